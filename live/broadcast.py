@@ -1,0 +1,48 @@
+"""Publishing to Channels groups after commit. Services call this through record_event only."""
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from . import groups
+
+log = logging.getLogger(__name__)
+
+
+def serialize_event(event) -> dict:
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "at": event.at.isoformat(),
+        "actor": event.actor_label,
+        "payload": event.payload,
+    }
+
+
+def send(group: str, data: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, {"type": "push", "data": data})
+    except Exception:  # a lost message is repaired by the client's snapshot; never fail the request
+        log.exception("broadcast to %s failed", group)
+
+
+def publish_event(event, stats: dict | None) -> None:
+    tid = event.tournament_id
+    send(groups.floor(tid), {"kind": "event", "seq": event.seq, "event": serialize_event(event), "stats": stats})
+    # The lobby sees no names or personal data: the sequence number, the type and the figures.
+    send(groups.lobby(tid), {"kind": "event", "seq": event.seq, "type": event.type, "stats": stats})
+
+
+def close_sockets(group: str, reason: str) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, {"type": "close.socket", "reason": reason})
+    except Exception:
+        log.exception("close to %s failed", group)

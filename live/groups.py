@@ -1,0 +1,17 @@
+"""Channel group names. Keep groups narrow (DESIGN.md: per-message cost)."""
+
+
+def floor(tournament_id: int) -> str:
+    return f"t{tournament_id}.floor"
+
+
+def lobby(tournament_id: int) -> str:
+    return f"t{tournament_id}.lobby"
+
+
+def user(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def display(token_id: int) -> str:
+    return f"display.{token_id}"

@@ -1,0 +1,29 @@
+"""Snapshots: what a screen needs to draw itself from nothing, with the sequence number it is at."""
+from __future__ import annotations
+
+from tournament.models import AuditEvent, Tournament
+from tournament.stats import tournament_stats
+
+from .broadcast import serialize_event
+
+
+def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
+    tournament.refresh_from_db()
+    recent = list(AuditEvent.objects.filter(tournament=tournament).select_related("actor").order_by("-seq")[:events])
+    return {
+        "kind": "snapshot",
+        "seq": tournament.event_seq,
+        "tournament": {"id": tournament.id, "name": tournament.name},
+        "stats": tournament_stats(tournament),
+        "events": [serialize_event(e) for e in reversed(recent)],
+    }
+
+
+def lobby_snapshot(tournament: Tournament) -> dict:
+    tournament.refresh_from_db()
+    return {
+        "kind": "snapshot",
+        "seq": tournament.event_seq,
+        "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue},
+        "stats": tournament_stats(tournament),
+    }

@@ -1,0 +1,91 @@
+"""Shared fixtures: staff of every role, a structure template, a tournament, a player."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone as dt_timezone
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from tournament import services
+from tournament.structure import LevelSpec, StructureSpec
+
+PASSWORD = "correct-horse-battery-staple"
+
+BASIC_SPEC = StructureSpec(
+    name="Daily 20k",
+    denominations=((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow")),
+    levels=(
+        LevelSpec("level", 20, 100, 200, 0, "none"),
+        LevelSpec("level", 20, 200, 400, 400, "bba"),
+        LevelSpec("break", 10, color_up=(25,)),
+        LevelSpec("level", 20, 300, 600, 600, "bba"),
+        LevelSpec("level", 20, 400, 800, 800, "bba"),
+    ),
+)
+
+
+def make_user(username: str, *roles: str, superuser: bool = False) -> User:
+    user = User.objects.create_user(username, password=PASSWORD, is_superuser=superuser, is_staff=superuser)
+    for role in roles:
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+@pytest.fixture
+def director(db):
+    return make_user("dir", "Director")
+
+
+@pytest.fixture
+def floor(db):
+    return make_user("floor", "Floor")
+
+
+@pytest.fixture
+def cashier(db):
+    return make_user("cash", "Cashier")
+
+
+@pytest.fixture
+def dealer(db):
+    return make_user("deal", "Dealer")
+
+
+@pytest.fixture
+def template(director):
+    return services.save_structure_template(director, BASIC_SPEC)
+
+
+def tournament_data(**overrides) -> dict:
+    data = {
+        "name": "Sunday Deepstack",
+        "venue": "Casino Bratislava",
+        "time_zone": "Europe/Bratislava",
+        "start_at": datetime(2026, 11, 29, 18, 0, tzinfo=dt_timezone.utc),
+        "table_format": "full_ring",
+        "seats_per_table": 9,
+        "currency": "EUR",
+        "buy_in": 10000,
+        "fee": 1500,
+        "starting_stack": 20000,
+        "reentry_allowed": True,
+        "max_reentries": 1,
+        "late_reg_until_level": 4,
+        "guaranteed_pool": 500000,
+    }
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def tournament(director, template):
+    return services.create_tournament(director, tournament_data(), template)
+
+
+@pytest.fixture
+def player(cashier):
+    return services.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+
+
+def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> services.IdDocument:
+    return services.IdDocument(document_type=document_type, number=number)

@@ -1,0 +1,6 @@
+from . import roles
+
+
+def roles_context(request):
+    mine = roles.user_roles(getattr(request, "user", None))
+    return {"my_roles": mine, "is_director": roles.DIRECTOR in mine}

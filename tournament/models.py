@@ -1,0 +1,347 @@
+"""Tournaments, structures, chip sets, players, entries, purchases, ID checks, audit events.
+
+Rows here are never deleted: corrections are new rows or status changes with an audit event.
+"""
+from __future__ import annotations
+
+import secrets
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class NeverDeleteQuerySet(models.QuerySet):
+    def delete(self):  # pragma: no cover - guarded behaviour is tested through the model
+        raise PermissionError("rows of this kind are never deleted; record a compensating event")
+
+
+class NeverDeleteModel(models.Model):
+    objects = NeverDeleteQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("rows of this kind are never deleted; record a compensating event")
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("Unknown time zone: %(zone)s"), params={"zone": value}, code="time_zone")
+
+
+class StaffProfile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_profile")
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.language or 'browser'})"
+
+
+class Structure(models.Model):
+    """A blind structure with its chip set. Templates are reusable; a tournament owns a copy."""
+
+    name = models.CharField(_("name"), max_length=120)
+    is_template = models.BooleanField(_("template"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Denomination(models.Model):
+    structure = models.ForeignKey(Structure, on_delete=models.CASCADE, related_name="denominations")
+    value = models.PositiveIntegerField(_("value"), validators=[MinValueValidator(1)])
+    colour = models.CharField(_("colour"), max_length=40)
+
+    class Meta:
+        ordering = ["value"]
+        constraints = [
+            models.UniqueConstraint(fields=["structure", "value"], name="denomination_unique_value"),
+            models.CheckConstraint(condition=Q(value__gte=1), name="denomination_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.value} ({self.colour})"
+
+
+class Level(models.Model):
+    class Kind(models.TextChoices):
+        LEVEL = "level", _("Level")
+        BREAK = "break", _("Break")
+
+    class AnteType(models.TextChoices):
+        NONE = "none", _("No ante")
+        ANTE = "ante", _("Ante (every player)")
+        BIG_BLIND_ANTE = "bba", _("Big blind ante")
+
+    structure = models.ForeignKey(Structure, on_delete=models.CASCADE, related_name="levels")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.LEVEL)
+    small_blind = models.PositiveIntegerField(_("small blind"), default=0)
+    big_blind = models.PositiveIntegerField(_("big blind"), default=0)
+    ante = models.PositiveIntegerField(_("ante"), default=0)
+    ante_type = models.CharField(_("ante type"), max_length=4, choices=AnteType.choices, default=AnteType.NONE)
+    minutes = models.PositiveSmallIntegerField(_("minutes"))
+    color_up = models.JSONField(_("colour up"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["structure", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["structure", "position"], name="level_unique_position"),
+            models.CheckConstraint(condition=Q(minutes__gte=1), name="level_minutes_positive"),
+        ]
+
+
+class Tournament(models.Model):
+    class Game(models.TextChoices):
+        NLHE = "nlhe", _("No-limit hold'em")
+
+    class TableFormat(models.TextChoices):
+        FULL_RING = "full_ring", _("Full ring")
+        SIX_MAX = "six_max", _("6-max")
+
+    class Status(models.TextChoices):
+        SETUP = "setup", _("Setting up")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=160)
+    venue = models.CharField(_("venue"), max_length=160)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Prague", validators=[validate_time_zone])
+    start_at = models.DateTimeField(_("start time"))
+    game = models.CharField(_("game"), max_length=8, choices=Game.choices, default=Game.NLHE)
+    table_format = models.CharField(_("table format"), max_length=10, choices=TableFormat.choices, default=TableFormat.FULL_RING)
+    seats_per_table = models.PositiveSmallIntegerField(
+        _("seats per table"), default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    final_table_size = models.PositiveSmallIntegerField(
+        _("final table size"), validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    currency = models.CharField(
+        _("currency"), max_length=3, default="EUR", validators=[RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO code such as EUR or CZK."))]
+    )
+    buy_in = models.PositiveIntegerField(_("buy-in (minor units)"))
+    fee = models.PositiveIntegerField(_("fee (minor units)"), default=0)
+    starting_stack = models.PositiveIntegerField(_("starting stack"), validators=[MinValueValidator(1)])
+    reentry_allowed = models.BooleanField(_("re-entry allowed"), default=False)
+    max_reentries = models.PositiveSmallIntegerField(_("re-entries per player"), null=True, blank=True,
+                                                     help_text=_("Empty means no limit."))
+    late_reg_until_level = models.PositiveSmallIntegerField(
+        _("late registration until level"), null=True, blank=True, validators=[MinValueValidator(1)],
+        help_text=_("Registration closes when this level ends. Empty: open until the director closes it."),
+    )
+    guaranteed_pool = models.PositiveIntegerField(_("guaranteed prize pool (minor units)"), default=0)
+    rebuy_allowed = models.BooleanField(_("re-buys allowed"), default=False)
+    rebuy_price = models.PositiveIntegerField(_("re-buy price (minor units)"), default=0)
+    rebuy_fee = models.PositiveIntegerField(_("re-buy fee (minor units)"), default=0)
+    rebuy_chips = models.PositiveIntegerField(_("re-buy chips"), default=0)
+    max_rebuys = models.PositiveSmallIntegerField(_("re-buys per entry"), null=True, blank=True,
+                                                  help_text=_("Empty means no limit."))
+    rebuy_until_level = models.PositiveSmallIntegerField(_("re-buys until level"), null=True, blank=True)
+    addon_allowed = models.BooleanField(_("add-ons allowed"), default=False)
+    addon_price = models.PositiveIntegerField(_("add-on price (minor units)"), default=0)
+    addon_fee = models.PositiveIntegerField(_("add-on fee (minor units)"), default=0)
+    addon_chips = models.PositiveIntegerField(_("add-on chips"), default=0)
+    max_addons = models.PositiveSmallIntegerField(_("add-ons per entry"), default=1)
+    addon_until_level = models.PositiveSmallIntegerField(_("add-ons until level"), null=True, blank=True)
+    registration_closed = models.BooleanField(_("registration closed"), default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    structure = models.OneToOneField(Structure, on_delete=models.PROTECT, related_name="tournament")
+    current_level = models.PositiveSmallIntegerField(_("current level"), default=1)
+    event_seq = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(seats_per_table__gte=2, seats_per_table__lte=10), name="tournament_seats_2_10"),
+            models.CheckConstraint(condition=Q(final_table_size__gte=2, final_table_size__lte=10), name="tournament_final_table_2_10"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @staticmethod
+    def default_final_table_size(table_format: str, seats_per_table: int) -> int:
+        """TDA 9 / WSOP R68: one more than the table size (10 full ring, 7 six-max), at most 10."""
+        if table_format == Tournament.TableFormat.SIX_MAX:
+            return min(seats_per_table, 6) + 1
+        return min(seats_per_table + 1, 10)
+
+
+class Player(NeverDeleteModel):
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    nickname = models.CharField(_("nickname"), max_length=80, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    date_of_birth = models.DateField(_("date of birth"))
+    id_hmac = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["id_hmac"], condition=Q(id_hmac__isnull=False), name="player_one_record_per_document"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        name = f"{self.first_name} {self.last_name}"
+        return f"{name} ({self.nickname})" if self.nickname else name
+
+
+class IdCheck(NeverDeleteModel):
+    class Purpose(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        PAYOUT = "payout", _("Payout")
+
+    class DocumentType(models.TextChoices):
+        ID_CARD = "id_card", _("National ID card")
+        PASSPORT = "passport", _("Passport")
+        DRIVING_LICENCE = "driving_licence", _("Driving licence")
+        RESIDENCE_PERMIT = "residence_permit", _("Residence permit")
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="id_checks")
+    purpose = models.CharField(max_length=16, choices=Purpose.choices)
+    document_type = models.CharField(_("document type"), max_length=20, choices=DocumentType.choices)
+    number_last4 = models.CharField(max_length=4)
+    number_hmac = models.CharField(max_length=64)
+    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    checked_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-checked_at"]
+
+
+class Entry(NeverDeleteModel):
+    class Kind(models.TextChoices):
+        ENTRY = "entry", _("Entry")
+        REENTRY = "reentry", _("Re-entry")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Playing")
+        BUSTED = "busted", _("Busted")
+        VOIDED = "voided", _("Voided")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField(_("entry number"))
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ENTRY)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    id_check = models.OneToOneField(IdCheck, on_delete=models.PROTECT, related_name="entry")
+    id_hmac = models.CharField(max_length=64)
+    finish_place = models.PositiveIntegerField(null=True, blank=True)
+    busted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="entry_unique_number"),
+            models.UniqueConstraint(fields=["tournament", "player"], condition=Q(status="active"), name="entry_one_live_per_player"),
+            models.UniqueConstraint(fields=["tournament", "id_hmac"], condition=Q(status="active"), name="entry_one_live_per_document"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.player.display_name}"
+
+
+class Purchase(NeverDeleteModel):
+    """Money taken for chips: a buy-in (entry or re-entry), a re-buy or an add-on. Prints as a receipt."""
+
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", _("Buy-in")
+        REENTRY = "reentry", _("Re-entry")
+        REBUY = "rebuy", _("Re-buy")
+        ADDON = "addon", _("Add-on")
+
+    class Status(models.TextChoices):
+        ANNOUNCED = "announced", _("Announced, not yet paid")
+        PAID = "paid", _("Paid")
+        VOIDED = "voided", _("Voided")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="purchases")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="purchases")
+    number = models.PositiveIntegerField(_("receipt number"))
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAID)
+    amount = models.PositiveIntegerField()
+    fee = models.PositiveIntegerField(default=0)
+    chips = models.PositiveIntegerField()
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    void_reason = models.CharField(max_length=300, blank=True)
+    refund_amount = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="purchase_unique_number"),
+            models.CheckConstraint(
+                condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
+                name="purchase_void_has_reason",
+            ),
+        ]
+
+    @property
+    def total(self) -> int:
+        return self.amount + self.fee
+
+
+class DisplayToken(NeverDeleteModel):
+    """A read-only credential for a lobby screen: a URL, not a login. Revocable."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="display_tokens")
+    label = models.CharField(_("label"), max_length=80)
+    token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+class AuditEvent(NeverDeleteModel):
+    """One state change. Per-tournament sequence numbers drive the live protocol."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events", null=True, blank=True)
+    seq = models.PositiveBigIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    actor_label = models.CharField(max_length=150, blank=True)
+    type = models.CharField(max_length=60)
+    payload = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="audit_unique_seq"),
+        ]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise PermissionError("audit events are never changed")
+        super().save(*args, **kwargs)
