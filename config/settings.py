@@ -116,6 +116,8 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "var" / "db.sqlite3")),
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # A file, not memory, so a live server thread in the browser tests shares it.
+            "TEST": {"NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")},
         }
     }
 

@@ -1,7 +1,9 @@
 """Publishing to Channels groups after commit. Services call this through record_event only."""
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -21,12 +23,24 @@ def serialize_event(event) -> dict:
     }
 
 
-def send(group: str, data: dict) -> None:
+def _group_send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, {"type": "push", "data": data})
+        asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(layer.group_send)(group, message)
+        return
+    # Called from a thread that runs an event loop (only a test driver does this): send from a helper thread.
+    worker = threading.Thread(target=async_to_sync(layer.group_send), args=(group, message))
+    worker.start()
+    worker.join()
+
+
+def send(group: str, data: dict) -> None:
+    try:
+        _group_send(group, {"type": "push", "data": data})
     except Exception:  # a lost message is repaired by the client's snapshot; never fail the request
         log.exception("broadcast to %s failed", group)
 
@@ -39,10 +53,7 @@ def publish_event(event, stats: dict | None) -> None:
 
 
 def close_sockets(group: str, reason: str) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(group, {"type": "close.socket", "reason": reason})
+        _group_send(group, {"type": "close.socket", "reason": reason})
     except Exception:
         log.exception("close to %s failed", group)

@@ -1,0 +1,94 @@
+"""Loads a demo room: one user per role, a structure template, a tournament with registered players
+and a lobby screen link. Safe to run again: it changes nothing once the demo exists."""
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from tournament import services
+from tournament.models import DisplayToken, Tournament
+from tournament.structure import LevelSpec, StructureSpec
+
+DEMO_NAME = "Demo: Friday Deepstack"
+DEMO_USERS = (("director", "Director"), ("floor", "Floor"), ("cashier", "Cashier"), ("dealer", "Dealer"))
+FIRST = ["Jana", "Peter", "Lucia", "Martin", "Eva", "Tomáš", "Zuzana", "Michal", "Katarína", "Jakub", "Veronika", "Ondřej",
+         "Petra", "Lukáš", "Monika", "Marek", "Alena", "Radek", "Simona", "Filip"]
+LAST = ["Nováková", "Horváth", "Kováčová", "Dvořák", "Svobodová", "Varga", "Černá", "Tóth", "Procházková", "Kučera",
+        "Veselá", "Baláž", "Marková", "Šimek", "Krejčí", "Polák", "Benešová", "Hudec", "Urbanová", "Sedlák"]
+
+DEMO_STRUCTURE = StructureSpec(
+    name="Deepstack 30k, 20-minute levels",
+    denominations=((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow"), (5000, "red")),
+    levels=(
+        LevelSpec("level", 20, 100, 100, 0, "none"),
+        LevelSpec("level", 20, 100, 200, 0, "none"),
+        LevelSpec("level", 20, 100, 300, 300, "bba"),
+        LevelSpec("level", 20, 200, 400, 400, "bba"),
+        LevelSpec("break", 15, color_up=(25,)),
+        LevelSpec("level", 20, 300, 600, 600, "bba"),
+        LevelSpec("level", 20, 400, 800, 800, "bba"),
+        LevelSpec("level", 20, 500, 1000, 1000, "bba"),
+        LevelSpec("level", 20, 600, 1200, 1200, "bba"),
+        LevelSpec("break", 15, color_up=(100,)),
+        LevelSpec("level", 20, 1000, 1500, 1500, "bba"),
+        LevelSpec("level", 20, 1000, 2000, 2000, "bba"),
+        LevelSpec("level", 20, 1500, 3000, 3000, "bba"),
+        LevelSpec("level", 20, 2000, 4000, 4000, "bba"),
+    ),
+)
+
+
+class Command(BaseCommand):
+    help = "Load the demo tournament and one login per role (for trying the product, never for a real room)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--password", default="demo-pass-2026", help="password of every demo user")
+        parser.add_argument("--players", type=int, default=24)
+
+    @transaction.atomic
+    def handle(self, *args, password: str, players: int, **options):
+        users = {}
+        for username, role in DEMO_USERS:
+            user, created = User.objects.get_or_create(username=username)
+            if created:
+                user.set_password(password)
+                user.is_staff = role == "Director"
+                user.save()
+                user.groups.add(Group.objects.get(name=role))
+            users[role] = user
+        admin_user, created = User.objects.get_or_create(username="admin", defaults={"is_superuser": True, "is_staff": True})
+        if created:
+            admin_user.set_password(password)
+            admin_user.save()
+        tournament = Tournament.objects.filter(name=DEMO_NAME).first()
+        if tournament is None:
+            template = services.save_structure_template(users["Director"], DEMO_STRUCTURE)
+            zone = ZoneInfo("Europe/Prague")
+            start = datetime.combine(timezone.localdate(timezone=zone), time(19, 0), tzinfo=zone)
+            tournament = services.create_tournament(users["Director"], {
+                "name": DEMO_NAME, "venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague", "start_at": start,
+                "table_format": "full_ring", "seats_per_table": 9, "currency": "CZK", "buy_in": 200000, "fee": 30000,
+                "starting_stack": 30000, "reentry_allowed": True, "max_reentries": 2, "late_reg_until_level": 8,
+                "guaranteed_pool": 10000000, "addon_allowed": True, "addon_price": 100000, "addon_chips": 20000,
+                "max_addons": 1, "addon_until_level": 4,
+            }, template)
+            rng = random.Random(2026)
+            for i in range(players):
+                player = services.create_player(
+                    users["Cashier"], first_name=FIRST[i % len(FIRST)], last_name=LAST[(i * 7) % len(LAST)],
+                    date_of_birth=date(1965 + rng.randrange(35), 1 + rng.randrange(12), 1 + rng.randrange(28)),
+                )
+                number = f"DEMO{rng.randrange(10**7, 10**8)}"
+                services.register_entry(users["Cashier"], tournament, player, services.IdDocument("id_card", number))
+            services.create_display_token(users["Director"], tournament, "Lobby TV")
+        display = DisplayToken.objects.filter(tournament=tournament, revoked_at__isnull=True).first()
+        self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
+        self.stdout.write("Logins (password for all: %s): %s, admin (superuser)" % (password, ", ".join(u for u, _ in DEMO_USERS)))
+        if display:
+            self.stdout.write(f"Lobby screen path: /display/{display.token}/")
