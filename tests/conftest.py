@@ -27,7 +27,7 @@ BASIC_SPEC = StructureSpec(
 def make_user(username: str, *roles: str, superuser: bool = False) -> User:
     user = User.objects.create_user(username, password=PASSWORD, is_superuser=superuser, is_staff=superuser)
     for role in roles:
-        user.groups.add(Group.objects.get(name=role))
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
     return user
 
 

@@ -1,0 +1,85 @@
+"""docker-compose.yml: the production services exist, have health checks, and every command they
+run names something this project really has."""
+import importlib
+import re
+import shlex
+from pathlib import Path
+
+import yaml
+from django.core.management import get_commands
+from django.urls import resolve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def commands_of(service: dict) -> list[list[str]]:
+    command = service.get("command")
+    if command is None:
+        return []
+    words = command if isinstance(command, list) else shlex.split(command)
+    if words[:2] == ["sh", "-c"]:
+        return [shlex.split(part) for part in words[2].split("&&")]
+    return [words]
+
+
+def check_command(words: list[str]) -> None:
+    program = words[0]
+    if program == "python" and words[1] == "manage.py":
+        assert words[2] in get_commands(), f"no management command {words[2]}"
+    elif program == "uvicorn":
+        module, attr = words[1].split(":")
+        assert hasattr(importlib.import_module(module), attr), words[1]
+    elif program == "celery":
+        app = words[words.index("-A") + 1]
+        assert hasattr(importlib.import_module(f"{app}.celery"), "app")
+        assert words[words.index("-A") + 2] in {"worker", "beat", "inspect"}
+    elif program == "redis-server":
+        pass  # the redis image's own program
+    else:
+        raise AssertionError(f"unknown program in docker-compose.yml: {program}")
+
+
+def test_services_volumes_and_health_checks():
+    data = compose()
+    services = data["services"]
+    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+    for name, service in services.items():
+        assert "healthcheck" in service, f"{name} has no health check"
+    assert {"pgdata", "redisdata"} <= set(data["volumes"])
+    assert any("pgdata" in v for v in services["postgres"]["volumes"])
+
+
+def test_every_command_exists_in_the_project():
+    services = compose()["services"]
+    checked = 0
+    for service in services.values():
+        for words in commands_of(service):
+            check_command(words)
+            checked += 1
+    assert checked >= 4
+
+
+def test_health_check_urls_resolve_and_answer(client, db):
+    text = (ROOT / "docker-compose.yml").read_text()
+    paths = re.findall(r"http://127\.0\.0\.1:8000(/[\w/-]*)", text)
+    assert paths
+    for path in paths:
+        resolve(path)
+        assert client.get(path).status_code == 200
+
+
+def test_app_services_get_production_settings():
+    services = compose()["services"]
+    for name in ("web", "worker", "beat"):
+        env = services[name]["environment"]
+        assert env["DEBUG"] == "0"
+        assert {"SECRET_KEY", "ID_HASH_KEY", "DATABASE_URL", "REDIS_URL"} <= set(env)
+
+
+def test_dockerfile_builds_from_requirements_and_compiles_catalogues():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "requirements.txt" in dockerfile and "compilemessages" in dockerfile and "collectstatic" in dockerfile
