@@ -164,8 +164,9 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("cs", _("Czech")), ("sk", _("Slovak"))]
+# British English: day-first dates and a 24-hour clock, as in the rooms we serve.
+LANGUAGE_CODE = "en-gb"
+LANGUAGES = [("en-gb", _("English")), ("cs", _("Czech")), ("sk", _("Slovak"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -18,8 +18,8 @@ FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
 
 
 def money(amount: int, currency: str) -> str:
-    """Minor units to a display amount, e.g. 11500 EUR -> '115.00 EUR'."""
-    return f"{amount // 100}.{amount % 100:02d} {currency}"
+    """Minor units to a display amount, e.g. 1150000 EUR -> '11,500.00 EUR'."""
+    return f"{amount // 100:,}.{amount % 100:02d} {currency}"
 
 
 def receipt_lines(p: Purchase) -> list[tuple[str, str]]:

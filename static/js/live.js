@@ -43,8 +43,9 @@
     return { get seq() { return seq; }, get closed() { return closedForGood; } };
   }
   function money(amount, currency) {
-    var whole = Math.floor(amount / 100), cents = String(amount % 100).padStart(2, "0");
-    return whole.toLocaleString() + "." + cents + " " + currency;
+    var whole = Math.floor(amount / 100), cents = amount % 100;
+    // Whole amounts show without decimals: a lobby TV reads "100,000 CZK", not "100,000.00 CZK".
+    return whole.toLocaleString() + (cents ? "." + String(cents).padStart(2, "0") : "") + " " + currency;
   }
   function fillStats(stats) {
     if (!stats) return;

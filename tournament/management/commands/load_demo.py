@@ -26,9 +26,9 @@ DEMO_STRUCTURE = StructureSpec(
     name="Deepstack 30k, 20-minute levels",
     denominations=((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow"), (5000, "red")),
     levels=(
-        LevelSpec("level", 20, 100, 100, 0, "none"),
         LevelSpec("level", 20, 100, 200, 0, "none"),
-        LevelSpec("level", 20, 100, 300, 300, "bba"),
+        LevelSpec("level", 20, 100, 200, 200, "bba"),
+        LevelSpec("level", 20, 200, 300, 300, "bba"),
         LevelSpec("level", 20, 200, 400, 400, "bba"),
         LevelSpec("break", 15, color_up=(25,)),
         LevelSpec("level", 20, 300, 600, 600, "bba"),

@@ -1,0 +1,134 @@
+/* Structure editor: add, insert and move rows of the Django formsets, keep the row and level
+   numbers (as the structure rules count them) up to date, and warn before leaving unsaved.
+   Without this script the form still works: it shows a few empty rows to fill in. */
+(function () {
+  "use strict";
+  var form = document.getElementById("structure-form");
+  if (!form) return;
+  var levelsTable = document.getElementById("levels-table");
+  var dirty = false;
+
+  function rows(prefix) {
+    return Array.prototype.slice.call(form.querySelectorAll("[data-row='" + prefix + "']"));
+  }
+
+  // Give every row the index of its place on the page, so the server reads them in this order.
+  function renumber(prefix) {
+    var re = new RegExp("^(id_)?" + prefix + "-(\\d+|__prefix__)-");
+    rows(prefix).forEach(function (row, i) {
+      row.querySelectorAll("[name],[id],[for]").forEach(function (el) {
+        ["name", "id", "for"].forEach(function (attr) {
+          var v = el.getAttribute(attr);
+          if (v && re.test(v)) {
+            el.setAttribute(attr, v.replace(re, function (m, id) { return (id || "") + prefix + "-" + i + "-"; }));
+          }
+        });
+      });
+    });
+    form.querySelector("#id_" + prefix + "-TOTAL_FORMS").value = rows(prefix).length;
+  }
+
+  function field(row, name) { return row.querySelector("[name$='-" + name + "']"); }
+
+  function fmt(template, key, value) { return template.replace("%(" + key + ")s", value); }
+
+  // Row and level numbers as the messages of the rules use them: deleted and empty rows do not count.
+  function refreshLevels() {
+    if (!levelsTable) return;
+    var row = 0, level = 0;
+    rows("levels").forEach(function (tbody) {
+      var kind = field(tbody, "kind").value;
+      var deleted = field(tbody, "DELETE").checked;
+      var blank = kind === "level" && ["small_blind", "big_blind", "ante", "minutes", "color_up"].every(function (n) {
+        return !field(tbody, n).value.trim();
+      });
+      tbody.classList.toggle("is-break", kind === "break");
+      tbody.classList.toggle("is-deleted", deleted);
+      var label = "";
+      if (!deleted && !blank) {
+        row += 1;
+        label = fmt(levelsTable.dataset.tRow, "row", row) + " · ";
+        if (kind === "break") {
+          label += levelsTable.dataset.tBreak;
+        } else {
+          level += 1;
+          label += fmt(levelsTable.dataset.tLevel, "level", level);
+        }
+      }
+      tbody.querySelector(".rowlabel").textContent = label;
+    });
+  }
+
+  var COLOURS = {
+    "zelená": "green", "černá": "black", "čierna": "black", "bílá": "white", "biela": "white", "červená": "red",
+    "modrá": "blue", "žlutá": "yellow", "žltá": "yellow", "fialová": "purple", "oranžová": "orange",
+    "růžová": "pink", "ružová": "pink", "šedá": "grey", "sivá": "grey", "hnědá": "brown", "hnedá": "brown",
+    "světle modrá": "lightblue", "svetlomodrá": "lightblue", "tyrkysová": "turquoise"
+  };
+  function swatch(input) {
+    var dot = input.parentNode.querySelector(".swatch");
+    if (!dot) return;
+    var name = input.value.trim().toLowerCase();
+    dot.style.background = "";
+    dot.style.background = COLOURS[name] || name;
+  }
+
+  function addRow(prefix, after, kind) {
+    var template = document.getElementById(prefix + "-empty");
+    var row = template.content.firstElementChild.cloneNode(true);
+    if (after) {
+      after.parentNode.insertBefore(row, after.nextSibling);
+    } else if (prefix === "levels") {
+      levelsTable.appendChild(row);
+    } else {
+      document.getElementById(prefix + "-rows").appendChild(row);
+    }
+    row.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
+    renumber(prefix);
+    if (kind) field(row, "kind").value = kind;
+    refreshLevels();
+    var first = kind === "break" ? field(row, "minutes") : row.querySelector("input:not([type=hidden]):not([type=checkbox])");
+    if (first) first.focus();
+  }
+
+  function move(row, up) {
+    var prefix = row.dataset.row;
+    var list = rows(prefix);
+    var i = list.indexOf(row);
+    var other = list[up ? i - 1 : i + 1];
+    if (!other) return;
+    if (up) other.parentNode.insertBefore(row, other);
+    else other.parentNode.insertBefore(other, row);
+    renumber(prefix);
+    refreshLevels();
+    dirty = true;
+  }
+
+  form.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-add], button[data-move], button[data-insert]");
+    if (!button) return;
+    event.preventDefault();
+    dirty = true;
+    if (button.dataset.add) addRow(button.dataset.add, null, button.dataset.kind);
+    else if (button.dataset.insert) addRow(button.dataset.insert, button.closest("[data-row]"));
+    else move(button.closest("[data-row]"), button.dataset.move === "up");
+  });
+
+  function changed(event) {
+    dirty = true;
+    if (event.target.classList.contains("colour")) swatch(event.target);
+    if (event.target.closest("[data-row='levels']")) refreshLevels();
+  }
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
+  form.addEventListener("submit", function () { dirty = false; });
+  window.addEventListener("beforeunload", function (event) {
+    if (dirty) { event.preventDefault(); event.returnValue = ""; }
+  });
+
+  document.querySelectorAll(".js-only").forEach(function (el) {
+    if (!el.closest("template")) el.hidden = false;
+  });
+  form.querySelectorAll("input.colour").forEach(swatch);
+  refreshLevels();
+})();
