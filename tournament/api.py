@@ -1,0 +1,483 @@
+"""The JSON API. Thin: parse with a serializer, check the role, call one service, serialize.
+
+Permissions are the role sets of tournament.roles (the director may do everything); the
+services check them again. A refused service call becomes JSON in tournament.api_errors.
+Tablets and shufflers authenticate with `Authorization: Token <key>` from /api/auth/token/.
+"""
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.debug import sensitive_post_parameters
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import roles, services
+from . import serializers as s
+from .models import AuditEvent, DisplayToken, Entry, Level, Player, Purchase, Structure, Tournament
+from .stats import registration_problem, tournament_stats
+
+ANY_STAFF = roles.ALL_ROLES
+RECEIPTS = tuple(dict.fromkeys(roles.REGISTER + roles.VOID + roles.CASH))
+
+# --- plumbing ----------------------------------------------------------------------------
+
+
+class RolePermission(BasePermission):
+    """The view's role set for the request method, checked with roles.has_role."""
+
+    message = gettext_lazy("Your role does not allow this action.")
+
+    def has_permission(self, request, view) -> bool:
+        if not (request.user and request.user.is_authenticated):
+            return False  # DRF answers 401 (not authenticated), not 403
+        return roles.has_role(request.user, view.roles_for(request.method))
+
+
+class RoleAPIView(APIView):
+    """Base of every staff endpoint: `allowed` maps an HTTP method to the roles that may use it."""
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]  # Token first: anonymous gets 401
+    permission_classes = [RolePermission]
+    allowed: dict[str, tuple[str, ...]] = {}
+
+    def roles_for(self, method: str) -> tuple[str, ...]:
+        if method in ("HEAD", "OPTIONS"):
+            return self.allowed.get("GET", ANY_STAFF)
+        return self.allowed.get(method, ())
+
+
+def run(fn, *args, **kwargs):
+    """Call one service. A model check the service raises (full_clean) becomes a 400 with the field messages."""
+    try:
+        return fn(*args, **kwargs)
+    except DjangoValidationError as exc:
+        raise ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages})
+
+
+def valid(serializer_class, data, **kwargs):
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer
+
+
+def tournament_or_404(pk: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+def entry_or_404(pk: int, number: int) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament_id=pk, number=number)
+
+
+def purchase_or_404(pk: int, number: int) -> Purchase:
+    return get_object_or_404(Purchase.objects.select_related("entry__player"), tournament_id=pk, number=number)
+
+
+def template_or_404(pk: int) -> Structure:
+    return get_object_or_404(Structure, pk=pk, is_template=True)
+
+
+def structure_detail(structure: Structure) -> Structure:
+    return Structure.objects.prefetch_related("denominations", Prefetch("levels", Level.objects.order_by("position"))).get(
+        pk=structure.pk)
+
+
+REFUSED = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: invalid input (field errors) or a rule of the house.")
+CONFLICT = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: the current state does not allow it.")
+FORBIDDEN = OpenApiResponse(s.DetailSerializer, description="Not logged in (401) or the role does not allow it (403).")
+NOT_FOUND = OpenApiResponse(s.DetailSerializer, description="No such object.")
+
+
+def answers(ok_status: int, ok, *, refused: bool = False, conflict: bool = False, lookup: bool = True) -> dict:
+    responses = {ok_status: ok, 401: FORBIDDEN, 403: FORBIDDEN}
+    if refused:
+        responses[400] = REFUSED
+    if conflict:
+        responses[409] = CONFLICT
+    if lookup:
+        responses[404] = NOT_FOUND
+    return responses
+
+
+# --- auth --------------------------------------------------------------------------------
+
+
+class TokenView(APIView):
+    """Exchange a username and password for an API token. Failed attempts count towards the axes lockout."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+
+    @extend_schema(
+        operation_id="auth_token", tags=["auth"], auth=[], request=s.TokenRequestSerializer,
+        responses={200: s.TokenSerializer, 400: OpenApiResponse(s.DetailSerializer, description="Wrong username or password."),
+                   429: OpenApiResponse(s.DetailSerializer, description="Locked out after too many failed attempts.")},
+    )
+    def post(self, request):
+        data = valid(s.TokenRequestSerializer, request.data).validated_data
+        user = authenticate(request=request, username=data["username"], password=data["password"])
+        if getattr(request, "axes_locked_out", False):
+            return Response({"detail": _("Too many failed logins: this account is locked for a while. Ask the director.")},
+                            status=status.HTTP_429_TOO_MANY_REQUESTS)
+        if user is None:
+            return Response({"detail": _("Wrong username or password.")}, status=status.HTTP_400_BAD_REQUEST)
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response(s.TokenSerializer({"token": token.key, "username": user.get_username(),
+                                           "roles": sorted(roles.user_roles(user))}).data)
+
+
+# --- structures --------------------------------------------------------------------------
+
+
+class StructureListView(RoleAPIView):
+    allowed = {"GET": roles.SETUP, "POST": roles.SETUP}
+
+    @extend_schema(operation_id="structures_list", tags=["structures"], summary="Structure templates",
+                   responses=answers(200, s.StructureSummarySerializer(many=True), lookup=False))
+    def get(self, request):
+        templates = Structure.objects.filter(is_template=True).prefetch_related("levels", "denominations")
+        return Response(s.StructureSummarySerializer(templates, many=True).data)
+
+    @extend_schema(operation_id="structures_create", tags=["structures"], summary="Create a template from the export format",
+                   request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
+    def post(self, request):
+        spec = valid(s.StructureExportSerializer, request.data).spec()
+        structure = run(services.save_structure_template, request.user, spec)
+        return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
+
+
+class StructureImportView(RoleAPIView):
+    allowed = {"POST": roles.SETUP}
+
+    @extend_schema(operation_id="structures_import", tags=["structures"], summary="Import an exported structure as a new template",
+                   request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
+    def post(self, request):
+        data = valid(s.StructureExportSerializer, request.data).export_data()
+        structure = run(services.import_structure, request.user, data)
+        return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
+
+
+class StructureDetailView(RoleAPIView):
+    allowed = {"GET": roles.SETUP, "PUT": roles.SETUP}
+
+    @extend_schema(operation_id="structures_retrieve", tags=["structures"], summary="A template with its chips and levels",
+                   responses=answers(200, s.StructureDetailSerializer))
+    def get(self, request, pk: int):
+        return Response(s.StructureDetailSerializer(structure_detail(template_or_404(pk))).data)
+
+    @extend_schema(operation_id="structures_replace", tags=["structures"], summary="Replace a template (export format)",
+                   request=s.StructureExportSerializer, responses=answers(200, s.StructureDetailSerializer, refused=True))
+    def put(self, request, pk: int):
+        template = template_or_404(pk)
+        spec = valid(s.StructureExportSerializer, request.data).spec()
+        structure = run(services.save_structure_template, request.user, spec, template)
+        return Response(s.StructureDetailSerializer(structure_detail(structure)).data)
+
+
+class StructureCopyView(RoleAPIView):
+    allowed = {"POST": roles.SETUP}
+
+    @extend_schema(operation_id="structures_copy", tags=["structures"], summary="Copy a template under a new name",
+                   request=s.CopySerializer, responses=answers(201, s.StructureDetailSerializer, refused=True))
+    def post(self, request, pk: int):
+        source = template_or_404(pk)
+        name = valid(s.CopySerializer, request.data).validated_data["name"]
+        copy = run(services.copy_structure, request.user, source, name)
+        return Response(s.StructureDetailSerializer(structure_detail(copy)).data, status=status.HTTP_201_CREATED)
+
+
+class StructureExportView(RoleAPIView):
+    allowed = {"GET": roles.SETUP}
+
+    @extend_schema(operation_id="structures_export", tags=["structures"], summary="Export a template (JSON file format)",
+                   responses=answers(200, s.StructureExportSerializer))
+    def get(self, request, pk: int):
+        return Response(services.export_structure(template_or_404(pk)))
+
+
+# --- tournaments -------------------------------------------------------------------------
+
+
+class TournamentListView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+
+    @extend_schema(operation_id="tournaments_list", tags=["tournaments"],
+                   responses=answers(200, s.TournamentSerializer(many=True), lookup=False))
+    def get(self, request):
+        return Response(s.TournamentSerializer(Tournament.objects.all(), many=True).data)
+
+    @extend_schema(operation_id="tournaments_create", tags=["tournaments"], summary="Create a tournament from a structure template",
+                   request=s.TournamentCreateSerializer, responses=answers(201, s.TournamentSerializer, refused=True, lookup=False))
+    def post(self, request):
+        data = dict(valid(s.TournamentCreateSerializer, request.data).validated_data)
+        template = data.pop("template")
+        tournament = run(services.create_tournament, request.user, data, template)
+        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "PATCH": roles.SETUP}
+
+    @extend_schema(operation_id="tournaments_retrieve", tags=["tournaments"], responses=answers(200, s.TournamentSerializer))
+    def get(self, request, pk: int):
+        return Response(s.TournamentSerializer(tournament_or_404(pk)).data)
+
+    @extend_schema(operation_id="tournaments_update", tags=["tournaments"], summary="Change tournament settings",
+                   request=s.TournamentUpdateSerializer, responses=answers(200, s.TournamentSerializer, refused=True, conflict=True))
+    def patch(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        data = valid(s.TournamentUpdateSerializer, request.data, instance=tournament, partial=True).validated_data
+        tournament = run(services.update_tournament, request.user, tournament, dict(data))
+        return Response(s.TournamentSerializer(tournament).data)
+
+
+class TournamentStructureView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "PUT": roles.SETUP}
+
+    @extend_schema(operation_id="tournaments_structure_export", tags=["tournaments"],
+                   summary="The tournament's own structure (export format)",
+                   responses=answers(200, s.StructureExportSerializer))
+    def get(self, request, pk: int):
+        return Response(services.export_structure(tournament_or_404(pk).structure))
+
+    @extend_schema(operation_id="tournaments_structure_replace", tags=["tournaments"], summary="Replace the tournament's structure",
+                   request=s.StructureExportSerializer, responses=answers(200, s.StructureExportSerializer, refused=True))
+    def put(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        spec = valid(s.StructureExportSerializer, request.data).spec()
+        tournament = run(services.set_tournament_structure, request.user, tournament, spec)
+        return Response(services.export_structure(tournament.structure))
+
+
+class RegistrationView(RoleAPIView):
+    allowed = {"POST": roles.SETUP}
+
+    @extend_schema(operation_id="tournaments_registration", tags=["tournaments"], summary="Close or reopen registration",
+                   request=s.RegistrationToggleSerializer, responses=answers(200, s.RegistrationStateSerializer, refused=True))
+    def post(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        closed = valid(s.RegistrationToggleSerializer, request.data).validated_data["closed"]
+        tournament = run(services.set_registration_closed, request.user, tournament, closed)
+        return Response({"registration_closed": tournament.registration_closed,
+                         "registration_open": registration_problem(tournament) is None})
+
+
+class StatsView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF}
+
+    @extend_schema(operation_id="tournaments_stats", tags=["tournaments"], summary="Entries, players left, prize pool, chips",
+                   responses=answers(200, s.StatsSerializer))
+    def get(self, request, pk: int):
+        return Response(s.StatsSerializer(tournament_stats(tournament_or_404(pk))).data)
+
+
+# --- players -----------------------------------------------------------------------------
+
+
+class PlayerListView(RoleAPIView):
+    allowed = {"GET": roles.REGISTER, "POST": roles.REGISTER}
+    LIMIT = 50
+
+    @extend_schema(operation_id="players_list", tags=["players"], summary="Find players by name or nickname",
+                   parameters=[OpenApiParameter("q", str, description="Words matched against first name, last name and nickname.")],
+                   responses=answers(200, s.PlayerSerializer(many=True), refused=True, lookup=False))
+    def get(self, request):
+        q = valid(s.PlayerSearchSerializer, request.query_params).validated_data["q"]
+        players = Player.objects.all()
+        for word in q.split():
+            players = players.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word) | Q(nickname__icontains=word))
+        if not q.strip():
+            players = players.order_by("-created_at", "-id")
+        return Response(s.PlayerSerializer(players[: self.LIMIT], many=True).data)
+
+    @extend_schema(operation_id="players_create", tags=["players"], request=s.PlayerCreateSerializer,
+                   responses=answers(201, s.PlayerSerializer, refused=True, lookup=False))
+    def post(self, request):
+        data = valid(s.PlayerCreateSerializer, request.data).validated_data
+        player = run(services.create_player, request.user, **data)
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+# --- entries -----------------------------------------------------------------------------
+
+
+@method_decorator(sensitive_post_parameters("document_number"), name="dispatch")
+class EntryListView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "POST": roles.REGISTER}
+
+    @extend_schema(operation_id="entries_list", tags=["entries"],
+                   parameters=[OpenApiParameter("status", str, enum=Entry.Status.values)],
+                   responses=answers(200, s.EntrySerializer(many=True), refused=True))
+    def get(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        query = valid(s.EntryFilterSerializer, request.query_params).validated_data
+        entries = tournament.entries.select_related("player").order_by("number")
+        if query.get("status"):
+            entries = entries.filter(status=query["status"])
+        return Response(s.EntrySerializer(entries, many=True).data)
+
+    @extend_schema(operation_id="entries_register", tags=["entries"],
+                   summary="Register an entry (or re-entry) with the ID check",
+                   description="The document number is only checked and hashed: the answer carries its last four characters.",
+                   request=s.RegisterSerializer, responses=answers(201, s.RegistrationSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        serializer = valid(s.RegisterSerializer, request.data)
+        entry = run(services.register_entry, request.user, tournament, serializer.validated_data["player"], serializer.document())
+        return Response(s.RegistrationSerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryDetailView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF}
+
+    @extend_schema(operation_id="entries_retrieve", tags=["entries"], responses=answers(200, s.EntrySerializer))
+    def get(self, request, pk: int, number: int):
+        return Response(s.EntrySerializer(entry_or_404(pk, number)).data)
+
+
+class EntryRebuyView(RoleAPIView):
+    allowed = {"POST": roles.REGISTER}
+
+    @extend_schema(operation_id="entries_rebuy", tags=["entries"], summary="Re-buy for a live entry",
+                   request=s.RebuySerializer, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        entry = entry_or_404(pk, number)
+        paid = valid(s.RebuySerializer, request.data).validated_data["paid"]
+        purchase = run(services.add_chips, request.user, entry, Purchase.Kind.REBUY, paid=paid)
+        return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
+
+
+class EntryAddonView(RoleAPIView):
+    allowed = {"POST": roles.REGISTER}
+
+    @extend_schema(operation_id="entries_addon", tags=["entries"], summary="Add-on for a live entry (always paid)",
+                   request=None, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        entry = entry_or_404(pk, number)
+        purchase = run(services.add_chips, request.user, entry, Purchase.Kind.ADDON)
+        return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
+
+
+class EntryBustView(RoleAPIView):
+    allowed = {"POST": roles.BUST}
+
+    @extend_schema(operation_id="entries_bust", tags=["entries"], summary="The player is out",
+                   request=None, responses=answers(200, s.EntrySerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        entry = run(services.bust_entry, request.user, entry_or_404(pk, number))
+        return Response(s.EntrySerializer(entry).data)
+
+
+# --- receipts ----------------------------------------------------------------------------
+
+
+class ReceiptListView(RoleAPIView):
+    allowed = {"GET": RECEIPTS}
+
+    @extend_schema(operation_id="receipts_list", tags=["receipts"],
+                   parameters=[OpenApiParameter("status", str, enum=Purchase.Status.values),
+                               OpenApiParameter("entry", int, description="Entry number.")],
+                   responses=answers(200, s.PurchaseSerializer(many=True), refused=True))
+    def get(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        query = valid(s.ReceiptFilterSerializer, request.query_params).validated_data
+        purchases = tournament.purchases.select_related("entry").order_by("number")
+        if query.get("status"):
+            purchases = purchases.filter(status=query["status"])
+        if query.get("entry"):
+            purchases = purchases.filter(entry__number=query["entry"])
+        return Response(s.PurchaseSerializer(purchases, many=True).data)
+
+
+class ReceiptDetailView(RoleAPIView):
+    allowed = {"GET": RECEIPTS}
+
+    @extend_schema(operation_id="receipts_retrieve", tags=["receipts"], responses=answers(200, s.PurchaseSerializer))
+    def get(self, request, pk: int, number: int):
+        return Response(s.PurchaseSerializer(purchase_or_404(pk, number)).data)
+
+
+class ReceiptPayView(RoleAPIView):
+    allowed = {"POST": roles.CASH}
+
+    @extend_schema(operation_id="receipts_pay", tags=["receipts"], summary="Take the money for an announced re-buy",
+                   request=None, responses=answers(200, s.PurchaseSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        purchase = run(services.pay_purchase, request.user, purchase_or_404(pk, number))
+        return Response(s.PurchaseSerializer(purchase).data)
+
+
+class ReceiptVoidView(RoleAPIView):
+    allowed = {"POST": roles.VOID}
+
+    @extend_schema(operation_id="receipts_void", tags=["receipts"],
+                   summary="Void a receipt with a reason; voiding a buy-in voids the entry",
+                   request=s.VoidSerializer, responses=answers(200, s.PurchaseSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        purchase = purchase_or_404(pk, number)
+        data = valid(s.VoidSerializer, request.data).validated_data
+        purchase = run(services.void_purchase, request.user, purchase, data["reason"], data.get("refund_amount"))
+        return Response(s.PurchaseSerializer(purchase).data)
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+class EventListView(RoleAPIView):
+    allowed = {"GET": roles.EVENTS}
+
+    @extend_schema(operation_id="events_list", tags=["events"], summary="Audit events in sequence order",
+                   description="At most 500 per page. A client that saw a gap in sequence numbers asks again with after=<last seq it has>.",
+                   parameters=[OpenApiParameter("after", int, description="Only events with a higher sequence number (default 0)."),
+                               OpenApiParameter("limit", int, description="Page size, 1 to 500 (default 500).")],
+                   responses=answers(200, s.EventPageSerializer, refused=True))
+    def get(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        query = valid(s.EventQuerySerializer, request.query_params).validated_data
+        rows = list(AuditEvent.objects.filter(tournament=tournament, seq__gt=query["after"]).order_by("seq")[: query["limit"] + 1])
+        more = len(rows) > query["limit"]
+        rows = rows[: query["limit"]]
+        return Response({"events": s.EventSerializer(rows, many=True).data,
+                         "last_seq": rows[-1].seq if rows else query["after"], "more": more})
+
+
+# --- display tokens ----------------------------------------------------------------------
+
+
+class DisplayListView(RoleAPIView):
+    allowed = {"GET": roles.DISPLAYS, "POST": roles.DISPLAYS}
+
+    @extend_schema(operation_id="displays_list", tags=["displays"], responses=answers(200, s.DisplayTokenSerializer(many=True)))
+    def get(self, request, pk: int):
+        tokens = tournament_or_404(pk).display_tokens.order_by("-created_at", "-id")
+        return Response(s.DisplayTokenSerializer(tokens, many=True, context={"request": request}).data)
+
+    @extend_schema(operation_id="displays_create", tags=["displays"], summary="A link for a lobby screen",
+                   request=s.DisplayCreateSerializer, responses=answers(201, s.DisplayTokenSerializer, refused=True))
+    def post(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        label = valid(s.DisplayCreateSerializer, request.data).validated_data["label"]
+        token = run(services.create_display_token, request.user, tournament, label)
+        return Response(s.DisplayTokenSerializer(token, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+class DisplayRevokeView(RoleAPIView):
+    allowed = {"POST": roles.DISPLAYS}
+
+    @extend_schema(operation_id="displays_revoke", tags=["displays"], summary="Revoke a screen's link; the screen goes blank",
+                   request=None, responses=answers(200, s.DisplayTokenSerializer, conflict=True))
+    def post(self, request, pk: int, display_id: int):
+        token = get_object_or_404(DisplayToken, tournament_id=pk, pk=display_id)
+        token = run(services.revoke_display_token, request.user, token)
+        return Response(s.DisplayTokenSerializer(token, context={"request": request}).data)

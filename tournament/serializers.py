@@ -1,0 +1,375 @@
+"""Serializers of the JSON API: input validation with clear messages, and the shapes of the answers.
+
+Input serializers only parse and check; the services decide and change state. An ID document
+number is write-only: no serializer here can send it back.
+"""
+from __future__ import annotations
+
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from . import services
+from . import structure as rules
+from .models import AuditEvent, DisplayToken, Entry, IdCheck, Level, Player, Purchase, Structure, Tournament
+
+MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
+MAX_MINUTES = 32_767  # PositiveSmallIntegerField
+
+ID_MISSING = _("Check the player's ID document and record its type and number: no entry without an ID check.")
+
+
+# --- errors (documentation of the answers of tournament.api_errors) ----------------------
+
+
+class ServiceErrorSerializer(serializers.Serializer):
+    """A refused action: nothing was changed."""
+
+    error = serializers.CharField(help_text="Machine-readable code, e.g. id_check_missing, structure_invalid.")
+    detail = serializers.CharField(help_text="The message for the person at the screen, translated.")
+    problems = serializers.ListField(child=serializers.CharField(), help_text="Every problem found, one message each.")
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+# --- auth --------------------------------------------------------------------------------
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(trim_whitespace=False, write_only=True, style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send it as the header `Authorization: Token <token>`.")
+    username = serializers.CharField()
+    roles = serializers.ListField(child=serializers.CharField())
+
+
+# --- structures --------------------------------------------------------------------------
+
+
+class ChipRowSerializer(serializers.Serializer):
+    value = serializers.IntegerField(max_value=MAX_INT)
+    colour = serializers.CharField(max_length=40, allow_blank=True, trim_whitespace=False)
+
+
+class LevelRowSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Level.Kind.choices, default=rules.LEVEL)
+    minutes = serializers.IntegerField(max_value=MAX_MINUTES)
+    small_blind = serializers.IntegerField(max_value=MAX_INT, required=False)
+    big_blind = serializers.IntegerField(max_value=MAX_INT, required=False)
+    ante = serializers.IntegerField(max_value=MAX_INT, default=0)
+    ante_type = serializers.ChoiceField(choices=Level.AnteType.choices, default=Level.AnteType.NONE)
+    color_up = serializers.ListField(child=serializers.IntegerField(max_value=MAX_INT), default=list,
+                                     help_text="Breaks only: the chip values coloured up at this break.")
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs["kind"] == rules.LEVEL and ("small_blind" not in attrs or "big_blind" not in attrs):
+            raise serializers.ValidationError(_("A level needs a small blind and a big blind."))
+        return attrs
+
+
+class StructureExportSerializer(serializers.Serializer):
+    """The export format of tournament.structure.to_json: what export returns, import and edits accept."""
+
+    format = serializers.ChoiceField(
+        choices=[("poker-tournament-structure", "poker-tournament-structure")],
+        error_messages={"invalid_choice": _("This is not a structure export of this program: format must be poker-tournament-structure.")},
+    )
+    version = serializers.IntegerField()
+    name = serializers.CharField(max_length=120, allow_blank=True)
+    chips = ChipRowSerializer(many=True)
+    levels = LevelRowSerializer(many=True)
+
+    def validate_version(self, value: int) -> int:
+        if value != rules.FORMAT_VERSION:
+            raise serializers.ValidationError(
+                _("Version %(version)s of the structure format is not supported; this program reads version %(supported)s.")
+                % {"version": value, "supported": rules.FORMAT_VERSION}
+            )
+        return value
+
+    def export_data(self) -> dict:
+        """The validated body in its canonical export form (integers only, breaks without blinds)."""
+        data = self.validated_data
+        levels = []
+        for row in data["levels"]:
+            if row["kind"] == rules.BREAK:
+                levels.append({"kind": rules.BREAK, "minutes": row["minutes"], "color_up": list(row["color_up"])})
+            else:
+                levels.append({"kind": rules.LEVEL, "minutes": row["minutes"], "small_blind": row["small_blind"],
+                               "big_blind": row["big_blind"], "ante": row["ante"], "ante_type": row["ante_type"]})
+        return {
+            "format": data["format"],
+            "version": data["version"],
+            "name": data["name"],
+            "chips": [{"value": chip["value"], "colour": chip["colour"]} for chip in data["chips"]],
+            "levels": levels,
+        }
+
+    def spec(self) -> rules.StructureSpec:
+        return rules.from_json(self.export_data())
+
+
+class StructureSummarySerializer(serializers.ModelSerializer):
+    levels = serializers.SerializerMethodField(help_text="Number of playing levels (breaks not counted).")
+    breaks = serializers.SerializerMethodField()
+    chips = serializers.SerializerMethodField(help_text="Chip values, smallest first.")
+
+    class Meta:
+        model = Structure
+        fields = ("id", "name", "is_template", "levels", "breaks", "chips", "created_at", "updated_at")
+
+    def get_levels(self, obj: Structure) -> int:
+        return sum(1 for level in obj.levels.all() if level.kind == rules.LEVEL)
+
+    def get_breaks(self, obj: Structure) -> int:
+        return sum(1 for level in obj.levels.all() if level.kind == rules.BREAK)
+
+    def get_chips(self, obj: Structure) -> list[int]:
+        return sorted(d.value for d in obj.denominations.all())
+
+
+class StructureDetailSerializer(serializers.ModelSerializer):
+    """A structure with its chips and its levels in playing order (the same rows as the export format)."""
+
+    chips = ChipRowSerializer(many=True, source="denominations")
+    levels = LevelRowSerializer(many=True)
+
+    class Meta:
+        model = Structure
+        fields = ("id", "name", "is_template", "chips", "levels", "created_at", "updated_at")
+
+
+class CopySerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, error_messages={"blank": _("Give the copy a name."),
+                                                                "required": _("Give the copy a name.")})
+
+
+# --- tournaments -------------------------------------------------------------------------
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        fields = ("id", *services.TOURNAMENT_FIELDS, "status", "registration_closed", "current_level", "event_seq",
+                  "structure", "created_at")
+        read_only_fields = fields
+
+
+class TournamentUpdateSerializer(serializers.ModelSerializer):
+    """The settings a director may change; the model's own checks (time zone, currency, table size) apply."""
+
+    class Meta:
+        model = Tournament
+        fields = services.TOURNAMENT_FIELDS
+        extra_kwargs = {"final_table_size": {"required": False}}
+
+
+class TournamentCreateSerializer(TournamentUpdateSerializer):
+    template = serializers.PrimaryKeyRelatedField(
+        queryset=Structure.objects.filter(is_template=True), write_only=True,
+        help_text="Id of the structure template; the tournament gets its own copy.",
+        error_messages={"does_not_exist": _("There is no structure template with id {pk_value}.")},
+    )
+
+    class Meta(TournamentUpdateSerializer.Meta):
+        fields = (*services.TOURNAMENT_FIELDS, "template")
+
+
+class RegistrationToggleSerializer(serializers.Serializer):
+    closed = serializers.BooleanField(help_text="true closes registration, false reopens it.")
+
+
+class RegistrationStateSerializer(serializers.Serializer):
+    registration_closed = serializers.BooleanField()
+    registration_open = serializers.BooleanField(help_text="False also when late registration is over or the tournament finished.")
+
+
+class StatsSerializer(serializers.Serializer):
+    entries = serializers.IntegerField()
+    unique_players = serializers.IntegerField()
+    reentries = serializers.IntegerField()
+    rebuys = serializers.IntegerField()
+    addons = serializers.IntegerField()
+    players_left = serializers.IntegerField()
+    collected = serializers.IntegerField(help_text="Minor currency units.")
+    fees = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    guarantee_overlay = serializers.IntegerField()
+    chips_in_play = serializers.IntegerField()
+    average_stack = serializers.IntegerField()
+    current_level = serializers.IntegerField()
+    registration_open = serializers.BooleanField()
+    currency = serializers.CharField()
+
+
+# --- players -----------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    """What staff see of a player in a search: never contact details, never anything about the ID document."""
+
+    class Meta:
+        model = Player
+        fields = ("id", "first_name", "last_name", "nickname", "date_of_birth")
+        read_only_fields = fields
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    first_name = serializers.CharField(max_length=80)
+    last_name = serializers.CharField(max_length=80)
+    nickname = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    phone = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    date_of_birth = serializers.DateField()
+
+
+class PlayerSearchSerializer(serializers.Serializer):
+    q = serializers.CharField(required=False, allow_blank=True, default="", max_length=100)
+
+
+# --- entries and receipts ----------------------------------------------------------------
+
+
+class RegisterSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    document_type = serializers.ChoiceField(
+        choices=IdCheck.DocumentType.choices,
+        error_messages={"required": ID_MISSING, "null": ID_MISSING, "blank": ID_MISSING},
+    )
+    document_number = serializers.CharField(
+        write_only=True, max_length=64,
+        help_text="Checked against the document in hand. Never stored or returned: only its last four characters.",
+        error_messages={"required": ID_MISSING, "null": ID_MISSING, "blank": ID_MISSING,
+                        "max_length": _("The document number is too long; check it again.")},
+    )
+
+    def document(self) -> services.IdDocument:
+        return services.IdDocument(document_type=self.validated_data["document_type"],
+                                   number=self.validated_data["document_number"])
+
+
+class IdCheckSerializer(serializers.ModelSerializer):
+    last4 = serializers.CharField(source="number_last4")
+
+    class Meta:
+        model = IdCheck
+        fields = ("document_type", "last4")
+
+
+class PlayerNameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ("id", "display_name")
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = PlayerNameSerializer()
+
+    class Meta:
+        model = Entry
+        fields = ("number", "kind", "status", "player", "finish_place", "busted_at", "created_at")
+
+
+class RegistrationSerializer(serializers.ModelSerializer):
+    """The answer to a registration: the entry, its receipt and what the ID check kept (type, last four)."""
+
+    # Plain strings here: the enums are documented once, on Entry.
+    kind = serializers.CharField(help_text="entry or reentry.")
+    status = serializers.CharField(help_text="active for a new entry.")
+    receipt = serializers.SerializerMethodField(help_text="Receipt number of the buy-in.")
+    id_check = IdCheckSerializer()
+
+    class Meta:
+        model = Entry
+        fields = ("number", "kind", "status", "receipt", "id_check")
+
+    def get_receipt(self, obj: Entry) -> int | None:
+        purchase = obj.purchases.order_by("number").first()
+        return purchase.number if purchase else None
+
+
+class PurchaseSerializer(serializers.ModelSerializer):
+    entry = serializers.IntegerField(source="entry.number", help_text="Entry number.")
+    total = serializers.IntegerField(read_only=True, help_text="Amount plus fee, minor currency units.")
+
+    class Meta:
+        model = Purchase
+        fields = ("number", "entry", "kind", "status", "amount", "fee", "total", "chips", "created_at", "paid_at",
+                  "voided_at", "void_reason", "refund_amount")
+
+
+class RebuySerializer(serializers.Serializer):
+    paid = serializers.BooleanField(default=True, help_text="false: announced before the hand, to be paid at the cashier (TDA 24).")
+
+
+class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, error_messages={"required": _("Give a reason for voiding."),
+                                                                   "blank": _("Give a reason for voiding.")})
+    refund_amount = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False, allow_null=True,
+                                             help_text="Minor units; empty refunds everything paid.")
+
+
+class EntryFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Entry.Status.choices, required=False)
+
+
+class ReceiptFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Purchase.Status.choices, required=False)
+    entry = serializers.IntegerField(min_value=1, required=False, help_text="Entry number.")
+
+
+# --- events ------------------------------------------------------------------------------
+
+EVENT_PAGE = 500
+
+
+class EventQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0, help_text="Return events with a sequence number above this.")
+    limit = serializers.IntegerField(min_value=1, max_value=EVENT_PAGE, default=EVENT_PAGE)
+
+
+class EventSerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(source="actor_label")
+    payload = serializers.JSONField()
+
+    class Meta:
+        model = AuditEvent
+        fields = ("seq", "at", "type", "actor", "payload")
+
+
+class EventPageSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    last_seq = serializers.IntegerField(help_text="Sequence number of the last event in this page (or `after`).")
+    more = serializers.BooleanField(help_text="True when more events follow: ask again with after=last_seq.")
+
+
+# --- display tokens ----------------------------------------------------------------------
+
+
+class DisplayTokenSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField(help_text="The lobby screen's address (a URL, not a login).")
+
+    class Meta:
+        model = DisplayToken
+        fields = ("id", "label", "token", "url", "active", "created_at", "revoked_at")
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, obj: DisplayToken) -> str | None:
+        try:
+            path = reverse("lobby", kwargs={"token": obj.token})
+        except NoReverseMatch:
+            return None
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class DisplayCreateSerializer(serializers.Serializer):
+    label = serializers.CharField(max_length=80, error_messages={"required": _("Name the screen, for example 'Lobby TV 1'."),
+                                                                 "blank": _("Name the screen, for example 'Lobby TV 1'.")})
