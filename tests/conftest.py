@@ -24,6 +24,12 @@ BASIC_SPEC = StructureSpec(
 )
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """The production hasher is slow by design; tests create many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(username: str, *roles: str, superuser: bool = False) -> User:
     user = User.objects.create_user(username, password=PASSWORD, is_superuser=superuser, is_staff=superuser)
     for role in roles:

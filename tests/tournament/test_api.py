@@ -68,7 +68,8 @@ def second_player(cashier):
 ANY = {"director", "floor", "cashier", "dealer"}
 SETUP = {"director"}
 REGISTER = {"director", "floor", "cashier"}
-CASH = VOID = {"director", "cashier"}
+CASH = {"director", "cashier", "floor"}
+VOID = {"director", "cashier"}
 BUST = EVENTS = {"director", "floor"}
 
 T = "/api/tournaments/{t}"
