@@ -11,7 +11,7 @@ import os
 import statistics
 import sys
 import time
-from datetime import date, datetime, timezone as dt_timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -21,8 +21,8 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.test.utils import get_runner, setup_test_environment  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.test.utils import get_runner, setup_test_environment  # noqa: E402
 
 
 def main(n: int) -> None:
@@ -51,7 +51,7 @@ def run(n: int) -> None:
     template = services.save_structure_template(director, spec)
     t = services.create_tournament(director, {
         "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
-        "start_at": datetime(2026, 12, 1, 18, tzinfo=dt_timezone.utc), "seats_per_table": 9, "currency": "EUR",
+        "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "EUR",
         "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
     }, template)
     players = [

@@ -1,7 +1,7 @@
 """Shared fixtures: staff of every role, a structure template, a tournament, a player."""
 from __future__ import annotations
 
-from datetime import date, datetime, timezone as dt_timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -67,7 +67,7 @@ def tournament_data(**overrides) -> dict:
         "name": "Sunday Deepstack",
         "venue": "Casino Bratislava",
         "time_zone": "Europe/Bratislava",
-        "start_at": datetime(2026, 11, 29, 18, 0, tzinfo=dt_timezone.utc),
+        "start_at": datetime(2026, 11, 29, 18, 0, tzinfo=UTC),
         "table_format": "full_ring",
         "seats_per_table": 9,
         "currency": "EUR",

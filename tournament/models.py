@@ -128,7 +128,8 @@ class Tournament(models.Model):
         _("final table size"), validators=[MinValueValidator(2), MaxValueValidator(10)]
     )
     currency = models.CharField(
-        _("currency"), max_length=3, default="EUR", validators=[RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO code such as EUR or CZK."))]
+        _("currency"), max_length=3, default="EUR",
+        validators=[RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO code such as EUR or CZK."))],
     )
     buy_in = models.PositiveIntegerField(_("buy-in (minor units)"))
     fee = models.PositiveIntegerField(_("fee (minor units)"), default=0)

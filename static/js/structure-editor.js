@@ -44,18 +44,22 @@
       });
       tbody.classList.toggle("is-break", kind === "break");
       tbody.classList.toggle("is-deleted", deleted);
-      var label = "";
+      var cell = tbody.querySelector(".rowlabel");
+      cell.textContent = "";
       if (!deleted && !blank) {
         row += 1;
-        label = fmt(levelsTable.dataset.tRow, "row", row) + " · ";
+        var strong = document.createElement("strong");
         if (kind === "break") {
-          label += levelsTable.dataset.tBreak;
+          strong.textContent = levelsTable.dataset.tBreak;
         } else {
           level += 1;
-          label += fmt(levelsTable.dataset.tLevel, "level", level);
+          strong.textContent = fmt(levelsTable.dataset.tLevel, "level", level);
         }
+        var small = document.createElement("small");
+        small.textContent = fmt(levelsTable.dataset.tRow, "row", row);
+        cell.appendChild(strong);
+        cell.appendChild(small);
       }
-      tbody.querySelector(".rowlabel").textContent = label;
     });
   }
 

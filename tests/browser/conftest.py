@@ -44,8 +44,10 @@ def live_asgi(transactional_db, settings):
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Module scope: Playwright's sync API keeps an event loop in this thread while it runs, which
+    async tests of other modules must not inherit."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test does it)")
     from playwright.sync_api import sync_playwright

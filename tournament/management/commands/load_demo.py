@@ -89,6 +89,7 @@ class Command(BaseCommand):
             services.create_display_token(users["Director"], tournament, "Lobby TV")
         display = DisplayToken.objects.filter(tournament=tournament, revoked_at__isnull=True).first()
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
-        self.stdout.write("Logins (password for all: %s): %s, admin (superuser)" % (password, ", ".join(u for u, _ in DEMO_USERS)))
+        names = ", ".join(u for u, _ in DEMO_USERS)
+        self.stdout.write(f"Logins (password for all: {password}): {names}, admin (superuser)")
         if display:
             self.stdout.write(f"Lobby screen path: /display/{display.token}/")

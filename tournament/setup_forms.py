@@ -1,0 +1,393 @@
+"""Forms of the director's setup screens: the structure editor, import, copy and tournament settings.
+
+Forms only parse what was typed. Whether a structure or a tournament makes sense is decided by
+the services (and the pure rules behind them); the views show their refusals.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import zoneinfo
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+
+from . import structure as rules
+from .messages import problem_message
+from .models import Level, Structure, Tournament
+from .services import TOURNAMENT_FIELDS
+
+NUMBER = {"inputmode": "numeric", "class": "num"}
+MAX_CHIPS = 2_000_000_000
+MAX_MINUTES = 999
+MAX_IMPORT_BYTES = 1_000_000
+
+# --- structure editor --------------------------------------------------------------------
+
+
+class RowFormSet(forms.BaseFormSet):
+    """Rows of a table: the column header is the visible label, so each input gets it as aria-label."""
+
+    def add_fields(self, form: forms.Form, index: int | None) -> None:
+        super().add_fields(form, index)
+        for field in form.fields.values():
+            field.widget.attrs.setdefault("aria-label", field.label)
+
+
+class StructureNameForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+
+
+class ChipForm(forms.Form):
+    """One chip of the chip set. A row with neither value nor colour is ignored."""
+
+    value = forms.IntegerField(label=_("Value"), min_value=1, max_value=MAX_CHIPS, required=False,
+                               widget=forms.NumberInput(attrs=NUMBER))
+    colour = forms.CharField(label=_("Colour"), max_length=40, required=False,
+                             widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colour"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "value" in self.errors:
+            return data
+        value, colour = data.get("value"), (data.get("colour") or "").strip()
+        data["colour"] = colour
+        data["blank"] = value is None and not colour
+        if not data["blank"]:
+            if value is None:
+                self.add_error("value", _("Enter the chip's value."))
+            if not colour:
+                self.add_error("colour", _("Enter the chip's colour."))
+        return data
+
+
+def parse_chip_values(text: str) -> tuple[int, ...]:
+    parts = [p for p in re.split(r"[,;\s]+", text.strip()) if p]
+    if any(not p.isdigit() for p in parts):
+        raise ValidationError(_("Enter chip values separated by commas, for example 25, 100."), code="color_up")
+    return tuple(sorted({int(p) for p in parts}))
+
+
+# Short labels: the editor is a wide table.
+ANTE_TYPES = [("none", _("None")), ("ante", _("Ante")), ("bba", _("BB ante"))]
+
+
+class LevelRowForm(forms.Form):
+    """One row of the structure: a level or a break, in the order of the rows.
+
+    Empty numbers are zero; the structure rules then say what is wrong (a level of 0 minutes,
+    blinds of zero), with the row and level number, so the form does not repeat those checks.
+    """
+
+    kind = forms.ChoiceField(label=_("Kind"), choices=Level.Kind.choices, initial=rules.LEVEL,
+                             widget=forms.Select(attrs={"class": "kind"}))
+    small_blind = forms.IntegerField(label=_("Small blind"), min_value=0, max_value=MAX_CHIPS, required=False,
+                                     widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}))
+    big_blind = forms.IntegerField(label=_("Big blind"), min_value=0, max_value=MAX_CHIPS, required=False,
+                                   widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}))
+    ante = forms.IntegerField(label=_("Ante"), min_value=0, max_value=MAX_CHIPS, required=False,
+                              widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}))
+    ante_type = forms.ChoiceField(label=_("Ante type"), choices=ANTE_TYPES, initial="none",
+                                  widget=forms.Select(attrs={"class": "blind"}))
+    minutes = forms.IntegerField(label=_("Minutes"), min_value=0, max_value=MAX_MINUTES, required=False,
+                                 widget=forms.NumberInput(attrs=NUMBER))
+    color_up = forms.CharField(label=_("Colour up"), max_length=200, required=False,
+                               help_text=_("At a break: the chip values taken out, for example 25 or 25, 100."),
+                               widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colorup",
+                                                             "placeholder": _("e.g. 25, 100")}))
+
+    TEXT_FIELDS = ("small_blind", "big_blind", "ante", "minutes", "color_up")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems: list[str] = []
+        self.row_number: int | None = None
+        self.level_number: int | None = None
+
+    def clean_color_up(self) -> tuple[int, ...]:
+        return parse_chip_values(self.cleaned_data.get("color_up") or "")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        data["blank"] = data.get("kind") == rules.LEVEL and all(data.get(f) in (None, ()) for f in self.TEXT_FIELDS)
+        if data.get("kind") == rules.LEVEL and data.get("color_up"):
+            self.add_error("color_up", _("Only a break colours up chips; make this row a break or clear the field."))
+        return data
+
+    def looks_blank(self) -> bool:
+        """Blank as typed (also for rows with errors): no numbers and the kind left at 'level'."""
+        if self["kind"].value() not in (None, "", rules.LEVEL):
+            return False
+        return all(str(self[f].value() or "").strip() == "" for f in self.TEXT_FIELDS)
+
+    def to_spec(self) -> rules.LevelSpec:
+        d = self.cleaned_data
+        if d["kind"] == rules.BREAK:
+            return rules.LevelSpec(rules.BREAK, d["minutes"] or 0, d["small_blind"] or 0, d["big_blind"] or 0,
+                                   d["ante"] or 0, "none", d["color_up"])
+        return rules.LevelSpec(rules.LEVEL, d["minutes"] or 0, d["small_blind"] or 0, d["big_blind"] or 0,
+                               d["ante"] or 0, d["ante_type"], ())
+
+
+def _deleted(form: forms.Form) -> bool:
+    return bool(form["DELETE"].value())
+
+
+class StructureEditor:
+    """The name, the chip set and the rows of a structure: one form and two formsets."""
+
+    def __init__(self, data=None, spec: rules.StructureSpec | None = None, chip_rows: int = 3, level_rows: int = 3) -> None:
+        chips = levels = ()
+        if spec is not None and data is None:
+            chips = [{"value": v, "colour": c} for v, c in sorted(spec.denominations)]
+            levels = [
+                {"kind": lv.kind, "minutes": lv.minutes, "color_up": ", ".join(str(v) for v in lv.color_up)}
+                if lv.kind == rules.BREAK
+                else {"kind": lv.kind, "minutes": lv.minutes, "small_blind": lv.small_blind, "big_blind": lv.big_blind,
+                      "ante": lv.ante or None, "ante_type": lv.ante_type}
+                for lv in spec.levels
+            ]
+        chip_set = forms.formset_factory(ChipForm, RowFormSet, extra=chip_rows, can_delete=True, max_num=100, absolute_max=100)
+        level_set = forms.formset_factory(LevelRowForm, RowFormSet, extra=level_rows, can_delete=True, max_num=500, absolute_max=500)
+        self.head = StructureNameForm(data, initial={"name": spec.name} if spec else None)
+        self.chips = chip_set(data, initial=list(chips), prefix="chips")
+        self.levels = level_set(data, initial=list(levels), prefix="levels")
+        self.used_level_forms: list[LevelRowForm] = []
+        self.number_rows()
+
+    def is_valid(self) -> bool:
+        return all([self.head.is_valid(), self.chips.is_valid(), self.levels.is_valid()])
+
+    @property
+    def has_field_errors(self) -> bool:
+        return bool(self.head.errors or self.chips.total_error_count() or self.levels.total_error_count())
+
+    def number_rows(self) -> None:
+        """Row and level numbers as the rules count them: deleted and empty rows do not count."""
+        row = level = 0
+        for form in self.levels.forms:
+            if _deleted(form) or form.looks_blank():
+                continue
+            row += 1
+            form.row_number = row
+            if form["kind"].value() != rules.BREAK:
+                level += 1
+                form.level_number = level
+
+    def spec(self) -> rules.StructureSpec:
+        """The structure as typed (call after is_valid)."""
+        chips = tuple(
+            (f.cleaned_data["value"], f.cleaned_data["colour"])
+            for f in self.chips.forms
+            if f.cleaned_data and not f.cleaned_data.get("DELETE") and not f.cleaned_data.get("blank")
+        )
+        self.used_level_forms = [
+            f for f in self.levels.forms
+            if f.cleaned_data and not f.cleaned_data.get("DELETE") and not f.cleaned_data.get("blank")
+        ]
+        return rules.StructureSpec(name=self.head.cleaned_data["name"].strip(), denominations=chips,
+                                   levels=tuple(f.to_spec() for f in self.used_level_forms))
+
+    def mark_problems(self, starting_stack: int | None = None) -> None:
+        """Put each refused row's messages next to that row (the service already listed them all)."""
+        for problem in rules.validate(self.spec(), starting_stack):
+            if problem.position and problem.position <= len(self.used_level_forms):
+                self.used_level_forms[problem.position - 1].problems.append(problem_message(problem))
+
+
+# --- import and copy ---------------------------------------------------------------------
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("Structure file (.json)"), required=False,
+                           widget=forms.FileInput(attrs={"accept": ".json,application/json"}))
+    text = forms.CharField(label=_("Or paste the JSON"), required=False,
+                           widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "code"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload, text = data.get("file"), (data.get("text") or "").strip()
+        if upload and text:
+            raise ValidationError(_("Upload a file or paste the JSON, not both."), code="both")
+        if upload:
+            if upload.size > MAX_IMPORT_BYTES:
+                raise ValidationError(_("The file is too large for a structure export."), code="too_large")
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise ValidationError(_("The file is not a text (UTF-8) file."), code="encoding")
+        if not text:
+            raise ValidationError(_("Choose a file or paste the JSON of a structure export."), code="empty")
+        try:
+            data["json"] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(_("This is not valid JSON (line %(line)s, column %(column)s)."),
+                                  params={"line": exc.lineno, "column": exc.colno}, code="json")
+        return data
+
+
+class CopyForm(forms.Form):
+    name = forms.CharField(label=_("Name of the copy"), max_length=120, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+
+
+class TemplateChoiceForm(forms.Form):
+    template = forms.ModelChoiceField(label=_("Template"), queryset=Structure.objects.none(), empty_label=None)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        templates = Structure.objects.filter(is_template=True)
+        self.fields["template"].queryset = templates
+        if not self.is_bound and "template" not in self.initial:
+            only = list(templates.values_list("pk", flat=True)[:2])
+            if len(only) == 1:
+                self.initial["template"] = only[0]
+
+
+# --- tournaments -------------------------------------------------------------------------
+
+COMMON_ZONES = ("Europe/Prague", "Europe/Bratislava", "Europe/Vienna", "Europe/Budapest", "Europe/Warsaw",
+                "Europe/Berlin", "Europe/London", "UTC")
+
+
+def time_zone_choices() -> list:
+    every = sorted(zoneinfo.available_timezones())
+    return [
+        (_("Common"), [(z, z) for z in COMMON_ZONES if z in every]),
+        (_("All time zones"), [(z, z) for z in every]),
+    ]
+
+
+class VenueDateTimeField(forms.DateTimeField):
+    """A wall-clock date and time, naive: the form makes it aware in the tournament's time zone."""
+
+    input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"]
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, dt.datetime):
+            return value
+        try:
+            result = parse_datetime(str(value).strip())
+        except ValueError:
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        if result is None:
+            result = forms.BaseTemporalField.to_python(self, value)
+        return result
+
+    def prepare_value(self, value):
+        return value
+
+
+MONEY_HELP = _("In minor units (cents, haléře): 100 means 1.00, so a buy-in of 100 EUR is 10000.")
+ZERO_IF_EMPTY = ("fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "rebuy_chips", "addon_price", "addon_fee", "addon_chips")
+
+
+class TournamentForm(forms.ModelForm):
+    """All the settings of TOURNAMENT_FIELDS. The service decides whether they fit together."""
+
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices, initial="Europe/Prague")
+    start_at = VenueDateTimeField(
+        label=_("Start time"), help_text=_("Local time in the time zone chosen above."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+    FIELDSETS = (
+        (_("Event"), ("name", "venue", "time_zone", "start_at", "game", "table_format", "seats_per_table", "final_table_size")),
+        (_("Money"), ("currency", "buy_in", "fee", "guaranteed_pool")),
+        (_("Chips and entries"), ("starting_stack", "reentry_allowed", "max_reentries", "late_reg_until_level")),
+        (_("Re-buys"), ("rebuy_allowed", "rebuy_price", "rebuy_fee", "rebuy_chips", "max_rebuys", "rebuy_until_level")),
+        (_("Add-ons"), ("addon_allowed", "addon_price", "addon_fee", "addon_chips", "max_addons", "addon_until_level")),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = list(TOURNAMENT_FIELDS)
+        labels = {
+            "buy_in": _("Buy-in (cents)"),
+            "fee": _("Fee (cents)"),
+            "guaranteed_pool": _("Guaranteed prize pool (cents)"),
+            "rebuy_price": _("Re-buy price (cents)"),
+            "rebuy_fee": _("Re-buy fee (cents)"),
+            "addon_price": _("Add-on price (cents)"),
+            "addon_fee": _("Add-on fee (cents)"),
+            "final_table_size": _("Final table size"),
+        }
+        help_texts = {
+            "buy_in": MONEY_HELP,
+            "fee": _("The house's part, not in the prize pool. Minor units, like the buy-in."),
+            "guaranteed_pool": _("0 means no guarantee. Minor units, like the buy-in."),
+            "final_table_size": _("Empty: set by TDA rule 9 to one more than the table size, at most 10 "
+                                  "(10 for full ring with 9 seats, 7 for 6-max)."),
+            "seats_per_table": _("2 to 10."),
+            "currency": _("Three-letter code: EUR, CZK, ..."),
+            "rebuy_until_level": _("Empty: until the director stops them."),
+            "addon_until_level": _("Empty: until the director stops them."),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["final_table_size"].required = False
+        for name in ZERO_IF_EMPTY:
+            self.fields[name].required = False
+        for name, field in self.fields.items():
+            if isinstance(field, forms.IntegerField):
+                field.widget.attrs.update(NUMBER)
+                if name in ("buy_in", "fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee"):
+                    field.widget.attrs["data-money"] = "1"
+        self.fields["currency"].widget.attrs.update({"maxlength": 3, "style": "text-transform:uppercase", "class": "currency"})
+        if self.instance.pk and self.instance.start_at and not self.is_bound:
+            zone = zoneinfo.ZoneInfo(self.instance.time_zone)
+            self.initial["start_at"] = self.instance.start_at.astimezone(zone).replace(tzinfo=None)
+
+    def fieldsets(self) -> list[tuple[str, list]]:
+        return [(title, [self[name] for name in names]) for title, names in self.FIELDSETS]
+
+    def clean_currency(self) -> str:
+        return (self.cleaned_data.get("currency") or "").strip().upper()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in ZERO_IF_EMPTY:
+            if data.get(name) is None and name not in self.errors:
+                data[name] = 0
+        start, zone_name = data.get("start_at"), data.get("time_zone")
+        if start is not None and zone_name and start.tzinfo is None:
+            zone = zoneinfo.ZoneInfo(zone_name)
+            aware = start.replace(tzinfo=zone)
+            if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != start:
+                self.add_error("start_at", _("This time does not exist in %(zone)s (the clocks go forward then).")
+                               % {"zone": zone_name})
+            else:
+                data["start_at"] = aware
+        if not data.get("final_table_size") and "final_table_size" not in self.errors \
+                and data.get("table_format") and data.get("seats_per_table"):
+            data["final_table_size"] = Tournament.default_final_table_size(data["table_format"], data["seats_per_table"])
+        return data
+
+    def tournament_data(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in TOURNAMENT_FIELDS}
+
+
+class TournamentCreateForm(TournamentForm):
+    template = forms.ModelChoiceField(
+        label=_("Structure template"), queryset=Structure.objects.none(), empty_label=_("Choose a structure"),
+        help_text=_("The tournament gets its own copy of the levels and chips; later changes to the template do not touch it."),
+    )
+
+    FIELDSETS = ((_("Structure"), ("template",)),) + TournamentForm.FIELDSETS
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        templates = Structure.objects.filter(is_template=True)
+        self.fields["template"].queryset = templates
+        if not self.is_bound and "template" not in self.initial:
+            only = list(templates.values_list("pk", flat=True)[:2])
+            if len(only) == 1:
+                self.initial["template"] = only[0]

@@ -1,0 +1,216 @@
+"""Director's setup screens: structures (templates, copy, import/export) and tournaments.
+
+Thin: parse the forms, call one service, show its refusal (with every detail) or move on.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from . import roles, services
+from . import structure as rules
+from .models import Structure, Tournament
+from .setup_forms import CopyForm, ImportForm, StructureEditor, TemplateChoiceForm, TournamentCreateForm, TournamentForm
+from .views import role_required
+
+GET_POST = require_http_methods(["GET", "POST"])
+
+
+def _service_call(request: HttpRequest, fn, *args, **kwargs):
+    """Run a service; its refusal, with every detail, becomes error messages. Returns the result or None."""
+    try:
+        return fn(*args, **kwargs)
+    except services.ServiceError as exc:
+        for text in exc.details or [exc.message]:
+            messages.error(request, text)
+        return None
+
+
+# --- structures --------------------------------------------------------------------------
+
+
+@role_required(roles.SETUP)
+@require_GET
+def structure_list(request: HttpRequest) -> HttpResponse:
+    templates = Structure.objects.filter(is_template=True).prefetch_related("levels", "denominations")
+    rows = []
+    for structure in templates:
+        levels = list(structure.levels.all())
+        rows.append({
+            "structure": structure,
+            "levels": sum(1 for lv in levels if lv.kind == rules.LEVEL),
+            "breaks": sum(1 for lv in levels if lv.kind == rules.BREAK),
+            "minutes": sum(lv.minutes for lv in levels),
+            "chips": [d.value for d in structure.denominations.all()],
+        })
+    return render(request, "setup/structure_list.html", {"rows": rows})
+
+
+def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None, save: Callable[[rules.StructureSpec], object],
+                      done: Callable[[object], HttpResponse], context: dict, starting_stack: int | None = None,
+                      extra_rows: tuple[int, int] = (2, 3)) -> HttpResponse:
+    """The editor of templates and of a tournament's own structure: nothing is saved unless the service accepts it."""
+    if request.method == "POST":
+        editor = StructureEditor(request.POST)
+    else:
+        editor = StructureEditor(None, spec, chip_rows=extra_rows[0], level_rows=extra_rows[1])
+    error = None
+    if request.method == "POST" and editor.is_valid():
+        try:
+            result = save(editor.spec())
+        except services.ServiceError as exc:
+            error = exc
+            if exc.code == "structure_invalid":
+                editor.mark_problems(starting_stack)
+        else:
+            return done(result)
+    return render(request, "setup/structure_form.html", {"editor": editor, "error": error, **context})
+
+
+@role_required(roles.SETUP)
+@GET_POST
+def structure_create(request: HttpRequest) -> HttpResponse:
+    def done(structure: Structure) -> HttpResponse:
+        messages.success(request, _("Structure %(name)s saved.") % {"name": structure.name})
+        return redirect("structure-list")
+
+    return _structure_editor(
+        request, spec=None, save=lambda spec: services.save_structure_template(request.user, spec), done=done,
+        context={"title": _("New structure"), "cancel_url": "structure-list"}, extra_rows=(6, 12),
+    )
+
+
+@role_required(roles.SETUP)
+@GET_POST
+def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    structure = get_object_or_404(Structure, pk=pk, is_template=True)
+
+    def done(saved: Structure) -> HttpResponse:
+        messages.success(request, _("Structure %(name)s saved.") % {"name": saved.name})
+        return redirect("structure-list")
+
+    return _structure_editor(
+        request, spec=services.spec_of(structure),
+        save=lambda spec: services.save_structure_template(request.user, spec, structure), done=done,
+        context={"title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"},
+    )
+
+
+@role_required(roles.SETUP)
+@GET_POST
+def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
+    source = get_object_or_404(Structure, pk=pk)
+    form = CopyForm(request.POST or None, initial={"name": _("%(name)s (copy)") % {"name": source.name}})
+    if request.method == "POST" and form.is_valid():
+        copy = _service_call(request, services.copy_structure, request.user, source, form.cleaned_data["name"])
+        if copy is not None:
+            messages.success(request, _("Copied as %(name)s. You can change the copy now.") % {"name": copy.name})
+            return redirect("structure-edit", pk=copy.pk)
+    tournament = Tournament.objects.filter(structure=source).first()
+    return render(request, "setup/structure_copy.html", {"form": form, "source": source, "t": tournament})
+
+
+@role_required(roles.SETUP)
+@require_GET
+def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
+    structure = get_object_or_404(Structure, pk=pk)
+    body = json.dumps(services.export_structure(structure), ensure_ascii=False, indent=2)
+    response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")
+    filename = f"{slugify(structure.name) or 'structure'}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@role_required(roles.SETUP)
+@GET_POST
+def structure_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            structure = services.import_structure(request.user, form.cleaned_data["json"])
+        except services.ServiceError as exc:
+            error = exc
+        else:
+            messages.success(request, _("Structure %(name)s imported.") % {"name": structure.name})
+            return redirect("structure-edit", pk=structure.pk)
+    return render(request, "setup/structure_import.html", {"form": form, "error": error})
+
+
+# --- tournaments -------------------------------------------------------------------------
+
+
+def _tournament_form_view(request: HttpRequest, form: TournamentForm, save: Callable[[], Tournament], context: dict) -> HttpResponse:
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = save()
+        except services.ServiceError as exc:
+            error = exc
+        except ValidationError as exc:  # the model's own checks, run again by the service
+            for text in exc.messages:
+                form.add_error(None, text)
+        else:
+            messages.success(request, _("Tournament %(name)s saved.") % {"name": tournament.name})
+            return redirect("tournament-detail", pk=tournament.pk)
+    return render(request, "setup/tournament_form.html", {"form": form, "error": error, **context})
+
+
+@role_required(roles.SETUP)
+@GET_POST
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    initial = {}
+    chosen = request.GET.get("template", "")
+    if chosen.isdigit():
+        initial["template"] = int(chosen)
+    form = TournamentCreateForm(request.POST or None, initial=initial)
+
+    def save() -> Tournament:
+        return services.create_tournament(request.user, form.tournament_data(), form.cleaned_data["template"])
+
+    has_templates = Structure.objects.filter(is_template=True).exists()
+    return _tournament_form_view(request, form, save, {"title": _("New tournament"), "has_templates": has_templates})
+
+
+@role_required(roles.SETUP)
+@GET_POST
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
+
+    def save() -> Tournament:
+        return services.update_tournament(request.user, tournament, form.tournament_data())
+
+    return _tournament_form_view(request, form, save, {"title": _("Tournament settings"), "t": tournament})
+
+
+@role_required(roles.SETUP)
+@GET_POST
+def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit the tournament's own structure; a template can be loaded into the editor first."""
+    tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=pk)
+    spec = services.spec_of(tournament.structure)
+    loaded = None
+    chooser = TemplateChoiceForm(request.GET if "template" in request.GET else None)
+    if request.method == "GET" and chooser.is_bound and chooser.is_valid():
+        loaded = chooser.cleaned_data["template"]
+        spec = services.spec_of(loaded)
+
+    def done(t: Tournament) -> HttpResponse:
+        messages.success(request, _("The structure of %(name)s is saved.") % {"name": t.name})
+        return redirect("tournament-detail", pk=t.pk)
+
+    return _structure_editor(
+        request, spec=spec, save=lambda s: services.set_tournament_structure(request.user, tournament, s), done=done,
+        starting_stack=tournament.starting_stack,
+        context={"title": _("Structure of %(name)s") % {"name": tournament.name}, "t": tournament,
+                 "structure": tournament.structure, "chooser": chooser, "loaded": loaded},
+    )
