@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .structure import Problem
+from .structure import FormatError, Problem
 
 WHAT = {
     "small_blind": lambda: _("small blind"),
@@ -19,15 +19,18 @@ def problem_message(problem: Problem) -> str:
     row = problem.position
     texts = {
         "name_missing": _("The structure needs a name."),
+        "name_too_long": _("The structure's name is too long (at most %(max)s characters)."),
         "no_denominations": _("Add at least one chip denomination."),
         "denomination_not_positive": _("Chip value %(value)s must be a whole number above zero."),
         "denomination_duplicate": _("Chip value %(value)s is listed twice."),
         "colour_missing": _("Every chip needs a colour."),
+        "colour_too_long": _("A chip colour is too long (at most %(max)s characters)."),
         "colour_duplicate": _("Two chips share the colour %(colour)s."),
         "no_levels": _("Add at least one level."),
         "starts_with_break": _("The structure cannot start with a break."),
         "kind_unknown": _("Row %(row)s: unknown kind %(kind)s."),
         "minutes_not_positive": _("Row %(row)s: a level or break must last at least one minute."),
+        "minutes_too_long": _("Row %(row)s: a level or break lasts at most %(max)s minutes."),
         "break_has_blinds": _("Row %(row)s: a break has no blinds or ante."),
         "color_up_not_in_play": _("Row %(row)s: the %(value)s chip is not in play at this break, so it cannot colour up."),
         "color_up_largest": _("Row %(row)s: the %(value)s chip is the largest in play; there is nothing to colour it up to."),
@@ -42,9 +45,26 @@ def problem_message(problem: Problem) -> str:
         "level_not_rising": _("Level %(level)s: blinds and ante are the same as in level %(previous)s; blinds must rise."),
         "starting_stack_not_positive": _("The starting stack must be above zero."),
         "starting_stack_not_payable": _("The starting stack of %(stack)s cannot be made with the chips (smallest chip %(smallest)s)."),
+        "number_too_large": _("Row %(row)s: %(value)s is too large (at most %(max)s).") if row is not None
+        else _("%(value)s is too large (at most %(max)s)."),
     }
     return texts.get(problem.code, problem.code) % {**p, "row": row}
 
 
 def format_problems(problems: list[Problem]) -> list[str]:
     return [problem_message(p) for p in problems]
+
+
+def format_error_message(error: FormatError) -> str:
+    """Why an imported file is not a structure export, in words (the pure rule gives a code and a place)."""
+    where = error.detail
+    texts = {
+        "not_structure": _("The file is not a structure export of this program."),
+        "version": _("The file is a structure export of an unknown version (%(where)s)."),
+        "missing_lists": _("The file has no list of chips or no list of levels."),
+        "bad_chip": _("Chip %(where)s needs a value and a colour."),
+        "bad_level": _("Row %(where)s of the levels is not a level or a break."),
+        "not_integer": _("%(where)s must be a whole number."),
+        "missing_name": _("The structure in the file has no name."),
+    }
+    return texts.get(error.code, _("The file is not a structure export of this program.")) % {"where": where}

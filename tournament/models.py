@@ -221,7 +221,7 @@ class IdCheck(NeverDeleteModel):
     purpose = models.CharField(max_length=16, choices=Purpose.choices)
     document_type = models.CharField(_("document type"), max_length=20, choices=DocumentType.choices)
     number_last4 = models.CharField(max_length=4)
-    number_hmac = models.CharField(max_length=64)
+    number_hmac = models.CharField(max_length=64, db_index=True)
     checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     checked_at = models.DateTimeField()
 

@@ -6,19 +6,22 @@ message, and changes nothing.
 """
 from __future__ import annotations
 
+import zoneinfo
 from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import roles, structure as rules
+from . import roles
+from . import structure as rules
 from .audit import lock_tournament, record_event
 from .identity import age_on, document_hmac, last_four, normalise_document_number
-from .messages import format_problems
+from .messages import format_error_message, format_problems
 from .models import (
     DisplayToken,
     Entry,
@@ -45,9 +48,29 @@ class ServiceError(Exception):
         self.details = details or []
 
 
+def _full_clean(instance, exclude: list[str] | None = None) -> None:
+    """Model validation as a ServiceError, so every caller shows the same clear refusal."""
+    try:
+        instance.full_clean(exclude=exclude)
+    except ValidationError as exc:
+        def label(field: str) -> str:
+            return str(instance._meta.get_field(field).verbose_name).capitalize()
+
+        messages = [f"{label(field)}: {message}" if field != "__all__" else str(message)
+                    for field, errors in exc.message_dict.items() for message in errors]
+        raise ServiceError(" ".join(messages), code="invalid", details=messages) from exc
+
+
 def require(user, allowed: tuple[str, ...]) -> None:
     if not roles.has_role(user, allowed):
         raise ServiceError(_("Your role does not allow this action."), code="forbidden", status=403)
+
+
+def _check_length(text: str, model, field: str, message: str) -> None:
+    """Refuse text longer than its column (PostgreSQL would refuse it with a server error)."""
+    limit = model._meta.get_field(field).max_length
+    if len(text) > limit:
+        raise ServiceError(message % {"max": limit}, code="too_long")
 
 
 # --- structures -------------------------------------------------------------------------
@@ -136,6 +159,7 @@ def copy_structure(actor, source: Structure, name: str) -> Structure:
     require(actor, roles.SETUP)
     if not name.strip():
         raise ServiceError(_("Give the copy a name."), code="name_missing")
+    _check_length(name.strip(), Structure, "name", _("The name is too long: at most %(max)s characters."))
     spec = spec_of(source)
     spec = rules.StructureSpec(name=name.strip(), denominations=spec.denominations, levels=spec.levels)
     copy = Structure(is_template=True)
@@ -150,10 +174,8 @@ def import_structure(actor, data) -> Structure:
     try:
         spec = rules.from_json(data)
     except rules.FormatError as exc:
-        raise ServiceError(
-            _("This file is not a structure export of this program (%(code)s %(detail)s).") % {"code": exc.code, "detail": exc.detail},
-            code="import_format",
-        ) from exc
+        message = format_error_message(exc)
+        raise ServiceError(message, code="import_format", details=[message]) from exc
     _check_spec(spec)
     structure = Structure(is_template=True)
     _write_spec(structure, spec)
@@ -183,6 +205,9 @@ def _check_tournament_settings(data: dict) -> None:
         problems.append(_("Re-buys need a price and a number of chips."))
     if data.get("addon_allowed") and (not data.get("addon_chips") or not data.get("addon_price")):
         problems.append(_("Add-ons need a price and a number of chips."))
+    seats, final_table = data.get("seats_per_table"), data.get("final_table_size")
+    if seats and final_table and final_table > seats + 1:
+        problems.append(_("The final table has at most one player more than a table has seats (%(max)s).") % {"max": seats + 1})
     if data.get("reentry_allowed") is False and data.get("max_reentries"):
         problems.append(_("Re-entries per player is set but re-entry is not allowed."))
     if not data.get("buy_in"):
@@ -204,15 +229,18 @@ def create_tournament(actor, data: dict, template: Structure) -> Tournament:
     """Create a tournament with its own copy of a structure template."""
     require(actor, roles.SETUP)
     data = dict(data)
+    if not data.get("seats_per_table"):
+        # The model's default (9) would make a 6-max tournament a full-ring one.
+        data["seats_per_table"] = 6 if data.get("table_format") == Tournament.TableFormat.SIX_MAX else 9
     if not data.get("final_table_size"):
-        data["final_table_size"] = Tournament.default_final_table_size(data.get("table_format", "full_ring"), data.get("seats_per_table", 9))
+        data["final_table_size"] = Tournament.default_final_table_size(data.get("table_format", "full_ring"), data["seats_per_table"])
     _check_tournament_settings(data)
     spec = spec_of(template)
     _check_spec(spec, data.get("starting_stack"))
     own = Structure(is_template=False)
     _write_spec(own, spec)
     tournament = Tournament(structure=own, **{k: v for k, v in data.items() if k in TOURNAMENT_FIELDS})
-    tournament.full_clean(exclude=["structure"])
+    _full_clean(tournament, exclude=["structure"])
     tournament.save()
     tournament = lock_tournament(tournament.pk)
     record_event(tournament, "tournament.created", {**_tournament_payload(tournament), "structure": structure_summary(spec)}, actor)
@@ -224,11 +252,9 @@ def update_tournament(actor, tournament: Tournament, data: dict) -> Tournament:
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
     before = _tournament_payload(t)
-    merged = {**before, **{k: v for k, v in data.items() if k in TOURNAMENT_FIELDS}}
     for k in TOURNAMENT_FIELDS:
         if k in data:
             setattr(t, k, data[k])
-    merged.update({"buy_in": t.buy_in, "table_format": t.table_format, "seats_per_table": t.seats_per_table})
     _check_tournament_settings({k: getattr(t, k) for k in TOURNAMENT_FIELDS})
     if t.entries.exists() and (t.buy_in, t.fee) != (before["buy_in"], before["fee"]):
         raise ServiceError(_("Entries are already taken at the current buy-in; the buy-in and fee can no longer change."),
@@ -237,7 +263,7 @@ def update_tournament(actor, tournament: Tournament, data: dict) -> Tournament:
     if problems:
         messages = format_problems(problems)
         raise ServiceError(" ".join(messages), code="structure_invalid", details=messages)
-    t.full_clean(exclude=["structure"])
+    _full_clean(t, exclude=["structure"])
     t.save()
     after = _tournament_payload(t)
     changed = {k: {"from": before[k], "to": after[k]} for k in TOURNAMENT_FIELDS if before[k] != after[k]}
@@ -272,8 +298,9 @@ def set_registration_closed(actor, tournament: Tournament, closed: bool) -> Tour
 # --- players and registration -----------------------------------------------------------
 
 
-def _check_age(date_of_birth: date) -> None:
-    today = timezone.localdate()
+def _check_age(date_of_birth: date, time_zone: str | None = None) -> None:
+    """Age on today's date: the venue's date when the tournament is known (a birthday starts at local midnight)."""
+    today = timezone.localdate(timezone=zoneinfo.ZoneInfo(time_zone)) if time_zone else timezone.localdate()
     if date_of_birth > today:
         raise ServiceError(_("The date of birth is in the future."), code="date_of_birth")
     if age_on(date_of_birth, today) < MINIMUM_AGE:
@@ -290,7 +317,7 @@ def create_player(actor, *, first_name: str, last_name: str, date_of_birth: date
     _check_age(date_of_birth)
     player = Player(first_name=first_name, last_name=last_name, nickname=nickname.strip(), email=email.strip(),
                     phone=phone.strip(), date_of_birth=date_of_birth, created_by=actor)
-    player.full_clean()
+    _full_clean(player)
     player.save()
     record_event(None, "player.created", {"player": player.pk, "name": player.display_name}, actor)
     return player
@@ -342,12 +369,17 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
     closed = registration_problem(t)
     if closed:
         raise ServiceError(_registration_closed_message(closed, t), code="registration_closed", status=409)
-    _check_age(player.date_of_birth)
+    _check_age(player.date_of_birth, t.time_zone)
     if document is None or not (document.number or "").strip() or not document.document_type:
         raise ServiceError(_("Check the player's ID document and record its type and number: no entry without an ID check."),
                            code="id_check_missing")
     hmac_value = document_hmac(document.number, settings.ID_HASH_KEY)
+    # A document belongs to the player record that first showed it, whether it is that
+    # player's main document (Player.id_hmac) or a second one seen at an earlier ID check.
     owner = Player.objects.filter(id_hmac=hmac_value).exclude(pk=player.pk).first()
+    if owner is None:
+        other_check = IdCheck.objects.filter(number_hmac=hmac_value).exclude(player=player).select_related("player").first()
+        owner = other_check.player if other_check is not None else None
     if owner is not None:
         raise ServiceError(_("This ID document belongs to another player record (%(name)s). Register that player instead.")
                            % {"name": owner.display_name}, code="id_other_player", status=409)
@@ -372,7 +404,12 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
     check = _id_check(actor, player, document, IdCheck.Purpose.REGISTRATION)
     if player.id_hmac is None:
         player.id_hmac = hmac_value
-        player.save(update_fields=["id_hmac"])
+        try:
+            with transaction.atomic():
+                player.save(update_fields=["id_hmac"])
+        except IntegrityError as exc:  # another desk gave this document to another player a moment ago
+            raise ServiceError(_("This ID document belongs to another player record. Register that player instead."),
+                               code="id_other_player", status=409) from exc
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -467,6 +504,7 @@ def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | N
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError(_("Give a reason for voiding."), code="reason_missing")
+    _check_length(reason, Purchase, "void_reason", _("The reason is too long: at most %(max)s characters."))
     t = lock_tournament(purchase.tournament_id)
     p = Purchase.objects.select_for_update().select_related("entry__player").get(pk=purchase.pk)
     if p.status == Purchase.Status.VOIDED:
@@ -524,6 +562,7 @@ def create_display_token(actor, tournament: Tournament, label: str) -> DisplayTo
     label = (label or "").strip()
     if not label:
         raise ServiceError(_("Name the screen, for example 'Lobby TV 1'."), code="label_missing")
+    _check_length(label, DisplayToken, "label", _("The name of the screen is too long: at most %(max)s characters."))
     t = lock_tournament(tournament.pk)
     token = DisplayToken.objects.create(tournament=t, label=label, created_by=actor)
     record_event(t, "display.created", {"display": token.pk, "label": label}, actor, stats=False)

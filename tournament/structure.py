@@ -12,6 +12,12 @@ LEVEL = "level"
 BREAK = "break"
 ANTE_TYPES = ("none", "ante", "bba")
 FORMAT_VERSION = 1
+# Upper bounds that keep every number inside its database column (a 16-bit column for
+# minutes, 32-bit for chips and blinds): beyond them a save would fail with a server error.
+MAX_MINUTES = 24 * 60
+MAX_AMOUNT = 2_000_000_000
+MAX_NAME = 120  # Structure.name
+MAX_COLOUR = 40  # Denomination.colour
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,8 @@ def validate(spec: StructureSpec, starting_stack: int | None = None) -> list[Pro
     problems: list[Problem] = []
     if not spec.name.strip():
         problems.append(Problem("name_missing"))
+    elif len(spec.name.strip()) > MAX_NAME:
+        problems.append(Problem("name_too_long", params={"max": MAX_NAME}))
     values = [value for value, _ in spec.denominations]
     colours = [colour.strip().lower() for _, colour in spec.denominations]
     if not values:
@@ -74,10 +82,14 @@ def validate(spec: StructureSpec, starting_stack: int | None = None) -> list[Pro
     for value in values:
         if value < 1:
             problems.append(Problem("denomination_not_positive", params={"value": value}))
+        elif value > MAX_AMOUNT:
+            problems.append(Problem("number_too_large", params={"value": value, "max": MAX_AMOUNT}))
     for value in sorted({v for v in values if values.count(v) > 1}):
         problems.append(Problem("denomination_duplicate", params={"value": value}))
     if any(not c for c in colours):
         problems.append(Problem("colour_missing"))
+    if any(len(c) > MAX_COLOUR for c in colours):
+        problems.append(Problem("colour_too_long", params={"max": MAX_COLOUR}))
     for colour in sorted({c for c in colours if c and colours.count(c) > 1}):
         problems.append(Problem("colour_duplicate", params={"colour": colour}))
     if not any(level.kind == LEVEL for level in spec.levels):
@@ -89,12 +101,17 @@ def validate(spec: StructureSpec, starting_stack: int | None = None) -> list[Pro
     previous: LevelSpec | None = None
     previous_number: int | None = None
     numbers = level_numbers(spec.levels)
-    for row, (level, in_play, number) in enumerate(zip(spec.levels, in_play_rows, numbers), start=1):
+    for row, (level, in_play, number) in enumerate(zip(spec.levels, in_play_rows, numbers, strict=True), start=1):
         if level.kind not in (LEVEL, BREAK):
             problems.append(Problem("kind_unknown", row, {"kind": level.kind}))
             continue
         if level.minutes < 1:
             problems.append(Problem("minutes_not_positive", row))
+        elif level.minutes > MAX_MINUTES:
+            problems.append(Problem("minutes_too_long", row, {"max": MAX_MINUTES}))
+        for value in (level.small_blind, level.big_blind, level.ante, *level.color_up):
+            if value > MAX_AMOUNT:
+                problems.append(Problem("number_too_large", row, {"value": value, "max": MAX_AMOUNT}))
         if level.kind == BREAK:
             if level.small_blind or level.big_blind or level.ante:
                 problems.append(Problem("break_has_blinds", row))
@@ -117,8 +134,9 @@ def validate(spec: StructureSpec, starting_stack: int | None = None) -> list[Pro
             problems.append(Problem("ante_without_type", row, params))
         elif level.ante_type != "none" and level.ante < 1:
             problems.append(Problem("ante_missing", row, params))
-        if in_play:
-            smallest = min(in_play)
+        payable_with = [v for v in in_play if v >= 1]  # a chip of 0 or less is reported above, not divided by
+        if payable_with:
+            smallest = min(payable_with)
             for label, amount in (("small_blind", level.small_blind), ("big_blind", level.big_blind), ("ante", level.ante)):
                 if amount and amount % smallest:
                     problems.append(
@@ -158,7 +176,7 @@ def to_json(spec: StructureSpec) -> dict[str, Any]:
             {"kind": BREAK, "minutes": level.minutes, "color_up": sorted(level.color_up)}
             if level.kind == BREAK
             else {
-                "kind": LEVEL,
+                "kind": level.kind,
                 "minutes": level.minutes,
                 "small_blind": level.small_blind,
                 "big_blind": level.big_blind,

@@ -1,0 +1,123 @@
+"""Settings come from the environment: each case runs Django in a fresh process with a clean environment."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PROBE = """
+import json, os
+import django
+os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'
+django.setup()
+from django.conf import settings
+db = settings.DATABASES['default']
+print(json.dumps({
+    'debug': settings.DEBUG,
+    'engine': db['ENGINE'], 'name': str(db['NAME']), 'user': db.get('USER'), 'host': db.get('HOST'), 'port': db.get('PORT'),
+    'layer': settings.CHANNEL_LAYERS['default']['BACKEND'],
+    'layer_config': settings.CHANNEL_LAYERS['default'].get('CONFIG'),
+    'broker': settings.CELERY_BROKER_URL,
+    'eager': settings.CELERY_TASK_ALWAYS_EAGER,
+    'allowed_hosts': settings.ALLOWED_HOSTS,
+    'id_hash_key': settings.ID_HASH_KEY,
+    'secure_ssl_redirect': settings.SECURE_SSL_REDIRECT,
+    'session_cookie_secure': settings.SESSION_COOKIE_SECURE,
+}))
+"""
+# Variables that change the settings; every case starts without them.
+SETTINGS_VARIABLES = (
+    "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ID_HASH_KEY", "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS", "SQLITE_PATH", "CELERY_TASK_ALWAYS_EAGER", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "BEHIND_TLS_PROXY", "LOG_LEVEL", "DB_CONN_MAX_AGE",
+)
+REAL_SECRET = "k3J9v0yQ-long-random-secret-for-the-settings-test-8Hq2LmN7pR4sT6uW1xZ"
+REAL_ID_KEY = "another-long-random-id-hash-key-for-the-settings-test"
+
+
+def run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    # DJANGO_* too: another test in this process may have set DJANGO_ALLOW_ASYNC_UNSAFE, which the deploy check refuses.
+    clean = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES and not k.startswith("DJANGO_")}
+    clean.update(env)
+    return subprocess.run([sys.executable, *args], cwd=REPO, env=clean, capture_output=True, text=True, timeout=120)
+
+
+def probe(**env: str) -> dict:
+    result = run("-c", PROBE, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_nothing_set_runs_on_one_machine():
+    found = probe()
+    assert found["debug"] is True
+    assert found["engine"] == "django.db.backends.sqlite3"
+    assert found["name"].endswith("db.sqlite3")
+    assert found["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert found["eager"] is True and found["broker"] == "memory://"
+    assert found["id_hash_key"]  # a development key, so registration works out of the box
+
+
+def test_database_url_switches_to_postgresql():
+    found = probe(DATABASE_URL="postgres://u@h:5432/db")
+    assert found["engine"] == "django.db.backends.postgresql"
+    assert (found["user"], found["host"], found["port"], found["name"]) == ("u", "h", 5432, "db")
+    assert found["layer"] == "channels.layers.InMemoryChannelLayer"  # the database alone does not switch Redis on
+
+
+def test_redis_url_switches_channels_and_celery_to_redis():
+    found = probe(REDIS_URL="redis://cache:6379/2")
+    assert found["layer"].startswith("channels_redis.")
+    assert found["layer_config"]["hosts"][0]["address"] == "redis://cache:6379/2"
+    assert found["layer_config"]["hosts"][0]["max_connections"] <= 100  # redis-py 8 caps a pool at 100
+    assert found["broker"] == "redis://cache:6379/2"
+    assert found["eager"] is False
+    assert found["engine"] == "django.db.backends.sqlite3"
+
+
+@pytest.mark.parametrize(("env", "missing"), [
+    ({}, ["SECRET_KEY", "ID_HASH_KEY"]),
+    ({"SECRET_KEY": REAL_SECRET}, ["ID_HASH_KEY"]),
+    ({"ID_HASH_KEY": REAL_ID_KEY}, ["SECRET_KEY"]),
+])
+def test_production_refuses_to_start_without_secrets(env, missing):
+    result = run("-c", PROBE, DEBUG="0", **env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    last_line = result.stderr.strip().splitlines()[-1]
+    named = last_line.split("environment: ", 1)[1].split(".", 1)[0].split(", ")
+    assert named == missing
+    assert result.stdout == ""
+
+
+def test_production_refuses_the_development_keys():
+    dev = probe()["id_hash_key"]
+    result = run("-c", PROBE, DEBUG="0", SECRET_KEY=REAL_SECRET, ID_HASH_KEY=dev)
+    assert result.returncode != 0 and "development key" in result.stderr
+
+
+def test_production_with_secrets_is_hardened():
+    found = probe(DEBUG="0", SECRET_KEY=REAL_SECRET, ID_HASH_KEY=REAL_ID_KEY)
+    assert found["debug"] is False
+    assert found["id_hash_key"] == REAL_ID_KEY
+    assert "*" not in found["allowed_hosts"]
+    assert found["secure_ssl_redirect"] is True and found["session_cookie_secure"] is True
+
+
+def test_production_passes_the_deploy_check():
+    result = run("manage.py", "check", "--deploy", "--fail-level", "WARNING",
+                 DEBUG="0", SECRET_KEY=REAL_SECRET, ID_HASH_KEY=REAL_ID_KEY, ALLOWED_HOSTS="poker.example.com")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_development_fails_the_deploy_check():
+    # The check above can fail: with DEBUG on, the deploy check warns.
+    result = run("manage.py", "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode != 0
+    assert "DEBUG" in result.stdout + result.stderr

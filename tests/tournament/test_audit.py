@@ -1,0 +1,220 @@
+"""The audit log: one event per state change, gap-free sequence numbers, published only after commit."""
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import date
+
+import pytest
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from live import groups
+from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tournament import services
+from tournament.audit import lock_tournament, record_event
+from tournament.models import AuditEvent, Entry, Purchase, Tournament
+
+
+def tournament_events(tournament: Tournament) -> list[tuple[int, str]]:
+    return list(AuditEvent.objects.filter(tournament=tournament).order_by("id").values_list("seq", "type"))
+
+
+def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director, cashier, floor, template, player):
+    t = services.create_tournament(director, tournament_data(
+        rebuy_allowed=True, rebuy_price=5000, rebuy_chips=10000, addon_allowed=True, addon_price=4000, addon_chips=15000), template)
+    other = services.create_player(cashier, first_name="Petr", last_name="Svoboda", date_of_birth=player.date_of_birth)
+    state: dict = {}
+
+    steps = [
+        ("entry.registered", lambda: state.setdefault("e1", services.register_entry(cashier, t, player, id_doc()))),
+        ("entry.registered", lambda: state.setdefault("e2", services.register_entry(cashier, t, other, id_doc("EA7654321")))),
+        ("rebuy.announced", lambda: state.setdefault("rebuy", services.add_chips(floor, state["e1"], Purchase.Kind.REBUY, paid=False))),
+        ("rebuy.paid", lambda: services.pay_purchase(cashier, state["rebuy"])),
+        ("addon.paid", lambda: services.add_chips(cashier, state["e1"], Purchase.Kind.ADDON)),
+        ("purchase.voided", lambda: services.void_purchase(cashier, state["e2"].purchases.get(), "Wrong player")),
+        ("entry.busted", lambda: services.bust_entry(floor, state["e1"])),
+        ("tournament.changed", lambda: services.update_tournament(director, t, {"name": "Renamed"})),
+        ("tournament.structure_changed", lambda: services.set_tournament_structure(director, t, BASIC_SPEC)),
+        ("registration.closed", lambda: services.set_registration_closed(director, t, True)),
+        ("registration.reopened", lambda: services.set_registration_closed(director, t, False)),
+        ("display.created", lambda: state.setdefault("token", services.create_display_token(director, t, "Lobby TV"))),
+        ("display.revoked", lambda: services.revoke_display_token(director, state["token"])),
+    ]
+    assert tournament_events(t) == [(1, "tournament.created")]
+    for expected_type, step in steps:
+        before = tournament_events(t)
+        step()
+        after = tournament_events(t)
+        assert after[:-1] == before, expected_type
+        assert after[-1] == (before[-1][0] + 1, expected_type)
+        t.refresh_from_db()
+        assert t.event_seq == after[-1][0]
+    assert [seq for seq, _ in tournament_events(t)] == list(range(1, len(steps) + 2))
+
+
+def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament, player):
+    entry = services.register_entry(cashier, tournament, player, id_doc())
+    before = tournament_events(tournament)
+    for call in (
+        lambda: services.register_entry(cashier, tournament, player, id_doc()),  # already live
+        lambda: services.add_chips(cashier, entry, Purchase.Kind.REBUY),  # not allowed
+        lambda: services.void_purchase(cashier, entry.purchases.get(), ""),  # no reason
+        lambda: services.bust_entry(cashier, entry),  # not the floor's role
+    ):
+        with pytest.raises(services.ServiceError):
+            call()
+    assert tournament_events(tournament) == before
+    services.bust_entry(floor, entry)
+    assert tournament_events(tournament)[-1] == (before[-1][0] + 1, "entry.busted")
+
+
+def test_sequences_are_per_tournament_and_events_without_one_take_no_seq(director, cashier, template, tournament):
+    second = services.create_tournament(director, tournament_data(name="Second"), template)
+    services.create_player(cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))
+    services.copy_structure(director, template, "Copy")
+    assert tournament_events(tournament) == [(1, "tournament.created")]
+    assert tournament_events(second) == [(1, "tournament.created")]
+    assert set(AuditEvent.objects.filter(tournament=None).values_list("seq", flat=True)) == {None}
+    assert set(AuditEvent.objects.filter(tournament=None).values_list("type", flat=True)) == {
+        "structure.created", "player.created", "structure.copied"}
+
+
+def test_calls_without_a_tournament_write_one_event_each(director, cashier, template):
+    calls = [
+        ("structure.created", lambda: services.save_structure_template(director, BASIC_SPEC)),
+        ("structure.changed", lambda: services.save_structure_template(director, BASIC_SPEC, template)),
+        ("structure.copied", lambda: services.copy_structure(director, template, "Copy")),
+        ("structure.imported", lambda: services.import_structure(director, services.export_structure(template))),
+        ("player.created", lambda: services.create_player(cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))),
+    ]
+    for expected_type, call in calls:
+        before = AuditEvent.objects.count()
+        result = call()
+        new = list(AuditEvent.objects.order_by("id")[before:])
+        assert [(e.type, e.seq, e.tournament_id) for e in new] == [(expected_type, None, None)]
+        key = "player" if expected_type == "player.created" else "structure"
+        assert new[0].payload[key] == result.pk
+
+
+def test_events_record_who_did_it(cashier, tournament, player):
+    services.register_entry(cashier, tournament, player, id_doc())
+    event = AuditEvent.objects.get(type="entry.registered")
+    assert event.actor == cashier and event.actor_label == "cash" and event.at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_record_event_outside_a_transaction_raises(director, template):
+    tournament = services.create_tournament(director, tournament_data(), template)
+    with pytest.raises(RuntimeError, match="atomic"):
+        record_event(tournament, "test.outside", {})
+    with pytest.raises(RuntimeError):
+        record_event(None, "test.outside", {})
+    assert not AuditEvent.objects.filter(type="test.outside").exists()
+    with transaction.atomic():
+        record_event(lock_tournament(tournament.pk), "test.inside", {}, "system")
+    assert AuditEvent.objects.get(type="test.inside").seq == 2
+
+
+# --- publishing after commit ------------------------------------------------------------------
+
+
+class Listener:
+    """A channel in the in-memory layer that joins a group, as a consumer would."""
+
+    def __init__(self, group: str) -> None:
+        self.layer = get_channel_layer()
+        self.loop = asyncio.new_event_loop()
+        self.channel = self.loop.run_until_complete(self.layer.new_channel())
+        self.loop.run_until_complete(self.layer.group_add(group, self.channel))
+
+    def receive(self, timeout: float = 2.0) -> dict:
+        return self.loop.run_until_complete(asyncio.wait_for(self.layer.receive(self.channel), timeout))
+
+    def assert_nothing(self) -> None:
+        with pytest.raises(asyncio.TimeoutError):
+            self.receive(timeout=0.1)
+
+    def close(self) -> None:
+        self.loop.close()
+
+
+@pytest.fixture
+def in_memory_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return get_channel_layer()
+
+
+@pytest.fixture
+def listeners(in_memory_layer):
+    made = []
+
+    def listen(group: str) -> Listener:
+        listener = Listener(group)
+        made.append(listener)
+        return listener
+
+    yield listen
+    for listener in made:
+        listener.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_are_published_after_commit_only(director, template, listeners):
+    cashier = make_user("cash", "Cashier")
+    floor = make_user("floor", "Floor")
+    tournament = services.create_tournament(director, tournament_data(), template)
+    player = services.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+    staff = listeners(groups.floor(tournament.pk))
+    lobby = listeners(groups.lobby(tournament.pk))
+
+    with transaction.atomic():
+        entry = services.register_entry(cashier, tournament, player, id_doc())
+        staff.assert_nothing()  # the change is not committed yet
+        lobby.assert_nothing()
+    message = staff.receive()
+    assert message["type"] == "push"
+    data = message["data"]
+    assert (data["kind"], data["seq"], data["event"]["type"]) == ("event", 2, "entry.registered")
+    assert data["event"]["payload"]["entry"] == entry.number and data["stats"]["players_left"] == 1
+    lobby_message = lobby.receive()["data"]
+    assert (lobby_message["seq"], lobby_message["type"], lobby_message["stats"]["players_left"]) == (2, "entry.registered", 1)
+
+    # A change rolled back is never published, and its sequence number is not used up.
+    class Abandon(Exception):
+        pass
+
+    with pytest.raises(Abandon):
+        with transaction.atomic():
+            services.bust_entry(floor, entry)
+            raise Abandon
+    assert Entry.objects.get(pk=entry.pk).status == Entry.Status.ACTIVE
+    staff.assert_nothing()
+    lobby.assert_nothing()
+    services.set_registration_closed(director, tournament, True)
+    data = staff.receive()["data"]
+    assert (data["seq"], data["event"]["type"]) == (3, "registration.closed")
+    assert lobby.receive()["data"]["seq"] == 3
+    staff.assert_nothing()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_message_has_no_player_names_or_documents(director, template, listeners):
+    cashier = make_user("cash", "Cashier")
+    floor = make_user("floor", "Floor")
+    tournament = services.create_tournament(director, tournament_data(), template)
+    player = services.create_player(cashier, first_name="Zuzana", last_name="Kováčová", nickname="Zuzka",
+                                    date_of_birth=date(1990, 5, 17))
+    staff = listeners(groups.floor(tournament.pk))
+    lobby = listeners(groups.lobby(tournament.pk))
+    entry = services.register_entry(cashier, tournament, player, id_doc("SK-ZK5551234"))
+    services.bust_entry(floor, entry)
+    staff_texts = [json.dumps(staff.receive(), ensure_ascii=False) for _ in range(2)]
+    lobby_texts = [json.dumps(lobby.receive(), ensure_ascii=False) for _ in range(2)]
+    assert "Zuzana" in staff_texts[0]  # the floor sees who it is; the lobby does not
+    for text in lobby_texts:
+        for private in ("Zuzana", "Kováčová", "Zuzka", "id_check", "last4", "payload", "\"name\""):
+            assert private not in text, private
+    assert [json.loads(text)["data"]["type"] for text in lobby_texts] == ["entry.registered", "entry.busted"]
+    for text in staff_texts:
+        assert "ZK5551234" not in text
