@@ -232,6 +232,16 @@ class ImportForm(forms.Form):
         return data
 
 
+def offer_templates(form: forms.Form) -> None:
+    """Fill the form's template choice with the structure templates; preselect the only one."""
+    templates = Structure.objects.filter(is_template=True)
+    form.fields["template"].queryset = templates
+    if not form.is_bound and "template" not in form.initial:
+        only = list(templates.values_list("pk", flat=True)[:2])
+        if len(only) == 1:
+            form.initial["template"] = only[0]
+
+
 class CopyForm(forms.Form):
     name = forms.CharField(label=_("Name of the copy"), max_length=120, widget=forms.TextInput(attrs={"autocomplete": "off"}))
 
@@ -241,12 +251,7 @@ class TemplateChoiceForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        templates = Structure.objects.filter(is_template=True)
-        self.fields["template"].queryset = templates
-        if not self.is_bound and "template" not in self.initial:
-            only = list(templates.values_list("pk", flat=True)[:2])
-            if len(only) == 1:
-                self.initial["template"] = only[0]
+        offer_templates(self)
 
 
 # --- tournaments -------------------------------------------------------------------------
@@ -385,9 +390,4 @@ class TournamentCreateForm(TournamentForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        templates = Structure.objects.filter(is_template=True)
-        self.fields["template"].queryset = templates
-        if not self.is_bound and "template" not in self.initial:
-            only = list(templates.values_list("pk", flat=True)[:2])
-            if len(only) == 1:
-                self.initial["template"] = only[0]
+        offer_templates(self)
