@@ -1,28 +1,264 @@
-"""Clock use cases. The full clock (timeline, pause, announcements) builds on this."""
+"""Clock use cases: start, pause, resume, add or remove time, next/previous level, jump to a
+level, the announcement line, and the announcements that fall due (level changes, one-minute
+warnings, breaks). Each runs in one transaction, locks the tournament row, writes an audit
+event and publishes after commit. The clock row fully determines the countdown, so a restart
+of any process loses no time.
+"""
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import roles
 from tournament.audit import lock_tournament, record_event
-from tournament.models import Tournament
+from tournament.models import Level, Tournament
 from tournament.services import ServiceError, require
+
+from . import timeline as tl
+from .models import ClockState
+
+STALE_WARNING_SECONDS = 30  # a one-minute warning found later than this is not announced
+
+
+def rows_of(tournament: Tournament) -> list[tl.Row]:
+    levels = Level.objects.filter(structure_id=tournament.structure_id).order_by("position").values_list("kind", "minutes")
+    return tl.numbered(list(levels))
+
+
+def _ts(value: datetime | None) -> float | None:
+    return value.timestamp() if value is not None else None
+
+
+def _dt(value: float | None) -> datetime | None:
+    return datetime.fromtimestamp(value, tz=UTC) if value is not None else None
+
+
+def anchor_of(clock: ClockState) -> tl.Anchor | None:
+    if clock.status == ClockState.Status.NOT_STARTED or clock.started_at is None:
+        return None
+    return tl.Anchor(clock.index, _ts(clock.started_at), _ts(clock.paused_at))
+
+
+def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows: list[tl.Row] | None = None,
+                   now: datetime | None = None, with_rows: bool = True) -> dict:
+    """What a screen needs to count down by itself: the anchor, the rows, and the derived state now.
+    Events carry it without the rows (a screen has them from its snapshot)."""
+    clock = clock or ClockState.objects.filter(tournament=tournament).first() or ClockState(tournament=tournament)
+    rows = rows if rows is not None else rows_of(tournament)
+    now = now or timezone.now()
+    anchor = anchor_of(clock)
+    data = {
+        "status": clock.status, "version": clock.version, "server_time": now.timestamp(),
+        "anchor": None if anchor is None else {"index": anchor.index, "started_at": anchor.started_at, "paused_at": anchor.paused_at},
+        "announcement": clock.announcement,
+    }
+    if with_rows:
+        levels = list(Level.objects.filter(structure_id=tournament.structure_id).order_by("position"))
+        data["rows"] = [
+            {"kind": lv.kind, "seconds": lv.minutes * 60, "number": row.number, "small_blind": lv.small_blind,
+             "big_blind": lv.big_blind, "ante": lv.ante, "ante_type": lv.ante_type, "color_up": lv.color_up}
+            for lv, row in zip(levels, rows, strict=True)
+        ]
+    if anchor is not None and rows:
+        pos = tl.position_at(rows, anchor, now.timestamp())
+        data["current"] = {"index": pos.index, "remaining": pos.remaining, "ends_at": pos.ends_at, "finished": pos.finished,
+                           "level_index": tl.level_in_force(rows, pos.index),
+                           "next_break_in": tl.seconds_to_next_break(rows, pos)}
+    return data
+
+
+def _lock_clock(tournament_id: int) -> tuple[Tournament, ClockState, list[tl.Row]]:
+    tournament = lock_tournament(tournament_id)
+    clock, _created = ClockState.objects.get_or_create(tournament=tournament)
+    clock = ClockState.objects.select_for_update().get(pk=clock.pk)
+    rows = rows_of(tournament)
+    if not rows:
+        raise ServiceError(_("The structure has no levels."), code="no_levels")
+    return tournament, clock, rows
+
+
+def _level_number(rows: list[tl.Row], index: int) -> int:
+    return rows[tl.level_in_force(rows, index)].number
+
+
+def _announce_due(tournament: Tournament, clock: ClockState, rows: list[tl.Row], now: datetime) -> int:
+    """Announce the boundaries crossed since the last announcement, up to now. Returns how many."""
+    anchor = anchor_of(clock)
+    if anchor is None or anchor.paused:
+        return 0
+    after = _ts(clock.announced_until) or anchor.started_at
+    made = 0
+    for boundary in tl.boundaries(rows, anchor, after, now.timestamp()):
+        if boundary.kind == "one_minute" and now.timestamp() - boundary.at > STALE_WARNING_SECONDS:
+            continue
+        row = rows[boundary.index]
+        record_event(tournament, f"clock.{boundary.kind}", {
+            "index": boundary.index, "level": row.number if boundary.kind != "one_minute" else rows[boundary.index].number,
+            "kind": row.kind, "at": boundary.at, "late_by": round(now.timestamp() - boundary.at, 3),
+            "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
+        }, "clock")
+        made += 1
+    clock.announced_until = now
+    return made
+
+
+def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> None:
+    if anchor is not None:
+        anchor = tl.normalise(rows, anchor, now.timestamp()) if not anchor.paused else anchor
+        clock.index, clock.started_at, clock.paused_at = anchor.index, _dt(anchor.started_at), _dt(anchor.paused_at)
+        clock.status = ClockState.Status.PAUSED if anchor.paused else ClockState.Status.RUNNING
+        clock.next_due_at = _dt(tl.next_due(rows, anchor, now.timestamp()))
+        level = _level_number(rows, tl.position_at(rows, anchor, now.timestamp()).index)
+        if tournament.current_level != level:
+            tournament.current_level = level
+            Tournament.objects.filter(pk=tournament.pk).update(current_level=level)
+    clock.announced_until = now
+    clock.version += 1
+    clock.save()
+
+
+def _act(actor, tournament: Tournament, type_: str, change, extra: dict | None = None) -> ClockState:
+    require(actor, roles.SETUP)
+    t, clock, rows = _lock_clock(tournament.pk)
+    now = timezone.now()
+    _announce_due(t, clock, rows, now)
+    anchor = change(rows, anchor_of(clock), now.timestamp())
+    _save(t, clock, rows, anchor, now)
+    record_event(t, type_, {**(extra or {}), "clock": clock_snapshot(t, clock, rows, now, with_rows=False)}, actor)
+    return clock
+
+
+def start_clock(actor, tournament: Tournament) -> ClockState:
+    def change(rows, anchor, now):
+        if anchor is not None:
+            raise ServiceError(_("The clock has already started."), code="clock_started", status=409)
+        return tl.start(rows, now, 0)
+
+    with transaction.atomic():
+        clock = _act(actor, tournament, "clock.started", change)
+        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.SETUP).update(status=Tournament.Status.RUNNING)
+        return clock
+
+
+def _started(anchor):
+    if anchor is None:
+        raise ServiceError(_("Start the clock first."), code="clock_not_started", status=409)
+    return anchor
 
 
 @transaction.atomic
-def jump_to_level(actor, tournament: Tournament, level: int) -> Tournament:
-    """The director sets the level in play (late registration, re-buys and add-ons follow it)."""
+def pause_clock(actor, tournament: Tournament) -> ClockState:
+    def change(rows, anchor, now):
+        if _started(anchor).paused:
+            raise ServiceError(_("The clock is already paused."), code="clock_paused", status=409)
+        return tl.pause(rows, anchor, now)
+
+    return _act(actor, tournament, "clock.paused", change)
+
+
+@transaction.atomic
+def resume_clock(actor, tournament: Tournament) -> ClockState:
+    def change(rows, anchor, now):
+        if not _started(anchor).paused:
+            raise ServiceError(_("The clock is already running."), code="clock_running", status=409)
+        return tl.resume(rows, anchor, now)
+
+    return _act(actor, tournament, "clock.resumed", change)
+
+
+MAX_ADJUST_SECONDS = 6 * 3600
+
+
+@transaction.atomic
+def adjust_clock(actor, tournament: Tournament, seconds: int) -> ClockState:
+    """Add (positive) or remove (negative) time from the current level or break."""
+    if not isinstance(seconds, int) or seconds == 0 or abs(seconds) > MAX_ADJUST_SECONDS:
+        raise ServiceError(_("Give a number of seconds to add or remove (not zero, at most six hours)."), code="adjust_range")
+    return _act(actor, tournament, "clock.adjusted", lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, seconds),
+                {"seconds": seconds})
+
+
+@transaction.atomic
+def step_level(actor, tournament: Tournament, step: int) -> ClockState:
+    """Next (+1) or previous (-1) row: level or break, with its full time."""
+
+    def change(rows, anchor, now):
+        current = tl.position_at(rows, _started(anchor), now).index
+        target = current + step
+        if not 0 <= target < len(rows):
+            raise ServiceError(_("There is no level before the first or after the last."), code="level_range", status=409)
+        return tl.jump(rows, anchor, now, target)
+
+    return _act(actor, tournament, "clock.next" if step > 0 else "clock.previous", change)
+
+
+@transaction.atomic
+def jump_to_level(actor, tournament: Tournament, level: int) -> ClockState:
+    """Go to level N (its full time). Before the clock starts, it starts paused there."""
+
+    def change(rows, anchor, now):
+        index = next((i for i, row in enumerate(rows) if row.number == level), None)
+        if index is None:
+            count = sum(1 for row in rows if row.kind == tl.LEVEL)
+            raise ServiceError(_("Level %(level)s does not exist; the structure has levels 1 to %(count)s.")
+                               % {"level": level, "count": count}, code="level_range")
+        if anchor is None:
+            return tl.Anchor(index, now, now)
+        return tl.jump(rows, anchor, now, index)
+
+    return _act(actor, tournament, "clock.jumped", change, {"level": level})
+
+
+@transaction.atomic
+def set_announcement(actor, tournament: Tournament, text: str) -> ClockState:
+    text = (text or "").strip()
+    if len(text) > 200:
+        raise ServiceError(_("Keep the announcement under 200 characters."), code="too_long")
     require(actor, roles.SETUP)
-    t = lock_tournament(tournament.pk)
-    count = t.structure.levels.filter(kind="level").count()
-    if level < 1 or level > count:
-        raise ServiceError(_("Level %(level)s does not exist; the structure has levels 1 to %(count)s.") % {"level": level, "count": count},
-                           code="level_range")
-    if level == t.current_level:
-        return t
-    previous = t.current_level
-    t.current_level = level
-    t.save(update_fields=["current_level"])
-    record_event(t, "clock.level_set", {"level": level, "previous": previous}, actor)
-    return t
+    t, clock, rows = _lock_clock(tournament.pk)
+    clock.announcement = text
+    clock.version += 1
+    clock.save(update_fields=["announcement", "version"])
+    record_event(t, "clock.announcement", {"text": text, "clock": clock_snapshot(t, clock, rows, with_rows=False)}, actor)
+    return clock
+
+
+def process_due(tournament_id: int, now: datetime | None = None) -> int:
+    """Make the announcements that are due. Idempotent: late, twice, or after a pause it does
+    the right thing or nothing. Returns the number of announcements made."""
+    with transaction.atomic():
+        # Lock order as in every service: the tournament row, then the clock. A tournament
+        # locked by another worker or a service is skipped; the next tick comes in a second.
+        t = Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        if t is None:
+            return 0
+        clock = ClockState.objects.select_for_update().filter(tournament=t).first()
+        now = now or timezone.now()
+        if clock is None or clock.status != ClockState.Status.RUNNING or clock.next_due_at is None or clock.next_due_at > now:
+            return 0
+        rows = rows_of(t)
+        made = _announce_due(t, clock, rows, now)
+        _save(t, clock, rows, anchor_of(clock), now)
+        return made
+
+
+def due_tournaments(now: datetime | None = None) -> list[int]:
+    now = now or timezone.now()
+    return list(ClockState.objects.filter(status=ClockState.Status.RUNNING, next_due_at__lte=now)
+                .values_list("tournament_id", flat=True))
+
+
+def tick(now: datetime | None = None) -> int:
+    """Claim and process every clock that has something due. Called every second."""
+    return sum(process_due(tid, now) for tid in due_tournaments(now))
+
+
+def seconds_until_next_due(now: datetime | None = None) -> float | None:
+    now = now or timezone.now()
+    due = ClockState.objects.filter(status=ClockState.Status.RUNNING, next_due_at__isnull=False).order_by("next_due_at").first()
+    return None if due is None else max(0.0, (due.next_due_at - now).total_seconds())
+
+

@@ -137,6 +137,13 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BEAT_SCHEDULE = {
+    # Announcements due (level changes, one-minute warnings, breaks) are kept in PostgreSQL;
+    # this short periodic task claims them (DESIGN.md: no long ETA tasks).
+    "clock-tick": {"task": "clock.tick", "schedule": 1.0},
+}
+# With no broker there is no beat: the ASGI web process runs the tick itself.
+CLOCK_TICKER_IN_PROCESS = env_bool("CLOCK_TICKER_IN_PROCESS", not REDIS_URL)
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from decimal import Decimal
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -18,8 +19,8 @@ FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
 
 
 def money(amount: int, currency: str) -> str:
-    """Minor units to a display amount, e.g. 1150000 EUR -> '11,500.00 EUR'."""
-    return f"{amount // 100:,}.{amount % 100:02d} {currency}"
+    """Minor units to a display amount in the active language: '11,500.00 EUR', '11 500,00 EUR'."""
+    return f"{formats.number_format(Decimal(amount) / 100, decimal_pos=2, force_grouping=True)} {currency}"
 
 
 def receipt_lines(p: Purchase) -> list[tuple[str, str]]:

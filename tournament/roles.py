@@ -18,6 +18,14 @@ EVENTS = (FLOOR,)
 DISPLAYS = (DIRECTOR,)
 
 
+def role_labels(names) -> list[str]:
+    """Translated names of roles, for display (the group names stay English in the database)."""
+    from django.utils.translation import gettext as _
+
+    labels = {DIRECTOR: _("Director"), FLOOR: _("Floor"), CASHIER: _("Cashier"), DEALER: _("Dealer")}
+    return [str(labels.get(name, name)) for name in ALL_ROLES if name in names]
+
+
 def user_roles(user) -> set[str]:
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return set()

@@ -18,6 +18,7 @@ from clock import services as clock_services
 from live.snapshots import floor_snapshot, lobby_snapshot
 
 from . import receipts, roles, services
+from .event_labels import event_labels
 from .forms import DisplayForm, IdCheckForm, LevelForm, PlayerForm, PreferencesForm, VoidForm
 from .models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from .stats import tournament_stats
@@ -248,7 +249,11 @@ def receipt_pay(request, pk, number):
 @role_required(roles.EVENTS)
 @in_venue_time
 def events(request, tournament):
-    return render(request, "tournament/events.html", {"t": tournament, "snapshot": floor_snapshot(tournament, events=200)})
+    snapshot = floor_snapshot(tournament, events=200)
+    labels = event_labels()
+    for event in snapshot["events"]:
+        event["label"] = labels.get(event["type"], event["type"])
+    return render(request, "tournament/events.html", {"t": tournament, "snapshot": snapshot, "labels": labels})
 
 
 @role_required(roles.FLOOR_VIEW)

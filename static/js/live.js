@@ -43,16 +43,18 @@
     return { get seq() { return seq; }, get closed() { return closedForGood; } };
   }
   function money(amount, currency) {
-    var whole = Math.floor(amount / 100), cents = amount % 100;
-    // Whole amounts show without decimals: a lobby TV reads "100,000 CZK", not "100,000.00 CZK".
-    return whole.toLocaleString() + (cents ? "." + String(cents).padStart(2, "0") : "") + " " + currency;
+    // In the page's language; whole amounts without decimals: a TV reads "100 000 CZK".
+    var cents = amount % 100, lang = document.documentElement.lang || undefined;
+    var text = new Intl.NumberFormat(lang, {minimumFractionDigits: cents ? 2 : 0, maximumFractionDigits: 2}).format(amount / 100);
+    return text + " " + currency;
   }
   function fillStats(stats) {
     if (!stats) return;
     document.querySelectorAll("[data-stat]").forEach(function (el) {
       var key = el.dataset.stat, value = stats[key];
       if (value === undefined) return;
-      el.textContent = el.dataset.money !== undefined ? money(value, stats.currency) : Number(value).toLocaleString();
+      el.textContent = el.dataset.money !== undefined ? money(value, stats.currency)
+        : Number(value).toLocaleString(document.documentElement.lang || undefined);
     });
   }
   window.Live = { connect: connect, fillStats: fillStats, money: money };
