@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
@@ -114,7 +115,7 @@ def player_create(request, tournament):
         player = service_call(request, services.create_player, request.user, **form.cleaned_data)
         if player is not None:
             messages.success(request, _("Player %(name)s created. Now check the ID and register.") % {"name": player.display_name})
-            return redirect(f"{request.path.rsplit('/players/', 1)[0]}/register/?player={player.pk}")
+            return redirect(f"{reverse('register', args=[tournament.pk])}?player={player.pk}")
     return render(request, "tournament/player_form.html", {"t": tournament, "form": form})
 
 
