@@ -94,15 +94,20 @@ def _announce_due(tournament: Tournament, clock: ClockState, rows: list[tl.Row],
     for boundary in tl.boundaries(rows, anchor, after, now.timestamp()):
         if boundary.kind == "one_minute" and now.timestamp() - boundary.at > STALE_WARNING_SECONDS:
             continue
-        row = rows[boundary.index]
-        record_event(tournament, f"clock.{boundary.kind}", {
-            "index": boundary.index, "level": row.number if boundary.kind != "one_minute" else rows[boundary.index].number,
-            "kind": row.kind, "at": boundary.at, "late_by": round(now.timestamp() - boundary.at, 3),
-            "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
-        }, "clock")
+        _record_boundary(tournament, clock, rows, boundary, now)
         made += 1
-    clock.announced_until = now
+    if clock.announced_until is None or clock.announced_until < now:  # never move back (a tick with an older `now`)
+        clock.announced_until = now
     return made
+
+
+def _record_boundary(tournament: Tournament, clock: ClockState, rows: list[tl.Row], boundary: tl.Boundary, now: datetime) -> None:
+    row = rows[boundary.index]
+    record_event(tournament, f"clock.{boundary.kind}", {
+        "index": boundary.index, "level": row.number, "kind": row.kind, "at": boundary.at,
+        "late_by": round(now.timestamp() - boundary.at, 3),
+        "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
+    }, "clock")
 
 
 def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> None:
@@ -115,32 +120,51 @@ def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor:
         if tournament.current_level != level:
             tournament.current_level = level
             Tournament.objects.filter(pk=tournament.pk).update(current_level=level)
-    clock.announced_until = now
+    if clock.announced_until is None or clock.announced_until < now:
+        clock.announced_until = now
     clock.version += 1
     clock.save()
 
 
-def _act(actor, tournament: Tournament, type_: str, change, extra: dict | None = None) -> ClockState:
+def _act(actor, tournament: Tournament, type_: str, change, extra: dict | None = None,
+         announce_row_end: bool = False) -> ClockState:
     require(actor, roles.SETUP)
     t, clock, rows = _lock_clock(tournament.pk)
     now = timezone.now()
     _announce_due(t, clock, rows, now)
-    anchor = change(rows, anchor_of(clock), now.timestamp())
+    before = anchor_of(clock)
+    anchor = change(rows, before, now.timestamp())
     _save(t, clock, rows, anchor, now)
     record_event(t, type_, {**(extra or {}), "clock": clock_snapshot(t, clock, rows, now, with_rows=False)}, actor)
+    if announce_row_end and before is not None and anchor is not None:
+        # Time removed up to the end of the row: the next row starts now and is announced
+        # like any row whose time ran out (the tick will not, as it is not "due" later).
+        old = tl.position_at(rows, before, now.timestamp()).index
+        new = tl.position_at(rows, anchor, now.timestamp()).index
+        if new == old + 1:
+            _record_boundary(t, clock, rows, tl.Boundary(tl.boundary_kind(rows, new), new, now.timestamp()), now)
+    if clock.status == ClockState.Status.RUNNING:
+        Tournament.objects.filter(pk=t.pk, status=Tournament.Status.SETUP).update(status=Tournament.Status.RUNNING)
     return clock
 
 
+@transaction.atomic
 def start_clock(actor, tournament: Tournament) -> ClockState:
-    def change(rows, anchor, now):
-        if anchor is not None:
-            raise ServiceError(_("The clock has already started."), code="clock_started", status=409)
-        return tl.start(rows, now, 0)
+    """Start the clock at the first level; or, if the director set a level before the start
+    (jump_to_level leaves it paused there), start it from there."""
 
-    with transaction.atomic():
-        clock = _act(actor, tournament, "clock.started", change)
-        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.SETUP).update(status=Tournament.Status.RUNNING)
-        return clock
+    def change(rows, anchor, now):
+        if anchor is None:
+            return tl.start(rows, now, 0)
+        if anchor.paused and not _has_run(tournament):
+            return tl.resume(rows, anchor, now)
+        raise ServiceError(_("The clock has already started."), code="clock_started", status=409)
+
+    return _act(actor, tournament, "clock.started", change)
+
+
+def _has_run(tournament: Tournament) -> bool:
+    return Tournament.objects.filter(pk=tournament.pk).exclude(status=Tournament.Status.SETUP).exists()
 
 
 def _started(anchor):
@@ -178,7 +202,7 @@ def adjust_clock(actor, tournament: Tournament, seconds: int) -> ClockState:
     if not isinstance(seconds, int) or seconds == 0 or abs(seconds) > MAX_ADJUST_SECONDS:
         raise ServiceError(_("Give a number of seconds to add or remove (not zero, at most six hours)."), code="adjust_range")
     return _act(actor, tournament, "clock.adjusted", lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, seconds),
-                {"seconds": seconds})
+                {"seconds": seconds}, announce_row_end=True)
 
 
 @transaction.atomic
@@ -230,9 +254,11 @@ def process_due(tournament_id: int, now: datetime | None = None) -> int:
     """Make the announcements that are due. Idempotent: late, twice, or after a pause it does
     the right thing or nothing. Returns the number of announcements made."""
     with transaction.atomic():
-        # Lock order as in every service: the tournament row, then the clock. A tournament
-        # locked by another worker or a service is skipped; the next tick comes in a second.
-        t = Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        # Lock order as in every service: the tournament row, then the clock. It waits for a
+        # service that holds the row (they are short): skipping it would let a busy room (hands
+        # starting at a thousand tables) starve the announcement. A second tick that waited
+        # finds nothing due any more and does nothing.
+        t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if t is None:
             return 0
         clock = ClockState.objects.select_for_update().filter(tournament=t).first()

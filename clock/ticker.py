@@ -11,15 +11,35 @@ from asgiref.sync import sync_to_async
 log = logging.getLogger(__name__)
 
 
-async def run_ticker(interval: float = 1.0) -> None:
+MIN_SLEEP = 0.02
+
+
+def tick_once(interval: float = 1.0) -> float:
+    """One tick in a worker thread; returns how long to sleep before the next one (at most
+    `interval`, less when something falls due sooner, so announcements are not up to a second
+    late). The database connection is closed afterwards: no request cycle closes it here, and
+    a connection left open in a pool thread would go stale or pile up (one per thread)."""
+    from django.db import close_old_connections, connection
+
     from . import services
 
+    close_old_connections()
+    try:
+        services.tick()
+        until = services.seconds_until_next_due()
+    finally:
+        connection.close()
+    return interval if until is None else min(interval, max(MIN_SLEEP, until))
+
+
+async def run_ticker(interval: float = 1.0) -> None:
     while True:
+        delay = interval
         try:
-            await sync_to_async(services.tick, thread_sensitive=False)()
+            delay = await sync_to_async(tick_once, thread_sensitive=False)(interval)
         except Exception:  # keep ticking; the next tick retries what is due
             log.exception("clock tick failed")
-        await asyncio.sleep(interval)
+        await asyncio.sleep(delay)
 
 
 class LifespanTicker:

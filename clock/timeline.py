@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 LEVEL = "level"
 BREAK = "break"
 ONE_MINUTE = 60.0
+RESOLUTION = 1e-6  # the database keeps microseconds: less time left than this is none
 
 
 @dataclass(frozen=True)
@@ -99,13 +100,20 @@ def resume(rows: list[Row], anchor: Anchor, t: float) -> Anchor:
 
 
 def adjust(rows: list[Row], anchor: Anchor, t: float, seconds: float) -> Anchor:
-    """Add (positive) or remove (negative) time from the current row. Removing more than is
-    left ends the row now; the next row then starts with its full time."""
+    """Add (positive) or remove (negative) time from the current row. Removing all that is
+    left (or more) ends the row now; the next row then starts with its full time. On the last
+    row, the clock stops at zero."""
     current = normalise(rows, anchor, t)
     now = _effective(current, t)
-    started = current.started_at + seconds
-    earliest = now - rows[current.index].seconds  # remaining may not go below zero
-    return replace(current, started_at=max(started, earliest))
+    # A last row that has run out stands at zero: time added counts from now, not from when it ran out.
+    started = max(current.started_at, now - rows[current.index].seconds) + seconds
+    if started + rows[current.index].seconds - now > RESOLUTION:
+        return replace(current, started_at=started)
+    # The row ends now. Anchored explicitly at the next row (not at "now minus the row's
+    # time"), so float rounding cannot leave a sliver of the old row or skip the new one.
+    if current.index < len(rows) - 1:
+        return replace(current, index=current.index + 1, started_at=now)
+    return replace(current, started_at=now - rows[current.index].seconds)
 
 
 def jump(rows: list[Row], anchor: Anchor | None, t: float, index: int) -> Anchor:
@@ -154,6 +162,15 @@ def seconds_to_next_break(rows: list[Row], pos: Position) -> float | None:
     return None
 
 
+def boundary_kind(rows: list[Row], index: int) -> str:
+    """What the start of row `index` (after row index - 1) is announced as."""
+    if rows[index].kind == BREAK:
+        return "break_started"
+    if index > 0 and rows[index - 1].kind == BREAK:
+        return "break_ended"
+    return "level_started"
+
+
 @dataclass(frozen=True)
 class Boundary:
     kind: str  # "level_started", "break_started", "break_ended", "one_minute"
@@ -176,12 +193,7 @@ def boundaries(rows: list[Row], anchor: Anchor, after: float, until: float) -> l
         if end > until or index == len(rows) - 1:
             break
         nxt = index + 1
-        if rows[nxt].kind == BREAK:
-            found.append(Boundary("break_started", nxt, end))
-        elif rows[index].kind == BREAK:
-            found.append(Boundary("break_ended", nxt, end))
-        else:
-            found.append(Boundary("level_started", nxt, end))
+        found.append(Boundary(boundary_kind(rows, nxt), nxt, end))
         index, start_at = nxt, end
     return [b for b in found if after < b.at <= until]
 

@@ -48,12 +48,20 @@ def send(group: str, data: dict) -> None:
 def publish_event(event, stats: dict | None) -> None:
     tid = event.tournament_id
     send(groups.floor(tid), {"kind": "event", "seq": event.seq, "event": serialize_event(event), "stats": stats})
-    # The lobby sees no names or personal data: the sequence number, the type and the figures.
-    send(groups.lobby(tid), {"kind": "event", "seq": event.seq, "type": event.type, "stats": stats})
+    # The lobby sees no names or personal data: the sequence number, the type, the figures and the clock.
+    lobby = {"kind": "event", "seq": event.seq, "type": event.type, "stats": stats}
+    if "clock" in event.payload:
+        lobby["clock"] = event.payload["clock"]
+    if "entries" in event.payload:  # entry numbers whose seat changed: players' seat pages refetch
+        lobby["entries"] = event.payload["entries"]
+    if "commitment" in event.payload:  # a draw committed or revealed: the room sees the hash (and then the seed)
+        lobby["draw"] = {k: event.payload[k] for k in ("draw", "kind", "commitment", "seed") if k in event.payload}
+    send(groups.lobby(tid), lobby)
 
 
 def close_sockets(group: str, reason: str) -> None:
     try:
-        _group_send(group, {"type": "close.socket", "reason": reason})
+        # The group rides along: one lobby listener per process serves many display groups (live/fanout.py).
+        _group_send(group, {"type": "close.socket", "reason": reason, "group": group})
     except Exception:
         log.exception("close to %s failed", group)

@@ -5,13 +5,16 @@ They never change state. A client that sees a gap in sequence numbers sends
 """
 from __future__ import annotations
 
+import json
+import time
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournament import roles
 from tournament.models import DisplayToken, Tournament
 
-from . import groups
+from . import fanout, groups
 from .snapshots import floor_snapshot, lobby_snapshot
 
 
@@ -37,7 +40,8 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
         if content.get("action") == "snapshot":
             await self.send_json(await self.snapshot())
         elif content.get("action") == "ping":
-            await self.send_json({"kind": "pong", "id": content.get("id")})
+            # Time sync: the client sends its send time, we answer with ours (seconds since the epoch).
+            await self.send_json({"kind": "pong", "id": content.get("id"), "server_time": time.time()})
 
 
 
@@ -60,14 +64,17 @@ class FloorConsumer(PushConsumer):
         return await database_sync_to_async(floor_snapshot)(self.tournament)
 
 
-class LobbyConsumer(PushConsumer):
-    """A lobby screen, authorised by its display token: read-only, revocable."""
+class GroupLobbyConsumer(PushConsumer):
+    """A lobby screen as one Channels consumer per socket, each a member of the lobby group.
+
+    The path before the per-process fan-out; kept for comparison (bench/lobby_fanout.py, routed
+    with LOBBY_FANOUT=0). Each socket costs a channel, a group membership and one channel-layer
+    message per broadcast: about 0.3 ms of CPU per screen (DESIGN.md, known pitfalls).
+    """
 
     async def connect(self):
         token = self.scope["url_route"]["kwargs"]["token"]
-        display = await database_sync_to_async(
-            DisplayToken.objects.select_related("tournament").filter(token=token, revoked_at__isnull=True).first
-        )()
+        display = await database_sync_to_async(_valid_display)(token)
         if display is None:
             await self.close(code=4003)
             return
@@ -78,3 +85,112 @@ class LobbyConsumer(PushConsumer):
 
     async def snapshot(self) -> dict:
         return await database_sync_to_async(lobby_snapshot)(self.tournament)
+
+
+def _valid_display(token: str) -> DisplayToken | None:
+    return DisplayToken.objects.select_related("tournament").filter(token=token, revoked_at__isnull=True).first()
+
+
+def _still_valid(display: DisplayToken) -> bool:
+    """Checked once the socket is in its room: a revocation whose close went out before the room
+    joined the display group is caught here."""
+    return DisplayToken.objects.filter(pk=display.pk, revoked_at__isnull=True).exists()
+
+
+class LobbyConsumer:
+    """A lobby screen, authorised by its display token: read-only, revocable.
+
+    A plain ASGI WebSocket app, not a Channels consumer: the socket has no channel and joins
+    no group. It registers with its tournament's room in this process (live/fanout.py), whose
+    one listener receives each lobby event once and writes the same JSON text to every screen.
+    Wire protocol as before: a snapshot on connect, {"kind": "event", "seq", ...} pushes,
+    {"action": "snapshot"} and {"action": "ping", "id"} answered, close code 4003 when the
+    token is unknown or revoked.
+    """
+
+    def __init__(self, scope, receive, send) -> None:
+        self.scope = scope
+        self.receive = receive
+        self.send = send
+
+    @classmethod
+    def as_asgi(cls):
+        async def app(scope, receive, send):
+            await cls(scope, receive, send).run()
+
+        app.consumer_class = cls
+        return app
+
+    async def run(self) -> None:
+        message = await self.receive()
+        if message["type"] != "websocket.connect":
+            return
+        token = self.scope["url_route"]["kwargs"]["token"]
+        display = await database_sync_to_async(_valid_display)(token)
+        if display is None:
+            await self.send({"type": "websocket.close", "code": fanout.CLOSE_REVOKED})
+            return
+        self.tournament = display.tournament
+        await self.send({"type": "websocket.accept"})
+        socket = await fanout.join(display.tournament_id, display.pk, self.send)
+        try:
+            if await database_sync_to_async(_still_valid)(display):
+                socket.start(*await socket.snapshot(self.load_snapshot))
+            else:
+                socket.close(fanout.CLOSE_REVOKED)
+            while True:
+                message = await self.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if message["type"] == "websocket.receive" and message.get("text"):
+                    await self.receive_text(socket, message["text"])
+        finally:
+            await socket.finish()
+
+    async def load_snapshot(self) -> dict:
+        return await database_sync_to_async(lobby_snapshot)(self.tournament)
+
+    async def receive_text(self, socket: fanout.LobbySocket, text: str) -> None:
+        try:
+            content = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(content, dict):
+            return
+        if content.get("action") == "snapshot":
+            text, _seq = await socket.snapshot(self.load_snapshot)
+            socket.send_text(text)
+        elif content.get("action") == "ping":
+            socket.send_text(json.dumps({"kind": "pong", "id": content.get("id"), "server_time": time.time()}))
+
+
+class SeatConsumer(LobbyConsumer):
+    """A player's seat page (public, no login): read-only, in the tournament's lobby room.
+
+    The lobby pushes carry no personal data (figures, the clock, entry numbers whose seat changed,
+    draw commitments), so the page needs no token; it refetches its own seat when its entry number
+    is in a push's `entries`. The socket joins the room with no display token (display id None),
+    so no revocation closes it; close code 4003 means the tournament does not exist.
+    """
+
+    async def run(self) -> None:
+        message = await self.receive()
+        if message["type"] != "websocket.connect":
+            return
+        tid = self.scope["url_route"]["kwargs"]["tournament_id"]
+        self.tournament = await database_sync_to_async(Tournament.objects.filter(pk=tid).first)()
+        if self.tournament is None:
+            await self.send({"type": "websocket.close", "code": fanout.CLOSE_REVOKED})
+            return
+        await self.send({"type": "websocket.accept"})
+        socket = await fanout.join(self.tournament.pk, None, self.send)
+        try:
+            socket.start(*await socket.snapshot(self.load_snapshot))
+            while True:
+                message = await self.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if message["type"] == "websocket.receive" and message.get("text"):
+                    await self.receive_text(socket, message["text"])
+        finally:
+            await socket.finish()

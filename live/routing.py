@@ -1,8 +1,17 @@
+import os
+
 from django.urls import path
 
 from . import consumers
 
+# Lobby screens go through the per-process fan-out (live/fanout.py). LOBBY_FANOUT=0 routes them
+# to one Channels consumer per socket instead: the old path, kept so bench/lobby_fanout.py can
+# measure the difference. Same URL and wire protocol either way.
+LOBBY_FANOUT = os.environ.get("LOBBY_FANOUT", "1").strip().lower() not in {"0", "false", "no", "off"}
+lobby = consumers.LobbyConsumer if LOBBY_FANOUT else consumers.GroupLobbyConsumer
+
 websocket_urlpatterns = [
     path("ws/t/<int:tournament_id>/floor/", consumers.FloorConsumer.as_asgi()),
-    path("ws/display/<str:token>/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/display/<str:token>/", lobby.as_asgi()),
+    path("ws/s/<int:tournament_id>/", consumers.SeatConsumer.as_asgi()),  # players' seat pages (public)
 ]

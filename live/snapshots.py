@@ -1,6 +1,8 @@
 """Snapshots: what a screen needs to draw itself from nothing, with the sequence number it is at."""
 from __future__ import annotations
 
+from clock.services import clock_snapshot
+from tables.services import pending_commitment, tables_overview
 from tournament.models import AuditEvent, Tournament
 from tournament.stats import tournament_stats
 
@@ -15,6 +17,9 @@ def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
         "seq": tournament.event_seq,
         "tournament": {"id": tournament.id, "name": tournament.name},
         "stats": tournament_stats(tournament),
+        "clock": clock_snapshot(tournament),
+        "tables": tables_overview(tournament),
+        "next_draw": pending_commitment(tournament),
         "events": [serialize_event(e) for e in reversed(recent)],
     }
 
@@ -24,6 +29,9 @@ def lobby_snapshot(tournament: Tournament) -> dict:
     return {
         "kind": "snapshot",
         "seq": tournament.event_seq,
-        "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue},
+        "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue,
+                       "currency": tournament.currency},
         "stats": tournament_stats(tournament),
+        "clock": clock_snapshot(tournament),
+        "next_draw": pending_commitment(tournament),
     }

@@ -1,22 +1,103 @@
 /* Live updates over a WebSocket: snapshot on connect, events with sequence numbers,
-   a gap or a reconnect means a fresh snapshot. No dependencies. */
+   a gap or a reconnect means a fresh snapshot. Time sync: the server is the clock.
+   No dependencies. */
 (function () {
   "use strict";
+
+  /* Estimate the offset between this device's wall clock and the server's (seconds):
+     server time ~= Date.now() / 1000 + offset. A burst of pings; the sample with the
+     smallest round trip wins: offset = server_time + rtt / 2 - receive time. Round trips
+     are measured with performance.now(), which a wrong or changed wall clock does not move.
+     `send(id)` sends one ping; call `receive(id, server_time)` with its answer. */
+  function TimeSync(send, opts) {
+    opts = opts || {};
+    var count = opts.count || 5, gap = opts.gap || 200, every = opts.every || 300000;
+    var offset = opts.initial !== undefined ? opts.initial : null;
+    var pending = {}, nextId = 1, best = null, listeners = [], timers = [], periodic = null;
+    var info = {rtt: null, samples: 0, at: null};
+    function notify() { listeners.forEach(function (fn) { try { fn(offset); } catch (e) { /* a listener's bug */ } }); }
+    function ping() {
+      var id = nextId++;
+      pending[id] = performance.now();
+      try { send(id); } catch (e) { delete pending[id]; }
+    }
+    function burst() {
+      timers.forEach(clearTimeout);
+      timers = [];
+      best = null;
+      pending = {};
+      for (var i = 0; i < count; i++) timers.push(setTimeout(ping, i * gap));
+    }
+    function receive(id, serverTime) {
+      var sent = pending[id];
+      if (sent === undefined || typeof serverTime !== "number") return;
+      delete pending[id];
+      var rtt = (performance.now() - sent) / 1000;
+      info.samples += 1;
+      if (best === null || rtt < best.rtt) {
+        best = {rtt: rtt, offset: serverTime + rtt / 2 - Date.now() / 1000};
+        offset = best.offset;
+        info.rtt = rtt;
+        info.at = performance.now();
+        notify();
+      }
+    }
+    function start() {
+      burst();
+      if (periodic === null) periodic = setInterval(burst, every);
+    }
+    function stop() {
+      timers.forEach(clearTimeout);
+      timers = [];
+      if (periodic !== null) { clearInterval(periodic); periodic = null; }
+    }
+    /* The wall clock stepped (NTP, a person, a sleep): the offset no longer holds; measure again. */
+    var lastWall = null, lastPerf = null;
+    function now() {
+      var wall = Date.now(), perf = performance.now();
+      if (lastWall !== null && Math.abs((wall - lastWall) - (perf - lastPerf)) > 1000 && periodic !== null) burst();
+      lastWall = wall;
+      lastPerf = perf;
+      return wall / 1000 + (offset === null ? 0 : offset);
+    }
+    return {
+      burst: burst, receive: receive, start: start, stop: stop,
+      /* A rough estimate until the first answer (e.g. the server_time of a page's snapshot). */
+      guess: function (serverTime) { if (best === null && typeof serverTime === "number") { offset = serverTime - Date.now() / 1000; notify(); } },
+      onChange: function (fn) { listeners.push(fn); },
+      get offset() { return offset === null ? 0 : offset; },
+      get known() { return offset !== null; },
+      get info() { return info; },
+      /* Server time now, in seconds since the epoch. */
+      now: now
+    };
+  }
+
   function connect(opts) {
-    var seq = null, ws = null, attempt = 0, closedForGood = false;
+    var seq = null, ws = null, attempt = 0, closedForGood = false, online = false;
     var badge = opts.badge ? document.querySelector(opts.badge) : null;
-    function setStatus(online) {
+    var sync = opts.sync || null;  // a TimeSync: pinged over this socket on every (re)connect
+    if (sync === true) sync = TimeSync(function (id) { sendJson({action: "ping", id: id}); });
+    function sendJson(data) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(data)); else throw new Error("offline"); }
+    function setStatus(up) {
+      online = up;
+      if (opts.onStatus) opts.onStatus(up);
       if (!badge) return;
-      badge.textContent = online ? badge.dataset.online : badge.dataset.offline;
-      badge.className = "badge " + (online ? "live" : "offline");
+      badge.textContent = up ? badge.dataset.online : badge.dataset.offline;
+      badge.className = "badge " + (up ? "live" : "offline");
     }
     function open() {
       var proto = location.protocol === "https:" ? "wss://" : "ws://";
       ws = new WebSocket(proto + location.host + opts.path);
-      ws.onopen = function () { attempt = 0; setStatus(true); };
+      ws.onopen = function () {
+        attempt = 0; setStatus(true);
+        if (sync) sync.start();
+      };
       ws.onmessage = function (msg) {
         var data = JSON.parse(msg.data);
-        if (data.kind === "snapshot") {
+        if (data.kind === "pong") {
+          if (sync) sync.receive(data.id, data.server_time);
+        } else if (data.kind === "snapshot") {
           seq = data.seq;
           opts.onSnapshot(data);
         } else if (data.kind === "event") {
@@ -30,6 +111,7 @@
       };
       ws.onclose = function (ev) {
         setStatus(false);
+        if (sync) sync.stop();
         if (ev.code === 4003) { closedForGood = true; if (opts.onRefused) opts.onRefused(); return; }
         attempt += 1;
         var delay = Math.min(30000, 500 * Math.pow(2, attempt)) * (0.5 + Math.random());
@@ -38,9 +120,17 @@
     }
     open();
     document.addEventListener("visibilitychange", function () {
-      if (!document.hidden && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({action: "snapshot"}));
+      if (!document.hidden && ws && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({action: "snapshot"}));
+        if (sync) sync.burst();
+      }
     });
-    return { get seq() { return seq; }, get closed() { return closedForGood; } };
+    return {
+      get seq() { return seq; }, get closed() { return closedForGood; }, get online() { return online; },
+      sync: sync,
+      /* Ask for a fresh snapshot (e.g. after an event this page cannot apply by itself). */
+      refresh: function () { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({action: "snapshot"})); }
+    };
   }
   function money(amount, currency) {
     // In the page's language; whole amounts without decimals: a TV reads "100 000 CZK".
@@ -57,5 +147,5 @@
         : Number(value).toLocaleString(document.documentElement.lang || undefined);
     });
   }
-  window.Live = { connect: connect, fillStats: fillStats, money: money };
+  window.Live = { connect: connect, fillStats: fillStats, money: money, TimeSync: TimeSync };
 })();

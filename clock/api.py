@@ -1,0 +1,71 @@
+"""JSON API of the clock: read it, and the director's controls."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from tournament import roles
+from tournament.api import ANY_STAFF, RoleAPIView, answers, tournament_or_404, valid
+
+from . import services
+
+ClockSerializer = inline_serializer("Clock", {
+    "status": serializers.ChoiceField(["not_started", "running", "paused"]),
+    "version": serializers.IntegerField(),
+    "server_time": serializers.FloatField(help_text="Seconds since the epoch when this was computed."),
+    "anchor": serializers.DictField(allow_null=True, help_text="index (0-based row), started_at, paused_at (epoch seconds)."),
+    "rows": serializers.ListField(child=serializers.DictField(), required=False),
+    "current": serializers.DictField(required=False, help_text="index, remaining, ends_at, finished, level_index, next_break_in."),
+    "announcement": serializers.CharField(),
+})
+
+
+class ActionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(["start", "pause", "resume", "adjust", "next", "previous", "jump", "announce"])
+    seconds = serializers.IntegerField(required=False, help_text="With adjust: seconds to add (positive) or remove (negative).")
+    level = serializers.IntegerField(required=False, min_value=1, help_text="With jump: the level number.")
+    text = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="With announce: the lobby line.")
+
+    def validate(self, data):
+        if data["action"] == "adjust" and "seconds" not in data:
+            raise serializers.ValidationError({"seconds": "Give the seconds to add or remove."})
+        if data["action"] == "jump" and "level" not in data:
+            raise serializers.ValidationError({"level": "Give the level to jump to."})
+        if data["action"] == "announce" and "text" not in data:
+            raise serializers.ValidationError({"text": "Give the announcement text (empty clears it)."})
+        return data
+
+
+def perform(user, tournament, data: dict):
+    action = data["action"]
+    if action == "start":
+        return services.start_clock(user, tournament)
+    if action == "pause":
+        return services.pause_clock(user, tournament)
+    if action == "resume":
+        return services.resume_clock(user, tournament)
+    if action == "adjust":
+        return services.adjust_clock(user, tournament, data["seconds"])
+    if action in ("next", "previous"):
+        return services.step_level(user, tournament, 1 if action == "next" else -1)
+    if action == "jump":
+        return services.jump_to_level(user, tournament, data["level"])
+    return services.set_announcement(user, tournament, data["text"])
+
+
+class ClockView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+
+    @extend_schema(operation_id="clock_retrieve", tags=["clock"], responses=answers(200, ClockSerializer))
+    def get(self, request, pk: int):
+        return Response(services.clock_snapshot(tournament_or_404(pk)))
+
+    @extend_schema(operation_id="clock_action", tags=["clock"], request=ActionSerializer,
+                   summary="Start, pause, resume, add or remove time, next/previous level, jump to a level, or set the announcement",
+                   responses=answers(200, ClockSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        data = valid(ActionSerializer, request.data).validated_data
+        perform(request.user, tournament, data)
+        return Response(services.clock_snapshot(tournament))
