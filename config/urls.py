@@ -13,5 +13,6 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/", include("tournament.api_urls")),
     path("setup/", include("tournament.setup_urls")),
+    path("", include("clock.urls")),
     path("", include("tournament.urls")),
 ]

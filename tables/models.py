@@ -20,6 +20,12 @@ class Table(NeverDeleteModel):
     number = models.PositiveSmallIntegerField(_("table number"), validators=[MinValueValidator(1)])
     seats = models.PositiveSmallIntegerField(_("seats"), validators=[MinValueValidator(2), MaxValueValidator(10)])
     in_play = models.BooleanField(_("in play"), default=True)
+    accessible = models.BooleanField(_("accessible"), default=False,
+                                     help_text=_("Wheelchair access and room around it (TDA 6: special needs)."))
+    break_order = models.IntegerField(_("break order"), default=0,
+                                      help_text=_("Tables break in ascending order of this number."))
+    button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
+    broken_at = models.DateTimeField(null=True, blank=True)
     sends_hand_signals = models.BooleanField(
         _("sends hand signals"), default=True,
         help_text=_("The dealer tablet or shuffler reports each first shuffle. Otherwise the table follows the clock."),
@@ -67,3 +73,89 @@ class HandStart(NeverDeleteModel):
     class Meta:
         ordering = ["table", "number"]
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="hand_unique_number")]
+
+
+class Draw(NeverDeleteModel):
+    """A verifiable draw (DESIGN.md, "Randomness"): the seed is committed (its SHA-256 shown to the
+    room) before the inputs are known, drives tables/seating.py over the sorted inputs, and is
+    revealed once the result is written. A tournament always has at most one pending commitment."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("Start draw")
+        LATE = "late", _("Late entry")
+        BREAK = "break", _("Table break")
+        REDRAW = "redraw", _("Redraw")
+        BUTTON = "button", _("Button draw")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="draws")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, blank=True)
+    commitment = models.CharField(max_length=64)
+    seed = models.CharField(max_length=64)  # hex; secret until revealed_at
+    inputs = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    committed_at = models.DateTimeField()
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="draw_unique_number"),
+            models.UniqueConstraint(fields=["tournament"], condition=Q(drawn_at__isnull=True), name="draw_one_pending"),
+        ]
+
+    @property
+    def revealed(self) -> bool:
+        return self.drawn_at is not None
+
+
+class Seat(NeverDeleteModel):
+    """One entry at one seat for a stretch of time. A seat ends (never deleted) when the player
+    busts, moves, is corrected to another seat or the table breaks."""
+
+    class End(models.TextChoices):
+        BUST = "bust", _("Busted")
+        MOVE = "move", _("Moved")
+        CORRECTION = "correction", _("Seat corrected")
+        BREAK = "break", _("Table broken")
+        VOID = "void", _("Entry voided")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="seats")
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seat_rows")
+    seat = models.PositiveSmallIntegerField()
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, null=True, blank=True, related_name="seats")
+    seated_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=12, choices=End.choices, blank=True)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry"], condition=Q(ended_at__isnull=True), name="seat_one_per_entry"),
+            models.UniqueConstraint(fields=["table", "seat"], condition=Q(ended_at__isnull=True), name="seat_one_entry_per_seat"),
+            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=10), name="seat_number_1_10"),
+        ]
+        indexes = [models.Index(fields=["tournament", "ended_at"], name="seat_live_idx")]
+
+
+class SeatRequest(NeverDeleteModel):
+    """A special need (TDA 6) of a player in a tournament: a fixed table (and seat), or an accessible
+    table. Every draw that seats one of the player's entries honours it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="seat_requests")
+    player = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, related_name="seat_requests")
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    accessible = models.BooleanField(_("accessible table"), default=False)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], condition=Q(cancelled_at__isnull=True),
+                                    name="seat_request_one_live"),
+        ]

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
@@ -377,6 +377,39 @@ class EntryBustView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = run(services.bust_entry, request.user, entry_or_404(pk, number))
         return Response(s.EntrySerializer(entry).data)
+
+
+class UndoneBustSerializer(s.EntrySerializer):
+    """The entry playing again, with the seat it went back to (its old one if still free, else a late-entry draw)."""
+
+    table = serializers.SerializerMethodField()
+    seat = serializers.SerializerMethodField()
+
+    class Meta(s.EntrySerializer.Meta):
+        fields = (*s.EntrySerializer.Meta.fields, "table", "seat")
+
+    def get_table(self, entry) -> int | None:
+        seat = self.context.get("seat")
+        return seat.table.number if seat else None
+
+    def get_seat(self, entry) -> int | None:
+        seat = self.context.get("seat")
+        return seat.seat if seat else None
+
+
+class EntryUndoBustView(RoleAPIView):
+    allowed = {"POST": roles.BUST}
+
+    @extend_schema(operation_id="entries_undo_bust", tags=["entries"], summary="Undo a mistaken bust: the entry plays again",
+                   description="Back in its seat if that is still free, otherwise seated by the late-entry draw; the "
+                               "players busted after it move one place down. Refused (409) when the entry is not busted or "
+                               "the player re-entered.",
+                   request=None, responses=answers(200, UndoneBustSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        from tables.services import seat_of
+
+        entry = run(services.undo_bust, request.user, entry_or_404(pk, number))
+        return Response(UndoneBustSerializer(entry, context={"seat": seat_of(entry)}).data)
 
 
 # --- receipts ----------------------------------------------------------------------------

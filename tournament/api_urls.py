@@ -1,6 +1,9 @@
 """URLs of the JSON API, included at /api/. Entries and receipts are keyed by their per-tournament numbers."""
 from django.urls import path
 
+from clock import api as clock_api
+from tables import api as tables_api
+
 from . import api
 
 T = "tournaments/<int:pk>"
@@ -22,6 +25,8 @@ urlpatterns = [
     path(f"{T}/entries/<int:number>/rebuy/", api.EntryRebuyView.as_view(), name="api-entry-rebuy"),
     path(f"{T}/entries/<int:number>/addon/", api.EntryAddonView.as_view(), name="api-entry-addon"),
     path(f"{T}/entries/<int:number>/bust/", api.EntryBustView.as_view(), name="api-entry-bust"),
+    path(f"{T}/entries/<int:number>/undo-bust/", api.EntryUndoBustView.as_view(), name="api-entry-undo-bust"),
+    path(f"{T}/entries/<int:number>/seat/", tables_api.EntrySeatView.as_view(), name="api-entry-seat"),
     path(f"{T}/receipts/", api.ReceiptListView.as_view(), name="api-receipts"),
     path(f"{T}/receipts/<int:number>/", api.ReceiptDetailView.as_view(), name="api-receipt"),
     path(f"{T}/receipts/<int:number>/pay/", api.ReceiptPayView.as_view(), name="api-receipt-pay"),
@@ -30,4 +35,20 @@ urlpatterns = [
     path(f"{T}/displays/", api.DisplayListView.as_view(), name="api-displays"),
     path(f"{T}/displays/<int:display_id>/revoke/", api.DisplayRevokeView.as_view(), name="api-display-revoke"),
     path("players/", api.PlayerListView.as_view(), name="api-players"),
+    path(f"{T}/clock/", clock_api.ClockView.as_view(), name="api-clock"),
+    path(f"{T}/tables/", tables_api.TableListView.as_view(), name="api-tables"),
+    path(f"{T}/tables/<int:number>/hand/", tables_api.HandStartView.as_view(), name="api-table-hand"),
+    path(f"{T}/tables/<int:number>/button/", tables_api.TableButtonView.as_view(), name="api-table-button"),
+    path(f"{T}/tables/<int:number>/in-play/", tables_api.TableInPlayView.as_view(), name="api-table-in-play"),
+    path(f"{T}/tables/break-order/", tables_api.BreakOrderView.as_view(), name="api-tables-break-order"),
+    path(f"{T}/draw/", tables_api.DrawStartView.as_view(), name="api-draw-start"),
+    path(f"{T}/draws/", tables_api.DrawListView.as_view(), name="api-draws"),
+    path(f"{T}/draws/commit/", tables_api.DrawCommitView.as_view(), name="api-draw-commit"),
+    path(f"{T}/draws/<int:number>/", tables_api.DrawVerifyView.as_view(), name="api-draw"),
+    path(f"{T}/seating/waiting/", tables_api.SeatWaitingView.as_view(), name="api-seat-waiting"),
+    path(f"{T}/players/<int:player_id>/seat-request/", tables_api.SeatRequestView.as_view(), name="api-seat-request"),
+    path(f"{T}/map/", tables_api.FloorMapView.as_view(), name="api-floor-map"),
+    path(f"public/{T}/seats/", tables_api.PublicSeatSearchView.as_view(), name="api-public-seats"),
+    path(f"public/{T}/seats/<int:number>/", tables_api.PublicSeatView.as_view(), name="api-public-seat"),
+    path("shuffler/hand-started/", tables_api.ShufflerHandStartView.as_view(), name="api-shuffler-hand"),
 ]

@@ -13,7 +13,7 @@ from datetime import date
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -423,8 +423,14 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
         status=Purchase.Status.PAID, amount=t.buy_in, fee=t.fee, chips=t.starting_stack,
         created_at=now, created_by=actor, paid_at=now, paid_by=actor,
     )
+    # Everyone busted so far finishes behind this entry: their places move down by one.
+    Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).update(finish_place=F("finish_place") + 1)
+    from tables.services import seat_new_entry
+
+    seat = seat_new_entry(actor, t, entry)
     record_event(t, "entry.registered", {
         "entry": entry.number, "entry_id": entry.pk, "player": player.pk, "name": player.display_name, "kind": kind,
+        "entries": [entry.number], "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
         "receipt": purchase.number, "amount": purchase.amount, "fee": purchase.fee, "chips": purchase.chips,
         "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": actor.get_username()},
     }, actor)
@@ -521,8 +527,13 @@ def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | N
     now = timezone.now()
     voided = [p]
     if p.kind in (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY):
+        from tables.services import free_seat
+
         entry.status = Entry.Status.VOIDED
         entry.save(update_fields=["status"])
+        free_seat(t, entry, "void")
+        # The voided entry never played: everyone busted so far moves one place up.
+        Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).update(finish_place=F("finish_place") - 1)
         voided += list(entry.purchases.select_for_update().exclude(pk=p.pk).exclude(status=Purchase.Status.VOIDED))
     refunds = []
     for item in voided:
@@ -539,7 +550,10 @@ def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | N
 
 @transaction.atomic
 def bust_entry(actor, entry: Entry) -> Entry:
-    """A player is out: the finishing place is the number of players left before the bust."""
+    """A player is out: the seat is freed and the finishing place is the number of players left
+    before the bust (players left after it + 1). A second tablet busting the same entry is refused."""
+    from tables.services import free_seat
+
     require(actor, roles.BUST)
     t = lock_tournament(entry.tournament_id)
     e = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
@@ -547,9 +561,41 @@ def bust_entry(actor, entry: Entry) -> Entry:
         raise ServiceError(_("Entry #%(number)s is not playing; it may have been busted already.") % {"number": e.number},
                            code="entry_not_active", status=409)
     place = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
+    seat = free_seat(t, e, "bust")
     e.status, e.busted_at, e.finish_place = Entry.Status.BUSTED, timezone.now(), place
     e.save(update_fields=["status", "busted_at", "finish_place"])
-    record_event(t, "entry.busted", {"entry": e.number, "name": e.player.display_name, "place": place}, actor)
+    record_event(t, "entry.busted", {
+        "entry": e.number, "name": e.player.display_name, "place": place, "entries": [e.number],
+        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
+    }, actor)
+    return e
+
+
+@transaction.atomic
+def undo_bust(actor, entry: Entry) -> Entry:
+    """Undo a mistaken bust: the entry plays again, back in its seat if still free (otherwise by the
+    late-entry draw), and the players busted after it move one place down the list."""
+    from tables.services import reseat_after_undo
+
+    require(actor, roles.BUST)
+    t = lock_tournament(entry.tournament_id)
+    e = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if e.status != Entry.Status.BUSTED:
+        raise ServiceError(_("Entry #%(number)s is not busted.") % {"number": e.number}, code="not_busted", status=409)
+    live = Entry.objects.filter(tournament=t, player=e.player, status=Entry.Status.ACTIVE).first()
+    if live is not None:
+        raise ServiceError(_("%(name)s plays again on entry #%(number)s (a re-entry): the bust of #%(old)s stands.")
+                           % {"name": e.player.display_name, "number": live.number, "old": e.number},
+                           code="reentered", status=409)
+    place = e.finish_place
+    Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, finish_place__lt=place).update(finish_place=F("finish_place") + 1)
+    e.status, e.busted_at, e.finish_place = Entry.Status.ACTIVE, None, None
+    e.save(update_fields=["status", "busted_at", "finish_place"])
+    seat = reseat_after_undo(actor, t, e)
+    record_event(t, "entry.bust_undone", {
+        "entry": e.number, "name": e.player.display_name, "place": place, "entries": [e.number],
+        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
+    }, actor)
     return e
 
 

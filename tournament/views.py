@@ -175,9 +175,14 @@ def entry_list(request, tournament):
 @role_required(ANY_STAFF)
 @in_venue_time
 def entry_detail(request, tournament, number):
+    from tables.models import SeatRequest
+    from tables.services import seat_of
+
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check__checked_by"), tournament=tournament, number=number)
     return render(request, "tournament/entry_detail.html", {
         "t": tournament, "entry": entry, "purchases": entry.purchases.order_by("number"), "void_form": VoidForm(),
+        "seat": seat_of(entry), "can_bust": roles.has_role(request.user, roles.BUST),
+        "seat_request": SeatRequest.objects.filter(tournament=tournament, player=entry.player, cancelled_at__isnull=True).first(),
     })
 
 
@@ -199,6 +204,39 @@ def entry_bust(request, pk, number):
     busted = service_call(request, services.bust_entry, request.user, entry)
     if busted is not None:
         messages.success(request, _("Entry #%(number)s is out in place %(place)s.") % {"number": number, "place": busted.finish_place})
+    return redirect("entry-detail", pk=pk, number=number)
+
+
+@require_POST
+@role_required(roles.BUST)
+def entry_undo_bust(request, pk, number):
+    entry = get_object_or_404(Entry, tournament_id=pk, number=number)
+    if service_call(request, services.undo_bust, request.user, entry) is not None:
+        messages.success(request, _("Entry #%(number)s plays again.") % {"number": number})
+    return redirect("entry-detail", pk=pk, number=number)
+
+
+def _optional_number(value: str):
+    value = (value or "").strip()
+    return int(value) if value.isdigit() else (None if not value else value)
+
+
+@require_POST
+@role_required(roles.BUST)
+def entry_seat_request(request, pk, number):
+    from tables import services as tables
+
+    entry = get_object_or_404(Entry.objects.select_related("tournament", "player"), tournament_id=pk, number=number)
+    if request.POST.get("cancel"):
+        if service_call(request, tables.cancel_seat_request, request.user, entry.tournament, entry.player):
+            messages.success(request, _("The seat request is cancelled."))
+        return redirect("entry-detail", pk=pk, number=number)
+    table, seat = _optional_number(request.POST.get("table")), _optional_number(request.POST.get("seat"))
+    if isinstance(table, str) or isinstance(seat, str):
+        messages.error(request, _("Enter the table and the seat as whole numbers."))
+    elif service_call(request, tables.set_seat_request, request.user, entry.tournament, entry.player, table_number=table,
+                      seat=seat, accessible=bool(request.POST.get("accessible")), note=request.POST.get("note", "")) is not None:
+        messages.success(request, _("The seat request is saved."))
     return redirect("entry-detail", pk=pk, number=number)
 
 

@@ -86,6 +86,11 @@ class Command(BaseCommand):
                 )
                 number = f"DEMO{rng.randrange(10**7, 10**8)}"
                 services.register_entry(users["Cashier"], tournament, player, services.IdDocument("id_card", number))
+            from tables import services as tables
+
+            for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
+                tables.open_table(users["Director"], tournament, number, 9, accessible=number == 4)
+            tables.draw_start(users["Director"], tournament)
             services.create_display_token(users["Director"], tournament, "Lobby TV")
         display = DisplayToken.objects.filter(tournament=tournament, revoked_at__isnull=True).first()
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))

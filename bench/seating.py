@@ -1,0 +1,165 @@
+"""The start draw at festival scale: 10,000 entries over 1,112 tables of 9 seats, then the floor map.
+
+Run by hand against PostgreSQL (it creates and drops its own database):
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/seating.py [N]
+The entries, ID checks, receipts and tables are bulk-created (this measures the draw, not
+registration). tables.services.draw_start is timed end to end (its transaction included) and per
+phase, by wrapping the module functions it calls with timers here (the service is unchanged).
+Targets: the draw under 500 ms; the floor map in a constant number of queries and under 100 ms.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.test.utils import get_runner, setup_test_environment  # noqa: E402
+
+
+def main(n: int) -> None:
+    setup_test_environment()
+    runner = get_runner(settings)(verbosity=0)
+    old = runner.setup_databases()
+    try:
+        run(n)
+    finally:
+        runner.teardown_databases(old)
+
+
+def populate(n: int, seats: int = 9):
+    """A tournament with n paid entries and enough 9-seat tables (1,112 for 10,000), in bulk."""
+    from django.contrib.auth.models import Group, User
+    from django.utils import timezone
+
+    from tables.models import Table
+    from tournament import services
+    from tournament.models import Entry, IdCheck, Player, Purchase
+    from tournament.structure import LevelSpec, StructureSpec
+
+    director = User.objects.create_user("bench-director")
+    director.groups.add(Group.objects.get_or_create(name="Director")[0])
+    cashier = User.objects.create_user("bench-cashier")
+    cashier.groups.add(Group.objects.get_or_create(name="Cashier")[0])
+    spec = StructureSpec("Bench", ((25, "green"), (100, "black")), (LevelSpec("level", 20, 100, 200),))
+    template = services.save_structure_template(director, spec)
+    t = services.create_tournament(director, {
+        "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
+        "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": seats, "currency": "EUR",
+        "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
+    }, template)
+    now = timezone.now()
+    players = Player.objects.bulk_create([
+        Player(first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28), id_hmac=f"{i:064x}",
+               created_by=cashier) for i in range(n)], batch_size=2000)
+    checks = IdCheck.objects.bulk_create([
+        IdCheck(player=p, purpose=IdCheck.Purpose.REGISTRATION, document_type="id_card", number_last4=f"{i % 10000:04d}",
+                number_hmac=f"{i:064x}", checked_by=cashier, checked_at=now) for i, p in enumerate(players)], batch_size=2000)
+    entries = Entry.objects.bulk_create([
+        Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
+        for i, (p, c) in enumerate(zip(players, checks, strict=True))], batch_size=2000)
+    Purchase.objects.bulk_create([
+        Purchase(tournament=t, entry=e, number=i + 1, kind=Purchase.Kind.BUY_IN, amount=t.buy_in, fee=t.fee,
+                 chips=t.starting_stack, created_at=now, created_by=cashier, paid_at=now, paid_by=cashier)
+        for i, e in enumerate(entries)], batch_size=2000)
+    count = -(-n // seats)
+    Table.objects.bulk_create([Table(tournament=t, number=k, seats=seats, break_order=-k) for k in range(1, count + 1)])
+    return director, t, count
+
+
+class Phases:
+    """Wraps module functions with timers; `spent` sums the seconds per phase."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+        self._undo: list = []
+
+    def wrap(self, module, name: str, phase: str) -> None:
+        original = getattr(module, name)
+
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.spent[phase] += time.perf_counter() - started
+
+        setattr(module, name, timed)
+        self._undo.append((module, name, original))
+
+    def restore(self) -> None:
+        for module, name, original in reversed(self._undo):
+            setattr(module, name, original)
+
+
+def run(n: int) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables import seating
+    from tables import services as tables
+    from tables.models import Seat
+
+    started = time.perf_counter()
+    director, t, count = populate(n)
+    print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, entries: {n}, tables: {count} x 9 seats")
+    print(f"fixture (bulk) {time.perf_counter() - started:.1f} s")
+    tables.commit_next_draw(director, t)  # the commitment is shown before the draw, as in the room
+
+    phases = Phases()
+    phases.wrap(tables, "_needs_of", "read: special needs")
+    phases.wrap(tables, "_choose_tables", "read: tables")
+    phases.wrap(tables, "_room_of", "read: room (live seats)")
+    phases.wrap(seating, "draw_start", "pure draw (seating.draw_start)")
+    phases.wrap(tables, "_write_seats", "write: seats (one INSERT ... unnest)")
+    phases.wrap(tables, "_reveal", "reveal: draw row (inputs + result JSON)")
+    phases.wrap(tables, "record_event", "events: audit event")
+    phases.wrap(tables, "_pending_draw", "commitments (this one + the next)")
+    phases.wrap(tables, "start_drawn", "check: not drawn yet")
+    try:
+        with CaptureQueriesContext(connection) as ctx:
+            started = time.perf_counter()
+            draw = tables.draw_start(director, t)
+            total = time.perf_counter() - started
+    finally:
+        phases.restore()
+    seated = Seat.objects.filter(tournament=t, ended_at__isnull=True).count()
+    print(f"draw_start end to end (its transaction included): {total * 1000:.0f} ms, {len(ctx.captured_queries)} queries, "
+          f"{seated} seated  [target < 500 ms]")
+    accounted = 0.0
+    for phase, seconds in phases.spent.items():
+        accounted += seconds
+        print(f"  {phase:42s} {seconds * 1000:7.1f} ms")
+    print(f"  {'rest: entries query, lock, status, commit':42s} {(total - accounted) * 1000:7.1f} ms")
+
+    started = time.perf_counter()
+    check = tables.verify_draw(draw)
+    print(f"verify_draw: matches={check['matches']} in {(time.perf_counter() - started) * 1000:.0f} ms")
+
+    with CaptureQueriesContext(connection) as ctx:
+        fm = tables.floor_map(t)
+    queries = len(ctx.captured_queries)
+    assert fm["players_seated"] == n, fm["players_seated"]
+    runs = []
+    for _ in range(20):
+        started = time.perf_counter()
+        tables.floor_map(t)
+        runs.append((time.perf_counter() - started) * 1000)
+    runs.sort()
+    print(f"floor_map at {count} tables / {n} players: {queries} queries; ms p50 {statistics.median(runs):.1f}  "
+          f"p99 {runs[min(len(runs) - 1, int(0.99 * len(runs)))]:.1f}  [target < 100 ms]")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)

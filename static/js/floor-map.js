@@ -1,0 +1,198 @@
+/* The floor's table map: every table as a card with its seats. Live over the floor socket: an
+   event that touches seats (or a gap, a reconnect) refetches the map, debounced. Actions post with
+   fetch and ask for JSON; the map then refetches. No dependencies beyond live.js. */
+(function () {
+  "use strict";
+  var urls = window.MAP_URLS, s = document.getElementById("map-i18n").dataset;
+  var csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var grid = document.getElementById("map"), notice = document.getElementById("notice");
+  var state = JSON.parse(document.getElementById("map-state").textContent);
+  var chosen = null, buttonTable = null, lastBust = null, timer = null, loading = false, again = false;
+
+  function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
+  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+  function at(url, n) { return url.replace("999999", n); }
+  function say(text, ok) { notice.textContent = text || ""; notice.className = ok ? "ok" : "error"; }
+
+  function render() {
+    var m = state;
+    document.getElementById("next-commitment").textContent = m.next_draw ? m.next_draw.commitment : "—";
+    document.getElementById("next-draw-number").textContent = m.next_draw ? "#" + m.next_draw.draw : "";
+    document.getElementById("count-seated").textContent = m.players_seated;
+    document.getElementById("count-waiting").textContent = m.waiting;
+    var start = document.getElementById("start-draw");
+    if (start) start.hidden = m.start_drawn;
+    document.getElementById("seat-waiting").hidden = !(m.start_drawn && m.waiting > 0);
+    grid.textContent = "";
+    m.tables.forEach(function (t) {
+      var card = el("article", "m-table " + t.status);
+      card.dataset.table = t.table;
+      var head = el("div", "m-head");
+      head.appendChild(el("h2", "", fmt(s.table, {n: t.table})));
+      var status = el("span", "m-status", s["status" + t.status.charAt(0).toUpperCase() + t.status.slice(1)] || t.status);
+      head.appendChild(status);
+      card.appendChild(head);
+      var seats = el("div", "m-seats");
+      t.seat_list.forEach(function (seat) {
+        var b = el("button", "m-seat" + (seat.entry ? "" : " empty"));
+        b.type = "button";
+        b.dataset.seat = seat.seat;
+        if (seat.entry) b.dataset.entry = seat.entry;
+        b.appendChild(el("span", "no", String(seat.seat)));
+        var who = el("span", "who");
+        if (seat.entry) { who.appendChild(el("b", "", seat.name)); who.appendChild(el("small", "", "#" + seat.entry)); }
+        else who.appendChild(el("small", "", s.empty));
+        b.appendChild(who);
+        if (t.button === seat.seat) b.appendChild(el("span", "dealer-btn", "D"));
+        if (seat.entry) b.addEventListener("click", function () { openSeat(t, seat); });
+        else b.disabled = true;
+        seats.appendChild(b);
+      });
+      card.appendChild(seats);
+      var foot = el("div", "m-foot");
+      foot.appendChild(el("span", "count", fmt(s.players, {n: t.players, s: t.seats})));
+      foot.appendChild(el("span", "", "·"));
+      foot.appendChild(el("span", "", t.button ? fmt(s.button, {s: t.button}) : s.noButton));
+      if (t.break_position) foot.appendChild(el("span", "", "· " + fmt(s["break"], {n: t.break_position})));
+      if (t.accessible) foot.appendChild(el("span", "badge", s.accessible));
+      if (t.in_play && t.players) {
+        var bb = el("button", "", "D?");
+        bb.type = "button";
+        bb.className = "button-draw";
+        bb.title = fmt(s.drawButton, {n: t.table});
+        bb.addEventListener("click", function () { openButton(t); });
+        foot.appendChild(bb);
+      }
+      card.appendChild(foot);
+      grid.appendChild(card);
+    });
+  }
+
+  function refetch() {
+    if (loading) { again = true; return; }
+    loading = true;
+    fetch(urls.json, {cache: "no-store", credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (m) { state = m; render(); })
+      .catch(function () { /* the next event or reconnect tries again */ })
+      .then(function () { loading = false; if (again) { again = false; refetch(); } });
+  }
+  function soon() { clearTimeout(timer); timer = setTimeout(refetch, 250); }
+
+  function post(url, data) {
+    var body = new FormData();
+    body.append("csrfmiddlewaretoken", csrf);
+    Object.keys(data || {}).forEach(function (k) { if (data[k] !== null && data[k] !== undefined) body.append(k, data[k]); });
+    return fetch(url, {method: "POST", body: body, credentials: "same-origin", headers: {"Accept": "application/json", "X-CSRFToken": csrf}})
+      .then(function (r) { return r.json(); })
+      .then(function (answer) { say(answer.ok ? answer.message : answer.error, answer.ok); if (answer.ok) soon(); return answer; })
+      .catch(function () { say(s.failed, false); return {ok: false}; });
+  }
+
+  // A seated player: bust (confirm first) or correct the seat.
+  var seatDialog = document.getElementById("seat-dialog");
+  function openSeats() {
+    var list = [];
+    state.tables.forEach(function (t) {
+      if (!t.in_play) return;
+      t.seat_list.forEach(function (seat) { if (!seat.entry) list.push({table: t.table, seat: seat.seat}); });
+    });
+    return list;
+  }
+  function openSeat(t, seat) {
+    chosen = {table: t.table, seat: seat.seat, entry: seat.entry, name: seat.name};
+    document.getElementById("seat-title").textContent = seat.name + " · #" + seat.entry;
+    document.getElementById("seat-where").textContent = fmt(s.seat, {t: t.table, s: seat.seat});
+    document.getElementById("seat-card-link").href = at(urls.card, seat.entry);
+    var select = document.getElementById("correct-target");
+    select.textContent = "";
+    var targets = openSeats();
+    targets.forEach(function (o) {
+      var opt = el("option", "", fmt(s.seat, {t: o.table, s: o.seat}));
+      opt.value = o.table + ":" + o.seat;
+      select.appendChild(opt);
+    });
+    if (!targets.length) { var none = el("option", "", s.noOpen); none.value = ""; select.appendChild(none); }
+    document.getElementById("correct-go").disabled = !targets.length;
+    document.getElementById("seat-main").hidden = false;
+    document.getElementById("bust-confirm").hidden = true;
+    seatDialog.showModal();
+  }
+  document.getElementById("seat-close").addEventListener("click", function () { seatDialog.close(); });
+  document.getElementById("bust-ask").addEventListener("click", function () {
+    document.getElementById("bust-question").textContent = fmt(s.confirmBust, {n: chosen.entry, name: chosen.name});
+    document.getElementById("seat-main").hidden = true;
+    document.getElementById("bust-confirm").hidden = false;
+  });
+  document.getElementById("bust-back").addEventListener("click", function () {
+    document.getElementById("seat-main").hidden = false;
+    document.getElementById("bust-confirm").hidden = true;
+  });
+  document.getElementById("bust-go").addEventListener("click", function () {
+    var who = chosen;
+    seatDialog.close();
+    post(at(urls.bust, who.entry)).then(function (answer) {
+      if (!answer.ok) return;
+      lastBust = who;
+      document.getElementById("undo-text").textContent = fmt(s.undo, {n: who.entry, name: who.name});
+      document.getElementById("undo-bar").hidden = false;
+    });
+  });
+  document.getElementById("undo-bust").addEventListener("click", function () {
+    if (!lastBust) return;
+    var who = lastBust;
+    post(at(urls.undo, who.entry)).then(function (answer) {
+      if (answer.ok) { lastBust = null; document.getElementById("undo-bar").hidden = true; }
+    });
+  });
+  document.getElementById("correct-go").addEventListener("click", function () {
+    var target = document.getElementById("correct-target").value.split(":");
+    if (target.length !== 2) return;
+    var who = chosen;
+    seatDialog.close();
+    post(at(urls.correct, who.entry), {table: target[0], seat: target[1]});
+  });
+
+  // The button of a table: the software's high-card draw, or the seat the dealer's draw gave.
+  var buttonDialog = document.getElementById("button-dialog");
+  function openButton(t) {
+    buttonTable = t.table;
+    document.getElementById("button-title").textContent = fmt(s.drawButton, {n: t.table});
+    document.getElementById("button-seat").value = "";
+    buttonDialog.showModal();
+  }
+  document.getElementById("button-draw").addEventListener("click", function () { buttonDialog.close(); post(at(urls.button, buttonTable)); });
+  document.getElementById("button-set").addEventListener("click", function () {
+    var seat = document.getElementById("button-seat").value;
+    buttonDialog.close();
+    post(at(urls.button, buttonTable), {seat: seat});
+  });
+  document.getElementById("button-close").addEventListener("click", function () { buttonDialog.close(); });
+
+  // Draws and tables.
+  var start = document.getElementById("start-draw");
+  if (start) start.addEventListener("click", function () { if (window.confirm(start.dataset.confirm)) post(start.dataset.url); });
+  var waiting = document.getElementById("seat-waiting");
+  waiting.addEventListener("click", function () { post(waiting.dataset.url); });
+  var openDialog = document.getElementById("open-dialog");
+  if (openDialog) {
+    document.getElementById("open-table-button").addEventListener("click", function () { openDialog.showModal(); });
+    document.getElementById("open-close").addEventListener("click", function () { openDialog.close(); });
+    document.getElementById("open-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var form = ev.target, data = {};
+      new FormData(form).forEach(function (v, k) { if (k !== "csrfmiddlewaretoken") data[k] = v; });
+      openDialog.close();
+      post(form.getAttribute("action"), data);
+    });
+  }
+
+  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break)/;
+  var conn = Live.connect({
+    path: urls.socket, badge: "#live",
+    onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale
+    onEvent: function (m) { if (TOUCHES.test(m.event.type)) soon(); }
+  });
+  render();
+  window.floorMap = {refetch: refetch, conn: conn, get state() { return state; }};
+})();

@@ -1,0 +1,57 @@
+/* The player's seat page: name, table and seat, big. Live over the tournament's public socket:
+   when a push names this entry (or a draw, a gap, a reconnect happens) it refetches its seat, and
+   shows "You have been moved" when the table or seat changed. */
+(function () {
+  "use strict";
+  var cfg = window.SEAT_PAGE, s = document.getElementById("seat-i18n").dataset;
+  var seat = JSON.parse(document.getElementById("seat-state").textContent);
+  var timer = null, loading = false, again = false;
+
+  function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
+  function show(now) {
+    document.getElementById("seat-name").textContent = now.name;
+    var seated = now.table !== null && now.status === "active";
+    document.getElementById("seat-boxes").hidden = !seated;
+    document.getElementById("seat-table").textContent = seated ? now.table : "";
+    document.getElementById("seat-seat").textContent = seated ? now.seat : "";
+    var out = document.getElementById("seat-out"), wait = document.getElementById("seat-wait");
+    out.hidden = now.status === "active";
+    out.textContent = now.place ? fmt(s.out, {place: now.place}) : s.outNoPlace;
+    wait.hidden = !(now.status === "active" && now.table === null);
+    wait.textContent = s.wait;
+  }
+  function changed(before, now) {
+    var moved = now.table !== null && before.table !== null && (before.table !== now.table || before.seat !== now.seat);
+    if (moved) {
+      var box = document.getElementById("moved");
+      box.textContent = fmt(s.moved, {table: now.table, seat: now.seat});
+      box.hidden = false;
+      if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    }
+    if (now.status !== "active") document.getElementById("moved").hidden = true;
+  }
+  function refetch() {
+    if (loading) { again = true; return; }
+    loading = true;
+    fetch(cfg.json, {cache: "no-store"})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (now) {
+        if (!now) return;
+        changed(seat, now);
+        seat = now;
+        show(now);
+      })
+      .catch(function () { /* the next push or reconnect tries again */ })
+      .then(function () { loading = false; if (again) { again = false; refetch(); } });
+  }
+  function soon() { clearTimeout(timer); timer = setTimeout(refetch, 200); }
+  var conn = Live.connect({
+    path: cfg.socket, badge: "#live",
+    onSnapshot: function () { soon(); },
+    onEvent: function (m) {
+      if ((m.entries && m.entries.indexOf(cfg.entry) !== -1) || m.draw || m.type === "entry.bust_undone") soon();
+    }
+  });
+  show(seat);
+  window.seatPage = {refetch: refetch, conn: conn, get seat() { return seat; }};
+})();

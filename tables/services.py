@@ -1,0 +1,709 @@
+"""Table use cases: open a table, its shuffler token, and the "first shuffle" signal that sets the
+level a table plays (club 26, TDA 20: a new level applies from each table's next hand)."""
+from __future__ import annotations
+
+import secrets
+
+from django.db import connection, transaction
+from django.db.models import Max, Min
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clock import timeline as tl
+from clock.models import ClockState
+from clock.services import anchor_of, rows_of
+from tournament import roles
+from tournament.audit import lock_tournament, record_event
+from tournament.models import Entry, Player, Tournament
+from tournament.services import ServiceError, require
+
+from . import seating
+from .models import Draw, HandStart, Seat, SeatRequest, Table, hash_token
+
+DEALING = (roles.DEALER, roles.FLOOR)
+
+
+def clock_level_index(tournament: Tournament, rows: list[tl.Row] | None = None, at=None) -> int:
+    """The row of the level announced by now: the level a hand that starts now is played at."""
+    rows = rows if rows is not None else rows_of(tournament)
+    clock = ClockState.objects.filter(tournament=tournament).first()
+    anchor = anchor_of(clock) if clock is not None else None
+    if anchor is None:
+        first = next((i for i, row in enumerate(rows) if row.number == tournament.current_level), None)
+        return first if first is not None else tl.level_in_force(rows, 0)
+    at = at or timezone.now()
+    return tl.level_in_force(rows, tl.position_at(rows, anchor, at.timestamp()).index)
+
+
+def level_in_play(table: Table, clock_index: int) -> int:
+    """A table that reports its hands plays the level of its last first shuffle; one that does not
+    (or has not yet) follows the clock."""
+    if table.sends_hand_signals and table.hand_level_index is not None:
+        return table.hand_level_index
+    return clock_index
+
+
+def tables_overview(tournament: Tournament) -> list[dict]:
+    rows = rows_of(tournament)
+    clock_index = clock_level_index(tournament, rows)
+    result = []
+    for table in Table.objects.filter(tournament=tournament, in_play=True).order_by("number"):
+        index = level_in_play(table, clock_index)
+        result.append({
+            "table": table.number, "id": table.pk, "seats": table.seats, "sends_hand_signals": table.sends_hand_signals,
+            "hand": table.hand_number, "hand_started_at": table.hand_started_at.isoformat() if table.hand_started_at else None,
+            "level_index": index, "level": rows[index].number if rows else None,
+            "on_old_level": index != clock_index,
+        })
+    return result
+
+
+@transaction.atomic
+def open_table(actor, tournament: Tournament, number: int, seats: int | None = None,
+               sends_hand_signals: bool = True, accessible: bool = False) -> tuple[Table, str]:
+    """Open a table; returns it and its shuffler token (shown once, stored hashed). Before the start
+    draw the highest numbers break first; a table opened after it breaks before every other."""
+    require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)
+    seats = seats or t.seats_per_table
+    if not 1 <= number <= 999:
+        raise ServiceError(_("Table numbers run from 1 to 999."), code="table_number")
+    if not 2 <= seats <= 10:
+        raise ServiceError(_("A table has 2 to 10 seats."), code="table_seats")
+    if Table.objects.filter(tournament=t, number=number).exists():
+        raise ServiceError(_("Table %(number)s is already open.") % {"number": number}, code="table_exists", status=409)
+    order = _late_break_order(t) if start_drawn(t) else -number
+    table = Table(tournament=t, number=number, seats=seats, sends_hand_signals=sends_hand_signals, accessible=accessible,
+                  break_order=order)
+    token = table.new_shuffler_token()
+    table.save()
+    record_event(t, "table.opened", {"table": number, "seats": seats, "sends_hand_signals": sends_hand_signals,
+                                     "accessible": accessible}, actor, stats=False)
+    _pending_draw(t)
+    return table, token
+
+
+@transaction.atomic
+def renew_shuffler_token(actor, table: Table) -> str:
+    require(actor, roles.SETUP)
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    token = table.new_shuffler_token()
+    table.save(update_fields=["shuffler_token_hash"])
+    record_event(t, "table.token_renewed", {"table": table.number}, actor, stats=False)
+    return token
+
+
+def table_for_token(token: str) -> Table | None:
+    if not token:
+        return None
+    return Table.objects.select_related("tournament").filter(shuffler_token_hash=hash_token(token), in_play=True).first()
+
+
+def _hand_started(actor, table: Table, source: str) -> HandStart:
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if not table.in_play:
+        raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
+    rows = rows_of(t)
+    now = timezone.now()
+    level_index = clock_level_index(t, rows, now)
+    number = (HandStart.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+    hand = HandStart.objects.create(
+        table=table, number=number, at=now, level_index=level_index, previous_level_index=table.hand_level_index,
+        previous_started_at=table.hand_started_at, source=source, actor=None if isinstance(actor, str) else actor,
+    )
+    changed = table.hand_level_index is not None and table.hand_level_index != level_index
+    table.hand_number, table.hand_started_at, table.hand_level_index = number, now, level_index
+    table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index"])
+    record_event(t, "table.hand_started", {
+        "table": table.number, "hand": number, "level": rows[level_index].number, "level_index": level_index,
+        "level_changed": changed, "source": source,
+    }, actor, stats=False)
+    return hand
+
+
+@transaction.atomic
+def start_hand(actor, table: Table) -> HandStart:
+    """The dealer's "Shuffle / new hand" button."""
+    require(actor, DEALING)
+    source = HandStart.Source.TABLET if roles.DEALER in roles.user_roles(actor) else HandStart.Source.FLOOR
+    return _hand_started(actor, table, source)
+
+
+@transaction.atomic
+def start_hand_by_shuffler(token: str) -> HandStart:
+    """An automatic shuffler's green button, authenticated by the table's token."""
+    table = table_for_token(token)
+    if table is None:
+        raise ServiceError(_("Unknown or revoked shuffler token."), code="bad_token", status=403)
+    return _hand_started(f"shuffler:table {table.number}", table, HandStart.Source.SHUFFLER)
+
+
+@transaction.atomic
+def undo_hand_start(actor, table: Table) -> HandStart:
+    """Undo a mistaken press: the table returns to the hand and level it had before."""
+    require(actor, DEALING)
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    hand = HandStart.objects.select_for_update().filter(table=table, undone_at__isnull=True).order_by("-number").first()
+    if hand is None or hand.number != table.hand_number:
+        raise ServiceError(_("There is no hand start to undo at this table."), code="nothing_to_undo", status=409)
+    hand.undone_at = timezone.now()
+    hand.save(update_fields=["undone_at"])
+    earlier = HandStart.objects.filter(table=table, undone_at__isnull=True, number__lt=hand.number).order_by("-number").first()
+    table.hand_number = earlier.number if earlier else 0
+    table.hand_started_at, table.hand_level_index = hand.previous_started_at, hand.previous_level_index
+    table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index"])
+    record_event(t, "table.hand_start_undone", {"table": table.number, "hand": hand.number}, actor, stats=False)
+    return hand
+
+
+# --- seating: verifiable draws, late entries, corrections, bust-outs (TDA 5, 6) ----------------
+
+SEATING = (roles.FLOOR,)
+
+
+def live_seats(tournament: Tournament):
+    return Seat.objects.filter(tournament=tournament, ended_at__isnull=True)
+
+
+def _pending_draw(t: Tournament) -> Draw:
+    """The commitment for the next draw; created (and announced) when there is none."""
+    draw = Draw.objects.select_for_update().filter(tournament=t, drawn_at__isnull=True).first()
+    if draw is not None:
+        return draw
+    seed = secrets.token_bytes(seating.SEED_BYTES)
+    number = (Draw.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    draw = Draw.objects.create(tournament=t, number=number, commitment=seating.commitment(seed), seed=seed.hex(),
+                               committed_at=timezone.now())
+    record_event(t, "draw.committed", {"draw": number, "commitment": draw.commitment}, None, stats=False)
+    return draw
+
+
+@transaction.atomic
+def commit_next_draw(actor, tournament: Tournament) -> Draw:
+    """Make sure the room can see the commitment of the next draw before anything is drawn."""
+    require(actor, SEATING)
+    t = lock_tournament(tournament.pk)
+    return _pending_draw(t)
+
+
+def pending_commitment(tournament: Tournament) -> dict | None:
+    draw = Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).first()
+    return None if draw is None else {"draw": draw.number, "commitment": draw.commitment}
+
+
+def _reveal(t: Tournament, draw: Draw, kind: str, inputs: dict, result, actor) -> Draw:
+    draw.kind, draw.inputs, draw.result, draw.drawn_at = kind, inputs, result, timezone.now()
+    draw.actor = None if isinstance(actor, str) else actor
+    draw.save(update_fields=["kind", "inputs", "result", "drawn_at", "actor"])
+    return draw
+
+
+def _room_of(t: Tournament, tables: list[Table]) -> tuple[seating.Room, dict[int, Table]]:
+    """Open seats and player counts of the given tables, in one query."""
+    by_id = {table.pk: table for table in tables}
+    taken: dict[int, set[int]] = {table.pk: set() for table in tables}
+    for table_id, seat in live_seats(t).filter(table_id__in=list(by_id)).values_list("table_id", "seat"):
+        taken[table_id].add(seat)
+    for table_id, seat in reserved_seats(t, list(by_id)):
+        taken[table_id].add(seat)
+    open_seats = {table.number: [s for s in range(1, table.seats + 1) if s not in taken[table.pk]] for table in tables}
+    players = {table.number: len(taken[table.pk]) for table in tables}
+    room = seating.Room.of(open_seats, players, accessible=[table.number for table in tables if table.accessible])
+    return room, {table.number: table for table in tables}
+
+
+def reserved_seats(t: Tournament, table_ids: list[int]) -> list[tuple[int, int]]:
+    """Seats held for players on their way (move slips, a later issue); none yet."""
+    return []
+
+
+def _needs_of(t: Tournament, entries: list[Entry]) -> dict[int, seating.Need]:
+    requests = {r.player_id: r for r in SeatRequest.objects.filter(tournament=t, cancelled_at__isnull=True,
+                                                                   player_id__in=[e.player_id for e in entries])}
+    needs = {}
+    for entry in entries:
+        r = requests.get(entry.player_id)
+        if r is not None:
+            needs[entry.number] = seating.Need(table=r.table_number, seat=r.seat, accessible=r.accessible)
+    return needs
+
+
+def _draw_error(exc: seating.DrawError) -> ServiceError:
+    d = exc.details
+    messages = {
+        "no_open_seat": _("There are not enough open seats: open another table first."),
+        "fixed_seat_taken": _("Entry #%(entry)s is to have table %(table)s seat %(seat)s, but that seat is not open."),
+        "need_unmet": _("Entry #%(entry)s needs a table that has no open seat (a fixed table or an accessible one): "
+                        "open one or change the request."),
+        "duplicate_entry": _("An entry is listed twice."),
+    }
+    message = messages.get(exc.code, _("The draw is not possible with these tables."))
+    try:
+        message = message % d
+    except (KeyError, TypeError):
+        pass
+    return ServiceError(message, code=exc.code, status=409, details={k: v for k, v in d.items() if v is not None})
+
+
+def _need_json(needs: dict[int, seating.Need]) -> dict[str, dict]:
+    return {str(n): {"table": need.table, "seat": need.seat, "accessible": need.accessible} for n, need in sorted(needs.items())}
+
+
+def _room_json(room: seating.Room) -> dict:
+    return {"open_seats": {str(t): list(s) for t, s in room.open_seats.items()},
+            "players": {str(t): n for t, n in room.players.items()},
+            "accessible": sorted(room.accessible)}
+
+
+def start_drawn(tournament: Tournament) -> bool:
+    return Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).exists()
+
+
+def _choose_tables(t: Tournament, count: int, needs: dict[int, seating.Need]) -> list[Table]:
+    """The fewest tables that seat `count` entries evenly: tables that special needs require, then
+    the tables that break last (TDA 5: as few tables as needed)."""
+    tables = list(Table.objects.filter(tournament=t, in_play=True).order_by("-break_order", "number"))
+    if not tables:
+        raise ServiceError(_("Open the tables first: no table is in play."), code="no_tables", status=409)
+    required = {need.table for need in needs.values() if need.table is not None}
+    chosen = [table for table in tables if table.number in required]
+    if any(need.accessible for need in needs.values()) and not any(table.accessible for table in chosen):
+        chosen += [table for table in tables if table.accessible][:1]
+    rest = [table for table in tables if table not in chosen]
+    while True:
+        capacity = sum(table.seats for table in chosen)
+        fits = chosen and capacity >= count and -(-count // len(chosen)) <= min(table.seats for table in chosen)
+        if fits or not rest:
+            break
+        chosen.append(rest.pop(0))
+    if sum(table.seats for table in chosen) < count:
+        raise ServiceError(_("%(entries)s entries need more seats than the %(seats)s seats at the open tables: open more tables.")
+                           % {"entries": count, "seats": sum(table.seats for table in tables)}, code="no_open_seat", status=409)
+    return sorted(chosen, key=lambda table: table.number)
+
+
+def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], entries: dict[int, Entry],
+                 tables: dict[int, Table], now) -> int:
+    """One set-based INSERT on PostgreSQL (DESIGN.md pitfalls: 10,000 seats through bulk_create spent
+    most of a start draw building model instances); bulk_create elsewhere. Returns the seats written."""
+    entry_ids = [entries[number].pk for number in result]
+    table_ids = [tables[table].pk for table, _seat in result.values()]
+    seats = [seat for _table, seat in result.values()]
+    if connection.vendor == "postgresql":
+        f = {name: Seat._meta.get_field(name).column for name in ("tournament", "entry", "table", "seat", "draw",
+                                                                 "seated_at", "end_reason")}
+        sql = (f'INSERT INTO "{Seat._meta.db_table}" ("{f["tournament"]}", "{f["entry"]}", "{f["table"]}", "{f["seat"]}", '
+               f'"{f["draw"]}", "{f["seated_at"]}", "{f["end_reason"]}") '
+               "SELECT %s, e, tb, s, %s, %s, '' FROM unnest(%s::bigint[], %s::bigint[], %s::smallint[]) AS u(e, tb, s)")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [t.pk, draw.pk, now, entry_ids, table_ids, seats])
+            return cursor.rowcount
+    rows = [Seat(tournament_id=t.pk, entry_id=e, table_id=tb, seat=s, draw_id=draw.pk, seated_at=now)
+            for e, tb, s in zip(entry_ids, table_ids, seats, strict=True)]
+    return len(Seat.objects.bulk_create(rows, batch_size=2000))
+
+
+@transaction.atomic
+def draw_start(actor, tournament: Tournament) -> Draw:
+    """The start draw (TDA 5): every registered entry to a random seat, tables filled evenly, the
+    fewest tables needed; driven by the seed committed beforehand, which is revealed with the result."""
+    require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)
+    if start_drawn(t):
+        raise ServiceError(_("The start draw is done already; new entries are seated as they register."),
+                           code="already_drawn", status=409)
+    draw = _pending_draw(t)
+    entries = list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE)
+                   .exclude(pk__in=live_seats(t).values("entry_id")).order_by("number"))
+    if not entries:
+        raise ServiceError(_("There is nobody to seat: register entries first."), code="no_entries", status=409)
+    needs = _needs_of(t, entries)
+    tables = _choose_tables(t, len(entries), needs)
+    room, by_number = _room_of(t, tables)
+    inputs = {"entries": [e.number for e in entries], **_room_json(room), "needs": _need_json(needs)}
+    try:
+        result = seating.draw_start(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
+    except seating.DrawError as exc:
+        raise _draw_error(exc) from exc
+    now = timezone.now()
+    _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, now)
+    _reveal(t, draw, Draw.Kind.START, inputs, _result_json(result), actor)
+    if t.status == Tournament.Status.SETUP:
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+    record_event(t, "seating.drawn", {
+        "draw": draw.number, "kind": draw.kind, "commitment": draw.commitment, "seed": draw.seed,
+        "seated": len(result), "tables": sorted(by_number),
+    }, actor, stats=False)
+    _pending_draw(t)
+    return draw
+
+
+def _result_json(result: dict[int, tuple[int, int]]) -> list[list[int]]:
+    return [[entry, table, seat] for entry, (table, seat) in sorted(result.items())]
+
+
+def seat_late_entries(actor, t: Tournament, entries: list[Entry], kind: str = Draw.Kind.LATE) -> Draw:
+    """Late entries and re-entries (TDA 5): each to a random open seat at a table with the fewest
+    players. The caller holds the tournament lock and checked the role."""
+    draw = _pending_draw(t)
+    tables = list(Table.objects.filter(tournament=t, in_play=True).order_by("number"))
+    room, by_number = _room_of(t, tables)
+    needs = _needs_of(t, entries)
+    inputs = {"entries": sorted(e.number for e in entries), **_room_json(room), "needs": _need_json(needs)}
+    try:
+        result = seating.draw_late(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
+    except seating.DrawError as exc:
+        raise _draw_error(exc) from exc
+    _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, timezone.now())
+    _reveal(t, draw, kind, inputs, _result_json(result), actor)
+    record_event(t, "seating.drawn", {
+        "draw": draw.number, "kind": kind, "commitment": draw.commitment, "seed": draw.seed, "seated": len(result),
+        "entries": sorted(result), "seats": [{"entry": n, "table": tb, "seat": s} for n, (tb, s) in sorted(result.items())],
+    }, actor, stats=False)
+    _pending_draw(t)
+    return draw
+
+
+@transaction.atomic
+def seat_waiting_entries(actor, tournament: Tournament) -> Draw:
+    """Seat every live entry that has no seat yet (after the start draw), by the late-entry rule."""
+    require(actor, SEATING)
+    t = lock_tournament(tournament.pk)
+    if not start_drawn(t):
+        raise ServiceError(_("Make the start draw first."), code="not_drawn", status=409)
+    entries = list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE)
+                   .exclude(pk__in=live_seats(t).values("entry_id")).order_by("number"))
+    if not entries:
+        raise ServiceError(_("Every live entry has a seat."), code="nobody_waiting", status=409)
+    return seat_late_entries(actor, t, entries)
+
+
+def seat_new_entry(actor, t: Tournament, entry: Entry) -> Seat | None:
+    """Called by registration (tournament lock held): after the start draw, a new entry is seated at once."""
+    if not start_drawn(t):
+        return None
+    seat_late_entries(actor, t, [entry])
+    return live_seats(t).select_related("table").get(entry=entry)
+
+
+def seat_of(entry: Entry) -> Seat | None:
+    return Seat.objects.select_related("table").filter(entry=entry, ended_at__isnull=True).first()
+
+
+def _seat_payload(entry: Entry, seat: Seat | None) -> dict:
+    return {"entry": entry.number, "name": entry.player.display_name,
+            "table": seat.table.number if seat else None, "seat": seat.seat if seat else None}
+
+
+def _end_seat(seat: Seat | None, reason: str, now) -> None:
+    if seat is not None:
+        seat.ended_at, seat.end_reason = now, reason
+        seat.save(update_fields=["ended_at", "end_reason"])
+
+
+def _locked_entry(t: Tournament, entry: Entry) -> Entry:
+    return Entry.objects.select_for_update().select_related("player").get(pk=entry.pk, tournament=t)
+
+
+def _open_table(t: Tournament, number) -> Table:
+    table = Table.objects.select_for_update().filter(tournament=t, number=number).first()
+    if table is None:
+        raise ServiceError(_("There is no table %(number)s.") % {"number": number}, code="no_table", status=404)
+    if not table.in_play:
+        raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
+    return table
+
+
+def _check_seat_open(t: Tournament, table: Table, seat) -> int:
+    try:
+        seat = int(seat)
+    except (TypeError, ValueError):
+        seat = 0
+    if not 1 <= seat <= table.seats:
+        raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats},
+                           code="bad_seat")
+    taken = live_seats(t).filter(table=table, seat=seat).select_related("entry").first()
+    if taken is not None or (table.pk, seat) in set(reserved_seats(t, [table.pk])):
+        raise ServiceError(_("Table %(table)s seat %(seat)s is not free.") % {"table": table.number, "seat": seat},
+                           code="seat_taken", status=409)
+    return seat
+
+
+@transaction.atomic
+def correct_seat(actor, entry: Entry, table_number: int, seat_number: int) -> Seat:
+    """A player found in the wrong seat goes to the right one and keeps the stack (TDA 5)."""
+    require(actor, SEATING)
+    t = lock_tournament(entry.tournament_id)
+    e = _locked_entry(t, entry)
+    if e.status != Entry.Status.ACTIVE:
+        raise ServiceError(_("Entry #%(number)s is not playing.") % {"number": e.number}, code="entry_not_active", status=409)
+    table = _open_table(t, table_number)
+    seat_number = _check_seat_open(t, table, seat_number)
+    old = live_seats(t).select_for_update().select_related("table").filter(entry=e).first()
+    now = timezone.now()
+    _end_seat(old, Seat.End.CORRECTION, now)
+    new = Seat.objects.create(tournament=t, entry=e, table=table, seat=seat_number, seated_at=now)
+    record_event(t, "seat.corrected", {
+        "entry": e.number, "name": e.player.display_name, "entries": [e.number],
+        "from": {"table": old.table.number, "seat": old.seat} if old else None,
+        "to": {"table": table.number, "seat": seat_number},
+    }, actor, stats=False)
+    return new
+
+
+def free_seat(t: Tournament, entry: Entry, reason: str) -> Seat | None:
+    """End the entry's seat (bust, void); the caller holds the tournament lock. Returns the seat."""
+    seat = live_seats(t).select_for_update().select_related("table").filter(entry=entry).first()
+    _end_seat(seat, reason, timezone.now())
+    return seat
+
+
+def reseat_after_undo(actor, t: Tournament, entry: Entry) -> Seat | None:
+    """A bust undone: back to the entry's last seat if it is still free, otherwise by the late-entry rule."""
+    last = Seat.objects.select_related("table").filter(entry=entry, end_reason=Seat.End.BUST).order_by("-ended_at").first()
+    if last is not None and last.table.in_play:
+        free = not live_seats(t).filter(table=last.table, seat=last.seat).exists() and \
+            (last.table_id, last.seat) not in set(reserved_seats(t, [last.table_id]))
+        if free:
+            return Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=last.seat, seated_at=timezone.now())
+    if start_drawn(t):
+        seat_late_entries(actor, t, [entry])
+        return seat_of(entry)
+    return None
+
+
+# --- tables: break order, in play, the button ---------------------------------------------------
+
+
+@transaction.atomic
+def set_break_order(actor, tournament: Tournament, numbers: list[int]) -> list[int]:
+    """The director's break order: the tables in play, each once, first to break first."""
+    require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)
+    tables = {table.number: table for table in Table.objects.select_for_update().filter(tournament=t, in_play=True)}
+    try:
+        numbers = [int(n) for n in numbers]
+    except (TypeError, ValueError):
+        raise ServiceError(_("List the table numbers in the order they break."), code="bad_order") from None
+    if sorted(numbers) != sorted(tables) or len(set(numbers)) != len(numbers):
+        raise ServiceError(_("List every table in play exactly once (tables in play: %(tables)s).")
+                           % {"tables": ", ".join(str(n) for n in sorted(tables))}, code="bad_order")
+    for position, number in enumerate(numbers, start=1):
+        Table.objects.filter(pk=tables[number].pk).update(break_order=position)
+    record_event(t, "tables.break_order", {"order": numbers}, actor, stats=False)
+    return numbers
+
+
+def break_order(tournament: Tournament) -> list[int]:
+    return list(Table.objects.filter(tournament=tournament, in_play=True).order_by("break_order", "number")
+                .values_list("number", flat=True))
+
+
+@transaction.atomic
+def set_table_in_play(actor, table: Table, in_play: bool) -> Table:
+    require(actor, roles.SETUP)
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.in_play == in_play:
+        return table
+    if not in_play and live_seats(t).filter(table=table).exists():
+        raise ServiceError(_("Table %(number)s still has players: move them or break the table first.")
+                           % {"number": table.number}, code="table_has_players", status=409)
+    table.in_play = in_play
+    if in_play and start_drawn(t):
+        table.break_order = _late_break_order(t)
+    table.save(update_fields=["in_play", "break_order"])
+    record_event(t, "table.in_play" if in_play else "table.out_of_play", {"table": table.number}, actor, stats=False)
+    return table
+
+
+def _late_break_order(t: Tournament) -> int:
+    """A table added after the start draw breaks first (before every table already in play)."""
+    first = Table.objects.filter(tournament=t, in_play=True).aggregate(n=Min("break_order"))["n"]
+    return (first if first is not None else 1) - 1
+
+
+@transaction.atomic
+def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None = None) -> dict:
+    """The button draw (TDA 2 and house rules): high card, suits spades > hearts > diamonds > clubs.
+    With no input the software deals one card per occupied seat from a committed, shuffled deck;
+    `cards` ({seat: "As"}) records the dealt result; `seat` sets the button where the floor says."""
+    require(actor, SEATING)
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
+    if not occupied:
+        raise ServiceError(_("Table %(number)s has nobody seated.") % {"number": table.number}, code="table_empty", status=409)
+    draw_number = None
+    if seat is not None:
+        try:
+            winner = int(seat)
+        except (TypeError, ValueError):
+            winner = 0
+        if winner not in occupied:
+            raise ServiceError(_("The button goes to an occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))},
+                               code="bad_seat")
+        dealt = {}
+    elif cards:
+        try:
+            dealt = {int(k): seating.normal_card(str(v)) for k, v in cards.items()}
+            if sorted(dealt) != occupied:
+                raise ServiceError(_("Enter one card for each occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))},
+                                   code="bad_cards")
+            winner = seating.high_card_winner(dealt)
+        except (ValueError, seating.DrawError) as exc:
+            if isinstance(exc, ServiceError):
+                raise
+            raise ServiceError(_("Write each card as rank and suit, for example As, Td, 9c, each card once."),
+                               code="bad_cards") from exc
+    else:
+        draw = _pending_draw(t)
+        dealt = seating.deal_high_card(bytes.fromhex(draw.seed), occupied)
+        winner = seating.high_card_winner(dealt)
+        _reveal(t, draw, Draw.Kind.BUTTON, {"table": table.number, "seats": occupied},
+                {"cards": {str(k): v for k, v in dealt.items()}, "button": winner}, actor)
+        draw_number = draw.number
+    table.button_seat = winner
+    table.save(update_fields=["button_seat"])
+    record_event(t, "table.button", {"table": table.number, "seat": winner, "cards": {str(k): v for k, v in dealt.items()},
+                                     "draw": draw_number}, actor, stats=False)
+    if draw_number is not None:
+        _pending_draw(t)
+    return {"table": table.number, "button": winner, "cards": dealt, "draw": draw_number}
+
+
+# --- special needs (TDA 6) -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_seat_request(actor, tournament: Tournament, player: Player, *, table_number: int | None = None,
+                     seat: int | None = None, accessible: bool = False, note: str = "") -> SeatRequest:
+    """A fixed table (and seat) or an accessible table for a player; every later draw honours it."""
+    require(actor, SEATING)
+    t = lock_tournament(tournament.pk)
+    if seat is not None and table_number is None:
+        raise ServiceError(_("A fixed seat needs its table."), code="seat_without_table")
+    if table_number is None and not accessible:
+        raise ServiceError(_("Choose a fixed table (and seat) or an accessible table."), code="empty_request")
+    if table_number is not None:
+        table = Table.objects.filter(tournament=t, number=table_number).first()
+        if table is None:
+            raise ServiceError(_("There is no table %(number)s.") % {"number": table_number}, code="no_table", status=404)
+        if seat is not None and not 1 <= int(seat) <= table.seats:
+            raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats},
+                               code="bad_seat")
+    if len(note or "") > 200:
+        raise ServiceError(_("The note is too long: at most 200 characters."), code="note_too_long")
+    now = timezone.now()
+    SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=now)
+    request = SeatRequest.objects.create(tournament=t, player=player, table_number=table_number, seat=seat,
+                                         accessible=accessible, note=note or "", created_at=now, created_by=actor)
+    record_event(t, "seat_request.set", {"player": player.pk, "name": player.display_name, "table": table_number,
+                                         "seat": seat, "accessible": accessible}, actor, stats=False)
+    return request
+
+
+@transaction.atomic
+def cancel_seat_request(actor, tournament: Tournament, player: Player) -> int:
+    require(actor, SEATING)
+    t = lock_tournament(tournament.pk)
+    n = SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=timezone.now())
+    if not n:
+        raise ServiceError(_("%(name)s has no seat request.") % {"name": player.display_name}, code="no_request", status=404)
+    record_event(t, "seat_request.cancelled", {"player": player.pk, "name": player.display_name}, actor, stats=False)
+    return n
+
+
+# --- read models: the floor's table map, a player's seat, a draw's verification ------------------
+
+
+def floor_map(tournament: Tournament) -> dict:
+    """Every table in play with its seats and players, in a constant number of queries."""
+    tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
+    seats = (live_seats(tournament).order_by().values_list("table_id", "seat", "entry__number", "entry__player__first_name",
+                                                           "entry__player__last_name", "entry__player__nickname"))
+    by_table: dict[int, dict[int, dict]] = {table.pk: {} for table in tables}
+    for table_id, seat, number, first, last, nick in seats:
+        name = f"{first} {last}" + (f" ({nick})" if nick else "")
+        by_table[table_id][seat] = {"seat": seat, "entry": number, "name": name}
+    live = [table for table in tables if table.in_play]
+    counts = [len(by_table[table.pk]) for table in live]
+    most = max(counts, default=0)
+    waiting = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).exclude(
+        pk__in=live_seats(tournament).values("entry_id")).count()
+    result = []
+    order = {number: i for i, number in enumerate(break_order(tournament), start=1)}
+    for table in tables:
+        players = by_table[table.pk]
+        if not table.in_play:
+            status = "broken" if table.broken_at else "closed"
+        elif len(players) == table.seats:
+            status = "full"
+        elif most - len(players) >= 2:
+            status = "short"
+        else:
+            status = "open"
+        result.append({
+            "table": table.number, "seats": table.seats, "in_play": table.in_play, "accessible": table.accessible,
+            "button": table.button_seat, "break_position": order.get(table.number), "players": len(players),
+            "status": status,
+            "seat_list": [players.get(s) or {"seat": s, "entry": None, "name": None} for s in range(1, table.seats + 1)],
+        })
+    return {"tables": result, "players_seated": sum(counts), "waiting": waiting,
+            "start_drawn": start_drawn(tournament), "next_draw": pending_commitment(tournament)}
+
+
+def public_seat(tournament: Tournament, entry_number: int) -> dict | None:
+    """What the player's seat page shows: name, table and seat (nothing personal)."""
+    entry = Entry.objects.select_related("player").filter(tournament=tournament, number=entry_number).first()
+    if entry is None or entry.status == Entry.Status.VOIDED:
+        return None
+    seat = seat_of(entry)
+    return {"entry": entry.number, "name": entry.player.display_name, "status": entry.status,
+            "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
+            "seated_at": seat.seated_at.isoformat() if seat else None, "place": entry.finish_place}
+
+
+def find_entries(tournament: Tournament, query: str, limit: int = 20) -> list[dict]:
+    """Public lookup by entry number or name (names only)."""
+    query = (query or "").strip()
+    entries = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.VOIDED).select_related("player")
+    if query.lstrip("#").isdigit():
+        entries = entries.filter(number=int(query.lstrip("#")))
+    elif len(query) >= 2:
+        from django.db.models import Q
+
+        for word in query.split():
+            entries = entries.filter(Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
+                                     | Q(player__nickname__icontains=word))
+    else:
+        return []
+    return [{"entry": e.number, "name": e.player.display_name, "status": e.status} for e in entries.order_by("number")[:limit]]
+
+
+def verify_draw(draw: Draw) -> dict:
+    """Recompute a revealed draw from its seed and inputs and compare it with what was recorded
+    (and with the seats written for it)."""
+    if draw.drawn_at is None:
+        return {"draw": draw.number, "revealed": False, "commitment": draw.commitment}
+    seed = bytes.fromhex(draw.seed)
+    data = draw.inputs or {}
+    commitment_ok = seating.commitment(seed) == draw.commitment
+    if draw.kind == Draw.Kind.BUTTON:
+        dealt = seating.deal_high_card(seed, data["seats"])
+        recomputed = {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
+        written = None
+    else:
+        room = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
+                               {int(t): n for t, n in data["players"].items()}, data.get("accessible", []))
+        needs = {int(n): seating.Need(**need) for n, need in data.get("needs", {}).items()}
+        fn = seating.draw_start if draw.kind == Draw.Kind.START else seating.draw_late
+        recomputed = _result_json(fn(seed, data["entries"], room, needs))
+        written = sorted([s.entry.number, s.table.number, s.seat] for s in draw.seats.select_related("entry", "table"))
+    return {"draw": draw.number, "kind": draw.kind, "revealed": True, "commitment": draw.commitment, "seed": draw.seed,
+            "commitment_matches": commitment_ok, "inputs": data, "result": draw.result, "recomputed": recomputed,
+            "matches": commitment_ok and recomputed == draw.result and (written is None or written == draw.result),
+            "written": written}

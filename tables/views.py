@@ -1,0 +1,358 @@
+"""Screens of the tables: the floor's overview of every table's level in play, opening a table,
+and the dealer tablet of one table with its "Shuffle / new hand" button. Thin: parse, check
+the role, call one service, render."""
+from __future__ import annotations
+
+import time
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from clock.services import clock_snapshot, rows_of
+from clock.views import wants_json
+from tournament import roles
+from tournament import services as tournament_services
+from tournament.models import Entry, Tournament
+from tournament.services import ServiceError
+from tournament.views import in_venue_time, role_required
+
+from . import cards, services
+from .models import Draw, Table
+
+TABLES_VIEW = (roles.FLOOR,)  # and the director (has_role adds the director everywhere)
+
+
+def _table(pk: int, number: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("tournament"), tournament_id=pk, number=number)
+
+
+def _next_number(tournament: Tournament) -> int:
+    numbers = set(Table.objects.filter(tournament=tournament).values_list("number", flat=True))
+    return next(n for n in range(1, 1000) if n not in numbers) if len(numbers) < 999 else 999
+
+
+def _tables_context(tournament: Tournament, **extra) -> dict:
+    return {
+        "t": tournament, "clock": clock_snapshot(tournament), "tables": services.tables_overview(tournament),
+        "next_number": _next_number(tournament), **extra,
+    }
+
+
+@role_required(TABLES_VIEW)
+@in_venue_time
+def tables_page(request, tournament: Tournament):
+    return render(request, "tables/tables.html", _tables_context(tournament))
+
+
+@require_POST
+@role_required(roles.SETUP)
+@in_venue_time
+def table_open(request, tournament: Tournament):
+    """Open a table. The shuffler token is shown on this answer only (it is stored hashed), so the
+    page is rendered here rather than after a redirect."""
+    try:
+        number = int(request.POST.get("number", ""))
+        seats = int(request.POST["seats"]) if request.POST.get("seats", "").strip() else None
+    except ValueError:
+        messages.error(request, _("Enter the table number (and the seats) as whole numbers."))
+        return redirect("tables", pk=tournament.pk)
+    signals = request.POST.get("sends_hand_signals") in ("on", "1", "true")
+    try:
+        table, token = services.open_table(request.user, tournament, number, seats, signals)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("tables", pk=tournament.pk)
+    response = render(request, "tables/tables.html", _tables_context(tournament, opened=table, token=token), status=201)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@role_required(services.DEALING)
+@in_venue_time
+def dealer_choose(request, tournament: Tournament):
+    tables = Table.objects.filter(tournament=tournament, in_play=True).order_by("number")
+    return render(request, "tables/dealer_choose.html", {"t": tournament, "tables": tables})
+
+
+def table_state(table: Table) -> dict:
+    """What the dealer tablet shows about its table: the hand and the level it plays (the clock's
+    level comes with the clock; the page works out which of the two a new hand would use)."""
+    rows = rows_of(table.tournament)
+    follows = not table.sends_hand_signals or table.hand_level_index is None
+    clock_index = services.clock_level_index(table.tournament, rows)
+    index = services.level_in_play(table, clock_index)
+    return {
+        "number": table.number, "in_play": table.in_play, "sends_hand_signals": table.sends_hand_signals,
+        "hand": table.hand_number,
+        "hand_started_at": table.hand_started_at.timestamp() if table.hand_started_at else None,
+        "hand_level_index": None if follows else table.hand_level_index,
+        "level_index": index, "level": rows[index].number if rows else None,
+    }
+
+
+@role_required(services.DEALING)
+@in_venue_time
+def dealer_page(request, tournament: Tournament, number: int):
+    table = _table(tournament.pk, number)
+    return render(request, "tables/dealer.html", {
+        "t": tournament, "table": table, "state": table_state(table), "clock": clock_snapshot(tournament),
+    })
+
+
+@never_cache
+@role_required(services.DEALING)
+def dealer_state(request, pk: int, number: int):
+    """Polled by the dealer tablet (dealers have no floor socket). `?ping=1` answers only the server
+    time, for the tablet's time sync."""
+    if request.GET.get("ping"):
+        get_object_or_404(Tournament, pk=pk)
+        return JsonResponse({"server_time": time.time()})
+    table = _table(pk, number)
+    return JsonResponse({"server_time": time.time(), "table": table_state(table), "clock": clock_snapshot(table.tournament)})
+
+
+def _hand_action(request, pk: int, number: int, service, done_message) -> JsonResponse:
+    table = _table(pk, number)
+    try:
+        hand = service(request.user, table)
+    except ServiceError as exc:
+        if wants_json(request):
+            return JsonResponse({"ok": False, "error": exc.message, "code": exc.code}, status=exc.status)
+        messages.error(request, exc.message)
+        return redirect("dealer", pk=pk, number=number)
+    table.refresh_from_db()
+    message = done_message(hand)
+    if wants_json(request):
+        return JsonResponse({"ok": True, "message": message, "server_time": time.time(), "table": table_state(table),
+                             "clock": clock_snapshot(table.tournament)})
+    messages.success(request, message)
+    return redirect("dealer", pk=pk, number=number)
+
+
+@require_POST
+@role_required(services.DEALING)
+def hand_start(request, pk: int, number: int):
+    return _hand_action(request, pk, number, services.start_hand,
+                        lambda hand: _("Hand %(hand)s started.") % {"hand": hand.number})
+
+
+@require_POST
+@role_required(services.DEALING)
+def hand_undo(request, pk: int, number: int):
+    return _hand_action(request, pk, number, services.undo_hand_start,
+                        lambda hand: _("Hand %(hand)s is undone.") % {"hand": hand.number})
+
+
+# --- the floor's table map (tablet) ------------------------------------------------------------
+
+MAP_VIEW = (roles.FLOOR,)  # and the director
+SEAT_CARDS = (roles.FLOOR, roles.CASHIER)  # and the director
+
+
+@role_required(MAP_VIEW)
+@in_venue_time
+def floor_map_page(request, tournament: Tournament):
+    return render(request, "tables/map.html", {"t": tournament, "map": services.floor_map(tournament),
+                                               "next_number": _next_number(tournament)})
+
+
+@never_cache
+@role_required(MAP_VIEW)
+def floor_map_json(request, pk: int):
+    return JsonResponse(services.floor_map(get_object_or_404(Tournament, pk=pk)))
+
+
+def _entry(tournament_id: int, number) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("player", "tournament"), tournament_id=tournament_id,
+                             number=number)
+
+
+def _whole(value) -> int | None:
+    value = str(value or "").strip()
+    return int(value) if value.isdigit() else None
+
+
+def _map_answer(request, pk: int, fn, done, *args, **kwargs):
+    """Call one service for the map: JSON for the page's fetch, a message and a redirect otherwise."""
+    try:
+        result = fn(request.user, *args, **kwargs)
+    except ServiceError as exc:
+        if wants_json(request):
+            return JsonResponse({"ok": False, "error": exc.message, "code": exc.code}, status=exc.status)
+        messages.error(request, exc.message)
+        return redirect("floor-map", pk=pk)
+    message = done(result)
+    if wants_json(request):
+        return JsonResponse({"ok": True, "message": message})
+    messages.success(request, message)
+    return redirect("floor-map", pk=pk)
+
+
+def _bad_input(request, pk: int, message: str):
+    if wants_json(request):
+        return JsonResponse({"ok": False, "error": message, "code": "invalid"}, status=400)
+    messages.error(request, message)
+    return redirect("floor-map", pk=pk)
+
+
+@require_POST
+@role_required(roles.BUST)
+def map_bust(request, pk: int, number: int):
+    return _map_answer(request, pk, tournament_services.bust_entry,
+                       lambda e: _("Entry #%(number)s (%(name)s) is out in place %(place)s.")
+                       % {"number": e.number, "name": e.player.display_name, "place": e.finish_place},
+                       _entry(pk, number))
+
+
+@require_POST
+@role_required(roles.BUST)
+def map_undo_bust(request, pk: int, number: int):
+    return _map_answer(request, pk, tournament_services.undo_bust,
+                       lambda e: _("Entry #%(number)s plays again.") % {"number": e.number}, _entry(pk, number))
+
+
+@require_POST
+@role_required(services.SEATING)
+def map_correct(request, pk: int, number: int):
+    table, seat = _whole(request.POST.get("table")), _whole(request.POST.get("seat"))
+    if table is None or seat is None:
+        return _bad_input(request, pk, _("Choose the table and the seat."))
+    return _map_answer(request, pk, services.correct_seat,
+                       lambda s: _("Entry #%(number)s now sits at table %(table)s seat %(seat)s.")
+                       % {"number": number, "table": s.table.number, "seat": s.seat},
+                       _entry(pk, number), table, seat)
+
+
+@require_POST
+@role_required(services.SEATING)
+def map_button(request, pk: int, number: int):
+    seat = request.POST.get("seat", "").strip() or None
+    return _map_answer(request, pk, services.draw_button,
+                       lambda r: _("Table %(table)s: the button is at seat %(seat)s.") % {"table": r["table"], "seat": r["button"]},
+                       _table(pk, number), seat=seat)
+
+
+@require_POST
+@role_required(roles.SETUP)
+def map_open_table(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    number, seats = _whole(request.POST.get("number")), _whole(request.POST.get("seats"))
+    if number is None or (request.POST.get("seats", "").strip() and seats is None):
+        return _bad_input(request, pk, _("Enter the table number (and the seats) as whole numbers."))
+    checked = lambda name: request.POST.get(name) in ("on", "1", "true")  # noqa: E731
+    return _map_answer(request, pk, services.open_table,
+                       lambda r: _("Table %(number)s is open.") % {"number": r[0].number},
+                       tournament, number, seats, checked("sends_hand_signals"), checked("accessible"))
+
+
+@require_POST
+@role_required(roles.SETUP)
+def map_draw_start(request, pk: int):
+    return _map_answer(request, pk, services.draw_start,
+                       lambda d: _("Draw %(draw)s is done: every entry has a seat.") % {"draw": d.number},
+                       get_object_or_404(Tournament, pk=pk))
+
+
+@require_POST
+@role_required(services.SEATING)
+def map_seat_waiting(request, pk: int):
+    return _map_answer(request, pk, services.seat_waiting_entries,
+                       lambda d: _("Draw %(draw)s seated the waiting entries.") % {"draw": d.number},
+                       get_object_or_404(Tournament, pk=pk))
+
+
+# --- seat cards (print and PDF) ------------------------------------------------------------------
+
+
+def _seat_card_rows(request, tournament: Tournament, entry_number: int | None = None) -> list[dict]:
+    draw = _whole(request.GET.get("draw"))
+    return cards.seat_cards(tournament, entry_number=entry_number, draw=draw,
+                            url=lambda n: request.build_absolute_uri(reverse("seat-page", args=[tournament.pk, n])))
+
+
+def _cards_response(request, tournament: Tournament, rows: list[dict], name: str):
+    if request.GET.get("format") == "pdf":
+        pdf = cards.seat_cards_pdf(tournament, rows, paper=request.GET.get("paper", "80mm"))
+        response = HttpResponse(pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+        return response
+    return render(request, "tables/seat_cards.html", {"t": tournament, "cards": rows,
+                                                      "draw": request.GET.get("draw", ""), "query": request.GET.urlencode()})
+
+
+@role_required(SEAT_CARDS)
+@in_venue_time
+def seat_cards_all(request, tournament: Tournament):
+    rows = _seat_card_rows(request, tournament)
+    return _cards_response(request, tournament, rows, f"seat-cards-{tournament.pk}")
+
+
+@role_required(SEAT_CARDS)
+@in_venue_time
+def seat_card(request, tournament: Tournament, number: int):
+    rows = _seat_card_rows(request, tournament, entry_number=number)
+    if not rows:
+        raise Http404(_("Entry #%(number)s has no seat.") % {"number": number})
+    return _cards_response(request, tournament, rows, f"seat-card-{tournament.pk}-{number}")
+
+
+# --- public: the player's seat page and the draw verification ------------------------------------
+
+
+def _public_tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+def seat_search(request, pk: int):
+    tournament = _public_tournament(pk)
+    q = request.GET.get("q", "").strip()
+    found = services.find_entries(tournament, q) if q else []
+    if q and len(found) == 1 and q.lstrip("#").isdigit():
+        return redirect("seat-page", pk=pk, number=found[0]["entry"])
+    return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found})
+
+
+def seat_page(request, pk: int, number: int):
+    tournament = _public_tournament(pk)
+    seat = services.public_seat(tournament, number)
+    if seat is None:
+        raise Http404(_("There is no entry #%(number)s.") % {"number": number})
+    return render(request, "tables/seat_page.html", {"t": tournament, "seat": seat,
+                                                     "next_draw": services.pending_commitment(tournament)})
+
+
+@never_cache
+def seat_json(request, pk: int, number: int):
+    seat = services.public_seat(_public_tournament(pk), number)
+    if seat is None:
+        return JsonResponse({"error": _("There is no entry #%(number)s.") % {"number": number}}, status=404)
+    return JsonResponse(seat)
+
+
+def draw_list(request, pk: int):
+    tournament = _public_tournament(pk)
+    draws = Draw.objects.filter(tournament=tournament).order_by("-number")
+    return render(request, "tables/draws.html", {"t": tournament, "draws": draws})
+
+
+def draw_detail(request, pk: int, number: int):
+    tournament = _public_tournament(pk)
+    draw = get_object_or_404(Draw, tournament=tournament, number=number)
+    return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": services.verify_draw(draw)})
+
+
+@never_cache
+def draws_json(request, pk: int):
+    """The next commitment and the last revealed draw (public: the lobby TV shows them)."""
+    tournament = _public_tournament(pk)
+    last = Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).order_by("-number").first()
+    return JsonResponse({
+        "next_draw": services.pending_commitment(tournament),
+        "last_draw": None if last is None else {"draw": last.number, "kind": last.kind, "commitment": last.commitment,
+                                                "seed": last.seed},
+    })

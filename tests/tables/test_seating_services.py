@@ -1,0 +1,448 @@
+"""Seating services on the real database: start draw, late entries, corrections, busts and their undo."""
+import threading
+from datetime import date
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables import seating
+from tables import services as tables
+from tables.models import Draw, Seat, Table
+from tests.conftest import id_doc, make_user, tournament_data
+from tournament import services
+from tournament.models import AuditEvent, Entry
+
+
+def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
+    out = []
+    for i in range(start, start + n):
+        player = services.create_player(cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        out.append(services.register_entry(cashier, tournament, player, id_doc(f"EA{i:07d}")))
+    return out
+
+
+def open_tables(director, tournament, numbers, seats=9):
+    for n in numbers:
+        tables.open_table(director, tournament, n, seats)
+
+
+@pytest.fixture
+def drawn(director, cashier, tournament):
+    open_tables(director, tournament, [1, 2, 3, 4])
+    entries = register(cashier, tournament, 20)
+    draw = tables.draw_start(director, tournament)
+    return draw, entries
+
+
+def test_start_draw_uses_the_fewest_tables_evenly_and_reveals_a_seed_that_recomputes(drawn, tournament):
+    draw, entries = drawn
+    counts = {}
+    for seat in Seat.objects.filter(ended_at__isnull=True):
+        counts[seat.table.number] = counts.get(seat.table.number, 0) + 1
+    assert len(counts) == 3 and sum(counts.values()) == 20 and max(counts.values()) - min(counts.values()) <= 1
+    draw.refresh_from_db()
+    assert draw.kind == Draw.Kind.START and seating.commitment(bytes.fromhex(draw.seed)) == draw.commitment
+    check = tables.verify_draw(draw)
+    assert check["matches"] is True
+    # A new commitment waits for the next draw.
+    assert Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).count() == 1
+
+
+def test_a_late_entry_is_seated_at_registration_at_a_shortest_table(drawn, cashier, tournament):
+    _draw, _entries = drawn
+    before = {t["table"]: t["players"] for t in tables.floor_map(tournament)["tables"] if t["in_play"]}
+    (late,) = register(cashier, tournament, 1, start=100)
+    seat = tables.seat_of(late)
+    assert seat is not None and seat.table.number in before
+    playing = {n: c for n, c in before.items() if c}  # table 4 was not needed: it stays empty
+    assert before[seat.table.number] == min(playing.values())
+
+
+# --- helpers for the tests below ---------------------------------------------------------------
+
+
+def refused(code: str, fn, *args, **kwargs) -> services.ServiceError:
+    with pytest.raises(services.ServiceError) as exc:
+        fn(*args, **kwargs)
+    assert exc.value.code == code, (exc.value.code, exc.value.message)
+    return exc.value
+
+
+def live(entry: Entry) -> Seat | None:
+    return tables.seat_of(entry)
+
+
+def places(entries) -> dict[int, int | None]:
+    return {e.number: Entry.objects.get(pk=e.pk).finish_place for e in entries}
+
+
+# --- verifying a draw ----------------------------------------------------------------------------
+
+
+def test_a_recorded_draw_recomputes_from_its_revealed_seed_and_tampering_is_detected(drawn):
+    draw, _entries = drawn
+    draw.refresh_from_db()
+    check = tables.verify_draw(draw)
+    assert check["matches"] and check["commitment_matches"] and check["recomputed"] == draw.result == check["written"]
+    # A recorded result with two players swapped.
+    tampered = Draw.objects.get(pk=draw.pk)
+    (e1, t1, s1), (e2, t2, s2) = tampered.result[0], tampered.result[-1]
+    assert (t1, s1) != (t2, s2)
+    tampered.result[0], tampered.result[-1] = [e1, t2, s2], [e2, t1, s1]
+    check = tables.verify_draw(tampered)
+    assert check["matches"] is False and check["commitment_matches"] is True
+    # Another seed: it no longer matches the commitment shown before the draw.
+    tampered = Draw.objects.get(pk=draw.pk)
+    tampered.seed = ("0" if tampered.seed[0] != "0" else "1") + tampered.seed[1:]
+    check = tables.verify_draw(tampered)
+    assert check["matches"] is False and check["commitment_matches"] is False
+    # Another seed with a commitment made to fit: the recomputed seats differ from the recorded ones.
+    tampered.commitment = seating.commitment(bytes.fromhex(tampered.seed))
+    check = tables.verify_draw(tampered)
+    assert check["commitment_matches"] is True and check["recomputed"] != draw.result and check["matches"] is False
+    # Seats written that differ from the recorded result.
+    seat = Seat.objects.filter(draw=draw).order_by("pk").first()
+    free = next(s for s in range(1, 10) if not Seat.objects.filter(table=seat.table, seat=s, ended_at__isnull=True).exists())
+    Seat.objects.filter(pk=seat.pk).update(seat=free)
+    check = tables.verify_draw(Draw.objects.get(pk=draw.pk))
+    assert check["recomputed"] == draw.result and check["written"] != draw.result and check["matches"] is False
+
+
+def test_an_unrevealed_draw_shows_only_its_commitment(tournament, director):
+    pending = tables.commit_next_draw(director, tournament)
+    check = tables.verify_draw(pending)
+    assert check == {"draw": pending.number, "revealed": False, "commitment": pending.commitment}
+    assert tables.pending_commitment(tournament) == {"draw": pending.number, "commitment": pending.commitment}
+
+
+# --- the start draw: refusals and special needs -------------------------------------------------
+
+
+def test_the_start_draw_is_refused_twice_and_without_tables_or_entries(director, cashier, tournament):
+    exc = refused("no_entries", tables.draw_start, director, tournament)
+    assert "register entries first" in exc.message
+    register(cashier, tournament, 12)
+    exc = refused("no_tables", tables.draw_start, director, tournament)
+    assert "Open the tables first" in exc.message
+    open_tables(director, tournament, [1])
+    exc = refused("no_open_seat", tables.draw_start, director, tournament)  # 12 entries, 9 seats
+    assert "12 entries need more seats than the 9 seats" in exc.message
+    assert not Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).exists()
+    assert not Seat.objects.exists()
+    open_tables(director, tournament, [2])
+    tables.draw_start(director, tournament)
+    exc = refused("already_drawn", tables.draw_start, director, tournament)
+    assert "start draw is done already" in exc.message
+    assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).count() == 1
+    assert Seat.objects.filter(ended_at__isnull=True).count() == 12
+
+
+def test_only_the_director_makes_the_start_draw(floor, cashier, director, tournament):
+    open_tables(director, tournament, [1])
+    register(cashier, tournament, 3)
+    refused("forbidden", tables.draw_start, floor, tournament)
+
+
+def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, tournament):
+    open_tables(director, tournament, [1, 2, 3, 4, 5])
+    tables.open_table(director, tournament, 6, 9, accessible=True)
+    entries = register(cashier, tournament, 20)
+    fixed_seat, accessible, fixed_table = entries[3], entries[7], entries[11]
+    tables.set_seat_request(floor, tournament, fixed_seat.player, table_number=2, seat=5)
+    tables.set_seat_request(floor, tournament, accessible.player, accessible=True)
+    tables.set_seat_request(floor, tournament, fixed_table.player, table_number=5)
+    draw = tables.draw_start(director, tournament)
+    s = live(fixed_seat)
+    assert (s.table.number, s.seat) == (2, 5)
+    assert live(accessible).table.number == 6 and live(accessible).table.accessible
+    assert live(fixed_table).table.number == 5
+    draw.refresh_from_db()
+    assert draw.inputs["needs"][str(fixed_seat.number)] == {"table": 2, "seat": 5, "accessible": False}
+    assert tables.verify_draw(draw)["matches"]
+    # 20 entries: the needed tables (2, 5, 6) and the fewest others, filled evenly.
+    counts = {t["table"]: t["players"] for t in tables.floor_map(tournament)["tables"] if t["players"]}
+    assert {2, 5, 6} <= set(counts) and len(counts) == 3 and max(counts.values()) - min(counts.values()) <= 1
+
+
+def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director, floor, cashier, tournament):
+    tables.open_table(director, tournament, 7, 9, accessible=True)
+    wants_seat = services.create_player(cashier, first_name="Fixed", last_name="Seat", date_of_birth=date(1980, 1, 1))
+    wants_access = services.create_player(cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
+    free = next(s for s in range(1, 10) if not Seat.objects.filter(table__number=4, seat=s, ended_at__isnull=True).exists())
+    tables.set_seat_request(floor, tournament, wants_seat, table_number=4, seat=free)
+    tables.set_seat_request(floor, tournament, wants_access, accessible=True)
+    e1 = services.register_entry(cashier, tournament, wants_seat, id_doc("FX0000001"))
+    e2 = services.register_entry(cashier, tournament, wants_access, id_doc("FX0000002"))
+    assert (live(e1).table.number, live(e1).seat) == (4, free)
+    assert live(e2).table.number == 7
+    for draw in Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE):
+        assert tables.verify_draw(draw)["matches"]
+    # A fixed seat that is taken is refused with a clear message, and the registration with it.
+    taken = Seat.objects.filter(table__number=1, ended_at__isnull=True).first()
+    third = services.create_player(cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
+    tables.set_seat_request(floor, tournament, third, table_number=1, seat=taken.seat)
+    exc = refused("fixed_seat_taken", services.register_entry, cashier, tournament, third, id_doc("FX0000003"))
+    assert f"table 1 seat {taken.seat}" in exc.message
+    assert not Entry.objects.filter(player=third).exists()
+
+
+def test_a_seat_request_needs_a_real_table_and_seat(floor, director, tournament, player):
+    open_tables(director, tournament, [1])
+    refused("seat_without_table", tables.set_seat_request, floor, tournament, player, seat=3)
+    refused("empty_request", tables.set_seat_request, floor, tournament, player)
+    refused("no_table", tables.set_seat_request, floor, tournament, player, table_number=2)
+    refused("bad_seat", tables.set_seat_request, floor, tournament, player, table_number=1, seat=10)
+    tables.set_seat_request(floor, tournament, player, table_number=1, seat=9)
+    assert tables.cancel_seat_request(floor, tournament, player) == 1
+    refused("no_request", tables.cancel_seat_request, floor, tournament, player)
+
+
+# --- corrections ---------------------------------------------------------------------------------
+
+
+def test_correct_seat_moves_the_player_and_refuses_a_taken_or_wrong_seat(drawn, floor, tournament):
+    _draw, entries = drawn
+    entry = entries[0]
+    old = live(entry)
+    target_table = 4  # empty: every seat free
+    new = tables.correct_seat(floor, entry, target_table, 6)
+    old.refresh_from_db()
+    assert old.ended_at is not None and old.end_reason == Seat.End.CORRECTION
+    assert (live(entry).pk, live(entry).table.number, live(entry).seat) == (new.pk, 4, 6)
+    assert Seat.objects.filter(entry=entry, ended_at__isnull=True).count() == 1
+    other = live(entries[1])
+    exc = refused("seat_taken", tables.correct_seat, floor, entry, other.table.number, other.seat)
+    assert "is not free" in exc.message
+    refused("bad_seat", tables.correct_seat, floor, entry, 4, 10)
+    refused("bad_seat", tables.correct_seat, floor, entry, 4, 0)
+    refused("bad_seat", tables.correct_seat, floor, entry, 4, "x")
+    refused("no_table", tables.correct_seat, floor, entry, 42, 1)
+    assert (live(entry).table.number, live(entry).seat) == (4, 6)
+
+
+# --- busts, their undo, re-entries, voids ---------------------------------------------------------
+
+
+def test_a_bust_frees_the_seat_and_the_place_is_players_left_plus_one(drawn, floor, tournament):
+    _draw, entries = drawn
+    seat = live(entries[5])
+    services.bust_entry(floor, entries[5])
+    seat.refresh_from_db()
+    assert seat.ended_at is not None and seat.end_reason == Seat.End.BUST and live(entries[5]) is None
+    left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
+    assert left == 19 and places([entries[5]]) == {entries[5].number: left + 1}
+    services.bust_entry(floor, entries[6])
+    assert places(entries[5:7]) == {entries[5].number: 20, entries[6].number: 19}
+    refused("entry_not_active", services.bust_entry, floor, entries[5])
+    # The freed seat is open again: a correction may use it.
+    tables.correct_seat(floor, entries[0], seat.table.number, seat.seat)
+
+
+def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later(drawn, floor, tournament):
+    _draw, entries = drawn
+    a, b, c = entries[2], entries[9], entries[14]
+    seat_a = live(a)
+    for e in (a, b, c):
+        services.bust_entry(floor, e)
+    assert places([a, b, c]) == {a.number: 20, b.number: 19, c.number: 18}
+    services.undo_bust(floor, a)
+    assert (live(a).table_id, live(a).seat) == (seat_a.table_id, seat_a.seat)
+    assert places([a, b, c]) == {a.number: None, b.number: 20, c.number: 19}
+    # Undo of a bust in the middle: only those busted after it move.
+    services.undo_bust(floor, c)
+    assert places([b, c]) == {b.number: 20, c.number: None}
+    refused("not_busted", services.undo_bust, floor, c)
+
+
+def test_undoing_a_bust_whose_seat_was_taken_seats_the_player_by_the_late_draw(drawn, floor, tournament):
+    _draw, entries = drawn
+    a = entries[0]
+    seat_a = live(a)
+    services.bust_entry(floor, a)
+    tables.correct_seat(floor, entries[1], seat_a.table.number, seat_a.seat)
+    services.undo_bust(floor, a)
+    now = live(a)
+    assert now is not None and (now.table_id, now.seat) != (seat_a.table_id, seat_a.seat)
+    assert now.draw is not None and now.draw.kind == Draw.Kind.LATE and tables.verify_draw(now.draw)["matches"]
+
+
+def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, floor, cashier, tournament):
+    _draw, entries = drawn
+    first = entries[4]
+    services.bust_entry(floor, first)
+    assert places([first]) == {first.number: 20}
+    again = services.register_entry(cashier, tournament, first.player, id_doc("EA0000004"))
+    assert again.kind == Entry.Kind.REENTRY and live(again) is not None and live(first) is None
+    # 21 entries now: the first bust finishes 21st.
+    assert places([first]) == {first.number: 21}
+    services.bust_entry(floor, entries[8])
+    services.bust_entry(floor, again)
+    got = places([first, entries[8], again])
+    assert got == {first.number: 21, entries[8].number: 20, again.number: 19}
+    busted = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).values_list("finish_place", flat=True))
+    assert len(busted) == len(set(busted)) == 3
+    # The bust of the first entry cannot be undone while the player plays on (the re-entry is busted now, so it can).
+    services.undo_bust(floor, again)
+    refused("reentered", services.undo_bust, floor, first)
+
+
+def test_voiding_a_seated_entry_frees_its_seat(drawn, floor, cashier, tournament):
+    _draw, entries = drawn
+    services.bust_entry(floor, entries[0])
+    assert places([entries[0]]) == {entries[0].number: 20}
+    victim = entries[3]
+    seat = live(victim)
+    purchase = victim.purchases.get()
+    services.void_purchase(cashier, purchase, "wrong player")
+    seat.refresh_from_db()
+    assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and live(victim) is None
+    assert places([entries[0]]) == {entries[0].number: 19}
+    tables.correct_seat(floor, entries[1], seat.table.number, seat.seat)  # the seat is free again
+
+
+# --- the button draw ------------------------------------------------------------------------------
+
+
+def test_the_software_draws_the_button_verifiably(drawn, floor, tournament):
+    _draw, _entries = drawn
+    table = Table.objects.get(tournament=tournament, number=1)
+    out = tables.draw_button(floor, table)
+    table.refresh_from_db()
+    assert table.button_seat == out["button"]
+    draw = Draw.objects.get(tournament=tournament, number=out["draw"])
+    assert draw.kind == Draw.Kind.BUTTON and draw.result["button"] == out["button"]
+    occupied = sorted(tables.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    assert draw.inputs == {"table": 1, "seats": occupied} and sorted(out["cards"]) == occupied
+    assert tables.verify_draw(draw)["matches"]
+    assert seating.high_card_winner(out["cards"]) == out["button"]
+    # The next draw has its own commitment already.
+    assert Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).count() == 1
+
+
+def test_the_button_by_entered_cards_goes_by_suit(drawn, floor, tournament):
+    table = Table.objects.get(tournament=tournament, number=2)
+    occupied = sorted(tables.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    low = iter(["2c", "2d", "2h", "2s", "3c", "3d", "3h", "3s", "4c"])
+    cards = {seat: next(low) for seat in occupied}
+    cards[occupied[0]], cards[occupied[1]], cards[occupied[2]] = "Ac", "ah", "Ad"
+    out = tables.draw_button(floor, table, cards={str(k): v for k, v in cards.items()})
+    assert out["button"] == occupied[1] and out["draw"] is None and out["cards"][occupied[1]] == "Ah"
+    table.refresh_from_db()
+    assert table.button_seat == occupied[1]
+    cards[occupied[1]], cards[occupied[2]] = "Ks", "Kh"
+    assert tables.draw_button(floor, table, cards=cards)["button"] == occupied[0]  # Ac beats Ks
+    refused("bad_cards", tables.draw_button, floor, table, cards={occupied[0]: "As"})
+    refused("bad_cards", tables.draw_button, floor, table, cards={**cards, occupied[0]: "Zz"})
+    refused("bad_cards", tables.draw_button, floor, table, cards={**cards, occupied[0]: "4c", occupied[1]: "4c"})
+
+
+def test_the_button_by_seat_and_refusals(drawn, floor, dealer, tournament):
+    table = Table.objects.get(tournament=tournament, number=3)
+    occupied = sorted(tables.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    out = tables.draw_button(floor, table, seat=occupied[-1])
+    table.refresh_from_db()
+    assert out["button"] == table.button_seat == occupied[-1] and out["draw"] is None
+    empty_seat = next(s for s in range(1, 10) if s not in occupied)
+    exc = refused("bad_seat", tables.draw_button, floor, table, seat=empty_seat)
+    assert "occupied seat" in exc.message
+    refused("forbidden", tables.draw_button, dealer, table)
+    empty = Table.objects.get(tournament=tournament, number=4)
+    exc = refused("table_empty", tables.draw_button, floor, empty)
+    assert "nobody seated" in exc.message
+    assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.BUTTON).exists()
+
+
+# --- break order ----------------------------------------------------------------------------------
+
+
+def test_set_break_order_lists_every_table_in_play_once(director, tournament):
+    open_tables(director, tournament, [1, 2, 3])
+    assert tables.break_order(tournament) == [3, 2, 1]  # before the start draw: highest first
+    assert tables.set_break_order(director, tournament, [2, "1", 3]) == [2, 1, 3]
+    assert tables.break_order(tournament) == [2, 1, 3]
+    for bad in ([1, 2], [1, 2, 3, 4], [1, 1, 2, 3], [1, 2, 2], ["x", 1, 2], None):
+        exc = refused("bad_order", tables.set_break_order, director, tournament, bad)
+        assert exc.message
+    assert tables.break_order(tournament) == [2, 1, 3]
+
+
+def test_tables_opened_after_the_start_draw_break_first(drawn, director, tournament):
+    before = tables.break_order(tournament)
+    tables.open_table(director, tournament, 5)
+    assert tables.break_order(tournament) == [5, *before]
+    tables.open_table(director, tournament, 6)
+    assert tables.break_order(tournament) == [6, 5, *before]
+    # A table taken out of play and back after the draw also breaks first.
+    t4 = Table.objects.get(tournament=tournament, number=4)
+    tables.set_table_in_play(director, t4, False)
+    tables.set_table_in_play(director, t4, True)
+    assert tables.break_order(tournament)[0] == 4
+    busy = Table.objects.get(tournament=tournament, number=1)
+    refused("table_has_players", tables.set_table_in_play, director, busy, False)
+
+
+# --- concurrency and the floor map ------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: threads racing on row locks")
+    cashier = make_user("cash2", "Cashier")
+    floors = [make_user(f"floor{i}", "Floor") for i in range(2)]
+    tournament = services.create_tournament(director, tournament_data(), template)
+    open_tables(director, tournament, [1])
+    entries = register(cashier, tournament, 3)
+    tables.draw_start(director, tournament)
+    seat = live(entries[0])
+    barrier = threading.Barrier(2)
+    results: list = []
+
+    def tablet(user):
+        try:
+            barrier.wait()
+            results.append(services.bust_entry(user, entries[0]).finish_place)
+        except services.ServiceError as exc:
+            results.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tablet, args=(user,)) for user in floors]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(results, key=str) == [3, "entry_not_active"]
+    assert AuditEvent.objects.filter(tournament=tournament, type="entry.busted").count() == 1
+    assert Seat.objects.filter(entry=entries[0], end_reason=Seat.End.BUST).count() == 1
+    assert Seat.objects.get(pk=seat.pk).ended_at is not None and live(entries[0]) is None
+
+
+def floor_map_queries(director, cashier, tournament, n_tables: int, start: int) -> int:
+    open_tables(director, tournament, range(1, n_tables + 1))
+    register(cashier, tournament, n_tables * 2, start=start)
+    tables.draw_start(director, tournament)
+    with CaptureQueriesContext(connection) as ctx:
+        result = tables.floor_map(tournament)
+    assert len(result["tables"]) == n_tables and result["players_seated"] == n_tables * 2
+    return len(ctx.captured_queries)
+
+
+def test_the_floor_map_takes_the_same_number_of_queries_for_2_and_20_tables(director, cashier, template):
+    small = services.create_tournament(director, tournament_data(name="Small"), template)
+    big = services.create_tournament(director, tournament_data(name="Big"), template)
+    few = floor_map_queries(director, cashier, small, 2, start=0)
+    many = floor_map_queries(director, cashier, big, 20, start=1000)
+    assert few == many
+    assert many <= 8
+
+
+def test_the_floor_map_shows_names_seats_and_statuses(drawn, floor, tournament):
+    _draw, entries = drawn
+    fm = tables.floor_map(tournament)
+    assert fm["start_drawn"] is True and fm["waiting"] == 0 and fm["players_seated"] == 20
+    seat = live(entries[0])
+    row = next(t for t in fm["tables"] if t["table"] == seat.table.number)
+    assert row["seat_list"][seat.seat - 1] == {"seat": seat.seat, "entry": entries[0].number, "name": "P0 Test"}
+    assert next(t for t in fm["tables"] if t["table"] == 4)["status"] == "short"  # 0 players vs 7
