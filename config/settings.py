@@ -212,6 +212,19 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several models have a "kind" or "status": name each choice set in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "LevelKindEnum": "tournament.models.Level.Kind",
+        "EntryKindEnum": "tournament.models.Entry.Kind",
+        "PurchaseKindEnum": "tournament.models.Purchase.Kind",
+        "TournamentStatusEnum": "tournament.models.Tournament.Status",
+        "EntryStatusEnum": "tournament.models.Entry.Status",
+        "PurchaseStatusEnum": "tournament.models.Purchase.Status",
+        "ClockStatusEnum": "clock.models.ClockState.Status",
+        "DrawKindEnum": "tables.models.Draw.Kind",
+        "MoveKindEnum": "tables.models.Move.Kind",
+        "MoveStatusEnum": "tables.models.Move.Status",
+    },
 }
 
 # Production hardening: secure by default when DEBUG is off; each can be relaxed by the environment.

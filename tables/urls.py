@@ -6,6 +6,8 @@ from . import views
 urlpatterns = [
     path("t/<int:pk>/tables/", views.tables_page, name="tables"),
     path("t/<int:pk>/tables/open/", views.table_open, name="table-open"),
+    path("t/<int:pk>/tables/break-order/", views.tables_break_order, name="tables-break-order"),
+    path("t/<int:pk>/tables/<int:number>/in-play/", views.table_in_play, name="table-in-play"),
     path("t/<int:pk>/dealer/", views.dealer_choose, name="dealer-choose"),
     path("t/<int:pk>/tables/<int:number>/dealer/", views.dealer_page, name="dealer"),
     path("t/<int:pk>/tables/<int:number>/dealer/state.json", views.dealer_state, name="dealer-state"),

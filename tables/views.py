@@ -3,6 +3,7 @@ and the dealer tablet of one table with its "Shuffle / new hand" button. Thin: p
 the role, call one service, render."""
 from __future__ import annotations
 
+import re
 import time
 
 from django.contrib import messages
@@ -36,9 +37,27 @@ def _next_number(tournament: Tournament) -> int:
     return next(n for n in range(1, 1000) if n not in numbers) if len(numbers) < 999 else 999
 
 
+def _table_rows(tournament: Tournament, overview: list[dict], order: list[int]) -> list[dict]:
+    """Every table of the tournament for the list: those in play with their level (tables_overview)
+    and break position, and those out of play (closed or broken), each with its accessible flag."""
+    in_play = {row["table"]: row for row in overview}
+    position = {number: i for i, number in enumerate(order, start=1)}
+    return [
+        {**in_play.get(table.number, {}), "table": table.number, "in_play": table.in_play, "accessible": table.accessible,
+         "broken": table.broken_at is not None, "break_position": position.get(table.number),
+         "sends_hand_signals": table.sends_hand_signals}
+        for table in Table.objects.filter(tournament=tournament).order_by("number")
+    ]
+
+
 def _tables_context(tournament: Tournament, **extra) -> dict:
+    # The sequence number the page shows: its live script reloads when a later event changes the list.
+    seq = Tournament.objects.filter(pk=tournament.pk).values_list("event_seq", flat=True).first() or 0
+    overview = services.tables_overview(tournament)
+    order = services.break_order(tournament)
     return {
-        "t": tournament, "clock": clock_snapshot(tournament), "tables": services.tables_overview(tournament),
+        "t": tournament, "seq": seq, "clock": clock_snapshot(tournament), "tables": overview,
+        "rows": _table_rows(tournament, overview, order), "break_order": " ".join(str(n) for n in order),
         "next_number": _next_number(tournament), **extra,
     }
 
@@ -62,14 +81,48 @@ def table_open(request, tournament: Tournament):
         messages.error(request, _("Enter the table number (and the seats) as whole numbers."))
         return redirect("tables", pk=tournament.pk)
     signals = request.POST.get("sends_hand_signals") in ("on", "1", "true")
+    accessible = request.POST.get("accessible") in ("on", "1", "true")
     try:
-        table, token = services.open_table(request.user, tournament, number, seats, signals)
+        table, token = services.open_table(request.user, tournament, number, seats, signals, accessible=accessible)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("tables", pk=tournament.pk)
     response = render(request, "tables/tables.html", _tables_context(tournament, opened=table, token=token), status=201)
     response["Cache-Control"] = "no-store"
     return response
+
+
+@require_POST
+@role_required(roles.SETUP)
+@in_venue_time
+def tables_break_order(request, tournament: Tournament):
+    """The director's break order, typed as table numbers separated by spaces or commas, first to
+    break first. The words go to the service as typed: it turns them into numbers, checks them (every
+    table in play once) and says what is wrong."""
+    numbers = [n for n in re.split(r"[\s,;]+", request.POST.get("order", "")) if n]
+    try:
+        order = services.set_break_order(request.user, tournament, numbers)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Break order saved: %(order)s.") % {"order": ", ".join(str(n) for n in order)})
+    return redirect("tables", pk=tournament.pk)
+
+
+@require_POST
+@role_required(roles.SETUP)
+def table_in_play(request, pk: int, number: int):
+    """Take a table out of play or put it back (`in_play` = 1 or 0); one with players is refused."""
+    table = _table(pk, number)
+    in_play = request.POST.get("in_play") in ("on", "1", "true")
+    try:
+        table = services.set_table_in_play(request.user, table, in_play)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        done = _("Table %(number)s is in play.") if table.in_play else _("Table %(number)s is out of play.")
+        messages.success(request, done % {"number": table.number})
+    return redirect("tables", pk=pk)
 
 
 @role_required(services.DEALING)

@@ -1,4 +1,5 @@
-"""WebSocket consumers: role checks, snapshots, pushes after commit, revocation and logout close sockets."""
+"""WebSocket consumers: role checks, snapshots, pushes after commit, revocation and logout close sockets,
+and the players' public seat socket."""
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -6,7 +7,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from live.consumers import FloorConsumer, LobbyConsumer
+from tables import services as tables
+from tables.models import Seat
 from tests.conftest import id_doc
+from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -90,3 +94,81 @@ async def test_logout_closes_the_users_sockets(tournament, floor):
     assert response.status_code == 302
     closed = await communicator.receive_output(timeout=3)
     assert closed["type"] == "websocket.close"
+
+
+# --- the players' public seat socket (ws/s/<tournament_id>/, live/consumers.py SeatConsumer) -----------
+
+
+def seat_socket(tournament_id: int) -> WebsocketCommunicator:
+    """Through the whole ASGI application (routing, origin check, auth middleware), with no login."""
+    from config.asgi import application
+
+    return WebsocketCommunicator(application, f"/ws/s/{tournament_id}/",
+                                 headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+
+
+def seated_tournament(director, cashier, tournament) -> list:
+    open_tables(director, tournament, [1, 2])
+    entries = register(cashier, tournament, 4)
+    tables.draw_start(director, tournament)
+    return entries
+
+
+def free_seat_away_from(tournament, entry) -> tuple[int, int]:
+    """An open seat at another table than the entry's."""
+    mine = tables.seat_of(entry).table.number
+    for table in tables.floor_map(tournament)["tables"]:
+        if table["in_play"] and table["table"] != mine:
+            for seat in table["seat_list"]:
+                if seat["entry"] is None:
+                    return table["table"], seat["seat"]
+    raise AssertionError("no free seat")
+
+
+async def seat_json(tournament, number: int) -> dict:
+    """What the player's seat page fetches when a push names its entry."""
+    from django.test import Client
+
+    return (await sync_to_async(Client().get)(f"/s/{tournament.pk}/{number}.json")).json()
+
+
+async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, director, cashier, floor):
+    entries = await database_sync_to_async(seated_tournament)(director, cashier, tournament)
+    communicator = seat_socket(tournament.pk)
+    connected, _ = await communicator.connect()
+    assert connected  # anonymous: no login, no token
+    snapshot = await communicator.receive_json_from(timeout=3)
+    assert snapshot["kind"] == "snapshot" and snapshot["tournament"]["id"] == tournament.pk
+    await database_sync_to_async(tournament.refresh_from_db)()
+    assert snapshot["seq"] == tournament.event_seq and snapshot["stats"]["players_left"] == 4
+    assert "events" not in snapshot  # no audit log, and no names, on the public socket
+    assert not any(entry.player.display_name in str(snapshot) for entry in entries)
+
+    # A seat correction: the push names the entry, and its seat page then reads the new seat.
+    moved = entries[0]
+    table, seat = await database_sync_to_async(free_seat_away_from)(tournament, moved)
+    await database_sync_to_async(tables.correct_seat)(floor, moved, table, seat)
+    message = await communicator.receive_json_from(timeout=3)
+    assert message["kind"] == "event" and message["seq"] == snapshot["seq"] + 1
+    assert message["type"] == "seat.corrected" and message["entries"] == [moved.number]
+    assert moved.player.display_name not in str(message)
+    now = await seat_json(tournament, moved.number)
+    assert (now["table"], now["seat"], now["status"]) == (table, seat, "active")
+
+    # A bust: the push names the entry and carries the new figures; the seat page reads the place.
+    busted = entries[1]
+    await database_sync_to_async(services.bust_entry)(floor, busted)
+    message = await communicator.receive_json_from(timeout=3)
+    assert message["seq"] == snapshot["seq"] + 2
+    assert message["type"] == "entry.busted" and message["entries"] == [busted.number]
+    assert message["stats"]["players_left"] == 3
+    now = await seat_json(tournament, busted.number)
+    assert now["status"] == "busted" and now["table"] is None and now["place"] == 4
+    assert not await database_sync_to_async(Seat.objects.filter(entry=busted, ended_at__isnull=True).exists)()
+    assert await communicator.receive_nothing(timeout=0.05)  # each change once
+    await communicator.disconnect()
+
+
+async def test_seat_socket_of_an_unknown_tournament_is_refused(db):
+    connected, code = await seat_socket(999999).connect()
+    assert not connected and code == 4003

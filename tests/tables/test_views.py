@@ -1,5 +1,6 @@
 """Screens of seating: the floor's table map (roles, bust, correct, refusals), seat cards (HTML and
-PDF), the player's public seat page and the public draw verification."""
+PDF), the player's public seat page, the public draw verification, and the director's tables page
+(break order, tables in and out of play, accessible tables)."""
 from __future__ import annotations
 
 from datetime import date
@@ -8,10 +9,11 @@ import pytest
 from django.test import Client
 
 from tables import services as tables
-from tables.models import Draw, Seat
+from tables.models import Draw, Seat, Table
 from tests.conftest import id_doc
+from tests.tables.test_seating_services import open_tables
 from tournament import services
-from tournament.models import Entry
+from tournament.models import AuditEvent, Entry
 
 
 def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
@@ -201,3 +203,127 @@ def test_a_tampered_draw_does_not_match(drawn, tournament):
     Draw.objects.filter(pk=draw.pk).update(result=list(reversed(draw.result)))
     page = Client().get(f"/s/{tournament.pk}/draws/{draw.number}/").content.decode()
     assert "does not match" in page
+
+
+# --- the tables page: break order, in play, accessible tables (the director's) ------------------
+
+
+def tables_url(tournament, rest: str = "") -> str:
+    return f"/t/{tournament.pk}/tables/{rest}"
+
+
+@pytest.fixture
+def three_tables(director, tournament):
+    open_tables(director, tournament, [1, 2, 3])
+    return tournament
+
+
+def events_of(tournament, kind: str) -> list[AuditEvent]:
+    return list(AuditEvent.objects.filter(tournament=tournament, type=kind).order_by("seq"))
+
+
+def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables, director, tournament):
+    c = client_for(director)
+    page = c.get(tables_url(tournament)).content.decode()
+    assert 'id="break-order-input"' in page and 'value="3 2 1"' in page  # before the draw the highest break first
+    response = c.post(tables_url(tournament, "break-order/"), {"order": " 1, 3  2 "}, follow=True)
+    assert response.redirect_chain[-1][0] == tables_url(tournament)
+    assert "Break order saved: 1, 3, 2." in response.content.decode()
+    assert tables.break_order(tournament) == [1, 3, 2]
+    (event,) = events_of(tournament, "tables.break_order")
+    assert event.payload == {"order": [1, 3, 2]} and event.actor == director
+    rows = {row["table"]: row for row in response.context["rows"]}
+    assert {n: rows[n]["break_position"] for n in rows} == {1: 1, 2: 3, 3: 2}
+    assert 'value="1 3 2"' in response.content.decode()
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("1 2 x", "List the table numbers in the order they break."),
+    ("1 2", "List every table in play exactly once (tables in play: 1, 2, 3)."),
+    ("1 2 3 4", "List every table in play exactly once (tables in play: 1, 2, 3)."),
+    ("1 1 2 3", "List every table in play exactly once (tables in play: 1, 2, 3)."),
+    ("", "List every table in play exactly once (tables in play: 1, 2, 3)."),
+])
+def test_a_bad_break_order_is_refused_with_the_message_and_changes_nothing(three_tables, director, tournament, typed, message):
+    before = tables.break_order(tournament)
+    seq = AuditEvent.objects.filter(tournament=tournament).count()
+    response = client_for(director).post(tables_url(tournament, "break-order/"), {"order": typed}, follow=True)
+    assert response.redirect_chain[-1][0] == tables_url(tournament)
+    assert message in response.content.decode()
+    assert tables.break_order(tournament) == before == [3, 2, 1]
+    assert AuditEvent.objects.filter(tournament=tournament).count() == seq
+
+
+@pytest.mark.parametrize("who", ["floor", "cashier", "dealer"])
+def test_only_the_director_sets_the_break_order_or_takes_tables_out_of_play(request, three_tables, tournament, who):
+    c = client_for(request.getfixturevalue(who))
+    assert c.post(tables_url(tournament, "break-order/"), {"order": "1 2 3"}).status_code == 403
+    assert c.post(tables_url(tournament, "2/in-play/"), {"in_play": "0"}).status_code == 403
+    assert c.post(tables_url(tournament, "open/"), {"number": 9, "accessible": "on"}).status_code == 403
+    assert tables.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
+    assert not Table.objects.filter(number=9).exists()
+    if who == "floor":  # the floor sees the list, without the director's forms and buttons
+        page = client_for(request.getfixturevalue(who)).get(tables_url(tournament)).content.decode()
+        assert 'data-table="2"' in page
+        assert 'id="break-order"' not in page and "/in-play/" not in page and 'id="open-table"' not in page
+
+
+def test_anonymous_is_sent_to_log_in_and_nothing_changes(three_tables, tournament):
+    posts = {tables_url(tournament, "break-order/"): {"order": "1 2 3"}, tables_url(tournament, "2/in-play/"): {"in_play": "0"}}
+    for url, data in posts.items():
+        response = Client().post(url, data)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert tables.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
+
+
+def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, director, tournament):
+    c = client_for(director)
+    response = c.post(tables_url(tournament, "2/in-play/"), {"in_play": "0"}, follow=True)
+    assert response.redirect_chain[-1][0] == tables_url(tournament)
+    page = response.content.decode()
+    assert "Table 2 is out of play." in page
+    assert not Table.objects.get(tournament=tournament, number=2).in_play
+    assert [e.payload for e in events_of(tournament, "table.out_of_play")] == [{"table": 2}]
+    # Shown clearly: its row says so, keeps no break position, and offers to put it back.
+    row = page[page.index('<tr data-table="2"'):]
+    row = row[:row.index("</tr>")]
+    assert 'class="out-of-play"' in row and "not in play" in row and "Put in play" in row and "data-in-play" not in row
+    assert tables.break_order(tournament) == [3, 1] and 'value="3 1"' in page
+    assert [r["table"] for r in response.context["tables"]] == [1, 3]  # the live list: tables in play only
+    response = c.post(tables_url(tournament, "2/in-play/"), {"in_play": "1"}, follow=True)
+    assert "Table 2 is in play." in response.content.decode()
+    assert Table.objects.get(tournament=tournament, number=2).in_play
+    assert [e.payload for e in events_of(tournament, "table.in_play")] == [{"table": 2}]
+    assert c.post(tables_url(tournament, "7/in-play/"), {"in_play": "0"}).status_code == 404
+    assert c.get(tables_url(tournament, "2/in-play/")).status_code == 405
+
+
+def test_a_table_with_a_seated_player_is_not_taken_out_of_play(director, cashier, tournament):
+    open_tables(director, tournament, [1, 2])
+    register(cashier, tournament, 3)
+    tables.draw_start(director, tournament)
+    occupied = Seat.objects.filter(ended_at__isnull=True).values_list("table__number", flat=True).first()
+    before = AuditEvent.objects.filter(tournament=tournament).count()
+    response = client_for(director).post(tables_url(tournament, f"{occupied}/in-play/"), {"in_play": "0"}, follow=True)
+    assert response.redirect_chain[-1][0] == tables_url(tournament)
+    assert f"Table {occupied} still has players: move them or break the table first." in response.content.decode()
+    assert Table.objects.get(tournament=tournament, number=occupied).in_play
+    assert AuditEvent.objects.filter(tournament=tournament).count() == before
+
+
+def test_the_open_form_opens_an_accessible_table(director, tournament):
+    c = client_for(director)
+    page = c.get(tables_url(tournament)).content.decode()
+    assert 'name="accessible"' in page and "Accessible table (special needs)" in page
+    response = c.post(tables_url(tournament, "open/"), {"number": "4", "seats": "8", "accessible": "on"})
+    assert response.status_code == 201
+    table = Table.objects.get(tournament=tournament, number=4)
+    assert table.accessible and table.seats == 8
+    assert events_of(tournament, "table.opened")[0].payload["accessible"] is True
+    c.post(tables_url(tournament, "open/"), {"number": "5"})
+    assert Table.objects.get(tournament=tournament, number=5).accessible is False
+    page = c.get(tables_url(tournament)).content.decode()
+    row = page[page.index('<tr data-table="4"'):]
+    assert 'class="badge accessible"' in row[:row.index("</tr>")]
+    row = page[page.index('<tr data-table="5"'):]
+    assert "badge accessible" not in row[:row.index("</tr>")]
