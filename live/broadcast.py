@@ -45,6 +45,9 @@ def send(group: str, data: dict) -> None:
         log.exception("broadcast to %s failed", group)
 
 
+TABLE_NOTES_MAX = 12  # one channel-layer send per table named costs ~2.5 ms on Redis
+
+
 def publish_event(event, stats: dict | None) -> None:
     tid = event.tournament_id
     send(groups.floor(tid), {"kind": "event", "seq": event.seq, "event": serialize_event(event), "stats": stats})
@@ -57,6 +60,14 @@ def publish_event(event, stats: dict | None) -> None:
     if "commitment" in event.payload:  # a draw committed or revealed: the room sees the hash (and then the seed)
         lobby["draw"] = {k: event.payload[k] for k in ("draw", "kind", "commitment", "seed") if k in event.payload}
     send(groups.lobby(tid), lobby)
+    # Dealer tablets of the tables the event names: a short note; the tablet fetches its state.
+    named = set(event.payload.get("tables") or [])
+    if isinstance(event.payload.get("table"), int):
+        named.add(event.payload["table"])
+    if len(named) > TABLE_NOTES_MAX:  # a start draw or a redraw: tablets pick it up on their next fetch
+        return
+    for number in sorted(named):
+        send(groups.table(tid, number), {"kind": "event", "seq": event.seq, "type": event.type, "table": number})
 
 
 def close_sockets(group: str, reason: str) -> None:

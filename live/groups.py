@@ -15,3 +15,8 @@ def user(user_id: int) -> str:
 
 def display(token_id: int) -> str:
     return f"display.{token_id}"
+
+
+def table(tournament_id: int, number: int) -> str:
+    """One table's dealer tablet (move slips, positions, hand-for-hand)."""
+    return f"t{tournament_id}.table{number}"
