@@ -64,6 +64,33 @@ class FloorConsumer(PushConsumer):
         return await database_sync_to_async(floor_snapshot)(self.tournament)
 
 
+class TableConsumer(PushConsumer):
+    """One table's dealer tablet: dealers and the floor (and the director). Pushes are short notes
+    naming the event; the tablet fetches its table's state (positions, slips, halt) over HTTP."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        kwargs = self.scope["url_route"]["kwargs"]
+        tid, number = kwargs["tournament_id"], kwargs["number"]
+        self.tournament = await database_sync_to_async(Tournament.objects.filter(pk=tid).first)()
+        allowed = await database_sync_to_async(roles.has_role)(user, (roles.DEALER, roles.FLOOR)) if user else False
+        if self.tournament is None or not allowed:
+            await self.close(code=4003)
+            return
+        await self.accept()
+        await self.join(groups.table(tid, number), groups.user(user.pk))
+        await self.send_json(await self.snapshot())
+
+    async def snapshot(self) -> dict:
+        return {"kind": "snapshot", "seq": await database_sync_to_async(_last_seq)(self.tournament)}
+
+
+def _last_seq(tournament: Tournament) -> int:
+    from tournament.models import AuditEvent
+
+    return AuditEvent.objects.filter(tournament=tournament).order_by("-seq").values_list("seq", flat=True).first() or 0
+
+
 class GroupLobbyConsumer(PushConsumer):
     """A lobby screen as one Channels consumer per socket, each a member of the lobby group.
 

@@ -14,4 +14,5 @@ websocket_urlpatterns = [
     path("ws/t/<int:tournament_id>/floor/", consumers.FloorConsumer.as_asgi()),
     path("ws/display/<str:token>/", lobby.as_asgi()),
     path("ws/s/<int:tournament_id>/", consumers.SeatConsumer.as_asgi()),  # players' seat pages (public)
+    path("ws/t/<int:tournament_id>/tables/<int:number>/", consumers.TableConsumer.as_asgi()),  # dealer tablets
 ]

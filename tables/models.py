@@ -24,7 +24,15 @@ class Table(NeverDeleteModel):
                                      help_text=_("Wheelchair access and room around it (TDA 6: special needs)."))
     break_order = models.IntegerField(_("break order"), default=0,
                                       help_text=_("Tables break in ascending order of this number."))
+    # Positions (tables/positions.py) of the hand in play or last played. With `positions_next` the
+    # button is that of the next hand (a button draw, no hand dealt since) and the blinds are unknown.
     button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
+    small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    positions_next = models.BooleanField(default=False)
+    hand_in_progress = models.BooleanField(default=False)  # from a hand start until the tablet reports it done
+    halted = models.BooleanField(default=False)  # short by the house's number: play halts until balanced
+    needs_button = models.BooleanField(default=False)  # a move waits for the floor to enter this table's button
     broken_at = models.DateTimeField(null=True, blank=True)
     sends_hand_signals = models.BooleanField(
         _("sends hand signals"), default=True,
@@ -69,6 +77,12 @@ class HandStart(NeverDeleteModel):
     source = models.CharField(max_length=10, choices=Source.choices)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     undone_at = models.DateTimeField(null=True, blank=True)
+    # The positions of this hand (null when the software does not know the button) and the table's
+    # positions before it, restored by an undo: [button, small blind, big blind, positions_next].
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    small_blind = models.PositiveSmallIntegerField(null=True, blank=True)
+    big_blind = models.PositiveSmallIntegerField(null=True, blank=True)
+    previous_positions = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -158,4 +172,75 @@ class SeatRequest(NeverDeleteModel):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], condition=Q(cancelled_at__isnull=True),
                                     name="seat_request_one_live"),
+        ]
+
+
+class HouseRules(NeverDeleteModel):
+    """The room's settings for balancing, breaking, redraws and hand-for-hand (RULES.md)."""
+
+    class Donor(models.TextChoices):
+        FULLEST = "fullest", _("The fullest table; ties: the table that breaks first")
+        BREAK_ORDER = "break_order", _("The fullest table; ties: the table that breaks last")
+
+    class Ties(models.TextChoices):
+        TIE = "tie", _("They tie")
+        STACK = "stack", _("The larger starting stack finishes higher")
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="house_rules")
+    balance_threshold = models.PositiveSmallIntegerField(
+        _("balance when tables differ by"), default=2, validators=[MinValueValidator(1), MaxValueValidator(5)])
+    halt_short_by = models.PositiveSmallIntegerField(
+        _("halt a table this many players short"), default=3, validators=[MinValueValidator(1), MaxValueValidator(9)])
+    donor = models.CharField(_("donor table"), max_length=12, choices=Donor.choices, default=Donor.FULLEST)
+    redraw_at_three = models.BooleanField(_("redraw at three tables"), default=False)
+    redraw_at_two = models.BooleanField(_("redraw at two tables"), default=False)
+    hand_for_hand_seconds = models.PositiveIntegerField(
+        _("clock time taken per hand-for-hand hand (seconds; 0 pauses the clock)"), default=120,
+        validators=[MaxValueValidator(900)])
+    hand_for_hand_ties = models.CharField(_("players busted at different tables in the same hand-for-hand hand"),
+                                          max_length=6, choices=Ties.choices, default=Ties.TIE)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
+
+
+class Move(NeverDeleteModel):
+    """A move slip: one player from a seat to a reserved seat at another table (balancing, a table
+    break, a redraw). Pending until the floor confirms the player sat down (chips travel with the
+    player) or cancels it. The database refuses two pending moves of one entry or to one seat."""
+
+    class Kind(models.TextChoices):
+        BALANCE = "balance", _("Balancing")
+        BREAK = "break", _("Table break")
+        REDRAW = "redraw", _("Redraw")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        DONE = "done", _("Done")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="moves")
+    number = models.PositiveIntegerField()
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="moves")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    from_table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="moves_out")
+    from_seat = models.PositiveSmallIntegerField()
+    to_table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="moves_in")
+    to_seat = models.PositiveSmallIntegerField()
+    position = models.CharField(max_length=16)  # big_blind, small_blind, button, wait_for_button, in_play, unknown
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, null=True, blank=True, related_name="moves")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    cancel_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="move_unique_number"),
+            models.UniqueConstraint(fields=["entry"], condition=Q(status="pending"), name="move_one_pending_per_entry"),
+            models.UniqueConstraint(fields=["to_table", "to_seat"], condition=Q(status="pending"),
+                                    name="move_one_pending_per_seat"),
         ]

@@ -71,6 +71,35 @@ def next_hand(seats: int, occupied: Iterable[int], previous: Positions) -> Posit
     return Positions(button=button, small_blind=small, big_blind=big)
 
 
+def before_first(seats: int, occupied: Iterable[int], button: int) -> Positions:
+    """Positions standing for "the hand before the first one", so that next_hand of them gives
+    first_hand with this button: used when the button is known for the next hand only (a button
+    draw, or the floor entering it) and a rule needs the previous hand's positions."""
+    live = sorted(set(occupied))
+    if len(live) < 2:
+        raise ValueError("a hand needs two players")
+    if button not in live:
+        raise ValueError("the button goes to a seated player")
+    if len(live) == 2:
+        other = next(s for s in live if s != button)
+        return Positions(button=other, small_blind=other, big_blind=button)
+    return Positions(button=button, small_blind=button, big_blind=next_live(seats, live, button))
+
+
+def following(seats: int, occupied: Iterable[int], last: Positions | None, button_next: int | None) -> Positions | None:
+    """The positions of the next hand: from the last hand's, or from a button known for the next
+    hand; None when neither is known (the floor enters the button)."""
+    live = sorted(set(occupied))
+    if len(live) < 2:
+        return None
+    if last is not None:
+        return next_hand(seats, live, last)
+    if button_next is not None:
+        button = button_next if button_next in live else next_live(seats, live, button_next)
+        return first_hand(seats, live, button)
+    return None
+
+
 def between_button_and_small_blind(seats: int, positions: Positions) -> list[int]:
     """Seats strictly between the button and the small blind, clockwise: a player arriving there
     waits for the button to pass."""

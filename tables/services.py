@@ -20,7 +20,7 @@ from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Player, Tournament
 from tournament.services import ServiceError, require
 
-from . import seating
+from . import positions, seating
 from .models import Draw, HandStart, Seat, SeatRequest, Table, hash_token
 
 DEALING = (roles.DEALER, roles.FLOOR)
@@ -117,13 +117,49 @@ def _hand_started(actor, table: Table, source: str) -> HandStart:
         previous_started_at=table.hand_started_at, source=source, actor=None if isinstance(actor, str) else actor,
     )
     changed = table.hand_level_index is not None and table.hand_level_index != level_index
+    previous = _positions_of(table)
+    nxt = positions.following(table.seats, _dealt_in(t, table), _last_positions(table),
+                              table.button_seat if table.positions_next else None)
+    hand.previous_positions = previous
+    if nxt is not None:
+        hand.button, hand.small_blind, hand.big_blind = nxt.button, nxt.small_blind, nxt.big_blind
+        table.button_seat, table.small_blind_seat, table.big_blind_seat = nxt.button, nxt.small_blind, nxt.big_blind
+        table.positions_next = table.needs_button = False
+    hand.save(update_fields=["previous_positions", "button", "small_blind", "big_blind"])
     table.hand_number, table.hand_started_at, table.hand_level_index = number, now, level_index
-    table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index"])
+    table.hand_in_progress = True
+    table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
     record_event(t, "table.hand_started", {
         "table": table.number, "hand": number, "level": rows[level_index].number, "level_index": level_index,
-        "level_changed": changed, "source": source,
+        "level_changed": changed, "source": source, "positions": nxt.as_dict() if nxt else None,
     }, actor, stats=False)
     return hand
+
+
+POSITION_FIELDS = ["button_seat", "small_blind_seat", "big_blind_seat", "positions_next", "needs_button"]
+
+
+def _positions_of(table: Table) -> list:
+    return [table.button_seat, table.small_blind_seat, table.big_blind_seat, table.positions_next]
+
+
+def _last_positions(table: Table) -> positions.Positions | None:
+    """The positions of the hand in play or last played, if the software knows them."""
+    if table.big_blind_seat is None or table.positions_next:
+        return None
+    return positions.Positions(table.button_seat, table.small_blind_seat, table.big_blind_seat)
+
+
+def _dealt_in(t: Tournament, table: Table) -> list[int]:
+    """The seats that count for the next hand's positions: the players seated, less those with a
+    move slip out (they leave before this hand), plus the seats reserved for players on their way."""
+    from .models import Move
+
+    seated = set(live_seats(t).filter(table=table).values_list("seat", flat=True))
+    pending = Move.objects.filter(tournament=t, status=Move.Status.PENDING)
+    leaving = set(pending.filter(from_table=table).exclude(to_table=table).values_list("from_seat", flat=True))
+    arriving = set(pending.filter(to_table=table).values_list("to_seat", flat=True))
+    return sorted((seated - leaving) | arriving)
 
 
 @transaction.atomic
@@ -157,7 +193,10 @@ def undo_hand_start(actor, table: Table) -> HandStart:
     earlier = HandStart.objects.filter(table=table, undone_at__isnull=True, number__lt=hand.number).order_by("-number").first()
     table.hand_number = earlier.number if earlier else 0
     table.hand_started_at, table.hand_level_index = hand.previous_started_at, hand.previous_level_index
-    table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index"])
+    if hand.previous_positions is not None:
+        table.button_seat, table.small_blind_seat, table.big_blind_seat, table.positions_next = hand.previous_positions
+    table.hand_in_progress = earlier is not None
+    table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
     record_event(t, "table.hand_start_undone", {"table": table.number, "hand": hand.number}, actor, stats=False)
     return hand
 
@@ -219,8 +258,11 @@ def _room_of(t: Tournament, tables: list[Table]) -> tuple[seating.Room, dict[int
 
 
 def reserved_seats(t: Tournament, table_ids: list[int]) -> list[tuple[int, int]]:
-    """Seats held for players on their way (move slips, a later issue); none yet."""
-    return []
+    """Seats held for players on their way: the destinations of pending move slips."""
+    from .models import Move
+
+    return list(Move.objects.filter(tournament=t, status=Move.Status.PENDING, to_table_id__in=table_ids)
+                .values_list("to_table_id", "to_seat"))
 
 
 def _needs_of(t: Tournament, entries) -> dict[int, seating.Need]:
@@ -605,7 +647,6 @@ def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None
     occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
     if not occupied:
         raise ServiceError(_("Table %(number)s has nobody seated.") % {"number": table.number}, code="table_empty", status=409)
-    draw_number = None
     if seat is not None:
         try:
             winner = int(seat)
@@ -628,19 +669,59 @@ def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None
             raise ServiceError(_("Write each card as rank and suit, for example As, Td, 9c, each card once."),
                                code="bad_cards") from exc
     else:
-        draw = _pending_draw(t)
-        dealt = seating.deal_high_card(bytes.fromhex(draw.seed), occupied)
-        winner = seating.high_card_winner(dealt)
-        _reveal(t, draw, Draw.Kind.BUTTON, {"table": table.number, "seats": occupied},
-                {"cards": {str(k): v for k, v in dealt.items()}, "button": winner}, actor)
-        draw_number = draw.number
-    table.button_seat = winner
-    table.save(update_fields=["button_seat"])
+        return software_button(t, table, actor)
+    return _set_button(t, table, actor, winner, dealt, None)
+
+
+def software_button(t: Tournament, table: Table, actor) -> dict:
+    """The software's high-card draw for the button, from the committed seed (lock held)."""
+    occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
+    draw = _pending_draw(t)
+    dealt = seating.deal_high_card(bytes.fromhex(draw.seed), occupied)
+    winner = seating.high_card_winner(dealt)
+    _reveal(t, draw, Draw.Kind.BUTTON, {"table": table.number, "seats": occupied},
+            {"cards": {str(k): v for k, v in dealt.items()}, "button": winner}, actor)
+    result = _set_button(t, table, actor, winner, dealt, draw.number)
+    _pending_draw(t)
+    return result
+
+
+def _set_button(t: Tournament, table: Table, actor, winner: int, dealt: dict, draw_number: int | None) -> dict:
+    """A button draw gives the button of the table's next hand; the blinds follow from it."""
+    table.button_seat, table.small_blind_seat, table.big_blind_seat, table.positions_next = winner, None, None, True
+    table.needs_button = False
+    table.save(update_fields=POSITION_FIELDS)
     record_event(t, "table.button", {"table": table.number, "seat": winner, "cards": {str(k): v for k, v in dealt.items()},
                                      "draw": draw_number}, actor, stats=False)
-    if draw_number is not None:
-        _pending_draw(t)
     return {"table": table.number, "button": winner, "cards": dealt, "draw": draw_number}
+
+
+@transaction.atomic
+def enter_button(actor, table: Table, seat) -> dict:
+    """The floor tells where the button is in the hand being played (or just played) at a table
+    whose positions the software does not know (no hand signals, or no button draw); a move that
+    waited for it is then decided."""
+    from . import moves
+
+    require(actor, SEATING)
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
+    try:
+        button = int(seat)
+    except (TypeError, ValueError):
+        button = 0
+    if button not in occupied or len(occupied) < 2:
+        raise ServiceError(_("The button goes to an occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))},
+                           code="bad_seat")
+    now = positions.first_hand(table.seats, occupied, button)
+    table.button_seat, table.small_blind_seat, table.big_blind_seat = now.button, now.small_blind, now.big_blind
+    table.positions_next = table.needs_button = False
+    table.save(update_fields=POSITION_FIELDS)
+    record_event(t, "table.positions", {"table": table.number, "positions": now.as_dict(), "source": "floor"},
+                 actor, stats=False)
+    moves.decide(t, actor)
+    return {"table": table.number, "positions": now.as_dict()}
 
 
 # --- special needs (TDA 6) -----------------------------------------------------------------------
@@ -788,9 +869,12 @@ def verify_draw(draw: Draw) -> dict:
         room = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
                                {int(t): n for t, n in data["players"].items()}, data.get("accessible", []))
         needs = {int(n): seating.Need(**need) for n, need in data.get("needs", {}).items()}
-        fn = seating.draw_start if draw.kind == Draw.Kind.START else seating.draw_late
+        fn = seating.draw_start if draw.kind in (Draw.Kind.START, Draw.Kind.REDRAW) else seating.draw_late
         recomputed = _result_json(fn(seed, data["entries"], room, needs))
-        written = sorted([s.entry.number, s.table.number, s.seat] for s in draw.seats.select_related("entry", "table"))
+        if draw.kind == Draw.Kind.BREAK:  # the players of a broken table: the slips hold the draw's seats
+            written = sorted([m.entry.number, m.to_table.number, m.to_seat] for m in draw.moves.select_related("entry", "to_table"))
+        else:
+            written = sorted([s.entry.number, s.table.number, s.seat] for s in draw.seats.select_related("entry", "table"))
     return {"draw": draw.number, "kind": draw.kind, "revealed": True, "commitment": draw.commitment, "seed": draw.seed,
             "commitment_matches": commitment_ok, "inputs": data, "result": draw.result, "recomputed": recomputed,
             "matches": commitment_ok and recomputed == draw.result and (written is None or written == draw.result),

@@ -544,6 +544,10 @@ def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | N
         refunds.append({"receipt": item.number, "kind": item.kind, "refund": item.refund_amount})
     record_event(t, "purchase.voided", {"entry": entry.number, "name": p.entry.player.display_name, "reason": reason,
                                         "entry_voided": entry.status == Entry.Status.VOIDED, "receipts": refunds}, actor)
+    if entry.status == Entry.Status.VOIDED:
+        from tables.moves import after_seat_freed
+
+        after_seat_freed(t, actor, entry)
     p.refresh_from_db()
     return p
 
@@ -552,6 +556,7 @@ def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | N
 def bust_entry(actor, entry: Entry) -> Entry:
     """A player is out: the seat is freed and the finishing place is the number of players left
     before the bust (players left after it + 1). A second tablet busting the same entry is refused."""
+    from tables.moves import after_seat_freed
     from tables.services import free_seat
 
     require(actor, roles.BUST)
@@ -568,6 +573,7 @@ def bust_entry(actor, entry: Entry) -> Entry:
         "entry": e.number, "name": e.player.display_name, "place": place, "entries": [e.number],
         "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
     }, actor)
+    after_seat_freed(t, actor, e)
     return e
 
 

@@ -144,27 +144,27 @@ async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, dir
     assert "events" not in snapshot  # no audit log, and no names, on the public socket
     assert not any(entry.player.display_name in str(snapshot) for entry in entries)
 
-    # A seat correction: the push names the entry, and its seat page then reads the new seat.
-    moved = entries[0]
-    table, seat = await database_sync_to_async(free_seat_away_from)(tournament, moved)
-    await database_sync_to_async(tables.correct_seat)(floor, moved, table, seat)
-    message = await communicator.receive_json_from(timeout=3)
-    assert message["kind"] == "event" and message["seq"] == snapshot["seq"] + 1
-    assert message["type"] == "seat.corrected" and message["entries"] == [moved.number]
-    assert moved.player.display_name not in str(message)
-    now = await seat_json(tournament, moved.number)
-    assert (now["table"], now["seat"], now["status"]) == (table, seat, "active")
-
-    # A bust: the push names the entry and carries the new figures; the seat page reads the place.
+    # A bust (one table in play: nothing to balance): the push names the entry and carries the new figures; the seat page reads the place.
     busted = entries[1]
     await database_sync_to_async(services.bust_entry)(floor, busted)
     message = await communicator.receive_json_from(timeout=3)
-    assert message["seq"] == snapshot["seq"] + 2
+    assert message["seq"] == snapshot["seq"] + 1
     assert message["type"] == "entry.busted" and message["entries"] == [busted.number]
     assert message["stats"]["players_left"] == 3
     now = await seat_json(tournament, busted.number)
     assert now["status"] == "busted" and now["table"] is None and now["place"] == 4
     assert not await database_sync_to_async(Seat.objects.filter(entry=busted, ended_at__isnull=True).exists)()
+    # A seat correction: the push names the entry, and its seat page then reads the new seat.
+    moved = entries[0]  # to the other table: a correction does not balance
+    table, seat = await database_sync_to_async(free_seat_away_from)(tournament, moved)
+    await database_sync_to_async(tables.correct_seat)(floor, moved, table, seat)
+    message = await communicator.receive_json_from(timeout=3)
+    assert message["kind"] == "event" and message["seq"] == snapshot["seq"] + 2
+    assert message["type"] == "seat.corrected" and message["entries"] == [moved.number]
+    assert moved.player.display_name not in str(message)
+    now = await seat_json(tournament, moved.number)
+    assert (now["table"], now["seat"], now["status"]) == (table, seat, "active")
+
     assert await communicator.receive_nothing(timeout=0.05)  # each change once
     await communicator.disconnect()
 

@@ -87,3 +87,24 @@ def test_the_big_blind_goes_round_every_live_player_once_per_orbit(case):
         bigs.append(pos.big_blind)
     for i in range(len(bigs) - len(live) + 1):
         assert sorted(bigs[i:i + len(live)]) == live
+
+
+@given(st.integers(min_value=2, max_value=10).flatmap(
+    lambda n: st.tuples(st.just(n), st.sets(st.integers(min_value=1, max_value=n), min_size=2))).flatmap(
+    lambda c: st.tuples(st.just(c[0]), st.just(sorted(c[1])), st.sampled_from(sorted(c[1])))))
+def test_before_first_leads_to_the_first_hand_with_that_button(case):
+    from tables.positions import before_first, following
+
+    seats, live, button = case
+    assert next_hand(seats, live, before_first(seats, live, button)) == first_hand(seats, live, button)
+    assert following(seats, live, None, button) == first_hand(seats, live, button)
+
+
+def test_following_knows_nothing_without_a_button_and_moves_a_button_that_left():
+    from tables.positions import following
+
+    assert following(9, [1, 4, 7], None, None) is None
+    assert following(9, [1], Positions(1, 2, 3), None) is None
+    # The drawn button's player left before the first hand: the button goes to the next player.
+    assert following(9, [1, 4, 7], None, 2) == first_hand(9, [1, 4, 7], 4)
+    assert following(9, [1, 4, 7], Positions(1, 4, 7), None) == next_hand(9, [1, 4, 7], Positions(1, 4, 7))

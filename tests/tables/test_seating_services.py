@@ -49,6 +49,15 @@ def test_start_draw_uses_the_fewest_tables_evenly_and_reveals_a_seed_that_recomp
     assert Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).count() == 1
 
 
+@pytest.fixture
+def drawn26(director, cashier, tournament):
+    """26 entries at three tables (9, 9, 8): eight busts before a table breaks."""
+    open_tables(director, tournament, [1, 2, 3, 4])
+    entries = register(cashier, tournament, 26)
+    draw = tables.draw_start(director, tournament)
+    return draw, entries
+
+
 def test_a_late_entry_is_seated_at_registration_at_a_shortest_table(drawn, cashier, tournament):
     _draw, _entries = drawn
     before = {t["table"]: t["players"] for t in tables.floor_map(tournament)["tables"] if t["in_play"]}
@@ -232,26 +241,26 @@ def test_a_bust_frees_the_seat_and_the_place_is_players_left_plus_one(drawn, flo
     assert seat.ended_at is not None and seat.end_reason == Seat.End.BUST and live(entries[5]) is None
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     assert left == 19 and places([entries[5]]) == {entries[5].number: left + 1}
+    # The freed seat is open again: a correction may use it.
+    tables.correct_seat(floor, entries[0], seat.table.number, seat.seat)
     services.bust_entry(floor, entries[6])
     assert places(entries[5:7]) == {entries[5].number: 20, entries[6].number: 19}
     refused("entry_not_active", services.bust_entry, floor, entries[5])
-    # The freed seat is open again: a correction may use it.
-    tables.correct_seat(floor, entries[0], seat.table.number, seat.seat)
 
 
-def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later(drawn, floor, tournament):
-    _draw, entries = drawn
+def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later(drawn26, floor, tournament):
+    _draw, entries = drawn26
     a, b, c = entries[2], entries[9], entries[14]
     seat_a = live(a)
     for e in (a, b, c):
         services.bust_entry(floor, e)
-    assert places([a, b, c]) == {a.number: 20, b.number: 19, c.number: 18}
+    assert places([a, b, c]) == {a.number: 26, b.number: 25, c.number: 24}
     services.undo_bust(floor, a)
     assert (live(a).table_id, live(a).seat) == (seat_a.table_id, seat_a.seat)
-    assert places([a, b, c]) == {a.number: None, b.number: 20, c.number: 19}
+    assert places([a, b, c]) == {a.number: None, b.number: 26, c.number: 25}
     # Undo of a bust in the middle: only those busted after it move.
     services.undo_bust(floor, c)
-    assert places([b, c]) == {b.number: 20, c.number: None}
+    assert places([b, c]) == {b.number: 26, c.number: None}
     refused("not_busted", services.undo_bust, floor, c)
 
 
@@ -287,17 +296,17 @@ def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, 
     refused("reentered", services.undo_bust, floor, first)
 
 
-def test_voiding_a_seated_entry_frees_its_seat(drawn, floor, cashier, tournament):
-    _draw, entries = drawn
+def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tournament):
+    _draw, entries = drawn26
     services.bust_entry(floor, entries[0])
-    assert places([entries[0]]) == {entries[0].number: 20}
+    assert places([entries[0]]) == {entries[0].number: 26}
     victim = entries[3]
     seat = live(victim)
     purchase = victim.purchases.get()
     services.void_purchase(cashier, purchase, "wrong player")
     seat.refresh_from_db()
     assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and live(victim) is None
-    assert places([entries[0]]) == {entries[0].number: 19}
+    assert places([entries[0]]) == {entries[0].number: 25}
     tables.correct_seat(floor, entries[1], seat.table.number, seat.seat)  # the seat is free again
 
 

@@ -28,7 +28,7 @@ def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
 def drawn(director, cashier, tournament):
     for n in (1, 2):
         tables.open_table(director, tournament, n, 9)
-    entries = register(cashier, tournament, 10)
+    entries = register(cashier, tournament, 12)
     draw = tables.draw_start(director, tournament)
     return draw, entries
 
@@ -60,7 +60,7 @@ def test_the_map_sends_an_anonymous_visitor_to_log_in(drawn, tournament):
 
 def test_map_json_lists_every_seat_and_the_next_commitment(drawn, floor, tournament):
     data = client_for(floor).get(f"/t/{tournament.pk}/map.json").json()
-    assert data["players_seated"] == 10 and data["start_drawn"] is True
+    assert data["players_seated"] == 12 and data["start_drawn"] is True
     pending = Draw.objects.get(tournament=tournament, drawn_at__isnull=True)
     assert data["next_draw"] == {"draw": pending.number, "commitment": pending.commitment}
     page = client_for(floor).get(f"/t/{tournament.pk}/map/").content.decode()
@@ -79,7 +79,7 @@ def test_bust_from_the_map_and_undo(drawn, floor, tournament):
     c = client_for(floor)
     url = f"/t/{tournament.pk}/map/entries/{entries[0].number}/"
     answer = c.post(url + "bust/", HTTP_ACCEPT="application/json").json()
-    assert answer["ok"] is True and "place 10" in answer["message"]
+    assert answer["ok"] is True and "place 12" in answer["message"]
     entries[0].refresh_from_db()
     assert entries[0].status == Entry.Status.BUSTED and not Seat.objects.filter(entry=entries[0], ended_at__isnull=True).exists()
     # A second tablet busting the same player is refused with the service's message; nothing changes.
@@ -154,7 +154,7 @@ def test_seat_cards_html_and_pdf(drawn, floor, tournament):
     draw, entries = drawn
     c = client_for(floor)
     html = c.get(f"/t/{tournament.pk}/seat-cards/?draw={draw.number}").content.decode()
-    assert html.count('class="seat-card"') == 10 and "<svg" in html
+    assert html.count('class="seat-card"') == 12 and "<svg" in html
     seat = live_seat(entries[0])
     one = c.get(f"/t/{tournament.pk}/seat-cards/{entries[0].number}/").content.decode()
     assert one.count('class="seat-card"') == 1 and f"Table {seat.table.number}" in one and f"Seat {seat.seat}" in one

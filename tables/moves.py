@@ -1,0 +1,454 @@
+"""Balancing and breaking tables (TDA 7, 8A), move slips and redraws: the services on top of the
+pure rules in tables/balancing.py and tables/positions.py.
+
+After every bust (and on demand) the room is read in a constant number of queries, the rules decide
+nothing, one move, a table break or a redraw, and each move is written as a pending move slip with
+its destination seat reserved. The floor confirms a slip when the player sits (the player's seat
+moves, chips travel with the player) or cancels it. Every caller holds the tournament lock, so two
+busts at once are decided one after the other; the database's partial unique constraints refuse a
+second pending move of one entry or to one seat even so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import roles
+from tournament.audit import lock_tournament, record_event
+from tournament.models import Entry, Tournament
+from tournament.services import ServiceError, require
+
+from . import balancing as bal
+from . import positions as pos
+from . import seating
+from .models import Draw, HouseRules, Move, Seat, Table
+
+MOVING = (roles.FLOOR,)  # and the director
+MAX_STEPS = 50  # moves decided after one event; a bust needs one, a break one per player
+
+
+def house_rules(t: Tournament) -> HouseRules:
+    rules = HouseRules.objects.filter(tournament=t).first()
+    if rules is None:
+        six_max = t.seats_per_table <= 6
+        rules = HouseRules.objects.create(tournament=t, halt_short_by=2 if six_max else 3)
+    return rules
+
+
+def rule_settings(rules: HouseRules) -> bal.Settings:
+    return bal.Settings(threshold=rules.balance_threshold, halt_short_by=rules.halt_short_by, donor=rules.donor)
+
+
+# --- the room as the rules see it -----------------------------------------------------------------
+
+
+@dataclass
+class TableRow:
+    pk: int
+    number: int
+    seats: int
+    break_order: int
+    button_seat: int | None
+    small_blind_seat: int | None
+    big_blind_seat: int | None
+    positions_next: bool
+    hand_in_progress: bool
+    occupied: dict[int, int]  # seat -> entry number
+    leaving: dict[int, int]  # seat -> move number (pending moves out)
+    reserved: dict[int, int]  # seat -> move number (pending moves in)
+
+    def last_positions(self) -> pos.Positions | None:
+        """The positions the rules start from (None: the software does not know this table's button)."""
+        if self.big_blind_seat is not None and not self.positions_next:
+            return pos.Positions(self.button_seat, self.small_blind_seat, self.big_blind_seat)
+        if self.positions_next and self.button_seat is not None:
+            live = sorted((set(self.occupied) - set(self.leaving)) | set(self.reserved))
+            if len(live) < 2:
+                return None
+            button = self.button_seat if self.button_seat in live else pos.next_live(self.seats, live, self.button_seat)
+            return pos.before_first(self.seats, live, button)
+        return None
+
+    def state(self) -> bal.TableState:
+        return bal.TableState(number=self.number, seats=self.seats, occupied=frozenset(self.occupied),
+                              break_order=self.break_order, last=self.last_positions(),
+                              reserved=frozenset(self.reserved), leaving=frozenset(self.leaving))
+
+    @property
+    def players(self) -> int:
+        return len(set(self.occupied) - set(self.leaving)) + len(self.reserved)
+
+
+def room(t: Tournament) -> dict[int, TableRow]:
+    """Every table in play, with its players, positions and pending moves: three queries."""
+    rows = {
+        r["pk"]: TableRow(occupied={}, leaving={}, reserved={}, **r)
+        for r in Table.objects.filter(tournament=t, in_play=True).values(
+            "pk", "number", "seats", "break_order", "button_seat", "small_blind_seat", "big_blind_seat",
+            "positions_next", "hand_in_progress")
+    }
+    for table_id, seat, number in Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list(
+            "table_id", "seat", "entry__number"):
+        if table_id in rows:
+            rows[table_id].occupied[seat] = number
+    for number, from_id, from_seat, to_id, to_seat in Move.objects.filter(tournament=t, status=Move.Status.PENDING).values_list(
+            "number", "from_table_id", "from_seat", "to_table_id", "to_seat"):
+        if from_id in rows:
+            rows[from_id].leaving[from_seat] = number
+        if to_id in rows:
+            rows[to_id].reserved[to_seat] = number
+    return {row.number: row for row in rows.values()}
+
+
+def balancing_tables(tables: dict[int, TableRow]) -> list[TableRow]:
+    """The tables that take part: those with players (an empty table opened for late entries does
+    not draw players away from the others)."""
+    return [row for row in tables.values() if row.players > 0]
+
+
+def status(t: Tournament) -> dict:
+    """What the floor map and the dealer tablets show: halted tables, tables whose button the
+    software needs, and the pending slips."""
+    rules = house_rules(t)
+    flagged = Table.objects.filter(tournament=t, in_play=True).filter(Q(halted=True) | Q(needs_button=True))
+    halted = sorted(n for n, h in flagged.values_list("number", "halted") if h)
+    need_button = sorted(n for n, b in flagged.values_list("number", "needs_button") if b)
+    return {"halted": halted, "need_button": need_button, "moves": pending_moves(t),
+            "rules": {"threshold": rules.balance_threshold, "halt_short_by": rules.halt_short_by, "donor": rules.donor}}
+
+
+def flag_halts(t: Tournament, actor) -> list[int]:
+    """Store which tables must halt (TDA24 R11-D) and tell the tables whose flag changed."""
+    rules = house_rules(t)
+    # Counted as they sit: a table waiting for a player on the way is short until the player sits.
+    states = [bal.TableState(number=row.number, seats=row.seats, occupied=frozenset(row.occupied),
+                             break_order=row.break_order) for row in balancing_tables(room(t))]
+    now_halted = set(bal.halted(states, rule_settings(rules)))
+    was = set(Table.objects.filter(tournament=t, halted=True).values_list("number", flat=True))
+    if now_halted != was:
+        Table.objects.filter(tournament=t, number__in=now_halted - was).update(halted=True)
+        Table.objects.filter(tournament=t, number__in=was - now_halted).update(halted=False)
+        record_event(t, "tables.halted", {"halted": sorted(now_halted), "tables": sorted(now_halted ^ was)},
+                     actor, stats=False)
+    return sorted(now_halted)
+
+
+def slip(move: Move) -> dict:
+    return {
+        "move": move.number, "kind": move.kind, "entry": move.entry.number, "name": move.entry.player.display_name,
+        "from": {"table": move.from_table.number, "seat": move.from_seat},
+        "to": {"table": move.to_table.number, "seat": move.to_seat}, "position": move.position,
+        "status": move.status, "created_at": move.created_at.isoformat(),
+        "after_hand": move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE,
+    }
+
+
+def pending_moves(t: Tournament) -> list[dict]:
+    moves = Move.objects.filter(tournament=t, status=Move.Status.PENDING).select_related(
+        "entry__player", "from_table", "to_table").order_by("number")
+    return [slip(m) for m in moves]
+
+
+# --- deciding ------------------------------------------------------------------------------------
+
+
+def _next_number(t: Tournament) -> int:
+    last = Move.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def _create(t: Tournament, actor, kind: str, entry_number: int, src: TableRow, from_seat: int, dst: TableRow,
+            to_seat: int, position: str, draw: Draw | None = None, number: int | None = None) -> Move:
+    entry = Entry.objects.get(tournament=t, number=entry_number)
+    move = Move.objects.create(
+        tournament=t, number=number or _next_number(t), entry=entry, kind=kind, from_table_id=src.pk,
+        from_seat=from_seat, to_table_id=dst.pk, to_seat=to_seat, position=position, draw=draw,
+        created_at=timezone.now(), created_by=None if isinstance(actor, str) else actor)
+    src.leaving[from_seat] = move.number
+    dst.reserved[to_seat] = move.number
+    return move
+
+
+def _announce(t: Tournament, actor, moves: list[Move], kind: str, **extra) -> None:
+    if not moves:
+        return
+    for move in moves:
+        move.entry = Entry.objects.select_related("player").get(pk=move.entry_id)
+        move.from_table = Table.objects.get(pk=move.from_table_id)
+        move.to_table = Table.objects.get(pk=move.to_table_id)
+    record_event(t, "move.created", {"kind": kind, "moves": [slip(m) for m in moves],
+                                     "entries": [m.entry.number for m in moves],
+                                     "tables": sorted({m.from_table.number for m in moves} | {m.to_table.number for m in moves}),
+                                     **extra}, actor, stats=False)
+
+
+def decide(t: Tournament, actor) -> list[Move]:
+    """Balance the room by the rules (the caller holds the tournament lock): a break when everyone
+    fits at one table fewer, otherwise one move while the tables are out of balance. Returns the
+    moves created."""
+    rules = house_rules(t)
+    settings = rule_settings(rules)
+    tables = room(t)
+    created: list[Move] = []
+    for _step in range(MAX_STEPS):
+        playing = balancing_tables(tables)
+        if len(playing) < 2:
+            break
+        states = [row.state() for row in playing]
+        total = sum(row.players for row in playing)
+        if len(playing) == 2:
+            # The final table forms when everyone fits at it, at the tournament's final-table size.
+            last = max(playing, key=lambda row: (row.break_order, row.number))
+            if total <= min(t.final_table_size, last.seats):
+                created += redraw(t, actor, [last.number])
+                break
+            breaking = None
+        else:
+            breaking = bal.table_to_break(states)
+        if breaking is not None:
+            remaining = len(playing) - 1
+            if remaining == 3 and rules.redraw_at_three or remaining == 2 and rules.redraw_at_two:
+                created += redraw(t, actor, [row.number for row in playing if row.number != breaking])
+                break
+            created += _break(t, actor, tables, tables[breaking])
+            continue
+        decision = bal.balance_move(states, settings)
+        if decision is None:
+            break
+        if isinstance(decision, bal.NeedButton):
+            # Asked once: the flag stays until the table's positions are known.
+            if Table.objects.filter(tournament=t, number=decision.table, needs_button=False).update(needs_button=True):
+                record_event(t, "table.button_needed", {"table": decision.table}, actor, stats=False)
+            break
+        move = _create(t, actor, Move.Kind.BALANCE, tables[decision.from_table].occupied[decision.from_seat],
+                       tables[decision.from_table], decision.from_seat, tables[decision.to_table], decision.to_seat,
+                       decision.position)
+        _announce(t, actor, [move], Move.Kind.BALANCE)
+        created.append(move)
+    flag_halts(t, actor)
+    return created
+
+
+def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow) -> list[Move]:
+    """TDA 7: the players of the breaking table get open seats by a random, committed draw over the
+    other tables (the late-entry rule keeps them balanced); each slip shows the seat's position."""
+    from .services import _need_json, _needs_of, _pending_draw, _result_json, _reveal, _room_json
+
+    others = [row for row in balancing_tables(tables) if row.number != breaking.number]
+    movers = sorted(number for seat, number in breaking.occupied.items() if seat not in breaking.leaving)
+    entries = list(Entry.objects.filter(tournament=t, number__in=movers).order_by("number"))
+    open_seats = {row.number: [s for s in range(1, row.seats + 1) if s not in row.occupied and s not in row.reserved]
+                  for row in others}
+    players = {row.number: row.players for row in others}
+    accessible = set(Table.objects.filter(tournament=t, number__in=list(open_seats), accessible=True)
+                     .values_list("number", flat=True))
+    plan = seating.Room.of(open_seats, players, accessible=sorted(accessible))
+    needs = _needs_of(t, entries)
+    inputs = {"table": breaking.number, "entries": movers, **_room_json(plan), "needs": _need_json(needs)}
+    draw = _pending_draw(t)
+    try:
+        result = seating.draw_late(bytes.fromhex(draw.seed), movers, plan, needs)
+    except seating.DrawError as exc:
+        from .services import _draw_error
+
+        raise _draw_error(exc) from exc
+    _reveal(t, draw, Draw.Kind.BREAK, inputs, _result_json(result), actor)
+    seat_of = {number: seat for seat, number in breaking.occupied.items()}
+    arrivals: dict[int, list[int]] = {}
+    for _entry, (table, seat) in result.items():
+        arrivals.setdefault(table, []).append(seat)
+    positions = {}
+    for table, seats in arrivals.items():
+        row = tables[table]
+        live = sorted((set(row.occupied) - set(row.leaving)) | set(row.reserved))
+        last = row.last_positions()
+        for seat in seats:
+            if last is None:
+                positions[(table, seat)] = "unknown"
+                continue
+            others_arriving = [s for s in seats if s != seat]
+            positions[(table, seat)] = pos.arrival(row.seats, sorted(set(live) | set(others_arriving)), last, seat).role
+    moves = []
+    number = _next_number(t)
+    for entry_number, (table, seat) in sorted(result.items()):
+        moves.append(_create(t, actor, Move.Kind.BREAK, entry_number, breaking, seat_of[entry_number], tables[table], seat,
+                             positions[(table, seat)], draw=draw, number=number))
+        number += 1
+    record_event(t, "table.breaking", {"table": breaking.number, "draw": draw.number, "commitment": draw.commitment,
+                                       "seed": draw.seed, "entries": movers}, actor, stats=False)
+    _announce(t, actor, moves, Move.Kind.BREAK, table=breaking.number, draw=draw.number)
+    _pending_draw(t)
+    return moves
+
+
+def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
+    """A redraw (the final table, or at three or two tables by house setting): every player gets a
+    new random seat over the tables kept, filled evenly; the other tables break. Everyone stands
+    up at once, so the new seats are taken immediately and the slips are recorded as done; each
+    kept table then gets a software button draw."""
+    from .services import _need_json, _needs_of, _pending_draw, _result_json, _reveal, _room_json, software_button
+
+    now = timezone.now()
+    for move in Move.objects.select_for_update().filter(tournament=t, status=Move.Status.PENDING):
+        move.status, move.closed_at, move.cancel_reason = Move.Status.CANCELLED, now, "redraw"
+        move.save(update_fields=["status", "closed_at", "cancel_reason"])
+    tables = {row.number: row for row in Table.objects.select_for_update().filter(tournament=t, in_play=True)}
+    seats = list(Seat.objects.select_for_update().filter(tournament=t, ended_at__isnull=True).select_related("entry", "table"))
+    entries = sorted(s.entry.number for s in seats)
+    size = t.final_table_size if len(keep) == 1 else None
+    open_seats = {n: list(range(1, min(tables[n].seats, size or tables[n].seats) + 1)) for n in sorted(keep)}
+    plan = seating.Room.of(open_seats, dict.fromkeys(open_seats, 0),
+                           accessible=[n for n in keep if tables[n].accessible])
+    needs = _needs_of(t, [s.entry for s in seats])
+    inputs = {"keep": sorted(keep), "entries": entries, **_room_json(plan), "needs": _need_json(needs)}
+    draw = _pending_draw(t)
+    try:
+        result = seating.draw_start(bytes.fromhex(draw.seed), entries, plan, needs)
+    except seating.DrawError as exc:
+        from .services import _draw_error
+
+        raise _draw_error(exc) from exc
+    _reveal(t, draw, Draw.Kind.REDRAW, inputs, _result_json(result), actor)
+    by_entry = {s.entry.number: s for s in seats}
+    for s in seats:
+        s.ended_at, s.end_reason = now, Seat.End.MOVE
+    Seat.objects.bulk_update(seats, ["ended_at", "end_reason"])
+    number = _next_number(t)
+    moves = []
+    for entry_number, (table, seat) in sorted(result.items()):
+        old = by_entry[entry_number]
+        Seat.objects.create(tournament=t, entry=old.entry, table=tables[table], seat=seat, draw=draw, seated_at=now)
+        moves.append(Move.objects.create(
+            tournament=t, number=number, entry=old.entry, kind=Move.Kind.REDRAW, from_table=old.table,
+            from_seat=old.seat, to_table=tables[table], to_seat=seat, position="unknown", draw=draw,
+            status=Move.Status.DONE, created_at=now, closed_at=now, created_by=None if isinstance(actor, str) else actor))
+        number += 1
+    for n, table in tables.items():
+        table.button_seat = table.small_blind_seat = table.big_blind_seat = None
+        table.positions_next = table.needs_button = False
+        fields = ["button_seat", "small_blind_seat", "big_blind_seat", "positions_next", "needs_button"]
+        if n not in keep:
+            table.in_play, table.broken_at = False, now
+            fields += ["in_play", "broken_at"]
+        table.save(update_fields=fields)
+    record_event(t, "seating.redrawn", {
+        "draw": draw.number, "kind": Draw.Kind.REDRAW, "commitment": draw.commitment, "seed": draw.seed,
+        "tables": sorted(keep), "final": len(keep) == 1, "entries": entries,
+        "moves": [slip(m) for m in moves],
+    }, actor, stats=False)
+    _pending_draw(t)
+    for n in sorted(keep):
+        if Seat.objects.filter(table=tables[n], ended_at__isnull=True).count() >= 2:
+            software_button(t, tables[n], actor)
+    return moves
+
+
+# --- the floor's actions ---------------------------------------------------------------------------
+
+
+def _locked_move(t: Tournament, number) -> Move:
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        number = 0
+    move = Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
+        tournament=t, number=number).first()
+    if move is None:
+        raise ServiceError(_("There is no move slip %(number)s.") % {"number": number}, code="no_move", status=404)
+    if move.status != Move.Status.PENDING:
+        raise ServiceError(_("Move slip %(number)s is closed already.") % {"number": number}, code="move_closed", status=409)
+    return move
+
+
+def _finish_break(t: Tournament, table: Table, now) -> bool:
+    """A breaking table whose last player has moved is broken."""
+    if not Move.objects.filter(from_table=table, kind=Move.Kind.BREAK).exists():
+        return False
+    if Seat.objects.filter(table=table, ended_at__isnull=True).exists():
+        return False
+    table.in_play, table.broken_at = False, now
+    table.button_seat = table.small_blind_seat = table.big_blind_seat = None
+    table.save(update_fields=["in_play", "broken_at", "button_seat", "small_blind_seat", "big_blind_seat"])
+    return True
+
+
+@transaction.atomic
+def confirm_move(actor, tournament: Tournament, number) -> Move:
+    """The player sat down at the new seat: the old seat ends, the new one begins (chips travel)."""
+    require(actor, MOVING)
+    t = lock_tournament(tournament.pk)
+    move = _locked_move(t, number)
+    now = timezone.now()
+    seat = Seat.objects.select_for_update().filter(entry=move.entry, ended_at__isnull=True).first()
+    if seat is None or (seat.table_id, seat.seat) != (move.from_table_id, move.from_seat):
+        raise ServiceError(_("Entry #%(number)s is no longer at table %(table)s seat %(seat)s: cancel this slip.")
+                           % {"number": move.entry.number, "table": move.from_table.number, "seat": move.from_seat},
+                           code="mover_gone", status=409)
+    seat.ended_at, seat.end_reason = now, Seat.End.MOVE
+    seat.save(update_fields=["ended_at", "end_reason"])
+    move.status, move.closed_at, move.closed_by = Move.Status.DONE, now, None if isinstance(actor, str) else actor
+    move.save(update_fields=["status", "closed_at", "closed_by"])
+    Seat.objects.create(tournament=t, entry=move.entry, table=move.to_table, seat=move.to_seat, draw=move.draw, seated_at=now)
+    broken = _finish_break(t, Table.objects.select_for_update().get(pk=move.from_table_id), now)
+    record_event(t, "move.done", {"move": slip(move), "entries": [move.entry.number],
+                                  "tables": [move.from_table.number, move.to_table.number],
+                                  "broken": move.from_table.number if broken else None}, actor, stats=False)
+    flag_halts(t, actor)
+    return move
+
+
+def _cancel(t: Tournament, move: Move, actor, reason: str, now) -> None:
+    move.status, move.closed_at, move.cancel_reason = Move.Status.CANCELLED, now, reason[:200]
+    move.closed_by = None if isinstance(actor, str) else actor
+    move.save(update_fields=["status", "closed_at", "closed_by", "cancel_reason"])
+
+
+@transaction.atomic
+def cancel_move(actor, tournament: Tournament, number, reason: str = "") -> Move:
+    """The floor cancels a slip (the reserved seat is free again). The room is not balanced again
+    by itself: the floor asks for it ("Balance now") when the cause is fixed."""
+    require(actor, MOVING)
+    t = lock_tournament(tournament.pk)
+    move = _locked_move(t, number)
+    if len(reason or "") > 200:
+        raise ServiceError(_("The note is too long: at most 200 characters."), code="note_too_long")
+    _cancel(t, move, actor, reason or "cancelled", timezone.now())
+    record_event(t, "move.cancelled", {"move": slip(move), "reason": reason, "entries": [move.entry.number],
+                                       "tables": [move.from_table.number, move.to_table.number]}, actor, stats=False)
+    flag_halts(t, actor)
+    return move
+
+
+@transaction.atomic
+def balance_now(actor, tournament: Tournament) -> list[Move]:
+    """On demand: decide the moves the rules call for now."""
+    require(actor, MOVING)
+    t = lock_tournament(tournament.pk)
+    return decide(t, actor)
+
+
+def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
+    """Called by a bust or a void (tournament lock held): a pending slip of that entry is void, and
+    the room is balanced again."""
+    now = timezone.now()
+    for move in Move.objects.select_for_update().select_related("entry", "from_table", "to_table").filter(
+            entry=entry, status=Move.Status.PENDING):
+        _cancel(t, move, actor, "busted", now)
+    if not Seat.objects.filter(tournament=t, ended_at__isnull=True).exists():
+        return []
+    try:
+        with transaction.atomic():  # a savepoint: balancing never makes a bust fail
+            return decide(t, actor)
+    except ServiceError as exc:
+        record_event(t, "balance.blocked", {"message": str(exc.message), "code": exc.code}, actor, stats=False)
+        flag_halts(t, actor)
+        return []
+
+
+def moving_entries(t: Tournament) -> dict[int, int]:
+    """Entry number -> pending move number."""
+    return dict(Move.objects.filter(tournament=t, status=Move.Status.PENDING).values_list("entry__number", "number"))

@@ -1,0 +1,269 @@
+"""Balancing, breaking and redraws on the real database: move slips after busts (TDA 7, 8A)."""
+import threading
+
+import pytest
+from django.db import connection
+
+from tables import moves
+from tables import positions as pos
+from tables import services as tables
+from tables.models import Draw, Move, Seat, Table
+from tests.tables.test_seating_services import open_tables, register
+from tournament import services
+from tournament.models import AuditEvent, Entry
+from tournament.services import ServiceError
+
+
+def seated(tournament) -> dict[int, dict[int, int]]:
+    """table number -> {seat: entry number} of the live seats."""
+    out: dict[int, dict[int, int]] = {}
+    for s in Seat.objects.filter(tournament=tournament, ended_at__isnull=True).select_related("table", "entry"):
+        out.setdefault(s.table.number, {})[s.seat] = s.entry.number
+    return out
+
+
+def entry(tournament, number) -> Entry:
+    return Entry.objects.get(tournament=tournament, number=number)
+
+
+def start(director, cashier, tournament, players: int, table_numbers=(1, 2, 3, 4)):
+    open_tables(director, tournament, table_numbers)
+    register(cashier, tournament, players)
+    tables.draw_start(director, tournament)
+    for number in seated(tournament):
+        tables.draw_button(director, Table.objects.get(tournament=tournament, number=number))
+
+
+def check_invariants(tournament):
+    live = Seat.objects.filter(tournament=tournament, ended_at__isnull=True)
+    pending = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
+    seats = list(live.values_list("table_id", "seat"))
+    reserved = list(pending.values_list("to_table_id", "to_seat"))
+    assert len(set(seats)) == len(seats)
+    assert not set(seats) & set(reserved), "a reserved seat is occupied"
+    assert len(set(reserved)) == len(reserved)
+    movers = list(pending.values_list("entry_id", flat=True))
+    assert len(set(movers)) == len(movers)
+    assert set(movers) <= set(live.values_list("entry_id", flat=True))
+
+
+def bust_at(floor, tournament, table_number, count=1):
+    """Bust `count` players of a table (the lowest seats), returning their entry numbers."""
+    out = []
+    for _ in range(count):
+        seats = seated(tournament)[table_number]
+        movers = set(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).values_list("entry__number", flat=True))
+        number = next(n for s, n in sorted(seats.items()) if n not in movers)
+        services.bust_entry(floor, entry(tournament, number))
+        out.append(number)
+    return out
+
+
+def test_a_bust_that_unbalances_moves_the_donors_next_big_blind_to_the_worst_seat(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 20)  # three tables: 7, 7, 6
+    counts = {t: len(s) for t, s in seated(tournament).items()}
+    short = min(counts, key=lambda t: (counts[t], t))
+    before = seated(tournament)
+    bust_at(floor, tournament, short)  # now 7, 7, 5: out of balance by 2
+    (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
+    assert move.kind == Move.Kind.BALANCE and move.to_table.number == short
+    # The donor: the fullest table, ties by the break order (the table that breaks first gives).
+    full = [t for t, c in counts.items() if c == 7]
+    donor = min(Table.objects.filter(tournament=tournament, number__in=full), key=lambda t: (t.break_order, t.number))
+    assert move.from_table == donor
+    # The mover is the player who will be big blind next at the donor table.
+    donor.refresh_from_db()
+    room = moves.room(tournament)
+    nxt = pos.next_hand(donor.seats, sorted(before[donor.number]), room[donor.number].last_positions())
+    assert move.from_seat == nxt.big_blind and move.entry.number == before[donor.number][nxt.big_blind]
+    # The destination is the worst position at the short table: never the small blind.
+    assert move.position in ("big_blind", "in_play", "button", "wait_for_button")
+    assert (move.to_table_id, move.to_seat) in set(tables.reserved_seats(tournament, [move.to_table_id]))
+    event = AuditEvent.objects.filter(tournament=tournament, type="move.created").last()
+    assert event.payload["moves"][0]["entry"] == move.entry.number and event.payload["entries"] == [move.entry.number]
+    check_invariants(tournament)
+    # Confirmed: the player sits at the reserved seat; the tables are balanced.
+    moves.confirm_move(floor, tournament, move.number)
+    after = seated(tournament)
+    assert after[short][move.to_seat] == move.entry.number and move.from_seat not in after[donor.number]
+    assert sorted(len(s) for s in after.values()) == [6, 6, 7]
+    assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
+    with pytest.raises(ServiceError) as err:
+        moves.confirm_move(floor, tournament, move.number)
+    assert err.value.code == "move_closed"
+
+
+def test_no_move_while_balanced_and_a_busted_mover_loses_the_slip(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 24)  # 8, 8, 8
+    table = sorted(seated(tournament))[0]
+    bust_at(floor, tournament, table)  # 7, 8, 8: within one
+    assert not Move.objects.filter(tournament=tournament).exists()
+    bust_at(floor, tournament, table)  # 6, 8, 8: a difference of 2
+    move = Move.objects.get(tournament=tournament, status=Move.Status.PENDING)
+    assert move.to_table.number == table
+    services.bust_entry(floor, move.entry)  # the mover busts before moving
+    move.refresh_from_db()
+    assert move.status == Move.Status.CANCELLED and move.cancel_reason == "busted"
+    check_invariants(tournament)
+
+
+def test_cancel_frees_the_reserved_seat_and_balance_now_decides_again(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 20)
+    counts = {t: len(s) for t, s in seated(tournament).items()}
+    short = min(counts, key=lambda t: (counts[t], t))
+    bust_at(floor, tournament, short)
+    move = Move.objects.get(tournament=tournament, status=Move.Status.PENDING)
+    moves.cancel_move(floor, tournament, move.number, "player in the restroom")
+    assert tables.reserved_seats(tournament, [move.to_table_id]) == []
+    (again,) = moves.balance_now(floor, tournament)
+    assert again.entry == move.entry and again.number == move.number + 1
+    with pytest.raises(ServiceError) as err:
+        moves.cancel_move(floor, tournament, 999)
+    assert err.value.status == 404
+
+
+def test_roles_refused(director, cashier, dealer, floor, tournament):
+    start(director, cashier, tournament, 20)
+    for user in (cashier, dealer):
+        with pytest.raises(ServiceError) as err:
+            moves.balance_now(user, tournament)
+        assert err.value.status == 403
+
+
+def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 27)  # three full tables of 9
+    playing = set(seated(tournament))
+    order = [n for n in tables.break_order(tournament) if n in playing]  # an empty table takes no part
+    first = order[0]
+    # Bust at the other tables until 18 players are left: they fit at two tables.
+    for number in order[1:] * 5:
+        if Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() == 18:
+            break
+        if Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists():
+            for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING):
+                moves.confirm_move(floor, tournament, m.number)
+        bust_at(floor, tournament, number)
+    pending = list(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING))
+    breaking = [m for m in pending if m.kind == Move.Kind.BREAK]
+    assert breaking and {m.from_table.number for m in breaking} == {first}
+    assert AuditEvent.objects.filter(tournament=tournament, type="table.breaking", payload__table=first).exists()
+    # Every slip says where the blinds are (or that the player waits for the button).
+    assert all(m.position in ("big_blind", "small_blind", "button", "wait_for_button", "in_play") for m in breaking)
+    draw = breaking[0].draw
+    assert draw.kind == Draw.Kind.BREAK and tables.verify_draw(draw)["matches"] is True
+    check_invariants(tournament)
+    for m in pending:
+        moves.confirm_move(floor, tournament, m.number)
+    broken = Table.objects.get(tournament=tournament, number=first)
+    assert broken.broken_at is not None and not broken.in_play
+    counts = sorted(len(s) for s in seated(tournament).values())
+    assert sum(counts) == 18 and counts[-1] - counts[0] <= 1
+    assert tables.verify_draw(draw)["matches"] is True
+
+
+def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 12, table_numbers=(1, 2))  # two tables of 6
+    while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 9:
+        for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING):
+            moves.confirm_move(floor, tournament, m.number)
+        counts = {t: len(s) for t, s in seated(tournament).items()}
+        bust_at(floor, tournament, max(counts, key=lambda t: (counts[t], t)))
+    now = seated(tournament)
+    assert len(now) == 1
+    (final,) = now
+    assert len(now[final]) == 9
+    redraw = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).get()
+    assert tables.verify_draw(redraw)["matches"] is True
+    table = Table.objects.get(tournament=tournament, number=final)
+    assert table.button_seat in now[final] and table.positions_next
+    assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.BUTTON, drawn_at__gt=redraw.drawn_at).exists()
+    other = Table.objects.exclude(pk=table.pk).get(tournament=tournament)
+    assert other.broken_at is not None
+    assert Move.objects.filter(tournament=tournament, kind=Move.Kind.REDRAW, status=Move.Status.DONE).count() == 9
+
+
+def test_a_table_with_no_known_button_asks_the_floor(director, cashier, floor, tournament):
+    open_tables(director, tournament, [1, 2, 3])
+    register(cashier, tournament, 20)
+    tables.draw_start(director, tournament)  # no button draws: the software knows no positions
+    counts = {t: len(s) for t, s in seated(tournament).items()}
+    short = min(counts, key=lambda t: (counts[t], t))
+    bust_at(floor, tournament, short)
+    assert not Move.objects.filter(tournament=tournament).exists()
+    need = AuditEvent.objects.filter(tournament=tournament, type="table.button_needed").last()
+    assert need is not None
+    status = moves.status(tournament)
+    assert status["need_button"] == [need.payload["table"]]
+    # The floor enters the button of the hand in play at each table the rule needs; the move follows.
+    asked = []
+    while moves.status(tournament)["need_button"]:
+        (number,) = moves.status(tournament)["need_button"]
+        assert number not in asked
+        asked.append(number)
+        table = Table.objects.get(tournament=tournament, number=number)
+        with pytest.raises(ServiceError):
+            tables.enter_button(floor, table, 99)
+        tables.enter_button(floor, table, min(seated(tournament)[number]))
+    assert 1 <= len(asked) <= 2  # the donor's button, then the short table's
+    (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
+    assert move.to_table.number == short
+    donor = Table.objects.get(pk=move.from_table_id)
+    last = pos.Positions(donor.button_seat, donor.small_blind_seat, donor.big_blind_seat)
+    assert move.from_seat == pos.next_hand(donor.seats, sorted(seated(tournament)[donor.number]), last).big_blind
+
+
+def test_hand_starts_advance_the_positions_and_an_undo_restores_them(director, cashier, dealer, tournament):
+    start(director, cashier, tournament, 9, table_numbers=(1,))
+    table = Table.objects.get(tournament=tournament, number=1)
+    button = table.button_seat
+    occupied = sorted(seated(tournament)[1])
+    tables.start_hand(dealer, table)
+    table.refresh_from_db()
+    first = pos.first_hand(9, occupied, button)
+    assert (table.button_seat, table.small_blind_seat, table.big_blind_seat) == (first.button, first.small_blind, first.big_blind)
+    assert not table.positions_next and table.hand_in_progress
+    tables.start_hand(dealer, table)
+    table.refresh_from_db()
+    second = pos.next_hand(9, occupied, first)
+    assert table.big_blind_seat == second.big_blind
+    tables.undo_hand_start(dealer, table)
+    table.refresh_from_db()
+    assert table.big_blind_seat == first.big_blind
+    tables.undo_hand_start(dealer, table)
+    table.refresh_from_db()
+    assert table.button_seat == button and table.positions_next and table.big_blind_seat is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, cashier, floor, template):
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("needs a database that threads share with locking (PostgreSQL)")
+    from tests.conftest import tournament_data
+
+    tournament = services.create_tournament(director, tournament_data(), template)
+    start(director, cashier, tournament, 40, table_numbers=(1, 2, 3, 4, 5))
+    for _round in range(4):
+        rows = seated(tournament)
+        movers = set(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).values_list("entry__number", flat=True))
+        victims = []
+        for number in sorted(rows)[:3]:
+            victims += [n for n in rows[number].values() if n not in movers][:1]
+        barrier = threading.Barrier(len(victims))
+        errors = []
+
+        def worker(n, barrier=barrier, errors=errors):
+            try:
+                barrier.wait()
+                services.bust_entry(floor, entry(tournament, n))
+            except Exception as exc:  # reported below
+                errors.append(exc)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=worker, args=(n,)) for n in victims]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(30)
+        assert errors == []
+        check_invariants(tournament)
