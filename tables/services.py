@@ -550,6 +550,8 @@ def correct_seat(actor, entry: Entry, table_number: int, seat_number: int) -> Se
     e = _locked_entry(t, entry)
     if e.status != Entry.Status.ACTIVE:
         raise ServiceError(_("Entry #%(number)s is not playing.") % {"number": e.number}, code="entry_not_active", status=409)
+    if not start_drawn(t):  # the first seats come from the random draw, never by hand
+        raise ServiceError(_("Make the start draw first."), code="not_drawn", status=409)
     table = _open_table(t, table_number)
     seat_number = _check_seat_open(t, table, seat_number)
     old = live_seats(t).select_for_update().select_related("table").filter(entry=e).first()
