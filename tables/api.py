@@ -1,7 +1,8 @@
 """JSON API of tables: open them, list their level in play, and the "hand started" signal from
 dealer tablets (staff login) and automatic shufflers (the table's own token). Seating: the
 verifiable draws, seat corrections, the button, break order, seat requests, the floor map, and
-the public seat lookup (no login, names only)."""
+the public seat lookup (no login, names only). Balancing: move slips (confirm, cancel, balance now)
+and the button the floor enters when the software needs it."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -19,8 +20,8 @@ from tournament.api import ANY_STAFF, REFUSED, RoleAPIView, answers, entry_or_40
 from tournament.models import Player
 from tournament.serializers import DetailSerializer
 
-from . import services
-from .models import Draw, Table
+from . import moves, services
+from .models import Draw, Move, Table
 
 TableSerializer = inline_serializer("TableLevel", many=True, fields={
     "table": serializers.IntegerField(), "id": serializers.IntegerField(), "seats": serializers.IntegerField(),
@@ -391,6 +392,104 @@ class FloorMapView(RoleAPIView):
                        "next_draw": CommitmentSerializer(allow_null=True)})))
     def get(self, request, pk: int):
         return Response(services.floor_map(tournament_or_404(pk)))
+
+
+# --- balancing: move slips, balance now, the button the floor enters (TDA 7, 8A) -------------------
+
+SlipPlaceSerializer = inline_serializer("MoveSlipPlace", {
+    "table": serializers.IntegerField(), "seat": serializers.IntegerField()})
+MoveSlipSerializer = inline_serializer("MoveSlip", {
+    "move": serializers.IntegerField(), "kind": serializers.ChoiceField(choices=Move.Kind.choices),
+    "entry": serializers.IntegerField(), "name": serializers.CharField(),
+    "from": SlipPlaceSerializer, "to": SlipPlaceSerializer,
+    "position": serializers.CharField(help_text="The seat's position at the new table (big_blind, in_play, button, "
+                                                "wait_for_button, unknown...)."),
+    "status": serializers.ChoiceField(choices=Move.Status.choices), "created_at": serializers.DateTimeField(),
+    "after_hand": serializers.BooleanField(help_text="The player moves once the hand in play is over."),
+})
+MoveStatusSerializer = inline_serializer("MoveStatus", {
+    "halted": serializers.ListField(child=serializers.IntegerField(), help_text="Tables that must halt (short-handed)."),
+    "need_button": serializers.ListField(child=serializers.IntegerField(),
+                                         help_text="Tables whose button the floor must enter (positions/)."),
+    "moves": MoveSlipSerializer.__class__(many=True, help_text="The pending move slips."),
+    "rules": inline_serializer("MoveRules", {
+        "threshold": serializers.IntegerField(), "halt_short_by": serializers.IntegerField(),
+        "donor": serializers.CharField()}),
+})
+
+
+class CancelMoveSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                   help_text="Why the slip is cancelled (shown in the log).")
+
+
+class PositionsSerializer(serializers.Serializer):
+    button = serializers.IntegerField(min_value=1, max_value=10, help_text="The button's seat in the hand in play.")
+
+
+class MoveListView(RoleAPIView):
+    allowed = {"GET": moves.MOVING}
+
+    @extend_schema(operation_id="moves_status", tags=["moves"],
+                   summary="Halted tables, tables whose button is needed, the pending move slips, the house rules",
+                   responses=answers(200, MoveStatusSerializer))
+    def get(self, request, pk: int):
+        return Response(moves.status(tournament_or_404(pk)))
+
+
+class MoveBalanceView(RoleAPIView):
+    allowed = {"POST": moves.MOVING}
+
+    @extend_schema(operation_id="moves_balance", tags=["moves"], request=None,
+                   summary="Balance now: decide the moves the rules call for (after a cancelled slip is fixed)",
+                   responses=answers(200, inline_serializer("MovesCreated", {
+                       "moves": MoveSlipSerializer.__class__(many=True, help_text="The slips created (may be empty).")}),
+                                     refused=True, conflict=True))
+    def post(self, request, pk: int):
+        created = run(moves.balance_now, request.user, tournament_or_404(pk))
+        return Response({"moves": [moves.slip(m) for m in created]})
+
+
+class MoveConfirmView(RoleAPIView):
+    allowed = {"POST": moves.MOVING}
+
+    @extend_schema(operation_id="moves_confirm", tags=["moves"], request=None,
+                   summary="The player sat down at the new seat (chips travel with the player)",
+                   responses=answers(200, MoveSlipSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        move = run(moves.confirm_move, request.user, tournament_or_404(pk), number)
+        return Response(moves.slip(move))
+
+
+class MoveCancelView(RoleAPIView):
+    allowed = {"POST": moves.MOVING}
+
+    @extend_schema(operation_id="moves_cancel", tags=["moves"], request=CancelMoveSerializer,
+                   summary="Cancel a slip: the reserved seat is free again (the room is not balanced by itself)",
+                   responses=answers(200, MoveSlipSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        tournament = tournament_or_404(pk)
+        reason = valid(CancelMoveSerializer, request.data).validated_data["reason"]
+        move = run(moves.cancel_move, request.user, tournament, number, reason)
+        return Response(moves.slip(move))
+
+
+class TablePositionsView(RoleAPIView):
+    allowed = {"POST": services.SEATING}
+
+    @extend_schema(operation_id="tables_positions", tags=["tables"], request=PositionsSerializer,
+                   summary="The floor enters the button of the hand in play at a table whose positions are unknown",
+                   description="A move that waited for it is decided at once (see moves/).",
+                   responses=answers(200, inline_serializer("TablePositions", {
+                       "table": serializers.IntegerField(),
+                       "positions": inline_serializer("Positions", {
+                           "button": serializers.IntegerField(allow_null=True),
+                           "small_blind": serializers.IntegerField(allow_null=True),
+                           "big_blind": serializers.IntegerField()})}), refused=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        button = valid(PositionsSerializer, request.data).validated_data["button"]
+        return Response(run(services.enter_button, request.user, table, button))
 
 
 # --- public: a player finds their seat ------------------------------------------------------------

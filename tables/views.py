@@ -22,7 +22,7 @@ from tournament.models import Entry, Tournament
 from tournament.services import ServiceError
 from tournament.views import in_venue_time, role_required
 
-from . import cards, services
+from . import cards, moves, services
 from .models import Draw, Table
 
 TABLES_VIEW = (roles.FLOOR,)  # and the director (has_role adds the director everywhere)
@@ -210,14 +210,19 @@ SEAT_CARDS = (roles.FLOOR, roles.CASHIER)  # and the director
 @role_required(MAP_VIEW)
 @in_venue_time
 def floor_map_page(request, tournament: Tournament):
-    return render(request, "tables/map.html", {"t": tournament, "map": services.floor_map(tournament),
+    return render(request, "tables/map.html", {"t": tournament, "map": _floor_map(tournament),
                                                "next_number": _next_number(tournament)})
+
+
+def _floor_map(tournament: Tournament) -> dict:
+    """The map's data with the balancing status: halted tables, buttons asked for, pending slips."""
+    return {**services.floor_map(tournament), "moves": moves.status(tournament)}
 
 
 @never_cache
 @role_required(MAP_VIEW)
 def floor_map_json(request, pk: int):
-    return JsonResponse(services.floor_map(get_object_or_404(Tournament, pk=pk)))
+    return JsonResponse(_floor_map(get_object_or_404(Tournament, pk=pk)))
 
 
 def _entry(tournament_id: int, number) -> Entry:
@@ -317,6 +322,47 @@ def map_seat_waiting(request, pk: int):
     return _map_answer(request, pk, services.seat_waiting_entries,
                        lambda d: _("Draw %(draw)s seated the waiting entries.") % {"draw": d.number},
                        get_object_or_404(Tournament, pk=pk))
+
+
+# --- move slips, balancing and the button the rules ask for ---------------------------------------
+
+
+def _moves_done(created) -> str:
+    if not created:
+        return _("The tables are balanced: no move is needed.")
+    return _("Move slips written: %(moves)s.") % {"moves": ", ".join(f"#{m.number}" for m in created)}
+
+
+@require_POST
+@role_required(moves.MOVING)
+def map_move_confirm(request, pk: int, number: int):
+    return _map_answer(request, pk, moves.confirm_move,
+                       lambda m: _("Move slip #%(move)s: entry #%(entry)s sits at table %(table)s seat %(seat)s.")
+                       % {"move": m.number, "entry": m.entry.number, "table": m.to_table.number, "seat": m.to_seat},
+                       get_object_or_404(Tournament, pk=pk), number)
+
+
+@require_POST
+@role_required(moves.MOVING)
+def map_move_cancel(request, pk: int, number: int):
+    return _map_answer(request, pk, moves.cancel_move,
+                       lambda m: _("Move slip #%(move)s is cancelled.") % {"move": m.number},
+                       get_object_or_404(Tournament, pk=pk), number, reason=request.POST.get("reason", "").strip())
+
+
+@require_POST
+@role_required(moves.MOVING)
+def map_balance_now(request, pk: int):
+    return _map_answer(request, pk, moves.balance_now, _moves_done, get_object_or_404(Tournament, pk=pk))
+
+
+@require_POST
+@role_required(services.SEATING)
+def map_positions(request, pk: int, number: int):
+    return _map_answer(request, pk, services.enter_button,
+                       lambda r: _("Table %(table)s: the button is at seat %(seat)s.")
+                       % {"table": r["table"], "seat": r["positions"]["button"]},
+                       _table(pk, number), request.POST.get("seat", "").strip())
 
 
 # --- seat cards (print and PDF) ------------------------------------------------------------------

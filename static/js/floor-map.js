@@ -14,8 +14,59 @@
   function at(url, n) { return url.replace("999999", n); }
   function say(text, ok) { notice.textContent = text || ""; notice.className = ok ? "ok" : "error"; }
 
+  var POSITIONS = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait,
+                   in_play: s.posPlay, unknown: s.posUnknown};
+  function balancing() { return state.moves || {halted: [], need_button: [], moves: []}; }
+  // Open seats held by a pending slip: "table:seat" -> the arriving entry.
+  function reservedSeats() {
+    var out = {};
+    balancing().moves.forEach(function (m) { out[m.to.table + ":" + m.to.seat] = m.entry; });
+    return out;
+  }
+  // A form that posts plainly without the script and with fetch (JSON) when it runs.
+  function actionForm(action, label, cls, fields, ask) {
+    var form = el("form");
+    form.method = "post";
+    form.action = action;
+    var token = el("input");
+    token.type = "hidden"; token.name = "csrfmiddlewaretoken"; token.value = csrf;
+    form.appendChild(token);
+    (fields || []).forEach(function (f) { form.appendChild(f); });
+    var b = el("button", cls, label);
+    form.appendChild(b);
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (ask && !window.confirm(ask)) return;
+      var data = {};
+      new FormData(form).forEach(function (v, k) { if (k !== "csrfmiddlewaretoken") data[k] = v; });
+      post(action, data);
+    });
+    return form;
+  }
+
+  function renderMoves() {
+    var list = document.getElementById("move-list"), slips = balancing().moves;
+    list.textContent = "";
+    slips.forEach(function (m) {
+      var li = el("li");
+      li.dataset.move = m.move;
+      var text = el("span", "slip", fmt(s.slip, {m: m.move, name: m.name, e: m.entry, ft: m.from.table, fs: m.from.seat,
+                                                 tt: m.to.table, ts: m.to.seat}) + " · " + (POSITIONS[m.position] || m.position));
+      if (m.after_hand) { text.appendChild(document.createTextNode(" · ")); text.appendChild(el("span", "after", s.afterHand)); }
+      li.appendChild(text);
+      var acts = el("span", "acts");
+      acts.appendChild(actionForm(at(urls.confirmMove, m.move), s.confirmMove, "primary confirm-move"));
+      acts.appendChild(document.createTextNode(" "));
+      acts.appendChild(actionForm(at(urls.cancelMove, m.move), s.cancelMove, "cancel-move", [], fmt(s.askCancel, {m: m.move})));
+      li.appendChild(acts);
+      list.appendChild(li);
+    });
+    document.getElementById("no-moves").hidden = slips.length > 0;
+  }
+
   function render() {
-    var m = state;
+    var m = state, halted = balancing().halted, needButton = balancing().need_button, reserved = reservedSeats();
+    renderMoves();
     document.getElementById("next-commitment").textContent = m.next_draw ? m.next_draw.commitment : "—";
     document.getElementById("next-draw-number").textContent = m.next_draw ? "#" + m.next_draw.draw : "";
     document.getElementById("count-seated").textContent = m.players_seated;
@@ -23,6 +74,9 @@
     var start = document.getElementById("start-draw");
     if (start) start.hidden = m.start_drawn;
     document.getElementById("seat-waiting").hidden = !(m.start_drawn && m.waiting > 0);
+    // A refetch keeps what the floor is typing into a button form.
+    var typed = {}, focused = document.activeElement && document.activeElement.id;
+    grid.querySelectorAll(".m-need input").forEach(function (i) { typed[i.id] = i.value; });
     grid.textContent = "";
     m.tables.forEach(function (t) {
       var card = el("article", "m-table " + t.status);
@@ -31,17 +85,36 @@
       head.appendChild(el("h2", "", fmt(s.table, {n: t.table})));
       var status = el("span", "m-status", s["status" + t.status.charAt(0).toUpperCase() + t.status.slice(1)] || t.status);
       head.appendChild(status);
+      if (halted.indexOf(t.table) >= 0) {
+        card.classList.add("halted");
+        var halt = el("span", "m-halt", s.halt);
+        halt.title = s.haltTitle;
+        head.appendChild(halt);
+      }
       card.appendChild(head);
+      if (needButton.indexOf(t.table) >= 0) {
+        var need = el("div", "m-need");
+        var label = el("label", "", s.needButton);
+        var seatInput = el("input");
+        seatInput.type = "number"; seatInput.name = "seat"; seatInput.min = 1; seatInput.max = t.seats;
+        seatInput.required = true; seatInput.inputMode = "numeric";
+        seatInput.id = "need-button-" + t.table;
+        label.htmlFor = seatInput.id;
+        need.appendChild(label);
+        need.appendChild(actionForm(at(urls.positions, t.table), s.setButton, "primary", [seatInput]));
+        card.appendChild(need);
+      }
       var seats = el("div", "m-seats");
       t.seat_list.forEach(function (seat) {
-        var b = el("button", "m-seat" + (seat.entry ? "" : " empty"));
+        var holder = seat.entry ? undefined : reserved[t.table + ":" + seat.seat];
+        var b = el("button", "m-seat" + (seat.entry ? "" : " empty") + (holder ? " reserved" : ""));
         b.type = "button";
         b.dataset.seat = seat.seat;
         if (seat.entry) b.dataset.entry = seat.entry;
         b.appendChild(el("span", "no", String(seat.seat)));
         var who = el("span", "who");
         if (seat.entry) { who.appendChild(el("b", "", seat.name)); who.appendChild(el("small", "", "#" + seat.entry)); }
-        else who.appendChild(el("small", "", s.empty));
+        else who.appendChild(el("small", "", holder ? fmt(s.reserved, {n: holder}) : s.empty));
         b.appendChild(who);
         if (t.button === seat.seat) b.appendChild(el("span", "dealer-btn", "D"));
         if (seat.entry) b.addEventListener("click", function () { openSeat(t, seat); });
@@ -66,6 +139,8 @@
       card.appendChild(foot);
       grid.appendChild(card);
     });
+    Object.keys(typed).forEach(function (id) { var i = document.getElementById(id); if (i) i.value = typed[id]; });
+    if (focused && typed[focused] !== undefined && document.getElementById(focused)) document.getElementById(focused).focus();
   }
 
   function refetch() {
@@ -92,10 +167,12 @@
   // A seated player: bust (confirm first) or correct the seat.
   var seatDialog = document.getElementById("seat-dialog");
   function openSeats() {
-    var list = [];
+    var list = [], reserved = reservedSeats();
     state.tables.forEach(function (t) {
       if (!t.in_play) return;
-      t.seat_list.forEach(function (seat) { if (!seat.entry) list.push({table: t.table, seat: seat.seat}); });
+      t.seat_list.forEach(function (seat) {
+        if (!seat.entry && !reserved[t.table + ":" + seat.seat]) list.push({table: t.table, seat: seat.seat});
+      });
     });
     return list;
   }
@@ -169,6 +246,12 @@
   });
   document.getElementById("button-close").addEventListener("click", function () { buttonDialog.close(); });
 
+  // Balancing on demand.
+  document.getElementById("balance-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    post(ev.target.getAttribute("action"));
+  });
+
   // Draws and tables.
   var start = document.getElementById("start-draw");
   if (start) start.addEventListener("click", function () { if (window.confirm(start.dataset.confirm)) post(start.dataset.url); });
@@ -187,7 +270,7 @@
     });
   }
 
-  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break)/;
+  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live",
     onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale
