@@ -68,3 +68,101 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer():
     assert table_to_break(tables) == 1  # 18 players fit at two tables of nine: the first in break order breaks
     tables[2] = table(3, range(1, 4), break_order=3)
     assert table_to_break(tables) is None  # 19 players do not
+
+
+# --- property: any sequence of busts, hand starts and confirmed moves ------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tables import positions as pos  # noqa: E402
+from tables import seating  # noqa: E402
+from tables.balancing import next_big_blind  # noqa: E402
+
+
+def _state(number, room_tables):
+    t = room_tables[number]
+    return TableState(number, t["seats"], frozenset(t["occupied"]), t["break_order"], t["last"])
+
+
+def _settle(room_tables, rules, seed, log):
+    """Apply the rules until they ask for nothing: breaks (everyone moves by the draw) and single
+    moves, each confirmed at once. Checks every decision against the rule it follows."""
+    for _ in range(200):
+        live = {n for n, t in room_tables.items() if t["occupied"]}
+        for n in set(room_tables) - live:
+            del room_tables[n]
+        if len(room_tables) < 2:
+            return
+        states = [_state(n, room_tables) for n in sorted(room_tables)]
+        breaking = table_to_break(states)
+        if breaking is not None:
+            movers = sorted(room_tables[breaking]["occupied"].values())
+            others = {n: t for n, t in room_tables.items() if n != breaking}
+            plan = seating.Room.of({n: [s for s in range(1, t["seats"] + 1) if s not in t["occupied"]] for n, t in others.items()},
+                                   {n: len(t["occupied"]) for n, t in others.items()})
+            result = seating.draw_late(seed[:-1] + bytes([len(log) % 256]), movers, plan)
+            for entry, (number, seat) in result.items():
+                assert seat not in room_tables[number]["occupied"], "a seat given twice"
+                room_tables[number]["occupied"][seat] = entry
+            del room_tables[breaking]
+            log.append(("break", breaking))
+            continue
+        decision = balance_move(states, rules)
+        if decision is None:
+            return
+        assert isinstance(decision, Move)
+        donor = _state(decision.from_table, room_tables)
+        assert decision.from_seat == next_big_blind(donor), "the mover is the donor's next big blind"
+        receiver = room_tables[decision.to_table]
+        assert decision.to_seat not in receiver["occupied"], "a seat double-booked"
+        assert decision.position != "small_blind"
+        fullest = max(len(t["occupied"]) for t in room_tables.values())
+        shortest = min(len(t["occupied"]) for t in room_tables.values())
+        assert len(room_tables[decision.from_table]["occupied"]) == fullest
+        assert len(receiver["occupied"]) == shortest
+        entry = room_tables[decision.from_table]["occupied"].pop(decision.from_seat)
+        receiver["occupied"][decision.to_seat] = entry
+        log.append(("move", entry))
+    raise AssertionError("the rules never settle")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=12, max_value=60), st.integers(min_value=6, max_value=10), st.integers(min_value=2, max_value=3),
+       st.integers(min_value=0, max_value=2**32), st.binary(min_size=32, max_size=32))
+def test_after_any_busts_and_confirmed_moves_no_seat_is_double_booked_and_tables_stay_balanced(
+        players, seats, threshold, steps, seed):
+    import random
+
+    rnd = random.Random(steps)  # the sequence of hand starts and busts
+    rules = Settings(threshold=threshold)
+    count = seating.tables_needed(players, seats)
+    plan = seating.Room.of({n: list(range(1, seats + 1)) for n in range(1, count + 1)})
+    drawn = seating.draw_start(seed, list(range(1, players + 1)), plan)
+    room_tables = {n: {"seats": seats, "occupied": {}, "break_order": -n, "last": None} for n in range(1, count + 1)}
+    for entry, (number, seat) in drawn.items():
+        room_tables[number]["occupied"][seat] = entry
+    for t in room_tables.values():
+        if len(t["occupied"]) >= 2:
+            t["last"] = pos.before_first(seats, sorted(t["occupied"]), min(t["occupied"]))
+    log: list = []
+    alive = players
+    while alive > 1 and len(room_tables) > 1:
+        if rnd.random() < 0.3:  # a hand starts somewhere: positions move on
+            number = rnd.choice(sorted(room_tables))
+            t = room_tables[number]
+            if len(t["occupied"]) >= 2:
+                t["last"] = pos.next_hand(seats, sorted(t["occupied"]), t["last"])
+            continue
+        number = rnd.choice(sorted(room_tables))
+        t = room_tables[number]
+        t["occupied"].pop(rnd.choice(sorted(t["occupied"])))
+        alive -= 1
+        _settle(room_tables, rules, seed, log)
+        everyone = [e for t in room_tables.values() for e in t["occupied"].values()]
+        assert len(everyone) == len(set(everyone)) == alive, "every player exactly once"
+        if len(room_tables) > 1:
+            counts = [len(t["occupied"]) for t in room_tables.values()]
+            assert max(counts) - min(counts) < threshold, "balanced within the house threshold"
+    if count > 1:
+        assert ("break", max(n for n in range(1, count + 1) if n not in room_tables)) in log  # tables broke on the way
