@@ -139,12 +139,23 @@ def table_state(table: Table) -> dict:
     follows = not table.sends_hand_signals or table.hand_level_index is None
     clock_index = services.clock_level_index(table.tournament, rows)
     index = services.level_in_play(table, clock_index)
+    # The pending move slips leaving and reaching this table, in one query.
+    pending = moves.Move.Status.PENDING
+    slips: dict[str, list[dict]] = {"out": [], "in": []}
+    for move in (moves.Move.objects.filter(from_table=table, status=pending)
+                 | moves.Move.objects.filter(to_table=table, status=pending)).select_related(
+            "entry__player", "from_table", "to_table").order_by("number"):
+        slips["out" if move.from_table_id == table.pk else "in"].append(moves.slip(move))
     return {
         "number": table.number, "in_play": table.in_play, "sends_hand_signals": table.sends_hand_signals,
         "hand": table.hand_number,
         "hand_started_at": table.hand_started_at.timestamp() if table.hand_started_at else None,
         "hand_level_index": None if follows else table.hand_level_index,
         "level_index": index, "level": rows[index].number if rows else None,
+        "positions": {"button": table.button_seat, "small_blind": table.small_blind_seat,
+                      "big_blind": table.big_blind_seat, "next": table.positions_next},
+        "halted": table.halted, "needs_button": table.needs_button,
+        "slips_out": slips["out"], "slips_in": slips["in"],
     }
 
 

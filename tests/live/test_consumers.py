@@ -172,3 +172,30 @@ async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, dir
 async def test_seat_socket_of_an_unknown_tournament_is_refused(db):
     connected, code = await seat_socket(999999).connect()
     assert not connected and code == 4003
+
+
+async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashier(tournament, director, cashier, dealer):
+    from clock import services as clock_services
+    from live.consumers import TableConsumer
+
+    def table_communicator(user, number):
+        communicator = WebsocketCommunicator(TableConsumer.as_asgi(), f"/ws/t/{tournament.pk}/tables/{number}/")
+        communicator.scope["user"] = user
+        communicator.scope["url_route"] = {"kwargs": {"tournament_id": tournament.pk, "number": number}}
+        return communicator
+
+    table, _token = await database_sync_to_async(tables.open_table)(director, tournament, 1, 9)
+    await database_sync_to_async(clock_services.start_clock)(director, tournament)
+    communicator = table_communicator(dealer, 1)
+    connected, _ = await communicator.connect()
+    assert connected
+    snapshot = await communicator.receive_json_from(timeout=3)
+    assert snapshot["kind"] == "snapshot" and isinstance(snapshot["seq"], int)
+    await database_sync_to_async(tables.start_hand)(dealer, table)
+    message = await communicator.receive_json_from(timeout=3)
+    assert message["kind"] == "event" and message["type"] == "table.hand_started" and message["table"] == 1
+    assert message["seq"] == snapshot["seq"] + 1
+    await communicator.disconnect()
+
+    connected, code = await table_communicator(cashier, 1).connect()
+    assert not connected and code == 4003
