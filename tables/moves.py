@@ -57,7 +57,7 @@ class TableRow:
     big_blind_seat: int | None
     positions_next: bool
     hand_in_progress: bool
-    occupied: dict[int, int]  # seat -> entry number
+    occupied: dict[int, int]  # seat -> entry id
     leaving: dict[int, int]  # seat -> move number (pending moves out)
     reserved: dict[int, int]  # seat -> move number (pending moves in)
 
@@ -92,7 +92,7 @@ def room(t: Tournament) -> dict[int, TableRow]:
             "positions_next", "hand_in_progress")
     }
     for table_id, seat, number in Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list(
-            "table_id", "seat", "entry__number"):
+            "table_id", "seat", "entry_id"):
         if table_id in rows:
             rows[table_id].occupied[seat] = number
     for number, from_id, from_seat, to_id, to_seat in Move.objects.filter(tournament=t, status=Move.Status.PENDING).values_list(
@@ -121,12 +121,13 @@ def status(t: Tournament) -> dict:
             "rules": {"threshold": rules.balance_threshold, "halt_short_by": rules.halt_short_by, "donor": rules.donor}}
 
 
-def flag_halts(t: Tournament, actor) -> list[int]:
-    """Store which tables must halt (TDA24 R11-D) and tell the tables whose flag changed."""
+def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) -> list[int]:
+    """Store which tables must halt (TDA24 R11-D) and tell the tables whose flag changed. `tables`:
+    the room as read by the caller, if the seats have not changed since (slips change no seat)."""
     rules = house_rules(t)
     # Counted as they sit: a table waiting for a player on the way is short until the player sits.
     states = [bal.TableState(number=row.number, seats=row.seats, occupied=frozenset(row.occupied),
-                             break_order=row.break_order) for row in balancing_tables(room(t))]
+                             break_order=row.break_order) for row in balancing_tables(tables or room(t))]
     now_halted = set(bal.halted(states, rule_settings(rules)))
     was = set(Table.objects.filter(tournament=t, halted=True).values_list("number", flat=True))
     if now_halted != was:
@@ -161,11 +162,10 @@ def _next_number(t: Tournament) -> int:
     return (last or 0) + 1
 
 
-def _create(t: Tournament, actor, kind: str, entry_number: int, src: TableRow, from_seat: int, dst: TableRow,
+def _create(t: Tournament, actor, kind: str, entry_id: int, src: TableRow, from_seat: int, dst: TableRow,
             to_seat: int, position: str, draw: Draw | None = None, number: int | None = None) -> Move:
-    entry = Entry.objects.get(tournament=t, number=entry_number)
     move = Move.objects.create(
-        tournament=t, number=number or _next_number(t), entry=entry, kind=kind, from_table_id=src.pk,
+        tournament=t, number=number or _next_number(t), entry_id=entry_id, kind=kind, from_table_id=src.pk,
         from_seat=from_seat, to_table_id=dst.pk, to_seat=to_seat, position=position, draw=draw,
         created_at=timezone.now(), created_by=None if isinstance(actor, str) else actor)
     src.leaving[from_seat] = move.number
@@ -194,6 +194,7 @@ def decide(t: Tournament, actor) -> list[Move]:
     settings = rule_settings(rules)
     tables = room(t)
     created: list[Move] = []
+    redrawn = False
     for _step in range(MAX_STEPS):
         playing = balancing_tables(tables)
         if len(playing) < 2:
@@ -205,6 +206,7 @@ def decide(t: Tournament, actor) -> list[Move]:
             last = max(playing, key=lambda row: (row.break_order, row.number))
             if total <= min(t.final_table_size, last.seats):
                 created += redraw(t, actor, [last.number])
+                redrawn = True
                 break
             breaking = None
         else:
@@ -213,6 +215,7 @@ def decide(t: Tournament, actor) -> list[Move]:
             remaining = len(playing) - 1
             if remaining == 3 and rules.redraw_at_three or remaining == 2 and rules.redraw_at_two:
                 created += redraw(t, actor, [row.number for row in playing if row.number != breaking])
+                redrawn = True
                 break
             created += _break(t, actor, tables, tables[breaking])
             continue
@@ -229,7 +232,7 @@ def decide(t: Tournament, actor) -> list[Move]:
                        decision.position)
         _announce(t, actor, [move], Move.Kind.BALANCE)
         created.append(move)
-    flag_halts(t, actor)
+    flag_halts(t, actor, None if redrawn else tables)
     return created
 
 
@@ -239,8 +242,10 @@ def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow
     from .services import _need_json, _needs_of, _pending_draw, _result_json, _reveal, _room_json
 
     others = [row for row in balancing_tables(tables) if row.number != breaking.number]
-    movers = sorted(number for seat, number in breaking.occupied.items() if seat not in breaking.leaving)
-    entries = list(Entry.objects.filter(tournament=t, number__in=movers).order_by("number"))
+    ids = [pk for seat, pk in breaking.occupied.items() if seat not in breaking.leaving]
+    entries = list(Entry.objects.filter(tournament=t, pk__in=ids).order_by("number"))
+    movers = [e.number for e in entries]
+    id_of = {e.number: e.pk for e in entries}
     open_seats = {row.number: [s for s in range(1, row.seats + 1) if s not in row.occupied and s not in row.reserved]
                   for row in others}
     players = {row.number: row.players for row in others}
@@ -257,7 +262,7 @@ def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow
 
         raise _draw_error(exc) from exc
     _reveal(t, draw, Draw.Kind.BREAK, inputs, _result_json(result), actor)
-    seat_of = {number: seat for seat, number in breaking.occupied.items()}
+    seat_of = {pk: seat for seat, pk in breaking.occupied.items()}
     arrivals: dict[int, list[int]] = {}
     for _entry, (table, seat) in result.items():
         arrivals.setdefault(table, []).append(seat)
@@ -275,7 +280,7 @@ def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow
     moves = []
     number = _next_number(t)
     for entry_number, (table, seat) in sorted(result.items()):
-        moves.append(_create(t, actor, Move.Kind.BREAK, entry_number, breaking, seat_of[entry_number], tables[table], seat,
+        moves.append(_create(t, actor, Move.Kind.BREAK, id_of[entry_number], breaking, seat_of[id_of[entry_number]], tables[table], seat,
                              positions[(table, seat)], draw=draw, number=number))
         number += 1
     record_event(t, "table.breaking", {"table": breaking.number, "draw": draw.number, "commitment": draw.commitment,
