@@ -176,10 +176,8 @@ def _create(t: Tournament, actor, kind: str, entry_id: int, src: TableRow, from_
 def _announce(t: Tournament, actor, moves: list[Move], kind: str, **extra) -> None:
     if not moves:
         return
-    for move in moves:
-        move.entry = Entry.objects.select_related("player").get(pk=move.entry_id)
-        move.from_table = Table.objects.get(pk=move.from_table_id)
-        move.to_table = Table.objects.get(pk=move.to_table_id)
+    moves = list(Move.objects.filter(pk__in=[m.pk for m in moves]).select_related(
+        "entry__player", "from_table", "to_table").order_by("number"))  # one query for the slips' names and tables
     record_event(t, "move.created", {"kind": kind, "moves": [slip(m) for m in moves],
                                      "entries": [m.entry.number for m in moves],
                                      "tables": sorted({m.from_table.number for m in moves} | {m.to_table.number for m in moves}),
