@@ -30,20 +30,12 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.test.utils import get_runner, setup_test_environment  # noqa: E402
 
 
 def main(n: int, stop_at: int) -> None:
-    setup_test_environment()
-    test = settings.DATABASES["default"].setdefault("TEST", {})
-    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
-        test["NAME"] = f"test_bench_balancing_{os.getpid()}"
-    runner = get_runner(settings)(verbosity=0, interactive=False)
-    old = runner.setup_databases()
-    try:
-        run(n, stop_at)
-    finally:
-        runner.teardown_databases(old)
+    from bench.common import in_own_database
+
+    in_own_database("balancing", run, n, stop_at)
 
 
 def pct(values: list[float], q: float) -> float:

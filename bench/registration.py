@@ -11,7 +11,7 @@ import os
 import statistics
 import sys
 import time
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -22,38 +22,21 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.test.utils import get_runner, setup_test_environment  # noqa: E402
 
 
 def main(n: int) -> None:
-    setup_test_environment()
-    runner = get_runner(settings)(verbosity=0)
-    old = runner.setup_databases()
-    try:
-        run(n)
-    finally:
-        runner.teardown_databases(old)
+    from bench.common import in_own_database
+
+    in_own_database("registration", run, n)
 
 
 def run(n: int) -> None:
-    from django.contrib.auth.models import Group, User
-
+    from bench.common import staff_and_tournament
     from live.snapshots import floor_snapshot, lobby_snapshot
     from tournament import services
     from tournament.stats import tournament_stats
-    from tournament.structure import LevelSpec, StructureSpec
 
-    director = User.objects.create_user("bench-director")
-    director.groups.add(Group.objects.get_or_create(name="Director")[0])
-    cashier = User.objects.create_user("bench-cashier")
-    cashier.groups.add(Group.objects.get_or_create(name="Cashier")[0])
-    spec = StructureSpec("Bench", ((25, "green"), (100, "black")), (LevelSpec("level", 20, 100, 200),))
-    template = services.save_structure_template(director, spec)
-    t = services.create_tournament(director, {
-        "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
-        "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "EUR",
-        "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
-    }, template)
+    _director, cashier, t = staff_and_tournament()
     players = [
         services.create_player(cashier, first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28))
         for i in range(n)

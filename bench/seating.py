@@ -18,7 +18,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -29,43 +29,23 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.test.utils import get_runner, setup_test_environment  # noqa: E402
 
 
 def main(n: int) -> None:
-    setup_test_environment()
-    test = settings.DATABASES["default"].setdefault("TEST", {})
-    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
-        test["NAME"] = f"test_bench_seating_{os.getpid()}"
-    runner = get_runner(settings)(verbosity=0, interactive=False)
-    old = runner.setup_databases()
-    try:
-        run(n)
-    finally:
-        runner.teardown_databases(old)
+    from bench.common import in_own_database
+
+    in_own_database("seating", run, n)
 
 
 def populate(n: int, seats: int = 9):
     """A tournament with n paid entries and enough 9-seat tables (1,112 for 10,000), in bulk."""
-    from django.contrib.auth.models import Group, User
     from django.utils import timezone
 
+    from bench.common import staff_and_tournament
     from tables.models import Table
-    from tournament import services
     from tournament.models import Entry, IdCheck, Player, Purchase
-    from tournament.structure import LevelSpec, StructureSpec
 
-    director = User.objects.create_user("bench-director")
-    director.groups.add(Group.objects.get_or_create(name="Director")[0])
-    cashier = User.objects.create_user("bench-cashier")
-    cashier.groups.add(Group.objects.get_or_create(name="Cashier")[0])
-    spec = StructureSpec("Bench", ((25, "green"), (100, "black")), (LevelSpec("level", 20, 100, 200),))
-    template = services.save_structure_template(director, spec)
-    t = services.create_tournament(director, {
-        "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
-        "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": seats, "currency": "EUR",
-        "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
-    }, template)
+    director, cashier, t = staff_and_tournament(seats)
     now = timezone.now()
     players = Player.objects.bulk_create([
         Player(first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28), id_hmac=f"{i:064x}",

@@ -3,7 +3,6 @@ refusals that change nothing, and the announcements the tick makes (on time, lat
 a pause). Time is driven by a fake `timezone.now` (see fake_time.py) or by passing `now`."""
 from __future__ import annotations
 
-import threading
 from datetime import date, timedelta
 
 import pytest
@@ -13,6 +12,7 @@ from django.utils import timezone
 from clock import services, tasks, ticker
 from clock.models import ClockState
 from tests.clock.fake_time import T0
+from tests.concurrency import at_once
 from tests.conftest import id_doc, tournament_data
 from tournament import services as tservices
 from tournament.models import AuditEvent, Tournament
@@ -512,24 +512,8 @@ def test_ticks_at_once_announce_once_and_keep_the_sequence(director, dealer, tem
     table_list = [tables.open_table(director, tournament, n)[0] for n in (1, 2)]
     services.start_clock(director, tournament)
     fake_now.at(1200)
-    barrier = threading.Barrier(4)
-    errors: list = []
-
-    def worker(job):
-        try:
-            barrier.wait()
-            job()
-        except Exception as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
     jobs = [services.tick, services.tick] + [lambda table=table: tables.start_hand(dealer, table) for table in table_list]
-    threads = [threading.Thread(target=worker, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    errors = [o for o in at_once(jobs) if isinstance(o, Exception)]
     assert errors == []
     assert AuditEvent.objects.filter(tournament=tournament, type="clock.level_started").count() == 1
     assert [e.payload["level"] for e in AuditEvent.objects.filter(tournament=tournament, type="table.hand_started")] == [2, 2]

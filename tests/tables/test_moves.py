@@ -1,6 +1,4 @@
 """Balancing, breaking and redraws on the real database: move slips after busts (TDA 7, 8A)."""
-import threading
-
 import pytest
 from django.db import connection
 
@@ -8,6 +6,7 @@ from tables import moves
 from tables import positions as pos
 from tables import services as tables
 from tables.models import Draw, Move, Seat, Table
+from tests.concurrency import at_once
 from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 from tournament.models import AuditEvent, Entry
@@ -248,22 +247,7 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
         victims = []
         for number in sorted(rows)[:3]:
             victims += [n for n in rows[number].values() if n not in movers][:1]
-        barrier = threading.Barrier(len(victims))
-        errors = []
-
-        def worker(n, barrier=barrier, errors=errors):
-            try:
-                barrier.wait()
-                services.bust_entry(floor, entry(tournament, n))
-            except Exception as exc:  # reported below
-                errors.append(exc)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=worker, args=(n,)) for n in victims]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join(30)
+        errors = [o for o in at_once([lambda n=n: services.bust_entry(floor, entry(tournament, n)) for n in victims])
+                  if isinstance(o, Exception)]
         assert errors == []
         check_invariants(tournament)

@@ -1,5 +1,4 @@
 """Seating services on the real database: start draw, late entries, corrections, busts and their undo."""
-import threading
 from datetime import date
 
 import pytest
@@ -9,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from tables import seating
 from tables import services as tables
 from tables.models import Draw, Seat, Table
+from tests.concurrency import at_once
 from tests.conftest import id_doc, make_user, tournament_data
 from tournament import services
 from tournament.models import AuditEvent, Entry
@@ -405,23 +405,8 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
     entries = register(cashier, tournament, 3)
     tables.draw_start(director, tournament)
     seat = live(entries[0])
-    barrier = threading.Barrier(2)
-    results: list = []
-
-    def tablet(user):
-        try:
-            barrier.wait()
-            results.append(services.bust_entry(user, entries[0]).finish_place)
-        except services.ServiceError as exc:
-            results.append(exc.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=tablet, args=(user,)) for user in floors]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    outcomes = at_once([lambda user=user: services.bust_entry(user, entries[0]).finish_place for user in floors])
+    results = [o.code if isinstance(o, services.ServiceError) else o for o in outcomes]
     assert sorted(results, key=str) == [3, "entry_not_active"]
     assert AuditEvent.objects.filter(tournament=tournament, type="entry.busted").count() == 1
     assert Seat.objects.filter(entry=entries[0], end_reason=Seat.End.BUST).count() == 1

@@ -1,7 +1,6 @@
 """Registration, re-entries, re-buys, add-ons, voids and busts: the tournament services against the database."""
 from __future__ import annotations
 
-import threading
 import zoneinfo
 from datetime import UTC, date, datetime, timedelta
 
@@ -9,6 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from tests.concurrency import at_once
 from tests.conftest import id_doc, make_user, tournament_data
 from tournament import services
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Purchase, Tournament
@@ -467,23 +467,8 @@ def test_two_tablets_bust_the_same_entry_at_once(director, template):
     tournament = services.create_tournament(director, tournament_data(), template)
     entries = [services.register_entry(cashier, tournament, new_player(cashier, f"P{i}"), id_doc(f"EA99999{i:02d}"))
                for i in range(3)]
-    barrier = threading.Barrier(2)
-    results: list = []
-
-    def tablet(user):
-        try:
-            barrier.wait()
-            results.append(services.bust_entry(user, entries[0]).finish_place)
-        except services.ServiceError as exc:
-            results.append(exc.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=tablet, args=(user,)) for user in floors]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    outcomes = at_once([lambda user=user: services.bust_entry(user, entries[0]).finish_place for user in floors])
+    results = [o.code if isinstance(o, services.ServiceError) else o for o in outcomes]
     assert sorted(results, key=str) == [3, "entry_not_active"]
     assert AuditEvent.objects.filter(type="entry.busted").count() == 1
     assert tournament_stats(tournament)["players_left"] == 2

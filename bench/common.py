@@ -1,0 +1,46 @@
+"""What the benchmarks share: a database of their own and a tournament with its staff. Import it
+after django.setup() (each bench script does that at its top)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+
+def in_own_database(name: str, fn: Callable, *args) -> None:
+    """Run `fn` in a fresh test database (test_bench_<name>_<pid> on PostgreSQL, so a test run going
+    on at the same time is never touched), dropped afterwards."""
+    from django.conf import settings
+    from django.test.utils import get_runner, setup_test_environment
+
+    setup_test_environment()
+    test = settings.DATABASES["default"].setdefault("TEST", {})
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        test["NAME"] = f"test_bench_{name}_{os.getpid()}"
+    runner = get_runner(settings)(verbosity=0, interactive=False)
+    old = runner.setup_databases()
+    try:
+        fn(*args)
+    finally:
+        runner.teardown_databases(old)
+
+
+def staff_and_tournament(seats: int = 9):
+    """A director, a cashier and a tournament on a one-level structure: (director, cashier, tournament)."""
+    from django.contrib.auth.models import Group, User
+
+    from tournament import services
+    from tournament.structure import LevelSpec, StructureSpec
+
+    director = User.objects.create_user("bench-director")
+    director.groups.add(Group.objects.get_or_create(name="Director")[0])
+    cashier = User.objects.create_user("bench-cashier")
+    cashier.groups.add(Group.objects.get_or_create(name="Cashier")[0])
+    spec = StructureSpec("Bench", ((25, "green"), (100, "black")), (LevelSpec("level", 20, 100, 200),))
+    template = services.save_structure_template(director, spec)
+    t = services.create_tournament(director, {
+        "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
+        "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": seats, "currency": "EUR",
+        "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
+    }, template)
+    return director, cashier, t
