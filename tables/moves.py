@@ -32,10 +32,10 @@ MAX_STEPS = 50  # moves decided after one event; a bust needs one, a break one p
 
 
 def house_rules(t: Tournament) -> HouseRules:
+    """The tournament's house rules; the defaults (not stored: reading never writes) when none are set."""
     rules = HouseRules.objects.filter(tournament=t).first()
     if rules is None:
-        six_max = t.seats_per_table <= 6
-        rules = HouseRules.objects.create(tournament=t, halt_short_by=2 if six_max else 3)
+        rules = HouseRules(tournament=t, halt_short_by=2 if t.seats_per_table <= 6 else 3)
     return rules
 
 
