@@ -127,8 +127,9 @@ def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor:
 
 
 def _act(actor, tournament: Tournament, type_: str, change, extra: dict | None = None,
-         announce_row_end: bool = False) -> ClockState:
-    require(actor, roles.SETUP)
+         announce_row_end: bool = False, allowed: tuple[str, ...] | None = roles.SETUP) -> ClockState:
+    if allowed is not None:
+        require(actor, allowed)
     t, clock, rows = _lock_clock(tournament.pk)
     now = timezone.now()
     _announce_due(t, clock, rows, now)
@@ -203,6 +204,13 @@ def adjust_clock(actor, tournament: Tournament, seconds: int) -> ClockState:
         raise ServiceError(_("Give a number of seconds to add or remove (not zero, at most six hours)."), code="adjust_range")
     return _act(actor, tournament, "clock.adjusted", lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, seconds),
                 {"seconds": seconds}, announce_row_end=True)
+
+
+def take_time(actor, tournament: Tournament, seconds: int, extra: dict) -> ClockState:
+    """Time the software takes off the current level on the house's account (a hand-for-hand
+    hand, TDA24 RP-8): the caller has checked who may do what and holds the tournament lock."""
+    return _act(actor, tournament, "clock.adjusted", lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, -seconds),
+                {"seconds": -seconds, **extra}, announce_row_end=True, allowed=None)
 
 
 @transaction.atomic

@@ -199,6 +199,9 @@ class HouseRules(NeverDeleteModel):
         validators=[MaxValueValidator(900)])
     hand_for_hand_ties = models.CharField(_("players busted at different tables in the same hand-for-hand hand"),
                                           max_length=6, choices=Ties.choices, default=Ties.TIE)
+    places_paid = models.PositiveIntegerField(
+        _("places paid"), null=True, blank=True, validators=[MinValueValidator(1)],
+        help_text=_("The software suggests hand-for-hand when the next bust is the bubble."))
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
@@ -243,4 +246,33 @@ class Move(NeverDeleteModel):
             models.UniqueConstraint(fields=["entry"], condition=Q(status="pending"), name="move_one_pending_per_entry"),
             models.UniqueConstraint(fields=["to_table", "to_seat"], condition=Q(status="pending"),
                                     name="move_one_pending_per_seat"),
+        ]
+
+
+class HandForHand(NeverDeleteModel):
+    """Hand-for-hand play (TDA24 RP-8): every table plays one hand and waits for all the others.
+    The hand being played is "called" when every table is between hands and no move slip is
+    pending; it is complete when every table in it has reported the hand done. While it lasts the
+    clock stands still and each complete hand takes the house's time off it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="hand_for_hand")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    players_at_start = models.PositiveIntegerField()
+    hand = models.PositiveIntegerField(default=0)  # the hand-for-hand hand called last (0: none yet)
+    called = models.BooleanField(default=False)  # `hand` is being played
+    tables = models.JSONField(default=list)  # the table numbers playing `hand`
+    shuffled = models.JSONField(default=list)  # of those, the tables that started it
+    reported = models.JSONField(default=list)  # of those, the tables that reported it done
+    paused_clock = models.BooleanField(default=False)  # the clock ran when it began: it runs again at the end
+    seconds_taken = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="h4h_unique_number"),
+            models.UniqueConstraint(fields=["tournament"], condition=Q(ended_at__isnull=True), name="h4h_one_live"),
         ]

@@ -25,6 +25,7 @@ from tournament.services import ServiceError, require
 from . import balancing as bal
 from . import positions as pos
 from . import seating
+from .handforhand import call_next
 from .models import Draw, HouseRules, Move, Seat, Table
 
 MOVING = (roles.FLOOR,)  # and the director
@@ -401,6 +402,7 @@ def confirm_move(actor, tournament: Tournament, number) -> Move:
                                   "tables": [move.from_table.number, move.to_table.number],
                                   "broken": move.from_table.number if broken else None}, actor, stats=False)
     flag_halts(t, actor)
+    call_next(t, actor)
     return move
 
 
@@ -423,6 +425,7 @@ def cancel_move(actor, tournament: Tournament, number, reason: str = "") -> Move
     record_event(t, "move.cancelled", {"move": slip(move), "reason": reason, "entries": [move.entry.number],
                                        "tables": [move.from_table.number, move.to_table.number]}, actor, stats=False)
     flag_halts(t, actor)
+    call_next(t, actor)
     return move
 
 

@@ -20,7 +20,7 @@ from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Player, Tournament
 from tournament.services import ServiceError, require
 
-from . import positions, seating
+from . import handforhand, positions, seating
 from .models import Draw, HandStart, Seat, SeatRequest, Table, hash_token
 
 DEALING = (roles.DEALER, roles.FLOOR)
@@ -108,6 +108,7 @@ def _hand_started(actor, table: Table, source: str) -> HandStart:
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.in_play:
         raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
+    handforhand.check_hand_start(t, table)
     rows = rows_of(t)
     now = timezone.now()
     level_index = clock_level_index(t, rows, now)
@@ -190,6 +191,7 @@ def undo_hand_start(actor, table: Table) -> HandStart:
         raise ServiceError(_("There is no hand start to undo at this table."), code="nothing_to_undo", status=409)
     hand.undone_at = timezone.now()
     hand.save(update_fields=["undone_at"])
+    handforhand.hand_start_undone(t, table)
     earlier = HandStart.objects.filter(table=table, undone_at__isnull=True, number__lt=hand.number).order_by("-number").first()
     table.hand_number = earlier.number if earlier else 0
     table.hand_started_at, table.hand_level_index = hand.previous_started_at, hand.previous_level_index

@@ -247,6 +247,11 @@ class Entry(NeverDeleteModel):
     id_check = models.OneToOneField(IdCheck, on_delete=models.PROTECT, related_name="entry")
     id_hmac = models.CharField(max_length=64)
     finish_place = models.PositiveIntegerField(null=True, blank=True)
+    # A tie (players busted in the same hand with equal stacks, or at different tables in a
+    # hand-for-hand hand): the entry shares places finish_place .. finish_place_low.
+    finish_place_low = models.PositiveIntegerField(null=True, blank=True)
+    bust_stack = models.PositiveBigIntegerField(null=True, blank=True)  # chips at the start of the hand it busted in
+    bust_hand = models.CharField(max_length=40, blank=True)  # "h4h:<n>:<hand>" or "table:<id>:<hand>": who busted with it
     busted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

@@ -1,0 +1,240 @@
+"""Hand-for-hand (TDA24 RP-8) and the "hand done" report of a table.
+
+The director turns hand-for-hand on (the software suggests it when the next bust is the bubble).
+From then on the tables play one hand at a time: a hand is *called* when every table is between
+hands and no move slip is pending; each table in it starts it once (the shuffle signal) and
+reports it done; when the last table has reported, the hand is complete, the house's time per hand
+comes off the clock (or the clock just stands still: it is paused while hand-for-hand lasts), the
+busts of the hand share their places by the tie rules (tables/places.py, applied at each bust by
+tournament.services.bust_entry) and the next hand is called as soon as the moves are made.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clock.models import ClockState
+from tournament import roles
+from tournament.audit import lock_tournament, record_event
+from tournament.models import Entry, Tournament
+from tournament.services import ServiceError, require
+
+from .models import HandForHand, Move, Seat, Table
+
+DIRECTING = roles.SETUP
+REPORTING = (roles.DEALER, roles.FLOOR)
+
+
+def live(t: Tournament, lock: bool = False) -> HandForHand | None:
+    rows = HandForHand.objects.filter(tournament=t, ended_at__isnull=True)
+    return (rows.select_for_update() if lock else rows).first()
+
+
+def _user(actor):
+    return None if isinstance(actor, str) else actor
+
+
+def _playing_tables(t: Tournament) -> list[Table]:
+    """The tables in play with players at them."""
+    with_players = set(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("table_id", flat=True))
+    return [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number") if table.pk in with_players]
+
+
+def _clock_state(t: Tournament) -> str:
+    return ClockState.objects.filter(tournament=t).values_list("status", flat=True).first() or ClockState.Status.NOT_STARTED
+
+
+def _fresh_sequence(t: Tournament) -> None:
+    """A clock service locked and wrote the tournament row through its own instance."""
+    t.refresh_from_db(fields=["event_seq"])
+
+
+def status(t: Tournament) -> dict:
+    """What the floor map, the dealer tablets and the API show."""
+    from .moves import house_rules
+
+    rules = house_rules(t)
+    players = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
+    h = live(t)
+    answer = {
+        "on": h is not None, "players": players, "places_paid": rules.places_paid,
+        "seconds_per_hand": rules.hand_for_hand_seconds, "ties": rules.hand_for_hand_ties,
+        "suggested": h is None and rules.places_paid is not None and players == rules.places_paid + 1,
+        "in_the_money": rules.places_paid is not None and players <= rules.places_paid,
+    }
+    if h is not None:
+        answer.update({
+            "number": h.number, "hand": h.hand, "called": h.called, "tables": h.tables, "shuffled": h.shuffled,
+            "reported": h.reported, "waiting_for": [n for n in h.tables if n not in h.reported] if h.called else [],
+            "seconds_taken": h.seconds_taken, "started_at": h.started_at.isoformat(),
+            "busy": [] if h.called else sorted(Table.objects.filter(tournament=t, in_play=True, hand_in_progress=True)
+                                               .values_list("number", flat=True)),
+            "moves_pending": Move.objects.filter(tournament=t, status=Move.Status.PENDING).count(),
+        })
+    return answer
+
+
+@transaction.atomic
+def start(actor, tournament: Tournament) -> HandForHand:
+    """The director announces hand-for-hand: the clock stops; tables finish the hand they play;
+    the first hand-for-hand hand is called once every table is between hands."""
+    from clock.services import pause_clock
+
+    require(actor, DIRECTING)
+    t = lock_tournament(tournament.pk)
+    if live(t, lock=True) is not None:
+        raise ServiceError(_("Hand-for-hand is on already."), code="h4h_on", status=409)
+    if not _playing_tables(t):
+        raise ServiceError(_("No table is playing: hand-for-hand starts after the draw."), code="h4h_no_tables", status=409)
+    paused = _clock_state(t) == ClockState.Status.RUNNING
+    if paused:
+        pause_clock(actor, t)
+        _fresh_sequence(t)
+    number = (HandForHand.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    h = HandForHand.objects.create(
+        tournament=t, number=number, started_at=timezone.now(), started_by=_user(actor), paused_clock=paused,
+        players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())
+    tables = [table.number for table in _playing_tables(t)]
+    record_event(t, "h4h.started", {"number": number, "players": h.players_at_start, "clock_paused": paused,
+                                    "tables": tables}, actor, stats=False)
+    call_next(t, actor, h)
+    return h
+
+
+@transaction.atomic
+def stop(actor, tournament: Tournament) -> HandForHand:
+    """The director ends hand-for-hand (the bubble has burst): the clock runs again if it ran before."""
+    from clock.services import resume_clock
+
+    require(actor, DIRECTING)
+    t = lock_tournament(tournament.pk)
+    h = live(t, lock=True)
+    if h is None:
+        raise ServiceError(_("Hand-for-hand is not on."), code="h4h_off", status=409)
+    h.ended_at, h.ended_by = timezone.now(), _user(actor)
+    h.save(update_fields=["ended_at", "ended_by"])
+    resumed = h.paused_clock and _clock_state(t) == ClockState.Status.PAUSED
+    if resumed:
+        resume_clock(actor, t)
+        _fresh_sequence(t)
+    tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
+    record_event(t, "h4h.ended", {"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken,
+                                  "clock_resumed": resumed, "tables": tables}, actor, stats=False)
+    return h
+
+
+def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
+    """Call the next hand-for-hand hand if every table is between hands and no slip is pending
+    (the caller holds the tournament lock). Returns whether a hand was called."""
+    h = h or live(t, lock=True)
+    if h is None or h.called:
+        return False
+    tables = _playing_tables(t)
+    if len(tables) < 2 or any(table.hand_in_progress for table in tables):
+        return False  # one table left: hand-for-hand is over for the room; the director ends it
+    if Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists():
+        return False
+    h.hand += 1
+    h.called, h.tables, h.shuffled, h.reported = True, [table.number for table in tables], [], []
+    h.save(update_fields=["hand", "called", "tables", "shuffled", "reported"])
+    record_event(t, "h4h.hand_called", {"number": h.number, "hand": h.hand, "tables": h.tables}, actor, stats=False)
+    return True
+
+
+def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
+    """A table may start a hand in hand-for-hand only when the hand is called and it has not
+    started it yet (tables.services._hand_started, tournament lock held)."""
+    h = live(t, lock=True)
+    if h is None:
+        return None
+    if not h.called:
+        raise ServiceError(_("Hand-for-hand: wait until every table has finished its hand and the next hand is called."),
+                           code="h4h_wait", status=409)
+    if table.number not in h.tables:
+        raise ServiceError(_("Hand-for-hand: table %(table)s is not in hand %(hand)s.") % {"table": table.number, "hand": h.hand},
+                           code="h4h_not_in_hand", status=409)
+    if table.number in h.shuffled or table.number in h.reported:
+        raise ServiceError(_("Hand-for-hand: table %(table)s has played hand %(hand)s already; wait for the other tables.")
+                           % {"table": table.number, "hand": h.hand}, code="h4h_wait", status=409)
+    h.shuffled = [*h.shuffled, table.number]
+    h.save(update_fields=["shuffled"])
+    return h
+
+
+def hand_start_undone(t: Tournament, table: Table) -> None:
+    h = live(t, lock=True)
+    if h is not None and h.called and table.number in h.shuffled and table.number not in h.reported:
+        h.shuffled = [n for n in h.shuffled if n != table.number]
+        h.save(update_fields=["shuffled"])
+
+
+def bust_group(t: Tournament, table: Table | None) -> tuple[str, HandForHand | None]:
+    """The hand a bust at `table` belongs to for the tie rules: the called hand-for-hand hand if the
+    table plays it, else the table's own hand. (key, hand-for-hand or None)."""
+    h = live(t)
+    if h is not None and h.called and table is not None and table.number in h.tables and table.number not in h.reported:
+        return f"h4h:{h.number}:{h.hand}", h
+    if table is None:
+        return "", None
+    return f"table:{table.pk}:{table.hand_number}", None
+
+
+@transaction.atomic
+def hand_done(actor, table: Table) -> dict:
+    """A table reports its hand done ("Hand done" on the dealer tablet, or the floor for it)."""
+    from .moves import house_rules
+
+    require(actor, REPORTING)
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if not table.in_play:
+        raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
+    h = live(t, lock=True)
+    in_hand = h is not None and h.called and table.number in h.tables
+    if in_hand:
+        if table.number in h.reported:
+            raise ServiceError(_("Table %(table)s has reported hand %(hand)s done already.") % {"table": table.number, "hand": h.hand},
+                               code="h4h_reported", status=409)
+        floor = roles.has_role(actor, (roles.FLOOR,)) if not isinstance(actor, str) else False
+        if table.number not in h.shuffled and table.sends_hand_signals and not floor:
+            raise ServiceError(_("Start the hand first (Shuffle / new hand), then report it done."),
+                               code="h4h_not_started", status=409)
+    elif not table.hand_in_progress:
+        raise ServiceError(_("There is no hand in play at table %(number)s.") % {"number": table.number},
+                           code="no_hand", status=409)
+    table.hand_in_progress = False
+    table.save(update_fields=["hand_in_progress"])
+    payload = {"table": table.number, "hand": table.hand_number, "tables": [table.number]}
+    if in_hand:
+        h.reported = [*h.reported, table.number]
+        h.save(update_fields=["reported"])
+        payload.update({"h4h_hand": h.hand, "waiting_for": [n for n in h.tables if n not in h.reported]})
+    record_event(t, "table.hand_done", payload, actor, stats=False)
+    if in_hand and not payload["waiting_for"]:
+        _complete(t, actor, h, house_rules(t).hand_for_hand_seconds)
+    elif h is not None and not h.called:
+        call_next(t, actor, h)
+    return status(t)
+
+
+def _complete(t: Tournament, actor, h: HandForHand, seconds: int) -> None:
+    """Every table has reported: the hand is over. Its time comes off the clock; the next hand is
+    called unless moves are to be made first."""
+    from clock.services import take_time
+
+    h.called = False
+    taken = 0
+    if seconds and _clock_state(t) != ClockState.Status.NOT_STARTED:
+        take_time(actor, t, seconds, {"hand_for_hand": h.hand})
+        _fresh_sequence(t)
+        taken = seconds
+    h.seconds_taken += taken
+    h.save(update_fields=["called", "seconds_taken"])
+    key = f"h4h:{h.number}:{h.hand}"
+    busts = [{"entry": number, "place": place, "place_low": low or place}
+             for number, place, low in Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED)
+             .order_by("finish_place", "number").values_list("number", "finish_place", "finish_place_low")]
+    record_event(t, "h4h.hand_complete", {"number": h.number, "hand": h.hand, "seconds": taken, "busts": busts,
+                                          "entries": [b["entry"] for b in busts], "tables": h.tables}, actor)
+    call_next(t, actor, h)
