@@ -224,6 +224,8 @@ SPECTACULAR_SETTINGS = {
         "DrawKindEnum": "tables.models.Draw.Kind",
         "MoveKindEnum": "tables.models.Move.Kind",
         "MoveStatusEnum": "tables.models.Move.Status",
+        "DonorEnum": "tables.models.HouseRules.Donor",
+        "TiesEnum": "tables.models.HouseRules.Ties",
     },
 }
 

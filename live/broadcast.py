@@ -45,6 +45,7 @@ def send(group: str, data: dict) -> None:
         log.exception("broadcast to %s failed", group)
 
 
+ROOM_WIDE = ("h4h.",)  # events every dealer tablet must hear at once
 TABLE_NOTES_MAX = 12  # one channel-layer send per table named costs ~2.5 ms on Redis
 
 
@@ -61,6 +62,9 @@ def publish_event(event, stats: dict | None) -> None:
         lobby["draw"] = {k: event.payload[k] for k in ("draw", "kind", "commitment", "seed") if k in event.payload}
     send(groups.lobby(tid), lobby)
     # Dealer tablets of the tables the event names: a short note; the tablet fetches its state.
+    if event.type.startswith(ROOM_WIDE):  # every table at once: one send to the room's tablets
+        send(groups.tables(tid), {"kind": "event", "seq": event.seq, "type": event.type})
+        return
     named = set(event.payload.get("tables") or [])
     if isinstance(event.payload.get("table"), int):
         named.add(event.payload["table"])

@@ -78,7 +78,7 @@ class TableConsumer(PushConsumer):
             await self.close(code=4003)
             return
         await self.accept()
-        await self.join(groups.table(tid, number), groups.user(user.pk))
+        await self.join(groups.table(tid, number), groups.tables(tid), groups.user(user.pk))
         await self.send_json(await self.snapshot())
 
     async def snapshot(self) -> dict:

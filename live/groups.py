@@ -20,3 +20,8 @@ def display(token_id: int) -> str:
 def table(tournament_id: int, number: int) -> str:
     """One table's dealer tablet (move slips, positions, hand-for-hand)."""
     return f"t{tournament_id}.table{number}"
+
+
+def tables(tournament_id: int) -> str:
+    """Every dealer tablet of a tournament: room-wide notes (hand-for-hand: a hand called, complete)."""
+    return f"t{tournament_id}.tables"

@@ -20,8 +20,8 @@ from tournament.api import ANY_STAFF, REFUSED, RoleAPIView, answers, entry_or_40
 from tournament.models import Player
 from tournament.serializers import DetailSerializer
 
-from . import moves, services
-from .models import Draw, Move, Table
+from . import handforhand, moves, services
+from .models import Draw, HouseRules, Move, Table
 
 TableSerializer = inline_serializer("TableLevel", many=True, fields={
     "table": serializers.IntegerField(), "id": serializers.IntegerField(), "seats": serializers.IntegerField(),
@@ -537,3 +537,87 @@ class PublicSeatView(PublicAPIView):
         if answer is None:
             raise NotFound(_("No such entry."))
         return Response(PublicSeatSerializer(answer).data)
+
+
+# --- hand-for-hand, "hand done" and the house rules -------------------------------------------------
+
+H4HStatusSerializer = inline_serializer("HandForHandStatus", {
+    "on": serializers.BooleanField(), "players": serializers.IntegerField(),
+    "places_paid": serializers.IntegerField(allow_null=True), "seconds_per_hand": serializers.IntegerField(),
+    "ties": serializers.CharField(), "suggested": serializers.BooleanField(help_text="The next bust is the bubble."),
+    "in_the_money": serializers.BooleanField(),
+    "hand": serializers.IntegerField(required=False, help_text="The hand-for-hand hand called last."),
+    "called": serializers.BooleanField(required=False, help_text="That hand is being played."),
+    "tables": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "shuffled": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "reported": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "waiting_for": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "busy": serializers.ListField(child=serializers.IntegerField(), required=False,
+                                  help_text="Tables still finishing a hand before the next one can be called."),
+    "moves_pending": serializers.IntegerField(required=False), "seconds_taken": serializers.IntegerField(required=False),
+})
+
+
+class HandForHandSerializer(serializers.Serializer):
+    on = serializers.BooleanField()
+
+
+class HandForHandView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "POST": handforhand.DIRECTING}
+
+    @extend_schema(operation_id="h4h_status", tags=["hand-for-hand"], responses=answers(200, H4HStatusSerializer),
+                   summary="Hand-for-hand: on or off, the hand called, the tables it waits for, the bubble suggestion")
+    def get(self, request, pk: int):
+        return Response(handforhand.status(tournament_or_404(pk)))
+
+    @extend_schema(operation_id="h4h_set", tags=["hand-for-hand"], request=HandForHandSerializer,
+                   summary="The director turns hand-for-hand on (the clock stops) or off (it runs again)",
+                   responses=answers(200, H4HStatusSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        t = tournament_or_404(pk)
+        on = valid(HandForHandSerializer, request.data).validated_data["on"]
+        run(handforhand.start if on else handforhand.stop, request.user, t)
+        return Response(handforhand.status(t))
+
+
+class HandDoneView(RoleAPIView):
+    allowed = {"POST": handforhand.REPORTING}
+
+    @extend_schema(operation_id="tables_hand_done", tags=["hand-for-hand"], request=None,
+                   summary="The hand at this table is over (dealer tablet, or the floor for the table)",
+                   responses=answers(200, H4HStatusSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        return Response(run(handforhand.hand_done, request.user, table))
+
+
+class HouseRulesSerializer(serializers.Serializer):
+    balance_threshold = serializers.IntegerField(min_value=1, max_value=5, required=False)
+    halt_short_by = serializers.IntegerField(min_value=1, max_value=9, required=False)
+    donor = serializers.ChoiceField(choices=HouseRules.Donor.choices, required=False)
+    redraw_at_three = serializers.BooleanField(required=False)
+    redraw_at_two = serializers.BooleanField(required=False)
+    hand_for_hand_seconds = serializers.IntegerField(min_value=0, max_value=900, required=False,
+                                                     help_text="0: the clock stands still in hand-for-hand.")
+    hand_for_hand_ties = serializers.ChoiceField(choices=HouseRules.Ties.choices, required=False)
+    places_paid = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class HouseRulesView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "PATCH": roles.SETUP}
+
+    @extend_schema(operation_id="house_rules", tags=["hand-for-hand"], responses=answers(200, HouseRulesSerializer),
+                   summary="The house rules of balancing, breaking, redraws and hand-for-hand")
+    def get(self, request, pk: int):
+        return Response(moves.house_rules_json(moves.house_rules(tournament_or_404(pk))))
+
+    @extend_schema(operation_id="house_rules_set", tags=["hand-for-hand"], request=HouseRulesSerializer,
+                   summary="Change some house rules (the others keep their value)",
+                   responses=answers(200, HouseRulesSerializer, refused=True))
+    def patch(self, request, pk: int):
+        t = tournament_or_404(pk)
+        unknown = sorted(set(request.data) - set(HouseRulesSerializer().fields))
+        if unknown:
+            raise serializers.ValidationError({name: [_("Unknown house rule.")] for name in unknown})
+        data = valid(HouseRulesSerializer, request.data).validated_data
+        return Response(moves.house_rules_json(run(moves.set_house_rules, request.user, t, dict(data))))

@@ -40,6 +40,42 @@ def house_rules(t: Tournament) -> HouseRules:
     return rules
 
 
+HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
+                "hand_for_hand_seconds", "hand_for_hand_ties", "places_paid")
+
+
+def house_rules_json(rules: HouseRules) -> dict:
+    return {name: getattr(rules, name) for name in HOUSE_FIELDS}
+
+
+@transaction.atomic
+def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
+    """The director sets the house rules (unknown names are refused; the rest keep their value).
+    A changed halt setting flags the tables at once; a changed threshold waits for "Balance now"."""
+    from tournament.services import _full_clean
+
+    require(actor, roles.SETUP)
+    unknown = sorted(set(data) - set(HOUSE_FIELDS))
+    if unknown:
+        raise ServiceError(_("Unknown house rule: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_rule")
+    t = lock_tournament(tournament.pk)
+    rules = HouseRules.objects.select_for_update().filter(tournament=t).first() or house_rules(t)
+    before = house_rules_json(rules)
+    for name, value in data.items():
+        setattr(rules, name, value)
+    _full_clean(rules, exclude=["tournament"])
+    if rules.halt_short_by < rules.balance_threshold:
+        raise ServiceError(_("A table is halted only when it is out of balance: the halt number is at least the balance "
+                             "threshold (%(threshold)s).") % {"threshold": rules.balance_threshold}, code="halt_below_threshold")
+    rules.save()
+    after = house_rules_json(rules)
+    changed = {k: {"from": before[k], "to": after[k]} for k in HOUSE_FIELDS if before[k] != after[k]}
+    if changed:
+        record_event(t, "house_rules.changed", {"changed": changed}, actor, stats=False)
+        flag_halts(t, actor)
+    return rules
+
+
 def rule_settings(rules: HouseRules) -> bal.Settings:
     return bal.Settings(threshold=rules.balance_threshold, halt_short_by=rules.halt_short_by, donor=rules.donor)
 

@@ -13,10 +13,12 @@ urlpatterns = [
     path("t/<int:pk>/tables/<int:number>/dealer/state.json", views.dealer_state, name="dealer-state"),
     path("t/<int:pk>/tables/<int:number>/hand/", views.hand_start, name="hand-start"),
     path("t/<int:pk>/tables/<int:number>/hand/undo/", views.hand_undo, name="hand-undo"),
+    path("t/<int:pk>/tables/<int:number>/hand/done/", views.hand_done, name="hand-done"),
 ]
 
 urlpatterns += [
     path("t/<int:pk>/map/", views.floor_map_page, name="floor-map"),
+    path("t/<int:pk>/house-rules/", views.house_rules_page, name="house-rules"),
     path("t/<int:pk>/map.json", views.floor_map_json, name="floor-map-json"),
     path("t/<int:pk>/map/entries/<int:number>/bust/", views.map_bust, name="map-bust"),
     path("t/<int:pk>/map/entries/<int:number>/undo-bust/", views.map_undo_bust, name="map-undo-bust"),
@@ -26,6 +28,8 @@ urlpatterns += [
     path("t/<int:pk>/map/moves/<int:number>/confirm/", views.map_move_confirm, name="map-move-confirm"),
     path("t/<int:pk>/map/moves/<int:number>/cancel/", views.map_move_cancel, name="map-move-cancel"),
     path("t/<int:pk>/map/moves/balance/", views.map_balance_now, name="map-balance-now"),
+    path("t/<int:pk>/map/tables/<int:number>/hand-done/", views.map_hand_done, name="map-hand-done"),
+    path("t/<int:pk>/map/hand-for-hand/", views.map_hand_for_hand, name="map-hand-for-hand"),
     path("t/<int:pk>/map/tables/open/", views.map_open_table, name="map-open-table"),
     path("t/<int:pk>/map/draw/", views.map_draw_start, name="map-draw-start"),
     path("t/<int:pk>/map/seat-waiting/", views.map_seat_waiting, name="map-seat-waiting"),

@@ -22,7 +22,7 @@ from tournament.models import Entry, Tournament
 from tournament.services import ServiceError
 from tournament.views import in_venue_time, role_required
 
-from . import cards, moves, services
+from . import cards, handforhand, moves, services
 from .models import Draw, Table
 
 TABLES_VIEW = (roles.FLOOR,)  # and the director (has_role adds the director everywhere)
@@ -154,9 +154,27 @@ def table_state(table: Table) -> dict:
         "level_index": index, "level": rows[index].number if rows else None,
         "positions": {"button": table.button_seat, "small_blind": table.small_blind_seat,
                       "big_blind": table.big_blind_seat, "next": table.positions_next},
-        "halted": table.halted, "needs_button": table.needs_button,
-        "slips_out": slips["out"], "slips_in": slips["in"],
+        "halted": table.halted, "needs_button": table.needs_button, "hand_in_progress": table.hand_in_progress,
+        "slips_out": slips["out"], "slips_in": slips["in"], "h4h": _table_h4h(table),
     }
+
+
+def _table_h4h(table: Table) -> dict | None:
+    """Hand-for-hand as one table sees it: deal (the hand is called and this table has not
+    started it), playing, done (waiting for the others) or wait (the next hand is not called)."""
+    h = handforhand.live(table.tournament)
+    if h is None:
+        return None
+    n = table.number
+    if not h.called or n not in h.tables:
+        step = "wait"
+    elif n in h.reported:
+        step = "done"
+    elif n in h.shuffled:
+        step = "playing"
+    else:
+        step = "deal"
+    return {"hand": h.hand, "step": step, "waiting_for": [t for t in h.tables if t not in h.reported] if h.called else []}
 
 
 @role_required(services.DEALING)
@@ -206,6 +224,14 @@ def hand_start(request, pk: int, number: int):
 
 
 @require_POST
+@role_required(handforhand.REPORTING)
+def hand_done(request, pk: int, number: int):
+    return _hand_action(request, pk, number, handforhand.hand_done,
+                        lambda status: _("Hand done: this table waits for the next hand.") if status["on"]
+                        else _("Hand done."))
+
+
+@require_POST
 @role_required(services.DEALING)
 def hand_undo(request, pk: int, number: int):
     return _hand_action(request, pk, number, services.undo_hand_start,
@@ -227,7 +253,7 @@ def floor_map_page(request, tournament: Tournament):
 
 def _floor_map(tournament: Tournament) -> dict:
     """The map's data with the balancing status: halted tables, buttons asked for, pending slips."""
-    return {**services.floor_map(tournament), "moves": moves.status(tournament)}
+    return {**services.floor_map(tournament), "moves": moves.status(tournament), "h4h": handforhand.status(tournament)}
 
 
 @never_cache
@@ -272,10 +298,16 @@ def _bad_input(request, pk: int, message: str):
 @require_POST
 @role_required(roles.BUST)
 def map_bust(request, pk: int, number: int):
-    return _map_answer(request, pk, tournament_services.bust_entry,
-                       lambda e: _("Entry #%(number)s (%(name)s) is out in place %(place)s.")
-                       % {"number": e.number, "name": e.player.display_name, "place": e.finish_place},
-                       _entry(pk, number))
+    return _map_answer(request, pk, tournament_services.bust_entry, _bust_done, _entry(pk, number),
+                       stack=request.POST.get("stack", "").strip() or None)
+
+
+def _bust_done(e: Entry) -> str:
+    if e.finish_place_low:
+        return (_("Entry #%(number)s (%(name)s) is out, tied for places %(place)s to %(low)s.")
+                % {"number": e.number, "name": e.player.display_name, "place": e.finish_place, "low": e.finish_place_low})
+    return (_("Entry #%(number)s (%(name)s) is out in place %(place)s.")
+            % {"number": e.number, "name": e.player.display_name, "place": e.finish_place})
 
 
 @require_POST
@@ -374,6 +406,45 @@ def map_positions(request, pk: int, number: int):
                        lambda r: _("Table %(table)s: the button is at seat %(seat)s.")
                        % {"table": r["table"], "seat": r["positions"]["button"]},
                        _table(pk, number), request.POST.get("seat", "").strip())
+
+
+@require_POST
+@role_required(handforhand.REPORTING)
+def map_hand_done(request, pk: int, number: int):
+    return _map_answer(request, pk, handforhand.hand_done,
+                       lambda status: _("Table %(table)s: hand done.") % {"table": number}, _table(pk, number))
+
+
+@require_POST
+@role_required(handforhand.DIRECTING)
+def map_hand_for_hand(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if request.POST.get("on") in ("1", "on", "true"):
+        return _map_answer(request, pk, handforhand.start, lambda h: _("Hand-for-hand is on."), tournament)
+    return _map_answer(request, pk, handforhand.stop, lambda h: _("Hand-for-hand is over."), tournament)
+
+
+# --- house rules (the director) ---------------------------------------------------------------
+
+
+@role_required(roles.SETUP)
+@in_venue_time
+def house_rules_page(request, tournament: Tournament):
+    from .forms import HouseRulesForm
+
+    rules = moves.house_rules(tournament)
+    form = HouseRulesForm(request.POST or None, instance=rules)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            moves.set_house_rules(request.user, tournament, form.data_for_service())
+        except ServiceError as exc:
+            error = exc
+        else:
+            messages.success(request, _("House rules saved."))
+            return redirect("house-rules", pk=tournament.pk)
+    return render(request, "tables/house_rules.html", {"t": tournament, "form": form, "error": error,
+                                                       "stored": rules.pk is not None})
 
 
 # --- seat cards (print and PDF) ------------------------------------------------------------------

@@ -369,13 +369,20 @@ class EntryAddonView(RoleAPIView):
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
+class BustSerializer(serializers.Serializer):
+    stack = serializers.IntegerField(min_value=0, max_value=services.MAX_STACK, required=False, allow_null=True)
+
+
 class EntryBustView(RoleAPIView):
     allowed = {"POST": roles.BUST}
 
     @extend_schema(operation_id="entries_bust", tags=["entries"], summary="The player is out",
-                   request=None, responses=answers(200, s.EntrySerializer, conflict=True))
+                   description="`stack`: the chips the player had at the start of the hand. Players busted in the same "
+                               "hand at one table are placed by it (equal stacks tie); in hand-for-hand it is required.",
+                   request=BustSerializer, responses=answers(200, s.EntrySerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        entry = run(services.bust_entry, request.user, entry_or_404(pk, number))
+        data = valid(BustSerializer, request.data).validated_data
+        entry = run(services.bust_entry, request.user, entry_or_404(pk, number), stack=data.get("stack"))
         return Response(s.EntrySerializer(entry).data)
 
 

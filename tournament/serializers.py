@@ -274,7 +274,10 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ("number", "kind", "status", "player", "finish_place", "busted_at", "created_at")
+        fields = ("number", "kind", "status", "player", "finish_place", "finish_place_low", "bust_stack", "busted_at",
+                  "created_at")
+        extra_kwargs = {"finish_place_low": {"help_text": "Set for a tie: the entry shares places finish_place to this one."},
+                        "bust_stack": {"help_text": "Chips at the start of the hand it busted in, if given."}}
 
 
 class RegistrationSerializer(serializers.ModelSerializer):

@@ -64,9 +64,38 @@
     document.getElementById("no-moves").hidden = slips.length > 0;
   }
 
+  // Hand-for-hand: the panel (the director starts and ends it) and each table's step in the hand.
+  function h4hStep(table) {
+    var h = state.h4h;
+    if (!h || !h.on || !h.called || h.tables.indexOf(table) < 0) return null;
+    if (h.reported.indexOf(table) >= 0) return "done";
+    return h.shuffled.indexOf(table) >= 0 ? "playing" : "deal";
+  }
+  function renderH4h() {
+    var h = state.h4h || {}, panel = document.getElementById("h4h-panel"), toggle = document.getElementById("h4h-toggle");
+    panel.hidden = !(h.on || h.suggested || toggle);
+    panel.classList.toggle("on", !!h.on);
+    var line = s.h4hOff;
+    if (h.on) line = h.called ? fmt(s.h4hCalled, {n: h.hand}) : (h.hand ? fmt(s.h4hBetween, {n: h.hand}) : s.h4hFirst);
+    document.getElementById("h4h-state").textContent = line;
+    var suggest = document.getElementById("h4h-suggest");
+    suggest.hidden = !h.suggested;
+    suggest.textContent = h.suggested ? fmt(s.h4hSuggest, {n: h.players, paid: h.places_paid}) : "";
+    var detail = [];
+    if (h.on && h.called && h.waiting_for.length) detail.push(fmt(s.h4hWaiting, {tables: h.waiting_for.join(", ")}));
+    if (h.on && !h.called && h.busy && h.busy.length) detail.push(fmt(s.h4hBusy, {tables: h.busy.join(", ")}));
+    if (h.on) detail.push(h.seconds_per_hand ? fmt(s.h4hTime, {s: h.seconds_per_hand}) : s.h4hPause);
+    document.getElementById("h4h-detail").textContent = detail.join(" · ");
+    if (toggle) {
+      toggle.textContent = h.on ? s.h4hStop : s.h4hStart;
+      document.getElementById("h4h-on").value = h.on ? "0" : "1";
+    }
+  }
+
   function render() {
     var m = state, halted = balancing().halted, needButton = balancing().need_button, reserved = reservedSeats();
     renderMoves();
+    renderH4h();
     document.getElementById("next-commitment").textContent = m.next_draw ? m.next_draw.commitment : "—";
     document.getElementById("next-draw-number").textContent = m.next_draw ? "#" + m.next_draw.draw : "";
     document.getElementById("count-seated").textContent = m.players_seated;
@@ -91,6 +120,8 @@
         halt.title = s.haltTitle;
         head.appendChild(halt);
       }
+      var step = h4hStep(t.table);
+      if (step) head.appendChild(el("span", "m-h4h " + step, s["h4h" + step.charAt(0).toUpperCase() + step.slice(1)]));
       card.appendChild(head);
       if (needButton.indexOf(t.table) >= 0) {
         var need = el("div", "m-need");
@@ -128,6 +159,7 @@
       foot.appendChild(el("span", "", t.button ? fmt(s.button, {s: t.button}) : s.noButton));
       if (t.break_position) foot.appendChild(el("span", "", "· " + fmt(s["break"], {n: t.break_position})));
       if (t.accessible) foot.appendChild(el("span", "badge", s.accessible));
+      if (step === "deal" || step === "playing") foot.appendChild(actionForm(at(urls.handDone, t.table), s.handDone, "hand-done"));
       if (t.in_play && t.players) {
         var bb = el("button", "", "D?");
         bb.type = "button";
@@ -197,6 +229,7 @@
   }
   document.getElementById("seat-close").addEventListener("click", function () { seatDialog.close(); });
   document.getElementById("bust-ask").addEventListener("click", function () {
+    document.getElementById("bust-stack").value = "";
     document.getElementById("bust-question").textContent = fmt(s.confirmBust, {n: chosen.entry, name: chosen.name});
     document.getElementById("seat-main").hidden = true;
     document.getElementById("bust-confirm").hidden = false;
@@ -208,7 +241,7 @@
   document.getElementById("bust-go").addEventListener("click", function () {
     var who = chosen;
     seatDialog.close();
-    post(at(urls.bust, who.entry)).then(function (answer) {
+    post(at(urls.bust, who.entry), {stack: document.getElementById("bust-stack").value.trim() || null}).then(function (answer) {
       if (!answer.ok) return;
       lastBust = who;
       document.getElementById("undo-text").textContent = fmt(s.undo, {n: who.entry, name: who.name});
@@ -246,6 +279,13 @@
   });
   document.getElementById("button-close").addEventListener("click", function () { buttonDialog.close(); });
 
+  var h4hForm = document.getElementById("h4h-form");
+  if (h4hForm) h4hForm.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var on = document.getElementById("h4h-on").value === "1";
+    if (window.confirm(on ? s.h4hAskStart : s.h4hAskStop)) post(h4hForm.getAttribute("action"), {on: on ? "1" : "0"});
+  });
+
   // Balancing on demand.
   document.getElementById("balance-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
@@ -270,7 +310,7 @@
     });
   }
 
-  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance)/;
+  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live",
     onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale

@@ -199,3 +199,21 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
 
     connected, code = await table_communicator(cashier, 1).connect()
     assert not connected and code == 4003
+
+    # Hand-for-hand events go to every tablet at once, however many tables they name.
+    communicator = table_communicator(dealer, 1)
+    await communicator.connect()
+    await communicator.receive_json_from(timeout=3)
+
+    def room_wide():
+        from django.db import transaction
+
+        from tournament.audit import lock_tournament, record_event
+
+        with transaction.atomic():
+            record_event(lock_tournament(tournament.pk), "h4h.hand_called", {"hand": 3, "tables": list(range(1, 60))})
+
+    await database_sync_to_async(room_wide)()
+    message = await communicator.receive_json_from(timeout=3)
+    assert message["kind"] == "event" and message["type"] == "h4h.hand_called"
+    await communicator.disconnect()

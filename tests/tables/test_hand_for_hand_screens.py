@@ -1,0 +1,120 @@
+"""Hand-for-hand, "hand done" and the house rules on the screens (floor map, dealer tablet, house
+rules page) and in the JSON API."""
+import pytest
+
+from clock import services as clock
+from clock.models import ClockState
+from tables import handforhand as h4h
+from tables.models import HouseRules, Table
+from tests.tables import test_api
+from tests.tables.test_moves import entry, seated, start
+from tests.tables.test_views import client_for
+from tournament.models import AuditEvent
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture
+def room(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 30)  # four tables
+    clock.start_clock(director, tournament)
+    return tournament
+
+
+def api(tournament, rest):
+    return test_api.url(tournament, rest)
+
+
+def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(room, director, dealer, floor):
+    t = room
+    answer = client_for(floor).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "1"}, **JSON)
+    assert answer.status_code == 403  # the director's call
+    answer = client_for(director).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "1"}, **JSON)
+    assert answer.json()["ok"], answer.content
+    data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
+    assert data["on"] and data["called"] and data["hand"] == 1 and data["waiting_for"] == [1, 2, 3, 4]
+    page = client_for(director).get(f"/t/{t.pk}/map/").content.decode()
+    assert "Hand-for-hand" in page and "End hand-for-hand" in page
+
+    state = client_for(dealer).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
+    assert state["h4h"] == {"hand": 1, "step": "deal", "waiting_for": [1, 2, 3, 4]}
+    assert client_for(dealer).post(f"/t/{t.pk}/tables/1/hand/", **JSON).json()["ok"]
+    assert client_for(dealer).post(f"/t/{t.pk}/tables/1/hand/", **JSON).json()["code"] == "h4h_wait"
+    done = client_for(dealer).post(f"/t/{t.pk}/tables/1/hand/done/", **JSON).json()
+    assert done["ok"] and done["table"]["h4h"]["step"] == "done"
+    # The floor reports for the other tables from the map.
+    for n in (2, 3, 4):
+        assert client_for(floor).post(f"/t/{t.pk}/map/tables/{n}/hand-done/", **JSON).json()["ok"]
+    data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
+    assert data["hand"] == 2 and data["called"] and data["seconds_taken"] == 120
+    page = client_for(dealer).get(f"/t/{t.pk}/tables/2/dealer/").content.decode()
+    assert "Hand done" in page and f"/t/{t.pk}/tables/2/hand/done/" in page
+
+    # A bust in hand-for-hand needs the starting stack; the map sends it.
+    n = min(seated(t)[3].values())
+    refused = client_for(floor).post(f"/t/{t.pk}/map/entries/{n}/bust/", **JSON)
+    assert refused.status_code == 400 and refused.json()["code"] == "stack_required"
+    ok = client_for(floor).post(f"/t/{t.pk}/map/entries/{n}/bust/", {"stack": "12500"}, **JSON).json()
+    assert ok["ok"] and entry(t, n).bust_stack == 12500
+
+    assert client_for(director).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "0"}, **JSON).json()["ok"]
+    assert ClockState.objects.get(tournament=t).status == ClockState.Status.RUNNING
+
+
+def test_hand_for_hand_in_the_api(room, director, dealer, floor, cashier):
+    t = room
+    assert test_api.client_for(cashier).post(api(t, "hand-for-hand/"), {"on": True}, format="json").status_code == 403
+    bad = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": "maybe"}, format="json")
+    assert bad.status_code == 400
+    answer = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
+    assert answer.status_code == 200 and answer.json()["on"] and answer.json()["called"]
+    assert test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json").status_code == 409
+    assert test_api.client_for(dealer).post(api(t, "tables/1/hand/")).status_code == 201
+    done = test_api.client_for(dealer).post(api(t, "tables/1/hand-done/"))
+    assert done.status_code == 200 and done.json()["reported"] == [1]
+    assert test_api.client_for(dealer).post(api(t, "tables/1/hand-done/")).status_code == 409
+    n = min(seated(t)[2].values())
+    assert test_api.client_for(floor).post(api(t, f"entries/{n}/bust/"), {}, format="json").status_code == 400
+    assert test_api.client_for(floor).post(api(t, f"entries/{n}/bust/"), {"stack": -1}, format="json").status_code == 400
+    busted = test_api.client_for(floor).post(api(t, f"entries/{n}/bust/"), {"stack": 8000}, format="json")
+    assert busted.status_code == 200 and busted.json()["bust_stack"] == 8000 and busted.json()["finish_place"] == 30
+    status = test_api.client_for(floor).get(api(t, "hand-for-hand/")).json()
+    assert status["waiting_for"] == [2, 3, 4]
+    off = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": False}, format="json")
+    assert off.status_code == 200 and not off.json()["on"]
+
+
+def test_house_rules_in_the_api(tournament, director, floor):
+    got = test_api.client_for(floor).get(api(tournament, "house-rules/")).json()
+    assert got == {"balance_threshold": 2, "halt_short_by": 3, "donor": "fullest", "redraw_at_three": False,
+                   "redraw_at_two": False, "hand_for_hand_seconds": 120, "hand_for_hand_ties": "tie", "places_paid": None}
+    assert not HouseRules.objects.filter(tournament=tournament).exists()  # reading stores nothing
+    assert test_api.client_for(floor).patch(api(tournament, "house-rules/"), {"places_paid": 5}, format="json").status_code == 403
+    for bad in ({"balance_threshold": 0}, {"hand_for_hand_ties": "coin"}, {"colour": "red"}, {"halt_short_by": 1}):
+        answer = test_api.client_for(director).patch(api(tournament, "house-rules/"), bad, format="json")
+        assert answer.status_code == 400, (bad, answer.content)
+    assert not HouseRules.objects.filter(tournament=tournament).exists()  # refused: nothing changed
+    ok = test_api.client_for(director).patch(api(tournament, "house-rules/"),
+                                             {"places_paid": 27, "hand_for_hand_seconds": 0, "redraw_at_three": True}, format="json")
+    assert ok.status_code == 200 and ok.json()["places_paid"] == 27 and ok.json()["hand_for_hand_seconds"] == 0
+    rules = HouseRules.objects.get(tournament=tournament)
+    assert rules.redraw_at_three and rules.balance_threshold == 2
+    event = AuditEvent.objects.get(tournament=tournament, type="house_rules.changed")
+    assert event.payload["changed"]["places_paid"] == {"from": None, "to": 27}
+
+
+def test_the_house_rules_screen(tournament, director, floor):
+    assert client_for(floor).get(f"/t/{tournament.pk}/house-rules/").status_code in (302, 403)
+    page = client_for(director).get(f"/t/{tournament.pk}/house-rules/").content.decode()
+    assert "House rules" in page and "nothing is stored until you save" in page and 'name="places_paid"' in page
+    form = {"balance_threshold": 2, "halt_short_by": 1, "donor": "fullest", "hand_for_hand_seconds": 60,
+            "hand_for_hand_ties": "stack", "places_paid": 15}
+    page = client_for(director).post(f"/t/{tournament.pk}/house-rules/", form).content.decode()
+    assert "at least the balance threshold" in page and not HouseRules.objects.filter(tournament=tournament).exists()
+    page = client_for(director).post(f"/t/{tournament.pk}/house-rules/", {**form, "hand_for_hand_seconds": "abc"}).content.decode()
+    assert "Some fields need a fix" in page
+    answer = client_for(director).post(f"/t/{tournament.pk}/house-rules/", {**form, "halt_short_by": 3, "redraw_at_two": "on"})
+    assert answer.status_code == 302
+    rules = HouseRules.objects.get(tournament=tournament)
+    assert (rules.hand_for_hand_seconds, rules.hand_for_hand_ties, rules.places_paid, rules.redraw_at_two) == (60, "stack", 15, True)
+    assert AuditEvent.objects.filter(tournament=tournament, type="house_rules.changed").exists()
