@@ -4,8 +4,7 @@ import pytest
 
 from clock import services as clock
 from clock.models import ClockState
-from tables import handforhand as h4h
-from tables.models import HouseRules, Table
+from tables.models import HouseRules
 from tests.tables import test_api
 from tests.tables.test_moves import entry, seated, start
 from tests.tables.test_views import client_for
