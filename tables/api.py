@@ -503,6 +503,12 @@ class PublicSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True)
     seated_at = serializers.DateTimeField(allow_null=True)
     place = serializers.IntegerField(allow_null=True, help_text="Finishing place once busted.")
+    place_low = serializers.IntegerField(allow_null=True, help_text="For a tie: the last of the places shared.")
+    move = inline_serializer("PublicMove", {
+        "table": serializers.IntegerField(), "seat": serializers.IntegerField(),
+        "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),
+        "after_hand": serializers.BooleanField(help_text="Move once the hand in play is over."),
+    }, allow_null=True, help_text="A pending move slip: the seat the player goes to.")
 
 
 class PublicEntrySerializer(serializers.Serializer):

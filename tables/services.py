@@ -834,10 +834,18 @@ def public_seat(tournament: Tournament, entry_number: int) -> dict | None:
     entry = Entry.objects.select_related("player").filter(tournament=tournament, number=entry_number).first()
     if entry is None or entry.status == Entry.Status.VOIDED:
         return None
+    from .models import Move
+
     seat = seat_of(entry)
+    move = Move.objects.filter(entry=entry, status=Move.Status.PENDING).select_related("from_table", "to_table").first()
     return {"entry": entry.number, "name": entry.player.display_name, "status": entry.status,
             "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
-            "seated_at": seat.seated_at.isoformat() if seat else None, "place": entry.finish_place}
+            "seated_at": seat.seated_at.isoformat() if seat else None, "place": entry.finish_place,
+            "place_low": entry.finish_place_low or entry.finish_place,
+            # A pending move slip: where the player goes, with the position waiting there.
+            "move": {"table": move.to_table.number, "seat": move.to_seat, "position": move.position,
+                     "after_hand": move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE}
+            if move else None}
 
 
 def find_entries(tournament: Tournament, query: str, limit: int = 20) -> list[dict]:

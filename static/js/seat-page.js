@@ -16,7 +16,16 @@
     document.getElementById("seat-seat").textContent = seated ? now.seat : "";
     var out = document.getElementById("seat-out"), wait = document.getElementById("seat-wait");
     out.hidden = now.status === "active";
-    out.textContent = now.place ? fmt(s.out, {place: now.place}) : s.outNoPlace;
+    out.textContent = !now.place ? s.outNoPlace : (now.place_low && now.place_low !== now.place
+      ? fmt(s.outTie, {place: now.place, low: now.place_low}) : fmt(s.out, {place: now.place}));
+    // A pending move slip: where to go, and the position waiting there.
+    var go = document.getElementById("go"), m = now.status === "active" ? now.move : null;
+    go.hidden = !m;
+    if (m) {
+      var pos = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait}[m.position];
+      document.getElementById("go-where").textContent = fmt(s.go, {table: m.table, seat: m.seat}) + (pos ? " · " + pos : "");
+      document.getElementById("go-when").textContent = m.after_hand ? s.goAfter : s.goNow;
+    }
     wait.hidden = !(now.status === "active" && now.table === null);
     wait.textContent = s.wait;
   }
@@ -28,6 +37,7 @@
       box.hidden = false;
       if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
     }
+    if (now.move && !before.move && navigator.vibrate) navigator.vibrate([300, 100, 300]);
     if (now.status !== "active") document.getElementById("moved").hidden = true;
   }
   function refetch() {

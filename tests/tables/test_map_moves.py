@@ -104,3 +104,20 @@ def test_the_floor_enters_the_button_the_rules_ask_for(director, cashier, floor,
     assert table.button_seat == seat and not table.needs_button
     assert number not in c.get(f"/t/{tournament.pk}/map.json").json()["moves"]["need_button"]
     assert Seat.objects.filter(tournament=tournament, ended_at__isnull=True).count() == 19
+
+
+def test_the_movers_seat_page_shows_the_slip_until_it_is_confirmed(slip, floor, tournament):
+    from django.test import Client
+
+    public = Client()
+    seat = public.get(f"/s/{tournament.pk}/{slip.entry.number}.json").json()
+    assert seat["table"] == slip.from_table.number and seat["seat"] == slip.from_seat
+    assert seat["move"]["table"] == slip.to_table.number and seat["move"]["seat"] == slip.to_seat
+    assert seat["move"]["position"] == slip.position
+    api = public.get(f"/api/public/tournaments/{tournament.pk}/seats/{slip.entry.number}/").json()
+    assert api["move"] == seat["move"]
+    page = public.get(f"/s/{tournament.pk}/{slip.entry.number}/").content.decode()
+    assert 'id="go"' in page and "Move to table" in page
+    client_for(floor).post(url(tournament, f"moves/{slip.number}/confirm/"), **JSON)
+    seat = public.get(f"/s/{tournament.pk}/{slip.entry.number}.json").json()
+    assert seat["move"] is None and (seat["table"], seat["seat"]) == (slip.to_table.number, slip.to_seat)

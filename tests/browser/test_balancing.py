@@ -1,0 +1,91 @@
+"""Balancing in a real browser: the floor busts players on the table map until the tables are out
+of balance; the move slip appears on the floor's map, on the destination table's dealer tablet and
+on the mover's phone; the floor confirms it and both tables change on every screen, live."""
+from __future__ import annotations
+
+import pytest
+
+from tables.models import Move
+from tests.browser.conftest import login
+from tests.browser.test_seating import PHONE, TABLET, live_seat, staff_page
+from tests.conftest import PASSWORD
+from tests.tables.test_moves import seated, start
+
+pytestmark = pytest.mark.browser
+
+
+def bust_from_map(page, entry_number: int) -> None:
+    page.click(f'.m-seat[data-entry="{entry_number}"]')
+    page.wait_for_selector("#seat-dialog[open]")
+    page.click("#bust-ask")
+    page.wait_for_selector("#bust-confirm:not([hidden])")
+    page.click("#bust-go")
+    page.wait_for_selector(f'.m-seat[data-entry="{entry_number}"]', state="detached")
+
+
+def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_asgi, browser, director, floor, cashier,
+                                                                            dealer, tournament):
+    base = live_asgi
+    start(director, cashier, tournament, 20)  # three tables of 7, 7 and 6, buttons drawn
+    counts = {t: len(s) for t, s in seated(tournament).items()}
+    short = min(counts, key=lambda t: (counts[t], t))
+
+    floor_page = staff_page(browser, base, floor.username, f"/t/{tournament.pk}/map/")
+    floor_page.on("dialog", lambda dialog: dialog.accept())
+    assert floor_page.is_visible("#no-moves")
+    busts = 0
+    while not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists():
+        victim = min(seated(tournament)[short].values())
+        bust_from_map(floor_page, victim)
+        busts += 1
+        assert busts <= 3, "the tables should be out of balance by now"
+    move = Move.objects.select_related("entry", "from_table", "to_table").get(tournament=tournament, status=Move.Status.PENDING)
+    floor_page.wait_for_selector(f'#move-list li[data-move="{move.number}"]')
+    text = floor_page.inner_text(f'#move-list li[data-move="{move.number}"]')
+    assert f"table {move.from_table.number} seat {move.from_seat}" in text and f"table {move.to_table.number} seat {move.to_seat}" in text
+    # The reserved seat shows on the destination table's card.
+    floor_page.wait_for_selector(f'.m-table[data-table="{move.to_table.number}"] .m-seat.reserved[data-seat="{move.to_seat}"]')
+
+    # The mover's phone and the destination dealer tablet. The floor cancels the slip and balances
+    # again: the same slip comes back and both screens show it without a reload.
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(f"{base}/s/{tournament.pk}/{move.entry.number}/")
+    phone.wait_for_selector("#live.live")
+    phone.wait_for_selector("#go", state="visible")
+    dealer_page = browser.new_context(viewport=TABLET).new_page()
+    login(dealer_page, base, dealer.username, PASSWORD)
+    dealer_page.goto(f"{base}/t/{tournament.pk}/tables/{move.to_table.number}/dealer/")
+    dealer_page.wait_for_selector("#live.live")
+    dealer_page.wait_for_selector("#slips-in li")
+    floor_page.click(f'#move-list li[data-move="{move.number}"] .cancel-move')
+    phone.wait_for_selector("#go", state="hidden")
+    dealer_page.wait_for_selector("#slips", state="hidden")
+    for page in (phone, dealer_page):
+        page.evaluate("window.__sameDocument = true")
+    floor_page.click("#balance-now")
+    again = Move.objects.select_related("entry", "from_table", "to_table")
+    floor_page.wait_for_selector("#move-list li .confirm-move")
+    again = again.get(tournament=tournament, status=Move.Status.PENDING)
+    assert (again.entry_id, again.to_table_id, again.to_seat) == (move.entry_id, move.to_table_id, move.to_seat)
+    phone.wait_for_selector("#go", state="visible")
+    assert f"table {again.to_table.number} seat {again.to_seat}" in phone.inner_text("#go-where")
+    dealer_page.wait_for_selector("#slips-in li")
+    assert move.entry.player.display_name in dealer_page.inner_text("#slips-in")
+
+    # The player sits down: the floor confirms. Both tables change on the map, the tablet and the phone.
+    floor_page.click(f'#move-list li[data-move="{again.number}"] .confirm-move')
+    floor_page.wait_for_selector(f'.m-table[data-table="{again.to_table.number}"] .m-seat[data-seat="{again.to_seat}"]'
+                                 f'[data-entry="{again.entry.number}"]')
+    floor_page.wait_for_selector(f'.m-table[data-table="{again.from_table.number}"] .m-seat[data-seat="{again.from_seat}"].empty')
+    assert floor_page.is_visible("#no-moves")
+    phone.wait_for_function(f"document.getElementById('seat-table').textContent === '{again.to_table.number}'"
+                            f" && document.getElementById('seat-seat').textContent === '{again.to_seat}'")
+    phone.wait_for_selector("#go", state="hidden")
+    phone.wait_for_selector("#moved", state="visible")
+    dealer_page.wait_for_selector("#slips", state="hidden")
+    for page in (phone, dealer_page):
+        assert page.evaluate("window.__sameDocument") is True  # live, no reload
+    now = live_seat(again.entry)
+    assert (now.table_id, now.seat) == (again.to_table_id, again.to_seat)
+    for page in (floor_page, phone, dealer_page):
+        page.context.close()
