@@ -164,7 +164,10 @@ def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
 
 def hand_start_undone(t: Tournament, table: Table) -> None:
     h = live(t, lock=True)
-    if h is not None and h.called and table.number in h.shuffled and table.number not in h.reported:
+    if h is not None and h.called and table.number in h.reported:
+        raise ServiceError(_("Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.")
+                           % {"table": table.number, "hand": h.hand}, code="h4h_reported", status=409)
+    if h is not None and h.called and table.number in h.shuffled:
         h.shuffled = [n for n in h.shuffled if n != table.number]
         h.save(update_fields=["shuffled"])
 

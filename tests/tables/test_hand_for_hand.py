@@ -64,11 +64,14 @@ def test_a_hand_for_hand_hand_waits_for_every_table_and_takes_time_off_the_clock
     assert s["called"] and s["hand"] == 1 and s["tables"] == [1, 2, 3, 4]
     before = remaining(t)
 
+    tables.start_hand(dealer, table(t, 2))
+    tables.undo_hand_start(dealer, table(t, 2))  # a mistaken press: table 2 may shuffle again
     tables.start_hand(dealer, table(t, 1))
     refused("h4h_wait", tables.start_hand, dealer, table(t, 1))  # one hand per table
     refused("h4h_not_started", h4h.hand_done, dealer, table(t, 2))  # a tablet reports a hand it started
     h4h.hand_done(dealer, table(t, 1))
     refused("h4h_wait", tables.start_hand, dealer, table(t, 1))  # done: it waits for the others
+    refused("h4h_reported", tables.undo_hand_start, dealer, table(t, 1))
     play(dealer, t, [2, 3])
     assert h4h.status(t)["waiting_for"] == [4]
     assert remaining(t) == pytest.approx(before, abs=0.01)  # the clock stands still meanwhile
