@@ -310,11 +310,32 @@
     });
   }
 
+  // A slip shows the moment its event arrives (the event carries it); the refetch that follows
+  // brings the seats and the counts.
+  function slipsFrom(event) {
+    if (!state.moves) state.moves = {halted: [], need_button: [], moves: []};
+    var list = state.moves.moves, p = event.payload || {};
+    var known = {};
+    list.forEach(function (x) { known[x.move] = true; });
+    if (event.type === "move.created") {
+      (p.moves || []).forEach(function (x) { if (!known[x.move] && x.status === "pending") list.push(x); });
+    } else if ((event.type === "move.done" || event.type === "move.cancelled") && p.move) {
+      state.moves.moves = list.filter(function (x) { return x.move !== p.move.move; });
+    } else {
+      return;
+    }
+    renderMoves();
+  }
+
   var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live",
     onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale
-    onEvent: function (m) { if (TOUCHES.test(m.event.type)) soon(); }
+    onEvent: function (m) {
+      if (!TOUCHES.test(m.event.type)) return;
+      slipsFrom(m.event);
+      soon();
+    }
   });
   render();
   window.floorMap = {refetch: refetch, conn: conn, get state() { return state; }};
