@@ -50,6 +50,15 @@ def _fresh_sequence(t: Tournament) -> None:
     t.refresh_from_db(fields=["event_seq"])
 
 
+def waiting(t: Tournament, h: HandForHand) -> list[int]:
+    """The tables of the called hand that have not reported it done; a table broken meanwhile (its
+    players moved) is not waited for."""
+    if not h.called:
+        return []
+    in_play = set(Table.objects.filter(tournament=t, in_play=True, number__in=h.tables).values_list("number", flat=True))
+    return [n for n in h.tables if n in in_play and n not in h.reported]
+
+
 def status(t: Tournament) -> dict:
     """What the floor map, the dealer tablets and the API show."""
     from .moves import house_rules
@@ -66,7 +75,7 @@ def status(t: Tournament) -> dict:
     if h is not None:
         answer.update({
             "number": h.number, "hand": h.hand, "called": h.called, "tables": h.tables, "shuffled": h.shuffled,
-            "reported": h.reported, "waiting_for": [n for n in h.tables if n not in h.reported] if h.called else [],
+            "reported": h.reported, "waiting_for": waiting(t, h),
             "seconds_taken": h.seconds_taken, "started_at": h.started_at.isoformat(),
             "busy": [] if h.called else sorted(Table.objects.filter(tournament=t, in_play=True, hand_in_progress=True)
                                                .values_list("number", flat=True)),
@@ -128,8 +137,13 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
     """Call the next hand-for-hand hand if every table is between hands and no slip is pending
     (the caller holds the tournament lock). Returns whether a hand was called."""
     h = h or live(t, lock=True)
-    if h is None or h.called:
+    if h is None:
         return False
+    if h.called:
+        if waiting(t, h):
+            return False
+        _complete(t, actor, h)  # the tables still waited for have broken
+        return True
     tables = _playing_tables(t)
     if len(tables) < 2 or any(table.hand_in_progress for table in tables):
         return False  # one table left: hand-for-hand is over for the room; the director ends it
@@ -186,8 +200,6 @@ def bust_group(t: Tournament, table: Table | None) -> tuple[str, HandForHand | N
 @transaction.atomic
 def hand_done(actor, table: Table) -> dict:
     """A table reports its hand done ("Hand done" on the dealer tablet, or the floor for it)."""
-    from .moves import house_rules
-
     require(actor, REPORTING)
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
@@ -212,20 +224,23 @@ def hand_done(actor, table: Table) -> dict:
     if in_hand:
         h.reported = [*h.reported, table.number]
         h.save(update_fields=["reported"])
-        payload.update({"h4h_hand": h.hand, "waiting_for": [n for n in h.tables if n not in h.reported]})
+        payload.update({"h4h_hand": h.hand, "waiting_for": waiting(t, h)})
     record_event(t, "table.hand_done", payload, actor, stats=False)
     if in_hand and not payload["waiting_for"]:
-        _complete(t, actor, h, house_rules(t).hand_for_hand_seconds)
+        _complete(t, actor, h)
     elif h is not None and not h.called:
         call_next(t, actor, h)
     return status(t)
 
 
-def _complete(t: Tournament, actor, h: HandForHand, seconds: int) -> None:
+def _complete(t: Tournament, actor, h: HandForHand) -> None:
     """Every table has reported: the hand is over. Its time comes off the clock; the next hand is
     called unless moves are to be made first."""
     from clock.services import take_time
 
+    from .moves import house_rules
+
+    seconds = house_rules(t).hand_for_hand_seconds
     h.called = False
     taken = 0
     if seconds and _clock_state(t) != ClockState.Status.NOT_STARTED:

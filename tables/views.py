@@ -174,7 +174,7 @@ def _table_h4h(table: Table) -> dict | None:
         step = "playing"
     else:
         step = "deal"
-    return {"hand": h.hand, "step": step, "waiting_for": [t for t in h.tables if t not in h.reported] if h.called else []}
+    return {"hand": h.hand, "step": step, "waiting_for": handforhand.waiting(table.tournament, h)}
 
 
 @role_required(services.DEALING)

@@ -171,3 +171,19 @@ def test_hand_done_outside_hand_for_hand_and_who_may_do_what(director, cashier, 
 
 def test_hand_for_hand_needs_tables_in_play(director, tournament):
     refused("h4h_no_tables", h4h.start, director, tournament)
+
+
+def test_a_table_that_breaks_during_a_hand_for_hand_hand_is_not_waited_for(bubble, director, dealer, floor):
+    t = bubble
+    h4h.start(director, t)
+    victim = min(seated(t)[1].values())
+    services.bust_entry(floor, entry(t, victim), stack=2_000)  # 27 left: they fit at three tables
+    breaking = Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).first().from_table.number
+    others = [n for n in (1, 2, 3, 4) if n != breaking]
+    for n in others:
+        h4h.hand_done(floor, table(t, n))
+    assert h4h.status(t)["waiting_for"] == [breaking]
+    confirm_all(floor, t)  # the floor moves the players before the breaking table reported
+    s = h4h.status(t)
+    assert s["hand"] == 2 and s["called"] and s["tables"] == others
+    check_invariants(t)
