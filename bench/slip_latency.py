@@ -31,12 +31,17 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the bench reads the room between busts, from its loop
 
-from bench.lobby_fanout import (  # noqa: E402  (sets Django up)
-    PASSWORD, SERVER_SETTINGS, free_port, http, start_server, wait_for_sessions_to_end,
-)
-
 # The session this process writes must be valid for the server: the same secret key.
 from django.conf import settings  # noqa: E402
+
+from bench.lobby_fanout import (  # noqa: E402  (sets Django up)
+    PASSWORD,
+    SERVER_SETTINGS,
+    free_port,
+    http,
+    start_server,
+    wait_for_sessions_to_end,
+)
 
 settings.SECRET_KEY = SERVER_SETTINGS["SECRET_KEY"]
 
