@@ -116,7 +116,7 @@ async def run(fixture: dict, busts: int) -> None:
             while not inbox.empty():
                 inbox.get_nowait()
             sent = time.monotonic()
-            await loop.run_in_executor(None, lambda: http("POST", f"{base}/api/tournaments/{t}/entries/{number}/bust/", token, {}))
+            await loop.run_in_executor(None, lambda n=number: http("POST", f"{base}/api/tournaments/{t}/entries/{n}/bust/", token, {}))
             answer_ms.append((time.monotonic() - sent) * 1000)
             busted_at = None
             deadline = sent + 10
@@ -135,7 +135,8 @@ async def run(fixture: dict, busts: int) -> None:
             tic = time.monotonic()
             await loop.run_in_executor(None, lambda: get(f"{base}/t/{t}/map.json", fixture["session"]))
             map_ms.append((time.monotonic() - tic) * 1000)
-            for move in Move.objects.filter(tournament_id=t, status=Move.Status.PENDING).order_by("number").values_list("number", flat=True):
+            pending = Move.objects.filter(tournament_id=t, status=Move.Status.PENDING).order_by("number")
+            for move in pending.values_list("number", flat=True):
                 await loop.run_in_executor(None, lambda m=move: http("POST", f"{base}/api/tournaments/{t}/moves/{m}/confirm/", token))
             if (i + 1) % 100 == 0:
                 print(f"  {i + 1} busts, {playing[-1]} tables; slip p50 {pct(slip_ms, .5):.0f} ms", flush=True)
