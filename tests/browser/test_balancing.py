@@ -1,4 +1,4 @@
-"""Balancing in a real browser: the floor busts players on the table map until the tables are out
+"""Balancing and hand-for-hand in a real browser. The floor busts players on the table map until the tables are out
 of balance; the move slip appears on the floor's map, on the destination table's dealer tablet and
 on the mover's phone; the floor confirms it and both tables change on every screen, live."""
 from __future__ import annotations
@@ -97,4 +97,55 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
     now = live_seat(again.entry)
     assert (now.table_id, now.seat) == (again.to_table_id, again.to_seat)
     for page in (floor_page, phone, dealer_page):
+        page.context.close()
+
+
+def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, director, cashier, dealer, tournament):
+    from tables import handforhand
+    from tables.models import HouseRules, Table
+
+    base = live_asgi
+    start(director, cashier, tournament, 20)
+    HouseRules.objects.create(tournament=tournament, places_paid=19)
+    numbers = sorted(seated(tournament))
+    chief = staff_page(browser, base, director.username, f"/t/{tournament.pk}/map/")
+    chief.on("dialog", lambda dialog: dialog.accept())
+    chief.wait_for_selector("#h4h-suggest:not([hidden])")
+    assert "the next bust is the bubble" in chief.inner_text("#h4h-suggest")
+    tablets = {}
+    for n in numbers[:2]:
+        page = browser.new_context(viewport=TABLET).new_page()
+        login(page, base, dealer.username, PASSWORD)
+        page.goto(f"{base}/t/{tournament.pk}/tables/{n}/dealer/")
+        page.wait_for_selector("#live.live")
+        assert page.is_hidden("#h4h")
+        page.evaluate("window.__sameDocument = true")
+        tablets[n] = page
+
+    chief.click("#h4h-toggle")
+    chief.wait_for_selector("#h4h-panel.on")
+    for page in tablets.values():  # the room-wide note reaches every tablet
+        page.wait_for_selector("#h4h.deal")
+    first, second = numbers[:2]
+    tablets[first].click("#shuffle")
+    tablets[first].wait_for_selector("#h4h.playing")
+    tablets[first].click("#hand-done")
+    tablets[first].wait_for_selector("#h4h.done")
+    assert tablets[first].is_disabled("#shuffle")
+    chief.wait_for_function(f"document.getElementById('h4h-detail').textContent.indexOf('{second}') >= 0")
+    tablets[second].click("#shuffle")
+    tablets[second].wait_for_selector("#h4h.playing")
+    tablets[second].click("#hand-done")
+    for n in numbers[2:]:  # the floor reports for the third table, from the map
+        chief.click(f'.m-table[data-table="{n}"] .hand-done')
+    for page in tablets.values():  # hand 2 is called: every tablet may deal again
+        page.wait_for_selector("#h4h.deal")
+        assert "2" in page.inner_text("#h4h-text")
+        assert page.evaluate("window.__sameDocument") is True
+    assert handforhand.status(tournament)["hand"] == 2
+    chief.click("#h4h-toggle")
+    for page in tablets.values():
+        page.wait_for_selector("#h4h", state="hidden")
+    assert not Table.objects.filter(tournament=tournament, hand_in_progress=True).exists()
+    for page in (chief, *tablets.values()):
         page.context.close()
