@@ -1,6 +1,8 @@
-"""Balancing and hand-for-hand in a real browser. The floor busts players on the table map until the tables are out
-of balance; the move slip appears on the floor's map, on the destination table's dealer tablet and
-on the mover's phone; the floor confirms it and both tables change on every screen, live."""
+"""Balancing and hand-for-hand in a real browser. The floor busts players on the table map until the
+tables are out of balance; the move slip appears on the floor's map, on the destination table's
+dealer tablet and on the mover's phone; the floor confirms it and both tables change on every
+screen, live. The director runs hand-for-hand from the map while the dealer tablets deal, report
+and wait."""
 from __future__ import annotations
 
 import pytest
