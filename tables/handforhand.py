@@ -188,12 +188,12 @@ def hand_start_undone(t: Tournament, table: Table) -> None:
 
 def bust_group(t: Tournament, table: Table | None) -> tuple[str, HandForHand | None]:
     """The hand a bust at `table` belongs to for the tie rules: the called hand-for-hand hand if the
-    table plays it, else the table's own hand. (key, hand-for-hand or None)."""
+    table plays it, else the table's own hand as its signals number it. (key, hand-for-hand or None)."""
     h = live(t)
     if h is not None and h.called and table is not None and table.number in h.tables and table.number not in h.reported:
         return f"h4h:{h.number}:{h.hand}", h
-    if table is None:
-        return "", None
+    if table is None or not table.sends_hand_signals or not table.hand_number:
+        return "", None  # without hand signals the software cannot tell one hand from the next
     return f"table:{table.pk}:{table.hand_number}", None
 
 

@@ -187,3 +187,12 @@ def test_a_table_that_breaks_during_a_hand_for_hand_hand_is_not_waited_for(bubbl
     s = h4h.status(t)
     assert s["hand"] == 2 and s["called"] and s["tables"] == others
     check_invariants(t)
+
+
+def test_without_hand_signals_busts_are_placed_in_their_order(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 30)
+    x, y = sorted(seated(tournament)[1].values())[:2]  # no hand was signalled at table 1
+    services.bust_entry(floor, entry(tournament, x), stack=9_000)
+    services.bust_entry(floor, entry(tournament, y), stack=3_000)
+    assert (entry(tournament, x).finish_place, entry(tournament, y).finish_place) == (30, 29)
+    assert entry(tournament, y).finish_place_low is None
