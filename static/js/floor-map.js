@@ -327,7 +327,7 @@
     renderMoves();
   }
 
-  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.)/;
+  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live",
     onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale
