@@ -78,7 +78,8 @@ class HandStart(NeverDeleteModel):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     undone_at = models.DateTimeField(null=True, blank=True)
     # The positions of this hand (null when the software does not know the button) and the table's
-    # positions before it, restored by an undo: [button, small blind, big blind, positions_next].
+    # positions before it, restored by an undo: [button, small blind, big blind, positions_next,
+    # hand_in_progress].
     button = models.PositiveSmallIntegerField(null=True, blank=True)
     small_blind = models.PositiveSmallIntegerField(null=True, blank=True)
     big_blind = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -118,7 +118,7 @@ def _hand_started(actor, table: Table, source: str) -> HandStart:
         previous_started_at=table.hand_started_at, source=source, actor=None if isinstance(actor, str) else actor,
     )
     changed = table.hand_level_index is not None and table.hand_level_index != level_index
-    previous = _positions_of(table)
+    previous = [*_positions_of(table), table.hand_in_progress]
     nxt = positions.following(table.seats, _dealt_in(t, table), _last_positions(table),
                               table.button_seat if table.positions_next else None)
     hand.previous_positions = previous
@@ -195,9 +195,11 @@ def undo_hand_start(actor, table: Table) -> HandStart:
     earlier = HandStart.objects.filter(table=table, undone_at__isnull=True, number__lt=hand.number).order_by("-number").first()
     table.hand_number = earlier.number if earlier else 0
     table.hand_started_at, table.hand_level_index = hand.previous_started_at, hand.previous_level_index
-    if hand.previous_positions is not None:
-        table.button_seat, table.small_blind_seat, table.big_blind_seat, table.positions_next = hand.previous_positions
     table.hand_in_progress = earlier is not None
+    if hand.previous_positions is not None:
+        table.button_seat, table.small_blind_seat, table.big_blind_seat, table.positions_next = hand.previous_positions[:4]
+        if len(hand.previous_positions) > 4:  # whether the hand before was still in play (not reported done)
+            table.hand_in_progress = bool(hand.previous_positions[4])
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
     record_event(t, "table.hand_start_undone", {"table": table.number, "hand": hand.number}, actor, stats=False)
     return hand

@@ -196,3 +196,17 @@ def test_without_hand_signals_busts_are_placed_in_their_order(director, cashier,
     services.bust_entry(floor, entry(tournament, y), stack=3_000)
     assert (entry(tournament, x).finish_place, entry(tournament, y).finish_place) == (30, 29)
     assert entry(tournament, y).finish_place_low is None
+
+
+def test_an_undone_hand_start_restores_whether_the_hand_before_was_done(director, cashier, dealer, tournament):
+    start(director, cashier, tournament, 20)
+    t1 = table(tournament, 1)
+    tables.start_hand(dealer, t1)
+    h4h.hand_done(dealer, table(tournament, 1))
+    tables.start_hand(dealer, table(tournament, 1))  # a mistaken press
+    tables.undo_hand_start(dealer, table(tournament, 1))
+    assert not table(tournament, 1).hand_in_progress  # the hand before was reported done
+    tables.start_hand(dealer, table(tournament, 1))
+    tables.start_hand(dealer, table(tournament, 1))
+    tables.undo_hand_start(dealer, table(tournament, 1))
+    assert table(tournament, 1).hand_in_progress  # the hand before was never reported done
