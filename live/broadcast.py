@@ -58,6 +58,8 @@ def publish_event(event, stats: dict | None) -> None:
         lobby["clock"] = event.payload["clock"]
     if "entries" in event.payload:  # entry numbers whose seat changed: players' seat pages refetch
         lobby["entries"] = event.payload["entries"]
+    if "h4h" in event.payload:  # hand-for-hand on or off, and the hand being played
+        lobby["h4h"] = event.payload["h4h"]
     if "commitment" in event.payload:  # a draw committed or revealed: the room sees the hash (and then the seed)
         lobby["draw"] = {k: event.payload[k] for k in ("draw", "kind", "commitment", "seed") if k in event.payload}
     send(groups.lobby(tid), lobby)

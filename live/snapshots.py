@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from clock.services import clock_snapshot
+from tables import handforhand
 from tables.services import pending_commitment, tables_overview
 from tournament.models import AuditEvent, Tournament
 from tournament.stats import tournament_stats
@@ -34,4 +35,5 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "stats": tournament_stats(tournament),
         "clock": clock_snapshot(tournament),
         "next_draw": pending_commitment(tournament),
+        "h4h": handforhand.lobby_state(handforhand.live(tournament)),
     }

@@ -50,6 +50,13 @@ def _fresh_sequence(t: Tournament) -> None:
     t.refresh_from_db(fields=["event_seq"])
 
 
+def lobby_state(h: HandForHand | None) -> dict:
+    """What the lobby screens show: on or off, and the hand being played."""
+    if h is None or h.ended_at is not None:
+        return {"on": False, "hand": None}
+    return {"on": True, "hand": h.hand if h.called else None}
+
+
 def waiting(t: Tournament, h: HandForHand) -> list[int]:
     """The tables of the called hand that have not reported it done; a table broken meanwhile (its
     players moved) is not waited for."""
@@ -106,7 +113,7 @@ def start(actor, tournament: Tournament) -> HandForHand:
         players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())
     tables = [table.number for table in _playing_tables(t)]
     record_event(t, "h4h.started", {"number": number, "players": h.players_at_start, "clock_paused": paused,
-                                    "tables": tables}, actor, stats=False)
+                                    "tables": tables, "h4h": lobby_state(h)}, actor, stats=False)
     call_next(t, actor, h)
     return h
 
@@ -129,7 +136,7 @@ def stop(actor, tournament: Tournament) -> HandForHand:
         _fresh_sequence(t)
     tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
     record_event(t, "h4h.ended", {"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken,
-                                  "clock_resumed": resumed, "tables": tables}, actor, stats=False)
+                                  "clock_resumed": resumed, "tables": tables, "h4h": lobby_state(h)}, actor, stats=False)
     return h
 
 
@@ -152,7 +159,8 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
     h.hand += 1
     h.called, h.tables, h.shuffled, h.reported = True, [table.number for table in tables], [], []
     h.save(update_fields=["hand", "called", "tables", "shuffled", "reported"])
-    record_event(t, "h4h.hand_called", {"number": h.number, "hand": h.hand, "tables": h.tables}, actor, stats=False)
+    record_event(t, "h4h.hand_called", {"number": h.number, "hand": h.hand, "tables": h.tables, "h4h": lobby_state(h)},
+                 actor, stats=False)
     return True
 
 
@@ -254,5 +262,6 @@ def _complete(t: Tournament, actor, h: HandForHand) -> None:
              for number, place, low in Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED)
              .order_by("finish_place", "number").values_list("number", "finish_place", "finish_place_low")]
     record_event(t, "h4h.hand_complete", {"number": h.number, "hand": h.hand, "seconds": taken, "busts": busts,
-                                          "entries": [b["entry"] for b in busts], "tables": h.tables}, actor)
+                                          "entries": [b["entry"] for b in busts], "tables": h.tables,
+                                          "h4h": lobby_state(h)}, actor)
     call_next(t, actor, h)

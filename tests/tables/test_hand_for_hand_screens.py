@@ -117,3 +117,28 @@ def test_the_house_rules_screen(tournament, director, floor):
     rules = HouseRules.objects.get(tournament=tournament)
     assert (rules.hand_for_hand_seconds, rules.hand_for_hand_ties, rules.places_paid, rules.redraw_at_two) == (60, "stack", 15, True)
     assert AuditEvent.objects.filter(tournament=tournament, type="house_rules.changed").exists()
+
+
+def test_the_lobby_shows_hand_for_hand(room, director, dealer):
+    from unittest import mock
+
+    from live import broadcast
+    from live.snapshots import lobby_snapshot
+
+    t = room
+    assert lobby_snapshot(t)["h4h"] == {"on": False, "hand": None}
+    sent = []
+    with mock.patch.object(broadcast, "send", lambda group, data: sent.append((group, data))), \
+            mock.patch("django.db.transaction.on_commit", lambda fn: fn()):
+        client_for(director).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "1"}, **JSON)
+    lobby = [data for group, data in sent if group == f"t{t.pk}.lobby"]
+    assert {"on": True, "hand": 1} in [m.get("h4h") for m in lobby]
+    assert all("name" not in str(m.get("h4h")) for m in lobby)
+    assert lobby_snapshot(t)["h4h"] == {"on": True, "hand": 1}
+    from django.test import Client
+
+    from tournament import services
+
+    token = services.create_display_token(director, t, "TV 1").token
+    page = Client().get(f"/display/{token}/").content.decode()
+    assert 'id="h4h-banner"' in page and "HAND-FOR-HAND" in page
