@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from clock.models import ClockState
 from tournament import roles
-from tournament.audit import lock_tournament, record_event
+from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 from tournament.services import ServiceError, require
 
@@ -29,10 +29,6 @@ REPORTING = (roles.DEALER, roles.FLOOR)
 def live(t: Tournament, lock: bool = False) -> HandForHand | None:
     rows = HandForHand.objects.filter(tournament=t, ended_at__isnull=True)
     return (rows.select_for_update() if lock else rows).first()
-
-
-def _user(actor):
-    return None if isinstance(actor, str) else actor
 
 
 def _playing_tables(t: Tournament) -> list[Table]:
@@ -109,7 +105,7 @@ def start(actor, tournament: Tournament) -> HandForHand:
         _fresh_sequence(t)
     number = (HandForHand.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     h = HandForHand.objects.create(
-        tournament=t, number=number, started_at=timezone.now(), started_by=_user(actor), paused_clock=paused,
+        tournament=t, number=number, started_at=timezone.now(), started_by=actor_user(actor), paused_clock=paused,
         players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())
     tables = [table.number for table in _playing_tables(t)]
     record_event(t, "h4h.started", {"number": number, "players": h.players_at_start, "clock_paused": paused,
@@ -128,7 +124,7 @@ def stop(actor, tournament: Tournament) -> HandForHand:
     h = live(t, lock=True)
     if h is None:
         raise ServiceError(_("Hand-for-hand is not on."), code="h4h_off", status=409)
-    h.ended_at, h.ended_by = timezone.now(), _user(actor)
+    h.ended_at, h.ended_by = timezone.now(), actor_user(actor)
     h.save(update_fields=["ended_at", "ended_by"])
     resumed = h.paused_clock and _clock_state(t) == ClockState.Status.PAUSED
     if resumed:

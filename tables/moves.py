@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import roles
-from tournament.audit import lock_tournament, record_event
+from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 from tournament.services import ServiceError, require
 
@@ -175,13 +175,18 @@ def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) 
     return sorted(now_halted)
 
 
+def after_hand(move: Move) -> bool:
+    """A balancing move out of a table in a hand waits for the hand to end (TDA 8A)."""
+    return move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE
+
+
 def slip(move: Move) -> dict:
     return {
         "move": move.number, "kind": move.kind, "entry": move.entry.number, "name": move.entry.player.display_name,
         "from": {"table": move.from_table.number, "seat": move.from_seat},
         "to": {"table": move.to_table.number, "seat": move.to_seat}, "position": move.position,
         "status": move.status, "created_at": move.created_at.isoformat(),
-        "after_hand": move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE,
+        "after_hand": after_hand(move),
     }
 
 
@@ -204,7 +209,7 @@ def _create(t: Tournament, actor, kind: str, entry_id: int, src: TableRow, from_
     move = Move.objects.create(
         tournament=t, number=number or _next_number(t), entry_id=entry_id, kind=kind, from_table_id=src.pk,
         from_seat=from_seat, to_table_id=dst.pk, to_seat=to_seat, position=position, draw=draw,
-        created_at=timezone.now(), created_by=None if isinstance(actor, str) else actor)
+        created_at=timezone.now(), created_by=actor_user(actor))
     src.leaving[from_seat] = move.number
     dst.reserved[to_seat] = move.number
     return move
@@ -365,7 +370,7 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
         moves.append(Move.objects.create(
             tournament=t, number=number, entry=old.entry, kind=Move.Kind.REDRAW, from_table=old.table,
             from_seat=old.seat, to_table=tables[table], to_seat=seat, position="unknown", draw=draw,
-            status=Move.Status.DONE, created_at=now, closed_at=now, created_by=None if isinstance(actor, str) else actor))
+            status=Move.Status.DONE, created_at=now, closed_at=now, created_by=actor_user(actor)))
         number += 1
     for n, table in tables.items():
         table.button_seat = table.small_blind_seat = table.big_blind_seat = None
@@ -430,7 +435,7 @@ def confirm_move(actor, tournament: Tournament, number) -> Move:
                            code="mover_gone", status=409)
     seat.ended_at, seat.end_reason = now, Seat.End.MOVE
     seat.save(update_fields=["ended_at", "end_reason"])
-    move.status, move.closed_at, move.closed_by = Move.Status.DONE, now, None if isinstance(actor, str) else actor
+    move.status, move.closed_at, move.closed_by = Move.Status.DONE, now, actor_user(actor)
     move.save(update_fields=["status", "closed_at", "closed_by"])
     Seat.objects.create(tournament=t, entry=move.entry, table=move.to_table, seat=move.to_seat, draw=move.draw, seated_at=now)
     broken = _finish_break(t, Table.objects.select_for_update().get(pk=move.from_table_id), now)
@@ -444,7 +449,7 @@ def confirm_move(actor, tournament: Tournament, number) -> Move:
 
 def _cancel(t: Tournament, move: Move, actor, reason: str, now) -> None:
     move.status, move.closed_at, move.cancel_reason = Move.Status.CANCELLED, now, reason[:200]
-    move.closed_by = None if isinstance(actor, str) else actor
+    move.closed_by = actor_user(actor)
     move.save(update_fields=["status", "closed_at", "closed_by", "cancel_reason"])
 
 

@@ -16,7 +16,7 @@ from clock import timeline as tl
 from clock.models import ClockState
 from clock.services import anchor_of, rows_of
 from tournament import roles
-from tournament.audit import lock_tournament, record_event
+from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Player, Tournament
 from tournament.services import ServiceError, require
 
@@ -115,7 +115,7 @@ def _hand_started(actor, table: Table, source: str) -> HandStart:
     number = (HandStart.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
     hand = HandStart.objects.create(
         table=table, number=number, at=now, level_index=level_index, previous_level_index=table.hand_level_index,
-        previous_started_at=table.hand_started_at, source=source, actor=None if isinstance(actor, str) else actor,
+        previous_started_at=table.hand_started_at, source=source, actor=actor_user(actor),
     )
     changed = table.hand_level_index is not None and table.hand_level_index != level_index
     previous = [*_positions_of(table), table.hand_in_progress]
@@ -242,7 +242,7 @@ def pending_commitment(tournament: Tournament) -> dict | None:
 
 def _reveal(t: Tournament, draw: Draw, kind: str, inputs: dict, result, actor) -> Draw:
     draw.kind, draw.inputs, draw.result, draw.drawn_at = kind, inputs, result, timezone.now()
-    draw.actor = None if isinstance(actor, str) else actor
+    draw.actor = actor_user(actor)
     draw.save(update_fields=["kind", "inputs", "result", "drawn_at", "actor"])
     return draw
 
@@ -837,6 +837,7 @@ def public_seat(tournament: Tournament, entry_number: int) -> dict | None:
     if entry is None or entry.status == Entry.Status.VOIDED:
         return None
     from .models import Move
+    from .moves import after_hand
 
     seat = seat_of(entry)
     move = Move.objects.filter(entry=entry, status=Move.Status.PENDING).select_related("from_table", "to_table").first()
@@ -846,7 +847,7 @@ def public_seat(tournament: Tournament, entry_number: int) -> dict | None:
             "place_low": entry.finish_place_low or entry.finish_place,
             # A pending move slip: where the player goes, with the position waiting there.
             "move": {"table": move.to_table.number, "seat": move.to_seat, "position": move.position,
-                     "after_hand": move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE}
+                     "after_hand": after_hand(move)}
             if move else None}
 
 

@@ -12,6 +12,11 @@ def lock_tournament(tournament_id: int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament_id)
 
 
+def actor_user(actor):
+    """The user row behind an actor; None for the system or a device (a shuffler: a string)."""
+    return None if isinstance(actor, str) else actor
+
+
 def actor_label(actor) -> str:
     if actor is None:
         return "system"

@@ -627,15 +627,12 @@ def bust_entry(actor, entry: Entry, stack=None) -> Entry:
         raise ServiceError(_("Entry #%(number)s is not playing; it may have been busted already.") % {"number": e.number},
                            code="entry_not_active", status=409)
     place = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
-    from tables.services import seat_of
-
-    current = seat_of(e)
-    key, h4h = bust_group(t, current.table if current else None)
+    seat = free_seat(t, e, "bust")  # a refusal below rolls it back with the transaction
+    key, h4h = bust_group(t, seat.table if seat else None)
     if h4h is not None and stack is None:
         raise ServiceError(_("Hand-for-hand: give the chips the player had at the start of the hand (players busted "
                              "in the same hand are placed by them)."), code="stack_required")
     grouped = stack is not None and key and _same_hand_before(t, key, place)
-    seat = free_seat(t, e, "bust")
     e.status, e.busted_at, e.finish_place, e.finish_place_low = Entry.Status.BUSTED, timezone.now(), place, None
     e.bust_stack, e.bust_hand = stack, key if stack is not None else ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
