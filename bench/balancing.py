@@ -6,7 +6,7 @@ Run by hand against PostgreSQL (it creates and drops its own database):
         .venv/bin/python bench/balancing.py [players=10000] [stop_at=1]
 Entries and tables are bulk-created and the start draw seats them (bench/seating.py measures that);
 each table gets a software button draw. Then, until `stop_at` players are left: a hand starts at a
-random table (probability 0.5), or a random seated player busts (tournament.services.bust_entry,
+random table (probability 0.5), or a random seated player busts (tournament.busts.bust_entry,
 which frees the seat and balances the room: the decision and the slips are written in its
 transaction, and broadcast after its commit). The bust call is timed end to end; then every pending
 slip is confirmed and the invariants are checked: every live entry in exactly one seat, no seat
@@ -68,10 +68,9 @@ def run(n: int, stop_at: int) -> None:
     from django.contrib.auth.models import Group, User
 
     from bench.seating import populate
-    from tables import moves
-    from tables import services as tables
+    from tables import busts, draws, moves
+    from tables.hands import start_hand
     from tables.models import Move, Seat, Table
-    from tournament import services
     from tournament.models import Entry
 
     rng = random.Random(20261123)
@@ -81,10 +80,10 @@ def run(n: int, stop_at: int) -> None:
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
     dealer = User.objects.create_user("bench-dealer")
     dealer.groups.add(Group.objects.get_or_create(name="Dealer")[0])
-    tables.draw_start(director, t)
+    draws.draw_start(director, t)
     for table in Table.objects.filter(tournament=t, in_play=True):
         if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
-            tables.draw_button(director, table)
+            draws.draw_button(director, table)
     threshold = moves.house_rules(t).balance_threshold
     print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9, "
           f"set-up {time.perf_counter() - started:.1f} s")
@@ -97,13 +96,13 @@ def run(n: int, stop_at: int) -> None:
     while left > stop_at:
         if rng.random() < 0.5:
             table = rng.choice(list(Table.objects.filter(tournament=t, in_play=True).only("pk", "tournament_id")))
-            tables.start_hand(dealer, table)
+            start_hand(dealer, table)
             hands += 1
             continue
         seat = rng.choice(list(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("entry_id", flat=True)))
         entry = Entry.objects.get(pk=seat)
         tic = time.perf_counter()
-        services.bust_entry(floor, entry)
+        busts.bust_entry(floor, entry)
         bust_ms.append((playing, (time.perf_counter() - tic) * 1000))
         left -= 1
         for number in Move.objects.filter(tournament=t, status=Move.Status.PENDING).order_by("number").values_list("number", flat=True):

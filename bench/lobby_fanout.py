@@ -108,15 +108,15 @@ def make_fixture(max_screens: int) -> dict:
     from django.contrib.auth.models import Group, User
 
     from clock import services as clock
-    from tournament import services
+    from tournament import services, setup
     from tournament.structure import LevelSpec, StructureSpec
 
     director = User.objects.create_user("bench-director", password=PASSWORD)
     director.groups.add(Group.objects.get_or_create(name="Director")[0])
     spec = StructureSpec("Bench", ((25, "green"), (100, "black")),
                          tuple(LevelSpec("level", 60, 100 * i, 200 * i, 200 * i, "bba") for i in range(1, 9)))
-    template = services.save_structure_template(director, spec)
-    t = services.create_tournament(director, {
+    template = setup.save_structure_template(director, spec)
+    t = setup.create_tournament(director, {
         "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
         "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "EUR",
         "buy_in": 10000, "fee": 1000, "starting_stack": 20000,

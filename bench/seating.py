@@ -4,7 +4,7 @@ Run by hand against PostgreSQL (it creates and drops its own database, test_benc
 it never touches the database of a test run going on at the same time):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/seating.py [N]
 The entries, ID checks, receipts and tables are bulk-created (this measures the draw, not
-registration). tables.services.draw_start is timed end to end (its transaction included) and per
+registration). tables.draws.draw_start is timed end to end (its transaction included) and per
 phase, by wrapping the module functions it calls with timers here (the service is unchanged); the
 commit (where PostgreSQL runs the deferred foreign-key checks of the seats) and the broadcasts sent
 after it are phases too. Figures vary by ±20 % from run to run on a shared machine: run it 2-3 times.
@@ -106,37 +106,36 @@ def run(n: int) -> None:
     from django.db import connection, connections
     from django.test.utils import CaptureQueriesContext
 
-    from live import broadcast
-    from tables import seating
-    from tables import services as tables
+    from core import broadcast
+    from tables import draws, read_models, seating
     from tables.models import Seat
 
     started = time.perf_counter()
     director, t, count = populate(n)
     print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, entries: {n}, tables: {count} x 9 seats")
     print(f"fixture (bulk) {time.perf_counter() - started:.1f} s")
-    tables.commit_next_draw(director, t)  # the commitment is shown before the draw, as in the room
+    draws.commit_next_draw(director, t)  # the commitment is shown before the draw, as in the room
 
     phases = Phases()
-    phases.wrap(tables, "start_drawn", "check: not drawn yet")
-    phases.wrap(tables, "_pending_draw", "commitments (this one + the next)")
-    phases.wrap(tables, "_unseated_entries", "read: entries (pk, number, player)")
-    phases.wrap(tables, "_needs_of", "read: special needs")
-    phases.wrap(tables, "_choose_tables", "read: tables")
-    phases.wrap(tables, "_room_of", "read: room (live seats)")
-    phases.wrap(tables, "_start_room", "read: room (live seats)")
+    phases.wrap(draws, "start_drawn", "check: not drawn yet")
+    phases.wrap(draws, "pending_draw", "commitments (this one + the next)")
+    phases.wrap(draws, "_unseated_entries", "read: entries (pk, number, player)")
+    phases.wrap(draws, "needs_of", "read: special needs")
+    phases.wrap(draws, "choose_tables", "read: tables")
+    phases.wrap(draws, "room_of", "read: room (live seats)")
+    phases.wrap(draws, "_start_room", "read: room (live seats)")
     phases.wrap(seating, "draw_start", "pure draw (seating.draw_start)")
-    phases.wrap(tables, "_write_seats", "write: seats (one INSERT ... unnest)")
-    phases.wrap(tables, "_fast_toast_compression", "reveal: draw row (inputs + result JSON)")
-    phases.wrap(tables, "_reveal", "reveal: draw row (inputs + result JSON)")
-    phases.wrap(tables, "record_event", "events: audit event")
+    phases.wrap(draws, "_write_seats", "write: seats (one INSERT ... unnest)")
+    phases.wrap(draws, "_fast_toast_compression", "reveal: draw row (inputs + result JSON)")
+    phases.wrap(draws, "reveal", "reveal: draw row (inputs + result JSON)")
+    phases.wrap(draws, "record_event", "events: audit event")
     phases.wrap(connections["default"], "_commit", "commit (deferred FK checks of the seats)")
     phases.wrap(broadcast, "publish_event", "broadcast after commit (2 events)")
     gc.collect()  # the fixture's garbage is not the draw's to collect
     try:
         with CaptureQueriesContext(connection) as ctx:
             started = time.perf_counter()
-            draw = tables.draw_start(director, t)
+            draw = draws.draw_start(director, t)
             total = time.perf_counter() - started
     finally:
         phases.restore()
@@ -150,11 +149,11 @@ def run(n: int) -> None:
     print(f"  {'rest: lock, inputs, status, savepoints':42s} {(total - accounted) * 1000:7.1f} ms")
 
     started = time.perf_counter()
-    check = tables.verify_draw(draw)
+    check = read_models.verify_draw(draw)
     print(f"verify_draw: matches={check['matches']} in {(time.perf_counter() - started) * 1000:.0f} ms")
 
     with CaptureQueriesContext(connection) as ctx:
-        fm = tables.floor_map(t)
+        fm = read_models.floor_map(t)
     queries = len(ctx.captured_queries)
     assert fm["players_seated"] == n, fm["players_seated"]
     del check, fm
@@ -162,7 +161,7 @@ def run(n: int) -> None:
     runs = []
     for _ in range(20):
         started = time.perf_counter()
-        tables.floor_map(t)
+        read_models.floor_map(t)
         runs.append((time.perf_counter() - started) * 1000)
     runs.sort()
     print(f"floor_map at {count} tables / {n} players: {queries} queries; ms p50 {statistics.median(runs):.1f}  "

@@ -56,16 +56,16 @@ def make_fixture(n: int) -> dict:
     from django.test import Client
 
     from bench.seating import populate
-    from tables import services as tables
+    from tables import draws
     from tables.models import Seat, Table
 
     director, t, count = populate(n)
     floor = User.objects.create_user("bench-floor", password=PASSWORD)
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
-    tables.draw_start(director, t)
+    draws.draw_start(director, t)
     for table in Table.objects.filter(tournament=t, in_play=True):
         if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
-            tables.draw_button(director, table)
+            draws.draw_button(director, table)
     client = Client()
     client.force_login(floor)
     db = settings.DATABASES["default"]

@@ -6,68 +6,22 @@ of any process loses no time.
 """
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import roles
+from core import roles
+from core.errors import ServiceError, require
 from tournament.audit import lock_tournament, record_event
-from tournament.models import Level, Tournament
-from tournament.services import ServiceError, require
+from tournament.models import Tournament
 
 from . import timeline as tl
 from .models import ClockState
+from .selectors import anchor_of, as_datetime, as_timestamp, clock_snapshot, due_tournaments, rows_of
 
 STALE_WARNING_SECONDS = 30  # a one-minute warning found later than this is not announced
-
-
-def rows_of(tournament: Tournament) -> list[tl.Row]:
-    levels = Level.objects.filter(structure_id=tournament.structure_id).order_by("position").values_list("kind", "minutes")
-    return tl.numbered(list(levels))
-
-
-def _ts(value: datetime | None) -> float | None:
-    return value.timestamp() if value is not None else None
-
-
-def _dt(value: float | None) -> datetime | None:
-    return datetime.fromtimestamp(value, tz=UTC) if value is not None else None
-
-
-def anchor_of(clock: ClockState) -> tl.Anchor | None:
-    if clock.status == ClockState.Status.NOT_STARTED or clock.started_at is None:
-        return None
-    return tl.Anchor(clock.index, _ts(clock.started_at), _ts(clock.paused_at))
-
-
-def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows: list[tl.Row] | None = None,
-                   now: datetime | None = None, with_rows: bool = True) -> dict:
-    """What a screen needs to count down by itself: the anchor, the rows, and the derived state now.
-    Events carry it without the rows (a screen has them from its snapshot)."""
-    clock = clock or ClockState.objects.filter(tournament=tournament).first() or ClockState(tournament=tournament)
-    rows = rows if rows is not None else rows_of(tournament)
-    now = now or timezone.now()
-    anchor = anchor_of(clock)
-    data = {
-        "status": clock.status, "version": clock.version, "server_time": now.timestamp(),
-        "anchor": None if anchor is None else {"index": anchor.index, "started_at": anchor.started_at, "paused_at": anchor.paused_at},
-        "announcement": clock.announcement,
-    }
-    if with_rows:
-        levels = list(Level.objects.filter(structure_id=tournament.structure_id).order_by("position"))
-        data["rows"] = [
-            {"kind": lv.kind, "seconds": lv.minutes * 60, "number": row.number, "small_blind": lv.small_blind,
-             "big_blind": lv.big_blind, "ante": lv.ante, "ante_type": lv.ante_type, "color_up": lv.color_up}
-            for lv, row in zip(levels, rows, strict=True)
-        ]
-    if anchor is not None and rows:
-        pos = tl.position_at(rows, anchor, now.timestamp())
-        data["current"] = {"index": pos.index, "remaining": pos.remaining, "ends_at": pos.ends_at, "finished": pos.finished,
-                           "level_index": tl.level_in_force(rows, pos.index),
-                           "next_break_in": tl.seconds_to_next_break(rows, pos)}
-    return data
 
 
 def _lock_clock(tournament_id: int) -> tuple[Tournament, ClockState, list[tl.Row]]:
@@ -89,7 +43,7 @@ def _announce_due(tournament: Tournament, clock: ClockState, rows: list[tl.Row],
     anchor = anchor_of(clock)
     if anchor is None or anchor.paused:
         return 0
-    after = _ts(clock.announced_until) or anchor.started_at
+    after = as_timestamp(clock.announced_until) or anchor.started_at
     made = 0
     for boundary in tl.boundaries(rows, anchor, after, now.timestamp()):
         if boundary.kind == "one_minute" and now.timestamp() - boundary.at > STALE_WARNING_SECONDS:
@@ -113,9 +67,9 @@ def _record_boundary(tournament: Tournament, clock: ClockState, rows: list[tl.Ro
 def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> None:
     if anchor is not None:
         anchor = tl.normalise(rows, anchor, now.timestamp()) if not anchor.paused else anchor
-        clock.index, clock.started_at, clock.paused_at = anchor.index, _dt(anchor.started_at), _dt(anchor.paused_at)
+        clock.index, clock.started_at, clock.paused_at = anchor.index, as_datetime(anchor.started_at), as_datetime(anchor.paused_at)
         clock.status = ClockState.Status.PAUSED if anchor.paused else ClockState.Status.RUNNING
-        clock.next_due_at = _dt(tl.next_due(rows, anchor, now.timestamp()))
+        clock.next_due_at = as_datetime(tl.next_due(rows, anchor, now.timestamp()))
         level = _level_number(rows, tl.position_at(rows, anchor, now.timestamp()).index)
         if tournament.current_level != level:
             tournament.current_level = level
@@ -279,20 +233,8 @@ def process_due(tournament_id: int, now: datetime | None = None) -> int:
         return made
 
 
-def due_tournaments(now: datetime | None = None) -> list[int]:
-    now = now or timezone.now()
-    return list(ClockState.objects.filter(status=ClockState.Status.RUNNING, next_due_at__lte=now)
-                .values_list("tournament_id", flat=True))
-
-
 def tick(now: datetime | None = None) -> int:
     """Claim and process every clock that has something due. Called every second."""
     return sum(process_due(tid, now) for tid in due_tournaments(now))
-
-
-def seconds_until_next_due(now: datetime | None = None) -> float | None:
-    now = now or timezone.now()
-    due = ClockState.objects.filter(status=ClockState.Status.RUNNING, next_due_at__isnull=False).order_by("next_due_at").first()
-    return None if due is None else max(0.0, (due.next_due_at - now).total_seconds())
 
 

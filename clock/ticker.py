@@ -7,6 +7,9 @@ import asyncio
 import logging
 
 from asgiref.sync import sync_to_async
+from django.db import close_old_connections, connection
+
+from . import selectors, services
 
 log = logging.getLogger(__name__)
 
@@ -19,14 +22,10 @@ def tick_once(interval: float = 1.0) -> float:
     `interval`, less when something falls due sooner, so announcements are not up to a second
     late). The database connection is closed afterwards: no request cycle closes it here, and
     a connection left open in a pool thread would go stale or pile up (one per thread)."""
-    from django.db import close_old_connections, connection
-
-    from . import services
-
     close_old_connections()
     try:
         services.tick()
-        until = services.seconds_until_next_due()
+        until = selectors.seconds_until_next_due()
     finally:
         connection.close()
     return interval if until is None else min(interval, max(MIN_SLEEP, until))

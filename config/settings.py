@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "clock",
     "payouts",
     "live",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -79,7 +80,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tournament.middleware.UserLanguageMiddleware",
+    "web.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -98,7 +99,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tournament.context.roles_context",
+                "web.context.roles_context",
             ],
         },
     },
@@ -201,7 +202,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "tournament.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "web.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker tournament manager API",

@@ -11,8 +11,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
-    path("api/", include("tournament.api_urls")),
-    path("setup/", include("tournament.setup_urls")),
-    path("", include("clock.urls")),
-    path("", include("tournament.urls")),
+    path("api/", include("web.api_urls")),
+    path("setup/", include("web.tournament.setup_urls")),
+    path("", include("web.clock.urls")),
+    path("", include("web.tournament.urls")),
 ]

@@ -8,7 +8,7 @@ class LiveConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
-        from . import broadcast, groups
+        from core import broadcast, groups
 
         def close_on_logout(sender, request, user, **kwargs):
             # A WebSocket's user is fixed at connect: close it when the user logs out.

@@ -11,10 +11,10 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from tournament import roles
-from tournament.models import DisplayToken, Tournament
+from core import groups, roles
+from tournament.models import AuditEvent, DisplayToken, Tournament
 
-from . import fanout, groups
+from . import fanout
 from .snapshots import floor_snapshot, lobby_snapshot
 
 
@@ -86,8 +86,6 @@ class TableConsumer(PushConsumer):
 
 
 def _last_seq(tournament: Tournament) -> int:
-    from tournament.models import AuditEvent
-
     return AuditEvent.objects.filter(tournament=tournament).order_by("-seq").values_list("seq", flat=True).first() or 0
 
 

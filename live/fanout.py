@@ -50,9 +50,11 @@ import types
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from . import groups
+from core import groups
+from tournament.models import DisplayToken
 
 log = logging.getLogger(__name__)
 
@@ -351,10 +353,6 @@ class Room:
 
     async def _close_revoked(self) -> None:
         """A close message that does not say its group: close the sockets whose token is revoked now."""
-        from channels.db import database_sync_to_async
-
-        from tournament.models import DisplayToken
-
         ids = [display_id for display_id in self.by_display if display_id is not None]
         revoked = await database_sync_to_async(
             lambda: list(DisplayToken.objects.filter(pk__in=ids, revoked_at__isnull=False).values_list("pk", flat=True))

@@ -1,13 +1,13 @@
 """Snapshots: what a screen needs to draw itself from nothing, with the sequence number it is at."""
 from __future__ import annotations
 
-from clock.services import clock_snapshot
-from tables import handforhand
-from tables.services import pending_commitment, tables_overview
+from clock.selectors import clock_snapshot
+from core.broadcast import serialize_event
+from tables import selectors
+from tables.read_models import tables_overview
+from tables.selectors import pending_commitment
 from tournament.models import AuditEvent, Tournament
 from tournament.stats import tournament_stats
-
-from .broadcast import serialize_event
 
 
 def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
@@ -35,5 +35,5 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "stats": tournament_stats(tournament),
         "clock": clock_snapshot(tournament),
         "next_draw": pending_commitment(tournament),
-        "h4h": handforhand.lobby_state(handforhand.live(tournament)),
+        "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
     }

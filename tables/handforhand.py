@@ -15,99 +15,35 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clock.models import ClockState
-from tournament import roles
+from clock.services import pause_clock, resume_clock, take_time
+from core import roles
+from core.errors import ServiceError, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
-from tournament.services import ServiceError, require
 
-from .models import HandForHand, Move, Seat, Table
-
-DIRECTING = roles.SETUP
-REPORTING = (roles.DEALER, roles.FLOOR)
-
-
-def live(t: Tournament, lock: bool = False) -> HandForHand | None:
-    rows = HandForHand.objects.filter(tournament=t, ended_at__isnull=True)
-    return (rows.select_for_update() if lock else rows).first()
-
-
-def _playing_tables(t: Tournament) -> list[Table]:
-    """The tables in play with players at them."""
-    with_players = set(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("table_id", flat=True))
-    return [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number") if table.pk in with_players]
-
-
-def _clock_state(t: Tournament) -> str:
-    return ClockState.objects.filter(tournament=t).values_list("status", flat=True).first() or ClockState.Status.NOT_STARTED
-
-
-def _fresh_sequence(t: Tournament) -> None:
-    """A clock service locked and wrote the tournament row through its own instance."""
-    t.refresh_from_db(fields=["event_seq"])
-
-
-def lobby_state(h: HandForHand | None) -> dict:
-    """What the lobby screens show: on or off, and the hand being played."""
-    if h is None or h.ended_at is not None:
-        return {"on": False, "hand": None}
-    return {"on": True, "hand": h.hand if h.called else None}
-
-
-def waiting(t: Tournament, h: HandForHand) -> list[int]:
-    """The tables of the called hand that have not reported it done; a table broken meanwhile (its
-    players moved) is not waited for."""
-    if not h.called:
-        return []
-    in_play = set(Table.objects.filter(tournament=t, in_play=True, number__in=h.tables).values_list("number", flat=True))
-    return [n for n in h.tables if n in in_play and n not in h.reported]
-
-
-def status(t: Tournament) -> dict:
-    """What the floor map, the dealer tablets and the API show."""
-    from .moves import house_rules
-
-    rules = house_rules(t)
-    players = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
-    h = live(t)
-    answer = {
-        "on": h is not None, "players": players, "places_paid": rules.places_paid,
-        "seconds_per_hand": rules.hand_for_hand_seconds, "ties": rules.hand_for_hand_ties,
-        "suggested": h is None and rules.places_paid is not None and players == rules.places_paid + 1,
-        "in_the_money": rules.places_paid is not None and players <= rules.places_paid,
-    }
-    if h is not None:
-        answer.update({
-            "number": h.number, "hand": h.hand, "called": h.called, "tables": h.tables, "shuffled": h.shuffled,
-            "reported": h.reported, "waiting_for": waiting(t, h),
-            "seconds_taken": h.seconds_taken, "started_at": h.started_at.isoformat(),
-            "busy": [] if h.called else sorted(Table.objects.filter(tournament=t, in_play=True, hand_in_progress=True)
-                                               .values_list("number", flat=True)),
-            "moves_pending": Move.objects.filter(tournament=t, status=Move.Status.PENDING).count(),
-        })
-    return answer
+from .models import HandForHand, Move, Table
+from .selectors import clock_state, hand_for_hand, house_rules, lobby_state, playing_tables, waiting
 
 
 @transaction.atomic
-def start(actor, tournament: Tournament) -> HandForHand:
+def start_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
     """The director announces hand-for-hand: the clock stops; tables finish the hand they play;
     the first hand-for-hand hand is called once every table is between hands."""
-    from clock.services import pause_clock
 
-    require(actor, DIRECTING)
+    require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
-    if live(t, lock=True) is not None:
+    if hand_for_hand(t, lock=True) is not None:
         raise ServiceError(_("Hand-for-hand is on already."), code="h4h_on", status=409)
-    if not _playing_tables(t):
+    if not playing_tables(t):
         raise ServiceError(_("No table is playing: hand-for-hand starts after the draw."), code="h4h_no_tables", status=409)
-    paused = _clock_state(t) == ClockState.Status.RUNNING
+    paused = clock_state(t) == ClockState.Status.RUNNING
     if paused:
         pause_clock(actor, t)
-        _fresh_sequence(t)
     number = (HandForHand.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     h = HandForHand.objects.create(
         tournament=t, number=number, started_at=timezone.now(), started_by=actor_user(actor), paused_clock=paused,
         players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())
-    tables = [table.number for table in _playing_tables(t)]
+    tables = [table.number for table in playing_tables(t)]
     record_event(t, "h4h.started", {"number": number, "players": h.players_at_start, "clock_paused": paused,
                                     "tables": tables, "h4h": lobby_state(h)}, actor, stats=False)
     call_next(t, actor, h)
@@ -115,21 +51,19 @@ def start(actor, tournament: Tournament) -> HandForHand:
 
 
 @transaction.atomic
-def stop(actor, tournament: Tournament) -> HandForHand:
+def stop_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
     """The director ends hand-for-hand (the bubble has burst): the clock runs again if it ran before."""
-    from clock.services import resume_clock
 
-    require(actor, DIRECTING)
+    require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
-    h = live(t, lock=True)
+    h = hand_for_hand(t, lock=True)
     if h is None:
         raise ServiceError(_("Hand-for-hand is not on."), code="h4h_off", status=409)
     h.ended_at, h.ended_by = timezone.now(), actor_user(actor)
     h.save(update_fields=["ended_at", "ended_by"])
-    resumed = h.paused_clock and _clock_state(t) == ClockState.Status.PAUSED
+    resumed = h.paused_clock and clock_state(t) == ClockState.Status.PAUSED
     if resumed:
         resume_clock(actor, t)
-        _fresh_sequence(t)
     tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
     record_event(t, "h4h.ended", {"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken,
                                   "clock_resumed": resumed, "tables": tables, "h4h": lobby_state(h)}, actor, stats=False)
@@ -139,7 +73,7 @@ def stop(actor, tournament: Tournament) -> HandForHand:
 def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
     """Call the next hand-for-hand hand if every table is between hands and no slip is pending
     (the caller holds the tournament lock). Returns whether a hand was called."""
-    h = h or live(t, lock=True)
+    h = h or hand_for_hand(t, lock=True)
     if h is None:
         return False
     if h.called:
@@ -147,7 +81,7 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
             return False
         _complete(t, actor, h)  # the tables still waited for have broken
         return True
-    tables = _playing_tables(t)
+    tables = playing_tables(t)
     if len(tables) < 2 or any(table.hand_in_progress for table in tables):
         return False  # one table left: hand-for-hand is over for the room; the director ends it
     if Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists():
@@ -162,8 +96,8 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
 
 def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
     """A table may start a hand in hand-for-hand only when the hand is called and it has not
-    started it yet (tables.services._hand_started, tournament lock held)."""
-    h = live(t, lock=True)
+    started it yet (tables.hands, tournament lock held)."""
+    h = hand_for_hand(t, lock=True)
     if h is None:
         return None
     if not h.called:
@@ -181,7 +115,7 @@ def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
 
 
 def hand_start_undone(t: Tournament, table: Table) -> None:
-    h = live(t, lock=True)
+    h = hand_for_hand(t, lock=True)
     if h is not None and h.called and table.number in h.reported:
         raise ServiceError(_("Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.")
                            % {"table": table.number, "hand": h.hand}, code="h4h_reported", status=409)
@@ -193,7 +127,7 @@ def hand_start_undone(t: Tournament, table: Table) -> None:
 def bust_group(t: Tournament, table: Table | None) -> tuple[str, HandForHand | None]:
     """The hand a bust at `table` belongs to for the tie rules: the called hand-for-hand hand if the
     table plays it, else the table's own hand as its signals number it. (key, hand-for-hand or None)."""
-    h = live(t)
+    h = hand_for_hand(t)
     if h is not None and h.called and table is not None and table.number in h.tables and table.number not in h.reported:
         return f"h4h:{h.number}:{h.hand}", h
     if table is None or not table.sends_hand_signals or not table.hand_number:
@@ -202,14 +136,15 @@ def bust_group(t: Tournament, table: Table | None) -> tuple[str, HandForHand | N
 
 
 @transaction.atomic
-def hand_done(actor, table: Table) -> dict:
-    """A table reports its hand done ("Hand done" on the dealer tablet, or the floor for it)."""
-    require(actor, REPORTING)
+def hand_done(actor, table: Table) -> HandForHand | None:
+    """A table reports its hand done ("Hand done" on the dealer tablet, or the floor for it). Returns
+    hand-for-hand if it is on (read_models.hand_for_hand_status tells where it stands)."""
+    require(actor, roles.REPORTING)
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.in_play:
         raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
-    h = live(t, lock=True)
+    h = hand_for_hand(t, lock=True)
     in_hand = h is not None and h.called and table.number in h.tables
     if in_hand:
         if table.number in h.reported:
@@ -234,22 +169,18 @@ def hand_done(actor, table: Table) -> dict:
         _complete(t, actor, h)
     elif h is not None and not h.called:
         call_next(t, actor, h)
-    return status(t)
+    return h
 
 
 def _complete(t: Tournament, actor, h: HandForHand) -> None:
     """Every table has reported: the hand is over. Its time comes off the clock; the next hand is
     called unless moves are to be made first."""
-    from clock.services import take_time
-
-    from .moves import house_rules
 
     seconds = house_rules(t).hand_for_hand_seconds
     h.called = False
     taken = 0
-    if seconds and _clock_state(t) != ClockState.Status.NOT_STARTED:
+    if seconds and clock_state(t) != ClockState.Status.NOT_STARTED:
         take_time(actor, t, seconds, {"hand_for_hand": h.hand})
-        _fresh_sequence(t)
         taken = seconds
     h.seconds_taken += taken
     h.save(update_fields=["called", "seconds_taken"])

@@ -15,6 +15,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+
+# The fields of a table that hold its button and blinds (tables/positions.py).
+POSITION_FIELDS = ["button_seat", "small_blind_seat", "big_blind_seat", "positions_next", "needs_button"]
+
 class Table(NeverDeleteModel):
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table number"), validators=[MinValueValidator(1)])

@@ -13,74 +13,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import roles
+from core import roles
+from core.errors import ServiceError, full_clean, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
-from tournament.services import ServiceError, require
 
 from . import balancing as bal
 from . import positions as pos
 from . import seating
+from .draws import draw_error, need_json, pending_draw, reveal, room_json, software_button
 from .handforhand import call_next
 from .models import Draw, HouseRules, Move, Seat, Table
+from .selectors import HOUSE_FIELDS, house_rules, house_rules_json, needs_of, rule_settings, slip
 
-MOVING = (roles.FLOOR,)  # and the director
 MAX_STEPS = 50  # moves decided after one event; a bust needs one, a break one per player
-
-
-def house_rules(t: Tournament) -> HouseRules:
-    """The tournament's house rules; the defaults (not stored: reading never writes) when none are set."""
-    rules = HouseRules.objects.filter(tournament=t).first()
-    if rules is None:
-        rules = HouseRules(tournament=t, halt_short_by=2 if t.seats_per_table <= 6 else 3)
-    return rules
-
-
-HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
-                "hand_for_hand_seconds", "hand_for_hand_ties", "places_paid")
-
-
-def house_rules_json(rules: HouseRules) -> dict:
-    return {name: getattr(rules, name) for name in HOUSE_FIELDS}
-
-
-@transaction.atomic
-def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
-    """The director sets the house rules (unknown names are refused; the rest keep their value).
-    A changed halt setting flags the tables at once; a changed threshold waits for "Balance now"."""
-    from tournament.services import _full_clean
-
-    require(actor, roles.SETUP)
-    unknown = sorted(set(data) - set(HOUSE_FIELDS))
-    if unknown:
-        raise ServiceError(_("Unknown house rule: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_rule")
-    t = lock_tournament(tournament.pk)
-    rules = HouseRules.objects.select_for_update().filter(tournament=t).first() or house_rules(t)
-    before = house_rules_json(rules)
-    for name, value in data.items():
-        setattr(rules, name, value)
-    _full_clean(rules, exclude=["tournament"])
-    if rules.halt_short_by < rules.balance_threshold:
-        raise ServiceError(_("A table is halted only when it is out of balance: the halt number is at least the balance "
-                             "threshold (%(threshold)s).") % {"threshold": rules.balance_threshold}, code="halt_below_threshold")
-    rules.save()
-    after = house_rules_json(rules)
-    changed = {k: {"from": before[k], "to": after[k]} for k in HOUSE_FIELDS if before[k] != after[k]}
-    if changed:
-        record_event(t, "house_rules.changed", {"changed": changed}, actor, stats=False)
-        flag_halts(t, actor)
-    return rules
-
-
-def rule_settings(rules: HouseRules) -> bal.Settings:
-    return bal.Settings(threshold=rules.balance_threshold, halt_short_by=rules.halt_short_by, donor=rules.donor)
-
-
-# --- the room as the rules see it -----------------------------------------------------------------
 
 
 @dataclass
@@ -147,17 +96,6 @@ def balancing_tables(tables: dict[int, TableRow]) -> list[TableRow]:
     return [row for row in tables.values() if row.players > 0]
 
 
-def status(t: Tournament) -> dict:
-    """What the floor map and the dealer tablets show: halted tables, tables whose button the
-    software needs, and the pending slips."""
-    rules = house_rules(t)
-    flagged = Table.objects.filter(tournament=t, in_play=True).filter(Q(halted=True) | Q(needs_button=True))
-    halted = sorted(n for n, h in flagged.values_list("number", "halted") if h)
-    need_button = sorted(n for n, b in flagged.values_list("number", "needs_button") if b)
-    return {"halted": halted, "need_button": need_button, "moves": pending_moves(t),
-            "rules": {"threshold": rules.balance_threshold, "halt_short_by": rules.halt_short_by, "donor": rules.donor}}
-
-
 def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) -> list[int]:
     """Store which tables must halt (TDA24 R11-D) and tell the tables whose flag changed. `tables`:
     the room as read by the caller, if the seats have not changed since (slips change no seat)."""
@@ -173,30 +111,6 @@ def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) 
         record_event(t, "tables.halted", {"halted": sorted(now_halted), "tables": sorted(now_halted ^ was)},
                      actor, stats=False)
     return sorted(now_halted)
-
-
-def after_hand(move: Move) -> bool:
-    """A balancing move out of a table in a hand waits for the hand to end (TDA 8A)."""
-    return move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE
-
-
-def slip(move: Move) -> dict:
-    return {
-        "move": move.number, "kind": move.kind, "entry": move.entry.number, "name": move.entry.player.display_name,
-        "from": {"table": move.from_table.number, "seat": move.from_seat},
-        "to": {"table": move.to_table.number, "seat": move.to_seat}, "position": move.position,
-        "status": move.status, "created_at": move.created_at.isoformat(),
-        "after_hand": after_hand(move),
-    }
-
-
-def pending_moves(t: Tournament) -> list[dict]:
-    moves = Move.objects.filter(tournament=t, status=Move.Status.PENDING).select_related(
-        "entry__player", "from_table", "to_table").order_by("number")
-    return [slip(m) for m in moves]
-
-
-# --- deciding ------------------------------------------------------------------------------------
 
 
 def _next_number(t: Tournament) -> int:
@@ -279,8 +193,6 @@ def decide(t: Tournament, actor) -> list[Move]:
 def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow) -> list[Move]:
     """TDA 7: the players of the breaking table get open seats by a random, committed draw over the
     other tables (the late-entry rule keeps them balanced); each slip shows the seat's position."""
-    from .services import _need_json, _needs_of, _pending_draw, _result_json, _reveal, _room_json
-
     others = [row for row in balancing_tables(tables) if row.number != breaking.number]
     ids = [pk for seat, pk in breaking.occupied.items() if seat not in breaking.leaving]
     entries = list(Entry.objects.filter(tournament=t, pk__in=ids).order_by("number"))
@@ -292,16 +204,14 @@ def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow
     accessible = set(Table.objects.filter(tournament=t, number__in=list(open_seats), accessible=True)
                      .values_list("number", flat=True))
     plan = seating.Room.of(open_seats, players, accessible=sorted(accessible))
-    needs = _needs_of(t, entries)
-    inputs = {"table": breaking.number, "entries": movers, **_room_json(plan), "needs": _need_json(needs)}
-    draw = _pending_draw(t)
+    needs = needs_of(t, entries)
+    inputs = {"table": breaking.number, "entries": movers, **room_json(plan), "needs": need_json(needs)}
+    draw = pending_draw(t)
     try:
         result = seating.draw_late(bytes.fromhex(draw.seed), movers, plan, needs)
     except seating.DrawError as exc:
-        from .services import _draw_error
-
-        raise _draw_error(exc) from exc
-    _reveal(t, draw, Draw.Kind.BREAK, inputs, _result_json(result), actor)
+        raise draw_error(exc) from exc
+    reveal(t, draw, Draw.Kind.BREAK, inputs, seating.result_rows(result), actor)
     seat_of = {pk: seat for seat, pk in breaking.occupied.items()}
     arrivals: dict[int, list[int]] = {}
     for _entry, (table, seat) in result.items():
@@ -326,7 +236,7 @@ def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow
     record_event(t, "table.breaking", {"table": breaking.number, "draw": draw.number, "commitment": draw.commitment,
                                        "seed": draw.seed, "entries": movers}, actor, stats=False)
     _announce(t, actor, moves, Move.Kind.BREAK, table=breaking.number, draw=draw.number)
-    _pending_draw(t)
+    pending_draw(t)
     return moves
 
 
@@ -335,8 +245,6 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
     new random seat over the tables kept, filled evenly; the other tables break. Everyone stands
     up at once, so the new seats are taken immediately and the slips are recorded as done; each
     kept table then gets a software button draw."""
-    from .services import _need_json, _needs_of, _pending_draw, _result_json, _reveal, _room_json, software_button
-
     now = timezone.now()
     for move in Move.objects.select_for_update().filter(tournament=t, status=Move.Status.PENDING):
         move.status, move.closed_at, move.cancel_reason = Move.Status.CANCELLED, now, "redraw"
@@ -348,16 +256,14 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
     open_seats = {n: list(range(1, min(tables[n].seats, size or tables[n].seats) + 1)) for n in sorted(keep)}
     plan = seating.Room.of(open_seats, dict.fromkeys(open_seats, 0),
                            accessible=[n for n in keep if tables[n].accessible])
-    needs = _needs_of(t, [s.entry for s in seats])
-    inputs = {"keep": sorted(keep), "entries": entries, **_room_json(plan), "needs": _need_json(needs)}
-    draw = _pending_draw(t)
+    needs = needs_of(t, [s.entry for s in seats])
+    inputs = {"keep": sorted(keep), "entries": entries, **room_json(plan), "needs": need_json(needs)}
+    draw = pending_draw(t)
     try:
         result = seating.draw_start(bytes.fromhex(draw.seed), entries, plan, needs)
     except seating.DrawError as exc:
-        from .services import _draw_error
-
-        raise _draw_error(exc) from exc
-    _reveal(t, draw, Draw.Kind.REDRAW, inputs, _result_json(result), actor)
+        raise draw_error(exc) from exc
+    reveal(t, draw, Draw.Kind.REDRAW, inputs, seating.result_rows(result), actor)
     by_entry = {s.entry.number: s for s in seats}
     for s in seats:
         s.ended_at, s.end_reason = now, Seat.End.MOVE
@@ -385,14 +291,11 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
         "tables": sorted(keep), "final": len(keep) == 1, "entries": entries,
         "moves": [slip(m) for m in moves],
     }, actor, stats=False)
-    _pending_draw(t)
+    pending_draw(t)
     for n in sorted(keep):
         if Seat.objects.filter(table=tables[n], ended_at__isnull=True).count() >= 2:
             software_button(t, tables[n], actor)
     return moves
-
-
-# --- the floor's actions ---------------------------------------------------------------------------
 
 
 def _locked_move(t: Tournament, number) -> Move:
@@ -424,7 +327,7 @@ def _finish_break(t: Tournament, table: Table, now) -> bool:
 @transaction.atomic
 def confirm_move(actor, tournament: Tournament, number) -> Move:
     """The player sat down at the new seat: the old seat ends, the new one begins (chips travel)."""
-    require(actor, MOVING)
+    require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
     move = _locked_move(t, number)
     now = timezone.now()
@@ -457,7 +360,7 @@ def _cancel(t: Tournament, move: Move, actor, reason: str, now) -> None:
 def cancel_move(actor, tournament: Tournament, number, reason: str = "") -> Move:
     """The floor cancels a slip (the reserved seat is free again). The room is not balanced again
     by itself: the floor asks for it ("Balance now") when the cause is fixed."""
-    require(actor, MOVING)
+    require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
     move = _locked_move(t, number)
     if len(reason or "") > 200:
@@ -473,7 +376,7 @@ def cancel_move(actor, tournament: Tournament, number, reason: str = "") -> Move
 @transaction.atomic
 def balance_now(actor, tournament: Tournament) -> list[Move]:
     """On demand: decide the moves the rules call for now."""
-    require(actor, MOVING)
+    require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
     return decide(t, actor)
 
@@ -496,6 +399,27 @@ def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
         return []
 
 
-def moving_entries(t: Tournament) -> dict[int, int]:
-    """Entry number -> pending move number."""
-    return dict(Move.objects.filter(tournament=t, status=Move.Status.PENDING).values_list("entry__number", "number"))
+@transaction.atomic
+def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
+    """The director sets the house rules (unknown names are refused; the rest keep their value).
+    A changed halt setting flags the tables at once; a changed threshold waits for "Balance now"."""
+    require(actor, roles.SETUP)
+    unknown = sorted(set(data) - set(HOUSE_FIELDS))
+    if unknown:
+        raise ServiceError(_("Unknown house rule: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_rule")
+    t = lock_tournament(tournament.pk)
+    rules = HouseRules.objects.select_for_update().filter(tournament=t).first() or house_rules(t)
+    before = house_rules_json(rules)
+    for name, value in data.items():
+        setattr(rules, name, value)
+    full_clean(rules, exclude=["tournament"])
+    if rules.halt_short_by < rules.balance_threshold:
+        raise ServiceError(_("A table is halted only when it is out of balance: the halt number is at least the balance "
+                             "threshold (%(threshold)s).") % {"threshold": rules.balance_threshold}, code="halt_below_threshold")
+    rules.save()
+    after = house_rules_json(rules)
+    changed = {k: {"from": before[k], "to": after[k]} for k in HOUSE_FIELDS if before[k] != after[k]}
+    if changed:
+        record_event(t, "house_rules.changed", {"changed": changed}, actor, stats=False)
+        flag_halts(t, actor)
+    return rules

@@ -288,3 +288,8 @@ def deal_high_card(seed: bytes, seats: Sequence[int]) -> dict[int, str]:
         raise DrawError("no_cards")
     deck = SeedStream(seed).shuffle(list(DECK))
     return {seat: deck[i] for i, seat in enumerate(sorted(seats))}
+
+
+def result_rows(result: dict[int, tuple[int, int]]) -> list[list[int]]:
+    """A draw's result as it is recorded and published: [entry, table, seat] rows by entry number."""
+    return [[entry, table, seat] for entry, (table, seat) in sorted(result.items())]

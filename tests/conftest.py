@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 import pytest
 from django.contrib.auth.models import Group, User
 
-from tournament import services
+from tournament import services, setup
 from tournament.structure import LevelSpec, StructureSpec
 
 PASSWORD = "correct-horse-battery-staple"
@@ -59,7 +59,7 @@ def dealer(db):
 
 @pytest.fixture
 def template(director):
-    return services.save_structure_template(director, BASIC_SPEC)
+    return setup.save_structure_template(director, BASIC_SPEC)
 
 
 def tournament_data(**overrides) -> dict:
@@ -85,7 +85,7 @@ def tournament_data(**overrides) -> dict:
 
 @pytest.fixture
 def tournament(director, template):
-    return services.create_tournament(director, tournament_data(), template)
+    return setup.create_tournament(director, tournament_data(), template)
 
 
 @pytest.fixture

@@ -1,10 +1,13 @@
 """The audit log: every state change writes one event, then publishes it after commit."""
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
+from core.broadcast import publish_event
+
 from .models import AuditEvent, Tournament
+from .stats import tournament_stats
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
@@ -25,18 +28,28 @@ def actor_label(actor) -> str:
     return actor.get_username()
 
 
+def next_sequence(tournament_id: int) -> int:
+    """Take the tournament's next event sequence number in one statement (UPDATE ... RETURNING), so
+    it never depends on how fresh a caller's Tournament instance is. The row lock it takes is the one
+    every service holds already (lock_tournament); sequence numbers are gap-free and in commit order."""
+    table, column = Tournament._meta.db_table, Tournament._meta.get_field("event_seq").column
+    with connection.cursor() as cursor:
+        cursor.execute(f'UPDATE "{table}" SET "{column}" = "{column}" + 1 WHERE "id" = %s RETURNING "{column}"',
+                       [tournament_id])
+        return cursor.fetchone()[0]
+
+
 def record_event(tournament: Tournament | None, type_: str, payload: dict, actor=None, *, stats: bool = True) -> AuditEvent:
     """Write an audit event in the current transaction and publish it once that commits.
 
-    For a tournament event, the caller must hold the tournament row lock (lock_tournament),
-    so that sequence numbers are gap-free and in commit order.
+    For a tournament event, the caller must hold the tournament row lock (lock_tournament), so that
+    events are published in the order of their sequence numbers.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_event must run inside transaction.atomic()")
     seq = None
     if tournament is not None:
-        seq = tournament.event_seq + 1
-        Tournament.objects.filter(pk=tournament.pk).update(event_seq=seq)
+        seq = next_sequence(tournament.pk)
         tournament.event_seq = seq
     event = AuditEvent.objects.create(
         tournament=tournament,
@@ -48,12 +61,6 @@ def record_event(tournament: Tournament | None, type_: str, payload: dict, actor
         payload=payload,
     )
     if tournament is not None:
-        from live.broadcast import publish_event  # late import: live depends on tournament
-
-        figures = None
-        if stats:
-            from .stats import tournament_stats
-
-            figures = tournament_stats(tournament)
+        figures = tournament_stats(tournament) if stats else None
         transaction.on_commit(lambda: publish_event(event, figures))
     return event

@@ -92,7 +92,7 @@ class Level(models.Model):
     ante = models.PositiveIntegerField(_("ante"), default=0)
     ante_type = models.CharField(_("ante type"), max_length=4, choices=AnteType.choices, default=AnteType.NONE)
     minutes = models.PositiveSmallIntegerField(_("minutes"))
-    color_up = models.JSONField(_("colour up"), default=list, blank=True)
+    color_up = models.JSONField(_("color-up"), default=list, blank=True)
 
     class Meta:
         ordering = ["structure", "position"]
@@ -171,6 +171,13 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        """The event sequence is only ever written by tournament.audit.next_sequence, in one statement: a
+        full save of an existing row leaves it out, so an instance read before an event cannot set it back."""
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "event_seq"]
+        super().save(*args, **kwargs)
 
     @staticmethod
     def default_final_table_size(table_format: str, seats_per_table: int) -> int:

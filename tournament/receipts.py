@@ -50,7 +50,7 @@ def receipt_lines(p: Purchase) -> list[tuple[str, str]]:
     return lines
 
 
-def _font() -> str:
+def pdf_font() -> str:
     for path in FONT_PATHS:
         try:
             if "DejaVu" not in pdfmetrics.getRegisteredFontNames():
@@ -63,7 +63,7 @@ def _font() -> str:
 
 def receipt_pdf(p: Purchase, paper: str = "80mm") -> bytes:
     lines = receipt_lines(p)
-    font = _font()
+    font = pdf_font()
     buffer = io.BytesIO()
     if paper == "a4":
         width, height = A4

@@ -59,7 +59,7 @@ def level_numbers(levels: tuple[LevelSpec, ...] | list[LevelSpec]) -> list[int |
 
 
 def chips_in_play_by_row(spec: StructureSpec) -> list[tuple[int, ...]]:
-    """Denominations in play at each row: all of them, less those coloured up at earlier breaks."""
+    """Denominations in play at each row: all of them, less those colored up at earlier breaks."""
     in_play = sorted(value for value, _ in spec.denominations)
     result: list[tuple[int, ...]] = []
     for level in spec.levels:

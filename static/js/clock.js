@@ -123,7 +123,7 @@
   function colorUp(row, s) {
     if (!row || row.kind !== BREAK || !row.color_up || !row.color_up.length) return "";
     var chips = row.color_up.map(function (v) { return s.chips[v] ? num(v) + " (" + s.chips[v] + ")" : num(v); }).join(", ");
-    return (s.colorUp || "Colour-up: {chips}").replace("{chips}", chips);
+    return (s.colorUp || "Color-up: {chips}").replace("{chips}", chips);
   }
 
   // --- filling a page: elements marked data-clock="..." ------------------------------------

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Move
+from tables import read_models
+from tables.models import HouseRules, Move, Table
 from tests.browser.conftest import login
 from tests.browser.test_seating import PHONE, TABLET, live_seat, staff_page
 from tests.conftest import PASSWORD
@@ -103,9 +104,6 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
 
 
 def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, director, cashier, dealer, tournament):
-    from tables import handforhand
-    from tables.models import HouseRules, Table
-
     base = live_asgi
     start(director, cashier, tournament, 20)
     HouseRules.objects.create(tournament=tournament, places_paid=19)
@@ -144,7 +142,7 @@ def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, dir
         page.wait_for_selector("#h4h.deal")
         assert "2" in page.inner_text("#h4h-text")
         assert page.evaluate("window.__sameDocument") is True
-    assert handforhand.status(tournament)["hand"] == 2
+    assert read_models.hand_for_hand_status(tournament)["hand"] == 2
     chief.click("#h4h-toggle")
     for page in tablets.values():
         page.wait_for_selector("#h4h", state="hidden")

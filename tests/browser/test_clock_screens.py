@@ -14,10 +14,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from clock import selectors as clock_selectors
 from clock import services as clock_services
 from clock import timeline as tl
 from clock.models import ClockState
-from tables import services as table_services
+from tables import setup as table_setup
 from tables.models import HandStart
 from tests.browser.conftest import _free_port, login
 from tests.conftest import PASSWORD
@@ -59,10 +60,10 @@ def shown_seconds(text: str) -> int:
 
 def server_state(tournament) -> tuple[int, list[tl.Row], tl.Anchor | None]:
     clock = ClockState.objects.filter(tournament=tournament).first()
-    rows = clock_services.rows_of(tournament)
+    rows = clock_selectors.rows_of(tournament)
     if clock is None:
         return 0, rows, None
-    return clock.version, rows, clock_services.anchor_of(clock)
+    return clock.version, rows, clock_selectors.anchor_of(clock)
 
 
 def expected_remaining(rows, anchor, at: float) -> float:
@@ -240,7 +241,7 @@ def test_lobby_break_shows_colour_up_and_the_announcement(live_asgi, browser, di
     wait_for_version([(page, "lobby-time")], server_state(tournament)[0])
     assert "is-break" in page.get_attribute("body", "class")
     assert page.inner_text("[data-clock=title]").upper() == "BREAK"
-    assert page.inner_text("[data-clock=color-up]") == "Colour-up: 25 (green) chips leave play"
+    assert page.inner_text("[data-clock=color-up]") == "Color-up: 25 (green) chips leave play"
     assert page.inner_text("[data-clock=next-blinds]") == "300 / 600"
     assert page.inner_text("[data-clock=announcement]") == "Chip race at table 4"
     assert shown_seconds(page.inner_text("#lobby-time")) in (600, 599)
@@ -319,8 +320,8 @@ def test_revoked_screen_goes_blank(live_asgi, browser, director, tournament, dis
 
 def test_dealer_button_sets_the_table_level_and_the_floor_sees_it_live(live_asgi, browser, director, floor, dealer, tournament):
     base = live_asgi
-    table_services.open_table(director, tournament, 1)
-    table_services.open_table(director, tournament, 2)
+    table_setup.open_table(director, tournament, 1)
+    table_setup.open_table(director, tournament, 2)
     clock_services.start_clock(director, tournament)
     tables_page = open_staff_page(browser, base, floor.username, f"/t/{tournament.pk}/tables/")
     tables_page.wait_for_selector("#live.live")

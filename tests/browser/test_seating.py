@@ -7,7 +7,8 @@ from datetime import date
 
 import pytest
 
-from tables import services as table_services
+from tables import read_models
+from tables import setup as table_setup
 from tables.models import Seat
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, id_doc
@@ -35,7 +36,7 @@ def live_seat(entry: Entry) -> Seat:
 def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, director, floor, cashier, tournament):
     base = live_asgi
     for n in (1, 2, 3, 4):
-        table_services.open_table(director, tournament, n, 9)
+        table_setup.open_table(director, tournament, n, 9)
     entries = []
     for i in range(30):
         player = services.create_player(cashier, first_name=f"Player{i:02d}", last_name="Test", date_of_birth=date(1990, 1, 1))
@@ -50,7 +51,7 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     assert chief.locator(".m-seat[data-entry]").count() == 30
     assert not chief.is_visible("#start-draw")
     draw = tournament.draws.get(kind="start")
-    assert draw.commitment == shown and table_services.verify_draw(draw)["matches"]
+    assert draw.commitment == shown and read_models.verify_draw(draw)["matches"]
     chief.context.close()
 
     # A player finds their seat on their phone.

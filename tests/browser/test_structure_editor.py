@@ -4,7 +4,7 @@ from django.urls import reverse
 
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
-from tournament import services
+from tournament import setup
 from tournament.models import Structure
 
 pytestmark = pytest.mark.browser
@@ -41,7 +41,7 @@ def test_editor_buttons_add_insert_and_move_rows_in_a_browser(live_asgi, browser
     assert page.input_value("#id_levels-TOTAL_FORMS") == "14"
     page.click("#structure-form button[type=submit]")
     page.wait_for_url(base + reverse("structure-list"))
-    spec = services.spec_of(Structure.objects.get(name="Browser built"))
+    spec = setup.spec_of(Structure.objects.get(name="Browser built"))
     assert sorted(spec.denominations) == [(25, "green"), (100, "black")]
     assert [(lv.kind, lv.small_blind, lv.minutes) for lv in spec.levels] == [
         ("level", 100, 20), ("level", 200, 20), ("break", 0, 10), ("level", 300, 20), ("level", 400, 20)]

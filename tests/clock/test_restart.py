@@ -25,10 +25,10 @@ from tests.conftest import PASSWORD
 BASE_DIR = Path(__file__).resolve().parents[2]
 SETUP = """
 from tests.conftest import BASIC_SPEC, make_user, tournament_data
-from tournament import services
+from tournament import setup
 director = make_user("dir", "Director")
-template = services.save_structure_template(director, BASIC_SPEC)
-print("TOURNAMENT", services.create_tournament(director, tournament_data(), template).pk)
+template = setup.save_structure_template(director, BASIC_SPEC)
+print("TOURNAMENT", setup.create_tournament(director, tournament_data(), template).pk)
 """
 
 

@@ -9,14 +9,17 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from clock import services, tasks, ticker
+from clock import selectors, services, tasks, ticker
 from clock.models import ClockState
+from core.errors import ServiceError
+from tables import hands
+from tables import setup as table_setup
 from tests.clock.fake_time import T0
 from tests.concurrency import at_once
 from tests.conftest import id_doc, tournament_data
 from tournament import services as tservices
+from tournament import setup
 from tournament.models import AuditEvent, Tournament
-from tournament.services import ServiceError
 
 # BASIC_SPEC: level 1 (0-1200 s), level 2 (1200-2400), break (2400-3000), level 3 (3000-4200), level 4 (4200-)
 SCHEDULE = [
@@ -36,7 +39,7 @@ def clock_of(t: Tournament) -> ClockState:
 
 
 def current(t: Tournament, at=None) -> dict:
-    return services.clock_snapshot(t, now=at)["current"]
+    return selectors.clock_snapshot(t, now=at)["current"]
 
 
 def seq_of(t: Tournament) -> int:
@@ -218,7 +221,7 @@ def test_announcement_line(director, tournament, fake_now):
     assert clock.announcement == "Dinner break after level 6"
     [event] = events_after(tournament, seq)
     assert (event.type, event.payload["text"], event.actor) == ("clock.announcement", "Dinner break after level 6", director)
-    assert services.clock_snapshot(tournament)["announcement"] == "Dinner break after level 6"
+    assert selectors.clock_snapshot(tournament)["announcement"] == "Dinner break after level 6"
     services.set_announcement(director, tournament, "")
     assert clock_of(tournament).announcement == ""
     assert clock_of(tournament).version == 2
@@ -393,7 +396,7 @@ def test_a_tick_after_a_pause_announces_nothing(director, tournament, fake_now):
     for at in (1140, 1200, 1300, 5000):
         assert services.tick(fake_now.at(at)) == 0
         assert services.process_due(tournament.pk, now=fake_now.offset(at)) == 0
-    assert services.due_tournaments(fake_now.offset(9000)) == []
+    assert selectors.due_tournaments(fake_now.offset(9000)) == []
     assert seq_of(tournament) == seq
     assert Tournament.objects.get(pk=tournament.pk).current_level == 1
     # resumed with 100 s left: the warning at 40 s in, the level change at 100 s
@@ -447,7 +450,7 @@ def test_a_clock_started_twenty_minutes_ago_in_real_time(director, tournament):
 
 
 def test_current_level_follows_the_clock_and_closes_late_registration(director, template, cashier, fake_now):
-    tournament = tservices.create_tournament(director, tournament_data(late_reg_until_level=1), template)
+    tournament = setup.create_tournament(director, tournament_data(late_reg_until_level=1), template)
     first = tservices.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
     late = tservices.create_player(cashier, first_name="Petr", last_name="Svoboda", date_of_birth=date(1985, 1, 2))
     services.start_clock(director, tournament)
@@ -486,7 +489,7 @@ def test_sequence_numbers_stay_consecutive(director, tournament, fake_now):
 
 
 def test_the_ticker_sleeps_until_the_next_due_time(director, tournament, fake_now, monkeypatch):
-    monkeypatch.setattr("django.db.close_old_connections", lambda: None)
+    monkeypatch.setattr(ticker, "close_old_connections", lambda: None)
     monkeypatch.setattr("django.db.connection.close", lambda: None)  # keep the test transaction open
     assert ticker.tick_once() == 1.0  # nothing running
     services.start_clock(director, tournament)
@@ -504,15 +507,13 @@ def test_the_ticker_sleeps_until_the_next_due_time(director, tournament, fake_no
 
 @pytest.mark.django_db(transaction=True)
 def test_ticks_at_once_announce_once_and_keep_the_sequence(director, dealer, template, fake_now):
-    from tables import services as tables
-
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         pytest.skip("needs a database that threads share with locking (the project's file SQLite or PostgreSQL)")
-    tournament = tservices.create_tournament(director, tournament_data(), template)
-    table_list = [tables.open_table(director, tournament, n)[0] for n in (1, 2)]
+    tournament = setup.create_tournament(director, tournament_data(), template)
+    table_list = [table_setup.open_table(director, tournament, n)[0] for n in (1, 2)]
     services.start_clock(director, tournament)
     fake_now.at(1200)
-    jobs = [services.tick, services.tick] + [lambda table=table: tables.start_hand(dealer, table) for table in table_list]
+    jobs = [services.tick, services.tick] + [lambda table=table: hands.start_hand(dealer, table) for table in table_list]
     errors = [o for o in at_once(jobs) if isinstance(o, Exception)]
     assert errors == []
     assert AuditEvent.objects.filter(tournament=tournament, type="clock.level_started").count() == 1

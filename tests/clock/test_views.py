@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from clock import services as clock_services
 from clock.models import ClockState
-from tables import services as table_services
+from tables import hands
+from tables import setup as table_setup
 from tables.models import HandStart, Table, hash_token
 from tournament.models import AuditEvent
 
@@ -36,7 +37,7 @@ def url_for(name, tournament):
 
 @pytest.fixture
 def table(director, tournament):
-    table, _token = table_services.open_table(director, tournament, 1)
+    table, _token = table_setup.open_table(director, tournament, 1)
     return table
 
 
@@ -201,7 +202,7 @@ def test_table_opened_without_signals_follows_the_clock(client, director, tourna
 
 def test_tables_page_lists_level_in_play(client, floor, director, dealer, tournament, table):
     clock_services.start_clock(director, tournament)
-    table_services.start_hand(dealer, table)
+    hands.start_hand(dealer, table)
     client.force_login(floor)
     response = client.get(reverse("tables", args=[tournament.pk]))
     assert response.status_code == 200

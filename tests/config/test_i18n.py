@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from tournament.forms import IdCheckForm
 from tournament.messages import problem_message
 from tournament.structure import Problem
+from web.tournament.forms import IdCheckForm
 
 REPO = Path(__file__).resolve().parents[2]
 LANGUAGES = ("cs", "sk")

@@ -6,12 +6,15 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from live.consumers import FloorConsumer, LobbyConsumer
-from tables import services as tables
+from clock import services as clock_services
+from live.consumers import FloorConsumer, LobbyConsumer, TableConsumer
+from tables import busts, draws, hands, read_models, seats, selectors
+from tables import setup as table_setup
 from tables.models import Seat
 from tests.conftest import id_doc
 from tests.tables.test_seating_services import open_tables, register
 from tournament import services
+from tournament.audit import lock_tournament, record_event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -110,14 +113,14 @@ def seat_socket(tournament_id: int) -> WebsocketCommunicator:
 def seated_tournament(director, cashier, tournament) -> list:
     open_tables(director, tournament, [1, 2])
     entries = register(cashier, tournament, 4)
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     return entries
 
 
 def free_seat_away_from(tournament, entry) -> tuple[int, int]:
     """An open seat at another table than the entry's."""
-    mine = tables.seat_of(entry).table.number
-    for table in tables.floor_map(tournament)["tables"]:
+    mine = selectors.seat_of(entry).table.number
+    for table in read_models.floor_map(tournament)["tables"]:
         if table["in_play"] and table["table"] != mine:
             for seat in table["seat_list"]:
                 if seat["entry"] is None:
@@ -146,7 +149,7 @@ async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, dir
 
     # A bust (one table in play: nothing to balance): the push names the entry and carries the new figures; the seat page reads the place.
     busted = entries[1]
-    await database_sync_to_async(services.bust_entry)(floor, busted)
+    await database_sync_to_async(busts.bust_entry)(floor, busted)
     message = await communicator.receive_json_from(timeout=3)
     assert message["seq"] == snapshot["seq"] + 1
     assert message["type"] == "entry.busted" and message["entries"] == [busted.number]
@@ -157,7 +160,7 @@ async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, dir
     # A seat correction: the push names the entry, and its seat page then reads the new seat.
     moved = entries[0]  # to the other table: a correction does not balance
     table, seat = await database_sync_to_async(free_seat_away_from)(tournament, moved)
-    await database_sync_to_async(tables.correct_seat)(floor, moved, table, seat)
+    await database_sync_to_async(seats.correct_seat)(floor, moved, table, seat)
     message = await communicator.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["seq"] == snapshot["seq"] + 2
     assert message["type"] == "seat.corrected" and message["entries"] == [moved.number]
@@ -175,23 +178,20 @@ async def test_seat_socket_of_an_unknown_tournament_is_refused(db):
 
 
 async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashier(tournament, director, cashier, dealer):
-    from clock import services as clock_services
-    from live.consumers import TableConsumer
-
     def table_communicator(user, number):
         communicator = WebsocketCommunicator(TableConsumer.as_asgi(), f"/ws/t/{tournament.pk}/tables/{number}/")
         communicator.scope["user"] = user
         communicator.scope["url_route"] = {"kwargs": {"tournament_id": tournament.pk, "number": number}}
         return communicator
 
-    table, _token = await database_sync_to_async(tables.open_table)(director, tournament, 1, 9)
+    table, _token = await database_sync_to_async(table_setup.open_table)(director, tournament, 1, 9)
     await database_sync_to_async(clock_services.start_clock)(director, tournament)
     communicator = table_communicator(dealer, 1)
     connected, _ = await communicator.connect()
     assert connected
     snapshot = await communicator.receive_json_from(timeout=3)
     assert snapshot["kind"] == "snapshot" and isinstance(snapshot["seq"], int)
-    await database_sync_to_async(tables.start_hand)(dealer, table)
+    await database_sync_to_async(hands.start_hand)(dealer, table)
     message = await communicator.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["type"] == "table.hand_started" and message["table"] == 1
     assert message["seq"] == snapshot["seq"] + 1
@@ -207,8 +207,6 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
 
     def room_wide():
         from django.db import transaction
-
-        from tournament.audit import lock_tournament, record_event
 
         with transaction.atomic():
             record_event(lock_tournament(tournament.pk), "h4h.hand_called", {"hand": 3, "tables": list(range(1, 60))})

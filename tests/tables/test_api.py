@@ -11,9 +11,10 @@ from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tables import services as tables
+from tables import draws, selectors
 from tables.models import Draw, Seat, SeatRequest, Table
 from tests.tables.test_seating_services import open_tables, register
+from tournament import services
 from tournament.models import AuditEvent, Entry
 
 
@@ -49,17 +50,17 @@ def room(director, cashier, tournament):
 
 @pytest.fixture
 def drawn(room, director, tournament):
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     return room
 
 
 def live_seat(entry: Entry) -> Seat | None:
-    return tables.seat_of(entry)
+    return selectors.seat_of(entry)
 
 
 def free_seat_at(tournament, number: int) -> int:
     table = Table.objects.get(tournament=tournament, number=number)
-    taken = set(tables.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    taken = set(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     return next(s for s in range(1, table.seats + 1) if s not in taken)
 
 
@@ -142,7 +143,7 @@ def test_draws_of_an_unknown_tournament_or_draw_are_404(tournament):
 def test_seat_waiting_entries(room, director, floor, tournament):
     response = client_for(floor).post(url(tournament, "seating/waiting/"))
     assert response.status_code == 409 and response.json()["error"] == "not_drawn"
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     assert client_for(floor).post(url(tournament, "seating/waiting/")).json()["error"] == "nobody_waiting"
     # An entry left without a seat (as after a table broke by hand) waits for the late-entry draw.
     Seat.objects.filter(entry=room[0], ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
@@ -198,7 +199,7 @@ def test_double_bust_is_409_and_undo_puts_the_player_back(drawn, floor, director
 
 def test_button_draw_cards_and_seat(drawn, floor, tournament):
     table = live_seat(drawn[0]).table.number
-    occupied = sorted(tables.live_seats(tournament).filter(table__number=table).values_list("seat", flat=True))
+    occupied = sorted(selectors.live_seats(tournament).filter(table__number=table).values_list("seat", flat=True))
     button = f"tables/{table}/button/"
     response = client_for(floor).post(url(tournament, button), {}, format="json")
     assert response.status_code == 200, response.content
@@ -330,14 +331,12 @@ def test_public_seat_lookup(drawn, tournament):
 
 
 def test_public_endpoints_show_no_personal_data(cashier, director, tournament, player):
-    from tournament import services
-
     player.email, player.phone = "jana@example.com", "+420 777 123 456"
     player.save(update_fields=["email", "phone"])
     entry = services.register_entry(cashier, tournament, player, services.IdDocument(document_type="id_card",
                                                                                       number="EA7654321"))
     open_tables(director, tournament, [1])
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     anonymous = APIClient()
     bodies = [anonymous.get(public(tournament, f"seats/{entry.number}/")),
               anonymous.get(public(tournament, "seats/"), {"q": "Nov"}),
@@ -345,17 +344,17 @@ def test_public_endpoints_show_no_personal_data(cashier, director, tournament, p
               anonymous.get(url(tournament, "draws/")), anonymous.get(url(tournament, "draws/1/"))]
     assert all(r.status_code == 200 for r in bodies)
     seats = " ".join(r.content.decode() for r in bodies[:3])
-    draws = " ".join(r.content.decode() for r in bodies[3:])  # hex seeds and hashes: digit runs may occur by chance
+    draw_pages = " ".join(r.content.decode() for r in bodies[3:])  # hex seeds and hashes: digit runs may occur by chance
     assert "Jana" in seats  # names are public in the room
     for secret in ("1990", "05-17", "17.5", "7654321", "4321"):
         assert secret not in seats, secret
     for secret in ("jana@example.com", "777 123", "EA7654321", "Jana", "date_of_birth", "email", "phone", "document",
                    "id_hmac", "last4"):
-        assert secret not in draws, secret
+        assert secret not in draw_pages, secret
         if secret != "Jana":
             assert secret not in seats, secret
     player.refresh_from_db()
-    assert player.id_hmac and player.id_hmac not in seats + draws
+    assert player.id_hmac and player.id_hmac not in seats + draw_pages
 
 
 def test_public_endpoints_are_throttled(settings, tournament):

@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tables.models import Move, Table
-from tables.views import table_state
+from tables.read_models import table_state
 from tests.tables.test_moves import bust_at, seated, start
 
 

@@ -1,15 +1,13 @@
 """Hand-for-hand (TDA24 RP-8) and the "hand done" report, through the services."""
 import pytest
 
+from clock import selectors as clock_selectors
 from clock import services as clock
 from clock.models import ClockState
-from tables import handforhand as h4h
-from tables import moves
-from tables import services as tables
+from tables import busts, handforhand, hands, moves, read_models
 from tables.models import HandForHand, HouseRules, Move, Table
 from tests.tables.test_moves import check_invariants, entry, seated, start
 from tests.tables.test_seating_services import refused
-from tournament import services
 from tournament.models import AuditEvent, Entry
 
 
@@ -23,13 +21,13 @@ def confirm_all(floor, tournament):
 
 
 def remaining(tournament) -> float:
-    return clock.clock_snapshot(tournament)["current"]["remaining"]
+    return clock_selectors.clock_snapshot(tournament)["current"]["remaining"]
 
 
 def play(dealer, tournament, numbers):
     for n in numbers:
-        tables.start_hand(dealer, table(tournament, n))
-        h4h.hand_done(dealer, table(tournament, n))
+        hands.start_hand(dealer, table(tournament, n))
+        handforhand.hand_done(dealer, table(tournament, n))
 
 
 @pytest.fixture
@@ -38,87 +36,87 @@ def bubble(director, cashier, floor, tournament):
     start(director, cashier, tournament, 30)
     HouseRules.objects.create(tournament=tournament, places_paid=27)
     for n in (1, 2):
-        services.bust_entry(floor, entry(tournament, min(seated(tournament)[n].values())))
+        busts.bust_entry(floor, entry(tournament, min(seated(tournament)[n].values())))
         confirm_all(floor, tournament)
     clock.start_clock(director, tournament)
     return tournament
 
 
 def test_the_software_suggests_hand_for_hand_at_the_bubble(bubble, director):
-    s = h4h.status(bubble)
+    s = read_models.hand_for_hand_status(bubble)
     assert s["players"] == 28 and s["suggested"] and not s["on"]
-    h4h.start(director, bubble)
-    assert not h4h.status(bubble)["suggested"]
+    handforhand.start_hand_for_hand(director, bubble)
+    assert not read_models.hand_for_hand_status(bubble)["suggested"]
 
 
 def test_a_hand_for_hand_hand_waits_for_every_table_and_takes_time_off_the_clock(bubble, director, dealer, floor):
     t = bubble
-    tables.start_hand(dealer, table(t, 3))  # a hand in play when hand-for-hand is announced
-    h4h.start(director, t)
+    hands.start_hand(dealer, table(t, 3))  # a hand in play when hand-for-hand is announced
+    handforhand.start_hand_for_hand(director, t)
     assert ClockState.objects.get(tournament=t).status == ClockState.Status.PAUSED
-    s = h4h.status(t)
+    s = read_models.hand_for_hand_status(t)
     assert s["on"] and not s["called"] and s["busy"] == [3]
-    refused("h4h_wait", tables.start_hand, dealer, table(t, 1))  # wait: table 3 is finishing its hand
-    h4h.hand_done(dealer, table(t, 3))
-    s = h4h.status(t)
+    refused("h4h_wait", hands.start_hand, dealer, table(t, 1))  # wait: table 3 is finishing its hand
+    handforhand.hand_done(dealer, table(t, 3))
+    s = read_models.hand_for_hand_status(t)
     assert s["called"] and s["hand"] == 1 and s["tables"] == [1, 2, 3, 4]
     before = remaining(t)
 
-    tables.start_hand(dealer, table(t, 2))
-    tables.undo_hand_start(dealer, table(t, 2))  # a mistaken press: table 2 may shuffle again
-    tables.start_hand(dealer, table(t, 1))
-    refused("h4h_wait", tables.start_hand, dealer, table(t, 1))  # one hand per table
-    refused("h4h_not_started", h4h.hand_done, dealer, table(t, 2))  # a tablet reports a hand it started
-    h4h.hand_done(dealer, table(t, 1))
-    refused("h4h_wait", tables.start_hand, dealer, table(t, 1))  # done: it waits for the others
-    refused("h4h_reported", tables.undo_hand_start, dealer, table(t, 1))
+    hands.start_hand(dealer, table(t, 2))
+    hands.undo_hand_start(dealer, table(t, 2))  # a mistaken press: table 2 may shuffle again
+    hands.start_hand(dealer, table(t, 1))
+    refused("h4h_wait", hands.start_hand, dealer, table(t, 1))  # one hand per table
+    refused("h4h_not_started", handforhand.hand_done, dealer, table(t, 2))  # a tablet reports a hand it started
+    handforhand.hand_done(dealer, table(t, 1))
+    refused("h4h_wait", hands.start_hand, dealer, table(t, 1))  # done: it waits for the others
+    refused("h4h_reported", hands.undo_hand_start, dealer, table(t, 1))
     play(dealer, t, [2, 3])
-    assert h4h.status(t)["waiting_for"] == [4]
+    assert read_models.hand_for_hand_status(t)["waiting_for"] == [4]
     assert remaining(t) == pytest.approx(before, abs=0.01)  # the clock stands still meanwhile
     play(dealer, t, [4])
-    s = h4h.status(t)
+    s = read_models.hand_for_hand_status(t)
     assert s["hand"] == 2 and s["called"] and s["seconds_taken"] == 120
     assert remaining(t) == pytest.approx(before - 120, abs=0.01)
     assert AuditEvent.objects.filter(tournament=t, type="h4h.hand_complete").count() == 1
 
-    h4h.stop(director, t)
+    handforhand.stop_hand_for_hand(director, t)
     assert ClockState.objects.get(tournament=t).status == ClockState.Status.RUNNING
     assert not HandForHand.objects.filter(tournament=t, ended_at__isnull=True).exists()
-    tables.start_hand(dealer, table(t, 1))  # normal play again
-    tables.start_hand(dealer, table(t, 1))
+    hands.start_hand(dealer, table(t, 1))  # normal play again
+    hands.start_hand(dealer, table(t, 1))
 
 
 def test_busts_in_one_hand_for_hand_hand_tie_across_tables_and_go_by_stack_at_one_table(bubble, director, dealer, floor):
     t = bubble
-    h4h.start(director, t)
+    handforhand.start_hand_for_hand(director, t)
     at = seated(t)
     a1, a2 = sorted(at[1].values())[:2]
     b1 = min(at[2].values())
     for n in (1, 2):
-        tables.start_hand(dealer, table(t, n))
-    refused("stack_required", services.bust_entry, floor, entry(t, a1))
-    refused("bad_stack", services.bust_entry, floor, entry(t, a1), stack="lots")
-    services.bust_entry(floor, entry(t, a1), stack=9_000)
-    services.bust_entry(floor, entry(t, b1), stack=50_000)
-    services.bust_entry(floor, entry(t, a2), stack=4_000)
+        hands.start_hand(dealer, table(t, n))
+    refused("stack_required", busts.bust_entry, floor, entry(t, a1))
+    refused("bad_stack", busts.bust_entry, floor, entry(t, a1), stack="lots")
+    busts.bust_entry(floor, entry(t, a1), stack=9_000)
+    busts.bust_entry(floor, entry(t, b1), stack=50_000)
+    busts.bust_entry(floor, entry(t, a2), stack=4_000)
     # Three out with 28 left: places 26-28. a2 had fewer chips than a1 at table 1; b1, alone at
     # table 2, ties with a2 (each the smallest stack out at its table); a1 is next.
     places = {n: (entry(t, n).finish_place, entry(t, n).finish_place_low) for n in (a1, a2, b1)}
     assert places == {a2: (27, 28), b1: (27, 28), a1: (26, None)}
     assert Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count() == 25
     # 25 fit at three tables: a table breaks; the next hand waits for the slips.
-    h4h.hand_done(dealer, table(t, 1))
-    h4h.hand_done(dealer, table(t, 2))
-    h4h.hand_done(floor, table(t, 3))  # the floor reports for a table
-    h4h.hand_done(floor, table(t, 4))
-    s = h4h.status(t)
+    handforhand.hand_done(dealer, table(t, 1))
+    handforhand.hand_done(dealer, table(t, 2))
+    handforhand.hand_done(floor, table(t, 3))  # the floor reports for a table
+    handforhand.hand_done(floor, table(t, 4))
+    s = read_models.hand_for_hand_status(t)
     assert not s["called"] and s["moves_pending"] > 0
     confirm_all(floor, t)
     check_invariants(t)
-    s = h4h.status(t)
+    s = read_models.hand_for_hand_status(t)
     assert s["called"] and s["hand"] == 2 and len(s["tables"]) == 3
     # An undo of one of the tied busts: the others take the places that are left, by their stacks.
-    services.undo_bust(floor, entry(t, b1))
+    busts.undo_bust(floor, entry(t, b1))
     assert (entry(t, a2).finish_place, entry(t, a2).finish_place_low) == (28, None)
     assert (entry(t, a1).finish_place, entry(t, a1).finish_place_low) == (27, None)
 
@@ -126,65 +124,65 @@ def test_busts_in_one_hand_for_hand_hand_tie_across_tables_and_go_by_stack_at_on
 def test_the_house_can_order_hand_for_hand_busts_by_stack(bubble, director, dealer, floor):
     t = bubble
     HouseRules.objects.filter(tournament=t).update(hand_for_hand_ties=HouseRules.Ties.STACK, hand_for_hand_seconds=0)
-    h4h.start(director, t)
+    handforhand.start_hand_for_hand(director, t)
     before = remaining(t)
     a, b = min(seated(t)[1].values()), min(seated(t)[2].values())
-    services.bust_entry(floor, entry(t, a), stack=9_000)
-    services.bust_entry(floor, entry(t, b), stack=50_000)
+    busts.bust_entry(floor, entry(t, a), stack=9_000)
+    busts.bust_entry(floor, entry(t, b), stack=50_000)
     assert (entry(t, b).finish_place, entry(t, a).finish_place) == (27, 28)
-    h4h.hand_done(floor, table(t, 1))
-    h4h.hand_done(floor, table(t, 2))
+    handforhand.hand_done(floor, table(t, 1))
+    handforhand.hand_done(floor, table(t, 2))
     play(dealer, t, [3, 4])
     assert remaining(t) == pytest.approx(before, abs=0.01)  # 0 seconds: the clock only stands still
 
 
 def test_same_hand_busts_at_one_table_outside_hand_for_hand(director, cashier, dealer, floor, tournament):
     start(director, cashier, tournament, 30)
-    tables.start_hand(dealer, table(tournament, 1))
+    hands.start_hand(dealer, table(tournament, 1))
     x, y, z = sorted(seated(tournament)[1].values())[:3]
-    services.bust_entry(floor, entry(tournament, x), stack=3_000)
-    services.bust_entry(floor, entry(tournament, y), stack=3_000)
-    services.bust_entry(floor, entry(tournament, z), stack=7_000)
+    busts.bust_entry(floor, entry(tournament, x), stack=3_000)
+    busts.bust_entry(floor, entry(tournament, y), stack=3_000)
+    busts.bust_entry(floor, entry(tournament, z), stack=7_000)
     assert (entry(tournament, z).finish_place, entry(tournament, z).finish_place_low) == (28, None)
     assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(29, 30)}
     # A bust without a stack is placed by the order of the busts, as before.
     other = min(seated(tournament)[2].values())
-    services.bust_entry(floor, entry(tournament, other))
+    busts.bust_entry(floor, entry(tournament, other))
     assert (entry(tournament, other).finish_place, entry(tournament, other).finish_place_low) == (27, None)
 
 
 def test_hand_done_outside_hand_for_hand_and_who_may_do_what(director, cashier, dealer, floor, tournament):
     start(director, cashier, tournament, 20)
-    refused("no_hand", h4h.hand_done, dealer, table(tournament, 1))
-    tables.start_hand(dealer, table(tournament, 1))
+    refused("no_hand", handforhand.hand_done, dealer, table(tournament, 1))
+    hands.start_hand(dealer, table(tournament, 1))
     assert table(tournament, 1).hand_in_progress
-    refused("forbidden", h4h.hand_done, cashier, table(tournament, 1))
-    h4h.hand_done(dealer, table(tournament, 1))
+    refused("forbidden", handforhand.hand_done, cashier, table(tournament, 1))
+    handforhand.hand_done(dealer, table(tournament, 1))
     assert not table(tournament, 1).hand_in_progress
-    refused("forbidden", h4h.start, floor, tournament)
-    refused("h4h_off", h4h.stop, director, tournament)
-    h4h.start(director, tournament)  # the clock has not started: nothing to pause
-    refused("h4h_on", h4h.start, director, tournament)
+    refused("forbidden", handforhand.start_hand_for_hand, floor, tournament)
+    refused("h4h_off", handforhand.stop_hand_for_hand, director, tournament)
+    handforhand.start_hand_for_hand(director, tournament)  # the clock has not started: nothing to pause
+    refused("h4h_on", handforhand.start_hand_for_hand, director, tournament)
     assert ClockState.objects.filter(tournament=tournament, status=ClockState.Status.PAUSED).count() == 0
-    h4h.stop(director, tournament)
+    handforhand.stop_hand_for_hand(director, tournament)
 
 
 def test_hand_for_hand_needs_tables_in_play(director, tournament):
-    refused("h4h_no_tables", h4h.start, director, tournament)
+    refused("h4h_no_tables", handforhand.start_hand_for_hand, director, tournament)
 
 
 def test_a_table_that_breaks_during_a_hand_for_hand_hand_is_not_waited_for(bubble, director, dealer, floor):
     t = bubble
-    h4h.start(director, t)
+    handforhand.start_hand_for_hand(director, t)
     victim = min(seated(t)[1].values())
-    services.bust_entry(floor, entry(t, victim), stack=2_000)  # 27 left: they fit at three tables
+    busts.bust_entry(floor, entry(t, victim), stack=2_000)  # 27 left: they fit at three tables
     breaking = Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).first().from_table.number
     others = [n for n in (1, 2, 3, 4) if n != breaking]
     for n in others:
-        h4h.hand_done(floor, table(t, n))
-    assert h4h.status(t)["waiting_for"] == [breaking]
+        handforhand.hand_done(floor, table(t, n))
+    assert read_models.hand_for_hand_status(t)["waiting_for"] == [breaking]
     confirm_all(floor, t)  # the floor moves the players before the breaking table reported
-    s = h4h.status(t)
+    s = read_models.hand_for_hand_status(t)
     assert s["hand"] == 2 and s["called"] and s["tables"] == others
     check_invariants(t)
 
@@ -192,8 +190,8 @@ def test_a_table_that_breaks_during_a_hand_for_hand_hand_is_not_waited_for(bubbl
 def test_without_hand_signals_busts_are_placed_in_their_order(director, cashier, floor, tournament):
     start(director, cashier, tournament, 30)
     x, y = sorted(seated(tournament)[1].values())[:2]  # no hand was signalled at table 1
-    services.bust_entry(floor, entry(tournament, x), stack=9_000)
-    services.bust_entry(floor, entry(tournament, y), stack=3_000)
+    busts.bust_entry(floor, entry(tournament, x), stack=9_000)
+    busts.bust_entry(floor, entry(tournament, y), stack=3_000)
     assert (entry(tournament, x).finish_place, entry(tournament, y).finish_place) == (30, 29)
     assert entry(tournament, y).finish_place_low is None
 
@@ -201,12 +199,12 @@ def test_without_hand_signals_busts_are_placed_in_their_order(director, cashier,
 def test_an_undone_hand_start_restores_whether_the_hand_before_was_done(director, cashier, dealer, tournament):
     start(director, cashier, tournament, 20)
     t1 = table(tournament, 1)
-    tables.start_hand(dealer, t1)
-    h4h.hand_done(dealer, table(tournament, 1))
-    tables.start_hand(dealer, table(tournament, 1))  # a mistaken press
-    tables.undo_hand_start(dealer, table(tournament, 1))
+    hands.start_hand(dealer, t1)
+    handforhand.hand_done(dealer, table(tournament, 1))
+    hands.start_hand(dealer, table(tournament, 1))  # a mistaken press
+    hands.undo_hand_start(dealer, table(tournament, 1))
     assert not table(tournament, 1).hand_in_progress  # the hand before was reported done
-    tables.start_hand(dealer, table(tournament, 1))
-    tables.start_hand(dealer, table(tournament, 1))
-    tables.undo_hand_start(dealer, table(tournament, 1))
+    hands.start_hand(dealer, table(tournament, 1))
+    hands.start_hand(dealer, table(tournament, 1))
+    hands.undo_hand_start(dealer, table(tournament, 1))
     assert table(tournament, 1).hand_in_progress  # the hand before was never reported done

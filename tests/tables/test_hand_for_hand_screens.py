@@ -4,10 +4,13 @@ import pytest
 
 from clock import services as clock
 from clock.models import ClockState
+from core import broadcast
+from live.snapshots import lobby_snapshot
 from tables.models import HouseRules
 from tests.tables import test_api
 from tests.tables.test_moves import entry, seated, start
 from tests.tables.test_views import client_for
+from tournament import services
 from tournament.models import AuditEvent
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -122,9 +125,6 @@ def test_the_house_rules_screen(tournament, director, floor):
 def test_the_lobby_shows_hand_for_hand(room, director, dealer):
     from unittest import mock
 
-    from live import broadcast
-    from live.snapshots import lobby_snapshot
-
     t = room
     assert lobby_snapshot(t)["h4h"] == {"on": False, "hand": None}
     sent = []
@@ -136,8 +136,6 @@ def test_the_lobby_shows_hand_for_hand(room, director, dealer):
     assert all("name" not in str(m.get("h4h")) for m in lobby)
     assert lobby_snapshot(t)["h4h"] == {"on": True, "hand": 1}
     from django.test import Client
-
-    from tournament import services
 
     token = services.create_display_token(director, t, "TV 1").token
     page = Client().get(f"/display/{token}/").content.decode()

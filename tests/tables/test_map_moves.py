@@ -2,7 +2,7 @@
 balances on demand and enters a button the rules ask for (JSON answers, plain-form fallbacks)."""
 import pytest
 
-from tables import services as tables
+from tables import draws
 from tables.models import Move, Seat, Table
 from tests.tables.test_moves import bust_at, seated, start
 from tests.tables.test_seating_services import open_tables, register
@@ -85,7 +85,7 @@ def test_a_cashier_and_a_dealer_may_not_confirm_cancel_balance_or_enter_a_button
 def test_the_floor_enters_the_button_the_rules_ask_for(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 20)
-    tables.draw_start(director, tournament)  # no button draws: the software knows no positions
+    draws.draw_start(director, tournament)  # no button draws: the software knows no positions
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
     c = client_for(floor)

@@ -2,15 +2,14 @@
 import pytest
 from django.db import connection
 
-from tables import moves
+from core.errors import ServiceError
+from tables import busts, draws, hands, moves, read_models, seats, selectors
 from tables import positions as pos
-from tables import services as tables
 from tables.models import Draw, Move, Seat, Table
 from tests.concurrency import at_once
 from tests.tables.test_seating_services import open_tables, register
-from tournament import services
+from tournament import setup
 from tournament.models import AuditEvent, Entry
-from tournament.services import ServiceError
 
 
 def seated(tournament) -> dict[int, dict[int, int]]:
@@ -28,9 +27,9 @@ def entry(tournament, number) -> Entry:
 def start(director, cashier, tournament, players: int, table_numbers=(1, 2, 3, 4)):
     open_tables(director, tournament, table_numbers)
     register(cashier, tournament, players)
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     for number in seated(tournament):
-        tables.draw_button(director, Table.objects.get(tournament=tournament, number=number))
+        draws.draw_button(director, Table.objects.get(tournament=tournament, number=number))
 
 
 def check_invariants(tournament):
@@ -53,7 +52,7 @@ def bust_at(floor, tournament, table_number, count=1):
         seats = seated(tournament)[table_number]
         movers = set(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).values_list("entry__number", flat=True))
         number = next(n for s, n in sorted(seats.items()) if n not in movers)
-        services.bust_entry(floor, entry(tournament, number))
+        busts.bust_entry(floor, entry(tournament, number))
         out.append(number)
     return out
 
@@ -77,7 +76,7 @@ def test_a_bust_that_unbalances_moves_the_donors_next_big_blind_to_the_worst_sea
     assert move.from_seat == nxt.big_blind and move.entry.number == before[donor.number][nxt.big_blind]
     # The destination is the worst position at the short table: never the small blind.
     assert move.position in ("big_blind", "in_play", "button", "wait_for_button")
-    assert (move.to_table_id, move.to_seat) in set(tables.reserved_seats(tournament, [move.to_table_id]))
+    assert (move.to_table_id, move.to_seat) in set(selectors.reserved_seats(tournament, [move.to_table_id]))
     event = AuditEvent.objects.filter(tournament=tournament, type="move.created").last()
     assert event.payload["moves"][0]["entry"] == move.entry.number and event.payload["entries"] == [move.entry.number]
     check_invariants(tournament)
@@ -100,7 +99,7 @@ def test_no_move_while_balanced_and_a_busted_mover_loses_the_slip(director, cash
     bust_at(floor, tournament, table)  # 6, 8, 8: a difference of 2
     move = Move.objects.get(tournament=tournament, status=Move.Status.PENDING)
     assert move.to_table.number == table
-    services.bust_entry(floor, move.entry)  # the mover busts before moving
+    busts.bust_entry(floor, move.entry)  # the mover busts before moving
     move.refresh_from_db()
     assert move.status == Move.Status.CANCELLED and move.cancel_reason == "busted"
     check_invariants(tournament)
@@ -113,7 +112,7 @@ def test_cancel_frees_the_reserved_seat_and_balance_now_decides_again(director, 
     bust_at(floor, tournament, short)
     move = Move.objects.get(tournament=tournament, status=Move.Status.PENDING)
     moves.cancel_move(floor, tournament, move.number, "player in the restroom")
-    assert tables.reserved_seats(tournament, [move.to_table_id]) == []
+    assert selectors.reserved_seats(tournament, [move.to_table_id]) == []
     (again,) = moves.balance_now(floor, tournament)
     assert again.entry == move.entry and again.number == move.number + 1
     with pytest.raises(ServiceError) as err:
@@ -132,7 +131,7 @@ def test_roles_refused(director, cashier, dealer, floor, tournament):
 def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier, floor, tournament):
     start(director, cashier, tournament, 27)  # three full tables of 9
     playing = set(seated(tournament))
-    order = [n for n in tables.break_order(tournament) if n in playing]  # an empty table takes no part
+    order = [n for n in selectors.break_order(tournament) if n in playing]  # an empty table takes no part
     first = order[0]
     # Bust at the other tables until 18 players are left: they fit at two tables.
     for number in order[1:] * 5:
@@ -149,7 +148,7 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier,
     # Every slip says where the blinds are (or that the player waits for the button).
     assert all(m.position in ("big_blind", "small_blind", "button", "wait_for_button", "in_play") for m in breaking)
     draw = breaking[0].draw
-    assert draw.kind == Draw.Kind.BREAK and tables.verify_draw(draw)["matches"] is True
+    assert draw.kind == Draw.Kind.BREAK and read_models.verify_draw(draw)["matches"] is True
     check_invariants(tournament)
     for m in pending:
         moves.confirm_move(floor, tournament, m.number)
@@ -157,7 +156,7 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier,
     assert broken.broken_at is not None and not broken.in_play
     counts = sorted(len(s) for s in seated(tournament).values())
     assert sum(counts) == 18 and counts[-1] - counts[0] <= 1
-    assert tables.verify_draw(draw)["matches"] is True
+    assert read_models.verify_draw(draw)["matches"] is True
 
 
 def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor, tournament):
@@ -172,7 +171,7 @@ def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor,
     (final,) = now
     assert len(now[final]) == 9
     redraw = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).get()
-    assert tables.verify_draw(redraw)["matches"] is True
+    assert read_models.verify_draw(redraw)["matches"] is True
     table = Table.objects.get(tournament=tournament, number=final)
     assert table.button_seat in now[final] and table.positions_next
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.BUTTON, drawn_at__gt=redraw.drawn_at).exists()
@@ -184,25 +183,25 @@ def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor,
 def test_a_table_with_no_known_button_asks_the_floor(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 20)
-    tables.draw_start(director, tournament)  # no button draws: the software knows no positions
+    draws.draw_start(director, tournament)  # no button draws: the software knows no positions
     counts = {t: len(s) for t, s in seated(tournament).items()}
     short = min(counts, key=lambda t: (counts[t], t))
     bust_at(floor, tournament, short)
     assert not Move.objects.filter(tournament=tournament).exists()
     need = AuditEvent.objects.filter(tournament=tournament, type="table.button_needed").last()
     assert need is not None
-    status = moves.status(tournament)
+    status = read_models.balancing_status(tournament)
     assert status["need_button"] == [need.payload["table"]]
     # The floor enters the button of the hand in play at each table the rule needs; the move follows.
     asked = []
-    while moves.status(tournament)["need_button"]:
-        (number,) = moves.status(tournament)["need_button"]
+    while read_models.balancing_status(tournament)["need_button"]:
+        (number,) = read_models.balancing_status(tournament)["need_button"]
         assert number not in asked
         asked.append(number)
         table = Table.objects.get(tournament=tournament, number=number)
         with pytest.raises(ServiceError):
-            tables.enter_button(floor, table, 99)
-        tables.enter_button(floor, table, min(seated(tournament)[number]))
+            seats.enter_button(floor, table, 99)
+        seats.enter_button(floor, table, min(seated(tournament)[number]))
     assert 1 <= len(asked) <= 2  # the donor's button, then the short table's
     (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
     assert move.to_table.number == short
@@ -216,19 +215,19 @@ def test_hand_starts_advance_the_positions_and_an_undo_restores_them(director, c
     table = Table.objects.get(tournament=tournament, number=1)
     button = table.button_seat
     occupied = sorted(seated(tournament)[1])
-    tables.start_hand(dealer, table)
+    hands.start_hand(dealer, table)
     table.refresh_from_db()
     first = pos.first_hand(9, occupied, button)
     assert (table.button_seat, table.small_blind_seat, table.big_blind_seat) == (first.button, first.small_blind, first.big_blind)
     assert not table.positions_next and table.hand_in_progress
-    tables.start_hand(dealer, table)
+    hands.start_hand(dealer, table)
     table.refresh_from_db()
     second = pos.next_hand(9, occupied, first)
     assert table.big_blind_seat == second.big_blind
-    tables.undo_hand_start(dealer, table)
+    hands.undo_hand_start(dealer, table)
     table.refresh_from_db()
     assert table.big_blind_seat == first.big_blind
-    tables.undo_hand_start(dealer, table)
+    hands.undo_hand_start(dealer, table)
     table.refresh_from_db()
     assert table.button_seat == button and table.positions_next and table.big_blind_seat is None
 
@@ -239,7 +238,7 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
         pytest.skip("needs a database that threads share with locking (PostgreSQL)")
     from tests.conftest import tournament_data
 
-    tournament = services.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(director, tournament_data(), template)
     start(director, cashier, tournament, 40, table_numbers=(1, 2, 3, 4, 5))
     for _round in range(4):
         rows = seated(tournament)
@@ -247,7 +246,7 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
         victims = []
         for number in sorted(rows)[:3]:
             victims += [n for n in rows[number].values() if n not in movers][:1]
-        errors = [o for o in at_once([lambda n=n: services.bust_entry(floor, entry(tournament, n)) for n in victims])
+        errors = [o for o in at_once([lambda n=n: busts.bust_entry(floor, entry(tournament, n)) for n in victims])
                   if isinstance(o, Exception)]
         assert errors == []
         check_invariants(tournament)

@@ -6,14 +6,13 @@ import json
 
 import pytest
 
-from tables import moves
-from tables import services as tables
+from core.errors import ServiceError
+from tables import draws, moves, read_models, selectors
 from tables.models import Move, Table
 from tests.tables.test_api import client_for, url
 from tests.tables.test_moves import bust_at, seated, start
 from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent
-from tournament.services import ServiceError
 
 
 @pytest.fixture
@@ -31,7 +30,7 @@ def test_the_floor_lists_the_pending_slips(slip, floor, director, tournament):
         response = client_for(user).get(url(tournament, "moves/"))
         assert response.status_code == 200, response.content
         answer = response.json()
-        assert answer == json.loads(json.dumps(moves.status(tournament), default=str))
+        assert answer == json.loads(json.dumps(read_models.balancing_status(tournament), default=str))
         (listed,) = answer["moves"]
         assert listed["move"] == slip.number and listed["entry"] == slip.entry.number and listed["status"] == "pending"
         assert listed["from"] == {"table": slip.from_table.number, "seat": slip.from_seat}
@@ -68,7 +67,7 @@ def test_cancel_then_balance_now(slip, floor, director, tournament):
     assert response.json()["move"] == slip.number and response.json()["status"] == "cancelled"
     slip.refresh_from_db()
     assert slip.status == Move.Status.CANCELLED and slip.cancel_reason == "player in the restroom"
-    assert tables.reserved_seats(tournament, [slip.to_table_id]) == []
+    assert selectors.reserved_seats(tournament, [slip.to_table_id]) == []
     again = client_for(floor).post(url(tournament, f"moves/{slip.number}/cancel/"), format="json")
     assert again.status_code == 409 and again.json()["error"] == "move_closed"
 
@@ -84,7 +83,7 @@ def test_cancel_then_balance_now(slip, floor, director, tournament):
 def test_the_floor_enters_the_button_a_move_waits_for(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 20)
-    tables.draw_start(director, tournament)  # no button draws: the software knows no positions
+    draws.draw_start(director, tournament)  # no button draws: the software knows no positions
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
     assert not Move.objects.filter(tournament=tournament).exists()

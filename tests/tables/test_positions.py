@@ -2,7 +2,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.positions import Positions, arrival, first_hand, next_hand, worst_open_seat
+from tables.positions import Positions, arrival, before_first, first_hand, following, next_hand, worst_open_seat
 
 
 def test_first_hand_after_the_button_draw():
@@ -93,16 +93,12 @@ def test_the_big_blind_goes_round_every_live_player_once_per_orbit(case):
     lambda n: st.tuples(st.just(n), st.sets(st.integers(min_value=1, max_value=n), min_size=2))).flatmap(
     lambda c: st.tuples(st.just(c[0]), st.just(sorted(c[1])), st.sampled_from(sorted(c[1])))))
 def test_before_first_leads_to_the_first_hand_with_that_button(case):
-    from tables.positions import before_first, following
-
     seats, live, button = case
     assert next_hand(seats, live, before_first(seats, live, button)) == first_hand(seats, live, button)
     assert following(seats, live, None, button) == first_hand(seats, live, button)
 
 
 def test_following_knows_nothing_without_a_button_and_moves_a_button_that_left():
-    from tables.positions import following
-
     assert following(9, [1, 4, 7], None, None) is None
     assert following(9, [1], Positions(1, 2, 3), None) is None
     # The drawn button's player left before the first hand: the button goes to the next player.

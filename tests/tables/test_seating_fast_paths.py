@@ -10,8 +10,9 @@ from datetime import date
 
 import pytest
 
-from tables import seating
-from tables import services as tables
+from core import errors
+from tables import draws, read_models, seating
+from tables import setup as table_setup
 from tables.models import Table
 from tables.seating import Need, Room
 from tests.conftest import id_doc
@@ -106,34 +107,34 @@ def choose_one_at_a_time(rows, count: int, needs: dict[int, Need]) -> list[int]:
 def test_the_table_choice_is_the_one_table_at_a_time_choice(director, tournament, needs):
     for number, seats, accessible in [(1, 9, False), (2, 6, False), (3, 10, False), (4, 9, True), (5, 2, False),
                                       (6, 8, False), (7, 9, False), (8, 4, True)]:
-        tables.open_table(director, tournament, number, seats, accessible=accessible)
-    tables.set_break_order(director, tournament, [3, 7, 1, 8, 5, 2, 6, 4])
+        table_setup.open_table(director, tournament, number, seats, accessible=accessible)
+    table_setup.set_break_order(director, tournament, [3, 7, 1, 8, 5, 2, 6, 4])
     models = list(Table.objects.filter(tournament=tournament, in_play=True).order_by("-break_order", "number"))
     for count in range(1, 58):
-        chosen = tables._choose_tables(tournament, count, needs)
+        chosen = draws.choose_tables(tournament, count, needs)
         assert [row.number for row in chosen] == choose_one_at_a_time(models, count, needs), count
         assert all((row.pk, row.seats, row.accessible) == (m.pk, m.seats, m.accessible)
                    for row in chosen for m in models if m.number == row.number)
-    with pytest.raises(services.ServiceError) as exc:
-        tables._choose_tables(tournament, 58, needs)
+    with pytest.raises(errors.ServiceError) as exc:
+        draws.choose_tables(tournament, 58, needs)
     assert exc.value.code == "no_open_seat"
 
 
 @pytest.mark.django_db
 def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(director, cashier, tournament):
-    tables.open_table(director, tournament, 1, 9)
-    tables.open_table(director, tournament, 2, 9)
+    table_setup.open_table(director, tournament, 1, 9)
+    table_setup.open_table(director, tournament, 2, 9)
     people = [("Jana", "Nováková", ""), ("Petr", "Černý", "Pete"), ("Eva", "O'Neil", "Ace (real)")]
     entries = []
     for i, (first, last, nick) in enumerate(people):
         player = services.create_player(cashier, first_name=first, last_name=last, nickname=nick,
                                         date_of_birth=date(1985, 1, 1))
         entries.append(services.register_entry(cashier, tournament, player, id_doc(f"NK{i:07d}")))
-    before = tables.floor_map(tournament)
+    before = read_models.floor_map(tournament)
     assert before["waiting"] == 3 and before["players_seated"] == 0 and before["start_drawn"] is False
     assert before["next_draw"] is None or set(before["next_draw"]) == {"draw", "commitment"}
-    tables.draw_start(director, tournament)
-    fm = tables.floor_map(tournament)
+    draws.draw_start(director, tournament)
+    fm = read_models.floor_map(tournament)
     names = {seat["entry"]: seat["name"] for t in fm["tables"] for seat in t["seat_list"] if seat["entry"]}
     assert names == {entries[0].number: "Jana Nováková", entries[1].number: "Petr Černý (Pete)",
                      entries[2].number: "Eva O'Neil (Ace (real))"}
@@ -146,14 +147,14 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
 @pytest.mark.django_db
 def test_the_collector_runs_again_after_a_draw_or_a_map_even_a_refused_draw(director, tournament):
     assert gc.isenabled()
-    with pytest.raises(services.ServiceError) as exc:
-        tables.draw_start(director, tournament)  # nobody registered: refused inside the paused stretch
+    with pytest.raises(errors.ServiceError) as exc:
+        draws.draw_start(director, tournament)  # nobody registered: refused inside the paused stretch
     assert exc.value.code == "no_entries" and gc.isenabled()
-    tables.floor_map(tournament)
+    read_models.floor_map(tournament)
     assert gc.isenabled()
     gc.disable()
     try:
-        tables.floor_map(tournament)
+        read_models.floor_map(tournament)
         assert not gc.isenabled()  # left off when it was off
     finally:
         gc.enable()

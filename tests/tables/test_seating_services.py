@@ -5,12 +5,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables import seating
-from tables import services as tables
+from core import errors
+from tables import busts, draws, read_models, seating, seats, selectors
+from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
 from tests.concurrency import at_once
 from tests.conftest import id_doc, make_user, tournament_data
-from tournament import services
+from tournament import services, setup
 from tournament.models import AuditEvent, Entry
 
 
@@ -24,14 +25,14 @@ def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
 
 def open_tables(director, tournament, numbers, seats=9):
     for n in numbers:
-        tables.open_table(director, tournament, n, seats)
+        table_setup.open_table(director, tournament, n, seats)
 
 
 @pytest.fixture
 def drawn(director, cashier, tournament):
     open_tables(director, tournament, [1, 2, 3, 4])
     entries = register(cashier, tournament, 20)
-    draw = tables.draw_start(director, tournament)
+    draw = draws.draw_start(director, tournament)
     return draw, entries
 
 
@@ -43,7 +44,7 @@ def test_start_draw_uses_the_fewest_tables_evenly_and_reveals_a_seed_that_recomp
     assert len(counts) == 3 and sum(counts.values()) == 20 and max(counts.values()) - min(counts.values()) <= 1
     draw.refresh_from_db()
     assert draw.kind == Draw.Kind.START and seating.commitment(bytes.fromhex(draw.seed)) == draw.commitment
-    check = tables.verify_draw(draw)
+    check = read_models.verify_draw(draw)
     assert check["matches"] is True
     # A new commitment waits for the next draw.
     assert Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).count() == 1
@@ -54,15 +55,15 @@ def drawn26(director, cashier, tournament):
     """26 entries at three tables (9, 9, 8): eight busts before a table breaks."""
     open_tables(director, tournament, [1, 2, 3, 4])
     entries = register(cashier, tournament, 26)
-    draw = tables.draw_start(director, tournament)
+    draw = draws.draw_start(director, tournament)
     return draw, entries
 
 
 def test_a_late_entry_is_seated_at_registration_at_a_shortest_table(drawn, cashier, tournament):
     _draw, _entries = drawn
-    before = {t["table"]: t["players"] for t in tables.floor_map(tournament)["tables"] if t["in_play"]}
+    before = {t["table"]: t["players"] for t in read_models.floor_map(tournament)["tables"] if t["in_play"]}
     (late,) = register(cashier, tournament, 1, start=100)
-    seat = tables.seat_of(late)
+    seat = selectors.seat_of(late)
     assert seat is not None and seat.table.number in before
     playing = {n: c for n, c in before.items() if c}  # table 4 was not needed: it stays empty
     assert before[seat.table.number] == min(playing.values())
@@ -71,15 +72,15 @@ def test_a_late_entry_is_seated_at_registration_at_a_shortest_table(drawn, cashi
 # --- helpers for the tests below ---------------------------------------------------------------
 
 
-def refused(code: str, fn, *args, **kwargs) -> services.ServiceError:
-    with pytest.raises(services.ServiceError) as exc:
+def refused(code: str, fn, *args, **kwargs) -> errors.ServiceError:
+    with pytest.raises(errors.ServiceError) as exc:
         fn(*args, **kwargs)
     assert exc.value.code == code, (exc.value.code, exc.value.message)
     return exc.value
 
 
 def live(entry: Entry) -> Seat | None:
-    return tables.seat_of(entry)
+    return selectors.seat_of(entry)
 
 
 def places(entries) -> dict[int, int | None]:
@@ -92,56 +93,56 @@ def places(entries) -> dict[int, int | None]:
 def test_a_recorded_draw_recomputes_from_its_revealed_seed_and_tampering_is_detected(drawn):
     draw, _entries = drawn
     draw.refresh_from_db()
-    check = tables.verify_draw(draw)
+    check = read_models.verify_draw(draw)
     assert check["matches"] and check["commitment_matches"] and check["recomputed"] == draw.result == check["written"]
     # A recorded result with two players swapped.
     tampered = Draw.objects.get(pk=draw.pk)
     (e1, t1, s1), (e2, t2, s2) = tampered.result[0], tampered.result[-1]
     assert (t1, s1) != (t2, s2)
     tampered.result[0], tampered.result[-1] = [e1, t2, s2], [e2, t1, s1]
-    check = tables.verify_draw(tampered)
+    check = read_models.verify_draw(tampered)
     assert check["matches"] is False and check["commitment_matches"] is True
     # Another seed: it no longer matches the commitment shown before the draw.
     tampered = Draw.objects.get(pk=draw.pk)
     tampered.seed = ("0" if tampered.seed[0] != "0" else "1") + tampered.seed[1:]
-    check = tables.verify_draw(tampered)
+    check = read_models.verify_draw(tampered)
     assert check["matches"] is False and check["commitment_matches"] is False
     # Another seed with a commitment made to fit: the recomputed seats differ from the recorded ones.
     tampered.commitment = seating.commitment(bytes.fromhex(tampered.seed))
-    check = tables.verify_draw(tampered)
+    check = read_models.verify_draw(tampered)
     assert check["commitment_matches"] is True and check["recomputed"] != draw.result and check["matches"] is False
     # Seats written that differ from the recorded result.
     seat = Seat.objects.filter(draw=draw).order_by("pk").first()
     free = next(s for s in range(1, 10) if not Seat.objects.filter(table=seat.table, seat=s, ended_at__isnull=True).exists())
     Seat.objects.filter(pk=seat.pk).update(seat=free)
-    check = tables.verify_draw(Draw.objects.get(pk=draw.pk))
+    check = read_models.verify_draw(Draw.objects.get(pk=draw.pk))
     assert check["recomputed"] == draw.result and check["written"] != draw.result and check["matches"] is False
 
 
 def test_an_unrevealed_draw_shows_only_its_commitment(tournament, director):
-    pending = tables.commit_next_draw(director, tournament)
-    check = tables.verify_draw(pending)
+    pending = draws.commit_next_draw(director, tournament)
+    check = read_models.verify_draw(pending)
     assert check == {"draw": pending.number, "revealed": False, "commitment": pending.commitment}
-    assert tables.pending_commitment(tournament) == {"draw": pending.number, "commitment": pending.commitment}
+    assert selectors.pending_commitment(tournament) == {"draw": pending.number, "commitment": pending.commitment}
 
 
 # --- the start draw: refusals and special needs -------------------------------------------------
 
 
 def test_the_start_draw_is_refused_twice_and_without_tables_or_entries(director, cashier, tournament):
-    exc = refused("no_entries", tables.draw_start, director, tournament)
+    exc = refused("no_entries", draws.draw_start, director, tournament)
     assert "register entries first" in exc.message
     register(cashier, tournament, 12)
-    exc = refused("no_tables", tables.draw_start, director, tournament)
+    exc = refused("no_tables", draws.draw_start, director, tournament)
     assert "Open the tables first" in exc.message
     open_tables(director, tournament, [1])
-    exc = refused("no_open_seat", tables.draw_start, director, tournament)  # 12 entries, 9 seats
+    exc = refused("no_open_seat", draws.draw_start, director, tournament)  # 12 entries, 9 seats
     assert "12 entries need more seats than the 9 seats" in exc.message
     assert not Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).exists()
     assert not Seat.objects.exists()
     open_tables(director, tournament, [2])
-    tables.draw_start(director, tournament)
-    exc = refused("already_drawn", tables.draw_start, director, tournament)
+    draws.draw_start(director, tournament)
+    exc = refused("already_drawn", draws.draw_start, director, tournament)
     assert "start draw is done already" in exc.message
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).count() == 1
     assert Seat.objects.filter(ended_at__isnull=True).count() == 12
@@ -150,47 +151,47 @@ def test_the_start_draw_is_refused_twice_and_without_tables_or_entries(director,
 def test_only_the_director_makes_the_start_draw(floor, cashier, director, tournament):
     open_tables(director, tournament, [1])
     register(cashier, tournament, 3)
-    refused("forbidden", tables.draw_start, floor, tournament)
+    refused("forbidden", draws.draw_start, floor, tournament)
 
 
 def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, tournament):
     open_tables(director, tournament, [1, 2, 3, 4, 5])
-    tables.open_table(director, tournament, 6, 9, accessible=True)
+    table_setup.open_table(director, tournament, 6, 9, accessible=True)
     entries = register(cashier, tournament, 20)
     fixed_seat, accessible, fixed_table = entries[3], entries[7], entries[11]
-    tables.set_seat_request(floor, tournament, fixed_seat.player, table_number=2, seat=5)
-    tables.set_seat_request(floor, tournament, accessible.player, accessible=True)
-    tables.set_seat_request(floor, tournament, fixed_table.player, table_number=5)
-    draw = tables.draw_start(director, tournament)
+    seats.set_seat_request(floor, tournament, fixed_seat.player, table_number=2, seat=5)
+    seats.set_seat_request(floor, tournament, accessible.player, accessible=True)
+    seats.set_seat_request(floor, tournament, fixed_table.player, table_number=5)
+    draw = draws.draw_start(director, tournament)
     s = live(fixed_seat)
     assert (s.table.number, s.seat) == (2, 5)
     assert live(accessible).table.number == 6 and live(accessible).table.accessible
     assert live(fixed_table).table.number == 5
     draw.refresh_from_db()
     assert draw.inputs["needs"][str(fixed_seat.number)] == {"table": 2, "seat": 5, "accessible": False}
-    assert tables.verify_draw(draw)["matches"]
+    assert read_models.verify_draw(draw)["matches"]
     # 20 entries: the needed tables (2, 5, 6) and the fewest others, filled evenly.
-    counts = {t["table"]: t["players"] for t in tables.floor_map(tournament)["tables"] if t["players"]}
+    counts = {t["table"]: t["players"] for t in read_models.floor_map(tournament)["tables"] if t["players"]}
     assert {2, 5, 6} <= set(counts) and len(counts) == 3 and max(counts.values()) - min(counts.values()) <= 1
 
 
 def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director, floor, cashier, tournament):
-    tables.open_table(director, tournament, 7, 9, accessible=True)
+    table_setup.open_table(director, tournament, 7, 9, accessible=True)
     wants_seat = services.create_player(cashier, first_name="Fixed", last_name="Seat", date_of_birth=date(1980, 1, 1))
     wants_access = services.create_player(cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
     free = next(s for s in range(1, 10) if not Seat.objects.filter(table__number=4, seat=s, ended_at__isnull=True).exists())
-    tables.set_seat_request(floor, tournament, wants_seat, table_number=4, seat=free)
-    tables.set_seat_request(floor, tournament, wants_access, accessible=True)
+    seats.set_seat_request(floor, tournament, wants_seat, table_number=4, seat=free)
+    seats.set_seat_request(floor, tournament, wants_access, accessible=True)
     e1 = services.register_entry(cashier, tournament, wants_seat, id_doc("FX0000001"))
     e2 = services.register_entry(cashier, tournament, wants_access, id_doc("FX0000002"))
     assert (live(e1).table.number, live(e1).seat) == (4, free)
     assert live(e2).table.number == 7
     for draw in Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE):
-        assert tables.verify_draw(draw)["matches"]
+        assert read_models.verify_draw(draw)["matches"]
     # A fixed seat that is taken is refused with a clear message, and the registration with it.
     taken = Seat.objects.filter(table__number=1, ended_at__isnull=True).first()
     third = services.create_player(cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
-    tables.set_seat_request(floor, tournament, third, table_number=1, seat=taken.seat)
+    seats.set_seat_request(floor, tournament, third, table_number=1, seat=taken.seat)
     exc = refused("fixed_seat_taken", services.register_entry, cashier, tournament, third, id_doc("FX0000003"))
     assert f"table 1 seat {taken.seat}" in exc.message
     assert not Entry.objects.filter(player=third).exists()
@@ -198,13 +199,13 @@ def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director
 
 def test_a_seat_request_needs_a_real_table_and_seat(floor, director, tournament, player):
     open_tables(director, tournament, [1])
-    refused("seat_without_table", tables.set_seat_request, floor, tournament, player, seat=3)
-    refused("empty_request", tables.set_seat_request, floor, tournament, player)
-    refused("no_table", tables.set_seat_request, floor, tournament, player, table_number=2)
-    refused("bad_seat", tables.set_seat_request, floor, tournament, player, table_number=1, seat=10)
-    tables.set_seat_request(floor, tournament, player, table_number=1, seat=9)
-    assert tables.cancel_seat_request(floor, tournament, player) == 1
-    refused("no_request", tables.cancel_seat_request, floor, tournament, player)
+    refused("seat_without_table", seats.set_seat_request, floor, tournament, player, seat=3)
+    refused("empty_request", seats.set_seat_request, floor, tournament, player)
+    refused("no_table", seats.set_seat_request, floor, tournament, player, table_number=2)
+    refused("bad_seat", seats.set_seat_request, floor, tournament, player, table_number=1, seat=10)
+    seats.set_seat_request(floor, tournament, player, table_number=1, seat=9)
+    assert seats.cancel_seat_request(floor, tournament, player) == 1
+    refused("no_request", seats.cancel_seat_request, floor, tournament, player)
 
 
 # --- corrections ---------------------------------------------------------------------------------
@@ -215,18 +216,18 @@ def test_correct_seat_moves_the_player_and_refuses_a_taken_or_wrong_seat(drawn, 
     entry = entries[0]
     old = live(entry)
     target_table = 4  # empty: every seat free
-    new = tables.correct_seat(floor, entry, target_table, 6)
+    new = seats.correct_seat(floor, entry, target_table, 6)
     old.refresh_from_db()
     assert old.ended_at is not None and old.end_reason == Seat.End.CORRECTION
     assert (live(entry).pk, live(entry).table.number, live(entry).seat) == (new.pk, 4, 6)
     assert Seat.objects.filter(entry=entry, ended_at__isnull=True).count() == 1
     other = live(entries[1])
-    exc = refused("seat_taken", tables.correct_seat, floor, entry, other.table.number, other.seat)
+    exc = refused("seat_taken", seats.correct_seat, floor, entry, other.table.number, other.seat)
     assert "is not free" in exc.message
-    refused("bad_seat", tables.correct_seat, floor, entry, 4, 10)
-    refused("bad_seat", tables.correct_seat, floor, entry, 4, 0)
-    refused("bad_seat", tables.correct_seat, floor, entry, 4, "x")
-    refused("no_table", tables.correct_seat, floor, entry, 42, 1)
+    refused("bad_seat", seats.correct_seat, floor, entry, 4, 10)
+    refused("bad_seat", seats.correct_seat, floor, entry, 4, 0)
+    refused("bad_seat", seats.correct_seat, floor, entry, 4, "x")
+    refused("no_table", seats.correct_seat, floor, entry, 42, 1)
     assert (live(entry).table.number, live(entry).seat) == (4, 6)
 
 
@@ -236,16 +237,16 @@ def test_correct_seat_moves_the_player_and_refuses_a_taken_or_wrong_seat(drawn, 
 def test_a_bust_frees_the_seat_and_the_place_is_players_left_plus_one(drawn, floor, tournament):
     _draw, entries = drawn
     seat = live(entries[5])
-    services.bust_entry(floor, entries[5])
+    busts.bust_entry(floor, entries[5])
     seat.refresh_from_db()
     assert seat.ended_at is not None and seat.end_reason == Seat.End.BUST and live(entries[5]) is None
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     assert left == 19 and places([entries[5]]) == {entries[5].number: left + 1}
     # The freed seat is open again: a correction may use it.
-    tables.correct_seat(floor, entries[0], seat.table.number, seat.seat)
-    services.bust_entry(floor, entries[6])
+    seats.correct_seat(floor, entries[0], seat.table.number, seat.seat)
+    busts.bust_entry(floor, entries[6])
     assert places(entries[5:7]) == {entries[5].number: 20, entries[6].number: 19}
-    refused("entry_not_active", services.bust_entry, floor, entries[5])
+    refused("entry_not_active", busts.bust_entry, floor, entries[5])
 
 
 def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later(drawn26, floor, tournament):
@@ -253,52 +254,52 @@ def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later
     a, b, c = entries[2], entries[9], entries[14]
     seat_a = live(a)
     for e in (a, b, c):
-        services.bust_entry(floor, e)
+        busts.bust_entry(floor, e)
     assert places([a, b, c]) == {a.number: 26, b.number: 25, c.number: 24}
-    services.undo_bust(floor, a)
+    busts.undo_bust(floor, a)
     assert (live(a).table_id, live(a).seat) == (seat_a.table_id, seat_a.seat)
     assert places([a, b, c]) == {a.number: None, b.number: 26, c.number: 25}
     # Undo of a bust in the middle: only those busted after it move.
-    services.undo_bust(floor, c)
+    busts.undo_bust(floor, c)
     assert places([b, c]) == {b.number: 26, c.number: None}
-    refused("not_busted", services.undo_bust, floor, c)
+    refused("not_busted", busts.undo_bust, floor, c)
 
 
 def test_undoing_a_bust_whose_seat_was_taken_seats_the_player_by_the_late_draw(drawn, floor, tournament):
     _draw, entries = drawn
     a = entries[0]
     seat_a = live(a)
-    services.bust_entry(floor, a)
-    tables.correct_seat(floor, entries[1], seat_a.table.number, seat_a.seat)
-    services.undo_bust(floor, a)
+    busts.bust_entry(floor, a)
+    seats.correct_seat(floor, entries[1], seat_a.table.number, seat_a.seat)
+    busts.undo_bust(floor, a)
     now = live(a)
     assert now is not None and (now.table_id, now.seat) != (seat_a.table_id, seat_a.seat)
-    assert now.draw is not None and now.draw.kind == Draw.Kind.LATE and tables.verify_draw(now.draw)["matches"]
+    assert now.draw is not None and now.draw.kind == Draw.Kind.LATE and read_models.verify_draw(now.draw)["matches"]
 
 
 def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, floor, cashier, tournament):
     _draw, entries = drawn
     first = entries[4]
-    services.bust_entry(floor, first)
+    busts.bust_entry(floor, first)
     assert places([first]) == {first.number: 20}
     again = services.register_entry(cashier, tournament, first.player, id_doc("EA0000004"))
     assert again.kind == Entry.Kind.REENTRY and live(again) is not None and live(first) is None
     # 21 entries now: the first bust finishes 21st.
     assert places([first]) == {first.number: 21}
-    services.bust_entry(floor, entries[8])
-    services.bust_entry(floor, again)
+    busts.bust_entry(floor, entries[8])
+    busts.bust_entry(floor, again)
     got = places([first, entries[8], again])
     assert got == {first.number: 21, entries[8].number: 20, again.number: 19}
     busted = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).values_list("finish_place", flat=True))
     assert len(busted) == len(set(busted)) == 3
     # The bust of the first entry cannot be undone while the player plays on (the re-entry is busted now, so it can).
-    services.undo_bust(floor, again)
-    refused("reentered", services.undo_bust, floor, first)
+    busts.undo_bust(floor, again)
+    refused("reentered", busts.undo_bust, floor, first)
 
 
 def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tournament):
     _draw, entries = drawn26
-    services.bust_entry(floor, entries[0])
+    busts.bust_entry(floor, entries[0])
     assert places([entries[0]]) == {entries[0].number: 26}
     victim = entries[3]
     seat = live(victim)
@@ -307,7 +308,7 @@ def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tourname
     seat.refresh_from_db()
     assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and live(victim) is None
     assert places([entries[0]]) == {entries[0].number: 25}
-    tables.correct_seat(floor, entries[1], seat.table.number, seat.seat)  # the seat is free again
+    seats.correct_seat(floor, entries[1], seat.table.number, seat.seat)  # the seat is free again
 
 
 # --- the button draw ------------------------------------------------------------------------------
@@ -316,14 +317,14 @@ def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tourname
 def test_the_software_draws_the_button_verifiably(drawn, floor, tournament):
     _draw, _entries = drawn
     table = Table.objects.get(tournament=tournament, number=1)
-    out = tables.draw_button(floor, table)
+    out = draws.draw_button(floor, table)
     table.refresh_from_db()
     assert table.button_seat == out["button"]
     draw = Draw.objects.get(tournament=tournament, number=out["draw"])
     assert draw.kind == Draw.Kind.BUTTON and draw.result["button"] == out["button"]
-    occupied = sorted(tables.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     assert draw.inputs == {"table": 1, "seats": occupied} and sorted(out["cards"]) == occupied
-    assert tables.verify_draw(draw)["matches"]
+    assert read_models.verify_draw(draw)["matches"]
     assert seating.high_card_winner(out["cards"]) == out["button"]
     # The next draw has its own commitment already.
     assert Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).count() == 1
@@ -331,33 +332,33 @@ def test_the_software_draws_the_button_verifiably(drawn, floor, tournament):
 
 def test_the_button_by_entered_cards_goes_by_suit(drawn, floor, tournament):
     table = Table.objects.get(tournament=tournament, number=2)
-    occupied = sorted(tables.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     low = iter(["2c", "2d", "2h", "2s", "3c", "3d", "3h", "3s", "4c"])
     cards = {seat: next(low) for seat in occupied}
     cards[occupied[0]], cards[occupied[1]], cards[occupied[2]] = "Ac", "ah", "Ad"
-    out = tables.draw_button(floor, table, cards={str(k): v for k, v in cards.items()})
+    out = draws.draw_button(floor, table, cards={str(k): v for k, v in cards.items()})
     assert out["button"] == occupied[1] and out["draw"] is None and out["cards"][occupied[1]] == "Ah"
     table.refresh_from_db()
     assert table.button_seat == occupied[1]
     cards[occupied[1]], cards[occupied[2]] = "Ks", "Kh"
-    assert tables.draw_button(floor, table, cards=cards)["button"] == occupied[0]  # Ac beats Ks
-    refused("bad_cards", tables.draw_button, floor, table, cards={occupied[0]: "As"})
-    refused("bad_cards", tables.draw_button, floor, table, cards={**cards, occupied[0]: "Zz"})
-    refused("bad_cards", tables.draw_button, floor, table, cards={**cards, occupied[0]: "4c", occupied[1]: "4c"})
+    assert draws.draw_button(floor, table, cards=cards)["button"] == occupied[0]  # Ac beats Ks
+    refused("bad_cards", draws.draw_button, floor, table, cards={occupied[0]: "As"})
+    refused("bad_cards", draws.draw_button, floor, table, cards={**cards, occupied[0]: "Zz"})
+    refused("bad_cards", draws.draw_button, floor, table, cards={**cards, occupied[0]: "4c", occupied[1]: "4c"})
 
 
 def test_the_button_by_seat_and_refusals(drawn, floor, dealer, tournament):
     table = Table.objects.get(tournament=tournament, number=3)
-    occupied = sorted(tables.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
-    out = tables.draw_button(floor, table, seat=occupied[-1])
+    occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    out = draws.draw_button(floor, table, seat=occupied[-1])
     table.refresh_from_db()
     assert out["button"] == table.button_seat == occupied[-1] and out["draw"] is None
     empty_seat = next(s for s in range(1, 10) if s not in occupied)
-    exc = refused("bad_seat", tables.draw_button, floor, table, seat=empty_seat)
+    exc = refused("bad_seat", draws.draw_button, floor, table, seat=empty_seat)
     assert "occupied seat" in exc.message
-    refused("forbidden", tables.draw_button, dealer, table)
+    refused("forbidden", draws.draw_button, dealer, table)
     empty = Table.objects.get(tournament=tournament, number=4)
-    exc = refused("table_empty", tables.draw_button, floor, empty)
+    exc = refused("table_empty", draws.draw_button, floor, empty)
     assert "nobody seated" in exc.message
     assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.BUTTON).exists()
 
@@ -367,28 +368,28 @@ def test_the_button_by_seat_and_refusals(drawn, floor, dealer, tournament):
 
 def test_set_break_order_lists_every_table_in_play_once(director, tournament):
     open_tables(director, tournament, [1, 2, 3])
-    assert tables.break_order(tournament) == [3, 2, 1]  # before the start draw: highest first
-    assert tables.set_break_order(director, tournament, [2, "1", 3]) == [2, 1, 3]
-    assert tables.break_order(tournament) == [2, 1, 3]
+    assert selectors.break_order(tournament) == [3, 2, 1]  # before the start draw: highest first
+    assert table_setup.set_break_order(director, tournament, [2, "1", 3]) == [2, 1, 3]
+    assert selectors.break_order(tournament) == [2, 1, 3]
     for bad in ([1, 2], [1, 2, 3, 4], [1, 1, 2, 3], [1, 2, 2], ["x", 1, 2], None):
-        exc = refused("bad_order", tables.set_break_order, director, tournament, bad)
+        exc = refused("bad_order", table_setup.set_break_order, director, tournament, bad)
         assert exc.message
-    assert tables.break_order(tournament) == [2, 1, 3]
+    assert selectors.break_order(tournament) == [2, 1, 3]
 
 
 def test_tables_opened_after_the_start_draw_break_first(drawn, director, tournament):
-    before = tables.break_order(tournament)
-    tables.open_table(director, tournament, 5)
-    assert tables.break_order(tournament) == [5, *before]
-    tables.open_table(director, tournament, 6)
-    assert tables.break_order(tournament) == [6, 5, *before]
+    before = selectors.break_order(tournament)
+    table_setup.open_table(director, tournament, 5)
+    assert selectors.break_order(tournament) == [5, *before]
+    table_setup.open_table(director, tournament, 6)
+    assert selectors.break_order(tournament) == [6, 5, *before]
     # A table taken out of play and back after the draw also breaks first.
     t4 = Table.objects.get(tournament=tournament, number=4)
-    tables.set_table_in_play(director, t4, False)
-    tables.set_table_in_play(director, t4, True)
-    assert tables.break_order(tournament)[0] == 4
+    table_setup.set_table_in_play(director, t4, False)
+    table_setup.set_table_in_play(director, t4, True)
+    assert selectors.break_order(tournament)[0] == 4
     busy = Table.objects.get(tournament=tournament, number=1)
-    refused("table_has_players", tables.set_table_in_play, director, busy, False)
+    refused("table_has_players", table_setup.set_table_in_play, director, busy, False)
 
 
 # --- concurrency and the floor map ------------------------------------------------------------------
@@ -400,13 +401,13 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
         pytest.skip("needs PostgreSQL: threads racing on row locks")
     cashier = make_user("cash2", "Cashier")
     floors = [make_user(f"floor{i}", "Floor") for i in range(2)]
-    tournament = services.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(director, tournament_data(), template)
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 3)
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     seat = live(entries[0])
-    outcomes = at_once([lambda user=user: services.bust_entry(user, entries[0]).finish_place for user in floors])
-    results = [o.code if isinstance(o, services.ServiceError) else o for o in outcomes]
+    outcomes = at_once([lambda user=user: busts.bust_entry(user, entries[0]).finish_place for user in floors])
+    results = [o.code if isinstance(o, errors.ServiceError) else o for o in outcomes]
     assert sorted(results, key=str) == [3, "entry_not_active"]
     assert AuditEvent.objects.filter(tournament=tournament, type="entry.busted").count() == 1
     assert Seat.objects.filter(entry=entries[0], end_reason=Seat.End.BUST).count() == 1
@@ -416,16 +417,16 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
 def floor_map_queries(director, cashier, tournament, n_tables: int, start: int) -> int:
     open_tables(director, tournament, range(1, n_tables + 1))
     register(cashier, tournament, n_tables * 2, start=start)
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     with CaptureQueriesContext(connection) as ctx:
-        result = tables.floor_map(tournament)
+        result = read_models.floor_map(tournament)
     assert len(result["tables"]) == n_tables and result["players_seated"] == n_tables * 2
     return len(ctx.captured_queries)
 
 
 def test_the_floor_map_takes_the_same_number_of_queries_for_2_and_20_tables(director, cashier, template):
-    small = services.create_tournament(director, tournament_data(name="Small"), template)
-    big = services.create_tournament(director, tournament_data(name="Big"), template)
+    small = setup.create_tournament(director, tournament_data(name="Small"), template)
+    big = setup.create_tournament(director, tournament_data(name="Big"), template)
     few = floor_map_queries(director, cashier, small, 2, start=0)
     many = floor_map_queries(director, cashier, big, 20, start=1000)
     assert few == many
@@ -434,7 +435,7 @@ def test_the_floor_map_takes_the_same_number_of_queries_for_2_and_20_tables(dire
 
 def test_the_floor_map_shows_names_seats_and_statuses(drawn, floor, tournament):
     _draw, entries = drawn
-    fm = tables.floor_map(tournament)
+    fm = read_models.floor_map(tournament)
     assert fm["start_drawn"] is True and fm["waiting"] == 0 and fm["players_seated"] == 20
     seat = live(entries[0])
     row = next(t for t in fm["tables"] if t["table"] == seat.table.number)
@@ -445,5 +446,5 @@ def test_the_floor_map_shows_names_seats_and_statuses(drawn, floor, tournament):
 def test_no_seat_by_hand_before_the_start_draw(director, cashier, floor, tournament):
     open_tables(director, tournament, [1])
     (e,) = register(cashier, tournament, 1)
-    refused("not_drawn", tables.correct_seat, floor, e, 1, 1)
+    refused("not_drawn", seats.correct_seat, floor, e, 1, 1)
     assert not Seat.objects.filter(entry=e).exists()

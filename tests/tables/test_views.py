@@ -8,7 +8,8 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from tables import services as tables
+from tables import draws, read_models, selectors
+from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
 from tests.conftest import id_doc
 from tests.tables.test_seating_services import open_tables
@@ -27,9 +28,9 @@ def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
 @pytest.fixture
 def drawn(director, cashier, tournament):
     for n in (1, 2):
-        tables.open_table(director, tournament, n, 9)
+        table_setup.open_table(director, tournament, n, 9)
     entries = register(cashier, tournament, 12)
-    draw = tables.draw_start(director, tournament)
+    draw = draws.draw_start(director, tournament)
     return draw, entries
 
 
@@ -93,7 +94,7 @@ def test_bust_from_the_map_and_undo(drawn, floor, tournament):
 
 def test_correct_a_seat_with_a_plain_form_post(drawn, floor, tournament):
     _draw, entries = drawn
-    data = tables.floor_map(tournament)
+    data = read_models.floor_map(tournament)
     target = next((t["table"], s["seat"]) for t in data["tables"] for s in t["seat_list"] if s["entry"] is None and t["in_play"])
     response = client_for(floor).post(f"/t/{tournament.pk}/map/entries/{entries[3].number}/correct/",
                                       {"table": target[0], "seat": target[1]}, follow=True)
@@ -123,7 +124,7 @@ def test_a_cashier_and_a_dealer_may_not_bust_or_correct(drawn, cashier, dealer, 
 
 
 def test_start_draw_is_for_the_director_and_then_the_waiting_are_seated(director, floor, cashier, tournament):
-    tables.open_table(director, tournament, 1, 9)
+    table_setup.open_table(director, tournament, 1, 9)
     register(cashier, tournament, 5)
     refused = client_for(floor).post(f"/t/{tournament.pk}/map/draw/")
     assert refused.status_code == 403 and not Seat.objects.exists()
@@ -229,7 +230,7 @@ def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables,
     response = c.post(tables_url(tournament, "break-order/"), {"order": " 1, 3  2 "}, follow=True)
     assert response.redirect_chain[-1][0] == tables_url(tournament)
     assert "Break order saved: 1, 3, 2." in response.content.decode()
-    assert tables.break_order(tournament) == [1, 3, 2]
+    assert selectors.break_order(tournament) == [1, 3, 2]
     (event,) = events_of(tournament, "tables.break_order")
     assert event.payload == {"order": [1, 3, 2]} and event.actor == director
     rows = {row["table"]: row for row in response.context["rows"]}
@@ -245,12 +246,12 @@ def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables,
     ("", "List every table in play exactly once (tables in play: 1, 2, 3)."),
 ])
 def test_a_bad_break_order_is_refused_with_the_message_and_changes_nothing(three_tables, director, tournament, typed, message):
-    before = tables.break_order(tournament)
+    before = selectors.break_order(tournament)
     seq = AuditEvent.objects.filter(tournament=tournament).count()
     response = client_for(director).post(tables_url(tournament, "break-order/"), {"order": typed}, follow=True)
     assert response.redirect_chain[-1][0] == tables_url(tournament)
     assert message in response.content.decode()
-    assert tables.break_order(tournament) == before == [3, 2, 1]
+    assert selectors.break_order(tournament) == before == [3, 2, 1]
     assert AuditEvent.objects.filter(tournament=tournament).count() == seq
 
 
@@ -260,7 +261,7 @@ def test_only_the_director_sets_the_break_order_or_takes_tables_out_of_play(requ
     assert c.post(tables_url(tournament, "break-order/"), {"order": "1 2 3"}).status_code == 403
     assert c.post(tables_url(tournament, "2/in-play/"), {"in_play": "0"}).status_code == 403
     assert c.post(tables_url(tournament, "open/"), {"number": 9, "accessible": "on"}).status_code == 403
-    assert tables.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
+    assert selectors.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
     assert not Table.objects.filter(number=9).exists()
     if who == "floor":  # the floor sees the list, without the director's forms and buttons
         page = client_for(request.getfixturevalue(who)).get(tables_url(tournament)).content.decode()
@@ -273,7 +274,7 @@ def test_anonymous_is_sent_to_log_in_and_nothing_changes(three_tables, tournamen
     for url, data in posts.items():
         response = Client().post(url, data)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    assert tables.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
+    assert selectors.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
 
 
 def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, director, tournament):
@@ -288,7 +289,7 @@ def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, direc
     row = page[page.index('<tr data-table="2"'):]
     row = row[:row.index("</tr>")]
     assert 'class="out-of-play"' in row and "not in play" in row and "Put in play" in row and "data-in-play" not in row
-    assert tables.break_order(tournament) == [3, 1] and 'value="3 1"' in page
+    assert selectors.break_order(tournament) == [3, 1] and 'value="3 1"' in page
     assert [r["table"] for r in response.context["tables"]] == [1, 3]  # the live list: tables in play only
     response = c.post(tables_url(tournament, "2/in-play/"), {"in_play": "1"}, follow=True)
     assert "Table 2 is in play." in response.content.decode()
@@ -301,7 +302,7 @@ def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, direc
 def test_a_table_with_a_seated_player_is_not_taken_out_of_play(director, cashier, tournament):
     open_tables(director, tournament, [1, 2])
     register(cashier, tournament, 3)
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     occupied = Seat.objects.filter(ended_at__isnull=True).values_list("table__number", flat=True).first()
     before = AuditEvent.objects.filter(tournament=tournament).count()
     response = client_for(director).post(tables_url(tournament, f"{occupied}/in-play/"), {"in_play": "0"}, follow=True)

@@ -11,9 +11,10 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tables import services as tables_services
+from tables import seats
+from tables import setup as table_setup
 from tests.conftest import BASIC_SPEC, PASSWORD, id_doc, tournament_data
-from tournament import services
+from tournament import services, setup
 from tournament import structure as rules
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, Structure, Tournament
 
@@ -54,7 +55,7 @@ def register(client: APIClient, tournament: Tournament, player: Player, number: 
 
 @pytest.fixture
 def rebuy_tournament(director, tournament):
-    return services.update_tournament(director, tournament, {
+    return setup.update_tournament(director, tournament, {
         "rebuy_allowed": True, "rebuy_price": 5000, "rebuy_fee": 500, "rebuy_chips": 10000,
         "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000,
     })
@@ -138,8 +139,8 @@ ROLES = ("director", "floor", "cashier", "dealer", "anonymous")
 def world(request, director, floor, cashier, dealer, template, rebuy_tournament, player, second_player):
     services.register_entry(cashier, rebuy_tournament, player, id_doc())
     display = services.create_display_token(director, rebuy_tournament, "Lobby TV 1")
-    tables_services.open_table(director, rebuy_tournament, 1, 9)  # also commits draw 1
-    tables_services.set_seat_request(floor, rebuy_tournament, second_player, accessible=True)
+    table_setup.open_table(director, rebuy_tournament, 1, 9)  # also commits draw 1
+    seats.set_seat_request(floor, rebuy_tournament, second_player, accessible=True)
     cache.clear()  # the public endpoints' throttle counts in the cache
     return {"director": director, "floor": floor, "cashier": cashier, "dealer": dealer, "anonymous": None,
             "template": template, "tournament": rebuy_tournament, "player2": second_player, "display": display}
@@ -160,7 +161,7 @@ def test_role_matrix(world, role, method, path, allowed, body):
     elif role not in allowed:
         assert response.status_code == 403, response.content
         assert "role" in response.json()["detail"]
-        assert "error" not in response.json(), "refused by the API's own role check, before any service ran"
+        assert response.json()["error"] == "permission_denied", "refused by the API's own role check, before any service ran"
         assert AuditEvent.objects.count() == events_before, "a refused request must change nothing"
     else:
         # Allowed: the request reaches the service; it may still be refused by a house rule (400/409), never 401/403/5xx.
@@ -218,7 +219,7 @@ def test_token_refused_for_wrong_password_and_bad_token(floor):
     assert "Wrong username or password" in response.json()["detail"]
     assert not Token.objects.exists()
     missing = APIClient().post("/api/auth/token/", {"username": "floor"}, format="json")
-    assert missing.status_code == 400 and "password" in missing.json()
+    assert missing.status_code == 400 and "password" in missing.json()["fields"]
     tablet = APIClient()
     tablet.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
     assert tablet.get("/api/tournaments/").status_code == 401
@@ -240,11 +241,11 @@ def test_token_login_is_rate_limited_by_axes(floor):
 def test_register_without_id_fields_is_400_and_creates_nothing(cashier, tournament, player):
     response = client_for(cashier).post(f"/api/tournaments/{tournament.pk}/entries/", {"player": player.pk}, format="json")
     assert response.status_code == 400
-    errors = response.json()
+    errors = response.json()["fields"]
     assert "no entry without an ID check" in errors["document_number"][0]
     assert "no entry without an ID check" in errors["document_type"][0]
     blank = register(client_for(cashier), tournament, player, number="   ")
-    assert blank.status_code == 400 and "no entry without an ID check" in blank.json()["document_number"][0]
+    assert blank.status_code == 400 and "no entry without an ID check" in blank.json()["fields"]["document_number"][0]
     assert not Entry.objects.exists() and not IdCheck.objects.exists() and not Purchase.objects.exists()
     assert not AuditEvent.objects.filter(type="entry.registered").exists()
 
@@ -254,7 +255,7 @@ def test_register_too_short_or_unknown_document_is_400(cashier, tournament, play
     assert short.status_code == 400
     assert short.json()["error"] == "id_number_short"
     unknown = register(client_for(cashier), tournament, player, document_type="library_card")
-    assert unknown.status_code == 400 and "document_type" in unknown.json()
+    assert unknown.status_code == 400 and "document_type" in unknown.json()["fields"]
     assert not Entry.objects.exists() and not IdCheck.objects.exists()
 
 
@@ -295,7 +296,7 @@ def test_register_refused_when_registration_closed(director, cashier, tournament
     assert response.status_code == 409 and response.json()["error"] == "registration_closed"
     assert not Entry.objects.exists()
     missing = client_for(director).post(f"/api/tournaments/{tournament.pk}/registration/", {}, format="json")
-    assert missing.status_code == 400 and "closed" in missing.json()
+    assert missing.status_code == 400 and "closed" in missing.json()["fields"]
     reopened = client_for(director).post(f"/api/tournaments/{tournament.pk}/registration/", {"closed": False}, format="json")
     assert reopened.json()["registration_open"] is True
     assert register(client_for(cashier), tournament, player).status_code == 201
@@ -351,7 +352,7 @@ def test_structure_create_replace_copy_and_detail(director, template):
     copy = client.post(f"/api/structures/{sid}/copy/", {"name": "Turbo copy"}, format="json")
     assert copy.status_code == 201 and copy.json()["name"] == "Turbo copy" and copy.json()["id"] not in (sid, template.pk)
     unnamed = client.post(f"/api/structures/{sid}/copy/", {"name": " "}, format="json")
-    assert unnamed.status_code == 400 and unnamed.json()["name"] == ["Give the copy a name."]
+    assert unnamed.status_code == 400 and unnamed.json()["fields"]["name"] == ["Give the copy a name."]
     assert client.get("/api/structures/999999/").status_code == 404
 
 
@@ -371,20 +372,20 @@ def test_invalid_structure_is_400_with_problem_messages(director, template):
         assert "The structure cannot start with a break." in body["problems"]
         assert "Level 2: the blinds are lower than in level 1; blinds must rise." in body["problems"]
     assert Structure.objects.count() == count
-    assert services.export_structure(template) == rules.to_json(BASIC_SPEC), "a refused replace changes nothing"
+    assert setup.export_structure(template) == rules.to_json(BASIC_SPEC), "a refused replace changes nothing"
 
 
 def test_malformed_structure_is_400_with_field_messages(director):
     count = Structure.objects.count()
     wrong_format = client_for(director).post("/api/structures/import/", export_json(format="spreadsheet"), format="json")
     assert wrong_format.status_code == 400
-    assert "not a structure export" in wrong_format.json()["format"][0]
+    assert "not a structure export" in wrong_format.json()["fields"]["format"][0]
     wrong_version = client_for(director).post("/api/structures/", export_json(version=7), format="json")
-    assert "Version 7" in wrong_version.json()["version"][0]
+    assert "Version 7" in wrong_version.json()["fields"]["version"][0]
     no_blinds = export_json(levels=[{"kind": "level", "minutes": 20}])
     response = client_for(director).post("/api/structures/", no_blinds, format="json")
     assert response.status_code == 400
-    assert "small blind and a big blind" in str(response.json()["levels"])
+    assert "small blind and a big blind" in str(response.json()["fields"])
     assert Structure.objects.count() == count
 
 
@@ -432,13 +433,13 @@ def test_invalid_tournament_is_400_and_creates_nothing(director, template):
     assert six_max.json()["error"] == "tournament_invalid"
     assert "A 6-max tournament has at most 6 seats per table." in six_max.json()["problems"]
     currency = client_for(director).post("/api/tournaments/", tournament_body(template, currency="euro"), format="json")
-    assert currency.status_code == 400 and "currency" in currency.json()
+    assert currency.status_code == 400 and "currency" in currency.json()["fields"]
     zone = client_for(director).post("/api/tournaments/", tournament_body(template, time_zone="Mars/Olympus"), format="json")
-    assert zone.status_code == 400 and "Unknown time zone" in zone.json()["time_zone"][0]
+    assert zone.status_code == 400 and "Unknown time zone" in zone.json()["fields"]["time_zone"][0]
     body = tournament_body(template)
     body["template"] = 999999
     no_template = client_for(director).post("/api/tournaments/", body, format="json")
-    assert no_template.json()["template"] == ["There is no structure template with id 999999."]
+    assert no_template.json()["fields"]["template"] == ["There is no structure template with id 999999."]
     assert Tournament.objects.count() == count
 
 
@@ -485,7 +486,7 @@ def test_create_player(cashier):
     assert young.status_code == 400 and young.json()["error"] == "under_age"
     bad_email = client_for(cashier).post("/api/players/", {"first_name": "A", "last_name": "B", "date_of_birth": "1970-01-01",
                                                            "email": "not-an-email"}, format="json")
-    assert bad_email.status_code == 400 and "email" in bad_email.json()
+    assert bad_email.status_code == 400 and "email" in bad_email.json()["fields"]
     assert Player.objects.count() == 1
 
 
@@ -509,7 +510,7 @@ def test_rebuy_pay_and_void(floor, cashier, rebuy_tournament, player):
     assert twice.status_code == 409 and twice.json()["error"] == "not_announced"
 
     no_reason = client_for(cashier).post(f"/api/tournaments/{t}/receipts/2/void/", {}, format="json")
-    assert no_reason.status_code == 400 and no_reason.json()["reason"] == ["Give a reason for voiding."]
+    assert no_reason.status_code == 400 and no_reason.json()["fields"]["reason"] == ["Give a reason for voiding."]
     too_much = client_for(cashier).post(f"/api/tournaments/{t}/receipts/2/void/", {"reason": "typo", "refund_amount": 9999}, format="json")
     assert too_much.status_code == 400 and too_much.json()["error"] == "refund_range"
     voided = client_for(cashier).post(f"/api/tournaments/{t}/receipts/2/void/", {"reason": "typo", "refund_amount": 5000}, format="json")
@@ -578,7 +579,7 @@ def test_display_tokens(director, tournament):
     assert body["active"] is True and body["token"] == token.token and body["url"].endswith(f"/display/{token.token}/")
     assert [d["id"] for d in client.get(f"/api/tournaments/{tournament.pk}/displays/").json()] == [token.pk]
     unnamed = client.post(f"/api/tournaments/{tournament.pk}/displays/", {"label": ""}, format="json")
-    assert unnamed.status_code == 400 and "Lobby TV 1" in unnamed.json()["label"][0]
+    assert unnamed.status_code == 400 and "Lobby TV 1" in unnamed.json()["fields"]["label"][0]
     revoked = client.post(f"/api/tournaments/{tournament.pk}/displays/{token.pk}/revoke/")
     assert revoked.status_code == 200 and revoked.json()["active"] is False and revoked.json()["revoked_at"]
     again = client.post(f"/api/tournaments/{tournament.pk}/displays/{token.pk}/revoke/")

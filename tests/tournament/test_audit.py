@@ -9,9 +9,10 @@ import pytest
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from live import groups
+from core import errors, groups
+from tables import busts
 from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
-from tournament import services
+from tournament import services, setup
 from tournament.audit import lock_tournament, record_event
 from tournament.models import AuditEvent, Entry, Purchase, Tournament
 
@@ -21,7 +22,7 @@ def tournament_events(tournament: Tournament) -> list[tuple[int, str]]:
 
 
 def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director, cashier, floor, template, player):
-    t = services.create_tournament(director, tournament_data(
+    t = setup.create_tournament(director, tournament_data(
         rebuy_allowed=True, rebuy_price=5000, rebuy_chips=10000, addon_allowed=True, addon_price=4000, addon_chips=15000), template)
     other = services.create_player(cashier, first_name="Petr", last_name="Svoboda", date_of_birth=player.date_of_birth)
     state: dict = {}
@@ -33,9 +34,9 @@ def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director,
         ("rebuy.paid", lambda: services.pay_purchase(cashier, state["rebuy"])),
         ("addon.paid", lambda: services.add_chips(cashier, state["e1"], Purchase.Kind.ADDON)),
         ("purchase.voided", lambda: services.void_purchase(cashier, state["e2"].purchases.get(), "Wrong player")),
-        ("entry.busted", lambda: services.bust_entry(floor, state["e1"])),
-        ("tournament.changed", lambda: services.update_tournament(director, t, {"name": "Renamed"})),
-        ("tournament.structure_changed", lambda: services.set_tournament_structure(director, t, BASIC_SPEC)),
+        ("entry.busted", lambda: busts.bust_entry(floor, state["e1"])),
+        ("tournament.changed", lambda: setup.update_tournament(director, t, {"name": "Renamed"})),
+        ("tournament.structure_changed", lambda: setup.set_tournament_structure(director, t, BASIC_SPEC)),
         ("registration.closed", lambda: services.set_registration_closed(director, t, True)),
         ("registration.reopened", lambda: services.set_registration_closed(director, t, False)),
         ("display.created", lambda: state.setdefault("token", services.create_display_token(director, t, "Lobby TV"))),
@@ -60,19 +61,19 @@ def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament,
         lambda: services.register_entry(cashier, tournament, player, id_doc()),  # already live
         lambda: services.add_chips(cashier, entry, Purchase.Kind.REBUY),  # not allowed
         lambda: services.void_purchase(cashier, entry.purchases.get(), ""),  # no reason
-        lambda: services.bust_entry(cashier, entry),  # not the floor's role
+        lambda: busts.bust_entry(cashier, entry),  # not the floor's role
     ):
-        with pytest.raises(services.ServiceError):
+        with pytest.raises(errors.ServiceError):
             call()
     assert tournament_events(tournament) == before
-    services.bust_entry(floor, entry)
+    busts.bust_entry(floor, entry)
     assert tournament_events(tournament)[-1] == (before[-1][0] + 1, "entry.busted")
 
 
 def test_sequences_are_per_tournament_and_events_without_one_take_no_seq(director, cashier, template, tournament):
-    second = services.create_tournament(director, tournament_data(name="Second"), template)
+    second = setup.create_tournament(director, tournament_data(name="Second"), template)
     services.create_player(cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))
-    services.copy_structure(director, template, "Copy")
+    setup.copy_structure(director, template, "Copy")
     assert tournament_events(tournament) == [(1, "tournament.created")]
     assert tournament_events(second) == [(1, "tournament.created")]
     assert set(AuditEvent.objects.filter(tournament=None).values_list("seq", flat=True)) == {None}
@@ -82,10 +83,10 @@ def test_sequences_are_per_tournament_and_events_without_one_take_no_seq(directo
 
 def test_calls_without_a_tournament_write_one_event_each(director, cashier, template):
     calls = [
-        ("structure.created", lambda: services.save_structure_template(director, BASIC_SPEC)),
-        ("structure.changed", lambda: services.save_structure_template(director, BASIC_SPEC, template)),
-        ("structure.copied", lambda: services.copy_structure(director, template, "Copy")),
-        ("structure.imported", lambda: services.import_structure(director, services.export_structure(template))),
+        ("structure.created", lambda: setup.save_structure_template(director, BASIC_SPEC)),
+        ("structure.changed", lambda: setup.save_structure_template(director, BASIC_SPEC, template)),
+        ("structure.copied", lambda: setup.copy_structure(director, template, "Copy")),
+        ("structure.imported", lambda: setup.import_structure(director, setup.export_structure(template))),
         ("player.created", lambda: services.create_player(cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))),
     ]
     for expected_type, call in calls:
@@ -105,7 +106,7 @@ def test_events_record_who_did_it(cashier, tournament, player):
 
 @pytest.mark.django_db(transaction=True)
 def test_record_event_outside_a_transaction_raises(director, template):
-    tournament = services.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(director, tournament_data(), template)
     with pytest.raises(RuntimeError, match="atomic"):
         record_event(tournament, "test.outside", {})
     with pytest.raises(RuntimeError):
@@ -163,7 +164,7 @@ def listeners(in_memory_layer):
 def test_events_are_published_after_commit_only(director, template, listeners):
     cashier = make_user("cash", "Cashier")
     floor = make_user("floor", "Floor")
-    tournament = services.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(director, tournament_data(), template)
     player = services.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
     staff = listeners(groups.floor(tournament.pk))
     lobby = listeners(groups.lobby(tournament.pk))
@@ -186,7 +187,7 @@ def test_events_are_published_after_commit_only(director, template, listeners):
 
     with pytest.raises(Abandon):
         with transaction.atomic():
-            services.bust_entry(floor, entry)
+            busts.bust_entry(floor, entry)
             raise Abandon
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.ACTIVE
     staff.assert_nothing()
@@ -202,13 +203,13 @@ def test_events_are_published_after_commit_only(director, template, listeners):
 def test_the_lobby_message_has_no_player_names_or_documents(director, template, listeners):
     cashier = make_user("cash", "Cashier")
     floor = make_user("floor", "Floor")
-    tournament = services.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(director, tournament_data(), template)
     player = services.create_player(cashier, first_name="Zuzana", last_name="Kováčová", nickname="Zuzka",
                                     date_of_birth=date(1990, 5, 17))
     staff = listeners(groups.floor(tournament.pk))
     lobby = listeners(groups.lobby(tournament.pk))
     entry = services.register_entry(cashier, tournament, player, id_doc("SK-ZK5551234"))
-    services.bust_entry(floor, entry)
+    busts.bust_entry(floor, entry)
     staff_texts = [json.dumps(staff.receive(), ensure_ascii=False) for _ in range(2)]
     lobby_texts = [json.dumps(lobby.receive(), ensure_ascii=False) for _ in range(2)]
     assert "Zuzana" in staff_texts[0]  # the floor sees who it is; the lobby does not

@@ -1,7 +1,7 @@
 """The entry page's seating actions: seat shown, undo of a bust, special-needs request (TDA 6)."""
 import pytest
 
-from tables import services as tables
+from tables import busts, draws, selectors
 from tables.models import SeatRequest
 from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, Entry
@@ -11,26 +11,26 @@ from tournament.models import AuditEvent, Entry
 def seated(director, cashier, tournament):
     open_tables(director, tournament, [1, 2])
     entries = register(cashier, tournament, 6)
-    tables.draw_start(director, tournament)
+    draws.draw_start(director, tournament)
     return entries
 
 
 def test_the_entry_page_shows_the_seat(client, floor, tournament, seated):
     client.force_login(floor)
-    seat = tables.seat_of(seated[0])
+    seat = selectors.seat_of(seated[0])
     page = client.get(f"/t/{tournament.pk}/entries/{seated[0].number}/").content.decode()
     assert f"Table {seat.table.number}, seat {seat.seat}" in page
 
 
 def test_floor_busts_and_undoes_from_the_entry_page(client, floor, tournament, seated):
     client.force_login(floor)
-    entry, seat = seated[0], tables.seat_of(seated[0])
+    entry, seat = seated[0], selectors.seat_of(seated[0])
     client.post(f"/t/{tournament.pk}/entries/{entry.number}/bust/")
     entry.refresh_from_db()
-    assert entry.status == Entry.Status.BUSTED and entry.finish_place == 6 and tables.seat_of(entry) is None
+    assert entry.status == Entry.Status.BUSTED and entry.finish_place == 6 and selectors.seat_of(entry) is None
     client.post(f"/t/{tournament.pk}/entries/{entry.number}/undo-bust/")
     entry.refresh_from_db()
-    back = tables.seat_of(entry)
+    back = selectors.seat_of(entry)
     assert entry.status == Entry.Status.ACTIVE and entry.finish_place is None
     assert (back.table_id, back.seat) == (seat.table_id, seat.seat)
     # Undoing again is refused with a message and changes nothing.
@@ -40,9 +40,7 @@ def test_floor_busts_and_undoes_from_the_entry_page(client, floor, tournament, s
 
 
 def test_a_cashier_may_not_undo_a_bust_or_set_special_needs(client, cashier, floor, tournament, seated):
-    from tournament import services
-
-    services.bust_entry(floor, seated[1])
+    busts.bust_entry(floor, seated[1])
     client.force_login(cashier)
     assert client.post(f"/t/{tournament.pk}/entries/{seated[1].number}/undo-bust/").status_code == 403
     assert client.post(f"/t/{tournament.pk}/entries/{seated[2].number}/seat-request/", {"accessible": "1"}).status_code == 403

@@ -8,19 +8,21 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from core import errors
+from tables import busts
 from tests.concurrency import at_once
 from tests.conftest import id_doc, make_user, tournament_data
-from tournament import services
+from tournament import services, setup
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Purchase, Tournament
 from tournament.stats import tournament_stats
 
 
 def test_registration_refused_without_id_check(cashier, tournament, player):
-    with pytest.raises(services.ServiceError) as err:
+    with pytest.raises(errors.ServiceError) as err:
         services.register_entry(cashier, tournament, player, None)
     assert err.value.code == "id_check_missing"
     assert "ID" in err.value.message
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         services.register_entry(cashier, tournament, player, services.IdDocument("id_card", "  "))
     assert not Entry.objects.exists()
     assert not AuditEvent.objects.filter(type="entry.registered").exists()
@@ -60,8 +62,8 @@ def set_level(tournament: Tournament, level: int) -> None:
     tournament.refresh_from_db()
 
 
-def refused(code: str, fn, *args, **kwargs) -> services.ServiceError:
-    with pytest.raises(services.ServiceError) as err:
+def refused(code: str, fn, *args, **kwargs) -> errors.ServiceError:
+    with pytest.raises(errors.ServiceError) as err:
         fn(*args, **kwargs)
     assert err.value.code == code, err.value.message
     return err.value
@@ -69,7 +71,7 @@ def refused(code: str, fn, *args, **kwargs) -> services.ServiceError:
 
 @pytest.fixture
 def rebuy_tournament(director, template):
-    return services.create_tournament(director, tournament_data(
+    return setup.create_tournament(director, tournament_data(
         name="Rebuy Madness", rebuy_allowed=True, rebuy_price=5000, rebuy_fee=500, rebuy_chips=10000, max_rebuys=2,
         rebuy_until_level=3, addon_allowed=True, addon_price=4000, addon_fee=400, addon_chips=15000, max_addons=1,
         addon_until_level=4, guaranteed_pool=0), template)
@@ -138,7 +140,7 @@ def test_duplicate_live_entry_of_the_same_player_refused(cashier, tournament, pl
 
 def test_same_document_for_a_different_player_record_refused(cashier, floor, tournament, player):
     entry = services.register_entry(cashier, tournament, player, id_doc())
-    services.bust_entry(floor, entry)  # not live any more: the document still belongs to Jana
+    busts.bust_entry(floor, entry)  # not live any more: the document still belongs to Jana
     other = new_player(cashier, "Impostor")
     err = refused("id_other_player", services.register_entry, cashier, tournament, other, id_doc("ea 123 4567"))
     assert err.status == 409 and "Jana Nováková" in err.message
@@ -157,9 +159,9 @@ def test_same_document_for_a_live_entry_refused(cashier, tournament, player):
 def test_a_second_document_of_a_player_is_also_theirs(director, cashier, floor, tournament, player):
     # Regression: only the first document was tied to the player, so another record could use the second one.
     entry = services.register_entry(cashier, tournament, player, id_doc("EA1234567"))
-    services.bust_entry(floor, entry)
+    busts.bust_entry(floor, entry)
     services.register_entry(cashier, tournament, player, id_doc("PA7654321", "passport"))  # re-entry, shown a passport
-    other_tournament = services.create_tournament(director, tournament_data(name="Monday"), tournament.structure)
+    other_tournament = setup.create_tournament(director, tournament_data(name="Monday"), tournament.structure)
     other = new_player(cashier, "Borrower")
     err = refused("id_other_player", services.register_entry, cashier, other_tournament, other, id_doc("PA7654321", "passport"))
     assert "Jana Nováková" in err.message
@@ -187,7 +189,7 @@ def test_document_taken_by_another_desk_meanwhile_is_refused_cleanly(cashier, to
 
 def test_reentry_after_bust_is_counted_as_reentry(cashier, floor, tournament, player):
     first = services.register_entry(cashier, tournament, player, id_doc())
-    services.bust_entry(floor, first)
+    busts.bust_entry(floor, first)
     second = services.register_entry(cashier, tournament, player, id_doc())
     assert (second.number, second.kind) == (2, Entry.Kind.REENTRY)
     assert second.purchases.get().kind == Purchase.Kind.REENTRY
@@ -197,16 +199,16 @@ def test_reentry_after_bust_is_counted_as_reentry(cashier, floor, tournament, pl
 
 
 def test_reentry_refused_when_not_allowed(director, cashier, floor, template, player):
-    t = services.create_tournament(director, tournament_data(reentry_allowed=False, max_reentries=None), template)
-    services.bust_entry(floor, services.register_entry(cashier, t, player, id_doc()))
+    t = setup.create_tournament(director, tournament_data(reentry_allowed=False, max_reentries=None), template)
+    busts.bust_entry(floor, services.register_entry(cashier, t, player, id_doc()))
     refused("reentry_not_allowed", services.register_entry, cashier, t, player, id_doc())
     assert Entry.objects.count() == 1
 
 
 def test_reentry_limit(cashier, floor, tournament, player):
     assert tournament.max_reentries == 1
-    services.bust_entry(floor, services.register_entry(cashier, tournament, player, id_doc()))
-    services.bust_entry(floor, services.register_entry(cashier, tournament, player, id_doc()))
+    busts.bust_entry(floor, services.register_entry(cashier, tournament, player, id_doc()))
+    busts.bust_entry(floor, services.register_entry(cashier, tournament, player, id_doc()))
     err = refused("reentry_limit", services.register_entry, cashier, tournament, player, id_doc())
     assert "1" in err.message
     assert Entry.objects.count() == 2
@@ -293,7 +295,7 @@ def test_rebuy_limit_and_level(cashier, rebuy_tournament, player):
 
 def test_rebuy_refused_for_an_entry_not_playing(cashier, floor, rebuy_tournament, player):
     entry = services.register_entry(cashier, rebuy_tournament, player, id_doc())
-    services.bust_entry(floor, entry)
+    busts.bust_entry(floor, entry)
     refused("entry_not_active", services.add_chips, cashier, entry, Purchase.Kind.REBUY)
 
 
@@ -386,7 +388,7 @@ def test_double_void_refused(cashier, tournament, player):
 
 def test_void_after_bust_refused(cashier, floor, tournament, player):
     entry = services.register_entry(cashier, tournament, player, id_doc())
-    services.bust_entry(floor, entry)
+    busts.bust_entry(floor, entry)
     refused("entry_not_active", services.void_purchase, cashier, entry.purchases.get(), "Too late")
     assert entry.purchases.get().status == Purchase.Status.PAID
 
@@ -421,10 +423,10 @@ def test_finishing_places_count_the_players_left(cashier, floor, tournament):
                for i in range(11)]
     services.void_purchase(cashier, entries[10].purchases.get(), "Registered twice")  # voided: not a player
     assert tournament_stats(tournament)["players_left"] == 10
-    first = services.bust_entry(floor, entries[3])
+    first = busts.bust_entry(floor, entries[3])
     assert first.finish_place == 10 and first.busted_at is not None
-    assert services.bust_entry(floor, entries[7]).finish_place == 9
-    assert services.bust_entry(floor, entries[0]).finish_place == 8
+    assert busts.bust_entry(floor, entries[7]).finish_place == 9
+    assert busts.bust_entry(floor, entries[0]).finish_place == 8
     assert tournament_stats(tournament)["players_left"] == 7
     assert AuditEvent.objects.filter(type="entry.busted").last().payload["place"] == 8
 
@@ -432,10 +434,10 @@ def test_finishing_places_count_the_players_left(cashier, floor, tournament):
 def test_places_stay_distinct_when_entries_arrive_after_a_bust(cashier, floor, tournament):
     players = [new_player(cashier, f"P{i}") for i in range(5)]
     entries = [services.register_entry(cashier, tournament, p, id_doc(f"EA55555{i:02d}")) for i, p in enumerate(players[:3])]
-    services.bust_entry(floor, entries[0])  # place 3 of 3 so far
+    busts.bust_entry(floor, entries[0])  # place 3 of 3 so far
     entries += [services.register_entry(cashier, tournament, p, id_doc(f"EA66666{i:02d}")) for i, p in enumerate(players[3:])]
     for entry in entries[1:4]:
-        services.bust_entry(floor, entry)  # places 4, 3, 2
+        busts.bust_entry(floor, entry)  # places 4, 3, 2
     places = dict(Entry.objects.filter(status=Entry.Status.BUSTED).values_list("number", "finish_place"))
     # Five entries in all: the first bust finishes last (5th), then 4th, 3rd, 2nd; the last player left wins.
     assert places == {entries[0].number: 5, entries[1].number: 4, entries[2].number: 3, entries[3].number: 2}
@@ -444,8 +446,8 @@ def test_places_stay_distinct_when_entries_arrive_after_a_bust(cashier, floor, t
 def test_busting_twice_counts_the_place_once(cashier, floor, tournament, player):
     entry = services.register_entry(cashier, tournament, player, id_doc())
     services.register_entry(cashier, tournament, new_player(cashier, "Other"), id_doc("EA7654321"))
-    assert services.bust_entry(floor, entry).finish_place == 2
-    err = refused("entry_not_active", services.bust_entry, floor, entry)
+    assert busts.bust_entry(floor, entry).finish_place == 2
+    err = refused("entry_not_active", busts.bust_entry, floor, entry)
     assert err.status == 409
     entry.refresh_from_db()
     assert entry.finish_place == 2
@@ -455,7 +457,7 @@ def test_busting_twice_counts_the_place_once(cashier, floor, tournament, player)
 
 def test_only_the_floor_busts(cashier, tournament, player):
     entry = services.register_entry(cashier, tournament, player, id_doc())
-    refused("forbidden", services.bust_entry, cashier, entry)
+    refused("forbidden", busts.bust_entry, cashier, entry)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -464,13 +466,13 @@ def test_two_tablets_bust_the_same_entry_at_once(director, template):
         pytest.skip("needs a database that threads share with locking (the project's file SQLite or PostgreSQL)")
     cashier = make_user("cash2", "Cashier")
     floors = [make_user(f"floor{i}", "Floor") for i in range(2)]
-    tournament = services.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(director, tournament_data(), template)
     entries = [services.register_entry(cashier, tournament, new_player(cashier, f"P{i}"), id_doc(f"EA99999{i:02d}"))
                for i in range(3)]
-    outcomes = at_once([lambda user=user: services.bust_entry(user, entries[0]).finish_place for user in floors])
-    results = [o.code if isinstance(o, services.ServiceError) else o for o in outcomes]
+    outcomes = at_once([lambda user=user: busts.bust_entry(user, entries[0]).finish_place for user in floors])
+    results = [o.code if isinstance(o, errors.ServiceError) else o for o in outcomes]
     assert sorted(results, key=str) == [3, "entry_not_active"]
     assert AuditEvent.objects.filter(type="entry.busted").count() == 1
     assert tournament_stats(tournament)["players_left"] == 2
     # The next bust gets the next place: the first one was counted once.
-    assert services.bust_entry(floors[0], entries[1]).finish_place == 2
+    assert busts.bust_entry(floors[0], entries[1]).finish_place == 2

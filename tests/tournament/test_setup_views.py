@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.conftest import BASIC_SPEC
-from tournament import services
+from tournament import setup
 from tournament.models import AuditEvent, Structure, Tournament
 from tournament.structure import LevelSpec
 
@@ -74,7 +74,7 @@ def test_director_creates_structure_with_the_editor(client, director):
     assert response.status_code == 302 and response["Location"] == reverse("structure-list")
     structure = Structure.objects.get(name="Evening 15k")
     assert structure.is_template
-    spec = services.spec_of(structure)
+    spec = setup.spec_of(structure)
     assert sorted(spec.denominations) == [(25, "green"), (100, "black"), (500, "purple")]
     assert spec.levels == (
         LevelSpec("level", 15, 25, 50, 0, "none"),
@@ -118,7 +118,7 @@ def test_editor_shows_field_errors_next_to_the_fields(client, director):
     html = response.content.decode()
     assert 'id="field-errors"' in html
     assert html.count('class="errorlist"') >= 3
-    assert "Only a break colours up chips" in html
+    assert "Only a break colors up chips" in html
     assert 'value="twenty"' in html
     assert not Structure.objects.exists()
 
@@ -144,14 +144,14 @@ def test_export_is_a_json_attachment_that_import_accepts(client, director, templ
     assert response["Content-Type"].startswith("application/json")
     assert response["Content-Disposition"] == 'attachment; filename="daily-20k.json"'
     exported = json.loads(response.content)
-    assert exported == services.export_structure(template)
+    assert exported == setup.export_structure(template)
 
     upload = SimpleUploadedFile("daily-20k.json", response.content, content_type="application/json")
     response = client.post(reverse("structure-import"), {"file": upload, "text": ""})
     assert response.status_code == 302
     imported = Structure.objects.exclude(pk=template.pk).get()
     assert imported.is_template and response["Location"] == reverse("structure-edit", args=[imported.pk])
-    assert services.spec_of(imported) == services.spec_of(template)
+    assert setup.spec_of(imported) == setup.spec_of(template)
 
 
 def test_import_by_pasting_and_its_refusals(client, director, template):
@@ -159,12 +159,12 @@ def test_import_by_pasting_and_its_refusals(client, director, template):
     url = reverse("structure-import")
     response = client.post(url, {"text": "{not json"})
     assert response.status_code == 200 and "This is not valid JSON" in response.content.decode()
-    broken = services.export_structure(template)
+    broken = setup.export_structure(template)
     broken["levels"][1]["minutes"] = 0
     response = client.post(url, {"text": json.dumps(broken)})
     assert "Row 2: a level or break must last at least one minute." in response.content.decode()
     assert Structure.objects.count() == 1
-    good = {**services.export_structure(template), "name": "Pasted"}
+    good = {**setup.export_structure(template), "name": "Pasted"}
     response = client.post(url, {"text": json.dumps(good)})
     assert response.status_code == 302
     assert Structure.objects.get(name="Pasted").levels.count() == 5
@@ -179,7 +179,7 @@ def test_copy_asks_a_name_and_creates_a_new_template(client, director, template)
     copy = Structure.objects.get(name="Daily 20k turbo")
     assert response.status_code == 302 and response["Location"] == reverse("structure-edit", args=[copy.pk])
     assert copy.is_template and copy.pk != template.pk
-    assert services.spec_of(copy).levels == services.spec_of(template).levels
+    assert setup.spec_of(copy).levels == setup.spec_of(template).levels
     assert client.post(url, {"name": "  "}).status_code == 200
     assert Structure.objects.filter(is_template=True).count() == 2
 
@@ -209,7 +209,7 @@ def test_create_tournament_copies_the_template(client, director, template):
     tournament = Tournament.objects.get(name="Friday Bounty")
     assert response.status_code == 302 and response["Location"] == reverse("tournament-detail", args=[tournament.pk])
     assert tournament.structure_id != template.pk and not tournament.structure.is_template
-    assert services.spec_of(tournament.structure).levels == services.spec_of(template).levels
+    assert setup.spec_of(tournament.structure).levels == setup.spec_of(template).levels
     assert tournament.structure.denominations.count() == 4
     # 19:00 in Prague in November (CET, UTC+1) is 18:00 UTC.
     assert tournament.start_at == datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
@@ -251,16 +251,16 @@ def test_edit_tournament_shows_local_time_and_saves(client, director, tournament
 def test_tournament_structure_is_edited_or_replaced_from_a_template(client, director, tournament):
     client.force_login(director)
     url = reverse("tournament-structure", args=[tournament.pk])
-    other = services.copy_structure(director, tournament.structure, "Turbo")
+    other = setup.copy_structure(director, tournament.structure, "Turbo")
     response = client.get(url + f"?template={other.pk}")
     assert response.status_code == 200 and "Turbo" in response.content.decode()
     rows = [level(100, 200, 15), break_(5, "25"), level(200, 400, 15)]
     response = client.post(url, structure_post("Sunday own", [(25, "green"), (100, "black")], rows))
     assert response.status_code == 302 and response["Location"] == reverse("tournament-detail", args=[tournament.pk])
-    spec = services.spec_of(tournament.structure)
+    spec = setup.spec_of(tournament.structure)
     assert [lv.minutes for lv in spec.levels] == [15, 5, 15]
     template = Structure.objects.get(name="Daily 20k")
-    assert services.spec_of(template).levels == BASIC_SPEC.levels  # the template is untouched
+    assert setup.spec_of(template).levels == BASIC_SPEC.levels  # the template is untouched
     # The starting stack is checked too: 20000 cannot be made only from 300s.
     response = client.post(url, structure_post("Odd", [(300, "red")], [level(300, 600, 15)]))
     assert "The starting stack of 20000 cannot be made" in response.content.decode()

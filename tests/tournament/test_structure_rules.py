@@ -103,7 +103,7 @@ def test_every_problem_has_a_human_message(code, structure, stack, row, params):
 
 
 def test_blinds_not_payable_after_a_color_up_removes_the_smallest_chip():
-    # 350/700 is payable in green 25s; once the 25s are coloured up, the smallest chip is 100.
+    # 350/700 is payable in green 25s; once the 25s are colored up, the smallest chip is 100.
     before = spec(lv(100, 200), lv(350, 700), brk(25), lv(400, 800))
     assert rules.validate(before) == []
     after = spec(lv(100, 200), lv(200, 400), brk(25), lv(350, 700))
@@ -246,8 +246,8 @@ MALFORMED = [
     ("level not a dict", with_change(("levels", 0), "level"), "bad_level"),
     ("minutes missing", with_change(("levels", 0, "minutes"), KeyError), "not_integer"),
     ("big blind null", with_change(("levels", 1, "big_blind"), None), "not_integer"),
-    ("colour-up not a list", with_change(("levels", 2, "color_up"), 25), "bad_level"),
-    ("colour-up of a string", with_change(("levels", 2, "color_up"), ["green"]), "not_integer"),
+    ("color-up not a list", with_change(("levels", 2, "color_up"), 25), "bad_level"),
+    ("color-up of a string", with_change(("levels", 2, "color_up"), ["green"]), "not_integer"),
     ("no name", with_change(("name",), KeyError), "missing_name"),
     ("name a number", with_change(("name",), 7), "missing_name"),
 ]

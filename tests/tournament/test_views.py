@@ -3,7 +3,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import PASSWORD, id_doc
-from tournament import services
+from tournament import services, setup
 from tournament.models import DisplayToken, Entry, Purchase
 
 ROLES = ["director", "floor", "cashier", "dealer"]
@@ -86,7 +86,7 @@ def test_register_through_the_form(client, cashier, tournament, player):
 
 
 def test_rebuy_announced_then_paid_and_addon(client, director, cashier, tournament, registered):
-    services.update_tournament(director, tournament, {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000,
+    setup.update_tournament(director, tournament, {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000,
                                                       "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000})
     client.force_login(cashier)
     url = reverse("entry-chips", args=[tournament.pk, registered.number])

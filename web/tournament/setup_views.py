@@ -15,9 +15,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import roles, services
-from . import structure as rules
-from .models import Structure, Tournament
+from core import errors, roles
+from tournament import setup
+from tournament import structure as rules
+from tournament.models import Structure, Tournament
+
 from .setup_forms import CopyForm, ImportForm, StructureEditor, TemplateChoiceForm, TournamentCreateForm, TournamentForm
 from .views import role_required
 
@@ -28,7 +30,7 @@ def _service_call(request: HttpRequest, fn, *args, **kwargs):
     """Run a service; its refusal, with every detail, becomes error messages. Returns the result or None."""
     try:
         return fn(*args, **kwargs)
-    except services.ServiceError as exc:
+    except errors.ServiceError as exc:
         for text in exc.details or [exc.message]:
             messages.error(request, text)
         return None
@@ -66,7 +68,7 @@ def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None,
     if request.method == "POST" and editor.is_valid():
         try:
             result = save(editor.spec())
-        except services.ServiceError as exc:
+        except errors.ServiceError as exc:
             error = exc
             if exc.code == "structure_invalid":
                 editor.mark_problems(starting_stack)
@@ -83,7 +85,7 @@ def structure_create(request: HttpRequest) -> HttpResponse:
         return redirect("structure-list")
 
     return _structure_editor(
-        request, spec=None, save=lambda spec: services.save_structure_template(request.user, spec), done=done,
+        request, spec=None, save=lambda spec: setup.save_structure_template(request.user, spec), done=done,
         context={"title": _("New structure"), "cancel_url": "structure-list"}, extra_rows=(6, 12),
     )
 
@@ -98,8 +100,8 @@ def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("structure-list")
 
     return _structure_editor(
-        request, spec=services.spec_of(structure),
-        save=lambda spec: services.save_structure_template(request.user, spec, structure), done=done,
+        request, spec=setup.spec_of(structure),
+        save=lambda spec: setup.save_structure_template(request.user, spec, structure), done=done,
         context={"title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"},
     )
 
@@ -110,7 +112,7 @@ def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(Structure, pk=pk)
     form = CopyForm(request.POST or None, initial={"name": _("%(name)s (copy)") % {"name": source.name}})
     if request.method == "POST" and form.is_valid():
-        copy = _service_call(request, services.copy_structure, request.user, source, form.cleaned_data["name"])
+        copy = _service_call(request, setup.copy_structure, request.user, source, form.cleaned_data["name"])
         if copy is not None:
             messages.success(request, _("Copied as %(name)s. You can change the copy now.") % {"name": copy.name})
             return redirect("structure-edit", pk=copy.pk)
@@ -122,7 +124,7 @@ def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk)
-    body = json.dumps(services.export_structure(structure), ensure_ascii=False, indent=2)
+    body = json.dumps(setup.export_structure(structure), ensure_ascii=False, indent=2)
     response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")
     filename = f"{slugify(structure.name) or 'structure'}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -136,8 +138,8 @@ def structure_import(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST" and form.is_valid():
         try:
-            structure = services.import_structure(request.user, form.cleaned_data["json"])
-        except services.ServiceError as exc:
+            structure = setup.import_structure(request.user, form.cleaned_data["json"])
+        except errors.ServiceError as exc:
             error = exc
         else:
             messages.success(request, _("Structure %(name)s imported.") % {"name": structure.name})
@@ -153,7 +155,7 @@ def _tournament_form_view(request: HttpRequest, form: TournamentForm, save: Call
     if request.method == "POST" and form.is_valid():
         try:
             tournament = save()
-        except services.ServiceError as exc:
+        except errors.ServiceError as exc:
             error = exc
         except ValidationError as exc:  # the model's own checks, run again by the service
             for text in exc.messages:
@@ -174,7 +176,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentCreateForm(request.POST or None, initial=initial)
 
     def save() -> Tournament:
-        return services.create_tournament(request.user, form.tournament_data(), form.cleaned_data["template"])
+        return setup.create_tournament(request.user, form.tournament_data(), form.cleaned_data["template"])
 
     has_templates = Structure.objects.filter(is_template=True).exists()
     return _tournament_form_view(request, form, save, {"title": _("New tournament"), "has_templates": has_templates})
@@ -187,7 +189,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
 
     def save() -> Tournament:
-        return services.update_tournament(request.user, tournament, form.tournament_data())
+        return setup.update_tournament(request.user, tournament, form.tournament_data())
 
     return _tournament_form_view(request, form, save, {"title": _("Tournament settings"), "t": tournament})
 
@@ -197,19 +199,19 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit the tournament's own structure; a template can be loaded into the editor first."""
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=pk)
-    spec = services.spec_of(tournament.structure)
+    spec = setup.spec_of(tournament.structure)
     loaded = None
     chooser = TemplateChoiceForm(request.GET if "template" in request.GET else None)
     if request.method == "GET" and chooser.is_bound and chooser.is_valid():
         loaded = chooser.cleaned_data["template"]
-        spec = services.spec_of(loaded)
+        spec = setup.spec_of(loaded)
 
     def done(t: Tournament) -> HttpResponse:
         messages.success(request, _("The structure of %(name)s is saved.") % {"name": t.name})
         return redirect("tournament-detail", pk=t.pk)
 
     return _structure_editor(
-        request, spec=spec, save=lambda s: services.set_tournament_structure(request.user, tournament, s), done=done,
+        request, spec=spec, save=lambda s: setup.set_tournament_structure(request.user, tournament, s), done=done,
         starting_stack=tournament.starting_stack,
         context={"title": _("Structure of %(name)s") % {"name": tournament.name}, "t": tournament,
                  "structure": tournament.structure, "chooser": chooser, "loaded": loaded},

@@ -1,84 +1,32 @@
 """The JSON API. Thin: parse with a serializer, check the role, call one service, serialize.
 
-Permissions are the role sets of tournament.roles (the director may do everything); the
-services check them again. A refused service call becomes JSON in tournament.api_errors.
+Permissions are the role sets of core.roles (the director may do everything); the
+services check them again. Every refusal has the one error shape of web.api.
 Tablets and shufflers authenticate with `Authorization: Token <key>` from /api/auth/token/.
 """
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework import status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import roles, services
+from core import roles
+from tournament import services, setup
+from tournament.models import AuditEvent, DisplayToken, Entry, Level, Player, Purchase, Structure, Tournament
+from tournament.stats import registration_problem, tournament_stats
+from web.api import ANY_STAFF, RoleAPIView, answers, entry_or_404, run, tournament_or_404, valid
+
 from . import serializers as s
-from .models import AuditEvent, DisplayToken, Entry, Level, Player, Purchase, Structure, Tournament
-from .stats import registration_problem, tournament_stats
 
-ANY_STAFF = roles.ALL_ROLES
 RECEIPTS = tuple(dict.fromkeys(roles.REGISTER + roles.VOID + roles.CASH))
-
-# --- plumbing ----------------------------------------------------------------------------
-
-
-class RolePermission(BasePermission):
-    """The view's role set for the request method, checked with roles.has_role."""
-
-    message = gettext_lazy("Your role does not allow this action.")
-
-    def has_permission(self, request, view) -> bool:
-        if not (request.user and request.user.is_authenticated):
-            return False  # DRF answers 401 (not authenticated), not 403
-        return roles.has_role(request.user, view.roles_for(request.method))
-
-
-class RoleAPIView(APIView):
-    """Base of every staff endpoint: `allowed` maps an HTTP method to the roles that may use it."""
-
-    authentication_classes = [TokenAuthentication, SessionAuthentication]  # Token first: anonymous gets 401
-    permission_classes = [RolePermission]
-    allowed: dict[str, tuple[str, ...]] = {}
-
-    def roles_for(self, method: str) -> tuple[str, ...]:
-        if method in ("HEAD", "OPTIONS"):
-            return self.allowed.get("GET", ANY_STAFF)
-        return self.allowed.get(method, ())
-
-
-def run(fn, *args, **kwargs):
-    """Call one service. A model check the service raises (full_clean) becomes a 400 with the field messages."""
-    try:
-        return fn(*args, **kwargs)
-    except DjangoValidationError as exc:
-        raise ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages})
-
-
-def valid(serializer_class, data, **kwargs):
-    serializer = serializer_class(data=data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer
-
-
-def tournament_or_404(pk: int) -> Tournament:
-    return get_object_or_404(Tournament, pk=pk)
-
-
-def entry_or_404(pk: int, number: int) -> Entry:
-    return get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament_id=pk, number=number)
-
 
 def purchase_or_404(pk: int, number: int) -> Purchase:
     return get_object_or_404(Purchase.objects.select_related("entry__player"), tournament_id=pk, number=number)
@@ -93,23 +41,6 @@ def structure_detail(structure: Structure) -> Structure:
         pk=structure.pk)
 
 
-REFUSED = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: invalid input (field errors) or a rule of the house.")
-CONFLICT = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: the current state does not allow it.")
-FORBIDDEN = OpenApiResponse(s.DetailSerializer, description="Not logged in (401) or the role does not allow it (403).")
-NOT_FOUND = OpenApiResponse(s.DetailSerializer, description="No such object.")
-
-
-def answers(ok_status: int, ok, *, refused: bool = False, conflict: bool = False, lookup: bool = True) -> dict:
-    responses = {ok_status: ok, 401: FORBIDDEN, 403: FORBIDDEN}
-    if refused:
-        responses[400] = REFUSED
-    if conflict:
-        responses[409] = CONFLICT
-    if lookup:
-        responses[404] = NOT_FOUND
-    return responses
-
-
 # --- auth --------------------------------------------------------------------------------
 
 
@@ -121,8 +52,8 @@ class TokenView(APIView):
 
     @extend_schema(
         operation_id="auth_token", tags=["auth"], auth=[], request=s.TokenRequestSerializer,
-        responses={200: s.TokenSerializer, 400: OpenApiResponse(s.DetailSerializer, description="Wrong username or password."),
-                   429: OpenApiResponse(s.DetailSerializer, description="Locked out after too many failed attempts.")},
+        responses={200: s.TokenSerializer, 400: OpenApiResponse(s.ServiceErrorSerializer, description="Wrong username or password."),
+                   429: OpenApiResponse(s.ServiceErrorSerializer, description="Locked out after too many failed attempts.")},
     )
     def post(self, request):
         data = valid(s.TokenRequestSerializer, request.data).validated_data
@@ -153,7 +84,7 @@ class StructureListView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = run(services.save_structure_template, request.user, spec)
+        structure = run(setup.save_structure_template, request.user, spec)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
 
 
@@ -164,7 +95,7 @@ class StructureImportView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         data = valid(s.StructureExportSerializer, request.data).export_data()
-        structure = run(services.import_structure, request.user, data)
+        structure = run(setup.import_structure, request.user, data)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
 
 
@@ -181,7 +112,7 @@ class StructureDetailView(RoleAPIView):
     def put(self, request, pk: int):
         template = template_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = run(services.save_structure_template, request.user, spec, template)
+        structure = run(setup.save_structure_template, request.user, spec, template)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data)
 
 
@@ -193,7 +124,7 @@ class StructureCopyView(RoleAPIView):
     def post(self, request, pk: int):
         source = template_or_404(pk)
         name = valid(s.CopySerializer, request.data).validated_data["name"]
-        copy = run(services.copy_structure, request.user, source, name)
+        copy = run(setup.copy_structure, request.user, source, name)
         return Response(s.StructureDetailSerializer(structure_detail(copy)).data, status=status.HTTP_201_CREATED)
 
 
@@ -203,7 +134,7 @@ class StructureExportView(RoleAPIView):
     @extend_schema(operation_id="structures_export", tags=["structures"], summary="Export a template (JSON file format)",
                    responses=answers(200, s.StructureExportSerializer))
     def get(self, request, pk: int):
-        return Response(services.export_structure(template_or_404(pk)))
+        return Response(setup.export_structure(template_or_404(pk)))
 
 
 # --- tournaments -------------------------------------------------------------------------
@@ -222,7 +153,7 @@ class TournamentListView(RoleAPIView):
     def post(self, request):
         data = dict(valid(s.TournamentCreateSerializer, request.data).validated_data)
         template = data.pop("template")
-        tournament = run(services.create_tournament, request.user, data, template)
+        tournament = run(setup.create_tournament, request.user, data, template)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -238,7 +169,7 @@ class TournamentDetailView(RoleAPIView):
     def patch(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(s.TournamentUpdateSerializer, request.data, instance=tournament, partial=True).validated_data
-        tournament = run(services.update_tournament, request.user, tournament, dict(data))
+        tournament = run(setup.update_tournament, request.user, tournament, dict(data))
         return Response(s.TournamentSerializer(tournament).data)
 
 
@@ -249,15 +180,15 @@ class TournamentStructureView(RoleAPIView):
                    summary="The tournament's own structure (export format)",
                    responses=answers(200, s.StructureExportSerializer))
     def get(self, request, pk: int):
-        return Response(services.export_structure(tournament_or_404(pk).structure))
+        return Response(setup.export_structure(tournament_or_404(pk).structure))
 
     @extend_schema(operation_id="tournaments_structure_replace", tags=["tournaments"], summary="Replace the tournament's structure",
                    request=s.StructureExportSerializer, responses=answers(200, s.StructureExportSerializer, refused=True))
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        tournament = run(services.set_tournament_structure, request.user, tournament, spec)
-        return Response(services.export_structure(tournament.structure))
+        tournament = run(setup.set_tournament_structure, request.user, tournament, spec)
+        return Response(setup.export_structure(tournament.structure))
 
 
 class RegistrationView(RoleAPIView):
@@ -367,56 +298,6 @@ class EntryAddonView(RoleAPIView):
         entry = entry_or_404(pk, number)
         purchase = run(services.add_chips, request.user, entry, Purchase.Kind.ADDON)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
-
-
-class BustSerializer(serializers.Serializer):
-    stack = serializers.IntegerField(min_value=0, max_value=services.MAX_STACK, required=False, allow_null=True)
-
-
-class EntryBustView(RoleAPIView):
-    allowed = {"POST": roles.BUST}
-
-    @extend_schema(operation_id="entries_bust", tags=["entries"], summary="The player is out",
-                   description="`stack`: the chips the player had at the start of the hand. Players busted in the same "
-                               "hand at one table are placed by it (equal stacks tie); in hand-for-hand it is required.",
-                   request=BustSerializer, responses=answers(200, s.EntrySerializer, conflict=True))
-    def post(self, request, pk: int, number: int):
-        data = valid(BustSerializer, request.data).validated_data
-        entry = run(services.bust_entry, request.user, entry_or_404(pk, number), stack=data.get("stack"))
-        return Response(s.EntrySerializer(entry).data)
-
-
-class UndoneBustSerializer(s.EntrySerializer):
-    """The entry playing again, with the seat it went back to (its old one if still free, else a late-entry draw)."""
-
-    table = serializers.SerializerMethodField()
-    seat = serializers.SerializerMethodField()
-
-    class Meta(s.EntrySerializer.Meta):
-        fields = (*s.EntrySerializer.Meta.fields, "table", "seat")
-
-    def get_table(self, entry) -> int | None:
-        seat = self.context.get("seat")
-        return seat.table.number if seat else None
-
-    def get_seat(self, entry) -> int | None:
-        seat = self.context.get("seat")
-        return seat.seat if seat else None
-
-
-class EntryUndoBustView(RoleAPIView):
-    allowed = {"POST": roles.BUST}
-
-    @extend_schema(operation_id="entries_undo_bust", tags=["entries"], summary="Undo a mistaken bust: the entry plays again",
-                   description="Back in its seat if that is still free, otherwise seated by the late-entry draw; the "
-                               "players busted after it move one place down. Refused (409) when the entry is not busted or "
-                               "the player re-entered.",
-                   request=None, responses=answers(200, UndoneBustSerializer, conflict=True))
-    def post(self, request, pk: int, number: int):
-        from tables.services import seat_of
-
-        entry = run(services.undo_bust, request.user, entry_or_404(pk, number))
-        return Response(UndoneBustSerializer(entry, context={"seat": seat_of(entry)}).data)
 
 
 # --- receipts ----------------------------------------------------------------------------

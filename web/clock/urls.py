@@ -6,5 +6,5 @@ from . import views
 urlpatterns = [
     path("t/<int:pk>/clock/", views.director_clock, name="director-clock"),
     path("t/<int:pk>/clock/action/", views.clock_action, name="clock-action"),
-    path("", include("tables.urls")),
+    path("", include("web.tables.urls")),
 ]

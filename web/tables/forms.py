@@ -1,8 +1,8 @@
 """The house rules form (the director's screen): the model's own fields, saved by the service."""
 from django import forms
 
-from .models import HouseRules
-from .moves import HOUSE_FIELDS
+from tables.models import HouseRules
+from tables.selectors import HOUSE_FIELDS
 
 
 class HouseRulesForm(forms.ModelForm):

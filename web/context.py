@@ -1,4 +1,4 @@
-from . import roles
+from core import roles
 
 
 def roles_context(request):

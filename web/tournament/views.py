@@ -6,6 +6,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,13 +17,17 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from clock import services as clock_services
+from core import errors, roles
 from live.snapshots import floor_snapshot, lobby_snapshot
+from tables import busts, seats
+from tables.models import SeatRequest
+from tables.selectors import seat_of
+from tournament import receipts, services
+from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
+from tournament.stats import tournament_stats
 
-from . import receipts, roles, services
 from .event_labels import event_labels
 from .forms import DisplayForm, IdCheckForm, LevelForm, PlayerForm, PreferencesForm, VoidForm
-from .models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
-from .stats import tournament_stats
 
 
 def role_required(allowed: tuple[str, ...]):
@@ -60,7 +65,7 @@ def service_call(request, fn, *args, **kwargs):
     """Run a service; a refusal becomes an error message. Returns the result or None."""
     try:
         return fn(*args, **kwargs)
-    except services.ServiceError as exc:
+    except errors.ServiceError as exc:
         messages.error(request, exc.message)
         return None
 
@@ -175,9 +180,6 @@ def entry_list(request, tournament):
 @role_required(ANY_STAFF)
 @in_venue_time
 def entry_detail(request, tournament, number):
-    from tables.models import SeatRequest
-    from tables.services import seat_of
-
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check__checked_by"), tournament=tournament, number=number)
     return render(request, "tournament/entry_detail.html", {
         "t": tournament, "entry": entry, "purchases": entry.purchases.order_by("number"), "void_form": VoidForm(),
@@ -201,7 +203,7 @@ def entry_chips(request, pk, number):
 @role_required(roles.BUST)
 def entry_bust(request, pk, number):
     entry = get_object_or_404(Entry, tournament_id=pk, number=number)
-    busted = service_call(request, services.bust_entry, request.user, entry)
+    busted = service_call(request, busts.bust_entry, request.user, entry)
     if busted is not None:
         messages.success(request, _("Entry #%(number)s is out in place %(place)s.") % {"number": number, "place": busted.finish_place})
     return redirect("entry-detail", pk=pk, number=number)
@@ -211,7 +213,7 @@ def entry_bust(request, pk, number):
 @role_required(roles.BUST)
 def entry_undo_bust(request, pk, number):
     entry = get_object_or_404(Entry, tournament_id=pk, number=number)
-    if service_call(request, services.undo_bust, request.user, entry) is not None:
+    if service_call(request, busts.undo_bust, request.user, entry) is not None:
         messages.success(request, _("Entry #%(number)s plays again.") % {"number": number})
     return redirect("entry-detail", pk=pk, number=number)
 
@@ -224,17 +226,15 @@ def _optional_number(value: str):
 @require_POST
 @role_required(roles.BUST)
 def entry_seat_request(request, pk, number):
-    from tables import services as tables
-
     entry = get_object_or_404(Entry.objects.select_related("tournament", "player"), tournament_id=pk, number=number)
     if request.POST.get("cancel"):
-        if service_call(request, tables.cancel_seat_request, request.user, entry.tournament, entry.player):
+        if service_call(request, seats.cancel_seat_request, request.user, entry.tournament, entry.player):
             messages.success(request, _("The seat request is cancelled."))
         return redirect("entry-detail", pk=pk, number=number)
     table, seat = _optional_number(request.POST.get("table")), _optional_number(request.POST.get("seat"))
     if isinstance(table, str) or isinstance(seat, str):
         messages.error(request, _("Enter the table and the seat as whole numbers."))
-    elif service_call(request, tables.set_seat_request, request.user, entry.tournament, entry.player, table_number=table,
+    elif service_call(request, seats.set_seat_request, request.user, entry.tournament, entry.player, table_number=table,
                       seat=seat, accessible=bool(request.POST.get("accessible")), note=request.POST.get("note", "")) is not None:
         messages.success(request, _("The seat request is saved."))
     return redirect("entry-detail", pk=pk, number=number)
@@ -360,8 +360,6 @@ def lobby_snapshot_json(request, token):
 
 def healthz(request):
     """Liveness for the container health check: the database answers."""
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return HttpResponse("ok", content_type="text/plain")

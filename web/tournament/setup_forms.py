@@ -16,10 +16,10 @@ from django.core.exceptions import ValidationError
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
-from . import structure as rules
-from .messages import problem_message
-from .models import Level, Structure, Tournament
-from .services import TOURNAMENT_FIELDS
+from tournament import structure as rules
+from tournament.messages import problem_message
+from tournament.models import Level, Structure, Tournament
+from tournament.setup import TOURNAMENT_FIELDS
 
 NUMBER = {"inputmode": "numeric", "class": "num"}
 MAX_CHIPS = 2_000_000_000
@@ -95,7 +95,7 @@ class LevelRowForm(forms.Form):
                                   widget=forms.Select(attrs={"class": "blind"}))
     minutes = forms.IntegerField(label=_("Minutes"), min_value=0, max_value=MAX_MINUTES, required=False,
                                  widget=forms.NumberInput(attrs=NUMBER))
-    color_up = forms.CharField(label=_("Colour up"), max_length=200, required=False,
+    color_up = forms.CharField(label=_("Color-up"), max_length=200, required=False,
                                help_text=_("At a break: the chip values taken out, for example 25 or 25, 100."),
                                widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colorup",
                                                              "placeholder": _("e.g. 25, 100")}))
@@ -117,7 +117,7 @@ class LevelRowForm(forms.Form):
             return data
         data["blank"] = data.get("kind") == rules.LEVEL and all(data.get(f) in (None, ()) for f in self.TEXT_FIELDS)
         if data.get("kind") == rules.LEVEL and data.get("color_up"):
-            self.add_error("color_up", _("Only a break colours up chips; make this row a break or clear the field."))
+            self.add_error("color_up", _("Only a break colors up chips; make this row a break or clear the field."))
         return data
 
     def looks_blank(self) -> bool:

@@ -11,9 +11,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import services
-from . import structure as rules
-from .models import AuditEvent, DisplayToken, Entry, IdCheck, Level, Player, Purchase, Structure, Tournament
+from tournament import services, setup
+from tournament import structure as rules
+from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Level, Player, Purchase, Structure, Tournament
 
 MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
 MAX_MINUTES = 32_767  # PositiveSmallIntegerField
@@ -21,19 +21,17 @@ MAX_MINUTES = 32_767  # PositiveSmallIntegerField
 ID_MISSING = _("Check the player's ID document and record its type and number: no entry without an ID check.")
 
 
-# --- errors (documentation of the answers of tournament.api_errors) ----------------------
+# --- errors (the one error shape of web.api) -------------------------------------------------
 
 
 class ServiceErrorSerializer(serializers.Serializer):
-    """A refused action: nothing was changed."""
+    """Every refusal of the API, in one shape: nothing was changed."""
 
     error = serializers.CharField(help_text="Machine-readable code, e.g. id_check_missing, structure_invalid.")
     detail = serializers.CharField(help_text="The message for the person at the screen, translated.")
     problems = serializers.ListField(child=serializers.CharField(), help_text="Every problem found, one message each.")
-
-
-class DetailSerializer(serializers.Serializer):
-    detail = serializers.CharField()
+    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                   help_text="Invalid input only: the messages of each field.")
 
 
 # --- auth --------------------------------------------------------------------------------
@@ -66,7 +64,7 @@ class LevelRowSerializer(serializers.Serializer):
     ante = serializers.IntegerField(max_value=MAX_INT, default=0)
     ante_type = serializers.ChoiceField(choices=Level.AnteType.choices, default=Level.AnteType.NONE)
     color_up = serializers.ListField(child=serializers.IntegerField(max_value=MAX_INT), default=list,
-                                     help_text="Breaks only: the chip values coloured up at this break.")
+                                     help_text="Breaks only: the chip values colored up at this break.")
 
     def validate(self, attrs: dict) -> dict:
         if attrs["kind"] == rules.LEVEL and ("small_blind" not in attrs or "big_blind" not in attrs):
@@ -157,7 +155,7 @@ class CopySerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = ("id", *services.TOURNAMENT_FIELDS, "status", "registration_closed", "current_level", "event_seq",
+        fields = ("id", *setup.TOURNAMENT_FIELDS, "status", "registration_closed", "current_level", "event_seq",
                   "structure", "created_at")
         read_only_fields = fields
 
@@ -167,7 +165,7 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = services.TOURNAMENT_FIELDS
+        fields = setup.TOURNAMENT_FIELDS
         extra_kwargs = {"final_table_size": {"required": False}}
 
 
@@ -179,7 +177,7 @@ class TournamentCreateSerializer(TournamentUpdateSerializer):
     )
 
     class Meta(TournamentUpdateSerializer.Meta):
-        fields = (*services.TOURNAMENT_FIELDS, "template")
+        fields = (*setup.TOURNAMENT_FIELDS, "template")
 
 
 class RegistrationToggleSerializer(serializers.Serializer):

@@ -11,7 +11,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tournament import services
+from tables import draws
+from tables import setup as table_setup
+from tournament import services, setup
 from tournament.models import DisplayToken, Tournament
 from tournament.structure import LevelSpec, StructureSpec
 
@@ -68,10 +70,10 @@ class Command(BaseCommand):
             admin_user.save()
         tournament = Tournament.objects.filter(name=DEMO_NAME).first()
         if tournament is None:
-            template = services.save_structure_template(users["Director"], DEMO_STRUCTURE)
+            template = setup.save_structure_template(users["Director"], DEMO_STRUCTURE)
             zone = ZoneInfo("Europe/Prague")
             start = datetime.combine(timezone.localdate(timezone=zone), time(19, 0), tzinfo=zone)
-            tournament = services.create_tournament(users["Director"], {
+            tournament = setup.create_tournament(users["Director"], {
                 "name": DEMO_NAME, "venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague", "start_at": start,
                 "table_format": "full_ring", "seats_per_table": 9, "currency": "CZK", "buy_in": 200000, "fee": 30000,
                 "starting_stack": 30000, "reentry_allowed": True, "max_reentries": 2, "late_reg_until_level": 8,
@@ -86,11 +88,9 @@ class Command(BaseCommand):
                 )
                 number = f"DEMO{rng.randrange(10**7, 10**8)}"
                 services.register_entry(users["Cashier"], tournament, player, services.IdDocument("id_card", number))
-            from tables import services as tables
-
             for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
-                tables.open_table(users["Director"], tournament, number, 9, accessible=number == 4)
-            tables.draw_start(users["Director"], tournament)
+                table_setup.open_table(users["Director"], tournament, number, 9, accessible=number == 4)
+            draws.draw_start(users["Director"], tournament)
             services.create_display_token(users["Director"], tournament, "Lobby TV")
         display = DisplayToken.objects.filter(tournament=tournament, revoked_at__isnull=True).first()
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))

@@ -2,7 +2,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from .models import IdCheck, Player
+from tournament.models import IdCheck, Player
 
 
 class PlayerForm(forms.ModelForm):

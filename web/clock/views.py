@@ -7,12 +7,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import roles
+from clock import selectors, services
+from core import roles
+from core.errors import ServiceError
 from tournament.models import Tournament
-from tournament.services import ServiceError
-from tournament.views import in_venue_time, role_required
-
-from . import services
+from web.tournament.views import in_venue_time, role_required
 
 
 def wants_json(request) -> bool:
@@ -23,7 +22,7 @@ def wants_json(request) -> bool:
 @role_required(roles.SETUP)
 @in_venue_time
 def director_clock(request, tournament: Tournament):
-    snapshot = services.clock_snapshot(tournament)
+    snapshot = selectors.clock_snapshot(tournament)
     return render(request, "clock/director.html", {"t": tournament, "clock": snapshot})
 
 
@@ -81,6 +80,6 @@ def clock_action(request, pk: int):
         messages.error(request, exc.message)
         return redirect("director-clock", pk=pk)
     if wants_json(request):
-        return JsonResponse({"ok": True, "message": message, "clock": services.clock_snapshot(tournament)})
+        return JsonResponse({"ok": True, "message": message, "clock": selectors.clock_snapshot(tournament)})
     messages.success(request, message)
     return redirect("director-clock", pk=pk)

@@ -1,10 +1,10 @@
 """URLs of the JSON API, included at /api/. Entries and receipts are keyed by their per-tournament numbers."""
 from django.urls import path
 
-from clock import api as clock_api
-from tables import api as tables_api
-
-from . import api
+from .clock import api as clock_api
+from .tables import api as tables_api
+from .tables import seating_api
+from .tournament import api
 
 T = "tournaments/<int:pk>"
 
@@ -24,9 +24,9 @@ urlpatterns = [
     path(f"{T}/entries/<int:number>/", api.EntryDetailView.as_view(), name="api-entry"),
     path(f"{T}/entries/<int:number>/rebuy/", api.EntryRebuyView.as_view(), name="api-entry-rebuy"),
     path(f"{T}/entries/<int:number>/addon/", api.EntryAddonView.as_view(), name="api-entry-addon"),
-    path(f"{T}/entries/<int:number>/bust/", api.EntryBustView.as_view(), name="api-entry-bust"),
-    path(f"{T}/entries/<int:number>/undo-bust/", api.EntryUndoBustView.as_view(), name="api-entry-undo-bust"),
-    path(f"{T}/entries/<int:number>/seat/", tables_api.EntrySeatView.as_view(), name="api-entry-seat"),
+    path(f"{T}/entries/<int:number>/bust/", tables_api.EntryBustView.as_view(), name="api-entry-bust"),
+    path(f"{T}/entries/<int:number>/undo-bust/", tables_api.EntryUndoBustView.as_view(), name="api-entry-undo-bust"),
+    path(f"{T}/entries/<int:number>/seat/", seating_api.EntrySeatView.as_view(), name="api-entry-seat"),
     path(f"{T}/receipts/", api.ReceiptListView.as_view(), name="api-receipts"),
     path(f"{T}/receipts/<int:number>/", api.ReceiptDetailView.as_view(), name="api-receipt"),
     path(f"{T}/receipts/<int:number>/pay/", api.ReceiptPayView.as_view(), name="api-receipt-pay"),
@@ -38,7 +38,7 @@ urlpatterns = [
     path(f"{T}/clock/", clock_api.ClockView.as_view(), name="api-clock"),
     path(f"{T}/tables/", tables_api.TableListView.as_view(), name="api-tables"),
     path(f"{T}/tables/<int:number>/hand/", tables_api.HandStartView.as_view(), name="api-table-hand"),
-    path(f"{T}/tables/<int:number>/button/", tables_api.TableButtonView.as_view(), name="api-table-button"),
+    path(f"{T}/tables/<int:number>/button/", seating_api.TableButtonView.as_view(), name="api-table-button"),
     path(f"{T}/tables/<int:number>/in-play/", tables_api.TableInPlayView.as_view(), name="api-table-in-play"),
     path(f"{T}/tables/<int:number>/positions/", tables_api.TablePositionsView.as_view(), name="api-table-positions"),
     path(f"{T}/tables/break-order/", tables_api.BreakOrderView.as_view(), name="api-tables-break-order"),
@@ -49,14 +49,14 @@ urlpatterns = [
     path(f"{T}/moves/balance/", tables_api.MoveBalanceView.as_view(), name="api-moves-balance"),
     path(f"{T}/moves/<int:number>/confirm/", tables_api.MoveConfirmView.as_view(), name="api-move-confirm"),
     path(f"{T}/moves/<int:number>/cancel/", tables_api.MoveCancelView.as_view(), name="api-move-cancel"),
-    path(f"{T}/draw/", tables_api.DrawStartView.as_view(), name="api-draw-start"),
-    path(f"{T}/draws/", tables_api.DrawListView.as_view(), name="api-draws"),
-    path(f"{T}/draws/commit/", tables_api.DrawCommitView.as_view(), name="api-draw-commit"),
-    path(f"{T}/draws/<int:number>/", tables_api.DrawVerifyView.as_view(), name="api-draw"),
-    path(f"{T}/seating/waiting/", tables_api.SeatWaitingView.as_view(), name="api-seat-waiting"),
-    path(f"{T}/players/<int:player_id>/seat-request/", tables_api.SeatRequestView.as_view(), name="api-seat-request"),
-    path(f"{T}/map/", tables_api.FloorMapView.as_view(), name="api-floor-map"),
-    path(f"public/{T}/seats/", tables_api.PublicSeatSearchView.as_view(), name="api-public-seats"),
-    path(f"public/{T}/seats/<int:number>/", tables_api.PublicSeatView.as_view(), name="api-public-seat"),
+    path(f"{T}/draw/", seating_api.DrawStartView.as_view(), name="api-draw-start"),
+    path(f"{T}/draws/", seating_api.DrawListView.as_view(), name="api-draws"),
+    path(f"{T}/draws/commit/", seating_api.DrawCommitView.as_view(), name="api-draw-commit"),
+    path(f"{T}/draws/<int:number>/", seating_api.DrawVerifyView.as_view(), name="api-draw"),
+    path(f"{T}/seating/waiting/", seating_api.SeatWaitingView.as_view(), name="api-seat-waiting"),
+    path(f"{T}/players/<int:player_id>/seat-request/", seating_api.SeatRequestView.as_view(), name="api-seat-request"),
+    path(f"{T}/map/", seating_api.FloorMapView.as_view(), name="api-floor-map"),
+    path(f"public/{T}/seats/", seating_api.PublicSeatSearchView.as_view(), name="api-public-seats"),
+    path(f"public/{T}/seats/<int:number>/", seating_api.PublicSeatView.as_view(), name="api-public-seat"),
     path("shuffler/hand-started/", tables_api.ShufflerHandStartView.as_view(), name="api-shuffler-hand"),
 ]

@@ -5,10 +5,9 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from tournament import roles
-from tournament.api import ANY_STAFF, RoleAPIView, answers, tournament_or_404, valid
-
-from . import services
+from clock import selectors, services
+from core import roles
+from web.api import ANY_STAFF, RoleAPIView, answers, tournament_or_404, valid
 
 ClockSerializer = inline_serializer("Clock", {
     "status": serializers.ChoiceField(["not_started", "running", "paused"]),
@@ -59,7 +58,7 @@ class ClockView(RoleAPIView):
 
     @extend_schema(operation_id="clock_retrieve", tags=["clock"], responses=answers(200, ClockSerializer))
     def get(self, request, pk: int):
-        return Response(services.clock_snapshot(tournament_or_404(pk)))
+        return Response(selectors.clock_snapshot(tournament_or_404(pk)))
 
     @extend_schema(operation_id="clock_action", tags=["clock"], request=ActionSerializer,
                    summary="Start, pause, resume, add or remove time, next/previous level, jump to a level, or set the announcement",
@@ -68,4 +67,4 @@ class ClockView(RoleAPIView):
         tournament = tournament_or_404(pk)
         data = valid(ActionSerializer, request.data).validated_data
         perform(request.user, tournament, data)
-        return Response(services.clock_snapshot(tournament))
+        return Response(selectors.clock_snapshot(tournament))

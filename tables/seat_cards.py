@@ -12,9 +12,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
 from tournament.models import Tournament
-from tournament.receipts import _font
+from tournament.receipts import pdf_font
 
-from .services import live_seats
+from .selectors import live_seats
 
 
 def seat_cards(tournament: Tournament, *, entry_number: int | None = None, draw: int | None = None,
@@ -48,7 +48,7 @@ def _qr(c: canvas.Canvas, qr: segno.QRCode, x: float, y: float, size: float) -> 
 
 def seat_cards_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm") -> bytes:
     """One card per page: 80 mm receipt paper or A4."""
-    font = _font()
+    font = pdf_font()
     buffer = io.BytesIO()
     if paper == "a4":
         width, height = A4

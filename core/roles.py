@@ -1,6 +1,8 @@
 """Staff roles: Django groups. A director may do everything; a superuser too."""
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 DIRECTOR = "Director"
 FLOOR = "Floor"
 CASHIER = "Cashier"
@@ -16,12 +18,14 @@ FLOOR_VIEW = (FLOOR, CASHIER)
 BUST = (FLOOR,)
 EVENTS = (FLOOR,)
 DISPLAYS = (DIRECTOR,)
+DEALING = (DEALER, FLOOR)  # start a hand at a table, undo a mistaken start
+REPORTING = (DEALER, FLOOR)  # report a table's hand done
+SEATING = (FLOOR,)  # draws after the start, seat corrections, the button, special needs
+MOVING = (FLOOR,)  # move slips: confirm, cancel, balance now
 
 
 def role_labels(names) -> list[str]:
     """Translated names of roles, for display (the group names stay English in the database)."""
-    from django.utils.translation import gettext as _
-
     labels = {DIRECTOR: _("Director"), FLOOR: _("Floor"), CASHIER: _("Cashier"), DEALER: _("Dealer")}
     return [str(labels.get(name, name)) for name in ALL_ROLES if name in names]
 

@@ -14,16 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from clock.services import clock_snapshot, rows_of
-from clock.views import wants_json
-from tournament import roles
-from tournament import services as tournament_services
+from clock.selectors import clock_snapshot
+from core import roles
+from core.errors import ServiceError
+from tables import busts, draws, handforhand, hands, moves, read_models, seat_cards, seats, selectors
+from tables import setup as table_setup
+from tables.models import Draw, Table
 from tournament.models import Entry, Tournament
-from tournament.services import ServiceError
-from tournament.views import in_venue_time, role_required
-
-from . import cards, handforhand, moves, services
-from .models import Draw, Table
+from web.clock.views import wants_json
+from web.tables.forms import HouseRulesForm
+from web.tournament.views import in_venue_time, role_required
 
 TABLES_VIEW = (roles.FLOOR,)  # and the director (has_role adds the director everywhere)
 
@@ -53,8 +53,8 @@ def _table_rows(tournament: Tournament, overview: list[dict], order: list[int]) 
 def _tables_context(tournament: Tournament, **extra) -> dict:
     # The sequence number the page shows: its live script reloads when a later event changes the list.
     seq = Tournament.objects.filter(pk=tournament.pk).values_list("event_seq", flat=True).first() or 0
-    overview = services.tables_overview(tournament)
-    order = services.break_order(tournament)
+    overview = read_models.tables_overview(tournament)
+    order = selectors.break_order(tournament)
     return {
         "t": tournament, "seq": seq, "clock": clock_snapshot(tournament), "tables": overview,
         "rows": _table_rows(tournament, overview, order), "break_order": " ".join(str(n) for n in order),
@@ -83,7 +83,7 @@ def table_open(request, tournament: Tournament):
     signals = request.POST.get("sends_hand_signals") in ("on", "1", "true")
     accessible = request.POST.get("accessible") in ("on", "1", "true")
     try:
-        table, token = services.open_table(request.user, tournament, number, seats, signals, accessible=accessible)
+        table, token = table_setup.open_table(request.user, tournament, number, seats, signals, accessible=accessible)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("tables", pk=tournament.pk)
@@ -101,7 +101,7 @@ def tables_break_order(request, tournament: Tournament):
     table in play once) and says what is wrong."""
     numbers = [n for n in re.split(r"[\s,;]+", request.POST.get("order", "")) if n]
     try:
-        order = services.set_break_order(request.user, tournament, numbers)
+        order = table_setup.set_break_order(request.user, tournament, numbers)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -116,7 +116,7 @@ def table_in_play(request, pk: int, number: int):
     table = _table(pk, number)
     in_play = request.POST.get("in_play") in ("on", "1", "true")
     try:
-        table = services.set_table_in_play(request.user, table, in_play)
+        table = table_setup.set_table_in_play(request.user, table, in_play)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -125,69 +125,24 @@ def table_in_play(request, pk: int, number: int):
     return redirect("tables", pk=pk)
 
 
-@role_required(services.DEALING)
+@role_required(roles.DEALING)
 @in_venue_time
 def dealer_choose(request, tournament: Tournament):
     tables = Table.objects.filter(tournament=tournament, in_play=True).order_by("number")
     return render(request, "tables/dealer_choose.html", {"t": tournament, "tables": tables})
 
 
-def table_state(table: Table) -> dict:
-    """What the dealer tablet shows about its table: the hand and the level it plays (the clock's
-    level comes with the clock; the page works out which of the two a new hand would use)."""
-    rows = rows_of(table.tournament)
-    follows = not table.sends_hand_signals or table.hand_level_index is None
-    clock_index = services.clock_level_index(table.tournament, rows)
-    index = services.level_in_play(table, clock_index)
-    # The pending move slips leaving and reaching this table, in one query.
-    pending = moves.Move.Status.PENDING
-    slips: dict[str, list[dict]] = {"out": [], "in": []}
-    for move in (moves.Move.objects.filter(from_table=table, status=pending)
-                 | moves.Move.objects.filter(to_table=table, status=pending)).select_related(
-            "entry__player", "from_table", "to_table").order_by("number"):
-        slips["out" if move.from_table_id == table.pk else "in"].append(moves.slip(move))
-    return {
-        "number": table.number, "in_play": table.in_play, "sends_hand_signals": table.sends_hand_signals,
-        "hand": table.hand_number,
-        "hand_started_at": table.hand_started_at.timestamp() if table.hand_started_at else None,
-        "hand_level_index": None if follows else table.hand_level_index,
-        "level_index": index, "level": rows[index].number if rows else None,
-        "positions": {"button": table.button_seat, "small_blind": table.small_blind_seat,
-                      "big_blind": table.big_blind_seat, "next": table.positions_next},
-        "halted": table.halted, "needs_button": table.needs_button, "hand_in_progress": table.hand_in_progress,
-        "slips_out": slips["out"], "slips_in": slips["in"], "h4h": _table_h4h(table),
-    }
-
-
-def _table_h4h(table: Table) -> dict | None:
-    """Hand-for-hand as one table sees it: deal (the hand is called and this table has not
-    started it), playing, done (waiting for the others) or wait (the next hand is not called)."""
-    h = handforhand.live(table.tournament)
-    if h is None:
-        return None
-    n = table.number
-    if not h.called or n not in h.tables:
-        step = "wait"
-    elif n in h.reported:
-        step = "done"
-    elif n in h.shuffled:
-        step = "playing"
-    else:
-        step = "deal"
-    return {"hand": h.hand, "step": step, "waiting_for": handforhand.waiting(table.tournament, h)}
-
-
-@role_required(services.DEALING)
+@role_required(roles.DEALING)
 @in_venue_time
 def dealer_page(request, tournament: Tournament, number: int):
     table = _table(tournament.pk, number)
     return render(request, "tables/dealer.html", {
-        "t": tournament, "table": table, "state": table_state(table), "clock": clock_snapshot(tournament),
+        "t": tournament, "table": table, "state": read_models.table_state(table), "clock": clock_snapshot(tournament),
     })
 
 
 @never_cache
-@role_required(services.DEALING)
+@role_required(roles.DEALING)
 def dealer_state(request, pk: int, number: int):
     """Polled by the dealer tablet (dealers have no floor socket). `?ping=1` answers only the server
     time, for the tablet's time sync."""
@@ -195,7 +150,7 @@ def dealer_state(request, pk: int, number: int):
         get_object_or_404(Tournament, pk=pk)
         return JsonResponse({"server_time": time.time()})
     table = _table(pk, number)
-    return JsonResponse({"server_time": time.time(), "table": table_state(table), "clock": clock_snapshot(table.tournament)})
+    return JsonResponse({"server_time": time.time(), "table": read_models.table_state(table), "clock": clock_snapshot(table.tournament)})
 
 
 def _hand_action(request, pk: int, number: int, service, done_message) -> JsonResponse:
@@ -210,31 +165,31 @@ def _hand_action(request, pk: int, number: int, service, done_message) -> JsonRe
     table.refresh_from_db()
     message = done_message(hand)
     if wants_json(request):
-        return JsonResponse({"ok": True, "message": message, "server_time": time.time(), "table": table_state(table),
+        return JsonResponse({"ok": True, "message": message, "server_time": time.time(), "table": read_models.table_state(table),
                              "clock": clock_snapshot(table.tournament)})
     messages.success(request, message)
     return redirect("dealer", pk=pk, number=number)
 
 
 @require_POST
-@role_required(services.DEALING)
+@role_required(roles.DEALING)
 def hand_start(request, pk: int, number: int):
-    return _hand_action(request, pk, number, services.start_hand,
+    return _hand_action(request, pk, number, hands.start_hand,
                         lambda hand: _("Hand %(hand)s started.") % {"hand": hand.number})
 
 
 @require_POST
-@role_required(handforhand.REPORTING)
+@role_required(roles.REPORTING)
 def hand_done(request, pk: int, number: int):
     return _hand_action(request, pk, number, handforhand.hand_done,
-                        lambda status: _("Hand done: this table waits for the next hand.") if status["on"]
+                        lambda h: _("Hand done: this table waits for the next hand.") if h is not None
                         else _("Hand done."))
 
 
 @require_POST
-@role_required(services.DEALING)
+@role_required(roles.DEALING)
 def hand_undo(request, pk: int, number: int):
-    return _hand_action(request, pk, number, services.undo_hand_start,
+    return _hand_action(request, pk, number, hands.undo_hand_start,
                         lambda hand: _("Hand %(hand)s is undone.") % {"hand": hand.number})
 
 
@@ -253,7 +208,8 @@ def floor_map_page(request, tournament: Tournament):
 
 def _floor_map(tournament: Tournament) -> dict:
     """The map's data with the balancing status: halted tables, buttons asked for, pending slips."""
-    return {**services.floor_map(tournament), "moves": moves.status(tournament), "h4h": handforhand.status(tournament)}
+    return {**read_models.floor_map(tournament), "moves": read_models.balancing_status(tournament),
+            "h4h": read_models.hand_for_hand_status(tournament)}
 
 
 @never_cache
@@ -298,7 +254,7 @@ def _bad_input(request, pk: int, message: str):
 @require_POST
 @role_required(roles.BUST)
 def map_bust(request, pk: int, number: int):
-    return _map_answer(request, pk, tournament_services.bust_entry, _bust_done, _entry(pk, number),
+    return _map_answer(request, pk, busts.bust_entry, _bust_done, _entry(pk, number),
                        stack=request.POST.get("stack", "").strip() or None)
 
 
@@ -313,27 +269,27 @@ def _bust_done(e: Entry) -> str:
 @require_POST
 @role_required(roles.BUST)
 def map_undo_bust(request, pk: int, number: int):
-    return _map_answer(request, pk, tournament_services.undo_bust,
+    return _map_answer(request, pk, busts.undo_bust,
                        lambda e: _("Entry #%(number)s plays again.") % {"number": e.number}, _entry(pk, number))
 
 
 @require_POST
-@role_required(services.SEATING)
+@role_required(roles.SEATING)
 def map_correct(request, pk: int, number: int):
     table, seat = _whole(request.POST.get("table")), _whole(request.POST.get("seat"))
     if table is None or seat is None:
         return _bad_input(request, pk, _("Choose the table and the seat."))
-    return _map_answer(request, pk, services.correct_seat,
+    return _map_answer(request, pk, seats.correct_seat,
                        lambda s: _("Entry #%(number)s now sits at table %(table)s seat %(seat)s.")
                        % {"number": number, "table": s.table.number, "seat": s.seat},
                        _entry(pk, number), table, seat)
 
 
 @require_POST
-@role_required(services.SEATING)
+@role_required(roles.SEATING)
 def map_button(request, pk: int, number: int):
     seat = request.POST.get("seat", "").strip() or None
-    return _map_answer(request, pk, services.draw_button,
+    return _map_answer(request, pk, draws.draw_button,
                        lambda r: _("Table %(table)s: the button is at seat %(seat)s.") % {"table": r["table"], "seat": r["button"]},
                        _table(pk, number), seat=seat)
 
@@ -346,7 +302,7 @@ def map_open_table(request, pk: int):
     if number is None or (request.POST.get("seats", "").strip() and seats is None):
         return _bad_input(request, pk, _("Enter the table number (and the seats) as whole numbers."))
     checked = lambda name: request.POST.get(name) in ("on", "1", "true")  # noqa: E731
-    return _map_answer(request, pk, services.open_table,
+    return _map_answer(request, pk, table_setup.open_table,
                        lambda r: _("Table %(number)s is open.") % {"number": r[0].number},
                        tournament, number, seats, checked("sends_hand_signals"), checked("accessible"))
 
@@ -354,15 +310,15 @@ def map_open_table(request, pk: int):
 @require_POST
 @role_required(roles.SETUP)
 def map_draw_start(request, pk: int):
-    return _map_answer(request, pk, services.draw_start,
+    return _map_answer(request, pk, draws.draw_start,
                        lambda d: _("Draw %(draw)s is done: every entry has a seat.") % {"draw": d.number},
                        get_object_or_404(Tournament, pk=pk))
 
 
 @require_POST
-@role_required(services.SEATING)
+@role_required(roles.SEATING)
 def map_seat_waiting(request, pk: int):
-    return _map_answer(request, pk, services.seat_waiting_entries,
+    return _map_answer(request, pk, draws.seat_waiting_entries,
                        lambda d: _("Draw %(draw)s seated the waiting entries.") % {"draw": d.number},
                        get_object_or_404(Tournament, pk=pk))
 
@@ -377,7 +333,7 @@ def _moves_done(created) -> str:
 
 
 @require_POST
-@role_required(moves.MOVING)
+@role_required(roles.MOVING)
 def map_move_confirm(request, pk: int, number: int):
     return _map_answer(request, pk, moves.confirm_move,
                        lambda m: _("Move slip #%(move)s: entry #%(entry)s sits at table %(table)s seat %(seat)s.")
@@ -386,7 +342,7 @@ def map_move_confirm(request, pk: int, number: int):
 
 
 @require_POST
-@role_required(moves.MOVING)
+@role_required(roles.MOVING)
 def map_move_cancel(request, pk: int, number: int):
     return _map_answer(request, pk, moves.cancel_move,
                        lambda m: _("Move slip #%(move)s is cancelled.") % {"move": m.number},
@@ -394,34 +350,34 @@ def map_move_cancel(request, pk: int, number: int):
 
 
 @require_POST
-@role_required(moves.MOVING)
+@role_required(roles.MOVING)
 def map_balance_now(request, pk: int):
     return _map_answer(request, pk, moves.balance_now, _moves_done, get_object_or_404(Tournament, pk=pk))
 
 
 @require_POST
-@role_required(services.SEATING)
+@role_required(roles.SEATING)
 def map_positions(request, pk: int, number: int):
-    return _map_answer(request, pk, services.enter_button,
+    return _map_answer(request, pk, seats.enter_button,
                        lambda r: _("Table %(table)s: the button is at seat %(seat)s.")
                        % {"table": r["table"], "seat": r["positions"]["button"]},
                        _table(pk, number), request.POST.get("seat", "").strip())
 
 
 @require_POST
-@role_required(handforhand.REPORTING)
+@role_required(roles.REPORTING)
 def map_hand_done(request, pk: int, number: int):
     return _map_answer(request, pk, handforhand.hand_done,
-                       lambda status: _("Table %(table)s: hand done.") % {"table": number}, _table(pk, number))
+                       lambda h: _("Table %(table)s: hand done.") % {"table": number}, _table(pk, number))
 
 
 @require_POST
-@role_required(handforhand.DIRECTING)
+@role_required(roles.SETUP)
 def map_hand_for_hand(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     if request.POST.get("on") in ("1", "on", "true"):
-        return _map_answer(request, pk, handforhand.start, lambda h: _("Hand-for-hand is on."), tournament)
-    return _map_answer(request, pk, handforhand.stop, lambda h: _("Hand-for-hand is over."), tournament)
+        return _map_answer(request, pk, handforhand.start_hand_for_hand, lambda h: _("Hand-for-hand is on."), tournament)
+    return _map_answer(request, pk, handforhand.stop_hand_for_hand, lambda h: _("Hand-for-hand is over."), tournament)
 
 
 # --- house rules (the director) ---------------------------------------------------------------
@@ -430,9 +386,7 @@ def map_hand_for_hand(request, pk: int):
 @role_required(roles.SETUP)
 @in_venue_time
 def house_rules_page(request, tournament: Tournament):
-    from .forms import HouseRulesForm
-
-    rules = moves.house_rules(tournament)
+    rules = selectors.house_rules(tournament)
     form = HouseRulesForm(request.POST or None, instance=rules)
     error = None
     if request.method == "POST" and form.is_valid():
@@ -452,13 +406,13 @@ def house_rules_page(request, tournament: Tournament):
 
 def _seat_card_rows(request, tournament: Tournament, entry_number: int | None = None) -> list[dict]:
     draw = _whole(request.GET.get("draw"))
-    return cards.seat_cards(tournament, entry_number=entry_number, draw=draw,
+    return seat_cards.seat_cards(tournament, entry_number=entry_number, draw=draw,
                             url=lambda n: request.build_absolute_uri(reverse("seat-page", args=[tournament.pk, n])))
 
 
 def _cards_response(request, tournament: Tournament, rows: list[dict], name: str):
     if request.GET.get("format") == "pdf":
-        pdf = cards.seat_cards_pdf(tournament, rows, paper=request.GET.get("paper", "80mm"))
+        pdf = seat_cards.seat_cards_pdf(tournament, rows, paper=request.GET.get("paper", "80mm"))
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
         return response
@@ -492,7 +446,7 @@ def _public_tournament(pk: int) -> Tournament:
 def seat_search(request, pk: int):
     tournament = _public_tournament(pk)
     q = request.GET.get("q", "").strip()
-    found = services.find_entries(tournament, q) if q else []
+    found = read_models.find_entries(tournament, q) if q else []
     if q and len(found) == 1 and q.lstrip("#").isdigit():
         return redirect("seat-page", pk=pk, number=found[0]["entry"])
     return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found})
@@ -500,16 +454,16 @@ def seat_search(request, pk: int):
 
 def seat_page(request, pk: int, number: int):
     tournament = _public_tournament(pk)
-    seat = services.public_seat(tournament, number)
+    seat = read_models.public_seat(tournament, number)
     if seat is None:
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
     return render(request, "tables/seat_page.html", {"t": tournament, "seat": seat,
-                                                     "next_draw": services.pending_commitment(tournament)})
+                                                     "next_draw": selectors.pending_commitment(tournament)})
 
 
 @never_cache
 def seat_json(request, pk: int, number: int):
-    seat = services.public_seat(_public_tournament(pk), number)
+    seat = read_models.public_seat(_public_tournament(pk), number)
     if seat is None:
         return JsonResponse({"error": _("There is no entry #%(number)s.") % {"number": number}}, status=404)
     return JsonResponse(seat)
@@ -524,7 +478,7 @@ def draw_list(request, pk: int):
 def draw_detail(request, pk: int, number: int):
     tournament = _public_tournament(pk)
     draw = get_object_or_404(Draw, tournament=tournament, number=number)
-    return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": services.verify_draw(draw)})
+    return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": read_models.verify_draw(draw)})
 
 
 @never_cache
@@ -533,7 +487,7 @@ def draws_json(request, pk: int):
     tournament = _public_tournament(pk)
     last = Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).order_by("-number").first()
     return JsonResponse({
-        "next_draw": services.pending_commitment(tournament),
+        "next_draw": selectors.pending_commitment(tournament),
         "last_draw": None if last is None else {"draw": last.number, "kind": last.kind, "commitment": last.commitment,
                                                 "seed": last.seed},
     })

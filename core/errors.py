@@ -1,0 +1,44 @@
+"""A refused action, the same everywhere: a code for programs and a translated message for people."""
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from . import roles
+
+
+class ServiceError(Exception):
+    """A refused action: the message is for the person at the screen; nothing was changed."""
+
+    def __init__(self, message: str, code: str = "invalid", status: int = 400, details: list[str] | dict | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.status = status
+        self.details = details or []
+
+
+def require(user, allowed: tuple[str, ...]) -> None:
+    """Refuse unless the user has one of the roles (the director always has)."""
+    if not roles.has_role(user, allowed):
+        raise ServiceError(_("Your role does not allow this action."), code="forbidden", status=403)
+
+
+def full_clean(instance, exclude: list[str] | None = None) -> None:
+    """Model validation as a ServiceError, so every caller shows the same clear refusal."""
+    try:
+        instance.full_clean(exclude=exclude)
+    except ValidationError as exc:
+        def label(field: str) -> str:
+            return str(instance._meta.get_field(field).verbose_name).capitalize()
+
+        messages = [f"{label(field)}: {message}" if field != "__all__" else str(message)
+                    for field, errors in exc.message_dict.items() for message in errors]
+        raise ServiceError(" ".join(messages), code="invalid", details=messages) from exc
+
+
+def check_length(text: str, model, field: str, message: str) -> None:
+    """Refuse text longer than its column (PostgreSQL would refuse it with a server error)."""
+    limit = model._meta.get_field(field).max_length
+    if len(text) > limit:
+        raise ServiceError(message % {"max": limit}, code="too_long")

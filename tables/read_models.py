@@ -1,0 +1,228 @@
+"""Read models: what the screens and the API show, built in a constant number of queries. Nothing
+here writes: the floor map, the tables' levels in play, a player's seat, the public lookup, the
+verification of a draw, the balancing status and hand-for-hand as the floor and a table see them."""
+from __future__ import annotations
+
+from django.db.models import Case, CharField, Q, Value, When
+from django.db.models.functions import Concat
+
+from clock.selectors import rows_of
+from tournament.models import Entry, Tournament
+
+from . import seating
+from .models import Draw, Move, Table
+from .selectors import (
+    after_hand,
+    clock_level_index,
+    hand_for_hand,
+    house_rules,
+    level_in_play,
+    live_seats,
+    pending_moves,
+    seat_of,
+    slip,
+    waiting,
+)
+
+
+def tables_overview(tournament: Tournament) -> list[dict]:
+    rows = rows_of(tournament)
+    clock_index = clock_level_index(tournament, rows)
+    result = []
+    for table in Table.objects.filter(tournament=tournament, in_play=True).order_by("number"):
+        index = level_in_play(table, clock_index)
+        result.append({
+            "table": table.number, "id": table.pk, "seats": table.seats, "sends_hand_signals": table.sends_hand_signals,
+            "hand": table.hand_number, "hand_started_at": table.hand_started_at.isoformat() if table.hand_started_at else None,
+            "level_index": index, "level": rows[index].number if rows else None,
+            "on_old_level": index != clock_index,
+        })
+    return result
+
+
+def floor_map(tournament: Tournament) -> dict:
+    """Every table with its seats and players, in a constant number of queries (four): rows of values
+    rather than model instances, the names put together by the database, and the break order,
+    start_drawn() and pending_commitment() taken from rows read here."""
+    tables = list(Table.objects.filter(tournament=tournament).order_by("number").values_list(
+        "pk", "number", "seats", "in_play", "accessible", "button_seat", "broken_at", "break_order", named=True))
+    player = "entry__player__"  # the name as Player.display_name writes it: "First Last (Nickname)"
+    name = Concat(f"{player}first_name", Value(" "), f"{player}last_name",
+                  Case(When(**{f"{player}nickname": ""}, then=Value("")),
+                       default=Concat(Value(" ("), f"{player}nickname", Value(")"))), output_field=CharField())
+    seated: dict[int, dict[int, dict]] = {table.pk: {} for table in tables}
+    for table_id, seat, number, display_name in live_seats(tournament).order_by().values_list(
+            "table_id", "seat", "entry__number", name):
+        seated[table_id][seat] = {"seat": seat, "entry": number, "name": display_name}
+    in_play = [table for table in tables if table.in_play]
+    counts = [len(seated[table.pk]) for table in in_play]
+    most = max(counts, default=0)
+    waiting = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).exclude(
+        pk__in=live_seats(tournament).values("entry_id")).count()
+    order = {table.number: i for i, table in enumerate(sorted(in_play, key=lambda table: (table.break_order, table.number)),
+                                                       start=1)}
+    drawn, next_draw = False, None
+    for kind, drawn_at, number, commitment in (Draw.objects.filter(tournament=tournament)
+                                               .filter(Q(kind=Draw.Kind.START) | Q(drawn_at__isnull=True))
+                                               .order_by("number").values_list("kind", "drawn_at", "number", "commitment")):
+        drawn = drawn or kind == Draw.Kind.START
+        if drawn_at is None and next_draw is None:
+            next_draw = {"draw": number, "commitment": commitment}
+    result = []
+    for table in tables:
+        players = seated[table.pk]
+        if not table.in_play:
+            status = "broken" if table.broken_at else "closed"
+        elif len(players) == table.seats:
+            status = "full"
+        elif most - len(players) >= 2:
+            status = "short"
+        else:
+            status = "open"
+        result.append({
+            "table": table.number, "seats": table.seats, "in_play": table.in_play, "accessible": table.accessible,
+            "button": table.button_seat, "break_position": order.get(table.number), "players": len(players),
+            "status": status,
+            "seat_list": [players.get(s) or {"seat": s, "entry": None, "name": None} for s in range(1, table.seats + 1)],
+        })
+    return {"tables": result, "players_seated": sum(counts), "waiting": waiting,
+            "start_drawn": drawn, "next_draw": next_draw}
+
+
+def public_seat(tournament: Tournament, entry_number: int) -> dict | None:
+    """What the player's seat page shows: name, table and seat (nothing personal)."""
+    entry = Entry.objects.select_related("player").filter(tournament=tournament, number=entry_number).first()
+    if entry is None or entry.status == Entry.Status.VOIDED:
+        return None
+    seat = seat_of(entry)
+    move = Move.objects.filter(entry=entry, status=Move.Status.PENDING).select_related("from_table", "to_table").first()
+    return {"entry": entry.number, "name": entry.player.display_name, "status": entry.status,
+            "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
+            "seated_at": seat.seated_at.isoformat() if seat else None, "place": entry.finish_place,
+            "place_low": entry.finish_place_low or entry.finish_place,
+            # A pending move slip: where the player goes, with the position waiting there.
+            "move": {"table": move.to_table.number, "seat": move.to_seat, "position": move.position,
+                     "after_hand": after_hand(move)}
+            if move else None}
+
+
+def find_entries(tournament: Tournament, query: str, limit: int = 20) -> list[dict]:
+    """Public lookup by entry number or name (names only)."""
+    query = (query or "").strip()
+    entries = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.VOIDED).select_related("player")
+    if query.lstrip("#").isdigit():
+        entries = entries.filter(number=int(query.lstrip("#")))
+    elif len(query) >= 2:
+        for word in query.split():
+            entries = entries.filter(Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
+                                     | Q(player__nickname__icontains=word))
+    else:
+        return []
+    return [{"entry": e.number, "name": e.player.display_name, "status": e.status} for e in entries.order_by("number")[:limit]]
+
+
+def verify_draw(draw: Draw) -> dict:
+    """Recompute a revealed draw from its seed and inputs and compare it with what was recorded
+    (and with the seats written for it)."""
+    if draw.drawn_at is None:
+        return {"draw": draw.number, "revealed": False, "commitment": draw.commitment}
+    seed = bytes.fromhex(draw.seed)
+    data = draw.inputs or {}
+    commitment_ok = seating.commitment(seed) == draw.commitment
+    if draw.kind == Draw.Kind.BUTTON:
+        dealt = seating.deal_high_card(seed, data["seats"])
+        recomputed = {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
+        written = None
+    else:
+        room = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
+                               {int(t): n for t, n in data["players"].items()}, data.get("accessible", []))
+        needs = {int(n): seating.Need(**need) for n, need in data.get("needs", {}).items()}
+        fn = seating.draw_start if draw.kind in (Draw.Kind.START, Draw.Kind.REDRAW) else seating.draw_late
+        recomputed = seating.result_rows(fn(seed, data["entries"], room, needs))
+        if draw.kind == Draw.Kind.BREAK:  # the players of a broken table: the slips hold the draw's seats
+            written = sorted([m.entry.number, m.to_table.number, m.to_seat] for m in draw.moves.select_related("entry", "to_table"))
+        else:
+            written = sorted([s.entry.number, s.table.number, s.seat] for s in draw.seats.select_related("entry", "table"))
+    return {"draw": draw.number, "kind": draw.kind, "revealed": True, "commitment": draw.commitment, "seed": draw.seed,
+            "commitment_matches": commitment_ok, "inputs": data, "result": draw.result, "recomputed": recomputed,
+            "matches": commitment_ok and recomputed == draw.result and (written is None or written == draw.result),
+            "written": written}
+
+
+def balancing_status(t: Tournament) -> dict:
+    """What the floor map and the dealer tablets show: halted tables, tables whose button the
+    software needs, and the pending slips."""
+    rules = house_rules(t)
+    flagged = Table.objects.filter(tournament=t, in_play=True).filter(Q(halted=True) | Q(needs_button=True))
+    halted = sorted(n for n, h in flagged.values_list("number", "halted") if h)
+    need_button = sorted(n for n, b in flagged.values_list("number", "needs_button") if b)
+    return {"halted": halted, "need_button": need_button, "moves": pending_moves(t),
+            "rules": {"threshold": rules.balance_threshold, "halt_short_by": rules.halt_short_by, "donor": rules.donor}}
+
+
+def hand_for_hand_status(t: Tournament) -> dict:
+    """What the floor map, the dealer tablets and the API show."""
+    rules = house_rules(t)
+    players = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
+    h = hand_for_hand(t)
+    answer = {
+        "on": h is not None, "players": players, "places_paid": rules.places_paid,
+        "seconds_per_hand": rules.hand_for_hand_seconds, "ties": rules.hand_for_hand_ties,
+        "suggested": h is None and rules.places_paid is not None and players == rules.places_paid + 1,
+        "in_the_money": rules.places_paid is not None and players <= rules.places_paid,
+    }
+    if h is not None:
+        answer.update({
+            "number": h.number, "hand": h.hand, "called": h.called, "tables": h.tables, "shuffled": h.shuffled,
+            "reported": h.reported, "waiting_for": waiting(t, h),
+            "seconds_taken": h.seconds_taken, "started_at": h.started_at.isoformat(),
+            "busy": [] if h.called else sorted(Table.objects.filter(tournament=t, in_play=True, hand_in_progress=True)
+                                               .values_list("number", flat=True)),
+            "moves_pending": Move.objects.filter(tournament=t, status=Move.Status.PENDING).count(),
+        })
+    return answer
+
+
+def table_state(table: Table) -> dict:
+    """What the dealer tablet shows about its table: the hand and the level it plays (the clock's
+    level comes with the clock; the page works out which of the two a new hand would use)."""
+    rows = rows_of(table.tournament)
+    follows = not table.sends_hand_signals or table.hand_level_index is None
+    clock_index = clock_level_index(table.tournament, rows)
+    index = level_in_play(table, clock_index)
+    # The pending move slips leaving and reaching this table, in one query.
+    pending = Move.Status.PENDING
+    slips: dict[str, list[dict]] = {"out": [], "in": []}
+    for move in (Move.objects.filter(from_table=table, status=pending)
+                 | Move.objects.filter(to_table=table, status=pending)).select_related(
+            "entry__player", "from_table", "to_table").order_by("number"):
+        slips["out" if move.from_table_id == table.pk else "in"].append(slip(move))
+    return {
+        "number": table.number, "in_play": table.in_play, "sends_hand_signals": table.sends_hand_signals,
+        "hand": table.hand_number,
+        "hand_started_at": table.hand_started_at.timestamp() if table.hand_started_at else None,
+        "hand_level_index": None if follows else table.hand_level_index,
+        "level_index": index, "level": rows[index].number if rows else None,
+        "positions": {"button": table.button_seat, "small_blind": table.small_blind_seat,
+                      "big_blind": table.big_blind_seat, "next": table.positions_next},
+        "halted": table.halted, "needs_button": table.needs_button, "hand_in_progress": table.hand_in_progress,
+        "slips_out": slips["out"], "slips_in": slips["in"], "h4h": _table_h4h(table),
+    }
+
+
+def _table_h4h(table: Table) -> dict | None:
+    """Hand-for-hand as one table sees it: deal (the hand is called and this table has not
+    started it), playing, done (waiting for the others) or wait (the next hand is not called)."""
+    h = hand_for_hand(table.tournament)
+    if h is None:
+        return None
+    n = table.number
+    if not h.called or n not in h.tables:
+        step = "wait"
+    elif n in h.reported:
+        step = "done"
+    elif n in h.shuffled:
+        step = "playing"
+    else:
+        step = "deal"
+    return {"hand": h.hand, "step": step, "waiting_for": waiting(table.tournament, h)}

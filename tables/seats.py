@@ -1,0 +1,171 @@
+"""Seats one at a time (TDA 5, 6): a new entry seated at registration, a seat corrected, a seat freed
+by a bust or a void, a bust undone back to its seat, the button the floor enters, and the special
+needs every draw honours."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core import roles
+from core.errors import ServiceError, require
+from tournament.audit import lock_tournament, record_event
+from tournament.models import Entry, Player, Tournament
+
+from . import moves, positions
+from .draws import seat_late_entries
+from .models import POSITION_FIELDS, Seat, SeatRequest, Table
+from .selectors import live_seats, reserved_seats, seat_of, start_drawn
+
+
+def seat_new_entry(actor, t: Tournament, entry: Entry) -> Seat | None:
+    """Called by registration (tournament lock held): after the start draw, a new entry is seated at once."""
+    if not start_drawn(t):
+        return None
+    seat_late_entries(actor, t, [entry])
+    return live_seats(t).select_related("table").get(entry=entry)
+
+
+def _end_seat(seat: Seat | None, reason: str, now) -> None:
+    if seat is not None:
+        seat.ended_at, seat.end_reason = now, reason
+        seat.save(update_fields=["ended_at", "end_reason"])
+
+
+def _locked_entry(t: Tournament, entry: Entry) -> Entry:
+    return Entry.objects.select_for_update().select_related("player").get(pk=entry.pk, tournament=t)
+
+
+def _open_table(t: Tournament, number) -> Table:
+    table = Table.objects.select_for_update().filter(tournament=t, number=number).first()
+    if table is None:
+        raise ServiceError(_("There is no table %(number)s.") % {"number": number}, code="no_table", status=404)
+    if not table.in_play:
+        raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
+    return table
+
+
+def _check_seat_open(t: Tournament, table: Table, seat) -> int:
+    try:
+        seat = int(seat)
+    except (TypeError, ValueError):
+        seat = 0
+    if not 1 <= seat <= table.seats:
+        raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats},
+                           code="bad_seat")
+    taken = live_seats(t).filter(table=table, seat=seat).select_related("entry").first()
+    if taken is not None or (table.pk, seat) in set(reserved_seats(t, [table.pk])):
+        raise ServiceError(_("Table %(table)s seat %(seat)s is not free.") % {"table": table.number, "seat": seat},
+                           code="seat_taken", status=409)
+    return seat
+
+
+@transaction.atomic
+def correct_seat(actor, entry: Entry, table_number: int, seat_number: int) -> Seat:
+    """A player found in the wrong seat goes to the right one and keeps the stack (TDA 5)."""
+    require(actor, roles.SEATING)
+    t = lock_tournament(entry.tournament_id)
+    e = _locked_entry(t, entry)
+    if e.status != Entry.Status.ACTIVE:
+        raise ServiceError(_("Entry #%(number)s is not playing.") % {"number": e.number}, code="entry_not_active", status=409)
+    if not start_drawn(t):  # the first seats come from the random draw, never by hand
+        raise ServiceError(_("Make the start draw first."), code="not_drawn", status=409)
+    table = _open_table(t, table_number)
+    seat_number = _check_seat_open(t, table, seat_number)
+    old = live_seats(t).select_for_update().select_related("table").filter(entry=e).first()
+    now = timezone.now()
+    _end_seat(old, Seat.End.CORRECTION, now)
+    new = Seat.objects.create(tournament=t, entry=e, table=table, seat=seat_number, seated_at=now)
+    record_event(t, "seat.corrected", {
+        "entry": e.number, "name": e.player.display_name, "entries": [e.number],
+        "from": {"table": old.table.number, "seat": old.seat} if old else None,
+        "to": {"table": table.number, "seat": seat_number},
+    }, actor, stats=False)
+    return new
+
+
+def free_seat(t: Tournament, entry: Entry, reason: str) -> Seat | None:
+    """End the entry's seat (bust, void); the caller holds the tournament lock. Returns the seat."""
+    seat = live_seats(t).select_for_update().select_related("table").filter(entry=entry).first()
+    _end_seat(seat, reason, timezone.now())
+    return seat
+
+
+def reseat_after_undo(actor, t: Tournament, entry: Entry) -> Seat | None:
+    """A bust undone: back to the entry's last seat if it is still free, otherwise by the late-entry rule."""
+    last = Seat.objects.select_related("table").filter(entry=entry, end_reason=Seat.End.BUST).order_by("-ended_at").first()
+    if last is not None and last.table.in_play:
+        free = not live_seats(t).filter(table=last.table, seat=last.seat).exists() and \
+            (last.table_id, last.seat) not in set(reserved_seats(t, [last.table_id]))
+        if free:
+            return Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=last.seat, seated_at=timezone.now())
+    if start_drawn(t):
+        seat_late_entries(actor, t, [entry])
+        return seat_of(entry)
+    return None
+
+
+@transaction.atomic
+def enter_button(actor, table: Table, seat) -> dict:
+    """The floor tells where the button is in the hand being played (or just played) at a table
+    whose positions the software does not know (no hand signals, or no button draw); a move that
+    waited for it is then decided."""
+
+    require(actor, roles.SEATING)
+    t = lock_tournament(table.tournament_id)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
+    try:
+        button = int(seat)
+    except (TypeError, ValueError):
+        button = 0
+    if button not in occupied or len(occupied) < 2:
+        raise ServiceError(_("The button goes to an occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))},
+                           code="bad_seat")
+    now = positions.first_hand(table.seats, occupied, button)
+    table.button_seat, table.small_blind_seat, table.big_blind_seat = now.button, now.small_blind, now.big_blind
+    table.positions_next = table.needs_button = False
+    table.save(update_fields=POSITION_FIELDS)
+    record_event(t, "table.positions", {"table": table.number, "positions": now.as_dict(), "source": "floor"},
+                 actor, stats=False)
+    moves.decide(t, actor)
+    return {"table": table.number, "positions": now.as_dict()}
+
+
+@transaction.atomic
+def set_seat_request(actor, tournament: Tournament, player: Player, *, table_number: int | None = None,
+                     seat: int | None = None, accessible: bool = False, note: str = "") -> SeatRequest:
+    """A fixed table (and seat) or an accessible table for a player; every later draw honours it."""
+    require(actor, roles.SEATING)
+    t = lock_tournament(tournament.pk)
+    if seat is not None and table_number is None:
+        raise ServiceError(_("A fixed seat needs its table."), code="seat_without_table")
+    if table_number is None and not accessible:
+        raise ServiceError(_("Choose a fixed table (and seat) or an accessible table."), code="empty_request")
+    if table_number is not None:
+        table = Table.objects.filter(tournament=t, number=table_number).first()
+        if table is None:
+            raise ServiceError(_("There is no table %(number)s.") % {"number": table_number}, code="no_table", status=404)
+        if seat is not None and not 1 <= int(seat) <= table.seats:
+            raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats},
+                               code="bad_seat")
+    if len(note or "") > 200:
+        raise ServiceError(_("The note is too long: at most 200 characters."), code="note_too_long")
+    now = timezone.now()
+    SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=now)
+    request = SeatRequest.objects.create(tournament=t, player=player, table_number=table_number, seat=seat,
+                                         accessible=accessible, note=note or "", created_at=now, created_by=actor)
+    record_event(t, "seat_request.set", {"player": player.pk, "name": player.display_name, "table": table_number,
+                                         "seat": seat, "accessible": accessible}, actor, stats=False)
+    return request
+
+
+@transaction.atomic
+def cancel_seat_request(actor, tournament: Tournament, player: Player) -> int:
+    require(actor, roles.SEATING)
+    t = lock_tournament(tournament.pk)
+    n = SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=timezone.now())
+    if not n:
+        raise ServiceError(_("%(name)s has no seat request.") % {"name": player.display_name}, code="no_request", status=404)
+    record_event(t, "seat_request.cancelled", {"player": player.pk, "name": player.display_name}, actor, stats=False)
+    return n

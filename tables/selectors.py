@@ -1,0 +1,144 @@
+"""Small reads of the tables' state that services and screens share. Nothing here writes."""
+from __future__ import annotations
+
+from django.utils import timezone
+
+from clock import timeline as tl
+from clock.models import ClockState
+from clock.selectors import anchor_of, rows_of
+from tournament.models import Entry, Tournament
+
+from . import balancing as bal
+from . import seating
+from .models import Draw, HandForHand, HouseRules, Move, Seat, SeatRequest, Table
+
+
+def live_seats(tournament: Tournament):
+    return Seat.objects.filter(tournament=tournament, ended_at__isnull=True)
+
+
+def reserved_seats(t: Tournament, table_ids: list[int]) -> list[tuple[int, int]]:
+    """Seats held for players on their way: the destinations of pending move slips."""
+    return list(Move.objects.filter(tournament=t, status=Move.Status.PENDING, to_table_id__in=table_ids)
+                .values_list("to_table_id", "to_seat"))
+
+
+def seat_of(entry: Entry) -> Seat | None:
+    return Seat.objects.select_related("table").filter(entry=entry, ended_at__isnull=True).first()
+
+
+def start_drawn(tournament: Tournament) -> bool:
+    return Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).exists()
+
+
+def pending_commitment(tournament: Tournament) -> dict | None:
+    draw = Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).first()
+    return None if draw is None else {"draw": draw.number, "commitment": draw.commitment}
+
+
+def break_order(tournament: Tournament) -> list[int]:
+    return list(Table.objects.filter(tournament=tournament, in_play=True).order_by("break_order", "number")
+                .values_list("number", flat=True))
+
+
+def needs_of(t: Tournament, entries) -> dict[int, seating.Need]:
+    """The special needs of the given entries (anything with `number` and `player_id`), by entry number.
+    One query for the tournament's live requests (a handful), not an IN list of every entry's player."""
+    requests = {player: seating.Need(table=table, seat=seat, accessible=accessible)
+                for player, table, seat, accessible in SeatRequest.objects.filter(tournament=t, cancelled_at__isnull=True)
+                .values_list("player_id", "table_number", "seat", "accessible")}
+    if not requests:
+        return {}
+    return {entry.number: requests[entry.player_id] for entry in entries if entry.player_id in requests}
+
+
+def clock_level_index(tournament: Tournament, rows: list[tl.Row] | None = None, at=None) -> int:
+    """The row of the level announced by now: the level a hand that starts now is played at."""
+    rows = rows if rows is not None else rows_of(tournament)
+    clock = ClockState.objects.filter(tournament=tournament).first()
+    anchor = anchor_of(clock) if clock is not None else None
+    if anchor is None:
+        first = next((i for i, row in enumerate(rows) if row.number == tournament.current_level), None)
+        return first if first is not None else tl.level_in_force(rows, 0)
+    at = at or timezone.now()
+    return tl.level_in_force(rows, tl.position_at(rows, anchor, at.timestamp()).index)
+
+
+def level_in_play(table: Table, clock_index: int) -> int:
+    """A table that reports its hands plays the level of its last first shuffle; one that does not
+    (or has not yet) follows the clock."""
+    if table.sends_hand_signals and table.hand_level_index is not None:
+        return table.hand_level_index
+    return clock_index
+
+
+def house_rules(t: Tournament) -> HouseRules:
+    """The tournament's house rules; the defaults (not stored: reading never writes) when none are set."""
+    rules = HouseRules.objects.filter(tournament=t).first()
+    if rules is None:
+        rules = HouseRules(tournament=t, halt_short_by=2 if t.seats_per_table <= 6 else 3)
+    return rules
+
+
+HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
+                "hand_for_hand_seconds", "hand_for_hand_ties", "places_paid")
+
+
+def house_rules_json(rules: HouseRules) -> dict:
+    return {name: getattr(rules, name) for name in HOUSE_FIELDS}
+
+
+def rule_settings(rules: HouseRules) -> bal.Settings:
+    return bal.Settings(threshold=rules.balance_threshold, halt_short_by=rules.halt_short_by, donor=rules.donor)
+
+
+def after_hand(move: Move) -> bool:
+    """A balancing move out of a table in a hand waits for the hand to end (TDA 8A)."""
+    return move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE
+
+
+def slip(move: Move) -> dict:
+    return {
+        "move": move.number, "kind": move.kind, "entry": move.entry.number, "name": move.entry.player.display_name,
+        "from": {"table": move.from_table.number, "seat": move.from_seat},
+        "to": {"table": move.to_table.number, "seat": move.to_seat}, "position": move.position,
+        "status": move.status, "created_at": move.created_at.isoformat(),
+        "after_hand": after_hand(move),
+    }
+
+
+def pending_moves(t: Tournament) -> list[dict]:
+    moves = Move.objects.filter(tournament=t, status=Move.Status.PENDING).select_related(
+        "entry__player", "from_table", "to_table").order_by("number")
+    return [slip(m) for m in moves]
+
+
+def hand_for_hand(t: Tournament, lock: bool = False) -> HandForHand | None:
+    rows = HandForHand.objects.filter(tournament=t, ended_at__isnull=True)
+    return (rows.select_for_update() if lock else rows).first()
+
+
+def playing_tables(t: Tournament) -> list[Table]:
+    """The tables in play with players at them."""
+    with_players = set(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("table_id", flat=True))
+    return [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number") if table.pk in with_players]
+
+
+def clock_state(t: Tournament) -> str:
+    return ClockState.objects.filter(tournament=t).values_list("status", flat=True).first() or ClockState.Status.NOT_STARTED
+
+
+def lobby_state(h: HandForHand | None) -> dict:
+    """What the lobby screens show: on or off, and the hand being played."""
+    if h is None or h.ended_at is not None:
+        return {"on": False, "hand": None}
+    return {"on": True, "hand": h.hand if h.called else None}
+
+
+def waiting(t: Tournament, h: HandForHand) -> list[int]:
+    """The tables of the called hand that have not reported it done; a table broken meanwhile (its
+    players moved) is not waited for."""
+    if not h.called:
+        return []
+    in_play = set(Table.objects.filter(tournament=t, in_play=True, number__in=h.tables).values_list("number", flat=True))
+    return [n for n in h.tables if n in in_play and n not in h.reported]

@@ -1,0 +1,176 @@
+"""What every endpoint of the JSON API shares: the role check, the one error shape, lookups by the
+numbers the room uses, the public (anonymous, throttled) base, and the documented answers.
+
+The one error shape, for every refusal of every endpoint (a service's ServiceError, invalid input,
+a missing login or role, an unknown object, a throttle):
+
+    {"error": "<code>", "detail": "<translated message for the person at the screen>",
+     "problems": ["<each problem, one message each>"], "fields": {"<field>": ["<message>"]}}
+
+`fields` is there only for invalid input. The screens show `detail` (static/js/api.js); programs
+branch on `error`.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_handler
+
+from core import roles
+from core.errors import ServiceError
+from tournament.models import Entry, Tournament
+
+from .tournament import serializers as s
+
+ANY_STAFF = roles.ALL_ROLES
+
+# --- the one error shape -------------------------------------------------------------------------
+
+def _field_messages(detail, prefix: str = "") -> dict[str, list[str]]:
+    """A serializer's nested errors as {"field" or "field.sub": [messages]}."""
+    if isinstance(detail, dict):
+        out: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            out.update(_field_messages(value, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    if isinstance(detail, list) and detail and all(isinstance(item, dict | list) for item in detail):
+        out = {}
+        for i, value in enumerate(detail):
+            out.update(_field_messages(value, f"{prefix}.{i}" if prefix else str(i)))
+        return out
+    items = detail if isinstance(detail, list) else [detail]
+    return {prefix or "non_field_errors": [str(item) for item in items]}
+
+
+def error_body(code: str, detail: str, problems: list | None = None, fields: dict | None = None) -> dict:
+    body = {"error": code, "detail": str(detail), "problems": [str(p) for p in (problems or [detail])]}
+    if fields:
+        body["fields"] = fields
+    return body
+
+
+def exception_handler(exc, context):
+    """Every refusal in the one shape above (settings: REST_FRAMEWORK["EXCEPTION_HANDLER"])."""
+    if isinstance(exc, ServiceError):
+        problems = exc.details if isinstance(exc.details, list) and exc.details else [exc.message]
+        return Response(error_body(exc.code, exc.message, problems), status=exc.status)
+    response = drf_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, ValidationError):
+        fields = _field_messages(exc.detail)
+        problems = [message if name == "non_field_errors" else f"{name}: {message}"
+                    for name, messages in fields.items() for message in messages]
+        response.data = error_body("invalid", " ".join(problems) or _("The input is not valid."), problems, fields)
+        return response
+    # DRF's own refusals keep DRF's codes: not_authenticated, authentication_failed, permission_denied (the
+    # endpoint's role check; a service's is "forbidden"), not_found, method_not_allowed, parse_error, throttled...
+    codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+    code = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
+    detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+    response.data = error_body(code, str(detail))
+    return response
+
+
+# --- roles, lookups, calls -----------------------------------------------------------------------
+
+
+class RolePermission(BasePermission):
+    """The view's role set for the request method, checked with roles.has_role."""
+
+    message = gettext_lazy("Your role does not allow this action.")
+
+    def has_permission(self, request, view) -> bool:
+        if not (request.user and request.user.is_authenticated):
+            return False  # DRF answers 401 (not authenticated), not 403
+        return roles.has_role(request.user, view.roles_for(request.method))
+
+
+class RoleAPIView(APIView):
+    """Base of every staff endpoint: `allowed` maps an HTTP method to the roles that may use it."""
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]  # Token first: anonymous gets 401
+    permission_classes = [RolePermission]
+    allowed: dict[str, tuple[str, ...]] = {}
+
+    def roles_for(self, method: str) -> tuple[str, ...]:
+        if method in ("HEAD", "OPTIONS"):
+            return self.allowed.get("GET", ANY_STAFF)
+        return self.allowed.get(method, ())
+
+
+def run(fn, *args, **kwargs):
+    """Call one service. A model check the service raises (full_clean) becomes a 400 with the field messages."""
+    try:
+        return fn(*args, **kwargs)
+    except DjangoValidationError as exc:
+        raise ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages})
+
+
+def valid(serializer_class, data, **kwargs):
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer
+
+
+def tournament_or_404(pk: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+def entry_or_404(pk: int, number: int) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament_id=pk, number=number)
+
+
+# --- public endpoints ----------------------------------------------------------------------------
+
+
+class PublicRateThrottle(AnonRateThrottle):
+    """Anonymous endpoints (the room's phones): PUBLIC_API_RATE requests per client address, 120/minute by default."""
+
+    scope = "public"
+
+    def get_rate(self) -> str:
+        return getattr(settings, "PUBLIC_API_RATE", "120/minute")
+
+
+class PublicAPIView(APIView):
+    """No login, no session (so no CSRF), throttled per address."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [PublicRateThrottle]
+
+
+# --- documented answers --------------------------------------------------------------------------
+
+REFUSED = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: invalid input (field errors) or a rule of the house.")
+CONFLICT = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: the current state does not allow it.")
+FORBIDDEN = OpenApiResponse(s.ServiceErrorSerializer, description="Not logged in (401) or the role does not allow it (403).")
+NOT_FOUND = OpenApiResponse(s.ServiceErrorSerializer, description="No such object.")
+THROTTLED = OpenApiResponse(s.ServiceErrorSerializer, description="Too many requests from this address; try again shortly.")
+
+
+def answers(ok_status: int, ok, *, refused: bool = False, conflict: bool = False, lookup: bool = True) -> dict:
+    responses = {ok_status: ok, 401: FORBIDDEN, 403: FORBIDDEN}
+    if refused:
+        responses[400] = REFUSED
+    if conflict:
+        responses[409] = CONFLICT
+    if lookup:
+        responses[404] = NOT_FOUND
+    return responses
+
+
+def public_answers(ok) -> dict:
+    return {200: ok, 400: REFUSED, 404: NOT_FOUND, 429: THROTTLED}

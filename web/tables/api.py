@@ -1,0 +1,376 @@
+"""JSON API of tables: open them, list their level in play, the break order and tables in or out of
+play; the "hand started" signal from dealer tablets (staff login) and automatic shufflers (the
+table's own token); busts and their undo; balancing: move slips (confirm, cancel, balance now) and
+the button the floor enters when the software needs it; hand-for-hand and the house rules. Seating
+(draws, seat corrections, the public seat lookup) is in web/tables/seating_api.py."""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clock.selectors import rows_of
+from core import roles
+from tables import busts, handforhand, hands, moves, read_models, seats, selectors
+from tables import setup as table_setup
+from tables.models import HouseRules, Move, Table
+from tables.selectors import seat_of
+from web.api import ANY_STAFF, RoleAPIView, answers, entry_or_404, run, tournament_or_404, valid
+from web.tournament import serializers as s
+
+TableSerializer = inline_serializer("TableLevel", many=True, fields={
+    "table": serializers.IntegerField(), "id": serializers.IntegerField(), "seats": serializers.IntegerField(),
+    "sends_hand_signals": serializers.BooleanField(), "hand": serializers.IntegerField(),
+    "hand_started_at": serializers.DateTimeField(allow_null=True), "level_index": serializers.IntegerField(),
+    "level": serializers.IntegerField(), "on_old_level": serializers.BooleanField(),
+}, )
+HandSerializer = inline_serializer("HandStarted", {
+    "table": serializers.IntegerField(), "hand": serializers.IntegerField(), "level": serializers.IntegerField(),
+})
+
+
+class OpenTableSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, max_value=999)
+    seats = serializers.IntegerField(min_value=2, max_value=10, required=False)
+    sends_hand_signals = serializers.BooleanField(default=True)
+    accessible = serializers.BooleanField(default=False, help_text="Wheelchair access: draws may need it (TDA 6).")
+
+
+def hand_answer(hand) -> dict:
+    rows = rows_of(hand.table.tournament)
+    return {"table": hand.table.number, "hand": hand.number, "level": rows[hand.level_index].number}
+
+
+class TableListView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+
+    @extend_schema(operation_id="tables_list", tags=["tables"], responses=answers(200, TableSerializer))
+    def get(self, request, pk: int):
+        return Response(read_models.tables_overview(tournament_or_404(pk)))
+
+    @extend_schema(operation_id="tables_open", tags=["tables"], request=OpenTableSerializer,
+                   summary="Open a table. The answer carries its shuffler token, shown only this once.",
+                   responses=answers(201, inline_serializer("OpenedTable", {"table": serializers.IntegerField(),
+                                                                             "shuffler_token": serializers.CharField()}),
+                                     refused=True, conflict=True))
+    def post(self, request, pk: int):
+        data = valid(OpenTableSerializer, request.data).validated_data
+        table, token = table_setup.open_table(request.user, tournament_or_404(pk), data["number"], data.get("seats"),
+                                           data["sends_hand_signals"], data["accessible"])
+        return Response({"table": table.number, "shuffler_token": token}, status=status.HTTP_201_CREATED)
+
+
+class HandStartView(RoleAPIView):
+    allowed = {"POST": roles.DEALING, "DELETE": roles.DEALING}
+
+    @extend_schema(operation_id="tables_hand_started", tags=["tables"], request=None,
+                   summary="First shuffle of a new hand at this table (dealer tablet)",
+                   responses=answers(201, HandSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        return Response(hand_answer(hands.start_hand(request.user, table)), status=status.HTTP_201_CREATED)
+
+    @extend_schema(operation_id="tables_hand_start_undo", tags=["tables"], request=None,
+                   summary="Undo a mistaken press", responses=answers(200, HandSerializer, conflict=True))
+    def delete(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        return Response(hand_answer(hands.undo_hand_start(request.user, table)))
+
+
+class ShufflerHandStartView(APIView):
+    """For automatic shufflers: `Authorization: Table <token>` (the token given when the table opened)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="shuffler_hand_started", tags=["tables"], request=None,
+                   parameters=[OpenApiParameter("Authorization", str, OpenApiParameter.HEADER, required=True,
+                                                description="Table <shuffler token>")],
+                   summary="The shuffler's green button: a new hand begins", responses={201: HandSerializer, 403: None})
+    def post(self, request):
+        header = request.headers.get("Authorization", "")
+        token = header[len("Table "):].strip() if header.startswith("Table ") else ""
+        return Response(hand_answer(hands.start_hand_by_shuffler(token)), status=status.HTTP_201_CREATED)
+
+
+# --- break order, in play ---------------------------------------------------------------------------
+
+
+class BreakOrderSerializer(serializers.Serializer):
+    order = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=999), allow_empty=False,
+                                  max_length=999, help_text="Every table in play once, the first to break first.")
+
+
+class BreakOrderView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "PUT": roles.SETUP}
+
+    @extend_schema(operation_id="tables_break_order", tags=["tables"], summary="The tables in play, first to break first",
+                   responses=answers(200, BreakOrderSerializer))
+    def get(self, request, pk: int):
+        return Response({"order": selectors.break_order(tournament_or_404(pk))})
+
+    @extend_schema(operation_id="tables_break_order_set", tags=["tables"], request=BreakOrderSerializer,
+                   summary="Set the break order", responses=answers(200, BreakOrderSerializer, refused=True))
+    def put(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        order = valid(BreakOrderSerializer, request.data).validated_data["order"]
+        return Response({"order": run(table_setup.set_break_order, request.user, tournament, order)})
+
+
+class InPlaySerializer(serializers.Serializer):
+    in_play = serializers.BooleanField()
+
+
+class TableInPlayView(RoleAPIView):
+    allowed = {"POST": roles.SETUP}
+
+    @extend_schema(operation_id="tables_in_play", tags=["tables"], request=InPlaySerializer,
+                   summary="Take a table out of play (only when empty) or back into play",
+                   responses=answers(200, inline_serializer("TableInPlay", {
+                       "table": serializers.IntegerField(), "in_play": serializers.BooleanField()}),
+                                     refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        in_play = valid(InPlaySerializer, request.data).validated_data["in_play"]
+        table = run(table_setup.set_table_in_play, request.user, table, in_play)
+        return Response({"table": table.number, "in_play": table.in_play})
+
+
+# --- balancing: move slips, balance now, the button the floor enters (TDA 7, 8A) -------------------
+
+SlipPlaceSerializer = inline_serializer("MoveSlipPlace", {
+    "table": serializers.IntegerField(), "seat": serializers.IntegerField()})
+MoveSlipSerializer = inline_serializer("MoveSlip", {
+    "move": serializers.IntegerField(), "kind": serializers.ChoiceField(choices=Move.Kind.choices),
+    "entry": serializers.IntegerField(), "name": serializers.CharField(),
+    "from": SlipPlaceSerializer, "to": SlipPlaceSerializer,
+    "position": serializers.CharField(help_text="The seat's position at the new table (big_blind, in_play, button, "
+                                                "wait_for_button, unknown...)."),
+    "status": serializers.ChoiceField(choices=Move.Status.choices), "created_at": serializers.DateTimeField(),
+    "after_hand": serializers.BooleanField(help_text="The player moves once the hand in play is over."),
+})
+MoveStatusSerializer = inline_serializer("MoveStatus", {
+    "halted": serializers.ListField(child=serializers.IntegerField(), help_text="Tables that must halt (short-handed)."),
+    "need_button": serializers.ListField(child=serializers.IntegerField(),
+                                         help_text="Tables whose button the floor must enter (positions/)."),
+    "moves": MoveSlipSerializer.__class__(many=True, help_text="The pending move slips."),
+    "rules": inline_serializer("MoveRules", {
+        "threshold": serializers.IntegerField(), "halt_short_by": serializers.IntegerField(),
+        "donor": serializers.CharField()}),
+})
+
+
+class CancelMoveSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                   help_text="Why the slip is cancelled (shown in the log).")
+
+
+class PositionsSerializer(serializers.Serializer):
+    button = serializers.IntegerField(min_value=1, max_value=10, help_text="The button's seat in the hand in play.")
+
+
+class MoveListView(RoleAPIView):
+    allowed = {"GET": roles.MOVING}
+
+    @extend_schema(operation_id="moves_status", tags=["moves"],
+                   summary="Halted tables, tables whose button is needed, the pending move slips, the house rules",
+                   responses=answers(200, MoveStatusSerializer))
+    def get(self, request, pk: int):
+        return Response(read_models.balancing_status(tournament_or_404(pk)))
+
+
+class MoveBalanceView(RoleAPIView):
+    allowed = {"POST": roles.MOVING}
+
+    @extend_schema(operation_id="moves_balance", tags=["moves"], request=None,
+                   summary="Balance now: decide the moves the rules call for (after a cancelled slip is fixed)",
+                   responses=answers(200, inline_serializer("MovesCreated", {
+                       "moves": MoveSlipSerializer.__class__(many=True, help_text="The slips created (may be empty).")}),
+                                     refused=True, conflict=True))
+    def post(self, request, pk: int):
+        created = run(moves.balance_now, request.user, tournament_or_404(pk))
+        return Response({"moves": [selectors.slip(m) for m in created]})
+
+
+class MoveConfirmView(RoleAPIView):
+    allowed = {"POST": roles.MOVING}
+
+    @extend_schema(operation_id="moves_confirm", tags=["moves"], request=None,
+                   summary="The player sat down at the new seat (chips travel with the player)",
+                   responses=answers(200, MoveSlipSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        move = run(moves.confirm_move, request.user, tournament_or_404(pk), number)
+        return Response(selectors.slip(move))
+
+
+class MoveCancelView(RoleAPIView):
+    allowed = {"POST": roles.MOVING}
+
+    @extend_schema(operation_id="moves_cancel", tags=["moves"], request=CancelMoveSerializer,
+                   summary="Cancel a slip: the reserved seat is free again (the room is not balanced by itself)",
+                   responses=answers(200, MoveSlipSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        tournament = tournament_or_404(pk)
+        reason = valid(CancelMoveSerializer, request.data).validated_data["reason"]
+        move = run(moves.cancel_move, request.user, tournament, number, reason)
+        return Response(selectors.slip(move))
+
+
+class TablePositionsView(RoleAPIView):
+    allowed = {"POST": roles.SEATING}
+
+    @extend_schema(operation_id="tables_positions", tags=["tables"], request=PositionsSerializer,
+                   summary="The floor enters the button of the hand in play at a table whose positions are unknown",
+                   description="A move that waited for it is decided at once (see moves/).",
+                   responses=answers(200, inline_serializer("TablePositions", {
+                       "table": serializers.IntegerField(),
+                       "positions": inline_serializer("Positions", {
+                           "button": serializers.IntegerField(allow_null=True),
+                           "small_blind": serializers.IntegerField(allow_null=True),
+                           "big_blind": serializers.IntegerField()})}), refused=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        button = valid(PositionsSerializer, request.data).validated_data["button"]
+        return Response(run(seats.enter_button, request.user, table, button))
+
+
+
+
+# --- busts (TDA: the seat freed, the place, then balancing) ---------------------------------------
+
+
+class BustSerializer(serializers.Serializer):
+    stack = serializers.IntegerField(min_value=0, max_value=busts.MAX_STACK, required=False, allow_null=True)
+
+
+class EntryBustView(RoleAPIView):
+    allowed = {"POST": roles.BUST}
+
+    @extend_schema(operation_id="entries_bust", tags=["entries"], summary="The player is out",
+                   description="`stack`: the chips the player had at the start of the hand. Players busted in the same "
+                               "hand at one table are placed by it (equal stacks tie); in hand-for-hand it is required.",
+                   request=BustSerializer, responses=answers(200, s.EntrySerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        data = valid(BustSerializer, request.data).validated_data
+        entry = run(busts.bust_entry, request.user, entry_or_404(pk, number), stack=data.get("stack"))
+        return Response(s.EntrySerializer(entry).data)
+
+
+class UndoneBustSerializer(s.EntrySerializer):
+    """The entry playing again, with the seat it went back to (its old one if still free, else a late-entry draw)."""
+
+    table = serializers.SerializerMethodField()
+    seat = serializers.SerializerMethodField()
+
+    class Meta(s.EntrySerializer.Meta):
+        fields = (*s.EntrySerializer.Meta.fields, "table", "seat")
+
+    def get_table(self, entry) -> int | None:
+        seat = self.context.get("seat")
+        return seat.table.number if seat else None
+
+    def get_seat(self, entry) -> int | None:
+        seat = self.context.get("seat")
+        return seat.seat if seat else None
+
+
+class EntryUndoBustView(RoleAPIView):
+    allowed = {"POST": roles.BUST}
+
+    @extend_schema(operation_id="entries_undo_bust", tags=["entries"], summary="Undo a mistaken bust: the entry plays again",
+                   description="Back in its seat if that is still free, otherwise seated by the late-entry draw; the "
+                               "players busted after it move one place down. Refused (409) when the entry is not busted or "
+                               "the player re-entered.",
+                   request=None, responses=answers(200, UndoneBustSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        entry = run(busts.undo_bust, request.user, entry_or_404(pk, number))
+        return Response(UndoneBustSerializer(entry, context={"seat": seat_of(entry)}).data)
+
+
+# --- hand-for-hand, "hand done" and the house rules -------------------------------------------------
+
+H4HStatusSerializer = inline_serializer("HandForHandStatus", {
+    "on": serializers.BooleanField(), "players": serializers.IntegerField(),
+    "places_paid": serializers.IntegerField(allow_null=True), "seconds_per_hand": serializers.IntegerField(),
+    "ties": serializers.CharField(), "suggested": serializers.BooleanField(help_text="The next bust is the bubble."),
+    "in_the_money": serializers.BooleanField(),
+    "hand": serializers.IntegerField(required=False, help_text="The hand-for-hand hand called last."),
+    "called": serializers.BooleanField(required=False, help_text="That hand is being played."),
+    "tables": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "shuffled": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "reported": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "waiting_for": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "busy": serializers.ListField(child=serializers.IntegerField(), required=False,
+                                  help_text="Tables still finishing a hand before the next one can be called."),
+    "moves_pending": serializers.IntegerField(required=False), "seconds_taken": serializers.IntegerField(required=False),
+})
+
+
+class HandForHandSerializer(serializers.Serializer):
+    on = serializers.BooleanField()
+
+
+class HandForHandView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+
+    @extend_schema(operation_id="h4h_status", tags=["hand-for-hand"], responses=answers(200, H4HStatusSerializer),
+                   summary="Hand-for-hand: on or off, the hand called, the tables it waits for, the bubble suggestion")
+    def get(self, request, pk: int):
+        return Response(read_models.hand_for_hand_status(tournament_or_404(pk)))
+
+    @extend_schema(operation_id="h4h_set", tags=["hand-for-hand"], request=HandForHandSerializer,
+                   summary="The director turns hand-for-hand on (the clock stops) or off (it runs again)",
+                   responses=answers(200, H4HStatusSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        t = tournament_or_404(pk)
+        on = valid(HandForHandSerializer, request.data).validated_data["on"]
+        run(handforhand.start_hand_for_hand if on else handforhand.stop_hand_for_hand, request.user, t)
+        return Response(read_models.hand_for_hand_status(t))
+
+
+class HandDoneView(RoleAPIView):
+    allowed = {"POST": roles.REPORTING}
+
+    @extend_schema(operation_id="tables_hand_done", tags=["hand-for-hand"], request=None,
+                   summary="The hand at this table is over (dealer tablet, or the floor for the table)",
+                   responses=answers(200, H4HStatusSerializer, conflict=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        run(handforhand.hand_done, request.user, table)
+        return Response(read_models.hand_for_hand_status(table.tournament))
+
+
+class HouseRulesSerializer(serializers.Serializer):
+    balance_threshold = serializers.IntegerField(min_value=1, max_value=5, required=False)
+    halt_short_by = serializers.IntegerField(min_value=1, max_value=9, required=False)
+    donor = serializers.ChoiceField(choices=HouseRules.Donor.choices, required=False)
+    redraw_at_three = serializers.BooleanField(required=False)
+    redraw_at_two = serializers.BooleanField(required=False)
+    hand_for_hand_seconds = serializers.IntegerField(min_value=0, max_value=900, required=False,
+                                                     help_text="0: the clock stands still in hand-for-hand.")
+    hand_for_hand_ties = serializers.ChoiceField(choices=HouseRules.Ties.choices, required=False)
+    places_paid = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class HouseRulesView(RoleAPIView):
+    allowed = {"GET": ANY_STAFF, "PATCH": roles.SETUP}
+
+    @extend_schema(operation_id="house_rules", tags=["hand-for-hand"], responses=answers(200, HouseRulesSerializer),
+                   summary="The house rules of balancing, breaking, redraws and hand-for-hand")
+    def get(self, request, pk: int):
+        return Response(selectors.house_rules_json(selectors.house_rules(tournament_or_404(pk))))
+
+    @extend_schema(operation_id="house_rules_set", tags=["hand-for-hand"], request=HouseRulesSerializer,
+                   summary="Change some house rules (the others keep their value)",
+                   responses=answers(200, HouseRulesSerializer, refused=True))
+    def patch(self, request, pk: int):
+        t = tournament_or_404(pk)
+        unknown = sorted(set(request.data) - set(HouseRulesSerializer().fields))
+        if unknown:
+            raise serializers.ValidationError({name: [_("Unknown house rule.")] for name in unknown})
+        data = valid(HouseRulesSerializer, request.data).validated_data
+        return Response(selectors.house_rules_json(run(moves.set_house_rules, request.user, t, dict(data))))

@@ -1,0 +1,290 @@
+"""JSON API of seating: the verifiable draws (the commitment of the next draw is public before the
+draw, its seed only once the result is written; DESIGN.md, "Randomness"), seat corrections, the
+button draw, special-needs seat requests, the floor map, and the public seat lookup of the players'
+phones (no login; names, tables and seats only)."""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from core import roles
+from tables import draws, read_models, seats
+from tables.models import Draw, Table
+from tournament.models import Player
+from web.api import PublicAPIView, RoleAPIView, answers, entry_or_404, public_answers, run, tournament_or_404, valid
+
+
+class DrawSerializer(serializers.Serializer):
+    """A draw. Until it is drawn only its number and commitment (SHA-256 of the secret seed) are shown."""
+
+    draw = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="SHA-256 (hex) of the seed, published before the draw.")
+    revealed = serializers.BooleanField()
+    kind = serializers.CharField(required=False, help_text="start, late, break, redraw or button.")
+    seed = serializers.CharField(required=False, help_text="Hex; only once the draw is revealed.")
+    committed_at = serializers.DateTimeField(required=False)
+    drawn_at = serializers.DateTimeField(required=False)
+
+
+class SeatAnswerSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+
+
+class DrawResultSerializer(DrawSerializer):
+    seats = SeatAnswerSerializer(many=True, help_text="Every entry seated by this draw.")
+
+
+class CommitmentSerializer(serializers.Serializer):
+    draw = serializers.IntegerField()
+    commitment = serializers.CharField()
+
+
+def draw_json(draw: Draw) -> dict:
+    """Public view of a draw: never the seed of a pending one."""
+    if draw.drawn_at is None:
+        return {"draw": draw.number, "commitment": draw.commitment, "revealed": False}
+    return {"draw": draw.number, "commitment": draw.commitment, "revealed": True, "kind": draw.kind, "seed": draw.seed,
+            "committed_at": draw.committed_at, "drawn_at": draw.drawn_at}
+
+
+def draw_result_json(draw: Draw) -> dict:
+    seats = [{"entry": e, "table": t, "seat": s} for e, t, s in (draw.result or [])]
+    return {**DrawSerializer(draw_json(draw)).data, "seats": seats}
+
+
+class DrawStartView(RoleAPIView):
+    allowed = {"POST": roles.SETUP}
+
+    @extend_schema(operation_id="seating_draw_start", tags=["seating"], request=None,
+                   summary="The start draw: every registered entry to a random seat (TDA 5)",
+                   description="Driven by the seed committed beforehand (see draws/), which the answer reveals.",
+                   responses=answers(201, DrawResultSerializer, conflict=True))
+    def post(self, request, pk: int):
+        draw = run(draws.draw_start, request.user, tournament_or_404(pk))
+        return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
+
+
+class DrawListView(PublicAPIView):
+    @extend_schema(operation_id="seating_draws_list", tags=["seating"], auth=[],
+                   summary="Every draw of the tournament (public): the pending one shows only its commitment",
+                   responses=public_answers(DrawSerializer(many=True)))
+    def get(self, request, pk: int):
+        draws = Draw.objects.filter(tournament=tournament_or_404(pk)).order_by("number")
+        return Response(DrawSerializer([draw_json(d) for d in draws], many=True).data)
+
+
+class DrawVerifyView(PublicAPIView):
+    @extend_schema(operation_id="seating_draw_verify", tags=["seating"], auth=[],
+                   summary="Recompute a revealed draw from its seed and inputs (public)",
+                   description="`matches` is true when the seed fits the commitment and the recomputed result equals the "
+                               "recorded one (and the seats written). A pending draw shows only its commitment.",
+                   responses=public_answers(inline_serializer("DrawVerification", {
+                       "draw": serializers.IntegerField(), "revealed": serializers.BooleanField(),
+                       "commitment": serializers.CharField(), "kind": serializers.CharField(required=False),
+                       "seed": serializers.CharField(required=False),
+                       "commitment_matches": serializers.BooleanField(required=False),
+                       "inputs": serializers.JSONField(required=False), "result": serializers.JSONField(required=False),
+                       "recomputed": serializers.JSONField(required=False), "written": serializers.JSONField(required=False),
+                       "matches": serializers.BooleanField(required=False)})))
+    def get(self, request, pk: int, number: int):
+        draw = get_object_or_404(Draw, tournament_id=pk, number=number)
+        return Response(read_models.verify_draw(draw))
+
+
+class DrawCommitView(RoleAPIView):
+    allowed = {"POST": roles.SEATING}
+
+    @extend_schema(operation_id="seating_draw_commit", tags=["seating"], request=None,
+                   summary="Make sure the next draw's commitment exists (and is announced) before anything is drawn",
+                   responses=answers(200, CommitmentSerializer))
+    def post(self, request, pk: int):
+        draw = run(draws.commit_next_draw, request.user, tournament_or_404(pk))
+        return Response({"draw": draw.number, "commitment": draw.commitment})
+
+
+class SeatWaitingView(RoleAPIView):
+    allowed = {"POST": roles.SEATING}
+
+    @extend_schema(operation_id="seating_seat_waiting", tags=["seating"], request=None,
+                   summary="Seat every live entry without a seat, by the late-entry rule",
+                   responses=answers(201, DrawResultSerializer, conflict=True))
+    def post(self, request, pk: int):
+        draw = run(draws.seat_waiting_entries, request.user, tournament_or_404(pk))
+        return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
+
+
+class CorrectSeatSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=999)
+    seat = serializers.IntegerField(min_value=1, max_value=10)
+
+
+class EntrySeatView(RoleAPIView):
+    allowed = {"POST": roles.SEATING}
+
+    @extend_schema(operation_id="seating_correct_seat", tags=["seating"], request=CorrectSeatSerializer,
+                   summary="A player found in the wrong seat goes to the right one (keeps the stack)",
+                   responses=answers(200, SeatAnswerSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        entry = entry_or_404(pk, number)
+        data = valid(CorrectSeatSerializer, request.data).validated_data
+        seat = run(seats.correct_seat, request.user, entry, data["table"], data["seat"])
+        return Response({"entry": entry.number, "table": seat.table.number, "seat": seat.seat})
+
+
+class ButtonRequestSerializer(serializers.Serializer):
+    cards = serializers.DictField(child=serializers.CharField(max_length=3), required=False, allow_empty=False,
+                                  help_text='The dealt cards, one per occupied seat: {"1": "As", "4": "Td"}.')
+    seat = serializers.IntegerField(min_value=1, max_value=10, required=False,
+                                    help_text="Set the button at this seat without a draw.")
+
+    def validate_cards(self, cards: dict) -> dict:
+        try:
+            seats = {int(key): value for key, value in cards.items()}
+        except (TypeError, ValueError):
+            raise serializers.ValidationError(_("The keys are seat numbers.")) from None
+        if not all(1 <= key <= 10 for key in seats):
+            raise serializers.ValidationError(_("Seats run from 1 to 10."))
+        return seats
+
+    def validate(self, attrs: dict) -> dict:
+        if "cards" in attrs and "seat" in attrs:
+            raise serializers.ValidationError(_("Send the dealt cards or the button seat, not both."))
+        return attrs
+
+
+class TableButtonView(RoleAPIView):
+    allowed = {"POST": roles.SEATING}
+
+    @extend_schema(operation_id="tables_button", tags=["tables"], request=ButtonRequestSerializer,
+                   summary="The button draw: high card, spades > hearts > diamonds > clubs",
+                   description="Empty body: the software deals one card per occupied seat from a committed deck (a "
+                               "verifiable draw). `cards`: the result dealt at the table. `seat`: the floor sets the button.",
+                   responses=answers(200, inline_serializer("ButtonDrawn", {
+                       "table": serializers.IntegerField(), "button": serializers.IntegerField(),
+                       "cards": serializers.DictField(child=serializers.CharField()),
+                       "draw": serializers.IntegerField(allow_null=True)}), refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        data = valid(ButtonRequestSerializer, request.data).validated_data
+        answer = run(draws.draw_button, request.user, table, cards=data.get("cards"), seat=data.get("seat"))
+        return Response({**answer, "cards": {str(k): v for k, v in answer["cards"].items()}})
+
+
+class SeatRequestSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=999, required=False, allow_null=True,
+                                     help_text="A fixed table.")
+    seat = serializers.IntegerField(min_value=1, max_value=10, required=False, allow_null=True,
+                                    help_text="A fixed seat at that table.")
+    accessible = serializers.BooleanField(default=False, help_text="A table with wheelchair access.")
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs.get("seat") is not None and attrs.get("table") is None:
+            raise serializers.ValidationError({"table": _("A fixed seat needs its table.")})
+        if attrs.get("table") is None and not attrs["accessible"]:
+            raise serializers.ValidationError(_("Choose a fixed table (and seat) or an accessible table."))
+        return attrs
+
+
+class SeatRequestAnswerSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    accessible = serializers.BooleanField()
+    note = serializers.CharField()
+
+
+class SeatRequestView(RoleAPIView):
+    allowed = {"POST": roles.SEATING, "DELETE": roles.SEATING}
+
+    @extend_schema(operation_id="seating_request_set", tags=["seating"], request=SeatRequestSerializer,
+                   summary="A fixed table (and seat) or an accessible table for a player (TDA 6); later draws honour it",
+                   description="Replaces the player's earlier request in this tournament.",
+                   responses=answers(200, SeatRequestAnswerSerializer, refused=True))
+    def post(self, request, pk: int, player_id: int):
+        tournament = tournament_or_404(pk)
+        player = get_object_or_404(Player, pk=player_id)
+        data = valid(SeatRequestSerializer, request.data).validated_data
+        r = run(seats.set_seat_request, request.user, tournament, player, table_number=data.get("table"),
+                seat=data.get("seat"), accessible=data["accessible"], note=data["note"])
+        return Response({"player": player.pk, "name": player.display_name, "table": r.table_number, "seat": r.seat,
+                         "accessible": r.accessible, "note": r.note})
+
+    @extend_schema(operation_id="seating_request_cancel", tags=["seating"], request=None,
+                   summary="Cancel the player's seat request", responses=answers(204, None))
+    def delete(self, request, pk: int, player_id: int):
+        tournament = tournament_or_404(pk)
+        player = get_object_or_404(Player, pk=player_id)
+        run(seats.cancel_seat_request, request.user, tournament, player)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FloorMapView(RoleAPIView):
+    allowed = {"GET": roles.FLOOR_VIEW}
+
+    @extend_schema(operation_id="seating_map", tags=["seating"],
+                   summary="The floor's map: every table with its seats and players, who waits, the next commitment",
+                   responses=answers(200, inline_serializer("FloorMap", {
+                       "tables": serializers.ListField(child=serializers.DictField()),
+                       "players_seated": serializers.IntegerField(), "waiting": serializers.IntegerField(),
+                       "start_drawn": serializers.BooleanField(),
+                       "next_draw": CommitmentSerializer(allow_null=True)})))
+    def get(self, request, pk: int):
+        return Response(read_models.floor_map(tournament_or_404(pk)))
+
+
+class PublicSeatSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="The entry's status (active, busted).")
+    table = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    seated_at = serializers.DateTimeField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True, help_text="Finishing place once busted.")
+    place_low = serializers.IntegerField(allow_null=True, help_text="For a tie: the last of the places shared.")
+    move = inline_serializer("PublicMove", {
+        "table": serializers.IntegerField(), "seat": serializers.IntegerField(),
+        "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),
+        "after_hand": serializers.BooleanField(help_text="Move once the hand in play is over."),
+    }, allow_null=True, help_text="A pending move slip: the seat the player goes to.")
+
+
+class PublicEntrySerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="The entry's status (active, busted).")
+
+
+class SeatQuerySerializer(serializers.Serializer):
+    q = serializers.CharField(max_length=80, allow_blank=True, trim_whitespace=True,
+                              help_text="An entry number (#12 or 12) or at least two letters of a name.")
+
+
+class PublicSeatSearchView(PublicAPIView):
+    @extend_schema(operation_id="public_seats_search", tags=["public"], auth=[],
+                   summary="Find entries by number or name (names only)",
+                   parameters=[OpenApiParameter("q", str, required=True,
+                                                description="An entry number or at least two letters of a name.")],
+                   responses=public_answers(PublicEntrySerializer(many=True)))
+    def get(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        q = valid(SeatQuerySerializer, request.query_params).validated_data["q"]
+        return Response(PublicEntrySerializer(read_models.find_entries(tournament, q), many=True).data)
+
+
+class PublicSeatView(PublicAPIView):
+    @extend_schema(operation_id="public_seat", tags=["public"], auth=[],
+                   summary="An entry's table and seat (name, table, seat; nothing personal)",
+                   responses=public_answers(PublicSeatSerializer))
+    def get(self, request, pk: int, number: int):
+        answer = read_models.public_seat(tournament_or_404(pk), number)
+        if answer is None:
+            raise NotFound(_("No such entry."))
+        return Response(PublicSeatSerializer(answer).data)
