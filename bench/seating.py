@@ -123,7 +123,6 @@ def run(n: int) -> None:
     phases.wrap(draws, "needs_of", "read: special needs")
     phases.wrap(draws, "choose_tables", "read: tables")
     phases.wrap(draws, "room_of", "read: room (live seats)")
-    phases.wrap(draws, "_start_room", "read: room (live seats)")
     phases.wrap(seating, "draw_start", "pure draw (seating.draw_start)")
     phases.wrap(draws, "_write_seats", "write: seats (one INSERT ... unnest)")
     phases.wrap(draws, "_fast_toast_compression", "reveal: draw row (inputs + result JSON)")

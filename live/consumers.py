@@ -94,7 +94,7 @@ class GroupLobbyConsumer(PushConsumer):
 
     The path before the per-process fan-out; kept for comparison (bench/lobby_fanout.py, routed
     with LOBBY_FANOUT=0). Each socket costs a channel, a group membership and one channel-layer
-    message per broadcast: about 0.3 ms of CPU per screen (DESIGN.md, known pitfalls).
+    message per broadcast (DESIGN.md, known pitfalls; the figures in README, "Live updates").
     """
 
     async def connect(self):

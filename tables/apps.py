@@ -10,7 +10,7 @@ class TablesConfig(AppConfig):
         from core import reactions
         from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
 
-        from .busts import free_voided_entry, seat_registered_entry
+        from .reactions import free_voided_entry, seat_registered_entry
 
         reactions.on(ENTRY_REGISTERED, seat_registered_entry)
         reactions.on(ENTRY_VOIDED, free_voided_entry)

@@ -1,5 +1,5 @@
-"""A bust and its undo (the seat freed, the finishing place, the places of a hand's busts by the
-tie rules, then balancing and hand-for-hand), and what the tables do when registration voids an entry.
+"""A bust and its undo: the seat freed, the finishing place, the places of a hand's busts by the
+tie rules, then balancing and hand-for-hand.
 
 Places: a bust takes the number of players left before it (players left after it + 1); players
 busted in the same hand share or split their places by tables/places.py (WSOP R126); an undone bust
@@ -21,7 +21,7 @@ from . import places
 from .handforhand import bust_group
 from .models import Seat
 from .moves import after_seat_freed
-from .seats import free_seat, reseat_after_undo, seat_new_entry
+from .seats import free_seat, reseat_after_undo
 from .selectors import house_rules
 
 # Changes the apps above react to (core.reactions): each handler gets actor, tournament (locked) and entry.
@@ -153,15 +153,3 @@ def undo_bust(actor, entry: Entry) -> Entry:
     reactions.react(BUST_UNDONE, actor=actor, tournament=t, entry=e)
     return e
 
-
-def seat_registered_entry(*, actor, tournament: Tournament, entry: Entry) -> dict:
-    """Reaction to tournament.services.ENTRY_REGISTERED: after the start draw a new entry is seated at once."""
-    seat = seat_new_entry(actor, tournament, entry)
-    return {"table": seat.table.number, "seat": seat.seat} if seat else {}
-
-
-def free_voided_entry(*, actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to tournament.services.ENTRY_VOIDED: the entry never played; its seat is freed and the
-    room balanced again."""
-    free_seat(tournament, entry, Seat.End.VOID)
-    after_seat_freed(tournament, actor, entry)

@@ -48,12 +48,15 @@ def reveal(t: Tournament, draw: Draw, kind: str, inputs: dict, result, actor) ->
     return draw
 
 
-def room_of(t: Tournament, tables: list[Table]) -> tuple[seating.Room, dict[int, Table]]:
-    """Open seats and player counts of the given tables, in one query."""
+def room_of(t: Tournament, tables: list) -> tuple[seating.Room, dict[int, Table]]:
+    """Open seats and player counts of the given tables (anything with `pk`, `number`, `seats` and
+    `accessible`). The live seats are read by tournament, an indexed query, and sorted out here: the
+    draws offer (nearly) every table in play, and an IN list of a thousand table ids costs more."""
     by_id = {table.pk: table for table in tables}
     taken: dict[int, set[int]] = {table.pk: set() for table in tables}
-    for table_id, seat in live_seats(t).filter(table_id__in=list(by_id)).values_list("table_id", "seat"):
-        taken[table_id].add(seat)
+    for table_id, seat in live_seats(t).values_list("table_id", "seat"):
+        if table_id in taken:
+            taken[table_id].add(seat)
     for table_id, seat in reserved_seats(t, list(by_id)):
         taken[table_id].add(seat)
     open_seats = {table.number: [s for s in range(1, table.seats + 1) if s not in taken[table.pk]] for table in tables}
@@ -127,8 +130,8 @@ def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], 
     table_ids = [tables[table].pk for table, _seat in result.values()]
     seats = [seat for _table, seat in result.values()]
     if connection.vendor == "postgresql":
-        # The arrays travel as array literals ('{1,2,3}'): adapting 3 x 10,000 Python ints one by one
-        # took ~40 ms of the draw, the literal ~5 ms. int() keeps anything but digits out.
+        # The arrays travel as array literals ('{1,2,3}'), one string each rather than 10,000 Python
+        # ints adapted one by one (README, "Seating": the figures). int() keeps anything but digits out.
         entry_ids, table_ids, seats = ("{" + ",".join(str(int(v)) for v in values) + "}"
                                        for values in (entry_ids, table_ids, seats))
         f = {name: Seat._meta.get_field(name).column for name in ("tournament", "entry", "table", "seat", "draw",
@@ -146,8 +149,9 @@ def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], 
 
 def _fast_toast_compression() -> None:
     """For the rest of the transaction, compress large values with lz4 where the server has it: the
-    start draw's row (inputs and result, ~270 KB of JSON) took ~35 ms to write with pglz, ~12 ms with
-    lz4. The same values are stored and read back; only their compression on disk differs."""
+    start draw's row (inputs and result, hundreds of KB of JSON) is written about three times faster
+    than with pglz (README, "Seating"). The same values are stored and read back; only their
+    compression on disk differs."""
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
@@ -155,26 +159,9 @@ def _fast_toast_compression() -> None:
                        "WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)")
 
 
-def _start_room(t: Tournament, tables: list) -> tuple[seating.Room, dict]:
-    """room_of for the start draw, which offers every chosen table: the same room, with the live seats
-    read by tournament (an indexed query, usually of no rows) rather than through an IN list of every
-    table id (~13 ms at 1,112 tables)."""
-    by_id = {table.pk: table for table in tables}
-    taken: dict[int, set[int]] = {table.pk: set() for table in tables}
-    for table_id, seat in live_seats(t).values_list("table_id", "seat"):
-        if table_id in taken:
-            taken[table_id].add(seat)
-    for table_id, seat in reserved_seats(t, list(by_id)):
-        taken[table_id].add(seat)
-    open_seats = {table.number: [s for s in range(1, table.seats + 1) if s not in taken[table.pk]] for table in tables}
-    players = {table.number: len(taken[table.pk]) for table in tables}
-    room = seating.Room.of(open_seats, players, accessible=[table.number for table in tables if table.accessible])
-    return room, {table.number: table for table in tables}
-
-
 def _unseated_entries(t: Tournament) -> list:
-    """The live entries without a seat, by number: rows of `pk`, `number` and `player_id` only (full
-    model instances of 10,000 entries took ~280 ms of the start draw)."""
+    """The live entries without a seat, by number: rows of `pk`, `number` and `player_id` only (model
+    instances of 10,000 entries would cost most of the start draw's budget)."""
     return list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE)
                 .exclude(pk__in=live_seats(t).values("entry_id")).order_by("number")
                 .values_list("pk", "number", "player_id", named=True))
@@ -195,7 +182,7 @@ def draw_start(actor, tournament: Tournament) -> Draw:
         raise ServiceError(_("There is nobody to seat: register entries first."), code="no_entries", status=409)
     needs = needs_of(t, entries)
     tables = choose_tables(t, len(entries), needs)
-    room, by_number = _start_room(t, tables)
+    room, by_number = room_of(t, tables)
     inputs = {"entries": [e.number for e in entries], **room_json(room), "needs": need_json(needs)}
     try:
         result = seating.draw_start(bytes.fromhex(draw.seed), inputs["entries"], room, needs)

@@ -6,7 +6,7 @@ hands and no move slip is pending; each table in it starts it once (the shuffle 
 reports it done; when the last table has reported, the hand is complete, the house's time per hand
 comes off the clock (or the clock just stands still: it is paused while hand-for-hand lasts), the
 busts of the hand share their places by the tie rules (tables/places.py, applied at each bust by
-tournament.services.bust_entry) and the next hand is called as soon as the moves are made.
+tables.busts.bust_entry) and the next hand is called as soon as the moves are made.
 """
 from __future__ import annotations
 

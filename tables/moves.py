@@ -1,5 +1,5 @@
-"""Balancing and breaking tables (TDA 7, 8A), move slips and redraws: the services on top of the
-pure rules in tables/balancing.py and tables/positions.py.
+"""Balancing and breaking tables (TDA 7, 8A), move slips, redraws and the house rules that steer them:
+the services on top of the pure rules in tables/balancing.py and tables/positions.py.
 
 After every bust (and on demand) the room is read in a constant number of queries, the rules decide
 nothing, one move, a table break or a redraw, and each move is written as a pending move slip with
@@ -69,7 +69,7 @@ class TableRow:
         return len(set(self.occupied) - set(self.leaving)) + len(self.reserved)
 
 
-def room(t: Tournament) -> dict[int, TableRow]:
+def read_room(t: Tournament) -> dict[int, TableRow]:
     """Every table in play, with its players, positions and pending moves: three queries."""
     rows = {
         r["pk"]: TableRow(occupied={}, leaving={}, reserved={}, **r)
@@ -102,7 +102,7 @@ def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) 
     rules = house_rules(t)
     # Counted as they sit: a table waiting for a player on the way is short until the player sits.
     states = [bal.TableState(number=row.number, seats=row.seats, occupied=frozenset(row.occupied),
-                             break_order=row.break_order) for row in balancing_tables(tables or room(t))]
+                             break_order=row.break_order) for row in balancing_tables(tables or read_room(t))]
     now_halted = set(bal.halted(states, rule_settings(rules)))
     was = set(Table.objects.filter(tournament=t, halted=True).values_list("number", flat=True))
     if now_halted != was:
@@ -146,7 +146,7 @@ def decide(t: Tournament, actor) -> list[Move]:
     moves created."""
     rules = house_rules(t)
     settings = rule_settings(rules)
-    tables = room(t)
+    tables = read_room(t)
     created: list[Move] = []
     redrawn = False
     for _step in range(MAX_STEPS):

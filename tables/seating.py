@@ -99,7 +99,7 @@ class SeedStream:
                 return x % n
 
     def shuffle(self, items: list) -> list:
-        # below(i + 1) written out inline (the start draw shuffles ~21,000 times; a call each cost a third).
+        # below(i + 1) written out inline: the start draw shuffles tens of thousands of times (bench/seating.py).
         buffer, pos = self._buffer, self._pos
         for i in range(len(items) - 1, 0, -1):
             n = i + 1

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from core import reactions
-from tables.busts import free_voided_entry, seat_registered_entry
+from tables.reactions import free_voided_entry, seat_registered_entry
 from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -71,7 +71,7 @@ def test_a_bust_that_unbalances_moves_the_donors_next_big_blind_to_the_worst_sea
     assert move.from_table == donor
     # The mover is the player who will be big blind next at the donor table.
     donor.refresh_from_db()
-    room = moves.room(tournament)
+    room = moves.read_room(tournament)
     nxt = pos.next_hand(donor.seats, sorted(before[donor.number]), room[donor.number].last_positions())
     assert move.from_seat == nxt.big_blind and move.entry.number == before[donor.number][nxt.big_blind]
     # The destination is the worst position at the short table: never the small blind.

@@ -1,0 +1,23 @@
+"""The tables' reactions to registration (core.reactions; registered in TablesConfig.ready()): a new
+entry gets a seat at once after the start draw, and a voided entry's seat is freed and the room
+balanced again. The tournament app announces the changes without knowing that tables exist."""
+from __future__ import annotations
+
+from tournament.models import Entry, Tournament
+
+from .models import Seat
+from .moves import after_seat_freed
+from .seats import free_seat, seat_new_entry
+
+
+def seat_registered_entry(*, actor, tournament: Tournament, entry: Entry) -> dict:
+    """Reaction to tournament.services.ENTRY_REGISTERED: after the start draw a new entry is seated at once."""
+    seat = seat_new_entry(actor, tournament, entry)
+    return {"table": seat.table.number, "seat": seat.seat} if seat else {}
+
+
+def free_voided_entry(*, actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to tournament.services.ENTRY_VOIDED: the entry never played; its seat is freed and the
+    room balanced again."""
+    free_seat(tournament, entry, Seat.End.VOID)
+    after_seat_freed(tournament, actor, entry)
