@@ -4,7 +4,9 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group, User
+from django.utils import translation
 
 from tournament import services, setup
 from tournament.structure import LevelSpec, StructureSpec
@@ -22,6 +24,15 @@ BASIC_SPEC = StructureSpec(
         LevelSpec("level", 20, 400, 800, 800, "bba"),
     ),
 )
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request's language stays with its thread (LocaleMiddleware activates it): each test starts
+    and ends in the default language, so a Czech or Slovak request never changes a later test."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)

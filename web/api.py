@@ -13,7 +13,9 @@ branch on `error`.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -76,9 +78,14 @@ def exception_handler(exc, context):
         return response
     # DRF's own refusals keep DRF's codes: not_authenticated, authentication_failed, permission_denied (the
     # endpoint's role check; a service's is "forbidden"), not_found, method_not_allowed, parse_error, throttled...
-    codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
-    code = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
-    detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+    if isinstance(exc, Http404):  # DRF answers Django's own two as NotFound and PermissionDenied
+        code = exceptions.NotFound.default_code
+    elif isinstance(exc, DjangoPermissionDenied):
+        code = exceptions.PermissionDenied.default_code
+    else:
+        codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+        code = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
+    detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
     response.data = error_body(code, str(detail))
     return response
 

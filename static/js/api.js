@@ -63,7 +63,7 @@
       return response.text().then(function (raw) {
         var data = null;
         try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
-        if (response.ok) return data;
+        if (response.ok) return raw ? data : true;  // an empty answer (204) is a success too
         throw Refusal((data && data.detail) || text.failed, response.status, (data && data.error) || "error", data);
       });
     }, function () {
@@ -119,6 +119,7 @@
   window.api = {
     get: function (path, options) { return call("GET", path, null, options); },
     post: function (path, payload, options) { return call("POST", path, payload === undefined ? {} : payload, options); },
+    put: function (path, payload, options) { return call("PUT", path, payload, options); },
     patch: function (path, payload, options) { return call("PATCH", path, payload, options); },
     del: function (path, options) { return call("DELETE", path, null, options); },
     press: press,

@@ -1,18 +1,19 @@
 /* The floor's table map: every table as a card with its seats. Live over the floor socket: an
-   event that touches seats (or a gap, a reconnect) refetches the map, debounced. Actions post with
-   fetch and ask for JSON; the map then refetches. No dependencies beyond live.js. */
+   event that touches seats (or a gap, a reconnect) refetches the map, debounced. Every action goes
+   through the documented JSON API with the shared client (static/js/api.js: one Idempotency-Key
+   per press, the button busy meanwhile, a refusal's translated detail shown in #notice); the
+   message of a done action is built here from the API's answer with the page's translated
+   templates (#map-i18n data-done-*). The map then refetches map.json. Needs live.js and api.js. */
 (function () {
   "use strict";
   var urls = window.MAP_URLS, s = document.getElementById("map-i18n").dataset;
-  var csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
-  var grid = document.getElementById("map"), notice = document.getElementById("notice");
+  var grid = document.getElementById("map");
   var state = JSON.parse(document.getElementById("map-state").textContent);
   var chosen = null, buttonTable = null, lastBust = null, timer = null, loading = false, again = false;
 
   function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
   function at(url, n) { return url.replace("999999", n); }
-  function say(text, ok) { notice.textContent = text || ""; notice.className = ok ? "ok" : "error"; }
 
   var POSITIONS = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait,
                    in_play: s.posPlay, unknown: s.posUnknown};
@@ -23,26 +24,51 @@
     balancing().moves.forEach(function (m) { out[m.to.table + ":" + m.to.seat] = m.entry; });
     return out;
   }
-  // A form that posts plainly without the script and with fetch (JSON) when it runs.
-  function actionForm(action, label, cls, fields, ask) {
+  // A whole number typed by the floor goes to the API as a number; anything else as typed (the API
+  // says what is wrong with it).
+  function whole(value) { value = String(value === undefined || value === null ? "" : value).trim(); return /^\d+$/.test(value) ? Number(value) : value; }
+
+  // One press of a button: POST to the API, the done message from the answer, then refetch the map.
+  function press(button, path, body, done) {
+    return api.press(button, function (key) { return api.post(path, body || {}, {key: key}); }, done)
+      .then(function (answer) { if (answer) soon(); return answer; });
+  }
+
+  // A small form of the map (its fields and one button): submitting it runs `run(button, form)`
+  // after an optional confirmation.
+  function actionForm(label, cls, fields, ask, run) {
     var form = el("form");
-    form.method = "post";
-    form.action = action;
-    var token = el("input");
-    token.type = "hidden"; token.name = "csrfmiddlewaretoken"; token.value = csrf;
-    form.appendChild(token);
     (fields || []).forEach(function (f) { form.appendChild(f); });
     var b = el("button", cls, label);
     form.appendChild(b);
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       if (ask && !window.confirm(ask)) return;
-      var data = {};
-      new FormData(form).forEach(function (v, k) { if (k !== "csrfmiddlewaretoken") data[k] = v; });
-      post(action, data);
+      run(b, form);
     });
     return form;
   }
+
+  var DONE = {
+    bust: function (e) {
+      var values = {number: e.number, name: e.player ? e.player.display_name : "", place: e.finish_place, low: e.finish_place_low};
+      return fmt(e.finish_place_low ? s.doneBustTie : s.doneBust, values);
+    },
+    undo: function (e) { return fmt(s.doneUndo, {number: e.number}); },
+    correct: function (a) { return fmt(s.doneCorrect, {number: a.entry, table: a.table, seat: a.seat}); },
+    button: function (a) { return fmt(s.doneButton, {table: a.table, seat: a.button}); },
+    positions: function (a) { return fmt(s.doneButton, {table: a.table, seat: a.positions.button}); },
+    confirm: function (m) { return fmt(s.doneConfirm, {move: m.move, entry: m.entry, table: m.to.table, seat: m.to.seat}); },
+    cancel: function (m) { return fmt(s.doneCancel, {move: m.move}); },
+    balance: function (a) {
+      if (!a.moves.length) return s.doneBalanced;
+      return fmt(s.doneSlips, {moves: a.moves.map(function (m) { return "#" + m.move; }).join(", ")});
+    },
+    h4h: function (h) { return h.on ? s.doneH4hOn : s.doneH4hOff; },
+    open: function (a) { return fmt(s.doneOpen, {number: a.table}); },
+    draw: function (d) { return fmt(s.doneDraw, {draw: d.draw}); },
+    waiting: function (d) { return fmt(s.doneWaiting, {draw: d.draw}); }
+  };
 
   function renderMoves() {
     var list = document.getElementById("move-list"), slips = balancing().moves;
@@ -55,9 +81,13 @@
       if (m.after_hand) { text.appendChild(document.createTextNode(" · ")); text.appendChild(el("span", "after", s.afterHand)); }
       li.appendChild(text);
       var acts = el("span", "acts");
-      acts.appendChild(actionForm(at(urls.confirmMove, m.move), s.confirmMove, "primary confirm-move"));
+      acts.appendChild(actionForm(s.confirmMove, "primary confirm-move", [], null, function (b) {
+        press(b, at(urls.confirmMove, m.move), {}, DONE.confirm);
+      }));
       acts.appendChild(document.createTextNode(" "));
-      acts.appendChild(actionForm(at(urls.cancelMove, m.move), s.cancelMove, "cancel-move", [], fmt(s.askCancel, {m: m.move})));
+      acts.appendChild(actionForm(s.cancelMove, "cancel-move", [], fmt(s.askCancel, {m: m.move}), function (b) {
+        press(b, at(urls.cancelMove, m.move), {}, DONE.cancel);
+      }));
       li.appendChild(acts);
       list.appendChild(li);
     });
@@ -88,7 +118,7 @@
     document.getElementById("h4h-detail").textContent = detail.join(" · ");
     if (toggle) {
       toggle.textContent = h.on ? s.h4hStop : s.h4hStart;
-      document.getElementById("h4h-on").value = h.on ? "0" : "1";
+      toggle.dataset.on = h.on ? "0" : "1";
     }
   }
 
@@ -132,7 +162,9 @@
         seatInput.id = "need-button-" + t.table;
         label.htmlFor = seatInput.id;
         need.appendChild(label);
-        need.appendChild(actionForm(at(urls.positions, t.table), s.setButton, "primary", [seatInput]));
+        need.appendChild(actionForm(s.setButton, "primary", [seatInput], null, function (b, form) {
+          press(b, at(urls.positions, t.table), {button: whole(form.querySelector("input").value)}, DONE.positions);
+        }));
         card.appendChild(need);
       }
       var seats = el("div", "m-seats");
@@ -159,7 +191,11 @@
       foot.appendChild(el("span", "", t.button ? fmt(s.button, {s: t.button}) : s.noButton));
       if (t.break_position) foot.appendChild(el("span", "", "· " + fmt(s["break"], {n: t.break_position})));
       if (t.accessible) foot.appendChild(el("span", "badge", s.accessible));
-      if (step === "deal" || step === "playing") foot.appendChild(actionForm(at(urls.handDone, t.table), s.handDone, "hand-done"));
+      if (step === "deal" || step === "playing") {
+        foot.appendChild(actionForm(s.handDone, "hand-done", [], null, function (b) {
+          press(b, at(urls.handDone, t.table), {}, function () { return fmt(s.doneHand, {table: t.table}); });
+        }));
+      }
       if (t.in_play && t.players) {
         var bb = el("button", "", "D?");
         bb.type = "button";
@@ -185,16 +221,6 @@
       .then(function () { loading = false; if (again) { again = false; refetch(); } });
   }
   function soon() { clearTimeout(timer); timer = setTimeout(refetch, 250); }
-
-  function post(url, data) {
-    var body = new FormData();
-    body.append("csrfmiddlewaretoken", csrf);
-    Object.keys(data || {}).forEach(function (k) { if (data[k] !== null && data[k] !== undefined) body.append(k, data[k]); });
-    return fetch(url, {method: "POST", body: body, credentials: "same-origin", headers: {"Accept": "application/json", "X-CSRFToken": csrf}})
-      .then(function (r) { return r.json(); })
-      .then(function (answer) { say(answer.ok ? answer.message : answer.error, answer.ok); if (answer.ok) soon(); return answer; })
-      .catch(function () { say(s.failed, false); return {ok: false}; });
-  }
 
   // A seated player: bust (confirm first) or correct the seat.
   var seatDialog = document.getElementById("seat-dialog");
@@ -238,29 +264,29 @@
     document.getElementById("seat-main").hidden = false;
     document.getElementById("bust-confirm").hidden = true;
   });
-  document.getElementById("bust-go").addEventListener("click", function () {
-    var who = chosen;
+  document.getElementById("bust-go").addEventListener("click", function (ev) {
+    var who = chosen, stack = whole(document.getElementById("bust-stack").value);
     seatDialog.close();
-    post(at(urls.bust, who.entry), {stack: document.getElementById("bust-stack").value.trim() || null}).then(function (answer) {
-      if (!answer.ok) return;
+    press(ev.currentTarget, at(urls.bust, who.entry), {stack: stack === "" ? null : stack}, DONE.bust).then(function (answer) {
+      if (!answer) return;
       lastBust = who;
       document.getElementById("undo-text").textContent = fmt(s.undo, {n: who.entry, name: who.name});
       document.getElementById("undo-bar").hidden = false;
     });
   });
-  document.getElementById("undo-bust").addEventListener("click", function () {
+  document.getElementById("undo-bust").addEventListener("click", function (ev) {
     if (!lastBust) return;
     var who = lastBust;
-    post(at(urls.undo, who.entry)).then(function (answer) {
-      if (answer.ok) { lastBust = null; document.getElementById("undo-bar").hidden = true; }
+    press(ev.currentTarget, at(urls.undo, who.entry), {}, DONE.undo).then(function (answer) {
+      if (answer) { lastBust = null; document.getElementById("undo-bar").hidden = true; }
     });
   });
-  document.getElementById("correct-go").addEventListener("click", function () {
+  document.getElementById("correct-go").addEventListener("click", function (ev) {
     var target = document.getElementById("correct-target").value.split(":");
     if (target.length !== 2) return;
     var who = chosen;
     seatDialog.close();
-    post(at(urls.correct, who.entry), {table: target[0], seat: target[1]});
+    press(ev.currentTarget, at(urls.seat, who.entry), {table: whole(target[0]), seat: whole(target[1])}, DONE.correct);
   });
 
   // The button of a table: the software's high-card draw, or the seat the dealer's draw gave.
@@ -271,42 +297,44 @@
     document.getElementById("button-seat").value = "";
     buttonDialog.showModal();
   }
-  document.getElementById("button-draw").addEventListener("click", function () { buttonDialog.close(); post(at(urls.button, buttonTable)); });
-  document.getElementById("button-set").addEventListener("click", function () {
-    var seat = document.getElementById("button-seat").value;
+  document.getElementById("button-draw").addEventListener("click", function (ev) {
     buttonDialog.close();
-    post(at(urls.button, buttonTable), {seat: seat});
+    press(ev.currentTarget, at(urls.button, buttonTable), {}, DONE.button);  // empty: the software's draw
+  });
+  document.getElementById("button-set").addEventListener("click", function (ev) {
+    var seat = whole(document.getElementById("button-seat").value);
+    buttonDialog.close();
+    press(ev.currentTarget, at(urls.button, buttonTable), {seat: seat === "" ? null : seat}, DONE.button);
   });
   document.getElementById("button-close").addEventListener("click", function () { buttonDialog.close(); });
 
-  var h4hForm = document.getElementById("h4h-form");
-  if (h4hForm) h4hForm.addEventListener("submit", function (ev) {
-    ev.preventDefault();
-    var on = document.getElementById("h4h-on").value === "1";
-    if (window.confirm(on ? s.h4hAskStart : s.h4hAskStop)) post(h4hForm.getAttribute("action"), {on: on ? "1" : "0"});
+  var h4hToggle = document.getElementById("h4h-toggle");
+  if (h4hToggle) h4hToggle.addEventListener("click", function () {
+    var on = h4hToggle.dataset.on !== "0";
+    if (window.confirm(on ? s.h4hAskStart : s.h4hAskStop)) press(h4hToggle, urls.handForHand, {on: on}, DONE.h4h);
   });
 
   // Balancing on demand.
-  document.getElementById("balance-form").addEventListener("submit", function (ev) {
-    ev.preventDefault();
-    post(ev.target.getAttribute("action"));
-  });
+  var balance = document.getElementById("balance-now");
+  balance.addEventListener("click", function () { press(balance, urls.balance, {}, DONE.balance); });
 
   // Draws and tables.
   var start = document.getElementById("start-draw");
-  if (start) start.addEventListener("click", function () { if (window.confirm(start.dataset.confirm)) post(start.dataset.url); });
+  if (start) start.addEventListener("click", function () { if (window.confirm(start.dataset.confirm)) press(start, urls.drawStart, {}, DONE.draw); });
   var waiting = document.getElementById("seat-waiting");
-  waiting.addEventListener("click", function () { post(waiting.dataset.url); });
+  waiting.addEventListener("click", function () { press(waiting, urls.seatWaiting, {}, DONE.waiting); });
   var openDialog = document.getElementById("open-dialog");
   if (openDialog) {
     document.getElementById("open-table-button").addEventListener("click", function () { openDialog.showModal(); });
     document.getElementById("open-close").addEventListener("click", function () { openDialog.close(); });
     document.getElementById("open-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
-      var form = ev.target, data = {};
-      new FormData(form).forEach(function (v, k) { if (k !== "csrfmiddlewaretoken") data[k] = v; });
+      var form = ev.target, body = {number: whole(form.elements.number.value),
+                                    sends_hand_signals: form.elements.sends_hand_signals.checked,
+                                    accessible: form.elements.accessible.checked};
+      if (form.elements.seats.value.trim()) body.seats = whole(form.elements.seats.value);
       openDialog.close();
-      post(form.getAttribute("action"), data);
+      press(document.getElementById("open-go"), urls.openTable, body, DONE.open);
     });
   }
 

@@ -2,10 +2,14 @@
 tables are out of balance; the move slip appears on the floor's map, on the destination table's
 dealer tablet and on the mover's phone; the floor confirms it and both tables change on every
 screen, live. The director runs hand-for-hand from the map while the dealer tablets deal, report
-and wait."""
+and wait. Every press goes to the public JSON API (/api/), and a refusal shows the API's
+translated detail."""
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.utils import translation
 
 from tables import read_models
 from tables.models import HouseRules, Move, Table
@@ -15,6 +19,19 @@ from tests.conftest import PASSWORD
 from tests.tables.test_moves import seated, start
 
 pytestmark = pytest.mark.browser
+
+# Through a variable, so that makemessages does not list this file as a place of these messages.
+lookup = translation.gettext
+
+
+def in_czech(message: str, **values) -> str:
+    with translation.override("cs"):
+        return lookup(message) % values
+
+
+def api_press(method: str, ending: str):
+    """Matches the request a press sends to the JSON API."""
+    return lambda r: r.method == method and "/api/tournaments/" in r.url and r.url.endswith(ending)
 
 
 def bust_from_map(page, entry_number: int) -> None:
@@ -41,7 +58,11 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
         victim = min(seated(tournament)[short].values())
         # The map's refetch is blocked: a slip must show from its event alone.
         floor_page.route("**/map.json", lambda route: route.abort())
-        bust_from_map(floor_page, victim)
+        with floor_page.expect_request(api_press("POST", f"/entries/{victim}/bust/")) as pressed:
+            bust_from_map(floor_page, victim)
+        assert json.loads(pressed.value.post_data) == {"stack": None} and pressed.value.headers.get("idempotency-key")
+        floor_page.wait_for_function(f"document.getElementById('notice').textContent.indexOf('Entry #{victim} (') === 0")
+        assert "is out in place" in floor_page.inner_text("#notice") and floor_page.is_visible("#notice.ok")
         busts += 1
         move = Move.objects.select_related("entry", "from_table", "to_table").filter(
             tournament=tournament, status=Move.Status.PENDING).first()
@@ -85,11 +106,14 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
     assert move.entry.player.display_name in dealer_page.inner_text("#slips-in")
 
     # The player sits down: the floor confirms. Both tables change on the map, the tablet and the phone.
-    floor_page.click(f'#move-list li[data-move="{again.number}"] .confirm-move')
+    with floor_page.expect_request(api_press("POST", f"/moves/{again.number}/confirm/")):
+        floor_page.click(f'#move-list li[data-move="{again.number}"] .confirm-move')
     floor_page.wait_for_selector(f'.m-table[data-table="{again.to_table.number}"] .m-seat[data-seat="{again.to_seat}"]'
                                  f'[data-entry="{again.entry.number}"]')
     floor_page.wait_for_selector(f'.m-table[data-table="{again.from_table.number}"] .m-seat[data-seat="{again.from_seat}"].empty')
     assert floor_page.is_visible("#no-moves")
+    assert (f"Move slip #{again.number}: entry #{again.entry.number} sits at table {again.to_table.number}"
+            in floor_page.inner_text("#notice"))
     phone.wait_for_function(f"document.getElementById('seat-table').textContent === '{again.to_table.number}'"
                             f" && document.getElementById('seat-seat').textContent === '{again.to_seat}'")
     phone.wait_for_selector("#go", state="hidden")
@@ -113,8 +137,9 @@ def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, dir
     chief.wait_for_selector("#h4h-suggest:not([hidden])")
     assert "the next bust is the bubble" in chief.inner_text("#h4h-suggest")
     tablets = {}
-    for n in numbers[:2]:
-        page = browser.new_context(viewport=TABLET).new_page()
+    for i, n in enumerate(numbers[:2]):  # the first tablet is set to Czech
+        page = browser.new_context(viewport=TABLET, **({"locale": "cs-CZ"} if i == 0 else {})).new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
         login(page, base, dealer.username, PASSWORD)
         page.goto(f"{base}/t/{tournament.pk}/tables/{n}/dealer/")
         page.wait_for_selector("#live.live")
@@ -127,17 +152,30 @@ def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, dir
     for page in tablets.values():  # the room-wide note reaches every tablet
         page.wait_for_selector("#h4h.deal")
     first, second = numbers[:2]
-    tablets[first].click("#shuffle")
+    with tablets[first].expect_request(api_press("POST", f"/tables/{first}/hand/")) as pressed:
+        tablets[first].click("#shuffle")
+    assert pressed.value.headers.get("idempotency-key")
     tablets[first].wait_for_selector("#h4h.playing")
-    tablets[first].click("#hand-done")
+    tablets[first].wait_for_selector("#dealer-feedback.ok")
+    assert tablets[first].inner_text("#dealer-feedback") == in_czech("Hand %(hand)s started.", hand=1)
+    with tablets[first].expect_request(api_press("POST", f"/tables/{first}/hand-done/")):
+        tablets[first].click("#hand-done")
     tablets[first].wait_for_selector("#h4h.done")
     assert tablets[first].is_disabled("#shuffle")
+    # Undo after "Hand done" in hand-for-hand: the API refuses, and the tablet shows its Czech detail.
+    with tablets[first].expect_request(api_press("DELETE", f"/tables/{first}/hand/")):
+        tablets[first].click("#undo")
+    tablets[first].wait_for_selector("#dealer-feedback.refused")
+    assert tablets[first].inner_text("#dealer-feedback") == in_czech(
+        "Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.", table=first, hand=1)
+    tablets[first].wait_for_selector("#h4h.done")
     chief.wait_for_function(f"document.getElementById('h4h-detail').textContent.indexOf('{second}') >= 0")
     tablets[second].click("#shuffle")
     tablets[second].wait_for_selector("#h4h.playing")
     tablets[second].click("#hand-done")
     for n in numbers[2:]:  # the floor reports for the third table, from the map
-        chief.click(f'.m-table[data-table="{n}"] .hand-done')
+        with chief.expect_request(api_press("POST", f"/tables/{n}/hand-done/")):
+            chief.click(f'.m-table[data-table="{n}"] .hand-done')
     for page in tablets.values():  # hand 2 is called: every tablet may deal again
         page.wait_for_selector("#h4h.deal")
         assert "2" in page.inner_text("#h4h-text")

@@ -13,6 +13,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
+from django.utils import translation
 
 from clock import selectors as clock_selectors
 from clock import services as clock_services
@@ -23,7 +24,7 @@ from tables.models import HandStart
 from tests.browser.conftest import _free_port, login
 from tests.conftest import PASSWORD
 from tournament import services
-from tournament.models import AuditEvent
+from tournament.models import AuditEvent, StaffProfile
 
 pytestmark = pytest.mark.browser
 
@@ -156,7 +157,8 @@ def test_two_lobbies_and_the_director_agree_with_the_server(live_asgi, browser, 
     steps = [("#btn-start", "running"), ("#btn-pause", "paused"), ("#btn-plus", "paused"), ("#btn-resume", "running")]
     for button, status in steps:
         version = server_state(tournament)[0]
-        clock_page.click(button)
+        with clock_page.expect_request(f"**/api/tournaments/{tournament.pk}/clock/"):  # the public API, nothing else
+            clock_page.click(button)
         wait_for_new_version(tournament, version)
         check_screens_agree(tournament, screens, status)
         time.sleep(1.2)  # and a moment later, still together (counting down, or frozen while paused)
@@ -360,10 +362,22 @@ def test_dealer_button_sets_the_table_level_and_the_floor_sees_it_live(live_asgi
         page.context.close()
 
 
+def is_clock_call(tournament):
+    """A request, or the response to one, of POST /api/tournaments/<id>/clock/."""
+    def matches(r):
+        request = getattr(r, "request", r)
+        return request.method == "POST" and request.url.endswith(f"/api/tournaments/{tournament.pk}/clock/")
+    return matches
+
+
 def test_director_confirms_before_next_and_sees_refusals(live_asgi, browser, director, tournament):
+    """Every button is a call of the public API (POST /api/tournaments/<id>/clock/); its refusal, the API's
+    translated detail, and the director's message built in the page are shown in the same place."""
     page = open_staff_page(browser, live_asgi, director.username, f"/t/{tournament.pk}/clock/")
     page.wait_for_selector("#live.live")
     answers = []
+    calls = []
+    page.on("request", lambda r: calls.append(r.url) if "/clock/action" in r.url else None)
 
     def on_dialog(dialog):
         answers.append(dialog.message)
@@ -374,22 +388,83 @@ def test_director_confirms_before_next_and_sees_refusals(live_asgi, browser, dir
     page.wait_for_timeout(300)
     assert answers == ["Move every screen to the next level now?"]
     assert not AuditEvent.objects.filter(type__startswith="clock.").exists()  # dismissed: nothing sent
-    page.click("#btn-next")
-    page.wait_for_selector("#clock-feedback .msg.error")
-    assert page.inner_text("#clock-feedback") == "Start the clock first."
+    with page.expect_response(is_clock_call(tournament)) as refused:
+        page.click("#btn-next")
+    request = refused.value.request
+    assert request.post_data_json == {"action": "next"} and request.headers["idempotency-key"]
+    assert refused.value.status == 409
+    page.wait_for_selector("#clock-feedback.refused")
+    assert page.inner_text("#clock-feedback") == refused.value.json()["detail"] == "Start the clock first."
 
-    page.click("#btn-start")
-    page.wait_for_selector("#clock-feedback .msg.success")
+    with page.expect_request(is_clock_call(tournament)) as start:
+        page.click("#btn-start")
+    assert start.value.post_data_json == {"action": "start"}
+    page.wait_for_selector("#clock-feedback.ok")
+    assert page.inner_text("#clock-feedback") == "The clock is running."
+    with page.expect_request(is_clock_call(tournament)) as plus:
+        page.click("#btn-plus")
+    assert plus.value.post_data_json == {"action": "adjust", "seconds": 60}
+    page.wait_for_function("document.getElementById('clock-feedback').textContent === '1 min added.'")
     page.fill("#jump-level", "3")
-    page.click("#btn-jump")
+    with page.expect_request(is_clock_call(tournament)) as jump:
+        page.click("#btn-jump")
+    assert jump.value.post_data_json == {"action": "jump", "level": 3}
     page.wait_for_function("document.getElementById('clock-time').dataset.index === '3'")
     assert answers[-1] == "Jump to level 3 with its full time, on every screen?"
+    page.wait_for_function("document.getElementById('clock-feedback').textContent === 'Level 3 is now in play.'")
     assert "current" in page.get_attribute('#level-list tr[data-row-index="3"]', "class")
     page.fill("#announce-text", "Final table at 22:00")
     page.click("#btn-announce")
     page.wait_for_function("document.getElementById('clock-feedback').textContent === 'The announcement is on the screens.'")
     assert ClockState.objects.get(tournament=tournament).announcement == "Final table at 22:00"
-    page.click("#btn-announce-clear")
-    page.wait_for_function("document.getElementById('announce-text').value === ''")
+    with page.expect_request(is_clock_call(tournament)) as clear:
+        page.click("#btn-announce-clear")
+    assert clear.value.post_data_json == {"action": "announce", "text": ""}
+    page.wait_for_function("document.getElementById('clock-feedback').textContent === 'The announcement is cleared.'")
+    assert page.input_value("#announce-text") == ""
     assert ClockState.objects.get(tournament=tournament).announcement == ""
+    assert list(AuditEvent.objects.filter(type__startswith="clock.").values_list("type", flat=True)) == [
+        "clock.started", "clock.adjusted", "clock.jumped", "clock.announcement", "clock.announcement"]
+    assert calls == []
+    page.context.close()
+
+
+def test_the_director_sees_the_apis_refusal_in_his_language(live_asgi, browser, director, tournament):
+    """The director works in Czech: the API's refusal and the page's own message are Czech."""
+    StaffProfile.objects.update_or_create(user=director, defaults={"language": "cs"})
+    with translation.override("cs"):
+        not_started = translation.gettext("Start the clock first.")
+        running = translation.gettext("The clock is running.")
+    assert not_started != "Start the clock first." and running != "The clock is running."
+    page = open_staff_page(browser, live_asgi, director.username, f"/t/{tournament.pk}/clock/")
+    page.wait_for_selector("#live.live")
+    page.on("dialog", lambda dialog: dialog.accept())
+    with page.expect_response(is_clock_call(tournament)) as refused:
+        page.click("#btn-next")
+    page.wait_for_selector("#clock-feedback.refused")
+    assert page.inner_text("#clock-feedback") == refused.value.json()["detail"] == not_started
+    page.click("#btn-start")
+    page.wait_for_selector("#clock-feedback.ok")
+    assert page.inner_text("#clock-feedback") == running
+    page.context.close()
+
+
+def test_director_sets_the_level_and_closes_registration_from_the_overview(live_asgi, browser, director, tournament):
+    page = open_staff_page(browser, live_asgi, director.username, f"/t/{tournament.pk}/")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.fill("#id_level", "2")
+    with page.expect_request(is_clock_call(tournament)) as jump:
+        page.click("#level-set")
+    assert jump.value.post_data_json == {"action": "jump", "level": 2}
+    page.wait_for_selector(".api-say.ok")
+    assert page.inner_text(".api-say") == "Level 2 is now in play."  # said after the page reloaded
+    tournament.refresh_from_db()
+    assert tournament.current_level == 2
+    with page.expect_request(lambda r: r.url.endswith(f"/api/tournaments/{tournament.pk}/registration/")) as close:
+        page.click("#registration-toggle")
+    assert close.value.post_data_json == {"closed": True}
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent === 'Registration is closed.'")
+    assert page.inner_text("#registration-toggle") == "Reopen registration"
+    tournament.refresh_from_db()
+    assert tournament.registration_closed
     page.context.close()

@@ -1,11 +1,16 @@
-"""The cashier's registration, end to end in a real browser, with the entry pushed live to a second page."""
+"""The cashier's registration, end to end in a real browser, with the entry pushed live to a second page.
+The page creates the player and registers the entry through the public API (POST /api/players/,
+POST /api/tournaments/<id>/entries/) and shows each refusal the API gives."""
 import re
+from datetime import date
 
 import pytest
 
+from tables import setup as table_setup
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, make_user
-from tournament.models import AuditEvent, Entry, Player
+from tournament import services, setup
+from tournament.models import AuditEvent, DisplayToken, Entry, Player
 
 pytestmark = pytest.mark.browser
 
@@ -27,24 +32,55 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     page = ctx.new_page()
     login(page, base, "kasa", PASSWORD)
     page.goto(f"{base}/t/{tournament.pk}/players/new/")
+
+    # Too young: the API's refusal is shown and nobody is created.
     page.fill("#id_first_name", "Eva")
     page.fill("#id_last_name", "Svobodová")
-    page.fill("#id_date_of_birth", "1988-03-04")
-    page.click("button[type=submit]")
+    page.fill("#id_date_of_birth", date.today().replace(year=date.today().year - 16).isoformat())
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == f"{base}/api/players/") as young:
+        page.click("button[type=submit]")
+    assert young.value.status == 400 and young.value.json()["error"] == "under_age"
+    page.wait_for_selector(".api-say.refused")
+    assert page.inner_text(".api-say") == young.value.json()["detail"]
+    assert not Player.objects.exists()
+
+    with page.expect_request(lambda r: r.method == "POST" and r.url == f"{base}/api/players/") as created:
+        page.fill("#id_date_of_birth", "1988-03-04")
+        page.click("button[type=submit]")
+    assert created.value.post_data_json == {"first_name": "Eva", "last_name": "Svobodová", "date_of_birth": "1988-03-04"}
     page.wait_for_selector("#chosen-player")
     assert "Eva Svobodová" in page.inner_text("#chosen-player")
+    page.wait_for_selector(".api-say.ok")
+    assert page.inner_text(".api-say") == "Player Eva Svobodová created. Now check the ID and register."
 
-    # Refused without an ID check: nothing is registered.
-    page.click("#register-button")
-    page.wait_for_selector(".errorlist")
-    assert "No entry without an ID check" in page.inner_text(".errorlist")
+    # Refused without an ID check: nothing is registered, and each field says what it misses.
+    entries_api = f"{base}/api/tournaments/{tournament.pk}/entries/"
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as refused:
+        page.click("#register-button")
+    assert refused.value.status == 400 and set(refused.value.json()["fields"]) == {"document_type", "document_number", "seen"}
+    page.wait_for_selector(".api-say.refused")
+    assert "no entry without an ID check" in page.inner_text(".api-say")
+    assert "no entry without an ID check" in page.inner_text('.errorlist[data-api-field="document_number"]')
+    assert "in person" in page.inner_text('.errorlist[data-api-field="seen"]')
+    assert not Entry.objects.exists()
+
+    # The document, but not the confirmation that it was seen in person: refused by the API too.
+    page.select_option("#id_document_type", "id_card")
+    page.fill("#id_document_number", "EB 998877 6")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as unseen:
+        page.click("#register-button")
+    assert unseen.value.json()["fields"] == {"seen": [page.inner_text('.errorlist[data-api-field="seen"]')]}
+    assert page.inner_text(".api-say") == unseen.value.json()["fields"]["seen"][0]
+    assert not page.query_selector('.errorlist[data-api-field="document_number"]')
     assert not Entry.objects.exists()
 
     # With the ID check: registered, and the receipt is shown.
-    page.select_option("#id_document_type", "id_card")
-    page.fill("#id_document_number", "EB 998877 6")
     page.check("#id_seen")
-    page.click("#register-button")
+    with page.expect_request(lambda r: r.method == "POST" and r.url == entries_api) as registered:
+        page.click("#register-button")
+    sent = registered.value.post_data_json
+    assert sent["document_type"] == "id_card" and sent["seen"] is True and sent["player"] == Player.objects.get().pk
+    assert registered.value.headers["idempotency-key"] and registered.value.headers["x-csrftoken"]
     page.wait_for_selector("#receipt")
     entry = Entry.objects.get()
     assert entry.player == Player.objects.get(last_name="Svobodová")
@@ -52,6 +88,7 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     assert f"#{entry.number}" in receipt_text and "Eva Svobodová" in receipt_text and "kasa" in receipt_text
     assert "100.00 EUR" in receipt_text and "15.00 EUR" in receipt_text
     assert "EB9988776" not in page.content() and "998877" not in page.content()
+    assert page.inner_text(".api-say") == f"Entry #{entry.number} registered for Eva Svobodová."
 
     # Print: the button opens the print dialog; the print stylesheet hides everything but the receipt.
     page.evaluate("window.__printed = 0; window.print = () => { window.__printed += 1; }")
@@ -70,3 +107,131 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     assert AuditEvent.objects.filter(type="entry.registered", tournament=tournament).count() == 1
     ctx.close()
     floor_ctx.close()
+
+
+def test_registration_refusals_of_the_api_stay_visible(live_asgi, browser, director, tournament, player):
+    """Closed registration and a document already used: the API's translated detail, on the page."""
+    make_user("kasa", "Cashier")
+    ctx = browser.new_context(viewport={"width": 1180, "height": 820})
+    page = ctx.new_page()
+    login(page, live_asgi, "kasa", PASSWORD)
+    entries_api = f"{live_asgi}/api/tournaments/{tournament.pk}/entries/"
+    other = services.create_player(director, first_name="Petr", last_name="Malý", date_of_birth=date(1980, 1, 1))
+    services.register_entry(director, tournament, other, services.IdDocument("passport", "P1234567"))
+
+    page.goto(f"{live_asgi}/t/{tournament.pk}/register/?player={player.pk}")
+    page.select_option("#id_document_type", "passport")
+    page.fill("#id_document_number", "P1234567")
+    page.check("#id_seen")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as used:
+        page.click("#register-button")
+    assert used.value.status == 409 and used.value.json()["error"] == "id_other_player"
+    page.wait_for_selector(".api-say.refused")
+    assert page.inner_text(".api-say") == used.value.json()["detail"] and "Petr Malý" in used.value.json()["detail"]
+
+    services.set_registration_closed(director, tournament, True)
+    page.fill("#id_document_number", "EA7654321")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as closed:
+        page.click("#register-button")
+    assert closed.value.status == 409 and closed.value.json()["error"] == "registration_closed"
+    page.wait_for_function("(answer) => document.querySelector('.api-say').textContent === answer",
+                           arg=closed.value.json()["detail"])
+    assert Entry.objects.count() == 1
+    ctx.close()
+
+
+def test_entry_page_rebuy_pay_void_bust_and_seat_request_through_the_api(live_asgi, browser, director, tournament, player):
+    """The entry page's buttons: each press one call of the public API; the answer is said after the page
+    reloads (or on the receipt it goes to), a refusal under its field and in the banner."""
+    make_user("kasa", "Cashier")
+    make_user("floorman", "Floor")
+    setup.update_tournament(director, tournament, {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000})
+    entry = services.register_entry(director, tournament, player, services.IdDocument("id_card", "EA1234567"))
+    table_setup.open_table(director, tournament, 2)
+    base, api = live_asgi, f"{live_asgi}/api/tournaments/{tournament.pk}"
+    entry_url = f"{base}/t/{tournament.pk}/entries/{entry.number}/"
+
+    ctx = browser.new_context(viewport={"width": 1180, "height": 820})
+    page = ctx.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, base, "kasa", PASSWORD)
+    page.goto(entry_url)
+    with page.expect_request(f"{api}/entries/{entry.number}/rebuy/") as rebuy:
+        page.click("#rebuy-announced")
+    assert rebuy.value.post_data_json == {"paid": False}
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent === 'Receipt 2 recorded.'")
+    with page.expect_request(f"{api}/receipts/2/pay/"):
+        page.click('[data-pay="2"]')
+    page.wait_for_selector("#receipt")
+    assert page.url == f"{base}/t/{tournament.pk}/receipts/2/" and page.inner_text(".api-say") == "Receipt 2 is paid."
+
+    page.goto(entry_url)
+    page.click("details:has([data-void='2']) summary")
+    void_form = page.locator("form:has([data-void='2'])")
+    void_form.locator("[name=refund_amount]").fill("999999")
+    void_form.locator("[name=reason]").fill("typo")
+    with page.expect_response(f"{api}/receipts/2/void/") as too_much:
+        page.click('[data-void="2"]')
+    assert too_much.value.status == 400
+    page.wait_for_selector(".api-say.refused")
+    assert page.inner_text(".api-say") == too_much.value.json()["detail"]
+    void_form.locator("[name=refund_amount]").fill("")
+    with page.expect_request(f"{api}/receipts/2/void/") as voided:
+        page.click('[data-void="2"]')
+    assert voided.value.post_data_json == {"reason": "typo"}
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent === 'Receipt 2 is void; the refund is recorded.'")
+    ctx.close()
+
+    ctx = browser.new_context(viewport={"width": 1180, "height": 820})
+    page = ctx.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, base, "floorman", PASSWORD)
+    page.goto(entry_url)
+    seat_form = page.locator("#seat-request")
+    seat_form.locator("[name=seat]").fill("3")
+    with page.expect_response(f"{api}/players/{player.pk}/seat-request/") as refused:
+        seat_form.locator("button").click()
+    assert refused.value.status == 400
+    page.wait_for_selector('#seat-request .errorlist[data-api-field="table"]')
+    assert page.inner_text('#seat-request .errorlist[data-api-field="table"]') == "A fixed seat needs its table."
+    seat_form.locator("[name=table]").fill("2")
+    with page.expect_request(f"{api}/players/{player.pk}/seat-request/") as saved:
+        seat_form.locator("button").click()
+    assert saved.value.post_data_json == {"table": 2, "seat": 3, "accessible": False}
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent === 'The seat request is saved.'")
+    with page.expect_request(lambda r: r.method == "DELETE" and r.url == f"{api}/players/{player.pk}/seat-request/"):
+        page.click("#seat-request-cancel")
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent === 'The seat request is cancelled.'")
+
+    with page.expect_request(f"{api}/entries/{entry.number}/bust/"):
+        page.click("#bust")
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent === 'Entry #1 is out in place 1.'")
+    with page.expect_request(f"{api}/entries/{entry.number}/undo-bust/"):
+        page.click("#undo-bust")
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent === 'Entry #1 plays again.'")
+    types = list(AuditEvent.objects.filter(tournament=tournament).values_list("type", flat=True))
+    for event in ("rebuy.announced", "rebuy.paid", "purchase.voided", "entry.busted", "entry.bust_undone"):
+        assert event in types, (event, types)
+    ctx.close()
+
+
+def test_director_creates_and_revokes_a_lobby_screen_link(live_asgi, browser, director, tournament):
+    ctx = browser.new_context(viewport={"width": 1180, "height": 820})
+    page = ctx.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, live_asgi, director.username, PASSWORD)
+    page.goto(f"{live_asgi}/t/{tournament.pk}/displays/")
+    page.fill("#id_label", "TV bar")
+    with page.expect_request(f"{live_asgi}/api/tournaments/{tournament.pk}/displays/") as created:
+        page.click("#display-create button")
+    assert created.value.post_data_json == {"label": "TV bar"}
+    page.wait_for_selector("#display-list tr.new")
+    token = DisplayToken.objects.get(label="TV bar")
+    link = f"{live_asgi}/display/{token.token}/"
+    assert link in page.inner_text("#display-list tr.new") and page.inner_text(".api-say") == "Screen link created for TV bar."
+    with page.expect_request(f"{live_asgi}/api/tournaments/{tournament.pk}/displays/{token.pk}/revoke/"):
+        page.click("#display-list tr.new button")
+    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent"
+                           " === 'The link of TV bar is revoked; that screen goes blank.'")
+    assert link not in page.inner_text("#display-list")
+    ctx.close()

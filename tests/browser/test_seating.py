@@ -1,15 +1,17 @@
 """Seating in a real browser: the director draws 30 players from the table map; a player's seat page
 on a phone follows a seat correction made on the floor's map, live and without a reload; a bust
-from the map shows an Undo, and the seat page follows both."""
+from the map shows an Undo, and the seat page follows both. The map's presses go to the public JSON
+API and show its answer or its refusal. The director opens a table (its shuffler token shown once),
+saves the break order and takes a table out of play on the tables page, through the same API."""
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
 
-from tables import read_models
+from tables import read_models, selectors
 from tables import setup as table_setup
-from tables.models import Seat
+from tables.models import Seat, Table
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, id_doc
 from tournament import services
@@ -46,12 +48,14 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     chief = staff_page(browser, base, director.username, f"/t/{tournament.pk}/map/")
     shown = chief.inner_text("#next-commitment")
     chief.on("dialog", lambda dialog: dialog.accept())
-    chief.click("#start-draw")
+    with chief.expect_request(lambda r: r.method == "POST" and r.url == f"{base}/api/tournaments/{tournament.pk}/draw/"):
+        chief.click("#start-draw")
     chief.wait_for_function("document.getElementById('count-seated').textContent === '30'")
     assert chief.locator(".m-seat[data-entry]").count() == 30
     assert not chief.is_visible("#start-draw")
     draw = tournament.draws.get(kind="start")
     assert draw.commitment == shown and read_models.verify_draw(draw)["matches"]
+    assert chief.inner_text("#notice") == f"Draw {draw.number} is done: every entry has a seat."
     chief.context.close()
 
     # A player finds their seat on their phone.
@@ -74,9 +78,27 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     options = floor_page.eval_on_selector_all("#correct-target option", "os => os.map(o => o.value)")
     target = next(v for v in options if not v.startswith(f"{before.table.number}:"))
     floor_page.select_option("#correct-target", target)
-    floor_page.click("#correct-go")
     table, seat = target.split(":")
+    with floor_page.expect_request(lambda r: r.method == "POST" and r.url.endswith(
+            f"/api/tournaments/{tournament.pk}/entries/{entry.number}/seat/")) as pressed:
+        floor_page.click("#correct-go")
+    assert pressed.value.post_data_json == {"table": int(table), "seat": int(seat)}
     floor_page.wait_for_selector(f'.m-table[data-table="{table}"] .m-seat[data-seat="{seat}"][data-entry="{entry.number}"]')
+    assert floor_page.inner_text("#notice") == f"Entry #{entry.number} now sits at table {table} seat {seat}."
+
+    # A refusal shows the API's detail: the button set at a seat nobody sits at.
+    short, empty_seat = next((t["table"], s["seat"]) for t in read_models.floor_map(tournament)["tables"]
+                             for s in t["seat_list"] if s["entry"] is None)
+    floor_page.click(f'.m-table[data-table="{short}"] .button-draw')
+    floor_page.wait_for_selector("#button-dialog[open]")
+    floor_page.fill("#button-seat", str(empty_seat))
+    with floor_page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith(
+            f"/api/tournaments/{tournament.pk}/tables/{short}/button/")) as answered:
+        floor_page.click("#button-set")
+    refusal = answered.value.json()
+    assert answered.value.status == 400 and refusal["error"] == "bad_seat"
+    floor_page.wait_for_selector("#notice.refused")
+    assert floor_page.inner_text("#notice") == refusal["detail"] and "The button goes to an occupied seat" in refusal["detail"]
 
     # The phone changes by itself: new table and seat, and the notice.
     phone.wait_for_function(f"document.getElementById('seat-table').textContent === '{table}'"
@@ -104,3 +126,52 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     assert entry.status == Entry.Status.ACTIVE
     for page in (floor_page, phone):
         page.context.close()
+
+
+def test_the_tables_page_opens_a_table_saves_the_break_order_and_takes_a_table_out(live_asgi, browser, director, tournament):
+    base = live_asgi
+    for n in (1, 2, 3):
+        table_setup.open_table(director, tournament, n, 9)
+    page = staff_page(browser, base, director.username, f"/t/{tournament.pk}/tables/")
+    page.evaluate("window.__sameDocument = true")
+
+    # Open table 4: the API's answer carries the shuffler token, shown this once, with the new row.
+    page.fill("#open-number", "4")
+    tables_api = f"{base}/api/tournaments/{tournament.pk}/tables/"
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == tables_api) as opened:
+        page.click("#open-button")
+    token = opened.value.json()["shuffler_token"]
+    page.wait_for_selector("#new-token:not([hidden])")
+    assert page.inner_text("#shuffler-token") == token and "Table 4 is open" in page.inner_text("#new-token")
+    page.wait_for_selector('#table-list tr[data-table="4"][data-in-play]')
+    assert page.inner_text("#tables-say") == "Table 4 is open."
+    assert Table.objects.get(tournament=tournament, number=4).shuffler_token_hash != token
+
+    # The break order: a word that is not a table number is refused on the page; the API checks the rest.
+    page.fill("#break-order-input", "1 2 x 4")
+    page.click("#break-order-button")
+    page.wait_for_selector("#tables-say.refused")
+    assert page.inner_text("#tables-say") == "List the table numbers in the order they break."
+    page.fill("#break-order-input", "1 2")
+    page.click("#break-order-button")
+    page.wait_for_function("document.getElementById('tables-say').textContent.indexOf('exactly once') >= 0")
+    assert page.inner_text("#tables-say") == "List every table in play exactly once (tables in play: 1, 2, 3, 4)."
+    page.fill("#break-order-input", "2, 4 1 3")
+    with page.expect_request(lambda r: r.method == "PUT" and r.url.endswith("/tables/break-order/")) as pressed:
+        page.click("#break-order-button")
+    assert pressed.value.post_data_json == {"order": [2, 4, 1, 3]}
+    page.wait_for_function("document.getElementById('tables-say').textContent === 'Break order saved: 2, 4, 1, 3.'")
+    page.wait_for_function("document.getElementById('break-order-input').value === '2 4 1 3'")
+    assert selectors.break_order(tournament) == [2, 4, 1, 3]
+
+    # Table 3 out of play, then back.
+    page.click('#table-list button[data-table="3"][data-set-in-play="0"]')
+    page.wait_for_selector('#table-list tr[data-table="3"].out-of-play')
+    assert page.inner_text("#tables-say") == "Table 3 is out of play."
+    assert not Table.objects.get(tournament=tournament, number=3).in_play
+    page.click('#table-list button[data-table="3"][data-set-in-play="1"]')
+    page.wait_for_selector('#table-list tr[data-table="3"][data-in-play]')
+    assert page.inner_text("#tables-say") == "Table 3 is in play."
+    # The token is still on the screen: nothing reloaded the page.
+    assert page.inner_text("#shuffler-token") == token and page.evaluate("window.__sameDocument") is True
+    page.context.close()

@@ -1,8 +1,11 @@
-"""Screens of the clock and the tables: the role matrix, the director's buttons, opening a table,
-and the dealer tablet's "Shuffle / new hand" button, through the views (the browser tests drive
-the same views from real pages)."""
+"""Screens of the clock and the tables: the pages' role matrix, and every action through the one door
+the screens use, the JSON API (POST /api/tournaments/<id>/clock/, .../tables/, .../tables/<n>/hand/),
+with the pages' session login. The browser tests drive the same API from the real pages."""
+import json
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from clock import services as clock_services
 from clock.models import ClockState
@@ -21,18 +24,26 @@ PAGES = {
     "dealer": {"director", "floor", "dealer"},
     "dealer-state": {"director", "floor", "dealer"},
 }
-POSTS = {
-    "clock-action": {"director"},
-    "table-open": {"director"},
-    "hand-start": {"director", "floor", "dealer"},
-    "hand-undo": {"director", "floor", "dealer"},
+# what the screens' buttons call: name -> (method, path, body, roles allowed)
+ACTIONS = {
+    "clock": ("POST", "/api/tournaments/{t}/clock/", {"action": "start"}, {"director"}),
+    "table-open": ("POST", "/api/tournaments/{t}/tables/", {"number": 7}, {"director"}),
+    "hand-start": ("POST", "/api/tournaments/{t}/tables/1/hand/", None, {"director", "floor", "dealer"}),
+    "hand-undo": ("DELETE", "/api/tournaments/{t}/tables/1/hand/", None, {"director", "floor", "dealer"}),
 }
 
 
 def url_for(name, tournament):
-    if name in ("dealer", "dealer-state", "hand-start", "hand-undo"):
+    if name in ("dealer", "dealer-state"):
         return reverse(name, args=[tournament.pk, 1])
     return reverse(name, args=[tournament.pk])
+
+
+def call(client, tournament, name, body=None):
+    method, path, default, _allowed = ACTIONS[name]
+    data = default if body is None else body
+    return client.generic(method, path.format(t=tournament.pk), "" if data is None else json.dumps(data),
+                          content_type="application/json", HTTP_ACCEPT="application/json")
 
 
 @pytest.fixture
@@ -55,52 +66,71 @@ def test_role_matrix_for_clock_and_table_pages(role, request, client, tournament
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_role_matrix_for_posts(role, request, client, tournament, table):
-    """A wrong role gets 403 and changes nothing; a right one is let through to the service."""
+def test_role_matrix_for_the_actions(role, request, client, tournament, table):
+    """A wrong role gets 403 in the API's one error shape and changes nothing; a right one reaches the service."""
     client.force_login(request.getfixturevalue(role))
-    before = AuditEvent.objects.count()
-    data = {"clock-action": {"action": "start"}, "table-open": {"number": 7}, "hand-start": {}, "hand-undo": {}}
-    for name, allowed in POSTS.items():
-        response = client.post(url_for(name, tournament), data[name], HTTP_ACCEPT="application/json")
+    for name, (_method, _path, _body, allowed) in ACTIONS.items():
+        before = AuditEvent.objects.count()
+        response = call(client, tournament, name)
         if role in allowed:
-            assert response.status_code in (200, 201, 302, 409), (role, name, response.status_code)
+            assert response.status_code in (200, 201, 409), (role, name, response.status_code)
         else:
             assert response.status_code == 403, (role, name, response.status_code)
-    if role not in ("director", "floor", "dealer"):
-        assert AuditEvent.objects.count() == before
+            assert response.json()["error"] == "permission_denied" and response.json()["detail"]
+            assert AuditEvent.objects.count() == before, (role, name)
 
 
-def test_anonymous_is_sent_to_login(client, tournament, table):
-    for name in list(PAGES) + list(POSTS):
-        url = url_for(name, tournament)
-        response = client.post(url) if name in POSTS else client.get(url)
+def test_anonymous_is_sent_to_login_and_refused_by_the_api(client, tournament, table):
+    for name in PAGES:
+        response = client.get(url_for(name, tournament))
         assert response.status_code == 302 and response["Location"].startswith(reverse("login")), name
+    for name in ACTIONS:
+        assert call(client, tournament, name).status_code == 401, name
     assert not ClockState.objects.filter(tournament=tournament, status=ClockState.Status.RUNNING).exists()
     assert not HandStart.objects.exists()
 
 
-def test_get_is_refused_for_actions(client, director, tournament, table):
+def test_the_old_clock_action_url_is_gone(client, director, tournament):
     client.force_login(director)
-    assert client.get(url_for("clock-action", tournament)).status_code == 405
-    assert client.get(url_for("hand-start", tournament)).status_code == 405
+    url = f"/t/{tournament.pk}/clock/action/"
+    assert client.post(url, {"action": "start"}).status_code == 404
+    assert client.get(url).status_code == 404
+    assert not AuditEvent.objects.filter(type__startswith="clock.").exists()
 
 
 # --- the director's clock page ----------------------------------------------------------------
 
 
-def post_action(client, tournament, **data):
-    response = client.post(reverse("clock-action", args=[tournament.pk]), data, HTTP_ACCEPT="application/json")
+def act(client, tournament, **data):
+    response = call(client, tournament, "clock", data)
     return response, response.json()
 
 
-def test_director_page_shows_the_countdown_controls_and_the_level_list(client, director, tournament):
+def test_director_page_shows_the_controls_wired_to_the_api(client, director, tournament):
     client.force_login(director)
     page = client.get(reverse("director-clock", args=[tournament.pk])).content.decode()
     for element in ('id="clock-time"', 'id="btn-start"', 'id="btn-pause"', 'id="btn-resume"', 'id="btn-plus"',
                     'id="btn-minus"', 'id="btn-next"', 'id="btn-previous"', 'id="btn-jump"', 'id="announce-text"',
-                    'id="level-list"', 'data-row-index="4"', "js/clock.js", 'id="clock-state"'):
+                    'id="level-list"', 'data-row-index="4"', "js/clock.js", 'id="clock-state"', "data-api-say"):
         assert element in page, element
     assert 'data-confirm="Move every screen to the next level now?"' in page
+    # The buttons call the API; the page itself takes no action.
+    assert f'path: "tournaments/{tournament.pk}/clock/"' in page and "clock/action" not in page
+    # The director's messages are the translated strings the page carries.
+    for said in ('data-start="The clock is running."', 'data-added="{minutes} min added."',
+                 'data-jump="Level {level} is now in play."', 'data-cleared="The announcement is cleared."'):
+        assert said in page, said
+
+
+def test_the_page_carries_its_messages_in_the_directors_language(client, director, tournament):
+    client.force_login(director)
+    english = client.get(reverse("director-clock", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    czech = client.get(reverse("director-clock", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    with translation.override("cs"):
+        running = translation.gettext("The clock is running.")
+        added = translation.gettext("%(minutes)s min added.") % {"minutes": "{minutes}"}
+    assert running != "The clock is running." and f'data-start="{running}"' in czech
+    assert f'data-added="{added}"' in czech and 'data-start="The clock is running."' in english
 
 
 def test_director_nav_links_to_the_clock_and_tables(client, director, floor, dealer, tournament):
@@ -115,64 +145,76 @@ def test_director_nav_links_to_the_clock_and_tables(client, director, floor, dea
 
 def test_each_button_calls_its_clock_service(client, director, tournament):
     client.force_login(director)
-    response, answer = post_action(client, tournament, action="start")
-    assert response.status_code == 200 and answer["ok"] and answer["clock"]["status"] == "running"
+    response, clock = act(client, tournament, action="start")
+    assert response.status_code == 200 and clock["status"] == "running"
     assert clock_of(tournament).status == ClockState.Status.RUNNING
 
-    _response, answer = post_action(client, tournament, action="pause")
-    clock = clock_of(tournament)
-    assert clock.status == ClockState.Status.PAUSED and answer["clock"]["status"] == "paused"
-    remaining = answer["clock"]["current"]["remaining"]
+    _response, clock = act(client, tournament, action="pause")
+    assert clock_of(tournament).status == ClockState.Status.PAUSED and clock["status"] == "paused"
+    remaining = clock["current"]["remaining"]
 
-    _response, answer = post_action(client, tournament, action="adjust", seconds="60")
-    assert answer["clock"]["current"]["remaining"] == pytest.approx(remaining + 60)
-    _response, answer = post_action(client, tournament, action="adjust", seconds="-120")
-    assert answer["clock"]["current"]["remaining"] == pytest.approx(remaining - 60)
+    _response, clock = act(client, tournament, action="adjust", seconds=60)
+    assert clock["current"]["remaining"] == pytest.approx(remaining + 60)
+    _response, clock = act(client, tournament, action="adjust", seconds=-120)
+    assert clock["current"]["remaining"] == pytest.approx(remaining - 60)
 
-    _response, answer = post_action(client, tournament, action="resume")
+    _response, clock = act(client, tournament, action="resume")
     assert clock_of(tournament).status == ClockState.Status.RUNNING
 
-    _response, answer = post_action(client, tournament, action="next")
-    assert answer["clock"]["current"]["index"] == 1 and clock_of(tournament).index == 1
-    _response, answer = post_action(client, tournament, action="previous")
-    assert answer["clock"]["current"]["index"] == 0
+    _response, clock = act(client, tournament, action="next")
+    assert clock["current"]["index"] == 1 and clock_of(tournament).index == 1
+    _response, clock = act(client, tournament, action="previous")
+    assert clock["current"]["index"] == 0
 
-    _response, answer = post_action(client, tournament, action="jump", level="3")
-    assert answer["clock"]["current"]["index"] == 3  # level 3 comes after the break
+    _response, clock = act(client, tournament, action="jump", level=3)
+    assert clock["current"]["index"] == 3  # level 3 comes after the break
     tournament.refresh_from_db()
     assert tournament.current_level == 3
 
-    _response, answer = post_action(client, tournament, action="announce", text="Dinner break at level 6")
-    assert answer["clock"]["announcement"] == "Dinner break at level 6"
-    _response, answer = post_action(client, tournament, action="announce", text="")
-    assert answer["clock"]["announcement"] == "" and clock_of(tournament).announcement == ""
+    _response, clock = act(client, tournament, action="announce", text="Dinner break at level 6")
+    assert clock["announcement"] == "Dinner break at level 6"
+    _response, clock = act(client, tournament, action="announce", text="")
+    assert clock["announcement"] == "" and clock_of(tournament).announcement == ""
 
     types = list(AuditEvent.objects.filter(tournament=tournament, type__startswith="clock.").values_list("type", flat=True))
     assert types == ["clock.started", "clock.paused", "clock.adjusted", "clock.adjusted", "clock.resumed", "clock.next",
                      "clock.previous", "clock.jumped", "clock.announcement", "clock.announcement"]
 
 
-def test_refusals_are_shown_clearly_and_change_nothing(client, director, tournament):
+def test_refusals_come_in_the_one_shape_and_change_nothing(client, director, tournament):
     client.force_login(director)
-    response, answer = post_action(client, tournament, action="pause")
-    assert response.status_code == 409 and not answer["ok"] and answer["error"] == "Start the clock first."
-    response, answer = post_action(client, tournament, action="jump", level="99")
-    assert response.status_code == 400 and "Level 99 does not exist" in answer["error"]
-    response, answer = post_action(client, tournament, action="adjust", seconds="a minute")
-    assert response.status_code == 400 and answer["error"]
-    response, answer = post_action(client, tournament, action="explode")
-    assert response.status_code == 400 and answer["error"] == "Unknown clock action."
+    response, answer = act(client, tournament, action="pause")
+    assert response.status_code == 409 and answer["detail"] == "Start the clock first." and answer["error"]
+    response, answer = act(client, tournament, action="jump", level=99)
+    assert response.status_code == 400 and "Level 99 does not exist" in answer["detail"]
+    response, answer = act(client, tournament, action="adjust", seconds="a minute")
+    assert response.status_code == 400 and answer["fields"] == {"seconds": ["Give a number of seconds to add or remove."]}
+    response, answer = act(client, tournament, action="adjust")
+    assert response.status_code == 400 and answer["fields"] == {"seconds": ["Give a number of seconds to add or remove."]}
+    for level in (0, "three", None):
+        response, answer = act(client, tournament, action="jump", level=level)
+        assert response.status_code == 400 and answer["fields"] == {"level": ["Enter a level number of 1 or more."]}, level
+    response, answer = act(client, tournament, action="announce")
+    assert response.status_code == 400 and answer["fields"] == {"text": ["Give the announcement text (empty clears it)."]}
+    response, answer = act(client, tournament, action="explode")
+    assert response.status_code == 400 and answer["error"] == "invalid"
+    assert answer["fields"] == {"action": ["Unknown clock action."]}
     assert not AuditEvent.objects.filter(type__startswith="clock.").exists()
 
 
-def test_plain_form_post_redirects_with_a_message(client, director, tournament):
+@pytest.mark.parametrize("lang", ["cs", "sk"])
+def test_the_clock_apis_refusals_are_translated(client, director, tournament, lang):
     client.force_login(director)
-    url = reverse("clock-action", args=[tournament.pk])
-    done = client.post(url, {"action": "start"}, follow=True)
-    assert done.redirect_chain[-1][0] == reverse("director-clock", args=[tournament.pk])
-    assert "The clock is running." in done.content.decode()
-    refused = client.post(url, {"action": "start"}, follow=True)
-    assert "The clock has already started." in refused.content.decode()
+    response = client.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "jump", "level": 0},
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+    with translation.override(lang):
+        expected = translation.gettext("Enter a level number of 1 or more.")
+        unknown = translation.gettext("Unknown clock action.")
+    assert expected != "Enter a level number of 1 or more."
+    assert response.json()["fields"] == {"level": [expected]} and expected in response.json()["detail"]
+    response = client.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "explode"},
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.json()["fields"] == {"action": [unknown]}
 
 
 # --- tables ---------------------------------------------------------------------------------
@@ -180,23 +222,22 @@ def test_plain_form_post_redirects_with_a_message(client, director, tournament):
 
 def test_director_opens_a_table_and_sees_its_token_once(client, director, tournament):
     client.force_login(director)
-    url = reverse("table-open", args=[tournament.pk])
-    response = client.post(url, {"number": "5", "seats": "8", "sends_hand_signals": "on"})
-    assert response.status_code == 201 and response["Cache-Control"] == "no-store"
+    response = call(client, tournament, "table-open", {"number": 5, "seats": 8, "sends_hand_signals": True})
+    assert response.status_code == 201
     table = Table.objects.get(tournament=tournament, number=5)
-    token = response.context["token"]
+    token = response.json()["shuffler_token"]
     assert table.seats == 8 and table.sends_hand_signals and table.shuffler_token_hash == hash_token(token)
-    assert token in response.content.decode()
-    # The next look at the page does not show it again.
+    # The next look at the page or the list does not show it again.
     assert token not in client.get(reverse("tables", args=[tournament.pk])).content.decode()
-    again = client.post(url, {"number": "5"}, follow=True)
-    assert "Table 5 is already open." in again.content.decode()
+    assert token not in client.get(f"/api/tournaments/{tournament.pk}/tables/").content.decode()
+    again = call(client, tournament, "table-open", {"number": 5})
+    assert again.status_code == 409 and again.json()["detail"] == "Table 5 is already open."
     assert Table.objects.filter(tournament=tournament).count() == 1
 
 
 def test_table_opened_without_signals_follows_the_clock(client, director, tournament):
     client.force_login(director)
-    client.post(reverse("table-open", args=[tournament.pk]), {"number": "2"})
+    call(client, tournament, "table-open", {"number": 2, "sends_hand_signals": False})
     assert Table.objects.get(number=2).sends_hand_signals is False
 
 
@@ -207,7 +248,6 @@ def test_tables_page_lists_level_in_play(client, floor, director, dealer, tourna
     response = client.get(reverse("tables", args=[tournament.pk]))
     assert response.status_code == 200
     assert response.context["tables"][0]["level"] == 1 and 'data-table="1"' in response.content.decode()
-    assert "Open a table" not in response.content.decode()  # the director's form only
 
 
 # --- the dealer tablet ------------------------------------------------------------------------
@@ -219,37 +259,29 @@ def test_dealer_button_starts_a_hand_at_the_announced_level_and_undo_reverts_it(
     page = client.get(reverse("dealer", args=[tournament.pk, 1])).content.decode()
     assert 'id="shuffle"' in page and "Shuffle / new hand" in page and 'id="undo"' in page
 
-    response = client.post(reverse("hand-start", args=[tournament.pk, 1]), HTTP_ACCEPT="application/json")
-    answer = response.json()
-    assert response.status_code == 200 and answer["ok"] and answer["message"] == "Hand 1 started."
-    assert answer["table"]["hand"] == 1 and answer["table"]["hand_level_index"] == 0 and answer["table"]["level"] == 1
+    response = call(client, tournament, "hand-start")
+    assert response.status_code == 201 and response.json() == {"table": 1, "hand": 1, "level": 1}
     hand = HandStart.objects.get()
-    assert hand.table == table and hand.source == HandStart.Source.TABLET and hand.actor == dealer
+    assert hand.table == table and hand.source == HandStart.Source.TABLET and hand.actor == dealer and hand.level_index == 0
 
     clock_services.step_level(director, tournament, 1)
     state = client.get(reverse("dealer-state", args=[tournament.pk, 1])).json()
     assert state["table"]["hand_level_index"] == 0  # the hand in progress stays on level 1
     assert state["clock"]["current"]["level_index"] == 1
-    second = client.post(reverse("hand-start", args=[tournament.pk, 1]), HTTP_ACCEPT="application/json").json()
-    assert second["table"]["hand"] == 2 and second["table"]["level"] == 2
+    second = call(client, tournament, "hand-start").json()
+    assert second["hand"] == 2 and second["level"] == 2
 
-    undone = client.post(reverse("hand-undo", args=[tournament.pk, 1]), HTTP_ACCEPT="application/json").json()
-    assert undone["ok"] and undone["table"]["hand"] == 1 and undone["table"]["hand_level_index"] == 0
+    undone = call(client, tournament, "hand-undo")
+    assert undone.status_code == 200 and undone.json()["hand"] == 2  # the answer names the start it undid
+    state = client.get(reverse("dealer-state", args=[tournament.pk, 1])).json()
+    assert state["table"]["hand"] == 1 and state["table"]["hand_level_index"] == 0
     assert HandStart.objects.filter(undone_at__isnull=False).count() == 1
-
-
-def test_dealer_form_post_without_javascript(client, dealer, tournament, table):
-    client.force_login(dealer)
-    response = client.post(reverse("hand-start", args=[tournament.pk, 1]), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("dealer", args=[tournament.pk, 1])
-    assert "Hand 1 started." in response.content.decode()
-    assert HandStart.objects.count() == 1
 
 
 def test_undo_with_nothing_to_undo_is_refused(client, dealer, tournament, table):
     client.force_login(dealer)
-    response = client.post(reverse("hand-undo", args=[tournament.pk, 1]), HTTP_ACCEPT="application/json")
-    assert response.status_code == 409 and response.json()["error"] == "There is no hand start to undo at this table."
+    response = call(client, tournament, "hand-undo")
+    assert response.status_code == 409 and response.json()["detail"] == "There is no hand start to undo at this table."
 
 
 def test_dealer_state_answers_time_pings_and_404_for_unknown_tables(client, dealer, tournament, table):

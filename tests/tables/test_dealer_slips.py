@@ -83,3 +83,19 @@ def test_the_dealer_page_renders_for_a_dealer(slip, dealer, tournament):
     assert 'id="slips-out"' in page and f"/ws/t/{tournament.pk}/tables/{slip.from_table.number}/" in page
     assert "HALT: wait for the floor to balance" in page and "The floor needs this table\'s button seat" in page
     assert 'id="halted" role="alert" hidden' not in page
+
+
+def test_the_dealer_tablet_presses_go_to_the_api(slip, dealer, tournament):
+    """Shuffle, "Hand done" and undo call the documented API (static/js/api.js); the tablet then
+    reads its state from state.json. The page brings the translated templates of the messages."""
+    client = Client()
+    client.force_login(dealer)
+    number = slip.from_table.number
+    page = client.get(reverse("dealer", args=[tournament.pk, number])).content.decode()
+    assert f'var handUrl = "/api/tournaments/{tournament.pk}/tables/{number}/hand/"' in page
+    assert f'handDoneUrl = "/api/tournaments/{tournament.pk}/tables/{number}/hand-done/"' in page
+    assert "api.del(handUrl" in page and f'action="/t/{tournament.pk}/' not in page
+    assert 'data-done-start="Hand {hand} started."' in page and 'data-done-undo="Hand {hand} is undone."' in page
+    assert 'id="dealer-feedback" data-api-say' in page
+    czech = client.get(reverse("dealer", args=[tournament.pk, number]), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert 'data-done-start="Handa {hand} začala."' in czech

@@ -13,8 +13,6 @@ from tests.tables.test_views import client_for
 from tournament import services
 from tournament.models import AuditEvent
 
-JSON = {"HTTP_ACCEPT": "application/json"}
-
 
 @pytest.fixture
 def room(director, cashier, floor, tournament):
@@ -28,38 +26,51 @@ def api(tournament, rest):
 
 
 def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(room, director, dealer, floor):
+    """What the map and the dealer tablets do, through the API endpoints their buttons call."""
     t = room
-    answer = client_for(floor).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "1"}, **JSON)
-    assert answer.status_code == 403  # the director's call
-    answer = client_for(director).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "1"}, **JSON)
-    assert answer.json()["ok"], answer.content
+    seq = AuditEvent.objects.filter(tournament=t).count()
+    refused = test_api.client_for(floor).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
+    assert refused.status_code == 403 and refused.json()["error"] == "permission_denied"  # the director's call
+    assert AuditEvent.objects.filter(tournament=t).count() == seq
+    answer = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
+    assert answer.status_code == 200 and answer.json()["on"] is True, answer.content  # "Hand-for-hand is on."
     data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
     assert data["on"] and data["called"] and data["hand"] == 1 and data["waiting_for"] == [1, 2, 3, 4]
     page = client_for(director).get(f"/t/{t.pk}/map/").content.decode()
-    assert "Hand-for-hand" in page and "End hand-for-hand" in page
+    assert "Hand-for-hand" in page and "End hand-for-hand" in page and 'id="h4h-toggle"' in page
+    assert f'handForHand: "/api/tournaments/{t.pk}/hand-for-hand/"' in page
 
     state = client_for(dealer).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
     assert state["h4h"] == {"hand": 1, "step": "deal", "waiting_for": [1, 2, 3, 4]}
-    assert client_for(dealer).post(f"/t/{t.pk}/tables/1/hand/", **JSON).json()["ok"]
-    assert client_for(dealer).post(f"/t/{t.pk}/tables/1/hand/", **JSON).json()["code"] == "h4h_wait"
-    done = client_for(dealer).post(f"/t/{t.pk}/tables/1/hand/done/", **JSON).json()
-    assert done["ok"] and done["table"]["h4h"]["step"] == "done"
+    started = test_api.client_for(dealer).post(api(t, "tables/1/hand/"))
+    assert started.status_code == 201 and started.json()["hand"] == 1
+    again = test_api.client_for(dealer).post(api(t, "tables/1/hand/"))
+    assert again.status_code == 409 and again.json()["error"] == "h4h_wait" and again.json()["detail"]
+    done = test_api.client_for(dealer).post(api(t, "tables/1/hand-done/"))
+    assert done.status_code == 200 and done.json()["on"] is True  # "Hand done: this table waits for the next hand."
+    state = client_for(dealer).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
+    assert state["h4h"]["step"] == "done"
+    # Its start can no longer be undone: the tablet shows the API's refusal.
+    undo = test_api.client_for(dealer).delete(api(t, "tables/1/hand/"))
+    assert undo.status_code == 409 and undo.json()["error"] == "h4h_reported"
     # The floor reports for the other tables from the map.
     for n in (2, 3, 4):
-        assert client_for(floor).post(f"/t/{t.pk}/map/tables/{n}/hand-done/", **JSON).json()["ok"]
+        assert test_api.client_for(floor).post(api(t, f"tables/{n}/hand-done/")).status_code == 200
     data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
     assert data["hand"] == 2 and data["called"] and data["seconds_taken"] == 120
     page = client_for(dealer).get(f"/t/{t.pk}/tables/2/dealer/").content.decode()
-    assert "Hand done" in page and f"/t/{t.pk}/tables/2/hand/done/" in page
+    assert "Hand done" in page and f'"/api/tournaments/{t.pk}/tables/2/hand-done/"' in page
+    assert f"/t/{t.pk}/tables/2/hand/done/" not in page
 
     # A bust in hand-for-hand needs the starting stack; the map sends it.
     n = min(seated(t)[3].values())
-    refused = client_for(floor).post(f"/t/{t.pk}/map/entries/{n}/bust/", **JSON)
-    assert refused.status_code == 400 and refused.json()["code"] == "stack_required"
-    ok = client_for(floor).post(f"/t/{t.pk}/map/entries/{n}/bust/", {"stack": "12500"}, **JSON).json()
-    assert ok["ok"] and entry(t, n).bust_stack == 12500
+    refused = test_api.client_for(floor).post(api(t, f"entries/{n}/bust/"), {"stack": None}, format="json")
+    assert refused.status_code == 400 and refused.json()["error"] == "stack_required"
+    ok = test_api.client_for(floor).post(api(t, f"entries/{n}/bust/"), {"stack": 12500}, format="json")
+    assert ok.status_code == 200 and entry(t, n).bust_stack == 12500
 
-    assert client_for(director).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "0"}, **JSON).json()["ok"]
+    off = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": False}, format="json")
+    assert off.status_code == 200 and off.json()["on"] is False  # "Hand-for-hand is over."
     assert ClockState.objects.get(tournament=t).status == ClockState.Status.RUNNING
 
 
@@ -130,7 +141,7 @@ def test_the_lobby_shows_hand_for_hand(room, director, dealer):
     sent = []
     with mock.patch.object(broadcast, "send", lambda group, data: sent.append((group, data))), \
             mock.patch("django.db.transaction.on_commit", lambda fn: fn()):
-        client_for(director).post(f"/t/{t.pk}/map/hand-for-hand/", {"on": "1"}, **JSON)
+        test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
     lobby = [data for group, data in sent if group == f"t{t.pk}.lobby"]
     assert {"on": True, "hand": 1} in [m.get("h4h") for m in lobby]
     assert all("name" not in str(m.get("h4h")) for m in lobby)

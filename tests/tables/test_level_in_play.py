@@ -314,3 +314,26 @@ def test_a_hand_answer_at_a_time_with_no_fake_clock(director, dealer, tournament
     assert api(dealer).post(hand_url(tournament, 2)).json()["level"] == 2
     rows = overview(tournament)
     assert (rows[1]["level"], rows[1]["on_old_level"], rows[2]["level"]) == (1, True, 2)
+
+
+def test_the_dealer_tablet_presses_through_the_api_then_reads_its_state(director, dealer, tournament, opened, fake_now):
+    """The tablet's "Shuffle / new hand" and undo are the API's POST and DELETE of tables/<n>/hand/;
+    after each press it reads dealer/state.json, which shows the change."""
+    from django.test import Client
+
+    clock.start_clock(director, tournament)
+    tablet = Client()
+    tablet.force_login(dealer)
+    state_url = f"/t/{tournament.pk}/tables/1/dealer/state.json"
+    pressed = api(dealer).post(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-1")
+    assert pressed.status_code == 201 and pressed.json()["hand"] == 1  # "Hand 1 started."
+    state = tablet.get(state_url).json()["table"]
+    assert (state["hand"], state["hand_level_index"], state["level"]) == (1, 0, 1)
+    assert HandStart.objects.get(table__number=1).actor == dealer
+    undone = api(dealer).delete(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-2")
+    assert undone.status_code == 200 and undone.json()["hand"] == 1  # "Hand 1 is undone."
+    assert tablet.get(state_url).json()["table"]["hand"] == 0
+    before = table_state(tournament)
+    refused = api(dealer).delete(hand_url(tournament, 1))
+    assert refused.status_code == 409 and refused.json()["detail"] == "There is no hand start to undo at this table."
+    assert table_state(tournament) == before

@@ -50,7 +50,8 @@ def tournament_body(template: Structure, **overrides) -> dict:
 
 def register(client: APIClient, tournament: Tournament, player: Player, number: str = DOCUMENT, document_type: str = "id_card"):
     return client.post(f"/api/tournaments/{tournament.pk}/entries/",
-                       {"player": player.pk, "document_type": document_type, "document_number": number}, format="json")
+                       {"player": player.pk, "document_type": document_type, "document_number": number, "seen": True},
+                       format="json")
 
 
 @pytest.fixture
@@ -98,7 +99,7 @@ ENDPOINTS = [
     ("POST", "/api/players/", REGISTER, lambda w: {"first_name": "Eva", "last_name": "Malá", "date_of_birth": "1970-03-04"}),
     ("GET", T + "/entries/", ANY, None),
     ("POST", T + "/entries/", REGISTER,
-     lambda w: {"player": w["player2"].pk, "document_type": "passport", "document_number": "P9876543"}),
+     lambda w: {"player": w["player2"].pk, "document_type": "passport", "document_number": "P9876543", "seen": True}),
     ("GET", T + "/entries/1/", ANY, None),
     ("POST", T + "/entries/1/rebuy/", REGISTER, lambda w: {"paid": False}),
     ("POST", T + "/entries/1/addon/", REGISTER, None),
@@ -246,6 +247,22 @@ def test_register_without_id_fields_is_400_and_creates_nothing(cashier, tourname
     assert "no entry without an ID check" in errors["document_type"][0]
     blank = register(client_for(cashier), tournament, player, number="   ")
     assert blank.status_code == 400 and "no entry without an ID check" in blank.json()["fields"]["document_number"][0]
+    assert not Entry.objects.exists() and not IdCheck.objects.exists() and not Purchase.objects.exists()
+    assert not AuditEvent.objects.filter(type="entry.registered").exists()
+
+
+def test_register_without_the_in_person_check_is_400_and_creates_nothing(cashier, tournament, player):
+    """The screen asks the cashier to confirm the document was seen in person; the API asks every client the same."""
+    url = f"/api/tournaments/{tournament.pk}/entries/"
+    body = {"player": player.pk, "document_type": "id_card", "document_number": DOCUMENT}
+    for seen in ({}, {"seen": False}, {"seen": None}):
+        response = client_for(cashier).post(url, {**body, **seen}, format="json")
+        assert response.status_code == 400, seen
+        answer = response.json()
+        assert answer["error"] == "invalid" and list(answer["fields"]) == ["seen"]
+        assert "checked the ID document in person" in answer["fields"]["seen"][0]
+        assert "checked the ID document in person" in answer["detail"]
+        assert DOCUMENT not in response.content.decode()
     assert not Entry.objects.exists() and not IdCheck.objects.exists() and not Purchase.objects.exists()
     assert not AuditEvent.objects.filter(type="entry.registered").exists()
 
@@ -596,6 +613,8 @@ def test_schema_endpoint(db):
     assert "/api/tournaments/{id}/entries/" in schema["paths"]
     register_request = schema["components"]["schemas"]["RegisterRequest"]["properties"]
     assert register_request["document_number"]["writeOnly"] is True
+    assert register_request["seen"]["type"] == "boolean" and "in person" in register_request["seen"]["description"]
+    assert "seen" in schema["components"]["schemas"]["RegisterRequest"]["required"]
     assert "document_number" not in schema["components"]["schemas"]["Registration"]["properties"]
     assert "id_hmac" not in response.content.decode()
 

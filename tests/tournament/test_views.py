@@ -1,10 +1,13 @@
-"""Screens: the role matrix, and the cashier's and floor's actions through the HTML forms."""
+"""Screens: the role matrix of the pages; the cashier's, floor's and director's actions through the one
+door the pages use, the JSON API, with the page's session login; the old form endpoints are gone."""
+import json
+
 import pytest
 from django.urls import reverse
 
 from tests.conftest import PASSWORD, id_doc
 from tournament import services, setup
-from tournament.models import DisplayToken, Entry, Purchase
+from tournament.models import AuditEvent, DisplayToken, Entry, Purchase, Tournament
 
 ROLES = ["director", "floor", "cashier", "dealer"]
 
@@ -57,49 +60,144 @@ def test_anonymous_is_sent_to_login_everywhere(client, tournament, registered):
         assert response.status_code == 302 and response["Location"].startswith(reverse("login")), name
 
 
+def api(client, path, body=None, method="POST"):
+    """What static/js/api.js sends: JSON, with the page's session."""
+    return client.generic(method, f"/api/{path}", "" if body is None else json.dumps(body),
+                          content_type="application/json", HTTP_ACCEPT="application/json")
+
+
 @pytest.mark.parametrize("role,allowed", [("dealer", False), ("floor", False), ("cashier", True)])
 def test_void_only_by_cashier_or_director(role, allowed, request, client, tournament, registered):
     client.force_login(request.getfixturevalue(role))
-    response = client.post(reverse("receipt-void", args=[tournament.pk, 1]), {"reason": "wrong player"})
+    response = api(client, f"tournaments/{tournament.pk}/receipts/1/void/", {"reason": "wrong player"})
     registered.refresh_from_db()
     if allowed:
-        assert response.status_code == 302 and registered.status == Entry.Status.VOIDED
+        assert response.status_code == 200 and registered.status == Entry.Status.VOIDED
+        assert AuditEvent.objects.filter(type="purchase.voided").count() == 1
     else:
         assert response.status_code == 403 and registered.status == Entry.Status.ACTIVE
+        assert response.json()["error"] == "permission_denied"
+        assert not AuditEvent.objects.filter(type="purchase.voided").exists()
 
 
-def test_register_through_the_form(client, cashier, tournament, player):
+def test_void_needs_a_reason(client, cashier, tournament, registered):
+    client.force_login(cashier)
+    response = api(client, f"tournaments/{tournament.pk}/receipts/1/void/", {"reason": ""})
+    assert response.status_code == 400 and response.json()["fields"]["reason"] == ["Give a reason for voiding."]
+    registered.refresh_from_db()
+    assert registered.status == Entry.Status.ACTIVE
+
+
+def test_register_page_is_wired_to_the_api(client, cashier, tournament, player):
     client.force_login(cashier)
     url = reverse("register", args=[tournament.pk])
-    refused = client.post(url, {"player": player.pk, "document_type": "id_card", "document_number": "EA7654321"})
-    assert refused.status_code == 200 and "No entry without an ID check" in refused.content.decode()
+    found = client.get(url, {"q": "nováková"}).content.decode()
+    assert f"?player={player.pk}" in found
+    page = client.get(url, {"player": player.pk}).content.decode()
+    assert f'data-api="tournaments/{tournament.pk}/entries/"' in page and 'name="seen"' in page
+    assert f'data-next="/t/{tournament.pk}/receipts/{{receipt}}/"' in page
+    assert "Entry #{number} registered for Jana Nováková." in page
+    new_player = client.get(reverse("player-create", args=[tournament.pk])).content.decode()
+    assert 'data-api="players/"' in new_player and f"/t/{tournament.pk}/register/?player={{id}}" in new_player
+
+
+def test_register_through_the_api_as_the_page_does(client, cashier, tournament, player):
+    client.force_login(cashier)
+    path = f"tournaments/{tournament.pk}/entries/"
+    refused = api(client, path, {"player": player.pk, "document_type": "id_card", "document_number": "EA7654321"})
+    assert refused.status_code == 400 and "checked the ID document in person" in refused.json()["fields"]["seen"][0]
     assert "EA7654321" not in refused.content.decode()
+    missing = api(client, path, {"player": player.pk, "seen": True})
+    assert missing.status_code == 400 and "no entry without an ID check" in missing.json()["fields"]["document_number"][0]
     assert not Entry.objects.exists()
-    done = client.post(url, {"player": player.pk, "document_type": "passport", "document_number": "EA7654321", "seen": "on"})
+    done = api(client, path, {"player": player.pk, "document_type": "passport", "document_number": "EA7654321", "seen": True})
     entry = Entry.objects.get()
-    assert done.status_code == 302 and done["Location"] == reverse("receipt", args=[tournament.pk, 1])
+    assert done.status_code == 201 and done.json()["receipt"] == 1
     assert entry.id_check.document_type == "passport" and entry.id_check.number_last4 == "4321"
-    again = client.post(url, {"player": player.pk, "document_type": "passport", "document_number": "EA7654321", "seen": "on"},
-                        follow=True)
-    assert "already has a live entry" in again.content.decode()
+    assert client.get(reverse("receipt", args=[tournament.pk, done.json()["receipt"]])).status_code == 200
+    again = api(client, path, {"player": player.pk, "document_type": "passport", "document_number": "EA7654321", "seen": True})
+    assert again.status_code == 409 and "already has a live entry" in again.json()["detail"]
     assert Entry.objects.count() == 1
+    page = client.get(reverse("register", args=[tournament.pk]), {"player": player.pk}).content.decode()
+    assert f"already has a live entry (#{entry.number})" in page
+
+
+def test_create_player_through_the_api_as_the_page_does(client, cashier, tournament):
+    client.force_login(cashier)
+    created = api(client, "players/", {"first_name": "Eva", "last_name": "Malá", "date_of_birth": "1988-03-04"})
+    assert created.status_code == 201
+    page = client.get(reverse("register", args=[tournament.pk]), {"player": created.json()["id"]}).content.decode()
+    assert 'id="chosen-player">Eva Malá<' in page
+    young = api(client, "players/", {"first_name": "Kid", "last_name": "Young", "date_of_birth": "2020-01-01"})
+    assert young.status_code == 400 and young.json()["error"] == "under_age" and young.json()["detail"]
 
 
 def test_rebuy_announced_then_paid_and_addon(client, director, cashier, tournament, registered):
     setup.update_tournament(director, tournament, {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000,
                                                       "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000})
     client.force_login(cashier)
-    url = reverse("entry-chips", args=[tournament.pk, registered.number])
-    client.post(url, {"kind": "rebuy", "paid": "0"})
+    entry = f"tournaments/{tournament.pk}/entries/{registered.number}"
+    page = client.get(reverse("entry-detail", args=[tournament.pk, registered.number])).content.decode()
+    assert f'data-api="{entry}/rebuy/"' in page and f'data-api="{entry}/addon/"' in page
+    assert api(client, f"{entry}/rebuy/", {"paid": False}).status_code == 201
     rebuy = Purchase.objects.get(kind="rebuy")
     assert rebuy.status == Purchase.Status.ANNOUNCED and rebuy.chips == 10000
-    client.post(reverse("receipt-pay", args=[tournament.pk, rebuy.number]))
+    page = client.get(reverse("entry-detail", args=[tournament.pk, registered.number])).content.decode()
+    assert f'data-api="tournaments/{tournament.pk}/receipts/{rebuy.number}/pay/"' in page
+    assert api(client, f"tournaments/{tournament.pk}/receipts/{rebuy.number}/pay/").status_code == 200
     rebuy.refresh_from_db()
     assert rebuy.status == Purchase.Status.PAID and rebuy.paid_by == cashier
-    client.post(url, {"kind": "addon"})
-    refused = client.post(url, {"kind": "addon"}, follow=True)
-    assert "has used all 1 add-ons" in refused.content.decode()
-    assert Purchase.objects.filter(kind="addon").count() == 1
+    assert api(client, f"{entry}/addon/").status_code == 201
+    events = AuditEvent.objects.count()
+    refused = api(client, f"{entry}/addon/")
+    assert refused.status_code in (400, 409) and "has used all 1 add-ons" in refused.json()["detail"]
+    assert Purchase.objects.filter(kind="addon").count() == 1 and AuditEvent.objects.count() == events
+
+
+def test_director_sets_the_level_and_closes_registration_through_the_api(client, director, floor, tournament):
+    client.force_login(director)
+    page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
+    assert f'data-api="tournaments/{tournament.pk}/clock/"' in page
+    assert f'data-api="tournaments/{tournament.pk}/registration/"' in page and "Close registration now?" in page
+    assert api(client, f"tournaments/{tournament.pk}/clock/", {"action": "jump", "level": 3}).status_code == 200
+    closed = api(client, f"tournaments/{tournament.pk}/registration/", {"closed": True})
+    assert closed.status_code == 200 and closed.json()["registration_closed"] is True
+    tournament.refresh_from_db()
+    assert tournament.current_level == 3 and tournament.registration_closed
+    page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
+    assert "Reopen registration" in page and 'value="false" data-json' in page
+    client.force_login(floor)
+    events = AuditEvent.objects.count()
+    assert api(client, f"tournaments/{tournament.pk}/registration/", {"closed": False}).status_code == 403
+    assert api(client, f"tournaments/{tournament.pk}/clock/", {"action": "jump", "level": 1}).status_code == 403
+    assert AuditEvent.objects.count() == events
+    assert 'data-api="tournaments/' not in client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
+
+
+# The POST endpoints the screens used before the API: gone, with every method.
+REMOVED = [
+    "t/{t}/entries/1/chips/", "t/{t}/entries/1/bust/", "t/{t}/entries/1/undo-bust/", "t/{t}/entries/1/seat-request/",
+    "t/{t}/receipts/1/void/", "t/{t}/receipts/1/pay/", "t/{t}/registration/", "t/{t}/level/", "t/{t}/displays/1/revoke/",
+    "t/{t}/clock/action/",
+]
+
+
+def test_the_old_form_endpoints_are_gone(client, director, tournament, registered):
+    client.force_login(director)
+    display = services.create_display_token(director, tournament, "TV")
+    events = AuditEvent.objects.count()
+    for path in REMOVED:
+        url = "/" + path.format(t=tournament.pk)
+        assert client.post(url, {"kind": "rebuy", "closed": "1", "level": "2", "reason": "x", "action": "start"}).status_code == 404, url
+    for name in ("register", "player-create", "displays"):
+        url = reverse(name, args=[tournament.pk])
+        response = client.post(url, {"player": registered.player.pk, "document_type": "passport", "document_number": "EA7654321",
+                                     "seen": "on", "first_name": "A", "last_name": "B", "date_of_birth": "1970-01-01",
+                                     "label": "TV 2"})
+        assert response.status_code == 405, url
+    assert AuditEvent.objects.count() == events
+    assert Entry.objects.count() == 1 and DisplayToken.objects.get().pk == display.pk
+    assert Tournament.objects.get(pk=tournament.pk).registration_closed is False
 
 
 def test_receipt_shows_amounts_and_pdf_is_a_pdf(client, cashier, tournament, registered):
@@ -120,14 +218,22 @@ def test_voided_receipt_prints_void(client, cashier, tournament, registered):
 
 def test_display_link_opens_lobby_without_login_until_revoked(client, director, tournament, registered):
     client.force_login(director)
-    client.post(reverse("displays", args=[tournament.pk]), {"label": "TV bar"})
+    page = client.get(reverse("displays", args=[tournament.pk])).content.decode()
+    assert f'data-api="tournaments/{tournament.pk}/displays/"' in page
+    created = api(client, f"tournaments/{tournament.pk}/displays/", {"label": "TV bar"})
+    assert created.status_code == 201
     token = DisplayToken.objects.get(label="TV bar")
+    assert AuditEvent.objects.filter(type="display.created").count() == 1
+    # The page the director lands on shows the new link, marked.
+    page = client.get(reverse("displays", args=[tournament.pk]), {"created": token.pk}).content.decode()
+    assert reverse("lobby", args=[token.token]) in page and f'data-display="{token.pk}" class="new"' in page
+    assert f'data-api="tournaments/{tournament.pk}/displays/{token.pk}/revoke/"' in page
     client.logout()
     lobby = client.get(reverse("lobby", args=[token.token]))
     assert lobby.status_code == 200 and tournament.name in lobby.content.decode()
     assert registered.player.last_name not in lobby.content.decode()
     client.force_login(director)
-    client.post(reverse("display-revoke", args=[tournament.pk, token.pk]))
+    assert api(client, f"tournaments/{tournament.pk}/displays/{token.pk}/revoke/").status_code == 200
     client.logout()
     assert client.get(reverse("lobby", args=[token.token])).status_code == 404
     assert client.get(reverse("lobby-snapshot", args=[token.token])).status_code == 404

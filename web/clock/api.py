@@ -1,6 +1,7 @@
 """JSON API of the clock: read it, and the director's controls."""
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -20,19 +21,30 @@ ClockSerializer = inline_serializer("Clock", {
 })
 
 
+SECONDS_MISSING = _("Give a number of seconds to add or remove.")
+LEVEL_MISSING = _("Enter a level number of 1 or more.")
+
+
 class ActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(["start", "pause", "resume", "adjust", "next", "previous", "jump", "announce"])
-    seconds = serializers.IntegerField(required=False, help_text="With adjust: seconds to add (positive) or remove (negative).")
-    level = serializers.IntegerField(required=False, min_value=1, help_text="With jump: the level number.")
+    """The director's one control. The messages are for the screen: translated, each on its own."""
+
+    action = serializers.ChoiceField(["start", "pause", "resume", "adjust", "next", "previous", "jump", "announce"],
+                                     error_messages={"invalid_choice": _("Unknown clock action."),
+                                                     "required": _("Unknown clock action.")})
+    seconds = serializers.IntegerField(required=False, help_text="With adjust: seconds to add (positive) or remove (negative).",
+                                       error_messages={"invalid": SECONDS_MISSING, "null": SECONDS_MISSING})
+    level = serializers.IntegerField(required=False, min_value=1, help_text="With jump: the level number.",
+                                     error_messages={"invalid": LEVEL_MISSING, "null": LEVEL_MISSING,
+                                                     "min_value": LEVEL_MISSING})
     text = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="With announce: the lobby line.")
 
     def validate(self, data):
         if data["action"] == "adjust" and "seconds" not in data:
-            raise serializers.ValidationError({"seconds": "Give the seconds to add or remove."})
+            raise serializers.ValidationError({"seconds": SECONDS_MISSING})
         if data["action"] == "jump" and "level" not in data:
-            raise serializers.ValidationError({"level": "Give the level to jump to."})
+            raise serializers.ValidationError({"level": LEVEL_MISSING})
         if data["action"] == "announce" and "text" not in data:
-            raise serializers.ValidationError({"text": "Give the announcement text (empty clears it)."})
+            raise serializers.ValidationError({"text": _("Give the announcement text (empty clears it).")})
         return data
 
 

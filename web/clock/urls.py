@@ -1,10 +1,10 @@
-"""Screens of the clock (and, included here, of the tables): mounted at the site root."""
+"""Screens of the clock (and, included here, of the tables): mounted at the site root. The director's
+clock page changes the clock with POST /api/tournaments/<id>/clock/ (web/clock/api.py)."""
 from django.urls import include, path
 
 from . import views
 
 urlpatterns = [
     path("t/<int:pk>/clock/", views.director_clock, name="director-clock"),
-    path("t/<int:pk>/clock/action/", views.clock_action, name="clock-action"),
     path("", include("web.tables.urls")),
 ]

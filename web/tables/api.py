@@ -2,7 +2,10 @@
 play; the "hand started" signal from dealer tablets (staff login) and automatic shufflers (the
 table's own token); busts and their undo; balancing: move slips (confirm, cancel, balance now) and
 the button the floor enters when the software needs it; hand-for-hand and the house rules. Seating
-(draws, seat corrections, the public seat lookup) is in web/tables/seating_api.py."""
+(draws, seat corrections, the public seat lookup) is in web/tables/seating_api.py.
+
+These endpoints are also the screens' only way to change anything: the table map, the dealer tablet
+and the tables page call them with static/js/api.js (one door per action)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404

@@ -1,9 +1,12 @@
-"""Screens of the tables: the floor's overview of every table's level in play, opening a table,
-and the dealer tablet of one table with its "Shuffle / new hand" button. Thin: parse, check
-the role, call one service, render."""
+"""Screens of the tables: the floor's overview of every table's level in play, the floor's table
+map, the dealer tablet of one table, house rules, seat cards and the public seat and draw pages.
+
+The screens only read here (pages and their JSON reads: map.json, dealer state.json, the seat and
+draws JSON). Every change they make goes through the JSON API (web/tables/api.py, seating_api.py)
+with static/js/api.js; the one exception is the house rules page, a setup form that works without
+JavaScript."""
 from __future__ import annotations
 
-import re
 import time
 
 from django.contrib import messages
@@ -12,16 +15,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
 
 from clock.selectors import clock_snapshot
 from core import roles
 from core.errors import ServiceError
-from tables import busts, draws, handforhand, hands, moves, read_models, seat_cards, seats, selectors
-from tables import setup as table_setup
+from tables import moves, read_models, seat_cards, selectors
 from tables.models import Draw, Table
-from tournament.models import Entry, Tournament
-from web.clock.views import wants_json
+from tournament.models import Tournament
 from web.tables.forms import HouseRulesForm
 from web.tournament.views import in_venue_time, role_required
 
@@ -50,7 +50,7 @@ def _table_rows(tournament: Tournament, overview: list[dict], order: list[int]) 
     ]
 
 
-def _tables_context(tournament: Tournament, **extra) -> dict:
+def _tables_context(tournament: Tournament) -> dict:
     # The sequence number the page shows: its live script reloads when a later event changes the list.
     seq = Tournament.objects.filter(pk=tournament.pk).values_list("event_seq", flat=True).first() or 0
     overview = read_models.tables_overview(tournament)
@@ -58,7 +58,7 @@ def _tables_context(tournament: Tournament, **extra) -> dict:
     return {
         "t": tournament, "seq": seq, "clock": clock_snapshot(tournament), "tables": overview,
         "rows": _table_rows(tournament, overview, order), "break_order": " ".join(str(n) for n in order),
-        "next_number": _next_number(tournament), **extra,
+        "next_number": _next_number(tournament),
     }
 
 
@@ -66,63 +66,6 @@ def _tables_context(tournament: Tournament, **extra) -> dict:
 @in_venue_time
 def tables_page(request, tournament: Tournament):
     return render(request, "tables/tables.html", _tables_context(tournament))
-
-
-@require_POST
-@role_required(roles.SETUP)
-@in_venue_time
-def table_open(request, tournament: Tournament):
-    """Open a table. The shuffler token is shown on this answer only (it is stored hashed), so the
-    page is rendered here rather than after a redirect."""
-    try:
-        number = int(request.POST.get("number", ""))
-        seats = int(request.POST["seats"]) if request.POST.get("seats", "").strip() else None
-    except ValueError:
-        messages.error(request, _("Enter the table number (and the seats) as whole numbers."))
-        return redirect("tables", pk=tournament.pk)
-    signals = request.POST.get("sends_hand_signals") in ("on", "1", "true")
-    accessible = request.POST.get("accessible") in ("on", "1", "true")
-    try:
-        table, token = table_setup.open_table(request.user, tournament, number, seats, signals, accessible=accessible)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return redirect("tables", pk=tournament.pk)
-    response = render(request, "tables/tables.html", _tables_context(tournament, opened=table, token=token), status=201)
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-@require_POST
-@role_required(roles.SETUP)
-@in_venue_time
-def tables_break_order(request, tournament: Tournament):
-    """The director's break order, typed as table numbers separated by spaces or commas, first to
-    break first. The words go to the service as typed: it turns them into numbers, checks them (every
-    table in play once) and says what is wrong."""
-    numbers = [n for n in re.split(r"[\s,;]+", request.POST.get("order", "")) if n]
-    try:
-        order = table_setup.set_break_order(request.user, tournament, numbers)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Break order saved: %(order)s.") % {"order": ", ".join(str(n) for n in order)})
-    return redirect("tables", pk=tournament.pk)
-
-
-@require_POST
-@role_required(roles.SETUP)
-def table_in_play(request, pk: int, number: int):
-    """Take a table out of play or put it back (`in_play` = 1 or 0); one with players is refused."""
-    table = _table(pk, number)
-    in_play = request.POST.get("in_play") in ("on", "1", "true")
-    try:
-        table = table_setup.set_table_in_play(request.user, table, in_play)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        done = _("Table %(number)s is in play.") if table.in_play else _("Table %(number)s is out of play.")
-        messages.success(request, done % {"number": table.number})
-    return redirect("tables", pk=pk)
 
 
 @role_required(roles.DEALING)
@@ -153,46 +96,6 @@ def dealer_state(request, pk: int, number: int):
     return JsonResponse({"server_time": time.time(), "table": read_models.table_state(table), "clock": clock_snapshot(table.tournament)})
 
 
-def _hand_action(request, pk: int, number: int, service, done_message) -> JsonResponse:
-    table = _table(pk, number)
-    try:
-        hand = service(request.user, table)
-    except ServiceError as exc:
-        if wants_json(request):
-            return JsonResponse({"ok": False, "error": exc.message, "code": exc.code}, status=exc.status)
-        messages.error(request, exc.message)
-        return redirect("dealer", pk=pk, number=number)
-    table.refresh_from_db()
-    message = done_message(hand)
-    if wants_json(request):
-        return JsonResponse({"ok": True, "message": message, "server_time": time.time(), "table": read_models.table_state(table),
-                             "clock": clock_snapshot(table.tournament)})
-    messages.success(request, message)
-    return redirect("dealer", pk=pk, number=number)
-
-
-@require_POST
-@role_required(roles.DEALING)
-def hand_start(request, pk: int, number: int):
-    return _hand_action(request, pk, number, hands.start_hand,
-                        lambda hand: _("Hand %(hand)s started.") % {"hand": hand.number})
-
-
-@require_POST
-@role_required(roles.REPORTING)
-def hand_done(request, pk: int, number: int):
-    return _hand_action(request, pk, number, handforhand.hand_done,
-                        lambda h: _("Hand done: this table waits for the next hand.") if h is not None
-                        else _("Hand done."))
-
-
-@require_POST
-@role_required(roles.DEALING)
-def hand_undo(request, pk: int, number: int):
-    return _hand_action(request, pk, number, hands.undo_hand_start,
-                        lambda hand: _("Hand %(hand)s is undone.") % {"hand": hand.number})
-
-
 # --- the floor's table map (tablet) ------------------------------------------------------------
 
 MAP_VIEW = (roles.FLOOR,)  # and the director
@@ -218,166 +121,9 @@ def floor_map_json(request, pk: int):
     return JsonResponse(_floor_map(get_object_or_404(Tournament, pk=pk)))
 
 
-def _entry(tournament_id: int, number) -> Entry:
-    return get_object_or_404(Entry.objects.select_related("player", "tournament"), tournament_id=tournament_id,
-                             number=number)
-
-
 def _whole(value) -> int | None:
     value = str(value or "").strip()
     return int(value) if value.isdigit() else None
-
-
-def _map_answer(request, pk: int, fn, done, *args, **kwargs):
-    """Call one service for the map: JSON for the page's fetch, a message and a redirect otherwise."""
-    try:
-        result = fn(request.user, *args, **kwargs)
-    except ServiceError as exc:
-        if wants_json(request):
-            return JsonResponse({"ok": False, "error": exc.message, "code": exc.code}, status=exc.status)
-        messages.error(request, exc.message)
-        return redirect("floor-map", pk=pk)
-    message = done(result)
-    if wants_json(request):
-        return JsonResponse({"ok": True, "message": message})
-    messages.success(request, message)
-    return redirect("floor-map", pk=pk)
-
-
-def _bad_input(request, pk: int, message: str):
-    if wants_json(request):
-        return JsonResponse({"ok": False, "error": message, "code": "invalid"}, status=400)
-    messages.error(request, message)
-    return redirect("floor-map", pk=pk)
-
-
-@require_POST
-@role_required(roles.BUST)
-def map_bust(request, pk: int, number: int):
-    return _map_answer(request, pk, busts.bust_entry, _bust_done, _entry(pk, number),
-                       stack=request.POST.get("stack", "").strip() or None)
-
-
-def _bust_done(e: Entry) -> str:
-    if e.finish_place_low:
-        return (_("Entry #%(number)s (%(name)s) is out, tied for places %(place)s to %(low)s.")
-                % {"number": e.number, "name": e.player.display_name, "place": e.finish_place, "low": e.finish_place_low})
-    return (_("Entry #%(number)s (%(name)s) is out in place %(place)s.")
-            % {"number": e.number, "name": e.player.display_name, "place": e.finish_place})
-
-
-@require_POST
-@role_required(roles.BUST)
-def map_undo_bust(request, pk: int, number: int):
-    return _map_answer(request, pk, busts.undo_bust,
-                       lambda e: _("Entry #%(number)s plays again.") % {"number": e.number}, _entry(pk, number))
-
-
-@require_POST
-@role_required(roles.SEATING)
-def map_correct(request, pk: int, number: int):
-    table, seat = _whole(request.POST.get("table")), _whole(request.POST.get("seat"))
-    if table is None or seat is None:
-        return _bad_input(request, pk, _("Choose the table and the seat."))
-    return _map_answer(request, pk, seats.correct_seat,
-                       lambda s: _("Entry #%(number)s now sits at table %(table)s seat %(seat)s.")
-                       % {"number": number, "table": s.table.number, "seat": s.seat},
-                       _entry(pk, number), table, seat)
-
-
-@require_POST
-@role_required(roles.SEATING)
-def map_button(request, pk: int, number: int):
-    seat = request.POST.get("seat", "").strip() or None
-    return _map_answer(request, pk, draws.draw_button,
-                       lambda r: _("Table %(table)s: the button is at seat %(seat)s.") % {"table": r["table"], "seat": r["button"]},
-                       _table(pk, number), seat=seat)
-
-
-@require_POST
-@role_required(roles.SETUP)
-def map_open_table(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
-    number, seats = _whole(request.POST.get("number")), _whole(request.POST.get("seats"))
-    if number is None or (request.POST.get("seats", "").strip() and seats is None):
-        return _bad_input(request, pk, _("Enter the table number (and the seats) as whole numbers."))
-    checked = lambda name: request.POST.get(name) in ("on", "1", "true")  # noqa: E731
-    return _map_answer(request, pk, table_setup.open_table,
-                       lambda r: _("Table %(number)s is open.") % {"number": r[0].number},
-                       tournament, number, seats, checked("sends_hand_signals"), checked("accessible"))
-
-
-@require_POST
-@role_required(roles.SETUP)
-def map_draw_start(request, pk: int):
-    return _map_answer(request, pk, draws.draw_start,
-                       lambda d: _("Draw %(draw)s is done: every entry has a seat.") % {"draw": d.number},
-                       get_object_or_404(Tournament, pk=pk))
-
-
-@require_POST
-@role_required(roles.SEATING)
-def map_seat_waiting(request, pk: int):
-    return _map_answer(request, pk, draws.seat_waiting_entries,
-                       lambda d: _("Draw %(draw)s seated the waiting entries.") % {"draw": d.number},
-                       get_object_or_404(Tournament, pk=pk))
-
-
-# --- move slips, balancing and the button the rules ask for ---------------------------------------
-
-
-def _moves_done(created) -> str:
-    if not created:
-        return _("The tables are balanced: no move is needed.")
-    return _("Move slips written: %(moves)s.") % {"moves": ", ".join(f"#{m.number}" for m in created)}
-
-
-@require_POST
-@role_required(roles.MOVING)
-def map_move_confirm(request, pk: int, number: int):
-    return _map_answer(request, pk, moves.confirm_move,
-                       lambda m: _("Move slip #%(move)s: entry #%(entry)s sits at table %(table)s seat %(seat)s.")
-                       % {"move": m.number, "entry": m.entry.number, "table": m.to_table.number, "seat": m.to_seat},
-                       get_object_or_404(Tournament, pk=pk), number)
-
-
-@require_POST
-@role_required(roles.MOVING)
-def map_move_cancel(request, pk: int, number: int):
-    return _map_answer(request, pk, moves.cancel_move,
-                       lambda m: _("Move slip #%(move)s is cancelled.") % {"move": m.number},
-                       get_object_or_404(Tournament, pk=pk), number, reason=request.POST.get("reason", "").strip())
-
-
-@require_POST
-@role_required(roles.MOVING)
-def map_balance_now(request, pk: int):
-    return _map_answer(request, pk, moves.balance_now, _moves_done, get_object_or_404(Tournament, pk=pk))
-
-
-@require_POST
-@role_required(roles.SEATING)
-def map_positions(request, pk: int, number: int):
-    return _map_answer(request, pk, seats.enter_button,
-                       lambda r: _("Table %(table)s: the button is at seat %(seat)s.")
-                       % {"table": r["table"], "seat": r["positions"]["button"]},
-                       _table(pk, number), request.POST.get("seat", "").strip())
-
-
-@require_POST
-@role_required(roles.REPORTING)
-def map_hand_done(request, pk: int, number: int):
-    return _map_answer(request, pk, handforhand.hand_done,
-                       lambda h: _("Table %(table)s: hand done.") % {"table": number}, _table(pk, number))
-
-
-@require_POST
-@role_required(roles.SETUP)
-def map_hand_for_hand(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if request.POST.get("on") in ("1", "on", "true"):
-        return _map_answer(request, pk, handforhand.start_hand_for_hand, lambda h: _("Hand-for-hand is on."), tournament)
-    return _map_answer(request, pk, handforhand.stop_hand_for_hand, lambda h: _("Hand-for-hand is over."), tournament)
 
 
 # --- house rules (the director) ---------------------------------------------------------------

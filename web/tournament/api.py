@@ -260,7 +260,9 @@ class EntryListView(RoleAPIView):
 
     @extend_schema(operation_id="entries_register", tags=["entries"],
                    summary="Register an entry (or re-entry) with the ID check",
-                   description="The document number is only checked and hashed: the answer carries its last four characters.",
+                   description="The document number is only checked and hashed: the answer carries its last four characters. "
+                               "`seen` must be true: the person registering confirms having checked the document in "
+                               "person (the registration screen asks the same); without it nothing is registered (400).",
                    request=s.RegisterSerializer, responses=answers(201, s.RegistrationSerializer, refused=True, conflict=True))
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)

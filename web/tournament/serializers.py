@@ -19,6 +19,8 @@ MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this m
 MAX_MINUTES = 32_767  # PositiveSmallIntegerField
 
 ID_MISSING = _("Check the player's ID document and record its type and number: no entry without an ID check.")
+ID_NOT_SEEN = _("Confirm that you checked the ID document in person and that it shows this player: "
+                "no entry without an ID check.")
 
 
 # --- errors (the one error shape of web.api) -------------------------------------------------
@@ -247,6 +249,16 @@ class RegisterSerializer(serializers.Serializer):
         error_messages={"required": ID_MISSING, "null": ID_MISSING, "blank": ID_MISSING,
                         "max_length": _("The document number is too long; check it again.")},
     )
+    seen = serializers.BooleanField(
+        help_text="Must be true: the person registering confirms having checked the document in person and that it "
+                  "shows this player (club rule 32).",
+        error_messages={"required": ID_NOT_SEEN, "null": ID_NOT_SEEN},
+    )
+
+    def validate_seen(self, value: bool) -> bool:
+        if value is not True:
+            raise serializers.ValidationError(ID_NOT_SEEN)
+        return value
 
     def document(self) -> services.IdDocument:
         return services.IdDocument(document_type=self.validated_data["document_type"],
