@@ -1,4 +1,5 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -10,6 +11,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
 from clock.ticker import LifespanTicker  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
@@ -23,3 +25,11 @@ router = ProtocolTypeRouter(
 
 # Without a broker (embedded defaults) the web process runs the clock's periodic task itself.
 application = LifespanTicker(router, enabled=settings.CLOCK_TICKER_IN_PROCESS)
+
+# What the process loads at start-up (Django, the apps, every view module: 100,000+ objects) lives as
+# long as the process. Frozen into the collector's permanent generation, it is no longer walked by the
+# full collections that a request's allocations set off; collection stays on for everything requests
+# allocate. bench/seating.py prints the floor map with and without it (README, "Seating").
+get_resolver().url_patterns  # noqa: B018 -- imports every view module now, so that it is frozen with the rest
+gc.collect()
+gc.freeze()

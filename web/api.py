@@ -117,7 +117,7 @@ class RoleAPIView(APIView):
         return self.allowed.get(method, ())
 
 
-def run(fn, *args, **kwargs):
+def call_service(fn, *args, **kwargs):
     """Call one service. A model check the service raises (full_clean) becomes a 400 with the field messages."""
     try:
         return fn(*args, **kwargs)

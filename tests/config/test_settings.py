@@ -121,3 +121,15 @@ def test_development_fails_the_deploy_check():
     result = run("manage.py", "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode != 0
     assert "DEBUG" in result.stdout + result.stderr
+
+
+def test_the_server_freezes_what_it_loads_at_start_up():
+    """config/asgi.py moves the start-up objects (and every view module, imported first) into the
+    collector's permanent generation; collection stays on for what requests allocate."""
+    script = ("import gc, sys, config.asgi; "
+              "print(gc.isenabled(), gc.get_freeze_count(), 'web.tables.views' in sys.modules)")
+    result = run("-c", script, DJANGO_SETTINGS_MODULE="config.settings")
+    assert result.returncode == 0, result.stderr
+    enabled, frozen, views_loaded = result.stdout.split()[-3:]
+    assert enabled == "True" and views_loaded == "True"
+    assert int(frozen) > 50_000

@@ -22,7 +22,7 @@ from tables import busts, handforhand, hands, moves, read_models, seats, selecto
 from tables import setup as table_setup
 from tables.models import HouseRules, Move, Table
 from tables.selectors import seat_of
-from web.api import ANY_STAFF, RoleAPIView, answers, entry_or_404, run, tournament_or_404, valid
+from web.api import ANY_STAFF, RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
 from web.tournament import serializers as s
 
 TableSerializer = inline_serializer("TableLevel", many=True, fields={
@@ -121,7 +121,7 @@ class BreakOrderView(RoleAPIView):
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
         order = valid(BreakOrderSerializer, request.data).validated_data["order"]
-        return Response({"order": run(table_setup.set_break_order, request.user, tournament, order)})
+        return Response({"order": call_service(table_setup.set_break_order, request.user, tournament, order)})
 
 
 class InPlaySerializer(serializers.Serializer):
@@ -139,7 +139,7 @@ class TableInPlayView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         in_play = valid(InPlaySerializer, request.data).validated_data["in_play"]
-        table = run(table_setup.set_table_in_play, request.user, table, in_play)
+        table = call_service(table_setup.set_table_in_play, request.user, table, in_play)
         return Response({"table": table.number, "in_play": table.in_play})
 
 
@@ -195,7 +195,7 @@ class MoveBalanceView(RoleAPIView):
                        "moves": MoveSlipSerializer.__class__(many=True, help_text="The slips created (may be empty).")}),
                                      refused=True, conflict=True))
     def post(self, request, pk: int):
-        created = run(moves.balance_now, request.user, tournament_or_404(pk))
+        created = call_service(moves.balance_now, request.user, tournament_or_404(pk))
         return Response({"moves": [selectors.slip(m) for m in created]})
 
 
@@ -206,7 +206,7 @@ class MoveConfirmView(RoleAPIView):
                    summary="The player sat down at the new seat (chips travel with the player)",
                    responses=answers(200, MoveSlipSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        move = run(moves.confirm_move, request.user, tournament_or_404(pk), number)
+        move = call_service(moves.confirm_move, request.user, tournament_or_404(pk), number)
         return Response(selectors.slip(move))
 
 
@@ -219,7 +219,7 @@ class MoveCancelView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         tournament = tournament_or_404(pk)
         reason = valid(CancelMoveSerializer, request.data).validated_data["reason"]
-        move = run(moves.cancel_move, request.user, tournament, number, reason)
+        move = call_service(moves.cancel_move, request.user, tournament, number, reason)
         return Response(selectors.slip(move))
 
 
@@ -238,7 +238,7 @@ class TablePositionsView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         button = valid(PositionsSerializer, request.data).validated_data["button"]
-        return Response(run(seats.enter_button, request.user, table, button))
+        return Response(call_service(seats.enter_button, request.user, table, button))
 
 
 
@@ -259,7 +259,7 @@ class EntryBustView(RoleAPIView):
                    request=BustSerializer, responses=answers(200, s.EntrySerializer, conflict=True))
     def post(self, request, pk: int, number: int):
         data = valid(BustSerializer, request.data).validated_data
-        entry = run(busts.bust_entry, request.user, entry_or_404(pk, number), stack=data.get("stack"))
+        entry = call_service(busts.bust_entry, request.user, entry_or_404(pk, number), stack=data.get("stack"))
         return Response(s.EntrySerializer(entry).data)
 
 
@@ -290,7 +290,7 @@ class EntryUndoBustView(RoleAPIView):
                                "the player re-entered.",
                    request=None, responses=answers(200, UndoneBustSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        entry = run(busts.undo_bust, request.user, entry_or_404(pk, number))
+        entry = call_service(busts.undo_bust, request.user, entry_or_404(pk, number))
         return Response(UndoneBustSerializer(entry, context={"seat": seat_of(entry)}).data)
 
 
@@ -331,7 +331,7 @@ class HandForHandView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         on = valid(HandForHandSerializer, request.data).validated_data["on"]
-        run(handforhand.start_hand_for_hand if on else handforhand.stop_hand_for_hand, request.user, t)
+        call_service(handforhand.start_hand_for_hand if on else handforhand.stop_hand_for_hand, request.user, t)
         return Response(read_models.hand_for_hand_status(t))
 
 
@@ -343,7 +343,7 @@ class HandDoneView(RoleAPIView):
                    responses=answers(200, H4HStatusSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
-        run(handforhand.hand_done, request.user, table)
+        call_service(handforhand.hand_done, request.user, table)
         return Response(read_models.hand_for_hand_status(table.tournament))
 
 
@@ -376,4 +376,4 @@ class HouseRulesView(RoleAPIView):
         if unknown:
             raise serializers.ValidationError({name: [_("Unknown house rule.")] for name in unknown})
         data = valid(HouseRulesSerializer, request.data).validated_data
-        return Response(selectors.house_rules_json(run(moves.set_house_rules, request.user, t, dict(data))))
+        return Response(selectors.house_rules_json(call_service(moves.set_house_rules, request.user, t, dict(data))))

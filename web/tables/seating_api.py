@@ -15,7 +15,7 @@ from core import roles
 from tables import draws, read_models, seats
 from tables.models import Draw, Table
 from tournament.models import Player
-from web.api import PublicAPIView, RoleAPIView, answers, entry_or_404, public_answers, run, tournament_or_404, valid
+from web.api import PublicAPIView, RoleAPIView, answers, call_service, entry_or_404, public_answers, tournament_or_404, valid
 
 
 class DrawSerializer(serializers.Serializer):
@@ -66,7 +66,7 @@ class DrawStartView(RoleAPIView):
                    description="Driven by the seed committed beforehand (see draws/), which the answer reveals.",
                    responses=answers(201, DrawResultSerializer, conflict=True))
     def post(self, request, pk: int):
-        draw = run(draws.draw_start, request.user, tournament_or_404(pk))
+        draw = call_service(draws.draw_start, request.user, tournament_or_404(pk))
         return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
 
 
@@ -104,7 +104,7 @@ class DrawCommitView(RoleAPIView):
                    summary="Make sure the next draw's commitment exists (and is announced) before anything is drawn",
                    responses=answers(200, CommitmentSerializer))
     def post(self, request, pk: int):
-        draw = run(draws.commit_next_draw, request.user, tournament_or_404(pk))
+        draw = call_service(draws.commit_next_draw, request.user, tournament_or_404(pk))
         return Response({"draw": draw.number, "commitment": draw.commitment})
 
 
@@ -115,7 +115,7 @@ class SeatWaitingView(RoleAPIView):
                    summary="Seat every live entry without a seat, by the late-entry rule",
                    responses=answers(201, DrawResultSerializer, conflict=True))
     def post(self, request, pk: int):
-        draw = run(draws.seat_waiting_entries, request.user, tournament_or_404(pk))
+        draw = call_service(draws.seat_waiting_entries, request.user, tournament_or_404(pk))
         return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
 
 
@@ -133,7 +133,7 @@ class EntrySeatView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         data = valid(CorrectSeatSerializer, request.data).validated_data
-        seat = run(seats.correct_seat, request.user, entry, data["table"], data["seat"])
+        seat = call_service(seats.correct_seat, request.user, entry, data["table"], data["seat"])
         return Response({"entry": entry.number, "table": seat.table.number, "seat": seat.seat})
 
 
@@ -172,7 +172,7 @@ class TableButtonView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(ButtonRequestSerializer, request.data).validated_data
-        answer = run(draws.draw_button, request.user, table, cards=data.get("cards"), seat=data.get("seat"))
+        answer = call_service(draws.draw_button, request.user, table, cards=data.get("cards"), seat=data.get("seat"))
         return Response({**answer, "cards": {str(k): v for k, v in answer["cards"].items()}})
 
 
@@ -212,7 +212,7 @@ class SeatRequestView(RoleAPIView):
         tournament = tournament_or_404(pk)
         player = get_object_or_404(Player, pk=player_id)
         data = valid(SeatRequestSerializer, request.data).validated_data
-        r = run(seats.set_seat_request, request.user, tournament, player, table_number=data.get("table"),
+        r = call_service(seats.set_seat_request, request.user, tournament, player, table_number=data.get("table"),
                 seat=data.get("seat"), accessible=data["accessible"], note=data["note"])
         return Response({"player": player.pk, "name": player.display_name, "table": r.table_number, "seat": r.seat,
                          "accessible": r.accessible, "note": r.note})
@@ -222,7 +222,7 @@ class SeatRequestView(RoleAPIView):
     def delete(self, request, pk: int, player_id: int):
         tournament = tournament_or_404(pk)
         player = get_object_or_404(Player, pk=player_id)
-        run(seats.cancel_seat_request, request.user, tournament, player)
+        call_service(seats.cancel_seat_request, request.user, tournament, player)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

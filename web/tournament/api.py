@@ -22,7 +22,7 @@ from core import roles
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Level, Player, Purchase, Structure, Tournament
 from tournament.stats import registration_problem, tournament_stats
-from web.api import ANY_STAFF, RoleAPIView, answers, entry_or_404, run, tournament_or_404, valid
+from web.api import ANY_STAFF, RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
 
 from . import serializers as s
 
@@ -84,7 +84,7 @@ class StructureListView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = run(setup.save_structure_template, request.user, spec)
+        structure = call_service(setup.save_structure_template, request.user, spec)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
 
 
@@ -95,7 +95,7 @@ class StructureImportView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         data = valid(s.StructureExportSerializer, request.data).export_data()
-        structure = run(setup.import_structure, request.user, data)
+        structure = call_service(setup.import_structure, request.user, data)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
 
 
@@ -112,7 +112,7 @@ class StructureDetailView(RoleAPIView):
     def put(self, request, pk: int):
         template = template_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = run(setup.save_structure_template, request.user, spec, template)
+        structure = call_service(setup.save_structure_template, request.user, spec, template)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data)
 
 
@@ -124,7 +124,7 @@ class StructureCopyView(RoleAPIView):
     def post(self, request, pk: int):
         source = template_or_404(pk)
         name = valid(s.CopySerializer, request.data).validated_data["name"]
-        copy = run(setup.copy_structure, request.user, source, name)
+        copy = call_service(setup.copy_structure, request.user, source, name)
         return Response(s.StructureDetailSerializer(structure_detail(copy)).data, status=status.HTTP_201_CREATED)
 
 
@@ -153,7 +153,7 @@ class TournamentListView(RoleAPIView):
     def post(self, request):
         data = dict(valid(s.TournamentCreateSerializer, request.data).validated_data)
         template = data.pop("template")
-        tournament = run(setup.create_tournament, request.user, data, template)
+        tournament = call_service(setup.create_tournament, request.user, data, template)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -169,7 +169,7 @@ class TournamentDetailView(RoleAPIView):
     def patch(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(s.TournamentUpdateSerializer, request.data, instance=tournament, partial=True).validated_data
-        tournament = run(setup.update_tournament, request.user, tournament, dict(data))
+        tournament = call_service(setup.update_tournament, request.user, tournament, dict(data))
         return Response(s.TournamentSerializer(tournament).data)
 
 
@@ -187,7 +187,7 @@ class TournamentStructureView(RoleAPIView):
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        tournament = run(setup.set_tournament_structure, request.user, tournament, spec)
+        tournament = call_service(setup.set_tournament_structure, request.user, tournament, spec)
         return Response(setup.export_structure(tournament.structure))
 
 
@@ -199,7 +199,7 @@ class RegistrationView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         closed = valid(s.RegistrationToggleSerializer, request.data).validated_data["closed"]
-        tournament = run(services.set_registration_closed, request.user, tournament, closed)
+        tournament = call_service(services.set_registration_closed, request.user, tournament, closed)
         return Response({"registration_closed": tournament.registration_closed,
                          "registration_open": registration_problem(tournament) is None})
 
@@ -236,7 +236,7 @@ class PlayerListView(RoleAPIView):
                    responses=answers(201, s.PlayerSerializer, refused=True, lookup=False))
     def post(self, request):
         data = valid(s.PlayerCreateSerializer, request.data).validated_data
-        player = run(services.create_player, request.user, **data)
+        player = call_service(services.create_player, request.user, **data)
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -267,7 +267,7 @@ class EntryListView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         serializer = valid(s.RegisterSerializer, request.data)
-        entry = run(services.register_entry, request.user, tournament, serializer.validated_data["player"], serializer.document())
+        entry = call_service(services.register_entry, request.user, tournament, serializer.validated_data["player"], serializer.document())
         return Response(s.RegistrationSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -287,7 +287,7 @@ class EntryRebuyView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         paid = valid(s.RebuySerializer, request.data).validated_data["paid"]
-        purchase = run(services.add_chips, request.user, entry, Purchase.Kind.REBUY, paid=paid)
+        purchase = call_service(services.add_chips, request.user, entry, Purchase.Kind.REBUY, paid=paid)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -298,7 +298,7 @@ class EntryAddonView(RoleAPIView):
                    request=None, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
-        purchase = run(services.add_chips, request.user, entry, Purchase.Kind.ADDON)
+        purchase = call_service(services.add_chips, request.user, entry, Purchase.Kind.ADDON)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -337,7 +337,7 @@ class ReceiptPayView(RoleAPIView):
     @extend_schema(operation_id="receipts_pay", tags=["receipts"], summary="Take the money for an announced re-buy",
                    request=None, responses=answers(200, s.PurchaseSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        purchase = run(services.pay_purchase, request.user, purchase_or_404(pk, number))
+        purchase = call_service(services.pay_purchase, request.user, purchase_or_404(pk, number))
         return Response(s.PurchaseSerializer(purchase).data)
 
 
@@ -350,7 +350,7 @@ class ReceiptVoidView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         purchase = purchase_or_404(pk, number)
         data = valid(s.VoidSerializer, request.data).validated_data
-        purchase = run(services.void_purchase, request.user, purchase, data["reason"], data.get("refund_amount"))
+        purchase = call_service(services.void_purchase, request.user, purchase, data["reason"], data.get("refund_amount"))
         return Response(s.PurchaseSerializer(purchase).data)
 
 
@@ -391,7 +391,7 @@ class DisplayListView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         label = valid(s.DisplayCreateSerializer, request.data).validated_data["label"]
-        token = run(services.create_display_token, request.user, tournament, label)
+        token = call_service(services.create_display_token, request.user, tournament, label)
         return Response(s.DisplayTokenSerializer(token, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
@@ -402,5 +402,5 @@ class DisplayRevokeView(RoleAPIView):
                    request=None, responses=answers(200, s.DisplayTokenSerializer, conflict=True))
     def post(self, request, pk: int, display_id: int):
         token = get_object_or_404(DisplayToken, tournament_id=pk, pk=display_id)
-        token = run(services.revoke_display_token, request.user, token)
+        token = call_service(services.revoke_display_token, request.user, token)
         return Response(s.DisplayTokenSerializer(token, context={"request": request}).data)
