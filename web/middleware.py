@@ -1,5 +1,8 @@
-"""Activates a staff member's chosen language; otherwise the browser's (LocaleMiddleware) applies."""
+"""Request middleware of the screens and the API: a staff member's language, and the refusal of NUL
+characters, which no field of the product takes (PostgreSQL cannot store them in text)."""
+from django.http import HttpResponseBadRequest, JsonResponse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 
 class UserLanguageMiddleware:
@@ -13,4 +16,25 @@ class UserLanguageMiddleware:
             if profile is not None and profile.language:
                 translation.activate(profile.language)
                 request.LANGUAGE_CODE = profile.language
+        return self.get_response(request)
+
+
+class RefuseNulMiddleware:
+    """A NUL character in the query string or a form field is refused with a 400 and a message, before
+    any view runs (a search for "Jana%00" would otherwise reach the database and fail there). JSON
+    bodies are checked field by field by the API's serializers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        sources = [request.GET]
+        if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            sources.append(request.POST)
+        if any("\x00" in key or any("\x00" in value for value in values)
+               for data in sources for key, values in data.lists()):
+            message = _("The request contains a NUL character, which no field takes.")
+            if request.path.startswith("/api/"):
+                return JsonResponse({"error": "nul_character", "detail": message, "problems": [message]}, status=400)
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
