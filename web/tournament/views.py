@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from functools import wraps
 
+import redis
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from core import roles
@@ -220,8 +223,34 @@ def lobby_snapshot_json(request, token):
     return JsonResponse(lobby_snapshot(_display(token).tournament))
 
 
+def database_answers() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return True
+    except DatabaseError:
+        return False
+
+
+def redis_answers() -> bool | None:
+    """None when no Redis is configured (the embedded defaults)."""
+    if not settings.REDIS_URL:
+        return None
+    try:
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except redis.RedisError:
+        return False
+
+
+@never_cache
 def healthz(request):
-    """Liveness for the container health check: the database answers."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """Health for the container check and the room's monitoring: 200 "ok" when the database answers
+    and, where one is configured, Redis; otherwise 503 naming what is down."""
+    down = [name for name, ok in (("database", database_answers()), ("redis", redis_answers())) if ok is False]
+    if down:
+        return HttpResponse("down: " + ", ".join(down), content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
