@@ -206,6 +206,9 @@ REST_FRAMEWORK = {
                                "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "web.api.exception_handler",
+    # Throttles key on REMOTE_ADDR, never on an X-Forwarded-For the client may have written: uvicorn sets
+    # REMOTE_ADDR from that header only for the proxies it trusts (FORWARDED_ALLOW_IPS, default loopback).
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker tournament manager API",

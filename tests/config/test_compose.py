@@ -83,3 +83,12 @@ def test_app_services_get_production_settings():
 def test_dockerfile_builds_from_requirements_and_compiles_catalogues():
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "requirements.txt" in dockerfile and "compilemessages" in dockerfile and "collectstatic" in dockerfile
+
+
+def test_the_server_trusts_forwarded_addresses_only_from_the_configured_proxy():
+    """`--forwarded-allow-ips '*'` would let any client pick its own address (and escape the lockout
+    and the throttles); uvicorn then reads FORWARDED_ALLOW_IPS, which compose defaults to loopback."""
+    web = compose()["services"]["web"]
+    assert all("--forwarded-allow-ips" not in words for words in commands_of(web))
+    assert "--forwarded-allow-ips" not in (ROOT / "Dockerfile").read_text()
+    assert compose()["x-app"]["environment"]["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
