@@ -4,6 +4,8 @@ from django.http import HttpResponseBadRequest, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from .api import error_body
+
 
 class UserLanguageMiddleware:
     def __init__(self, get_response):
@@ -35,6 +37,6 @@ class RefuseNulMiddleware:
                for data in sources for key, values in data.lists()):
             message = _("The request contains a NUL character, which no field takes.")
             if request.path.startswith("/api/"):
-                return JsonResponse({"error": "nul_character", "detail": message, "problems": [message]}, status=400)
+                return JsonResponse(error_body("nul_character", message), status=400)
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
