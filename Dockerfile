@@ -8,4 +8,4 @@ COPY . .
 RUN DEBUG=0 SECRET_KEY=build-only ID_HASH_KEY=build-only python manage.py compilemessages --ignore=.venv \
  && DEBUG=0 SECRET_KEY=build-only ID_HASH_KEY=build-only python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--ws-per-message-deflate", "false"]
+CMD ["python", "-m", "config.serve"]

@@ -1,6 +1,6 @@
 """A bust to its move slip on the floor's screen, end to end, at 1,000+ tables.
 
-Starts the real ASGI server (uvicorn config.asgi:application, one process, production settings)
+Starts the production server command (python -m config.serve: one worker per core, production settings)
 against PostgreSQL and Redis, with a field of N players seated at 9-seat tables (1,112 for 10,000)
 and every table's button drawn. A floor tablet's socket (/ws/t/<id>/floor/, logged in as a floor
 user) listens from this process. K times, a random seated player is busted through the JSON API
@@ -34,12 +34,12 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the bench reads the room bet
 # The session this process writes must be valid for the server: the same secret key.
 from django.conf import settings  # noqa: E402
 
+from bench.load import start_server  # noqa: E402
 from bench.lobby_fanout import (  # noqa: E402  (sets Django up)
     PASSWORD,
     SERVER_SETTINGS,
     free_port,
     http,
-    start_server,
     wait_for_sessions_to_end,
 )
 
@@ -90,7 +90,7 @@ async def run(fixture: dict, busts: int) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     loop = asyncio.get_running_loop()
-    server = await start_server(fixture, "fanout", port, False)
+    server = await start_server(fixture, port)
     t = fixture["tournament"]
     rng = random.Random(20261123)
     try:
@@ -107,7 +107,7 @@ async def run(fixture: dict, busts: int) -> None:
                 inbox.put_nowait((time.monotonic(), json.loads(raw)))
 
         listener = asyncio.create_task(listen())
-        slip_ms, bust_ms, answer_ms, map_ms, slips = [], [], [], [], 0
+        slip_ms, bust_ms, answer_ms, map_ms, slips, window_start = [], [], [], [], 0, 0
         playing = []
         for i in range(busts):
             live = list(Seat.objects.filter(tournament_id=t, ended_at__isnull=True).values_list("entry_id", flat=True))
@@ -138,10 +138,14 @@ async def run(fixture: dict, busts: int) -> None:
             pending = Move.objects.filter(tournament_id=t, status=Move.Status.PENDING).order_by("number")
             for move in pending.values_list("number", flat=True):
                 await loop.run_in_executor(None, lambda m=move: http("POST", f"{base}/api/tournaments/{t}/moves/{m}/confirm/", token))
-            if (i + 1) % 100 == 0:
-                print(f"  {i + 1} busts, {playing[-1]} tables; slip p50 {pct(slip_ms, .5):.0f} ms", flush=True)
+            if (i + 1) % 100 == 0:  # this hundred's own figures: they must not grow with the busts played
+                window = slip_ms[window_start:]
+                print(f"  busts {i - 98}-{i + 1}, {playing[-1]} tables: slip p50 {pct(window, .5):.0f} ms, "
+                      f"p99 {pct(window, .99):.0f} ms; bust answered p50 {pct(answer_ms[-100:], .5):.0f} ms", flush=True)
+                window_start = len(slip_ms)
         listener.cancel()
         await socket.close()
+        print(f"server: python -m config.serve, {settings.WEB_CONCURRENCY} workers")
         print(f"tables in play: {max(playing)} down to {min(playing)}")
         print(f"bust -> move slip on the floor socket ({len(slip_ms)} busts with slips, {slips} slips): "
               f"p50 {pct(slip_ms, .5):.1f} ms, p99 {pct(slip_ms, .99):.1f} ms, max {max(slip_ms):.1f} ms  [target p99 < 250 ms]")
@@ -153,7 +157,7 @@ async def run(fixture: dict, busts: int) -> None:
 
         connections.close_all()
         server.terminate()
-        server.wait(10)
+        await server.wait()
 
 
 def main(n: int, busts: int) -> None:

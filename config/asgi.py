@@ -15,10 +15,12 @@ from django.urls import get_resolver  # noqa: E402
 
 from clock.ticker import LifespanTicker  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
+from web.server import Admission  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Past WEB_MAX_PENDING requests in progress, this worker answers 503 with Retry-After (web/server.py).
+        "http": Admission(django_asgi_app, settings.WEB_MAX_PENDING),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -109,9 +109,25 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
+# The production server's worker processes (config/serve.py): one per core unless WEB_CONCURRENCY says.
+WEB_CONCURRENCY = max(1, int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1))
+# PostgreSQL connections of all the web workers together, never more whatever the load: each worker
+# holds a bounded pool of DB_CONNECTIONS // WEB_CONCURRENCY (at least 2). A request that finds its
+# worker's pool busy waits up to DB_POOL_TIMEOUT seconds, then gets 503 with Retry-After (web/server.py).
+DB_CONNECTIONS = int(os.environ.get("DB_CONNECTIONS", "40"))
+DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
+# HTTP requests in progress per worker before one more is answered 503 with Retry-After at once.
+WEB_MAX_PENDING = int(os.environ.get("WEB_MAX_PENDING", "400"))
+
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")))}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    if env_bool("DB_POOL", True):
+        DATABASES["default"]["OPTIONS"] = {"pool": {
+            "min_size": 1, "max_size": max(2, DB_CONNECTIONS // WEB_CONCURRENCY), "timeout": DB_POOL_TIMEOUT,
+        }}
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "0"))
 else:
     DATABASES = {
         "default": {
@@ -122,6 +138,13 @@ else:
             "TEST": {"NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")},
         }
     }
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Hot public reads per state version (web/caching.py), in each worker's memory.
+    "public": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "public",
+               "OPTIONS": {"MAX_ENTRIES": 20000}},
+}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

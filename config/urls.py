@@ -3,8 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from web import server
+
+handler500 = server.server_error  # an overloaded database answers 503 with Retry-After (web/server.py)
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("robots.txt", server.robots, name="robots"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

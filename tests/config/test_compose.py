@@ -1,6 +1,7 @@
 """docker-compose.yml: the production services exist, have health checks, and every command they
 run names something this project really has."""
 import importlib
+import os
 import re
 import shlex
 from pathlib import Path
@@ -8,6 +9,8 @@ from pathlib import Path
 import yaml
 from django.core.management import get_commands
 from django.urls import resolve
+
+from config import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,6 +33,8 @@ def check_command(words: list[str]) -> None:
     program = words[0]
     if program == "python" and words[1] == "manage.py":
         assert words[2] in get_commands(), f"no management command {words[2]}"
+    elif program == "python" and words[1] == "-m":
+        assert hasattr(importlib.import_module(words[2]), "main"), words[2]
     elif program == "uvicorn":
         module, attr = words[1].split(":")
         assert hasattr(importlib.import_module(module), attr), words[1]
@@ -91,4 +96,14 @@ def test_the_server_trusts_forwarded_addresses_only_from_the_configured_proxy():
     web = compose()["services"]["web"]
     assert all("--forwarded-allow-ips" not in words for words in commands_of(web))
     assert "--forwarded-allow-ips" not in (ROOT / "Dockerfile").read_text()
+    assert serve.options({})["forwarded_allow_ips"] == "127.0.0.1"
+
+
+def test_the_server_runs_one_worker_per_core_unless_told_with_a_bounded_pool_each():
+    assert ["python", "-m", "config.serve"] in commands_of(compose()["services"]["web"])
+    assert 'CMD ["python", "-m", "config.serve"]' in (ROOT / "Dockerfile").read_text()
+    redis = {"REDIS_URL": "redis://r:6379/0"}
+    assert serve.options(redis)["workers"] == (os.cpu_count() or 1)
+    assert serve.options({**redis, "WEB_CONCURRENCY": "3"})["workers"] == 3
+    assert serve.options({"WEB_CONCURRENCY": "3"})["workers"] == 1  # no Redis: pushes cannot cross processes
     assert compose()["x-app"]["environment"]["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-127.0.0.1}"

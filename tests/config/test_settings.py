@@ -28,6 +28,8 @@ print(json.dumps({
     'id_hash_key': settings.ID_HASH_KEY,
     'secure_ssl_redirect': settings.SECURE_SSL_REDIRECT,
     'session_cookie_secure': settings.SESSION_COOKIE_SECURE,
+    'options': settings.DATABASES['default'].get('OPTIONS', {}),
+    'workers': settings.WEB_CONCURRENCY,
 }))
 """
 # Variables that change the settings; every case starts without them.
@@ -35,6 +37,7 @@ SETTINGS_VARIABLES = (
     "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ID_HASH_KEY", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "SQLITE_PATH", "CELERY_TASK_ALWAYS_EAGER", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE",
     "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "BEHIND_TLS_PROXY", "LOG_LEVEL", "DB_CONN_MAX_AGE",
+    "DB_POOL", "DB_CONNECTIONS", "DB_POOL_TIMEOUT", "WEB_CONCURRENCY",
 )
 REAL_SECRET = "k3J9v0yQ-long-random-secret-for-the-settings-test-8Hq2LmN7pR4sT6uW1xZ"
 REAL_ID_KEY = "another-long-random-id-hash-key-for-the-settings-test"
@@ -133,3 +136,15 @@ def test_the_server_freezes_what_it_loads_at_start_up():
     enabled, frozen, views_loaded = result.stdout.split()[-3:]
     assert enabled == "True" and views_loaded == "True"
     assert int(frozen) > 50_000
+
+
+def test_postgresql_gets_a_bounded_pool_per_worker_under_the_cap():
+    found = probe(DATABASE_URL="postgres://u@db:5432/poker", WEB_CONCURRENCY="4", DB_CONNECTIONS="40")
+    assert found["workers"] == 4
+    assert found["options"]["pool"]["max_size"] == 10  # 4 workers x 10 = the cap of 40
+    assert found["options"]["pool"]["timeout"] > 0
+    assert probe(DATABASE_URL="postgres://u@db:5432/poker", DB_POOL="0")["options"] == {}
+
+
+def test_the_workers_default_to_one_per_core():
+    assert probe()["workers"] == (os.cpu_count() or 1)

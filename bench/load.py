@@ -1,0 +1,385 @@
+"""The production stack under a festival's load: the draw rush, then a stress that rises past capacity.
+
+Starts the production server command (`python -m config.serve`: WEB_CONCURRENCY workers, one per core
+by default, each with its bounded database pool) with production settings against PostgreSQL and
+Redis, on a tournament of N entries (10,000: 1,112 tables) just drawn. All the while the floor busts a
+player every second through the JSON API and confirms the slips, timed from the request to the bust's
+event on a floor socket.
+
+1. The draw rush, as it happens: RUSH players open their seat page within 30 s of the draw, each at a
+   random moment (open-loop arrivals). Each loads the page (/s/<t>/<n>/), fetches its seat
+   (/s/<t>/<n>.json) and keeps the page's WebSocket (/ws/s/<t>/) open. Then 20 lobby TVs (page,
+   snapshot, socket) and 50 floor tablets (floor socket, logged in) connect and stay.
+2. The stress: closed-loop clients (each sends its next request when the last is answered) rising
+   100, 200, 500, 1,000: for each step a mix of seat JSON, seat search (/api/public/.../seats/?q=) and
+   lobby snapshot; then the seat JSON alone and a trivial view (/robots.txt) alone, for the ratio.
+
+Every client is a phone of its own: the bench stands where the room's TLS proxy stands (loopback, the
+server's default FORWARDED_ALLOW_IPS) and names each client's address in X-Forwarded-For, so the
+public throttle (per address, at its production default) meets each phone, not one address.
+
+Printed: p50 and p99 per request kind, 5xx and 503 counts, the most database connections seen (from
+pg_stat_activity, against DB_CONNECTIONS), the bust p99 during the rush, requests/s per stress step,
+and the seat JSON's requests/s as a ratio of the trivial view's.
+
+Run by hand (it creates and drops its own database):
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python bench/load.py [--entries 10000] [--rush 1000] [--steps 100,200,500,1000]
+Targets (issue 11, a 2-core machine shared with the load generator): the rush with 0 errors, page and
+seat p99 < 1 s, every socket connected, bust p99 < 500 ms; the stress with 0 5xx at every step (503
+with Retry-After past capacity allowed and counted), connections never above the cap, and the seat
+JSON at least half the trivial view's requests/s.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the bench reads the room between busts, from its loop
+
+from django.conf import settings  # noqa: E402
+
+from bench.lobby_fanout import PASSWORD, SERVER_SETTINGS, free_port, wait_for_sessions_to_end  # noqa: E402
+
+settings.SECRET_KEY = SERVER_SETTINGS["SECRET_KEY"]
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+class Tally:
+    """Latencies and statuses per request kind."""
+
+    def __init__(self) -> None:
+        self.ms: dict[str, list[float]] = defaultdict(list)
+        self.status: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        self.failures: dict[str, int] = defaultdict(int)  # no answer at all (connection refused, timeout)
+        self.retry_after_missing = 0
+
+    def add(self, kind: str, ms: float, status: int, retry_after: str | None = None) -> None:
+        self.ms[kind].append(ms)
+        self.status[kind][status] += 1
+        if status == 503 and not retry_after:
+            self.retry_after_missing += 1
+
+    def errors(self, kind: str) -> tuple[int, int]:
+        """(5xx other than 503, 503) of a kind."""
+        codes = self.status[kind]
+        return sum(n for code, n in codes.items() if code >= 500 and code != 503), codes.get(503, 0)
+
+    def line(self, kind: str, seconds: float | None = None) -> str:
+        ms, codes = self.ms[kind], self.status[kind]
+        five, busy = self.errors(kind)
+        other = {code: n for code, n in codes.items() if code not in (200, 304) and code < 500}
+        rate = f", {len(ms) / seconds:.0f} req/s" if seconds else ""
+        return (f"{kind:<15} n={len(ms):>6}  p50 {pct(ms, .5):7.1f} ms  p99 {pct(ms, .99):7.1f} ms{rate}  "
+                f"5xx {five}  503 {busy}  failed {self.failures[kind]}" + (f"  other {dict(other)}" if other else ""))
+
+
+def make_fixture(n: int) -> dict:
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+
+    from bench.seating import populate
+    from tables import draws
+    from tables.models import Seat, Table
+    from tournament import services
+
+    director, t, count = populate(n)
+    floor = User.objects.create_user("bench-floor", password=PASSWORD)
+    floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
+    draws.draw_start(director, t)
+    for table in Table.objects.filter(tournament=t, in_play=True):
+        if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
+            draws.draw_button(director, table)
+    displays = [services.create_display_token(director, t, f"Lobby TV {i + 1}").token for i in range(20)]
+    client = Client()
+    client.force_login(floor)
+    db = settings.DATABASES["default"]
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    names = [f"P{i}" for i in range(n)]
+    return {"tournament": t.pk, "tables": count, "entries": n, "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            "database_url": url, "database": db["NAME"], "displays": displays, "names": names}
+
+
+async def start_server(fixture: dict, port: int) -> asyncio.subprocess.Process:
+    env = {**os.environ, **SERVER_SETTINGS, "DATABASE_URL": fixture["database_url"], "HOST": "127.0.0.1",
+           "PORT": str(port), "LOG_LEVEL": "WARNING"}
+    server = await asyncio.create_subprocess_exec(sys.executable, "-m", "config.serve", cwd=ROOT, env=env,
+                                                  start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            await asyncio.sleep(2)  # every worker up, not only the first
+            return server
+        except OSError:
+            if server.returncode is not None:
+                raise RuntimeError("the server did not start") from None
+            await asyncio.sleep(0.2)
+    server.kill()
+    raise RuntimeError("the server did not start in 60 s")
+
+
+def address(i: int) -> str:
+    return f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"
+
+
+class Bench:
+    def __init__(self, fixture: dict, base: str) -> None:
+        import aiohttp
+
+        self.f, self.base, self.t = fixture, base, fixture["tournament"]
+        self.ws_base = base.replace("http", "ws", 1)
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, ttl_dns_cache=None),
+                                             timeout=aiohttp.ClientTimeout(total=30))
+        self.max_connections = 0
+        self.cookie = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={fixture['session']}"}
+
+    async def get(self, tally: Tally, kind: str, path: str, client: int) -> int:
+        tic = time.monotonic()
+        try:
+            async with self.session.get(self.base + path, headers={"X-Forwarded-For": address(client)}) as r:
+                await r.read()
+                tally.add(kind, (time.monotonic() - tic) * 1000, r.status, r.headers.get("Retry-After"))
+                return r.status
+        except Exception:  # no answer: counted apart from the statuses
+            tally.failures[kind] += 1
+            return 0
+
+    async def watch_connections(self, stop: asyncio.Event) -> None:
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(self.f["database_url"], autocommit=True) as conn:
+            while not stop.is_set():
+                cursor = await conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                                            [self.f["database"]])
+                self.max_connections = max(self.max_connections, (await cursor.fetchone())[0])
+                await asyncio.sleep(0.1)
+
+    # --- the floor: a bust every second ---------------------------------------------------------
+
+    async def floor(self, stop: asyncio.Event, bust_ms: list[float], token: str) -> None:
+        import websockets
+
+        from tables.models import Move, Seat
+
+        loop = asyncio.get_running_loop()
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        socket = await websockets.connect(f"{self.ws_base}/ws/t/{self.t}/floor/", origin=self.base, max_size=None,
+                                          additional_headers=self.cookie)
+        await socket.recv()  # the snapshot
+        seen: dict[int, float] = {}
+
+        async def listen():
+            async for raw in socket:
+                message = json.loads(raw)
+                event = message.get("event") or {}
+                if event.get("type") == "entry.busted":
+                    seen[event["payload"].get("entry")] = time.monotonic()
+
+        listener = asyncio.create_task(listen())
+        rng = random.Random(11)
+        try:
+            while not stop.is_set():
+                started = time.monotonic()
+                live = await loop.run_in_executor(None, lambda: list(Seat.objects.filter(
+                    tournament_id=self.t, ended_at__isnull=True).values_list("entry__number", flat=True)))
+                number = rng.choice(live)
+                sent = time.monotonic()
+                async with self.session.post(f"{self.base}/api/tournaments/{self.t}/entries/{number}/bust/",
+                                             headers=headers, data="{}") as r:
+                    await r.read()
+                    assert r.status == 200, (r.status, await r.text())
+                while number not in seen and time.monotonic() - sent < 10:
+                    await asyncio.sleep(0.005)
+                bust_ms.append((seen.get(number, time.monotonic()) - sent) * 1000)
+                moves = await loop.run_in_executor(None, lambda: list(Move.objects.filter(
+                    tournament_id=self.t, status=Move.Status.PENDING).values_list("number", flat=True)))
+                for move in moves:
+                    async with self.session.post(f"{self.base}/api/tournaments/{self.t}/moves/{move}/confirm/",
+                                                 headers=headers, data="{}") as r:
+                        await r.read()
+                await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - started)))
+        finally:
+            listener.cancel()
+            await socket.close()
+
+    # --- 1. the rush ---------------------------------------------------------------------------------
+
+    async def player(self, tally: Tally, sockets: list, number: int, delay: float) -> None:
+        import websockets
+
+        await asyncio.sleep(delay)
+        if await self.get(tally, "seat page", f"/s/{self.t}/{number}/", number) != 200:
+            return
+        if await self.get(tally, "seat JSON", f"/s/{self.t}/{number}.json", number) != 200:
+            return
+        try:
+            ws = await websockets.connect(f"{self.ws_base}/ws/s/{self.t}/", origin=self.base, open_timeout=30,
+                                          additional_headers={"X-Forwarded-For": address(number)})
+            sockets.append(ws)
+        except Exception:
+            tally.failures["seat socket"] += 1
+
+    async def screen(self, tally: Tally, sockets: list, path: str, client: int, page: str | None, headers: dict) -> None:
+        import websockets
+
+        if page and await self.get(tally, "lobby page", page, client) != 200:
+            return
+        try:
+            ws = await websockets.connect(self.ws_base + path, origin=self.base, open_timeout=30, max_size=None,
+                                          additional_headers=headers)
+            await asyncio.wait_for(ws.recv(), 30)  # the snapshot
+            sockets.append(ws)
+        except Exception:
+            tally.failures["screen socket"] += 1
+
+    async def rush(self, players: int) -> tuple[Tally, list]:
+        tally, sockets = Tally(), []
+        rng = random.Random(2026)
+        numbers = rng.sample(range(1, self.f["entries"] + 1), players)
+        await asyncio.gather(*(self.player(tally, sockets, n, rng.uniform(0, 30)) for n in numbers))
+        seats = len(sockets)
+        tvs = [self.screen(tally, sockets, f"/ws/display/{token}/", 50_000 + i, f"/display/{token}/", {})
+               for i, token in enumerate(self.f["displays"])]
+        tablets = [self.screen(tally, sockets, f"/ws/t/{self.t}/floor/", 60_000 + i, None, self.cookie) for i in range(50)]
+        await asyncio.gather(*tvs, *tablets)
+        return tally, [seats, len(sockets) - seats, sockets]
+
+    # --- 2. the stress ---------------------------------------------------------------------------------
+
+    def request(self, kind: str, rng: random.Random) -> str:
+        if kind == "seat JSON":
+            return f"/s/{self.t}/{rng.randint(1, self.f['entries'])}.json"
+        if kind == "seat search":
+            return f"/api/public/tournaments/{self.t}/seats/?q={rng.choice(self.f['names'])}"
+        if kind == "lobby snapshot":
+            return f"/display/{rng.choice(self.f['displays'])}/snapshot.json"
+        return "/robots.txt"
+
+    async def closed_loop(self, clients: int, kinds: tuple[str, ...], seconds: float) -> tuple[Tally, float]:
+        tally = Tally()
+        end = time.monotonic() + seconds
+
+        async def client(i: int) -> None:
+            rng = random.Random(i)
+            who = 100_000 + i
+            while time.monotonic() < end:
+                kind = kinds[rng.randrange(len(kinds))]
+                status = await self.get(tally, kind, self.request(kind, rng), who)
+                if status == 503:
+                    await asyncio.sleep(0.5)  # a phone told to come back later
+
+        started = time.monotonic()
+        await asyncio.gather(*(client(i) for i in range(clients)))
+        return tally, time.monotonic() - started
+
+
+async def run(fixture: dict, rush_players: int, steps: list[int], seconds: float) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = await start_server(fixture, port)
+    bench = Bench(fixture, base)
+    stop_watch, stop_floor = asyncio.Event(), asyncio.Event()
+    watcher = asyncio.create_task(bench.watch_connections(stop_watch))
+    cap = settings.DB_CONNECTIONS
+    try:
+        async with bench.session.post(f"{base}/api/auth/token/", json={"username": "bench-floor", "password": PASSWORD}) as r:
+            token = (await r.json())["token"]
+        bust_ms: list[float] = []
+        floor = asyncio.create_task(bench.floor(stop_floor, bust_ms, token))
+        print(f"server: python -m config.serve, {settings.WEB_CONCURRENCY} workers, DB_CONNECTIONS {cap}", flush=True)
+
+        tic = time.monotonic()
+        tally, (seats, screens, sockets) = await bench.rush(rush_players)
+        rush_busts = list(bust_ms)
+        print(f"\n1. the draw rush: {rush_players} players within 30 s, then 20 lobby TVs and 50 floor tablets "
+              f"({time.monotonic() - tic:.0f} s)")
+        for kind in ("seat page", "seat JSON", "lobby page"):
+            print("   " + tally.line(kind))
+        print(f"   sockets connected: seat pages {seats}/{rush_players}, screens {screens}/70; "
+              f"failed {tally.failures['seat socket'] + tally.failures['screen socket']}")
+        print(f"   bust -> its event on the floor socket during the rush: n={len(rush_busts)} "
+              f"p50 {pct(rush_busts, .5):.1f} ms, p99 {pct(rush_busts, .99):.1f} ms  [target p99 < 500 ms]")
+        print(f"   most database connections seen so far: {bench.max_connections} (cap {cap})", flush=True)
+
+        print(f"\n2. the stress, closed loop ({seconds:.0f} s per phase), with the rush's {len(sockets)} sockets still open:")
+        for clients in steps:
+            before = len(bust_ms)
+            mix, spent = await bench.closed_loop(clients, ("seat JSON", "seat search", "lobby snapshot"), seconds)
+            total = sum(len(v) for v in mix.ms.values())
+            print(f"   {clients} clients, mixed: {total / spent:.0f} req/s; 503 without Retry-After: {mix.retry_after_missing}")
+            for kind in ("seat JSON", "seat search", "lobby snapshot"):
+                print("      " + mix.line(kind, spent))
+            seat, seat_s = await bench.closed_loop(clients, ("seat JSON",), seconds / 2)
+            trivial, trivial_s = await bench.closed_loop(clients, ("trivial view",), seconds / 2)
+            seat_rate, trivial_rate = len(seat.ms["seat JSON"]) / seat_s, len(trivial.ms["trivial view"]) / trivial_s
+            print("      " + seat.line("seat JSON", seat_s).replace("seat JSON      ", "seat JSON alone"))
+            print("      " + trivial.line("trivial view", trivial_s))
+            print(f"      seat JSON / trivial view: {seat_rate / trivial_rate:.2f} [target >= 0.5]; "
+                  f"bust p99 in this step {pct(bust_ms[before:], .99):.0f} ms", flush=True)
+        print(f"\nmost database connections seen: {bench.max_connections} (cap DB_CONNECTIONS {cap})")
+        print(f"busts all run: n={len(bust_ms)} p50 {pct(bust_ms, .5):.1f} ms, p99 {pct(bust_ms, .99):.1f} ms")
+        stop_floor.set()
+        await floor
+        for ws in sockets:
+            await ws.close()
+    finally:
+        stop_watch.set()
+        await watcher
+        await bench.session.close()
+        server.terminate()
+        await server.wait()
+        from django.db import connections
+
+        connections.close_all()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--rush", type=int, default=1_000, help="players opening their seat page after the draw")
+    parser.add_argument("--steps", default="100,200,500,1000", help="closed-loop clients per stress step")
+    parser.add_argument("--seconds", type=float, default=10, help="length of each stress phase")
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: this bench measures the production stack.")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    from django.test.utils import get_runner, setup_test_environment
+
+    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"bench_load_{os.getpid()}"
+    setup_test_environment()
+    runner = get_runner(settings)(verbosity=0)
+    old = runner.setup_databases()
+    try:
+        started = time.perf_counter()
+        fixture = make_fixture(args.entries)
+        from django.db import connections
+
+        connections.close_all()
+        print(f"entries: {args.entries}, tables: {fixture['tables']} x 9, set-up {time.perf_counter() - started:.1f} s")
+        asyncio.run(run(fixture, args.rush, [int(s) for s in args.steps.split(",")], args.seconds))
+    finally:
+        wait_for_sessions_to_end()
+        runner.teardown_databases(old)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Live pushes cross worker processes: a screen connected to one server process hears a change made
+through another. Two real server processes (`python -m config.serve`, as production runs it) share
+the test database and Redis; without REDIS_URL (the embedded defaults run one process) there is
+nothing to prove and the test is skipped."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.db import connection
+
+from tournament import services
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "two-processes-2026"
+
+pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="pushes cross processes through Redis only")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return ""  # the server processes fall back to... nothing: the file must be named
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def start(port: int) -> subprocess.Popen:
+    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": settings.SECRET_KEY + "-x" * 20, "ID_HASH_KEY": "two-processes-id-key",
+           "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "BEHIND_TLS_PROXY": "0", "LOG_LEVEL": "WARNING",
+           "CLOCK_TICKER_IN_PROCESS": "0", "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "1"}
+    url = database_url()
+    if url:
+        env["DATABASE_URL"] = url
+    else:
+        env["SQLITE_PATH"] = connection.settings_dict["NAME"]
+    return subprocess.Popen([sys.executable, "-m", "config.serve"], cwd=ROOT, env=env, start_new_session=True)
+
+
+def wait_until_up(port: int, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert server.poll() is None, "the server process stopped"
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/robots.txt", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError("the server did not start")
+
+
+def post(url: str, body: dict, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return json.loads(r.read())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_screen_on_one_process_hears_a_change_made_through_another(director, tournament):
+    import websockets
+
+    director.password = PBKDF2PasswordHasher().encode(PASSWORD, "twoprocesses")  # the servers' own hasher
+    director.save(update_fields=["password"])
+    link = services.create_display_token(director, tournament, "Lobby TV").token
+    ports = [free_port(), free_port()]
+    servers = [start(port) for port in ports]
+    try:
+        for port, server in zip(ports, servers, strict=True):
+            wait_until_up(port, server)
+        one, other = (f"http://127.0.0.1:{port}" for port in ports)
+        token = post(f"{other}/api/auth/token/", {"username": director.username, "password": PASSWORD})["token"]
+
+        async def scenario() -> dict:
+            async with websockets.connect(f"ws://127.0.0.1:{ports[0]}/ws/display/{link}/", origin=one) as lobby:
+                snapshot = json.loads(await asyncio.wait_for(lobby.recv(), 10))
+                assert snapshot["kind"] == "snapshot"
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(None, lambda: post(
+                    f"{other}/api/tournaments/{tournament.pk}/displays/", {"label": "Bar TV"}, token))
+                while True:
+                    message = json.loads(await asyncio.wait_for(lobby.recv(), 10))
+                    if message.get("kind") == "event":
+                        return {"snapshot": snapshot, "event": message}
+
+        seen = asyncio.run(scenario())
+        assert seen["event"]["type"] == "display.created"
+        assert seen["event"]["seq"] > seen["snapshot"]["seq"]
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(15)

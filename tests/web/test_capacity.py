@@ -1,0 +1,90 @@
+"""Past capacity a request gets 503 with Retry-After, never a 500; robots.txt (the trivial view)."""
+from __future__ import annotations
+
+import pytest
+from django.db import OperationalError
+
+from web.tables import views as table_views
+
+
+@pytest.fixture
+def unhandled(client, settings):
+    settings.DEBUG = False
+    client.raise_request_exception = False  # as the server answers: through handler500
+    return client
+
+
+def test_a_database_that_cannot_give_a_connection_answers_503_with_retry_after(unhandled, tournament, monkeypatch):
+    def full(*args, **kwargs):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr(table_views.read_models, "public_seat", full)
+    response = unhandled.get(f"/s/{tournament.pk}/1.json")
+    assert response.status_code == 503
+    assert int(response["Retry-After"]) > 0
+    assert "try again" in response.content.decode()
+
+
+def test_the_api_answers_busy_in_its_error_shape(unhandled, tournament, monkeypatch):
+    def full(*args, **kwargs):
+        raise OperationalError("sorry, too many clients already")
+
+    monkeypatch.setattr("web.api.get_object_or_404", full)
+    response = unhandled.get(f"/api/public/tournaments/{tournament.pk}/seats/1/")
+    assert response.status_code == 503
+    assert response["Retry-After"]
+    assert response.json()["error"] == "busy"
+
+
+def test_any_other_error_stays_a_500(unhandled, tournament, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(table_views.read_models, "public_seat", broken)
+    response = unhandled.get(f"/s/{tournament.pk}/1.json")
+    assert response.status_code == 500
+    assert "Retry-After" not in response
+
+
+def test_robots_keep_search_engines_out(client, db):
+    response = client.get("/robots.txt")
+    assert response.status_code == 200
+    assert response.content == b"User-agent: *\nDisallow: /\n"
+
+
+@pytest.mark.asyncio
+async def test_past_the_pending_limit_a_request_gets_503_with_retry_after_at_once():
+    import asyncio
+
+    from web.server import Admission
+
+    release = asyncio.Event()
+    answered: list[dict] = []
+
+    async def slow_app(scope, receive, send):
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    app = Admission(slow_app, limit=2)
+
+    async def request(path: str) -> list[dict]:
+        sent: list[dict] = []
+
+        async def send(message):
+            sent.append(message)
+
+        await app({"type": "http", "path": path}, None, send)
+        return sent
+
+    first = [asyncio.create_task(request("/s/1/1.json")) for _ in range(2)]
+    await asyncio.sleep(0)
+    refused = await request("/api/public/tournaments/1/seats/1/")
+    assert refused[0]["status"] == 503
+    assert (b"retry-after", b"2") in refused[0]["headers"]
+    assert b'"error": "busy"' in refused[1]["body"]
+    release.set()
+    answered = await asyncio.gather(*first)
+    assert [sent[0]["status"] for sent in answered] == [200, 200]
+    assert app.pending == 0
+    assert (await request("/robots.txt"))[0]["status"] == 200  # room again

@@ -1,0 +1,72 @@
+"""Views of the server rather than of a screen: robots.txt, and the answer when the server is full.
+
+When every database connection of a worker's pool is busy for DB_POOL_TIMEOUT seconds (or the database
+refuses a connection), the request is answered 503 with Retry-After, in the API's error shape under
+/api/: a phone or a tablet tries again a moment later, and nothing was changed (the request never
+reached the database). Any other unexpected error is the usual 500.
+"""
+from __future__ import annotations
+
+import sys
+
+from django.db import OperationalError
+from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views import defaults
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from .api import error_body
+
+RETRY_AFTER_SECONDS = 2
+
+
+@require_safe
+def robots(request):
+    """No search engine indexes the room: the public pages carry players' names."""
+    return HttpResponse("User-agent: *\nDisallow: /\n", content_type="text/plain")
+
+
+@never_cache
+def server_error(request):
+    """handler500: an overloaded database becomes 503 with Retry-After; anything else stays a 500."""
+    if not isinstance(sys.exc_info()[1], OperationalError):
+        return defaults.server_error(request)
+    message = _("The server is busy. Please try again in a moment.")
+    if request.path.startswith("/api/"):
+        response = JsonResponse(error_body("busy", message), status=503)
+    else:
+        response = HttpResponse(message, content_type="text/plain; charset=utf-8", status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+class Admission:
+    """ASGI middleware: at most `limit` HTTP requests in progress in this worker process; one more is
+    answered at once with 503 and Retry-After instead of queueing behind them (WEB_MAX_PENDING). The
+    answer is written here, before Django, so refusing costs next to nothing. WebSockets pass."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app, self.limit, self.pending = app, limit, 0
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if self.pending >= self.limit:
+            return await self.busy(scope, send)
+        self.pending += 1
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            self.pending -= 1
+
+    async def busy(self, scope, send) -> None:
+        if scope["path"].startswith("/api/"):
+            body, kind = b'{"error": "busy", "detail": "The server is busy. Please try again in a moment.", ' \
+                         b'"problems": ["The server is busy. Please try again in a moment."]}', b"application/json"
+        else:
+            body, kind = b"The server is busy. Please try again in a moment.", b"text/plain; charset=utf-8"
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", kind), (b"retry-after", str(RETRY_AFTER_SECONDS).encode()),
+            (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+        await send({"type": "http.response.body", "body": body})
