@@ -59,7 +59,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
@@ -221,18 +220,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "web.auth.ApiTokenAuthentication",  # first, so a request with neither gets 401 and the challenge
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["web.parsers.JSONObjectParser", "rest_framework.parsers.FormParser",
                                "rest_framework.parsers.MultiPartParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "web.idempotency.IdempotentAutoSchema",  # documents the Idempotency-Key header
     "EXCEPTION_HANDLER": "web.api.exception_handler",
     # Throttles key on REMOTE_ADDR, never on an X-Forwarded-For the client may have written: uvicorn sets
     # REMOTE_ADDR from that header only for the proxies it trusts (FORWARDED_ALLOW_IPS, default loopback).
     "NUM_PROXIES": 0,
 }
+# API tokens (web/auth.py): stored hashed, valid this many hours (a tournament day), revoked at logout.
+API_TOKEN_TTL_HOURS = float(os.environ.get("API_TOKEN_TTL_HOURS", "16"))
+# How long a press's Idempotency-Key and its answer are kept (web/idempotency.py).
+IDEMPOTENCY_KEY_HOURS = 24
+# A second hand start at a table within this many seconds of the first is the same hand (tables/hands.py):
+# a shuffler that sends its green button twice, or no Idempotency-Key, starts one hand.
+HAND_START_REPEAT_SECONDS = float(os.environ.get("HAND_START_REPEAT_SECONDS", "5"))
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker tournament manager API",
     "DESCRIPTION": "Every action of the tournament manager, with the same roles as the screens.",
@@ -261,6 +268,8 @@ SPECTACULAR_SETTINGS = {
 
 # Production hardening: secure by default when DEBUG is off; each can be relaxed by the environment.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# The container's own health check asks over plain HTTP on loopback (scripts/healthcheck.py).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))

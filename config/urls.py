@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from web import server
+from web import server, token_views
 
 handler500 = server.server_error  # an overloaded database answers 503 with Retry-After (web/server.py)
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("tokens/", token_views.tokens, name="tokens"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
@@ -21,3 +22,6 @@ urlpatterns = [
     path("", include("web.clock.urls")),
     path("", include("web.tournament.urls")),
 ]
+
+# A URL no pattern matches: under /api/ a JSON error in the API's one shape, elsewhere the site's page.
+handler404 = "web.api.not_found"

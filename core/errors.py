@@ -18,10 +18,14 @@ class ServiceError(Exception):
         self.details = details or []
 
 
-def require(user, allowed: tuple[str, ...]) -> None:
-    """Refuse unless the user has one of the roles (the director always has)."""
+def require(user, allowed: tuple[str, ...], *, table=None) -> None:
+    """Refuse unless the user has one of the roles (the director always has) and, for an action at a
+    table, may act at that table (a dealer tablet acts only at its own: core.roles.acts_at)."""
     if not roles.has_role(user, allowed):
         raise ServiceError(_("Your role does not allow this action."), code="forbidden", status=403)
+    if table is not None and not roles.acts_at(user, table.pk):
+        raise ServiceError(_("This tablet acts only at its own table, not at table %(number)s.") % {"number": table.number},
+                           code="other_table", status=403)
 
 
 def full_clean(instance, exclude: list[str] | None = None) -> None:

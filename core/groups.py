@@ -25,3 +25,8 @@ def table(tournament_id: int, number: int) -> str:
 def tables(tournament_id: int) -> str:
     """Every dealer tablet of a tournament: room-wide notes (hand-for-hand: a hand called, complete)."""
     return f"t{tournament_id}.tables"
+
+
+def dealer_link(link_id: int) -> str:
+    """The sockets a table's dealer link opened: closed when the link is revoked."""
+    return f"dealer_link.{link_id}"

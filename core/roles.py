@@ -1,4 +1,9 @@
-"""Staff roles: Django groups. A director may do everything; a superuser too."""
+"""Staff roles: Django groups. A director may do everything; a superuser too.
+
+Who reaches which page, API operation and WebSocket is one table, web/access.py; the sets here are
+the ones the services check again. Two kinds of actor are bound to one table: a dealer tablet opened
+by its table's dealer link (a DeviceActor, no login) and a Dealer login, bound to the table its tablet
+chose (README, "Staff roles"). The services refuse them at any other table (core.errors.require)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -14,14 +19,34 @@ SETUP = (DIRECTOR,)
 REGISTER = (CASHIER, FLOOR)
 VOID = (CASHIER,)
 CASH = (CASHIER, FLOOR)  # the floor takes money at the tables too (DESIGN.md: floor staff register and pay)
-FLOOR_VIEW = (FLOOR, CASHIER)
+ENTRIES = (CASHIER, FLOOR)  # read entries (names, ID checks): the desk and the floor, never a dealer
+FLOOR_VIEW = (FLOOR,)  # the floor's live picture: the event log, the map, the floor socket (names, every event)
 BUST = (FLOOR,)
 EVENTS = (FLOOR,)
 DISPLAYS = (DIRECTOR,)
-DEALING = (DEALER, FLOOR)  # start a hand at a table, undo a mistaken start
-REPORTING = (DEALER, FLOOR)  # report a table's hand done
+DEALER_LINKS = (FLOOR,)  # create and revoke a table's dealer-tablet link
+DEALING = (DEALER, FLOOR)  # start a hand at a table, undo a mistaken start (a Dealer only at its own table)
+REPORTING = (DEALER, FLOOR)  # report a table's hand done (a Dealer only at its own table)
 SEATING = (FLOOR,)  # draws after the start, seat corrections, the button, special needs
 MOVING = (FLOOR,)  # move slips: confirm, cancel, balance now
+
+
+class DeviceActor(str):
+    """A dealer tablet opened by its table's dealer link: no login, the Dealer role at that table only.
+
+    A string, as every device actor is to the audit log (tournament.audit.actor_user: no user row;
+    actor_label: the string), carrying the table it is bound to and the link it came by."""
+
+    is_authenticated = True
+    is_active = True
+    is_superuser = False
+    pk = None
+
+    def __new__(cls, label: str, *, table_id: int, link_id: int) -> DeviceActor:
+        actor = super().__new__(cls, label)
+        actor.bound_table_id = table_id
+        actor.link_id = link_id
+        return actor
 
 
 def role_labels(names) -> list[str]:
@@ -31,6 +56,8 @@ def role_labels(names) -> list[str]:
 
 
 def user_roles(user) -> set[str]:
+    if isinstance(user, DeviceActor):
+        return {DEALER}
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return set()
     if user.is_superuser:
@@ -45,3 +72,21 @@ def user_roles(user) -> set[str]:
 def has_role(user, roles: tuple[str, ...] | list[str]) -> bool:
     mine = user_roles(user)
     return DIRECTOR in mine or bool(mine.intersection(roles))
+
+
+def table_bound(user) -> bool:
+    """Acts at one table only: a dealer link's tablet, or a Dealer login without the floor's role."""
+    if isinstance(user, DeviceActor):
+        return True
+    mine = user_roles(user)
+    return DEALER in mine and not has_role(user, (FLOOR,))
+
+
+def acts_at(actor, table_id: int) -> bool:
+    """May this actor act at this table? Anyone not bound to a table may (their role decides); a bound
+    actor only at its own table. A Dealer login carries its table as `bound_table_id` once web/access.py
+    has checked it against the login's session."""
+    bound = getattr(actor, "bound_table_id", None)
+    if bound is not None:
+        return bound == table_id
+    return not isinstance(actor, DeviceActor)

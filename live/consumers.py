@@ -6,29 +6,71 @@ They never change state. A client that sees a gap in sequence numbers sends
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from core import groups, roles
+from core import access, groups, roles
+from tables import dealer_links
+from tables.models import DealerLink, Table
 from tournament.models import AuditEvent, DisplayToken, Tournament
 
 from . import fanout
 from .snapshots import floor_snapshot, lobby_snapshot
 
+log = logging.getLogger(__name__)
+
+# The channel layer (Redis) is down: the socket is accepted and closed at once with "try again later";
+# the screen shows that it is reconnecting and retries with backoff (static/js/live.js), then gets a
+# fresh snapshot. Never an HTTP 500 on the handshake, never a traceback per attempt.
+CLOSE_UNAVAILABLE = 1013
+
+
+async def refuse_unavailable(receive, send) -> None:
+    """Answer a WebSocket handshake when the channel layer is down: accept, then close at once."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+
 
 class PushConsumer(AsyncJsonWebsocketConsumer):
     joined: list[str]
 
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            if "channel_name" in self.__dict__:  # it got its channel: not an outage of the layer
+                raise
+            # Channels asks the layer for this socket's channel before the handshake.
+            log.warning("channel layer unavailable: refusing a WebSocket (%s)", CLOSE_UNAVAILABLE, exc_info=True)
+            await refuse_unavailable(receive, send)
+
     async def join(self, *names: str) -> None:
-        self.joined = list(names)
-        for name in names:
-            await self.channel_layer.group_add(name, self.channel_name)
+        """Join the groups; when the channel layer fails, leave what was joined, close the socket
+        (CLOSE_UNAVAILABLE) and end this consumer (StopConsumer: connect() sends nothing more)."""
+        self.joined = []
+        try:
+            for name in names:
+                await self.channel_layer.group_add(name, self.channel_name)
+                self.joined.append(name)
+        except Exception:
+            log.warning("channel layer unavailable: closing a WebSocket (%s)", CLOSE_UNAVAILABLE, exc_info=True)
+            await self.disconnect(CLOSE_UNAVAILABLE)
+            await self.close(code=CLOSE_UNAVAILABLE)
+            raise StopConsumer from None
 
     async def disconnect(self, code):
         for name in getattr(self, "joined", []):
-            await self.channel_layer.group_discard(name, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(name, self.channel_name)
+            except Exception:  # the layer is down; its memberships go with it
+                log.warning("leaving %s failed", name, exc_info=True)
+        self.joined = []
 
     async def push(self, message):
         await self.send_json(message["data"])
@@ -45,14 +87,19 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
 
 
 
+def _may(user, socket: str) -> bool:
+    """The socket's role set, from the table of who reaches what (core/access.py)."""
+    return user is not None and roles.has_role(user, access.staff_roles(access.socket(socket)))
+
+
 class FloorConsumer(PushConsumer):
-    """Staff screens of one tournament: director, floor, cashier."""
+    """The floor's screens of one tournament (and the director's): every event, names included."""
 
     async def connect(self):
         user = self.scope.get("user")
         tid = self.scope["url_route"]["kwargs"]["tournament_id"]
         self.tournament = await database_sync_to_async(Tournament.objects.filter(pk=tid).first)()
-        allowed = await database_sync_to_async(roles.has_role)(user, roles.FLOOR_VIEW) if user else False
+        allowed = await database_sync_to_async(_may)(user, "floor-socket")
         if self.tournament is None or not allowed:
             await self.close(code=4003)
             return
@@ -64,21 +111,56 @@ class FloorConsumer(PushConsumer):
         return await database_sync_to_async(floor_snapshot)(self.tournament)
 
 
+def _table_pk(tournament_id: int, number: int) -> int | None:
+    return Table.objects.filter(tournament_id=tournament_id, number=number).values_list("pk", flat=True).first()
+
+
+def _may_use_table(user, session, table_pk: int | None) -> bool:
+    """The floor and the director at any table; a Dealer login only at the table its session is bound to."""
+    return table_pk is not None and _may(user, "table-socket") and access.dealer_may_use(user, session, table_pk)
+
+
 class TableConsumer(PushConsumer):
-    """One table's dealer tablet: dealers and the floor (and the director). Pushes are short notes
-    naming the event; the tablet fetches its table's state (positions, slips, halt) over HTTP."""
+    """One table's dealer tablet: the floor and the director, and a Dealer login at the table its tablet
+    is bound to (web/access.py). Pushes are short notes naming the event; the tablet fetches its
+    table's state (positions, slips, halt) over HTTP."""
 
     async def connect(self):
         user = self.scope.get("user")
         kwargs = self.scope["url_route"]["kwargs"]
         tid, number = kwargs["tournament_id"], kwargs["number"]
         self.tournament = await database_sync_to_async(Tournament.objects.filter(pk=tid).first)()
-        allowed = await database_sync_to_async(roles.has_role)(user, (roles.DEALER, roles.FLOOR)) if user else False
+        table_pk = await database_sync_to_async(_table_pk)(tid, number)
+        allowed = await database_sync_to_async(_may_use_table)(user, self.scope.get("session"), table_pk)
         if self.tournament is None or not allowed:
             await self.close(code=4003)
             return
         await self.accept()
         await self.join(groups.table(tid, number), groups.tables(tid), groups.user(user.pk))
+        await self.send_json(await self.snapshot())
+
+    async def snapshot(self) -> dict:
+        return {"kind": "snapshot", "seq": await database_sync_to_async(_last_seq)(self.tournament)}
+
+
+class DealerLinkConsumer(PushConsumer):
+    """The tablet of a table's dealer link (tables/dealer_links.py): the same notes as TableConsumer, for
+    the link's table only; closed (4003) when the link is unknown or revoked, at once on revocation."""
+
+    async def connect(self):
+        token = self.scope["url_route"]["kwargs"]["token"]
+        link = await database_sync_to_async(dealer_links.link_for_token)(token)
+        if link is None:
+            await self.close(code=4003)
+            return
+        self.tournament = link.table.tournament
+        await self.accept()
+        await self.join(groups.table(self.tournament.pk, link.table.number), groups.tables(self.tournament.pk),
+                        groups.dealer_link(link.pk))
+        # A revocation whose close went out before this socket joined the link's group is caught here.
+        if not await database_sync_to_async(DealerLink.objects.filter(pk=link.pk, revoked_at__isnull=True).exists)():
+            await self.close(code=4003)
+            return
         await self.send_json(await self.snapshot())
 
     async def snapshot(self) -> dict:
@@ -113,7 +195,7 @@ class GroupLobbyConsumer(PushConsumer):
 
 
 def _valid_display(token: str) -> DisplayToken | None:
-    return DisplayToken.objects.select_related("tournament").filter(token=token, revoked_at__isnull=True).first()
+    return DisplayToken.objects.select_related("tournament").for_link(token).first()
 
 
 def _still_valid(display: DisplayToken) -> bool:
@@ -157,7 +239,9 @@ class LobbyConsumer:
             return
         self.tournament = display.tournament
         await self.send({"type": "websocket.accept"})
-        socket = await fanout.join(display.tournament_id, display.pk, self.send)
+        socket = await self.enter_room(display.tournament_id, display.pk)
+        if socket is None:
+            return
         try:
             if await database_sync_to_async(_still_valid)(display):
                 socket.start(*await socket.snapshot(self.load_snapshot))
@@ -171,6 +255,16 @@ class LobbyConsumer:
                     await self.receive_text(socket, message["text"])
         finally:
             await socket.finish()
+
+    async def enter_room(self, tournament_id: int, display_id: int | None) -> fanout.LobbySocket | None:
+        """Join this process's room of the tournament (live/fanout.py); None, with the socket closed
+        (CLOSE_UNAVAILABLE, the screen retries), when the channel layer is down."""
+        try:
+            return await fanout.join(tournament_id, display_id, self.send)
+        except Exception:
+            log.warning("channel layer unavailable: closing a lobby WebSocket (%s)", CLOSE_UNAVAILABLE, exc_info=True)
+            await self.send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+            return None
 
     async def load_snapshot(self) -> dict:
         return await database_sync_to_async(lobby_snapshot)(self.tournament)
@@ -208,7 +302,9 @@ class SeatConsumer(LobbyConsumer):
             await self.send({"type": "websocket.close", "code": fanout.CLOSE_REVOKED})
             return
         await self.send({"type": "websocket.accept"})
-        socket = await fanout.join(self.tournament.pk, None, self.send)
+        socket = await self.enter_room(self.tournament.pk, None)
+        if socket is None:
+            return
         try:
             socket.start(*await socket.snapshot(self.load_snapshot))
             while True:

@@ -10,9 +10,10 @@ from . import consumers
 LOBBY_FANOUT = os.environ.get("LOBBY_FANOUT", "1").strip().lower() not in {"0", "false", "no", "off"}
 lobby = consumers.LobbyConsumer if LOBBY_FANOUT else consumers.GroupLobbyConsumer
 
-websocket_urlpatterns = [
-    path("ws/t/<int:tournament_id>/floor/", consumers.FloorConsumer.as_asgi()),
-    path("ws/display/<str:token>/", lobby.as_asgi()),
-    path("ws/s/<int:tournament_id>/", consumers.SeatConsumer.as_asgi()),  # players' seat pages (public)
-    path("ws/t/<int:tournament_id>/tables/<int:number>/", consumers.TableConsumer.as_asgi()),  # dealer tablets
+websocket_urlpatterns = [  # each named: core/access.py SOCKETS says who reaches it
+    path("ws/t/<int:tournament_id>/floor/", consumers.FloorConsumer.as_asgi(), name="floor-socket"),
+    path("ws/display/<str:token>/", lobby.as_asgi(), name="display-socket"),
+    path("ws/s/<int:tournament_id>/", consumers.SeatConsumer.as_asgi(), name="seat-socket"),  # seat pages (public)
+    path("ws/t/<int:tournament_id>/tables/<int:number>/", consumers.TableConsumer.as_asgi(), name="table-socket"),
+    path("ws/dealer/<str:token>/", consumers.DealerLinkConsumer.as_asgi(), name="dealer-link-socket"),  # dealer links
 ]

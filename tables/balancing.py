@@ -8,6 +8,12 @@ balanced). Also which tables must halt.
 House settings (Settings): when to balance (the fullest table has `threshold` more than the
 shortest; default 2), when a short table halts (`halt_short_by`, default 3), and the donor procedure
 (default: the fullest table, ties by the break order: the table that breaks first gives).
+
+A move is only ever made between tables at least two players apart: moving a player between tables
+one apart only swaps which of them is short, so a threshold of 1 balances exactly as 2 does. A move
+needs a seated player at the donor who is not already moving out and an open seat (neither taken
+nor held for a player on the way) at the receiver; when the tables are out of balance and no such
+pair exists the answer is NoMove, with the reason for the floor, never an exception.
 """
 from __future__ import annotations
 
@@ -68,6 +74,19 @@ class Break:
     table: int
 
 
+NO_OPEN_SEAT = "no_open_seat"  # every table short enough to receive has all its seats taken or held
+NO_MOVER = "no_mover"  # every player at the tables full enough to give is already moving out
+
+
+@dataclass(frozen=True)
+class NoMove:
+    """Out of balance, but no legal move: nothing moves and the floor is told why."""
+
+    reason: str  # NO_OPEN_SEAT or NO_MOVER
+    donor: int  # the fullest table
+    receiver: int  # the shortest table
+
+
 def counts(tables: Sequence[TableState]) -> dict[int, int]:
     return {t.number: t.players for t in tables}
 
@@ -91,50 +110,98 @@ def table_to_break(tables: Sequence[TableState]) -> int | None:
     return first.number if total <= capacity else None
 
 
+def break_fits(tables: Sequence[TableState], number: int) -> bool:
+    """Whether the players seated at the breaking table find open seats at the other tables now: a
+    seat still taken by a player with a slip out is not open until that slip is confirmed."""
+    breaking = next(t for t in tables if t.number == number)
+    movers = len(breaking.occupied - breaking.leaving)
+    return movers <= sum(len(t.open_seats) for t in tables if t.number != number)
+
+
+def gap(settings: Settings) -> int:
+    """How many players apart two tables must be for a move between them (see the module's notes)."""
+    return max(settings.threshold, 2)
+
+
 def unbalanced(tables: Sequence[TableState], settings: Settings = Settings()) -> bool:
     if len(tables) < 2:
         return False
     players = [t.players for t in tables]
-    return max(players) - min(players) >= settings.threshold
+    return max(players) - min(players) >= gap(settings)
+
+
+def _donor_key(settings: Settings):
+    """Fullest first; among equals, by the house's donor procedure."""
+    if settings.donor == DONOR_BREAK_ORDER:
+        return lambda t: (-t.players, -t.break_order, -t.number)
+    return lambda t: (-t.players, t.break_order, t.number)
+
+
+def _receiver_key(t: TableState):
+    """Shortest first; ties go to the table that breaks last (its players move least)."""
+    return (t.players, -t.break_order, t.number)
 
 
 def donor_table(tables: Sequence[TableState], settings: Settings = Settings()) -> TableState:
-    most = max(t.players for t in tables)
-    fullest = [t for t in tables if t.players == most]
-    if settings.donor == DONOR_BREAK_ORDER:
-        return max(fullest, key=lambda t: (t.break_order, t.number))
-    return min(fullest, key=lambda t: (t.break_order, t.number))
+    return min(tables, key=_donor_key(settings))
 
 
 def receiving_table(tables: Sequence[TableState]) -> TableState:
     """The shortest table; ties go to the table that breaks last (its players move least)."""
-    fewest = min(t.players for t in tables)
-    return max((t for t in tables if t.players == fewest), key=lambda t: (t.break_order, -t.number))
+    return min(tables, key=_receiver_key)
 
 
 def positions_of(table: TableState) -> pos.Positions | None:
     return table.last
 
 
+def movable(table: TableState) -> list[int]:
+    """The seats of the players who could move out: seated and not already moving."""
+    return sorted(table.occupied - table.leaving)
+
+
 def next_big_blind(table: TableState) -> int:
-    """The seat of the player who will be big blind in the donor table's next hand."""
-    live = sorted(table.occupied - table.leaving)
+    """The seat of the player who will be big blind in the donor table's next hand (the only
+    player left to move, when one is)."""
+    live = movable(table)
+    if len(live) == 1:
+        return live[0]
     return pos.next_hand(table.seats, live, table.last).big_blind
 
 
-def balance_move(tables: Sequence[TableState], settings: Settings = Settings()) -> Move | NeedButton | None:
-    """One move when the tables are out of balance: the donor's next big blind goes to the worst
-    position at the shortest table (TDA 8A). None when balanced."""
+def pair(tables: Sequence[TableState], settings: Settings = Settings()) -> tuple[TableState, TableState] | NoMove | None:
+    """The donor and the receiving table of the next move: the fullest table that has a player to
+    move (by the donor procedure) and the shortest table with an open seat at least `gap` players
+    short of it. None when balanced; NoMove when out of balance with no such pair."""
     if not unbalanced(tables, settings):
         return None
-    donor = donor_table(tables, settings)
-    receiver = receiving_table(tables)
-    if donor.last is None:
+    need = gap(settings)
+    for donor in sorted(tables, key=_donor_key(settings)):
+        if not movable(donor):
+            continue
+        receivers = [t for t in tables if t.number != donor.number and t.open_seats and donor.players - t.players >= need]
+        if receivers:
+            return donor, min(receivers, key=_receiver_key)
+    donor, receiver = donor_table(tables, settings), receiving_table(tables)
+    return NoMove(NO_MOVER if not movable(donor) else NO_OPEN_SEAT, donor.number, receiver.number)
+
+
+def balance_move(tables: Sequence[TableState], settings: Settings = Settings()) -> Move | NeedButton | NoMove | None:
+    """One move when the tables are out of balance: the donor's next big blind goes to the worst
+    position at the shortest table that can take a player (TDA 8A). None when balanced; NeedButton
+    when the rule needs positions the software does not know; NoMove when no move is legal."""
+    chosen = pair(tables, settings)
+    if chosen is None or isinstance(chosen, NoMove):
+        return chosen
+    donor, receiver = chosen
+    if donor.last is None and len(movable(donor)) > 1:
         return NeedButton(donor.number)
-    if receiver.last is None:
+    if receiver.last is None and len(receiver.occupied | receiver.reserved) > 1:
         return NeedButton(receiver.number)
     mover = next_big_blind(donor)
     live = sorted(receiver.occupied | receiver.reserved)
+    if receiver.last is None:  # nobody, or one player, at the receiving table: any seat plays at once
+        return Move(donor.number, mover, receiver.number, receiver.open_seats[0], "in_play")
     seat = pos.worst_open_seat(receiver.seats, live, receiver.last, receiver.open_seats)
     return Move(donor.number, mover, receiver.number, seat.seat, seat.role)
 

@@ -139,7 +139,7 @@ def bust_group(t: Tournament, table: Table | None) -> tuple[str, HandForHand | N
 def hand_done(actor, table: Table) -> HandForHand | None:
     """A table reports its hand done ("Hand done" on the dealer tablet, or the floor for it). Returns
     hand-for-hand if it is on (read_models.hand_for_hand_status tells where it stands)."""
-    require(actor, roles.REPORTING)
+    require(actor, roles.REPORTING, table=table)
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.in_play:

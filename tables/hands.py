@@ -3,6 +3,9 @@ level applies from each table's next hand) and moves the button and blinds on (t
 from the dealer tablet or an automatic shuffler; and the undo of a mistaken press."""
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -25,14 +28,27 @@ def table_for_token(token: str) -> Table | None:
     return Table.objects.select_related("tournament").filter(shuffler_token_hash=hash_token(token), in_play=True).first()
 
 
+def repeated_start(table: Table, now) -> HandStart | None:
+    """The hand this table started less than HAND_START_REPEAT_SECONDS ago and still plays, if any: a second
+    press of the button (a shuffler's repeated signal, a retry without an Idempotency-Key) is that same hand,
+    not a new one that would move the button on again. The caller holds the table's row lock."""
+    window = timedelta(seconds=settings.HAND_START_REPEAT_SECONDS)
+    if not table.hand_in_progress or table.hand_started_at is None or now - table.hand_started_at >= window:
+        return None
+    return HandStart.objects.filter(table=table, number=table.hand_number, undone_at__isnull=True).first()
+
+
 def _hand_started(actor, table: Table, source: str) -> HandStart:
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.in_play:
         raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
+    now = timezone.now()
+    same = repeated_start(table, now)
+    if same is not None:
+        return same  # nothing changes: no new hand, no event
     handforhand.check_hand_start(t, table)
     rows = rows_of(t)
-    now = timezone.now()
     level_index = clock_level_index(t, rows, now)
     number = (HandStart.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
     hand = HandStart.objects.create(
@@ -84,7 +100,7 @@ def _dealt_in(t: Tournament, table: Table) -> list[int]:
 @transaction.atomic
 def start_hand(actor, table: Table) -> HandStart:
     """The dealer's "Shuffle / new hand" button."""
-    require(actor, roles.DEALING)
+    require(actor, roles.DEALING, table=table)
     source = HandStart.Source.TABLET if roles.DEALER in roles.user_roles(actor) else HandStart.Source.FLOOR
     return _hand_started(actor, table, source)
 
@@ -101,7 +117,7 @@ def start_hand_by_shuffler(token: str) -> HandStart:
 @transaction.atomic
 def undo_hand_start(actor, table: Table) -> HandStart:
     """Undo a mistaken press: the table returns to the hand and level it had before."""
-    require(actor, roles.DEALING)
+    require(actor, roles.DEALING, table=table)
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
     hand = HandStart.objects.select_for_update().filter(table=table, undone_at__isnull=True).order_by("-number").first()

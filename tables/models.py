@@ -3,6 +3,7 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -211,6 +212,37 @@ class HouseRules(NeverDeleteModel):
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
 
+    MAX_PLACES_PAID = 100_000
+
+    def table_size(self) -> int:
+        """The largest table of the tournament: its table size, or a larger table opened in play."""
+        largest = Table.objects.filter(tournament_id=self.tournament_id, in_play=True).aggregate(n=models.Max("seats"))["n"]
+        return max(self.tournament.seats_per_table, largest or 0)
+
+    def clean(self) -> None:
+        """Settings that contradict each other or the tables are refused (the screen and the API share this).
+        Runs after the field checks even when they failed: a value that is not a number is left to them."""
+        def number(value) -> int | None:
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+        threshold, halt, paid = number(self.balance_threshold), number(self.halt_short_by), number(self.places_paid)
+        errors: dict[str, str] = {}
+        if self.tournament_id is not None and threshold is not None:
+            seats = self.table_size()
+            most = max(seats - 1, 2)  # tables of n seats are at most n - 1 apart; 1 and 2 both balance at 2 apart
+            if threshold > most:
+                errors["balance_threshold"] = _(
+                    "Tables of %(seats)s seats are never more than %(most)s players apart, so they would never be "
+                    "balanced: choose 1 to %(most)s.") % {"seats": seats, "most": most}
+        if threshold is not None and halt is not None and halt < threshold:
+            errors["halt_short_by"] = _(
+                "A table is halted only when it is out of balance: the halt number is at least the balance "
+                "threshold (%(threshold)s).") % {"threshold": threshold}
+        if paid is not None and paid > self.MAX_PLACES_PAID:
+            errors["places_paid"] = _("At most %(max)s places are paid.") % {"max": self.MAX_PLACES_PAID}
+        if errors:
+            raise ValidationError(errors)
+
 
 class Move(NeverDeleteModel):
     """A move slip: one player from a seat to a reserved seat at another table (balancing, a table
@@ -281,3 +313,32 @@ class HandForHand(NeverDeleteModel):
             models.UniqueConstraint(fields=["tournament", "number"], name="h4h_unique_number"),
             models.UniqueConstraint(fields=["tournament"], condition=Q(ended_at__isnull=True), name="h4h_one_live"),
         ]
+
+
+class DealerLink(NeverDeleteModel):
+    """A dealer tablet's link to one table (README, "Staff roles"): a secret URL, not a login, like a
+    lobby screen's display link. It opens that table's dealer tablet and allows only that table's
+    dealer actions. Stored hashed (the URL is shown once, when it is made); revocable."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_links")
+    label = models.CharField(_("label"), max_length=80, blank=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["table", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.table} dealer link {self.pk}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def new_token(self) -> str:
+        token = secrets.token_urlsafe(32)
+        self.token_hash = hash_token(token)
+        return token

@@ -10,6 +10,7 @@ second pending move of one entry or to one seat even so.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -17,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
-from core.errors import ServiceError, full_clean, require
+from core.errors import ServiceError, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
@@ -27,7 +28,9 @@ from . import seating
 from .draws import draw_error, need_json, pending_draw, reveal, room_json, software_button
 from .handforhand import call_next
 from .models import Draw, HouseRules, Move, Seat, Table
-from .selectors import HOUSE_FIELDS, house_rules, house_rules_json, needs_of, rule_settings, slip
+from .selectors import HOUSE_FIELDS, balancing_notice, house_rules, house_rules_json, needs_of, rule_settings, slip
+
+logger = logging.getLogger(__name__)
 
 MAX_STEPS = 50  # moves decided after one event; a bust needs one, a break one per player
 
@@ -143,12 +146,14 @@ def _announce(t: Tournament, actor, moves: list[Move], kind: str, **extra) -> No
 def decide(t: Tournament, actor) -> list[Move]:
     """Balance the room by the rules (the caller holds the tournament lock): a break when everyone
     fits at one table fewer, otherwise one move while the tables are out of balance. Returns the
-    moves created."""
+    moves created. When the tables are out of balance and no move is legal, nothing moves and the
+    floor gets a notice (the event log, and the map's balancing status)."""
     rules = house_rules(t)
     settings = rule_settings(rules)
     tables = read_room(t)
     created: list[Move] = []
     redrawn = False
+    blocked: dict | None = None
     for _step in range(MAX_STEPS):
         playing = balancing_tables(tables)
         if len(playing) < 2:
@@ -171,10 +176,20 @@ def decide(t: Tournament, actor) -> list[Move]:
                 created += redraw(t, actor, [row.number for row in playing if row.number != breaking])
                 redrawn = True
                 break
+            if _cancel_moves_into(t, actor, tables, tables[breaking]):
+                continue  # those players stay where they sit: decide again
+            if not bal.break_fits(states, breaking):
+                blocked = {"reason": "break_waits", "tables": [breaking], "message": _(
+                    "Table %(table)s breaks as soon as the pending move slips free enough seats at the other tables: "
+                    "confirm them, then press Balance now.") % {"table": breaking}}
+                break
             created += _break(t, actor, tables, tables[breaking])
             continue
         decision = bal.balance_move(states, settings)
         if decision is None:
+            break
+        if isinstance(decision, bal.NoMove):
+            blocked = no_move_notice(decision)
             break
         if isinstance(decision, bal.NeedButton):
             # Asked once: the flag stays until the table's positions are known.
@@ -187,7 +202,51 @@ def decide(t: Tournament, actor) -> list[Move]:
         _announce(t, actor, [move], Move.Kind.BALANCE)
         created.append(move)
     flag_halts(t, actor, None if redrawn else tables)
+    notify(t, actor, "balance.no_move" if blocked else None, blocked)
     return created
+
+
+def no_move_notice(decision: bal.NoMove) -> dict:
+    """Why the rules move nobody although the tables are out of balance, for the floor."""
+    names = {"donor": decision.donor, "receiver": decision.receiver}
+    if decision.reason == bal.NO_MOVER:
+        message = _("Table %(donor)s is the fullest, but all its players are already moving out: nobody moves until "
+                    "the pending slips are confirmed.") % names
+    else:
+        message = _("Tables %(donor)s and %(receiver)s are out of balance, but no table short enough to take a player "
+                    "has an open seat: nobody moves until a seat is free (confirm or cancel the pending slips).") % names
+    return {"reason": decision.reason, "tables": [decision.donor, decision.receiver], "message": message}
+
+
+def notify(t: Tournament, actor, type_: str | None, payload: dict | None = None) -> None:
+    """Tell the floor, once, that balancing is stuck and why (balance.no_move, balance.blocked,
+    balance.failed), or that it no longer is (balance.clear). The latest of these events is the
+    notice the map's balancing status shows."""
+    standing = balancing_notice(t)
+    if type_ is None:
+        if standing is not None:
+            record_event(t, "balance.clear", {}, actor, stats=False)
+        return
+    if standing is not None and standing["type"] == type_ and all(
+            standing.get(k) == v for k, v in (payload or {}).items() if k != "message"):
+        return  # the same notice stands: not again after every bust
+    record_event(t, type_, payload or {}, actor, stats=False)
+
+
+def _cancel_moves_into(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow) -> bool:
+    """A table that breaks takes nobody in: the pending slips to it are cancelled (those players stay)."""
+    by_pk = {row.pk: row for row in tables.values()}
+    now = timezone.now()
+    moves = list(Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
+        tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk))
+    for move in moves:
+        _cancel(t, move, actor, "table breaks", now)
+        breaking.reserved.pop(move.to_seat, None)
+        if move.from_table_id in by_pk:
+            by_pk[move.from_table_id].leaving.pop(move.from_seat, None)
+        record_event(t, "move.cancelled", {"move": slip(move), "reason": "table breaks", "entries": [move.entry.number],
+                                           "tables": [move.from_table.number, move.to_table.number]}, actor, stats=False)
+    return bool(moves)
 
 
 def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow) -> list[Move]:
@@ -383,7 +442,9 @@ def balance_now(actor, tournament: Tournament) -> list[Move]:
 
 def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
     """Called by a bust or a void (tournament lock held): a pending slip of that entry is void, and
-    the room is balanced again."""
+    the room is balanced again. Balancing never makes the bust or the void fail: a refusal of the
+    rules (a draw that cannot be made) and even a software error in them roll back only the
+    balancing (a savepoint), and the floor gets a notice to check the tables and balance by hand."""
     now = timezone.now()
     for move in Move.objects.select_for_update().select_related("entry", "from_table", "to_table").filter(
             entry=entry, status=Move.Status.PENDING):
@@ -391,18 +452,24 @@ def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
     if not Seat.objects.filter(tournament=t, ended_at__isnull=True).exists():
         return []
     try:
-        with transaction.atomic():  # a savepoint: balancing never makes a bust fail
+        with transaction.atomic():
             return decide(t, actor)
     except ServiceError as exc:
-        record_event(t, "balance.blocked", {"message": str(exc.message), "code": exc.code}, actor, stats=False)
-        flag_halts(t, actor)
-        return []
+        notify(t, actor, "balance.blocked", {"message": str(exc.message), "code": exc.code})
+    except Exception as exc:  # a defect in balancing must not undo the bust: logged, and the floor is told
+        logger.exception("balancing failed after entry #%s left tournament %s", entry.number, t.pk)
+        notify(t, actor, "balance.failed", {"error": type(exc).__name__, "message": _(
+            "Balancing failed with a software error (it is logged); nobody was moved. Check the tables and press "
+            "Balance now.")})
+    flag_halts(t, actor)
+    return []
 
 
 @transaction.atomic
 def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
-    """The director sets the house rules (unknown names are refused; the rest keep their value).
-    A changed halt setting flags the tables at once; a changed threshold waits for "Balance now"."""
+    """The director sets the house rules (unknown names are refused; the rest keep their value;
+    invalid values raise django's ValidationError, by field). A changed halt setting flags the
+    tables at once; a changed threshold waits for "Balance now"."""
     require(actor, roles.SETUP)
     unknown = sorted(set(data) - set(HOUSE_FIELDS))
     if unknown:
@@ -412,10 +479,10 @@ def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
     before = house_rules_json(rules)
     for name, value in data.items():
         setattr(rules, name, value)
-    full_clean(rules, exclude=["tournament"])
-    if rules.halt_short_by < rules.balance_threshold:
-        raise ServiceError(_("A table is halted only when it is out of balance: the halt number is at least the balance "
-                             "threshold (%(threshold)s).") % {"threshold": rules.balance_threshold}, code="halt_below_threshold")
+    # The model's checks (HouseRules.clean: each field's range, and settings that contradict each other
+    # or the tables), as the screen's form runs them: a refusal names its fields (the API answers 400
+    # with them) and changes nothing.
+    rules.full_clean(exclude=["tournament"])
     rules.save()
     after = house_rules_json(rules)
     changed = {k: {"from": before[k], "to": after[k]} for k in HOUSE_FIELDS if before[k] != after[k]}

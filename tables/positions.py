@@ -152,7 +152,8 @@ def worst_open_seat(seats: int, occupied: Iterable[int], last: Positions, open_s
     open (the player then waits for the button)."""
     candidates = [arrival(seats, occupied, last, s) for s in sorted(set(open_seats))]
     if not candidates:
-        raise ValueError("no open seat")
+        raise ValueError("no open seat")  # callers pass at least one (balancing.pair picks tables that have one)
     playing = [c for c in candidates if c.role not in ("small_blind", "wait_for_button")]
     pool = playing or [c for c in candidates if c.role == "wait_for_button"] or candidates
-    return min(pool, key=lambda c: (c.hands_to_big_blind, clockwise(seats, last.big_blind).index(c.seat)))
+    # Ties: the seat first clockwise after the last big blind (that seat itself, if open, comes last).
+    return min(pool, key=lambda c: (c.hands_to_big_blind, (c.seat - last.big_blind - 1) % seats))

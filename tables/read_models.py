@@ -13,6 +13,7 @@ from . import seating
 from .models import Draw, Move, Table
 from .selectors import (
     after_hand,
+    balancing_notice,
     clock_level_index,
     hand_for_hand,
     house_rules,
@@ -151,13 +152,14 @@ def verify_draw(draw: Draw) -> dict:
 
 def balancing_status(t: Tournament) -> dict:
     """What the floor map and the dealer tablets show: halted tables, tables whose button the
-    software needs, and the pending slips."""
+    software needs, the pending slips, and why balancing moves nobody when it is stuck (notice)."""
     rules = house_rules(t)
     flagged = Table.objects.filter(tournament=t, in_play=True).filter(Q(halted=True) | Q(needs_button=True))
     halted = sorted(n for n, h in flagged.values_list("number", "halted") if h)
     need_button = sorted(n for n, b in flagged.values_list("number", "needs_button") if b)
     return {"halted": halted, "need_button": need_button, "moves": pending_moves(t),
-            "rules": {"threshold": rules.balance_threshold, "halt_short_by": rules.halt_short_by, "donor": rules.donor}}
+            "rules": {"threshold": rules.balance_threshold, "halt_short_by": rules.halt_short_by, "donor": rules.donor},
+            "notice": balancing_notice(t)}
 
 
 def hand_for_hand_status(t: Tournament) -> dict:

@@ -6,7 +6,7 @@ from django.utils import timezone
 from clock import timeline as tl
 from clock.models import ClockState
 from clock.selectors import anchor_of, rows_of
-from tournament.models import Entry, Tournament
+from tournament.models import AuditEvent, Entry, Tournament
 
 from . import balancing as bal
 from . import seating
@@ -90,6 +90,19 @@ def house_rules_json(rules: HouseRules) -> dict:
 
 def rule_settings(rules: HouseRules) -> bal.Settings:
     return bal.Settings(threshold=rules.balance_threshold, halt_short_by=rules.halt_short_by, donor=rules.donor)
+
+
+# The floor's notices about balancing; the latest stands until the next (balance.clear ends it).
+BALANCING_NOTICES = ("balance.no_move", "balance.blocked", "balance.failed", "balance.clear")
+
+
+def balancing_notice(t: Tournament) -> dict | None:
+    """The notice standing now: why balancing moves nobody although the tables are out of balance
+    (no legal move, a draw that cannot be made, a software error). None when there is none."""
+    last = AuditEvent.objects.filter(tournament=t, type__in=BALANCING_NOTICES).order_by("-seq").first()
+    if last is None or last.type == "balance.clear":
+        return None
+    return {"type": last.type, "seq": last.seq, "at": last.at.isoformat(), **last.payload}
 
 
 def after_hand(move: Move) -> bool:

@@ -36,6 +36,13 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
+def _every_hand_start_is_a_new_hand(settings):
+    """Tests press "new hand" many times in a row, often under a frozen clock; a repeated start within
+    HAND_START_REPEAT_SECONDS is the same hand (tables/hands.py), so the tests of that window set it."""
+    settings.HAND_START_REPEAT_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     """The production hasher is slow by design; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -106,3 +113,14 @@ def player(cashier):
 
 def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> services.IdDocument:
     return services.IdDocument(document_type=document_type, number=number)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_public_cache():
+    """Answers kept per (tournament, event sequence) outlive a test, and a rolled-back test's ids come
+    back in the next one (web/caching.py)."""
+    from django.core.cache import caches
+
+    caches["public"].clear()
+    yield
+    caches["public"].clear()

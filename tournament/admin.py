@@ -58,7 +58,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
 @admin.register(DisplayToken)
 class DisplayTokenAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "label", "created_at", "revoked_at")
-    exclude = ("token",)
+    exclude = ("token_hash",)
 
 
 @admin.register(StaffProfile)

@@ -4,7 +4,6 @@ Rows here are never deleted: corrections are new rows or status changes with an 
 """
 from __future__ import annotations
 
-import secrets
 import zoneinfo
 
 from django.conf import settings
@@ -13,6 +12,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from core import tokens
 
 
 class NeverDeleteQuerySet(models.QuerySet):
@@ -322,19 +323,41 @@ class Purchase(NeverDeleteModel):
         return self.amount + self.fee
 
 
+class DisplayTokenQuerySet(NeverDeleteQuerySet):
+    def for_link(self, secret: str) -> models.QuerySet:
+        """The active display whose link carries this secret (none for an unknown or revoked one)."""
+        return self.filter(token_hash=tokens.hash_secret(secret or ""), revoked_at__isnull=True)
+
+
 class DisplayToken(NeverDeleteModel):
-    """A read-only credential for a lobby screen: a URL, not a login. Revocable."""
+    """A read-only credential for a lobby screen: a URL, not a login. Revocable.
+
+    The link's secret is kept only as its SHA-256 (core/tokens.py) and a short prefix: the link is shown
+    once, when it is made (`token` is set on that instance only), and a database dump opens no screen."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="display_tokens")
     label = models.CharField(_("label"), max_length=80)
-    token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe, editable=False)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(max_length=tokens.PREFIX_LENGTH, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     revoked_at = models.DateTimeField(null=True, blank=True)
 
+    objects = DisplayTokenQuerySet.as_manager()
+    token: str | None = None  # the clear secret: only on the instance that made it, never stored
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~Q(token_hash=""), name="display_token_hashed")]
+
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+    def new_secret(self) -> str:
+        """A fresh secret for this screen's link: its hash and prefix are set here, the secret returned."""
+        self.token = tokens.new_secret()
+        self.token_hash, self.prefix = tokens.hash_secret(self.token), tokens.prefix_of(self.token)
+        return self.token
 
 
 class AuditEvent(NeverDeleteModel):

@@ -304,7 +304,9 @@ def create_display_token(actor, tournament: Tournament, label: str) -> DisplayTo
         raise ServiceError(_("Name the screen, for example 'Lobby TV 1'."), code="label_missing")
     check_length(label, DisplayToken, "label", _("The name of the screen is too long: at most %(max)s characters."))
     t = lock_tournament(tournament.pk)
-    token = DisplayToken.objects.create(tournament=t, label=label, created_by=actor)
+    token = DisplayToken(tournament=t, label=label, created_by=actor)
+    token.new_secret()  # shown once, in the answer; only its hash is stored
+    token.save()
     record_event(t, "display.created", {"display": token.pk, "label": label}, actor, stats=False)
     return token
 

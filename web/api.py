@@ -15,13 +15,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.defaults import page_not_found
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.response import Response
@@ -33,6 +34,8 @@ from core import roles
 from core.errors import ServiceError
 from tournament.models import Entry, Tournament
 
+from .auth import ApiTokenAuthentication
+from .idempotency import IdempotentMixin
 from .tournament import serializers as s
 
 ANY_STAFF = roles.ALL_ROLES
@@ -104,10 +107,11 @@ class RolePermission(BasePermission):
         return roles.has_role(request.user, view.roles_for(request.method))
 
 
-class RoleAPIView(APIView):
-    """Base of every staff endpoint: `allowed` maps an HTTP method to the roles that may use it."""
+class RoleAPIView(IdempotentMixin, APIView):
+    """Base of every staff endpoint: `allowed` maps an HTTP method to the roles that may use it. Every
+    change honours the Idempotency-Key header (web/idempotency.py)."""
 
-    authentication_classes = [TokenAuthentication, SessionAuthentication]  # Token first: anonymous gets 401
+    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]  # Token first: anonymous gets 401
     permission_classes = [RolePermission]
     allowed: dict[str, tuple[str, ...]] = {}
 
@@ -151,7 +155,7 @@ class PublicRateThrottle(AnonRateThrottle):
         return getattr(settings, "PUBLIC_API_RATE", "120/minute")
 
 
-class PublicAPIView(APIView):
+class PublicAPIView(IdempotentMixin, APIView):
     """No login, no session (so no CSRF), throttled per address."""
 
     authentication_classes: list = []
@@ -181,3 +185,11 @@ def answers(ok_status: int, ok, *, refused: bool = False, conflict: bool = False
 
 def public_answers(ok) -> dict:
     return {200: ok, 400: REFUSED, 404: NOT_FOUND, 429: THROTTLED}
+
+
+def not_found(request, exception=None):
+    """Django's 404 for a URL no pattern matches (config.urls handler404): under /api/ in the API's one
+    error shape (e.g. a number that is not a number in the path), elsewhere the site's own page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(exceptions.NotFound.default_code, exceptions.NotFound.default_detail), status=404)
+    return page_not_found(request, exception)

@@ -1,15 +1,19 @@
 """URLs of the JSON API, included at /api/. Entries and receipts are keyed by their per-tournament numbers."""
 from django.urls import path
 
+from . import auth_api
 from .clock import api as clock_api
 from .tables import api as tables_api
-from .tables import seating_api
+from .tables import dealer_link_api, seating_api
 from .tournament import api
 
 T = "tournaments/<int:pk>"
 
 urlpatterns = [
-    path("auth/token/", api.TokenView.as_view(), name="api-token"),
+    path("auth/token/", auth_api.TokenView.as_view(), name="api-token"),
+    path("auth/logout/", auth_api.LogoutView.as_view(), name="api-logout"),
+    path("auth/tokens/", auth_api.TokenListView.as_view(), name="api-tokens"),
+    path("auth/tokens/<int:token_id>/revoke/", auth_api.TokenRevokeView.as_view(), name="api-token-revoke"),
     path("structures/", api.StructureListView.as_view(), name="api-structures"),
     path("structures/import/", api.StructureImportView.as_view(), name="api-structure-import"),
     path("structures/<int:pk>/", api.StructureDetailView.as_view(), name="api-structure"),
@@ -42,6 +46,8 @@ urlpatterns = [
     path(f"{T}/tables/<int:number>/in-play/", tables_api.TableInPlayView.as_view(), name="api-table-in-play"),
     path(f"{T}/tables/<int:number>/positions/", tables_api.TablePositionsView.as_view(), name="api-table-positions"),
     path(f"{T}/tables/break-order/", tables_api.BreakOrderView.as_view(), name="api-tables-break-order"),
+    path(f"{T}/tables/<int:number>/dealer-links/", dealer_link_api.TableDealerLinksView.as_view(), name="api-table-dealer-links"),
+    path(f"{T}/dealer-links/<int:link_id>/revoke/", dealer_link_api.DealerLinkRevokeView.as_view(), name="api-dealer-link-revoke"),
     path(f"{T}/moves/", tables_api.MoveListView.as_view(), name="api-moves"),
     path(f"{T}/hand-for-hand/", tables_api.HandForHandView.as_view(), name="api-hand-for-hand"),
     path(f"{T}/house-rules/", tables_api.HouseRulesView.as_view(), name="api-house-rules"),

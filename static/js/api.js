@@ -5,7 +5,9 @@
  *
  *  - CSRF: the session's token (the page's csrfmiddlewaretoken) in X-CSRFToken.
  *  - Idempotency-Key: a fresh random key for each press of a button (api.press), sent with every
- *    write; a retry of the same press sends the same key.
+ *    write; a retry of the same press sends the same key. A write whose answer is lost (no connection,
+ *    or the proxy's 502/503/504) is retried by itself, twice, with the same key: the server runs a
+ *    press once and answers a retry with its first answer (web/idempotency.py).
  *  - Errors: every refusal of the API has one shape, {"error": code, "detail": message, "problems",
  *    "fields"}; api.say() shows the message the same way on every screen (the page's
  *    [data-api-say] region, or a banner at the top), and a network failure says so.
@@ -46,12 +48,34 @@
     return error;
   }
 
+  /* A dealer tablet opened by its table's dealer link (no login) sends the link with every call. */
+  var dealerLink = (document.querySelector('meta[name="api-dealer-link"]') || {}).content || "";
+
+  var RETRY_AFTER = [400, 1500];  // ms before each automatic retry of a write whose answer was lost
+  var LOST = {502: 1, 503: 1, 504: 1};
+
+  function wait(ms) { return new Promise(function (resolve) { window.setTimeout(resolve, ms); }); }
+
+  /* fetch; for a write whose answer was lost, the same request again, with the same Idempotency-Key. */
+  function send(url, init, retries) {
+    var again = function () {
+      return wait(RETRY_AFTER[RETRY_AFTER.length - retries]).then(function () { return send(url, init, retries - 1); });
+    };
+    return fetch(url, init).then(function (response) {
+      return retries > 0 && LOST[response.status] ? again() : response;
+    }, function (error) {
+      if (retries > 0) return again();
+      throw error;
+    });
+  }
+
   function call(method, path, payload, options) {
     options = options || {};
     var headers = {"Accept": "application/json"};
+    if (dealerLink) headers["Authorization"] = "DealerLink " + dealerLink;
     if (method !== "GET") {
       headers["X-CSRFToken"] = csrf();
-      headers["Idempotency-Key"] = options.key || newKey();
+      headers["Idempotency-Key"] = options.key || newKey();  // one key for this press, kept for its retries
     }
     var init = {method: method, headers: headers, credentials: "same-origin", cache: "no-store"};
     if (payload !== undefined && payload !== null) {
@@ -59,7 +83,7 @@
       init.body = JSON.stringify(payload);
     }
     var url = /^(https?:)?\//.test(path) ? path : root + path;
-    return fetch(url, init).then(function (response) {
+    return send(url, init, method === "GET" ? 0 : RETRY_AFTER.length).then(function (response) {
       return response.text().then(function (raw) {
         var data = null;
         try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }

@@ -92,6 +92,10 @@
       list.appendChild(li);
     });
     document.getElementById("no-moves").hidden = slips.length > 0;
+    // Why balancing moves nobody although it should (no legal move, a draw refused, an error): from the server.
+    var notice = document.getElementById("balance-notice"), why = balancing().notice;
+    notice.textContent = why ? why.message || "" : "";
+    notice.hidden = !why;
   }
 
   // Hand-for-hand: the panel (the director starts and ends it) and each table's step in the hand.

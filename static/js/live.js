@@ -79,18 +79,21 @@
     var sync = opts.sync || null;  // a TimeSync: pinged over this socket on every (re)connect
     if (sync === true) sync = TimeSync(function (id) { sendJson({action: "ping", id: id}); });
     function sendJson(data) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(data)); else throw new Error("offline"); }
+    /* "live" (a snapshot came on this socket), "reconnecting" (lost or refused, e.g. 1013 while the
+       server's Redis is down: retrying with backoff) or "offline" (refused for good, 4003). */
     function setStatus(up) {
       online = up;
-      if (opts.onStatus) opts.onStatus(up);
+      var state = up ? "live" : closedForGood ? "offline" : "reconnecting";
+      if (opts.onStatus) opts.onStatus(up, state);
       if (!badge) return;
-      badge.textContent = up ? badge.dataset.online : badge.dataset.offline;
-      badge.className = "badge " + (up ? "live" : "offline");
+      badge.textContent = up ? badge.dataset.online
+        : (state === "reconnecting" && badge.dataset.reconnecting) || badge.dataset.offline;
+      badge.className = "badge " + (up ? "live" : "offline " + state);
     }
     function open() {
       var proto = location.protocol === "https:" ? "wss://" : "ws://";
       ws = new WebSocket(proto + location.host + opts.path);
       ws.onopen = function () {
-        attempt = 0; setStatus(true);
         if (sync) sync.start();
       };
       ws.onmessage = function (msg) {
@@ -99,6 +102,9 @@
           if (sync) sync.receive(data.id, data.server_time);
         } else if (data.kind === "snapshot") {
           seq = data.seq;
+          // Live from the first snapshot, not from the handshake: a server that accepts and closes
+          // at once (1013) keeps the backoff growing instead of being retried twice a second.
+          if (!online) { attempt = 0; setStatus(true); }
           opts.onSnapshot(data);
         } else if (data.kind === "event") {
           if (seq !== null && data.seq !== seq + 1) {
@@ -110,9 +116,10 @@
         }
       };
       ws.onclose = function (ev) {
+        if (ev.code === 4003) closedForGood = true;
         setStatus(false);
         if (sync) sync.stop();
-        if (ev.code === 4003) { closedForGood = true; if (opts.onRefused) opts.onRefused(); return; }
+        if (closedForGood) { if (opts.onRefused) opts.onRefused(); return; }
         attempt += 1;
         var delay = Math.min(30000, 500 * Math.pow(2, attempt)) * (0.5 + Math.random());
         setTimeout(open, delay);

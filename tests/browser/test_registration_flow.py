@@ -227,11 +227,12 @@ def test_director_creates_and_revokes_a_lobby_screen_link(live_asgi, browser, di
     assert created.value.post_data_json == {"label": "TV bar"}
     page.wait_for_selector("#display-list tr.new")
     token = DisplayToken.objects.get(label="TV bar")
-    link = f"{live_asgi}/display/{token.token}/"
-    assert link in page.inner_text("#display-list tr.new") and page.inner_text(".api-say") == "Screen link created for TV bar."
+    link = page.inner_text("#new-link-url")  # shown this once: the server keeps only its hash
+    assert link.startswith(f"{live_asgi}/display/{token.prefix}") and DisplayToken.objects.for_link(link.split("/")[-2]).get() == token
+    assert token.prefix in page.inner_text("#display-list tr.new") and page.inner_text(".api-say") == "Screen link created for TV bar."
     with page.expect_request(f"{live_asgi}/api/tournaments/{tournament.pk}/displays/{token.pk}/revoke/"):
         page.click("#display-list tr.new button")
     page.wait_for_function("(document.querySelector('.api-say') || {}).textContent"
                            " === 'The link of TV bar is revoked; that screen goes blank.'")
-    assert link not in page.inner_text("#display-list")
+    assert page.is_hidden("#new-link") and "revoked" in page.inner_text(f'#display-list tr[data-display="{token.pk}"]')
     ctx.close()

@@ -69,6 +69,7 @@ def test_role_matrix_for_clock_and_table_pages(role, request, client, tournament
 def test_role_matrix_for_the_actions(role, request, client, tournament, table):
     """A wrong role gets 403 in the API's one error shape and changes nothing; a right one reaches the service."""
     client.force_login(request.getfixturevalue(role))
+    client.get(reverse("dealer", args=[tournament.pk, 1]))  # a Dealer login acts at the table its tablet opened
     for name, (_method, _path, _body, allowed) in ACTIONS.items():
         before = AuditEvent.objects.count()
         response = call(client, tournament, name)
@@ -280,6 +281,7 @@ def test_dealer_button_starts_a_hand_at_the_announced_level_and_undo_reverts_it(
 
 def test_undo_with_nothing_to_undo_is_refused(client, dealer, tournament, table):
     client.force_login(dealer)
+    client.get(reverse("dealer", args=[tournament.pk, 1]))  # the tablet opens table 1: the login is bound there
     response = call(client, tournament, "hand-undo")
     assert response.status_code == 409 and response.json()["detail"] == "There is no hand start to undo at this table."
 
@@ -288,6 +290,7 @@ def test_dealer_state_answers_time_pings_and_404_for_unknown_tables(client, deal
     import time
 
     client.force_login(dealer)
+    client.get(reverse("dealer", args=[tournament.pk, 1]))  # the tablet opens table 1: the login is bound there
     before = time.time()
     ping = client.get(reverse("dealer-state", args=[tournament.pk, 1]) + "?ping=1").json()
     assert set(ping) == {"server_time"} and before <= ping["server_time"] <= time.time()

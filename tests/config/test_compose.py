@@ -1,9 +1,12 @@
 """docker-compose.yml: the production services exist, have health checks, and every command they
 run names something this project really has."""
+import http.client
 import importlib
+import importlib.util
 import os
 import re
 import shlex
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -11,6 +14,7 @@ from django.core.management import get_commands
 from django.urls import resolve
 
 from config import serve
+from tests import production
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,3 +111,38 @@ def test_the_server_runs_one_worker_per_core_unless_told_with_a_bounded_pool_eac
     assert serve.options({**redis, "WEB_CONCURRENCY": "3"})["workers"] == 3
     assert serve.options({"WEB_CONCURRENCY": "3"})["workers"] == 1  # no Redis: pushes cannot cross processes
     assert compose()["x-app"]["environment"]["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
+
+
+def test_the_web_health_check_passes_against_the_production_server(tmp_path):
+    """The compose web command's server with compose's production environment (DEBUG=0, ALLOWED_HOSTS
+    defaulting to localhost, the HTTPS redirect on), and compose's own health check command against it:
+    exit 0. Plain HTTP elsewhere is still redirected, and an unlisted Host is still refused."""
+    healthcheck = compose()["services"]["web"]["healthcheck"]["test"]
+    assert healthcheck[0] == "CMD"
+    with production.web_server(tmp_path) as (port, env):
+        assert env["DEBUG"] == "0" and env["ALLOWED_HOSTS"] == "localhost"
+        check = subprocess.run(production.localise(healthcheck[1:], port), cwd=ROOT, env=env, capture_output=True,
+                               text=True, timeout=30)
+        assert check.returncode == 0, check.stderr
+
+        def get(path: str, host: str) -> int:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", path, headers={"Host": host})
+            status = connection.getresponse().status
+            connection.close()
+            return status
+
+        assert get("/healthz", "localhost") == 200
+        assert get("/healthz", "127.0.0.1") == 400  # not in ALLOWED_HOSTS: why the check names a host
+        assert get("/accounts/login/", "localhost") == 301  # everything else still goes to HTTPS
+
+
+def test_the_health_check_names_a_host_that_allowed_hosts_accepts():
+    spec = importlib.util.spec_from_file_location("healthcheck", ROOT / "scripts" / "healthcheck.py")
+    healthcheck = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(healthcheck)
+    assert healthcheck.host_header("localhost") == "localhost"
+    assert healthcheck.host_header(" poker.example.com , localhost") == "poker.example.com"
+    assert healthcheck.host_header(".example.org") == "example.org"
+    assert healthcheck.host_header("*") == "localhost"
+    assert healthcheck.host_header("") == "localhost"

@@ -7,6 +7,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from clock import services as clock_services
+from core.access import DEALER_TABLE
 from live.consumers import FloorConsumer, LobbyConsumer, TableConsumer
 from tables import busts, draws, hands, read_models, seats, selectors
 from tables import setup as table_setup
@@ -32,17 +33,18 @@ def lobby_communicator(token):
     return communicator
 
 
-@pytest.mark.parametrize("who", ["dealer", "anonymous"])
-async def test_floor_socket_refuses_dealer_and_anonymous(who, tournament, dealer):
-    user = dealer if who == "dealer" else AnonymousUser()
+@pytest.mark.parametrize("who", ["dealer", "cashier", "anonymous"])
+async def test_floor_socket_refuses_dealer_cashier_and_anonymous(who, tournament, dealer, cashier):
+    """Every event, names included, is the floor's (and the director's): not the desk's, not a dealer's."""
+    user = {"dealer": dealer, "cashier": cashier}.get(who, AnonymousUser())
     communicator = floor_communicator(tournament, user)
     connected, code = await communicator.connect()
     assert not connected and code == 4003
 
 
-@pytest.mark.parametrize("role", ["floor", "cashier", "director"])
+@pytest.mark.parametrize("role", ["floor", "director"])
 async def test_floor_socket_snapshot_then_events_in_sequence(role, tournament, player, cashier, floor, director):
-    user = {"floor": floor, "cashier": cashier, "director": director}[role]
+    user = {"floor": floor, "director": director}[role]
     communicator = floor_communicator(tournament, user)
     connected, _ = await communicator.connect()
     assert connected
@@ -181,6 +183,7 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
     def table_communicator(user, number):
         communicator = WebsocketCommunicator(TableConsumer.as_asgi(), f"/ws/t/{tournament.pk}/tables/{number}/")
         communicator.scope["user"] = user
+        communicator.scope["session"] = {DEALER_TABLE: table.pk}  # the dealer's tablet opened table 1
         communicator.scope["url_route"] = {"kwargs": {"tournament_id": tournament.pk, "number": number}}
         return communicator
 
@@ -198,6 +201,10 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
     await communicator.disconnect()
 
     connected, code = await table_communicator(cashier, 1).connect()
+    assert not connected and code == 4003
+    # A Dealer login reaches only the table its tablet opened (table 1): not table 2's socket.
+    await database_sync_to_async(table_setup.open_table)(director, tournament, 2, 9)
+    connected, code = await table_communicator(dealer, 2).connect()
     assert not connected and code == 4003
 
     # Hand-for-hand events go to every tablet at once, however many tables they name.

@@ -13,6 +13,7 @@ from tests.tables.test_moves import bust_at, seated, start
 def state_of(user, tournament, number) -> dict:
     client = Client()
     client.force_login(user)
+    client.get(reverse("dealer", args=[tournament.pk, number]))  # a Dealer login's tablet is bound to its table
     response = client.get(reverse("dealer-state", args=[tournament.pk, number]))
     assert response.status_code == 200
     return response.json()["table"]

@@ -8,6 +8,7 @@ from core import broadcast
 from live.snapshots import lobby_snapshot
 from tables.models import HouseRules
 from tests.tables import test_api
+from tests.tables.test_dealer_links import dealer_tablet
 from tests.tables.test_moves import entry, seated, start
 from tests.tables.test_views import client_for
 from tournament import services
@@ -40,25 +41,25 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(roo
     assert "Hand-for-hand" in page and "End hand-for-hand" in page and 'id="h4h-toggle"' in page
     assert f'handForHand: "/api/tournaments/{t.pk}/hand-for-hand/"' in page
 
-    state = client_for(dealer).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
+    state = dealer_tablet(dealer, t, 1).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
     assert state["h4h"] == {"hand": 1, "step": "deal", "waiting_for": [1, 2, 3, 4]}
-    started = test_api.client_for(dealer).post(api(t, "tables/1/hand/"))
+    started = dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand/"))
     assert started.status_code == 201 and started.json()["hand"] == 1
-    again = test_api.client_for(dealer).post(api(t, "tables/1/hand/"))
+    again = dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand/"))
     assert again.status_code == 409 and again.json()["error"] == "h4h_wait" and again.json()["detail"]
-    done = test_api.client_for(dealer).post(api(t, "tables/1/hand-done/"))
+    done = dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand-done/"))
     assert done.status_code == 200 and done.json()["on"] is True  # "Hand done: this table waits for the next hand."
-    state = client_for(dealer).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
+    state = dealer_tablet(dealer, t, 1).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
     assert state["h4h"]["step"] == "done"
     # Its start can no longer be undone: the tablet shows the API's refusal.
-    undo = test_api.client_for(dealer).delete(api(t, "tables/1/hand/"))
+    undo = dealer_tablet(dealer, t, 1).delete(api(t, "tables/1/hand/"))
     assert undo.status_code == 409 and undo.json()["error"] == "h4h_reported"
     # The floor reports for the other tables from the map.
     for n in (2, 3, 4):
         assert test_api.client_for(floor).post(api(t, f"tables/{n}/hand-done/")).status_code == 200
     data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
     assert data["hand"] == 2 and data["called"] and data["seconds_taken"] == 120
-    page = client_for(dealer).get(f"/t/{t.pk}/tables/2/dealer/").content.decode()
+    page = dealer_tablet(dealer, t, 2).get(f"/t/{t.pk}/tables/2/dealer/").content.decode()
     assert "Hand done" in page and f'"/api/tournaments/{t.pk}/tables/2/hand-done/"' in page
     assert f"/t/{t.pk}/tables/2/hand/done/" not in page
 
@@ -82,10 +83,10 @@ def test_hand_for_hand_in_the_api(room, director, dealer, floor, cashier):
     answer = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
     assert answer.status_code == 200 and answer.json()["on"] and answer.json()["called"]
     assert test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json").status_code == 409
-    assert test_api.client_for(dealer).post(api(t, "tables/1/hand/")).status_code == 201
-    done = test_api.client_for(dealer).post(api(t, "tables/1/hand-done/"))
+    assert dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand/")).status_code == 201
+    done = dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand-done/"))
     assert done.status_code == 200 and done.json()["reported"] == [1]
-    assert test_api.client_for(dealer).post(api(t, "tables/1/hand-done/")).status_code == 409
+    assert dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand-done/")).status_code == 409
     n = min(seated(t)[2].values())
     assert test_api.client_for(floor).post(api(t, f"entries/{n}/bust/"), {}, format="json").status_code == 400
     assert test_api.client_for(floor).post(api(t, f"entries/{n}/bust/"), {"stack": -1}, format="json").status_code == 400

@@ -14,6 +14,7 @@ from core.errors import ServiceError
 from tables import hands, read_models
 from tables import setup as table_setup
 from tables.models import HandStart, Table
+from tests.tables.test_dealer_links import dealer_tablet
 from tournament.models import AuditEvent, Tournament
 
 SHUFFLER_URL = "/api/shuffler/hand-started/"
@@ -251,8 +252,12 @@ def test_the_shuffler_api_refuses_a_wrong_token_and_changes_nothing(director, to
     before = table_state(tournament)
     headers = {"HTTP_AUTHORIZATION": header.format(token=tokens[1])} if header else {}
     response = api().post(SHUFFLER_URL, **headers)
-    assert response.status_code == 403
-    assert response.json()["error"] == "bad_token"
+    if header:
+        assert response.status_code == 403
+        assert response.json()["error"] == "bad_token"
+    else:  # no credentials at all: 401 with the challenge, as on every endpoint
+        assert response.status_code == 401
+        assert response["WWW-Authenticate"] == "Table"
     assert table_state(tournament) == before
 
 
@@ -268,7 +273,7 @@ def test_the_shuffler_api_refuses_a_renewed_or_closed_tables_token(director, tou
 
 def test_a_staff_login_is_not_a_shuffler_token(director, dealer, tournament, opened, fake_now):
     before = table_state(tournament)
-    assert api(dealer).post(SHUFFLER_URL).status_code == 403
+    assert api(dealer).post(SHUFFLER_URL).status_code == 401  # a login carries no table token
     assert table_state(tournament) == before
 
 
@@ -279,14 +284,15 @@ def test_a_staff_login_is_not_a_shuffler_token(director, dealer, tournament, ope
 def test_the_dealer_tablet_api_starts_and_undoes_a_hand(request, director, tournament, opened, fake_now, role):
     tables, _tokens = opened
     user = request.getfixturevalue(role)
+    tablet = dealer_tablet(user, tournament, 1)  # a Dealer login acts at the table its tablet opened
     clock.start_clock(director, tournament)
     fake_now.at(1190)
-    first = api(user).post(hand_url(tournament, 1))
+    first = tablet.post(hand_url(tournament, 1))
     assert first.status_code == 201 and first.json() == {"table": 1, "hand": 1, "level": 1}
     fake_now.at(1210)
-    second = api(user).post(hand_url(tournament, 1))
+    second = tablet.post(hand_url(tournament, 1))
     assert second.status_code == 201 and second.json() == {"table": 1, "hand": 2, "level": 2}
-    undo = api(user).delete(hand_url(tournament, 1))
+    undo = tablet.delete(hand_url(tournament, 1))
     assert undo.status_code == 200 and undo.json() == {"table": 1, "hand": 2, "level": 2}  # the hand that was undone
     row = overview(tournament)[1]
     assert (row["hand"], row["level"], row["on_old_level"]) == (1, 1, True)
@@ -299,8 +305,8 @@ def test_the_dealer_tablet_api_refuses_a_cashier_and_strangers(cashier, dealer, 
     assert api(cashier).delete(hand_url(tournament, 1)).status_code == 403
     assert api().post(hand_url(tournament, 1)).status_code == 401
     assert table_state(tournament) == before
-    assert api(dealer).post(hand_url(tournament, 42)).status_code == 404
-    nothing = api(dealer).delete(hand_url(tournament, 1))
+    assert dealer_tablet(dealer, tournament, 1).post(hand_url(tournament, 42)).status_code == 404
+    nothing = dealer_tablet(dealer, tournament, 1).delete(hand_url(tournament, 1))
     assert (nothing.status_code, nothing.json()["error"]) == (409, "nothing_to_undo")
     assert table_state(tournament) == before
 
@@ -311,7 +317,7 @@ def test_a_hand_answer_at_a_time_with_no_fake_clock(director, dealer, tournament
     clock.start_clock(director, tournament)
     hands.start_hand(dealer, tables[1])  # level 1, now
     ClockState.objects.filter(tournament=tournament).update(started_at=timezone.now() - timedelta(minutes=21))
-    assert api(dealer).post(hand_url(tournament, 2)).json()["level"] == 2
+    assert dealer_tablet(dealer, tournament, 2).post(hand_url(tournament, 2)).json()["level"] == 2
     rows = overview(tournament)
     assert (rows[1]["level"], rows[1]["on_old_level"], rows[2]["level"]) == (1, True, 2)
 
@@ -319,21 +325,18 @@ def test_a_hand_answer_at_a_time_with_no_fake_clock(director, dealer, tournament
 def test_the_dealer_tablet_presses_through_the_api_then_reads_its_state(director, dealer, tournament, opened, fake_now):
     """The tablet's "Shuffle / new hand" and undo are the API's POST and DELETE of tables/<n>/hand/;
     after each press it reads dealer/state.json, which shows the change."""
-    from django.test import Client
-
     clock.start_clock(director, tournament)
-    tablet = Client()
-    tablet.force_login(dealer)
+    tablet = dealer_tablet(dealer, tournament, 1)
     state_url = f"/t/{tournament.pk}/tables/1/dealer/state.json"
-    pressed = api(dealer).post(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-1")
+    pressed = tablet.post(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-1")
     assert pressed.status_code == 201 and pressed.json()["hand"] == 1  # "Hand 1 started."
     state = tablet.get(state_url).json()["table"]
     assert (state["hand"], state["hand_level_index"], state["level"]) == (1, 0, 1)
     assert HandStart.objects.get(table__number=1).actor == dealer
-    undone = api(dealer).delete(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-2")
+    undone = tablet.delete(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-2")
     assert undone.status_code == 200 and undone.json()["hand"] == 1  # "Hand 1 is undone."
     assert tablet.get(state_url).json()["table"]["hand"] == 0
     before = table_state(tournament)
-    refused = api(dealer).delete(hand_url(tournament, 1))
+    refused = tablet.delete(hand_url(tournament, 1))
     assert refused.status_code == 409 and refused.json()["detail"] == "There is no hand start to undo at this table."
     assert table_state(tournament) == before

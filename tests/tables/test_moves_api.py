@@ -35,7 +35,8 @@ def test_the_floor_lists_the_pending_slips(slip, floor, director, tournament):
         assert listed["move"] == slip.number and listed["entry"] == slip.entry.number and listed["status"] == "pending"
         assert listed["from"] == {"table": slip.from_table.number, "seat": slip.from_seat}
         assert listed["to"] == {"table": slip.to_table.number, "seat": slip.to_seat}
-        assert set(answer) == {"halted", "need_button", "moves", "rules"}
+        assert set(answer) == {"halted", "need_button", "moves", "rules", "notice"}
+        assert answer["notice"] is None  # balancing is not stuck
 
 
 def test_confirm_moves_the_player_and_a_second_confirm_is_409(slip, floor, tournament):

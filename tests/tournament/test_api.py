@@ -8,7 +8,6 @@ from datetime import date
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tables import seats
@@ -17,6 +16,7 @@ from tests.conftest import BASIC_SPEC, PASSWORD, id_doc, tournament_data
 from tournament import services, setup
 from tournament import structure as rules
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, Structure, Tournament
+from web.models import ApiToken
 
 DOCUMENT = "EA 123-4567"
 DOCUMENT_VARIANTS = ("EA 123-4567", "EA1234567", "1234567")
@@ -72,10 +72,11 @@ def second_player(cashier):
 ANY = {"director", "floor", "cashier", "dealer"}
 SETUP = {"director"}
 REGISTER = {"director", "floor", "cashier"}
+ENTRIES = {"director", "floor", "cashier"}  # names and ID checks: not a dealer (core/access.py)
 CASH = {"director", "cashier", "floor"}
 VOID = {"director", "cashier"}
 BUST = EVENTS = SEATING = {"director", "floor"}
-FLOOR_VIEW = {"director", "floor", "cashier"}
+FLOOR_VIEW = {"director", "floor"}  # the map names players: not the cashier (core/access.py)
 PUBLIC = ANY | {"anonymous"}  # no login: the room's phones
 
 T = "/api/tournaments/{t}"
@@ -97,10 +98,10 @@ ENDPOINTS = [
     ("GET", T + "/stats/", ANY, None),
     ("GET", "/api/players/", REGISTER, None),
     ("POST", "/api/players/", REGISTER, lambda w: {"first_name": "Eva", "last_name": "Malá", "date_of_birth": "1970-03-04"}),
-    ("GET", T + "/entries/", ANY, None),
+    ("GET", T + "/entries/", ENTRIES, None),
     ("POST", T + "/entries/", REGISTER,
      lambda w: {"player": w["player2"].pk, "document_type": "passport", "document_number": "P9876543", "seen": True}),
-    ("GET", T + "/entries/1/", ANY, None),
+    ("GET", T + "/entries/1/", ENTRIES, None),
     ("POST", T + "/entries/1/rebuy/", REGISTER, lambda w: {"paid": False}),
     ("POST", T + "/entries/1/addon/", REGISTER, None),
     ("POST", T + "/entries/1/bust/", BUST, None),
@@ -201,7 +202,7 @@ def test_token_auth_obtain_and_use(floor, tournament, player, cashier):
     assert response.status_code == 200
     body = response.json()
     assert body["roles"] == ["Floor"] and body["username"] == "floor"
-    assert Token.objects.get(user=floor).key == body["token"]
+    assert ApiToken.objects.get(user=floor).pk == body["id"]
 
     tablet = APIClient()
     tablet.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
@@ -211,14 +212,14 @@ def test_token_auth_obtain_and_use(floor, tournament, player, cashier):
     assert AuditEvent.objects.get(type="entry.busted").actor == floor
 
     again = APIClient().post("/api/auth/token/", {"username": "floor", "password": PASSWORD}, format="json")
-    assert again.json()["token"] == body["token"], "the same token is handed out again"
+    assert again.json()["token"] != body["token"], "each login makes a new token (the server cannot show an old one)"
 
 
 def test_token_refused_for_wrong_password_and_bad_token(floor):
     response = APIClient().post("/api/auth/token/", {"username": "floor", "password": "wrong"}, format="json")
     assert response.status_code == 400
     assert "Wrong username or password" in response.json()["detail"]
-    assert not Token.objects.exists()
+    assert not ApiToken.objects.exists()
     missing = APIClient().post("/api/auth/token/", {"username": "floor"}, format="json")
     assert missing.status_code == 400 and "password" in missing.json()["fields"]
     tablet = APIClient()
@@ -233,7 +234,7 @@ def test_token_login_is_rate_limited_by_axes(floor):
     response = client.post("/api/auth/token/", {"username": "floor", "password": PASSWORD}, format="json")
     assert response.status_code == 429
     assert "locked" in response.json()["detail"]
-    assert not Token.objects.exists()
+    assert not ApiToken.objects.exists()
 
 
 # --- registration with the ID check ------------------------------------------------------
@@ -593,8 +594,10 @@ def test_display_tokens(director, tournament):
     assert created.status_code == 201
     body = created.json()
     token = DisplayToken.objects.get(pk=body["id"])
-    assert body["active"] is True and body["token"] == token.token and body["url"].endswith(f"/display/{token.token}/")
-    assert [d["id"] for d in client.get(f"/api/tournaments/{tournament.pk}/displays/").json()] == [token.pk]
+    assert body["active"] is True and body["url"].endswith(f"/display/{body['token']}/") and body["prefix"] == body["token"][:6]
+    assert DisplayToken.objects.for_link(body["token"]).get() == token, "the link's secret finds its screen by hash"
+    listed = client.get(f"/api/tournaments/{tournament.pk}/displays/").json()
+    assert [(d["id"], d["prefix"], d["token"], d["url"]) for d in listed] == [(token.pk, token.prefix, None, None)]
     unnamed = client.post(f"/api/tournaments/{tournament.pk}/displays/", {"label": ""}, format="json")
     assert unnamed.status_code == 400 and "Lobby TV 1" in unnamed.json()["fields"]["label"][0]
     revoked = client.post(f"/api/tournaments/{tournament.pk}/displays/{token.pk}/revoke/")

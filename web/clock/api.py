@@ -7,8 +7,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from clock import selectors, services
-from core import roles
-from web.api import ANY_STAFF, RoleAPIView, answers, tournament_or_404, valid
+from web.access import api as api_roles
+from web.api import RoleAPIView, answers, tournament_or_404, valid
 
 ClockSerializer = inline_serializer("Clock", {
     "status": serializers.ChoiceField(["not_started", "running", "paused"]),
@@ -66,7 +66,7 @@ def perform(user, tournament, data: dict):
 
 
 class ClockView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+    allowed = api_roles("api-clock")
 
     @extend_schema(operation_id="clock_retrieve", tags=["clock"], responses=answers(200, ClockSerializer))
     def get(self, request, pk: int):

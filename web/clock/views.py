@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.shortcuts import render
 
 from clock import selectors
-from core import roles
 from tournament.models import Tournament
-from web.tournament.views import in_venue_time, role_required
+from web.access import page
+from web.tournament.views import in_venue_time
 
 
-@role_required(roles.SETUP)
+@page("director-clock")
 @in_venue_time
 def director_clock(request, tournament: Tournament):
     snapshot = selectors.clock_snapshot(tournament)

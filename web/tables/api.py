@@ -12,17 +12,20 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clock.selectors import rows_of
-from core import roles
 from tables import busts, handforhand, hands, moves, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import HouseRules, Move, Table
 from tables.selectors import seat_of
-from web.api import ANY_STAFF, RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
+from web.access import AtTheTable
+from web.access import api as api_roles
+from web.api import CONFLICT, FORBIDDEN, REFUSED, RoleAPIView, answers, call_service, entry_or_404, error_body, tournament_or_404, valid
+from web.idempotency import IdempotentMixin
 from web.tournament import serializers as s
 
 TableSerializer = inline_serializer("TableLevel", many=True, fields={
@@ -49,7 +52,7 @@ def hand_answer(hand) -> dict:
 
 
 class TableListView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+    allowed = api_roles("api-tables")
 
     @extend_schema(operation_id="tables_list", tags=["tables"], responses=answers(200, TableSerializer))
     def get(self, request, pk: int):
@@ -67,8 +70,8 @@ class TableListView(RoleAPIView):
         return Response({"table": table.number, "shuffler_token": token}, status=status.HTTP_201_CREATED)
 
 
-class HandStartView(RoleAPIView):
-    allowed = {"POST": roles.DEALING, "DELETE": roles.DEALING}
+class HandStartView(AtTheTable, RoleAPIView):
+    allowed = api_roles("api-table-hand")
 
     @extend_schema(operation_id="tables_hand_started", tags=["tables"], request=None,
                    summary="First shuffle of a new hand at this table (dealer tablet)",
@@ -84,20 +87,33 @@ class HandStartView(RoleAPIView):
         return Response(hand_answer(hands.undo_hand_start(request.user, table)))
 
 
-class ShufflerHandStartView(APIView):
-    """For automatic shufflers: `Authorization: Table <token>` (the token given when the table opened)."""
+def shuffler_token(request) -> str:
+    header = request.headers.get("Authorization", "")
+    return header[len("Table "):].strip() if header.startswith("Table ") else ""
+
+
+class ShufflerHandStartView(IdempotentMixin, APIView):
+    """For automatic shufflers: `Authorization: Table <token>` (the token given when the table opened).
+    An Idempotency-Key is per table; a shuffler that sends none is still safe: a second signal within
+    HAND_START_REPEAT_SECONDS is the same hand (tables/hands.py)."""
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
+    def idempotency_owner(self, request) -> str | None:
+        table = hands.table_for_token(shuffler_token(request))
+        return f"table:{table.pk}" if table is not None else None
+
     @extend_schema(operation_id="shuffler_hand_started", tags=["tables"], request=None,
                    parameters=[OpenApiParameter("Authorization", str, OpenApiParameter.HEADER, required=True,
                                                 description="Table <shuffler token>")],
-                   summary="The shuffler's green button: a new hand begins", responses={201: HandSerializer, 403: None})
+                   summary="The shuffler's green button: a new hand begins",
+                   responses={201: HandSerializer, 400: REFUSED, 401: FORBIDDEN, 403: FORBIDDEN, 409: CONFLICT})
     def post(self, request):
-        header = request.headers.get("Authorization", "")
-        token = header[len("Table "):].strip() if header.startswith("Table ") else ""
-        return Response(hand_answer(hands.start_hand_by_shuffler(token)), status=status.HTTP_201_CREATED)
+        if not request.headers.get("Authorization"):  # no credentials at all: 401, as on every endpoint
+            return Response(error_body(NotAuthenticated.default_code, NotAuthenticated.default_detail),
+                            status=status.HTTP_401_UNAUTHORIZED, headers={"WWW-Authenticate": "Table"})
+        return Response(hand_answer(hands.start_hand_by_shuffler(shuffler_token(request))), status=status.HTTP_201_CREATED)
 
 
 # --- break order, in play ---------------------------------------------------------------------------
@@ -109,7 +125,7 @@ class BreakOrderSerializer(serializers.Serializer):
 
 
 class BreakOrderView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "PUT": roles.SETUP}
+    allowed = api_roles("api-tables-break-order")
 
     @extend_schema(operation_id="tables_break_order", tags=["tables"], summary="The tables in play, first to break first",
                    responses=answers(200, BreakOrderSerializer))
@@ -129,7 +145,7 @@ class InPlaySerializer(serializers.Serializer):
 
 
 class TableInPlayView(RoleAPIView):
-    allowed = {"POST": roles.SETUP}
+    allowed = api_roles("api-table-in-play")
 
     @extend_schema(operation_id="tables_in_play", tags=["tables"], request=InPlaySerializer,
                    summary="Take a table out of play (only when empty) or back into play",
@@ -164,6 +180,11 @@ MoveStatusSerializer = inline_serializer("MoveStatus", {
     "rules": inline_serializer("MoveRules", {
         "threshold": serializers.IntegerField(), "halt_short_by": serializers.IntegerField(),
         "donor": serializers.CharField()}),
+    "notice": inline_serializer("BalancingNotice", {
+        "type": serializers.CharField(help_text="balance.no_move, balance.blocked or balance.failed"),
+        "seq": serializers.IntegerField(), "at": serializers.DateTimeField(),
+        "message": serializers.CharField(help_text="Why nobody moves, for the floor."),
+    }, allow_null=True, help_text="Why balancing moves nobody although it should (null: nothing stuck)."),
 })
 
 
@@ -177,7 +198,7 @@ class PositionsSerializer(serializers.Serializer):
 
 
 class MoveListView(RoleAPIView):
-    allowed = {"GET": roles.MOVING}
+    allowed = api_roles("api-moves")
 
     @extend_schema(operation_id="moves_status", tags=["moves"],
                    summary="Halted tables, tables whose button is needed, the pending move slips, the house rules",
@@ -187,7 +208,7 @@ class MoveListView(RoleAPIView):
 
 
 class MoveBalanceView(RoleAPIView):
-    allowed = {"POST": roles.MOVING}
+    allowed = api_roles("api-moves-balance")
 
     @extend_schema(operation_id="moves_balance", tags=["moves"], request=None,
                    summary="Balance now: decide the moves the rules call for (after a cancelled slip is fixed)",
@@ -200,7 +221,7 @@ class MoveBalanceView(RoleAPIView):
 
 
 class MoveConfirmView(RoleAPIView):
-    allowed = {"POST": roles.MOVING}
+    allowed = api_roles("api-move-confirm")
 
     @extend_schema(operation_id="moves_confirm", tags=["moves"], request=None,
                    summary="The player sat down at the new seat (chips travel with the player)",
@@ -211,7 +232,7 @@ class MoveConfirmView(RoleAPIView):
 
 
 class MoveCancelView(RoleAPIView):
-    allowed = {"POST": roles.MOVING}
+    allowed = api_roles("api-move-cancel")
 
     @extend_schema(operation_id="moves_cancel", tags=["moves"], request=CancelMoveSerializer,
                    summary="Cancel a slip: the reserved seat is free again (the room is not balanced by itself)",
@@ -224,7 +245,7 @@ class MoveCancelView(RoleAPIView):
 
 
 class TablePositionsView(RoleAPIView):
-    allowed = {"POST": roles.SEATING}
+    allowed = api_roles("api-table-positions")
 
     @extend_schema(operation_id="tables_positions", tags=["tables"], request=PositionsSerializer,
                    summary="The floor enters the button of the hand in play at a table whose positions are unknown",
@@ -251,7 +272,7 @@ class BustSerializer(serializers.Serializer):
 
 
 class EntryBustView(RoleAPIView):
-    allowed = {"POST": roles.BUST}
+    allowed = api_roles("api-entry-bust")
 
     @extend_schema(operation_id="entries_bust", tags=["entries"], summary="The player is out",
                    description="`stack`: the chips the player had at the start of the hand. Players busted in the same "
@@ -282,7 +303,7 @@ class UndoneBustSerializer(s.EntrySerializer):
 
 
 class EntryUndoBustView(RoleAPIView):
-    allowed = {"POST": roles.BUST}
+    allowed = api_roles("api-entry-undo-bust")
 
     @extend_schema(operation_id="entries_undo_bust", tags=["entries"], summary="Undo a mistaken bust: the entry plays again",
                    description="Back in its seat if that is still free, otherwise seated by the late-entry draw; the "
@@ -318,7 +339,7 @@ class HandForHandSerializer(serializers.Serializer):
 
 
 class HandForHandView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+    allowed = api_roles("api-hand-for-hand")
 
     @extend_schema(operation_id="h4h_status", tags=["hand-for-hand"], responses=answers(200, H4HStatusSerializer),
                    summary="Hand-for-hand: on or off, the hand called, the tables it waits for, the bubble suggestion")
@@ -335,8 +356,8 @@ class HandForHandView(RoleAPIView):
         return Response(read_models.hand_for_hand_status(t))
 
 
-class HandDoneView(RoleAPIView):
-    allowed = {"POST": roles.REPORTING}
+class HandDoneView(AtTheTable, RoleAPIView):
+    allowed = api_roles("api-table-hand-done")
 
     @extend_schema(operation_id="tables_hand_done", tags=["hand-for-hand"], request=None,
                    summary="The hand at this table is over (dealer tablet, or the floor for the table)",
@@ -356,11 +377,11 @@ class HouseRulesSerializer(serializers.Serializer):
     hand_for_hand_seconds = serializers.IntegerField(min_value=0, max_value=900, required=False,
                                                      help_text="0: the clock stands still in hand-for-hand.")
     hand_for_hand_ties = serializers.ChoiceField(choices=HouseRules.Ties.choices, required=False)
-    places_paid = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    places_paid = serializers.IntegerField(min_value=1, max_value=HouseRules.MAX_PLACES_PAID, required=False, allow_null=True)
 
 
 class HouseRulesView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "PATCH": roles.SETUP}
+    allowed = api_roles("api-house-rules")
 
     @extend_schema(operation_id="house_rules", tags=["hand-for-hand"], responses=answers(200, HouseRulesSerializer),
                    summary="The house rules of balancing, breaking, redraws and hand-for-hand")

@@ -11,11 +11,12 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from core import roles
 from tables import draws, read_models, seats
 from tables.models import Draw, Table
 from tournament.models import Player
+from web.access import api as api_roles
 from web.api import PublicAPIView, RoleAPIView, answers, call_service, entry_or_404, public_answers, tournament_or_404, valid
+from web.caching import versioned
 
 
 class DrawSerializer(serializers.Serializer):
@@ -59,7 +60,7 @@ def draw_result_json(draw: Draw) -> dict:
 
 
 class DrawStartView(RoleAPIView):
-    allowed = {"POST": roles.SETUP}
+    allowed = api_roles("api-draw-start")
 
     @extend_schema(operation_id="seating_draw_start", tags=["seating"], request=None,
                    summary="The start draw: every registered entry to a random seat (TDA 5)",
@@ -74,6 +75,7 @@ class DrawListView(PublicAPIView):
     @extend_schema(operation_id="seating_draws_list", tags=["seating"], auth=[],
                    summary="Every draw of the tournament (public): the pending one shows only its commitment",
                    responses=public_answers(DrawSerializer(many=True)))
+    @versioned
     def get(self, request, pk: int):
         draws = Draw.objects.filter(tournament=tournament_or_404(pk)).order_by("number")
         return Response(DrawSerializer([draw_json(d) for d in draws], many=True).data)
@@ -92,13 +94,14 @@ class DrawVerifyView(PublicAPIView):
                        "inputs": serializers.JSONField(required=False), "result": serializers.JSONField(required=False),
                        "recomputed": serializers.JSONField(required=False), "written": serializers.JSONField(required=False),
                        "matches": serializers.BooleanField(required=False)})))
+    @versioned
     def get(self, request, pk: int, number: int):
         draw = get_object_or_404(Draw, tournament_id=pk, number=number)
         return Response(read_models.verify_draw(draw))
 
 
 class DrawCommitView(RoleAPIView):
-    allowed = {"POST": roles.SEATING}
+    allowed = api_roles("api-draw-commit")
 
     @extend_schema(operation_id="seating_draw_commit", tags=["seating"], request=None,
                    summary="Make sure the next draw's commitment exists (and is announced) before anything is drawn",
@@ -109,7 +112,7 @@ class DrawCommitView(RoleAPIView):
 
 
 class SeatWaitingView(RoleAPIView):
-    allowed = {"POST": roles.SEATING}
+    allowed = api_roles("api-seat-waiting")
 
     @extend_schema(operation_id="seating_seat_waiting", tags=["seating"], request=None,
                    summary="Seat every live entry without a seat, by the late-entry rule",
@@ -125,7 +128,7 @@ class CorrectSeatSerializer(serializers.Serializer):
 
 
 class EntrySeatView(RoleAPIView):
-    allowed = {"POST": roles.SEATING}
+    allowed = api_roles("api-entry-seat")
 
     @extend_schema(operation_id="seating_correct_seat", tags=["seating"], request=CorrectSeatSerializer,
                    summary="A player found in the wrong seat goes to the right one (keeps the stack)",
@@ -159,7 +162,7 @@ class ButtonRequestSerializer(serializers.Serializer):
 
 
 class TableButtonView(RoleAPIView):
-    allowed = {"POST": roles.SEATING}
+    allowed = api_roles("api-table-button")
 
     @extend_schema(operation_id="tables_button", tags=["tables"], request=ButtonRequestSerializer,
                    summary="The button draw: high card, spades > hearts > diamonds > clubs",
@@ -202,7 +205,7 @@ class SeatRequestAnswerSerializer(serializers.Serializer):
 
 
 class SeatRequestView(RoleAPIView):
-    allowed = {"POST": roles.SEATING, "DELETE": roles.SEATING}
+    allowed = api_roles("api-seat-request")
 
     @extend_schema(operation_id="seating_request_set", tags=["seating"], request=SeatRequestSerializer,
                    summary="A fixed table (and seat) or an accessible table for a player (TDA 6); later draws honour it",
@@ -227,7 +230,7 @@ class SeatRequestView(RoleAPIView):
 
 
 class FloorMapView(RoleAPIView):
-    allowed = {"GET": roles.FLOOR_VIEW}
+    allowed = api_roles("api-floor-map")
 
     @extend_schema(operation_id="seating_map", tags=["seating"],
                    summary="The floor's map: every table with its seats and players, who waits, the next commitment",
@@ -273,6 +276,7 @@ class PublicSeatSearchView(PublicAPIView):
                    parameters=[OpenApiParameter("q", str, required=True,
                                                 description="An entry number or at least two letters of a name.")],
                    responses=public_answers(PublicEntrySerializer(many=True)))
+    @versioned
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
         q = valid(SeatQuerySerializer, request.query_params).validated_data["q"]
@@ -283,6 +287,7 @@ class PublicSeatView(PublicAPIView):
     @extend_schema(operation_id="public_seat", tags=["public"], auth=[],
                    summary="An entry's table and seat (name, table, seat; nothing personal)",
                    responses=public_answers(PublicSeatSerializer))
+    @versioned
     def get(self, request, pk: int, number: int):
         answer = read_models.public_seat(tournament_or_404(pk), number)
         if answer is None:

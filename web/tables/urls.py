@@ -10,6 +10,9 @@ urlpatterns = [
     path("t/<int:pk>/dealer/", views.dealer_choose, name="dealer-choose"),
     path("t/<int:pk>/tables/<int:number>/dealer/", views.dealer_page, name="dealer"),
     path("t/<int:pk>/tables/<int:number>/dealer/state.json", views.dealer_state, name="dealer-state"),
+    # A table's dealer link (tables/dealer_links.py): the tablet of that table, no login.
+    path("dealer/<str:token>/", views.dealer_link_page, name="dealer-link"),
+    path("dealer/<str:token>/state.json", views.dealer_link_state, name="dealer-link-state"),
     path("t/<int:pk>/map/", views.floor_map_page, name="floor-map"),
     path("t/<int:pk>/map.json", views.floor_map_json, name="floor-map-json"),
     path("t/<int:pk>/house-rules/", views.house_rules_page, name="house-rules"),

@@ -10,9 +10,11 @@ from __future__ import annotations
 import time
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
@@ -20,12 +22,13 @@ from clock.selectors import clock_snapshot
 from core import roles
 from core.errors import ServiceError
 from tables import moves, read_models, seat_cards, selectors
-from tables.models import Draw, Table
+from tables.models import DealerLink, Draw, Table
 from tournament.models import Tournament
+from web import access
+from web.access import page
+from web.caching import versioned
 from web.tables.forms import HouseRulesForm
-from web.tournament.views import in_venue_time, role_required
-
-TABLES_VIEW = (roles.FLOOR,)  # and the director (has_role adds the director everywhere)
+from web.tournament.views import in_venue_time
 
 
 def _table(pk: int, number: int) -> Table:
@@ -59,50 +62,80 @@ def _tables_context(tournament: Tournament) -> dict:
         "t": tournament, "seq": seq, "clock": clock_snapshot(tournament), "tables": overview,
         "rows": _table_rows(tournament, overview, order), "break_order": " ".join(str(n) for n in order),
         "next_number": _next_number(tournament),
+        "dealer_links": DealerLink.objects.filter(table__tournament=tournament, revoked_at__isnull=True)
+                        .select_related("table", "created_by").order_by("table__number", "id"),
     }
 
 
-@role_required(TABLES_VIEW)
+@page("tables")
 @in_venue_time
 def tables_page(request, tournament: Tournament):
     return render(request, "tables/tables.html", _tables_context(tournament))
 
 
-@role_required(roles.DEALING)
+@page("dealer-choose")
 @in_venue_time
 def dealer_choose(request, tournament: Tournament):
+    """The tablet chooses its table. A Dealer login is bound to the first table it opens (web/access.py)."""
     tables = Table.objects.filter(tournament=tournament, in_play=True).order_by("number")
-    return render(request, "tables/dealer_choose.html", {"t": tournament, "tables": tables})
+    bound = request.session.get(access.DEALER_TABLE) if roles.table_bound(request.user) else None
+    if bound is not None:
+        tables = tables.filter(pk=bound)
+    return render(request, "tables/dealer_choose.html", {"t": tournament, "tables": tables, "bound": bound is not None})
 
 
-@role_required(roles.DEALING)
-@in_venue_time
-def dealer_page(request, tournament: Tournament, number: int):
-    table = _table(tournament.pk, number)
+def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, link_token: str = ""):
     return render(request, "tables/dealer.html", {
-        "t": tournament, "table": table, "state": read_models.table_state(table), "clock": clock_snapshot(tournament),
+        "t": table.tournament, "table": table, "state": read_models.table_state(table),
+        "clock": clock_snapshot(table.tournament), "state_url": state_url, "socket_path": socket_path,
+        "link_token": link_token,
     })
 
 
+def _dealer_state(table: Table, ping: bool) -> JsonResponse:
+    if ping:
+        return JsonResponse({"server_time": time.time()})
+    return JsonResponse({"server_time": time.time(), "table": read_models.table_state(table), "clock": clock_snapshot(table.tournament)})
+
+
+@page("dealer")
+@in_venue_time
+def dealer_page(request, tournament: Tournament, number: int):
+    table = _table(tournament.pk, number)
+    access.bind_dealer(request, table)
+    return _dealer_tablet(request, table, state_url=reverse("dealer-state", args=[tournament.pk, number]),
+                          socket_path=f"/ws/t/{tournament.pk}/tables/{number}/")
+
+
 @never_cache
-@role_required(roles.DEALING)
+@page("dealer-state")
 def dealer_state(request, pk: int, number: int):
     """Polled by the dealer tablet (dealers have no floor socket). `?ping=1` answers only the server
-    time, for the tablet's time sync."""
-    if request.GET.get("ping"):
-        get_object_or_404(Tournament, pk=pk)
-        return JsonResponse({"server_time": time.time()})
+    time, for the tablet's time sync. A Dealer login reads only the table its tablet is bound to."""
     table = _table(pk, number)
-    return JsonResponse({"server_time": time.time(), "table": read_models.table_state(table), "clock": clock_snapshot(table.tournament)})
+    access.require_dealer_table(request, table)
+    return _dealer_state(table, bool(request.GET.get("ping")))
+
+
+@page("dealer-link")
+def dealer_link_page(request, token: str):
+    """The tablet of a table's dealer link: no login; the secret in the URL is the credential."""
+    link = access.link_or_403(token)
+    with timezone.override(link.table.tournament.time_zone):
+        return _dealer_tablet(request, link.table, state_url=reverse("dealer-link-state", args=[token]),
+                              socket_path=f"/ws/dealer/{token}/", link_token=token)
+
+
+@never_cache
+@page("dealer-link-state")
+def dealer_link_state(request, token: str):
+    link = access.link_or_403(token)
+    return _dealer_state(link.table, bool(request.GET.get("ping")))
 
 
 # --- the floor's table map (tablet) ------------------------------------------------------------
 
-MAP_VIEW = (roles.FLOOR,)  # and the director
-SEAT_CARDS = (roles.FLOOR, roles.CASHIER)  # and the director
-
-
-@role_required(MAP_VIEW)
+@page("floor-map")
 @in_venue_time
 def floor_map_page(request, tournament: Tournament):
     return render(request, "tables/map.html", {"t": tournament, "map": _floor_map(tournament),
@@ -116,7 +149,7 @@ def _floor_map(tournament: Tournament) -> dict:
 
 
 @never_cache
-@role_required(MAP_VIEW)
+@page("floor-map-json")
 def floor_map_json(request, pk: int):
     return JsonResponse(_floor_map(get_object_or_404(Tournament, pk=pk)))
 
@@ -129,7 +162,7 @@ def _whole(value) -> int | None:
 # --- house rules (the director) ---------------------------------------------------------------
 
 
-@role_required(roles.SETUP)
+@page("house-rules")
 @in_venue_time
 def house_rules_page(request, tournament: Tournament):
     rules = selectors.house_rules(tournament)
@@ -140,6 +173,8 @@ def house_rules_page(request, tournament: Tournament):
             moves.set_house_rules(request.user, tournament, form.data_for_service())
         except ServiceError as exc:
             error = exc
+        except ValidationError as exc:  # the tables changed since the form checked them: marked by field
+            form.add_error(None, exc)
         else:
             messages.success(request, _("House rules saved."))
             return redirect("house-rules", pk=tournament.pk)
@@ -166,14 +201,14 @@ def _cards_response(request, tournament: Tournament, rows: list[dict], name: str
                                                       "draw": request.GET.get("draw", ""), "query": request.GET.urlencode()})
 
 
-@role_required(SEAT_CARDS)
+@page("seat-cards")
 @in_venue_time
 def seat_cards_all(request, tournament: Tournament):
     rows = _seat_card_rows(request, tournament)
     return _cards_response(request, tournament, rows, f"seat-cards-{tournament.pk}")
 
 
-@role_required(SEAT_CARDS)
+@page("seat-card")
 @in_venue_time
 def seat_card(request, tournament: Tournament, number: int):
     rows = _seat_card_rows(request, tournament, entry_number=number)
@@ -189,6 +224,8 @@ def _public_tournament(pk: int) -> Tournament:
     return get_object_or_404(Tournament, pk=pk)
 
 
+@page("seat-search")
+@versioned
 def seat_search(request, pk: int):
     tournament = _public_tournament(pk)
     q = request.GET.get("q", "").strip()
@@ -198,6 +235,8 @@ def seat_search(request, pk: int):
     return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found})
 
 
+@page("seat-page")
+@versioned
 def seat_page(request, pk: int, number: int):
     tournament = _public_tournament(pk)
     seat = read_models.public_seat(tournament, number)
@@ -207,7 +246,8 @@ def seat_page(request, pk: int, number: int):
                                                      "next_draw": selectors.pending_commitment(tournament)})
 
 
-@never_cache
+@page("seat-json")
+@versioned
 def seat_json(request, pk: int, number: int):
     seat = read_models.public_seat(_public_tournament(pk), number)
     if seat is None:
@@ -215,19 +255,24 @@ def seat_json(request, pk: int, number: int):
     return JsonResponse(seat)
 
 
+@page("draw-list")
+@versioned
 def draw_list(request, pk: int):
     tournament = _public_tournament(pk)
     draws = Draw.objects.filter(tournament=tournament).order_by("-number")
     return render(request, "tables/draws.html", {"t": tournament, "draws": draws})
 
 
+@page("draw-detail")
+@versioned
 def draw_detail(request, pk: int, number: int):
     tournament = _public_tournament(pk)
     draw = get_object_or_404(Draw, tournament=tournament, number=number)
     return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": read_models.verify_draw(draw)})
 
 
-@never_cache
+@page("draws-json")
+@versioned
 def draws_json(request, pk: int):
     """The next commitment and the last revealed draw (public: the lobby TV shows them)."""
     tournament = _public_tournament(pk)

@@ -2,31 +2,26 @@
 
 Permissions are the role sets of core.roles (the director may do everything); the
 services check them again. Every refusal has the one error shape of web.api.
-Tablets and shufflers authenticate with `Authorization: Token <key>` from /api/auth/token/.
+Tablets and scripts authenticate with `Authorization: Token <key>` from /api/auth/token/ (web/auth_api.py).
 """
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
-from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from core import roles
 from tournament import services, setup
-from tournament.models import AuditEvent, DisplayToken, Entry, Level, Player, Purchase, Structure, Tournament
+from tournament.models import AuditEvent, DisplayToken, Level, Player, Purchase, Structure, Tournament
 from tournament.stats import registration_problem, tournament_stats
-from web.api import ANY_STAFF, RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
+from web.access import api as api_roles
+from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
 
 from . import serializers as s
 
-RECEIPTS = tuple(dict.fromkeys(roles.REGISTER + roles.VOID + roles.CASH))
 
 def purchase_or_404(pk: int, number: int) -> Purchase:
     return get_object_or_404(Purchase.objects.select_related("entry__player"), tournament_id=pk, number=number)
@@ -41,38 +36,11 @@ def structure_detail(structure: Structure) -> Structure:
         pk=structure.pk)
 
 
-# --- auth --------------------------------------------------------------------------------
-
-
-class TokenView(APIView):
-    """Exchange a username and password for an API token. Failed attempts count towards the axes lockout."""
-
-    authentication_classes: list = []
-    permission_classes: list = []
-
-    @extend_schema(
-        operation_id="auth_token", tags=["auth"], auth=[], request=s.TokenRequestSerializer,
-        responses={200: s.TokenSerializer, 400: OpenApiResponse(s.ServiceErrorSerializer, description="Wrong username or password."),
-                   429: OpenApiResponse(s.ServiceErrorSerializer, description="Locked out after too many failed attempts.")},
-    )
-    def post(self, request):
-        data = valid(s.TokenRequestSerializer, request.data).validated_data
-        user = authenticate(request=request, username=data["username"], password=data["password"])
-        if getattr(request, "axes_locked_out", False):
-            return Response({"detail": _("Too many failed logins: this account is locked for a while. Ask the director.")},
-                            status=status.HTTP_429_TOO_MANY_REQUESTS)
-        if user is None:
-            return Response({"detail": _("Wrong username or password.")}, status=status.HTTP_400_BAD_REQUEST)
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response(s.TokenSerializer({"token": token.key, "username": user.get_username(),
-                                           "roles": sorted(roles.user_roles(user))}).data)
-
-
 # --- structures --------------------------------------------------------------------------
 
 
 class StructureListView(RoleAPIView):
-    allowed = {"GET": roles.SETUP, "POST": roles.SETUP}
+    allowed = api_roles("api-structures")
 
     @extend_schema(operation_id="structures_list", tags=["structures"], summary="Structure templates",
                    responses=answers(200, s.StructureSummarySerializer(many=True), lookup=False))
@@ -89,7 +57,7 @@ class StructureListView(RoleAPIView):
 
 
 class StructureImportView(RoleAPIView):
-    allowed = {"POST": roles.SETUP}
+    allowed = api_roles("api-structure-import")
 
     @extend_schema(operation_id="structures_import", tags=["structures"], summary="Import an exported structure as a new template",
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
@@ -100,7 +68,7 @@ class StructureImportView(RoleAPIView):
 
 
 class StructureDetailView(RoleAPIView):
-    allowed = {"GET": roles.SETUP, "PUT": roles.SETUP}
+    allowed = api_roles("api-structure")
 
     @extend_schema(operation_id="structures_retrieve", tags=["structures"], summary="A template with its chips and levels",
                    responses=answers(200, s.StructureDetailSerializer))
@@ -117,7 +85,7 @@ class StructureDetailView(RoleAPIView):
 
 
 class StructureCopyView(RoleAPIView):
-    allowed = {"POST": roles.SETUP}
+    allowed = api_roles("api-structure-copy")
 
     @extend_schema(operation_id="structures_copy", tags=["structures"], summary="Copy a template under a new name",
                    request=s.CopySerializer, responses=answers(201, s.StructureDetailSerializer, refused=True))
@@ -129,7 +97,7 @@ class StructureCopyView(RoleAPIView):
 
 
 class StructureExportView(RoleAPIView):
-    allowed = {"GET": roles.SETUP}
+    allowed = api_roles("api-structure-export")
 
     @extend_schema(operation_id="structures_export", tags=["structures"], summary="Export a template (JSON file format)",
                    responses=answers(200, s.StructureExportSerializer))
@@ -141,7 +109,7 @@ class StructureExportView(RoleAPIView):
 
 
 class TournamentListView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "POST": roles.SETUP}
+    allowed = api_roles("api-tournaments")
 
     @extend_schema(operation_id="tournaments_list", tags=["tournaments"],
                    responses=answers(200, s.TournamentSerializer(many=True), lookup=False))
@@ -158,7 +126,7 @@ class TournamentListView(RoleAPIView):
 
 
 class TournamentDetailView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "PATCH": roles.SETUP}
+    allowed = api_roles("api-tournament")
 
     @extend_schema(operation_id="tournaments_retrieve", tags=["tournaments"], responses=answers(200, s.TournamentSerializer))
     def get(self, request, pk: int):
@@ -174,7 +142,7 @@ class TournamentDetailView(RoleAPIView):
 
 
 class TournamentStructureView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "PUT": roles.SETUP}
+    allowed = api_roles("api-tournament-structure")
 
     @extend_schema(operation_id="tournaments_structure_export", tags=["tournaments"],
                    summary="The tournament's own structure (export format)",
@@ -192,7 +160,7 @@ class TournamentStructureView(RoleAPIView):
 
 
 class RegistrationView(RoleAPIView):
-    allowed = {"POST": roles.SETUP}
+    allowed = api_roles("api-registration")
 
     @extend_schema(operation_id="tournaments_registration", tags=["tournaments"], summary="Close or reopen registration",
                    request=s.RegistrationToggleSerializer, responses=answers(200, s.RegistrationStateSerializer, refused=True))
@@ -205,7 +173,7 @@ class RegistrationView(RoleAPIView):
 
 
 class StatsView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF}
+    allowed = api_roles("api-stats")
 
     @extend_schema(operation_id="tournaments_stats", tags=["tournaments"], summary="Entries, players left, prize pool, chips",
                    responses=answers(200, s.StatsSerializer))
@@ -217,11 +185,11 @@ class StatsView(RoleAPIView):
 
 
 class PlayerListView(RoleAPIView):
-    allowed = {"GET": roles.REGISTER, "POST": roles.REGISTER}
+    allowed = api_roles("api-players")
     LIMIT = 50
 
     @extend_schema(operation_id="players_list", tags=["players"], summary="Find players by name or nickname",
-                   parameters=[OpenApiParameter("q", str, description="Words matched against first name, last name and nickname.")],
+                   parameters=[s.PlayerSearchSerializer],  # the query as validated, limits included
                    responses=answers(200, s.PlayerSerializer(many=True), refused=True, lookup=False))
     def get(self, request):
         q = valid(s.PlayerSearchSerializer, request.query_params).validated_data["q"]
@@ -245,10 +213,10 @@ class PlayerListView(RoleAPIView):
 
 @method_decorator(sensitive_post_parameters("document_number"), name="dispatch")
 class EntryListView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF, "POST": roles.REGISTER}
+    allowed = api_roles("api-entries")
 
     @extend_schema(operation_id="entries_list", tags=["entries"],
-                   parameters=[OpenApiParameter("status", str, enum=Entry.Status.values)],
+                   parameters=[s.EntryFilterSerializer],
                    responses=answers(200, s.EntrySerializer(many=True), refused=True))
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
@@ -272,7 +240,7 @@ class EntryListView(RoleAPIView):
 
 
 class EntryDetailView(RoleAPIView):
-    allowed = {"GET": ANY_STAFF}
+    allowed = api_roles("api-entry")
 
     @extend_schema(operation_id="entries_retrieve", tags=["entries"], responses=answers(200, s.EntrySerializer))
     def get(self, request, pk: int, number: int):
@@ -280,7 +248,7 @@ class EntryDetailView(RoleAPIView):
 
 
 class EntryRebuyView(RoleAPIView):
-    allowed = {"POST": roles.REGISTER}
+    allowed = api_roles("api-entry-rebuy")
 
     @extend_schema(operation_id="entries_rebuy", tags=["entries"], summary="Re-buy for a live entry",
                    request=s.RebuySerializer, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
@@ -292,7 +260,7 @@ class EntryRebuyView(RoleAPIView):
 
 
 class EntryAddonView(RoleAPIView):
-    allowed = {"POST": roles.REGISTER}
+    allowed = api_roles("api-entry-addon")
 
     @extend_schema(operation_id="entries_addon", tags=["entries"], summary="Add-on for a live entry (always paid)",
                    request=None, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
@@ -306,11 +274,10 @@ class EntryAddonView(RoleAPIView):
 
 
 class ReceiptListView(RoleAPIView):
-    allowed = {"GET": RECEIPTS}
+    allowed = api_roles("api-receipts")
 
     @extend_schema(operation_id="receipts_list", tags=["receipts"],
-                   parameters=[OpenApiParameter("status", str, enum=Purchase.Status.values),
-                               OpenApiParameter("entry", int, description="Entry number.")],
+                   parameters=[s.ReceiptFilterSerializer],
                    responses=answers(200, s.PurchaseSerializer(many=True), refused=True))
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
@@ -324,7 +291,7 @@ class ReceiptListView(RoleAPIView):
 
 
 class ReceiptDetailView(RoleAPIView):
-    allowed = {"GET": RECEIPTS}
+    allowed = api_roles("api-receipt")
 
     @extend_schema(operation_id="receipts_retrieve", tags=["receipts"], responses=answers(200, s.PurchaseSerializer))
     def get(self, request, pk: int, number: int):
@@ -332,7 +299,7 @@ class ReceiptDetailView(RoleAPIView):
 
 
 class ReceiptPayView(RoleAPIView):
-    allowed = {"POST": roles.CASH}
+    allowed = api_roles("api-receipt-pay")
 
     @extend_schema(operation_id="receipts_pay", tags=["receipts"], summary="Take the money for an announced re-buy",
                    request=None, responses=answers(200, s.PurchaseSerializer, conflict=True))
@@ -342,7 +309,7 @@ class ReceiptPayView(RoleAPIView):
 
 
 class ReceiptVoidView(RoleAPIView):
-    allowed = {"POST": roles.VOID}
+    allowed = api_roles("api-receipt-void")
 
     @extend_schema(operation_id="receipts_void", tags=["receipts"],
                    summary="Void a receipt with a reason; voiding a buy-in voids the entry",
@@ -358,12 +325,11 @@ class ReceiptVoidView(RoleAPIView):
 
 
 class EventListView(RoleAPIView):
-    allowed = {"GET": roles.EVENTS}
+    allowed = api_roles("api-events")
 
     @extend_schema(operation_id="events_list", tags=["events"], summary="Audit events in sequence order",
                    description="At most 500 per page. A client that saw a gap in sequence numbers asks again with after=<last seq it has>.",
-                   parameters=[OpenApiParameter("after", int, description="Only events with a higher sequence number (default 0)."),
-                               OpenApiParameter("limit", int, description="Page size, 1 to 500 (default 500).")],
+                   parameters=[s.EventQuerySerializer],
                    responses=answers(200, s.EventPageSerializer, refused=True))
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
@@ -379,7 +345,10 @@ class EventListView(RoleAPIView):
 
 
 class DisplayListView(RoleAPIView):
-    allowed = {"GET": roles.DISPLAYS, "POST": roles.DISPLAYS}
+    """The links are kept hashed: the creation answer carries the new link once; a list shows prefixes only."""
+
+    allowed = api_roles("api-displays")
+    idempotency_redact = ("token", "url")  # a replayed creation answer has no link: the server does not keep it
 
     @extend_schema(operation_id="displays_list", tags=["displays"], responses=answers(200, s.DisplayTokenSerializer(many=True)))
     def get(self, request, pk: int):
@@ -396,7 +365,7 @@ class DisplayListView(RoleAPIView):
 
 
 class DisplayRevokeView(RoleAPIView):
-    allowed = {"POST": roles.DISPLAYS}
+    allowed = api_roles("api-display-revoke")
 
     @extend_schema(operation_id="displays_revoke", tags=["displays"], summary="Revoke a screen's link; the screen goes blank",
                    request=None, responses=answers(200, s.DisplayTokenSerializer, conflict=True))

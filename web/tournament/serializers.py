@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -34,20 +33,6 @@ class ServiceErrorSerializer(serializers.Serializer):
     problems = serializers.ListField(child=serializers.CharField(), help_text="Every problem found, one message each.")
     fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
                                    help_text="Invalid input only: the messages of each field.")
-
-
-# --- auth --------------------------------------------------------------------------------
-
-
-class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(trim_whitespace=False, write_only=True, style={"input_type": "password"})
-
-
-class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="Send it as the header `Authorization: Token <token>`.")
-    username = serializers.CharField()
-    roles = serializers.ListField(child=serializers.CharField())
 
 
 # --- structures --------------------------------------------------------------------------
@@ -367,14 +352,23 @@ class EventPageSerializer(serializers.Serializer):
 
 
 class DisplayTokenSerializer(serializers.ModelSerializer):
-    url = serializers.SerializerMethodField(help_text="The lobby screen's address (a URL, not a login).")
+    """The link is kept only as a hash: `token` and `url` are in the answer that makes it, null on every other."""
+
+    token = serializers.SerializerMethodField(help_text="The link's secret: in the creation answer only, null afterwards.")
+    url = serializers.SerializerMethodField(help_text="The lobby screen's address (a URL, not a login): in the creation answer only.")
+    prefix = serializers.CharField(read_only=True, help_text="The first characters of the link's secret, to tell links apart.")
 
     class Meta:
         model = DisplayToken
-        fields = ("id", "label", "token", "url", "active", "created_at", "revoked_at")
+        fields = ("id", "label", "prefix", "token", "url", "active", "created_at", "revoked_at")
 
-    @extend_schema_field(OpenApiTypes.URI)
+    def get_token(self, obj: DisplayToken) -> str | None:
+        return obj.token
+
+    @extend_schema_field(serializers.URLField(allow_null=True))  # null on every answer but the creation
     def get_url(self, obj: DisplayToken) -> str | None:
+        if not obj.token:
+            return None
         try:
             path = reverse("lobby", kwargs={"token": obj.token})
         except NoReverseMatch:

@@ -15,13 +15,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from core import errors, roles
+from core import errors
 from tournament import setup
 from tournament import structure as rules
 from tournament.models import Structure, Tournament
+from web.access import page
 
 from .setup_forms import CopyForm, ImportForm, StructureEditor, TemplateChoiceForm, TournamentCreateForm, TournamentForm
-from .views import role_required
 
 GET_POST = require_http_methods(["GET", "POST"])
 
@@ -39,7 +39,7 @@ def _service_call(request: HttpRequest, fn, *args, **kwargs):
 # --- structures --------------------------------------------------------------------------
 
 
-@role_required(roles.SETUP)
+@page("structure-list")
 @require_GET
 def structure_list(request: HttpRequest) -> HttpResponse:
     templates = Structure.objects.filter(is_template=True).prefetch_related("levels", "denominations")
@@ -77,7 +77,7 @@ def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None,
     return render(request, "setup/structure_form.html", {"editor": editor, "error": error, **context})
 
 
-@role_required(roles.SETUP)
+@page("structure-create")
 @GET_POST
 def structure_create(request: HttpRequest) -> HttpResponse:
     def done(structure: Structure) -> HttpResponse:
@@ -90,7 +90,7 @@ def structure_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-@role_required(roles.SETUP)
+@page("structure-edit")
 @GET_POST
 def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk, is_template=True)
@@ -106,7 +106,7 @@ def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@role_required(roles.SETUP)
+@page("structure-copy")
 @GET_POST
 def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(Structure, pk=pk)
@@ -120,7 +120,7 @@ def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "setup/structure_copy.html", {"form": form, "source": source, "t": tournament})
 
 
-@role_required(roles.SETUP)
+@page("structure-export")
 @require_GET
 def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk)
@@ -131,7 +131,7 @@ def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@role_required(roles.SETUP)
+@page("structure-import")
 @GET_POST
 def structure_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -166,7 +166,7 @@ def _tournament_form_view(request: HttpRequest, form: TournamentForm, save: Call
     return render(request, "setup/tournament_form.html", {"form": form, "error": error, **context})
 
 
-@role_required(roles.SETUP)
+@page("tournament-create")
 @GET_POST
 def tournament_create(request: HttpRequest) -> HttpResponse:
     initial = {}
@@ -182,7 +182,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return _tournament_form_view(request, form, save, {"title": _("New tournament"), "has_templates": has_templates})
 
 
-@role_required(roles.SETUP)
+@page("tournament-edit")
 @GET_POST
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -194,7 +194,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return _tournament_form_view(request, form, save, {"title": _("Tournament settings"), "t": tournament})
 
 
-@role_required(roles.SETUP)
+@page("tournament-structure")
 @GET_POST
 def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit the tournament's own structure; a template can be loaded into the editor first."""

@@ -11,8 +11,6 @@ from functools import wraps
 import redis
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
@@ -29,28 +27,10 @@ from tables.selectors import seat_of
 from tournament import receipts
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from tournament.stats import tournament_stats
+from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
 
 from .event_labels import event_labels
 from .forms import DisplayForm, IdCheckForm, LevelForm, PlayerForm, PreferencesForm, VoidForm
-
-
-def role_required(allowed: tuple[str, ...]):
-    """Log in first; then the role decides. A wrong role gets 403, never the page."""
-
-    def decorator(view):
-        @wraps(view)
-        @login_required
-        def wrapper(request, *args, **kwargs):
-            if not roles.has_role(request.user, allowed):
-                raise PermissionDenied(_("Your role does not allow this page."))
-            return view(request, *args, **kwargs)
-
-        return wrapper
-
-    return decorator
-
-
-ANY_STAFF = roles.ALL_ROLES
 
 
 def in_venue_time(view):
@@ -65,14 +45,14 @@ def in_venue_time(view):
     return wrapper
 
 
-@role_required(ANY_STAFF)
+@page("home")
 def home(request):
     tournaments = Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("start_at")
     return render(request, "tournament/home.html", {"tournaments": tournaments,
                                                     "finished": Tournament.objects.filter(status=Tournament.Status.FINISHED)[:20]})
 
 
-@login_required
+@page("preferences")
 def preferences(request):
     profile, _created = StaffProfile.objects.get_or_create(user=request.user)
     form = PreferencesForm(request.POST or None, initial={"language": profile.language})
@@ -88,12 +68,15 @@ def preferences(request):
     return render(request, "tournament/preferences.html", {"form": form})
 
 
-@role_required(ANY_STAFF)
+@page("tournament-detail")
 @in_venue_time
 def tournament_detail(request, tournament):
-    recent = tournament.entries.select_related("player").order_by("-number")[:15]
+    # Names only for those who read entries (the desk, the floor): a dealer sees the figures.
+    show_entries = roles.has_role(request.user, roles.ENTRIES)
+    recent = tournament.entries.select_related("player").order_by("-number")[:15] if show_entries else []
     return render(request, "tournament/detail.html", {
-        "t": tournament, "stats": tournament_stats(tournament), "recent": recent,
+        "t": tournament, "stats": tournament_stats(tournament), "recent": recent, "show_entries": show_entries,
+        "floor_socket": roles.has_role(request.user, roles.FLOOR_VIEW),
         "levels": _numbered_levels(tournament), "level_form": LevelForm(initial={"level": tournament.current_level}),
     })
 
@@ -108,7 +91,7 @@ def _numbered_levels(tournament: Tournament) -> list[tuple]:
 
 
 @require_safe
-@role_required(roles.REGISTER)
+@page("player-create")
 @in_venue_time
 def player_create(request, tournament):
     """The form only: the page creates the player with POST /api/players/ and goes on to the registration."""
@@ -116,7 +99,7 @@ def player_create(request, tournament):
 
 
 @require_safe
-@role_required(roles.REGISTER)
+@page("register")
 @in_venue_time
 def register(request, tournament):
     """Find the player (GET ?q=), choose one (?player=); the page registers with POST /api/tournaments/<id>/entries/."""
@@ -141,7 +124,7 @@ def register(request, tournament):
     })
 
 
-@role_required(ANY_STAFF)
+@page("entries")
 @in_venue_time
 def entry_list(request, tournament):
     status = request.GET.get("status", "")
@@ -152,7 +135,7 @@ def entry_list(request, tournament):
                                                        "statuses": Entry.Status.choices})
 
 
-@role_required(ANY_STAFF)
+@page("entry-detail")
 @in_venue_time
 def entry_detail(request, tournament, number):
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check__checked_by"), tournament=tournament, number=number)
@@ -168,14 +151,14 @@ def _purchase(tournament_id: int, number: int) -> Purchase:
                              tournament_id=tournament_id, number=number)
 
 
-@role_required(roles.REGISTER + roles.VOID)
+@page("receipt")
 @in_venue_time
 def receipt(request, tournament, number):
     purchase = _purchase(tournament.pk, number)
     return render(request, "tournament/receipt.html", {"t": tournament, "p": purchase, "lines": receipts.receipt_lines(purchase)})
 
 
-@role_required(roles.REGISTER + roles.VOID)
+@page("receipt-pdf")
 def receipt_pdf(request, pk, number):
     purchase = _purchase(pk, number)
     with timezone.override(purchase.tournament.time_zone):
@@ -185,7 +168,7 @@ def receipt_pdf(request, pk, number):
     return response
 
 
-@role_required(roles.EVENTS)
+@page("events")
 @in_venue_time
 def events(request, tournament):
     snapshot = floor_snapshot(tournament, events=200)
@@ -195,13 +178,13 @@ def events(request, tournament):
     return render(request, "tournament/events.html", {"t": tournament, "snapshot": snapshot, "labels": labels})
 
 
-@role_required(roles.FLOOR_VIEW)
+@page("floor-snapshot")
 def floor_snapshot_json(request, pk):
     return JsonResponse(floor_snapshot(get_object_or_404(Tournament, pk=pk)))
 
 
 @require_safe
-@role_required(roles.DISPLAYS)
+@page("displays")
 @in_venue_time
 def displays(request, tournament):
     """The links; the page creates and revokes them through /api/tournaments/<id>/displays/."""
@@ -210,15 +193,18 @@ def displays(request, tournament):
 
 
 def _display(token: str) -> DisplayToken:
-    return get_object_or_404(DisplayToken.objects.select_related("tournament"), token=token, revoked_at__isnull=True)
+    return get_object_or_404(DisplayToken.objects.select_related("tournament").for_link(token))
 
 
+@page("lobby")
 def lobby(request, token):
     display = _display(token)
+    display.token = token  # the page's socket opens with the link's own secret
     return render(request, "tournament/lobby.html", {"t": display.tournament, "display": display,
                                                      "snapshot": lobby_snapshot(display.tournament)})
 
 
+@page("lobby-snapshot")
 def lobby_snapshot_json(request, token):
     return JsonResponse(lobby_snapshot(_display(token).tournament))
 
@@ -247,6 +233,7 @@ def redis_answers() -> bool | None:
 
 
 @never_cache
+@page("healthz")
 def healthz(request):
     """Health for the container check and the room's monitoring: 200 "ok" when the database answers
     and, where one is configured, Redis; otherwise 503 naming what is down."""

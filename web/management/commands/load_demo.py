@@ -14,7 +14,7 @@ from django.utils import timezone
 from tables import draws
 from tables import setup as table_setup
 from tournament import services, setup
-from tournament.models import DisplayToken, Tournament
+from tournament.models import Tournament
 from tournament.structure import LevelSpec, StructureSpec
 
 DEMO_NAME = "Demo: Friday Deepstack"
@@ -91,10 +91,13 @@ class Command(BaseCommand):
             for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
                 table_setup.open_table(users["Director"], tournament, number, 9, accessible=number == 4)
             draws.draw_start(users["Director"], tournament)
-            services.create_display_token(users["Director"], tournament, "Lobby TV")
-        display = DisplayToken.objects.filter(tournament=tournament, revoked_at__isnull=True).first()
+            display = services.create_display_token(users["Director"], tournament, "Lobby TV")
+        else:  # links are kept only as hashes: an earlier run's link cannot be shown again
+            display = None
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
         names = ", ".join(u for u, _ in DEMO_USERS)
         self.stdout.write(f"Logins (password for all: {password}): {names}, admin (superuser)")
         if display:
             self.stdout.write(f"Lobby screen path: /display/{display.token}/")
+        else:
+            self.stdout.write(f"Lobby screen links: make one on /t/{tournament.pk}/displays/ (shown once)")

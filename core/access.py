@@ -1,0 +1,173 @@
+"""Who reaches what: every page (by URL name), every API operation (URL name and method) and every
+WebSocket route (by its name in live/routing.py), in one table.
+
+The views, the API and the consumers take their role sets from here (web/access.py applies them to
+pages and the API; live/consumers.py to sockets); README.md, "Who reaches what", shows the same table
+and tests/web/test_roles_walk.py walks every route with every kind of visitor against it, so a route
+missing here, a view that lets more in than this says, or a README that says otherwise fails a test.
+
+Who, besides the staff roles of core.roles (the director is in every staff set: has_role adds them):
+  ANYONE       no login: public pages and the player's phone (names, tables and seats only)
+  LOGIN        any logged-in user, whatever their role
+  DISPLAY_LINK a lobby screen's display link (the secret in its URL)
+  DEALER_LINK  a table's dealer link (the secret in its URL, or `Authorization: DealerLink <secret>`):
+               that table's tablet only
+  SHUFFLER     a table's shuffler token (`Authorization: Table <token>`)
+  API_TOKEN    a staff member's API token (`Authorization: Token <token>`, web/auth.py), whatever the role
+A Dealer login acts at one table: the table whose tablet it opened first in its session (web/access.py).
+"""
+from __future__ import annotations
+
+from . import roles
+from .roles import CASHIER, DEALER, DIRECTOR, FLOOR
+
+ANYONE = "anyone"
+LOGIN = "login"
+DISPLAY_LINK = "display link"
+DEALER_LINK = "dealer link"
+SHUFFLER = "shuffler"
+API_TOKEN = "API token"
+
+# Every kind of visitor, in the order the README lists them.
+VISITORS = (ANYONE, DISPLAY_LINK, DEALER_LINK, SHUFFLER, API_TOKEN, LOGIN, DIRECTOR, FLOOR, CASHIER, DEALER)
+
+
+def staff(*roles: str) -> tuple[str, ...]:
+    """A staff role set: the director and these roles."""
+    return (DIRECTOR, *roles)
+
+
+DIRECTOR_ONLY = staff()
+EVERY_ROLE = staff(FLOOR, CASHIER, DEALER)  # figures, the clock, the tables' levels: no names
+DESK = staff(CASHIER, FLOOR)  # registration, entries (names, ID checks), receipts, seat cards
+FLOOR_ONLY = staff(FLOOR)  # the floor's live picture (every event, names) and the floor's actions
+TABLET = staff(FLOOR, DEALER)  # one table's dealer tablet (a Dealer login only at its own table)
+AT_THE_TABLE = (*TABLET, DEALER_LINK)  # a table's dealer actions: also its dealer link
+PUBLIC = (ANYONE,)
+
+PAGES: dict[str, tuple[str, ...]] = {
+    # accounts, language, API docs, health
+    "login": PUBLIC, "logout": PUBLIC, "set_language": PUBLIC, "preferences": (LOGIN,), "healthz": PUBLIC,
+    "robots": PUBLIC, "tokens": DIRECTOR_ONLY,
+    "api-schema": PUBLIC, "api-docs": PUBLIC, "api-redoc": PUBLIC,
+    # the tournaments
+    "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,
+    "register": DESK, "player-create": DESK, "entries": DESK, "entry-detail": DESK, "receipt": DESK, "receipt-pdf": DESK,
+    "events": FLOOR_ONLY, "floor-snapshot": FLOOR_ONLY,
+    "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
+    "director-clock": DIRECTOR_ONLY,
+    # tables
+    "tables": FLOOR_ONLY, "floor-map": FLOOR_ONLY, "floor-map-json": FLOOR_ONLY, "house-rules": DIRECTOR_ONLY,
+    "dealer-choose": TABLET, "dealer": TABLET, "dealer-state": TABLET,
+    "dealer-link": (DEALER_LINK,), "dealer-link-state": (DEALER_LINK,),
+    "seat-cards": DESK, "seat-card": DESK,
+    "seat-search": PUBLIC, "seat-page": PUBLIC, "seat-json": PUBLIC,
+    "draw-list": PUBLIC, "draws-json": PUBLIC, "draw-detail": PUBLIC,
+    # setup
+    "structure-list": DIRECTOR_ONLY, "structure-create": DIRECTOR_ONLY, "structure-import": DIRECTOR_ONLY,
+    "structure-edit": DIRECTOR_ONLY, "structure-copy": DIRECTOR_ONLY, "structure-export": DIRECTOR_ONLY,
+    "tournament-create": DIRECTOR_ONLY, "tournament-edit": DIRECTOR_ONLY, "tournament-structure": DIRECTOR_ONLY,
+}
+
+API: dict[str, dict[str, tuple[str, ...]]] = {
+    "api-token": {"POST": PUBLIC},
+    "api-logout": {"POST": (API_TOKEN,)},
+    "api-tokens": {"GET": DIRECTOR_ONLY},
+    "api-token-revoke": {"POST": DIRECTOR_ONLY},
+    "api-structures": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},
+    "api-structure-import": {"POST": DIRECTOR_ONLY},
+    "api-structure": {"GET": DIRECTOR_ONLY, "PUT": DIRECTOR_ONLY},
+    "api-structure-copy": {"POST": DIRECTOR_ONLY},
+    "api-structure-export": {"GET": DIRECTOR_ONLY},
+    "api-tournaments": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-tournament": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
+    "api-tournament-structure": {"GET": EVERY_ROLE, "PUT": DIRECTOR_ONLY},
+    "api-registration": {"POST": DIRECTOR_ONLY},
+    "api-stats": {"GET": EVERY_ROLE},
+    "api-players": {"GET": DESK, "POST": DESK},
+    "api-entries": {"GET": DESK, "POST": DESK},
+    "api-entry": {"GET": DESK},
+    "api-entry-rebuy": {"POST": DESK},
+    "api-entry-addon": {"POST": DESK},
+    "api-entry-bust": {"POST": FLOOR_ONLY},
+    "api-entry-undo-bust": {"POST": FLOOR_ONLY},
+    "api-entry-seat": {"POST": FLOOR_ONLY},
+    "api-receipts": {"GET": DESK},
+    "api-receipt": {"GET": DESK},
+    "api-receipt-pay": {"POST": DESK},
+    "api-receipt-void": {"POST": staff(CASHIER)},
+    "api-events": {"GET": FLOOR_ONLY},
+    "api-displays": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},
+    "api-display-revoke": {"POST": DIRECTOR_ONLY},
+    "api-clock": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-tables": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-table-hand": {"POST": AT_THE_TABLE, "DELETE": AT_THE_TABLE},
+    "api-table-hand-done": {"POST": AT_THE_TABLE},
+    "api-table-button": {"POST": FLOOR_ONLY},
+    "api-table-in-play": {"POST": DIRECTOR_ONLY},
+    "api-table-positions": {"POST": FLOOR_ONLY},
+    "api-table-dealer-links": {"GET": FLOOR_ONLY, "POST": FLOOR_ONLY},
+    "api-dealer-link-revoke": {"POST": FLOOR_ONLY},
+    "api-tables-break-order": {"GET": EVERY_ROLE, "PUT": DIRECTOR_ONLY},
+    "api-moves": {"GET": FLOOR_ONLY},
+    "api-moves-balance": {"POST": FLOOR_ONLY},
+    "api-move-confirm": {"POST": FLOOR_ONLY},
+    "api-move-cancel": {"POST": FLOOR_ONLY},
+    "api-hand-for-hand": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-house-rules": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
+    "api-draw-start": {"POST": DIRECTOR_ONLY},
+    "api-draws": {"GET": PUBLIC},
+    "api-draw-commit": {"POST": FLOOR_ONLY},
+    "api-draw": {"GET": PUBLIC},
+    "api-seat-waiting": {"POST": FLOOR_ONLY},
+    "api-seat-request": {"POST": FLOOR_ONLY, "DELETE": FLOOR_ONLY},
+    "api-floor-map": {"GET": FLOOR_ONLY},
+    "api-public-seats": {"GET": PUBLIC},
+    "api-public-seat": {"GET": PUBLIC},
+    "api-shuffler-hand": {"POST": (SHUFFLER,)},
+}
+
+SOCKETS: dict[str, tuple[str, ...]] = {
+    "floor-socket": FLOOR_ONLY,  # every event with names: the floor's screens, the director's
+    "display-socket": (DISPLAY_LINK,),  # the lobby stream: figures, no names
+    "seat-socket": PUBLIC,  # the same lobby stream, for players' phones and the cashier's overview
+    "table-socket": TABLET,  # one table's notes (a Dealer login only at its own table)
+    "dealer-link-socket": (DEALER_LINK,),  # the same notes, for the table of the link
+}
+
+
+DEALER_TABLE = "dealer_table"  # the session key of a Dealer login's table (a Table's pk): web/access.py binds it
+
+
+def dealer_may_use(user, session, table_pk: int) -> bool:
+    """At a table's tablet (its state, presses, socket): a Dealer login only at the table its session is
+    bound to (the table is then carried on the user as `bound_table_id`, for the services' check,
+    core.roles.acts_at); anyone else as their role allows."""
+    if not roles.table_bound(user) or isinstance(user, roles.DeviceActor):
+        return roles.acts_at(user, table_pk)
+    if session is None or session.get(DEALER_TABLE) != table_pk:
+        return False
+    user.bound_table_id = table_pk
+    return True
+
+
+def page(name: str) -> tuple[str, ...]:
+    return PAGES[name]
+
+
+def api(name: str) -> dict[str, tuple[str, ...]]:
+    return API[name]
+
+
+def socket(name: str) -> tuple[str, ...]:
+    return SOCKETS[name]
+
+
+def staff_roles(who: tuple[str, ...]) -> tuple[str, ...]:
+    """The staff roles of a set (for roles.has_role), without the visitors who carry no login."""
+    return tuple(name for name in who if name in (DIRECTOR, FLOOR, CASHIER, DEALER))
+
+
+def describe(who: tuple[str, ...]) -> str:
+    """A set as the README writes it: the visitors in README order, comma-separated."""
+    return ", ".join(name for name in VISITORS if name in who)

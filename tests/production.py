@@ -1,0 +1,118 @@
+"""The web service as docker-compose.yml runs it, started in a subprocess for tests that need the real
+thing: production settings (DEBUG=0, secrets set, compose's environment with its defaults), the compose
+web command (migrations, then the server) on a free port of this machine.
+
+What cannot be the same here is named: the database is a fresh SQLite file (compose's PostgreSQL host
+does not exist here; the HTTP layer is what these tests are about), Redis is the test run's own REDIS_URL
+or none, and the server listens on 127.0.0.1 and a free port instead of 0.0.0.0:8000.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRETS = {"SECRET_KEY": "test-only-production-secret-key-0123456789abcdefghij",
+           "ID_HASH_KEY": "test-only-production-id-hash-key", "POSTGRES_PASSWORD": "unused"}
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def interpolate(value: str, env: dict[str, str]) -> str:
+    """Compose's ${NAME}, ${NAME:-default} and ${NAME:?message}, from `env` (a .env file's values)."""
+    def one(match: re.Match) -> str:
+        name, op, rest = match.group(1), match.group(2), match.group(3)
+        if env.get(name):
+            return env[name]
+        if op == ":?":
+            raise KeyError(f"{name} must be set: {rest}")
+        return rest or ""
+    return re.sub(r"\$\{(\w+)(?:(:-|:\?)([^}]*))?\}", one, value)
+
+
+def web_environment(dotenv: dict[str, str] | None = None) -> dict[str, str]:
+    """The web service's environment as compose gives it, from a .env with the secrets (and `dotenv`)."""
+    values = {**SECRETS, **(dotenv or {})}
+    env = compose()["services"]["web"]["environment"]
+    return {name: interpolate(str(value), values) for name, value in env.items()}
+
+
+def web_commands() -> list[list[str]]:
+    command = compose()["services"]["web"]["command"]
+    words = command if isinstance(command, list) else shlex.split(command)
+    if words[:2] == ["sh", "-c"]:
+        return [shlex.split(part) for part in words[2].split("&&")]
+    return [words]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def localise(words: list[str], port: int) -> list[str]:
+    """A compose command for this machine: this virtualenv's python, the free port for 8000, loopback."""
+    out = [sys.executable if word == "python" else word for word in words]
+    out = [str(port) if word == "8000" else word.replace(":8000", f":{port}") for word in out]
+    return ["127.0.0.1" if word == "0.0.0.0" else word for word in out]  # noqa: S104
+
+
+def process_environment(web_env: dict[str, str], sqlite_path: Path, port: int) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in ("DEBUG", "DATABASE_URL", "REDIS_URL")}
+    env.update(web_env)
+    env.pop("DATABASE_URL")  # compose's PostgreSQL host is not here: a fresh SQLite file instead
+    env["SQLITE_PATH"] = str(sqlite_path)
+    if os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = os.environ["REDIS_URL"]
+    else:
+        env.pop("REDIS_URL")
+    env.update({"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1"})
+    return env
+
+
+@contextlib.contextmanager
+def web_server(tmp_path: Path, dotenv: dict[str, str] | None = None, prepare: str = "") -> Iterator[tuple[int, dict]]:
+    """Run the compose web command (each step before the server, then `prepare` as Python in
+    `manage.py shell`, then the server) and yield (port, environment) once it accepts connections."""
+    port = free_port()
+    env = process_environment(web_environment(dotenv), tmp_path / "db.sqlite3", port)
+    *steps, server = web_commands()
+    for step in [localise(step, port) for step in steps] + ([[sys.executable, "manage.py", "shell", "-c", prepare]]
+                                                             if prepare else []):
+        done = subprocess.run(step, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{shlex.join(step)}:\n{done.stdout}\n{done.stderr}"
+    log = (tmp_path / "server.log").open("wb")
+    process = subprocess.Popen(localise(server, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, (tmp_path / "server.log").read_text()
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            assert time.monotonic() < deadline, "the server did not start:\n" + (tmp_path / "server.log").read_text()
+            time.sleep(0.2)
+        yield port, env
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)  # this server's own process group (its workers)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+        log.close()

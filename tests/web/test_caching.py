@@ -1,0 +1,51 @@
+"""Hot public reads per state version (web/caching.py): one query for a repeat, 304 for a phone that
+holds the version, a new answer after any change."""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables import busts
+from tests.tables.test_api import drawn, room  # noqa: F401  (fixtures)
+from tournament.models import Entry
+
+
+def first_seated(tournament) -> Entry:
+    return Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).order_by("number").first()
+
+
+@pytest.mark.parametrize("path", ["/s/{t}/{n}.json", "/api/public/tournaments/{t}/seats/{n}/"])
+def test_a_repeat_costs_one_query_and_a_change_makes_a_new_answer(client, floor, tournament, drawn, path):  # noqa: F811
+    entry = first_seated(tournament)
+    address = path.format(t=tournament.pk, n=entry.number)
+    first = client.get(address)
+    assert first.status_code == 200 and first["ETag"]
+    assert "no-cache" in first["Cache-Control"]
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(address)
+    assert again.status_code == 200 and again.content == first.content
+    assert len(queries) == 1  # the tournament's sequence; the answer comes from memory
+
+    with CaptureQueriesContext(connection) as queries:
+        held = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert held.status_code == 304 and len(queries) == 1
+
+    busts.bust_entry(floor, entry)
+    changed = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert changed.json()["status"] == "busted" and first.json()["status"] == "active"
+
+
+def test_the_version_names_the_language_and_the_login(client, director, tournament, drawn):  # noqa: F811
+    address = f"/s/{tournament.pk}/{first_seated(tournament).number}/"
+    anonymous = client.get(address)["ETag"]
+    assert client.get(address, HTTP_ACCEPT_LANGUAGE="cs")["ETag"] != anonymous
+    client.force_login(director)
+    assert client.get(address)["ETag"] != anonymous
+
+
+def test_an_unknown_tournament_or_entry_is_still_a_404(client, tournament, drawn):  # noqa: F811
+    assert client.get("/s/999999/1.json").status_code == 404
+    assert client.get(f"/s/{tournament.pk}/999.json").status_code == 404
+    assert client.get(f"/s/{tournament.pk}/999.json").status_code == 404  # the remembered 404 too

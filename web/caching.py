@@ -1,0 +1,91 @@
+"""Hot public reads answered per state version: the tournament's event sequence.
+
+Every change of a tournament is an audited event with the next sequence number, so (tournament,
+event_seq) names a state of everything a public page shows (names, tables, seats, moves, places,
+draws). A public read decorated with `versioned`:
+- costs one indexed query (the sequence) before anything else;
+- answers 304 Not Modified when the phone already holds that version (ETag / If-None-Match);
+- answers from this worker's memory when another phone asked the same question at that version
+  (JSON answers of anonymous requests only: a page of HTML may carry a session's CSRF token);
+- is computed as before otherwise, and remembered under that version.
+A change makes a new sequence number, so nothing is ever served stale. Answers that depend on the time
+(the lobby's clock snapshot carries the server's time) must not use it.
+"""
+from __future__ import annotations
+
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
+from rest_framework.response import Response
+
+from tournament.models import Tournament
+
+CACHE = "public"  # settings.CACHES: a per-process memory cache
+TTL_SECONDS = 300  # a version rarely lasts this long in play; a newer one replaces it anyway
+
+
+def state_version(pk: int) -> int | None:
+    return Tournament.objects.filter(pk=pk).values_list("event_seq", flat=True).first()
+
+
+def _etag(request, pk: int, seq: int) -> str:
+    user = getattr(request, "user", None)
+    who = user.pk if user is not None and user.is_authenticated else 0
+    return f'"t{pk}.{seq}.{get_language()}.{who}"'
+
+
+def _anonymous(request) -> bool:
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "HTTP_AUTHORIZATION" not in request.META
+
+
+def versioned(view):
+    """Decorate a public read taking the tournament's `pk` (a function view, or an APIView's method)."""
+
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        request = args[1] if len(args) > 1 and hasattr(args[1], "META") else args[0]
+        seq = state_version(kwargs["pk"])
+        if seq is None:  # no such tournament: the view answers its own 404
+            return view(*args, **kwargs)
+        etag = _etag(request, kwargs["pk"], seq)
+        if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
+            return _tagged(HttpResponseNotModified(), etag)
+        key = None
+        if _anonymous(request):
+            key = f"{etag}:{request.get_full_path()}:{request.META.get('HTTP_ACCEPT', '')}"
+            hit = caches[CACHE].get(key)
+            if hit is not None:
+                return _tagged(_rebuild(hit), etag)
+        response = view(*args, **kwargs)
+        if key is not None and response.status_code in (200, 404):
+            kept = _keep(response)
+            if kept is not None:
+                caches[CACHE].set(key, kept, TTL_SECONDS)
+        return _tagged(response, etag)
+
+    return wrapper
+
+
+def _keep(response):
+    if isinstance(response, Response):  # the API's answer: its data, rendered again per request
+        return ("data", response.status_code, response.data)
+    if response.get("Content-Type", "").startswith("application/json") and not response.cookies:
+        return ("bytes", response.status_code, response.content)
+    return None
+
+
+def _rebuild(hit):
+    kind, status, body = hit
+    if kind == "data":
+        return Response(body, status=status)
+    return HttpResponse(body, status=status, content_type="application/json")
+
+
+def _tagged(response, etag: str):
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)  # the phone asks each time; a 304 costs one query
+    return response
