@@ -117,8 +117,14 @@ def make_fixture(n: int) -> dict:
 
 
 async def start_server(fixture: dict, port: int) -> asyncio.subprocess.Process:
-    env = {**os.environ, **SERVER_SETTINGS, "DATABASE_URL": fixture["database_url"], "HOST": "127.0.0.1",
+    # The server's connections carry their own name, so that the bench counts them apart from its own.
+    env = {**os.environ, **SERVER_SETTINGS, "DATABASE_URL": fixture["database_url"] + f"?application_name={SERVER_NAME}",
+           "HOST": "127.0.0.1",
            "PORT": str(port), "LOG_LEVEL": "WARNING"}
+    # As the image is built: the production settings serve the collected, hashed static files.
+    collect = await asyncio.create_subprocess_exec(sys.executable, "manage.py", "collectstatic", "--noinput", "-v0",
+                                                   cwd=ROOT, env=env)
+    assert await collect.wait() == 0, "collectstatic failed"
     server = await asyncio.create_subprocess_exec(sys.executable, "-m", "config.serve", cwd=ROOT, env=env,
                                                   start_new_session=True)
     deadline = time.monotonic() + 60
@@ -134,6 +140,9 @@ async def start_server(fixture: dict, port: int) -> asyncio.subprocess.Process:
             await asyncio.sleep(0.2)
     server.kill()
     raise RuntimeError("the server did not start in 60 s")
+
+
+SERVER_NAME = "bench-load-server"
 
 
 def address(i: int) -> str:
@@ -167,19 +176,18 @@ class Bench:
 
         async with await psycopg.AsyncConnection.connect(self.f["database_url"], autocommit=True) as conn:
             while not stop.is_set():
-                cursor = await conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                                            [self.f["database"]])
+                cursor = await conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+                                            [self.f["database"], SERVER_NAME])
                 self.max_connections = max(self.max_connections, (await cursor.fetchone())[0])
                 await asyncio.sleep(0.1)
 
     # --- the floor: a bust every second ---------------------------------------------------------
 
     async def floor(self, stop: asyncio.Event, bust_ms: list[float], token: str) -> None:
+        import psycopg
         import websockets
 
-        from tables.models import Move, Seat
-
-        loop = asyncio.get_running_loop()
+        db = await psycopg.AsyncConnection.connect(self.f["database_url"], autocommit=True)
         headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
         socket = await websockets.connect(f"{self.ws_base}/ws/t/{self.t}/floor/", origin=self.base, max_size=None,
                                           additional_headers=self.cookie)
@@ -198,9 +206,10 @@ class Bench:
         try:
             while not stop.is_set():
                 started = time.monotonic()
-                live = await loop.run_in_executor(None, lambda: list(Seat.objects.filter(
-                    tournament_id=self.t, ended_at__isnull=True).values_list("entry__number", flat=True)))
-                number = rng.choice(live)
+                live = await (await db.execute(
+                    "SELECT e.number FROM tables_seat s JOIN tournament_entry e ON e.id = s.entry_id "
+                    "WHERE s.tournament_id = %s AND s.ended_at IS NULL ORDER BY e.number", [self.t])).fetchall()
+                number = rng.choice(live)[0]
                 sent = time.monotonic()
                 async with self.session.post(f"{self.base}/api/tournaments/{self.t}/entries/{number}/bust/",
                                              headers=headers, data="{}") as r:
@@ -209,8 +218,9 @@ class Bench:
                 while number not in seen and time.monotonic() - sent < 10:
                     await asyncio.sleep(0.005)
                 bust_ms.append((seen.get(number, time.monotonic()) - sent) * 1000)
-                moves = await loop.run_in_executor(None, lambda: list(Move.objects.filter(
-                    tournament_id=self.t, status=Move.Status.PENDING).values_list("number", flat=True)))
+                moves = [row[0] for row in await (await db.execute(
+                    "SELECT number FROM tables_move WHERE tournament_id = %s AND status = 'pending' ORDER BY number",
+                    [self.t])).fetchall()]
                 for move in moves:
                     async with self.session.post(f"{self.base}/api/tournaments/{self.t}/moves/{move}/confirm/",
                                                  headers=headers, data="{}") as r:
@@ -219,6 +229,7 @@ class Bench:
         finally:
             listener.cancel()
             await socket.close()
+            await db.close()
 
     # --- 1. the rush ---------------------------------------------------------------------------------
 

@@ -122,9 +122,9 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
     if env_bool("DB_POOL", True):
-        DATABASES["default"]["OPTIONS"] = {"pool": {
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {  # beside the URL's own options (sslmode...)
             "min_size": 1, "max_size": max(2, DB_CONNECTIONS // WEB_CONCURRENCY), "timeout": DB_POOL_TIMEOUT,
-        }}
+        }
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "0"))
 else:

@@ -144,6 +144,8 @@ def test_postgresql_gets_a_bounded_pool_per_worker_under_the_cap():
     assert found["options"]["pool"]["max_size"] == 10  # 4 workers x 10 = the cap of 40
     assert found["options"]["pool"]["timeout"] > 0
     assert probe(DATABASE_URL="postgres://u@db:5432/poker", DB_POOL="0")["options"] == {}
+    kept = probe(DATABASE_URL="postgres://u@db:5432/poker?sslmode=require&application_name=web")["options"]
+    assert kept["sslmode"] == "require" and kept["application_name"] == "web" and kept["pool"]["max_size"] == 20
 
 
 def test_the_workers_default_to_one_per_core():
