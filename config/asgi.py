@@ -20,7 +20,7 @@ from web.server import Admission  # noqa: E402
 router = ProtocolTypeRouter(
     {
         # Past WEB_MAX_PENDING requests in progress, this worker answers 503 with Retry-After (web/server.py).
-        "http": Admission(django_asgi_app, settings.WEB_MAX_PENDING),
+        "http": Admission(django_asgi_app, settings.WEB_MAX_PENDING, settings.WEB_PUBLIC_CONCURRENCY),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

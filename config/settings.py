@@ -117,6 +117,9 @@ DB_CONNECTIONS = int(os.environ.get("DB_CONNECTIONS", "40"))
 DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
 # HTTP requests in progress per worker before one more is answered 503 with Retry-After at once.
 WEB_MAX_PENDING = int(os.environ.get("WEB_MAX_PENDING", "400"))
+# Public reads (phones, lobby TVs) processed at once per worker; more wait their turn (web/server.py).
+# Below the worker's pool size, so that the floor always finds a database connection free.
+WEB_PUBLIC_CONCURRENCY = int(os.environ.get("WEB_PUBLIC_CONCURRENCY", "16"))
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:

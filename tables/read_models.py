@@ -7,12 +7,11 @@ from django.db.models import Case, CharField, Q, Value, When
 from django.db.models.functions import Concat
 
 from clock.selectors import rows_of
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, Player, Tournament
 
 from . import seating
-from .models import Draw, Move, Table
+from .models import Draw, Move, Seat, Table
 from .selectors import (
-    after_hand,
     balancing_notice,
     clock_level_index,
     hand_for_hand,
@@ -20,7 +19,6 @@ from .selectors import (
     level_in_play,
     live_seats,
     pending_moves,
-    seat_of,
     slip,
     waiting,
 )
@@ -90,21 +88,26 @@ def floor_map(tournament: Tournament) -> dict:
             "start_drawn": drawn, "next_draw": next_draw}
 
 
-def public_seat(tournament: Tournament, entry_number: int) -> dict | None:
-    """What the player's seat page shows: name, table and seat (nothing personal)."""
-    entry = Entry.objects.select_related("player").filter(tournament=tournament, number=entry_number).first()
-    if entry is None or entry.status == Entry.Status.VOIDED:
-        return None
-    seat = seat_of(entry)
-    move = Move.objects.filter(entry=entry, status=Move.Status.PENDING).select_related("from_table", "to_table").first()
-    return {"entry": entry.number, "name": entry.player.display_name, "status": entry.status,
-            "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
-            "seated_at": seat.seated_at.isoformat() if seat else None, "place": entry.finish_place,
-            "place_low": entry.finish_place_low or entry.finish_place,
-            # A pending move slip: where the player goes, with the position waiting there.
-            "move": {"table": move.to_table.number, "seat": move.to_seat, "position": move.position,
-                     "after_hand": after_hand(move)}
-            if move else None}
+def public_seats(tournament_id: int) -> dict[int, dict]:
+    """public_seat of every entry of the tournament (entry number -> answer), in three queries: a
+    room's phones are answered from this, once per state version (web/caching.py)."""
+    seats = {entry: (table, seat, at) for entry, table, seat, at in Seat.objects.filter(
+        tournament_id=tournament_id, ended_at__isnull=True).values_list("entry_id", "table__number", "seat", "seated_at")}
+    moves = {entry: {"table": table, "seat": seat, "position": position,
+                     "after_hand": bool(in_hand) and kind == Move.Kind.BALANCE}  # as selectors.after_hand
+             for entry, table, seat, position, kind, in_hand in Move.objects.filter(
+                 tournament_id=tournament_id, status=Move.Status.PENDING).values_list(
+                 "entry_id", "to_table__number", "to_seat", "position", "kind", "from_table__hand_in_progress")}
+    answers = {}
+    for pk, number, status, place, low, first, last, nickname in Entry.objects.filter(
+            tournament_id=tournament_id).exclude(status=Entry.Status.VOIDED).values_list(
+            "pk", "number", "status", "finish_place", "finish_place_low", "player__first_name", "player__last_name",
+            "player__nickname"):
+        table, seat, at = seats.get(pk, (None, None, None))
+        answers[number] = {"entry": number, "name": Player.name_of(first, last, nickname), "status": status,
+                           "table": table, "seat": seat, "seated_at": at.isoformat() if at else None,
+                           "place": place, "place_low": low or place, "move": moves.get(pk)}
+    return answers
 
 
 def find_entries(tournament: Tournament, query: str, limit: int = 20) -> list[dict]:

@@ -121,6 +121,10 @@ def _fresh_public_cache():
     back in the next one (web/caching.py)."""
     from django.core.cache import caches
 
+    from web.caching import forget_rooms
+
     caches["public"].clear()
+    forget_rooms()
     yield
     caches["public"].clear()
+    forget_rooms()

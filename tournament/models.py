@@ -210,8 +210,12 @@ class Player(NeverDeleteModel):
 
     @property
     def display_name(self) -> str:
-        name = f"{self.first_name} {self.last_name}"
-        return f"{name} ({self.nickname})" if self.nickname else name
+        return self.name_of(self.first_name, self.last_name, self.nickname)
+
+    @staticmethod
+    def name_of(first_name: str, last_name: str, nickname: str) -> str:
+        name = f"{first_name} {last_name}"
+        return f"{name} ({nickname})" if nickname else name
 
 
 class IdCheck(NeverDeleteModel):

@@ -8,11 +8,14 @@ draws). A public read decorated with `versioned`:
 - answers from this worker's memory when another phone asked the same question at that version
   (JSON answers of anonymous requests only: a page of HTML may carry a session's CSRF token);
 - is computed as before otherwise, and remembered under that version.
+The seat answers of a whole room are computed once per version (`room_seats`): the phones of the draw
+rush each ask for a different entry, which no per-answer memory would help.
 A change makes a new sequence number, so nothing is ever served stale. Answers that depend on the time
 (the lobby's clock snapshot carries the server's time) must not use it.
 """
 from __future__ import annotations
 
+import threading
 from functools import wraps
 
 from django.conf import settings
@@ -22,6 +25,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from rest_framework.response import Response
 
+from tables.read_models import public_seats
 from tournament.models import Tournament
 
 CACHE = "public"  # settings.CACHES: a per-process memory cache
@@ -42,20 +46,25 @@ def _anonymous(request) -> bool:
     return settings.SESSION_COOKIE_NAME not in request.COOKIES and "HTTP_AUTHORIZATION" not in request.META
 
 
-def versioned(view):
-    """Decorate a public read taking the tournament's `pk` (a function view, or an APIView's method)."""
+def versioned(view=None, *, remember: bool = True):
+    """Decorate a public read taking the tournament's `pk` (a function view, or an APIView's method).
+    The view finds the version as `request.state_version`. `remember=False`: 304s only, for a view that
+    answers from the room's seats (`room_seats`) anyway."""
+    if view is None:
+        return lambda inner: versioned(inner, remember=remember)
 
     @wraps(view)
     def wrapper(*args, **kwargs):
         request = args[1] if len(args) > 1 and hasattr(args[1], "META") else args[0]
         seq = state_version(kwargs["pk"])
+        request.state_version = seq
         if seq is None:  # no such tournament: the view answers its own 404
             return view(*args, **kwargs)
         etag = _etag(request, kwargs["pk"], seq)
         if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
             return _tagged(HttpResponseNotModified(), etag)
         key = None
-        if _anonymous(request):
+        if remember and _anonymous(request):
             key = f"{etag}:{request.get_full_path()}:{request.META.get('HTTP_ACCEPT', '')}"
             hit = caches[CACHE].get(key)
             if hit is not None:
@@ -89,3 +98,30 @@ def _tagged(response, etag: str):
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)  # the phone asks each time; a 304 costs one query
     return response
+
+
+_rooms: dict[int, tuple[int, dict[int, dict]]] = {}  # tournament -> (version, entry number -> public seat)
+
+
+_computing = threading.Lock()  # one computation at a time in this worker: the others wait for its answer
+
+
+def room_seats(pk: int, seq: int) -> dict[int, dict]:
+    """Every entry's public seat at this version, computed once per version in this worker (three
+    queries for the whole room instead of four per phone); only the newest version is kept. Requests
+    run in threads of their own: when a change makes a new version, the phones asking at that moment
+    wait for one computation instead of each making its own."""
+    kept = _rooms.get(pk)
+    if kept is not None and kept[0] >= seq:  # a newer version is as good: it was read after this one
+        return kept[1]
+    with _computing:
+        kept = _rooms.get(pk)
+        if kept is None or kept[0] < seq:
+            kept = (seq, public_seats(pk))
+            _rooms[pk] = kept
+    return kept[1]
+
+
+def forget_rooms() -> None:
+    """Tests: a rolled-back test's ids and versions come back in the next one."""
+    _rooms.clear()

@@ -7,6 +7,7 @@ reached the database). Any other unexpected error is the usual 500.
 """
 from __future__ import annotations
 
+import asyncio
 import sys
 
 from django.db import OperationalError
@@ -41,13 +42,23 @@ def server_error(request):
     return response
 
 
-class Admission:
-    """ASGI middleware: at most `limit` HTTP requests in progress in this worker process; one more is
-    answered at once with 503 and Retry-After instead of queueing behind them (WEB_MAX_PENDING). The
-    answer is written here, before Django, so refusing costs next to nothing. WebSockets pass."""
+PUBLIC_PATHS = ("/s/", "/api/public/", "/display/", "/robots.txt")  # players' phones and lobby TVs
 
-    def __init__(self, app, limit: int) -> None:
+
+class Admission:
+    """ASGI middleware of each worker process, before Django:
+    - at most `limit` HTTP requests in progress (WEB_MAX_PENDING); one more is answered at once with 503
+      and Retry-After instead of queueing behind them (refusing here costs next to nothing);
+    - the public reads (phones, TVs) run at most `public_limit` at a time (WEB_PUBLIC_CONCURRENCY); the
+      others wait their turn here, holding no thread and no database connection. Django runs each
+      request in a thread of its own: without this gate a thousand phones would be a thousand threads
+      fighting for the interpreter and the pool, and the floor's bust would wait behind all of them.
+      Staff requests never wait at this gate.
+    WebSockets pass."""
+
+    def __init__(self, app, limit: int, public_limit: int = 4) -> None:
         self.app, self.limit, self.pending = app, limit, 0
+        self.public_gate = asyncio.Semaphore(public_limit)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -56,6 +67,9 @@ class Admission:
             return await self.busy(scope, send)
         self.pending += 1
         try:
+            if scope["path"].startswith(PUBLIC_PATHS):
+                async with self.public_gate:
+                    return await self.app(scope, receive, send)
             return await self.app(scope, receive, send)
         finally:
             self.pending -= 1

@@ -49,3 +49,34 @@ def test_an_unknown_tournament_or_entry_is_still_a_404(client, tournament, drawn
     assert client.get("/s/999999/1.json").status_code == 404
     assert client.get(f"/s/{tournament.pk}/999.json").status_code == 404
     assert client.get(f"/s/{tournament.pk}/999.json").status_code == 404  # the remembered 404 too
+
+
+def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(client, director, cashier, floor, tournament):
+    from tables import draws
+    from tables.models import Move, Seat, Table
+    from tables.read_models import public_seats
+    from tests.tables.test_seating_services import open_tables, register
+
+    open_tables(director, tournament, [1, 2, 3])
+    register(cashier, tournament, 24)
+    draws.draw_start(director, tournament)  # 8, 8 and 8
+    for table in Table.objects.filter(tournament=tournament):
+        draws.draw_button(director, table)  # balancing knows where the blinds are
+
+    first_table = Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=1).select_related("entry")
+    out = [seat.entry for seat in first_table[:2]]
+    for entry in out:  # table 1 two players short of the others: a balancing slip
+        busts.bust_entry(floor, entry)
+    move = Move.objects.select_related("entry", "to_table").get(tournament=tournament, status=Move.Status.PENDING)
+    answers = public_seats(tournament.pk)
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player").order_by("number"))
+    assert set(answers) == {e.number for e in entries}
+    for entry in entries:
+        answer, seat = answers[entry.number], Seat.objects.filter(entry=entry, ended_at__isnull=True).first()
+        assert answer["name"] == entry.player.display_name and answer["status"] == entry.status
+        assert answer["table"] == (seat.table.number if seat else None) and answer["seat"] == (seat.seat if seat else None)
+        assert answer["place"] == entry.finish_place
+        assert client.get(f"/s/{tournament.pk}/{entry.number}.json").json() == answer  # what the phone gets
+    assert {answers[e.number]["place"] for e in out} == {23, 24}
+    assert answers[move.entry.number]["move"] == {"table": move.to_table.number, "seat": move.to_seat,
+                                                  "position": move.position, "after_hand": False}

@@ -18,7 +18,7 @@ def test_a_database_that_cannot_give_a_connection_answers_503_with_retry_after(u
     def full(*args, **kwargs):
         raise OperationalError("couldn't get a connection after 10.00 sec")
 
-    monkeypatch.setattr(table_views.read_models, "public_seat", full)
+    monkeypatch.setattr(table_views, "room_seats", full)
     response = unhandled.get(f"/s/{tournament.pk}/1.json")
     assert response.status_code == 503
     assert int(response["Retry-After"]) > 0
@@ -29,7 +29,7 @@ def test_the_api_answers_busy_in_its_error_shape(unhandled, tournament, monkeypa
     def full(*args, **kwargs):
         raise OperationalError("sorry, too many clients already")
 
-    monkeypatch.setattr("web.api.get_object_or_404", full)
+    monkeypatch.setattr("web.caching.state_version", full)
     response = unhandled.get(f"/api/public/tournaments/{tournament.pk}/seats/1/")
     assert response.status_code == 503
     assert response["Retry-After"]
@@ -40,7 +40,7 @@ def test_any_other_error_stays_a_500(unhandled, tournament, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(table_views.read_models, "public_seat", broken)
+    monkeypatch.setattr(table_views, "room_seats", broken)
     response = unhandled.get(f"/s/{tournament.pk}/1.json")
     assert response.status_code == 500
     assert "Retry-After" not in response
@@ -88,3 +88,39 @@ async def test_past_the_pending_limit_a_request_gets_503_with_retry_after_at_onc
     assert [sent[0]["status"] for sent in answered] == [200, 200]
     assert app.pending == 0
     assert (await request("/robots.txt"))[0]["status"] == 200  # room again
+
+
+@pytest.mark.asyncio
+async def test_public_reads_take_turns_and_the_floor_never_waits_for_them():
+    import asyncio
+
+    from web.server import Admission
+
+    release = asyncio.Event()
+    running: list[str] = []
+
+    async def app(scope, receive, send):
+        running.append(scope["path"])
+        if scope["path"].startswith("/s/"):
+            await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    gate = Admission(app, limit=100, public_limit=2)
+
+    async def request(path: str) -> int:
+        sent: list[dict] = []
+
+        async def send(message):
+            sent.append(message)
+
+        await gate({"type": "http", "path": path}, None, send)
+        return sent[0]["status"]
+
+    phones = [asyncio.create_task(request(f"/s/1/{n}.json")) for n in range(5)]
+    await asyncio.sleep(0.01)
+    assert len(running) == 2  # two at a time; three wait at the gate, holding no thread
+    assert await asyncio.wait_for(request("/api/tournaments/1/entries/7/bust/"), 1) == 200  # staff pass by
+    release.set()
+    assert await asyncio.gather(*phones) == [200] * 5
+    assert len(running) == 6 and gate.pending == 0

@@ -16,7 +16,7 @@ from tables.models import Draw, Table
 from tournament.models import Player
 from web.access import api as api_roles
 from web.api import PublicAPIView, RoleAPIView, answers, call_service, entry_or_404, public_answers, tournament_or_404, valid
-from web.caching import versioned
+from web.caching import room_seats, versioned
 
 
 class DrawSerializer(serializers.Serializer):
@@ -287,9 +287,11 @@ class PublicSeatView(PublicAPIView):
     @extend_schema(operation_id="public_seat", tags=["public"], auth=[],
                    summary="An entry's table and seat (name, table, seat; nothing personal)",
                    responses=public_answers(PublicSeatSerializer))
-    @versioned
+    @versioned(remember=False)
     def get(self, request, pk: int, number: int):
-        answer = read_models.public_seat(tournament_or_404(pk), number)
+        if request.state_version is None:  # no such tournament
+            raise NotFound(_("No such tournament."))
+        answer = room_seats(pk, request.state_version).get(number)
         if answer is None:
             raise NotFound(_("No such entry."))
         return Response(PublicSeatSerializer(answer).data)

@@ -26,7 +26,7 @@ from tables.models import DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
 from web.access import page
-from web.caching import versioned
+from web.caching import room_seats, versioned
 from web.tables.forms import HouseRulesForm
 from web.tournament.views import in_venue_time
 
@@ -236,10 +236,10 @@ def seat_search(request, pk: int):
 
 
 @page("seat-page")
-@versioned
+@versioned(remember=False)
 def seat_page(request, pk: int, number: int):
     tournament = _public_tournament(pk)
-    seat = read_models.public_seat(tournament, number)
+    seat = room_seats(pk, request.state_version).get(number)
     if seat is None:
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
     return render(request, "tables/seat_page.html", {"t": tournament, "seat": seat,
@@ -247,9 +247,9 @@ def seat_page(request, pk: int, number: int):
 
 
 @page("seat-json")
-@versioned
+@versioned(remember=False)
 def seat_json(request, pk: int, number: int):
-    seat = read_models.public_seat(_public_tournament(pk), number)
+    seat = None if request.state_version is None else room_seats(pk, request.state_version).get(number)
     if seat is None:
         return JsonResponse({"error": _("There is no entry #%(number)s.") % {"number": number}}, status=404)
     return JsonResponse(seat)
