@@ -185,10 +185,13 @@ class Bench:
     # --- the floor: a bust every second ---------------------------------------------------------
 
     async def floor(self, stop: asyncio.Event, bust_ms: list[float], token: str) -> None:
+        import aiohttp
         import psycopg
         import websockets
 
         db = await psycopg.AsyncConnection.connect(self.f["database_url"], autocommit=True)
+        # The floor tablet is a device of its own: its own connections, never one a phone left idle.
+        session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
         socket = await websockets.connect(f"{self.ws_base}/ws/t/{self.t}/floor/", origin=self.base, max_size=None,
                                           additional_headers=self.cookie)
@@ -213,7 +216,7 @@ class Bench:
                 number = rng.choice(live)[0]
                 sent = time.monotonic()
                 try:
-                    async with self.session.post(f"{self.base}/api/tournaments/{self.t}/entries/{number}/bust/",
+                    async with session.post(f"{self.base}/api/tournaments/{self.t}/entries/{number}/bust/",
                                                  headers=headers, data="{}") as r:
                         await r.read()
                         if r.status != 200:
@@ -230,7 +233,7 @@ class Bench:
                     [self.t])).fetchall()]
                 for move in moves:
                     try:
-                        async with self.session.post(f"{self.base}/api/tournaments/{self.t}/moves/{move}/confirm/",
+                        async with session.post(f"{self.base}/api/tournaments/{self.t}/moves/{move}/confirm/",
                                                      headers=headers, data="{}") as r:
                             await r.read()
                     except Exception as exc:
@@ -239,6 +242,7 @@ class Bench:
         finally:
             listener.cancel()
             await socket.close()
+            await session.close()
             await db.close()
 
     # --- 1. the rush ---------------------------------------------------------------------------------

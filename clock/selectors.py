@@ -40,7 +40,7 @@ def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows
     now = now or timezone.now()
     anchor = anchor_of(clock)
     data = {
-        "status": clock.status, "version": clock.version, "server_time": now.timestamp(),
+        "status": clock.status, "version": clock.version,
         "anchor": None if anchor is None else {"index": anchor.index, "started_at": anchor.started_at, "paused_at": anchor.paused_at},
         "announcement": clock.announcement,
     }
@@ -51,6 +51,14 @@ def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows
              "big_blind": lv.big_blind, "ante": lv.ante, "ante_type": lv.ante_type, "color_up": lv.color_up}
             for lv, row in zip(levels, rows, strict=True)
         ]
+    data.update(clock_at(rows, anchor, now))
+    return data
+
+
+def clock_at(rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> dict:
+    """The part of a clock snapshot that depends on the time: the server's time and where the countdown
+    stands. A snapshot kept for a state version (web/caching.py) is brought to the moment with it."""
+    data: dict = {"server_time": now.timestamp()}
     if anchor is not None and rows:
         pos = tl.position_at(rows, anchor, now.timestamp())
         data["current"] = {"index": pos.index, "remaining": pos.remaining, "ends_at": pos.ends_at, "finished": pos.finished,

@@ -115,7 +115,8 @@ WEB_CONCURRENCY = max(1, int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count()
 # worker's pool busy waits up to DB_POOL_TIMEOUT seconds, then gets 503 with Retry-After (web/server.py).
 DB_CONNECTIONS = int(os.environ.get("DB_CONNECTIONS", "40"))
 DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
-# HTTP requests in progress per worker before one more is answered 503 with Retry-After at once.
+# Public HTTP requests in progress per worker before one more is answered 503 with Retry-After at once
+# (the staff's requests count apart, against the same number).
 WEB_MAX_PENDING = int(os.environ.get("WEB_MAX_PENDING", "400"))
 # Public reads (phones, lobby TVs) processed at once per worker; more wait their turn (web/server.py).
 # Below the worker's pool size, so that the floor always finds a database connection free.

@@ -7,6 +7,7 @@ from django.db.models import Case, CharField, Q, Value, When
 from django.db.models.functions import Concat
 
 from clock.selectors import rows_of
+from core import search
 from tournament.models import Entry, Player, Tournament
 
 from . import seating
@@ -110,19 +111,24 @@ def public_seats(tournament_id: int) -> dict[int, dict]:
     return answers
 
 
-def find_entries(tournament: Tournament, query: str, limit: int = 20) -> list[dict]:
-    """Public lookup by entry number or name (names only)."""
+def find_entries(room: list[tuple[str, dict]], query: str, limit: int = 20) -> list[dict]:
+    """Public lookup by entry number or name (names only), in a room's seats folded for searching
+    (`search_index`): case and accents do not matter, any part of the name does."""
     query = (query or "").strip()
-    entries = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.VOIDED).select_related("player")
     if query.lstrip("#").isdigit():
-        entries = entries.filter(number=int(query.lstrip("#")))
+        number = int(query.lstrip("#"))
+        found = [seat for _key, seat in room if seat["entry"] == number]
     elif len(query) >= 2:
-        for word in query.split():
-            entries = entries.filter(Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
-                                     | Q(player__nickname__icontains=word))
+        words = search.words_of(query)
+        found = [seat for key, seat in room if search.matches(key, words)]
     else:
         return []
-    return [{"entry": e.number, "name": e.player.display_name, "status": e.status} for e in entries.order_by("number")[:limit]]
+    return [{"entry": seat["entry"], "name": seat["name"], "status": seat["status"]} for seat in found[:limit]]
+
+
+def search_index(seats: dict[int, dict]) -> list[tuple[str, dict]]:
+    """The room's seats (`public_seats`) by entry number, each with its name folded for searching."""
+    return [(search.search_key(seats[number]["name"]), seats[number]) for number in sorted(seats)]
 
 
 def verify_draw(draw: Draw) -> dict:

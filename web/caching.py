@@ -21,11 +21,15 @@ from functools import wraps
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpResponse, HttpResponseNotModified
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from rest_framework.response import Response
 
-from tables.read_models import public_seats
+from clock.selectors import clock_at, rows_of
+from clock.timeline import Anchor
+from live.snapshots import lobby_snapshot
+from tables.read_models import public_seats, search_index
 from tournament.models import Tournament
 
 CACHE = "public"  # settings.CACHES: a per-process memory cache
@@ -100,28 +104,51 @@ def _tagged(response, etag: str):
     return response
 
 
-_rooms: dict[int, tuple[int, dict[int, dict]]] = {}  # tournament -> (version, entry number -> public seat)
+_kept: dict[tuple[str, int], tuple[int, object]] = {}  # (what, tournament) -> (version, answer): the newest only
+_computing = threading.RLock()  # one computation at a time in this worker (which may need another): the others wait
 
 
-_computing = threading.Lock()  # one computation at a time in this worker: the others wait for its answer
+def _at_version(what: str, pk: int, seq: int, compute) -> object:
+    """`compute()` once per version in this worker. Requests run in threads of their own: when a change
+    makes a new version, the phones asking at that moment wait for one computation instead of each
+    making its own. `compute` returns (version it read, answer); a newer version than asked for is
+    as good (it was read after this one)."""
+    kept = _kept.get((what, pk))
+    if kept is not None and kept[0] >= seq:
+        return kept[1]
+    with _computing:
+        kept = _kept.get((what, pk))
+        if kept is None or kept[0] < seq:
+            kept = compute()
+            _kept[(what, pk)] = kept
+    return kept[1]
 
 
 def room_seats(pk: int, seq: int) -> dict[int, dict]:
-    """Every entry's public seat at this version, computed once per version in this worker (three
-    queries for the whole room instead of four per phone); only the newest version is kept. Requests
-    run in threads of their own: when a change makes a new version, the phones asking at that moment
-    wait for one computation instead of each making its own."""
-    kept = _rooms.get(pk)
-    if kept is not None and kept[0] >= seq:  # a newer version is as good: it was read after this one
-        return kept[1]
-    with _computing:
-        kept = _rooms.get(pk)
-        if kept is None or kept[0] < seq:
-            kept = (seq, public_seats(pk))
-            _rooms[pk] = kept
-    return kept[1]
+    """Every entry's public seat at this version (three queries for the whole room instead of four per
+    phone)."""
+    return _at_version("seats", pk, seq, lambda: (seq, public_seats(pk)))
+
+
+def room_search(pk: int, seq: int) -> list[tuple[str, dict]]:
+    """The room's seats with their names folded for searching, once per version (tables/read_models.py,
+    find_entries): a search is a scan in memory, no query."""
+    return _at_version("search", pk, seq, lambda: (seq, search_index(room_seats(pk, seq))))
+
+
+def lobby_answer(tournament: Tournament) -> dict:
+    """The lobby's snapshot (live/snapshots.py), read once per version in this worker, its clock
+    brought to this moment (the countdown's position depends on the time, nothing else does)."""
+    def compute():
+        snapshot = lobby_snapshot(tournament)  # reads the tournament's version first
+        return snapshot["seq"], (snapshot, rows_of(tournament))
+
+    snapshot, rows = _at_version("lobby", tournament.pk, tournament.event_seq, compute)
+    clock = snapshot["clock"]
+    anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
+    return {**snapshot, "clock": {**clock, **clock_at(rows, anchor, timezone.now())}}
 
 
 def forget_rooms() -> None:
     """Tests: a rolled-back test's ids and versions come back in the next one."""
-    _rooms.clear()
+    _kept.clear()

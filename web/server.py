@@ -47,32 +47,40 @@ PUBLIC_PATHS = ("/s/", "/api/public/", "/display/", "/robots.txt")  # players' p
 
 class Admission:
     """ASGI middleware of each worker process, before Django:
-    - at most `limit` HTTP requests in progress (WEB_MAX_PENDING); one more is answered at once with 503
-      and Retry-After instead of queueing behind them (refusing here costs next to nothing);
-    - the public reads (phones, TVs) run at most `public_limit` at a time (WEB_PUBLIC_CONCURRENCY); the
-      others wait their turn here, holding no thread and no database connection. Django runs each
-      request in a thread of its own: without this gate a thousand phones would be a thousand threads
-      fighting for the interpreter and the pool, and the floor's bust would wait behind all of them.
-      Staff requests never wait at this gate.
+    - at most `limit` public HTTP requests (players' phones, lobby TVs) in progress, waiting or running
+      (WEB_MAX_PENDING); one more is answered at once with 503 and Retry-After instead of queueing behind
+      them (refusing here costs next to nothing). The staff's requests count apart, against a limit of
+      their own, so a thousand phones never get the floor's bust refused;
+    - the public reads run at most `public_limit` at a time (WEB_PUBLIC_CONCURRENCY); the others wait
+      their turn here, holding no thread and no database connection. Django runs each request in a
+      thread of its own: without this gate a thousand phones would be a thousand threads fighting for
+      the interpreter and the pool, and the floor's bust would wait behind all of them. Staff requests
+      never wait at this gate.
     WebSockets pass."""
 
     def __init__(self, app, limit: int, public_limit: int = 4) -> None:
-        self.app, self.limit, self.pending = app, limit, 0
+        self.app, self.limit = app, limit
+        self.waiting = {True: 0, False: 0}  # public or not -> requests in progress
         self.public_gate = asyncio.Semaphore(public_limit)
+
+    @property
+    def pending(self) -> int:
+        return self.waiting[True] + self.waiting[False]
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if self.pending >= self.limit:
+        public = scope["path"].startswith(PUBLIC_PATHS)
+        if self.waiting[public] >= self.limit:
             return await self.busy(scope, send)
-        self.pending += 1
+        self.waiting[public] += 1
         try:
-            if scope["path"].startswith(PUBLIC_PATHS):
+            if public:
                 async with self.public_gate:
                     return await self.app(scope, receive, send)
             return await self.app(scope, receive, send)
         finally:
-            self.pending -= 1
+            self.waiting[public] -= 1
 
     async def busy(self, scope, send) -> None:
         if scope["path"].startswith("/api/"):

@@ -8,6 +8,7 @@ from datetime import date
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -389,3 +390,19 @@ def test_schema_documents_the_seating_endpoints(db):
 def test_dates_of_birth_stay_out_of_the_floor_map(drawn, floor, tournament):
     text = client_for(floor).get(url(tournament, "map/")).content.decode()
     assert date(1990, 1, 1).isoformat() not in text and "date_of_birth" not in text
+
+
+def test_the_public_search_ignores_case_and_accents_and_finds_any_part(cashier, director, tournament, player):
+    """Players type "novak" or "NOVÁK" on their phones: the seat search folds both sides (core/search.py)."""
+    entry = services.register_entry(cashier, tournament, player, services.IdDocument(document_type="id_card",
+                                                                                      number="EA7654321"))
+    open_tables(director, tournament, [1])
+    draws.draw_start(director, tournament)
+    anonymous = APIClient()
+    assert entry.player.display_name == "Jana Nováková"
+    for typed in ("JANA NOVÁKOVÁ", "novakova", "nováková jana", "vakov", "Ňováková"):
+        found = anonymous.get(public(tournament, "seats/"), {"q": typed}).json()
+        assert [f["entry"] for f in found] == [entry.number], typed
+        page = Client().get(f"/s/{tournament.pk}/", {"q": typed}).content.decode()
+        assert f"/s/{tournament.pk}/{entry.number}/" in page, typed
+    assert anonymous.get(public(tournament, "seats/"), {"q": "nobody"}).json() == []

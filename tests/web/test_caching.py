@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tables import busts
+from tests.clock.fake_time import fake_now  # noqa: F401  (fixture)
 from tests.tables.test_api import drawn, room  # noqa: F401  (fixtures)
 from tournament.models import Entry
 
@@ -80,3 +81,27 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
     assert {answers[e.number]["place"] for e in out} == {23, 24}
     assert answers[move.entry.number]["move"] == {"table": move.to_table.number, "seat": move.to_seat,
                                                   "position": move.position, "after_hand": False}
+
+
+def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(client, director, cashier, tournament, fake_now):  # noqa: F811
+    from clock import services as clock_services
+    from tournament import services
+
+    display = services.create_display_token(director, tournament, "TV")
+    address = f"/display/{display.token}/snapshot.json"
+    clock_services.start_clock(director, tournament)
+    first = client.get(address).json()
+    fake_now.advance(30)
+    with CaptureQueriesContext(connection) as queries:
+        later = client.get(address).json()
+    assert len(queries) == 1  # the display link with its tournament; the rest comes from memory
+    assert later["seq"] == first["seq"] and later["stats"] == first["stats"]
+    assert later["clock"]["server_time"] == first["clock"]["server_time"] + 30  # the countdown goes on
+    assert later["clock"]["current"]["remaining"] == first["clock"]["current"]["remaining"] - 30
+
+    from tests.tables.test_seating_services import register
+
+    register(cashier, tournament, 1, start=900)  # a change: a new version, read again
+    changed = client.get(address).json()
+    assert changed["seq"] > first["seq"] and changed["stats"]["entries"] == first["stats"]["entries"] + 1
+    assert changed["clock"]["current"]["remaining"] == later["clock"]["current"]["remaining"]

@@ -16,7 +16,7 @@ from tables.models import Draw, Table
 from tournament.models import Player
 from web.access import api as api_roles
 from web.api import PublicAPIView, RoleAPIView, answers, call_service, entry_or_404, public_answers, tournament_or_404, valid
-from web.caching import room_seats, versioned
+from web.caching import room_search, room_seats, versioned
 
 
 class DrawSerializer(serializers.Serializer):
@@ -278,9 +278,11 @@ class PublicSeatSearchView(PublicAPIView):
                    responses=public_answers(PublicEntrySerializer(many=True)))
     @versioned
     def get(self, request, pk: int):
-        tournament = tournament_or_404(pk)
+        if request.state_version is None:  # no such tournament
+            raise NotFound(_("No such tournament."))
         q = valid(SeatQuerySerializer, request.query_params).validated_data["q"]
-        return Response(PublicEntrySerializer(read_models.find_entries(tournament, q), many=True).data)
+        found = read_models.find_entries(room_search(pk, request.state_version), q)
+        return Response(PublicEntrySerializer(found, many=True).data)
 
 
 class PublicSeatView(PublicAPIView):

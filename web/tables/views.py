@@ -26,7 +26,7 @@ from tables.models import DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
 from web.access import page
-from web.caching import room_seats, versioned
+from web.caching import room_search, room_seats, versioned
 from web.tables.forms import HouseRulesForm
 from web.tournament.views import in_venue_time
 
@@ -229,7 +229,7 @@ def _public_tournament(pk: int) -> Tournament:
 def seat_search(request, pk: int):
     tournament = _public_tournament(pk)
     q = request.GET.get("q", "").strip()
-    found = read_models.find_entries(tournament, q) if q else []
+    found = read_models.find_entries(room_search(pk, request.state_version), q) if q else []
     if q and len(found) == 1 and q.lstrip("#").isdigit():
         return redirect("seat-page", pk=pk, number=found[0]["entry"])
     return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found})

@@ -21,13 +21,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from core import roles
-from live.snapshots import floor_snapshot, lobby_snapshot
+from live.snapshots import floor_snapshot
 from tables.models import SeatRequest
 from tables.selectors import seat_of
 from tournament import receipts
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from tournament.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
+from web.caching import lobby_answer
 
 from .event_labels import event_labels
 from .forms import DisplayForm, IdCheckForm, LevelForm, PlayerForm, PreferencesForm, VoidForm
@@ -201,12 +202,12 @@ def lobby(request, token):
     display = _display(token)
     display.token = token  # the page's socket opens with the link's own secret
     return render(request, "tournament/lobby.html", {"t": display.tournament, "display": display,
-                                                     "snapshot": lobby_snapshot(display.tournament)})
+                                                     "snapshot": lobby_answer(display.tournament)})
 
 
 @page("lobby-snapshot")
 def lobby_snapshot_json(request, token):
-    return JsonResponse(lobby_snapshot(_display(token).tournament))
+    return JsonResponse(lobby_answer(_display(token).tournament))
 
 
 def database_answers() -> bool:
