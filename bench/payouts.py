@@ -1,0 +1,70 @@
+"""The money's pure rules at festival scale, in plain Python (no database).
+
+Prints, next to the targets of the payout issue:
+- the payout structure for 20,000 entries (payouts/payout_structure.py; target < 5 ms);
+- exact ICM for 10 players (payouts/icm.py, the subset method; target < 2 ms) and 15 players
+  (target < 25 ms), on random final-table stacks;
+- a deal check (ICM deal, chip chop and check_deal) for a 10-handed final table.
+Each figure is the median and the best of many runs (time.perf_counter), after a warm-up.
+
+Run by hand:
+    .venv/bin/python bench/payouts.py
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from payouts import deals, icm  # noqa: E402
+from payouts.payout_structure import PayoutRules, payout_structure  # noqa: E402
+
+CZK = 100  # minor units per crown
+
+
+def timed(fn, runs: int) -> tuple[float, float]:
+    fn()  # warm-up
+    spent = []
+    for _ in range(runs):
+        tic = time.perf_counter()
+        fn()
+        spent.append((time.perf_counter() - tic) * 1000)
+    return statistics.median(spent), min(spent)
+
+
+def final_table(rng: random.Random, players: int) -> tuple[list[int], list[int]]:
+    stacks = [rng.randint(5, 400) * 1000 for _ in range(players)]
+    structure = payout_structure(10_000 * 1_000 * CZK, 10_000, 1_000 * CZK, PayoutRules(unit=100 * CZK))
+    return stacks, list(structure.prizes()[:players])
+
+
+def main() -> None:
+    rules = PayoutRules(unit=100 * CZK)
+    structure = payout_structure(20_000 * 1_000 * CZK, 20_000, 1_000 * CZK, rules)
+    median, best = timed(lambda: payout_structure(20_000 * 1_000 * CZK, 20_000, 1_000 * CZK, rules), 200)
+    print(f"structure, 20,000 entries x 1,000 CZK ({structure.places_paid} paid, {len(structure.bands)} bands, "
+          f"first {structure.first_prize // CZK:,} CZK): median {median:.2f} ms, best {best:.2f} ms  [target < 5 ms]")
+
+    rng = random.Random(7)
+    for players, runs, target in ((10, 200, 2), (15, 20, 25)):
+        stacks, prizes = final_table(rng, players)
+        median, best = timed(lambda s=stacks, p=prizes: icm.icm_equities(s, p), runs)
+        print(f"exact ICM, {players} players: median {median:.2f} ms, best {best:.2f} ms  [target < {target} ms]")
+
+    stacks, prizes = final_table(rng, 10)
+
+    def deal_check() -> None:
+        amounts = deals.icm_deal(stacks, prizes)
+        deals.check_deal(amounts, prizes)
+        deals.deal_table(amounts)
+
+    median, best = timed(deal_check, 200)
+    print(f"ICM deal for 10 players, checked and turned into a prize table: median {median:.2f} ms, best {best:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
