@@ -61,7 +61,7 @@ def _record_boundary(tournament: Tournament, clock: ClockState, rows: list[tl.Ro
         "index": boundary.index, "level": row.number, "kind": row.kind, "at": boundary.at,
         "late_by": round(now.timestamp() - boundary.at, 3),
         "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
-    }, "clock")
+    }, "clock", seats=False)
 
 
 def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> None:
@@ -90,7 +90,7 @@ def _act(actor, tournament: Tournament, type_: str, change, extra: dict | None =
     before = anchor_of(clock)
     anchor = change(rows, before, now.timestamp())
     _save(t, clock, rows, anchor, now)
-    record_event(t, type_, {**(extra or {}), "clock": clock_snapshot(t, clock, rows, now, with_rows=False)}, actor)
+    record_event(t, type_, {**(extra or {}), "clock": clock_snapshot(t, clock, rows, now, with_rows=False)}, actor, seats=False)
     if announce_row_end and before is not None and anchor is not None:
         # Time removed up to the end of the row: the next row starts now and is announced
         # like any row whose time ran out (the tick will not, as it is not "due" later).
@@ -208,7 +208,8 @@ def set_announcement(actor, tournament: Tournament, text: str) -> ClockState:
     clock.announcement = text
     clock.version += 1
     clock.save(update_fields=["announcement", "version"])
-    record_event(t, "clock.announcement", {"text": text, "clock": clock_snapshot(t, clock, rows, with_rows=False)}, actor)
+    record_event(t, "clock.announcement", {"text": text, "clock": clock_snapshot(t, clock, rows, with_rows=False)}, actor,
+                 seats=False)
     return clock
 
 

@@ -22,7 +22,7 @@ from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
 from .models import HandForHand, Move, Table
-from .selectors import clock_state, hand_for_hand, house_rules, lobby_state, playing_tables, waiting
+from .selectors import balance_move_out_pending, clock_state, hand_for_hand, house_rules, lobby_state, playing_tables, waiting
 
 
 @transaction.atomic
@@ -164,7 +164,7 @@ def hand_done(actor, table: Table) -> HandForHand | None:
         h.reported = [*h.reported, table.number]
         h.save(update_fields=["reported"])
         payload.update({"h4h_hand": h.hand, "waiting_for": waiting(t, h)})
-    record_event(t, "table.hand_done", payload, actor, stats=False)
+    record_event(t, "table.hand_done", payload, actor, stats=False, seats=balance_move_out_pending(table))
     if in_hand and not payload["waiting_for"]:
         _complete(t, actor, h)
     elif h is not None and not h.called:

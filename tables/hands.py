@@ -19,7 +19,7 @@ from tournament.models import Tournament
 
 from . import handforhand, positions
 from .models import POSITION_FIELDS, HandStart, Move, Table, hash_token
-from .selectors import clock_level_index, live_seats
+from .selectors import balance_move_out_pending, clock_level_index, live_seats
 
 
 def table_for_token(token: str) -> Table | None:
@@ -71,7 +71,7 @@ def _hand_started(actor, table: Table, source: str) -> HandStart:
     record_event(t, "table.hand_started", {
         "table": table.number, "hand": number, "level": rows[level_index].number, "level_index": level_index,
         "level_changed": changed, "source": source, "positions": nxt.as_dict() if nxt else None,
-    }, actor, stats=False)
+    }, actor, stats=False, seats=balance_move_out_pending(table))
     return hand
 
 
@@ -135,5 +135,6 @@ def undo_hand_start(actor, table: Table) -> HandStart:
         if len(hand.previous_positions) > 4:  # whether the hand before was still in play (not reported done)
             table.hand_in_progress = bool(hand.previous_positions[4])
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
-    record_event(t, "table.hand_start_undone", {"table": table.number, "hand": hand.number}, actor, stats=False)
+    record_event(t, "table.hand_start_undone", {"table": table.number, "hand": hand.number}, actor, stats=False,
+                 seats=balance_move_out_pending(table))
     return hand

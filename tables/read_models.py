@@ -3,8 +3,10 @@ here writes: the floor map, the tables' levels in play, a player's seat, the pub
 verification of a draw, the balancing status and hand-for-hand as the floor and a table see them."""
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.db.models import Case, CharField, Q, Value, When
-from django.db.models.functions import Concat
+from django.db.models.functions import Cast, Concat
 
 from clock.selectors import rows_of
 from core import search
@@ -92,8 +94,10 @@ def floor_map(tournament: Tournament) -> dict:
 def public_seats(tournament_id: int) -> dict[int, dict]:
     """public_seat of every entry of the tournament (entry number -> answer), in three queries: a
     room's phones are answered from this, once per state version (web/caching.py)."""
-    seats = {entry: (table, seat, at) for entry, table, seat, at in Seat.objects.filter(
-        tournament_id=tournament_id, ended_at__isnull=True).values_list("entry_id", "table__number", "seat", "seated_at")}
+    # The time comes as text: the database writes it faster than the driver reads ten thousand datetimes.
+    seats = {entry: (table, seat, _iso(at)) for entry, table, seat, at in Seat.objects.filter(
+        tournament_id=tournament_id, ended_at__isnull=True).annotate(at=Cast("seated_at", CharField())).values_list(
+        "entry_id", "table__number", "seat", "at")}
     moves = {entry: {"table": table, "seat": seat, "position": position,
                      "after_hand": bool(in_hand) and kind == Move.Kind.BALANCE}  # as selectors.after_hand
              for entry, table, seat, position, kind, in_hand in Move.objects.filter(
@@ -106,9 +110,17 @@ def public_seats(tournament_id: int) -> dict[int, dict]:
             "player__nickname"):
         table, seat, at = seats.get(pk, (None, None, None))
         answers[number] = {"entry": number, "name": Player.name_of(first, last, nickname), "status": status,
-                           "table": table, "seat": seat, "seated_at": at.isoformat() if at else None,
+                           "table": table, "seat": seat, "seated_at": at,
                            "place": place, "place_low": low or place, "move": moves.get(pk)}
     return answers
+
+
+def _iso(text: str | None) -> str | None:
+    """A stored time read as text (PostgreSQL: with its offset; SQLite: UTC without one) as ISO 8601."""
+    if not text:
+        return None
+    at = datetime.fromisoformat(text)
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).isoformat()
 
 
 def find_entries(room: list[tuple[str, dict]], query: str, limit: int = 20) -> list[dict]:

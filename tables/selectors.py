@@ -155,3 +155,9 @@ def waiting(t: Tournament, h: HandForHand) -> list[int]:
         return []
     in_play = set(Table.objects.filter(tournament=t, in_play=True, number__in=h.tables).values_list("number", flat=True))
     return [n for n in h.tables if n in in_play and n not in h.reported]
+
+
+def balance_move_out_pending(table: Table) -> bool:
+    """Whether a player of this table holds a balance slip: the phone says whether the move comes after
+    the hand in play (public_seats), so the table's hand starting or ending changes that answer."""
+    return Move.objects.filter(from_table=table, status=Move.Status.PENDING, kind=Move.Kind.BALANCE).exists()

@@ -28,19 +28,27 @@ def actor_label(actor) -> str:
     return actor.get_username()
 
 
-def next_sequence(tournament_id: int) -> int:
+def next_sequence(tournament_id: int, seats: bool = True) -> int:
     """Take the tournament's next event sequence number in one statement (UPDATE ... RETURNING), so
     it never depends on how fresh a caller's Tournament instance is. The row lock it takes is the one
-    every service holds already (lock_tournament); sequence numbers are gap-free and in commit order."""
+    every service holds already (lock_tournament); sequence numbers are gap-free and in commit order.
+    `seats`: the event may change what the public seat answers show; the seats' version (seats_seq)
+    becomes this number too."""
     table, column = Tournament._meta.db_table, Tournament._meta.get_field("event_seq").column
+    seats_column = Tournament._meta.get_field("seats_seq").column
     with connection.cursor() as cursor:
-        cursor.execute(f'UPDATE "{table}" SET "{column}" = "{column}" + 1 WHERE "id" = %s RETURNING "{column}"',
-                       [tournament_id])
+        cursor.execute(f'UPDATE "{table}" SET "{column}" = "{column}" + 1, '
+                       f'"{seats_column}" = CASE WHEN %s THEN "{column}" + 1 ELSE "{seats_column}" END '
+                       f'WHERE "id" = %s RETURNING "{column}"', [bool(seats), tournament_id])
         return cursor.fetchone()[0]
 
 
-def record_event(tournament: Tournament | None, type_: str, payload: dict, actor=None, *, stats: bool = True) -> AuditEvent:
+def record_event(tournament: Tournament | None, type_: str, payload: dict, actor=None, *, stats: bool = True,
+                 seats: bool = True) -> AuditEvent:
     """Write an audit event in the current transaction and publish it once that commits.
+
+    `seats=False` only for an event that cannot change a public seat answer (a clock's, a hand's at a
+    table with no balance move out): the phones' answers keep their version (web/caching.py).
 
     For a tournament event, the caller must hold the tournament row lock (lock_tournament), so that
     events are published in the order of their sequence numbers.
@@ -49,7 +57,7 @@ def record_event(tournament: Tournament | None, type_: str, payload: dict, actor
         raise RuntimeError("record_event must run inside transaction.atomic()")
     seq = None
     if tournament is not None:
-        seq = next_sequence(tournament.pk)
+        seq = next_sequence(tournament.pk, seats)
         tournament.event_seq = seq
     event = AuditEvent.objects.create(
         tournament=tournament,

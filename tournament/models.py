@@ -161,6 +161,10 @@ class Tournament(models.Model):
     structure = models.OneToOneField(Structure, on_delete=models.PROTECT, related_name="tournament")
     current_level = models.PositiveSmallIntegerField(_("current level"), default=1)
     event_seq = models.PositiveBigIntegerField(default=0)
+    # The event_seq of the last event that may change what the public seat answers show (tables and
+    # seats, moves, busts, entries): phones are answered per this version (web/caching.py), so the
+    # hand starts of a thousand tables and the clock do not make every phone's answer new.
+    seats_seq = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -174,10 +178,11 @@ class Tournament(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        """The event sequence is only ever written by tournament.audit.next_sequence, in one statement: a
-        full save of an existing row leaves it out, so an instance read before an event cannot set it back."""
+        """The event sequences are only ever written by tournament.audit.next_sequence, in one statement: a
+        full save of an existing row leaves them out, so an instance read before an event cannot set them back."""
         if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "event_seq"]
+            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
+                                       if not f.primary_key and f.name not in ("event_seq", "seats_seq")]
         super().save(*args, **kwargs)
 
     @staticmethod

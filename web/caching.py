@@ -20,6 +20,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
+from django.db import connection
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -36,8 +37,14 @@ CACHE = "public"  # settings.CACHES: a per-process memory cache
 TTL_SECONDS = 300  # a version rarely lasts this long in play; a newer one replaces it anyway
 
 
-def state_version(pk: int) -> int | None:
-    return Tournament.objects.filter(pk=pk).values_list("event_seq", flat=True).first()
+def state_version(pk: int, field: str = "event_seq") -> int | None:
+    """The tournament's version: its event sequence, or `seats_seq`, the last event that may change a
+    public seat answer (tournament/audit.py)."""
+    column = Tournament._meta.get_field(field).column  # one plain statement: every public read makes it
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT "{column}" FROM "{Tournament._meta.db_table}" WHERE "id" = %s', [pk])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def _etag(request, pk: int, seq: int) -> str:
@@ -50,17 +57,18 @@ def _anonymous(request) -> bool:
     return settings.SESSION_COOKIE_NAME not in request.COOKIES and "HTTP_AUTHORIZATION" not in request.META
 
 
-def versioned(view=None, *, remember: bool = True):
+def versioned(view=None, *, remember: bool = True, seats: bool = False):
     """Decorate a public read taking the tournament's `pk` (a function view, or an APIView's method).
     The view finds the version as `request.state_version`. `remember=False`: 304s only, for a view that
-    answers from the room's seats (`room_seats`) anyway."""
+    answers from the room's seats (`room_seats`) anyway. `seats`: the view shows only what the seats'
+    version covers (tournament.seats_seq), so hand starts and the clock leave its answers as they are."""
     if view is None:
-        return lambda inner: versioned(inner, remember=remember)
+        return lambda inner: versioned(inner, remember=remember, seats=seats)
 
     @wraps(view)
     def wrapper(*args, **kwargs):
         request = args[1] if len(args) > 1 and hasattr(args[1], "META") else args[0]
-        seq = state_version(kwargs["pk"])
+        seq = state_version(kwargs["pk"], "seats_seq" if seats else "event_seq")
         request.state_version = seq
         if seq is None:  # no such tournament: the view answers its own 404
             return view(*args, **kwargs)

@@ -105,3 +105,36 @@ def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(cli
     changed = client.get(address).json()
     assert changed["seq"] > first["seq"] and changed["stats"]["entries"] == first["stats"]["entries"] + 1
     assert changed["clock"]["current"]["remaining"] == later["clock"]["current"]["remaining"]
+
+
+def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a_slip_waits_on_the_hand(
+        client, director, cashier, floor, tournament):
+    """A thousand tables start a hand every two minutes: those events must not make every phone's answer
+    new (tournament.seats_seq), except where the hand decides whether a player's move waits for it."""
+    from clock import services as clock_services
+    from tables import draws, hands
+    from tables.models import Move, Seat, Table
+    from tests.tables.test_seating_services import open_tables, register
+
+    open_tables(director, tournament, [1, 2, 3])
+    register(cashier, tournament, 24)
+    draws.draw_start(director, tournament)
+    for table in Table.objects.filter(tournament=tournament):
+        draws.draw_button(director, table)
+    sitting = Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=2).select_related("entry").first()
+    address = f"/s/{tournament.pk}/{sitting.entry.number}.json"
+    held = client.get(address)["ETag"]
+    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=2))
+    clock_services.start_clock(director, tournament)
+    hands.undo_hand_start(floor, Table.objects.get(tournament=tournament, number=2))
+    assert client.get(address, HTTP_IF_NONE_MATCH=held).status_code == 304
+
+    for seat in Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=1)[:2]:
+        busts.bust_entry(floor, seat.entry)  # a balancing slip out of table 2 or 3
+    move = Move.objects.select_related("entry", "from_table").get(tournament=tournament, status=Move.Status.PENDING)
+    mover = f"/s/{tournament.pk}/{move.entry.number}.json"
+    before = client.get(mover)
+    hands.start_hand(floor, Table.objects.get(pk=move.from_table.pk))  # the slip now waits for that hand
+    after = client.get(mover, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert (before.json()["move"]["after_hand"], after.json()["move"]["after_hand"]) == (False, True)

@@ -276,7 +276,7 @@ class PublicSeatSearchView(PublicAPIView):
                    parameters=[OpenApiParameter("q", str, required=True,
                                                 description="An entry number or at least two letters of a name.")],
                    responses=public_answers(PublicEntrySerializer(many=True)))
-    @versioned
+    @versioned(seats=True)
     def get(self, request, pk: int):
         if request.state_version is None:  # no such tournament
             raise NotFound(_("No such tournament."))
@@ -289,7 +289,7 @@ class PublicSeatView(PublicAPIView):
     @extend_schema(operation_id="public_seat", tags=["public"], auth=[],
                    summary="An entry's table and seat (name, table, seat; nothing personal)",
                    responses=public_answers(PublicSeatSerializer))
-    @versioned(remember=False)
+    @versioned(remember=False, seats=True)
     def get(self, request, pk: int, number: int):
         if request.state_version is None:  # no such tournament
             raise NotFound(_("No such tournament."))

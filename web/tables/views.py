@@ -225,7 +225,7 @@ def _public_tournament(pk: int) -> Tournament:
 
 
 @page("seat-search")
-@versioned
+@versioned(seats=True)
 def seat_search(request, pk: int):
     tournament = _public_tournament(pk)
     q = request.GET.get("q", "").strip()
@@ -236,7 +236,7 @@ def seat_search(request, pk: int):
 
 
 @page("seat-page")
-@versioned(remember=False)
+@versioned(remember=False, seats=True)
 def seat_page(request, pk: int, number: int):
     tournament = _public_tournament(pk)
     seat = room_seats(pk, request.state_version).get(number)
@@ -247,7 +247,7 @@ def seat_page(request, pk: int, number: int):
 
 
 @page("seat-json")
-@versioned(remember=False)
+@versioned(remember=False, seats=True)
 def seat_json(request, pk: int, number: int):
     seat = None if request.state_version is None else room_seats(pk, request.state_version).get(number)
     if seat is None:
