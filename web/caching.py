@@ -40,6 +40,8 @@ TTL_SECONDS = 300  # a version rarely lasts this long in play; a newer one repla
 def state_version(pk: int, field: str = "event_seq") -> int | None:
     """The tournament's version: its event sequence, or `seats_seq`, the last event that may change a
     public seat answer (tournament/audit.py)."""
+    if not 0 < pk < 2**63:  # no such row (and no number the database takes)
+        return None
     column = Tournament._meta.get_field(field).column  # one plain statement: every public read makes it
     with connection.cursor() as cursor:
         cursor.execute(f'SELECT "{column}" FROM "{Tournament._meta.db_table}" WHERE "id" = %s', [pk])

@@ -138,3 +138,8 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
     after = client.get(mover, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert (before.json()["move"]["after_hand"], after.json()["move"]["after_hand"]) == (False, True)
+
+
+def test_a_tournament_number_no_database_takes_is_a_404(client):
+    assert client.get(f"/s/{2**80}/1.json").status_code == 404
+    assert client.get(f"/api/public/tournaments/{2**80}/seats/", {"q": "Jana"}).status_code == 404
