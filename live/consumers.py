@@ -19,7 +19,7 @@ from tables.models import DealerLink, Table
 from tournament.models import AuditEvent, DisplayToken, Tournament
 
 from . import fanout
-from .snapshots import floor_snapshot, lobby_snapshot
+from .snapshots import floor_answer, lobby_answer, read_again
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class FloorConsumer(PushConsumer):
         await self.send_json(await self.snapshot())
 
     async def snapshot(self) -> dict:
-        return await database_sync_to_async(floor_snapshot)(self.tournament)
+        return await database_sync_to_async(lambda: floor_answer(read_again(self.tournament)))()
 
 
 def _table_pk(tournament_id: int, number: int) -> int | None:
@@ -191,7 +191,7 @@ class GroupLobbyConsumer(PushConsumer):
         await self.send_json(await self.snapshot())
 
     async def snapshot(self) -> dict:
-        return await database_sync_to_async(lobby_snapshot)(self.tournament)
+        return await database_sync_to_async(lambda: lobby_answer(read_again(self.tournament)))()
 
 
 def _valid_display(token: str) -> DisplayToken | None:
@@ -267,7 +267,7 @@ class LobbyConsumer:
             return None
 
     async def load_snapshot(self) -> dict:
-        return await database_sync_to_async(lobby_snapshot)(self.tournament)
+        return await database_sync_to_async(lambda: lobby_answer(read_again(self.tournament)))()
 
     async def receive_text(self, socket: fanout.LobbySocket, text: str) -> None:
         try:

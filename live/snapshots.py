@@ -1,7 +1,11 @@
 """Snapshots: what a screen needs to draw itself from nothing, with the sequence number it is at."""
 from __future__ import annotations
 
-from clock.selectors import clock_snapshot
+from django.utils import timezone
+
+from clock.selectors import clock_at, clock_snapshot, rows_of
+from clock.timeline import Anchor
+from core import memory
 from core.broadcast import serialize_event
 from tables import selectors
 from tables.read_models import tables_overview
@@ -37,3 +41,37 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "next_draw": pending_commitment(tournament),
         "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
     }
+
+
+def _kept(what: str, tournament: Tournament, snapshot) -> dict:
+    """A snapshot read once per version in this worker (core/memory.py), its clock brought to this moment
+    (the countdown's position depends on the time, nothing else in it does). `tournament` must be read
+    just now (read_again): the answer is never older than its version."""
+    def compute():
+        data = snapshot(tournament)  # reads the tournament's version first
+        return data["seq"], (data, rows_of(tournament))
+
+    data, rows = memory.at_version(what, tournament.pk, tournament.event_seq, compute)
+    clock = data["clock"]
+    anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
+    return {**data, "clock": {**clock, **clock_at(rows, anchor, timezone.now())}}
+
+
+def read_again(tournament: Tournament) -> Tournament:
+    """A socket's tournament, its version read now: the snapshot it then gets is never older than this
+    moment, so a socket that joined its groups before asking misses nothing."""
+    tournament.refresh_from_db(fields=["event_seq"])
+    return tournament
+
+
+def lobby_answer(tournament: Tournament) -> dict:
+    """The lobby's snapshot, computed once per version in this worker: twenty TVs and the phones'
+    lobby reads cost one."""
+    return _kept("lobby", tournament, lobby_snapshot)
+
+
+def floor_answer(tournament: Tournament) -> dict:
+    """The floor's snapshot (every table of the room, the last events), computed once per version in
+    this worker: fifty tablets connecting at once cost one computation, not fifty fighting the floor's
+    busts for the processor."""
+    return _kept("floor", tournament, floor_snapshot)

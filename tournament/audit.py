@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.db import connection, transaction
 from django.utils import timezone
 
+from core import memory
 from core.broadcast import publish_event
 
 from .models import AuditEvent, Tournament
@@ -59,6 +60,11 @@ def record_event(tournament: Tournament | None, type_: str, payload: dict, actor
     if tournament is not None:
         seq = next_sequence(tournament.pk, seats)
         tournament.event_seq = seq
+        # This worker's memory of the versions (core/memory.py): forgotten now for the reads of this
+        # transaction, and again once the change is visible to everyone.
+        memory.forget_version(tournament.pk)
+        pk = tournament.pk
+        transaction.on_commit(lambda: memory.forget_version(pk))
     event = AuditEvent.objects.create(
         tournament=tournament,
         seq=seq,

@@ -3,33 +3,32 @@
 Every change of a tournament is an audited event with the next sequence number, so (tournament,
 event_seq) names a state of everything a public page shows (names, tables, seats, moves, places,
 draws). A public read decorated with `versioned`:
-- costs one indexed query (the sequence) before anything else;
+- costs one indexed query (the sequences) before anything else, or none when this worker read them
+  lately (core/memory.py: within FRESH_SECONDS for a first load; a screen reacting to a push names the
+  push's sequence as ?v= and gets an answer at least that new; a change in this worker is seen at once);
 - answers 304 Not Modified when the phone already holds that version (ETag / If-None-Match);
 - answers from this worker's memory when another phone asked the same question at that version
   (JSON answers of anonymous requests only: a page of HTML may carry a session's CSRF token);
 - is computed as before otherwise, and remembered under that version.
 The seat answers of a whole room are computed once per version (`room_seats`): the phones of the draw
 rush each ask for a different entry, which no per-answer memory would help.
-A change makes a new sequence number, so nothing is ever served stale. Answers that depend on the time
+A change makes a new sequence number and a push, so no screen is left with a stale answer. Answers that depend on the time
 (the lobby's clock snapshot carries the server's time) must not use it.
 """
 from __future__ import annotations
 
-import threading
+import time
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
 from django.http import HttpResponse, HttpResponseNotModified
-from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from rest_framework.response import Response
 
-from clock.selectors import clock_at, rows_of
-from clock.timeline import Anchor
-from live.snapshots import lobby_snapshot
+from core import memory
 from tables.read_models import public_seats, search_index
 from tournament.models import Tournament
 
@@ -37,16 +36,30 @@ CACHE = "public"  # settings.CACHES: a per-process memory cache
 TTL_SECONDS = 300  # a version rarely lasts this long in play; a newer one replaces it anyway
 
 
-def state_version(pk: int, field: str = "event_seq") -> int | None:
+def state_version(pk: int, field: str = "event_seq", seen: int | None = None) -> int | None:
     """The tournament's version: its event sequence, or `seats_seq`, the last event that may change a
-    public seat answer (tournament/audit.py)."""
+    public seat answer (tournament/audit.py). Read from the database, or from this worker's memory of
+    a recent read (core/memory.py): `seen` is the event sequence the asking screen was told of."""
     if not 0 < pk < 2**63:  # no such row (and no number the database takes)
         return None
-    column = Tournament._meta.get_field(field).column  # one plain statement: every public read makes it
-    with connection.cursor() as cursor:
-        cursor.execute(f'SELECT "{column}" FROM "{Tournament._meta.db_table}" WHERE "id" = %s', [pk])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+    known = memory.known_versions(pk, seen)
+    if known is None:
+        read_at = time.monotonic()
+        columns = ", ".join(f'"{Tournament._meta.get_field(name).column}"' for name in ("event_seq", "seats_seq"))
+        with connection.cursor() as cursor:  # one plain statement: every public read may make it
+            cursor.execute(f'SELECT {columns} FROM "{Tournament._meta.db_table}" WHERE "id" = %s', [pk])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        memory.remember_versions(pk, row[0], row[1], read_at)
+        known = memory.Versions(read_at, row[0], row[1])
+    return known.event_seq if field == "event_seq" else known.seats_seq
+
+
+def _seen(request) -> int | None:
+    """?v=: the event sequence of the push a screen reacts to (static/js/seat-page.js)."""
+    value = request.GET.get("v", "")
+    return int(value) if value.isdigit() and len(value) < 19 else None
 
 
 def _etag(request, pk: int, seq: int) -> str:
@@ -70,7 +83,7 @@ def versioned(view=None, *, remember: bool = True, seats: bool = False):
     @wraps(view)
     def wrapper(*args, **kwargs):
         request = args[1] if len(args) > 1 and hasattr(args[1], "META") else args[0]
-        seq = state_version(kwargs["pk"], "seats_seq" if seats else "event_seq")
+        seq = state_version(kwargs["pk"], "seats_seq" if seats else "event_seq", _seen(request))
         request.state_version = seq
         if seq is None:  # no such tournament: the view answers its own 404
             return view(*args, **kwargs)
@@ -114,51 +127,18 @@ def _tagged(response, etag: str):
     return response
 
 
-_kept: dict[tuple[str, int], tuple[int, object]] = {}  # (what, tournament) -> (version, answer): the newest only
-_computing = threading.RLock()  # one computation at a time in this worker (which may need another): the others wait
-
-
-def _at_version(what: str, pk: int, seq: int, compute) -> object:
-    """`compute()` once per version in this worker. Requests run in threads of their own: when a change
-    makes a new version, the phones asking at that moment wait for one computation instead of each
-    making its own. `compute` returns (version it read, answer); a newer version than asked for is
-    as good (it was read after this one)."""
-    kept = _kept.get((what, pk))
-    if kept is not None and kept[0] >= seq:
-        return kept[1]
-    with _computing:
-        kept = _kept.get((what, pk))
-        if kept is None or kept[0] < seq:
-            kept = compute()
-            _kept[(what, pk)] = kept
-    return kept[1]
-
-
 def room_seats(pk: int, seq: int) -> dict[int, dict]:
     """Every entry's public seat at this version (three queries for the whole room instead of four per
     phone)."""
-    return _at_version("seats", pk, seq, lambda: (seq, public_seats(pk)))
+    return memory.at_version("seats", pk, seq, lambda: (seq, public_seats(pk)))
 
 
 def room_search(pk: int, seq: int) -> list[tuple[str, dict]]:
     """The room's seats with their names folded for searching, once per version (tables/read_models.py,
     find_entries): a search is a scan in memory, no query."""
-    return _at_version("search", pk, seq, lambda: (seq, search_index(room_seats(pk, seq))))
-
-
-def lobby_answer(tournament: Tournament) -> dict:
-    """The lobby's snapshot (live/snapshots.py), read once per version in this worker, its clock
-    brought to this moment (the countdown's position depends on the time, nothing else does)."""
-    def compute():
-        snapshot = lobby_snapshot(tournament)  # reads the tournament's version first
-        return snapshot["seq"], (snapshot, rows_of(tournament))
-
-    snapshot, rows = _at_version("lobby", tournament.pk, tournament.event_seq, compute)
-    clock = snapshot["clock"]
-    anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
-    return {**snapshot, "clock": {**clock, **clock_at(rows, anchor, timezone.now())}}
+    return memory.at_version("search", pk, seq, lambda: (seq, search_index(room_seats(pk, seq))))
 
 
 def forget_rooms() -> None:
     """Tests: a rolled-back test's ids and versions come back in the next one."""
-    _kept.clear()
+    memory.forget_all()

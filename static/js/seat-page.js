@@ -43,7 +43,9 @@
   function refetch() {
     if (loading) { again = true; return; }
     loading = true;
-    fetch(cfg.json, {cache: "no-store"})
+    // ?v=: the sequence this page has been told of, so the answer is at least that new (web/caching.py).
+    var v = conn && conn.seq !== null ? "?v=" + conn.seq : "";
+    fetch(cfg.json + v, {cache: "no-store"})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (now) {
         if (!now) return;

@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from core import groups
 from live import consumers, fanout
 from live.consumers import LobbyConsumer
-from live.snapshots import lobby_snapshot
+from live.snapshots import lobby_answer
 from tests.conftest import id_doc, tournament_data
 from tournament import services, setup
 
@@ -97,7 +97,7 @@ async def test_one_publish_reaches_every_screen_of_the_tournament_and_no_other(l
                                                                                director, cashier, player):
     monkeypatch.setattr(fanout, "FAN_OUT_SLICE", 7)  # the listener yields to the loop between slices
     snapshots_taken = []
-    monkeypatch.setattr(consumers, "lobby_snapshot", lambda t: snapshots_taken.append(t) or lobby_snapshot(t))
+    monkeypatch.setattr(consumers, "lobby_answer", lambda t: snapshots_taken.append(t) or lobby_answer(t))
     other = await database_sync_to_async(setup.create_tournament)(director, tournament_data(name="Other"), template)
     tokens = [await display_token(director, tournament, f"TV {i}") for i in range(5)]
     other_token = await display_token(director, other, "Other TV")

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core import memory
 from tables import busts
 from tests.clock.fake_time import fake_now  # noqa: F401  (fixture)
 from tests.tables.test_api import drawn, room  # noqa: F401  (fixtures)
@@ -26,11 +27,14 @@ def test_a_repeat_costs_one_query_and_a_change_makes_a_new_answer(client, floor,
     with CaptureQueriesContext(connection) as queries:
         again = client.get(address)
     assert again.status_code == 200 and again.content == first.content
-    assert len(queries) == 1  # the tournament's sequence; the answer comes from memory
+    assert len(queries) == 0  # the version read a moment ago, the answer from memory
 
+    memory.forget_all()  # the room's answers stay; the version is read again
+    client.get(address)
     with CaptureQueriesContext(connection) as queries:
+        memory._versions.clear()
         held = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert held.status_code == 304 and len(queries) == 1
+    assert held.status_code == 304 and len(queries) == 1  # the tournament's sequences
 
     busts.bust_entry(floor, entry)
     changed = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
@@ -143,3 +147,60 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
 def test_a_tournament_number_no_database_takes_is_a_404(client):
     assert client.get(f"/s/{2**80}/1.json").status_code == 404
     assert client.get(f"/api/public/tournaments/{2**80}/seats/", {"q": "Jana"}).status_code == 404
+
+
+def test_a_version_read_lately_answers_a_first_load_for_a_moment_and_a_push_s_sequence_always(
+        client, tournament, drawn, monkeypatch):  # noqa: F811
+    """Another worker's change: this worker still holds the version it read a moment ago. A first load
+    takes it for FRESH_SECONDS; a page reacting to a push names the push's sequence (?v=) and never gets
+    an older answer."""
+    from tournament.models import Tournament
+
+    clock = [1000.0]
+    monkeypatch.setattr(memory.time, "monotonic", lambda: clock[0])
+    entry = first_seated(tournament)
+    address = f"/s/{tournament.pk}/{entry.number}.json"
+    before = client.get(address)["ETag"]
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.BUSTED)  # as another worker's bust would
+    Tournament.objects.filter(pk=tournament.pk).update(event_seq=tournament.event_seq + 50, seats_seq=tournament.event_seq + 50)
+    told = tournament.event_seq + 50
+
+    assert client.get(address)["ETag"] == before  # a first load within the moment
+    pushed = client.get(address, {"v": told})
+    assert pushed["ETag"] != before and pushed.json()["status"] == "busted"  # at least as new as the push
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(address, {"v": told})["ETag"] == pushed["ETag"]
+    assert len(queries) == 0
+
+    Tournament.objects.filter(pk=tournament.pk).update(event_seq=told + 1, seats_seq=told + 1)
+    assert client.get(address)["ETag"] == pushed["ETag"]
+    clock[0] += memory.FRESH_SECONDS  # the moment is over: the first load reads the version again
+    assert client.get(address)["ETag"] != pushed["ETag"]
+    assert client.get(address, {"v": "x"}).status_code == 200  # a bad hint is no hint
+
+
+def test_a_change_in_this_worker_is_seen_at_once(client, floor, tournament, drawn):  # noqa: F811
+    entry = first_seated(tournament)
+    address = f"/s/{tournament.pk}/{entry.number}.json"
+    assert client.get(address).json()["status"] == "active"
+    busts.bust_entry(floor, entry)
+    assert client.get(address).json()["status"] == "busted"
+
+
+def test_the_floor_snapshot_is_computed_once_per_version_and_its_clock_counts_on(director, cashier, tournament, fake_now):  # noqa: F811
+    from clock import services as clock_services
+    from live.snapshots import floor_answer, read_again
+    from tests.tables.test_seating_services import register
+
+    clock_services.start_clock(director, tournament)
+    first = floor_answer(read_again(tournament))
+    fake_now.advance(20)
+    with CaptureQueriesContext(connection) as queries:
+        later = floor_answer(read_again(tournament))
+    assert len(queries) == 1  # the version; fifty tablets connecting together cost one computation
+    assert later["events"] == first["events"] and later["tables"] == first["tables"]
+    assert later["clock"]["current"]["remaining"] == first["clock"]["current"]["remaining"] - 20
+
+    register(cashier, tournament, 1, start=900)
+    changed = floor_answer(read_again(tournament))
+    assert changed["seq"] > first["seq"] and changed["events"][-1]["type"] == "entry.registered"

@@ -21,14 +21,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from core import roles
-from live.snapshots import floor_snapshot
+from live.snapshots import floor_answer, floor_snapshot, lobby_answer
 from tables.models import SeatRequest
 from tables.selectors import seat_of
 from tournament import receipts
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from tournament.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
-from web.caching import lobby_answer
 
 from .event_labels import event_labels
 from .forms import DisplayForm, IdCheckForm, LevelForm, PlayerForm, PreferencesForm, VoidForm
@@ -181,7 +180,7 @@ def events(request, tournament):
 
 @page("floor-snapshot")
 def floor_snapshot_json(request, pk):
-    return JsonResponse(floor_snapshot(get_object_or_404(Tournament, pk=pk)))
+    return JsonResponse(floor_answer(get_object_or_404(Tournament, pk=pk)))
 
 
 @require_safe
