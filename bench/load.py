@@ -341,7 +341,8 @@ async def run(fixture: dict, rush_players: int, steps: list[int], seconds: float
         print(f"   sockets connected: seat pages {seats}/{rush_players}, screens {screens}/70; "
               f"failed {tally.failures['seat socket'] + tally.failures['screen socket']}")
         print(f"   bust -> its event on the floor socket during the rush: n={len(rush_busts)} "
-              f"p50 {pct(rush_busts, .5):.1f} ms, p99 {pct(rush_busts, .99):.1f} ms  [target p99 < 500 ms]")
+              f"p50 {pct(rush_busts, .5):.1f} ms, p99 {pct(rush_busts, .99):.1f} ms  [target p99 < 500 ms]; "
+              f"slowest {', '.join(f'{ms:.0f}' for ms in sorted(rush_busts)[-3:])} ms")
         print(f"   most database connections seen so far: {bench.max_connections} (cap {cap})", flush=True)
 
         print(f"\n2. the stress, closed loop ({seconds:.0f} s per phase), with the rush's {len(sockets)} sockets still open:")

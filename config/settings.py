@@ -253,6 +253,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Numbers in paths (core/converters.py): whole numbers of at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}},
     # Several models have a "kind" or "status": name each choice set in the schema.
     "ENUM_NAME_OVERRIDES": {
         "LevelKindEnum": "tournament.models.Level.Kind",

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from core import converters  # noqa: F401  (<id:...> in every URL: registered before any pattern is read)
 from web import server, token_views
 
 handler500 = server.server_error  # an overloaded database answers 503 with Retry-After (web/server.py)
@@ -21,6 +22,7 @@ urlpatterns = [
     path("setup/", include("web.tournament.setup_urls")),
     path("", include("web.clock.urls")),
     path("", include("web.tournament.urls")),
+    path("", include("web.payouts.urls")),
 ]
 
 # A URL no pattern matches: under /api/ a JSON error in the API's one shape, elsewhere the site's page.

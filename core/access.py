@@ -56,6 +56,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     "events": FLOOR_ONLY, "floor-snapshot": FLOOR_ONLY,
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
+    "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
+    "payout-pay": staff(CASHIER), "payout-receipt": DESK, "payout-receipt-pdf": DESK,
     # tables
     "tables": FLOOR_ONLY, "floor-map": FLOOR_ONLY, "floor-map-json": FLOOR_ONLY, "house-rules": DIRECTOR_ONLY,
     "dealer-choose": TABLET, "dealer": TABLET, "dealer-state": TABLET,
@@ -115,6 +117,13 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-move-cancel": {"POST": FLOOR_ONLY},
     "api-hand-for-hand": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
     "api-house-rules": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
+    "api-payouts": {"GET": EVERY_ROLE},
+    "api-payout-plan": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
+    "api-payout-structure": {"PUT": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},
+    "api-results": {"GET": DESK},
+    "api-entry-payout": {"POST": staff(CASHIER)},
+    "api-payments": {"GET": DESK},
+    "api-payment-void": {"POST": staff(CASHIER)},
     "api-draw-start": {"POST": DIRECTOR_ONLY},
     "api-draws": {"GET": PUBLIC},
     "api-draw-commit": {"POST": FLOOR_ONLY},

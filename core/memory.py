@@ -61,22 +61,29 @@ def forget_version(pk: int) -> None:
     _versions.pop(pk, None)
 
 
-def at_version(what: str, pk: int, seq: int, compute: Callable[[], tuple[int, object]]) -> object:
+def at_version(what: str, pk: int, seq: int, compute: Callable[[], tuple[int, object]], *,
+               meanwhile: bool = False) -> tuple[int, object]:
     """`compute()` once per version of `what` in this worker. Requests run in threads of their own: the
     ones asking at a new version wait for one computation. `compute` returns (version it read, answer);
-    a newer version than asked for is as good (it was read after this one)."""
+    a newer version than asked for is as good (it was read after this one). Returns (version, answer).
+    `meanwhile`: the caller takes the answer of the version before while the new one is being computed
+    (a first load, which takes a version a moment old anyway: FRESH_SECONDS); it never waits then."""
     key = (what, pk)
     kept = _kept.get(key)
     if kept is not None and kept[0] >= seq:
-        return kept[1]
+        return kept
     with _locks_lock:
         lock = _locks.setdefault(key, threading.Lock())
-    with lock:
+    if not lock.acquire(blocking=not (meanwhile and kept is not None)):
+        return kept  # being computed by another request: the version before, for a moment more
+    try:
         kept = _kept.get(key)
         if kept is None or kept[0] < seq:
             kept = compute()
             _kept[key] = kept
-    return kept[1]
+    finally:
+        lock.release()
+    return kept
 
 
 def forget_all() -> None:

@@ -2,6 +2,8 @@ import os
 
 from django.urls import path
 
+from core import converters  # noqa: F401  (<id:...>: registered before the patterns below are read)
+
 from . import consumers
 
 # Lobby screens go through the per-process fan-out (live/fanout.py). LOBBY_FANOUT=0 routes them
@@ -11,9 +13,9 @@ LOBBY_FANOUT = os.environ.get("LOBBY_FANOUT", "1").strip().lower() not in {"0", 
 lobby = consumers.LobbyConsumer if LOBBY_FANOUT else consumers.GroupLobbyConsumer
 
 websocket_urlpatterns = [  # each named: core/access.py SOCKETS says who reaches it
-    path("ws/t/<int:tournament_id>/floor/", consumers.FloorConsumer.as_asgi(), name="floor-socket"),
+    path("ws/t/<id:tournament_id>/floor/", consumers.FloorConsumer.as_asgi(), name="floor-socket"),
     path("ws/display/<str:token>/", lobby.as_asgi(), name="display-socket"),
-    path("ws/s/<int:tournament_id>/", consumers.SeatConsumer.as_asgi(), name="seat-socket"),  # seat pages (public)
-    path("ws/t/<int:tournament_id>/tables/<int:number>/", consumers.TableConsumer.as_asgi(), name="table-socket"),
+    path("ws/s/<id:tournament_id>/", consumers.SeatConsumer.as_asgi(), name="seat-socket"),  # seat pages (public)
+    path("ws/t/<id:tournament_id>/tables/<id:number>/", consumers.TableConsumer.as_asgi(), name="table-socket"),
     path("ws/dealer/<str:token>/", consumers.DealerLinkConsumer.as_asgi(), name="dealer-link-socket"),  # dealer links
 ]

@@ -7,6 +7,7 @@ from clock.selectors import clock_at, clock_snapshot, rows_of
 from clock.timeline import Anchor
 from core import memory
 from core.broadcast import serialize_event
+from payouts.selectors import payout_state
 from tables import selectors
 from tables.read_models import tables_overview
 from tables.selectors import pending_commitment
@@ -29,14 +30,24 @@ def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
     }
 
 
+def lobby_payouts(tournament: Tournament, stats: dict) -> dict:
+    """What the lobby shows of the prizes: the places paid and the bands [first, last, prize], for the
+    pool and the field they were made for (a screen asks again when its figures show another)."""
+    state = payout_state(tournament, stats)
+    return {"pool": state["pool"], "entries": state["entries"], "places_paid": state["places_paid"],
+            "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]]}
+
+
 def lobby_snapshot(tournament: Tournament) -> dict:
     tournament.refresh_from_db()
+    stats = tournament_stats(tournament)
     return {
         "kind": "snapshot",
         "seq": tournament.event_seq,
         "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue,
                        "currency": tournament.currency},
-        "stats": tournament_stats(tournament),
+        "stats": stats,
+        "payouts": lobby_payouts(tournament, stats),
         "clock": clock_snapshot(tournament),
         "next_draw": pending_commitment(tournament),
         "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
@@ -51,7 +62,7 @@ def _kept(what: str, tournament: Tournament, snapshot) -> dict:
         data = snapshot(tournament)  # reads the tournament's version first
         return data["seq"], (data, rows_of(tournament))
 
-    data, rows = memory.at_version(what, tournament.pk, tournament.event_seq, compute)
+    _version, (data, rows) = memory.at_version(what, tournament.pk, tournament.event_seq, compute)
     clock = data["clock"]
     anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
     return {**data, "clock": {**clock, **clock_at(rows, anchor, timezone.now())}}

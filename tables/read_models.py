@@ -4,6 +4,7 @@ verification of a draw, the balancing status and hand-for-hand as the floor and 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from itertools import islice
 
 from django.db.models import Case, CharField, Q, Value, When
 from django.db.models.functions import Cast, Concat
@@ -123,24 +124,26 @@ def _iso(text: str | None) -> str | None:
     return (at if at.tzinfo else at.replace(tzinfo=UTC)).isoformat()
 
 
-def find_entries(room: list[tuple[str, dict]], query: str, limit: int = 20) -> list[dict]:
+def find_entries(room: tuple[search.Index, list[dict]], query: str, limit: int = 20) -> list[dict]:
     """Public lookup by entry number or name (names only), in a room's seats folded for searching
-    (`search_index`): case and accents do not matter, any part of the name does."""
+    (`search_index`): case and accents do not matter, any part of the name does. The first `limit`
+    by entry number."""
+    index, seats = room
     query = (query or "").strip()
     if query.lstrip("#").isdigit():
         number = int(query.lstrip("#"))
-        found = [seat for _key, seat in room if seat["entry"] == number]
+        found = [seat for seat in seats if seat["entry"] == number]
     elif len(query) >= 2:
-        words = search.words_of(query)
-        found = [seat for key, seat in room if search.matches(key, words)]
+        found = [seats[row] for row in islice(index.find(search.words_of(query)), limit)]
     else:
         return []
     return [{"entry": seat["entry"], "name": seat["name"], "status": seat["status"]} for seat in found[:limit]]
 
 
-def search_index(seats: dict[int, dict]) -> list[tuple[str, dict]]:
-    """The room's seats (`public_seats`) by entry number, each with its name folded for searching."""
-    return [(search.search_key(seats[number]["name"]), seats[number]) for number in sorted(seats)]
+def search_index(seats: dict[int, dict]) -> tuple[search.Index, list[dict]]:
+    """The room's seats (`public_seats`) by entry number, with their names folded for searching."""
+    rows = [seats[number] for number in sorted(seats)]
+    return search.Index([search.search_key(seat["name"]) for seat in rows]), rows
 
 
 def verify_draw(draw: Draw) -> dict:

@@ -61,33 +61,56 @@ def pdf_font() -> str:
     return "Helvetica"  # no Unicode font on this machine: accents may not print
 
 
+class PdfReceipt:
+    """One receipt page, 80 mm roll or A4: the heading, a VOID stamp when voided, the lines; then what the
+    kind of receipt adds below them (text rows, the payout's signature)."""
+
+    def __init__(self, title: str, heading: str, lines: list[tuple[str, str]], paper: str, voided: bool,
+                 extra_mm: int = 30):
+        self.font = pdf_font()
+        self.buffer = io.BytesIO()
+        if paper == "a4":
+            self.width, height = A4
+            self.margin, self.size = 20 * mm, 11
+        else:
+            self.width, self.margin, self.size = 80 * mm, 4 * mm, 9
+            height = (extra_mm + 6 * len(lines) + (8 if voided else 0)) * mm
+        self.c = c = canvas.Canvas(self.buffer, pagesize=(self.width, height))
+        c.setTitle(title)
+        size, margin = self.size, self.margin
+        self.y = height - margin - size
+        c.setFont(self.font, size + 3)
+        c.drawString(margin, self.y, heading)
+        self.y -= size + 8
+        if voided:
+            c.setFont(self.font, size + 6)
+            c.drawCentredString(self.width / 2, self.y, _("VOID"))
+            self.y -= size + 10
+        for label, value in lines:
+            c.setFont(self.font, size)
+            c.drawString(margin, self.y, f"{label}:")
+            c.drawRightString(self.width - margin, self.y, str(value)[:60])
+            self.y -= size + 5
+        self.y -= size
+
+    @property
+    def inner_width(self) -> float:
+        return self.width - 2 * self.margin
+
+    def small_text(self, text: str) -> None:
+        self.c.setFont(self.font, self.size - 1)
+        for row in simpleSplit(text, self.font, self.size - 1, self.inner_width):
+            self.c.drawString(self.margin, self.y, row)
+            self.y -= self.size + 2
+
+    def finish(self) -> bytes:
+        self.c.showPage()
+        self.c.save()
+        return self.buffer.getvalue()
+
+
 def receipt_pdf(p: Purchase, paper: str = "80mm") -> bytes:
-    lines = receipt_lines(p)
-    font = pdf_font()
-    buffer = io.BytesIO()
-    if paper == "a4":
-        width, height = A4
-        margin, size = 20 * mm, 11
-    else:
-        width, margin, size = 80 * mm, 4 * mm, 9
-        height = (30 + 6 * len(lines)) * mm
-    c = canvas.Canvas(buffer, pagesize=(width, height))
-    c.setTitle(f"{_('Receipt')} {p.number}")
-    y = height - margin - size
-    c.setFont(font, size + 3)
-    c.drawString(margin, y, _("Buy-in receipt"))
-    y -= (size + 8)
-    for label, value in lines:
-        c.setFont(font, size)
-        c.drawString(margin, y, f"{label}:")
-        c.drawRightString(width - margin, y, str(value)[:60])
-        y -= size + 5
-    y -= size
-    c.setFont(font, size - 1)
-    for row in simpleSplit(_("Keep this receipt. Prizes are paid only against an ID check and a signature."), font, size - 1,
-                           width - 2 * margin):
-        c.drawString(margin, y, row)
-        y -= size + 2
-    c.showPage()
-    c.save()
-    return buffer.getvalue()
+    page = PdfReceipt(f"{_('Receipt')} {p.number}", _("Buy-in receipt"), receipt_lines(p), paper,
+                      voided=p.status == Purchase.Status.VOIDED)
+    page.small_text(_("Keep this receipt. Prizes are paid only against an ID check and a signature."))
+    return page.finish()

@@ -97,6 +97,20 @@ def _id_check(actor, player: Player, document: IdDocument | None, purpose: str) 
     )
 
 
+def check_id_again(actor, entry: Entry, document: IdDocument | None) -> IdCheck:
+    """The second ID check, at payout (club 32): the document number typed again must be the one the entry
+    was registered with (its keyed hash); otherwise the payment is refused and nothing is recorded. Runs in
+    the caller's transaction; returns the check recorded for the payout."""
+    if document is None or not normalise_document_number(document.number or ""):
+        raise ServiceError(_("Type the number of the player's ID document again: no prize without an ID check."),
+                           code="id_check_missing")
+    if document_hmac(document.number, settings.ID_HASH_KEY) != entry.id_hmac:
+        raise ServiceError(_("This document number does not match the ID entry #%(number)s was registered with (its "
+                             "number ends in %(last4)s). The prize is paid only against the same document.")
+                           % {"number": entry.number, "last4": entry.id_check.number_last4}, code="id_mismatch")
+    return _id_check(actor, entry.player, document, IdCheck.Purpose.PAYOUT)
+
+
 def _next_number(model, tournament: Tournament) -> int:
     return (model.objects.filter(tournament=tournament).aggregate(n=Max("number"))["n"] or 0) + 1
 
@@ -277,7 +291,9 @@ def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | N
         entry.status = Entry.Status.VOIDED
         entry.save(update_fields=["status"])
         # The voided entry never played: everyone busted so far moves one place up.
-        Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).update(finish_place=F("finish_place") - 1)
+        busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED)
+        busted.update(finish_place=F("finish_place") - 1)
+        busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") - 1)  # ties too
         voided += list(entry.purchases.select_for_update().exclude(pk=p.pk).exclude(status=Purchase.Status.VOIDED))
     refunds = []
     for item in voided:

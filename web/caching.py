@@ -29,6 +29,7 @@ from django.utils.translation import get_language
 from rest_framework.response import Response
 
 from core import memory
+from payouts.selectors import prizes_won
 from tables.read_models import public_seats, search_index
 from tournament.models import Tournament
 
@@ -83,27 +84,34 @@ def versioned(view=None, *, remember: bool = True, seats: bool = False):
     @wraps(view)
     def wrapper(*args, **kwargs):
         request = args[1] if len(args) > 1 and hasattr(args[1], "META") else args[0]
-        seq = state_version(kwargs["pk"], "seats_seq" if seats else "event_seq", _seen(request))
-        request.state_version = seq
+        seen = _seen(request)
+        seq = state_version(kwargs["pk"], "seats_seq" if seats else "event_seq", seen)
+        request.state_version = request.answer_version = seq
+        request.first_load = seen is None  # may take the answer a moment old (room_seats)
         if seq is None:  # no such tournament: the view answers its own 404
             return view(*args, **kwargs)
         etag = _etag(request, kwargs["pk"], seq)
         if etag in [tag.strip() for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")]:
             return _tagged(HttpResponseNotModified(), etag)
-        key = None
-        if remember and _anonymous(request):
-            key = f"{etag}:{request.get_full_path()}:{request.META.get('HTTP_ACCEPT', '')}"
-            hit = caches[CACHE].get(key)
+        remembered = remember and _anonymous(request)
+        if remembered:
+            hit = caches[CACHE].get(_key(request, etag))
             if hit is not None:
                 return _tagged(_rebuild(hit), etag)
         response = view(*args, **kwargs)
-        if key is not None and response.status_code in (200, 404):
+        # The version the answer shows: the one asked for, or the one before while that is computed.
+        etag = _etag(request, kwargs["pk"], request.answer_version)
+        if remembered and response.status_code in (200, 404):
             kept = _keep(response)
             if kept is not None:
-                caches[CACHE].set(key, kept, TTL_SECONDS)
+                caches[CACHE].set(_key(request, etag), kept, TTL_SECONDS)
         return _tagged(response, etag)
 
     return wrapper
+
+
+def _key(request, etag: str) -> str:
+    return f"{etag}:{request.get_full_path()}:{request.META.get('HTTP_ACCEPT', '')}"
 
 
 def _keep(response):
@@ -127,16 +135,37 @@ def _tagged(response, etag: str):
     return response
 
 
-def room_seats(pk: int, seq: int) -> dict[int, dict]:
-    """Every entry's public seat at this version (three queries for the whole room instead of four per
-    phone)."""
-    return memory.at_version("seats", pk, seq, lambda: (seq, public_seats(pk)))
+def seats_now(pk: int) -> dict[int, dict]:
+    """The room's public seats (tables/read_models.py), each with the prize its place wins (payouts: ties
+    split; None while the entry plays on or finished outside the money)."""
+    seats = public_seats(pk)
+    tournament = Tournament.objects.filter(pk=pk).first()
+    won = prizes_won(tournament) if tournament is not None else {}
+    for number, seat in seats.items():
+        seat["prize"] = won.get(number) or None
+    return seats
 
 
-def room_search(pk: int, seq: int) -> list[tuple[str, dict]]:
+def room_seats(request, pk: int) -> dict[int, dict]:
+    """Every entry's public seat at the request's version (three queries for the whole room instead of
+    four per phone). A first load (no ?v=) takes the version before while this one is being computed,
+    and its ETag says so (request.answer_version)."""
+    version, seats = memory.at_version("seats", pk, request.state_version, lambda: (request.state_version, seats_now(pk)),
+                                       meanwhile=request.first_load)
+    request.answer_version = min(request.answer_version, version)
+    return seats
+
+
+def room_search(request, pk: int) -> tuple:
     """The room's seats with their names folded for searching, once per version (tables/read_models.py,
     find_entries): a search is a scan in memory, no query."""
-    return memory.at_version("search", pk, seq, lambda: (seq, search_index(room_seats(pk, seq))))
+    def compute():  # from the seats of this very version, never the one before
+        seq = request.state_version
+        return seq, search_index(memory.at_version("seats", pk, seq, lambda: (seq, seats_now(pk)))[1])
+
+    version, index = memory.at_version("search", pk, request.state_version, compute, meanwhile=request.first_load)
+    request.answer_version = min(request.answer_version, version)
+    return index
 
 
 def forget_rooms() -> None:

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 from .api import error_body
 
 RETRY_AFTER_SECONDS = 2
+STAFF_FIRST_SECONDS = 0.25  # the longest a public read waits for the staff's requests to finish (Admission)
 
 
 @require_safe
@@ -42,7 +43,9 @@ def server_error(request):
     return response
 
 
-PUBLIC_PATHS = ("/s/", "/api/public/", "/display/", "/robots.txt")  # players' phones and lobby TVs
+# Players' phones and lobby TVs, and the static files every screen loads (the staff's too: a page's
+# scripts are not the floor's action, and must not hold the phones back as one).
+PUBLIC_PATHS = ("/s/", "/api/public/", "/display/", "/robots.txt", "/static/")
 
 
 class Admission:
@@ -55,13 +58,32 @@ class Admission:
       their turn here, holding no thread and no database connection. Django runs each request in a
       thread of its own: without this gate a thousand phones would be a thousand threads fighting for
       the interpreter and the pool, and the floor's bust would wait behind all of them. Staff requests
-      never wait at this gate.
+      never wait at this gate;
+    - while a staff request is in progress, no public read starts (for STAFF_FIRST_SECONDS at most): the
+      interpreter runs one thread at a time, so a bust among sixteen phones' threads would get a
+      seventeenth of the processor; the reads already running finish, the next ones start after it.
     WebSockets pass."""
 
     def __init__(self, app, limit: int, public_limit: int = 4) -> None:
-        self.app, self.limit = app, limit
+        self.app, self.limit, self.public_limit = app, limit, public_limit
         self.waiting = {True: 0, False: 0}  # public or not -> requests in progress
-        self.public_gate = asyncio.Semaphore(public_limit)
+        self._loop = None
+        self._bind()
+
+    def _bind(self) -> None:
+        """The gate and the staff's flag belong to the event loop that serves (one per process in
+        production; a test's servers may come and go, each with its own loop)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is self._loop and hasattr(self, "staff_idle"):
+            return
+        self._loop = loop
+        self.public_gate = asyncio.Semaphore(self.public_limit)
+        self.staff_idle = asyncio.Event()
+        if not self.waiting[False]:
+            self.staff_idle.set()
 
     @property
     def pending(self) -> int:
@@ -70,17 +92,31 @@ class Admission:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        self._bind()
         public = scope["path"].startswith(PUBLIC_PATHS)
         if self.waiting[public] >= self.limit:
             return await self.busy(scope, send)
         self.waiting[public] += 1
+        if not public:
+            self.staff_idle.clear()
         try:
             if public:
                 async with self.public_gate:
+                    await self.staff_first()
                     return await self.app(scope, receive, send)
             return await self.app(scope, receive, send)
         finally:
             self.waiting[public] -= 1
+            if not self.waiting[False]:
+                self.staff_idle.set()
+
+    async def staff_first(self) -> None:
+        """Wait while the staff's requests run (bounded: a stream of them never starves the phones)."""
+        if not self.staff_idle.is_set():
+            try:
+                await asyncio.wait_for(self.staff_idle.wait(), STAFF_FIRST_SECONDS)
+            except TimeoutError:
+                pass
 
     async def busy(self, scope, send) -> None:
         if scope["path"].startswith("/api/"):

@@ -26,6 +26,9 @@
       document.getElementById("go-where").textContent = fmt(s.go, {table: m.table, seat: m.seat}) + (pos ? " · " + pos : "");
       document.getElementById("go-when").textContent = m.after_hand ? s.goAfter : s.goNow;
     }
+    var prize = document.getElementById("seat-prize");
+    prize.hidden = !now.prize;
+    prize.textContent = now.prize ? fmt(s.prize, {prize: Live.money(now.prize, cfg.currency)}) : "";
     wait.hidden = !(now.status === "active" && now.table === null);
     wait.textContent = s.wait;
   }

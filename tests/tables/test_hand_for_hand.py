@@ -208,3 +208,17 @@ def test_an_undone_hand_start_restores_whether_the_hand_before_was_done(director
     hands.start_hand(dealer, table(tournament, 1))
     hands.undo_hand_start(dealer, table(tournament, 1))
     assert table(tournament, 1).hand_in_progress  # the hand before was never reported done
+
+
+def test_a_void_moves_a_tie_up_one_place_whole(director, cashier, dealer, floor, tournament):
+    from tournament import services
+
+    start(director, cashier, tournament, 30)
+    hands.start_hand(dealer, table(tournament, 1))
+    x, y = sorted(seated(tournament)[1].values())[:2]
+    busts.bust_entry(floor, entry(tournament, x), stack=3_000)
+    busts.bust_entry(floor, entry(tournament, y), stack=3_000)
+    assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(29, 30)}
+    playing = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
+    services.void_purchase(cashier, playing.purchases.get(), "registered twice")
+    assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(28, 29)}

@@ -81,7 +81,7 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
         assert answer["name"] == entry.player.display_name and answer["status"] == entry.status
         assert answer["table"] == (seat.table.number if seat else None) and answer["seat"] == (seat.seat if seat else None)
         assert answer["place"] == entry.finish_place
-        assert client.get(f"/s/{tournament.pk}/{entry.number}.json").json() == answer  # what the phone gets
+        assert client.get(f"/s/{tournament.pk}/{entry.number}.json").json() == {**answer, "prize": None}  # what the phone gets
     assert {answers[e.number]["place"] for e in out} == {23, 24}
     assert answers[move.entry.number]["move"] == {"table": move.to_table.number, "seat": move.to_seat,
                                                   "position": move.position, "after_hand": False}
@@ -204,3 +204,52 @@ def test_the_floor_snapshot_is_computed_once_per_version_and_its_clock_counts_on
     register(cashier, tournament, 1, start=900)
     changed = floor_answer(read_again(tournament))
     assert changed["seq"] > first["seq"] and changed["events"][-1]["type"] == "entry.registered"
+
+
+def test_while_a_new_version_is_computed_a_first_load_gets_the_one_before_tagged_as_such(client, floor, tournament, drawn):  # noqa: F811
+    entry = first_seated(tournament)
+    address = f"/s/{tournament.pk}/{entry.number}.json"
+    before = client.get(address)
+    busts.bust_entry(floor, entry)
+    lock = memory._locks[("seats", tournament.pk)]
+    with lock:  # another request is computing the new version
+        meanwhile = client.get(address)
+    assert meanwhile.json() == before.json() and meanwhile["ETag"] == before["ETag"]  # honest about its version
+    after = client.get(address, HTTP_IF_NONE_MATCH=meanwhile["ETag"])
+    assert after.status_code == 200 and after.json()["status"] == "busted"
+
+
+def test_a_request_naming_a_version_waits_for_it_to_be_computed():
+    import threading
+
+    memory.at_version("x", 1, 1, lambda: (1, "one"))
+    lock, started, release = memory._locks[("x", 1)], threading.Event(), threading.Event()
+
+    def slow():
+        started.set()
+        release.wait(5)
+        return 2, "two"
+
+    worker = threading.Thread(target=lambda: memory.at_version("x", 1, 2, slow))
+    worker.start()
+    started.wait(5)
+    assert lock.locked()
+    assert memory.at_version("x", 1, 2, lambda: (2, "never"), meanwhile=True) == (1, "one")
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(memory.at_version("x", 1, 2, lambda: (2, "never"))))
+    waiter.start()
+    waiter.join(0.1)
+    assert not got  # it waits for the computation...
+    release.set()
+    worker.join(5)
+    waiter.join(5)
+    assert got == [(2, "two")]  # ...and gets its answer, not a second computation
+    memory.forget_all()
+
+
+def test_a_number_longer_than_the_database_takes_is_no_such_page_anywhere(client, director):
+    client.force_login(director)
+    huge = "451924494297797595361424965632"
+    assert client.post(f"/api/tournaments/{huge}/tables/2191/button/", {}, content_type="application/json").status_code == 404
+    assert client.get(f"/t/{huge}/").status_code == 404
+    assert client.get(f"/api/tournaments/1/entries/{huge}/").status_code == 404

@@ -129,3 +129,49 @@ async def test_public_reads_take_turns_and_the_floor_never_waits_for_them():
     release.set()
     assert await asyncio.gather(*phones) == [200] * 5
     assert len(running) == 6 and gate.pending == 0
+
+
+@pytest.mark.asyncio
+async def test_no_public_read_starts_while_a_staff_request_runs_and_none_waits_long(monkeypatch):
+    import asyncio
+
+    from web import server
+
+    floor_done, running = asyncio.Event(), []
+
+    async def app(scope, receive, send):
+        running.append(scope["path"])
+        if scope["path"].startswith("/api/tournaments/"):
+            await floor_done.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    gate = server.Admission(app, limit=100, public_limit=4)
+
+    async def request(path: str) -> int:
+        sent: list[dict] = []
+
+        async def send(message):
+            sent.append(message)
+
+        await gate({"type": "http", "path": path}, None, send)
+        return sent[0]["status"]
+
+    bust = asyncio.create_task(request("/api/tournaments/1/entries/7/bust/"))
+    await asyncio.sleep(0.01)
+    phones = [asyncio.create_task(request(f"/s/1/{n}.json")) for n in range(3)]
+    await asyncio.sleep(0.05)
+    assert running == ["/api/tournaments/1/entries/7/bust/"]  # the phones wait for the floor
+    floor_done.set()
+    assert await bust == 200 and await asyncio.gather(*phones) == [200] * 3
+    assert len(running) == 4 and gate.staff_idle.is_set()
+    await request("/static/js/live.js")
+    assert gate.staff_idle.is_set()  # a screen's scripts are no floor action
+
+    monkeypatch.setattr(server, "STAFF_FIRST_SECONDS", 0.05)  # a floor request that never ends
+    floor_done.clear()
+    stuck = asyncio.create_task(request("/api/tournaments/1/entries/8/bust/"))
+    await asyncio.sleep(0.01)
+    assert await asyncio.wait_for(request("/s/1/9.json"), 1) == 200  # waited its bounded while, then ran
+    floor_done.set()
+    assert await stuck == 200

@@ -5,6 +5,6 @@ from django.urls import include, path
 from . import views
 
 urlpatterns = [
-    path("t/<int:pk>/clock/", views.director_clock, name="director-clock"),
+    path("t/<id:pk>/clock/", views.director_clock, name="director-clock"),
     path("", include("web.tables.urls")),
 ]

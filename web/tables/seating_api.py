@@ -252,6 +252,7 @@ class PublicSeatSerializer(serializers.Serializer):
     seated_at = serializers.DateTimeField(allow_null=True)
     place = serializers.IntegerField(allow_null=True, help_text="Finishing place once busted.")
     place_low = serializers.IntegerField(allow_null=True, help_text="For a tie: the last of the places shared.")
+    prize = serializers.IntegerField(allow_null=True, help_text="The prize won (minor units) once finished in the money.")
     move = inline_serializer("PublicMove", {
         "table": serializers.IntegerField(), "seat": serializers.IntegerField(),
         "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),
@@ -281,7 +282,7 @@ class PublicSeatSearchView(PublicAPIView):
         if request.state_version is None:  # no such tournament
             raise NotFound(_("No such tournament."))
         q = valid(SeatQuerySerializer, request.query_params).validated_data["q"]
-        found = read_models.find_entries(room_search(pk, request.state_version), q)
+        found = read_models.find_entries(room_search(request, pk), q)
         return Response(PublicEntrySerializer(found, many=True).data)
 
 
@@ -293,7 +294,7 @@ class PublicSeatView(PublicAPIView):
     def get(self, request, pk: int, number: int):
         if request.state_version is None:  # no such tournament
             raise NotFound(_("No such tournament."))
-        answer = room_seats(pk, request.state_version).get(number)
+        answer = room_seats(request, pk).get(number)
         if answer is None:
             raise NotFound(_("No such entry."))
         return Response(PublicSeatSerializer(answer).data)

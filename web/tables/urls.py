@@ -6,23 +6,23 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("t/<int:pk>/tables/", views.tables_page, name="tables"),
-    path("t/<int:pk>/dealer/", views.dealer_choose, name="dealer-choose"),
-    path("t/<int:pk>/tables/<int:number>/dealer/", views.dealer_page, name="dealer"),
-    path("t/<int:pk>/tables/<int:number>/dealer/state.json", views.dealer_state, name="dealer-state"),
+    path("t/<id:pk>/tables/", views.tables_page, name="tables"),
+    path("t/<id:pk>/dealer/", views.dealer_choose, name="dealer-choose"),
+    path("t/<id:pk>/tables/<id:number>/dealer/", views.dealer_page, name="dealer"),
+    path("t/<id:pk>/tables/<id:number>/dealer/state.json", views.dealer_state, name="dealer-state"),
     # A table's dealer link (tables/dealer_links.py): the tablet of that table, no login.
     path("dealer/<str:token>/", views.dealer_link_page, name="dealer-link"),
     path("dealer/<str:token>/state.json", views.dealer_link_state, name="dealer-link-state"),
-    path("t/<int:pk>/map/", views.floor_map_page, name="floor-map"),
-    path("t/<int:pk>/map.json", views.floor_map_json, name="floor-map-json"),
-    path("t/<int:pk>/house-rules/", views.house_rules_page, name="house-rules"),
-    path("t/<int:pk>/seat-cards/", views.seat_cards_all, name="seat-cards"),
-    path("t/<int:pk>/seat-cards/<int:number>/", views.seat_card, name="seat-card"),
+    path("t/<id:pk>/map/", views.floor_map_page, name="floor-map"),
+    path("t/<id:pk>/map.json", views.floor_map_json, name="floor-map-json"),
+    path("t/<id:pk>/house-rules/", views.house_rules_page, name="house-rules"),
+    path("t/<id:pk>/seat-cards/", views.seat_cards_all, name="seat-cards"),
+    path("t/<id:pk>/seat-cards/<id:number>/", views.seat_card, name="seat-card"),
     # Public: the player's phone and the room's check of the draws (names, tables and seats only).
-    path("s/<int:pk>/", views.seat_search, name="seat-search"),
-    path("s/<int:pk>/<int:number>/", views.seat_page, name="seat-page"),
-    path("s/<int:pk>/<int:number>.json", views.seat_json, name="seat-json"),
-    path("s/<int:pk>/draws/", views.draw_list, name="draw-list"),
-    path("s/<int:pk>/draws.json", views.draws_json, name="draws-json"),
-    path("s/<int:pk>/draws/<int:number>/", views.draw_detail, name="draw-detail"),
+    path("s/<id:pk>/", views.seat_search, name="seat-search"),
+    path("s/<id:pk>/<id:number>/", views.seat_page, name="seat-page"),
+    path("s/<id:pk>/<id:number>.json", views.seat_json, name="seat-json"),
+    path("s/<id:pk>/draws/", views.draw_list, name="draw-list"),
+    path("s/<id:pk>/draws.json", views.draws_json, name="draws-json"),
+    path("s/<id:pk>/draws/<id:number>/", views.draw_detail, name="draw-detail"),
 ]

@@ -229,7 +229,7 @@ def _public_tournament(pk: int) -> Tournament:
 def seat_search(request, pk: int):
     tournament = _public_tournament(pk)
     q = request.GET.get("q", "").strip()
-    found = read_models.find_entries(room_search(pk, request.state_version), q) if q else []
+    found = read_models.find_entries(room_search(request, pk), q) if q else []
     if q and len(found) == 1 and q.lstrip("#").isdigit():
         return redirect("seat-page", pk=pk, number=found[0]["entry"])
     return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found})
@@ -239,7 +239,7 @@ def seat_search(request, pk: int):
 @versioned(remember=False, seats=True)
 def seat_page(request, pk: int, number: int):
     tournament = _public_tournament(pk)
-    seat = room_seats(pk, request.state_version).get(number)
+    seat = room_seats(request, pk).get(number)
     if seat is None:
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
     return render(request, "tables/seat_page.html", {"t": tournament, "seat": seat,
@@ -249,7 +249,7 @@ def seat_page(request, pk: int, number: int):
 @page("seat-json")
 @versioned(remember=False, seats=True)
 def seat_json(request, pk: int, number: int):
-    seat = None if request.state_version is None else room_seats(pk, request.state_version).get(number)
+    seat = None if request.state_version is None else room_seats(request, pk).get(number)
     if seat is None:
         return JsonResponse({"error": _("There is no entry #%(number)s.") % {"number": number}}, status=404)
     return JsonResponse(seat)

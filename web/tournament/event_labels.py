@@ -33,4 +33,9 @@ def event_labels() -> dict[str, str]:
         "table.opened": _("Table opened"),
         "table.hand_started": _("Hand started"),
         "table.hand_start_undone": _("Hand start undone"),
+        "payouts.plan_set": _("Payout settings changed"),
+        "payouts.structure_edited": _("Prizes edited by hand"),
+        "payouts.edit_cleared": _("Hand edit of the prizes dropped"),
+        "payout.paid": _("Prize paid"),
+        "payout.voided": _("Prize payment voided"),
     }

@@ -1,0 +1,91 @@
+"""The money of a tournament after the buy-ins: how its prize pool is paid out.
+
+The prize pool itself is the tournament's (tournament/stats.py: the prize part of every paid buy-in,
+re-entry, re-buy and add-on, the fees excluded, or the guarantee when it is higher). What this app
+keeps is the house's choice of payout structure for the tournament (`PayoutPlan`): the generator's
+settings or a house percentage table, and a structure the director has edited by hand.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import NeverDeleteModel, Tournament
+
+
+class PayoutPlan(NeverDeleteModel):
+    """How a tournament's prize pool is paid (payouts/payout_structure.py, payouts/house_tables.py).
+
+    Without a row, the house defaults apply. The structure follows the entries and the pool until late
+    registration ends; after that no entry can come, so it stays as it is (a void or a late add-on
+    still changes the pool, and the structure follows it: the prizes always add up to the pool).
+    `edited`: the director's own prizes by place for the pool and entries they were made for; they
+    stand while the pool and the entries are those, and the screens say so when they no longer are."""
+
+    class Method(models.TextChoices):
+        GENERATED = "generated", _("Generated for the field")
+        HOUSE_TABLE = "house_table", _("House percentage table")
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="payout_plan")
+    method = models.CharField(_("payout structure"), max_length=12, choices=Method.choices, default=Method.GENERATED)
+    share_paid_bp = models.PositiveIntegerField(
+        _("share of the field paid (basis points: 1500 = 15%)"), default=1500,
+        validators=[MinValueValidator(1), MaxValueValidator(10_000)])
+    min_cash_bp = models.PositiveIntegerField(
+        _("minimum cash (basis points of the buy-in: 15000 = 1.5x)"), default=15_000,
+        validators=[MaxValueValidator(1_000_000)])
+    unit = models.PositiveIntegerField(_("rounding unit (minor units)"), default=100, validators=[MinValueValidator(1)])
+    house_table = models.JSONField(_("house percentage table"), null=True, blank=True)
+    edited = models.JSONField(null=True, blank=True)  # {"pool", "entries", "prizes": [[first, last, prize], ...]}
+    edited_at = models.DateTimeField(null=True, blank=True)
+    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(share_paid_bp__gte=1) & Q(share_paid_bp__lte=10_000),
+                                   name="payout_share_paid_range"),
+            models.CheckConstraint(condition=Q(unit__gte=1), name="payout_unit_positive"),
+            models.CheckConstraint(condition=~Q(method="house_table") | Q(house_table__isnull=False),
+                                   name="payout_house_table_given"),
+        ]
+
+
+class Payment(NeverDeleteModel):
+    """A prize paid at the cashier (RULES.md, club 32): against a second ID check that matched the
+    registration's, with the player's signature, under a receipt number in sequence per tournament. A
+    prize is paid once (one paid payment per entry: a database constraint); a payment is voided with a
+    reason, never deleted, and the prize can then be paid again."""
+
+    class Status(models.TextChoices):
+        PAID = "paid", _("Paid")
+        VOIDED = "voided", _("Voided")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="payments")
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="payments")
+    number = models.PositiveIntegerField(_("payout receipt number"))
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PAID)
+    amount = models.PositiveBigIntegerField()
+    place = models.PositiveIntegerField()
+    place_low = models.PositiveIntegerField()
+    id_check = models.ForeignKey("tournament.IdCheck", on_delete=models.PROTECT, related_name="+")
+    signature = models.BinaryField()  # the player's signature as drawn on the tablet, a PNG image
+    paid_at = models.DateTimeField()
+    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+")
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="payment_unique_number"),
+            models.UniqueConstraint(fields=["entry"], condition=Q(status="paid"), name="payment_one_paid_per_entry"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
+            models.CheckConstraint(condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
+                                   name="payment_void_has_reason"),
+        ]

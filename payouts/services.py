@@ -1,0 +1,242 @@
+"""Changes of the money: the house's payout plan and the director's edits of the structure.
+
+Each function is one use case: it runs in one transaction with the tournament row locked, checks the
+role, validates everything before writing, records an audit event and lets the screens know (the
+events count for the seat pages' version too: a seat page shows the player's prize)."""
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from PIL import Image
+
+from core import roles
+from core.errors import ServiceError, full_clean, require
+from tournament import services as tournament_services
+from tournament.audit import actor_user, lock_tournament, record_event
+from tournament.models import Entry, Tournament
+from tournament.services import IdDocument
+from tournament.stats import registration_problem, tournament_stats
+
+from .house_tables import house_table_from_data, house_table_to_data
+from .models import Payment, PayoutPlan
+from .payout_structure import PayoutRules
+from .selectors import finishers, payout_state, plan_of, prizes_won
+
+PLAN_FIELDS = ("method", "share_paid_bp", "min_cash_bp", "unit", "house_table")
+MAX_PLACES = 100_000
+
+
+def plan_json(plan: PayoutPlan) -> dict:
+    return {"method": plan.method, "share_paid_bp": plan.share_paid_bp, "min_cash_bp": plan.min_cash_bp,
+            "unit": plan.unit, "house_table": plan.house_table}
+
+
+def _house_table(data) -> dict:
+    try:
+        return house_table_to_data(house_table_from_data(data))
+    except ValueError as exc:
+        raise ServiceError(_("The house table is not valid: %(problem)s") % {"problem": exc}, code="invalid_house_table") from None
+
+
+@transaction.atomic
+def set_payout_plan(actor, tournament: Tournament, data: dict) -> PayoutPlan:
+    """The director chooses how the pool is paid: the generator's settings, or a house percentage
+    table (the export format of payouts/house_tables.py). Fields not given keep their value. A change
+    ends a hand edit of the structure (the event says so)."""
+    require(actor, roles.SETUP)
+    unknown = sorted(set(data) - set(PLAN_FIELDS))
+    if unknown:
+        raise ServiceError(_("Unknown payout setting: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_setting")
+    t = lock_tournament(tournament.pk)
+    plan = PayoutPlan.objects.select_for_update().filter(tournament=t).first() or plan_of(t)
+    before = plan_json(plan)
+    for name in ("method", "share_paid_bp", "min_cash_bp", "unit"):
+        if name in data:
+            value = data[name]
+            if name != "method" and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ServiceError(_("%(name)s must be a whole number.") % {"name": name}, code="invalid")
+            setattr(plan, name, value)
+    if "house_table" in data:
+        plan.house_table = None if data["house_table"] is None else _house_table(data["house_table"])
+    if plan.method == PayoutPlan.Method.HOUSE_TABLE and not plan.house_table:
+        raise ServiceError(_("Give the house percentage table first."), code="house_table_missing")
+    full_clean(plan, exclude=["tournament", "edited_by"])
+    try:
+        PayoutRules.from_basis_points(plan.share_paid_bp, plan.min_cash_bp, plan.unit)
+    except ValueError as exc:
+        raise ServiceError(str(exc), code="invalid") from None
+    after = plan_json(plan)
+    if after == before and plan.pk:
+        return plan
+    ended_edit = plan.edited is not None
+    plan.edited, plan.edited_at, plan.edited_by = None, None, None
+    plan.save()
+    record_event(t, "payouts.plan_set", {"before": before, "after": after, "edit_ended": ended_edit}, actor, stats=False)
+    return plan
+
+
+def _bands(rows) -> list[list[int]]:
+    """The director's prizes as bands [first, last, prize], from places 1 down without a gap."""
+    if not isinstance(rows, list) or not rows:
+        raise ServiceError(_("Give the prizes as a list of bands: first place, last place, prize."), code="invalid_bands")
+    bands, expected = [], 1
+    for row in rows:
+        if isinstance(row, dict):
+            row = [row.get("first"), row.get("last"), row.get("prize")]
+        if (not isinstance(row, list | tuple) or len(row) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in row)):
+            raise ServiceError(_("Each band is a first place, a last place and a prize, in whole numbers."),
+                               code="invalid_bands")
+        first, last, prize = row
+        if first != expected or last < first or last > MAX_PLACES:
+            raise ServiceError(_("The bands must run from place 1 down without a gap (expected place %(place)s).")
+                               % {"place": expected}, code="invalid_bands")
+        if prize <= 0:
+            raise ServiceError(_("Every prize must be more than zero (places %(first)s-%(last)s).")
+                               % {"first": first, "last": last}, code="invalid_bands")
+        if bands and prize > bands[-1][2]:
+            raise ServiceError(_("A prize may not be higher than the one above it (place %(place)s).") % {"place": first},
+                               code="prize_order")
+        bands.append([first, last, prize])
+        expected = last + 1
+    return bands
+
+
+@transaction.atomic
+def edit_structure(actor, tournament: Tournament, rows) -> PayoutPlan:
+    """The director sets the prizes by hand: they must add up to the prize pool exactly, never rise down
+    the list, and pay no more places than there are entries. They stand while the pool and the field
+    are what they were (a void or an add-on makes the generated structure stand again, and says so)."""
+    require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)
+    bands = _bands(rows)
+    stats = tournament_stats(t)
+    total = sum((last - first + 1) * prize for first, last, prize in bands)
+    if total != stats["prize_pool"]:
+        raise ServiceError(_("The prizes add up to %(total)s, not to the prize pool of %(pool)s (minor units).")
+                           % {"total": total, "pool": stats["prize_pool"]}, code="wrong_total")
+    if bands[-1][1] > stats["entries"]:
+        raise ServiceError(_("%(places)s places paid, but there are only %(entries)s entries.")
+                           % {"places": bands[-1][1], "entries": stats["entries"]}, code="too_many_places")
+    plan = PayoutPlan.objects.select_for_update().filter(tournament=t).first() or plan_of(t)
+    before = plan.edited
+    plan.edited = {"pool": stats["prize_pool"], "entries": stats["entries"], "prizes": bands}
+    plan.edited_at, plan.edited_by = timezone.now(), actor_user(actor)
+    plan.save()
+    record_event(t, "payouts.structure_edited", {"before": before, "after": plan.edited}, actor, stats=False)
+    return plan
+
+
+@transaction.atomic
+def clear_edit(actor, tournament: Tournament) -> PayoutPlan:
+    """Back to the structure the plan generates."""
+    require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)
+    plan = PayoutPlan.objects.select_for_update().filter(tournament=t).first()
+    if plan is None or plan.edited is None:
+        raise ServiceError(_("The structure has not been edited."), code="not_edited", status=409)
+    before = plan.edited
+    plan.edited, plan.edited_at, plan.edited_by = None, None, None
+    plan.save()
+    record_event(t, "payouts.edit_cleared", {"before": before}, actor, stats=False)
+    return plan
+
+
+# --- paying prizes (club 32) ----------------------------------------------------------------------
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+MAX_SIGNATURE_BYTES = 300_000
+
+
+def signature_png(data) -> bytes:
+    """The signature drawn on the tablet: a PNG image (a data URL or its base64), not empty, not huge.
+    A blank canvas is refused: a signature has ink."""
+    if not isinstance(data, str) or not data.strip():
+        raise ServiceError(_("The player must sign: no prize without a signature."), code="signature_missing")
+    text = data.strip()
+    if text.startswith("data:"):
+        head, _comma, text = text.partition(",")
+        if head != "data:image/png;base64":
+            raise ServiceError(_("The signature must be a PNG image."), code="signature_invalid")
+    if len(text) > MAX_SIGNATURE_BYTES * 4 // 3 + 4:
+        raise ServiceError(_("The signature image is too large."), code="signature_invalid")
+    try:
+        png = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ServiceError(_("The signature must be a PNG image."), code="signature_invalid") from None
+    if not png.startswith(PNG_MAGIC):
+        raise ServiceError(_("The signature must be a PNG image."), code="signature_invalid")
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            image.load()
+            ink = image.convert("RGBA").getextrema()
+    except Exception:
+        raise ServiceError(_("The signature must be a PNG image."), code="signature_invalid") from None
+    alpha, red = ink[3], ink[0]
+    if alpha[1] == 0 or (alpha[0] == 255 and red[0] == red[1]):  # all transparent, or one colour
+        raise ServiceError(_("The player must sign: the signature is empty."), code="signature_missing")
+    return png
+
+
+@transaction.atomic
+def pay_prize(actor, entry: Entry, document: IdDocument | None, signature) -> Payment:
+    """Pay an entry's prize at the cashier: once its place is final (late registration over), against the
+    document number typed again (it must match the registration's: tournament.services.check_id_again)
+    and the player's signature. Refused with a clear message otherwise, and then nothing is recorded."""
+    require(actor, roles.PAY)
+    t = lock_tournament(entry.tournament_id)
+    e = Entry.objects.select_for_update().select_related("player", "id_check").get(pk=entry.pk)
+    paid = Payment.objects.filter(entry=e, status=Payment.Status.PAID).first()
+    if paid is not None:
+        raise ServiceError(_("The prize of entry #%(entry)s is already paid (payout receipt %(receipt)s).")
+                           % {"entry": e.number, "receipt": paid.number}, code="already_paid", status=409)
+    if registration_problem(t) is None:
+        raise ServiceError(_("Prizes are paid once late registration is over: until then they follow the entries."),
+                           code="prizes_not_final", status=409)
+    state = payout_state(t)
+    finisher = next((f for f in finishers(t) if f.entry == e.number), None)
+    amount = prizes_won(t, state).get(e.number, 0)
+    if finisher is None:
+        raise ServiceError(_("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": e.number},
+                           code="still_playing", status=409)
+    if amount <= 0:
+        raise ServiceError(_("Entry #%(entry)s finished outside the money: there is no prize to pay.") % {"entry": e.number},
+                           code="no_prize", status=409)
+    png = signature_png(signature)
+    check = tournament_services.check_id_again(actor, e, document)
+    number = (Payment.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    payment = Payment.objects.create(
+        tournament=t, entry=e, number=number, amount=amount, place=finisher.place, place_low=finisher.place_low,
+        id_check=check, signature=png, paid_at=timezone.now(), paid_by=actor_user(actor))
+    record_event(t, "payout.paid", {"receipt": number, "entry": e.number, "name": e.player.display_name,
+                                    "place": finisher.place, "place_low": finisher.place_low, "amount": amount,
+                                    "id": f"{check.get_document_type_display()} …{check.number_last4}"}, actor, stats=False)
+    return payment
+
+
+@transaction.atomic
+def void_payment(actor, payment: Payment, reason: str) -> Payment:
+    """A payment made in error is voided with a reason (never deleted); the prize can then be paid again."""
+    require(actor, roles.PAY)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError(_("Give a reason for voiding."), code="reason_missing")
+    if len(reason) > Payment._meta.get_field("void_reason").max_length:
+        raise ServiceError(_("The reason is too long: at most %(max)s characters.")
+                           % {"max": Payment._meta.get_field("void_reason").max_length}, code="reason_too_long")
+    t = lock_tournament(payment.tournament_id)
+    p = Payment.objects.select_for_update().select_related("entry__player").get(pk=payment.pk)
+    if p.status == Payment.Status.VOIDED:
+        raise ServiceError(_("Payout receipt %(number)s is already void.") % {"number": p.number}, code="already_void",
+                           status=409)
+    p.status, p.voided_at, p.voided_by, p.void_reason = Payment.Status.VOIDED, timezone.now(), actor_user(actor), reason
+    p.save(update_fields=["status", "voided_at", "voided_by", "void_reason"])
+    record_event(t, "payout.voided", {"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name,
+                                      "amount": p.amount, "reason": reason}, actor, stats=False)
+    return p

@@ -1,0 +1,92 @@
+"""The prizes as the room sees them, in a real browser: the lobby TV shows the places paid and the
+bubble, then "in the money" and the next pay jump as busts come; the busted player's phone shows the
+prize won."""
+from __future__ import annotations
+
+import pytest
+
+from payouts import selectors, services
+from tables import busts, draws
+from tests.tables.test_seating_services import open_tables, register
+from tournament import services as tournament_services
+
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def room(director, cashier, tournament):
+    tournament.guaranteed_pool = 0
+    tournament.save(update_fields=["guaranteed_pool"])
+    open_tables(director, tournament, [1])
+    entries = register(cashier, tournament, 8)
+    draws.draw_start(director, tournament)
+    services.set_payout_plan(director, tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})  # four paid
+    return entries
+
+
+def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live_asgi, director, floor, tournament, room):
+    display = tournament_services.create_display_token(director, tournament, "TV")
+    tv = browser.new_context(viewport=TV, locale="en").new_page()
+    tv.goto(f"{live_asgi}/display/{display.token}/")
+    tv.wait_for_selector("#live.live")
+    assert tv.inner_text("#lobby-places") == "4"
+    assert "bubble" in tv.inner_text("#lobby-jump")
+
+    out = room[:4]
+    for entry in out:  # places 8 to 5: the bubble bursts with the fourth
+        busts.bust_entry(floor, entry)
+    tv.wait_for_function("document.getElementById('lobby-jump').textContent.includes('IN THE MONEY')", timeout=8000)
+    assert "next pay jump: 3." in tv.inner_text("#lobby-jump")
+    assert "itm" in tv.get_attribute("#lobby-paid", "class")
+
+    busts.bust_entry(floor, room[4])  # place 4: in the money
+    prize = selectors.prizes_won(tournament)[room[4].number]
+    phone = browser.new_context(viewport=PHONE, locale="en").new_page()
+    phone.goto(f"{live_asgi}/s/{tournament.pk}/{room[4].number}/")
+    phone.wait_for_selector("#seat-prize:not([hidden])", timeout=8000)
+    text = phone.inner_text("#seat-prize")
+    assert f"{prize // 100:,}" in text and tournament.currency in text
+    assert "place 4" in phone.inner_text("#seat-out")
+
+
+def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(browser, live_asgi, director, cashier, floor,
+                                                                                 tournament, room):
+    from payouts.models import Payment
+    from tests.conftest import PASSWORD
+
+    for entry in room[:5]:  # places 8 to 4; four paid
+        busts.bust_entry(floor, entry)
+    tournament_services.set_registration_closed(director, tournament, True)
+    fourth = room[4]
+    prize = selectors.prizes_won(tournament)[fourth.number]
+    page = browser.new_context(viewport={"width": 1180, "height": 820}, locale="en").new_page()
+    page.goto(f"{live_asgi}/accounts/login/")
+    page.fill("input[name=username]", cashier.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit], input[type=submit]")
+    page.goto(f"{live_asgi}/t/{tournament.pk}/payouts/")
+    page.click(f"#pay-{fourth.number}")
+    page.wait_for_selector("#pay-form")
+    page.on("dialog", lambda dialog: dialog.accept())
+
+    page.fill("#pay-doc-number", "EA9999999")  # not the document the entry was registered with
+    box = page.locator("#signature").bounding_box()
+    page.mouse.move(box["x"] + 30, box["y"] + 150)
+    page.mouse.down()
+    for x, y in ((120, 60), (220, 170), (330, 50), (450, 140)):
+        page.mouse.move(box["x"] + x, box["y"] + y, steps=6)
+    page.mouse.up()
+    page.click("#pay-button")
+    page.wait_for_selector("text=does not match")
+    assert not Payment.objects.exists()
+
+    page.fill("#pay-doc-number", "EA0000004")  # registered as EA0000004 (tests/tables/test_seating_services.register)
+    page.click("#pay-button")
+    page.wait_for_selector("#receipt-signature")
+    payment = Payment.objects.get()
+    assert payment.entry_id == fourth.pk and payment.amount == prize and bytes(payment.signature).startswith(b"\x89PNG")
+    assert f"{prize // 100:,}" in page.inner_text("#receipt") and fourth.player.display_name in page.inner_text("#receipt")
+    assert page.evaluate("document.getElementById('receipt-signature').naturalWidth") == 640
+    pdf = page.request.get(f"{live_asgi}/t/{tournament.pk}/payouts/receipts/{payment.number}/pdf/?paper=a4")
+    assert pdf.ok and pdf.body().startswith(b"%PDF")

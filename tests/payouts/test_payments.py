@@ -1,0 +1,145 @@
+"""Paying a prize (club 32): a second ID check that must match the registration, the player's signature,
+a payout receipt in sequence; once only, even with two cashiers at once; voided with a reason."""
+from __future__ import annotations
+
+import base64
+import io
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from PIL import Image, ImageDraw
+
+from core.errors import ServiceError
+from payouts import selectors, services
+from payouts.models import Payment
+from tables import busts, draws
+from tests.concurrency import at_once
+from tests.conftest import id_doc, make_user, tournament_data
+from tests.tables.test_seating_services import open_tables
+from tournament import services as tournament_services
+from tournament import setup
+from tournament.models import AuditEvent, Entry, IdCheck
+
+
+def signature(ink: bool = True) -> str:
+    image = Image.new("RGBA", (300, 100), (255, 255, 255, 0))
+    if ink:
+        ImageDraw.Draw(image).line([(10, 80), (80, 20), (150, 70), (280, 30)], fill=(0, 0, 0, 255), width=4)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+
+
+def register_numbered(cashier, tournament, n: int) -> list[Entry]:
+    from datetime import date
+
+    out = []
+    for i in range(n):
+        player = tournament_services.create_player(cashier, first_name=f"P{i}", last_name="Paid", date_of_birth=date(1990, 1, 1))
+        out.append(tournament_services.register_entry(cashier, tournament, player, id_doc(f"EA{i:07d}")))
+    return out
+
+
+def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry]:
+    """A field of eight, four paid; the first five out (places 8 to 4), registration closed."""
+    tournament.guaranteed_pool = 0
+    tournament.save(update_fields=["guaranteed_pool"])
+    open_tables(director, tournament, [1])
+    entries = register_numbered(cashier, tournament, players)
+    draws.draw_start(director, tournament)
+    services.set_payout_plan(director, tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})
+    for entry in entries[:5]:
+        busts.bust_entry(floor, entry)
+    tournament_services.set_registration_closed(director, tournament, True)
+    return entries
+
+
+@pytest.fixture
+def finished(director, cashier, floor, tournament):
+    return finish(director, cashier, floor, tournament)
+
+
+def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receipt_in_sequence(cashier, tournament, finished):
+    fourth, fifth = finished[4], finished[3]
+    prize = selectors.prizes_won(tournament)[fourth.number]
+    payment = services.pay_prize(cashier, fourth, id_doc("ea-000 0004"), signature())  # typed as the player shows it
+    assert (payment.number, payment.amount, payment.place, payment.status) == (1, prize, 4, Payment.Status.PAID)
+    assert bytes(payment.signature).startswith(b"\x89PNG") and payment.id_check.purpose == IdCheck.Purpose.PAYOUT
+    event = AuditEvent.objects.get(tournament=tournament, type="payout.paid")
+    assert event.payload["amount"] == prize and event.payload["receipt"] == 1 and "0004" in event.payload["id"]
+    with pytest.raises(ServiceError) as again:
+        services.pay_prize(cashier, fourth, id_doc("EA0000004"), signature())
+    assert again.value.code == "already_paid" and again.value.status == 409
+    with pytest.raises(ServiceError) as outside:
+        services.pay_prize(cashier, fifth, id_doc("EA0000003"), signature())
+    assert outside.value.code == "no_prize"
+
+
+@pytest.mark.parametrize("document, ink, code", [
+    ("EA0000003", True, "id_mismatch"),  # another player's document
+    ("EA9999999", True, "id_mismatch"),
+    ("", True, "id_check_missing"),
+    ("EA0000004", False, "signature_missing"),  # a blank canvas
+])
+def test_a_wrong_document_or_no_signature_is_refused_and_nothing_is_recorded(cashier, tournament, finished, document, ink, code):
+    checks = IdCheck.objects.count()
+    with pytest.raises(ServiceError) as refused:
+        services.pay_prize(cashier, finished[4], id_doc(document), signature(ink))
+    assert refused.value.code == code
+    assert not Payment.objects.exists() and IdCheck.objects.count() == checks
+    assert not AuditEvent.objects.filter(type="payout.paid").exists()
+
+
+@pytest.mark.parametrize("bad", [None, "", "data:image/jpeg;base64,AAAA", "data:image/png;base64,not base64!",
+                                 "data:image/png;base64," + base64.b64encode(b"GIF89a...").decode()])
+def test_a_signature_that_is_no_png_is_refused(cashier, tournament, finished, bad):
+    with pytest.raises(ServiceError) as refused:
+        services.pay_prize(cashier, finished[4], id_doc("EA0000004"), bad)
+    assert refused.value.code in ("signature_missing", "signature_invalid")
+
+
+def test_only_the_cashier_pays_and_not_before_the_places_are_final(director, floor, cashier, tournament):
+    entries = finish(director, cashier, floor, tournament)
+    with pytest.raises(ServiceError) as role:
+        services.pay_prize(floor, entries[4], id_doc("EA0000004"), signature())
+    assert role.value.status == 403
+    with pytest.raises(ServiceError) as playing:
+        services.pay_prize(cashier, entries[7], id_doc("EA0000007"), signature())
+    assert playing.value.code == "still_playing"
+    tournament_services.set_registration_closed(director, tournament, False)
+    with pytest.raises(ServiceError) as early:
+        services.pay_prize(cashier, entries[4], id_doc("EA0000004"), signature())
+    assert early.value.code == "prizes_not_final"
+
+
+def test_a_payment_is_voided_with_a_reason_never_deleted_and_the_prize_can_be_paid_again(cashier, tournament, finished):
+    payment = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    with pytest.raises(ServiceError):
+        services.void_payment(cashier, payment, "  ")
+    services.void_payment(cashier, payment, "paid to the wrong player")
+    with pytest.raises(PermissionError):
+        Payment.objects.get(pk=payment.pk).delete()
+    again = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    assert again.number == 2 and Payment.objects.filter(entry=finished[4]).count() == 2
+
+
+def test_the_database_refuses_a_second_paid_payment_of_one_entry(cashier, tournament, finished):
+    payment = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Payment.objects.create(tournament=tournament, entry=payment.entry, number=99, amount=1, place=4, place_low=4,
+                               id_check=payment.id_check, signature=b"x", paid_at=payment.paid_at, paid_by=cashier)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_cashiers_paying_one_prize_at_once_pay_it_once(director, template):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: threads racing on row locks")
+    cashiers = [make_user(f"cash{i}", "Cashier") for i in range(2)]
+    floor = make_user("floor9", "Floor")
+    tournament = setup.create_tournament(director, tournament_data(), template)
+    entries = finish(director, cashiers[0], floor, tournament)
+    ink = signature()
+    outcomes = at_once([lambda c=c: services.pay_prize(c, entries[4], id_doc("EA0000004"), ink).number for c in cashiers])
+    results = sorted((o.code if isinstance(o, ServiceError) else o for o in outcomes), key=str)
+    assert results == [1, "already_paid"]
+    assert Payment.objects.filter(entry=entries[4], status=Payment.Status.PAID).count() == 1

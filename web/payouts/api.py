@@ -1,0 +1,211 @@
+"""JSON API of the money: the payout structure in force (everyone on the staff), the director's plan
+(the generator's settings or a house percentage table, imported and exported as JSON) and hand edits,
+and the results by place (names: the desk and the floor)."""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from payouts import selectors, services
+from payouts.models import Payment, PayoutPlan
+from payouts.services import plan_json
+from tournament.models import IdCheck
+from tournament.services import IdDocument
+from web.access import api as api_roles
+from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
+from web.tournament.serializers import IdCheckSerializer
+
+ID_AGAIN = _("Type the number of the player's ID document again: no prize without an ID check.")
+NO_SIGNATURE = _("The player must sign: no prize without a signature.")
+
+BandSerializer = inline_serializer("PayoutBand", {
+    "first": serializers.IntegerField(), "last": serializers.IntegerField(),
+    "prize": serializers.IntegerField(help_text="Minor units, for each place of the band."),
+}, many=True)
+JumpSerializer = inline_serializer("PayJump", {"place": serializers.IntegerField(), "prize": serializers.IntegerField()},
+                                   allow_null=True)
+PayoutsSerializer = inline_serializer("Payouts", {
+    "method": serializers.ChoiceField(choices=PayoutPlan.Method.choices),
+    "state": serializers.ChoiceField(choices=[selectors.LIVE, selectors.FROZEN, selectors.EDITED], help_text=(
+        "live: follows the entries and the pool; frozen: late registration is over; edited: the director's prizes.")),
+    "edit_stale": serializers.BooleanField(help_text="The director's edit no longer matches the pool or the field."),
+    "pool": serializers.IntegerField(), "entries": serializers.IntegerField(), "players_left": serializers.IntegerField(),
+    "currency": serializers.CharField(), "unit": serializers.IntegerField(),
+    "share_paid_bp": serializers.IntegerField(), "min_cash_bp": serializers.IntegerField(),
+    "min_cash": serializers.IntegerField(), "places_wanted": serializers.IntegerField(),
+    "places_paid": serializers.IntegerField(),
+    "reason": serializers.CharField(allow_null=True, help_text="Why fewer places are paid than wanted."),
+    "bands": BandSerializer, "in_the_money": serializers.BooleanField(), "next_jump": JumpSerializer,
+})
+HouseTableSerializer = inline_serializer("HouseTable", {
+    "format": serializers.CharField(), "version": serializers.IntegerField(),
+    "bands": inline_serializer("HouseTableBand", {
+        "min_entries": serializers.IntegerField(), "max_entries": serializers.IntegerField(),
+        "percentages_bp": serializers.ListField(child=serializers.IntegerField())}, many=True),
+}, allow_null=True)
+
+
+class PlanSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=PayoutPlan.Method.choices, required=False)
+    share_paid_bp = serializers.IntegerField(min_value=1, max_value=10_000, required=False,
+                                             help_text="Share of the field paid, in basis points (1500 = 15%).")
+    min_cash_bp = serializers.IntegerField(min_value=0, max_value=1_000_000, required=False,
+                                           help_text="Minimum cash in basis points of the buy-in (15000 = 1.5x).")
+    unit = serializers.IntegerField(min_value=1, max_value=10**9, required=False, help_text="Rounding unit, minor units.")
+    house_table = serializers.JSONField(required=False, allow_null=True,
+                                        help_text="A house percentage table as exported (format, version, bands).")
+
+
+PlanAnswer = inline_serializer("PayoutPlan", {
+    "method": serializers.CharField(), "share_paid_bp": serializers.IntegerField(),
+    "min_cash_bp": serializers.IntegerField(), "unit": serializers.IntegerField(), "house_table": HouseTableSerializer,
+})
+EditSerializer = inline_serializer("PayoutEdit", {"bands": BandSerializer})
+ResultSerializer = inline_serializer("Result", {
+    "entry": serializers.IntegerField(), "name": serializers.CharField(), "place": serializers.IntegerField(),
+    "place_low": serializers.IntegerField(), "prize": serializers.IntegerField(),
+}, many=True)
+
+
+def _state(t) -> dict:
+    state = selectors.payout_state(t)
+    state.pop("prizes")
+    return state
+
+
+class PayoutsView(RoleAPIView):
+    allowed = api_roles("api-payouts")
+
+    @extend_schema(operation_id="payouts", tags=["payouts"], responses=answers(200, PayoutsSerializer),
+                   summary="The payout structure in force: prizes by place, places paid, the next pay jump")
+    def get(self, request, pk: int):
+        return Response(_state(tournament_or_404(pk)))
+
+
+class PayoutPlanView(RoleAPIView):
+    allowed = api_roles("api-payout-plan")
+
+    @extend_schema(operation_id="payout_plan", tags=["payouts"], responses=answers(200, PlanAnswer),
+                   summary="How the pool is paid: the generator's settings or the house table (its JSON export)")
+    def get(self, request, pk: int):
+        return Response(plan_json(selectors.plan_of(tournament_or_404(pk))))
+
+    @extend_schema(operation_id="payout_plan_set", tags=["payouts"], request=PlanSerializer,
+                   responses=answers(200, PlanAnswer, refused=True),
+                   summary="Change the plan (the others keep their value); a house table is imported here")
+    def patch(self, request, pk: int):
+        t = tournament_or_404(pk)
+        unknown = sorted(set(request.data) - set(PlanSerializer().fields)) if isinstance(request.data, dict) else []
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown payout setting."] for name in unknown})
+        data = valid(PlanSerializer, request.data).validated_data
+        return Response(plan_json(call_service(services.set_payout_plan, request.user, t, dict(data))))
+
+
+class PayoutStructureView(RoleAPIView):
+    allowed = api_roles("api-payout-structure")
+
+    @extend_schema(operation_id="payout_structure_edit", tags=["payouts"], request=EditSerializer,
+                   responses=answers(200, PayoutsSerializer, refused=True),
+                   summary="Set the prizes by hand: bands from place 1, adding up to the pool, never rising")
+    def put(self, request, pk: int):
+        t = tournament_or_404(pk)
+        bands = request.data.get("bands") if isinstance(request.data, dict) else None
+        call_service(services.edit_structure, request.user, t, bands)
+        return Response(_state(t))
+
+    @extend_schema(operation_id="payout_structure_reset", tags=["payouts"], request=None,
+                   responses=answers(200, PayoutsSerializer, conflict=True),
+                   summary="Drop the hand edit: the plan's structure stands again")
+    def delete(self, request, pk: int):
+        t = tournament_or_404(pk)
+        call_service(services.clear_edit, request.user, t)
+        return Response(_state(t))
+
+
+class ResultsView(RoleAPIView):
+    allowed = api_roles("api-results")
+
+    @extend_schema(operation_id="results", tags=["payouts"], responses=answers(200, ResultSerializer),
+                   summary="Every finishing place with its prize (ties split), best first")
+    def get(self, request, pk: int):
+        t = tournament_or_404(pk)
+        return Response(selectors.results(t))
+
+
+
+# --- paying prizes ---------------------------------------------------------------------------------
+
+
+class PaySerializer(serializers.Serializer):
+    document_type = serializers.ChoiceField(choices=IdCheck.DocumentType.choices, error_messages={
+        "required": ID_AGAIN, "null": ID_AGAIN, "blank": ID_AGAIN})
+    document_number = serializers.CharField(
+        write_only=True, max_length=64, error_messages={"required": ID_AGAIN, "null": ID_AGAIN, "blank": ID_AGAIN},
+        help_text="Typed again from the document in hand: it must match the one the entry was registered with "
+                  "(club 32). Never stored: only its last four characters.")
+    signature = serializers.CharField(
+        max_length=services.MAX_SIGNATURE_BYTES * 2, error_messages={"required": NO_SIGNATURE, "blank": NO_SIGNATURE},
+        help_text="The player's signature as drawn on the tablet: a PNG data URL (data:image/png;base64,...).")
+
+
+class PaymentSerializer(serializers.ModelSerializer):
+    entry = serializers.IntegerField(source="entry.number")
+    name = serializers.CharField(source="entry.player.display_name")
+    id_check = IdCheckSerializer()
+    paid_by = serializers.CharField(source="paid_by.username")
+
+    class Meta:
+        model = Payment
+        fields = ("number", "entry", "name", "status", "amount", "place", "place_low", "id_check", "paid_at", "paid_by",
+                  "voided_at", "void_reason")
+
+
+class PaymentVoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, error_messages={"required": _("Give a reason for voiding."),
+                                                                   "blank": _("Give a reason for voiding.")})
+
+
+def payment_or_404(pk: int, number: int) -> Payment:
+    return get_object_or_404(Payment.objects.select_related("entry__player", "id_check", "paid_by", "tournament"),
+                             tournament_id=pk, number=number)
+
+
+class EntryPayoutView(RoleAPIView):
+    allowed = api_roles("api-entry-payout")
+
+    @extend_schema(operation_id="entries_pay_prize", tags=["payouts"], request=PaySerializer,
+                   responses=answers(201, PaymentSerializer, refused=True, conflict=True),
+                   summary="Pay the entry's prize: the ID typed again must match the registration's; the player signs")
+    def post(self, request, pk: int, number: int):
+        entry = entry_or_404(pk, number)
+        data = valid(PaySerializer, request.data).validated_data
+        document = IdDocument(document_type=data["document_type"], number=data["document_number"])
+        payment = call_service(services.pay_prize, request.user, entry, document, data["signature"])
+        return Response(PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
+
+
+class PaymentListView(RoleAPIView):
+    allowed = api_roles("api-payments")
+
+    @extend_schema(operation_id="payments", tags=["payouts"], responses=answers(200, PaymentSerializer(many=True)),
+                   summary="Every prize payment, voided ones included, by receipt number")
+    def get(self, request, pk: int):
+        t = tournament_or_404(pk)
+        payments = Payment.objects.filter(tournament=t).select_related("entry__player", "id_check", "paid_by")
+        return Response(PaymentSerializer(payments, many=True).data)
+
+
+class PaymentVoidView(RoleAPIView):
+    allowed = api_roles("api-payment-void")
+
+    @extend_schema(operation_id="payments_void", tags=["payouts"], request=PaymentVoidSerializer,
+                   responses=answers(200, PaymentSerializer, refused=True, conflict=True),
+                   summary="Void a payment made in error, with a reason (never deleted); the prize can be paid again")
+    def post(self, request, pk: int, number: int):
+        payment = payment_or_404(pk, number)
+        data = valid(PaymentVoidSerializer, request.data).validated_data
+        return Response(PaymentSerializer(call_service(services.void_payment, request.user, payment, data["reason"])).data)

@@ -1,0 +1,11 @@
+"""The payouts screen (it only reads; changes go through the JSON API)."""
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("t/<id:pk>/payouts/", views.payouts_page, name="payouts"),
+    path("t/<id:pk>/payouts/pay/<id:number>/", views.pay_page, name="payout-pay"),
+    path("t/<id:pk>/payouts/receipts/<id:number>/", views.payout_receipt, name="payout-receipt"),
+    path("t/<id:pk>/payouts/receipts/<id:number>/pdf/", views.payout_receipt_pdf, name="payout-receipt-pdf"),
+]

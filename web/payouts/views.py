@@ -1,0 +1,75 @@
+"""The payouts screen: the prizes by place in force, the director's plan and hand edits, the results.
+It only reads; every change goes through the JSON API (web/payouts/api.py) with static/js/api.js."""
+from __future__ import annotations
+
+import base64
+import json
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from core import roles
+from payouts import receipts, selectors
+from payouts.models import Payment
+from payouts.services import plan_json
+from tournament.models import Entry, IdCheck, Tournament
+from web.access import page
+from web.tournament.views import in_venue_time
+
+
+@page("payouts")
+@in_venue_time
+def payouts_page(request, tournament: Tournament):
+    state = selectors.payout_state(tournament)
+    plan = selectors.plan_of(tournament)
+    show_names = roles.has_role(request.user, roles.ENTRIES)
+    return render(request, "payouts/payouts.html", {
+        "t": tournament, "state": state, "plan": plan_json(plan), "edited": plan.edited,
+        "share_percent": f"{plan.share_paid_bp / 100:g}", "min_cash_times": f"{plan.min_cash_bp / 10_000:g}",
+        "unit_major": f"{plan.unit / 100:g}",
+        "house_table_json": json.dumps(plan.house_table, indent=1) if plan.house_table else "",
+        "results": selectors.results(tournament, state) if show_names else None,
+        "payments": {p.entry.number: p for p in Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
+                     .select_related("entry")} if show_names else {},
+        "may_pay": roles.has_role(request.user, roles.PAY),
+        "bands_text": "\n".join(f"{b['first']} {b['last']} {b['prize'] / 100:g}" for b in state["bands"]),
+    })
+
+
+@page("payout-pay")
+@in_venue_time
+def pay_page(request, tournament: Tournament, number: int):
+    """The cashier pays one entry's prize: the ID typed again, the player's signature on the tablet."""
+    entry = get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament=tournament, number=number)
+    won = selectors.prizes_won(tournament).get(entry.number, 0)
+    finisher = next((f for f in selectors.finishers(tournament) if f.entry == entry.number), None)
+    paid = Payment.objects.filter(entry=entry, status=Payment.Status.PAID).first()
+    return render(request, "payouts/pay.html", {
+        "t": tournament, "entry": entry, "prize": won, "finisher": finisher, "paid": paid,
+        "document_types": IdCheck.DocumentType.choices,
+    })
+
+
+def _payment(pk: int, number: int) -> Payment:
+    return get_object_or_404(Payment.objects.select_related("entry__player", "id_check", "paid_by", "voided_by", "tournament"),
+                             tournament_id=pk, number=number)
+
+
+@page("payout-receipt")
+@in_venue_time
+def payout_receipt(request, tournament: Tournament, number: int):
+    payment = _payment(tournament.pk, number)
+    signature = "data:image/png;base64," + base64.b64encode(bytes(payment.signature)).decode()
+    return render(request, "payouts/receipt.html", {"t": tournament, "p": payment, "lines": receipts.payout_lines(payment),
+                                                    "signature": signature, "may_void": roles.has_role(request.user, roles.PAY)})
+
+
+@page("payout-receipt-pdf")
+def payout_receipt_pdf(request, pk: int, number: int):
+    payment = _payment(pk, number)
+    with timezone.override(payment.tournament.time_zone):
+        pdf = receipts.payout_pdf(payment, paper="a4" if request.GET.get("paper") == "a4" else "80mm")
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="payout-{payment.tournament_id}-{payment.number}.pdf"'
+    return response
