@@ -269,6 +269,9 @@ SPECTACULAR_SETTINGS = {
         "MoveStatusEnum": "tables.models.Move.Status",
         "DonorEnum": "tables.models.HouseRules.Donor",
         "TiesEnum": "tables.models.HouseRules.Ties",
+        "DealKindEnum": "payouts.models.Deal.Kind",
+        "DealStatusEnum": "payouts.models.Deal.Status",
+        "DealModeEnum": "payouts.models.Deal.Mode",
     },
 }
 

@@ -124,6 +124,10 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-entry-payout": {"POST": staff(CASHIER)},
     "api-payments": {"GET": DESK},
     "api-payment-void": {"POST": staff(CASHIER)},
+    "api-deals": {"GET": DESK, "POST": FLOOR_ONLY},  # the deal names the players: the desk and the floor read it
+    "api-deal-calculator": {"POST": FLOOR_ONLY},
+    "api-deal-approve": {"POST": DIRECTOR_ONLY},
+    "api-deal-reject": {"POST": FLOOR_ONLY},
     "api-draw-start": {"POST": DIRECTOR_ONLY},
     "api-draws": {"GET": PUBLIC},
     "api-draw-commit": {"POST": FLOOR_ONLY},

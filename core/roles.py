@@ -30,6 +30,7 @@ REPORTING = (DEALER, FLOOR)  # report a table's hand done (a Dealer only at its 
 SEATING = (FLOOR,)  # draws after the start, seat corrections, the button, special needs
 MOVING = (FLOOR,)  # move slips: confirm, cancel, balance now
 PAY = (CASHIER,)  # pay a prize (a second ID check, a signature) and void a payment
+DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject a proposal; the director approves
 
 
 class DeviceActor(str):

@@ -89,3 +89,56 @@ class Payment(NeverDeleteModel):
             models.CheckConstraint(condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
                                    name="payment_void_has_reason"),
         ]
+
+
+class Deal(NeverDeleteModel):
+    """A deal at the final table (RULES.md, club 28 and 32; payouts/deals.py): proposed by the floor with
+    the chip counts of every player left, approved by the director before it takes effect (until then the
+    old prizes stand), or rejected. Never deleted.
+
+    `entries[i]` had `stacks[i]` chips and is paid `amounts[i]` by the deal; `prizes_left` are the prizes
+    of places 1..n when it was proposed (approval refuses a deal whose basis changed since). `table` is the
+    prize table by place it makes for those places (club 28, play on: a lower finisher never gets more).
+    Stopping play instead places the players by their chips at the deal (`finishes`: [entry, place,
+    place_low, amount]), and each is paid their amount."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Proposed")
+        APPROVED = "approved", _("Approved")
+        REJECTED = "rejected", _("Rejected")
+
+    class Kind(models.TextChoices):
+        ICM = "icm", _("ICM")
+        CHIP_CHOP = "chip_chop", _("Chip chop")
+        CUSTOM = "custom", _("Amounts agreed")
+
+    class Mode(models.TextChoices):
+        PLAY_ON = "play_on", _("Play on for the places")
+        STOP = "stop", _("Stop: places by the chip counts")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="deals")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PROPOSED)
+    kind = models.CharField(max_length=9, choices=Kind.choices)
+    mode = models.CharField(max_length=7, choices=Mode.choices)
+    entries = models.JSONField()
+    stacks = models.JSONField()
+    amounts = models.JSONField()
+    to_play_for = models.PositiveBigIntegerField(default=0)
+    prizes_left = models.JSONField()
+    table = models.JSONField()
+    finishes = models.JSONField(null=True, blank=True)
+    proposed_at = models.DateTimeField()
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+")
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="deal_unique_number"),
+            models.UniqueConstraint(fields=["tournament"], condition=Q(status="proposed"), name="deal_one_proposed"),
+            models.CheckConstraint(condition=~Q(mode="stop") | Q(finishes__isnull=False), name="deal_stop_has_finishes"),
+        ]

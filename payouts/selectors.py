@@ -6,14 +6,17 @@ from django.db.models import Q
 from tournament.models import Entry, Tournament
 from tournament.stats import registration_problem, tournament_stats
 
+from . import deals as dl
 from . import prizes as pz
 from .house_tables import house_table_from_data, house_table_payouts
-from .models import PayoutPlan
+from .icm import MAX_PLAYERS
+from .models import Deal, PayoutPlan
 from .payout_structure import PayoutBand, PayoutRules, PayoutStructure, payout_structure
 
 LIVE = "live"  # follows the entries and the pool
 FROZEN = "frozen"  # late registration is over: no entry can come any more
 EDITED = "edited"  # the director's own prizes
+MAX_DEAL_PLAYERS = MAX_PLAYERS  # a deal is made at the final table; exact ICM goes this far
 
 
 def plan_of(t: Tournament) -> PayoutPlan:
@@ -57,6 +60,13 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
         else:
             edit_stale = True  # the pool or the field changed since: the edit no longer adds up
     prizes = [band.prize for band in bands for _ in range(band.last_place - band.first_place + 1)]
+    deals = approved_deals(t)
+    if deals:
+        prizes = with_deals(prizes, deals)
+        dealt = deals[0].players  # the first deal had the most players: its places, one by one, then the rest
+        bands = [PayoutBand(place, place, prize) for place, prize in enumerate(prizes[:dealt], 1) if prize] + [
+            PayoutBand(max(band.first_place, dealt + 1), band.last_place, band.prize)
+            for band in bands if band.last_place > dealt]
     jump = pz.next_pay_jump(prizes, left)
     return {
         "method": plan.method, "state": state, "edit_stale": edit_stale,
@@ -69,8 +79,75 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
         "bands": [{"first": b.first_place, "last": b.last_place, "prize": b.prize} for b in bands],
         "in_the_money": bool(prizes) and 0 < left <= len(prizes),
         "next_jump": None if jump is None else {"place": jump[0], "prize": jump[1]},
+        "deal": None if not deals else {"number": deals[-1].number, "mode": deals[-1].mode, "players": deals[-1].players},
         "prizes": prizes,
     }
+
+
+class ApprovedDeal:
+    """An approved deal as the prizes read it: its table for places 1..players, and for a stop, who
+    finished where with which amount."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.number, self.mode, self.table = deal.number, deal.mode, list(deal.table)
+        self.players = len(deal.entries)
+        self.finishes = [tuple(row) for row in deal.finishes or ()]
+
+
+def approved_deals(t: Tournament) -> list[ApprovedDeal]:
+    """The approved deals, in order (a second deal, heads-up after a three-way deal, shares what the
+    first left to play for)."""
+    return [ApprovedDeal(d) for d in Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED).order_by("number")]
+
+
+def with_deals(prizes: list[int], deals: list[ApprovedDeal]) -> list[int]:
+    """The prizes by place once the deals are in: each deal's table replaces the prizes of its places."""
+    prizes = list(prizes)
+    for deal in deals:
+        prizes = deal.table + prizes[deal.players:]
+    while prizes and prizes[-1] == 0:  # a deal with fewer prizes than players may leave a place unpaid
+        prizes.pop()
+    return prizes
+
+
+def stop_finishes(t: Tournament) -> list[tuple[int, int, int, int]]:
+    """(entry, place, place_low, amount) of the players placed by a deal that stopped play, if any."""
+    stops = [d for d in approved_deals(t) if d.mode == Deal.Mode.STOP]
+    return stops[-1].finishes if stops else []
+
+
+def deal_basis(t: Tournament, state: dict | None = None) -> dict:
+    """What a deal shares: the players left (entry number, name, by number) and the prizes of
+    places 1..n in force now (fewer when fewer places are paid than players are left)."""
+    state = state or payout_state(t)
+    players = [{"entry": e.number, "name": e.player.display_name} for e in Entry.objects.filter(
+        tournament=t, status=Entry.Status.ACTIVE).select_related("player").order_by("number")]
+    if stop_finishes(t):
+        players = []  # play has stopped: nothing is left to deal
+    return {"players": players, "prizes_left": state["prizes"][:len(players)], "currency": t.currency,
+            "pending": Deal.objects.filter(tournament=t, status=Deal.Status.PROPOSED).first()}
+
+
+def deal_figures(stacks: list[int], prizes_left: list[int], to_play_for: int) -> dict:
+    """The calculator: ICM and chip chop for these stacks, each with the rule it breaks if it breaks one
+    (as DealRefused or ValueError text; the screens translate the codes)."""
+    answer = {}
+    for kind, fn in ((dl.ICM, dl.icm_deal), (dl.CHIP_CHOP, dl.chip_chop)):
+        try:
+            amounts = fn(stacks, prizes_left, to_play_for)
+        except ValueError as exc:
+            answer[kind] = {"amounts": None, "refused": str(exc), "code": getattr(exc, "code", "invalid"),
+                            "player": getattr(exc, "player", None), "other": getattr(exc, "other", None)}
+            continue
+        try:
+            dl.check_deal(amounts, prizes_left, to_play_for)
+            refused = None
+        except dl.DealRefused as exc:
+            refused = exc
+        answer[kind] = {"amounts": amounts, "refused": str(refused) if refused else None,
+                        "code": refused.code if refused else None, "player": refused.player if refused else None,
+                        "other": refused.other if refused else None}
+    return answer
 
 
 def finishers(t: Tournament) -> list[pz.Finisher]:
@@ -80,20 +157,30 @@ def finishers(t: Tournament) -> list[pz.Finisher]:
         .values_list("number", "status", "finish_place", "finish_place_low"))
     active = [row for row in rows if row[1] == Entry.Status.ACTIVE]
     found = [pz.Finisher(number, place, low or place) for number, status, place, low in rows if status != Entry.Status.ACTIVE]
+    stopped = {entry: pz.Finisher(entry, place, low) for entry, place, low, _amount in stop_finishes(t)}
+    if stopped:
+        return [f for f in found if f.entry not in stopped] + list(stopped.values())
     if len(active) == 1 and found:
         found.append(pz.Finisher(active[0][0], 1, 1))
     return found
 
 
+def _won(t: Tournament, prizes: list[int], found: list[pz.Finisher]) -> dict[int, int]:
+    """Ties split their places' prizes; players placed by a deal that stopped play get its amounts."""
+    won = pz.split(prizes, found)
+    won.update({entry: amount for entry, _place, _low, amount in stop_finishes(t)})
+    return won
+
+
 def prizes_won(t: Tournament, state: dict | None = None) -> dict[int, int]:
     """Entry number -> its prize (minor units), for every entry with a finishing place."""
-    return pz.split((state or payout_state(t))["prizes"], finishers(t))
+    return _won(t, (state or payout_state(t))["prizes"], finishers(t))
 
 
 def results(t: Tournament, state: dict | None = None) -> list[dict]:
     """Every finishing place with its name and prize, best first (ties: by entry number)."""
     found = finishers(t)
-    won = pz.split((state or payout_state(t))["prizes"], found)
+    won = _won(t, (state or payout_state(t))["prizes"], found)
     names = {e.number: e.player.display_name for e in Entry.objects.filter(
         tournament=t, number__in=[f.entry for f in found]).select_related("player")}
     rows = [{"entry": f.entry, "name": names.get(f.entry, ""), "place": f.place, "place_low": f.place_low,

@@ -23,10 +23,11 @@ from tournament.models import Entry, Tournament
 from tournament.services import IdDocument
 from tournament.stats import registration_problem, tournament_stats
 
+from . import deals as dl
 from .house_tables import house_table_from_data, house_table_to_data
-from .models import Payment, PayoutPlan
+from .models import Deal, Payment, PayoutPlan
 from .payout_structure import PayoutRules
-from .selectors import finishers, payout_state, plan_of, prizes_won
+from .selectors import MAX_DEAL_PLAYERS, deal_basis, finishers, payout_state, plan_of, prizes_won
 
 PLAN_FIELDS = ("method", "share_paid_bp", "min_cash_bp", "unit", "house_table")
 MAX_PLACES = 100_000
@@ -240,3 +241,158 @@ def void_payment(actor, payment: Payment, reason: str) -> Payment:
     record_event(t, "payout.voided", {"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name,
                                       "amount": p.amount, "reason": reason}, actor, stats=False)
     return p
+
+
+def refusal_message(code: str, entries: list[int], player: int | None = None, other: int | None = None) -> str:
+    """A deal rule broken, said for the floor with entry numbers (payouts/deals.py speaks of indices)."""
+    who = {"entry": entries[player] if player is not None else "", "other": entries[other] if other is not None else ""}
+    messages = {
+        dl.WRONG_SUM: _("The amounts do not add up exactly to the prizes left (less any amount left to play for)."),
+        dl.BELOW_LOWEST: _("Entry #%(entry)s would get less than the lowest prize left."),
+        dl.ABOVE_FIRST: _("Entry #%(entry)s would get more than first place pays."),
+        dl.CLUB_28: _("Club 28: entry #%(entry)s has fewer chips than entry #%(other)s, so finishes lower, but would get "
+                      "more. In a deal no player may receive more than a player who finishes higher."),
+        dl.NOT_WHOLE: _("Entry #%(entry)s: amounts are whole amounts of money."),
+        dl.TOO_FEW_PLAYERS: _("A deal needs at least two players."),
+    }
+    return messages.get(code, _("This deal breaks a deal rule.")) % who
+
+
+def _refusal(exc: dl.DealRefused, entries: list[int]) -> ServiceError:
+    return ServiceError(refusal_message(exc.code, entries, exc.player, exc.other), code=f"deal_{exc.code}",
+                        details={"rule": str(exc)})
+
+
+def _whole(value, name: str, minimum: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum or value > 10**15:
+        raise ServiceError(_("%(name)s must be a whole number of at least %(min)s.") % {"name": name, "min": minimum},
+                           code="invalid")
+    return value
+
+
+def deal_inputs(basis: dict, stacks, to_play_for) -> tuple[list[int], list[int], int]:
+    """The entries and their chips, in entry order, checked against the players left (every one of them,
+    nobody else), and the amount left to play for."""
+    entries = [p["entry"] for p in basis["players"]]
+    if len(entries) < 2:
+        raise ServiceError(_("A deal needs at least two players left."), code="too_few_players", status=409)
+    if len(entries) > MAX_DEAL_PLAYERS:
+        raise ServiceError(_("A deal is made at the final table: at most %(max)s players left.")
+                           % {"max": MAX_DEAL_PLAYERS}, code="too_many_players", status=409)
+    if not basis["prizes_left"]:
+        raise ServiceError(_("No prizes are left to share."), code="no_prizes", status=409)
+    if not isinstance(stacks, dict):
+        raise ServiceError(_("Give the chips of every player left, by entry number."), code="invalid")
+    given = {}
+    for key, chips in stacks.items():
+        try:
+            given[int(key)] = chips
+        except (TypeError, ValueError):
+            raise ServiceError(_("Chips are given by entry number."), code="invalid") from None
+    missing, extra = sorted(set(entries) - set(given)), sorted(set(given) - set(entries))
+    if missing or extra:
+        raise ServiceError(_("Give the chips of exactly the players left: missing %(missing)s; not playing %(extra)s.")
+                           % {"missing": ", ".join(f"#{n}" for n in missing) or "-",
+                              "extra": ", ".join(f"#{n}" for n in extra) or "-"}, code="wrong_players")
+    chips = [_whole(given[n], _("The chips of entry #%(entry)s") % {"entry": n}, minimum=1) for n in entries]
+    return entries, chips, _whole(to_play_for or 0, _("The amount left to play for"))
+
+
+@transaction.atomic
+def propose_deal(actor, tournament: Tournament, data: dict) -> Deal:
+    """The floor proposes a deal with the chip counts of every player left: ICM, chip chop or amounts
+    the players agreed, with an optional amount left to play for, and whether play goes on for the places
+    (club 28: the deal becomes a prize table by place) or stops (places by the chip counts). A deal that
+    breaks a rule (payouts/deals.py: the lowest prize left, first place, the exact sum, club 28) is not
+    saved. The old prizes stand until the director approves it."""
+    require(actor, roles.DEAL_PROPOSE)
+    t = lock_tournament(tournament.pk)
+    basis = deal_basis(t)
+    if basis["pending"] is not None:
+        raise ServiceError(_("Deal %(number)s waits for approval: approve or reject it first.")
+                           % {"number": basis["pending"].number}, code="deal_pending", status=409)
+    kind, mode = data.get("kind"), data.get("mode", Deal.Mode.PLAY_ON)
+    if kind not in Deal.Kind.values:
+        raise ServiceError(_("Choose the kind of deal: ICM, chip chop or amounts agreed."), code="invalid")
+    if mode not in Deal.Mode.values:
+        raise ServiceError(_("Choose whether play goes on for the places or stops."), code="invalid")
+    entries, chips, to_play_for = deal_inputs(basis, data.get("stacks"), data.get("to_play_for"))
+    if mode == Deal.Mode.STOP and to_play_for:
+        raise ServiceError(_("Nothing is left to play for when play stops."), code="invalid")
+    amounts = None
+    if kind == Deal.Kind.CUSTOM:
+        given = data.get("amounts")
+        if not isinstance(given, dict):
+            raise ServiceError(_("Give the amount agreed for every player left, by entry number."), code="invalid")
+        try:
+            given = {int(k): v for k, v in given.items()}
+        except (TypeError, ValueError):
+            raise ServiceError(_("Amounts are given by entry number."), code="invalid") from None
+        if set(given) != set(entries):
+            raise ServiceError(_("Give the amount agreed for exactly the players left."), code="wrong_players")
+        amounts = [_whole(given[n], _("The amount of entry #%(entry)s") % {"entry": n}) for n in entries]
+    prizes_left = list(basis["prizes_left"])
+    try:
+        deal = dl.make_deal(kind, chips, prizes_left, to_play_for, amounts)
+        finishes = dl.stop_here(deal.amounts, chips) if mode == Deal.Mode.STOP else None
+    except dl.DealRefused as exc:
+        raise _refusal(exc, entries) from None
+    except ValueError as exc:
+        raise ServiceError(_("This deal cannot be made: %(problem)s") % {"problem": exc}, code="deal_invalid") from None
+    number = (Deal.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    row = Deal.objects.create(
+        tournament=t, number=number, kind=kind, mode=mode, entries=entries, stacks=chips, amounts=list(deal.amounts),
+        to_play_for=to_play_for, prizes_left=prizes_left, table=list(deal.table),
+        finishes=None if finishes is None else [[entries[f.player], f.places[0], f.places[1], f.amount] for f in finishes],
+        proposed_at=timezone.now(), proposed_by=actor_user(actor))
+    record_event(t, "deal.proposed", deal_json(row), actor, stats=False)
+    return row
+
+
+def deal_json(deal: Deal) -> dict:
+    return {"deal": deal.number, "kind": deal.kind, "mode": deal.mode, "to_play_for": deal.to_play_for,
+            "players": [{"entry": n, "chips": c, "amount": a}
+                        for n, c, a in zip(deal.entries, deal.stacks, deal.amounts, strict=True)],
+            "prizes_left": deal.prizes_left, "table": deal.table, "finishes": deal.finishes}
+
+
+def _pending(t: Tournament, deal: Deal) -> Deal:
+    d = Deal.objects.select_for_update().get(pk=deal.pk)
+    if d.status != Deal.Status.PROPOSED:
+        raise ServiceError(_("Deal %(number)s is already %(status)s.") % {"number": d.number, "status": d.get_status_display()},
+                           code="deal_decided", status=409)
+    return d
+
+
+@transaction.atomic
+def approve_deal(actor, deal: Deal) -> Deal:
+    """The director approves a proposed deal (club 32): from now on its prize table stands for its places,
+    or, when play stops, its places and amounts. Refused when the players left or the prizes changed
+    since it was proposed (a bust, an undone bust, a void): the floor proposes it again."""
+    require(actor, roles.SETUP)
+    t = lock_tournament(deal.tournament_id)
+    d = _pending(t, deal)
+    basis = deal_basis(t)
+    if [p["entry"] for p in basis["players"]] != d.entries or list(basis["prizes_left"]) != d.prizes_left:
+        raise ServiceError(_("The players left or the prizes changed since deal %(number)s was proposed: reject it and "
+                             "propose it again.") % {"number": d.number}, code="deal_stale", status=409)
+    d.status, d.decided_at, d.decided_by = Deal.Status.APPROVED, timezone.now(), actor_user(actor)
+    d.save(update_fields=["status", "decided_at", "decided_by"])
+    record_event(t, "deal.approved", deal_json(d), actor)
+    return d
+
+
+@transaction.atomic
+def reject_deal(actor, deal: Deal, reason: str = "") -> Deal:
+    """A proposed deal is rejected by the director or withdrawn by the floor; the old prizes stand."""
+    require(actor, roles.DEAL_PROPOSE)
+    reason = (reason or "").strip()
+    if len(reason) > Deal._meta.get_field("reason").max_length:
+        raise ServiceError(_("The reason is too long: at most %(max)s characters.")
+                           % {"max": Deal._meta.get_field("reason").max_length}, code="reason_too_long")
+    t = lock_tournament(deal.tournament_id)
+    d = _pending(t, deal)
+    d.status, d.decided_at, d.decided_by, d.reason = Deal.Status.REJECTED, timezone.now(), actor_user(actor), reason
+    d.save(update_fields=["status", "decided_at", "decided_by", "reason"])
+    record_event(t, "deal.rejected", {"deal": d.number, "reason": reason}, actor, stats=False)
+    return d

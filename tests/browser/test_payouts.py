@@ -90,3 +90,47 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
     assert page.evaluate("document.getElementById('receipt-signature').naturalWidth") == 640
     pdf = page.request.get(f"{live_asgi}/t/{tournament.pk}/payouts/receipts/{payment.number}/pdf/?paper=a4")
     assert pdf.ok and pdf.body().startswith(b"%PDF")
+
+
+
+def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, live_asgi, director, floor, tournament, room):
+    from payouts import deals
+    from payouts.models import Deal
+    from tests.browser.conftest import login
+    from tests.conftest import PASSWORD
+
+    for entry in room[:5]:  # three players left, three paid places left
+        busts.bust_entry(floor, entry)
+    left = room[5:]
+    prizes_left = selectors.payout_state(tournament)["prizes"][:3]
+    page = browser.new_context(viewport={"width": 1180, "height": 820}, locale="en").new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, live_asgi, floor.username, PASSWORD)
+    page.goto(f"{live_asgi}/t/{tournament.pk}/payouts/")
+    for entry, chips in zip(left, ("lots", "150000", "50000"), strict=True):
+        page.fill(f"#chips-{entry.number}", chips)
+    page.click("#deal-calculate")
+    assert "whole number" in page.inner_text("#deal-error")
+
+    for entry, chips in zip(left, ("200 000", "150000", "50000"), strict=True):
+        page.fill(f"#chips-{entry.number}", chips)
+    page.click("#deal-calculate")
+    page.wait_for_selector("#deal-figures")
+    icm = deals.icm_deal([200_000, 150_000, 50_000], prizes_left)
+    assert f"{icm[0] // 100:,}" in page.inner_text("#deal-figures")
+    page.select_option("#deal-kind", "icm")
+    page.click("#deal-submit")
+    page.wait_for_selector("#deal-pending")
+    assert not page.locator("#deal-approve").count()  # the floor proposes; the director approves
+    deal = Deal.objects.get()
+    assert deal.status == Deal.Status.PROPOSED and deal.amounts == icm
+
+    director_page = browser.new_context(viewport={"width": 1180, "height": 820}, locale="en").new_page()
+    director_page.on("dialog", lambda dialog: dialog.accept())
+    login(director_page, live_asgi, director.username, PASSWORD)
+    director_page.goto(f"{live_asgi}/t/{tournament.pk}/payouts/")
+    director_page.click("#deal-approve")
+    director_page.wait_for_selector("#deal-calc")  # approved: no proposal waits, the calculator is back
+    deal.refresh_from_db()
+    assert deal.status == Deal.Status.APPROVED
+    assert selectors.payout_state(tournament)["prizes"][:3] == sorted(icm, reverse=True)

@@ -10,9 +10,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from core import roles
+from core.errors import ServiceError
 from payouts import receipts, selectors
 from payouts.models import Payment
-from payouts.services import plan_json
+from payouts.services import deal_inputs, plan_json, refusal_message
 from tournament.models import Entry, IdCheck, Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
@@ -34,7 +35,65 @@ def payouts_page(request, tournament: Tournament):
                      .select_related("entry")} if show_names else {},
         "may_pay": roles.has_role(request.user, roles.PAY),
         "bands_text": "\n".join(f"{b['first']} {b['last']} {b['prize'] / 100:g}" for b in state["bands"]),
+        "deal": deal_panel(request, tournament, state) if roles.has_role(request.user, roles.DEAL_PROPOSE) else None,
+        "may_approve": roles.has_role(request.user, roles.SETUP),
     })
+
+
+def _major_to_minor(text: str) -> int | str:
+    """'1 500,50' -> 150050; what is not an amount is given back as typed (deal_inputs refuses it)."""
+    cleaned = (text or "").replace(" ", "").replace("\u00a0", "").replace(",", ".")
+    try:
+        return round(float(cleaned) * 100) if cleaned else 0
+    except ValueError:
+        return text
+
+
+def _whole_number(text: str) -> int | str:
+    cleaned = (text or "").replace(" ", "").replace("\u00a0", "")
+    return int(cleaned) if cleaned.isdigit() else text
+
+
+def deal_panel(request, t: Tournament, state: dict) -> dict | None:
+    """The floor's deal panel: the players left, the pending proposal, and, once chip counts are typed
+    (a GET form: nothing changes), ICM and chip chop with the rule each would break."""
+    basis = selectors.deal_basis(t, state)
+    pending = basis["pending"]
+    if pending is None and not 2 <= len(basis["players"]) <= selectors.MAX_DEAL_PLAYERS:
+        return None
+    panel = {"players": basis["players"], "prizes_left": basis["prizes_left"], "pending": None, "figures": None,
+             "error": None, "to_play_for_text": request.GET.get("to_play_for", "")}
+    if pending is not None:
+        names = {p["entry"]: p["name"] for p in basis["players"]}
+        panel["pending"] = {"deal": pending, "rows": [
+            {"entry": n, "name": names.get(n, ""), "chips": c, "amount": a}
+            for n, c, a in zip(pending.entries, pending.stacks, pending.amounts, strict=True)]}
+    typed = {p["entry"]: request.GET.get(f"chips_{p['entry']}", "") for p in basis["players"]}
+    for player in basis["players"]:
+        player["typed"] = typed[player["entry"]]
+    if request.GET.get("deal") and basis["players"]:
+        try:
+            entries, chips, to_play_for = deal_inputs(
+                basis, {str(n): _whole_number(v) for n, v in typed.items()}, _major_to_minor(panel["to_play_for_text"]))
+        except ServiceError as exc:
+            panel["error"] = exc.message
+        else:
+            figures = selectors.deal_figures(chips, list(basis["prizes_left"]), to_play_for)
+            for figure in (figures["icm"], figures["chip_chop"]):
+                if figure["refused"]:
+                    figure["says"] = (refusal_message(figure["code"], entries, figure["player"], figure["other"])
+                                      if figure["amounts"] is not None else figure["refused"])
+            panel["figures"] = {
+                "rows": [{"entry": n, "name": p["name"], "chips": c,
+                          "icm": (figures["icm"]["amounts"] or [None] * len(entries))[i],
+                          "chip_chop": (figures["chip_chop"]["amounts"] or [None] * len(entries))[i]}
+                         for i, (n, c, p) in enumerate(zip(entries, chips, basis["players"], strict=True))],
+                "icm": figures["icm"], "chip_chop": figures["chip_chop"], "to_play_for": to_play_for,
+                "stacks_json": json.dumps({str(n): c for n, c in zip(entries, chips, strict=True)}),
+            }
+            for row in panel["figures"]["rows"]:  # the custom deal's amounts start from ICM, in major units
+                row["start"] = "" if row["icm"] is None else f"{row['icm'] / 100:.2f}".removesuffix(".00")
+    return panel
 
 
 @page("payout-pay")

@@ -31,6 +31,14 @@ def money(amount, currency: str = "") -> str:
 
 
 @register.filter
+def grouped(number) -> str:
+    """A count (chips, players) grouped the way the page's language groups numbers: 200 000, 200,000."""
+    if number is None or number == "":
+        return ""
+    return number_format(int(number), decimal_pos=0, use_l10n=True, force_grouping=True)
+
+
+@register.filter
 def get_item(mapping, key):
     """{{ payments|get_item:entry }}: a dict's value in a template (None when missing)."""
     return mapping.get(key) if hasattr(mapping, "get") else None
