@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from tables import selectors as tables_selectors
 from tournament.models import Entry, Tournament
 from tournament.stats import registration_problem, tournament_stats
 
@@ -165,9 +166,21 @@ def finishers(t: Tournament) -> list[pz.Finisher]:
     return found
 
 
+def tie_orders(t: Tournament, found: list[pz.Finisher]) -> dict[tuple[int, int], list[int]]:
+    """(place, place_low) -> the tied entries in the order the odd units go, from the verifiable tie draws
+    (tables/draws.draw_tie_order)."""
+    drawn = tables_selectors.tie_orders(t)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for f in found:
+        if f.place_low != f.place:
+            groups.setdefault((f.place, f.place_low), []).append(f.entry)
+    return {key: drawn[frozenset(entries)] for key, entries in groups.items() if frozenset(entries) in drawn}
+
+
 def _won(t: Tournament, prizes: list[int], found: list[pz.Finisher]) -> dict[int, int]:
-    """Ties split their places' prizes; players placed by a deal that stopped play get its amounts."""
-    won = pz.split(prizes, found)
+    """Ties split their places' prizes (the odd units by the tie draw); players placed by a deal that
+    stopped play get its amounts."""
+    won = pz.split(prizes, found, tie_orders(t, found) if any(f.place_low != f.place for f in found) else None)
     won.update({entry: amount for entry, _place, _low, amount in stop_finishes(t)})
     return won
 

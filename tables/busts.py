@@ -18,6 +18,7 @@ from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
 from . import places
+from .draws import draw_tie_order
 from .handforhand import bust_group
 from .models import Seat
 from .moves import after_seat_freed
@@ -50,9 +51,10 @@ def _bust_table(entries: list[Entry]) -> dict[int, int]:
     return dict(Seat.objects.filter(entry__in=entries, end_reason=Seat.End.BUST).values_list("entry_id", "table_id"))
 
 
-def _rank_group(t: Tournament, key: str, best_place: int) -> list[dict]:
+def _rank_group(t: Tournament, key: str, best_place: int, actor) -> list[dict]:
     """Give the busts of one hand (`key`) their places by the tie rules (tables/places.py): they
-    take the places from best_place down. Returns the places for the event."""
+    take the places from best_place down; players who tie get a draw for the odd units of the prizes
+    they share (tables/draws.draw_tie_order). Returns the places for the event."""
     members = list(Entry.objects.select_for_update().filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED))
     if not members:
         return []
@@ -63,6 +65,12 @@ def _rank_group(t: Tournament, key: str, best_place: int) -> list[dict]:
         high, low = ranked[e.pk]
         e.finish_place, e.finish_place_low = high, low if low != high else None
     Entry.objects.bulk_update(members, ["finish_place", "finish_place_low"])
+    tied: dict[tuple[int, int], list[int]] = {}
+    for e in members:
+        if e.finish_place_low:
+            tied.setdefault((e.finish_place, e.finish_place_low), []).append(e.number)
+    for (high, low), numbers in sorted(tied.items()):
+        draw_tie_order(t, numbers, high, low, actor)
     return [{"entry": e.number, "place": e.finish_place, "place_low": e.finish_place_low or e.finish_place}
             for e in sorted(members, key=lambda e: (e.finish_place, e.number))]
 
@@ -104,7 +112,7 @@ def bust_entry(actor, entry: Entry, stack=None) -> Entry:
     e.status, e.busted_at, e.finish_place, e.finish_place_low = Entry.Status.BUSTED, timezone.now(), place, None
     e.bust_stack, e.bust_hand = stack, key if stack is not None else ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
-    same_hand = _rank_group(t, key, place) if grouped else []
+    same_hand = _rank_group(t, key, place, actor) if grouped else []
     e.refresh_from_db(fields=["finish_place", "finish_place_low"])
     record_event(t, "entry.busted", {
         "entry": e.number, "name": e.player.display_name, "place": e.finish_place,
@@ -143,7 +151,7 @@ def undo_bust(actor, entry: Entry) -> Entry:
     e.status, e.busted_at, e.finish_place, e.finish_place_low = Entry.Status.ACTIVE, None, None, None
     e.bust_stack, e.bust_hand = None, ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
-    same_hand = _rank_group(t, key, group_best + 1) if key and group_best is not None else []
+    same_hand = _rank_group(t, key, group_best + 1, actor) if key and group_best is not None else []
     seat = reseat_after_undo(actor, t, e)
     record_event(t, "entry.bust_undone", {
         "entry": e.number, "name": e.player.display_name, "place": place, "same_hand": same_hand,

@@ -17,7 +17,7 @@ from tournament.models import Entry, Tournament
 
 from . import seating
 from .models import POSITION_FIELDS, Draw, Seat, Table
-from .selectors import live_seats, needs_of, reserved_seats, start_drawn
+from .selectors import live_seats, needs_of, reserved_seats, start_drawn, tie_orders
 
 
 def pending_draw(t: Tournament) -> Draw:
@@ -286,6 +286,22 @@ def software_button(t: Tournament, table: Table, actor) -> dict:
     result = _set_button(t, table, actor, winner, dealt, draw.number)
     pending_draw(t)
     return result
+
+
+def draw_tie_order(t: Tournament, entries: list[int], place: int, place_low: int, actor) -> Draw | None:
+    """Tied players share the prizes of their places; who gets the odd minor units is drawn from the
+    committed seed (lock held). One draw per set of tied players: a set already drawn keeps its order
+    (its places may shift when an earlier bust is undone); returns the new draw, or None."""
+    entries = sorted(entries)
+    if tie_orders(t).get(frozenset(entries)) is not None:
+        return None
+    draw = pending_draw(t)
+    reveal(t, draw, Draw.Kind.TIE, {"entries": entries, "places": [place, place_low]},
+           {"order": seating.tie_order(bytes.fromhex(draw.seed), entries)}, actor)
+    record_event(t, "draw.tie", {"draw": draw.number, "entries": entries, "place": place, "place_low": place_low,
+                                 "order": draw.result["order"]}, actor, stats=False)
+    pending_draw(t)
+    return draw
 
 
 def _set_button(t: Tournament, table: Table, actor, winner: int, dealt: dict, draw_number: int | None) -> dict:

@@ -106,6 +106,7 @@ class Draw(NeverDeleteModel):
         BREAK = "break", _("Table break")
         REDRAW = "redraw", _("Redraw")
         BUTTON = "button", _("Button draw")
+        TIE = "tie", _("Tie: who gets the odd units")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="draws")
     number = models.PositiveIntegerField()

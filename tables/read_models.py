@@ -158,6 +158,8 @@ def verify_draw(draw: Draw) -> dict:
         dealt = seating.deal_high_card(seed, data["seats"])
         recomputed = {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
         written = None
+    elif draw.kind == Draw.Kind.TIE:
+        recomputed, written = {"order": seating.tie_order(seed, data["entries"])}, None
     else:
         room = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
                                {int(t): n for t, n in data["players"].items()}, data.get("accessible", []))

@@ -290,6 +290,12 @@ def deal_high_card(seed: bytes, seats: Sequence[int]) -> dict[int, str]:
     return {seat: deck[i] for i, seat in enumerate(sorted(seats))}
 
 
+def tie_order(seed: bytes, entries: Sequence[int]) -> list[int]:
+    """The order in which tied players get the odd minor units of the prizes they share (RULES.md: what
+    can't be split goes one unit each to tied players chosen by the draw): the sorted entries, shuffled."""
+    return SeedStream(seed).shuffle(_check_entries(entries))
+
+
 def result_rows(result: dict[int, tuple[int, int]]) -> list[list[int]]:
     """A draw's result as it is recorded and published: [entry, table, seat] rows by entry number."""
     return [[entry, table, seat] for entry, (table, seat) in sorted(result.items())]

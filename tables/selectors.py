@@ -31,6 +31,13 @@ def start_drawn(tournament: Tournament) -> bool:
     return Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).exists()
 
 
+def tie_orders(tournament: Tournament) -> dict[frozenset, list[int]]:
+    """Set of tied entries -> the order in which they get the odd units of the prizes they share
+    (the latest tie draw of that set; tables/draws.draw_tie_order)."""
+    rows = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.TIE, drawn_at__isnull=False).order_by("number")
+    return {frozenset(inputs["entries"]): result["order"] for inputs, result in rows.values_list("inputs", "result")}
+
+
 def pending_commitment(tournament: Tournament) -> dict | None:
     draw = Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).first()
     return None if draw is None else {"draw": draw.number, "commitment": draw.commitment}

@@ -38,6 +38,7 @@ def event_labels() -> dict[str, str]:
         "payouts.edit_cleared": _("Hand edit of the prizes dropped"),
         "payout.paid": _("Prize paid"),
         "payout.voided": _("Prize payment voided"),
+        "draw.tie": _("Tie: odd units drawn"),
         "deal.proposed": _("Deal proposed"),
         "deal.approved": _("Deal approved"),
         "deal.rejected": _("Deal rejected or withdrawn"),
