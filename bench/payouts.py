@@ -4,7 +4,9 @@ Prints, next to the targets of the payout issue:
 - the payout structure for 20,000 entries (payouts/payout_structure.py; target < 5 ms);
 - exact ICM for 10 players (payouts/icm.py, the subset method; target < 2 ms) and 15 players
   (target < 25 ms), on random final-table stacks;
-- a deal check (ICM deal, chip chop and check_deal) for a 10-handed final table.
+- a deal check (ICM deal, chip chop and check_deal) for a 10-handed final table;
+- the results of 10,000 entries as the downloads make them (payouts/reports.py, the same functions the
+  views call, on 10,000 result rows built in memory: no database): the CSV and the A4 PDF.
 Each figure is the median and the best of many runs (time.perf_counter), after a warm-up.
 
 Run by hand:
@@ -12,6 +14,7 @@ Run by hand:
 """
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import sys
@@ -64,6 +67,51 @@ def main() -> None:
 
     median, best = timed(deal_check, 200)
     print(f"ICM deal for 10 players, checked and turned into a prize table: median {median:.2f} ms, best {best:.2f} ms")
+
+    results_downloads()
+
+
+FIRST = ("Řehoř", "Šárka", "Ľubomír", "Jana", "Tomáš", "Zuzana", "Ondřej", "Dagmar", "Štefan", "Petra")
+LAST = ("Šťastný", "Nováková", "Ďurčanský", "Dvořák", "Horváthová", "Kučera", "Žáková", "Maťašovský")
+
+
+def result_rows(entries: int) -> list[dict]:
+    """Every finishing place of a finished field as payouts.reports.results_report gives them: the prizes
+    of a generated structure, a tie here and there, two prizes in three paid."""
+    prizes = payout_structure(entries * 1_000 * CZK, entries, 1_000 * CZK, PayoutRules(unit=100 * CZK)).prizes()
+    rows = []
+    for place in range(1, entries + 1):
+        tied = place % 97 == 3
+        rows.append({"entry": entries + 1 - place, "name": f"{FIRST[place % len(FIRST)]} {LAST[place % len(LAST)]}",
+                     "place": place - 1 if place % 97 == 4 else place, "place_low": place + 1 if tied else place,
+                     "prize": prizes[place - 1] if place <= len(prizes) else 0,
+                     "receipt": place if place <= len(prizes) and place % 3 else None})
+    return rows
+
+
+def results_downloads(entries: int = 10_000) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()  # the reports speak the active language (gettext): settings, no database
+    from datetime import UTC, datetime
+
+    from payouts import reports
+    from tournament.models import Tournament
+
+    rows = result_rows(entries)
+    paid = sum(1 for row in rows if row["prize"])
+    median, best = timed(lambda: reports.results_csv(rows, "CZK").encode(), 20)
+    size = len(reports.results_csv(rows, "CZK").encode())
+    print(f"results CSV, {entries:,} places ({paid:,} in the money), {size // 1024:,} KiB: "
+          f"median {median:.1f} ms, best {best:.1f} ms")
+    t = Tournament(name="Bench Main Event", venue="Casino Praha", currency="CZK", time_zone="Europe/Prague",
+                   start_at=datetime(2026, 12, 1, 18, tzinfo=UTC))
+    report = {"rows": rows, "totals": reports.totals(rows)}
+    median, best = timed(lambda: reports.results_pdf(t, report), 3)
+    pdf = reports.results_pdf(t, report)
+    print(f"results PDF (A4), {entries:,} places, {pdf.count(b'/Type /Page') - pdf.count(b'/Type /Pages')} pages, "
+          f"{len(pdf) // 1024:,} KiB: median {median:.0f} ms, best {best:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -58,6 +58,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
     "payout-pay": staff(CASHIER), "payout-receipt": DESK, "payout-receipt-pdf": DESK,
+    "payout-results-csv": DESK, "payout-results-pdf": DESK,  # as the results on the payouts page
+    "payout-reconciliation": staff(CASHIER),  # the cage's money: the cashier and the director
     # tables
     "tables": FLOOR_ONLY, "floor-map": FLOOR_ONLY, "floor-map-json": FLOOR_ONLY, "house-rules": DIRECTOR_ONLY,
     "dealer-choose": TABLET, "dealer": TABLET, "dealer-state": TABLET,
@@ -124,6 +126,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-entry-payout": {"POST": staff(CASHIER)},
     "api-payments": {"GET": DESK},
     "api-payment-void": {"POST": staff(CASHIER)},
+    "api-reconciliation": {"GET": staff(CASHIER)},
     "api-deals": {"GET": DESK, "POST": FLOOR_ONLY},  # the deal names the players: the desk and the floor read it
     "api-deal-calculator": {"POST": FLOOR_ONLY},
     "api-deal-approve": {"POST": DIRECTOR_ONLY},

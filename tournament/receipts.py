@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
+from pathlib import Path
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -15,7 +16,10 @@ from reportlab.pdfgen import canvas
 
 from .models import Purchase
 
-FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
+# The font shipped with the app first (tournament/fonts/, with its licence), so Czech and Slovak names print
+# right on any machine; the system's copy only if the shipped file is missing.
+FONT_PATHS = (str(Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"),
+              "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
 def money(amount: int, currency: str) -> str:
@@ -51,6 +55,8 @@ def receipt_lines(p: Purchase) -> list[tuple[str, str]]:
 
 
 def pdf_font() -> str:
+    """The font the PDFs are written in: DejaVu Sans (embedded as a subset: every Czech and Slovak letter),
+    or Helvetica when no copy can be read."""
     for path in FONT_PATHS:
         try:
             if "DejaVu" not in pdfmetrics.getRegisteredFontNames():

@@ -59,6 +59,7 @@ urlpatterns = [
     path(f"{T}/entries/<id:number>/payout/", payouts_api.EntryPayoutView.as_view(), name="api-entry-payout"),
     path(f"{T}/payments/", payouts_api.PaymentListView.as_view(), name="api-payments"),
     path(f"{T}/payments/<id:number>/void/", payouts_api.PaymentVoidView.as_view(), name="api-payment-void"),
+    path(f"{T}/reconciliation/", payouts_api.ReconciliationView.as_view(), name="api-reconciliation"),
     path(f"{T}/deals/", payouts_api.DealsView.as_view(), name="api-deals"),
     path(f"{T}/deals/calculate/", payouts_api.DealCalculatorView.as_view(), name="api-deal-calculator"),
     path(f"{T}/deals/<id:number>/approve/", payouts_api.DealApproveView.as_view(), name="api-deal-approve"),

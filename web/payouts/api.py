@@ -1,6 +1,7 @@
 """JSON API of the money: the payout structure in force (everyone on the staff), the director's plan
 (the generator's settings or a house percentage table, imported and exported as JSON) and hand edits,
-and the results by place (names: the desk and the floor)."""
+the results by place (names: the desk and the floor), and the cashier's reconciliation (the cashier and
+the director)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -11,8 +12,9 @@ from rest_framework.response import Response
 
 from payouts import selectors, services
 from payouts.models import Deal, Payment, PayoutPlan
+from payouts.reconciliation import reconciliation
 from payouts.services import plan_json
-from tournament.models import IdCheck
+from tournament.models import IdCheck, Purchase
 from tournament.services import IdDocument
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
@@ -139,6 +141,56 @@ class ResultsView(RoleAPIView):
         t = tournament_or_404(pk)
         return Response(selectors.results(t))
 
+
+# --- the cashier's reconciliation ------------------------------------------------------------------
+
+_int = serializers.IntegerField
+
+
+def takings_fields() -> dict:
+    return {
+        "count": _int(help_text="Receipts paid."), "amount": _int(help_text="Their prize part, minor units."),
+        "fee": _int(), "total": _int(help_text="amount + fee: the cash taken."),
+        "announced": _int(help_text="Receipts announced, not yet paid (no cash yet)."), "announced_total": _int(),
+        "voided": _int(help_text="Receipts voided."), "voided_taken": _int(help_text="What the voided receipts had taken."),
+        "refunded": _int(), "kept": _int(help_text="voided_taken - refunded: the house keeps it."),
+    }
+
+
+ReconciliationSerializer = inline_serializer("Reconciliation", {
+    "currency": serializers.CharField(),
+    "takings": inline_serializer("TakingsByKind", {
+        "kind": serializers.ChoiceField(choices=Purchase.Kind.choices), **takings_fields()}, many=True),
+    "takings_total": inline_serializer("TakingsTotal", takings_fields()),
+    "taken": _int(help_text="Every receipt paid, voided ones included (prize parts and fees)."),
+    "refunded": _int(), "cash_in": _int(help_text="taken - refunded."),
+    "collected": _int(help_text="The prize part of the receipts paid and not voided."),
+    "fees": _int(help_text="The fees of the receipts paid and not voided: the house keeps them."),
+    "kept_on_voids": _int(help_text="What the voids did not refund: the house keeps it."),
+    "house_keeps": _int(help_text="fees + kept_on_voids."),
+    "guarantee": _int(), "overlay": _int(help_text="pool - collected: the house adds it to reach the guarantee."),
+    "house_result": _int(help_text="house_keeps - overlay: the house's takings once every prize is paid."),
+    "pool": _int(), "prizes_paid": _int(), "payments": _int(help_text="Payouts made (not voided)."),
+    "prizes_unpaid": _int(help_text="Prizes of finished places not yet paid."), "places_unpaid": _int(),
+    "unpaid_entries": serializers.ListField(child=_int()),
+    "prizes_in_play": _int(help_text="Prizes of the places still in play: pool less every finished place's prize."),
+    "prizes_owed": _int(help_text="prizes_unpaid + prizes_in_play."),
+    "cage": _int(help_text="What the cage should hold: cash_in - prizes_paid."),
+    "balance": _int(help_text=("cash_in + overlay - house_keeps - prizes_paid - prizes_owed: zero when every payout is "
+                               "its place's prize now; otherwise the sum of the mismatches (prize - paid).")),
+    "mismatches": inline_serializer("PayoutMismatch", {
+        "entry": _int(), "paid": _int(), "prize": _int(help_text="The prize of its place now.")}, many=True),
+    "players_left": _int(),
+})
+
+
+class ReconciliationView(RoleAPIView):
+    allowed = api_roles("api-reconciliation")
+
+    @extend_schema(operation_id="reconciliation", tags=["payouts"], responses=answers(200, ReconciliationSerializer),
+                   summary="The cashier's reconciliation: takings, refunds, overlay, prizes paid and owed, the cage")
+    def get(self, request, pk: int):
+        return Response(reconciliation(tournament_or_404(pk)))
 
 
 # --- paying prizes ---------------------------------------------------------------------------------

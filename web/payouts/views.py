@@ -1,5 +1,6 @@
-"""The payouts screen: the prizes by place in force, the director's plan and hand edits, the results.
-It only reads; every change goes through the JSON API (web/payouts/api.py) with static/js/api.js."""
+"""The payouts screen: the prizes by place in force, the director's plan and hand edits, the results (also
+as CSV and PDF), the cashier's reconciliation. It only reads; every change goes through the JSON API
+(web/payouts/api.py) with static/js/api.js."""
 from __future__ import annotations
 
 import base64
@@ -9,12 +10,13 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from core import roles
+from core import access, roles
 from core.errors import ServiceError
-from payouts import receipts, selectors
+from payouts import receipts, reports, selectors
 from payouts.models import Payment
+from payouts.reconciliation import reconciliation
 from payouts.services import deal_inputs, plan_json, refusal_message
-from tournament.models import Entry, IdCheck, Tournament
+from tournament.models import Entry, IdCheck, Purchase, Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
 
@@ -37,6 +39,7 @@ def payouts_page(request, tournament: Tournament):
         "bands_text": "\n".join(f"{b['first']} {b['last']} {b['prize'] / 100:g}" for b in state["bands"]),
         "deal": deal_panel(request, tournament, state) if roles.has_role(request.user, roles.DEAL_PROPOSE) else None,
         "may_approve": roles.has_role(request.user, roles.SETUP),
+        "may_reconcile": roles.has_role(request.user, access.staff_roles(access.page("payout-reconciliation"))),
     })
 
 
@@ -132,3 +135,35 @@ def payout_receipt_pdf(request, pk: int, number: int):
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="payout-{payment.tournament_id}-{payment.number}.pdf"'
     return response
+
+
+# --- reports ---------------------------------------------------------------------------------------
+
+
+@page("payout-results-csv")
+@in_venue_time
+def results_csv(request, tournament: Tournament):
+    """The results as a CSV download (UTF-8 with a byte order mark, so a spreadsheet opens the accents)."""
+    report = reports.results_report(tournament)
+    response = HttpResponse(reports.results_csv(report["rows"], tournament.currency), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="results-{tournament.pk}.csv"'
+    return response
+
+
+@page("payout-results-pdf")
+@in_venue_time
+def results_pdf(request, tournament: Tournament):
+    """The results on A4, to print and file."""
+    response = HttpResponse(reports.results_pdf(tournament), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="results-{tournament.pk}.pdf"'
+    return response
+
+
+@page("payout-reconciliation")
+@in_venue_time
+def reconciliation_page(request, tournament: Tournament):
+    """The cashier closing the night: what came in, what went out, what the cage should hold."""
+    figures = reconciliation(tournament)
+    for row in figures["takings"]:
+        row["label"] = Purchase.Kind(row["kind"]).label
+    return render(request, "payouts/reconciliation.html", {"t": tournament, "r": figures})

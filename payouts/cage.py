@@ -1,0 +1,99 @@
+"""The cashier's closing figures, in plain Python on integers (minor units): what came into the cage, what
+went out as prizes, what the house keeps or adds, and what the cage should hold.
+
+- Cash in: every receipt paid (prize part and fee), receipts voided after they were paid included, less
+  what was refunded on the voids. An announced re-buy not yet paid is no cash.
+- The prize pool is the prize part of the receipts paid (`collected`), raised to the guarantee: the
+  difference is the overlay, which the house adds.
+- The house keeps the fees of the receipts paid and what a void did not refund.
+- The players' money: the prizes paid, and the prizes still owed (finished places not yet paid, and the
+  places still in play: the pool less every finished place's prize).
+
+    cash in + overlay = house keeps + prizes paid + prizes still owed
+
+The balance is the left side less the right: zero whenever every payment is the prize its place has now.
+It is not zero when the prizes moved after a payment (an entry voided moves the places up, a late void
+changes the pool): the mismatches say which payouts to look at. The cage should hold cash in less the
+prizes paid; when every prize is paid that is what the house keeps less the overlay.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A payout that is not the prize its place has now."""
+
+    entry: int
+    paid: int
+    prize: int
+
+
+@dataclass(frozen=True)
+class Closing:
+    cash_in: int  # taken less refunded
+    taken: int  # every receipt paid, voided ones included
+    refunded: int
+    collected: int  # the prize part of the receipts paid (not voided)
+    fees: int  # the fees of the receipts paid (not voided)
+    kept_on_voids: int  # what the voids did not refund
+    house_keeps: int  # fees + kept_on_voids
+    overlay: int  # the house's money added to reach the guarantee
+    house_result: int  # house_keeps - overlay: what the night leaves the house once every prize is paid
+    pool: int
+    prizes_paid: int
+    payments: int  # how many payouts
+    prizes_unpaid: int  # finished places with a prize not yet paid
+    places_unpaid: int
+    prizes_in_play: int  # the prizes of places not finished yet
+    prizes_owed: int  # prizes_unpaid + prizes_in_play
+    cage: int  # what the cage should hold: cash_in - prizes_paid
+    balance: int  # cash_in + overlay - house_keeps - prizes_paid - prizes_owed
+    mismatches: tuple[Mismatch, ...]
+    unpaid_entries: tuple[int, ...]
+
+
+def close(*, collected: int, fees: int, voided_taken: int, refunded: int, pool: int,
+          won: Mapping[int, int], paid: Mapping[int, int]) -> Closing:
+    """The closing figures.
+
+    collected, fees: prize parts and fees of the receipts paid and not voided; voided_taken: the totals of
+    receipts voided after they were paid; refunded: the refunds on voids; pool: the prize pool (at least
+    `collected`); won: entry -> the prize of its finishing place now; paid: entry -> the amount of its payout
+    (one per entry)."""
+    for name, value in (("collected", collected), ("fees", fees), ("voided_taken", voided_taken),
+                        ("refunded", refunded), ("pool", pool)):
+        if not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a whole number of minor units, not {value!r}")
+    if refunded > voided_taken:
+        raise ValueError("more was refunded than the voided receipts took")
+    if pool < collected:
+        raise ValueError("the prize pool is never below what the buy-ins put in")
+    taken = collected + fees + voided_taken
+    cash_in = taken - refunded
+    kept_on_voids = voided_taken - refunded
+    house_keeps = fees + kept_on_voids
+    overlay = pool - collected
+    prizes_paid = sum(paid.values())
+    unpaid = sorted(entry for entry, prize in won.items() if prize > 0 and entry not in paid)
+    prizes_unpaid = sum(won[entry] for entry in unpaid)
+    prizes_in_play = pool - sum(won.values())
+    prizes_owed = prizes_unpaid + prizes_in_play
+    cage = cash_in - prizes_paid
+    return Closing(
+        cash_in=cash_in, taken=taken, refunded=refunded, collected=collected, fees=fees, kept_on_voids=kept_on_voids,
+        house_keeps=house_keeps, overlay=overlay, house_result=house_keeps - overlay, pool=pool,
+        prizes_paid=prizes_paid, payments=len(paid), prizes_unpaid=prizes_unpaid, places_unpaid=len(unpaid),
+        prizes_in_play=prizes_in_play, prizes_owed=prizes_owed, cage=cage,
+        balance=cash_in + overlay - house_keeps - prizes_paid - prizes_owed,
+        mismatches=tuple(Mismatch(entry, amount, won.get(entry, 0)) for entry, amount in sorted(paid.items())
+                         if amount != won.get(entry, 0)),
+        unpaid_entries=tuple(unpaid),
+    )
+
+
+def totals(rows: Sequence[Mapping[str, int]], *keys: str) -> dict[str, int]:
+    """The sums of these keys over the rows."""
+    return {key: sum(row[key] for row in rows) for key in keys}

@@ -1,0 +1,64 @@
+"""Reads of the cashier's reconciliation: the takings by kind (paid, announced, voided and refunded), the
+pool and its overlay as the payouts read them, the prizes paid and owed, and the closing figures
+(payouts/cage.py). A handful of aggregate queries, however large the field."""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from django.db.models import Count, F, Q, Sum
+
+from tournament.models import Purchase, Tournament
+from tournament.stats import tournament_stats
+
+from . import cage, selectors
+from .models import Payment
+
+KINDS = (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY, Purchase.Kind.REBUY, Purchase.Kind.ADDON)
+
+
+def takings(t: Tournament) -> dict[str, dict[str, dict[str, int]]]:
+    """kind -> status -> count, prize part (amount), fee, taken (the totals of receipts paid, voided after
+    payment included) and refunded: one grouped query."""
+    found = {kind: {status: {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0}
+                    for status in Purchase.Status.values} for kind in KINDS}
+    rows = (Purchase.objects.filter(tournament=t).order_by().values("kind", "status")
+            .annotate(n=Count("id"), amount_sum=Sum("amount"), fee_sum=Sum("fee"), refunded=Sum("refund_amount"),
+                      taken=Sum(F("amount") + F("fee"), filter=Q(paid_at__isnull=False))))
+    for row in rows:
+        found.setdefault(row["kind"], {})[row["status"]] = {
+            "count": row["n"], "amount": row["amount_sum"] or 0, "fee": row["fee_sum"] or 0,
+            "taken": row["taken"] or 0, "refunded": row["refunded"] or 0}
+    return found
+
+
+def reconciliation(t: Tournament) -> dict:
+    """The reconciliation of a tournament's money, in minor units (the page and the API show the same)."""
+    stats = tournament_stats(t)
+    state = selectors.payout_state(t, stats)
+    by_kind = takings(t)
+    paid = dict(Payment.objects.filter(tournament=t, status=Payment.Status.PAID).values_list("entry__number", "amount"))
+    won = selectors.prizes_won(t, state)
+    voided = [by_kind[kind][Purchase.Status.VOIDED] for kind in KINDS]
+    closing = cage.close(collected=stats["collected"], fees=stats["fees"], voided_taken=sum(v["taken"] for v in voided),
+                         refunded=sum(v["refunded"] for v in voided), pool=stats["prize_pool"], won=won, paid=paid)
+    rows = []
+    for kind in KINDS:
+        got, announced, void = (by_kind[kind][status] for status in (
+            Purchase.Status.PAID, Purchase.Status.ANNOUNCED, Purchase.Status.VOIDED))
+        rows.append({
+            "kind": kind, "count": got["count"], "amount": got["amount"], "fee": got["fee"],
+            "total": got["amount"] + got["fee"],
+            "announced": announced["count"], "announced_total": announced["amount"] + announced["fee"],
+            "voided": void["count"], "voided_taken": void["taken"], "refunded": void["refunded"],
+            "kept": void["taken"] - void["refunded"],
+        })
+    figures = asdict(closing)
+    figures.update({
+        "currency": t.currency, "guarantee": t.guaranteed_pool, "takings": rows,
+        "takings_total": cage.totals(rows, "count", "amount", "fee", "total", "announced", "announced_total", "voided",
+                                     "voided_taken", "refunded", "kept"),
+        "mismatches": [asdict(m) for m in closing.mismatches],
+        "unpaid_entries": list(closing.unpaid_entries),
+        "players_left": stats["players_left"],
+    })
+    return figures
