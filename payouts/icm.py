@@ -1,5 +1,5 @@
 """Exact ICM (the Malmuth-Harville independent chip model) for deals at a final table (RULES.md,
-"Deals and payouts", club 28). Pure: plain Python on ints and floats, no Django, no I/O.
+"Deals and payouts", club 28). Pure: no Django, no I/O; numpy for the sums over subsets.
 
 The model: a player wins with probability stack / all chips; given the players who took the places
 above, a player takes the next place with probability stack / the chips of those still left. A
@@ -15,17 +15,15 @@ after the set U with chance P(U) * s_j / D(U). So player j's equity is
 
     EV_j = s_j * sum over U without j of prize[|U|] * P(U) / D(U).
 
-In plain Python the per-subset weights s_j make the recursion slow; scaling them away makes it a
-sum of plain additions. With y_j = n * s_j / S (S all chips) and d(U) = n * D(U) / S, the sum of y
+The per-subset weights s_j make the recursion slow; scaling them away makes it a sum of plain
+additions. With y_j = n * s_j / S (S all chips) and d(U) = n * D(U) / S, the sum of y
 outside U, put p(T) = P(T) / prod(y over T) and q(U) = p(U) / d(U): then
 
     p({}) = 1,   p(T) = sum over j in T of q(T - j),   EV_j = y_j * sum over U without j of
                                                         q(U) * prod(y over U) * prize[|U|].
 
-The sum over the subsets below T is split on T's highest player: subsets without it are the same
-problem on one player less; subsets with it take q of the lower half as an extra term. So one
-vector addition per half (C speed) and a fully unrolled block of 16 subsets at the bottom do all of
-it (10 players in about 0.4 ms, 15 players in about 15 ms on the machines here).
+The subsets of one size need only those one player smaller, so numpy computes q one size at a time,
+one vector operation per player (bench/payouts.py: 15 players in a few milliseconds).
 
 p(T) can exceed the float range only for absurd stack ratios (beyond about 10^16 : 1 at 20 players); the
 scaled method is used when a bound on p proves it safe, otherwise the plain layer-by-layer form,
@@ -34,16 +32,16 @@ which is also taken when it is cheaper (few prizes among many players) or for 1 
 from __future__ import annotations
 
 import math
-from array import array
 from collections.abc import Sequence
 from fractions import Fraction
-from operator import add, mul
+
+import numpy as np
 
 MAX_PLAYERS = 20
 # Every prize (and their total) must be an exact float for equities in minor units to mean a unit.
 MAX_PRIZE_TOTAL = 2**53
 
-_LEAF_BITS = 4  # the unrolled block below handles 16 subsets
+_FEW_PLAYERS = 4  # below this, the layer-by-layer form
 _SAFE_LOG = 700.0  # e^700 ~ 1e304, below the float maximum (~1.8e308)
 
 
@@ -100,7 +98,7 @@ def icm_equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[float]:
     n = len(stacks)
     if n == 1:
         return [float(prizes[0])]
-    if n < _LEAF_BITS or _layered_terms(n, len(prizes)) < 2 << n:  # the cheaper of the two (measured)
+    if n < _FEW_PLAYERS or _layered_terms(n, len(prizes)) < 2 << n:  # the cheaper of the two (measured)
         return _equities_layered(stacks, prizes)
     total = sum(stacks)
     ys = [n * s / total for s in stacks]  # int / int: correctly rounded even for huge stacks
@@ -155,75 +153,35 @@ def _equities_layered(stacks: tuple[int, ...], prizes: tuple[int, ...]) -> list[
 
 
 def _equities_scaled(ys: list[float], prizes: tuple[int, ...]) -> list[float]:
-    """The scaled subset recursion (module docstring) over all 2^n subsets, as bitmasks."""
+    """The scaled subset recursion (module docstring) over all 2^n subsets, as bitmasks, in numpy: the
+    subsets of one size at a time (each needs only the subsets one player smaller)."""
     n = len(ys)
     size = 1 << n
-    prize_by_count = list(prizes) + [0] * (n + 1 - len(prizes))
+    y = np.array(ys, dtype=np.float64)
     # Built by doubling: for each player, the subsets with them are the subsets without them plus them.
-    # Arrays of doubles and a bytearray: 8 and 1 bytes a subset instead of 32 for a list of floats
-    # (a 20-player table has a million subsets).
-    inside = array("d", [0.0])  # sum of y over U
-    product = array("d", [1.0])  # prod of y over U
-    count = bytearray([0])  # |U|
-    for y in ys:
-        inside += array("d", [v + y for v in inside])
-        product += array("d", [v * y for v in product])
-        count += bytes([c + 1 for c in count])
-    outside = inside  # d(U): the sum of y outside U is the sum inside the complement
-    outside.reverse()
-    outside[-1] = math.inf  # everyone placed: no next player (q = 0 there)
-    q = [0.0] * size
-    source = [0.0] * size
-    source[0] = 1.0
-    _solve(source, 0, outside, 0, n, q)
-    del source, outside
-    weighted = list(map(mul, q, map(mul, product, map(prize_by_count.__getitem__, count))))
-    del q, product, count
-    # EV_j = y_j * (sum of weighted over the subsets without j): fold the players away from the top.
-    equities = [0.0] * n
-    for j in range(n - 1, -1, -1):
-        half = len(weighted) >> 1
-        low = weighted[:half]
-        equities[j] = ys[j] * math.fsum(low)
-        weighted = list(map(add, low, weighted[half:]))
-    return equities
-
-
-def _solve(source: list[float], offset: int, outside: array, lo: int, bits: int, q: list[float]) -> None:
-    """Fill q[lo : lo + 2^bits], the subsets lo + t (t below 2^bits), where
-    p(lo + t) = source[offset + t] + sum of q(lo + t - j) over the players j in t, q = p / outside.
-    `source` already holds the terms that remove a player above these bits."""
-    if bits == _LEAF_BITS:
-        q[lo:lo + 16] = _leaf16(source[offset:offset + 16], outside[lo:lo + 16])
-        return
-    half = 1 << (bits - 1)
-    _solve(source, offset, outside, lo, bits - 1, q)
-    # The upper half holds the highest player of this block: removing them leads to the lower half.
-    upper = list(map(add, source[offset + half:offset + 2 * half], q[lo:lo + half]))
-    _solve(upper, 0, outside, lo + half, bits - 1, q)
-
-
-def _leaf16(src: list[float], d: array) -> list[float]:
-    """The recursion on 16 subsets of 4 players, unrolled: q_t = (src_t + sum of q_(t - bit)) / d_t."""
-    (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) = src
-    (d0, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15) = d
-    q0 = s0 / d0
-    q1 = (s1 + q0) / d1
-    q2 = (s2 + q0) / d2
-    q3 = (s3 + q2 + q1) / d3
-    q4 = (s4 + q0) / d4
-    q5 = (s5 + q4 + q1) / d5
-    q6 = (s6 + q4 + q2) / d6
-    q7 = (s7 + q6 + q5 + q3) / d7
-    q8 = (s8 + q0) / d8
-    q9 = (s9 + q8 + q1) / d9
-    q10 = (s10 + q8 + q2) / d10
-    q11 = (s11 + q10 + q9 + q3) / d11
-    q12 = (s12 + q8 + q4) / d12
-    q13 = (s13 + q12 + q9 + q5) / d13
-    q14 = (s14 + q12 + q10 + q6) / d14
-    q15 = (s15 + q14 + q13 + q11 + q7) / d15
-    return [q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, q11, q12, q13, q14, q15]
+    inside, product, count = np.zeros(1), np.ones(1), np.zeros(1, dtype=np.int64)
+    for value in ys:
+        inside = np.concatenate((inside, inside + value))  # sum of y over U
+        product = np.concatenate((product, product * value))  # prod of y over U
+        count = np.concatenate((count, count + 1))  # |U|
+    outside = inside[::-1].copy()  # d(U): the sum of y outside U is the sum inside the complement
+    outside[-1] = np.inf  # everyone placed: no next player (q = 0 there)
+    subsets = np.arange(size, dtype=np.int64)
+    by_size = np.argsort(count, kind="stable")
+    ends = np.cumsum(np.bincount(count, minlength=n + 1))
+    q = np.zeros(size)
+    q[0] = 1.0 / outside[0]
+    for k in range(1, n + 1):
+        layer = by_size[ends[k - 1]:ends[k]]
+        p = np.zeros(layer.size)
+        for j in range(n):
+            has = (layer >> j) & 1 == 1
+            p[has] += q[layer[has] ^ (1 << j)]
+        q[layer] = p / outside[layer]
+    prize_by_count = np.array(list(prizes) + [0] * (n + 1 - len(prizes)), dtype=np.float64)
+    weighted = q * product * prize_by_count[count]
+    # EV_j = y_j * (sum of weighted over the subsets without j).
+    return [float(y[j] * weighted[(subsets >> j) & 1 == 0].sum()) for j in range(n)]
 
 
 def largest_remainder(
