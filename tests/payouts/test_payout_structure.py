@@ -4,7 +4,6 @@ entries with varied pools, buy-ins, units and house settings; worked examples; b
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -273,14 +272,10 @@ def test_100_entries_of_1000_czk():
     assert structure.remainder == 0
 
 
-def test_20000_entries_of_1000_czk_in_well_under_5_ms():
+def test_20000_entries_of_1000_czk():
+    """The largest field (its time is bench/payouts.py's figure, target < 5 ms)."""
     rules = PayoutRules(unit=100 * CZK)
-    timings = []
-    for _ in range(15):
-        started = time.perf_counter()
-        structure = payout_structure(20_000 * 1_000 * CZK, 20_000, 1_000 * CZK, rules)
-        timings.append(time.perf_counter() - started)
-    assert min(timings) < 0.005  # the best of several runs, so a busy machine does not fail it
+    structure = payout_structure(20_000 * 1_000 * CZK, 20_000, 1_000 * CZK, rules)
     prizes = paid_prizes(structure)
     assert structure.places_paid == 3_000 and sum(prizes) == structure.pool
     assert prizes[-1] >= 1_500 * CZK
