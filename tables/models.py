@@ -107,6 +107,7 @@ class Draw(NeverDeleteModel):
         REDRAW = "redraw", _("Redraw")
         BUTTON = "button", _("Button draw")
         TIE = "tie", _("Tie: who gets the odd units")
+        RACE = "race", _("Chip race")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="draws")
     number = models.PositiveIntegerField()
@@ -209,6 +210,13 @@ class HouseRules(NeverDeleteModel):
     places_paid = models.PositiveIntegerField(
         _("places paid"), null=True, blank=True, validators=[MinValueValidator(1)],
         help_text=_("The software suggests hand-for-hand when the next bust is the bubble."))
+    race_rounding = models.CharField(_("chips raced at a color-up"), max_length=8, choices=(
+        ("half_up", _("The odd value to the nearest chip, half or more rounds up")),
+        ("up", _("Any odd value left makes one more chip"))), default="half_up")
+    race_protection = models.CharField(_("the chip of a player who would be raced out"), max_length=10, choices=(
+        ("added", _("Added to play")), ("from_raced", _("Taken from the chips raced"))), default="added")
+    race_protected_first = models.BooleanField(
+        _("a player who would be raced out gets the chip before the race and does not race"), default=False)
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
@@ -343,3 +351,49 @@ class DealerLink(NeverDeleteModel):
         token = secrets.token_urlsafe(32)
         self.token_hash = hash_token(token)
         return token
+
+
+class ColorUp(NeverDeleteModel):
+    """A color-up the director confirmed for a break (TDA 21, 22): the denominations that leave, the new
+    chip (the smallest still in play) and the house's race rules at the time (tables/chip_race.py)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="color_ups")
+    level = models.PositiveSmallIntegerField()  # the break's row in the structure
+    in_play = models.JSONField()  # the denominations in play before the break
+    leaving = models.JSONField()
+    new_chip = models.PositiveIntegerField()
+    rules = models.JSONField()
+    confirmed_at = models.DateTimeField()
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+
+    class Meta:
+        ordering = ["tournament", "level"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "level"], name="color_up_one_per_break")]
+
+
+class ChipRace(NeverDeleteModel):
+    """The chip race at one table for one color-up: the chips counted per seat, the cards (dealt from a
+    committed seed, `draw`, or entered as dealt) and the result sheet. Redone (a new row, this one
+    `redone`) until it is confirmed, never after; confirming changes the chips in play by `difference`."""
+
+    class Status(models.TextChoices):
+        RECORDED = "recorded", _("Recorded")
+        REDONE = "redone", _("Redone")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    color_up = models.ForeignKey(ColorUp, on_delete=models.PROTECT, related_name="races")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="chip_races")
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.RECORDED)
+    seats = models.JSONField()  # {seat: {"chips": {value: count}, "other": value of the chips not leaving}}
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    result = models.JSONField()  # tables.chip_race.RaceResult.to_json()
+    difference = models.BigIntegerField()
+    recorded_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["color_up", "table"], condition=~Q(status="redone"),
+                                               name="chip_race_one_standing_per_table")]

@@ -13,7 +13,7 @@ from clock.selectors import rows_of
 from core import search
 from tournament.models import Entry, Player, Tournament
 
-from . import seating
+from . import chip_race, seating
 from .models import Draw, Move, Seat, Table
 from .selectors import (
     balancing_notice,
@@ -160,6 +160,15 @@ def verify_draw(draw: Draw) -> dict:
         written = None
     elif draw.kind == Draw.Kind.TIE:
         recomputed, written = {"order": seating.tie_order(seed, data["entries"])}, None
+    elif draw.kind == Draw.Kind.RACE:  # the cards from the seed, then the race from its own record
+        record = draw.result or {}
+        try:
+            replayed = chip_race.replay(record)
+            dealt = chip_race.deal_race_cards(seed, {s.seat: len(s.cards) for s in replayed.seats if s.cards})
+            recomputed = replayed.to_json() if all(dealt.get(s.seat, []) == list(s.cards) for s in replayed.seats) else None
+        except chip_race.RaceError:
+            recomputed = None
+        written = None
     else:
         room = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
                                {int(t): n for t, n in data["players"].items()}, data.get("accessible", []))

@@ -88,7 +88,8 @@ def house_rules(t: Tournament) -> HouseRules:
 
 
 HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
-                "hand_for_hand_seconds", "hand_for_hand_ties", "places_paid")
+                "hand_for_hand_seconds", "hand_for_hand_ties", "places_paid", "race_rounding", "race_protection",
+                "race_protected_first")
 
 
 def house_rules_json(rules: HouseRules) -> dict:

@@ -390,3 +390,20 @@ class AuditEvent(NeverDeleteModel):
         if self.pk is not None:
             raise PermissionError("audit events are never changed")
         super().save(*args, **kwargs)
+
+
+class ChipAdjustment(NeverDeleteModel):
+    """A change of the chips in play that is not a purchase: a table's chip race (what the race added or
+    removed) or chips of a removed denomination found after it (TDA 21C). The tournament's chips in play
+    are the purchases' chips plus these."""
+
+    class Kind(models.TextChoices):
+        RACE = "race", _("Chip race")
+        FOUND = "found", _("Chips of a removed denomination found")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="chip_adjustments")
+    kind = models.CharField(max_length=5, choices=Kind.choices)
+    amount = models.BigIntegerField()
+    table = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")

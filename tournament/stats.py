@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, Sum
 
-from .models import Entry, Purchase, Tournament
+from .models import ChipAdjustment, Entry, Purchase, Tournament
 
 
 def tournament_stats(tournament: Tournament) -> dict:
@@ -21,7 +21,8 @@ def tournament_stats(tournament: Tournament) -> dict:
         addons=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
     )
     collected = money["collected"] or 0
-    chips = money["chips"] or 0
+    adjusted = ChipAdjustment.objects.filter(tournament=tournament).aggregate(total=Sum("amount"))["total"] or 0
+    chips = (money["chips"] or 0) + adjusted  # the races' changes: one query whatever the number of tables
     players_left = entries["players_left"]
     return {
         "entries": entries["entries"],

@@ -101,7 +101,8 @@ def test_hand_for_hand_in_the_api(room, director, dealer, floor, cashier):
 def test_house_rules_in_the_api(tournament, director, floor):
     got = test_api.client_for(floor).get(api(tournament, "house-rules/")).json()
     assert got == {"balance_threshold": 2, "halt_short_by": 3, "donor": "fullest", "redraw_at_three": False,
-                   "redraw_at_two": False, "hand_for_hand_seconds": 120, "hand_for_hand_ties": "tie", "places_paid": None}
+                   "redraw_at_two": False, "hand_for_hand_seconds": 120, "hand_for_hand_ties": "tie", "places_paid": None,
+                   "race_rounding": "half_up", "race_protection": "added", "race_protected_first": False}
     assert not HouseRules.objects.filter(tournament=tournament).exists()  # reading stores nothing
     assert test_api.client_for(floor).patch(api(tournament, "house-rules/"), {"places_paid": 5}, format="json").status_code == 403
     for bad in ({"balance_threshold": 0}, {"hand_for_hand_ties": "coin"}, {"colour": "red"}, {"halt_short_by": 1}):
@@ -122,7 +123,8 @@ def test_the_house_rules_screen(tournament, director, floor):
     page = client_for(director).get(f"/t/{tournament.pk}/house-rules/").content.decode()
     assert "House rules" in page and "nothing is stored until you save" in page and 'name="places_paid"' in page
     form = {"balance_threshold": 2, "halt_short_by": 1, "donor": "fullest", "hand_for_hand_seconds": 60,
-            "hand_for_hand_ties": "stack", "places_paid": 15}
+            "hand_for_hand_ties": "stack", "places_paid": 15,
+            "race_rounding": "up", "race_protection": "from_raced", "race_protected_first": "on"}
     page = client_for(director).post(f"/t/{tournament.pk}/house-rules/", form).content.decode()
     assert "at least the balance threshold" in page and not HouseRules.objects.filter(tournament=tournament).exists()
     page = client_for(director).post(f"/t/{tournament.pk}/house-rules/", {**form, "hand_for_hand_seconds": "abc"}).content.decode()
@@ -131,6 +133,7 @@ def test_the_house_rules_screen(tournament, director, floor):
     assert answer.status_code == 302
     rules = HouseRules.objects.get(tournament=tournament)
     assert (rules.hand_for_hand_seconds, rules.hand_for_hand_ties, rules.places_paid, rules.redraw_at_two) == (60, "stack", 15, True)
+    assert (rules.race_rounding, rules.race_protection, rules.race_protected_first) == ("up", "from_raced", True)
     assert AuditEvent.objects.filter(tournament=tournament, type="house_rules.changed").exists()
 
 

@@ -114,7 +114,7 @@ def test_the_screen_refuses_the_same_settings_with_the_same_message(director, fo
     client = Client()
     client.force_login(director)
     form = {"balance_threshold": 4, "halt_short_by": 4, "donor": "fullest", "hand_for_hand_seconds": 60,
-            "hand_for_hand_ties": "tie"}
+            "hand_for_hand_ties": "tie", "race_rounding": "half_up", "race_protection": "added"}
     page = client.post(f"/t/{four_max.pk}/house-rules/", form).content.decode()
     assert "never more than 3 players apart" in page and "Some fields need a fix" in page
     assert not HouseRules.objects.filter(tournament=four_max).exists()

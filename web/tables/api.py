@@ -378,6 +378,13 @@ class HouseRulesSerializer(serializers.Serializer):
                                                      help_text="0: the clock stands still in hand-for-hand.")
     hand_for_hand_ties = serializers.ChoiceField(choices=HouseRules.Ties.choices, required=False)
     places_paid = serializers.IntegerField(min_value=1, max_value=HouseRules.MAX_PLACES_PAID, required=False, allow_null=True)
+    race_rounding = serializers.ChoiceField(choices=HouseRules._meta.get_field("race_rounding").choices, required=False,
+                                            help_text="Chips raced at a color-up: half_up (the seeds' reading) or up.")
+    race_protection = serializers.ChoiceField(choices=HouseRules._meta.get_field("race_protection").choices, required=False,
+                                              help_text="The chip of a player who would be raced out: added to play, or "
+                                                        "taken from the chips raced.")
+    race_protected_first = serializers.BooleanField(required=False,
+                                                    help_text="That player gets the chip before the race and does not race.")
 
 
 class HouseRulesView(RoleAPIView):

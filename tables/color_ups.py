@@ -1,0 +1,181 @@
+"""Color-ups and their chip races (TDA 21, 22; RULES.md "Color-up and chip race"): the director confirms
+the color-up of a break; each table races its odd chips (tables/chip_race.py) with cards from the
+committed seed of a verifiable draw or entered as dealt; a race is redone until it is confirmed, and a
+confirmed race changes the tournament's chips in play by exactly what it added or removed."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core import roles
+from core.errors import ServiceError, require
+from tournament.audit import actor_user, lock_tournament, record_event
+from tournament.models import ChipAdjustment, Level, Tournament
+
+from . import chip_race as cr
+from .draws import pending_draw, reveal
+from .models import ChipRace, ColorUp, Draw, Table
+from .selectors import house_rules, live_seats
+
+MAX_COUNT = 10_000  # chips of one denomination at one seat
+MAX_VALUE = 10**15
+
+
+def race_rules(t: Tournament) -> cr.RaceRules:
+    rules = house_rules(t)
+    return cr.RaceRules(rounding=rules.race_rounding, protection=rules.race_protection,
+                        protected_first=rules.race_protected_first)
+
+
+def in_play_before(t: Tournament, level: int) -> list[int]:
+    """The denominations in play at a row of the structure: all, less those colored up at earlier
+    confirmed color-ups (or, where none was confirmed, by the structure's breaks)."""
+    confirmed = {c.level: c.leaving for c in ColorUp.objects.filter(tournament=t, level__lt=level)}
+    in_play = sorted(t.structure.denominations.values_list("value", flat=True))
+    for position, planned in Level.objects.filter(structure=t.structure, position__lt=level,
+                                                  kind=Level.Kind.BREAK).values_list("position", "color_up"):
+        gone = set(confirmed.get(position, planned))
+        in_play = [v for v in in_play if v not in gone]
+    return in_play
+
+
+def _race_error(exc: cr.RaceError) -> ServiceError:
+    """The pure module's refusal, said for the table (its codes: tables/chip_race.py)."""
+    details = {"seat": "", "value": "", "card": "", "new_chip": "", **dict(exc.details or {})}
+    messages = {
+        "not_in_play": _("The %(value)s chip is not in play at this break."),
+        "all_leave": _("A color-up must leave at least one chip in play."),
+        "not_smallest": _("Only chips smaller than every chip that stays can leave (the %(value)s chip)."),
+        "new_chip_not_multiple": _("The %(new_chip)s chip is not a whole number of %(value)s chips."),
+        "not_nested": _("The chips leaving must each make a whole number of the next one up."),
+        "no_chips": _("Seat %(seat)s has no chips at all: leave it out, or count its chips."),
+        "not_leaving": _("Seat %(seat)s: the %(value)s chip does not leave at this color-up."),
+        "too_many_cards": _("The odd chips at this table need more than one deck of cards: color up within the "
+                            "leaving chips first, then count again."),
+        "wrong_card_count": _("Seat %(seat)s: one card for each odd chip."),
+        "bad_card": _("Seat %(seat)s: %(card)s is not a card (rank and suit: As, Td, 9c)."),
+        "bad_cards": _("Seat %(seat)s: give the cards as a list."),
+        "duplicate_card": _("The card %(card)s is entered twice."),
+    }
+    message = messages.get(exc.code, _("The counts or the cards are not valid for this color-up."))
+    return ServiceError(message % details, code=f"race_{exc.code}", details={"rule": str(exc)})
+
+
+@transaction.atomic
+def confirm_color_up(actor, tournament: Tournament, level: int, leaving: list[int] | None = None) -> ColorUp:
+    """The director confirms the color-up of a break: the denominations the structure names there (or
+    those given), checked against the chips in play. The house's race rules are kept with it."""
+    require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)
+    row = Level.objects.filter(structure=t.structure, position=level).first()
+    if row is None or row.kind != Level.Kind.BREAK:
+        raise ServiceError(_("Row %(level)s of the structure is not a break: color-ups happen at breaks.")
+                           % {"level": level}, code="not_a_break")
+    if ColorUp.objects.filter(tournament=t, level=level).exists():
+        raise ServiceError(_("The color-up of this break is already confirmed."), code="color_up_confirmed", status=409)
+    leaving = sorted(leaving if leaving is not None else row.color_up)
+    if not leaving:
+        raise ServiceError(_("The structure colors up nothing at this break: name the chips that leave."),
+                           code="nothing_leaves")
+    in_play = in_play_before(t, level)
+    try:
+        plan = cr.ColorUp.of(in_play, leaving)
+    except cr.RaceError as exc:
+        raise _race_error(exc) from None
+    color_up = ColorUp.objects.create(tournament=t, level=level, in_play=in_play, leaving=list(plan.leaving),
+                                      new_chip=plan.new_chip, rules=race_rules(t).to_json(),
+                                      confirmed_at=timezone.now(), confirmed_by=actor_user(actor))
+    record_event(t, "colorup.confirmed", {"level": level, "leaving": color_up.leaving, "new_chip": color_up.new_chip},
+                 actor, stats=False)
+    return color_up
+
+
+def _seat_chips(data, occupied: set[int]) -> dict[int, cr.SeatChips]:
+    """{seat: {"chips": {value: count}, "other": value}} as typed on the tablet, for seated players only."""
+    if not isinstance(data, dict) or not data:
+        raise ServiceError(_("Give the chips counted at each seat."), code="invalid")
+    seats = {}
+    for key, row in data.items():
+        try:
+            seat = int(key)
+            chips = {int(v): c for v, c in (row.get("chips") or {}).items()}
+            other = row.get("other", 0)
+        except (AttributeError, TypeError, ValueError):
+            raise ServiceError(_("Seat %(seat)s: give the count of each leaving chip and the value of the other chips.")
+                               % {"seat": key}, code="invalid") from None
+        if seat not in occupied:
+            raise ServiceError(_("Seat %(seat)s is empty at this table.") % {"seat": seat}, code="empty_seat")
+        bad = [c for c in chips.values() if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= MAX_COUNT]
+        if bad or not isinstance(other, int) or isinstance(other, bool) or not 0 <= other <= MAX_VALUE:
+            raise ServiceError(_("Seat %(seat)s: counts are whole numbers from 0 to %(max)s.")
+                               % {"seat": seat, "max": MAX_COUNT}, code="invalid")
+        seats[seat] = cr.SeatChips(leaving=chips, other_value=other)
+    return seats
+
+
+@transaction.atomic
+def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> ChipRace:
+    """A table's chip race, from the chips counted at each seat: the software deals the cards from the
+    committed seed of the next draw (revealed with the result), or takes the cards as dealt at the table.
+    A race already recorded is redone (kept, marked redone); a confirmed one is never redone."""
+    require(actor, roles.REPORTING, table=table)
+    t = lock_tournament(table.tournament_id)
+    if color_up.tournament_id != t.pk:
+        raise ServiceError(_("This color-up belongs to another tournament."), code="not_found", status=404)
+    standing = ChipRace.objects.select_for_update().filter(color_up=color_up, table=table).exclude(
+        status=ChipRace.Status.REDONE).first()
+    if standing is not None and standing.status == ChipRace.Status.CONFIRMED:
+        raise ServiceError(_("The chip race at table %(table)s is confirmed: it cannot be redone.")
+                           % {"table": table.number}, code="race_confirmed", status=409)
+    occupied = set(live_seats(t).filter(table=table).values_list("seat", flat=True))
+    counted = _seat_chips(seats, occupied)
+    rules = cr.RaceRules.from_json(color_up.rules)
+    draw = None
+    try:
+        if cards is None:
+            draw = pending_draw(t)
+            result = cr.race_from_seed(color_up.in_play, color_up.leaving, counted, bytes.fromhex(draw.seed), rules)
+        else:
+            if not isinstance(cards, dict):
+                raise ServiceError(_("Give the cards dealt to each seat."), code="invalid")
+            result = cr.race(color_up.in_play, color_up.leaving, counted, {int(k): v for k, v in cards.items()}, rules)
+    except cr.RaceError as exc:
+        raise _race_error(exc) from None
+    except (TypeError, ValueError):
+        raise ServiceError(_("Give the cards by seat number, as rank and suit (As, Td, 9c)."), code="invalid") from None
+    record = result.to_json()
+    typed = {str(s): {"chips": {str(v): c for v, c in chips.leaving.items()}, "other": chips.other_value}
+             for s, chips in sorted(counted.items())}
+    if draw is not None:
+        reveal(t, draw, Draw.Kind.RACE, {"table": table.number, "color_up": color_up.level, "seats": typed}, record, actor)
+        pending_draw(t)
+    if standing is not None:
+        standing.status = ChipRace.Status.REDONE
+        standing.save(update_fields=["status"])
+    race = ChipRace.objects.create(color_up=color_up, table=table, seats=typed,
+                                   draw=draw, result=record, difference=result.difference, recorded_at=timezone.now(),
+                                   recorded_by=actor_user(actor))
+    record_event(t, "race.recorded", {"table": table.number, "color_up": color_up.level, "redo": standing is not None,
+                                      "draw": draw.number if draw else None, "difference": result.difference,
+                                      "winners": list(result.winners)}, actor, stats=False)
+    return race
+
+
+@transaction.atomic
+def confirm_race(actor, race: ChipRace) -> ChipRace:
+    """The table's race stands: the result sheet is final and the chips in play change by its difference."""
+    require(actor, roles.REPORTING, table=race.table)
+    t = lock_tournament(race.table.tournament_id)
+    r = ChipRace.objects.select_for_update().select_related("table", "color_up").get(pk=race.pk)
+    if r.status != ChipRace.Status.RECORDED:
+        raise ServiceError(_("This chip race is %(status)s: only the race standing at a table is confirmed.")
+                           % {"status": r.get_status_display()}, code="race_not_standing", status=409)
+    now = timezone.now()
+    r.status, r.confirmed_at, r.confirmed_by = ChipRace.Status.CONFIRMED, now, actor_user(actor)
+    r.save(update_fields=["status", "confirmed_at", "confirmed_by"])
+    ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.RACE, amount=r.difference,
+                                  table=r.table.number, created_at=now, created_by=actor_user(actor))
+    record_event(t, "race.confirmed", {"table": r.table.number, "color_up": r.color_up.level,
+                                       "difference": r.difference}, actor)
+    return r
