@@ -119,6 +119,10 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-move-cancel": {"POST": FLOOR_ONLY},
     "api-hand-for-hand": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
     "api-house-rules": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
+    "api-color-ups": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},  # figures and table numbers, no names
+    "api-found-chips": {"POST": FLOOR_ONLY},
+    "api-table-race": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # the sheet names the table's players
+    "api-table-race-confirm": {"POST": AT_THE_TABLE},
     "api-payouts": {"GET": EVERY_ROLE},
     "api-payout-plan": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
     "api-payout-structure": {"PUT": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},

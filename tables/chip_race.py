@@ -32,7 +32,8 @@ The rules enforced, in order:
    best card. A pool larger than the players racing cannot be handed out and the rest is not awarded
    (only possible with protected_first and "added"; otherwise the pool never exceeds them).
 7. Nobody is raced out. A player left with no chips at all after the exchange and the race (his only
-   chips were odd chips and he won nothing; no other chips, given as the value of the chips not leaving)
+   chips were odd chips and he won nothing; no other chips, given as the value of the chips not leaving,
+   or None when the dealer saw other chips without counting them)
    gets one chip of the new denomination, the smallest still in play. Two house settings:
    - protection "added": the chip is added to play, the table's total grows by it; the whole pool is raced.
      "from_raced": it is taken from the pool: the chips raced for the others drop by one per protected
@@ -43,10 +44,11 @@ The rules enforced, in order:
      changes neither); so the chips handed out are exactly the pool, or one per protected player when
      they outnumber it. True: such a player gets his chip before the race, is dealt no cards and takes
      no part in it; his odd value still counts in the pool.
-8. The totals. value before/after (the leaving chips and the other chips of every seat), difference =
-   after - before = race value change (chips raced x new chip - odd value) + protection value (protection
-   chips x new chip). Bounds: with "half_up", -new/2 < difference <= new/2 + protection value; with "up",
-   0 <= difference < new + protection value.
+8. The totals. value before/after (the leaving chips and the other chips of every seat; None when a
+   seat's other chips were not counted), difference = after - before = race value change (chips raced x
+   new chip - odd value) + protection value (protection chips x new chip), known in every case.
+   Bounds: with "half_up", -new/2 < difference <= new/2 + protection value; with "up", 0 <= difference <
+   new + protection value.
 
 A seat with no chips at all is not a player (`no_chips`); an empty table, or one without odd chips,
 races nothing. Bad input raises `RaceError` (a `seating.DrawError`, so a `ValueError`) whose `code` names
@@ -111,7 +113,7 @@ class SeatChips:
     denomination is 0) and the value of the player's other chips, those not leaving."""
 
     leaving: Mapping[int, int]
-    other_value: int = 0
+    other_value: int | None = 0  # None: the player has other chips, not counted
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,7 @@ def _denominations(values: Sequence[int]) -> list[int]:
 class _Counted:
     seat: int
     leaving: tuple[tuple[int, int], ...]  # (value, count) for every leaving denomination, ascending
-    other_value: int
+    other_value: int | None
     leaving_value: int
     exchanged: int
     odd_value: int
@@ -198,7 +200,7 @@ def _count(colour: ColorUp, seats: Mapping[int, SeatChips]) -> list[_Counted]:
                 raise RaceError("not_leaving", seat=seat, value=value)
             if not _is_int(count) or count < 0:
                 raise RaceError("bad_count", seat=seat, value=value, count=count)
-        if not _is_int(chips.other_value) or chips.other_value < 0:
+        if chips.other_value is not None and (not _is_int(chips.other_value) or chips.other_value < 0):
             raise RaceError("bad_value", seat=seat, other_value=chips.other_value)
         pairs = tuple((value, chips.leaving.get(value, 0)) for value in colour.leaving)
         leaving_value = sum(value * count for value, count in pairs)
@@ -303,7 +305,7 @@ def _check_cards(cards: Mapping[int, Sequence[str]], needed: Mapping[int, int]) 
 class SeatResult:
     seat: int
     leaving: tuple[tuple[int, int], ...]  # (value, count) the dealer counted, every leaving denomination
-    other_value: int  # the chips not leaving, untouched
+    other_value: int | None  # the chips not leaving, untouched (None: some, not counted)
     leaving_value: int
     odd_value: int
     odd_chips: int  # the fewest leaving chips making the odd value (rule 3)
@@ -331,8 +333,8 @@ class SeatResult:
             "protection": self.protection,
             "new_chips": self.new_chips,
             "new_value": self.new_chips * new_chip,
-            "value_before": self.other_value + self.leaving_value,
-            "value_after": self.other_value + self.new_chips * new_chip,
+            "value_before": None if self.other_value is None else self.other_value + self.leaving_value,
+            "value_after": None if self.other_value is None else self.other_value + self.new_chips * new_chip,
         }
 
 
@@ -366,11 +368,15 @@ class RaceResult:
         return len(self.protected)
 
     @property
-    def value_before(self) -> int:
+    def value_before(self) -> int | None:
+        if any(s.other_value is None for s in self.seats):
+            return None
         return sum(s.other_value + s.leaving_value for s in self.seats)
 
     @property
-    def value_after(self) -> int:
+    def value_after(self) -> int | None:
+        if any(s.other_value is None for s in self.seats):
+            return None
         return sum(s.other_value + s.new_chips * self.new_chip for s in self.seats)
 
     @property
@@ -383,7 +389,8 @@ class RaceResult:
 
     @property
     def difference(self) -> int:
-        return self.value_after - self.value_before
+        """value after - value before, known even where other chips were not counted."""
+        return self.race_value_change + self.protection_value
 
     def to_json(self) -> dict[str, Any]:
         """The record for the audit log and the public page: ints, strings, lists and the rules' bool."""
@@ -455,7 +462,8 @@ def replay(record: Mapping[str, Any]) -> RaceResult:
     {seat: len(cards)}) gives the recorded cards."""
     try:
         seats = {int(s["seat"]): SeatChips(leaving={int(v): int(n) for v, n in s["leaving"]},
-                                           other_value=int(s["other_value"])) for s in record["seats"]}
+                                           other_value=None if s["other_value"] is None else int(s["other_value"]))
+                 for s in record["seats"]}
         cards = {int(s["seat"]): list(s["cards"]) for s in record["seats"]}
         return race(list(record["in_play"]), list(record["leaving"]), seats, cards,
                     RaceRules.from_json(record["rules"]))

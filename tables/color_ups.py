@@ -16,28 +16,10 @@ from tournament.models import ChipAdjustment, Level, Tournament
 from . import chip_race as cr
 from .draws import pending_draw, reveal
 from .models import ChipRace, ColorUp, Draw, Table
-from .selectors import house_rules, live_seats
+from .selectors import in_play_before, live_seats, race_rules
 
 MAX_COUNT = 10_000  # chips of one denomination at one seat
 MAX_VALUE = 10**15
-
-
-def race_rules(t: Tournament) -> cr.RaceRules:
-    rules = house_rules(t)
-    return cr.RaceRules(rounding=rules.race_rounding, protection=rules.race_protection,
-                        protected_first=rules.race_protected_first)
-
-
-def in_play_before(t: Tournament, level: int) -> list[int]:
-    """The denominations in play at a row of the structure: all, less those colored up at earlier
-    confirmed color-ups (or, where none was confirmed, by the structure's breaks)."""
-    confirmed = {c.level: c.leaving for c in ColorUp.objects.filter(tournament=t, level__lt=level)}
-    in_play = sorted(t.structure.denominations.values_list("value", flat=True))
-    for position, planned in Level.objects.filter(structure=t.structure, position__lt=level,
-                                                  kind=Level.Kind.BREAK).values_list("position", "color_up"):
-        gone = set(confirmed.get(position, planned))
-        in_play = [v for v in in_play if v not in gone]
-    return in_play
 
 
 def _race_error(exc: cr.RaceError) -> ServiceError:
@@ -92,7 +74,9 @@ def confirm_color_up(actor, tournament: Tournament, level: int, leaving: list[in
 
 
 def _seat_chips(data, occupied: set[int]) -> dict[int, cr.SeatChips]:
-    """{seat: {"chips": {value: count}, "other": value}} as typed on the tablet, for seated players only."""
+    """{seat: {"chips": {value: count}, "other": value or null}} as typed on the tablet, for seated players
+    only; "other" is the value of the seat's chips that do not leave, null when the player has some that
+    were not counted, 0 when the leaving chips are all he has (he cannot be raced out)."""
     if not isinstance(data, dict) or not data:
         raise ServiceError(_("Give the chips counted at each seat."), code="invalid")
     seats = {}
@@ -100,14 +84,16 @@ def _seat_chips(data, occupied: set[int]) -> dict[int, cr.SeatChips]:
         try:
             seat = int(key)
             chips = {int(v): c for v, c in (row.get("chips") or {}).items()}
-            other = row.get("other", 0)
-        except (AttributeError, TypeError, ValueError):
-            raise ServiceError(_("Seat %(seat)s: give the count of each leaving chip and the value of the other chips.")
-                               % {"seat": key}, code="invalid") from None
+            other = row["other"]
+        except (AttributeError, KeyError, TypeError, ValueError):
+            raise ServiceError(_("Seat %(seat)s: give the count of each leaving chip and the value of the other "
+                                 "chips (null: some, not counted; 0: none).") % {"seat": key},
+                               code="invalid") from None
         if seat not in occupied:
             raise ServiceError(_("Seat %(seat)s is empty at this table.") % {"seat": seat}, code="empty_seat")
         bad = [c for c in chips.values() if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= MAX_COUNT]
-        if bad or not isinstance(other, int) or isinstance(other, bool) or not 0 <= other <= MAX_VALUE:
+        if bad or (other is not None and (not isinstance(other, int) or isinstance(other, bool)
+                                          or not 0 <= other <= MAX_VALUE)):
             raise ServiceError(_("Seat %(seat)s: counts are whole numbers from 0 to %(max)s.")
                                % {"seat": seat, "max": MAX_COUNT}, code="invalid")
         seats[seat] = cr.SeatChips(leaving=chips, other_value=other)
@@ -128,8 +114,8 @@ def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> Ch
     if standing is not None and standing.status == ChipRace.Status.CONFIRMED:
         raise ServiceError(_("The chip race at table %(table)s is confirmed: it cannot be redone.")
                            % {"table": table.number}, code="race_confirmed", status=409)
-    occupied = set(live_seats(t).filter(table=table).values_list("seat", flat=True))
-    counted = _seat_chips(seats, occupied)
+    occupied = dict(live_seats(t).filter(table=table).values_list("seat", "entry__number"))
+    counted = _seat_chips(seats, set(occupied))
     rules = cr.RaceRules.from_json(color_up.rules)
     draw = None
     try:
@@ -145,10 +131,12 @@ def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> Ch
     except (TypeError, ValueError):
         raise ServiceError(_("Give the cards by seat number, as rank and suit (As, Td, 9c)."), code="invalid") from None
     record = result.to_json()
-    typed = {str(s): {"chips": {str(v): c for v, c in chips.leaving.items()}, "other": chips.other_value}
-             for s, chips in sorted(counted.items())}
+    typed = {str(s): {"chips": {str(v): c for v, c in chips.leaving.items()}, "other": chips.other_value,
+                      "entry": occupied[s]} for s, chips in sorted(counted.items())}
     if draw is not None:
-        reveal(t, draw, Draw.Kind.RACE, {"table": table.number, "color_up": color_up.level, "seats": typed}, record, actor)
+        public = {seat: {"chips": row["chips"], "other": row["other"]} for seat, row in typed.items()}  # no entries
+        reveal(t, draw, Draw.Kind.RACE, {"table": table.number, "color_up": color_up.level, "seats": public}, record,
+               actor)
         pending_draw(t)
     if standing is not None:
         standing.status = ChipRace.Status.REDONE
@@ -179,3 +167,45 @@ def confirm_race(actor, race: ChipRace) -> ChipRace:
     record_event(t, "race.confirmed", {"table": r.table.number, "color_up": r.color_up.level,
                                        "difference": r.difference}, actor)
     return r
+
+
+def latest_color_up(t: Tournament) -> ColorUp:
+    color_up = ColorUp.objects.filter(tournament=t).order_by("-level").first()
+    if color_up is None:
+        raise ServiceError(_("No color-up is confirmed yet: the director confirms the break's color-up first."),
+                           code="no_color_up", status=409)
+    return color_up
+
+
+@transaction.atomic
+def exchange_found_chips(actor, tournament: Tournament, table: Table, found) -> dict:
+    """TDA 21C, a floor action: chips of a removed denomination found after the race are exchanged at equal
+    value for the smallest chip in play; what is worth less than one of it is removed from play."""
+    require(actor, roles.MOVING)
+    t = lock_tournament(tournament.pk)
+    color_up = latest_color_up(t)
+    in_play = [v for v in color_up.in_play if v not in color_up.leaving]
+    try:
+        chips = {int(v): n for v, n in found.items()}
+    except (AttributeError, TypeError, ValueError):
+        raise ServiceError(_("Give the chips found as the count of each removed chip."), code="invalid") from None
+    if not chips or any(not isinstance(n, int) or isinstance(n, bool) or not 0 < n <= MAX_COUNT for n in chips.values()):
+        raise ServiceError(_("Give the count of each removed chip found, from 1 to %(max)s.") % {"max": MAX_COUNT},
+                           code="invalid")
+    removed_values = set(t.structure.denominations.values_list("value", flat=True)) - set(in_play)
+    stray = sorted(v for v in chips if v not in removed_values)
+    if stray:
+        raise ServiceError(_("The %(value)s chip was not removed at a color-up: only removed chips are exchanged.")
+                           % {"value": stray[0]}, code="not_removed")
+    try:
+        exchanged, removed = cr.exchange_value(chips, in_play[0])
+    except cr.RaceError as exc:
+        raise _race_error(exc) from None
+    now = timezone.now()
+    if removed:
+        ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.FOUND, amount=-removed,
+                                      table=table.number, created_at=now, created_by=actor_user(actor))
+    answer = {"table": table.number, "found": {str(v): n for v, n in sorted(chips.items())}, "chip": in_play[0],
+              "exchanged": exchanged, "removed": removed}
+    record_event(t, "chips.found", answer, actor)
+    return answer

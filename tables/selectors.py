@@ -6,11 +6,11 @@ from django.utils import timezone
 from clock import timeline as tl
 from clock.models import ClockState
 from clock.selectors import anchor_of, rows_of
-from tournament.models import AuditEvent, Entry, Tournament
+from tournament.models import AuditEvent, Entry, Level, Tournament
 
 from . import balancing as bal
-from . import seating
-from .models import Draw, HandForHand, HouseRules, Move, Seat, SeatRequest, Table
+from . import chip_race, seating
+from .models import ColorUp, Draw, HandForHand, HouseRules, Move, Seat, SeatRequest, Table
 
 
 def live_seats(tournament: Tournament):
@@ -62,13 +62,19 @@ def needs_of(t: Tournament, entries) -> dict[int, seating.Need]:
 def clock_level_index(tournament: Tournament, rows: list[tl.Row] | None = None, at=None) -> int:
     """The row of the level announced by now: the level a hand that starts now is played at."""
     rows = rows if rows is not None else rows_of(tournament)
+    index = clock_row_index(tournament, rows, at)
+    return tl.level_in_force(rows, 0) if index is None else tl.level_in_force(rows, index)
+
+
+def clock_row_index(tournament: Tournament, rows: list[tl.Row], at=None) -> int | None:
+    """The row the clock is on now, a break included; before the clock runs, the tournament's current
+    level (None when it names no row)."""
     clock = ClockState.objects.filter(tournament=tournament).first()
     anchor = anchor_of(clock) if clock is not None else None
     if anchor is None:
-        first = next((i for i, row in enumerate(rows) if row.number == tournament.current_level), None)
-        return first if first is not None else tl.level_in_force(rows, 0)
+        return next((i for i, row in enumerate(rows) if row.number == tournament.current_level), None)
     at = at or timezone.now()
-    return tl.level_in_force(rows, tl.position_at(rows, anchor, at.timestamp()).index)
+    return tl.position_at(rows, anchor, at.timestamp()).index
 
 
 def level_in_play(table: Table, clock_index: int) -> int:
@@ -94,6 +100,24 @@ HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three"
 
 def house_rules_json(rules: HouseRules) -> dict:
     return {name: getattr(rules, name) for name in HOUSE_FIELDS}
+
+
+def race_rules(t: Tournament) -> chip_race.RaceRules:
+    rules = house_rules(t)
+    return chip_race.RaceRules(rounding=rules.race_rounding, protection=rules.race_protection,
+                        protected_first=rules.race_protected_first)
+
+
+def in_play_before(t: Tournament, level: int) -> list[int]:
+    """The denominations in play at a row of the structure: all, less those colored up at earlier
+    confirmed color-ups (or, where none was confirmed, by the structure's breaks)."""
+    confirmed = {c.level: c.leaving for c in ColorUp.objects.filter(tournament=t, level__lt=level)}
+    in_play = sorted(t.structure.denominations.values_list("value", flat=True))
+    for position, planned in Level.objects.filter(structure=t.structure, position__lt=level,
+                                                  kind=Level.Kind.BREAK).values_list("position", "color_up"):
+        gone = set(confirmed.get(position, planned))
+        in_play = [v for v in in_play if v not in gone]
+    return in_play
 
 
 def rule_settings(rules: HouseRules) -> bal.Settings:

@@ -5,7 +5,7 @@ from . import auth_api
 from .clock import api as clock_api
 from .payouts import api as payouts_api
 from .tables import api as tables_api
-from .tables import dealer_link_api, seating_api
+from .tables import color_up_api, dealer_link_api, seating_api
 from .tournament import api
 
 T = "tournaments/<id:pk>"
@@ -52,6 +52,10 @@ urlpatterns = [
     path(f"{T}/moves/", tables_api.MoveListView.as_view(), name="api-moves"),
     path(f"{T}/hand-for-hand/", tables_api.HandForHandView.as_view(), name="api-hand-for-hand"),
     path(f"{T}/house-rules/", tables_api.HouseRulesView.as_view(), name="api-house-rules"),
+    path(f"{T}/color-ups/", color_up_api.ColorUpsView.as_view(), name="api-color-ups"),
+    path(f"{T}/color-ups/found-chips/", color_up_api.FoundChipsView.as_view(), name="api-found-chips"),
+    path(f"{T}/tables/<id:number>/race/", color_up_api.TableRaceView.as_view(), name="api-table-race"),
+    path(f"{T}/tables/<id:number>/race/confirm/", color_up_api.TableRaceConfirmView.as_view(), name="api-table-race-confirm"),
     path(f"{T}/payouts/", payouts_api.PayoutsView.as_view(), name="api-payouts"),
     path(f"{T}/payouts/plan/", payouts_api.PayoutPlanView.as_view(), name="api-payout-plan"),
     path(f"{T}/payouts/structure/", payouts_api.PayoutStructureView.as_view(), name="api-payout-structure"),

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tables import chip_race as cr
 from tables import seating
 from tables.chip_race import (
     ADDED,
@@ -384,3 +385,15 @@ def test_the_result_is_a_pure_function_of_seed_and_inputs(table, rules, seed):
     assert again == first
     assert json.loads(json.dumps(first)) == first
     assert replay(first).to_json() == first
+
+
+def test_other_chips_seen_but_not_counted_protect_like_counted_ones_and_leave_the_totals_unknown():
+    counted = {1: cr.SeatChips({25: 3}, 5_000), 2: cr.SeatChips({25: 3}, 0), 3: cr.SeatChips({25: 1}, 800)}
+    seen = {1: cr.SeatChips({25: 3}, None), 2: cr.SeatChips({25: 3}, 0), 3: cr.SeatChips({25: 1}, None)}
+    cards = {1: ["2c", "3c", "4c"], 2: ["5c", "6c", "7c"], 3: ["As"]}
+    exact, blind = cr.race([25, 100], [25], counted, cards), cr.race([25, 100], [25], seen, cards)
+    assert blind.winners == exact.winners and blind.protected == exact.protected
+    assert blind.difference == exact.difference == exact.value_after - exact.value_before
+    assert blind.value_before is None and blind.value_after is None
+    assert blind.to_json()["seats"][0]["value_before"] is None and blind.to_json()["seats"][1]["value_before"] == 75
+    assert cr.replay(blind.to_json()).to_json() == blind.to_json()
