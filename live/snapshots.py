@@ -48,7 +48,7 @@ def lobby_snapshot(tournament: Tournament) -> dict:
                        "currency": tournament.currency},
         "stats": stats,
         "payouts": lobby_payouts(tournament, stats),
-        "clock": clock_snapshot(tournament),
+        "clock": selectors.with_color_ups(tournament, clock_snapshot(tournament)),
         "next_draw": pending_commitment(tournament),
         "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
     }

@@ -19,6 +19,7 @@ from .models import ChipRace, ColorUp, Draw, Move, Seat, Table
 from .selectors import (
     balancing_notice,
     clock_level_index,
+    clock_position,
     clock_row_index,
     hand_for_hand,
     house_rules,
@@ -282,9 +283,9 @@ def color_up_status(t: Tournament) -> dict:
     the latest confirmed color-up's race at every table with players (waiting, recorded, confirmed; the
     difference each made), the chips found since (TDA 21C), the chips in play and the average stack.
     No names: every role reads it."""
-    rows = rows_of(t)
-    at = clock_row_index(t, rows) or 0
     levels = list(Level.objects.filter(structure_id=t.structure_id).order_by("position"))
+    index = clock_row_index(t, rows_of(t))
+    at = levels[index].position if index is not None and index < len(levels) else 0
     confirmed = {c.level: c for c in ColorUp.objects.filter(tournament=t)}
     breaks, next_break = [], None
     for lv in levels:
@@ -363,7 +364,7 @@ def table_race(table: Table, rows=None) -> dict | None:
     race = (ChipRace.objects.filter(color_up=color_up, table=table).exclude(status=ChipRace.Status.REDONE)
             .select_related("table", "draw").first())
     rows = rows if rows is not None else rows_of(t)
-    at = clock_row_index(t, rows)
+    at = clock_position(t, rows)
     status = race.status if race else "waiting"
     players = [{"seat": seat, "entry": number, "name": Player.name_of(*name)} for seat, number, *name in
                live_seats(t).filter(table=table).order_by("seat").values_list(

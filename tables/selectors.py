@@ -120,6 +120,32 @@ def in_play_before(t: Tournament, level: int) -> list[int]:
     return in_play
 
 
+def with_color_ups(t: Tournament, clock: dict) -> dict:
+    """A clock snapshot whose break rows say what the director confirmed: the chips that leave (which may
+    differ from the structure's plan) and `color_up_confirmed`. The screens show "Color-up: ..." from it."""
+    rows = clock.get("rows")
+    confirmed = dict(ColorUp.objects.filter(tournament=t).values_list("level", "leaving"))
+    if rows and confirmed:
+        positions = structure_positions(t)
+        for index, position in enumerate(positions[:len(rows)]):
+            if position in confirmed:
+                rows[index] = {**rows[index], "color_up": confirmed[position], "color_up_confirmed": True}
+    return clock
+
+
+def structure_positions(t: Tournament) -> list[int]:
+    """The structure's rows by their `Level.position` (a color-up names its break by it), in clock order:
+    the clock's row index i is positions[i]."""
+    return list(Level.objects.filter(structure_id=t.structure_id).order_by("position").values_list("position", flat=True))
+
+
+def clock_position(t: Tournament, rows: list[tl.Row]) -> int | None:
+    """The `Level.position` of the row the clock is on (a break included), None before any row."""
+    index = clock_row_index(t, rows)
+    positions = structure_positions(t)
+    return positions[index] if index is not None and index < len(positions) else None
+
+
 def rule_settings(rules: HouseRules) -> bal.Settings:
     return bal.Settings(threshold=rules.balance_threshold, halt_short_by=rules.halt_short_by, donor=rules.donor)
 

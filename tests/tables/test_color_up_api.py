@@ -123,3 +123,19 @@ def test_found_chips_are_exchanged_and_the_rest_removed_by_the_floor(room, direc
     assert tournament_stats(room)["chips_in_play"] == before - 50
     assert ChipAdjustment.objects.get(kind="found").amount == -50
     assert client_for(floor).get(url(room, "color-ups/")).json()["found"][0]["amount"] == -50
+
+
+def test_the_lobby_and_the_tablets_show_the_color_up_the_director_confirmed(room, director, dealer):
+    from live.snapshots import lobby_snapshot
+    level = the_break(room)
+    def break_row(clock):
+        return next(row for row in clock["rows"] if row["kind"] == "break")
+
+    row = break_row(lobby_snapshot(room)["clock"])
+    assert row["color_up"] == [25] and not row.get("color_up_confirmed")  # the structure's plan
+    answer = client_for(director).post(url(room, "color-ups/"), {"level": level, "leaving": [25, 100]}, format="json")
+    assert answer.status_code == 201 and answer.json()["color_up"]["new_chip"] == 500
+    row = break_row(lobby_snapshot(room)["clock"])
+    assert row["color_up"] == [25, 100] and row["color_up_confirmed"]
+    state = dealer_tablet(dealer, room, 1).get(f"/t/{room.pk}/tables/1/dealer/state.json").json()
+    assert break_row(state["clock"])["color_up"] == [25, 100] and state["table"]["race"]["color_up"]["leaving"] == [25, 100]

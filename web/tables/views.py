@@ -87,7 +87,8 @@ def dealer_choose(request, tournament: Tournament):
 def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, link_token: str = ""):
     return render(request, "tables/dealer.html", {
         "t": table.tournament, "table": table, "state": read_models.table_state(table),
-        "clock": clock_snapshot(table.tournament), "state_url": state_url, "socket_path": socket_path,
+        "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)), "state_url": state_url,
+        "socket_path": socket_path,
         "link_token": link_token,
     })
 
@@ -95,7 +96,8 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
 def _dealer_state(table: Table, ping: bool) -> JsonResponse:
     if ping:
         return JsonResponse({"server_time": time.time()})
-    return JsonResponse({"server_time": time.time(), "table": read_models.table_state(table), "clock": clock_snapshot(table.tournament)})
+    return JsonResponse({"server_time": time.time(), "table": read_models.table_state(table),
+                         "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament))})
 
 
 @page("dealer")
