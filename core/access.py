@@ -53,7 +53,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     # the tournaments
     "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,
     "register": DESK, "player-create": DESK, "entries": DESK, "entry-detail": DESK, "receipt": DESK, "receipt-pdf": DESK,
-    "events": FLOOR_ONLY, "floor-snapshot": FLOOR_ONLY,
+    "events": FLOOR_ONLY, "floor-snapshot": FLOOR_ONLY, "color-up": FLOOR_ONLY, "color-up-sheets": FLOOR_ONLY,
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor

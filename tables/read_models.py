@@ -48,7 +48,8 @@ def tables_overview(tournament: Tournament) -> list[dict]:
 
 
 def floor_map(tournament: Tournament) -> dict:
-    """Every table with its seats and players, in a constant number of queries (four): rows of values
+    """Every table with its seats and players, in a constant number of queries (four; a color-up adds five,
+    whatever the number of tables): rows of values
     rather than model instances, the names put together by the database, and the break order,
     start_drawn() and pending_commitment() taken from rows read here."""
     tables = list(Table.objects.filter(tournament=tournament).order_by("number").values_list(
@@ -92,7 +93,12 @@ def floor_map(tournament: Tournament) -> dict:
             "status": status,
             "seat_list": [players.get(s) or {"seat": s, "entry": None, "name": None} for s in range(1, table.seats + 1)],
         })
-    return {"tables": result, "players_seated": sum(counts), "waiting": waiting,
+    color_up = map_color_up(tournament, {table.pk: table.number for table in tables})
+    if color_up is not None:
+        races = color_up.pop("tables")
+        for row in result:
+            row["race"] = races.get(row["table"])
+    return {"tables": result, "players_seated": sum(counts), "waiting": waiting, "color_up": color_up,
             "start_drawn": drawn, "next_draw": next_draw}
 
 
@@ -293,21 +299,23 @@ def color_up_status(t: Tournament) -> dict:
             continue
         c = confirmed.get(lv.position)
         item = {"level": lv.position, "planned": sorted(lv.color_up), "confirmed": c is not None,
+                "in_play": c.in_play if c else in_play_before(t, lv.position),
                 "leaving": c.leaving if c else sorted(lv.color_up), "new_chip": c.new_chip if c else None,
                 "past": lv.position < at, "now": lv.position == at}
         breaks.append(item)
         if next_break is None and lv.position >= at:
             next_break = item
     suggestion = None
-    if next_break is not None:
-        in_play = in_play_before(t, next_break["level"])
+    to_confirm = next((item for item in breaks if not item["past"] and not item["confirmed"]), None)
+    if to_confirm is not None:  # the next break without a confirmed color-up
+        in_play = to_confirm["in_play"]
         coming = [(lv.small_blind, lv.big_blind, lv.ante) for lv in levels
-                  if lv.position > next_break["level"] and lv.kind == Level.Kind.LEVEL]
+                  if lv.position > to_confirm["level"] and lv.kind == Level.Kind.LEVEL]
         try:
             leaving = chip_race.suggest_color_up(in_play, coming)
         except chip_race.RaceError:
             leaving = []
-        suggestion = {"level": next_break["level"], "in_play": in_play, "leaving": leaving}
+        suggestion = {"level": to_confirm["level"], "in_play": in_play, "leaving": leaving}
     latest = max(confirmed.values(), key=lambda c: c.level, default=None)
     stats = tournament_stats(t)
     answer = {"breaks": breaks, "next_break": next_break, "suggestion": suggestion,
@@ -333,6 +341,28 @@ def color_up_status(t: Tournament) -> dict:
     return answer
 
 
+def map_color_up(t: Tournament, numbers: dict[int, int]) -> dict | None:
+    """The latest color-up as the floor map shows it while it matters (until every race is confirmed, and
+    during its break): the chips leaving, each table's race (status, difference; tables without one are
+    waiting), and the totals. `numbers`: table pk -> number. None otherwise."""
+    color_up = ColorUp.objects.filter(tournament=t).order_by("-level").first()
+    if color_up is None:
+        return None
+    races = {numbers[table_id]: {"status": status, "difference": difference}
+             for table_id, status, difference in ChipRace.objects.filter(color_up=color_up).exclude(
+                 status=ChipRace.Status.REDONE).values_list("table_id", "status", "difference")}
+    with_players = {numbers[pk] for pk in live_seats(t).values_list("table_id", flat=True).distinct()}
+    tables = {n: races.get(n, {"status": "waiting", "difference": None}) for n in sorted(with_players | set(races))}
+    finished = sum(1 for race in tables.values() if race["status"] == ChipRace.Status.CONFIRMED)
+    at = clock_position(t, rows_of(t))
+    if finished == len(tables) and at is not None and at > color_up.level:
+        return None
+    return {"level": color_up.level, "leaving": color_up.leaving, "new_chip": color_up.new_chip, "tables": tables,
+            "finished": finished, "total": len(tables),
+            "difference": sum(race["difference"] for race in tables.values()
+                              if race["status"] == ChipRace.Status.CONFIRMED)}
+
+
 def race_sheet(race: ChipRace) -> dict:
     """A table's result sheet: each seat's player, chips counted, odd chips, cards, the chip won (or the
     chip that keeps him in), the new chips; the pool and the winners in order, how the cards were dealt."""
@@ -346,6 +376,8 @@ def race_sheet(race: ChipRace) -> dict:
         seats.append({**row, "entry": typed.get("entry"), "name": names.get(typed.get("entry"), "")})
     return {"id": race.pk, "table": race.table.number, "status": race.status, "seats": seats,
             "pool": race.result["pool"], "odd_value": race.result["odd_value"], "winners": race.result["winners"],
+            "chips_raced": race.result["chips_raced"], "value_before": race.result["value_before"],
+            "value_after": race.result["value_after"],
             "protected": race.result["protected"], "difference": race.difference, "new_chip": race.result["new_chip"],
             "leaving": race.result["leaving"], "rules": race.result["rules"],
             "draw": race.draw.number if race.draw_id else None, "cards_entered": race.draw_id is None,

@@ -14,6 +14,8 @@
   function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
   function at(url, n) { return url.replace("999999", n); }
+  function num(n) { return Number(n).toLocaleString(document.documentElement.lang || undefined); }
+  function signed(n) { return (n > 0 ? "+" : n < 0 ? "−" : "±") + num(Math.abs(n || 0)); }
 
   var POSITIONS = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait,
                    in_play: s.posPlay, unknown: s.posUnknown};
@@ -134,6 +136,13 @@
     document.getElementById("next-draw-number").textContent = m.next_draw ? "#" + m.next_draw.draw : "";
     document.getElementById("count-seated").textContent = m.players_seated;
     document.getElementById("count-waiting").textContent = m.waiting;
+    var colorUp = document.getElementById("map-colorup");
+    colorUp.hidden = !m.color_up;
+    if (m.color_up) {
+      document.getElementById("map-colorup-text").textContent = fmt(s.colorup, {
+        chips: m.color_up.leaving.map(num).join(", "), "new": num(m.color_up.new_chip), f: m.color_up.finished,
+        n: m.color_up.total, d: signed(m.color_up.difference)});
+    }
     var start = document.getElementById("start-draw");
     if (start) start.hidden = m.start_drawn;
     document.getElementById("seat-waiting").hidden = !(m.start_drawn && m.waiting > 0);
@@ -157,6 +166,13 @@
       var step = h4hStep(t.table);
       if (step) head.appendChild(el("span", "m-h4h " + step, s["h4h" + step.charAt(0).toUpperCase() + step.slice(1)]));
       card.appendChild(head);
+      if (t.race) {  // the color-up's chip race at this table: its tablet has the counts and the sheet
+        var race = el("a", "m-race " + t.race.status, t.race.status === "waiting" ? s.raceWaiting
+          : fmt(t.race.status === "confirmed" ? s.raceConfirmed : s.raceRecorded, {d: signed(t.race.difference)}));
+        race.href = at(urls.dealer, t.table);
+        race.title = s.raceTitle;
+        card.appendChild(race);
+      }
       if (needButton.indexOf(t.table) >= 0) {
         var need = el("div", "m-need");
         var label = el("label", "", s.needButton);
@@ -359,7 +375,7 @@
     renderMoves();
   }
 
-  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.)/;
+  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live",
     onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale

@@ -29,7 +29,7 @@ ColorUpJson = inline_serializer("ColorUpConfirmed", {
 StatusSerializer = inline_serializer("ColorUpStatus", {
     "breaks": serializers.ListField(child=serializers.JSONField(), help_text=(
         "Each break: level, planned (the structure's), leaving (as confirmed, else planned), confirmed, "
-        "new_chip, past, now.")),
+        "in_play (the chips in play before it), new_chip, past, now.")),
     "next_break": serializers.JSONField(allow_null=True),
     "suggestion": serializers.JSONField(allow_null=True, help_text=(
         "For the next break: the chips in play and those the coming levels no longer need (the smallest "

@@ -16,6 +16,8 @@ urlpatterns = [
     path("t/<id:pk>/map/", views.floor_map_page, name="floor-map"),
     path("t/<id:pk>/map.json", views.floor_map_json, name="floor-map-json"),
     path("t/<id:pk>/house-rules/", views.house_rules_page, name="house-rules"),
+    path("t/<id:pk>/color-up/", views.color_up_page, name="color-up"),
+    path("t/<id:pk>/color-up/sheets/", views.color_up_sheets, name="color-up-sheets"),
     path("t/<id:pk>/seat-cards/", views.seat_cards_all, name="seat-cards"),
     path("t/<id:pk>/seat-cards/<id:number>/", views.seat_card, name="seat-card"),
     # Public: the player's phone and the room's check of the draws (names, tables and seats only).
