@@ -1,0 +1,181 @@
+"""A color-up on the dealer tablet, in a real browser: the director confirms the break's color-up, the
+table's tablet shows the banner, the dealer types every seat's leaving chips on the tablet's number pad,
+races (the cards come from the committed seed), redoes a count, confirms the sheet, and the lobby TV's
+chips in play change by exactly the sheet's difference. The panel fits a tablet and a phone, and the
+sheet prints alone."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tables import color_ups, draws
+from tables.models import ChipRace
+from tests.browser.conftest import login
+from tests.conftest import PASSWORD
+from tests.tables.test_seating_services import open_tables, register
+from tournament import services
+from tournament.models import Level
+from tournament.stats import tournament_stats
+
+pytestmark = pytest.mark.browser
+
+TV = {"width": 1920, "height": 1080}
+TABLET = {"width": 1180, "height": 820}
+PHONE = {"width": 390, "height": 844}
+SHOTS = "/tmp/color_up_{}.png"
+SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+# Every element of the race panel inside the window: no horizontal overflow.
+OVERFLOW = """() => {
+  const w = document.documentElement.clientWidth, out = [];
+  document.querySelectorAll("#race, #race *").forEach((e) => {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
+  });
+  return out;
+}"""
+
+
+def chips_shown(page) -> int:
+    return int(re.sub(r"\D", "", page.inner_text('[data-stat="chips_in_play"]')))
+
+
+def type_on_pad(page, count: int) -> None:
+    for digit in str(count):
+        page.click(f'#race-pad button[data-key="{digit}"]')
+    page.click("#race-next")
+
+
+def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_asgi, browser, director, cashier,
+                                                                          dealer, tournament):
+    base, t = live_asgi, tournament
+    open_tables(director, t, [1, 2])
+    register(cashier, t, 12)
+    draws.draw_start(director, t)
+    level = Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position
+    color_ups.confirm_color_up(director, t, level, [25, 100])
+    display = services.create_display_token(director, t, "Lobby TV")
+
+    lobby = browser.new_context(viewport=TV).new_page()
+    lobby.goto(f"{base}/display/{display.token}/")
+    lobby.wait_for_selector("#live.live")
+    before = tournament_stats(t)["chips_in_play"]
+    lobby.wait_for_function("(n) => document.querySelector('[data-stat=\"chips_in_play\"]').textContent"
+                            ".replace(/\\D/g, '') === String(n)", arg=before)
+
+    tablet = browser.new_context(viewport=TABLET).new_page()
+    asked = []
+    tablet.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    login(tablet, base, dealer.username, PASSWORD)
+    tablet.goto(f"{base}/t/{t.pk}/tables/1/dealer/")
+    tablet.wait_for_selector("#live.live")
+    tablet.wait_for_selector("#race-banner", state="visible")
+    assert tablet.inner_text("#race-title") == "Color-up: the 25s and 100s leave"
+    assert "500" in tablet.inner_text("#race-new")
+    banner = tablet.locator("#race-banner").bounding_box()
+    assert banner["y"] < 200, banner  # at the top of the tablet, above the fold
+
+    seats = [int(s) for s in tablet.eval_on_selector_all("#race-rows .r-row", "rows => rows.map(r => r.dataset.seat)")]
+    assert len(seats) == 6
+    assert tablet.locator("#race-rows .r-field").count() == 12  # one count per seat and leaving chip
+    # The pad's keys are big enough for fingers.
+    for key in tablet.locator("#race-pad button").all():
+        box = key.bounding_box()
+        assert box["width"] >= 64 and box["height"] >= 64, box
+    quarters, blacks = [3, 0, 7, 1, 12, 2], [4, 2, 0, 0, 9, 3]
+    # The first seat's first count is selected: type every count, Next after each.
+    for q, b in zip(quarters, blacks, strict=True):
+        type_on_pad(tablet, q)
+        type_on_pad(tablet, b)
+    only = seats[3]  # this player has nothing but one 25: he cannot be raced out
+    tablet.click(f'#race-rows .r-only[data-only="{only}"]')
+    assert tablet.get_attribute(f'.r-only[data-only="{only}"]', "aria-pressed") == "true"
+    shown = tablet.eval_on_selector_all("#race-rows .r-field b", "bs => bs.map(b => b.textContent)")
+    assert shown == [str(n) for pair in zip(quarters, blacks, strict=True) for n in pair]
+    # A mistake: the third seat's 25s typed again (the first digit replaces the count, ⌫ deletes a digit).
+    field = f'#race-rows .r-field[data-seat="{seats[2]}"][data-value="25"]'
+    tablet.click(field)
+    for k in ("1", "7", "back"):
+        tablet.click(f'#race-pad button[data-key="{k}"]')
+    assert tablet.inner_text(f"{field} b") == "1"
+    tablet.click('#race-pad button[data-key="4"]')
+    assert tablet.inner_text(f"{field} b") == "14"
+    quarters[2] = 14
+    tablet.screenshot(path=SHOTS.format("count_tablet"), full_page=True)
+    assert tablet.evaluate(OVERFLOW) == []
+
+    tablet.set_viewport_size(PHONE)
+    tablet.wait_for_timeout(200)
+    assert tablet.evaluate(OVERFLOW) == []
+    tablet.screenshot(path=SHOTS.format("count_phone"))
+    tablet.screenshot(path=SHOTS.format("count_phone_full"), full_page=True)
+    tablet.set_viewport_size(TABLET)
+
+    tablet.click("#race-go")
+    tablet.wait_for_selector("#race-sheet", state="visible")
+    race = ChipRace.objects.get(table__number=1, table__tournament=t)
+    assert race.status == ChipRace.Status.RECORDED and race.draw is not None
+    assert race.seats[str(seats[0])]["chips"] == {"25": 3, "100": 4} and race.seats[str(only)]["other"] == 0
+    assert race.seats[str(seats[2])]["chips"] == {"25": 14, "100": 0}
+    assert race.seats[str(seats[1])]["other"] is None
+    # The sheet: every seat's cards, with suit symbols (hearts and diamonds red), as the server dealt them.
+    result = {row["seat"]: row for row in race.result["seats"]}
+    for seat in seats:
+        cards = tablet.eval_on_selector_all(f'#race-result tr[data-seat="{seat}"] .r-card',
+                                            "cs => cs.map(c => [c.dataset.card, c.textContent, c.classList.contains('red')])")
+        assert [c[0] for c in cards] == result[seat]["cards"]
+        for code, text, red in cards:
+            assert text.endswith(SUITS[code[-1]]) and red == (code[-1] in "hd"), (code, text, red)
+        assert tablet.inner_text(f'#race-result tr[data-seat="{seat}"] .r-c-new') == str(result[seat]["new_chips"])
+    assert sum(len(row["cards"]) for row in result.values()) > 0
+    assert tablet.locator("#race-winners li").count() == len(race.result["winners"])
+    assert tablet.get_attribute("#race-difference", "data-difference") == str(race.difference)
+    assert tablet.get_attribute("#race-draw-link", "href") == f"/s/{t.pk}/draws/{race.draw.number}/"
+    assert tablet.is_hidden("#race-count") and tablet.is_hidden("#race-print")
+    tablet.screenshot(path=SHOTS.format("sheet_tablet"), full_page=True)
+
+    # Redo: back to the counts, as typed; one seat counted again, raced again.
+    tablet.click("#race-redo")
+    tablet.wait_for_selector("#race-count", state="visible")
+    assert tablet.inner_text(f'.r-field[data-seat="{seats[0]}"][data-value="100"] b') == "4"
+    assert tablet.get_attribute(f'.r-only[data-only="{only}"]', "aria-pressed") == "true"
+    tablet.click(f'#race-rows .r-field[data-seat="{seats[5]}"][data-value="25"]')
+    type_on_pad(tablet, 6)
+    tablet.click("#race-go")
+    tablet.wait_for_selector("#race-sheet", state="visible")
+    tablet.wait_for_function("(seat) => document.querySelector(`#race-result tr[data-seat='${seat}'] .r-c-counted`)"
+                             ".textContent.startsWith('6 × 25')", arg=seats[5])
+    race = ChipRace.objects.get(table__number=1, table__tournament=t, status=ChipRace.Status.RECORDED)
+    assert race.seats[str(seats[5])]["chips"] == {"25": 6, "100": 3}
+    assert ChipRace.objects.filter(status=ChipRace.Status.REDONE).count() == 1
+    assert tournament_stats(t)["chips_in_play"] == before  # nothing changes before the race is confirmed
+    assert chips_shown(lobby) == before
+
+    # Confirm (after the tablet's confirm dialog): the sheet stays, marked confirmed, and can be printed.
+    tablet.click("#race-confirm")
+    tablet.wait_for_selector("#race-stamp", state="visible")
+    race.refresh_from_db()
+    assert race.status == ChipRace.Status.CONFIRMED and race.confirmed_at is not None
+    # Odd values 1,700: three 500s raced (-200), and the protection chip of the player with one 25 (+500).
+    assert race.difference == 300 and len(asked) == 1 and "+300" in asked[0]
+    assert tablet.is_visible("#race-print") and tablet.is_hidden("#race-confirm") and tablet.is_hidden("#race-redo")
+    assert tablet.is_visible("#race-banner")
+    after = tournament_stats(t)["chips_in_play"]
+    assert after == before + race.difference
+    lobby.wait_for_function("(n) => document.querySelector('[data-stat=\"chips_in_play\"]').textContent"
+                            ".replace(/\\D/g, '') === String(n)", arg=after, timeout=10_000)
+    assert chips_shown(lobby) - before == int(tablet.get_attribute("#race-difference", "data-difference"))
+    tablet.screenshot(path=SHOTS.format("confirmed_tablet"), full_page=True)
+
+    tablet.emulate_media(media="print")
+    assert tablet.is_visible("#race-result") and tablet.is_visible("#race-stamp")
+    for elsewhere in ("#race-banner", "#shuffle", "header.top", "#race-print", "#table-level", "#race-say"):
+        assert not tablet.locator(elsewhere).first.is_visible(), elsewhere
+    tablet.screenshot(path=SHOTS.format("print"), full_page=True)
+    tablet.emulate_media(media="screen")
+
+    tablet.set_viewport_size(PHONE)
+    tablet.wait_for_timeout(200)
+    assert tablet.evaluate(OVERFLOW) == []
+    tablet.screenshot(path=SHOTS.format("sheet_phone"), full_page=True)
