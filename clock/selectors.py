@@ -67,6 +67,13 @@ def clock_at(rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> dic
     return data
 
 
+def clock_statuses(tournament_ids) -> dict[int, ClockState.Status]:
+    """Each tournament's clock state (not started / running / paused), for lists of tournaments: the
+    tournament's own status says where the event stands (seated = running), not whether its clock ticks."""
+    found = dict(ClockState.objects.filter(tournament_id__in=list(tournament_ids)).values_list("tournament_id", "status"))
+    return {pk: ClockState.Status(found.get(pk, ClockState.Status.NOT_STARTED)) for pk in tournament_ids}
+
+
 def due_tournaments(now: datetime | None = None) -> list[int]:
     now = now or timezone.now()
     return list(ClockState.objects.filter(status=ClockState.Status.RUNNING, next_due_at__lte=now)

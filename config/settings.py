@@ -204,6 +204,11 @@ LANGUAGE_CODE = "en-gb"
 LANGUAGES = [("en-gb", _("English")), ("cs", _("Czech")), ("sk", _("Slovak"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
+# Pages show times in the venue's zone: a tournament's own (Tournament.time_zone), and where a page
+# has no tournament (structure templates, API tokens) this one.
+VENUE_TIME_ZONE = os.environ.get("VENUE_TIME_ZONE", "Europe/Prague")
+# Display formats that differ from Django's (config/formats/): a 24-hour clock in every language.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 

@@ -11,6 +11,7 @@ handler500 = server.server_error  # an overloaded database answers 503 with Retr
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("robots.txt", server.robots, name="robots"),
+    path("favicon.ico", server.favicon, name="favicon"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -27,3 +28,5 @@ urlpatterns = [
 
 # A URL no pattern matches: under /api/ a JSON error in the API's one shape, elsewhere the site's page.
 handler404 = "web.api.not_found"
+# A refusal: under /api/ the API's JSON shape, elsewhere a page that says why and which role may see it.
+handler403 = "web.api.forbidden"

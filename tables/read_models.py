@@ -48,12 +48,18 @@ def tables_overview(tournament: Tournament) -> list[dict]:
 
 
 def floor_map(tournament: Tournament) -> dict:
-    """Every table with its seats and players, in a constant number of queries (four; a color-up adds five,
+    """Every table with its seats and players, in a constant number of queries (seven; a color-up adds five,
     whatever the number of tables): rows of values
     rather than model instances, the names put together by the database, and the break order,
-    start_drawn() and pending_commitment() taken from rows read here."""
+    start_drawn() and pending_commitment() taken from rows read here.
+
+    A table's status: broken or closed (not in play), empty (in play, nobody seated), full, short (it has
+    players, and the fullest table has the house's balancing threshold more: balancing would move a player
+    to it), open. `level` is the level number it plays (its last first shuffle, or the clock's), and
+    `on_old_level` says it is still on an earlier level than the clock's."""
     tables = list(Table.objects.filter(tournament=tournament).order_by("number").values_list(
-        "pk", "number", "seats", "in_play", "accessible", "button_seat", "broken_at", "break_order", named=True))
+        "pk", "number", "seats", "in_play", "accessible", "button_seat", "broken_at", "break_order",
+        "sends_hand_signals", "hand_level_index", named=True))
     player = "entry__player__"  # the name as Player.display_name writes it: "First Last (Nickname)"
     name = Concat(f"{player}first_name", Value(" "), f"{player}last_name",
                   Case(When(**{f"{player}nickname": ""}, then=Value("")),
@@ -76,22 +82,30 @@ def floor_map(tournament: Tournament) -> dict:
         drawn = drawn or kind == Draw.Kind.START
         if drawn_at is None and next_draw is None:
             next_draw = {"draw": number, "commitment": commitment}
+    rows = rows_of(tournament)
+    clock_index = clock_level_index(tournament, rows)
+    threshold = max(house_rules(tournament).balance_threshold, 2)  # as tables/balancing.py reads it
     result = []
     for table in tables:
         players = seated[table.pk]
         if not table.in_play:
             status = "broken" if table.broken_at else "closed"
+        elif not players:
+            status = "empty"
         elif len(players) == table.seats:
             status = "full"
-        elif most - len(players) >= 2:
+        elif most - len(players) >= threshold:
             status = "short"
         else:
             status = "open"
+        index = level_in_play(table, clock_index) if table.in_play else None
         result.append({
             "table": table.number, "seats": table.seats, "in_play": table.in_play, "accessible": table.accessible,
             "button": table.button_seat, "break_position": order.get(table.number), "players": len(players),
             "status": status,
             "seat_list": [players.get(s) or {"seat": s, "entry": None, "name": None} for s in range(1, table.seats + 1)],
+            "level": rows[index].number if index is not None and index < len(rows) else None,
+            "on_old_level": bool(players) and index is not None and index != clock_index,  # an empty table plays nothing
         })
     color_up = map_color_up(tournament, {table.pk: table.number for table in tables})
     if color_up is not None:

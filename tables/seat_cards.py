@@ -9,6 +9,7 @@ import segno
 from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen import canvas
 
 from tournament.models import Tournament
@@ -47,36 +48,60 @@ def _qr(c: canvas.Canvas, qr: segno.QRCode, x: float, y: float, size: float) -> 
 
 
 def seat_cards_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm") -> bytes:
-    """One card per page: 80 mm receipt paper or A4."""
+    """80 mm receipt paper: one card per page (the printer cuts after each). A4: nine cards a page, three
+    by three, with dashed lines to cut along."""
     font = pdf_font()
     buffer = io.BytesIO()
     if paper == "a4":
         width, height = A4
-        margin, size, qr_size = 20 * mm, 16, 60 * mm
+        columns, lines, sheet_margin = 3, 3, 8 * mm
+        margin, size, qr_size = 5 * mm, 11, 36 * mm
     else:
         width, height = 80 * mm, 120 * mm
+        columns, lines, sheet_margin = 1, 1, 0
         margin, size, qr_size = 4 * mm, 11, 40 * mm
+    card_w, card_h = (width - 2 * sheet_margin) / columns, (height - 2 * sheet_margin) / lines
+    per_page = columns * lines
     c = canvas.Canvas(buffer, pagesize=(width, height))
     c.setTitle(_("Seat cards"))
-    for row in rows or [None]:
-        y = height - margin - size
-        c.setFont(font, size)
-        c.drawString(margin, y, tournament.name[:40])
-        if row is None:
-            c.drawString(margin, y - 2 * size, _("Nobody is seated."))
+    cards = rows or [None]
+    for i, row in enumerate(cards):
+        place = i % per_page
+        x = sheet_margin + (place % columns) * card_w
+        y = height - sheet_margin - (place // columns + 1) * card_h
+        if per_page > 1:  # where to cut
+            c.saveState()
+            c.setDash(2 * mm, 2 * mm)
+            c.setLineWidth(0.3)
+            c.setStrokeColorRGB(0.6, 0.6, 0.6)
+            c.rect(x, y, card_w, card_h, stroke=1, fill=0)
+            c.restoreState()
+        _card(c, tournament, row, font, x, y, card_w, card_h, margin, size, qr_size)
+        if place == per_page - 1 or i == len(cards) - 1:
             c.showPage()
-            continue
-        y -= size * 3.2
-        c.setFont(font, size * 2.4)
-        c.drawString(margin, y, _("Table %(table)s") % {"table": row["table"]})
-        y -= size * 2.8
-        c.drawString(margin, y, _("Seat %(seat)s") % {"seat": row["seat"]})
-        y -= size * 1.8
-        c.setFont(font, size)
-        c.drawString(margin, y, f"{row['name'][:40]}")
-        y -= size * 1.4
-        c.drawString(margin, y, _("Entry #%(number)s") % {"number": row["entry"]})
-        _qr(c, row["qr"], (width - qr_size) / 2, margin, qr_size)
-        c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def _card(c: canvas.Canvas, tournament: Tournament, row: dict | None, font: str, x: float, y: float, width: float,
+          height: float, margin: float, size: float, qr_size: float) -> None:
+    """One card in the box (x, y, width, height) of the page, y at its bottom."""
+    top = y + height - margin - size
+    c.setFont(font, size)
+    c.drawString(x + margin, top, tournament.name[:40])
+    if row is None:
+        c.drawString(x + margin, top - 2 * size, _("Nobody is seated."))
+        return
+    top -= size * 3.2
+    c.setFont(font, size * 2.4)
+    c.drawString(x + margin, top, _("Table %(table)s") % {"table": row["table"]})
+    top -= size * 2.8
+    c.drawString(x + margin, top, _("Seat %(seat)s") % {"seat": row["seat"]})
+    top -= size * 1.8
+    c.setFont(font, size)
+    for line in simpleSplit(row["name"], font, size, width - 2 * margin)[:2]:  # a long name on two lines
+        c.drawString(x + margin, top, line)
+        top -= size * 1.2
+    top -= size * 0.2
+    c.drawString(x + margin, top, _("Entry #%(number)s") % {"number": row["entry"]})
+    _qr(c, row["qr"], x + (width - qr_size) / 2, y + margin, qr_size)

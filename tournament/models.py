@@ -14,6 +14,9 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from core import tokens
+from core.search import words_of
+
+from . import search_keys
 
 
 class NeverDeleteQuerySet(models.QuerySet):
@@ -193,7 +196,34 @@ class Tournament(models.Model):
         return min(seats_per_table + 1, 10)
 
 
+SEARCH_KEY_LENGTH = 300
+
+
+class PlayerQuerySet(NeverDeleteQuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """bulk_create skips save(): the search key is set here, so every way of creating a player sets it."""
+        objs = list(objs)
+        for player in objs:
+            player.search_key = Player.key_of(player.first_name, player.last_name, player.nickname)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def named(self, query: str):
+        """The players whose name holds every word of the query, ignoring case and accents, by any part
+        ("novak", "NOVÁK" and "vak" find Jan Novák)."""
+        players = self
+        for word in words_of(query):
+            players = players.filter(search_key__contains=word)
+        return players
+
+    def update(self, **kwargs):
+        if {"first_name", "last_name", "nickname"} & set(kwargs) and "search_key" not in kwargs:
+            raise ValueError("a name changed by update() leaves the search key behind: save() each player")
+        return super().update(**kwargs)
+
+
 class Player(NeverDeleteModel):
+    objects = PlayerQuerySet.as_manager()
+
     first_name = models.CharField(_("first name"), max_length=80)
     last_name = models.CharField(_("last name"), max_length=80)
     nickname = models.CharField(_("nickname"), max_length=80, blank=True)
@@ -201,6 +231,9 @@ class Player(NeverDeleteModel):
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     date_of_birth = models.DateField(_("date of birth"))
     id_hmac = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    # "first last nickname" folded (core/search.py): a name search is `search_key__contains` for each folded word,
+    # so it ignores case and accents alike on PostgreSQL and SQLite. Kept by save(); bulk_create must set it.
+    search_key = models.CharField(max_length=SEARCH_KEY_LENGTH, blank=True, default="", editable=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True)
 
@@ -212,6 +245,18 @@ class Player(NeverDeleteModel):
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args, **kwargs):
+        self.search_key = self.key_of(self.first_name, self.last_name, self.nickname)
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"first_name", "last_name", "nickname"} & set(fields):
+            kwargs["update_fields"] = {*fields, "search_key"}
+        super().save(*args, **kwargs)
+
+    @staticmethod
+    def key_of(first_name: str, last_name: str, nickname: str) -> str:
+        """The folded search key of a name (core/search.py), cut to the column."""
+        return search_keys.key_of(first_name, last_name, nickname, SEARCH_KEY_LENGTH)
 
     @property
     def display_name(self) -> str:

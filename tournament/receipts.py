@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import io
-from decimal import Decimal
 from pathlib import Path
 
 from django.utils import formats, timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -13,6 +13,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
+
+from core.money import format_money
 
 from .models import Purchase
 
@@ -23,8 +25,8 @@ FONT_PATHS = (str(Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"),
 
 
 def money(amount: int, currency: str) -> str:
-    """Minor units to a display amount in the active language: '11,500.00 EUR', '11 500,00 EUR'."""
-    return f"{formats.number_format(Decimal(amount) / 100, decimal_pos=2, force_grouping=True)} {currency}"
+    """Minor units to a display amount in the active language: "CZK 1,100", "1 100 Kč" (core/money.py)."""
+    return format_money(amount, currency, get_language())
 
 
 def receipt_lines(p: Purchase) -> list[tuple[str, str]]:

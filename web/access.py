@@ -61,6 +61,7 @@ def role_required(allowed: tuple[str, ...]):
         @login_required
         def gated(request, *args, **kwargs):
             if not roles.has_role(request.user, allowed):
+                request.roles_needed = allowed  # the 403 page names them (web/api.py forbidden)
                 raise PermissionDenied(_("Your role does not allow this page."))
             return view(request, *args, **kwargs)
 

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.defaults import page_not_found
@@ -185,6 +185,18 @@ def answers(ok_status: int, ok, *, refused: bool = False, conflict: bool = False
 
 def public_answers(ok) -> dict:
     return {200: ok, 400: REFUSED, 404: NOT_FOUND, 429: THROTTLED}
+
+
+def forbidden(request, exception=None):
+    """Django's 403 (config.urls handler403): under /api/ and for a page's JSON reads in the API's one
+    error shape, elsewhere the site's page saying what happened, which roles the page is for, and the
+    ways on (home, log in as someone else)."""
+    detail = str(exception) if exception is not None and str(exception) else str(exceptions.PermissionDenied.default_detail)
+    if request.path.startswith("/api/") or request.path.endswith(".json"):
+        return JsonResponse(error_body(exceptions.PermissionDenied.default_code, detail), status=403)
+    needed = getattr(request, "roles_needed", None)
+    return render(request, "403.html", {"exception": detail, "roles_needed": roles.role_labels(needed) if needed else []},
+                  status=403)
 
 
 def not_found(request, exception=None):

@@ -1,4 +1,4 @@
-"""Views of the server rather than of a screen: robots.txt, and the answer when the server is full.
+"""Views of the server rather than of a screen: robots.txt, the favicon, and the answer when the server is full.
 
 When every database connection of a worker's pool is busy for DB_POOL_TIMEOUT seconds (or the database
 refuses a connection), the request is answered 503 with Retry-After, in the API's error shape under
@@ -11,10 +11,11 @@ import asyncio
 import sys
 
 from django.db import OperationalError
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views import defaults
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 from .api import error_body
@@ -27,6 +28,12 @@ STAFF_FIRST_SECONDS = 0.25  # the longest a public read waits for the staff's re
 def robots(request):
     """No search engine indexes the room: the public pages carry players' names."""
     return HttpResponse("User-agent: *\nDisallow: /\n", content_type="text/plain")
+
+
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """The browser asks /favicon.ico on its own, whatever the page links: send it to the static icon."""
+    return HttpResponseRedirect(static("favicon.ico"))
 
 
 @never_cache

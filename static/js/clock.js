@@ -130,12 +130,15 @@
 
   function setText(el, text) { if (el.textContent !== text) { el.textContent = text; return true; } return false; }
 
-  /* Shrink a text until it fits its box (call after its text changed): one line wide, or with
-     data-fit-lines, the height its CSS allows (never below data-fit-min of the first size). */
+  /* Shrink a text until it fits its box (call after its text changed, or its box did): one line
+     wide, or with data-fit-lines or a stylesheet that lets it wrap (a portrait screen), the height its
+     CSS allows (never below data-fit-min of the first size). */
   function fit(el) {
+    if (!el) return;
     el.style.fontSize = "";  // start from the size the stylesheet gives (it may depend on the box)
-    var max = parseFloat(getComputedStyle(el).fontSize), size = max, least = max * parseFloat(el.dataset.fitMin || "0.25");
-    var lines = el.hasAttribute("data-fit-lines");
+    var css = getComputedStyle(el);
+    var max = parseFloat(css.fontSize), size = max, least = max * parseFloat(el.dataset.fitMin || "0.25");
+    var lines = el.hasAttribute("data-fit-lines") || !/^(nowrap|pre)$/.test(css.whiteSpace);
     var over = lines ? function () { return el.scrollHeight > el.clientHeight + 1; }
       : function () { return el.scrollWidth > el.clientWidth + 1; };
     if (!over()) return;

@@ -3,7 +3,10 @@
    through the documented JSON API with the shared client (static/js/api.js: one Idempotency-Key
    per press, the button busy meanwhile, a refusal's translated detail shown in #notice); the
    message of a done action is built here from the API's answer with the page's translated
-   templates (#map-i18n data-done-*). The map then refetches map.json. Needs live.js and api.js. */
+   templates (#map-i18n data-done-*). The map then refetches map.json. Needs live.js and api.js.
+   At festival scale (1,112 tables) the page shows one section of tables at a time (50 tables; every table
+   up to 60), narrowed by the filters; a player search and "go to table" switch to the right section.
+   bench/floor_map_render.py times it in a browser. */
 (function () {
   "use strict";
   var urls = window.MAP_URLS, s = document.getElementById("map-i18n").dataset;
@@ -128,8 +131,199 @@
     }
   }
 
+  // --- The grid: one section of tables at a time (sections of SECTION tables once the room has more than
+  // ALL_UP_TO), narrowed by the filters. A table's card is rebuilt only when what it shows changed (its
+  // signature), so a refetch touches the cards of the visible section that changed and nothing else.
+  var SECTION = 50, ALL_UP_TO = 60;
+  var cards = {};           // table number -> {sig, node} of the cards built (the visible section's)
+  var section = 0, sectionKeys = "", shown = [];
+  var toolsBox = document.getElementById("map-tools"), sectionSelect = document.getElementById("map-section");
+  var filterBoxes = Array.prototype.slice.call(document.querySelectorAll('#map-filters input[name="filter"]'));
+
+  function slipTables() {  // table number -> pending slips leaving or reaching it
+    var out = {};
+    balancing().moves.forEach(function (m) {
+      out[m.from.table] = (out[m.from.table] || 0) + 1;
+      if (m.to.table !== m.from.table) out[m.to.table] = (out[m.to.table] || 0) + 1;
+    });
+    return out;
+  }
+  function facts() {
+    var b = balancing(), halted = {}, need = {};
+    b.halted.forEach(function (n) { halted[n] = true; });
+    b.need_button.forEach(function (n) { need[n] = true; });
+    return {halted: halted, need: need, slips: slipTables(), reserved: reservedSeats()};
+  }
+  var TESTS = {
+    short: function (t) { return t.status === "short"; },
+    halted: function (t, f) { return !!f.halted[t.table]; },
+    slips: function (t, f) { return !!f.slips[t.table]; },
+    old: function (t) { return !!t.on_old_level; }
+  };
+  function filtered(f) {
+    var on = filterBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+    var counts = {short: 0, halted: 0, slips: 0, old: 0}, list = [];
+    state.tables.forEach(function (t) {
+      var any = false;
+      Object.keys(TESTS).forEach(function (k) { if (TESTS[k](t, f)) { counts[k]++; if (on.indexOf(k) >= 0) any = true; } });
+      if (!on.length || any) list.push(t);
+    });
+    document.querySelectorAll("#map-filters [data-count]").forEach(function (span) { span.textContent = "(" + counts[span.dataset.count] + ")"; });
+    return list;
+  }
+  function sectionsOf(list) {
+    if (list.length <= ALL_UP_TO) return [{from: 0, to: list.length, label: list.length ? fmt(s.sectionAll, {n: list.length}) : s.sectionNone}];
+    var out = [];
+    for (var i = 0; i < list.length; i += SECTION) {
+      var end = Math.min(i + SECTION, list.length);
+      out.push({from: i, to: end, label: fmt(s.section, {a: list[i].table, b: list[end - 1].table, n: end - i})});
+    }
+    return out;
+  }
+  function renderSections(list) {
+    var parts = sectionsOf(list), keys = parts.map(function (p) { return p.label; }).join("|");
+    if (section >= parts.length) section = parts.length - 1;
+    if (keys !== sectionKeys) {  // the options change only when the tables or the filters do
+      sectionKeys = keys;
+      sectionSelect.textContent = "";
+      parts.forEach(function (p, i) { var o = el("option", "", p.label); o.value = i; sectionSelect.appendChild(o); });
+    }
+    sectionSelect.value = String(section);
+    sectionSelect.disabled = parts.length < 2;
+    return parts[section];
+  }
+
+  function signature(t, f) {
+    var mine = [];
+    Object.keys(f.reserved).forEach(function (k) { if (k.split(":")[0] === String(t.table)) mine.push(k + "=" + f.reserved[k]); });
+    return JSON.stringify([t, !!f.halted[t.table], !!f.need[t.table], f.slips[t.table] || 0, mine, h4hStep(t.table)]);
+  }
+
+  function card(t, f) {
+    var card = el("article", "m-table " + t.status);
+    card.dataset.table = t.table;
+    card.id = "table-" + t.table;
+    var head = el("div", "m-head");
+    head.appendChild(el("h2", "", fmt(s.table, {n: t.table})));
+    var key = t.status.charAt(0).toUpperCase() + t.status.slice(1);
+    var status = el("span", "m-status", s["status" + key] || t.status);
+    if (s["statusTitle" + key]) status.title = s["statusTitle" + key];
+    head.appendChild(status);
+    if (f.halted[t.table]) {
+      card.classList.add("halted");
+      var halt = el("span", "m-halt", s.halt);
+      halt.title = s.haltTitle;
+      head.appendChild(halt);
+    }
+    if (t.on_old_level) {
+      var old = el("span", "m-badge old", fmt(s.oldLevel, {n: t.level}));
+      old.title = s.oldLevelTitle;
+      head.appendChild(old);
+    }
+    if (f.slips[t.table]) {
+      var sl = el("span", "m-badge slips", fmt(s.slipsBadge, {n: f.slips[t.table]}));
+      sl.title = s.slipsTitle;
+      head.appendChild(sl);
+    }
+    var step = h4hStep(t.table);
+    if (step) head.appendChild(el("span", "m-h4h " + step, s["h4h" + step.charAt(0).toUpperCase() + step.slice(1)]));
+    card.appendChild(head);
+    if (t.race) {  // the color-up's chip race at this table: its tablet has the counts and the sheet
+      var race = el("a", "m-race " + t.race.status, t.race.status === "waiting" ? s.raceWaiting
+        : fmt(t.race.status === "confirmed" ? s.raceConfirmed : s.raceRecorded, {d: signed(t.race.difference)}));
+      race.href = at(urls.dealer, t.table);
+      race.title = s.raceTitle;
+      card.appendChild(race);
+    }
+    if (f.need[t.table]) {  // balancing asked for this (donor) table's button: say why
+      var need = el("div", "m-need");
+      need.appendChild(el("p", "why", fmt(s.needButtonWhy, {n: t.table})));
+      var label = el("label", "", s.needButton);
+      var seatInput = el("input");
+      seatInput.type = "number"; seatInput.name = "seat"; seatInput.min = 1; seatInput.max = t.seats;
+      seatInput.required = true; seatInput.inputMode = "numeric";
+      seatInput.id = "need-button-" + t.table;
+      label.htmlFor = seatInput.id;
+      need.appendChild(label);
+      need.appendChild(actionForm(s.setButton, "primary", [seatInput], null, function (b, form) {
+        press(b, at(urls.positions, t.table), {button: whole(form.querySelector("input").value)}, DONE.positions);
+      }));
+      card.appendChild(need);
+    }
+    var seats = el("div", "m-seats");
+    t.seat_list.forEach(function (seat) {
+      var holder = seat.entry ? undefined : f.reserved[t.table + ":" + seat.seat];
+      var b = el("button", "m-seat" + (seat.entry ? "" : " empty") + (holder ? " reserved" : ""));
+      b.type = "button";
+      b.dataset.seat = seat.seat;
+      if (seat.entry) {
+        b.dataset.entry = seat.entry;
+        b.title = fmt(s.seatLabel, {t: t.table, s: seat.seat, name: seat.name, n: seat.entry});
+        b.setAttribute("aria-label", b.title);
+      }
+      b.appendChild(el("span", "no", String(seat.seat)));
+      var who = el("span", "who");
+      if (seat.entry) { who.appendChild(el("b", "", seat.name)); who.appendChild(el("small", "", "#" + seat.entry)); }
+      else who.appendChild(el("small", "", holder ? fmt(s.reserved, {n: holder}) : s.empty));
+      b.appendChild(who);
+      if (t.button === seat.seat) b.appendChild(el("span", "dealer-btn", "D"));
+      if (seat.entry) b.addEventListener("click", function () { openSeat(t, seat); });
+      else b.disabled = true;
+      seats.appendChild(b);
+    });
+    card.appendChild(seats);
+    var foot = el("div", "m-foot");
+    foot.appendChild(el("span", "count", fmt(s.players, {n: t.players, s: t.seats})));
+    foot.appendChild(el("span", "", "·"));
+    foot.appendChild(el("span", "", t.button ? fmt(s.button, {s: t.button}) : s.noButton));
+    if (t.break_position) foot.appendChild(el("span", "", "· " + fmt(s["break"], {n: t.break_position})));
+    if (t.accessible) foot.appendChild(el("span", "badge", s.accessible));
+    if (step === "deal" || step === "playing") {
+      foot.appendChild(actionForm(s.handDone, "hand-done", [], null, function (b) {
+        press(b, at(urls.handDone, t.table), {}, function () { return fmt(s.doneHand, {table: t.table}); });
+      }));
+    }
+    if (t.in_play && t.players) {
+      var bb = el("button", "button-draw", t.button ? s.changeButtonLabel : s.drawButtonLabel);
+      bb.type = "button";
+      bb.title = fmt(s.drawButton, {n: t.table});
+      bb.addEventListener("click", function () { openButton(t); });
+      foot.appendChild(bb);
+    }
+    card.appendChild(foot);
+    return card;
+  }
+
+  // The visible section's cards, in order: unchanged cards stay in place (a typed button seat and the
+  // focus with them), changed ones are rebuilt, the others leave the page.
+  function renderGrid() {
+    var f = facts(), list = filtered(f), part = renderSections(list);
+    shown = list.slice(part.from, part.to);
+    var keep = {}, typed = {}, focused = document.activeElement && document.activeElement.id;
+    grid.querySelectorAll(".m-need input").forEach(function (i) { typed[i.id] = i.value; });
+    var nodes = shown.map(function (t) {
+      var sig = signature(t, f), known = cards[t.table];
+      if (!known || known.sig !== sig) known = cards[t.table] = {sig: sig, node: card(t, f)};
+      keep[t.table] = true;
+      return known.node;
+    });
+    Object.keys(cards).forEach(function (n) { if (!keep[n]) delete cards[n]; });
+    var cursor = grid.firstChild;
+    nodes.forEach(function (node) {
+      if (cursor === node) { cursor = cursor.nextSibling; return; }
+      grid.insertBefore(node, cursor);
+    });
+    while (cursor) { var next = cursor.nextSibling; grid.removeChild(cursor); cursor = next; }
+    if (!state.tables.length) grid.appendChild(el("p", "muted", s.noTables));
+    Object.keys(typed).forEach(function (id) { var i = document.getElementById(id); if (i && !i.value) i.value = typed[id]; });
+    if (focused && typed[focused] !== undefined && document.getElementById(focused)
+        && document.activeElement !== document.getElementById(focused)) document.getElementById(focused).focus();
+    document.getElementById("map-shown").textContent = fmt(s.shown, {n: shown.length, total: state.tables.length});
+    markFound();
+  }
+
   function render() {
-    var m = state, halted = balancing().halted, needButton = balancing().need_button, reserved = reservedSeats();
+    var m = state;
     renderMoves();
     renderH4h();
     document.getElementById("next-commitment").textContent = m.next_draw ? m.next_draw.commitment : "—";
@@ -146,95 +340,107 @@
     var start = document.getElementById("start-draw");
     if (start) start.hidden = m.start_drawn;
     document.getElementById("seat-waiting").hidden = !(m.start_drawn && m.waiting > 0);
-    // A refetch keeps what the floor is typing into a button form.
-    var typed = {}, focused = document.activeElement && document.activeElement.id;
-    grid.querySelectorAll(".m-need input").forEach(function (i) { typed[i.id] = i.value; });
-    grid.textContent = "";
-    m.tables.forEach(function (t) {
-      var card = el("article", "m-table " + t.status);
-      card.dataset.table = t.table;
-      var head = el("div", "m-head");
-      head.appendChild(el("h2", "", fmt(s.table, {n: t.table})));
-      var status = el("span", "m-status", s["status" + t.status.charAt(0).toUpperCase() + t.status.slice(1)] || t.status);
-      head.appendChild(status);
-      if (halted.indexOf(t.table) >= 0) {
-        card.classList.add("halted");
-        var halt = el("span", "m-halt", s.halt);
-        halt.title = s.haltTitle;
-        head.appendChild(halt);
-      }
-      var step = h4hStep(t.table);
-      if (step) head.appendChild(el("span", "m-h4h " + step, s["h4h" + step.charAt(0).toUpperCase() + step.slice(1)]));
-      card.appendChild(head);
-      if (t.race) {  // the color-up's chip race at this table: its tablet has the counts and the sheet
-        var race = el("a", "m-race " + t.race.status, t.race.status === "waiting" ? s.raceWaiting
-          : fmt(t.race.status === "confirmed" ? s.raceConfirmed : s.raceRecorded, {d: signed(t.race.difference)}));
-        race.href = at(urls.dealer, t.table);
-        race.title = s.raceTitle;
-        card.appendChild(race);
-      }
-      if (needButton.indexOf(t.table) >= 0) {
-        var need = el("div", "m-need");
-        var label = el("label", "", s.needButton);
-        var seatInput = el("input");
-        seatInput.type = "number"; seatInput.name = "seat"; seatInput.min = 1; seatInput.max = t.seats;
-        seatInput.required = true; seatInput.inputMode = "numeric";
-        seatInput.id = "need-button-" + t.table;
-        label.htmlFor = seatInput.id;
-        need.appendChild(label);
-        need.appendChild(actionForm(s.setButton, "primary", [seatInput], null, function (b, form) {
-          press(b, at(urls.positions, t.table), {button: whole(form.querySelector("input").value)}, DONE.positions);
-        }));
-        card.appendChild(need);
-      }
-      var seats = el("div", "m-seats");
-      t.seat_list.forEach(function (seat) {
-        var holder = seat.entry ? undefined : reserved[t.table + ":" + seat.seat];
-        var b = el("button", "m-seat" + (seat.entry ? "" : " empty") + (holder ? " reserved" : ""));
-        b.type = "button";
-        b.dataset.seat = seat.seat;
-        if (seat.entry) b.dataset.entry = seat.entry;
-        b.appendChild(el("span", "no", String(seat.seat)));
-        var who = el("span", "who");
-        if (seat.entry) { who.appendChild(el("b", "", seat.name)); who.appendChild(el("small", "", "#" + seat.entry)); }
-        else who.appendChild(el("small", "", holder ? fmt(s.reserved, {n: holder}) : s.empty));
-        b.appendChild(who);
-        if (t.button === seat.seat) b.appendChild(el("span", "dealer-btn", "D"));
-        if (seat.entry) b.addEventListener("click", function () { openSeat(t, seat); });
-        else b.disabled = true;
-        seats.appendChild(b);
-      });
-      card.appendChild(seats);
-      var foot = el("div", "m-foot");
-      foot.appendChild(el("span", "count", fmt(s.players, {n: t.players, s: t.seats})));
-      foot.appendChild(el("span", "", "·"));
-      foot.appendChild(el("span", "", t.button ? fmt(s.button, {s: t.button}) : s.noButton));
-      if (t.break_position) foot.appendChild(el("span", "", "· " + fmt(s["break"], {n: t.break_position})));
-      if (t.accessible) foot.appendChild(el("span", "badge", s.accessible));
-      if (step === "deal" || step === "playing") {
-        foot.appendChild(actionForm(s.handDone, "hand-done", [], null, function (b) {
-          press(b, at(urls.handDone, t.table), {}, function () { return fmt(s.doneHand, {table: t.table}); });
-        }));
-      }
-      if (t.in_play && t.players) {
-        var bb = el("button", "", "D?");
-        bb.type = "button";
-        bb.className = "button-draw";
-        bb.title = fmt(s.drawButton, {n: t.table});
-        bb.addEventListener("click", function () { openButton(t); });
-        foot.appendChild(bb);
-      }
-      card.appendChild(foot);
-      grid.appendChild(card);
-    });
-    Object.keys(typed).forEach(function (id) { var i = document.getElementById(id); if (i) i.value = typed[id]; });
-    if (focused && typed[focused] !== undefined && document.getElementById(focused)) document.getElementById(focused).focus();
+    searchIndex = null;
+    renderGrid();
   }
 
-  function refetch() {
-    if (loading) { again = true; return; }
+  // --- Finding: a table by number, a player by name (folded as core/search.py folds it: case and accents
+  // do not matter) or entry number. Going there switches to the table's section and scrolls to it.
+  var searchIndex = null, found = null;
+  function fold(text) {
+    return String(text || "").normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
+      .toLowerCase().replace(/ß/g, "ss");
+  }
+  function index() {
+    if (!searchIndex) {
+      searchIndex = [];
+      state.tables.forEach(function (t) {
+        t.seat_list.forEach(function (seat) {
+          if (seat.entry) searchIndex.push({key: fold(seat.name), name: seat.name, entry: seat.entry, table: t.table, seat: seat.seat});
+        });
+      });
+    }
+    return searchIndex;
+  }
+  function search(query) {
+    var q = String(query || "").trim();
+    if (/^#?\d+$/.test(q)) {
+      var n = Number(q.replace("#", ""));
+      return index().filter(function (r) { return r.entry === n; });
+    }
+    var words = fold(q).split(/\s+/).filter(Boolean);
+    if (!words.length || q.length < 2) return [];
+    return index().filter(function (r) { return words.every(function (w) { return r.key.indexOf(w) >= 0; }); });
+  }
+  function markFound() {
+    grid.querySelectorAll(".m-seat.found").forEach(function (b) { b.classList.remove("found"); });
+    if (!found) return null;
+    var b = grid.querySelector('.m-table[data-table="' + found.table + '"] .m-seat[data-seat="' + found.seat + '"]');
+    if (b) b.classList.add("found");
+    return b;
+  }
+  function updateToolsHeight() { document.documentElement.style.setProperty("--tools-h", toolsBox.offsetHeight + "px"); }
+  // Show table `number`: clear the filters that hide it, switch to its section, scroll to it.
+  function goTo(number, seat) {
+    var f = facts(), t = state.tables.filter(function (x) { return x.table === number; })[0];
+    if (!t) return false;
+    if (filtered(f).indexOf(t) < 0) filterBoxes.forEach(function (b) { b.checked = false; });
+    var list = filtered(f), i = list.indexOf(t);
+    section = Math.floor(i / (list.length <= ALL_UP_TO ? Math.max(list.length, 1) : SECTION));
+    found = seat ? {table: number, seat: seat} : null;
+    renderGrid();
+    updateToolsHeight();
+    var target = (seat && markFound()) || grid.querySelector('.m-table[data-table="' + number + '"]');
+    var node = grid.querySelector('.m-table[data-table="' + number + '"]');
+    node.scrollIntoView({block: "start"});
+    if (target && target.focus) target.focus({preventScroll: true});
+    return true;
+  }
+  var note = document.getElementById("map-search-note"), foundList = document.getElementById("map-found");
+  function showMatches(matches, jump) {
+    foundList.textContent = "";
+    var input = document.getElementById("map-search");
+    note.textContent = input.value.trim() && !matches.length ? s.foundNone : (matches.length > 8 ? fmt(s.foundMore, {n: matches.length - 8}) : "");
+    matches.slice(0, 8).forEach(function (r) {
+      var b = el("button", "found-seat", fmt(s.foundSeat, {name: r.name, n: r.entry, t: r.table, s: r.seat}));
+      b.type = "button";
+      b.dataset.entry = r.entry;
+      b.addEventListener("click", function () { goTo(r.table, r.seat); });
+      foundList.appendChild(b);
+    });
+    updateToolsHeight();
+    if (jump && matches.length) goTo(matches[0].table, matches[0].seat);
+  }
+  var typing = null;
+  document.getElementById("map-search").addEventListener("input", function (ev) {
+    clearTimeout(typing);
+    var value = ev.target.value;
+    typing = setTimeout(function () { showMatches(search(value), false); }, 120);
+  });
+  document.getElementById("map-search-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    clearTimeout(typing);
+    showMatches(search(document.getElementById("map-search").value), true);
+  });
+  document.getElementById("map-goto-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var n = whole(document.getElementById("map-goto").value);
+    note.textContent = goTo(n) ? "" : fmt(s.noTable, {n: document.getElementById("map-goto").value});
+    updateToolsHeight();
+  });
+  sectionSelect.addEventListener("change", function () {
+    section = Number(sectionSelect.value) || 0;
+    renderGrid();
+    var first = grid.querySelector(".m-table");  // back to the top of the section when scrolled past it
+    if (first && first.getBoundingClientRect().top < toolsBox.offsetHeight) first.scrollIntoView({block: "start"});
+  });
+  filterBoxes.forEach(function (b) { b.addEventListener("change", function () { section = 0; renderGrid(); }); });
+  window.addEventListener("resize", updateToolsHeight);
+
+  function refetch() {  // the promise settles when the map is drawn (bench/floor_map_render.py waits on it)
+    if (loading) { again = true; return Promise.resolve(); }
     loading = true;
-    fetch(urls.json, {cache: "no-store", credentials: "same-origin"})
+    return fetch(urls.json, {cache: "no-store", credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (m) { state = m; render(); })
       .catch(function () { /* the next event or reconnect tries again */ })
@@ -292,13 +498,14 @@
       lastBust = who;
       document.getElementById("undo-text").textContent = fmt(s.undo, {n: who.entry, name: who.name});
       document.getElementById("undo-bar").hidden = false;
+      updateToolsHeight();
     });
   });
   document.getElementById("undo-bust").addEventListener("click", function (ev) {
     if (!lastBust) return;
     var who = lastBust;
     press(ev.currentTarget, at(urls.undo, who.entry), {}, DONE.undo).then(function (answer) {
-      if (answer) { lastBust = null; document.getElementById("undo-bar").hidden = true; }
+      if (answer) { lastBust = null; document.getElementById("undo-bar").hidden = true; updateToolsHeight(); }
     });
   });
   document.getElementById("correct-go").addEventListener("click", function (ev) {
@@ -386,5 +593,7 @@
     }
   });
   render();
+  updateToolsHeight();
+  if (window.performance && performance.mark) performance.mark("floor-map:first-render");
   window.floorMap = {refetch: refetch, conn: conn, get state() { return state; }};
 })();

@@ -139,11 +139,28 @@
       refresh: function () { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({action: "snapshot"})); }
     };
   }
-  function money(amount, currency) {
-    // In the page's language; whole amounts without decimals: a TV reads "100 000 CZK".
-    var cents = amount % 100, lang = document.documentElement.lang || undefined;
-    var text = new Intl.NumberFormat(lang, {minimumFractionDigits: cents ? 2 : 0, maximumFractionDigits: 2}).format(amount / 100);
-    return text + " " + currency;
+  // Money as people read it: the same rule and table as core/money.py (tests/browser/test_money.py holds
+  // them to the same text). Minor units in; major units out, decimals only when not whole:
+  // "1 100 Kč" (cs, sk; no-break spaces), "CZK 1,100" (English: the code first).
+  var MONEY_STYLES = {cs: ["\u00a0", ",", true], sk: ["\u00a0", ",", true], en: [",", ".", false]};
+  var MONEY_DECIMALS = {JPY: 0, KRW: 0, ISK: 0, HUF: 2, BHD: 3, KWD: 3};
+  var MONEY_SYMBOLS = {CZK: "K\u010d", EUR: "\u20ac"};
+  function money(amount, currency, language) {
+    if (amount === null || amount === undefined || amount === "") return "";
+    amount = Math.trunc(Number(amount));
+    currency = String(currency || "").toUpperCase();
+    var lang = String(language || document.documentElement.lang || "en").slice(0, 2).toLowerCase();
+    var style = MONEY_STYLES[lang] || MONEY_STYLES.en;
+    var places = MONEY_DECIMALS[currency] === undefined ? 2 : MONEY_DECIMALS[currency], unit = Math.pow(10, places);
+    var abs = Math.abs(amount), whole = String(Math.floor(abs / unit)), minor = abs % unit;
+    var head = whole.length % 3 || 3, parts = [whole.slice(0, head)];
+    for (var i = head; i < whole.length; i += 3) parts.push(whole.slice(i, i + 3));
+    var number = parts.join(style[0]);
+    if (minor) number += style[1] + String(minor).padStart(places, "0");
+    var sign = amount < 0 ? "-" : "";
+    if (!currency) return sign + number;
+    if (style[2]) return sign + number + "\u00a0" + (MONEY_SYMBOLS[currency] || currency);
+    return sign + currency + "\u00a0" + number;
   }
   function fillStats(stats) {
     if (!stats) return;

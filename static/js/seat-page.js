@@ -21,6 +21,9 @@
     // A pending move slip: where to go, and the position waiting there.
     var go = document.getElementById("go"), m = now.status === "active" ? now.move : null;
     go.hidden = !m;
+    // The seat held now is labelled as such (and drawn smaller) while a move is pending.
+    document.getElementById("seat-now").hidden = !(m && seated);
+    document.getElementById("seat-boxes").classList.toggle("leaving", !!(m && seated));
     if (m) {
       var pos = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait}[m.position];
       document.getElementById("go-where").textContent = fmt(s.go, {table: m.table, seat: m.seat}) + (pos ? " · " + pos : "");

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from core.money import format_money
 from payouts import services
 from tables import busts, draws
 from tests.tables.test_seating_services import open_tables, register
@@ -55,6 +56,7 @@ def test_the_api_gives_the_structure_the_plan_and_the_results(client, director, 
     client.force_login(cashier)
     results = client.get(f"/api/tournaments/{tournament.pk}/results/").json()
     assert [r["place"] for r in results] == [4, 5, 6, 7, 8] and results[0]["prize"] > 0 and results[-1]["prize"] == 0
+    assert [r["prize_display"] for r in results] == [format_money(r["prize"], tournament.currency, "en") for r in results]
 
     client.force_login(director)
     plan = client.patch(f"/api/tournaments/{tournament.pk}/payouts/plan/", {"unit": 1000}, content_type="application/json")

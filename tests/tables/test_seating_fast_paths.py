@@ -141,7 +141,7 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
     assert names[entries[1].number] == entries[1].player.display_name
     assert fm["waiting"] == 0 and fm["players_seated"] == 3 and fm["start_drawn"] is True
     assert [list(t) for t in fm["tables"]][0] == ["table", "seats", "in_play", "accessible", "button", "break_position",
-                                                  "players", "status", "seat_list"]
+                                                  "players", "status", "seat_list", "level", "on_old_level"]
 
 
 @pytest.mark.django_db

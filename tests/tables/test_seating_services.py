@@ -440,7 +440,7 @@ def test_the_floor_map_shows_names_seats_and_statuses(drawn, floor, tournament):
     seat = live(entries[0])
     row = next(t for t in fm["tables"] if t["table"] == seat.table.number)
     assert row["seat_list"][seat.seat - 1] == {"seat": seat.seat, "entry": entries[0].number, "name": "P0 Test"}
-    assert next(t for t in fm["tables"] if t["table"] == 4)["status"] == "short"  # 0 players vs 7
+    assert next(t for t in fm["tables"] if t["table"] == 4)["status"] == "empty"  # in play, nobody: not "short"
 
 
 def test_no_seat_by_hand_before_the_start_draw(director, cashier, floor, tournament):

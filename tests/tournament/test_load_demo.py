@@ -1,19 +1,74 @@
-"""The demo that scripts/dev loads: users, a tournament with seated entries and a lobby link; safe to run twice."""
+"""The demo that scripts/dev loads: users, a tournament with seated entries and a lobby link; safe to run twice.
+Its password is never a fixed public one: new on every run, or DEMO_PASSWORD, and printed."""
+import re
 from io import StringIO
 
+from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import Client
 
 from tables.models import Draw, Seat
 from tournament.models import Entry, Tournament
 
 
-def test_load_demo_seats_the_demo_field_and_can_run_again(db):
+def works(username: str, password: str) -> bool:
+    return User.objects.get(username=username).check_password(password)
+
+
+def printed_password(output: str) -> str:
+    return re.findall(r"^Password for all of them: (\S+)$", output, re.MULTILINE)[-1]
+
+
+def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
+    monkeypatch.delenv("DEMO_PASSWORD", raising=False)
     out = StringIO()
     call_command("load_demo", stdout=out)
+    first = printed_password(out.getvalue())
     call_command("load_demo", stdout=out)
+    second = printed_password(out.getvalue())
     assert Tournament.objects.count() == 1
     entries = Entry.objects.filter(status=Entry.Status.ACTIVE).count()
     assert entries > 0
     assert Seat.objects.filter(ended_at__isnull=True).count() == entries
     assert Draw.objects.filter(kind=Draw.Kind.START).count() == 1
     assert "Lobby screen path: /display/" in out.getvalue()
+    # a new random password each run, and the printed one is the one that works
+    assert first != second and len(second) >= 12 and "demo-pass" not in out.getvalue()
+    assert works("director", second) and works("admin", second)
+    assert not works("floor", first)
+
+
+def test_load_demo_takes_the_password_from_the_environment(db, monkeypatch):
+    monkeypatch.setenv("DEMO_PASSWORD", "chosen-by-the-room-42")
+    out = StringIO()
+    call_command("load_demo", players=3, stdout=out)
+    assert printed_password(out.getvalue()) == "chosen-by-the-room-42"
+    assert works("cashier", "chosen-by-the-room-42")
+
+
+def test_the_demo_says_its_clock_has_not_started(db, monkeypatch):
+    """The demo is seated (the tournament is Running) but nobody started its clock: the home list and
+    the overview say so, next to the status."""
+    monkeypatch.setenv("DEMO_PASSWORD", "pw-for-this-test-1")
+    call_command("load_demo", players=3, stdout=StringIO())
+    t = Tournament.objects.get()
+    c = Client(HTTP_ACCEPT_LANGUAGE="en-gb")
+    assert works("director", "pw-for-this-test-1")
+    c.force_login(User.objects.get(username="director"))
+    home = c.get("/").content.decode()
+    assert re.search(r"<td>Running</td><td class=\"clock-state\" data-clock=\"not_started\">Not started</td>", home)
+    overview = c.get(f"/t/{t.pk}/").content.decode()
+    assert re.search(r'<span id="tournament-status">Running</span>, '
+                     r'<span id="clock-state" data-clock="not_started"[^>]*>clock not started</span>', overview)
+
+
+def test_home_and_overview_follow_the_clock(director, tournament):
+    from clock import services as clock
+
+    c = Client()
+    c.force_login(director)
+    clock.start_clock(director, tournament)
+    assert 'data-clock="running">Running</td>' in c.get("/").content.decode()
+    clock.pause_clock(director, tournament)
+    assert 'data-clock="paused"' in c.get(f"/t/{tournament.pk}/").content.decode()
+    assert "clock paused" in c.get(f"/t/{tournament.pk}/").content.decode()

@@ -191,7 +191,7 @@ def tournament_post(template, **overrides) -> dict:
     data = {
         "template": str(template.pk), "name": "Friday Bounty", "venue": "Card Casino Praha", "time_zone": "Europe/Prague",
         "start_at": "2026-11-27T19:00", "game": "nlhe", "table_format": "full_ring", "seats_per_table": "9",
-        "final_table_size": "", "currency": "czk", "buy_in": "150000", "fee": "20000", "guaranteed_pool": "",
+        "final_table_size": "", "currency": "czk", "buy_in": "1 500", "fee": "200", "guaranteed_pool": "",
         "starting_stack": "20000", "reentry_allowed": "on", "max_reentries": "2", "late_reg_until_level": "4",
         "rebuy_price": "", "rebuy_fee": "", "rebuy_chips": "", "max_rebuys": "", "rebuy_until_level": "",
         "addon_price": "", "addon_fee": "", "addon_chips": "", "max_addons": "1", "addon_until_level": "",
@@ -204,7 +204,8 @@ def test_create_tournament_copies_the_template(client, director, template):
     client.force_login(director)
     response = client.get(reverse("tournament-create") + f"?template={template.pk}")
     html = response.content.decode()
-    assert response.status_code == 200 and "Europe/Prague" in html and "Buy-in (cents)" in html
+    assert response.status_code == 200 and "Europe/Prague" in html and "Buy-in (CZK)" in html and "(cents)" not in html
+    assert 'name="currency" value="CZK"' in html  # a Czech room's default, not the model's EUR
     response = client.post(reverse("tournament-create"), tournament_post(template))
     tournament = Tournament.objects.get(name="Friday Bounty")
     assert response.status_code == 302 and response["Location"] == reverse("tournament-detail", args=[tournament.pk])
@@ -231,6 +232,28 @@ def test_bad_tournament_fields_show_errors_and_create_nothing(client, director, 
     assert not Tournament.objects.exists()
 
 
+def test_money_is_typed_and_shown_back_in_major_units(client, director, template):
+    client.force_login(director)
+    post = tournament_post(template, buy_in="1 100,50", fee="100", guaranteed_pool="1.000.000", rebuy_allowed="on",
+                           rebuy_price="1100", rebuy_fee="0", rebuy_chips="20000", max_reentries="3")
+    response = client.post(reverse("tournament-create"), post)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    t = Tournament.objects.get(name="Friday Bounty")
+    assert (t.buy_in, t.fee, t.guaranteed_pool, t.rebuy_price, t.rebuy_fee) == (110050, 10000, 100000000, 110000, 0)
+    assert t.reentry_allowed and t.max_reentries == 3  # the re-entry count is taken when re-entries are allowed
+    html = client.get(reverse("tournament-edit", args=[t.pk])).content.decode()
+    for name, shown in (("buy_in", "1100.5"), ("fee", "100"), ("guaranteed_pool", "1000000"), ("rebuy_price", "1100")):
+        assert f'name="{name}" value="{shown}"' in html, name
+    assert "Buy-in (CZK)" in html and "Re-buy price (CZK)" in html
+    # What is not an amount is a field error; nothing is saved.
+    response = client.post(reverse("tournament-edit", args=[t.pk]), {**post, "buy_in": "eleven", "fee": "-5"})
+    html = response.content.decode()
+    assert response.status_code == 200 and "Enter an amount such as 1100 or 1 100,50." in html
+    assert "The amount cannot be negative." in html and 'value="eleven"' in html
+    t.refresh_from_db()
+    assert t.buy_in == 110050
+
+
 def test_edit_tournament_shows_local_time_and_saves(client, director, tournament):
     client.force_login(director)
     url = reverse("tournament-edit", args=[tournament.pk])
@@ -238,12 +261,13 @@ def test_edit_tournament_shows_local_time_and_saves(client, director, tournament
     # 18:00 UTC is 19:00 in Bratislava in November.
     assert 'value="2026-11-29T19:00"' in html and reverse("tournament-structure", args=[tournament.pk]) in html
     data = tournament_post(tournament.structure, name="Sunday Deepstack II", time_zone="Europe/Bratislava",
-                           start_at="2026-11-29T20:30", currency="EUR", buy_in="10000", fee="1500")
+                           start_at="2026-11-29T20:30", currency="EUR", buy_in="100", fee="15,50")
     del data["template"]
     response = client.post(url, data)
     assert response.status_code == 302 and response["Location"] == reverse("tournament-detail", args=[tournament.pk])
     tournament.refresh_from_db()
     assert tournament.name == "Sunday Deepstack II"
+    assert (tournament.currency, tournament.buy_in, tournament.fee) == ("EUR", 10000, 1550)
     assert tournament.start_at == datetime(2026, 11, 29, 19, 30, tzinfo=UTC)
     assert AuditEvent.objects.filter(tournament=tournament, type="tournament.changed").exists()
 

@@ -4,10 +4,12 @@ import json
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
-from tests.conftest import PASSWORD, id_doc
+from tests.conftest import PASSWORD, id_doc, tournament_data
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Purchase, Tournament
+from tournament.receipts import receipt_lines
 
 ROLES = ["director", "floor", "cashier", "dealer"]
 
@@ -203,10 +205,34 @@ def test_the_old_form_endpoints_are_gone(client, director, tournament, registere
 def test_receipt_shows_amounts_and_pdf_is_a_pdf(client, cashier, tournament, registered):
     client.force_login(cashier)
     page = client.get(reverse("receipt", args=[tournament.pk, 1])).content.decode()
-    assert "100.00 EUR" in page and "15.00 EUR" in page and "115.00 EUR" in page and f"#{registered.number}" in page
+    assert "EUR\xa0100<" in page and "EUR\xa015<" in page and "EUR\xa0115<" in page and f"#{registered.number}" in page
     for paper in ("80mm", "a4"):
         pdf = client.get(reverse("receipt-pdf", args=[tournament.pk, 1]) + f"?paper={paper}")
         assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(("language", "total", "prices"), [
+    ("cs", "1\xa0100\xa0Kč", ("1\xa0000\xa0Kč", " 100\xa0Kč")),
+    ("sk", "1\xa0100\xa0Kč", ("1\xa0000\xa0Kč", " 100\xa0Kč")),
+    ("en", "CZK\xa01,100", ("Buy-in CZK\xa01,000 + fee CZK\xa0100.",)),
+])
+def test_money_reads_in_major_units_in_the_pages_language(client, cashier, director, template, player, language, total,
+                                                          prices):
+    """The user test's findings: the receipt said "110000 CZK" and the registration panel "Buy-in 100000 + fee
+    10000 (CZK, minor units)" for a buy-in of 1,000 crowns and a fee of 100."""
+    t = setup.create_tournament(director, tournament_data(currency="CZK", buy_in=100000, fee=10000), template)
+    entry = services.register_entry(cashier, t, player, id_doc())
+    client.force_login(cashier)
+    lang = {"HTTP_ACCEPT_LANGUAGE": language}
+    receipt = client.get(reverse("receipt", args=[t.pk, 1]), **lang).content.decode()
+    assert f"<dd>{total}</dd>" in receipt and "110000" not in receipt
+    detail = client.get(reverse("entry-detail", args=[t.pk, entry.number]), **lang).content.decode()
+    assert f">{total}</td>" in detail and "110000" not in detail
+    register = client.get(reverse("register", args=[t.pk]) + f"?player={player.pk}", **lang).content.decode()
+    assert "minor units" not in register and "100000" not in register
+    assert all(price in register for price in prices), prices
+    with translation.override(language):
+        assert (str(translation.gettext("Total")), total) in [(str(k), v) for k, v in receipt_lines(entry.purchases.get())]
 
 
 def test_voided_receipt_prints_void(client, cashier, tournament, registered):

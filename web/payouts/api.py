@@ -18,17 +18,24 @@ from tournament.models import IdCheck, Purchase
 from tournament.services import IdDocument
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
+from web.money_fields import MoneyDisplayField, money_display
 from web.tournament.serializers import IdCheckSerializer
 
 ID_AGAIN = _("Type the number of the player's ID document again: no prize without an ID check.")
 NO_SIGNATURE = _("The player must sign: no prize without a signature.")
 
+
+def display_field() -> serializers.CharField:
+    return serializers.CharField(help_text="The amount as people read it in the request's language: \"1 100 Kč\", \"CZK 1,100\".")
+
+
 BandSerializer = inline_serializer("PayoutBand", {
     "first": serializers.IntegerField(), "last": serializers.IntegerField(),
     "prize": serializers.IntegerField(help_text="Minor units, for each place of the band."),
+    "prize_display": display_field(),
 }, many=True)
-JumpSerializer = inline_serializer("PayJump", {"place": serializers.IntegerField(), "prize": serializers.IntegerField()},
-                                   allow_null=True)
+JumpSerializer = inline_serializer("PayJump", {"place": serializers.IntegerField(), "prize": serializers.IntegerField(),
+                                               "prize_display": display_field()}, allow_null=True)
 PayoutsSerializer = inline_serializer("Payouts", {
     "method": serializers.ChoiceField(choices=PayoutPlan.Method.choices),
     "state": serializers.ChoiceField(choices=[selectors.LIVE, selectors.FROZEN, selectors.EDITED], help_text=(
@@ -38,6 +45,7 @@ PayoutsSerializer = inline_serializer("Payouts", {
     "currency": serializers.CharField(), "unit": serializers.IntegerField(),
     "share_paid_bp": serializers.IntegerField(), "min_cash_bp": serializers.IntegerField(),
     "min_cash": serializers.IntegerField(), "places_wanted": serializers.IntegerField(),
+    "pool_display": display_field(), "min_cash_display": display_field(),
     "places_paid": serializers.IntegerField(),
     "reason": serializers.CharField(allow_null=True, help_text="Why fewer places are paid than wanted."),
     "bands": BandSerializer, "in_the_money": serializers.BooleanField(), "next_jump": JumpSerializer,
@@ -72,13 +80,19 @@ PlanAnswer = inline_serializer("PayoutPlan", {
 EditSerializer = inline_serializer("PayoutEdit", {"bands": BandSerializer})
 ResultSerializer = inline_serializer("Result", {
     "entry": serializers.IntegerField(), "name": serializers.CharField(), "place": serializers.IntegerField(),
-    "place_low": serializers.IntegerField(), "prize": serializers.IntegerField(),
+    "place_low": serializers.IntegerField(), "prize": serializers.IntegerField(), "prize_display": display_field(),
 }, many=True)
 
 
 def _state(t) -> dict:
     state = selectors.payout_state(t)
     state.pop("prizes")
+    currency = state["currency"]
+    state["pool_display"] = money_display(state["pool"], currency)
+    state["min_cash_display"] = money_display(state["min_cash"], currency)
+    state["bands"] = [{**band, "prize_display": money_display(band["prize"], currency)} for band in state["bands"]]
+    if state["next_jump"]:
+        state["next_jump"] = {**state["next_jump"], "prize_display": money_display(state["next_jump"]["prize"], currency)}
     return state
 
 
@@ -139,7 +153,7 @@ class ResultsView(RoleAPIView):
                    summary="Every finishing place with its prize (ties split), best first")
     def get(self, request, pk: int):
         t = tournament_or_404(pk)
-        return Response(selectors.results(t))
+        return Response([{**row, "prize_display": money_display(row["prize"], t.currency)} for row in selectors.results(t)])
 
 
 # --- the cashier's reconciliation ------------------------------------------------------------------
@@ -181,6 +195,8 @@ ReconciliationSerializer = inline_serializer("Reconciliation", {
     "mismatches": inline_serializer("PayoutMismatch", {
         "entry": _int(), "paid": _int(), "prize": _int(help_text="The prize of its place now.")}, many=True),
     "players_left": _int(),
+    **{f"{name}_display": display_field() for name in ("cash_in", "collected", "fees", "overlay", "house_result", "pool",
+                                                     "prizes_paid", "prizes_owed", "cage", "balance")},
 })
 
 
@@ -190,7 +206,11 @@ class ReconciliationView(RoleAPIView):
     @extend_schema(operation_id="reconciliation", tags=["payouts"], responses=answers(200, ReconciliationSerializer),
                    summary="The cashier's reconciliation: takings, refunds, overlay, prizes paid and owed, the cage")
     def get(self, request, pk: int):
-        return Response(reconciliation(tournament_or_404(pk)))
+        answer = reconciliation(tournament_or_404(pk))
+        for name in ("cash_in", "collected", "fees", "overlay", "house_result", "pool", "prizes_paid", "prizes_owed",
+                     "cage", "balance"):
+            answer[f"{name}_display"] = money_display(answer[name], answer["currency"])
+        return Response(answer)
 
 
 # --- paying prizes ---------------------------------------------------------------------------------
@@ -213,11 +233,12 @@ class PaymentSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="entry.player.display_name")
     id_check = IdCheckSerializer()
     paid_by = serializers.CharField(source="paid_by.username")
+    amount_display = MoneyDisplayField("amount")
 
     class Meta:
         model = Payment
-        fields = ("number", "entry", "name", "status", "amount", "place", "place_low", "id_check", "paid_at", "paid_by",
-                  "voided_at", "void_reason")
+        fields = ("number", "entry", "name", "status", "amount", "amount_display", "place", "place_low", "id_check",
+                  "paid_at", "paid_by", "voided_at", "void_reason")
 
 
 class PaymentVoidSerializer(serializers.Serializer):
@@ -251,7 +272,7 @@ class PaymentListView(RoleAPIView):
                    summary="Every prize payment, voided ones included, by receipt number")
     def get(self, request, pk: int):
         t = tournament_or_404(pk)
-        payments = Payment.objects.filter(tournament=t).select_related("entry__player", "id_check", "paid_by")
+        payments = Payment.objects.filter(tournament=t).select_related("entry__player", "id_check", "paid_by", "tournament")
         return Response(PaymentSerializer(payments, many=True).data)
 
 

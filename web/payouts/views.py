@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from core import access, roles
 from core.errors import ServiceError
+from core.money import MoneyParseError, format_major, parse_major
 from payouts import receipts, reports, selectors
 from payouts.models import Payment
 from payouts.reconciliation import reconciliation
@@ -30,25 +31,27 @@ def payouts_page(request, tournament: Tournament):
     return render(request, "payouts/payouts.html", {
         "t": tournament, "state": state, "plan": plan_json(plan), "edited": plan.edited,
         "share_percent": f"{plan.share_paid_bp / 100:g}", "min_cash_times": f"{plan.min_cash_bp / 10_000:g}",
-        "unit_major": f"{plan.unit / 100:g}",
+        "unit_major": format_major(plan.unit, tournament.currency),
         "house_table_json": json.dumps(plan.house_table, indent=1) if plan.house_table else "",
         "results": selectors.results(tournament, state) if show_names else None,
         "payments": {p.entry.number: p for p in Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
                      .select_related("entry")} if show_names else {},
         "may_pay": roles.has_role(request.user, roles.PAY),
-        "bands_text": "\n".join(f"{b['first']} {b['last']} {b['prize'] / 100:g}" for b in state["bands"]),
+        "bands_text": "\n".join(f"{b['first']} {b['last']} {format_major(b['prize'], tournament.currency)}"
+                                for b in state["bands"]),
         "deal": deal_panel(request, tournament, state) if roles.has_role(request.user, roles.DEAL_PROPOSE) else None,
         "may_approve": roles.has_role(request.user, roles.SETUP),
         "may_reconcile": roles.has_role(request.user, access.staff_roles(access.page("payout-reconciliation"))),
     })
 
 
-def _major_to_minor(text: str) -> int | str:
-    """'1 500,50' -> 150050; what is not an amount is given back as typed (deal_inputs refuses it)."""
-    cleaned = (text or "").replace(" ", "").replace("\u00a0", "").replace(",", ".")
+def _major_to_minor(text: str, currency: str) -> int | str:
+    """'1 500,50' -> 150050 (core/money.py); what is not an amount is given back as typed (deal_inputs refuses it)."""
+    if not (text or "").strip():
+        return 0
     try:
-        return round(float(cleaned) * 100) if cleaned else 0
-    except ValueError:
+        return parse_major(text, currency)
+    except MoneyParseError:
         return text
 
 
@@ -77,7 +80,7 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
     if request.GET.get("deal") and basis["players"]:
         try:
             entries, chips, to_play_for = deal_inputs(
-                basis, {str(n): _whole_number(v) for n, v in typed.items()}, _major_to_minor(panel["to_play_for_text"]))
+                basis, {str(n): _whole_number(v) for n, v in typed.items()}, _major_to_minor(panel["to_play_for_text"], t.currency))
         except ServiceError as exc:
             panel["error"] = exc.message
         else:
@@ -95,7 +98,7 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
                 "stacks_json": json.dumps({str(n): c for n, c in zip(entries, chips, strict=True)}),
             }
             for row in panel["figures"]["rows"]:  # the custom deal's amounts start from ICM, in major units
-                row["start"] = "" if row["icm"] is None else f"{row['icm'] / 100:.2f}".removesuffix(".00")
+                row["start"] = "" if row["icm"] is None else format_major(row["icm"], t.currency)
     return panel
 
 

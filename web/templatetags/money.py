@@ -9,25 +9,15 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import get_language
 
-register = template.Library()
+from core.money import format_money
 
-SYMBOLS = {"CZK": "Kč", "EUR": "€"}  # written after the amount in Czech and Slovak
-AFTER_THE_AMOUNT = ("cs", "sk")
+register = template.Library()
 
 
 @register.filter
 def money(amount, currency: str = "") -> str:
-    """Minor units -> the amount in major units, with cents only when there are any."""
-    if amount is None or amount == "":
-        return ""
-    amount = int(amount)
-    whole, cents = divmod(abs(amount), 100)
-    value = number_format(abs(amount) / 100 if cents else whole, decimal_pos=2 if cents else 0, use_l10n=True,
-                          force_grouping=True)
-    sign = "-" if amount < 0 else ""
-    if (get_language() or "en")[:2] in AFTER_THE_AMOUNT:
-        return f"{sign}{value}\u00a0{SYMBOLS.get(currency, currency)}".strip()
-    return f"{sign}{currency}\u00a0{value}".strip() if currency else f"{sign}{value}"
+    """Minor units -> the amount in major units, with cents only when there are any (core/money.py)."""
+    return format_money(amount, currency, get_language())
 
 
 @register.filter

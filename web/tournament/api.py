@@ -6,7 +6,7 @@ Tablets and scripts authenticate with `Authorization: Token <key>` from /api/aut
 """
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
@@ -193,9 +193,7 @@ class PlayerListView(RoleAPIView):
                    responses=answers(200, s.PlayerSerializer(many=True), refused=True, lookup=False))
     def get(self, request):
         q = valid(s.PlayerSearchSerializer, request.query_params).validated_data["q"]
-        players = Player.objects.all()
-        for word in q.split():
-            players = players.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word) | Q(nickname__icontains=word))
+        players = Player.objects.named(q)  # folded: "novak" finds Novák, "vak" too
         if not q.strip():
             players = players.order_by("-created_at", "-id")
         return Response(s.PlayerSerializer(players[: self.LIMIT], many=True).data)
@@ -282,7 +280,7 @@ class ReceiptListView(RoleAPIView):
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
         query = valid(s.ReceiptFilterSerializer, request.query_params).validated_data
-        purchases = tournament.purchases.select_related("entry").order_by("number")
+        purchases = tournament.purchases.select_related("entry", "tournament").order_by("number")
         if query.get("status"):
             purchases = purchases.filter(status=query["status"])
         if query.get("entry"):

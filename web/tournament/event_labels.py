@@ -45,4 +45,80 @@ def event_labels() -> dict[str, str]:
         "deal.proposed": _("Deal proposed"),
         "deal.approved": _("Deal approved"),
         "deal.rejected": _("Deal rejected or withdrawn"),
+        "entry.bust_undone": _("Bust undone"),
+        "addon.announced": _("Add-on announced"),
+        "player.created": _("Player created"),
+        "structure.created": _("Structure created"),
+        "structure.changed": _("Structure template changed"),
+        "structure.copied": _("Structure copied"),
+        "structure.imported": _("Structure imported"),
+        "move.created": _("Move slip"),
+        "move.done": _("Player moved"),
+        "move.cancelled": _("Move cancelled"),
+        "seat.corrected": _("Seat corrected"),
+        "seat_request.set": _("Seat requested"),
+        "seat_request.cancelled": _("Seat request cancelled"),
+        "draw.committed": _("Draw committed"),
+        "seating.drawn": _("Seating drawn"),
+        "seating.redrawn": _("Seating redrawn"),
+        "table.breaking": _("Table breaking"),
+        "table.button": _("Button drawn"),
+        "table.button_needed": _("Button needed"),
+        "table.positions": _("Positions set"),
+        "table.hand_done": _("Hand done"),
+        "table.token_renewed": _("Table link renewed"),
+        "table.in_play": _("Table in play"),
+        "table.out_of_play": _("Table out of play"),
+        "table.dealer_link_created": _("Dealer link created"),
+        "table.dealer_link_revoked": _("Dealer link revoked"),
+        "tables.halted": _("Balancing halted at tables"),
+        "tables.break_order": _("Break order set"),
+        "balance.clear": _("Balancing unblocked"),
+        "balance.no_move": _("Balancing stuck"),
+        "balance.blocked": _("Balancing blocked"),
+        "balance.failed": _("Balancing failed"),
+        "house_rules.changed": _("House rules changed"),
+        "h4h.started": _("Hand-for-hand started"),
+        "h4h.ended": _("Hand-for-hand ended"),
+        "h4h.hand_called": _("Hand-for-hand: hand called"),
+        "h4h.hand_complete": _("Hand-for-hand: hand complete"),
+        "chips.found": _("Removed chips found"),
     }
+
+
+# The log's filter by kind: each type belongs to the first group whose prefix it starts with.
+GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("busts", ("entry.busted", "entry.bust_undone")),
+    ("entries", ("entry.", "player.", "rebuy.", "addon.", "purchase.", "registration.")),
+    ("seating", ("move.", "seat.", "seat_request.", "seating.", "draw.", "balance.", "tables.halted", "table.breaking",
+                 "table.button", "house_rules.")),
+    ("tables", ("table.", "tables.", "h4h.")),
+    ("clock", ("clock.",)),
+    ("chips", ("colorup.", "race.", "chips.")),
+    ("payouts", ("payouts.", "payout.", "deal.")),
+    ("setup", ("tournament.", "structure.", "display.")),
+)
+
+
+def event_groups() -> dict[str, str]:
+    return {
+        "busts": _("Busts"),
+        "entries": _("Entries and purchases"),
+        "seating": _("Seating, moves and balancing"),
+        "tables": _("Tables and hands"),
+        "clock": _("Clock"),
+        "chips": _("Chips and color-ups"),
+        "payouts": _("Prizes and deals"),
+        "setup": _("Setup"),
+    }
+
+
+def group_of(type_: str) -> str:
+    for group, prefixes in GROUP_PREFIXES:
+        if type_.startswith(prefixes):
+            return group
+    return "setup"
+
+
+def types_of(group: str) -> list[str]:
+    return sorted(type_ for type_ in event_labels() if group_of(type_) == group)

@@ -40,9 +40,17 @@ class IdCheckForm(forms.Form):
 
 
 class VoidForm(forms.Form):
+    """Posted to the API by the page's script: the refund typed in major units, sent in minor (data-scale)."""
+
     reason = forms.CharField(label=_("Reason"), max_length=300)
-    refund_amount = forms.IntegerField(label=_("Refund (minor units)"), min_value=0, required=False,
-                                       help_text=_("Empty: refund everything that was paid on this receipt."))
+    refund_amount = forms.CharField(
+        label=_("Refund"), required=False, help_text=_("Empty: refund everything that was paid on this receipt."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "data-scale": "100", "class": "num", "autocomplete": "off"}))
+
+    def __init__(self, *args, currency: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if currency:
+            self.fields["refund_amount"].label = _("Refund (%(currency)s)") % {"currency": currency}
 
 
 class PreferencesForm(forms.Form):

@@ -13,6 +13,7 @@ from rest_framework import serializers
 from tournament import services, setup
 from tournament import structure as rules
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Level, Player, Purchase, Structure, Tournament
+from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyDisplayField
 
 MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
 MAX_MINUTES = 32_767  # PositiveSmallIntegerField
@@ -165,6 +166,14 @@ class TournamentCreateSerializer(TournamentUpdateSerializer):
 
     class Meta(TournamentUpdateSerializer.Meta):
         fields = (*setup.TOURNAMENT_FIELDS, "template")
+        extra_kwargs = {**TournamentUpdateSerializer.Meta.extra_kwargs,
+                        "currency": {"help_text": "Three-letter code. Omitted: EUR in Europe/Bratislava, CZK elsewhere."}}
+
+    def validate(self, attrs: dict) -> dict:
+        attrs = super().validate(attrs)
+        if "currency" not in attrs:  # the first rooms are Czech and Slovak, not the model's EUR everywhere
+            attrs["currency"] = CURRENCY_BY_ZONE.get(attrs.get("time_zone", "Europe/Prague"), DEFAULT_CURRENCY)
+        return attrs
 
 
 class RegistrationToggleSerializer(serializers.Serializer):
@@ -192,6 +201,10 @@ class StatsSerializer(serializers.Serializer):
     current_level = serializers.IntegerField()
     registration_open = serializers.BooleanField()
     currency = serializers.CharField()
+    collected_display = MoneyDisplayField("collected", currency="currency")
+    fees_display = MoneyDisplayField("fees", currency="currency")
+    prize_pool_display = MoneyDisplayField("prize_pool", currency="currency")
+    guarantee_overlay_display = MoneyDisplayField("guarantee_overlay", currency="currency")
 
 
 # --- players -----------------------------------------------------------------------------
@@ -296,11 +309,15 @@ class RegistrationSerializer(serializers.ModelSerializer):
 class PurchaseSerializer(serializers.ModelSerializer):
     entry = serializers.IntegerField(source="entry.number", help_text="Entry number.")
     total = serializers.IntegerField(read_only=True, help_text="Amount plus fee, minor currency units.")
+    amount_display = MoneyDisplayField("amount")
+    fee_display = MoneyDisplayField("fee")
+    total_display = MoneyDisplayField("total")
+    currency = serializers.CharField(source="tournament.currency", read_only=True)
 
     class Meta:
         model = Purchase
         fields = ("number", "entry", "kind", "status", "amount", "fee", "total", "chips", "created_at", "paid_at",
-                  "voided_at", "void_reason", "refund_amount")
+                  "voided_at", "void_reason", "refund_amount", "currency", "amount_display", "fee_display", "total_display")
 
 
 class RebuySerializer(serializers.Serializer):

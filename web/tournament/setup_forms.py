@@ -20,6 +20,7 @@ from tournament import structure as rules
 from tournament.messages import problem_message
 from tournament.models import Level, Structure, Tournament
 from tournament.setup import TOURNAMENT_FIELDS
+from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyField
 
 NUMBER = {"inputmode": "numeric", "class": "num"}
 MAX_CHIPS = 2_000_000_000
@@ -290,7 +291,17 @@ class VenueDateTimeField(forms.DateTimeField):
         return value
 
 
-MONEY_HELP = _("In minor units (cents, haléře): 100 means 1.00, so a buy-in of 100 EUR is 10000.")
+MONEY_HELP = _("In crowns or euros, as on the poster: 1100 or 1 100,50.")
+# Money typed in major units, labelled with the currency: "Buy-in (CZK)". The services get minor units.
+MONEY_LABELS = {
+    "buy_in": _("Buy-in (%(currency)s)"),
+    "fee": _("Fee (%(currency)s)"),
+    "guaranteed_pool": _("Guaranteed prize pool (%(currency)s)"),
+    "rebuy_price": _("Re-buy price (%(currency)s)"),
+    "rebuy_fee": _("Re-buy fee (%(currency)s)"),
+    "addon_price": _("Add-on price (%(currency)s)"),
+    "addon_fee": _("Add-on fee (%(currency)s)"),
+}
 ZERO_IF_EMPTY = ("fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "rebuy_chips", "addon_price", "addon_fee", "addon_chips")
 
 
@@ -302,6 +313,13 @@ class TournamentForm(forms.ModelForm):
         label=_("Start time"), help_text=_("Local time in the time zone chosen above."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
+    buy_in = MoneyField(help_text=MONEY_HELP)
+    fee = MoneyField(required=False, help_text=_("The house's part, not in the prize pool."))
+    guaranteed_pool = MoneyField(required=False, help_text=_("0 means no guarantee."))
+    rebuy_price = MoneyField(required=False)
+    rebuy_fee = MoneyField(required=False)
+    addon_price = MoneyField(required=False)
+    addon_fee = MoneyField(required=False)
 
     FIELDSETS = (
         (_("Event"), ("name", "venue", "time_zone", "start_at", "game", "table_format", "seats_per_table", "final_table_size")),
@@ -315,19 +333,9 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = list(TOURNAMENT_FIELDS)
         labels = {
-            "buy_in": _("Buy-in (cents)"),
-            "fee": _("Fee (cents)"),
-            "guaranteed_pool": _("Guaranteed prize pool (cents)"),
-            "rebuy_price": _("Re-buy price (cents)"),
-            "rebuy_fee": _("Re-buy fee (cents)"),
-            "addon_price": _("Add-on price (cents)"),
-            "addon_fee": _("Add-on fee (cents)"),
             "final_table_size": _("Final table size"),
         }
         help_texts = {
-            "buy_in": MONEY_HELP,
-            "fee": _("The house's part, not in the prize pool. Minor units, like the buy-in."),
-            "guaranteed_pool": _("0 means no guarantee. Minor units, like the buy-in."),
             "final_table_size": _("Empty: set by TDA rule 9 to one more than the table size, at most 10 "
                                   "(10 for full ring with 9 seats, 7 for 6-max)."),
             "seats_per_table": _("2 to 10."),
@@ -339,13 +347,21 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["final_table_size"].required = False
+        self.fields["max_addons"].required = False  # not sent while add-ons are off (the form's script disables it)
         for name in ZERO_IF_EMPTY:
             self.fields[name].required = False
-        for name, field in self.fields.items():
+        for field in self.fields.values():
             if isinstance(field, forms.IntegerField):
                 field.widget.attrs.update(NUMBER)
-                if name in ("buy_in", "fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee"):
-                    field.widget.attrs["data-money"] = "1"
+        if not self.instance.pk and "currency" not in (kwargs.get("initial") or {}):
+            # The model's own default (EUR) is not a Czech room's.
+            self.initial["currency"] = CURRENCY_BY_ZONE.get(self.initial.get("time_zone"), DEFAULT_CURRENCY)
+        currency = str((self.data.get("currency") if self.is_bound else None) or self.initial.get("currency")
+                       or DEFAULT_CURRENCY).strip().upper()
+        for name, label in MONEY_LABELS.items():
+            field = self.fields[name]
+            field.currency, field.label = currency, label % {"currency": currency}
+            field.widget.attrs["data-money"] = "1"
         self.fields["currency"].widget.attrs.update({"maxlength": 3, "style": "text-transform:uppercase", "class": "currency"})
         if self.instance.pk and self.instance.start_at and not self.is_bound:
             zone = zoneinfo.ZoneInfo(self.instance.time_zone)
@@ -362,6 +378,8 @@ class TournamentForm(forms.ModelForm):
         for name in ZERO_IF_EMPTY:
             if data.get(name) is None and name not in self.errors:
                 data[name] = 0
+        if data.get("max_addons") is None and "max_addons" not in self.errors:
+            data["max_addons"] = self.instance.max_addons or 1
         start, zone_name = data.get("start_at"), data.get("time_zone")
         if start is not None and zone_name and start.tzinfo is None:
             zone = zoneinfo.ZoneInfo(zone_name)

@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -53,7 +55,9 @@ def structure_list(request: HttpRequest) -> HttpResponse:
             "minutes": sum(lv.minutes for lv in levels),
             "chips": [d.value for d in structure.denominations.all()],
         })
-    return render(request, "setup/structure_list.html", {"rows": rows})
+    # A template belongs to no venue: its times in the default venue's zone (settings.VENUE_TIME_ZONE).
+    with timezone.override(settings.VENUE_TIME_ZONE):
+        return render(request, "setup/structure_list.html", {"rows": rows})
 
 
 def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None, save: Callable[[rules.StructureSpec], object],

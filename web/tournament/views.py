@@ -7,12 +7,13 @@ wires a page's forms to it. Only what must work without JavaScript posts here: t
 from __future__ import annotations
 
 from functools import wraps
+from urllib.parse import urlencode
 
 import redis
 from django.conf import settings
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.db import DatabaseError, connection
-from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone, translation
@@ -20,8 +21,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from clock.selectors import clock_statuses
 from core import roles
-from live.snapshots import floor_answer, floor_snapshot, lobby_answer
+from live.snapshots import floor_answer, lobby_answer
 from tables.models import SeatRequest
 from tables.selectors import seat_of
 from tournament import receipts
@@ -29,7 +31,8 @@ from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfil
 from tournament.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
 
-from .event_labels import event_labels
+from . import event_log
+from .event_labels import event_groups, event_labels
 from .forms import DisplayForm, IdCheckForm, LevelForm, PlayerForm, PreferencesForm, VoidForm
 
 
@@ -47,7 +50,10 @@ def in_venue_time(view):
 
 @page("home")
 def home(request):
-    tournaments = Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("start_at")
+    tournaments = list(Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("start_at"))
+    clocks = clock_statuses([t.pk for t in tournaments])
+    for t in tournaments:  # each start in its own venue's zone (the template's |timezone), the clock's real state
+        t.clock_status = clocks[t.pk]
     return render(request, "tournament/home.html", {"tournaments": tournaments,
                                                     "finished": Tournament.objects.filter(status=Tournament.Status.FINISHED)[:20]})
 
@@ -76,6 +82,7 @@ def tournament_detail(request, tournament):
     recent = tournament.entries.select_related("player").order_by("-number")[:15] if show_entries else []
     return render(request, "tournament/detail.html", {
         "t": tournament, "stats": tournament_stats(tournament), "recent": recent, "show_entries": show_entries,
+        "clock_status": clock_statuses([tournament.pk])[tournament.pk],
         "floor_socket": roles.has_role(request.user, roles.FLOOR_VIEW),
         "levels": _numbered_levels(tournament), "level_form": LevelForm(initial={"level": tournament.current_level}),
     })
@@ -106,10 +113,7 @@ def register(request, tournament):
     q = request.GET.get("q", "").strip()
     found = []
     if q:
-        query = Player.objects.all()
-        for word in q.split():
-            query = query.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word) | Q(nickname__icontains=word))
-        found = list(query[:30])
+        found = list(Player.objects.named(q)[:30])  # folded: "novak" finds Novák
     chosen = None
     player_id = request.GET.get("player")
     if player_id and str(player_id).isdigit():
@@ -140,7 +144,8 @@ def entry_list(request, tournament):
 def entry_detail(request, tournament, number):
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check__checked_by"), tournament=tournament, number=number)
     return render(request, "tournament/entry_detail.html", {
-        "t": tournament, "entry": entry, "purchases": entry.purchases.order_by("number"), "void_form": VoidForm(),
+        "t": tournament, "entry": entry, "purchases": entry.purchases.order_by("number"),
+        "void_form": VoidForm(currency=tournament.currency),
         "seat": seat_of(entry), "can_bust": roles.has_role(request.user, roles.BUST),
         "seat_request": SeatRequest.objects.filter(tournament=tournament, player=entry.player, cancelled_at__isnull=True).first(),
     })
@@ -171,11 +176,22 @@ def receipt_pdf(request, pk, number):
 @page("events")
 @in_venue_time
 def events(request, tournament):
-    snapshot = floor_snapshot(tournament, events=200)
+    """The log in words, newest first, filtered by table, player and kind (GET), 100 a page. With ?after=<seq>
+    only the lines after that event (the live page fetches them when the floor socket tells of one)."""
+    filters = event_log.Filters.of(request.GET)
+    found = event_log.filtered(tournament, filters)
+    after = request.GET.get("after", "")
+    if after.isdigit():
+        newer = found.filter(seq__gt=int(after))[:200]
+        return render(request, "tournament/_event_lines.html", {"lines": event_log.lines(tournament, newer)})
+    page_obj = Paginator(found, 100).get_page(request.GET.get("page"))
     labels = event_labels()
-    for event in snapshot["events"]:
-        event["label"] = labels.get(event["type"], event["type"])
-    return render(request, "tournament/events.html", {"t": tournament, "snapshot": snapshot, "labels": labels})
+    return render(request, "tournament/events.html", {
+        "t": tournament, "page_obj": page_obj, "lines": event_log.lines(tournament, page_obj.object_list),
+        "filters": filters, "groups": event_groups(), "labels": sorted(labels.items(), key=lambda kv: kv[1]),
+        "query": urlencode({k: v for k, v in (("table", filters.table), ("player", filters.player), ("kind", filters.kind))
+                            if v not in (None, "")}),
+    })
 
 
 @page("floor-snapshot")

@@ -1,8 +1,12 @@
 """Loads a demo room: one user per role, a structure template, a tournament with registered players
-and a lobby screen link. Safe to run again: it changes nothing once the demo exists."""
+and a lobby screen link. Safe to run again: it changes nothing once the demo exists, except the demo
+users' password, which is new on every run (or DEMO_PASSWORD, or --password) and printed: a demo
+reachable from the network must not open with a password everybody can read in the README."""
 from __future__ import annotations
 
+import os
 import random
+import secrets
 from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
@@ -50,24 +54,25 @@ class Command(BaseCommand):
     help = "Load the demo tournament and one login per role (for trying the product, never for a real room)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--password", default="demo-pass-2026", help="password of every demo user")
+        parser.add_argument("--password", default=None,
+                            help="password of every demo user (default: DEMO_PASSWORD, else a new random one each run)")
         parser.add_argument("--players", type=int, default=24)
 
     @transaction.atomic
-    def handle(self, *args, password: str, players: int, **options):
+    def handle(self, *args, password: str | None, players: int, **options):
+        password = password or os.environ.get("DEMO_PASSWORD") or secrets.token_urlsafe(9)
         users = {}
         for username, role in DEMO_USERS:
             user, created = User.objects.get_or_create(username=username)
             if created:
-                user.set_password(password)
                 user.is_staff = role == "Director"
-                user.save()
                 user.groups.add(Group.objects.get(name=role))
+            user.set_password(password)  # this run's password, the one printed below
+            user.save()
             users[role] = user
         admin_user, created = User.objects.get_or_create(username="admin", defaults={"is_superuser": True, "is_staff": True})
-        if created:
-            admin_user.set_password(password)
-            admin_user.save()
+        admin_user.set_password(password)
+        admin_user.save()
         tournament = Tournament.objects.filter(name=DEMO_NAME).first()
         if tournament is None:
             template = setup.save_structure_template(users["Director"], DEMO_STRUCTURE)
@@ -96,7 +101,8 @@ class Command(BaseCommand):
             display = None
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
         names = ", ".join(u for u, _ in DEMO_USERS)
-        self.stdout.write(f"Logins (password for all: {password}): {names}, admin (superuser)")
+        self.stdout.write(f"Logins: {names}, admin (superuser)")
+        self.stdout.write(f"Password for all of them: {password}")
         if display:
             self.stdout.write(f"Lobby screen path: /display/{display.token}/")
         else:

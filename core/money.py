@@ -1,0 +1,115 @@
+"""Money as people read it, the one rule for every screen, receipt, PDF and API display field.
+
+Amounts are stored in minor units (haléře, cents). They are shown in major units with the currency's
+decimals only when the amount is not whole ("1 100 Kč", "1 100,50 €"), in the language's way of writing
+them: Czech and Slovak put the symbol after the amount and group thousands with a no-break space;
+English puts the ISO code first and groups with commas ("CZK 1,100", "EUR 1,100.50").
+static/js/live.js (Live.money) follows the same table; tests/core/test_money.py holds both to it.
+
+Plain Python, no Django: callers pass the language (django.utils.translation.get_language()).
+"""
+from __future__ import annotations
+
+import re
+
+NBSP = "\u00a0"
+
+# ISO 4217 minor units for the currencies that differ from the usual 2.
+DECIMALS = {"JPY": 0, "KRW": 0, "ISK": 0, "HUF": 2, "BHD": 3, "KWD": 3}
+SYMBOLS = {"CZK": "Kč", "EUR": "€"}  # Czech and Slovak write these after the amount
+
+
+# language -> (thousands separator, decimal separator, symbol after the amount)
+STYLES = {
+    "cs": (NBSP, ",", True),
+    "sk": (NBSP, ",", True),
+    "en": (",", ".", False),
+}
+
+
+def decimals(currency: str) -> int:
+    return DECIMALS.get((currency or "").upper(), 2)
+
+
+def _style(language: str | None) -> tuple[str, str, bool]:
+    return STYLES.get((language or "en")[:2].lower(), STYLES["en"])
+
+
+def _group(digits: str, separator: str) -> str:
+    head = len(digits) % 3 or 3
+    parts = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
+    return separator.join(parts)
+
+
+def format_number(amount: int, currency: str, language: str | None) -> str:
+    """Minor units -> major units without the currency: "1 100", "1 100,50", "1,100.50"."""
+    thousands, point, _after = _style(language)
+    places = decimals(currency)
+    whole, minor = divmod(abs(int(amount)), 10 ** places)
+    text = _group(str(whole), thousands)
+    if minor:
+        text += point + str(minor).zfill(places)
+    return ("-" if amount < 0 else "") + text
+
+
+def format_money(amount: int | None, currency: str, language: str | None) -> str:
+    """Minor units -> "1 100 Kč" (cs, sk), "CZK 1,100" (en); "" for no amount."""
+    if amount is None or amount == "":
+        return ""
+    amount = int(amount)
+    currency = (currency or "").upper()
+    number = format_number(abs(amount), currency, language)
+    sign = "-" if amount < 0 else ""
+    if not currency:
+        return sign + number
+    if _style(language)[2]:
+        return f"{sign}{number}{NBSP}{SYMBOLS.get(currency, currency)}"
+    return f"{sign}{currency}{NBSP}{number}"
+
+
+def format_major(amount: int | None, currency: str) -> str:
+    """Minor units -> the major-unit number a form shows back, plain and unambiguous: "1100", "1100.5"."""
+    if amount is None or amount == "":
+        return ""
+    places = decimals(currency)
+    amount = int(amount)
+    whole, minor = divmod(abs(amount), 10 ** places)
+    text = str(whole) + (("." + str(minor).zfill(places)).rstrip("0") if minor else "")
+    return ("-" if amount < 0 else "") + text
+
+
+_SPACES = re.compile(r"[\s\u00a0\u202f\u2009']")
+_AMOUNT = re.compile(r"^(\d{1,3}(?:([.,])\d{3})*|\d+)(?:([.,])(\d+))?$")
+
+
+class MoneyParseError(ValueError):
+    pass
+
+
+def parse_major(text: str, currency: str) -> int:
+    """What a person typed in major units -> minor units: "1 100", "1100", "1100,50", "1,100.50", "1.100".
+
+    Spaces (also no-break) group digits. A separator followed by exactly three digits groups them when
+    it repeats or when the other separator marks the decimals; otherwise the last "," or "." marks the
+    decimals. Raises MoneyParseError for anything else or more decimals than the currency has."""
+    places = decimals(currency)
+    raw = _SPACES.sub("", str(text or ""))
+    for symbol in (currency or "", SYMBOLS.get((currency or "").upper(), "")):
+        if symbol:
+            raw = raw.replace(symbol, "").replace(symbol.lower(), "")
+    negative = raw.startswith("-")
+    raw = raw.removeprefix("-")
+    match = _AMOUNT.match(raw)
+    if not match:
+        raise MoneyParseError(raw)
+    whole, grouping, point, fraction = match.groups()
+    if grouping and point == grouping:
+        raise MoneyParseError(raw)  # "1,100,5": a separator both groups and marks decimals
+    if point is None and grouping and whole.count(grouping) == 1 and places == 3:
+        raise MoneyParseError(raw)  # "1.100" in a three-decimal currency: ambiguous
+    whole_digits = whole.replace(",", "").replace(".", "")
+    fraction = fraction or ""
+    if len(fraction) > places:
+        raise MoneyParseError(raw)
+    value = int(whole_digits) * 10 ** places + int(fraction.ljust(places, "0") or 0)
+    return -value if negative else value

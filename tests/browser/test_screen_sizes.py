@@ -1,0 +1,356 @@
+"""Every screen fits its device: each screen of SCREENS is opened in a real browser at each of its
+sizes, with realistic data (a long Czech name, big-blind antes up to 25,000 / 50,000, an
+announcement, a five-digit prize pool, a draw), and the page is checked for horizontal overflow,
+clipped text and overlapping text (CHECK below). A screen added later is one more line in SCREENS.
+
+Screenshots of every case go to /tmp/screen_<name>_<w>x<h>.png, to look at by eye: the checker
+finds what breaks, not what is ugly."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+import pytest
+
+from clock import services as clock_services
+from payouts import services as payout_services
+from tables import draws, handforhand
+from tables import setup as table_setup
+from tests.browser.conftest import login
+from tests.conftest import PASSWORD, id_doc, tournament_data
+from tournament import services, setup
+from tournament.structure import LevelSpec, StructureSpec
+
+pytestmark = pytest.mark.browser
+
+TV_SIZES = ((1920, 1080), (1366, 768), (3840, 2160), (1080, 1920))
+PHONE_SIZES = ((390, 844),)
+STAFF_SIZES = ((1440, 900), (1180, 820))  # laptop, 10" tablet
+CLOCK_SIZES = (*STAFF_SIZES, (390, 844))  # the director's clock and the dealer tablet also on a phone
+SHOTS = "/tmp/screen_{}_{}x{}.png"
+
+NAME = "Velká cena Prahy – Main Event, Den 1A: Jiří Procházka Memorial"
+VENUE = "Casino Atrium Praha, Rozvadov Ballroom"
+ANNOUNCEMENT = ("Registrace do Dne 1B je otevřená u pokladny do 21:30. Final table se hraje v neděli "
+                "od 14:00 na feature stole.")
+ENTRIES = 30
+BUY_IN = 50_000  # 500.00 EUR: thirty entries make a pool of 15,000 EUR
+
+SPEC = StructureSpec(
+    name="Main Event 30k",
+    denominations=((25, "zelená"), (100, "černá"), (500, "fialová"), (1000, "žlutá"), (5000, "oranžová"),
+                   (25000, "světle modrá")),
+    levels=(
+        LevelSpec("level", 40, 75, 150, 150, "bba"),
+        LevelSpec("level", 40, 100, 200, 200, "bba"),
+        LevelSpec("break", 15),
+        LevelSpec("level", 40, 150, 300, 300, "bba"),
+        LevelSpec("level", 40, 200, 400, 400, "bba"),
+        LevelSpec("level", 40, 300, 600, 600, "bba"),
+        LevelSpec("level", 40, 500, 1000, 1000, "bba"),
+        LevelSpec("level", 40, 1000, 2000, 2000, "bba"),
+        LevelSpec("level", 40, 2000, 4000, 4000, "bba"),
+        LevelSpec("level", 60, 5000, 10000, 10000, "bba"),
+        LevelSpec("level", 60, 10000, 20000, 20000, "bba"),
+        LevelSpec("level", 60, 15000, 30000, 30000, "bba"),
+        LevelSpec("break", 20, color_up=(100, 500, 1000)),
+        LevelSpec("level", 90, 20000, 40000, 40000, "bba"),
+        LevelSpec("level", 90, 25000, 50000, 50000, "bba"),
+    ),
+)
+LATE_LEVEL = 12  # 20,000 / 40,000, next 25,000 / 50,000: the widest figures
+
+# The checker, evaluated in the page. It looks at every visible text (text nodes, and what inputs
+# and buttons show) and returns one line per finding:
+#   overflow  the document is wider than the window (it scrolls sideways);
+#   clipped   a text is cut: its element has more content than room on an axis it clips (overflow
+#             hidden/clip/auto/scroll, or text-overflow: ellipsis sideways): scrollWidth > clientWidth + 1
+#             or scrollHeight > clientHeight + 1; or the text runs out of an ancestor that clips, or out
+#             of the window (sideways always; downwards too when the screen must not scroll, as a TV);
+#   overlap   the boxes of two visible texts intersect (leaf texts: elements with text of their own,
+#             neither inside the other; an element marked data-overlap-ok, or inside one, is skipped).
+# A text's box is the union of the boxes of its own text nodes (Range.getClientRects), less the
+# band above and below the letters (12 % of the line height each) that a tight line-height lets
+# touch the next line without any letter touching.
+CHECK = r"""(opts) => {
+  const W = window.innerWidth, H = window.innerHeight, out = [], TOL = 1;
+  const label = (el) => {
+    let s = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+      + (typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\s+/).join(".") : "");
+    const text = (el.innerText || el.value || el.textContent || "").replace(/\s+/g, " ").trim();
+    return s + ' "' + (text.length > 60 ? text.slice(0, 60) + "…" : text) + '"';
+  };
+  const visible = (el) => {
+    if (!el.getClientRects().length) return false;
+    // Not shown: inside a closed <details> (content-visibility), or hidden, or transparent.
+    const shown = {contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true};
+    if (el.checkVisibility && !el.checkVisibility(shown)) return false;
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== "visible" || parseFloat(cs.opacity) === 0) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;  // not a screen-reader-only text
+  };
+  const CLIP = ["hidden", "clip", "scroll", "auto"];
+  const clips = (cs) => CLIP.includes(cs.overflowX) || CLIP.includes(cs.overflowY);
+  const ownTextRect = (el) => {  // the union of the boxes of the element's own texts, and each line's box
+    let box = null;
+    const lines = [];
+    const pad = (r) => Object.assign(r, {pad: (r.bottom - r.top) * 0.12});
+    for (const n of el.childNodes) {
+      if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        if (r.width < 1 || r.height < 1) continue;
+        lines.push(pad({left: r.left, top: r.top, right: r.right, bottom: r.bottom}));
+        box = box ? {left: Math.min(box.left, r.left), top: Math.min(box.top, r.top),
+                     right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)}
+                  : {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+      }
+    }
+    if (!box && (el.matches("input:not([type=hidden]), button, select, textarea")) && (el.value || el.textContent).trim()) {
+      const r = el.getBoundingClientRect();
+      box = {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+      lines.push(pad({...box}));
+    }
+    // The box of a line is taller than its letters (the font's ascent and descent): the band above
+    // and below the glyphs, 12 % of the line each, may touch the next line or an edge.
+    if (box) pad(box).lines = lines;
+    return box;
+  };
+
+  const doc = document.documentElement;
+  if (doc.scrollWidth > W + TOL) out.push(`overflow: the page is ${doc.scrollWidth}px wide in a ${W}px window`);
+  if (opts.noScroll && doc.scrollHeight > H + TOL) out.push(`overflow: the page is ${doc.scrollHeight}px high in a ${H}px window`);
+
+  const leaves = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    if (["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "svg"].includes(el.tagName) || !visible(el)) continue;
+    const box = ownTextRect(el);
+    if (!box) continue;
+    leaves.push({el, box});
+    const cs = getComputedStyle(el);
+    if (!el.matches("input, textarea, select")) {
+      if ((CLIP.includes(cs.overflowX) || cs.textOverflow === "ellipsis") && el.scrollWidth > el.clientWidth + TOL) {
+        out.push(`clipped: ${label(el)} is ${el.scrollWidth}px wide in ${el.clientWidth}px`);
+      } else if (CLIP.includes(cs.overflowY) && el.scrollHeight > el.clientHeight + TOL) {
+        out.push(`clipped: ${label(el)} is ${el.scrollHeight}px high in ${el.clientHeight}px`);
+      }
+    }
+    const span = (a, b, of) => `(${Math.round(a)}..${Math.round(b)} of ${of})`;
+    if (box.right > W + TOL || box.left < -TOL) {
+      out.push(`clipped: ${label(el)} runs out of the window sideways ${span(box.left, box.right, W)}`);
+    } else if (opts.noScroll && (box.bottom - box.pad > H + TOL || box.top + box.pad < -TOL)) {
+      out.push(`clipped: ${label(el)} runs out of the window ${span(box.top, box.bottom, H)}`);
+    } else {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const acs = getComputedStyle(a);
+        if (!clips(acs)) continue;
+        const r = a.getBoundingClientRect();
+        const inner = {left: r.left + a.clientLeft, top: r.top + a.clientTop};
+        inner.right = inner.left + a.clientWidth; inner.bottom = inner.top + a.clientHeight;
+        const x = CLIP.includes(acs.overflowX) && (box.left < inner.left - TOL || box.right > inner.right + TOL);
+        const y = CLIP.includes(acs.overflowY) && (box.top + box.pad < inner.top - TOL || box.bottom - box.pad > inner.bottom + TOL);
+        if (x || y) {
+          out.push(`clipped: ${label(el)} runs out of ${label(a)}`);
+          break;
+        }
+      }
+    }
+  }
+  const ok = (el) => !!el.closest("[data-overlap-ok]");
+  for (let i = 0; i < leaves.length; i++) {
+    for (let j = i + 1; j < leaves.length; j++) {
+      const a = leaves[i], b = leaves[j];
+      if (ok(a.el) || ok(b.el) || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      // Line by line: a text wrapped over two lines is not one rectangle.
+      found: for (const p of a.box.lines) {
+        for (const q of b.box.lines) {
+          const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+          const h = Math.min(p.bottom - p.pad, q.bottom - q.pad) - Math.max(p.top + p.pad, q.top + q.pad);
+          if (w > TOL && h > TOL) {
+            out.push(`overlap: ${label(a.el)} and ${label(b.el)} (${Math.round(w)}×${Math.round(h)}px)`);
+            break found;
+          }
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@dataclass
+class Room:
+    """The realistic tournament every screen is shown with."""
+    director: object
+    tournament: object
+    display: object
+    draw: object
+
+
+@dataclass(frozen=True)
+class Screen:
+    name: str
+    url: Callable[[Room], str]  # the path of the page
+    sizes: tuple[tuple[int, int], ...]
+    setup: Callable[[Room], None] = lambda room: None  # the state the screen is shown in
+    ready: str = "body"  # a selector the page shows once it is filled
+    script: str = ""  # run in the page once it is ready (a state a test cannot reach from the server)
+    no_scroll: bool = False  # a TV: nothing may run out of the window downwards either
+    xfail: str = ""  # a known finding, until the owner of the page fixes it
+    staff: bool = False  # a staff page: the director logs in first
+    locale: str = "cs-CZ"  # the browser's language (Czech texts are the longest)
+
+
+def lobby_url(room: Room) -> str:
+    return f"/display/{room.display.token}/"
+
+
+# The TV has not been touched yet, so it may not play sound: its hint shows (within two seconds), and
+# must fit with the rest.
+SOUND_OFF = """() => new Promise((done) => {
+  Object.defineProperty(Clock.sounds, "available", {get: () => false});
+  const hint = document.getElementById("sound-off"), wait = () => hint.hidden ? setTimeout(wait, 100) : done();
+  wait();
+})"""
+
+
+def first_level(room: Room) -> None:
+    clock_services.start_clock(room.director, room.tournament)
+    clock_services.adjust_clock(room.director, room.tournament, -11)  # 39:4x left
+    clock_services.set_announcement(room.director, room.tournament, ANNOUNCEMENT)
+
+
+def late_level(room: Room) -> None:
+    clock_services.start_clock(room.director, room.tournament)
+    clock_services.jump_to_level(room.director, room.tournament, LATE_LEVEL)
+    clock_services.adjust_clock(room.director, room.tournament, -11)  # 1:29:4x left
+    clock_services.set_announcement(room.director, room.tournament, ANNOUNCEMENT)
+
+
+def break_with_color_up(room: Room) -> None:
+    clock_services.start_clock(room.director, room.tournament)
+    clock_services.jump_to_level(room.director, room.tournament, LATE_LEVEL - 1)
+    clock_services.step_level(room.director, room.tournament, 1)  # the break before the last levels
+    clock_services.set_announcement(room.director, room.tournament, ANNOUNCEMENT)
+
+
+def hand_for_hand(room: Room) -> None:
+    late_level(room)
+    handforhand.start_hand_for_hand(room.director, room.tournament)  # pauses the clock
+
+
+def draw_url(room: Room) -> str:
+    return f"/s/{room.tournament.pk}/draws/{room.draw.number}/"
+
+
+SCREENS = [
+    Screen("lobby_level1", lobby_url, TV_SIZES, first_level, "#live.live", SOUND_OFF, no_scroll=True),
+    Screen("lobby_late", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True),
+    Screen("lobby_break", lobby_url, TV_SIZES, break_with_color_up, "#live.live", SOUND_OFF, no_scroll=True),
+    Screen("lobby_h4h", lobby_url, TV_SIZES, hand_for_hand, "#live.live", SOUND_OFF, no_scroll=True),
+    Screen("lobby_late_en", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True, locale="en"),
+    Screen("draws", lambda room: f"/s/{room.tournament.pk}/draws/", PHONE_SIZES),
+    Screen("draw", draw_url, PHONE_SIZES),
+    Screen("seat_search", lambda room: f"/s/{room.tournament.pk}/", PHONE_SIZES),
+    Screen("director_clock", lambda room: f"/t/{room.tournament.pk}/clock/", CLOCK_SIZES, late_level, "#live.live", staff=True),
+    # The staff screens, on a laptop and a 10" tablet.
+    Screen("home", lambda room: "/", STAFF_SIZES, staff=True),
+    Screen("overview", lambda room: f"/t/{room.tournament.pk}/", STAFF_SIZES, late_level, staff=True),
+    Screen("register", lambda room: f"/t/{room.tournament.pk}/register/?q=proch", STAFF_SIZES, staff=True),
+    Screen("entries", lambda room: f"/t/{room.tournament.pk}/entries/", STAFF_SIZES, staff=True),
+    Screen("entry", lambda room: f"/t/{room.tournament.pk}/entries/1/", STAFF_SIZES, staff=True),
+    Screen("tables", lambda room: f"/t/{room.tournament.pk}/tables/", STAFF_SIZES, late_level, staff=True),
+    Screen("map", lambda room: f"/t/{room.tournament.pk}/map/", STAFF_SIZES, ready="#live.live", staff=True),
+    Screen("color_up", lambda room: f"/t/{room.tournament.pk}/color-up/", STAFF_SIZES, staff=True),
+    Screen("events", lambda room: f"/t/{room.tournament.pk}/events/", STAFF_SIZES, staff=True),
+    Screen("payouts", lambda room: f"/t/{room.tournament.pk}/payouts/", STAFF_SIZES, staff=True),
+    Screen("house_rules", lambda room: f"/t/{room.tournament.pk}/house-rules/", STAFF_SIZES, staff=True),
+    Screen("dealer", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, late_level, staff=True),
+    Screen("seat_page", lambda room: f"/s/{room.tournament.pk}/1/", PHONE_SIZES),
+    Screen("color_up_sheets", lambda room: f"/t/{room.tournament.pk}/color-up/sheets/", STAFF_SIZES, staff=True),
+    Screen("reconciliation", lambda room: f"/t/{room.tournament.pk}/payouts/reconciliation/", STAFF_SIZES, staff=True),
+    Screen("receipt", lambda room: f"/t/{room.tournament.pk}/receipts/1/", STAFF_SIZES, staff=True),
+    Screen("seat_cards", lambda room: f"/t/{room.tournament.pk}/seat-cards/", STAFF_SIZES, staff=True),
+    Screen("displays", lambda room: f"/t/{room.tournament.pk}/displays/", STAFF_SIZES, staff=True),
+    Screen("settings", lambda room: f"/setup/tournaments/{room.tournament.pk}/", STAFF_SIZES, staff=True),
+    Screen("structures", lambda room: "/setup/structures/", STAFF_SIZES, staff=True),
+    Screen("tokens", lambda room: "/tokens/", STAFF_SIZES, staff=True),
+    Screen("login", lambda room: "/accounts/login/", CLOCK_SIZES),
+    Screen("preferences", lambda room: "/preferences/", STAFF_SIZES, staff=True),
+    Screen("player_create", lambda room: f"/t/{room.tournament.pk}/players/new/", STAFF_SIZES, staff=True),
+    Screen("tournament_create", lambda room: "/setup/tournaments/new/", STAFF_SIZES, staff=True),
+    Screen("structure_edit", lambda room: f"/setup/tournaments/{room.tournament.pk}/structure/", STAFF_SIZES, staff=True),
+    Screen("dealer_choose", lambda room: f"/t/{room.tournament.pk}/dealer/", CLOCK_SIZES, staff=True),
+]
+
+
+@pytest.fixture
+def room(director):
+    template = setup.save_structure_template(director, SPEC)
+    t = setup.create_tournament(director, tournament_data(
+        name=NAME, venue=VENUE, buy_in=BUY_IN, fee=5000, starting_stack=30000, guaranteed_pool=0, late_reg_until_level=9),
+        template)
+    for n in range(1, 5):
+        table_setup.open_table(director, t, n, 9)
+    surnames = ["Procházková-Dvořáková", "Šťastný", "Koťátková", "Žďárský", "Lobkowicz-Příhodová", "Řezníček"]
+    for i in range(ENTRIES):
+        player = services.create_player(director, first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
+                                        last_name=surnames[i % len(surnames)], date_of_birth=date(1980, 1, 1 + i % 28))
+        services.register_entry(director, t, player, id_doc(f"EA{i:07d}"))
+    draw = draws.draw_start(director, t)
+    payout_services.set_payout_plan(director, t, {"share_paid_bp": 1500})
+    display = services.create_display_token(director, t, "Lobby TV")
+    return Room(director=director, tournament=t, display=display, draw=draw)
+
+
+def check_screen(browser, base: str, screen: Screen, room: Room) -> list[str]:
+    problems = []
+    for width, height in screen.sizes:
+        context = browser.new_context(viewport={"width": width, "height": height}, locale=screen.locale)
+        page = context.new_page()
+        if screen.staff:
+            login(page, base, room.director.username, PASSWORD)
+        answer = page.goto(base + screen.url(room))
+        assert answer is not None and answer.ok, f"{screen.name}: {answer and answer.status}"  # the screen itself
+        page.wait_for_selector(screen.ready)
+        page.evaluate("document.fonts.ready")
+        if screen.script:
+            page.evaluate(screen.script)
+        page.wait_for_timeout(300)
+        page.screenshot(path=SHOTS.format(screen.name, width, height), full_page=not screen.no_scroll)
+        problems += [f"{width}×{height} {p}" for p in page.evaluate(CHECK, {"noScroll": screen.no_scroll})]
+        context.close()
+    return problems
+
+
+@pytest.mark.parametrize("screen", [
+    pytest.param(s, id=s.name, marks=[pytest.mark.xfail(reason=s.xfail, strict=True)] if s.xfail else [])
+    for s in SCREENS])
+def test_the_screen_fits_every_size(live_asgi, browser, room, screen):
+    screen.setup(room)
+    problems = check_screen(browser, live_asgi, screen, room)
+    assert not problems, "\n".join([screen.name] + problems)
+
+
+def test_the_checker_finds_overflow_clipping_and_overlap(browser):
+    """The checker itself: a page with each fault, and one without."""
+    page = browser.new_context(viewport={"width": 400, "height": 300}).new_page()
+    page.set_content("""<body style="margin:0">
+      <div id="wide" style="width:600px">wide</div>
+      <div id="cut" style="width:50px; overflow:hidden; white-space:nowrap">a long text cut off</div>
+      <div style="position:relative; height:40px"><span id="a" style="position:absolute; top:0">first</span>
+        <span id="b" style="position:absolute; top:5px">second</span></div>
+      <div data-overlap-ok style="position:relative; height:40px">
+        <span style="position:absolute">x</span><span style="position:absolute">y</span></div>
+    </body>""")
+    found = page.evaluate(CHECK, {"noScroll": True})
+    assert any(f.startswith("overflow:") for f in found), found
+    assert any(f.startswith("clipped:") and "#cut" in f for f in found), found
+    assert any(f.startswith("overlap:") and "#a" in f and "#b" in f for f in found), found
+    assert len([f for f in found if f.startswith("overlap:")]) == 1, found
+    page.set_content("<p>Nothing wrong here.</p><p>Nor here.</p>")
+    assert page.evaluate(CHECK, {"noScroll": True}) == []
+    page.context.close()

@@ -1,0 +1,35 @@
+"""The tables page counts the tables still on the old level, in words and with their numbers
+("1 table still plays the old level: 1."), not "Tables still on the old level: 1." (a table number?)."""
+from __future__ import annotations
+
+from django.test import Client
+
+from clock import services as clock
+from tables import hands
+from tables import setup as table_setup
+
+
+def page_for(user, lang: str = "en-gb") -> str:
+    c = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    c.force_login(user)
+    return c.get(f"/t/{user.tournament_pk}/tables/").content.decode()
+
+
+def test_the_summary_counts_the_tables_on_the_old_level_and_names_them(director, floor, dealer, tournament):
+    tables = {n: table_setup.open_table(director, tournament, n)[0] for n in (1, 2, 3, 4)}
+    clock.start_clock(director, tournament)
+    for n in (1, 3):
+        hands.start_hand(dealer, tables[n])
+    floor.tournament_pk = tournament.pk
+    assert "every table plays the announced level" in page_for(floor)
+
+    clock.step_level(director, tournament, 1)  # tables 1 and 3 are mid-hand at level 1
+    page = page_for(floor)
+    assert "2 tables still play the old level: 1, 3. Each changes at its next shuffle." in page
+    assert "Tables still on the old level" not in page
+
+    hands.start_hand(dealer, tables[3])
+    page = page_for(floor)
+    assert "1 table still plays the old level: 1. It changes at its next shuffle." in page
+    # the live script has the sentence for every count it may need, in the page's language
+    assert '<span data-n="4">4 tables still play the old level: {tables}. Each changes at its next shuffle.</span>' in page
