@@ -242,6 +242,22 @@ def hand_for_hand(room: Room) -> None:
     handforhand.start_hand_for_hand(room.director, room.tournament)  # pauses the clock
 
 
+def in_the_money(room: Room) -> None:
+    """Half the field paid (15 places), seventeen out (places 30 to 14): place 15 (entry 16) is paid, its
+    receipt printed; place 14 (entry 17) waits at the cashier."""
+    from payouts import services as payouts
+    from tables import busts
+    from tests.payouts.test_payments import signature
+    from tournament.models import Entry
+
+    payouts.set_payout_plan(room.director, room.tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})
+    services.set_registration_closed(room.director, room.tournament, True)
+    for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:17]:
+        busts.bust_entry(room.director, entry)
+    paid = Entry.objects.get(tournament=room.tournament, number=16)
+    payouts.pay_prize(room.director, paid, id_doc(f"EA{paid.number - 1:07d}"), signature())
+
+
 def draw_url(room: Room) -> str:
     return f"/s/{room.tournament.pk}/draws/{room.draw.number}/"
 
@@ -284,6 +300,11 @@ SCREENS = [
     Screen("tournament_create", lambda room: "/setup/tournaments/new/", STAFF_SIZES, staff=True),
     Screen("structure_edit", lambda room: f"/setup/tournaments/{room.tournament.pk}/structure/", STAFF_SIZES, staff=True),
     Screen("dealer_choose", lambda room: f"/t/{room.tournament.pk}/dealer/", CLOCK_SIZES, staff=True),
+    Screen("payouts_in_the_money", lambda room: f"/t/{room.tournament.pk}/payouts/", STAFF_SIZES, in_the_money, staff=True),
+    Screen("pay", lambda room: f"/t/{room.tournament.pk}/payouts/pay/17/", STAFF_SIZES, in_the_money, staff=True),
+    Screen("payout_receipt", lambda room: f"/t/{room.tournament.pk}/payouts/receipts/1/", STAFF_SIZES, in_the_money,
+           staff=True),
+    Screen("seat_page_out", lambda room: f"/s/{room.tournament.pk}/16/", PHONE_SIZES, in_the_money),
 ]
 
 
