@@ -14,6 +14,7 @@ from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import ChipAdjustment, Level, Tournament
 
 from . import chip_race as cr
+from . import selectors
 from .draws import pending_draw, reveal
 from .models import ChipRace, ColorUp, Draw, Table
 from .selectors import in_play_before, live_seats, race_rules
@@ -170,7 +171,7 @@ def confirm_race(actor, race: ChipRace) -> ChipRace:
 
 
 def latest_color_up(t: Tournament) -> ColorUp:
-    color_up = ColorUp.objects.filter(tournament=t).order_by("-level").first()
+    color_up = selectors.latest_color_up(t)
     if color_up is None:
         raise ServiceError(_("No color-up is confirmed yet: the director confirms the break's color-up first."),
                            code="no_color_up", status=409)
@@ -184,7 +185,6 @@ def exchange_found_chips(actor, tournament: Tournament, table: Table, found) -> 
     require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
     color_up = latest_color_up(t)
-    in_play = [v for v in color_up.in_play if v not in color_up.leaving]
     try:
         chips = {int(v): n for v, n in found.items()}
     except (AttributeError, TypeError, ValueError):
@@ -192,20 +192,20 @@ def exchange_found_chips(actor, tournament: Tournament, table: Table, found) -> 
     if not chips or any(not isinstance(n, int) or isinstance(n, bool) or not 0 < n <= MAX_COUNT for n in chips.values()):
         raise ServiceError(_("Give the count of each removed chip found, from 1 to %(max)s.") % {"max": MAX_COUNT},
                            code="invalid")
-    removed_values = set(t.structure.denominations.values_list("value", flat=True)) - set(in_play)
+    removed_values = selectors.removed_denominations(t, color_up)
     stray = sorted(v for v in chips if v not in removed_values)
     if stray:
         raise ServiceError(_("The %(value)s chip was not removed at a color-up: only removed chips are exchanged.")
                            % {"value": stray[0]}, code="not_removed")
     try:
-        exchanged, removed = cr.exchange_value(chips, in_play[0])
+        exchanged, removed = cr.exchange_value(chips, color_up.new_chip)
     except cr.RaceError as exc:
         raise _race_error(exc) from None
     now = timezone.now()
     if removed:
         ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.FOUND, amount=-removed,
                                       table=table.number, created_at=now, created_by=actor_user(actor))
-    answer = {"table": table.number, "found": {str(v): n for v, n in sorted(chips.items())}, "chip": in_play[0],
+    answer = {"table": table.number, "found": {str(v): n for v, n in sorted(chips.items())}, "chip": color_up.new_chip,
               "exchanged": exchanged, "removed": removed}
     record_event(t, "chips.found", answer, actor)
     return answer

@@ -370,6 +370,11 @@ class ColorUp(NeverDeleteModel):
         ordering = ["tournament", "level"]
         constraints = [models.UniqueConstraint(fields=["tournament", "level"], name="color_up_one_per_break")]
 
+    @property
+    def staying(self) -> list[int]:
+        """The denominations still in play after it, smallest first (the first is the new chip)."""
+        return [v for v in self.in_play if v not in self.leaving]
+
 
 class ChipRace(NeverDeleteModel):
     """The chip race at one table for one color-up: the chips counted per seat, the cards (dealt from a

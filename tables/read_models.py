@@ -24,6 +24,7 @@ from .selectors import (
     hand_for_hand,
     house_rules,
     in_play_before,
+    latest_color_up,
     level_in_play,
     live_seats,
     pending_moves,
@@ -359,7 +360,7 @@ def map_color_up(t: Tournament, numbers: dict[int, int]) -> dict | None:
     """The latest color-up as the floor map shows it while it matters (until every race is confirmed, and
     during its break): the chips leaving, each table's race (status, difference; tables without one are
     waiting), and the totals. `numbers`: table pk -> number. None otherwise."""
-    color_up = ColorUp.objects.filter(tournament=t).order_by("-level").first()
+    color_up = latest_color_up(t)
     if color_up is None:
         return None
     races = {numbers[table_id]: {"status": status, "difference": difference}
@@ -404,7 +405,7 @@ def table_race(table: Table, rows=None) -> dict | None:
     (with their players), the race standing (its sheet) and whether the tablet shows it: until the race
     is confirmed, and then while the color-up's break lasts. None without a color-up."""
     t = table.tournament
-    color_up = ColorUp.objects.filter(tournament=t).order_by("-level").first()
+    color_up = latest_color_up(t)
     if color_up is None:
         return None
     race = (ChipRace.objects.filter(color_up=color_up, table=table).exclude(status=ChipRace.Status.REDONE)

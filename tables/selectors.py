@@ -120,6 +120,17 @@ def in_play_before(t: Tournament, level: int) -> list[int]:
     return in_play
 
 
+def latest_color_up(t: Tournament) -> ColorUp | None:
+    """The color-up of the latest break the director confirmed: the one the tables race for now."""
+    return ColorUp.objects.filter(tournament=t).order_by("-level").first()
+
+
+def removed_denominations(t: Tournament, color_up: ColorUp | None) -> list[int]:
+    """The chip set's denominations out of play after `color_up` (none without one), smallest first."""
+    values = sorted(t.structure.denominations.values_list("value", flat=True))
+    return [] if color_up is None else [v for v in values if v not in color_up.staying]
+
+
 def with_color_ups(t: Tournament, clock: dict) -> dict:
     """A clock snapshot whose break rows say what the director confirmed: the chips that leave (which may
     differ from the structure's plan) and `color_up_confirmed`. The screens show "Color-up: ..." from it."""

@@ -17,8 +17,7 @@
   function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
   function at(url, n) { return url.replace("999999", n); }
-  function num(n) { return Number(n).toLocaleString(document.documentElement.lang || undefined); }
-  function signed(n) { return (n > 0 ? "+" : n < 0 ? "−" : "±") + num(Math.abs(n || 0)); }
+  var num = Live.number, signed = Live.signed;
 
   var POSITIONS = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait,
                    in_play: s.posPlay, unknown: s.posUnknown};

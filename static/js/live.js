@@ -171,5 +171,12 @@
         : Number(value).toLocaleString(document.documentElement.lang || undefined);
     });
   }
-  window.Live = { connect: connect, fillStats: fillStats, money: money, TimeSync: TimeSync };
+  // A count as the page's language writes it ("1 100" in Czech), and a change with its sign ("+50",
+  // "−25", "±0"; nothing for no value): the chip figures of the map, the color-up page and the tablet.
+  function number(n) { return Number(n).toLocaleString(document.documentElement.lang || undefined); }
+  function signed(n) {
+    if (n === null || n === undefined) return "";
+    return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + number(Math.abs(n));
+  }
+  window.Live = { connect: connect, fillStats: fillStats, money: money, number: number, signed: signed, TimeSync: TimeSync };
 })();

@@ -316,6 +316,7 @@ def test_revoked_screen_goes_blank(live_asgi, browser, director, tournament, dis
     page = open_lobby(browser, live_asgi, displays[0].token)
     services.revoke_display_token(director, displays[0])
     page.wait_for_function("document.body.children.length === 0", timeout=5000)
+    assert page.inner_text("body") == ""  # nothing of the tournament left on the screen
     page.context.close()
 
 

@@ -151,7 +151,9 @@ def test_the_start_draw_is_refused_twice_and_without_tables_or_entries(director,
 def test_only_the_director_makes_the_start_draw(floor, cashier, director, tournament):
     open_tables(director, tournament, [1])
     register(cashier, tournament, 3)
-    refused("forbidden", draws.draw_start, floor, tournament)
+    assert refused("forbidden", draws.draw_start, floor, tournament).status == 403
+    assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).exists()
+    assert not Seat.objects.filter(ended_at__isnull=True).exists()  # refused: nobody seated
 
 
 def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, tournament):

@@ -23,7 +23,7 @@ from clock.selectors import clock_snapshot
 from core import roles
 from core.errors import ServiceError
 from tables import moves, read_models, seat_cards, selectors
-from tables.models import ChipRace, ColorUp, DealerLink, Draw, Table
+from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
 from web.access import page
@@ -173,20 +173,16 @@ def color_up_page(request, tournament: Tournament):
     """The floor's color-up screen: the breaks' color-ups (the director confirms, with the software's
     suggestion), every table's race and the difference, chips found after the race (TDA 21C). Every
     change is a call of the JSON API; the page reads the API's status again on each floor event."""
-    status = read_models.color_up_status(tournament)
-    denominations = list(tournament.structure.denominations.order_by("value").values_list("value", flat=True))
-    latest = status["color_up"]
-    in_play = set(latest["in_play"]) - set(latest["leaving"]) if latest else set(denominations)
     return render(request, "tables/color_up.html", {
-        "t": tournament, "status": status, "denominations": denominations,
-        "removed": [v for v in denominations if v not in in_play]})
+        "t": tournament, "status": read_models.color_up_status(tournament),
+        "removed": selectors.removed_denominations(tournament, selectors.latest_color_up(tournament))})
 
 
 @page("color-up-sheets")
 @in_venue_time
 def color_up_sheets(request, tournament: Tournament):
     """The result sheets of the latest color-up's races (one table with ?table=N), to print."""
-    latest = ColorUp.objects.filter(tournament=tournament).order_by("-level").first()
+    latest = selectors.latest_color_up(tournament)
     races = ChipRace.objects.none() if latest is None else ChipRace.objects.filter(color_up=latest).exclude(
         status=ChipRace.Status.REDONE).select_related("table", "draw").order_by("table__number")
     table = _whole(request.GET.get("table"))
