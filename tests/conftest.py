@@ -1,8 +1,10 @@
 """Shared fixtures: staff of every role, a structure template, a tournament, a player."""
 from __future__ import annotations
 
+import os
 from datetime import UTC, date, datetime
 
+import hypothesis
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group, User
@@ -12,6 +14,16 @@ from tournament import services, setup
 from tournament.structure import LevelSpec, StructureSpec
 
 PASSWORD = "correct-horse-battery-staple"
+
+# Property tests: the same examples on every run (derandomize), and no time limit per example, so a busy CI
+# machine never fails a test that holds. `HYPOTHESIS_PROFILE=explore scripts/test` draws new random
+# examples on each run (1,000 where a test sets no number of its own) to look for counterexamples; one
+# found there becomes an @example of its test.
+hypothesis.settings.register_profile("default", deadline=None, derandomize=True, database=None,
+                                     print_blob=True)
+hypothesis.settings.register_profile("explore", deadline=None, derandomize=False, database=None,
+                                     print_blob=True, max_examples=1000)
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 BASIC_SPEC = StructureSpec(
     name="Daily 20k",
