@@ -123,6 +123,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-found-chips": {"POST": FLOOR_ONLY},
     "api-table-race": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # the sheet names the table's players
     "api-table-race-confirm": {"POST": AT_THE_TABLE},
+    "api-table-race-cards": {"POST": AT_THE_TABLE},
     "api-payouts": {"GET": EVERY_ROLE},
     "api-payout-plan": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
     "api-payout-structure": {"PUT": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},

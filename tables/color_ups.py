@@ -101,6 +101,20 @@ def _seat_chips(data, occupied: set[int]) -> dict[int, cr.SeatChips]:
     return seats
 
 
+def cards_to_deal(actor, table: Table, color_up: ColorUp, seats) -> dict[int, int]:
+    """How many cards each seat is dealt for these counts (one per odd chip; none to a protected player
+    who does not race), so that a table dealing its own cards knows what to deal. Records nothing."""
+    require(actor, roles.REPORTING, table=table)
+    if color_up.tournament_id != table.tournament_id:
+        raise ServiceError(_("This color-up belongs to another tournament."), code="not_found", status=404)
+    occupied = set(live_seats(table.tournament).filter(table=table).values_list("seat", flat=True))
+    counted = _seat_chips(seats, occupied)
+    try:
+        return cr.cards_to_deal(color_up.in_play, color_up.leaving, counted, cr.RaceRules.from_json(color_up.rules))
+    except cr.RaceError as exc:
+        raise _race_error(exc) from None
+
+
 @transaction.atomic
 def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> ChipRace:
     """A table's chip race, from the chips counted at each seat: the software deals the cards from the

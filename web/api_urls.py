@@ -56,6 +56,7 @@ urlpatterns = [
     path(f"{T}/color-ups/found-chips/", color_up_api.FoundChipsView.as_view(), name="api-found-chips"),
     path(f"{T}/tables/<id:number>/race/", color_up_api.TableRaceView.as_view(), name="api-table-race"),
     path(f"{T}/tables/<id:number>/race/confirm/", color_up_api.TableRaceConfirmView.as_view(), name="api-table-race-confirm"),
+    path(f"{T}/tables/<id:number>/race/cards/", color_up_api.TableRaceCardsView.as_view(), name="api-table-race-cards"),
     path(f"{T}/payouts/", payouts_api.PayoutsView.as_view(), name="api-payouts"),
     path(f"{T}/payouts/plan/", payouts_api.PayoutPlanView.as_view(), name="api-payout-plan"),
     path(f"{T}/payouts/structure/", payouts_api.PayoutStructureView.as_view(), name="api-payout-structure"),

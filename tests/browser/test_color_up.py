@@ -186,3 +186,88 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     tablet.wait_for_timeout(200)
     assert tablet.evaluate(OVERFLOW) == []
     tablet.screenshot(path=SHOTS.format("sheet_phone"), full_page=True)
+
+
+def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi, browser, director, cashier, dealer,
+                                                                      tournament):
+    base, t = live_asgi, tournament
+    open_tables(director, t, [1, 2])
+    register(cashier, t, 12)
+    draws.draw_start(director, t)
+    color_ups.confirm_color_up(director, t, Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position,
+                               [25])
+    tablet = browser.new_context(viewport=TABLET).new_page()
+    login(tablet, base, dealer.username, PASSWORD)
+    tablet.goto(f"{base}/t/{t.pk}/tables/1/dealer/")
+    tablet.wait_for_selector("#race-banner", state="visible")
+    seats = [int(s) for s in tablet.eval_on_selector_all("#race-rows .r-row", "rows => rows.map(r => r.dataset.seat)")]
+    quarters = [3, 1, 0, 2, 5, 1]  # odd chips 3, 1, 0, 2, 1 (one 100 exchanged), 1: 8 cards, 200 raced (two 100s)
+    for q in quarters:
+        type_on_pad(tablet, q)
+
+    # The table deals: the big button now asks for the cards, and the server says how many each seat gets.
+    assert tablet.get_attribute('#race-modes [data-mode="seed"]', "aria-pressed") == "true"
+    tablet.click('#race-modes [data-mode="hand"]')
+    assert tablet.get_attribute('#race-modes [data-mode="hand"]', "aria-pressed") == "true"
+    assert tablet.inner_text("#race-go").startswith("Enter the cards")
+    tablet.click("#race-go")
+    tablet.wait_for_selector("#race-cards", state="visible")
+    assert tablet.is_hidden("#race-count") and not ChipRace.objects.exists()
+    per_seat = {seat: tablet.locator(f'#race-hands .r-slot[data-seat="{seat}"]').count() for seat in seats}
+    assert per_seat == dict(zip(seats, [3, 1, 0, 2, 1, 1], strict=True))
+    assert tablet.inner_text("#race-card-target") == f"Seat {seats[0]} · card 1 of 3"
+    for key in tablet.locator("#race-card-pad button").all():
+        box = key.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 52, box
+
+    # Dealt from seat 1, each player all his cards at once: typed in the same order, rank then suit.
+    dealt = ["Ad", "7c", "Ts", "Kh", "Ah", "2s", "Qc", "9d"]
+    for code in dealt[:-1]:
+        tablet.click(f'#race-card-pad [data-rank="{code[0]}"]')
+        tablet.click(f'#race-card-pad [data-suit="{code[1]}"]')
+    # A card already given cannot be given twice: the ace of diamonds is greyed out once the ace is chosen.
+    tablet.click('#race-card-pad [data-rank="A"]')
+    assert tablet.is_disabled('#race-card-pad [data-suit="d"]') and tablet.is_enabled('#race-card-pad [data-suit="s"]')
+    # One card missing: the race is refused on the tablet and nothing is sent.
+    tablet.click("#race-cards-go")
+    tablet.wait_for_function("() => document.querySelector('#dealer-feedback, [data-api-say]').textContent"
+                             ".includes('enter every card dealt')")
+    assert not ChipRace.objects.exists()
+    # A mistake corrected: the second card tapped again, cleared and typed again.
+    tablet.click(f'#race-hands .r-slot[data-seat="{seats[0]}"][data-i="1"]')
+    tablet.click("#race-card-clear")
+    assert tablet.inner_text(f'#race-hands .r-slot[data-seat="{seats[0]}"][data-i="1"]') == "?"
+    tablet.click('#race-card-pad [data-rank="7"]')
+    tablet.click('#race-card-pad [data-suit="c"]')
+    tablet.click('#race-card-pad [data-rank="9"]')
+    tablet.click('#race-card-pad [data-suit="d"]')
+    shown = tablet.eval_on_selector_all("#race-hands .r-slot", "bs => bs.map(b => b.dataset.card)")
+    assert shown == dealt
+    assert tablet.evaluate(OVERFLOW) == []
+    tablet.screenshot(path=SHOTS.format("cards_tablet"), full_page=True)
+    tablet.set_viewport_size(PHONE)
+    tablet.wait_for_timeout(200)
+    assert tablet.evaluate(OVERFLOW) == []
+    tablet.screenshot(path=SHOTS.format("cards_phone"))
+    tablet.set_viewport_size(TABLET)
+
+    tablet.click("#race-cards-go")
+    tablet.wait_for_selector("#race-sheet", state="visible")
+    race = ChipRace.objects.get(table__number=1, table__tournament=t)
+    assert race.draw is None and race.status == ChipRace.Status.RECORDED
+    by_seat = {row["seat"]: row["cards"] for row in race.result["seats"]}
+    assert [c for seat in seats for c in by_seat.get(seat, [])] == dealt
+    # The highest cards win, one chip a player: the ace of hearts (seat 3), then the ace of diamonds (seat 1).
+    assert race.result["winners"] == [seats[3], seats[0]]
+    assert tablet.inner_text("#race-draw") == "Cards entered as dealt at the table"
+    assert tablet.locator("#race-winners li").count() == 2
+
+    # Redo keeps the table's way of dealing.
+    tablet.click("#race-redo")
+    tablet.wait_for_selector("#race-count", state="visible")
+    assert tablet.get_attribute('#race-modes [data-mode="hand"]', "aria-pressed") == "true"
+    tablet.click("#race-go")
+    tablet.wait_for_selector("#race-cards", state="visible")
+    tablet.click("#race-cards-back")
+    tablet.wait_for_selector("#race-count", state="visible")
+    assert ChipRace.objects.count() == 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tables import dealer_links, draws
-from tables.models import ChipRace, Table
+from tables.models import ChipRace, ColorUp, Table
 from tests.tables.test_api import client_for, url
 from tests.tables.test_dealer_links import as_link, dealer_tablet
 from tests.tables.test_seating_services import open_tables, register
@@ -92,6 +92,59 @@ def test_a_dealer_link_races_its_own_table_and_cards_can_be_entered(room, direct
     sheet = answer.json()["sheet"]
     assert sheet["cards_entered"] and sheet["draw"] is None and sheet["winners"] == [int(s) for s in list(seats)[:2]]
     assert tablet.post(url(room, "tables/1/race/"), {"seats": counts(room, 1)}, format="json").status_code == 403
+
+
+def test_a_table_dealing_its_own_cards_asks_how_many_each_seat_gets_and_nothing_is_recorded(room, director, floor):
+    early = {"seats": {"1": {"chips": {"25": 3}, "other": None}}}
+    assert client_for(floor).post(url(room, "tables/1/race/cards/"), early, format="json").status_code == 409
+    client_for(director).post(url(room, "color-ups/"), {"level": the_break(room)}, format="json")
+    first = counts(room, 1)
+    seats = list(first)
+    # 3 x 25 (one card a 25: 3 cards), 4 x 25 (a whole 100, no odd chip: no card), 6 x 25 (one 100, 2 cards).
+    first[seats[1]]["chips"]["25"] = 4
+    first[seats[2]]["chips"]["25"] = 6
+    events = AuditEvent.objects.count()
+    answer = client_for(floor).post(url(room, "tables/1/race/cards/"), {"seats": first}, format="json")
+    assert answer.status_code == 200, answer.content
+    needed = answer.json()["cards"]
+    assert seats[1] not in needed and needed[seats[2]] == 2
+    assert all(needed[seat] == 3 for seat in seats if seat not in seats[1:3])
+    assert answer.json()["total"] == sum(needed.values()) == 3 * (len(seats) - 2) + 2
+    assert not ChipRace.objects.exists() and AuditEvent.objects.count() == events  # a question, not an action
+    # With the house rule "the protected player races first", a player with nothing but his odd chips
+    # gets no card (he has his chip already).
+    ColorUp.objects.filter(tournament=room).update(rules={"rounding": "half_up", "protection": "added",
+                                                          "protected_first": True})
+    first[seats[0]]["other"] = 0
+    again = client_for(floor).post(url(room, "tables/1/race/cards/"), {"seats": first}, format="json").json()
+    assert seats[0] not in again["cards"]
+    assert again["cards"] == {seat: n for seat, n in needed.items() if seat != seats[0]}
+    # The cards, as many as asked, race.
+    deck = iter(["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s", "2s", "Ah", "Kh", "Qh", "Jh",
+                 "Th", "9h", "8h"])
+    cards = {seat: [next(deck) for _ in range(n)] for seat, n in again["cards"].items()}
+    raced = client_for(floor).post(url(room, "tables/1/race/"), {"seats": first, "cards": cards}, format="json")
+    assert raced.status_code == 201, raced.content
+    assert raced.json()["sheet"]["cards_entered"] and raced.json()["sheet"]["draw"] is None
+    # One card short is refused with the seat and the number.
+    short = {seat: hand[:-1] if seat == seats[2] else hand for seat, hand in cards.items()}
+    refused = client_for(floor).post(url(room, "tables/1/race/"), {"seats": first, "cards": short}, format="json")
+    assert refused.status_code == 400 and refused.json()["detail"]
+
+
+def test_asking_for_the_cards_refuses_bad_counts_and_other_tables(room, director, floor):
+    client_for(director).post(url(room, "color-ups/"), {"level": the_break(room)}, format="json")
+    seat = next(iter(counts(room, 1)))
+    for bad in ({}, {"seats": []}, {"seats": {}}, {"seats": {seat: {"chips": {"25": -1}, "other": 0}}},
+                {"seats": {seat: {"chips": {"25": 1}}}}, {"seats": {"99": {"chips": {"25": 1}, "other": None}}},
+                {"seats": {seat: {"chips": {"500": 1}, "other": None}}}):
+        answer = client_for(floor).post(url(room, "tables/1/race/cards/"), bad, format="json")
+        assert answer.status_code == 400 and answer.json()["detail"], (bad, answer.content)
+    _, secret = dealer_links.create_dealer_link(floor, Table.objects.get(tournament=room, number=2), "tablet 2")
+    tablet = as_link(secret)
+    assert tablet.post(url(room, "tables/1/race/cards/"), {"seats": counts(room, 1)}, format="json").status_code == 403
+    own = tablet.post(url(room, "tables/2/race/cards/"), {"seats": counts(room, 2)}, format="json")
+    assert own.status_code == 200 and own.json()["total"] == 3 * len(counts(room, 2))
 
 
 def test_bad_race_input_is_a_400_and_records_nothing(room, director, floor):

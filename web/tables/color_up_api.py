@@ -1,6 +1,7 @@
 """JSON API of color-ups (tables/color_ups.py): the color-ups and the race at every table (any role: no
 names), the director confirms a break's color-up, a table's tablet (its dealer, the floor, the director)
-records its chip race from the chips counted at each seat, redoes it and confirms it, and the floor
+records its chip race from the chips counted at each seat (asking first how many cards each seat is dealt
+when the table deals its own), redoes it and confirms it, and the floor
 exchanges chips of a removed denomination found after the race (TDA 21C)."""
 from __future__ import annotations
 
@@ -71,12 +72,22 @@ class SeatCountSerializer(serializers.Serializer):
         "cannot be raced out)."))
 
 
-class RecordRaceSerializer(serializers.Serializer):
+class CountsSerializer(serializers.Serializer):
     seats = serializers.DictField(child=SeatCountSerializer(), help_text="By seat number: every seat with a player.")
+
+
+class RecordRaceSerializer(CountsSerializer):
     cards = serializers.DictField(child=serializers.ListField(child=serializers.CharField(max_length=3), max_length=52),
                                   required=False, help_text=(
                                       "The cards as dealt at the table, by seat (e.g. [\"As\", \"Td\"]); "
                                       "without them the software deals from the committed seed of the next draw."))
+
+
+CardsSerializer = inline_serializer("RaceCardsToDeal", {
+    "cards": serializers.DictField(child=serializers.IntegerField(), help_text=(
+        "By seat number, the cards to deal to the seats that race (one per odd chip).")),
+    "total": serializers.IntegerField(help_text="All the cards to deal."),
+})
 
 
 class FoundChipsSerializer(serializers.Serializer):
@@ -143,6 +154,20 @@ class TableRaceConfirmView(AtTheTable, RoleAPIView):
         race = get_object_or_404(ChipRace, color_up=color_up, table=table, status=ChipRace.Status.RECORDED)
         call_service(color_ups.confirm_race, request.user, race)
         return Response(read_models.table_race(table))
+
+
+class TableRaceCardsView(AtTheTable, RoleAPIView):
+    allowed = api_roles("api-table-race-cards")
+
+    @extend_schema(operation_id="tables_race_cards", tags=["color-up"], request=CountsSerializer,
+                   summary="How many cards each seat is dealt for these counts, when the table deals its own (records nothing)",
+                   responses=answers(200, CardsSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        table = get_object_or_404(Table, tournament_id=pk, number=number)
+        data = valid(CountsSerializer, request.data).validated_data
+        color_up = call_service(color_ups.latest_color_up, table.tournament)
+        cards = call_service(color_ups.cards_to_deal, request.user, table, color_up, data["seats"])
+        return Response({"cards": {str(seat): n for seat, n in cards.items()}, "total": sum(cards.values())})
 
 
 class FoundChipsView(RoleAPIView):

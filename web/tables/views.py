@@ -22,7 +22,7 @@ from django.views.decorators.gzip import gzip_page
 from clock.selectors import clock_snapshot
 from core import roles
 from core.errors import ServiceError
-from tables import moves, read_models, seat_cards, selectors
+from tables import moves, read_models, seat_cards, seating, selectors
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
@@ -86,8 +86,20 @@ def dealer_choose(request, tournament: Tournament):
     return render(request, "tables/dealer_choose.html", {"t": tournament, "tables": tables, "bound": bound is not None})
 
 
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def _race_card_pad() -> dict:
+    """The keys of the tablet's pad for race cards dealt at the table: ranks and suits of the deck
+    (tables.seating), highest first, 10 written as on the cards."""
+    names = {"s": _("spades"), "h": _("hearts"), "d": _("diamonds"), "c": _("clubs")}
+    return {"race_ranks": [(r, "10" if r == "T" else r) for r in reversed(seating.RANKS)],
+            "race_suits": [(s, SUIT_SYMBOLS[s], names[s], s in "hd") for s in reversed(seating.SUITS)]}
+
+
 def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, link_token: str = ""):
     return render(request, "tables/dealer.html", {
+        **_race_card_pad(),
         "t": table.tournament, "table": table, "state": read_models.table_state(table),
         "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)), "state_url": state_url,
         "socket_path": socket_path,
