@@ -210,11 +210,13 @@ def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi,
     tablet.click('#race-modes [data-mode="hand"]')
     assert tablet.get_attribute('#race-modes [data-mode="hand"]', "aria-pressed") == "true"
     assert tablet.inner_text("#race-go").startswith("Enter the cards")
+    assert tablet.inner_text("#race-step").endswith("then press Enter the cards.")
     tablet.click("#race-go")
     tablet.wait_for_selector("#race-cards", state="visible")
     assert tablet.is_hidden("#race-count") and not ChipRace.objects.exists()
     per_seat = {seat: tablet.locator(f'#race-hands .r-slot[data-seat="{seat}"]').count() for seat in seats}
     assert per_seat == dict(zip(seats, [3, 1, 0, 2, 1, 1], strict=True))
+    assert tablet.inner_text("#race-step") == "Enter the cards as dealt, then press Race with these cards."
     assert tablet.inner_text("#race-card-target") == f"Seat {seats[0]} · card 1 of 3"
     for key in tablet.locator("#race-card-pad button").all():
         box = key.bounding_box()
