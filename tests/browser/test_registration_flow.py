@@ -9,6 +9,7 @@ import pytest
 from tables import setup as table_setup
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, make_user
+from tests.tournament.test_registration import years_before
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Player
 
@@ -36,7 +37,7 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     # Too young: the API's refusal is shown and nobody is created.
     page.fill("#id_first_name", "Eva")
     page.fill("#id_last_name", "Svobodová")
-    page.fill("#id_date_of_birth", date.today().replace(year=date.today().year - 16).isoformat())
+    page.fill("#id_date_of_birth", years_before(date.today(), 16).isoformat())
     with page.expect_response(lambda r: r.request.method == "POST" and r.url == f"{base}/api/players/") as young:
         page.click("button[type=submit]")
     assert young.value.status == 400 and young.value.json()["error"] == "under_age"

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from tables import seats
 from tables import setup as table_setup
 from tests.conftest import BASIC_SPEC, PASSWORD, id_doc, tournament_data
+from tests.tournament.test_registration import years_before
 from tournament import services, setup
 from tournament import structure as rules
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, Structure, Tournament
@@ -499,7 +500,7 @@ def test_create_player(cashier):
     assert response.json()["first_name"] == "Eva" and "email" not in response.json()
     assert Player.objects.get(pk=response.json()["id"]).created_by == cashier
     young = client_for(cashier).post("/api/players/", {"first_name": "Kid", "last_name": "Young",
-                                                       "date_of_birth": date.today().replace(year=date.today().year - 10).isoformat()},
+                                                       "date_of_birth": years_before(date.today(), 10).isoformat()},
                                      format="json")
     assert young.status_code == 400 and young.json()["error"] == "under_age"
     bad_email = client_for(cashier).post("/api/players/", {"first_name": "A", "last_name": "B", "date_of_birth": "1970-01-01",
