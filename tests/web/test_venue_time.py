@@ -34,7 +34,7 @@ def prague(director, template):
 
 @pytest.mark.parametrize(("lang", "short", "long"), [
     ("cs", "25. 11. 2026 19:00", "25. listopadu 2026 19:00"),
-    ("sk", "25. 11. 2026 19:00", "25. november 2026 19:00"),  # Django's sk month name
+    ("sk", "25. 11. 2026 19:00", "25. novembra 2026 19:00"),  # the month in the genitive (locale/sk)
     ("en-gb", "25/11/2026 19:00", "25 Nov 2026, 19:00"),
 ])
 def test_the_formats_of_each_language_use_the_24_hour_clock(lang, short, long):
@@ -42,6 +42,14 @@ def test_the_formats_of_each_language_use_the_24_hour_clock(lang, short, long):
     with translation.override(lang):
         assert formats.date_format(at, "SHORT_DATETIME_FORMAT") == short
         assert formats.date_format(at, "DATETIME_FORMAT") == long
+
+
+@pytest.mark.parametrize(("lang", "long", "month_day"), [
+    ("cs", "1. května 2026", "1. května"), ("sk", "1. mája 2026", "1. mája"), ("en-gb", "1 May 2026", "1 May")])
+def test_a_long_date_puts_the_month_as_a_date_is_written(lang, long, month_day):
+    with translation.override(lang):
+        assert formats.date_format(datetime(2026, 5, 1, 19, 0)) == long
+        assert formats.date_format(datetime(2026, 5, 1, 19, 0), "MONTH_DAY_FORMAT") == month_day
 
 
 @pytest.mark.parametrize(("lang", "shown"), [("cs", "25. listopadu 2026 19:00"), ("en-gb", "25 Nov 2026, 19:00")])
