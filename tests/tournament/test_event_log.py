@@ -204,6 +204,14 @@ def test_filters_by_table_player_and_kind(log, floor, tournament):
     assert "No events match" in page(floor, tournament, table=99)
 
 
+def test_a_player_search_finds_this_tournaments_player_among_many_of_that_name(log, floor, cashier, tournament, player):
+    # Sixty Nováková in the database, none of them in this tournament: the one who is still found.
+    for i in range(60):
+        services.create_player(cashier, first_name=f"Eva{i}", last_name="Nováková", date_of_birth=player.date_of_birth)
+    by_player = page(floor, tournament, player="novakova")
+    assert "busted, 57th" in by_player and "5 seat 9" not in by_player
+
+
 def test_the_live_fragment_has_the_lines_after_a_sequence(log, floor, tournament):
     top = AuditEvent.objects.filter(tournament=tournament).aggregate(m=Max("seq"))["m"]
     assert page(floor, tournament, after=top).strip() == ""

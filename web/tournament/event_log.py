@@ -13,7 +13,7 @@ from tournament.models import AuditEvent, Entry, Player, Tournament
 from .event_labels import event_groups, event_labels, group_of, types_of
 from .event_lines import details, entry_numbers, event_line
 
-MAX_MATCHES = 50  # entries a player search may stand for
+MAX_MATCHES = 50  # entries of the tournament a player search may stand for
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,12 @@ def filtered(t: Tournament, filters: Filters):
         if filters.player.lstrip("#").isdigit():
             numbers, players = [int(filters.player.lstrip("#"))], []
         else:
-            players = list(Player.objects.named(filters.player).values_list("pk", flat=True)[:MAX_MATCHES])
-            numbers = list(Entry.objects.filter(tournament=t, player__in=players).values_list("number", flat=True)[:MAX_MATCHES])
+            # The players of this tournament's entries whose name matches: a common name elsewhere in the
+            # database never crowds them out.
+            mine = Entry.objects.filter(tournament=t, player__in=Player.objects.named(filters.player))
+            numbers = list(mine.order_by("number").values_list("number", flat=True)[:MAX_MATCHES])
+            players = list(Entry.objects.filter(tournament=t, number__in=numbers)
+                           .values_list("player_id", flat=True).distinct())
         held = _json_holds(("entry", "entries"), numbers)
         events = events.filter(_either(held, _json_holds(("player",), players)) if players else held)
     return events.select_related("actor").order_by("-seq")
