@@ -277,6 +277,7 @@ SPECTACULAR_SETTINGS = {
         "DealKindEnum": "payouts.models.Deal.Kind",
         "DealStatusEnum": "payouts.models.Deal.Status",
         "DealModeEnum": "payouts.models.Deal.Mode",
+        "PenaltyKindEnum": "tables.models.Penalty.Kind",
     },
 }
 

@@ -54,6 +54,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,
     "register": DESK, "player-create": DESK, "entries": DESK, "entry-detail": DESK, "receipt": DESK, "receipt-pdf": DESK,
     "events": FLOOR_ONLY, "floor-snapshot": FLOOR_ONLY, "color-up": FLOOR_ONLY, "color-up-sheets": FLOOR_ONLY,
+    "penalties": FLOOR_ONLY,  # give, list and cancel penalties (TDA 51)
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
@@ -124,6 +125,8 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-table-race": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # the sheet names the table's players
     "api-table-race-confirm": {"POST": AT_THE_TABLE},
     "api-table-race-cards": {"POST": AT_THE_TABLE},
+    "api-penalties": {"GET": FLOOR_ONLY, "POST": FLOOR_ONLY},
+    "api-penalty-cancel": {"POST": FLOOR_ONLY},
     "api-payouts": {"GET": EVERY_ROLE},
     "api-payout-plan": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
     "api-payout-structure": {"PUT": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},

@@ -29,6 +29,7 @@ DEALING = (DEALER, FLOOR)  # start a hand at a table, undo a mistaken start (a D
 REPORTING = (DEALER, FLOOR)  # report a table's hand done (a Dealer only at its own table)
 SEATING = (FLOOR,)  # draws after the start, seat corrections, the button, special needs
 MOVING = (FLOOR,)  # move slips: confirm, cancel, balance now
+PENALTIES = (FLOOR,)  # give and cancel penalties (TDA 51): the floor's call, never a dealer's
 PAY = (CASHIER,)  # pay a prize (a second ID check, a signature) and void a payment
 DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject a proposal; the director approves
 

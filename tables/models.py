@@ -402,3 +402,40 @@ class ChipRace(NeverDeleteModel):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["color_up", "table"], condition=~Q(status="redone"),
                                                name="chip_race_one_standing_per_table")]
+
+
+class Penalty(NeverDeleteModel):
+    """A penalty given by the floor (TDA 51, tables/missed_hands.py): a warning, or missed hands that the
+    player serves while the hands are dealt at his table. Never deleted; a penalty given in error is
+    cancelled, with the reason."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", _("Warning")
+        HAND = "hand", _("One hand")
+        ROUNDS = "rounds", _("Rounds")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="penalties")
+    number = models.PositiveIntegerField()
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="penalties")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    players_at_table = models.PositiveSmallIntegerField()
+    hands = models.PositiveSmallIntegerField()
+    table_number = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=200)
+    given_at = models.DateTimeField()
+    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="+")
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    cancel_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="penalty_unique_number"),
+            models.CheckConstraint(condition=Q(kind="rounds", rounds__gte=1, rounds__lte=4)
+                                   | (~Q(kind="rounds") & Q(rounds__isnull=True)), name="penalty_rounds_1_4"),
+        ]

@@ -15,7 +15,7 @@ from tournament.models import ChipAdjustment, Entry, Level, Player, Tournament
 from tournament.stats import tournament_stats
 
 from . import chip_race, seating
-from .models import ChipRace, ColorUp, Draw, Move, Seat, Table
+from .models import ChipRace, ColorUp, Draw, Move, Penalty, Seat, Table
 from .selectors import (
     balancing_notice,
     clock_level_index,
@@ -27,6 +27,7 @@ from .selectors import (
     latest_color_up,
     level_in_play,
     live_seats,
+    penalty_served,
     pending_moves,
     slip,
     waiting,
@@ -270,7 +271,48 @@ def table_state(table: Table) -> dict:
                       "big_blind": table.big_blind_seat, "next": table.positions_next},
         "halted": table.halted, "needs_button": table.needs_button, "hand_in_progress": table.hand_in_progress,
         "slips_out": slips["out"], "slips_in": slips["in"], "h4h": _table_h4h(table),
+        "penalties": table_penalties(table),
     }
+
+
+def penalty_json(p: Penalty, seat: tuple[int, int] | None = None) -> dict:
+    """A penalty as the screens and the API show it; `seat` (table, seat) where the player sits now."""
+    # Served: the hands dealt at his table since; a player out of play (busted) before the end has "ended".
+    served = 0 if p.cancelled_at else penalty_served(p)
+    left = p.hands - served if not p.cancelled_at and p.entry.status == Entry.Status.ACTIVE else 0
+    status = ("cancelled" if p.cancelled_at else "warning" if p.hands == 0 else "serving" if left
+              else "served" if served == p.hands else "ended")
+    return {
+        "number": p.number, "entry": p.entry.number, "name": p.entry.player.display_name, "kind": p.kind,
+        "kind_display": p.get_kind_display(), "rounds": p.rounds, "players_at_table": p.players_at_table,
+        "hands": p.hands, "hands_left": left, "served": served if status != "cancelled" else None,
+        "status": status, "table": p.table_number, "seat": p.seat, "reason": p.reason,
+        "given_at": p.given_at.isoformat(), "given_by": p.given_by.get_username() if p.given_by_id else None,
+        "cancelled_at": p.cancelled_at.isoformat() if p.cancelled_at else None, "cancel_reason": p.cancel_reason,
+        "now": {"table": seat[0], "seat": seat[1]} if seat else None,
+    }
+
+
+def _penalties(t: Tournament):
+    return Penalty.objects.filter(tournament=t).select_related("entry__player", "given_by")
+
+
+def penalties(t: Tournament) -> list[dict]:
+    """Every penalty of the tournament, newest first, with the hands still to sit out."""
+    where = {entry: (table, seat) for entry, table, seat in
+             live_seats(t).values_list("entry_id", "table__number", "seat")}
+    return [penalty_json(p, where.get(p.entry_id)) for p in _penalties(t)]
+
+
+def table_penalties(table: Table) -> list[dict]:
+    """The players at this table still sitting out a penalty: the dealer deals them in and takes their
+    blinds (TDA 51)."""
+    seated = dict(live_seats(table.tournament).filter(table=table).values_list("entry_id", "seat"))
+    if not seated:
+        return []
+    found = _penalties(table.tournament).filter(entry_id__in=list(seated), cancelled_at__isnull=True, hands__gt=0)
+    rows = [penalty_json(p, (table.number, seated[p.entry_id])) for p in found]
+    return sorted((r for r in rows if r["hands_left"]), key=lambda r: (r["now"]["seat"], r["number"]))
 
 
 def _table_h4h(table: Table) -> dict | None:

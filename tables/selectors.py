@@ -1,6 +1,7 @@
 """Small reads of the tables' state that services and screens share. Nothing here writes."""
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from clock import timeline as tl
@@ -9,8 +10,8 @@ from clock.selectors import anchor_of, rows_of
 from tournament.models import AuditEvent, Entry, Level, Tournament
 
 from . import balancing as bal
-from . import chip_race, seating
-from .models import ColorUp, Draw, HandForHand, HouseRules, Move, Seat, SeatRequest, Table
+from . import chip_race, missed_hands, seating
+from .models import ColorUp, Draw, HandForHand, HandStart, HouseRules, Move, Penalty, Seat, SeatRequest, Table
 
 
 def live_seats(tournament: Tournament):
@@ -230,3 +231,19 @@ def balance_move_out_pending(table: Table) -> bool:
     """Whether a player of this table holds a balance slip: the phone says whether the move comes after
     the hand in play (public_seats), so the table's hand starting or ending changes that answer."""
     return Move.objects.filter(from_table=table, status=Move.Status.PENDING, kind=Move.Kind.BALANCE).exists()
+
+
+def hands_dealt_since(penalty: Penalty) -> int:
+    """The hands started (and not undone) at the player's table after the penalty was given, at whatever
+    table he sat when each began: the hands he sits out (TDA 51)."""
+    seated = Seat.objects.filter(entry_id=penalty.entry_id, table=OuterRef("table"), seated_at__lte=OuterRef("at")).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=OuterRef("at")))
+    return HandStart.objects.filter(table__tournament_id=penalty.tournament_id, undone_at__isnull=True,
+                                    at__gt=penalty.given_at).filter(Exists(seated)).count()
+
+
+def penalty_served(penalty: Penalty) -> int:
+    """The hands of the penalty served so far (never more than it gives): none for a warning."""
+    if penalty.hands == 0:
+        return 0
+    return missed_hands.served(penalty.hands, hands_dealt_since(penalty))

@@ -258,6 +258,23 @@ def in_the_money(room: Room) -> None:
     payouts.pay_prize(room.director, paid, id_doc(f"EA{paid.number - 1:07d}"), signature())
 
 
+def penalties_given(room: Room) -> None:
+    """Penalties at table 1 (TDA 51): two rounds (one hand served), one hand, a warning, and one cancelled."""
+    from tables import hands, penalties
+    from tables.models import Seat, Table
+
+    table = Table.objects.get(tournament=room.tournament, number=1)
+    at_one = list(Seat.objects.filter(table=table, ended_at__isnull=True).order_by("seat")
+                  .values_list("entry__number", flat=True))
+    t, who = room.tournament, room.director
+    penalties.give_penalty(who, t, at_one[0], "rounds", 2, "Urážlivé výrazy vůči krupiérovi a soupeřům u stolu")
+    penalties.give_penalty(who, t, at_one[-1], "hand", None, "Odhalená karta během rozdávání")
+    penalties.give_penalty(who, t, at_one[1], "warning", None, "Pomalá hra")
+    cancelled = penalties.give_penalty(who, t, at_one[2], "rounds", 1, "Telefon u stolu během rozdávání")
+    penalties.cancel_penalty(who, t, cancelled.number, "Omyl: hráč nebyl v rozdání")
+    hands.start_hand(who, table)
+
+
 def draw_url(room: Room) -> str:
     return f"/s/{room.tournament.pk}/draws/{room.draw.number}/"
 
@@ -305,6 +322,9 @@ SCREENS = [
     Screen("payout_receipt", lambda room: f"/t/{room.tournament.pk}/payouts/receipts/1/", STAFF_SIZES, in_the_money,
            staff=True),
     Screen("seat_page_out", lambda room: f"/s/{room.tournament.pk}/16/", PHONE_SIZES, in_the_money),
+    Screen("penalties", lambda room: f"/t/{room.tournament.pk}/penalties/", STAFF_SIZES, penalties_given, staff=True),
+    Screen("dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given,
+           "#live.live", staff=True),
 ]
 
 

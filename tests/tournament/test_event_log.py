@@ -134,6 +134,13 @@ NAMES = {12: "Jana Nováková", 7: "Martin Horváth"}
     ("clock.level_started", {"level": 6, "clock": {"status": "running"}}, "Level 6 started"),
     ("rebuy.paid", {"entry": 12, "name": "Jana Nováková", "receipt": 40}, "Jana Nováková (#12): Re-buy paid, receipt 40"),
     ("some.future_type", {"table": 3, "entry": 12, "weird": {"x": 1}}, "Some: future type: table 3, Jana Nováková (#12)"),
+    ("penalty.given", {"penalty": 2, "entry": 12, "name": "Jana Nováková", "table": 4, "seat": 6, "kind": "rounds",
+                       "rounds": 2, "players": 9, "hands": 18, "reason": "Soft-play"},
+     "Table 4 seat 6: Jana Nováková (#12) gets 2 rounds, 18 hands (penalty 2): Soft-play"),
+    ("penalty.given", {"penalty": 1, "entry": 7, "table": 3, "seat": 2, "kind": "warning", "hands": 0,
+                       "reason": "Language"}, "Table 3 seat 2: Martin Horváth (#7) gets a warning (penalty 1): Language"),
+    ("penalty.cancelled", {"penalty": 2, "entry": 12, "table": 4, "reason": "Wrong seat"},
+     "Penalty 2 of Jana Nováková (#12) cancelled: Wrong seat"),
 ])
 def test_a_line_reads_in_words(type_, payload, words):
     with translation.override("en-gb"):

@@ -83,6 +83,8 @@ def event_labels() -> dict[str, str]:
         "h4h.hand_called": _("Hand-for-hand: hand called"),
         "h4h.hand_complete": _("Hand-for-hand: hand complete"),
         "chips.found": _("Removed chips found"),
+        "penalty.given": _("Penalty given"),
+        "penalty.cancelled": _("Penalty cancelled"),
     }
 
 
@@ -96,6 +98,7 @@ GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("clock", ("clock.",)),
     ("chips", ("colorup.", "race.", "chips.")),
     ("payouts", ("payouts.", "payout.", "deal.")),
+    ("penalties", ("penalty.",)),
     ("setup", ("tournament.", "structure.", "display.")),
 )
 
@@ -109,6 +112,7 @@ def event_groups() -> dict[str, str]:
         "clock": _("Clock"),
         "chips": _("Chips and color-ups"),
         "payouts": _("Prizes and deals"),
+        "penalties": _("Penalties"),
         "setup": _("Setup"),
     }
 

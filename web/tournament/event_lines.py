@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from .event_labels import event_labels
@@ -221,6 +221,23 @@ def _payouts(type_: str, label: str, p: dict, names: Names) -> str:
     return label
 
 
+def _penalty(type_: str, label: str, p: dict, names: Names) -> str:
+    facts = {"who": _who(p, names), "table": p.get("table", "–"), "seat": p.get("seat", "–"),
+             "number": p.get("penalty", "–"), "reason": p.get("reason") or "–"}
+    if type_ == "penalty.cancelled":
+        return _("Penalty %(number)s of %(who)s cancelled: %(reason)s") % facts
+    kind, hands = p.get("kind"), p.get("hands")
+    if kind == "warning":
+        what = _("a warning")
+    elif kind == "rounds":
+        what = ngettext("%(rounds)s round, %(hands)s hands", "%(rounds)s rounds, %(hands)s hands",
+                        p.get("rounds") or 0) % {"rounds": p.get("rounds"), "hands": hands}
+    else:
+        what = _("one hand")
+    return _("Table %(table)s seat %(seat)s: %(who)s gets %(what)s (penalty %(number)s): %(reason)s") % {
+        **facts, "what": what}
+
+
 def _setup(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ == "player.created":
         return _("New player: %(name)s") % {"name": p.get("name", "–")}
@@ -264,6 +281,7 @@ FAMILIES: tuple[tuple[tuple[str, ...], Callable[[str, str, dict, Names], str]], 
     (("clock.",), _clock),
     (("colorup.", "race.", "chips."), _chips),
     (("payouts.", "payout.", "deal."), _payouts),
+    (("penalty.",), _penalty),
     (("player.", "tournament.", "structure.", "display.", "registration."), _setup),
 )
 

@@ -1,0 +1,86 @@
+"""Penalties (TDA 51, club 1): the floor gives a warning or a missed-hand penalty to a seated player and
+cancels one given in error. The hands to miss come from tables/missed_hands.py, counted at the moment the
+penalty is given; the player's table tablet shows the hands he still sits out (tables/read_models.py)."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core import roles
+from core.errors import ServiceError, require
+from tournament.audit import actor_user, lock_tournament, record_event
+from tournament.models import Entry, Tournament
+
+from . import missed_hands as mh
+from .models import Penalty
+from .selectors import live_seats
+
+MAX_REASON = 200
+
+
+def _clean_reason(reason) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise ServiceError(_("Say why: the reason is written on the penalty."), code="invalid")
+    if len(text) > MAX_REASON:
+        raise ServiceError(_("The reason is at most %(max)s characters.") % {"max": MAX_REASON}, code="invalid")
+    return text
+
+
+@transaction.atomic
+def give_penalty(actor, t: Tournament, entry_number: int, kind: str, rounds: int | None, reason: str) -> Penalty:
+    """A warning, one missed hand, or one to four rounds (a hand for every player at the table now, the
+    offender included, per round) to the player of an entry in play, at the seat he holds."""
+    require(actor, roles.PENALTIES)
+    t = lock_tournament(t.pk)
+    text = _clean_reason(reason)
+    entry = Entry.objects.select_related("player").filter(tournament=t, number=entry_number).first()
+    if entry is None:
+        raise ServiceError(_("There is no entry #%(number)s in this tournament.") % {"number": entry_number},
+                           code="not_found", status=404)
+    seat = live_seats(t).select_related("table").filter(entry=entry).first()
+    if entry.status != Entry.Status.ACTIVE or seat is None:
+        raise ServiceError(_("Entry #%(number)s has no seat in play: only a seated player gets a penalty.")
+                           % {"number": entry_number}, code="not_seated", status=409)
+    players = live_seats(t).filter(table=seat.table).count()
+    try:
+        hands = mh.hands_to_miss(kind, players, rounds)
+    except mh.PenaltyError as exc:
+        message = {"bad_players": _("A table has one to ten players."),
+                   "rounds_not_taken": _("Only a penalty of rounds takes a number of rounds: leave it out for a "
+                                         "warning or one hand.")}.get(exc.code, _("A penalty is a warning, one hand, "
+                                                                                 "or one to four rounds."))
+        raise ServiceError(message, code="invalid") from None
+    number = (Penalty.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    penalty = Penalty.objects.create(
+        tournament=t, number=number, entry=entry, kind=kind, rounds=rounds if kind == mh.ROUNDS else None,
+        players_at_table=players, hands=hands, table_number=seat.table.number, seat=seat.seat, reason=text,
+        given_at=timezone.now(), given_by=actor_user(actor))
+    record_event(t, "penalty.given", {"penalty": number, "entry": entry.number, "name": entry.player.display_name,
+                                      "table": seat.table.number, "seat": seat.seat, "kind": kind,
+                                      "rounds": penalty.rounds, "players": players, "hands": hands, "reason": text},
+                 actor, stats=False, seats=False)
+    return penalty
+
+
+@transaction.atomic
+def cancel_penalty(actor, t: Tournament, number: int, reason: str) -> Penalty:
+    """A penalty given in error ends now (what was served stays served); it stays on the record, cancelled."""
+    require(actor, roles.PENALTIES)
+    t = lock_tournament(t.pk)
+    text = _clean_reason(reason)
+    penalty = Penalty.objects.select_for_update().filter(tournament=t, number=number).first()
+    if penalty is None:
+        raise ServiceError(_("There is no penalty #%(number)s.") % {"number": number}, code="not_found", status=404)
+    if penalty.cancelled_at is not None:
+        raise ServiceError(_("Penalty #%(number)s is already cancelled.") % {"number": number},
+                           code="already_cancelled", status=409)
+    penalty.cancelled_at, penalty.cancelled_by, penalty.cancel_reason = timezone.now(), actor_user(actor), text
+    penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
+    seat = live_seats(t).select_related("table").filter(entry_id=penalty.entry_id).first()
+    record_event(t, "penalty.cancelled", {"penalty": number, "entry": penalty.entry.number,
+                                          "table": seat.table.number if seat else penalty.table_number,
+                                          "reason": text}, actor, stats=False, seats=False)
+    return penalty

@@ -1,0 +1,102 @@
+"""A penalty in a real browser (TDA 51): the floor gives one round on the penalties page; the table's dealer
+tablet, already open, shows the seat and the hands left at once (it refetches on the table's event); each
+shuffle lowers the count. The tablet's panel fits a tablet and a phone, and the page fits a tablet."""
+from __future__ import annotations
+
+import pytest
+
+from tables import draws
+from tables.models import Penalty, Seat
+from tests.browser.conftest import login
+from tests.conftest import PASSWORD
+from tests.tables.test_seating_services import open_tables, register
+
+pytestmark = pytest.mark.browser
+
+TABLET = {"width": 1180, "height": 820}
+PHONE = {"width": 390, "height": 844}
+SHOTS = "/tmp/penalties_{}.png"
+
+# Every element of `selector` (and the page itself) inside the window: no horizontal overflow.
+OVERFLOW = """(selector) => {
+  const w = document.documentElement.clientWidth, out = [];
+  if (document.documentElement.scrollWidth > w + 0.5) out.push("page " + document.documentElement.scrollWidth);
+  document.querySelectorAll(selector + ", " + selector + " *").forEach((e) => {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
+  });
+  return out;
+}"""
+
+
+def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi, browser, director, cashier, floor,
+                                                                       dealer, tournament):
+    base, t = live_asgi, tournament
+    open_tables(director, t, [1, 2])
+    register(cashier, t, 12)
+    draws.draw_start(director, t)
+    seat = Seat.objects.filter(table__tournament=t, table__number=1, ended_at__isnull=True).select_related(
+        "entry__player").order_by("seat").last()
+    players = Seat.objects.filter(table=seat.table, ended_at__isnull=True).count()
+    name = seat.entry.player.display_name
+
+    tablet = browser.new_context(viewport=TABLET).new_page()
+    login(tablet, base, dealer.username, PASSWORD)
+    tablet.goto(f"{base}/t/{t.pk}/tables/1/dealer/")
+    tablet.wait_for_selector("#live.live")
+    assert tablet.is_hidden("#penalties")
+
+    desk = browser.new_context(viewport=TABLET).new_page()
+    login(desk, base, floor.username, PASSWORD)
+    desk.goto(f"{base}/t/{t.pk}/")
+    desk.click(f"nav.tabs a[href='/t/{t.pk}/penalties/']")
+    desk.wait_for_selector("#give-form")
+    assert desk.is_disabled("#id_rounds_0") is False  # no kind chosen yet: the rounds are open
+    desk.fill("#id_entry", f"#{seat.entry.number}")
+    desk.click("label[for=id_kind_0]")  # Warning: the rounds grey out
+    assert desk.is_disabled("#id_rounds_0")
+    desk.click("label[for=id_kind_2]")  # Rounds
+    desk.click("label[for=id_rounds_0]")  # 1
+    desk.fill("#id_reason", "Abusive language at the table")
+    desk.click("#give-go")
+    desk.wait_for_selector(".msg.success")
+    assert f"sits out {players} hands" in desk.inner_text(".msg.success")
+    row = desk.locator('li.pn-row[data-status="serving"]')
+    assert row.count() == 1 and f"{players} of {players} hands left" in row.inner_text()
+    assert name in row.inner_text() and f"Seat {seat.seat}" in row.inner_text()
+    penalty = Penalty.objects.get(tournament=t)
+    assert (penalty.kind, penalty.rounds, penalty.hands) == ("rounds", 1, players)
+    desk.screenshot(path=SHOTS.format("page_tablet"), full_page=True)
+    assert desk.evaluate(OVERFLOW, "main") == []
+
+    # The tablet, open all along, shows it without a reload.
+    tablet.wait_for_selector("#penalties", state="visible")
+    item = tablet.locator(f'#penalties-list li[data-seat="{seat.seat}"]')
+    item.wait_for()
+    text = item.inner_text()
+    assert f"Seat {seat.seat}" in text and name in text, text
+    assert f"{players} of {players} hands left" in text and "Deal in, take the blinds." in text, text
+    big = tablet.locator(f'#penalties-list li[data-seat="{seat.seat}"] .p-seat').bounding_box()
+    assert big["height"] >= 30, big  # the seat is big
+    tablet.screenshot(path=SHOTS.format("dealer_tablet"), full_page=True)
+    assert tablet.evaluate(OVERFLOW, "#penalties") == []
+
+    # A new hand: one hand served.
+    tablet.click("#shuffle")
+    tablet.wait_for_function("(n) => { const li = document.querySelector('#penalties-list li'); "
+                             "return li && li.dataset.left === String(n); }", arg=players - 1)
+    assert f"{players - 1} of {players} hands left" in item.inner_text()
+
+    tablet.set_viewport_size(PHONE)
+    tablet.wait_for_timeout(200)
+    assert tablet.evaluate(OVERFLOW, "#penalties") == []
+    tablet.screenshot(path=SHOTS.format("dealer_phone"), full_page=True)
+
+    # The floor cancels it: the tablet's panel goes.
+    desk.reload()
+    desk.click('li.pn-row[data-status="serving"] .pn-cancel summary')
+    desk.fill(f"#cancel-reason-{penalty.number}", "Wrong player")
+    desk.click(f'li.pn-row[data-penalty="{penalty.number}"] .pn-cancel button')
+    desk.wait_for_selector(".msg.success")
+    assert desk.locator('li.pn-row[data-status="cancelled"]').count() == 1
+    tablet.wait_for_selector("#penalties", state="hidden")

@@ -1,0 +1,99 @@
+"""JSON API of penalties (tables/penalties.py, TDA 51): the floor lists every penalty with the hands each
+player still sits out, gives a warning or a missed-hand penalty (one hand, or one to four rounds of a
+hand for every player at the table) to a seated player, and cancels one given in error."""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from tables import missed_hands, penalties, read_models, selectors
+from tables.models import Penalty
+from web.access import api as api_roles
+from web.api import RoleAPIView, answers, call_service, tournament_or_404, valid
+
+STATUSES = ["serving", "served", "ended", "warning", "cancelled"]  # ended: out of play before serving it all
+
+PenaltyJson = inline_serializer("Penalty", {
+    "number": serializers.IntegerField(help_text="The penalty's number in the tournament."),
+    "entry": serializers.IntegerField(), "name": serializers.CharField(),
+    "kind": serializers.ChoiceField(choices=Penalty.Kind.choices), "kind_display": serializers.CharField(),
+    "rounds": serializers.IntegerField(allow_null=True, help_text="For a penalty of rounds: one to four."),
+    "players_at_table": serializers.IntegerField(help_text="The players at the table when it was given."),
+    "hands": serializers.IntegerField(help_text="The hands to sit out: 0 for a warning, 1, or players x rounds."),
+    "hands_left": serializers.IntegerField(help_text="Still to sit out (0 once served, cancelled or busted)."),
+    "served": serializers.IntegerField(allow_null=True, help_text="The hands sat out; null once cancelled."),
+    "status": serializers.ChoiceField(choices=STATUSES),
+    "table": serializers.IntegerField(help_text="The table where it was given."),
+    "seat": serializers.IntegerField(help_text="The seat where it was given."),
+    "reason": serializers.CharField(), "given_at": serializers.DateTimeField(),
+    "given_by": serializers.CharField(allow_null=True),
+    "cancelled_at": serializers.DateTimeField(allow_null=True), "cancel_reason": serializers.CharField(allow_blank=True),
+    "now": inline_serializer("PenaltySeatNow", {
+        "table": serializers.IntegerField(), "seat": serializers.IntegerField(),
+    }, allow_null=True, help_text="Where the player sits now; null when he has no seat in play."),
+})
+
+PenaltiesJson = inline_serializer("Penalties", {
+    "penalties": serializers.ListField(child=PenaltyJson, help_text="Every penalty, newest first."),
+})
+
+
+class GivePenaltySerializer(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1, max_value=100_000, help_text="The offender's entry number.")
+    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
+    rounds = serializers.IntegerField(min_value=1, max_value=missed_hands.MAX_ROUNDS, required=False, allow_null=True,
+                                      help_text="Only for a penalty of rounds (one to four): each round is a hand "
+                                                "for every player at the table now, the offender included.")
+    reason = serializers.CharField(min_length=1, max_length=penalties.MAX_REASON)
+
+    def validate(self, data: dict) -> dict:
+        rounds = data.get("rounds")
+        if data["kind"] == missed_hands.ROUNDS and rounds is None:
+            raise serializers.ValidationError({"rounds": [_("Say how many rounds: one to four.")]})
+        if data["kind"] != missed_hands.ROUNDS and rounds is not None:
+            raise serializers.ValidationError({"rounds": [
+                _("Only a penalty of rounds takes a number of rounds: leave it out for a warning or one hand.")]})
+        return data
+
+
+class CancelPenaltySerializer(serializers.Serializer):
+    reason = serializers.CharField(min_length=1, max_length=penalties.MAX_REASON,
+                                   help_text="Why the penalty was given in error.")
+
+
+def _json(penalty: Penalty) -> dict:
+    seat = selectors.seat_of(penalty.entry)
+    return read_models.penalty_json(penalty, (seat.table.number, seat.seat) if seat else None)
+
+
+class PenaltiesView(RoleAPIView):
+    allowed = api_roles("api-penalties")
+
+    @extend_schema(operation_id="penalties", tags=["penalties"], responses=answers(200, PenaltiesJson),
+                   summary="Every penalty, newest first, with the hands each player still sits out")
+    def get(self, request, pk: int):
+        return Response({"penalties": read_models.penalties(tournament_or_404(pk))})
+
+    @extend_schema(operation_id="penalty_give", tags=["penalties"], request=GivePenaltySerializer,
+                   summary="The floor gives a seated player a warning, one missed hand, or one to four rounds (TDA 51)",
+                   responses=answers(201, PenaltyJson, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        t = tournament_or_404(pk)
+        data = valid(GivePenaltySerializer, request.data).validated_data
+        penalty = call_service(penalties.give_penalty, request.user, t, data["entry"], data["kind"],
+                               data.get("rounds"), data["reason"])
+        return Response(_json(penalty), status=status.HTTP_201_CREATED)
+
+
+class PenaltyCancelView(RoleAPIView):
+    allowed = api_roles("api-penalty-cancel")
+
+    @extend_schema(operation_id="penalty_cancel", tags=["penalties"], request=CancelPenaltySerializer,
+                   summary="Cancel a penalty given in error: it ends now and stays on the record, cancelled",
+                   responses=answers(200, PenaltyJson, refused=True, conflict=True))
+    def post(self, request, pk: int, number: int):
+        t = tournament_or_404(pk)
+        data = valid(CancelPenaltySerializer, request.data).validated_data
+        return Response(_json(call_service(penalties.cancel_penalty, request.user, t, number, data["reason"])))
