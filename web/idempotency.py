@@ -161,14 +161,20 @@ ANSWERS = {
 
 class IdempotentAutoSchema(AutoSchema):
     """drf-spectacular's schema, plus the Idempotency-Key header and its refusals on every state-changing
-    operation of an idempotent view (settings: REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"])."""
+    operation of an idempotent view, and the 415 of a body in a media type the API does not read
+    (settings: REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"])."""
 
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
-        if operation is None or method.upper() not in UNSAFE or not getattr(self.view, "idempotent", False):
+        if operation is None:
+            return operation
+        error = {"application/json": {"schema": self.resolve_serializer(ServiceErrorSerializer, "response").ref}}
+        if "requestBody" in operation:  # a body of another media type (or none named) is refused with 415
+            operation.setdefault("responses", {}).setdefault("415", {
+                "content": error, "description": "Refused: the body's media type is not JSON or a form."})
+        if method.upper() not in UNSAFE or not getattr(self.view, "idempotent", False):
             return operation
         operation.setdefault("parameters", []).append(dict(PARAMETER))
-        error = {"application/json": {"schema": self.resolve_serializer(ServiceErrorSerializer, "response").ref}}
         for code, description in ANSWERS.items():
             operation.setdefault("responses", {}).setdefault(code, {"content": error, "description": description})
         return operation

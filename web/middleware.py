@@ -1,6 +1,9 @@
 """Request middleware of the screens and the API: a staff member's language, and the refusal of NUL
-characters, which no field of the product takes (PostgreSQL cannot store them in text)."""
+characters, which no field of the product takes (PostgreSQL cannot store them in text), and of form
+data that cannot be parsed (a broken multipart body: a 400 with a message, never a 500)."""
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponseBadRequest, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -32,7 +35,13 @@ class RefuseNulMiddleware:
     def __call__(self, request):
         sources = [request.GET]
         if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
-            sources.append(request.POST)
+            try:
+                sources.append(request.POST)
+            except (MultiPartParserError, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent):
+                message = _("The request's form data cannot be read.")
+                if request.path.startswith("/api/"):
+                    return JsonResponse(error_body("bad_form_data", message), status=400)
+                return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         if any("\x00" in key or any("\x00" in value for value in values)
                for data in sources for key, values in data.lists()):
             message = _("The request contains a NUL character, which no field takes.")

@@ -26,6 +26,23 @@ def test_a_nul_character_in_a_staff_search_or_form_is_refused(cashier, tournamen
     assert posted.status_code == 400 and AuditEvent.objects.count() == events
 
 
+BROKEN_MULTIPART = (b"--85fb82291a5d389aa68ced47b184697a\r\n\xc2\x8d \xc2\x89v\xf4\x8c\x9f\x91"
+                    b"--85fb82291a5d389aa68ced47b184697a--\r\n")  # what the schema fuzzer once sent
+
+
+@pytest.mark.parametrize("content_type", ["multipart/form-data; boundary=85fb82291a5d389aa68ced47b184697a",
+                                          "multipart/form-data", "multipart/form-data; boundary="])
+def test_form_data_that_cannot_be_parsed_is_a_400(floor, tournament, content_type):
+    events = AuditEvent.objects.count()
+    api = client_for(floor).generic("POST", url(tournament, "entries/1/bust/"), BROKEN_MULTIPART,
+                                    content_type=content_type)
+    assert 400 <= api.status_code < 500 and api.json()["detail"], api.content  # no entry 1 yet: 404 once parsed
+    page = page_client(floor).generic("POST", f"/t/{tournament.pk}/penalties/", BROKEN_MULTIPART,
+                                      content_type=content_type)
+    assert page.status_code < 500  # a 400, or the page again saying nothing was done
+    assert AuditEvent.objects.count() == events
+
+
 @pytest.mark.parametrize("depth", [1_000, 100_000])
 def test_json_nested_too_deep_is_a_400_even_before_login(depth):
     body = "[" * depth + "]" * depth
