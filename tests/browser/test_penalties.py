@@ -1,6 +1,7 @@
 """A penalty in a real browser (TDA 51): the floor gives one round on the penalties page; the table's dealer
 tablet, already open, shows the seat and the hands left at once (it refetches on the table's event); each
-shuffle lowers the count. The tablet's panel fits a tablet and a phone, and the page fits a tablet."""
+shuffle lowers the count there and on the floor's page, which follows live. The tablet's panel fits a
+tablet and a phone, and the page fits a tablet."""
 from __future__ import annotations
 
 import pytest
@@ -86,6 +87,10 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     tablet.wait_for_function("(n) => { const li = document.querySelector('#penalties-list li'); "
                              "return li && li.dataset.left === String(n); }", arg=players - 1)
     assert f"{players - 1} of {players} hands left" in item.inner_text()
+    # The floor's page, open all along, follows too: the hands left change without a reload.
+    desk.wait_for_selector("#live.live")
+    desk.wait_for_function("(n) => { const p = document.querySelector('li.pn-row[data-status=\"serving\"] .pn-left'); "
+                           "return p && p.dataset.left === String(n); }", arg=players - 1)
 
     tablet.set_viewport_size(PHONE)
     tablet.wait_for_timeout(200)
@@ -93,7 +98,6 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     tablet.screenshot(path=SHOTS.format("dealer_phone"), full_page=True)
 
     # The floor cancels it: the tablet's panel goes.
-    desk.reload()
     desk.click('li.pn-row[data-status="serving"] .pn-cancel summary')
     desk.fill(f"#cancel-reason-{penalty.number}", "Wrong player")
     desk.click(f'li.pn-row[data-penalty="{penalty.number}"] .pn-cancel button')
