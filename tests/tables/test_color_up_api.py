@@ -37,10 +37,12 @@ def client_for_floor_state(t, number):
     return table_race(Table.objects.get(tournament=t, number=number))
 
 
-def test_a_table_race_before_any_color_up_is_json_null(room, floor):
+def test_a_table_race_before_any_color_up_is_204_no_content(room, director, floor):
     answer = client_for(floor).get(url(room, "tables/1/race/"))
-    assert answer.status_code == 200 and answer["Content-Type"].startswith("application/json")
-    assert answer.content == b"null" and answer.json() is None
+    assert answer.status_code == 204 and answer.content == b""
+    client_for(director).post(url(room, "color-ups/"), {"level": the_break(room)}, format="json")
+    answer = client_for(floor).get(url(room, "tables/1/race/"))
+    assert answer.status_code == 200 and answer.json()["status"] == "waiting"
 
 
 def test_the_director_confirms_and_every_role_reads_the_status_without_names(room, director, floor, cashier, dealer):

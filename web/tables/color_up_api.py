@@ -5,9 +5,8 @@ when the table deals its own), redoes it and confirms it, and the floor
 exchanges chips of a removed denomination found after the race (TDA 21C)."""
 from __future__ import annotations
 
-from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -126,13 +125,14 @@ class ColorUpsView(RoleAPIView):
 class TableRaceView(AtTheTable, RoleAPIView):
     allowed = api_roles("api-table-race")
 
-    @extend_schema(operation_id="tables_race", tags=["color-up"], responses=answers(200, RaceSerializer),
+    @extend_schema(operation_id="tables_race", tags=["color-up"],
+                   responses={**answers(200, RaceSerializer),
+                              204: OpenApiResponse(description="No color-up is confirmed yet: no race at this table.")},
                    summary="This table's chip race: the seats to count and the result sheet")
     def get(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         race = read_models.table_race(table)
-        # No color-up yet: JSON null (DRF would send an empty body with no content type for None).
-        return Response(race) if race is not None else JsonResponse(None, safe=False)
+        return Response(race) if race is not None else Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(operation_id="tables_race_record", tags=["color-up"], request=RecordRaceSerializer,
                    summary="Race the odd chips from the counts (again, until confirmed)",
