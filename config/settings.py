@@ -248,6 +248,10 @@ IDEMPOTENCY_KEY_HOURS = 24
 # A second hand start at a table within this many seconds of the first is the same hand (tables/hands.py):
 # a shuffler that sends its green button twice, or no Idempotency-Key, starts one hand.
 HAND_START_REPEAT_SECONDS = float(os.environ.get("HAND_START_REPEAT_SECONDS", "5"))
+# The address players type or scan for the public pages (the lobby's seat finder, the seat cards' QR codes),
+# e.g. https://poker.example.com. Empty: the address the request came to (request.build_absolute_uri,
+# right behind a proxy that passes the Host header and X-Forwarded-Proto, see BEHIND_TLS_PROXY).
+PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker tournament manager API",

@@ -7,11 +7,11 @@ from clock.selectors import clock_at, clock_snapshot, rows_of
 from clock.timeline import Anchor
 from core import memory
 from core.broadcast import serialize_event
-from payouts.selectors import payout_state
+from payouts.selectors import final_results, payout_state
 from tables import selectors
 from tables.read_models import tables_overview
 from tables.selectors import pending_commitment
-from tournament.models import AuditEvent, Tournament
+from tournament.models import AuditEvent, Entry, Tournament
 from tournament.stats import tournament_stats
 
 
@@ -30,24 +30,41 @@ def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
     }
 
 
-def lobby_payouts(tournament: Tournament, stats: dict) -> dict:
+def lobby_payouts(tournament: Tournament, stats: dict, state: dict | None = None) -> dict:
     """What the lobby shows of the prizes: the places paid and the bands [first, last, prize], for the
     pool and the field they were made for (a screen asks again when its figures show another)."""
-    state = payout_state(tournament, stats)
+    state = state or payout_state(tournament, stats)
     return {"pool": state["pool"], "entries": state["entries"], "places_paid": state["places_paid"],
             "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]]}
+
+
+LOBBY_FINAL_PLACES = 10  # the winner and nine more: what a TV shows in large type without scrolling
+
+
+def lobby_final(tournament: Tournament, state: dict) -> dict | None:
+    """Once play is over, what the lobby shows instead of the clock: the top places (the paid ones, at least
+    the first three) with their prizes, and how many more places are paid; None while play goes on.
+    Entry numbers, no names: this snapshot also goes to the players' public seat socket (lobby_names)."""
+    rows = final_results(tournament, state)
+    if rows is None:
+        return None
+    shown = [row for row in rows if row["prize"] > 0 or row["place"] <= 3][:LOBBY_FINAL_PLACES]
+    return {"results": [{key: row[key] for key in ("entry", "place", "place_low", "prize")} for row in shown],
+            "more": sum(1 for row in rows[len(shown):] if row["prize"] > 0)}
 
 
 def lobby_snapshot(tournament: Tournament) -> dict:
     tournament.refresh_from_db()
     stats = tournament_stats(tournament)
+    state = payout_state(tournament, stats)
     return {
         "kind": "snapshot",
         "seq": tournament.event_seq,
         "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue,
                        "currency": tournament.currency},
         "stats": stats,
-        "payouts": lobby_payouts(tournament, stats),
+        "payouts": lobby_payouts(tournament, stats, state),
+        "final": lobby_final(tournament, state),
         "clock": selectors.with_color_ups(tournament, clock_snapshot(tournament)),
         "next_draw": pending_commitment(tournament),
         "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
@@ -79,6 +96,17 @@ def lobby_answer(tournament: Tournament) -> dict:
     """The lobby's snapshot, computed once per version in this worker: twenty TVs and the phones'
     lobby reads cost one."""
     return _kept("lobby", tournament, lobby_snapshot)
+
+
+def lobby_names(tournament: Tournament, snapshot: dict) -> dict:
+    """The lobby's snapshot as its display link reads it (the TV's page, its snapshot.json): once play is
+    over, with the names of the places shown (final.names, by entry number). The socket's snapshot has none."""
+    final = snapshot.get("final")
+    if not final:
+        return snapshot
+    names = {str(e.number): e.player.display_name for e in Entry.objects.filter(
+        tournament=tournament, number__in=[row["entry"] for row in final["results"]]).select_related("player")}
+    return {**snapshot, "final": {**final, "names": names}}
 
 
 def floor_answer(tournament: Tournament) -> dict:

@@ -199,3 +199,19 @@ def results(t: Tournament, state: dict | None = None) -> list[dict]:
     rows = [{"entry": f.entry, "name": names.get(f.entry, ""), "place": f.place, "place_low": f.place_low,
              "prize": won.get(f.entry, 0)} for f in found]
     return sorted(rows, key=lambda row: (row["place"], row["entry"]))
+
+
+def play_is_over(state: dict) -> bool:
+    """The tournament has its winner: at most one entry plays on (the last one playing is first, see
+    finishers), or an approved deal stopped play (its places are the deal's). A re-entry or an undone last
+    bust makes play go on again. `state` is payout_state's."""
+    return state["players_left"] <= 1 or (state["deal"] is not None and state["deal"]["mode"] == Deal.Mode.STOP)
+
+
+def final_results(t: Tournament, state: dict | None = None) -> list[dict] | None:
+    """The results once play is over (results: best first, with names and prizes); None while it goes on, or
+    when nobody has a place (one entry, or none, and no bust)."""
+    state = state or payout_state(t)
+    if not play_is_over(state):
+        return None
+    return results(t, state) or None

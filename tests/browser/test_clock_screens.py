@@ -117,12 +117,12 @@ def displays(director, tournament):
     return [services.create_display_token(director, tournament, f"Lobby TV {n}") for n in (1, 2)]
 
 
-def open_lobby(browser, base: str, token: str, wrong_clock: bool = False):
+def open_lobby(browser, base: str, token: str, wrong_clock: bool = False, query: str = ""):
     context = browser.new_context(viewport=TV)
     if wrong_clock:
         context.add_init_script(WRONG_CLOCK)
     page = context.new_page()
-    page.goto(f"{base}/display/{token}/")
+    page.goto(f"{base}/display/{token}/{query}")
     page.wait_for_selector("#live.live")
     return page
 
@@ -210,8 +210,9 @@ def test_the_timeline_in_javascript_matches_the_python_one(live_asgi, browser, d
 
 
 def test_lobby_changes_level_by_itself_with_a_warning_and_a_sound(live_asgi, browser, director, tournament, displays):
-    """No server announcement is needed (the test server runs no ticker): the screen walks on by itself."""
-    page = open_lobby(browser, live_asgi, displays[0].token)
+    """No server announcement is needed (the test server runs no ticker): the screen walks on by itself.
+    Its link asks for sound (?sound=1)."""
+    page = open_lobby(browser, live_asgi, displays[0].token, query="?sound=1")
     screens = [(page, "lobby-time")]
     clock_services.start_clock(director, tournament)
     clock_services.adjust_clock(director, tournament, -(20 * 60 - 62))  # about a minute and two seconds left

@@ -31,11 +31,17 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
     tv.goto(f"{live_asgi}/display/{display.token}/")
     tv.wait_for_selector("#live.live")
     assert tv.inner_text("#lobby-places") == "4"
-    assert "bubble" in tv.inner_text("#lobby-jump")
+    # Eight left, four paid: not the bubble yet (issue 22), the minimum cash.
+    min_cash = f"{selectors.payout_state(tournament)['prizes'][-1] // 100:,}"
+    jump = tv.inner_text("#lobby-jump")
+    assert "bubble" not in jump and "min. cash" in jump and min_cash in jump
 
     out = room[:4]
-    for entry in out:  # places 8 to 5: the bubble bursts with the fourth
+    for entry in out[:3]:  # places 8 to 6: five left, four paid, the next bust is the bubble
         busts.bust_entry(floor, entry)
+    tv.wait_for_function("document.getElementById('lobby-jump').textContent.includes('bubble')", timeout=8000)
+    assert min_cash in tv.inner_text("#lobby-jump")
+    busts.bust_entry(floor, out[3])  # place 5: the bubble bursts
     tv.wait_for_function("document.getElementById('lobby-jump').textContent.includes('IN THE MONEY')", timeout=8000)
     assert "next pay jump: 3." in tv.inner_text("#lobby-jump")
     assert "itm" in tv.get_attribute("#lobby-paid", "class")

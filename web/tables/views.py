@@ -28,6 +28,7 @@ from tournament.models import Tournament
 from web import access
 from web.access import page
 from web.caching import room_search, room_seats, versioned
+from web.public_urls import public_url
 from web.tables.forms import HouseRulesForm
 from web.tournament.views import in_venue_time
 
@@ -235,7 +236,7 @@ def house_rules_page(request, tournament: Tournament):
 def _seat_card_rows(request, tournament: Tournament, entry_number: int | None = None) -> list[dict]:
     draw = _whole(request.GET.get("draw"))
     return seat_cards.seat_cards(tournament, entry_number=entry_number, draw=draw,
-                            url=lambda n: request.build_absolute_uri(reverse("seat-page", args=[tournament.pk, n])))
+                            url=lambda n: public_url(request, reverse("seat-page", args=[tournament.pk, n])))
 
 
 def _cards_response(request, tournament: Tournament, rows: list[dict], name: str):

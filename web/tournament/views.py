@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -23,13 +24,14 @@ from django.views.decorators.http import require_safe
 
 from clock.selectors import clock_statuses
 from core import roles
-from live.snapshots import floor_answer, lobby_answer
+from live.snapshots import floor_answer, lobby_answer, lobby_names
 from tables.models import SeatRequest
 from tables.selectors import seat_of
 from tournament import receipts
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from tournament.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
+from web.public_urls import public_url, qr_svg, shown_url
 
 from . import event_log
 from .event_labels import event_groups, event_labels
@@ -216,13 +218,17 @@ def _display(token: str) -> DisplayToken:
 def lobby(request, token):
     display = _display(token)
     display.token = token  # the page's socket opens with the link's own secret
-    return render(request, "tournament/lobby.html", {"t": display.tournament, "display": display,
-                                                     "snapshot": lobby_answer(display.tournament)})
+    seat_finder = public_url(request, reverse("seat-search", args=[display.tournament.pk]))
+    return render(request, "tournament/lobby.html", {
+        "t": display.tournament, "display": display,
+        "snapshot": lobby_names(display.tournament, lobby_answer(display.tournament)),
+        "seat_finder": shown_url(seat_finder), "seat_finder_qr": qr_svg(seat_finder)})
 
 
 @page("lobby-snapshot")
 def lobby_snapshot_json(request, token):
-    return JsonResponse(lobby_answer(_display(token).tournament))
+    tournament = _display(token).tournament
+    return JsonResponse(lobby_names(tournament, lobby_answer(tournament)))
 
 
 def database_answers() -> bool:
