@@ -138,6 +138,7 @@
   var section = 0, sectionKeys = "", shown = [];
   var toolsBox = document.getElementById("map-tools"), sectionSelect = document.getElementById("map-section");
   var filterBoxes = Array.prototype.slice.call(document.querySelectorAll('#map-filters input[name="filter"]'));
+  var filterSummary = document.querySelector("#map-filterbox > summary");
 
   function slipTables() {  // table number -> pending slips leaving or reaching it
     var out = {};
@@ -168,6 +169,10 @@
       if (!on.length || any) list.push(t);
     });
     document.querySelectorAll("#map-filters [data-count]").forEach(function (span) { span.textContent = "(" + counts[span.dataset.count] + ")"; });
+    // The folded filters say which are on.
+    var names = filterBoxes.filter(function (b) { return b.checked; })
+      .map(function (b) { return b.parentNode.querySelector(".f-name").textContent.trim(); });
+    filterSummary.textContent = names.length ? fmt(filterSummary.dataset.some, {filters: names.join(", ")}) : filterSummary.dataset.none;
     return list;
   }
   function sectionsOf(list) {
@@ -327,6 +332,9 @@
     renderH4h();
     document.getElementById("next-commitment").textContent = m.next_draw ? m.next_draw.commitment : "—";
     document.getElementById("next-draw-number").textContent = m.next_draw ? "#" + m.next_draw.draw : "";
+    var short = document.getElementById("next-draw-short");  // on the folded summary: the number and the hash's start
+    short.textContent = m.next_draw ? "#" + m.next_draw.draw + " " : "—";
+    if (m.next_draw) short.appendChild(el("code", "", m.next_draw.commitment.slice(0, 8) + "…"));
     document.getElementById("count-seated").textContent = m.players_seated;
     document.getElementById("count-waiting").textContent = m.waiting;
     var colorUp = document.getElementById("map-colorup");

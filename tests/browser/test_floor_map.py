@@ -128,11 +128,13 @@ def test_sections_search_jump_and_filters_at_200_tables(live_asgi, browser, dire
     page.press("#map-goto", "Enter")
     assert page.inner_text("#map-search-note") == "There is no table 999."
 
-    # The filters: any ticked; counts beside them.
+    # The filters: folded until opened (their summary says which are on); any ticked; counts beside them.
+    page.click("#map-filterbox > summary")
     page.check('#map-filters input[value="halted"]')
     assert numbers(page) == [150]
     page.check('#map-filters input[value="short"]')
     assert numbers(page) == [120, 150]
+    assert page.inner_text("#map-filterbox > summary") == "Filters: short, halted"
     assert page.inner_text('#map-filters [data-count="short"]') == "(1)"
     assert page.inner_text('.m-table[data-table="120"] .m-status') == "short"
     page.uncheck('#map-filters input[value="halted"]')
@@ -240,3 +242,46 @@ def test_a4_seat_cards_print_nine_to_a_page(live_asgi, browser, director, cashie
 
 def pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
+def test_on_a_tablet_the_map_opens_on_its_tables(live_asgi, browser, director, cashier, floor, tournament):
+    """Issue 22: at 1180×820 the first table, its heading and first seats, is on the screen without scrolling,
+    for the director (who sees the most: hand-for-hand, opening a table) and for the floor. The other pages, the
+    draw's commitment and the filters are a press away, by keyboard too, and say their state in words."""
+    from tables.selectors import pending_commitment
+
+    start(director, cashier, tournament, 30)
+    commitment = pending_commitment(tournament)["commitment"]
+    for who in (director, floor):
+        page = staff_page(browser, live_asgi, who.username, f"/t/{tournament.pk}/map/")
+        page.wait_for_selector("#map .m-table")
+        assert page.evaluate("scrollY") == 0
+        first = page.locator("#map .m-table").first
+        tile, seat = first.bounding_box(), first.locator(".m-seat").nth(1).bounding_box()
+        assert tile["y"] >= 0 and seat["y"] + seat["height"] <= TABLET["height"], (who.username, tile, seat)
+
+        # The counts and the draw, in words on their closed summary; Enter opens it: the whole commitment.
+        summary = page.locator("#map-draw > summary")
+        assert re.search(r"Seated\s+30\b.*Waiting for a seat\s+0\b", summary.inner_text(), re.S)
+        assert commitment[:8] in summary.inner_text() and not page.is_visible("#next-commitment")
+        summary.focus()
+        page.keyboard.press("Enter")
+        assert page.inner_text("#next-commitment") == commitment
+
+        # The filters say which are on; opened and ticked by keyboard.
+        filters = page.locator("#map-filterbox > summary")
+        assert "Filters: none" in filters.inner_text() and not page.is_visible('#map-filters input[value="short"]')
+        filters.focus()
+        page.keyboard.press("Enter")
+        page.focus('#map-filters input[value="short"]')
+        page.keyboard.press("Space")
+        assert page.is_checked('#map-filters input[value="short"]') and "Filters: short" in filters.inner_text()
+
+        # The other pages.
+        pages = page.locator("#map-pages > summary")
+        assert not page.is_visible(f'#map-pages a[href="/t/{tournament.pk}/entries/"]')
+        pages.focus()
+        page.keyboard.press("Enter")
+        assert page.is_visible(f'#map-pages a[href="/t/{tournament.pk}/entries/"]')
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        page.context.close()
