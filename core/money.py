@@ -3,7 +3,9 @@
 Amounts are stored in minor units (haléře, cents). They are shown in major units with the currency's
 decimals only when the amount is not whole ("1 100 Kč", "1 100,50 €"), in the language's way of writing
 them: Czech and Slovak put the symbol after the amount and group thousands with a no-break space;
-English puts the ISO code first and groups with commas ("CZK 1,100", "EUR 1,100.50").
+English puts the ISO code first and groups with commas ("CZK 1,100", "EUR 1,100.50"). A figure never
+breaks over two lines: a no-break space joins the currency to the digits, and a negative amount takes
+the minus sign U+2212 ("−CZK 31,000"), which no line may break after, unlike the hyphen "-".
 static/js/live.js (Live.money) follows the same table; tests/core/test_money.py holds both to it.
 
 Plain Python, no Django: callers pass the language (django.utils.translation.get_language()).
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 
 NBSP = "\u00a0"
+MINUS = "\u2212"  # the minus sign: a line never breaks between it and the figure
 
 # ISO 4217 minor units for the currencies that differ from the usual 2.
 DECIMALS = {"JPY": 0, "KRW": 0, "ISK": 0, "HUF": 2, "BHD": 3, "KWD": 3}
@@ -49,7 +52,7 @@ def format_number(amount: int, currency: str, language: str | None) -> str:
     text = _group(str(whole), thousands)
     if minor:
         text += point + str(minor).zfill(places)
-    return ("-" if amount < 0 else "") + text
+    return (MINUS if amount < 0 else "") + text
 
 
 def format_money(amount: int | None, currency: str, language: str | None) -> str:
@@ -59,7 +62,7 @@ def format_money(amount: int | None, currency: str, language: str | None) -> str
     amount = int(amount)
     currency = (currency or "").upper()
     number = format_number(abs(amount), currency, language)
-    sign = "-" if amount < 0 else ""
+    sign = MINUS if amount < 0 else ""
     if not currency:
         return sign + number
     if _style(language)[2]:
@@ -97,8 +100,8 @@ def parse_major(text: str, currency: str) -> int:
     for symbol in (currency or "", SYMBOLS.get((currency or "").upper(), "")):
         if symbol:
             raw = raw.replace(symbol, "").replace(symbol.lower(), "")
-    negative = raw.startswith("-")
-    raw = raw.removeprefix("-")
+    negative = raw.startswith(("-", MINUS))
+    raw = raw[1:] if negative else raw
     match = _AMOUNT.match(raw)
     if not match:
         raise MoneyParseError(raw)

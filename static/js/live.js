@@ -141,7 +141,8 @@
   }
   // Money as people read it: the same rule and table as core/money.py (tests/browser/test_money.py holds
   // them to the same text). Minor units in; major units out, decimals only when not whole:
-  // "1 100 Kč" (cs, sk; no-break spaces), "CZK 1,100" (English: the code first).
+  // "1 100 Kč" (cs, sk; no-break spaces), "CZK 1,100" (English: the code first), "−CZK 31,000" (the
+  // minus sign U+2212: no line breaks after it, as one may after a hyphen).
   var MONEY_STYLES = {cs: ["\u00a0", ",", true], sk: ["\u00a0", ",", true], en: [",", ".", false]};
   var MONEY_DECIMALS = {JPY: 0, KRW: 0, ISK: 0, HUF: 2, BHD: 3, KWD: 3};
   var MONEY_SYMBOLS = {CZK: "K\u010d", EUR: "\u20ac"};
@@ -157,7 +158,7 @@
     for (var i = head; i < whole.length; i += 3) parts.push(whole.slice(i, i + 3));
     var number = parts.join(style[0]);
     if (minor) number += style[1] + String(minor).padStart(places, "0");
-    var sign = amount < 0 ? "-" : "";
+    var sign = amount < 0 ? "\u2212" : "";
     if (!currency) return sign + number;
     if (style[2]) return sign + number + "\u00a0" + (MONEY_SYMBOLS[currency] || currency);
     return sign + currency + "\u00a0" + number;
@@ -167,13 +168,16 @@
     document.querySelectorAll("[data-stat]").forEach(function (el) {
       var key = el.dataset.stat, value = stats[key];
       if (value === undefined) return;
-      el.textContent = el.dataset.money !== undefined ? money(value, stats.currency)
-        : Number(value).toLocaleString(document.documentElement.lang || undefined);
+      el.textContent = el.dataset.money !== undefined ? money(value, stats.currency) : number(value);
     });
   }
   // A count as the page's language writes it ("1 100" in Czech), and a change with its sign ("+50",
-  // "−25", "±0"; nothing for no value): the chip figures of the map, the color-up page and the tablet.
-  function number(n) { return Number(n).toLocaleString(document.documentElement.lang || undefined); }
+  // "−25", "±0"; nothing for no value): the chip figures of the map, the color-up page and the tablet. A
+  // negative count takes the minus sign U+2212, as money does.
+  function number(n) {
+    n = Number(n);
+    return (n < 0 ? "\u2212" : "") + Math.abs(n).toLocaleString(document.documentElement.lang || undefined);
+  }
   function signed(n) {
     if (n === null || n === undefined) return "";
     return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + number(Math.abs(n));

@@ -69,7 +69,10 @@ LATE_LEVEL = 12  # 20,000 / 40,000, next 25,000 / 50,000: the widest figures
 #             or scrollHeight > clientHeight + 1; or the text runs out of an ancestor that clips, or out
 #             of the window (sideways always; downwards too when the screen must not scroll, as a TV);
 #   overlap   the boxes of two visible texts intersect (leaf texts: elements with text of their own,
-#             neither inside the other; an element marked data-overlap-ok, or inside one, is skipped).
+#             neither inside the other; an element marked data-overlap-ok, or inside one, is skipped);
+#   broken    a figure runs over two lines ("CZK 100," above "000"): a number with its groups and
+#             decimals, its sign and its currency (NUMBER) whose boxes (Range.getClientRects) lie on more
+#             than one line.
 # A text's box is the union of the boxes of its own text nodes (Range.getClientRects), less the
 # band above and below the letters (12 % of the line height each) that a tight line-height lets
 # touch the next line without any letter touching.
@@ -120,6 +123,26 @@ CHECK = r"""(opts) => {
     return box;
   };
 
+  // A figure as the screens write it: an optional sign, an optional ISO code before, digits grouped by
+  // commas, dots, colons or no-break spaces, an optional currency after ("-CZK 31,000", "1 100 Kč", 19:30).
+  const NUMBER = new RegExp("(?<![\\p{L}\\p{N}])[-\\u2212+\\u00b1]?(?:\\p{Lu}{3}[\\u00a0\\u202f])?"
+    + "\\p{Nd}+(?:[.,:\\u00a0\\u202f\\u2009]\\p{Nd}+)*(?:[\\u00a0\\u202f](?:Kč|€|\\p{Lu}{3}))?", "gu");
+  const brokenNumbers = (el) => {
+    for (const n of el.childNodes) {
+      if (n.nodeType !== 3 || !/\p{Nd}/u.test(n.textContent)) continue;
+      for (const m of n.textContent.matchAll(NUMBER)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width >= 1 && r.height >= 1);
+        // Another line: a box that starts below the middle of the first one.
+        if (rects.some((r) => r.top > (rects[0].top + rects[0].bottom) / 2)) {
+          out.push(`broken: ${label(el)} writes "${m[0]}" over ${rects.length} lines`);
+        }
+      }
+    }
+  };
+
   const doc = document.documentElement;
   if (doc.scrollWidth > W + TOL) out.push(`overflow: the page is ${doc.scrollWidth}px wide in a ${W}px window`);
   if (opts.noScroll && doc.scrollHeight > H + TOL) out.push(`overflow: the page is ${doc.scrollHeight}px high in a ${H}px window`);
@@ -130,6 +153,7 @@ CHECK = r"""(opts) => {
     const box = ownTextRect(el);
     if (!box) continue;
     leaves.push({el, box});
+    brokenNumbers(el);
     const cs = getComputedStyle(el);
     if (!el.matches("input, textarea, select")) {
       if ((CLIP.includes(cs.overflowX) || cs.textOverflow === "ellipsis") && el.scrollWidth > el.clientWidth + TOL) {
@@ -265,6 +289,23 @@ def in_the_money(room: Room) -> None:
     payouts.pay_prize(room.director, paid, id_doc(f"EA{paid.number - 1:07d}"), signature())
 
 
+def overlay_in_the_money(room: Room) -> None:
+    """In the money, with a guarantee above the pool: the house adds an overlay and its result is negative."""
+    room.tournament.guaranteed_pool = 2_000_000
+    room.tournament.save(update_fields=["guaranteed_pool"])
+    in_the_money(room)
+
+
+def color_up_confirmed(room: Room) -> None:
+    """The break of the color-up, confirmed: the chips in play and the tables to race show."""
+    from tables import color_ups
+    from tournament.models import Level
+
+    break_with_color_up(room)
+    row = Level.objects.filter(structure=room.tournament.structure, kind=Level.Kind.BREAK).order_by("position").last()
+    color_ups.confirm_color_up(room.director, room.tournament, row.position, [25, 100, 500, 1000])
+
+
 def penalties_given(room: Room) -> None:
     """Penalties at table 1 (TDA 51): two rounds (one hand served), one hand, a warning, and one cancelled."""
     from tables import hands, penalties
@@ -346,6 +387,12 @@ SCREENS = [
            staff=True),
     Screen("seat_page_out", lambda room: f"/s/{room.tournament.pk}/16/", PHONE_SIZES, in_the_money),
     Screen("penalties", lambda room: f"/t/{room.tournament.pk}/penalties/", STAFF_SIZES, penalties_given, staff=True),
+    # English groups thousands with commas and puts the currency's code first: "CZK 100,000", "-EUR 3,500".
+    Screen("overview_en", lambda room: f"/t/{room.tournament.pk}/", STAFF_SIZES, late_level, staff=True, locale="en"),
+    Screen("color_up_en", lambda room: f"/t/{room.tournament.pk}/color-up/", STAFF_SIZES, color_up_confirmed, "#live.live",
+           staff=True, locale="en"),
+    Screen("reconciliation_en", lambda room: f"/t/{room.tournament.pk}/payouts/reconciliation/", STAFF_SIZES,
+           overlay_in_the_money, staff=True, locale="en"),
     Screen("dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given,
            "#live.live", staff=True),
 ]
@@ -418,4 +465,21 @@ def test_the_checker_finds_overflow_clipping_and_overlap(browser):
     assert len([f for f in found if f.startswith("overlap:")]) == 1, found
     page.set_content("<p>Nothing wrong here.</p><p>Nor here.</p>")
     assert page.evaluate(CHECK, {"noScroll": True}) == []
+    page.context.close()
+
+
+def test_the_checker_finds_a_figure_broken_over_two_lines(browser):
+    """A number split over two lines ("CZK 100," above "000"), its sign or currency on another line than its
+    digits, is a finding; a sentence with figures wrapped between its words is not."""
+    page = browser.new_context(viewport={"width": 400, "height": 300}).new_page()
+    page.set_content("""<body style="margin:0; font-size:20px">
+      <div id="pool" style="width:60px; overflow-wrap:anywhere">CZK\u00a0100,000</div>
+      <div id="cs" style="width:50px; overflow-wrap:anywhere">1\u00a0100\u00a0Kč</div>
+      <div id="sign" style="width:60px">-CZK\u00a031</div>
+      <div id="fine" style="width:120px">Table 12, seat 4: 25,000 chips, CZK\u00a0100,000 paid at 19:30</div>
+    </body>""")
+    found = [f for f in page.evaluate(CHECK, {"noScroll": False}) if f.startswith("broken:")]
+    assert any("#pool" in f and "CZK\u00a0100,000" in f for f in found), found
+    assert any("#cs" in f for f in found) and any("#sign" in f for f in found), found
+    assert not any("#fine" in f for f in found), found
     page.context.close()

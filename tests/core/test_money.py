@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from core.money import MoneyParseError, format_major, format_money, format_number, parse_major
 
 NB = "\u00a0"
+MINUS = "\u2212"  # the minus sign: no line breaks after it, as after a hyphen
 
 
 @pytest.mark.parametrize(("amount", "currency", "language", "text"), [
@@ -20,8 +21,8 @@ NB = "\u00a0"
     (110000, "EUR", "sk", f"1{NB}100{NB}€"),  # whole: no ",00"
     (0, "CZK", "cs", f"0{NB}Kč"),
     (0, "EUR", "en-gb", f"EUR{NB}0"),
-    (-250, "EUR", "en-gb", f"-EUR{NB}2.50"),
-    (-110000, "CZK", "cs", f"-1{NB}100{NB}Kč"),
+    (-250, "EUR", "en-gb", f"{MINUS}EUR{NB}2.50"),
+    (-110000, "CZK", "cs", f"{MINUS}1{NB}100{NB}Kč"),
     (1234567800, "CZK", "cs", f"12{NB}345{NB}678{NB}Kč"),
     (1234567800, "CZK", "en-gb", f"CZK{NB}12,345,678"),
     (99, "EUR", "cs", f"0,99{NB}€"),
@@ -45,12 +46,13 @@ def test_no_amount_is_no_text_and_no_currency_is_the_number_alone():
     ("1100", 110000), ("1 100", 110000), (f"1{NB}100", 110000), ("1100,50", 110050), ("1100.5", 110050),
     ("1,100", 110000), ("1.100", 110000), ("1,100.50", 110050), ("1.100,50", 110050), ("12 345 678", 1234567800),
     ("0", 0), ("0,99", 99), (" 25 ", 2500), ("1 100 Kč", 110000), ("1100 CZK", 110000), ("-5", -500),
+    (f"{MINUS}CZK{NB}31,000", -3100000),
 ])
 def test_major_units_typed_become_minor_units(typed, minor):
     assert parse_major(typed, "CZK") == minor
 
 
-@pytest.mark.parametrize("typed", ["", "abc", "1,100,50", "1.5.5", "1,1000", "1 1 0 0x", "--5", "1e5"])
+@pytest.mark.parametrize("typed", ["", "abc", "1,100,50", "1.5.5", "1,1000", "1 1 0 0x", "--5", f"{MINUS}-5", "1e5"])
 def test_what_is_not_an_amount_is_refused(typed):
     with pytest.raises(MoneyParseError):
         parse_major(typed, "CZK")

@@ -30,7 +30,7 @@ def test_money_reads_in_major_units_the_way_the_language_writes_them():
         assert money(1050, "EUR") == "10,50\xa0€"
     with translation.override("en"):
         assert money(110000, "CZK") == "CZK\xa01,100"
-        assert money(-250, "EUR") == "-EUR\xa02.50"
+        assert money(-250, "EUR") == "\u2212EUR\xa02.50"  # the minus sign: no line breaks after it
 
 
 def test_everyone_on_the_staff_sees_the_prizes_and_only_the_desk_and_floor_the_names(client, director, cashier, dealer,

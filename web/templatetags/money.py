@@ -9,7 +9,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import get_language
 
-from core.money import format_money
+from core.money import MINUS, format_money
 
 register = template.Library()
 
@@ -22,10 +22,13 @@ def money(amount, currency: str = "") -> str:
 
 @register.filter
 def grouped(number) -> str:
-    """A count (chips, players) grouped the way the page's language groups numbers: 200 000, 200,000."""
+    """A count (chips, players) grouped the way the page's language groups numbers: 200 000, 200,000; a
+    negative one with the minus sign, as money (core/money.py): no line breaks after it."""
     if number is None or number == "":
         return ""
-    return number_format(int(number), decimal_pos=0, use_l10n=True, force_grouping=True)
+    number = int(number)
+    grouped = number_format(abs(number), decimal_pos=0, use_l10n=True, force_grouping=True)
+    return MINUS + grouped if number < 0 else grouped
 
 
 @register.filter
