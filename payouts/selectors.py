@@ -1,8 +1,12 @@
 """Reads of the money: the payout structure in force and the prize of every finishing place."""
 from __future__ import annotations
 
-from django.db.models import Q
+from dataclasses import dataclass
 
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
 from tables import selectors as tables_selectors
 from tournament.models import Entry, Tournament
 from tournament.stats import registration_problem, tournament_stats
@@ -11,7 +15,7 @@ from . import deals as dl
 from . import prizes as pz
 from .house_tables import house_table_from_data, house_table_payouts
 from .icm import MAX_PLAYERS
-from .models import Deal, PayoutPlan
+from .models import Deal, Payment, PayoutPlan
 from .payout_structure import PayoutBand, PayoutRules, PayoutStructure, payout_structure
 
 LIVE = "live"  # follows the entries and the pool
@@ -188,6 +192,40 @@ def _won(t: Tournament, prizes: list[int], found: list[pz.Finisher]) -> dict[int
 def prizes_won(t: Tournament, state: dict | None = None) -> dict[int, int]:
     """Entry number -> its prize (minor units), for every entry with a finishing place."""
     return _won(t, (state or payout_state(t))["prizes"], finishers(t))
+
+
+@dataclass(frozen=True)
+class PrizeDue:
+    """An entry's prize as the cashier may pay it now: its place and amount, the payment already made,
+    and why it cannot be paid now (None: it can)."""
+    finisher: pz.Finisher | None
+    amount: int
+    paid: Payment | None
+    refusal: ServiceError | None
+
+
+def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
+    """Whether the entry's prize can be paid now (club 32), asked before the cashier takes the ID and the
+    player signs, by the pay page, and again by services.pay_prize under its locks: not twice, not while
+    registration is open (the prizes still follow the entries), not to an entry still playing, nor to one
+    outside the money."""
+    paid = Payment.objects.filter(entry=entry, status=Payment.Status.PAID).first()
+    finisher = next((f for f in finishers(t) if f.entry == entry.number), None)
+    amount = prizes_won(t).get(entry.number, 0) if finisher is not None else 0
+    refusal = None
+    if paid is not None:
+        refusal = ServiceError(_("The prize of entry #%(entry)s is already paid (payout receipt %(receipt)s).")
+                               % {"entry": entry.number, "receipt": paid.number}, code="already_paid", status=409)
+    elif registration_problem(t) is None:
+        refusal = ServiceError(_("Prizes are paid once late registration is over: until then they follow the entries."),
+                               code="prizes_not_final", status=409)
+    elif finisher is None:
+        refusal = ServiceError(_("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": entry.number},
+                               code="still_playing", status=409)
+    elif amount <= 0:
+        refusal = ServiceError(_("Entry #%(entry)s finished outside the money: there is no prize to pay.")
+                               % {"entry": entry.number}, code="no_prize", status=409)
+    return PrizeDue(finisher=finisher, amount=amount, paid=paid, refusal=refusal)
 
 
 def results(t: Tournament, state: dict | None = None) -> list[dict]:

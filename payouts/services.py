@@ -21,13 +21,13 @@ from tournament import services as tournament_services
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 from tournament.services import IdDocument
-from tournament.stats import registration_problem, tournament_stats
+from tournament.stats import tournament_stats
 
 from . import deals as dl
 from .house_tables import house_table_from_data, house_table_to_data
 from .models import Deal, Payment, PayoutPlan
 from .payout_structure import PayoutRules
-from .selectors import MAX_DEAL_PLAYERS, deal_basis, finishers, payout_state, plan_of, prizes_won
+from .selectors import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due
 
 PLAN_FIELDS = ("method", "share_paid_bp", "min_cash_bp", "unit", "house_table")
 MAX_PLACES = 100_000
@@ -193,22 +193,10 @@ def pay_prize(actor, entry: Entry, document: IdDocument | None, signature) -> Pa
     require(actor, roles.PAY)
     t = lock_tournament(entry.tournament_id)
     e = Entry.objects.select_for_update().select_related("player", "id_check").get(pk=entry.pk)
-    paid = Payment.objects.filter(entry=e, status=Payment.Status.PAID).first()
-    if paid is not None:
-        raise ServiceError(_("The prize of entry #%(entry)s is already paid (payout receipt %(receipt)s).")
-                           % {"entry": e.number, "receipt": paid.number}, code="already_paid", status=409)
-    if registration_problem(t) is None:
-        raise ServiceError(_("Prizes are paid once late registration is over: until then they follow the entries."),
-                           code="prizes_not_final", status=409)
-    state = payout_state(t)
-    finisher = next((f for f in finishers(t) if f.entry == e.number), None)
-    amount = prizes_won(t, state).get(e.number, 0)
-    if finisher is None:
-        raise ServiceError(_("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": e.number},
-                           code="still_playing", status=409)
-    if amount <= 0:
-        raise ServiceError(_("Entry #%(entry)s finished outside the money: there is no prize to pay.") % {"entry": e.number},
-                           code="no_prize", status=409)
+    due = prize_due(t, e)  # the same check the pay page shows before the ID is typed
+    if due.refusal is not None:
+        raise due.refusal
+    finisher, amount = due.finisher, due.amount
     png = signature_png(signature)
     check = tournament_services.check_id_again(actor, e, document)
     number = (Payment.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1

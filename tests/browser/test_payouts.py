@@ -56,23 +56,30 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
     assert "place 4" in phone.inner_text("#seat-out")
 
 
-def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(browser, live_asgi, director, cashier, floor,
-                                                                                 tournament, room):
-    from payouts.models import Payment
+def pay_page(browser, live_asgi, cashier, tournament, entry):
+    """The cashier's tablet, logged in: the payouts page, then the entry's "Pay"."""
     from tests.conftest import PASSWORD
 
-    for entry in room[:5]:  # places 8 to 4; four paid
-        busts.bust_entry(floor, entry)
-    tournament_services.set_registration_closed(director, tournament, True)
-    fourth = room[4]
-    prize = selectors.prizes_won(tournament)[fourth.number]
     page = browser.new_context(viewport={"width": 1180, "height": 820}, locale="en").new_page()
     page.goto(f"{live_asgi}/accounts/login/")
     page.fill("input[name=username]", cashier.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit], input[type=submit]")
     page.goto(f"{live_asgi}/t/{tournament.pk}/payouts/")
-    page.click(f"#pay-{fourth.number}")
+    page.click(f"#pay-{entry.number}")
+    return page
+
+
+def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(browser, live_asgi, director, cashier, floor,
+                                                                                 tournament, room):
+    from payouts.models import Payment
+
+    for entry in room[:5]:  # places 8 to 4; four paid
+        busts.bust_entry(floor, entry)
+    tournament_services.set_registration_closed(director, tournament, True)
+    fourth = room[4]
+    prize = selectors.prizes_won(tournament)[fourth.number]
+    page = pay_page(browser, live_asgi, cashier, tournament, fourth)
     page.wait_for_selector("#pay-form")
     page.on("dialog", lambda dialog: dialog.accept())
 
@@ -97,6 +104,19 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
     pdf = page.request.get(f"{live_asgi}/t/{tournament.pk}/payouts/receipts/{payment.number}/pdf/?paper=a4")
     assert pdf.ok and pdf.body().startswith(b"%PDF")
 
+
+
+def test_the_pay_page_says_the_prize_waits_for_the_end_of_registration_before_any_id_is_typed(
+        browser, live_asgi, cashier, floor, tournament, room):
+    """Issue 22: with registration still open the cashier is told at once, not after typing the ID again and
+    having the player sign: the reason shows, and no ID field and no signature pad."""
+    for entry in room[:5]:  # places 8 to 4; four paid, but registration is still open
+        busts.bust_entry(floor, entry)
+    page = pay_page(browser, live_asgi, cashier, tournament, room[4])
+    page.wait_for_selector("#pay-refused")
+    assert "Prizes are paid once late registration is over" in page.inner_text("#pay-refused")
+    assert page.locator("#pay-doc-number, #signature, #pay-button").count() == 0
+    page.context.close()
 
 
 def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, live_asgi, director, floor, tournament, room):

@@ -112,6 +112,44 @@ def test_only_the_cashier_pays_and_not_before_the_places_are_final(director, flo
     assert early.value.code == "prizes_not_final"
 
 
+def pay_page(client, tournament, entry: Entry) -> str:
+    page = client.get(f"/t/{tournament.pk}/payouts/pay/{entry.number}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    return page.content.decode()
+
+
+@pytest.mark.parametrize(("who", "says"), [
+    (4, "Prizes are paid once late registration is over"),  # in the money, but registration is open again
+    (7, "is still playing: it has no place yet"),
+    (3, "finished outside the money"),
+])
+def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_id(client, director, cashier, floor,
+                                                                                    tournament, who, says):
+    """The cashier learns it before typing the ID again and before the player signs (issue 22): the reason
+    instead of the form. The same check refuses the payment (selectors.prize_due)."""
+    entries = finish(director, cashier, floor, tournament)
+    if who == 4:
+        tournament_services.set_registration_closed(director, tournament, False)
+    client.force_login(cashier)
+    html = pay_page(client, tournament, entries[who])
+    assert 'id="pay-refused"' in html and says in html
+    assert 'id="pay-form"' not in html and 'id="pay-doc-number"' not in html and 'id="signature"' not in html
+    with pytest.raises(ServiceError) as refused:
+        services.pay_prize(cashier, entries[who], id_doc(f"EA{who:07d}"), signature())
+    assert says in refused.value.message
+
+
+def test_the_pay_page_of_a_paid_prize_links_its_receipt_and_one_still_to_pay_asks_for_the_id(client, cashier, tournament,
+                                                                                              finished):
+    client.force_login(cashier)
+    html = pay_page(client, tournament, finished[4])
+    assert 'id="pay-form"' in html and 'id="pay-doc-number"' in html and 'id="pay-refused"' not in html
+    payment = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    html = pay_page(client, tournament, finished[4])
+    assert 'id="pay-refused"' in html and "already paid (payout receipt 1)" in html
+    assert f'href="/t/{tournament.pk}/payouts/receipts/{payment.number}/"' in html and 'id="pay-form"' not in html
+
+
 def test_a_payment_is_voided_with_a_reason_never_deleted_and_the_prize_can_be_paid_again(cashier, tournament, finished):
     payment = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
     with pytest.raises(ServiceError):

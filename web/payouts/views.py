@@ -105,14 +105,14 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
 @page("payout-pay")
 @in_venue_time
 def pay_page(request, tournament: Tournament, number: int):
-    """The cashier pays one entry's prize: the ID typed again, the player's signature on the tablet."""
+    """The cashier pays one entry's prize: the ID typed again, the player's signature on the tablet. What
+    would refuse the payment (already paid, registration still open, still playing, no prize) is said at
+    once, instead of the form: the same check as the payment's (selectors.prize_due)."""
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament=tournament, number=number)
-    won = selectors.prizes_won(tournament).get(entry.number, 0)
-    finisher = next((f for f in selectors.finishers(tournament) if f.entry == entry.number), None)
-    paid = Payment.objects.filter(entry=entry, status=Payment.Status.PAID).first()
+    due = selectors.prize_due(tournament, entry)
     return render(request, "payouts/pay.html", {
-        "t": tournament, "entry": entry, "prize": won, "finisher": finisher, "paid": paid,
-        "document_types": IdCheck.DocumentType.choices,
+        "t": tournament, "entry": entry, "prize": due.amount, "finisher": due.finisher, "paid": due.paid,
+        "refusal": due.refusal, "document_types": IdCheck.DocumentType.choices,
     })
 
 
