@@ -30,3 +30,6 @@ urlpatterns = [
 handler404 = "web.api.not_found"
 # A refusal: under /api/ the API's JSON shape, elsewhere a page that says why and which role may see it.
 handler403 = "web.api.forbidden"
+# A request Django cannot or will not read (too many fields, a body too large, a bad Host, a broken form, any
+# SuspiciousOperation): under /api/ the API's JSON shape, elsewhere Django's page.
+handler400 = "web.api.bad_request"

@@ -2,7 +2,7 @@
 numbers the room uses, the public (anonymous, throttled) base, and the documented answers.
 
 The one error shape, for every refusal of every endpoint (a service's ServiceError, invalid input,
-a missing login or role, an unknown object, a throttle):
+a missing login or role, an unknown object, a throttle, a request Django will not read: `bad_request`):
 
     {"error": "<code>", "detail": "<translated message for the person at the screen>",
      "problems": ["<each problem, one message each>"], "fields": {"<field>": ["<message>"]}}
@@ -13,12 +13,15 @@ branch on `error`.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.defaults import bad_request as bad_request_page
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
@@ -66,7 +69,9 @@ def error_body(code: str, detail: str, problems: list | None = None, fields: dic
 
 
 def exception_handler(exc, context):
-    """Every refusal in the one shape above (settings: REST_FRAMEWORK["EXCEPTION_HANDLER"])."""
+    """Every refusal in the one shape above (settings: REST_FRAMEWORK["EXCEPTION_HANDLER"]). Django's own
+    refusals of a request it cannot read, raised while a view reads request.data (too many fields or files,
+    a body too large), pass through to Django and are answered by `bad_request` below, as before a view."""
     if isinstance(exc, ServiceError):
         problems = exc.details if isinstance(exc.details, list) and exc.details else [exc.message]
         return Response(error_body(exc.code, exc.message, problems), status=exc.status)
@@ -205,3 +210,34 @@ def not_found(request, exception=None):
     if request.path.startswith("/api/"):
         return JsonResponse(error_body(exceptions.NotFound.default_code, exceptions.NotFound.default_detail), status=404)
     return page_not_found(request, exception)
+
+
+def _unreadable(exception) -> tuple[str, str]:
+    """The code and message of a request Django refuses to read (its SuspiciousOperation, BadRequest or
+    MultiPartParserError): the limits are settings (DATA_UPLOAD_MAX_NUMBER_FIELDS ...)."""
+    if isinstance(exception, DisallowedHost):
+        return "disallowed_host", _("This server does not answer for that host name.")
+    if isinstance(exception, TooManyFieldsSent):
+        return "too_many_fields", _("The request has too many fields (at most %(max)s).") % {
+            "max": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
+    if isinstance(exception, TooManyFilesSent):
+        return "too_many_files", _("The request has too many files (at most %(max)s).") % {
+            "max": settings.DATA_UPLOAD_MAX_NUMBER_FILES}
+    if isinstance(exception, RequestDataTooBig):
+        return "too_large", _("The request's body is too large (at most %(max)s bytes).") % {
+            "max": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+    if isinstance(exception, MultiPartParserError):
+        return "bad_form_data", _("The request's form data cannot be read.")
+    return "bad_request", _("The request cannot be read.")
+
+
+def bad_request(request, exception=None):
+    """Django's 400 (config.urls handler400), for a request Django refuses before or while a view reads it:
+    too many fields or files, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, a Host not in ALLOWED_HOSTS, a
+    multipart body that cannot be parsed, any other SuspiciousOperation. Under /api/ in the API's one error
+    shape (a program reading the API never gets an HTML page), elsewhere Django's page. It reads only
+    request.path: request.get_host() would raise DisallowedHost again. (With DEBUG on, Django shows its
+    debug page for a SuspiciousOperation instead of calling this.)"""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(*_unreadable(exception)), status=400)
+    return bad_request_page(request, exception)

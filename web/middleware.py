@@ -7,7 +7,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .api import error_body
+from .api import bad_request, error_body
 
 
 class UserLanguageMiddleware:
@@ -37,11 +37,10 @@ class RefuseNulMiddleware:
         if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
             try:
                 sources.append(request.POST)
-            except (MultiPartParserError, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent):
-                message = _("The request's form data cannot be read.")
+            except (MultiPartParserError, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent) as exc:
                 if request.path.startswith("/api/"):
-                    return JsonResponse(error_body("bad_form_data", message), status=400)
-                return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+                    return bad_request(request, exc)  # the answer of config.urls' handler400, saying which limit
+                return HttpResponseBadRequest(_("The request's form data cannot be read."), content_type="text/plain; charset=utf-8")
         if any("\x00" in key or any("\x00" in value for value in values)
                for data in sources for key, values in data.lists()):
             message = _("The request contains a NUL character, which no field takes.")

@@ -15,22 +15,53 @@ cannot express (an unknown time zone, a template id that is not there, a wrong p
 
 Bounded for CI (about a minute of CPU): FUZZ_EXAMPLES examples per operation (default 6) beside the
 schema's examples and the coverage cases; raise it by hand for a deeper run.
+
+One answer every run: CI draws the same requests every time and they meet the same database, whatever
+the order of the tests and the ids the database (SQLite or PostgreSQL) handed out before:
+- schemathesis' seed is fixed (SEED, from which each operation's seed is derived) and its deterministic
+  mode on, unless the explore profile is loaded. A test's `derandomize=True` is not enough: schemathesis
+  takes from a test's hypothesis settings only those that differ from the profile named "default", which
+  tests/conftest.py makes derandomized, and otherwise seeds every run at random;
+- neither schemathesis nor hypothesis mixes in literals found in the project's modules: that pool depends
+  on which modules the run has imported so far, so on the tests that ran before (`no_local_constants`);
+- every object of the seeded tournament has the same id on every run: before anything is created, each
+  table's next id is set to FIXED_ID (`fixed_ids`; PostgreSQL's sequences do not roll back with a test,
+  so its ids otherwise depend on the tests before), and the real ids the requests name follow from them;
+- the draws' seeds and the tokens come from a seeded random source instead of `secrets`.
+FUZZ_LOG=<file> appends each request drawn and the status of its answer, one JSON line each: two runs
+that give the same file met the same cases. The schema's integer bounds are the database's (Django's
+limits per backend), so a run on SQLite and one on PostgreSQL differ in those boundary values.
+
+Exploring for new finds is a separate, explicit run, never CI's:
+
+    HYPOTHESIS_PROFILE=explore FUZZ_EXAMPLES=50 scripts/test tests/web/test_schema_fuzz.py
+
+draws fresh random requests on each run. A find becomes a fixed example: a test of its own that sends
+that request (tests/web/test_bad_input.py holds them: the broken multipart body, the form with more than
+1,000 fields), so CI keeps checking it on every run.
 """
 from __future__ import annotations
 
+import itertools
+import json
 import os
+import random
 import re
-import uuid
+from unittest import mock
 
 import pytest
 import schemathesis
+from django.apps import apps
 from django.core import signals
 from django.core.cache import cache
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
+from django.db.models import AutoField
 from django.test import Client
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from hypothesis.internal.conjecture import providers
 from schemathesis import checks
+from schemathesis.core import NotSet
 from schemathesis.core.failures import AcceptedNegativeData
 from schemathesis.core.parameters import ParameterLocation
 
@@ -43,8 +74,22 @@ from tests.tables.test_seating_services import register
 from tournament import services
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
+LOG = os.environ.get("FUZZ_LOG")  # a file: each request drawn and its answer's status, one JSON line each
+SEED = 2026  # schemathesis' seed in CI (see below)
+FIXED_ID = 1_000_001  # the first id of every table in the fuzzed database, above any id a test run hands out
+
+DETERMINISTIC = settings().derandomize  # the hypothesis profile of tests/conftest.py: not HYPOTHESIS_PROFILE=explore
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+if DETERMINISTIC:
+    # The same requests on every run. Schemathesis takes from hypothesis only the settings that differ from the
+    # profile named "default" (ours derandomizes) and otherwise draws a random seed per run: its own seed (one
+    # per operation is derived from it) and its deterministic mode are fixed here. Nor does it draw from the
+    # literals it finds in the application's modules: that pool depends on which modules the run has imported
+    # (the other tests collected with it) and changes with any string added anywhere in the code.
+    schema.config.seed = SEED
+    schema.config.generation.update(deterministic=True)
+    schema.config.analysis.constants.enabled = False
 
 # The path parameters that name the seeded tournament's objects, filled in by the `seeded` fixture.
 KNOWN: dict[str, list[int]] = {}
@@ -89,8 +134,74 @@ def filter_failure(context, failure, case, response):
     return True
 
 
+@schema.hook
+def after_call(context, case, response):
+    """With FUZZ_LOG set, one line per request: what was sent (but the token) and the answer's status."""
+    if not LOG:
+        return
+    headers = {name: value for name, value in (case.headers or {}).items() if name != "Authorization"}
+    body = None if isinstance(case.body, NotSet) else case.body
+    line = {"operation": case.operation.label, "path": case.path_parameters, "query": case.query, "headers": headers,
+            "media_type": case.media_type, "body": body, "status": response.status_code}
+    with open(LOG, "a", encoding="utf-8") as log:
+        log.write(json.dumps(line, sort_keys=True, default=repr) + "\n")
+
+
 @pytest.fixture
-def seeded(db, director, cashier, template, tournament):
+def fixed_ids(db):
+    """Every table's next id is FIXED_ID (or the one after its highest id, if that is above), so the seeded
+    tournament's objects have the same ids whatever the database handed out before: on PostgreSQL a
+    rolled-back test's ids are gone for good (sequences are not transactional), so a run's ids depend on the
+    tests before it. SQLite keeps the last id in sqlite_sequence, which rolls back with the test; PostgreSQL's
+    sequences are put back as they were afterwards, so later tests see the ids they would have seen."""
+    quote = connection.ops.quote_name
+    restore = []
+    with connection.cursor() as cursor:
+        for model in apps.get_models(include_auto_created=True):
+            if not model._meta.managed or not isinstance(model._meta.pk, AutoField):
+                continue
+            table, column = model._meta.db_table, model._meta.pk.column
+            cursor.execute(f"SELECT MAX({quote(column)}) FROM {quote(table)}")
+            start = max(FIXED_ID, (cursor.fetchone()[0] or 0) + 1)
+            if connection.vendor == "postgresql":
+                cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [quote(table), column])
+                (name,) = cursor.fetchone()
+                cursor.execute(f"SELECT last_value, is_called FROM {name}")  # the name comes quoted as needed
+                restore.append((name, *cursor.fetchone()))
+                cursor.execute("SELECT setval(%s, %s, false)", [name, start])
+            else:
+                cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
+                cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, start - 1])
+    yield
+    with connection.cursor() as cursor:
+        for name, last_value, is_called in restore:
+            cursor.execute("SELECT setval(%s, %s, %s)", [name, last_value, is_called])
+
+
+@pytest.fixture
+def no_local_constants(monkeypatch):
+    """Hypothesis, too, mixes literals of the project's modules into what it draws, from the modules imported so
+    far (hypothesis.internal.conjecture.providers): those depend on the tests that ran before, and a module a
+    request imports on its first use adds more. In CI the fuzzer draws without them (its own fixed list of
+    awkward values stays); exploring keeps them."""
+    if DETERMINISTIC:
+        monkeypatch.setattr(providers, "_get_local_constants", providers.Constants)
+        providers.CONSTANTS_CACHE.cache.clear()  # the values allowed per kind of draw, local ones included
+    yield
+    providers.CONSTANTS_CACHE.cache.clear()
+
+
+@pytest.fixture
+def fixed_chance():
+    """The draws' seeds and every token from a seeded random source, not `secrets`: the start draw seats the
+    same players at the same seats on every run, and a request that draws again draws the same."""
+    chance = random.Random(2026)
+    with mock.patch.object(draws.secrets, "token_bytes", lambda n=None: chance.randbytes(32 if n is None else n)):
+        yield
+
+
+@pytest.fixture
+def seeded(fixed_ids, fixed_chance, no_local_constants, director, cashier, template, tournament):
     """A tournament in play: two tables, six entries seated by the start draw, a screen, the clock running."""
     for number in (1, 2):
         table_setup.open_table(director, tournament, number, 9)
@@ -98,6 +209,7 @@ def seeded(db, director, cashier, template, tournament):
     draws.draw_start(director, tournament)
     display = services.create_display_token(director, tournament, "Lobby TV")
     clock_services.start_clock(director, tournament)
+    assert tournament.pk == FIXED_ID, f"a row of the database has an id of {FIXED_ID} or more: the ids would vary (fixed_ids)"
     KNOWN.clear()
     KNOWN.update({
         "id": [tournament.pk, template.pk],
@@ -133,19 +245,24 @@ def director_token(director) -> str:
 
 
 @pytest.fixture
-def director(db):
+def presses():
+    """The number that makes each request's Idempotency-Key its own: the same on every run (not a uuid)."""
+    return itertools.count(1)
+
+
+@pytest.fixture
+def director(fixed_ids):
     return make_user("dir", "Director")
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
-def test_every_operation_answers_as_documented(case, seeded, director_token, keep_connection):
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_operation_answers_as_documented(case, seeded, director_token, keep_connection, presses):
     key = (case.headers or {}).get("Idempotency-Key")
     if isinstance(key, str) and re.fullmatch(r"[!-~]{1,200}", key):
         # One key per press (web/idempotency.py): a valid key the generator happens to repeat for another
         # request would rightly be refused (422, reused); keep it valid and make it this request's own.
-        case.headers["Idempotency-Key"] = f"{key}-{uuid.uuid4().hex}"
+        case.headers["Idempotency-Key"] = f"{key}-{next(presses)}"
     # Every check but positive_data_acceptance: a request the schema allows may still break a rule of the
     # house or name an object that does not exist (a 400 with the fields, documented as such).
     case.call_and_validate(headers={"Authorization": f"Token {director_token}"},
