@@ -1,6 +1,7 @@
 """The tables' reactions to registration (core.reactions; registered in TablesConfig.ready()): a new
 entry gets a seat at once after the start draw, and a voided entry's seat is freed and the room
-balanced again. The tournament app announces the changes without knowing that tables exist."""
+balanced again. The tournament app announces the changes without knowing that tables exist; its
+receipts ask the same way where an entry sits."""
 from __future__ import annotations
 
 from tournament.models import Entry, Tournament
@@ -8,6 +9,7 @@ from tournament.models import Entry, Tournament
 from .models import Seat
 from .moves import after_seat_freed
 from .seats import free_seat, seat_new_entry
+from .selectors import seat_of, start_drawn
 
 
 def seat_registered_entry(*, actor, tournament: Tournament, entry: Entry) -> dict:
@@ -21,3 +23,14 @@ def free_voided_entry(*, actor, tournament: Tournament, entry: Entry) -> None:
     room balanced again."""
     free_seat(tournament, entry, Seat.End.VOID)
     after_seat_freed(tournament, actor, entry)
+
+
+def entry_seat(*, tournament: Tournament, entry: Entry) -> dict:
+    """Answer to tournament.receipts.ENTRY_SEAT: the table and seat the entry holds now; an entry still
+    playing without one waits for the start draw, or (after it) for the floor to seat it."""
+    seat = seat_of(entry)
+    if seat is not None:
+        return {"table": seat.table.number, "seat": seat.seat}
+    if entry.status != Entry.Status.ACTIVE:
+        return {}
+    return {"waiting": "seat" if start_drawn(tournament) else "start_draw"}

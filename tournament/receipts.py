@@ -1,4 +1,7 @@
-"""Buy-in receipts: the lines printed, as HTML (print stylesheet) and as a PDF (80 mm or A4)."""
+"""Buy-in receipts: the lines printed, as HTML (print stylesheet) and as a PDF (80 mm or A4).
+
+The receipt says where the player sits (table and seat), which only the tables know: it asks them through
+the kernel (core.reactions, ENTRY_SEAT), as registration learns the seat a new entry got."""
 from __future__ import annotations
 
 import io
@@ -14,6 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
+from core import reactions
 from core.money import format_money
 
 from .models import Purchase
@@ -29,6 +33,24 @@ def money(amount: int, currency: str) -> str:
     return format_money(amount, currency, get_language())
 
 
+# Asked of the apps above (core.reactions) with tournament= and entry=: where the entry sits now, as
+# {"table": n, "seat": s}; an entry playing without a seat is {"waiting": "start_draw"} before the start
+# draw, {"waiting": "seat"} after it; no answer for an entry out of play (or no tables at all).
+ENTRY_SEAT = "entry_seat"
+
+
+def seat_lines(p: Purchase) -> list[tuple[str, str]]:
+    """Where the player sits now (a move changes it): the table and the seat, or why there is none yet."""
+    seat = reactions.react(ENTRY_SEAT, tournament=p.tournament, entry=p.entry)
+    if seat.get("table") is not None:
+        return [(_("Table"), str(seat["table"])), (_("Seat"), str(seat["seat"]))]
+    if seat.get("waiting") == "start_draw":
+        return [(_("Seat"), _("drawn at the start"))]
+    if seat.get("waiting"):
+        return [(_("Seat"), _("not yet drawn: ask the floor"))]
+    return []
+
+
 def receipt_lines(p: Purchase) -> list[tuple[str, str]]:
     t = p.tournament
     lines = [
@@ -38,6 +60,7 @@ def receipt_lines(p: Purchase) -> list[tuple[str, str]]:
         (_("Type"), str(p.get_kind_display())),
         (_("Entry number"), f"#{p.entry.number}"),
         (_("Player"), p.entry.player.display_name),
+        *seat_lines(p),
         (_("Buy-in"), money(p.amount, t.currency)),
         (_("Fee"), money(p.fee, t.currency)),
         (_("Total"), money(p.total, t.currency)),

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from core import reactions
-from tables.reactions import free_voided_entry, seat_registered_entry
+from tables.reactions import entry_seat, free_voided_entry, seat_registered_entry
+from tournament.receipts import ENTRY_SEAT
 from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +80,8 @@ def test_no_app_module_is_over_about_500_lines():
     assert long == {}
 
 
-@pytest.mark.parametrize(("change", "handler"), [(ENTRY_REGISTERED, seat_registered_entry), (ENTRY_VOIDED, free_voided_entry)])
+@pytest.mark.parametrize(("change", "handler"), [(ENTRY_REGISTERED, seat_registered_entry), (ENTRY_VOIDED, free_voided_entry),
+                                                  (ENTRY_SEAT, entry_seat)])  # the receipt asks where an entry sits
 def test_the_tables_react_to_registration_through_the_kernel(change, handler):
     assert handler in reactions.handlers(change)
 
