@@ -4,3 +4,28 @@ from django.apps import AppConfig
 class PayoutsConfig(AppConfig):
     default_auto_field = 'django.db.models.BigAutoField'
     name = 'payouts'
+
+    def ready(self) -> None:
+        # The one source of the places paid (core.reactions): the tables ask for it to suggest hand-for-hand
+        # at the bubble; the payout structure in force answers.
+        from core import reactions
+        from tables.busts import BUST_UNDONE, FIXED_PLACE
+        from tables.read_models import PLACES_PAID
+        from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
+
+        from .reactions import (
+            no_entry_under_a_deal,
+            no_undo_before_a_deal,
+            no_undo_of_a_paid_prize,
+            no_void_under_a_deal,
+            place_fixed_by_a_deal,
+        )
+        from .selectors import places_paid_answer
+
+        reactions.on(PLACES_PAID, places_paid_answer)
+        # A deal stands on the players who made it; one that stopped play fixes their places.
+        reactions.on(ENTRY_REGISTERED, no_entry_under_a_deal)
+        reactions.on(ENTRY_VOIDED, no_void_under_a_deal)
+        reactions.on(BUST_UNDONE, no_undo_before_a_deal)
+        reactions.on(BUST_UNDONE, no_undo_of_a_paid_prize)
+        reactions.on(FIXED_PLACE, place_fixed_by_a_deal)

@@ -89,12 +89,18 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
     }
 
 
+def places_paid_answer(*, tournament: Tournament) -> dict:
+    """Reaction to tables.read_models.PLACES_PAID: the places the structure in force pays."""
+    return {"places_paid": payout_state(tournament)["places_paid"]}
+
+
 class ApprovedDeal:
     """An approved deal as the prizes read it: its table for places 1..players, and for a stop, who
     finished where with which amount."""
 
     def __init__(self, deal: Deal) -> None:
         self.number, self.mode, self.table = deal.number, deal.mode, list(deal.table)
+        self.entries = list(deal.entries)
         self.players = len(deal.entries)
         self.finishes = [tuple(row) for row in deal.finishes or ()]
 

@@ -366,6 +366,9 @@ def approve_deal(actor, deal: Deal) -> Deal:
                              "propose it again.") % {"number": d.number}, code="deal_stale", status=409)
     d.status, d.decided_at, d.decided_by = Deal.Status.APPROVED, timezone.now(), actor_user(actor)
     d.save(update_fields=["status", "decided_at", "decided_by"])
+    # The deal closes every hand played before it: a bust after it never shares a hand (and so a place) with a
+    # player who was out when the deal was made (the event log keeps which hand each bust was in).
+    Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).exclude(bust_hand="").update(bust_hand="")
     record_event(t, "deal.approved", deal_json(d), actor)
     return d
 

@@ -18,7 +18,7 @@ pair exists the answer is NoMove, with the reason for the floor, never an except
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import positions as pos
 
@@ -204,6 +204,48 @@ def balance_move(tables: Sequence[TableState], settings: Settings = Settings()) 
         return Move(donor.number, mover, receiver.number, receiver.open_seats[0], "in_play")
     seat = pos.worst_open_seat(receiver.seats, live, receiver.last, receiver.open_seats)
     return Move(donor.number, mover, receiver.number, seat.seat, seat.role)
+
+
+def due(tables: Sequence[TableState], settings: Settings = Settings(), final_table_size: int = 10) -> list[int]:
+    """The tables between which the rules call for something now, by the counts alone (empty: nothing): the
+    final table's redraw when everyone fits at the last two tables' last one, a break, or a move (also when
+    no move is legal: the floor is told why)."""
+    if len(tables) < 2:
+        return []
+    if len(tables) == 2:
+        last = max(tables, key=lambda t: (t.break_order, t.number))
+        if sum(t.players for t in tables) <= min(final_table_size, last.seats):
+            return sorted(t.number for t in tables)
+    breaking = table_to_break(tables) if len(tables) > 2 else None
+    if breaking is not None:
+        return [breaking]
+    chosen = pair(tables, settings)
+    if isinstance(chosen, tuple):
+        return sorted({chosen[0].number, chosen[1].number})
+    if isinstance(chosen, NoMove):
+        return sorted({chosen.donor, chosen.receiver})
+    return []
+
+
+def buttons_needed(tables: Sequence[TableState], settings: Settings = Settings()) -> list[int]:
+    """Every table whose button the floor must enter before the moves the counts call for can be made,
+    in the order the moves come: the moves are played out on the counts alone (each donor gives one
+    player, each receiver takes one), so the floor is asked for all the buttons at once, not one after
+    another as each move waits for the next."""
+    states = {t.number: t for t in tables}
+    needed: list[int] = []
+    for _step in range(sum(t.seats for t in tables)):
+        chosen = pair(list(states.values()), settings)
+        if chosen is None or isinstance(chosen, NoMove):
+            break
+        donor, receiver = chosen
+        if donor.last is None and len(movable(donor)) > 1 and donor.number not in needed:
+            needed.append(donor.number)
+        if receiver.last is None and len(receiver.occupied | receiver.reserved) > 1 and receiver.number not in needed:
+            needed.append(receiver.number)
+        states[donor.number] = replace(donor, leaving=donor.leaving | {movable(donor)[0]})
+        states[receiver.number] = replace(receiver, reserved=receiver.reserved | {receiver.open_seats[0]})
+    return needed
 
 
 def arrival_positions(table: TableState, seats: Iterable[int]) -> dict[int, str]:

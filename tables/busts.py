@@ -21,13 +21,14 @@ from . import places
 from .draws import draw_tie_order
 from .handforhand import bust_group
 from .models import Seat
-from .moves import after_seat_freed
+from .moves import after_seat_freed, rebalance
 from .seats import free_seat, reseat_after_undo
 from .selectors import house_rules
 
 # Changes the apps above react to (core.reactions): each handler gets actor, tournament (locked) and entry.
 ENTRY_BUSTED = "entry_busted"  # after the entry.busted event, before balancing
 BUST_UNDONE = "bust_undone"  # after the entry.bust_undone event
+FIXED_PLACE = "fixed_place"  # asked before a bust: {"place", "place_low"} when a deal that stopped play placed the entry
 
 
 MAX_STACK = 10**15
@@ -75,15 +76,22 @@ def _rank_group(t: Tournament, key: str, best_place: int, actor) -> list[dict]:
             for e in sorted(members, key=lambda e: (e.finish_place, e.number))]
 
 
-def _same_hand_before(t: Tournament, key: str, place: int) -> bool:
-    """Whether the busts just before this one (places place+1 ..) are all of the same hand: only
-    then do they share their places with it (a bust at another table came between otherwise)."""
-    group = list(Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED)
-                 .values_list("finish_place", "finish_place_low"))
-    if not group:
-        return False
-    covered = {p for high, low in group for p in range(high, (low or high) + 1)}
-    return covered == set(range(place + 1, place + 1 + len(group)))
+def _join_hand(t: Tournament, key: str, place: int) -> tuple[int | None, list[int]]:
+    """The place a bust of hand `key` starts from when others of that hand are out already (None: it is the
+    first of its hand). The players of one hand were out together, when the first of them was: busts the
+    floor entered in between, at other tables, came after that hand, so they finish above all of its
+    players and move up one place; this bust takes the place just above the hand's block, which is then
+    ranked by the tie rules. Returns that place and the entries moved up."""
+    best = Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED).aggregate(
+        best=Min("finish_place"))["best"]
+    if best is None:
+        return None, []
+    between = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, finish_place__gt=place, finish_place__lt=best)
+    moved = sorted(between.values_list("number", flat=True))
+    if moved:
+        between.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") - 1)
+        between.update(finish_place=F("finish_place") - 1)
+    return best - 1, moved
 
 
 @transaction.atomic
@@ -108,16 +116,19 @@ def bust_entry(actor, entry: Entry, stack=None) -> Entry:
     if h4h is not None and stack is None:
         raise ServiceError(_("Hand-for-hand: give the chips the player had at the start of the hand (players busted "
                              "in the same hand are placed by them)."), code="stack_required")
-    grouped = stack is not None and key and _same_hand_before(t, key, place)
-    e.status, e.busted_at, e.finish_place, e.finish_place_low = Entry.Status.BUSTED, timezone.now(), place, None
-    e.bust_stack, e.bust_hand = stack, key if stack is not None else ""
+    fixed = reactions.react(FIXED_PLACE, tournament=t, entry=e)
+    joined, moved_up = _join_hand(t, key, place) if stack is not None and key and not fixed else (None, [])
+    grouped = joined is not None
+    e.status, e.busted_at = Entry.Status.BUSTED, timezone.now()
+    e.finish_place, e.finish_place_low = fixed.get("place", joined or place), fixed.get("place_low")
+    e.bust_stack, e.bust_hand = stack, key if stack is not None and not fixed else ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
-    same_hand = _rank_group(t, key, place, actor) if grouped else []
+    same_hand = _rank_group(t, key, joined, actor) if grouped else []
     e.refresh_from_db(fields=["finish_place", "finish_place_low"])
     record_event(t, "entry.busted", {
         "entry": e.number, "name": e.player.display_name, "place": e.finish_place,
         "place_low": e.finish_place_low or e.finish_place, "stack": stack, "same_hand": same_hand,
-        "entries": sorted({e.number, *(b["entry"] for b in same_hand)}),
+        "moved_up": moved_up, "entries": sorted({e.number, *(b["entry"] for b in same_hand), *moved_up}),
         "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
     }, actor)
     reactions.react(ENTRY_BUSTED, actor=actor, tournament=t, entry=e)
@@ -145,9 +156,10 @@ def undo_bust(actor, entry: Entry) -> Entry:
     if key:
         group_best = Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED).aggregate(
             best=Min("finish_place"))["best"]
-    busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, finish_place__lt=place)
-    busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
-    busted.update(finish_place=F("finish_place") + 1)
+    if not reactions.react(FIXED_PLACE, tournament=t, entry=e):  # a deal's places never move
+        busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, finish_place__lt=place)
+        busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
+        busted.update(finish_place=F("finish_place") + 1)
     e.status, e.busted_at, e.finish_place, e.finish_place_low = Entry.Status.ACTIVE, None, None, None
     e.bust_stack, e.bust_hand = None, ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
@@ -159,5 +171,7 @@ def undo_bust(actor, entry: Entry) -> Entry:
         "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
     }, actor)
     reactions.react(BUST_UNDONE, actor=actor, tournament=t, entry=e)
+    if seat is not None:
+        rebalance(t, actor, e)  # one more player: a break may no longer be due, or a table is now the fullest
     return e
 

@@ -17,7 +17,7 @@ from tournament.models import Entry, Tournament
 
 from . import seating
 from .models import POSITION_FIELDS, Draw, Seat, Table
-from .selectors import live_seats, needs_of, reserved_seats, start_drawn, tie_orders
+from .selectors import breaking_tables, live_seats, needs_of, reserved_seats, start_drawn, tie_orders
 
 
 def pending_draw(t: Tournament) -> Draw:
@@ -202,13 +202,28 @@ def draw_start(actor, tournament: Tournament) -> Draw:
     return draw
 
 
+def late_room(t: Tournament, count: int, needs: dict[int, seating.Need]) -> tuple[seating.Room, dict[int, Table]]:
+    """The tables a late entry, a re-entry or an undone bust may draw a seat at: in play and not breaking
+    (nobody new sits at a table whose players are leaving); an empty table only when the tables with
+    players have no room for them all, or a special need asks for it (nobody waits alone at a spare table
+    while there is a seat at a table that plays)."""
+    breaking = breaking_tables(t)
+    tables = [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")
+              if table.pk not in breaking]
+    room, by_number = room_of(t, tables)
+    with_players = [n for n, players in room.players.items() if players]
+    if not needs and with_players and sum(len(room.open_seats[n]) for n in with_players) >= count:
+        room = seating.Room.of({n: room.open_seats[n] for n in with_players}, {n: room.players[n] for n in with_players},
+                               accessible=sorted(set(room.accessible) & set(with_players)))
+    return room, by_number
+
+
 def seat_late_entries(actor, t: Tournament, entries: list[Entry], kind: str = Draw.Kind.LATE) -> Draw:
     """Late entries and re-entries (TDA 5): each to a random open seat at a table with the fewest
     players. The caller holds the tournament lock and checked the role."""
     draw = pending_draw(t)
-    tables = list(Table.objects.filter(tournament=t, in_play=True).order_by("number"))
-    room, by_number = room_of(t, tables)
     needs = needs_of(t, entries)
+    room, by_number = late_room(t, len(entries), needs)
     inputs = {"entries": sorted(e.number for e in entries), **room_json(room), "needs": need_json(needs)}
     try:
         result = seating.draw_late(bytes.fromhex(draw.seed), inputs["entries"], room, needs)

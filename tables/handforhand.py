@@ -82,8 +82,10 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
         _complete(t, actor, h)  # the tables still waited for have broken
         return True
     tables = playing_tables(t)
-    if len(tables) < 2 or any(table.hand_in_progress for table in tables):
-        return False  # one table left: hand-for-hand is over for the room; the director ends it
+    if not tables or any(table.hand_in_progress for table in tables):
+        return False
+    # One table (a bubble at the final table) plays hand-for-hand too: each hand is called for it alone,
+    # so the busts of a hand share their places and the clock loses its time per hand.
     if Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists():
         return False
     h.hand += 1

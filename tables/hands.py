@@ -137,4 +137,6 @@ def undo_hand_start(actor, table: Table) -> HandStart:
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
     record_event(t, "table.hand_start_undone", {"table": table.number, "hand": hand.number}, actor, stats=False,
                  seats=balance_move_out_pending(table))
+    if not table.hand_in_progress:
+        handforhand.call_next(t, actor)  # hand-for-hand may have waited for this table's hand: it is not in play after all
     return hand

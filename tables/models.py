@@ -207,9 +207,6 @@ class HouseRules(NeverDeleteModel):
         validators=[MaxValueValidator(900)])
     hand_for_hand_ties = models.CharField(_("players busted at different tables in the same hand-for-hand hand"),
                                           max_length=6, choices=Ties.choices, default=Ties.TIE)
-    places_paid = models.PositiveIntegerField(
-        _("places paid"), null=True, blank=True, validators=[MinValueValidator(1)],
-        help_text=_("The software suggests hand-for-hand when the next bust is the bubble."))
     race_rounding = models.CharField(_("chips raced at a color-up"), max_length=8, choices=(
         ("half_up", _("The odd value to the nearest chip, half or more rounds up")),
         ("up", _("Any odd value left makes one more chip"))), default="half_up")
@@ -220,8 +217,6 @@ class HouseRules(NeverDeleteModel):
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
-
-    MAX_PLACES_PAID = 100_000
 
     def table_size(self) -> int:
         """The largest table of the tournament: its table size, or a larger table opened in play."""
@@ -234,7 +229,7 @@ class HouseRules(NeverDeleteModel):
         def number(value) -> int | None:
             return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-        threshold, halt, paid = number(self.balance_threshold), number(self.halt_short_by), number(self.places_paid)
+        threshold, halt = number(self.balance_threshold), number(self.halt_short_by)
         errors: dict[str, str] = {}
         if self.tournament_id is not None and threshold is not None:
             seats = self.table_size()
@@ -247,8 +242,6 @@ class HouseRules(NeverDeleteModel):
             errors["halt_short_by"] = _(
                 "A table is halted only when it is out of balance: the halt number is at least the balance "
                 "threshold (%(threshold)s).") % {"threshold": threshold}
-        if paid is not None and paid > self.MAX_PLACES_PAID:
-            errors["places_paid"] = _("At most %(max)s places are paid.") % {"max": self.MAX_PLACES_PAID}
         if errors:
             raise ValidationError(errors)
 

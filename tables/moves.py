@@ -27,8 +27,8 @@ from . import positions as pos
 from . import seating
 from .draws import draw_error, need_json, pending_draw, reveal, room_json, software_button
 from .handforhand import call_next
-from .models import Draw, HouseRules, Move, Seat, Table
-from .selectors import HOUSE_FIELDS, balancing_notice, house_rules, house_rules_json, needs_of, rule_settings, slip
+from .models import Draw, Move, Seat, Table
+from .selectors import balancing_notice, house_rules, needs_of, rule_settings, slip
 
 logger = logging.getLogger(__name__)
 
@@ -206,9 +206,12 @@ def decide(t: Tournament, actor) -> list[Move]:
             blocked = no_move_notice(decision)
             break
         if isinstance(decision, bal.NeedButton):
-            # Asked once: the flag stays until the table's positions are known.
-            if Table.objects.filter(tournament=t, number=decision.table, needs_button=False).update(needs_button=True):
-                record_event(t, "table.button_needed", {"table": decision.table}, actor, stats=False)
+            # Every button the coming moves need, asked at once (and once: the flag stays until the table's
+            # positions are known).
+            full = [tables[row.number].state() for row in playing]
+            for number in [decision.table] + [n for n in bal.buttons_needed(full, settings) if n != decision.table]:
+                if Table.objects.filter(tournament=t, number=number, needs_button=False).update(needs_button=True):
+                    record_event(t, "table.button_needed", {"table": number}, actor, stats=False)
             break
         move = _create(t, actor, Move.Kind.BALANCE, tables[decision.from_table].occupied[decision.from_seat],
                        tables[decision.from_table], decision.from_seat, tables[decision.to_table], decision.to_seat,
@@ -442,9 +445,21 @@ def cancel_move(actor, tournament: Tournament, number, reason: str = "") -> Move
     _cancel(t, move, actor, reason or "cancelled", timezone.now())
     record_event(t, "move.cancelled", {"move": slip(move), "reason": reason, "entries": [move.entry.number],
                                        "tables": [move.from_table.number, move.to_table.number]}, actor, stats=False)
-    flag_halts(t, actor)
+    tables = read_room(t)
+    flag_halts(t, actor, tables)
+    due = balance_due(t, tables)
+    if due:  # not balanced again by itself (the floor fixes the cause first), but never out of balance unsaid
+        notify(t, actor, "balance.no_move", {"reason": "slip_cancelled", "tables": due, "message": _(
+            "Slip %(move)s is cancelled and tables %(tables)s are out of balance: press Balance now when the floor "
+            "is ready.") % {"move": move.number, "tables": ", ".join(map(str, due))}})
     call_next(t, actor)
     return move
+
+
+def balance_due(t: Tournament, tables: dict[int, TableRow]) -> list[int]:
+    """The tables a redraw, a break or a move is due between now, by the counts (empty: balanced)."""
+    states = [row.state(positions=False) for row in balancing_tables(tables)]
+    return bal.due(states, rule_settings(house_rules(t)), t.final_table_size)
 
 
 @transaction.atomic
@@ -464,6 +479,13 @@ def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
     for move in Move.objects.select_for_update().select_related("entry", "from_table", "to_table").filter(
             entry=entry, status=Move.Status.PENDING):
         _cancel(t, move, actor, "busted", now)
+    return rebalance(t, actor, entry)
+
+
+def rebalance(t: Tournament, actor, entry: Entry | None = None) -> list[Move]:
+    """Balance the room after `entry` left or came back, or the rules changed (tournament lock held). Balancing never makes that
+    action fail: a refusal of the rules (a draw that cannot be made) and even a software error in them roll
+    back only the balancing (a savepoint), and the floor gets a notice to check the tables and balance by hand."""
     if not Seat.objects.filter(tournament=t, ended_at__isnull=True).exists():
         return []
     try:
@@ -472,7 +494,7 @@ def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
     except ServiceError as exc:
         notify(t, actor, "balance.blocked", {"message": str(exc.message), "code": exc.code})
     except Exception as exc:  # a defect in balancing must not undo the bust: logged, and the floor is told
-        logger.exception("balancing failed after entry #%s left tournament %s", entry.number, t.pk)
+        logger.exception("balancing failed after a change (entry #%s) in tournament %s", entry and entry.number, t.pk)
         notify(t, actor, "balance.failed", {"error": type(exc).__name__, "message": _(
             "Balancing failed with a software error (it is logged); nobody was moved. Check the tables and press "
             "Balance now.")})
@@ -480,28 +502,14 @@ def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
     return []
 
 
-@transaction.atomic
-def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
-    """The director sets the house rules (unknown names are refused; the rest keep their value;
-    invalid values raise django's ValidationError, by field). A changed halt setting flags the
-    tables at once; a changed threshold waits for "Balance now"."""
-    require(actor, roles.SETUP)
-    unknown = sorted(set(data) - set(HOUSE_FIELDS))
-    if unknown:
-        raise ServiceError(_("Unknown house rule: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_rule")
-    t = lock_tournament(tournament.pk)
-    rules = HouseRules.objects.select_for_update().filter(tournament=t).first() or house_rules(t)
-    before = house_rules_json(rules)
-    for name, value in data.items():
-        setattr(rules, name, value)
-    # The model's checks (HouseRules.clean: each field's range, and settings that contradict each other
-    # or the tables), as the screen's form runs them: a refusal names its fields (the API answers 400
-    # with them) and changes nothing.
-    rules.full_clean(exclude=["tournament"])
-    rules.save()
-    after = house_rules_json(rules)
-    changed = {k: {"from": before[k], "to": after[k]} for k in HOUSE_FIELDS if before[k] != after[k]}
-    if changed:
-        record_event(t, "house_rules.changed", {"changed": changed}, actor, stats=False)
-        flag_halts(t, actor)
-    return rules
+def cancel_break(t: Tournament, actor, table: Table, reason: str) -> list[Move]:
+    """A breaking table stops breaking (an undone bust brought back one player too many for the other
+    tables): its pending break slips are cancelled, and its players stay where they sit."""
+    now = timezone.now()
+    moves = list(Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
+        tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK, from_table=table))
+    for move in moves:
+        _cancel(t, move, actor, reason, now)
+        record_event(t, "move.cancelled", {"move": slip(move), "reason": reason, "entries": [move.entry.number],
+                                           "tables": [move.from_table.number, move.to_table.number]}, actor, stats=False)
+    return moves

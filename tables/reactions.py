@@ -7,7 +7,7 @@ from __future__ import annotations
 from tournament.models import Entry, Tournament
 
 from .models import Seat
-from .moves import after_seat_freed
+from .moves import after_seat_freed, rebalance
 from .seats import free_seat, seat_new_entry
 from .selectors import seat_of, start_drawn
 
@@ -15,7 +15,11 @@ from .selectors import seat_of, start_drawn
 def seat_registered_entry(*, actor, tournament: Tournament, entry: Entry) -> dict:
     """Reaction to tournament.services.ENTRY_REGISTERED: after the start draw a new entry is seated at once."""
     seat = seat_new_entry(actor, tournament, entry)
-    return {"table": seat.table.number, "seat": seat.seat} if seat else {}
+    if seat is None:
+        return {}
+    if not Seat.objects.filter(table=seat.table, ended_at__isnull=True).exclude(pk=seat.pk).exists():
+        rebalance(tournament, actor, entry)  # the first player at a table opened for late entries: others join
+    return {"table": seat.table.number, "seat": seat.seat}
 
 
 def free_voided_entry(*, actor, tournament: Tournament, entry: Entry) -> None:

@@ -8,9 +8,10 @@ from itertools import islice
 
 from django.db.models import Case, CharField, Q, Value, When
 from django.db.models.functions import Cast, Concat
+from django.utils.translation import ngettext
 
 from clock.selectors import rows_of
-from core import search
+from core import reactions, search
 from tournament.models import ChipAdjustment, Entry, Level, Player, Tournament
 from tournament.stats import tournament_stats
 
@@ -223,16 +224,42 @@ def balancing_status(t: Tournament) -> dict:
             "notice": balancing_notice(t)}
 
 
+# Asked of the apps above (core.reactions): {"places_paid": n}, the places the payout structure in force pays
+# (deals included). The bubble comes from there and nowhere else; no answer means no structure yet.
+PLACES_PAID = "places_paid"
+
+
+def places_paid(t: Tournament) -> int | None:
+    """The places paid by the payout structure in force (None: nothing is paid yet)."""
+    return reactions.react(PLACES_PAID, tournament=t).get("places_paid") or None
+
+
+def balance_waits(t: Tournament) -> dict:
+    """What balancing waits for, in the floor's words ("Balance now" answers it with the slips it made):
+    the buttons to enter, or the notice of why nobody moves; message None when nothing waits."""
+    status = balancing_status(t)
+    need, notice = status["need_button"], status["notice"]
+    message = None
+    if need:
+        message = ngettext("The moves wait for the button at table %(tables)s: enter it on the map.",
+                           "The moves wait for the buttons at tables %(tables)s: enter them on the map.",
+                           len(need)) % {"tables": ", ".join(map(str, need))}
+    elif notice is not None:
+        message = notice["message"]
+    return {"need_button": need, "halted": status["halted"], "notice": notice, "message": message}
+
+
 def hand_for_hand_status(t: Tournament) -> dict:
     """What the floor map, the dealer tablets and the API show."""
     rules = house_rules(t)
     players = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
     h = hand_for_hand(t)
+    paid = places_paid(t)
     answer = {
-        "on": h is not None, "players": players, "places_paid": rules.places_paid,
+        "on": h is not None, "players": players, "places_paid": paid,
         "seconds_per_hand": rules.hand_for_hand_seconds, "ties": rules.hand_for_hand_ties,
-        "suggested": h is None and rules.places_paid is not None and players == rules.places_paid + 1,
-        "in_the_money": rules.places_paid is not None and players <= rules.places_paid,
+        "suggested": h is None and paid is not None and players == paid + 1,
+        "in_the_money": paid is not None and 0 < players <= paid,
     }
     if h is not None:
         answer.update({

@@ -15,7 +15,7 @@ from tournament.models import Entry, Player, Tournament
 from . import moves, positions
 from .draws import seat_late_entries
 from .models import POSITION_FIELDS, Seat, SeatRequest, Table
-from .selectors import live_seats, reserved_seats, seat_of, start_drawn
+from .selectors import breaking_tables, live_seats, reserved_seats, seat_of, start_drawn
 
 
 def seat_new_entry(actor, t: Tournament, entry: Entry) -> Seat | None:
@@ -91,18 +91,36 @@ def free_seat(t: Tournament, entry: Entry, reason: str) -> Seat | None:
     return seat
 
 
+def _seat_free(t: Tournament, table: Table, seat: int) -> bool:
+    return not live_seats(t).filter(table=table, seat=seat).exists() and \
+        (table.pk, seat) not in set(reserved_seats(t, [table.pk]))
+
+
 def reseat_after_undo(actor, t: Tournament, entry: Entry) -> Seat | None:
-    """A bust undone: back to the entry's last seat if it is still free, otherwise by the late-entry rule."""
+    """A bust undone (TDA: as if the bust never happened, in the room as it stands now): back to the
+    entry's last seat if its table still plays and the seat is free; otherwise a seat by the late-entry
+    draw at a table that plays (never at a breaking or a broken table). When the other tables have no
+    open seat left, a breaking table stops breaking and takes the player back. The caller balances the room."""
     last = Seat.objects.select_related("table").filter(entry=entry, end_reason=Seat.End.BUST).order_by("-ended_at").first()
-    if last is not None and last.table.in_play:
-        free = not live_seats(t).filter(table=last.table, seat=last.seat).exists() and \
-            (last.table_id, last.seat) not in set(reserved_seats(t, [last.table_id]))
-        if free:
-            return Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=last.seat, seated_at=timezone.now())
-    if start_drawn(t):
-        seat_late_entries(actor, t, [entry])
-        return seat_of(entry)
-    return None
+    now = timezone.now()
+    seat = None
+    if last is not None and last.table.in_play and last.table_id not in breaking_tables(t) \
+            and _seat_free(t, last.table, last.seat):
+        seat = Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=last.seat, seated_at=now)
+    elif start_drawn(t):
+        try:
+            with transaction.atomic():
+                seat_late_entries(actor, t, [entry])
+        except ServiceError as exc:
+            if exc.code != "no_open_seat" or last is None or last.table_id not in breaking_tables(t):
+                raise
+            moves.cancel_break(t, actor, last.table, "bust undone: the table no longer breaks")
+            free = [s for s in ([last.seat] + list(range(1, last.table.seats + 1))) if _seat_free(t, last.table, s)]
+            if not free:
+                raise
+            Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=free[0], seated_at=now)
+        seat = seat_of(entry)
+    return seat
 
 
 @transaction.atomic

@@ -95,7 +95,7 @@ def house_rules(t: Tournament) -> HouseRules:
 
 
 HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
-                "hand_for_hand_seconds", "hand_for_hand_ties", "places_paid", "race_rounding", "race_protection",
+                "hand_for_hand_seconds", "hand_for_hand_ties", "race_rounding", "race_protection",
                 "race_protected_first")
 
 
@@ -205,6 +205,12 @@ def playing_tables(t: Tournament) -> list[Table]:
     """The tables in play with players at them."""
     with_players = set(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("table_id", flat=True))
     return [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number") if table.pk in with_players]
+
+
+def breaking_tables(t: Tournament) -> set[int]:
+    """The ids of the tables breaking now: their players hold pending break slips. Nobody new sits there."""
+    return set(Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK)
+               .values_list("from_table_id", flat=True))
 
 
 def clock_state(t: Tournament) -> str:

@@ -123,6 +123,18 @@ def player(cashier):
     return services.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
 
 
+def pay_places(director, tournament, places: int) -> None:
+    """The director's payout structure pays `places` places of the pool as it stands (the one source of
+    the places paid, and so of the bubble): first takes the remainder, the rest an equal share."""
+    from payouts import services as payouts
+    from tournament.stats import tournament_stats
+
+    pool = tournament_stats(tournament)["prize_pool"]
+    share = pool // places
+    bands = [[1, 1, pool - share * (places - 1)]] + ([[2, places, share]] if places > 1 else [])
+    payouts.edit_structure(director, tournament, bands)
+
+
 def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> services.IdDocument:
     return services.IdDocument(document_type=document_type, number=number)
 

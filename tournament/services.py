@@ -186,8 +186,10 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
         status=Purchase.Status.PAID, amount=t.buy_in, fee=t.fee, chips=t.starting_stack,
         created_at=now, created_by=actor, paid_at=now, paid_by=actor,
     )
-    # Everyone busted so far finishes behind this entry: their places move down by one.
-    Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).update(finish_place=F("finish_place") + 1)
+    # Everyone busted so far finishes behind this entry: their places move down by one (a tie's last place too).
+    busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED)
+    busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
+    busted.update(finish_place=F("finish_place") + 1)
     seat = {"table": None, "seat": None, **reactions.react(ENTRY_REGISTERED, actor=actor, tournament=t, entry=entry)}
     record_event(t, "entry.registered", {
         "entry": entry.number, "entry_id": entry.pk, "player": player.pk, "name": player.display_name, "kind": kind,

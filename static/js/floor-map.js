@@ -65,8 +65,10 @@
     confirm: function (m) { return fmt(s.doneConfirm, {move: m.move, entry: m.entry, table: m.to.table, seat: m.to.seat}); },
     cancel: function (m) { return fmt(s.doneCancel, {move: m.move}); },
     balance: function (a) {
-      if (!a.moves.length) return s.doneBalanced;
-      return fmt(s.doneSlips, {moves: a.moves.map(function (m) { return "#" + m.move; }).join(", ")});
+      // "Balance now" says what it waits for (buttons to enter, a notice) rather than "balanced".
+      if (!a.moves.length) return a.message || s.doneBalanced;
+      var made = fmt(s.doneSlips, {moves: a.moves.map(function (m) { return "#" + m.move; }).join(", ")});
+      return a.message ? made + " " + a.message : made;
     },
     h4h: function (h) { return h.on ? s.doneH4hOn : s.doneH4hOff; },
     open: function (a) { return fmt(s.doneOpen, {number: a.table}); },

@@ -12,10 +12,10 @@ import pytest
 from django.utils import translation
 
 from tables import read_models
-from tables.models import HouseRules, Move, Table
+from tables.models import Move, Table
 from tests.browser.conftest import login
 from tests.browser.test_seating import PHONE, TABLET, live_seat, staff_page
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, pay_places
 from tests.tables.test_moves import seated, start
 
 pytestmark = pytest.mark.browser
@@ -130,7 +130,7 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
 def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, director, cashier, dealer, tournament):
     base = live_asgi
     start(director, cashier, tournament, 20)
-    HouseRules.objects.create(tournament=tournament, places_paid=19)
+    pay_places(director, tournament, 19)
     numbers = sorted(seated(tournament))
     chief = staff_page(browser, base, director.username, f"/t/{tournament.pk}/map/")
     chief.on("dialog", lambda dialog: dialog.accept())

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import ServiceError
-from tables import busts, draws, handforhand, hands, moves, seats
+from tables import busts, draws, handforhand, hands, house_rules, moves, seats
 from tables import setup as table_setup
 from tables.models import HouseRules, Move, Seat, Table
 from tests.conftest import id_doc, tournament_data
@@ -40,7 +40,6 @@ def house(draw, seats: int) -> dict:
         "redraw_at_two": draw(st.booleans()),
         "hand_for_hand_seconds": draw(st.sampled_from([0, 120])),
         "hand_for_hand_ties": draw(st.sampled_from([c for c, _label in HouseRules.Ties.choices])),
-        "places_paid": draw(st.none() | st.integers(min_value=1, max_value=20)),
     }
 
 
@@ -78,7 +77,7 @@ class Room:
         self.players = 0
         for _i in range(scenario["players"]):
             self.register()
-        moves.set_house_rules(director, self.t, scenario["rules"])
+        house_rules.set_house_rules(director, self.t, scenario["rules"])
         draws.draw_start(director, self.t)
         for table in self.tables():
             if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
@@ -152,7 +151,7 @@ class Room:
             else:
                 handforhand.stop_hand_for_hand(d, t)
         elif action == "rules":
-            moves.set_house_rules(d, t, later_rules)
+            house_rules.set_house_rules(d, t, later_rules)
 
 
 def check_invariants(t) -> None:

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from core.errors import ServiceError
-from tables import balancing, busts, draws, moves, read_models
+from tables import balancing, busts, draws, house_rules, moves, read_models
 from tables import setup as table_setup
 from tables.models import Move, Seat, Table
 from tests.tables.test_api import client_for, url
@@ -37,7 +37,7 @@ def notices(t) -> list[str]:
 
 def test_no_open_seat_at_the_short_table_is_no_move_and_a_notice_not_an_error(lopsided, director, floor):
     t = lopsided
-    moves.set_house_rules(director, t, {"balance_threshold": 1, "halt_short_by": 9})
+    house_rules.set_house_rules(director, t, {"balance_threshold": 1, "halt_short_by": 9})
     busted = entry(t, seated(t)[2][1])
     busts.bust_entry(floor, busted)  # 4 against 8: out of balance, but table 1 has no open seat
     busted.refresh_from_db()

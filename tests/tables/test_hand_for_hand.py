@@ -4,8 +4,9 @@ import pytest
 from clock import selectors as clock_selectors
 from clock import services as clock
 from clock.models import ClockState
-from tables import busts, handforhand, hands, moves, read_models
+from tables import busts, handforhand, hands, house_rules, moves, read_models
 from tables.models import HandForHand, HouseRules, Move, Table
+from tests.conftest import pay_places
 from tests.tables.test_moves import check_invariants, entry, seated, start
 from tests.tables.test_seating_services import refused
 from tournament.models import AuditEvent, Entry
@@ -34,10 +35,10 @@ def play(dealer, tournament, numbers):
 def bubble(director, cashier, floor, tournament):
     """28 players on four tables (7 each), 27 paid: the next bust is the bubble."""
     start(director, cashier, tournament, 30)
-    HouseRules.objects.create(tournament=tournament, places_paid=27)
     for n in (1, 2):
         busts.bust_entry(floor, entry(tournament, min(seated(tournament)[n].values())))
         confirm_all(floor, tournament)
+    pay_places(director, tournament, 27)
     clock.start_clock(director, tournament)
     return tournament
 
@@ -123,7 +124,7 @@ def test_busts_in_one_hand_for_hand_hand_tie_across_tables_and_go_by_stack_at_on
 
 def test_the_house_can_order_hand_for_hand_busts_by_stack(bubble, director, dealer, floor):
     t = bubble
-    HouseRules.objects.filter(tournament=t).update(hand_for_hand_ties=HouseRules.Ties.STACK, hand_for_hand_seconds=0)
+    house_rules.set_house_rules(director, t, {"hand_for_hand_ties": HouseRules.Ties.STACK, "hand_for_hand_seconds": 0})
     handforhand.start_hand_for_hand(director, t)
     before = remaining(t)
     a, b = min(seated(t)[1].values()), min(seated(t)[2].values())
@@ -222,3 +223,30 @@ def test_a_void_moves_a_tie_up_one_place_whole(director, cashier, dealer, floor,
     playing = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
     services.void_purchase(cashier, playing.purchases.get(), "registered twice")
     assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(28, 29)}
+
+
+def test_hand_for_hand_at_one_final_table_calls_every_hand_for_it(director, cashier, dealer, floor, tournament):
+    """Issue 22, finding 1: six left at one table, five paid. Hand-for-hand used to wait for two tables
+    that never came (tables: [], called: false), so no hand could be played."""
+    start(director, cashier, tournament, 6, table_numbers=(1,))
+    pay_places(director, tournament, 5)
+    clock.start_clock(director, tournament)
+    s = read_models.hand_for_hand_status(tournament)
+    assert s["suggested"] and s["places_paid"] == 5 and s["players"] == 6
+    handforhand.start_hand_for_hand(director, tournament)
+    s = read_models.hand_for_hand_status(tournament)
+    assert s["on"] and s["called"] and s["tables"] == [1] and s["hand"] == 1
+    hands.start_hand(dealer, table(tournament, 1))
+    handforhand.hand_done(dealer, table(tournament, 1))
+    s = read_models.hand_for_hand_status(tournament)
+    assert s["called"] and s["hand"] == 2 and s["seconds_taken"] == 120
+    hands.start_hand(dealer, table(tournament, 1))
+    low, high = sorted(seated(tournament)[1].values())[:2]
+    busts.bust_entry(floor, entry(tournament, low), stack=1_000)
+    busts.bust_entry(floor, entry(tournament, high), stack=5_000)
+    assert (entry(tournament, high).finish_place, entry(tournament, low).finish_place) == (5, 6)
+    handforhand.hand_done(dealer, table(tournament, 1))
+    s = read_models.hand_for_hand_status(tournament)
+    assert s["in_the_money"] and s["called"] and s["hand"] == 3  # the bubble burst: the director ends it
+    handforhand.stop_hand_for_hand(director, tournament)
+    assert ClockState.objects.get(tournament=tournament).status == ClockState.Status.RUNNING

@@ -101,29 +101,32 @@ def test_hand_for_hand_in_the_api(room, director, dealer, floor, cashier):
 def test_house_rules_in_the_api(tournament, director, floor):
     got = test_api.client_for(floor).get(api(tournament, "house-rules/")).json()
     assert got == {"balance_threshold": 2, "halt_short_by": 3, "donor": "fullest", "redraw_at_three": False,
-                   "redraw_at_two": False, "hand_for_hand_seconds": 120, "hand_for_hand_ties": "tie", "places_paid": None,
+                   "redraw_at_two": False, "hand_for_hand_seconds": 120, "hand_for_hand_ties": "tie",
                    "race_rounding": "half_up", "race_protection": "added", "race_protected_first": False}
     assert not HouseRules.objects.filter(tournament=tournament).exists()  # reading stores nothing
-    assert test_api.client_for(floor).patch(api(tournament, "house-rules/"), {"places_paid": 5}, format="json").status_code == 403
+    assert test_api.client_for(floor).patch(api(tournament, "house-rules/"), {"redraw_at_two": True}, format="json").status_code == 403
     for bad in ({"balance_threshold": 0}, {"hand_for_hand_ties": "coin"}, {"colour": "red"}, {"halt_short_by": 1}):
         answer = test_api.client_for(director).patch(api(tournament, "house-rules/"), bad, format="json")
         assert answer.status_code == 400, (bad, answer.content)
     assert not HouseRules.objects.filter(tournament=tournament).exists()  # refused: nothing changed
     ok = test_api.client_for(director).patch(api(tournament, "house-rules/"),
-                                             {"places_paid": 27, "hand_for_hand_seconds": 0, "redraw_at_three": True}, format="json")
-    assert ok.status_code == 200 and ok.json()["places_paid"] == 27 and ok.json()["hand_for_hand_seconds"] == 0
+                                             {"hand_for_hand_seconds": 0, "redraw_at_three": True}, format="json")
+    assert ok.status_code == 200 and ok.json()["hand_for_hand_seconds"] == 0 and "places_paid" not in ok.json()
     rules = HouseRules.objects.get(tournament=tournament)
     assert rules.redraw_at_three and rules.balance_threshold == 2
     event = AuditEvent.objects.get(tournament=tournament, type="house_rules.changed")
-    assert event.payload["changed"]["places_paid"] == {"from": None, "to": 27}
+    assert event.payload["changed"]["hand_for_hand_seconds"] == {"from": 120, "to": 0}
+    assert test_api.client_for(director).patch(api(tournament, "house-rules/"), {"places_paid": 27},
+                                               format="json").status_code == 400  # the payout structure says it
 
 
 def test_the_house_rules_screen(tournament, director, floor):
     assert client_for(floor).get(f"/t/{tournament.pk}/house-rules/").status_code in (302, 403)
     page = client_for(director).get(f"/t/{tournament.pk}/house-rules/").content.decode()
-    assert "House rules" in page and "nothing is stored until you save" in page and 'name="places_paid"' in page
+    assert "House rules" in page and "nothing is stored until you save" in page and 'name="places_paid"' not in page
+    assert "No place is paid yet" in page
     form = {"balance_threshold": 2, "halt_short_by": 1, "donor": "fullest", "hand_for_hand_seconds": 60,
-            "hand_for_hand_ties": "stack", "places_paid": 15,
+            "hand_for_hand_ties": "stack",
             "race_rounding": "up", "race_protection": "from_raced", "race_protected_first": "on"}
     page = client_for(director).post(f"/t/{tournament.pk}/house-rules/", form).content.decode()
     assert "at least the balance threshold" in page and not HouseRules.objects.filter(tournament=tournament).exists()
@@ -132,7 +135,7 @@ def test_the_house_rules_screen(tournament, director, floor):
     answer = client_for(director).post(f"/t/{tournament.pk}/house-rules/", {**form, "halt_short_by": 3, "redraw_at_two": "on"})
     assert answer.status_code == 302
     rules = HouseRules.objects.get(tournament=tournament)
-    assert (rules.hand_for_hand_seconds, rules.hand_for_hand_ties, rules.places_paid, rules.redraw_at_two) == (60, "stack", 15, True)
+    assert (rules.hand_for_hand_seconds, rules.hand_for_hand_ties, rules.redraw_at_two) == (60, "stack", True)
     assert (rules.race_rounding, rules.race_protection, rules.race_protected_first) == ("up", "from_raced", True)
     assert AuditEvent.objects.filter(tournament=tournament, type="house_rules.changed").exists()
 

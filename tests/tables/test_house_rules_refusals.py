@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 
-from tables import moves
+from tables import house_rules
 from tables import setup as table_setup
 from tables.models import HouseRules
 from tests.conftest import tournament_data
@@ -50,8 +50,7 @@ def assert_refused(answer, field: str, tournament, *words: str) -> dict:
     ({"redraw_at_two": "sometimes"}, "redraw_at_two"),
     ({"hand_for_hand_seconds": 901}, "hand_for_hand_seconds"),
     ({"hand_for_hand_ties": "coin"}, "hand_for_hand_ties"),
-    ({"places_paid": 0}, "places_paid"),
-    ({"places_paid": 10**12}, "places_paid"),  # would overflow the column: refused, not a server error
+    ({"hand_for_hand_seconds": 10**12}, "hand_for_hand_seconds"),  # would overflow the column: refused, not a 500
 ])
 def test_out_of_range_values_are_refused_by_field(director, tournament, body, field):
     assert_refused(patch(director, tournament, body), field, tournament)
@@ -74,7 +73,7 @@ def test_a_larger_table_in_play_allows_a_larger_threshold(director, four_max):
 def test_heads_up_tables_keep_the_default_threshold(director, template):
     """At two-seat tables no move ever balances anything; the default (2) stays valid, 3 is refused."""
     t = setup.create_tournament(director, tournament_data(seats_per_table=2, name="Heads-up"), template)
-    assert patch(director, t, {"places_paid": 4}).status_code == 200
+    assert patch(director, t, {"redraw_at_two": True}).status_code == 200
     answer = patch(director, t, {"balance_threshold": 3, "halt_short_by": 3})
     assert answer.status_code == 400 and list(answer.json()["fields"]) == ["balance_threshold"]
 
@@ -89,23 +88,23 @@ def test_a_halt_below_the_threshold_is_refused_whichever_of_the_two_is_sent(dire
 
 
 def test_a_refusal_after_saved_rules_changes_nothing(director, tournament):
-    assert patch(director, tournament, {"balance_threshold": 1, "halt_short_by": 2, "places_paid": 9}).status_code == 200
+    assert patch(director, tournament, {"balance_threshold": 1, "halt_short_by": 2, "hand_for_hand_seconds": 9}).status_code == 200
     before = HouseRules.objects.get(tournament=tournament)
     events = AuditEvent.objects.filter(tournament=tournament).count()
-    answer = patch(director, tournament, {"halt_short_by": 9, "balance_threshold": 0, "places_paid": 3})
+    answer = patch(director, tournament, {"halt_short_by": 9, "balance_threshold": 0, "hand_for_hand_seconds": 3})
     assert answer.status_code == 400 and "balance_threshold" in answer.json()["fields"]
     after = HouseRules.objects.get(tournament=tournament)
-    assert (after.balance_threshold, after.halt_short_by, after.places_paid) == (1, 2, 9) == \
-        (before.balance_threshold, before.halt_short_by, before.places_paid)
+    assert (after.balance_threshold, after.halt_short_by, after.hand_for_hand_seconds) == (1, 2, 9) == \
+        (before.balance_threshold, before.halt_short_by, before.hand_for_hand_seconds)
     assert AuditEvent.objects.filter(tournament=tournament).count() == events
 
 
 def test_the_service_refuses_by_field_for_every_caller(director, four_max):
     with pytest.raises(ValidationError) as refused:
-        moves.set_house_rules(director, four_max, {"balance_threshold": 4, "halt_short_by": 4})
+        house_rules.set_house_rules(director, four_max, {"balance_threshold": 4, "halt_short_by": 4})
     assert list(refused.value.message_dict) == ["balance_threshold"]
     with pytest.raises(ValidationError) as refused:
-        moves.set_house_rules(director, four_max, {"balance_threshold": "x"})
+        house_rules.set_house_rules(director, four_max, {"balance_threshold": "x"})
     assert "balance_threshold" in refused.value.message_dict
     assert not HouseRules.objects.filter(tournament=four_max).exists()
 

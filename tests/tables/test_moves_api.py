@@ -78,7 +78,7 @@ def test_cancel_then_balance_now(slip, floor, director, tournament):
     assert created["entry"] == slip.entry.number and created["move"] == slip.number + 1
     assert created["status"] == "pending"
     nothing = client_for(floor).post(url(tournament, "moves/balance/"))
-    assert nothing.status_code == 200 and nothing.json() == {"moves": []}
+    assert nothing.status_code == 200 and nothing.json()["moves"] == [] and nothing.json()["message"] is None
 
 
 def test_the_floor_enters_the_button_a_move_waits_for(director, cashier, floor, tournament):
@@ -90,7 +90,7 @@ def test_the_floor_enters_the_button_a_move_waits_for(director, cashier, floor, 
     assert not Move.objects.filter(tournament=tournament).exists()
     asked = []
     while need := client_for(floor).get(url(tournament, "moves/")).json()["need_button"]:
-        (number,) = need
+        number = need[0]
         assert number not in asked
         asked.append(number)
         occupied = sorted(seated(tournament)[number])

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clock.selectors import rows_of
-from tables import busts, handforhand, hands, moves, read_models, seats, selectors
+from tables import busts, handforhand, hands, house_rules, moves, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import HouseRules, Move, Table
 from tables.selectors import seat_of
@@ -213,11 +213,19 @@ class MoveBalanceView(RoleAPIView):
     @extend_schema(operation_id="moves_balance", tags=["moves"], request=None,
                    summary="Balance now: decide the moves the rules call for (after a cancelled slip is fixed)",
                    responses=answers(200, inline_serializer("MovesCreated", {
-                       "moves": MoveSlipSerializer.__class__(many=True, help_text="The slips created (may be empty).")}),
-                                     refused=True, conflict=True))
+                       "moves": MoveSlipSerializer.__class__(many=True, help_text="The slips created (may be empty)."),
+                       "need_button": serializers.ListField(child=serializers.IntegerField(),
+                                                            help_text="Tables whose button the moves wait for."),
+                       "halted": serializers.ListField(child=serializers.IntegerField(), help_text="Tables that must halt."),
+                       "notice": MoveStatusSerializer.fields["notice"].__class__(
+                           allow_null=True, help_text="Why balancing moves nobody although it should."),
+                       "message": serializers.CharField(allow_null=True,
+                                                        help_text="What balancing waits for, in words (null: nothing)."),
+                   }), refused=True, conflict=True))
     def post(self, request, pk: int):
-        created = call_service(moves.balance_now, request.user, tournament_or_404(pk))
-        return Response({"moves": [selectors.slip(m) for m in created]})
+        t = tournament_or_404(pk)
+        created = call_service(moves.balance_now, request.user, t)
+        return Response({"moves": [selectors.slip(m) for m in created], **read_models.balance_waits(t)})
 
 
 class MoveConfirmView(RoleAPIView):
@@ -377,7 +385,6 @@ class HouseRulesSerializer(serializers.Serializer):
     hand_for_hand_seconds = serializers.IntegerField(min_value=0, max_value=900, required=False,
                                                      help_text="0: the clock stands still in hand-for-hand.")
     hand_for_hand_ties = serializers.ChoiceField(choices=HouseRules.Ties.choices, required=False)
-    places_paid = serializers.IntegerField(min_value=1, max_value=HouseRules.MAX_PLACES_PAID, required=False, allow_null=True)
     race_rounding = serializers.ChoiceField(choices=HouseRules._meta.get_field("race_rounding").choices, required=False,
                                             help_text="Chips raced at a color-up: half_up (the seeds' reading) or up.")
     race_protection = serializers.ChoiceField(choices=HouseRules._meta.get_field("race_protection").choices, required=False,
@@ -404,4 +411,4 @@ class HouseRulesView(RoleAPIView):
         if unknown:
             raise serializers.ValidationError({name: [_("Unknown house rule.")] for name in unknown})
         data = valid(HouseRulesSerializer, request.data).validated_data
-        return Response(selectors.house_rules_json(call_service(moves.set_house_rules, request.user, t, dict(data))))
+        return Response(selectors.house_rules_json(call_service(house_rules.set_house_rules, request.user, t, dict(data))))

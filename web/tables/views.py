@@ -22,7 +22,7 @@ from django.views.decorators.gzip import gzip_page
 from clock.selectors import clock_snapshot
 from core import roles
 from core.errors import ServiceError
-from tables import moves, read_models, seat_cards, seating, selectors
+from tables import house_rules, read_models, seat_cards, seating, selectors
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
@@ -218,7 +218,7 @@ def house_rules_page(request, tournament: Tournament):
     error = None
     if request.method == "POST" and form.is_valid():
         try:
-            moves.set_house_rules(request.user, tournament, form.data_for_service())
+            house_rules.set_house_rules(request.user, tournament, form.data_for_service())
         except ServiceError as exc:
             error = exc
         except ValidationError as exc:  # the tables changed since the form checked them: marked by field
@@ -227,7 +227,8 @@ def house_rules_page(request, tournament: Tournament):
             messages.success(request, _("House rules saved."))
             return redirect("house-rules", pk=tournament.pk)
     return render(request, "tables/house_rules.html", {"t": tournament, "form": form, "error": error,
-                                                       "stored": rules.pk is not None})
+                                                       "stored": rules.pk is not None,
+                                                       "places_paid": read_models.places_paid(tournament)})
 
 
 # --- seat cards (print and PDF) ------------------------------------------------------------------

@@ -1,0 +1,62 @@
+"""The money's reactions to the floor (core.reactions; registered in PayoutsConfig.ready()): an approved deal
+stands only on the players who made it, and a deal that stopped play fixes their places.
+
+A deal is made by the players left at that moment and shares the prizes left then: a new entry, a voided
+entry or a bust from before the deal undone would change the players or the pool under it, so they are
+refused while it stands. A player placed by a deal that stopped play keeps the deal's place whenever the
+floor clears him from the map."""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
+from tournament.models import Entry, Tournament
+
+from .models import Payment
+from .selectors import approved_deals, stop_finishes
+
+
+def _deal_stands(t: Tournament, what: str) -> None:
+    deals = approved_deals(t)
+    if deals:
+        raise ServiceError(_("Deal %(number)s stands on the players and the prizes left when it was made: %(what)s is "
+                             "refused while it stands.") % {"number": deals[-1].number, "what": what},
+                           code="deal_stands", status=409)
+
+
+def no_entry_under_a_deal(*, actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to tournament.services.ENTRY_REGISTERED."""
+    _deal_stands(tournament, _("a new entry"))
+
+
+def no_void_under_a_deal(*, actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to tournament.services.ENTRY_VOIDED."""
+    _deal_stands(tournament, _("a void"))
+
+
+def no_undo_before_a_deal(*, actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to tables.busts.BUST_UNDONE: a bust from before the deal stands (the players who dealt did so
+    without that player); a player of the deal may come back (a bust of his after the deal was a mistake)."""
+    deals = approved_deals(tournament)
+    if deals and entry.number not in deals[-1].entries:
+        raise ServiceError(_("Deal %(number)s was made after #%(entry)s was out, by the players left then: that "
+                             "bust stands.") % {"number": deals[-1].number, "entry": entry.number},
+                           code="deal_stands", status=409)
+
+
+def no_undo_of_a_paid_prize(*, actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to tables.busts.BUST_UNDONE: a player whose prize is paid is not back in play until the cashier
+    voids the payment (the money and the receipt say he finished)."""
+    paid = Payment.objects.filter(entry=entry, status=Payment.Status.PAID).first()
+    if paid is not None:
+        raise ServiceError(_("The prize of entry #%(entry)s is paid (payout receipt %(receipt)s): the cashier voids the "
+                             "payment before the bust is undone.") % {"entry": entry.number, "receipt": paid.number},
+                           code="prize_paid", status=409)
+
+
+def place_fixed_by_a_deal(*, tournament: Tournament, entry: Entry) -> dict:
+    """Asked by tables.busts.FIXED_PLACE: the place a deal that stopped play gave this player."""
+    for number, place, low, _amount in stop_finishes(tournament):
+        if number == entry.number:
+            return {"place": place, "place_low": low if low != place else None}
+    return {}

@@ -1,0 +1,156 @@
+"""Holes between the parts, found by playing whole nights (issue 22; tests/test_whole_night.py finds this
+kind): each fails on the code before its fix."""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from core.errors import ServiceError
+from payouts import selectors as pay_selectors
+from payouts import services as payouts
+from payouts.models import Deal
+from tables import busts, handforhand, hands, house_rules, moves, read_models
+from tables.models import Move, Table
+from tests.conftest import id_doc
+from tests.payouts.test_payments import finish, signature
+from tests.tables.test_hand_for_hand import confirm_all
+from tests.tables.test_moves import bust_at, seated, start
+from tournament import services
+from tournament.models import Entry, Purchase
+
+
+def refused(code: str, fn, *args, **kwargs) -> None:
+    with pytest.raises(ServiceError) as exc:
+        fn(*args, **kwargs)
+    assert exc.value.code == code, exc.value.message
+
+
+def places(tournament) -> dict[int, tuple[int, int]]:
+    return {n: (p, low or p) for n, p, low in Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED)
+            .values_list("number", "finish_place", "finish_place_low")}
+
+
+def test_a_late_entry_after_a_tie_moves_both_ends_of_the_tied_places(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 12, table_numbers=(1, 2))
+    table = Table.objects.get(tournament=tournament, number=1)
+    hands.start_hand(floor, table)
+    a, b = sorted(seated(tournament)[1].values())[:2]
+    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=a), stack=5_000)
+    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=b), stack=5_000)
+    assert places(tournament) == {a: (11, 12), b: (11, 12)}
+    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    services.register_entry(cashier, tournament, player, id_doc("LATE0009"))
+    assert places(tournament) == {a: (12, 13), b: (12, 13)}  # the tie spanned 12-12 before the fix
+
+
+@pytest.fixture
+def dealt(director, cashier, floor, tournament):
+    """Eight entries, four paid, three left who make an ICM deal and play on."""
+    entries = finish(director, cashier, floor, tournament)
+    left = entries[5:]
+    deal = payouts.propose_deal(floor, tournament, {"kind": "icm", "stacks": {str(e.number): c for e, c in
+                                                                              zip(left, (50_000, 30_000, 20_000), strict=True)}})
+    payouts.approve_deal(director, deal)
+    return entries
+
+
+def test_a_deal_stands_only_on_the_players_who_made_it(director, cashier, floor, tournament, dealt):
+    before = pay_selectors.payout_state(tournament)["prizes"]
+    refused("deal_stands", busts.undo_bust, floor, dealt[4])  # out before the deal: that bust stands
+    services.set_registration_closed(director, tournament, False)
+    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    refused("deal_stands", services.register_entry, cashier, tournament, player, id_doc("LATE0010"))
+    buy_in = dealt[6].purchases.get(kind=Purchase.Kind.BUY_IN)
+    refused("deal_stands", services.void_purchase, director, buy_in, "wrong player")
+    assert pay_selectors.payout_state(tournament)["prizes"] == before
+    busts.bust_entry(floor, dealt[5])
+    busts.undo_bust(floor, dealt[5])  # a player of the deal busted by mistake comes back
+
+
+def test_a_deal_that_stopped_play_fixes_the_places_whatever_order_the_floor_clears_the_map(director, floor, cashier,
+                                                                                          tournament):
+    entries = finish(director, cashier, floor, tournament)
+    left = entries[5:]
+    deal = payouts.propose_deal(floor, tournament, {"kind": "chip_chop", "mode": "stop", "stacks": {
+        str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000}})
+    payouts.approve_deal(director, deal)
+    fixed = {entry: (place, low) for entry, place, low, _amount in Deal.objects.get(pk=deal.pk).finishes}
+    for entry in (left[1], left[0], left[2]):  # the chip leader cleared first
+        busts.bust_entry(floor, Entry.objects.get(pk=entry.pk))
+    assert {n: pl for n, pl in places(tournament).items() if n in fixed} == fixed
+    busts.undo_bust(floor, Entry.objects.get(pk=left[0].pk))
+    assert {n: pl for n, pl in places(tournament).items() if n in fixed} == {n: fixed[n] for n in fixed if n != left[0].number}
+
+
+def test_a_cancelled_slip_that_leaves_the_tables_out_of_balance_tells_the_floor(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 20, table_numbers=(1, 2, 3))  # 7/7/6
+    short = min(seated(tournament), key=lambda n: (len(seated(tournament)[n]), n))
+    bust_at(floor, tournament, short)
+    (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
+    moves.cancel_move(floor, tournament, move.number, "player in the bathroom")
+    notice = read_models.balancing_status(tournament)["notice"]
+    assert notice is not None and f"Slip {move.number} is cancelled" in notice["message"]
+    moves.balance_now(floor, tournament)
+    confirm_all(floor, tournament)
+    assert read_models.balancing_status(tournament)["notice"] is None
+
+
+def test_a_tighter_threshold_balances_the_room_at_once(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 22, table_numbers=(1, 2, 3))  # 8/7/7
+    house_rules.set_house_rules(director, tournament, {"balance_threshold": 3, "halt_short_by": 4})
+    bust_at(floor, tournament, min(seated(tournament), key=lambda n: (len(seated(tournament)[n]), n)))
+    assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()  # 8/7/6: two apart, within 3
+    house_rules.set_house_rules(director, tournament, {"balance_threshold": 2, "halt_short_by": 3})
+    assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
+
+
+def test_busts_of_one_hand_entered_with_others_between_still_go_by_their_stacks(director, cashier, floor, tournament):
+    """Two players out in one hand at table 1, the floor entering a bust at table 2 between them: the one who
+    started the hand with more chips finishes above the other, and the bust at table 2 (after that hand)
+    finishes above both."""
+    start(director, cashier, tournament, 18, table_numbers=(1, 2))
+    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))
+    big, small = sorted(seated(tournament)[1].values())[:2]
+    other = min(seated(tournament)[2].values())
+    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=big), stack=30_000)
+    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=other), stack=1_000)
+    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=small), stack=2_000)
+    assert places(tournament) == {small: (18, 18), big: (17, 17), other: (16, 16)}
+    busts.undo_bust(floor, Entry.objects.get(tournament=tournament, number=big))
+    assert places(tournament) == {small: (18, 18), other: (17, 17)}
+
+
+def test_undoing_the_start_hand_for_hand_waited_for_calls_the_next_hand(director, cashier, dealer, floor, tournament):
+    start(director, cashier, tournament, 18, table_numbers=(1, 2))
+    table = Table.objects.get(tournament=tournament, number=1)
+    hands.start_hand(dealer, table)  # a mistaken press just before hand-for-hand is announced
+    handforhand.start_hand_for_hand(director, tournament)
+    assert not read_models.hand_for_hand_status(tournament)["called"]
+    hands.undo_hand_start(dealer, table)
+    status = read_models.hand_for_hand_status(tournament)
+    assert status["called"] and status["tables"] == [1, 2]
+
+
+def test_a_paid_prize_keeps_its_player_out_until_the_payment_is_voided(director, cashier, floor, tournament):
+    entries = finish(director, cashier, floor, tournament)
+    fourth = Entry.objects.get(pk=entries[4].pk)
+    payment = payouts.pay_prize(cashier, fourth, id_doc("EA0000004"), signature())
+    refused("prize_paid", busts.undo_bust, floor, fourth)
+    payouts.void_payment(cashier, payment, "paid in error")
+    busts.undo_bust(floor, fourth)
+
+
+def test_a_bust_after_a_deal_never_shares_a_hand_with_a_player_out_before_it(director, cashier, floor, tournament):
+    """No hand signal between the last bust before the deal and the first after it: still, the players of the
+    deal finish in the deal's places, never below one who was out before it."""
+    entries = finish(director, cashier, floor, tournament)
+    left = [Entry.objects.get(pk=e.pk) for e in entries[5:]]
+    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))
+    busts.undo_bust(floor, entries[4])
+    busts.bust_entry(floor, Entry.objects.get(pk=entries[4].pk), stack=90_000)  # 4th, with a stack, no hand signal
+    deal = payouts.propose_deal(floor, tournament, {"kind": "icm", "stacks": {str(e.number): c for e, c in
+                                                                              zip(left, (50_000, 30_000, 20_000), strict=True)}})
+    payouts.approve_deal(director, deal)
+    busts.bust_entry(floor, left[0], stack=1_000)
+    assert places(tournament)[left[0].number] == (3, 3) and places(tournament)[entries[4].number] == (4, 4)

@@ -1,0 +1,572 @@
+"""Whole nights, every floor action against every other (issue 22): a hypothesis state machine plays a
+tournament from the first entry to the winner through the services, the floor's actions interleaved at
+random (entries, late entries, re-entries and voids; the draw, buttons, hands and their undo; busts one by
+one and several in a hand, and their undo; balancing, slips confirmed and cancelled, breaks and redraws;
+hand-for-hand at the bubble; the clock, a color-up and its races, chips found; penalties; the payout plan,
+deals, payments and voided payments). After every step it checks the invariants of a night (DESIGN.md,
+README "What the software guarantees").
+
+A refusal (ServiceError, or a house rule refused by field) is fine and must change nothing; any other
+exception fails. The same examples run on every run (tests/conftest.py's profile); `HYPOTHESIS_PROFILE=explore`
+and NIGHT_EXAMPLES / NIGHT_STEPS play many more; a counterexample found there becomes an @example-like
+replay below (test_replays)."""
+from __future__ import annotations
+
+import base64
+import io
+import os
+import random
+from datetime import date
+from unittest import mock
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+from PIL import Image, ImageDraw
+
+from clock import services as clock
+from core.errors import ServiceError
+from payouts import selectors as pay_selectors
+from payouts import services as payouts
+from payouts.models import Deal, Payment
+from tables import busts, color_ups, draws, handforhand, hands, house_rules, moves, penalties, read_models, seats, selectors
+from tables import setup as table_setup
+from tables.models import ChipRace, ColorUp, Move, Seat, Table
+from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tests.tables.test_balancing_house_rules import check_invariants as check_seating
+from tournament import services, setup
+from tournament.models import AuditEvent, ChipAdjustment, Entry, Level, Purchase
+from tournament.stats import tournament_stats
+
+EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "12"))
+STEPS = int(os.environ.get("NIGHT_STEPS", "70"))
+REFUSED = (ServiceError, ValidationError)
+
+
+def signature() -> str:
+    image = Image.new("RGBA", (300, 100), (255, 255, 255, 0))
+    ImageDraw.Draw(image).line([(10, 80), (80, 20), (150, 70), (280, 30)], fill=(0, 0, 0, 255), width=4)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+
+
+INK = signature()
+
+
+def pick(items: list, i: int):
+    return items[i % len(items)] if items else None
+
+
+class Night(RuleBasedStateMachine):
+    """One tournament, played by its staff through the services."""
+
+    staff: dict = {}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._atomic = transaction.atomic()
+        self._atomic.__enter__()  # each night starts from an empty room, rolled back at the end
+        self.t = None
+        self.players = 0
+        self.documents: dict[int, str] = {}  # player id -> document number
+        self.seeds = random.Random(0)
+        self._patch = mock.patch.object(draws.secrets, "token_bytes", lambda n: self.seeds.randbytes(n))
+        self._patch.start()
+        self.last_seq = 0
+
+    def teardown(self) -> None:
+        self._patch.stop()
+        transaction.set_rollback(True)
+        self._atomic.__exit__(None, None, None)
+
+    # --- helpers -------------------------------------------------------------------------------------
+
+    @property
+    def d(self):
+        return self.staff["director"]
+
+    def act(self, fn, *args, **kwargs):
+        """Run one floor action: a refusal changes nothing (no event), anything else but a refusal fails."""
+        before = AuditEvent.objects.filter(tournament=self.t).count()
+        try:
+            with transaction.atomic():
+                return fn(*args, **kwargs)
+        except REFUSED:
+            assert AuditEvent.objects.filter(tournament=self.t).count() == before, "a refused action left an event"
+            return None
+
+    def active(self) -> list[Entry]:
+        return list(Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE).order_by("number"))
+
+    def busted(self) -> list[Entry]:
+        return list(Entry.objects.filter(tournament=self.t, status=Entry.Status.BUSTED).order_by("number"))
+
+    def tables(self) -> list[Table]:
+        return list(Table.objects.filter(tournament=self.t, in_play=True).order_by("number"))
+
+    def seated_at(self, table: Table) -> list[Entry]:
+        return [s.entry for s in Seat.objects.filter(table=table, ended_at__isnull=True).select_related("entry").order_by("seat")]
+
+    def new_player(self):
+        self.players += 1
+        player = services.create_player(self.d, first_name=f"P{self.players}", last_name="Night",
+                                        date_of_birth=date(1990, 1, 1))
+        self.documents[player.pk] = f"NT{self.players:07d}"
+        return player
+
+    def register(self, player=None) -> Entry | None:
+        if player is None:
+            return self.act(lambda: services.register_entry(self.d, self.t, self.new_player(),
+                                                            id_doc(f"NT{self.players + 1:07d}")))
+        return self.act(services.register_entry, self.d, self.t, player, id_doc(self.documents[player.pk]))
+
+    # --- the night begins ---------------------------------------------------------------------------
+
+    @initialize(players=st.integers(min_value=4, max_value=30), size=st.sampled_from([6, 9, 10]),
+                seed=st.integers(0, 2**32), threshold=st.integers(1, 3), spare=st.booleans(),
+                ties=st.sampled_from(["tie", "stack"]), redraws=st.booleans())
+    def begin(self, players, size, seed, threshold, spare, ties, redraws):
+        self.seeds = random.Random(seed)
+        template = setup.save_structure_template(self.d, BASIC_SPEC)
+        self.t = setup.create_tournament(self.d, tournament_data(seats_per_table=size, max_reentries=2,
+                                                                 late_reg_until_level=2, guaranteed_pool=0), template)
+        tables = -(-players // size) + (1 if spare else 0)
+        for number in range(1, tables + 1):
+            table_setup.open_table(self.d, self.t, number, size)
+        house_rules.set_house_rules(self.d, self.t, {"balance_threshold": min(threshold, max(size - 1, 2)),
+                                               "halt_short_by": max(3, threshold), "hand_for_hand_ties": ties,
+                                               "redraw_at_three": redraws, "redraw_at_two": redraws})
+        for _i in range(players):
+            self.register()
+        draws.draw_start(self.d, self.t)
+        for table in self.tables():
+            if len(self.seated_at(table)) >= 2:
+                draws.draw_button(self.d, table)
+
+    # --- entries ------------------------------------------------------------------------------------
+
+    @rule()
+    def late_entry(self):
+        self.register()
+
+    @rule(i=st.integers(0, 999))
+    def reentry(self, i):
+        entry = pick(self.busted(), i)
+        if entry is not None:
+            self.register(entry.player)
+
+    @rule(i=st.integers(0, 999))
+    def void(self, i):
+        entry = pick(self.active(), i)
+        if entry is not None:
+            buy_in = entry.purchases.filter(kind__in=[Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY]).first()
+            self.act(services.void_purchase, self.d, buy_in, "wrong player")
+
+    # --- hands --------------------------------------------------------------------------------------
+
+    @rule(i=st.integers(0, 999))
+    def hand_starts(self, i):
+        table = pick(self.tables(), i)
+        if table is not None:
+            self.act(hands.start_hand, self.staff["dealer"], table)
+
+    @rule(i=st.integers(0, 999))
+    def hand_start_undone(self, i):
+        table = pick(self.tables(), i)
+        if table is not None:
+            self.act(hands.undo_hand_start, self.staff["dealer"], table)
+
+    @rule(i=st.integers(0, 999))
+    def hand_done(self, i):
+        table = pick(self.tables(), i)
+        if table is not None:
+            self.act(handforhand.hand_done, self.staff["floor"], table)
+
+    @rule(i=st.integers(0, 999))
+    def button_drawn(self, i):
+        table = pick(self.tables(), i)
+        if table is not None:
+            self.act(draws.draw_button, self.d, table)
+
+    @rule(i=st.integers(0, 999))
+    def button_entered(self, i):
+        table = pick([x for x in self.tables() if x.needs_button], i)
+        if table is not None:
+            occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
+            self.act(seats.enter_button, self.staff["floor"], table, pick(occupied, i) or 1)
+
+    # --- busts --------------------------------------------------------------------------------------
+
+    @rule(i=st.integers(0, 999), stack=st.integers(0, 5) | st.none())
+    def bust(self, i, stack):
+        entry = pick(self.active(), i)
+        if entry is not None:
+            self.act(busts.bust_entry, self.staff["floor"], entry, stack=None if stack is None else stack * 1000)
+
+    @rule(i=st.integers(0, 999), stacks=st.lists(st.integers(1, 4), min_size=2, max_size=3))
+    def busts_in_one_hand(self, i, stacks):
+        """Several players out in one hand at one table, each with the chips he started the hand with."""
+        table = pick(self.tables(), i)
+        if table is None:
+            return
+        self.act(hands.start_hand, self.staff["dealer"], table)
+        for entry, stack in zip(self.seated_at(table), stacks, strict=False):
+            self.act(busts.bust_entry, self.staff["floor"], entry, stack=stack * 1000)
+
+    @rule(i=st.integers(0, 999))
+    def bust_undone(self, i):
+        entry = pick(self.busted(), i)
+        if entry is not None:
+            self.act(busts.undo_bust, self.staff["floor"], entry)
+
+    # --- balancing ----------------------------------------------------------------------------------
+
+    @rule()
+    def balance_now(self):
+        self.act(moves.balance_now, self.staff["floor"], self.t)
+
+    @rule(i=st.integers(0, 999), confirm=st.sampled_from([True, True, True, False]))
+    def slip(self, i, confirm):
+        move = pick(list(Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).order_by("number")), i)
+        if move is not None:
+            if confirm:
+                self.act(moves.confirm_move, self.staff["floor"], self.t, move.number)
+            else:
+                self.act(moves.cancel_move, self.staff["floor"], self.t, move.number, "not here")
+
+    @rule()
+    def all_slips_confirmed(self):
+        for number in Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).values_list("number", flat=True):
+            self.act(moves.confirm_move, self.staff["floor"], self.t, number)
+
+    # --- hand-for-hand ------------------------------------------------------------------------------
+
+    @rule(on=st.booleans())
+    def hand_for_hand(self, on):
+        if on:
+            self.act(handforhand.start_hand_for_hand, self.d, self.t)
+        else:
+            self.act(handforhand.stop_hand_for_hand, self.d, self.t)
+
+    @rule()
+    def hand_for_hand_hand_played(self):
+        h = handforhand.hand_for_hand(self.t)
+        if h is None or not h.called:
+            return
+        for number in list(h.tables):
+            table = Table.objects.filter(tournament=self.t, number=number, in_play=True).first()
+            if table is not None:
+                self.act(hands.start_hand, self.staff["dealer"], table)
+                self.act(handforhand.hand_done, self.staff["floor"], table)
+
+    # --- the clock and the color-up -----------------------------------------------------------------
+
+    @rule(step=st.sampled_from(["start", "pause", "resume", "next", "previous"]))
+    def clock(self, step):
+        fn = {"start": clock.start_clock, "pause": clock.pause_clock, "resume": clock.resume_clock}.get(step)
+        if fn is not None:
+            self.act(fn, self.d, self.t)
+        else:
+            self.act(clock.step_level, self.d, self.t, 1 if step == "next" else -1)
+
+    @rule()
+    def color_up_confirmed(self):
+        row = Level.objects.filter(structure=self.t.structure, kind=Level.Kind.BREAK).order_by("position").first()
+        if row is not None:
+            self.act(color_ups.confirm_color_up, self.d, self.t, row.position)
+
+    @rule(i=st.integers(0, 999), odd=st.lists(st.integers(0, 3), min_size=1, max_size=10), confirm=st.booleans())
+    def race(self, i, odd, confirm):
+        color_up = ColorUp.objects.filter(tournament=self.t).order_by("-level").first()
+        table = pick(self.tables(), i)
+        if color_up is None or table is None:
+            return
+        occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
+        counts = {str(s): {"chips": {str(v): odd[k % len(odd)] for v in color_up.leaving}, "other": 1000 * (k % 3)}
+                  for k, s in enumerate(occupied)}
+        race = self.act(color_ups.record_race, self.staff["dealer"], table, color_up, counts)
+        if race is not None and confirm:
+            self.act(color_ups.confirm_race, self.staff["dealer"], race)
+
+    @rule(i=st.integers(0, 999), count=st.integers(1, 7))
+    def chips_found(self, i, count):
+        color_up = ColorUp.objects.filter(tournament=self.t).order_by("-level").first()
+        table = pick(self.tables(), i)
+        if color_up is not None and table is not None and color_up.leaving:
+            self.act(color_ups.exchange_found_chips, self.staff["floor"], self.t, table, {color_up.leaving[0]: count})
+
+    # --- penalties ----------------------------------------------------------------------------------
+
+    @rule(i=st.integers(0, 999), kind=st.sampled_from(["warning", "hand", "rounds"]), rounds=st.integers(1, 4))
+    def penalty(self, i, kind, rounds):
+        entry = pick(self.active(), i)
+        if entry is not None:
+            self.act(penalties.give_penalty, self.staff["floor"], self.t, entry.number, kind,
+                     rounds if kind == "rounds" else None, "slow play")
+
+    # --- money --------------------------------------------------------------------------------------
+
+    @rule(share=st.sampled_from([1000, 1500, 2000, 3000]))
+    def payout_plan(self, share):
+        self.act(payouts.set_payout_plan, self.d, self.t, {"share_paid_bp": share})
+
+    @rule()
+    def registration_closed(self):
+        self.act(services.set_registration_closed, self.d, self.t, True)
+
+    @rule(kind=st.sampled_from(["icm", "chip_chop"]), mode=st.sampled_from(["play_on", "stop"]),
+          chips=st.lists(st.integers(1, 50), min_size=2, max_size=10))
+    def deal(self, kind, mode, chips):
+        left = self.active()
+        if not 2 <= len(left) <= len(chips):
+            return
+        stacks = {str(e.number): chips[k] * 1000 for k, e in enumerate(left)}
+        proposed = self.act(payouts.propose_deal, self.staff["floor"], self.t, {"kind": kind, "mode": mode, "stacks": stacks})
+        if proposed is not None:
+            self.act(payouts.approve_deal, self.d, proposed)
+
+    @rule(i=st.integers(0, 999))
+    def prize_paid(self, i):
+        entry = pick([e for e in Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED)
+                      .order_by("number")], i)
+        if entry is not None:
+            self.act(payouts.pay_prize, self.staff["cashier"], entry, id_doc(self.documents[entry.player_id]), INK)
+
+    @rule(i=st.integers(0, 999))
+    def payment_voided(self, i):
+        payment = pick(list(Payment.objects.filter(tournament=self.t, status=Payment.Status.PAID).order_by("number")), i)
+        if payment is not None:
+            self.act(payouts.void_payment, self.staff["cashier"], payment, "paid in error")
+
+    # --- the invariants -----------------------------------------------------------------------------
+
+    @invariant()
+    def seating(self):
+        if self.t is not None:
+            check_seating(self.t)
+
+    @invariant()
+    def audit_sequence_has_no_gap(self):
+        if self.t is None:
+            return
+        seqs = list(AuditEvent.objects.filter(tournament=self.t).order_by("seq").values_list("seq", flat=True))
+        assert seqs == list(range(1, len(seqs) + 1)), "a gap in the audit sequence"
+
+    @invariant()
+    def tables_balanced_or_the_floor_told(self):
+        if self.t is None or Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).exists():
+            return
+        room = moves.read_room(self.t)
+        if not moves.balance_due(self.t, room):
+            return
+        status = read_models.balancing_status(self.t)
+        assert status["need_button"] or status["notice"] is not None, (
+            f"tables {[(r.number, r.players) for r in room.values()]} out of balance with no slip and no notice")
+
+    @invariant()
+    def nobody_alone_while_others_play(self):
+        if self.t is None:
+            return
+        room = [row for row in moves.read_room(self.t).values() if row.occupied]
+        if len(room) < 2:
+            return
+        status = read_models.balancing_status(self.t)
+        for row in room:
+            if len(row.occupied) == 1 and not row.leaving and not row.reserved:
+                assert row.number in status["need_button"] or status["notice"] is not None, (
+                    f"a player alone at table {row.number} while {len(room) - 1} other tables play, no slip, no notice")
+
+    @invariant()
+    def hand_for_hand_can_go_on(self):
+        if self.t is None:
+            return
+        h = handforhand.hand_for_hand(self.t)
+        if h is None:
+            return
+        if h.called:
+            assert selectors.waiting(self.t, h), "a hand-for-hand hand called that waits for no table and is not complete"
+        else:
+            busy = Table.objects.filter(tournament=self.t, in_play=True, hand_in_progress=True).exists()
+            pending = Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).exists()
+            playing = selectors.playing_tables(self.t)
+            assert busy or pending or not playing, "hand-for-hand waits, but no table plays a hand and no slip is due"
+
+    @invariant()
+    def places_unique_and_contiguous(self):
+        if self.t is None:
+            return
+        stopped = {entry: (place, low) for entry, place, low, _amount in pay_selectors.stop_finishes(self.t)}
+        left = Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE).exclude(number__in=list(stopped)).count()
+        rows = list(Entry.objects.filter(tournament=self.t, status=Entry.Status.BUSTED).exclude(number__in=list(stopped))
+                    .values_list("number", "finish_place", "finish_place_low", "bust_hand", "bust_stack"))
+        rows += [(entry, place, low, "", None) for entry, (place, low) in stopped.items()]  # placed by the deal
+        groups: dict[tuple[int, int], int] = {}
+        for _n, place, low, _key, _stack in rows:
+            groups[(place, low or place)] = groups.get((place, low or place), 0) + 1
+        covered = []
+        for (high, low), members in groups.items():
+            assert members == low - high + 1, f"places {high}-{low} shared by {members} players"
+            covered += range(high, low + 1)
+        assert sorted(covered) == list(range(left + 1, left + len(rows) + 1)), (
+            f"places {sorted(covered)} with {left} left")
+        # The bigger stack at the start of a hand finishes above a smaller one busted at the same table in it.
+        table_of = dict(Seat.objects.filter(tournament=self.t, end_reason=Seat.End.BUST)
+                        .values_list("entry__number", "table_id"))
+        place_of = {n: (p, low or p) for n, p, low, _k, _s in rows}
+        same = [(n, key, stack) for n, _p, _l, key, stack in rows if key and stack is not None]
+        for a, key_a, stack_a in same:
+            for b, key_b, stack_b in same:
+                if key_a == key_b and table_of.get(a) == table_of.get(b) and stack_a > stack_b:
+                    assert place_of[a][0] < place_of[b][0], f"#{a} had more chips than #{b} in one hand but finished below"
+
+    @invariant()
+    def money_adds_up(self):
+        if self.t is None:
+            return
+        state = pay_selectors.payout_state(self.t)
+        if state["prizes"] and not state["edit_stale"]:
+            assert sum(state["prizes"]) == state["pool"], "the prizes do not add up to the pool"
+        won = pay_selectors.prizes_won(self.t, state)
+        playing = Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE).count() > 1  # one left: the winner
+        for entry, status, amount in Payment.objects.filter(tournament=self.t, status=Payment.Status.PAID).values_list(
+                "entry__number", "entry__status", "amount"):
+            assert not (playing and status == Entry.Status.ACTIVE), f"#{entry} plays on with a paid prize"
+            assert amount <= won.get(entry, 0), f"#{entry} was paid {amount}, more than the {won.get(entry, 0)} owed"
+        races = sum(ChipRace.objects.filter(table__tournament=self.t, status=ChipRace.Status.CONFIRMED)
+                    .values_list("difference", flat=True))
+        adjusted = sum(ChipAdjustment.objects.filter(tournament=self.t, kind=ChipAdjustment.Kind.RACE)
+                       .values_list("amount", flat=True))
+        assert races == adjusted, "the chips in play do not follow the races"
+        chips = sum(Purchase.objects.filter(tournament=self.t).exclude(status=Purchase.Status.VOIDED)
+                    .values_list("chips", flat=True))
+        everything = sum(ChipAdjustment.objects.filter(tournament=self.t).values_list("amount", flat=True))
+        assert tournament_stats(self.t)["chips_in_play"] == chips + everything
+
+    @invariant()
+    def deals_stand_on_their_players(self):
+        if self.t is None:
+            return
+        for deal in Deal.objects.filter(tournament=self.t, status=Deal.Status.APPROVED):
+            busted_before = Entry.objects.filter(tournament=self.t, status=Entry.Status.BUSTED,
+                                                 finish_place__gt=len(deal.entries)).exclude(number__in=deal.entries)
+            players = set(Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED)
+                          .exclude(pk__in=busted_before).values_list("number", flat=True))
+            assert players == set(deal.entries), f"deal {deal.number} was made by {sorted(deal.entries)}, not {sorted(players)}"
+            if deal.mode == Deal.Mode.STOP:
+                fixed = {entry: (place, low) for entry, place, low, _amount in deal.finishes}
+                for number, place, low in Entry.objects.filter(tournament=self.t, number__in=list(fixed),
+                                                               status=Entry.Status.BUSTED).values_list(
+                        "number", "finish_place", "finish_place_low"):
+                    assert (place, low or place) == fixed[number], f"#{number} re-ranked after a deal that stopped play"
+
+
+INVARIANTS = ("seating", "audit_sequence_has_no_gap", "tables_balanced_or_the_floor_told", "nobody_alone_while_others_play",
+              "hand_for_hand_can_go_on", "places_unique_and_contiguous", "money_adds_up", "deals_stand_on_their_players")
+
+
+def check_night(t) -> None:
+    """Every invariant of a night, on a tournament played elsewhere (bench/night.py)."""
+    night = Night.__new__(Night)
+    night.t = t
+    for name in INVARIANTS:
+        getattr(Night, name)(night)
+
+
+def staff() -> dict:
+    return {"director": make_user("dir", "Director"), "floor": make_user("floor", "Floor"),
+            "cashier": make_user("cash", "Cashier"), "dealer": make_user("deal", "Dealer")}
+
+
+@pytest.mark.django_db(transaction=False)
+def test_whole_nights_hold_together(db):
+    Night.staff = staff()
+    run_state_machine_as_test(Night, settings=settings(
+        max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+
+
+class NightOverHttp(Night):
+    """The same night with the floor's main actions sent through the JSON API as the screens send them: no
+    answer is a 500, a refusal (4xx) changes nothing, and the screens' reads answer after every step."""
+
+    def client(self, role: str):
+        from rest_framework.test import APIClient
+
+        client = APIClient()
+        client.force_authenticate(self.staff[role])
+        return client
+
+    def post(self, role: str, path: str, body: dict | None = None):
+        before = AuditEvent.objects.filter(tournament=self.t).count()
+        answer = self.client(role).post(f"/api/tournaments/{self.t.pk}/{path}", body or {}, format="json")
+        assert answer.status_code < 500, f"POST {path} answered {answer.status_code}: {answer.content[:300]}"
+        if answer.status_code >= 400:
+            assert AuditEvent.objects.filter(tournament=self.t).count() == before, f"a refused POST {path} left an event"
+        return answer
+
+    @rule()
+    def late_entry(self):
+        self.players += 1
+        self.post("cashier", "entries/", {"new_player": {"first_name": f"H{self.players}", "last_name": "Night",
+                                                          "date_of_birth": "1990-01-01"},
+                                          "document_type": "id_card", "document_number": f"HT{self.players:07d}"})
+
+    @rule(i=st.integers(0, 999), stack=st.integers(0, 5) | st.none())
+    def bust(self, i, stack):
+        entry = pick(self.active(), i)
+        if entry is not None:
+            self.post("floor", f"entries/{entry.number}/bust/", {} if stack is None else {"stack": stack * 1000})
+
+    @rule(i=st.integers(0, 999))
+    def bust_undone(self, i):
+        entry = pick(self.busted(), i)
+        if entry is not None:
+            self.post("floor", f"entries/{entry.number}/undo-bust/")
+
+    @rule(i=st.integers(0, 999))
+    def hand_starts(self, i):
+        table = pick(self.tables(), i)
+        if table is not None:
+            self.post("dealer", f"tables/{table.number}/hand/")
+
+    @rule(i=st.integers(0, 999))
+    def hand_done(self, i):
+        table = pick(self.tables(), i)
+        if table is not None:
+            self.post("floor", f"tables/{table.number}/hand-done/")
+
+    @rule()
+    def balance_now(self):
+        self.post("floor", "moves/balance/")
+
+    @rule(i=st.integers(0, 999), confirm=st.sampled_from([True, True, True, False]))
+    def slip(self, i, confirm):
+        move = pick(list(Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).order_by("number")), i)
+        if move is not None:
+            self.post("floor", f"moves/{move.number}/{'confirm' if confirm else 'cancel'}/",
+                      None if confirm else {"reason": "not here"})
+
+    @rule(on=st.booleans())
+    def hand_for_hand(self, on):
+        self.post("director", "hand-for-hand/", {"on": on})
+
+    @invariant()
+    def the_screens_read(self):
+        if self.t is None:
+            return
+        for role, path in (("floor", "map/"), ("floor", "moves/"), ("floor", "hand-for-hand/"), ("director", "payouts/"),
+                           ("director", "results/"), ("cashier", "stats/"), ("floor", "tables/")):
+            answer = self.client(role).get(f"/api/tournaments/{self.t.pk}/{path}")
+            assert answer.status_code == 200, f"GET {path} answered {answer.status_code}"
+
+
+@pytest.mark.django_db(transaction=False)
+def test_whole_nights_hold_together_through_the_api(db):
+    Night.staff = staff()
+    run_state_machine_as_test(NightOverHttp, settings=settings(
+        max_examples=max(EXAMPLES // 3, 2), stateful_step_count=STEPS, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
