@@ -52,9 +52,13 @@ def confirm_color_up(actor, tournament: Tournament, level: int, leaving: list[in
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
     row = Level.objects.filter(structure=t.structure, position=level).first()
-    if row is None or row.kind != Level.Kind.BREAK:
-        raise ServiceError(_("Row %(level)s of the structure is not a break: color-ups happen at breaks.")
-                           % {"level": level}, code="not_a_break")
+    if row is None:
+        raise ServiceError(_("The structure has no row %(row)s: color-ups happen at its breaks.") % {"row": level},
+                           code="not_a_break")
+    after = selectors.levels_before(t)[level]  # the floor's name of a row: "level 4", "the break after level 4"
+    if row.kind != Level.Kind.BREAK:
+        raise ServiceError(_("Level %(level)s is not a break: color-ups happen at breaks.") % {"level": after},
+                           code="not_a_break")
     if ColorUp.objects.filter(tournament=t, level=level).exists():
         raise ServiceError(_("The color-up of this break is already confirmed."), code="color_up_confirmed", status=409)
     leaving = sorted(leaving if leaving is not None else row.color_up)
@@ -69,8 +73,8 @@ def confirm_color_up(actor, tournament: Tournament, level: int, leaving: list[in
     color_up = ColorUp.objects.create(tournament=t, level=level, in_play=in_play, leaving=list(plan.leaving),
                                       new_chip=plan.new_chip, rules=race_rules(t).to_json(),
                                       confirmed_at=timezone.now(), confirmed_by=actor_user(actor))
-    record_event(t, "colorup.confirmed", {"level": level, "leaving": color_up.leaving, "new_chip": color_up.new_chip},
-                 actor, stats=False)
+    record_event(t, "colorup.confirmed", {"level": level, "after_level": after, "leaving": color_up.leaving,
+                                          "new_chip": color_up.new_chip}, actor, stats=False)
     return color_up
 
 
@@ -159,9 +163,11 @@ def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> Ch
     race = ChipRace.objects.create(color_up=color_up, table=table, seats=typed,
                                    draw=draw, result=record, difference=result.difference, recorded_at=timezone.now(),
                                    recorded_by=actor_user(actor))
-    record_event(t, "race.recorded", {"table": table.number, "color_up": color_up.level, "redo": standing is not None,
-                                      "draw": draw.number if draw else None, "difference": result.difference,
-                                      "winners": list(result.winners)}, actor, stats=False)
+    record_event(t, "race.recorded", {"table": table.number, "color_up": color_up.level,
+                                      "after_level": selectors.levels_before(t).get(color_up.level),
+                                      "redo": standing is not None, "draw": draw.number if draw else None,
+                                      "difference": result.difference, "winners": list(result.winners)},
+                 actor, stats=False)
     return race
 
 
@@ -180,6 +186,7 @@ def confirm_race(actor, race: ChipRace) -> ChipRace:
     ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.RACE, amount=r.difference,
                                   table=r.table.number, created_at=now, created_by=actor_user(actor))
     record_event(t, "race.confirmed", {"table": r.table.number, "color_up": r.color_up.level,
+                                       "after_level": selectors.levels_before(t).get(r.color_up.level),
                                        "difference": r.difference}, actor)
     return r
 

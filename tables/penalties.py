@@ -14,7 +14,7 @@ from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
 from . import missed_hands as mh
-from .models import Penalty
+from .models import Penalty, Seat
 from .selectors import live_seats
 
 MAX_REASON = 200
@@ -29,22 +29,41 @@ def _clean_reason(reason) -> str:
     return text
 
 
-@transaction.atomic
-def give_penalty(actor, t: Tournament, entry_number: int, kind: str, rounds: int | None, reason: str) -> Penalty:
-    """A warning, one missed hand, or one to four rounds (a hand for every player at the table now, the
-    offender included, per round) to the player of an entry in play, at the seat he holds."""
-    require(actor, roles.PENALTIES)
-    t = lock_tournament(t.pk)
-    text = _clean_reason(reason)
+def _offender(t: Tournament, entry_number: int | None, table: int | None, seat: int | None) -> tuple[Entry, Seat]:
+    """The entry and the seat it holds, named by its entry number or by the table and the seat where the
+    player sits (one or the other, never both: a penalty never goes to a guess)."""
+    by_seat = table is not None or seat is not None
+    if (entry_number is not None) == by_seat or (by_seat and (table is None or seat is None)):
+        raise ServiceError(_("Say who gets the penalty: the entry number, or the table and the seat (not both)."),
+                           code="invalid")
+    if by_seat:
+        held = live_seats(t).select_related("table", "entry__player").filter(table__number=table, seat=seat).first()
+        if held is None:
+            raise ServiceError(_("Nobody sits at table %(table)s seat %(seat)s.") % {"table": table, "seat": seat},
+                               code="empty_seat", status=409)
+        return held.entry, held
     entry = Entry.objects.select_related("player").filter(tournament=t, number=entry_number).first()
     if entry is None:
         raise ServiceError(_("There is no entry #%(number)s in this tournament.") % {"number": entry_number},
                            code="not_found", status=404)
-    seat = live_seats(t).select_related("table").filter(entry=entry).first()
-    if entry.status != Entry.Status.ACTIVE or seat is None:
+    held = live_seats(t).select_related("table").filter(entry=entry).first()
+    if entry.status != Entry.Status.ACTIVE or held is None:
         raise ServiceError(_("Entry #%(number)s has no seat in play: only a seated player gets a penalty.")
                            % {"number": entry_number}, code="not_seated", status=409)
-    players = live_seats(t).filter(table=seat.table).count()
+    return entry, held
+
+
+@transaction.atomic
+def give_penalty(actor, t: Tournament, entry_number: int | None, kind: str, rounds: int | None, reason: str, *,
+                 table: int | None = None, seat: int | None = None) -> Penalty:
+    """A warning, one missed hand, or one to four rounds (a hand for every player at the table now, the
+    offender included, per round) to the player of an entry in play, at the seat he holds. The player is
+    named by his entry number, or by his table and seat (then `entry_number` is None)."""
+    require(actor, roles.PENALTIES)
+    t = lock_tournament(t.pk)
+    text = _clean_reason(reason)
+    entry, held = _offender(t, entry_number, table, seat)
+    players = live_seats(t).filter(table=held.table).count()
     try:
         hands = mh.hands_to_miss(kind, players, rounds)
     except mh.PenaltyError as exc:
@@ -56,10 +75,10 @@ def give_penalty(actor, t: Tournament, entry_number: int, kind: str, rounds: int
     number = (Penalty.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
     penalty = Penalty.objects.create(
         tournament=t, number=number, entry=entry, kind=kind, rounds=rounds if kind == mh.ROUNDS else None,
-        players_at_table=players, hands=hands, table_number=seat.table.number, seat=seat.seat, reason=text,
+        players_at_table=players, hands=hands, table_number=held.table.number, seat=held.seat, reason=text,
         given_at=timezone.now(), given_by=actor_user(actor))
     record_event(t, "penalty.given", {"penalty": number, "entry": entry.number, "name": entry.player.display_name,
-                                      "table": seat.table.number, "seat": seat.seat, "kind": kind,
+                                      "table": held.table.number, "seat": held.seat, "kind": kind,
                                       "rounds": penalty.rounds, "players": players, "hands": hands, "reason": text},
                  actor, stats=False, seats=False)
     return penalty

@@ -7,7 +7,8 @@ from django.utils import timezone
 from clock import timeline as tl
 from clock.models import ClockState
 from clock.selectors import anchor_of, rows_of
-from tournament.models import AuditEvent, Entry, Level, Tournament
+from core.search import words_of
+from tournament.models import AuditEvent, Entry, Level, Player, Tournament
 
 from . import balancing as bal
 from . import chip_race, missed_hands, seating
@@ -26,6 +27,23 @@ def reserved_seats(t: Tournament, table_ids: list[int]) -> list[tuple[int, int]]
 
 def seat_of(entry: Entry) -> Seat | None:
     return Seat.objects.select_related("table").filter(entry=entry, ended_at__isnull=True).first()
+
+
+def entries_named(t: Tournament, query: str, limit: int = 20) -> tuple[list[dict], int]:
+    """This tournament's active entries whose player's name holds every word of the query, ignoring case
+    and accents ("novak" finds Novák), with where each sits now (table and seat None without a seat):
+    the first `limit` by table and seat (the unseated last), and how many match in all."""
+    if not words_of(query):
+        return [], 0
+    entries = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE, player__in=Player.objects.named(query))
+    found = {number: {"entry": number, "name": Player.name_of(*name), "table": None, "seat": None}
+             for number, *name in entries.values_list("number", "player__first_name", "player__last_name",
+                                                      "player__nickname")}
+    for number, table, seat in live_seats(t).filter(entry__number__in=list(found)).values_list(
+            "entry__number", "table__number", "seat"):
+        found[number].update(table=table, seat=seat)
+    rows = sorted(found.values(), key=lambda r: (r["table"] is None, r["table"] or 0, r["seat"] or 0, r["entry"]))
+    return rows[:limit], len(rows)
 
 
 def start_drawn(tournament: Tournament) -> bool:
@@ -143,6 +161,18 @@ def with_color_ups(t: Tournament, clock: dict) -> dict:
             if position in confirmed:
                 rows[index] = {**rows[index], "color_up": confirmed[position], "color_up_confirmed": True}
     return clock
+
+
+def levels_before(t: Tournament) -> dict[int, int]:
+    """Each row of the structure by its `Level.position` -> the number of the last level at or before it:
+    a level's own number, and for a break the level it follows. The floor names a break as the structure
+    editor and the clock number the levels around it, "the break after level 4", never by its row (a
+    structure never starts with a break)."""
+    out, number = {}, 0
+    for position, kind in Level.objects.filter(structure_id=t.structure_id).order_by("position").values_list("position", "kind"):
+        number += kind != Level.Kind.BREAK
+        out[position] = number
+    return out
 
 
 def structure_positions(t: Tournament) -> list[int]:

@@ -200,6 +200,17 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
     return entry
 
 
+@transaction.atomic
+def register_new_player(actor, tournament: Tournament, document: IdDocument | None, *, first_name: str, last_name: str,
+                        date_of_birth: date, nickname: str = "", email: str = "", phone: str = "") -> Entry:
+    """A player seen for the first time, registered with the ID check in one step: the player record is kept
+    only when the entry is taken. One transaction, so a refusal (under age, a document that belongs to
+    another player or is used by a live entry, registration closed) leaves no player behind."""
+    player = create_player(actor, first_name=first_name, last_name=last_name, date_of_birth=date_of_birth,
+                           nickname=nickname, email=email, phone=phone)
+    return register_entry(actor, tournament, player, document)
+
+
 def _level_allows(until_level: int | None, tournament: Tournament) -> bool:
     return until_level is None or tournament.current_level <= until_level
 

@@ -17,10 +17,18 @@
   function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
   function at(url, n) { return url.replace("999999", n); }
+  // A player's name on a seat tile: it wraps between words and after a hyphen, never inside a word; a
+  // word wider than the tile ends in "…" (the tile's title and aria-label hold the whole name).
+  function nameOf(name) {
+    var b = el("b", "name");
+    String(name).split(/\s+/).filter(Boolean).forEach(function (word, i) {
+      if (i) b.appendChild(document.createTextNode(" "));
+      word.split(/(?<=-)/).forEach(function (part) { b.appendChild(el("span", "w", part)); });
+    });
+    return b;
+  }
   var num = Live.number, signed = Live.signed;
 
-  var POSITIONS = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait,
-                   in_play: s.posPlay, unknown: s.posUnknown};
   function balancing() { return state.moves || {halted: [], need_button: [], moves: []}; }
   // Open seats held by a pending slip: "table:seat" -> the arriving entry.
   function reservedSeats() {
@@ -83,7 +91,7 @@
       var li = el("li");
       li.dataset.move = m.move;
       var text = el("span", "slip", fmt(s.slip, {m: m.move, name: m.name, e: m.entry, ft: m.from.table, fs: m.from.seat,
-                                                 tt: m.to.table, ts: m.to.seat}) + " · " + (POSITIONS[m.position] || m.position));
+                                                 tt: m.to.table, ts: m.to.seat}) + Live.slipPosition(m.position, s));
       if (m.after_hand) { text.appendChild(document.createTextNode(" · ")); text.appendChild(el("span", "after", s.afterHand)); }
       li.appendChild(text);
       var acts = el("span", "acts");
@@ -262,17 +270,24 @@
       var b = el("button", "m-seat" + (seat.entry ? "" : " empty") + (holder ? " reserved" : ""));
       b.type = "button";
       b.dataset.seat = seat.seat;
+      var button = t.button === seat.seat;
       if (seat.entry) {
         b.dataset.entry = seat.entry;
-        b.title = fmt(s.seatLabel, {t: t.table, s: seat.seat, name: seat.name, n: seat.entry});
+        b.title = fmt(s.seatLabel, {t: t.table, s: seat.seat, name: seat.name, n: seat.entry}) + (button ? " · " + s.buttonChip : "");
         b.setAttribute("aria-label", b.title);
       }
-      b.appendChild(el("span", "no", String(seat.seat)));
+      // The button chip sits under the seat number, not beside the name: the name keeps the tile's width.
+      var no = el("span", "no", String(seat.seat));
+      if (button) {
+        var chip = el("span", "dealer-btn", "D");
+        chip.title = s.buttonChip;
+        no.appendChild(chip);
+      }
+      b.appendChild(no);
       var who = el("span", "who");
-      if (seat.entry) { who.appendChild(el("b", "", seat.name)); who.appendChild(el("small", "", "#" + seat.entry)); }
+      if (seat.entry) { who.appendChild(nameOf(seat.name)); who.appendChild(el("small", "", "#" + seat.entry)); }
       else who.appendChild(el("small", "", holder ? fmt(s.reserved, {n: holder}) : s.empty));
       b.appendChild(who);
-      if (t.button === seat.seat) b.appendChild(el("span", "dealer-btn", "D"));
       if (seat.entry) b.addEventListener("click", function () { openSeat(t, seat); });
       else b.disabled = true;
       seats.appendChild(b);

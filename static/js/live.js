@@ -182,5 +182,14 @@
     if (n === null || n === undefined) return "";
     return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + number(Math.abs(n));
   }
-  window.Live = { connect: connect, fillStats: fillStats, money: money, number: number, signed: signed, TimeSync: TimeSync };
+  // A move slip's position at its new table (tables/positions.py: big_blind, small_blind, button,
+  // wait_for_button, in_play) in the floor's words, from the page's strings (data-pos-*): " · big blind",
+  // " · waits for the button"; nothing when the software does not know it ("unknown", or a code it
+  // does not name). The dealer tablet and the floor map say it the same way.
+  function slipPosition(code, s) {
+    var words = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait, in_play: s.posPlay};
+    return words[code] ? " · " + words[code] : "";
+  }
+  window.Live = { connect: connect, fillStats: fillStats, money: money, number: number, signed: signed, slipPosition: slipPosition,
+                  TimeSync: TimeSync };
 })();

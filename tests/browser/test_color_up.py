@@ -152,8 +152,12 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     assert tournament_stats(t)["chips_in_play"] == before  # nothing changes before the race is confirmed
     assert chips_shown(lobby) == before
 
-    # Confirm (after the tablet's confirm dialog): the sheet stays, marked confirmed, and can be printed.
+    # Confirm (after the tablet's confirm dialog): the sheet folds to one line ("Race confirmed · show sheet",
+    # issue 22); shown again, it is marked confirmed and can be printed.
     tablet.click("#race-confirm")
+    tablet.wait_for_selector("#race-done", state="visible")
+    assert tablet.is_hidden("#race-sheet") and tablet.is_hidden("#race-banner")
+    tablet.click("#race-show")
     tablet.wait_for_selector("#race-stamp", state="visible")
     race.refresh_from_db()
     assert race.status == ChipRace.Status.CONFIRMED and race.confirmed_at is not None

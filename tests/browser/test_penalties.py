@@ -10,6 +10,7 @@ from tables import draws
 from tables.models import Penalty, Seat
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
+from tests.tables.test_penalty_names import register_named
 from tests.tables.test_seating_services import open_tables, register
 
 pytestmark = pytest.mark.browser
@@ -53,7 +54,7 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.click(f"nav.tabs a[href='/t/{t.pk}/penalties/']")
     desk.wait_for_selector("#give-form")
     assert desk.is_disabled("#id_rounds_0") is False  # no kind chosen yet: the rounds are open
-    desk.fill("#id_entry", f"#{seat.entry.number}")
+    desk.fill("#id_who", f"#{seat.entry.number}")
     desk.click("label[for=id_kind_0]")  # Warning: the rounds grey out
     assert desk.is_disabled("#id_rounds_0")
     desk.click("label[for=id_kind_2]")  # Rounds
@@ -104,3 +105,37 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.wait_for_selector(".msg.success")
     assert desk.locator('li.pn-row[data-status="cancelled"]').count() == 1
     tablet.wait_for_selector("#penalties", state="hidden")
+
+
+def test_the_floor_finds_the_player_by_name_and_chooses_among_namesakes(live_asgi, browser, director, cashier, floor,
+                                                                         tournament):
+    """Issue 22, finding 9: the floor types the name as he hears it; two players named alike are listed with
+    their table and seat, big enough for a finger, and the one chosen gets the penalty."""
+    base, t = live_asgi, tournament
+    open_tables(director, t, [1, 2])
+    jan, petr = register_named(cashier, t, [("Jan", "Benešová"), ("Petr", "Beneš")])
+    register(cashier, t, 8)
+    draws.draw_start(director, t)
+    desk = browser.new_context(viewport=TABLET).new_page()
+    login(desk, base, floor.username, PASSWORD)
+    desk.goto(f"{base}/t/{t.pk}/penalties/")
+    desk.fill("#id_who", "benes")
+    desk.click("label[for=id_kind_1]")  # one hand
+    desk.fill("#id_reason", "Exposed a card")
+    desk.click("#give-go")
+    desk.wait_for_selector("#candidates")
+    assert not Penalty.objects.exists()
+    picks = desk.locator("#candidates label.pn-pick")
+    assert picks.count() == 2
+    where = Seat.objects.select_related("table").get(entry=petr, ended_at__isnull=True)
+    label = desk.locator(f"label[for=pick-{petr.number}]")
+    assert f"table {where.table.number}, seat {where.seat}" in label.inner_text() and "Petr Beneš" in label.inner_text()
+    assert label.bounding_box()["height"] >= 48
+    assert desk.input_value("#id_reason") == "Exposed a card" and desk.is_checked("#id_kind_1")
+    desk.screenshot(path=SHOTS.format("candidates_tablet"), full_page=True)
+    assert desk.evaluate(OVERFLOW, "main") == []
+    label.click()
+    desk.click("#give-go")
+    desk.wait_for_selector(".msg.success")
+    assert "Petr Beneš" in desk.inner_text(".msg.success")
+    assert Penalty.objects.get().entry == petr

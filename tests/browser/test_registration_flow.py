@@ -1,6 +1,7 @@
 """The cashier's registration, end to end in a real browser, with the entry pushed live to a second page.
-The page creates the player and registers the entry through the public API (POST /api/players/,
-POST /api/tournaments/<id>/entries/) and shows each refusal the API gives."""
+The page registers a new player with his entry in one call of the public API (POST
+/api/tournaments/<id>/entries/ with `new_player`: a refused registration keeps no player record) and
+shows each refusal the API gives."""
 import re
 from datetime import date
 
@@ -14,6 +15,9 @@ from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Player
 
 pytestmark = pytest.mark.browser
+
+# The new player's fields are named as the API's nested body: "new_player.first_name" (id_new_player.first_name).
+FIRST_NAME, LAST_NAME, BORN = (f'[name="new_player.{name}"]' for name in ("first_name", "last_name", "date_of_birth"))
 
 
 def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, browser, tournament):
@@ -33,29 +37,13 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     page = ctx.new_page()
     login(page, base, "kasa", PASSWORD)
     page.goto(f"{base}/t/{tournament.pk}/players/new/")
-
-    # Too young: the API's refusal is shown and nobody is created.
-    page.fill("#id_first_name", "Eva")
-    page.fill("#id_last_name", "Svobodová")
-    page.fill("#id_date_of_birth", years_before(date.today(), 16).isoformat())
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url == f"{base}/api/players/") as young:
-        page.click("button[type=submit]")
-    assert young.value.status == 400 and young.value.json()["error"] == "under_age"
-    page.wait_for_selector(".api-say.refused")
-    assert page.inner_text(".api-say") == young.value.json()["detail"]
-    assert not Player.objects.exists()
-
-    with page.expect_request(lambda r: r.method == "POST" and r.url == f"{base}/api/players/") as created:
-        page.fill("#id_date_of_birth", "1988-03-04")
-        page.click("button[type=submit]")
-    assert created.value.post_data_json == {"first_name": "Eva", "last_name": "Svobodová", "date_of_birth": "1988-03-04"}
-    page.wait_for_selector("#chosen-player")
-    assert "Eva Svobodová" in page.inner_text("#chosen-player")
-    page.wait_for_selector(".api-say.ok")
-    assert page.inner_text(".api-say") == "Player Eva Svobodová created. Now check the ID and register."
-
-    # Refused without an ID check: nothing is registered, and each field says what it misses.
     entries_api = f"{base}/api/tournaments/{tournament.pk}/entries/"
+
+    # A new player and the ID check on one page, one press: nothing is kept until the entry is taken.
+    page.fill(FIRST_NAME, "Eva")
+    page.fill(LAST_NAME, "Svobodová")
+    page.fill(BORN, "1988-03-04")
+    # Refused without an ID check: nothing is registered, nobody is created, and each field says what it misses.
     with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as refused:
         page.click("#register-button")
     assert refused.value.status == 400 and set(refused.value.json()["fields"]) == {"document_type", "document_number", "seen"}
@@ -63,7 +51,7 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     assert "no entry without an ID check" in page.inner_text(".api-say")
     assert "no entry without an ID check" in page.inner_text('.errorlist[data-api-field="document_number"]')
     assert "in person" in page.inner_text('.errorlist[data-api-field="seen"]')
-    assert not Entry.objects.exists()
+    assert not Entry.objects.exists() and not Player.objects.exists()
 
     # The document, but not the confirmation that it was seen in person: refused by the API too.
     page.select_option("#id_document_type", "id_card")
@@ -73,14 +61,26 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     assert unseen.value.json()["fields"] == {"seen": [page.inner_text('.errorlist[data-api-field="seen"]')]}
     assert page.inner_text(".api-say") == unseen.value.json()["fields"]["seen"][0]
     assert not page.query_selector('.errorlist[data-api-field="document_number"]')
-    assert not Entry.objects.exists()
+    assert not Entry.objects.exists() and not Player.objects.exists()
+
+    # Too young: the API's refusal is shown and nobody is created.
+    page.check("#id_seen")
+    page.fill(BORN, years_before(date.today(), 16).isoformat())
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as young:
+        page.click("#register-button")
+    assert young.value.status == 400 and young.value.json()["error"] == "under_age"
+    page.wait_for_function("(answer) => document.querySelector('.api-say').textContent === answer",
+                           arg=young.value.json()["detail"])
+    assert not Player.objects.exists()
+    page.fill(BORN, "1988-03-04")
 
     # With the ID check: registered, and the receipt is shown.
     page.check("#id_seen")
     with page.expect_request(lambda r: r.method == "POST" and r.url == entries_api) as registered:
         page.click("#register-button")
     sent = registered.value.post_data_json
-    assert sent["document_type"] == "id_card" and sent["seen"] is True and sent["player"] == Player.objects.get().pk
+    assert sent["new_player"] == {"first_name": "Eva", "last_name": "Svobodová", "date_of_birth": "1988-03-04"}
+    assert sent["document_type"] == "id_card" and sent["seen"] is True and "player" not in sent
     assert registered.value.headers["idempotency-key"] and registered.value.headers["x-csrftoken"]
     page.wait_for_selector("#receipt")
     entry = Entry.objects.get()
@@ -237,4 +237,40 @@ def test_director_creates_and_revokes_a_lobby_screen_link(live_asgi, browser, di
     page.wait_for_function("(document.querySelector('.api-say') || {}).textContent"
                            " === 'The link of TV bar is revoked; that screen goes blank.'")
     assert page.is_hidden("#new-link") and "revoked" in page.inner_text(f'#display-list tr[data-display="{token.pk}"]')
+    ctx.close()
+
+
+def test_a_new_player_refused_on_the_page_leaves_no_player_record(live_asgi, browser, director, tournament, player):
+    """Issue 22, finding 10e: the new player page's document is already used by another player's record; the
+    refusal is shown and Player.objects.count() is what it was (before, the player was saved first)."""
+    make_user("kasa", "Cashier")
+    services.register_entry(director, tournament, player, services.IdDocument("passport", "P1234567"))
+    players = Player.objects.count()
+    ctx = browser.new_context(viewport={"width": 1180, "height": 820})
+    page = ctx.new_page()
+    login(page, live_asgi, "kasa", PASSWORD)
+    page.goto(f"{live_asgi}/t/{tournament.pk}/register/")
+    page.click(f"a[href='/t/{tournament.pk}/players/new/']")
+    page.fill(FIRST_NAME, "Eva")
+    page.fill(LAST_NAME, "Malá")
+    page.fill(BORN, "1988-03-04")
+    page.select_option("#id_document_type", "passport")
+    page.fill("#id_document_number", "P1234567")
+    page.check("#id_seen")
+    entries_api = f"{live_asgi}/api/tournaments/{tournament.pk}/entries/"
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as used:
+        page.click("#register-button")
+    assert used.value.status == 409 and used.value.json()["error"] == "id_other_player"
+    page.wait_for_selector(".api-say.refused")
+    assert page.inner_text(".api-say") == used.value.json()["detail"] and "Jana Nováková" in used.value.json()["detail"]
+    assert Player.objects.count() == players and Entry.objects.count() == 1
+    assert not Player.objects.filter(last_name="Malá").exists()
+    page.screenshot(path="/tmp/new_player_refused.png", full_page=True)
+    # Another document: the player and his entry, together.
+    page.fill("#id_document_number", "EA7654321")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as registered:
+        page.click("#register-button")
+    assert registered.value.status == 201
+    page.wait_for_selector("#receipt")
+    assert Player.objects.count() == players + 1 and Entry.objects.get(number=2).player.last_name == "Malá"
     ctx.close()

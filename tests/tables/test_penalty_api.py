@@ -244,3 +244,50 @@ def test_the_schema_documents_the_penalty_endpoints(db):
                          ("/api/tournaments/{id}/penalties/{number}/cancel/", "post")]:
         assert schema["paths"][path][method].get("summary"), path
     assert schema["components"]["schemas"]["PenaltyKindEnum"]["enum"] == ["warning", "hand", "rounds"]
+
+
+# --- who: by entry number, or by table and seat (issue 22, finding 9) -----------------------------------
+
+def test_the_floor_names_the_player_by_table_and_seat(room, floor):
+    offender = at_table(room, 2)[3]
+    seat = selectors.seat_of(offender).seat
+    answer = client_for(floor).post(url(room, "penalties/"), {"table": 2, "seat": seat, "kind": "hand",
+                                                               "reason": "Exposed a card"}, format="json")
+    assert answer.status_code == 201, answer.content
+    given = answer.json()
+    assert (given["entry"], given["table"], given["seat"], given["hands"]) == (offender.number, 2, seat, 1)
+    event = AuditEvent.objects.get(tournament=room, type="penalty.given")
+    assert (event.payload["entry"], event.payload["table"], event.payload["seat"]) == (offender.number, 2, seat)
+
+
+def test_who_is_one_way_and_an_empty_seat_gets_nothing(room, floor):
+    offender = at_table(room, 1)[0]
+    seat = selectors.seat_of(offender).seat
+    empty = free_seat_at(room, 1)
+    ok = {"kind": "warning", "reason": "Slow play"}
+    for body, code, error in [
+        (ok, 400, "invalid"),  # nobody named
+        ({**ok, "table": 1}, 400, "invalid"),  # a table without its seat
+        ({**ok, "seat": seat}, 400, "invalid"),
+        ({**ok, "entry": offender.number, "table": 1, "seat": seat}, 400, "invalid"),  # both ways: never a guess
+        ({**ok, "table": 1, "seat": empty}, 409, "empty_seat"),
+        ({**ok, "table": 9, "seat": 1}, 409, "empty_seat"),
+        ({**ok, "table": 1, "seat": 0}, 400, "invalid"),
+    ]:
+        answer = client_for(floor).post(url(room, "penalties/"), body, format="json")
+        assert (answer.status_code, answer.json()["error"]) == (code, error), (body, answer.content)
+        assert answer.json()["detail"]
+    assert not Penalty.objects.exists() and penalty_events(room) == 0
+    refused = client_for(floor).post(url(room, "penalties/"), {**ok, "table": 1, "seat": empty}, format="json").json()
+    assert refused["detail"] == f"Nobody sits at table 1 seat {empty}."
+
+
+def test_the_schema_documents_who_gets_the_penalty(db):
+    schema = client_for().get("/api/schema/", {"format": "json"}).json()
+    body = schema["components"]["schemas"]["GivePenaltyRequest"]
+    assert {"entry", "table", "seat"} <= set(body["properties"])
+    assert not {"entry", "table", "seat"} & set(body.get("required", []))
+    assert all(body["properties"][name].get("description") for name in ("entry", "table", "seat"))
+    operation = schema["paths"]["/api/tournaments/{id}/penalties/"]["post"]
+    assert "table" in operation["description"] and "seat" in operation["description"]
+    assert {"400", "404", "409"} <= set(operation["responses"])

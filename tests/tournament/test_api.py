@@ -284,7 +284,8 @@ def test_register_returns_last4_and_never_the_number(cashier, tournament, player
     assert response.status_code == 201
     body = response.json()
     assert body == {"number": 1, "kind": "entry", "status": "active", "receipt": 1,
-                    "id_check": {"document_type": "id_card", "last4": "4567"}}
+                    "id_check": {"document_type": "id_card", "last4": "4567"},
+                    "player": {"id": player.pk, "display_name": "Jana Nováková"}}
     for variant in DOCUMENT_VARIANTS:
         assert variant not in response.content.decode()
         assert variant not in caplog.text

@@ -25,12 +25,18 @@ ROUND_CHOICES = [(n, str(n)) for n in range(1, missed_hands.MAX_ROUNDS + 1)]
 
 
 class GivePenaltyForm(forms.Form):
-    """The shape of a penalty: an entry number ("12" or "#12"), the kind, the rounds for Rounds. The rules
-    (a seated entry, a reason of at most 200 characters) are the service's, with its messages."""
+    """The shape of a penalty: who (a name, an entry number "12" or "#12", or the table and the seat; or an
+    entry picked from the players a name matched), the kind, the rounds for Rounds. The rules (a seated
+    entry, a reason of at most 200 characters) are the service's, with its messages; a name is looked up
+    by the page (web/tables/penalty_views.py), which lists the players it matches rather than guess."""
 
-    entry = forms.CharField(label=_("Entry number"), max_length=12,
-                            widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off",
-                                                          "placeholder": "#12"}))
+    who = forms.CharField(label=_("Name or entry number"), max_length=100, required=False,
+                          widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("Novák or #12")}))
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=100_000, required=False,
+                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=100, required=False,
+                              widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    entry = forms.IntegerField(min_value=1, required=False)  # picked from the players a name matched (radios)
     kind = forms.ChoiceField(label=_("Penalty"), choices=Penalty.Kind.choices, widget=forms.RadioSelect)
     rounds = forms.TypedChoiceField(label=_("Rounds"), choices=ROUND_CHOICES, coerce=int, required=False,
                                     empty_value=None, widget=forms.RadioSelect)
@@ -38,23 +44,34 @@ class GivePenaltyForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), required=False,
                              widget=forms.TextInput(attrs={"required": True, "maxlength": 200, "autocomplete": "off"}))
 
-    def clean_entry(self) -> int:
-        text = self.cleaned_data["entry"].strip().lstrip("#").strip()
-        if not re.fullmatch(r"[0-9]{1,6}", text) or int(text) == 0:
-            raise forms.ValidationError(_("Type the entry number, as 12 or #12."))
-        return int(text)
-
     def clean(self):
         data = super().clean()
+        who = " ".join((data.get("who") or "").split())
+        number = re.fullmatch(r"#? ?([0-9]{1,6})", who)
+        data["name"] = None
+        if data.get("table") is not None or data.get("seat") is not None:
+            if who:
+                self.add_error("who", _("Say who one way: a name or an entry number, or a table and a seat."))
+            for field in ("table", "seat"):
+                if data.get(field) is None and field not in self.errors:
+                    self.add_error(field, _("Give both the table and the seat."))
+            data["entry"] = None
+        elif number:
+            data["entry"] = int(number.group(1))
+        elif who:
+            data["name"] = who  # data["entry"]: the player picked among those the name matched, if any
+        elif data.get("entry") is None:
+            self.add_error("who", _("Say who: a name, an entry number, or a table and a seat."))
         if data.get("kind") == missed_hands.ROUNDS and not data.get("rounds"):
             self.add_error("rounds", _("Choose how many rounds: 1 to %(max)s.") % {"max": missed_hands.MAX_ROUNDS})
         return data
 
-    def data_for_service(self) -> dict:
-        kind = self.cleaned_data["kind"]
-        return {"entry_number": self.cleaned_data["entry"], "kind": kind,
-                "rounds": self.cleaned_data["rounds"] if kind == missed_hands.ROUNDS else None,
-                "reason": self.cleaned_data["reason"]}
+    def data_for_service(self, entry_number: int | None = None) -> dict:
+        """The service's arguments; `entry_number`: the entry a name stands for, found by the page."""
+        kind, data = self.cleaned_data["kind"], self.cleaned_data
+        return {"entry_number": entry_number if data["name"] else data["entry"], "table": data["table"],
+                "seat": data["seat"], "kind": kind, "rounds": data["rounds"] if kind == missed_hands.ROUNDS else None,
+                "reason": data["reason"]}
 
 
 class CancelPenaltyForm(forms.Form):

@@ -41,7 +41,15 @@ PenaltiesJson = inline_serializer("Penalties", {
 
 
 class GivePenaltySerializer(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, max_value=100_000, help_text="The offender's entry number.")
+    """Who: the entry number, or the table and the seat where the player sits now (one or the other: the
+    service refuses both or neither, with its message)."""
+
+    entry = serializers.IntegerField(min_value=1, max_value=100_000, required=False,
+                                     help_text="The offender's entry number. Leave it out to name the table and seat.")
+    table = serializers.IntegerField(min_value=1, max_value=100_000, required=False,
+                                     help_text="The table where the offender sits now, with `seat`, instead of `entry`.")
+    seat = serializers.IntegerField(min_value=1, max_value=100, required=False,
+                                    help_text="The offender's seat at `table`, instead of `entry`.")
     kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
     rounds = serializers.IntegerField(min_value=1, max_value=missed_hands.MAX_ROUNDS, required=False, allow_null=True,
                                       help_text="Only for a penalty of rounds (one to four): each round is a hand "
@@ -78,12 +86,16 @@ class PenaltiesView(RoleAPIView):
 
     @extend_schema(operation_id="penalty_give", tags=["penalties"], request=GivePenaltySerializer,
                    summary="The floor gives a seated player a warning, one missed hand, or one to four rounds (TDA 51)",
+                   description="Name the player by `entry` (his entry number) or by `table` and `seat` (where he sits "
+                               "now), one or the other: both, or neither, is a 400. An empty seat is a 409 "
+                               "(`empty_seat`), an unknown entry a 404, an entry without a seat in play a 409 "
+                               "(`not_seated`).",
                    responses=answers(201, PenaltyJson, refused=True, conflict=True))
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         data = valid(GivePenaltySerializer, request.data).validated_data
-        penalty = call_service(penalties.give_penalty, request.user, t, data["entry"], data["kind"],
-                               data.get("rounds"), data["reason"])
+        penalty = call_service(penalties.give_penalty, request.user, t, data.get("entry"), data["kind"],
+                               data.get("rounds"), data["reason"], table=data.get("table"), seat=data.get("seat"))
         return Response(_json(penalty), status=status.HTTP_201_CREATED)
 
 

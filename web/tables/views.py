@@ -98,10 +98,22 @@ def _race_card_pad() -> dict:
             "race_suits": [(s, SUIT_SYMBOLS[s], names[s], s in "hd") for s in reversed(seating.SUITS)]}
 
 
+def _tablet_state(table: Table) -> dict:
+    """The table's state for its tablet, with the clock's row of the race's break (`race.break_index`): the
+    tablet folds a confirmed race to one line and drops it when the clock leaves the break, at once."""
+    state = read_models.table_state(table)
+    race = state.get("race")
+    if race:
+        positions = selectors.structure_positions(table.tournament)
+        level = race["color_up"]["level"]
+        race["break_index"] = positions.index(level) if level in positions else None
+    return state
+
+
 def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, link_token: str = ""):
     return render(request, "tables/dealer.html", {
         **_race_card_pad(),
-        "t": table.tournament, "table": table, "state": read_models.table_state(table),
+        "t": table.tournament, "table": table, "state": _tablet_state(table),
         "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)), "state_url": state_url,
         "socket_path": socket_path,
         "link_token": link_token,
@@ -111,7 +123,7 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
 def _dealer_state(table: Table, ping: bool) -> JsonResponse:
     if ping:
         return JsonResponse({"server_time": time.time()})
-    return JsonResponse({"server_time": time.time(), "table": read_models.table_state(table),
+    return JsonResponse({"server_time": time.time(), "table": _tablet_state(table),
                          "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament))})
 
 
@@ -186,8 +198,13 @@ def color_up_page(request, tournament: Tournament):
     """The floor's color-up screen: the breaks' color-ups (the director confirms, with the software's
     suggestion), every table's race and the difference, chips found after the race (TDA 21C). Every
     change is a call of the JSON API; the page reads the API's status again on each floor event."""
+    status = read_models.color_up_status(tournament)
+    after = selectors.levels_before(tournament)  # a break is named "the break after level 4", never by its row
+    for item in (*status["breaks"], status["suggestion"], status["color_up"]):
+        if item:
+            item["after_level"] = after.get(item["level"])
     return render(request, "tables/color_up.html", {
-        "t": tournament, "status": read_models.color_up_status(tournament),
+        "t": tournament, "status": status,
         "removed": selectors.removed_denominations(tournament, selectors.latest_color_up(tournament))})
 
 
@@ -203,6 +220,7 @@ def color_up_sheets(request, tournament: Tournament):
         races = races.filter(table__number=table)
     return render(request, "tables/color_up_sheets.html", {
         "t": tournament, "color_up": latest,
+        "after_level": None if latest is None else selectors.levels_before(tournament).get(latest.level),
         "sheets": [{**read_models.race_sheet(race), "recorded": race.recorded_at, "confirmed": race.confirmed_at}
                    for race in races]})
 
@@ -318,8 +336,12 @@ def draw_list(request, pk: int):
 def draw_detail(request, pk: int, number: int):
     tournament = _public_tournament(pk)
     draw = get_object_or_404(Draw, tournament=tournament, number=number)
+    check = read_models.verify_draw(draw)
+    after = None  # a race's break, as the floor names it: "the break after level 4"
+    if draw.kind == Draw.Kind.RACE:
+        after = selectors.levels_before(tournament).get((check.get("inputs") or {}).get("color_up"))
     with timezone.override(tournament.time_zone):
-        return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": read_models.verify_draw(draw)})
+        return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": check, "after_level": after})
 
 
 @page("draws-json")

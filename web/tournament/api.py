@@ -228,12 +228,20 @@ class EntryListView(RoleAPIView):
                    summary="Register an entry (or re-entry) with the ID check",
                    description="The document number is only checked and hashed: the answer carries its last four characters. "
                                "`seen` must be true: the person registering confirms having checked the document in "
-                               "person (the registration screen asks the same); without it nothing is registered (400).",
+                               "person (the registration screen asks the same); without it nothing is registered (400). "
+                               "The player is a known one (`player`) or a new one (`new_player`: name, date of birth...), "
+                               "created in the same transaction as the entry: a refused registration (under age, a "
+                               "document used by another player or a live entry) keeps no new player record.",
                    request=s.RegisterSerializer, responses=answers(201, s.RegistrationSerializer, refused=True, conflict=True))
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         serializer = valid(s.RegisterSerializer, request.data)
-        entry = call_service(services.register_entry, request.user, tournament, serializer.validated_data["player"], serializer.document())
+        data = serializer.validated_data
+        if "new_player" in data:
+            entry = call_service(services.register_new_player, request.user, tournament, serializer.document(),
+                                 **data["new_player"])
+        else:
+            entry = call_service(services.register_entry, request.user, tournament, data["player"], serializer.document())
         return Response(s.RegistrationSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 

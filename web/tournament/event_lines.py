@@ -199,13 +199,18 @@ def _clock(type_: str, label: str, p: dict, names: Names) -> str:
 
 
 def _chips(type_: str, label: str, p: dict, names: Names) -> str:
+    # The break as the floor names it, "the break after level 4" (events since issue 22 say which level it
+    # follows); an older event only knew the break's row in the structure.
+    after = p.get("after_level")
     facts = {"label": label, "table": p.get("table", "–"), "level": p.get("color_up", p.get("level", "–")),
-             "difference": p.get("difference", "–"), "leaving": p.get("leaving", "–"), "chip": p.get("new_chip", "–")}
+             "difference": p.get("difference", "–"), "leaving": p.get("leaving", "–"), "chip": p.get("new_chip", "–"),
+             "break": _("the break after level %(level)s") % {"level": after} if isinstance(after, int)
+             else _("the break in row %(row)s") % {"row": p.get("color_up", p.get("level", "–"))}}
     if type_ == "colorup.confirmed":
-        return _("Color-up at the break in row %(level)s confirmed: the %(leaving)s chips leave, the %(chip)s chip stays") % {
+        return _("Color-up at %(break)s confirmed: the %(leaving)s chips leave, the %(chip)s chip stays") % {
             **facts, "leaving": _numbers(p.get("leaving")) if isinstance(p.get("leaving"), list) else facts["leaving"]}
     if type_ in ("race.recorded", "race.confirmed"):
-        return _("Table %(table)s: %(label)s (color-up at the break in row %(level)s), difference %(difference)s") % facts
+        return _("Table %(table)s: %(label)s (color-up at %(break)s), difference %(difference)s") % facts
     if type_ == "chips.found":
         return _("Table %(table)s: removed chips found, exchanged for %(exchanged)s") % {
             **facts, "exchanged": p.get("exchanged", "–")}

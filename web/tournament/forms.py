@@ -12,6 +12,19 @@ class PlayerForm(forms.ModelForm):
         widgets = {"date_of_birth": forms.DateInput(attrs={"type": "date"})}
 
 
+class NewPlayerForm(PlayerForm):
+    """A new player's fields for the registration's body, named "new_player.first_name"...: the page's
+    forms send a dotted name as one nested object (templates/tournament/_api_forms.html), the shape of
+    POST /api/tournaments/<id>/entries/ `new_player`, and its field messages come back under those names."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("prefix", "new_player")
+        super().__init__(*args, **kwargs)
+
+    def add_prefix(self, field_name: str) -> str:
+        return f"{self.prefix}.{field_name}" if self.prefix else field_name
+
+
 class IdCheckForm(forms.Form):
     document_type = forms.ChoiceField(label=_("Document type"), choices=[("", "—")] + list(IdCheck.DocumentType.choices),
                                       required=False)

@@ -236,7 +236,13 @@ class PlayerSearchSerializer(serializers.Serializer):
 
 
 class RegisterSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    """Who registers: a known player (`player`), or a new one (`new_player`), never both. A new player is
+    created only with the entry: a refused registration keeps no player record."""
+
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False,
+                                                help_text="A known player's id (GET /api/players/?q= finds him).")
+    new_player = PlayerCreateSerializer(required=False, help_text=(
+        "A player seen for the first time, instead of `player`: created together with the entry, or not at all."))
     document_type = serializers.ChoiceField(
         choices=IdCheck.DocumentType.choices,
         error_messages={"required": ID_MISSING, "null": ID_MISSING, "blank": ID_MISSING},
@@ -257,6 +263,12 @@ class RegisterSerializer(serializers.Serializer):
         if value is not True:
             raise serializers.ValidationError(ID_NOT_SEEN)
         return value
+
+    def validate(self, data: dict) -> dict:
+        if ("player" in data) == ("new_player" in data):
+            raise serializers.ValidationError({"player": [_("Choose the player, or give a new player's name and date "
+                                                            "of birth: one or the other.")]})
+        return data
 
     def document(self) -> services.IdDocument:
         return services.IdDocument(document_type=self.validated_data["document_type"],
@@ -296,10 +308,11 @@ class RegistrationSerializer(serializers.ModelSerializer):
     status = serializers.CharField(help_text="active for a new entry.")
     receipt = serializers.SerializerMethodField(help_text="Receipt number of the buy-in.")
     id_check = IdCheckSerializer()
+    player = PlayerNameSerializer(read_only=True, help_text="The player: a new player's id, once registered.")
 
     class Meta:
         model = Entry
-        fields = ("number", "kind", "status", "receipt", "id_check")
+        fields = ("number", "kind", "status", "receipt", "id_check", "player")
 
     def get_receipt(self, obj: Entry) -> int | None:
         purchase = obj.purchases.order_by("number").first()

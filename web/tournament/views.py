@@ -35,7 +35,7 @@ from web.public_urls import public_url, qr_svg, shown_url
 
 from . import event_log
 from .event_labels import event_groups, event_labels
-from .forms import DisplayForm, IdCheckForm, LevelForm, PlayerForm, PreferencesForm, VoidForm
+from .forms import DisplayForm, IdCheckForm, LevelForm, NewPlayerForm, PreferencesForm, VoidForm
 
 
 def in_venue_time(view):
@@ -103,8 +103,10 @@ def _numbered_levels(tournament: Tournament) -> list[tuple]:
 @page("player-create")
 @in_venue_time
 def player_create(request, tournament):
-    """The form only: the page creates the player with POST /api/players/ and goes on to the registration."""
-    return render(request, "tournament/player_form.html", {"t": tournament, "form": PlayerForm()})
+    """A new player and the ID check on one form: the page registers both with one POST
+    /api/tournaments/<id>/entries/ (`new_player`), so a refused registration keeps no player record."""
+    return render(request, "tournament/player_form.html", {"t": tournament, "form": NewPlayerForm(), "id_form": IdCheckForm(),
+                                                           "stats": tournament_stats(tournament)})
 
 
 @require_safe

@@ -1,0 +1,61 @@
+"""A break is named as the structure and the clock number the levels around it, "the break after level 2",
+never by its row in the structure ("Row 3 of the structure"): on the color-up page, its result sheets,
+a race's public draw page, the API's refusals and the event log (issue 22, finding 10c). The test
+structure (tests/conftest.py BASIC_SPEC): level 1, level 2, the break (row 3), level 3, level 4."""
+from __future__ import annotations
+
+import re
+
+from tables import color_ups
+from tables.models import Table
+from tests.tables.test_api import client_for as api_client
+from tests.tables.test_color_up_api import counts, room, the_break  # noqa: F401  (fixture)
+from tests.tables.test_views import client_for
+from tournament.models import AuditEvent, Level
+from web.tournament.event_lines import event_line
+
+ROW = re.compile(r"\brows? \d|of the structure", re.IGNORECASE)
+
+
+def test_the_color_up_page_and_the_sheets_name_the_break_after_its_level(room, director, floor):  # noqa: F811
+    assert the_break(room) == 3
+    page = client_for(director).get(f"/t/{room.pk}/color-up/").content.decode()
+    assert "Break after level 2" in page
+    assert "Suggestion for the break after level 2: the 25 chips can leave" in page
+    assert not ROW.search(page), ROW.search(page)
+    color_up = color_ups.confirm_color_up(director, room, the_break(room))
+    race = color_ups.record_race(floor, Table.objects.get(tournament=room, number=1), color_up, counts(room, 1))
+    page = client_for(floor).get(f"/t/{room.pk}/color-up/").content.decode()
+    assert "Color-up at the break after level 2: the 25 chips leave, the smallest chip is now 100" in page
+    assert not ROW.search(page), ROW.search(page)
+    sheets = client_for(floor).get(f"/t/{room.pk}/color-up/sheets/").content.decode()
+    assert "Color-up at the break after level 2: the 25 chips leave" in sheets and not ROW.search(sheets)
+    draw = client_for(None).get(f"/s/{room.pk}/draws/{race.draw.number}/").content.decode()
+    assert "color-up at the break after level 2" in draw and not ROW.search(draw)
+
+
+def test_the_api_refuses_a_row_that_is_no_break_in_the_floors_words(room, director):  # noqa: F811
+    level_two = Level.objects.get(structure=room.structure, position=2)
+    assert level_two.kind == Level.Kind.LEVEL
+    answer = api_client(director).post(f"/api/tournaments/{room.pk}/color-ups/", {"level": 2}, format="json")
+    assert answer.status_code == 400 and answer.json()["error"] == "not_a_break"
+    assert answer.json()["detail"] == "Level 2 is not a break: color-ups happen at breaks."
+    after = api_client(director).post(f"/api/tournaments/{room.pk}/color-ups/", {"level": 4}, format="json").json()
+    assert after["detail"] == "Level 3 is not a break: color-ups happen at breaks."  # the row after the break
+    missing = api_client(director).post(f"/api/tournaments/{room.pk}/color-ups/", {"level": 99}, format="json").json()
+    assert missing["error"] == "not_a_break" and "of the structure" not in missing["detail"]
+
+
+def test_the_event_log_names_the_break_after_its_level(room, director, floor):  # noqa: F811
+    color_up = color_ups.confirm_color_up(director, room, the_break(room))
+    race = color_ups.record_race(floor, Table.objects.get(tournament=room, number=1), color_up, counts(room, 1))
+    color_ups.confirm_race(floor, race)
+    lines = {event.type: event_line(event.type, event.payload, {}) for event in
+             AuditEvent.objects.filter(tournament=room, type__in=["colorup.confirmed", "race.recorded", "race.confirmed"])}
+    assert lines["colorup.confirmed"].startswith("Color-up at the break after level 2 confirmed: the 25 chips leave")
+    for kind in ("race.recorded", "race.confirmed"):
+        assert "(color-up at the break after level 2)" in lines[kind], lines[kind]
+    assert not any(ROW.search(line) for line in lines.values()), lines
+    # An event written before the payload said which level the break follows still reads.
+    old = event_line("colorup.confirmed", {"level": 3, "leaving": [25], "new_chip": 100}, {})
+    assert old.startswith("Color-up at the break in row 3 confirmed")
