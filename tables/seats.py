@@ -12,7 +12,7 @@ from core.errors import ServiceError, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Player, Tournament
 
-from . import moves, positions
+from . import draws, moves, positions
 from .draws import seat_late_entries
 from .models import POSITION_FIELDS, Seat, SeatRequest, Table
 from .selectors import breaking_tables, live_seats, reserved_seats, seat_of, start_drawn
@@ -148,6 +148,14 @@ def enter_button(actor, table: Table, seat) -> dict:
                  actor, stats=False)
     moves.decide(t, actor)
     return {"table": table.number, "positions": now.as_dict()}
+
+
+@transaction.atomic
+def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None = None) -> dict:
+    """A button draw at a table (tables/draws.py); a move that waited for this table's button is then decided."""
+    answer = draws.draw_button(actor, table, cards=cards, seat=seat)
+    moves.rebalance(lock_tournament(table.tournament_id), actor)
+    return answer
 
 
 @transaction.atomic

@@ -10,7 +10,8 @@ from core.errors import ServiceError
 from payouts import selectors as pay_selectors
 from payouts import services as payouts
 from payouts.models import Deal
-from tables import busts, handforhand, hands, house_rules, moves, read_models
+from tables import busts, handforhand, hands, house_rules, moves, read_models, seats
+from tables import setup as table_setup
 from tables.models import Move, Table
 from tests.conftest import id_doc
 from tests.payouts.test_payments import finish, signature
@@ -154,3 +155,20 @@ def test_a_bust_after_a_deal_never_shares_a_hand_with_a_player_out_before_it(dir
     payouts.approve_deal(director, deal)
     busts.bust_entry(floor, left[0], stack=1_000)
     assert places(tournament)[left[0].number] == (3, 3) and places(tournament)[entries[4].number] == (4, 4)
+
+
+def test_a_button_drawn_where_a_move_waited_for_it_makes_the_move(director, cashier, floor, tournament):
+    """A late entry opens a spare table; the next player on his way there needs that table's button: once it is
+    drawn (not only entered by hand), the moves follow."""
+    start(director, cashier, tournament, 18, table_numbers=(1, 2))  # 9/9: full
+    table_setup.open_table(director, tournament, 3, 9)
+    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    services.register_entry(cashier, tournament, player, id_doc("LATE0020"))
+    confirm_all(floor, tournament)  # the first player joins him: two at table 3, its button unknown
+    assert read_models.balancing_status(tournament)["need_button"] == [3]
+    assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
+    seats.draw_button(director, Table.objects.get(tournament=tournament, number=3))
+    assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
+    confirm_all(floor, tournament)
+    counts = sorted(len(s) for s in seated(tournament).values())
+    assert counts[-1] - counts[0] <= 1, counts

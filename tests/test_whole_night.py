@@ -190,7 +190,7 @@ class Night(RuleBasedStateMachine):
     def button_drawn(self, i):
         table = pick(self.tables(), i)
         if table is not None:
-            self.act(draws.draw_button, self.d, table)
+            self.act(seats.draw_button, self.d, table)
 
     @rule(i=st.integers(0, 999))
     def button_entered(self, i):

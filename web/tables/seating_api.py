@@ -175,7 +175,7 @@ class TableButtonView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(ButtonRequestSerializer, request.data).validated_data
-        answer = call_service(draws.draw_button, request.user, table, cards=data.get("cards"), seat=data.get("seat"))
+        answer = call_service(seats.draw_button, request.user, table, cards=data.get("cards"), seat=data.get("seat"))
         return Response({**answer, "cards": {str(k): v for k, v in answer["cards"].items()}})
 
 
