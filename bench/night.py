@@ -221,6 +221,7 @@ class Night:
 
     def deal_and_pay(self) -> None:
         from payouts import selectors, services
+        from tests.payouts.test_payments import signature
         from tournament import services as tournament_services
         from tournament.models import Entry
 
@@ -273,19 +274,6 @@ class Night:
         print(f"worst floor action p99: {worst:.1f} ms (target < 150)")
         check_night(self.t)
         print("invariants at the end: all hold")
-
-
-def signature() -> str:
-    import base64
-    import io
-
-    from PIL import Image, ImageDraw
-
-    image = Image.new("RGBA", (300, 100), (255, 255, 255, 0))
-    ImageDraw.Draw(image).line([(10, 80), (80, 20), (150, 70), (280, 30)], fill=(0, 0, 0, 255), width=4)
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
 
 
 def main() -> None:

@@ -12,8 +12,6 @@ and NIGHT_EXAMPLES / NIGHT_STEPS play many more; a counterexample found there be
 replay below (test_replays)."""
 from __future__ import annotations
 
-import base64
-import io
 import os
 import random
 from datetime import date
@@ -25,7 +23,6 @@ from django.db import transaction
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
-from PIL import Image, ImageDraw
 
 from clock import services as clock
 from core.errors import ServiceError
@@ -36,6 +33,7 @@ from tables import busts, color_ups, draws, handforhand, hands, house_rules, mov
 from tables import setup as table_setup
 from tables.models import ChipRace, ColorUp, Move, Seat, Table
 from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tests.payouts.test_payments import signature
 from tests.tables.test_balancing_house_rules import check_invariants as check_seating
 from tournament import services, setup
 from tournament.models import AuditEvent, ChipAdjustment, Entry, Level, Purchase
@@ -44,14 +42,6 @@ from tournament.stats import tournament_stats
 EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "12"))
 STEPS = int(os.environ.get("NIGHT_STEPS", "70"))
 REFUSED = (ServiceError, ValidationError)
-
-
-def signature() -> str:
-    image = Image.new("RGBA", (300, 100), (255, 255, 255, 0))
-    ImageDraw.Draw(image).line([(10, 80), (80, 20), (150, 70), (280, 30)], fill=(0, 0, 0, 255), width=4)
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
 
 
 INK = signature()
