@@ -11,6 +11,8 @@ from tables.balancing import (
     TableState,
     balance_move,
     break_fits,
+    buttons_needed,
+    due,
     halted,
     table_to_break,
 )
@@ -281,3 +283,23 @@ def test_a_break_waits_while_seats_at_the_other_tables_are_still_taken_by_player
     assert table_to_break([breaking, other, third]) == 1
     assert not break_fits([breaking, other, third], 1)
     assert break_fits([breaking, table(2, range(1, 7), break_order=2), third], 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rooms())
+def test_every_button_the_coming_moves_need_is_named_at_once_and_only_those(room):
+    """buttons_needed plays the moves out on the counts: the tables it names have unknown positions, and when
+    the planner asks for a button its table is among them; with every button known it names none."""
+    tables, rules = room
+    needed = buttons_needed(tables, rules)
+    by_number = {t.number: t for t in tables}
+    assert len(needed) == len(set(needed)) and all(by_number[n].last is None for n in needed)
+    decision = balance_move(tables, rules)
+    if isinstance(decision, NeedButton):
+        assert decision.table in needed
+    assert due(tables, rules, final_table_size=99) or (decision is None and table_to_break(tables) is None)
+    known = [TableState(t.number, t.seats, t.occupied, t.break_order,
+                        t.last or pos.before_first(t.seats, sorted(t.occupied | t.reserved), min(t.occupied | t.reserved))
+                        if len(t.occupied | t.reserved) >= 2 else t.last, reserved=t.reserved, leaving=t.leaving)
+             for t in tables]
+    assert all(len(t.occupied | t.reserved) < 2 for t in known if t.number in buttons_needed(known, rules))
