@@ -159,6 +159,15 @@ def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None
 
 
 @transaction.atomic
+def seat_waiting_entries(actor, tournament: Tournament):
+    """Seat every live entry that has no seat yet by the late-entry draw (tables/draws.py); a spare table that
+    takes one of them gets players moved to it (nobody waits alone)."""
+    draw = draws.seat_waiting_entries(actor, tournament)
+    moves.rebalance(lock_tournament(tournament.pk), actor)
+    return draw
+
+
+@transaction.atomic
 def set_seat_request(actor, tournament: Tournament, player: Player, *, table_number: int | None = None,
                      seat: int | None = None, accessible: bool = False, note: str = "") -> SeatRequest:
     """A fixed table (and seat) or an accessible table for a player; every later draw honours it."""

@@ -172,3 +172,19 @@ def test_a_button_drawn_where_a_move_waited_for_it_makes_the_move(director, cash
     confirm_all(floor, tournament)
     counts = sorted(len(s) for s in seated(tournament).values())
     assert counts[-1] - counts[0] <= 1, counts
+
+
+def test_a_waiting_entry_seated_at_a_spare_table_gets_players_moved_to_it(director, cashier, floor, tournament):
+    from django.utils import timezone
+
+    from tables.models import Seat
+
+    start(director, cashier, tournament, 18, table_numbers=(1, 2))  # 9/9: full
+    table_setup.open_table(director, tournament, 3, 9)
+    waiting = Entry.objects.get(tournament=tournament, number=min(seated(tournament)[1].values()))
+    Seat.objects.filter(entry=waiting, ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
+    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    services.register_entry(cashier, tournament, player, id_doc("LATE0030"))  # takes the seat left open at table 1
+    seats.seat_waiting_entries(floor, tournament)  # the only open seats are at table 3
+    assert seated(tournament)[3] == {next(iter(seated(tournament)[3])): waiting.number}
+    assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, to_table__number=3).exists()

@@ -118,7 +118,7 @@ class SeatWaitingView(RoleAPIView):
                    summary="Seat every live entry without a seat, by the late-entry rule",
                    responses=answers(201, DrawResultSerializer, conflict=True))
     def post(self, request, pk: int):
-        draw = call_service(draws.seat_waiting_entries, request.user, tournament_or_404(pk))
+        draw = call_service(seats.seat_waiting_entries, request.user, tournament_or_404(pk))
         return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
 
 
