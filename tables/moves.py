@@ -220,6 +220,7 @@ def decide(t: Tournament, actor) -> list[Move]:
         created.append(move)
     flag_halts(t, actor, None if redrawn else tables)
     notify(t, actor, "balance.no_move" if blocked else None, blocked)
+    call_next(t, actor)  # a break or a redraw may have ended the hand hand-for-hand waited for
     return created
 
 

@@ -188,3 +188,16 @@ def test_a_waiting_entry_seated_at_a_spare_table_gets_players_moved_to_it(direct
     seats.seat_waiting_entries(floor, tournament)  # the only open seats are at table 3
     assert seated(tournament)[3] == {next(iter(seated(tournament)[3])): waiting.number}
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, to_table__number=3).exists()
+
+
+def test_a_redraw_that_breaks_the_table_hand_for_hand_waited_for_calls_the_next_hand(director, cashier, dealer, floor,
+                                                                                        tournament):
+    start(director, cashier, tournament, 11, table_numbers=(1, 2))  # 6/5 at nine-seat tables
+    hands.start_hand(dealer, Table.objects.get(tournament=tournament, number=2))  # in play when hand-for-hand starts
+    handforhand.start_hand_for_hand(director, tournament)
+    assert not read_models.hand_for_hand_status(tournament)["called"]
+    for number in sorted(seated(tournament)[1].values())[:2]:
+        busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=number), stack=1_000 * number)
+    assert len(seated(tournament)) == 1  # nine left: the final table is redrawn, table 2 with its hand is gone
+    status = read_models.hand_for_hand_status(tournament)
+    assert status["called"] and len(status["tables"]) == 1
