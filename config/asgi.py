@@ -9,19 +9,23 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from clock.ticker import LifespanTicker  # noqa: E402
+from config.logmask import mask_handlers  # noqa: E402
+from live.origins import ExactOriginValidator  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
 from web.server import Admission  # noqa: E402
+
+# uvicorn's handlers (its socket and access lines carry paths) mask link secrets too, as Django's do.
+mask_handlers("uvicorn", "uvicorn.error", "uvicorn.access")
 
 router = ProtocolTypeRouter(
     {
         # Past WEB_MAX_PENDING requests in progress, this worker answers 503 with Retry-After (web/server.py).
         "http": Admission(django_asgi_app, settings.WEB_MAX_PENDING, settings.WEB_PUBLIC_CONCURRENCY),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": ExactOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

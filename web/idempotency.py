@@ -14,9 +14,11 @@ database transaction, so:
   bug that would otherwise silently drop an action;
 - a process that dies mid-request leaves no claim behind: its transaction rolls back.
 
-Answers that carry a secret (a new lobby screen link) name those fields in `idempotency_redact`: they are
-never stored, and a replay has them null. Keys live IDEMPOTENCY_KEY_HOURS (24 by default); an owner's
-expired keys are cleared when it claims a new one.
+Answers that carry a secret (a lobby screen link, a dealer link, a table's shuffler token) name those fields
+in `idempotency_redact`: they are never stored, and a replay has them null, with a `secret_note` saying the
+secret was shown once (tests/web/test_secrets_at_rest.py walks every operation of the schema whose answer
+has a secret-like field). Keys live IDEMPOTENCY_KEY_HOURS (24 by default); an owner's expired keys are
+cleared when it claims a new one.
 """
 from __future__ import annotations
 
@@ -48,6 +50,19 @@ KEY = re.compile(KEY_PATTERN)
 
 def key_lifetime() -> timedelta:
     return timedelta(hours=getattr(settings, "IDEMPOTENCY_KEY_HOURS", 24))
+
+
+SECRET_FIELDS = frozenset({"token", "url", "shuffler_token", "secret"})  # answer fields that may hold a secret
+SECRET_NOTE = "secret_note"
+
+
+def secret_note() -> str:
+    return _("The secret was shown once, when it was made; the server does not keep it. Make a new one if it is lost.")
+
+
+def redact(data, fields) -> dict:
+    """The answer as it is stored: the secret fields null (cleaned rows of old answers too, web migration 0003)."""
+    return {name: None if name in fields else value for name, value in data.items()}
 
 
 class Replay(Exception):
@@ -128,6 +143,8 @@ class IdempotentMixin:
     def handle_exception(self, exc):
         if isinstance(exc, Replay):
             body = json.loads(exc.press.body) if exc.press.body else None
+            if isinstance(body, dict) and any(body.get(name) is None for name in self.idempotency_redact if name in body):
+                body[SECRET_NOTE] = secret_note()
             return Response(body, status=exc.press.status, headers={REPLAYED: "true"})
         return super().handle_exception(exc)
 
@@ -137,7 +154,7 @@ class IdempotentMixin:
         if press is not None:
             data = getattr(response, "data", None)
             if isinstance(data, dict) and self.idempotency_redact:
-                data = {name: None if name in self.idempotency_redact else value for name, value in data.items()}
+                data = redact(data, self.idempotency_redact)
             press.status = response.status_code
             press.body = "" if data is None else json.dumps(data, cls=JSONEncoder)
             press.save(update_fields=["status", "body"])

@@ -53,6 +53,7 @@ def hand_answer(hand) -> dict:
 
 class TableListView(RoleAPIView):
     allowed = api_roles("api-tables")
+    idempotency_redact = ("shuffler_token",)  # shown once: a replay of the creation never shows it again
 
     @extend_schema(operation_id="tables_list", tags=["tables"], responses=answers(200, TableSerializer))
     def get(self, request, pk: int):

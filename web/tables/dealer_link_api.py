@@ -69,6 +69,7 @@ class TableDealerLinksView(RoleAPIView):
 
 class DealerLinkRevokeView(RoleAPIView):
     allowed = api_roles("api-dealer-link-revoke")
+    idempotency_redact = ("token", "url")  # the link's answer: its secret is never in it, nor kept
 
     @extend_schema(operation_id="dealer_links_revoke", tags=["tables"], request=None,
                    summary="Revoke a dealer link: it stops working at once and its tablet goes blank",

@@ -372,6 +372,7 @@ class DisplayListView(RoleAPIView):
 
 class DisplayRevokeView(RoleAPIView):
     allowed = api_roles("api-display-revoke")
+    idempotency_redact = ("token", "url")  # the link's answer: its secret is never in it, nor kept
 
     @extend_schema(operation_id="displays_revoke", tags=["displays"], summary="Revoke a screen's link; the screen goes blank",
                    request=None, responses=answers(200, s.DisplayTokenSerializer, conflict=True))
