@@ -76,6 +76,16 @@ def publish_event(event, stats: dict | None) -> None:
         send(groups.table(tid, number), {"kind": "event", "seq": event.seq, "type": event.type, "table": number})
 
 
+def recheck_sockets(user_id: int, reason: str) -> None:
+    """A user's credentials changed (roles, active, password, deleted, a tournament's staff): every socket
+    opened with that login checks again whether it may stay, and closes (4003) when it may not
+    (live/consumers.py). Through the channel layer, so sockets held by every server process hear it."""
+    try:
+        _group_send(groups.user(user_id), {"type": "recheck.socket", "reason": reason})
+    except Exception:
+        log.exception("recheck of user %s's sockets failed", user_id)
+
+
 def close_sockets(group: str, reason: str) -> None:
     try:
         # The group rides along: one lobby listener per process serves many display groups (live/fanout.py).

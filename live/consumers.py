@@ -12,6 +12,8 @@ import time
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth import HASH_SESSION_KEY, get_user_model
+from django.utils.crypto import constant_time_compare
 
 from core import access, groups, roles
 from tables import dealer_links
@@ -72,11 +74,25 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
                 log.warning("leaving %s failed", name, exc_info=True)
         self.joined = []
 
+    closing = False
+
     async def push(self, message):
-        await self.send_json(message["data"])
+        if not self.closing:
+            await self.send_json(message["data"])
 
     async def close_socket(self, message):
+        self.closing = True
         await self.close(code=4003)
+
+    async def recheck_socket(self, message):
+        """The login's roles or standing changed (core/broadcast.py recheck_sockets): close at once when it
+        may no longer hold this socket. Messages are handled one at a time, so no push queued behind this
+        one reaches a socket that lost its right."""
+        if not self.closing and not await database_sync_to_async(self.still_allowed)():
+            await self.close_socket(message)
+
+    def still_allowed(self) -> bool:
+        return True
 
     async def receive_json(self, content, **kwargs):
         if content.get("action") == "snapshot":
@@ -90,6 +106,18 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
 def _may(user, socket: str) -> bool:
     """The socket's role set, from the table of who reaches what (core/access.py)."""
     return user is not None and roles.has_role(user, access.staff_roles(access.socket(socket)))
+
+
+def _login_now(scope):
+    """The socket's login as the database has it now: None when deleted, made inactive, or when its password
+    changed since the session began (Django's session hash, as for HTTP)."""
+    user = scope.get("user")
+    fresh = get_user_model().objects.filter(pk=getattr(user, "pk", None), is_active=True).first()
+    session = scope.get("session")
+    stored = session.get(HASH_SESSION_KEY) if session is not None else None
+    if fresh is None or not stored or not constant_time_compare(stored, fresh.get_session_auth_hash()):
+        return None
+    return fresh
 
 
 class FloorConsumer(PushConsumer):
@@ -109,6 +137,9 @@ class FloorConsumer(PushConsumer):
 
     async def snapshot(self) -> dict:
         return await database_sync_to_async(lambda: floor_answer(read_again(self.tournament)))()
+
+    def still_allowed(self) -> bool:
+        return _may(_login_now(self.scope), "floor-socket")
 
 
 def _table_pk(tournament_id: int, number: int) -> int | None:
@@ -141,6 +172,11 @@ class TableConsumer(PushConsumer):
 
     async def snapshot(self) -> dict:
         return {"kind": "snapshot", "seq": await database_sync_to_async(_last_seq)(self.tournament)}
+
+    def still_allowed(self) -> bool:
+        kwargs = self.scope["url_route"]["kwargs"]
+        table_pk = _table_pk(kwargs["tournament_id"], kwargs["number"])
+        return _may_use_table(_login_now(self.scope), self.scope.get("session"), table_pk)
 
 
 class DealerLinkConsumer(PushConsumer):

@@ -3,7 +3,7 @@ POST's Origin (live/origins.py). Before, a floor socket opened from any port or 
 from __future__ import annotations
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -68,7 +68,7 @@ def floor_socket(tournament, cookie: str, origin: str | None) -> WebsocketCommun
 @pytest.mark.parametrize("origin", ["http://127.0.0.1:1", "https://127.0.0.1:8000", "http://localhost:8081", "null", None])
 async def test_a_floor_session_opens_no_socket_from_another_origin(settings, tournament, floor, origin):
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-    cookie = await sync_to_async(session_of)(floor)
+    cookie = await database_sync_to_async(session_of)(floor)
     refused = floor_socket(tournament, cookie, origin)
     connected, _code = await refused.connect()
     assert not connected

@@ -109,3 +109,47 @@ def test_a_screen_on_one_process_hears_a_change_made_through_another(director, t
             server.terminate()
         for server in servers:
             server.wait(15)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor, tournament, cashier, player):
+    """The floor's socket is held by a server process; its Floor role is taken away here (another process,
+    as an admin page on another worker would): the socket is closed (4003) within a second, through Redis,
+    and the next event with names never reaches it."""
+    import websockets
+    from django.contrib.auth.models import Group
+    from django.test import Client, override_settings
+
+    from tests.conftest import id_doc
+
+    key = settings.SECRET_KEY + "-x" * 20  # the servers' key (start): the session is signed as they read it
+    with override_settings(SECRET_KEY=key):
+        client = Client()
+        client.force_login(floor)
+        cookie = client.cookies["sessionid"].value
+    port = free_port()
+    server = start(port)
+    try:
+        wait_until_up(port, server)
+
+        async def scenario() -> tuple[int, float, list]:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/t/{tournament.pk}/floor/", origin=f"http://127.0.0.1:{port}",
+                                          additional_headers={"Cookie": f"sessionid={cookie}"}) as ws:
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["kind"] == "snapshot"
+                loop = asyncio.get_running_loop()
+                began = time.monotonic()
+                await loop.run_in_executor(None, lambda: floor.groups.remove(Group.objects.get(name="Floor")))
+                await loop.run_in_executor(None, lambda: services.register_entry(cashier, tournament, player, id_doc()))
+                after = []
+                try:
+                    while True:
+                        after.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
+                except websockets.ConnectionClosed as closed:
+                    return closed.rcvd.code, time.monotonic() - began, after
+
+        code, seconds, after = asyncio.run(scenario())
+        assert code == 4003 and seconds < 1.5, (code, seconds)
+        assert not any(m.get("event", {}).get("type") == "entry.registered" for m in after), after
+    finally:
+        server.terminate()
+        server.wait(15)
