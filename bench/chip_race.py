@@ -104,8 +104,8 @@ def run(n: int, failed: list[str]) -> None:
 
     from bench.seating import populate
     from tables import chip_race, color_ups, draws, seating
+    from tables.draw_check import verify_draw
     from tables.models import Draw, Seat, Table
-    from tables.read_models import verify_draw
     from tournament import setup
     from tournament.models import Level
 

@@ -109,7 +109,7 @@ def run(n: int) -> None:
     from django.db import connection, connections
     from django.test.utils import CaptureQueriesContext
 
-    from tables import draws, read_models, seating
+    from tables import draw_check, draws, read_models, seating
     from tables.models import Seat
     from tournament import audit
 
@@ -151,7 +151,7 @@ def run(n: int) -> None:
     print(f"  {'rest: lock, inputs, status, savepoints':42s} {(total - accounted) * 1000:7.1f} ms")
 
     started = time.perf_counter()
-    check = read_models.verify_draw(draw)
+    check = draw_check.verify_draw(draw)
     print(f"verify_draw: matches={check['matches']} in {(time.perf_counter() - started) * 1000:.0f} ms")
 
     with CaptureQueriesContext(connection) as ctx:

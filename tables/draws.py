@@ -86,6 +86,14 @@ def need_json(needs: dict[int, seating.Need]) -> dict[str, dict]:
     return {str(n): {"table": need.table, "seat": need.seat, "accessible": need.accessible} for n, need in sorted(needs.items())}
 
 
+def needs_inputs(needs: dict[int, seating.Need]) -> dict:
+    """The special needs as a draw records them (never published: the public check shows the seats they held
+    and a salted commitment, tables/read_models.public_draw); drawn with their own stream."""
+    if not needs:
+        return {"needs": {}}
+    return {"needs": need_json(needs), "needs_stream": "separate", "needs_salt": secrets.token_bytes(16).hex()}
+
+
 def room_json(room: seating.Room) -> dict:
     return {"open_seats": {str(t): list(s) for t, s in room.open_seats.items()},
             "players": {str(t): n for t, n in room.players.items()},
@@ -183,7 +191,7 @@ def draw_start(actor, tournament: Tournament) -> Draw:
     needs = needs_of(t, entries)
     tables = choose_tables(t, len(entries), needs)
     room, by_number = room_of(t, tables)
-    inputs = {"entries": [e.number for e in entries], **room_json(room), "needs": need_json(needs)}
+    inputs = {"entries": [e.number for e in entries], **room_json(room), **needs_inputs(needs)}
     try:
         result = seating.draw_start(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
     except seating.DrawError as exc:
@@ -224,7 +232,7 @@ def seat_late_entries(actor, t: Tournament, entries: list[Entry], kind: str = Dr
     draw = pending_draw(t)
     needs = needs_of(t, entries)
     room, by_number = late_room(t, len(entries), needs)
-    inputs = {"entries": sorted(e.number for e in entries), **room_json(room), "needs": need_json(needs)}
+    inputs = {"entries": sorted(e.number for e in entries), **room_json(room), **needs_inputs(needs)}
     try:
         result = seating.draw_late(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
     except seating.DrawError as exc:

@@ -25,7 +25,7 @@ from tournament.models import Entry, Tournament
 from . import balancing as bal
 from . import positions as pos
 from . import seating
-from .draws import draw_error, need_json, pending_draw, reveal, room_json, software_button
+from .draws import draw_error, needs_inputs, pending_draw, reveal, room_json, software_button
 from .handforhand import call_next
 from .models import Draw, Move, Seat, Table
 from .selectors import balancing_notice, house_rules, needs_of, rule_settings, slip
@@ -282,7 +282,7 @@ def _break(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow
                      .values_list("number", flat=True)) & set(open_seats)  # (an IN list of 1,000 tables costs 50 ms)
     plan = seating.Room.of(open_seats, players, accessible=sorted(accessible))
     needs = needs_of(t, entries)
-    inputs = {"table": breaking.number, "entries": movers, **room_json(plan), "needs": need_json(needs)}
+    inputs = {"table": breaking.number, "entries": movers, **room_json(plan), **needs_inputs(needs)}
     draw = pending_draw(t)
     try:
         result = seating.draw_late(bytes.fromhex(draw.seed), movers, plan, needs)
@@ -335,7 +335,7 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
     plan = seating.Room.of(open_seats, dict.fromkeys(open_seats, 0),
                            accessible=[n for n in keep if tables[n].accessible])
     needs = needs_of(t, [s.entry for s in seats])
-    inputs = {"keep": sorted(keep), "entries": entries, **room_json(plan), "needs": need_json(needs)}
+    inputs = {"keep": sorted(keep), "entries": entries, **room_json(plan), **needs_inputs(needs)}
     draw = pending_draw(t)
     try:
         result = seating.draw_start(bytes.fromhex(draw.seed), entries, plan, needs)

@@ -15,7 +15,7 @@ from core import reactions, search
 from tournament.models import ChipAdjustment, Entry, Level, Player, Tournament
 from tournament.stats import tournament_stats
 
-from . import chip_race, seating
+from . import chip_race
 from .models import ChipRace, ColorUp, Draw, Move, Penalty, Seat, Table
 from .selectors import (
     balancing_notice,
@@ -171,45 +171,6 @@ def search_index(seats: dict[int, dict]) -> tuple[search.Index, list[dict]]:
     """The room's seats (`public_seats`) by entry number, with their names folded for searching."""
     rows = [seats[number] for number in sorted(seats)]
     return search.Index([search.search_key(seat["name"]) for seat in rows]), rows
-
-
-def verify_draw(draw: Draw) -> dict:
-    """Recompute a revealed draw from its seed and inputs and compare it with what was recorded
-    (and with the seats written for it)."""
-    if draw.drawn_at is None:
-        return {"draw": draw.number, "revealed": False, "commitment": draw.commitment}
-    seed = bytes.fromhex(draw.seed)
-    data = draw.inputs or {}
-    commitment_ok = seating.commitment(seed) == draw.commitment
-    if draw.kind == Draw.Kind.BUTTON:
-        dealt = seating.deal_high_card(seed, data["seats"])
-        recomputed = {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
-        written = None
-    elif draw.kind == Draw.Kind.TIE:
-        recomputed, written = {"order": seating.tie_order(seed, data["entries"])}, None
-    elif draw.kind == Draw.Kind.RACE:  # the cards from the seed, then the race from its own record
-        record = draw.result or {}
-        try:
-            replayed = chip_race.replay(record)
-            dealt = chip_race.deal_race_cards(seed, {s.seat: len(s.cards) for s in replayed.seats if s.cards})
-            recomputed = replayed.to_json() if all(dealt.get(s.seat, []) == list(s.cards) for s in replayed.seats) else None
-        except chip_race.RaceError:
-            recomputed = None
-        written = None
-    else:
-        room = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
-                               {int(t): n for t, n in data["players"].items()}, data.get("accessible", []))
-        needs = {int(n): seating.Need(**need) for n, need in data.get("needs", {}).items()}
-        fn = seating.draw_start if draw.kind in (Draw.Kind.START, Draw.Kind.REDRAW) else seating.draw_late
-        recomputed = seating.result_rows(fn(seed, data["entries"], room, needs))
-        if draw.kind == Draw.Kind.BREAK:  # the players of a broken table: the slips hold the draw's seats
-            written = sorted([m.entry.number, m.to_table.number, m.to_seat] for m in draw.moves.select_related("entry", "to_table"))
-        else:
-            written = sorted([s.entry.number, s.table.number, s.seat] for s in draw.seats.select_related("entry", "table"))
-    return {"draw": draw.number, "kind": draw.kind, "revealed": True, "commitment": draw.commitment, "seed": draw.seed,
-            "commitment_matches": commitment_ok, "inputs": data, "result": draw.result, "recomputed": recomputed,
-            "matches": commitment_ok and recomputed == draw.result and (written is None or written == draw.result),
-            "written": written}
 
 
 def balancing_status(t: Tournament) -> dict:

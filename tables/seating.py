@@ -25,6 +25,13 @@ Entries with special needs are placed before the others, most constrained first:
 fixed tables, then accessible tables, each group in ascending entry number (so a random placement
 never takes a seat that a fixed-seat entry of the same draw is to have).
 
+Special needs have a random stream of their own, seeded with SHA-256(seed || "special needs"): the
+entries with needs are placed with it first, then the others are drawn with the seed's stream exactly as
+in a draw without needs, over the seats the needs left. So the public check of a draw (README, "The seat
+draw") recomputes everyone else from the seed without knowing who had a need or which: it is given the
+seats the needs held, never the entries or the needs (those are committed to by a salted hash). Draws made
+before this (`separate_needs=False`) placed the needs with the seed's stream itself.
+
 The start draw: (1) entries with special needs, in the order above, are placed one by one as
 above; (2) the other entries are shuffled; (3) the tables are shuffled; (4) each table's open seats
 are shuffled, tables in ascending number; (5) the shuffled entries are dealt like cards: round after
@@ -36,6 +43,7 @@ needs force more).
 from __future__ import annotations
 
 import hashlib
+import json
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -201,21 +209,34 @@ def _needs_first(ordered: Sequence[int], needs: Mapping[int, Need]) -> list[int]
     return sorted((e for e in ordered if e in needs), key=rank)
 
 
+NEEDS_LABEL = b"special needs"
+
+
+def needs_seed(seed: bytes) -> bytes:
+    """The seed of the special needs' own stream."""
+    return hashlib.sha256(seed + NEEDS_LABEL).digest()
+
+
+def _needs_stream(seed: bytes, rng: SeedStream, separate: bool) -> SeedStream:
+    return SeedStream(needs_seed(seed)) if separate else rng
+
+
 def draw_late(seed: bytes, entries: Sequence[int], room: Room,
-              needs: Mapping[int, Need] | None = None) -> dict[int, tuple[int, int]]:
+              needs: Mapping[int, Need] | None = None, separate_needs: bool = True) -> dict[int, tuple[int, int]]:
     """Late entries, re-entries and players of a broken table: those with special needs first (as
-    above), then the others in ascending entry number, each to a random open seat at a table with
-    the fewest players."""
+    above, with their own stream), then the others in ascending entry number, each to a random open seat
+    at a table with the fewest players."""
     rng = SeedStream(seed)
     needs = needs or {}
     ordered = _check_entries(entries)
-    order = _needs_first(ordered, needs) + [e for e in ordered if e not in needs]
-    result = {entry: place_one(rng, room, entry, needs.get(entry)) for entry in order}
+    placing = _needs_stream(seed, rng, separate_needs)
+    result = {entry: place_one(placing, room, entry, needs[entry]) for entry in _needs_first(ordered, needs)}
+    result.update({entry: place_one(rng, room, entry) for entry in ordered if entry not in needs})
     return dict(sorted(result.items()))
 
 
 def draw_start(seed: bytes, entries: Sequence[int], room: Room,
-               needs: Mapping[int, Need] | None = None) -> dict[int, tuple[int, int]]:
+               needs: Mapping[int, Need] | None = None, separate_needs: bool = True) -> dict[int, tuple[int, int]]:
     """The start draw over every table in `room` (the caller chose the fewest tables needed)."""
     rng = SeedStream(seed)
     needs = needs or {}
@@ -223,8 +244,9 @@ def draw_start(seed: bytes, entries: Sequence[int], room: Room,
     if len(ordered) > sum(len(s) for s in room.open_seats.values()):
         raise DrawError("no_open_seat", entries=len(ordered))
     result: dict[int, tuple[int, int]] = {}
+    placing = _needs_stream(seed, rng, separate_needs)
     for entry in _needs_first(ordered, needs):
-        result[entry] = place_one(rng, room, entry, needs[entry])
+        result[entry] = place_one(placing, room, entry, needs[entry])
     rest = rng.shuffle([e for e in ordered if e not in needs])
     order = rng.shuffle(list(room.open_seats))
     seats = {t: rng.shuffle(list(room.open_seats[t])) for t in room.open_seats}
@@ -294,6 +316,20 @@ def tie_order(seed: bytes, entries: Sequence[int]) -> list[int]:
     """The order in which tied players get the odd minor units of the prizes they share (RULES.md: what
     can't be split goes one unit each to tied players chosen by the draw): the sorted entries, shuffled."""
     return SeedStream(seed).shuffle(_check_entries(entries))
+
+
+def held_room(room: Room, held: Iterable[Sequence[int]]) -> Room:
+    """The room as the draw of the others sees it: the seats the special needs took are taken."""
+    after = Room.of({t: list(s) for t, s in room.open_seats.items()}, dict(room.players), room.accessible)
+    for table, seat in held:
+        after.take(table, seat)
+    return after
+
+
+def needs_commitment(salt: bytes, needs_json: Mapping) -> str:
+    """SHA-256 of the salt and the needs (canonical JSON): shown instead of the needs, it fixes them without
+    telling them; whoever holds the salt and the needs can show they are the ones drawn with."""
+    return hashlib.sha256(salt + json.dumps(needs_json, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def result_rows(result: dict[int, tuple[int, int]]) -> list[list[int]]:

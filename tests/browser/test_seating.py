@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from tables import read_models, selectors
+from tables import draw_check, read_models, selectors
 from tables import setup as table_setup
 from tables.models import Seat, Table
 from tests.browser.conftest import login
@@ -54,7 +54,7 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     assert chief.locator(".m-seat[data-entry]").count() == 30
     assert not chief.is_visible("#start-draw")
     draw = tournament.draws.get(kind="start")
-    assert draw.commitment == shown and read_models.verify_draw(draw)["matches"]
+    assert draw.commitment == shown and draw_check.verify_draw(draw)["matches"]
     assert chief.inner_text("#notice") == f"Draw {draw.number} is done: every entry has a seat."
     chief.context.close()
 

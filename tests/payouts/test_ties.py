@@ -8,8 +8,8 @@ import pytest
 
 from payouts import selectors, services
 from tables import busts, draws, hands, seating
+from tables.draw_check import verify_draw
 from tables.models import Draw, Table
-from tables.read_models import verify_draw
 from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, Entry
 

@@ -8,8 +8,8 @@ import pytest
 
 from core.errors import ServiceError
 from tables import chip_race, color_ups, draws
+from tables.draw_check import verify_draw
 from tables.models import ChipRace, Draw, Table
-from tables.read_models import verify_draw
 from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, ChipAdjustment, Level
 from tournament.stats import tournament_stats

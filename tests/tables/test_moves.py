@@ -3,7 +3,7 @@ import pytest
 from django.db import connection
 
 from core.errors import ServiceError
-from tables import busts, draws, hands, moves, read_models, seats, selectors
+from tables import busts, draw_check, draws, hands, moves, read_models, seats, selectors
 from tables import positions as pos
 from tables.models import Draw, Move, Seat, Table
 from tests.concurrency import at_once
@@ -148,7 +148,7 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier,
     # Every slip says where the blinds are (or that the player waits for the button).
     assert all(m.position in ("big_blind", "small_blind", "button", "wait_for_button", "in_play") for m in breaking)
     draw = breaking[0].draw
-    assert draw.kind == Draw.Kind.BREAK and read_models.verify_draw(draw)["matches"] is True
+    assert draw.kind == Draw.Kind.BREAK and draw_check.verify_draw(draw)["matches"] is True
     check_invariants(tournament)
     for m in pending:
         moves.confirm_move(floor, tournament, m.number)
@@ -156,7 +156,7 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier,
     assert broken.broken_at is not None and not broken.in_play
     counts = sorted(len(s) for s in seated(tournament).values())
     assert sum(counts) == 18 and counts[-1] - counts[0] <= 1
-    assert read_models.verify_draw(draw)["matches"] is True
+    assert draw_check.verify_draw(draw)["matches"] is True
 
 
 def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor, tournament):
@@ -171,7 +171,7 @@ def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor,
     (final,) = now
     assert len(now[final]) == 9
     redraw = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).get()
-    assert read_models.verify_draw(redraw)["matches"] is True
+    assert draw_check.verify_draw(redraw)["matches"] is True
     table = Table.objects.get(tournament=tournament, number=final)
     assert table.button_seat in now[final] and table.positions_next
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.BUTTON, drawn_at__gt=redraw.drawn_at).exists()

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core import errors
-from tables import busts, draws, read_models, seating, seats, selectors
+from tables import busts, draw_check, draws, read_models, seating, seats, selectors
 from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
 from tests.concurrency import at_once
@@ -44,7 +44,7 @@ def test_start_draw_uses_the_fewest_tables_evenly_and_reveals_a_seed_that_recomp
     assert len(counts) == 3 and sum(counts.values()) == 20 and max(counts.values()) - min(counts.values()) <= 1
     draw.refresh_from_db()
     assert draw.kind == Draw.Kind.START and seating.commitment(bytes.fromhex(draw.seed)) == draw.commitment
-    check = read_models.verify_draw(draw)
+    check = draw_check.verify_draw(draw)
     assert check["matches"] is True
     # A new commitment waits for the next draw.
     assert Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).count() == 1
@@ -93,35 +93,35 @@ def places(entries) -> dict[int, int | None]:
 def test_a_recorded_draw_recomputes_from_its_revealed_seed_and_tampering_is_detected(drawn):
     draw, _entries = drawn
     draw.refresh_from_db()
-    check = read_models.verify_draw(draw)
+    check = draw_check.verify_draw(draw)
     assert check["matches"] and check["commitment_matches"] and check["recomputed"] == draw.result == check["written"]
     # A recorded result with two players swapped.
     tampered = Draw.objects.get(pk=draw.pk)
     (e1, t1, s1), (e2, t2, s2) = tampered.result[0], tampered.result[-1]
     assert (t1, s1) != (t2, s2)
     tampered.result[0], tampered.result[-1] = [e1, t2, s2], [e2, t1, s1]
-    check = read_models.verify_draw(tampered)
+    check = draw_check.verify_draw(tampered)
     assert check["matches"] is False and check["commitment_matches"] is True
     # Another seed: it no longer matches the commitment shown before the draw.
     tampered = Draw.objects.get(pk=draw.pk)
     tampered.seed = ("0" if tampered.seed[0] != "0" else "1") + tampered.seed[1:]
-    check = read_models.verify_draw(tampered)
+    check = draw_check.verify_draw(tampered)
     assert check["matches"] is False and check["commitment_matches"] is False
     # Another seed with a commitment made to fit: the recomputed seats differ from the recorded ones.
     tampered.commitment = seating.commitment(bytes.fromhex(tampered.seed))
-    check = read_models.verify_draw(tampered)
+    check = draw_check.verify_draw(tampered)
     assert check["commitment_matches"] is True and check["recomputed"] != draw.result and check["matches"] is False
     # Seats written that differ from the recorded result.
     seat = Seat.objects.filter(draw=draw).order_by("pk").first()
     free = next(s for s in range(1, 10) if not Seat.objects.filter(table=seat.table, seat=s, ended_at__isnull=True).exists())
     Seat.objects.filter(pk=seat.pk).update(seat=free)
-    check = read_models.verify_draw(Draw.objects.get(pk=draw.pk))
+    check = draw_check.verify_draw(Draw.objects.get(pk=draw.pk))
     assert check["recomputed"] == draw.result and check["written"] != draw.result and check["matches"] is False
 
 
 def test_an_unrevealed_draw_shows_only_its_commitment(tournament, director):
     pending = draws.commit_next_draw(director, tournament)
-    check = read_models.verify_draw(pending)
+    check = draw_check.verify_draw(pending)
     assert check == {"draw": pending.number, "revealed": False, "commitment": pending.commitment}
     assert selectors.pending_commitment(tournament) == {"draw": pending.number, "commitment": pending.commitment}
 
@@ -171,7 +171,7 @@ def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, 
     assert live(fixed_table).table.number == 5
     draw.refresh_from_db()
     assert draw.inputs["needs"][str(fixed_seat.number)] == {"table": 2, "seat": 5, "accessible": False}
-    assert read_models.verify_draw(draw)["matches"]
+    assert draw_check.verify_draw(draw)["matches"]
     # 20 entries: the needed tables (2, 5, 6) and the fewest others, filled evenly.
     counts = {t["table"]: t["players"] for t in read_models.floor_map(tournament)["tables"] if t["players"]}
     assert {2, 5, 6} <= set(counts) and len(counts) == 3 and max(counts.values()) - min(counts.values()) <= 1
@@ -189,7 +189,7 @@ def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director
     assert (live(e1).table.number, live(e1).seat) == (4, free)
     assert live(e2).table.number == 7
     for draw in Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE):
-        assert read_models.verify_draw(draw)["matches"]
+        assert draw_check.verify_draw(draw)["matches"]
     # A fixed seat that is taken is refused with a clear message, and the registration with it.
     taken = Seat.objects.filter(table__number=1, ended_at__isnull=True).first()
     third = services.create_player(cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
@@ -276,7 +276,7 @@ def test_undoing_a_bust_whose_seat_was_taken_seats_the_player_by_the_late_draw(d
     busts.undo_bust(floor, a)
     now = live(a)
     assert now is not None and (now.table_id, now.seat) != (seat_a.table_id, seat_a.seat)
-    assert now.draw is not None and now.draw.kind == Draw.Kind.LATE and read_models.verify_draw(now.draw)["matches"]
+    assert now.draw is not None and now.draw.kind == Draw.Kind.LATE and draw_check.verify_draw(now.draw)["matches"]
 
 
 def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, floor, cashier, tournament):
@@ -326,7 +326,7 @@ def test_the_software_draws_the_button_verifiably(drawn, floor, tournament):
     assert draw.kind == Draw.Kind.BUTTON and draw.result["button"] == out["button"]
     occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     assert draw.inputs == {"table": 1, "seats": occupied} and sorted(out["cards"]) == occupied
-    assert read_models.verify_draw(draw)["matches"]
+    assert draw_check.verify_draw(draw)["matches"]
     assert seating.high_card_winner(out["cards"]) == out["button"]
     # The next draw has its own commitment already.
     assert Draw.objects.filter(tournament=tournament, drawn_at__isnull=True).count() == 1

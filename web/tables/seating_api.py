@@ -11,7 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from tables import draws, read_models, seats
+from tables import draw_check, draws, read_models, seats
 from tables.models import Draw, Table
 from tournament.models import Player
 from web.access import api as api_roles
@@ -97,7 +97,7 @@ class DrawVerifyView(PublicAPIView):
     @versioned
     def get(self, request, pk: int, number: int):
         draw = get_object_or_404(Draw, tournament_id=pk, number=number)
-        return Response(read_models.verify_draw(draw))
+        return Response(draw_check.verify_draw(draw))
 
 
 class DrawCommitView(RoleAPIView):

@@ -22,7 +22,7 @@ from django.views.decorators.gzip import gzip_page
 from clock.selectors import clock_snapshot
 from core import roles
 from core.errors import ServiceError
-from tables import house_rules, read_models, seat_cards, seating, selectors
+from tables import draw_check, house_rules, read_models, seat_cards, seating, selectors
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
@@ -336,7 +336,7 @@ def draw_list(request, pk: int):
 def draw_detail(request, pk: int, number: int):
     tournament = _public_tournament(pk)
     draw = get_object_or_404(Draw, tournament=tournament, number=number)
-    check = read_models.verify_draw(draw)
+    check = draw_check.verify_draw(draw)
     after = None  # a race's break, as the floor names it: "the break after level 4"
     if draw.kind == Draw.Kind.RACE:
         after = selectors.levels_before(tournament).get((check.get("inputs") or {}).get("color_up"))
