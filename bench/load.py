@@ -15,8 +15,12 @@ event on a floor socket.
    lobby snapshot; then the seat JSON alone and a trivial view (/robots.txt) alone, for the ratio.
 
 Every client is a phone of its own: the bench stands where the room's TLS proxy stands (loopback, the
-server's default FORWARDED_ALLOW_IPS) and names each client's address in X-Forwarded-For, so the
-public throttle (per address, at its production default) meets each phone, not one address.
+server's default FORWARDED_ALLOW_IPS) and names each client's address in X-Forwarded-For. With
+--one-address every phone comes from the same address instead (a venue's Wi-Fi behind NAT, the server in
+the cloud): each phone keeps only its own device cookie, and the public API's throttle (per device, with a
+ceiling per address set for a room) must refuse none of the rush (issue 23). In the rush each phone also
+reads its seat through the public API twice (/api/public/.../seats/<n>/), the second time with the device
+cookie the first answer gave it.
 
 Printed: p50 and p99 per request kind, 5xx and 503 counts, the most database connections seen (from
 pg_stat_activity, against DB_CONNECTIONS), the bust p99 during the rush, requests/s per stress step,
@@ -145,8 +149,12 @@ async def start_server(fixture: dict, port: int) -> asyncio.subprocess.Process:
 SERVER_NAME = "bench-load-server"
 
 
+ONE_ADDRESS = "10.0.0.1"
+one_address = False  # --one-address: every client behind one address
+
+
 def address(i: int) -> str:
-    return f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"
+    return ONE_ADDRESS if one_address else f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"
 
 
 class Bench:
@@ -156,17 +164,24 @@ class Bench:
         self.f, self.base, self.t = fixture, base, fixture["tournament"]
         self.ws_base = base.replace("http", "ws", 1)
         self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, ttl_dns_cache=None),
-                                             timeout=aiohttp.ClientTimeout(total=30))
+                                             timeout=aiohttp.ClientTimeout(total=30),
+                                             cookie_jar=aiohttp.DummyCookieJar())  # each phone its own cookies
         self.max_connections = 0
         self.floor_errors: list[str] = []
         self.cookie = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={fixture['session']}"}
 
-    async def get(self, tally: Tally, kind: str, path: str, client: int) -> int:
+    async def get(self, tally: Tally, kind: str, path: str, client: int, jar: dict | None = None) -> int:
+        """One read of one phone; `jar` (that phone's cookies) sends its cookies and keeps the ones it is given."""
         tic = time.monotonic()
+        headers = {"X-Forwarded-For": address(client)}
+        if jar:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in jar.items())
         try:
-            async with self.session.get(self.base + path, headers={"X-Forwarded-For": address(client)}) as r:
+            async with self.session.get(self.base + path, headers=headers) as r:
                 await r.read()
                 tally.add(kind, (time.monotonic() - tic) * 1000, r.status, r.headers.get("Retry-After"))
+                if jar is not None:
+                    jar.update({name: morsel.value for name, morsel in r.cookies.items()})
                 return r.status
         except Exception:  # no answer: counted apart from the statuses
             tally.failures[kind] += 1
@@ -255,6 +270,10 @@ class Bench:
             return
         if await self.get(tally, "seat JSON", f"/s/{self.t}/{number}.json", number) != 200:
             return
+        jar: dict = {}
+        for _read in range(2):  # the public API, the second time with the device cookie the first gave
+            if await self.get(tally, "public API", f"/api/public/tournaments/{self.t}/seats/{number}/", number, jar) != 200:
+                return
         try:
             ws = await websockets.connect(f"{self.ws_base}/ws/s/{self.t}/", origin=self.base, open_timeout=30,
                                           additional_headers={"X-Forwarded-For": address(number)})
@@ -336,8 +355,11 @@ async def run(fixture: dict, rush_players: int, steps: list[int], seconds: float
         rush_busts = list(bust_ms)
         print(f"\n1. the draw rush: {rush_players} players within 30 s, then 20 lobby TVs and 50 floor tablets "
               f"({time.monotonic() - tic:.0f} s)")
-        for kind in ("seat page", "seat JSON", "lobby page"):
+        for kind in ("seat page", "seat JSON", "public API", "lobby page"):
             print("   " + tally.line(kind))
+        refused = sum(tally.status[kind].get(429, 0) for kind in tally.status)
+        print(f"   refused (429): {refused}" + (f" with every phone behind one address ({ONE_ADDRESS})" if one_address else "")
+              + "  [target 0]")
         print(f"   sockets connected: seat pages {seats}/{rush_players}, screens {screens}/70; "
               f"failed {tally.failures['seat socket'] + tally.failures['screen socket']}")
         print(f"   bust -> its event on the floor socket during the rush: n={len(rush_busts)} "
@@ -384,7 +406,10 @@ def main() -> None:
     parser.add_argument("--rush", type=int, default=1_000, help="players opening their seat page after the draw")
     parser.add_argument("--steps", default="100,200,500,1000", help="closed-loop clients per stress step")
     parser.add_argument("--seconds", type=float, default=10, help="length of each stress phase")
+    parser.add_argument("--one-address", action="store_true", help="every phone behind one address (a venue's NAT)")
     args = parser.parse_args()
+    global one_address
+    one_address = args.one_address
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: this bench measures the production stack.")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -244,6 +244,9 @@ REST_FRAMEWORK = {
     # REMOTE_ADDR from that header only for the proxies it trusts (FORWARDED_ALLOW_IPS, default loopback).
     "NUM_PROXIES": 0,
 }
+# The public API's throttle (web/api.py): per device cookie, and a ceiling per address for a room behind one NAT.
+PUBLIC_API_RATE = os.environ.get("PUBLIC_API_RATE", "120/minute")
+PUBLIC_API_ADDRESS_RATE = os.environ.get("PUBLIC_API_ADDRESS_RATE", "6000/minute")
 # API tokens (web/auth.py): stored hashed, valid this many hours (a tournament day), revoked at logout.
 API_TOKEN_TTL_HOURS = float(os.environ.get("API_TOKEN_TTL_HOURS", "16"))
 # How long a press's Idempotency-Key and its answer are kept (web/idempotency.py).

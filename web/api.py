@@ -12,6 +12,9 @@ branch on `error`.
 """
 from __future__ import annotations
 
+import re
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -29,7 +32,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_handler
 
@@ -151,21 +154,57 @@ def entry_or_404(pk: int, number: int) -> Entry:
 # --- public endpoints ----------------------------------------------------------------------------
 
 
-class PublicRateThrottle(AnonRateThrottle):
-    """Anonymous endpoints (the room's phones): PUBLIC_API_RATE requests per client address, 120/minute by default."""
+DEVICE_COOKIE = "device"  # one phone or program: set by the public API's answers, read by its throttle
+DEVICE = re.compile(r"^[A-Za-z0-9_-]{22}$")
+
+
+def device_of(request) -> str | None:
+    value = request.COOKIES.get(DEVICE_COOKIE, "")
+    return value if DEVICE.match(value) else None
+
+
+class PublicRateThrottle(SimpleRateThrottle):
+    """The public API per device (issue 23): PUBLIC_API_RATE requests (120/minute by default) per device
+    cookie, so one phone that reads too fast is slowed without touching the others. A request without the
+    cookie (a phone's first, or a program that keeps none) counts only against its address's ceiling."""
 
     scope = "public"
 
     def get_rate(self) -> str:
         return getattr(settings, "PUBLIC_API_RATE", "120/minute")
 
+    def get_cache_key(self, request, view) -> str | None:
+        device = device_of(request)
+        return None if device is None else self.cache_format % {"scope": self.scope, "ident": device}
+
+
+class PublicAddressThrottle(SimpleRateThrottle):
+    """A ceiling per client address, PUBLIC_API_ADDRESS_RATE (6,000/minute by default): a room of 1,000 phones
+    behind one address (a venue's Wi-Fi behind NAT, the server in the cloud) is never refused; a device that
+    throws its cookie away to escape its own limit meets this one. Counted in each worker's memory."""
+
+    scope = "public-address"
+
+    def get_rate(self) -> str:
+        return getattr(settings, "PUBLIC_API_ADDRESS_RATE", "6000/minute")
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
 
 class PublicAPIView(IdempotentMixin, APIView):
-    """No login, no session (so no CSRF), throttled per address."""
+    """No login, no session (so no CSRF), throttled per device and, with a ceiling for a whole room, per address."""
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_classes = [PublicRateThrottle]
+    throttle_classes = [PublicRateThrottle, PublicAddressThrottle]
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if device_of(request) is None:  # a first read: from now on this device is counted on its own
+            response.set_cookie(DEVICE_COOKIE, secrets.token_urlsafe(16), max_age=365 * 24 * 3600, httponly=True,
+                                samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+        return response
 
 
 # --- documented answers --------------------------------------------------------------------------
@@ -174,7 +213,8 @@ REFUSED = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: invali
 CONFLICT = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: the current state does not allow it.")
 FORBIDDEN = OpenApiResponse(s.ServiceErrorSerializer, description="Not logged in (401) or the role does not allow it (403).")
 NOT_FOUND = OpenApiResponse(s.ServiceErrorSerializer, description="No such object.")
-THROTTLED = OpenApiResponse(s.ServiceErrorSerializer, description="Too many requests from this address; try again shortly.")
+THROTTLED = OpenApiResponse(s.ServiceErrorSerializer,
+                            description="Too many requests from this device (or, past a room's ceiling, this address); try again shortly.")
 
 
 def answers(ok_status: int, ok, *, refused: bool = False, conflict: bool = False, lookup: bool = True) -> dict:

@@ -86,7 +86,8 @@ def test_the_public_check_names_no_need_and_still_recomputes(director, floor, ca
     assert rows_of(seating.draw_start(bytes.fromhex(check["seed"]), check["inputs"]["entries"], room)) == check["result"]
     # the commitment opens with the salt and the needs the room keeps
     draw.refresh_from_db()
-    assert seating.needs_commitment(bytes.fromhex(draw.inputs["needs_salt"]), draw.inputs["needs"]) == check["inputs"]["needs"]["commitment"]
+    salt = bytes.fromhex(draw.inputs["needs_salt"])
+    assert seating.needs_commitment(salt, draw.inputs["needs"]) == check["inputs"]["needs"]["commitment"]
     page = APIClient().get(f"/s/{tournament.pk}/draws/{draw.number}/").content.decode()
     assert "2 seats held for special needs" in page and f"#{wheelchair.number}<" not in page
 

@@ -9,12 +9,12 @@ from rest_framework.test import APIClient
 
 from tests import production
 from tests.conftest import PASSWORD
-from web.api import PublicRateThrottle
+from web.api import PublicAddressThrottle
 
 
 def test_a_forged_forwarded_header_does_not_escape_the_public_throttle(tournament, monkeypatch):
     cache.clear()
-    monkeypatch.setattr(PublicRateThrottle, "get_rate", lambda self: "3/minute")
+    monkeypatch.setattr(PublicAddressThrottle, "get_rate", lambda self: "3/minute")  # the address's ceiling
     url = f"/api/public/tournaments/{tournament.pk}/seats/"
     answers = [APIClient().get(url, {"q": "Jana"}, HTTP_X_FORWARDED_FOR=f"198.51.100.{i}").status_code for i in range(6)]
     assert answers[:3] == [200, 200, 200]

@@ -125,7 +125,7 @@ def verdict(response, *, secret_route: bool) -> str:
 @pytest.fixture
 def room(director, floor, cashier, dealer, tournament, template, settings):
     cache.clear()  # the public throttle counts per address across tests
-    settings.PUBLIC_API_RATE = "100000/minute"
+    settings.PUBLIC_API_RATE = settings.PUBLIC_API_ADDRESS_RATE = "100000/minute"
     shuffler = None
     for n in (1, 2, 3, 4):
         _table, token = table_setup.open_table(director, tournament, n, 9)
