@@ -6,6 +6,7 @@ by its table's dealer link (a DeviceActor, no login) and a Dealer login, bound t
 chose (README, "Staff roles"). The services refuse them at any other table (core.errors.require)."""
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext as _
 
 DIRECTOR = "Director"
@@ -72,9 +73,39 @@ def user_roles(user) -> set[str]:
     return cached
 
 
-def has_role(user, roles: tuple[str, ...] | list[str]) -> bool:
+def works_in(user, tournament_id) -> bool:
+    """Staff per tournament (issue 23): a Floor, Cashier or Dealer whose staff profile lists tournaments works
+    those only; a profile with none (or no profile) works every tournament. A director works every one."""
+    if tournament_id is None or not getattr(user, "is_authenticated", False) or isinstance(user, DeviceActor):
+        return True
+    scope = _scope(user)
+    return not scope or int(tournament_id) in scope
+
+
+def worked(user, tournaments):
+    """The tournaments (a queryset) this user works: all of them, or a scoped member's own."""
+    if isinstance(user, DeviceActor) or DIRECTOR in user_roles(user) or not _scope(user):
+        return tournaments
+    return tournaments.filter(pk__in=_scope(user))
+
+
+def _scope(user) -> frozenset:
+    scope = getattr(user, "_scope_cache", None)
+    if scope is None:
+        try:
+            scope = frozenset(user.staff_profile.tournaments.values_list("pk", flat=True))
+        except (ObjectDoesNotExist, AttributeError):  # no profile (or no user): every tournament
+            scope = frozenset()
+        user._scope_cache = scope
+    return scope
+
+
+def has_role(user, roles: tuple[str, ...] | list[str], tournament_id=None) -> bool:
+    """One of these roles (the director has every one); with a tournament, one this user works (works_in)."""
     mine = user_roles(user)
-    return DIRECTOR in mine or bool(mine.intersection(roles))
+    if DIRECTOR in mine:
+        return True
+    return bool(mine.intersection(roles)) and works_in(user, tournament_id)
 
 
 def table_bound(user) -> bool:

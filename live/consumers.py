@@ -103,9 +103,9 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
 
 
 
-def _may(user, socket: str) -> bool:
-    """The socket's role set, from the table of who reaches what (core/access.py)."""
-    return user is not None and roles.has_role(user, access.staff_roles(access.socket(socket)))
+def _may(user, socket: str, tournament_id: int) -> bool:
+    """The socket's role set, from the table of who reaches what (core/access.py), in this tournament."""
+    return user is not None and roles.has_role(user, access.staff_roles(access.socket(socket)), tournament_id)
 
 
 def _login_now(scope):
@@ -127,7 +127,7 @@ class FloorConsumer(PushConsumer):
         user = self.scope.get("user")
         tid = self.scope["url_route"]["kwargs"]["tournament_id"]
         self.tournament = await database_sync_to_async(Tournament.objects.filter(pk=tid).first)()
-        allowed = await database_sync_to_async(_may)(user, "floor-socket")
+        allowed = await database_sync_to_async(_may)(user, "floor-socket", tid)
         if self.tournament is None or not allowed:
             await self.close(code=4003)
             return
@@ -139,16 +139,16 @@ class FloorConsumer(PushConsumer):
         return await database_sync_to_async(lambda: floor_answer(read_again(self.tournament)))()
 
     def still_allowed(self) -> bool:
-        return _may(_login_now(self.scope), "floor-socket")
+        return _may(_login_now(self.scope), "floor-socket", self.scope["url_route"]["kwargs"]["tournament_id"])
 
 
 def _table_pk(tournament_id: int, number: int) -> int | None:
     return Table.objects.filter(tournament_id=tournament_id, number=number).values_list("pk", flat=True).first()
 
 
-def _may_use_table(user, session, table_pk: int | None) -> bool:
+def _may_use_table(user, session, tournament_id: int, table_pk: int | None) -> bool:
     """The floor and the director at any table; a Dealer login only at the table its session is bound to."""
-    return table_pk is not None and _may(user, "table-socket") and access.dealer_may_use(user, session, table_pk)
+    return table_pk is not None and _may(user, "table-socket", tournament_id) and access.dealer_may_use(user, session, table_pk)
 
 
 class TableConsumer(PushConsumer):
@@ -162,7 +162,7 @@ class TableConsumer(PushConsumer):
         tid, number = kwargs["tournament_id"], kwargs["number"]
         self.tournament = await database_sync_to_async(Tournament.objects.filter(pk=tid).first)()
         table_pk = await database_sync_to_async(_table_pk)(tid, number)
-        allowed = await database_sync_to_async(_may_use_table)(user, self.scope.get("session"), table_pk)
+        allowed = await database_sync_to_async(_may_use_table)(user, self.scope.get("session"), tid, table_pk)
         if self.tournament is None or not allowed:
             await self.close(code=4003)
             return
@@ -176,7 +176,7 @@ class TableConsumer(PushConsumer):
     def still_allowed(self) -> bool:
         kwargs = self.scope["url_route"]["kwargs"]
         table_pk = _table_pk(kwargs["tournament_id"], kwargs["number"])
-        return _may_use_table(_login_now(self.scope), self.scope.get("session"), table_pk)
+        return _may_use_table(_login_now(self.scope), self.scope.get("session"), kwargs["tournament_id"], table_pk)
 
 
 class DealerLinkConsumer(PushConsumer):

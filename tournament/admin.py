@@ -63,4 +63,12 @@ class DisplayTokenAdmin(ReadOnlyAdmin):
 
 @admin.register(StaffProfile)
 class StaffProfileAdmin(admin.ModelAdmin):
-    list_display = ("user", "language")
+    """A staff member's language, and the tournaments a Floor, Cashier or Dealer works only (empty: every one).
+    A change closes that member's open sockets that it no longer allows (live/apps.py)."""
+
+    list_display = ("user", "language", "works")
+    filter_horizontal = ("tournaments",)
+
+    @admin.display(description="works")
+    def works(self, profile) -> str:
+        return ", ".join(t.name for t in profile.tournaments.all()) or "every tournament"

@@ -42,6 +42,11 @@ def validate_time_zone(value: str) -> None:
 class StaffProfile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_profile")
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+    # Staff per tournament (issue 23): a Floor, Cashier or Dealer listed here works these tournaments only
+    # (core/roles.py); nobody listed, every tournament, as before. A director works every tournament.
+    tournaments = models.ManyToManyField("Tournament", blank=True, related_name="own_staff",
+                                         verbose_name=_("works only these tournaments"),
+                                         help_text=_("Empty: every tournament. A director always works every tournament."))
 
     def __str__(self) -> str:
         return f"{self.user} ({self.language or 'browser'})"

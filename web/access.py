@@ -60,7 +60,7 @@ def role_required(allowed: tuple[str, ...]):
         @wraps(view)
         @login_required
         def gated(request, *args, **kwargs):
-            if not roles.has_role(request.user, allowed):
+            if not roles.has_role(request.user, allowed, tournament_of(kwargs)):
                 request.roles_needed = allowed  # the 403 page names them (web/api.py forbidden)
                 raise PermissionDenied(_("Your role does not allow this page."))
             return view(request, *args, **kwargs)
@@ -68,6 +68,11 @@ def role_required(allowed: tuple[str, ...]):
         return gated
 
     return decorator
+
+
+def tournament_of(kwargs: dict):
+    """The tournament a route is about (its id in the URL), for staff who work some tournaments only."""
+    return kwargs.get("tournament_id", kwargs.get("pk"))
 
 
 def api(name: str) -> dict[str, tuple[str, ...]]:

@@ -112,7 +112,8 @@ class RolePermission(BasePermission):
     def has_permission(self, request, view) -> bool:
         if not (request.user and request.user.is_authenticated):
             return False  # DRF answers 401 (not authenticated), not 403
-        return roles.has_role(request.user, view.roles_for(request.method))
+        # The tournament of the URL (`tournaments/<pk>/...`): staff who work some tournaments only (core/roles.py).
+        return roles.has_role(request.user, view.roles_for(request.method), view.kwargs.get("pk"))
 
 
 class RoleAPIView(IdempotentMixin, APIView):

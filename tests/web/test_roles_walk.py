@@ -36,7 +36,9 @@ from tournament import services
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
-WALKERS = (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, access.SHUFFLER, access.API_TOKEN, *STAFF)
+# Staff per tournament (issue 23): a Floor and a Cashier who work another tournament only (core/roles.py).
+ELSEWHERE = {"Floor of another tournament": FLOOR, "Cashier of another tournament": CASHIER}
+WALKERS = (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, access.SHUFFLER, access.API_TOKEN, *STAFF, *ELSEWHERE)
 TOKEN_ROUTES = {access.DISPLAY_LINK, access.DEALER_LINK}  # visitors whose secret is part of the URL
 WRONG_SECRET = "not-a-secret-of-this-room"
 
@@ -52,7 +54,13 @@ def url_patterns(patterns=None, prefix: str = ""):
             yield prefix + str(p.pattern), p.name
 
 
-def expected(visitor: str, who: tuple[str, ...], *, api: bool) -> bool:
+def tournament_route(route: str) -> bool:
+    return "<id:tournament_id>" in route or ("<id:pk>" in route and "structures/" not in route)
+
+
+def expected(visitor: str, who: tuple[str, ...], *, api: bool, route: str = "") -> bool:
+    if visitor in ELSEWHERE:  # as their role, but never at this tournament's routes
+        return access.ANYONE in who or (not tournament_route(route) and expected(ELSEWHERE[visitor], who, api=api))
     if access.ANYONE in who or visitor in who:
         return True
     if visitor in STAFF:
@@ -72,7 +80,7 @@ class Room:
         self.headers: dict[str, dict] = {visitor: {} for visitor in WALKERS}
         for visitor in WALKERS:
             self.clients[visitor] = Client(raise_request_exception=False)
-        for role in STAFF:
+        for role in (*STAFF, *ELSEWHERE):
             self.clients[role].force_login(users[role])
         # The Dealer login's tablet opens table 1: its session is bound there (web/access.py).
         assert self.clients[DEALER].get(f"/t/{tournament.pk}/tables/1/dealer/").status_code == 200
@@ -134,8 +142,23 @@ def room(director, floor, cashier, dealer, tournament, template, settings):
     draws.draw_start(director, tournament)
     display = services.create_display_token(director, tournament, "Lobby TV")
     link, secret = dealer_links.create_dealer_link(floor, Table.objects.get(tournament=tournament, number=1), "tablet 1")
-    users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer}
+    users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **elsewhere(director, template)}
     return Room(users, tournament, template, entries[0].player, display, secret, link, shuffler)
+
+
+def elsewhere(director, template) -> dict:
+    """A Floor and a Cashier who work only a side event: at this tournament they are strangers."""
+    from tests.conftest import make_user, tournament_data
+    from tournament import setup
+    from tournament.models import StaffProfile
+
+    side = setup.create_tournament(director, tournament_data(name="Side event"), template)
+    users = {}
+    for visitor, role in ELSEWHERE.items():
+        user = make_user(role.lower() + "-side", role)
+        StaffProfile.objects.create(user=user).tournaments.add(side)
+        users[visitor] = user
+    return users
 
 
 def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(room):
@@ -156,7 +179,7 @@ def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(room):
         for visitor in WALKERS:
             path = fill(route, room.kwargs(route, who, visitor))
             got = verdict(room.request(visitor, "GET", path), secret_route=secret_route)
-            want = "allowed" if expected(visitor, who, api=False) else "refused"
+            want = "allowed" if expected(visitor, who, api=False, route=route) else "refused"
             if got != want:
                 problems.append(f"page {name} ({path}) as {visitor}: {got}, the table says {want}")
 
@@ -179,7 +202,7 @@ def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(room):
             for visitor in WALKERS:
                 path = fill(route, room.kwargs(route, who, visitor))
                 got = verdict(room.request(visitor, method, path), secret_route=False)
-                want = "allowed" if expected(visitor, who, api=True) else "refused"
+                want = "allowed" if expected(visitor, who, api=True, route=route) else "refused"
                 if got != want:
                     problems.append(f"{method} {path} ({name}) as {visitor}: {got}, the table says {want}")
     problems += [f"{method} {name}: in the table, not in the API's schema" for name, methods in access.API.items()
@@ -225,17 +248,17 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
         session = SessionStore()
         session[access.DEALER_TABLE] = table.pk
         session.create()
-        return display.token, secret, session.session_key
+        return display.token, secret, session.session_key, elsewhere(director, tournament.structure)
 
-    display_secret, link_secret, session_key = await database_sync_to_async(seed)()
+    display_secret, link_secret, session_key, strangers = await database_sync_to_async(seed)()
     app = URLRouter(websocket_urlpatterns)
-    users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer}
+    users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **strangers}
     names = {p.name for p in websocket_urlpatterns}
     problems = [f"socket {name}: not in core/access.py" for name in names if name not in access.SOCKETS]
     problems += [f"socket {name}: in the table, no such route" for name in access.SOCKETS if name not in names]
     for pattern in websocket_urlpatterns:
         who = access.SOCKETS.get(pattern.name, ())
-        for visitor in (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, *STAFF):
+        for visitor in (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, *STAFF, *ELSEWHERE):
             values = {"tournament_id": tournament.pk, "number": 1}
             if access.DISPLAY_LINK in who:
                 values["token"] = display_secret if visitor == access.DISPLAY_LINK else WRONG_SECRET
@@ -246,7 +269,7 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
             communicator.scope["user"] = users.get(visitor, AnonymousUser())
             communicator.scope["session"] = await database_sync_to_async(SessionStore)(session_key)
             connected, code = await communicator.connect(timeout=3)
-            want = expected(visitor, who, api=False)
+            want = expected(visitor, who, api=False, route=str(pattern.pattern))
             if connected:
                 await communicator.disconnect()
             if connected != want or (not connected and code != 4003):

@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
+from core import roles
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Level, Player, Purchase, Structure, Tournament
 from tournament.stats import registration_problem, tournament_stats
@@ -114,7 +115,7 @@ class TournamentListView(RoleAPIView):
     @extend_schema(operation_id="tournaments_list", tags=["tournaments"],
                    responses=answers(200, s.TournamentSerializer(many=True), lookup=False))
     def get(self, request):
-        return Response(s.TournamentSerializer(Tournament.objects.all(), many=True).data)
+        return Response(s.TournamentSerializer(roles.worked(request.user, Tournament.objects.all()), many=True).data)
 
     @extend_schema(operation_id="tournaments_create", tags=["tournaments"], summary="Create a tournament from a structure template",
                    request=s.TournamentCreateSerializer, responses=answers(201, s.TournamentSerializer, refused=True, lookup=False))

@@ -52,12 +52,13 @@ def in_venue_time(view):
 
 @page("home")
 def home(request):
-    tournaments = list(Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("start_at"))
+    mine = roles.worked(request.user, Tournament.objects.all())  # staff of some tournaments see theirs
+    tournaments = list(mine.exclude(status=Tournament.Status.FINISHED).order_by("start_at"))
     clocks = clock_statuses([t.pk for t in tournaments])
     for t in tournaments:  # each start in its own venue's zone (the template's |timezone), the clock's real state
         t.clock_status = clocks[t.pk]
     return render(request, "tournament/home.html", {"tournaments": tournaments,
-                                                    "finished": Tournament.objects.filter(status=Tournament.Status.FINISHED)[:20]})
+                                                    "finished": mine.filter(status=Tournament.Status.FINISHED)[:20]})
 
 
 @page("preferences")
