@@ -75,11 +75,28 @@ def set_payout_plan(actor, tournament: Tournament, data: dict) -> PayoutPlan:
     after = plan_json(plan)
     if after == before and plan.pk:
         return plan
+    _structure_open(t)
     ended_edit = plan.edited is not None
     plan.edited, plan.edited_at, plan.edited_by = None, None, None
     plan.save()
     record_event(t, "payouts.plan_set", {"before": before, "after": after, "edit_ended": ended_edit}, actor, stats=False)
     return plan
+
+
+def _structure_open(t: Tournament) -> None:
+    """The prizes stop changing once a deal was made on them or a prize was paid from them: a new plan would
+    take from a deal's players what they agreed on, or pay a player less than he was paid (found by the
+    night machine: a plan paying one more place after a deal made the prizes exceed the pool)."""
+    deal = Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED).order_by("number").values_list("number", flat=True).first()
+    if deal is not None:
+        raise ServiceError(_("Deal %(number)s was made on these prizes: the payout structure cannot change after it.")
+                           % {"number": deal}, code="structure_fixed_by_deal", status=409)
+    paid = Payment.objects.filter(tournament=t, status=Payment.Status.PAID).order_by("entry__number").values_list(
+        "entry__number", flat=True).first()
+    if paid is not None:
+        raise ServiceError(_("A prize was paid (entry #%(number)s): the payout structure cannot change any more. "
+                             "Void the payments first to change it.") % {"number": paid}, code="structure_fixed_by_payment",
+                           status=409)
 
 
 def _bands(rows) -> list[list[int]]:
@@ -116,6 +133,7 @@ def edit_structure(actor, tournament: Tournament, rows) -> PayoutPlan:
     are what they were (a void or an add-on makes the generated structure stand again, and says so)."""
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
+    _structure_open(t)
     bands = _bands(rows)
     stats = tournament_stats(t)
     total = sum((last - first + 1) * prize for first, last, prize in bands)
@@ -142,6 +160,7 @@ def clear_edit(actor, tournament: Tournament) -> PayoutPlan:
     plan = PayoutPlan.objects.select_for_update().filter(tournament=t).first()
     if plan is None or plan.edited is None:
         raise ServiceError(_("The structure has not been edited."), code="not_edited", status=409)
+    _structure_open(t)
     before = plan.edited
     plan.edited, plan.edited_at, plan.edited_by = None, None, None
     plan.save()

@@ -201,3 +201,27 @@ def test_a_redraw_that_breaks_the_table_hand_for_hand_waited_for_calls_the_next_
     assert len(seated(tournament)) == 1  # nine left: the final table is redrawn, table 2 with its hand is gone
     status = read_models.hand_for_hand_status(tournament)
     assert status["called"] and len(status["tables"]) == 1
+
+
+def test_the_payout_structure_stays_as_a_deal_made_it(director, cashier, floor, tournament):
+    """Found by an explore run of the night machine: after a deal that stopped play at two players, a plan
+    paying one more place gave third place a prize on top of the deal's, which had shared the whole pool:
+    the prizes came to 108,000 of a 90,000 pool."""
+    entries = finish(director, cashier, floor, tournament)
+    left = entries[5:]
+    deal = payouts.propose_deal(floor, tournament, {"kind": "chip_chop", "mode": "stop", "stacks": {
+        str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000}})
+    payouts.approve_deal(director, deal)
+    state = pay_selectors.payout_state(tournament)
+    refused("structure_fixed_by_deal", payouts.set_payout_plan, director, tournament, {"share_paid_bp": 7500})
+    refused("structure_fixed_by_deal", payouts.edit_structure, director, tournament, [[1, 1, state["pool"]]])
+    after = pay_selectors.payout_state(tournament)
+    assert after["prizes"] == state["prizes"] and sum(after["prizes"]) == after["pool"]
+
+
+def test_the_payout_structure_stays_while_a_prize_paid_from_it_stands(director, cashier, floor, tournament):
+    entries = finish(director, cashier, floor, tournament)
+    payment = payouts.pay_prize(cashier, Entry.objects.get(pk=entries[4].pk), id_doc("EA0000004"), signature())
+    refused("structure_fixed_by_payment", payouts.set_payout_plan, director, tournament, {"share_paid_bp": 2500})
+    payouts.void_payment(cashier, payment, "paid in error")
+    payouts.set_payout_plan(director, tournament, {"share_paid_bp": 2500})  # nothing paid: the director may again
