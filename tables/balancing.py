@@ -196,11 +196,11 @@ def balance_move(tables: Sequence[TableState], settings: Settings = Settings()) 
     donor, receiver = chosen
     if donor.last is None and len(movable(donor)) > 1:
         return NeedButton(donor.number)
-    if receiver.last is None and len(receiver.occupied | receiver.reserved) > 1:
+    if receiver.last is None and len(receiver.occupied) > 1:  # players arriving (reserved) are not playing there yet
         return NeedButton(receiver.number)
     mover = next_big_blind(donor)
     live = sorted(receiver.occupied | receiver.reserved)
-    if receiver.last is None:  # nobody, or one player, at the receiving table: any seat plays at once
+    if receiver.last is None:  # nobody, or one player (others on their way), at the receiving table: any seat plays at once
         return Move(donor.number, mover, receiver.number, receiver.open_seats[0], "in_play")
     seat = pos.worst_open_seat(receiver.seats, live, receiver.last, receiver.open_seats)
     return Move(donor.number, mover, receiver.number, seat.seat, seat.role)
@@ -241,7 +241,7 @@ def buttons_needed(tables: Sequence[TableState], settings: Settings = Settings()
         donor, receiver = chosen
         if donor.last is None and len(movable(donor)) > 1 and donor.number not in needed:
             needed.append(donor.number)
-        if receiver.last is None and len(receiver.occupied | receiver.reserved) > 1 and receiver.number not in needed:
+        if receiver.last is None and len(receiver.occupied) > 1 and receiver.number not in needed:
             needed.append(receiver.number)
         states[donor.number] = replace(donor, leaving=donor.leaving | {movable(donor)[0]})
         states[receiver.number] = replace(receiver, reserved=receiver.reserved | {receiver.open_seats[0]})

@@ -10,13 +10,14 @@ from core.errors import ServiceError
 from payouts import selectors as pay_selectors
 from payouts import services as payouts
 from payouts.models import Deal
-from tables import busts, handforhand, hands, house_rules, moves, read_models, seats
+from tables import busts, draws, handforhand, hands, house_rules, moves, read_models, seats
 from tables import setup as table_setup
 from tables.models import Move, Table
 from tests.conftest import id_doc
 from tests.payouts.test_payments import finish, signature
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import bust_at, seated, start
+from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 from tournament.models import Entry, Purchase
 
@@ -158,16 +159,18 @@ def test_a_bust_after_a_deal_never_shares_a_hand_with_a_player_out_before_it(dir
 
 
 def test_a_button_drawn_where_a_move_waited_for_it_makes_the_move(director, cashier, floor, tournament):
-    """A late entry opens a spare table; the next player on his way there needs that table's button: once it is
-    drawn (not only entered by hand), the moves follow."""
-    start(director, cashier, tournament, 18, table_numbers=(1, 2))  # 9/9: full
-    table_setup.open_table(director, tournament, 3, 9)
-    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    services.register_entry(cashier, tournament, player, id_doc("LATE0020"))
-    confirm_all(floor, tournament)  # the first player joins him: two at table 3, its button unknown
-    assert read_models.balancing_status(tournament)["need_button"] == [3]
+    """Three tables whose buttons nobody drew: busts call for a move, which waits for the buttons of the two
+    tables it is between; once they are drawn (not only entered by hand), the move follows."""
+    open_tables(director, tournament, [1, 2, 3])
+    register(cashier, tournament, 21)
+    draws.draw_start(director, tournament)  # 7/7/7, no button drawn
+    for number in sorted(seated(tournament)[1].values())[:2]:
+        busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=number))
+    needed = read_models.balancing_status(tournament)["need_button"]
+    assert 1 in needed and len(needed) == 2
     assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
-    seats.draw_button(director, Table.objects.get(tournament=tournament, number=3))
+    for number in needed:
+        seats.draw_button(director, Table.objects.get(tournament=tournament, number=number))
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
     confirm_all(floor, tournament)
     counts = sorted(len(s) for s in seated(tournament).values())

@@ -369,6 +369,7 @@ class Night(RuleBasedStateMachine):
         assert status["need_button"] or status["notice"] is not None, (
             f"tables {[(r.number, r.players) for r in room.values()]} out of balance with no slip and no notice")
 
+
     def nobody_alone_while_others_play(self):
         if self.t is None:
             return
@@ -376,6 +377,9 @@ class Night(RuleBasedStateMachine):
         if len(room) < 2:
             return
         status = read_models.balancing_status(self.t)
+        for row in room:  # the floor can do what it is asked: a button needs two players seated
+            assert row.number not in status["need_button"] or len(row.occupied) >= 2, (
+                f"the map asks for table {row.number}'s button, but one player sits there")
         for row in room:
             if len(row.occupied) == 1 and not row.leaving and not row.reserved:
                 assert row.number in status["need_button"] or status["notice"] is not None, (

@@ -98,6 +98,19 @@ def test_unknown_positions_ask_the_floor_for_the_button():
     assert balance_move([table(1, range(1, 10), Positions(1, 2, 3)), table(2, range(1, 7))]) == NeedButton(2)
 
 
+def test_a_table_with_one_player_and_others_on_their_way_needs_no_button():
+    """Found playing a night through the screens: one player alone at table 4 (a wheelchair seat), a slip
+    already bringing a second: the next move asked for table 4's button, which the floor cannot give while
+    one player sits there ("The button goes to an occupied seat"), and the slips waited for it. Players on
+    their way do not play there yet: any seat plays at once, as at a table of one."""
+    donor = table(1, range(1, 10), Positions(1, 2, 3))
+    alone = table(4, [6], reserved=frozenset({1}))
+    assert balance_move([donor, alone]) == Move(1, 4, 4, 2, "in_play")
+    assert buttons_needed([donor, alone, table(2, range(1, 10), Positions(1, 2, 3))]) == []
+    two = table(4, [6, 7], reserved=frozenset({1}))  # two seated: their game has a button to know
+    assert balance_move([donor, two]) == NeedButton(4)
+
+
 def test_donor_by_break_order_and_the_house_procedure():
     a = table(1, range(1, 10), Positions(1, 2, 3), break_order=2)
     b = table(2, range(1, 10), Positions(1, 2, 3), break_order=1)
