@@ -4,6 +4,7 @@ rules of tables/seating.py; this module feeds them the room and writes what they
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 
 from django.db import connection, transaction
 from django.db.models import Max
@@ -16,7 +17,7 @@ from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
 from . import seating
-from .models import POSITION_FIELDS, Draw, Seat, Table
+from .models import POSITION_FIELDS, Draw, Move, Seat, Table
 from .selectors import breaking_tables, live_seats, needs_of, reserved_seats, start_drawn, tie_orders
 
 
@@ -49,9 +50,10 @@ def reveal(t: Tournament, draw: Draw, kind: str, inputs: dict, result, actor) ->
 
 
 def room_of(t: Tournament, tables: list) -> tuple[seating.Room, dict[int, Table]]:
-    """Open seats and player counts of the given tables (anything with `pk`, `number`, `seats` and
-    `accessible`). The live seats are read by tournament, an indexed query, and sorted out here: the
-    draws offer (nearly) every table in play, and an IN list of a thousand table ids costs more."""
+    """Open seats and player counts (seated and arriving, less those with a slip out) of the given tables
+    (anything with `pk`, `number`, `seats` and `accessible`). The live seats are read by tournament, an indexed
+    query, and sorted out here: the draws offer (nearly) every table in play, and an IN list of a thousand table
+    ids costs more."""
     by_id = {table.pk: table for table in tables}
     taken: dict[int, set[int]] = {table.pk: set() for table in tables}
     for table_id, seat in live_seats(t).values_list("table_id", "seat"):
@@ -60,7 +62,10 @@ def room_of(t: Tournament, tables: list) -> tuple[seating.Room, dict[int, Table]
     for table_id, seat in reserved_seats(t, list(by_id)):
         taken[table_id].add(seat)
     open_seats = {table.number: [s for s in range(1, table.seats + 1) if s not in taken[table.pk]] for table in tables}
-    players = {table.number: len(taken[table.pk]) for table in tables}
+    leaving = Counter(Move.objects.filter(tournament=t, status=Move.Status.PENDING).values_list("from_table_id", flat=True))
+    # Players counted as balancing counts them: seated and arriving, not those with a slip out (found by the night
+    # machine: a late entry sat down where a slip was bringing a player, and the slip then left the room out of balance).
+    players = {table.number: len(taken[table.pk]) - leaving.get(table.pk, 0) for table in tables}
     room = seating.Room.of(open_seats, players, accessible=[table.number for table in tables if table.accessible])
     return room, {table.number: table for table in tables}
 
