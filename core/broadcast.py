@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from . import groups
@@ -23,19 +23,30 @@ def serialize_event(event) -> dict:
     }
 
 
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid = 0
+_loop_lock = threading.Lock()
+SEND_TIMEOUT = 10  # seconds: a channel layer that does not answer fails the send (logged), never the request
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    """One event loop per process, in a thread of its own, that sends every push in the order given.
+    async_to_sync made a thread and an event loop for each send (about 2 ms each, three or four sends per
+    event), and the Redis layer a connection for each new loop; this loop keeps both. A forked process (a
+    Celery worker) starts its own."""
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid() or _loop.is_closed():
+            _loop, _loop_pid = asyncio.new_event_loop(), os.getpid()
+            threading.Thread(target=_loop.run_forever, name="broadcast", daemon=True).start()
+        return _loop
+
+
 def _group_send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        async_to_sync(layer.group_send)(group, message)
-        return
-    # Called from a thread that runs an event loop (only a test driver does this): send from a helper thread.
-    worker = threading.Thread(target=async_to_sync(layer.group_send), args=(group, message))
-    worker.start()
-    worker.join()
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender_loop()).result(SEND_TIMEOUT)
 
 
 def send(group: str, data: dict) -> None:
