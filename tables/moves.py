@@ -423,7 +423,10 @@ def confirm_move(actor, tournament: Tournament, number) -> Move:
     record_event(t, "move.done", {"move": slip(move), "entries": [move.entry.number],
                                   "tables": [move.from_table.number, move.to_table.number],
                                   "broken": move.from_table.number if broken else None}, actor, stats=False)
-    flag_halts(t, actor)
+    if broken or not Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists():
+        rebalance(t, actor)  # the room as the slips left it: what waited for them (a break, a move) is decided now
+    else:
+        flag_halts(t, actor)
     call_next(t, actor)
     return move
 

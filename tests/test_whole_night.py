@@ -40,7 +40,7 @@ from tournament import services, setup
 from tournament.models import AuditEvent, ChipAdjustment, Entry, Level, Purchase
 from tournament.stats import tournament_stats
 
-EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "40"))
 STEPS = int(os.environ.get("NIGHT_STEPS", "70"))
 REFUSED = (ServiceError, ValidationError)
 
