@@ -8,8 +8,8 @@ README "What the software guarantees").
 
 A refusal (ServiceError, or a house rule refused by field) is fine and must change nothing; any other
 exception fails. The same examples run on every run (tests/conftest.py's profile); `HYPOTHESIS_PROFILE=explore`
-and NIGHT_EXAMPLES / NIGHT_STEPS play many more; a counterexample found there becomes an @example-like
-replay below (test_replays)."""
+and NIGHT_EXAMPLES / NIGHT_STEPS play many more; a counterexample found there is kept, as hypothesis printed
+it, in tests/test_night_replays.py, and its hole gets a short test in tests/test_night_findings.py."""
 from __future__ import annotations
 
 import os
