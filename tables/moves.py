@@ -107,12 +107,14 @@ def balancing_tables(tables: dict[int, TableRow]) -> list[TableRow]:
 
 
 def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) -> list[int]:
-    """Store which tables must halt (TDA24 R11-D) and tell the tables whose flag changed. `tables`:
-    the room as read by the caller, if the seats have not changed since (slips change no seat)."""
-    rules = house_rules(t)
+    """Store which tables must halt (TDA24 R11-D), tell the tables whose flag changed. `tables`: the room as read by the caller."""
+    rules, room = house_rules(t), tables or read_room(t)
+    # A button is asked only where two play: at a table left with one (busts, moves out) there is none to enter.
+    Table.objects.filter(tournament=t, needs_button=True, number__in=[r.number for r in room.values() if len(r.occupied) < 2]
+                         ).update(needs_button=False)
     # Counted as they sit: a table waiting for a player on the way is short until the player sits.
     states = [bal.TableState(number=row.number, seats=row.seats, occupied=frozenset(row.occupied),
-                             break_order=row.break_order) for row in balancing_tables(tables or read_room(t))]
+                             break_order=row.break_order) for row in balancing_tables(room)]
     now_halted = set(bal.halted(states, rule_settings(rules)))
     was = set(Table.objects.filter(tournament=t, halted=True).values_list("number", flat=True))
     if now_halted != was:
@@ -124,8 +126,7 @@ def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) 
 
 
 def _next_number(t: Tournament) -> int:
-    last = Move.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first()
-    return (last or 0) + 1
+    return (Move.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first() or 0) + 1
 
 
 def _create(t: Tournament, actor, kind: str, entry_id: int, src: TableRow, from_seat: int, dst: TableRow,
