@@ -73,6 +73,7 @@ class Night(RuleBasedStateMachine):
         self._patch.stop()
         transaction.set_rollback(True)
         self._atomic.__exit__(None, None, None)
+        self.torn_down = True
 
     # --- helpers -------------------------------------------------------------------------------------
 
