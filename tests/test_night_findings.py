@@ -141,6 +141,8 @@ def test_a_paid_prize_keeps_its_player_out_until_the_payment_is_voided(director,
     refused("prize_paid", busts.undo_bust, floor, fourth)
     payouts.void_payment(cashier, payment, "paid in error")
     busts.undo_bust(floor, fourth)
+    fourth.refresh_from_db()
+    assert fourth.status == Entry.Status.ACTIVE
 
 
 def test_a_bust_after_a_deal_never_shares_a_hand_with_a_player_out_before_it(director, cashier, floor, tournament):
@@ -227,7 +229,8 @@ def test_the_payout_structure_stays_while_a_prize_paid_from_it_stands(director, 
     payment = payouts.pay_prize(cashier, Entry.objects.get(pk=entries[4].pk), id_doc("EA0000004"), signature())
     refused("structure_fixed_by_payment", payouts.set_payout_plan, director, tournament, {"share_paid_bp": 2500})
     payouts.void_payment(cashier, payment, "paid in error")
-    payouts.set_payout_plan(director, tournament, {"share_paid_bp": 2500})  # nothing paid: the director may again
+    plan = payouts.set_payout_plan(director, tournament, {"share_paid_bp": 2500})  # nothing paid: the director may again
+    assert plan.share_paid_bp == 2500
 
 
 def test_a_late_entry_counts_the_players_on_their_way_and_those_leaving(director, cashier, floor, tournament):

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_whole_night import Night, staff
+from tests.test_whole_night import Night, check_night, staff
+
+
+def holds(state) -> bool:
+    """Every invariant of a night, once more on the night as the replay left it."""
+    check_night(state.t)
+    return True
 
 
 @pytest.fixture
@@ -135,6 +141,7 @@ def test_a_payout_plan_after_a_stop_deal_at_three(night):
     state.night_holds()
     state.payout_plan(share=3000)
     state.night_holds()
+    assert holds(state)
     state.teardown()
 
 
@@ -262,6 +269,7 @@ def test_a_payout_plan_after_a_stop_deal_at_two(night):
     state.night_holds()
     state.payout_plan(share=3000)
     state.night_holds()
+    assert holds(state)
     state.teardown()
 
 
@@ -356,6 +364,7 @@ def test_a_late_entry_where_a_slip_brings_a_player(night):
     state.night_holds()
     state.slip(confirm=True, i=335)
     state.night_holds()
+    assert holds(state)
     state.teardown()
 
 
@@ -461,6 +470,7 @@ def test_the_last_slip_confirmed_after_deals_and_hand_for_hand(night):
     state.night_holds()
     state.slip(confirm=True, i=218)
     state.night_holds()
+    assert holds(state)
     state.teardown()
 
 
@@ -570,6 +580,7 @@ def test_a_spare_table_busted_down_to_one_player_after_its_button_was_asked(nigh
     state.night_holds()
     state.busts_in_one_hand(i=804, stacks=[2, 3])
     state.night_holds()
+    assert holds(state)
     state.teardown()
 
 
@@ -694,4 +705,5 @@ def test_two_breaks_at_once_and_a_void_leave_a_player_alone(night):
     state.night_holds()
     state.void(i=628)
     state.night_holds()
+    assert holds(state)
     state.teardown()

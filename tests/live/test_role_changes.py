@@ -90,3 +90,4 @@ async def test_a_table_socket_closes_when_its_login_loses_the_right(tournament, 
     socket = await open_socket(f"/ws/t/{tournament.pk}/tables/1/", floor)
     await database_sync_to_async(demote)(floor)
     await closed_within_a_second(socket)
+    assert await socket.receive_nothing(timeout=0.3)  # nothing after the close
