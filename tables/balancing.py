@@ -111,11 +111,11 @@ def table_to_break(tables: Sequence[TableState]) -> int | None:
 
 
 def break_fits(tables: Sequence[TableState], number: int) -> bool:
-    """Whether the players seated at the breaking table find open seats at the other tables now: a
-    seat still taken by a player with a slip out is not open until that slip is confirmed."""
+    """Whether the players of the breaking table (seated there, and on their way to it from a table that
+    broke before) find open seats at the other tables now: a seat still taken by a player with a slip out
+    is not open until that slip is confirmed."""
     breaking = next(t for t in tables if t.number == number)
-    movers = len(breaking.occupied - breaking.leaving)
-    return movers <= sum(len(t.open_seats) for t in tables if t.number != number)
+    return breaking.players <= sum(len(t.open_seats) for t in tables if t.number != number)
 
 
 def gap(settings: Settings) -> int:

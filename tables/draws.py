@@ -42,6 +42,17 @@ def commit_next_draw(actor, tournament: Tournament) -> Draw:
     return pending_draw(t)
 
 
+def seat_draw(t: Tournament, fn, room: seating.Room, needs: dict, inputs: dict) -> tuple[Draw, dict[int, tuple[int, int]]]:
+    """The committed seed run through a seat draw (`fn`: seating.draw_start or draw_late) over the room,
+    for `inputs["entries"]`: the draw and its seats (entry -> table, seat), which the caller writes and
+    reveals. A draw the rules refuse is an error the floor can act on."""
+    draw = pending_draw(t)
+    try:
+        return draw, fn(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
+    except seating.DrawError as exc:
+        raise draw_error(exc) from exc
+
+
 def reveal(t: Tournament, draw: Draw, kind: str, inputs: dict, result, actor) -> Draw:
     draw.kind, draw.inputs, draw.result, draw.drawn_at = kind, inputs, result, timezone.now()
     draw.actor = actor_user(actor)
@@ -189,7 +200,6 @@ def draw_start(actor, tournament: Tournament) -> Draw:
     if start_drawn(t):
         raise ServiceError(_("The start draw is done already; new entries are seated as they register."),
                            code="already_drawn", status=409)
-    draw = pending_draw(t)
     entries = _unseated_entries(t)
     if not entries:
         raise ServiceError(_("There is nobody to seat: register entries first."), code="no_entries", status=409)
@@ -197,10 +207,7 @@ def draw_start(actor, tournament: Tournament) -> Draw:
     tables = choose_tables(t, len(entries), needs)
     room, by_number = room_of(t, tables)
     inputs = {"entries": [e.number for e in entries], **room_json(room), **needs_inputs(needs)}
-    try:
-        result = seating.draw_start(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
-    except seating.DrawError as exc:
-        raise draw_error(exc) from exc
+    draw, result = seat_draw(t, seating.draw_start, room, needs, inputs)
     now = timezone.now()
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, now)
     _fast_toast_compression()
@@ -234,14 +241,10 @@ def late_room(t: Tournament, count: int, needs: dict[int, seating.Need]) -> tupl
 def seat_late_entries(actor, t: Tournament, entries: list[Entry], kind: str = Draw.Kind.LATE) -> Draw:
     """Late entries and re-entries (TDA 5): each to a random open seat at a table with the fewest
     players. The caller holds the tournament lock and checked the role."""
-    draw = pending_draw(t)
     needs = needs_of(t, entries)
     room, by_number = late_room(t, len(entries), needs)
     inputs = {"entries": sorted(e.number for e in entries), **room_json(room), **needs_inputs(needs)}
-    try:
-        result = seating.draw_late(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
-    except seating.DrawError as exc:
-        raise draw_error(exc) from exc
+    draw, result = seat_draw(t, seating.draw_late, room, needs, inputs)
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, timezone.now())
     reveal(t, draw, kind, inputs, seating.result_rows(result), actor)
     record_event(t, "seating.drawn", {

@@ -12,7 +12,7 @@ from core.errors import ServiceError, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Player, Tournament
 
-from . import draws, moves, positions
+from . import breaks, draws, moves, positions
 from .draws import seat_late_entries
 from .models import POSITION_FIELDS, Seat, SeatRequest, Table
 from .selectors import breaking_tables, live_seats, reserved_seats, seat_of, start_drawn
@@ -114,7 +114,7 @@ def reseat_after_undo(actor, t: Tournament, entry: Entry) -> Seat | None:
         except ServiceError as exc:
             if exc.code != "no_open_seat" or last is None or last.table_id not in breaking_tables(t):
                 raise
-            moves.cancel_break(t, actor, last.table, "bust undone: the table no longer breaks")
+            breaks.cancel_break(t, actor, last.table, "bust undone: the table no longer breaks")
             free = [s for s in ([last.seat] + list(range(1, last.table.seats + 1))) if _seat_free(t, last.table, s)]
             if not free:
                 raise

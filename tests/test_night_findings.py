@@ -277,3 +277,35 @@ def test_a_table_left_with_one_player_is_not_asked_for_its_button(director, cash
         status = read_models.balancing_status(tournament)
         for table, players in seated(tournament).items():
             assert table not in status["need_button"] or len(players) >= 2, (table, players, status["need_button"])
+
+
+def test_a_table_that_breaks_while_players_are_on_their_way_to_it_sends_them_on(director, cashier, floor, tournament):
+    """Found by an explore run of the night machine: with table 5 breaking, busts made table 4 break too while
+    players of table 5 were on their way to it. Their slips were cancelled, so table 5 played again and broke
+    again, into table 4, which broke again: Balance went back and forth until its step limit and left a
+    player alone at a table with no slip. The players on their way are drawn again with the breaking table's
+    own, from where they sit, and a breaking table stays breaking."""
+    open_tables(director, tournament, [1, 2, 3, 4, 5], seats=6)
+    register(cashier, tournament, 27)
+    draws.draw_start(director, tournament)  # 6/6/5/5/5
+    for number in range(1, 6):
+        draws.draw_button(director, Table.objects.get(tournament=tournament, number=number))
+    house_rules.set_house_rules(director, tournament, {"balance_threshold": 5, "halt_short_by": 5})  # breaks only
+    first, second = Table.objects.filter(tournament=tournament).order_by("break_order", "number")[:2]
+    playing = [n for n in range(1, 6) if n not in (first.number, second.number)]
+    for _ in range(3):  # 24 left: the first table breaks, its players drawn first to the second, left with 3
+        bust_at(floor, tournament, second.number if len(seated(tournament)[second.number]) > 3 else first.number)
+    pending = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
+    assert pending.filter(kind=Move.Kind.BREAK, from_table=first, to_table=second).exists()
+    for number in playing * 2:
+        bust_at(floor, tournament, number)  # 18 left: the second breaks while they are on their way to it
+        breaking = set(pending.filter(kind=Move.Kind.BREAK).values_list("from_table__number", flat=True))
+        assert not pending.filter(to_table__number__in=breaking).exists(), "a breaking table takes nobody in"
+        assert pending.count() <= 12, "one slip per player on the move, not slips made back and forth"
+        movers = set(pending.values_list("entry__number", flat=True))
+        room = seated(tournament)
+        assert all(set(room.get(n, {}).values()) <= movers for n in breaking), "everyone at a breaking table moves"
+    assert breaking == {first.number, second.number}
+    confirm_all(floor, tournament)
+    assert sorted(len(s) for s in seated(tournament).values()) == [6, 6, 6]
+    assert not Table.objects.filter(pk__in=(first.pk, second.pk), in_play=True).exists()

@@ -584,12 +584,11 @@ def test_a_spare_table_busted_down_to_one_player_after_its_button_was_asked(nigh
     state.teardown()
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "open (issue 22): with 12 players left at five 6-seat tables and two breaks under way, a void cancels the slips "
-    "into table 3 and leaves its one player alone with no slip and no notice; Balance now then makes 31 break slips "
-    "going back and forth between tables 3, 4 and 5. Strict: this fails the run once fixed, to be kept as a replay."))
-def test_two_breaks_at_once_and_a_void_leave_a_player_alone(night):
-    """Found by an explore run at the end of the session of 2026-11-26; not fixed yet."""
+def test_two_breaks_at_once_and_a_void_leave_nobody_alone(night):
+    """With 12 players left at five 6-seat tables and two breaks under way, a void made table 3 break while
+    players of the breaking tables were on their way to it: their slips were cancelled, tables 4 and 5 played
+    again, and Balance went back and forth until its step limit, leaving a player alone with no slip
+    (tests/test_night_findings.py::test_a_table_that_breaks_while_players_are_on_their_way_to_it_sends_them_on)."""
     state = night()
     state.begin(players=27, threshold=3, spare=False, size=6, ties='tie', redraws=False, seed=267)
     state.night_holds()
