@@ -11,19 +11,13 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Group
-from django.test import Client
 
 from tables import setup as table_setup
 from tests.conftest import id_doc
+from tests.live.test_origins import session_of
 from tournament import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def session_of(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
 
 
 async def open_socket(path: str, user) -> WebsocketCommunicator:

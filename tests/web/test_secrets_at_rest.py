@@ -13,17 +13,11 @@ import pytest
 from django.apps import apps as django_apps
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
-from rest_framework.test import APIClient
 
 from tables.models import Table
+from tests.tables.test_api import client_for
 from web.idempotency import SECRET_FIELDS, SECRET_NOTE, IdempotentMixin
 from web.models import IdempotencyKey
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def _resolve(schema: dict, node: dict) -> dict:
