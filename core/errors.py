@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
 
 from . import roles
@@ -39,6 +40,22 @@ def full_clean(instance, exclude: list[str] | None = None) -> None:
         messages = [f"{label(field)}: {message}" if field != "__all__" else str(message)
                     for field, errors in exc.message_dict.items() for message in errors]
         raise ServiceError(" ".join(messages), code="invalid", details=messages) from exc
+
+
+def clean_reason(text, model, field: str, missing: str | None = None, too_long: str | None = None) -> str:
+    """A reason or a note typed by staff, as it is stored: spaces tidied; refused when empty (`missing`: the
+    message, where a reason is required) or longer than its column (`too_long`, with %(max)s)."""
+    cleaned = " ".join(str(text or "").split())
+    if missing is not None and not cleaned:
+        raise ServiceError(missing, code="reason_missing")
+    check_length(cleaned, model, field, too_long or _("The reason is too long: at most %(max)s characters."))
+    return cleaned
+
+
+def next_number(rows: QuerySet) -> int:
+    """The next number in a sequence that counts from 1 (entries, receipts, slips, draws): one more than the
+    highest of `rows`. The caller holds the lock that orders the writers (the tournament's)."""
+    return (rows.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
 def check_length(text: str, model, field: str, message: str) -> None:

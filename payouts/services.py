@@ -10,13 +10,12 @@ import binascii
 import io
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from PIL import Image
 
 from core import roles
-from core.errors import ServiceError, full_clean, require
+from core.errors import ServiceError, clean_reason, full_clean, next_number, require
 from tournament import services as tournament_services
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -218,7 +217,7 @@ def pay_prize(actor, entry: Entry, document: IdDocument | None, signature) -> Pa
     finisher, amount = due.finisher, due.amount
     png = signature_png(signature)
     check = tournament_services.check_id_again(actor, e, document)
-    number = (Payment.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    number = next_number(Payment.objects.filter(tournament=t))
     payment = Payment.objects.create(
         tournament=t, entry=e, number=number, amount=amount, place=finisher.place, place_low=finisher.place_low,
         id_check=check, signature=png, paid_at=timezone.now(), paid_by=actor_user(actor))
@@ -232,12 +231,7 @@ def pay_prize(actor, entry: Entry, document: IdDocument | None, signature) -> Pa
 def void_payment(actor, payment: Payment, reason: str) -> Payment:
     """A payment made in error is voided with a reason (never deleted); the prize can then be paid again."""
     require(actor, roles.PAY)
-    reason = (reason or "").strip()
-    if not reason:
-        raise ServiceError(_("Give a reason for voiding."), code="reason_missing")
-    if len(reason) > Payment._meta.get_field("void_reason").max_length:
-        raise ServiceError(_("The reason is too long: at most %(max)s characters.")
-                           % {"max": Payment._meta.get_field("void_reason").max_length}, code="reason_too_long")
+    reason = clean_reason(reason, Payment, "void_reason", _("Give a reason for voiding."))
     t = lock_tournament(payment.tournament_id)
     p = Payment.objects.select_for_update().select_related("entry__player").get(pk=payment.pk)
     if p.status == Payment.Status.VOIDED:
@@ -346,7 +340,7 @@ def propose_deal(actor, tournament: Tournament, data: dict) -> Deal:
         raise _refusal(exc, entries) from None
     except ValueError as exc:
         raise ServiceError(_("This deal cannot be made: %(problem)s") % {"problem": exc}, code="deal_invalid") from None
-    number = (Deal.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    number = next_number(Deal.objects.filter(tournament=t))
     row = Deal.objects.create(
         tournament=t, number=number, kind=kind, mode=mode, entries=entries, stacks=chips, amounts=list(deal.amounts),
         to_play_for=to_play_for, prizes_left=prizes_left, table=list(deal.table),
@@ -396,10 +390,7 @@ def approve_deal(actor, deal: Deal) -> Deal:
 def reject_deal(actor, deal: Deal, reason: str = "") -> Deal:
     """A proposed deal is rejected by the director or withdrawn by the floor; the old prizes stand."""
     require(actor, roles.DEAL_PROPOSE)
-    reason = (reason or "").strip()
-    if len(reason) > Deal._meta.get_field("reason").max_length:
-        raise ServiceError(_("The reason is too long: at most %(max)s characters.")
-                           % {"max": Deal._meta.get_field("reason").max_length}, code="reason_too_long")
+    reason = clean_reason(reason, Deal, "reason")
     t = lock_tournament(deal.tournament_id)
     d = _pending(t, deal)
     d.status, d.decided_at, d.decided_by, d.reason = Deal.Status.REJECTED, timezone.now(), actor_user(actor), reason

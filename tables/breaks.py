@@ -10,9 +10,9 @@ from tournament.models import Entry, Tournament
 
 from . import positions as pos
 from . import seating
-from .draws import needs_inputs, pending_draw, reveal, room_json, seat_draw, software_button
+from .draws import needs_inputs, pending_draw, room_json, seat_draw, software_button
 from .models import Draw, Move, Seat, Table
-from .room import TableRow, announce, balancing_tables, cancel_slip, create_slip, next_number
+from .room import TableRow, announce, balancing_tables, cancel_slip, create_slip, next_move_number
 from .selectors import breaking_tables, needs_of, slip
 
 REDRAWN = "table breaks: seat drawn again"
@@ -69,8 +69,7 @@ def break_table(t: Tournament, actor, tables: dict[int, TableRow], breaking: Tab
     plan = seating.Room.of(open_seats, players, accessible=sorted(accessible))
     needs = needs_of(t, entries)
     inputs = {"table": breaking.number, "entries": movers, **room_json(plan), **needs_inputs(needs)}
-    draw, result = seat_draw(t, seating.draw_late, plan, needs, inputs)
-    reveal(t, draw, Draw.Kind.BREAK, inputs, seating.result_rows(result), actor)
+    draw, result = seat_draw(t, Draw.Kind.BREAK, seating.draw_late, plan, needs, inputs, actor)
     arrivals: dict[int, list[int]] = {}
     for _entry, (table, seat) in result.items():
         arrivals.setdefault(table, []).append(seat)
@@ -86,7 +85,7 @@ def break_table(t: Tournament, actor, tables: dict[int, TableRow], breaking: Tab
             others_arriving = [s for s in seats if s != seat]
             positions[(table, seat)] = pos.arrival(row.seats, sorted(set(live) | set(others_arriving)), last, seat).role
     moves = []
-    number = next_number(t)
+    number = next_move_number(t)
     for entry_number, (table, seat) in sorted(result.items()):
         src, from_seat = from_where[id_of[entry_number]]
         moves.append(create_slip(t, actor, Move.Kind.BREAK, id_of[entry_number], src, from_seat, tables[table], seat,
@@ -118,13 +117,12 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
                            accessible=[n for n in keep if tables[n].accessible])
     needs = needs_of(t, [s.entry for s in seats])
     inputs = {"keep": sorted(keep), "entries": entries, **room_json(plan), **needs_inputs(needs)}
-    draw, result = seat_draw(t, seating.draw_start, plan, needs, inputs)
-    reveal(t, draw, Draw.Kind.REDRAW, inputs, seating.result_rows(result), actor)
+    draw, result = seat_draw(t, Draw.Kind.REDRAW, seating.draw_start, plan, needs, inputs, actor)
     by_entry = {s.entry.number: s for s in seats}
     for s in seats:
         s.ended_at, s.end_reason = now, Seat.End.MOVE
     Seat.objects.bulk_update(seats, ["ended_at", "end_reason"])
-    number = next_number(t)
+    number = next_move_number(t)
     moves = []
     for entry_number, (table, seat) in sorted(result.items()):
         old = by_entry[entry_number]

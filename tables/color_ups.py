@@ -15,7 +15,7 @@ from tournament.models import ChipAdjustment, Level, Tournament
 
 from . import chip_race as cr
 from . import selectors
-from .draws import pending_draw, reveal
+from .draws import pending_draw, run_draw
 from .models import ChipRace, ColorUp, Draw, Table
 from .selectors import in_play_before, live_seats, race_rules
 
@@ -136,27 +136,28 @@ def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> Ch
     occupied = dict(live_seats(t).filter(table=table).values_list("seat", "entry__number"))
     counted = _seat_chips(seats, set(occupied))
     rules = cr.RaceRules.from_json(color_up.rules)
-    draw = None
+    typed = {str(s): {"chips": {str(v): c for v, c in chips.leaving.items()}, "other": chips.other_value,
+                      "entry": occupied[s]} for s, chips in sorted(counted.items())}
+    public = {seat: {"chips": row["chips"], "other": row["other"]} for seat, row in typed.items()}  # no entries
+
+    def from_seed(seed: bytes):
+        race = cr.race_from_seed(color_up.in_play, color_up.leaving, counted, seed, rules)
+        return race, race.to_json()
     try:
         if cards is None:
-            draw = pending_draw(t)
-            result = cr.race_from_seed(color_up.in_play, color_up.leaving, counted, bytes.fromhex(draw.seed), rules)
+            draw, result = run_draw(t, Draw.Kind.RACE, {"table": table.number, "color_up": color_up.level, "seats": public},
+                                    from_seed, actor)
+            pending_draw(t)
         else:
             if not isinstance(cards, dict):
                 raise ServiceError(_("Give the cards dealt to each seat."), code="invalid")
+            draw = None
             result = cr.race(color_up.in_play, color_up.leaving, counted, {int(k): v for k, v in cards.items()}, rules)
     except cr.RaceError as exc:
         raise _race_error(exc) from None
     except (TypeError, ValueError):
         raise ServiceError(_("Give the cards by seat number, as rank and suit (As, Td, 9c)."), code="invalid") from None
     record = result.to_json()
-    typed = {str(s): {"chips": {str(v): c for v, c in chips.leaving.items()}, "other": chips.other_value,
-                      "entry": occupied[s]} for s, chips in sorted(counted.items())}
-    if draw is not None:
-        public = {seat: {"chips": row["chips"], "other": row["other"]} for seat, row in typed.items()}  # no entries
-        reveal(t, draw, Draw.Kind.RACE, {"table": table.number, "color_up": color_up.level, "seats": public}, record,
-               actor)
-        pending_draw(t)
     if standing is not None:
         standing.status = ChipRace.Status.REDONE
         standing.save(update_fields=["status"])

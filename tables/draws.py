@@ -7,12 +7,11 @@ import secrets
 from collections import Counter
 
 from django.db import connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
-from core.errors import ServiceError, require
+from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
@@ -27,7 +26,7 @@ def pending_draw(t: Tournament) -> Draw:
     if draw is not None:
         return draw
     seed = secrets.token_bytes(seating.SEED_BYTES)
-    number = (Draw.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    number = next_number(Draw.objects.filter(tournament=t))
     draw = Draw.objects.create(tournament=t, number=number, commitment=seating.commitment(seed), seed=seed.hex(),
                                committed_at=timezone.now())
     record_event(t, "draw.committed", {"draw": number, "commitment": draw.commitment}, None, stats=False)
@@ -42,15 +41,28 @@ def commit_next_draw(actor, tournament: Tournament) -> Draw:
     return pending_draw(t)
 
 
-def seat_draw(t: Tournament, fn, room: seating.Room, needs: dict, inputs: dict) -> tuple[Draw, dict[int, tuple[int, int]]]:
-    """The committed seed run through a seat draw (`fn`: seating.draw_start or draw_late) over the room,
-    for `inputs["entries"]`: the draw and its seats (entry -> table, seat), which the caller writes and
-    reveals. A draw the rules refuse is an error the floor can act on."""
+def run_draw(t: Tournament, kind: str, inputs: dict, compute, actor) -> tuple[Draw, object]:
+    """Every draw (DESIGN.md, "Randomness"): the seed committed beforehand runs `compute(seed) -> (result,
+    recorded)`, and the draw is revealed with its inputs and what it recorded. Returns the draw and the
+    result for the caller to write; the caller commits the next seed (pending_draw) once its events are
+    recorded. A draw the rules refuse raises from `compute`, and nothing is revealed."""
     draw = pending_draw(t)
-    try:
-        return draw, fn(bytes.fromhex(draw.seed), inputs["entries"], room, needs)
-    except seating.DrawError as exc:
-        raise draw_error(exc) from exc
+    result, recorded = compute(bytes.fromhex(draw.seed))
+    reveal(t, draw, kind, inputs, recorded, actor)
+    return draw, result
+
+
+def seat_draw(t: Tournament, kind: str, fn, room: seating.Room, needs: dict, inputs: dict,
+              actor) -> tuple[Draw, dict[int, tuple[int, int]]]:
+    """A seat draw (`fn`: seating.draw_start or draw_late) over the room for `inputs["entries"]`: the draw
+    and its seats (entry -> table, seat). A draw the rules refuse is an error the floor can act on."""
+    def compute(seed: bytes):
+        try:
+            result = fn(seed, inputs["entries"], room, needs)
+        except seating.DrawError as exc:
+            raise draw_error(exc) from exc
+        return result, seating.result_rows(result)
+    return run_draw(t, kind, inputs, compute, actor)
 
 
 def reveal(t: Tournament, draw: Draw, kind: str, inputs: dict, result, actor) -> Draw:
@@ -207,11 +219,10 @@ def draw_start(actor, tournament: Tournament) -> Draw:
     tables = choose_tables(t, len(entries), needs)
     room, by_number = room_of(t, tables)
     inputs = {"entries": [e.number for e in entries], **room_json(room), **needs_inputs(needs)}
-    draw, result = seat_draw(t, seating.draw_start, room, needs, inputs)
+    _fast_toast_compression()
+    draw, result = seat_draw(t, Draw.Kind.START, seating.draw_start, room, needs, inputs, actor)
     now = timezone.now()
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, now)
-    _fast_toast_compression()
-    reveal(t, draw, Draw.Kind.START, inputs, seating.result_rows(result), actor)
     if t.status == Tournament.Status.SETUP:
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
     record_event(t, "seating.drawn", {
@@ -244,9 +255,8 @@ def seat_late_entries(actor, t: Tournament, entries: list[Entry], kind: str = Dr
     needs = needs_of(t, entries)
     room, by_number = late_room(t, len(entries), needs)
     inputs = {"entries": sorted(e.number for e in entries), **room_json(room), **needs_inputs(needs)}
-    draw, result = seat_draw(t, seating.draw_late, room, needs, inputs)
+    draw, result = seat_draw(t, kind, seating.draw_late, room, needs, inputs, actor)
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, timezone.now())
-    reveal(t, draw, kind, inputs, seating.result_rows(result), actor)
     record_event(t, "seating.drawn", {
         "draw": draw.number, "kind": kind, "commitment": draw.commitment, "seed": draw.seed, "seated": len(result),
         "entries": sorted(result), "seats": [{"entry": n, "table": tb, "seat": s} for n, (tb, s) in sorted(result.items())],
@@ -309,11 +319,11 @@ def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None
 def software_button(t: Tournament, table: Table, actor) -> dict:
     """The software's high-card draw for the button, from the committed seed (lock held)."""
     occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
-    draw = pending_draw(t)
-    dealt = seating.deal_high_card(bytes.fromhex(draw.seed), occupied)
-    winner = seating.high_card_winner(dealt)
-    reveal(t, draw, Draw.Kind.BUTTON, {"table": table.number, "seats": occupied},
-            {"cards": {str(k): v for k, v in dealt.items()}, "button": winner}, actor)
+    def compute(seed: bytes):
+        dealt = seating.deal_high_card(seed, occupied)
+        return dealt, {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
+    draw, dealt = run_draw(t, Draw.Kind.BUTTON, {"table": table.number, "seats": occupied}, compute, actor)
+    winner = draw.result["button"]
     result = _set_button(t, table, actor, winner, dealt, draw.number)
     pending_draw(t)
     return result
@@ -326,9 +336,8 @@ def draw_tie_order(t: Tournament, entries: list[int], place: int, place_low: int
     entries = sorted(entries)
     if tie_orders(t).get(frozenset(entries)) is not None:
         return None
-    draw = pending_draw(t)
-    reveal(t, draw, Draw.Kind.TIE, {"entries": entries, "places": [place, place_low]},
-           {"order": seating.tie_order(bytes.fromhex(draw.seed), entries)}, actor)
+    draw, _order = run_draw(t, Draw.Kind.TIE, {"entries": entries, "places": [place, place_low]},
+                            lambda seed: (None, {"order": seating.tie_order(seed, entries)}), actor)
     record_event(t, "draw.tie", {"draw": draw.number, "entries": entries, "place": place, "place_low": place_low,
                                  "order": draw.result["order"]}, actor, stats=False)
     pending_draw(t)

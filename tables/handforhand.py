@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from clock.models import ClockState
 from clock.services import pause_clock, resume_clock, take_time
 from core import roles
-from core.errors import ServiceError, require
+from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
@@ -39,7 +39,7 @@ def start_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
     paused = clock_state(t) == ClockState.Status.RUNNING
     if paused:
         pause_clock(actor, t)
-    number = (HandForHand.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    number = next_number(HandForHand.objects.filter(tournament=t))
     h = HandForHand.objects.create(
         tournament=t, number=number, started_at=timezone.now(), started_by=actor_user(actor), paused_clock=paused,
         players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())

@@ -7,13 +7,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clock.selectors import rows_of
 from core import roles
-from core.errors import ServiceError, require
+from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Tournament
 
@@ -50,7 +49,7 @@ def _hand_started(actor, table: Table, source: str) -> HandStart:
     handforhand.check_hand_start(t, table)
     rows = rows_of(t)
     level_index = clock_level_index(t, rows, now)
-    number = (HandStart.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+    number = next_number(HandStart.objects.filter(table=table))
     hand = HandStart.objects.create(
         table=table, number=number, at=now, level_index=level_index, previous_level_index=table.hand_level_index,
         previous_started_at=table.hand_started_at, source=source, actor=actor_user(actor),

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
-from core.errors import ServiceError, require
+from core.errors import ServiceError, clean_reason, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
@@ -212,8 +212,7 @@ def cancel_move(actor, tournament: Tournament, number, reason: str = "") -> Move
     require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
     move = _locked_move(t, number)
-    if len(reason or "") > 200:
-        raise ServiceError(_("The note is too long: at most 200 characters."), code="note_too_long")
+    reason = clean_reason(reason, Move, "cancel_reason")
     cancel_slip(t, move, actor, reason or "cancelled", note=reason)
     tables = read_room(t)
     flag_halts(t, actor, tables)

@@ -4,12 +4,11 @@ penalty is given; the player's table tablet shows the hands he still sits out (t
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
-from core.errors import ServiceError, require
+from core.errors import ServiceError, clean_reason, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 
@@ -17,16 +16,11 @@ from . import missed_hands as mh
 from .models import Penalty, Seat
 from .selectors import live_seats
 
-MAX_REASON = 200
+MAX_REASON = Penalty._meta.get_field("reason").max_length
 
 
 def _clean_reason(reason) -> str:
-    text = " ".join(str(reason or "").split())
-    if not text:
-        raise ServiceError(_("Say why: the reason is written on the penalty."), code="invalid")
-    if len(text) > MAX_REASON:
-        raise ServiceError(_("The reason is at most %(max)s characters.") % {"max": MAX_REASON}, code="invalid")
-    return text
+    return clean_reason(reason, Penalty, "reason", _("Say why: the reason is written on the penalty."))
 
 
 def _offender(t: Tournament, entry_number: int | None, table: int | None, seat: int | None) -> tuple[Entry, Seat]:
@@ -72,7 +66,7 @@ def give_penalty(actor, t: Tournament, entry_number: int | None, kind: str, roun
                                          "warning or one hand.")}.get(exc.code, _("A penalty is a warning, one hand, "
                                                                                  "or one to four rounds."))
         raise ServiceError(message, code="invalid") from None
-    number = (Penalty.objects.filter(tournament=t).aggregate(n=Max("number"))["n"] or 0) + 1
+    number = next_number(Penalty.objects.filter(tournament=t))
     penalty = Penalty.objects.create(
         tournament=t, number=number, entry=entry, kind=kind, rounds=rounds if kind == mh.ROUNDS else None,
         players_at_table=players, hands=hands, table_number=held.table.number, seat=held.seat, reason=text,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db import connection
 from django.utils import timezone
 
+from core.errors import next_number
 from tournament.audit import actor_user, record_event
 from tournament.models import Tournament
 
@@ -88,15 +89,15 @@ def balancing_tables(tables: dict[int, TableRow]) -> list[TableRow]:
     return [row for row in tables.values() if row.players > 0]
 
 
-def next_number(t: Tournament) -> int:
-    return (Move.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+def next_move_number(t: Tournament) -> int:
+    return next_number(Move.objects.filter(tournament=t))
 
 
 def create_slip(t: Tournament, actor, kind: str, entry_id: int, src: TableRow, from_seat: int, dst: TableRow,
                 to_seat: int, position: str, draw: Draw | None = None, number: int | None = None, save: bool = True) -> Move:
     """A move slip (saved, or for the caller's bulk_create), and the room as the rules see it next."""
     move = Move(
-        tournament=t, number=number or next_number(t), entry_id=entry_id, kind=kind, from_table_id=src.pk,
+        tournament=t, number=number or next_move_number(t), entry_id=entry_id, kind=kind, from_table_id=src.pk,
         from_seat=from_seat, to_table_id=dst.pk, to_seat=to_seat, position=position, draw=draw,
         created_at=timezone.now(), created_by=actor_user(actor))
     if save:

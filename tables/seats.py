@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
-from core.errors import ServiceError, require
+from core.errors import ServiceError, clean_reason, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Player, Tournament
 
@@ -184,8 +184,7 @@ def set_seat_request(actor, tournament: Tournament, player: Player, *, table_num
         if seat is not None and not 1 <= int(seat) <= table.seats:
             raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats},
                                code="bad_seat")
-    if len(note or "") > 200:
-        raise ServiceError(_("The note is too long: at most 200 characters."), code="note_too_long")
+    note = clean_reason(note, SeatRequest, "note", too_long=_("The note is too long: at most %(max)s characters."))
     now = timezone.now()
     SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=now)
     request = SeatRequest.objects.create(tournament=t, player=player, table_number=table_number, seat=seat,

@@ -14,12 +14,12 @@ from datetime import date
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import broadcast, groups, reactions, roles
-from core.errors import ServiceError, check_length, full_clean, require
+from core.errors import ServiceError, check_length, clean_reason, full_clean, next_number, require
 
 from .audit import lock_tournament, record_event
 from .identity import age_on, document_hmac, last_four, normalise_document_number
@@ -111,10 +111,6 @@ def check_id_again(actor, entry: Entry, document: IdDocument | None) -> IdCheck:
     return _id_check(actor, entry.player, document, IdCheck.Purpose.PAYOUT)
 
 
-def _next_number(model, tournament: Tournament) -> int:
-    return (model.objects.filter(tournament=tournament).aggregate(n=Max("number"))["n"] or 0) + 1
-
-
 def _registration_closed_message(code: str, tournament: Tournament) -> str:
     if code == "finished":
         return _("The tournament has finished.")
@@ -176,12 +172,12 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
     now = timezone.now()
     try:
         with transaction.atomic():
-            entry = Entry.objects.create(tournament=t, player=player, number=_next_number(Entry, t), kind=kind,
+            entry = Entry.objects.create(tournament=t, player=player, number=next_number(Entry.objects.filter(tournament=t)), kind=kind,
                                          id_check=check, id_hmac=hmac_value, created_at=now, created_by=actor)
     except IntegrityError as exc:
         raise ServiceError(_("This player or document already has a live entry."), code="live_entry_exists", status=409) from exc
     purchase = Purchase.objects.create(
-        tournament=t, entry=entry, number=_next_number(Purchase, t),
+        tournament=t, entry=entry, number=next_number(Purchase.objects.filter(tournament=t)),
         kind=Purchase.Kind.REENTRY if kind == Entry.Kind.REENTRY else Purchase.Kind.BUY_IN,
         status=Purchase.Status.PAID, amount=t.buy_in, fee=t.fee, chips=t.starting_stack,
         created_at=now, created_by=actor, paid_at=now, paid_by=actor,
@@ -250,7 +246,7 @@ def add_chips(actor, entry: Entry, kind: str, *, paid: bool = True) -> Purchase:
         raise ServiceError(labels[2] % {"number": entry.number, "max": limit}, code=f"{kind}_limit", status=409)
     now = timezone.now()
     purchase = Purchase.objects.create(
-        tournament=t, entry=entry, number=_next_number(Purchase, t), kind=kind,
+        tournament=t, entry=entry, number=next_number(Purchase.objects.filter(tournament=t)), kind=kind,
         status=Purchase.Status.PAID if paid else Purchase.Status.ANNOUNCED,
         amount=price, fee=fee, chips=chips, created_at=now, created_by=actor,
         paid_at=now if paid else None, paid_by=actor if paid else None,
@@ -281,10 +277,7 @@ def pay_purchase(actor, purchase: Purchase) -> Purchase:
 def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | None = None) -> Purchase:
     """Void a receipt with a reason; the refund is recorded. Voiding a buy-in voids the entry."""
     require(actor, roles.VOID)
-    reason = (reason or "").strip()
-    if not reason:
-        raise ServiceError(_("Give a reason for voiding."), code="reason_missing")
-    check_length(reason, Purchase, "void_reason", _("The reason is too long: at most %(max)s characters."))
+    reason = clean_reason(reason, Purchase, "void_reason", _("Give a reason for voiding."))
     t = lock_tournament(purchase.tournament_id)
     p = Purchase.objects.select_for_update().select_related("entry__player").get(pk=purchase.pk)
     if p.status == Purchase.Status.VOIDED:

@@ -61,7 +61,7 @@ def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floo
 @pytest.mark.parametrize(("data", "message"), [
     ({"kind": "hand", "reason": ""}, "Say why: the reason is written on the penalty."),
     ({"kind": "hand", "reason": "   "}, "Say why: the reason is written on the penalty."),
-    ({"kind": "hand", "reason": "x" * 201}, "The reason is at most 200 characters."),
+    ({"kind": "hand", "reason": "x" * 201}, "The reason is too long: at most 200 characters."),
     ({"kind": "hand", "who": "999", "reason": "Exposed a card"}, "There is no entry #999 in this tournament."),
     ({"kind": "hand", "who": "twelve", "reason": "Exposed a card"}, "Nobody in play here is named “twelve”"),
     ({"kind": "hand", "who": "", "reason": "Exposed a card"}, "Say who: a name, an entry number, or a table and a seat."),
