@@ -6,7 +6,9 @@ them: Czech and Slovak put the symbol after the amount and group thousands with 
 English puts the ISO code first and groups with commas ("CZK 1,100", "EUR 1,100.50"). A figure never
 breaks over two lines: a no-break space joins the currency to the digits, and a negative amount takes
 the minus sign U+2212 ("−CZK 31,000"), which no line may break after, unlike the hyphen "-".
-static/js/live.js (Live.money) follows the same table; tests/core/test_money.py holds both to it.
+A currency's decimals are its ISO 4217 minor units (the `iso4217` package's table; 2 for a code it does
+not know). static/js/live.js (Live.money) follows the same rule, with the decimals the page carries from
+here (the `currency_decimals` tag); tests/browser/test_money.py holds both to the same text.
 
 Plain Python, no Django: callers pass the language (django.utils.translation.get_language()).
 """
@@ -14,11 +16,13 @@ from __future__ import annotations
 
 import re
 
+from iso4217 import Currency
+
 NBSP = "\u00a0"
 MINUS = "\u2212"  # the minus sign: a line never breaks between it and the figure
 
-# ISO 4217 minor units for the currencies that differ from the usual 2.
-DECIMALS = {"JPY": 0, "KRW": 0, "ISK": 0, "HUF": 2, "BHD": 3, "KWD": 3}
+# ISO 4217 minor units of the currencies that differ from the usual 2 (none for gold and the like: 0).
+DECIMALS = {c.code: c.exponent or 0 for c in Currency if c.exponent != 2}
 SYMBOLS = {"CZK": "Kč", "EUR": "€"}  # Czech and Slovak write these after the amount
 
 
@@ -70,15 +74,18 @@ def format_money(amount: int | None, currency: str, language: str | None) -> str
     return f"{sign}{currency}{NBSP}{number}"
 
 
-def format_major(amount: int | None, currency: str) -> str:
-    """Minor units -> the major-unit number a form shows back, plain and unambiguous: "1100", "1100.5"."""
+def format_major(amount: int | None, currency: str, fixed: bool = False) -> str:
+    """Minor units -> the major-unit number a form shows back, plain and unambiguous: "1100", "1100.5";
+    `fixed`: with all the currency's decimals, as a spreadsheet column has them ("1100.50", "1100.00", "1100" in yen)."""
     if amount is None or amount == "":
         return ""
     places = decimals(currency)
     amount = int(amount)
     whole, minor = divmod(abs(amount), 10 ** places)
-    text = str(whole) + (("." + str(minor).zfill(places)).rstrip("0") if minor else "")
-    return ("-" if amount < 0 else "") + text
+    fraction = str(minor).zfill(places) if places else ""
+    if not fixed:
+        fraction = fraction.rstrip("0")
+    return ("-" if amount < 0 else "") + str(whole) + ("." + fraction if fraction else "")
 
 
 _SPACES = re.compile(r"[\s\u00a0\u202f\u2009']")

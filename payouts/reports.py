@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
+from core.money import format_major
 from tournament.models import Tournament
 from tournament.receipts import money, pdf_font
 
@@ -62,13 +63,6 @@ def place_label(place: int, place_low: int) -> str:
     return str(place) if place == place_low else f"{place}\u2013{place_low}"
 
 
-def major_units(amount: int) -> str:
-    """Minor units as a plain number in major units, whatever the language: 110000 -> '1100.00'."""
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), 100)
-    return f"{sign}{whole}.{cents:02d}"
-
-
 def csv_text(text: str) -> str:
     """A name as a spreadsheet shows it, never as a formula it would run ('=1+1' -> "'=1+1")."""
     return "'" + text if text.startswith(FORMULA_START) else text
@@ -85,7 +79,7 @@ def csv_rows(rows: Iterable[dict], currency: str) -> Iterator[list]:
     for row in rows:
         prize, receipt = row["prize"], row["receipt"]
         yield [place_label(row["place"], row["place_low"]), row["entry"], csv_text(row["name"]),
-               major_units(prize) if prize else "", currency if prize else "",
+               format_major(prize, currency, fixed=True) if prize else "", currency if prize else "",
                "" if not prize else yes if receipt is not None else no, "" if receipt is None else receipt]
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.money import MoneyParseError, format_major, format_money, format_number, parse_major
+from core.money import DECIMALS, MoneyParseError, format_major, format_money, format_number, parse_major
 
 NB = "\u00a0"
 MINUS = "\u2212"  # the minus sign: no line breaks after it, as after a hyphen
@@ -29,11 +29,24 @@ MINUS = "\u2212"  # the minus sign: no line breaks after it, as after a hyphen
     (100000, "USD", "cs", f"1{NB}000{NB}USD"),  # no symbol known: the code
     (100000, "HUF", "en-gb", f"HUF{NB}1,000"),
     (1000, "JPY", "en-gb", f"JPY{NB}1,000"),  # no minor unit
+    (1000, "CLP", "cs", f"1{NB}000{NB}CLP"),  # no minor unit (ISO 4217), as every currency of the table
+    (1000, "XOF", "en-gb", f"XOF{NB}1,000"),
+    (1100, "KWD", "en-gb", f"KWD{NB}1.100"),  # three decimals
+    (1105, "TND", "cs", f"1,105{NB}TND"),
     (110000, "CZK", None, f"CZK{NB}1,100"),  # no language: English
     (110000, "CZK", "de", f"CZK{NB}1,100"),  # a language without its own style: English
 ])
 def test_amounts_read_in_major_units_the_way_the_language_writes_them(amount, currency, language, text):
     assert format_money(amount, currency, language) == text
+
+
+def test_each_currency_has_its_iso_4217_decimals():
+    assert {code: DECIMALS[code] for code in ("JPY", "KRW", "ISK", "CLP", "VND", "BHD", "KWD", "CLF")} == {
+        "JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0, "VND": 0, "BHD": 3, "KWD": 3, "CLF": 4}
+    assert "CZK" not in DECIMALS and "EUR" not in DECIMALS and "HUF" not in DECIMALS  # two, as most
+    assert parse_major("1100", "JPY") == 1100 and format_major(1100, "JPY") == "1100"
+    with pytest.raises(MoneyParseError):
+        parse_major("1100,5", "JPY")  # a yen has no fraction
 
 
 def test_no_amount_is_no_text_and_no_currency_is_the_number_alone():

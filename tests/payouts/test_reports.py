@@ -18,6 +18,7 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.money import format_major
 from payouts import cage, reports, selectors, services
 from payouts.models import Payment
 from payouts.reconciliation import reconciliation
@@ -105,11 +106,11 @@ def test_the_results_csv_lists_every_place_with_ties_prizes_and_who_is_paid(clie
     by_entry = {int(row[1]): row for row in rows}
     assert sorted(by_entry) == sorted(won)  # every finishing place, in the money or not
     third, fourth = by_entry[night.entries[3].number], by_entry[night.entries[2].number]
-    assert third == ["3\u20134", str(night.entries[3].number), "Tomáš Dvořák", reports.major_units(paid.amount), "EUR",
+    assert third == ["3\u20134", str(night.entries[3].number), "Tomáš Dvořák", format_major(paid.amount, "EUR", fixed=True), "EUR",
                      "yes", str(paid.number)]
-    assert fourth[2:] == ["Jana Nováková", reports.major_units(won[night.entries[2].number]), "EUR", "no", ""]
+    assert fourth[2:] == ["Jana Nováková", format_major(won[night.entries[2].number], "EUR", fixed=True), "EUR", "no", ""]
     assert int(third[3].replace(".", "")) + int(fourth[3].replace(".", "")) > 0 and [int(r[1]) for r in rows[:2]] == tie
-    assert by_entry[night.reentry.number][2:5] == ["Štefan Maťašovský", reports.major_units(won[night.reentry.number]),
+    assert by_entry[night.reentry.number][2:5] == ["Štefan Maťašovský", format_major(won[night.reentry.number], "EUR", fixed=True),
                                                    "EUR"]  # his re-entry made the money (five places paid)
     out = by_entry[night.entries[4].number]
     assert out[2:] == ["Zuzana Horváthová", "", "", "", ""]  # outside the money: no prize, nothing to pay
@@ -134,7 +135,17 @@ def test_a_name_never_runs_as_a_spreadsheet_formula():
     rows = list(csv.reader(io.StringIO(text.removeprefix(reports.BOM))))
     assert rows[1][2] == "'=HYPERLINK(\"http://x\")" and rows[2][2] == "'-Eva"
     assert rows[1][3:6] == ["1100.00", "CZK", "no"] and rows[2][:1] + rows[2][3:] == ["2\u20133", "0.05", "CZK", "yes", "4"]
-    assert reports.major_units(-250) == "-2.50" and reports.major_units(0) == "0.00"
+    assert format_major(-250, "EUR", fixed=True) == "-2.50" and format_major(0, "EUR", fixed=True) == "0.00"
+
+
+def test_the_results_csv_writes_each_currency_with_its_own_decimals():
+    """A yen prize of 1,100 (no minor unit) is 1100, not 11.00; a Kuwaiti dinar has three decimals."""
+    def prize_of(amount: int, currency: str) -> str:
+        text = reports.results_csv([{"entry": 1, "name": "Eva", "place": 1, "place_low": 1, "prize": amount,
+                                     "receipt": None}], currency)
+        return list(csv.reader(io.StringIO(text.removeprefix(reports.BOM))))[1][3]
+    assert prize_of(1100, "JPY") == "1100" and prize_of(1100, "CLP") == "1100"
+    assert prize_of(1100, "KWD") == "1.100" and prize_of(110000, "CZK") == "1100.00"
 
 
 def pdf_streams(pdf: bytes) -> bytes:

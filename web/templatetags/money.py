@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from django import template
 from django.utils.formats import number_format
+from django.utils.html import json_script
 from django.utils.translation import get_language
 
-from core.money import MINUS, format_money
+from core.money import DECIMALS, MINUS, format_money
 
 register = template.Library()
 
@@ -18,6 +19,13 @@ register = template.Library()
 def money(amount, currency: str = "") -> str:
     """Minor units -> the amount in major units, with cents only when there are any (core/money.py)."""
     return format_money(amount, currency, get_language())
+
+
+@register.simple_tag
+def currency_decimals():
+    """The ISO 4217 decimals of the currencies that have other than 2, as a JSON data block the page's
+    scripts read (Live.money): the browser writes money by the server's rule."""
+    return json_script(DECIMALS, "currency-decimals")
 
 
 @register.filter
