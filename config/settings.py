@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "web.context.roles_context",
             ],
+            "builtins": ["web.templatetags.access"],  # {% if user|may:"register" %} on every page: the one role check
         },
     },
 ]

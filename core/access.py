@@ -179,6 +179,37 @@ def page(name: str) -> tuple[str, ...]:
     return PAGES[name]
 
 
+def who(name: str) -> tuple[str, ...]:
+    """The visitors a route lets in: a page or a socket by its name, an API operation as "name:METHOD"
+    ("api-entry-bust:POST"). A name not in the table is an error, never a silent no."""
+    if ":" in name:
+        route, method = name.split(":", 1)
+        return API[route][method]
+    return PAGES[name] if name in PAGES else SOCKETS[name]
+
+
+def allows(visitors: tuple[str, ...], user, tournament_id=None) -> bool:
+    """The one role check: is this visitor in the set? Anyone where the set is public; a login by its roles
+    (the director is in every staff set) in a tournament it works (core.roles.works_in), or any login where
+    the set says LOGIN; a dealer link's tablet where the set lists DEALER_LINK (its table is checked by the
+    views, web/access.py). The secrets of links and tokens are checked where they are read."""
+    if ANYONE in visitors:
+        return True
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if isinstance(user, roles.DeviceActor):
+        return DEALER_LINK in visitors
+    if LOGIN in visitors:
+        return True
+    return roles.has_role(user, staff_roles(visitors), tournament_id)
+
+
+def may(user, name: str, tournament_id=None) -> bool:
+    """May this user use this route (see `who`)? The views, the API, the sockets and the templates
+    ({% if user|may:"register" %}) all ask this."""
+    return allows(who(name), user, tournament_id)
+
+
 def api(name: str) -> dict[str, tuple[str, ...]]:
     return API[name]
 

@@ -1,9 +1,10 @@
 """Staff roles: Django groups. A director may do everything; a superuser too.
 
-Who reaches which page, API operation and WebSocket is one table, web/access.py; the sets here are
-the ones the services check again. Two kinds of actor are bound to one table: a dealer tablet opened
-by its table's dealer link (a DeviceActor, no login) and a Dealer login, bound to the table its tablet
-chose (README, "Staff roles"). The services refuse them at any other table (core.errors.require)."""
+Who reaches which page, API operation and WebSocket is one table, core/access.py (`may` answers from
+it); the sets here are the ones the services check again, held to that table by
+tests/core/test_role_table.py. Two kinds of actor are bound to one table: a dealer tablet opened by its
+table's dealer link (a DeviceActor, no login) and a Dealer login, bound to the table its tablet chose
+(README, "Staff roles"). The services refuse them at any other table (core.errors.require)."""
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -20,10 +21,7 @@ SETUP = (DIRECTOR,)
 REGISTER = (CASHIER, FLOOR)
 VOID = (CASHIER,)
 CASH = (CASHIER, FLOOR)  # the floor takes money at the tables too (DESIGN.md: floor staff register and pay)
-ENTRIES = (CASHIER, FLOOR)  # read entries (names, ID checks): the desk and the floor, never a dealer
-FLOOR_VIEW = (FLOOR,)  # the floor's live picture: the event log, the map, the floor socket (names, every event)
 BUST = (FLOOR,)
-EVENTS = (FLOOR,)
 DISPLAYS = (DIRECTOR,)
 DEALER_LINKS = (FLOOR,)  # create and revoke a table's dealer-tablet link
 DEALING = (DEALER, FLOOR)  # start a hand at a table, undo a mistaken start (a Dealer only at its own table)

@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import HASH_SESSION_KEY, get_user_model
 from django.utils.crypto import constant_time_compare
 
-from core import access, groups, roles
+from core import access, groups
 from tables import dealer_links
 from tables.models import DealerLink, Table
 from tournament.models import AuditEvent, DisplayToken, Tournament
@@ -105,7 +105,7 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
 
 def _may(user, socket: str, tournament_id: int) -> bool:
     """The socket's role set, from the table of who reaches what (core/access.py), in this tournament."""
-    return user is not None and roles.has_role(user, access.staff_roles(access.socket(socket)), tournament_id)
+    return user is not None and access.may(user, socket, tournament_id)
 
 
 def _login_now(scope):

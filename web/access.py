@@ -35,7 +35,6 @@ def page(name: str):
     """A page view's gate, from the table: log in first when a role is needed; a wrong role gets 403,
     never the page. Pages of a link (display, dealer) check their secret themselves."""
     who = access.page(name)
-    staff = access.staff_roles(who)
 
     def decorator(view):
         if access.ANYONE in who or access.DISPLAY_LINK in who or access.DEALER_LINK in who:
@@ -43,7 +42,7 @@ def page(name: str):
         elif who == (access.LOGIN,):
             gated = login_required(view)
         else:
-            gated = role_required(staff)(view)
+            gated = role_required(who)(view)
 
         gated.access_name = name
         return gated
@@ -52,16 +51,16 @@ def page(name: str):
 
 
 def role_required(allowed: tuple[str, ...]):
-    """Log in first; then the role decides (a wrong role gets 403, never the page). Prefer `page(name)`,
-    which reads the table: a page gated only by this must still be listed in core/access.py PAGES
-    (tests/web/test_roles_walk.py checks every URL against the table)."""
+    """Log in first; then the role decides (access.allows: a wrong role gets 403, never the page). Prefer
+    `page(name)`, which reads the table: a page gated only by this must still be listed in core/access.py
+    PAGES (tests/web/test_roles_walk.py checks every URL against the table)."""
 
     def decorator(view):
         @wraps(view)
         @login_required
         def gated(request, *args, **kwargs):
-            if not roles.has_role(request.user, allowed, tournament_of(kwargs)):
-                request.roles_needed = allowed  # the 403 page names them (web/api.py forbidden)
+            if not access.allows(allowed, request.user, tournament_of(kwargs)):
+                request.roles_needed = access.staff_roles(allowed)  # the 403 page names them (web/api.py forbidden)
                 raise PermissionDenied(_("Your role does not allow this page."))
             return view(request, *args, **kwargs)
 

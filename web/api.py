@@ -36,7 +36,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_handler
 
-from core import roles
+from core import access, roles
 from core.errors import ServiceError
 from tournament.models import Entry, Tournament
 
@@ -105,7 +105,7 @@ def exception_handler(exc, context):
 
 
 class RolePermission(BasePermission):
-    """The view's role set for the request method, checked with roles.has_role."""
+    """The view's role set for the request method (from core/access.py), checked by access.allows."""
 
     message = gettext_lazy("Your role does not allow this action.")
 
@@ -113,7 +113,7 @@ class RolePermission(BasePermission):
         if not (request.user and request.user.is_authenticated):
             return False  # DRF answers 401 (not authenticated), not 403
         # The tournament of the URL (`tournaments/<pk>/...`): staff who work some tournaments only (core/roles.py).
-        return roles.has_role(request.user, view.roles_for(request.method), view.kwargs.get("pk"))
+        return access.allows(view.roles_for(request.method), request.user, view.kwargs.get("pk"))
 
 
 class RoleAPIView(IdempotentMixin, APIView):

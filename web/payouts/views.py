@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from core import access, roles
+from core import access
 from core.errors import ServiceError
 from core.money import MoneyParseError, format_major, parse_major
 from payouts import receipts, reports, selectors
@@ -27,7 +27,7 @@ from web.tournament.views import in_venue_time
 def payouts_page(request, tournament: Tournament):
     state = selectors.payout_state(tournament)
     plan = selectors.plan_of(tournament)
-    show_names = roles.has_role(request.user, roles.ENTRIES)
+    show_names = access.may(request.user, "api-results:GET", tournament.pk)
     return render(request, "payouts/payouts.html", {
         "t": tournament, "state": state, "plan": plan_json(plan), "edited": plan.edited,
         "share_percent": f"{plan.share_paid_bp / 100:g}", "min_cash_times": f"{plan.min_cash_bp / 10_000:g}",
@@ -36,12 +36,12 @@ def payouts_page(request, tournament: Tournament):
         "results": selectors.results(tournament, state) if show_names else None,
         "payments": {p.entry.number: p for p in Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
                      .select_related("entry")} if show_names else {},
-        "may_pay": roles.has_role(request.user, roles.PAY),
+        "may_pay": access.may(request.user, "api-entry-payout:POST", tournament.pk),
         "bands_text": "\n".join(f"{b['first']} {b['last']} {format_major(b['prize'], tournament.currency)}"
                                 for b in state["bands"]),
-        "deal": deal_panel(request, tournament, state) if roles.has_role(request.user, roles.DEAL_PROPOSE) else None,
-        "may_approve": roles.has_role(request.user, roles.SETUP),
-        "may_reconcile": roles.has_role(request.user, access.staff_roles(access.page("payout-reconciliation"))),
+        "deal": deal_panel(request, tournament, state) if access.may(request.user, "api-deals:POST", tournament.pk) else None,
+        "may_approve": access.may(request.user, "api-deal-approve:POST", tournament.pk),
+        "may_reconcile": access.may(request.user, "payout-reconciliation", tournament.pk),
     })
 
 
@@ -126,8 +126,9 @@ def _payment(pk: int, number: int) -> Payment:
 def payout_receipt(request, tournament: Tournament, number: int):
     payment = _payment(tournament.pk, number)
     signature = "data:image/png;base64," + base64.b64encode(bytes(payment.signature)).decode()
-    return render(request, "payouts/receipt.html", {"t": tournament, "p": payment, "lines": receipts.payout_lines(payment),
-                                                    "signature": signature, "may_void": roles.has_role(request.user, roles.PAY)})
+    return render(request, "payouts/receipt.html", {
+        "t": tournament, "p": payment, "lines": receipts.payout_lines(payment), "signature": signature,
+        "may_void": access.may(request.user, "api-payment-void:POST", tournament.pk)})
 
 
 @page("payout-receipt-pdf")

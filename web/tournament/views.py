@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from clock.selectors import clock_statuses
-from core import roles
+from core import access, roles
 from live.snapshots import floor_answer, lobby_answer, lobby_names
 from tables.models import SeatRequest
 from tables.selectors import seat_of
@@ -81,12 +81,12 @@ def preferences(request):
 @in_venue_time
 def tournament_detail(request, tournament):
     # Names only for those who read entries (the desk, the floor): a dealer sees the figures.
-    show_entries = roles.has_role(request.user, roles.ENTRIES)
+    show_entries = access.may(request.user, "api-entries:GET", tournament.pk)
     recent = tournament.entries.select_related("player").order_by("-number")[:15] if show_entries else []
     return render(request, "tournament/detail.html", {
         "t": tournament, "stats": tournament_stats(tournament), "recent": recent, "show_entries": show_entries,
         "clock_status": clock_statuses([tournament.pk])[tournament.pk],
-        "floor_socket": roles.has_role(request.user, roles.FLOOR_VIEW),
+        "floor_socket": access.may(request.user, "floor-socket", tournament.pk),
         "levels": _numbered_levels(tournament), "level_form": LevelForm(initial={"level": tournament.current_level}),
     })
 
@@ -151,7 +151,7 @@ def entry_detail(request, tournament, number):
     return render(request, "tournament/entry_detail.html", {
         "t": tournament, "entry": entry, "purchases": entry.purchases.order_by("number"),
         "void_form": VoidForm(currency=tournament.currency),
-        "seat": seat_of(entry), "can_bust": roles.has_role(request.user, roles.BUST),
+        "seat": seat_of(entry), "can_bust": access.may(request.user, "api-entry-bust:POST", tournament.pk),
         "seat_request": SeatRequest.objects.filter(tournament=tournament, player=entry.player, cancelled_at__isnull=True).first(),
     })
 
