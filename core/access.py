@@ -78,6 +78,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-token": {"POST": PUBLIC},
     "api-logout": {"POST": (API_TOKEN,)},
     "api-tokens": {"GET": DIRECTOR_ONLY},
+    "api-preferences": {"GET": (LOGIN,), "PATCH": (LOGIN,)},  # a login's own language
     "api-token-revoke": {"POST": DIRECTOR_ONLY},
     "api-structures": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},
     "api-structure-import": {"POST": DIRECTOR_ONLY},

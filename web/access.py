@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_safe
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
@@ -31,12 +32,15 @@ DEALER_TABLE = access.DEALER_TABLE  # the session key of a Dealer login's table 
 dealer_may_use = access.dealer_may_use
 
 
-def page(name: str):
+def page(name: str, posts: bool = False):
     """A page view's gate, from the table: log in first when a role is needed; a wrong role gets 403,
-    never the page. Pages of a link (display, dealer) check their secret themselves."""
+    never the page. Pages of a link (display, dealer) check their secret themselves. A page is read only
+    (GET and HEAD; a post gets 405): a screen changes state through the JSON API (static/js/api-forms.js).
+    `posts`: the few forms that still post to their page (tests/web/test_roles_walk.py lists them)."""
     who = access.page(name)
 
     def decorator(view):
+        view = view if posts else require_safe(view)
         if access.ANYONE in who or access.DISPLAY_LINK in who or access.DEALER_LINK in who:
             gated = view
         elif who == (access.LOGIN,):

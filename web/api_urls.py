@@ -14,6 +14,7 @@ urlpatterns = [
     path("auth/token/", auth_api.TokenView.as_view(), name="api-token"),
     path("auth/logout/", auth_api.LogoutView.as_view(), name="api-logout"),
     path("auth/tokens/", auth_api.TokenListView.as_view(), name="api-tokens"),
+    path("auth/preferences/", auth_api.PreferencesView.as_view(), name="api-preferences"),
     path("auth/tokens/<id:token_id>/revoke/", auth_api.TokenRevokeView.as_view(), name="api-token-revoke"),
     path("structures/", api.StructureListView.as_view(), name="api-structures"),
     path("structures/import/", api.StructureImportView.as_view(), name="api-structure-import"),

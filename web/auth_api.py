@@ -6,6 +6,7 @@ used, expiry, prefix, never the secret) and revokes any (POST /api/auth/tokens/<
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -17,6 +18,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import roles
+from tournament import preferences
+from tournament.models import StaffProfile
 
 from . import auth
 from .access import api as api_roles
@@ -114,6 +117,33 @@ class LogoutView(IdempotentMixin, APIView):
     def post(self, request):
         token = call_service(auth.log_out_token, request.auth)
         return Response(ApiTokenSerializer(token).data)
+
+
+class PreferencesSerializer(serializers.Serializer):
+    language = serializers.ChoiceField(choices=[("", "the browser's"), *settings.LANGUAGES], allow_blank=True,
+                                       help_text="The language of every screen for this login; empty: the browser's.")
+
+
+class PreferencesView(RoleAPIView):
+    """A login's own preferences (any role): the language its screens speak."""
+
+    allowed = api_roles("api-preferences")
+
+    @extend_schema(operation_id="auth_preferences", tags=["auth"], summary="My preferences",
+                   responses=answers(200, PreferencesSerializer, refused=True, lookup=False))
+    def get(self, request):
+        profile = StaffProfile.objects.filter(user=request.user).first()
+        return Response({"language": profile.language if profile else ""})
+
+    @extend_schema(operation_id="auth_preferences_update", tags=["auth"], request=PreferencesSerializer,
+                   summary="Set my language (also the django_language cookie, for the pages before login)",
+                   responses=answers(200, PreferencesSerializer, refused=True, lookup=False))
+    def patch(self, request):
+        data = valid(PreferencesSerializer, request.data).validated_data
+        profile = call_service(preferences.set_language, request.user, data["language"])
+        response = Response({"language": profile.language})
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, profile.language, samesite="Lax")
+        return response
 
 
 class TokenListView(RoleAPIView):

@@ -30,6 +30,7 @@ def robots(request):
     return HttpResponse("User-agent: *\nDisallow: /\n", content_type="text/plain")
 
 
+@require_safe
 @cache_control(max_age=86400, public=True)
 def favicon(request):
     """The browser asks /favicon.ico on its own, whatever the page links: send it to the static icon."""

@@ -125,15 +125,18 @@ def test_the_house_rules_screen(tournament, director, floor):
     page = client_for(director).get(f"/t/{tournament.pk}/house-rules/").content.decode()
     assert "House rules" in page and "nothing is stored until you save" in page and 'name="places_paid"' not in page
     assert "No place is paid yet" in page
-    form = {"balance_threshold": 2, "halt_short_by": 1, "donor": "fullest", "hand_for_hand_seconds": 60,
-            "hand_for_hand_ties": "stack",
-            "race_rounding": "up", "race_protection": "from_raced", "race_protected_first": "on"}
-    page = client_for(director).post(f"/t/{tournament.pk}/house-rules/", form).content.decode()
-    assert "at least the balance threshold" in page and not HouseRules.objects.filter(tournament=tournament).exists()
-    page = client_for(director).post(f"/t/{tournament.pk}/house-rules/", {**form, "hand_for_hand_seconds": "abc"}).content.decode()
-    assert "Some fields need a fix" in page
-    answer = client_for(director).post(f"/t/{tournament.pk}/house-rules/", {**form, "halt_short_by": 3, "redraw_at_two": "on"})
-    assert answer.status_code == 302
+    assert f'data-api="tournaments/{tournament.pk}/house-rules/" data-method="patch"' in page  # saved through the API
+    # What the page's form sends (static/js/api-forms.js: checkboxes as true or false, numbers as numbers).
+    form = {"balance_threshold": 2, "halt_short_by": 1, "donor": "fullest", "redraw_at_three": False, "redraw_at_two": False,
+            "hand_for_hand_seconds": 60, "hand_for_hand_ties": "stack",
+            "race_rounding": "up", "race_protection": "from_raced", "race_protected_first": True}
+    assert client_for(director).post(f"/t/{tournament.pk}/house-rules/", form).status_code == 405
+    refused = test_api.client_for(director).patch(api(tournament, "house-rules/"), form, format="json")
+    assert refused.status_code == 400 and "at least the balance threshold" in str(refused.json()["fields"]["halt_short_by"])
+    assert not HouseRules.objects.filter(tournament=tournament).exists()
+    answer = test_api.client_for(director).patch(api(tournament, "house-rules/"),
+                                                 {**form, "halt_short_by": 3, "redraw_at_two": True}, format="json")
+    assert answer.status_code == 200
     rules = HouseRules.objects.get(tournament=tournament)
     assert (rules.hand_for_hand_seconds, rules.hand_for_hand_ties, rules.redraw_at_two) == (60, "stack", True)
     assert (rules.race_rounding, rules.race_protection, rules.race_protected_first) == ("up", "from_raced", True)

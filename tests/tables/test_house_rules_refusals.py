@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.test import Client
 
 from tables import house_rules
 from tables import setup as table_setup
@@ -107,15 +106,3 @@ def test_the_service_refuses_by_field_for_every_caller(director, four_max):
         house_rules.set_house_rules(director, four_max, {"balance_threshold": "x"})
     assert "balance_threshold" in refused.value.message_dict
     assert not HouseRules.objects.filter(tournament=four_max).exists()
-
-
-def test_the_screen_refuses_the_same_settings_with_the_same_message(director, four_max):
-    client = Client()
-    client.force_login(director)
-    form = {"balance_threshold": 4, "halt_short_by": 4, "donor": "fullest", "hand_for_hand_seconds": 60,
-            "hand_for_hand_ties": "tie", "race_rounding": "half_up", "race_protection": "added"}
-    page = client.post(f"/t/{four_max.pk}/house-rules/", form).content.decode()
-    assert "never more than 3 players apart" in page and "Some fields need a fix" in page
-    assert not HouseRules.objects.filter(tournament=four_max).exists()
-    answer = client.post(f"/t/{four_max.pk}/house-rules/", {**form, "balance_threshold": 3})
-    assert answer.status_code == 302 and HouseRules.objects.get(tournament=four_max).balance_threshold == 3

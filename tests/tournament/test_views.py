@@ -271,8 +271,13 @@ def test_display_link_opens_lobby_without_login_until_revoked(client, director, 
 
 def test_language_per_user(client, cashier, tournament):
     client.force_login(cashier)
-    client.post(reverse("preferences"), {"language": "cs"})
-    assert cashier.staff_profile.language == "cs"
+    assert client.post(reverse("preferences"), {"language": "cs"}).status_code == 405  # saved through the API only
+    saved = client.patch("/api/auth/preferences/", {"language": "cs"}, content_type="application/json")
+    assert saved.status_code == 200 and saved.json() == {"language": "cs"} and saved.cookies["django_language"].value == "cs"
+    cashier.refresh_from_db()
+    assert cashier.staff_profile.language == "cs" and client.get("/api/auth/preferences/").json() == {"language": "cs"}
+    refused = client.patch("/api/auth/preferences/", {"language": "de"}, content_type="application/json")
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid"
     page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en")
     assert page.wsgi_request.LANGUAGE_CODE == "cs"
     assert '<html lang="cs">' in page.content.decode()

@@ -66,7 +66,7 @@ def expected(visitor: str, who: tuple[str, ...], *, api: bool, route: str = "") 
     if visitor in STAFF:
         return access.LOGIN in who
     if visitor == access.API_TOKEN and api:
-        return FLOOR in who  # the walk's API token is a Floor member's
+        return FLOOR in who or access.LOGIN in who  # the walk's API token is a Floor member's
     return False
 
 
@@ -276,3 +276,30 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
                 problems.append(f"socket {pattern.name} ({path}) as {visitor}: connected={connected} code={code}, "
                                 f"the table says {'allowed' if want else 'refused'}")
     assert not problems, "\n".join(problems)
+
+
+# Page views that still take a post: Django's own login, logout and language switch, and the setup and
+# penalty forms not yet moved to the API (issue 24, point 3: this list only shrinks).
+POSTS_TO_THE_PAGE = {"login", "logout", "set_language", "penalties", "structure-create", "structure-edit",
+                     "structure-copy", "structure-import", "tournament-create", "tournament-edit", "tournament-structure"}
+
+
+def test_no_page_view_takes_a_post(room):
+    """One write path (issue 24): a screen changes state through the JSON API only; its page answers a
+    post with 405, whoever sends it, and nothing changes."""
+    taking = []
+    for route, name in url_patterns():
+        if name not in access.PAGES or name in POSTS_TO_THE_PAGE:
+            continue
+        who = access.PAGES[name]
+        visitor = next((v for v in (access.DISPLAY_LINK, access.DEALER_LINK) if v in who), DIRECTOR)
+        path = fill(route, room.kwargs(route, who, visitor))
+        client = room.clients[visitor]
+        cookies = client.cookies.copy()
+        with transaction.atomic():
+            status = client.post(path, {"language": "cs", "name": "x"}, **room.headers[visitor]).status_code
+            transaction.set_rollback(True)
+        client.cookies = cookies
+        if status != 405:
+            taking.append(f"{name} ({path}): {status}")
+    assert taking == [], "\n".join(taking)

@@ -15,9 +15,6 @@ class HouseRulesForm(forms.ModelForm):
         model = HouseRules
         fields = list(HOUSE_FIELDS)
 
-    def data_for_service(self) -> dict:
-        return {name: self.cleaned_data[name] for name in HOUSE_FIELDS}
-
 
 # --- penalties (TDA 51): the floor's page (web/tables/penalty_views.py) ----------------------------------
 

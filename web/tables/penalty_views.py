@@ -59,7 +59,7 @@ def _named(tournament: Tournament, give: GivePenaltyForm) -> tuple[int | None, d
     return None, {"name": name, "rows": found, "more": total - len(found), "total": total}
 
 
-@page("penalties")
+@page("penalties", posts=True)
 @in_venue_time
 def penalties_page(request, tournament: Tournament):
     give = GivePenaltyForm(request.POST if request.POST.get("action") == "give" else None)

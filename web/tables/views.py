@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import time
 
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,8 +19,7 @@ from django.views.decorators.gzip import gzip_page
 
 from clock.selectors import clock_snapshot
 from core import roles
-from core.errors import ServiceError
-from tables import draw_check, house_rules, read_models, seat_cards, seating, selectors
+from tables import draw_check, read_models, seat_cards, seating, selectors
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
@@ -231,20 +228,9 @@ def color_up_sheets(request, tournament: Tournament):
 @page("house-rules")
 @in_venue_time
 def house_rules_page(request, tournament: Tournament):
+    """The form; saving goes through the API (PATCH /api/tournaments/<pk>/house-rules/), which refuses by field."""
     rules = selectors.house_rules(tournament)
-    form = HouseRulesForm(request.POST or None, instance=rules)
-    error = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            house_rules.set_house_rules(request.user, tournament, form.data_for_service())
-        except ServiceError as exc:
-            error = exc
-        except ValidationError as exc:  # the tables changed since the form checked them: marked by field
-            form.add_error(None, exc)
-        else:
-            messages.success(request, _("House rules saved."))
-            return redirect("house-rules", pk=tournament.pk)
-    return render(request, "tables/house_rules.html", {"t": tournament, "form": form, "error": error,
+    return render(request, "tables/house_rules.html", {"t": tournament, "form": HouseRulesForm(instance=rules),
                                                        "stored": rules.pk is not None,
                                                        "places_paid": read_models.places_paid(tournament)})
 

@@ -14,7 +14,7 @@ class PlayerForm(forms.ModelForm):
 
 class NewPlayerForm(PlayerForm):
     """A new player's fields for the registration's body, named "new_player.first_name"...: the page's
-    forms send a dotted name as one nested object (templates/tournament/_api_forms.html), the shape of
+    forms send a dotted name as one nested object (static/js/api-forms.js), the shape of
     POST /api/tournaments/<id>/entries/ `new_player`, and its field messages come back under those names."""
 
     def __init__(self, *args, **kwargs):
@@ -67,7 +67,8 @@ class VoidForm(forms.Form):
 
 
 class PreferencesForm(forms.Form):
-    language = forms.ChoiceField(label=_("Language"), choices=[("", _("As my browser"))] + list(settings.LANGUAGES), required=False)
+    language = forms.ChoiceField(label=_("Language"), choices=[("", _("As my browser"))] + list(settings.LANGUAGES), required=False,
+                                 widget=forms.Select(attrs={"data-blank": ""}))  # "As my browser" is sent as ""
 
 
 class DisplayForm(forms.Form):

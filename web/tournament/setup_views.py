@@ -81,7 +81,7 @@ def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None,
     return render(request, "setup/structure_form.html", {"editor": editor, "error": error, **context})
 
 
-@page("structure-create")
+@page("structure-create", posts=True)
 @GET_POST
 def structure_create(request: HttpRequest) -> HttpResponse:
     def done(structure: Structure) -> HttpResponse:
@@ -94,7 +94,7 @@ def structure_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-@page("structure-edit")
+@page("structure-edit", posts=True)
 @GET_POST
 def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk, is_template=True)
@@ -110,7 +110,7 @@ def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@page("structure-copy")
+@page("structure-copy", posts=True)
 @GET_POST
 def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(Structure, pk=pk)
@@ -135,7 +135,7 @@ def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@page("structure-import")
+@page("structure-import", posts=True)
 @GET_POST
 def structure_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -170,7 +170,7 @@ def _tournament_form_view(request: HttpRequest, form: TournamentForm, save: Call
     return render(request, "setup/tournament_form.html", {"form": form, "error": error, **context})
 
 
-@page("tournament-create")
+@page("tournament-create", posts=True)
 @GET_POST
 def tournament_create(request: HttpRequest) -> HttpResponse:
     initial = {}
@@ -186,7 +186,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return _tournament_form_view(request, form, save, {"title": _("New tournament"), "has_templates": has_templates})
 
 
-@page("tournament-edit")
+@page("tournament-edit", posts=True)
 @GET_POST
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -198,7 +198,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return _tournament_form_view(request, form, save, {"title": _("Tournament settings"), "t": tournament})
 
 
-@page("tournament-structure")
+@page("tournament-structure", posts=True)
 @GET_POST
 def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit the tournament's own structure; a template can be loaded into the editor first."""

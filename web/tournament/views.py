@@ -1,7 +1,7 @@
 """Server-rendered screens. Thin: check the role, read, render.
 
 Every state change of these screens goes through the documented JSON API (web/tournament/api.py,
-web/clock/api.py, web/tables/...) with the one client static/js/api.js; templates/tournament/_api_forms.html
+web/clock/api.py, web/tables/...) with the one client static/js/api.js; static/js/api-forms.js
 wires a page's forms to it. Only what must work without JavaScript posts here: the language preference
 (and, elsewhere, login, logout and the setup forms)."""
 from __future__ import annotations
@@ -11,14 +11,12 @@ from urllib.parse import urlencode
 
 import redis
 from django.conf import settings
-from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.translation import gettext as _
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -63,18 +61,10 @@ def home(request):
 
 @page("preferences")
 def preferences(request):
-    profile, _created = StaffProfile.objects.get_or_create(user=request.user)
-    form = PreferencesForm(request.POST or None, initial={"language": profile.language})
-    if request.method == "POST" and form.is_valid():
-        profile.language = form.cleaned_data["language"]
-        profile.save(update_fields=["language"])
-        if profile.language:
-            translation.activate(profile.language)
-        messages.success(request, _("Your language is saved."))
-        response = redirect("home")
-        response.set_cookie("django_language", profile.language or "", samesite="Lax")
-        return response
-    return render(request, "tournament/preferences.html", {"form": form})
+    """The form; saving goes through the API (PATCH /api/auth/preferences/)."""
+    profile = StaffProfile.objects.filter(user=request.user).first()
+    return render(request, "tournament/preferences.html",
+                  {"form": PreferencesForm(initial={"language": profile.language if profile else ""})})
 
 
 @page("tournament-detail")

@@ -1,4 +1,3 @@
-<script>
 /* A screen's forms change state through the documented JSON API, with the one client window.api
  * (static/js/api.js: CSRF, one Idempotency-Key per press, the button busy meanwhile, the answer or
  * the refusal said the same way on every screen). No form here posts to the page. A form says:
@@ -142,4 +141,3 @@
 
   window.apiForms = {send: send, body: body, fill: fill};
 })();
-</script>

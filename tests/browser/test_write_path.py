@@ -1,0 +1,54 @@
+"""One write path (issue 24): forms that used to post to their page save through the JSON API with the
+shared client (static/js/api-forms.js), in a real browser."""
+import pytest
+from django.urls import reverse
+
+from tables.models import HouseRules
+from tests.browser.conftest import login
+from tests.conftest import PASSWORD, tournament_data
+from tournament import setup
+from tournament.models import StaffProfile
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_language_is_saved_through_the_api(live_asgi, browser, cashier):
+    page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    login(page, live_asgi, cashier.username, PASSWORD)
+    page.goto(live_asgi + reverse("preferences"))
+    page.select_option("#id_language", "sk")
+    with page.expect_response(lambda r: r.url.endswith("/api/auth/preferences/") and r.request.method == "PATCH") as saved:
+        page.click("form[data-api] button")
+    assert saved.value.status == 200
+    page.wait_for_url(live_asgi + reverse("home"))
+    assert page.get_attribute("html", "lang") == "sk"
+    assert StaffProfile.objects.get(user=cashier).language == "sk"
+    page.goto(live_asgi + reverse("preferences"))
+    page.select_option("#id_language", "")  # as the browser says again
+    page.click("form[data-api] button")
+    page.wait_for_url(live_asgi + reverse("home"))
+    assert StaffProfile.objects.get(user=cashier).language == ""
+    page.context.close()
+
+
+def test_the_house_rules_are_saved_through_the_api_and_refused_by_field(live_asgi, browser, director, template):
+    """The screen refuses what the API refuses, with the same message under the field, and saves nothing;
+    fixed, it saves. The page itself takes no post."""
+    tournament = setup.create_tournament(director, tournament_data(seats_per_table=4, name="Four max"), template)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    login(page, live_asgi, director.username, PASSWORD)
+    page.goto(live_asgi + reverse("house-rules", args=[tournament.pk]))
+    page.fill("#id_balance_threshold", "4")
+    page.fill("#id_halt_short_by", "4")
+    page.click("#house-rules-form button[type=submit]")
+    field = page.locator('.errorlist[data-api-field="balance_threshold"]')
+    field.wait_for()
+    assert "never more than 3 players apart" in field.inner_text()
+    assert page.get_attribute("#id_balance_threshold", "aria-invalid") == "true"
+    assert not HouseRules.objects.filter(tournament=tournament).exists()
+    page.fill("#id_balance_threshold", "3")
+    page.click("#house-rules-form button[type=submit]")
+    page.wait_for_selector(".api-say.ok")
+    assert "House rules saved." in page.inner_text(".api-say.ok")
+    assert HouseRules.objects.get(tournament=tournament).balance_threshold == 3
+    page.context.close()
