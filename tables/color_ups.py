@@ -192,7 +192,9 @@ def confirm_race(actor, race: ChipRace) -> ChipRace:
     return r
 
 
-def latest_color_up(t: Tournament) -> ColorUp:
+def color_up_to_race(t: Tournament) -> ColorUp:
+    """The confirmed color-up the tables race for now, or a refusal the floor can act on (the reading that may
+    find none is selectors.latest_color_up)."""
     color_up = selectors.latest_color_up(t)
     if color_up is None:
         raise ServiceError(_("No color-up is confirmed yet: the director confirms the break's color-up first."),
@@ -206,7 +208,7 @@ def exchange_found_chips(actor, tournament: Tournament, table: Table, found) -> 
     value for the smallest chip in play; what is worth less than one of it is removed from play."""
     require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
-    color_up = latest_color_up(t)
+    color_up = color_up_to_race(t)
     try:
         chips = {int(v): n for v, n in found.items()}
     except (AttributeError, TypeError, ValueError):

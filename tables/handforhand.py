@@ -25,6 +25,11 @@ from .models import HandForHand, Move, Table
 from .selectors import balance_move_out_pending, clock_state, hand_for_hand, house_rules, lobby_state, playing_tables, waiting
 
 
+def _locked(t: Tournament) -> HandForHand | None:
+    """Hand-for-hand under way, locked for the caller's change (the tournament lock is held)."""
+    return HandForHand.objects.select_for_update().filter(tournament=t, ended_at__isnull=True).first()
+
+
 @transaction.atomic
 def start_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
     """The director announces hand-for-hand: the clock stops; tables finish the hand they play;
@@ -32,7 +37,7 @@ def start_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
 
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
-    if hand_for_hand(t, lock=True) is not None:
+    if _locked(t) is not None:
         raise ServiceError(_("Hand-for-hand is on already."), code="h4h_on", status=409)
     if not playing_tables(t):
         raise ServiceError(_("No table is playing: hand-for-hand starts after the draw."), code="h4h_no_tables", status=409)
@@ -56,7 +61,7 @@ def stop_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
 
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
-    h = hand_for_hand(t, lock=True)
+    h = _locked(t)
     if h is None:
         raise ServiceError(_("Hand-for-hand is not on."), code="h4h_off", status=409)
     h.ended_at, h.ended_by = timezone.now(), actor_user(actor)
@@ -73,7 +78,7 @@ def stop_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
 def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
     """Call the next hand-for-hand hand if every table is between hands and no slip is pending
     (the caller holds the tournament lock). Returns whether a hand was called."""
-    h = h or hand_for_hand(t, lock=True)
+    h = h or _locked(t)
     if h is None:
         return False
     if h.called:
@@ -99,7 +104,7 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
 def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
     """A table may start a hand in hand-for-hand only when the hand is called and it has not
     started it yet (tables.hands, tournament lock held)."""
-    h = hand_for_hand(t, lock=True)
+    h = _locked(t)
     if h is None:
         return None
     if not h.called:
@@ -117,7 +122,7 @@ def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
 
 
 def hand_start_undone(t: Tournament, table: Table) -> None:
-    h = hand_for_hand(t, lock=True)
+    h = _locked(t)
     if h is not None and h.called and table.number in h.reported:
         raise ServiceError(_("Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.")
                            % {"table": table.number, "hand": h.hand}, code="h4h_reported", status=409)
@@ -146,7 +151,7 @@ def hand_done(actor, table: Table) -> HandForHand | None:
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.in_play:
         raise ServiceError(_("Table %(number)s is not in play.") % {"number": table.number}, code="table_closed", status=409)
-    h = hand_for_hand(t, lock=True)
+    h = _locked(t)
     in_hand = h is not None and h.called and table.number in h.tables
     if in_hand:
         if table.number in h.reported:

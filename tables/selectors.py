@@ -226,9 +226,9 @@ def pending_moves(t: Tournament) -> list[dict]:
     return [slip(m) for m in moves]
 
 
-def hand_for_hand(t: Tournament, lock: bool = False) -> HandForHand | None:
-    rows = HandForHand.objects.filter(tournament=t, ended_at__isnull=True)
-    return (rows.select_for_update() if lock else rows).first()
+def hand_for_hand(t: Tournament) -> HandForHand | None:
+    """Hand-for-hand under way, or None (a read: the services lock it themselves, tables/handforhand.py)."""
+    return HandForHand.objects.filter(tournament=t, ended_at__isnull=True).first()
 
 
 def playing_tables(t: Tournament) -> list[Table]:

@@ -140,7 +140,7 @@ class TableRaceView(AtTheTable, RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(RecordRaceSerializer, request.data).validated_data
-        color_up = call_service(color_ups.latest_color_up, table.tournament)
+        color_up = call_service(color_ups.color_up_to_race, table.tournament)
         call_service(color_ups.record_race, request.user, table, color_up, data["seats"], data.get("cards"))
         return Response(read_models.table_race(table), status=status.HTTP_201_CREATED)
 
@@ -153,7 +153,7 @@ class TableRaceConfirmView(AtTheTable, RoleAPIView):
                    responses=answers(200, RaceSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
-        color_up = call_service(color_ups.latest_color_up, table.tournament)
+        color_up = call_service(color_ups.color_up_to_race, table.tournament)
         race = get_object_or_404(ChipRace, color_up=color_up, table=table, status=ChipRace.Status.RECORDED)
         call_service(color_ups.confirm_race, request.user, race)
         return Response(read_models.table_race(table))
@@ -168,7 +168,7 @@ class TableRaceCardsView(AtTheTable, RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(CountsSerializer, request.data).validated_data
-        color_up = call_service(color_ups.latest_color_up, table.tournament)
+        color_up = call_service(color_ups.color_up_to_race, table.tournament)
         cards = call_service(color_ups.cards_to_deal, request.user, table, color_up, data["seats"])
         return Response({"cards": {str(seat): n for seat, n in cards.items()}, "total": sum(cards.values())})
 
