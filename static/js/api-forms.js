@@ -21,13 +21,7 @@
   "use strict";
   var FLASH = "api-said";
 
-  function fill(text, values) {  // "{number}", or a dotted path into the answer: "{player.display_name}"
-    return String(text || "").replace(/\{([\w.]+)\}/g, function (whole, name) {
-      var value = values;
-      name.split(".").forEach(function (key) { value = value !== undefined && value !== null ? value[key] : undefined; });
-      return value === undefined || value === null || typeof value === "object" ? whole : String(value);
-    });
-  }
+  var fill = Util.fmt;  // "{number}", or a dotted path into the answer: "{player.display_name}"
 
   function body(form) {
     var out = {};

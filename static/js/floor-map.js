@@ -14,8 +14,7 @@
   var state = JSON.parse(document.getElementById("map-state").textContent);
   var chosen = null, buttonTable = null, lastBust = null, timer = null, loading = false, again = false;
 
-  function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
-  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+  var fmt = Util.fmt, el = Util.el;
   function at(url, n) { return url.replace("999999", n); }
   // A player's name on a seat tile: it wraps between words and after a hyphen, never inside a word; a
   // word wider than the tile ends in "…" (the tile's title and aria-label hold the whole name).

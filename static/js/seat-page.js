@@ -7,7 +7,7 @@
   var seat = JSON.parse(document.getElementById("seat-state").textContent);
   var timer = null, loading = false, again = false;
 
-  function fmt(text, values) { return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; }); }
+  var fmt = Util.fmt;
   function show(now) {
     document.getElementById("seat-name").textContent = now.name;
     var seated = now.table !== null && now.status === "active";
