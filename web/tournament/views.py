@@ -215,7 +215,11 @@ def lobby(request, token):
     return render(request, "tournament/lobby.html", {
         "t": display.tournament, "display": display,
         "snapshot": lobby_names(display.tournament, lobby_answer(display.tournament)),
-        "seat_finder": shown_url(seat_finder), "seat_finder_qr": qr_svg(seat_finder)})
+        "seat_finder": shown_url(seat_finder), "seat_finder_qr": qr_svg(seat_finder),
+        "lobby_config": {"draws": reverse("draws-json", args=[display.tournament.pk]),
+                         "draw_list": reverse("draw-list", args=[display.tournament.pk]),
+                         "snapshot": reverse("lobby-snapshot", args=[token]), "currency": display.tournament.currency,
+                         "socket": f"/ws/display/{token}/"}})
 
 
 @page("lobby-snapshot")

@@ -1,0 +1,166 @@
+/* The lobby TV (templates/tournament/lobby.html): the clock, the figures, the bubble and the pay jumps,
+ * hand-for-hand, the draws and, at the end, the winner and the results, live over the display socket.
+ * Its URLs and currency come from the page's "lobby-config" block, its words from the page's data-*. */
+(function () {
+  "use strict";
+  var config = JSON.parse(document.getElementById("lobby-config").textContent);
+  var body = document.body, strings = Clock.strings(), flashTimer = null;
+  // Sound only when the screen's link asks for it (?sound=1; README, "Lobby screens"): a TV in
+  // kiosk mode plays it when the kiosk allows autoplay. Only a screen with touch may ask to be touched.
+  var sound = new URLSearchParams(location.search).get("sound") === "1";
+  var touch = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+  function fitAll() { document.querySelectorAll(".l-stats [data-fit], .l-name[data-fit]").forEach(Clock.fit); }
+  function stats(s) { if (s) { Live.fillStats(s); fitAll(); } }
+  stats(JSON.parse(document.getElementById("lobby-stats").textContent));
+  var initial = JSON.parse(document.getElementById("lobby-clock-state").textContent);
+
+  var conn = null, sync = null;
+  var view = Clock.run({
+    now: function () { return sync.now(); },
+    render: function (st, prev) {
+      Clock.fill(document, st, strings);
+      var ch = Clock.changes(st, prev);
+      if (ch.row) {
+        body.classList.remove("level-changed");
+        void body.offsetWidth;  // restart the animation
+        body.classList.add("level-changed");
+        clearTimeout(flashTimer);
+        flashTimer = setTimeout(function () { body.classList.remove("level-changed"); }, 15000);
+        if (sound && !finalNow) Clock.sounds.level();
+      } else if (ch.oneMinute && sound && !finalNow) {
+        Clock.sounds.warning();
+      }
+    }
+  });
+  // The draws, in one small line: the commitment of the next one and the seed of the last one.
+  var draws = document.getElementById("lobby-draws"), drawsUrl = config.draws;
+  function code(text) { var c = document.createElement("code"); c.textContent = text; return c; }
+  function showDraws(d) {
+    var next = document.getElementById("lobby-next-draw"), last = document.getElementById("lobby-last-draw");
+    next.textContent = ""; last.textContent = "";
+    if (d.next_draw) { next.append(draws.dataset.next.replace("{n}", d.next_draw.draw) + " ", code(d.next_draw.commitment)); }
+    if (d.last_draw) {
+      last.append(draws.dataset.last.replace("{n}", d.last_draw.draw) + " ", code(d.last_draw.seed.slice(0, 16) + "…"),
+                  " " + draws.dataset.check.replace("{url}", location.host + config.draw_list));
+    }
+    draws.hidden = !d.next_draw && !d.last_draw;
+  }
+  // Hand-for-hand: a banner the room sees from across it, with the hand being played.
+  function handForHand(h) {
+    var banner = document.getElementById("h4h-banner");
+    banner.hidden = !(h && h.on);
+    if (h && h.on) banner.textContent = h.hand ? banner.dataset.hand.replace("{n}", h.hand) : banner.dataset.on;
+    Clock.fit(banner);
+  }
+  // The prizes: places paid, the minimum cash (the bubble only when the next bust is it: one player more
+  // than places paid) or the next pay jump, "in the money". The bands come with the snapshot; when the
+  // figures of an event show another pool or field, a new snapshot brings new ones.
+  var paid = JSON.parse(document.getElementById("lobby-payouts").textContent), lastStats = null, asked = 0;
+  function prizeOf(place) {
+    for (var i = 0; i < paid.bands.length; i++) if (place <= paid.bands[i][1]) return paid.bands[i][2];
+    return 0;
+  }
+  function showPaid(s) {
+    if (!paid || !s) return;
+    if ((s.prize_pool !== paid.pool || s.entries !== paid.entries) && conn && Date.now() - asked > 5000) {
+      asked = Date.now();
+      conn.refresh();
+    }
+    var box = document.getElementById("lobby-paid"), jump = document.getElementById("lobby-jump");
+    document.getElementById("lobby-places").textContent = paid.places_paid;
+    var left = s.players_left, itm = paid.places_paid > 0 && left > 0 && left <= paid.places_paid, text = "";
+    var now = prizeOf(left);
+    for (var place = Math.min(left - 1, paid.places_paid); place >= 1; place--) {
+      if (prizeOf(place) > now) {
+        var prize = Live.money(prizeOf(place), s.currency);
+        var words = itm ? box.dataset.jump : left === paid.places_paid + 1 ? box.dataset.bubble : box.dataset.minCash;
+        text = words.replace("{place}", place).replace("{prize}", prize);
+        break;
+      }
+    }
+    jump.textContent = (itm ? box.dataset.itm + (text ? " · " : "") : "") + text;
+    box.classList.toggle("itm", itm);
+    Clock.fit(jump);
+  }
+  showPaid(JSON.parse(document.getElementById("lobby-stats").textContent));
+  // The end (issue 22): once play is over (one player left, or a deal that stopped play) the winner and the
+  // final results take the clock's place; an undone last bust or a re-entry brings the clock back. The
+  // socket's snapshots carry no names (the players' public seat socket gets them too): this screen reads
+  // them with its own link (snapshot.json), once per new set of places.
+  var finalBox = document.getElementById("lobby-final"), finalNow = null, names = {}, namesAsked = "";
+  var snapshotUrl = config.snapshot, currency = config.currency;
+  function placeOf(r) { return r.place_low && r.place_low !== r.place ? r.place + "–" + r.place_low + "." : r.place + "."; }
+  function nameOf(r) { return names[r.entry] || "#" + r.entry; }
+  function askNames(f) {
+    var key = f.results.map(function (r) { return r.entry; }).join(",");
+    if (namesAsked === key) return;
+    namesAsked = key;
+    fetch(snapshotUrl, {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (d) {
+      if (d.final && d.final.names) { Object.assign(names, d.final.names); showFinal(finalNow); }
+    }).catch(function () {});
+  }
+  function showFinal(f) {
+    finalNow = f || null;
+    body.classList.toggle("is-final", !!finalNow);
+    finalBox.hidden = !finalNow;
+    if (!finalNow) return;
+    if (f.names) Object.assign(names, f.names);
+    if (f.results.some(function (r) { return !names[r.entry]; })) askNames(f);
+    var first = f.results.filter(function (r) { return r.place === 1; }), rest = f.results.filter(function (r) { return r.place !== 1; });
+    document.getElementById("lobby-winner-label").textContent = first.length > 1 ? finalBox.dataset.winners : finalBox.dataset.winner;
+    document.getElementById("lobby-winner").textContent = first.map(nameOf).join(" · ");
+    document.getElementById("lobby-winner-prize").textContent = first.length && first[0].prize ? Live.money(first[0].prize, currency) : "";
+    var list = document.getElementById("lobby-results");
+    list.textContent = "";
+    list.style.setProperty("--rows", Math.max(rest.length, 5));  // a few rows do not spread over the box
+    rest.forEach(function (r) {
+      var li = document.createElement("li"), place = document.createElement("span"), who = document.createElement("span"),
+          prize = document.createElement("span");
+      place.className = "pl"; place.textContent = placeOf(r);
+      who.className = "nm"; who.textContent = nameOf(r); who.setAttribute("data-fit", "");
+      prize.className = "pz"; prize.textContent = r.prize ? Live.money(r.prize, currency) : "";
+      li.append(place, who, prize);
+      list.appendChild(li);
+    });
+    var more = document.getElementById("lobby-more");
+    more.hidden = !f.more;
+    more.textContent = f.more ? finalBox.dataset.more.replace("{n}", f.more) : "";
+    requestAnimationFrame(function () { finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
+  }
+  showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));
+  function loadDraws() {
+    fetch(drawsUrl, {cache: "no-store"}).then(function (r) { return r.json(); }).then(showDraws).catch(function () {});
+  }
+  conn = Live.connect({
+    path: config.socket, badge: "#live", sync: true,
+    onStatus: function (up) { body.classList.toggle("is-offline", !up); },
+    onSnapshot: function (s) {
+      stats(s.stats); if (s.payouts) paid = s.payouts; showPaid(s.stats); view.set(s.clock); loadDraws(); handForHand(s.h4h);
+      showFinal(s.final);
+    },
+    onEvent: function (m) {
+      stats(m.stats); showPaid(m.stats); if (m.clock) view.set(m.clock); if (m.draw) loadDraws(); if (m.h4h) handForHand(m.h4h);
+      if (m.type && m.type.indexOf("colorup.") === 0) conn.refresh();  // the breaks' color-ups come with a snapshot
+      // The end, or its undoing, comes with a snapshot: the last bust, a deal that stops play, any change after it.
+      else if (finalNow || m.type === "deal.approved" || (m.stats && m.stats.players_left <= 1)) conn.refresh();
+    },
+    onRefused: function () { body.innerHTML = ""; }
+  });
+  sync = conn.sync;
+  sync.guess(initial.server_time);  // until the first pong: the time the page was made
+  view.set(initial);
+  window.addEventListener("offline", function () { body.classList.add("is-offline"); });
+  // A box that changes size (the announcement appears, another TV) fits its texts again.
+  if (window.ResizeObserver) {
+    new ResizeObserver(function () { document.querySelectorAll("[data-fit]").forEach(Clock.fit); })
+      .observe(document.querySelector(".l-main"));
+  }
+  Clock.keepAwake();
+  var hint = document.getElementById("sound-off");
+  if (sound && touch) setInterval(function () {  // a TV has no touch: it never asks
+    if (hint.hidden === Clock.sounds.available) return;
+    hint.hidden = Clock.sounds.available;
+    Clock.fit(document.querySelector(".l-name"));  // the hint takes room from the name, or gives it back
+  }, 2000);
+  window.lobby = {view: view, conn: conn};
+})();
