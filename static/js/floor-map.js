@@ -9,7 +9,8 @@
    bench/floor_map_render.py times it in a browser. */
 (function () {
   "use strict";
-  var urls = window.MAP_URLS, s = document.getElementById("map-i18n").dataset;
+  // Reads: the page's map.json and the floor socket. Changes: the JSON API (/api/docs/), through api.js.
+  var urls = JSON.parse(document.getElementById("map-urls").textContent), s = document.getElementById("map-i18n").dataset;
   var grid = document.getElementById("map");
   var state = JSON.parse(document.getElementById("map-state").textContent);
   var chosen = null, buttonTable = null, lastBust = null, timer = null, loading = false, again = false;

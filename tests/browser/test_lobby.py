@@ -4,12 +4,16 @@ clock), live, and an undone bust takes it away."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from clock import services as clock_services
 from payouts import selectors
 from tables import busts
+from tests.browser.conftest import login
+from tests.conftest import PASSWORD
 from tests.payouts.test_payments import finish
 from tournament import services
+from tournament.models import DisplayToken
 
 pytestmark = pytest.mark.browser
 
@@ -108,3 +112,20 @@ def test_the_last_bust_brings_the_winner_screen_and_its_undo_the_clock(live_asgi
     tv.wait_for_selector("#lobby-final", state="hidden", timeout=8000)
     assert tv.is_visible("#lobby-time") and tv.is_visible("[data-clock=next-blinds]")
     tv.context.close()
+
+
+def test_a_screen_link_is_made_on_the_page_and_shown_once(live_asgi, browser, director, tournament):
+    """static/js/displays.js: the new link comes in the creation answer only; the page shows it and adds its row."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en").new_page()
+    login(page, live_asgi, director.username, PASSWORD)
+    page.goto(live_asgi + reverse("displays", args=[tournament.pk]))
+    page.fill("#id_label", "Bar TV")
+    page.click("#display-create button")
+    page.wait_for_selector("#new-link:not([hidden])")
+    url = page.inner_text("#new-link-url")
+    assert "/display/" in url and page.inner_text("#new-link-label") == "Bar TV"
+    display = DisplayToken.objects.get(tournament=tournament, label="Bar TV")
+    assert page.locator(f'#display-list tr[data-display="{display.pk}"]').count() == 1
+    page.goto(url)
+    page.wait_for_selector("#live.live")
+    page.context.close()

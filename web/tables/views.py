@@ -165,7 +165,21 @@ def dealer_link_state(request, token: str):
 @in_venue_time
 def floor_map_page(request, tournament: Tournament):
     return render(request, "tables/map.html", {"t": tournament, "map": _floor_map(tournament),
-                                               "next_number": _next_number(tournament)})
+                                               "next_number": _next_number(tournament), "urls": _map_urls(tournament.pk)})
+
+
+def _map_urls(pk: int) -> dict:
+    """What static/js/floor-map.js reads and calls: the map's JSON, the floor socket and the API operations
+    (999999 stands for the entry, table or slip number the script puts in)."""
+    n = 999999
+    named = {"json": ("floor-map-json", [pk]), "card": ("seat-card", [pk, n]), "bust": ("api-entry-bust", [pk, n]),
+             "undo": ("api-entry-undo-bust", [pk, n]), "seat": ("api-entry-seat", [pk, n]),
+             "button": ("api-table-button", [pk, n]), "positions": ("api-table-positions", [pk, n]),
+             "handDone": ("api-table-hand-done", [pk, n]), "confirmMove": ("api-move-confirm", [pk, n]),
+             "cancelMove": ("api-move-cancel", [pk, n]), "balance": ("api-moves-balance", [pk]),
+             "handForHand": ("api-hand-for-hand", [pk]), "dealer": ("dealer", [pk, n]), "openTable": ("api-tables", [pk]),
+             "drawStart": ("api-draw-start", [pk]), "seatWaiting": ("api-seat-waiting", [pk])}
+    return {"socket": f"/ws/t/{pk}/floor/", **{key: reverse(name, args=args) for key, (name, args) in named.items()}}
 
 
 def _floor_map(tournament: Tournament) -> dict:
