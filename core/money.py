@@ -7,7 +7,7 @@ English puts the ISO code first and groups with commas ("CZK 1,100", "EUR 1,100.
 breaks over two lines: a no-break space joins the currency to the digits, and a negative amount takes
 the minus sign U+2212 ("−CZK 31,000"), which no line may break after, unlike the hyphen "-".
 A currency's decimals are its ISO 4217 minor units (the `iso4217` package's table; 2 for a code it does
-not know). static/js/live.js (Live.money) follows the same rule, with the decimals the page carries from
+not know). static/js/util.js (Util.money, Util.parseMoney) follows the same rule, with the decimals the page carries from
 here (the `currency_decimals` tag); tests/browser/test_money.py holds both to the same text.
 
 Plain Python, no Django: callers pass the language (django.utils.translation.get_language()).

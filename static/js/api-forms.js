@@ -41,6 +41,11 @@
       }
       var value = el.value;
       if (!value.trim()) { if (el.hasAttribute("data-blank")) put(el.name, ""); return; }
+      if (el.hasAttribute("data-money")) {  // major units typed, minor units sent, by the currency's decimals
+        var minor = Util.parseMoney(value, el.getAttribute("data-money"));
+        put(el.name, minor === null ? value : minor);  // not an amount: sent as typed, and the API says why
+        return;
+      }
       if (el.hasAttribute("data-scale")) {  // a person's unit to the API's: 15 % -> 1500 basis points
         // Spaces group digits ("1 100"); a decimal comma is a point ("1100,50").
         var n = Number(value.replace(/[\s\u00a0\u202f']/g, "").replace(",", "."));

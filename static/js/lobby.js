@@ -72,7 +72,7 @@
     var now = prizeOf(left);
     for (var place = Math.min(left - 1, paid.places_paid); place >= 1; place--) {
       if (prizeOf(place) > now) {
-        var prize = Live.money(prizeOf(place), s.currency);
+        var prize = Util.money(prizeOf(place), s.currency);
         var words = itm ? box.dataset.jump : left === paid.places_paid + 1 ? box.dataset.bubble : box.dataset.minCash;
         text = words.replace("{place}", place).replace("{prize}", prize);
         break;
@@ -109,7 +109,7 @@
     var first = f.results.filter(function (r) { return r.place === 1; }), rest = f.results.filter(function (r) { return r.place !== 1; });
     document.getElementById("lobby-winner-label").textContent = first.length > 1 ? finalBox.dataset.winners : finalBox.dataset.winner;
     document.getElementById("lobby-winner").textContent = first.map(nameOf).join(" · ");
-    document.getElementById("lobby-winner-prize").textContent = first.length && first[0].prize ? Live.money(first[0].prize, currency) : "";
+    document.getElementById("lobby-winner-prize").textContent = first.length && first[0].prize ? Util.money(first[0].prize, currency) : "";
     var list = document.getElementById("lobby-results");
     list.textContent = "";
     list.style.setProperty("--rows", Math.max(rest.length, 5));  // a few rows do not spread over the box
@@ -118,7 +118,7 @@
           prize = document.createElement("span");
       place.className = "pl"; place.textContent = placeOf(r);
       who.className = "nm"; who.textContent = nameOf(r); who.setAttribute("data-fit", "");
-      prize.className = "pz"; prize.textContent = r.prize ? Live.money(r.prize, currency) : "";
+      prize.className = "pz"; prize.textContent = r.prize ? Util.money(r.prize, currency) : "";
       li.append(place, who, prize);
       list.appendChild(li);
     });

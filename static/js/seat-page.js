@@ -31,7 +31,7 @@
     }
     var prize = document.getElementById("seat-prize");
     prize.hidden = !now.prize;
-    prize.textContent = now.prize ? fmt(s.prize, {prize: Live.money(now.prize, cfg.currency)}) : "";
+    prize.textContent = now.prize ? fmt(s.prize, {prize: Util.money(now.prize, cfg.currency)}) : "";
     wait.hidden = !(now.status === "active" && now.table === null);
     wait.textContent = s.wait;
   }

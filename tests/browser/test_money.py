@@ -1,4 +1,4 @@
-"""Live.money (static/js/live.js), the lobby TV's and the live pages' formatter, gives the very text of the
+"""Util.money (static/js/util.js), the lobby TV's and the live pages' formatter, gives the very text of the
 server's rule (core/money.py) for the same language: one rule, in Python and in the browser."""
 from pathlib import Path
 
@@ -7,7 +7,7 @@ import pytest
 from core.money import MoneyParseError, format_money, parse_major
 from web.templatetags.money import currency_decimals
 
-LIVE_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "live.js"
+UTIL_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "util.js"
 AMOUNTS = [0, 1, 99, 100, 110000, 110050, 110005, -250, -110000, 1234567800, 99999999999, 100000000000]
 CURRENCIES = ["CZK", "EUR", "USD", "JPY", "CLP", "KWD", "CLF", ""]
 
@@ -18,12 +18,12 @@ def test_the_browser_writes_money_as_the_server_does(browser, lang):
     try:
         block = currency_decimals()  # what base.html gives every page
         page.set_content(f'<!doctype html><html lang="{lang}"><head>{block}</head><body></body></html>')
-        page.add_script_tag(content=LIVE_JS.read_text(encoding="utf-8"))
+        page.add_script_tag(content=UTIL_JS.read_text(encoding="utf-8"))
         cases = [[a, c] for a in AMOUNTS for c in CURRENCIES]
-        shown = page.evaluate("cases => cases.map(c => Live.money(c[0], c[1]))", cases)
+        shown = page.evaluate("cases => cases.map(c => Util.money(c[0], c[1]))", cases)
         assert shown == [format_money(a, c, lang) for a, c in cases]
-        assert page.evaluate("Live.money(110000, 'CZK')") == ("CZK\u00a01,100" if lang == "en-gb" else "1\u00a0100\u00a0Kč")
-        assert page.evaluate("Live.money(null, 'CZK')") == ""
+        assert page.evaluate("Util.money(110000, 'CZK')") == ("CZK\u00a01,100" if lang == "en-gb" else "1\u00a0100\u00a0Kč")
+        assert page.evaluate("Util.money(null, 'CZK')") == ""
     finally:
         page.close()
 
@@ -34,7 +34,7 @@ TYPED = ["1100", "1 100", "1\u00a0100", "1100,50", "1100.5", "1,100", "1.100", "
 
 
 def test_the_browser_reads_typed_money_as_the_server_does(browser):
-    """The setup form's preview (Live.parseMoney) reads what is typed as core/money.py's parse_major does,
+    """The setup form's preview (Util.parseMoney) reads what is typed as core/money.py's parse_major does,
     with each currency's decimals: the same number, or nothing where the server refuses."""
     def server(text: str, currency: str):
         try:
@@ -44,9 +44,9 @@ def test_the_browser_reads_typed_money_as_the_server_does(browser):
     page = browser.new_page()
     try:
         page.set_content(f'<!doctype html><html lang="cs"><head>{currency_decimals()}</head><body></body></html>')
-        page.add_script_tag(content=LIVE_JS.read_text(encoding="utf-8"))
+        page.add_script_tag(content=UTIL_JS.read_text(encoding="utf-8"))
         cases = [[text, currency] for text in TYPED for currency in ("CZK", "EUR", "JPY", "KWD")]
-        read = page.evaluate("cases => cases.map(c => Live.parseMoney(c[0], c[1]))", cases)
+        read = page.evaluate("cases => cases.map(c => Util.parseMoney(c[0], c[1]))", cases)
         assert dict(zip(map(tuple, cases), read, strict=True)) == {(t, c): server(t, c) for t, c in cases}
     finally:
         page.close()

@@ -3,6 +3,7 @@ shared client (static/js/api-forms.js), in a real browser."""
 import pytest
 from django.urls import reverse
 
+from payouts.selectors import plan_of
 from tables.models import HouseRules
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, tournament_data
@@ -51,4 +52,20 @@ def test_the_house_rules_are_saved_through_the_api_and_refused_by_field(live_asg
     page.wait_for_selector(".api-say.ok")
     assert "House rules saved." in page.inner_text(".api-say.ok")
     assert HouseRules.objects.get(tournament=tournament).balance_threshold == 3
+    page.context.close()
+
+
+def test_an_amount_typed_on_a_form_is_sent_by_its_currencys_decimals(live_asgi, browser, director, template):
+    """A yen has no minor unit: a rounding unit of 500 typed on the payouts page is 500, not 50,000
+    (api-forms.js sends an input with data-money by the money rule, Util.parseMoney)."""
+    yen = setup.create_tournament(director, tournament_data(name="Tokyo Night", currency="JPY"), template)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    login(page, live_asgi, director.username, PASSWORD)
+    page.goto(live_asgi + reverse("payouts", args=[yen.pk]))
+    page.fill("#unit", "500")
+    with page.expect_response(lambda r: r.url.endswith("/payouts/plan/") and r.request.method == "PATCH") as saved:
+        page.click("#plan-form button:not([type=button])")
+    assert saved.value.status == 200, saved.value.text()
+    assert saved.value.request.post_data_json["unit"] == 500
+    assert plan_of(yen).unit == 500
     page.context.close()

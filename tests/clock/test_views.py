@@ -116,7 +116,7 @@ def test_director_page_shows_the_controls_wired_to_the_api(client, director, tou
         assert element in page, element
     assert 'data-confirm="Move every screen to the next level now?"' in page
     # The buttons call the API; the page itself takes no action.
-    assert f'path: "tournaments/{tournament.pk}/clock/"' in page and "clock/action" not in page
+    assert f'data-api="tournaments/{tournament.pk}/clock/"' in page and "js/director-clock.js" in page and "clock/action" not in page
     # The director's messages are the translated strings the page carries.
     for said in ('data-start="The clock is running."', 'data-added="{minutes} min added."',
                  'data-jump="Level {level} is now in play."', 'data-cleared="The announcement is cleared."'):
