@@ -1,0 +1,77 @@
+/* The color-up page (templates/tables/color_up.html): each break's plan and every table's race, live. Its
+ * socket and URLs come from the #live badge's data-*. */
+(function () {
+  "use strict";
+  var s = document.getElementById("cu-i18n").dataset, state = JSON.parse(document.getElementById("cu-state").textContent);
+  var where = document.getElementById("live").dataset;
+  var statusUrl = where.api, dealerUrl = where.dealer, filter = "";
+  var num = Live.number, signed = Live.signed;
+  var el = Util.el;
+  function render() {
+    var grid = document.getElementById("cu-tables");
+    grid.textContent = "";
+    state.tables.forEach(function (row) {
+      if (filter && row.status !== filter) return;
+      var tile = el("a", "cu-tile " + row.status);
+      tile.href = dealerUrl.replace("999999", row.table);
+      tile.dataset.table = row.table;
+      tile.appendChild(el("b", "", s.table.replace("{n}", row.table)));
+      tile.appendChild(el("span", "", s[row.status]));
+      if (row.difference !== null) tile.appendChild(el("small", "", signed(row.difference)));
+      grid.appendChild(tile);
+    });
+    document.getElementById("cu-finished").textContent = state.finished;
+    document.getElementById("cu-total").textContent = state.tables.length;
+    document.getElementById("cu-recorded").textContent = state.recorded;
+    document.getElementById("cu-waiting").textContent = state.waiting;
+    document.getElementById("cu-difference").textContent = signed(state.difference);
+    document.getElementById("cu-difference-recorded").textContent = signed(state.difference_recorded);
+    document.getElementById("cu-chips").textContent = num(state.chips_in_play);
+    document.getElementById("cu-average").textContent = num(state.average_stack);
+  }
+  document.querySelectorAll(".cu-filter button").forEach(function (b) {
+    b.addEventListener("click", function () {
+      filter = b.dataset.filter;
+      document.querySelectorAll(".cu-filter button").forEach(function (o) { o.setAttribute("aria-pressed", String(o === b)); });
+      render();
+    });
+  });
+  var loading = false, again = false;
+  function refetch() {
+    if (loading) { again = true; return; }
+    loading = true;
+    api.get(statusUrl).then(function (answer) { state = answer; render(); }).catch(function () {})
+      .then(function () { loading = false; if (again) { again = false; refetch(); } });
+  }
+  document.querySelectorAll(".cu-confirm").forEach(function (form) {
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var leaving = Array.prototype.map.call(form.querySelectorAll("input:checked"), function (i) { return Number(i.value); });
+      if (!leaving.length) { api.say(s.pick, false); return; }
+      if (!window.confirm(s.confirmAsk.replace("{chips}", leaving.join(", ")))) return;
+      api.press(form.querySelector("button"), function (key) {
+        return api.post(statusUrl, {level: Number(form.dataset.level), leaving: leaving}, {key: key});
+      }, s.confirmedMsg).then(function (answer) { if (answer) location.reload(); });
+    });
+  });
+  var found = document.getElementById("found-form");
+  found.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var chips = {};
+    found.querySelectorAll("input[name=chips]").forEach(function (i) { if (i.value && Number(i.value) > 0) chips[i.dataset.value] = Number(i.value); });
+    api.press(found.querySelector("button"), function (key) {
+      return api.post(statusUrl + "found-chips/", {table: Number(found.table.value), chips: chips}, {key: key});
+    }, function (a) { return s.foundMsg.replace("{n}", a.exchanged).replace("{chip}", a.chip).replace("{removed}", num(a.removed)); })
+      .then(function (answer) { if (answer) { found.reset(); refetch(); } });
+  });
+  var TOUCHES = /^(race\.|chips\.|seat\.|entry\.|table\.|tables\.|move|break)/;
+  Live.connect({
+    path: where.socket, badge: "#live",
+    onSnapshot: refetch,
+    onEvent: function (m) {
+      if (/^colorup\./.test(m.event.type)) { location.reload(); return; }
+      if (TOUCHES.test(m.event.type)) refetch();
+    }
+  });
+  render();
+})();
