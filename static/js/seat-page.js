@@ -3,7 +3,7 @@
    shows "You have been moved" when the table or seat changed. */
 (function () {
   "use strict";
-  var cfg = window.SEAT_PAGE, s = document.getElementById("seat-i18n").dataset;
+  var cfg = JSON.parse(document.getElementById("seat-config").textContent), s = document.getElementById("seat-i18n").dataset;
   var seat = JSON.parse(document.getElementById("seat-state").textContent);
   var timer = null, loading = false, again = false;
 

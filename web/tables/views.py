@@ -309,8 +309,10 @@ def seat_page(request, pk: int, number: int):
     seat = room_seats(request, pk).get(number)
     if seat is None:
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
-    return render(request, "tables/seat_page.html", {"t": tournament, "seat": seat,
-                                                     "next_draw": selectors.pending_commitment(tournament)})
+    return render(request, "tables/seat_page.html", {
+        "t": tournament, "seat": seat, "next_draw": selectors.pending_commitment(tournament),
+        "seat_config": {"json": reverse("seat-json", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/",
+                        "entry": seat["entry"], "currency": tournament.currency}})
 
 
 @page("seat-json")
