@@ -1,8 +1,11 @@
 """Shared fixtures: staff of every role, a structure template, a tournament, a player."""
 from __future__ import annotations
 
+import json
 import os
+import re
 from datetime import UTC, date, datetime
+from pathlib import Path
 
 import hypothesis
 import pytest
@@ -133,6 +136,16 @@ def pay_places(director, tournament, places: int) -> None:
     share = pool // places
     bands = [[1, 1, pool - share * (places - 1)]] + ([[2, places, share]] if places > 1 else [])
     payouts.edit_structure(director, tournament, bands)
+
+
+DEALER_JS = Path(__file__).resolve().parents[1] / "static" / "js" / "dealer.js"
+
+
+def page_config(page: str, block: str):
+    """A screen's settings as the page gives its script: the JSON block of that id ({{ x|json_script:"id" }})."""
+    found = re.search(rf'<script id="{block}" type="application/json">(.*?)</script>', page, re.S)
+    assert found, f"no {block} block on the page"
+    return json.loads(found.group(1))
 
 
 def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> services.IdDocument:

@@ -8,13 +8,13 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
-from django.utils.html import escapejs
 from rest_framework.test import APIClient
 
 from live.routing import websocket_urlpatterns
 from tables import dealer_links, hands
 from tables import setup as table_setup
 from tables.models import DealerLink, HandStart, Table, hash_token
+from tests.conftest import page_config
 from tournament.models import AuditEvent
 
 
@@ -97,7 +97,8 @@ def test_the_link_opens_its_tablet_without_a_login(link, tournament):
     assert page.status_code == 200
     html = page.content.decode()
     assert f'<meta name="api-dealer-link" content="{secret}">' in html and "js/api.js" in html
-    assert escapejs(f"/ws/dealer/{secret}/") in html and escapejs(f"/dealer/{secret}/state.json") in html
+    urls = page_config(html, "dealer-config")
+    assert urls["socket"] == f"/ws/dealer/{secret}/" and urls["state"] == f"/dealer/{secret}/state.json"
     state = Client().get(f"/dealer/{secret}/state.json").json()
     assert state["table"]["number"] == 1 and "server_time" in state
     assert Client().get("/dealer/wrong-secret/").status_code == 403

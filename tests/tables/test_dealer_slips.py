@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from tables.models import Move, Table
 from tables.read_models import table_state
+from tests.conftest import DEALER_JS, page_config
 from tests.tables.test_moves import bust_at, seated, start
 
 
@@ -93,9 +94,10 @@ def test_the_dealer_tablet_presses_go_to_the_api(slip, dealer, tournament):
     client.force_login(dealer)
     number = slip.from_table.number
     page = client.get(reverse("dealer", args=[tournament.pk, number])).content.decode()
-    assert f'var handUrl = "/api/tournaments/{tournament.pk}/tables/{number}/hand/"' in page
-    assert f'handDoneUrl = "/api/tournaments/{tournament.pk}/tables/{number}/hand-done/"' in page
-    assert "api.del(handUrl" in page and f'action="/t/{tournament.pk}/' not in page
+    urls = page_config(page, "dealer-config")
+    assert urls["hand"] == f"/api/tournaments/{tournament.pk}/tables/{number}/hand/"
+    assert urls["handDone"] == f"/api/tournaments/{tournament.pk}/tables/{number}/hand-done/"
+    assert "js/dealer.js" in page and "api.del(handUrl" in DEALER_JS.read_text() and f'action="/t/{tournament.pk}/' not in page
     assert 'data-done-start="Hand {hand} started."' in page and 'data-done-undo="Hand {hand} is undone."' in page
     assert 'id="dealer-feedback" data-api-say' in page
     czech = client.get(reverse("dealer", args=[tournament.pk, number]), HTTP_ACCEPT_LANGUAGE="cs").content.decode()

@@ -7,6 +7,7 @@ from clock.models import ClockState
 from core import broadcast
 from live.snapshots import lobby_snapshot
 from tables.models import HouseRules
+from tests.conftest import page_config
 from tests.tables import test_api
 from tests.tables.test_dealer_links import dealer_tablet
 from tests.tables.test_moves import entry, seated, start
@@ -39,7 +40,7 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(roo
     assert data["on"] and data["called"] and data["hand"] == 1 and data["waiting_for"] == [1, 2, 3, 4]
     page = client_for(director).get(f"/t/{t.pk}/map/").content.decode()
     assert "Hand-for-hand" in page and "End hand-for-hand" in page and 'id="h4h-toggle"' in page
-    assert f'handForHand: "/api/tournaments/{t.pk}/hand-for-hand/"' in page
+    assert page_config(page, "map-urls")["handForHand"] == f"/api/tournaments/{t.pk}/hand-for-hand/"
 
     state = dealer_tablet(dealer, t, 1).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
     assert state["h4h"] == {"hand": 1, "step": "deal", "waiting_for": [1, 2, 3, 4]}

@@ -108,12 +108,16 @@ def _tablet_state(table: Table) -> dict:
 
 
 def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, link_token: str = ""):
+    at = [table.tournament_id, table.number]
+    config = {"state": state_url, "socket": socket_path, "hand": reverse("api-table-hand", args=at),
+              "handDone": reverse("api-table-hand-done", args=at), "race": reverse("api-table-race", args=at),
+              "raceConfirm": reverse("api-table-race-confirm", args=at), "raceCards": reverse("api-table-race-cards", args=at),
+              "draws": reverse("draw-list", args=[table.tournament_id])}  # what static/js/dealer.js reads and calls
     return render(request, "tables/dealer.html", {
         **_race_card_pad(),
         "t": table.tournament, "table": table, "state": _tablet_state(table),
-        "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)), "state_url": state_url,
-        "socket_path": socket_path,
-        "link_token": link_token,
+        "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)),
+        "dealer_config": config, "link_token": link_token,
     })
 
 

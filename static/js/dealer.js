@@ -1,0 +1,612 @@
+/* The dealer tablet (templates/tables/dealer.html): Shuffle / new hand, Hand done, moves and penalties at
+ * the table, the chip race; its URLs in the page's dealer-config block, its words in the page's data-*. */
+(function () {
+  "use strict";
+  var strings = Clock.strings(), extra = document.getElementById("dealer-i18n").dataset;
+  // Reads: state.json and the table's socket. Presses: the JSON API (/api/docs/), through api.js.
+  // A dealer link's tablet reads its own state.json and socket, and api.js sends its link with each press.
+  var urls = JSON.parse(document.getElementById("dealer-config").textContent);
+  var stateUrl = urls.state;
+  var handUrl = urls.hand, handDoneUrl = urls.handDone;
+  var table = JSON.parse(document.getElementById("table-state").textContent);
+  var initial = JSON.parse(document.getElementById("clock-state").textContent);
+  var badge = document.getElementById("live");
+  var $ = function (id) { return document.getElementById(id); };
+
+  // Time sync by HTTP ping; the table's socket only says when to fetch the state again.
+  var sync = Live.TimeSync(function (id) {
+    fetch(stateUrl + "?ping=1", {cache: "no-store", credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (d) { sync.receive(id, d.server_time); })
+      .catch(function () {});
+  });
+  sync.guess(initial.server_time);
+
+  function render(st) {
+    Clock.fill(document, st, strings);
+    if (st.index !== clockRow) {  // a new row of the clock: a confirmed race leaves once its break is over
+      clockRow = st.index;
+      if (counting) renderRace(true);
+    }
+    var inPlay = table.hand_level_index !== null ? table.hand_level_index : st.levelIndex;
+    var row = st.rows[inPlay];
+    $("play-title").textContent = Clock.levelTitle(st.rows, inPlay, strings);
+    $("play-blinds").textContent = Clock.blinds(row);
+    $("play-ante").textContent = Clock.ante(row, strings);
+    var old = inPlay !== st.levelIndex;
+    var alert = $("new-level");
+    alert.hidden = !old;
+    if (old) {
+      var next = st.rows[st.levelIndex];
+      alert.textContent = extra.announced.replace("{level}", Clock.levelTitle(st.rows, st.levelIndex, strings) + " (" + Clock.blinds(next) + ")");
+    }
+    $("table-level").classList.toggle("old-level", old);
+    $("hand-number").textContent = table.hand ? table.hand : extra.noHand;
+    var age = "";
+    if (table.hand_started_at) {
+      var m = Math.floor((st.serverNow - table.hand_started_at) / 60);
+      age = m < 1 ? extra.justNow : extra.ago.replace("{m}", m);
+    }
+    $("hand-age").textContent = table.hand ? "· " + age : "";
+    $("undo").disabled = !table.hand;
+    $("follows").hidden = table.sends_hand_signals;
+    renderTable();
+  }
+  var fmt = Util.fmt;
+  function renderTable() {
+    var p = table.positions || {}, line = "";
+    if (p.button !== null && p.button !== undefined) {
+      line = p.next || p.small_blind === null || p.big_blind === null ? fmt(extra.positionsNext, {button: p.button})
+        : fmt(extra.positions, {button: p.button, sb: p.small_blind, bb: p.big_blind});
+    }
+    $("positions").textContent = line;
+    $("positions").hidden = !line;
+    $("halted").hidden = !table.halted;
+    $("needs-button").hidden = !table.needs_button;
+    var out = table.slips_out || [], inn = table.slips_in || [];
+    function fill(id, items, text) {
+      var ul = $(id);
+      ul.textContent = "";
+      items.forEach(function (m) { var li = document.createElement("li"); li.textContent = text(m); ul.appendChild(li); });
+      $(id + "-box").hidden = !items.length;
+    }
+    fill("slips-out", out, function (m) {
+      var t = fmt(extra.slipOut, {seat: m.from.seat, name: m.name, table: m.to.table, to: m.to.seat});
+      return m.after_hand ? t + " " + extra.afterHand : t;
+    });
+    fill("slips-in", inn, function (m) {
+      return fmt(extra.slipIn, {seat: m.to.seat, name: m.name, table: m.from.table}) + Live.slipPosition(m.position, extra);
+    });
+    $("slips").hidden = !out.length && !inn.length;
+    var h = table.h4h;
+    $("h4h").hidden = !h;
+    if (h) {
+      $("h4h").className = "d-h4h " + h.step;
+      $("h4h-text").textContent = fmt(extra["h4h" + h.step.charAt(0).toUpperCase() + h.step.slice(1)], {n: h.hand});
+      var others = (h.waiting_for || []).filter(function (n) { return n !== table.number; });
+      $("h4h-waiting").textContent = h.step === "done" && others.length ? fmt(extra.h4hWaiting, {tables: others.join(", ")}) : "";
+    }
+    $("hand-done").disabled = h ? h.step !== "playing" : !table.hand_in_progress;
+    // In hand-for-hand the shuffle waits for the hand to be called (the server refuses it anyway).
+    var hold = !!h && h.step !== "deal";
+    if (hold) { $("shuffle").disabled = true; held = true; } else if (held) { $("shuffle").disabled = false; held = false; }
+  }
+  var held = false, clockRow = null;
+  var view = Clock.run({now: function () { return sync.now(); }, render: render});
+  view.set(initial);
+
+  function online(up) {
+    badge.textContent = up ? badge.dataset.online : badge.dataset.offline;
+    badge.className = "badge " + (up ? "live" : "offline");
+  }
+  function apply(d) { if (d.table) { table = d.table; renderRace(); renderPenalties(); } if (d.clock) view.set(d.clock); view.tick(); }
+  // The players of this table sitting out a penalty (table.penalties, tables/read_models.table_penalties):
+  // the dealer deals them in and takes their blinds while the hands left count down (TDA 51).
+  function renderPenalties() {
+    var rows = table.penalties || [], list = $("penalties-list");
+    $("penalties").hidden = !rows.length;
+    $("penalties-title").textContent = extra.penTitle;
+    list.textContent = "";
+    rows.forEach(function (p) {
+      var seat = p.now ? p.now.seat : p.seat, li = document.createElement("li");
+      li.dataset.seat = seat;
+      li.dataset.penalty = p.number;
+      li.dataset.left = p.hands_left;
+      var big = document.createElement("span"), text = document.createElement("span"), left = document.createElement("span");
+      big.className = "p-seat";
+      big.textContent = fmt(extra.penSeat, {seat: seat});
+      text.className = "p-text";
+      text.textContent = fmt(extra.penRow, {name: p.name}) + " ";
+      left.className = "p-left";
+      left.textContent = fmt(extra.penLeft, {left: p.hands_left, hands: p.hands});
+      text.appendChild(left);
+      text.appendChild(document.createTextNode(" " + extra.penDeal));
+      li.appendChild(big);
+      li.appendChild(text);
+      list.appendChild(li);
+    });
+  }
+  function poll() {
+    fetch(stateUrl, {cache: "no-store", credentials: "same-origin", headers: {"Accept": "application/json"}})
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (d) { online(true); apply(d); })
+      .catch(function () { online(false); });
+  }
+  sync.start();
+  // The table's socket: a snapshot (on connect) or an event naming this table means fetch the state.
+  var socket = window.WebSocket ? Live.connect({
+    path: urls.socket,
+    onSnapshot: function () { poll(); }, onEvent: function () { poll(); }
+  }) : null;
+  setInterval(poll, 30000);  // a fallback for a lost socket
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); sync.burst(); } });
+  poll();
+
+  // One press: the API call (api.press: the button busy meanwhile, one Idempotency-Key, the answer
+  // or the API's refusal shown in #dealer-feedback), then the state again from state.json. The big
+  // button stays locked a moment longer, against a double tap.
+  function press(button, lockMs, call, done) {
+    if (button.disabled) return;
+    api.press(button, call, done).then(function () {
+      poll();
+      if (lockMs) {
+        button.disabled = true;
+        setTimeout(function () { button.disabled = false; view.tick(); }, lockMs);
+      } else {
+        view.tick();
+      }
+    });
+  }
+  $("shuffle").addEventListener("click", function () {
+    press($("shuffle"), 2000, function (key) { return api.post(handUrl, {}, {key: key}); },
+          function (a) { return fmt(extra.doneStart, {hand: a.hand}); });
+  });
+  $("hand-done").addEventListener("click", function () {
+    press($("hand-done"), 1000, function (key) { return api.post(handDoneUrl, {}, {key: key}); },
+          function (h) { return h.on ? extra.doneH4h : extra.doneHand; });
+  });
+  $("undo").addEventListener("click", function () {
+    if (window.confirm(extra.confirmUndo)) {
+      press($("undo"), 0, function (key) { return api.del(handUrl, {key: key}); },
+            function (a) { return fmt(extra.doneUndo, {hand: a.hand}); });
+    }
+  });
+
+  // --- The chip race of a color-up (table.race, tables/read_models.table_race) ------------------------
+  // Counts are typed on the page's own number pad (no on-screen keyboard), kept here across refetches of
+  // the state, and sent in one press: the server deals the cards and answers with the sheet.
+  var raceUrl = urls.race, raceConfirmUrl = urls.raceConfirm, raceCardsUrl = urls.raceCards, drawsUrl = urls.draws;
+  var MAX_COUNT = 10000;
+  // mode: "seed" (the software deals) or "hand" (cards dealt at the table, entered on the card pad);
+  // dealing: while the cards are entered, {counts sent, needed by seat, cards by seat, sel, rank}.
+  // open: the id of the confirmed sheet shown again ("show sheet"); folded otherwise.
+  var counting = {counts: {}, only: {}, sel: null, fresh: false, redo: null, shown: "", mode: "seed", dealing: null, open: null};
+  var num = Live.number, signed = Live.signed;
+  function chipName(v) { return fmt(extra.raceChip, {value: num(v)}); }
+  function chipList(values) {
+    var names = values.map(chipName);
+    return names.length < 2 ? names.join("") : fmt(extra.raceAnd, {list: names.slice(0, -1).join(", "), last: names[names.length - 1]});
+  }
+  var el = Util.el;
+  var SUITS = {s: ["♠", false], h: ["♥", true], d: ["♦", true], c: ["♣", false]};
+  function card(code) {
+    var suit = SUITS[code.slice(-1).toLowerCase()] || [code.slice(-1), false], rank = code.slice(0, -1).toUpperCase();
+    var c = el("span", "r-card" + (suit[1] ? " red" : ""), (rank === "T" ? "10" : rank) + suit[0]);
+    c.dataset.card = code;
+    return c;
+  }
+  function fields() { return Array.prototype.slice.call(document.querySelectorAll("#race-rows .r-field")); }
+  function same(f, sel) { return !!sel && f.dataset.seat === String(sel.seat) && f.dataset.value === String(sel.value); }
+
+  // A confirmed race is over once the clock has left its break (race.break_index, the clock's row of the
+  // break): the tablet drops it then, without waiting for its next read of the state.
+  function raceOver(r) {
+    return r.status === "confirmed" && r.break_index !== null && r.break_index !== undefined
+      && clockRow !== null && clockRow > r.break_index;
+  }
+  function renderRace(force) {
+    var r = table.race, show = !!(r && r.active) && !raceOver(r);
+    $("race").hidden = !show;
+    if (!show) { counting.shown = ""; return; }
+    var key = JSON.stringify(r);
+    if (key === counting.shown && !force) return;
+    counting.shown = key;
+    var sheet = r.sheet;
+    if (counting.redo !== null && (!sheet || sheet.id !== counting.redo || r.status !== "recorded")) counting.redo = null;
+    var mode = r.status === "waiting" || !sheet || counting.redo !== null ? (counting.dealing ? "cards" : "count") : "sheet";
+    if (mode === "sheet") counting.dealing = null;
+    $("race-title").textContent = fmt(extra.raceBanner, {chips: chipList(r.color_up.leaving)});
+    $("race-new").textContent = fmt(extra.raceNew, {chip: num(r.color_up.new_chip)});
+    var step = mode === "cards" ? "Cards" : r.status === "waiting" && counting.mode === "hand" ? "Hand" : r.status;
+    $("race-step").textContent = extra["raceStep" + step.charAt(0).toUpperCase() + step.slice(1)] || "";
+    // Confirmed: one line, "Race confirmed · show sheet"; the sheet (and its banner) only when asked for.
+    var done = mode === "sheet" && r.status === "confirmed", open = done && counting.open === sheet.id;
+    $("race-done").hidden = !done;
+    $("race-show").textContent = $("race-show").dataset[open ? "hide" : "show"];
+    $("race-show").setAttribute("aria-expanded", String(open));
+    $("race-banner").hidden = done && !open;
+    $("race-count").hidden = mode !== "count";
+    $("race-sheet").hidden = mode !== "sheet" || (done && !open);
+    $("race-cards").hidden = mode !== "cards";
+    if (mode === "count") renderCount(r); else if (mode === "cards") renderCards(r); else renderSheet(r, sheet);
+  }
+
+  function renderCount(r) {
+    var leaving = r.color_up.leaving, box = $("race-rows");
+    box.textContent = "";
+    r.players.forEach(function (p) {
+      var seat = String(p.seat);
+      counting.counts[seat] = counting.counts[seat] || {};
+      var row = el("div", "r-row");
+      row.dataset.seat = seat;
+      row.appendChild(el("span", "r-seat", seat));
+      row.appendChild(el("span", "r-name", p.name));
+      var group = el("span", "r-fields");
+      leaving.forEach(function (v) {
+        var f = el("button", "r-field");
+        f.type = "button";
+        f.dataset.seat = seat;
+        f.dataset.value = String(v);
+        f.appendChild(el("small", null, chipName(v)));
+        f.appendChild(el("b"));
+        group.appendChild(f);
+      });
+      row.appendChild(group);
+      var only = el("button", "r-only", extra.raceOnlyLabel);
+      only.type = "button";
+      only.dataset.only = seat;
+      row.appendChild(only);
+      box.appendChild(row);
+    });
+    if (!r.players.length) box.appendChild(el("p", "r-help", extra.raceNoPlayers));
+    $("race-go").disabled = !r.players.length;
+    paintMode();
+    var all = fields();
+    if (!all.some(function (f) { return same(f, counting.sel); })) {
+      var first = all.filter(function (f) { return counting.counts[f.dataset.seat][f.dataset.value] === undefined; })[0] || all[0];
+      select(first);
+    }
+    paint();
+  }
+  function select(f) {
+    counting.sel = f ? {seat: f.dataset.seat, value: f.dataset.value} : null;
+    counting.fresh = true;  // the first digit typed replaces the count shown
+  }
+  function paint(scroll) {
+    var sel = counting.sel, current = null;
+    fields().forEach(function (f) {
+      var v = counting.counts[f.dataset.seat][f.dataset.value], on = same(f, sel);
+      f.querySelector("b").textContent = v === undefined || v === "" ? "–" : v;
+      f.classList.toggle("empty", v === undefined || v === "");
+      f.classList.toggle("selected", on);
+      f.setAttribute("aria-pressed", on ? "true" : "false");
+      if (on) current = f;
+    });
+    document.querySelectorAll("#race-rows .r-row").forEach(function (row) {
+      row.classList.toggle("current", !!sel && row.dataset.seat === sel.seat);
+    });
+    document.querySelectorAll("#race-rows .r-only").forEach(function (b) {
+      b.setAttribute("aria-pressed", counting.only[b.dataset.only] ? "true" : "false");
+    });
+    $("race-target").textContent = sel ? fmt(extra.raceTarget, {seat: sel.seat, chip: chipName(sel.value)}) : extra.racePick;
+    document.querySelectorAll("#race-pad button").forEach(function (b) { b.disabled = !sel; });
+    if (scroll && current && current.scrollIntoViewIfNeeded) current.scrollIntoViewIfNeeded(true);
+  }
+  function key(k) {
+    var sel = counting.sel;
+    if (!sel) return;
+    var counts = counting.counts[sel.seat], now = counts[sel.value] === undefined ? "" : String(counts[sel.value]);
+    if (k === "next") {
+      var all = fields(), at = all.findIndex(function (f) { return same(f, sel); });
+      select(all[at + 1] || null);
+      paint(true);
+      if (!counting.sel) $("race-go").scrollIntoView({block: "nearest"});
+      return;
+    }
+    if (k === "back") now = counting.fresh ? "" : now.slice(0, -1);
+    else if (k === "clear") now = "";
+    else {
+      var typed = counting.fresh ? k : now + k;
+      typed = String(parseInt(typed, 10));
+      if (Number(typed) > MAX_COUNT) return;
+      now = typed;
+    }
+    counting.fresh = false;
+    if (now === "") delete counts[sel.value]; else counts[sel.value] = now;
+    paint();
+  }
+  $("race-rows").addEventListener("click", function (e) {
+    var f = e.target.closest(".r-field"), only = e.target.closest(".r-only");
+    if (f) { select(f); paint(); }
+    if (only) { counting.only[only.dataset.only] = !counting.only[only.dataset.only]; paint(); }
+  });
+  $("race-pad").addEventListener("click", function (e) {
+    var b = e.target.closest("button[data-key]");
+    if (b && !b.disabled) key(b.dataset.key);
+  });
+  document.addEventListener("keydown", function (e) {  // a tablet with a keyboard: digits, ⌫, Enter for next
+    if ($("race").hidden || $("race-count").hidden || !counting.sel || e.ctrlKey || e.metaKey || e.altKey) return;
+    var k = /^[0-9]$/.test(e.key) ? e.key : e.key === "Backspace" ? "back" : e.key === "Enter" ? "next" : null;
+    if (k) { e.preventDefault(); key(k); }
+  });
+
+  function raceBody() {
+    var r = table.race, seats = {}, missing = null;
+    r.players.forEach(function (p) {
+      var seat = String(p.seat), chips = {};
+      r.color_up.leaving.forEach(function (v) {
+        var c = (counting.counts[seat] || {})[String(v)];
+        if (c === undefined || c === "") { missing = missing || {seat: seat, value: String(v)}; return; }
+        chips[String(v)] = Number(c);
+      });
+      seats[seat] = {chips: chips, other: counting.only[seat] ? 0 : null};
+    });
+    return {seats: seats, missing: missing};
+  }
+  function racePress(button, call, done) {
+    if (button.disabled) return;
+    api.press(button, call, done).then(function (answer) {
+      if (answer && answer.color_up) { table.race = answer; renderRace(true); }
+      poll();
+    });
+  }
+  $("race-go").addEventListener("click", function () {
+    var body = raceBody();
+    if (body.missing) {
+      select(fields().filter(function (f) { return same(f, body.missing); })[0]);
+      paint(true);
+      api.say(fmt(extra.raceMissing, {seat: body.missing.seat, chip: chipName(body.missing.value)}), false);
+      return;
+    }
+    if (counting.mode === "hand") {
+      // The table deals: ask how many cards each seat gets for these counts, then enter them.
+      api.press($("race-go"), function (k) { return api.post(raceCardsUrl, {seats: body.seats}, {key: k}); }, null)
+        .then(function (answer) {
+          if (!answer || !answer.cards) return;
+          if (!answer.total) { api.say(extra.raceNoCards, true); raceWith(body.seats, {}, $("race-go")); return; }
+          var cards = {};
+          Object.keys(answer.cards).forEach(function (seat) { cards[seat] = new Array(answer.cards[seat]).fill(null); });
+          counting.dealing = {seats: body.seats, needed: answer.cards, cards: cards, sel: null, rank: null};
+          renderRace(true);
+          $("race").scrollIntoView({block: "start"});
+        });
+      return;
+    }
+    raceWith(body.seats, null, $("race-go"));
+  });
+  function raceWith(seats, cards, button) {
+    var payload = cards ? {seats: seats, cards: cards} : {seats: seats};
+    racePress(button, function (k) { return api.post(raceUrl, payload, {key: k}); }, function () {
+      counting.redo = null;
+      counting.dealing = null;
+      return extra.raceRecorded;
+    });
+  }
+  function paintMode() {
+    document.querySelectorAll("#race-modes .r-mode").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.mode === counting.mode ? "true" : "false");
+    });
+    $("race-go").textContent = $("race-go").dataset[counting.mode];
+    $("race-mode-help").textContent = $("race-mode-help").dataset[counting.mode];
+    var r = table.race;
+    if (r && r.status === "waiting") $("race-step").textContent = counting.mode === "hand" ? extra.raceStepHand : extra.raceStepWaiting;
+  }
+  $("race-modes").addEventListener("click", function (e) {
+    var b = e.target.closest(".r-mode");
+    if (b) { counting.mode = b.dataset.mode; paintMode(); }
+  });
+
+  // The cards dealt at the table: one slot per card, filled from the rank and suit pad.
+  function slots() { return Array.prototype.slice.call(document.querySelectorAll("#race-hands .r-slot")); }
+  function renderCards(r) {
+    var d = counting.dealing, box = $("race-hands"), names = {};
+    r.players.forEach(function (p) { names[String(p.seat)] = p.name; });
+    box.textContent = "";
+    Object.keys(d.cards).sort(function (a, b) { return a - b; }).forEach(function (seat) {
+      if (!d.cards[seat].length) return;
+      var row = el("div", "r-row");
+      row.dataset.seat = seat;
+      row.appendChild(el("span", "r-seat", seat));
+      row.appendChild(el("span", "r-name", names[seat] || ""));
+      var hand = el("span", "r-hand");
+      d.cards[seat].forEach(function (code, i) {
+        var b = el("button", "r-slot");
+        b.type = "button";
+        b.dataset.seat = seat;
+        b.dataset.i = String(i);
+        hand.appendChild(b);
+      });
+      row.appendChild(hand);
+      box.appendChild(row);
+    });
+    if (!d.sel) nextSlot();
+    paintCards();
+  }
+  function nextSlot() {
+    var d = counting.dealing, empty = slots().filter(function (b) { return !d.cards[b.dataset.seat][b.dataset.i]; })[0];
+    d.sel = empty ? {seat: empty.dataset.seat, i: empty.dataset.i} : null;
+    d.rank = null;
+  }
+  function used(except) {
+    var d = counting.dealing, all = {};
+    Object.keys(d.cards).forEach(function (seat) {
+      d.cards[seat].forEach(function (code, i) {
+        if (code && !(except && except.seat === seat && String(i) === except.i)) all[code] = true;
+      });
+    });
+    return all;
+  }
+  function paintCards() {
+    var d = counting.dealing, sel = d.sel, taken = used(sel);
+    slots().forEach(function (b) {
+      var code = d.cards[b.dataset.seat][b.dataset.i], on = !!sel && sel.seat === b.dataset.seat && sel.i === b.dataset.i;
+      var suit = code ? SUITS[code.slice(-1)] : null;
+      b.textContent = code ? (code[0] === "T" ? "10" : code[0]) + suit[0] : (on && d.rank ? (d.rank === "T" ? "10" : d.rank) : "?");
+      b.dataset.card = code || "";
+      b.classList.toggle("filled", !!code);
+      b.classList.toggle("red", !!suit && suit[1]);
+      b.classList.toggle("selected", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    document.querySelectorAll("#race-hands .r-row").forEach(function (row) {
+      row.classList.toggle("current", !!sel && row.dataset.seat === sel.seat);
+    });
+    var of = sel ? d.cards[sel.seat].length : 0;
+    $("race-card-target").textContent = sel ? fmt(extra.raceCardTarget, {seat: sel.seat, n: Number(sel.i) + 1, of: of}) : extra.raceCardPick;
+    document.querySelectorAll("#race-card-pad [data-rank]").forEach(function (b) {
+      var r = b.dataset.rank;
+      b.disabled = !sel || ["s", "h", "d", "c"].every(function (x) { return taken[r + x]; });
+      b.setAttribute("aria-pressed", d.rank === r ? "true" : "false");
+    });
+    document.querySelectorAll("#race-card-pad [data-suit]").forEach(function (b) {
+      b.disabled = !sel || !d.rank || !!taken[d.rank + b.dataset.suit];
+    });
+    $("race-card-clear").disabled = !sel;
+  }
+  $("race-hands").addEventListener("click", function (e) {
+    var b = e.target.closest(".r-slot");
+    if (!b) return;
+    counting.dealing.sel = {seat: b.dataset.seat, i: b.dataset.i};
+    counting.dealing.rank = null;
+    paintCards();
+  });
+  $("race-card-pad").addEventListener("click", function (e) {
+    var d = counting.dealing, b = e.target.closest("button");
+    if (!d || !b || b.disabled || !d.sel) return;
+    if (b.dataset.rank) { d.rank = b.dataset.rank; paintCards(); return; }
+    if (b.dataset.suit && d.rank) {
+      d.cards[d.sel.seat][d.sel.i] = d.rank + b.dataset.suit;
+      nextSlot();
+      paintCards();
+      if (!d.sel) $("race-cards-go").scrollIntoView({block: "nearest"});
+      return;
+    }
+    if (b.id === "race-card-clear") { d.cards[d.sel.seat][d.sel.i] = null; d.rank = null; paintCards(); }
+  });
+  $("race-cards-back").addEventListener("click", function () {
+    counting.dealing = null;
+    renderRace(true);
+  });
+  $("race-cards-go").addEventListener("click", function () {
+    var d = counting.dealing;
+    if (!d) return;
+    var missing = Object.keys(d.cards).sort(function (a, b) { return a - b; }).filter(function (seat) {
+      return d.cards[seat].some(function (code) { return !code; });
+    })[0];
+    if (missing) {
+      nextSlot();
+      paintCards();
+      api.say(fmt(extra.raceCardMissing, {seat: missing}), false);
+      return;
+    }
+    raceWith(d.seats, d.cards, $("race-cards-go"));
+  });
+
+  function renderSheet(r, sheet) {
+    var bySeat = {};
+    sheet.seats.forEach(function (s) { bySeat[s.seat] = s; });
+    var confirmed = sheet.status === "confirmed";
+    $("race-sheet").classList.toggle("confirmed", confirmed);
+    $("race-sheet").dataset.status = sheet.status;
+    $("race-sheet-title").textContent = fmt(extra.raceSheetTitle, {table: sheet.table});
+    $("race-print-line").textContent = $("race-title").textContent + " · " + $("race-new").textContent;
+    $("race-stamp").hidden = !confirmed;
+    $("race-new-head").textContent = fmt(extra.raceNewChips, {chip: num(sheet.new_chip)});
+    var body = $("race-result");
+    body.textContent = "";
+    sheet.seats.forEach(function (s) {
+      var tr = el("tr", (s.won ? "won" : "") + (s.protection ? " protected" : ""));
+      tr.dataset.seat = s.seat;
+      function td(cls, label, content) {
+        var c = el("td", cls);
+        if (label) c.dataset.label = label;
+        if (typeof content === "string") c.textContent = content; else if (content) c.appendChild(content);
+        tr.appendChild(c);
+        return c;
+      }
+      td("r-c-seat", null, String(s.seat));
+      td("r-c-name", null, s.name);
+      var counted = el("span", null, s.leaving.map(function (pair) { return num(pair[1]) + " × " + num(pair[0]); }).join(", "));
+      if (s.other_value === 0) { var wrap = el("span"); wrap.appendChild(counted); wrap.appendChild(el("span", "r-sub r-note", extra.raceOnly)); counted = wrap; }
+      td("r-c-counted", extra.raceCounted, counted);
+      var odd = el("span", null, num(s.odd_chips));
+      if (s.odd_chips) { var w = el("span"); w.appendChild(odd); w.appendChild(el("span", "r-sub", " (" + num(s.odd_value) + ")")); odd = w; }
+      td("r-c-odd", extra.raceOdd, odd);
+      var cards = el("span", "r-cards");
+      (s.cards || []).forEach(function (c) { cards.appendChild(card(c)); });
+      if (!(s.cards || []).length) cards.textContent = "–";
+      td("r-c-cards", extra.raceCards, cards);
+      td("r-c-race", extra.raceRace, s.won ? "● " + extra.raceWon : s.protection ? "◆ " + extra.raceProtection : "–");
+      td("r-c-new", $("race-new-head").textContent, num(s.new_chips));
+      body.appendChild(tr);
+    });
+    var ol = $("race-winners");
+    ol.textContent = "";
+    sheet.winners.forEach(function (seat) {
+      ol.appendChild(el("li", null, fmt(extra.raceWinner, {seat: seat, name: (bySeat[seat] || {}).name || ""})));
+    });
+    if (!sheet.winners.length) ol.appendChild(el("li", null, extra.raceNoWinners));
+    $("race-difference").textContent = signed(sheet.difference);
+    $("race-difference").dataset.difference = sheet.difference;
+    $("race-difference-says").textContent = sheet.difference > 0 ? extra.raceAdded : sheet.difference < 0 ? extra.raceRemoved : extra.raceUnchanged;
+    var draw = $("race-draw");
+    draw.textContent = "";
+    if (sheet.draw !== null && sheet.draw !== undefined) {
+      var a = el("a", null, fmt(extra.raceDraw, {n: sheet.draw}));
+      a.href = drawsUrl + sheet.draw + "/";
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.id = "race-draw-link";
+      draw.appendChild(a);
+    } else {
+      draw.textContent = extra.raceCardsEntered;
+    }
+    $("race-redo").hidden = confirmed;
+    $("race-confirm").hidden = confirmed;
+    $("race-print").hidden = !confirmed;
+  }
+  $("race-redo").addEventListener("click", function () {
+    var r = table.race, sheet = r && r.sheet;
+    if (!sheet) return;
+    counting.redo = sheet.id;
+    counting.dealing = null;
+    counting.mode = sheet.cards_entered ? "hand" : "seed";
+    counting.counts = {};
+    counting.only = {};
+    sheet.seats.forEach(function (s) {
+      var seat = String(s.seat);
+      counting.counts[seat] = {};
+      s.leaving.forEach(function (pair) { counting.counts[seat][String(pair[0])] = String(pair[1]); });
+      counting.only[seat] = s.other_value === 0;
+    });
+    counting.sel = null;
+    renderRace(true);
+    select(fields()[0]);
+    paint();
+    $("race").scrollIntoView({block: "start"});
+  });
+  $("race-confirm").addEventListener("click", function () {
+    var sheet = table.race && table.race.sheet;
+    if (!sheet || !window.confirm(fmt(extra.raceConfirmAsk, {difference: signed(sheet.difference)}))) return;
+    racePress($("race-confirm"), function (k) { return api.post(raceConfirmUrl, {}, {key: k}); }, extra.raceConfirmed);
+  });
+  $("race-print").addEventListener("click", function () { window.print(); });
+  $("race-show").addEventListener("click", function () {
+    var sheet = table.race && table.race.sheet;
+    counting.open = sheet && counting.open !== sheet.id ? sheet.id : null;
+    renderRace(true);
+  });
+  // api.js says every answer in #dealer-feedback, below the shuffle button: the race repeats it by its buttons.
+  $("dealer-feedback").addEventListener("api:said", function (e) {
+    var say = $("race-say");
+    say.textContent = e.detail.message || "";
+    say.hidden = $("race").hidden || !e.detail.message;
+    say.classList.toggle("success", e.detail.ok);
+    say.classList.toggle("error", !e.detail.ok);
+  });
+  renderRace();
+  renderPenalties();
+
+  Clock.keepAwake();
+  window.dealerPage = {view: view, sync: sync, poll: poll, socket: socket};
+})();
