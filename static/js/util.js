@@ -79,5 +79,14 @@
     return negative ? -value : value;
   }
 
+  // Markup behaviours, so no template needs an on* attribute: <button data-print> prints the page, a field
+  // with data-submit-on-change sends its form when it changes (the login page's language).
+  document.addEventListener("click", function (ev) {
+    if (ev.target.closest && ev.target.closest("[data-print]")) window.print();
+  });
+  document.addEventListener("change", function (ev) {
+    if (ev.target.hasAttribute && ev.target.hasAttribute("data-submit-on-change") && ev.target.form) ev.target.form.submit();
+  });
+
   window.Util = {fmt: fmt, el: el, money: money, parseMoney: parseMoney};
 })();

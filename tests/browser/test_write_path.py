@@ -69,3 +69,19 @@ def test_an_amount_typed_on_a_form_is_sent_by_its_currencys_decimals(live_asgi, 
     assert saved.value.request.post_data_json["unit"] == 500
     assert plan_of(yen).unit == 500
     page.context.close()
+
+
+def test_markup_behaviours_need_no_handler_attribute(live_asgi, browser, cashier, tournament):
+    """The login page's language and the entries' status filter send their form when changed
+    (data-submit-on-change, static/js/util.js)."""
+    page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    page.goto(live_asgi + reverse("login"))
+    with page.expect_navigation():
+        page.select_option("select[name=language]", "cs")
+    assert page.get_attribute("html", "lang") == "cs"
+    login(page, live_asgi, cashier.username, PASSWORD)
+    page.goto(live_asgi + reverse("entries", args=[tournament.pk]))
+    with page.expect_navigation():
+        page.select_option("select[name=status]", index=1)
+    assert "status=" in page.url
+    page.context.close()

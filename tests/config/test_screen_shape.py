@@ -1,0 +1,19 @@
+"""The screens' shape (issue 24): every script is a file under static/js/; a template carries settings only as
+JSON data blocks ({{ x|json_script:"id" }}) and data-* attributes, never an inline script or an on* handler."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I)
+HANDLER = re.compile(r"<[^>]*\son[a-z]+\s*=", re.I)
+
+
+def test_no_template_holds_an_inline_script_or_a_handler_attribute():
+    found = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        text = path.read_text()
+        found += [f"{path.relative_to(TEMPLATES)}: {m.group(0)}" for m in INLINE_SCRIPT.finditer(text)]
+        found += [f"{path.relative_to(TEMPLATES)}: {m.group(0)[:60]}" for m in HANDLER.finditer(text)]
+    assert found == []
