@@ -17,3 +17,10 @@ def test_no_template_holds_an_inline_script_or_a_handler_attribute():
         found += [f"{path.relative_to(TEMPLATES)}: {m.group(0)}" for m in INLINE_SCRIPT.finditer(text)]
         found += [f"{path.relative_to(TEMPLATES)}: {m.group(0)[:60]}" for m in HANDLER.finditer(text)]
     assert found == []
+
+
+def test_no_template_holds_a_style_block():
+    """A screen's styles are files under static/css/ (a strict style-src 'self' allows no <style> block)."""
+    found = [str(path.relative_to(TEMPLATES)) for path in sorted(TEMPLATES.rglob("*.html"))
+             if re.search(r"<style[\s>]", path.read_text(), re.I)]
+    assert found == []
