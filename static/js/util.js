@@ -1,10 +1,10 @@
-/* What every screen's script shares (loaded first by base.html): the placeholder formatter and the
- * element maker. The API client is static/js/api.js, the live connection and the money rule
+/* What every screen's script shares (loaded first by base.html): the "{name}" text formatter, the
+ * element maker and the money rule. The API client is static/js/api.js, the live connection
  * static/js/live.js.
  *
  *   Util.fmt("Table {table} seat {seat}", {table: 4, seat: 7})  ->  "Table 4 seat 7"
  *   Util.fmt("{player.display_name}", answer)                   a dotted path into an object
- *   a placeholder without a value (undefined, null, an object) stays as it is written
+ *   a "{name}" with no value (undefined, null, an object) is left as written
  *   Util.el("td", "num", "12")                                  a <td class="num">12</td>
  *   Util.money(110000, "CZK")  ->  "1 100 Kč" (cs) or "CZK 1,100" (en); Util.parseMoney("1 100,50", "CZK") -> 110050
  */
