@@ -34,6 +34,7 @@
       if (!el.name || el.disabled || el.name === "csrfmiddlewaretoken" || el.tagName === "BUTTON"
           || el.type === "submit" || el.type === "button") return;
       if (el.type === "checkbox") { put(el.name, el.checked); return; }
+      if (el.type === "radio") { if (el.checked) put(el.name, el.value); return; }
       if (el.hasAttribute("data-json")) {  // not JSON: sent as typed, and the API says what is wrong
         if (!el.value.trim()) return;
         try { put(el.name, JSON.parse(el.value)); } catch (e) { put(el.name, el.value); }
@@ -70,6 +71,7 @@
       var messages = fields[name] || [];
       messages.forEach(function (m) { if (all.indexOf(m) < 0) all.push(m); });
       var input = form.elements.namedItem(name);
+      if (input && !input.tagName && input.length) input = input[0].closest("fieldset") || input[0];  // radios: their group
       if (!input || !input.tagName) return;
       var list = document.createElement("ul");
       list.className = "errorlist";

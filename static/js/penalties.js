@@ -10,6 +10,50 @@
   form.addEventListener("change", sync);
   sync();
 
+  // Give: through the JSON API (web/tables/penalty_api.py). Who: an entry number ("12", "#12"), a table and
+  // a seat, or a name. A name is looked up by the page (?who=): one player in play it matches gets the
+  // penalty; several are listed to choose from, and nothing is sent until one is chosen.
+  var slot = document.getElementById("candidates-slot"), NUMBER = /^#? ?([0-9]{1,6})$/;
+  function lookUp(name) {
+    return fetch(location.pathname + "?who=" + encodeURIComponent(name),
+                 {credentials: "same-origin", cache: "no-store", headers: {"Accept": "text/html"}})
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) {
+        var got = new DOMParser().parseFromString(html, "text/html").getElementById("candidates-slot");
+        slot.innerHTML = got ? got.innerHTML : "";
+        var nobody = slot.querySelector("#who-nobody"), open = slot.querySelectorAll("input[name=entry]:not(:disabled)");
+        if (nobody) { api.say(nobody.textContent, false); return null; }
+        if (slot.querySelectorAll("input[name=entry]").length === 1 && open.length === 1) return Number(open[0].value);
+        return null;  // several: the floor chooses
+      });
+  }
+  function number(name) {
+    var el = form.elements.namedItem(name), value = el ? el.value.trim() : "";
+    return value === "" ? undefined : (/^[0-9]+$/.test(value) ? Number(value) : value);
+  }
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var kind = form.querySelector("input[name=kind]:checked"), rounds = form.querySelector("input[name=rounds]:checked");
+    var data = {kind: kind ? kind.value : "", reason: form.elements.namedItem("reason").value};
+    if (kind && kind.value === "rounds" && rounds) data.rounds = Number(rounds.value);
+    ["table", "seat"].forEach(function (name) { if (number(name) !== undefined) data[name] = number(name); });
+    var who = form.elements.namedItem("who").value.split(/\s+/).join(" ").trim(), numbered = NUMBER.exec(who);
+    var listed = slot.querySelector("#candidates"), picked = slot.querySelector("input[name=entry]:checked");
+    var entry = Promise.resolve(null);
+    if (numbered) entry = Promise.resolve(Number(numbered[1]));
+    else if (who && listed && listed.getAttribute("data-name") === who && picked) entry = Promise.resolve(Number(picked.value));
+    else if (who) entry = lookUp(who).then(function (found) { return found === null ? false : found; });
+    else slot.innerHTML = "";
+    entry.then(function (found) {
+      if (found === false) return;  // a name still to choose, or nobody by that name: nothing sent
+      if (found !== null) data.entry = found;
+      apiForms.send(form, {body: data, path: form.getAttribute("data-give"), next: "reload", done: function (answer) {
+        var said = form.getAttribute(answer && answer.kind === "warning" ? "data-done-warning" : "data-done");
+        return apiForms.fill(said, answer);
+      }});
+    }, function () { api.say(gettext("No connection to the server: try again."), false); });
+  });
+
   // Live: a penalty given or cancelled anywhere, a hand started, a bust or a move changes the hands left
   // and the seats; the two lists are read again from this page (never while a cancel is being typed).
   var TOUCHES = /^(penalty\.|table\.hand_start|entry\.|move\.|seat\.|table\.breaking)/, stale = false;

@@ -61,8 +61,8 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.click("label[for=id_rounds_0]")  # 1
     desk.fill("#id_reason", "Abusive language at the table")
     desk.click("#give-go")
-    desk.wait_for_selector(".msg.success")
-    assert f"sits out {players} hands" in desk.inner_text(".msg.success")
+    desk.wait_for_selector("[data-api-say].ok")
+    assert f"sits out {players} hands" in desk.inner_text("[data-api-say]")
     row = desk.locator('li.pn-row[data-status="serving"]')
     assert row.count() == 1 and f"{players} of {players} hands left" in row.inner_text()
     assert name in row.inner_text() and f"Seat {seat.seat}" in row.inner_text()
@@ -102,7 +102,8 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.click('li.pn-row[data-status="serving"] .pn-cancel summary')
     desk.fill(f"#cancel-reason-{penalty.number}", "Wrong player")
     desk.click(f'li.pn-row[data-penalty="{penalty.number}"] .pn-cancel button')
-    desk.wait_for_selector(".msg.success")
+    desk.wait_for_function("(text) => (document.querySelector('[data-api-say].ok') || {}).textContent === text",
+                           arg=f"Penalty #{penalty.number} is cancelled.")  # said after the page reloaded
     assert desk.locator('li.pn-row[data-status="cancelled"]').count() == 1
     tablet.wait_for_selector("#penalties", state="hidden")
 
@@ -136,6 +137,6 @@ def test_the_floor_finds_the_player_by_name_and_chooses_among_namesakes(live_asg
     assert desk.evaluate(OVERFLOW, "main") == []
     label.click()
     desk.click("#give-go")
-    desk.wait_for_selector(".msg.success")
-    assert "Petr Beneš" in desk.inner_text(".msg.success")
+    desk.wait_for_selector("[data-api-say].ok")
+    assert "Petr Beneš" in desk.inner_text("[data-api-say]")
     assert Penalty.objects.get().entry == petr

@@ -1,11 +1,14 @@
-"""The floor's penalties page (TDA 51): give rounds and see the hands left, refusals that record nothing
-(with the service's or the form's message), cancel, the roles that may not open it, and the Czech page."""
+"""The floor's penalties page (TDA 51): give rounds through the JSON API the page's forms use and see the
+hands left on the page, refusals that record nothing (400 with the field's or the service's message),
+cancel, the name looked up by the page (?who=), the roles that may not open it, and the Czech page. The page
+itself takes no post (issue 24: one write path)."""
 from __future__ import annotations
 
 import pytest
 
 from tables import busts, draws, hands, penalties
 from tables.models import Penalty, Seat
+from tests.tables.test_api import client_for as api_for
 from tests.tables.test_penalty_names import register_named
 from tests.tables.test_seating_services import open_tables, register
 from tests.tables.test_views import client_for
@@ -24,6 +27,15 @@ def url(t) -> str:
     return f"/t/{t.pk}/penalties/"
 
 
+def api(t, rest: str = "") -> str:
+    return f"/api/tournaments/{t.pk}/penalties/{rest}"
+
+
+def post(user, t, body: dict, rest: str = ""):
+    """What the page's script sends (static/js/penalties.js): JSON to the penalties API."""
+    return api_for(user).post(api(t, rest), body, format="json")
+
+
 def seat_of(entry) -> Seat:
     return Seat.objects.select_related("table").get(entry=entry, ended_at__isnull=True)
 
@@ -36,21 +48,21 @@ def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floo
     page = client.get(url(tournament)).content.decode()
     assert 'id="give-form"' in page and "Nobody sits out a penalty." in page
     assert "one hand for every player at the table now, the offender included, per round" in page
-    answer = client.post(url(tournament), {"action": "give", "who": f"#{entry.number}", "kind": "rounds",
-                                           "rounds": "2", "reason": "Abusive language"})
-    assert answer.status_code == 302 and answer["Location"] == url(tournament)
+    assert f'data-give="tournaments/{tournament.pk}/penalties/"' in page
+    assert "sits out {hands} hands" in page  # the message said once the API has given it
+    answer = post(floor, tournament, {"entry": entry.number, "kind": "rounds", "rounds": 2, "reason": "Abusive language"})
+    assert answer.status_code == 201, answer.content
     penalty = Penalty.objects.get(tournament=tournament)
     assert (penalty.kind, penalty.rounds, penalty.hands, penalty.given_by) == ("rounds", 2, 2 * players, floor)
+    assert answer.json()["hands"] == 2 * players and answer.json()["name"] == entry.player.display_name
     page = client.get(url(tournament)).content.decode()
-    assert f"sits out {2 * players} hands" in page  # the message after the redirect
     assert f"{2 * players} of {2 * players} hands left" in page and entry.player.display_name in page
     assert 'data-status="serving"' in page and f"Seat {seat.seat}" in page and "Abusive language" in page
     hands.start_hand(floor, seat.table)
     page = client.get(url(tournament)).content.decode()
     assert f"{2 * players - 1} of {2 * players} hands left" in page
     # A warning to another player, and the link from the floor's pages.
-    assert client.post(url(tournament), {"action": "give", "who": str(seated[1].number), "kind": "warning",
-                                         "rounds": "3", "reason": "Slow play"}).status_code == 302
+    assert post(floor, tournament, {"entry": seated[1].number, "kind": "warning", "reason": "Slow play"}).status_code == 201
     warning = Penalty.objects.get(tournament=tournament, number=2)
     assert warning.kind == "warning" and warning.rounds is None and warning.hands == 0
     page = client.get(url(tournament)).content.decode()
@@ -58,75 +70,81 @@ def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floo
     assert f'href="{url(tournament)}"' in client.get(f"/t/{tournament.pk}/").content.decode()
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"kind": "hand", "reason": ""}, "Say why: the reason is written on the penalty."),
-    ({"kind": "hand", "reason": "   "}, "Say why: the reason is written on the penalty."),
-    ({"kind": "hand", "reason": "x" * 201}, "The reason is too long: at most 200 characters."),
-    ({"kind": "hand", "who": "999", "reason": "Exposed a card"}, "There is no entry #999 in this tournament."),
-    ({"kind": "hand", "who": "twelve", "reason": "Exposed a card"}, "Nobody in play here is named “twelve”"),
-    ({"kind": "hand", "who": "", "reason": "Exposed a card"}, "Say who: a name, an entry number, or a table and a seat."),
-    ({"kind": "rounds", "reason": "Exposed a card"}, "Choose how many rounds: 1 to 4."),
-    ({"kind": "rounds", "rounds": "5", "reason": "Exposed a card"}, "Select a valid choice."),
-    ({"kind": "", "reason": "Exposed a card"}, "This field is required."),
+@pytest.mark.parametrize(("data", "field", "message"), [
+    ({"kind": "hand", "reason": ""}, "reason", "Say why: the reason is written on the penalty."),
+    ({"kind": "hand", "reason": "   "}, "reason", "Say why: the reason is written on the penalty."),
+    ({"kind": "hand", "reason": "x" * 201}, "reason", "The reason is too long: at most 200 characters."),
+    ({"kind": "rounds", "reason": "Exposed a card"}, "rounds", "Say how many rounds: one to four."),
+    ({"kind": "rounds", "rounds": 5, "reason": "Exposed a card"}, "rounds", "Ensure this value is less than or equal to 4."),
+    ({"kind": "", "reason": "Exposed a card"}, "kind", "Choose the penalty: a warning, one hand, or rounds."),
 ])
-def test_bad_input_shows_the_message_and_records_nothing(tournament, seated, floor, data, message):
-    post = {"action": "give", "who": str(seated[0].number), **data}
-    answer = client_for(floor).post(url(tournament), post)
-    assert answer.status_code == 200
-    page = answer.content.decode()
-    assert message in page, page
+def test_bad_input_is_a_400_with_the_fields_message_and_records_nothing(tournament, seated, floor, data, field, message):
+    answer = post(floor, tournament, {"entry": seated[0].number, **data})
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["error"] == "invalid" and message in answer.json()["fields"][field], answer.json()
     assert not Penalty.objects.exists()
-    if data.get("reason", "").strip():
-        assert f'value="{data["reason"]}"' in page  # what was typed stays in the form
+
+
+@pytest.mark.parametrize(("data", "status", "message"), [
+    ({"entry": 999}, 404, "There is no entry #999 in this tournament."),
+    ({}, 400, "Say who gets the penalty: the entry number, or the table and the seat (not both)."),
+    ({"table": 1}, 400, "Say who gets the penalty: the entry number, or the table and the seat (not both)."),
+])
+def test_who_is_refused_by_the_service_and_nothing_is_recorded(tournament, seated, floor, data, status, message):
+    answer = post(floor, tournament, {"kind": "hand", "reason": "Exposed a card", **data})
+    assert answer.status_code == status and answer.json()["detail"] == message, answer.content
+    assert not Penalty.objects.exists()
+
+
+def test_the_page_takes_no_post(tournament, seated, floor):
+    answer = client_for(floor).post(url(tournament), {"action": "give", "who": str(seated[0].number), "kind": "hand",
+                                                      "reason": "Exposed a card"})
+    assert answer.status_code == 405 and not Penalty.objects.exists()
 
 
 def test_a_player_out_of_play_gets_no_penalty(tournament, seated, director, floor):
     busts.bust_entry(director, seated[4])
-    page = client_for(floor).post(url(tournament), {"action": "give", "who": str(seated[4].number), "kind": "hand",
-                                                    "reason": "Exposed a card"}).content.decode()
-    assert f"Entry #{seated[4].number} has no seat in play" in page and not Penalty.objects.exists()
+    answer = post(floor, tournament, {"entry": seated[4].number, "kind": "hand", "reason": "Exposed a card"})
+    assert answer.status_code == 409 and answer.json()["error"] == "not_seated"
+    assert f"Entry #{seated[4].number} has no seat in play" in answer.json()["detail"] and not Penalty.objects.exists()
 
 
 def test_the_floor_cancels_a_penalty_with_a_reason(tournament, seated, floor):
     penalties.give_penalty(floor, tournament, seated[2].number, "rounds", 1, "Phone at the table")
     client = client_for(floor)
     page = client.get(url(tournament)).content.decode()
-    assert 'name="cancel-number" value="1"' in page
-    # No reason: the service's message, the cancel form kept open, nothing cancelled.
-    page = client.post(url(tournament), {"action": "cancel", "cancel-number": "1", "cancel-reason": ""}).content.decode()
-    assert "Say why: the reason is written on the penalty." in page and "<details class=\"pn-cancel\" open>" in page
+    assert f'data-api="tournaments/{tournament.pk}/penalties/1/cancel/"' in page
+    assert 'data-done="Penalty #{number} is cancelled."' in page
+    # No reason: a 400 at the field, nothing cancelled.
+    answer = post(floor, tournament, {"reason": ""}, "1/cancel/")
+    assert answer.status_code == 400 and answer.json()["fields"]["reason"] == ["Say why: the reason is written on the penalty."]
     assert Penalty.objects.get().cancelled_at is None
-    answer = client.post(url(tournament), {"action": "cancel", "cancel-number": "1",
-                                           "cancel-reason": "Wrong player"})
-    assert answer.status_code == 302
+    answer = post(floor, tournament, {"reason": "Wrong player"}, "1/cancel/")
+    assert answer.status_code == 200 and answer.json()["status"] == "cancelled"
     penalty = Penalty.objects.get()
     assert penalty.cancelled_at is not None and penalty.cancel_reason == "Wrong player" and penalty.cancelled_by == floor
     page = client.get(url(tournament)).content.decode()
-    assert "Penalty #1 is cancelled." in page and 'data-status="cancelled"' in page and "Wrong player" in page
-    assert 'name="cancel-number" value="1"' not in page and "Nobody sits out a penalty." in page
+    assert 'data-status="cancelled"' in page and "Wrong player" in page
+    assert "penalties/1/cancel/" not in page and "Nobody sits out a penalty." in page
     # Twice: refused, with the service's word.
-    page = client.post(url(tournament), {"action": "cancel", "cancel-number": "1",
-                                         "cancel-reason": "Again"}).content.decode()
-    assert "Penalty #1 is already cancelled." in page
-    page = client.post(url(tournament), {"action": "cancel", "cancel-number": "7",
-                                         "cancel-reason": "Wrong"}).content.decode()
-    assert "There is no penalty #7." in page
+    answer = post(floor, tournament, {"reason": "Again"}, "1/cancel/")
+    assert answer.status_code == 409 and answer.json()["detail"] == "Penalty #1 is already cancelled."
+    answer = post(floor, tournament, {"reason": "Wrong"}, "7/cancel/")
+    assert answer.status_code == 404 and answer.json()["detail"] == "There is no penalty #7."
 
 
 def test_a_cashier_and_a_dealer_may_not_open_or_post(tournament, seated, cashier, dealer):
     for user in (cashier, dealer):
         client = client_for(user)
         assert client.get(url(tournament)).status_code == 403
-        assert client.post(url(tournament), {"action": "give", "who": str(seated[0].number), "kind": "hand",
-                                             "reason": "x"}).status_code == 403
+        assert post(user, tournament, {"entry": seated[0].number, "kind": "hand", "reason": "x"}).status_code == 403
     assert not Penalty.objects.exists()
     assert client_for(None).get(url(tournament)).status_code == 302  # to the login
 
 
 def test_the_director_may_give_a_penalty(tournament, seated, director):
-    answer = client_for(director).post(url(tournament), {"action": "give", "who": str(seated[3].number),
-                                                         "kind": "hand", "reason": "Exposed a card"})
-    assert answer.status_code == 302 and Penalty.objects.get().hands == 1
+    answer = post(director, tournament, {"entry": seated[3].number, "kind": "hand", "reason": "Exposed a card"})
+    assert answer.status_code == 201 and Penalty.objects.get().hands == 1
 
 
 def test_the_czech_page_renders(tournament, seated, floor):
@@ -152,41 +170,41 @@ def named(director, cashier, tournament):
     return entries
 
 
-def give(client, t, **fields):
-    return client.post(url(t), {"action": "give", "kind": "hand", "reason": "Exposed a card", **fields})
+def look_up(client, t, name: str) -> str:
+    """The page the script reads to find who a name stands for (static/js/penalties.js)."""
+    answer = client.get(url(t), {"who": name})
+    assert answer.status_code == 200
+    return answer.content.decode()
 
 
-def test_a_name_that_one_player_in_play_has_gets_the_penalty(tournament, named, floor):
+def test_a_name_that_one_player_in_play_has_is_found(tournament, named, floor):
     horvath = named[2]
     seat = seat_of(horvath)
-    client = client_for(floor)
-    answer = give(client, tournament, who="  horvath ")  # no accent, any case: the name as typed
-    assert answer.status_code == 302, answer.content.decode()
+    page = look_up(client_for(floor), tournament, "  horvath ")  # no accent, any case: the name as typed
+    assert "“horvath” matches 1 player in play" in page
+    assert f'name="entry" value="{horvath.number}"' in page and page.count('name="entry"') == 1
+    answer = post(floor, tournament, {"entry": horvath.number, "kind": "hand", "reason": "Exposed a card"})
+    assert answer.status_code == 201
     penalty = Penalty.objects.get()
     assert (penalty.entry, penalty.table_number, penalty.seat) == (horvath, seat.table.number, seat.seat)
-    page = client.get(url(tournament)).content.decode()
-    assert f"Ondřej Horváth (entry #{horvath.number}, table {seat.table.number} seat {seat.seat})" in page
+    assert "Penalty #{number}: {name} (entry #{entry}, table {table} seat {seat}) sits out {hands}" in page
+    assert (answer.json()["name"], answer.json()["table"], answer.json()["seat"]) == (
+        "Ondřej Horváth", seat.table.number, seat.seat)
 
 
-def test_an_ambiguous_name_lists_the_players_with_table_and_seat_and_gives_nothing_until_one_is_chosen(tournament, named,
-                                                                                                     floor):
+def test_an_ambiguous_name_lists_the_players_with_table_and_seat(tournament, named, floor):
     jan, petr = named[:2]
-    client = client_for(floor)
-    answer = give(client, tournament, who="Novak", kind="rounds", rounds="1")
-    assert answer.status_code == 200 and not Penalty.objects.exists()  # never a guess
-    page = answer.content.decode()
+    page = look_up(client_for(floor), tournament, "Novak")
     assert "“Novak” matches 2 players in play: choose one, then give the penalty." in page
+    assert 'data-name="Novak"' in page
     for entry in (jan, petr):
         seat = seat_of(entry)
         assert f'name="entry" value="{entry.number}"' in page
         assert f"table {seat.table.number}, seat {seat.seat} · entry #{entry.number}" in page
         assert entry.player.display_name in page
-    assert 'value="Exposed a card"' in page and 'value="Novak"' in page  # what was typed stays
-    # A choice that is not among the players the name matches lists them again.
-    assert give(client, tournament, who="Novak", entry=named[2].number, kind="rounds", rounds="1").status_code == 200
-    assert not Penalty.objects.exists()
-    answer = give(client, tournament, who="Novak", entry=petr.number, kind="rounds", rounds="1")
-    assert answer.status_code == 302
+    assert not Penalty.objects.exists()  # never a guess
+    answer = post(floor, tournament, {"entry": petr.number, "kind": "rounds", "rounds": 1, "reason": "Exposed a card"})
+    assert answer.status_code == 201
     penalty = Penalty.objects.get()
     assert (penalty.entry, penalty.kind, penalty.table_number) == (petr, "rounds", seat_of(petr).table.number)
 
@@ -194,21 +212,19 @@ def test_an_ambiguous_name_lists_the_players_with_table_and_seat_and_gives_nothi
 def test_the_floor_names_the_table_and_the_seat(tournament, named, floor):
     jan = named[0]
     seat = seat_of(jan)
-    answer = give(client_for(floor), tournament, table=str(seat.table.number), seat=str(seat.seat))
-    assert answer.status_code == 302
+    answer = post(floor, tournament, {"table": seat.table.number, "seat": seat.seat, "kind": "hand",
+                                      "reason": "Exposed a card"})
+    assert answer.status_code == 201
     assert Penalty.objects.get().entry == jan
     empty = next(n for n in range(1, 10) if not Seat.objects.filter(table=seat.table, seat=n, ended_at__isnull=True).exists())
-    page = give(client_for(floor), tournament, table=str(seat.table.number), seat=str(empty)).content.decode()
-    assert f"Nobody sits at table {seat.table.number} seat {empty}." in page and Penalty.objects.count() == 1
+    answer = post(floor, tournament, {"table": seat.table.number, "seat": empty, "kind": "hand", "reason": "Exposed a card"})
+    assert answer.status_code == 409 and answer.json()["detail"] == f"Nobody sits at table {seat.table.number} seat {empty}."
+    assert Penalty.objects.count() == 1
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"who": "Smith"}, "Nobody in play here is named “Smith”"),
-    ({"who": "Novák", "table": "1", "seat": "2"}, "Say who one way: a name or an entry number, or a table and a seat."),
-    ({"table": "1"}, "Give both the table and the seat."),
-    ({"seat": "3"}, "Give both the table and the seat."),
-])
-def test_who_is_refused_when_nobody_or_two_ways(tournament, named, floor, fields, message):
-    page = give(client_for(floor), tournament, **fields).content.decode()
-    assert message in page, page
+def test_a_name_nobody_has_says_so_at_the_field(tournament, named, floor):
+    page = look_up(client_for(floor), tournament, "Smith")
+    assert 'id="who-nobody"' in page and "Nobody in play here is named “Smith”" in page and 'name="entry"' not in page
+    answer = post(floor, tournament, {"entry": named[0].number, "table": 1, "seat": 2, "kind": "hand", "reason": "x"})
+    assert answer.status_code == 400 and "not both" in answer.json()["detail"]
     assert not Penalty.objects.exists()

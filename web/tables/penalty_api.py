@@ -3,7 +3,9 @@ player still sits out, gives a warning or a missed-hand penalty (one hand, or on
 hand for every player at the table) to a seated player, and cancels one given in error."""
 from __future__ import annotations
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -14,6 +16,11 @@ from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, tournament_or_404, valid
 
 STATUSES = ["serving", "served", "ended", "warning", "cancelled"]  # ended: out of play before serving it all
+# A reason's messages, the service's own words (tables/penalties.py, core/errors.clean_reason), at the field.
+REASON_SAYS = {"blank": gettext_lazy("Say why: the reason is written on the penalty."),
+               "required": gettext_lazy("Say why: the reason is written on the penalty."),
+               "max_length": lazy(lambda: _("The reason is too long: at most %(max)s characters.") % {
+                   "max": penalties.MAX_REASON}, str)()}
 
 PenaltyJson = inline_serializer("Penalty", {
     "number": serializers.IntegerField(help_text="The penalty's number in the tournament."),
@@ -50,11 +57,12 @@ class GivePenaltySerializer(serializers.Serializer):
                                      help_text="The table where the offender sits now, with `seat`, instead of `entry`.")
     seat = serializers.IntegerField(min_value=1, max_value=100, required=False,
                                     help_text="The offender's seat at `table`, instead of `entry`.")
-    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
+    kind = serializers.ChoiceField(choices=Penalty.Kind.choices, error_messages={
+        "invalid_choice": gettext_lazy("Choose the penalty: a warning, one hand, or rounds.")})
     rounds = serializers.IntegerField(min_value=1, max_value=missed_hands.MAX_ROUNDS, required=False, allow_null=True,
                                       help_text="Only for a penalty of rounds (one to four): each round is a hand "
                                                 "for every player at the table now, the offender included.")
-    reason = serializers.CharField(min_length=1, max_length=penalties.MAX_REASON)
+    reason = serializers.CharField(min_length=1, max_length=penalties.MAX_REASON, error_messages=REASON_SAYS)
 
     def validate(self, data: dict) -> dict:
         rounds = data.get("rounds")
@@ -67,7 +75,7 @@ class GivePenaltySerializer(serializers.Serializer):
 
 
 class CancelPenaltySerializer(serializers.Serializer):
-    reason = serializers.CharField(min_length=1, max_length=penalties.MAX_REASON,
+    reason = serializers.CharField(min_length=1, max_length=penalties.MAX_REASON, error_messages=REASON_SAYS,
                                    help_text="Why the penalty was given in error.")
 
 

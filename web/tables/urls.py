@@ -1,7 +1,6 @@
 """Screens of the tables: the floor's overview, the table map, the dealer tablet, house rules, seat
 cards, penalties, and the public seat and draw pages. These URLs only read (pages and their JSON reads),
-except the house rules and penalties forms: every other change the screens make goes through the JSON API
-(web/api_urls.py)."""
+every change the screens make goes through the JSON API (web/api_urls.py)."""
 from django.urls import path
 
 from . import penalty_views, views
@@ -19,7 +18,7 @@ urlpatterns = [
     path("t/<id:pk>/house-rules/", views.house_rules_page, name="house-rules"),
     path("t/<id:pk>/color-up/", views.color_up_page, name="color-up"),
     path("t/<id:pk>/color-up/sheets/", views.color_up_sheets, name="color-up-sheets"),
-    # Give and cancel penalties (TDA 51): one page, its forms posted to itself with an `action`.
+    # Give and cancel penalties (TDA 51): the page; its forms send to the JSON API.
     path("t/<id:pk>/penalties/", penalty_views.penalties_page, name="penalties"),
     path("t/<id:pk>/seat-cards/", views.seat_cards_all, name="seat-cards"),
     path("t/<id:pk>/seat-cards/<id:number>/", views.seat_card, name="seat-card"),
