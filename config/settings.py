@@ -221,7 +221,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "config.storage.ModuleManifestStaticFilesStorage"  # whitenoise's, with the JS module imports hashed
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.cache import cache_page
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from core import converters  # noqa: F401  (<id:...> in every URL: registered before any pattern is read)
@@ -15,6 +17,9 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The words of the screens' scripts (gettext, ngettext, interpolate): one catalogue, djangojs in locale/.
+    # The language is in the address, so a browser keeps one copy per language; the server's cache is per language too.
+    path("jsi18n/<str:lang>/", cache_page(86400)(JavaScriptCatalog.as_view(packages=["web"])), name="javascript-catalog"),
     path("tokens/", token_views.tokens, name="tokens"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -1,6 +1,7 @@
-/* A screen's forms change state through the documented JSON API, with the one client window.api
+/* A screen's forms change state through the documented JSON API, with the one client
  * (static/js/api.js: CSRF, one Idempotency-Key per press, the button busy meanwhile, the answer or
- * the refusal said the same way on every screen). No form here posts to the page. A form says:
+ * the refusal said the same way on every screen). No form here posts to the page. A module that sends a form
+ * itself imports send from here. A form says:
  *
  *   <form method="post" data-api="tournaments/3/entries/5/rebuy/"  the path under /api/
  *         data-method="delete"                       optional; post by default
@@ -17,8 +18,10 @@
  * API's translated message; for invalid input each field's message also appears under its field. (method="post" only keeps a form without JavaScript
  * from putting its fields in a URL: the page refuses the post and nothing changes.)
  */
-(function () {
-  "use strict";
+import * as Util from "./util.js";
+import * as api from "./api.js";
+
+const apiForms = (function () {
   var FLASH = "api-said";
 
   var fill = Util.fmt;  // "{number}", or a dotted path into the answer: "{player.display_name}"
@@ -100,8 +103,8 @@
     var next = options.next !== undefined ? options.next : form.getAttribute("data-next");
     var ok = false, leaving = null;
     clearFields(form);
-    return window.api.press(button, function (key) {
-      var call = method === "delete" ? window.api.del(path, {key: key}) : window.api[method](path, data, {key: key});
+    return api.press(button, function (key) {
+      var call = method === "delete" ? api.del(path, {key: key}) : api[method](path, data, {key: key});
       return call.then(function (answer) { ok = true; return answer; }, function (error) {
         var fields = error && error.data && error.data.fields;
         if (fields) {
@@ -137,8 +140,10 @@
   // What the page before said, after its data-next.
   try {
     var said = window.sessionStorage.getItem(FLASH);
-    if (said) { window.sessionStorage.removeItem(FLASH); window.api.say(said, true); }
+    if (said) { window.sessionStorage.removeItem(FLASH); api.say(said, true); }
   } catch (e) { /* no storage: nothing to say */ }
 
-  window.apiForms = {send: send, body: body, fill: fill};
+  return {send: send, body: body, fill: fill};
 })();
+
+export const {send, body, fill} = apiForms;

@@ -1,5 +1,9 @@
 /* The color-up page (templates/tables/color_up.html): each break's plan and every table's race, live. Its
  * socket and URLs come from the #live badge's data-*. */
+import * as Util from "./util.js";
+import * as api from "./api.js";
+import * as Live from "./live.js";
+
 (function () {
   "use strict";
   var s = document.getElementById("cu-i18n").dataset, state = JSON.parse(document.getElementById("cu-state").textContent);

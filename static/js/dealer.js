@@ -1,5 +1,10 @@
 /* The dealer tablet (templates/tables/dealer.html): Shuffle / new hand, Hand done, moves and penalties at
  * the table, the chip race; its URLs in the page's dealer-config block, its words in the page's data-*. */
+import * as Util from "./util.js";
+import * as api from "./api.js";
+import * as Live from "./live.js";
+import * as Clock from "./clock.js";
+
 (function () {
   "use strict";
   var strings = Clock.strings(), extra = document.getElementById("dealer-i18n").dataset;

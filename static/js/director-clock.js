@@ -1,5 +1,10 @@
 /* The director's clock (templates/clock/director.html): the clock live, every button through the clock's API.
  * Its socket, API path and words come from #clock-said's data-*. */
+import * as Util from "./util.js";
+import * as apiForms from "./api-forms.js";
+import * as Live from "./live.js";
+import * as Clock from "./clock.js";
+
 (function () {
   "use strict";
   var said = document.getElementById("clock-said").dataset, fill = Util.fmt;

@@ -1,12 +1,14 @@
 /* Lobby screens (templates/tournament/displays.html). */
 /* The new link is in the creation answer only (the server keeps its hash): show it here, add its row, stay on the page. */
+import * as apiForms from "./api-forms.js";
+
 (function () {
   "use strict";
   var form = document.getElementById("display-create");
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
     ev.stopImmediatePropagation();
-    window.apiForms.send(form, {button: ev.submitter || undefined, next: ""}).then(function (answer) {
+    apiForms.send(form, {button: ev.submitter || undefined, next: ""}).then(function (answer) {
       if (!answer || !answer.url) return;
       document.getElementById("new-link-label").textContent = answer.label;
       var link = document.getElementById("new-link-url");

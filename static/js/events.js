@@ -1,4 +1,6 @@
 /* The event log (templates/tournament/events.html), live: new lines as the floor socket tells of them. */
+import * as Live from "./live.js";
+
 (function () {
   /* The lines are written by the server (web/tournament/event_lines.py), in words: when the floor socket
      tells of an event, or after a reconnect, this page fetches the lines after its newest one, with its filters. */

@@ -7,6 +7,10 @@
    At festival scale (1,112 tables) the page shows one section of tables at a time (50 tables; every table
    up to 60), narrowed by the filters; a player search and "go to table" switch to the right section.
    bench/floor_map_render.py times it in a browser. */
+import * as Util from "./util.js";
+import * as api from "./api.js";
+import * as Live from "./live.js";
+
 (function () {
   "use strict";
   // Reads: the page's map.json and the floor socket. Changes: the JSON API (/api/docs/), through api.js.

@@ -1,6 +1,10 @@
 /* The lobby TV (templates/tournament/lobby.html): the clock, the figures, the bubble and the pay jumps,
  * hand-for-hand, the draws and, at the end, the winner and the results, live over the display socket.
  * Its URLs and currency come from the page's "lobby-config" block, its words from the page's data-*. */
+import * as Util from "./util.js";
+import * as Live from "./live.js";
+import * as Clock from "./clock.js";
+
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("lobby-config").textContent);

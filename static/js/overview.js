@@ -1,5 +1,7 @@
 /* The tournament's overview (templates/tournament/detail.html), live: the figures, the clock's state and,
  * for the desk and the floor, the latest entries. Its socket and words come from the page's data-*. */
+import * as Live from "./live.js";
+
 (function () {
   var recent = document.getElementById("recent"), words = recent ? recent.dataset : {};
   var tbody = recent ? recent.querySelector("tbody") : null;

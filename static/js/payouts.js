@@ -1,5 +1,8 @@
 /* The payouts page (templates/payouts/payouts.html): a deal's agreed amounts and the hand edit of the prizes,
  * typed in major units and sent in minor units by the money rule (Util.parseMoney, the currency's decimals). */
+import * as Util from "./util.js";
+import * as apiForms from "./api-forms.js";
+
 (function () {
   "use strict";
   // A deal proposal: the amounts agreed (custom) are typed in major units and sent by entry in minor units.
@@ -18,7 +21,7 @@
       var minor = Util.parseMoney(input.value, form.getAttribute("data-currency"));
       amounts[input.getAttribute("data-amount-entry")] = minor === null ? input.value : minor;  // not money: the API says why
     });
-    window.apiForms.send(form, {body: {kind: "custom", mode: form.elements.mode.value,
+    apiForms.send(form, {body: {kind: "custom", mode: form.elements.mode.value,
       stacks: JSON.parse(form.elements.stacks.value), to_play_for: Number(form.elements.to_play_for.value), amounts: amounts},
       button: ev.submitter || undefined});
   }, true);
@@ -38,6 +41,6 @@
         var prize = Util.parseMoney(parts[2], form.getAttribute("data-currency"));
         return {first: Number(parts[0]), last: Number(parts[1]), prize: prize === null ? parts[2] : prize};
       });
-    window.apiForms.send(form, {body: {bands: bands}, button: ev.submitter || undefined});
+    apiForms.send(form, {body: {bands: bands}, button: ev.submitter || undefined});
   }, true);
 })();

@@ -1,4 +1,8 @@
 /* The floor's penalties page (templates/tables/penalties.html), live over the floor socket. */
+import * as api from "./api.js";
+import * as apiForms from "./api-forms.js";
+import * as Live from "./live.js";
+
 (function () {
   "use strict";
   // The rounds count only for Rounds: the other kinds grey them out (the server ignores them anyway).

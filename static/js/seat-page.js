@@ -1,6 +1,9 @@
 /* The player's seat page: name, table and seat, big. Live over the tournament's public socket:
    when a push names this entry (or a draw, a gap, a reconnect happens) it refetches its seat, and
    shows "You have been moved" when the table or seat changed. */
+import * as Util from "./util.js";
+import * as Live from "./live.js";
+
 (function () {
   "use strict";
   var cfg = JSON.parse(document.getElementById("seat-config").textContent), s = document.getElementById("seat-i18n").dataset;

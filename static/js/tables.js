@@ -1,5 +1,10 @@
 /* The tables overview (templates/tables/tables.html): each table's level, hand and signal, live; opening
  * tables and the break order (the director), dealer links (the floor). Socket and words in the page's data-*. */
+import * as Util from "./util.js";
+import * as api from "./api.js";
+import * as Live from "./live.js";
+import * as Clock from "./clock.js";
+
 (function () {
   "use strict";
   var strings = Clock.strings(), s2 = document.getElementById("tables-i18n").dataset;

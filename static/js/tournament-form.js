@@ -1,5 +1,7 @@
 /* The tournament's settings form (templates/setup/tournament_form.html): money previews by the money rule,
  * the currency following the time zone, fields enabled with their switch. */
+import * as Util from "./util.js";
+
 (function () {
   "use strict";
   var form = document.getElementById("tournament-form");

@@ -116,6 +116,9 @@ def check_screens_agree(tournament, pages, status: str) -> list[float]:
 def displays(director, tournament):
     return [services.create_display_token(director, tournament, f"Lobby TV {n}") for n in (1, 2)]
 
+# clock.js is an ES module: the page's own instance of it (the same address), for the test to read as window.Clock.
+CLOCK_MODULE = "import('/static/js/clock.js').then((module) => { window.Clock = module; })"
+
 
 def open_lobby(browser, base: str, token: str, wrong_clock: bool = False, query: str = ""):
     context = browser.new_context(viewport=TV)
@@ -124,6 +127,7 @@ def open_lobby(browser, base: str, token: str, wrong_clock: bool = False, query:
     page = context.new_page()
     page.goto(f"{base}/display/{token}/{query}")
     page.wait_for_selector("#live.live")
+    page.evaluate(CLOCK_MODULE)
     return page
 
 

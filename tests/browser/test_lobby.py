@@ -27,11 +27,15 @@ HINT_CHECKS = 2500  # ms: the page looks at the sound every two seconds
 def display(director, tournament):
     return services.create_display_token(director, tournament, "Lobby TV")
 
+# clock.js is an ES module: the page's own instance of it (the same address), for the test to read as window.Clock.
+CLOCK_MODULE = "import('/static/js/clock.js').then((module) => { window.Clock = module; })"
+
 
 def open_lobby(browser, base: str, token: str, query: str = "", touch: bool = False):
     page = browser.new_context(viewport=TV, locale="en", has_touch=touch).new_page()
     page.goto(f"{base}/display/{token}/{query}")
     page.wait_for_selector("#live.live")
+    page.evaluate(CLOCK_MODULE)
     return page
 
 

@@ -12,13 +12,19 @@ AMOUNTS = [0, 1, 99, 100, 110000, 110050, 110005, -250, -110000, 1234567800, 999
 CURRENCIES = ["CZK", "EUR", "USD", "JPY", "CLP", "KWD", "CLF", ""]
 
 
+def load_util(page) -> None:
+    """util.js is an ES module: run it as one, and hand what it exports to the page for evaluate()."""
+    page.add_script_tag(content=UTIL_JS.read_text(encoding="utf-8") + "\nwindow.Util = {money, parseMoney};\n", type="module")
+    page.wait_for_function("window.Util !== undefined")
+
+
 @pytest.mark.parametrize("lang", ["cs", "sk", "en-gb"])
 def test_the_browser_writes_money_as_the_server_does(browser, lang):
     page = browser.new_page()
     try:
         block = currency_decimals()  # what base.html gives every page
         page.set_content(f'<!doctype html><html lang="{lang}"><head>{block}</head><body></body></html>')
-        page.add_script_tag(content=UTIL_JS.read_text(encoding="utf-8"))
+        load_util(page)
         cases = [[a, c] for a in AMOUNTS for c in CURRENCIES]
         shown = page.evaluate("cases => cases.map(c => Util.money(c[0], c[1]))", cases)
         assert shown == [format_money(a, c, lang) for a, c in cases]
@@ -44,7 +50,7 @@ def test_the_browser_reads_typed_money_as_the_server_does(browser):
     page = browser.new_page()
     try:
         page.set_content(f'<!doctype html><html lang="cs"><head>{currency_decimals()}</head><body></body></html>')
-        page.add_script_tag(content=UTIL_JS.read_text(encoding="utf-8"))
+        load_util(page)
         cases = [[text, currency] for text in TYPED for currency in ("CZK", "EUR", "JPY", "KWD")]
         read = page.evaluate("cases => cases.map(c => Util.parseMoney(c[0], c[1]))", cases)
         assert dict(zip(map(tuple, cases), read, strict=True)) == {(t, c): server(t, c) for t, c in cases}

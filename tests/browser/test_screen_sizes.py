@@ -235,14 +235,14 @@ def lobby_url(room: Room) -> str:
 
 # The TV has not been touched yet, so it may not play sound; it has no touch, so it never asks to be touched
 # (issue 22): after the page's look at the sound (every two seconds) its hint is still hidden.
-SOUND_OFF = """() => new Promise((done, fail) => {
-  Object.defineProperty(Clock.sounds, "available", {get: () => false});
+SOUND_OFF = """async () => new Promise(async (done, fail) => {
+  Object.defineProperty((await import("/static/js/clock.js")).sounds, "available", {get: () => false});
   setTimeout(() => document.getElementById("sound-off").hidden ? done() : fail(new Error("a TV asks to be touched")), 2500);
 })"""
 # A lobby on a touch screen whose link asks for sound (?sound=1), not touched yet: its hint shows (within two
 # seconds), and must fit with the rest.
-SOUND_ASKS = """() => new Promise((done) => {
-  Object.defineProperty(Clock.sounds, "available", {get: () => false});
+SOUND_ASKS = """async () => new Promise(async (done) => {
+  Object.defineProperty((await import("/static/js/clock.js")).sounds, "available", {get: () => false});
   const hint = document.getElementById("sound-off"), wait = () => hint.hidden ? setTimeout(wait, 100) : done();
   wait();
 })"""

@@ -163,29 +163,28 @@ def test_the_schema_documents_the_header_on_every_change(db):
 # --- the browser's client ------------------------------------------------------------------------
 
 API_JS_HARNESS = r"""
-const fs = require("fs"), vm = require("vm");
+// static/js/api.js is an ES module: the globals it uses first, then the module (a copy named .mjs for node).
 const sent = [];
 let failures = Number(process.argv[3]);
-const window = {
+globalThis.window = {
   crypto: require("crypto").webcrypto,
   setTimeout: (fn) => setTimeout(fn, 0),
 };
 window.crypto.randomUUID = () => require("crypto").randomUUID();
-const document = {
+globalThis.document = {
   querySelector: () => null, cookie: "csrftoken=abc", documentElement: {},
   body: {getAttribute: () => null, parentNode: {insertBefore: () => null}},
   createElement: () => ({classList: {toggle: () => null}, setAttribute: () => null, dispatchEvent: () => null}),
 };
-function fetch(url, init) {
+globalThis.gettext = (text) => text;  // Django's JavaScript catalogue
+globalThis.CustomEvent = function () {};
+globalThis.fetch = function (url, init) {
   sent.push({url: url, method: init.method, key: init.headers["Idempotency-Key"] || null});
   if (failures > 0) { failures -= 1; return Promise.reject(new TypeError("network")); }
   return Promise.resolve({ok: true, status: 200, text: () => Promise.resolve('{"ok": true}')});
-}
-const context = {window, document, fetch, Promise, CustomEvent: function () {}};
-vm.createContext(context);
-vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), context);
-const api = context.window.api;
+};
 (async () => {
+  const api = await import(require("url").pathToFileURL(process.argv[2]).href);
   const outcome = [];
   for (let press = 0; press < 2; press++) {
     outcome.push(await api.press(null, (key) => api.post("tournaments/1/displays/", {label: "TV"}, {key: key})));
@@ -201,7 +200,9 @@ const api = context.window.api;
 def test_api_js_sends_one_key_per_press_and_the_same_key_on_its_retries(tmp_path, failures):
     harness = tmp_path / "harness.js"
     harness.write_text(API_JS_HARNESS)
-    run = subprocess.run(["node", str(harness), str(ROOT / "static" / "js" / "api.js"), str(failures)],
+    module = tmp_path / "api.mjs"
+    module.write_text((ROOT / "static" / "js" / "api.js").read_text())
+    run = subprocess.run(["node", str(harness), str(module), str(failures)],
                          capture_output=True, text=True, timeout=30, check=True)
     report = json.loads(run.stdout)
     writes = [s for s in report["sent"] if s["method"] == "POST"]
