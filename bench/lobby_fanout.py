@@ -123,7 +123,7 @@ def make_fixture(max_screens: int) -> dict:
     }, template)
     # One display token per ten screens: each TV of a venue has its own revocable link.
     tokens = [services.create_display_token(director, t, f"TV {i}").token for i in range(max(1, max_screens // 10))]
-    clock.start_clock(director, t)
+    clock.start_clock(t, actor=director)
     db = settings.DATABASES["default"]
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
     url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"

@@ -182,9 +182,9 @@ class Night:
         from tournament.models import Level
 
         d = self.staff["director"]
-        clock.start_clock(d, self.t)
-        clock.step_level(d, self.t, 1)
-        clock.step_level(d, self.t, 1)  # the break
+        clock.start_clock(self.t, actor=d)
+        clock.step_level(self.t, actor=d, step=1)
+        clock.step_level(self.t, actor=d, step=1)  # the break
         row = Level.objects.get(structure=self.t.structure, kind=Level.Kind.BREAK)
         color_up = self.timed("color-up confirm", color_ups.confirm_color_up, d, self.t, row.position)
         for table in Table.objects.filter(tournament=self.t, in_play=True):
@@ -193,7 +193,7 @@ class Night:
             race = self.timed("race", color_ups.record_race, self.staff["dealer"], table, color_up, seats)
             if race is not None:
                 self.timed("race confirm", color_ups.confirm_race, self.staff["dealer"], race)
-        clock.step_level(d, self.t, 1)
+        clock.step_level(self.t, actor=d, step=1)
 
     def bubble(self) -> None:
         """Hand-for-hand from the bubble until someone bursts it."""

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Tournament
@@ -80,7 +81,7 @@ def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor:
     clock.save()
 
 
-def _act(actor, tournament: Tournament, type_: str, change, extra: dict | None = None,
+def _act(tournament: Tournament, *, actor: Actor, type_: str, change, extra: dict | None = None,
          announce_row_end: bool = False, allowed: tuple[str, ...] | None = roles.SETUP) -> ClockState:
     if allowed is not None:
         require(actor, allowed)
@@ -104,7 +105,7 @@ def _act(actor, tournament: Tournament, type_: str, change, extra: dict | None =
 
 
 @transaction.atomic
-def start_clock(actor, tournament: Tournament) -> ClockState:
+def start_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
     """Start the clock at the first level; or, if the director set a level before the start
     (jump_to_level leaves it paused there), start it from there."""
 
@@ -115,7 +116,7 @@ def start_clock(actor, tournament: Tournament) -> ClockState:
             return tl.resume(rows, anchor, now)
         raise ServiceError(_("The clock has already started."), code="clock_started", status=409)
 
-    return _act(actor, tournament, "clock.started", change)
+    return _act(tournament, actor=actor, type_="clock.started", change=change)
 
 
 def _has_run(tournament: Tournament) -> bool:
@@ -129,46 +130,48 @@ def _started(anchor):
 
 
 @transaction.atomic
-def pause_clock(actor, tournament: Tournament) -> ClockState:
+def pause_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
     def change(rows, anchor, now):
         if _started(anchor).paused:
             raise ServiceError(_("The clock is already paused."), code="clock_paused", status=409)
         return tl.pause(rows, anchor, now)
 
-    return _act(actor, tournament, "clock.paused", change)
+    return _act(tournament, actor=actor, type_="clock.paused", change=change)
 
 
 @transaction.atomic
-def resume_clock(actor, tournament: Tournament) -> ClockState:
+def resume_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
     def change(rows, anchor, now):
         if not _started(anchor).paused:
             raise ServiceError(_("The clock is already running."), code="clock_running", status=409)
         return tl.resume(rows, anchor, now)
 
-    return _act(actor, tournament, "clock.resumed", change)
+    return _act(tournament, actor=actor, type_="clock.resumed", change=change)
 
 
 MAX_ADJUST_SECONDS = 6 * 3600
 
 
 @transaction.atomic
-def adjust_clock(actor, tournament: Tournament, seconds: int) -> ClockState:
+def adjust_clock(tournament: Tournament, *, actor: Actor, seconds: int) -> ClockState:
     """Add (positive) or remove (negative) time from the current level or break."""
     if not isinstance(seconds, int) or seconds == 0 or abs(seconds) > MAX_ADJUST_SECONDS:
         raise ServiceError(_("Give a number of seconds to add or remove (not zero, at most six hours)."), code="adjust_range")
-    return _act(actor, tournament, "clock.adjusted", lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, seconds),
-                {"seconds": seconds}, announce_row_end=True)
+    return _act(tournament, actor=actor, type_="clock.adjusted",
+                change=lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, seconds),
+                extra={"seconds": seconds}, announce_row_end=True)
 
 
-def take_time(actor, tournament: Tournament, seconds: int, extra: dict) -> ClockState:
+def take_time(tournament: Tournament, *, actor: Actor, seconds: int, extra: dict) -> ClockState:
     """Time the software takes off the current level on the house's account (a hand-for-hand
     hand, TDA24 RP-8): the caller has checked who may do what and holds the tournament lock."""
-    return _act(actor, tournament, "clock.adjusted", lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, -seconds),
-                {"seconds": -seconds, **extra}, announce_row_end=True, allowed=None)
+    return _act(tournament, actor=actor, type_="clock.adjusted",
+                change=lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, -seconds),
+                extra={"seconds": -seconds, **extra}, announce_row_end=True, allowed=None)
 
 
 @transaction.atomic
-def step_level(actor, tournament: Tournament, step: int) -> ClockState:
+def step_level(tournament: Tournament, *, actor: Actor, step: int) -> ClockState:
     """Next (+1) or previous (-1) row: level or break, with its full time."""
 
     def change(rows, anchor, now):
@@ -178,11 +181,11 @@ def step_level(actor, tournament: Tournament, step: int) -> ClockState:
             raise ServiceError(_("There is no level before the first or after the last."), code="level_range", status=409)
         return tl.jump(rows, anchor, now, target)
 
-    return _act(actor, tournament, "clock.next" if step > 0 else "clock.previous", change)
+    return _act(tournament, actor=actor, type_="clock.next" if step > 0 else "clock.previous", change=change)
 
 
 @transaction.atomic
-def jump_to_level(actor, tournament: Tournament, level: int) -> ClockState:
+def jump_to_level(tournament: Tournament, *, actor: Actor, level: int) -> ClockState:
     """Go to level N (its full time). Before the clock starts, it starts paused there."""
 
     def change(rows, anchor, now):
@@ -195,11 +198,11 @@ def jump_to_level(actor, tournament: Tournament, level: int) -> ClockState:
             return tl.Anchor(index, now, now)
         return tl.jump(rows, anchor, now, index)
 
-    return _act(actor, tournament, "clock.jumped", change, {"level": level})
+    return _act(tournament, actor=actor, type_="clock.jumped", change=change, extra={"level": level})
 
 
 @transaction.atomic
-def set_announcement(actor, tournament: Tournament, text: str) -> ClockState:
+def set_announcement(tournament: Tournament, *, actor: Actor, text: str) -> ClockState:
     text = (text or "").strip()
     if len(text) > 200:
         raise ServiceError(_("Keep the announcement under 200 characters."), code="too_long")

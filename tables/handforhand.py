@@ -43,7 +43,7 @@ def start_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
         raise ServiceError(_("No table is playing: hand-for-hand starts after the draw."), code="h4h_no_tables", status=409)
     paused = clock_state(t) == ClockState.Status.RUNNING
     if paused:
-        pause_clock(actor, t)
+        pause_clock(t, actor=actor)
     number = next_number(HandForHand.objects.filter(tournament=t))
     h = HandForHand.objects.create(
         tournament=t, number=number, started_at=timezone.now(), started_by=actor_user(actor), paused_clock=paused,
@@ -68,7 +68,7 @@ def stop_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
     h.save(update_fields=["ended_at", "ended_by"])
     resumed = h.paused_clock and clock_state(t) == ClockState.Status.PAUSED
     if resumed:
-        resume_clock(actor, t)
+        resume_clock(t, actor=actor)
     tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
     record_event(t, "h4h.ended", {"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken,
                                   "clock_resumed": resumed, "tables": tables, "h4h": lobby_state(h)}, actor, stats=False)
@@ -187,7 +187,7 @@ def _complete(t: Tournament, actor, h: HandForHand) -> None:
     h.called = False
     taken = 0
     if seconds and clock_state(t) != ClockState.Status.NOT_STARTED:
-        take_time(actor, t, seconds, {"hand_for_hand": h.hand})
+        take_time(t, actor=actor, seconds=seconds, extra={"hand_for_hand": h.hand})
         taken = seconds
     h.seconds_taken += taken
     h.save(update_fields=["called", "seconds_taken"])

@@ -261,9 +261,9 @@ class Night(RuleBasedStateMachine):
     def clock(self, step):
         fn = {"start": clock.start_clock, "pause": clock.pause_clock, "resume": clock.resume_clock}.get(step)
         if fn is not None:
-            self.act(fn, self.d, self.t)
+            self.act(fn, self.t, actor=self.d)
         else:
-            self.act(clock.step_level, self.d, self.t, 1 if step == "next" else -1)
+            self.act(clock.step_level, self.t, actor=self.d, step=1 if step == "next" else -1)
 
     @rule()
     def color_up_confirmed(self):

@@ -218,8 +218,8 @@ def test_lobby_changes_level_by_itself_with_a_warning_and_a_sound(live_asgi, bro
     Its link asks for sound (?sound=1)."""
     page = open_lobby(browser, live_asgi, displays[0].token, query="?sound=1")
     screens = [(page, "lobby-time")]
-    clock_services.start_clock(director, tournament)
-    clock_services.adjust_clock(director, tournament, -(20 * 60 - 62))  # about a minute and two seconds left
+    clock_services.start_clock(tournament, actor=director)
+    clock_services.adjust_clock(tournament, actor=director, seconds=-(20 * 60 - 62))  # about a minute and two seconds left
     wait_for_version(screens, server_state(tournament)[0])
     assert page.inner_text("[data-clock=blinds]") == "100 / 200"
     page.wait_for_function("Clock.beeps.some((b) => b.tones === 2)", timeout=5000)  # the one-minute warning
@@ -227,7 +227,7 @@ def test_lobby_changes_level_by_itself_with_a_warning_and_a_sound(live_asgi, bro
 
     _, rows, anchor = server_state(tournament)
     left = expected_remaining(rows, anchor, time.time())  # about a minute, less the time the warning took
-    clock_services.adjust_clock(director, tournament, -(int(left) - 2))  # a second or two left
+    clock_services.adjust_clock(tournament, actor=director, seconds=-(int(left) - 2))  # a second or two left
     wait_for_version(screens, server_state(tournament)[0])
     page.wait_for_function("document.getElementById('lobby-time').dataset.index === '1'", timeout=5000)
     assert page.inner_text("[data-clock=title]").upper() == "LEVEL 2"
@@ -242,10 +242,10 @@ def test_lobby_changes_level_by_itself_with_a_warning_and_a_sound(live_asgi, bro
 
 def test_lobby_break_shows_colour_up_and_the_announcement(live_asgi, browser, director, tournament, displays):
     page = open_lobby(browser, live_asgi, displays[0].token)
-    clock_services.start_clock(director, tournament)
-    clock_services.jump_to_level(director, tournament, 2)
-    clock_services.step_level(director, tournament, 1)  # the break after level 2
-    clock_services.set_announcement(director, tournament, "Chip race at table 4")
+    clock_services.start_clock(tournament, actor=director)
+    clock_services.jump_to_level(tournament, actor=director, level=2)
+    clock_services.step_level(tournament, actor=director, step=1)  # the break after level 2
+    clock_services.set_announcement(tournament, actor=director, text="Chip race at table 4")
     wait_for_version([(page, "lobby-time")], server_state(tournament)[0])
     assert "is-break" in page.get_attribute("body", "class")
     assert page.inner_text("[data-clock=title]").upper() == "BREAK"
@@ -255,7 +255,7 @@ def test_lobby_break_shows_colour_up_and_the_announcement(live_asgi, browser, di
     assert 597 <= shown_seconds(page.inner_text("#lobby-time")) <= 600
     assert not page.is_visible("[data-clock=blinds]")
     # Nothing on a TV scrolls or spills, even with the longest announcement, which stays large enough to read.
-    clock_services.set_announcement(director, tournament, "Final table on the feature table with live stream. " * 3
+    clock_services.set_announcement(tournament, actor=director, text="Final table on the feature table with live stream. " * 3
                                     + "Keep the rail clear for the crew, please.")
     wait_for_version([(page, "lobby-time")], server_state(tournament)[0])
     page.wait_for_timeout(300)
@@ -303,7 +303,7 @@ def restartable_asgi(transactional_db, settings):
 def test_lobby_shows_offline_keeps_counting_and_reconnects(restartable_asgi, browser, director, tournament, displays):
     page = open_lobby(browser, restartable_asgi.url, displays[0].token)
     screens = [(page, "lobby-time")]
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     check_screens_agree(tournament, screens, "running")
     assert not page.is_visible(".offline-banner")
 
@@ -312,7 +312,7 @@ def test_lobby_shows_offline_keeps_counting_and_reconnects(restartable_asgi, bro
     assert "is-offline" in page.get_attribute("body", "class")
     check_screens_agree(tournament, screens, "running")  # the countdown goes on without the server
 
-    clock_services.pause_clock(director, tournament)  # missed while offline: the new snapshot brings it
+    clock_services.pause_clock(tournament, actor=director)  # missed while offline: the new snapshot brings it
     restartable_asgi.start()
     page.wait_for_selector(".offline-banner", state="hidden", timeout=20000)
     check_screens_agree(tournament, screens, "paused")
@@ -331,7 +331,7 @@ def test_dealer_button_sets_the_table_level_and_the_floor_sees_it_live(live_asgi
     base = live_asgi
     table_setup.open_table(director, tournament, 1)
     table_setup.open_table(director, tournament, 2)
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     tables_page = open_staff_page(browser, base, floor.username, f"/t/{tournament.pk}/tables/")
     tables_page.wait_for_selector("#live.live")
     dealer_page = open_staff_page(browser, base, dealer.username, f"/t/{tournament.pk}/tables/1/dealer/")
@@ -344,7 +344,7 @@ def test_dealer_button_sets_the_table_level_and_the_floor_sees_it_live(live_asgi
     assert dealer_page.inner_text("#play-blinds") == "100 / 200" and not dealer_page.is_visible("#new-level")
 
     # The director moves on: table 1 is in the middle of a hand at level 1; table 2 (no hand yet) follows the clock.
-    clock_services.step_level(director, tournament, 1)
+    clock_services.step_level(tournament, actor=director, step=1)
     tables_page.wait_for_selector('#table-list tr[data-table="1"].old-level')
     assert "old-level" not in (tables_page.get_attribute('#table-list tr[data-table="2"]', "class") or "")
     assert tables_page.inner_text("#old-summary") == "1 table still plays the old level: 1. It changes at its next shuffle."

@@ -78,8 +78,8 @@ def test_a_tv_never_asks_to_be_touched_and_sounds_only_when_its_link_asks(live_a
     assert touch[""].is_hidden("#sound-off")
 
     # The level changes (a second or two left): only the screen whose link asks for sound beeps.
-    clock_services.start_clock(director, tournament)
-    clock_services.adjust_clock(director, tournament, -(20 * 60 - 2))
+    clock_services.start_clock(tournament, actor=director)
+    clock_services.adjust_clock(tournament, actor=director, seconds=-(20 * 60 - 2))
     for tv in tvs.values():
         tv.wait_for_function("document.getElementById('lobby-time').dataset.index === '1'", timeout=8000)
     assert tvs["?sound=1"].evaluate("Clock.beeps.some((b) => b.tones === 3)")

@@ -29,8 +29,8 @@ def test_a_confirmed_race_folds_and_leaves_with_the_break(live_asgi, browser, di
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
     draws.draw_start(director, t)
-    clock.start_clock(director, t)
-    clock.step_level(director, t, 2)  # level 1, level 2, the break (row 3 of the structure)
+    clock.start_clock(t, actor=director)
+    clock.step_level(t, actor=director, step=2)  # level 1, level 2, the break (row 3 of the structure)
     color_up = color_ups.confirm_color_up(director, t, Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position)
     table = Table.objects.get(tournament=t, number=1)
     color_ups.confirm_race(director, color_ups.record_race(director, table, color_up, counts(t, 1)))
@@ -59,7 +59,7 @@ def test_a_confirmed_race_folds_and_leaves_with_the_break(live_asgi, browser, di
     assert tablet.is_visible("#race-done") and above_the_fold(tablet, "#shuffle"), tablet.locator("#shuffle").bounding_box()
 
     # The break runs out (four seconds left): the tablet drops the race by its own clock, reading nothing new.
-    clock.adjust_clock(director, t, -(10 * 60 - 4))
+    clock.adjust_clock(t, actor=director, seconds=-(10 * 60 - 4))
     tablet.reload()
     tablet.wait_for_selector("#race-done", state="visible")
     tablet.route("**/state.json*", lambda route: route.abort())

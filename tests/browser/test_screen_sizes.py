@@ -249,23 +249,23 @@ SOUND_ASKS = """async () => new Promise(async (done) => {
 
 
 def first_level(room: Room) -> None:
-    clock_services.start_clock(room.director, room.tournament)
-    clock_services.adjust_clock(room.director, room.tournament, -11)  # 39:4x left
-    clock_services.set_announcement(room.director, room.tournament, ANNOUNCEMENT)
+    clock_services.start_clock(room.tournament, actor=room.director)
+    clock_services.adjust_clock(room.tournament, actor=room.director, seconds=-11)  # 39:4x left
+    clock_services.set_announcement(room.tournament, actor=room.director, text=ANNOUNCEMENT)
 
 
 def late_level(room: Room) -> None:
-    clock_services.start_clock(room.director, room.tournament)
-    clock_services.jump_to_level(room.director, room.tournament, LATE_LEVEL)
-    clock_services.adjust_clock(room.director, room.tournament, -11)  # 1:29:4x left
-    clock_services.set_announcement(room.director, room.tournament, ANNOUNCEMENT)
+    clock_services.start_clock(room.tournament, actor=room.director)
+    clock_services.jump_to_level(room.tournament, actor=room.director, level=LATE_LEVEL)
+    clock_services.adjust_clock(room.tournament, actor=room.director, seconds=-11)  # 1:29:4x left
+    clock_services.set_announcement(room.tournament, actor=room.director, text=ANNOUNCEMENT)
 
 
 def break_with_color_up(room: Room) -> None:
-    clock_services.start_clock(room.director, room.tournament)
-    clock_services.jump_to_level(room.director, room.tournament, LATE_LEVEL - 1)
-    clock_services.step_level(room.director, room.tournament, 1)  # the break before the last levels
-    clock_services.set_announcement(room.director, room.tournament, ANNOUNCEMENT)
+    clock_services.start_clock(room.tournament, actor=room.director)
+    clock_services.jump_to_level(room.tournament, actor=room.director, level=LATE_LEVEL - 1)
+    clock_services.step_level(room.tournament, actor=room.director, step=1)  # the break before the last levels
+    clock_services.set_announcement(room.tournament, actor=room.director, text=ANNOUNCEMENT)
 
 
 def hand_for_hand(room: Room) -> None:

@@ -243,7 +243,7 @@ def test_table_opened_without_signals_follows_the_clock(client, director, tourna
 
 
 def test_tables_page_lists_level_in_play(client, floor, director, dealer, tournament, table):
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     hands.start_hand(dealer, table)
     client.force_login(floor)
     response = client.get(reverse("tables", args=[tournament.pk]))
@@ -255,7 +255,7 @@ def test_tables_page_lists_level_in_play(client, floor, director, dealer, tourna
 
 
 def test_dealer_button_starts_a_hand_at_the_announced_level_and_undo_reverts_it(client, director, dealer, tournament, table):
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     client.force_login(dealer)
     page = client.get(reverse("dealer", args=[tournament.pk, 1])).content.decode()
     assert 'id="shuffle"' in page and "Shuffle / new hand" in page and 'id="undo"' in page
@@ -265,7 +265,7 @@ def test_dealer_button_starts_a_hand_at_the_announced_level_and_undo_reverts_it(
     hand = HandStart.objects.get()
     assert hand.table == table and hand.source == HandStart.Source.TABLET and hand.actor == dealer and hand.level_index == 0
 
-    clock_services.step_level(director, tournament, 1)
+    clock_services.step_level(tournament, actor=director, step=1)
     state = client.get(reverse("dealer-state", args=[tournament.pk, 1])).json()
     assert state["table"]["hand_level_index"] == 0  # the hand in progress stays on level 1
     assert state["clock"]["current"]["level_index"] == 1

@@ -188,7 +188,7 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
         return communicator
 
     table, _token = await database_sync_to_async(table_setup.open_table)(director, tournament, 1, 9)
-    await database_sync_to_async(clock_services.start_clock)(director, tournament)
+    await database_sync_to_async(clock_services.start_clock)(tournament, actor=director)
     communicator = table_communicator(dealer, 1)
     connected, _ = await communicator.connect()
     assert connected

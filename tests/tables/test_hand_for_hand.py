@@ -39,7 +39,7 @@ def bubble(director, cashier, floor, tournament):
         busts.bust_entry(floor, entry(tournament, min(seated(tournament)[n].values())))
         confirm_all(floor, tournament)
     pay_places(director, tournament, 27)
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     return tournament
 
 
@@ -230,7 +230,7 @@ def test_hand_for_hand_at_one_final_table_calls_every_hand_for_it(director, cash
     that never came (tables: [], called: false), so no hand could be played."""
     start(director, cashier, tournament, 6, table_numbers=(1,))
     pay_places(director, tournament, 5)
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     s = read_models.hand_for_hand_status(tournament)
     assert s["suggested"] and s["places_paid"] == 5 and s["players"] == 6
     handforhand.start_hand_for_hand(director, tournament)

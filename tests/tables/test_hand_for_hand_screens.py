@@ -19,7 +19,7 @@ from tournament.models import AuditEvent
 @pytest.fixture
 def room(director, cashier, floor, tournament):
     start(director, cashier, tournament, 30)  # four tables
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     return tournament
 
 

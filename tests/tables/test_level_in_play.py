@@ -57,7 +57,7 @@ def opened(director, tournament):
 
 def test_a_table_that_shuffled_before_the_level_change_plays_the_old_level(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(1190)
     early = hands.start_hand(dealer, tables[1])  # ten seconds before level 2
     assert (early.number, early.level_index, early.at, early.source, early.actor) == (1, 0, fake_now.offset(1190), "tablet", dealer)
@@ -82,14 +82,14 @@ def test_a_table_that_shuffled_before_the_level_change_plays_the_old_level(direc
 
 def test_the_clock_time_decides_even_before_the_tick_has_announced(director, floor, tournament, opened, fake_now):
     tables, _tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(1200.2)  # the level ran out; the worker has not ticked yet
     hand = hands.start_hand(floor, tables[1])
     assert (hand.level_index, hand.source) == (1, "floor")
 
 
 def test_a_table_that_has_not_shuffled_yet_follows_the_clock(director, tournament, opened, fake_now):
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(1500)
     rows = overview(tournament)
     assert [(rows[n]["level"], rows[n]["on_old_level"]) for n in (1, 2, 3)] == [(2, False)] * 3
@@ -97,7 +97,7 @@ def test_a_table_that_has_not_shuffled_yet_follows_the_clock(director, tournamen
 
 def test_a_hand_started_during_the_break_plays_the_level_after_it(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(2500)
     assert hands.start_hand(dealer, tables[1]).level_index == 3
     assert overview(tournament)[1]["level"] == 3
@@ -106,13 +106,13 @@ def test_a_hand_started_during_the_break_plays_the_level_after_it(director, deal
 def test_before_the_clock_starts_hands_play_the_tournament_level(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
     assert hands.start_hand(dealer, tables[1]).level_index == 0
-    clock.jump_to_level(director, tournament, 2)  # set before the start: paused at level 2
+    clock.jump_to_level(tournament, actor=director, level=2)  # set before the start: paused at level 2
     assert hands.start_hand(dealer, tables[2]).level_index == 1
 
 
 def test_a_table_without_signals_ignores_a_stray_press(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(1000)
     hands.start_hand(dealer, tables[3])
     fake_now.at(1300)
@@ -124,7 +124,7 @@ def test_a_table_without_signals_ignores_a_stray_press(director, dealer, tournam
 
 def test_undo_of_a_mistaken_press_restores_the_previous_hand_and_level(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(1190)
     hands.start_hand(dealer, tables[1])
     fake_now.at(1210)
@@ -152,7 +152,7 @@ def test_undo_of_a_mistaken_press_restores_the_previous_hand_and_level(director,
 
 def test_undo_all_the_way_back_follows_the_clock_and_then_refuses(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(100)
     hands.start_hand(dealer, tables[1])
     hands.undo_hand_start(dealer, tables[1])
@@ -231,7 +231,7 @@ def test_tokens_are_per_table_and_renewal_revokes_the_old_one(director, tourname
 
 def test_the_shuffler_api_starts_a_hand_with_the_table_token(director, tournament, opened, fake_now):
     tables, tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(1250)
     response = api().post(SHUFFLER_URL, HTTP_AUTHORIZATION=f"Table {tokens[2]}")
     assert response.status_code == 201
@@ -248,7 +248,7 @@ def test_the_shuffler_api_starts_a_hand_with_the_table_token(director, tournamen
 ])
 def test_the_shuffler_api_refuses_a_wrong_token_and_changes_nothing(director, tournament, opened, fake_now, header):
     _tables, tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     before = table_state(tournament)
     headers = {"HTTP_AUTHORIZATION": header.format(token=tokens[1])} if header else {}
     response = api().post(SHUFFLER_URL, **headers)
@@ -285,7 +285,7 @@ def test_the_dealer_tablet_api_starts_and_undoes_a_hand(request, director, tourn
     tables, _tokens = opened
     user = request.getfixturevalue(role)
     tablet = dealer_tablet(user, tournament, 1)  # a Dealer login acts at the table its tablet opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     fake_now.at(1190)
     first = tablet.post(hand_url(tournament, 1))
     assert first.status_code == 201 and first.json() == {"table": 1, "hand": 1, "level": 1}
@@ -314,7 +314,7 @@ def test_the_dealer_tablet_api_refuses_a_cashier_and_strangers(cashier, dealer, 
 def test_a_hand_answer_at_a_time_with_no_fake_clock(director, dealer, tournament, opened):
     """Real time: the clock anchor set back in the database instead of faking `now`."""
     tables, _tokens = opened
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     hands.start_hand(dealer, tables[1])  # level 1, now
     ClockState.objects.filter(tournament=tournament).update(started_at=timezone.now() - timedelta(minutes=21))
     assert dealer_tablet(dealer, tournament, 2).post(hand_url(tournament, 2)).json()["level"] == 2
@@ -325,7 +325,7 @@ def test_a_hand_answer_at_a_time_with_no_fake_clock(director, dealer, tournament
 def test_the_dealer_tablet_presses_through_the_api_then_reads_its_state(director, dealer, tournament, opened, fake_now):
     """The tablet's "Shuffle / new hand" and undo are the API's POST and DELETE of tables/<n>/hand/;
     after each press it reads dealer/state.json, which shows the change."""
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     tablet = dealer_tablet(dealer, tournament, 1)
     state_url = f"/t/{tournament.pk}/tables/1/dealer/state.json"
     pressed = tablet.post(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-1")

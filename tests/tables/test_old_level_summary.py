@@ -17,13 +17,13 @@ def page_for(user, lang: str = "en-gb") -> str:
 
 def test_the_summary_counts_the_tables_on_the_old_level_and_names_them(director, floor, dealer, tournament):
     tables = {n: table_setup.open_table(director, tournament, n)[0] for n in (1, 2, 3, 4)}
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     for n in (1, 3):
         hands.start_hand(dealer, tables[n])
     floor.tournament_pk = tournament.pk
     assert "every table plays the announced level" in page_for(floor)
 
-    clock.step_level(director, tournament, 1)  # tables 1 and 3 are mid-hand at level 1
+    clock.step_level(tournament, actor=director, step=1)  # tables 1 and 3 are mid-hand at level 1
     page = page_for(floor)
     assert "2 tables still play the old level: 1, 3. Each changes at its next shuffle." in page
     assert "Tables still on the old level" not in page

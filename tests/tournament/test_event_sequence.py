@@ -41,7 +41,7 @@ def test_nested_services_on_their_own_instances_keep_the_sequence_gap_free(direc
     """Hand-for-hand pauses and resumes the clock, each service locking its own Tournament instance; no
     caller refreshes anything, and the numbers still run 1, 2, 3, ... in commit order."""
     start(director, cashier, tournament, 18, (1, 2))
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     before = len(seqs(tournament))
     handforhand.start_hand_for_hand(director, tournament)
     handforhand.stop_hand_for_hand(director, tournament)

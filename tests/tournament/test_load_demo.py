@@ -67,8 +67,8 @@ def test_home_and_overview_follow_the_clock(director, tournament):
 
     c = Client()
     c.force_login(director)
-    clock.start_clock(director, tournament)
+    clock.start_clock(tournament, actor=director)
     assert 'data-clock="running">Running</td>' in c.get("/").content.decode()
-    clock.pause_clock(director, tournament)
+    clock.pause_clock(tournament, actor=director)
     assert 'data-clock="paused"' in c.get(f"/t/{tournament.pk}/").content.decode()
     assert "clock paused" in c.get(f"/t/{tournament.pk}/").content.decode()

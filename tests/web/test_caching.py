@@ -93,7 +93,7 @@ def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(cli
 
     display = services.create_display_token(director, tournament, "TV")
     address = f"/display/{display.token}/snapshot.json"
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     first = client.get(address).json()
     fake_now.advance(30)
     with CaptureQueriesContext(connection) as queries:
@@ -129,7 +129,7 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
     address = f"/s/{tournament.pk}/{sitting.entry.number}.json"
     held = client.get(address)["ETag"]
     hands.start_hand(floor, Table.objects.get(tournament=tournament, number=2))
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     hands.undo_hand_start(floor, Table.objects.get(tournament=tournament, number=2))
     assert client.get(address, HTTP_IF_NONE_MATCH=held).status_code == 304
 
@@ -192,7 +192,7 @@ def test_the_floor_snapshot_is_computed_once_per_version_and_its_clock_counts_on
     from live.snapshots import floor_answer, read_again
     from tests.tables.test_seating_services import register
 
-    clock_services.start_clock(director, tournament)
+    clock_services.start_clock(tournament, actor=director)
     first = floor_answer(read_again(tournament))
     fake_now.advance(20)
     with CaptureQueriesContext(connection) as queries:

@@ -51,18 +51,18 @@ class ActionSerializer(serializers.Serializer):
 def perform(user, tournament, data: dict):
     action = data["action"]
     if action == "start":
-        return services.start_clock(user, tournament)
+        return services.start_clock(tournament, actor=user)
     if action == "pause":
-        return services.pause_clock(user, tournament)
+        return services.pause_clock(tournament, actor=user)
     if action == "resume":
-        return services.resume_clock(user, tournament)
+        return services.resume_clock(tournament, actor=user)
     if action == "adjust":
-        return services.adjust_clock(user, tournament, data["seconds"])
+        return services.adjust_clock(tournament, actor=user, seconds=data["seconds"])
     if action in ("next", "previous"):
-        return services.step_level(user, tournament, 1 if action == "next" else -1)
+        return services.step_level(tournament, actor=user, step=1 if action == "next" else -1)
     if action == "jump":
-        return services.jump_to_level(user, tournament, data["level"])
-    return services.set_announcement(user, tournament, data["text"])
+        return services.jump_to_level(tournament, actor=user, level=data["level"])
+    return services.set_announcement(tournament, actor=user, text=data["text"])
 
 
 class ClockView(RoleAPIView):
