@@ -24,3 +24,14 @@ def test_no_template_holds_a_style_block():
     found = [str(path.relative_to(TEMPLATES)) for path in sorted(TEMPLATES.rglob("*.html"))
              if re.search(r"<style[\s>]", path.read_text(), re.I)]
     assert found == []
+
+
+STYLE_ATTRIBUTE = re.compile(r"<[^>]*\sstyle\s*=", re.I)
+
+
+def test_no_template_holds_a_style_attribute():
+    """A strict style-src 'self' applies no style="..." attribute either: a screen's look is a class in its
+    stylesheet (static/css/screens/, or the shared helpers at the end of static/css/app.css)."""
+    found = [f"{path.relative_to(TEMPLATES)}: {m.group(0)[:60]}" for path in sorted(TEMPLATES.rglob("*.html"))
+             for m in STYLE_ATTRIBUTE.finditer(path.read_text())]
+    assert found == []
