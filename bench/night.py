@@ -103,7 +103,7 @@ class Night:
         self.timed("start draw", draws.draw_start, d, self.t)
         for table in Table.objects.filter(tournament=self.t, in_play=True):
             self.timed("button draw", draws.draw_button, d, table)
-        payouts.set_payout_plan(d, self.t, {"share_paid_bp": 1500})
+        payouts.set_payout_plan(self.t, actor=d, data={"share_paid_bp": 1500})
         services.set_registration_closed(d, self.t, True)
 
     def pick_table(self):
@@ -227,17 +227,18 @@ class Night:
 
         left = list(Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE))
         stacks = {str(e.number): self.rng.randint(10, 200) * 1000 for e in left}
-        deal = self.timed("deal propose", services.propose_deal, self.staff["floor"], self.t, {"kind": "icm", "stacks": stacks})
+        deal = self.timed("deal propose", services.propose_deal, self.t, actor=self.staff["floor"], data={"kind": "icm", "stacks": stacks})
         if deal is not None:
-            self.timed("deal approve", services.approve_deal, self.staff["director"], deal)
+            self.timed("deal approve", services.approve_deal, deal, actor=self.staff["director"])
         while self.left() > 1:
             self.bust_some(in_h4h=False)
             self.floor_round()
         ink = signature()
         for entry_number in [n for n, amount in selectors.prizes_won(self.t).items() if amount > 0]:
             entry = Entry.objects.get(tournament=self.t, number=entry_number)
-            self.timed("pay prize", services.pay_prize, self.staff["cashier"], entry,
-                       tournament_services.IdDocument(document_type="id_card", number=self.documents[entry.player_id]), ink)
+            self.timed("pay prize", services.pay_prize, entry, actor=self.staff["cashier"],
+                       document=tournament_services.IdDocument(document_type="id_card", number=self.documents[entry.player_id]),
+                       signature=ink)
 
     def play(self) -> None:
         from tables import read_models

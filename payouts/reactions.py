@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from core.actor import Actor
 from core.errors import ServiceError
 from tournament.models import Entry, Tournament
 
@@ -24,17 +25,17 @@ def _deal_stands(t: Tournament, what: str) -> None:
                            code="deal_stands", status=409)
 
 
-def no_entry_under_a_deal(*, actor, tournament: Tournament, entry: Entry) -> None:
+def no_entry_under_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to tournament.services.ENTRY_REGISTERED."""
     _deal_stands(tournament, _("a new entry"))
 
 
-def no_void_under_a_deal(*, actor, tournament: Tournament, entry: Entry) -> None:
+def no_void_under_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to tournament.services.ENTRY_VOIDED."""
     _deal_stands(tournament, _("a void"))
 
 
-def no_undo_before_a_deal(*, actor, tournament: Tournament, entry: Entry) -> None:
+def no_undo_before_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to tables.busts.BUST_UNDONE: a bust from before the deal stands (the players who dealt did so
     without that player); a player of the deal may come back (a bust of his after the deal was a mistake)."""
     deals = approved_deals(tournament)
@@ -44,7 +45,7 @@ def no_undo_before_a_deal(*, actor, tournament: Tournament, entry: Entry) -> Non
                            code="deal_stands", status=409)
 
 
-def no_undo_of_a_paid_prize(*, actor, tournament: Tournament, entry: Entry) -> None:
+def no_undo_of_a_paid_prize(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to tables.busts.BUST_UNDONE: a player whose prize is paid is not back in play until the cashier
     voids the payment (the money and the receipt say he finished)."""
     paid = Payment.objects.filter(entry=entry, status=Payment.Status.PAID).first()

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from PIL import Image
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, clean_reason, full_clean, next_number, require
 from tournament import services as tournament_services
 from tournament.audit import actor_user, lock_tournament, record_event
@@ -45,7 +46,7 @@ def _house_table(data) -> dict:
 
 
 @transaction.atomic
-def set_payout_plan(actor, tournament: Tournament, data: dict) -> PayoutPlan:
+def set_payout_plan(tournament: Tournament, *, actor: Actor, data: dict) -> PayoutPlan:
     """The director chooses how the pool is paid: the generator's settings, or a house percentage
     table (the export format of payouts/house_tables.py). Fields not given keep their value. A change
     ends a hand edit of the structure (the event says so)."""
@@ -126,7 +127,7 @@ def _bands(rows) -> list[list[int]]:
 
 
 @transaction.atomic
-def edit_structure(actor, tournament: Tournament, rows) -> PayoutPlan:
+def edit_structure(tournament: Tournament, *, actor: Actor, rows) -> PayoutPlan:
     """The director sets the prizes by hand: they must add up to the prize pool exactly, never rise down
     the list, and pay no more places than there are entries. They stand while the pool and the field
     are what they were (a void or an add-on makes the generated structure stand again, and says so)."""
@@ -152,7 +153,7 @@ def edit_structure(actor, tournament: Tournament, rows) -> PayoutPlan:
 
 
 @transaction.atomic
-def clear_edit(actor, tournament: Tournament) -> PayoutPlan:
+def clear_edit(tournament: Tournament, *, actor: Actor) -> PayoutPlan:
     """Back to the structure the plan generates."""
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
@@ -204,7 +205,7 @@ def signature_png(data) -> bytes:
 
 
 @transaction.atomic
-def pay_prize(actor, entry: Entry, document: IdDocument | None, signature) -> Payment:
+def pay_prize(entry: Entry, *, actor: Actor, document: IdDocument | None, signature) -> Payment:
     """Pay an entry's prize at the cashier: once its place is final (late registration over), against the
     document number typed again (it must match the registration's: tournament.services.check_id_again)
     and the player's signature. Refused with a clear message otherwise, and then nothing is recorded."""
@@ -228,7 +229,7 @@ def pay_prize(actor, entry: Entry, document: IdDocument | None, signature) -> Pa
 
 
 @transaction.atomic
-def void_payment(actor, payment: Payment, reason: str) -> Payment:
+def void_payment(payment: Payment, *, actor: Actor, reason: str) -> Payment:
     """A payment made in error is voided with a reason (never deleted); the prize can then be paid again."""
     require(actor, roles.PAY)
     reason = clean_reason(reason, Payment, "void_reason", _("Give a reason for voiding."))
@@ -300,7 +301,7 @@ def deal_inputs(basis: dict, stacks, to_play_for) -> tuple[list[int], list[int],
 
 
 @transaction.atomic
-def propose_deal(actor, tournament: Tournament, data: dict) -> Deal:
+def propose_deal(tournament: Tournament, *, actor: Actor, data: dict) -> Deal:
     """The floor proposes a deal with the chip counts of every player left: ICM, chip chop or amounts
     the players agreed, with an optional amount left to play for, and whether play goes on for the places
     (club 28: the deal becomes a prize table by place) or stops (places by the chip counts). A deal that
@@ -366,7 +367,7 @@ def _pending(t: Tournament, deal: Deal) -> Deal:
 
 
 @transaction.atomic
-def approve_deal(actor, deal: Deal) -> Deal:
+def approve_deal(deal: Deal, *, actor: Actor) -> Deal:
     """The director approves a proposed deal (club 32): from now on its prize table stands for its places,
     or, when play stops, its places and amounts. Refused when the players left or the prizes changed
     since it was proposed (a bust, an undone bust, a void): the floor proposes it again."""
@@ -387,7 +388,7 @@ def approve_deal(actor, deal: Deal) -> Deal:
 
 
 @transaction.atomic
-def reject_deal(actor, deal: Deal, reason: str = "") -> Deal:
+def reject_deal(deal: Deal, *, actor: Actor, reason: str = "") -> Deal:
     """A proposed deal is rejected by the director or withdrawn by the floor; the old prizes stand."""
     require(actor, roles.DEAL_PROPOSE)
     reason = clean_reason(reason, Deal, "reason")

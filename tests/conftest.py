@@ -135,7 +135,7 @@ def pay_places(director, tournament, places: int) -> None:
     pool = tournament_stats(tournament)["prize_pool"]
     share = pool // places
     bands = [[1, 1, pool - share * (places - 1)]] + ([[2, places, share]] if places > 1 else [])
-    payouts.edit_structure(director, tournament, bands)
+    payouts.edit_structure(tournament, actor=director, rows=bands)
 
 
 DEALER_JS = Path(__file__).resolve().parents[1] / "static" / "js" / "dealer.js"

@@ -51,9 +51,9 @@ def dealt(director, cashier, floor, tournament):
     """Eight entries, four paid, three left who make an ICM deal and play on."""
     entries = finish(director, cashier, floor, tournament)
     left = entries[5:]
-    deal = payouts.propose_deal(floor, tournament, {"kind": "icm", "stacks": {str(e.number): c for e, c in
+    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": {str(e.number): c for e, c in
                                                                               zip(left, (50_000, 30_000, 20_000), strict=True)}})
-    payouts.approve_deal(director, deal)
+    payouts.approve_deal(deal, actor=director)
     return entries
 
 
@@ -74,9 +74,9 @@ def test_a_deal_that_stopped_play_fixes_the_places_whatever_order_the_floor_clea
                                                                                           tournament):
     entries = finish(director, cashier, floor, tournament)
     left = entries[5:]
-    deal = payouts.propose_deal(floor, tournament, {"kind": "chip_chop", "mode": "stop", "stacks": {
+    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "chip_chop", "mode": "stop", "stacks": {
         str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000}})
-    payouts.approve_deal(director, deal)
+    payouts.approve_deal(deal, actor=director)
     fixed = {entry: (place, low) for entry, place, low, _amount in Deal.objects.get(pk=deal.pk).finishes}
     for entry in (left[1], left[0], left[2]):  # the chip leader cleared first
         busts.bust_entry(floor, Entry.objects.get(pk=entry.pk))
@@ -137,9 +137,9 @@ def test_undoing_the_start_hand_for_hand_waited_for_calls_the_next_hand(director
 def test_a_paid_prize_keeps_its_player_out_until_the_payment_is_voided(director, cashier, floor, tournament):
     entries = finish(director, cashier, floor, tournament)
     fourth = Entry.objects.get(pk=entries[4].pk)
-    payment = payouts.pay_prize(cashier, fourth, id_doc("EA0000004"), signature())
+    payment = payouts.pay_prize(fourth, actor=cashier, document=id_doc("EA0000004"), signature=signature())
     refused("prize_paid", busts.undo_bust, floor, fourth)
-    payouts.void_payment(cashier, payment, "paid in error")
+    payouts.void_payment(payment, actor=cashier, reason="paid in error")
     busts.undo_bust(floor, fourth)
     fourth.refresh_from_db()
     assert fourth.status == Entry.Status.ACTIVE
@@ -153,9 +153,9 @@ def test_a_bust_after_a_deal_never_shares_a_hand_with_a_player_out_before_it(dir
     hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))
     busts.undo_bust(floor, entries[4])
     busts.bust_entry(floor, Entry.objects.get(pk=entries[4].pk), stack=90_000)  # 4th, with a stack, no hand signal
-    deal = payouts.propose_deal(floor, tournament, {"kind": "icm", "stacks": {str(e.number): c for e, c in
+    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": {str(e.number): c for e, c in
                                                                               zip(left, (50_000, 30_000, 20_000), strict=True)}})
-    payouts.approve_deal(director, deal)
+    payouts.approve_deal(deal, actor=director)
     busts.bust_entry(floor, left[0], stack=1_000)
     assert places(tournament)[left[0].number] == (3, 3) and places(tournament)[entries[4].number] == (4, 4)
 
@@ -214,22 +214,22 @@ def test_the_payout_structure_stays_as_a_deal_made_it(director, cashier, floor, 
     the prizes came to 108,000 of a 90,000 pool."""
     entries = finish(director, cashier, floor, tournament)
     left = entries[5:]
-    deal = payouts.propose_deal(floor, tournament, {"kind": "chip_chop", "mode": "stop", "stacks": {
+    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "chip_chop", "mode": "stop", "stacks": {
         str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000}})
-    payouts.approve_deal(director, deal)
+    payouts.approve_deal(deal, actor=director)
     state = pay_selectors.payout_state(tournament)
-    refused("structure_fixed_by_deal", payouts.set_payout_plan, director, tournament, {"share_paid_bp": 7500})
-    refused("structure_fixed_by_deal", payouts.edit_structure, director, tournament, [[1, 1, state["pool"]]])
+    refused("structure_fixed_by_deal", payouts.set_payout_plan, tournament, actor=director, data={"share_paid_bp": 7500})
+    refused("structure_fixed_by_deal", payouts.edit_structure, tournament, actor=director, rows=[[1, 1, state["pool"]]])
     after = pay_selectors.payout_state(tournament)
     assert after["prizes"] == state["prizes"] and sum(after["prizes"]) == after["pool"]
 
 
 def test_the_payout_structure_stays_while_a_prize_paid_from_it_stands(director, cashier, floor, tournament):
     entries = finish(director, cashier, floor, tournament)
-    payment = payouts.pay_prize(cashier, Entry.objects.get(pk=entries[4].pk), id_doc("EA0000004"), signature())
-    refused("structure_fixed_by_payment", payouts.set_payout_plan, director, tournament, {"share_paid_bp": 2500})
-    payouts.void_payment(cashier, payment, "paid in error")
-    plan = payouts.set_payout_plan(director, tournament, {"share_paid_bp": 2500})  # nothing paid: the director may again
+    payment = payouts.pay_prize(Entry.objects.get(pk=entries[4].pk), actor=cashier, document=id_doc("EA0000004"), signature=signature())
+    refused("structure_fixed_by_payment", payouts.set_payout_plan, tournament, actor=director, data={"share_paid_bp": 2500})
+    payouts.void_payment(payment, actor=cashier, reason="paid in error")
+    plan = payouts.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 2500})  # nothing paid: the director may again
     assert plan.share_paid_bp == 2500
 
 

@@ -304,7 +304,7 @@ class Night(RuleBasedStateMachine):
 
     @rule(share=st.sampled_from([1000, 1500, 2000, 3000]))
     def payout_plan(self, share):
-        self.act(payouts.set_payout_plan, self.d, self.t, {"share_paid_bp": share})
+        self.act(payouts.set_payout_plan, self.t, actor=self.d, data={"share_paid_bp": share})
 
     @rule()
     def registration_closed(self):
@@ -317,22 +317,22 @@ class Night(RuleBasedStateMachine):
         if not 2 <= len(left) <= len(chips):
             return
         stacks = {str(e.number): chips[k] * 1000 for k, e in enumerate(left)}
-        proposed = self.act(payouts.propose_deal, self.staff["floor"], self.t, {"kind": kind, "mode": mode, "stacks": stacks})
+        proposed = self.act(payouts.propose_deal, self.t, actor=self.staff["floor"], data={"kind": kind, "mode": mode, "stacks": stacks})
         if proposed is not None:
-            self.act(payouts.approve_deal, self.d, proposed)
+            self.act(payouts.approve_deal, proposed, actor=self.d)
 
     @rule(i=st.integers(0, 999))
     def prize_paid(self, i):
         entry = pick([e for e in Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED)
                       .order_by("number")], i)
         if entry is not None:
-            self.act(payouts.pay_prize, self.staff["cashier"], entry, id_doc(self.documents[entry.player_id]), INK)
+            self.act(payouts.pay_prize, entry, actor=self.staff["cashier"], document=id_doc(self.documents[entry.player_id]), signature=INK)
 
     @rule(i=st.integers(0, 999))
     def payment_voided(self, i):
         payment = pick(list(Payment.objects.filter(tournament=self.t, status=Payment.Status.PAID).order_by("number")), i)
         if payment is not None:
-            self.act(payouts.void_payment, self.staff["cashier"], payment, "paid in error")
+            self.act(payouts.void_payment, payment, actor=self.staff["cashier"], reason="paid in error")
 
     # --- the invariants -----------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ def room(director, cashier, tournament):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 8)
     draws.draw_start(director, tournament)
-    services.set_payout_plan(director, tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})  # four paid
+    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})  # four paid
     return entries
 
 

@@ -281,12 +281,12 @@ def in_the_money(room: Room) -> None:
     from tests.payouts.test_payments import signature
     from tournament.models import Entry
 
-    payouts.set_payout_plan(room.director, room.tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})
+    payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     services.set_registration_closed(room.director, room.tournament, True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:17]:
         busts.bust_entry(room.director, entry)
     paid = Entry.objects.get(tournament=room.tournament, number=16)
-    payouts.pay_prize(room.director, paid, id_doc(f"EA{paid.number - 1:07d}"), signature())
+    payouts.pay_prize(paid, actor=room.director, document=id_doc(f"EA{paid.number - 1:07d}"), signature=signature())
 
 
 def overlay_in_the_money(room: Room) -> None:
@@ -330,7 +330,7 @@ def winner(room: Room) -> None:
     from tables import busts
     from tournament.models import Entry
 
-    payouts.set_payout_plan(room.director, room.tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})
+    payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     services.set_registration_closed(room.director, room.tournament, True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 1]:
         busts.bust_entry(room.director, entry)
@@ -412,7 +412,7 @@ def room(director):
                                         last_name=surnames[i % len(surnames)], date_of_birth=date(1980, 1, 1 + i % 28))
         services.register_entry(director, t, player, id_doc(f"EA{i:07d}"))
     draw = draws.draw_start(director, t)
-    payout_services.set_payout_plan(director, t, {"share_paid_bp": 1500})
+    payout_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 1500})
     display = services.create_display_token(director, t, "Lobby TV")
     return Room(director=director, tournament=t, display=display, draw=draw)
 

@@ -49,10 +49,10 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
 
 def test_a_deal_that_stops_play_ends_it_with_the_deal_s_places(director, floor, tournament, three_left):
     players = three_left[5:]
-    deal = services.propose_deal(floor, tournament, {"kind": "icm", "mode": "stop",
+    deal = services.propose_deal(tournament, actor=floor, data={"kind": "icm", "mode": "stop",
                                                      "stacks": chips(players, 20_000, 50_000, 30_000)})
     assert lobby_snapshot(tournament)["final"] is None  # proposed, not approved: play goes on
-    services.approve_deal(director, deal)
+    services.approve_deal(deal, actor=director)
     final = lobby_snapshot(tournament)["final"]
     assert [(row["entry"], row["place"]) for row in final["results"][:3]] == [
         (players[1].number, 1), (players[2].number, 2), (players[0].number, 3)]
@@ -64,7 +64,7 @@ def test_the_lobby_shows_the_top_places_and_counts_the_others(director, cashier,
     entries = register(cashier, tournament, 13)
     draws.draw_start(director, tournament)
     pool = selectors.payout_state(tournament)["pool"]  # twelve places paid: the director's own prizes
-    services.edit_structure(director, tournament, [[1, 1, pool - 11 * (pool // 12)], [2, 12, pool // 12]])
+    services.edit_structure(tournament, actor=director, rows=[[1, 1, pool - 11 * (pool // 12)], [2, 12, pool // 12]])
     for entry in entries[:-1]:
         busts.bust_entry(floor, entry)
     final = lobby_snapshot(tournament)["final"]

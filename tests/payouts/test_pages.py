@@ -18,7 +18,7 @@ def played(director, cashier, floor, tournament):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 8)
     draws.draw_start(director, tournament)
-    services.set_payout_plan(director, tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})
+    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     for entry in entries[:5]:
         busts.bust_entry(floor, entry)
     return entries

@@ -47,7 +47,7 @@ def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry
     open_tables(director, tournament, [1])
     entries = register_numbered(cashier, tournament, players)
     draws.draw_start(director, tournament)
-    services.set_payout_plan(director, tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})
+    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     for entry in entries[:5]:
         busts.bust_entry(floor, entry)
     tournament_services.set_registration_closed(director, tournament, True)
@@ -62,16 +62,17 @@ def finished(director, cashier, floor, tournament):
 def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receipt_in_sequence(cashier, tournament, finished):
     fourth, fifth = finished[4], finished[3]
     prize = selectors.prizes_won(tournament)[fourth.number]
-    payment = services.pay_prize(cashier, fourth, id_doc("ea-000 0004"), signature())  # typed as the player shows it
+    payment = services.pay_prize(fourth, actor=cashier, document=id_doc("ea-000 0004"),
+                                 signature=signature())  # typed as the player shows it
     assert (payment.number, payment.amount, payment.place, payment.status) == (1, prize, 4, Payment.Status.PAID)
     assert bytes(payment.signature).startswith(b"\x89PNG") and payment.id_check.purpose == IdCheck.Purpose.PAYOUT
     event = AuditEvent.objects.get(tournament=tournament, type="payout.paid")
     assert event.payload["amount"] == prize and event.payload["receipt"] == 1 and "0004" in event.payload["id"]
     with pytest.raises(ServiceError) as again:
-        services.pay_prize(cashier, fourth, id_doc("EA0000004"), signature())
+        services.pay_prize(fourth, actor=cashier, document=id_doc("EA0000004"), signature=signature())
     assert again.value.code == "already_paid" and again.value.status == 409
     with pytest.raises(ServiceError) as outside:
-        services.pay_prize(cashier, fifth, id_doc("EA0000003"), signature())
+        services.pay_prize(fifth, actor=cashier, document=id_doc("EA0000003"), signature=signature())
     assert outside.value.code == "no_prize"
 
 
@@ -84,7 +85,7 @@ def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receip
 def test_a_wrong_document_or_no_signature_is_refused_and_nothing_is_recorded(cashier, tournament, finished, document, ink, code):
     checks = IdCheck.objects.count()
     with pytest.raises(ServiceError) as refused:
-        services.pay_prize(cashier, finished[4], id_doc(document), signature(ink))
+        services.pay_prize(finished[4], actor=cashier, document=id_doc(document), signature=signature(ink))
     assert refused.value.code == code
     assert not Payment.objects.exists() and IdCheck.objects.count() == checks
     assert not AuditEvent.objects.filter(type="payout.paid").exists()
@@ -94,21 +95,21 @@ def test_a_wrong_document_or_no_signature_is_refused_and_nothing_is_recorded(cas
                                  "data:image/png;base64," + base64.b64encode(b"GIF89a...").decode()])
 def test_a_signature_that_is_no_png_is_refused(cashier, tournament, finished, bad):
     with pytest.raises(ServiceError) as refused:
-        services.pay_prize(cashier, finished[4], id_doc("EA0000004"), bad)
+        services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=bad)
     assert refused.value.code in ("signature_missing", "signature_invalid")
 
 
 def test_only_the_cashier_pays_and_not_before_the_places_are_final(director, floor, cashier, tournament):
     entries = finish(director, cashier, floor, tournament)
     with pytest.raises(ServiceError) as role:
-        services.pay_prize(floor, entries[4], id_doc("EA0000004"), signature())
+        services.pay_prize(entries[4], actor=floor, document=id_doc("EA0000004"), signature=signature())
     assert role.value.status == 403
     with pytest.raises(ServiceError) as playing:
-        services.pay_prize(cashier, entries[7], id_doc("EA0000007"), signature())
+        services.pay_prize(entries[7], actor=cashier, document=id_doc("EA0000007"), signature=signature())
     assert playing.value.code == "still_playing"
     tournament_services.set_registration_closed(director, tournament, False)
     with pytest.raises(ServiceError) as early:
-        services.pay_prize(cashier, entries[4], id_doc("EA0000004"), signature())
+        services.pay_prize(entries[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     assert early.value.code == "prizes_not_final"
 
 
@@ -135,7 +136,7 @@ def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_
     assert 'id="pay-refused"' in html and says in html
     assert 'id="pay-form"' not in html and 'id="pay-doc-number"' not in html and 'id="signature"' not in html
     with pytest.raises(ServiceError) as refused:
-        services.pay_prize(cashier, entries[who], id_doc(f"EA{who:07d}"), signature())
+        services.pay_prize(entries[who], actor=cashier, document=id_doc(f"EA{who:07d}"), signature=signature())
     assert says in refused.value.message
 
 
@@ -144,25 +145,25 @@ def test_the_pay_page_of_a_paid_prize_links_its_receipt_and_one_still_to_pay_ask
     client.force_login(cashier)
     html = pay_page(client, tournament, finished[4])
     assert 'id="pay-form"' in html and 'id="pay-doc-number"' in html and 'id="pay-refused"' not in html
-    payment = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    payment = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     html = pay_page(client, tournament, finished[4])
     assert 'id="pay-refused"' in html and "already paid (payout receipt 1)" in html
     assert f'href="/t/{tournament.pk}/payouts/receipts/{payment.number}/"' in html and 'id="pay-form"' not in html
 
 
 def test_a_payment_is_voided_with_a_reason_never_deleted_and_the_prize_can_be_paid_again(cashier, tournament, finished):
-    payment = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    payment = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     with pytest.raises(ServiceError):
-        services.void_payment(cashier, payment, "  ")
-    services.void_payment(cashier, payment, "paid to the wrong player")
+        services.void_payment(payment, actor=cashier, reason="  ")
+    services.void_payment(payment, actor=cashier, reason="paid to the wrong player")
     with pytest.raises(PermissionError):
         Payment.objects.get(pk=payment.pk).delete()
-    again = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    again = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     assert again.number == 2 and Payment.objects.filter(entry=finished[4]).count() == 2
 
 
 def test_the_database_refuses_a_second_paid_payment_of_one_entry(cashier, tournament, finished):
-    payment = services.pay_prize(cashier, finished[4], id_doc("EA0000004"), signature())
+    payment = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     with pytest.raises(IntegrityError), transaction.atomic():
         Payment.objects.create(tournament=tournament, entry=payment.entry, number=99, amount=1, place=4, place_low=4,
                                id_check=payment.id_check, signature=b"x", paid_at=payment.paid_at, paid_by=cashier)
@@ -177,7 +178,8 @@ def test_two_cashiers_paying_one_prize_at_once_pay_it_once(director, template):
     tournament = setup.create_tournament(director, tournament_data(), template)
     entries = finish(director, cashiers[0], floor, tournament)
     ink = signature()
-    outcomes = at_once([lambda c=c: services.pay_prize(c, entries[4], id_doc("EA0000004"), ink).number for c in cashiers])
+    outcomes = at_once([lambda c=c: services.pay_prize(entries[4], actor=c, document=id_doc("EA0000004"),
+                                                       signature=ink).number for c in cashiers])
     results = sorted((o.code if isinstance(o, ServiceError) else o for o in outcomes), key=str)
     assert results == [1, "already_paid"]
     assert Payment.objects.filter(entry=entries[4], status=Payment.Status.PAID).count() == 1

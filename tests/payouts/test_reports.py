@@ -53,7 +53,7 @@ class Night:
                                                           date_of_birth=date(1985, 3, 1)) for first, last in NAMES]
         self.entries = [self.register(i) for i in range(8)]
         draws.draw_start(director, t)
-        services.set_payout_plan(director, t, {"share_paid_bp": 5000, "min_cash_bp": 0})
+        services.set_payout_plan(t, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
         busts.bust_entry(floor, self.entries[7])
         self.reentry = self.register(7)
         mistake = self.register(8)
@@ -72,7 +72,7 @@ class Night:
 
     def pay(self, entry):
         i = next(i for i, p in enumerate(self.players) if p.pk == entry.player_id)
-        return services.pay_prize(self.cashier, entry, id_doc(f"CZ{i:07d}"), signature())
+        return services.pay_prize(entry, actor=self.cashier, document=id_doc(f"CZ{i:07d}"), signature=signature())
 
     def end(self):
         """Ľubomír busts: Řehoř wins."""

@@ -50,23 +50,23 @@ def test_after_late_registration_the_structure_is_frozen(director, tournament, f
 
 
 def test_the_director_sets_the_plan_and_bad_settings_change_nothing(director, floor, tournament, field):
-    services.set_payout_plan(director, tournament, {"share_paid_bp": 2500, "unit": 1000})
+    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 2500, "unit": 1000})
     state = selectors.payout_state(tournament)
     assert state["places_paid"] == 10 and all(prize % 1000 == 0 for prize in state["prizes"][1:])
     assert AuditEvent.objects.filter(tournament=tournament, type="payouts.plan_set").count() == 1
     for bad in ({"share_paid_bp": 0}, {"share_paid_bp": 10001}, {"unit": 0}, {"unit": "100"}, {"colour": 1},
                 {"method": "house_table"}, {"method": "lottery"}, {"house_table": {"format": "x"}}):
         with pytest.raises(ServiceError):
-            services.set_payout_plan(director, tournament, bad)
+            services.set_payout_plan(tournament, actor=director, data=bad)
     assert selectors.payout_state(tournament)["places_paid"] == 10
     with pytest.raises(ServiceError) as refused:
-        services.set_payout_plan(floor, tournament, {"unit": 100})
+        services.set_payout_plan(tournament, actor=floor, data={"unit": 100})
     assert refused.value.status == 403
 
 
 def test_a_house_table_pays_by_its_band_and_round_trips_as_json(director, tournament, field):
     table = house_table_to_data([(2, 30, [7000, 3000]), (31, 100, [5000, 3000, 2000])])
-    services.set_payout_plan(director, tournament, {"method": "house_table", "house_table": table})
+    services.set_payout_plan(tournament, actor=director, data={"method": "house_table", "house_table": table})
     state = selectors.payout_state(tournament)
     assert state["method"] == "house_table" and state["prizes"] == [200000, 120000, 80000]
     assert PayoutPlan.objects.get(tournament=tournament).house_table == table
@@ -75,15 +75,15 @@ def test_a_house_table_pays_by_its_band_and_round_trips_as_json(director, tourna
 def test_the_director_edits_the_prizes_which_stand_while_the_pool_does(director, cashier, tournament, field):
     pool = 40 * 10000
     with pytest.raises(ServiceError) as wrong:
-        services.edit_structure(director, tournament, [[1, 1, 200000], [2, 3, 50000]])
+        services.edit_structure(tournament, actor=director, rows=[[1, 1, 200000], [2, 3, 50000]])
     assert wrong.value.code == "wrong_total"
     with pytest.raises(ServiceError) as rising:
-        services.edit_structure(director, tournament, [[1, 1, 100000], [2, 2, 150000], [3, 3, 150000]])
+        services.edit_structure(tournament, actor=director, rows=[[1, 1, 100000], [2, 2, 150000], [3, 3, 150000]])
     assert rising.value.code == "prize_order"
     with pytest.raises(ServiceError) as gap:
-        services.edit_structure(director, tournament, [[1, 1, 200000], [3, 4, 100000]])
+        services.edit_structure(tournament, actor=director, rows=[[1, 1, 200000], [3, 4, 100000]])
     assert gap.value.code == "invalid_bands"
-    services.edit_structure(director, tournament, [[1, 1, 200000], [2, 2, 120000], [3, 4, 40000]])
+    services.edit_structure(tournament, actor=director, rows=[[1, 1, 200000], [2, 2, 120000], [3, 4, 40000]])
     state = selectors.payout_state(tournament)
     assert state["state"] == selectors.EDITED and state["prizes"] == [200000, 120000, 40000, 40000]
     assert sum(state["prizes"]) == pool
@@ -91,7 +91,7 @@ def test_the_director_edits_the_prizes_which_stand_while_the_pool_does(director,
     register(cashier, tournament, 1, start=100)  # the pool moved: the edit no longer adds up
     state = selectors.payout_state(tournament)
     assert state["state"] == selectors.LIVE and state["edit_stale"] and sum(state["prizes"]) == pool + 10000
-    services.clear_edit(director, tournament)
+    services.clear_edit(tournament, actor=director)
     assert not selectors.payout_state(tournament)["edit_stale"]
     assert [e.type for e in AuditEvent.objects.filter(tournament=tournament, type__startswith="payouts.")] == [
         "payouts.structure_edited", "payouts.edit_cleared"]
@@ -103,7 +103,7 @@ def test_places_get_their_prizes_ties_split_and_an_undone_bust_gives_it_back(dir
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 7)
     draws.draw_start(director, tournament)
-    services.set_payout_plan(director, tournament, {"share_paid_bp": 5000, "min_cash_bp": 0})  # 4 places paid
+    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})  # 4 places paid
     prizes = selectors.payout_state(tournament)["prizes"]
     assert len(prizes) == 4
     by_number = {e.number: e for e in entries}

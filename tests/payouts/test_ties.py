@@ -22,7 +22,7 @@ def four_left(director, cashier, floor, tournament):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 7)
     draws.draw_start(director, tournament)
-    services.edit_structure(director, tournament, [[1, 1, 30_001], [2, 2, 20_000], [3, 3, 10_000], [4, 4, 9_999]])
+    services.edit_structure(tournament, actor=director, rows=[[1, 1, 30_001], [2, 2, 20_000], [3, 3, 10_000], [4, 4, 9_999]])
     for entry in entries[:3]:
         busts.bust_entry(floor, entry)
     hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))  # busts of one hand can tie
@@ -68,7 +68,7 @@ def test_a_tie_of_three_gives_the_odd_unit_to_the_first_drawn(director, cashier,
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 6)
     draws.draw_start(director, tournament)
-    services.edit_structure(director, tournament, [[1, 1, 25_000], [2, 2, 13_999], [3, 3, 7_002], [4, 4, 7_000],
+    services.edit_structure(tournament, actor=director, rows=[[1, 1, 25_000], [2, 2, 13_999], [3, 3, 7_002], [4, 4, 7_000],
                                                    [5, 5, 6_999]])  # places 3 to 5: 21,001 to share by three
     busts.bust_entry(floor, entries[0])  # place 6
     hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))

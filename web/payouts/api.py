@@ -122,7 +122,7 @@ class PayoutPlanView(RoleAPIView):
         if unknown:
             raise serializers.ValidationError({name: ["Unknown payout setting."] for name in unknown})
         data = valid(PlanSerializer, request.data).validated_data
-        return Response(plan_json(call_service(services.set_payout_plan, request.user, t, dict(data))))
+        return Response(plan_json(call_service(services.set_payout_plan, t, actor=request.user, data=dict(data))))
 
 
 class PayoutStructureView(RoleAPIView):
@@ -134,7 +134,7 @@ class PayoutStructureView(RoleAPIView):
     def put(self, request, pk: int):
         t = tournament_or_404(pk)
         bands = request.data.get("bands") if isinstance(request.data, dict) else None
-        call_service(services.edit_structure, request.user, t, bands)
+        call_service(services.edit_structure, t, actor=request.user, rows=bands)
         return Response(_state(t))
 
     @extend_schema(operation_id="payout_structure_reset", tags=["payouts"], request=None,
@@ -142,7 +142,7 @@ class PayoutStructureView(RoleAPIView):
                    summary="Drop the hand edit: the plan's structure stands again")
     def delete(self, request, pk: int):
         t = tournament_or_404(pk)
-        call_service(services.clear_edit, request.user, t)
+        call_service(services.clear_edit, t, actor=request.user)
         return Response(_state(t))
 
 
@@ -261,7 +261,7 @@ class EntryPayoutView(RoleAPIView):
         entry = entry_or_404(pk, number)
         data = valid(PaySerializer, request.data).validated_data
         document = IdDocument(document_type=data["document_type"], number=data["document_number"])
-        payment = call_service(services.pay_prize, request.user, entry, document, data["signature"])
+        payment = call_service(services.pay_prize, entry, actor=request.user, document=document, signature=data["signature"])
         return Response(PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
 
 
@@ -285,7 +285,7 @@ class PaymentVoidView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         payment = payment_or_404(pk, number)
         data = valid(PaymentVoidSerializer, request.data).validated_data
-        return Response(PaymentSerializer(call_service(services.void_payment, request.user, payment, data["reason"])).data)
+        return Response(PaymentSerializer(call_service(services.void_payment, payment, actor=request.user, reason=data["reason"])).data)
 
 
 # --- deals at the final table ----------------------------------------------------------------------
@@ -360,7 +360,7 @@ class DealsView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         data = dict(valid(DealProposeSerializer, request.data).validated_data)
-        deal = call_service(services.propose_deal, request.user, t, data)
+        deal = call_service(services.propose_deal, t, actor=request.user, data=data)
         return Response(DealSerializer(deal).data, status=status.HTTP_201_CREATED)
 
 
@@ -387,7 +387,7 @@ class DealApproveView(RoleAPIView):
                    responses=answers(200, DealSerializer, conflict=True),
                    summary="Approve a proposed deal: its prizes stand from now on")
     def post(self, request, pk: int, number: int):
-        deal = call_service(services.approve_deal, request.user, deal_or_404(pk, number))
+        deal = call_service(services.approve_deal, deal_or_404(pk, number), actor=request.user)
         return Response(DealSerializer(deal).data)
 
 
@@ -400,4 +400,4 @@ class DealRejectView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         deal = deal_or_404(pk, number)
         data = valid(DealRejectSerializer, request.data).validated_data
-        return Response(DealSerializer(call_service(services.reject_deal, request.user, deal, data["reason"])).data)
+        return Response(DealSerializer(call_service(services.reject_deal, deal, actor=request.user, reason=data["reason"])).data)
