@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "axes",
     "channels",
     "tournament",
@@ -73,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy header (below)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -304,6 +306,23 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy on every response (django-csp, issue 24): scripts, styles, fonts and connections
+# (the API and the live WebSockets) from this site only, images also as data: (the payout signature);
+# no inline script, no style="..." attribute, no eval; no plugin, no other site may frame a page. A browser
+# posts what it blocked to CSP_REPORT_PATH (web/csp_report.py), which logs it. The API docs pages loosen
+# it on their own URLs only (web/api_docs.py). A room's own additions (a logo or a font from another
+# host): CSP_EXTRA="img-src https://cdn.example.com; font-src https://fonts.example.com" adds sources.
+CSP_REPORT_PATH = "/csp-report/"
+CSP_DIRECTIVES = {
+    "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"], "connect-src": ["'self'"], "object-src": ["'none'"], "base-uri": ["'self'"],
+    "form-action": ["'self'"], "frame-ancestors": ["'none'"], "report-uri": [CSP_REPORT_PATH],
+}
+for _extra in filter(str.strip, os.environ.get("CSP_EXTRA", "").split(";")):
+    _directive, *_sources = _extra.split()
+    CSP_DIRECTIVES.setdefault(_directive, ["'self'"]).extend(_sources)
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": CSP_DIRECTIVES}
 if env_bool("BEHIND_TLS_PROXY", not DEBUG):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_AGE = 60 * 60 * 16  # one long tournament day

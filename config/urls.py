@@ -3,10 +3,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.decorators.cache import cache_page
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from core import converters  # noqa: F401  (<id:...> in every URL: registered before any pattern is read)
-from web import server, token_views
+from web import api_docs, csp_report, server, token_views
 
 handler500 = server.server_error  # an overloaded database answers 503 with Retry-After (web/server.py)
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("robots.txt", server.robots, name="robots"),
     path("favicon.ico", server.favicon, name="favicon"),
+    path("csp-report/", csp_report.csp_report, name="csp-report"),  # settings.CSP_REPORT_PATH
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -22,8 +23,8 @@ urlpatterns = [
     path("jsi18n/<str:lang>/", cache_page(86400)(JavaScriptCatalog.as_view(packages=["web"])), name="javascript-catalog"),
     path("tokens/", token_views.tokens, name="tokens"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("api/docs/", api_docs.swagger, name="api-docs"),  # their policy: web/api_docs.py
+    path("api/redoc/", api_docs.redoc, name="api-redoc"),
     path("api/", include("web.api_urls")),
     path("setup/", include("web.tournament.setup_urls")),
     path("", include("web.clock.urls")),

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
 
 import pytest
+from playwright.sync_api import Frame, Page
 
 # Playwright's sync API runs an event loop in this thread; the tests still use the ORM here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -14,6 +16,23 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
+
+
+# Under the Content-Security-Policy (no 'unsafe-eval', config/settings.py) Playwright's wait_for_function polls
+# a bare expression with eval in the page, which the policy refuses; as an arrow function it is called instead.
+FUNCTION = re.compile(r"^\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[\w$]+\s*=>)")
+
+
+def _as_function(wait_for_function):
+    def wait(self, expression: str, *args, **kwargs):
+        if not FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return wait_for_function(self, expression, *args, **kwargs)
+    return wait
+
+
+Page.wait_for_function = _as_function(Page.wait_for_function)
+Frame.wait_for_function = _as_function(Frame.wait_for_function)
 
 
 def _free_port() -> int:

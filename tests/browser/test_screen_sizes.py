@@ -417,12 +417,34 @@ def room(director):
     return Room(director=director, tournament=t, display=display, draw=draw)
 
 
+# The Content-Security-Policy and the console (issue 24): a screen also fails on anything the policy
+# blocked (the securitypolicyviolation events, listened to before any script of the page runs), on a console
+# error and on an uncaught error in its scripts.
+CSP_LISTENER = """window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.cspViolations.push(
+  `${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile || "the page"}:${e.lineNumber})`));"""
+
+
+def watch_errors(page) -> list[str]:
+    """Listen on a new page: its console errors and uncaught errors, as they come (csp_problems adds the CSP's)."""
+    errors: list[str] = []
+    page.add_init_script(CSP_LISTENER)
+    page.on("console", lambda message: errors.append(f"console error: {message.text}") if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    return errors
+
+
+def csp_problems(page, errors: list[str]) -> list[str]:
+    return [f"CSP: {v}" for v in page.evaluate("window.cspViolations || []")] + errors
+
+
 def check_screen(browser, base: str, screen: Screen, room: Room) -> list[str]:
     problems = []
     for width, height in screen.sizes:
         context = browser.new_context(viewport={"width": width, "height": height}, locale=screen.locale,
                                       has_touch=screen.touch)
         page = context.new_page()
+        errors = watch_errors(page)  # CSP and console
         if screen.staff:
             login(page, base, room.director.username, PASSWORD)
         answer = page.goto(base + screen.url(room))
@@ -434,6 +456,7 @@ def check_screen(browser, base: str, screen: Screen, room: Room) -> list[str]:
         page.wait_for_timeout(300)
         page.screenshot(path=SHOTS.format(screen.name, width, height), full_page=not screen.no_scroll)
         problems += [f"{width}×{height} {p}" for p in page.evaluate(CHECK, {"noScroll": screen.no_scroll})]
+        problems += [f"{width}×{height} {p}" for p in csp_problems(page, errors)]  # CSP and console
         context.close()
     return problems
 
