@@ -1,8 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.decorators.cache import cache_page
-from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView
 
 from core import converters  # noqa: F401  (<id:...> in every URL: registered before any pattern is read)
@@ -18,9 +16,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
-    # The words of the screens' scripts (gettext, ngettext, interpolate): one catalogue, djangojs in locale/.
-    # The language is in the address, so a browser keeps one copy per language; the server's cache is per language too.
-    path("jsi18n/<str:lang>/", cache_page(86400)(JavaScriptCatalog.as_view(packages=["web"])), name="javascript-catalog"),
+    # The words of the screens' scripts (gettext, ngettext, pgettext): one catalogue, locale/*/djangojs.po.
+    path("jsi18n/<str:lang>/", server.javascript_catalogue, name="javascript-catalog"),
     path("tokens/", token_views.tokens, name="tokens"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs.swagger, name="api-docs"),  # their policy: web/api_docs.py

@@ -1,4 +1,5 @@
-"""Views of the server rather than of a screen: robots.txt, the favicon, and the answer when the server is full.
+"""Views of the server rather than of a screen: robots.txt, the favicon, the scripts' words (Django's JavaScript
+catalogue) and the answer when the server is full.
 
 When every database connection of a worker's pool is busy for DB_POOL_TIMEOUT seconds (or the database
 refuses a connection), the request is answered 503 with Retry-After, in the API's error shape under
@@ -10,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from django.conf import settings
 from django.db import OperationalError
-from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.templatetags.static import static
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
-from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.cache import cache_control, cache_page, never_cache
 from django.views.decorators.http import require_safe
+from django.views.i18n import JavaScriptCatalog
 
 from .api import error_body
 
@@ -35,6 +39,21 @@ def robots(request):
 def favicon(request):
     """The browser asks /favicon.ico on its own, whatever the page links: send it to the static icon."""
     return HttpResponseRedirect(static("favicon.ico"))
+
+
+# The words of the scripts in static/js/ (gettext, ngettext, pgettext, interpolate): locale/*/djangojs.po.
+SCRIPT_WORDS = JavaScriptCatalog.as_view(packages=["web"])
+
+
+@require_safe
+@cache_page(86400)
+def javascript_catalogue(request, lang):
+    """The catalogue in the language its address names (base.html gives every page its own language's), so a
+    browser or a cache keeps one copy for each language and an address always means the same words."""
+    if lang not in dict(settings.LANGUAGES):
+        raise Http404
+    with translation.override(lang):
+        return SCRIPT_WORDS(request)
 
 
 @never_cache

@@ -99,10 +99,19 @@ function num(n) {
   return numberFormat.format(n);
 }
 
-function strings(id) {
-  var el = document.getElementById(id || "clock-i18n");
-  var out = {};
-  if (el) Object.keys(el.dataset).forEach(function (k) { out[k] = el.dataset[k]; });
+// The clock's words, from Django's JavaScript catalogue; the chips' colours from the page (#clock-chips).
+function strings() {
+  var out = {
+    levelN: gettext("Level {n}"),
+    breakTitle: gettext("Break"),
+    paused: gettext("Paused"),
+    notStarted: gettext("Not started"),
+    finished: gettext("Time is up"),
+    bbAnte: gettext("BB ante"),
+    ante: gettext("Ante"),
+    colorUp: gettext("Color-up: {chips} chips leave play"),
+    lastLevel: gettext("Last level")
+  };
   out.chips = {};
   document.querySelectorAll("#clock-chips [data-value]").forEach(function (c) { out.chips[c.dataset.value] = c.textContent; });
   return out;

@@ -6,7 +6,16 @@ import * as Live from "./live.js";
 
 (function () {
   "use strict";
-  var s = document.getElementById("cu-i18n").dataset, state = JSON.parse(document.getElementById("cu-state").textContent);
+  var s = {
+    waiting: gettext("to race"),
+    recorded: gettext("recorded, to confirm"),
+    confirmed: gettext("confirmed"),
+    table: gettext("Table {n}"),
+    confirmAsk: gettext("Confirm the color-up: the {chips} chips leave play at this break? Every dealer tablet and the lobby show it at once."),
+    confirmedMsg: gettext("The color-up is confirmed: the tablets show the race."),
+    foundMsg: gettext("Exchanged: {n} × {chip} to the player; {removed} removed from play."),
+    pick: gettext("Tick the chips that leave.")
+  }, state = JSON.parse(document.getElementById("cu-state").textContent);
   var where = document.getElementById("live").dataset;
   var statusUrl = where.api, dealerUrl = where.dealer, filter = "";
   var num = Live.number, signed = Live.signed;

@@ -7,7 +7,74 @@ import * as Clock from "./clock.js";
 
 (function () {
   "use strict";
-  var strings = Clock.strings(), extra = document.getElementById("dealer-i18n").dataset;
+  var strings = Clock.strings(), extra = {
+    ago: gettext("started {m} min ago"),
+    justNow: gettext("started just now"),
+    noHand: gettext("no hand yet"),
+    announced: gettext("{level} is announced: it applies from this table's next shuffle."),
+    positions: gettext("Button {button} · SB {sb} · BB {bb}"),
+    positionsNext: gettext("Button {button} (next hand)"),
+    slipOut: gettext("Seat {seat} · {name} → table {table} seat {to}"),
+    afterHand: gettext("(after this hand)"),
+    slipIn: gettext("Seat {seat} reserved: {name} from table {table}"),
+    posBb: pgettext("seat position", "big blind"),
+    posSb: pgettext("seat position", "small blind"),
+    posButton: pgettext("seat position", "button"),
+    posWait: pgettext("slip position", "waits for the button"),
+    posPlay: pgettext("slip position", "dealt in, no blind"),
+    h4hDeal: gettext("Hand-for-hand · hand {n}: deal now"),
+    h4hPlaying: gettext("Hand-for-hand · hand {n}: press “Hand done” when it is over"),
+    h4hDone: gettext("Hand-for-hand · hand {n} done: wait for the other tables"),
+    h4hWait: gettext("Hand-for-hand: wait for the floor to call the next hand"),
+    h4hWaiting: gettext("Still playing: table {tables}"),
+    doneStart: gettext("Hand {hand} started."),
+    doneUndo: gettext("Hand {hand} is undone."),
+    doneHand: gettext("Hand done."),
+    doneH4h: gettext("Hand done: this table waits for the next hand."),
+    confirmUndo: gettext("Undo the last press? The table goes back to the hand and level it had before."),
+    raceBanner: gettext("Color-up: the {chips} leave"),
+    raceChip: gettext("{value}s"),
+    raceAnd: gettext("{list} and {last}"),
+    raceNew: gettext("New smallest chip: {chip}"),
+    raceStepWaiting: gettext("Count the leaving chips at every seat, then press Race."),
+    raceStepHand: gettext("Count the leaving chips at every seat, then press Enter the cards."),
+    raceStepCards: gettext("Enter the cards as dealt, then press Race with these cards."),
+    raceStepRecorded: gettext("Raced: check the sheet with the table, then confirm it (or redo the counts)."),
+    raceStepConfirmed: gettext("Race confirmed: give each player his new chips."),
+    raceNoPlayers: gettext("No players at this table."),
+    raceTarget: gettext("Seat {seat} · {chip}"),
+    racePick: gettext("Tap a count to type it."),
+    raceMissing: gettext("Seat {seat}: count the {chip} (0 if none)."),
+    raceRecorded: gettext("Race recorded: check the sheet, then confirm."),
+    raceConfirmAsk: gettext("Confirm this race? The sheet becomes final and the chips in play change by {difference}."),
+    raceConfirmed: gettext("Race confirmed."),
+    raceSheetTitle: gettext("Chip race · table {table}"),
+    raceNewChips: gettext("New {chip}s"),
+    raceOnlyLabel: gettext("Only these chips"),
+    raceOnly: gettext("only these chips"),
+    raceWon: gettext("won a chip"),
+    raceProtection: gettext("protection chip"),
+    raceWinner: gettext("Seat {seat} · {name}"),
+    raceNoWinners: gettext("nobody: no odd chips"),
+    raceAdded: gettext("added to the chips in play"),
+    raceRemoved: gettext("removed from the chips in play"),
+    raceUnchanged: gettext("the chips in play do not change"),
+    raceDraw: gettext("Draw #{n}: check the cards"),
+    raceCardsEntered: gettext("Cards entered as dealt at the table"),
+    raceCounted: gettext("Counted"),
+    raceCardTarget: gettext("Seat {seat} · card {n} of {of}"),
+    raceCardPick: gettext("Tap a card to enter it."),
+    raceCardMissing: gettext("Seat {seat}: enter every card dealt."),
+    raceNoCards: gettext("No odd chips at this table: nothing to deal."),
+    raceOdd: gettext("Odd chips"),
+    raceCards: gettext("Cards"),
+    raceRace: gettext("Race"),
+    penTitle: gettext("Penalties: these players sit out"),
+    penSeat: gettext("Seat {seat}"),
+    penRow: gettext("{name}: sits out —"),
+    penLeft: gettext("{left} of {hands} hands left."),
+    penDeal: gettext("Deal in, take the blinds.")
+  };
   // Reads: state.json and the table's socket. Presses: the JSON API (/api/docs/), through api.js.
   // A dealer link's tablet reads its own state.json and socket, and api.js sends its link with each press.
   var urls = JSON.parse(document.getElementById("dealer-config").textContent);
@@ -101,7 +168,7 @@ import * as Clock from "./clock.js";
   view.set(initial);
 
   function online(up) {
-    badge.textContent = up ? badge.dataset.online : badge.dataset.offline;
+    badge.textContent = up ? gettext("live") : gettext("offline");
     badge.className = "badge " + (up ? "live" : "offline");
   }
   function apply(d) { if (d.table) { table = d.table; renderRace(); renderPenalties(); } if (d.clock) view.set(d.clock); view.tick(); }
@@ -227,7 +294,7 @@ import * as Clock from "./clock.js";
     // Confirmed: one line, "Race confirmed · show sheet"; the sheet (and its banner) only when asked for.
     var done = mode === "sheet" && r.status === "confirmed", open = done && counting.open === sheet.id;
     $("race-done").hidden = !done;
-    $("race-show").textContent = $("race-show").dataset[open ? "hide" : "show"];
+    $("race-show").textContent = (open ? gettext("hide sheet") : gettext("show sheet"));
     $("race-show").setAttribute("aria-expanded", String(open));
     $("race-banner").hidden = done && !open;
     $("race-count").hidden = mode !== "count";
@@ -391,8 +458,10 @@ import * as Clock from "./clock.js";
     document.querySelectorAll("#race-modes .r-mode").forEach(function (b) {
       b.setAttribute("aria-pressed", b.dataset.mode === counting.mode ? "true" : "false");
     });
-    $("race-go").textContent = $("race-go").dataset[counting.mode];
-    $("race-mode-help").textContent = $("race-mode-help").dataset[counting.mode];
+    $("race-go").textContent = counting.mode === "hand" ? gettext("Enter the cards") + " ›" : gettext("Race");
+    $("race-mode-help").textContent = counting.mode === "hand"
+      ? gettext("Deal one card for each odd chip, all of a player’s cards at once, from seat 1; then enter them.")
+      : gettext("The software deals the cards from a seed committed before the race: anyone can check the draw.");
     var r = table.race;
     if (r && r.status === "waiting") $("race-step").textContent = counting.mode === "hand" ? extra.raceStepHand : extra.raceStepWaiting;
   }

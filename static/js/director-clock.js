@@ -7,7 +7,18 @@ import * as Clock from "./clock.js";
 
 (function () {
   "use strict";
-  var said = document.getElementById("clock-said").dataset, fill = Util.fmt;
+  var said = Object.assign({
+    start: gettext("The clock is running."),
+    pause: gettext("The clock is paused."),
+    resume: gettext("The clock is running again."),
+    added: gettext("{minutes} min added."),
+    removed: gettext("{minutes} min removed."),
+    next: gettext("Moved to the next level."),
+    previous: gettext("Moved back to the previous level."),
+    jump: gettext("Level {level} is now in play."),
+    announced: gettext("The announcement is on the screens."),
+    cleared: gettext("The announcement is cleared.")
+  }, document.getElementById("clock-said").dataset), fill = Util.fmt;
   var strings = Clock.strings(), initial = JSON.parse(document.getElementById("clock-state").textContent);
   var sync = null;
   var view = Clock.run({now: function () { return sync.now(); }, render: function (st) { Clock.fill(document, st, strings); }});

@@ -85,8 +85,7 @@ function connect(opts) {
     var state = up ? "live" : closedForGood ? "offline" : "reconnecting";
     if (opts.onStatus) opts.onStatus(up, state);
     if (!badge) return;
-    badge.textContent = up ? badge.dataset.online
-      : (state === "reconnecting" && badge.dataset.reconnecting) || badge.dataset.offline;
+    badge.textContent = up ? gettext("live") : state === "reconnecting" ? gettext("reconnecting…") : gettext("offline");
     badge.className = "badge " + (up ? "live" : "offline " + state);
   }
   function open() {

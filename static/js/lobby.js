@@ -42,10 +42,10 @@ import * as Clock from "./clock.js";
   function showDraws(d) {
     var next = document.getElementById("lobby-next-draw"), last = document.getElementById("lobby-last-draw");
     next.textContent = ""; last.textContent = "";
-    if (d.next_draw) { next.append(draws.dataset.next.replace("{n}", d.next_draw.draw) + " ", code(d.next_draw.commitment)); }
+    if (d.next_draw) { next.append(gettext("Next draw #{n} · SHA-256").replace("{n}", d.next_draw.draw) + " ", code(d.next_draw.commitment)); }
     if (d.last_draw) {
-      last.append(draws.dataset.last.replace("{n}", d.last_draw.draw) + " ", code(d.last_draw.seed.slice(0, 16) + "…"),
-                  " " + draws.dataset.check.replace("{url}", location.host + config.draw_list));
+      last.append(gettext("Draw #{n} · seed").replace("{n}", d.last_draw.draw) + " ", code(d.last_draw.seed.slice(0, 16) + "…"),
+                  " " + gettext("check at {url}").replace("{url}", location.host + config.draw_list));
     }
     draws.hidden = !d.next_draw && !d.last_draw;
   }
@@ -53,7 +53,7 @@ import * as Clock from "./clock.js";
   function handForHand(h) {
     var banner = document.getElementById("h4h-banner");
     banner.hidden = !(h && h.on);
-    if (h && h.on) banner.textContent = h.hand ? banner.dataset.hand.replace("{n}", h.hand) : banner.dataset.on;
+    if (h && h.on) banner.textContent = h.hand ? gettext("HAND-FOR-HAND · hand {n}").replace("{n}", h.hand) : gettext("HAND-FOR-HAND");
     Clock.fit(banner);
   }
   // The prizes: places paid, the minimum cash (the bubble only when the next bust is it: one player more
@@ -77,12 +77,12 @@ import * as Clock from "./clock.js";
     for (var place = Math.min(left - 1, paid.places_paid); place >= 1; place--) {
       if (prizeOf(place) > now) {
         var prize = Util.money(prizeOf(place), s.currency);
-        var words = itm ? box.dataset.jump : left === paid.places_paid + 1 ? box.dataset.bubble : box.dataset.minCash;
+        var words = itm ? gettext("next pay jump: {place}. · {prize}") : left === paid.places_paid + 1 ? gettext("bubble · min. cash {prize}") : gettext("min. cash {prize}");
         text = words.replace("{place}", place).replace("{prize}", prize);
         break;
       }
     }
-    jump.textContent = (itm ? box.dataset.itm + (text ? " · " : "") : "") + text;
+    jump.textContent = (itm ? gettext("IN THE MONEY") + (text ? " · " : "") : "") + text;
     box.classList.toggle("itm", itm);
     Clock.fit(jump);
   }
@@ -111,7 +111,7 @@ import * as Clock from "./clock.js";
     if (f.names) Object.assign(names, f.names);
     if (f.results.some(function (r) { return !names[r.entry]; })) askNames(f);
     var first = f.results.filter(function (r) { return r.place === 1; }), rest = f.results.filter(function (r) { return r.place !== 1; });
-    document.getElementById("lobby-winner-label").textContent = first.length > 1 ? finalBox.dataset.winners : finalBox.dataset.winner;
+    document.getElementById("lobby-winner-label").textContent = first.length > 1 ? gettext("Winners, tied") : gettext("Winner");
     document.getElementById("lobby-winner").textContent = first.map(nameOf).join(" · ");
     document.getElementById("lobby-winner-prize").textContent = first.length && first[0].prize ? Util.money(first[0].prize, currency) : "";
     var list = document.getElementById("lobby-results");
@@ -128,7 +128,7 @@ import * as Clock from "./clock.js";
     });
     var more = document.getElementById("lobby-more");
     more.hidden = !f.more;
-    more.textContent = f.more ? finalBox.dataset.more.replace("{n}", f.more) : "";
+    more.textContent = f.more ? gettext("and {n} more places paid").replace("{n}", f.more) : "";
     requestAnimationFrame(function () { finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
   }
   showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));

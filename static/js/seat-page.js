@@ -6,7 +6,21 @@ import * as Live from "./live.js";
 
 (function () {
   "use strict";
-  var cfg = JSON.parse(document.getElementById("seat-config").textContent), s = document.getElementById("seat-i18n").dataset;
+  var cfg = JSON.parse(document.getElementById("seat-config").textContent), s = {
+    moved: gettext("You have been moved: table {table} seat {seat}"),
+    out: gettext("You are out in place {place}. Thank you for playing."),
+    outNoPlace: gettext("This entry is out of the tournament."),
+    outTie: gettext("You are out, tied for places {place} to {low}. Thank you for playing."),
+    go: gettext("Move to table {table} seat {seat}"),
+    goAfter: gettext("when the hand in play is over; take your chips."),
+    goNow: gettext("now; take your chips."),
+    posBb: pgettext("seat position", "big blind"),
+    posSb: pgettext("seat position", "small blind"),
+    posButton: pgettext("seat position", "button"),
+    posWait: pgettext("seat position", "wait for the button"),
+    prize: gettext("Your prize: {prize}. Collect it at the cashier with the ID you registered with."),
+    wait: gettext("No seat yet: your seat is drawn at the start or as soon as you register late. This page updates by itself.")
+  };
   var seat = JSON.parse(document.getElementById("seat-state").textContent);
   var timer = null, loading = false, again = false;
 

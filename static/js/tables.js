@@ -5,9 +5,29 @@ import * as api from "./api.js";
 import * as Live from "./live.js";
 import * as Clock from "./clock.js";
 
+// The screen's words, from Django's JavaScript catalogue; its data (URLs, the list's version) from #tables-data.
+var WORDS = {
+  old: gettext("old level"),
+  follows: gettext("follows the clock"),
+  signals: gettext("tablet / shuffler"),
+  none: gettext("every table plays the announced level"),
+  dealer: gettext("dealer tablet"),
+  noHand: gettext("no hand yet"),
+  opened: gettext("Table {n} is open"),
+  doneOpen: gettext("Table {number} is open."),
+  doneOrder: gettext("Break order saved: {order}."),
+  doneInPlay: gettext("Table {number} is in play."),
+  doneOutOfPlay: gettext("Table {number} is out of play."),
+  badOrder: gettext("List the table numbers in the order they break."),
+  linkTitle: gettext("Dealer link of table {n}"),
+  doneLink: gettext("Dealer link of table {number} made."),
+  doneRevoke: gettext("Dealer link of table {number} revoked."),
+  confirmRevoke: gettext("Revoke this dealer link of table {number}? Its tablet stops at once.")
+};
+
 (function () {
   "use strict";
-  var strings = Clock.strings(), s2 = document.getElementById("tables-i18n").dataset;
+  var strings = Clock.strings(), s2 = Object.assign({}, WORDS, document.getElementById("tables-data").dataset);
   var tbody = document.querySelector("#table-list tbody"), summary = document.getElementById("old-summary");
   var tables = [], drawn = "", sync = null, shownSeq = Number(s2.seq);
 
@@ -60,8 +80,9 @@ import * as Clock from "./clock.js";
     var key = JSON.stringify([clockIndex, rows.map(function (r) { return [r.t.table, r.index, r.t.hand]; })]);
     if (key === drawn) return;
     drawn = key;
-    var sentence = old && document.querySelector('#old-counts [data-n="' + old + '"]');
-    summary.textContent = old ? (sentence ? sentence.textContent : String(old)).replace("{tables}", oldTables.join(", ")) : (tables.length ? s2.none : "");
+    summary.textContent = old ? Util.fmt(ngettext("{n} table still plays the old level: {tables}. It changes at its next shuffle.",
+                                             "{n} tables still play the old level: {tables}. Each changes at its next shuffle.", old),
+                                    {n: old, tables: oldTables.join(", ")}) : (tables.length ? s2.none : "");
     summary.className = old ? "flag" : "muted";
     rows.forEach(function (r) {
       var tr = tbody.querySelector('tr[data-in-play][data-table="' + r.t.table + '"]');
@@ -124,7 +145,7 @@ import * as Clock from "./clock.js";
         var listed = doc.getElementById("tables-state");
         if (listed) load(JSON.parse(listed.textContent));
         view.tick();
-        return Number(doc.getElementById("tables-i18n").dataset.seq);
+        return Number(doc.getElementById("tables-data").dataset.seq);
       });
   }
   function act(button, call, done, then) {
@@ -176,7 +197,7 @@ import * as Clock from "./clock.js";
   "use strict";
   // Dealer links (the floor and the director): made and revoked through the JSON API (api.js). A new
   // link's URL is shown once: the server keeps only its hash.
-  var s2 = document.getElementById("tables-i18n").dataset;
+  var s2 = Object.assign({}, WORDS, document.getElementById("tables-data").dataset);
   var fmt = Util.fmt;
   document.addEventListener("click", function (ev) {
     var make = ev.target.closest("button[data-dealer-link]"), revoke = ev.target.closest("button[data-revoke-link]");
@@ -194,7 +215,7 @@ import * as Clock from "./clock.js";
         li.textContent = fmt(s2.linkTitle, {n: a.table}) + " · " + a.created_by + " ";
         var button = document.createElement("button");
         button.type = "button"; button.className = "danger"; button.dataset.revokeLink = a.id; button.dataset.table = a.table;
-        button.textContent = document.querySelector("#dealer-links h2").dataset.revoke || "×";
+        button.textContent = gettext("Revoke");
         li.appendChild(button);
         document.getElementById("dealer-link-list").appendChild(li);
       });

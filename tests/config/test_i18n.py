@@ -3,12 +3,17 @@
 If a test here fails after you added or changed a user-facing string, update the catalogues:
 
     python manage.py makemessages -l cs -l sk --ignore=.venv --ignore=var --no-obsolete
-    (translate the new entries in locale/cs and locale/sk, remove every "#, fuzzy" flag)
+    python manage.py makemessages -d djangojs -l cs -l sk --ignore=.venv --ignore=var --ignore=staticfiles --no-obsolete
+    (translate the new entries in locale/cs and locale/sk, django.po and djangojs.po, remove every "#, fuzzy" flag)
     python manage.py compilemessages --ignore=.venv
+
+djangojs.po holds the words of the scripts in static/js/ (gettext, ngettext, pgettext), which the browser gets from
+Django's JavaScript catalogue (/jsi18n/<language>/).
 """
 from __future__ import annotations
 
 import gettext as gnu_gettext
+import json
 import os
 import re
 import shutil
@@ -26,8 +31,13 @@ from web.tournament.forms import IdCheckForm
 REPO = Path(__file__).resolve().parents[2]
 LANGUAGES = ("cs", "sk")
 MAKEMESSAGES = ("makemessages", "-l", "cs", "-l", "sk", "--ignore=.venv", "--ignore=var", "--no-obsolete")
+MAKEMESSAGES_JS = ("makemessages", "-d", "djangojs", "-l", "cs", "-l", "sk", "--ignore=.venv", "--ignore=var",
+                   "--ignore=staticfiles", "--no-obsolete")
+# The templates' and the Python code's messages (django), and the scripts' (djangojs: Django's JavaScript catalogue).
+DOMAINS = ("django", "djangojs")
 HOW_TO_FIX = (
-    "update the catalogues: python manage.py makemessages -l cs -l sk --ignore=.venv --ignore=var --no-obsolete, "
+    "update the catalogues: python manage.py makemessages -l cs -l sk --ignore=.venv --ignore=var --no-obsolete "
+    "(and the same with -d djangojs --ignore=staticfiles for the scripts), "
     "translate the new or fuzzy entries, then python manage.py compilemessages --ignore=.venv"
 )
 # What the test copies of the source tree leave out (the same things makemessages is told to ignore, and caches).
@@ -41,8 +51,8 @@ lookup = translation.gettext
 pytestmark = pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext (msgfmt) is not installed")
 
 
-def po_file(lang: str, root: Path = REPO) -> Path:
-    return root / "locale" / lang / "LC_MESSAGES" / "django.po"
+def po_file(lang: str, root: Path = REPO, domain: str = "django") -> Path:
+    return root / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
 def msgfmt_statistics(po: Path) -> dict[str, int]:
@@ -75,9 +85,10 @@ def compiled_catalogue(po: Path, out: Path) -> dict:
 # --- (a) the catalogues are complete --------------------------------------------------------------
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_catalogue_has_no_untranslated_or_fuzzy_messages(lang):
-    po = po_file(lang)
+def test_catalogue_has_no_untranslated_or_fuzzy_messages(lang, domain):
+    po = po_file(lang, domain=domain)
     counts = msgfmt_statistics(po)
     assert counts["translated"] > 0
     assert counts["fuzzy"] == 0 and counts["untranslated"] == 0, (
@@ -85,34 +96,37 @@ def test_catalogue_has_no_untranslated_or_fuzzy_messages(lang):
     )
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_catalogue_header(lang):
-    header = po_file(lang).read_text(encoding="utf-8").split("\n\n", 1)[0]
+def test_catalogue_header(lang, domain):
+    header = po_file(lang, domain=domain).read_text(encoding="utf-8").split("\n\n", 1)[0]
     assert f'"Language: {lang}\\n"' in header
     assert "charset=UTF-8" in header
     assert "Plural-Forms: nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;" in header
     assert "#, fuzzy" not in header
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_compiled_catalogue_is_current(lang, tmp_path):
+def test_compiled_catalogue_is_current(lang, domain, tmp_path):
     """The .mo files are not in git: scripts/setup compiles them. A stale one means the screens show old text."""
-    mo = po_file(lang).with_suffix(".mo")
+    mo = po_file(lang, domain=domain).with_suffix(".mo")
     assert mo.exists(), f"{mo} is missing: run python manage.py compilemessages --ignore=.venv"
     with mo.open("rb") as handle:
         compiled = dict(gnu_gettext.GNUTranslations(handle)._catalog)
-    assert compiled == compiled_catalogue(po_file(lang), tmp_path / "fresh.mo"), (
+    assert compiled == compiled_catalogue(po_file(lang, domain=domain), tmp_path / "fresh.mo"), (
         f"{mo} is older than its .po: run python manage.py compilemessages --ignore=.venv"
     )
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_translations_keep_javascript_strings_intact(lang, tmp_path):
+def test_translations_keep_javascript_strings_intact(lang, domain, tmp_path):
     """Several messages are put inside JavaScript strings (confirm('...'), "...") in the templates.
 
     An ASCII quote the English text does not have would end such a string: use „…“ instead.
     """
-    catalogue = compiled_catalogue(po_file(lang), tmp_path / "check.mo")
+    catalogue = compiled_catalogue(po_file(lang, domain=domain), tmp_path / "check.mo")
     bad = [
         (msgid, msgstr) for msgid, msgstr in catalogue.items()
         if msgid and isinstance(msgid, str) and any(q in msgstr and q not in msgid for q in ("'", '"'))
@@ -131,14 +145,15 @@ def test_makemessages_finds_nothing_new(tmp_path):
     shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(*NOT_SOURCE), symlinks=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1")
-    result = subprocess.run([sys.executable, "manage.py", *MAKEMESSAGES], cwd=copy, env=env,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    for lang in LANGUAGES:
-        po = po_file(lang, copy)
+    for command in (MAKEMESSAGES, MAKEMESSAGES_JS):
+        result = subprocess.run([sys.executable, "manage.py", *command], cwd=copy, env=env,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+    for lang, domain in ((lang, domain) for lang in LANGUAGES for domain in DOMAINS):
+        po = po_file(lang, copy, domain)
         counts = msgfmt_statistics(po)
         assert counts["fuzzy"] == 0 and counts["untranslated"] == 0, (
-            f"the source has messages that locale/{lang} does not translate yet "
+            f"the source has messages that locale/{lang}/LC_MESSAGES/{domain}.po does not translate yet "
             f"({counts['untranslated']} new, {counts['fuzzy']} fuzzy):\n{entries_needing_work(po)}\n{HOW_TO_FIX}"
         )
 
@@ -220,3 +235,19 @@ def test_login_page_in_english_by_default(client, db):
     page = response.content.decode()
     assert STAFF_LOG_IN in page
     assert EXPECTED["cs"]["staff_log_in"] not in page
+
+
+# What live.js writes in a screen's connection badge when its socket is open: gettext("live").
+LIVE = {"cs": "živě", "sk": "naživo"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_scripts_words_come_in_the_page_s_language(client, db, lang):
+    """Every page loads Django's JavaScript catalogue of its own language before its scripts; the catalogue at that
+    address is in that language whatever the browser asks (a cached copy is never another language's)."""
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert f'<script src="/jsi18n/{lang}/"></script>' in page
+    catalogue = client.get(f"/jsi18n/{lang}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'"live": {json.dumps(LIVE[lang])}' in catalogue
+    english = client.get("/jsi18n/en-gb/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert '"live"' not in english and client.get("/jsi18n/xx/").status_code == 404

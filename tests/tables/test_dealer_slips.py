@@ -1,4 +1,6 @@
 """The dealer tablet's table state: pending move slips out and in, positions, halt and button flags."""
+import json
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -98,7 +100,10 @@ def test_the_dealer_tablet_presses_go_to_the_api(slip, dealer, tournament):
     assert urls["hand"] == f"/api/tournaments/{tournament.pk}/tables/{number}/hand/"
     assert urls["handDone"] == f"/api/tournaments/{tournament.pk}/tables/{number}/hand-done/"
     assert "js/dealer.js" in page and "api.del(handUrl" in DEALER_JS.read_text() and f'action="/t/{tournament.pk}/' not in page
-    assert 'data-done-start="Hand {hand} started."' in page and 'data-done-undo="Hand {hand} is undone."' in page
+    # The messages' words come from Django's JavaScript catalogue (gettext in dealer.js), in the page's language.
+    assert 'gettext("Hand {hand} started.")' in DEALER_JS.read_text() and 'gettext("Hand {hand} is undone.")' in DEALER_JS.read_text()
+    assert 'src="/jsi18n/en-gb/"' in page
     assert 'id="dealer-feedback" data-api-say' in page
     czech = client.get(reverse("dealer", args=[tournament.pk, number]), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    assert 'data-done-start="Handa {hand} začala."' in czech
+    assert 'src="/jsi18n/cs/"' in czech
+    assert json.dumps("Handa {hand} začala.") in client.get("/jsi18n/cs/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()

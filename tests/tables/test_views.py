@@ -3,7 +3,9 @@ PDF), the player's public seat page, the public draw verification, and the direc
 (break order, tables in and out of play, accessible tables)."""
 from __future__ import annotations
 
+import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -17,6 +19,9 @@ from tests.tables.test_api import url as api_url
 from tests.tables.test_seating_services import open_tables
 from tournament import services
 from tournament.models import AuditEvent, Entry
+
+# A screen's words are in its script (gettext, from Django's JavaScript catalogue), not in its page.
+STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
 
 
 def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
@@ -92,13 +97,15 @@ def test_the_map_presses_go_to_the_api_and_carry_their_message_templates(drawn, 
                  "moves/balance/", "hand-for-hand/", "tables/", "draw/", "seating/waiting/"):
         assert f'"{api}{rest}"' in page, rest
     assert f"/t/{tournament.pk}/map/entries/" not in page and f'action="/t/{tournament.pk}/' not in page
-    assert 'data-done-bust="Entry #{number} ({name}) is out in place {place}."' in page
-    assert 'data-done-confirm="Move slip #{move}: entry #{entry} sits at table {table} seat {seat}."' in page
-    assert 'data-done-balanced="The tables are balanced: no move is needed."' in page
+    script = (STATIC_JS / "floor-map.js").read_text()
+    assert 'gettext("Entry #{number} ({name}) is out in place {place}.")' in script
+    assert 'gettext("Move slip #{move}: entry #{entry} sits at table {table} seat {seat}.")' in script
+    assert 'gettext("The tables are balanced: no move is needed.")' in script
     assert 'id="notice" role="status" aria-live="polite" data-api-say' in page
-    # The templates are the catalogue's messages: a Czech floor gets them in Czech.
+    # The templates are the JavaScript catalogue's messages: a Czech floor gets them in Czech.
     page = client_for(director).get(f"/t/{tournament.pk}/map/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    assert 'data-done-bust="Vstup #{number} ({name}) vypadl na {place}. místě."' in page
+    catalogue = client_for(director).get("/jsi18n/cs/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert 'src="/jsi18n/cs/"' in page and json.dumps("Vstup #{number} ({name}) vypadl na {place}. místě.") in catalogue
 
 
 def test_bust_from_the_map_and_undo(drawn, floor, tournament):
@@ -272,9 +279,9 @@ def test_the_tables_page_presses_go_to_the_api(three_tables, director, tournamen
     assert f'data-api-in-play="{api}tables/999999/in-play/"' in page
     assert f'action="/t/{tournament.pk}/' not in page and "/tables/open/" not in page
     assert 'data-set-in-play="0"' in page and 'id="new-token"' in page and 'data-api-say' in page
-    assert 'data-done-order="Break order saved: {order}."' in page
-    assert 'data-bad-order="List the table numbers in the order they break."' in page
-    assert 'data-done-out-of-play="Table {number} is out of play."' in page
+    script = (STATIC_JS / "tables.js").read_text()
+    assert 'gettext("Break order saved: {order}.")' in script and 'gettext("Table {number} is out of play.")' in script
+    assert 'gettext("List the table numbers in the order they break.")' in script and "js/tables.js" in page
 
 
 def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables, director, tournament):
