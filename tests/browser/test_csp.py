@@ -46,11 +46,14 @@ def test_the_check_catches_a_page_error(live_asgi, browser):
     ("/api/docs/", "#swagger-ui .info .title"),
     ("/api/redoc/", "#redoc-container h1, redoc h1"),
     ("/admin/", "#content-main"),
+    ("/admin/auth/user/", "#result_list"),
+    ("/admin/auth/user/add/", "#user_form"),
 ])
-def test_the_pages_outside_the_screens_work_under_their_policy(live_asgi, browser, director, path, ready):
+def test_the_pages_outside_the_screens_work_under_their_policy(live_asgi, browser, django_user_model, path, ready):
+    django_user_model.objects.create_superuser("root", password=PASSWORD)
     page = browser.new_context().new_page()
     errors = watch_errors(page)
-    login(page, live_asgi, director.username, PASSWORD)
+    login(page, live_asgi, "root", PASSWORD)
     answer = page.goto(live_asgi + path)
     assert answer is not None and answer.ok and "content-security-policy" in answer.headers
     page.wait_for_selector(ready)
