@@ -7,12 +7,15 @@ import json
 import logging
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 
 from config.logmask import SecretMask
 from core import access
 from tests.web.test_roles_walk import fill, room, url_patterns  # noqa: F401  (room: the walk's seeded room)
 from web.csp_report import MAX_REPORT_BYTES
+from web.server import PUBLIC_PATHS
 
 STRICT = {
     "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "img-src": ["'self'", "data:"],
@@ -115,3 +118,10 @@ def test_a_body_too_long_answers_413_and_only_post_is_taken(client, db):
     big = json.dumps({"csp-report": {"script-sample": "x" * MAX_REPORT_BYTES}})
     assert client.post("/csp-report/", big, content_type="application/csp-report").status_code == 413
     assert client.get("/csp-report/").status_code == 405
+
+
+def test_the_report_address_is_the_policys_and_counts_as_public_traffic():
+    """Reports come from any page, a crowd of phones too: the door lets them wait or refuses them like the
+    public's requests, never in the way of the floor's (web/server.py Admission)."""
+    assert reverse("csp-report") == settings.CSP_REPORT_PATH == STRICT["report-uri"][0]
+    assert settings.CSP_REPORT_PATH.startswith(PUBLIC_PATHS)
