@@ -30,8 +30,6 @@
 
   function field(row, name) { return row.querySelector("[name$='-" + name + "']"); }
 
-  function fmt(template, key, value) { return template.replace("%(" + key + ")s", value); }
-
   // Row and level numbers as the messages of the rules use them: deleted and empty rows do not count.
   function refreshLevels() {
     if (!levelsTable) return;
@@ -50,13 +48,13 @@
         row += 1;
         var strong = document.createElement("strong");
         if (kind === "break") {
-          strong.textContent = levelsTable.dataset.tBreak;
+          strong.textContent = gettext("Break");
         } else {
           level += 1;
-          strong.textContent = fmt(levelsTable.dataset.tLevel, "level", level);
+          strong.textContent = gettext("Level {level}").replace("{level}", level);
         }
         var small = document.createElement("small");
-        small.textContent = fmt(levelsTable.dataset.tRow, "row", row);
+        small.textContent = gettext("Row {row}").replace("{row}", row);
         cell.appendChild(strong);
         cell.appendChild(small);
       }
