@@ -112,7 +112,7 @@ def run(n: int, failed: list[str]) -> None:
     rng = random.Random(20261201)
     started = time.perf_counter()
     director, t, count = populate(n)
-    setup.set_tournament_structure(director, t, structure())
+    setup.set_tournament_structure(t, actor=director, spec=structure())
     floor = User.objects.create_user("bench-floor")
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
     draws.draw_start(director, t)

@@ -37,10 +37,10 @@ def staff_and_tournament(seats: int = 9):
     cashier = User.objects.create_user("bench-cashier")
     cashier.groups.add(Group.objects.get_or_create(name="Cashier")[0])
     spec = StructureSpec("Bench", ((25, "green"), (100, "black")), (LevelSpec("level", 20, 100, 200),))
-    template = setup.save_structure_template(director, spec)
-    t = setup.create_tournament(director, {
+    template = setup.save_structure_template(spec, actor=director)
+    t = setup.create_tournament({
         "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
         "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": seats, "currency": "EUR",
         "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
-    }, template)
+    }, actor=director, template=template)
     return director, cashier, t

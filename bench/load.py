@@ -109,7 +109,7 @@ def make_fixture(n: int) -> dict:
     for table in Table.objects.filter(tournament=t, in_play=True):
         if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
             draws.draw_button(director, table)
-    displays = [services.create_display_token(director, t, f"Lobby TV {i + 1}").token for i in range(20)]
+    displays = [services.create_display_token(t, actor=director, label=f"Lobby TV {i + 1}").token for i in range(20)]
     client = Client()
     client.force_login(floor)
     db = settings.DATABASES["default"]

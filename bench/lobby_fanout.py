@@ -115,14 +115,14 @@ def make_fixture(max_screens: int) -> dict:
     director.groups.add(Group.objects.get_or_create(name="Director")[0])
     spec = StructureSpec("Bench", ((25, "green"), (100, "black")),
                          tuple(LevelSpec("level", 60, 100 * i, 200 * i, 200 * i, "bba") for i in range(1, 9)))
-    template = setup.save_structure_template(director, spec)
-    t = setup.create_tournament(director, {
+    template = setup.save_structure_template(spec, actor=director)
+    t = setup.create_tournament({
         "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
         "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "EUR",
         "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
-    }, template)
+    }, actor=director, template=template)
     # One display token per ten screens: each TV of a venue has its own revocable link.
-    tokens = [services.create_display_token(director, t, f"TV {i}").token for i in range(max(1, max_screens // 10))]
+    tokens = [services.create_display_token(t, actor=director, label=f"TV {i}").token for i in range(max(1, max_screens // 10))]
     clock.start_clock(t, actor=director)
     db = settings.DATABASES["default"]
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")

@@ -86,25 +86,25 @@ class Night:
             LevelSpec("level", 20, 100, 200, 0, "none"), LevelSpec("level", 20, 200, 400, 400, "bba"),
             LevelSpec("break", 10, color_up=(25,)), LevelSpec("level", 20, 300, 600, 600, "bba"),
             LevelSpec("level", 20, 400, 800, 800, "bba")))
-        template = setup.save_structure_template(d, spec)
-        self.t = setup.create_tournament(d, {
+        template = setup.save_structure_template(spec, actor=d)
+        self.t = setup.create_tournament({
             "name": "Night bench", "venue": "Bench", "time_zone": "Europe/Prague",
             "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "CZK",
-            "buy_in": 100_000, "fee": 10_000, "starting_stack": 20_000, "late_reg_until_level": 1}, template)
+            "buy_in": 100_000, "fee": 10_000, "starting_stack": 20_000, "late_reg_until_level": 1}, actor=d, template=template)
         for number in range(1, -(-self.entries // 9) + 1):
             table_setup.open_table(d, self.t, number, 9)
         self.documents = {}
         for i in range(self.entries):
-            player = services.create_player(self.staff["cashier"], first_name=f"P{i}", last_name="Night",
+            player = services.create_player(actor=self.staff["cashier"], first_name=f"P{i}", last_name="Night",
                                             date_of_birth=date(1980, 1, 1 + i % 28))
             self.documents[player.pk] = f"NB{i:07d}"
-            self.timed("register", services.register_entry, self.staff["cashier"], self.t, player,
-                       services.IdDocument(document_type="id_card", number=f"NB{i:07d}"))
+            self.timed("register", services.register_entry, self.t, actor=self.staff["cashier"], player=player,
+                       document=services.IdDocument(document_type="id_card", number=f"NB{i:07d}"))
         self.timed("start draw", draws.draw_start, d, self.t)
         for table in Table.objects.filter(tournament=self.t, in_play=True):
             self.timed("button draw", draws.draw_button, d, table)
         payouts.set_payout_plan(self.t, actor=d, data={"share_paid_bp": 1500})
-        services.set_registration_closed(d, self.t, True)
+        services.set_registration_closed(self.t, actor=d, closed=True)
 
     def pick_table(self):
         from tables.models import Table

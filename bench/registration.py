@@ -38,13 +38,13 @@ def run(n: int) -> None:
 
     _director, cashier, t = staff_and_tournament()
     players = [
-        services.create_player(cashier, first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28))
+        services.create_player(actor=cashier, first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28))
         for i in range(n)
     ]
     times = []
     for i, player in enumerate(players):
         started = time.perf_counter()
-        services.register_entry(cashier, t, player, services.IdDocument("id_card", f"BN{i:09d}"))
+        services.register_entry(t, actor=cashier, player=player, document=services.IdDocument("id_card", f"BN{i:09d}"))
         times.append(time.perf_counter() - started)
     times_ms = sorted(x * 1000 for x in times)
 

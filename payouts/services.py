@@ -217,7 +217,7 @@ def pay_prize(entry: Entry, *, actor: Actor, document: IdDocument | None, signat
         raise due.refusal
     finisher, amount = due.finisher, due.amount
     png = signature_png(signature)
-    check = tournament_services.check_id_again(actor, e, document)
+    check = tournament_services.check_id_again(e, actor=actor, document=document)
     number = next_number(Payment.objects.filter(tournament=t))
     payment = Payment.objects.create(
         tournament=t, entry=e, number=number, amount=amount, place=finisher.place, place_low=finisher.place_low,

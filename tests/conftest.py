@@ -92,7 +92,7 @@ def dealer(db):
 
 @pytest.fixture
 def template(director):
-    return setup.save_structure_template(director, BASIC_SPEC)
+    return setup.save_structure_template(BASIC_SPEC, actor=director)
 
 
 def tournament_data(**overrides) -> dict:
@@ -118,12 +118,12 @@ def tournament_data(**overrides) -> dict:
 
 @pytest.fixture
 def tournament(director, template):
-    return setup.create_tournament(director, tournament_data(), template)
+    return setup.create_tournament(tournament_data(), actor=director, template=template)
 
 
 @pytest.fixture
 def player(cashier):
-    return services.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+    return services.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
 
 
 def pay_places(director, tournament, places: int) -> None:

@@ -41,8 +41,8 @@ def test_a_late_entry_after_a_tie_moves_both_ends_of_the_tied_places(director, c
     busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=a), stack=5_000)
     busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=b), stack=5_000)
     assert places(tournament) == {a: (11, 12), b: (11, 12)}
-    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    services.register_entry(cashier, tournament, player, id_doc("LATE0009"))
+    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0009"))
     assert places(tournament) == {a: (12, 13), b: (12, 13)}  # the tie spanned 12-12 before the fix
 
 
@@ -60,11 +60,11 @@ def dealt(director, cashier, floor, tournament):
 def test_a_deal_stands_only_on_the_players_who_made_it(director, cashier, floor, tournament, dealt):
     before = pay_selectors.payout_state(tournament)["prizes"]
     refused("deal_stands", busts.undo_bust, floor, dealt[4])  # out before the deal: that bust stands
-    services.set_registration_closed(director, tournament, False)
-    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    refused("deal_stands", services.register_entry, cashier, tournament, player, id_doc("LATE0010"))
+    services.set_registration_closed(tournament, actor=director, closed=False)
+    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    refused("deal_stands", services.register_entry, tournament, actor=cashier, player=player, document=id_doc("LATE0010"))
     buy_in = dealt[6].purchases.get(kind=Purchase.Kind.BUY_IN)
-    refused("deal_stands", services.void_purchase, director, buy_in, "wrong player")
+    refused("deal_stands", services.void_purchase, buy_in, actor=director, reason="wrong player")
     assert pay_selectors.payout_state(tournament)["prizes"] == before
     busts.bust_entry(floor, dealt[5])
     busts.undo_bust(floor, dealt[5])  # a player of the deal busted by mistake comes back
@@ -188,8 +188,8 @@ def test_a_waiting_entry_seated_at_a_spare_table_gets_players_moved_to_it(direct
     table_setup.open_table(director, tournament, 3, 9)
     waiting = Entry.objects.get(tournament=tournament, number=min(seated(tournament)[1].values()))
     Seat.objects.filter(entry=waiting, ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
-    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    services.register_entry(cashier, tournament, player, id_doc("LATE0030"))  # takes the seat left open at table 1
+    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0030"))  # takes the seat left open at table 1
     seats.seat_waiting_entries(floor, tournament)  # the only open seats are at table 3
     assert seated(tournament)[3] == {next(iter(seated(tournament)[3])): waiting.number}
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, to_table__number=3).exists()
@@ -252,10 +252,10 @@ def test_a_late_entry_counts_the_players_on_their_way_and_those_leaving(director
     assert room.players == {n: 5 for n in range(1, 5)}  # seated less leaving, plus arriving: 5 everywhere
     donor = pending[0].from_table.number
     stays = next(n for n in seated(tournament)[donor].values() if n not in {m.entry.number for m in pending})
-    services.void_purchase(director, Entry.objects.get(tournament=tournament, number=stays).purchases.get(
-        kind=Purchase.Kind.BUY_IN), "wrong player")  # the donor really keeps 4
-    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    late = services.register_entry(cashier, tournament, player, id_doc("LATE0030"))
+    services.void_purchase(Entry.objects.get(tournament=tournament, number=stays).purchases.get(
+        kind=Purchase.Kind.BUY_IN), actor=director, reason="wrong player")  # the donor really keeps 4
+    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    late = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0030"))
     assert late.number in seated(tournament)[donor].values()  # the table that really has the fewest
     confirm_all(floor, tournament)
     counts = sorted(len(s) for s in seated(tournament).values())

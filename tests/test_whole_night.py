@@ -105,16 +105,16 @@ class Night(RuleBasedStateMachine):
 
     def new_player(self):
         self.players += 1
-        player = services.create_player(self.d, first_name=f"P{self.players}", last_name="Night",
+        player = services.create_player(actor=self.d, first_name=f"P{self.players}", last_name="Night",
                                         date_of_birth=date(1990, 1, 1))
         self.documents[player.pk] = f"NT{self.players:07d}"
         return player
 
     def register(self, player=None) -> Entry | None:
         if player is None:
-            return self.act(lambda: services.register_entry(self.d, self.t, self.new_player(),
-                                                            id_doc(f"NT{self.players + 1:07d}")))
-        return self.act(services.register_entry, self.d, self.t, player, id_doc(self.documents[player.pk]))
+            return self.act(lambda: services.register_entry(self.t, actor=self.d, player=self.new_player(),
+                                                            document=id_doc(f"NT{self.players + 1:07d}")))
+        return self.act(services.register_entry, self.t, actor=self.d, player=player, document=id_doc(self.documents[player.pk]))
 
     # --- the night begins ---------------------------------------------------------------------------
 
@@ -123,9 +123,10 @@ class Night(RuleBasedStateMachine):
                 ties=st.sampled_from(["tie", "stack"]), redraws=st.booleans())
     def begin(self, players, size, seed, threshold, spare, ties, redraws):
         self.seeds = random.Random(seed)
-        template = setup.save_structure_template(self.d, BASIC_SPEC)
-        self.t = setup.create_tournament(self.d, tournament_data(seats_per_table=size, max_reentries=2,
-                                                                 late_reg_until_level=2, guaranteed_pool=0), template)
+        template = setup.save_structure_template(BASIC_SPEC, actor=self.d)
+        self.t = setup.create_tournament(tournament_data(seats_per_table=size, max_reentries=2,
+                                                                 late_reg_until_level=2, guaranteed_pool=0), actor=self.d,
+                                                                 template=template)
         tables = -(-players // size) + (1 if spare else 0)
         for number in range(1, tables + 1):
             table_setup.open_table(self.d, self.t, number, size)
@@ -156,7 +157,7 @@ class Night(RuleBasedStateMachine):
         entry = pick(self.active(), i)
         if entry is not None:
             buy_in = entry.purchases.filter(kind__in=[Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY]).first()
-            self.act(services.void_purchase, self.d, buy_in, "wrong player")
+            self.act(services.void_purchase, buy_in, actor=self.d, reason="wrong player")
 
     # --- hands --------------------------------------------------------------------------------------
 
@@ -308,7 +309,7 @@ class Night(RuleBasedStateMachine):
 
     @rule()
     def registration_closed(self):
-        self.act(services.set_registration_closed, self.d, self.t, True)
+        self.act(services.set_registration_closed, self.t, actor=self.d, closed=True)
 
     @rule(kind=st.sampled_from(["icm", "chip_chop"]), mode=st.sampled_from(["play_on", "stop"]),
           chips=st.lists(st.integers(1, 50), min_size=2, max_size=10))

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import broadcast, groups, reactions, roles
+from core.actor import Actor
 from core.errors import ServiceError, check_length, clean_reason, full_clean, next_number, require
 
 from .audit import lock_tournament, record_event
@@ -33,7 +34,7 @@ ENTRY_VOIDED = "entry_voided"  # after the purchase.voided event of a voided buy
 MINIMUM_AGE = 18
 
 @transaction.atomic
-def set_registration_closed(actor, tournament: Tournament, closed: bool) -> Tournament:
+def set_registration_closed(tournament: Tournament, *, actor: Actor, closed: bool) -> Tournament:
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
     if t.registration_closed == closed:
@@ -57,7 +58,7 @@ def _check_age(date_of_birth: date, time_zone: str | None = None) -> None:
 
 
 @transaction.atomic
-def create_player(actor, *, first_name: str, last_name: str, date_of_birth: date, nickname: str = "",
+def create_player(*, actor: Actor, first_name: str, last_name: str, date_of_birth: date, nickname: str = "",
                   email: str = "", phone: str = "") -> Player:
     require(actor, roles.REGISTER)
     first_name, last_name = first_name.strip(), last_name.strip()
@@ -78,7 +79,7 @@ class IdDocument:
     number: str
 
 
-def _id_check(actor, player: Player, document: IdDocument | None, purpose: str) -> IdCheck:
+def _id_check(player: Player, *, actor: Actor, document: IdDocument | None, purpose: str) -> IdCheck:
     if document is None or not document.document_type or not normalise_document_number(document.number or ""):
         raise ServiceError(_("Check the player's ID document and record its type and number: no entry without an ID check."),
                            code="id_check_missing")
@@ -97,7 +98,7 @@ def _id_check(actor, player: Player, document: IdDocument | None, purpose: str) 
     )
 
 
-def check_id_again(actor, entry: Entry, document: IdDocument | None) -> IdCheck:
+def check_id_again(entry: Entry, *, actor: Actor, document: IdDocument | None) -> IdCheck:
     """The second ID check, at payout (club 32): the document number typed again must be the one the entry
     was registered with (its keyed hash); otherwise the payment is refused and nothing is recorded. Runs in
     the caller's transaction; returns the check recorded for the payout."""
@@ -108,7 +109,7 @@ def check_id_again(actor, entry: Entry, document: IdDocument | None) -> IdCheck:
         raise ServiceError(_("This document number does not match the ID entry #%(number)s was registered with (its "
                              "number ends in %(last4)s). The prize is paid only against the same document.")
                            % {"number": entry.number, "last4": entry.id_check.number_last4}, code="id_mismatch")
-    return _id_check(actor, entry.player, document, IdCheck.Purpose.PAYOUT)
+    return _id_check(entry.player, actor=actor, document=document, purpose=IdCheck.Purpose.PAYOUT)
 
 
 def _registration_closed_message(code: str, tournament: Tournament) -> str:
@@ -120,7 +121,7 @@ def _registration_closed_message(code: str, tournament: Tournament) -> str:
 
 
 @transaction.atomic
-def register_entry(actor, tournament: Tournament, player: Player, document: IdDocument | None) -> Entry:
+def register_entry(tournament: Tournament, *, actor: Actor, player: Player, document: IdDocument | None) -> Entry:
     """Register an entry (or a re-entry) with the ID check the house rules demand (club 32)."""
     require(actor, roles.REGISTER)
     t = lock_tournament(tournament.pk)
@@ -160,7 +161,7 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
         if t.max_reentries is not None and used >= t.max_reentries:
             raise ServiceError(_("%(name)s has used all %(max)s re-entries.") % {"name": player.display_name, "max": t.max_reentries},
                                code="reentry_limit", status=409)
-    check = _id_check(actor, player, document, IdCheck.Purpose.REGISTRATION)
+    check = _id_check(player, actor=actor, document=document, purpose=IdCheck.Purpose.REGISTRATION)
     if player.id_hmac is None:
         player.id_hmac = hmac_value
         try:
@@ -197,14 +198,14 @@ def register_entry(actor, tournament: Tournament, player: Player, document: IdDo
 
 
 @transaction.atomic
-def register_new_player(actor, tournament: Tournament, document: IdDocument | None, *, first_name: str, last_name: str,
+def register_new_player(tournament: Tournament, *, actor: Actor, document: IdDocument | None, first_name: str, last_name: str,
                         date_of_birth: date, nickname: str = "", email: str = "", phone: str = "") -> Entry:
     """A player seen for the first time, registered with the ID check in one step: the player record is kept
     only when the entry is taken. One transaction, so a refusal (under age, a document that belongs to
     another player or is used by a live entry, registration closed) leaves no player behind."""
-    player = create_player(actor, first_name=first_name, last_name=last_name, date_of_birth=date_of_birth,
+    player = create_player(actor=actor, first_name=first_name, last_name=last_name, date_of_birth=date_of_birth,
                            nickname=nickname, email=email, phone=phone)
-    return register_entry(actor, tournament, player, document)
+    return register_entry(tournament, actor=actor, player=player, document=document)
 
 
 def _level_allows(until_level: int | None, tournament: Tournament) -> bool:
@@ -212,7 +213,7 @@ def _level_allows(until_level: int | None, tournament: Tournament) -> bool:
 
 
 @transaction.atomic
-def add_chips(actor, entry: Entry, kind: str, *, paid: bool = True) -> Purchase:
+def add_chips(entry: Entry, *, actor: Actor, kind: str, paid: bool = True) -> Purchase:
     """A re-buy or an add-on for a live entry.
 
     A re-buy announced before a hand (TDA 24) may be recorded unpaid: the player plays the
@@ -259,7 +260,7 @@ def add_chips(actor, entry: Entry, kind: str, *, paid: bool = True) -> Purchase:
 
 
 @transaction.atomic
-def pay_purchase(actor, purchase: Purchase) -> Purchase:
+def pay_purchase(purchase: Purchase, *, actor: Actor) -> Purchase:
     """Complete an announced re-buy: the cashier takes the money."""
     require(actor, roles.CASH)
     t = lock_tournament(purchase.tournament_id)
@@ -274,7 +275,7 @@ def pay_purchase(actor, purchase: Purchase) -> Purchase:
 
 
 @transaction.atomic
-def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | None = None) -> Purchase:
+def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amount: int | None = None) -> Purchase:
     """Void a receipt with a reason; the refund is recorded. Voiding a buy-in voids the entry."""
     require(actor, roles.VOID)
     reason = clean_reason(reason, Purchase, "void_reason", _("Give a reason for voiding."))
@@ -319,7 +320,7 @@ def void_purchase(actor, purchase: Purchase, reason: str, refund_amount: int | N
 
 
 @transaction.atomic
-def create_display_token(actor, tournament: Tournament, label: str) -> DisplayToken:
+def create_display_token(tournament: Tournament, *, actor: Actor, label: str) -> DisplayToken:
     require(actor, roles.DISPLAYS)
     label = (label or "").strip()
     if not label:
@@ -334,7 +335,7 @@ def create_display_token(actor, tournament: Tournament, label: str) -> DisplayTo
 
 
 @transaction.atomic
-def revoke_display_token(actor, token: DisplayToken) -> DisplayToken:
+def revoke_display_token(token: DisplayToken, *, actor: Actor) -> DisplayToken:
     require(actor, roles.DISPLAYS)
     t = lock_tournament(token.tournament_id)
     token = DisplayToken.objects.select_for_update().get(pk=token.pk)

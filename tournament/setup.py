@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, check_length, full_clean, require
 
 from . import structure as rules
@@ -77,7 +78,7 @@ def structure_summary(spec: rules.StructureSpec) -> dict:
 
 
 @transaction.atomic
-def save_structure_template(actor, spec: rules.StructureSpec, structure: Structure | None = None) -> Structure:
+def save_structure_template(spec: rules.StructureSpec, *, actor: Actor, structure: Structure | None = None) -> Structure:
     """Create or replace a structure template."""
     require(actor, roles.SETUP)
     _check_spec(spec)
@@ -96,7 +97,7 @@ def save_structure_template(actor, spec: rules.StructureSpec, structure: Structu
 
 
 @transaction.atomic
-def copy_structure(actor, source: Structure, name: str) -> Structure:
+def copy_structure(source: Structure, *, actor: Actor, name: str) -> Structure:
     require(actor, roles.SETUP)
     if not name.strip():
         raise ServiceError(_("Give the copy a name."), code="name_missing")
@@ -110,7 +111,7 @@ def copy_structure(actor, source: Structure, name: str) -> Structure:
 
 
 @transaction.atomic
-def import_structure(actor, data) -> Structure:
+def import_structure(data, *, actor: Actor) -> Structure:
     require(actor, roles.SETUP)
     try:
         spec = rules.from_json(data)
@@ -166,7 +167,7 @@ def _tournament_payload(t: Tournament) -> dict:
 
 
 @transaction.atomic
-def create_tournament(actor, data: dict, template: Structure) -> Tournament:
+def create_tournament(data: dict, *, actor: Actor, template: Structure) -> Tournament:
     """Create a tournament with its own copy of a structure template."""
     require(actor, roles.SETUP)
     data = dict(data)
@@ -189,7 +190,7 @@ def create_tournament(actor, data: dict, template: Structure) -> Tournament:
 
 
 @transaction.atomic
-def update_tournament(actor, tournament: Tournament, data: dict) -> Tournament:
+def update_tournament(tournament: Tournament, *, actor: Actor, data: dict) -> Tournament:
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
     before = _tournament_payload(t)
@@ -214,7 +215,7 @@ def update_tournament(actor, tournament: Tournament, data: dict) -> Tournament:
 
 
 @transaction.atomic
-def set_tournament_structure(actor, tournament: Tournament, spec: rules.StructureSpec) -> Tournament:
+def set_tournament_structure(tournament: Tournament, *, actor: Actor, spec: rules.StructureSpec) -> Tournament:
     """Replace the tournament's own structure (edited, or taken from a template)."""
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)

@@ -24,6 +24,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
 from core import roles, tokens
+from core.actor import Actor
 from core.errors import ServiceError, require
 
 from .models import ApiToken
@@ -52,19 +53,19 @@ def issue_token(user, *, address: str | None = None) -> ApiToken:
 
 
 @transaction.atomic
-def revoke_token(actor, token: ApiToken) -> ApiToken:
+def revoke_token(token: ApiToken, *, actor: Actor) -> ApiToken:
     """The director revokes a token (any user's): it stops working at once."""
     require(actor, TOKEN_MANAGERS)
-    return _revoke(actor, token, ApiToken.RevokedBecause.DIRECTOR)
+    return _revoke(token, actor=actor, because=ApiToken.RevokedBecause.DIRECTOR)
 
 
 @transaction.atomic
 def log_out_token(token: ApiToken) -> ApiToken:
     """The holder of a token logs out with it."""
-    return _revoke(token.user, token, ApiToken.RevokedBecause.LOGOUT)
+    return _revoke(token, actor=token.user, because=ApiToken.RevokedBecause.LOGOUT)
 
 
-def _revoke(actor, token: ApiToken, because: str) -> ApiToken:
+def _revoke(token: ApiToken, *, actor: Actor, because: str) -> ApiToken:
     token = ApiToken.objects.select_for_update().select_related("user").get(pk=token.pk)
     if token.revoked_at is not None:
         raise ServiceError(_("This token is already revoked."), code="already_revoked", status=409)

@@ -164,5 +164,5 @@ class TokenRevokeView(RoleAPIView):
                    responses=answers(200, ApiTokenSerializer, conflict=True))
     def post(self, request, token_id: int):
         token = get_object_or_404(ApiToken, pk=token_id)
-        token = call_service(auth.revoke_token, request.user, token)
+        token = call_service(auth.revoke_token, token, actor=request.user)
         return Response(ApiTokenSerializer(token).data)

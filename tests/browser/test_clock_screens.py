@@ -114,7 +114,7 @@ def check_screens_agree(tournament, pages, status: str) -> list[float]:
 
 @pytest.fixture
 def displays(director, tournament):
-    return [services.create_display_token(director, tournament, f"Lobby TV {n}") for n in (1, 2)]
+    return [services.create_display_token(tournament, actor=director, label=f"Lobby TV {n}") for n in (1, 2)]
 
 # clock.js is an ES module: the page's own instance of it (the same address), for the test to read as window.Clock.
 CLOCK_MODULE = "import('/static/js/clock.js').then((module) => { window.Clock = module; })"
@@ -321,7 +321,7 @@ def test_lobby_shows_offline_keeps_counting_and_reconnects(restartable_asgi, bro
 
 def test_revoked_screen_goes_blank(live_asgi, browser, director, tournament, displays):
     page = open_lobby(browser, live_asgi, displays[0].token)
-    services.revoke_display_token(director, displays[0])
+    services.revoke_display_token(displays[0], actor=director)
     page.wait_for_function("document.body.children.length === 0", timeout=5000)
     assert page.inner_text("body") == ""  # nothing of the tournament left on the screen
     page.context.close()

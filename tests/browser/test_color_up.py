@@ -55,7 +55,7 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     draws.draw_start(director, t)
     level = Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position
     color_ups.confirm_color_up(director, t, level, [25, 100])
-    display = services.create_display_token(director, t, "Lobby TV")
+    display = services.create_display_token(t, actor=director, label="Lobby TV")
 
     lobby = browser.new_context(viewport=TV).new_page()
     lobby.goto(f"{base}/display/{display.token}/")

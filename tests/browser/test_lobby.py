@@ -25,7 +25,7 @@ HINT_CHECKS = 2500  # ms: the page looks at the sound every two seconds
 
 @pytest.fixture
 def display(director, tournament):
-    return services.create_display_token(director, tournament, "Lobby TV")
+    return services.create_display_token(tournament, actor=director, label="Lobby TV")
 
 # clock.js is an ES module: the page's own instance of it (the same address), for the test to read as window.Clock.
 CLOCK_MODULE = "import('/static/js/clock.js').then((module) => { window.Clock = module; })"

@@ -26,7 +26,7 @@ def room(director, cashier, tournament):
 
 
 def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live_asgi, director, floor, tournament, room):
-    display = tournament_services.create_display_token(director, tournament, "TV")
+    display = tournament_services.create_display_token(tournament, actor=director, label="TV")
     tv = browser.new_context(viewport=TV, locale="en").new_page()
     tv.goto(f"{live_asgi}/display/{display.token}/")
     tv.wait_for_selector("#live.live")
@@ -76,7 +76,7 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
 
     for entry in room[:5]:  # places 8 to 4; four paid
         busts.bust_entry(floor, entry)
-    tournament_services.set_registration_closed(director, tournament, True)
+    tournament_services.set_registration_closed(tournament, actor=director, closed=True)
     fourth = room[4]
     prize = selectors.prizes_won(tournament)[fourth.number]
     page = pay_page(browser, live_asgi, cashier, tournament, fourth)

@@ -118,8 +118,8 @@ def test_registration_refusals_of_the_api_stay_visible(live_asgi, browser, direc
     page = ctx.new_page()
     login(page, live_asgi, "kasa", PASSWORD)
     entries_api = f"{live_asgi}/api/tournaments/{tournament.pk}/entries/"
-    other = services.create_player(director, first_name="Petr", last_name="Malý", date_of_birth=date(1980, 1, 1))
-    services.register_entry(director, tournament, other, services.IdDocument("passport", "P1234567"))
+    other = services.create_player(actor=director, first_name="Petr", last_name="Malý", date_of_birth=date(1980, 1, 1))
+    services.register_entry(tournament, actor=director, player=other, document=services.IdDocument("passport", "P1234567"))
 
     page.goto(f"{live_asgi}/t/{tournament.pk}/register/?player={player.pk}")
     page.select_option("#id_document_type", "passport")
@@ -131,7 +131,7 @@ def test_registration_refusals_of_the_api_stay_visible(live_asgi, browser, direc
     page.wait_for_selector(".api-say.refused")
     assert page.inner_text(".api-say") == used.value.json()["detail"] and "Petr Malý" in used.value.json()["detail"]
 
-    services.set_registration_closed(director, tournament, True)
+    services.set_registration_closed(tournament, actor=director, closed=True)
     page.fill("#id_document_number", "EA7654321")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as closed:
         page.click("#register-button")
@@ -147,8 +147,8 @@ def test_entry_page_rebuy_pay_void_bust_and_seat_request_through_the_api(live_as
     reloads (or on the receipt it goes to), a refusal under its field and in the banner."""
     make_user("kasa", "Cashier")
     make_user("floorman", "Floor")
-    setup.update_tournament(director, tournament, {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000})
-    entry = services.register_entry(director, tournament, player, services.IdDocument("id_card", "EA1234567"))
+    setup.update_tournament(tournament, actor=director, data={"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000})
+    entry = services.register_entry(tournament, actor=director, player=player, document=services.IdDocument("id_card", "EA1234567"))
     table_setup.open_table(director, tournament, 2)
     base, api = live_asgi, f"{live_asgi}/api/tournaments/{tournament.pk}"
     entry_url = f"{base}/t/{tournament.pk}/entries/{entry.number}/"
@@ -244,7 +244,7 @@ def test_a_new_player_refused_on_the_page_leaves_no_player_record(live_asgi, bro
     """Issue 22, finding 10e: the new player page's document is already used by another player's record; the
     refusal is shown and Player.objects.count() is what it was (before, the player was saved first)."""
     make_user("kasa", "Cashier")
-    services.register_entry(director, tournament, player, services.IdDocument("passport", "P1234567"))
+    services.register_entry(tournament, actor=director, player=player, document=services.IdDocument("passport", "P1234567"))
     players = Player.objects.count()
     ctx = browser.new_context(viewport={"width": 1180, "height": 820})
     page = ctx.new_page()

@@ -282,7 +282,7 @@ def in_the_money(room: Room) -> None:
     from tournament.models import Entry
 
     payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
-    services.set_registration_closed(room.director, room.tournament, True)
+    services.set_registration_closed(room.tournament, actor=room.director, closed=True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:17]:
         busts.bust_entry(room.director, entry)
     paid = Entry.objects.get(tournament=room.tournament, number=16)
@@ -331,7 +331,7 @@ def winner(room: Room) -> None:
     from tournament.models import Entry
 
     payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
-    services.set_registration_closed(room.director, room.tournament, True)
+    services.set_registration_closed(room.tournament, actor=room.director, closed=True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 1]:
         busts.bust_entry(room.director, entry)
 
@@ -400,20 +400,20 @@ SCREENS = [
 
 @pytest.fixture
 def room(director):
-    template = setup.save_structure_template(director, SPEC)
-    t = setup.create_tournament(director, tournament_data(
-        name=NAME, venue=VENUE, buy_in=BUY_IN, fee=5000, starting_stack=30000, guaranteed_pool=0, late_reg_until_level=9),
-        template)
+    template = setup.save_structure_template(SPEC, actor=director)
+    t = setup.create_tournament(tournament_data(
+        name=NAME, venue=VENUE, buy_in=BUY_IN, fee=5000, starting_stack=30000, guaranteed_pool=0, late_reg_until_level=9), actor=director,
+        template=template)
     for n in range(1, 5):
         table_setup.open_table(director, t, n, 9)
     surnames = ["Procházková-Dvořáková", "Šťastný", "Koťátková", "Žďárský", "Lobkowicz-Příhodová", "Řezníček"]
     for i in range(ENTRIES):
-        player = services.create_player(director, first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
+        player = services.create_player(actor=director, first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
                                         last_name=surnames[i % len(surnames)], date_of_birth=date(1980, 1, 1 + i % 28))
-        services.register_entry(director, t, player, id_doc(f"EA{i:07d}"))
+        services.register_entry(t, actor=director, player=player, document=id_doc(f"EA{i:07d}"))
     draw = draws.draw_start(director, t)
     payout_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 1500})
-    display = services.create_display_token(director, t, "Lobby TV")
+    display = services.create_display_token(t, actor=director, label="Lobby TV")
     return Room(director=director, tournament=t, display=display, draw=draw)
 
 

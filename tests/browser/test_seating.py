@@ -41,8 +41,8 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
         table_setup.open_table(director, tournament, n, 9)
     entries = []
     for i in range(30):
-        player = services.create_player(cashier, first_name=f"Player{i:02d}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        entries.append(services.register_entry(cashier, tournament, player, id_doc(f"EA{i:07d}")))
+        player = services.create_player(actor=cashier, first_name=f"Player{i:02d}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        entries.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
 
     # The director draws from the map; the commitment shown beforehand is the draw's.
     chief = staff_page(browser, base, director.username, f"/t/{tournament.pk}/map/")

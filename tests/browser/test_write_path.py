@@ -35,7 +35,7 @@ def test_the_language_is_saved_through_the_api(live_asgi, browser, cashier):
 def test_the_house_rules_are_saved_through_the_api_and_refused_by_field(live_asgi, browser, director, template):
     """The screen refuses what the API refuses, with the same message under the field, and saves nothing;
     fixed, it saves. The page itself takes no post."""
-    tournament = setup.create_tournament(director, tournament_data(seats_per_table=4, name="Four max"), template)
+    tournament = setup.create_tournament(tournament_data(seats_per_table=4, name="Four max"), actor=director, template=template)
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     login(page, live_asgi, director.username, PASSWORD)
     page.goto(live_asgi + reverse("house-rules", args=[tournament.pk]))
@@ -58,7 +58,7 @@ def test_the_house_rules_are_saved_through_the_api_and_refused_by_field(live_asg
 def test_an_amount_typed_on_a_form_is_sent_by_its_currencys_decimals(live_asgi, browser, director, template):
     """A yen has no minor unit: a rounding unit of 500 typed on the payouts page is 500, not 50,000
     (api-forms.js sends an input with data-money by the money rule, Util.parseMoney)."""
-    yen = setup.create_tournament(director, tournament_data(name="Tokyo Night", currency="JPY"), template)
+    yen = setup.create_tournament(tournament_data(name="Tokyo Night", currency="JPY"), actor=director, template=template)
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     login(page, live_asgi, director.username, PASSWORD)
     page.goto(live_asgi + reverse("payouts", args=[yen.pk]))

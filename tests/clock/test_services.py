@@ -450,21 +450,21 @@ def test_a_clock_started_twenty_minutes_ago_in_real_time(director, tournament):
 
 
 def test_current_level_follows_the_clock_and_closes_late_registration(director, template, cashier, fake_now):
-    tournament = setup.create_tournament(director, tournament_data(late_reg_until_level=1), template)
-    first = tservices.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
-    late = tservices.create_player(cashier, first_name="Petr", last_name="Svoboda", date_of_birth=date(1985, 1, 2))
+    tournament = setup.create_tournament(tournament_data(late_reg_until_level=1), actor=director, template=template)
+    first = tservices.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+    late = tservices.create_player(actor=cashier, first_name="Petr", last_name="Svoboda", date_of_birth=date(1985, 1, 2))
     services.start_clock(tournament, actor=director)
     fake_now.at(1199)
-    tservices.register_entry(cashier, tournament, first, id_doc("EA1111111"))
+    tservices.register_entry(tournament, actor=cashier, player=first, document=id_doc("EA1111111"))
     services.tick(fake_now.at(1200))
     assert Tournament.objects.get(pk=tournament.pk).current_level == 2
     with pytest.raises(ServiceError) as err:
-        tservices.register_entry(cashier, tournament, late, id_doc("EA2222222"))
+        tservices.register_entry(tournament, actor=cashier, player=late, document=id_doc("EA2222222"))
     assert err.value.code == "registration_closed"
     # the director takes the clock back a level: registration opens again
     services.step_level(tournament, actor=director, step=-1)
     assert Tournament.objects.get(pk=tournament.pk).current_level == 1
-    tservices.register_entry(cashier, tournament, late, id_doc("EA2222222"))
+    tservices.register_entry(tournament, actor=cashier, player=late, document=id_doc("EA2222222"))
 
 
 def test_sequence_numbers_stay_consecutive(director, tournament, fake_now):
@@ -509,7 +509,7 @@ def test_the_ticker_sleeps_until_the_next_due_time(director, tournament, fake_no
 def test_ticks_at_once_announce_once_and_keep_the_sequence(director, dealer, template, fake_now):
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         pytest.skip("needs a database that threads share with locking (the project's file SQLite or PostgreSQL)")
-    tournament = setup.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     table_list = [table_setup.open_table(director, tournament, n)[0] for n in (1, 2)]
     services.start_clock(tournament, actor=director)
     fake_now.at(1200)

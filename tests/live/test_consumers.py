@@ -50,7 +50,7 @@ async def test_floor_socket_snapshot_then_events_in_sequence(role, tournament, p
     assert connected
     snapshot = await communicator.receive_json_from()
     assert snapshot["kind"] == "snapshot" and snapshot["seq"] == tournament.event_seq
-    entry = await database_sync_to_async(services.register_entry)(cashier, tournament, player, id_doc())
+    entry = await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     message = await communicator.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["seq"] == snapshot["seq"] + 1
     assert message["event"]["type"] == "entry.registered" and message["event"]["payload"]["entry"] == entry.number
@@ -62,17 +62,17 @@ async def test_floor_socket_snapshot_then_events_in_sequence(role, tournament, p
 
 
 async def test_lobby_socket_shows_no_names_and_revocation_closes_it(tournament, director, cashier, player):
-    display = await database_sync_to_async(services.create_display_token)(director, tournament, "TV 1")
+    display = await database_sync_to_async(services.create_display_token)(tournament, actor=director, label="TV 1")
     communicator = lobby_communicator(display.token)
     connected, _ = await communicator.connect()
     assert connected
     snapshot = await communicator.receive_json_from()
     assert snapshot["kind"] == "snapshot" and "events" not in snapshot
-    await database_sync_to_async(services.register_entry)(cashier, tournament, player, id_doc())
+    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     message = await communicator.receive_json_from(timeout=3)
     assert message["type"] == "entry.registered" and "event" not in message
     assert player.last_name not in str(message)
-    await database_sync_to_async(services.revoke_display_token)(director, display)
+    await database_sync_to_async(services.revoke_display_token)(display, actor=director)
     await communicator.receive_json_from(timeout=3)  # the display.revoked event itself
     closed = await communicator.receive_output(timeout=3)
     assert closed["type"] == "websocket.close" and closed["code"] == 4003

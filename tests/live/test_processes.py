@@ -80,7 +80,7 @@ def test_a_screen_on_one_process_hears_a_change_made_through_another(director, t
 
     director.password = PBKDF2PasswordHasher().encode(PASSWORD, "twoprocesses")  # the servers' own hasher
     director.save(update_fields=["password"])
-    link = services.create_display_token(director, tournament, "Lobby TV").token
+    link = services.create_display_token(tournament, actor=director, label="Lobby TV").token
     ports = [free_port(), free_port()]
     servers = [start(port) for port in ports]
     try:
@@ -139,7 +139,8 @@ def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor,
                 loop = asyncio.get_running_loop()
                 began = time.monotonic()
                 await loop.run_in_executor(None, lambda: floor.groups.remove(Group.objects.get(name="Floor")))
-                await loop.run_in_executor(None, lambda: services.register_entry(cashier, tournament, player, id_doc()))
+                await loop.run_in_executor(None, lambda: services.register_entry(tournament, actor=cashier, player=player,
+                                                                                 document=id_doc()))
                 after = []
                 try:
                     while True:

@@ -65,7 +65,7 @@ def test_registration_and_bust_work_while_redis_is_down(redis_down, director, ca
     assert Client().get("/healthz").content == b"down: redis"  # the outage is real
     for number in (1, 2):
         table_setup.open_table(director, tournament, number, 9)
-    players = [services.create_player(cashier, first_name=f"P{i}", last_name="Outage", date_of_birth=date(1990, 1, 1))
+    players = [services.create_player(actor=cashier, first_name=f"P{i}", last_name="Outage", date_of_birth=date(1990, 1, 1))
                for i in range(3)]
     cash = APIClient()
     cash.force_authenticate(cashier)

@@ -65,7 +65,7 @@ async def test_the_floor_socket_closes_when_its_login_loses_the_right(tournament
     await database_sync_to_async(change)(floor)
     await closed_within_a_second(socket)
     # the next event, with a name (a registration), reaches nobody on that socket
-    await database_sync_to_async(services.register_entry)(cashier, tournament, player, id_doc())
+    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     assert await socket.receive_nothing(timeout=0.5)
 
 
@@ -73,7 +73,7 @@ async def test_a_change_that_keeps_the_right_keeps_the_socket(tournament, floor,
     socket = await open_socket(f"/ws/t/{tournament.pk}/floor/", floor)
     await database_sync_to_async(lambda: floor.groups.add(Group.objects.get(name="Cashier")))()
     await asyncio.sleep(0.3)
-    await database_sync_to_async(services.register_entry)(cashier, tournament, player, id_doc())
+    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     message = await socket.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["event"]["type"] == "entry.registered"
     await socket.disconnect()

@@ -92,7 +92,7 @@ def test_the_player_s_phone_shows_the_place_and_the_prize(client, tournament, pl
 def test_the_lobby_shows_the_places_paid_and_its_snapshot_carries_the_prizes(client, director, tournament, played):
     from tournament import services as tournament_services
 
-    display = tournament_services.create_display_token(director, tournament, "TV")
+    display = tournament_services.create_display_token(tournament, actor=director, label="TV")
     snapshot = client.get(f"/display/{display.token}/snapshot.json").json()
     paid = snapshot["payouts"]
     assert paid["places_paid"] == 4 and paid["pool"] == snapshot["stats"]["prize_pool"]

@@ -35,8 +35,8 @@ def register_numbered(cashier, tournament, n: int) -> list[Entry]:
 
     out = []
     for i in range(n):
-        player = tournament_services.create_player(cashier, first_name=f"P{i}", last_name="Paid", date_of_birth=date(1990, 1, 1))
-        out.append(tournament_services.register_entry(cashier, tournament, player, id_doc(f"EA{i:07d}")))
+        player = tournament_services.create_player(actor=cashier, first_name=f"P{i}", last_name="Paid", date_of_birth=date(1990, 1, 1))
+        out.append(tournament_services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
     return out
 
 
@@ -50,7 +50,7 @@ def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry
     services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     for entry in entries[:5]:
         busts.bust_entry(floor, entry)
-    tournament_services.set_registration_closed(director, tournament, True)
+    tournament_services.set_registration_closed(tournament, actor=director, closed=True)
     return entries
 
 
@@ -107,7 +107,7 @@ def test_only_the_cashier_pays_and_not_before_the_places_are_final(director, flo
     with pytest.raises(ServiceError) as playing:
         services.pay_prize(entries[7], actor=cashier, document=id_doc("EA0000007"), signature=signature())
     assert playing.value.code == "still_playing"
-    tournament_services.set_registration_closed(director, tournament, False)
+    tournament_services.set_registration_closed(tournament, actor=director, closed=False)
     with pytest.raises(ServiceError) as early:
         services.pay_prize(entries[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     assert early.value.code == "prizes_not_final"
@@ -130,7 +130,7 @@ def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_
     instead of the form. The same check refuses the payment (selectors.prize_due)."""
     entries = finish(director, cashier, floor, tournament)
     if who == 4:
-        tournament_services.set_registration_closed(director, tournament, False)
+        tournament_services.set_registration_closed(tournament, actor=director, closed=False)
     client.force_login(cashier)
     html = pay_page(client, tournament, entries[who])
     assert 'id="pay-refused"' in html and says in html
@@ -175,7 +175,7 @@ def test_two_cashiers_paying_one_prize_at_once_pay_it_once(director, template):
         pytest.skip("needs PostgreSQL: threads racing on row locks")
     cashiers = [make_user(f"cash{i}", "Cashier") for i in range(2)]
     floor = make_user("floor9", "Floor")
-    tournament = setup.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     entries = finish(director, cashiers[0], floor, tournament)
     ink = signature()
     outcomes = at_once([lambda c=c: services.pay_prize(entries[4], actor=c, document=id_doc("EA0000004"),

@@ -49,7 +49,7 @@ class Night:
             rebuy_allowed=True, rebuy_price=10_000, rebuy_fee=1000, rebuy_chips=20_000)
         t.refresh_from_db()
         open_tables(director, t, [1])
-        self.players = [tournament_services.create_player(cashier, first_name=first, last_name=last,
+        self.players = [tournament_services.create_player(actor=cashier, first_name=first, last_name=last,
                                                           date_of_birth=date(1985, 3, 1)) for first, last in NAMES]
         self.entries = [self.register(i) for i in range(8)]
         draws.draw_start(director, t)
@@ -57,18 +57,18 @@ class Night:
         busts.bust_entry(floor, self.entries[7])
         self.reentry = self.register(7)
         mistake = self.register(8)
-        tournament_services.void_purchase(cashier, mistake.purchases.get(), "Wrong tournament", refund_amount=10_000)
-        tournament_services.add_chips(cashier, self.entries[0], Purchase.Kind.ADDON)
-        tournament_services.add_chips(cashier, self.entries[1], Purchase.Kind.REBUY, paid=False)
+        tournament_services.void_purchase(mistake.purchases.get(), actor=cashier, reason="Wrong tournament", refund_amount=10_000)
+        tournament_services.add_chips(self.entries[0], actor=cashier, kind=Purchase.Kind.ADDON)
+        tournament_services.add_chips(self.entries[1], actor=cashier, kind=Purchase.Kind.REBUY, paid=False)
         for entry in (self.entries[6], self.entries[5], self.entries[4], self.reentry):
             busts.bust_entry(floor, entry)
         hands.start_hand(floor, Table.objects.get(tournament=t, number=1))
         busts.bust_entry(floor, self.entries[3], stack=5_000)
         busts.bust_entry(floor, self.entries[2], stack=5_000)  # same hand, same stack: tied for 3-4
-        tournament_services.set_registration_closed(director, t, True)
+        tournament_services.set_registration_closed(t, actor=director, closed=True)
 
     def register(self, i: int):
-        return tournament_services.register_entry(self.cashier, self.t, self.players[i], id_doc(f"CZ{i:07d}"))
+        return tournament_services.register_entry(self.t, actor=self.cashier, player=self.players[i], document=id_doc(f"CZ{i:07d}"))
 
     def pay(self, entry):
         i = next(i for i, p in enumerate(self.players) if p.pk == entry.player_id)

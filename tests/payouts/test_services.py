@@ -33,7 +33,7 @@ def test_the_structure_follows_every_entry_and_void_and_adds_up_to_the_pool(cash
     grown = selectors.payout_state(tournament)
     assert grown["pool"] == 41 * 10000 and sum(grown["prizes"]) == grown["pool"]
     assert all(after >= before for after, before in zip(grown["prizes"], state["prizes"], strict=True))
-    tournament_services.void_purchase(cashier, more[0].purchases.get(), "wrong tournament")
+    tournament_services.void_purchase(more[0].purchases.get(), actor=cashier, reason="wrong tournament")
     assert selectors.payout_state(tournament)["prizes"] == state["prizes"]
 
 
@@ -44,7 +44,7 @@ def test_a_guarantee_pays_its_overlay(director, cashier, tournament):
 
 
 def test_after_late_registration_the_structure_is_frozen(director, tournament, field):
-    tournament_services.set_registration_closed(director, tournament, True)
+    tournament_services.set_registration_closed(tournament, actor=director, closed=True)
     tournament.refresh_from_db()
     assert selectors.payout_state(tournament)["state"] == selectors.FROZEN
 

@@ -336,7 +336,7 @@ def test_public_seat_lookup(drawn, tournament):
 def test_public_endpoints_show_no_personal_data(cashier, director, tournament, player):
     player.email, player.phone = "jana@example.com", "+420 777 123 456"
     player.save(update_fields=["email", "phone"])
-    entry = services.register_entry(cashier, tournament, player, services.IdDocument(document_type="id_card",
+    entry = services.register_entry(tournament, actor=cashier, player=player, document=services.IdDocument(document_type="id_card",
                                                                                       number="EA7654321"))
     open_tables(director, tournament, [1])
     draws.draw_start(director, tournament)
@@ -398,7 +398,7 @@ def test_dates_of_birth_stay_out_of_the_floor_map(drawn, floor, tournament):
 
 def test_the_public_search_ignores_case_and_accents_and_finds_any_part(cashier, director, tournament, player):
     """Players type "novak" or "NOVÁK" on their phones: the seat search folds both sides (core/search.py)."""
-    entry = services.register_entry(cashier, tournament, player, services.IdDocument(document_type="id_card",
+    entry = services.register_entry(tournament, actor=cashier, player=player, document=services.IdDocument(document_type="id_card",
                                                                                       number="EA7654321"))
     open_tables(director, tournament, [1])
     draws.draw_start(director, tournament)

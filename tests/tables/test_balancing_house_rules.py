@@ -69,8 +69,8 @@ class Room:
 
     def __init__(self, director, template, scenario):
         self.director = director
-        self.t = setup.create_tournament(director, tournament_data(seats_per_table=scenario["size"], max_reentries=3),
-                                         template)
+        self.t = setup.create_tournament(tournament_data(seats_per_table=scenario["size"], max_reentries=3), actor=director,
+                                         template=template)
         for number, n in enumerate(scenario["tables"], start=1):
             table_setup.open_table(director, self.t, number, n)
         self.next_table = len(scenario["tables"]) + 1
@@ -86,12 +86,12 @@ class Room:
     def register(self, player=None) -> Entry:
         if player is None:
             self.players += 1
-            player = services.create_player(self.director, first_name=f"P{self.players}", last_name="Test",
+            player = services.create_player(actor=self.director, first_name=f"P{self.players}", last_name="Test",
                                             date_of_birth=date(1990, 1, 1))
             document = id_doc(f"EA{self.players:07d}")
         else:
             document = id_doc(f"EA{int(player.first_name[1:]):07d}")
-        return services.register_entry(self.director, self.t, player, document)
+        return services.register_entry(self.t, actor=self.director, player=player, document=document)
 
     def tables(self) -> list[Table]:
         return list(Table.objects.filter(tournament=self.t, in_play=True).order_by("number"))
@@ -126,7 +126,7 @@ class Room:
             entry = pick(self.entries(Entry.Status.ACTIVE), i)
             if entry is not None:
                 buy_in = entry.purchases.filter(kind__in=[Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY]).first()
-                services.void_purchase(d, buy_in, "wrong player")
+                services.void_purchase(buy_in, actor=d, reason="wrong player")
         elif action == "late":
             self.register()
         elif action == "reentry":

@@ -87,7 +87,7 @@ def test_the_finding_threshold_one_then_busts_voids_and_balance_now_through_the_
             assert answer.status_code in (200, 201), answer.content
         assert staff.post(url(tournament, "moves/balance/"), {}, format="json").status_code in (200, 201)
     victim = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
-    services.void_purchase(cashier, victim.purchases.get(), "wrong player")
+    services.void_purchase(victim.purchases.get(), actor=cashier, reason="wrong player")
     assert not Seat.objects.filter(entry=victim, ended_at__isnull=True).exists()
     assert not AuditEvent.objects.filter(tournament=tournament, type="balance.failed").exists()
     counts = [len(s) for s in seated(tournament).values()]

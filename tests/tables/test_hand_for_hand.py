@@ -221,7 +221,7 @@ def test_a_void_moves_a_tie_up_one_place_whole(director, cashier, dealer, floor,
     busts.bust_entry(floor, entry(tournament, y), stack=3_000)
     assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(29, 30)}
     playing = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
-    services.void_purchase(cashier, playing.purchases.get(), "registered twice")
+    services.void_purchase(playing.purchases.get(), actor=cashier, reason="registered twice")
     assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(28, 29)}
 
 

@@ -159,6 +159,6 @@ def test_the_lobby_shows_hand_for_hand(room, director, dealer):
     assert lobby_snapshot(t)["h4h"] == {"on": True, "hand": 1}
     from django.test import Client
 
-    token = services.create_display_token(director, t, "TV 1").token
+    token = services.create_display_token(t, actor=director, label="TV 1").token
     page = Client().get(f"/display/{token}/").content.decode()
     assert 'id="h4h-banner"' in page and "HAND-FOR-HAND" in page

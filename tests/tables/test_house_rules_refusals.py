@@ -18,7 +18,7 @@ from tournament.models import AuditEvent
 @pytest.fixture
 def four_max(director, template):
     """A tournament at tables of four seats: tables are never more than three players apart."""
-    return setup.create_tournament(director, tournament_data(seats_per_table=4, name="Four max"), template)
+    return setup.create_tournament(tournament_data(seats_per_table=4, name="Four max"), actor=director, template=template)
 
 
 def patch(user, tournament, body):
@@ -71,7 +71,7 @@ def test_a_larger_table_in_play_allows_a_larger_threshold(director, four_max):
 
 def test_heads_up_tables_keep_the_default_threshold(director, template):
     """At two-seat tables no move ever balances anything; the default (2) stays valid, 3 is refused."""
-    t = setup.create_tournament(director, tournament_data(seats_per_table=2, name="Heads-up"), template)
+    t = setup.create_tournament(tournament_data(seats_per_table=2, name="Heads-up"), actor=director, template=template)
     assert patch(director, t, {"redraw_at_two": True}).status_code == 200
     answer = patch(director, t, {"balance_threshold": 3, "halt_short_by": 3})
     assert answer.status_code == 400 and list(answer.json()["fields"]) == ["balance_threshold"]

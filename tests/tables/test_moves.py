@@ -238,7 +238,7 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
         pytest.skip("needs a database that threads share with locking (PostgreSQL)")
     from tests.conftest import tournament_data
 
-    tournament = setup.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     start(director, cashier, tournament, 40, table_numbers=(1, 2, 3, 4, 5))
     for _round in range(4):
         rows = seated(tournament)

@@ -16,8 +16,8 @@ from tournament.models import Entry
 def register_named(cashier, t, names: list[tuple[str, str]], start: int = 500) -> list[Entry]:
     out = []
     for i, (first, last) in enumerate(names, start):
-        player = services.create_player(cashier, first_name=first, last_name=last, date_of_birth=date(1985, 1, 1))
-        out.append(services.register_entry(cashier, t, player, id_doc(f"EN{i:07d}")))
+        player = services.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 1, 1))
+        out.append(services.register_entry(t, actor=cashier, player=player, document=id_doc(f"EN{i:07d}")))
     return out
 
 
@@ -44,7 +44,7 @@ def test_a_name_finds_the_active_entries_of_this_tournament_with_their_seats(nam
     assert selectors.entries_named(tournament, "  ") == ([], 0)
     assert selectors.entries_named(tournament, "Smith") == ([], 0)
     # A player of another tournament is not found here.
-    other = setup.create_tournament(director, tournament_data(name="Other"), template)
+    other = setup.create_tournament(tournament_data(name="Other"), actor=director, template=template)
     register_named(cashier, other, [("Karel", "Novák")], start=900)
     assert selectors.entries_named(tournament, "novak")[1] == 2
     found, total = selectors.entries_named(tournament, "a", limit=2)

@@ -97,9 +97,9 @@ def test_a_late_entry_with_a_need_stays_out_of_the_public_check(director, floor,
     table_setup.open_table(director, tournament, 3, 9, accessible=True)
     register(cashier, tournament, 8)
     draws.draw_start(director, tournament)
-    player = services.create_player(cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
+    player = services.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
     seats.set_seat_request(floor, tournament, player, accessible=True)
-    entry = services.register_entry(cashier, tournament, player, id_doc("WC0000001"))
+    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("WC0000001"))
     draw = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE).latest("number")
     check = APIClient().get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/").json()
     assert check["matches"] is True and check["inputs"]["entries"] == [] and check["result"] == []

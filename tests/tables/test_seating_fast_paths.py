@@ -130,9 +130,9 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
     people = [("Jana", "Nováková", ""), ("Petr", "Černý", "Pete"), ("Eva", "O'Neil", "Ace (real)")]
     entries = []
     for i, (first, last, nick) in enumerate(people):
-        player = services.create_player(cashier, first_name=first, last_name=last, nickname=nick,
-                                        date_of_birth=date(1985, 1, 1))
-        entries.append(services.register_entry(cashier, tournament, player, id_doc(f"NK{i:07d}")))
+        player = services.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 1, 1),
+                                        nickname=nick)
+        entries.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"NK{i:07d}")))
     before = read_models.floor_map(tournament)
     assert before["waiting"] == 3 and before["players_seated"] == 0 and before["start_drawn"] is False
     assert before["next_draw"] is None or set(before["next_draw"]) == {"draw", "commitment"}

@@ -18,8 +18,8 @@ from tournament.models import AuditEvent, Entry
 def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
     out = []
     for i in range(start, start + n):
-        player = services.create_player(cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        out.append(services.register_entry(cashier, tournament, player, id_doc(f"EA{i:07d}")))
+        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        out.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
     return out
 
 
@@ -179,22 +179,22 @@ def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, 
 
 def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director, floor, cashier, tournament):
     table_setup.open_table(director, tournament, 7, 9, accessible=True)
-    wants_seat = services.create_player(cashier, first_name="Fixed", last_name="Seat", date_of_birth=date(1980, 1, 1))
-    wants_access = services.create_player(cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
+    wants_seat = services.create_player(actor=cashier, first_name="Fixed", last_name="Seat", date_of_birth=date(1980, 1, 1))
+    wants_access = services.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
     free = next(s for s in range(1, 10) if not Seat.objects.filter(table__number=4, seat=s, ended_at__isnull=True).exists())
     seats.set_seat_request(floor, tournament, wants_seat, table_number=4, seat=free)
     seats.set_seat_request(floor, tournament, wants_access, accessible=True)
-    e1 = services.register_entry(cashier, tournament, wants_seat, id_doc("FX0000001"))
-    e2 = services.register_entry(cashier, tournament, wants_access, id_doc("FX0000002"))
+    e1 = services.register_entry(tournament, actor=cashier, player=wants_seat, document=id_doc("FX0000001"))
+    e2 = services.register_entry(tournament, actor=cashier, player=wants_access, document=id_doc("FX0000002"))
     assert (live(e1).table.number, live(e1).seat) == (4, free)
     assert live(e2).table.number == 7
     for draw in Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE):
         assert draw_check.verify_draw(draw)["matches"]
     # A fixed seat that is taken is refused with a clear message, and the registration with it.
     taken = Seat.objects.filter(table__number=1, ended_at__isnull=True).first()
-    third = services.create_player(cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
+    third = services.create_player(actor=cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
     seats.set_seat_request(floor, tournament, third, table_number=1, seat=taken.seat)
-    exc = refused("fixed_seat_taken", services.register_entry, cashier, tournament, third, id_doc("FX0000003"))
+    exc = refused("fixed_seat_taken", services.register_entry, tournament, actor=cashier, player=third, document=id_doc("FX0000003"))
     assert f"table 1 seat {taken.seat}" in exc.message
     assert not Entry.objects.filter(player=third).exists()
 
@@ -284,7 +284,7 @@ def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, 
     first = entries[4]
     busts.bust_entry(floor, first)
     assert places([first]) == {first.number: 20}
-    again = services.register_entry(cashier, tournament, first.player, id_doc("EA0000004"))
+    again = services.register_entry(tournament, actor=cashier, player=first.player, document=id_doc("EA0000004"))
     assert again.kind == Entry.Kind.REENTRY and live(again) is not None and live(first) is None
     # 21 entries now: the first bust finishes 21st.
     assert places([first]) == {first.number: 21}
@@ -306,7 +306,7 @@ def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tourname
     victim = entries[3]
     seat = live(victim)
     purchase = victim.purchases.get()
-    services.void_purchase(cashier, purchase, "wrong player")
+    services.void_purchase(purchase, actor=cashier, reason="wrong player")
     seat.refresh_from_db()
     assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and live(victim) is None
     assert places([entries[0]]) == {entries[0].number: 25}
@@ -403,7 +403,7 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
         pytest.skip("needs PostgreSQL: threads racing on row locks")
     cashier = make_user("cash2", "Cashier")
     floors = [make_user(f"floor{i}", "Floor") for i in range(2)]
-    tournament = setup.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 3)
     draws.draw_start(director, tournament)
@@ -427,8 +427,8 @@ def floor_map_queries(director, cashier, tournament, n_tables: int, start: int) 
 
 
 def test_the_floor_map_takes_the_same_number_of_queries_for_2_and_20_tables(director, cashier, template):
-    small = setup.create_tournament(director, tournament_data(name="Small"), template)
-    big = setup.create_tournament(director, tournament_data(name="Big"), template)
+    small = setup.create_tournament(tournament_data(name="Small"), actor=director, template=template)
+    big = setup.create_tournament(tournament_data(name="Big"), actor=director, template=template)
     few = floor_map_queries(director, cashier, small, 2, start=0)
     many = floor_map_queries(director, cashier, big, 20, start=1000)
     assert few == many

@@ -68,8 +68,8 @@ def test_undoing_it_when_the_others_are_full_stops_the_break(director, cashier, 
 def test_a_late_entry_never_sits_alone_at_a_spare_table(director, cashier, floor, tournament):
     start(director, cashier, tournament, 20, table_numbers=(1, 2, 3))  # 7/7/6
     table_setup.open_table(director, tournament, 4, 9)  # a spare table, empty
-    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    late = services.register_entry(cashier, tournament, player, id_doc("LATE0001"))
+    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    late = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0001"))
     where = {n: t for t, seats in seated(tournament).items() for n in seats.values()}
     assert where[late.number] in (1, 2, 3) and 4 not in seated(tournament)
 
@@ -77,8 +77,8 @@ def test_a_late_entry_never_sits_alone_at_a_spare_table(director, cashier, floor
 def test_a_late_entry_that_opens_a_new_table_brings_players_to_it(director, cashier, floor, tournament):
     start(director, cashier, tournament, 18, table_numbers=(1, 2))  # 9/9: full
     table_setup.open_table(director, tournament, 3, 9)
-    player = services.create_player(cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    late = services.register_entry(cashier, tournament, player, id_doc("LATE0002"))
+    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    late = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0002"))
     assert seated(tournament)[3] == {next(iter(seated(tournament)[3])): late.number}
     slips = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
     assert slips.exists() and {m.to_table.number for m in slips} == {3}  # players are on their way to join

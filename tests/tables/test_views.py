@@ -27,8 +27,8 @@ STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
 def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
     out = []
     for i in range(start, start + n):
-        player = services.create_player(cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        out.append(services.register_entry(cashier, tournament, player, id_doc(f"EA{i:07d}")))
+        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        out.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
     return out
 
 

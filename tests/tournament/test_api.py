@@ -57,7 +57,7 @@ def register(client: APIClient, tournament: Tournament, player: Player, number: 
 
 @pytest.fixture
 def rebuy_tournament(director, tournament):
-    return setup.update_tournament(director, tournament, {
+    return setup.update_tournament(tournament, actor=director, data={
         "rebuy_allowed": True, "rebuy_price": 5000, "rebuy_fee": 500, "rebuy_chips": 10000,
         "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000,
     })
@@ -65,7 +65,7 @@ def rebuy_tournament(director, tournament):
 
 @pytest.fixture
 def second_player(cashier):
-    return services.create_player(cashier, first_name="Peter", last_name="Horváth", nickname="Ace", date_of_birth=date(1985, 1, 2))
+    return services.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2), nickname="Ace")
 
 
 # --- role matrix -------------------------------------------------------------------------
@@ -140,8 +140,8 @@ ROLES = ("director", "floor", "cashier", "dealer", "anonymous")
 
 @pytest.fixture
 def world(request, director, floor, cashier, dealer, template, rebuy_tournament, player, second_player):
-    services.register_entry(cashier, rebuy_tournament, player, id_doc())
-    display = services.create_display_token(director, rebuy_tournament, "Lobby TV 1")
+    services.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
+    display = services.create_display_token(rebuy_tournament, actor=director, label="Lobby TV 1")
     table_setup.open_table(director, rebuy_tournament, 1, 9)  # also commits draw 1
     seats.set_seat_request(floor, rebuy_tournament, second_player, accessible=True)
     cache.clear()  # the public endpoints' throttle counts in the cache
@@ -198,7 +198,7 @@ def test_anonymous_gets_401_with_token_challenge(tournament):
 
 
 def test_token_auth_obtain_and_use(floor, tournament, player, cashier):
-    services.register_entry(cashier, tournament, player, id_doc())
+    services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     response = APIClient().post("/api/auth/token/", {"username": "floor", "password": PASSWORD}, format="json")
     assert response.status_code == 200
     body = response.json()

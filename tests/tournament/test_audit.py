@@ -22,25 +22,28 @@ def tournament_events(tournament: Tournament) -> list[tuple[int, str]]:
 
 
 def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director, cashier, floor, template, player):
-    t = setup.create_tournament(director, tournament_data(
-        rebuy_allowed=True, rebuy_price=5000, rebuy_chips=10000, addon_allowed=True, addon_price=4000, addon_chips=15000), template)
-    other = services.create_player(cashier, first_name="Petr", last_name="Svoboda", date_of_birth=player.date_of_birth)
+    t = setup.create_tournament(tournament_data(
+        rebuy_allowed=True, rebuy_price=5000, rebuy_chips=10000, addon_allowed=True, addon_price=4000, addon_chips=15000), actor=director,
+        template=template)
+    other = services.create_player(actor=cashier, first_name="Petr", last_name="Svoboda", date_of_birth=player.date_of_birth)
     state: dict = {}
 
     steps = [
-        ("entry.registered", lambda: state.setdefault("e1", services.register_entry(cashier, t, player, id_doc()))),
-        ("entry.registered", lambda: state.setdefault("e2", services.register_entry(cashier, t, other, id_doc("EA7654321")))),
-        ("rebuy.announced", lambda: state.setdefault("rebuy", services.add_chips(floor, state["e1"], Purchase.Kind.REBUY, paid=False))),
-        ("rebuy.paid", lambda: services.pay_purchase(cashier, state["rebuy"])),
-        ("addon.paid", lambda: services.add_chips(cashier, state["e1"], Purchase.Kind.ADDON)),
-        ("purchase.voided", lambda: services.void_purchase(cashier, state["e2"].purchases.get(), "Wrong player")),
+        ("entry.registered", lambda: state.setdefault("e1", services.register_entry(t, actor=cashier, player=player, document=id_doc()))),
+        ("entry.registered", lambda: state.setdefault("e2", services.register_entry(t, actor=cashier, player=other,
+                                                                                    document=id_doc("EA7654321")))),
+        ("rebuy.announced", lambda: state.setdefault("rebuy", services.add_chips(state["e1"], actor=floor, kind=Purchase.Kind.REBUY,
+                                                                                 paid=False))),
+        ("rebuy.paid", lambda: services.pay_purchase(state["rebuy"], actor=cashier)),
+        ("addon.paid", lambda: services.add_chips(state["e1"], actor=cashier, kind=Purchase.Kind.ADDON)),
+        ("purchase.voided", lambda: services.void_purchase(state["e2"].purchases.get(), actor=cashier, reason="Wrong player")),
         ("entry.busted", lambda: busts.bust_entry(floor, state["e1"])),
-        ("tournament.changed", lambda: setup.update_tournament(director, t, {"name": "Renamed"})),
-        ("tournament.structure_changed", lambda: setup.set_tournament_structure(director, t, BASIC_SPEC)),
-        ("registration.closed", lambda: services.set_registration_closed(director, t, True)),
-        ("registration.reopened", lambda: services.set_registration_closed(director, t, False)),
-        ("display.created", lambda: state.setdefault("token", services.create_display_token(director, t, "Lobby TV"))),
-        ("display.revoked", lambda: services.revoke_display_token(director, state["token"])),
+        ("tournament.changed", lambda: setup.update_tournament(t, actor=director, data={"name": "Renamed"})),
+        ("tournament.structure_changed", lambda: setup.set_tournament_structure(t, actor=director, spec=BASIC_SPEC)),
+        ("registration.closed", lambda: services.set_registration_closed(t, actor=director, closed=True)),
+        ("registration.reopened", lambda: services.set_registration_closed(t, actor=director, closed=False)),
+        ("display.created", lambda: state.setdefault("token", services.create_display_token(t, actor=director, label="Lobby TV"))),
+        ("display.revoked", lambda: services.revoke_display_token(state["token"], actor=director)),
     ]
     assert tournament_events(t) == [(1, "tournament.created")]
     for expected_type, step in steps:
@@ -55,12 +58,12 @@ def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director,
 
 
 def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament, player):
-    entry = services.register_entry(cashier, tournament, player, id_doc())
+    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     before = tournament_events(tournament)
     for call in (
-        lambda: services.register_entry(cashier, tournament, player, id_doc()),  # already live
-        lambda: services.add_chips(cashier, entry, Purchase.Kind.REBUY),  # not allowed
-        lambda: services.void_purchase(cashier, entry.purchases.get(), ""),  # no reason
+        lambda: services.register_entry(tournament, actor=cashier, player=player, document=id_doc()),  # already live
+        lambda: services.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY),  # not allowed
+        lambda: services.void_purchase(entry.purchases.get(), actor=cashier, reason=""),  # no reason
         lambda: busts.bust_entry(cashier, entry),  # not the floor's role
     ):
         with pytest.raises(errors.ServiceError):
@@ -71,9 +74,9 @@ def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament,
 
 
 def test_sequences_are_per_tournament_and_events_without_one_take_no_seq(director, cashier, template, tournament):
-    second = setup.create_tournament(director, tournament_data(name="Second"), template)
-    services.create_player(cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))
-    setup.copy_structure(director, template, "Copy")
+    second = setup.create_tournament(tournament_data(name="Second"), actor=director, template=template)
+    services.create_player(actor=cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))
+    setup.copy_structure(template, actor=director, name="Copy")
     assert tournament_events(tournament) == [(1, "tournament.created")]
     assert tournament_events(second) == [(1, "tournament.created")]
     assert set(AuditEvent.objects.filter(tournament=None).values_list("seq", flat=True)) == {None}
@@ -83,11 +86,11 @@ def test_sequences_are_per_tournament_and_events_without_one_take_no_seq(directo
 
 def test_calls_without_a_tournament_write_one_event_each(director, cashier, template):
     calls = [
-        ("structure.created", lambda: setup.save_structure_template(director, BASIC_SPEC)),
-        ("structure.changed", lambda: setup.save_structure_template(director, BASIC_SPEC, template)),
-        ("structure.copied", lambda: setup.copy_structure(director, template, "Copy")),
-        ("structure.imported", lambda: setup.import_structure(director, setup.export_structure(template))),
-        ("player.created", lambda: services.create_player(cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))),
+        ("structure.created", lambda: setup.save_structure_template(BASIC_SPEC, actor=director)),
+        ("structure.changed", lambda: setup.save_structure_template(BASIC_SPEC, actor=director, structure=template)),
+        ("structure.copied", lambda: setup.copy_structure(template, actor=director, name="Copy")),
+        ("structure.imported", lambda: setup.import_structure(setup.export_structure(template), actor=director)),
+        ("player.created", lambda: services.create_player(actor=cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))),
     ]
     for expected_type, call in calls:
         before = AuditEvent.objects.count()
@@ -99,14 +102,14 @@ def test_calls_without_a_tournament_write_one_event_each(director, cashier, temp
 
 
 def test_events_record_who_did_it(cashier, tournament, player):
-    services.register_entry(cashier, tournament, player, id_doc())
+    services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     event = AuditEvent.objects.get(type="entry.registered")
     assert event.actor == cashier and event.actor_label == "cash" and event.at is not None
 
 
 @pytest.mark.django_db(transaction=True)
 def test_record_event_outside_a_transaction_raises(director, template):
-    tournament = setup.create_tournament(director, tournament_data(), template)
+    tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     with pytest.raises(RuntimeError, match="atomic"):
         record_event(tournament, "test.outside", {})
     with pytest.raises(RuntimeError):
@@ -164,13 +167,13 @@ def listeners(in_memory_layer):
 def test_events_are_published_after_commit_only(director, template, listeners):
     cashier = make_user("cash", "Cashier")
     floor = make_user("floor", "Floor")
-    tournament = setup.create_tournament(director, tournament_data(), template)
-    player = services.create_player(cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+    tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
+    player = services.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
     staff = listeners(groups.floor(tournament.pk))
     lobby = listeners(groups.lobby(tournament.pk))
 
     with transaction.atomic():
-        entry = services.register_entry(cashier, tournament, player, id_doc())
+        entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
         staff.assert_nothing()  # the change is not committed yet
         lobby.assert_nothing()
     message = staff.receive()
@@ -192,7 +195,7 @@ def test_events_are_published_after_commit_only(director, template, listeners):
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.ACTIVE
     staff.assert_nothing()
     lobby.assert_nothing()
-    services.set_registration_closed(director, tournament, True)
+    services.set_registration_closed(tournament, actor=director, closed=True)
     data = staff.receive()["data"]
     assert (data["seq"], data["event"]["type"]) == (3, "registration.closed")
     assert lobby.receive()["data"]["seq"] == 3
@@ -203,12 +206,12 @@ def test_events_are_published_after_commit_only(director, template, listeners):
 def test_the_lobby_message_has_no_player_names_or_documents(director, template, listeners):
     cashier = make_user("cash", "Cashier")
     floor = make_user("floor", "Floor")
-    tournament = setup.create_tournament(director, tournament_data(), template)
-    player = services.create_player(cashier, first_name="Zuzana", last_name="Kováčová", nickname="Zuzka",
-                                    date_of_birth=date(1990, 5, 17))
+    tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
+    player = services.create_player(actor=cashier, first_name="Zuzana", last_name="Kováčová", date_of_birth=date(1990, 5, 17),
+                                    nickname="Zuzka")
     staff = listeners(groups.floor(tournament.pk))
     lobby = listeners(groups.lobby(tournament.pk))
-    entry = services.register_entry(cashier, tournament, player, id_doc("SK-ZK5551234"))
+    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("SK-ZK5551234"))
     busts.bust_entry(floor, entry)
     staff_texts = [json.dumps(staff.receive(), ensure_ascii=False) for _ in range(2)]
     lobby_texts = [json.dumps(lobby.receive(), ensure_ascii=False) for _ in range(2)]

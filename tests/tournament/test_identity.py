@@ -69,7 +69,7 @@ def test_hmac_depends_on_the_key():
 
 def test_services_use_the_id_hash_key_setting(settings, cashier, tournament, player):
     settings.ID_HASH_KEY = "a-venue-secret-for-this-test"
-    entry = services.register_entry(cashier, tournament, player, id_doc(NUMBER))
+    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER))
     expected = document_hmac(NUMBER, "a-venue-secret-for-this-test")
     assert entry.id_hmac == expected and entry.id_check.number_hmac == expected
     player.refresh_from_db()
@@ -120,13 +120,13 @@ def test_the_document_number_is_never_stored_or_logged(cashier, floor, tournamen
     caplog.set_level(logging.DEBUG)
     caplog.set_level(logging.DEBUG, logger="django.db.backends")
     with CaptureQueriesContext(connection) as queries:  # makes Django log every SQL statement with its parameters
-        other = services.create_player(cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1979, 8, 2),
+        other = services.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1979, 8, 2),
                                        email="peter@example.com", phone="+421 900 123 456")
-        entry = services.register_entry(cashier, tournament, player, id_doc(NUMBER, "passport"))
+        entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER, "passport"))
         with pytest.raises(errors.ServiceError) as err:  # a refused attempt with the same document
-            services.register_entry(cashier, tournament, other, id_doc("sk ab 9876543", "passport"))
+            services.register_entry(tournament, actor=cashier, player=other, document=id_doc("sk ab 9876543", "passport"))
         busts.bust_entry(floor, entry)
-        services.register_entry(cashier, tournament, player, id_doc(NUMBER, "passport"))  # a re-entry
+        services.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER, "passport"))  # a re-entry
     assert not leaks(err.value.message)
 
     # The test can see what it looks for: the queries were logged, and the database holds the data.

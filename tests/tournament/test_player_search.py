@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def people(cashier):
     def make(first, last, nickname=""):
-        return services.create_player(cashier, first_name=first, last_name=last, nickname=nickname,
-                                      date_of_birth=date(1985, 3, 1))
+        return services.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 3, 1),
+                                      nickname=nickname)
     return {"novak": make("Jan", "Novák"), "horvath": make("Martin", "Horváth", "Marťas"),
             "other": make("Petr", "Svoboda")}
 

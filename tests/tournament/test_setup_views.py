@@ -275,7 +275,7 @@ def test_edit_tournament_shows_local_time_and_saves(client, director, tournament
 def test_tournament_structure_is_edited_or_replaced_from_a_template(client, director, tournament):
     client.force_login(director)
     url = reverse("tournament-structure", args=[tournament.pk])
-    other = setup.copy_structure(director, tournament.structure, "Turbo")
+    other = setup.copy_structure(tournament.structure, actor=director, name="Turbo")
     response = client.get(url + f"?template={other.pk}")
     assert response.status_code == 200 and "Turbo" in response.content.decode()
     rows = [level(100, 200, 15), break_(5, "25"), level(200, 400, 15)]

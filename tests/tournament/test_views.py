@@ -41,7 +41,7 @@ def url_for(name, tournament):
 
 @pytest.fixture
 def registered(cashier, tournament, player):
-    return services.register_entry(cashier, tournament, player, id_doc())
+    return services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -138,7 +138,7 @@ def test_create_player_through_the_api_as_the_page_does(client, cashier, tournam
 
 
 def test_rebuy_announced_then_paid_and_addon(client, director, cashier, tournament, registered):
-    setup.update_tournament(director, tournament, {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000,
+    setup.update_tournament(tournament, actor=director, data={"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000,
                                                       "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000})
     client.force_login(cashier)
     entry = f"tournaments/{tournament.pk}/entries/{registered.number}"
@@ -189,7 +189,7 @@ REMOVED = [
 
 def test_the_old_form_endpoints_are_gone(client, director, tournament, registered):
     client.force_login(director)
-    display = services.create_display_token(director, tournament, "TV")
+    display = services.create_display_token(tournament, actor=director, label="TV")
     events = AuditEvent.objects.count()
     for path in REMOVED:
         url = "/" + path.format(t=tournament.pk)
@@ -223,8 +223,8 @@ def test_money_reads_in_major_units_in_the_pages_language(client, cashier, direc
                                                           prices):
     """The user test's findings: the receipt said "110000 CZK" and the registration panel "Buy-in 100000 + fee
     10000 (CZK, minor units)" for a buy-in of 1,000 crowns and a fee of 100."""
-    t = setup.create_tournament(director, tournament_data(currency="CZK", buy_in=100000, fee=10000), template)
-    entry = services.register_entry(cashier, t, player, id_doc())
+    t = setup.create_tournament(tournament_data(currency="CZK", buy_in=100000, fee=10000), actor=director, template=template)
+    entry = services.register_entry(t, actor=cashier, player=player, document=id_doc())
     client.force_login(cashier)
     lang = {"HTTP_ACCEPT_LANGUAGE": language}
     receipt = client.get(reverse("receipt", args=[t.pk, 1]), **lang).content.decode()
@@ -239,7 +239,7 @@ def test_money_reads_in_major_units_in_the_pages_language(client, cashier, direc
 
 
 def test_voided_receipt_prints_void(client, cashier, tournament, registered):
-    services.void_purchase(cashier, registered.purchases.get(), "double registration")
+    services.void_purchase(registered.purchases.get(), actor=cashier, reason="double registration")
     client.force_login(cashier)
     page = client.get(reverse("receipt", args=[tournament.pk, 1])).content.decode()
     assert "VOID" in page and "double registration" in page

@@ -91,7 +91,7 @@ def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(cli
     from clock import services as clock_services
     from tournament import services
 
-    display = services.create_display_token(director, tournament, "TV")
+    display = services.create_display_token(tournament, actor=director, label="TV")
     address = f"/display/{display.token}/snapshot.json"
     clock_services.start_clock(tournament, actor=director)
     first = client.get(address).json()

@@ -67,7 +67,7 @@ def test_a_secret_in_the_first_answer_is_not_kept_for_a_replay(director, tournam
 
 
 def test_the_same_key_with_another_body_is_refused(cashier, tournament, player):
-    other = services.create_player(cashier, first_name="Petr", last_name="Novák", date_of_birth=date(1980, 1, 2))
+    other = services.create_player(actor=cashier, first_name="Petr", last_name="Novák", date_of_birth=date(1980, 1, 2))
     client = client_for(cashier)
     assert register(client, tournament, player, key="k").status_code == 201
     events = AuditEvent.objects.count()

@@ -12,7 +12,7 @@ from tournament import services
 
 @pytest.fixture
 def display(director, tournament):
-    return services.create_display_token(director, tournament, "Lobby TV")
+    return services.create_display_token(tournament, actor=director, label="Lobby TV")
 
 
 def qr_svg(url: str) -> str:

@@ -17,9 +17,9 @@ def client_for(user, language: str) -> APIClient:
 
 @pytest.fixture
 def crowns(director, template, cashier, player):
-    t = setup.create_tournament(director, tournament_data(currency="CZK", buy_in=100000, fee=10000, guaranteed_pool=0),
-                                template)
-    services.register_entry(cashier, t, player, id_doc())
+    t = setup.create_tournament(tournament_data(currency="CZK", buy_in=100000, fee=10000, guaranteed_pool=0), actor=director,
+                                template=template)
+    services.register_entry(t, actor=cashier, player=player, document=id_doc())
     return t
 
 

@@ -140,7 +140,7 @@ def room(director, floor, cashier, dealer, tournament, template, settings):
         shuffler = shuffler or token
     entries = register(cashier, tournament, 20)
     draws.draw_start(director, tournament)
-    display = services.create_display_token(director, tournament, "Lobby TV")
+    display = services.create_display_token(tournament, actor=director, label="Lobby TV")
     link, secret = dealer_links.create_dealer_link(floor, Table.objects.get(tournament=tournament, number=1), "tablet 1")
     users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **elsewhere(director, template)}
     return Room(users, tournament, template, entries[0].player, display, secret, link, shuffler)
@@ -152,7 +152,7 @@ def elsewhere(director, template) -> dict:
     from tournament import setup
     from tournament.models import StaffProfile
 
-    side = setup.create_tournament(director, tournament_data(name="Side event"), template)
+    side = setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)
     users = {}
     for visitor, role in ELSEWHERE.items():
         user = make_user(role.lower() + "-side", role)
@@ -243,7 +243,7 @@ def test_the_readme_shows_the_same_table():
 async def test_every_socket_route_with_every_visitor(director, floor, cashier, dealer, tournament):
     def seed():
         table, _token = table_setup.open_table(director, tournament, 1, 9)
-        display = services.create_display_token(director, tournament, "Lobby TV")
+        display = services.create_display_token(tournament, actor=director, label="Lobby TV")
         link, secret = dealer_links.create_dealer_link(floor, table, "tablet 1")
         session = SessionStore()
         session[access.DEALER_TABLE] = table.pk

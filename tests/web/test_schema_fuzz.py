@@ -207,7 +207,7 @@ def seeded(fixed_ids, fixed_chance, no_local_constants, director, cashier, templ
         table_setup.open_table(director, tournament, number, 9)
     entries = register(cashier, tournament, 6)
     draws.draw_start(director, tournament)
-    display = services.create_display_token(director, tournament, "Lobby TV")
+    display = services.create_display_token(tournament, actor=director, label="Lobby TV")
     clock_services.start_clock(tournament, actor=director)
     assert tournament.pk == FIXED_ID, f"a row of the database has an id of {FIXED_ID} or more: the ids would vary (fixed_ids)"
     KNOWN.clear()

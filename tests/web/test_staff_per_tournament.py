@@ -16,7 +16,7 @@ from tournament.models import Entry, StaffProfile
 
 @pytest.fixture
 def side(director, template):
-    return setup.create_tournament(director, tournament_data(name="Side event"), template)
+    return setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)
 
 
 def works_only(user, tournament) -> None:
@@ -76,8 +76,8 @@ def test_the_admin_sets_the_tournaments_a_member_works(floor, tournament, side, 
 @pytest.mark.asyncio
 async def test_an_open_floor_socket_closes_when_its_member_is_given_another_tournament(director, floor, template):
     main, side = await database_sync_to_async(lambda: (
-        setup.create_tournament(director, tournament_data(), template),
-        setup.create_tournament(director, tournament_data(name="Side event"), template)))()
+        setup.create_tournament(tournament_data(), actor=director, template=template),
+        setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)))()
     socket = await open_socket(f"/ws/t/{main.pk}/floor/", floor)
     await database_sync_to_async(works_only)(floor, side)
     await closed_within_a_second(socket)

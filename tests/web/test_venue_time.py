@@ -28,8 +28,8 @@ def client_for(user, lang: str) -> Client:
 
 @pytest.fixture
 def prague(director, template):
-    return setup.create_tournament(director, tournament_data(name="Prague Friday", time_zone="Europe/Prague",
-                                                             start_at=SEVEN_PM_PRAGUE), template)
+    return setup.create_tournament(tournament_data(name="Prague Friday", time_zone="Europe/Prague",
+                                                             start_at=SEVEN_PM_PRAGUE), actor=director, template=template)
 
 
 @pytest.mark.parametrize(("lang", "short", "long"), [
@@ -56,8 +56,9 @@ def test_a_long_date_puts_the_month_as_a_date_is_written(lang, long, month_day):
 def test_the_home_list_shows_each_start_in_its_own_venue_zone(director, template, prague, lang, shown):
     # A list may mix zones: the other tournament starts at 18:00 UTC too, 19:00 in Bratislava as in Prague,
     # and a third at 18:00 UTC in London (18:00 there).
-    setup.create_tournament(director, tournament_data(name="London", time_zone="Europe/London",
-                                                      start_at=datetime(2026, 11, 25, 18, 0, tzinfo=UTC)), template)
+    setup.create_tournament(tournament_data(name="London", time_zone="Europe/London",
+                                                      start_at=datetime(2026, 11, 25, 18, 0, tzinfo=UTC)), actor=director,
+                                                      template=template)
     page = client_for(director, lang).get("/").content.decode()
     assert shown in page
     assert "18:00 (Europe/London)" in page
@@ -77,8 +78,8 @@ def test_the_structures_list_shows_the_default_venue_zone_in_czech(director, tem
 def drawn_in_prague(director, cashier, prague):
     table_setup.open_table(director, prague, 1, 9)
     for i in range(3):
-        player = services.create_player(cashier, first_name=f"P{i}", last_name="Test", date_of_birth=datetime(1990, 1, 1).date())
-        services.register_entry(cashier, prague, player, id_doc(f"EA{i:07d}"))
+        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=datetime(1990, 1, 1).date())
+        services.register_entry(prague, actor=cashier, player=player, document=id_doc(f"EA{i:07d}"))
     draw = draws.draw_start(director, prague)
     Draw.objects.filter(pk=draw.pk).update(drawn_at=datetime(2026, 11, 25, 18, 5, tzinfo=UTC))  # 19:05 in Prague
     return draw

@@ -53,7 +53,7 @@ class StructureListView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = call_service(setup.save_structure_template, request.user, spec)
+        structure = call_service(setup.save_structure_template, spec, actor=request.user)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
 
 
@@ -64,7 +64,7 @@ class StructureImportView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         data = valid(s.StructureExportSerializer, request.data).export_data()
-        structure = call_service(setup.import_structure, request.user, data)
+        structure = call_service(setup.import_structure, data, actor=request.user)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
 
 
@@ -81,7 +81,7 @@ class StructureDetailView(RoleAPIView):
     def put(self, request, pk: int):
         template = template_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = call_service(setup.save_structure_template, request.user, spec, template)
+        structure = call_service(setup.save_structure_template, spec, actor=request.user, structure=template)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data)
 
 
@@ -93,7 +93,7 @@ class StructureCopyView(RoleAPIView):
     def post(self, request, pk: int):
         source = template_or_404(pk)
         name = valid(s.CopySerializer, request.data).validated_data["name"]
-        copy = call_service(setup.copy_structure, request.user, source, name)
+        copy = call_service(setup.copy_structure, source, actor=request.user, name=name)
         return Response(s.StructureDetailSerializer(structure_detail(copy)).data, status=status.HTTP_201_CREATED)
 
 
@@ -122,7 +122,7 @@ class TournamentListView(RoleAPIView):
     def post(self, request):
         data = dict(valid(s.TournamentCreateSerializer, request.data).validated_data)
         template = data.pop("template")
-        tournament = call_service(setup.create_tournament, request.user, data, template)
+        tournament = call_service(setup.create_tournament, data, actor=request.user, template=template)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -138,7 +138,7 @@ class TournamentDetailView(RoleAPIView):
     def patch(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(s.TournamentUpdateSerializer, request.data, instance=tournament, partial=True).validated_data
-        tournament = call_service(setup.update_tournament, request.user, tournament, dict(data))
+        tournament = call_service(setup.update_tournament, tournament, actor=request.user, data=dict(data))
         return Response(s.TournamentSerializer(tournament).data)
 
 
@@ -156,7 +156,7 @@ class TournamentStructureView(RoleAPIView):
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        tournament = call_service(setup.set_tournament_structure, request.user, tournament, spec)
+        tournament = call_service(setup.set_tournament_structure, tournament, actor=request.user, spec=spec)
         return Response(setup.export_structure(tournament.structure))
 
 
@@ -168,7 +168,7 @@ class RegistrationView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         closed = valid(s.RegistrationToggleSerializer, request.data).validated_data["closed"]
-        tournament = call_service(services.set_registration_closed, request.user, tournament, closed)
+        tournament = call_service(services.set_registration_closed, tournament, actor=request.user, closed=closed)
         return Response({"registration_closed": tournament.registration_closed,
                          "registration_open": registration_problem(tournament) is None})
 
@@ -203,7 +203,7 @@ class PlayerListView(RoleAPIView):
                    responses=answers(201, s.PlayerSerializer, refused=True, lookup=False))
     def post(self, request):
         data = valid(s.PlayerCreateSerializer, request.data).validated_data
-        player = call_service(services.create_player, request.user, **data)
+        player = call_service(services.create_player, actor=request.user, **data)
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -239,10 +239,11 @@ class EntryListView(RoleAPIView):
         serializer = valid(s.RegisterSerializer, request.data)
         data = serializer.validated_data
         if "new_player" in data:
-            entry = call_service(services.register_new_player, request.user, tournament, serializer.document(),
+            entry = call_service(services.register_new_player, tournament, actor=request.user, document=serializer.document(),
                                  **data["new_player"])
         else:
-            entry = call_service(services.register_entry, request.user, tournament, data["player"], serializer.document())
+            entry = call_service(services.register_entry, tournament, actor=request.user, player=data["player"],
+                                 document=serializer.document())
         return Response(s.RegistrationSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -262,7 +263,7 @@ class EntryRebuyView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         paid = valid(s.RebuySerializer, request.data).validated_data["paid"]
-        purchase = call_service(services.add_chips, request.user, entry, Purchase.Kind.REBUY, paid=paid)
+        purchase = call_service(services.add_chips, entry, actor=request.user, kind=Purchase.Kind.REBUY, paid=paid)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -273,7 +274,7 @@ class EntryAddonView(RoleAPIView):
                    request=None, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
-        purchase = call_service(services.add_chips, request.user, entry, Purchase.Kind.ADDON)
+        purchase = call_service(services.add_chips, entry, actor=request.user, kind=Purchase.Kind.ADDON)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -311,7 +312,7 @@ class ReceiptPayView(RoleAPIView):
     @extend_schema(operation_id="receipts_pay", tags=["receipts"], summary="Take the money for an announced re-buy",
                    request=None, responses=answers(200, s.PurchaseSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        purchase = call_service(services.pay_purchase, request.user, purchase_or_404(pk, number))
+        purchase = call_service(services.pay_purchase, purchase_or_404(pk, number), actor=request.user)
         return Response(s.PurchaseSerializer(purchase).data)
 
 
@@ -324,7 +325,8 @@ class ReceiptVoidView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         purchase = purchase_or_404(pk, number)
         data = valid(s.VoidSerializer, request.data).validated_data
-        purchase = call_service(services.void_purchase, request.user, purchase, data["reason"], data.get("refund_amount"))
+        purchase = call_service(services.void_purchase, purchase, actor=request.user, reason=data["reason"],
+                                refund_amount=data.get("refund_amount"))
         return Response(s.PurchaseSerializer(purchase).data)
 
 
@@ -367,7 +369,7 @@ class DisplayListView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         label = valid(s.DisplayCreateSerializer, request.data).validated_data["label"]
-        token = call_service(services.create_display_token, request.user, tournament, label)
+        token = call_service(services.create_display_token, tournament, actor=request.user, label=label)
         return Response(s.DisplayTokenSerializer(token, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
@@ -379,5 +381,5 @@ class DisplayRevokeView(RoleAPIView):
                    request=None, responses=answers(200, s.DisplayTokenSerializer, conflict=True))
     def post(self, request, pk: int, display_id: int):
         token = get_object_or_404(DisplayToken, tournament_id=pk, pk=display_id)
-        token = call_service(services.revoke_display_token, request.user, token)
+        token = call_service(services.revoke_display_token, token, actor=request.user)
         return Response(s.DisplayTokenSerializer(token, context={"request": request}).data)

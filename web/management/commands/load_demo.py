@@ -75,28 +75,28 @@ class Command(BaseCommand):
         admin_user.save()
         tournament = Tournament.objects.filter(name=DEMO_NAME).first()
         if tournament is None:
-            template = setup.save_structure_template(users["Director"], DEMO_STRUCTURE)
+            template = setup.save_structure_template(DEMO_STRUCTURE, actor=users["Director"])
             zone = ZoneInfo("Europe/Prague")
             start = datetime.combine(timezone.localdate(timezone=zone), time(19, 0), tzinfo=zone)
-            tournament = setup.create_tournament(users["Director"], {
+            tournament = setup.create_tournament({
                 "name": DEMO_NAME, "venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague", "start_at": start,
                 "table_format": "full_ring", "seats_per_table": 9, "currency": "CZK", "buy_in": 200000, "fee": 30000,
                 "starting_stack": 30000, "reentry_allowed": True, "max_reentries": 2, "late_reg_until_level": 8,
                 "guaranteed_pool": 10000000, "addon_allowed": True, "addon_price": 100000, "addon_chips": 20000,
                 "max_addons": 1, "addon_until_level": 4,
-            }, template)
+            }, actor=users["Director"], template=template)
             rng = random.Random(2026)
             for i in range(players):
                 player = services.create_player(
-                    users["Cashier"], first_name=FIRST[i % len(FIRST)], last_name=LAST[(i * 7) % len(LAST)],
+                    actor=users["Cashier"], first_name=FIRST[i % len(FIRST)], last_name=LAST[(i * 7) % len(LAST)],
                     date_of_birth=date(1965 + rng.randrange(35), 1 + rng.randrange(12), 1 + rng.randrange(28)),
                 )
                 number = f"DEMO{rng.randrange(10**7, 10**8)}"
-                services.register_entry(users["Cashier"], tournament, player, services.IdDocument("id_card", number))
+                services.register_entry(tournament, actor=users["Cashier"], player=player, document=services.IdDocument("id_card", number))
             for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
                 table_setup.open_table(users["Director"], tournament, number, 9, accessible=number == 4)
             draws.draw_start(users["Director"], tournament)
-            display = services.create_display_token(users["Director"], tournament, "Lobby TV")
+            display = services.create_display_token(tournament, actor=users["Director"], label="Lobby TV")
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
             display = None
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
