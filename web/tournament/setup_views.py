@@ -89,7 +89,7 @@ def structure_create(request: HttpRequest) -> HttpResponse:
         return redirect("structure-list")
 
     return _structure_editor(
-        request, spec=None, save=lambda spec: setup.save_structure_template(request.user, spec), done=done,
+        request, spec=None, save=lambda spec: setup.save_structure_template(spec, actor=request.user), done=done,
         context={"title": _("New structure"), "cancel_url": "structure-list"}, extra_rows=(6, 12),
     )
 
@@ -105,7 +105,7 @@ def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
     return _structure_editor(
         request, spec=setup.spec_of(structure),
-        save=lambda spec: setup.save_structure_template(request.user, spec, structure), done=done,
+        save=lambda spec: setup.save_structure_template(spec, actor=request.user, structure=structure), done=done,
         context={"title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"},
     )
 
@@ -116,7 +116,7 @@ def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(Structure, pk=pk)
     form = CopyForm(request.POST or None, initial={"name": _("%(name)s (copy)") % {"name": source.name}})
     if request.method == "POST" and form.is_valid():
-        copy = _service_call(request, setup.copy_structure, request.user, source, form.cleaned_data["name"])
+        copy = _service_call(request, setup.copy_structure, source, actor=request.user, name=form.cleaned_data["name"])
         if copy is not None:
             messages.success(request, _("Copied as %(name)s. You can change the copy now.") % {"name": copy.name})
             return redirect("structure-edit", pk=copy.pk)
@@ -142,7 +142,7 @@ def structure_import(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST" and form.is_valid():
         try:
-            structure = setup.import_structure(request.user, form.cleaned_data["json"])
+            structure = setup.import_structure(form.cleaned_data["json"], actor=request.user)
         except errors.ServiceError as exc:
             error = exc
         else:
@@ -180,7 +180,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentCreateForm(request.POST or None, initial=initial)
 
     def save() -> Tournament:
-        return setup.create_tournament(request.user, form.tournament_data(), form.cleaned_data["template"])
+        return setup.create_tournament(form.tournament_data(), actor=request.user, template=form.cleaned_data["template"])
 
     has_templates = Structure.objects.filter(is_template=True).exists()
     return _tournament_form_view(request, form, save, {"title": _("New tournament"), "has_templates": has_templates})
@@ -193,7 +193,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
 
     def save() -> Tournament:
-        return setup.update_tournament(request.user, tournament, form.tournament_data())
+        return setup.update_tournament(tournament, actor=request.user, data=form.tournament_data())
 
     return _tournament_form_view(request, form, save, {"title": _("Tournament settings"), "t": tournament})
 
@@ -215,7 +215,7 @@ def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("tournament-detail", pk=t.pk)
 
     return _structure_editor(
-        request, spec=spec, save=lambda s: setup.set_tournament_structure(request.user, tournament, s), done=done,
+        request, spec=spec, save=lambda s: setup.set_tournament_structure(tournament, actor=request.user, spec=s), done=done,
         starting_stack=tournament.starting_stack,
         context={"title": _("Structure of %(name)s") % {"name": tournament.name}, "t": tournament,
                  "structure": tournament.structure, "chooser": chooser, "loaded": loaded},
