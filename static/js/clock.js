@@ -197,6 +197,7 @@ function fill(root, st, s) {
     var i = Number(tr.dataset.rowIndex);
     tr.classList.toggle("current", i === st.index);
     tr.classList.toggle("past", i < st.index);
+    if (i === st.index) tr.setAttribute("aria-current", "step"); else tr.removeAttribute("aria-current");  // said, not only coloured
   });
 }
 

@@ -399,6 +399,8 @@ import * as Clock from "./clock.js";
   document.addEventListener("keydown", function (e) {  // a tablet with a keyboard: digits, ⌫, Enter for next
     if ($("race").hidden || $("race-count").hidden || !counting.sel || e.ctrlKey || e.metaKey || e.altKey) return;
     var k = /^[0-9]$/.test(e.key) ? e.key : e.key === "Backspace" ? "back" : e.key === "Enter" ? "next" : null;
+    // Enter on a focused control (a pad key, a count, Confirm) presses that control, as a tap would.
+    if (k === "next" && e.target !== document.body && e.target.closest("button, a[href], input, select, textarea")) return;
     if (k) { e.preventDefault(); key(k); }
   });
 

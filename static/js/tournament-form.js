@@ -41,7 +41,7 @@ import * as Util from "./util.js";
       if (!box) return;
       switches[name].forEach(function (dep) {
         var f = document.getElementById("field-" + dep), input = document.getElementById("id_" + dep);
-        if (f) f.style.opacity = box.checked ? "" : ".45";
+        if (f) f.classList.toggle("off", !box.checked);
         if (input) input.disabled = !box.checked;
       });
     });

@@ -2,6 +2,8 @@
 sizes, with realistic data (a long Czech name, big-blind antes up to 25,000 / 50,000, an
 announcement, a five-digit prize pool, a draw), and the page is checked for horizontal overflow,
 clipped text and overlapping text (CHECK below). A screen added later is one more line in SCREENS.
+At its first size each screen is also checked by axe-core (serious and critical violations fail it) and for
+anything with a pointer cursor that a keyboard cannot reach (tests/browser/accessibility.py).
 
 Screenshots of every case go to /tmp/screen_<name>_<w>x<h>.png, to look at by eye: the checker
 finds what breaks, not what is ugly."""
@@ -17,6 +19,7 @@ from clock import services as clock_services
 from payouts import services as payout_services
 from tables import draws, handforhand
 from tables import setup as table_setup
+from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, id_doc, tournament_data
 from tournament import services, setup
@@ -456,6 +459,8 @@ def check_screen(browser, base: str, screen: Screen, room: Room) -> list[str]:
         page.wait_for_timeout(300)
         page.screenshot(path=SHOTS.format(screen.name, width, height), full_page=not screen.no_scroll)
         problems += [f"{width}×{height} {p}" for p in page.evaluate(CHECK, {"noScroll": screen.no_scroll})]
+        if (width, height) == screen.sizes[0]:  # axe and the keyboard, once per screen (issue 24)
+            problems += [f"{width}×{height} {p}" for p in accessibility.problems(page)]
         problems += [f"{width}×{height} {p}" for p in csp_problems(page, errors)]  # CSP and console
         context.close()
     return problems
