@@ -13,7 +13,10 @@
  * The body: each named input; a checkbox is true or false; an input with data-json sends its value as
  * JSON (true, 3); a number field (type=number, inputmode=numeric) a number; one with data-scale="100" the
  * number typed times 100, whole (15 % as 1500 basis points, 12,50 EUR as 1250 cents); a blank field is left out
- * (with data-blank: sent as ""). A dotted name ("new_player.first_name") goes into a nested object
+ * (with data-blank: sent as "", or as the JSON in it: data-blank="0" or "null"). A form with
+ * enctype="multipart/form-data" is sent as it is (a file upload). A screen's script may build the body itself:
+ * form.apiBody() gives it, form.apiFieldOf(name) the element a field's message goes under (or options.body,
+ * options.fieldOf). A dotted name ("new_player.first_name") goes into a nested object
  * ({"new_player": {"first_name": ...}}), as the API's field messages name it back. A refusal shows the
  * API's translated message; for invalid input each field's message also appears under its field. (method="post" only keeps a form without JavaScript
  * from putting its fields in a URL: the page refuses the post and nothing changes.)
@@ -44,7 +47,10 @@ const apiForms = (function () {
         return;
       }
       var value = el.value;
-      if (!value.trim()) { if (el.hasAttribute("data-blank")) put(el.name, ""); return; }
+      if (!value.trim()) {  // data-blank: sent as "" (or as the JSON it holds: data-blank="0", "null")
+        if (el.hasAttribute("data-blank")) put(el.name, el.getAttribute("data-blank") ? JSON.parse(el.getAttribute("data-blank")) : "");
+        return;
+      }
       if (el.hasAttribute("data-money")) {  // major units typed, minor units sent, by the currency's decimals
         var minor = Util.parseMoney(value, el.getAttribute("data-money"));
         put(el.name, minor === null ? value : minor);  // not an amount: sent as typed, and the API says why
@@ -62,18 +68,25 @@ const apiForms = (function () {
     return out;
   }
 
+  /* A form with enctype="multipart/form-data" (a file upload): its fields as they are, the CSRF token in the header. */
+  function upload(form) {
+    var data = new FormData(form);
+    data.delete("csrfmiddlewaretoken");
+    return data;
+  }
+
   function clearFields(form) {
     form.querySelectorAll(".errorlist[data-api-field]").forEach(function (list) { list.remove(); });
     form.querySelectorAll("[aria-invalid=true]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
   }
 
   /* Invalid input: each field's messages under the field; the messages once each, for api.say. */
-  function showFields(form, fields) {
+  function showFields(form, fields, fieldOf) {
     var all = [];
     Object.keys(fields).forEach(function (name) {
       var messages = fields[name] || [];
       messages.forEach(function (m) { if (all.indexOf(m) < 0) all.push(m); });
-      var input = form.elements.namedItem(name);
+      var input = (fieldOf && fieldOf(name)) || form.elements.namedItem(name);
       if (input && !input.tagName && input.length) input = input[0].closest("fieldset") || input[0];  // radios: their group
       if (!input || !input.tagName) return;
       var list = document.createElement("ul");
@@ -95,7 +108,7 @@ const apiForms = (function () {
   function send(form, options) {
     options = options || {};
     var button = options.button || form.querySelector("button:not([type=button])");
-    var data = options.body || body(form);
+    var data = options.body || (form.apiBody ? form.apiBody() : form.enctype === "multipart/form-data" ? upload(form) : body(form));
     var question = options.confirm !== undefined ? options.confirm : form.getAttribute("data-confirm");
     if (question && !window.confirm(fill(question, data))) return Promise.resolve(null);
     var method = (options.method || form.getAttribute("data-method") || "post").toLowerCase();
@@ -108,7 +121,7 @@ const apiForms = (function () {
       return call.then(function (answer) { ok = true; return answer; }, function (error) {
         var fields = error && error.data && error.data.fields;
         if (fields) {
-          var messages = showFields(form, fields);
+          var messages = showFields(form, fields, options.fieldOf || form.apiFieldOf);
           if (messages.length) error.message = messages.join(" ");
         }
         throw error;

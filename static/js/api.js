@@ -77,8 +77,8 @@ function call(method, path, payload, options) {
   }
   var init = {method: method, headers: headers, credentials: "same-origin", cache: "no-store"};
   if (payload !== undefined && payload !== null) {
-    headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(payload);
+    if (payload instanceof FormData) init.body = payload;  // a file upload: the browser writes its multipart type
+    else { headers["Content-Type"] = "application/json"; init.body = JSON.stringify(payload); }
   }
   var url = /^(https?:)?\//.test(path) ? path : root + path;
   return send(url, init, method === "GET" ? 0 : RETRY_AFTER.length).then(function (response) {

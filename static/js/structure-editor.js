@@ -123,7 +123,56 @@
   }
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
+  // Save: the structure in the export format, to the JSON API (a template: structures/; a tournament's own:
+  // tournaments/<id>/structure/). Empty numbers are zero and the rules say what is wrong; a field's message
+  // goes under its input, a row's (the structure rules') under the row's kind.
+  function typed(input) {
+    var v = input.value.trim();
+    return v === "" ? 0 : (/^[0-9]+$/.test(v) ? Number(v) : v);  // not a number: sent as typed, refused by the API
+  }
+  function used(prefix) {
+    return rows(prefix).filter(function (row) {
+      if (field(row, "DELETE").checked) return false;
+      if (prefix === "chips") return field(row, "value").value.trim() || field(row, "colour").value.trim();
+      return field(row, "kind").value !== "level" || ["small_blind", "big_blind", "ante", "minutes", "color_up"].some(
+        function (n) { return field(row, n).value.trim(); });
+    });
+  }
+  function chipValues(text) {
+    return text.split(/[,;\s]+/).filter(Boolean).map(function (p) { return /^[0-9]+$/.test(p) ? Number(p) : p; });
+  }
+  var sent = {chips: [], levels: []};
+  function structure() {
+    sent = {chips: used("chips"), levels: used("levels")};
+    return {
+      format: "poker-tournament-structure", version: Number(form.dataset.formatVersion),
+      name: form.elements.namedItem("name").value.trim(),
+      chips: sent.chips.map(function (row) {
+        var chip = {colour: field(row, "colour").value.trim()}, value = field(row, "value").value.trim();
+        if (value) chip.value = /^[0-9]+$/.test(value) ? Number(value) : value;
+        return chip;
+      }),
+      levels: sent.levels.map(function (row) {
+        var kind = field(row, "kind").value, colorUp = chipValues(field(row, "color_up").value);
+        if (kind === "break") return {kind: kind, minutes: typed(field(row, "minutes")), color_up: colorUp};
+        var level = {kind: kind, minutes: typed(field(row, "minutes")), small_blind: typed(field(row, "small_blind")),
+                     big_blind: typed(field(row, "big_blind")), ante: typed(field(row, "ante")),
+                     ante_type: field(row, "ante_type").value};
+        if (colorUp.length) level.color_up = colorUp;  // only a break colors up: the API says so at the field
+        return level;
+      }),
+    };
+  }
+  function fieldOf(name) {  // "levels.2.minutes", "levels.2" (a row's problem), "chips.0.value", "name"
+    var parts = name.split("."), row = sent[parts[0]] && sent[parts[0]][Number(parts[1])];
+    if (!row) return parts[0] === "name" ? form.elements.namedItem("name") : null;
+    return field(row, parts[2] || (parts[0] === "chips" ? "value" : "kind"));
+  }
+  form.apiBody = structure;  // sent by static/js/api-forms.js (the form's data-api)
+  form.apiFieldOf = fieldOf;
   form.addEventListener("submit", function () { dirty = false; });
+  var say = document.querySelector("[data-api-say]");
+  if (say) say.addEventListener("api:said", function (event) { if (!event.detail.ok) dirty = true; });  // refused: still unsaved
   window.addEventListener("beforeunload", function (event) {
     if (dirty) { event.preventDefault(); event.returnValue = ""; }
   });

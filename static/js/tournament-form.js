@@ -23,7 +23,13 @@ import * as Util from "./util.js";
       if (label && /^[A-Z]{3}$/.test(code())) label.textContent = label.textContent.replace(/\([^()]*\)(:?)\s*$/, "(" + code() + ")$1");
     });
   }
-  function all() { form.querySelectorAll("input[data-money]").forEach(preview); labels(); }
+  function all() {
+    form.querySelectorAll("input[data-money]").forEach(function (input) {
+      if (/^[A-Z]{3}$/.test(code())) input.setAttribute("data-money", code());  // sent by this currency's decimals
+      preview(input);
+    });
+    labels();
+  }
   // A new tournament's currency follows the time zone until someone types one: crowns in Prague, euros in Bratislava.
   var byZone = {"Europe/Prague": "CZK", "Europe/Bratislava": "EUR"}, currencyTyped = !!form.dataset.existing;
   if (currency) currency.addEventListener("input", function () { currencyTyped = true; });

@@ -278,10 +278,9 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
     assert not problems, "\n".join(problems)
 
 
-# Page views that still take a post: Django's own login, logout and language switch, and the setup and
-# penalty forms not yet moved to the API (issue 24, point 3: this list only shrinks).
-POSTS_TO_THE_PAGE = {"login", "logout", "set_language", "structure-create", "structure-edit",
-                     "structure-copy", "structure-import", "tournament-create", "tournament-edit", "tournament-structure"}
+# Page views that still take a post: Django's own login, logout and language switch; every other form of
+# the screens saves through the JSON API (issue 24, point 3).
+POSTS_TO_THE_PAGE = {"login", "logout", "set_language"}
 # A browser posts what the Content-Security-Policy blocked (web/csp_report.py): logged, nothing changes.
 POSTS_TO_THE_PAGE |= {"csp-report"}
 

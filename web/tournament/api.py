@@ -12,16 +12,21 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from core import roles
+from core.errors import ServiceError
 from tournament import services, setup
+from tournament import structure as rules
+from tournament.messages import problem_message
 from tournament.models import AuditEvent, DisplayToken, Level, Player, Purchase, Structure, Tournament
 from tournament.stats import registration_problem, tournament_stats
 from web.access import api as api_roles
-from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
+from web.api import RoleAPIView, answers, call_service, entry_or_404, error_body, tournament_or_404, valid
 
 from . import serializers as s
+from .setup_forms import ImportForm
 
 
 def purchase_or_404(pk: int, number: int) -> Purchase:
@@ -35,6 +40,41 @@ def template_or_404(pk: int) -> Structure:
 def structure_detail(structure: Structure) -> Structure:
     return Structure.objects.prefetch_related("denominations", Prefetch("levels", Level.objects.order_by("position"))).get(
         pk=structure.pk)
+
+
+def save_spec(fn, actor, *, spec: rules.StructureSpec, starting_stack: int | None = None, **kwargs):
+    """Save a structure by one service. Refused by the structure rules: the 400 lists every problem, and
+    `fields` puts each row's under `levels.<i>` (the row of the body), so the editor shows it by its row,
+    the others (the chips, the starting stack) under `non_field_errors`."""
+    try:
+        return call_service(fn, actor=actor, spec=spec, **kwargs)
+    except ServiceError as exc:
+        if exc.code != "structure_invalid":
+            raise
+        fields: dict[str, list[str]] = {}
+        for problem in rules.validate(spec, starting_stack):
+            row = problem.position and problem.position <= len(spec.levels)
+            fields.setdefault(f"levels.{problem.position - 1}" if row else "non_field_errors", []).append(
+                str(problem_message(problem)))
+        return Response(error_body(exc.code, exc.message, exc.details or [exc.message], fields), status=exc.status)
+
+
+def answer(result, serialize, ok: int = status.HTTP_200_OK) -> Response:
+    """A saved structure's answer, or the refusal save_spec made."""
+    return result if isinstance(result, Response) else Response(serialize(result), status=ok)
+
+
+def structure_json(structure: Structure) -> dict:
+    return s.StructureDetailSerializer(structure_detail(structure)).data
+
+
+def upload_data(request) -> dict:
+    """An export sent as a file (multipart: `file`, or the JSON pasted as `text`), read by the setup form."""
+    form = ImportForm(request.data, request.FILES)
+    if not form.is_valid():
+        raise ValidationError({"non_field_errors" if name == "__all__" else name: list(messages)
+                               for name, messages in form.errors.items()})
+    return form.cleaned_data["json"]
 
 
 # --- structures --------------------------------------------------------------------------
@@ -53,17 +93,23 @@ class StructureListView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = call_service(setup.save_structure_template, spec, actor=request.user)
-        return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
+        return answer(save_spec(setup.save_structure_template, request.user, spec=spec), structure_json, status.HTTP_201_CREATED)
 
 
 class StructureImportView(RoleAPIView):
     allowed = api_roles("api-structure-import")
 
     @extend_schema(operation_id="structures_import", tags=["structures"], summary="Import an exported structure as a new template",
-                   request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
+                   description="The export as the JSON body, or as a file upload (multipart/form-data): the file in "
+                               "`file`, or its JSON pasted in `text`. A file that is not an export says what is wrong "
+                               "(not UTF-8, not JSON with its line and column, too large, both or neither given).",
+                   request={"application/json": s.StructureExportSerializer, "multipart/form-data": s.StructureUploadSerializer},
+                   responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
-        data = valid(s.StructureExportSerializer, request.data).export_data()
+        if request.content_type.startswith("multipart/"):
+            data = upload_data(request)
+        else:
+            data = valid(s.StructureExportSerializer, request.data).export_data()
         structure = call_service(setup.import_structure, data, actor=request.user)
         return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
 
@@ -81,17 +127,17 @@ class StructureDetailView(RoleAPIView):
     def put(self, request, pk: int):
         template = template_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = call_service(setup.save_structure_template, spec, actor=request.user, structure=template)
-        return Response(s.StructureDetailSerializer(structure_detail(structure)).data)
+        return answer(save_spec(setup.save_structure_template, request.user, spec=spec, structure=template), structure_json)
 
 
 class StructureCopyView(RoleAPIView):
     allowed = api_roles("api-structure-copy")
 
-    @extend_schema(operation_id="structures_copy", tags=["structures"], summary="Copy a template under a new name",
+    @extend_schema(operation_id="structures_copy", tags=["structures"],
+                   summary="Copy a structure (a template, or a tournament's own) as a new template under a new name",
                    request=s.CopySerializer, responses=answers(201, s.StructureDetailSerializer, refused=True))
     def post(self, request, pk: int):
-        source = template_or_404(pk)
+        source = get_object_or_404(Structure, pk=pk)
         name = valid(s.CopySerializer, request.data).validated_data["name"]
         copy = call_service(setup.copy_structure, source, actor=request.user, name=name)
         return Response(s.StructureDetailSerializer(structure_detail(copy)).data, status=status.HTTP_201_CREATED)
@@ -156,8 +202,9 @@ class TournamentStructureView(RoleAPIView):
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        tournament = call_service(setup.set_tournament_structure, tournament, actor=request.user, spec=spec)
-        return Response(setup.export_structure(tournament.structure))
+        saved = save_spec(setup.set_tournament_structure, request.user, tournament=tournament, spec=spec,
+                          starting_stack=tournament.starting_stack)
+        return answer(saved, lambda t: setup.export_structure(t.structure))
 
 
 class RegistrationView(RoleAPIView):

@@ -5,7 +5,11 @@ number is write-only: no serializer here can send it back.
 """
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
+
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -13,7 +17,7 @@ from rest_framework import serializers
 from tournament import services, setup
 from tournament import structure as rules
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Level, Player, Purchase, Structure, Tournament
-from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyDisplayField
+from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyDisplayField, MoneyField
 
 MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
 MAX_MINUTES = 32_767  # PositiveSmallIntegerField
@@ -57,6 +61,9 @@ class LevelRowSerializer(serializers.Serializer):
     def validate(self, attrs: dict) -> dict:
         if attrs["kind"] == rules.LEVEL and ("small_blind" not in attrs or "big_blind" not in attrs):
             raise serializers.ValidationError(_("A level needs a small blind and a big blind."))
+        if attrs["kind"] == rules.LEVEL and attrs.get("color_up"):
+            raise serializers.ValidationError({"color_up": [
+                _("Only a break colors up chips; make this row a break or clear the field.")]})
         return attrs
 
 
@@ -132,6 +139,13 @@ class StructureDetailSerializer(serializers.ModelSerializer):
         fields = ("id", "name", "is_template", "chips", "levels", "created_at", "updated_at")
 
 
+class StructureUploadSerializer(serializers.Serializer):
+    """An export sent as a file upload (multipart/form-data): one of the two (web/tournament/setup_forms.py, ImportForm)."""
+
+    file = serializers.FileField(required=False, help_text="The exported .json file (UTF-8, at most 1 MB).")
+    text = serializers.CharField(required=False, help_text="Or the export's JSON, pasted.")
+
+
 class CopySerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, error_messages={"blank": _("Give the copy a name."),
                                                                 "required": _("Give the copy a name.")})
@@ -148,13 +162,60 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+MONEY_FIELDS = ("buy_in", "fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
+MONEY_SAYS = {"invalid": MoneyField.default_error_messages["invalid"], "min_value": MoneyField.default_error_messages["negative"],
+              "max_value": MoneyField.default_error_messages["too_big"]}  # the screen's words: amounts typed there
+
+
+class VenueDateTimeField(serializers.DateTimeField):
+    """A date and time; without an offset it is the venue's wall clock, made aware in the tournament's time
+    zone by the serializer (the setup form sends "2026-11-27T19:00")."""
+
+    def enforce_timezone(self, value):
+        return value
+
+
 class TournamentUpdateSerializer(serializers.ModelSerializer):
     """The settings a director may change; the model's own checks (time zone, currency, table size) apply."""
+
+    start_at = VenueDateTimeField(help_text="With an offset, or the wall clock in `time_zone` (2026-11-27T19:00).")
 
     class Meta:
         model = Tournament
         fields = setup.TOURNAMENT_FIELDS
-        extra_kwargs = {"final_table_size": {"required": False}}
+        extra_kwargs = {"final_table_size": {"required": False, "allow_null": True,
+                                             "help_text": "null: by TDA rule 9, one more than the table size, at most 10."},
+                        **{name: {"error_messages": MONEY_SAYS} for name in MONEY_FIELDS}}
+
+    def to_internal_value(self, data):
+        if type(data) is dict and isinstance(data.get("currency"), str):  # "czk" as typed: the model's check wants CZK
+            data = {**data, "currency": data["currency"].strip().upper()}
+        return super().to_internal_value(data)
+
+    def validate(self, attrs: dict) -> dict:
+        attrs = super().validate(attrs)
+        def now(name):
+            return attrs[name] if name in attrs else getattr(self.instance, name, None)
+        start, zone_name = attrs.get("start_at"), now("time_zone") or "UTC"
+        if start is not None and timezone.is_naive(start):
+            try:
+                zone = zoneinfo.ZoneInfo(zone_name)
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                zone = None  # the model's own check names the time zone
+            if zone is not None:
+                aware = start.replace(tzinfo=zone)
+                if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != start:
+                    raise serializers.ValidationError({"start_at": [
+                        _("This time does not exist in %(zone)s (the clocks go forward then).") % {"zone": zone_name}]})
+                attrs["start_at"] = aware
+            else:
+                attrs["start_at"] = timezone.make_aware(start, dt.UTC)
+        if "final_table_size" in attrs and attrs["final_table_size"] is None:
+            if now("table_format") and now("seats_per_table"):
+                attrs["final_table_size"] = Tournament.default_final_table_size(now("table_format"), now("seats_per_table"))
+            else:
+                del attrs["final_table_size"]  # a new tournament's: the service sets it (TDA rule 9)
+        return attrs
 
 
 class TournamentCreateSerializer(TournamentUpdateSerializer):

@@ -1,23 +1,19 @@
 """Forms of the director's setup screens: the structure editor, import, copy and tournament settings.
 
-Forms only parse what was typed. Whether a structure or a tournament makes sense is decided by
-the services (and the pure rules behind them); the views show their refusals.
+The pages only render these forms; their scripts send them to the JSON API (web/tournament/api.py), whose
+serializers and services say what is wrong. The import form also reads a file upload for the API.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
-import re
 import zoneinfo
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from tournament import structure as rules
-from tournament.messages import problem_message
 from tournament.models import Level, Structure, Tournament
 from tournament.setup import TOURNAMENT_FIELDS
 from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyField
@@ -51,28 +47,6 @@ class ChipForm(forms.Form):
     colour = forms.CharField(label=_("Colour"), max_length=40, required=False,
                              widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colour"}))
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if "value" in self.errors:
-            return data
-        value, colour = data.get("value"), (data.get("colour") or "").strip()
-        data["colour"] = colour
-        data["blank"] = value is None and not colour
-        if not data["blank"]:
-            if value is None:
-                self.add_error("value", _("Enter the chip's value."))
-            if not colour:
-                self.add_error("colour", _("Enter the chip's colour."))
-        return data
-
-
-def parse_chip_values(text: str) -> tuple[int, ...]:
-    parts = [p for p in re.split(r"[,;\s]+", text.strip()) if p]
-    if any(not p.isdigit() for p in parts):
-        raise ValidationError(_("Enter chip values separated by commas, for example 25, 100."), code="color_up")
-    return tuple(sorted({int(p) for p in parts}))
-
-
 # Short labels: the editor is a wide table.
 ANTE_TYPES = [("none", _("None")), ("ante", _("Ante")), ("bba", _("BB ante"))]
 
@@ -105,36 +79,14 @@ class LevelRowForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.problems: list[str] = []
         self.row_number: int | None = None
         self.level_number: int | None = None
-
-    def clean_color_up(self) -> tuple[int, ...]:
-        return parse_chip_values(self.cleaned_data.get("color_up") or "")
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if self.errors:
-            return data
-        data["blank"] = data.get("kind") == rules.LEVEL and all(data.get(f) in (None, ()) for f in self.TEXT_FIELDS)
-        if data.get("kind") == rules.LEVEL and data.get("color_up"):
-            self.add_error("color_up", _("Only a break colors up chips; make this row a break or clear the field."))
-        return data
 
     def looks_blank(self) -> bool:
         """Blank as typed (also for rows with errors): no numbers and the kind left at 'level'."""
         if self["kind"].value() not in (None, "", rules.LEVEL):
             return False
         return all(str(self[f].value() or "").strip() == "" for f in self.TEXT_FIELDS)
-
-    def to_spec(self) -> rules.LevelSpec:
-        d = self.cleaned_data
-        if d["kind"] == rules.BREAK:
-            return rules.LevelSpec(rules.BREAK, d["minutes"] or 0, d["small_blind"] or 0, d["big_blind"] or 0,
-                                   d["ante"] or 0, "none", d["color_up"])
-        return rules.LevelSpec(rules.LEVEL, d["minutes"] or 0, d["small_blind"] or 0, d["big_blind"] or 0,
-                               d["ante"] or 0, d["ante_type"], ())
-
 
 def _deleted(form: forms.Form) -> bool:
     return bool(form["DELETE"].value())
@@ -162,13 +114,6 @@ class StructureEditor:
         self.used_level_forms: list[LevelRowForm] = []
         self.number_rows()
 
-    def is_valid(self) -> bool:
-        return all([self.head.is_valid(), self.chips.is_valid(), self.levels.is_valid()])
-
-    @property
-    def has_field_errors(self) -> bool:
-        return bool(self.head.errors or self.chips.total_error_count() or self.levels.total_error_count())
-
     def number_rows(self) -> None:
         """Row and level numbers as the rules count them: deleted and empty rows do not count."""
         row = level = 0
@@ -180,27 +125,6 @@ class StructureEditor:
             if form["kind"].value() != rules.BREAK:
                 level += 1
                 form.level_number = level
-
-    def spec(self) -> rules.StructureSpec:
-        """The structure as typed (call after is_valid)."""
-        chips = tuple(
-            (f.cleaned_data["value"], f.cleaned_data["colour"])
-            for f in self.chips.forms
-            if f.cleaned_data and not f.cleaned_data.get("DELETE") and not f.cleaned_data.get("blank")
-        )
-        self.used_level_forms = [
-            f for f in self.levels.forms
-            if f.cleaned_data and not f.cleaned_data.get("DELETE") and not f.cleaned_data.get("blank")
-        ]
-        return rules.StructureSpec(name=self.head.cleaned_data["name"].strip(), denominations=chips,
-                                   levels=tuple(f.to_spec() for f in self.used_level_forms))
-
-    def mark_problems(self, starting_stack: int | None = None) -> None:
-        """Put each refused row's messages next to that row (the service already listed them all)."""
-        for problem in rules.validate(self.spec(), starting_stack):
-            if problem.position and problem.position <= len(self.used_level_forms):
-                self.used_level_forms[problem.position - 1].problems.append(problem_message(problem))
-
 
 # --- import and copy ---------------------------------------------------------------------
 
@@ -269,28 +193,6 @@ def time_zone_choices() -> list:
     ]
 
 
-class VenueDateTimeField(forms.DateTimeField):
-    """A wall-clock date and time, naive: the form makes it aware in the tournament's time zone."""
-
-    input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"]
-
-    def to_python(self, value):
-        if value in self.empty_values:
-            return None
-        if isinstance(value, dt.datetime):
-            return value
-        try:
-            result = parse_datetime(str(value).strip())
-        except ValueError:
-            raise ValidationError(self.error_messages["invalid"], code="invalid")
-        if result is None:
-            result = forms.BaseTemporalField.to_python(self, value)
-        return result
-
-    def prepare_value(self, value):
-        return value
-
-
 MONEY_HELP = _("In crowns or euros, as on the poster: 1100 or 1 100,50.")
 # Money typed in major units, labelled with the currency: "Buy-in (CZK)". The services get minor units.
 MONEY_LABELS = {
@@ -303,13 +205,16 @@ MONEY_LABELS = {
     "addon_fee": _("Add-on fee (%(currency)s)"),
 }
 ZERO_IF_EMPTY = ("fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "rebuy_chips", "addon_price", "addon_fee", "addon_chips")
+# Left empty, sent as null (static/js/api-forms.js, data-blank): no limit, or set by rule (final table: TDA 9).
+NULL_IF_EMPTY = ("final_table_size", "max_reentries", "late_reg_until_level", "max_rebuys", "rebuy_until_level",
+                 "addon_until_level")
 
 
 class TournamentForm(forms.ModelForm):
     """All the settings of TOURNAMENT_FIELDS. The service decides whether they fit together."""
 
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices, initial="Europe/Prague")
-    start_at = VenueDateTimeField(
+    start_at = forms.DateTimeField(  # the venue's wall clock, naive: the API makes it aware in `time_zone`
         label=_("Start time"), help_text=_("Local time in the time zone chosen above."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
@@ -350,18 +255,20 @@ class TournamentForm(forms.ModelForm):
         self.fields["max_addons"].required = False  # not sent while add-ons are off (the form's script disables it)
         for name in ZERO_IF_EMPTY:
             self.fields[name].required = False
+            self.fields[name].widget.attrs["data-blank"] = "0"
+        for name in NULL_IF_EMPTY:
+            self.fields[name].widget.attrs["data-blank"] = "null"
         for field in self.fields.values():
             if isinstance(field, forms.IntegerField):
                 field.widget.attrs.update(NUMBER)
         if not self.instance.pk and "currency" not in (kwargs.get("initial") or {}):
             # The model's own default (EUR) is not a Czech room's.
             self.initial["currency"] = CURRENCY_BY_ZONE.get(self.initial.get("time_zone"), DEFAULT_CURRENCY)
-        currency = str((self.data.get("currency") if self.is_bound else None) or self.initial.get("currency")
-                       or DEFAULT_CURRENCY).strip().upper()
+        currency = str(self.initial.get("currency") or DEFAULT_CURRENCY).strip().upper()
         for name, label in MONEY_LABELS.items():
             field = self.fields[name]
             field.currency, field.label = currency, label % {"currency": currency}
-            field.widget.attrs["data-money"] = "1"
+            field.widget.attrs["data-money"] = currency  # the currency's decimals (static/js/api-forms.js)
         self.fields["currency"].widget.attrs.update({"maxlength": 3, "style": "text-transform:uppercase", "class": "currency"})
         if self.instance.pk and self.instance.start_at and not self.is_bound:
             zone = zoneinfo.ZoneInfo(self.instance.time_zone)
@@ -369,34 +276,6 @@ class TournamentForm(forms.ModelForm):
 
     def fieldsets(self) -> list[tuple[str, list]]:
         return [(title, [self[name] for name in names]) for title, names in self.FIELDSETS]
-
-    def clean_currency(self) -> str:
-        return (self.cleaned_data.get("currency") or "").strip().upper()
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        for name in ZERO_IF_EMPTY:
-            if data.get(name) is None and name not in self.errors:
-                data[name] = 0
-        if data.get("max_addons") is None and "max_addons" not in self.errors:
-            data["max_addons"] = self.instance.max_addons or 1
-        start, zone_name = data.get("start_at"), data.get("time_zone")
-        if start is not None and zone_name and start.tzinfo is None:
-            zone = zoneinfo.ZoneInfo(zone_name)
-            aware = start.replace(tzinfo=zone)
-            if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != start:
-                self.add_error("start_at", _("This time does not exist in %(zone)s (the clocks go forward then).")
-                               % {"zone": zone_name})
-            else:
-                data["start_at"] = aware
-        if not data.get("final_table_size") and "final_table_size" not in self.errors \
-                and data.get("table_format") and data.get("seats_per_table"):
-            data["final_table_size"] = Tournament.default_final_table_size(data["table_format"], data["seats_per_table"])
-        return data
-
-    def tournament_data(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[name] for name in TOURNAMENT_FIELDS}
-
 
 class TournamentCreateForm(TournamentForm):
     template = forms.ModelChoiceField(

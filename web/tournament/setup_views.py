@@ -1,23 +1,21 @@
 """Director's setup screens: structures (templates, copy, import/export) and tournaments.
 
-Thin: parse the forms, call one service, show its refusal (with every detail) or move on.
+The pages only render: their forms save through the JSON API (web/tournament/api.py) with the shared
+client (static/js/api-forms.js; the structure editor's rows are sent by static/js/structure-editor.js).
+After a success the screen goes where the old form went, saying what was saved.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from django.conf import settings
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
 
-from core import errors
 from tournament import setup
 from tournament import structure as rules
 from tournament.models import Structure, Tournament
@@ -25,24 +23,18 @@ from web.access import page
 
 from .setup_forms import CopyForm, ImportForm, StructureEditor, TemplateChoiceForm, TournamentCreateForm, TournamentForm
 
-GET_POST = require_http_methods(["GET", "POST"])
+ANY_ID = 2_147_483_647  # reversed, then replaced by "{id}": the page to go to once the API answers
 
 
-def _service_call(request: HttpRequest, fn, *args, **kwargs):
-    """Run a service; its refusal, with every detail, becomes error messages. Returns the result or None."""
-    try:
-        return fn(*args, **kwargs)
-    except errors.ServiceError as exc:
-        for text in exc.details or [exc.message]:
-            messages.error(request, text)
-        return None
+def url_of_answer(name: str) -> str:
+    """The URL of a page of the saved object, `{id}` for the API's answer to fill in (static/js/api-forms.js)."""
+    return reverse(name, args=[ANY_ID]).replace(str(ANY_ID), "{id}")
 
 
 # --- structures --------------------------------------------------------------------------
 
 
 @page("structure-list")
-@require_GET
 def structure_list(request: HttpRequest) -> HttpResponse:
     templates = Structure.objects.filter(is_template=True).prefetch_related("levels", "denominations")
     rows = []
@@ -60,72 +52,43 @@ def structure_list(request: HttpRequest) -> HttpResponse:
         return render(request, "setup/structure_list.html", {"rows": rows})
 
 
-def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None, save: Callable[[rules.StructureSpec], object],
-                      done: Callable[[object], HttpResponse], context: dict, starting_stack: int | None = None,
+def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None, api: dict, context: dict,
                       extra_rows: tuple[int, int] = (2, 3)) -> HttpResponse:
-    """The editor of templates and of a tournament's own structure: nothing is saved unless the service accepts it."""
-    if request.method == "POST":
-        editor = StructureEditor(request.POST)
-    else:
-        editor = StructureEditor(None, spec, chip_rows=extra_rows[0], level_rows=extra_rows[1])
-    error = None
-    if request.method == "POST" and editor.is_valid():
-        try:
-            result = save(editor.spec())
-        except errors.ServiceError as exc:
-            error = exc
-            if exc.code == "structure_invalid":
-                editor.mark_problems(starting_stack)
-        else:
-            return done(result)
-    return render(request, "setup/structure_form.html", {"editor": editor, "error": error, **context})
+    """The editor of templates and of a tournament's own structure. `api`: where its script sends the
+    structure (path, method), what it says then and where it goes (done, next)."""
+    editor = StructureEditor(None, spec, chip_rows=extra_rows[0], level_rows=extra_rows[1])
+    return render(request, "setup/structure_form.html", {"editor": editor, "api": api,
+                                                         "format_version": rules.FORMAT_VERSION, **context})
 
 
-@page("structure-create", posts=True)
-@GET_POST
+@page("structure-create")
 def structure_create(request: HttpRequest) -> HttpResponse:
-    def done(structure: Structure) -> HttpResponse:
-        messages.success(request, _("Structure %(name)s saved.") % {"name": structure.name})
-        return redirect("structure-list")
-
-    return _structure_editor(
-        request, spec=None, save=lambda spec: setup.save_structure_template(spec, actor=request.user), done=done,
-        context={"title": _("New structure"), "cancel_url": "structure-list"}, extra_rows=(6, 12),
-    )
+    api = {"path": "structures/", "method": "post", "done": _("Structure %(name)s saved.") % {"name": "{name}"},
+           "next": reverse("structure-list")}
+    return _structure_editor(request, spec=None, api=api, extra_rows=(6, 12),
+                             context={"title": _("New structure"), "cancel_url": "structure-list"})
 
 
-@page("structure-edit", posts=True)
-@GET_POST
+@page("structure-edit")
 def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk, is_template=True)
-
-    def done(saved: Structure) -> HttpResponse:
-        messages.success(request, _("Structure %(name)s saved.") % {"name": saved.name})
-        return redirect("structure-list")
-
-    return _structure_editor(
-        request, spec=setup.spec_of(structure),
-        save=lambda spec: setup.save_structure_template(spec, actor=request.user, structure=structure), done=done,
-        context={"title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"},
-    )
+    api = {"path": f"structures/{structure.pk}/", "method": "put",
+           "done": _("Structure %(name)s saved.") % {"name": "{name}"}, "next": reverse("structure-list")}
+    return _structure_editor(request, spec=setup.spec_of(structure), api=api, context={
+        "title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"})
 
 
-@page("structure-copy", posts=True)
-@GET_POST
+@page("structure-copy")
 def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(Structure, pk=pk)
-    form = CopyForm(request.POST or None, initial={"name": _("%(name)s (copy)") % {"name": source.name}})
-    if request.method == "POST" and form.is_valid():
-        copy = _service_call(request, setup.copy_structure, source, actor=request.user, name=form.cleaned_data["name"])
-        if copy is not None:
-            messages.success(request, _("Copied as %(name)s. You can change the copy now.") % {"name": copy.name})
-            return redirect("structure-edit", pk=copy.pk)
+    form = CopyForm(initial={"name": _("%(name)s (copy)") % {"name": source.name}})
     tournament = Tournament.objects.filter(structure=source).first()
-    return render(request, "setup/structure_copy.html", {"form": form, "source": source, "t": tournament})
+    return render(request, "setup/structure_copy.html", {
+        "form": form, "source": source, "t": tournament, "next": url_of_answer("structure-edit"),
+        "done": _("Copied as %(name)s. You can change the copy now.") % {"name": "{name}"}})
 
 
 @page("structure-export")
-@require_GET
 def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk)
     body = json.dumps(setup.export_structure(structure), ensure_ascii=False, indent=2)
@@ -135,88 +98,52 @@ def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@page("structure-import", posts=True)
-@GET_POST
+@page("structure-import")
 def structure_import(request: HttpRequest) -> HttpResponse:
-    form = ImportForm(request.POST or None, request.FILES or None)
-    error = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            structure = setup.import_structure(form.cleaned_data["json"], actor=request.user)
-        except errors.ServiceError as exc:
-            error = exc
-        else:
-            messages.success(request, _("Structure %(name)s imported.") % {"name": structure.name})
-            return redirect("structure-edit", pk=structure.pk)
-    return render(request, "setup/structure_import.html", {"form": form, "error": error})
+    return render(request, "setup/structure_import.html", {
+        "form": ImportForm(), "next": url_of_answer("structure-edit"),
+        "done": _("Structure %(name)s imported.") % {"name": "{name}"}})
 
 
 # --- tournaments -------------------------------------------------------------------------
 
 
-def _tournament_form_view(request: HttpRequest, form: TournamentForm, save: Callable[[], Tournament], context: dict) -> HttpResponse:
-    error = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament = save()
-        except errors.ServiceError as exc:
-            error = exc
-        except ValidationError as exc:  # the model's own checks, run again by the service
-            for text in exc.messages:
-                form.add_error(None, text)
-        else:
-            messages.success(request, _("Tournament %(name)s saved.") % {"name": tournament.name})
-            return redirect("tournament-detail", pk=tournament.pk)
-    return render(request, "setup/tournament_form.html", {"form": form, "error": error, **context})
+def _tournament_form(request: HttpRequest, form: TournamentForm, api: dict, context: dict) -> HttpResponse:
+    api = {**api, "done": _("Tournament %(name)s saved.") % {"name": "{name}"}, "next": url_of_answer("tournament-detail")}
+    return render(request, "setup/tournament_form.html", {"form": form, "api": api, **context})
 
 
-@page("tournament-create", posts=True)
-@GET_POST
+@page("tournament-create")
 def tournament_create(request: HttpRequest) -> HttpResponse:
     initial = {}
     chosen = request.GET.get("template", "")
     if chosen.isdigit():
         initial["template"] = int(chosen)
-    form = TournamentCreateForm(request.POST or None, initial=initial)
-
-    def save() -> Tournament:
-        return setup.create_tournament(form.tournament_data(), actor=request.user, template=form.cleaned_data["template"])
-
     has_templates = Structure.objects.filter(is_template=True).exists()
-    return _tournament_form_view(request, form, save, {"title": _("New tournament"), "has_templates": has_templates})
+    return _tournament_form(request, TournamentCreateForm(initial=initial), {"path": "tournaments/", "method": "post"},
+                            {"title": _("New tournament"), "has_templates": has_templates})
 
 
-@page("tournament-edit", posts=True)
-@GET_POST
+@page("tournament-edit")
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
-
-    def save() -> Tournament:
-        return setup.update_tournament(tournament, actor=request.user, data=form.tournament_data())
-
-    return _tournament_form_view(request, form, save, {"title": _("Tournament settings"), "t": tournament})
+    return _tournament_form(request, TournamentForm(instance=tournament), {"path": f"tournaments/{pk}/", "method": "patch"},
+                            {"title": _("Tournament settings"), "t": tournament})
 
 
-@page("tournament-structure", posts=True)
-@GET_POST
+@page("tournament-structure")
 def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit the tournament's own structure; a template can be loaded into the editor first."""
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=pk)
     spec = setup.spec_of(tournament.structure)
     loaded = None
     chooser = TemplateChoiceForm(request.GET if "template" in request.GET else None)
-    if request.method == "GET" and chooser.is_bound and chooser.is_valid():
+    if chooser.is_bound and chooser.is_valid():
         loaded = chooser.cleaned_data["template"]
         spec = setup.spec_of(loaded)
-
-    def done(t: Tournament) -> HttpResponse:
-        messages.success(request, _("The structure of %(name)s is saved.") % {"name": t.name})
-        return redirect("tournament-detail", pk=t.pk)
-
-    return _structure_editor(
-        request, spec=spec, save=lambda s: setup.set_tournament_structure(tournament, actor=request.user, spec=s), done=done,
-        starting_stack=tournament.starting_stack,
-        context={"title": _("Structure of %(name)s") % {"name": tournament.name}, "t": tournament,
-                 "structure": tournament.structure, "chooser": chooser, "loaded": loaded},
-    )
+    api = {"path": f"tournaments/{tournament.pk}/structure/", "method": "put",
+           "done": _("The structure of %(name)s is saved.") % {"name": tournament.name},
+           "next": reverse("tournament-detail", args=[tournament.pk])}
+    return _structure_editor(request, spec=spec, api=api, context={
+        "title": _("Structure of %(name)s") % {"name": tournament.name}, "t": tournament,
+        "structure": tournament.structure, "chooser": chooser, "loaded": loaded})
