@@ -35,3 +35,14 @@ def test_no_template_holds_a_style_attribute():
     found = [f"{path.relative_to(TEMPLATES)}: {m.group(0)[:60]}" for path in sorted(TEMPLATES.rglob("*.html"))
              for m in STYLE_ATTRIBUTE.finditer(path.read_text())]
     assert found == []
+
+
+PYTHON = [p for d in ("web", "tournament", "tables", "payouts", "clock", "core", "live") for p in (TEMPLATES.parent / d).rglob("*.py")]
+STYLE_IN_PYTHON = re.compile(r"""["']style["']\s*:|\sstyle\s*=\s*\\?["']""")
+
+
+def test_no_widget_or_html_built_in_python_carries_a_style_attribute():
+    """The same for HTML the server builds: a form widget's attrs, format_html or mark_safe."""
+    found = [f"{path.relative_to(TEMPLATES.parent)}:{n}" for path in PYTHON
+             for n, line in enumerate(path.read_text().splitlines(), 1) if STYLE_IN_PYTHON.search(line)]
+    assert found == []

@@ -269,7 +269,7 @@ class TournamentForm(forms.ModelForm):
             field = self.fields[name]
             field.currency, field.label = currency, label % {"currency": currency}
             field.widget.attrs["data-money"] = currency  # the currency's decimals (static/js/api-forms.js)
-        self.fields["currency"].widget.attrs.update({"maxlength": 3, "style": "text-transform:uppercase", "class": "currency"})
+        self.fields["currency"].widget.attrs.update({"maxlength": 3, "class": "currency"})
         if self.instance.pk and self.instance.start_at and not self.is_bound:
             zone = zoneinfo.ZoneInfo(self.instance.time_zone)
             self.initial["start_at"] = self.instance.start_at.astimezone(zone).replace(tzinfo=None)
