@@ -36,7 +36,7 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     seat = Seat.objects.filter(table__tournament=t, table__number=1, ended_at__isnull=True).select_related(
         "entry__player").order_by("seat").last()
     players = Seat.objects.filter(table=seat.table, ended_at__isnull=True).count()
@@ -58,6 +58,11 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.click("label[for=id_kind_0]")  # Warning: the rounds grey out
     assert desk.is_disabled("#id_rounds_0")
     desk.click("label[for=id_kind_2]")  # Rounds
+    desk.fill("#id_reason", "Abusive language at the table")
+    desk.click("#give-go")  # no number of rounds: refused at the field, nothing given
+    refused = desk.locator('#give-form .errorlist[data-api-field="rounds"]')
+    refused.wait_for()
+    assert refused.inner_text() == "Say how many rounds: one to four." and not Penalty.objects.exists()
     desk.click("label[for=id_rounds_0]")  # 1
     desk.fill("#id_reason", "Abusive language at the table")
     desk.click("#give-go")
@@ -116,7 +121,7 @@ def test_the_floor_finds_the_player_by_name_and_chooses_among_namesakes(live_asg
     open_tables(director, t, [1, 2])
     jan, petr = register_named(cashier, t, [("Jan", "Benešová"), ("Petr", "Beneš")])
     register(cashier, t, 8)
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     desk = browser.new_context(viewport=TABLET).new_page()
     login(desk, base, floor.username, PASSWORD)
     desk.goto(f"{base}/t/{t.pk}/penalties/")
