@@ -80,10 +80,10 @@ def run(n: int, stop_at: int) -> None:
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
     dealer = User.objects.create_user("bench-dealer")
     dealer.groups.add(Group.objects.get_or_create(name="Dealer")[0])
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     for table in Table.objects.filter(tournament=t, in_play=True):
         if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
-            draws.draw_button(director, table)
+            draws.draw_button(table, actor=director)
     threshold = moves.house_rules(t).balance_threshold
     print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9, "
           f"set-up {time.perf_counter() - started:.1f} s")
@@ -96,17 +96,17 @@ def run(n: int, stop_at: int) -> None:
     while left > stop_at:
         if rng.random() < 0.5:
             table = rng.choice(list(Table.objects.filter(tournament=t, in_play=True).only("pk", "tournament_id")))
-            start_hand(dealer, table)
+            start_hand(table, actor=dealer)
             hands += 1
             continue
         seat = rng.choice(list(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("entry_id", flat=True)))
         entry = Entry.objects.get(pk=seat)
         tic = time.perf_counter()
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
         bust_ms.append((playing, (time.perf_counter() - tic) * 1000))
         left -= 1
         for number in Move.objects.filter(tournament=t, status=Move.Status.PENDING).order_by("number").values_list("number", flat=True):
-            moves.confirm_move(floor, t, number)
+            moves.confirm_move(t, actor=floor, number=number)
             confirmed += 1
         playing = check(t, threshold)
         if len(bust_ms) % 500 == 0:

@@ -115,9 +115,9 @@ def run(n: int, failed: list[str]) -> None:
     setup.set_tournament_structure(t, actor=director, spec=structure())
     floor = User.objects.create_user("bench-floor")
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     level = Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position
-    color_up = color_ups.confirm_color_up(director, t, level)
+    color_up = color_ups.confirm_color_up(t, actor=director, level=level)
     tables = list(Table.objects.filter(tournament=t, in_play=True).order_by("number"))
     seated: dict[int, list[int]] = {table.pk: [] for table in tables}
     for table_id, seat in Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("table_id", "seat"):
@@ -169,11 +169,11 @@ def run(n: int, failed: list[str]) -> None:
         with connection.execute_wrapper(counted):
             calls[0] = 0
             tic = time.perf_counter()
-            race = color_ups.record_race(floor, table, color_up, typed[table.pk])
+            race = color_ups.record_race(table, actor=floor, color_up=color_up, seats=typed[table.pk])
             toc = time.perf_counter()
             record_queries.append(calls[0])
             calls[0] = 0
-            color_ups.confirm_race(floor, race)
+            color_ups.confirm_race(race, actor=floor)
             confirm_ms.append((time.perf_counter() - toc) * 1000)
             confirm_queries.append(calls[0])
         record_ms.append((toc - tic) * 1000)

@@ -90,7 +90,7 @@ def run(n: int) -> None:
             player = Player.objects.get(pk=Entry.objects.get(tournament=t, number=number).player_id)
             player.first_name, player.last_name, player.nickname = first, last, nick
             player.save()  # save(), not update(): the player's search key follows the name
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     floor = User.objects.create_user("bench-floor", password=PASSWORD)
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
     print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9; "

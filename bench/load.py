@@ -105,10 +105,10 @@ def make_fixture(n: int) -> dict:
     director, t, count = populate(n)
     floor = User.objects.create_user("bench-floor", password=PASSWORD)
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     for table in Table.objects.filter(tournament=t, in_play=True):
         if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
-            draws.draw_button(director, table)
+            draws.draw_button(table, actor=director)
     displays = [services.create_display_token(t, actor=director, label=f"Lobby TV {i + 1}").token for i in range(20)]
     client = Client()
     client.force_login(floor)

@@ -92,7 +92,7 @@ class Night:
             "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "CZK",
             "buy_in": 100_000, "fee": 10_000, "starting_stack": 20_000, "late_reg_until_level": 1}, actor=d, template=template)
         for number in range(1, -(-self.entries // 9) + 1):
-            table_setup.open_table(d, self.t, number, 9)
+            table_setup.open_table(self.t, actor=d, number=number, seats=9)
         self.documents = {}
         for i in range(self.entries):
             player = services.create_player(actor=self.staff["cashier"], first_name=f"P{i}", last_name="Night",
@@ -100,9 +100,9 @@ class Night:
             self.documents[player.pk] = f"NB{i:07d}"
             self.timed("register", services.register_entry, self.t, actor=self.staff["cashier"], player=player,
                        document=services.IdDocument(document_type="id_card", number=f"NB{i:07d}"))
-        self.timed("start draw", draws.draw_start, d, self.t)
+        self.timed("start draw", draws.draw_start, self.t, actor=d)
         for table in Table.objects.filter(tournament=self.t, in_play=True):
-            self.timed("button draw", draws.draw_button, d, table)
+            self.timed("button draw", draws.draw_button, table, actor=d)
         payouts.set_payout_plan(self.t, actor=d, data={"share_paid_bp": 1500})
         services.set_registration_closed(self.t, actor=d, closed=True)
 
@@ -129,19 +129,19 @@ class Night:
         if table is None:
             return
         if not in_h4h and self.rng.random() < 0.5:
-            self.timed("hand start", hands.start_hand, self.staff["dealer"], table)
+            self.timed("hand start", hands.start_hand, table, actor=self.staff["dealer"])
         players = self.seated(table)
         if len(players) < 2:
             return
         out = self.rng.sample(players, 2 if self.rng.random() < 0.15 and len(players) > 2 else 1)
         for entry in out:
             stack = self.rng.randint(1, 40) * 1000
-            self.timed("bust", busts.bust_entry, self.staff["floor"], entry, stack=stack)
+            self.timed("bust", busts.bust_entry, entry, actor=self.staff["floor"], stack=stack)
             if self.rng.random() < 0.10:  # a mistaken bust: undone at once, then busted again
                 entry.refresh_from_db()
-                self.timed("undo bust", busts.undo_bust, self.staff["floor"], entry)
+                self.timed("undo bust", busts.undo_bust, entry, actor=self.staff["floor"])
                 entry.refresh_from_db()
-                self.timed("bust", busts.bust_entry, self.staff["floor"], entry, stack=stack)
+                self.timed("bust", busts.bust_entry, entry, actor=self.staff["floor"], stack=stack)
 
     def floor_round(self) -> None:
         from tables import handforhand, hands, moves, penalties, seats
@@ -151,29 +151,30 @@ class Night:
         pending = list(Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).order_by("number"))
         for move in pending:
             if self.rng.random() < 0.05:
-                self.timed("cancel slip", moves.cancel_move, f, self.t, move.number, "player not there")
-                self.timed("balance now", moves.balance_now, f, self.t)
+                self.timed("cancel slip", moves.cancel_move, self.t, actor=f, number=move.number, reason="player not there")
+                self.timed("balance now", moves.balance_now, self.t, actor=f)
             else:
-                self.timed("confirm slip", moves.confirm_move, f, self.t, move.number)
+                self.timed("confirm slip", moves.confirm_move, self.t, actor=f, number=move.number)
         for table in Table.objects.filter(tournament=self.t, in_play=True, needs_button=True):
             occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
             if occupied:
-                self.timed("enter button", seats.enter_button, f, table, occupied[0])
+                self.timed("enter button", seats.enter_button, table, actor=f, seat=occupied[0])
         table = self.pick_table()
         if table is None:
             return
         roll = self.rng.random()
         if roll < 0.25:
-            self.timed("hand start", hands.start_hand, self.staff["dealer"], table)
+            self.timed("hand start", hands.start_hand, table, actor=self.staff["dealer"])
         elif roll < 0.45:
-            self.timed("hand done", handforhand.hand_done, f, table)
+            self.timed("hand done", handforhand.hand_done, table, actor=f)
         elif roll < 0.50:
-            self.timed("undo hand start", hands.undo_hand_start, self.staff["dealer"], table)
+            self.timed("undo hand start", hands.undo_hand_start, table, actor=self.staff["dealer"])
         elif roll < 0.53:
             players = self.seated(table)
             if players:
-                self.timed("penalty", penalties.give_penalty, f, self.t, self.rng.choice(players).number, "hand", None,
-                           "phone at the table")
+                self.timed("penalty", penalties.give_penalty, self.t, actor=f, entry_number=self.rng.choice(players).number, kind="hand",
+                           rounds=None,
+                           reason="phone at the table")
 
     def color_up(self) -> None:
         from clock import services as clock
@@ -186,13 +187,13 @@ class Night:
         clock.step_level(self.t, actor=d, step=1)
         clock.step_level(self.t, actor=d, step=1)  # the break
         row = Level.objects.get(structure=self.t.structure, kind=Level.Kind.BREAK)
-        color_up = self.timed("color-up confirm", color_ups.confirm_color_up, d, self.t, row.position)
+        color_up = self.timed("color-up confirm", color_ups.confirm_color_up, self.t, actor=d, level=row.position)
         for table in Table.objects.filter(tournament=self.t, in_play=True):
             seats = {str(seat): {"chips": {"25": self.rng.randint(0, 7)}, "other": 10_000}
                      for seat in Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True)}
-            race = self.timed("race", color_ups.record_race, self.staff["dealer"], table, color_up, seats)
+            race = self.timed("race", color_ups.record_race, table, actor=self.staff["dealer"], color_up=color_up, seats=seats)
             if race is not None:
-                self.timed("race confirm", color_ups.confirm_race, self.staff["dealer"], race)
+                self.timed("race confirm", color_ups.confirm_race, race, actor=self.staff["dealer"])
         clock.step_level(self.t, actor=d, step=1)
 
     def bubble(self) -> None:
@@ -201,7 +202,7 @@ class Night:
         from tables.models import Table
 
         d, f = self.staff["director"], self.staff["floor"]
-        self.timed("h4h start", handforhand.start_hand_for_hand, d, self.t)
+        self.timed("h4h start", handforhand.start_hand_for_hand, self.t, actor=d)
         while not read_models.hand_for_hand_status(self.t)["in_the_money"]:
             self.floor_round()
             h = handforhand.hand_for_hand(self.t)
@@ -211,13 +212,13 @@ class Night:
                 table = Table.objects.filter(tournament=self.t, number=number, in_play=True).first()
                 if table is None:
                     continue
-                self.timed("h4h hand start", hands.start_hand, self.staff["dealer"], table)
+                self.timed("h4h hand start", hands.start_hand, table, actor=self.staff["dealer"])
                 if self.rng.random() < 0.1:
                     players = self.seated(table)
                     if len(players) > 1:
-                        self.timed("bust", busts.bust_entry, f, self.rng.choice(players), stack=self.rng.randint(1, 40) * 1000)
-                self.timed("h4h hand done", handforhand.hand_done, f, table)
-        self.timed("h4h end", handforhand.stop_hand_for_hand, d, self.t)
+                        self.timed("bust", busts.bust_entry, self.rng.choice(players), actor=f, stack=self.rng.randint(1, 40) * 1000)
+                self.timed("h4h hand done", handforhand.hand_done, table, actor=f)
+        self.timed("h4h end", handforhand.stop_hand_for_hand, self.t, actor=d)
 
     def deal_and_pay(self) -> None:
         from payouts import selectors, services

@@ -117,7 +117,7 @@ def run(n: int) -> None:
     director, t, count = populate(n)
     print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, entries: {n}, tables: {count} x 9 seats")
     print(f"fixture (bulk) {time.perf_counter() - started:.1f} s")
-    draws.commit_next_draw(director, t)  # the commitment is shown before the draw, as in the room
+    draws.commit_next_draw(t, actor=director)  # the commitment is shown before the draw, as in the room
 
     phases = Phases()
     phases.wrap(draws, "start_drawn", "check: not drawn yet")
@@ -137,7 +137,7 @@ def run(n: int) -> None:
     try:
         with CaptureQueriesContext(connection) as ctx:
             started = time.perf_counter()
-            draw = draws.draw_start(director, t)
+            draw = draws.draw_start(t, actor=director)
             total = time.perf_counter() - started
     finally:
         phases.restore()

@@ -58,11 +58,11 @@ def _announce_due(tournament: Tournament, clock: ClockState, rows: list[tl.Row],
 
 def _record_boundary(tournament: Tournament, clock: ClockState, rows: list[tl.Row], boundary: tl.Boundary, now: datetime) -> None:
     row = rows[boundary.index]
-    record_event(tournament, f"clock.{boundary.kind}", {
+    record_event(tournament, actor="clock", type_=f"clock.{boundary.kind}", payload={
         "index": boundary.index, "level": row.number, "kind": row.kind, "at": boundary.at,
         "late_by": round(now.timestamp() - boundary.at, 3),
         "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
-    }, "clock", seats=False)
+    }, seats=False)
 
 
 def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> None:
@@ -91,7 +91,8 @@ def _act(tournament: Tournament, *, actor: Actor, type_: str, change, extra: dic
     before = anchor_of(clock)
     anchor = change(rows, before, now.timestamp())
     _save(t, clock, rows, anchor, now)
-    record_event(t, type_, {**(extra or {}), "clock": clock_snapshot(t, clock, rows, now, with_rows=False)}, actor, seats=False)
+    record_event(t, actor=actor, type_=type_, payload={**(extra or {}), "clock": clock_snapshot(t, clock, rows, now, with_rows=False)},
+                 seats=False)
     if announce_row_end and before is not None and anchor is not None:
         # Time removed up to the end of the row: the next row starts now and is announced
         # like any row whose time ran out (the tick will not, as it is not "due" later).
@@ -211,7 +212,8 @@ def set_announcement(tournament: Tournament, *, actor: Actor, text: str) -> Cloc
     clock.announcement = text
     clock.version += 1
     clock.save(update_fields=["announcement", "version"])
-    record_event(t, "clock.announcement", {"text": text, "clock": clock_snapshot(t, clock, rows, with_rows=False)}, actor,
+    record_event(t, actor=actor, type_="clock.announcement",
+                 payload={"text": text, "clock": clock_snapshot(t, clock, rows, with_rows=False)},
                  seats=False)
     return clock
 

@@ -79,7 +79,8 @@ def set_payout_plan(tournament: Tournament, *, actor: Actor, data: dict) -> Payo
     ended_edit = plan.edited is not None
     plan.edited, plan.edited_at, plan.edited_by = None, None, None
     plan.save()
-    record_event(t, "payouts.plan_set", {"before": before, "after": after, "edit_ended": ended_edit}, actor, stats=False)
+    record_event(t, actor=actor, type_="payouts.plan_set", payload={"before": before, "after": after, "edit_ended": ended_edit},
+                 stats=False)
     return plan
 
 
@@ -148,7 +149,7 @@ def edit_structure(tournament: Tournament, *, actor: Actor, rows) -> PayoutPlan:
     plan.edited = {"pool": stats["prize_pool"], "entries": stats["entries"], "prizes": bands}
     plan.edited_at, plan.edited_by = timezone.now(), actor_user(actor)
     plan.save()
-    record_event(t, "payouts.structure_edited", {"before": before, "after": plan.edited}, actor, stats=False)
+    record_event(t, actor=actor, type_="payouts.structure_edited", payload={"before": before, "after": plan.edited}, stats=False)
     return plan
 
 
@@ -164,7 +165,7 @@ def clear_edit(tournament: Tournament, *, actor: Actor) -> PayoutPlan:
     before = plan.edited
     plan.edited, plan.edited_at, plan.edited_by = None, None, None
     plan.save()
-    record_event(t, "payouts.edit_cleared", {"before": before}, actor, stats=False)
+    record_event(t, actor=actor, type_="payouts.edit_cleared", payload={"before": before}, stats=False)
     return plan
 
 
@@ -222,9 +223,9 @@ def pay_prize(entry: Entry, *, actor: Actor, document: IdDocument | None, signat
     payment = Payment.objects.create(
         tournament=t, entry=e, number=number, amount=amount, place=finisher.place, place_low=finisher.place_low,
         id_check=check, signature=png, paid_at=timezone.now(), paid_by=actor_user(actor))
-    record_event(t, "payout.paid", {"receipt": number, "entry": e.number, "name": e.player.display_name,
+    record_event(t, actor=actor, type_="payout.paid", payload={"receipt": number, "entry": e.number, "name": e.player.display_name,
                                     "place": finisher.place, "place_low": finisher.place_low, "amount": amount,
-                                    "id": f"{check.get_document_type_display()} …{check.number_last4}"}, actor, stats=False)
+                                    "id": f"{check.get_document_type_display()} …{check.number_last4}"}, stats=False)
     return payment
 
 
@@ -240,8 +241,9 @@ def void_payment(payment: Payment, *, actor: Actor, reason: str) -> Payment:
                            status=409)
     p.status, p.voided_at, p.voided_by, p.void_reason = Payment.Status.VOIDED, timezone.now(), actor_user(actor), reason
     p.save(update_fields=["status", "voided_at", "voided_by", "void_reason"])
-    record_event(t, "payout.voided", {"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name,
-                                      "amount": p.amount, "reason": reason}, actor, stats=False)
+    record_event(t, actor=actor, type_="payout.voided",
+                 payload={"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name,
+                                      "amount": p.amount, "reason": reason}, stats=False)
     return p
 
 
@@ -347,7 +349,7 @@ def propose_deal(tournament: Tournament, *, actor: Actor, data: dict) -> Deal:
         to_play_for=to_play_for, prizes_left=prizes_left, table=list(deal.table),
         finishes=None if finishes is None else [[entries[f.player], f.places[0], f.places[1], f.amount] for f in finishes],
         proposed_at=timezone.now(), proposed_by=actor_user(actor))
-    record_event(t, "deal.proposed", deal_json(row), actor, stats=False)
+    record_event(t, actor=actor, type_="deal.proposed", payload=deal_json(row), stats=False)
     return row
 
 
@@ -383,7 +385,7 @@ def approve_deal(deal: Deal, *, actor: Actor) -> Deal:
     # The deal closes every hand played before it: a bust after it never shares a hand (and so a place) with a
     # player who was out when the deal was made (the event log keeps which hand each bust was in).
     Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).exclude(bust_hand="").update(bust_hand="")
-    record_event(t, "deal.approved", deal_json(d), actor)
+    record_event(t, actor=actor, type_="deal.approved", payload=deal_json(d))
     return d
 
 
@@ -396,5 +398,5 @@ def reject_deal(deal: Deal, *, actor: Actor, reason: str = "") -> Deal:
     d = _pending(t, deal)
     d.status, d.decided_at, d.decided_by, d.reason = Deal.Status.REJECTED, timezone.now(), actor_user(actor), reason
     d.save(update_fields=["status", "decided_at", "decided_by", "reason"])
-    record_event(t, "deal.rejected", {"deal": d.number, "reason": reason}, actor, stats=False)
+    record_event(t, actor=actor, type_="deal.rejected", payload={"deal": d.number, "reason": reason}, stats=False)
     return d

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from core.actor import Actor
 from tournament.audit import actor_user, record_event
 from tournament.models import Entry, Tournament
 
@@ -18,7 +19,7 @@ from .selectors import breaking_tables, needs_of, slip
 REDRAWN = "table breaks: seat drawn again"
 
 
-def take_in_nobody(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow) -> bool:
+def take_in_nobody(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow) -> bool:
     """A table that breaks takes nobody in: the pending slips of players coming from a playing table are
     cancelled (those players stay where they sit; True: decide again). The players on their way from a
     breaking table stay on the way: `break_table` draws their seats again with this table's players."""
@@ -28,14 +29,14 @@ def take_in_nobody(t: Tournament, actor, tables: dict[int, TableRow], breaking: 
     moves = [m for m in Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
         tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk) if m.from_table_id not in gone]
     for move in moves:
-        cancel_slip(t, move, actor, "table breaks", now)
+        cancel_slip(t, actor=actor, move=move, reason="table breaks", now=now)
         breaking.reserved.pop(move.to_seat, None)
         if move.from_table_id in by_pk:
             by_pk[move.from_table_id].leaving.pop(move.from_seat, None)
     return bool(moves)
 
 
-def _on_the_way(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow) -> dict[int, tuple[TableRow, int]]:
+def _on_the_way(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow) -> dict[int, tuple[TableRow, int]]:
     """The players on their way to the breaking table from a table that breaks too: their slips are
     cancelled, and they move from where they sit (entry pk -> table, seat)."""
     by_pk = {row.pk: row for row in tables.values()}
@@ -43,7 +44,7 @@ def _on_the_way(t: Tournament, actor, tables: dict[int, TableRow], breaking: Tab
     now = timezone.now()
     for move in Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
             tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk, from_table_id__in=list(by_pk)):
-        cancel_slip(t, move, actor, REDRAWN, now)
+        cancel_slip(t, actor=actor, move=move, reason=REDRAWN, now=now)
         breaking.reserved.pop(move.to_seat, None)
         src = by_pk[move.from_table_id]
         src.leaving.pop(move.from_seat, None)
@@ -51,13 +52,13 @@ def _on_the_way(t: Tournament, actor, tables: dict[int, TableRow], breaking: Tab
     return found
 
 
-def break_table(t: Tournament, actor, tables: dict[int, TableRow], breaking: TableRow) -> list[Move]:
+def break_table(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow) -> list[Move]:
     """TDA 7: the players of the breaking table (and those still on their way to it from a table that
     broke before) get open seats by a random, committed draw over the other tables (the late-entry rule
     keeps them balanced); each slip shows the seat's position."""
     others = [row for row in balancing_tables(tables) if row.number != breaking.number]
     from_where = {pk: (breaking, seat) for seat, pk in breaking.occupied.items() if seat not in breaking.leaving}
-    from_where.update(_on_the_way(t, actor, tables, breaking))
+    from_where.update(_on_the_way(t, actor=actor, tables=tables, breaking=breaking))
     entries = list(Entry.objects.filter(tournament=t, pk__in=list(from_where)).order_by("number"))
     movers = [e.number for e in entries]
     id_of = {e.number: e.pk for e in entries}
@@ -69,7 +70,7 @@ def break_table(t: Tournament, actor, tables: dict[int, TableRow], breaking: Tab
     plan = seating.Room.of(open_seats, players, accessible=sorted(accessible))
     needs = needs_of(t, entries)
     inputs = {"table": breaking.number, "entries": movers, **room_json(plan), **needs_inputs(needs)}
-    draw, result = seat_draw(t, Draw.Kind.BREAK, seating.draw_late, plan, needs, inputs, actor)
+    draw, result = seat_draw(t, actor=actor, kind=Draw.Kind.BREAK, fn=seating.draw_late, room=plan, needs=needs, inputs=inputs)
     arrivals: dict[int, list[int]] = {}
     for _entry, (table, seat) in result.items():
         arrivals.setdefault(table, []).append(seat)
@@ -88,18 +89,20 @@ def break_table(t: Tournament, actor, tables: dict[int, TableRow], breaking: Tab
     number = next_move_number(t)
     for entry_number, (table, seat) in sorted(result.items()):
         src, from_seat = from_where[id_of[entry_number]]
-        moves.append(create_slip(t, actor, Move.Kind.BREAK, id_of[entry_number], src, from_seat, tables[table], seat,
-                                 positions[(table, seat)], draw=draw, number=number, save=False))
+        moves.append(create_slip(t, actor=actor, kind=Move.Kind.BREAK, entry_id=id_of[entry_number], src=src, from_seat=from_seat,
+                                 dst=tables[table], to_seat=seat,
+                                 position=positions[(table, seat)], draw=draw, number=number, save=False))
         number += 1
     Move.objects.bulk_create(moves)  # one statement for the table's slips
-    record_event(t, "table.breaking", {"table": breaking.number, "draw": draw.number, "commitment": draw.commitment,
-                                       "seed": draw.seed, "entries": movers}, actor, stats=False)
-    announce(t, actor, moves, Move.Kind.BREAK, table=breaking.number, draw=draw.number)
+    record_event(t, actor=actor, type_="table.breaking",
+                 payload={"table": breaking.number, "draw": draw.number, "commitment": draw.commitment,
+                                       "seed": draw.seed, "entries": movers}, stats=False)
+    announce(t, actor=actor, moves=moves, kind=Move.Kind.BREAK, table=breaking.number, draw=draw.number)
     pending_draw(t)
     return moves
 
 
-def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
+def redraw(t: Tournament, *, actor: Actor, keep: list[int]) -> list[Move]:
     """A redraw (the final table, or at three or two tables by house setting): every player gets a
     new random seat over the tables kept, filled evenly; the other tables break. Everyone stands
     up at once, so the new seats are taken immediately and the slips are recorded as done; each
@@ -117,7 +120,7 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
                            accessible=[n for n in keep if tables[n].accessible])
     needs = needs_of(t, [s.entry for s in seats])
     inputs = {"keep": sorted(keep), "entries": entries, **room_json(plan), **needs_inputs(needs)}
-    draw, result = seat_draw(t, Draw.Kind.REDRAW, seating.draw_start, plan, needs, inputs, actor)
+    draw, result = seat_draw(t, actor=actor, kind=Draw.Kind.REDRAW, fn=seating.draw_start, room=plan, needs=needs, inputs=inputs)
     by_entry = {s.entry.number: s for s in seats}
     for s in seats:
         s.ended_at, s.end_reason = now, Seat.End.MOVE
@@ -140,25 +143,25 @@ def redraw(t: Tournament, actor, keep: list[int]) -> list[Move]:
             table.in_play, table.broken_at = False, now
             fields += ["in_play", "broken_at"]
         table.save(update_fields=fields)
-    record_event(t, "seating.redrawn", {
+    record_event(t, actor=actor, type_="seating.redrawn", payload={
         "draw": draw.number, "kind": Draw.Kind.REDRAW, "commitment": draw.commitment, "seed": draw.seed,
         "tables": sorted(keep), "final": len(keep) == 1, "entries": entries,
         "moves": [slip(m) for m in moves],
-    }, actor, stats=False)
+    }, stats=False)
     pending_draw(t)
     for n in sorted(keep):
         if Seat.objects.filter(table=tables[n], ended_at__isnull=True).count() >= 2:
-            software_button(t, tables[n], actor)
+            software_button(t, actor=actor, table=tables[n])
     return moves
 
 
 
-def cancel_break(t: Tournament, actor, table: Table, reason: str) -> list[Move]:
+def cancel_break(t: Tournament, *, actor: Actor, table: Table, reason: str) -> list[Move]:
     """A breaking table stops breaking (an undone bust brought back one player too many for the other
     tables): its pending break slips are cancelled, and its players stay where they sit."""
     now = timezone.now()
     moves = list(Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
         tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK, from_table=table))
     for move in moves:
-        cancel_slip(t, move, actor, reason, now)
+        cancel_slip(t, actor=actor, move=move, reason=reason, now=now)
     return moves

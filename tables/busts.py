@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import reactions, roles
+from core.actor import Actor
 from core.errors import ServiceError, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -52,7 +53,7 @@ def _bust_table(entries: list[Entry]) -> dict[int, int]:
     return dict(Seat.objects.filter(entry__in=entries, end_reason=Seat.End.BUST).values_list("entry_id", "table_id"))
 
 
-def _rank_group(t: Tournament, key: str, best_place: int, actor) -> list[dict]:
+def _rank_group(t: Tournament, *, actor: Actor, key: str, best_place: int) -> list[dict]:
     """Give the busts of one hand (`key`) their places by the tie rules (tables/places.py): they
     take the places from best_place down; players who tie get a draw for the odd units of the prizes
     they share (tables/draws.draw_tie_order). Returns the places for the event."""
@@ -71,7 +72,7 @@ def _rank_group(t: Tournament, key: str, best_place: int, actor) -> list[dict]:
         if e.finish_place_low:
             tied.setdefault((e.finish_place, e.finish_place_low), []).append(e.number)
     for (high, low), numbers in sorted(tied.items()):
-        draw_tie_order(t, numbers, high, low, actor)
+        draw_tie_order(t, actor=actor, entries=numbers, place=high, place_low=low)
     return [{"entry": e.number, "place": e.finish_place, "place_low": e.finish_place_low or e.finish_place}
             for e in sorted(members, key=lambda e: (e.finish_place, e.number))]
 
@@ -95,7 +96,7 @@ def _join_hand(t: Tournament, key: str, place: int) -> tuple[int | None, list[in
 
 
 @transaction.atomic
-def bust_entry(actor, entry: Entry, stack=None) -> Entry:
+def bust_entry(entry: Entry, *, actor: Actor, stack=None) -> Entry:
     """A player is out: the seat is freed and the finishing place is the number of players left
     before the bust (players left after it + 1). A second tablet busting the same entry is refused.
 
@@ -123,21 +124,21 @@ def bust_entry(actor, entry: Entry, stack=None) -> Entry:
     e.finish_place, e.finish_place_low = fixed.get("place", joined or place), fixed.get("place_low")
     e.bust_stack, e.bust_hand = stack, key if stack is not None and not fixed else ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
-    same_hand = _rank_group(t, key, joined, actor) if grouped else []
+    same_hand = _rank_group(t, actor=actor, key=key, best_place=joined) if grouped else []
     e.refresh_from_db(fields=["finish_place", "finish_place_low"])
-    record_event(t, "entry.busted", {
+    record_event(t, actor=actor, type_="entry.busted", payload={
         "entry": e.number, "name": e.player.display_name, "place": e.finish_place,
         "place_low": e.finish_place_low or e.finish_place, "stack": stack, "same_hand": same_hand,
         "moved_up": moved_up, "entries": sorted({e.number, *(b["entry"] for b in same_hand), *moved_up}),
         "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
-    }, actor)
+    })
     reactions.react(ENTRY_BUSTED, actor=actor, tournament=t, entry=e)
-    after_seat_freed(t, actor, e)
+    after_seat_freed(t, actor=actor, entry=e)
     return e
 
 
 @transaction.atomic
-def undo_bust(actor, entry: Entry) -> Entry:
+def undo_bust(entry: Entry, *, actor: Actor) -> Entry:
     """Undo a mistaken bust: the entry plays again, back in its seat if still free (otherwise by the
     late-entry draw), and the players busted after it move one place down the list (those who
     busted in the same hand share their places again without it)."""
@@ -163,15 +164,15 @@ def undo_bust(actor, entry: Entry) -> Entry:
     e.status, e.busted_at, e.finish_place, e.finish_place_low = Entry.Status.ACTIVE, None, None, None
     e.bust_stack, e.bust_hand = None, ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
-    same_hand = _rank_group(t, key, group_best + 1, actor) if key and group_best is not None else []
-    seat = reseat_after_undo(actor, t, e)
-    record_event(t, "entry.bust_undone", {
+    same_hand = _rank_group(t, actor=actor, key=key, best_place=group_best + 1) if key and group_best is not None else []
+    seat = reseat_after_undo(t, actor=actor, entry=e)
+    record_event(t, actor=actor, type_="entry.bust_undone", payload={
         "entry": e.number, "name": e.player.display_name, "place": place, "same_hand": same_hand,
         "entries": sorted({e.number, *(b["entry"] for b in same_hand)}),
         "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
-    }, actor)
+    })
     reactions.react(BUST_UNDONE, actor=actor, tournament=t, entry=e)
     if seat is not None:
-        rebalance(t, actor, e)  # one more player: a break may no longer be due, or a table is now the fullest
+        rebalance(t, actor=actor, entry=e)  # one more player: a break may no longer be due, or a table is now the fullest
     return e
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import ChipAdjustment, Level, Tournament
@@ -46,7 +47,7 @@ def _race_error(exc: cr.RaceError) -> ServiceError:
 
 
 @transaction.atomic
-def confirm_color_up(actor, tournament: Tournament, level: int, leaving: list[int] | None = None) -> ColorUp:
+def confirm_color_up(tournament: Tournament, *, actor: Actor, level: int, leaving: list[int] | None = None) -> ColorUp:
     """The director confirms the color-up of a break: the denominations the structure names there (or
     those given), checked against the chips in play. The house's race rules are kept with it."""
     require(actor, roles.SETUP)
@@ -73,8 +74,8 @@ def confirm_color_up(actor, tournament: Tournament, level: int, leaving: list[in
     color_up = ColorUp.objects.create(tournament=t, level=level, in_play=in_play, leaving=list(plan.leaving),
                                       new_chip=plan.new_chip, rules=race_rules(t).to_json(),
                                       confirmed_at=timezone.now(), confirmed_by=actor_user(actor))
-    record_event(t, "colorup.confirmed", {"level": level, "after_level": after, "leaving": color_up.leaving,
-                                          "new_chip": color_up.new_chip}, actor, stats=False)
+    record_event(t, actor=actor, type_="colorup.confirmed", payload={"level": level, "after_level": after, "leaving": color_up.leaving,
+                                          "new_chip": color_up.new_chip}, stats=False)
     return color_up
 
 
@@ -105,7 +106,7 @@ def _seat_chips(data, occupied: set[int]) -> dict[int, cr.SeatChips]:
     return seats
 
 
-def cards_to_deal(actor, table: Table, color_up: ColorUp, seats) -> dict[int, int]:
+def cards_to_deal(table: Table, *, actor: Actor, color_up: ColorUp, seats) -> dict[int, int]:
     """How many cards each seat is dealt for these counts (one per odd chip; none to a protected player
     who does not race), so that a table dealing its own cards knows what to deal. Records nothing."""
     require(actor, roles.REPORTING, table=table)
@@ -120,7 +121,7 @@ def cards_to_deal(actor, table: Table, color_up: ColorUp, seats) -> dict[int, in
 
 
 @transaction.atomic
-def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> ChipRace:
+def record_race(table: Table, *, actor: Actor, color_up: ColorUp, seats, cards=None) -> ChipRace:
     """A table's chip race, from the chips counted at each seat: the software deals the cards from the
     committed seed of the next draw (revealed with the result), or takes the cards as dealt at the table.
     A race already recorded is redone (kept, marked redone); a confirmed one is never redone."""
@@ -145,8 +146,8 @@ def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> Ch
         return race, race.to_json()
     try:
         if cards is None:
-            draw, result = run_draw(t, Draw.Kind.RACE, {"table": table.number, "color_up": color_up.level, "seats": public},
-                                    from_seed, actor)
+            draw, result = run_draw(t, actor=actor, kind=Draw.Kind.RACE,
+                                    inputs={"table": table.number, "color_up": color_up.level, "seats": public}, compute=from_seed)
             pending_draw(t)
         else:
             if not isinstance(cards, dict):
@@ -164,16 +165,16 @@ def record_race(actor, table: Table, color_up: ColorUp, seats, cards=None) -> Ch
     race = ChipRace.objects.create(color_up=color_up, table=table, seats=typed,
                                    draw=draw, result=record, difference=result.difference, recorded_at=timezone.now(),
                                    recorded_by=actor_user(actor))
-    record_event(t, "race.recorded", {"table": table.number, "color_up": color_up.level,
+    record_event(t, actor=actor, type_="race.recorded",
+                 payload={"table": table.number, "color_up": color_up.level,
                                       "after_level": selectors.levels_before(t).get(color_up.level),
                                       "redo": standing is not None, "draw": draw.number if draw else None,
-                                      "difference": result.difference, "winners": list(result.winners)},
-                 actor, stats=False)
+                                      "difference": result.difference, "winners": list(result.winners)}, stats=False)
     return race
 
 
 @transaction.atomic
-def confirm_race(actor, race: ChipRace) -> ChipRace:
+def confirm_race(race: ChipRace, *, actor: Actor) -> ChipRace:
     """The table's race stands: the result sheet is final and the chips in play change by its difference."""
     require(actor, roles.REPORTING, table=race.table)
     t = lock_tournament(race.table.tournament_id)
@@ -186,9 +187,9 @@ def confirm_race(actor, race: ChipRace) -> ChipRace:
     r.save(update_fields=["status", "confirmed_at", "confirmed_by"])
     ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.RACE, amount=r.difference,
                                   table=r.table.number, created_at=now, created_by=actor_user(actor))
-    record_event(t, "race.confirmed", {"table": r.table.number, "color_up": r.color_up.level,
+    record_event(t, actor=actor, type_="race.confirmed", payload={"table": r.table.number, "color_up": r.color_up.level,
                                        "after_level": selectors.levels_before(t).get(r.color_up.level),
-                                       "difference": r.difference}, actor)
+                                       "difference": r.difference})
     return r
 
 
@@ -203,7 +204,7 @@ def color_up_to_race(t: Tournament) -> ColorUp:
 
 
 @transaction.atomic
-def exchange_found_chips(actor, tournament: Tournament, table: Table, found) -> dict:
+def exchange_found_chips(tournament: Tournament, *, actor: Actor, table: Table, found) -> dict:
     """TDA 21C, a floor action: chips of a removed denomination found after the race are exchanged at equal
     value for the smallest chip in play; what is worth less than one of it is removed from play."""
     require(actor, roles.MOVING)
@@ -231,5 +232,5 @@ def exchange_found_chips(actor, tournament: Tournament, table: Table, found) -> 
                                       table=table.number, created_at=now, created_by=actor_user(actor))
     answer = {"table": table.number, "found": {str(v): n for v, n in sorted(chips.items())}, "chip": color_up.new_chip,
               "exchanged": exchanged, "removed": removed}
-    record_event(t, "chips.found", answer, actor)
+    record_event(t, actor=actor, type_="chips.found", payload=answer)
     return answer

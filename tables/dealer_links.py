@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import broadcast, groups, roles
+from core.actor import Actor
 from core.errors import ServiceError, check_length, require
 from tournament.audit import lock_tournament, record_event
 
@@ -33,7 +34,7 @@ def actor_for(link: DealerLink) -> roles.DeviceActor:
 
 
 @transaction.atomic
-def create_dealer_link(actor, table: Table, label: str = "") -> tuple[DealerLink, str]:
+def create_dealer_link(table: Table, *, actor: Actor, label: str = "") -> tuple[DealerLink, str]:
     """A new link for the table's tablet. Returns the link and its secret, which is never shown again."""
     require(actor, roles.DEALER_LINKS)
     label = (label or "").strip()
@@ -45,12 +46,13 @@ def create_dealer_link(actor, table: Table, label: str = "") -> tuple[DealerLink
     link = DealerLink(table=table, label=label, created_by=actor)
     token = link.new_token()
     link.save()
-    record_event(t, "table.dealer_link_created", {"table": table.number, "link": link.pk, "label": label}, actor, stats=False)
+    record_event(t, actor=actor, type_="table.dealer_link_created", payload={"table": table.number, "link": link.pk, "label": label},
+                 stats=False)
     return link, token
 
 
 @transaction.atomic
-def revoke_dealer_link(actor, link: DealerLink) -> DealerLink:
+def revoke_dealer_link(link: DealerLink, *, actor: Actor) -> DealerLink:
     """The link stops working at once; a tablet that has it open goes blank."""
     require(actor, roles.DEALER_LINKS)
     t = lock_tournament(link.table.tournament_id)
@@ -60,7 +62,7 @@ def revoke_dealer_link(actor, link: DealerLink) -> DealerLink:
     link.revoked_at = timezone.now()
     link.revoked_by = actor
     link.save(update_fields=["revoked_at", "revoked_by"])
-    record_event(t, "table.dealer_link_revoked", {"table": link.table.number, "link": link.pk, "label": link.label},
-                 actor, stats=False)
+    record_event(t, actor=actor, type_="table.dealer_link_revoked",
+                 payload={"table": link.table.number, "link": link.pk, "label": link.label}, stats=False)
     transaction.on_commit(lambda: broadcast.close_sockets(groups.dealer_link(link.pk), "revoked"))
     return link

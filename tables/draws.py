@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -29,31 +30,31 @@ def pending_draw(t: Tournament) -> Draw:
     number = next_number(Draw.objects.filter(tournament=t))
     draw = Draw.objects.create(tournament=t, number=number, commitment=seating.commitment(seed), seed=seed.hex(),
                                committed_at=timezone.now())
-    record_event(t, "draw.committed", {"draw": number, "commitment": draw.commitment}, None, stats=False)
+    record_event(t, actor=None, type_="draw.committed", payload={"draw": number, "commitment": draw.commitment}, stats=False)
     return draw
 
 
 @transaction.atomic
-def commit_next_draw(actor, tournament: Tournament) -> Draw:
+def commit_next_draw(tournament: Tournament, *, actor: Actor) -> Draw:
     """Make sure the room can see the commitment of the next draw before anything is drawn."""
     require(actor, roles.SEATING)
     t = lock_tournament(tournament.pk)
     return pending_draw(t)
 
 
-def run_draw(t: Tournament, kind: str, inputs: dict, compute, actor) -> tuple[Draw, object]:
+def run_draw(t: Tournament, *, actor: Actor, kind: str, inputs: dict, compute) -> tuple[Draw, object]:
     """Every draw (DESIGN.md, "Randomness"): the seed committed beforehand runs `compute(seed) -> (result,
     recorded)`, and the draw is revealed with its inputs and what it recorded. Returns the draw and the
     result for the caller to write; the caller commits the next seed (pending_draw) once its events are
     recorded. A draw the rules refuse raises from `compute`, and nothing is revealed."""
     draw = pending_draw(t)
     result, recorded = compute(bytes.fromhex(draw.seed))
-    reveal(t, draw, kind, inputs, recorded, actor)
+    reveal(t, actor=actor, draw=draw, kind=kind, inputs=inputs, result=recorded)
     return draw, result
 
 
-def seat_draw(t: Tournament, kind: str, fn, room: seating.Room, needs: dict, inputs: dict,
-              actor) -> tuple[Draw, dict[int, tuple[int, int]]]:
+def seat_draw(t: Tournament, *, actor: Actor, kind: str, fn, room: seating.Room, needs: dict,
+              inputs: dict) -> tuple[Draw, dict[int, tuple[int, int]]]:
     """A seat draw (`fn`: seating.draw_start or draw_late) over the room for `inputs["entries"]`: the draw
     and its seats (entry -> table, seat). A draw the rules refuse is an error the floor can act on."""
     def compute(seed: bytes):
@@ -62,10 +63,10 @@ def seat_draw(t: Tournament, kind: str, fn, room: seating.Room, needs: dict, inp
         except seating.DrawError as exc:
             raise draw_error(exc) from exc
         return result, seating.result_rows(result)
-    return run_draw(t, kind, inputs, compute, actor)
+    return run_draw(t, actor=actor, kind=kind, inputs=inputs, compute=compute)
 
 
-def reveal(t: Tournament, draw: Draw, kind: str, inputs: dict, result, actor) -> Draw:
+def reveal(t: Tournament, *, actor: Actor, draw: Draw, kind: str, inputs: dict, result) -> Draw:
     draw.kind, draw.inputs, draw.result, draw.drawn_at = kind, inputs, result, timezone.now()
     draw.actor = actor_user(actor)
     draw.save(update_fields=["kind", "inputs", "result", "drawn_at", "actor"])
@@ -204,7 +205,7 @@ def _unseated_entries(t: Tournament) -> list:
 
 
 @transaction.atomic
-def draw_start(actor, tournament: Tournament) -> Draw:
+def draw_start(tournament: Tournament, *, actor: Actor) -> Draw:
     """The start draw (TDA 5): every registered entry to a random seat, tables filled evenly, the
     fewest tables needed; driven by the seed committed beforehand, which is revealed with the result."""
     require(actor, roles.SETUP)
@@ -220,15 +221,15 @@ def draw_start(actor, tournament: Tournament) -> Draw:
     room, by_number = room_of(t, tables)
     inputs = {"entries": [e.number for e in entries], **room_json(room), **needs_inputs(needs)}
     _fast_toast_compression()
-    draw, result = seat_draw(t, Draw.Kind.START, seating.draw_start, room, needs, inputs, actor)
+    draw, result = seat_draw(t, actor=actor, kind=Draw.Kind.START, fn=seating.draw_start, room=room, needs=needs, inputs=inputs)
     now = timezone.now()
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, now)
     if t.status == Tournament.Status.SETUP:
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
-    record_event(t, "seating.drawn", {
+    record_event(t, actor=actor, type_="seating.drawn", payload={
         "draw": draw.number, "kind": draw.kind, "commitment": draw.commitment, "seed": draw.seed,
         "seated": len(result), "tables": sorted(by_number),
-    }, actor, stats=False)
+    }, stats=False)
     pending_draw(t)
     return draw
 
@@ -249,24 +250,24 @@ def late_room(t: Tournament, count: int, needs: dict[int, seating.Need]) -> tupl
     return room, by_number
 
 
-def seat_late_entries(actor, t: Tournament, entries: list[Entry], kind: str = Draw.Kind.LATE) -> Draw:
+def seat_late_entries(t: Tournament, *, actor: Actor, entries: list[Entry], kind: str = Draw.Kind.LATE) -> Draw:
     """Late entries and re-entries (TDA 5): each to a random open seat at a table with the fewest
     players. The caller holds the tournament lock and checked the role."""
     needs = needs_of(t, entries)
     room, by_number = late_room(t, len(entries), needs)
     inputs = {"entries": sorted(e.number for e in entries), **room_json(room), **needs_inputs(needs)}
-    draw, result = seat_draw(t, kind, seating.draw_late, room, needs, inputs, actor)
+    draw, result = seat_draw(t, actor=actor, kind=kind, fn=seating.draw_late, room=room, needs=needs, inputs=inputs)
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, timezone.now())
-    record_event(t, "seating.drawn", {
+    record_event(t, actor=actor, type_="seating.drawn", payload={
         "draw": draw.number, "kind": kind, "commitment": draw.commitment, "seed": draw.seed, "seated": len(result),
         "entries": sorted(result), "seats": [{"entry": n, "table": tb, "seat": s} for n, (tb, s) in sorted(result.items())],
-    }, actor, stats=False)
+    }, stats=False)
     pending_draw(t)
     return draw
 
 
 @transaction.atomic
-def seat_waiting_entries(actor, tournament: Tournament) -> Draw:
+def seat_waiting_entries(tournament: Tournament, *, actor: Actor) -> Draw:
     """Seat every live entry that has no seat yet (after the start draw), by the late-entry rule."""
     require(actor, roles.SEATING)
     t = lock_tournament(tournament.pk)
@@ -276,11 +277,11 @@ def seat_waiting_entries(actor, tournament: Tournament) -> Draw:
                    .exclude(pk__in=live_seats(t).values("entry_id")).order_by("number"))
     if not entries:
         raise ServiceError(_("Every live entry has a seat."), code="nobody_waiting", status=409)
-    return seat_late_entries(actor, t, entries)
+    return seat_late_entries(t, actor=actor, entries=entries)
 
 
 @transaction.atomic
-def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None = None) -> dict:
+def draw_button(table: Table, *, actor: Actor, cards: dict | None = None, seat: int | None = None) -> dict:
     """The button draw (TDA 2 and house rules): high card, suits spades > hearts > diamonds > clubs.
     With no input the software deals one card per occupied seat from a committed, shuffled deck;
     `cards` ({seat: "As"}) records the dealt result; `seat` sets the button where the floor says."""
@@ -312,43 +313,45 @@ def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None
             raise ServiceError(_("Write each card as rank and suit, for example As, Td, 9c, each card once."),
                                code="bad_cards") from exc
     else:
-        return software_button(t, table, actor)
-    return _set_button(t, table, actor, winner, dealt, None)
+        return software_button(t, actor=actor, table=table)
+    return _set_button(t, actor=actor, table=table, winner=winner, dealt=dealt, draw_number=None)
 
 
-def software_button(t: Tournament, table: Table, actor) -> dict:
+def software_button(t: Tournament, *, actor: Actor, table: Table) -> dict:
     """The software's high-card draw for the button, from the committed seed (lock held)."""
     occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
     def compute(seed: bytes):
         dealt = seating.deal_high_card(seed, occupied)
         return dealt, {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
-    draw, dealt = run_draw(t, Draw.Kind.BUTTON, {"table": table.number, "seats": occupied}, compute, actor)
+    draw, dealt = run_draw(t, actor=actor, kind=Draw.Kind.BUTTON, inputs={"table": table.number, "seats": occupied}, compute=compute)
     winner = draw.result["button"]
-    result = _set_button(t, table, actor, winner, dealt, draw.number)
+    result = _set_button(t, actor=actor, table=table, winner=winner, dealt=dealt, draw_number=draw.number)
     pending_draw(t)
     return result
 
 
-def draw_tie_order(t: Tournament, entries: list[int], place: int, place_low: int, actor) -> Draw | None:
+def draw_tie_order(t: Tournament, *, actor: Actor, entries: list[int], place: int, place_low: int) -> Draw | None:
     """Tied players share the prizes of their places; who gets the odd minor units is drawn from the
     committed seed (lock held). One draw per set of tied players: a set already drawn keeps its order
     (its places may shift when an earlier bust is undone); returns the new draw, or None."""
     entries = sorted(entries)
     if tie_orders(t).get(frozenset(entries)) is not None:
         return None
-    draw, _order = run_draw(t, Draw.Kind.TIE, {"entries": entries, "places": [place, place_low]},
-                            lambda seed: (None, {"order": seating.tie_order(seed, entries)}), actor)
-    record_event(t, "draw.tie", {"draw": draw.number, "entries": entries, "place": place, "place_low": place_low,
-                                 "order": draw.result["order"]}, actor, stats=False)
+    draw, _order = run_draw(t, actor=actor, kind=Draw.Kind.TIE,
+                            inputs={"entries": entries, "places": [place, place_low]},
+                            compute=lambda seed: (None, {"order": seating.tie_order(seed, entries)}))
+    record_event(t, actor=actor, type_="draw.tie", payload={"draw": draw.number, "entries": entries, "place": place, "place_low": place_low,
+                                 "order": draw.result["order"]}, stats=False)
     pending_draw(t)
     return draw
 
 
-def _set_button(t: Tournament, table: Table, actor, winner: int, dealt: dict, draw_number: int | None) -> dict:
+def _set_button(t: Tournament, *, actor: Actor, table: Table, winner: int, dealt: dict, draw_number: int | None) -> dict:
     """A button draw gives the button of the table's next hand; the blinds follow from it."""
     table.button_seat, table.small_blind_seat, table.big_blind_seat, table.positions_next = winner, None, None, True
     table.needs_button = False
     table.save(update_fields=POSITION_FIELDS)
-    record_event(t, "table.button", {"table": table.number, "seat": winner, "cards": {str(k): v for k, v in dealt.items()},
-                                     "draw": draw_number}, actor, stats=False)
+    record_event(t, actor=actor, type_="table.button",
+                 payload={"table": table.number, "seat": winner, "cards": {str(k): v for k, v in dealt.items()},
+                                     "draw": draw_number}, stats=False)
     return {"table": table.number, "button": winner, "cards": dealt, "draw": draw_number}

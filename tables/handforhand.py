@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from clock.models import ClockState
 from clock.services import pause_clock, resume_clock, take_time
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -31,7 +32,7 @@ def _locked(t: Tournament) -> HandForHand | None:
 
 
 @transaction.atomic
-def start_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
+def start_hand_for_hand(tournament: Tournament, *, actor: Actor) -> HandForHand:
     """The director announces hand-for-hand: the clock stops; tables finish the hand they play;
     the first hand-for-hand hand is called once every table is between hands."""
 
@@ -49,14 +50,14 @@ def start_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
         tournament=t, number=number, started_at=timezone.now(), started_by=actor_user(actor), paused_clock=paused,
         players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())
     tables = [table.number for table in playing_tables(t)]
-    record_event(t, "h4h.started", {"number": number, "players": h.players_at_start, "clock_paused": paused,
-                                    "tables": tables, "h4h": lobby_state(h)}, actor, stats=False)
-    call_next(t, actor, h)
+    record_event(t, actor=actor, type_="h4h.started", payload={"number": number, "players": h.players_at_start, "clock_paused": paused,
+                                    "tables": tables, "h4h": lobby_state(h)}, stats=False)
+    call_next(t, actor=actor, h=h)
     return h
 
 
 @transaction.atomic
-def stop_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
+def stop_hand_for_hand(tournament: Tournament, *, actor: Actor) -> HandForHand:
     """The director ends hand-for-hand (the bubble has burst): the clock runs again if it ran before."""
 
     require(actor, roles.SETUP)
@@ -70,12 +71,12 @@ def stop_hand_for_hand(actor, tournament: Tournament) -> HandForHand:
     if resumed:
         resume_clock(t, actor=actor)
     tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
-    record_event(t, "h4h.ended", {"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken,
-                                  "clock_resumed": resumed, "tables": tables, "h4h": lobby_state(h)}, actor, stats=False)
+    record_event(t, actor=actor, type_="h4h.ended", payload={"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken,
+                                  "clock_resumed": resumed, "tables": tables, "h4h": lobby_state(h)}, stats=False)
     return h
 
 
-def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
+def call_next(t: Tournament, *, actor: Actor, h: HandForHand | None = None) -> bool:
     """Call the next hand-for-hand hand if every table is between hands and no slip is pending
     (the caller holds the tournament lock). Returns whether a hand was called."""
     h = h or _locked(t)
@@ -84,7 +85,7 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
     if h.called:
         if waiting(t, h):
             return False
-        _complete(t, actor, h)  # the tables still waited for have broken
+        _complete(t, actor=actor, h=h)  # the tables still waited for have broken
         return True
     tables = playing_tables(t)
     if not tables or any(table.hand_in_progress for table in tables):
@@ -96,8 +97,8 @@ def call_next(t: Tournament, actor, h: HandForHand | None = None) -> bool:
     h.hand += 1
     h.called, h.tables, h.shuffled, h.reported = True, [table.number for table in tables], [], []
     h.save(update_fields=["hand", "called", "tables", "shuffled", "reported"])
-    record_event(t, "h4h.hand_called", {"number": h.number, "hand": h.hand, "tables": h.tables, "h4h": lobby_state(h)},
-                 actor, stats=False)
+    record_event(t, actor=actor, type_="h4h.hand_called",
+                 payload={"number": h.number, "hand": h.hand, "tables": h.tables, "h4h": lobby_state(h)}, stats=False)
     return True
 
 
@@ -143,7 +144,7 @@ def bust_group(t: Tournament, table: Table | None) -> tuple[str, HandForHand | N
 
 
 @transaction.atomic
-def hand_done(actor, table: Table) -> HandForHand | None:
+def hand_done(table: Table, *, actor: Actor) -> HandForHand | None:
     """A table reports its hand done ("Hand done" on the dealer tablet, or the floor for it). Returns
     hand-for-hand if it is on (read_models.hand_for_hand_status tells where it stands)."""
     require(actor, roles.REPORTING, table=table)
@@ -171,15 +172,15 @@ def hand_done(actor, table: Table) -> HandForHand | None:
         h.reported = [*h.reported, table.number]
         h.save(update_fields=["reported"])
         payload.update({"h4h_hand": h.hand, "waiting_for": waiting(t, h)})
-    record_event(t, "table.hand_done", payload, actor, stats=False, seats=balance_move_out_pending(table))
+    record_event(t, actor=actor, type_="table.hand_done", payload=payload, stats=False, seats=balance_move_out_pending(table))
     if in_hand and not payload["waiting_for"]:
-        _complete(t, actor, h)
+        _complete(t, actor=actor, h=h)
     elif h is not None and not h.called:
-        call_next(t, actor, h)
+        call_next(t, actor=actor, h=h)
     return h
 
 
-def _complete(t: Tournament, actor, h: HandForHand) -> None:
+def _complete(t: Tournament, *, actor: Actor, h: HandForHand) -> None:
     """Every table has reported: the hand is over. Its time comes off the clock; the next hand is
     called unless moves are to be made first."""
 
@@ -195,7 +196,7 @@ def _complete(t: Tournament, actor, h: HandForHand) -> None:
     busts = [{"entry": number, "place": place, "place_low": low or place}
              for number, place, low in Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED)
              .order_by("finish_place", "number").values_list("number", "finish_place", "finish_place_low")]
-    record_event(t, "h4h.hand_complete", {"number": h.number, "hand": h.hand, "seconds": taken, "busts": busts,
+    record_event(t, actor=actor, type_="h4h.hand_complete", payload={"number": h.number, "hand": h.hand, "seconds": taken, "busts": busts,
                                           "entries": [b["entry"] for b in busts], "tables": h.tables,
-                                          "h4h": lobby_state(h)}, actor)
-    call_next(t, actor, h)
+                                          "h4h": lobby_state(h)})
+    call_next(t, actor=actor, h=h)

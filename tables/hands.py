@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from clock.selectors import rows_of
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Tournament
@@ -37,7 +38,7 @@ def repeated_start(table: Table, now) -> HandStart | None:
     return HandStart.objects.filter(table=table, number=table.hand_number, undone_at__isnull=True).first()
 
 
-def _hand_started(actor, table: Table, source: str) -> HandStart:
+def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.in_play:
@@ -67,10 +68,10 @@ def _hand_started(actor, table: Table, source: str) -> HandStart:
     table.hand_number, table.hand_started_at, table.hand_level_index = number, now, level_index
     table.hand_in_progress = True
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
-    record_event(t, "table.hand_started", {
+    record_event(t, actor=actor, type_="table.hand_started", payload={
         "table": table.number, "hand": number, "level": rows[level_index].number, "level_index": level_index,
         "level_changed": changed, "source": source, "positions": nxt.as_dict() if nxt else None,
-    }, actor, stats=False, seats=balance_move_out_pending(table))
+    }, stats=False, seats=balance_move_out_pending(table))
     return hand
 
 
@@ -97,11 +98,11 @@ def _dealt_in(t: Tournament, table: Table) -> list[int]:
 
 
 @transaction.atomic
-def start_hand(actor, table: Table) -> HandStart:
+def start_hand(table: Table, *, actor: Actor) -> HandStart:
     """The dealer's "Shuffle / new hand" button."""
     require(actor, roles.DEALING, table=table)
     source = HandStart.Source.TABLET if roles.DEALER in roles.user_roles(actor) else HandStart.Source.FLOOR
-    return _hand_started(actor, table, source)
+    return _hand_started(table, actor=actor, source=source)
 
 
 @transaction.atomic
@@ -110,11 +111,11 @@ def start_hand_by_shuffler(token: str) -> HandStart:
     table = table_for_token(token)
     if table is None:
         raise ServiceError(_("Unknown or revoked shuffler token."), code="bad_token", status=403)
-    return _hand_started(f"shuffler:table {table.number}", table, HandStart.Source.SHUFFLER)
+    return _hand_started(table, actor=f"shuffler:table {table.number}", source=HandStart.Source.SHUFFLER)
 
 
 @transaction.atomic
-def undo_hand_start(actor, table: Table) -> HandStart:
+def undo_hand_start(table: Table, *, actor: Actor) -> HandStart:
     """Undo a mistaken press: the table returns to the hand and level it had before."""
     require(actor, roles.DEALING, table=table)
     t = lock_tournament(table.tournament_id)
@@ -134,8 +135,8 @@ def undo_hand_start(actor, table: Table) -> HandStart:
         if len(hand.previous_positions) > 4:  # whether the hand before was still in play (not reported done)
             table.hand_in_progress = bool(hand.previous_positions[4])
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
-    record_event(t, "table.hand_start_undone", {"table": table.number, "hand": hand.number}, actor, stats=False,
+    record_event(t, actor=actor, type_="table.hand_start_undone", payload={"table": table.number, "hand": hand.number}, stats=False,
                  seats=balance_move_out_pending(table))
     if not table.hand_in_progress:
-        handforhand.call_next(t, actor)  # hand-for-hand may have waited for this table's hand: it is not in play after all
+        handforhand.call_next(t, actor=actor)  # hand-for-hand may have waited for this table's hand: it is not in play after all
     return hand

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Tournament
@@ -16,7 +17,7 @@ from .selectors import HOUSE_FIELDS, house_rules, house_rules_json
 
 
 @transaction.atomic
-def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
+def set_house_rules(tournament: Tournament, *, actor: Actor, data: dict) -> HouseRules:
     """The director sets the house rules (unknown names are refused; the rest keep their value;
     invalid values raise django's ValidationError, by field). A changed halt setting flags the
     tables at once; a changed threshold, donor or redraw setting balances the room at once."""
@@ -37,9 +38,9 @@ def set_house_rules(actor, tournament: Tournament, data: dict) -> HouseRules:
     after = house_rules_json(rules)
     changed = {k: {"from": before[k], "to": after[k]} for k in HOUSE_FIELDS if before[k] != after[k]}
     if changed:
-        record_event(t, "house_rules.changed", {"changed": changed}, actor, stats=False)
+        record_event(t, actor=actor, type_="house_rules.changed", payload={"changed": changed}, stats=False)
         if {"balance_threshold", "donor", "redraw_at_three", "redraw_at_two"} & set(changed):
-            rebalance(t, actor)  # the moves the new rules call for, now
+            rebalance(t, actor=actor)  # the moves the new rules call for, now
         else:
-            flag_halts(t, actor)
+            flag_halts(t, actor=actor)
     return rules

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, clean_reason, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -33,7 +34,7 @@ logger = logging.getLogger(__name__)
 MAX_STEPS = 50  # moves decided after one event; a bust needs one, a break one per player
 
 
-def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) -> list[int]:
+def flag_halts(t: Tournament, *, actor: Actor, tables: dict[int, TableRow] | None = None) -> list[int]:
     """Store which tables must halt (TDA24 R11-D), tell the tables whose flag changed. `tables`: the room as read by the caller."""
     rules, room = house_rules(t), tables or read_room(t)
     # A button is asked only where two play: at a table left with one (busts, moves out) there is none to enter.
@@ -47,12 +48,12 @@ def flag_halts(t: Tournament, actor, tables: dict[int, TableRow] | None = None) 
     if now_halted != was:
         Table.objects.filter(tournament=t, number__in=now_halted - was).update(halted=True)
         Table.objects.filter(tournament=t, number__in=was - now_halted).update(halted=False)
-        record_event(t, "tables.halted", {"halted": sorted(now_halted), "tables": sorted(now_halted ^ was)},
-                     actor, stats=False)
+        record_event(t, actor=actor, type_="tables.halted",
+                     payload={"halted": sorted(now_halted), "tables": sorted(now_halted ^ was)}, stats=False)
     return sorted(now_halted)
 
 
-def decide(t: Tournament, actor) -> list[Move]:
+def decide(t: Tournament, *, actor: Actor) -> list[Move]:
     """Balance the room by the rules (the caller holds the tournament lock): a break when everyone
     fits at one table fewer, otherwise one move while the tables are out of balance. Returns the
     moves created. When the tables are out of balance and no move is legal, nothing moves and the
@@ -73,7 +74,7 @@ def decide(t: Tournament, actor) -> list[Move]:
             # The final table forms when everyone fits at it, at the tournament's final-table size.
             last = max(playing, key=lambda row: (row.break_order, row.number))
             if total <= min(t.final_table_size, last.seats):
-                created += redraw(t, actor, [last.number])
+                created += redraw(t, actor=actor, keep=[last.number])
                 redrawn = True
                 break
             breaking = None
@@ -82,17 +83,17 @@ def decide(t: Tournament, actor) -> list[Move]:
         if breaking is not None:
             remaining = len(playing) - 1
             if remaining == 3 and rules.redraw_at_three or remaining == 2 and rules.redraw_at_two:
-                created += redraw(t, actor, [row.number for row in playing if row.number != breaking])
+                created += redraw(t, actor=actor, keep=[row.number for row in playing if row.number != breaking])
                 redrawn = True
                 break
-            if take_in_nobody(t, actor, tables, tables[breaking]):
+            if take_in_nobody(t, actor=actor, tables=tables, breaking=tables[breaking]):
                 continue  # those players stay where they sit: decide again
             if not bal.break_fits(states, breaking):
                 blocked = {"reason": "break_waits", "tables": [breaking], "message": _(
                     "Table %(table)s breaks as soon as the pending move slips free enough seats at the other tables: "
                     "confirm them, then press Balance now.") % {"table": breaking}}
                 break
-            created += break_table(t, actor, tables, tables[breaking])
+            created += break_table(t, actor=actor, tables=tables, breaking=tables[breaking])
             continue
         chosen = bal.pair(states, settings)  # the donor and the receiver: only their positions matter
         if isinstance(chosen, tuple):
@@ -110,16 +111,17 @@ def decide(t: Tournament, actor) -> list[Move]:
             full = [tables[row.number].state() for row in playing]
             for number in [decision.table] + [n for n in bal.buttons_needed(full, settings) if n != decision.table]:
                 if Table.objects.filter(tournament=t, number=number, needs_button=False).update(needs_button=True):
-                    record_event(t, "table.button_needed", {"table": number}, actor, stats=False)
+                    record_event(t, actor=actor, type_="table.button_needed", payload={"table": number}, stats=False)
             break
-        move = create_slip(t, actor, Move.Kind.BALANCE, tables[decision.from_table].occupied[decision.from_seat],
-                       tables[decision.from_table], decision.from_seat, tables[decision.to_table], decision.to_seat,
-                       decision.position)
-        announce(t, actor, [move], Move.Kind.BALANCE)
+        move = create_slip(t, actor=actor, kind=Move.Kind.BALANCE, entry_id=tables[decision.from_table].occupied[decision.from_seat],
+                       src=tables[decision.from_table], from_seat=decision.from_seat, dst=tables[decision.to_table],
+                       to_seat=decision.to_seat,
+                       position=decision.position)
+        announce(t, actor=actor, moves=[move], kind=Move.Kind.BALANCE)
         created.append(move)
-    flag_halts(t, actor, None if redrawn else tables)
-    notify(t, actor, "balance.no_move" if blocked else None, blocked)
-    call_next(t, actor)  # a break or a redraw may have ended the hand hand-for-hand waited for
+    flag_halts(t, actor=actor, tables=None if redrawn else tables)
+    notify(t, actor=actor, type_="balance.no_move" if blocked else None, payload=blocked)
+    call_next(t, actor=actor)  # a break or a redraw may have ended the hand hand-for-hand waited for
     return created
 
 
@@ -135,19 +137,19 @@ def no_move_notice(decision: bal.NoMove) -> dict:
     return {"reason": decision.reason, "tables": [decision.donor, decision.receiver], "message": message}
 
 
-def notify(t: Tournament, actor, type_: str | None, payload: dict | None = None) -> None:
+def notify(t: Tournament, *, actor: Actor, type_: str | None, payload: dict | None = None) -> None:
     """Tell the floor, once, that balancing is stuck and why (balance.no_move, balance.blocked,
     balance.failed), or that it no longer is (balance.clear). The latest of these events is the
     notice the map's balancing status shows."""
     standing = balancing_notice(t)
     if type_ is None:
         if standing is not None:
-            record_event(t, "balance.clear", {}, actor, stats=False)
+            record_event(t, actor=actor, type_="balance.clear", payload={}, stats=False)
         return
     if standing is not None and standing["type"] == type_ and all(
             standing.get(k) == v for k, v in (payload or {}).items() if k != "message"):
         return  # the same notice stands: not again after every bust
-    record_event(t, type_, payload or {}, actor, stats=False)
+    record_event(t, actor=actor, type_=type_, payload=payload or {}, stats=False)
 
 
 def _locked_move(t: Tournament, number) -> Move:
@@ -177,7 +179,7 @@ def _finish_break(t: Tournament, table: Table, now) -> bool:
 
 
 @transaction.atomic
-def confirm_move(actor, tournament: Tournament, number) -> Move:
+def confirm_move(tournament: Tournament, *, actor: Actor, number) -> Move:
     """The player sat down at the new seat: the old seat ends, the new one begins (chips travel)."""
     require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
@@ -194,34 +196,34 @@ def confirm_move(actor, tournament: Tournament, number) -> Move:
     move.save(update_fields=["status", "closed_at", "closed_by"])
     Seat.objects.create(tournament=t, entry=move.entry, table=move.to_table, seat=move.to_seat, draw=move.draw, seated_at=now)
     broken = _finish_break(t, Table.objects.select_for_update().get(pk=move.from_table_id), now)
-    record_event(t, "move.done", {"move": slip(move), "entries": [move.entry.number],
+    record_event(t, actor=actor, type_="move.done", payload={"move": slip(move), "entries": [move.entry.number],
                                   "tables": [move.from_table.number, move.to_table.number],
-                                  "broken": move.from_table.number if broken else None}, actor, stats=False)
+                                  "broken": move.from_table.number if broken else None}, stats=False)
     if broken or not Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists():
-        rebalance(t, actor)  # the room as the slips left it: what waited for them (a break, a move) is decided now
+        rebalance(t, actor=actor)  # the room as the slips left it: what waited for them (a break, a move) is decided now
     else:
-        flag_halts(t, actor)
-    call_next(t, actor)
+        flag_halts(t, actor=actor)
+    call_next(t, actor=actor)
     return move
 
 
 @transaction.atomic
-def cancel_move(actor, tournament: Tournament, number, reason: str = "") -> Move:
+def cancel_move(tournament: Tournament, *, actor: Actor, number, reason: str = "") -> Move:
     """The floor cancels a slip (the reserved seat is free again). The room is not balanced again
     by itself: the floor asks for it ("Balance now") when the cause is fixed."""
     require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
     move = _locked_move(t, number)
     reason = clean_reason(reason, Move, "cancel_reason")
-    cancel_slip(t, move, actor, reason or "cancelled", note=reason)
+    cancel_slip(t, actor=actor, move=move, reason=reason or "cancelled", note=reason)
     tables = read_room(t)
-    flag_halts(t, actor, tables)
+    flag_halts(t, actor=actor, tables=tables)
     due = balance_due(t, tables)
     if due:  # not balanced again by itself (the floor fixes the cause first), but never out of balance unsaid
-        notify(t, actor, "balance.no_move", {"reason": "slip_cancelled", "tables": due, "message": _(
+        notify(t, actor=actor, type_="balance.no_move", payload={"reason": "slip_cancelled", "tables": due, "message": _(
             "Slip %(move)s is cancelled and tables %(tables)s are out of balance: press Balance now when the floor "
             "is ready.") % {"move": move.number, "tables": ", ".join(map(str, due))}})
-    call_next(t, actor)
+    call_next(t, actor=actor)
     return move
 
 
@@ -232,14 +234,14 @@ def balance_due(t: Tournament, tables: dict[int, TableRow]) -> list[int]:
 
 
 @transaction.atomic
-def balance_now(actor, tournament: Tournament) -> list[Move]:
+def balance_now(tournament: Tournament, *, actor: Actor) -> list[Move]:
     """On demand: decide the moves the rules call for now."""
     require(actor, roles.MOVING)
     t = lock_tournament(tournament.pk)
-    return decide(t, actor)
+    return decide(t, actor=actor)
 
 
-def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
+def after_seat_freed(t: Tournament, *, actor: Actor, entry: Entry) -> list[Move]:
     """Called by a bust or a void (tournament lock held): a pending slip of that entry is void, and
     the room is balanced again. Balancing never makes the bust or the void fail: a refusal of the
     rules (a draw that cannot be made) and even a software error in them roll back only the
@@ -247,11 +249,11 @@ def after_seat_freed(t: Tournament, actor, entry: Entry) -> list[Move]:
     now = timezone.now()
     for move in Move.objects.select_for_update().select_related("entry", "from_table", "to_table").filter(
             entry=entry, status=Move.Status.PENDING):
-        close_slip(move, actor, "busted", now)
-    return rebalance(t, actor, entry)
+        close_slip(move, actor=actor, reason="busted", now=now)
+    return rebalance(t, actor=actor, entry=entry)
 
 
-def rebalance(t: Tournament, actor, entry: Entry | None = None) -> list[Move]:
+def rebalance(t: Tournament, *, actor: Actor, entry: Entry | None = None) -> list[Move]:
     """Balance the room after `entry` left or came back, or the rules changed (tournament lock held). Balancing never makes that
     action fail: a refusal of the rules (a draw that cannot be made) and even a software error in them roll
     back only the balancing (a savepoint), and the floor gets a notice to check the tables and balance by hand."""
@@ -259,13 +261,13 @@ def rebalance(t: Tournament, actor, entry: Entry | None = None) -> list[Move]:
         return []
     try:
         with transaction.atomic():
-            return decide(t, actor)
+            return decide(t, actor=actor)
     except ServiceError as exc:
-        notify(t, actor, "balance.blocked", {"message": str(exc.message), "code": exc.code})
+        notify(t, actor=actor, type_="balance.blocked", payload={"message": str(exc.message), "code": exc.code})
     except Exception as exc:  # a defect in balancing must not undo the bust: logged, and the floor is told
         logger.exception("balancing failed after a change (entry #%s) in tournament %s", entry and entry.number, t.pk)
-        notify(t, actor, "balance.failed", {"error": type(exc).__name__, "message": _(
+        notify(t, actor=actor, type_="balance.failed", payload={"error": type(exc).__name__, "message": _(
             "Balancing failed with a software error (it is logged); nobody was moved. Check the tables and press "
             "Balance now.")})
-    flag_halts(t, actor)
+    flag_halts(t, actor=actor)
     return []

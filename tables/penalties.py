@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, clean_reason, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -48,8 +49,9 @@ def _offender(t: Tournament, entry_number: int | None, table: int | None, seat: 
 
 
 @transaction.atomic
-def give_penalty(actor, t: Tournament, entry_number: int | None, kind: str, rounds: int | None, reason: str, *,
-                 table: int | None = None, seat: int | None = None) -> Penalty:
+def give_penalty(t: Tournament, *,
+                 actor: Actor, entry_number: int | None, kind: str, rounds: int | None, reason: str, table: int | None = None,
+                 seat: int | None = None) -> Penalty:
     """A warning, one missed hand, or one to four rounds (a hand for every player at the table now, the
     offender included, per round) to the player of an entry in play, at the seat he holds. The player is
     named by his entry number, or by his table and seat (then `entry_number` is None)."""
@@ -71,15 +73,16 @@ def give_penalty(actor, t: Tournament, entry_number: int | None, kind: str, roun
         tournament=t, number=number, entry=entry, kind=kind, rounds=rounds if kind == mh.ROUNDS else None,
         players_at_table=players, hands=hands, table_number=held.table.number, seat=held.seat, reason=text,
         given_at=timezone.now(), given_by=actor_user(actor))
-    record_event(t, "penalty.given", {"penalty": number, "entry": entry.number, "name": entry.player.display_name,
+    record_event(t, actor=actor, type_="penalty.given",
+                 payload={"penalty": number, "entry": entry.number, "name": entry.player.display_name,
                                       "table": held.table.number, "seat": held.seat, "kind": kind,
-                                      "rounds": penalty.rounds, "players": players, "hands": hands, "reason": text},
-                 actor, stats=False, seats=False)
+                                      "rounds": penalty.rounds, "players": players, "hands": hands, "reason": text}, stats=False,
+                                      seats=False)
     return penalty
 
 
 @transaction.atomic
-def cancel_penalty(actor, t: Tournament, number: int, reason: str) -> Penalty:
+def cancel_penalty(t: Tournament, *, actor: Actor, number: int, reason: str) -> Penalty:
     """A penalty given in error ends now (what was served stays served); it stays on the record, cancelled."""
     require(actor, roles.PENALTIES)
     t = lock_tournament(t.pk)
@@ -93,7 +96,7 @@ def cancel_penalty(actor, t: Tournament, number: int, reason: str) -> Penalty:
     penalty.cancelled_at, penalty.cancelled_by, penalty.cancel_reason = timezone.now(), actor_user(actor), text
     penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
     seat = live_seats(t).select_related("table").filter(entry_id=penalty.entry_id).first()
-    record_event(t, "penalty.cancelled", {"penalty": number, "entry": penalty.entry.number,
+    record_event(t, actor=actor, type_="penalty.cancelled", payload={"penalty": number, "entry": penalty.entry.number,
                                           "table": seat.table.number if seat else penalty.table_number,
-                                          "reason": text}, actor, stats=False, seats=False)
+                                          "reason": text}, stats=False, seats=False)
     return penalty

@@ -4,6 +4,7 @@ balanced again. The tournament app announces the changes without knowing that ta
 receipts ask the same way where an entry sits."""
 from __future__ import annotations
 
+from core.actor import Actor
 from tournament.models import Entry, Tournament
 
 from .models import Seat
@@ -12,21 +13,21 @@ from .seats import free_seat, seat_new_entry
 from .selectors import seat_of, start_drawn
 
 
-def seat_registered_entry(*, actor, tournament: Tournament, entry: Entry) -> dict:
+def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:
     """Reaction to tournament.services.ENTRY_REGISTERED: after the start draw a new entry is seated at once."""
-    seat = seat_new_entry(actor, tournament, entry)
+    seat = seat_new_entry(tournament, actor=actor, entry=entry)
     if seat is None:
         return {}
     if not Seat.objects.filter(table=seat.table, ended_at__isnull=True).exclude(pk=seat.pk).exists():
-        rebalance(tournament, actor, entry)  # the first player at a table opened for late entries: others join
+        rebalance(tournament, actor=actor, entry=entry)  # the first player at a table opened for late entries: others join
     return {"table": seat.table.number, "seat": seat.seat}
 
 
-def free_voided_entry(*, actor, tournament: Tournament, entry: Entry) -> None:
+def free_voided_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to tournament.services.ENTRY_VOIDED: the entry never played; its seat is freed and the
     room balanced again."""
     free_seat(tournament, entry, Seat.End.VOID)
-    after_seat_freed(tournament, actor, entry)
+    after_seat_freed(tournament, actor=actor, entry=entry)
 
 
 def entry_seat(*, tournament: Tournament, entry: Entry) -> dict:

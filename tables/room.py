@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db import connection
 from django.utils import timezone
 
+from core.actor import Actor
 from core.errors import next_number
 from tournament.audit import actor_user, record_event
 from tournament.models import Tournament
@@ -93,7 +94,7 @@ def next_move_number(t: Tournament) -> int:
     return next_number(Move.objects.filter(tournament=t))
 
 
-def create_slip(t: Tournament, actor, kind: str, entry_id: int, src: TableRow, from_seat: int, dst: TableRow,
+def create_slip(t: Tournament, *, actor: Actor, kind: str, entry_id: int, src: TableRow, from_seat: int, dst: TableRow,
                 to_seat: int, position: str, draw: Draw | None = None, number: int | None = None, save: bool = True) -> Move:
     """A move slip (saved, or for the caller's bulk_create), and the room as the rules see it next."""
     move = Move(
@@ -107,28 +108,28 @@ def create_slip(t: Tournament, actor, kind: str, entry_id: int, src: TableRow, f
     return move
 
 
-def announce(t: Tournament, actor, moves: list[Move], kind: str, **extra) -> None:
+def announce(t: Tournament, *, actor: Actor, moves: list[Move], kind: str, **extra) -> None:
     if not moves:
         return
     moves = list(Move.objects.filter(pk__in=[m.pk for m in moves]).select_related(
         "entry__player", "from_table", "to_table").order_by("number"))  # one query for the slips' names and tables
-    record_event(t, "move.created", {"kind": kind, "moves": [slip(m) for m in moves],
+    record_event(t, actor=actor, type_="move.created", payload={"kind": kind, "moves": [slip(m) for m in moves],
                                      "entries": [m.entry.number for m in moves],
                                      "tables": sorted({m.from_table.number for m in moves} | {m.to_table.number for m in moves}),
-                                     **extra}, actor, stats=False)
+                                     **extra}, stats=False)
 
 
-def close_slip(move: Move, actor, reason: str, now=None) -> None:
+def close_slip(move: Move, *, actor: Actor, reason: str, now=None) -> None:
     """A pending slip is cancelled: its reserved seat is free again, the player stays."""
     move.status, move.closed_at, move.cancel_reason = Move.Status.CANCELLED, now or timezone.now(), reason[:200]
     move.closed_by = actor_user(actor)
     move.save(update_fields=["status", "closed_at", "closed_by", "cancel_reason"])
 
 
-def cancel_slip(t: Tournament, move: Move, actor, reason: str, now=None, note: str | None = None) -> None:
+def cancel_slip(t: Tournament, *, actor: Actor, move: Move, reason: str, now=None, note: str | None = None) -> None:
     """A pending slip is cancelled (its reserved seat is free again), with the event the floor sees;
     `note`: the reason as the event shows it, when not the stored one. `move` comes with its entry and tables."""
-    close_slip(move, actor, reason, now)
-    record_event(t, "move.cancelled", {"move": slip(move), "reason": reason if note is None else note,
+    close_slip(move, actor=actor, reason=reason, now=now)
+    record_event(t, actor=actor, type_="move.cancelled", payload={"move": slip(move), "reason": reason if note is None else note,
                                        "entries": [move.entry.number],
-                                       "tables": [move.from_table.number, move.to_table.number]}, actor, stats=False)
+                                       "tables": [move.from_table.number, move.to_table.number]}, stats=False)

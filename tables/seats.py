@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, clean_reason, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Entry, Player, Tournament
@@ -18,11 +19,11 @@ from .models import POSITION_FIELDS, Seat, SeatRequest, Table
 from .selectors import breaking_tables, live_seats, reserved_seats, seat_of, start_drawn
 
 
-def seat_new_entry(actor, t: Tournament, entry: Entry) -> Seat | None:
+def seat_new_entry(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | None:
     """Called by registration (tournament lock held): after the start draw, a new entry is seated at once."""
     if not start_drawn(t):
         return None
-    seat_late_entries(actor, t, [entry])
+    seat_late_entries(t, actor=actor, entries=[entry])
     return live_seats(t).select_related("table").get(entry=entry)
 
 
@@ -61,7 +62,7 @@ def _check_seat_open(t: Tournament, table: Table, seat) -> int:
 
 
 @transaction.atomic
-def correct_seat(actor, entry: Entry, table_number: int, seat_number: int) -> Seat:
+def correct_seat(entry: Entry, *, actor: Actor, table_number: int, seat_number: int) -> Seat:
     """A player found in the wrong seat goes to the right one and keeps the stack (TDA 5)."""
     require(actor, roles.SEATING)
     t = lock_tournament(entry.tournament_id)
@@ -76,11 +77,11 @@ def correct_seat(actor, entry: Entry, table_number: int, seat_number: int) -> Se
     now = timezone.now()
     _end_seat(old, Seat.End.CORRECTION, now)
     new = Seat.objects.create(tournament=t, entry=e, table=table, seat=seat_number, seated_at=now)
-    record_event(t, "seat.corrected", {
+    record_event(t, actor=actor, type_="seat.corrected", payload={
         "entry": e.number, "name": e.player.display_name, "entries": [e.number],
         "from": {"table": old.table.number, "seat": old.seat} if old else None,
         "to": {"table": table.number, "seat": seat_number},
-    }, actor, stats=False)
+    }, stats=False)
     return new
 
 
@@ -96,7 +97,7 @@ def _seat_free(t: Tournament, table: Table, seat: int) -> bool:
         (table.pk, seat) not in set(reserved_seats(t, [table.pk]))
 
 
-def reseat_after_undo(actor, t: Tournament, entry: Entry) -> Seat | None:
+def reseat_after_undo(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | None:
     """A bust undone (TDA: as if the bust never happened, in the room as it stands now): back to the
     entry's last seat if its table still plays and the seat is free; otherwise a seat by the late-entry
     draw at a table that plays (never at a breaking or a broken table). When the other tables have no
@@ -110,11 +111,11 @@ def reseat_after_undo(actor, t: Tournament, entry: Entry) -> Seat | None:
     elif start_drawn(t):
         try:
             with transaction.atomic():
-                seat_late_entries(actor, t, [entry])
+                seat_late_entries(t, actor=actor, entries=[entry])
         except ServiceError as exc:
             if exc.code != "no_open_seat" or last is None or last.table_id not in breaking_tables(t):
                 raise
-            breaks.cancel_break(t, actor, last.table, "bust undone: the table no longer breaks")
+            breaks.cancel_break(t, actor=actor, table=last.table, reason="bust undone: the table no longer breaks")
             free = [s for s in ([last.seat] + list(range(1, last.table.seats + 1))) if _seat_free(t, last.table, s)]
             if not free:
                 raise
@@ -124,7 +125,7 @@ def reseat_after_undo(actor, t: Tournament, entry: Entry) -> Seat | None:
 
 
 @transaction.atomic
-def enter_button(actor, table: Table, seat) -> dict:
+def enter_button(table: Table, *, actor: Actor, seat) -> dict:
     """The floor tells where the button is in the hand being played (or just played) at a table
     whose positions the software does not know (no hand signals, or no button draw); a move that
     waited for it is then decided."""
@@ -144,31 +145,31 @@ def enter_button(actor, table: Table, seat) -> dict:
     table.button_seat, table.small_blind_seat, table.big_blind_seat = now.button, now.small_blind, now.big_blind
     table.positions_next = table.needs_button = False
     table.save(update_fields=POSITION_FIELDS)
-    record_event(t, "table.positions", {"table": table.number, "positions": now.as_dict(), "source": "floor"},
-                 actor, stats=False)
-    moves.decide(t, actor)
+    record_event(t, actor=actor, type_="table.positions",
+                 payload={"table": table.number, "positions": now.as_dict(), "source": "floor"}, stats=False)
+    moves.decide(t, actor=actor)
     return {"table": table.number, "positions": now.as_dict()}
 
 
 @transaction.atomic
-def draw_button(actor, table: Table, cards: dict | None = None, seat: int | None = None) -> dict:
+def draw_button(table: Table, *, actor: Actor, cards: dict | None = None, seat: int | None = None) -> dict:
     """A button draw at a table (tables/draws.py); a move that waited for this table's button is then decided."""
-    answer = draws.draw_button(actor, table, cards=cards, seat=seat)
-    moves.rebalance(lock_tournament(table.tournament_id), actor)
+    answer = draws.draw_button(table, actor=actor, cards=cards, seat=seat)
+    moves.rebalance(lock_tournament(table.tournament_id), actor=actor)
     return answer
 
 
 @transaction.atomic
-def seat_waiting_entries(actor, tournament: Tournament):
+def seat_waiting_entries(tournament: Tournament, *, actor: Actor):
     """Seat every live entry that has no seat yet by the late-entry draw (tables/draws.py); a spare table that
     takes one of them gets players moved to it (nobody waits alone)."""
-    draw = draws.seat_waiting_entries(actor, tournament)
-    moves.rebalance(lock_tournament(tournament.pk), actor)
+    draw = draws.seat_waiting_entries(tournament, actor=actor)
+    moves.rebalance(lock_tournament(tournament.pk), actor=actor)
     return draw
 
 
 @transaction.atomic
-def set_seat_request(actor, tournament: Tournament, player: Player, *, table_number: int | None = None,
+def set_seat_request(tournament: Tournament, *, actor: Actor, player: Player, table_number: int | None = None,
                      seat: int | None = None, accessible: bool = False, note: str = "") -> SeatRequest:
     """A fixed table (and seat) or an accessible table for a player; every later draw honours it."""
     require(actor, roles.SEATING)
@@ -189,17 +190,17 @@ def set_seat_request(actor, tournament: Tournament, player: Player, *, table_num
     SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=now)
     request = SeatRequest.objects.create(tournament=t, player=player, table_number=table_number, seat=seat,
                                          accessible=accessible, note=note or "", created_at=now, created_by=actor)
-    record_event(t, "seat_request.set", {"player": player.pk, "name": player.display_name, "table": table_number,
-                                         "seat": seat, "accessible": accessible}, actor, stats=False)
+    record_event(t, actor=actor, type_="seat_request.set", payload={"player": player.pk, "name": player.display_name, "table": table_number,
+                                         "seat": seat, "accessible": accessible}, stats=False)
     return request
 
 
 @transaction.atomic
-def cancel_seat_request(actor, tournament: Tournament, player: Player) -> int:
+def cancel_seat_request(tournament: Tournament, *, actor: Actor, player: Player) -> int:
     require(actor, roles.SEATING)
     t = lock_tournament(tournament.pk)
     n = SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=timezone.now())
     if not n:
         raise ServiceError(_("%(name)s has no seat request.") % {"name": player.display_name}, code="no_request", status=404)
-    record_event(t, "seat_request.cancelled", {"player": player.pk, "name": player.display_name}, actor, stats=False)
+    record_event(t, actor=actor, type_="seat_request.cancelled", payload={"player": player.pk, "name": player.display_name}, stats=False)
     return n

@@ -7,6 +7,7 @@ from django.db.models import Min
 from django.utils.translation import gettext as _
 
 from core import roles
+from core.actor import Actor
 from core.errors import ServiceError, require
 from tournament.audit import lock_tournament, record_event
 from tournament.models import Tournament
@@ -17,7 +18,7 @@ from .selectors import live_seats, start_drawn
 
 
 @transaction.atomic
-def open_table(actor, tournament: Tournament, number: int, seats: int | None = None,
+def open_table(tournament: Tournament, *, actor: Actor, number: int, seats: int | None = None,
                sends_hand_signals: bool = True, accessible: bool = False) -> tuple[Table, str]:
     """Open a table; returns it and its shuffler token (shown once, stored hashed). Before the start
     draw the highest numbers break first; a table opened after it breaks before every other."""
@@ -35,25 +36,25 @@ def open_table(actor, tournament: Tournament, number: int, seats: int | None = N
                   break_order=order)
     token = table.new_shuffler_token()
     table.save()
-    record_event(t, "table.opened", {"table": number, "seats": seats, "sends_hand_signals": sends_hand_signals,
-                                     "accessible": accessible}, actor, stats=False)
+    record_event(t, actor=actor, type_="table.opened", payload={"table": number, "seats": seats, "sends_hand_signals": sends_hand_signals,
+                                     "accessible": accessible}, stats=False)
     pending_draw(t)
     return table, token
 
 
 @transaction.atomic
-def renew_shuffler_token(actor, table: Table) -> str:
+def renew_shuffler_token(table: Table, *, actor: Actor) -> str:
     require(actor, roles.SETUP)
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
     token = table.new_shuffler_token()
     table.save(update_fields=["shuffler_token_hash"])
-    record_event(t, "table.token_renewed", {"table": table.number}, actor, stats=False)
+    record_event(t, actor=actor, type_="table.token_renewed", payload={"table": table.number}, stats=False)
     return token
 
 
 @transaction.atomic
-def set_break_order(actor, tournament: Tournament, numbers: list[int]) -> list[int]:
+def set_break_order(tournament: Tournament, *, actor: Actor, numbers: list[int]) -> list[int]:
     """The director's break order: the tables in play, each once, first to break first."""
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
@@ -67,12 +68,12 @@ def set_break_order(actor, tournament: Tournament, numbers: list[int]) -> list[i
                            % {"tables": ", ".join(str(n) for n in sorted(tables))}, code="bad_order")
     for position, number in enumerate(numbers, start=1):
         Table.objects.filter(pk=tables[number].pk).update(break_order=position)
-    record_event(t, "tables.break_order", {"order": numbers}, actor, stats=False)
+    record_event(t, actor=actor, type_="tables.break_order", payload={"order": numbers}, stats=False)
     return numbers
 
 
 @transaction.atomic
-def set_table_in_play(actor, table: Table, in_play: bool) -> Table:
+def set_table_in_play(table: Table, *, actor: Actor, in_play: bool) -> Table:
     require(actor, roles.SETUP)
     t = lock_tournament(table.tournament_id)
     table = Table.objects.select_for_update().get(pk=table.pk)
@@ -85,7 +86,7 @@ def set_table_in_play(actor, table: Table, in_play: bool) -> Table:
     if in_play and start_drawn(t):
         table.break_order = _late_break_order(t)
     table.save(update_fields=["in_play", "break_order"])
-    record_event(t, "table.in_play" if in_play else "table.out_of_play", {"table": table.number}, actor, stats=False)
+    record_event(t, actor=actor, type_="table.in_play" if in_play else "table.out_of_play", payload={"table": table.number}, stats=False)
     return table
 
 

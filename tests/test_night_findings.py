@@ -36,10 +36,10 @@ def places(tournament) -> dict[int, tuple[int, int]]:
 def test_a_late_entry_after_a_tie_moves_both_ends_of_the_tied_places(director, cashier, floor, tournament):
     start(director, cashier, tournament, 12, table_numbers=(1, 2))
     table = Table.objects.get(tournament=tournament, number=1)
-    hands.start_hand(floor, table)
+    hands.start_hand(table, actor=floor)
     a, b = sorted(seated(tournament)[1].values())[:2]
-    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=a), stack=5_000)
-    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=b), stack=5_000)
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=a), actor=floor, stack=5_000)
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=b), actor=floor, stack=5_000)
     assert places(tournament) == {a: (11, 12), b: (11, 12)}
     player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
     services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0009"))
@@ -59,15 +59,15 @@ def dealt(director, cashier, floor, tournament):
 
 def test_a_deal_stands_only_on_the_players_who_made_it(director, cashier, floor, tournament, dealt):
     before = pay_selectors.payout_state(tournament)["prizes"]
-    refused("deal_stands", busts.undo_bust, floor, dealt[4])  # out before the deal: that bust stands
+    refused("deal_stands", busts.undo_bust, dealt[4], actor=floor)  # out before the deal: that bust stands
     services.set_registration_closed(tournament, actor=director, closed=False)
     player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
     refused("deal_stands", services.register_entry, tournament, actor=cashier, player=player, document=id_doc("LATE0010"))
     buy_in = dealt[6].purchases.get(kind=Purchase.Kind.BUY_IN)
     refused("deal_stands", services.void_purchase, buy_in, actor=director, reason="wrong player")
     assert pay_selectors.payout_state(tournament)["prizes"] == before
-    busts.bust_entry(floor, dealt[5])
-    busts.undo_bust(floor, dealt[5])  # a player of the deal busted by mistake comes back
+    busts.bust_entry(dealt[5], actor=floor)
+    busts.undo_bust(dealt[5], actor=floor)  # a player of the deal busted by mistake comes back
 
 
 def test_a_deal_that_stopped_play_fixes_the_places_whatever_order_the_floor_clears_the_map(director, floor, cashier,
@@ -79,9 +79,9 @@ def test_a_deal_that_stopped_play_fixes_the_places_whatever_order_the_floor_clea
     payouts.approve_deal(deal, actor=director)
     fixed = {entry: (place, low) for entry, place, low, _amount in Deal.objects.get(pk=deal.pk).finishes}
     for entry in (left[1], left[0], left[2]):  # the chip leader cleared first
-        busts.bust_entry(floor, Entry.objects.get(pk=entry.pk))
+        busts.bust_entry(Entry.objects.get(pk=entry.pk), actor=floor)
     assert {n: pl for n, pl in places(tournament).items() if n in fixed} == fixed
-    busts.undo_bust(floor, Entry.objects.get(pk=left[0].pk))
+    busts.undo_bust(Entry.objects.get(pk=left[0].pk), actor=floor)
     assert {n: pl for n, pl in places(tournament).items() if n in fixed} == {n: fixed[n] for n in fixed if n != left[0].number}
 
 
@@ -90,20 +90,20 @@ def test_a_cancelled_slip_that_leaves_the_tables_out_of_balance_tells_the_floor(
     short = min(seated(tournament), key=lambda n: (len(seated(tournament)[n]), n))
     bust_at(floor, tournament, short)
     (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
-    moves.cancel_move(floor, tournament, move.number, "player in the bathroom")
+    moves.cancel_move(tournament, actor=floor, number=move.number, reason="player in the bathroom")
     notice = read_models.balancing_status(tournament)["notice"]
     assert notice is not None and f"Slip {move.number} is cancelled" in notice["message"]
-    moves.balance_now(floor, tournament)
+    moves.balance_now(tournament, actor=floor)
     confirm_all(floor, tournament)
     assert read_models.balancing_status(tournament)["notice"] is None
 
 
 def test_a_tighter_threshold_balances_the_room_at_once(director, cashier, floor, tournament):
     start(director, cashier, tournament, 22, table_numbers=(1, 2, 3))  # 8/7/7
-    house_rules.set_house_rules(director, tournament, {"balance_threshold": 3, "halt_short_by": 4})
+    house_rules.set_house_rules(tournament, actor=director, data={"balance_threshold": 3, "halt_short_by": 4})
     bust_at(floor, tournament, min(seated(tournament), key=lambda n: (len(seated(tournament)[n]), n)))
     assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()  # 8/7/6: two apart, within 3
-    house_rules.set_house_rules(director, tournament, {"balance_threshold": 2, "halt_short_by": 3})
+    house_rules.set_house_rules(tournament, actor=director, data={"balance_threshold": 2, "halt_short_by": 3})
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
 
 
@@ -112,24 +112,24 @@ def test_busts_of_one_hand_entered_with_others_between_still_go_by_their_stacks(
     started the hand with more chips finishes above the other, and the bust at table 2 (after that hand)
     finishes above both."""
     start(director, cashier, tournament, 18, table_numbers=(1, 2))
-    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))
+    hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)
     big, small = sorted(seated(tournament)[1].values())[:2]
     other = min(seated(tournament)[2].values())
-    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=big), stack=30_000)
-    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=other), stack=1_000)
-    busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=small), stack=2_000)
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=big), actor=floor, stack=30_000)
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=other), actor=floor, stack=1_000)
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=small), actor=floor, stack=2_000)
     assert places(tournament) == {small: (18, 18), big: (17, 17), other: (16, 16)}
-    busts.undo_bust(floor, Entry.objects.get(tournament=tournament, number=big))
+    busts.undo_bust(Entry.objects.get(tournament=tournament, number=big), actor=floor)
     assert places(tournament) == {small: (18, 18), other: (17, 17)}
 
 
 def test_undoing_the_start_hand_for_hand_waited_for_calls_the_next_hand(director, cashier, dealer, floor, tournament):
     start(director, cashier, tournament, 18, table_numbers=(1, 2))
     table = Table.objects.get(tournament=tournament, number=1)
-    hands.start_hand(dealer, table)  # a mistaken press just before hand-for-hand is announced
-    handforhand.start_hand_for_hand(director, tournament)
+    hands.start_hand(table, actor=dealer)  # a mistaken press just before hand-for-hand is announced
+    handforhand.start_hand_for_hand(tournament, actor=director)
     assert not read_models.hand_for_hand_status(tournament)["called"]
-    hands.undo_hand_start(dealer, table)
+    hands.undo_hand_start(table, actor=dealer)
     status = read_models.hand_for_hand_status(tournament)
     assert status["called"] and status["tables"] == [1, 2]
 
@@ -138,9 +138,9 @@ def test_a_paid_prize_keeps_its_player_out_until_the_payment_is_voided(director,
     entries = finish(director, cashier, floor, tournament)
     fourth = Entry.objects.get(pk=entries[4].pk)
     payment = payouts.pay_prize(fourth, actor=cashier, document=id_doc("EA0000004"), signature=signature())
-    refused("prize_paid", busts.undo_bust, floor, fourth)
+    refused("prize_paid", busts.undo_bust, fourth, actor=floor)
     payouts.void_payment(payment, actor=cashier, reason="paid in error")
-    busts.undo_bust(floor, fourth)
+    busts.undo_bust(fourth, actor=floor)
     fourth.refresh_from_db()
     assert fourth.status == Entry.Status.ACTIVE
 
@@ -150,13 +150,13 @@ def test_a_bust_after_a_deal_never_shares_a_hand_with_a_player_out_before_it(dir
     deal finish in the deal's places, never below one who was out before it."""
     entries = finish(director, cashier, floor, tournament)
     left = [Entry.objects.get(pk=e.pk) for e in entries[5:]]
-    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))
-    busts.undo_bust(floor, entries[4])
-    busts.bust_entry(floor, Entry.objects.get(pk=entries[4].pk), stack=90_000)  # 4th, with a stack, no hand signal
+    hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)
+    busts.undo_bust(entries[4], actor=floor)
+    busts.bust_entry(Entry.objects.get(pk=entries[4].pk), actor=floor, stack=90_000)  # 4th, with a stack, no hand signal
     deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": {str(e.number): c for e, c in
                                                                               zip(left, (50_000, 30_000, 20_000), strict=True)}})
     payouts.approve_deal(deal, actor=director)
-    busts.bust_entry(floor, left[0], stack=1_000)
+    busts.bust_entry(left[0], actor=floor, stack=1_000)
     assert places(tournament)[left[0].number] == (3, 3) and places(tournament)[entries[4].number] == (4, 4)
 
 
@@ -165,14 +165,14 @@ def test_a_button_drawn_where_a_move_waited_for_it_makes_the_move(director, cash
     tables it is between; once they are drawn (not only entered by hand), the move follows."""
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 21)
-    draws.draw_start(director, tournament)  # 7/7/7, no button drawn
+    draws.draw_start(tournament, actor=director)  # 7/7/7, no button drawn
     for number in sorted(seated(tournament)[1].values())[:2]:
-        busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=number))
+        busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
     needed = read_models.balancing_status(tournament)["need_button"]
     assert 1 in needed and len(needed) == 2
     assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
     for number in needed:
-        seats.draw_button(director, Table.objects.get(tournament=tournament, number=number))
+        seats.draw_button(Table.objects.get(tournament=tournament, number=number), actor=director)
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
     confirm_all(floor, tournament)
     counts = sorted(len(s) for s in seated(tournament).values())
@@ -185,12 +185,12 @@ def test_a_waiting_entry_seated_at_a_spare_table_gets_players_moved_to_it(direct
     from tables.models import Seat
 
     start(director, cashier, tournament, 18, table_numbers=(1, 2))  # 9/9: full
-    table_setup.open_table(director, tournament, 3, 9)
+    table_setup.open_table(tournament, actor=director, number=3, seats=9)
     waiting = Entry.objects.get(tournament=tournament, number=min(seated(tournament)[1].values()))
     Seat.objects.filter(entry=waiting, ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
     player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
     services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0030"))  # takes the seat left open at table 1
-    seats.seat_waiting_entries(floor, tournament)  # the only open seats are at table 3
+    seats.seat_waiting_entries(tournament, actor=floor)  # the only open seats are at table 3
     assert seated(tournament)[3] == {next(iter(seated(tournament)[3])): waiting.number}
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, to_table__number=3).exists()
 
@@ -198,11 +198,11 @@ def test_a_waiting_entry_seated_at_a_spare_table_gets_players_moved_to_it(direct
 def test_a_redraw_that_breaks_the_table_hand_for_hand_waited_for_calls_the_next_hand(director, cashier, dealer, floor,
                                                                                         tournament):
     start(director, cashier, tournament, 11, table_numbers=(1, 2))  # 6/5 at nine-seat tables
-    hands.start_hand(dealer, Table.objects.get(tournament=tournament, number=2))  # in play when hand-for-hand starts
-    handforhand.start_hand_for_hand(director, tournament)
+    hands.start_hand(Table.objects.get(tournament=tournament, number=2), actor=dealer)  # in play when hand-for-hand starts
+    handforhand.start_hand_for_hand(tournament, actor=director)
     assert not read_models.hand_for_hand_status(tournament)["called"]
     for number in sorted(seated(tournament)[1].values())[:2]:
-        busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=number), stack=1_000 * number)
+        busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor, stack=1_000 * number)
     assert len(seated(tournament)) == 1  # nine left: the final table is redrawn, table 2 with its hand is gone
     status = read_models.hand_for_hand_status(tournament)
     assert status["called"] and len(status["tables"]) == 1
@@ -239,10 +239,10 @@ def test_a_late_entry_counts_the_players_on_their_way_and_those_leaving(director
     left 4/6, out of balance with no slip and no notice. The draw counts players as balancing does."""
     open_tables(director, tournament, [1, 2, 3, 4], seats=6)
     register(cashier, tournament, 22)
-    draws.draw_start(director, tournament)  # 6/6/5/5
+    draws.draw_start(tournament, actor=director)  # 6/6/5/5
     for number in range(1, 5):
-        draws.draw_button(director, Table.objects.get(tournament=tournament, number=number))
-    house_rules.set_house_rules(director, tournament, {"balance_threshold": 1})
+        draws.draw_button(Table.objects.get(tournament=tournament, number=number), actor=director)
+    house_rules.set_house_rules(tournament, actor=director, data={"balance_threshold": 1})
     full = [n for n, s in seated(tournament).items() if len(s) == 6]
     short = next(n for n, s in seated(tournament).items() if len(s) == 5)
     bust_at(floor, tournament, short, count=2)  # 6/6/5/3: two players are to move to the short table
@@ -267,13 +267,13 @@ def test_a_table_left_with_one_player_is_not_asked_for_its_button(director, cash
     button, then busts left one player there, and the map still asked for a button nobody can enter."""
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 21)
-    draws.draw_start(director, tournament)  # 7/7/7, no button drawn
+    draws.draw_start(tournament, actor=director)  # 7/7/7, no button drawn
     first = sorted(seated(tournament)[1].values())
     for number in first[:2]:
-        busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=number))
+        busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
     assert 1 in read_models.balancing_status(tournament)["need_button"]
     for number in first[2:6]:  # table 1 down to one player, its button never entered
-        busts.bust_entry(floor, Entry.objects.get(tournament=tournament, number=number))
+        busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
         status = read_models.balancing_status(tournament)
         for table, players in seated(tournament).items():
             assert table not in status["need_button"] or len(players) >= 2, (table, players, status["need_button"])
@@ -287,10 +287,10 @@ def test_a_table_that_breaks_while_players_are_on_their_way_to_it_sends_them_on(
     own, from where they sit, and a breaking table stays breaking."""
     open_tables(director, tournament, [1, 2, 3, 4, 5], seats=6)
     register(cashier, tournament, 27)
-    draws.draw_start(director, tournament)  # 6/6/5/5/5
+    draws.draw_start(tournament, actor=director)  # 6/6/5/5/5
     for number in range(1, 6):
-        draws.draw_button(director, Table.objects.get(tournament=tournament, number=number))
-    house_rules.set_house_rules(director, tournament, {"balance_threshold": 5, "halt_short_by": 5})  # breaks only
+        draws.draw_button(Table.objects.get(tournament=tournament, number=number), actor=director)
+    house_rules.set_house_rules(tournament, actor=director, data={"balance_threshold": 5, "halt_short_by": 5})  # breaks only
     first, second = Table.objects.filter(tournament=tournament).order_by("break_order", "number")[:2]
     playing = [n for n in range(1, 6) if n not in (first.number, second.number)]
     for _ in range(3):  # 24 left: the first table breaks, its players drawn first to the second, left with 3

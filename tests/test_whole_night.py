@@ -129,16 +129,16 @@ class Night(RuleBasedStateMachine):
                                                                  template=template)
         tables = -(-players // size) + (1 if spare else 0)
         for number in range(1, tables + 1):
-            table_setup.open_table(self.d, self.t, number, size)
-        house_rules.set_house_rules(self.d, self.t, {"balance_threshold": min(threshold, max(size - 1, 2)),
+            table_setup.open_table(self.t, actor=self.d, number=number, seats=size)
+        house_rules.set_house_rules(self.t, actor=self.d, data={"balance_threshold": min(threshold, max(size - 1, 2)),
                                                "halt_short_by": max(3, threshold), "hand_for_hand_ties": ties,
                                                "redraw_at_three": redraws, "redraw_at_two": redraws})
         for _i in range(players):
             self.register()
-        draws.draw_start(self.d, self.t)
+        draws.draw_start(self.t, actor=self.d)
         for table in self.tables():
             if len(self.seated_at(table)) >= 2:
-                draws.draw_button(self.d, table)
+                draws.draw_button(table, actor=self.d)
 
     # --- entries ------------------------------------------------------------------------------------
 
@@ -165,32 +165,32 @@ class Night(RuleBasedStateMachine):
     def hand_starts(self, i):
         table = pick(self.tables(), i)
         if table is not None:
-            self.act(hands.start_hand, self.staff["dealer"], table)
+            self.act(hands.start_hand, table, actor=self.staff["dealer"])
 
     @rule(i=st.integers(0, 999))
     def hand_start_undone(self, i):
         table = pick(self.tables(), i)
         if table is not None:
-            self.act(hands.undo_hand_start, self.staff["dealer"], table)
+            self.act(hands.undo_hand_start, table, actor=self.staff["dealer"])
 
     @rule(i=st.integers(0, 999))
     def hand_done(self, i):
         table = pick(self.tables(), i)
         if table is not None:
-            self.act(handforhand.hand_done, self.staff["floor"], table)
+            self.act(handforhand.hand_done, table, actor=self.staff["floor"])
 
     @rule(i=st.integers(0, 999))
     def button_drawn(self, i):
         table = pick(self.tables(), i)
         if table is not None:
-            self.act(seats.draw_button, self.d, table)
+            self.act(seats.draw_button, table, actor=self.d)
 
     @rule(i=st.integers(0, 999))
     def button_entered(self, i):
         table = pick([x for x in self.tables() if x.needs_button], i)
         if table is not None:
             occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
-            self.act(seats.enter_button, self.staff["floor"], table, pick(occupied, i) or 1)
+            self.act(seats.enter_button, table, actor=self.staff["floor"], seat=pick(occupied, i) or 1)
 
     # --- busts --------------------------------------------------------------------------------------
 
@@ -198,7 +198,7 @@ class Night(RuleBasedStateMachine):
     def bust(self, i, stack):
         entry = pick(self.active(), i)
         if entry is not None:
-            self.act(busts.bust_entry, self.staff["floor"], entry, stack=None if stack is None else stack * 1000)
+            self.act(busts.bust_entry, entry, actor=self.staff["floor"], stack=None if stack is None else stack * 1000)
 
     @rule(i=st.integers(0, 999), stacks=st.lists(st.integers(1, 4), min_size=2, max_size=3))
     def busts_in_one_hand(self, i, stacks):
@@ -206,44 +206,44 @@ class Night(RuleBasedStateMachine):
         table = pick(self.tables(), i)
         if table is None:
             return
-        self.act(hands.start_hand, self.staff["dealer"], table)
+        self.act(hands.start_hand, table, actor=self.staff["dealer"])
         for entry, stack in zip(self.seated_at(table), stacks, strict=False):
-            self.act(busts.bust_entry, self.staff["floor"], entry, stack=stack * 1000)
+            self.act(busts.bust_entry, entry, actor=self.staff["floor"], stack=stack * 1000)
 
     @rule(i=st.integers(0, 999))
     def bust_undone(self, i):
         entry = pick(self.busted(), i)
         if entry is not None:
-            self.act(busts.undo_bust, self.staff["floor"], entry)
+            self.act(busts.undo_bust, entry, actor=self.staff["floor"])
 
     # --- balancing ----------------------------------------------------------------------------------
 
     @rule()
     def balance_now(self):
-        self.act(moves.balance_now, self.staff["floor"], self.t)
+        self.act(moves.balance_now, self.t, actor=self.staff["floor"])
 
     @rule(i=st.integers(0, 999), confirm=st.sampled_from([True, True, True, False]))
     def slip(self, i, confirm):
         move = pick(list(Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).order_by("number")), i)
         if move is not None:
             if confirm:
-                self.act(moves.confirm_move, self.staff["floor"], self.t, move.number)
+                self.act(moves.confirm_move, self.t, actor=self.staff["floor"], number=move.number)
             else:
-                self.act(moves.cancel_move, self.staff["floor"], self.t, move.number, "not here")
+                self.act(moves.cancel_move, self.t, actor=self.staff["floor"], number=move.number, reason="not here")
 
     @rule()
     def all_slips_confirmed(self):
         for number in Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).values_list("number", flat=True):
-            self.act(moves.confirm_move, self.staff["floor"], self.t, number)
+            self.act(moves.confirm_move, self.t, actor=self.staff["floor"], number=number)
 
     # --- hand-for-hand ------------------------------------------------------------------------------
 
     @rule(on=st.booleans())
     def hand_for_hand(self, on):
         if on:
-            self.act(handforhand.start_hand_for_hand, self.d, self.t)
+            self.act(handforhand.start_hand_for_hand, self.t, actor=self.d)
         else:
-            self.act(handforhand.stop_hand_for_hand, self.d, self.t)
+            self.act(handforhand.stop_hand_for_hand, self.t, actor=self.d)
 
     @rule()
     def hand_for_hand_hand_played(self):
@@ -253,8 +253,8 @@ class Night(RuleBasedStateMachine):
         for number in list(h.tables):
             table = Table.objects.filter(tournament=self.t, number=number, in_play=True).first()
             if table is not None:
-                self.act(hands.start_hand, self.staff["dealer"], table)
-                self.act(handforhand.hand_done, self.staff["floor"], table)
+                self.act(hands.start_hand, table, actor=self.staff["dealer"])
+                self.act(handforhand.hand_done, table, actor=self.staff["floor"])
 
     # --- the clock and the color-up -----------------------------------------------------------------
 
@@ -270,7 +270,7 @@ class Night(RuleBasedStateMachine):
     def color_up_confirmed(self):
         row = Level.objects.filter(structure=self.t.structure, kind=Level.Kind.BREAK).order_by("position").first()
         if row is not None:
-            self.act(color_ups.confirm_color_up, self.d, self.t, row.position)
+            self.act(color_ups.confirm_color_up, self.t, actor=self.d, level=row.position)
 
     @rule(i=st.integers(0, 999), odd=st.lists(st.integers(0, 3), min_size=1, max_size=10), confirm=st.booleans())
     def race(self, i, odd, confirm):
@@ -281,16 +281,16 @@ class Night(RuleBasedStateMachine):
         occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
         counts = {str(s): {"chips": {str(v): odd[k % len(odd)] for v in color_up.leaving}, "other": 1000 * (k % 3)}
                   for k, s in enumerate(occupied)}
-        race = self.act(color_ups.record_race, self.staff["dealer"], table, color_up, counts)
+        race = self.act(color_ups.record_race, table, actor=self.staff["dealer"], color_up=color_up, seats=counts)
         if race is not None and confirm:
-            self.act(color_ups.confirm_race, self.staff["dealer"], race)
+            self.act(color_ups.confirm_race, race, actor=self.staff["dealer"])
 
     @rule(i=st.integers(0, 999), count=st.integers(1, 7))
     def chips_found(self, i, count):
         color_up = ColorUp.objects.filter(tournament=self.t).order_by("-level").first()
         table = pick(self.tables(), i)
         if color_up is not None and table is not None and color_up.leaving:
-            self.act(color_ups.exchange_found_chips, self.staff["floor"], self.t, table, {color_up.leaving[0]: count})
+            self.act(color_ups.exchange_found_chips, self.t, actor=self.staff["floor"], table=table, found={color_up.leaving[0]: count})
 
     # --- penalties ----------------------------------------------------------------------------------
 
@@ -298,8 +298,8 @@ class Night(RuleBasedStateMachine):
     def penalty(self, i, kind, rounds):
         entry = pick(self.active(), i)
         if entry is not None:
-            self.act(penalties.give_penalty, self.staff["floor"], self.t, entry.number, kind,
-                     rounds if kind == "rounds" else None, "slow play")
+            self.act(penalties.give_penalty, self.t, actor=self.staff["floor"], entry_number=entry.number, kind=kind,
+                     rounds=rounds if kind == "rounds" else None, reason="slow play")
 
     # --- money --------------------------------------------------------------------------------------
 

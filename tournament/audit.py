@@ -5,6 +5,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from core import memory
+from core.actor import Actor
 from core.broadcast import publish_event
 
 from .models import AuditEvent, Tournament
@@ -44,7 +45,7 @@ def next_sequence(tournament_id: int, seats: bool = True) -> int:
         return cursor.fetchone()[0]
 
 
-def record_event(tournament: Tournament | None, type_: str, payload: dict, actor=None, *, stats: bool = True,
+def record_event(tournament: Tournament | None, *, actor: Actor=None, type_: str, payload: dict, stats: bool = True,
                  seats: bool = True) -> AuditEvent:
     """Write an audit event in the current transaction and publish it once that commits.
 

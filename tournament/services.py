@@ -41,7 +41,7 @@ def set_registration_closed(tournament: Tournament, *, actor: Actor, closed: boo
         return t
     t.registration_closed = closed
     t.save(update_fields=["registration_closed"])
-    record_event(t, "registration.closed" if closed else "registration.reopened", {}, actor)
+    record_event(t, actor=actor, type_="registration.closed" if closed else "registration.reopened", payload={})
     return t
 
 
@@ -69,7 +69,7 @@ def create_player(*, actor: Actor, first_name: str, last_name: str, date_of_birt
                     phone=phone.strip(), date_of_birth=date_of_birth, created_by=actor)
     full_clean(player)
     player.save()
-    record_event(None, "player.created", {"player": player.pk, "name": player.display_name}, actor)
+    record_event(None, actor=actor, type_="player.created", payload={"player": player.pk, "name": player.display_name})
     return player
 
 
@@ -188,12 +188,12 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
     busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
     busted.update(finish_place=F("finish_place") + 1)
     seat = {"table": None, "seat": None, **reactions.react(ENTRY_REGISTERED, actor=actor, tournament=t, entry=entry)}
-    record_event(t, "entry.registered", {
+    record_event(t, actor=actor, type_="entry.registered", payload={
         "entry": entry.number, "entry_id": entry.pk, "player": player.pk, "name": player.display_name, "kind": kind,
         "entries": [entry.number], "table": seat["table"], "seat": seat["seat"],
         "receipt": purchase.number, "amount": purchase.amount, "fee": purchase.fee, "chips": purchase.chips,
         "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": actor.get_username()},
-    }, actor)
+    })
     return entry
 
 
@@ -252,10 +252,10 @@ def add_chips(entry: Entry, *, actor: Actor, kind: str, paid: bool = True) -> Pu
         amount=price, fee=fee, chips=chips, created_at=now, created_by=actor,
         paid_at=now if paid else None, paid_by=actor if paid else None,
     )
-    record_event(t, f"{kind}.{'paid' if paid else 'announced'}", {
+    record_event(t, actor=actor, type_=f"{kind}.{'paid' if paid else 'announced'}", payload={
         "entry": entry.number, "name": entry.player.display_name, "receipt": purchase.number,
         "amount": price, "fee": fee, "chips": chips,
-    }, actor)
+    })
     return purchase
 
 
@@ -269,8 +269,9 @@ def pay_purchase(purchase: Purchase, *, actor: Actor) -> Purchase:
         raise ServiceError(_("Receipt %(number)s is not waiting for payment.") % {"number": p.number}, code="not_announced", status=409)
     p.status, p.paid_at, p.paid_by = Purchase.Status.PAID, timezone.now(), actor
     p.save(update_fields=["status", "paid_at", "paid_by"])
-    record_event(t, f"{p.kind}.paid", {"entry": p.entry.number, "name": p.entry.player.display_name, "receipt": p.number,
-                                         "amount": p.amount, "fee": p.fee, "chips": p.chips, "completed": True}, actor)
+    record_event(t, actor=actor, type_=f"{p.kind}.paid",
+                 payload={"entry": p.entry.number, "name": p.entry.player.display_name, "receipt": p.number,
+                                         "amount": p.amount, "fee": p.fee, "chips": p.chips, "completed": True})
     return p
 
 
@@ -309,8 +310,9 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
         item.status, item.voided_at, item.voided_by, item.void_reason = Purchase.Status.VOIDED, now, actor, reason
         item.save(update_fields=["status", "voided_at", "voided_by", "void_reason", "refund_amount"])
         refunds.append({"receipt": item.number, "kind": item.kind, "refund": item.refund_amount})
-    record_event(t, "purchase.voided", {"entry": entry.number, "name": p.entry.player.display_name, "reason": reason,
-                                        "entry_voided": entry.status == Entry.Status.VOIDED, "receipts": refunds}, actor)
+    record_event(t, actor=actor, type_="purchase.voided",
+                 payload={"entry": entry.number, "name": p.entry.player.display_name, "reason": reason,
+                                        "entry_voided": entry.status == Entry.Status.VOIDED, "receipts": refunds})
     if entry.status == Entry.Status.VOIDED:
         reactions.react(ENTRY_VOIDED, actor=actor, tournament=t, entry=entry)
     p.refresh_from_db()
@@ -330,7 +332,7 @@ def create_display_token(tournament: Tournament, *, actor: Actor, label: str) ->
     token = DisplayToken(tournament=t, label=label, created_by=actor)
     token.new_secret()  # shown once, in the answer; only its hash is stored
     token.save()
-    record_event(t, "display.created", {"display": token.pk, "label": label}, actor, stats=False)
+    record_event(t, actor=actor, type_="display.created", payload={"display": token.pk, "label": label}, stats=False)
     return token
 
 
@@ -343,6 +345,6 @@ def revoke_display_token(token: DisplayToken, *, actor: Actor) -> DisplayToken:
         raise ServiceError(_("This screen's link is already revoked."), code="already_revoked", status=409)
     token.revoked_at = timezone.now()
     token.save(update_fields=["revoked_at"])
-    record_event(t, "display.revoked", {"display": token.pk, "label": token.label}, actor, stats=False)
+    record_event(t, actor=actor, type_="display.revoked", payload={"display": token.pk, "label": token.label}, stats=False)
     transaction.on_commit(lambda: broadcast.close_sockets(groups.display(token.pk), "revoked"))
     return token

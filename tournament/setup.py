@@ -91,8 +91,9 @@ def save_structure_template(spec: rules.StructureSpec, *, actor: Actor, structur
             raise ServiceError(_("This structure belongs to a tournament; edit it from the tournament."), code="not_template")
         created = False
     _write_spec(structure, spec)
-    record_event(None, "structure.created" if created else "structure.changed",
-                 {"structure": structure.pk, **structure_summary(spec), "export": rules.to_json(spec)}, actor)
+    record_event(None, actor=actor,
+                 type_="structure.created" if created else "structure.changed",
+                 payload={"structure": structure.pk, **structure_summary(spec), "export": rules.to_json(spec)})
     return structure
 
 
@@ -106,7 +107,7 @@ def copy_structure(source: Structure, *, actor: Actor, name: str) -> Structure:
     spec = rules.StructureSpec(name=name.strip(), denominations=spec.denominations, levels=spec.levels)
     copy = Structure(is_template=True)
     _write_spec(copy, spec)
-    record_event(None, "structure.copied", {"structure": copy.pk, "from": source.pk, "name": copy.name}, actor)
+    record_event(None, actor=actor, type_="structure.copied", payload={"structure": copy.pk, "from": source.pk, "name": copy.name})
     return copy
 
 
@@ -121,7 +122,7 @@ def import_structure(data, *, actor: Actor) -> Structure:
     _check_spec(spec)
     structure = Structure(is_template=True)
     _write_spec(structure, spec)
-    record_event(None, "structure.imported", {"structure": structure.pk, **structure_summary(spec)}, actor)
+    record_event(None, actor=actor, type_="structure.imported", payload={"structure": structure.pk, **structure_summary(spec)})
     return structure
 
 
@@ -185,7 +186,8 @@ def create_tournament(data: dict, *, actor: Actor, template: Structure) -> Tourn
     full_clean(tournament, exclude=["structure"])
     tournament.save()
     tournament = lock_tournament(tournament.pk)
-    record_event(tournament, "tournament.created", {**_tournament_payload(tournament), "structure": structure_summary(spec)}, actor)
+    record_event(tournament, actor=actor, type_="tournament.created",
+                 payload={**_tournament_payload(tournament), "structure": structure_summary(spec)})
     return tournament
 
 
@@ -210,7 +212,7 @@ def update_tournament(tournament: Tournament, *, actor: Actor, data: dict) -> To
     after = _tournament_payload(t)
     changed = {k: {"from": before[k], "to": after[k]} for k in TOURNAMENT_FIELDS if before[k] != after[k]}
     if changed:
-        record_event(t, "tournament.changed", {"changed": changed}, actor)
+        record_event(t, actor=actor, type_="tournament.changed", payload={"changed": changed})
     return t
 
 
@@ -221,5 +223,5 @@ def set_tournament_structure(tournament: Tournament, *, actor: Actor, spec: rule
     t = lock_tournament(tournament.pk)
     _check_spec(spec, t.starting_stack)
     _write_spec(t.structure, spec)
-    record_event(t, "tournament.structure_changed", {**structure_summary(spec), "export": rules.to_json(spec)}, actor)
+    record_event(t, actor=actor, type_="tournament.structure_changed", payload={**structure_summary(spec), "export": rules.to_json(spec)})
     return t

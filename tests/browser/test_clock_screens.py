@@ -329,8 +329,8 @@ def test_revoked_screen_goes_blank(live_asgi, browser, director, tournament, dis
 
 def test_dealer_button_sets_the_table_level_and_the_floor_sees_it_live(live_asgi, browser, director, floor, dealer, tournament):
     base = live_asgi
-    table_setup.open_table(director, tournament, 1)
-    table_setup.open_table(director, tournament, 2)
+    table_setup.open_table(tournament, actor=director, number=1)
+    table_setup.open_table(tournament, actor=director, number=2)
     clock_services.start_clock(tournament, actor=director)
     tables_page = open_staff_page(browser, base, floor.username, f"/t/{tournament.pk}/tables/")
     tables_page.wait_for_selector("#live.live")

@@ -52,9 +52,9 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     level = Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position
-    color_ups.confirm_color_up(director, t, level, [25, 100])
+    color_ups.confirm_color_up(t, actor=director, level=level, leaving=[25, 100])
     display = services.create_display_token(t, actor=director, label="Lobby TV")
 
     lobby = browser.new_context(viewport=TV).new_page()
@@ -197,9 +197,9 @@ def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi,
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
-    draws.draw_start(director, t)
-    color_ups.confirm_color_up(director, t, Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position,
-                               [25])
+    draws.draw_start(t, actor=director)
+    color_ups.confirm_color_up(t, actor=director, level=Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position,
+                               leaving=[25])
     tablet = browser.new_context(viewport=TABLET).new_page()
     login(tablet, base, dealer.username, PASSWORD)
     tablet.goto(f"{base}/t/{t.pk}/tables/1/dealer/")

@@ -16,7 +16,7 @@ TABLET = {"width": 1180, "height": 820}
 def test_the_floor_makes_a_dealer_link_and_a_tablet_deals_with_it(live_asgi, browser, director, floor, tournament):
     base = live_asgi
     for n in (1, 2):
-        table_setup.open_table(director, tournament, n, 9)
+        table_setup.open_table(tournament, actor=director, number=n, seats=9)
     tables = browser.new_context(viewport=TABLET).new_page()
     login(tables, base, floor.username, PASSWORD)
     tables.goto(f"{base}/t/{tournament.pk}/tables/")

@@ -19,7 +19,7 @@ LONG = "Anna-Marie Ďurďovičová-Šťastná-Přibyslavská"
 
 def add(tournament, type_, payload):
     with transaction.atomic():
-        record_event(lock_tournament(tournament.pk), type_, payload, "floor", stats=False)
+        record_event(lock_tournament(tournament.pk), actor="floor", type_=type_, payload=payload, stats=False)
 
 
 @pytest.fixture

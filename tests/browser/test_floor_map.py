@@ -45,7 +45,7 @@ def big_room(director, cashier, t, tables: int = TABLES, players: int = PLAYERS)
                  chips=t.starting_stack, created_at=now, created_by=cashier, paid_at=now, paid_by=cashier)
         for i, e in enumerate(entries)], batch_size=2000)
     Table.objects.bulk_create([Table(tournament=t, number=k, seats=9, break_order=-k) for k in range(1, tables + 1)])
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
 
 
 def numbers(page) -> list[int]:
@@ -150,7 +150,7 @@ def test_sections_search_jump_and_filters_at_200_tables(live_asgi, browser, dire
 
     # Balancing: table 120 is short by 5, and no button is drawn: balancing asks for the buttons of the donors and
     # the receiver of the coming moves, all at once, and says why.
-    moves.balance_now(director, tournament)
+    moves.balance_now(tournament, actor=director)
     needs = list(Table.objects.filter(tournament=tournament, needs_button=True).order_by("number").values_list("number", flat=True))
     assert 120 in needs and len(needs) >= 2
     need = next(n for n in needs if n != 120)
@@ -169,7 +169,7 @@ def test_sections_search_jump_and_filters_at_200_tables(live_asgi, browser, dire
         if waiting is None:
             break
         first = Seat.objects.filter(table=waiting, ended_at__isnull=True).order_by("seat").first()
-        seats.enter_button(floor, waiting, first.seat)
+        seats.enter_button(waiting, actor=floor, seat=first.seat)
     page.evaluate("window.floorMap.refetch()")
     pending = list(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).select_related("from_table", "to_table"))
     assert pending
@@ -223,7 +223,7 @@ def test_the_seat_page_labels_the_seat_held_now_while_a_move_is_pending(live_asg
     assert sizes[0] > sizes[1]  # the current seat drawn smaller, grey and dashed
     assert phone.evaluate("getComputedStyle(document.querySelector('#seat-boxes .box')).borderStyle") == "dashed"
     # No move pending: no "now" label.
-    moves.cancel_move(floor, tournament, move.number)
+    moves.cancel_move(tournament, actor=floor, number=move.number)
     phone.wait_for_selector("#go", state="hidden")
     assert not phone.is_visible("#seat-now")
     assert "leaving" not in phone.get_attribute("#seat-boxes", "class")

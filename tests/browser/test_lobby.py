@@ -92,11 +92,11 @@ def test_the_last_bust_brings_the_winner_screen_and_its_undo_the_clock(live_asgi
                                                                        tournament, display):
     entries = finish(director, cashier, floor, tournament)  # eight entries, four paid, three play on
     third, second, winner = entries[5:]
-    busts.bust_entry(floor, third)
+    busts.bust_entry(third, actor=floor)
     tv = open_lobby(browser, live_asgi, display.token)
     assert tv.is_hidden("#lobby-final") and tv.is_visible("#lobby-time") and tv.is_visible("[data-clock=next-blinds]")
 
-    busts.bust_entry(floor, second)  # the winner is known: the screen changes by itself
+    busts.bust_entry(second, actor=floor)  # the winner is known: the screen changes by itself
     tv.wait_for_selector("#lobby-final", state="visible", timeout=8000)
     tv.wait_for_function(f"document.getElementById('lobby-winner').textContent === {winner.player.display_name!r}")
     won = selectors.prizes_won(tournament)
@@ -112,7 +112,7 @@ def test_the_last_bust_brings_the_winner_screen_and_its_undo_the_clock(live_asgi
     box = tv.locator("#lobby-final").bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= TV["height"]
 
-    busts.undo_bust(floor, second)  # a mistake: two play on again
+    busts.undo_bust(second, actor=floor)  # a mistake: two play on again
     tv.wait_for_selector("#lobby-final", state="hidden", timeout=8000)
     assert tv.is_visible("#lobby-time") and tv.is_visible("[data-clock=next-blinds]")
     tv.context.close()

@@ -41,11 +41,11 @@ def test_no_name_on_the_map_breaks_inside_a_word(live_asgi, browser, director, c
     t = tournament
     open_tables(director, t, [1, 2])
     register_named(cashier, t, NAMES)
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     for table in Table.objects.filter(tournament=t, in_play=True):  # the button at the longest name
         seats = Seat.objects.filter(table=table, ended_at__isnull=True).select_related("entry__player")
         longest = max(seats, key=lambda s: len(s.entry.player.last_name))
-        draws.draw_button(director, table, seat=longest.seat)
+        draws.draw_button(table, actor=director, seat=longest.seat)
     page = browser.new_context(viewport=TABLET).new_page()
     login(page, live_asgi, floor.username, PASSWORD)
     page.goto(f"{live_asgi}/t/{t.pk}/map/")

@@ -20,7 +20,7 @@ def room(director, cashier, tournament):
     tournament.save(update_fields=["guaranteed_pool"])
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 8)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})  # four paid
     return entries
 
@@ -38,15 +38,15 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
 
     out = room[:4]
     for entry in out[:3]:  # places 8 to 6: five left, four paid, the next bust is the bubble
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     tv.wait_for_function("document.getElementById('lobby-jump').textContent.includes('bubble')", timeout=8000)
     assert min_cash in tv.inner_text("#lobby-jump")
-    busts.bust_entry(floor, out[3])  # place 5: the bubble bursts
+    busts.bust_entry(out[3], actor=floor)  # place 5: the bubble bursts
     tv.wait_for_function("document.getElementById('lobby-jump').textContent.includes('IN THE MONEY')", timeout=8000)
     assert "next pay jump: 3." in tv.inner_text("#lobby-jump")
     assert "itm" in tv.get_attribute("#lobby-paid", "class")
 
-    busts.bust_entry(floor, room[4])  # place 4: in the money
+    busts.bust_entry(room[4], actor=floor)  # place 4: in the money
     prize = selectors.prizes_won(tournament)[room[4].number]
     phone = browser.new_context(viewport=PHONE, locale="en").new_page()
     phone.goto(f"{live_asgi}/s/{tournament.pk}/{room[4].number}/")
@@ -75,7 +75,7 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
     from payouts.models import Payment
 
     for entry in room[:5]:  # places 8 to 4; four paid
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     tournament_services.set_registration_closed(tournament, actor=director, closed=True)
     fourth = room[4]
     prize = selectors.prizes_won(tournament)[fourth.number]
@@ -111,7 +111,7 @@ def test_the_pay_page_says_the_prize_waits_for_the_end_of_registration_before_an
     """Issue 22: with registration still open the cashier is told at once, not after typing the ID again and
     having the player sign: the reason shows, and no ID field and no signature pad."""
     for entry in room[:5]:  # places 8 to 4; four paid, but registration is still open
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     page = pay_page(browser, live_asgi, cashier, tournament, room[4])
     page.wait_for_selector("#pay-refused")
     assert "Prizes are paid once late registration is over" in page.inner_text("#pay-refused")
@@ -126,7 +126,7 @@ def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, li
     from tests.conftest import PASSWORD
 
     for entry in room[:5]:  # three players left, three paid places left
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     left = room[5:]
     prizes_left = selectors.payout_state(tournament)["prizes"][:3]
     page = browser.new_context(viewport={"width": 1180, "height": 820}, locale="en").new_page()

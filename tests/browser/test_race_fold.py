@@ -28,12 +28,12 @@ def test_a_confirmed_race_folds_and_leaves_with_the_break(live_asgi, browser, di
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
-    draws.draw_start(director, t)
+    draws.draw_start(t, actor=director)
     clock.start_clock(t, actor=director)
     clock.step_level(t, actor=director, step=2)  # level 1, level 2, the break (row 3 of the structure)
-    color_up = color_ups.confirm_color_up(director, t, Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position)
+    color_up = color_ups.confirm_color_up(t, actor=director, level=Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position)
     table = Table.objects.get(tournament=t, number=1)
-    color_ups.confirm_race(director, color_ups.record_race(director, table, color_up, counts(t, 1)))
+    color_ups.confirm_race(color_ups.record_race(table, actor=director, color_up=color_up, seats=counts(t, 1)), actor=director)
 
     tablet = browser.new_context(viewport=TABLET).new_page()
     login(tablet, base, dealer.username, PASSWORD)

@@ -149,7 +149,7 @@ def test_entry_page_rebuy_pay_void_bust_and_seat_request_through_the_api(live_as
     make_user("floorman", "Floor")
     setup.update_tournament(tournament, actor=director, data={"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000})
     entry = services.register_entry(tournament, actor=director, player=player, document=services.IdDocument("id_card", "EA1234567"))
-    table_setup.open_table(director, tournament, 2)
+    table_setup.open_table(tournament, actor=director, number=2)
     base, api = live_asgi, f"{live_asgi}/api/tournaments/{tournament.pk}"
     entry_url = f"{base}/t/{tournament.pk}/entries/{entry.number}/"
 

@@ -273,7 +273,7 @@ def break_with_color_up(room: Room) -> None:
 
 def hand_for_hand(room: Room) -> None:
     late_level(room)
-    handforhand.start_hand_for_hand(room.director, room.tournament)  # pauses the clock
+    handforhand.start_hand_for_hand(room.tournament, actor=room.director)  # pauses the clock
 
 
 def in_the_money(room: Room) -> None:
@@ -287,7 +287,7 @@ def in_the_money(room: Room) -> None:
     payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     services.set_registration_closed(room.tournament, actor=room.director, closed=True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:17]:
-        busts.bust_entry(room.director, entry)
+        busts.bust_entry(entry, actor=room.director)
     paid = Entry.objects.get(tournament=room.tournament, number=16)
     payouts.pay_prize(paid, actor=room.director, document=id_doc(f"EA{paid.number - 1:07d}"), signature=signature())
 
@@ -306,7 +306,7 @@ def color_up_confirmed(room: Room) -> None:
 
     break_with_color_up(room)
     row = Level.objects.filter(structure=room.tournament.structure, kind=Level.Kind.BREAK).order_by("position").last()
-    color_ups.confirm_color_up(room.director, room.tournament, row.position, [25, 100, 500, 1000])
+    color_ups.confirm_color_up(room.tournament, actor=room.director, level=row.position, leaving=[25, 100, 500, 1000])
 
 
 def penalties_given(room: Room) -> None:
@@ -318,12 +318,14 @@ def penalties_given(room: Room) -> None:
     at_one = list(Seat.objects.filter(table=table, ended_at__isnull=True).order_by("seat")
                   .values_list("entry__number", flat=True))
     t, who = room.tournament, room.director
-    penalties.give_penalty(who, t, at_one[0], "rounds", 2, "Urážlivé výrazy vůči krupiérovi a soupeřům u stolu")
-    penalties.give_penalty(who, t, at_one[-1], "hand", None, "Odhalená karta během rozdávání")
-    penalties.give_penalty(who, t, at_one[1], "warning", None, "Pomalá hra")
-    cancelled = penalties.give_penalty(who, t, at_one[2], "rounds", 1, "Telefon u stolu během rozdávání")
-    penalties.cancel_penalty(who, t, cancelled.number, "Omyl: hráč nebyl v rozdání")
-    hands.start_hand(who, table)
+    penalties.give_penalty(t, actor=who, entry_number=at_one[0], kind="rounds", rounds=2,
+                           reason="Urážlivé výrazy vůči krupiérovi a soupeřům u stolu")
+    penalties.give_penalty(t, actor=who, entry_number=at_one[-1], kind="hand", rounds=None, reason="Odhalená karta během rozdávání")
+    penalties.give_penalty(t, actor=who, entry_number=at_one[1], kind="warning", rounds=None, reason="Pomalá hra")
+    cancelled = penalties.give_penalty(t, actor=who, entry_number=at_one[2], kind="rounds", rounds=1,
+                                       reason="Telefon u stolu během rozdávání")
+    penalties.cancel_penalty(t, actor=who, number=cancelled.number, reason="Omyl: hráč nebyl v rozdání")
+    hands.start_hand(table, actor=who)
 
 
 def winner(room: Room) -> None:
@@ -336,7 +338,7 @@ def winner(room: Room) -> None:
     payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     services.set_registration_closed(room.tournament, actor=room.director, closed=True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 1]:
-        busts.bust_entry(room.director, entry)
+        busts.bust_entry(entry, actor=room.director)
 
 
 def draw_url(room: Room) -> str:
@@ -408,13 +410,13 @@ def room(director):
         name=NAME, venue=VENUE, buy_in=BUY_IN, fee=5000, starting_stack=30000, guaranteed_pool=0, late_reg_until_level=9), actor=director,
         template=template)
     for n in range(1, 5):
-        table_setup.open_table(director, t, n, 9)
+        table_setup.open_table(t, actor=director, number=n, seats=9)
     surnames = ["Procházková-Dvořáková", "Šťastný", "Koťátková", "Žďárský", "Lobkowicz-Příhodová", "Řezníček"]
     for i in range(ENTRIES):
         player = services.create_player(actor=director, first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
                                         last_name=surnames[i % len(surnames)], date_of_birth=date(1980, 1, 1 + i % 28))
         services.register_entry(t, actor=director, player=player, document=id_doc(f"EA{i:07d}"))
-    draw = draws.draw_start(director, t)
+    draw = draws.draw_start(t, actor=director)
     payout_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 1500})
     display = services.create_display_token(t, actor=director, label="Lobby TV")
     return Room(director=director, tournament=t, display=display, draw=draw)

@@ -38,7 +38,7 @@ def live_seat(entry: Entry) -> Seat:
 def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, director, floor, cashier, tournament):
     base = live_asgi
     for n in (1, 2, 3, 4):
-        table_setup.open_table(director, tournament, n, 9)
+        table_setup.open_table(tournament, actor=director, number=n, seats=9)
     entries = []
     for i in range(30):
         player = services.create_player(actor=cashier, first_name=f"Player{i:02d}", last_name="Test", date_of_birth=date(1990, 1, 1))
@@ -131,7 +131,7 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
 def test_the_tables_page_opens_a_table_saves_the_break_order_and_takes_a_table_out(live_asgi, browser, director, tournament):
     base = live_asgi
     for n in (1, 2, 3):
-        table_setup.open_table(director, tournament, n, 9)
+        table_setup.open_table(tournament, actor=director, number=n, seats=9)
     page = staff_page(browser, base, director.username, f"/t/{tournament.pk}/tables/")
     page.evaluate("window.__sameDocument = true")
 

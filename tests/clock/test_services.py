@@ -510,10 +510,10 @@ def test_ticks_at_once_announce_once_and_keep_the_sequence(director, dealer, tem
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         pytest.skip("needs a database that threads share with locking (the project's file SQLite or PostgreSQL)")
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
-    table_list = [table_setup.open_table(director, tournament, n)[0] for n in (1, 2)]
+    table_list = [table_setup.open_table(tournament, actor=director, number=n)[0] for n in (1, 2)]
     services.start_clock(tournament, actor=director)
     fake_now.at(1200)
-    jobs = [services.tick, services.tick] + [lambda table=table: hands.start_hand(dealer, table) for table in table_list]
+    jobs = [services.tick, services.tick] + [lambda table=table: hands.start_hand(table, actor=dealer) for table in table_list]
     errors = [o for o in at_once(jobs) if isinstance(o, Exception)]
     assert errors == []
     assert AuditEvent.objects.filter(tournament=tournament, type="clock.level_started").count() == 1

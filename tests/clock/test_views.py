@@ -48,7 +48,7 @@ def call(client, tournament, name, body=None):
 
 @pytest.fixture
 def table(director, tournament):
-    table, _token = table_setup.open_table(director, tournament, 1)
+    table, _token = table_setup.open_table(tournament, actor=director, number=1)
     return table
 
 
@@ -244,7 +244,7 @@ def test_table_opened_without_signals_follows_the_clock(client, director, tourna
 
 def test_tables_page_lists_level_in_play(client, floor, director, dealer, tournament, table):
     clock_services.start_clock(tournament, actor=director)
-    hands.start_hand(dealer, table)
+    hands.start_hand(table, actor=dealer)
     client.force_login(floor)
     response = client.get(reverse("tables", args=[tournament.pk]))
     assert response.status_code == 200

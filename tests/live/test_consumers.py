@@ -115,7 +115,7 @@ def seat_socket(tournament_id: int) -> WebsocketCommunicator:
 def seated_tournament(director, cashier, tournament) -> list:
     open_tables(director, tournament, [1, 2])
     entries = register(cashier, tournament, 4)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     return entries
 
 
@@ -151,7 +151,7 @@ async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, dir
 
     # A bust (one table in play: nothing to balance): the push names the entry and carries the new figures; the seat page reads the place.
     busted = entries[1]
-    await database_sync_to_async(busts.bust_entry)(floor, busted)
+    await database_sync_to_async(busts.bust_entry)(busted, actor=floor)
     message = await communicator.receive_json_from(timeout=3)
     assert message["seq"] == snapshot["seq"] + 1
     assert message["type"] == "entry.busted" and message["entries"] == [busted.number]
@@ -162,7 +162,7 @@ async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, dir
     # A seat correction: the push names the entry, and its seat page then reads the new seat.
     moved = entries[0]  # to the other table: a correction does not balance
     table, seat = await database_sync_to_async(free_seat_away_from)(tournament, moved)
-    await database_sync_to_async(seats.correct_seat)(floor, moved, table, seat)
+    await database_sync_to_async(seats.correct_seat)(moved, actor=floor, table_number=table, seat_number=seat)
     message = await communicator.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["seq"] == snapshot["seq"] + 2
     assert message["type"] == "seat.corrected" and message["entries"] == [moved.number]
@@ -187,14 +187,14 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
         communicator.scope["url_route"] = {"kwargs": {"tournament_id": tournament.pk, "number": number}}
         return communicator
 
-    table, _token = await database_sync_to_async(table_setup.open_table)(director, tournament, 1, 9)
+    table, _token = await database_sync_to_async(table_setup.open_table)(tournament, actor=director, number=1, seats=9)
     await database_sync_to_async(clock_services.start_clock)(tournament, actor=director)
     communicator = table_communicator(dealer, 1)
     connected, _ = await communicator.connect()
     assert connected
     snapshot = await communicator.receive_json_from(timeout=3)
     assert snapshot["kind"] == "snapshot" and isinstance(snapshot["seq"], int)
-    await database_sync_to_async(hands.start_hand)(dealer, table)
+    await database_sync_to_async(hands.start_hand)(table, actor=dealer)
     message = await communicator.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["type"] == "table.hand_started" and message["table"] == 1
     assert message["seq"] == snapshot["seq"] + 1
@@ -203,7 +203,7 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
     connected, code = await table_communicator(cashier, 1).connect()
     assert not connected and code == 4003
     # A Dealer login reaches only the table its tablet opened (table 1): not table 2's socket.
-    await database_sync_to_async(table_setup.open_table)(director, tournament, 2, 9)
+    await database_sync_to_async(table_setup.open_table)(tournament, actor=director, number=2, seats=9)
     connected, code = await table_communicator(dealer, 2).connect()
     assert not connected and code == 4003
 
@@ -216,7 +216,7 @@ async def test_table_socket_notes_a_hand_start_to_the_dealer_and_refuses_a_cashi
         from django.db import transaction
 
         with transaction.atomic():
-            record_event(lock_tournament(tournament.pk), "h4h.hand_called", {"hand": 3, "tables": list(range(1, 60))})
+            record_event(lock_tournament(tournament.pk), type_="h4h.hand_called", payload={"hand": 3, "tables": list(range(1, 60))})
 
     await database_sync_to_async(room_wide)()
     message = await communicator.receive_json_from(timeout=3)

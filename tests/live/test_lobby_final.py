@@ -23,9 +23,9 @@ def three_left(director, cashier, floor, tournament):
 
 def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, floor, tournament, three_left):
     third, second, winner = three_left[5:]
-    busts.bust_entry(floor, third)
+    busts.bust_entry(third, actor=floor)
     assert lobby_snapshot(tournament)["final"] is None  # two play on: no winner yet
-    busts.bust_entry(floor, second)
+    busts.bust_entry(second, actor=floor)
 
     snapshot = lobby_snapshot(tournament)
     won = selectors.prizes_won(tournament)
@@ -41,7 +41,7 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
     page = client.get(f"/display/{display.token}/").content.decode()
     assert 'class="lobby is-final"' in page and winner.player.display_name in page
 
-    busts.undo_bust(floor, second)
+    busts.undo_bust(second, actor=floor)
     assert lobby_snapshot(tournament)["final"] is None
     assert snapshots.lobby_names(tournament, lobby_snapshot(tournament))["final"] is None
     assert 'class="lobby"' in client.get(f"/display/{display.token}/").content.decode()
@@ -62,11 +62,11 @@ def test_a_deal_that_stops_play_ends_it_with_the_deal_s_places(director, floor, 
 def test_the_lobby_shows_the_top_places_and_counts_the_others(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2])
     entries = register(cashier, tournament, 13)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     pool = selectors.payout_state(tournament)["pool"]  # twelve places paid: the director's own prizes
     services.edit_structure(tournament, actor=director, rows=[[1, 1, pool - 11 * (pool // 12)], [2, 12, pool // 12]])
     for entry in entries[:-1]:
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     final = lobby_snapshot(tournament)["final"]
     assert [row["place"] for row in final["results"]] == list(range(1, snapshots.LOBBY_FINAL_PLACES + 1))
     assert final["more"] == 12 - snapshots.LOBBY_FINAL_PLACES  # place 13 is not paid

@@ -64,7 +64,7 @@ def redis_back(settings):
 def test_registration_and_bust_work_while_redis_is_down(redis_down, director, cashier, floor, tournament, caplog):
     assert Client().get("/healthz").content == b"down: redis"  # the outage is real
     for number in (1, 2):
-        table_setup.open_table(director, tournament, number, 9)
+        table_setup.open_table(tournament, actor=director, number=number, seats=9)
     players = [services.create_player(actor=cashier, first_name=f"P{i}", last_name="Outage", date_of_birth=date(1990, 1, 1))
                for i in range(3)]
     cash = APIClient()
@@ -75,7 +75,7 @@ def test_registration_and_bust_work_while_redis_is_down(redis_down, director, ca
             "player": player.pk, "document_type": "id_card", "document_number": f"EA{i:07d}", "seen": True,
         }, format="json")
         assert answer.status_code == 201, answer.content
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     staff = APIClient()
     staff.force_authenticate(floor)
     answer = staff.post(f"/api/tournaments/{tournament.pk}/entries/1/bust/", {}, format="json")
@@ -124,7 +124,7 @@ async def test_new_sockets_are_closed_cleanly_and_connect_once_redis_is_back(
     patched = request.getfixturevalue("joins_fail") if outage == "joins fail" else None
     if patched is None:
         request.getfixturevalue("redis_down")
-    await database_sync_to_async(table_setup.open_table)(director, tournament, 1, 9)
+    await database_sync_to_async(table_setup.open_table)(tournament, actor=director, number=1, seats=9)
     for name, communicator in communicators(tournament, director, floor).items():
         connected, _ = await communicator.connect(timeout=5)
         assert connected, name  # the handshake is answered: accepted, not an HTTP error

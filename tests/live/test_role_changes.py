@@ -80,7 +80,7 @@ async def test_a_change_that_keeps_the_right_keeps_the_socket(tournament, floor,
 
 
 async def test_a_table_socket_closes_when_its_login_loses_the_right(tournament, director, floor):
-    await database_sync_to_async(table_setup.open_table)(director, tournament, 1, 9)
+    await database_sync_to_async(table_setup.open_table)(tournament, actor=director, number=1, seats=9)
     socket = await open_socket(f"/ws/t/{tournament.pk}/tables/1/", floor)
     await database_sync_to_async(demote)(floor)
     await closed_within_a_second(socket)

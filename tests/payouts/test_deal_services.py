@@ -40,7 +40,7 @@ def test_an_icm_deal_waits_for_the_director_then_its_table_pays_the_places(direc
     assert [b["first"] for b in state["bands"]][:3] == [1, 2, 3]
 
     # Play goes on for the places: the one who busts next gets third's amount, whatever their chips were.
-    busts.bust_entry(floor, three_left[0])
+    busts.bust_entry(three_left[0], actor=floor)
     assert selectors.prizes_won(tournament)[three_left[0].number] == min(deal.amounts)
     kinds = list(AuditEvent.objects.filter(tournament=tournament, type__startswith="deal.").values_list("type", flat=True))
     assert kinds == ["deal.proposed", "deal.approved"]
@@ -103,7 +103,7 @@ def test_roles_one_proposal_at_a_time_and_a_stale_deal_is_not_approved(director,
     with pytest.raises(ServiceError) as refused:
         services.approve_deal(deal, actor=floor)
     assert refused.value.status == 403
-    busts.bust_entry(floor, three_left[2])  # the field changed since the proposal
+    busts.bust_entry(three_left[2], actor=floor)  # the field changed since the proposal
     with pytest.raises(ServiceError) as refused:
         services.approve_deal(deal, actor=director)
     assert refused.value.code == "deal_stale"

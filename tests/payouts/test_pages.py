@@ -17,10 +17,10 @@ def played(director, cashier, floor, tournament):
     tournament.save(update_fields=["guaranteed_pool"])
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 8)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     for entry in entries[:5]:
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     return entries
 
 

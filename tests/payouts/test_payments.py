@@ -46,10 +46,10 @@ def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry
     tournament.save(update_fields=["guaranteed_pool"])
     open_tables(director, tournament, [1])
     entries = register_numbered(cashier, tournament, players)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     for entry in entries[:5]:
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     tournament_services.set_registration_closed(tournament, actor=director, closed=True)
     return entries
 

@@ -52,19 +52,19 @@ class Night:
         self.players = [tournament_services.create_player(actor=cashier, first_name=first, last_name=last,
                                                           date_of_birth=date(1985, 3, 1)) for first, last in NAMES]
         self.entries = [self.register(i) for i in range(8)]
-        draws.draw_start(director, t)
+        draws.draw_start(t, actor=director)
         services.set_payout_plan(t, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
-        busts.bust_entry(floor, self.entries[7])
+        busts.bust_entry(self.entries[7], actor=floor)
         self.reentry = self.register(7)
         mistake = self.register(8)
         tournament_services.void_purchase(mistake.purchases.get(), actor=cashier, reason="Wrong tournament", refund_amount=10_000)
         tournament_services.add_chips(self.entries[0], actor=cashier, kind=Purchase.Kind.ADDON)
         tournament_services.add_chips(self.entries[1], actor=cashier, kind=Purchase.Kind.REBUY, paid=False)
         for entry in (self.entries[6], self.entries[5], self.entries[4], self.reentry):
-            busts.bust_entry(floor, entry)
-        hands.start_hand(floor, Table.objects.get(tournament=t, number=1))
-        busts.bust_entry(floor, self.entries[3], stack=5_000)
-        busts.bust_entry(floor, self.entries[2], stack=5_000)  # same hand, same stack: tied for 3-4
+            busts.bust_entry(entry, actor=floor)
+        hands.start_hand(Table.objects.get(tournament=t, number=1), actor=floor)
+        busts.bust_entry(self.entries[3], actor=floor, stack=5_000)
+        busts.bust_entry(self.entries[2], actor=floor, stack=5_000)  # same hand, same stack: tied for 3-4
         tournament_services.set_registration_closed(t, actor=director, closed=True)
 
     def register(self, i: int):
@@ -76,7 +76,7 @@ class Night:
 
     def end(self):
         """Ľubomír busts: Řehoř wins."""
-        busts.bust_entry(self.floor, self.entries[1])
+        busts.bust_entry(self.entries[1], actor=self.floor)
 
 
 @pytest.fixture

@@ -102,20 +102,20 @@ def test_places_get_their_prizes_ties_split_and_an_undone_bust_gives_it_back(dir
     tournament.save(update_fields=["guaranteed_pool"])
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 7)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})  # 4 places paid
     prizes = selectors.payout_state(tournament)["prizes"]
     assert len(prizes) == 4
     by_number = {e.number: e for e in entries}
     for number in (1, 2, 3):  # places 7, 6, 5: out of the money
-        busts.bust_entry(floor, by_number[number])
-    busts.bust_entry(floor, by_number[4])  # place 4
+        busts.bust_entry(by_number[number], actor=floor)
+    busts.bust_entry(by_number[4], actor=floor)  # place 4
     won = selectors.prizes_won(tournament)
     assert won[1] == won[2] == won[3] == 0 and won[4] == prizes[3]
-    busts.undo_bust(floor, Entry.objects.get(pk=by_number[4].pk))
+    busts.undo_bust(Entry.objects.get(pk=by_number[4].pk), actor=floor)
     assert 4 not in selectors.prizes_won(tournament)
     for number in (4, 5, 6):
-        busts.bust_entry(floor, by_number[number])
+        busts.bust_entry(by_number[number], actor=floor)
     won = selectors.prizes_won(tournament)
     assert won[7] == prizes[0] and won[6] == prizes[1] and won[5] == prizes[2] and won[4] == prizes[3]
     assert sum(won.values()) == sum(prizes)

@@ -21,18 +21,18 @@ def four_left(director, cashier, floor, tournament):
     tournament.save(update_fields=["guaranteed_pool"])
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 7)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     services.edit_structure(tournament, actor=director, rows=[[1, 1, 30_001], [2, 2, 20_000], [3, 3, 10_000], [4, 4, 9_999]])
     for entry in entries[:3]:
-        busts.bust_entry(floor, entry)
-    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))  # busts of one hand can tie
+        busts.bust_entry(entry, actor=floor)
+    hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)  # busts of one hand can tie
     return entries[3:]
 
 
 def test_tied_players_split_their_places_and_the_odd_unit_goes_by_the_draw(client, floor, tournament, four_left):
     a, b = four_left[0], four_left[1]
-    busts.bust_entry(floor, a, stack=5_000)
-    busts.bust_entry(floor, b, stack=5_000)  # same hand, same stack: tied for places 3 and 4
+    busts.bust_entry(a, actor=floor, stack=5_000)
+    busts.bust_entry(b, actor=floor, stack=5_000)  # same hand, same stack: tied for places 3 and 4
     assert {(e.finish_place, e.finish_place_low) for e in Entry.objects.filter(pk__in=[a.pk, b.pk])} == {(3, 4)}
 
     draw = Draw.objects.get(tournament=tournament, kind=Draw.Kind.TIE)
@@ -51,11 +51,11 @@ def test_tied_players_split_their_places_and_the_odd_unit_goes_by_the_draw(clien
 
 def test_the_same_tie_keeps_its_draw_when_an_earlier_bust_is_undone(floor, tournament, four_left):
     a, b = four_left[0], four_left[1]
-    busts.bust_entry(floor, a, stack=5_000)
-    busts.bust_entry(floor, b, stack=5_000)
+    busts.bust_entry(a, actor=floor, stack=5_000)
+    busts.bust_entry(b, actor=floor, stack=5_000)
     order = Draw.objects.get(tournament=tournament, kind=Draw.Kind.TIE).result["order"]
     first_out = Entry.objects.filter(tournament=tournament, finish_place=7).get()
-    busts.undo_bust(floor, first_out)  # the tied pair moves down to places 4 and 5: 9,999 + 0 to share
+    busts.undo_bust(first_out, actor=floor)  # the tied pair moves down to places 4 and 5: 9,999 + 0 to share
     assert {(e.finish_place, e.finish_place_low) for e in Entry.objects.filter(pk__in=[a.pk, b.pk])} == {(4, 5)}
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.TIE).count() == 1
     won = selectors.prizes_won(tournament)
@@ -67,13 +67,13 @@ def test_a_tie_of_three_gives_the_odd_unit_to_the_first_drawn(director, cashier,
     tournament.save(update_fields=["guaranteed_pool"])
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 6)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     services.edit_structure(tournament, actor=director, rows=[[1, 1, 25_000], [2, 2, 13_999], [3, 3, 7_002], [4, 4, 7_000],
                                                    [5, 5, 6_999]])  # places 3 to 5: 21,001 to share by three
-    busts.bust_entry(floor, entries[0])  # place 6
-    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=1))
+    busts.bust_entry(entries[0], actor=floor)  # place 6
+    hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)
     for entry in entries[1:4]:
-        busts.bust_entry(floor, entry, stack=800)  # places 5, 4, 3 tied
+        busts.bust_entry(entry, actor=floor, stack=800)  # places 5, 4, 3 tied
     # The tie as it grew: two tied (places 4 and 5), then three; the draw of the three decides.
     pair, draw = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.TIE).order_by("number")
     assert len(pair.inputs["entries"]) == 2

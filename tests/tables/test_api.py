@@ -52,7 +52,7 @@ def room(director, cashier, tournament):
 
 @pytest.fixture
 def drawn(room, director, tournament):
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     return room
 
 
@@ -145,7 +145,7 @@ def test_draws_of_an_unknown_tournament_or_draw_are_404(tournament):
 def test_seat_waiting_entries(room, director, floor, tournament):
     response = client_for(floor).post(url(tournament, "seating/waiting/"))
     assert response.status_code == 409 and response.json()["error"] == "not_drawn"
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     assert client_for(floor).post(url(tournament, "seating/waiting/")).json()["error"] == "nobody_waiting"
     # An entry left without a seat (as after a table broke by hand) waits for the late-entry draw.
     Seat.objects.filter(entry=room[0], ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
@@ -339,7 +339,7 @@ def test_public_endpoints_show_no_personal_data(cashier, director, tournament, p
     entry = services.register_entry(tournament, actor=cashier, player=player, document=services.IdDocument(document_type="id_card",
                                                                                       number="EA7654321"))
     open_tables(director, tournament, [1])
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     anonymous = APIClient()
     bodies = [anonymous.get(public(tournament, f"seats/{entry.number}/")),
               anonymous.get(public(tournament, "seats/"), {"q": "Nov"}),
@@ -401,7 +401,7 @@ def test_the_public_search_ignores_case_and_accents_and_finds_any_part(cashier, 
     entry = services.register_entry(tournament, actor=cashier, player=player, document=services.IdDocument(document_type="id_card",
                                                                                       number="EA7654321"))
     open_tables(director, tournament, [1])
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     anonymous = APIClient()
     assert entry.player.display_name == "Jana Nováková"
     for typed in ("JANA NOVÁKOVÁ", "novakova", "nováková jana", "vakov", "Ňováková"):

@@ -12,7 +12,7 @@ from tests.tables.test_seating_services import open_tables, register
 def test_every_button_the_moves_need_is_asked_at_once_and_balance_now_says_so(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2, 3, 4])
     register(cashier, tournament, 32)  # 8/8/8/8, no button drawn anywhere
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     bust_at(floor, tournament, 4, count=5)  # 8/8/8/3
     need = read_models.balancing_status(tournament)["need_button"]
     assert sorted(need) == [1, 2, 3, 4]  # the three donors of the coming moves and the receiver, all at once
@@ -23,7 +23,7 @@ def test_every_button_the_moves_need_is_asked_at_once_and_balance_now_says_so(di
     for number in need:
         table = Table.objects.get(tournament=tournament, number=number)
         occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
-        seats.enter_button(floor, table, occupied[0])
+        seats.enter_button(table, actor=floor, seat=occupied[0])
     assert read_models.balancing_status(tournament)["need_button"] == []
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
     confirm_all(floor, tournament)

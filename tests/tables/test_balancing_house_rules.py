@@ -72,16 +72,16 @@ class Room:
         self.t = setup.create_tournament(tournament_data(seats_per_table=scenario["size"], max_reentries=3), actor=director,
                                          template=template)
         for number, n in enumerate(scenario["tables"], start=1):
-            table_setup.open_table(director, self.t, number, n)
+            table_setup.open_table(self.t, actor=director, number=number, seats=n)
         self.next_table = len(scenario["tables"]) + 1
         self.players = 0
         for _i in range(scenario["players"]):
             self.register()
-        house_rules.set_house_rules(director, self.t, scenario["rules"])
-        draws.draw_start(director, self.t)
+        house_rules.set_house_rules(self.t, actor=director, data=scenario["rules"])
+        draws.draw_start(self.t, actor=director)
         for table in self.tables():
             if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
-                draws.draw_button(director, table)
+                draws.draw_button(table, actor=director)
 
     def register(self, player=None) -> Entry:
         if player is None:
@@ -107,21 +107,21 @@ class Room:
         if action == "bust":
             entry = pick(self.entries(Entry.Status.ACTIVE), i)
             if entry is not None:
-                busts.bust_entry(d, entry, stack=i * 100)  # a stack: hand-for-hand requires one
+                busts.bust_entry(entry, actor=d, stack=i * 100)  # a stack: hand-for-hand requires one
         elif action == "hand":
             table = pick(self.tables(), i)
             if table is not None:
-                hands.start_hand(d, table)
+                hands.start_hand(table, actor=d)
         elif action == "done":
             table = pick(self.tables(), i)
             if table is not None:
-                handforhand.hand_done(d, table)
+                handforhand.hand_done(table, actor=d)
         elif action in ("confirm", "cancel"):
             move = pick(self.pending(), i)
             if move is not None:
-                (moves.confirm_move if action == "confirm" else moves.cancel_move)(d, t, move.number)
+                (moves.confirm_move if action == "confirm" else moves.cancel_move)(t, actor=d, number=move.number)
         elif action == "balance":
-            moves.balance_now(d, t)
+            moves.balance_now(t, actor=d)
         elif action == "void":
             entry = pick(self.entries(Entry.Status.ACTIVE), i)
             if entry is not None:
@@ -136,22 +136,22 @@ class Room:
         elif action == "undo":
             busted = pick(self.entries(Entry.Status.BUSTED), i)
             if busted is not None:
-                busts.undo_bust(d, busted)
+                busts.undo_bust(busted, actor=d)
         elif action == "button":
             table = pick([x for x in self.tables() if x.needs_button], i)
             if table is not None:
                 occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
-                seats.enter_button(d, table, pick(occupied, i) or 1)
+                seats.enter_button(table, actor=d, seat=pick(occupied, i) or 1)
         elif action == "open":
-            table_setup.open_table(d, t, self.next_table, 2 + i % 9)
+            table_setup.open_table(t, actor=d, number=self.next_table, seats=2 + i % 9)
             self.next_table += 1
         elif action == "h4h":
             if handforhand.hand_for_hand(t) is None:
-                handforhand.start_hand_for_hand(d, t)
+                handforhand.start_hand_for_hand(t, actor=d)
             else:
-                handforhand.stop_hand_for_hand(d, t)
+                handforhand.stop_hand_for_hand(t, actor=d)
         elif action == "rules":
-            house_rules.set_house_rules(d, t, later_rules)
+            house_rules.set_house_rules(t, actor=d, data=later_rules)
 
 
 def check_invariants(t) -> None:

@@ -21,12 +21,12 @@ from tournament.models import AuditEvent, Entry
 @pytest.fixture
 def lopsided(director, cashier, tournament):
     """Table 1 has four seats, table 2 nine: thirteen players fill both (4 and 9)."""
-    table_setup.open_table(director, tournament, 1, 4)
-    table_setup.open_table(director, tournament, 2, 9)
+    table_setup.open_table(tournament, actor=director, number=1, seats=4)
+    table_setup.open_table(tournament, actor=director, number=2, seats=9)
     register(cashier, tournament, 13)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     for table in Table.objects.filter(tournament=tournament):
-        draws.draw_button(director, table)
+        draws.draw_button(table, actor=director)
     assert {n: len(s) for n, s in seated(tournament).items()} == {1: 4, 2: 9}
     return tournament
 
@@ -37,9 +37,9 @@ def notices(t) -> list[str]:
 
 def test_no_open_seat_at_the_short_table_is_no_move_and_a_notice_not_an_error(lopsided, director, floor):
     t = lopsided
-    house_rules.set_house_rules(director, t, {"balance_threshold": 1, "halt_short_by": 9})
+    house_rules.set_house_rules(t, actor=director, data={"balance_threshold": 1, "halt_short_by": 9})
     busted = entry(t, seated(t)[2][1])
-    busts.bust_entry(floor, busted)  # 4 against 8: out of balance, but table 1 has no open seat
+    busts.bust_entry(busted, actor=floor)  # 4 against 8: out of balance, but table 1 has no open seat
     busted.refresh_from_db()
     assert busted.status == Entry.Status.BUSTED and not Seat.objects.filter(entry=busted, ended_at__isnull=True).exists()
     assert not Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists()
@@ -49,18 +49,18 @@ def test_no_open_seat_at_the_short_table_is_no_move_and_a_notice_not_an_error(lo
     status = read_models.balancing_status(t)
     assert status["notice"]["type"] == "balance.no_move" and status["notice"]["message"] == event.payload["message"]
     # The same situation after the next bust and "Balance now": the notice stands, not written again.
-    busts.bust_entry(floor, entry(t, seated(t)[2][2]))
-    moves.balance_now(director, t)
+    busts.bust_entry(entry(t, seated(t)[2][2]), actor=floor)
+    moves.balance_now(t, actor=director)
     assert notices(t) == ["balance.no_move"]
     # A bust at the short table frees a seat there: one player moves in (3 against 7, then 4 against
     # 6, still out of balance with table 1 full again: the notice stands).
-    busts.bust_entry(floor, entry(t, seated(t)[1][1]))
+    busts.bust_entry(entry(t, seated(t)[1][1]), actor=floor)
     (move,) = Move.objects.filter(tournament=t, status=Move.Status.PENDING)
     assert (move.from_table.number, move.to_table.number) == (2, 1)
     assert notices(t) == ["balance.no_move"]
     # One more bust at table 2 (4 against 5): balanced, and the notice ends.
     leaving = move.entry.number
-    busts.bust_entry(floor, entry(t, next(n for n in seated(t)[2].values() if n != leaving)))
+    busts.bust_entry(entry(t, next(n for n in seated(t)[2].values() if n != leaving)), actor=floor)
     assert notices(t) == ["balance.no_move", "balance.clear"]
     assert read_models.balancing_status(t)["notice"] is None
 
@@ -68,11 +68,11 @@ def test_no_open_seat_at_the_short_table_is_no_move_and_a_notice_not_an_error(lo
 def test_the_finding_threshold_one_then_busts_voids_and_balance_now_through_the_api(director, floor, cashier, tournament):
     """Issue 11: with the threshold at 1 every bust, void and "Balance now" answered 500."""
     for number in (1, 2, 3):
-        table_setup.open_table(director, tournament, number, 9)
+        table_setup.open_table(tournament, actor=director, number=number, seats=9)
     register(cashier, tournament, 26)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     for table in Table.objects.filter(tournament=tournament):
-        draws.draw_button(director, table)
+        draws.draw_button(table, actor=director)
     assert client_for(director).patch(url(tournament, "house-rules/"), {"balance_threshold": 1, "halt_short_by": 2},
                                       format="json").status_code == 200
     staff = client_for(director)
@@ -97,9 +97,9 @@ def test_the_finding_threshold_one_then_busts_voids_and_balance_now_through_the_
 
 def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, monkeypatch, caplog):
     t = lopsided
-    busts.bust_entry(floor, entry(t, seated(t)[1][1]))  # 3 against 9 at table 1 (four seats): a move
+    busts.bust_entry(entry(t, seated(t)[1][1]), actor=floor)  # 3 against 9 at table 1 (four seats): a move
     assert Move.objects.filter(tournament=t, status=Move.Status.PENDING).count() == 1
-    moves.cancel_move(floor, t, Move.objects.get(tournament=t).number)
+    moves.cancel_move(t, actor=floor, number=Move.objects.get(tournament=t).number)
 
     def broken(*args, **kwargs):
         raise RuntimeError("a defect in the planner")
@@ -108,7 +108,7 @@ def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, 
     events = AuditEvent.objects.filter(tournament=t).count()
     victim = entry(t, seated(t)[2][1])
     with caplog.at_level(logging.ERROR, logger="tables.moves"):
-        busts.bust_entry(floor, victim)
+        busts.bust_entry(victim, actor=floor)
     victim.refresh_from_db()
     assert victim.status == Entry.Status.BUSTED and victim.finish_place == 12  # the bust stands
     assert not Seat.objects.filter(entry=victim, ended_at__isnull=True).exists()
@@ -120,9 +120,9 @@ def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, 
     assert AuditEvent.objects.filter(tournament=t).count() > events
     # "Balance now" is the floor's own request: a defect there is an error, not a silent success.
     with pytest.raises(RuntimeError):
-        moves.balance_now(director, t)
+        moves.balance_now(t, actor=director)
     monkeypatch.undo()
-    moves.balance_now(director, t)  # 3 against 8: one player moves in, then table 1 is full again
+    moves.balance_now(t, actor=director)  # 3 against 8: one player moves in, then table 1 is full again
     assert Move.objects.filter(tournament=t, status=Move.Status.PENDING).count() == 1
     assert read_models.balancing_status(t)["notice"]["type"] == "balance.no_move"  # the failure notice is replaced
 
@@ -135,7 +135,7 @@ def test_a_refused_draw_after_a_bust_is_a_notice_and_the_bust_stands(lopsided, d
 
     monkeypatch.setattr(moves, "decide", refused)
     victim = entry(t, seated(t)[2][1])
-    busts.bust_entry(floor, victim)
+    busts.bust_entry(victim, actor=floor)
     victim.refresh_from_db()
     assert victim.status == Entry.Status.BUSTED
     blocked = AuditEvent.objects.get(tournament=t, type="balance.blocked")

@@ -19,7 +19,7 @@ from tournament.stats import tournament_stats
 def room(director, cashier, tournament):
     open_tables(director, tournament, [1, 2])
     register(cashier, tournament, 12)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     return tournament
 
 
@@ -91,7 +91,7 @@ def test_a_table_races_on_its_tablet_and_the_floor_sees_it_finish(room, director
 
 def test_a_dealer_link_races_its_own_table_and_cards_can_be_entered(room, director, floor):
     client_for(director).post(url(room, "color-ups/"), {"level": the_break(room)}, format="json")
-    _, secret = dealer_links.create_dealer_link(floor, Table.objects.get(tournament=room, number=2), "tablet 2")
+    _, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=room, number=2), actor=floor, label="tablet 2")
     tablet = as_link(secret)
     seats = counts(room, 2, quarters=1, other=5000)
     cards = dict(zip(seats, (["As"], ["Ks"], ["Qs"], ["Js"], ["Ts"], ["9s"]), strict=True))
@@ -148,7 +148,7 @@ def test_asking_for_the_cards_refuses_bad_counts_and_other_tables(room, director
                 {"seats": {seat: {"chips": {"500": 1}, "other": None}}}):
         answer = client_for(floor).post(url(room, "tables/1/race/cards/"), bad, format="json")
         assert answer.status_code == 400 and answer.json()["detail"], (bad, answer.content)
-    _, secret = dealer_links.create_dealer_link(floor, Table.objects.get(tournament=room, number=2), "tablet 2")
+    _, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=room, number=2), actor=floor, label="tablet 2")
     tablet = as_link(secret)
     assert tablet.post(url(room, "tables/1/race/cards/"), {"seats": counts(room, 1)}, format="json").status_code == 403
     own = tablet.post(url(room, "tables/2/race/cards/"), {"seats": counts(room, 2)}, format="json")

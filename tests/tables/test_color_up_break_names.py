@@ -23,8 +23,8 @@ def test_the_color_up_page_and_the_sheets_name_the_break_after_its_level(room, d
     assert "Break after level 2" in page
     assert "Suggestion for the break after level 2: the 25 chips can leave" in page
     assert not ROW.search(page), ROW.search(page)
-    color_up = color_ups.confirm_color_up(director, room, the_break(room))
-    race = color_ups.record_race(floor, Table.objects.get(tournament=room, number=1), color_up, counts(room, 1))
+    color_up = color_ups.confirm_color_up(room, actor=director, level=the_break(room))
+    race = color_ups.record_race(Table.objects.get(tournament=room, number=1), actor=floor, color_up=color_up, seats=counts(room, 1))
     page = client_for(floor).get(f"/t/{room.pk}/color-up/").content.decode()
     assert "Color-up at the break after level 2: the 25 chips leave, the smallest chip is now 100" in page
     assert not ROW.search(page), ROW.search(page)
@@ -47,9 +47,9 @@ def test_the_api_refuses_a_row_that_is_no_break_in_the_floors_words(room, direct
 
 
 def test_the_event_log_names_the_break_after_its_level(room, director, floor):  # noqa: F811
-    color_up = color_ups.confirm_color_up(director, room, the_break(room))
-    race = color_ups.record_race(floor, Table.objects.get(tournament=room, number=1), color_up, counts(room, 1))
-    color_ups.confirm_race(floor, race)
+    color_up = color_ups.confirm_color_up(room, actor=director, level=the_break(room))
+    race = color_ups.record_race(Table.objects.get(tournament=room, number=1), actor=floor, color_up=color_up, seats=counts(room, 1))
+    color_ups.confirm_race(race, actor=floor)
     lines = {event.type: event_line(event.type, event.payload, {}) for event in
              AuditEvent.objects.filter(tournament=room, type__in=["colorup.confirmed", "race.recorded", "race.confirmed"])}
     assert lines["colorup.confirmed"].startswith("Color-up at the break after level 2 confirmed: the 25 chips leave")

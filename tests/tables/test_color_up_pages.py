@@ -13,8 +13,8 @@ from tests.tables.test_views import client_for
 
 @pytest.fixture
 def raced(room, director, floor):  # noqa: F811
-    color_up = color_ups.confirm_color_up(director, room, the_break(room))
-    race = color_ups.record_race(floor, Table.objects.get(tournament=room, number=1), color_up, counts(room, 1))
+    color_up = color_ups.confirm_color_up(room, actor=director, level=the_break(room))
+    race = color_ups.record_race(Table.objects.get(tournament=room, number=1), actor=floor, color_up=color_up, seats=counts(room, 1))
     return race
 
 
@@ -45,7 +45,7 @@ def test_the_floor_map_shows_which_tables_have_raced(room, raced, floor):  # noq
                                 "difference": 0}
     races = {t["table"]: t["race"] for t in data["tables"] if t["in_play"]}
     assert races == {1: {"status": "recorded", "difference": raced.difference}, 2: {"status": "waiting", "difference": None}}
-    color_ups.confirm_race(floor, raced)
+    color_ups.confirm_race(raced, actor=floor)
     data = client_for(floor).get(f"/t/{room.pk}/map.json").json()
     assert data["color_up"]["finished"] == 1 and data["color_up"]["difference"] == raced.difference
 

@@ -49,7 +49,7 @@ def hand_starts(t) -> list:
 @pytest.fixture
 def tables(director, tournament):
     for n in (1, 2):
-        table_setup.open_table(director, tournament, n, 9)
+        table_setup.open_table(tournament, actor=director, number=n, seats=9)
     return {t.number: t for t in Table.objects.filter(tournament=tournament)}
 
 
@@ -79,11 +79,11 @@ def test_only_the_floor_and_the_director_make_or_revoke_links(request, role, lin
     assert as_user(user).post(url(tournament, f"dealer-links/{link['id']}/revoke/")).status_code == 403
     assert DealerLink.objects.count() == 1 and DealerLink.objects.get().revoked_at is None
     with pytest.raises(Exception, match="role"):
-        dealer_links.create_dealer_link(user, Table.objects.get(tournament=tournament, number=2))
+        dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=2), actor=user)
 
 
 def test_no_link_for_a_table_out_of_play_and_a_long_label_is_refused(director, floor, tables, tournament):
-    table_setup.set_table_in_play(director, tables[2], False)
+    table_setup.set_table_in_play(tables[2], actor=director, in_play=False)
     closed = as_user(floor).post(url(tournament, "tables/2/dealer-links/"), {}, format="json")
     assert (closed.status_code, closed.json()["error"]) == (409, "table_closed")
     long = as_user(floor).post(url(tournament, "tables/1/dealer-links/"), {"label": "x" * 81}, format="json")
@@ -130,8 +130,8 @@ def test_the_link_acts_at_its_table_only(link, tables, tournament):
 def test_the_service_refuses_a_link_at_another_table(link, tables):
     actor = dealer_links.actor_for(DealerLink.objects.get(pk=link["id"]))
     with pytest.raises(Exception, match="own table"):
-        hands.start_hand(actor, tables[2])
-    assert hands.start_hand(actor, tables[1]).number == 1
+        hands.start_hand(tables[2], actor=actor)
+    assert hands.start_hand(tables[1], actor=actor).number == 1
 
 
 def test_a_revoked_link_stops_at_once(link, floor, tournament):
@@ -188,8 +188,8 @@ def test_the_floor_acts_at_any_table(floor, tables, tournament):
 async def test_the_link_socket_hears_its_table_and_closes_on_revocation(director, floor, tournament):
     def seed():
         for n in (1, 2):
-            table_setup.open_table(director, tournament, n, 9)
-        return dealer_links.create_dealer_link(floor, Table.objects.get(tournament=tournament, number=1))
+            table_setup.open_table(tournament, actor=director, number=n, seats=9)
+        return dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=1), actor=floor)
 
     link, secret = await database_sync_to_async(seed)()
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/dealer/{secret}/")
@@ -199,11 +199,11 @@ async def test_the_link_socket_hears_its_table_and_closes_on_revocation(director
     snapshot = await communicator.receive_json_from(timeout=3)
     assert snapshot["kind"] == "snapshot"
     tables = await database_sync_to_async(lambda: {t.number: t for t in Table.objects.filter(tournament=tournament)})()
-    await database_sync_to_async(hands.start_hand)(floor, tables[2])  # another table: no note here
-    await database_sync_to_async(hands.start_hand)(floor, tables[1])
+    await database_sync_to_async(hands.start_hand)(tables[2], actor=floor)  # another table: no note here
+    await database_sync_to_async(hands.start_hand)(tables[1], actor=floor)
     note = await communicator.receive_json_from(timeout=3)
     assert (note["type"], note["table"]) == ("table.hand_started", 1)
-    await database_sync_to_async(dealer_links.revoke_dealer_link)(floor, link)
+    await database_sync_to_async(dealer_links.revoke_dealer_link)(link, actor=floor)
     note = await communicator.receive_json_from(timeout=3)  # the table hears of it, then the socket closes
     assert note["type"] == "table.dealer_link_revoked"
     closed = await communicator.receive_output(timeout=3)

@@ -27,8 +27,8 @@ def test_an_empty_table_in_play_is_empty_not_short(director, cashier, tournament
     open_tables(director, tournament, [1, 2, 3])
     assert {row["status"] for row in read_models.floor_map(tournament)["tables"]} == {"empty"}  # before the draw
     register(cashier, tournament, 14)
-    draws.draw_start(director, tournament)
-    table_setup.open_table(director, tournament, 4, 9)
+    draws.draw_start(tournament, actor=director)
+    table_setup.open_table(tournament, actor=director, number=4, seats=9)
     assert status_of(tournament, 4) == "empty"
     # A table with players, 2 fewer than the fullest: short (balancing brings it a player).
     counts = {row["table"]: row["players"] for row in read_models.floor_map(tournament)["tables"]}
@@ -45,7 +45,7 @@ def test_an_empty_table_in_play_is_empty_not_short(director, cashier, tournament
 def test_each_table_says_the_level_it_plays_and_whether_it_is_behind_the_clock(director, cashier, tournament):
     open_tables(director, tournament, [1, 2])
     register(cashier, tournament, 10)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     tournament.current_level = 2
     tournament.save(update_fields=["current_level"])
     Table.objects.filter(tournament=tournament, number=1).update(sends_hand_signals=True, hand_level_index=0)
@@ -59,12 +59,12 @@ def test_each_table_says_the_level_it_plays_and_whether_it_is_behind_the_clock(d
 def test_the_map_reads_the_levels_in_a_constant_number_of_queries(director, cashier, tournament):
     open_tables(director, tournament, range(1, 13))
     register(cashier, tournament, 40)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     with CaptureQueriesContext(connection) as few:
         read_models.floor_map(tournament)
     Table.objects.filter(tournament=tournament).update(sends_hand_signals=True, hand_level_index=0)
     for n in range(13, 40):
-        table_setup.open_table(director, tournament, n, 9)
+        table_setup.open_table(tournament, actor=director, number=n, seats=9)
     with CaptureQueriesContext(connection) as many:
         read_models.floor_map(tournament)
     assert len(few.captured_queries) == len(many.captured_queries) <= 8
@@ -77,7 +77,7 @@ def pages(pdf: bytes) -> int:
 def test_a4_seat_cards_put_nine_cards_on_a_page_and_80mm_one(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2])
     register(cashier, tournament, 12)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     rows = seat_cards.seat_cards(tournament, url=lambda n: f"https://example.test/s/{n}/")
     assert len(rows) == 12
     assert pages(seat_cards.seat_cards_pdf(tournament, rows, paper="a4")) == 2

@@ -30,39 +30,39 @@ def state(table: Table) -> tuple:
 
 
 def test_a_second_press_within_the_window_is_the_same_hand(floor, table, fake_now):
-    first = hands.start_hand(floor, table)
+    first = hands.start_hand(table, actor=floor)
     before = state(table)
     fake_now.advance(4.9)
-    again = hands.start_hand(floor, table)
+    again = hands.start_hand(table, actor=floor)
     assert again.pk == first.pk and state(table) == before
     assert before[0] == 1 and before[6] == 1
 
 
 def test_after_the_window_the_next_press_is_the_next_hand(floor, table, fake_now):
-    first = hands.start_hand(floor, table)
+    first = hands.start_hand(table, actor=floor)
     button = Table.objects.get(pk=table.pk).button_seat
     fake_now.advance(5)
-    second = hands.start_hand(floor, table)
+    second = hands.start_hand(table, actor=floor)
     assert second.number == first.number + 1 and Table.objects.get(pk=table.pk).button_seat != button
 
 
 def test_a_hand_reported_done_is_not_repeated(floor, table, fake_now):
-    first = hands.start_hand(floor, table)
-    handforhand.hand_done(floor, table)
+    first = hands.start_hand(table, actor=floor)
+    handforhand.hand_done(table, actor=floor)
     fake_now.advance(1)
-    assert hands.start_hand(floor, table).number == first.number + 1, "a new hand right after the last one ended"
+    assert hands.start_hand(table, actor=floor).number == first.number + 1, "a new hand right after the last one ended"
 
 
 def test_an_undone_start_is_not_the_hand_pressed_again(floor, table, fake_now):
-    first = hands.start_hand(floor, table)
-    hands.undo_hand_start(floor, table)
+    first = hands.start_hand(table, actor=floor)
+    hands.undo_hand_start(table, actor=floor)
     fake_now.advance(1)
-    again = hands.start_hand(floor, table)
+    again = hands.start_hand(table, actor=floor)
     assert again.pk != first.pk and HandStart.objects.filter(undone_at__isnull=True).get() == again
 
 
 def test_a_shuffler_that_signals_twice_starts_one_hand(director, table, fake_now):
-    token = table_setup.renew_shuffler_token(director, table)
+    token = table_setup.renew_shuffler_token(table, actor=director)
     shuffler = APIClient()
     shuffler.credentials(HTTP_AUTHORIZATION=f"Table {token}")
     first = shuffler.post(SHUFFLER_URL)
@@ -74,7 +74,7 @@ def test_a_shuffler_that_signals_twice_starts_one_hand(director, table, fake_now
 
 
 def test_a_shuffler_key_replays_even_after_the_window(settings, director, table, fake_now):
-    token = table_setup.renew_shuffler_token(director, table)
+    token = table_setup.renew_shuffler_token(table, actor=director)
     shuffler = APIClient()
     shuffler.credentials(HTTP_AUTHORIZATION=f"Table {token}")
     first = shuffler.post(SHUFFLER_URL, HTTP_IDEMPOTENCY_KEY="green-1")
@@ -89,7 +89,7 @@ def test_a_shuffler_key_replays_even_after_the_window(settings, director, table,
 @pytest.mark.django_db(transaction=True)
 def test_twenty_starts_at_once_make_one_hand(floor, table):
     before = Table.objects.get(pk=table.pk).button_seat
-    outcomes = at_once([lambda: hands.start_hand(floor, Table.objects.get(pk=table.pk)) for _ in range(20)])
+    outcomes = at_once([lambda: hands.start_hand(Table.objects.get(pk=table.pk), actor=floor) for _ in range(20)])
     assert all(isinstance(o, HandStart) for o in outcomes), [o for o in outcomes if not isinstance(o, HandStart)]
     assert {o.pk for o in outcomes} == {HandStart.objects.get(table=table).pk}
     assert AuditEvent.objects.filter(type="table.hand_started").count() == 1

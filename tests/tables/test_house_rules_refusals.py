@@ -64,7 +64,7 @@ def test_a_threshold_the_tables_can_never_reach_is_refused(director, four_max):
 
 
 def test_a_larger_table_in_play_allows_a_larger_threshold(director, four_max):
-    table_setup.open_table(director, four_max, 1, 10)
+    table_setup.open_table(four_max, actor=director, number=1, seats=10)
     ok = patch(director, four_max, {"balance_threshold": 5, "halt_short_by": 5})
     assert ok.status_code == 200 and ok.json()["balance_threshold"] == 5
 
@@ -100,9 +100,9 @@ def test_a_refusal_after_saved_rules_changes_nothing(director, tournament):
 
 def test_the_service_refuses_by_field_for_every_caller(director, four_max):
     with pytest.raises(ValidationError) as refused:
-        house_rules.set_house_rules(director, four_max, {"balance_threshold": 4, "halt_short_by": 4})
+        house_rules.set_house_rules(four_max, actor=director, data={"balance_threshold": 4, "halt_short_by": 4})
     assert list(refused.value.message_dict) == ["balance_threshold"]
     with pytest.raises(ValidationError) as refused:
-        house_rules.set_house_rules(director, four_max, {"balance_threshold": "x"})
+        house_rules.set_house_rules(four_max, actor=director, data={"balance_threshold": "x"})
     assert "balance_threshold" in refused.value.message_dict
     assert not HouseRules.objects.filter(tournament=four_max).exists()

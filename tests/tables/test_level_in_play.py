@@ -48,7 +48,7 @@ def opened(director, tournament):
     """Tables 1 and 2 report their hands; table 3 does not. Returns the tables and their shuffler tokens."""
     tables, tokens = {}, {}
     for number, signals in ((1, True), (2, True), (3, False)):
-        tables[number], tokens[number] = table_setup.open_table(director, tournament, number, sends_hand_signals=signals)
+        tables[number], tokens[number] = table_setup.open_table(tournament, actor=director, number=number, sends_hand_signals=signals)
     return tables, tokens
 
 
@@ -59,11 +59,11 @@ def test_a_table_that_shuffled_before_the_level_change_plays_the_old_level(direc
     tables, _tokens = opened
     clock.start_clock(tournament, actor=director)
     fake_now.at(1190)
-    early = hands.start_hand(dealer, tables[1])  # ten seconds before level 2
+    early = hands.start_hand(tables[1], actor=dealer)  # ten seconds before level 2
     assert (early.number, early.level_index, early.at, early.source, early.actor) == (1, 0, fake_now.offset(1190), "tablet", dealer)
     assert clock.tick(fake_now.at(1200)) == 1  # level 2 announced
     fake_now.at(1210)
-    late = hands.start_hand(dealer, tables[2])  # ten seconds after
+    late = hands.start_hand(tables[2], actor=dealer)  # ten seconds after
     assert late.level_index == 1
 
     rows = overview(tournament)
@@ -73,7 +73,7 @@ def test_a_table_that_shuffled_before_the_level_change_plays_the_old_level(direc
 
     # table 1's next hand is at level 2: nobody is on the old level any more
     fake_now.at(1300)
-    second = hands.start_hand(dealer, tables[1])
+    second = hands.start_hand(tables[1], actor=dealer)
     assert (second.number, second.level_index, second.previous_level_index) == (2, 1, 0)
     assert not any(row["on_old_level"] for row in read_models.tables_overview(tournament))
     event = AuditEvent.objects.filter(tournament=tournament, type="table.hand_started").order_by("-seq").first()
@@ -84,7 +84,7 @@ def test_the_clock_time_decides_even_before_the_tick_has_announced(director, flo
     tables, _tokens = opened
     clock.start_clock(tournament, actor=director)
     fake_now.at(1200.2)  # the level ran out; the worker has not ticked yet
-    hand = hands.start_hand(floor, tables[1])
+    hand = hands.start_hand(tables[1], actor=floor)
     assert (hand.level_index, hand.source) == (1, "floor")
 
 
@@ -99,22 +99,22 @@ def test_a_hand_started_during_the_break_plays_the_level_after_it(director, deal
     tables, _tokens = opened
     clock.start_clock(tournament, actor=director)
     fake_now.at(2500)
-    assert hands.start_hand(dealer, tables[1]).level_index == 3
+    assert hands.start_hand(tables[1], actor=dealer).level_index == 3
     assert overview(tournament)[1]["level"] == 3
 
 
 def test_before_the_clock_starts_hands_play_the_tournament_level(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
-    assert hands.start_hand(dealer, tables[1]).level_index == 0
+    assert hands.start_hand(tables[1], actor=dealer).level_index == 0
     clock.jump_to_level(tournament, actor=director, level=2)  # set before the start: paused at level 2
-    assert hands.start_hand(dealer, tables[2]).level_index == 1
+    assert hands.start_hand(tables[2], actor=dealer).level_index == 1
 
 
 def test_a_table_without_signals_ignores_a_stray_press(director, dealer, tournament, opened, fake_now):
     tables, _tokens = opened
     clock.start_clock(tournament, actor=director)
     fake_now.at(1000)
-    hands.start_hand(dealer, tables[3])
+    hands.start_hand(tables[3], actor=dealer)
     fake_now.at(1300)
     assert overview(tournament)[3]["level"] == 2  # still follows the clock
 
@@ -126,12 +126,12 @@ def test_undo_of_a_mistaken_press_restores_the_previous_hand_and_level(director,
     tables, _tokens = opened
     clock.start_clock(tournament, actor=director)
     fake_now.at(1190)
-    hands.start_hand(dealer, tables[1])
+    hands.start_hand(tables[1], actor=dealer)
     fake_now.at(1210)
-    mistaken = hands.start_hand(dealer, tables[1])
+    mistaken = hands.start_hand(tables[1], actor=dealer)
     assert overview(tournament)[1]["level"] == 2
 
-    undone = hands.undo_hand_start(dealer, tables[1])
+    undone = hands.undo_hand_start(tables[1], actor=dealer)
     assert undone.pk == mistaken.pk
     table = Table.objects.get(pk=tables[1].pk)
     assert (table.hand_number, table.hand_started_at, table.hand_level_index) == (1, fake_now.offset(1190), 0)
@@ -145,7 +145,7 @@ def test_undo_of_a_mistaken_press_restores_the_previous_hand_and_level(director,
 
     # the real next hand
     fake_now.at(1300)
-    nxt = hands.start_hand(dealer, tables[1])
+    nxt = hands.start_hand(tables[1], actor=dealer)
     assert (nxt.number, nxt.level_index, nxt.previous_level_index) == (3, 1, 0)
     assert Table.objects.get(pk=tables[1].pk).hand_number == 3
 
@@ -154,24 +154,24 @@ def test_undo_all_the_way_back_follows_the_clock_and_then_refuses(director, deal
     tables, _tokens = opened
     clock.start_clock(tournament, actor=director)
     fake_now.at(100)
-    hands.start_hand(dealer, tables[1])
-    hands.undo_hand_start(dealer, tables[1])
+    hands.start_hand(tables[1], actor=dealer)
+    hands.undo_hand_start(tables[1], actor=dealer)
     table = Table.objects.get(pk=tables[1].pk)
     assert (table.hand_number, table.hand_started_at, table.hand_level_index) == (0, None, None)
     before = table_state(tournament)
     with pytest.raises(ServiceError) as err:
-        hands.undo_hand_start(dealer, tables[1])
+        hands.undo_hand_start(tables[1], actor=dealer)
     assert err.value.code == "nothing_to_undo"
     assert table_state(tournament) == before
 
 
 def test_a_cashier_cannot_start_or_undo_a_hand(dealer, cashier, director, tournament, opened, fake_now):
     tables, _tokens = opened
-    hands.start_hand(dealer, tables[1])
+    hands.start_hand(tables[1], actor=dealer)
     before = table_state(tournament)
     for action in (hands.start_hand, hands.undo_hand_start):
         with pytest.raises(ServiceError) as err:
-            action(cashier, tables[1])
+            action(tables[1], actor=cashier)
         assert err.value.code == "forbidden"
     assert table_state(tournament) == before
 
@@ -181,7 +181,7 @@ def test_a_closed_table_takes_no_hand(dealer, tournament, opened, fake_now):
     Table.objects.filter(pk=tables[2].pk).update(in_play=False)
     before = table_state(tournament)
     with pytest.raises(ServiceError) as err:
-        hands.start_hand(dealer, Table.objects.get(pk=tables[2].pk))
+        hands.start_hand(Table.objects.get(pk=tables[2].pk), actor=dealer)
     assert err.value.code == "table_closed"
     assert table_state(tournament) == before
 
@@ -192,10 +192,10 @@ def test_a_closed_table_takes_no_hand(dealer, tournament, opened, fake_now):
 def test_opening_a_table_twice_is_refused(director, floor, tournament, opened):
     before = (Table.objects.count(), Tournament.objects.get(pk=tournament.pk).event_seq)
     with pytest.raises(ServiceError) as err:
-        table_setup.open_table(director, tournament, 1)
+        table_setup.open_table(tournament, actor=director, number=1)
     assert (err.value.code, err.value.status) == ("table_exists", 409)
     with pytest.raises(ServiceError) as err:
-        table_setup.open_table(floor, tournament, 9)
+        table_setup.open_table(tournament, actor=floor, number=9)
     assert err.value.code == "forbidden"
     assert (Table.objects.count(), Tournament.objects.get(pk=tournament.pk).event_seq) == before
 
@@ -220,7 +220,7 @@ def test_tokens_are_per_table_and_renewal_revokes_the_old_one(director, tourname
     tables, tokens = opened
     assert tokens[1] != tokens[2]
     assert hands.table_for_token(tokens[2]).pk == tables[2].pk
-    fresh = table_setup.renew_shuffler_token(director, tables[1])
+    fresh = table_setup.renew_shuffler_token(tables[1], actor=director)
     assert hands.table_for_token(tokens[1]) is None
     assert hands.table_for_token(fresh).pk == tables[1].pk
     assert hands.table_for_token("") is None
@@ -263,7 +263,7 @@ def test_the_shuffler_api_refuses_a_wrong_token_and_changes_nothing(director, to
 
 def test_the_shuffler_api_refuses_a_renewed_or_closed_tables_token(director, tournament, opened, fake_now):
     tables, tokens = opened
-    table_setup.renew_shuffler_token(director, tables[1])
+    table_setup.renew_shuffler_token(tables[1], actor=director)
     Table.objects.filter(pk=tables[2].pk).update(in_play=False)
     before = table_state(tournament)
     for token in (tokens[1], tokens[2]):
@@ -315,7 +315,7 @@ def test_a_hand_answer_at_a_time_with_no_fake_clock(director, dealer, tournament
     """Real time: the clock anchor set back in the database instead of faking `now`."""
     tables, _tokens = opened
     clock.start_clock(tournament, actor=director)
-    hands.start_hand(dealer, tables[1])  # level 1, now
+    hands.start_hand(tables[1], actor=dealer)  # level 1, now
     ClockState.objects.filter(tournament=tournament).update(started_at=timezone.now() - timedelta(minutes=21))
     assert dealer_tablet(dealer, tournament, 2).post(hand_url(tournament, 2)).json()["level"] == 2
     rows = overview(tournament)

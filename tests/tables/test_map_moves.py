@@ -102,7 +102,7 @@ def test_a_cashier_and_a_dealer_may_not_confirm_cancel_balance_or_enter_a_button
 def test_the_floor_enters_the_button_the_rules_ask_for(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 20)
-    draws.draw_start(director, tournament)  # no button draws: the software knows no positions
+    draws.draw_start(tournament, actor=director)  # no button draws: the software knows no positions
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
     c = api_client(floor)

@@ -27,9 +27,9 @@ def entry(tournament, number) -> Entry:
 def start(director, cashier, tournament, players: int, table_numbers=(1, 2, 3, 4)):
     open_tables(director, tournament, table_numbers)
     register(cashier, tournament, players)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     for number in seated(tournament):
-        draws.draw_button(director, Table.objects.get(tournament=tournament, number=number))
+        draws.draw_button(Table.objects.get(tournament=tournament, number=number), actor=director)
 
 
 def check_invariants(tournament):
@@ -52,7 +52,7 @@ def bust_at(floor, tournament, table_number, count=1):
         seats = seated(tournament)[table_number]
         movers = set(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).values_list("entry__number", flat=True))
         number = next(n for s, n in sorted(seats.items()) if n not in movers)
-        busts.bust_entry(floor, entry(tournament, number))
+        busts.bust_entry(entry(tournament, number), actor=floor)
         out.append(number)
     return out
 
@@ -81,13 +81,13 @@ def test_a_bust_that_unbalances_moves_the_donors_next_big_blind_to_the_worst_sea
     assert event.payload["moves"][0]["entry"] == move.entry.number and event.payload["entries"] == [move.entry.number]
     check_invariants(tournament)
     # Confirmed: the player sits at the reserved seat; the tables are balanced.
-    moves.confirm_move(floor, tournament, move.number)
+    moves.confirm_move(tournament, actor=floor, number=move.number)
     after = seated(tournament)
     assert after[short][move.to_seat] == move.entry.number and move.from_seat not in after[donor.number]
     assert sorted(len(s) for s in after.values()) == [6, 6, 7]
     assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
     with pytest.raises(ServiceError) as err:
-        moves.confirm_move(floor, tournament, move.number)
+        moves.confirm_move(tournament, actor=floor, number=move.number)
     assert err.value.code == "move_closed"
 
 
@@ -99,7 +99,7 @@ def test_no_move_while_balanced_and_a_busted_mover_loses_the_slip(director, cash
     bust_at(floor, tournament, table)  # 6, 8, 8: a difference of 2
     move = Move.objects.get(tournament=tournament, status=Move.Status.PENDING)
     assert move.to_table.number == table
-    busts.bust_entry(floor, move.entry)  # the mover busts before moving
+    busts.bust_entry(move.entry, actor=floor)  # the mover busts before moving
     move.refresh_from_db()
     assert move.status == Move.Status.CANCELLED and move.cancel_reason == "busted"
     check_invariants(tournament)
@@ -111,12 +111,12 @@ def test_cancel_frees_the_reserved_seat_and_balance_now_decides_again(director, 
     short = min(counts, key=lambda t: (counts[t], t))
     bust_at(floor, tournament, short)
     move = Move.objects.get(tournament=tournament, status=Move.Status.PENDING)
-    moves.cancel_move(floor, tournament, move.number, "player in the restroom")
+    moves.cancel_move(tournament, actor=floor, number=move.number, reason="player in the restroom")
     assert selectors.reserved_seats(tournament, [move.to_table_id]) == []
-    (again,) = moves.balance_now(floor, tournament)
+    (again,) = moves.balance_now(tournament, actor=floor)
     assert again.entry == move.entry and again.number == move.number + 1
     with pytest.raises(ServiceError) as err:
-        moves.cancel_move(floor, tournament, 999)
+        moves.cancel_move(tournament, actor=floor, number=999)
     assert err.value.status == 404
 
 
@@ -124,7 +124,7 @@ def test_roles_refused(director, cashier, dealer, floor, tournament):
     start(director, cashier, tournament, 20)
     for user in (cashier, dealer):
         with pytest.raises(ServiceError) as err:
-            moves.balance_now(user, tournament)
+            moves.balance_now(tournament, actor=user)
         assert err.value.status == 403
 
 
@@ -139,7 +139,7 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier,
             break
         if Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists():
             for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING):
-                moves.confirm_move(floor, tournament, m.number)
+                moves.confirm_move(tournament, actor=floor, number=m.number)
         bust_at(floor, tournament, number)
     pending = list(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING))
     breaking = [m for m in pending if m.kind == Move.Kind.BREAK]
@@ -151,7 +151,7 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier,
     assert draw.kind == Draw.Kind.BREAK and draw_check.verify_draw(draw)["matches"] is True
     check_invariants(tournament)
     for m in pending:
-        moves.confirm_move(floor, tournament, m.number)
+        moves.confirm_move(tournament, actor=floor, number=m.number)
     broken = Table.objects.get(tournament=tournament, number=first)
     assert broken.broken_at is not None and not broken.in_play
     counts = sorted(len(s) for s in seated(tournament).values())
@@ -163,7 +163,7 @@ def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor,
     start(director, cashier, tournament, 12, table_numbers=(1, 2))  # two tables of 6
     while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 9:
         for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING):
-            moves.confirm_move(floor, tournament, m.number)
+            moves.confirm_move(tournament, actor=floor, number=m.number)
         counts = {t: len(s) for t, s in seated(tournament).items()}
         bust_at(floor, tournament, max(counts, key=lambda t: (counts[t], t)))
     now = seated(tournament)
@@ -183,7 +183,7 @@ def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor,
 def test_a_table_with_no_known_button_asks_the_floor(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 20)
-    draws.draw_start(director, tournament)  # no button draws: the software knows no positions
+    draws.draw_start(tournament, actor=director)  # no button draws: the software knows no positions
     counts = {t: len(s) for t, s in seated(tournament).items()}
     short = min(counts, key=lambda t: (counts[t], t))
     bust_at(floor, tournament, short)
@@ -200,8 +200,8 @@ def test_a_table_with_no_known_button_asks_the_floor(director, cashier, floor, t
         asked.append(number)
         table = Table.objects.get(tournament=tournament, number=number)
         with pytest.raises(ServiceError):
-            seats.enter_button(floor, table, 99)
-        seats.enter_button(floor, table, min(seated(tournament)[number]))
+            seats.enter_button(table, actor=floor, seat=99)
+        seats.enter_button(table, actor=floor, seat=min(seated(tournament)[number]))
     assert 1 <= len(asked) <= 2  # the donor's button, then the short table's
     (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
     assert move.to_table.number == short
@@ -215,19 +215,19 @@ def test_hand_starts_advance_the_positions_and_an_undo_restores_them(director, c
     table = Table.objects.get(tournament=tournament, number=1)
     button = table.button_seat
     occupied = sorted(seated(tournament)[1])
-    hands.start_hand(dealer, table)
+    hands.start_hand(table, actor=dealer)
     table.refresh_from_db()
     first = pos.first_hand(9, occupied, button)
     assert (table.button_seat, table.small_blind_seat, table.big_blind_seat) == (first.button, first.small_blind, first.big_blind)
     assert not table.positions_next and table.hand_in_progress
-    hands.start_hand(dealer, table)
+    hands.start_hand(table, actor=dealer)
     table.refresh_from_db()
     second = pos.next_hand(9, occupied, first)
     assert table.big_blind_seat == second.big_blind
-    hands.undo_hand_start(dealer, table)
+    hands.undo_hand_start(table, actor=dealer)
     table.refresh_from_db()
     assert table.big_blind_seat == first.big_blind
-    hands.undo_hand_start(dealer, table)
+    hands.undo_hand_start(table, actor=dealer)
     table.refresh_from_db()
     assert table.button_seat == button and table.positions_next and table.big_blind_seat is None
 
@@ -246,7 +246,7 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
         victims = []
         for number in sorted(rows)[:3]:
             victims += [n for n in rows[number].values() if n not in movers][:1]
-        errors = [o for o in at_once([lambda n=n: busts.bust_entry(floor, entry(tournament, n)) for n in victims])
+        errors = [o for o in at_once([lambda n=n: busts.bust_entry(entry(tournament, n), actor=floor) for n in victims])
                   if isinstance(o, Exception)]
         assert errors == []
         check_invariants(tournament)

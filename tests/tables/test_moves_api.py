@@ -51,7 +51,7 @@ def test_confirm_moves_the_player_and_a_second_confirm_is_409(slip, floor, tourn
     again = client_for(floor).post(url(tournament, f"moves/{slip.number}/confirm/"))
     assert again.status_code == 409
     with pytest.raises(ServiceError) as err:
-        moves.confirm_move(floor, tournament, slip.number)
+        moves.confirm_move(tournament, actor=floor, number=slip.number)
     assert again.json()["error"] == "move_closed" == err.value.code
     assert again.json()["detail"] == err.value.message
 
@@ -84,7 +84,7 @@ def test_cancel_then_balance_now(slip, floor, director, tournament):
 def test_the_floor_enters_the_button_a_move_waits_for(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 20)
-    draws.draw_start(director, tournament)  # no button draws: the software knows no positions
+    draws.draw_start(tournament, actor=director)  # no button draws: the software knows no positions
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
     assert not Move.objects.filter(tournament=tournament).exists()

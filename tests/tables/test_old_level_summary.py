@@ -16,10 +16,10 @@ def page_for(user, lang: str = "en-gb") -> str:
 
 
 def test_the_summary_counts_the_tables_on_the_old_level_and_names_them(director, floor, dealer, tournament):
-    tables = {n: table_setup.open_table(director, tournament, n)[0] for n in (1, 2, 3, 4)}
+    tables = {n: table_setup.open_table(tournament, actor=director, number=n)[0] for n in (1, 2, 3, 4)}
     clock.start_clock(tournament, actor=director)
     for n in (1, 3):
-        hands.start_hand(dealer, tables[n])
+        hands.start_hand(tables[n], actor=dealer)
     floor.tournament_pk = tournament.pk
     assert "every table plays the announced level" in page_for(floor)
 
@@ -28,7 +28,7 @@ def test_the_summary_counts_the_tables_on_the_old_level_and_names_them(director,
     assert "2 tables still play the old level: 1, 3. Each changes at its next shuffle." in page
     assert "Tables still on the old level" not in page
 
-    hands.start_hand(dealer, tables[3])
+    hands.start_hand(tables[3], actor=dealer)
     page = page_for(floor)
     assert "1 table still plays the old level: 1. It changes at its next shuffle." in page
     # the live script has the sentence for every count it may need, in the page's language

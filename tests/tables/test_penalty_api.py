@@ -21,7 +21,7 @@ def room(director, cashier, tournament):
     """Two tables of nine, six players at each after the start draw."""
     open_tables(director, tournament, [1, 2])
     register(cashier, tournament, 12)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     return tournament
 
 
@@ -49,7 +49,7 @@ def listed(user, t, number: int) -> dict:
 
 def start_hands(user, t, number: int, n: int) -> None:
     for _ in range(n):
-        hands.start_hand(user, table(t, number))
+        hands.start_hand(table(t, number), actor=user)
 
 
 def tablet_penalties(floor, t, number: int) -> list[dict]:
@@ -80,7 +80,7 @@ def test_two_rounds_at_a_table_of_six_are_twelve_hands_served_as_the_table_deals
     assert listed(floor, room, 1)["hands_left"] == 12
     start_hands(floor, room, 1, 5)
     assert (listed(floor, room, 1)["hands_left"], listed(floor, room, 1)["served"]) == (7, 5)
-    hands.undo_hand_start(floor, table(room, 1))  # a mistaken press is no hand
+    hands.undo_hand_start(table(room, 1), actor=floor)  # a mistaken press is no hand
     assert listed(floor, room, 1)["hands_left"] == 8
     start_hands(floor, room, 1, 7)
     assert listed(floor, room, 1)["hands_left"] == 1 and listed(floor, room, 1)["status"] == "serving"
@@ -109,7 +109,7 @@ def test_the_penalty_follows_the_player_to_another_table(room, floor):
     start_hands(floor, room, 1, 2)
     assert listed(floor, room, 1)["hands_left"] == 4
     seat = free_seat_at(room, 2)
-    seats.correct_seat(floor, offender, 2, seat)
+    seats.correct_seat(offender, actor=floor, table_number=2, seat_number=seat)
     moved = listed(floor, room, 1)
     assert moved["now"] == {"table": 2, "seat": seat} and moved["table"] == 1 and moved["hands_left"] == 4
     start_hands(floor, room, 1, 3)  # his old table's hands no longer count
@@ -123,7 +123,7 @@ def test_a_bust_ends_the_penalty(room, floor):
     offender = at_table(room, 1)[1]
     give(floor, room, offender.number, "rounds", 3)
     start_hands(floor, room, 1, 2)
-    busts.bust_entry(floor, offender)
+    busts.bust_entry(offender, actor=floor)
     gone = listed(floor, room, 1)
     assert gone["hands_left"] == 0 and gone["now"] is None and gone["status"] == "ended"
     assert gone["served"] == 2  # the two hands dealt before the bust; not the whole penalty
@@ -186,7 +186,7 @@ def test_only_the_floor_and_the_director_reach_penalties(room, floor, cashier, d
         assert answer.status_code == 403 and answer.json()["detail"], (user, answer.content)
     anonymous = getattr(client_for(), method)(url(room, path), body, format="json")
     assert anonymous.status_code == 401 and anonymous.json()["detail"]
-    _, secret = dealer_links.create_dealer_link(floor, table(room, 1), "tablet 1")
+    _, secret = dealer_links.create_dealer_link(table(room, 1), actor=floor, label="tablet 1")
     link = getattr(as_link(secret), method)(url(room, path), body, format="json")
     assert link.status_code == 401 and link.json()["detail"]  # a dealer link is read only at its table's endpoints
     assert (Penalty.objects.count(), penalty_events(room)) == (count, events)
@@ -196,7 +196,7 @@ def test_only_the_floor_and_the_director_reach_penalties(room, floor, cashier, d
 def test_bad_input_is_refused_and_records_nothing(room, floor, director, cashier):
     entry = at_table(room, 1)[0].number
     busted = at_table(room, 2)[0]
-    busts.bust_entry(floor, busted)
+    busts.bust_entry(busted, actor=floor)
     ok = {"entry": entry, "kind": "rounds", "rounds": 1, "reason": "Slow play"}
     bad = [
         ({k: v for k, v in ok.items() if k != "reason"}, 400),

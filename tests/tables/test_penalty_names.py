@@ -28,8 +28,8 @@ def named(director, cashier, tournament):
     entries = register_named(cashier, tournament, [("Jan", "Novák"), ("Petr", "Novák"), ("Ondřej", "Horváth"),
                                                    ("Eva", "Nováková")])
     register(cashier, tournament, 5)
-    draws.draw_start(director, tournament)
-    busts.bust_entry(director, entries[3])
+    draws.draw_start(tournament, actor=director)
+    busts.bust_entry(entries[3], actor=director)
     return entries
 
 

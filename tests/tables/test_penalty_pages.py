@@ -19,7 +19,7 @@ def seated(director, cashier, tournament):
     """Two tables of six: every entry seated."""
     open_tables(director, tournament, [1, 2])
     entries = register(cashier, tournament, 12)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     return entries
 
 
@@ -58,7 +58,7 @@ def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floo
     page = client.get(url(tournament)).content.decode()
     assert f"{2 * players} of {2 * players} hands left" in page and entry.player.display_name in page
     assert 'data-status="serving"' in page and f"Seat {seat.seat}" in page and "Abusive language" in page
-    hands.start_hand(floor, seat.table)
+    hands.start_hand(seat.table, actor=floor)
     page = client.get(url(tournament)).content.decode()
     assert f"{2 * players - 1} of {2 * players} hands left" in page
     # A warning to another player, and the link from the floor's pages.
@@ -103,14 +103,14 @@ def test_the_page_takes_no_post(tournament, seated, floor):
 
 
 def test_a_player_out_of_play_gets_no_penalty(tournament, seated, director, floor):
-    busts.bust_entry(director, seated[4])
+    busts.bust_entry(seated[4], actor=director)
     answer = post(floor, tournament, {"entry": seated[4].number, "kind": "hand", "reason": "Exposed a card"})
     assert answer.status_code == 409 and answer.json()["error"] == "not_seated"
     assert f"Entry #{seated[4].number} has no seat in play" in answer.json()["detail"] and not Penalty.objects.exists()
 
 
 def test_the_floor_cancels_a_penalty_with_a_reason(tournament, seated, floor):
-    penalties.give_penalty(floor, tournament, seated[2].number, "rounds", 1, "Phone at the table")
+    penalties.give_penalty(tournament, actor=floor, entry_number=seated[2].number, kind="rounds", rounds=1, reason="Phone at the table")
     client = client_for(floor)
     page = client.get(url(tournament)).content.decode()
     assert f'data-api="tournaments/{tournament.pk}/penalties/1/cancel/"' in page
@@ -148,10 +148,11 @@ def test_the_director_may_give_a_penalty(tournament, seated, director):
 
 
 def test_the_czech_page_renders(tournament, seated, floor):
-    penalties.give_penalty(floor, tournament, seated[0].number, "rounds", 1, "Sprostá slova")
-    penalties.give_penalty(floor, tournament, seated[1].number, "warning", None, "Pomalá hra")
-    cancelled = penalties.give_penalty(floor, tournament, seated[2].number, "hand", None, "Ukázaná karta")
-    penalties.cancel_penalty(floor, tournament, cancelled.number, "Omyl")
+    penalties.give_penalty(tournament, actor=floor, entry_number=seated[0].number, kind="rounds", rounds=1, reason="Sprostá slova")
+    penalties.give_penalty(tournament, actor=floor, entry_number=seated[1].number, kind="warning", rounds=None, reason="Pomalá hra")
+    cancelled = penalties.give_penalty(tournament, actor=floor, entry_number=seated[2].number, kind="hand", rounds=None,
+                                       reason="Ukázaná karta")
+    penalties.cancel_penalty(tournament, actor=floor, number=cancelled.number, reason="Omyl")
     answer = client_for(floor).get(url(tournament), HTTP_ACCEPT_LANGUAGE="cs")
     assert answer.status_code == 200
     page = answer.content.decode()
@@ -166,7 +167,7 @@ def named(director, cashier, tournament):
     open_tables(director, tournament, [1, 2])
     entries = register_named(cashier, tournament, [("Jan", "Novák"), ("Petr", "Novák"), ("Ondřej", "Horváth")])
     register(cashier, tournament, 9)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     return entries
 
 

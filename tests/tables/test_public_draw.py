@@ -62,12 +62,12 @@ def test_the_others_recompute_from_the_seed_and_the_held_seats_alone(case):
 
 def test_the_public_check_names_no_need_and_still_recomputes(director, floor, cashier, tournament):
     open_tables(director, tournament, [1, 2, 3])
-    table_setup.open_table(director, tournament, 4, 9, accessible=True)
+    table_setup.open_table(tournament, actor=director, number=4, seats=9, accessible=True)
     entries = register(cashier, tournament, 14)
     wheelchair, fixed = entries[0], entries[5]
-    seats.set_seat_request(floor, tournament, wheelchair.player, accessible=True)
-    seats.set_seat_request(floor, tournament, fixed.player, table_number=2, seat=3)
-    draw = draws.draw_start(director, tournament)
+    seats.set_seat_request(tournament, actor=floor, player=wheelchair.player, accessible=True)
+    seats.set_seat_request(tournament, actor=floor, player=fixed.player, table_number=2, seat=3)
+    draw = draws.draw_start(tournament, actor=director)
     answer = APIClient().get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/")
     assert answer.status_code == 200
     check = answer.json()
@@ -94,11 +94,11 @@ def test_the_public_check_names_no_need_and_still_recomputes(director, floor, ca
 
 def test_a_late_entry_with_a_need_stays_out_of_the_public_check(director, floor, cashier, tournament):
     open_tables(director, tournament, [1, 2])
-    table_setup.open_table(director, tournament, 3, 9, accessible=True)
+    table_setup.open_table(tournament, actor=director, number=3, seats=9, accessible=True)
     register(cashier, tournament, 8)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     player = services.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
-    seats.set_seat_request(floor, tournament, player, accessible=True)
+    seats.set_seat_request(tournament, actor=floor, player=player, accessible=True)
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("WC0000001"))
     draw = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE).latest("number")
     check = APIClient().get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/").json()

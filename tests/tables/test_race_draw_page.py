@@ -16,7 +16,7 @@ def shown(card: str) -> str:
 
 
 def test_the_public_page_of_a_race_draw_shows_the_result_sheet(floor, tournament, room, color_up):  # noqa: F811
-    race = color_ups.record_race(floor, room, color_up, counted(room))
+    race = color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room))
     draw = race.draw
     assert draw.kind == Draw.Kind.RACE
     response = Client().get(f"/s/{tournament.pk}/draws/{draw.number}/")
@@ -40,7 +40,7 @@ def test_the_public_page_of_a_race_draw_shows_the_result_sheet(floor, tournament
 
 
 def test_a_tampered_race_draw_does_not_match(floor, tournament, room, color_up):  # noqa: F811
-    race = color_ups.record_race(floor, room, color_up, counted(room))
+    race = color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room))
     tampered = dict(race.draw.result, winners=list(reversed(race.draw.result["winners"])))
     Draw.objects.filter(pk=race.draw.pk).update(result=tampered)
     page = Client().get(f"/s/{tournament.pk}/draws/{race.draw.number}/").content.decode()

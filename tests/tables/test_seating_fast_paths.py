@@ -110,8 +110,8 @@ def choose_one_at_a_time(rows, count: int, needs: dict[int, Need]) -> list[int]:
 def test_the_table_choice_is_the_one_table_at_a_time_choice(director, tournament, needs):
     for number, seats, accessible in [(1, 9, False), (2, 6, False), (3, 10, False), (4, 9, True), (5, 2, False),
                                       (6, 8, False), (7, 9, False), (8, 4, True)]:
-        table_setup.open_table(director, tournament, number, seats, accessible=accessible)
-    table_setup.set_break_order(director, tournament, [3, 7, 1, 8, 5, 2, 6, 4])
+        table_setup.open_table(tournament, actor=director, number=number, seats=seats, accessible=accessible)
+    table_setup.set_break_order(tournament, actor=director, numbers=[3, 7, 1, 8, 5, 2, 6, 4])
     models = list(Table.objects.filter(tournament=tournament, in_play=True).order_by("-break_order", "number"))
     for count in range(1, 58):
         chosen = draws.choose_tables(tournament, count, needs)
@@ -125,8 +125,8 @@ def test_the_table_choice_is_the_one_table_at_a_time_choice(director, tournament
 
 @pytest.mark.django_db
 def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(director, cashier, tournament):
-    table_setup.open_table(director, tournament, 1, 9)
-    table_setup.open_table(director, tournament, 2, 9)
+    table_setup.open_table(tournament, actor=director, number=1, seats=9)
+    table_setup.open_table(tournament, actor=director, number=2, seats=9)
     people = [("Jana", "Nováková", ""), ("Petr", "Černý", "Pete"), ("Eva", "O'Neil", "Ace (real)")]
     entries = []
     for i, (first, last, nick) in enumerate(people):
@@ -136,7 +136,7 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
     before = read_models.floor_map(tournament)
     assert before["waiting"] == 3 and before["players_seated"] == 0 and before["start_drawn"] is False
     assert before["next_draw"] is None or set(before["next_draw"]) == {"draw", "commitment"}
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     fm = read_models.floor_map(tournament)
     names = {seat["entry"]: seat["name"] for t in fm["tables"] for seat in t["seat_list"] if seat["entry"]}
     assert names == {entries[0].number: "Jana Nováková", entries[1].number: "Petr Černý (Pete)",
@@ -151,7 +151,7 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
 def test_the_collector_runs_again_after_a_draw_or_a_map_even_a_refused_draw(director, tournament):
     assert gc.isenabled()
     with pytest.raises(errors.ServiceError) as exc:
-        draws.draw_start(director, tournament)  # nobody registered: refused inside the paused stretch
+        draws.draw_start(tournament, actor=director)  # nobody registered: refused inside the paused stretch
     assert exc.value.code == "no_entries" and gc.isenabled()
     read_models.floor_map(tournament)
     assert gc.isenabled()

@@ -25,14 +25,14 @@ def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
 
 def open_tables(director, tournament, numbers, seats=9):
     for n in numbers:
-        table_setup.open_table(director, tournament, n, seats)
+        table_setup.open_table(tournament, actor=director, number=n, seats=seats)
 
 
 @pytest.fixture
 def drawn(director, cashier, tournament):
     open_tables(director, tournament, [1, 2, 3, 4])
     entries = register(cashier, tournament, 20)
-    draw = draws.draw_start(director, tournament)
+    draw = draws.draw_start(tournament, actor=director)
     return draw, entries
 
 
@@ -55,7 +55,7 @@ def drawn26(director, cashier, tournament):
     """26 entries at three tables (9, 9, 8): eight busts before a table breaks."""
     open_tables(director, tournament, [1, 2, 3, 4])
     entries = register(cashier, tournament, 26)
-    draw = draws.draw_start(director, tournament)
+    draw = draws.draw_start(tournament, actor=director)
     return draw, entries
 
 
@@ -120,7 +120,7 @@ def test_a_recorded_draw_recomputes_from_its_revealed_seed_and_tampering_is_dete
 
 
 def test_an_unrevealed_draw_shows_only_its_commitment(tournament, director):
-    pending = draws.commit_next_draw(director, tournament)
+    pending = draws.commit_next_draw(tournament, actor=director)
     check = draw_check.verify_draw(pending)
     assert check == {"draw": pending.number, "revealed": False, "commitment": pending.commitment}
     assert selectors.pending_commitment(tournament) == {"draw": pending.number, "commitment": pending.commitment}
@@ -130,19 +130,19 @@ def test_an_unrevealed_draw_shows_only_its_commitment(tournament, director):
 
 
 def test_the_start_draw_is_refused_twice_and_without_tables_or_entries(director, cashier, tournament):
-    exc = refused("no_entries", draws.draw_start, director, tournament)
+    exc = refused("no_entries", draws.draw_start, tournament, actor=director)
     assert "register entries first" in exc.message
     register(cashier, tournament, 12)
-    exc = refused("no_tables", draws.draw_start, director, tournament)
+    exc = refused("no_tables", draws.draw_start, tournament, actor=director)
     assert "Open the tables first" in exc.message
     open_tables(director, tournament, [1])
-    exc = refused("no_open_seat", draws.draw_start, director, tournament)  # 12 entries, 9 seats
+    exc = refused("no_open_seat", draws.draw_start, tournament, actor=director)  # 12 entries, 9 seats
     assert "12 entries need more seats than the 9 seats" in exc.message
     assert not Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).exists()
     assert not Seat.objects.exists()
     open_tables(director, tournament, [2])
-    draws.draw_start(director, tournament)
-    exc = refused("already_drawn", draws.draw_start, director, tournament)
+    draws.draw_start(tournament, actor=director)
+    exc = refused("already_drawn", draws.draw_start, tournament, actor=director)
     assert "start draw is done already" in exc.message
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).count() == 1
     assert Seat.objects.filter(ended_at__isnull=True).count() == 12
@@ -151,20 +151,20 @@ def test_the_start_draw_is_refused_twice_and_without_tables_or_entries(director,
 def test_only_the_director_makes_the_start_draw(floor, cashier, director, tournament):
     open_tables(director, tournament, [1])
     register(cashier, tournament, 3)
-    assert refused("forbidden", draws.draw_start, floor, tournament).status == 403
+    assert refused("forbidden", draws.draw_start, tournament, actor=floor).status == 403
     assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.START).exists()
     assert not Seat.objects.filter(ended_at__isnull=True).exists()  # refused: nobody seated
 
 
 def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, tournament):
     open_tables(director, tournament, [1, 2, 3, 4, 5])
-    table_setup.open_table(director, tournament, 6, 9, accessible=True)
+    table_setup.open_table(tournament, actor=director, number=6, seats=9, accessible=True)
     entries = register(cashier, tournament, 20)
     fixed_seat, accessible, fixed_table = entries[3], entries[7], entries[11]
-    seats.set_seat_request(floor, tournament, fixed_seat.player, table_number=2, seat=5)
-    seats.set_seat_request(floor, tournament, accessible.player, accessible=True)
-    seats.set_seat_request(floor, tournament, fixed_table.player, table_number=5)
-    draw = draws.draw_start(director, tournament)
+    seats.set_seat_request(tournament, actor=floor, player=fixed_seat.player, table_number=2, seat=5)
+    seats.set_seat_request(tournament, actor=floor, player=accessible.player, accessible=True)
+    seats.set_seat_request(tournament, actor=floor, player=fixed_table.player, table_number=5)
+    draw = draws.draw_start(tournament, actor=director)
     s = live(fixed_seat)
     assert (s.table.number, s.seat) == (2, 5)
     assert live(accessible).table.number == 6 and live(accessible).table.accessible
@@ -178,12 +178,12 @@ def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, 
 
 
 def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director, floor, cashier, tournament):
-    table_setup.open_table(director, tournament, 7, 9, accessible=True)
+    table_setup.open_table(tournament, actor=director, number=7, seats=9, accessible=True)
     wants_seat = services.create_player(actor=cashier, first_name="Fixed", last_name="Seat", date_of_birth=date(1980, 1, 1))
     wants_access = services.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
     free = next(s for s in range(1, 10) if not Seat.objects.filter(table__number=4, seat=s, ended_at__isnull=True).exists())
-    seats.set_seat_request(floor, tournament, wants_seat, table_number=4, seat=free)
-    seats.set_seat_request(floor, tournament, wants_access, accessible=True)
+    seats.set_seat_request(tournament, actor=floor, player=wants_seat, table_number=4, seat=free)
+    seats.set_seat_request(tournament, actor=floor, player=wants_access, accessible=True)
     e1 = services.register_entry(tournament, actor=cashier, player=wants_seat, document=id_doc("FX0000001"))
     e2 = services.register_entry(tournament, actor=cashier, player=wants_access, document=id_doc("FX0000002"))
     assert (live(e1).table.number, live(e1).seat) == (4, free)
@@ -193,7 +193,7 @@ def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director
     # A fixed seat that is taken is refused with a clear message, and the registration with it.
     taken = Seat.objects.filter(table__number=1, ended_at__isnull=True).first()
     third = services.create_player(actor=cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
-    seats.set_seat_request(floor, tournament, third, table_number=1, seat=taken.seat)
+    seats.set_seat_request(tournament, actor=floor, player=third, table_number=1, seat=taken.seat)
     exc = refused("fixed_seat_taken", services.register_entry, tournament, actor=cashier, player=third, document=id_doc("FX0000003"))
     assert f"table 1 seat {taken.seat}" in exc.message
     assert not Entry.objects.filter(player=third).exists()
@@ -201,13 +201,13 @@ def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director
 
 def test_a_seat_request_needs_a_real_table_and_seat(floor, director, tournament, player):
     open_tables(director, tournament, [1])
-    refused("seat_without_table", seats.set_seat_request, floor, tournament, player, seat=3)
-    refused("empty_request", seats.set_seat_request, floor, tournament, player)
-    refused("no_table", seats.set_seat_request, floor, tournament, player, table_number=2)
-    refused("bad_seat", seats.set_seat_request, floor, tournament, player, table_number=1, seat=10)
-    seats.set_seat_request(floor, tournament, player, table_number=1, seat=9)
-    assert seats.cancel_seat_request(floor, tournament, player) == 1
-    refused("no_request", seats.cancel_seat_request, floor, tournament, player)
+    refused("seat_without_table", seats.set_seat_request, tournament, actor=floor, player=player, seat=3)
+    refused("empty_request", seats.set_seat_request, tournament, actor=floor, player=player)
+    refused("no_table", seats.set_seat_request, tournament, actor=floor, player=player, table_number=2)
+    refused("bad_seat", seats.set_seat_request, tournament, actor=floor, player=player, table_number=1, seat=10)
+    seats.set_seat_request(tournament, actor=floor, player=player, table_number=1, seat=9)
+    assert seats.cancel_seat_request(tournament, actor=floor, player=player) == 1
+    refused("no_request", seats.cancel_seat_request, tournament, actor=floor, player=player)
 
 
 # --- corrections ---------------------------------------------------------------------------------
@@ -218,18 +218,18 @@ def test_correct_seat_moves_the_player_and_refuses_a_taken_or_wrong_seat(drawn, 
     entry = entries[0]
     old = live(entry)
     target_table = 4  # empty: every seat free
-    new = seats.correct_seat(floor, entry, target_table, 6)
+    new = seats.correct_seat(entry, actor=floor, table_number=target_table, seat_number=6)
     old.refresh_from_db()
     assert old.ended_at is not None and old.end_reason == Seat.End.CORRECTION
     assert (live(entry).pk, live(entry).table.number, live(entry).seat) == (new.pk, 4, 6)
     assert Seat.objects.filter(entry=entry, ended_at__isnull=True).count() == 1
     other = live(entries[1])
-    exc = refused("seat_taken", seats.correct_seat, floor, entry, other.table.number, other.seat)
+    exc = refused("seat_taken", seats.correct_seat, entry, actor=floor, table_number=other.table.number, seat_number=other.seat)
     assert "is not free" in exc.message
-    refused("bad_seat", seats.correct_seat, floor, entry, 4, 10)
-    refused("bad_seat", seats.correct_seat, floor, entry, 4, 0)
-    refused("bad_seat", seats.correct_seat, floor, entry, 4, "x")
-    refused("no_table", seats.correct_seat, floor, entry, 42, 1)
+    refused("bad_seat", seats.correct_seat, entry, actor=floor, table_number=4, seat_number=10)
+    refused("bad_seat", seats.correct_seat, entry, actor=floor, table_number=4, seat_number=0)
+    refused("bad_seat", seats.correct_seat, entry, actor=floor, table_number=4, seat_number="x")
+    refused("no_table", seats.correct_seat, entry, actor=floor, table_number=42, seat_number=1)
     assert (live(entry).table.number, live(entry).seat) == (4, 6)
 
 
@@ -239,16 +239,16 @@ def test_correct_seat_moves_the_player_and_refuses_a_taken_or_wrong_seat(drawn, 
 def test_a_bust_frees_the_seat_and_the_place_is_players_left_plus_one(drawn, floor, tournament):
     _draw, entries = drawn
     seat = live(entries[5])
-    busts.bust_entry(floor, entries[5])
+    busts.bust_entry(entries[5], actor=floor)
     seat.refresh_from_db()
     assert seat.ended_at is not None and seat.end_reason == Seat.End.BUST and live(entries[5]) is None
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     assert left == 19 and places([entries[5]]) == {entries[5].number: left + 1}
     # The freed seat is open again: a correction may use it.
-    seats.correct_seat(floor, entries[0], seat.table.number, seat.seat)
-    busts.bust_entry(floor, entries[6])
+    seats.correct_seat(entries[0], actor=floor, table_number=seat.table.number, seat_number=seat.seat)
+    busts.bust_entry(entries[6], actor=floor)
     assert places(entries[5:7]) == {entries[5].number: 20, entries[6].number: 19}
-    refused("entry_not_active", busts.bust_entry, floor, entries[5])
+    refused("entry_not_active", busts.bust_entry, entries[5], actor=floor)
 
 
 def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later(drawn26, floor, tournament):
@@ -256,24 +256,24 @@ def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later
     a, b, c = entries[2], entries[9], entries[14]
     seat_a = live(a)
     for e in (a, b, c):
-        busts.bust_entry(floor, e)
+        busts.bust_entry(e, actor=floor)
     assert places([a, b, c]) == {a.number: 26, b.number: 25, c.number: 24}
-    busts.undo_bust(floor, a)
+    busts.undo_bust(a, actor=floor)
     assert (live(a).table_id, live(a).seat) == (seat_a.table_id, seat_a.seat)
     assert places([a, b, c]) == {a.number: None, b.number: 26, c.number: 25}
     # Undo of a bust in the middle: only those busted after it move.
-    busts.undo_bust(floor, c)
+    busts.undo_bust(c, actor=floor)
     assert places([b, c]) == {b.number: 26, c.number: None}
-    refused("not_busted", busts.undo_bust, floor, c)
+    refused("not_busted", busts.undo_bust, c, actor=floor)
 
 
 def test_undoing_a_bust_whose_seat_was_taken_seats_the_player_by_the_late_draw(drawn, floor, tournament):
     _draw, entries = drawn
     a = entries[0]
     seat_a = live(a)
-    busts.bust_entry(floor, a)
-    seats.correct_seat(floor, entries[1], seat_a.table.number, seat_a.seat)
-    busts.undo_bust(floor, a)
+    busts.bust_entry(a, actor=floor)
+    seats.correct_seat(entries[1], actor=floor, table_number=seat_a.table.number, seat_number=seat_a.seat)
+    busts.undo_bust(a, actor=floor)
     now = live(a)
     assert now is not None and (now.table_id, now.seat) != (seat_a.table_id, seat_a.seat)
     assert now.draw is not None and now.draw.kind == Draw.Kind.LATE and draw_check.verify_draw(now.draw)["matches"]
@@ -282,26 +282,26 @@ def test_undoing_a_bust_whose_seat_was_taken_seats_the_player_by_the_late_draw(d
 def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, floor, cashier, tournament):
     _draw, entries = drawn
     first = entries[4]
-    busts.bust_entry(floor, first)
+    busts.bust_entry(first, actor=floor)
     assert places([first]) == {first.number: 20}
     again = services.register_entry(tournament, actor=cashier, player=first.player, document=id_doc("EA0000004"))
     assert again.kind == Entry.Kind.REENTRY and live(again) is not None and live(first) is None
     # 21 entries now: the first bust finishes 21st.
     assert places([first]) == {first.number: 21}
-    busts.bust_entry(floor, entries[8])
-    busts.bust_entry(floor, again)
+    busts.bust_entry(entries[8], actor=floor)
+    busts.bust_entry(again, actor=floor)
     got = places([first, entries[8], again])
     assert got == {first.number: 21, entries[8].number: 20, again.number: 19}
     busted = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).values_list("finish_place", flat=True))
     assert len(busted) == len(set(busted)) == 3
     # The bust of the first entry cannot be undone while the player plays on (the re-entry is busted now, so it can).
-    busts.undo_bust(floor, again)
-    refused("reentered", busts.undo_bust, floor, first)
+    busts.undo_bust(again, actor=floor)
+    refused("reentered", busts.undo_bust, first, actor=floor)
 
 
 def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tournament):
     _draw, entries = drawn26
-    busts.bust_entry(floor, entries[0])
+    busts.bust_entry(entries[0], actor=floor)
     assert places([entries[0]]) == {entries[0].number: 26}
     victim = entries[3]
     seat = live(victim)
@@ -310,7 +310,7 @@ def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tourname
     seat.refresh_from_db()
     assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and live(victim) is None
     assert places([entries[0]]) == {entries[0].number: 25}
-    seats.correct_seat(floor, entries[1], seat.table.number, seat.seat)  # the seat is free again
+    seats.correct_seat(entries[1], actor=floor, table_number=seat.table.number, seat_number=seat.seat)  # the seat is free again
 
 
 # --- the button draw ------------------------------------------------------------------------------
@@ -319,7 +319,7 @@ def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tourname
 def test_the_software_draws_the_button_verifiably(drawn, floor, tournament):
     _draw, _entries = drawn
     table = Table.objects.get(tournament=tournament, number=1)
-    out = draws.draw_button(floor, table)
+    out = draws.draw_button(table, actor=floor)
     table.refresh_from_db()
     assert table.button_seat == out["button"]
     draw = Draw.objects.get(tournament=tournament, number=out["draw"])
@@ -338,29 +338,29 @@ def test_the_button_by_entered_cards_goes_by_suit(drawn, floor, tournament):
     low = iter(["2c", "2d", "2h", "2s", "3c", "3d", "3h", "3s", "4c"])
     cards = {seat: next(low) for seat in occupied}
     cards[occupied[0]], cards[occupied[1]], cards[occupied[2]] = "Ac", "ah", "Ad"
-    out = draws.draw_button(floor, table, cards={str(k): v for k, v in cards.items()})
+    out = draws.draw_button(table, actor=floor, cards={str(k): v for k, v in cards.items()})
     assert out["button"] == occupied[1] and out["draw"] is None and out["cards"][occupied[1]] == "Ah"
     table.refresh_from_db()
     assert table.button_seat == occupied[1]
     cards[occupied[1]], cards[occupied[2]] = "Ks", "Kh"
-    assert draws.draw_button(floor, table, cards=cards)["button"] == occupied[0]  # Ac beats Ks
-    refused("bad_cards", draws.draw_button, floor, table, cards={occupied[0]: "As"})
-    refused("bad_cards", draws.draw_button, floor, table, cards={**cards, occupied[0]: "Zz"})
-    refused("bad_cards", draws.draw_button, floor, table, cards={**cards, occupied[0]: "4c", occupied[1]: "4c"})
+    assert draws.draw_button(table, actor=floor, cards=cards)["button"] == occupied[0]  # Ac beats Ks
+    refused("bad_cards", draws.draw_button, table, actor=floor, cards={occupied[0]: "As"})
+    refused("bad_cards", draws.draw_button, table, actor=floor, cards={**cards, occupied[0]: "Zz"})
+    refused("bad_cards", draws.draw_button, table, actor=floor, cards={**cards, occupied[0]: "4c", occupied[1]: "4c"})
 
 
 def test_the_button_by_seat_and_refusals(drawn, floor, dealer, tournament):
     table = Table.objects.get(tournament=tournament, number=3)
     occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
-    out = draws.draw_button(floor, table, seat=occupied[-1])
+    out = draws.draw_button(table, actor=floor, seat=occupied[-1])
     table.refresh_from_db()
     assert out["button"] == table.button_seat == occupied[-1] and out["draw"] is None
     empty_seat = next(s for s in range(1, 10) if s not in occupied)
-    exc = refused("bad_seat", draws.draw_button, floor, table, seat=empty_seat)
+    exc = refused("bad_seat", draws.draw_button, table, actor=floor, seat=empty_seat)
     assert "occupied seat" in exc.message
-    refused("forbidden", draws.draw_button, dealer, table)
+    refused("forbidden", draws.draw_button, table, actor=dealer)
     empty = Table.objects.get(tournament=tournament, number=4)
-    exc = refused("table_empty", draws.draw_button, floor, empty)
+    exc = refused("table_empty", draws.draw_button, empty, actor=floor)
     assert "nobody seated" in exc.message
     assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.BUTTON).exists()
 
@@ -371,27 +371,27 @@ def test_the_button_by_seat_and_refusals(drawn, floor, dealer, tournament):
 def test_set_break_order_lists_every_table_in_play_once(director, tournament):
     open_tables(director, tournament, [1, 2, 3])
     assert selectors.break_order(tournament) == [3, 2, 1]  # before the start draw: highest first
-    assert table_setup.set_break_order(director, tournament, [2, "1", 3]) == [2, 1, 3]
+    assert table_setup.set_break_order(tournament, actor=director, numbers=[2, "1", 3]) == [2, 1, 3]
     assert selectors.break_order(tournament) == [2, 1, 3]
     for bad in ([1, 2], [1, 2, 3, 4], [1, 1, 2, 3], [1, 2, 2], ["x", 1, 2], None):
-        exc = refused("bad_order", table_setup.set_break_order, director, tournament, bad)
+        exc = refused("bad_order", table_setup.set_break_order, tournament, actor=director, numbers=bad)
         assert exc.message
     assert selectors.break_order(tournament) == [2, 1, 3]
 
 
 def test_tables_opened_after_the_start_draw_break_first(drawn, director, tournament):
     before = selectors.break_order(tournament)
-    table_setup.open_table(director, tournament, 5)
+    table_setup.open_table(tournament, actor=director, number=5)
     assert selectors.break_order(tournament) == [5, *before]
-    table_setup.open_table(director, tournament, 6)
+    table_setup.open_table(tournament, actor=director, number=6)
     assert selectors.break_order(tournament) == [6, 5, *before]
     # A table taken out of play and back after the draw also breaks first.
     t4 = Table.objects.get(tournament=tournament, number=4)
-    table_setup.set_table_in_play(director, t4, False)
-    table_setup.set_table_in_play(director, t4, True)
+    table_setup.set_table_in_play(t4, actor=director, in_play=False)
+    table_setup.set_table_in_play(t4, actor=director, in_play=True)
     assert selectors.break_order(tournament)[0] == 4
     busy = Table.objects.get(tournament=tournament, number=1)
-    refused("table_has_players", table_setup.set_table_in_play, director, busy, False)
+    refused("table_has_players", table_setup.set_table_in_play, busy, actor=director, in_play=False)
 
 
 # --- concurrency and the floor map ------------------------------------------------------------------
@@ -406,9 +406,9 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 3)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     seat = live(entries[0])
-    outcomes = at_once([lambda user=user: busts.bust_entry(user, entries[0]).finish_place for user in floors])
+    outcomes = at_once([lambda user=user: busts.bust_entry(entries[0], actor=user).finish_place for user in floors])
     results = [o.code if isinstance(o, errors.ServiceError) else o for o in outcomes]
     assert sorted(results, key=str) == [3, "entry_not_active"]
     assert AuditEvent.objects.filter(tournament=tournament, type="entry.busted").count() == 1
@@ -419,7 +419,7 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
 def floor_map_queries(director, cashier, tournament, n_tables: int, start: int) -> int:
     open_tables(director, tournament, range(1, n_tables + 1))
     register(cashier, tournament, n_tables * 2, start=start)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     with CaptureQueriesContext(connection) as ctx:
         result = read_models.floor_map(tournament)
     assert len(result["tables"]) == n_tables and result["players_seated"] == n_tables * 2
@@ -448,5 +448,5 @@ def test_the_floor_map_shows_names_seats_and_statuses(drawn, floor, tournament):
 def test_no_seat_by_hand_before_the_start_draw(director, cashier, floor, tournament):
     open_tables(director, tournament, [1])
     (e,) = register(cashier, tournament, 1)
-    refused("not_drawn", seats.correct_seat, floor, e, 1, 1)
+    refused("not_drawn", seats.correct_seat, e, actor=floor, table_number=1, seat_number=1)
     assert not Seat.objects.filter(entry=e).exists()

@@ -35,9 +35,9 @@ def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
 @pytest.fixture
 def drawn(director, cashier, tournament):
     for n in (1, 2):
-        table_setup.open_table(director, tournament, n, 9)
+        table_setup.open_table(tournament, actor=director, number=n, seats=9)
     entries = register(cashier, tournament, 12)
-    draw = draws.draw_start(director, tournament)
+    draw = draws.draw_start(tournament, actor=director)
     return draw, entries
 
 
@@ -172,7 +172,7 @@ def test_a_cashier_and_a_dealer_may_not_bust_or_correct(drawn, cashier, dealer, 
 
 
 def test_start_draw_is_for_the_director_and_then_the_waiting_are_seated(director, floor, cashier, tournament):
-    table_setup.open_table(director, tournament, 1, 9)
+    table_setup.open_table(tournament, actor=director, number=1, seats=9)
     register(cashier, tournament, 5)
     refused = api_client(floor).post(api_url(tournament, "draw/"))
     assert refused.status_code == 403 and not Seat.objects.exists()
@@ -374,7 +374,7 @@ def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, direc
 def test_a_table_with_a_seated_player_is_not_taken_out_of_play(director, cashier, tournament):
     open_tables(director, tournament, [1, 2])
     register(cashier, tournament, 3)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     occupied = Seat.objects.filter(ended_at__isnull=True).values_list("table__number", flat=True).first()
     before = AuditEvent.objects.filter(tournament=tournament).count()
     response = api_client(director).post(api_url(tournament, f"tables/{occupied}/in-play/"), {"in_play": False}, format="json")

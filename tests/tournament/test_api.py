@@ -142,8 +142,8 @@ ROLES = ("director", "floor", "cashier", "dealer", "anonymous")
 def world(request, director, floor, cashier, dealer, template, rebuy_tournament, player, second_player):
     services.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
     display = services.create_display_token(rebuy_tournament, actor=director, label="Lobby TV 1")
-    table_setup.open_table(director, rebuy_tournament, 1, 9)  # also commits draw 1
-    seats.set_seat_request(floor, rebuy_tournament, second_player, accessible=True)
+    table_setup.open_table(rebuy_tournament, actor=director, number=1, seats=9)  # also commits draw 1
+    seats.set_seat_request(rebuy_tournament, actor=floor, player=second_player, accessible=True)
     cache.clear()  # the public endpoints' throttle counts in the cache
     return {"director": director, "floor": floor, "cashier": cashier, "dealer": dealer, "anonymous": None,
             "template": template, "tournament": rebuy_tournament, "player2": second_player, "display": display}

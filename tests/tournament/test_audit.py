@@ -37,7 +37,7 @@ def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director,
         ("rebuy.paid", lambda: services.pay_purchase(state["rebuy"], actor=cashier)),
         ("addon.paid", lambda: services.add_chips(state["e1"], actor=cashier, kind=Purchase.Kind.ADDON)),
         ("purchase.voided", lambda: services.void_purchase(state["e2"].purchases.get(), actor=cashier, reason="Wrong player")),
-        ("entry.busted", lambda: busts.bust_entry(floor, state["e1"])),
+        ("entry.busted", lambda: busts.bust_entry(state["e1"], actor=floor)),
         ("tournament.changed", lambda: setup.update_tournament(t, actor=director, data={"name": "Renamed"})),
         ("tournament.structure_changed", lambda: setup.set_tournament_structure(t, actor=director, spec=BASIC_SPEC)),
         ("registration.closed", lambda: services.set_registration_closed(t, actor=director, closed=True)),
@@ -64,12 +64,12 @@ def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament,
         lambda: services.register_entry(tournament, actor=cashier, player=player, document=id_doc()),  # already live
         lambda: services.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY),  # not allowed
         lambda: services.void_purchase(entry.purchases.get(), actor=cashier, reason=""),  # no reason
-        lambda: busts.bust_entry(cashier, entry),  # not the floor's role
+        lambda: busts.bust_entry(entry, actor=cashier),  # not the floor's role
     ):
         with pytest.raises(errors.ServiceError):
             call()
     assert tournament_events(tournament) == before
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     assert tournament_events(tournament)[-1] == (before[-1][0] + 1, "entry.busted")
 
 
@@ -111,12 +111,12 @@ def test_events_record_who_did_it(cashier, tournament, player):
 def test_record_event_outside_a_transaction_raises(director, template):
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     with pytest.raises(RuntimeError, match="atomic"):
-        record_event(tournament, "test.outside", {})
+        record_event(tournament, type_="test.outside", payload={})
     with pytest.raises(RuntimeError):
-        record_event(None, "test.outside", {})
+        record_event(None, type_="test.outside", payload={})
     assert not AuditEvent.objects.filter(type="test.outside").exists()
     with transaction.atomic():
-        record_event(lock_tournament(tournament.pk), "test.inside", {}, "system")
+        record_event(lock_tournament(tournament.pk), actor="system", type_="test.inside", payload={})
     assert AuditEvent.objects.get(type="test.inside").seq == 2
 
 
@@ -190,7 +190,7 @@ def test_events_are_published_after_commit_only(director, template, listeners):
 
     with pytest.raises(Abandon):
         with transaction.atomic():
-            busts.bust_entry(floor, entry)
+            busts.bust_entry(entry, actor=floor)
             raise Abandon
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.ACTIVE
     staff.assert_nothing()
@@ -212,7 +212,7 @@ def test_the_lobby_message_has_no_player_names_or_documents(director, template, 
     staff = listeners(groups.floor(tournament.pk))
     lobby = listeners(groups.lobby(tournament.pk))
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("SK-ZK5551234"))
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     staff_texts = [json.dumps(staff.receive(), ensure_ascii=False) for _ in range(2)]
     lobby_texts = [json.dumps(lobby.receive(), ensure_ascii=False) for _ in range(2)]
     assert "Zuzana" in staff_texts[0]  # the floor sees who it is; the lobby does not

@@ -14,7 +14,7 @@ from tournament.models import AuditEvent, Entry
 def seated(director, cashier, tournament):
     open_tables(director, tournament, [1, 2])
     entries = register(cashier, tournament, 6)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     return entries
 
 
@@ -66,7 +66,7 @@ def test_floor_busts_and_undoes_from_the_entry_page(client, floor, tournament, s
 
 
 def test_a_cashier_may_not_undo_a_bust_or_set_special_needs(client, cashier, floor, tournament, seated):
-    busts.bust_entry(floor, seated[1])
+    busts.bust_entry(seated[1], actor=floor)
     client.force_login(cashier)
     events = AuditEvent.objects.count()
     assert api(client, f"tournaments/{tournament.pk}/entries/{seated[1].number}/undo-bust/").status_code == 403

@@ -19,9 +19,9 @@ def test_a_stale_instance_gets_the_next_number_not_a_duplicate(tournament):
     stale = Tournament.objects.get(pk=tournament.pk)  # read before the events below
     with transaction.atomic():
         fresh = lock_tournament(tournament.pk)
-        record_event(fresh, "test.one", {})
-        record_event(fresh, "test.two", {})
-        record_event(stale, "test.three", {})  # the old instance still says event_seq == 1
+        record_event(fresh, type_="test.one", payload={})
+        record_event(fresh, type_="test.two", payload={})
+        record_event(stale, type_="test.three", payload={})  # the old instance still says event_seq == 1
     assert seqs(tournament) == [1, 2, 3, 4]
     assert stale.event_seq == 4
     assert Tournament.objects.get(pk=tournament.pk).event_seq == 4
@@ -30,7 +30,7 @@ def test_a_stale_instance_gets_the_next_number_not_a_duplicate(tournament):
 def test_saving_a_stale_instance_never_sets_the_sequence_back(tournament):
     stale = Tournament.objects.get(pk=tournament.pk)
     with transaction.atomic():
-        record_event(lock_tournament(tournament.pk), "test.one", {})
+        record_event(lock_tournament(tournament.pk), type_="test.one", payload={})
     stale.name = "Renamed"
     stale.save()
     saved = Tournament.objects.get(pk=tournament.pk)
@@ -43,8 +43,8 @@ def test_nested_services_on_their_own_instances_keep_the_sequence_gap_free(direc
     start(director, cashier, tournament, 18, (1, 2))
     clock_services.start_clock(tournament, actor=director)
     before = len(seqs(tournament))
-    handforhand.start_hand_for_hand(director, tournament)
-    handforhand.stop_hand_for_hand(director, tournament)
+    handforhand.start_hand_for_hand(tournament, actor=director)
+    handforhand.stop_hand_for_hand(tournament, actor=director)
     numbers = seqs(tournament)
     assert numbers == list(range(1, len(numbers) + 1))
     types = list(AuditEvent.objects.filter(tournament=tournament).order_by("seq").values_list("type", flat=True))

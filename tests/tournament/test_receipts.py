@@ -34,7 +34,7 @@ def pdf_height_mm(pdf: bytes) -> float:
 def test_the_receipt_shows_the_table_and_seat_drawn_at_registration(client, director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2])
     early = register(cashier, tournament, 6)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     late = register(cashier, tournament, 1, start=6)[0]  # after the start draw: seated at once
     for entry in (early[0], late):
         seat = seat_of(entry)
@@ -62,8 +62,8 @@ def test_before_the_start_draw_the_receipt_says_the_seat_is_drawn_at_the_start(c
 def test_an_entry_out_of_play_gets_no_seat_on_its_receipt(director, cashier, floor, tournament):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 3)
-    draws.draw_start(director, tournament)
-    busts.bust_entry(floor, entries[0])
+    draws.draw_start(tournament, actor=director)
+    busts.bust_entry(entries[0], actor=floor)
     entries[0].refresh_from_db()
     lines = lines_of(entries[0])
     assert "Table" not in lines and "Seat" not in lines

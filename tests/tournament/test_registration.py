@@ -143,7 +143,7 @@ def test_duplicate_live_entry_of_the_same_player_refused(cashier, tournament, pl
 
 def test_same_document_for_a_different_player_record_refused(cashier, floor, tournament, player):
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
-    busts.bust_entry(floor, entry)  # not live any more: the document still belongs to Jana
+    busts.bust_entry(entry, actor=floor)  # not live any more: the document still belongs to Jana
     other = new_player(cashier, "Impostor")
     err = refused("id_other_player", services.register_entry, tournament, actor=cashier, player=other, document=id_doc("ea 123 4567"))
     assert err.status == 409 and "Jana Nováková" in err.message
@@ -162,7 +162,7 @@ def test_same_document_for_a_live_entry_refused(cashier, tournament, player):
 def test_a_second_document_of_a_player_is_also_theirs(director, cashier, floor, tournament, player):
     # Regression: only the first document was tied to the player, so another record could use the second one.
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("EA1234567"))
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     services.register_entry(tournament, actor=cashier, player=player, document=id_doc("PA7654321",
                                                                                       "passport"))  # re-entry, shown a passport
     other_tournament = setup.create_tournament(tournament_data(name="Monday"), actor=director, template=tournament.structure)
@@ -194,7 +194,7 @@ def test_document_taken_by_another_desk_meanwhile_is_refused_cleanly(cashier, to
 
 def test_reentry_after_bust_is_counted_as_reentry(cashier, floor, tournament, player):
     first = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
-    busts.bust_entry(floor, first)
+    busts.bust_entry(first, actor=floor)
     second = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     assert (second.number, second.kind) == (2, Entry.Kind.REENTRY)
     assert second.purchases.get().kind == Purchase.Kind.REENTRY
@@ -205,15 +205,15 @@ def test_reentry_after_bust_is_counted_as_reentry(cashier, floor, tournament, pl
 
 def test_reentry_refused_when_not_allowed(director, cashier, floor, template, player):
     t = setup.create_tournament(tournament_data(reentry_allowed=False, max_reentries=None), actor=director, template=template)
-    busts.bust_entry(floor, services.register_entry(t, actor=cashier, player=player, document=id_doc()))
+    busts.bust_entry(services.register_entry(t, actor=cashier, player=player, document=id_doc()), actor=floor)
     refused("reentry_not_allowed", services.register_entry, t, actor=cashier, player=player, document=id_doc())
     assert Entry.objects.count() == 1
 
 
 def test_reentry_limit(cashier, floor, tournament, player):
     assert tournament.max_reentries == 1
-    busts.bust_entry(floor, services.register_entry(tournament, actor=cashier, player=player, document=id_doc()))
-    busts.bust_entry(floor, services.register_entry(tournament, actor=cashier, player=player, document=id_doc()))
+    busts.bust_entry(services.register_entry(tournament, actor=cashier, player=player, document=id_doc()), actor=floor)
+    busts.bust_entry(services.register_entry(tournament, actor=cashier, player=player, document=id_doc()), actor=floor)
     err = refused("reentry_limit", services.register_entry, tournament, actor=cashier, player=player, document=id_doc())
     assert "1" in err.message
     assert Entry.objects.count() == 2
@@ -300,7 +300,7 @@ def test_rebuy_limit_and_level(cashier, rebuy_tournament, player):
 
 def test_rebuy_refused_for_an_entry_not_playing(cashier, floor, rebuy_tournament, player):
     entry = services.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     refused("entry_not_active", services.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
 
 
@@ -393,7 +393,7 @@ def test_double_void_refused(cashier, tournament, player):
 
 def test_void_after_bust_refused(cashier, floor, tournament, player):
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     refused("entry_not_active", services.void_purchase, entry.purchases.get(), actor=cashier, reason="Too late")
     assert entry.purchases.get().status == Purchase.Status.PAID
 
@@ -428,10 +428,10 @@ def test_finishing_places_count_the_players_left(cashier, floor, tournament):
                for i in range(11)]
     services.void_purchase(entries[10].purchases.get(), actor=cashier, reason="Registered twice")  # voided: not a player
     assert tournament_stats(tournament)["players_left"] == 10
-    first = busts.bust_entry(floor, entries[3])
+    first = busts.bust_entry(entries[3], actor=floor)
     assert first.finish_place == 10 and first.busted_at is not None
-    assert busts.bust_entry(floor, entries[7]).finish_place == 9
-    assert busts.bust_entry(floor, entries[0]).finish_place == 8
+    assert busts.bust_entry(entries[7], actor=floor).finish_place == 9
+    assert busts.bust_entry(entries[0], actor=floor).finish_place == 8
     assert tournament_stats(tournament)["players_left"] == 7
     assert AuditEvent.objects.filter(type="entry.busted").last().payload["place"] == 8
 
@@ -440,11 +440,11 @@ def test_places_stay_distinct_when_entries_arrive_after_a_bust(cashier, floor, t
     players = [new_player(cashier, f"P{i}") for i in range(5)]
     entries = [services.register_entry(tournament, actor=cashier, player=p, document=id_doc(f"EA55555{i:02d}")) for i,
                p in enumerate(players[:3])]
-    busts.bust_entry(floor, entries[0])  # place 3 of 3 so far
+    busts.bust_entry(entries[0], actor=floor)  # place 3 of 3 so far
     entries += [services.register_entry(tournament, actor=cashier, player=p, document=id_doc(f"EA66666{i:02d}")) for i,
                 p in enumerate(players[3:])]
     for entry in entries[1:4]:
-        busts.bust_entry(floor, entry)  # places 4, 3, 2
+        busts.bust_entry(entry, actor=floor)  # places 4, 3, 2
     places = dict(Entry.objects.filter(status=Entry.Status.BUSTED).values_list("number", "finish_place"))
     # Five entries in all: the first bust finishes last (5th), then 4th, 3rd, 2nd; the last player left wins.
     assert places == {entries[0].number: 5, entries[1].number: 4, entries[2].number: 3, entries[3].number: 2}
@@ -453,8 +453,8 @@ def test_places_stay_distinct_when_entries_arrive_after_a_bust(cashier, floor, t
 def test_busting_twice_counts_the_place_once(cashier, floor, tournament, player):
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     services.register_entry(tournament, actor=cashier, player=new_player(cashier, "Other"), document=id_doc("EA7654321"))
-    assert busts.bust_entry(floor, entry).finish_place == 2
-    err = refused("entry_not_active", busts.bust_entry, floor, entry)
+    assert busts.bust_entry(entry, actor=floor).finish_place == 2
+    err = refused("entry_not_active", busts.bust_entry, entry, actor=floor)
     assert err.status == 409
     entry.refresh_from_db()
     assert entry.finish_place == 2
@@ -464,7 +464,7 @@ def test_busting_twice_counts_the_place_once(cashier, floor, tournament, player)
 
 def test_only_the_floor_busts(cashier, tournament, player):
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
-    refused("forbidden", busts.bust_entry, cashier, entry)
+    refused("forbidden", busts.bust_entry, entry, actor=cashier)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -476,10 +476,10 @@ def test_two_tablets_bust_the_same_entry_at_once(director, template):
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     entries = [services.register_entry(tournament, actor=cashier, player=new_player(cashier, f"P{i}"), document=id_doc(f"EA99999{i:02d}"))
                for i in range(3)]
-    outcomes = at_once([lambda user=user: busts.bust_entry(user, entries[0]).finish_place for user in floors])
+    outcomes = at_once([lambda user=user: busts.bust_entry(entries[0], actor=user).finish_place for user in floors])
     results = [o.code if isinstance(o, errors.ServiceError) else o for o in outcomes]
     assert sorted(results, key=str) == [3, "entry_not_active"]
     assert AuditEvent.objects.filter(type="entry.busted").count() == 1
     assert tournament_stats(tournament)["players_left"] == 2
     # The next bust gets the next place: the first one was counted once.
-    assert busts.bust_entry(floors[0], entries[1]).finish_place == 2
+    assert busts.bust_entry(entries[1], actor=floors[0]).finish_place == 2

@@ -36,7 +36,7 @@ def test_a_repeat_costs_one_query_and_a_change_makes_a_new_answer(client, floor,
         held = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
     assert held.status_code == 304 and len(queries) == 1  # the tournament's sequences
 
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     changed = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
     assert changed.json()["status"] == "busted" and first.json()["status"] == "active"
@@ -64,14 +64,14 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
 
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 24)
-    draws.draw_start(director, tournament)  # 8, 8 and 8
+    draws.draw_start(tournament, actor=director)  # 8, 8 and 8
     for table in Table.objects.filter(tournament=tournament):
-        draws.draw_button(director, table)  # balancing knows where the blinds are
+        draws.draw_button(table, actor=director)  # balancing knows where the blinds are
 
     first_table = Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=1).select_related("entry")
     out = [seat.entry for seat in first_table[:2]]
     for entry in out:  # table 1 two players short of the others: a balancing slip
-        busts.bust_entry(floor, entry)
+        busts.bust_entry(entry, actor=floor)
     move = Move.objects.select_related("entry", "to_table").get(tournament=tournament, status=Move.Status.PENDING)
     answers = public_seats(tournament.pk)
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player").order_by("number"))
@@ -122,23 +122,23 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
 
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 24)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     for table in Table.objects.filter(tournament=tournament):
-        draws.draw_button(director, table)
+        draws.draw_button(table, actor=director)
     sitting = Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=2).select_related("entry").first()
     address = f"/s/{tournament.pk}/{sitting.entry.number}.json"
     held = client.get(address)["ETag"]
-    hands.start_hand(floor, Table.objects.get(tournament=tournament, number=2))
+    hands.start_hand(Table.objects.get(tournament=tournament, number=2), actor=floor)
     clock_services.start_clock(tournament, actor=director)
-    hands.undo_hand_start(floor, Table.objects.get(tournament=tournament, number=2))
+    hands.undo_hand_start(Table.objects.get(tournament=tournament, number=2), actor=floor)
     assert client.get(address, HTTP_IF_NONE_MATCH=held).status_code == 304
 
     for seat in Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=1)[:2]:
-        busts.bust_entry(floor, seat.entry)  # a balancing slip out of table 2 or 3
+        busts.bust_entry(seat.entry, actor=floor)  # a balancing slip out of table 2 or 3
     move = Move.objects.select_related("entry", "from_table").get(tournament=tournament, status=Move.Status.PENDING)
     mover = f"/s/{tournament.pk}/{move.entry.number}.json"
     before = client.get(mover)
-    hands.start_hand(floor, Table.objects.get(pk=move.from_table.pk))  # the slip now waits for that hand
+    hands.start_hand(Table.objects.get(pk=move.from_table.pk), actor=floor)  # the slip now waits for that hand
     after = client.get(mover, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert (before.json()["move"]["after_hand"], after.json()["move"]["after_hand"]) == (False, True)
@@ -183,7 +183,7 @@ def test_a_change_in_this_worker_is_seen_at_once(client, floor, tournament, draw
     entry = first_seated(tournament)
     address = f"/s/{tournament.pk}/{entry.number}.json"
     assert client.get(address).json()["status"] == "active"
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     assert client.get(address).json()["status"] == "busted"
 
 
@@ -210,7 +210,7 @@ def test_while_a_new_version_is_computed_a_first_load_gets_the_one_before_tagged
     entry = first_seated(tournament)
     address = f"/s/{tournament.pk}/{entry.number}.json"
     before = client.get(address)
-    busts.bust_entry(floor, entry)
+    busts.bust_entry(entry, actor=floor)
     lock = memory._locks[("seats", tournament.pk)]
     with lock:  # another request is computing the new version
         meanwhile = client.get(address)

@@ -97,29 +97,30 @@ def test_every_public_json_shows_only_what_the_readme_lists(director, floor, cas
 
     with django_capture_on_commit_callbacks(execute=True):
         open_tables(director, tournament, [1, 2])
-        table_setup.open_table(director, tournament, 3, 9, accessible=True)
+        table_setup.open_table(tournament, actor=director, number=3, seats=9, accessible=True)
         entries = register(cashier, tournament, 14)
-        seats.set_seat_request(floor, tournament, entries[0].player, accessible=True)
-        seats.set_seat_request(floor, tournament, entries[1].player, table_number=2, seat=4)
-        draws.draw_start(director, tournament)
+        seats.set_seat_request(tournament, actor=floor, player=entries[0].player, accessible=True)
+        seats.set_seat_request(tournament, actor=floor, player=entries[1].player, table_number=2, seat=4)
+        draws.draw_start(tournament, actor=director)
         for table in Table.objects.filter(tournament=tournament):
             if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
-                draws.draw_button(director, table)
+                draws.draw_button(table, actor=director)
         entries += register(cashier, tournament, 1, start=50)
-        busts.bust_entry(floor, entries[3])
+        busts.bust_entry(entries[3], actor=floor)
         level = Level.objects.filter(structure=tournament.structure, kind=Level.Kind.BREAK).order_by("position").first()
-        color_up = color_ups.confirm_color_up(director, tournament, level.position)
+        color_up = color_ups.confirm_color_up(tournament, actor=director, level=level.position)
         first = max(Table.objects.filter(tournament=tournament), key=lambda t: t.seat_rows.filter(ended_at__isnull=True).count())
         occupied = sorted(Seat.objects.filter(table=first, ended_at__isnull=True).values_list("seat", flat=True))
-        color_ups.record_race(floor, first, color_up, {str(s): {"chips": {str(v): 3 for v in color_up.leaving}, "other": 1000}
+        color_ups.record_race(first, actor=floor, color_up=color_up,
+                              seats={str(s): {"chips": {str(v): 3 for v in color_up.leaving}, "other": 1000}
                                                       for s in occupied})
         read_everything(entries)
         while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 1:  # to a winner
             entry = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).order_by("number").first()
             seat = Seat.objects.filter(entry=entry, ended_at__isnull=True).select_related("table").first()
             if seat is not None and not seat.table.hand_in_progress:
-                hands.start_hand(floor, seat.table)
-            busts.bust_entry(floor, entry)
+                hands.start_hand(seat.table, actor=floor)
+            busts.bust_entry(entry, actor=floor)
         read_everything(entries)
     assert snapshots[-1]["final"] and snapshots[-1]["final"]["results"]
     assert pushed

@@ -136,12 +136,12 @@ def room(director, floor, cashier, dealer, tournament, template, settings):
     settings.PUBLIC_API_RATE = settings.PUBLIC_API_ADDRESS_RATE = "100000/minute"
     shuffler = None
     for n in (1, 2, 3, 4):
-        _table, token = table_setup.open_table(director, tournament, n, 9)
+        _table, token = table_setup.open_table(tournament, actor=director, number=n, seats=9)
         shuffler = shuffler or token
     entries = register(cashier, tournament, 20)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     display = services.create_display_token(tournament, actor=director, label="Lobby TV")
-    link, secret = dealer_links.create_dealer_link(floor, Table.objects.get(tournament=tournament, number=1), "tablet 1")
+    link, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=1), actor=floor, label="tablet 1")
     users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **elsewhere(director, template)}
     return Room(users, tournament, template, entries[0].player, display, secret, link, shuffler)
 
@@ -242,9 +242,9 @@ def test_the_readme_shows_the_same_table():
 @pytest.mark.asyncio
 async def test_every_socket_route_with_every_visitor(director, floor, cashier, dealer, tournament):
     def seed():
-        table, _token = table_setup.open_table(director, tournament, 1, 9)
+        table, _token = table_setup.open_table(tournament, actor=director, number=1, seats=9)
         display = services.create_display_token(tournament, actor=director, label="Lobby TV")
-        link, secret = dealer_links.create_dealer_link(floor, table, "tablet 1")
+        link, secret = dealer_links.create_dealer_link(table, actor=floor, label="tablet 1")
         session = SessionStore()
         session[access.DEALER_TABLE] = table.pk
         session.create()

@@ -204,9 +204,9 @@ def fixed_chance():
 def seeded(fixed_ids, fixed_chance, no_local_constants, director, cashier, template, tournament):
     """A tournament in play: two tables, six entries seated by the start draw, a screen, the clock running."""
     for number in (1, 2):
-        table_setup.open_table(director, tournament, number, 9)
+        table_setup.open_table(tournament, actor=director, number=number, seats=9)
     entries = register(cashier, tournament, 6)
-    draws.draw_start(director, tournament)
+    draws.draw_start(tournament, actor=director)
     display = services.create_display_token(tournament, actor=director, label="Lobby TV")
     clock_services.start_clock(tournament, actor=director)
     assert tournament.pk == FIXED_ID, f"a row of the database has an id of {FIXED_ID} or more: the ids would vary (fixed_ids)"

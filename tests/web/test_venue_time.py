@@ -76,11 +76,11 @@ def test_the_structures_list_shows_the_default_venue_zone_in_czech(director, tem
 
 @pytest.fixture
 def drawn_in_prague(director, cashier, prague):
-    table_setup.open_table(director, prague, 1, 9)
+    table_setup.open_table(prague, actor=director, number=1, seats=9)
     for i in range(3):
         player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=datetime(1990, 1, 1).date())
         services.register_entry(prague, actor=cashier, player=player, document=id_doc(f"EA{i:07d}"))
-    draw = draws.draw_start(director, prague)
+    draw = draws.draw_start(prague, actor=director)
     Draw.objects.filter(pk=draw.pk).update(drawn_at=datetime(2026, 11, 25, 18, 5, tzinfo=UTC))  # 19:05 in Prague
     return draw
 

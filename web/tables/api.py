@@ -66,8 +66,8 @@ class TableListView(RoleAPIView):
                                      refused=True, conflict=True))
     def post(self, request, pk: int):
         data = valid(OpenTableSerializer, request.data).validated_data
-        table, token = table_setup.open_table(request.user, tournament_or_404(pk), data["number"], data.get("seats"),
-                                           data["sends_hand_signals"], data["accessible"])
+        table, token = table_setup.open_table(tournament_or_404(pk), actor=request.user, number=data["number"], seats=data.get("seats"),
+                                           sends_hand_signals=data["sends_hand_signals"], accessible=data["accessible"])
         return Response({"table": table.number, "shuffler_token": token}, status=status.HTTP_201_CREATED)
 
 
@@ -79,13 +79,13 @@ class HandStartView(AtTheTable, RoleAPIView):
                    responses=answers(201, HandSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
-        return Response(hand_answer(hands.start_hand(request.user, table)), status=status.HTTP_201_CREATED)
+        return Response(hand_answer(hands.start_hand(table, actor=request.user)), status=status.HTTP_201_CREATED)
 
     @extend_schema(operation_id="tables_hand_start_undo", tags=["tables"], request=None,
                    summary="Undo a mistaken press", responses=answers(200, HandSerializer, conflict=True))
     def delete(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
-        return Response(hand_answer(hands.undo_hand_start(request.user, table)))
+        return Response(hand_answer(hands.undo_hand_start(table, actor=request.user)))
 
 
 def shuffler_token(request) -> str:
@@ -138,7 +138,7 @@ class BreakOrderView(RoleAPIView):
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
         order = valid(BreakOrderSerializer, request.data).validated_data["order"]
-        return Response({"order": call_service(table_setup.set_break_order, request.user, tournament, order)})
+        return Response({"order": call_service(table_setup.set_break_order, tournament, actor=request.user, numbers=order)})
 
 
 class InPlaySerializer(serializers.Serializer):
@@ -156,7 +156,7 @@ class TableInPlayView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         in_play = valid(InPlaySerializer, request.data).validated_data["in_play"]
-        table = call_service(table_setup.set_table_in_play, request.user, table, in_play)
+        table = call_service(table_setup.set_table_in_play, table, actor=request.user, in_play=in_play)
         return Response({"table": table.number, "in_play": table.in_play})
 
 
@@ -225,7 +225,7 @@ class MoveBalanceView(RoleAPIView):
                    }), refused=True, conflict=True))
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
-        created = call_service(moves.balance_now, request.user, t)
+        created = call_service(moves.balance_now, t, actor=request.user)
         return Response({"moves": [selectors.slip(m) for m in created], **read_models.balance_waits(t)})
 
 
@@ -236,7 +236,7 @@ class MoveConfirmView(RoleAPIView):
                    summary="The player sat down at the new seat (chips travel with the player)",
                    responses=answers(200, MoveSlipSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        move = call_service(moves.confirm_move, request.user, tournament_or_404(pk), number)
+        move = call_service(moves.confirm_move, tournament_or_404(pk), actor=request.user, number=number)
         return Response(selectors.slip(move))
 
 
@@ -249,7 +249,7 @@ class MoveCancelView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         tournament = tournament_or_404(pk)
         reason = valid(CancelMoveSerializer, request.data).validated_data["reason"]
-        move = call_service(moves.cancel_move, request.user, tournament, number, reason)
+        move = call_service(moves.cancel_move, tournament, actor=request.user, number=number, reason=reason)
         return Response(selectors.slip(move))
 
 
@@ -268,7 +268,7 @@ class TablePositionsView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         button = valid(PositionsSerializer, request.data).validated_data["button"]
-        return Response(call_service(seats.enter_button, request.user, table, button))
+        return Response(call_service(seats.enter_button, table, actor=request.user, seat=button))
 
 
 
@@ -289,7 +289,7 @@ class EntryBustView(RoleAPIView):
                    request=BustSerializer, responses=answers(200, s.EntrySerializer, conflict=True))
     def post(self, request, pk: int, number: int):
         data = valid(BustSerializer, request.data).validated_data
-        entry = call_service(busts.bust_entry, request.user, entry_or_404(pk, number), stack=data.get("stack"))
+        entry = call_service(busts.bust_entry, entry_or_404(pk, number), actor=request.user, stack=data.get("stack"))
         return Response(s.EntrySerializer(entry).data)
 
 
@@ -320,7 +320,7 @@ class EntryUndoBustView(RoleAPIView):
                                "the player re-entered.",
                    request=None, responses=answers(200, UndoneBustSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        entry = call_service(busts.undo_bust, request.user, entry_or_404(pk, number))
+        entry = call_service(busts.undo_bust, entry_or_404(pk, number), actor=request.user)
         return Response(UndoneBustSerializer(entry, context={"seat": seat_of(entry)}).data)
 
 
@@ -361,7 +361,7 @@ class HandForHandView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         on = valid(HandForHandSerializer, request.data).validated_data["on"]
-        call_service(handforhand.start_hand_for_hand if on else handforhand.stop_hand_for_hand, request.user, t)
+        call_service(handforhand.start_hand_for_hand if on else handforhand.stop_hand_for_hand, t, actor=request.user)
         return Response(read_models.hand_for_hand_status(t))
 
 
@@ -373,7 +373,7 @@ class HandDoneView(AtTheTable, RoleAPIView):
                    responses=answers(200, H4HStatusSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
-        call_service(handforhand.hand_done, request.user, table)
+        call_service(handforhand.hand_done, table, actor=request.user)
         return Response(read_models.hand_for_hand_status(table.tournament))
 
 
@@ -412,4 +412,4 @@ class HouseRulesView(RoleAPIView):
         if unknown:
             raise serializers.ValidationError({name: [_("Unknown house rule.")] for name in unknown})
         data = valid(HouseRulesSerializer, request.data).validated_data
-        return Response(selectors.house_rules_json(call_service(house_rules.set_house_rules, request.user, t, dict(data))))
+        return Response(selectors.house_rules_json(call_service(house_rules.set_house_rules, t, actor=request.user, data=dict(data))))

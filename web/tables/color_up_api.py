@@ -118,7 +118,7 @@ class ColorUpsView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         data = valid(ConfirmColorUpSerializer, request.data).validated_data
-        call_service(color_ups.confirm_color_up, request.user, t, data["level"], data.get("leaving"))
+        call_service(color_ups.confirm_color_up, t, actor=request.user, level=data["level"], leaving=data.get("leaving"))
         return Response(read_models.color_up_status(t), status=status.HTTP_201_CREATED)
 
 
@@ -141,7 +141,7 @@ class TableRaceView(AtTheTable, RoleAPIView):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(RecordRaceSerializer, request.data).validated_data
         color_up = call_service(color_ups.color_up_to_race, table.tournament)
-        call_service(color_ups.record_race, request.user, table, color_up, data["seats"], data.get("cards"))
+        call_service(color_ups.record_race, table, actor=request.user, color_up=color_up, seats=data["seats"], cards=data.get("cards"))
         return Response(read_models.table_race(table), status=status.HTTP_201_CREATED)
 
 
@@ -155,7 +155,7 @@ class TableRaceConfirmView(AtTheTable, RoleAPIView):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         color_up = call_service(color_ups.color_up_to_race, table.tournament)
         race = get_object_or_404(ChipRace, color_up=color_up, table=table, status=ChipRace.Status.RECORDED)
-        call_service(color_ups.confirm_race, request.user, race)
+        call_service(color_ups.confirm_race, race, actor=request.user)
         return Response(read_models.table_race(table))
 
 
@@ -169,7 +169,7 @@ class TableRaceCardsView(AtTheTable, RoleAPIView):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(CountsSerializer, request.data).validated_data
         color_up = call_service(color_ups.color_up_to_race, table.tournament)
-        cards = call_service(color_ups.cards_to_deal, request.user, table, color_up, data["seats"])
+        cards = call_service(color_ups.cards_to_deal, table, actor=request.user, color_up=color_up, seats=data["seats"])
         return Response({"cards": {str(seat): n for seat, n in cards.items()}, "total": sum(cards.values())})
 
 
@@ -183,5 +183,5 @@ class FoundChipsView(RoleAPIView):
         t = tournament_or_404(pk)
         data = valid(FoundChipsSerializer, request.data).validated_data
         table = get_object_or_404(Table, tournament=t, number=data["table"])
-        return Response(call_service(color_ups.exchange_found_chips, request.user, t, table, data["chips"]),
+        return Response(call_service(color_ups.exchange_found_chips, t, actor=request.user, table=table, found=data["chips"]),
                         status=status.HTTP_201_CREATED)

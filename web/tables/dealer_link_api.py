@@ -62,7 +62,7 @@ class TableDealerLinksView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table.objects.select_related("tournament"), tournament_id=pk, number=number)
         label = valid(DealerLinkCreateSerializer, request.data).validated_data["label"]
-        link, token = call_service(dealer_links.create_dealer_link, request.user, table, label)
+        link, token = call_service(dealer_links.create_dealer_link, table, actor=request.user, label=label)
         context = {"request": request, "token": token}
         return Response(DealerLinkSerializer(link, context=context).data, status=status.HTTP_201_CREATED)
 
@@ -77,5 +77,5 @@ class DealerLinkRevokeView(RoleAPIView):
     def post(self, request, pk: int, link_id: int):
         link = get_object_or_404(DealerLink.objects.select_related("table__tournament", "created_by"),
                                  table__tournament_id=pk, pk=link_id)
-        link = call_service(dealer_links.revoke_dealer_link, request.user, link)
+        link = call_service(dealer_links.revoke_dealer_link, link, actor=request.user)
         return Response(DealerLinkSerializer(link).data)

@@ -102,8 +102,8 @@ class PenaltiesView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         data = valid(GivePenaltySerializer, request.data).validated_data
-        penalty = call_service(penalties.give_penalty, request.user, t, data.get("entry"), data["kind"],
-                               data.get("rounds"), data["reason"], table=data.get("table"), seat=data.get("seat"))
+        penalty = call_service(penalties.give_penalty, t, actor=request.user, entry_number=data.get("entry"), kind=data["kind"],
+                               rounds=data.get("rounds"), reason=data["reason"], table=data.get("table"), seat=data.get("seat"))
         return Response(_json(penalty), status=status.HTTP_201_CREATED)
 
 
@@ -116,4 +116,4 @@ class PenaltyCancelView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         t = tournament_or_404(pk)
         data = valid(CancelPenaltySerializer, request.data).validated_data
-        return Response(_json(call_service(penalties.cancel_penalty, request.user, t, number, data["reason"])))
+        return Response(_json(call_service(penalties.cancel_penalty, t, actor=request.user, number=number, reason=data["reason"])))

@@ -67,7 +67,7 @@ class DrawStartView(RoleAPIView):
                    description="Driven by the seed committed beforehand (see draws/), which the answer reveals.",
                    responses=answers(201, DrawResultSerializer, conflict=True))
     def post(self, request, pk: int):
-        draw = call_service(draws.draw_start, request.user, tournament_or_404(pk))
+        draw = call_service(draws.draw_start, tournament_or_404(pk), actor=request.user)
         return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
 
 
@@ -107,7 +107,7 @@ class DrawCommitView(RoleAPIView):
                    summary="Make sure the next draw's commitment exists (and is announced) before anything is drawn",
                    responses=answers(200, CommitmentSerializer))
     def post(self, request, pk: int):
-        draw = call_service(draws.commit_next_draw, request.user, tournament_or_404(pk))
+        draw = call_service(draws.commit_next_draw, tournament_or_404(pk), actor=request.user)
         return Response({"draw": draw.number, "commitment": draw.commitment})
 
 
@@ -118,7 +118,7 @@ class SeatWaitingView(RoleAPIView):
                    summary="Seat every live entry without a seat, by the late-entry rule",
                    responses=answers(201, DrawResultSerializer, conflict=True))
     def post(self, request, pk: int):
-        draw = call_service(seats.seat_waiting_entries, request.user, tournament_or_404(pk))
+        draw = call_service(seats.seat_waiting_entries, tournament_or_404(pk), actor=request.user)
         return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
 
 
@@ -136,7 +136,7 @@ class EntrySeatView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         data = valid(CorrectSeatSerializer, request.data).validated_data
-        seat = call_service(seats.correct_seat, request.user, entry, data["table"], data["seat"])
+        seat = call_service(seats.correct_seat, entry, actor=request.user, table_number=data["table"], seat_number=data["seat"])
         return Response({"entry": entry.number, "table": seat.table.number, "seat": seat.seat})
 
 
@@ -175,7 +175,7 @@ class TableButtonView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(ButtonRequestSerializer, request.data).validated_data
-        answer = call_service(seats.draw_button, request.user, table, cards=data.get("cards"), seat=data.get("seat"))
+        answer = call_service(seats.draw_button, table, actor=request.user, cards=data.get("cards"), seat=data.get("seat"))
         return Response({**answer, "cards": {str(k): v for k, v in answer["cards"].items()}})
 
 
@@ -215,7 +215,7 @@ class SeatRequestView(RoleAPIView):
         tournament = tournament_or_404(pk)
         player = get_object_or_404(Player, pk=player_id)
         data = valid(SeatRequestSerializer, request.data).validated_data
-        r = call_service(seats.set_seat_request, request.user, tournament, player, table_number=data.get("table"),
+        r = call_service(seats.set_seat_request, tournament, actor=request.user, player=player, table_number=data.get("table"),
                 seat=data.get("seat"), accessible=data["accessible"], note=data["note"])
         return Response({"player": player.pk, "name": player.display_name, "table": r.table_number, "seat": r.seat,
                          "accessible": r.accessible, "note": r.note})
@@ -225,7 +225,7 @@ class SeatRequestView(RoleAPIView):
     def delete(self, request, pk: int, player_id: int):
         tournament = tournament_or_404(pk)
         player = get_object_or_404(Player, pk=player_id)
-        call_service(seats.cancel_seat_request, request.user, tournament, player)
+        call_service(seats.cancel_seat_request, tournament, actor=request.user, player=player)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

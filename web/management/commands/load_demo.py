@@ -94,8 +94,8 @@ class Command(BaseCommand):
                 number = f"DEMO{rng.randrange(10**7, 10**8)}"
                 services.register_entry(tournament, actor=users["Cashier"], player=player, document=services.IdDocument("id_card", number))
             for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
-                table_setup.open_table(users["Director"], tournament, number, 9, accessible=number == 4)
-            draws.draw_start(users["Director"], tournament)
+                table_setup.open_table(tournament, actor=users["Director"], number=number, seats=9, accessible=number == 4)
+            draws.draw_start(tournament, actor=users["Director"])
             display = services.create_display_token(tournament, actor=users["Director"], label="Lobby TV")
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
             display = None
