@@ -46,3 +46,16 @@ def test_no_widget_or_html_built_in_python_carries_a_style_attribute():
     found = [f"{path.relative_to(TEMPLATES.parent)}:{n}" for path in PYTHON
              for n, line in enumerate(path.read_text().splitlines(), 1) if STYLE_IN_PYTHON.search(line)]
     assert found == []
+
+
+# A template's words in a data-* attribute: only a form's own sentences for static/js/api-forms.js (data-confirm,
+# data-done: they often carry the page's values) and a table cell's heading that the stylesheet shows on a narrow
+# screen (data-label, content: attr(data-label)). A script's other words come from Django's JavaScript catalogue.
+WORDS_IN_DATA = re.compile(r'\sdata-([a-z0-9_-]+)="[^"]*\{%\s*(?:trans|translate|blocktrans|blocktranslate)\b')
+FORM_AND_CSS_WORDS = {"confirm", "done", "label"}
+
+
+def test_no_template_hands_a_script_its_words_in_a_data_attribute():
+    found = [f"{path.relative_to(TEMPLATES)}: data-{m.group(1)}" for path in sorted(TEMPLATES.rglob("*.html"))
+             for m in WORDS_IN_DATA.finditer(path.read_text()) if m.group(1) not in FORM_AND_CSS_WORDS]
+    assert found == []
