@@ -10,6 +10,7 @@ import json
 
 import pytest
 from django.utils import translation
+from django.utils.translation.trans_real import DjangoTranslation
 
 from tables import read_models
 from tables.models import Move, Table
@@ -27,6 +28,14 @@ lookup = translation.gettext
 def in_czech(message: str, **values) -> str:
     with translation.override("cs"):
         return lookup(message) % values
+
+
+def in_czech_script(message: str, **values) -> str:
+    """A screen script's own words: Django's JavaScript catalogue (djangojs), each {name} filled as Util.fmt does."""
+    text = DjangoTranslation("cs", domain="djangojs").gettext(message)
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
 
 
 def api_press(method: str, ending: str):
@@ -157,7 +166,7 @@ def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, dir
     assert pressed.value.headers.get("idempotency-key")
     tablets[first].wait_for_selector("#h4h.playing")
     tablets[first].wait_for_selector("#dealer-feedback.ok")
-    assert tablets[first].inner_text("#dealer-feedback") == in_czech("Hand %(hand)s started.", hand=1)
+    assert tablets[first].inner_text("#dealer-feedback") == in_czech_script("Hand {hand} started.", hand=1)
     with tablets[first].expect_request(api_press("POST", f"/tables/{first}/hand-done/")):
         tablets[first].click("#hand-done")
     tablets[first].wait_for_selector("#h4h.done")
