@@ -223,9 +223,10 @@ def pay_prize(entry: Entry, *, actor: Actor, document: IdDocument | None, signat
     payment = Payment.objects.create(
         tournament=t, entry=e, number=number, amount=amount, place=finisher.place, place_low=finisher.place_low,
         id_check=check, signature=png, paid_at=timezone.now(), paid_by=actor_user(actor))
-    record_event(t, actor=actor, type_="payout.paid", payload={"receipt": number, "entry": e.number, "name": e.player.display_name,
-                                    "place": finisher.place, "place_low": finisher.place_low, "amount": amount,
-                                    "id": f"{check.get_document_type_display()} …{check.number_last4}"}, stats=False)
+    record_event(t, actor=actor, type_="payout.paid",
+                 payload={"receipt": number, "entry": e.number, "name": e.player.display_name, "place": finisher.place,
+                          "place_low": finisher.place_low, "amount": amount,
+                          "id": f"{check.get_document_type_display()} …{check.number_last4}"}, stats=False)
     return payment
 
 

@@ -75,7 +75,7 @@ def confirm_color_up(tournament: Tournament, *, actor: Actor, level: int, leavin
                                       new_chip=plan.new_chip, rules=race_rules(t).to_json(),
                                       confirmed_at=timezone.now(), confirmed_by=actor_user(actor))
     record_event(t, actor=actor, type_="colorup.confirmed", payload={"level": level, "after_level": after, "leaving": color_up.leaving,
-                                          "new_chip": color_up.new_chip}, stats=False)
+                                                                     "new_chip": color_up.new_chip}, stats=False)
     return color_up
 
 
@@ -188,8 +188,8 @@ def confirm_race(race: ChipRace, *, actor: Actor) -> ChipRace:
     ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.RACE, amount=r.difference,
                                   table=r.table.number, created_at=now, created_by=actor_user(actor))
     record_event(t, actor=actor, type_="race.confirmed", payload={"table": r.table.number, "color_up": r.color_up.level,
-                                       "after_level": selectors.levels_before(t).get(r.color_up.level),
-                                       "difference": r.difference})
+                                                                  "after_level": selectors.levels_before(t).get(r.color_up.level),
+                                                                  "difference": r.difference})
     return r
 
 

@@ -341,7 +341,7 @@ def draw_tie_order(t: Tournament, *, actor: Actor, entries: list[int], place: in
                             inputs={"entries": entries, "places": [place, place_low]},
                             compute=lambda seed: (None, {"order": seating.tie_order(seed, entries)}))
     record_event(t, actor=actor, type_="draw.tie", payload={"draw": draw.number, "entries": entries, "place": place, "place_low": place_low,
-                                 "order": draw.result["order"]}, stats=False)
+                                                            "order": draw.result["order"]}, stats=False)
     pending_draw(t)
     return draw
 

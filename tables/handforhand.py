@@ -51,7 +51,7 @@ def start_hand_for_hand(tournament: Tournament, *, actor: Actor) -> HandForHand:
         players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())
     tables = [table.number for table in playing_tables(t)]
     record_event(t, actor=actor, type_="h4h.started", payload={"number": number, "players": h.players_at_start, "clock_paused": paused,
-                                    "tables": tables, "h4h": lobby_state(h)}, stats=False)
+                                                               "tables": tables, "h4h": lobby_state(h)}, stats=False)
     call_next(t, actor=actor, h=h)
     return h
 
@@ -71,8 +71,9 @@ def stop_hand_for_hand(tournament: Tournament, *, actor: Actor) -> HandForHand:
     if resumed:
         resume_clock(t, actor=actor)
     tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
-    record_event(t, actor=actor, type_="h4h.ended", payload={"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken,
-                                  "clock_resumed": resumed, "tables": tables, "h4h": lobby_state(h)}, stats=False)
+    record_event(t, actor=actor, type_="h4h.ended",
+                 payload={"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken, "clock_resumed": resumed,
+                          "tables": tables, "h4h": lobby_state(h)}, stats=False)
     return h
 
 
@@ -197,6 +198,6 @@ def _complete(t: Tournament, *, actor: Actor, h: HandForHand) -> None:
              for number, place, low in Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED)
              .order_by("finish_place", "number").values_list("number", "finish_place", "finish_place_low")]
     record_event(t, actor=actor, type_="h4h.hand_complete", payload={"number": h.number, "hand": h.hand, "seconds": taken, "busts": busts,
-                                          "entries": [b["entry"] for b in busts], "tables": h.tables,
-                                          "h4h": lobby_state(h)})
+                                                                     "entries": [b["entry"] for b in busts], "tables": h.tables,
+                                                                     "h4h": lobby_state(h)})
     call_next(t, actor=actor, h=h)

@@ -97,6 +97,6 @@ def cancel_penalty(t: Tournament, *, actor: Actor, number: int, reason: str) -> 
     penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
     seat = live_seats(t).select_related("table").filter(entry_id=penalty.entry_id).first()
     record_event(t, actor=actor, type_="penalty.cancelled", payload={"penalty": number, "entry": penalty.entry.number,
-                                          "table": seat.table.number if seat else penalty.table_number,
-                                          "reason": text}, stats=False, seats=False)
+                                                                     "table": seat.table.number if seat else penalty.table_number,
+                                                                     "reason": text}, stats=False, seats=False)
     return penalty

@@ -113,10 +113,10 @@ def announce(t: Tournament, *, actor: Actor, moves: list[Move], kind: str, **ext
         return
     moves = list(Move.objects.filter(pk__in=[m.pk for m in moves]).select_related(
         "entry__player", "from_table", "to_table").order_by("number"))  # one query for the slips' names and tables
-    record_event(t, actor=actor, type_="move.created", payload={"kind": kind, "moves": [slip(m) for m in moves],
-                                     "entries": [m.entry.number for m in moves],
-                                     "tables": sorted({m.from_table.number for m in moves} | {m.to_table.number for m in moves}),
-                                     **extra}, stats=False)
+    record_event(t, actor=actor, type_="move.created",
+                 payload={"kind": kind, "moves": [slip(m) for m in moves], "entries": [m.entry.number for m in moves],
+                          "tables": sorted({m.from_table.number for m in moves} | {m.to_table.number for m in moves}),
+                          **extra}, stats=False)
 
 
 def close_slip(move: Move, *, actor: Actor, reason: str, now=None) -> None:
@@ -131,5 +131,5 @@ def cancel_slip(t: Tournament, *, actor: Actor, move: Move, reason: str, now=Non
     `note`: the reason as the event shows it, when not the stored one. `move` comes with its entry and tables."""
     close_slip(move, actor=actor, reason=reason, now=now)
     record_event(t, actor=actor, type_="move.cancelled", payload={"move": slip(move), "reason": reason if note is None else note,
-                                       "entries": [move.entry.number],
-                                       "tables": [move.from_table.number, move.to_table.number]}, stats=False)
+                                                                  "entries": [move.entry.number],
+                                                                  "tables": [move.from_table.number, move.to_table.number]}, stats=False)

@@ -191,7 +191,7 @@ def set_seat_request(tournament: Tournament, *, actor: Actor, player: Player, ta
     request = SeatRequest.objects.create(tournament=t, player=player, table_number=table_number, seat=seat,
                                          accessible=accessible, note=note or "", created_at=now, created_by=actor)
     record_event(t, actor=actor, type_="seat_request.set", payload={"player": player.pk, "name": player.display_name, "table": table_number,
-                                         "seat": seat, "accessible": accessible}, stats=False)
+                                                                    "seat": seat, "accessible": accessible}, stats=False)
     return request
 
 

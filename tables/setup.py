@@ -37,7 +37,7 @@ def open_table(tournament: Tournament, *, actor: Actor, number: int, seats: int 
     token = table.new_shuffler_token()
     table.save()
     record_event(t, actor=actor, type_="table.opened", payload={"table": number, "seats": seats, "sends_hand_signals": sends_hand_signals,
-                                     "accessible": accessible}, stats=False)
+                                                                "accessible": accessible}, stats=False)
     pending_draw(t)
     return table, token
 
