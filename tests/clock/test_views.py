@@ -2,10 +2,12 @@
 the screens use, the JSON API (POST /api/tournaments/<id>/clock/, .../tables/, .../tables/<n>/hand/),
 with the pages' session login. The browser tests drive the same API from the real pages."""
 import json
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation.trans_real import DjangoTranslation
 
 from clock import services as clock_services
 from clock.models import ClockState
@@ -31,6 +33,8 @@ ACTIONS = {
     "hand-start": ("POST", "/api/tournaments/{t}/tables/1/hand/", None, {"director", "floor", "dealer"}),
     "hand-undo": ("DELETE", "/api/tournaments/{t}/tables/1/hand/", None, {"director", "floor", "dealer"}),
 }
+
+DIRECTOR_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "director-clock.js"
 
 
 def url_for(name, tournament):
@@ -117,21 +121,24 @@ def test_director_page_shows_the_controls_wired_to_the_api(client, director, tou
     assert 'data-confirm="Move every screen to the next level now?"' in page
     # The buttons call the API; the page itself takes no action.
     assert f'data-api="tournaments/{tournament.pk}/clock/"' in page and "js/director-clock.js" in page and "clock/action" not in page
-    # The director's messages are the translated strings the page carries.
-    for said in ('data-start="The clock is running."', 'data-added="{minutes} min added."',
-                 'data-jump="Level {level} is now in play."', 'data-cleared="The announcement is cleared."'):
-        assert said in page, said
+    # The director's messages are the script's words, from Django's JavaScript catalogue.
+    script = DIRECTOR_JS.read_text()
+    for said in ('gettext("The clock is running.")', 'gettext("{minutes} min added.")',
+                 'gettext("Level {level} is now in play.")', 'gettext("The announcement is cleared.")'):
+        assert said in script, said
 
 
 def test_the_page_carries_its_messages_in_the_directors_language(client, director, tournament):
+    """The page loads the JavaScript catalogue of the director's language, which has the script's words in it."""
     client.force_login(director)
     english = client.get(reverse("director-clock", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     czech = client.get(reverse("director-clock", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    with translation.override("cs"):
-        running = translation.gettext("The clock is running.")
-        added = translation.gettext("%(minutes)s min added.") % {"minutes": "{minutes}"}
-    assert running != "The clock is running." and f'data-start="{running}"' in czech
-    assert f'data-added="{added}"' in czech and 'data-start="The clock is running."' in english
+    assert 'src="/jsi18n/cs/"' in czech and 'src="/jsi18n/en-gb/"' in english
+    script_words = DjangoTranslation("cs", domain="djangojs").gettext
+    running, added = script_words("The clock is running."), script_words("{minutes} min added.")
+    assert running != "The clock is running." and added.endswith(".") and "{minutes}" in added
+    catalogue = client.get("/jsi18n/cs/").content.decode()
+    assert json.dumps(running) in catalogue and json.dumps(added) in catalogue
 
 
 def test_director_nav_links_to_the_clock_and_tables(client, director, floor, dealer, tournament):

@@ -1,5 +1,7 @@
 """Hand-for-hand, "hand done" and the house rules on the screens (floor map, dealer tablet, house
 rules page) and in the JSON API."""
+from pathlib import Path
+
 import pytest
 
 from clock import services as clock
@@ -14,6 +16,8 @@ from tests.tables.test_moves import entry, seated, start
 from tests.tables.test_views import client_for
 from tournament import services
 from tournament.models import AuditEvent
+
+MAP_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "floor-map.js"
 
 
 @pytest.fixture
@@ -39,7 +43,9 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(roo
     data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
     assert data["on"] and data["called"] and data["hand"] == 1 and data["waiting_for"] == [1, 2, 3, 4]
     page = client_for(director).get(f"/t/{t.pk}/map/").content.decode()
-    assert "Hand-for-hand" in page and "End hand-for-hand" in page and 'id="h4h-toggle"' in page
+    assert "Hand-for-hand" in page and 'id="h4h-toggle"' in page and "js/floor-map.js" in page
+    # The toggle's words are the map script's, from Django's JavaScript catalogue.
+    assert 'gettext("End hand-for-hand")' in MAP_JS.read_text()
     assert page_config(page, "map-urls")["handForHand"] == f"/api/tournaments/{t.pk}/hand-for-hand/"
 
     state = dealer_tablet(dealer, t, 1).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
