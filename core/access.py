@@ -48,7 +48,7 @@ PUBLIC = (ANYONE,)
 PAGES: dict[str, tuple[str, ...]] = {
     # accounts, language, API docs, health
     "login": PUBLIC, "logout": PUBLIC, "set_language": PUBLIC, "preferences": (LOGIN,), "healthz": PUBLIC,
-    "robots": PUBLIC, "favicon": PUBLIC, "csp-report": PUBLIC, "tokens": DIRECTOR_ONLY,
+    "robots": PUBLIC, "favicon": PUBLIC, "csp-report": PUBLIC, "javascript-catalog": PUBLIC, "tokens": DIRECTOR_ONLY,
     "api-schema": PUBLIC, "api-docs": PUBLIC, "api-redoc": PUBLIC,
     # the tournaments
     "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,

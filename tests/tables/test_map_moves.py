@@ -9,7 +9,7 @@ from tests.tables.test_api import client_for as api_client
 from tests.tables.test_api import url as api_url
 from tests.tables.test_moves import bust_at, seated, start
 from tests.tables.test_seating_services import open_tables, register
-from tests.tables.test_views import client_for, live_seat
+from tests.tables.test_views import STATIC_JS, client_for, live_seat
 from tournament.models import AuditEvent
 
 
@@ -135,7 +135,7 @@ def test_the_movers_seat_page_shows_the_slip_until_it_is_confirmed(slip, floor, 
     api = public.get(f"/api/public/tournaments/{tournament.pk}/seats/{slip.entry.number}/").json()
     assert api["move"] == seat["move"]
     page = public.get(f"/s/{tournament.pk}/{slip.entry.number}/").content.decode()
-    assert 'id="go"' in page and "Move to table" in page
+    assert 'id="go"' in page and 'gettext("Move to table {table} seat {seat}")' in (STATIC_JS / "seat-page.js").read_text()
     assert api_client(floor).post(api_url(tournament, f"moves/{slip.number}/confirm/"), {}, format="json").status_code == 200
     seat = public.get(f"/s/{tournament.pk}/{slip.entry.number}.json").json()
     assert seat["move"] is None and (seat["table"], seat["seat"]) == (slip.to_table.number, slip.to_seat)

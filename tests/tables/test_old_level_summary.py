@@ -7,6 +7,7 @@ from django.test import Client
 from clock import services as clock
 from tables import hands
 from tables import setup as table_setup
+from tests.tables.test_views import STATIC_JS
 
 
 def page_for(user, lang: str = "en-gb") -> str:
@@ -31,5 +32,6 @@ def test_the_summary_counts_the_tables_on_the_old_level_and_names_them(director,
     hands.start_hand(tables[3], actor=dealer)
     page = page_for(floor)
     assert "1 table still plays the old level: 1. It changes at its next shuffle." in page
-    # the live script has the sentence for every count it may need, in the page's language
-    assert '<span data-n="4">4 tables still play the old level: {tables}. Each changes at its next shuffle.</span>' in page
+    # the live script has the sentence for every count (ngettext, Django's JavaScript catalogue in the page's language)
+    assert ('ngettext("{n} table still plays the old level: {tables}. It changes at its next shuffle.",'
+            in (STATIC_JS / "tables.js").read_text())
