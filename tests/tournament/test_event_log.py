@@ -62,18 +62,23 @@ def recorded_types() -> set[str]:
     parameter (clock's _act(type_), balancing's notify(type_)), the literals every caller passes there."""
     trees = list(_sources())
     found: set[str] = set()
-    through: list[tuple[str, int, str]] = []  # (function, position, parameter) a type is passed through
+    through: list[tuple[str, int | None, str]] = []  # (function, position or None, parameter) a type passes through
     for _path, tree in trees:
         for fn in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
             params = [a.arg for a in fn.args.args]
             for call in [n for n in ast.walk(fn) if isinstance(n, ast.Call)]:
-                if getattr(call.func, "id", getattr(call.func, "attr", None)) != "record_event" or len(call.args) < 2:
+                if getattr(call.func, "id", getattr(call.func, "attr", None)) != "record_event":
                     continue
-                values = _strings(call.args[1])
+                # record_event(tournament, *, actor, type_, payload, ...): the type is the keyword type_
+                type_ = next((k.value for k in call.keywords if k.arg == "type_"), None)
+                if type_ is None:
+                    continue
+                values = _strings(type_)
                 if values is not None:
                     found.update(values)
-                elif isinstance(call.args[1], ast.Name) and call.args[1].id in params:
-                    through.append((fn.name, params.index(call.args[1].id), call.args[1].id))
+                elif isinstance(type_, ast.Name) and type_.id in params + [a.arg for a in fn.args.kwonlyargs]:
+                    position = params.index(type_.id) if type_.id in params else None
+                    through.append((fn.name, position, type_.id))
                 else:
                     raise AssertionError(f"record_event with a type this test cannot read, in {fn.name}")
     assert through, "the pass-through types (clock._act, moves.notify) are read"
@@ -85,7 +90,7 @@ def recorded_types() -> set[str]:
             for call in [n for n in ast.walk(tree) if isinstance(n, ast.Call)]:
                 if getattr(call.func, "id", getattr(call.func, "attr", None)) != name:
                     continue
-                arg = call.args[position] if len(call.args) > position else next(
+                arg = call.args[position] if position is not None and len(call.args) > position else next(
                     (k.value for k in call.keywords if k.arg == param), None)
                 values = _strings(arg) if arg is not None else None
                 if values is None:
