@@ -27,8 +27,8 @@ SETUP = """
 from tests.conftest import BASIC_SPEC, make_user, tournament_data
 from tournament import setup
 director = make_user("dir", "Director")
-template = setup.save_structure_template(director, BASIC_SPEC)
-print("TOURNAMENT", setup.create_tournament(director, tournament_data(), template).pk)
+template = setup.save_structure_template(BASIC_SPEC, actor=director)
+print("TOURNAMENT", setup.create_tournament(tournament_data(), actor=director, template=template).pk)
 """
 
 
