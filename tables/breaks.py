@@ -3,6 +3,8 @@ tables by a random, committed draw; a redraw seats everyone again over the table
 read by tables/room.py; tables/moves.py decides when."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils import timezone
 
 from core.actor import Actor
@@ -23,33 +25,37 @@ def take_in_nobody(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], 
     """A table that breaks takes nobody in: the pending slips of players coming from a playing table are
     cancelled (those players stay where they sit; True: decide again). The players on their way from a
     breaking table stay on the way: `break_table` draws their seats again with this table's players."""
-    by_pk = {row.pk: row for row in tables.values()}
     gone = breaking_tables(t)
-    now = timezone.now()
-    moves = [m for m in Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
-        tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk) if m.from_table_id not in gone]
-    for move in moves:
-        cancel_slip(t, actor=actor, move=move, reason="table breaks", now=now)
-        breaking.reserved.pop(move.to_seat, None)
-        if move.from_table_id in by_pk:
-            by_pk[move.from_table_id].leaving.pop(move.from_seat, None)
-    return bool(moves)
+    return bool(_cancel_slips_to(t, actor=actor, tables=tables, breaking=breaking, reason="table breaks",
+                                 coming_from=lambda pk: pk not in gone))
 
 
 def _on_the_way(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow) -> dict[int, tuple[TableRow, int]]:
     """The players on their way to the breaking table from a table that breaks too: their slips are
     cancelled, and they move from where they sit (entry pk -> table, seat)."""
+    cancelled = _cancel_slips_to(t, actor=actor, tables=tables, breaking=breaking, reason=REDRAWN,
+                                 coming_from={row.pk for row in tables.values()}.__contains__)
+    return {move.entry_id: (source, move.from_seat) for move, source in cancelled}
+
+
+def _cancel_slips_to(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow, reason: str,
+                     coming_from: Callable[[int], bool]) -> list[tuple[Move, TableRow | None]]:
+    """Cancel the pending slips to the breaking table from the tables `coming_from` accepts: the seat each
+    held there is free again, and the seat its player leaves is his again. Each slip with its source row."""
     by_pk = {row.pk: row for row in tables.values()}
-    found = {}
     now = timezone.now()
+    cancelled = []
     for move in Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
-            tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk, from_table_id__in=list(by_pk)):
-        cancel_slip(t, actor=actor, move=move, reason=REDRAWN, now=now)
+            tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk):
+        if not coming_from(move.from_table_id):
+            continue
+        cancel_slip(t, actor=actor, move=move, reason=reason, now=now)
         breaking.reserved.pop(move.to_seat, None)
-        src = by_pk[move.from_table_id]
-        src.leaving.pop(move.from_seat, None)
-        found[move.entry_id] = (src, move.from_seat)
-    return found
+        source = by_pk.get(move.from_table_id)
+        if source is not None:
+            source.leaving.pop(move.from_seat, None)
+        cancelled.append((move, source))
+    return cancelled
 
 
 def break_table(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow) -> list[Move]:
