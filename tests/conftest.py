@@ -5,7 +5,6 @@ import json
 import os
 import re
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 import hypothesis
 import pytest
@@ -27,6 +26,19 @@ hypothesis.settings.register_profile("default", deadline=None, derandomize=True,
 hypothesis.settings.register_profile("explore", deadline=None, derandomize=False, database=None,
                                      print_blob=True, max_examples=1000)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config):
+    """Parallel workers (pytest-xdist, scripts/test) share the machine's Redis: each keeps its own channel
+    prefix, in its settings and in the environment of the servers its tests start. pytest-django gives
+    each worker its own test database (test_<name>_gw0...)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        os.environ["CHANNEL_PREFIX"] = f"asgi-{worker}"
+        layer = settings.CHANNEL_LAYERS["default"]
+        if "CONFIG" in layer:
+            layer["CONFIG"]["prefix"] = os.environ["CHANNEL_PREFIX"]
+
 
 BASIC_SPEC = StructureSpec(
     name="Daily 20k",
@@ -136,9 +148,6 @@ def pay_places(director, tournament, places: int) -> None:
     share = pool // places
     bands = [[1, 1, pool - share * (places - 1)]] + ([[2, places, share]] if places > 1 else [])
     payouts.edit_structure(tournament, actor=director, rows=bands)
-
-
-DEALER_JS = Path(__file__).resolve().parents[1] / "static" / "js" / "dealer.js"
 
 
 def page_config(page: str, block: str):

@@ -1,5 +1,6 @@
 """The dealer tablet's table state: pending move slips out and in, positions, halt and button flags."""
 import json
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -9,8 +10,10 @@ from django.urls import reverse
 
 from tables.models import Move, Table
 from tables.read_models import table_state
-from tests.conftest import DEALER_JS, page_config
+from tests.conftest import page_config
 from tests.tables.test_moves import bust_at, seated, start
+
+DEALER_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "dealer.js"
 
 
 def state_of(user, tournament, number) -> dict:
