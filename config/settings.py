@@ -158,7 +158,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 50}]},
+            # CHANNEL_PREFIX keeps apart the rooms (or the parallel test workers) that share one Redis.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 50}],
+                       "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
         }
     }
     CELERY_BROKER_URL = REDIS_URL

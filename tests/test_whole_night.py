@@ -21,7 +21,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
@@ -42,6 +42,9 @@ from tournament.stats import tournament_stats
 
 EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "40"))
 STEPS = int(os.environ.get("NIGHT_STEPS", "70"))
+# The nights are played in shards, each a test of its own, so that the parallel workers (scripts/test) share
+# them: EXAMPLES nights through the services in SHARDS tests, a third as many through the API in API_SHARDS.
+SHARDS, API_SHARDS = 4, 2
 REFUSED = (ServiceError, ValidationError)
 
 
@@ -484,12 +487,22 @@ def staff() -> dict:
             "cashier": make_user("cash", "Cashier"), "dealer": make_user("deal", "Dealer")}
 
 
+def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, settings]:
+    """One shard of the nights: its share of them, and under the fixed profile nights of its own (shard 0 is
+    the machine itself; the others are seeded apart, or they would all play the same nights). Under the
+    explore profile every shard draws fresh nights."""
+    if number and settings.default.derandomize:
+        machine = seed(number)(type(f"{machine.__name__}{number}", (machine,), {}))
+    return machine, settings(max_examples=max(nights // shards, 1), stateful_step_count=STEPS, deadline=None,
+                             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@pytest.mark.parametrize("number", range(SHARDS))
 @pytest.mark.django_db(transaction=False)
-def test_whole_nights_hold_together(db):
+def test_whole_nights_hold_together(db, number):
     Night.staff = staff()
-    run_state_machine_as_test(Night, settings=settings(
-        max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+    machine, played = shard(Night, number, SHARDS, EXAMPLES)
+    run_state_machine_as_test(machine, settings=played)
 
 
 class NightOverHttp(Night):
@@ -569,9 +582,9 @@ class NightOverHttp(Night):
             assert answer.status_code == 200, f"GET {path} answered {answer.status_code}"
 
 
+@pytest.mark.parametrize("number", range(API_SHARDS))
 @pytest.mark.django_db(transaction=False)
-def test_whole_nights_hold_together_through_the_api(db):
+def test_whole_nights_hold_together_through_the_api(db, number):
     Night.staff = staff()
-    run_state_machine_as_test(NightOverHttp, settings=settings(
-        max_examples=max(EXAMPLES // 3, 2), stateful_step_count=STEPS, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+    machine, played = shard(NightOverHttp, number, API_SHARDS, max(EXAMPLES // 3, 2))
+    run_state_machine_as_test(machine, settings=played)
