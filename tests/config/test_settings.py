@@ -30,6 +30,7 @@ print(json.dumps({
     'session_cookie_secure': settings.SESSION_COOKIE_SECURE,
     'options': settings.DATABASES['default'].get('OPTIONS', {}),
     'workers': settings.WEB_CONCURRENCY,
+    'csp': settings.CONTENT_SECURITY_POLICY['DIRECTIVES'],
 }))
 """
 # Variables that change the settings; every case starts without them.
@@ -37,7 +38,7 @@ SETTINGS_VARIABLES = (
     "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ID_HASH_KEY", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "SQLITE_PATH", "CELERY_TASK_ALWAYS_EAGER", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE",
     "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "BEHIND_TLS_PROXY", "LOG_LEVEL", "DB_CONN_MAX_AGE",
-    "DB_POOL", "DB_CONNECTIONS", "DB_POOL_TIMEOUT", "WEB_CONCURRENCY",
+    "DB_POOL", "DB_CONNECTIONS", "DB_POOL_TIMEOUT", "WEB_CONCURRENCY", "CHANNEL_PREFIX", "CSP_EXTRA",
 )
 REAL_SECRET = "k3J9v0yQ-long-random-secret-for-the-settings-test-8Hq2LmN7pR4sT6uW1xZ"
 REAL_ID_KEY = "another-long-random-id-hash-key-for-the-settings-test"
@@ -81,6 +82,20 @@ def test_redis_url_switches_channels_and_celery_to_redis():
     assert found["broker"] == "redis://cache:6379/2"
     assert found["eager"] is False
     assert found["engine"] == "django.db.backends.sqlite3"
+
+
+def test_channel_prefix_keeps_apart_the_rooms_that_share_one_redis():
+    assert probe(REDIS_URL="redis://cache:6379/2")["layer_config"]["prefix"] == "asgi"
+    assert probe(REDIS_URL="redis://cache:6379/2", CHANNEL_PREFIX="room-b")["layer_config"]["prefix"] == "room-b"
+
+
+def test_csp_extra_adds_a_room_s_own_sources_and_nothing_loose():
+    strict = probe()["csp"]
+    assert strict["script-src"] == ["'self'"] and strict["style-src"] == ["'self'"] and strict["img-src"] == ["'self'", "data:"]
+    found = probe(CSP_EXTRA="img-src https://cdn.example.com; font-src https://fonts.example.com ;")["csp"]
+    assert found["img-src"] == ["'self'", "data:", "https://cdn.example.com"]
+    assert found["font-src"] == ["'self'", "https://fonts.example.com"]
+    assert found["script-src"] == ["'self'"] and found["style-src"] == ["'self'"]
 
 
 @pytest.mark.parametrize(("env", "missing"), [
