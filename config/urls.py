@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -12,7 +13,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("robots.txt", server.robots, name="robots"),
     path("favicon.ico", server.favicon, name="favicon"),
-    path("csp-report/", csp_report.csp_report, name="csp-report"),  # settings.CSP_REPORT_PATH
+    path(settings.CSP_REPORT_PATH.lstrip("/"), csp_report.csp_report, name="csp-report"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

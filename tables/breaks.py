@@ -3,8 +3,7 @@ tables by a random, committed draw; a redraw seats everyone again over the table
 read by tables/room.py; tables/moves.py decides when."""
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from django.db.models import Q
 from django.utils import timezone
 
 from core.actor import Actor
@@ -27,28 +26,26 @@ def take_in_nobody(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], 
     breaking table stay on the way: `break_table` draws their seats again with this table's players."""
     gone = breaking_tables(t)
     return bool(_cancel_slips_to(t, actor=actor, tables=tables, breaking=breaking, reason="table breaks",
-                                 coming_from=lambda pk: pk not in gone))
+                                 coming_from=~Q(from_table_id__in=gone)))
 
 
 def _on_the_way(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow) -> dict[int, tuple[TableRow, int]]:
     """The players on their way to the breaking table from a table that breaks too: their slips are
     cancelled, and they move from where they sit (entry pk -> table, seat)."""
     cancelled = _cancel_slips_to(t, actor=actor, tables=tables, breaking=breaking, reason=REDRAWN,
-                                 coming_from={row.pk for row in tables.values()}.__contains__)
+                                 coming_from=Q(from_table_id__in=[row.pk for row in tables.values()]))
     return {move.entry_id: (source, move.from_seat) for move, source in cancelled}
 
 
 def _cancel_slips_to(t: Tournament, *, actor: Actor, tables: dict[int, TableRow], breaking: TableRow, reason: str,
-                     coming_from: Callable[[int], bool]) -> list[tuple[Move, TableRow | None]]:
-    """Cancel the pending slips to the breaking table from the tables `coming_from` accepts: the seat each
+                     coming_from: Q) -> list[tuple[Move, TableRow | None]]:
+    """Cancel the pending slips to the breaking table from the tables `coming_from` selects: the seat each
     held there is free again, and the seat its player leaves is his again. Each slip with its source row."""
     by_pk = {row.pk: row for row in tables.values()}
     now = timezone.now()
     cancelled = []
     for move in Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
-            tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk):
-        if not coming_from(move.from_table_id):
-            continue
+            coming_from, tournament=t, status=Move.Status.PENDING, to_table_id=breaking.pk):
         cancel_slip(t, actor=actor, move=move, reason=reason, now=now)
         breaking.reserved.pop(move.to_seat, None)
         source = by_pk.get(move.from_table_id)

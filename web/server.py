@@ -73,7 +73,7 @@ def server_error(request):
 # Players' phones and lobby TVs, and the static files every screen loads (the staff's too: a page's
 # scripts are not the floor's action, and must not hold the phones back as one); so are the browsers'
 # Content-Security-Policy reports (web/csp_report.py), from any page.
-PUBLIC_PATHS = ("/s/", "/api/public/", "/display/", "/robots.txt", "/static/", "/csp-report/")
+PUBLIC_PATHS = ("/s/", "/api/public/", "/display/", "/robots.txt", "/static/", settings.CSP_REPORT_PATH)
 
 
 class Admission:

@@ -15,8 +15,7 @@
  * number typed times 100, whole (15 % as 1500 basis points, 12,50 EUR as 1250 cents); a blank field is left out
  * (with data-blank: sent as "", or as the JSON in it: data-blank="0" or "null"). A form with
  * enctype="multipart/form-data" is sent as it is (a file upload). A screen's script may build the body itself:
- * form.apiBody() gives it, form.apiFieldOf(name) the element a field's message goes under (or options.body,
- * options.fieldOf). A dotted name ("new_player.first_name") goes into a nested object
+ * form.apiBody() gives it, form.apiFieldOf(name) the element a field's message goes under (or options.body). A dotted name ("new_player.first_name") goes into a nested object
  * ({"new_player": {"first_name": ...}}), as the API's field messages name it back. A refusal shows the
  * API's translated message; for invalid input each field's message also appears under its field. (method="post" only keeps a form without JavaScript
  * from putting its fields in a URL: the page refuses the post and nothing changes.)
@@ -121,7 +120,7 @@ const apiForms = (function () {
       return call.then(function (answer) { ok = true; return answer; }, function (error) {
         var fields = error && error.data && error.data.fields;
         if (fields) {
-          var messages = showFields(form, fields, options.fieldOf || form.apiFieldOf);
+          var messages = showFields(form, fields, form.apiFieldOf);
           if (messages.length) error.message = messages.join(" ");
         }
         throw error;

@@ -3,7 +3,7 @@ package bundles it) and a look for things a mouse can press that a keyboard cann
 
 `problems(page)` answers one line per finding that fails a screen: an axe violation of serious or critical
 impact (its rule, the element and axe's summary), or an element that shows a pointer cursor but takes no
-focus. Moderate and minor violations are printed, not failed: `moderate(page)` lists them."""
+focus. Moderate and minor violations are printed, not failed."""
 from __future__ import annotations
 
 from axe_playwright_python.sync_playwright import Axe

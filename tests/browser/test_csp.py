@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import login
-from tests.browser.test_screen_sizes import csp_problems, watch_errors
+from tests.browser.csp import csp_problems, watch_errors
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser

@@ -21,6 +21,7 @@ from tables import draws, handforhand
 from tables import setup as table_setup
 from tests.browser import accessibility
 from tests.browser.conftest import login
+from tests.browser.csp import csp_problems, watch_errors
 from tests.conftest import PASSWORD, id_doc, tournament_data
 from tournament import services, setup
 from tournament.structure import LevelSpec, StructureSpec
@@ -425,27 +426,6 @@ def room(director):
     payout_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 1500})
     display = services.create_display_token(t, actor=director, label="Lobby TV")
     return Room(director=director, tournament=t, display=display, draw=draw)
-
-
-# The Content-Security-Policy and the console (issue 24): a screen also fails on anything the policy
-# blocked (the securitypolicyviolation events, listened to before any script of the page runs), on a console
-# error and on an uncaught error in its scripts.
-CSP_LISTENER = """window.cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => window.cspViolations.push(
-  `${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile || "the page"}:${e.lineNumber})`));"""
-
-
-def watch_errors(page) -> list[str]:
-    """Listen on a new page: its console errors and uncaught errors, as they come (csp_problems adds the CSP's)."""
-    errors: list[str] = []
-    page.add_init_script(CSP_LISTENER)
-    page.on("console", lambda message: errors.append(f"console error: {message.text}") if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    return errors
-
-
-def csp_problems(page, errors: list[str]) -> list[str]:
-    return [f"CSP: {v}" for v in page.evaluate("window.cspViolations || []")] + errors
 
 
 def check_screen(browser, base: str, screen: Screen, room: Room) -> list[str]:

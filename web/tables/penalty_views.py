@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from tables import missed_hands, read_models, selectors
 from tournament.models import Tournament
 from web.access import page
-from web.tables.forms import ROUND_CHOICES, GivePenaltyForm
+from web.tables.forms import GivePenaltyForm
 from web.tournament.views import in_venue_time
 
 # The list's order: who sits out now first, then warnings, the served and the cancelled.
@@ -62,6 +62,6 @@ def penalties_page(request, tournament: Tournament):
     return render(request, "tables/penalties.html", {
         "t": tournament, "give": GivePenaltyForm(initial={"who": name}),
         "candidates": _named(tournament, name) if name else None, "said": _said(),
-        "round_choices": ROUND_CHOICES, "max_rounds": missed_hands.MAX_ROUNDS,
+        "max_rounds": missed_hands.MAX_ROUNDS,
         "serving": [r for r in rows if r["status"] == "serving"],
         "others": [r for r in rows if r["status"] != "serving"]})

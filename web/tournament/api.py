@@ -111,7 +111,7 @@ class StructureImportView(RoleAPIView):
         else:
             data = valid(s.StructureExportSerializer, request.data).export_data()
         structure = call_service(setup.import_structure, data, actor=request.user)
-        return Response(s.StructureDetailSerializer(structure_detail(structure)).data, status=status.HTTP_201_CREATED)
+        return Response(structure_json(structure), status=status.HTTP_201_CREATED)
 
 
 class StructureDetailView(RoleAPIView):
@@ -120,7 +120,7 @@ class StructureDetailView(RoleAPIView):
     @extend_schema(operation_id="structures_retrieve", tags=["structures"], summary="A template with its chips and levels",
                    responses=answers(200, s.StructureDetailSerializer))
     def get(self, request, pk: int):
-        return Response(s.StructureDetailSerializer(structure_detail(template_or_404(pk))).data)
+        return Response(structure_json(template_or_404(pk)))
 
     @extend_schema(operation_id="structures_replace", tags=["structures"], summary="Replace a template (export format)",
                    request=s.StructureExportSerializer, responses=answers(200, s.StructureDetailSerializer, refused=True))
@@ -140,7 +140,7 @@ class StructureCopyView(RoleAPIView):
         source = get_object_or_404(Structure, pk=pk)
         name = valid(s.CopySerializer, request.data).validated_data["name"]
         copy = call_service(setup.copy_structure, source, actor=request.user, name=name)
-        return Response(s.StructureDetailSerializer(structure_detail(copy)).data, status=status.HTTP_201_CREATED)
+        return Response(structure_json(copy), status=status.HTTP_201_CREATED)
 
 
 class StructureExportView(RoleAPIView):

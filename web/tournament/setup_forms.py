@@ -95,9 +95,9 @@ def _deleted(form: forms.Form) -> bool:
 class StructureEditor:
     """The name, the chip set and the rows of a structure: one form and two formsets."""
 
-    def __init__(self, data=None, spec: rules.StructureSpec | None = None, chip_rows: int = 3, level_rows: int = 3) -> None:
+    def __init__(self, spec: rules.StructureSpec | None = None, chip_rows: int = 3, level_rows: int = 3) -> None:
         chips = levels = ()
-        if spec is not None and data is None:
+        if spec is not None:
             chips = [{"value": v, "colour": c} for v, c in sorted(spec.denominations)]
             levels = [
                 {"kind": lv.kind, "minutes": lv.minutes, "color_up": ", ".join(str(v) for v in lv.color_up)}
@@ -108,10 +108,9 @@ class StructureEditor:
             ]
         chip_set = forms.formset_factory(ChipForm, RowFormSet, extra=chip_rows, can_delete=True, max_num=100, absolute_max=100)
         level_set = forms.formset_factory(LevelRowForm, RowFormSet, extra=level_rows, can_delete=True, max_num=500, absolute_max=500)
-        self.head = StructureNameForm(data, initial={"name": spec.name} if spec else None)
-        self.chips = chip_set(data, initial=list(chips), prefix="chips")
-        self.levels = level_set(data, initial=list(levels), prefix="levels")
-        self.used_level_forms: list[LevelRowForm] = []
+        self.head = StructureNameForm(initial={"name": spec.name} if spec else None)
+        self.chips = chip_set(initial=list(chips), prefix="chips")
+        self.levels = level_set(initial=list(levels), prefix="levels")
         self.number_rows()
 
     def number_rows(self) -> None:
@@ -270,7 +269,7 @@ class TournamentForm(forms.ModelForm):
             field.currency, field.label = currency, label % {"currency": currency}
             field.widget.attrs["data-money"] = currency  # the currency's decimals (static/js/api-forms.js)
         self.fields["currency"].widget.attrs.update({"maxlength": 3, "class": "currency"})
-        if self.instance.pk and self.instance.start_at and not self.is_bound:
+        if self.instance.pk and self.instance.start_at:
             zone = zoneinfo.ZoneInfo(self.instance.time_zone)
             self.initial["start_at"] = self.instance.start_at.astimezone(zone).replace(tzinfo=None)
 

@@ -56,7 +56,7 @@ def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None,
                       extra_rows: tuple[int, int] = (2, 3)) -> HttpResponse:
     """The editor of templates and of a tournament's own structure. `api`: where its script sends the
     structure (path, method), what it says then and where it goes (done, next)."""
-    editor = StructureEditor(None, spec, chip_rows=extra_rows[0], level_rows=extra_rows[1])
+    editor = StructureEditor(spec, chip_rows=extra_rows[0], level_rows=extra_rows[1])
     return render(request, "setup/structure_form.html", {"editor": editor, "api": api,
                                                          "format_version": rules.FORMAT_VERSION, **context})
 
