@@ -8,7 +8,9 @@ a missing login or role, an unknown object, a throttle, a request Django will no
      "problems": ["<each problem, one message each>"], "fields": {"<field>": ["<message>"]}}
 
 `fields` is there only for invalid input. The screens show `detail` (static/js/api.js); programs
-branch on `error`.
+branch on `error`. A service's refusal whose problems belong to fields of the body (a structure's rows)
+is raised as a ValidationError *from* the ServiceError: the answer keeps the service's code, message and
+problems, and adds `fields`.
 """
 from __future__ import annotations
 
@@ -71,18 +73,26 @@ def error_body(code: str, detail: str, problems: list | None = None, fields: dic
     return body
 
 
+def _service_problems(exc: ServiceError) -> list:
+    return exc.details if isinstance(exc.details, list) and exc.details else [exc.message]
+
+
 def exception_handler(exc, context):
     """Every refusal in the one shape above (settings: REST_FRAMEWORK["EXCEPTION_HANDLER"]). Django's own
     refusals of a request it cannot read, raised while a view reads request.data (too many fields or files,
     a body too large), pass through to Django and are answered by `bad_request` below, as before a view."""
     if isinstance(exc, ServiceError):
-        problems = exc.details if isinstance(exc.details, list) and exc.details else [exc.message]
-        return Response(error_body(exc.code, exc.message, problems), status=exc.status)
+        return Response(error_body(exc.code, exc.message, _service_problems(exc)), status=exc.status)
     response = drf_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, ValidationError):
         fields = _field_messages(exc.detail)
+        refusal = exc.__cause__
+        if isinstance(refusal, ServiceError):  # the service's refusal, its problems at the body's fields
+            response.data = error_body(refusal.code, refusal.message, _service_problems(refusal), fields)
+            response.status_code = refusal.status
+            return response
         problems = [message if name == "non_field_errors" else f"{name}: {message}"
                     for name, messages in fields.items() for message in messages]
         response.data = error_body("invalid", " ".join(problems) or _("The input is not valid."), problems, fields)

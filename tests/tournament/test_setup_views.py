@@ -87,6 +87,7 @@ def test_invalid_structure_lists_every_problem_by_its_row_and_saves_nothing(dire
     answer = api_for(director).post("/api/structures/", export("Broken", [(25, "green"), (100, "black")], rows), format="json")
     assert answer.status_code == 400 and answer.json()["error"] == "structure_invalid"
     body = answer.json()
+    assert body["detail"].startswith("The structure has problems:")  # the service's own message and problems
     for row, text in (
         (1, "Level 2: the blinds are lower than in level 1; blinds must rise."),
         (2, "Row 3: a level or break must last at least one minute."),

@@ -23,7 +23,7 @@ from tournament.messages import problem_message
 from tournament.models import AuditEvent, DisplayToken, Level, Player, Purchase, Structure, Tournament
 from tournament.stats import registration_problem, tournament_stats
 from web.access import api as api_roles
-from web.api import RoleAPIView, answers, call_service, entry_or_404, error_body, tournament_or_404, valid
+from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
 
 from . import serializers as s
 from .setup_forms import ImportForm
@@ -43,9 +43,10 @@ def structure_detail(structure: Structure) -> Structure:
 
 
 def save_spec(fn, actor, *, spec: rules.StructureSpec, starting_stack: int | None = None, **kwargs):
-    """Save a structure by one service. Refused by the structure rules: the 400 lists every problem, and
-    `fields` puts each row's under `levels.<i>` (the row of the body), so the editor shows it by its row,
-    the others (the chips, the starting stack) under `non_field_errors`."""
+    """Save a structure by one service. Refused by the structure rules: a ValidationError raised from the
+    service's refusal (web.api keeps its code, message and every problem), whose fields put each row's
+    problems under `levels.<i>` (the row of the body), so the editor shows them by their row, the others
+    (the chips, the starting stack) under `non_field_errors`."""
     try:
         return call_service(fn, actor=actor, spec=spec, **kwargs)
     except ServiceError as exc:
@@ -56,12 +57,7 @@ def save_spec(fn, actor, *, spec: rules.StructureSpec, starting_stack: int | Non
             row = problem.position and problem.position <= len(spec.levels)
             fields.setdefault(f"levels.{problem.position - 1}" if row else "non_field_errors", []).append(
                 str(problem_message(problem)))
-        return Response(error_body(exc.code, exc.message, exc.details or [exc.message], fields), status=exc.status)
-
-
-def answer(result, serialize, ok: int = status.HTTP_200_OK) -> Response:
-    """A saved structure's answer, or the refusal save_spec made."""
-    return result if isinstance(result, Response) else Response(serialize(result), status=ok)
+        raise ValidationError(fields) from exc
 
 
 def structure_json(structure: Structure) -> dict:
@@ -93,7 +89,8 @@ class StructureListView(RoleAPIView):
                    request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        return answer(save_spec(setup.save_structure_template, request.user, spec=spec), structure_json, status.HTTP_201_CREATED)
+        structure = save_spec(setup.save_structure_template, request.user, spec=spec)
+        return Response(structure_json(structure), status=status.HTTP_201_CREATED)
 
 
 class StructureImportView(RoleAPIView):
@@ -127,7 +124,7 @@ class StructureDetailView(RoleAPIView):
     def put(self, request, pk: int):
         template = template_or_404(pk)
         spec = valid(s.StructureExportSerializer, request.data).spec()
-        return answer(save_spec(setup.save_structure_template, request.user, spec=spec, structure=template), structure_json)
+        return Response(structure_json(save_spec(setup.save_structure_template, request.user, spec=spec, structure=template)))
 
 
 class StructureCopyView(RoleAPIView):
@@ -204,7 +201,7 @@ class TournamentStructureView(RoleAPIView):
         spec = valid(s.StructureExportSerializer, request.data).spec()
         saved = save_spec(setup.set_tournament_structure, request.user, tournament=tournament, spec=spec,
                           starting_stack=tournament.starting_stack)
-        return answer(saved, lambda t: setup.export_structure(t.structure))
+        return Response(setup.export_structure(saved.structure))
 
 
 class RegistrationView(RoleAPIView):
