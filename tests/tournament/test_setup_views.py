@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -17,6 +18,7 @@ from tests.conftest import BASIC_SPEC
 from tournament import setup
 from tournament.models import AuditEvent, Structure, Tournament
 from tournament.structure import FORMAT_VERSION, LevelSpec
+from web.tournament import serializers
 
 
 def api_for(user) -> APIClient:
@@ -114,7 +116,7 @@ def test_edit_template_replaces_its_levels(client, director, template):
     client.force_login(director)
     page = client.get(reverse("structure-edit", args=[template.pk])).content.decode()
     assert 'value="Daily 20k"' in page and f'data-api="structures/{template.pk}/"' in page
-    assert 'data-method="put"' in page and 'data-done="Structure {name} saved."' in page
+    assert 'data-method="put"' in page and 'data-says="structure-saved"' in page
     rows = [level(100, 200, 30), level(200, 400, 30)]
     answer = api_for(director).put(f"/api/structures/{template.pk}/",
                                    export("Daily 20k slow", [(100, "black"), (500, "purple")], rows), format="json")
@@ -156,6 +158,11 @@ def test_import_by_pasting_and_its_refusals(director, template):
     assert answer.status_code == 400 and answer.json()["detail"] == "The file is not a text (UTF-8) file."
     answer = upload(text="")
     assert answer.json()["detail"] == "Choose a file or paste the JSON of a structure export."
+    answer = upload(text="{}", file=SimpleUploadedFile("x.json", b"{}", content_type="application/json"))
+    assert answer.status_code == 400 and answer.json()["detail"] == "Upload a file or paste the JSON, not both."
+    with mock.patch.object(serializers, "MAX_IMPORT_BYTES", 10):
+        answer = upload(file=SimpleUploadedFile("x.json", b'{"name": "too long"}', content_type="application/json"))
+    assert answer.json()["fields"]["non_field_errors"] == ["The file is too large for a structure export."]
     broken = setup.export_structure(template)
     broken["levels"][1]["minutes"] = 0
     answer = upload(text=json.dumps(broken))

@@ -26,7 +26,6 @@ from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
 
 from . import serializers as s
-from .setup_forms import ImportForm
 
 
 def purchase_or_404(pk: int, number: int) -> Purchase:
@@ -64,15 +63,6 @@ def structure_json(structure: Structure) -> dict:
     return s.StructureDetailSerializer(structure_detail(structure)).data
 
 
-def upload_data(request) -> dict:
-    """An export sent as a file (multipart: `file`, or the JSON pasted as `text`), read by the setup form."""
-    form = ImportForm(request.data, request.FILES)
-    if not form.is_valid():
-        raise ValidationError({"non_field_errors" if name == "__all__" else name: list(messages)
-                               for name, messages in form.errors.items()})
-    return form.cleaned_data["json"]
-
-
 # --- structures --------------------------------------------------------------------------
 
 
@@ -104,7 +94,7 @@ class StructureImportView(RoleAPIView):
                    responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
     def post(self, request):
         if request.content_type.startswith("multipart/"):
-            data = upload_data(request)
+            data = valid(s.StructureUploadSerializer, request.data).validated_data["json"]
         else:
             data = valid(s.StructureExportSerializer, request.data).export_data()
         structure = call_service(setup.import_structure, data, actor=request.user)

@@ -6,6 +6,7 @@ number is write-only: no serializer here can send it back.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import zoneinfo
 
 from django.urls import NoReverseMatch, reverse
@@ -21,6 +22,7 @@ from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyDisplayFie
 
 MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
 MAX_MINUTES = 32_767  # PositiveSmallIntegerField
+MAX_IMPORT_BYTES = 1_000_000  # an uploaded structure export
 
 ID_MISSING = _("Check the player's ID document and record its type and number: no entry without an ID check.")
 ID_NOT_SEEN = _("Confirm that you checked the ID document in person and that it shows this player: "
@@ -140,10 +142,31 @@ class StructureDetailSerializer(serializers.ModelSerializer):
 
 
 class StructureUploadSerializer(serializers.Serializer):
-    """An export sent as a file upload (multipart/form-data): one of the two (web/tournament/setup_forms.py, ImportForm)."""
+    """An export sent as a file upload (multipart/form-data, the import page's form): the file, or its JSON
+    pasted, one of the two. Valid: `json` is the export read, for the import service to check."""
 
     file = serializers.FileField(required=False, help_text="The exported .json file (UTF-8, at most 1 MB).")
-    text = serializers.CharField(required=False, help_text="Or the export's JSON, pasted.")
+    text = serializers.CharField(required=False, allow_blank=True, help_text="Or the export's JSON, pasted.")
+
+    def validate(self, attrs: dict) -> dict:
+        upload, text = attrs.get("file"), attrs.get("text", "")
+        if upload and text:
+            raise serializers.ValidationError(_("Upload a file or paste the JSON, not both."), code="both")
+        if upload:
+            if upload.size > MAX_IMPORT_BYTES:
+                raise serializers.ValidationError(_("The file is too large for a structure export."), code="too_large")
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise serializers.ValidationError(_("The file is not a text (UTF-8) file."), code="encoding")
+        if not text:  # the pasted text comes trimmed
+            raise serializers.ValidationError(_("Choose a file or paste the JSON of a structure export."), code="empty")
+        try:
+            return {**attrs, "json": json.loads(text)}
+        except json.JSONDecodeError as exc:
+            raise serializers.ValidationError(
+                _("This is not valid JSON (line %(line)s, column %(column)s).") % {"line": exc.lineno, "column": exc.colno},
+                code="json")
 
 
 class CopySerializer(serializers.Serializer):

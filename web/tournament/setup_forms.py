@@ -1,16 +1,13 @@
 """Forms of the director's setup screens: the structure editor, import, copy and tournament settings.
 
 The pages only render these forms; their scripts send them to the JSON API (web/tournament/api.py), whose
-serializers and services say what is wrong. The import form also reads a file upload for the API.
+serializers and services say what is wrong.
 """
 from __future__ import annotations
 
-import json
 import zoneinfo
-from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament import structure as rules
@@ -21,7 +18,6 @@ from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyField
 NUMBER = {"inputmode": "numeric", "class": "num"}
 MAX_CHIPS = 2_000_000_000
 MAX_MINUTES = 999
-MAX_IMPORT_BYTES = 1_000_000
 
 # --- structure editor --------------------------------------------------------------------
 
@@ -129,31 +125,12 @@ class StructureEditor:
 
 
 class ImportForm(forms.Form):
+    """The import page's two fields; the API reads and checks what they send (serializers.StructureUploadSerializer)."""
+
     file = forms.FileField(label=_("Structure file (.json)"), required=False,
                            widget=forms.FileInput(attrs={"accept": ".json,application/json"}))
     text = forms.CharField(label=_("Or paste the JSON"), required=False,
                            widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "code"}))
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        upload, text = data.get("file"), (data.get("text") or "").strip()
-        if upload and text:
-            raise ValidationError(_("Upload a file or paste the JSON, not both."), code="both")
-        if upload:
-            if upload.size > MAX_IMPORT_BYTES:
-                raise ValidationError(_("The file is too large for a structure export."), code="too_large")
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise ValidationError(_("The file is not a text (UTF-8) file."), code="encoding")
-        if not text:
-            raise ValidationError(_("Choose a file or paste the JSON of a structure export."), code="empty")
-        try:
-            data["json"] = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(_("This is not valid JSON (line %(line)s, column %(column)s)."),
-                                  params={"line": exc.lineno, "column": exc.colno}, code="json")
-        return data
 
 
 def offer_templates(form: forms.Form) -> None:
