@@ -4,8 +4,11 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import roles
+
+REASON_TOO_LONG = gettext_lazy("The reason is too long: at most %(max)s characters.")  # clean_reason's, by default
 
 
 class ServiceError(Exception):
@@ -47,8 +50,8 @@ def clean_reason(text, model, field: str, missing: str | None = None, too_long: 
     message, where a reason is required) or longer than its column (`too_long`, with %(max)s)."""
     cleaned = " ".join(str(text or "").split())
     if missing is not None and not cleaned:
-        raise ServiceError(missing, code="reason_missing")
-    check_length(cleaned, model, field, too_long or _("The reason is too long: at most %(max)s characters."))
+        raise ServiceError(str(missing), code="reason_missing")
+    check_length(cleaned, model, field, too_long or REASON_TOO_LONG)
     return cleaned
 
 

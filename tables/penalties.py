@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core import roles
 from core.actor import Actor
@@ -18,10 +19,11 @@ from .models import Penalty, Seat
 from .selectors import live_seats
 
 MAX_REASON = Penalty._meta.get_field("reason").max_length
+REASON_MISSING = gettext_lazy("Say why: the reason is written on the penalty.")
 
 
 def _clean_reason(reason) -> str:
-    return clean_reason(reason, Penalty, "reason", _("Say why: the reason is written on the penalty."))
+    return clean_reason(reason, Penalty, "reason", REASON_MISSING)
 
 
 def _offender(t: Tournament, entry_number: int | None, table: int | None, seat: int | None) -> tuple[Entry, Seat]:

@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from core.errors import REASON_TOO_LONG
 from tables import missed_hands, penalties, read_models, selectors
 from tables.models import Penalty
 from web.access import api as api_roles
@@ -17,10 +18,8 @@ from web.api import RoleAPIView, answers, call_service, tournament_or_404, valid
 
 STATUSES = ["serving", "served", "ended", "warning", "cancelled"]  # ended: out of play before serving it all
 # A reason's messages, the service's own words (tables/penalties.py, core/errors.clean_reason), at the field.
-REASON_SAYS = {"blank": gettext_lazy("Say why: the reason is written on the penalty."),
-               "required": gettext_lazy("Say why: the reason is written on the penalty."),
-               "max_length": lazy(lambda: _("The reason is too long: at most %(max)s characters.") % {
-                   "max": penalties.MAX_REASON}, str)()}
+REASON_SAYS = {"blank": penalties.REASON_MISSING, "required": penalties.REASON_MISSING,
+               "max_length": lazy(lambda: REASON_TOO_LONG % {"max": penalties.MAX_REASON}, str)()}
 
 PenaltyJson = inline_serializer("Penalty", {
     "number": serializers.IntegerField(help_text="The penalty's number in the tournament."),
