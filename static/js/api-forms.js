@@ -5,11 +5,16 @@
  *
  *   <form method="post" data-api="tournaments/3/entries/5/rebuy/"  the path under /api/
  *         data-method="delete"                       optional; post by default
- *         data-confirm="Record a re-buy?"            asked first
- *         data-done="Receipt {number} recorded."     said on success; {name}: a field of the answer or of the body
- *                                                    ({player.display_name}: a field inside one)
+ *         data-says="rebuy-paid"                     its sentences, from static/js/form-words.js (Django's
+ *                                                    JavaScript catalogue): the confirm asked first, the done said
+ *                                                    on success; {name} in them: a field of the answer, else of the
+ *                                                    body, else the form's own data-* ({player.display_name}: a
+ *                                                    field inside one); a name with no sentence: a console error
+ *         data-entry="5"                             plain values a sentence needs that the answer and body lack
  *         data-next="reload" | "/t/3/receipts/{number}/">  then reload or go there; the message is said there
  *
+ * A script sending a form itself may pass options.confirm (a text to fill) and options.done (a function of the
+ * answer and the body): they win over the form's data-says.
  * The body: each named input; a checkbox is true or false; an input with data-json sends its value as
  * JSON (true, 3); a number field (type=number, inputmode=numeric) a number; one with data-scale="100" the
  * number typed times 100, whole (15 % as 1500 basis points, 12,50 EUR as 1250 cents); a blank field is left out
@@ -22,6 +27,7 @@
  */
 import * as Util from "./util.js";
 import * as api from "./api.js";
+import {SAYS} from "./form-words.js";
 
 const apiForms = (function () {
   var FLASH = "api-said";
@@ -98,6 +104,17 @@ const apiForms = (function () {
     return all;
   }
 
+  /* A form's sentence, "confirm" or "done" (static/js/form-words.js, the one its data-says names), filled with values;
+   * "" for a form that says none. A name with no sentence there is a mistake in the template: said in the console. */
+  function says(form, which, values) {
+    var name = form.getAttribute("data-says");
+    if (!name) return "";
+    var words = SAYS[name];
+    if (!words) { console.error('data-says="' + name + '" names no sentence of static/js/form-words.js'); return ""; }
+    var said = words[which];
+    return typeof said === "function" ? said(values) : said ? fill(said, values) : "";
+  }
+
   function flash(message) {
     if (!message) return;
     try { window.sessionStorage.setItem(FLASH, message); } catch (e) { /* private mode: the next page says nothing */ }
@@ -108,8 +125,9 @@ const apiForms = (function () {
     options = options || {};
     var button = options.button || form.querySelector("button:not([type=button])");
     var data = options.body || (form.apiBody ? form.apiBody() : form.enctype === "multipart/form-data" ? upload(form) : body(form));
-    var question = options.confirm !== undefined ? options.confirm : form.getAttribute("data-confirm");
-    if (question && !window.confirm(fill(question, data))) return Promise.resolve(null);
+    var own = Object.assign({}, form.dataset), asked = Object.assign({}, own, data);  // the body's values first
+    var question = options.confirm !== undefined ? fill(options.confirm, asked) : says(form, "confirm", asked);
+    if (question && !window.confirm(question)) return Promise.resolve(null);
     var method = (options.method || form.getAttribute("data-method") || "post").toLowerCase();
     var path = options.path || form.getAttribute("data-api");
     var next = options.next !== undefined ? options.next : form.getAttribute("data-next");
@@ -126,8 +144,8 @@ const apiForms = (function () {
         throw error;
       });
     }, function (answer) {
-      var values = Object.assign({}, data, answer && typeof answer === "object" ? answer : {});
-      var message = options.done ? options.done(answer, data) : fill(form.getAttribute("data-done"), values);
+      var values = Object.assign({}, asked, answer && typeof answer === "object" ? answer : {});  // the answer's first
+      var message = options.done ? options.done(answer, data) : says(form, "done", values);
       if (!next) return message;
       leaving = {message: message, url: next === "reload" ? null : fill(next, values)};
       return null;
@@ -147,6 +165,11 @@ const apiForms = (function () {
     if (!form.matches || !form.matches("form[data-api]")) return;
     ev.preventDefault();
     send(form, {button: ev.submitter || undefined});
+  });
+
+  // A name with no sentence is found when the page loads, not only when its form is pressed.
+  document.querySelectorAll("[data-says]").forEach(function (form) {
+    if (!SAYS[form.getAttribute("data-says")]) says(form, "done", {});
   });
 
   // What the page before said, after its data-next.

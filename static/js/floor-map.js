@@ -51,6 +51,7 @@ import * as Live from "./live.js";
     break: gettext("breaks {n}."),
     accessible: gettext("accessible"),
     confirmBust: gettext("Bust entry #{n} ({name})? The seat is freed and the place recorded."),
+    drawAsk: gettext("Draw the seats of every registered entry now? The commitment shown above is used."),
     undo: gettext("Entry #{n} ({name}) is out."),
     noOpen: gettext("No open seat in play."),
     drawButton: gettext("Button of table {n}"),
@@ -667,7 +668,7 @@ import * as Live from "./live.js";
 
   // Draws and tables.
   var start = document.getElementById("start-draw");
-  if (start) start.addEventListener("click", function () { if (window.confirm(start.dataset.confirm)) press(start, urls.drawStart, {}, DONE.draw); });
+  if (start) start.addEventListener("click", function () { if (window.confirm(s.drawAsk)) press(start, urls.drawStart, {}, DONE.draw); });
   var waiting = document.getElementById("seat-waiting");
   waiting.addEventListener("click", function () { press(waiting, urls.seatWaiting, {}, DONE.waiting); });
   var openDialog = document.getElementById("open-dialog");

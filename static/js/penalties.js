@@ -51,10 +51,8 @@ import * as Live from "./live.js";
     entry.then(function (found) {
       if (found === false) return;  // a name still to choose, or nobody by that name: nothing sent
       if (found !== null) data.entry = found;
-      apiForms.send(form, {body: data, path: form.getAttribute("data-give"), next: "reload", done: function (answer) {
-        var said = form.getAttribute(answer && answer.kind === "warning" ? "data-done-warning" : "data-done");
-        return apiForms.fill(said, answer);
-      }});
+      // Said: a warning, or the hands to sit out (static/js/form-words.js, "penalty-give").
+      apiForms.send(form, {body: data, path: form.getAttribute("data-give"), next: "reload"});
     }, function () { api.say(gettext("No connection to the server: try again."), false); });
   });
 

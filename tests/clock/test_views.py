@@ -118,7 +118,7 @@ def test_director_page_shows_the_controls_wired_to_the_api(client, director, tou
                     'id="btn-minus"', 'id="btn-next"', 'id="btn-previous"', 'id="btn-jump"', 'id="announce-text"',
                     'id="level-list"', 'data-row-index="4"', "js/clock.js", 'id="clock-state"', "data-api-say"):
         assert element in page, element
-    assert 'data-confirm="Move every screen to the next level now?"' in page
+    assert 'data-says="clock-next"' in page  # "Move every screen to the next level now?" (static/js/form-words.js)
     # The buttons call the API; the page itself takes no action.
     assert f'data-api="tournaments/{tournament.pk}/clock/"' in page and "js/director-clock.js" in page and "clock/action" not in page
     # The director's messages are the script's words, from Django's JavaScript catalogue.

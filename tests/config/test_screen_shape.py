@@ -48,14 +48,43 @@ def test_no_widget_or_html_built_in_python_carries_a_style_attribute():
     assert found == []
 
 
-# A template's words in a data-* attribute: only a form's own sentences for static/js/api-forms.js (data-confirm,
-# data-done: they often carry the page's values) and a table cell's heading that the stylesheet shows on a narrow
-# screen (data-label, content: attr(data-label)). A script's other words come from Django's JavaScript catalogue.
+# A template's words in a data-* attribute: only a table cell's heading that the stylesheet shows on a narrow
+# screen (data-label, content: attr(data-label)). A script's words come from Django's JavaScript catalogue, a form's
+# sentences too (static/js/form-words.js, named by the form's data-says).
 WORDS_IN_DATA = re.compile(r'\sdata-([a-z0-9_-]+)="[^"]*\{%\s*(?:trans|translate|blocktrans|blocktranslate)\b')
-FORM_AND_CSS_WORDS = {"confirm", "done", "label"}
+FORM_AND_CSS_WORDS = {"label"}
 
 
 def test_no_template_hands_a_script_its_words_in_a_data_attribute():
     found = [f"{path.relative_to(TEMPLATES)}: data-{m.group(1)}" for path in sorted(TEMPLATES.rglob("*.html"))
              for m in WORDS_IN_DATA.finditer(path.read_text()) if m.group(1) not in FORM_AND_CSS_WORDS]
     assert found == []
+
+
+FORM_WORDS = TEMPLATES.parent / "static" / "js" / "form-words.js"
+SENTENCE_IN_DATA = re.compile(r"\sdata-(confirm|done(?:-[a-z0-9_-]+)?)\s*=", re.I)
+SAYS = re.compile(r'\sdata-says="([^"]*)"')
+SAYS_KEY = re.compile(r'^\s*"([a-z0-9-]+)":\s*\{', re.M)  # '  "undo-bust": {confirm: gettext("..."), ...},'
+
+
+def test_a_forms_sentences_come_from_the_javascript_catalogue():
+    """Issue 24: a form's confirm and done sentences are gettext literals in static/js/form-words.js (one catalogue,
+    /jsi18n/<language>/), named by the form's data-says; no template hands them over in data-confirm/data-done.
+    Every name a template says is a sentence there, and every sentence there is said by some template."""
+    handed = [f"{path.relative_to(TEMPLATES)}: data-{m.group(1)}" for path in sorted(TEMPLATES.rglob("*.html"))
+              for m in SENTENCE_IN_DATA.finditer(path.read_text())]
+    assert handed == []
+    assert FORM_WORDS.exists(), "static/js/form-words.js holds the forms' sentences"
+    defined = SAYS_KEY.findall(FORM_WORDS.read_text())
+    assert defined and len(defined) == len(set(defined)), defined
+    said, unknown = set(), []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        for m in SAYS.finditer(path.read_text()):
+            # A literal name, or names chosen by {% if %}: never a value the view computes.
+            assert "{{" not in m.group(1), f"{path.relative_to(TEMPLATES)}: data-says={m.group(1)!r}"
+            names = re.sub(r"\{%.*?%\}", " ", m.group(1)).split()
+            assert names, f"{path.relative_to(TEMPLATES)}: an empty data-says"
+            said.update(names)
+            unknown += [f"{path.relative_to(TEMPLATES)}: {name}" for name in names if name not in defined]
+    assert unknown == [], "data-says names no sentence of static/js/form-words.js"
+    assert sorted(set(defined) - said) == [], "sentences no template says"

@@ -49,7 +49,7 @@ def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floo
     assert 'id="give-form"' in page and "Nobody sits out a penalty." in page
     assert "one hand for every player at the table now, the offender included, per round" in page
     assert f'data-give="tournaments/{tournament.pk}/penalties/"' in page
-    assert "sits out {hands} hands" in page  # the message said once the API has given it
+    assert 'data-says="penalty-give"' in page  # what is said once the API has given it: static/js/form-words.js
     answer = post(floor, tournament, {"entry": entry.number, "kind": "rounds", "rounds": 2, "reason": "Abusive language"})
     assert answer.status_code == 201, answer.content
     penalty = Penalty.objects.get(tournament=tournament)
@@ -114,7 +114,7 @@ def test_the_floor_cancels_a_penalty_with_a_reason(tournament, seated, floor):
     client = client_for(floor)
     page = client.get(url(tournament)).content.decode()
     assert f'data-api="tournaments/{tournament.pk}/penalties/1/cancel/"' in page
-    assert 'data-done="Penalty #{number} is cancelled."' in page
+    assert 'data-says="penalty-cancel"' in page
     # No reason: a 400 at the field, nothing cancelled.
     answer = post(floor, tournament, {"reason": ""}, "1/cancel/")
     assert answer.status_code == 400 and answer.json()["fields"]["reason"] == ["Say why: the reason is written on the penalty."]
@@ -188,7 +188,7 @@ def test_a_name_that_one_player_in_play_has_is_found(tournament, named, floor):
     assert answer.status_code == 201
     penalty = Penalty.objects.get()
     assert (penalty.entry, penalty.table_number, penalty.seat) == (horvath, seat.table.number, seat.seat)
-    assert "Penalty #{number}: {name} (entry #{entry}, table {table} seat {seat}) sits out {hands}" in page
+    assert 'data-says="penalty-give"' in page
     assert (answer.json()["name"], answer.json()["table"], answer.json()["seat"]) == (
         "Ondřej Horváth", seat.table.number, seat.seat)
 

@@ -86,7 +86,7 @@ def test_seat_cards_are_for_staff_but_not_dealers(request, drawn, tournament, wh
 
 # --- the map's presses: the documented JSON API, one door per action -----------------------------
 # The map (static/js/floor-map.js) posts to these endpoints with static/js/api.js and builds its
-# message from the answer with the page's translated templates (data-done-*).
+# message from the answer with the JavaScript catalogue's messages.
 
 
 def test_the_map_presses_go_to_the_api_and_carry_their_message_templates(drawn, director, tournament):

@@ -42,18 +42,6 @@ def _named(tournament: Tournament, name: str) -> dict:
     return {"name": name, "rows": found, "more": total - len(found), "total": total, "nobody": nobody}
 
 
-def _said() -> dict:
-    """What the page says once the API has given or cancelled one: the messages with {fields} of the API's
-    answer (static/js/penalties.js fills them in)."""
-    who = {key: "{" + key + "}" for key in ("number", "name", "entry", "table", "seat", "hands")}
-    return {
-        "warning": _("Penalty #%(number)s: a warning to %(name)s (entry #%(entry)s, table %(table)s seat %(seat)s).") % who,
-        "hands": _("Penalty #%(number)s: %(name)s (entry #%(entry)s, table %(table)s seat %(seat)s) sits out %(hands)s "
-                   "hands, dealt in and blinded off. The table's tablet shows it.") % who,
-        "cancelled": _("Penalty #%(number)s is cancelled.") % who,
-    }
-
-
 @page("penalties")
 @in_venue_time
 def penalties_page(request, tournament: Tournament):
@@ -61,7 +49,7 @@ def penalties_page(request, tournament: Tournament):
     rows = _rows(tournament)
     return render(request, "tables/penalties.html", {
         "t": tournament, "give": GivePenaltyForm(initial={"who": name}),
-        "candidates": _named(tournament, name) if name else None, "said": _said(),
+        "candidates": _named(tournament, name) if name else None,
         "max_rounds": missed_hands.MAX_ROUNDS,
         "serving": [r for r in rows if r["status"] == "serving"],
         "others": [r for r in rows if r["status"] != "serving"]})

@@ -55,7 +55,7 @@ def structure_list(request: HttpRequest) -> HttpResponse:
 def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None, api: dict, context: dict,
                       extra_rows: tuple[int, int] = (2, 3)) -> HttpResponse:
     """The editor of templates and of a tournament's own structure. `api`: where its script sends the
-    structure (path, method), what it says then and where it goes (done, next)."""
+    structure (path, method) and where it goes then (next); what it says is static/js/form-words.js's."""
     editor = StructureEditor(spec, chip_rows=extra_rows[0], level_rows=extra_rows[1])
     return render(request, "setup/structure_form.html", {"editor": editor, "api": api,
                                                          "format_version": rules.FORMAT_VERSION, **context})
@@ -63,8 +63,7 @@ def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None,
 
 @page("structure-create")
 def structure_create(request: HttpRequest) -> HttpResponse:
-    api = {"path": "structures/", "method": "post", "done": _("Structure %(name)s saved.") % {"name": "{name}"},
-           "next": reverse("structure-list")}
+    api = {"path": "structures/", "method": "post", "next": reverse("structure-list")}
     return _structure_editor(request, spec=None, api=api, extra_rows=(6, 12),
                              context={"title": _("New structure"), "cancel_url": "structure-list"})
 
@@ -72,8 +71,7 @@ def structure_create(request: HttpRequest) -> HttpResponse:
 @page("structure-edit")
 def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk, is_template=True)
-    api = {"path": f"structures/{structure.pk}/", "method": "put",
-           "done": _("Structure %(name)s saved.") % {"name": "{name}"}, "next": reverse("structure-list")}
+    api = {"path": f"structures/{structure.pk}/", "method": "put", "next": reverse("structure-list")}
     return _structure_editor(request, spec=setup.spec_of(structure), api=api, context={
         "title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"})
 
@@ -84,8 +82,7 @@ def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     form = CopyForm(initial={"name": _("%(name)s (copy)") % {"name": source.name}})
     tournament = Tournament.objects.filter(structure=source).first()
     return render(request, "setup/structure_copy.html", {
-        "form": form, "source": source, "t": tournament, "next": url_of_answer("structure-edit"),
-        "done": _("Copied as %(name)s. You can change the copy now.") % {"name": "{name}"}})
+        "form": form, "source": source, "t": tournament, "next": url_of_answer("structure-edit")})
 
 
 @page("structure-export")
@@ -101,15 +98,14 @@ def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
 @page("structure-import")
 def structure_import(request: HttpRequest) -> HttpResponse:
     return render(request, "setup/structure_import.html", {
-        "form": ImportForm(), "next": url_of_answer("structure-edit"),
-        "done": _("Structure %(name)s imported.") % {"name": "{name}"}})
+        "form": ImportForm(), "next": url_of_answer("structure-edit")})
 
 
 # --- tournaments -------------------------------------------------------------------------
 
 
 def _tournament_form(request: HttpRequest, form: TournamentForm, api: dict, context: dict) -> HttpResponse:
-    api = {**api, "done": _("Tournament %(name)s saved.") % {"name": "{name}"}, "next": url_of_answer("tournament-detail")}
+    api = {**api, "next": url_of_answer("tournament-detail")}
     return render(request, "setup/tournament_form.html", {"form": form, "api": api, **context})
 
 
@@ -142,7 +138,6 @@ def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
         loaded = chooser.cleaned_data["template"]
         spec = setup.spec_of(loaded)
     api = {"path": f"tournaments/{tournament.pk}/structure/", "method": "put",
-           "done": _("The structure of %(name)s is saved.") % {"name": tournament.name},
            "next": reverse("tournament-detail", args=[tournament.pk])}
     return _structure_editor(request, spec=spec, api=api, context={
         "title": _("Structure of %(name)s") % {"name": tournament.name}, "t": tournament,

@@ -1,0 +1,74 @@
+/* The forms' sentences (issue 24): what a form asks before it is sent (confirm) and says once the API has answered
+ * (done), from Django's JavaScript catalogue like every other word of a script. A form names its sentences with
+ * data-says="undo-bust"; static/js/api-forms.js asks and says them. A "{name}" is filled by Util.fmt from, in this
+ * order, the API's answer, the form's body, then the form's own data-* values (data-entry="12": {entry}); a dotted
+ * name reaches inside one ({player.display_name}). A sentence that needs more than a fill (an amount of money, one
+ * of two sentences) is a function of those values. tests/config/test_screen_shape.py holds the names here and the
+ * templates' data-says to one another: every name said is here, and every sentence here is said.
+ */
+import * as Util from "./util.js";
+
+var RECEIPT_RECORDED = gettext("Receipt {number} recorded.");
+var PENALTY_WARNING = gettext("Penalty #{number}: a warning to {name} (entry #{entry}, table {table} seat {seat}).");
+var PENALTY_HANDS = gettext("Penalty #{number}: {name} (entry #{entry}, table {table} seat {seat}) sits out {hands} hands, dealt in and blinded off. The table's tablet shows it.");
+
+export const SAYS = {
+  // An entry (templates/tournament/entry_detail.html); the numbers are the answer's (the entry's, the receipt's).
+  "undo-bust": {confirm: gettext("Undo this bust? The player plays again and the places after it move."),
+                done: gettext("Entry #{number} plays again.")},
+  "rebuy-paid": {confirm: gettext("Record a paid re-buy?"), done: RECEIPT_RECORDED},
+  "rebuy-announced": {confirm: gettext("Record an announced re-buy? The player plays the chips behind and must pay."),
+                      done: RECEIPT_RECORDED},
+  "addon": {confirm: gettext("Record a paid add-on?"), done: RECEIPT_RECORDED},
+  "bust": {confirm: gettext("Bust this player? This records the finishing place."),
+           done: gettext("Entry #{number} is out in place {finish_place}.")},
+  "seat-request": {done: gettext("The seat request is saved.")},
+  "seat-request-cancel": {done: gettext("The seat request is cancelled.")},
+  "receipt-pay": {done: gettext("Receipt {number} is paid.")},
+  "receipt-void": {confirm: gettext("Void this receipt? This cannot be undone."),
+                   done: gettext("Receipt {number} is void; the refund is recorded.")},
+  // Registration (templates/tournament/register.html, player_form.html): the answer names the player.
+  "register": {done: gettext("Entry #{number} registered for {player.display_name}.")},
+  // The tournament's page (templates/tournament/detail.html).
+  "level-set": {done: gettext("Level {level} is now in play.")},
+  "registration-open": {done: gettext("Registration is open.")},
+  "registration-close": {confirm: gettext("Close registration now?"), done: gettext("Registration is closed.")},
+  // The director's clock (templates/clock/director.html): its done sentences are static/js/director-clock.js's.
+  "clock-previous": {confirm: gettext("Go back to the previous level on every screen now?")},
+  "clock-next": {confirm: gettext("Move every screen to the next level now?")},
+  "clock-jump": {confirm: gettext("Jump to level {level} with its full time, on every screen?")},
+  // Lobby screens (templates/tournament/displays.html, _display_revoke.html) and API tokens (templates/auth/tokens.html).
+  "display-create": {done: gettext("Screen link created for {label}.")},
+  "display-revoke": {confirm: gettext("Revoke this screen link?"),
+                     done: gettext("The link of {label} is revoked; that screen goes blank.")},
+  "token-revoke": {confirm: gettext("Revoke this token? The device using it must log in again."),
+                   done: gettext("The token is revoked.")},
+  "language": {done: gettext("Your language is saved.")},
+  // The floor (templates/tables/house_rules.html, penalties.html, _penalty_row.html): a warning or hands to sit out.
+  "house-rules": {done: gettext("House rules saved.")},
+  "penalty-give": {done: function (values) {
+    return Util.fmt(values.kind === "warning" ? PENALTY_WARNING : PENALTY_HANDS, values);
+  }},
+  "penalty-cancel": {done: gettext("Penalty #{number} is cancelled.")},
+  // Setup (templates/setup/): the name is the answer's; a tournament's own structure names the tournament
+  // (the form's data-tournament: the answer's name is the structure's).
+  "structure-saved": {done: gettext("Structure {name} saved.")},
+  "tournament-structure-saved": {done: gettext("The structure of {tournament} is saved.")},
+  "structure-copied": {done: gettext("Copied as {name}. You can change the copy now.")},
+  "structure-imported": {done: gettext("Structure {name} imported.")},
+  "tournament-saved": {done: gettext("Tournament {name} saved.")},
+  // Prizes (templates/payouts/): the prize to pay is the form's data-prize in minor units of its data-currency.
+  "deal-approve": {confirm: gettext("Approve this deal? Its prizes stand from now on."),
+                   done: gettext("The deal is approved.")},
+  "deal-reject": {done: gettext("The deal is rejected: the prizes stand as they were.")},
+  "deal-propose": {done: gettext("Deal {number} proposed: the director approves it.")},
+  "payout-plan": {done: gettext("Payout settings saved.")},
+  "prizes-edit": {done: gettext("The prizes are saved.")},
+  "prizes-edit-drop": {confirm: gettext("Drop the hand edit and use the generated prizes?"),
+                       done: gettext("The generated prizes stand again.")},
+  "prize-pay": {confirm: function (values) {
+    return Util.fmt(gettext("Pay {amount} to entry #{entry}?"),
+                    {amount: Util.money(values.prize, values.currency), entry: values.entry});
+  }, done: gettext("Prize paid: payout receipt {number}.")},
+  "payment-void": {confirm: gettext("Void this payment?"), done: gettext("The payment is void.")}
+};
