@@ -28,7 +28,7 @@ import * as Live from "./live.js";
       var tile = el("a", "cu-tile " + row.status);
       tile.href = dealerUrl.replace("999999", row.table);
       tile.dataset.table = row.table;
-      tile.appendChild(el("b", "", s.table.replace("{n}", row.table)));
+      tile.appendChild(el("b", "", Util.fmt(s.table, {n: row.table})));
       tile.appendChild(el("span", "", s[row.status]));
       if (row.difference !== null) tile.appendChild(el("small", "", signed(row.difference)));
       grid.appendChild(tile);
@@ -61,7 +61,7 @@ import * as Live from "./live.js";
       e.preventDefault();
       var leaving = Array.prototype.map.call(form.querySelectorAll("input:checked"), function (i) { return Number(i.value); });
       if (!leaving.length) { api.say(s.pick, false); return; }
-      if (!window.confirm(s.confirmAsk.replace("{chips}", leaving.join(", ")))) return;
+      if (!window.confirm(Util.fmt(s.confirmAsk, {chips: leaving.join(", ")}))) return;
       api.press(form.querySelector("button"), function (key) {
         return api.post(statusUrl, {level: Number(form.dataset.level), leaving: leaving}, {key: key});
       }, s.confirmedMsg).then(function (answer) { if (answer) location.reload(); });
@@ -74,7 +74,7 @@ import * as Live from "./live.js";
     found.querySelectorAll("input[name=chips]").forEach(function (i) { if (i.value && Number(i.value) > 0) chips[i.dataset.value] = Number(i.value); });
     api.press(found.querySelector("button"), function (key) {
       return api.post(statusUrl + "found-chips/", {table: Number(found.table.value), chips: chips}, {key: key});
-    }, function (a) { return s.foundMsg.replace("{n}", a.exchanged).replace("{chip}", a.chip).replace("{removed}", num(a.removed)); })
+    }, function (a) { return Util.fmt(s.foundMsg, {n: a.exchanged, chip: a.chip, removed: num(a.removed)}); })
       .then(function (answer) { if (answer) { found.reset(); refetch(); } });
   });
   var TOUCHES = /^(race\.|chips\.|seat\.|entry\.|table\.|tables\.|move|break)/;

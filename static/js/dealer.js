@@ -1,5 +1,5 @@
 /* The dealer tablet (templates/tables/dealer.html): Shuffle / new hand, Hand done, moves and penalties at
- * the table, the chip race; its URLs in the page's dealer-config block, its words in the page's data-*. */
+ * the table, the chip race; its URLs in the page's dealer-config block, its words from Django's JavaScript catalogue. */
 import * as Util from "./util.js";
 import * as api from "./api.js";
 import * as Live from "./live.js";
@@ -17,11 +17,6 @@ import * as Clock from "./clock.js";
     slipOut: gettext("Seat {seat} · {name} → table {table} seat {to}"),
     afterHand: gettext("(after this hand)"),
     slipIn: gettext("Seat {seat} reserved: {name} from table {table}"),
-    posBb: pgettext("seat position", "big blind"),
-    posSb: pgettext("seat position", "small blind"),
-    posButton: pgettext("seat position", "button"),
-    posWait: pgettext("slip position", "waits for the button"),
-    posPlay: pgettext("slip position", "dealt in, no blind"),
     h4hDeal: gettext("Hand-for-hand · hand {n}: deal now"),
     h4hPlaying: gettext("Hand-for-hand · hand {n}: press “Hand done” when it is over"),
     h4hDone: gettext("Hand-for-hand · hand {n} done: wait for the other tables"),
@@ -110,14 +105,14 @@ import * as Clock from "./clock.js";
     alert.hidden = !old;
     if (old) {
       var next = st.rows[st.levelIndex];
-      alert.textContent = extra.announced.replace("{level}", Clock.levelTitle(st.rows, st.levelIndex, strings) + " (" + Clock.blinds(next) + ")");
+      alert.textContent = Util.fmt(extra.announced, {level: Clock.levelTitle(st.rows, st.levelIndex, strings) + " (" + Clock.blinds(next) + ")"});
     }
     $("table-level").classList.toggle("old-level", old);
     $("hand-number").textContent = table.hand ? table.hand : extra.noHand;
     var age = "";
     if (table.hand_started_at) {
       var m = Math.floor((st.serverNow - table.hand_started_at) / 60);
-      age = m < 1 ? extra.justNow : extra.ago.replace("{m}", m);
+      age = m < 1 ? extra.justNow : Util.fmt(extra.ago, {m: m});
     }
     $("hand-age").textContent = table.hand ? "· " + age : "";
     $("undo").disabled = !table.hand;
@@ -147,7 +142,7 @@ import * as Clock from "./clock.js";
       return m.after_hand ? t + " " + extra.afterHand : t;
     });
     fill("slips-in", inn, function (m) {
-      return fmt(extra.slipIn, {seat: m.to.seat, name: m.name, table: m.from.table}) + Live.slipPosition(m.position, extra);
+      return fmt(extra.slipIn, {seat: m.to.seat, name: m.name, table: m.from.table}) + Live.slipPosition(m.position);
     });
     $("slips").hidden = !out.length && !inn.length;
     var h = table.h4h;

@@ -2,8 +2,8 @@
    event that touches seats (or a gap, a reconnect) refetches the map, debounced. Every action goes
    through the documented JSON API with the shared client (static/js/api.js: one Idempotency-Key
    per press, the button busy meanwhile, a refusal's translated detail shown in #notice); the
-   message of a done action is built here from the API's answer with the page's translated
-   templates (#map-i18n data-done-*). The map then refetches map.json. Needs live.js and api.js.
+   message of a done action is built here from the API's answer with the words of Django's
+   JavaScript catalogue. The map then refetches map.json. Needs live.js and api.js.
    At festival scale (1,112 tables) the page shows one section of tables at a time (50 tables; every table
    up to 60), narrowed by the filters; a player search and "go to table" switch to the right section.
    bench/floor_map_render.py times it in a browser. */
@@ -56,11 +56,6 @@ import * as Live from "./live.js";
     noOpen: gettext("No open seat in play."),
     drawButton: gettext("Button of table {n}"),
     slip: gettext("#{m} {name} (entry {e}): table {ft} seat {fs} → table {tt} seat {ts}"),
-    posBb: pgettext("seat position", "big blind"),
-    posSb: pgettext("seat position", "small blind"),
-    posButton: pgettext("seat position", "button"),
-    posWait: pgettext("slip position", "waits for the button"),
-    posPlay: pgettext("slip position", "dealt in, no blind"),
     afterHand: gettext("after this hand"),
     confirmMove: gettext("Seated (confirm)"),
     cancelMove: gettext("Cancel"),
@@ -135,7 +130,7 @@ import * as Live from "./live.js";
   }
   // A whole number typed by the floor goes to the API as a number; anything else as typed (the API
   // says what is wrong with it).
-  function whole(value) { value = String(value === undefined || value === null ? "" : value).trim(); return /^\d+$/.test(value) ? Number(value) : value; }
+  var whole = Util.whole;
 
   // One press of a button: POST to the API, the done message from the answer, then refetch the map.
   function press(button, path, body, done) {
@@ -188,7 +183,7 @@ import * as Live from "./live.js";
       var li = el("li");
       li.dataset.move = m.move;
       var text = el("span", "slip", fmt(s.slip, {m: m.move, name: m.name, e: m.entry, ft: m.from.table, fs: m.from.seat,
-                                                 tt: m.to.table, ts: m.to.seat}) + Live.slipPosition(m.position, s));
+                                                 tt: m.to.table, ts: m.to.seat}) + Live.slipPosition(m.position));
       if (m.after_hand) { text.appendChild(document.createTextNode(" · ")); text.appendChild(el("span", "after", s.afterHand)); }
       li.appendChild(text);
       var acts = el("span", "acts");

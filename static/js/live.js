@@ -157,11 +157,18 @@ function signed(n) {
   return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + number(Math.abs(n));
 }
 // A move slip's position at its new table (tables/positions.py: big_blind, small_blind, button,
-// wait_for_button, in_play) in the floor's words, from the page's strings (data-pos-*): " · big blind",
-// " · waits for the button"; nothing when the software does not know it ("unknown", or a code it
-// does not name). The dealer tablet and the floor map say it the same way.
-function slipPosition(code, s) {
-  var words = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait, in_play: s.posPlay};
+// wait_for_button, in_play) in the floor's words: " · big blind", " · waits for the button"; nothing when
+// the software does not know it ("unknown", or a code it does not name). The dealer tablet and the floor
+// map say it so; a screen with words of its own for some codes passes them (the player's seat page:
+// {wait_for_button: "wait for the button", in_play: ""}, an empty word saying nothing).
+function slipPosition(code, words) {
+  words = Object.assign({
+    big_blind: pgettext("seat position", "big blind"),
+    small_blind: pgettext("seat position", "small blind"),
+    button: pgettext("seat position", "button"),
+    wait_for_button: pgettext("slip position", "waits for the button"),
+    in_play: pgettext("slip position", "dealt in, no blind")
+  }, words);
   return words[code] ? " · " + words[code] : "";
 }
 export {connect, fillStats, number, signed, slipPosition, TimeSync};

@@ -42,10 +42,10 @@ import * as Clock from "./clock.js";
   function showDraws(d) {
     var next = document.getElementById("lobby-next-draw"), last = document.getElementById("lobby-last-draw");
     next.textContent = ""; last.textContent = "";
-    if (d.next_draw) { next.append(gettext("Next draw #{n} · SHA-256").replace("{n}", d.next_draw.draw) + " ", code(d.next_draw.commitment)); }
+    if (d.next_draw) { next.append(Util.fmt(gettext("Next draw #{n} · SHA-256"), {n: d.next_draw.draw}) + " ", code(d.next_draw.commitment)); }
     if (d.last_draw) {
-      last.append(gettext("Draw #{n} · seed").replace("{n}", d.last_draw.draw) + " ", code(d.last_draw.seed.slice(0, 16) + "…"),
-                  " " + gettext("check at {url}").replace("{url}", location.host + config.draw_list));
+      last.append(Util.fmt(gettext("Draw #{n} · seed"), {n: d.last_draw.draw}) + " ", code(d.last_draw.seed.slice(0, 16) + "…"),
+                  " " + Util.fmt(gettext("check at {url}"), {url: location.host + config.draw_list}));
     }
     draws.hidden = !d.next_draw && !d.last_draw;
   }
@@ -53,7 +53,7 @@ import * as Clock from "./clock.js";
   function handForHand(h) {
     var banner = document.getElementById("h4h-banner");
     banner.hidden = !(h && h.on);
-    if (h && h.on) banner.textContent = h.hand ? gettext("HAND-FOR-HAND · hand {n}").replace("{n}", h.hand) : gettext("HAND-FOR-HAND");
+    if (h && h.on) banner.textContent = h.hand ? Util.fmt(gettext("HAND-FOR-HAND · hand {n}"), {n: h.hand}) : gettext("HAND-FOR-HAND");
     Clock.fit(banner);
   }
   // The prizes: places paid, the minimum cash (the bubble only when the next bust is it: one player more
@@ -78,7 +78,7 @@ import * as Clock from "./clock.js";
       if (prizeOf(place) > now) {
         var prize = Util.money(prizeOf(place), s.currency);
         var words = itm ? gettext("next pay jump: {place}. · {prize}") : left === paid.places_paid + 1 ? gettext("bubble · min. cash {prize}") : gettext("min. cash {prize}");
-        text = words.replace("{place}", place).replace("{prize}", prize);
+        text = Util.fmt(words, {place: place, prize: prize});
         break;
       }
     }
@@ -128,7 +128,7 @@ import * as Clock from "./clock.js";
     });
     var more = document.getElementById("lobby-more");
     more.hidden = !f.more;
-    more.textContent = f.more ? gettext("and {n} more places paid").replace("{n}", f.more) : "";
+    more.textContent = f.more ? Util.fmt(gettext("and {n} more places paid"), {n: f.more}) : "";
     requestAnimationFrame(function () { finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
   }
   showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));

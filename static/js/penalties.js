@@ -1,4 +1,5 @@
 /* The floor's penalties page (templates/tables/penalties.html), live over the floor socket. */
+import * as Util from "./util.js";
 import * as api from "./api.js";
 import * as apiForms from "./api-forms.js";
 import * as Live from "./live.js";
@@ -33,7 +34,7 @@ import * as Live from "./live.js";
   }
   function number(name) {
     var el = form.elements.namedItem(name), value = el ? el.value.trim() : "";
-    return value === "" ? undefined : (/^[0-9]+$/.test(value) ? Number(value) : value);
+    return value === "" ? undefined : Util.whole(value);
   }
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();

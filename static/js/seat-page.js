@@ -14,10 +14,7 @@ import * as Live from "./live.js";
     go: gettext("Move to table {table} seat {seat}"),
     goAfter: gettext("when the hand in play is over; take your chips."),
     goNow: gettext("now; take your chips."),
-    posBb: pgettext("seat position", "big blind"),
-    posSb: pgettext("seat position", "small blind"),
-    posButton: pgettext("seat position", "button"),
-    posWait: pgettext("seat position", "wait for the button"),
+    posWait: pgettext("seat position", "wait for the button"),  // said to the player; the floor's words are live.js's
     prize: gettext("Your prize: {prize}. Collect it at the cashier with the ID you registered with."),
     wait: gettext("No seat yet: your seat is drawn at the start or as soon as you register late. This page updates by itself.")
   };
@@ -42,8 +39,8 @@ import * as Live from "./live.js";
     document.getElementById("seat-now").hidden = !(m && seated);
     document.getElementById("seat-boxes").classList.toggle("leaving", !!(m && seated));
     if (m) {
-      var pos = {big_blind: s.posBb, small_blind: s.posSb, button: s.posButton, wait_for_button: s.posWait}[m.position];
-      document.getElementById("go-where").textContent = fmt(s.go, {table: m.table, seat: m.seat}) + (pos ? " · " + pos : "");
+      document.getElementById("go-where").textContent = fmt(s.go, {table: m.table, seat: m.seat})
+        + Live.slipPosition(m.position, {wait_for_button: s.posWait, in_play: ""});
       document.getElementById("go-when").textContent = m.after_hand ? s.goAfter : s.goNow;
     }
     var prize = document.getElementById("seat-prize");

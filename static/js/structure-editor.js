@@ -1,6 +1,8 @@
 /* Structure editor: add, insert and move rows of the Django formsets, keep the row and level
    numbers (as the structure rules count them) up to date, and warn before leaving unsaved.
    Without this script the form still works: it shows a few empty rows to fill in. */
+import * as Util from "./util.js";
+
 (function () {
   "use strict";
   var form = document.getElementById("structure-form");
@@ -51,10 +53,10 @@
           strong.textContent = gettext("Break");
         } else {
           level += 1;
-          strong.textContent = gettext("Level {level}").replace("{level}", level);
+          strong.textContent = Util.fmt(gettext("Level {level}"), {level: level});
         }
         var small = document.createElement("small");
-        small.textContent = gettext("Row {row}").replace("{row}", row);
+        small.textContent = Util.fmt(gettext("Row {row}"), {row: row});
         cell.appendChild(strong);
         cell.appendChild(small);
       }
@@ -128,7 +130,7 @@
   // goes under its input, a row's (the structure rules') under the row's kind.
   function typed(input) {
     var v = input.value.trim();
-    return v === "" ? 0 : (/^[0-9]+$/.test(v) ? Number(v) : v);  // not a number: sent as typed, refused by the API
+    return v === "" ? 0 : Util.whole(v);  // not a number: sent as typed, refused by the API
   }
   function used(prefix) {
     return rows(prefix).filter(function (row) {
@@ -139,7 +141,7 @@
     });
   }
   function chipValues(text) {
-    return text.split(/[,;\s]+/).filter(Boolean).map(function (p) { return /^[0-9]+$/.test(p) ? Number(p) : p; });
+    return text.split(/[,;\s]+/).filter(Boolean).map(function (p) { return Util.whole(p); });
   }
   var sent = {chips: [], levels: []};
   function structure() {
@@ -149,7 +151,7 @@
       name: form.elements.namedItem("name").value.trim(),
       chips: sent.chips.map(function (row) {
         var chip = {colour: field(row, "colour").value.trim()}, value = field(row, "value").value.trim();
-        if (value) chip.value = /^[0-9]+$/.test(value) ? Number(value) : value;
+        if (value) chip.value = Util.whole(value);
         return chip;
       }),
       levels: sent.levels.map(function (row) {

@@ -1,5 +1,6 @@
 /* The tables overview (templates/tables/tables.html): each table's level, hand and signal, live; opening
- * tables and the break order (the director), dealer links (the floor). Socket and words in the page's data-*. */
+ * tables and the break order (the director), dealer links (the floor). Socket and URLs in #tables-data's data-*,
+ * words from Django's JavaScript catalogue. */
 import * as Util from "./util.js";
 import * as api from "./api.js";
 import * as Live from "./live.js";
@@ -191,14 +192,9 @@ var WORDS = {
           });
     }
   });
-  window.tablesPage = {view: view, conn: conn, refresh: refresh};
-})();
-(function () {
-  "use strict";
+
   // Dealer links (the floor and the director): made and revoked through the JSON API (api.js). A new
   // link's URL is shown once: the server keeps only its hash.
-  var s2 = Object.assign({}, WORDS, document.getElementById("tables-data").dataset);
-  var fmt = Util.fmt;
   document.addEventListener("click", function (ev) {
     var make = ev.target.closest("button[data-dealer-link]"), revoke = ev.target.closest("button[data-revoke-link]");
     if (make) {

@@ -6,6 +6,7 @@
  *   Util.fmt("{player.display_name}", answer)                   a dotted path into an object
  *   a "{name}" with no value (undefined, null, an object) is left as written
  *   Util.el("td", "num", "12")                                  a <td class="num">12</td>
+ *   Util.whole(" 12 ") -> 12, Util.whole("12a") -> "12a"         a whole number typed, else the text as typed
  *   Util.money(110000, "CZK")  ->  "1 100 Kč" (cs) or "CZK 1,100" (en); Util.parseMoney("1 100,50", "CZK") -> 110050
  */
 
@@ -16,6 +17,12 @@ function fmt(text, values) {
     name.split(".").forEach(function (key) { value = value !== undefined && value !== null ? value[key] : undefined; });
     return value === undefined || value === null || typeof value === "object" ? whole : String(value);
   });
+}
+
+// A whole number typed (" 12 ") as a number, anything else as typed (trimmed): the API says what is wrong with it.
+function whole(value) {
+  value = String(value === undefined || value === null ? "" : value).trim();
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 function el(tag, cls, text) {
@@ -86,4 +93,4 @@ document.addEventListener("change", function (ev) {
   if (ev.target.hasAttribute && ev.target.hasAttribute("data-submit-on-change") && ev.target.form) ev.target.form.submit();
 });
 
-export {fmt, el, money, parseMoney};
+export {fmt, el, money, parseMoney, whole};
