@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament import structure as rules
-from tournament.models import Level, Structure, Tournament
+from tournament.models import Level, Structure, Tournament, time_zones
 from tournament.setup import TOURNAMENT_FIELDS
 from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyField
 
@@ -162,7 +162,7 @@ COMMON_ZONES = ("Europe/Prague", "Europe/Bratislava", "Europe/Vienna", "Europe/B
 
 
 def time_zone_choices() -> list:
-    every = sorted(zoneinfo.available_timezones())
+    every = sorted(time_zones())
     return [
         (_("Common"), [(z, z) for z in COMMON_ZONES if z in every]),
         (_("All time zones"), [(z, z) for z in every]),
