@@ -8,6 +8,9 @@ import threading
 import time
 
 import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import Frame, Page
 
 # Playwright's sync API runs an event loop in this thread; the tests still use the ORM here.
@@ -77,9 +80,17 @@ def browser():
         b.close()
 
 
-def login(page, base_url: str, username: str, password: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
+def session_cookie(base_url: str, username: str) -> dict:
+    """A signed-in session for `username`, made on the server as the login form makes it (django.contrib.auth's
+    login, its signals), as the cookie a browser context takes (context.add_cookies). The login form itself is
+    driven by the tests that test it (test_csp.py, test_payouts.py) and shown by the screen walk."""
+    client = Client()
+    client.force_login(User.objects.get(username=username), backend="django.contrib.auth.backends.ModelBackend")
+    return {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            "url": base_url}
+
+
+def login(page, base_url: str, username: str, password: str = "") -> None:
+    """The page's browser signed in as `username` (its session cookie), then on the home page."""
+    page.context.add_cookies([session_cookie(base_url, username)])
+    page.goto(f"{base_url}/")

@@ -5,10 +5,15 @@ clipped text and overlapping text (CHECK below). A screen added later is one mor
 At its first size each screen is also checked by axe-core (serious and critical violations fail it) and for
 anything with a pointer cursor that a keyboard cannot reach (tests/browser/accessibility.py).
 
-Screenshots of every case go to /tmp/screen_<name>_<w>x<h>.png, to look at by eye: the checker
+The screens shown in the same state (SCREENS' setup) are one test: the room is built once for them and the
+director's session made once (issue 24, point 7: a room and a login per screen were half the walk's time); each
+size still opens a new browser context and loads the screen afresh. A finding names its screen and size.
+
+With SCREEN_SHOTS=1 every case is also shot to /tmp/screen_<name>_<w>x<h>.png, to look at by eye: the checker
 finds what breaks, not what is ugly."""
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -20,9 +25,9 @@ from payouts import services as payout_services
 from tables import draws, handforhand
 from tables import setup as table_setup
 from tests.browser import accessibility
-from tests.browser.conftest import login
+from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
-from tests.conftest import PASSWORD, id_doc, tournament_data
+from tests.conftest import id_doc, tournament_data
 from tournament import services, setup
 from tournament.structure import LevelSpec, StructureSpec
 
@@ -32,7 +37,7 @@ TV_SIZES = ((1920, 1080), (1366, 768), (3840, 2160), (1080, 1920))
 PHONE_SIZES = ((390, 844),)
 STAFF_SIZES = ((1440, 900), (1180, 820))  # laptop, 10" tablet
 CLOCK_SIZES = (*STAFF_SIZES, (390, 844))  # the director's clock and the dealer tablet also on a phone
-SHOTS = "/tmp/screen_{}_{}x{}.png"
+SHOTS = "/tmp/screen_{}_{}x{}.png" if os.environ.get("SCREEN_SHOTS") else ""
 
 NAME = "Velká cena Prahy – Main Event, Den 1A: Jiří Procházka Memorial"
 VENUE = "Casino Atrium Praha, Rozvadov Ballroom"
@@ -218,16 +223,19 @@ class Room:
     draw: object
 
 
+def as_drawn(room: Room) -> None:
+    """The room as the fixture leaves it: thirty entries seated by the start draw, the clock not started."""
+
+
 @dataclass(frozen=True)
 class Screen:
     name: str
     url: Callable[[Room], str]  # the path of the page
     sizes: tuple[tuple[int, int], ...]
-    setup: Callable[[Room], None] = lambda room: None  # the state the screen is shown in
+    setup: Callable[[Room], None] = as_drawn  # the state the screen is shown in
     ready: str = "body"  # a selector the page shows once it is filled
     script: str = ""  # run in the page once it is ready (a state a test cannot reach from the server)
     no_scroll: bool = False  # a TV: nothing may run out of the window downwards either
-    xfail: str = ""  # a known finding, until the owner of the page fixes it
     staff: bool = False  # a staff page: the director logs in first
     locale: str = "cs-CZ"  # the browser's language (Czech texts are the longest)
     touch: bool = False  # a touch screen (matchMedia("(pointer: coarse)")), not a TV
@@ -428,15 +436,15 @@ def room(director):
     return Room(director=director, tournament=t, display=display, draw=draw)
 
 
-def check_screen(browser, base: str, screen: Screen, room: Room) -> list[str]:
+def check_screen(browser, base: str, screen: Screen, room: Room, session: dict) -> list[str]:
     problems = []
     for width, height in screen.sizes:
         context = browser.new_context(viewport={"width": width, "height": height}, locale=screen.locale,
                                       has_touch=screen.touch)
+        if screen.staff:
+            context.add_cookies([session])  # the director, signed in
         page = context.new_page()
         errors = watch_errors(page)  # CSP and console
-        if screen.staff:
-            login(page, base, room.director.username, PASSWORD)
         answer = page.goto(base + screen.url(room))
         assert answer is not None and answer.ok, f"{screen.name}: {answer and answer.status}"  # the screen itself
         page.wait_for_selector(screen.ready)
@@ -444,22 +452,26 @@ def check_screen(browser, base: str, screen: Screen, room: Room) -> list[str]:
         if screen.script:
             page.evaluate(screen.script)
         page.evaluate(SETTLED)
-        page.screenshot(path=SHOTS.format(screen.name, width, height), full_page=not screen.no_scroll)
-        problems += [f"{width}×{height} {p}" for p in page.evaluate(CHECK, {"noScroll": screen.no_scroll})]
+        if SHOTS:
+            page.screenshot(path=SHOTS.format(screen.name, width, height), full_page=not screen.no_scroll)
+        problems += [f"{screen.name} {width}×{height} {p}" for p in page.evaluate(CHECK, {"noScroll": screen.no_scroll})]
         if (width, height) == screen.sizes[0]:  # axe and the keyboard, once per screen (issue 24)
-            problems += [f"{width}×{height} {p}" for p in accessibility.problems(page)]
-        problems += [f"{width}×{height} {p}" for p in csp_problems(page, errors)]  # CSP and console
+            problems += [f"{screen.name} {width}×{height} {p}" for p in accessibility.problems(page)]
+        problems += [f"{screen.name} {width}×{height} {p}" for p in csp_problems(page, errors)]  # CSP and console
         context.close()
     return problems
 
 
-@pytest.mark.parametrize("screen", [
-    pytest.param(s, id=s.name, marks=[pytest.mark.xfail(reason=s.xfail, strict=True)] if s.xfail else [])
-    for s in SCREENS])
-def test_the_screen_fits_every_size(live_asgi, browser, room, screen):
-    screen.setup(room)
-    problems = check_screen(browser, live_asgi, screen, room)
-    assert not problems, "\n".join([screen.name] + problems)
+STATES = list(dict.fromkeys(screen.setup for screen in SCREENS))  # in SCREENS' order
+
+
+@pytest.mark.parametrize("state", STATES, ids=[state.__name__ for state in STATES])
+def test_the_screens_fit_every_size(live_asgi, browser, room, state):
+    """Every screen shown in this state, at each of its sizes."""
+    state(room)
+    session = session_cookie(live_asgi, room.director.username)
+    problems = [p for screen in SCREENS if screen.setup is state for p in check_screen(browser, live_asgi, screen, room, session)]
+    assert not problems, "\n".join(problems)
 
 
 def test_the_checker_finds_overflow_clipping_and_overlap(browser):
