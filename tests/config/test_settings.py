@@ -1,10 +1,14 @@
-"""Settings come from the environment: each case runs Django in a fresh process with a clean environment."""
+"""Settings come from the environment: each case reads them in a fresh process with a clean environment.
+The probe loads the settings module alone, as Django does first (no app changes a setting when it starts,
+and django.setup() would add about a second a process in imports); the deploy checks and the start-up
+test below start Django in full."""
 from __future__ import annotations
 
 import json
 import os
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -12,9 +16,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PROBE = """
 import json, os
-import django
 os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'
-django.setup()
 from django.conf import settings
 db = settings.DATABASES['default']
 print(json.dumps({
@@ -51,10 +53,16 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], cwd=REPO, env=clean, capture_output=True, text=True, timeout=120)
 
 
-def probe(**env: str) -> dict:
-    result = run("-c", PROBE, **env)
+@cache
+def probed(env: frozenset[tuple[str, str]]) -> str:
+    """The probe's answer for one environment, read once for the whole module (each test parses its own copy)."""
+    result = run("-c", PROBE, **dict(env))
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return result.stdout.strip().splitlines()[-1]
+
+
+def probe(**env: str) -> dict:
+    return json.loads(probed(frozenset(env.items())))
 
 
 def test_nothing_set_runs_on_one_machine():
