@@ -14,6 +14,7 @@ from django.db import connections, transaction
 from django.test import TransactionTestCase
 from django.utils import translation
 
+from tests.browser.conftest import Chromium
 from tournament import services, setup
 from tournament.structure import LevelSpec, StructureSpec
 
@@ -28,6 +29,17 @@ hypothesis.settings.register_profile("default", deadline=None, derandomize=True,
 hypothesis.settings.register_profile("explore", deadline=None, derandomize=False, database=None,
                                      print_blob=True, max_examples=1000)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """The browser tests' chromium (tests/browser/conftest.py) is closed before a test that does not use it."""
+    if "browser" not in item.fixturenames:
+        Chromium.close()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    Chromium.close()
 
 
 def pytest_configure(config):

@@ -574,8 +574,13 @@ class NightOverHttp(Night):
 
     @invariant()
     def the_screens_read(self):
+        """After each step that changed the night (as night_holds: the same state is read once)."""
         if self.t is None:
             return
+        mark = AuditEvent.objects.filter(tournament=self.t).aggregate(n=Count("seq"), top=Max("seq"))
+        if mark == getattr(self, "_read", None):
+            return
+        self._read = mark
         for role, path in (("floor", "map/"), ("floor", "moves/"), ("floor", "hand-for-hand/"), ("director", "payouts/"),
                            ("director", "results/"), ("cashier", "stats/"), ("floor", "tables/")):
             answer = self.client(role).get(f"/api/tournaments/{self.t.pk}/{path}")

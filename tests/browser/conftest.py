@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Frame, Page
+from playwright.sync_api import Frame, Page, sync_playwright
 
 # Playwright's sync API runs an event loop in this thread; the tests still use the ORM here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -66,18 +66,39 @@ def live_asgi(transactional_db, settings):
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Module scope: Playwright's sync API keeps an event loop in this thread while it runs, which
-    async tests of other modules must not inherit."""
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test does it)")
-    from playwright.sync_api import sync_playwright
+class Chromium:
+    """One Playwright driver and one chromium for the browser tests a worker runs in a row (a launch is about two
+    seconds, once per module it was a minute of the suite). Playwright's sync API keeps an event loop running in
+    this thread while it is started, which the async tests of the other folders must not inherit: the root
+    conftest closes it before any test that does not ask for `browser`, and at the end of the session."""
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    playwright = None
+    browser = None
+
+    @classmethod
+    def get(cls):
+        if cls.browser is None:
+            if not os.path.exists(CHROMIUM):
+                pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test does it)")
+            cls.playwright = sync_playwright().start()
+            cls.browser = cls.playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        return cls.browser
+
+    @classmethod
+    def close(cls) -> None:
+        if cls.browser is not None:
+            cls.browser.close()
+            cls.playwright.stop()
+            cls.browser = cls.playwright = None
+
+
+@pytest.fixture
+def browser():
+    """The shared chromium; the contexts a test leaves open are closed after it."""
+    shared = Chromium.get()
+    yield shared
+    for context in shared.contexts:
+        context.close()
 
 
 def session_cookie(base_url: str, username: str) -> dict:
