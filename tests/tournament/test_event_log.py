@@ -33,11 +33,18 @@ DYNAMIC = {
 }
 
 
-def _sources():
-    for app in APPS:
-        for path in (ROOT / app).rglob("*.py"):
-            if "migrations" not in path.parts:
-                yield path, ast.parse(path.read_text(), str(path))
+def _sources() -> dict[Path, str]:
+    return {path: path.read_text() for app in APPS for path in (ROOT / app).rglob("*.py") if "migrations" not in path.parts}
+
+
+class _Tree:
+    """One module, parsed, with its calls and the names it defines or imports, each read once."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.tree = ast.parse(text, str(path))
+        nodes = list(ast.walk(self.tree))
+        self.calls = [n for n in nodes if isinstance(n, ast.Call)]
+        self.names = {n.name for n in nodes if isinstance(n, ast.FunctionDef | ast.alias)}
 
 
 def _strings(node) -> list[str] | None:
@@ -59,12 +66,23 @@ def _strings(node) -> list[str] | None:
 
 def recorded_types() -> set[str]:
     """Every type the code can record: the literal given to record_event, and for a type passed through a
-    parameter (clock's _act(type_), balancing's notify(type_)), the literals every caller passes there."""
-    trees = list(_sources())
+    parameter (clock's _act(type_), balancing's notify(type_)), the literals every caller passes there.
+    A module is parsed only if its text names the function looked for: a call, a def or an import of it
+    names it in the source."""
+    texts = _sources()
+    trees: dict[Path, _Tree] = {}
+
+    def modules_naming(name: str):
+        for path, text in texts.items():
+            if name in text:
+                if path not in trees:
+                    trees[path] = _Tree(path, text)
+                yield trees[path]
+
     found: set[str] = set()
     through: list[tuple[str, int | None, str]] = []  # (function, position or None, parameter) a type passes through
-    for _path, tree in trees:
-        for fn in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+    for module in modules_naming("record_event"):
+        for fn in [n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef)]:
             params = [a.arg for a in fn.args.args]
             for call in [n for n in ast.walk(fn) if isinstance(n, ast.Call)]:
                 if getattr(call.func, "id", getattr(call.func, "attr", None)) != "record_event":
@@ -83,11 +101,10 @@ def recorded_types() -> set[str]:
                     raise AssertionError(f"record_event with a type this test cannot read, in {fn.name}")
     assert through, "the pass-through types (clock._act, moves.notify) are read"
     for name, position, param in through:
-        for _path, tree in trees:  # the callers of such a function, where a function of that name exists
-            if not any(isinstance(n, ast.FunctionDef) and n.name == name for n in ast.walk(tree)) and \
-                    not any(isinstance(n, ast.alias) and n.name == name for n in ast.walk(tree)):
+        for module in modules_naming(name):  # the callers of such a function, where a function of that name exists
+            if name not in module.names:
                 continue
-            for call in [n for n in ast.walk(tree) if isinstance(n, ast.Call)]:
+            for call in module.calls:
                 if getattr(call.func, "id", getattr(call.func, "attr", None)) != name:
                     continue
                 arg = call.args[position] if position is not None and len(call.args) > position else next(
