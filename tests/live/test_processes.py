@@ -1,7 +1,9 @@
 """Live pushes cross worker processes: a screen connected to one server process hears a change made
 through another. Two real server processes (`python -m config.serve`, as production runs it) share
 the test database and Redis; without REDIS_URL (the embedded defaults run one process) there is
-nothing to prove and the test is skipped."""
+nothing to prove and the test is skipped. The server processes are started for the module, as many as
+a test asks for, and the next test uses them again: they keep nothing of their own between tests, only
+the test database's rows, which each test makes itself (a start is about 2 s)."""
 from __future__ import annotations
 
 import asyncio
@@ -65,6 +67,41 @@ def wait_until_up(port: int, server: subprocess.Popen) -> None:
     raise AssertionError("the server did not start")
 
 
+class Servers:
+    """Server processes on ports of their own, started when a test first needs that many."""
+
+    def __init__(self) -> None:
+        self.ports: list[int] = []
+        self.processes: list[subprocess.Popen] = []
+
+    def take(self, count: int) -> list[int]:
+        started = []
+        while len(self.ports) < count:
+            port = free_port()
+            self.ports.append(port)
+            self.processes.append(start(port))
+            started.append((port, self.processes[-1]))
+        for port, process in started:
+            wait_until_up(port, process)
+        return self.ports[:count]
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.wait(15)
+
+
+@pytest.fixture(scope="module")
+def servers(django_db_setup):
+    """The module's server processes, on the test database (django_db_setup: its name is known)."""
+    pool = Servers()
+    try:
+        yield pool
+    finally:
+        pool.stop()
+
+
 def post(url: str, body: dict, token: str | None = None) -> dict:
     headers = {"Content-Type": "application/json"}
     if token:
@@ -75,44 +112,35 @@ def post(url: str, body: dict, token: str | None = None) -> dict:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_screen_on_one_process_hears_a_change_made_through_another(director, tournament):
+def test_a_screen_on_one_process_hears_a_change_made_through_another(director, tournament, servers):
     import websockets
 
     director.password = PBKDF2PasswordHasher().encode(PASSWORD, "twoprocesses")  # the servers' own hasher
     director.save(update_fields=["password"])
     link = services.create_display_token(tournament, actor=director, label="Lobby TV").token
-    ports = [free_port(), free_port()]
-    servers = [start(port) for port in ports]
-    try:
-        for port, server in zip(ports, servers, strict=True):
-            wait_until_up(port, server)
-        one, other = (f"http://127.0.0.1:{port}" for port in ports)
-        token = post(f"{other}/api/auth/token/", {"username": director.username, "password": PASSWORD})["token"]
+    ports = servers.take(2)
+    one, other = (f"http://127.0.0.1:{port}" for port in ports)
+    token = post(f"{other}/api/auth/token/", {"username": director.username, "password": PASSWORD})["token"]
 
-        async def scenario() -> dict:
-            async with websockets.connect(f"ws://127.0.0.1:{ports[0]}/ws/display/{link}/", origin=one) as lobby:
-                snapshot = json.loads(await asyncio.wait_for(lobby.recv(), 10))
-                assert snapshot["kind"] == "snapshot"
-                loop = asyncio.get_running_loop()
-                await loop.run_in_executor(None, lambda: post(
-                    f"{other}/api/tournaments/{tournament.pk}/displays/", {"label": "Bar TV"}, token))
-                while True:
-                    message = json.loads(await asyncio.wait_for(lobby.recv(), 10))
-                    if message.get("kind") == "event":
-                        return {"snapshot": snapshot, "event": message}
+    async def scenario() -> dict:
+        async with websockets.connect(f"ws://127.0.0.1:{ports[0]}/ws/display/{link}/", origin=one) as lobby:
+            snapshot = json.loads(await asyncio.wait_for(lobby.recv(), 10))
+            assert snapshot["kind"] == "snapshot"
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(None, lambda: post(
+                f"{other}/api/tournaments/{tournament.pk}/displays/", {"label": "Bar TV"}, token))
+            while True:
+                message = json.loads(await asyncio.wait_for(lobby.recv(), 10))
+                if message.get("kind") == "event":
+                    return {"snapshot": snapshot, "event": message}
 
-        seen = asyncio.run(scenario())
-        assert seen["event"]["type"] == "display.created"
-        assert seen["event"]["seq"] > seen["snapshot"]["seq"]
-    finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(15)
+    seen = asyncio.run(scenario())
+    assert seen["event"]["type"] == "display.created"
+    assert seen["event"]["seq"] > seen["snapshot"]["seq"]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor, tournament, cashier, player):
+def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor, tournament, cashier, player, servers):
     """The floor's socket is held by a server process; its Floor role is taken away here (another process,
     as an admin page on another worker would): the socket is closed (4003) within a second, through Redis,
     and the next event with names never reaches it."""
@@ -127,30 +155,24 @@ def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor,
         client = Client()
         client.force_login(floor)
         cookie = client.cookies["sessionid"].value
-    port = free_port()
-    server = start(port)
-    try:
-        wait_until_up(port, server)
+    [port] = servers.take(1)
 
-        async def scenario() -> tuple[int, float, list]:
-            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/t/{tournament.pk}/floor/", origin=f"http://127.0.0.1:{port}",
-                                          additional_headers={"Cookie": f"sessionid={cookie}"}) as ws:
-                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["kind"] == "snapshot"
-                loop = asyncio.get_running_loop()
-                began = time.monotonic()
-                await loop.run_in_executor(None, lambda: floor.groups.remove(Group.objects.get(name="Floor")))
-                await loop.run_in_executor(None, lambda: services.register_entry(tournament, actor=cashier, player=player,
-                                                                                 document=id_doc()))
-                after = []
-                try:
-                    while True:
-                        after.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
-                except websockets.ConnectionClosed as closed:
-                    return closed.rcvd.code, time.monotonic() - began, after
+    async def scenario() -> tuple[int, float, list]:
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/t/{tournament.pk}/floor/", origin=f"http://127.0.0.1:{port}",
+                                      additional_headers={"Cookie": f"sessionid={cookie}"}) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["kind"] == "snapshot"
+            loop = asyncio.get_running_loop()
+            began = time.monotonic()
+            await loop.run_in_executor(None, lambda: floor.groups.remove(Group.objects.get(name="Floor")))
+            await loop.run_in_executor(None, lambda: services.register_entry(tournament, actor=cashier, player=player,
+                                                                             document=id_doc()))
+            after = []
+            try:
+                while True:
+                    after.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
+            except websockets.ConnectionClosed as closed:
+                return closed.rcvd.code, time.monotonic() - began, after
 
-        code, seconds, after = asyncio.run(scenario())
-        assert code == 4003 and seconds < 1.5, (code, seconds)
-        assert not any(m.get("event", {}).get("type") == "entry.registered" for m in after), after
-    finally:
-        server.terminate()
-        server.wait(15)
+    code, seconds, after = asyncio.run(scenario())
+    assert code == 4003 and seconds < 1.5, (code, seconds)
+    assert not any(m.get("event", {}).get("type") == "entry.registered" for m in after), after
