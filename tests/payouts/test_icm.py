@@ -235,7 +235,8 @@ def test_twenty_equal_stacks_share_equally(prize_count):
     equities = icm_equities([1500] * MAX_PLAYERS, prizes)
     for equity in equities:
         assert equity == pytest.approx(sum(prizes) / MAX_PLAYERS, rel=1e-9)
-    assert icm_amounts([1500] * MAX_PLAYERS, prizes) == sorted(icm_amounts([1500] * MAX_PLAYERS, prizes), reverse=True)
+    amounts = icm_amounts([1500] * MAX_PLAYERS, prizes)
+    assert amounts == sorted(amounts, reverse=True)
 
 
 def test_one_player_takes_the_prize_and_fewer_prizes_pay_the_rest_nothing():
