@@ -120,6 +120,18 @@ def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker):
+    """One transaction around the tests of a module, as Django's TestCase.setUpTestData: what a module-scoped
+    fixture writes in it (a room made once through the services), every test of the module sees; each test (it
+    asks for `db`, as any database test does) runs in a savepoint of its own, rolled back after it, and the whole
+    is rolled back after the module. For a module whose tests all start from the same room (a role matrix); not
+    with a test that commits (transactional_db)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
 def make_user(username: str, *roles: str, superuser: bool = False) -> User:
     user = User.objects.create_user(username, password=PASSWORD, is_superuser=superuser, is_staff=superuser)
     for role in roles:
