@@ -16,6 +16,7 @@ from django.utils import translation
 
 from tests.browser.conftest import Chromium
 from tournament import services, setup
+from tournament.models import Structure, Tournament
 from tournament.structure import LevelSpec, StructureSpec
 
 PASSWORD = "correct-horse-battery-staple"
@@ -137,6 +138,26 @@ def make_user(username: str, *roles: str, superuser: bool = False) -> User:
     for role in roles:
         user.groups.add(Group.objects.get_or_create(name=role)[0])
     return user
+
+
+STAFF = {"director": ("dir", "Director"), "floor": ("floor", "Floor"), "cashier": ("cash", "Cashier"),
+         "dealer": ("deal", "Dealer")}
+
+
+def make_base(**tournament_overrides) -> dict:
+    """What the function fixtures below make (the staff of every role, the structure, the tournament), made once by
+    a module-scoped fixture on module_db: their primary keys, for read_base."""
+    staff = {role: make_user(*user) for role, user in STAFF.items()}
+    template = setup.save_structure_template(BASIC_SPEC, actor=staff["director"])
+    t = setup.create_tournament(tournament_data(**tournament_overrides), actor=staff["director"], template=template)
+    return {**{role: user.pk for role, user in staff.items()}, "template": template.pk, "tournament": t.pk}
+
+
+def read_base(made: dict) -> dict:
+    """make_base's rows read afresh for a test: the staff by role, "anonymous" (None), the template, the tournament."""
+    users = {user.pk: user for user in User.objects.filter(pk__in=[made[role] for role in STAFF])}
+    return {**{role: users[made[role]] for role in STAFF}, "anonymous": None,
+            "template": Structure.objects.get(pk=made["template"]), "tournament": Tournament.objects.get(pk=made["tournament"])}
 
 
 @pytest.fixture

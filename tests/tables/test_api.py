@@ -17,7 +17,7 @@ from tables import draws, selectors
 from tables.models import Draw, Seat, SeatRequest, Table
 from tests.tables.test_seating_services import open_tables, register
 from tournament import services
-from tournament.models import AuditEvent, Entry
+from tournament.models import Entry
 
 
 @pytest.fixture(autouse=True)
@@ -64,46 +64,6 @@ def free_seat_at(tournament, number: int) -> int:
     table = Table.objects.get(tournament=tournament, number=number)
     taken = set(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     return next(s for s in range(1, table.seats + 1) if s not in taken)
-
-
-# --- roles: every endpoint refuses the other roles and anonymous, and changes nothing -------------
-
-STAFF = ("director", "floor", "cashier", "dealer")
-DIRECTOR = {"director"}
-FLOOR = {"director", "floor"}
-FLOOR_VIEW = {"director", "floor"}  # the map names players: not the cashier (core/access.py)
-ENDPOINTS = [
-    ("POST", "draw/", DIRECTOR, None),
-    ("POST", "draws/commit/", FLOOR, None),
-    ("POST", "seating/waiting/", FLOOR, None),
-    ("POST", "entries/1/seat/", FLOOR, {"table": 2, "seat": 1}),
-    ("POST", "entries/1/undo-bust/", FLOOR, None),
-    ("POST", "tables/1/button/", FLOOR, {"seat": 1}),
-    ("PUT", "tables/break-order/", DIRECTOR, {"order": [2, 1]}),
-    ("POST", "tables/2/in-play/", DIRECTOR, {"in_play": False}),
-    ("POST", "players/{p}/seat-request/", FLOOR, {"accessible": True}),
-    ("DELETE", "players/{p}/seat-request/", FLOOR, None),
-    ("GET", "map/", FLOOR_VIEW, None),
-    ("POST", "tables/", DIRECTOR, {"number": 3, "accessible": True}),
-]
-
-
-@pytest.mark.parametrize("role", (*STAFF, "anonymous"))
-@pytest.mark.parametrize(("method", "path", "allowed", "body"), ENDPOINTS, ids=[f"{m} {p}" for m, p, _a, _b in ENDPOINTS])
-def test_roles(request, room, tournament, role, method, path, allowed, body):
-    user = None if role == "anonymous" else request.getfixturevalue(role)
-    path = path.format(p=room[0].player_id)
-    events = AuditEvent.objects.count()
-    response = client_for(user).generic(method, url(tournament, path), "" if body is None else json.dumps(body),
-                                        content_type="application/json")
-    if role == "anonymous":
-        assert response.status_code == 401
-    elif role not in allowed:
-        assert response.status_code == 403 and "role" in response.json()["detail"]
-    else:
-        assert response.status_code in (200, 201, 204, 404, 409), response.content
-        return
-    assert AuditEvent.objects.count() == events
 
 
 # --- draws: commitment first, seed revealed with the result, anyone can verify ----------------------

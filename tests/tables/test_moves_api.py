@@ -12,7 +12,6 @@ from tables.models import Move, Table
 from tests.tables.test_api import client_for, url
 from tests.tables.test_moves import bust_at, seated, start
 from tests.tables.test_seating_services import open_tables, register
-from tournament.models import AuditEvent
 
 
 @pytest.fixture
@@ -109,29 +108,3 @@ def test_the_floor_enters_the_button_a_move_waits_for(director, cashier, floor, 
     assert listed["kind"] == "balance"
     assert client_for(floor).post(url(tournament, "tables/99/positions/"), {"button": 1},
                                   format="json").status_code == 404
-
-
-ENDPOINTS = [
-    ("GET", "moves/", None),
-    ("POST", "moves/balance/", None),
-    ("POST", "moves/{n}/confirm/", None),
-    ("POST", "moves/{n}/cancel/", {"reason": "no"}),
-    ("POST", "tables/{t}/positions/", {"button": 1}),
-]
-
-
-@pytest.mark.parametrize("role", ("cashier", "dealer", "anonymous"))
-@pytest.mark.parametrize(("method", "path", "body"), ENDPOINTS, ids=[f"{m} {p}" for m, p, _b in ENDPOINTS])
-def test_other_roles_are_refused(request, slip, tournament, role, method, path, body):
-    user = None if role == "anonymous" else request.getfixturevalue(role)
-    path = path.format(n=slip.number, t=slip.from_table.number)
-    events = AuditEvent.objects.count()
-    response = client_for(user).generic(method, url(tournament, path), "" if body is None else json.dumps(body),
-                                        content_type="application/json")
-    if role == "anonymous":
-        assert response.status_code == 401
-    else:
-        assert response.status_code == 403 and "role" in response.json()["detail"]
-    assert AuditEvent.objects.count() == events
-    slip.refresh_from_db()
-    assert slip.status == Move.Status.PENDING

@@ -11,10 +11,10 @@ from django.core.cache import cache
 
 from tables import seats
 from tables import setup as table_setup
-from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tests.conftest import id_doc, make_base, read_base
 from tests.tournament.test_api import client_for, export_json, register, tournament_body
 from tournament import services, setup
-from tournament.models import AuditEvent, DisplayToken, Entry, Player, Purchase, Structure, Tournament
+from tournament.models import AuditEvent, DisplayToken, Entry, Player, Purchase, Tournament
 
 # --- role matrix -------------------------------------------------------------------------
 
@@ -88,7 +88,6 @@ ROLES = ("director", "floor", "cashier", "dealer", "anonymous")
 
 REBUYS = {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_fee": 500, "rebuy_chips": 10000,
           "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000}
-STAFF = {"director": ("dir", "Director"), "floor": ("floor", "Floor"), "cashier": ("cash", "Cashier"), "dealer": ("deal", "Dealer")}
 
 
 @pytest.fixture(scope="module")
@@ -96,30 +95,25 @@ def made(module_db) -> dict:
     """The room every request of the matrix meets, made once for the module (module_db; each test's own changes
     are rolled back after it): the staff, a structure, a tournament with re-buys and add-ons, entry 1 with its
     receipt, a screen link, table 1 (which commits draw 1), and a second player's seat request."""
-    staff = {role: make_user(*user) for role, user in STAFF.items()}
-    director, cashier = staff["director"], staff["cashier"]
-    template = setup.save_structure_template(BASIC_SPEC, actor=director)
-    t = setup.create_tournament(tournament_data(), actor=director, template=template)
-    t = setup.update_tournament(t, actor=director, data=REBUYS)
+    made = make_base()
+    director, cashier, floor = (User.objects.get(pk=made[role]) for role in ("director", "cashier", "floor"))
+    t = setup.update_tournament(Tournament.objects.get(pk=made["tournament"]), actor=director, data=REBUYS)
     player = services.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
     second = services.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2),
                                     nickname="Ace")
     services.register_entry(t, actor=cashier, player=player, document=id_doc())
     display = services.create_display_token(t, actor=director, label="Lobby TV 1")
     table_setup.open_table(t, actor=director, number=1, seats=9)  # also commits draw 1
-    seats.set_seat_request(t, actor=staff["floor"], player=second, accessible=True)
-    return {**{role: user.pk for role, user in staff.items()}, "template": template.pk, "tournament": t.pk,
-            "player2": second.pk, "display": display.pk}
+    seats.set_seat_request(t, actor=floor, player=second, accessible=True)
+    return {**made, "player2": second.pk, "display": display.pk}
 
 
 @pytest.fixture
 def world(made, db) -> dict:
     """The made room's rows, read afresh for each test."""
     cache.clear()  # the public endpoints' throttle counts in the cache
-    users = {user.pk: user for user in User.objects.filter(pk__in=[made[role] for role in STAFF])}
-    return {**{role: users[made[role]] for role in STAFF}, "anonymous": None,
-            "template": Structure.objects.get(pk=made["template"]), "tournament": Tournament.objects.get(pk=made["tournament"]),
-            "player2": Player.objects.get(pk=made["player2"]), "display": DisplayToken.objects.get(pk=made["display"])}
+    return {**read_base(made), "player2": Player.objects.get(pk=made["player2"]),
+            "display": DisplayToken.objects.get(pk=made["display"])}
 
 
 @pytest.mark.parametrize("role", ROLES)
