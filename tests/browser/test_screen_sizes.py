@@ -367,7 +367,8 @@ SCREENS = [
     Screen("lobby_late_en", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True, locale="en"),
     Screen("lobby_touch_sound", lambda room: lobby_url(room) + "?sound=1", TV_SIZES, first_level, "#live.live", SOUND_ASKS,
            no_scroll=True, touch=True),
-    Screen("lobby_winner", lobby_url, TV_SIZES, winner, "#lobby-results li", no_scroll=True),
+    # Ready once the socket's snapshot came (it draws the results again, and fits the names a frame later).
+    Screen("lobby_winner", lobby_url, TV_SIZES, winner, "body:has(#live.live) #lobby-results li", no_scroll=True),
     Screen("draws", lambda room: f"/s/{room.tournament.pk}/draws/", PHONE_SIZES),
     Screen("draw", draw_url, PHONE_SIZES),
     Screen("seat_search", lambda room: f"/s/{room.tournament.pk}/", PHONE_SIZES),
