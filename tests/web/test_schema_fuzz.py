@@ -7,14 +7,17 @@ the documented content type and headers, a body that matches the documented seri
 input refused, a missing required header refused, an undocumented method answered 405. The
 tournament it runs against is a real one: a structure, two tables, six entries seated by the start
 draw, a display screen and the clock running; path parameters are drawn partly from its real
-numbers, so requests reach the views' rules and not only their 404s.
+numbers, so requests reach the views' rules and not only their 404s. It is built once per module on
+each worker, token included (`room`), and each test meets it as built (`seeded`).
 
 Not checked: that every request the schema allows succeeds (positive_data_acceptance). The house's
 rules and references to objects that do not exist are refused with a documented 400 that a schema
 cannot express (an unknown time zone, a template id that is not there, a wrong password).
 
-Bounded for CI (about a minute of CPU): FUZZ_EXAMPLES examples per operation (default 6) beside the
-schema's examples and the coverage cases; raise it by hand for a deeper run.
+Bounded for CI: FUZZ_EXAMPLES examples per operation (default 6) beside the schema's examples and the
+coverage cases, some 9,200 requests in all, about 100 s on one core and nearly all of it the requests
+themselves (each through the middleware, the token, the role and the Idempotency-Key's claim); raise it
+by hand for a deeper run.
 
 One answer every run: CI draws the same requests every time and they meet the same database, whatever
 the order of the tests and the ids the database (SQLite or PostgreSQL) handed out before:
@@ -27,7 +30,10 @@ the order of the tests and the ids the database (SQLite or PostgreSQL) handed ou
 - every object of the seeded tournament has the same id on every run: before anything is created, each
   table's next id is set to FIXED_ID (`fixed_ids`; PostgreSQL's sequences do not roll back with a test,
   so its ids otherwise depend on the tests before), and the real ids the requests name follow from them;
-- the draws' seeds and the tokens come from a seeded random source instead of `secrets`.
+- the draws' seeds and the tokens come from a seeded random source instead of `secrets`;
+- every test meets the seeded tournament as it was built, whichever of this module's tests ran before it
+  on its worker: it runs in a savepoint of the module's transaction, and the sequences (PostgreSQL's),
+  the random source, the clock's times and the cache are put back before it (`seeded`).
 FUZZ_LOG=<file> appends each request drawn and the status of its answer, one JSON line each: two runs
 that give the same file met the same cases. The schema's integer bounds are the database's (Django's
 limits per backend), so a run on SQLite and one on PostgreSQL differ in those boundary values.
@@ -47,6 +53,9 @@ import json
 import os
 import random
 import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from unittest import mock
 
 import pytest
@@ -54,9 +63,10 @@ import schemathesis
 from django.apps import apps
 from django.core import signals
 from django.core.cache import cache
-from django.db import close_old_connections, connection
-from django.db.models import AutoField
-from django.test import Client
+from django.db import close_old_connections, connection, transaction
+from django.db.models import AutoField, F
+from django.test import Client, override_settings
+from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import providers
@@ -66,12 +76,13 @@ from schemathesis.core.failures import AcceptedNegativeData
 from schemathesis.core.parameters import ParameterLocation
 
 from clock import services as clock_services
+from clock.models import ClockState
 from config.wsgi import application
 from tables import draws
 from tables import setup as table_setup
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import BASIC_SPEC, PASSWORD, make_user, tournament_data
 from tests.tables.test_seating_services import register
-from tournament import services
+from tournament import services, setup
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 LOG = os.environ.get("FUZZ_LOG")  # a file: each request drawn and its answer's status, one JSON line each
@@ -147,35 +158,57 @@ def after_call(context, case, response):
         log.write(json.dumps(line, sort_keys=True, default=repr) + "\n")
 
 
-@pytest.fixture
-def fixed_ids(db):
+@contextmanager
+def fixed_ids():
     """Every table's next id is FIXED_ID (or the one after its highest id, if that is above), so the seeded
     tournament's objects have the same ids whatever the database handed out before: on PostgreSQL a
     rolled-back test's ids are gone for good (sequences are not transactional), so a run's ids depend on the
-    tests before it. SQLite keeps the last id in sqlite_sequence, which rolls back with the test; PostgreSQL's
+    tests before it. A few queries for all the tables. Gives PostgreSQL's sequences, by table (none on
+    SQLite, which keeps the last id in sqlite_sequence: that rolls back with the transaction). PostgreSQL's
     sequences are put back as they were afterwards, so later tests see the ids they would have seen."""
     quote = connection.ops.quote_name
-    restore = []
+    tables = {model._meta.db_table: model._meta.pk.column for model in apps.get_models(include_auto_created=True)
+              if model._meta.managed and isinstance(model._meta.pk, AutoField)}
     with connection.cursor() as cursor:
-        for model in apps.get_models(include_auto_created=True):
-            if not model._meta.managed or not isinstance(model._meta.pk, AutoField):
-                continue
-            table, column = model._meta.db_table, model._meta.pk.column
-            cursor.execute(f"SELECT MAX({quote(column)}) FROM {quote(table)}")
-            start = max(FIXED_ID, (cursor.fetchone()[0] or 0) + 1)
-            if connection.vendor == "postgresql":
-                cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [quote(table), column])
-                (name,) = cursor.fetchone()
-                cursor.execute(f"SELECT last_value, is_called FROM {name}")  # the name comes quoted as needed
-                restore.append((name, *cursor.fetchone()))
-                cursor.execute("SELECT setval(%s, %s, false)", [name, start])
-            else:
-                cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
-                cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, start - 1])
-    yield
+        cursor.execute(" UNION ALL ".join(f"SELECT %s, MAX({quote(column)}) FROM {quote(table)}" for table, column in tables.items()),
+                       list(tables))
+        starts = {table: max(FIXED_ID, (top or 0) + 1) for table, top in cursor.fetchall()}
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT t.name, pg_get_serial_sequence(t.quoted, t.col)"
+                           " FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(name, quoted, col)",
+                           [list(tables), [quote(table) for table in tables], list(tables.values())])
+            sequences = dict(cursor.fetchall())  # each name comes quoted as needed
+        else:
+            sequences = {}
+            cursor.executemany("DELETE FROM sqlite_sequence WHERE name = %s", [[table] for table in starts])
+            cursor.executemany("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)",
+                               [[table, start - 1] for table, start in starts.items()])
+    before = sequences_now(list(sequences.values()))
+    set_sequences([(name, starts[table], False) for table, name in sequences.items()])
+    try:
+        yield sequences
+    finally:
+        set_sequences(before)
+
+
+def sequences_now(names: list[str]) -> list[tuple[str, int, bool]]:
+    """Where each of these PostgreSQL sequences stands, (name, last_value, is_called) as setval takes them:
+    one query."""
+    if not names:
+        return []
     with connection.cursor() as cursor:
-        for name, last_value, is_called in restore:
-            cursor.execute("SELECT setval(%s, %s, %s)", [name, last_value, is_called])
+        cursor.execute(" UNION ALL ".join(f"SELECT %s, last_value, is_called FROM {name}" for name in names), names)
+        return cursor.fetchall()
+
+
+def set_sequences(states: list[tuple[str, int, bool]]) -> None:
+    """Each PostgreSQL sequence named set to its (value, is_called): one query."""
+    if not states:
+        return
+    names, values, called = (list(column) for column in zip(*states, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT setval(s.name::regclass, s.value, s.called)"
+                       " FROM unnest(%s::text[], %s::bigint[], %s::boolean[]) AS s(name, value, called)", [names, values, called])
 
 
 @pytest.fixture
@@ -191,43 +224,91 @@ def no_local_constants(monkeypatch):
     providers.CONSTANTS_CACHE.cache.clear()
 
 
-@pytest.fixture
-def fixed_chance():
+@contextmanager
+def fixed_chance(chance: random.Random):
     """The draws' seeds and every token from a seeded random source, not `secrets`: the start draw seats the
     same players at the same seats on every run, and a request that draws again draws the same."""
-    chance = random.Random(2026)
     with mock.patch.object(draws.secrets, "token_bytes", lambda n=None: chance.randbytes(32 if n is None else n)):
         yield
 
 
+@contextmanager
+def rolled_back():
+    """A transaction rolled back at its end."""
+    with transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+@dataclass(frozen=True)
+class Room:
+    """The seeded state as the module's transaction holds it, and what each test puts back to meet it afresh."""
+    tournament: int
+    token: str  # the director's API token
+    seeded_at: datetime
+    sequences: list  # PostgreSQL's sequences as the seeding left them: (name, last_value, is_called)
+    chance: random.Random
+    chance_state: tuple  # the random source as the seeding left it
+
+
+@pytest.fixture(scope="module")
+def room(django_db_setup, django_db_blocker):
+    """A tournament in play, built once per module (per worker): two tables, six entries seated by the start
+    draw, a screen, the clock running, and the director's token, asked for as a tablet asks (POST
+    /api/auth/token/ with the password). It lives in a transaction open for the module's tests and rolled
+    back after them; each test runs in a savepoint inside it (pytest-django's `db`), so what a test writes is
+    gone before the next one (`seeded`). The users get the fast password hasher of tests/conftest.py here too:
+    its per-test settings do not reach a module's fixture."""
+    chance = random.Random(2026)
+    with (django_db_blocker.unblock(), rolled_back(), fixed_ids() as sequences,
+          override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])):
+        with fixed_chance(chance):
+            director, cashier = make_user("dir", "Director"), make_user("cash", "Cashier")
+            template = setup.save_structure_template(BASIC_SPEC, actor=director)
+            tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
+            for number in (1, 2):
+                table_setup.open_table(tournament, actor=director, number=number, seats=9)
+            entries = register(cashier, tournament, 6)
+            draws.draw_start(tournament, actor=director)
+            display = services.create_display_token(tournament, actor=director, label="Lobby TV")
+            clock_services.start_clock(tournament, actor=director)
+            assert tournament.pk == FIXED_ID, f"a row of the database has an id of {FIXED_ID} or more: the ids would vary (fixed_ids)"
+            cache.clear()  # the public throttle and the login lockout count in the cache
+            answer = Client().post("/api/auth/token/", {"username": director.username, "password": PASSWORD},
+                                   content_type="application/json")
+            assert answer.status_code == 200, answer.content
+        KNOWN.update({
+            "id": [tournament.pk, template.pk],
+            "number": [1, 2, 3, 6],
+            "display_id": [display.pk],
+            "player_id": [entries[0].player_id],
+        })
+        yield Room(tournament=tournament.pk, token=answer.json()["token"], seeded_at=timezone.now(),
+                   sequences=sequences_now(list(sequences.values())), chance=chance, chance_state=chance.getstate())
+        KNOWN.clear()
+
+
 @pytest.fixture
-def seeded(fixed_ids, fixed_chance, no_local_constants, director, cashier, template, tournament):
-    """A tournament in play: two tables, six entries seated by the start draw, a screen, the clock running."""
-    for number in (1, 2):
-        table_setup.open_table(tournament, actor=director, number=number, seats=9)
-    entries = register(cashier, tournament, 6)
-    draws.draw_start(tournament, actor=director)
-    display = services.create_display_token(tournament, actor=director, label="Lobby TV")
-    clock_services.start_clock(tournament, actor=director)
-    assert tournament.pk == FIXED_ID, f"a row of the database has an id of {FIXED_ID} or more: the ids would vary (fixed_ids)"
-    KNOWN.clear()
-    KNOWN.update({
-        "id": [tournament.pk, template.pk],
-        "number": [1, 2, 3, 6],
-        "display_id": [display.pk],
-        "player_id": [entries[0].player_id],
-    })
-    cache.clear()  # the public throttle and the login lockout count in the cache
-    yield tournament
-    KNOWN.clear()
+def seeded(room, db, no_local_constants):
+    """The room as it was seeded, for this test: its rows as the savepoint holds them; PostgreSQL's sequences
+    (which no rollback puts back) and the random source where the seeding left them; the clock's times moved
+    on by the time since the seeding, so it runs as if started just before this test; the cache empty."""
+    set_sequences(room.sequences)
+    since = timezone.now() - room.seeded_at
+    ClockState.objects.filter(tournament_id=room.tournament).update(
+        **{field: F(field) + since for field in ("started_at", "paused_at", "announced_until", "next_due_at")})
+    room.chance.setstate(room.chance_state)
+    cache.clear()
+    with fixed_chance(room.chance):
+        yield room
     cache.clear()
 
 
 @pytest.fixture
-def keep_connection(seeded, director_token):
+def keep_connection(seeded):
     """Django's WSGI handler closes the database connection after each request, which would end the
-    test's transaction; django.test.Client unhooks the same signal around its own requests (so this
-    comes after the fixtures that use it)."""
+    module's transaction and the test's savepoint; django.test.Client unhooks the same signal around its
+    own requests (the login of `room`)."""
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     yield
@@ -236,28 +317,14 @@ def keep_connection(seeded, director_token):
 
 
 @pytest.fixture
-def director_token(director) -> str:
-    """The director's token, asked for as a tablet asks: POST /api/auth/token/ with the password."""
-    answer = Client().post("/api/auth/token/", {"username": director.username, "password": PASSWORD},
-                           content_type="application/json")
-    assert answer.status_code == 200, answer.content
-    return answer.json()["token"]
-
-
-@pytest.fixture
 def presses():
     """The number that makes each request's Idempotency-Key its own: the same on every run (not a uuid)."""
     return itertools.count(1)
 
 
-@pytest.fixture
-def director(fixed_ids):
-    return make_user("dir", "Director")
-
-
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_operation_answers_as_documented(case, seeded, director_token, keep_connection, presses):
+def test_every_operation_answers_as_documented(case, seeded, keep_connection, presses):
     key = (case.headers or {}).get("Idempotency-Key")
     if isinstance(key, str) and re.fullmatch(r"[!-~]{1,200}", key):
         # One key per press (web/idempotency.py): a valid key the generator happens to repeat for another
@@ -265,5 +332,5 @@ def test_every_operation_answers_as_documented(case, seeded, director_token, kee
         case.headers["Idempotency-Key"] = f"{key}-{next(presses)}"
     # Every check but positive_data_acceptance: a request the schema allows may still break a rule of the
     # house or name an object that does not exist (a 400 with the fields, documented as such).
-    case.call_and_validate(headers={"Authorization": f"Token {director_token}"},
+    case.call_and_validate(headers={"Authorization": f"Token {seeded.token}"},
                            excluded_checks=[checks.positive_data_acceptance])
