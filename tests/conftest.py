@@ -162,22 +162,22 @@ def read_base(made: dict) -> dict:
 
 @pytest.fixture
 def director(db):
-    return make_user("dir", "Director")
+    return make_user(*STAFF["director"])
 
 
 @pytest.fixture
 def floor(db):
-    return make_user("floor", "Floor")
+    return make_user(*STAFF["floor"])
 
 
 @pytest.fixture
 def cashier(db):
-    return make_user("cash", "Cashier")
+    return make_user(*STAFF["cashier"])
 
 
 @pytest.fixture
 def dealer(db):
-    return make_user("deal", "Dealer")
+    return make_user(*STAFF["dealer"])
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from payouts.models import Deal, Payment
 from tables import busts, color_ups, draws, handforhand, hands, house_rules, moves, penalties, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import ChipRace, ColorUp, Move, Seat, Table
-from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tests.conftest import BASIC_SPEC, STAFF, id_doc, make_user, tournament_data
 from tests.payouts.test_payments import signature
 from tests.tables.test_balancing_house_rules import check_invariants as check_seating
 from tournament import services, setup
@@ -483,8 +483,7 @@ def check_night(t) -> None:
 
 
 def staff() -> dict:
-    return {"director": make_user("dir", "Director"), "floor": make_user("floor", "Floor"),
-            "cashier": make_user("cash", "Cashier"), "dealer": make_user("deal", "Dealer")}
+    return {role: make_user(*user) for role, user in STAFF.items()}
 
 
 def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, settings]:

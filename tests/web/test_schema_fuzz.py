@@ -63,7 +63,7 @@ import schemathesis
 from django.apps import apps
 from django.core import signals
 from django.core.cache import cache
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, connection
 from django.db.models import AutoField, F
 from django.test import Client, override_settings
 from django.utils import timezone
@@ -80,7 +80,7 @@ from clock.models import ClockState
 from config.wsgi import application
 from tables import draws
 from tables import setup as table_setup
-from tests.conftest import BASIC_SPEC, PASSWORD, make_user, tournament_data
+from tests.conftest import BASIC_SPEC, PASSWORD, STAFF, make_user, tournament_data
 from tests.tables.test_seating_services import register
 from tournament import services, setup
 
@@ -232,14 +232,6 @@ def fixed_chance(chance: random.Random):
         yield
 
 
-@contextmanager
-def rolled_back():
-    """A transaction rolled back at its end."""
-    with transaction.atomic():
-        yield
-        transaction.set_rollback(True)
-
-
 @dataclass(frozen=True)
 class Room:
     """The seeded state as the module's transaction holds it, and what each test puts back to meet it afresh."""
@@ -252,18 +244,17 @@ class Room:
 
 
 @pytest.fixture(scope="module")
-def room(django_db_setup, django_db_blocker):
+def room(module_db):
     """A tournament in play, built once per module (per worker): two tables, six entries seated by the start
     draw, a screen, the clock running, and the director's token, asked for as a tablet asks (POST
-    /api/auth/token/ with the password). It lives in a transaction open for the module's tests and rolled
-    back after them; each test runs in a savepoint inside it (pytest-django's `db`), so what a test writes is
-    gone before the next one (`seeded`). The users get the fast password hasher of tests/conftest.py here too:
+    /api/auth/token/ with the password). It lives in module_db's transaction (tests/conftest.py), open for the
+    module's tests and rolled back after them; each test runs in a savepoint inside it (pytest-django's `db`), so
+    what a test writes is gone before the next one (`seeded`). The users get the fast password hasher of tests/conftest.py here too:
     its per-test settings do not reach a module's fixture."""
     chance = random.Random(2026)
-    with (django_db_blocker.unblock(), rolled_back(), fixed_ids() as sequences,
-          override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])):
+    with (fixed_ids() as sequences, override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])):
         with fixed_chance(chance):
-            director, cashier = make_user("dir", "Director"), make_user("cash", "Cashier")
+            director, cashier = make_user(*STAFF["director"]), make_user(*STAFF["cashier"])
             template = setup.save_structure_template(BASIC_SPEC, actor=director)
             tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
             for number in (1, 2):
