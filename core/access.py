@@ -126,6 +126,10 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-table-race": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # the sheet names the table's players
     "api-table-race-confirm": {"POST": AT_THE_TABLE},
     "api-table-race-cards": {"POST": AT_THE_TABLE},
+    "api-table-counts": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # the table's players and their counts
+    "api-entry-count": {"POST": FLOOR_ONLY},
+    "api-counts": {"GET": FLOOR_ONLY},  # every stack with names, each table's check
+    "api-public-counts": {"GET": PUBLIC},  # while the house setting shows counts in public
     "api-penalties": {"GET": FLOOR_ONLY, "POST": FLOOR_ONLY},
     "api-penalty-cancel": {"POST": FLOOR_ONLY},
     "api-payouts": {"GET": EVERY_ROLE},

@@ -30,6 +30,8 @@ SEATING = (FLOOR,)  # draws after the start, seat corrections, the button, speci
 MOVING = (FLOOR,)  # move slips: confirm, cancel, balance now
 PENALTIES = (FLOOR,)  # give and cancel penalties (TDA 51): the floor's call, never a dealer's
 PAY = (CASHIER,)  # pay a prize (a second ID check, a signature) and void a payment
+COUNTING = (DEALER, FLOOR)  # a table's chip counts, entered at once (a Dealer only at its own table)
+COUNT_ONE = (FLOOR,)  # one player's chip count, wherever he sits
 DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject a proposal; the director approves
 
 

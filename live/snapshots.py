@@ -8,7 +8,7 @@ from clock.timeline import Anchor
 from core import memory
 from core.broadcast import serialize_event
 from payouts.selectors import final_results, payout_state
-from tables import selectors
+from tables import count_selectors, selectors
 from tables.read_models import tables_overview
 from tables.selectors import pending_commitment
 from tournament.models import AuditEvent, Entry, Tournament
@@ -68,6 +68,8 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "clock": selectors.with_color_ups(tournament, clock_snapshot(tournament)),
         "next_draw": pending_commitment(tournament),
         "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
+        # The chip leaders, with names, while the house shows counts in public (tables/count_selectors.py).
+        "leaders": count_selectors.leaders(tournament, stats) if count_selectors.public(tournament) else None,
     }
 
 

@@ -214,6 +214,8 @@ class HouseRules(NeverDeleteModel):
         ("added", _("Added to play")), ("from_raced", _("Taken from the chips raced"))), default="added")
     race_protected_first = models.BooleanField(
         _("a player who would be raced out gets the chip before the race and does not race"), default=False)
+    public_chip_counts = models.BooleanField(
+        _("chip counts shown in public (the lobby's chip leaders, the players' chip-count page)"), default=True)
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
@@ -432,3 +434,32 @@ class Penalty(NeverDeleteModel):
             models.CheckConstraint(condition=Q(kind="rounds", rounds__gte=1, rounds__lte=4)
                                    | (~Q(kind="rounds") & Q(rounds__isnull=True)), name="penalty_rounds_1_4"),
         ]
+
+
+class ChipCount(NeverDeleteModel):
+    """A player's stack as counted (tables/chip_counts.py): a table's counts entered at once on its tablet or the
+    map, or one player's count entered by the floor. Never deleted: a new count makes the last one history
+    (`current` off), so a player's current count is one row, and the lobby's leaders one indexed read."""
+
+    class Source(models.TextChoices):
+        TABLE = "table", _("The table's counts")
+        PLAYER = "player", _("One player's count")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="chip_counts")
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="chip_counts")
+    table_number = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    chips = models.PositiveBigIntegerField()
+    source = models.CharField(max_length=6, choices=Source.choices)
+    current = models.BooleanField(default=True)
+    counted_at = models.DateTimeField()
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+")
+    counted_by_label = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["entry"], condition=Q(current=True), name="chip_count_one_current"),
+            models.CheckConstraint(condition=Q(chips__gte=0), name="chip_count_not_negative"),
+        ]
+        indexes = [models.Index(fields=["tournament", "current", "-chips"], name="chip_count_leaders_idx")]

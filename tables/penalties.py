@@ -16,9 +16,10 @@ from tournament.models import Entry, Tournament
 
 from . import missed_hands as mh
 from .models import Penalty, Seat
-from .selectors import live_seats
+from .selectors import live_seats, seated_entry
 
 MAX_REASON = Penalty._meta.get_field("reason").max_length
+NOT_SEATED = gettext_lazy("Entry #%(number)s has no seat in play: only a seated player gets a penalty.")
 REASON_MISSING = gettext_lazy("Say why: the reason is written on the penalty.")
 
 
@@ -39,15 +40,7 @@ def _offender(t: Tournament, entry_number: int | None, table: int | None, seat: 
             raise ServiceError(_("Nobody sits at table %(table)s seat %(seat)s.") % {"table": table, "seat": seat},
                                code="empty_seat", status=409)
         return held.entry, held
-    entry = Entry.objects.select_related("player").filter(tournament=t, number=entry_number).first()
-    if entry is None:
-        raise ServiceError(_("There is no entry #%(number)s in this tournament.") % {"number": entry_number},
-                           code="not_found", status=404)
-    held = live_seats(t).select_related("table").filter(entry=entry).first()
-    if entry.status != Entry.Status.ACTIVE or held is None:
-        raise ServiceError(_("Entry #%(number)s has no seat in play: only a seated player gets a penalty.")
-                           % {"number": entry_number}, code="not_seated", status=409)
-    return entry, held
+    return seated_entry(t, entry_number, NOT_SEATED)
 
 
 @transaction.atomic

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clock import timeline as tl
 from clock.models import ClockState
 from clock.selectors import anchor_of, rows_of
+from core.errors import ServiceError
 from core.search import words_of
 from tournament.models import AuditEvent, Entry, Level, Player, Tournament
 
@@ -23,6 +25,19 @@ def reserved_seats(t: Tournament, table_ids: list[int]) -> list[tuple[int, int]]
     """Seats held for players on their way: the destinations of pending move slips."""
     return list(Move.objects.filter(tournament=t, status=Move.Status.PENDING, to_table_id__in=table_ids)
                 .values_list("to_table_id", "to_seat"))
+
+
+def seated_entry(t: Tournament, number: int, not_seated: str) -> tuple[Entry, Seat]:
+    """The entry of this number and the seat it holds in play (its table read with it); refused (404) when there is
+    no such entry, (409, `not_seated`: the message, with %(number)s) when it holds no seat in play."""
+    entry = Entry.objects.select_related("player").filter(tournament=t, number=number).first()
+    if entry is None:
+        raise ServiceError(_("There is no entry #%(number)s in this tournament.") % {"number": number},
+                           code="not_found", status=404)
+    held = live_seats(t).select_related("table").filter(entry=entry).first()
+    if entry.status != Entry.Status.ACTIVE or held is None:
+        raise ServiceError(str(not_seated) % {"number": number}, code="not_seated", status=409)
+    return entry, held
 
 
 def seat_of(entry: Entry) -> Seat | None:
@@ -114,7 +129,7 @@ def house_rules(t: Tournament) -> HouseRules:
 
 HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
                 "hand_for_hand_seconds", "hand_for_hand_ties", "race_rounding", "race_protection",
-                "race_protected_first")
+                "race_protected_first", "public_chip_counts")
 
 
 def house_rules_json(rules: HouseRules) -> dict:

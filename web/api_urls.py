@@ -5,7 +5,7 @@ from . import auth_api
 from .clock import api as clock_api
 from .payouts import api as payouts_api
 from .tables import api as tables_api
-from .tables import color_up_api, dealer_link_api, penalty_api, seating_api
+from .tables import color_up_api, count_api, dealer_link_api, penalty_api, seating_api
 from .tournament import api
 
 T = "tournaments/<id:pk>"
@@ -58,6 +58,10 @@ urlpatterns = [
     path(f"{T}/tables/<id:number>/race/", color_up_api.TableRaceView.as_view(), name="api-table-race"),
     path(f"{T}/tables/<id:number>/race/confirm/", color_up_api.TableRaceConfirmView.as_view(), name="api-table-race-confirm"),
     path(f"{T}/tables/<id:number>/race/cards/", color_up_api.TableRaceCardsView.as_view(), name="api-table-race-cards"),
+    path(f"{T}/tables/<id:number>/counts/", count_api.TableCountsView.as_view(), name="api-table-counts"),
+    path(f"{T}/entries/<id:number>/count/", count_api.EntryCountView.as_view(), name="api-entry-count"),
+    path(f"{T}/counts/", count_api.CountsView.as_view(), name="api-counts"),
+    path(f"public/{T}/counts/", count_api.PublicCountsView.as_view(), name="api-public-counts"),
     path(f"{T}/penalties/", penalty_api.PenaltiesView.as_view(), name="api-penalties"),
     path(f"{T}/penalties/<id:number>/cancel/", penalty_api.PenaltyCancelView.as_view(), name="api-penalty-cancel"),
     path(f"{T}/payouts/", payouts_api.PayoutsView.as_view(), name="api-payouts"),

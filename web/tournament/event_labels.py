@@ -83,6 +83,7 @@ def event_labels() -> dict[str, str]:
         "h4h.hand_called": _("Hand-for-hand: hand called"),
         "h4h.hand_complete": _("Hand-for-hand: hand complete"),
         "chips.found": _("Removed chips found"),
+        "chips.counted": _("Chips counted"),
         "penalty.given": _("Penalty given"),
         "penalty.cancelled": _("Penalty cancelled"),
     }

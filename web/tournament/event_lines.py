@@ -214,6 +214,11 @@ def _chips(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ == "chips.found":
         return _("Table %(table)s: removed chips found, exchanged for %(exchanged)s") % {
             **facts, "exchanged": p.get("exchanged", "–")}
+    if type_ == "chips.counted" and "entry" in p:
+        return _("Table %(table)s: %(who)s counted, %(total)s chips") % {**facts, "who": _who(p, names),
+                                                                          "total": p.get("total", "–")}
+    if type_ == "chips.counted":
+        return _("Table %(table)s: chips counted, %(total)s in all") % {**facts, "total": p.get("total", "–")}
     return _generic(label, p, names)
 
 
