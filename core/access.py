@@ -54,6 +54,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,
     "register": DESK, "player-create": DESK, "entries": DESK, "entry-detail": DESK, "receipt": DESK, "receipt-pdf": DESK,
     "events": FLOOR_ONLY, "floor-snapshot": FLOOR_ONLY, "color-up": FLOOR_ONLY, "color-up-sheets": FLOOR_ONLY,
+    "chip-counts": FLOOR_ONLY,  # every stack with names, each table's check, the room's difference
+    "public-counts": PUBLIC,  # the players' chip-count page, while the house rule shows counts in public
     "penalties": FLOOR_ONLY,  # give, list and cancel penalties (TDA 51)
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,

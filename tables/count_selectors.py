@@ -37,7 +37,7 @@ def _current(t: Tournament):
 def _stack(rank: int, row: ChipCount, big_blind: int) -> dict:
     return {"rank": rank, "entry": row.entry.number, "name": row.entry.player.display_name, "chips": row.chips,
             "big_blinds": cc.big_blinds(row.chips, big_blind), "table": row.table_number, "seat": row.seat,
-            "counted_at": row.counted_at}
+            "counted_at": row.counted_at.isoformat()}
 
 
 def leaders(t: Tournament, stats: dict | None = None) -> dict:
@@ -96,6 +96,7 @@ def room(t: Tournament) -> dict:
         "tables": [{"table": c.table, "players": c.players, "counted": c.counted, "total": c.total,
                     "missing": list(c.missing), "expected": c.expected, "difference": c.difference,
                     "flagged": c.flagged} for c in check.tables],
+        "off_by": abs(check.difference or 0),
         "stacks": stacks,
     }
 

@@ -13,6 +13,8 @@ var PENALTY_WARNING = gettext("Penalty #{number}: a warning to {name} (entry #{e
 var PENALTY_HANDS = gettext("Penalty #{number}: {name} (entry #{entry}, table {table} seat {seat}) sits out {hands} hands, dealt in and blinded off. The table's tablet shows it.");
 
 export const SAYS = {
+  // The floor's chip counts (templates/tables/chip_counts.html): the answer's entry and chips.
+  "count-one": {done: gettext("Entry #{entry}: {chips} chips counted.")},
   // An entry (templates/tournament/entry_detail.html); the numbers are the answer's (the entry's, the receipt's).
   "undo-bust": {confirm: gettext("Undo this bust? The player plays again and the places after it move."),
                 done: gettext("Entry #{number} plays again.")},

@@ -132,6 +132,39 @@ import * as Clock from "./clock.js";
     requestAnimationFrame(function () { finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
   }
   showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));
+  // The chip leaders (issue 25), while the house shows counts in public: the top stacks with names and big
+  // blinds, the average; on a TV they take the side column's place for LEADERS_SHOWN of every LEADERS_CYCLE ms.
+  // A screen whose link says ?leaders=1 shows them all the time (a festival's chip-count TV).
+  var LEADERS_CYCLE = 40000, LEADERS_SHOWN = 20000, leaders = null;
+  var leadersAlways = new URLSearchParams(location.search).get("leaders") === "1";
+  function showLeaders(l) {
+    leaders = l && l.top && l.top.length ? l : null;
+    var box = document.getElementById("lobby-leaders"), list = document.getElementById("lobby-leader-list");
+    list.textContent = "";
+    if (!leaders) { box.hidden = true; body.classList.remove("show-leaders"); return; }
+    list.style.setProperty("--rows", Math.max(leaders.top.length, 5));
+    leaders.top.forEach(function (r) {
+      var li = document.createElement("li"), rank = document.createElement("span"), who = document.createElement("span"),
+          chips = document.createElement("span"), bb = document.createElement("span");
+      rank.className = "pl"; rank.textContent = r.rank + ".";
+      who.className = "nm"; who.textContent = r.name; who.setAttribute("data-fit", "");
+      chips.className = "pz"; chips.textContent = Live.number(r.chips);
+      bb.className = "bb"; bb.textContent = r.big_blinds === null ? "" : Util.fmt(gettext("{n} BB"), {n: r.big_blinds.toLocaleString(document.documentElement.lang || undefined)});
+      li.append(rank, who, chips, bb);
+      list.appendChild(li);
+    });
+    document.getElementById("lobby-leaders-foot").textContent = Util.fmt(
+      gettext("Average {average} · {counted} of {left} players counted"),
+      {average: Live.number(leaders.average), counted: leaders.counted, left: leaders.players_left});
+    turnLeaders();
+  }
+  function turnLeaders() {
+    var on = !!leaders && !finalNow && (leadersAlways || Date.now() % LEADERS_CYCLE >= LEADERS_CYCLE - LEADERS_SHOWN);
+    document.getElementById("lobby-leaders").hidden = !on;
+    body.classList.toggle("show-leaders", on);
+  }
+  showLeaders(JSON.parse(document.getElementById("lobby-leaders-state").textContent));
+  setInterval(turnLeaders, 1000);
   function loadDraws() {
     fetch(drawsUrl, {cache: "no-store"}).then(function (r) { return r.json(); }).then(showDraws).catch(function () {});
   }
@@ -140,11 +173,12 @@ import * as Clock from "./clock.js";
     onStatus: function (up) { body.classList.toggle("is-offline", !up); },
     onSnapshot: function (s) {
       stats(s.stats); if (s.payouts) paid = s.payouts; showPaid(s.stats); view.set(s.clock); loadDraws(); handForHand(s.h4h);
-      showFinal(s.final);
+      showFinal(s.final); showLeaders(s.leaders);
     },
     onEvent: function (m) {
       stats(m.stats); showPaid(m.stats); if (m.clock) view.set(m.clock); if (m.draw) loadDraws(); if (m.h4h) handForHand(m.h4h);
-      if (m.type && m.type.indexOf("colorup.") === 0) conn.refresh();  // the breaks' color-ups come with a snapshot
+      // The breaks' color-ups, new chip counts and the house rules' public counts come with a snapshot.
+      if (m.type && (m.type.indexOf("colorup.") === 0 || m.type === "chips.counted" || m.type === "house_rules.changed")) conn.refresh();
       // The end, or its undoing, comes with a snapshot: the last bust, a deal that stops play, any change after it.
       else if (finalNow || m.type === "deal.approved" || (m.stats && m.stats.players_left <= 1)) conn.refresh();
     },

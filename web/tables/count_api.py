@@ -52,6 +52,7 @@ RoomSerializer = inline_serializer("CountsRoom", {
     "not_counted": serializers.IntegerField(help_text="Players in play with no count since they sat down."),
     "difference": serializers.IntegerField(allow_null=True, help_text=(
         "counted_total - chips_in_play once every player is counted; null before.")),
+    "off_by": serializers.IntegerField(help_text="The difference without its sign (0 before every player is counted)."),
     "flagged": serializers.ListField(child=serializers.IntegerField(), help_text="The tables flagged."),
     "tables": serializers.ListField(child=serializers.JSONField(), help_text=(
         "Each table: table, players, counted, total, missing (seats), expected (what it must hold, known when "

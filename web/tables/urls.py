@@ -3,7 +3,7 @@ cards, penalties, and the public seat and draw pages. These URLs only read (page
 every change the screens make goes through the JSON API (web/api_urls.py)."""
 from django.urls import path
 
-from . import penalty_views, views
+from . import count_views, penalty_views, views
 
 urlpatterns = [
     path("t/<id:pk>/tables/", views.tables_page, name="tables"),
@@ -20,12 +20,15 @@ urlpatterns = [
     path("t/<id:pk>/color-up/sheets/", views.color_up_sheets, name="color-up-sheets"),
     # Give and cancel penalties (TDA 51): the page; its forms send to the JSON API.
     path("t/<id:pk>/penalties/", penalty_views.penalties_page, name="penalties"),
+    # Chip counts (issue 25): the floor's page; its form sends to the JSON API.
+    path("t/<id:pk>/counts/", count_views.chip_counts_page, name="chip-counts"),
     path("t/<id:pk>/seat-cards/", views.seat_cards_all, name="seat-cards"),
     path("t/<id:pk>/seat-cards/<id:number>/", views.seat_card, name="seat-card"),
     # Public: the player's phone and the room's check of the draws (names, tables and seats only).
     path("s/<id:pk>/", views.seat_search, name="seat-search"),
     path("s/<id:pk>/<id:number>/", views.seat_page, name="seat-page"),
     path("s/<id:pk>/<id:number>.json", views.seat_json, name="seat-json"),
+    path("s/<id:pk>/counts/", count_views.public_counts, name="public-counts"),
     path("s/<id:pk>/draws/", views.draw_list, name="draw-list"),
     path("s/<id:pk>/draws.json", views.draws_json, name="draws-json"),
     path("s/<id:pk>/draws/<id:number>/", views.draw_detail, name="draw-detail"),

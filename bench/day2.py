@@ -1,0 +1,108 @@
+"""Chip counts at festival scale (issue 25): 10,000 players over 1,112 tables of 9, every table's counts entered at
+once through the service (as the dealer tablets do), then the reads: the lobby's chip leaders, the players' public
+list with a search, the floor's check of the room.
+
+Run by hand against PostgreSQL (it creates and drops its own database, test_bench_day2_<pid>):
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/day2.py [N]
+The entries and tables are bulk-created and drawn (bench/seating.py's populate); the counts go through
+tables.counting.record_table_counts, one transaction per table. The reads are run with N and with N/10 counts:
+the number of queries must be the same (constant, whatever the field). The Day 2 redraw of bagged players is
+added here when the end of a day is built (issue 25, points 2 to 4).
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+
+def main(n: int) -> None:
+    from bench.common import in_own_database
+
+    in_own_database("day2", run, n)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def timed(fn, *args, **kwargs) -> tuple[float, int, object]:
+    """(ms, queries, result) of the best of three runs."""
+    best = None
+    for _ in range(3):
+        with CaptureQueriesContext(connection) as queries:
+            tic = time.perf_counter()
+            result = fn(*args, **kwargs)
+            ms = (time.perf_counter() - tic) * 1000
+        if best is None or ms < best[0]:
+            best = (ms, len(queries), result)
+    return best
+
+
+def reads(t, label: str) -> dict[str, int]:
+    from tables import count_selectors
+
+    out = {}
+    for name, fn, args in (("leaders", count_selectors.leaders, ()), ("public list, first 200", count_selectors.every_stack,
+                                                                         ("", count_selectors.PUBLIC_LIMIT)),
+                           ("public search", count_selectors.every_stack, ("P12", count_selectors.PUBLIC_LIMIT)),
+                           ("room check", count_selectors.room, ())):
+        ms, queries, _result = timed(fn, t, *args)
+        out[name] = queries
+        print(f"  {label:>14}: {name:<24} {ms:7.1f} ms  {queries:3d} queries")
+    return out
+
+
+def run(n: int) -> None:
+    from django.contrib.auth.models import Group, User
+
+    from bench.seating import populate
+    from tables import counting, draws
+    from tables.models import Table
+    from tables.selectors import live_seats
+
+    director, t, count = populate(n)
+    draws.draw_start(t, actor=director)
+    floor = User.objects.create_user("bench-floor")
+    floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
+    print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9")
+    rng = random.Random(25)
+    seated: dict[int, dict[int, int]] = {}
+    for table_id, seat in live_seats(t).values_list("table_id", "seat"):
+        seated.setdefault(table_id, {})[seat] = rng.randrange(0, 80_000)
+    tables = list(Table.objects.filter(pk__in=list(seated)).order_by("number"))
+    tenth = max(1, len(tables) // 10)
+    ms = []
+    measured: dict[str, dict[str, int]] = {}
+    for i, table in enumerate(tables):
+        tic = time.perf_counter()
+        counting.record_table_counts(table, actor=floor, counts=seated[table.pk])
+        ms.append((time.perf_counter() - tic) * 1000)
+        if i + 1 == tenth:
+            measured["a tenth counted"] = reads(t, "a tenth counted")
+    print(f"a table's counts entered ({len(ms)} tables): p50 {statistics.median(ms):.1f} ms, p99 {pct(ms, 0.99):.1f} ms, "
+          f"max {max(ms):.1f} ms")
+    measured["all counted"] = reads(t, "all counted")
+    same = measured["a tenth counted"] == measured["all counted"]
+    print(f"queries the same with {n // 10:,} and {n:,} counts: {'yes' if same else 'NO'}")
+    if not same:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)

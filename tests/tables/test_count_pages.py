@@ -1,0 +1,53 @@
+"""The chip counts' pages (issue 25): the floor's page (the room's difference, each table's check with the seats not
+counted and what the last table must hold, every stack with who counted it), only for the floor and the director; the
+players' public page, searchable, gone while the house rule hides counts."""
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tables import counting, house_rules
+from tables.models import Table
+from tests.tables.test_counting import even
+from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+
+
+def page_as(user, path: str):
+    browser = Client()
+    if user is not None:
+        browser.force_login(user)
+    return browser.get(path)
+
+
+@pytest.mark.django_db
+def test_the_floor_sees_the_difference_and_the_table_left_to_count(room, floor, cashier, dealer):  # noqa: F811
+    t = room
+    counts = even(t, 1)
+    counts[min(counts)] = 20_500
+    counting.record_table_counts(Table.objects.get(tournament=t, number=1), actor=floor, counts=counts)
+    answer = page_as(floor, f"/t/{t.pk}/counts/")
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert "6 players not counted yet" in html and 'id="cc-table-2" class="cc-flagged"' in html
+    assert "must hold 119,500; counted so far: 0" in html  # 240,000 in play less table 1's 120,500
+    assert html.count("20,500") >= 1 and floor.username in html
+    counting.record_table_counts(Table.objects.get(tournament=t, number=2), actor=floor, counts=even(t, 2))
+    html = page_as(floor, f"/t/{t.pk}/counts/").content.decode()
+    assert "500 more than in play: recount" in html and "cc-flagged" not in html
+    assert "−500" not in html
+    for user in (cashier, dealer, None):
+        assert page_as(user, f"/t/{t.pk}/counts/").status_code in (302, 403)
+
+
+@pytest.mark.django_db
+def test_the_players_page_lists_and_finds_every_count_while_the_house_allows(room, floor, director):  # noqa: F811
+    t = room
+    counting.record_table_counts(Table.objects.get(tournament=t, number=1), actor=floor, counts=even(t, 1))
+    empty = page_as(None, f"/s/{t.pk}/counts/")
+    assert empty.status_code == 200 and empty.content.decode().count("<tr>") == 7  # the head and six stacks
+    name = at_table(t, 1)[0].player.display_name
+    found = page_as(None, f"/s/{t.pk}/counts/?q={name.split()[0]}").content.decode()
+    assert name in found and found.count("<tr>") == 2
+    assert 'id="not-found"' in page_as(None, f"/s/{t.pk}/counts/?q=nobody").content.decode()
+    house_rules.set_house_rules(t, actor=director, data={"public_chip_counts": False})
+    assert page_as(None, f"/s/{t.pk}/counts/").status_code == 404

@@ -1,0 +1,45 @@
+"""The chip counts' pages (issue 25): the floor's page (every stack with who counted it and when, each table's check,
+the room's difference from the chips in play, one player's count entered through the JSON API) and the players'
+public chip-count page, searchable, while the house rule shows counts in public. The pages only read."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from tables import count_selectors
+from tournament.models import Tournament
+from tournament.stats import tournament_stats
+from web.access import page
+from web.caching import versioned
+from web.tournament.views import in_venue_time
+
+
+def _times(stacks: list[dict]) -> list[dict]:
+    """Each stack's counted_at as an aware datetime: the template shows it in the venue's zone."""
+    return [{**row, "counted_at": datetime.fromisoformat(row["counted_at"])} for row in stacks]
+
+
+@page("chip-counts")
+@in_venue_time
+def chip_counts_page(request, tournament: Tournament):
+    room = count_selectors.room(tournament)
+    return render(request, "tables/chip_counts.html", {
+        "t": tournament, "room": room, "stacks": _times(room["stacks"]),
+        "flagged_tables": [row for row in room["tables"] if row["flagged"]]})
+
+
+@page("public-counts")
+@versioned()
+def public_counts(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not count_selectors.public(tournament):
+        raise Http404(_("No public chip counts for this tournament."))
+    q = " ".join(request.GET.get("q", "").split())[:100]
+    stacks, total = count_selectors.every_stack(tournament, q, limit=count_selectors.PUBLIC_LIMIT)
+    stats = tournament_stats(tournament)
+    return render(request, "tables/public_counts.html", {
+        "t": tournament, "q": q, "stacks": _times(stacks), "total": total, "stats": stats,
+        "big_blind": count_selectors.big_blind_now(tournament), "limit": count_selectors.PUBLIC_LIMIT})
