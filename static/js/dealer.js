@@ -1,5 +1,6 @@
 /* The dealer tablet (templates/tables/dealer.html): Shuffle / new hand, Hand done, moves and penalties at
- * the table, the chip race; its URLs in the page's dealer-config block, its words from Django's JavaScript catalogue. */
+ * the table, the chip race, the table's stacks counted; its URLs in the page's dealer-config block, its words
+ * from Django's JavaScript catalogue. */
 import * as Util from "./util.js";
 import * as api from "./api.js";
 import * as Live from "./live.js";
@@ -68,7 +69,13 @@ import * as Clock from "./clock.js";
     penSeat: gettext("Seat {seat}"),
     penRow: gettext("{name}: sits out —"),
     penLeft: gettext("{left} of {hands} hands left."),
-    penDeal: gettext("Deal in, take the blinds.")
+    penDeal: gettext("Deal in, take the blinds."),
+    stacksChips: gettext("Chips"),
+    stacksLast: gettext("Last count: {chips}"),
+    stacksNever: gettext("Not counted since he sat down"),
+    stacksTarget: gettext("Seat {seat} · {name}"),
+    stacksPick: gettext("Tap a player's count to type it."),
+    stacksMissing: gettext("Seat {seat}: type his chips (every player is counted at once).")
   };
   // Reads: state.json and the table's socket. Presses: the JSON API (/api/docs/), through api.js.
   // A dealer link's tablet reads its own state.json and socket, and api.js sends its link with each press.
@@ -247,7 +254,7 @@ import * as Clock from "./clock.js";
   // mode: "seed" (the software deals) or "hand" (cards dealt at the table, entered on the card pad);
   // dealing: while the cards are entered, {counts sent, needed by seat, cards by seat, sel, rank}.
   // open: the id of the confirmed sheet shown again ("show sheet"); folded otherwise.
-  var counting = {counts: {}, only: {}, sel: null, fresh: false, redo: null, shown: "", mode: "seed", dealing: null, open: null};
+  var counting = {counts: {}, only: {}, redo: null, shown: "", mode: "seed", dealing: null, open: null};
   var num = Live.number, signed = Live.signed;
   function chipName(v) { return fmt(extra.raceChip, {value: num(v)}); }
   function chipList(values) {
@@ -262,8 +269,100 @@ import * as Clock from "./clock.js";
     c.dataset.card = code;
     return c;
   }
-  function fields() { return Array.prototype.slice.call(document.querySelectorAll("#race-rows .r-field")); }
-  function same(f, sel) { return !!sel && f.dataset.seat === String(sel.seat) && f.dataset.value === String(sel.value); }
+
+  // The number pad, shared by the race's leaving chips and the table's stacks: a tap on a count (a .r-field of the
+  // rows, named by its data-field) selects it and the first digit typed replaces it, ⌫ deletes a digit, C clears
+  // it, Next goes to the next count; a tablet with a keyboard types digits, Backspace and Enter. The counts are
+  // the panel's own, as text ("" for none): o.read(field), o.write(field, text).
+  var pads = [];
+  function NumberPad(o) {
+    var pad = {sel: null, fresh: false, box: o.box, open: o.open};
+    pad.fields = function () { return Array.prototype.slice.call(o.rows.querySelectorAll(".r-field")); };
+    pad.field = function (name) {
+      return name === null || name === undefined ? null
+        : pad.fields().filter(function (f) { return f.dataset.field === String(name); })[0] || null;
+    };
+    pad.select = function (f) {
+      pad.sel = f ? f.dataset.field : null;
+      pad.fresh = true;  // the first digit typed replaces the count shown
+    };
+    pad.paint = function (scroll) {
+      var current = pad.field(pad.sel);
+      pad.fields().forEach(function (f) {
+        var v = o.read(f), on = f === current;
+        f.querySelector("b").textContent = v === "" ? "–" : o.show ? o.show(v) : v;
+        f.classList.toggle("empty", v === "");
+        f.classList.toggle("selected", on);
+        f.setAttribute("aria-pressed", on ? "true" : "false");
+      });
+      o.rows.querySelectorAll(".r-row").forEach(function (row) { row.classList.toggle("current", !!current && row.contains(current)); });
+      o.target.textContent = current ? o.targetText(current) : o.pick;
+      o.pad.querySelectorAll("button").forEach(function (b) { b.disabled = !current; });
+      if (o.painted) o.painted();
+      if (scroll && current && current.scrollIntoViewIfNeeded) current.scrollIntoViewIfNeeded(true);
+    };
+    pad.key = function (k) {
+      var f = pad.field(pad.sel);
+      if (!f) return;
+      if (k === "next") {
+        var all = pad.fields();
+        pad.select(all[all.indexOf(f) + 1] || null);
+        pad.paint(true);
+        if (!pad.sel && o.end) o.end();
+        return;
+      }
+      var now = o.read(f);
+      if (k === "back") now = pad.fresh ? "" : now.slice(0, -1);
+      else if (k === "clear") now = "";
+      else {
+        var typed = String(parseInt(pad.fresh ? k : now + k, 10));
+        if (Number(typed) > o.max) return;
+        now = typed;
+      }
+      pad.fresh = false;
+      o.write(f, now);
+      pad.paint();
+    };
+    o.rows.addEventListener("click", function (e) {
+      var f = e.target.closest(".r-field");
+      if (f) { pad.select(f); pad.paint(); }
+    });
+    o.pad.addEventListener("click", function (e) {
+      var b = e.target.closest("button[data-key]");
+      if (b && !b.disabled) pad.key(b.dataset.key);
+    });
+    pads.push(pad);
+    return pad;
+  }
+  document.addEventListener("keydown", function (e) {  // a tablet with a keyboard: digits, ⌫, Enter for next
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // The pad of the panel that holds the focus; else the one opened last (the stacks' over the race's).
+    var open = pads.filter(function (p) { return p.open() && p.sel !== null; });
+    var pad = open.filter(function (p) { return p.box.contains(e.target); })[0] || open[open.length - 1];
+    if (!pad) return;
+    var k = /^[0-9]$/.test(e.key) ? e.key : e.key === "Backspace" ? "back" : e.key === "Enter" ? "next" : null;
+    // Enter on a focused control (a pad key, a count, Confirm) presses that control, as a tap would.
+    if (k === "next" && e.target !== document.body && e.target.closest("button, a[href], input, select, textarea")) return;
+    if (k) { e.preventDefault(); pad.key(k); }
+  });
+
+  var racePad = NumberPad({
+    box: $("race"), rows: $("race-rows"), pad: $("race-pad"), target: $("race-target"), max: MAX_COUNT,
+    open: function () { return !$("race").hidden && !$("race-count").hidden; },
+    read: function (f) { var v = (counting.counts[f.dataset.seat] || {})[f.dataset.value]; return v === undefined ? "" : String(v); },
+    write: function (f, v) {
+      var counts = counting.counts[f.dataset.seat];
+      if (v === "") delete counts[f.dataset.value]; else counts[f.dataset.value] = v;
+    },
+    targetText: function (f) { return fmt(extra.raceTarget, {seat: f.dataset.seat, chip: chipName(f.dataset.value)}); },
+    pick: extra.racePick,
+    painted: function () {
+      document.querySelectorAll("#race-rows .r-only").forEach(function (b) {
+        b.setAttribute("aria-pressed", counting.only[b.dataset.only] ? "true" : "false");
+      });
+    },
+    end: function () { $("race-go").scrollIntoView({block: "nearest"}); }
+  });
 
   // A confirmed race is over once the clock has left its break (race.break_index, the clock's row of the
   // break): the tablet drops it then, without waiting for its next read of the state.
@@ -314,6 +413,7 @@ import * as Clock from "./clock.js";
         f.type = "button";
         f.dataset.seat = seat;
         f.dataset.value = String(v);
+        f.dataset.field = seat + "/" + v;
         f.appendChild(el("small", null, chipName(v)));
         f.appendChild(el("b"));
         group.appendChild(f);
@@ -328,75 +428,15 @@ import * as Clock from "./clock.js";
     if (!r.players.length) box.appendChild(el("p", "r-help", extra.raceNoPlayers));
     $("race-go").disabled = !r.players.length;
     paintMode();
-    var all = fields();
-    if (!all.some(function (f) { return same(f, counting.sel); })) {
-      var first = all.filter(function (f) { return counting.counts[f.dataset.seat][f.dataset.value] === undefined; })[0] || all[0];
-      select(first);
+    if (!racePad.field(racePad.sel)) {
+      var all = racePad.fields();
+      racePad.select(all.filter(function (f) { return counting.counts[f.dataset.seat][f.dataset.value] === undefined; })[0] || all[0]);
     }
-    paint();
-  }
-  function select(f) {
-    counting.sel = f ? {seat: f.dataset.seat, value: f.dataset.value} : null;
-    counting.fresh = true;  // the first digit typed replaces the count shown
-  }
-  function paint(scroll) {
-    var sel = counting.sel, current = null;
-    fields().forEach(function (f) {
-      var v = counting.counts[f.dataset.seat][f.dataset.value], on = same(f, sel);
-      f.querySelector("b").textContent = v === undefined || v === "" ? "–" : v;
-      f.classList.toggle("empty", v === undefined || v === "");
-      f.classList.toggle("selected", on);
-      f.setAttribute("aria-pressed", on ? "true" : "false");
-      if (on) current = f;
-    });
-    document.querySelectorAll("#race-rows .r-row").forEach(function (row) {
-      row.classList.toggle("current", !!sel && row.dataset.seat === sel.seat);
-    });
-    document.querySelectorAll("#race-rows .r-only").forEach(function (b) {
-      b.setAttribute("aria-pressed", counting.only[b.dataset.only] ? "true" : "false");
-    });
-    $("race-target").textContent = sel ? fmt(extra.raceTarget, {seat: sel.seat, chip: chipName(sel.value)}) : extra.racePick;
-    document.querySelectorAll("#race-pad button").forEach(function (b) { b.disabled = !sel; });
-    if (scroll && current && current.scrollIntoViewIfNeeded) current.scrollIntoViewIfNeeded(true);
-  }
-  function key(k) {
-    var sel = counting.sel;
-    if (!sel) return;
-    var counts = counting.counts[sel.seat], now = counts[sel.value] === undefined ? "" : String(counts[sel.value]);
-    if (k === "next") {
-      var all = fields(), at = all.findIndex(function (f) { return same(f, sel); });
-      select(all[at + 1] || null);
-      paint(true);
-      if (!counting.sel) $("race-go").scrollIntoView({block: "nearest"});
-      return;
-    }
-    if (k === "back") now = counting.fresh ? "" : now.slice(0, -1);
-    else if (k === "clear") now = "";
-    else {
-      var typed = counting.fresh ? k : now + k;
-      typed = String(parseInt(typed, 10));
-      if (Number(typed) > MAX_COUNT) return;
-      now = typed;
-    }
-    counting.fresh = false;
-    if (now === "") delete counts[sel.value]; else counts[sel.value] = now;
-    paint();
+    racePad.paint();
   }
   $("race-rows").addEventListener("click", function (e) {
-    var f = e.target.closest(".r-field"), only = e.target.closest(".r-only");
-    if (f) { select(f); paint(); }
-    if (only) { counting.only[only.dataset.only] = !counting.only[only.dataset.only]; paint(); }
-  });
-  $("race-pad").addEventListener("click", function (e) {
-    var b = e.target.closest("button[data-key]");
-    if (b && !b.disabled) key(b.dataset.key);
-  });
-  document.addEventListener("keydown", function (e) {  // a tablet with a keyboard: digits, ⌫, Enter for next
-    if ($("race").hidden || $("race-count").hidden || !counting.sel || e.ctrlKey || e.metaKey || e.altKey) return;
-    var k = /^[0-9]$/.test(e.key) ? e.key : e.key === "Backspace" ? "back" : e.key === "Enter" ? "next" : null;
-    // Enter on a focused control (a pad key, a count, Confirm) presses that control, as a tap would.
-    if (k === "next" && e.target !== document.body && e.target.closest("button, a[href], input, select, textarea")) return;
-    if (k) { e.preventDefault(); key(k); }
+    var only = e.target.closest(".r-only");
+    if (only) { counting.only[only.dataset.only] = !counting.only[only.dataset.only]; racePad.paint(); }
   });
 
   function raceBody() {
@@ -422,8 +462,8 @@ import * as Clock from "./clock.js";
   $("race-go").addEventListener("click", function () {
     var body = raceBody();
     if (body.missing) {
-      select(fields().filter(function (f) { return same(f, body.missing); })[0]);
-      paint(true);
+      racePad.select(racePad.field(body.missing.seat + "/" + body.missing.value));
+      racePad.paint(true);
       api.say(fmt(extra.raceMissing, {seat: body.missing.seat, chip: chipName(body.missing.value)}), false);
       return;
     }
@@ -650,10 +690,10 @@ import * as Clock from "./clock.js";
       s.leaving.forEach(function (pair) { counting.counts[seat][String(pair[0])] = String(pair[1]); });
       counting.only[seat] = s.other_value === 0;
     });
-    counting.sel = null;
+    racePad.sel = null;
     renderRace(true);
-    select(fields()[0]);
-    paint();
+    racePad.select(racePad.fields()[0]);
+    racePad.paint();
     $("race").scrollIntoView({block: "start"});
   });
   $("race-confirm").addEventListener("click", function () {
@@ -667,13 +707,115 @@ import * as Clock from "./clock.js";
     counting.open = sheet && counting.open !== sheet.id ? sheet.id : null;
     renderRace(true);
   });
-  // api.js says every answer in #dealer-feedback, below the shuffle button: the race repeats it by its buttons.
+  // --- The table's stacks counted (tables/counting.py): every seated player's chips, typed on the pad -------
+  // The players come from the API (GET counts/, with each one's last count); the counts typed are kept by entry
+  // number, so a table read again after a refusal (a player busted or moved meanwhile) keeps the others' counts.
+  // Save sends the whole table at once (POST counts/), as the server wants it.
+  var countsUrl = urls.counts;
+  var stacks = {players: [], typed: {}};
+  var stacksPad = NumberPad({
+    box: $("stacks"), rows: $("stacks-rows"), pad: $("stacks-pad"), target: $("stacks-target"), max: urls.maxChips,
+    open: function () { return !$("stacks").hidden; },
+    read: function (f) { return stacks.typed[f.dataset.field] || ""; },
+    write: function (f, v) { if (v === "") delete stacks.typed[f.dataset.field]; else stacks.typed[f.dataset.field] = v; },
+    show: num,
+    targetText: function (f) { return fmt(extra.stacksTarget, {seat: f.dataset.seat, name: f.dataset.name}); },
+    pick: extra.stacksPick,
+    end: function () { $("stacks-save").scrollIntoView({block: "nearest"}); }
+  });
+  function renderStacks(answer) {
+    var box = $("stacks-rows"), seated = {};
+    stacks.players = answer.players;
+    box.textContent = "";
+    stacks.players.forEach(function (p) {
+      var entry = String(p.entry), id = "stacks-" + entry;
+      seated[entry] = true;
+      var row = el("div", "r-row");
+      row.dataset.seat = p.seat;
+      var seat = el("span", "r-seat", String(p.seat)), name = el("span", "r-name", p.name);
+      seat.id = id + "-seat";
+      name.id = id + "-name";
+      name.appendChild(el("small", "s-last", p.chips === null ? extra.stacksNever : fmt(extra.stacksLast, {chips: num(p.chips)})));
+      var f = el("button", "r-field s-stack");
+      f.type = "button";
+      f.id = id;
+      f.dataset.field = entry;
+      f.dataset.seat = p.seat;
+      f.dataset.name = p.name;
+      f.setAttribute("aria-labelledby", seat.id + " " + name.id + " " + id);  // seat, name, last count, the count typed
+      f.appendChild(el("small", null, extra.stacksChips));
+      f.appendChild(el("b"));
+      row.appendChild(seat);
+      row.appendChild(name);
+      row.appendChild(f);
+      box.appendChild(row);
+    });
+    Object.keys(stacks.typed).forEach(function (entry) { if (!seated[entry]) delete stacks.typed[entry]; });
+    if (!stacks.players.length) box.appendChild(el("p", "r-help", extra.raceNoPlayers));
+    $("stacks-save").disabled = !stacks.players.length;
+    if (!stacksPad.field(stacksPad.sel)) {
+      var all = stacksPad.fields();
+      stacksPad.select(all.filter(function (f) { return !stacks.typed[f.dataset.field]; })[0] || all[0] || null);
+    }
+    stacksPad.paint();
+  }
+  function closeStacks() {
+    var inside = $("stacks").contains(document.activeElement) || document.activeElement === document.body;
+    $("stacks").hidden = true;
+    $("stacks-open").setAttribute("aria-expanded", "false");
+    stacksPad.sel = null;
+    if (inside) $("stacks-open").focus();
+  }
+  $("stacks-open").addEventListener("click", function () {
+    if (!$("stacks").hidden) { closeStacks(); return; }
+    api.press($("stacks-open"), function () { return api.get(countsUrl); }, null).then(function (answer) {
+      if (!answer || !answer.players) return;
+      stacks.typed = {};
+      stacksPad.sel = null;
+      $("stacks-say").hidden = true;
+      $("stacks").hidden = false;
+      $("stacks-open").setAttribute("aria-expanded", "true");
+      renderStacks(answer);
+      $("stacks").scrollIntoView({block: "start"});
+      var first = stacksPad.field(stacksPad.sel);
+      if (first) first.focus({preventScroll: true});
+    });
+  });
+  $("stacks-cancel").addEventListener("click", closeStacks);
+  $("stacks").addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); closeStacks(); } });
+  $("stacks-save").addEventListener("click", function () {
+    var seats = {}, missing = null;
+    stacks.players.forEach(function (p) {
+      var v = stacks.typed[String(p.entry)];
+      if (!v) { missing = missing || p; return; }
+      seats[String(p.seat)] = Number(v);
+    });
+    if (missing) {
+      stacksPad.select(stacksPad.field(missing.entry));
+      stacksPad.paint(true);
+      api.say(fmt(extra.stacksMissing, {seat: missing.seat}), false);
+      return;
+    }
+    api.press($("stacks-save"), function (k) { return api.post(countsUrl, {seats: seats}, {key: k}); }, function (a) {
+      return fmt(ngettext("Counted: {n} player, total {total}", "Counted: {n} players, total {total}", a.counted),
+                 {n: a.counted, total: num(a.total)});
+    }).then(function (answer) {
+      if (answer && answer.players) { closeStacks(); return; }
+      // Refused (the message stays said): the table as it is now, the counts typed kept for the players still here.
+      api.get(countsUrl).then(function (now) { if (!$("stacks").hidden && now && now.players) renderStacks(now); }, function () {});
+    });
+  });
+
+  // api.js says every answer in #dealer-feedback, below the shuffle button: the race and the stacks repeat it by
+  // their buttons (hidden from screen readers, which hear it once).
   $("dealer-feedback").addEventListener("api:said", function (e) {
-    var say = $("race-say");
-    say.textContent = e.detail.message || "";
-    say.hidden = $("race").hidden || !e.detail.message;
-    say.classList.toggle("success", e.detail.ok);
-    say.classList.toggle("error", !e.detail.ok);
+    [["race-say", "race"], ["stacks-say", "stacks"]].forEach(function (pair) {
+      var say = $(pair[0]);
+      say.textContent = e.detail.message || "";
+      say.hidden = $(pair[1]).hidden || !e.detail.message;
+      say.classList.toggle("success", e.detail.ok);
+      say.classList.toggle("error", !e.detail.ok);
+    });
   });
   renderRace();
   renderPenalties();

@@ -19,7 +19,7 @@ from django.views.decorators.gzip import gzip_page
 
 from clock.selectors import clock_snapshot
 from core import roles
-from tables import draw_check, read_models, seat_cards, seating, selectors
+from tables import chip_counts, draw_check, read_models, seat_cards, seating, selectors
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
@@ -112,6 +112,7 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
     config = {"state": state_url, "socket": socket_path, "hand": reverse("api-table-hand", args=at),
               "handDone": reverse("api-table-hand-done", args=at), "race": reverse("api-table-race", args=at),
               "raceConfirm": reverse("api-table-race-confirm", args=at), "raceCards": reverse("api-table-race-cards", args=at),
+              "counts": reverse("api-table-counts", args=at), "maxChips": chip_counts.MAX_CHIPS,
               "draws": reverse("draw-list", args=[table.tournament_id])}  # what static/js/dealer.js reads and calls
     return render(request, "tables/dealer.html", {
         **_race_card_pad(),
