@@ -34,21 +34,37 @@ def _current(t: Tournament):
     return ChipCount.objects.filter(tournament=t, current=True, entry__status=Entry.Status.ACTIVE)
 
 
-def _stack(rank: int, row: ChipCount, big_blind: int) -> dict:
-    return {"rank": rank, "entry": row.entry.number, "name": row.entry.player.display_name, "chips": row.chips,
-            "big_blinds": cc.big_blinds(row.chips, big_blind), "table": row.table_number, "seat": row.seat,
-            "counted_at": row.counted_at.isoformat()}
+STACK_FIELDS = ("entry__number", "entry__player__first_name", "entry__player__last_name", "entry__player__nickname",
+                "chips", "table_number", "seat", "counted_at", "counted_by_label", "source", "entry_id")
+
+
+def _stacks(rows, big_blind: int) -> list[dict]:
+    """Stacks (values of STACK_FIELDS, the largest first) as the screens show them: ranked in the field, with names
+    and big blinds. Plain values, no model rows: 10,000 stacks are read in one query and one pass."""
+    rows = list(rows)
+    ranks = cc.ranked((row[0], row[4]) for row in rows)
+    return [{"rank": rank, "entry": number, "name": Player.name_of(first, last, nick), "chips": chips,
+             "big_blinds": cc.big_blinds(chips, big_blind), "table": table, "seat": seat,
+             "counted_at": counted_at, "counted_by": by, "source": source, "entry_id": entry_id}
+            for (rank, _n, _c), (number, first, last, nick, chips, table, seat, counted_at, by, source, entry_id)
+            in zip(ranks, rows, strict=True)]
+
+
+PUBLIC_KEYS = ("rank", "entry", "name", "chips", "big_blinds", "table", "seat", "counted_at")
+
+
+def public_stack(row: dict) -> dict:
+    """A stack as the public sees it (no one's login, no row ids), as JSON: the lobby's snapshot travels as it is."""
+    return {**{key: row[key] for key in PUBLIC_KEYS}, "counted_at": row["counted_at"].isoformat()}
 
 
 def leaders(t: Tournament, stats: dict | None = None) -> dict:
     """The lobby's chip leaders: the top stacks with names and big blinds, the average and the chips in play.
-    Ranks are the ranks in the whole field (equal stacks share one)."""
+    Ranks are the ranks in the whole field (equal stacks share one: the top ten's ranks depend only on them)."""
     stats = stats or tournament_stats(t)
     big_blind = big_blind_now(t)
-    top = list(_current(t).select_related("entry__player").order_by("-chips", "entry__number")[:LEADERS])
-    ranks = cc.ranked((row.entry.number, row.chips) for row in top)
-    rows = {row.entry.number: row for row in top}
-    return {"top": [_stack(rank, rows[number], big_blind) for rank, number, _chips in ranks],
+    top = _stacks(_current(t).order_by("-chips", "entry__number").values_list(*STACK_FIELDS)[:LEADERS], big_blind)
+    return {"top": [public_stack(row) for row in top],
             "counted": _current(t).count(), "players_left": stats["players_left"], "big_blind": big_blind,
             "average": stats["average_stack"], "chips_in_play": stats["chips_in_play"],
             "average_big_blinds": cc.big_blinds(stats["average_stack"], big_blind)}
@@ -58,11 +74,7 @@ def every_stack(t: Tournament, query: str = "", limit: int | None = None) -> tup
     """Every current count of a player in play, ranked, with his name, table and seat as counted, and big blinds;
     with a query, the stacks whose player's name holds every word of it (case and accents ignored) or whose
     entry number it is. The first `limit`, and how many match in all."""
-    big_blind = big_blind_now(t)
-    counts = list(_current(t).select_related("entry__player").order_by("-chips", "entry__number"))
-    ranks = cc.ranked((row.entry.number, row.chips) for row in counts)
-    rows = {row.entry.number: row for row in counts}
-    found = [_stack(rank, rows[number], big_blind) for rank, number, _chips in ranks]
+    found = _stacks(_current(t).order_by("-chips", "entry__number").values_list(*STACK_FIELDS), big_blind_now(t))
     query = (query or "").strip()
     if query:
         named = set(Entry.objects.filter(tournament=t, player__in=Player.objects.named(query)).values_list("number", flat=True))
@@ -75,29 +87,24 @@ def room(t: Tournament) -> dict:
     the player sat down, what it must hold when that is known, the difference, flagged), the room's total and its
     difference from the chips in play, and every stack with who counted it and when."""
     stats = tournament_stats(t)
-    seats = list(live_seats(t).filter(entry__status=Entry.Status.ACTIVE).values_list(
-        "entry_id", "table__number", "seat", "seated_at"))
-    counts = {row.entry_id: row for row in _current(t).select_related("entry__player")}
-    at_seat = []
-    for entry_id, table, seat, seated_at in seats:
-        row = counts.get(entry_id)
-        at_seat.append((table, seat, row.chips if row is not None and row.counted_at >= seated_at else None))
-    check = cc.room_check(at_seat, chips_in_play=stats["chips_in_play"], players=stats["players_left"])
-    big_blind = big_blind_now(t)
     stacks, _total = every_stack(t)
-    by_entry = {row.entry.number: row for row in counts.values()}
-    for stack in stacks:
-        row = by_entry[stack["entry"]]
-        stack.update(counted_by=row.counted_by_label, source=row.source)
+    counted = {row["entry_id"]: row for row in stacks}
+    at_seat = []
+    for entry_id, table, seat, seated_at in live_seats(t).filter(entry__status=Entry.Status.ACTIVE).values_list(
+            "entry_id", "table__number", "seat", "seated_at"):
+        row = counted.get(entry_id)
+        fresh = row is not None and row["counted_at"] >= seated_at
+        at_seat.append((table, seat, row["chips"] if fresh else None))
+    check = cc.room_check(at_seat, chips_in_play=stats["chips_in_play"], players=stats["players_left"])
     return {
-        "public": public(t), "big_blind": big_blind, "players_left": stats["players_left"],
+        "public": public(t), "big_blind": big_blind_now(t), "players_left": stats["players_left"],
         "average": stats["average_stack"], "chips_in_play": check.chips_in_play, "counted_total": check.counted_total,
         "not_counted": check.not_counted, "difference": check.difference, "flagged": list(check.flagged),
         "tables": [{"table": c.table, "players": c.players, "counted": c.counted, "total": c.total,
                     "missing": list(c.missing), "expected": c.expected, "difference": c.difference,
                     "flagged": c.flagged} for c in check.tables],
         "off_by": abs(check.difference or 0),
-        "stacks": stacks,
+        "stacks": [{**public_stack(row), "counted_by": row["counted_by"], "source": row["source"]} for row in stacks],
     }
 
 

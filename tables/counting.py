@@ -37,7 +37,7 @@ def _refusal(t: Tournament, table: Table, problem: tuple[str, int]) -> ServiceEr
                         code=code)
 
 
-def _write(t: Tournament, seats: list[tuple[Seat, int]], *, actor: Actor, source: str, now) -> list[ChipCount]:
+def _write(t: Tournament, *, actor: Actor, seats: list[tuple[Seat, int]], source: str, now) -> list[ChipCount]:
     ChipCount.objects.filter(entry__in=[seat.entry_id for seat, _chips in seats], current=True).update(current=False)
     return ChipCount.objects.bulk_create([
         ChipCount(tournament=t, entry_id=seat.entry_id, table_number=seat.table.number, seat=seat.seat, chips=chips,
@@ -61,7 +61,7 @@ def record_table_counts(table: Table, *, actor: Actor, counts: dict[int, int]) -
         raise _refusal(t, table, problems[0])
     if not seated:
         raise ServiceError(_("Nobody sits at table %(table)s.") % {"table": table.number}, code="empty_table", status=409)
-    rows = _write(t, [(seated[seat], counts[seat]) for seat in sorted(seated)], actor=actor,
+    rows = _write(t, seats=[(seated[seat], counts[seat]) for seat in sorted(seated)], actor=actor,
                   source=ChipCount.Source.TABLE, now=timezone.now())
     record_event(t, actor=actor, type_="chips.counted", stats=False, seats=False, payload={
         "table": table.number, "counts": {str(row.seat): row.chips for row in rows},
@@ -78,7 +78,7 @@ def record_player_count(t: Tournament, *, actor: Actor, entry_number: int, chips
     problems = cc.table_count_problems({seat.seat: entry.pk}, {seat.seat: chips}, whole=False)
     if problems:
         raise _refusal(t, seat.table, problems[0])
-    [row] = _write(t, [(seat, chips)], actor=actor, source=ChipCount.Source.PLAYER, now=timezone.now())
+    [row] = _write(t, seats=[(seat, chips)], actor=actor, source=ChipCount.Source.PLAYER, now=timezone.now())
     record_event(t, actor=actor, type_="chips.counted", stats=False, seats=False, payload={
         "table": seat.table.number, "entry": entry.number, "counts": {str(row.seat): row.chips}, "total": row.chips})
     return row

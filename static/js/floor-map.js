@@ -101,7 +101,14 @@ import * as Live from "./live.js";
     raceRecorded: gettext("race {d}, to confirm"),
     raceConfirmed: gettext("race ✓ {d}"),
     raceTitle: gettext("The chip race at this table: open its tablet for the counts and the result sheet"),
-    colorup: gettext("Color-up: the {chips} chips leave, the smallest chip is now {new}. Races confirmed at {f} of {n} tables; chips in play changed by {d}.")
+    colorup: gettext("Color-up: the {chips} chips leave, the smallest chip is now {new}. Races confirmed at {f} of {n} tables; chips in play changed by {d}."),
+    countStacks: gettext("Count stacks"),
+    countSeat: gettext("Seat {seat} · {name}"),
+    countLast: gettext("Last count: {chips}"),
+    countNever: gettext("Not counted since he sat down"),
+    countMissing: gettext("Seat {seat}: type his chips (every player is counted at once)."),
+    countNoPlayers: gettext("No players at this table."),
+    doneCount: gettext("Entry #{entry}: {chips} chips counted.")
   };
   var grid = document.getElementById("map");
   var state = JSON.parse(document.getElementById("map-state").textContent);
@@ -173,7 +180,12 @@ import * as Live from "./live.js";
     h4h: function (h) { return h.on ? s.doneH4hOn : s.doneH4hOff; },
     open: function (a) { return fmt(s.doneOpen, {number: a.table}); },
     draw: function (d) { return fmt(s.doneDraw, {draw: d.draw}); },
-    waiting: function (d) { return fmt(s.doneWaiting, {draw: d.draw}); }
+    waiting: function (d) { return fmt(s.doneWaiting, {draw: d.draw}); },
+    count: function (a) { return fmt(s.doneCount, {entry: a.entry, chips: num(a.chips)}); },
+    counts: function (a) {
+      return fmt(ngettext("Counted: {n} player, total {total}", "Counted: {n} players, total {total}", a.counted),
+                 {n: a.counted, total: num(a.total)});
+    }
   };
 
   function renderMoves() {
@@ -403,6 +415,13 @@ import * as Live from "./live.js";
       bb.addEventListener("click", function () { openButton(t); });
       foot.appendChild(bb);
     }
+    if (countsDialog && t.in_play && t.players) {
+      var cs = el("button", "count-stacks", s.countStacks);
+      cs.type = "button";
+      cs.title = fmt(s.table, {n: t.table});
+      cs.addEventListener("click", function () { openCounts(t.table, cs); });
+      foot.appendChild(cs);
+    }
     card.appendChild(foot);
     return card;
   }
@@ -593,6 +612,15 @@ import * as Live from "./live.js";
     document.getElementById("correct-go").disabled = !targets.length;
     document.getElementById("seat-main").hidden = false;
     document.getElementById("bust-confirm").hidden = true;
+    var last = document.getElementById("count-last");
+    if (last) {  // his last count, as a hint beside the one typed now (read from the table's counts)
+      document.getElementById("count-chips").value = "";
+      last.textContent = "";
+      api.get(at(urls.counts, t.table)).then(function (answer) {
+        var p = (answer && answer.players || []).filter(function (x) { return x.entry === seat.entry; })[0];
+        if (p && chosen && chosen.entry === seat.entry) last.textContent = lastCount(p.chips);
+      }, function () { /* no hint */ });
+    }
     seatDialog.showModal();
   }
   document.getElementById("seat-close").addEventListener("click", function () { seatDialog.close(); });
@@ -631,6 +659,98 @@ import * as Live from "./live.js";
     seatDialog.close();
     press(ev.currentTarget, at(urls.seat, who.entry), {table: whole(target[0]), seat: whole(target[1])}, DONE.correct);
   });
+  // One seated player's count (the floor: a stack counted at an all-in, a chip leader asked).
+  var countForm = document.getElementById("count-form");
+  if (countForm) countForm.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var who = chosen;
+    seatDialog.close();
+    press(document.getElementById("count-go"), at(urls.count, who.entry),
+          {chips: whole(document.getElementById("count-chips").value)}, DONE.count);
+  });
+
+  // A table's stacks counted (tables/counting.py): every seated player's chips typed at once, beside his last count
+  // (GET counts/ gives the players); Save sends the whole table (POST counts/). The dialog stays open until the
+  // server takes the counts: its refusal (a player busted or moved meanwhile) is said in the dialog, and the table
+  // read again keeps the counts typed for the players still there (by entry).
+  var countsDialog = document.getElementById("counts-dialog"), countsTable = null;
+  function lastCount(chips) { return chips === null ? s.countNever : fmt(s.countLast, {chips: num(chips)}); }
+  function countInputs() { return Array.prototype.slice.call(document.querySelectorAll("#counts-rows input")); }
+  function countsSay(message, ok) {
+    var say = document.getElementById("counts-say");
+    say.textContent = message || "";
+    say.classList.toggle("ok", !!ok);
+    say.classList.toggle("refused", !ok);
+  }
+  function renderCounts(answer) {
+    var rows = document.getElementById("counts-rows"), typed = {}, focused = document.activeElement;
+    var again = focused && rows.contains(focused) ? focused.dataset.entry : null;
+    countInputs().forEach(function (i) { if (i.value.trim()) typed[i.dataset.entry] = i.value; });
+    rows.textContent = "";
+    answer.players.forEach(function (p) {
+      var row = el("div", "m-count-row"), id = "count-seat-" + p.seat;
+      var label = el("label", "", fmt(s.countSeat, {seat: p.seat, name: p.name}));
+      label.htmlFor = id;
+      var input = el("input"), hint = el("small", "muted", lastCount(p.chips));
+      input.type = "number"; input.id = id; input.min = 0; input.step = 1; input.inputMode = "numeric";
+      input.autocomplete = "off";
+      input.dataset.entry = p.entry;
+      input.dataset.seat = p.seat;
+      input.value = typed[p.entry] || "";
+      hint.id = id + "-last";
+      input.setAttribute("aria-describedby", hint.id);
+      row.appendChild(label);
+      row.appendChild(input);
+      row.appendChild(hint);
+      rows.appendChild(row);
+      if (again === String(p.entry)) input.focus();
+    });
+    if (!answer.players.length) rows.appendChild(el("p", "muted", s.countNoPlayers));
+    document.getElementById("counts-save").disabled = !answer.players.length;
+  }
+  function openCounts(table, button) {
+    api.press(button, function () { return api.get(at(urls.counts, table)); }, null).then(function (answer) {
+      if (!answer || !answer.players) return;
+      countsTable = table;
+      document.getElementById("counts-where").textContent = fmt(s.table, {n: table});
+      document.getElementById("counts-rows").textContent = "";  // a new count: nothing typed yet
+      countsSay("", true);
+      renderCounts(answer);
+      countsDialog.showModal();
+      var first = countInputs()[0];
+      if (first) first.focus();
+    });
+  }
+  if (countsDialog) {
+    document.getElementById("counts-close").addEventListener("click", function () { countsDialog.close(); });
+    // api.js says a refusal in #notice, behind the dialog: the dialog says it too.
+    document.getElementById("notice").addEventListener("api:said", function (e) {
+      if (countsDialog.open) countsSay(e.detail.message, e.detail.ok);
+    });
+    document.getElementById("counts-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var seats = {}, missing = null, table = countsTable;
+      countInputs().forEach(function (i) {
+        if (!i.value.trim()) missing = missing || i;
+        seats[i.dataset.seat] = whole(i.value);
+      });
+      if (missing) {  // every seated player is counted at once: the first seat left out is said and focused
+        countsSay(fmt(s.countMissing, {seat: missing.dataset.seat}), false);
+        missing.focus();
+        return;
+      }
+      press(document.getElementById("counts-save"), at(urls.counts, table), {seats: seats}, null).then(function (answer) {
+        if (answer && answer.players) {  // closed first, so that #notice (no longer behind a modal) says it
+          countsDialog.close();
+          api.say(DONE.counts(answer), true);
+          return;
+        }
+        api.get(at(urls.counts, table)).then(function (now) {
+          if (countsDialog.open && countsTable === table && now && now.players) renderCounts(now);
+        }, function () { /* the refusal stays said */ });
+      });
+    });
+  }
 
   // The button of a table: the software's high-card draw, or the seat the dealer's draw gave.
   var buttonDialog = document.getElementById("button-dialog");

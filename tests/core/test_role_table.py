@@ -29,6 +29,8 @@ USED_BY = {
                 "api-seat-waiting:POST", "api-seat-request:POST", "api-seat-request:DELETE"],
     "MOVING": ["api-moves-balance:POST", "api-move-confirm:POST", "api-move-cancel:POST", "api-found-chips:POST"],
     "PENALTIES": ["api-penalties:POST", "api-penalty-cancel:POST"],
+    "COUNTING": ["api-table-counts:POST"],
+    "COUNT_ONE": ["api-entry-count:POST"],
     "PAY": ["api-entry-payout:POST", "api-payment-void:POST"],
     "DEAL_PROPOSE": ["api-deals:POST", "api-deal-reject:POST"],
 }

@@ -3,11 +3,13 @@ counted and what the last table must hold, every stack with who counted it), onl
 players' public page, searchable, gone while the house rule hides counts."""
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.test import Client
 
 from tables import counting, house_rules
-from tables.models import Table
+from tables.models import ChipCount, Table
 from tests.tables.test_counting import even
 from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
 
@@ -45,6 +47,8 @@ def test_the_players_page_lists_and_finds_every_count_while_the_house_allows(roo
     counting.record_table_counts(Table.objects.get(tournament=t, number=1), actor=floor, counts=even(t, 1))
     empty = page_as(None, f"/s/{t.pk}/counts/")
     assert empty.status_code == 200 and empty.content.decode().count("<tr>") == 7  # the head and six stacks
+    counted = ChipCount.objects.filter(tournament=t).first().counted_at.astimezone(ZoneInfo(t.time_zone))
+    assert f"counted {counted:%H:%M}" in empty.content.decode()  # in the venue's time
     name = at_table(t, 1)[0].player.display_name
     found = page_as(None, f"/s/{t.pk}/counts/?q={name.split()[0]}").content.decode()
     assert name in found and found.count("<tr>") == 2

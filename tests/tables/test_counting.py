@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from live.snapshots import lobby_snapshot
-from tables import busts, dealer_links, house_rules, seats
+from tables import busts, dealer_links, seats
 from tables.models import ChipCount, Table
 from tests.tables.test_api import client_for, public, url
 from tests.tables.test_dealer_links import as_link
@@ -146,7 +146,8 @@ def test_the_lobby_shows_the_leaders_and_the_phones_every_count_unless_the_house
     assert found["total"] >= 1 and all(row["name"] == name or name.split()[0] in row["name"] for row in found["stacks"])
     busts.bust_entry(at_table(t, 1)[0], actor=floor)
     assert lobby_snapshot(t)["leaders"]["counted"] == 5  # a busted player's count leaves the board
-    house_rules.set_house_rules(t, actor=director, data={"public_chip_counts": False})
+    hidden = client_for(director).patch(url(t, "house-rules/"), {"public_chip_counts": False}, format="json")
+    assert hidden.status_code == 200 and hidden.json()["public_chip_counts"] is False
     assert lobby_snapshot(t)["leaders"] is None
     assert anyone.get(public(t, "counts/")).status_code == 404
     assert client_for(floor).get(url(t, "counts/")).json()["public"] is False  # the floor still sees them

@@ -393,6 +393,8 @@ class HouseRulesSerializer(serializers.Serializer):
                                                         "taken from the chips raced.")
     race_protected_first = serializers.BooleanField(required=False,
                                                     help_text="That player gets the chip before the race and does not race.")
+    public_chip_counts = serializers.BooleanField(required=False, help_text=(
+        "Chip counts shown in public: the lobby's chip leaders and the players' chip-count page."))
 
 
 class HouseRulesView(RoleAPIView):

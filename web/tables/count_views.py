@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables import count_selectors
@@ -40,6 +41,7 @@ def public_counts(request, pk: int):
     q = " ".join(request.GET.get("q", "").split())[:100]
     stacks, total = count_selectors.every_stack(tournament, q, limit=count_selectors.PUBLIC_LIMIT)
     stats = tournament_stats(tournament)
-    return render(request, "tables/public_counts.html", {
-        "t": tournament, "q": q, "stacks": _times(stacks), "total": total, "stats": stats,
-        "big_blind": count_selectors.big_blind_now(tournament), "limit": count_selectors.PUBLIC_LIMIT})
+    with timezone.override(tournament.time_zone):  # the times counted, in the venue's zone
+        return render(request, "tables/public_counts.html", {
+            "t": tournament, "q": q, "stacks": stacks, "total": total, "stats": stats,
+            "big_blind": count_selectors.big_blind_now(tournament), "limit": count_selectors.PUBLIC_LIMIT})

@@ -183,7 +183,8 @@ def _map_urls(pk: int) -> dict:
              "handDone": ("api-table-hand-done", [pk, n]), "confirmMove": ("api-move-confirm", [pk, n]),
              "cancelMove": ("api-move-cancel", [pk, n]), "balance": ("api-moves-balance", [pk]),
              "handForHand": ("api-hand-for-hand", [pk]), "dealer": ("dealer", [pk, n]), "openTable": ("api-tables", [pk]),
-             "drawStart": ("api-draw-start", [pk]), "seatWaiting": ("api-seat-waiting", [pk])}
+             "drawStart": ("api-draw-start", [pk]), "seatWaiting": ("api-seat-waiting", [pk]),
+             "counts": ("api-table-counts", [pk, n]), "count": ("api-entry-count", [pk, n])}
     return {"socket": f"/ws/t/{pk}/floor/", **{key: reverse(name, args=args) for key, (name, args) in named.items()}}
 
 
