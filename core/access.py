@@ -128,6 +128,8 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-table-race": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # the sheet names the table's players
     "api-table-race-confirm": {"POST": AT_THE_TABLE},
     "api-table-race-cards": {"POST": AT_THE_TABLE},
+    "api-table-clock-call": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # call the clock on a seat (TDA 25)
+    "api-table-clock-call-end": {"POST": AT_THE_TABLE},
     "api-table-counts": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # the table's players and their counts
     "api-entry-count": {"POST": FLOOR_ONLY},
     "api-counts": {"GET": FLOOR_ONLY},  # every stack with names, each table's check

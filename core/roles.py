@@ -32,6 +32,7 @@ PENALTIES = (FLOOR,)  # give and cancel penalties (TDA 51): the floor's call, ne
 PAY = (CASHIER,)  # pay a prize (a second ID check, a signature) and void a payment
 COUNTING = (DEALER, FLOOR)  # a table's chip counts, entered at once (a Dealer only at its own table)
 COUNT_ONE = (FLOOR,)  # one player's chip count, wherever he sits
+CLOCK_CALLS = (DEALER, FLOOR)  # call the clock on a seated player and end it (a Dealer only at its own table)
 DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject a proposal; the director approves
 
 

@@ -74,8 +74,11 @@ def every_stack(t: Tournament, query: str = "", limit: int | None = None) -> tup
     """Every current count of a player in play, ranked, with his name, table and seat as counted, and big blinds;
     with a query, the stacks whose player's name holds every word of it (case and accents ignored) or whose
     entry number it is. The first `limit`, and how many match in all."""
-    found = _stacks(_current(t).order_by("-chips", "entry__number").values_list(*STACK_FIELDS), big_blind_now(t))
     query = (query or "").strip()
+    ordered = _current(t).order_by("-chips", "entry__number")
+    if not query and limit is not None:  # the top of the list: a rank depends only on the stacks above it
+        return _stacks(ordered.values_list(*STACK_FIELDS)[:limit], big_blind_now(t)), ordered.count()
+    found = _stacks(ordered.values_list(*STACK_FIELDS), big_blind_now(t))
     if query:
         named = set(Entry.objects.filter(tournament=t, player__in=Player.objects.named(query)).values_list("number", flat=True))
         found = [row for row in found if row["entry"] in named or str(row["entry"]) == query.lstrip("#")]

@@ -17,7 +17,7 @@ from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Tournament
 
-from . import handforhand, positions
+from . import clock_calls, handforhand, positions
 from .models import POSITION_FIELDS, HandStart, Move, Table, hash_token
 from .selectors import balance_move_out_pending, clock_level_index, live_seats
 
@@ -68,10 +68,12 @@ def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
     table.hand_number, table.hand_started_at, table.hand_level_index = number, now, level_index
     table.hand_in_progress = True
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
-    record_event(t, actor=actor, type_="table.hand_started", payload={
-        "table": table.number, "hand": number, "level": rows[level_index].number, "level_index": level_index,
-        "level_changed": changed, "source": source, "positions": nxt.as_dict() if nxt else None,
-    }, stats=False, seats=balance_move_out_pending(table))
+    payload = {"table": table.number, "hand": number, "level": rows[level_index].number, "level_index": level_index,
+               "level_changed": changed, "source": source, "positions": nxt.as_dict() if nxt else None}
+    ended = clock_calls.end_at_new_hand(table, now)  # a clock called in the hand before ends with it
+    if ended is not None:
+        payload["clock_call_ended"] = ended
+    record_event(t, actor=actor, type_="table.hand_started", payload=payload, stats=False, seats=balance_move_out_pending(table))
     return hand
 
 

@@ -214,6 +214,9 @@ class HouseRules(NeverDeleteModel):
         ("added", _("Added to play")), ("from_raced", _("Taken from the chips raced"))), default="added")
     race_protected_first = models.BooleanField(
         _("a player who would be raced out gets the chip before the race and does not race"), default=False)
+    clock_call_seconds = models.PositiveSmallIntegerField(
+        _("the time a player gets when the clock is called on him (seconds; the last 10 are counted down)"), default=60,
+        validators=[MinValueValidator(10), MaxValueValidator(60)])
     public_chip_counts = models.BooleanField(
         _("chip counts shown in public (the lobby's chip leaders, the players' chip-count page)"), default=True)
 
@@ -463,3 +466,33 @@ class ChipCount(NeverDeleteModel):
             models.CheckConstraint(condition=Q(chips__gte=0), name="chip_count_not_negative"),
         ]
         indexes = [models.Index(fields=["tournament", "current", "-chips"], name="chip_count_leaders_idx")]
+
+
+class ClockCall(NeverDeleteModel):
+    """The clock called on a player (club 11, TDA 25: tables/clock_calls.py): he has `seconds` to act, the last ten
+    counted down; when time is up his hand is dead. Open until ended: he acted, it was called in error, the hand
+    was declared dead, or the table's next hand began."""
+
+    class Outcome(models.TextChoices):
+        ACTED = "acted", _("He acted in time")
+        DEAD = "dead", _("Time was up: the hand is dead")
+        CANCELLED = "cancelled", _("Cancelled")
+        NEW_HAND = "new_hand", _("The next hand began")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="clock_calls")
+    number = models.PositiveIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="clock_calls")
+    seat = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="clock_calls")
+    seconds = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=9, choices=Outcome.choices, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="clock_call_unique_number"),
+            models.UniqueConstraint(fields=["table"], condition=Q(ended_at__isnull=True), name="clock_call_one_open_per_table"),
+        ]

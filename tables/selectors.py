@@ -14,7 +14,7 @@ from tournament.models import AuditEvent, Entry, Level, Player, Tournament
 
 from . import balancing as bal
 from . import chip_race, missed_hands, seating
-from .models import ColorUp, Draw, HandForHand, HandStart, HouseRules, Move, Penalty, Seat, SeatRequest, Table
+from .models import ClockCall, ColorUp, Draw, HandForHand, HandStart, HouseRules, Move, Penalty, Seat, SeatRequest, Table
 
 
 def live_seats(tournament: Tournament):
@@ -129,7 +129,7 @@ def house_rules(t: Tournament) -> HouseRules:
 
 HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
                 "hand_for_hand_seconds", "hand_for_hand_ties", "race_rounding", "race_protection",
-                "race_protected_first", "public_chip_counts")
+                "race_protected_first", "public_chip_counts", "clock_call_seconds")
 
 
 def house_rules_json(rules: HouseRules) -> dict:
@@ -298,3 +298,35 @@ def penalty_served(penalty: Penalty) -> int:
     if penalty.hands == 0:
         return 0
     return missed_hands.served(penalty.hands, hands_dealt_since(penalty))
+
+
+CLOCK_CALL_COUNTDOWN = 10  # the last seconds of a clock call, counted down large on the tablet (TDA 25)
+
+
+def clock_call_running(call: ClockCall, now=None) -> bool:
+    """The player's time is not up yet."""
+    return (now or timezone.now()) < call.ends_at
+
+
+def open_clock_call(table: Table) -> ClockCall | None:
+    return ClockCall.objects.select_related("table", "entry__player").filter(table=table, ended_at__isnull=True).first()
+
+
+def clock_call_json(call: ClockCall | None, now=None) -> dict | None:
+    """A clock call as the tablet and the map show it: who, when it ends (the screens count down against the
+    server's time), whether time is up, how it ended."""
+    if call is None:
+        return None
+    now = now or timezone.now()
+    return {"call": call.number, "table": call.table.number, "seat": call.seat, "entry": call.entry.number,
+            "name": call.entry.player.display_name, "seconds": call.seconds, "countdown": CLOCK_CALL_COUNTDOWN,
+            "started_at": call.started_at.isoformat(), "ends_at": call.ends_at.isoformat(),
+            "time_up": not clock_call_running(call, now), "ended_at": call.ended_at.isoformat() if call.ended_at else None,
+            "outcome": call.outcome or None}
+
+
+def open_clock_calls(t: Tournament) -> dict[str, dict]:
+    """Every open clock call of the room, by table number (the map's badges), in one query."""
+    now = timezone.now()
+    return {str(call.table.number): clock_call_json(call, now) for call in ClockCall.objects.select_related(
+        "table", "entry__player").filter(tournament=t, ended_at__isnull=True)}

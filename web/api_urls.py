@@ -5,7 +5,7 @@ from . import auth_api
 from .clock import api as clock_api
 from .payouts import api as payouts_api
 from .tables import api as tables_api
-from .tables import color_up_api, count_api, dealer_link_api, penalty_api, seating_api
+from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, seating_api
 from .tournament import api
 
 T = "tournaments/<id:pk>"
@@ -58,6 +58,9 @@ urlpatterns = [
     path(f"{T}/tables/<id:number>/race/", color_up_api.TableRaceView.as_view(), name="api-table-race"),
     path(f"{T}/tables/<id:number>/race/confirm/", color_up_api.TableRaceConfirmView.as_view(), name="api-table-race-confirm"),
     path(f"{T}/tables/<id:number>/race/cards/", color_up_api.TableRaceCardsView.as_view(), name="api-table-race-cards"),
+    path(f"{T}/tables/<id:number>/clock-call/", clock_call_api.TableClockCallView.as_view(), name="api-table-clock-call"),
+    path(f"{T}/tables/<id:number>/clock-call/end/", clock_call_api.TableClockCallEndView.as_view(),
+         name="api-table-clock-call-end"),
     path(f"{T}/tables/<id:number>/counts/", count_api.TableCountsView.as_view(), name="api-table-counts"),
     path(f"{T}/entries/<id:number>/count/", count_api.EntryCountView.as_view(), name="api-entry-count"),
     path(f"{T}/counts/", count_api.CountsView.as_view(), name="api-counts"),

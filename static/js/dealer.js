@@ -75,7 +75,16 @@ import * as Clock from "./clock.js";
     stacksNever: gettext("Not counted since he sat down"),
     stacksTarget: gettext("Seat {seat} · {name}"),
     stacksPick: gettext("Tap a player's count to type it."),
-    stacksMissing: gettext("Seat {seat}: type his chips (every player is counted at once).")
+    stacksMissing: gettext("Seat {seat}: type his chips (every player is counted at once)."),
+    callOn: gettext("Clock on seat {seat} · {name}"),
+    callSeat: gettext("Seat {seat} · {name}"),
+    callGo: gettext("Call the clock on seat {seat}"),
+    callDead: gettext("Hand dead"),
+    callStarted: gettext("Clock called on seat {seat} · {name}."),
+    callActed: gettext("He acted in time: the clock call is over."),
+    callDeclared: gettext("The hand is dead: the clock call is over."),
+    callCancelled: gettext("Clock call cancelled (called in error)."),
+    callAskCancel: gettext("Cancel this clock call (called in error)?")
   };
   // Reads: state.json and the table's socket. Presses: the JSON API (/api/docs/), through api.js.
   // A dealer link's tablet reads its own state.json and socket, and api.js sends its link with each press.
@@ -173,7 +182,7 @@ import * as Clock from "./clock.js";
     badge.textContent = up ? gettext("live") : gettext("offline");
     badge.className = "badge " + (up ? "live" : "offline");
   }
-  function apply(d) { if (d.table) { table = d.table; renderRace(); renderPenalties(); } if (d.clock) view.set(d.clock); view.tick(); }
+  function apply(d) { if (d.table) { table = d.table; renderRace(); renderPenalties(); renderCall(); } if (d.clock) view.set(d.clock); view.tick(); }
   // The players of this table sitting out a penalty (table.penalties, tables/read_models.table_penalties):
   // the dealer deals them in and takes their blinds while the hands left count down (TDA 51).
   function renderPenalties() {
@@ -806,10 +815,172 @@ import * as Clock from "./clock.js";
     });
   });
 
+  // --- Calling the clock on a player (table.clock_call, tables/clock_calls.py, TDA 25) -----------------------
+  // "Call the clock" lists the seated players (the API's counts/, as "Count stacks" does), one is picked, the
+  // call is sent. While a call is open its banner counts down against the server's time (sync.now()): m:ss, the
+  // last `countdown` seconds as one large number, then "Hand dead". Screen readers hear the start, the last
+  // seconds once and the hand dead (the ticking digits are hidden from them).
+  var callUrl = urls.clockCall, callEndUrl = urls.clockCallEnd;
+  var calling = {players: [], seat: null, said: "", saying: false};
+  var GRACE = 0.3;  // s past the end before the tablet says "Hand dead": the server's time is up by then
+  function callLeft(c) { return Date.parse(c.ends_at) / 1000 - sync.now(); }
+  function mss(s) { return Math.floor(s / 60) + ":" + (s % 60 < 10 ? "0" : "") + (s % 60); }
+  // What the banner's status region says, once a moment: set a beat after the banner shows, to be heard.
+  function announce(key, text) {
+    if (calling.said === key) return;
+    calling.said = key;
+    window.setTimeout(function () { if (calling.said === key) $("call-announce").textContent = text; }, 150);
+  }
+  function tickCall() {
+    var c = table.clock_call;
+    if (!c) return;
+    var left = callLeft(c), up = left <= -GRACE || (c.time_up && left <= 0), shown = Math.max(0, Math.ceil(left - 0.0005));
+    var big = up || shown <= c.countdown;
+    $("call-time").hidden = big;
+    $("call-time").textContent = mss(shown);
+    $("call-big").hidden = !big;
+    $("call-big").textContent = up ? extra.callDead : String(shown);
+    $("call-big").classList.toggle("dead", up);
+    $("call-banner").classList.toggle("last", big && !up);
+    $("call-banner").classList.toggle("dead", up);
+    $("call-banner").dataset.left = up ? "dead" : String(shown);
+    $("call-acted").hidden = up;
+    $("call-acted").disabled = up || $("call-acted").getAttribute("aria-busy") === "true";
+    if ($("call-dead").getAttribute("aria-busy") !== "true") $("call-dead").disabled = !up;
+    // Heard: the start (who, the time left), the last seconds once, the hand dead; never each second.
+    var key = c.call + ":", last = shown <= c.countdown;
+    if (up) announce(key + "dead", extra.callDead);
+    else if (calling.said.indexOf(key) !== 0) {
+      announce(key + (last ? "last" : "start"), fmt(ngettext("Clock on seat {seat} · {name}: {n} second left",
+        "Clock on seat {seat} · {name}: {n} seconds left", shown), {seat: c.seat, name: c.name, n: shown}));
+    } else if (last && calling.said === key + "start") {
+      announce(key + "last", fmt(ngettext("{n} second left", "{n} seconds left", shown), {n: shown}));
+    }
+  }
+  function renderCall() {
+    var c = table.clock_call || null, picking = !$("call-pick").hidden;
+    var focused = picking && $("call-pick").contains(document.activeElement);
+    if (c && picking) closePick(false);  // a call came from elsewhere (the floor) meanwhile
+    $("call-banner").hidden = !c;
+    $("call-actions").hidden = !c;
+    $("call-open").hidden = !!c;
+    $("call").hidden = !c && $("call-pick").hidden;
+    if (!c) {
+      $("call-banner").dataset.call = "";
+      if ($("call-actions").contains(document.activeElement)) $("call-open").focus();
+      return;
+    }
+    if ($("call-banner").dataset.call !== String(c.call)) {
+      $("call-banner").dataset.call = String(c.call);
+      $("call-say").hidden = true;  // a refusal said before this call
+      $("call-banner").dataset.seat = String(c.seat);
+      $("call-title").textContent = fmt(extra.callOn, {seat: c.seat, name: c.name});
+    }
+    tickCall();
+    if (focused) $("call-cancel").focus({preventScroll: true});
+  }
+  setInterval(tickCall, 200);
+  function paintPick() {
+    $("call-seats").querySelectorAll("button").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.seat === String(calling.seat) ? "true" : "false");
+    });
+    $("call-go").disabled = calling.seat === null;
+    $("call-go").textContent = calling.seat === null ? gettext("Call the clock") : fmt(extra.callGo, {seat: calling.seat});
+  }
+  function renderPick(answer) {
+    var box = $("call-seats");
+    calling.players = answer.players;
+    box.textContent = "";
+    calling.players.forEach(function (p) {
+      var b = el("button", "c-seat");
+      b.type = "button";
+      b.dataset.seat = String(p.seat);
+      b.appendChild(el("b", null, String(p.seat)));
+      b.appendChild(el("span", null, p.name));
+      b.setAttribute("aria-label", fmt(extra.callSeat, {seat: p.seat, name: p.name}));
+      box.appendChild(b);
+    });
+    if (!calling.players.length) box.appendChild(el("p", "r-help", extra.raceNoPlayers));
+    if (!calling.players.some(function (p) { return p.seat === calling.seat; })) calling.seat = null;
+    paintPick();
+  }
+  function closePick(focus) {
+    var inside = $("call-pick").contains(document.activeElement);
+    $("call-pick").hidden = true;
+    $("call-open").setAttribute("aria-expanded", "false");
+    $("call").hidden = !table.clock_call;
+    $("call-say").hidden = true;
+    calling.seat = null;
+    if (inside && focus !== false && !$("call-open").hidden) $("call-open").focus();
+  }
+  $("call-open").addEventListener("click", function () {
+    if (!$("call-pick").hidden) { closePick(); return; }
+    api.press($("call-open"), function () { return api.get(countsUrl); }, null).then(function (answer) {
+      if (!answer || !answer.players || table.clock_call) return;
+      calling.seat = null;
+      $("call-say").hidden = true;
+      $("call").hidden = false;
+      $("call-pick").hidden = false;
+      $("call-open").setAttribute("aria-expanded", "true");
+      renderPick(answer);
+      $("call").scrollIntoView({block: "start"});
+      var first = $("call-seats").querySelector("button");
+      if (first) first.focus({preventScroll: true});
+    });
+  });
+  $("call-seats").addEventListener("click", function (e) {
+    var b = e.target.closest("button");
+    if (!b) return;
+    calling.seat = Number(b.dataset.seat);
+    paintPick();
+  });
+  $("call-pick-cancel").addEventListener("click", function () { closePick(); });
+  $("call-pick").addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); closePick(); } });
+  // A press of the clock call's buttons: its answer is said by them too (#call-say), then the state again.
+  function callPress(button, call, done) {
+    calling.saying = true;
+    return api.press(button, call, done).then(function (answer) {
+      calling.saying = false;
+      poll();
+      tickCall();
+      return answer;
+    });
+  }
+  $("call-go").addEventListener("click", function () {
+    var seat = calling.seat;
+    if (seat === null) return;  // the button is disabled until a seat is picked
+    callPress($("call-go"), function (k) { return api.post(callUrl, {seat: seat}, {key: k}); }, function (c) {
+      return fmt(extra.callStarted, {seat: c.seat, name: c.name});
+    }).then(function (c) {
+      if (!c || !c.call) return;
+      table.clock_call = c;
+      closePick(false);
+      renderCall();
+      $("call-acted").focus({preventScroll: true});
+    });
+  });
+  function endCall(button, outcome, done) {
+    callPress(button, function (k) { return api.post(callEndUrl, {outcome: outcome}, {key: k}); }, done).then(function (c) {
+      if (!c || !c.outcome) return;
+      var focus = $("call").contains(document.activeElement);
+      table.clock_call = null;
+      renderCall();
+      if (focus) $("call-open").focus({preventScroll: true});
+    });
+  }
+  $("call-acted").addEventListener("click", function () { endCall($("call-acted"), "acted", extra.callActed); });
+  $("call-dead").addEventListener("click", function () { endCall($("call-dead"), "dead", extra.callDeclared); });
+  $("call-cancel").addEventListener("click", function () {
+    if (window.confirm(extra.callAskCancel)) endCall($("call-cancel"), "cancelled", extra.callCancelled);
+  });
+
   // api.js says every answer in #dealer-feedback, below the shuffle button: the race and the stacks repeat it by
   // their buttons (hidden from screen readers, which hear it once).
   $("dealer-feedback").addEventListener("api:said", function (e) {
-    [["race-say", "race"], ["stacks-say", "stacks"]].forEach(function (pair) {
+    var pairs = [["race-say", "race"], ["stacks-say", "stacks"]];
+    // The clock call repeats only its refusals by its buttons (its banner says the rest).
+    if (calling.saying && !e.detail.ok) pairs.push(["call-say", "call"]); else $("call-say").hidden = true;
+    pairs.forEach(function (pair) {
       var say = $(pair[0]);
       say.textContent = e.detail.message || "";
       say.hidden = $(pair[1]).hidden || !e.detail.message;
@@ -819,6 +990,7 @@ import * as Clock from "./clock.js";
   });
   renderRace();
   renderPenalties();
+  renderCall();
 
   Clock.keepAwake();
   window.dealerPage = {view: view, sync: sync, poll: poll, socket: socket};

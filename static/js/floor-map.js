@@ -108,13 +108,26 @@ import * as Live from "./live.js";
     countNever: gettext("Not counted since he sat down"),
     countMissing: gettext("Seat {seat}: type his chips (every player is counted at once)."),
     countNoPlayers: gettext("No players at this table."),
-    doneCount: gettext("Entry #{entry}: {chips} chips counted.")
+    doneCount: gettext("Entry #{entry}: {chips} chips counted."),
+    clockBadge: gettext("Clock: seat {seat} · {left}"),
+    clockBadgeDead: gettext("Clock: seat {seat} · Hand dead"),
+    clockBadgeTitle: gettext("The clock is called on {name} (seat {seat}): press to end the call"),
+    clockTitle: gettext("Table {table}: clock called on seat {seat}"),
+    clockWho: gettext("{name}, entry #{entry} · {seconds} s to act"),
+    clockLeft: gettext("{left} left to act."),
+    clockUp: gettext("Time is up: the hand is dead."),
+    doneClockCall: gettext("Table {table}: the clock is called on seat {seat} ({name}), {seconds} s to act."),
+    doneClockActed: gettext("Table {table}: seat {seat} acted in time, the clock call is over."),
+    doneClockDead: gettext("Table {table}: time is up, the hand of seat {seat} is dead."),
+    doneClockCancelled: gettext("Table {table}: the clock call on seat {seat} is cancelled (called in error).")
   };
   var grid = document.getElementById("map");
   var state = JSON.parse(document.getElementById("map-state").textContent);
   var chosen = null, buttonTable = null, lastBust = null, timer = null, loading = false, again = false;
 
   var fmt = Util.fmt, el = Util.el;
+  // The server's time (the floor socket's time sync, Live.connect below): a clock call counts down against it.
+  var sync = {now: function () { return conn && conn.sync ? conn.sync.now() : Date.now() / 1000; }};
   function at(url, n) { return url.replace("999999", n); }
   // A player's name on a seat tile: it wraps between words and after a hyphen, never inside a word; a
   // word wider than the tile ends in "…" (the tile's title and aria-label hold the whole name).
@@ -182,6 +195,11 @@ import * as Live from "./live.js";
     draw: function (d) { return fmt(s.doneDraw, {draw: d.draw}); },
     waiting: function (d) { return fmt(s.doneWaiting, {draw: d.draw}); },
     count: function (a) { return fmt(s.doneCount, {entry: a.entry, chips: num(a.chips)}); },
+    clockCall: function (c) { return fmt(s.doneClockCall, {table: c.table, seat: c.seat, name: c.name, seconds: c.seconds}); },
+    clockEnd: function (c) {
+      var words = {acted: s.doneClockActed, dead: s.doneClockDead}[c.outcome] || s.doneClockCancelled;
+      return fmt(words, {table: c.table, seat: c.seat});
+    },
     counts: function (a) {
       return fmt(ngettext("Counted: {n} player, total {total}", "Counted: {n} players, total {total}", a.counted),
                  {n: a.counted, total: num(a.total)});
@@ -314,7 +332,9 @@ import * as Live from "./live.js";
   function signature(t, f) {
     var mine = [];
     Object.keys(f.reserved).forEach(function (k) { if (k.split(":")[0] === String(t.table)) mine.push(k + "=" + f.reserved[k]); });
-    return JSON.stringify([t, !!f.halted[t.table], !!f.need[t.table], f.slips[t.table] || 0, mine, h4hStep(t.table)]);
+    var call = clockCallAt(t.table);  // its countdown ticks in place (tickClocks): not part of the signature
+    return JSON.stringify([t, !!f.halted[t.table], !!f.need[t.table], f.slips[t.table] || 0, mine, h4hStep(t.table),
+                           call ? [call.call, call.seat, call.ends_at] : null]);
   }
 
   function card(t, f) {
@@ -345,6 +365,8 @@ import * as Live from "./live.js";
     }
     var step = h4hStep(t.table);
     if (step) head.appendChild(el("span", "m-h4h " + step, s["h4h" + step.charAt(0).toUpperCase() + step.slice(1)]));
+    var call = clockCallAt(t.table);
+    if (call) head.appendChild(clockBadge(call));
     card.appendChild(head);
     if (t.race) {  // the color-up's chip race at this table: its tablet has the counts and the sheet
       var race = el("a", "m-race " + t.race.status, t.race.status === "waiting" ? s.raceWaiting
@@ -454,6 +476,81 @@ import * as Live from "./live.js";
     markFound();
   }
 
+  // --- The clock called on a player (TDA 25): a badge on his table's card counts his time down against the
+  // server's time (the floor socket's time sync), says "Hand dead" once it is up (in colour and in words), and
+  // opens the dialog that ends the call: he acted, the hand is dead (only once time is up), called in error.
+  function clockCallAt(table) { return (state.clock_calls || {})[String(table)] || null; }
+  function secondsLeft(call) { return Math.ceil(Date.parse(call.ends_at) / 1000 - sync.now()); }
+  function clockText(left) {
+    left = Math.max(0, left);
+    return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+  }
+  function clockBadge(call) {
+    var b = el("button", "m-clock");
+    b.type = "button";
+    b.dataset.table = call.table;
+    b.dataset.ends = Date.parse(call.ends_at) / 1000;
+    b.dataset.seat = call.seat;
+    b.title = fmt(s.clockBadgeTitle, {name: call.name, seat: call.seat});
+    if (clockDialog) b.addEventListener("click", function () { openClock(call.table); });
+    else b.disabled = true;
+    tickBadge(b, sync.now());
+    return b;
+  }
+  function tickBadge(b, now) {
+    var left = Math.ceil(Number(b.dataset.ends) - now), up = left <= 0;
+    var text = up ? fmt(s.clockBadgeDead, {seat: b.dataset.seat}) : fmt(s.clockBadge, {seat: b.dataset.seat, left: clockText(left)});
+    if (b.textContent !== text) b.textContent = text;
+    b.classList.toggle("up", up);
+    b.classList.toggle("last", !up && left <= 10);
+  }
+  var clockDialog = document.getElementById("clock-dialog"), clockTable = null;
+  function renderClockDialog() {
+    var call = clockTable === null ? null : clockCallAt(clockTable);
+    if (!call) { if (clockDialog.open) clockDialog.close(); return; }
+    var left = secondsLeft(call), up = left <= 0, say = document.getElementById("clock-left");
+    document.getElementById("clock-title").textContent = fmt(s.clockTitle, {table: call.table, seat: call.seat});
+    document.getElementById("clock-who").textContent = fmt(s.clockWho, {name: call.name, entry: call.entry, seconds: call.seconds});
+    var text = up ? s.clockUp : fmt(s.clockLeft, {left: clockText(left)});
+    if (say.textContent !== text) say.textContent = text;
+    say.classList.toggle("up", up);
+    var acted = document.getElementById("clock-acted"), dead = document.getElementById("clock-dead");
+    if (acted.hidden !== up) {  // time up: "He acted" goes, "Hand dead" comes (the focus with it)
+      var moveFocus = document.activeElement === (up ? acted : dead);
+      acted.hidden = up;
+      dead.hidden = !up;
+      if (moveFocus) (up ? dead : acted).focus();
+    }
+  }
+  function openClock(table) {
+    clockTable = table;
+    document.getElementById("clock-acted").hidden = false;
+    document.getElementById("clock-dead").hidden = true;
+    renderClockDialog();
+    if (!clockDialog.open) clockDialog.showModal();
+  }
+  function endClock(ev, outcome) {
+    var table = clockTable;
+    clockDialog.close();
+    press(ev.currentTarget, at(urls.clockCallEnd, table), {outcome: outcome}, DONE.clockEnd).then(function (answer) {
+      if (answer && state.clock_calls && state.clock_calls[String(table)] && state.clock_calls[String(table)].call === answer.call) {
+        delete state.clock_calls[String(table)];  // the badge goes at once; the refetch follows
+        renderGrid();
+      }
+    });
+  }
+  if (clockDialog) {
+    document.getElementById("clock-acted").addEventListener("click", function (ev) { endClock(ev, "acted"); });
+    document.getElementById("clock-dead").addEventListener("click", function (ev) { endClock(ev, "dead"); });
+    document.getElementById("clock-cancel").addEventListener("click", function (ev) { endClock(ev, "cancelled"); });
+    document.getElementById("clock-close").addEventListener("click", function () { clockDialog.close(); });
+  }
+  function tickClocks() {
+    var now = sync.now();
+    grid.querySelectorAll(".m-clock").forEach(function (b) { tickBadge(b, now); });
+    if (clockDialog && clockDialog.open) renderClockDialog();
+  }
+
   function render() {
     var m = state;
     renderMoves();
@@ -477,6 +574,7 @@ import * as Live from "./live.js";
     document.getElementById("seat-waiting").hidden = !(m.start_drawn && m.waiting > 0);
     searchIndex = null;
     renderGrid();
+    if (clockDialog && clockDialog.open) renderClockDialog();  // a call ended elsewhere closes its dialog
   }
 
   // --- Finding: a table by number, a player by name (folded as core/search.py folds it: case and accents
@@ -669,6 +767,19 @@ import * as Live from "./live.js";
           {chips: whole(document.getElementById("count-chips").value)}, DONE.count);
   });
 
+  // The clock called on the seat's player (TDA 25); a refusal (an empty seat, a call already open) is said in #notice.
+  var clockCallGo = document.getElementById("clock-call-go");
+  if (clockCallGo) clockCallGo.addEventListener("click", function () {
+    var who = chosen;
+    seatDialog.close();
+    press(clockCallGo, at(urls.clockCall, who.table), {seat: who.seat}, DONE.clockCall).then(function (answer) {
+      if (!answer || !answer.call) return;
+      state.clock_calls = state.clock_calls || {};
+      state.clock_calls[String(answer.table)] = answer;  // the badge shows at once; the refetch follows
+      renderGrid();
+    });
+  });
+
   // A table's stacks counted (tables/counting.py): every seated player's chips typed at once, beside his last count
   // (GET counts/ gives the players); Save sends the whole table (POST counts/). The dialog stays open until the
   // server takes the counts: its refusal (a player busted or moved meanwhile) is said in the dialog, and the table
@@ -818,9 +929,9 @@ import * as Live from "./live.js";
     renderMoves();
   }
 
-  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.)/;
+  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.|clock_call\.)/;
   var conn = Live.connect({
-    path: urls.socket, badge: "#live",
+    path: urls.socket, badge: "#live", sync: true,
     onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale
     onEvent: function (m) {
       if (!TOUCHES.test(m.event.type)) return;
@@ -830,6 +941,7 @@ import * as Live from "./live.js";
   });
   render();
   updateToolsHeight();
+  setInterval(tickClocks, 250);
   if (window.performance && performance.mark) performance.mark("floor-map:first-render");
   window.floorMap = {refetch: refetch, conn: conn, get state() { return state; }};
 })();

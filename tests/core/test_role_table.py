@@ -31,6 +31,7 @@ USED_BY = {
     "PENALTIES": ["api-penalties:POST", "api-penalty-cancel:POST"],
     "COUNTING": ["api-table-counts:POST"],
     "COUNT_ONE": ["api-entry-count:POST"],
+    "CLOCK_CALLS": ["api-table-clock-call:POST", "api-table-clock-call-end:POST"],
     "PAY": ["api-entry-payout:POST", "api-payment-void:POST"],
     "DEAL_PROPOSE": ["api-deals:POST", "api-deal-reject:POST"],
 }

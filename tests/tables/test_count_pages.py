@@ -53,5 +53,7 @@ def test_the_players_page_lists_and_finds_every_count_while_the_house_allows(roo
     found = page_as(None, f"/s/{t.pk}/counts/?q={name.split()[0]}").content.decode()
     assert name in found and found.count("<tr>") == 2
     assert 'id="not-found"' in page_as(None, f"/s/{t.pk}/counts/?q=nobody").content.decode()
+    assert 'id="chip-counts-link"' in page_as(None, f"/s/{t.pk}/").content.decode()  # from the seat finder
     house_rules.set_house_rules(t, actor=director, data={"public_chip_counts": False})
     assert page_as(None, f"/s/{t.pk}/counts/").status_code == 404
+    assert 'id="chip-counts-link"' not in page_as(None, f"/s/{t.pk}/").content.decode()

@@ -393,6 +393,8 @@ class HouseRulesSerializer(serializers.Serializer):
                                                         "taken from the chips raced.")
     race_protected_first = serializers.BooleanField(required=False,
                                                     help_text="That player gets the chip before the race and does not race.")
+    clock_call_seconds = serializers.IntegerField(min_value=10, max_value=60, required=False, help_text=(
+        "The time a player gets when the clock is called on him (TDA 25: at most 60 s; the last 10 counted down)."))
     public_chip_counts = serializers.BooleanField(required=False, help_text=(
         "Chip counts shown in public: the lobby's chip leaders and the players' chip-count page."))
 

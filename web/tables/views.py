@@ -99,6 +99,7 @@ def _tablet_state(table: Table) -> dict:
     """The table's state for its tablet, with the clock's row of the race's break (`race.break_index`): the
     tablet folds a confirmed race to one line and drops it when the clock leaves the break, at once."""
     state = read_models.table_state(table)
+    state["clock_call"] = selectors.clock_call_json(selectors.open_clock_call(table))  # TDA 25: the countdown
     race = state.get("race")
     if race:
         positions = selectors.structure_positions(table.tournament)
@@ -113,6 +114,7 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
               "handDone": reverse("api-table-hand-done", args=at), "race": reverse("api-table-race", args=at),
               "raceConfirm": reverse("api-table-race-confirm", args=at), "raceCards": reverse("api-table-race-cards", args=at),
               "counts": reverse("api-table-counts", args=at), "maxChips": chip_counts.MAX_CHIPS,
+              "clockCall": reverse("api-table-clock-call", args=at), "clockCallEnd": reverse("api-table-clock-call-end", args=at),
               "draws": reverse("draw-list", args=[table.tournament_id])}  # what static/js/dealer.js reads and calls
     return render(request, "tables/dealer.html", {
         **_race_card_pad(),
@@ -184,14 +186,15 @@ def _map_urls(pk: int) -> dict:
              "cancelMove": ("api-move-cancel", [pk, n]), "balance": ("api-moves-balance", [pk]),
              "handForHand": ("api-hand-for-hand", [pk]), "dealer": ("dealer", [pk, n]), "openTable": ("api-tables", [pk]),
              "drawStart": ("api-draw-start", [pk]), "seatWaiting": ("api-seat-waiting", [pk]),
-             "counts": ("api-table-counts", [pk, n]), "count": ("api-entry-count", [pk, n])}
+             "counts": ("api-table-counts", [pk, n]), "count": ("api-entry-count", [pk, n]),
+             "clockCall": ("api-table-clock-call", [pk, n]), "clockCallEnd": ("api-table-clock-call-end", [pk, n])}
     return {"socket": f"/ws/t/{pk}/floor/", **{key: reverse(name, args=args) for key, (name, args) in named.items()}}
 
 
 def _floor_map(tournament: Tournament) -> dict:
     """The map's data with the balancing status: halted tables, buttons asked for, pending slips."""
     return {**read_models.floor_map(tournament), "moves": read_models.balancing_status(tournament),
-            "h4h": read_models.hand_for_hand_status(tournament)}
+            "h4h": read_models.hand_for_hand_status(tournament), "clock_calls": selectors.open_clock_calls(tournament)}
 
 
 @never_cache
@@ -305,7 +308,8 @@ def seat_search(request, pk: int):
     found = read_models.find_entries(room_search(request, pk), q) if q else []
     if q and len(found) == 1 and q.lstrip("#").isdigit():
         return redirect("seat-page", pk=pk, number=found[0]["entry"])
-    return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found})
+    return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found,
+                                                       "counts_public": selectors.house_rules(tournament).public_chip_counts})
 
 
 @page("seat-page")

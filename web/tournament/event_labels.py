@@ -84,6 +84,8 @@ def event_labels() -> dict[str, str]:
         "h4h.hand_complete": _("Hand-for-hand: hand complete"),
         "chips.found": _("Removed chips found"),
         "chips.counted": _("Chips counted"),
+        "clock_call.started": _("Clock called on a player"),
+        "clock_call.ended": _("Clock call ended"),
         "penalty.given": _("Penalty given"),
         "penalty.cancelled": _("Penalty cancelled"),
     }
@@ -99,7 +101,7 @@ GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("clock", ("clock.",)),
     ("chips", ("colorup.", "race.", "chips.")),
     ("payouts", ("payouts.", "payout.", "deal.")),
-    ("penalties", ("penalty.",)),
+    ("penalties", ("penalty.", "clock_call.")),
     ("setup", ("tournament.", "structure.", "display.")),
 )
 

@@ -248,6 +248,16 @@ def _penalty(type_: str, label: str, p: dict, names: Names) -> str:
         **facts, "what": what}
 
 
+def _clock_call(type_: str, label: str, p: dict, names: Names) -> str:
+    facts = {"who": _who(p, names), "table": p.get("table", "–"), "seat": p.get("seat", "–"),
+             "seconds": p.get("seconds", "–")}
+    if type_ == "clock_call.started":
+        return _("Table %(table)s seat %(seat)s: the clock is called on %(who)s, %(seconds)s seconds") % facts
+    outcome = {"acted": _("he acted in time"), "dead": _("time was up, the hand is dead"),
+               "cancelled": _("called in error"), "new_hand": _("the next hand began")}.get(p.get("outcome"), "–")
+    return _("Table %(table)s seat %(seat)s: the clock on %(who)s ended: %(outcome)s") % {**facts, "outcome": outcome}
+
+
 def _setup(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ == "player.created":
         return _("New player: %(name)s") % {"name": p.get("name", "–")}
@@ -292,6 +302,7 @@ FAMILIES: tuple[tuple[tuple[str, ...], Callable[[str, str, dict, Names], str]], 
     (("colorup.", "race.", "chips."), _chips),
     (("payouts.", "payout.", "deal."), _payouts),
     (("penalty.",), _penalty),
+    (("clock_call.",), _clock_call),
     (("player.", "tournament.", "structure.", "display.", "registration."), _setup),
 )
 
