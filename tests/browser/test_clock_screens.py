@@ -336,6 +336,9 @@ def test_dealer_button_sets_the_table_level_and_the_floor_sees_it_live(live_asgi
     tables_page.wait_for_selector("#live.live")
     dealer_page = open_staff_page(browser, base, dealer.username, f"/t/{tournament.pk}/tables/1/dealer/")
     dealer_page.on("dialog", lambda dialog: dialog.accept())
+    # The tablet's time sync has measured (its burst of pings), not only guessed from the page's own time: a page
+    # made slowly on a busy machine guessed a few tenths of a second off.
+    dealer_page.wait_for_function("window.dealerPage && window.dealerPage.sync.info.samples >= 3")
     check_screens_agree(tournament, [(dealer_page, "clock-time")], "running")
 
     dealer_page.click("#shuffle")
