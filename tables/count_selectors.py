@@ -107,7 +107,7 @@ def room(t: Tournament) -> dict:
                     "missing": list(c.missing), "expected": c.expected, "difference": c.difference,
                     "flagged": c.flagged} for c in check.tables],
         "off_by": abs(check.difference or 0),
-        "stacks": [{**public_stack(row), "counted_by": row["counted_by"], "source": row["source"]} for row in stacks],
+        "stacks": [{key: row[key] for key in (*PUBLIC_KEYS, "counted_by", "source")} for row in stacks],
     }
 
 

@@ -3,8 +3,6 @@ the room's difference from the chips in play, one player's count entered through
 public chip-count page, searchable, while the house rule shows counts in public. The pages only read."""
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -18,17 +16,12 @@ from web.caching import versioned
 from web.tournament.views import in_venue_time
 
 
-def _times(stacks: list[dict]) -> list[dict]:
-    """Each stack's counted_at as an aware datetime: the template shows it in the venue's zone."""
-    return [{**row, "counted_at": datetime.fromisoformat(row["counted_at"])} for row in stacks]
-
-
 @page("chip-counts")
 @in_venue_time
 def chip_counts_page(request, tournament: Tournament):
     room = count_selectors.room(tournament)
     return render(request, "tables/chip_counts.html", {
-        "t": tournament, "room": room, "stacks": _times(room["stacks"]),
+        "t": tournament, "room": room, "stacks": room["stacks"],
         "flagged_tables": [row for row in room["tables"] if row["flagged"]]})
 
 
