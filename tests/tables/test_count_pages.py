@@ -50,7 +50,7 @@ def test_the_players_page_lists_and_finds_every_count_while_the_house_allows(roo
     counted = ChipCount.objects.filter(tournament=t).first().counted_at.astimezone(ZoneInfo(t.time_zone))
     assert f"counted {counted:%H:%M}" in empty.content.decode()  # in the venue's time
     name = at_table(t, 1)[0].player.display_name
-    found = page_as(None, f"/s/{t.pk}/counts/?q={name.split()[0]}").content.decode()
+    found = page_as(None, f"/s/{t.pk}/counts/?q={name}").content.decode()  # whole: "P1" would find "P12" too
     assert name in found and found.count("<tr>") == 2
     assert 'id="not-found"' in page_as(None, f"/s/{t.pk}/counts/?q=nobody").content.decode()
     assert 'id="chip-counts-link"' in page_as(None, f"/s/{t.pk}/").content.decode()  # from the seat finder
