@@ -3,6 +3,7 @@ screen counts down from, and which clocks have something due. Nothing here write
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
@@ -43,6 +44,11 @@ def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows
         "status": clock.status, "version": clock.version,
         "anchor": None if anchor is None else {"index": anchor.index, "started_at": anchor.started_at, "paused_at": anchor.paused_at},
         "announcement": clock.announcement,
+        # The end of a day: the level after which the clock stops, the level it stopped after (until it
+        # runs again), and when it resumes by itself (ISO, in the venue's time zone, as the screens say it).
+        "day_end_after_level": clock.stop_after_level,
+        "day_ended_level": clock.day_ended_level,
+        "resume_at": venue_time(tournament, clock.resume_at),
     }
     if with_rows:
         levels = list(Level.objects.filter(structure_id=tournament.structure_id).order_by("position"))
@@ -53,6 +59,10 @@ def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows
         ]
     data.update(clock_at(rows, anchor, now))
     return data
+
+
+def venue_time(tournament: Tournament, value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(ZoneInfo(tournament.time_zone)).isoformat()
 
 
 def clock_at(rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> dict:
@@ -75,12 +85,13 @@ def clock_statuses(tournament_ids) -> dict[int, ClockState.Status]:
 
 
 def due_tournaments(now: datetime | None = None) -> list[int]:
+    """Clocks with something due: an announcement or a day's end (running), or a scheduled restart (paused:
+    next_due_at is then its resume_at)."""
     now = now or timezone.now()
-    return list(ClockState.objects.filter(status=ClockState.Status.RUNNING, next_due_at__lte=now)
-                .values_list("tournament_id", flat=True))
+    return list(ClockState.objects.filter(next_due_at__lte=now).values_list("tournament_id", flat=True))
 
 
 def seconds_until_next_due(now: datetime | None = None) -> float | None:
     now = now or timezone.now()
-    due = ClockState.objects.filter(status=ClockState.Status.RUNNING, next_due_at__isnull=False).order_by("next_due_at").first()
+    due = ClockState.objects.filter(next_due_at__isnull=False).order_by("next_due_at").first()
     return None if due is None else max(0.0, (due.next_due_at - now).total_seconds())

@@ -1,6 +1,7 @@
 """Clock use cases: start, pause, resume, add or remove time, next/previous level, jump to a
-level, the announcement line, and the announcements that fall due (level changes, one-minute
-warnings, breaks). Each runs in one transaction, locks the tournament row, writes an audit
+level, the announcement line, the end of a day (after a set level) and the next day's start (at a
+set time, level and time left), and what falls due (level changes, one-minute warnings, breaks,
+the day's end, the scheduled restart). Each runs in one transaction, locks the tournament row, writes an audit
 event and publishes after commit. The clock row fully determines the countdown, so a restart
 of any process loses no time.
 """
@@ -20,7 +21,7 @@ from tournament.models import Tournament
 
 from . import timeline as tl
 from .models import ClockState
-from .selectors import anchor_of, as_datetime, as_timestamp, clock_snapshot, due_tournaments, rows_of
+from .selectors import anchor_of, as_datetime, as_timestamp, clock_snapshot, due_tournaments, rows_of, venue_time
 
 STALE_WARNING_SECONDS = 30  # a one-minute warning found later than this is not announced
 
@@ -39,14 +40,19 @@ def _level_number(rows: list[tl.Row], index: int) -> int:
     return rows[tl.level_in_force(rows, index)].number
 
 
+def _level_index(rows: list[tl.Row], level: int | None) -> int | None:
+    return next((i for i, row in enumerate(rows) if row.number == level), None) if level is not None else None
+
+
 def _announce_due(tournament: Tournament, clock: ClockState, rows: list[tl.Row], now: datetime) -> int:
-    """Announce the boundaries crossed since the last announcement, up to now. Returns how many."""
+    """Announce the boundaries crossed since the last announcement, up to now (none past a day's end).
+    Returns how many."""
     anchor = anchor_of(clock)
     if anchor is None or anchor.paused:
         return 0
     after = as_timestamp(clock.announced_until) or anchor.started_at
     made = 0
-    for boundary in tl.boundaries(rows, anchor, after, now.timestamp()):
+    for boundary in tl.boundaries(rows, anchor, after, now.timestamp(), _level_index(rows, clock.stop_after_level)):
         if boundary.kind == "one_minute" and now.timestamp() - boundary.at > STALE_WARNING_SECONDS:
             continue
         _record_boundary(tournament, clock, rows, boundary, now)
@@ -65,13 +71,24 @@ def _record_boundary(tournament: Tournament, clock: ClockState, rows: list[tl.Ro
     }, seats=False)
 
 
+def _place(clock: ClockState, anchor: tl.Anchor) -> None:
+    clock.index, clock.started_at, clock.paused_at = anchor.index, as_datetime(anchor.started_at), as_datetime(anchor.paused_at)
+    clock.status = ClockState.Status.PAUSED if anchor.paused else ClockState.Status.RUNNING
+
+
 def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> None:
     if anchor is not None:
         anchor = tl.normalise(rows, anchor, now.timestamp()) if not anchor.paused else anchor
-        clock.index, clock.started_at, clock.paused_at = anchor.index, as_datetime(anchor.started_at), as_datetime(anchor.paused_at)
-        clock.status = ClockState.Status.PAUSED if anchor.paused else ClockState.Status.RUNNING
-        clock.next_due_at = as_datetime(tl.next_due(rows, anchor, now.timestamp()))
-        level = _level_number(rows, tl.position_at(rows, anchor, now.timestamp()).index)
+        _place(clock, anchor)
+        index = tl.position_at(rows, anchor, now.timestamp()).index
+        stop = _level_index(rows, clock.stop_after_level)
+        if stop is not None and stop < index:  # the director moved the clock past it (next, jump): no day end there
+            clock.stop_after_level, stop = None, None
+        if not anchor.paused:  # play goes on: the day's end is over, and a restart scheduled is moot
+            clock.day_ended_level, clock.resume_at = None, None
+        due = clock.resume_at if anchor.paused and clock.resume_at is not None else None
+        clock.next_due_at = due or as_datetime(tl.next_due(rows, anchor, now.timestamp(), stop))
+        level = _level_number(rows, index)
         if tournament.current_level != level:
             tournament.current_level = level
             Tournament.objects.filter(pk=tournament.pk).update(current_level=level)
@@ -81,21 +98,57 @@ def _save(tournament: Tournament, clock: ClockState, rows: list[tl.Row], anchor:
     clock.save()
 
 
+def _catch_up(tournament: Tournament, clock: ClockState, rows: list[tl.Row], now: datetime) -> int:
+    """What fell due up to now: the announcements, then the day's end once its last level ran out (the
+    clock stops at that level's end, however late this runs). Returns how many were made."""
+    made = _announce_due(tournament, clock, rows, now)
+    stop, anchor = _level_index(rows, clock.stop_after_level), anchor_of(clock)
+    stopped = None if stop is None or anchor is None else tl.day_end(rows, anchor, now.timestamp(), stop)
+    if stopped is not None:
+        _mark_day_end(clock, rows, stopped)
+        _save(tournament, clock, rows, stopped, now)
+        _record_day_end(tournament, clock, rows, stopped, now)
+        made += 1
+    return made
+
+
+def _mark_day_end(clock: ClockState, rows: list[tl.Row], stopped: tl.Anchor) -> None:
+    clock.stop_after_level, clock.day_ended_level = None, rows[stopped.index].number
+
+
+def _record_day_end(tournament: Tournament, clock: ClockState, rows: list[tl.Row], stopped: tl.Anchor, now: datetime) -> None:
+    record_event(tournament, actor="clock", type_="clock.day_ended", payload={
+        "level": rows[stopped.index].number, "at": stopped.paused_at, "late_by": round(now.timestamp() - stopped.paused_at, 3),
+        "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
+    }, seats=False)
+
+
 def _act(tournament: Tournament, *, actor: Actor, type_: str, change, extra: dict | None = None,
-         announce_row_end: bool = False, allowed: tuple[str, ...] | None = roles.SETUP) -> ClockState:
+         announce_row_end: bool = False, allowed: tuple[str, ...] | None = roles.SETUP, prepare=None) -> ClockState:
+    """One director's action on the clock. `change(rows, anchor, now)` gives the new anchor; `prepare(clock,
+    rows, anchor, now)`, if given, checks and sets the clock's other fields first and returns payload to add."""
     if allowed is not None:
         require(actor, allowed)
     t, clock, rows = _lock_clock(tournament.pk)
     now = timezone.now()
-    _announce_due(t, clock, rows, now)
+    _catch_up(t, clock, rows, now)
     before = anchor_of(clock)
+    extra = {**(extra or {}), **(prepare(clock, rows, before, now.timestamp()) if prepare else {})}
     anchor = change(rows, before, now.timestamp())
+    stop, ends_day = _level_index(rows, clock.stop_after_level), False
+    if announce_row_end and stop is not None and before is not None and anchor is not None:
+        # Time removed up to the end of the day's last level: the day ends now, the next row does not start.
+        if tl.position_at(rows, before, now.timestamp()).index <= stop < tl.position_at(rows, anchor, now.timestamp()).index:
+            anchor, ends_day = tl.stop_at(rows, stop, now.timestamp()), True
+            _mark_day_end(clock, rows, anchor)
     _save(t, clock, rows, anchor, now)
-    record_event(t, actor=actor, type_=type_, payload={**(extra or {}), "clock": clock_snapshot(t, clock, rows, now, with_rows=False)},
+    record_event(t, actor=actor, type_=type_, payload={**extra, "clock": clock_snapshot(t, clock, rows, now, with_rows=False)},
                  seats=False)
-    if announce_row_end and before is not None and anchor is not None:
-        # Time removed up to the end of the row: the next row starts now and is announced
-        # like any row whose time ran out (the tick will not, as it is not "due" later).
+    if ends_day:
+        _record_day_end(t, clock, rows, anchor, now)
+    elif announce_row_end and before is not None and anchor is not None:
+        # Time removed up to the end of the row (or a clock stopped there for the day resumed): the next row
+        # starts now and is announced like any row whose time ran out (the tick will not, as it is not "due" later).
         old = tl.position_at(rows, before, now.timestamp()).index
         new = tl.position_at(rows, anchor, now.timestamp()).index
         if new == old + 1:
@@ -117,7 +170,7 @@ def start_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
             return tl.resume(rows, anchor, now)
         raise ServiceError(_("The clock has already started."), code="clock_started", status=409)
 
-    return _act(tournament, actor=actor, type_="clock.started", change=change)
+    return _act(tournament, actor=actor, type_="clock.started", change=change, announce_row_end=True)
 
 
 def _has_run(tournament: Tournament) -> bool:
@@ -132,22 +185,36 @@ def _started(anchor):
 
 @transaction.atomic
 def pause_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
+    """Pause the clock. A paused clock with a restart scheduled stays paused, and the restart is called off."""
+    cancelled = []
+
+    def prepare(clock, rows, anchor, now):
+        if anchor is not None and anchor.paused and clock.resume_at is not None:
+            cancelled.append(clock.resume_at)
+            clock.resume_at = None
+            return {"restart_cancelled": True}
+        return {}
+
     def change(rows, anchor, now):
         if _started(anchor).paused:
+            if cancelled:
+                return anchor
             raise ServiceError(_("The clock is already paused."), code="clock_paused", status=409)
         return tl.pause(rows, anchor, now)
 
-    return _act(tournament, actor=actor, type_="clock.paused", change=change)
+    return _act(tournament, actor=actor, type_="clock.paused", change=change, prepare=prepare)
 
 
 @transaction.atomic
 def resume_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
+    """Resume where the clock stands (a restart scheduled is then moot). A clock stopped at the end of a level
+    for the day goes on to the next row, which starts now with its full time and is announced."""
     def change(rows, anchor, now):
         if not _started(anchor).paused:
             raise ServiceError(_("The clock is already running."), code="clock_running", status=409)
         return tl.resume(rows, anchor, now)
 
-    return _act(tournament, actor=actor, type_="clock.resumed", change=change)
+    return _act(tournament, actor=actor, type_="clock.resumed", change=change, announce_row_end=True)
 
 
 MAX_ADJUST_SECONDS = 6 * 3600
@@ -190,16 +257,69 @@ def jump_to_level(tournament: Tournament, *, actor: Actor, level: int) -> ClockS
     """Go to level N (its full time). Before the clock starts, it starts paused there."""
 
     def change(rows, anchor, now):
-        index = next((i for i, row in enumerate(rows) if row.number == level), None)
-        if index is None:
-            count = sum(1 for row in rows if row.kind == tl.LEVEL)
-            raise ServiceError(_("Level %(level)s does not exist; the structure has levels 1 to %(count)s.")
-                               % {"level": level, "count": count}, code="level_range")
+        index = _level_row(rows, level)
         if anchor is None:
             return tl.Anchor(index, now, now)
         return tl.jump(rows, anchor, now, index)
 
     return _act(tournament, actor=actor, type_="clock.jumped", change=change, extra={"level": level})
+
+
+def _level_row(rows: list[tl.Row], level: int) -> int:
+    index = _level_index(rows, level)
+    if index is None:
+        count = sum(1 for row in rows if row.kind == tl.LEVEL)
+        raise ServiceError(_("Level %(level)s does not exist; the structure has levels 1 to %(count)s.")
+                           % {"level": level, "count": count}, code="level_range")
+    return index
+
+
+@transaction.atomic
+def set_day_end(tournament: Tournament, *, actor: Actor, level: int | None) -> ClockState:
+    """End the day after level N (None: no day end): the clock stops by itself at that level's end, with
+    nothing left in it; the tables finish the hand in play at that level, and no new level is announced."""
+
+    def prepare(clock, rows, anchor, now):
+        if level is not None:
+            index = _level_row(rows, level)
+            if anchor is not None:
+                pos = tl.position_at(rows, anchor, now)
+                if pos.finished:
+                    raise ServiceError(_("The clock has finished: there is no level left to end the day after."),
+                                       code="clock_finished", status=409)
+                if index < pos.index or (index == pos.index and tl.at_row_end(rows, anchor)):
+                    raise ServiceError(_("Level %(level)s is already over; the level in play is %(current)s.")
+                                       % {"level": level, "current": _level_number(rows, pos.index)}, code="level_over", status=409)
+        clock.stop_after_level = level
+        return {"level": level}
+
+    return _act(tournament, actor=actor, type_="clock.day_end_set", change=lambda rows, anchor, now: anchor, prepare=prepare)
+
+
+@transaction.atomic
+def schedule_restart(tournament: Tournament, *, actor: Actor, start_at: datetime, level: int, seconds_left: int) -> ClockState:
+    """The next day starts at `start_at` at level `level` (a level number as the screens show it) with
+    `seconds_left` in it: the clock is set paused there now and the ticker resumes it at `start_at` (a manual
+    resume or pause before then calls it off)."""
+    if start_at is None or timezone.is_naive(start_at):
+        raise ServiceError(_("Give the start time with its time zone."), code="start_at_zone")
+    if start_at <= timezone.now():
+        raise ServiceError(_("The next day must start in the future."), code="start_at_past")
+    if not isinstance(seconds_left, int) or isinstance(seconds_left, bool) or seconds_left < 1:
+        raise ServiceError(_("Give the time left in the level: at least one second."), code="seconds_left")
+
+    def prepare(clock, rows, anchor, now):
+        index = _level_row(rows, level)
+        if seconds_left > rows[index].seconds:
+            raise ServiceError(_("Level %(level)s lasts %(minutes)s minutes: give at most that much time left.")
+                               % {"level": level, "minutes": rows[index].seconds // 60}, code="seconds_left")
+        clock.resume_at = start_at
+        return {"level": level, "seconds_left": seconds_left, "start_at": venue_time(tournament, start_at)}
+
+    def change(rows, anchor, now):
+        return tl.restart(rows, _level_row(rows, level), seconds_left, start_at.timestamp())
+
+    return _act(tournament, actor=actor, type_="clock.restart_scheduled", change=change, prepare=prepare)
 
 
 @transaction.atomic
@@ -231,12 +351,37 @@ def process_due(tournament_id: int, now: datetime | None = None) -> int:
             return 0
         clock = ClockState.objects.select_for_update().filter(tournament=t).first()
         now = now or timezone.now()
-        if clock is None or clock.status != ClockState.Status.RUNNING or clock.next_due_at is None or clock.next_due_at > now:
+        if clock is None or clock.next_due_at is None or clock.next_due_at > now:
             return 0
         rows = rows_of(t)
-        made = _announce_due(t, clock, rows, now)
+        if not rows:
+            return 0
+        if clock.status == ClockState.Status.PAUSED:
+            return _resume_by_schedule(t, clock, rows, now) if clock.resume_at is not None and clock.resume_at <= now else 0
+        if clock.status != ClockState.Status.RUNNING:
+            return 0
+        made = _catch_up(t, clock, rows, now)
         _save(t, clock, rows, anchor_of(clock), now)
         return made
+
+
+def _resume_by_schedule(tournament: Tournament, clock: ClockState, rows: list[tl.Row], now: datetime) -> int:
+    """The next day starts: the clock runs from its scheduled start (not from this tick, however late), with
+    the level and time left set; what fell due since is then made as by any late tick."""
+    start = clock.resume_at
+    anchor = tl.resume(rows, anchor_of(clock), start.timestamp())
+    clock.resume_at, clock.day_ended_level = None, None
+    _place(clock, anchor)
+    clock.version += 1
+    record_event(tournament, actor="clock", type_="clock.resumed", payload={
+        "by_schedule": True, "scheduled_at": venue_time(tournament, start), "late_by": round((now - start).total_seconds(), 3),
+        "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False)}, seats=False)
+    clock.announced_until = start
+    made = 1 + _catch_up(tournament, clock, rows, now)
+    _save(tournament, clock, rows, anchor_of(clock), now)
+    if clock.status == ClockState.Status.RUNNING:
+        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.SETUP).update(status=Tournament.Status.RUNNING)
+    return made
 
 
 def tick(now: datetime | None = None) -> int:

@@ -1,6 +1,6 @@
 """The level timeline: which level or break is current at time t, what comes next, when the
 next break starts, and the operations of the director's clock (start, pause, resume, add or
-remove time, jump to a level).
+remove time, jump to a level, end the day after a level, restart at a set level and time left).
 
 Pure: no Django, no I/O. Times are seconds (floats, e.g. UNIX time). The clock is an anchor:
 the row it was last set to, the moment that row's time began (shifted by pauses and
@@ -15,6 +15,7 @@ LEVEL = "level"
 BREAK = "break"
 ONE_MINUTE = 60.0
 RESOLUTION = 1e-6  # the database keeps microseconds: less time left than this is none
+AT_END = 1e-3  # a paused clock with less time left than this stands at its row's end (the day ended there)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,9 @@ def position_at(rows: list[Row], anchor: Anchor, t: float) -> Position:
     now = _effective(anchor, t)
     index = min(max(anchor.index, 0), len(rows) - 1)
     start = anchor.started_at
-    while index < len(rows) - 1 and now >= start + rows[index].seconds:
+    # A paused clock stands at its row (every pause is anchored at the row current then): a clock
+    # stopped at the very end of a level (the day ended) shows that level with nothing left.
+    while index < len(rows) - 1 and not anchor.paused and now >= start + rows[index].seconds:
         start += rows[index].seconds
         index += 1
     end = start + rows[index].seconds
@@ -94,8 +97,12 @@ def pause(rows: list[Row], anchor: Anchor, t: float) -> Anchor:
 
 
 def resume(rows: list[Row], anchor: Anchor, t: float) -> Anchor:
+    """Run on from where the clock stands. A clock stopped at the end of a row (the day ended after a
+    level) goes on to the next row, which starts now with its full time: nothing is skipped or lost."""
     if not anchor.paused:
         return anchor
+    if at_row_end(rows, anchor) and anchor.index < len(rows) - 1:
+        return Anchor(anchor.index + 1, t, None)
     return Anchor(anchor.index, anchor.started_at + (t - anchor.paused_at), None)
 
 
@@ -178,8 +185,9 @@ class Boundary:
     at: float
 
 
-def boundaries(rows: list[Row], anchor: Anchor, after: float, until: float) -> list[Boundary]:
-    """Announcements due in (after, until], in time order, for a running clock."""
+def boundaries(rows: list[Row], anchor: Anchor, after: float, until: float, stop_index: int | None = None) -> list[Boundary]:
+    """Announcements due in (after, until], in time order, for a running clock. With a day end after
+    row `stop_index`, nothing after that row is announced (the next row does not start)."""
     if anchor.paused or until <= after:
         return []
     found: list[Boundary] = []
@@ -195,20 +203,65 @@ def boundaries(rows: list[Row], anchor: Anchor, after: float, until: float) -> l
         nxt = index + 1
         found.append(Boundary(boundary_kind(rows, nxt), nxt, end))
         index, start_at = nxt, end
-    return [b for b in found if after < b.at <= until]
+    return [b for b in found if after < b.at <= until and (stop_index is None or b.index <= stop_index)]
 
 
-def next_due(rows: list[Row], anchor: Anchor, t: float) -> float | None:
-    """When the next announcement falls due after t (None if paused or nothing is left)."""
+def next_due(rows: list[Row], anchor: Anchor, t: float, stop_index: int | None = None) -> float | None:
+    """When the next announcement falls due after t (None if paused or nothing is left). With a day
+    end after row `stop_index`, that row's end is due too (even on the last row)."""
     if anchor.paused:
         return None
     pos = position_at(rows, anchor, t)
-    if pos.finished:
-        return None
-    if pos.index == len(rows) - 1:
+    last = pos.index == len(rows) - 1
+    if last and stop_index != pos.index:
         return None  # the last row runs on; nothing more to announce
     end = pos.ends_at
     warn = end - ONE_MINUTE
-    if rows[pos.index].seconds > ONE_MINUTE and warn > t:
+    if rows[pos.index].seconds > ONE_MINUTE and warn > t and not last:
         return warn
     return end
+
+
+# --- the end of a day and the next day's start ------------------------------------------
+
+
+def row_end(rows: list[Row], anchor: Anchor, index: int) -> float | None:
+    """When row `index` ends on this anchor, as it stands (a paused clock's rows end when it runs on);
+    None if the anchor is already past that row."""
+    if index < anchor.index or index >= len(rows):
+        return None
+    return anchor.started_at + sum(rows[i].seconds for i in range(anchor.index, index + 1))
+
+
+def stop_at(rows: list[Row], index: int, t: float) -> Anchor:
+    """The clock stopped (paused) at t, at the very end of row `index`: that row, nothing left."""
+    _check_index(rows, index)
+    return Anchor(index, t - rows[index].seconds, t)
+
+
+def at_row_end(rows: list[Row], anchor: Anchor) -> bool:
+    """A paused clock standing at the end of its row (stopped there for the day)."""
+    if not anchor.paused:
+        return False
+    return anchor.started_at + rows[anchor.index].seconds - anchor.paused_at < AT_END
+
+
+def day_end(rows: list[Row], anchor: Anchor, t: float, stop_index: int) -> Anchor | None:
+    """The day ends after row `stop_index`: once a running clock has reached that row's end by t (however
+    late this is asked), the clock stopped at that end; before then (or paused), None. The rows after it
+    do not start: the clock never walks past the stop."""
+    if anchor.paused:
+        return None
+    end = row_end(rows, anchor, stop_index)
+    if end is None or t < end:
+        return None
+    return stop_at(rows, stop_index, end)
+
+
+def restart(rows: list[Row], index: int, seconds_left: int, start_at: float) -> Anchor:
+    """A clock paused at row `index` with `seconds_left` in it, to run on at `start_at` (resume at that
+    moment gives exactly that time left then)."""
+    _check_index(rows, index)
+    if not 0 < seconds_left <= rows[index].seconds:
+        raise ValueError(f"seconds left must be 1..{rows[index].seconds}")
+    return Anchor(index, start_at - (rows[index].seconds - seconds_left), start_at)

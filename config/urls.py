@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("web.clock.urls")),
     path("", include("web.tournament.urls")),
     path("", include("web.payouts.urls")),
+    path("", include("web.days.urls")),
 ]
 
 # A URL no pattern matches: under /api/ a JSON error in the API's one shape, elsewhere the site's page.

@@ -57,6 +57,10 @@ PAGES: dict[str, tuple[str, ...]] = {
     "chip-counts": FLOOR_ONLY,  # every stack with names, each table's check, the room's difference
     "public-counts": PUBLIC,  # the players' chip-count page, while the house rule shows counts in public
     "penalties": FLOOR_ONLY,  # give, list and cancel penalties (TDA 51)
+    # the end of a day (issue 25): where it stands (names of the bags missing), its report sorted by stack (page,
+    # CSV, PDF) and the bag slips; the page's close form shows only to the director (api-day-close)
+    "day": FLOOR_ONLY, "day-report": FLOOR_ONLY, "day-report-csv": FLOOR_ONLY, "day-report-pdf": FLOOR_ONLY,
+    "bag-slips": FLOOR_ONLY,
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
@@ -108,6 +112,8 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-displays": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},
     "api-display-revoke": {"POST": DIRECTOR_ONLY},
     "api-clock": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-clock-day-end": {"POST": DIRECTOR_ONLY},  # end the day after a level (issue 25)
+    "api-clock-restart": {"POST": DIRECTOR_ONLY},  # the next day's start: time, level, time left
     "api-tables": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
     "api-table-hand": {"POST": AT_THE_TABLE, "DELETE": AT_THE_TABLE},
     "api-table-hand-done": {"POST": AT_THE_TABLE},
@@ -134,6 +140,11 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-entry-count": {"POST": FLOOR_ONLY},
     "api-counts": {"GET": FLOOR_ONLY},  # every stack with names, each table's check
     "api-public-counts": {"GET": PUBLIC},  # while the house setting shows counts in public
+    "api-day": {"GET": FLOOR_ONLY},  # the day's state: players still in, the bags missing (names), the totals
+    "api-table-bags": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # bag-and-tag a table's players at once
+    "api-entry-bag": {"POST": FLOOR_ONLY},  # one seated player's bag (or its correction)
+    "api-day-close": {"POST": DIRECTOR_ONLY},
+    "api-day-report": {"GET": FLOOR_ONLY},  # every bag with names, sorted by stack
     "api-penalties": {"GET": FLOOR_ONLY, "POST": FLOOR_ONLY},
     "api-penalty-cancel": {"POST": FLOOR_ONLY},
     "api-payouts": {"GET": EVERY_ROLE},

@@ -56,7 +56,7 @@ def send(group: str, data: dict) -> None:
         log.exception("broadcast to %s failed", group)
 
 
-ROOM_WIDE = ("h4h.", "colorup.")  # events every dealer tablet must hear at once
+ROOM_WIDE = ("h4h.", "colorup.", "clock.day_end", "clock.restart", "day.")  # events every dealer tablet must hear at once
 TABLE_NOTES_MAX = 12  # one channel-layer send per table named: a draw naming hundreds of tables sends none
 
 

@@ -33,6 +33,9 @@ PAY = (CASHIER,)  # pay a prize (a second ID check, a signature) and void a paym
 COUNTING = (DEALER, FLOOR)  # a table's chip counts, entered at once (a Dealer only at its own table)
 COUNT_ONE = (FLOOR,)  # one player's chip count, wherever he sits
 CLOCK_CALLS = (DEALER, FLOOR)  # call the clock on a seated player and end it (a Dealer only at its own table)
+BAGGING = (DEALER, FLOOR)  # bag-and-tag a table's players at the end of a day (a Dealer only at its own table)
+BAG_ONE = (FLOOR,)  # bag one seated player, or correct his bag, wherever he sits
+CLOSE_DAY = (DIRECTOR,)  # close a day of a multi-day tournament (with a reason when bags are missing or off)
 DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject a proposal; the director approves
 
 

@@ -14,15 +14,16 @@ from django.utils.translation import gettext as _
 
 from core import reactions, roles
 from core.actor import Actor
-from core.errors import ServiceError, require
-from tournament.audit import lock_tournament, record_event
-from tournament.models import Entry, Tournament
+from core.errors import ServiceError, next_number, require
+from tournament.audit import actor_user, lock_tournament, record_event
+from tournament.models import ChipAdjustment, Entry, Tournament
 
 from . import places
 from .draws import draw_tie_order
 from .handforhand import bust_group
-from .models import Seat
+from .models import ChipCount, Penalty, Seat
 from .moves import after_seat_freed, rebalance
+from .penalties import clean_penalty_reason, offender
 from .seats import free_seat, reseat_after_undo
 from .selectors import house_rules
 
@@ -107,10 +108,21 @@ def bust_entry(entry: Entry, *, actor: Actor, stack=None) -> Entry:
     require(actor, roles.BUST)
     stack = _check_stack(stack)
     t = lock_tournament(entry.tournament_id)
-    e = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    return _out(_playing(t, entry.pk), actor=actor, t=t, stack=stack, in_hand=stack is not None, type_="entry.busted")
+
+
+def _playing(t: Tournament, entry_id: int) -> Entry:
+    e = Entry.objects.select_for_update().select_related("player").get(pk=entry_id, tournament=t)
     if e.status != Entry.Status.ACTIVE:
         raise ServiceError(_("Entry #%(number)s is not playing; it may have been busted already.") % {"number": e.number},
                            code="entry_not_active", status=409)
+    return e
+
+
+def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: bool, type_: str,
+         extra: dict | None = None) -> Entry:
+    """The entry leaves play: its seat freed, its place (joining the hand in play's busts when `in_hand`), the
+    event `type_`, then the apps' reactions and balancing."""
     place = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
     seat = free_seat(t, e, "bust")  # a refusal below rolls it back with the transaction
     key, h4h = bust_group(t, seat.table if seat else None)
@@ -118,19 +130,20 @@ def bust_entry(entry: Entry, *, actor: Actor, stack=None) -> Entry:
         raise ServiceError(_("Hand-for-hand: give the chips the player had at the start of the hand (players busted "
                              "in the same hand are placed by them)."), code="stack_required")
     fixed = reactions.react(FIXED_PLACE, tournament=t, entry=e)
-    joined, moved_up = _join_hand(t, key, place) if stack is not None and key and not fixed else (None, [])
+    grouping = in_hand and stack is not None and key and not fixed
+    joined, moved_up = _join_hand(t, key, place) if grouping else (None, [])
     grouped = joined is not None
     e.status, e.busted_at = Entry.Status.BUSTED, timezone.now()
     e.finish_place, e.finish_place_low = fixed.get("place", joined or place), fixed.get("place_low")
-    e.bust_stack, e.bust_hand = stack, key if stack is not None and not fixed else ""
+    e.bust_stack, e.bust_hand = stack, key if grouping else ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
     same_hand = _rank_group(t, actor=actor, key=key, best_place=joined) if grouped else []
     e.refresh_from_db(fields=["finish_place", "finish_place_low"])
-    record_event(t, actor=actor, type_="entry.busted", payload={
+    record_event(t, actor=actor, type_=type_, payload={
         "entry": e.number, "name": e.player.display_name, "place": e.finish_place,
         "place_low": e.finish_place_low or e.finish_place, "stack": stack, "same_hand": same_hand,
         "moved_up": moved_up, "entries": sorted({e.number, *(b["entry"] for b in same_hand), *moved_up}),
-        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
+        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None, **(extra or {}),
     })
     reactions.react(ENTRY_BUSTED, actor=actor, tournament=t, entry=e)
     after_seat_freed(t, actor=actor, entry=e)
@@ -147,6 +160,15 @@ def undo_bust(entry: Entry, *, actor: Actor) -> Entry:
     e = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if e.status != Entry.Status.BUSTED:
         raise ServiceError(_("Entry #%(number)s is not busted.") % {"number": e.number}, code="not_busted", status=409)
+    dq = _disqualification(t, e)
+    if dq is not None:
+        raise ServiceError(_("Entry #%(number)s was disqualified (penalty #%(penalty)s): a disqualification given in "
+                             "error is cancelled on the penalties page.") % {"number": e.number, "penalty": dq.number},
+                           code="disqualified", status=409)
+    return _back_in(e, actor=actor, t=t, type_="entry.bust_undone")
+
+
+def _back_in(e: Entry, *, actor: Actor, t: Tournament, type_: str, extra: dict | None = None) -> Entry:
     live = Entry.objects.filter(tournament=t, player=e.player, status=Entry.Status.ACTIVE).first()
     if live is not None:
         raise ServiceError(_("%(name)s plays again on entry #%(number)s (a re-entry): the bust of #%(old)s stands.")
@@ -166,13 +188,89 @@ def undo_bust(entry: Entry, *, actor: Actor) -> Entry:
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
     same_hand = _rank_group(t, actor=actor, key=key, best_place=group_best + 1) if key and group_best is not None else []
     seat = reseat_after_undo(t, actor=actor, entry=e)
-    record_event(t, actor=actor, type_="entry.bust_undone", payload={
+    record_event(t, actor=actor, type_=type_, payload={
         "entry": e.number, "name": e.player.display_name, "place": place, "same_hand": same_hand,
         "entries": sorted({e.number, *(b["entry"] for b in same_hand)}),
-        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None,
+        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None, **(extra or {}),
     })
     reactions.react(BUST_UNDONE, actor=actor, tournament=t, entry=e)
     if seat is not None:
         rebalance(t, actor=actor, entry=e)  # one more player: a break may no longer be due, or a table is now the fullest
     return e
 
+
+
+# --- disqualification (TDA 51, club 1): the chips leave play, no refund, a place by the house's rule ---------------
+
+
+def _disqualification(t: Tournament, e: Entry) -> Penalty | None:
+    return Penalty.objects.filter(tournament=t, entry=e, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True).first()
+
+
+def _dq_chips(t: Tournament, e: Entry, chips) -> int:
+    """The chips taken out of play: the count the floor gives, else the player's last count."""
+    if chips is None or chips == "":
+        last = ChipCount.objects.filter(tournament=t, entry=e, current=True).first()
+        if last is None:
+            raise ServiceError(_("Entry #%(number)s has no chip count on record: count his chips and give the count.")
+                               % {"number": e.number}, code="count_required")
+        return last.chips
+    try:
+        value = int(chips)
+    except (TypeError, ValueError):
+        value = -1
+    if value < 0 or value > MAX_STACK or isinstance(chips, bool) or (isinstance(chips, float) and chips != value):
+        raise ServiceError(_("Give the disqualified player's chips as a whole number (0 or more)."), code="bad_chips")
+    return value
+
+
+@transaction.atomic
+def disqualify(t: Tournament, *, actor: Actor, reason: str, entry_number: int | None = None, table: int | None = None,
+               seat: int | None = None, chips=None) -> Penalty:
+    """The floor disqualifies a seated player, named by his entry number or his table and seat, with a reason. His
+    chips leave play (the count given, else his last count), nothing is refunded (his receipts stay paid; a busted
+    entry's receipts cannot be voided), and he leaves play with a place by the house rule `disqualified_place`:
+    "last" (TDA) — the number of players still in, below anyone who busts in the hand in play (he joins no hand);
+    "bust" — a bust of the hand in play, placed by his chips against the others busted in it. It is a penalty on
+    his record (kind "dq"), cancelled only by reinstating him (`reinstate`)."""
+    require(actor, roles.PENALTIES)
+    t = lock_tournament(t.pk)
+    text = clean_penalty_reason(reason)
+    entry, held = offender(t, entry_number, table, seat)
+    e = _playing(t, entry.pk)
+    removed = _dq_chips(t, e, chips)
+    players = Seat.objects.filter(table=held.table, ended_at__isnull=True).count()
+    penalty = Penalty.objects.create(
+        tournament=t, number=next_number(Penalty.objects.filter(tournament=t)), entry=e, kind=Penalty.Kind.DISQUALIFIED,
+        players_at_table=players, hands=0, table_number=held.table.number, seat=held.seat, reason=text, chips=removed,
+        given_at=timezone.now(), given_by=actor_user(actor))
+    ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=-removed,
+                                  table=held.table.number, created_at=penalty.given_at, created_by=actor_user(actor))
+    rule = house_rules(t).disqualified_place
+    _out(e, actor=actor, t=t, stack=removed, in_hand=rule == "bust", type_="entry.disqualified",
+         extra={"penalty": penalty.number, "reason": text, "chips": removed, "place_rule": rule})
+    return penalty
+
+
+@transaction.atomic
+def reinstate(t: Tournament, *, actor: Actor, number: int, reason: str) -> Penalty:
+    """A disqualification given in error: the penalty is cancelled with the reason, the chips taken out come back
+    into play, and the player plays again as after an undone bust (his seat if still free, else the late-entry
+    draw; the players placed below him since move one place down)."""
+    require(actor, roles.PENALTIES)
+    t = lock_tournament(t.pk)
+    text = clean_penalty_reason(reason)
+    penalty = Penalty.objects.select_for_update().filter(tournament=t, number=number).first()
+    if penalty is None or penalty.kind != Penalty.Kind.DISQUALIFIED:
+        raise ServiceError(_("There is no disqualification #%(number)s.") % {"number": number}, code="not_found",
+                           status=404)
+    if penalty.cancelled_at is not None:
+        raise ServiceError(_("Penalty #%(number)s is already cancelled.") % {"number": number},
+                           code="already_cancelled", status=409)
+    e = Entry.objects.select_for_update().select_related("player").get(pk=penalty.entry_id)
+    penalty.cancelled_at, penalty.cancelled_by, penalty.cancel_reason = timezone.now(), actor_user(actor), text
+    penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
+    ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=penalty.chips or 0,
+                                  table=penalty.table_number, created_at=penalty.cancelled_at, created_by=actor_user(actor))
+    _back_in(e, actor=actor, t=t, type_="entry.reinstated", extra={"penalty": penalty.number, "reason": text, "chips": penalty.chips or 0})
+    return penalty

@@ -82,3 +82,10 @@ def record_player_count(t: Tournament, *, actor: Actor, entry_number: int, chips
     record_event(t, actor=actor, type_="chips.counted", stats=False, seats=False, payload={
         "table": seat.table.number, "entry": entry.number, "counts": {str(row.seat): row.chips}, "total": row.chips})
     return row
+
+
+def record_bag_counts(t: Tournament, *, actor: Actor, seats: list[tuple[Seat, int]], now) -> list[ChipCount]:
+    """Bagged stacks (days/services.py: bag-and-tag at the end of a day) as the players' current counts, in the
+    caller's transaction: the caller holds the tournament's lock, has checked the bags and records the event."""
+    require(actor, roles.BAGGING)
+    return _write(t, actor=actor, seats=seats, source=ChipCount.Source.BAG, now=now)

@@ -219,6 +219,10 @@ class HouseRules(NeverDeleteModel):
         validators=[MinValueValidator(10), MaxValueValidator(60)])
     public_chip_counts = models.BooleanField(
         _("chip counts shown in public (the lobby's chip leaders, the players' chip-count page)"), default=True)
+    disqualified_place = models.CharField(_("the place of a disqualified player"), max_length=5, choices=(
+        ("last", _("Last among the players still in (TDA): below anyone who busts in the hand in play")),
+        ("bust", _("As a bust of the hand in play, placed by his chips against the others busted in it"))),
+        default="last")
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
@@ -411,6 +415,7 @@ class Penalty(NeverDeleteModel):
         WARNING = "warning", _("Warning")
         HAND = "hand", _("One hand")
         ROUNDS = "rounds", _("Rounds")
+        DISQUALIFIED = "dq", _("Disqualification")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="penalties")
     number = models.PositiveIntegerField()
@@ -422,6 +427,7 @@ class Penalty(NeverDeleteModel):
     table_number = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
     reason = models.CharField(max_length=200)
+    chips = models.PositiveBigIntegerField(null=True, blank=True)  # a disqualification's chips taken out of play
     given_at = models.DateTimeField()
     given_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                  related_name="+")
@@ -447,6 +453,7 @@ class ChipCount(NeverDeleteModel):
     class Source(models.TextChoices):
         TABLE = "table", _("The table's counts")
         PLAYER = "player", _("One player's count")
+        BAG = "bag", _("Bagged at the end of a day")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="chip_counts")
     entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="chip_counts")

@@ -23,11 +23,11 @@ NOT_SEATED = gettext_lazy("Entry #%(number)s has no seat in play: only a seated 
 REASON_MISSING = gettext_lazy("Say why: the reason is written on the penalty.")
 
 
-def _clean_reason(reason) -> str:
+def clean_penalty_reason(reason) -> str:
     return clean_reason(reason, Penalty, "reason", REASON_MISSING)
 
 
-def _offender(t: Tournament, entry_number: int | None, table: int | None, seat: int | None) -> tuple[Entry, Seat]:
+def offender(t: Tournament, entry_number: int | None, table: int | None, seat: int | None) -> tuple[Entry, Seat]:
     """The entry and the seat it holds, named by its entry number or by the table and the seat where the
     player sits (one or the other, never both: a penalty never goes to a guess)."""
     by_seat = table is not None or seat is not None
@@ -52,8 +52,8 @@ def give_penalty(t: Tournament, *,
     named by his entry number, or by his table and seat (then `entry_number` is None)."""
     require(actor, roles.PENALTIES)
     t = lock_tournament(t.pk)
-    text = _clean_reason(reason)
-    entry, held = _offender(t, entry_number, table, seat)
+    text = clean_penalty_reason(reason)
+    entry, held = offender(t, entry_number, table, seat)
     players = live_seats(t).filter(table=held.table).count()
     try:
         hands = mh.hands_to_miss(kind, players, rounds)
@@ -81,13 +81,16 @@ def cancel_penalty(t: Tournament, *, actor: Actor, number: int, reason: str) -> 
     """A penalty given in error ends now (what was served stays served); it stays on the record, cancelled."""
     require(actor, roles.PENALTIES)
     t = lock_tournament(t.pk)
-    text = _clean_reason(reason)
+    text = clean_penalty_reason(reason)
     penalty = Penalty.objects.select_for_update().filter(tournament=t, number=number).first()
     if penalty is None:
         raise ServiceError(_("There is no penalty #%(number)s.") % {"number": number}, code="not_found", status=404)
     if penalty.cancelled_at is not None:
         raise ServiceError(_("Penalty #%(number)s is already cancelled.") % {"number": number},
                            code="already_cancelled", status=409)
+    if penalty.kind == Penalty.Kind.DISQUALIFIED:  # tables/busts.reinstate brings the player and his chips back
+        raise ServiceError(_("Penalty #%(number)s is a disqualification: cancelling it reinstates the player.")
+                           % {"number": number}, code="disqualification", status=409)
     penalty.cancelled_at, penalty.cancelled_by, penalty.cancel_reason = timezone.now(), actor_user(actor), text
     penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
     seat = live_seats(t).select_related("table").filter(entry_id=penalty.entry_id).first()

@@ -4,17 +4,27 @@ balanced again. The tournament app announces the changes without knowing that ta
 receipts ask the same way where an entry sits."""
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from core.actor import Actor
+from core.errors import ServiceError
 from tournament.models import Entry, Tournament
 
-from .models import Seat
+from .models import Penalty, Seat
 from .moves import after_seat_freed, rebalance
 from .seats import free_seat, seat_new_entry
 from .selectors import seat_of, start_drawn
 
 
 def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:
-    """Reaction to tournament.services.ENTRY_REGISTERED: after the start draw a new entry is seated at once."""
+    """Reaction to tournament.services.ENTRY_REGISTERED: after the start draw a new entry is seated at once. A
+    player disqualified in this tournament does not enter it again (the whole registration is refused)."""
+    dq = Penalty.objects.filter(tournament=tournament, entry__player_id=entry.player_id, kind=Penalty.Kind.DISQUALIFIED,
+                                cancelled_at__isnull=True).first()
+    if dq is not None:
+        raise ServiceError(_("%(name)s was disqualified from this tournament (penalty #%(penalty)s): he cannot enter "
+                             "it again.") % {"name": entry.player.display_name, "penalty": dq.number},
+                           code="disqualified", status=409)
     seat = seat_new_entry(tournament, actor=actor, entry=entry)
     if seat is None:
         return {}

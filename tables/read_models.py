@@ -268,13 +268,13 @@ def penalty_json(p: Penalty, seat: tuple[int, int] | None = None) -> dict:
     # Served: the hands dealt at his table since; a player out of play (busted) before the end has "ended".
     served = 0 if p.cancelled_at else penalty_served(p)
     left = p.hands - served if not p.cancelled_at and p.entry.status == Entry.Status.ACTIVE else 0
-    status = ("cancelled" if p.cancelled_at else "warning" if p.hands == 0 else "serving" if left
-              else "served" if served == p.hands else "ended")
+    status = ("cancelled" if p.cancelled_at else "disqualified" if p.kind == Penalty.Kind.DISQUALIFIED
+              else "warning" if p.hands == 0 else "serving" if left else "served" if served == p.hands else "ended")
     return {
         "number": p.number, "entry": p.entry.number, "name": p.entry.player.display_name, "kind": p.kind,
         "kind_display": p.get_kind_display(), "rounds": p.rounds, "players_at_table": p.players_at_table,
         "hands": p.hands, "hands_left": left, "served": served if status != "cancelled" else None,
-        "status": status, "table": p.table_number, "seat": p.seat, "reason": p.reason,
+        "status": status, "table": p.table_number, "seat": p.seat, "chips": p.chips, "reason": p.reason,
         "given_at": p.given_at.isoformat(), "given_by": p.given_by.get_username() if p.given_by_id else None,
         "cancelled_at": p.cancelled_at.isoformat() if p.cancelled_at else None, "cancel_reason": p.cancel_reason,
         "now": {"table": seat[0], "seat": seat[1]} if seat else None,

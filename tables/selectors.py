@@ -129,7 +129,7 @@ def house_rules(t: Tournament) -> HouseRules:
 
 HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
                 "hand_for_hand_seconds", "hand_for_hand_ties", "race_rounding", "race_protection",
-                "race_protected_first", "public_chip_counts", "clock_call_seconds")
+                "race_protected_first", "public_chip_counts", "clock_call_seconds", "disqualified_place")
 
 
 def house_rules_json(rules: HouseRules) -> dict:

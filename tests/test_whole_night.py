@@ -32,7 +32,7 @@ from payouts import services as payouts
 from payouts.models import Deal, Payment
 from tables import busts, color_ups, draws, handforhand, hands, house_rules, moves, penalties, read_models, seats, selectors
 from tables import setup as table_setup
-from tables.models import ChipRace, ColorUp, Move, Seat, Table
+from tables.models import ChipRace, ColorUp, Move, Penalty, Seat, Table
 from tests.conftest import BASIC_SPEC, STAFF, id_doc, make_user, tournament_data
 from tests.payouts.test_payments import signature
 from tests.tables.test_balancing_house_rules import check_invariants as check_seating
@@ -304,6 +304,24 @@ class Night(RuleBasedStateMachine):
             self.act(penalties.give_penalty, self.t, actor=self.staff["floor"], entry_number=entry.number, kind=kind,
                      rounds=rounds if kind == "rounds" else None, reason="slow play")
 
+    @rule(i=st.integers(0, 999), chips=st.integers(0, 5) | st.none(), as_bust=st.booleans())
+    def disqualified(self, i, chips, as_bust):
+        """The floor disqualifies a player (his chips counted now, or his last count: none is refused), placed by
+        either house rule."""
+        entry = pick(self.active(), i)
+        if entry is None:
+            return
+        self.act(house_rules.set_house_rules, self.t, actor=self.d, data={"disqualified_place": "bust" if as_bust else "last"})
+        self.act(busts.disqualify, self.t, actor=self.staff["floor"], reason="collusion", entry_number=entry.number,
+                 chips=None if chips is None else chips * 1000)
+
+    @rule(i=st.integers(0, 999))
+    def disqualification_cancelled(self, i):
+        dq = pick(list(Penalty.objects.filter(tournament=self.t, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True)
+                       .order_by("number")), i)
+        if dq is not None:
+            self.act(busts.reinstate, self.t, actor=self.staff["floor"], number=dq.number, reason="the wrong player")
+
     # --- money --------------------------------------------------------------------------------------
 
     @rule(share=st.sampled_from([1000, 1500, 2000, 3000]))
@@ -452,6 +470,11 @@ class Night(RuleBasedStateMachine):
                     .values_list("chips", flat=True))
         everything = sum(ChipAdjustment.objects.filter(tournament=self.t).values_list("amount", flat=True))
         assert tournament_stats(self.t)["chips_in_play"] == chips + everything
+        standing = Penalty.objects.filter(tournament=self.t, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True)
+        out = sum(ChipAdjustment.objects.filter(tournament=self.t, kind=ChipAdjustment.Kind.DISQUALIFIED)
+                  .values_list("amount", flat=True))
+        assert out == -sum(standing.values_list("chips", flat=True)), "the chips out of play are not the disqualified's"
+        assert not standing.exclude(entry__status=Entry.Status.BUSTED).exists(), "a disqualified player plays on"
 
     def deals_stand_on_their_players(self):
         if self.t is None:

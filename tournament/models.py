@@ -458,6 +458,7 @@ class ChipAdjustment(NeverDeleteModel):
     class Kind(models.TextChoices):
         RACE = "race", _("Chip race")
         FOUND = "found", _("Chips of a removed denomination found")
+        DISQUALIFIED = "dq", _("A disqualified player's chips taken out of play")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="chip_adjustments")
     kind = models.CharField(max_length=5, choices=Kind.choices)

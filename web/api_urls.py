@@ -3,6 +3,7 @@ from django.urls import path
 
 from . import auth_api
 from .clock import api as clock_api
+from .days import api as days_api
 from .payouts import api as payouts_api
 from .tables import api as tables_api
 from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, seating_api
@@ -42,6 +43,8 @@ urlpatterns = [
     path(f"{T}/displays/<id:display_id>/revoke/", api.DisplayRevokeView.as_view(), name="api-display-revoke"),
     path("players/", api.PlayerListView.as_view(), name="api-players"),
     path(f"{T}/clock/", clock_api.ClockView.as_view(), name="api-clock"),
+    path(f"{T}/clock/day-end/", clock_api.ClockDayEndView.as_view(), name="api-clock-day-end"),
+    path(f"{T}/clock/restart/", clock_api.ClockRestartView.as_view(), name="api-clock-restart"),
     path(f"{T}/tables/", tables_api.TableListView.as_view(), name="api-tables"),
     path(f"{T}/tables/<id:number>/hand/", tables_api.HandStartView.as_view(), name="api-table-hand"),
     path(f"{T}/tables/<id:number>/button/", seating_api.TableButtonView.as_view(), name="api-table-button"),
@@ -65,6 +68,11 @@ urlpatterns = [
     path(f"{T}/entries/<id:number>/count/", count_api.EntryCountView.as_view(), name="api-entry-count"),
     path(f"{T}/counts/", count_api.CountsView.as_view(), name="api-counts"),
     path(f"public/{T}/counts/", count_api.PublicCountsView.as_view(), name="api-public-counts"),
+    path(f"{T}/day/", days_api.DayView.as_view(), name="api-day"),
+    path(f"{T}/day/close/", days_api.DayCloseView.as_view(), name="api-day-close"),
+    path(f"{T}/day/report/", days_api.DayReportView.as_view(), name="api-day-report"),
+    path(f"{T}/tables/<id:number>/bags/", days_api.TableBagsView.as_view(), name="api-table-bags"),
+    path(f"{T}/entries/<id:number>/bag/", days_api.EntryBagView.as_view(), name="api-entry-bag"),
     path(f"{T}/penalties/", penalty_api.PenaltiesView.as_view(), name="api-penalties"),
     path(f"{T}/penalties/<id:number>/cancel/", penalty_api.PenaltyCancelView.as_view(), name="api-penalty-cancel"),
     path(f"{T}/payouts/", payouts_api.PayoutsView.as_view(), name="api-payouts"),

@@ -14,7 +14,8 @@ function position(rows, anchor, t) {
   var now = isPaused(anchor) ? anchor.paused_at : t;
   var index = Math.min(Math.max(anchor.index, 0), rows.length - 1);
   var start = anchor.started_at;
-  while (index < rows.length - 1 && now >= start + rows[index].seconds) {
+  // A paused clock stands at its row: one stopped at the very end of a level (the day ended) shows it with 0:00.
+  while (index < rows.length - 1 && !isPaused(anchor) && now >= start + rows[index].seconds) {
     start += rows[index].seconds;
     index += 1;
   }
@@ -66,6 +67,10 @@ function state(clock, t) {
     nextBreakIn: secondsToNextBreak(rows, pos),
     lastMinute: running && row.seconds > ONE_MINUTE && pos.remaining <= ONE_MINUTE && pos.index < rows.length - 1,
     announcement: clock.announcement || "",
+    // The end of a day: the level after which the clock stops, the level it stopped after, when it resumes.
+    dayEndAfter: clock.day_end_after_level || null,
+    dayEnded: clock.day_ended_level || null,
+    resumeAt: clock.resume_at || null,
     serverNow: t
   };
 }
@@ -110,7 +115,10 @@ function strings() {
     bbAnte: gettext("BB ante"),
     ante: gettext("Ante"),
     colorUp: gettext("Color-up: {chips} chips leave play"),
-    lastLevel: gettext("Last level")
+    lastLevel: gettext("Last level"),
+    dayEndsAfter: gettext("Day ends after level {n}"),
+    dayOver: gettext("Play has stopped for the day"),
+    resumesAt: gettext("Play resumes at {time} (venue time), level {n}")
   };
   out.chips = {};
   document.querySelectorAll("#clock-chips [data-value]").forEach(function (c) { out.chips[c.dataset.value] = c.textContent; });
@@ -121,6 +129,17 @@ function levelTitle(rows, index, s) {
   if (index === null || index === undefined) return "";
   var row = rows[index];
   return row.kind === BREAK ? (s.breakTitle || "Break") : (s.levelN || "Level {n}").replace("{n}", row.number);
+}
+/* The day's line: a restart scheduled, else the day over, else the level it ends after; "" for none. The
+   restart's time is the venue's wall clock, as the server wrote it (ISO with the venue's offset). */
+function dayLine(st, s) {
+  if (st.resumeAt && st.started && !st.running) {
+    var level = st.levelIndex === null ? "" : st.rows[st.levelIndex].number;
+    return (s.resumesAt || "Play resumes at {time}, level {n}").replace("{time}", String(st.resumeAt).slice(11, 16)).replace("{n}", level);
+  }
+  if (st.dayEnded && !st.running) return s.dayOver || "Play has stopped for the day";
+  if (st.dayEndAfter) return (s.dayEndsAfter || "Day ends after level {n}").replace("{n}", st.dayEndAfter);
+  return "";
 }
 function blinds(row) { return row && row.kind === LEVEL ? num(row.small_blind) + " / " + num(row.big_blind) : ""; }
 function ante(row, s) {
@@ -171,7 +190,8 @@ function fill(root, st, s) {
       : st.finished ? (s.finished || "Time is up") : "",
     "color-up": colorUp(st.row, s),
     "announcement": st.announcement,
-    "level-in-force": levelTitle(rows, st.levelIndex, s)
+    "level-in-force": levelTitle(rows, st.levelIndex, s),
+    "day": dayLine(st, s)
   };
   root.querySelectorAll("[data-clock]").forEach(function (el) {
     var key = el.dataset.clock;
@@ -193,6 +213,7 @@ function fill(root, st, s) {
   cls.classList.toggle("is-running", st.running);
   cls.classList.toggle("is-last-minute", st.lastMinute);
   cls.classList.toggle("is-finished", st.finished);
+  cls.classList.toggle("is-day-over", !!(st.dayEnded || st.resumeAt) && !st.running);
   root.querySelectorAll("[data-row-index]").forEach(function (tr) {
     var i = Number(tr.dataset.rowIndex);
     tr.classList.toggle("current", i === st.index);
@@ -293,4 +314,4 @@ function changes(st, prev) {
   };
 }
 
-export {position, levelInForce, nextLevelIndex, secondsToNextBreak, state, merge, format, shownSeconds, num, strings, levelTitle, blinds, ante, colorUp, fill, fit, run, changes, sounds, beeps, keepAwake};
+export {position, levelInForce, nextLevelIndex, secondsToNextBreak, state, merge, format, shownSeconds, num, strings, levelTitle, dayLine, blinds, ante, colorUp, fill, fit, run, changes, sounds, beeps, keepAwake};

@@ -1,5 +1,5 @@
 /* The dealer tablet (templates/tables/dealer.html): Shuffle / new hand, Hand done, moves and penalties at
- * the table, the chip race, the table's stacks counted; its URLs in the page's dealer-config block, its words
+ * the table, the chip race, the table's stacks counted, its bags at the end of a day; its URLs in the page's dealer-config block, its words
  * from Django's JavaScript catalogue. */
 import * as Util from "./util.js";
 import * as api from "./api.js";
@@ -84,7 +84,14 @@ import * as Clock from "./clock.js";
     callActed: gettext("He acted in time: the clock call is over."),
     callDeclared: gettext("The hand is dead: the clock call is over."),
     callCancelled: gettext("Clock call cancelled (called in error)."),
-    callAskCancel: gettext("Cancel this clock call (called in error)?")
+    callAskCancel: gettext("Cancel this clock call (called in error)?"),
+    bagsBag: gettext("Bag number"),
+    bagsBagLabel: gettext("Seat {seat} · {name}: bag number"),
+    bagsBagged: gettext("Bag {bag} · {chips} chips"),
+    bagsDay: gettext("Day {day}"),
+    bagsNone: gettext("Nobody at this table is bagged yet today."),
+    bagsMissingChips: gettext("Seat {seat}: type his chips (every player is bagged at once)."),
+    bagsMissingBag: gettext("Seat {seat}: type the number written on his bag.")
   };
   // Reads: state.json and the table's socket. Presses: the JSON API (/api/docs/), through api.js.
   // A dealer link's tablet reads its own state.json and socket, and api.js sends its link with each press.
@@ -133,6 +140,9 @@ import * as Clock from "./clock.js";
     $("hand-age").textContent = table.hand ? "· " + age : "";
     $("undo").disabled = !table.hand;
     $("follows").hidden = table.sends_hand_signals;
+    // Bag-and-tag: "Bag stacks" once the clock has stopped for the day (the day's last level over), and while
+    // its panel is open.
+    $("bags-open").hidden = !(st.dayEnded && !st.running) && $("bags").hidden;
     renderTable();
   }
   var fmt = Util.fmt;
@@ -314,6 +324,7 @@ import * as Clock from "./clock.js";
       var f = pad.field(pad.sel);
       if (!f) return;
       if (k === "next") {
+        if (o.next && o.next(f)) return;  // the panel's own next step (the bags': the bag number's field)
         var all = pad.fields();
         pad.select(all[all.indexOf(f) + 1] || null);
         pad.paint(true);
@@ -345,6 +356,7 @@ import * as Clock from "./clock.js";
   }
   document.addEventListener("keydown", function (e) {  // a tablet with a keyboard: digits, ⌫, Enter for next
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest && e.target.closest("input, textarea, select")) return;  // typing in a text field (a bag number)
     // The pad of the panel that holds the focus; else the one opened last (the stacks' over the race's).
     var open = pads.filter(function (p) { return p.open() && p.sel !== null; });
     var pad = open.filter(function (p) { return p.box.contains(e.target); })[0] || open[open.length - 1];
@@ -815,6 +827,164 @@ import * as Clock from "./clock.js";
     });
   });
 
+  // --- Bag-and-tag at the end of a day (days/services.py): every seated player's chips, on the pad, and the number
+  // written on his bag, in a text field (the tablet's keyboard). The players come from the API (GET bags/: today's
+  // bag of each, and his last count, the chips' starting value); what is typed is kept by entry number, so a table
+  // read again after a refusal keeps it. Save sends the whole table at once (POST bags/). A table already bagged
+  // shows its bags: saved again, they are corrected.
+  var bagsUrl = urls.bags;
+  var bagging = {players: [], typed: {}};
+  function bagOf(entry) { return bagging.typed[entry] = bagging.typed[entry] || {chips: "", bag: ""}; }
+  function bagRow(f) { return f.closest(".r-row"); }
+  var bagsPad = NumberPad({
+    box: $("bags"), rows: $("bags-rows"), pad: $("bags-pad"), target: $("bags-target"), max: urls.maxChips,
+    open: function () { return !$("bags").hidden; },
+    read: function (f) { return bagOf(f.dataset.field).chips; },
+    write: function (f, v) { bagOf(f.dataset.field).chips = v; },
+    show: num,
+    targetText: function (f) { return fmt(extra.stacksTarget, {seat: f.dataset.seat, name: f.dataset.name}); },
+    pick: extra.stacksPick,
+    // Next on the chips: the same seat's bag number, typed on the keyboard (Enter there: the next seat's chips).
+    next: function (f) {
+      var input = bagRow(f).querySelector(".b-bag input");
+      input.focus();
+      input.select();
+      return true;
+    },
+    end: function () { $("bags-save").scrollIntoView({block: "nearest"}); }
+  });
+  function bagsState(answer) {
+    var words = fmt(extra.bagsDay, {day: answer.day}) + " · ";
+    words += answer.bagged ? fmt(ngettext("{n} of {of} player bagged, total {total}", "{n} of {of} players bagged, total {total}",
+                                          answer.players.length), {n: answer.bagged, of: answer.players.length, total: num(answer.total)})
+      : extra.bagsNone;
+    $("bags-state").textContent = words;
+  }
+  function renderBags(answer) {
+    var box = $("bags-rows"), seated = {}, focused = document.activeElement;
+    var again = focused && box.contains(focused) && focused.dataset.bag ? focused.dataset.bag : null;
+    bagging.players = answer.players;
+    box.textContent = "";
+    bagging.players.forEach(function (p) {
+      var entry = String(p.entry), id = "bags-" + entry;
+      seated[entry] = true;
+      if (!bagging.typed[entry]) {  // what the tablet starts from: today's bag, else the chips of his last count
+        var chips = p.chips !== null ? p.chips : p.last_count;
+        bagging.typed[entry] = {chips: chips === null || chips === undefined ? "" : String(chips), bag: p.bag || ""};
+      }
+      var row = el("div", "r-row b-row" + (p.bag ? " bagged" : ""));
+      row.dataset.seat = p.seat;
+      row.dataset.entry = entry;
+      var seat = el("span", "r-seat", String(p.seat)), name = el("span", "r-name", p.name);
+      seat.id = id + "-seat";
+      name.id = id + "-name";
+      name.appendChild(el("small", "s-last", p.bag ? fmt(extra.bagsBagged, {bag: p.bag, chips: num(p.chips)})
+        : p.last_count === null ? extra.stacksNever : fmt(extra.stacksLast, {chips: num(p.last_count)})));
+      var f = el("button", "r-field s-stack");
+      f.type = "button";
+      f.id = id;
+      f.dataset.field = entry;
+      f.dataset.seat = p.seat;
+      f.dataset.name = p.name;
+      f.setAttribute("aria-labelledby", seat.id + " " + name.id + " " + id);  // seat, name, his bag or last count, the chips
+      f.appendChild(el("small", null, extra.stacksChips));
+      f.appendChild(el("b"));
+      var label = el("label", "b-bag"), input = el("input");
+      label.htmlFor = id + "-bag";
+      label.appendChild(el("small", null, extra.bagsBag));
+      input.type = "text";
+      input.id = id + "-bag";
+      input.dataset.bag = entry;
+      input.autocomplete = "off";
+      input.spellcheck = false;
+      input.setAttribute("autocapitalize", "characters");
+      input.setAttribute("enterkeyhint", "next");
+      input.setAttribute("aria-label", fmt(extra.bagsBagLabel, {seat: p.seat, name: p.name}));
+      input.value = bagging.typed[entry].bag;
+      label.appendChild(input);
+      row.appendChild(seat);
+      row.appendChild(name);
+      row.appendChild(f);
+      row.appendChild(label);
+      box.appendChild(row);
+      if (again === entry) input.focus({preventScroll: true});
+    });
+    Object.keys(bagging.typed).forEach(function (entry) { if (!seated[entry]) delete bagging.typed[entry]; });
+    if (!bagging.players.length) box.appendChild(el("p", "r-help", extra.raceNoPlayers));
+    $("bags-save").disabled = !bagging.players.length;
+    bagsState(answer);
+    if (!bagsPad.field(bagsPad.sel)) {
+      var all = bagsPad.fields();
+      bagsPad.select(all.filter(function (x) { return !bagging.typed[x.dataset.field].chips; })[0] || all[0] || null);
+    }
+    bagsPad.paint();
+  }
+  $("bags-rows").addEventListener("input", function (e) {
+    if (e.target.dataset.bag) bagOf(e.target.dataset.bag).bag = e.target.value;
+  });
+  $("bags-rows").addEventListener("focusin", function (e) {  // the row of the bag number typed is the pad's too
+    if (!e.target.dataset.bag) return;
+    bagsPad.select(bagsPad.field(e.target.dataset.bag));
+    bagsPad.paint();
+  });
+  $("bags-rows").addEventListener("keydown", function (e) {  // Enter in a bag number: the next seat's chips
+    if (e.key !== "Enter" || !e.target.dataset.bag) return;
+    e.preventDefault();
+    var all = bagsPad.fields(), next = all[all.indexOf(bagsPad.field(e.target.dataset.bag)) + 1] || null;
+    bagsPad.select(next);
+    bagsPad.paint(true);
+    if (next) next.focus({preventScroll: true}); else $("bags-save").focus();
+  });
+  function closeBags() {
+    var inside = $("bags").contains(document.activeElement) || document.activeElement === document.body;
+    $("bags").hidden = true;
+    $("bags-open").setAttribute("aria-expanded", "false");
+    bagsPad.sel = null;
+    view.tick();  // the button stays only while the day is over
+    if (inside && !$("bags-open").hidden) $("bags-open").focus();
+  }
+  $("bags-open").addEventListener("click", function () {
+    if (!$("bags").hidden) { closeBags(); return; }
+    api.press($("bags-open"), function () { return api.get(bagsUrl); }, null).then(function (answer) {
+      if (!answer || !answer.players) return;
+      bagging.typed = {};
+      bagsPad.sel = null;
+      $("bags-say").hidden = true;
+      $("bags").hidden = false;
+      $("bags-open").setAttribute("aria-expanded", "true");
+      renderBags(answer);
+      $("bags").scrollIntoView({block: "start"});
+      var first = bagsPad.field(bagsPad.sel);
+      if (first) first.focus({preventScroll: true});
+    });
+  });
+  $("bags-cancel").addEventListener("click", closeBags);
+  $("bags").addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); closeBags(); } });
+  $("bags-save").addEventListener("click", function () {
+    var rows = [], missing = null;
+    bagging.players.forEach(function (p) {
+      var typed = bagOf(String(p.entry));
+      if (!missing && !typed.chips) missing = {p: p, what: "chips"};
+      else if (!missing && !typed.bag.trim()) missing = {p: p, what: "bag"};
+      rows.push({seat: p.seat, chips: Number(typed.chips), bag: typed.bag});
+    });
+    if (missing) {  // every seated player is bagged at once: the first gap is said and selected
+      bagsPad.select(bagsPad.field(missing.p.entry));
+      bagsPad.paint(true);
+      api.say(fmt(missing.what === "chips" ? extra.bagsMissingChips : extra.bagsMissingBag, {seat: missing.p.seat}), false);
+      if (missing.what === "bag") $("bags-" + missing.p.entry + "-bag").focus();
+      return;
+    }
+    api.press($("bags-save"), function (k) { return api.post(bagsUrl, {bags: rows}, {key: k}); }, function (a) {
+      return fmt(ngettext("Bagged: {n} player, total {total}", "Bagged: {n} players, total {total}", a.bagged),
+                 {n: a.bagged, total: num(a.total)});
+    }).then(function (answer) {
+      if (answer && answer.players) { closeBags(); return; }
+      // Refused (the message stays said): the table as it is now, what was typed kept for the players still here.
+      api.get(bagsUrl).then(function (now) { if (!$("bags").hidden && now && now.players) renderBags(now); }, function () {});
+    });
+  });
+
   // --- Calling the clock on a player (table.clock_call, tables/clock_calls.py, TDA 25) -----------------------
   // "Call the clock" lists the seated players (the API's counts/, as "Count stacks" does), one is picked, the
   // call is sent. While a call is open its banner counts down against the server's time (sync.now()): m:ss, the
@@ -977,7 +1147,7 @@ import * as Clock from "./clock.js";
   // api.js says every answer in #dealer-feedback, below the shuffle button: the race and the stacks repeat it by
   // their buttons (hidden from screen readers, which hear it once).
   $("dealer-feedback").addEventListener("api:said", function (e) {
-    var pairs = [["race-say", "race"], ["stacks-say", "stacks"]];
+    var pairs = [["race-say", "race"], ["stacks-say", "stacks"], ["bags-say", "bags"]];
     // The clock call repeats only its refusals by its buttons (its banner says the rest).
     if (calling.saying && !e.detail.ok) pairs.push(["call-say", "call"]); else $("call-say").hidden = true;
     pairs.forEach(function (pair) {

@@ -17,7 +17,10 @@ import * as Clock from "./clock.js";
     previous: gettext("Moved back to the previous level."),
     jump: gettext("Level {level} is now in play."),
     announced: gettext("The announcement is on the screens."),
-    cleared: gettext("The announcement is cleared.")
+    cleared: gettext("The announcement is cleared."),
+    dayEnd: gettext("The day ends after level {level}."),
+    dayCleared: gettext("The day's end is cleared."),
+    restart: gettext("The clock resumes by itself at {time} (venue time), at level {level}.")
   }, document.getElementById("clock-said").dataset), fill = Util.fmt;
   var strings = Clock.strings(), initial = JSON.parse(document.getElementById("clock-state").textContent);
   var sync = null;
@@ -51,6 +54,53 @@ import * as Clock from "./clock.js";
           if (data.action === "announce") document.getElementById("announce-text").value = clock.announcement;
         });
     });
+  });
+  // The end of a day and the next day's start, each through its own endpoint (POST .../clock/day-end/ and
+  // .../clock/restart/). The restart's date and time are typed in the venue's time zone (the form's data-zone)
+  // and sent with their offset; the time left as mm:ss (or whole minutes) is sent in seconds.
+  function secondsOf(text) {
+    var m = /^\s*(\d{1,3})(?::([0-5]\d))?\s*$/.exec(text || "");
+    return m ? Number(m[1]) * 60 + Number(m[2] || 0) : null;
+  }
+  function zoneOffset(zone, at) {  // the zone's offset from UTC, in ms, at the instant `at`
+    var parts = {};
+    new Intl.DateTimeFormat("en-US", {timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit",
+                                      hour: "2-digit", minute: "2-digit", second: "2-digit"})
+      .formatToParts(new Date(at)).forEach(function (p) { parts[p.type] = p.value; });
+    return Date.UTC(+parts.year, parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second) - at;
+  }
+  function inZone(local, zone) {  // "2026-11-30T12:00" on the venue's wall clock, as an ISO instant
+    var m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local || "");
+    if (!m) return local;  // not a date and time: sent as typed, and the API says what it needs
+    var wall = Date.UTC(+m[1], m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0));
+    var at = wall - zoneOffset(zone, wall);
+    at = wall - zoneOffset(zone, at);  // once more: the offset at the instant itself (a change of summer time)
+    return new Date(at).toISOString();
+  }
+  var dayForm = document.getElementById("day-end-form");
+  dayForm.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var clear = !!(ev.submitter && ev.submitter.hasAttribute("data-clear"));
+    var data = clear ? {level: null} : apiForms.body(dayForm);
+    apiForms.send(dayForm, {button: ev.submitter || undefined, body: data, path: said.api + "day-end/",
+                            done: function () { return clear ? said.dayCleared : fill(said.dayEnd, {level: data.level}); }})
+      .then(function (clock) {
+        if (!clock || clock === true) return;
+        view.set(clock);
+        dayForm.elements.level.value = clock.day_end_after_level === null ? "" : clock.day_end_after_level;
+      });
+  });
+  var restartForm = document.getElementById("restart-form");
+  var restartFields = {start_at: "start_at", level: "level", seconds_left: "time_left"};
+  restartForm.apiFieldOf = function (name) { return restartForm.elements.namedItem(restartFields[name] || name); };
+  restartForm.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var f = restartForm.elements, left = secondsOf(f.time_left.value), level = f.level.value.trim();
+    var data = {start_at: inZone(f.start_at.value, restartForm.dataset.zone),
+                level: /^\d+$/.test(level) ? Number(level) : level, seconds_left: left === null ? f.time_left.value : left};
+    apiForms.send(restartForm, {button: ev.submitter || undefined, body: data, path: said.api + "restart/",
+                                done: function () { return fill(said.restart, {level: data.level, time: f.start_at.value.replace("T", " ")}); }})
+      .then(function (clock) { if (clock && clock !== true) view.set(clock); });
   });
   window.clockPage = {view: view, conn: conn};
 })();

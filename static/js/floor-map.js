@@ -119,7 +119,18 @@ import * as Live from "./live.js";
     doneClockCall: gettext("Table {table}: the clock is called on seat {seat} ({name}), {seconds} s to act."),
     doneClockActed: gettext("Table {table}: seat {seat} acted in time, the clock call is over."),
     doneClockDead: gettext("Table {table}: time is up, the hand of seat {seat} is dead."),
-    doneClockCancelled: gettext("Table {table}: the clock call on seat {seat} is cancelled (called in error).")
+    doneClockCancelled: gettext("Table {table}: the clock call on seat {seat} is cancelled (called in error)."),
+    bagStacks: gettext("Bag stacks"),
+    bagBadge: gettext("{n}/{of} bagged"),
+    bagBadgeTitle: gettext("Players at this table bagged today (day {day})"),
+    bagChips: gettext("Chips"),
+    bagNumber: gettext("Bag number"),
+    bagNow: gettext("Bagged today: bag {bag} · {chips} chips"),
+    bagNot: gettext("Not bagged today."),
+    bagMissingChips: gettext("Seat {seat}: type his chips (every player is bagged at once)."),
+    bagMissingBag: gettext("Seat {seat}: type the number written on his bag."),
+    bagsWhere: gettext("Table {n} · day {day}"),
+    doneBag: gettext("Entry #{entry}: bag {bag}, {chips} chips.")
   };
   var grid = document.getElementById("map");
   var state = JSON.parse(document.getElementById("map-state").textContent);
@@ -203,7 +214,12 @@ import * as Live from "./live.js";
     counts: function (a) {
       return fmt(ngettext("Counted: {n} player, total {total}", "Counted: {n} players, total {total}", a.counted),
                  {n: a.counted, total: num(a.total)});
-    }
+    },
+    bags: function (a) {
+      return fmt(ngettext("Bagged: {n} player, total {total}", "Bagged: {n} players, total {total}", a.bagged),
+                 {n: a.bagged, total: num(a.total)});
+    },
+    bag: function (a) { return fmt(s.doneBag, {entry: a.entry, bag: a.bag, chips: num(a.chips)}); }
   };
 
   function renderMoves() {
@@ -334,7 +350,7 @@ import * as Live from "./live.js";
     Object.keys(f.reserved).forEach(function (k) { if (k.split(":")[0] === String(t.table)) mine.push(k + "=" + f.reserved[k]); });
     var call = clockCallAt(t.table);  // its countdown ticks in place (tickClocks): not part of the signature
     return JSON.stringify([t, !!f.halted[t.table], !!f.need[t.table], f.slips[t.table] || 0, mine, h4hStep(t.table),
-                           call ? [call.call, call.seat, call.ends_at] : null]);
+                           call ? [call.call, call.seat, call.ends_at] : null, baggedAt(t)]);
   }
 
   function card(t, f) {
@@ -367,6 +383,12 @@ import * as Live from "./live.js";
     if (step) head.appendChild(el("span", "m-h4h " + step, s["h4h" + step.charAt(0).toUpperCase() + step.slice(1)]));
     var call = clockCallAt(t.table);
     if (call) head.appendChild(clockBadge(call));
+    var bagged = baggedAt(t);
+    if (bagged !== null) {  // once bagging has started today: how many of the table's players are bagged
+      var bg = el("span", "m-badge bags" + (bagged === t.players ? " done" : ""), fmt(s.bagBadge, {n: bagged, of: t.players}));
+      bg.title = fmt(s.bagBadgeTitle, {day: dayState.day});
+      head.appendChild(bg);
+    }
     card.appendChild(head);
     if (t.race) {  // the color-up's chip race at this table: its tablet has the counts and the sheet
       var race = el("a", "m-race " + t.race.status, t.race.status === "waiting" ? s.raceWaiting
@@ -443,6 +465,13 @@ import * as Live from "./live.js";
       cs.title = fmt(s.table, {n: t.table});
       cs.addEventListener("click", function () { openCounts(t.table, cs); });
       foot.appendChild(cs);
+    }
+    if (bagsDialog && t.in_play && t.players) {
+      var bs = el("button", "bag-stacks", s.bagStacks);
+      bs.type = "button";
+      bs.title = fmt(s.table, {n: t.table});
+      bs.addEventListener("click", function () { openBags(t.table, bs); });
+      foot.appendChild(bs);
     }
     card.appendChild(foot);
     return card;
@@ -675,7 +704,7 @@ import * as Live from "./live.js";
     loading = true;
     return fetch(urls.json, {cache: "no-store", credentials: "same-origin"})
       .then(function (r) { return r.json(); })
-      .then(function (m) { state = m; render(); })
+      .then(function (m) { state = m; render(); if (baggingStarted()) fetchDay(); })
       .catch(function () { /* the next event or reconnect tries again */ })
       .then(function () { loading = false; if (again) { again = false; refetch(); } });
   }
@@ -710,6 +739,7 @@ import * as Live from "./live.js";
     document.getElementById("correct-go").disabled = !targets.length;
     document.getElementById("seat-main").hidden = false;
     document.getElementById("bust-confirm").hidden = true;
+    if (bagForm) bagForm.hidden = true;
     var last = document.getElementById("count-last");
     if (last) {  // his last count, as a hint beside the one typed now (read from the table's counts)
       document.getElementById("count-chips").value = "";
@@ -863,6 +893,178 @@ import * as Live from "./live.js";
     });
   }
 
+  // --- Bag-and-tag at the end of a day (days/services.py) -------------------------------------------------------
+  // The day's state (GET day/: the players still in with no bag, by table) says how many of each table's players
+  // are bagged: a card shows "6/9 bagged" once the day's first bag is in. It is read again when a table's bags are
+  // recorded (the socket's bags.recorded) or a day closes, and with the map while bagging goes on.
+  var dayState = null, dayTimer = null, dayLoading = false;
+  function baggingStarted() { return !!dayState && dayState.status === "playing" && dayState.bagged > 0; }
+  function baggedAt(t) {
+    if (!baggingStarted() || !t.in_play || !t.players) return null;
+    var missing = (dayState.missing_tables || []).filter(function (m) { return m.table === t.table; })[0];
+    return Math.max(0, t.players - (missing ? missing.seats.length : 0));
+  }
+  function fetchDay() {
+    if (!urls.day || dayLoading) return;
+    dayLoading = true;
+    api.get(urls.day).then(function (d) { dayState = d; renderGrid(); }, function () { /* the floor's map without it */ })
+      .then(function () { dayLoading = false; });
+  }
+  function daySoon() { clearTimeout(dayTimer); dayTimer = setTimeout(fetchDay, 250); }
+
+  // A table's bags: every seated player's chips (from his bag today, else his last count) and bag number, typed at
+  // once (GET bags/ gives the players); Save sends the whole table (POST bags/). Like the counts' dialog, it stays
+  // open until the server takes the bags: a refusal (a bag number on another player's bag) is said in the dialog,
+  // and the table read again keeps what was typed for the players still there (by entry).
+  var bagsDialog = document.getElementById("bags-dialog"), bagsTable = null;
+  function bagInputs() { return Array.prototype.slice.call(document.querySelectorAll("#bags-rows .m-bag-row")); }
+  function bagsSay(message, ok) {
+    var say = document.getElementById("bags-say");
+    say.textContent = message || "";
+    say.classList.toggle("ok", !!ok);
+    say.classList.toggle("refused", !ok);
+  }
+  function startChips(p) { var c = p.chips !== null ? p.chips : p.last_count; return c === null || c === undefined ? "" : String(c); }
+  function bagHint(p) { return p.bag ? fmt(s.bagNow, {bag: p.bag, chips: num(p.chips)}) : lastCount(p.last_count); }
+  function field(cls, id, text, labelled) {
+    var box = el("div", cls), label = el("label", "", text), input = el("input");
+    label.htmlFor = id;
+    label.id = id + "-label";
+    input.id = id;
+    input.autocomplete = "off";
+    input.setAttribute("aria-labelledby", labelled + " " + label.id);
+    box.appendChild(label);
+    box.appendChild(input);
+    return box;
+  }
+  function renderBags(answer, fresh) {
+    var rows = document.getElementById("bags-rows"), typed = {}, focused = document.activeElement;
+    var again = focused && rows.contains(focused) ? focused.id : null;
+    if (!fresh) bagInputs().forEach(function (r) { typed[r.dataset.entry] = [r.querySelector(".chips input").value, r.querySelector(".bag input").value]; });
+    rows.textContent = "";
+    answer.players.forEach(function (p) {
+      var row = el("div", "m-bag-row" + (p.bag ? " bagged" : "")), id = "bag-seat-" + p.seat;
+      row.dataset.entry = p.entry;
+      row.dataset.seat = p.seat;
+      var who = el("span", "who", fmt(s.countSeat, {seat: p.seat, name: p.name}));
+      who.id = id;
+      var hint = el("small", "muted", bagHint(p));
+      hint.id = id + "-hint";
+      var chips = field("chips", id + "-chips", s.bagChips, id), bag = field("bag", id + "-bag", s.bagNumber, id);
+      var ci = chips.querySelector("input"), bi = bag.querySelector("input");
+      ci.type = "number"; ci.min = 1; ci.step = 1; ci.inputMode = "numeric";
+      ci.setAttribute("aria-describedby", hint.id);
+      bi.type = "text"; bi.spellcheck = false; bi.setAttribute("autocapitalize", "characters");
+      var was = typed[p.entry];
+      ci.value = was ? was[0] : startChips(p);
+      bi.value = was ? was[1] : (p.bag || "");
+      row.appendChild(who);
+      row.appendChild(hint);
+      row.appendChild(chips);
+      row.appendChild(bag);
+      rows.appendChild(row);
+    });
+    if (again && document.getElementById(again)) document.getElementById(again).focus();
+    if (!answer.players.length) rows.appendChild(el("p", "muted", s.countNoPlayers));
+    document.getElementById("bags-where").textContent = fmt(s.bagsWhere, {n: answer.table, day: answer.day});
+    document.getElementById("bags-save").disabled = !answer.players.length;
+  }
+  function openBags(table, button) {
+    api.press(button, function () { return api.get(at(urls.bags, table)); }, null).then(function (answer) {
+      if (!answer || !answer.players) return;
+      bagsTable = table;
+      bagsSay("", true);
+      renderBags(answer, true);
+      bagsDialog.showModal();
+      var first = bagInputs().map(function (r) { return r.querySelector(".bag input"); }).filter(function (i) { return !i.value; })[0]
+        || document.querySelector("#bags-rows input");
+      if (first) first.focus();
+    });
+  }
+  if (bagsDialog) {
+    document.getElementById("bags-close").addEventListener("click", function () { bagsDialog.close(); });
+    document.getElementById("bags-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var body = [], missing = null, table = bagsTable;
+      bagInputs().forEach(function (r) {
+        var chips = r.querySelector(".chips input"), bag = r.querySelector(".bag input");
+        if (!missing && !chips.value.trim()) missing = [chips, s.bagMissingChips];
+        else if (!missing && !bag.value.trim()) missing = [bag, s.bagMissingBag];
+        body.push({seat: Number(r.dataset.seat), chips: whole(chips.value), bag: bag.value});
+      });
+      if (missing) {  // every seated player is bagged at once: the first gap is said and focused
+        bagsSay(fmt(missing[1], {seat: missing[0].closest(".m-bag-row").dataset.seat}), false);
+        missing[0].focus();
+        return;
+      }
+      press(document.getElementById("bags-save"), at(urls.bags, table), {bags: body}, null).then(function (answer) {
+        if (answer && answer.players) {  // closed first, so that #notice (no longer behind a modal) says it
+          bagsDialog.close();
+          api.say(DONE.bags(answer), true);
+          daySoon();
+          return;
+        }
+        api.get(at(urls.bags, table)).then(function (now) {
+          if (bagsDialog.open && bagsTable === table && now && now.players) renderBags(now, false);
+        }, function () { /* the refusal stays said */ });
+      });
+    });
+  }
+
+  // One seated player's bag (or its correction), from his seat's dialog: his bag today or his last count to start
+  // from. The dialog stays open until the server takes it: a refusal is said there, with what was typed.
+  var bagForm = document.getElementById("bag-form");
+  function bagSay(message, ok) {
+    var say = document.getElementById("bag-say");
+    say.textContent = message || "";
+    say.classList.toggle("ok", !!ok);
+    say.classList.toggle("refused", !ok);
+  }
+  if (bagForm) {
+    document.getElementById("bag-ask").addEventListener("click", function (ev) {
+      var who = chosen;
+      api.press(ev.currentTarget, function () { return api.get(at(urls.bags, who.table)); }, null).then(function (answer) {
+        if (!answer || !chosen || chosen.entry !== who.entry) return;
+        var p = (answer.players || []).filter(function (x) { return x.entry === who.entry; })[0];
+        if (!p) return;
+        document.getElementById("bag-chips").value = startChips(p);
+        document.getElementById("bag-number").value = p.bag || "";
+        document.getElementById("bag-now").textContent = p.bag ? bagHint(p) : s.bagNot + " " + lastCount(p.last_count);
+        bagSay("", true);
+        document.getElementById("seat-main").hidden = true;
+        bagForm.hidden = false;
+        document.getElementById(p.bag || !startChips(p) ? "bag-chips" : "bag-number").focus();
+      });
+    });
+    document.getElementById("bag-back").addEventListener("click", function () {
+      bagForm.hidden = true;
+      document.getElementById("seat-main").hidden = false;
+      document.getElementById("bag-ask").focus();
+    });
+    bagForm.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var who = chosen, chips = document.getElementById("bag-chips"), bag = document.getElementById("bag-number");
+      if (!chips.value.trim() || !bag.value.trim()) {
+        var gap = chips.value.trim() ? bag : chips;
+        bagSay(fmt(gap === bag ? s.bagMissingBag : s.bagMissingChips, {seat: who.seat}), false);
+        gap.focus();
+        return;
+      }
+      press(document.getElementById("bag-go"), at(urls.bag, who.entry), {chips: whole(chips.value), bag: bag.value}, null)
+        .then(function (answer) {
+          if (!answer || !answer.bag) return;  // refused: said in the dialog (below), what was typed kept
+          seatDialog.close();
+          api.say(DONE.bag(answer), true);
+          daySoon();
+        });
+    });
+  }
+  // api.js says a refusal in #notice, behind the dialogs: the open one says it too.
+  document.getElementById("notice").addEventListener("api:said", function (e) {
+    if (bagsDialog && bagsDialog.open) bagsSay(e.detail.message, e.detail.ok);
+    if (bagForm && !bagForm.hidden && seatDialog.open) bagSay(e.detail.message, e.detail.ok);
+  });
+
   // The button of a table: the software's high-card draw, or the seat the dealer's draw gave.
   var buttonDialog = document.getElementById("button-dialog");
   function openButton(t) {
@@ -932,16 +1134,18 @@ import * as Live from "./live.js";
   var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.|clock_call\.)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live", sync: true,
-    onSnapshot: function () { soon(); },  // first connect, reconnect or a gap: the map may be stale
+    onSnapshot: function () { soon(); daySoon(); },  // first connect, reconnect or a gap: the map may be stale
     onEvent: function (m) {
+      if (/^(bags|day)\./.test(m.event.type)) daySoon();  // a table's bags, a day closed: the cards' "bagged"
       if (!TOUCHES.test(m.event.type)) return;
       slipsFrom(m.event);
       soon();
     }
   });
   render();
+  fetchDay();
   updateToolsHeight();
   setInterval(tickClocks, 250);
   if (window.performance && performance.mark) performance.mark("floor-map:first-render");
-  window.floorMap = {refetch: refetch, conn: conn, get state() { return state; }};
+  window.floorMap = {refetch: refetch, conn: conn, fetchDay: fetchDay, get state() { return state; }, get day() { return dayState; }};
 })();

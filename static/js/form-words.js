@@ -46,12 +46,21 @@ export const SAYS = {
   "token-revoke": {confirm: gettext("Revoke this token? The device using it must log in again."),
                    done: gettext("The token is revoked.")},
   "language": {done: gettext("Your language is saved.")},
+  // The end of a day (templates/days/day.html): the form's data-day, then the answer's day.
+  "day-close": {confirm: gettext("Close day {day}? Its bags can no longer change, and the next day begins."),
+                done: gettext("Day {day} is closed.")},
   // The floor (templates/tables/house_rules.html, penalties.html, _penalty_row.html): a warning or hands to sit out.
   "house-rules": {done: gettext("House rules saved.")},
-  "penalty-give": {done: function (values) {
+  "penalty-give": {confirm: function (values) {
+    return values.kind === "dq" ? gettext("Disqualify this player? His chips leave play and nothing is refunded.") : "";
+  }, done: function (values) {
+    if (values.kind === "dq") return Util.fmt(gettext("{name} is disqualified: {chips} chips out of play, no refund."), values);
     return Util.fmt(values.kind === "warning" ? PENALTY_WARNING : PENALTY_HANDS, values);
   }},
-  "penalty-cancel": {done: gettext("Penalty #{number} is cancelled.")},
+  "penalty-cancel": {done: function (values) {
+    if (values.kind === "dq") return Util.fmt(gettext("Disqualification #{number} cancelled: {name} plays again."), values);
+    return Util.fmt(gettext("Penalty #{number} is cancelled."), values);
+  }},
   // Setup (templates/setup/): the name is the answer's; a tournament's own structure names the tournament
   // (the form's data-tournament: the answer's name is the structure's).
   "structure-saved": {done: gettext("Structure {name} saved.")},

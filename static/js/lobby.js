@@ -8,6 +8,20 @@ import * as Clock from "./clock.js";
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("lobby-config").textContent);
+  // The day's line (issue 25: the day's end, the day over, the next day's start), filled by Clock.fill as
+  // data-clock="day": one banner across the screen, before the hand-for-hand banner.
+  if (!document.querySelector('[data-clock="day"]')) {
+    var day = document.createElement("div");
+    day.className = "l-day";
+    day.id = "lobby-day";
+    day.setAttribute("role", "status");
+    day.setAttribute("data-clock", "day");
+    day.setAttribute("data-clock-box", "");
+    day.setAttribute("data-fit", "");
+    day.hidden = true;
+    var h4h = document.getElementById("h4h-banner");
+    h4h.parentNode.insertBefore(day, h4h);
+  }
   var body = document.body, strings = Clock.strings(), flashTimer = null;
   // Sound only when the screen's link asks for it (?sound=1; README, "Lobby screens"): a TV in
   // kiosk mode plays it when the kiosk allows autoplay. Only a screen with touch may ask to be touched.

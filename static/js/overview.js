@@ -29,9 +29,10 @@ import * as Live from "./live.js";
         var cells = [a, e.payload.name, kinds[e.payload.kind] || e.payload.kind, gettext("Playing")];
         cells.forEach(function (c) { var td = document.createElement("td"); if (typeof c === "string" || typeof c === "number") td.textContent = c; else td.appendChild(c); tr.appendChild(td); });
         tbody.insertBefore(tr, tbody.firstChild);
-      } else if (e.type === "entry.busted" || e.type === "purchase.voided") {
+      } else if (e.type === "entry.busted" || e.type === "entry.disqualified" || e.type === "purchase.voided") {
         var row = tbody.querySelector('tr[data-entry="' + e.payload.entry + '"]');
-        if (row) row.lastChild.textContent = e.type === "entry.busted" ? gettext("Busted") : (e.payload.entry_voided ? gettext("Voided") : row.lastChild.textContent);
+        var out = {"entry.busted": gettext("Busted"), "entry.disqualified": gettext("Disqualified")}[e.type];
+        if (row) row.lastChild.textContent = out || (e.payload.entry_voided ? gettext("Voided") : row.lastChild.textContent);
       }
     }
   });

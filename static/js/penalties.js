@@ -6,11 +6,13 @@ import * as Live from "./live.js";
 
 (function () {
   "use strict";
-  // The rounds count only for Rounds: the other kinds grey them out (the server ignores them anyway).
+  // The rounds count only for Rounds, the chips only for a disqualification: the other kinds grey them out.
   var form = document.getElementById("give-form"), rounds = document.getElementById("field-rounds");
+  var chips = document.getElementById("field-chips");
   function sync() {
     var kind = form.querySelector("input[name=kind]:checked");
     rounds.disabled = !!kind && kind.value !== "rounds";
+    chips.disabled = !kind || kind.value !== "dq";
   }
   form.addEventListener("change", sync);
   sync();
@@ -42,6 +44,7 @@ import * as Live from "./live.js";
     var data = {kind: kind ? kind.value : "", reason: form.elements.namedItem("reason").value};
     if (kind && kind.value === "rounds" && rounds) data.rounds = Number(rounds.value);
     ["table", "seat"].forEach(function (name) { if (number(name) !== undefined) data[name] = number(name); });
+    if (kind && kind.value === "dq" && number("chips") !== undefined) data.chips = number("chips");
     var who = form.elements.namedItem("who").value.split(/\s+/).join(" ").trim(), numbered = NUMBER.exec(who);
     var listed = slot.querySelector("#candidates"), picked = slot.querySelector("input[name=entry]:checked");
     var entry = Promise.resolve(null);

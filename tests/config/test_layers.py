@@ -13,11 +13,12 @@ import pytest
 
 from core import reactions
 from tables.reactions import entry_seat, free_voided_entry, seat_registered_entry
+from tests.apps import PACKAGES
 from tournament.receipts import ENTRY_SEAT
 from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("config", "core", "tournament", "tables", "clock", "payouts", "live", "web")
+APPS = PACKAGES
 MAX_LINES = 520
 
 

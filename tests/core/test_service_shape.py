@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from core import actor as actor_module
+from tests.apps import PACKAGES, SERVICE_PACKAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("core", "tournament", "tables", "clock", "payouts", "live", "web", "config")
+APPS = PACKAGES
 # Where the services live: the apps under the screens, and the API tokens' own (web/auth.py).
-SERVICE_APPS = ("core", "tournament", "tables", "clock", "payouts")
+SERVICE_APPS = SERVICE_PACKAGES
 SERVICE_MODULES_ELSEWHERE = ("web.auth",)
 
 # Questions about an actor itself (the actor is the object they look at), not changes an actor makes.

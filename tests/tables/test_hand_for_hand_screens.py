@@ -110,7 +110,7 @@ def test_house_rules_in_the_api(tournament, director, floor):
     assert got == {"balance_threshold": 2, "halt_short_by": 3, "donor": "fullest", "redraw_at_three": False,
                    "redraw_at_two": False, "hand_for_hand_seconds": 120, "hand_for_hand_ties": "tie",
                    "race_rounding": "half_up", "race_protection": "added", "race_protected_first": False, "public_chip_counts": True,
-                   "clock_call_seconds": 60}
+                   "clock_call_seconds": 60, "disqualified_place": "last"}
     assert not HouseRules.objects.filter(tournament=tournament).exists()  # reading stores nothing
     assert test_api.client_for(floor).patch(api(tournament, "house-rules/"), {"redraw_at_two": True}, format="json").status_code == 403
     for bad in ({"balance_threshold": 0}, {"hand_for_hand_ties": "coin"}, {"colour": "red"}, {"halt_short_by": 1}):

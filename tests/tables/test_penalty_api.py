@@ -243,7 +243,7 @@ def test_the_schema_documents_the_penalty_endpoints(db):
     for path, method in [("/api/tournaments/{id}/penalties/", "get"), ("/api/tournaments/{id}/penalties/", "post"),
                          ("/api/tournaments/{id}/penalties/{number}/cancel/", "post")]:
         assert schema["paths"][path][method].get("summary"), path
-    assert schema["components"]["schemas"]["PenaltyKindEnum"]["enum"] == ["warning", "hand", "rounds"]
+    assert schema["components"]["schemas"]["PenaltyKindEnum"]["enum"] == ["warning", "hand", "rounds", "dq"]
 
 
 # --- who: by entry number, or by table and seat (issue 22, finding 9) -----------------------------------

@@ -76,7 +76,7 @@ def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floo
     ({"kind": "hand", "reason": "x" * 201}, "reason", "The reason is too long: at most 200 characters."),
     ({"kind": "rounds", "reason": "Exposed a card"}, "rounds", "Say how many rounds: one to four."),
     ({"kind": "rounds", "rounds": 5, "reason": "Exposed a card"}, "rounds", "Ensure this value is less than or equal to 4."),
-    ({"kind": "", "reason": "Exposed a card"}, "kind", "Choose the penalty: a warning, one hand, or rounds."),
+    ({"kind": "", "reason": "Exposed a card"}, "kind", "Choose the penalty: a warning, one hand, rounds, or a disqualification."),
 ])
 def test_bad_input_is_a_400_with_the_fields_message_and_records_nothing(tournament, seated, floor, data, field, message):
     answer = post(floor, tournament, {"entry": seated[0].number, **data})

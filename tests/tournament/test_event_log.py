@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from tests.apps import PACKAGES
 from tournament import services
 from tournament.models import AuditEvent, Entry, Purchase
 from web.tournament.event_labels import event_groups, event_labels, group_of, types_of
@@ -21,7 +22,7 @@ from web.tournament.event_lines import details, event_line
 from ..conftest import id_doc
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("tournament", "tables", "clock", "payouts", "live", "web", "core")
+APPS = PACKAGES
 TYPE = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
 
 # Types built at run time from an f-string: each pattern with every value it can take. A new dynamic type

@@ -1,6 +1,7 @@
-"""JSON API of the clock: read it, and the director's controls."""
+"""JSON API of the clock: read it, the director's controls, the end of a day and the next day's start."""
 from __future__ import annotations
 
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -18,6 +19,9 @@ ClockSerializer = inline_serializer("Clock", {
     "rows": serializers.ListField(child=serializers.DictField(), required=False),
     "current": serializers.DictField(required=False, help_text="index, remaining, ends_at, finished, level_index, next_break_in."),
     "announcement": serializers.CharField(),
+    "day_end_after_level": serializers.IntegerField(allow_null=True, help_text="The level after which the clock stops for the day."),
+    "day_ended_level": serializers.IntegerField(allow_null=True, help_text="The level the day ended after, until the clock runs again."),
+    "resume_at": serializers.DateTimeField(allow_null=True, help_text="When the clock resumes by itself (ISO, venue time zone)."),
 })
 
 
@@ -79,4 +83,61 @@ class ClockView(RoleAPIView):
         tournament = tournament_or_404(pk)
         data = valid(ActionSerializer, request.data).validated_data
         perform(request.user, tournament, data)
+        return Response(selectors.clock_snapshot(tournament))
+
+
+class DayEndSerializer(serializers.Serializer):
+    level = serializers.IntegerField(min_value=1, allow_null=True,
+                                     help_text="The level after which the clock stops for the day; null clears it.",
+                                     error_messages={"invalid": LEVEL_MISSING, "min_value": LEVEL_MISSING,
+                                                     "required": _("Give the level (null clears the day's end).")})
+
+
+START_AT = _("Give the start as a date and time with its time zone (ISO 8601, e.g. 2026-11-30T12:00:00+01:00).")
+SECONDS_LEFT = _("Give the time left in the level in seconds, 1 or more.")
+
+
+class RestartSerializer(serializers.Serializer):
+    start_at = serializers.DateTimeField(help_text="When the next day starts: ISO 8601 with a time zone.",
+                                         error_messages={"invalid": START_AT, "required": START_AT, "null": START_AT})
+    level = serializers.IntegerField(min_value=1, help_text="The level it starts at (a level number, not a row).",
+                                     error_messages={"invalid": LEVEL_MISSING, "null": LEVEL_MISSING, "min_value": LEVEL_MISSING,
+                                                     "required": LEVEL_MISSING})
+    seconds_left = serializers.IntegerField(min_value=1, help_text="The time left in that level, in seconds.",
+                                            error_messages={"invalid": SECONDS_LEFT, "null": SECONDS_LEFT,
+                                                            "min_value": SECONDS_LEFT, "required": SECONDS_LEFT})
+
+    def validate_start_at(self, value):
+        # DRF reads a time without a zone in the server's zone: refused instead, a wrong day start is worse than a 400.
+        raw = self.initial_data.get("start_at")
+        parsed = parse_datetime(raw) if isinstance(raw, str) else None
+        if parsed is None or parsed.tzinfo is None:
+            raise serializers.ValidationError(START_AT)
+        return value
+
+
+class ClockDayEndView(RoleAPIView):
+    allowed = api_roles("api-clock-day-end")
+
+    @extend_schema(operation_id="clock_day_end", tags=["clock"], request=DayEndSerializer,
+                   summary="End the day after level N (the clock stops at that level's end), or clear it",
+                   responses=answers(200, ClockSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        data = valid(DayEndSerializer, request.data).validated_data
+        services.set_day_end(tournament, actor=request.user, level=data["level"])
+        return Response(selectors.clock_snapshot(tournament))
+
+
+class ClockRestartView(RoleAPIView):
+    allowed = api_roles("api-clock-restart")
+
+    @extend_schema(operation_id="clock_restart", tags=["clock"], request=RestartSerializer,
+                   summary="The next day starts at a set time, at a level with the time left in it (the clock resumes by itself)",
+                   responses=answers(200, ClockSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        tournament = tournament_or_404(pk)
+        data = valid(RestartSerializer, request.data).validated_data
+        services.schedule_restart(tournament, actor=request.user, start_at=data["start_at"], level=data["level"],
+                                  seconds_left=data["seconds_left"])
         return Response(selectors.clock_snapshot(tournament))

@@ -397,6 +397,10 @@ class HouseRulesSerializer(serializers.Serializer):
         "The time a player gets when the clock is called on him (TDA 25: at most 60 s; the last 10 counted down)."))
     public_chip_counts = serializers.BooleanField(required=False, help_text=(
         "Chip counts shown in public: the lobby's chip leaders and the players' chip-count page."))
+    disqualified_place = serializers.ChoiceField(
+        choices=HouseRules._meta.get_field("disqualified_place").choices, required=False, help_text=(
+            "The place of a disqualified player: last (last among the players still in, TDA) or bust (as a bust of "
+            "the hand in play, placed by his chips)."))
 
 
 class HouseRulesView(RoleAPIView):

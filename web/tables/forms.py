@@ -35,3 +35,5 @@ class GivePenaltyForm(forms.Form):
                                     empty_value=None, widget=forms.RadioSelect)
     reason = forms.CharField(label=_("Reason"), required=False,
                              widget=forms.TextInput(attrs={"required": True, "maxlength": 200, "autocomplete": "off"}))
+    chips = forms.IntegerField(label=_("His chips, counted now"), min_value=0, required=False,
+                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))

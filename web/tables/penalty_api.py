@@ -1,6 +1,7 @@
 """JSON API of penalties (tables/penalties.py, TDA 51): the floor lists every penalty with the hands each
 player still sits out, gives a warning or a missed-hand penalty (one hand, or one to four rounds of a
-hand for every player at the table) to a seated player, and cancels one given in error."""
+hand for every player at the table) or a disqualification (tables/busts.disqualify) to a seated player, and
+cancels one given in error (a disqualification cancelled reinstates the player: tables/busts.reinstate)."""
 from __future__ import annotations
 
 from django.utils.functional import lazy
@@ -11,12 +12,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from core.errors import REASON_TOO_LONG
-from tables import missed_hands, penalties, read_models, selectors
+from tables import busts, missed_hands, penalties, read_models, selectors
 from tables.models import Penalty
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, tournament_or_404, valid
 
-STATUSES = ["serving", "served", "ended", "warning", "cancelled"]  # ended: out of play before serving it all
+STATUSES = ["serving", "served", "ended", "warning", "disqualified", "cancelled"]  # ended: out of play before serving it all
 # A reason's messages, the service's own words (tables/penalties.py, core/errors.clean_reason), at the field.
 REASON_SAYS = {"blank": penalties.REASON_MISSING, "required": penalties.REASON_MISSING,
                "max_length": lazy(lambda: REASON_TOO_LONG % {"max": penalties.MAX_REASON}, str)()}
@@ -33,6 +34,8 @@ PenaltyJson = inline_serializer("Penalty", {
     "status": serializers.ChoiceField(choices=STATUSES),
     "table": serializers.IntegerField(help_text="The table where it was given."),
     "seat": serializers.IntegerField(help_text="The seat where it was given."),
+    "chips": serializers.IntegerField(allow_null=True, help_text=(
+        "A disqualification's chips taken out of play (his count, or his last count); null for other penalties.")),
     "reason": serializers.CharField(), "given_at": serializers.DateTimeField(),
     "given_by": serializers.CharField(allow_null=True),
     "cancelled_at": serializers.DateTimeField(allow_null=True), "cancel_reason": serializers.CharField(allow_blank=True),
@@ -57,13 +60,18 @@ class GivePenaltySerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=100, required=False,
                                     help_text="The offender's seat at `table`, instead of `entry`.")
     kind = serializers.ChoiceField(choices=Penalty.Kind.choices, error_messages={
-        "invalid_choice": gettext_lazy("Choose the penalty: a warning, one hand, or rounds.")})
+        "invalid_choice": gettext_lazy("Choose the penalty: a warning, one hand, rounds, or a disqualification.")})
     rounds = serializers.IntegerField(min_value=1, max_value=missed_hands.MAX_ROUNDS, required=False, allow_null=True,
                                       help_text="Only for a penalty of rounds (one to four): each round is a hand "
                                                 "for every player at the table now, the offender included.")
     reason = serializers.CharField(min_length=1, max_length=penalties.MAX_REASON, error_messages=REASON_SAYS)
+    chips = serializers.IntegerField(min_value=0, max_value=busts.MAX_STACK, required=False, allow_null=True,
+                                     help_text="Only for a disqualification: the player's chips counted now, taken out "
+                                               "of play. Left out: his last count is taken out.")
 
     def validate(self, data: dict) -> dict:
+        if data["kind"] != Penalty.Kind.DISQUALIFIED and data.get("chips") is not None:
+            raise serializers.ValidationError({"chips": [_("Only a disqualification takes the player's chips.")]})
         rounds = data.get("rounds")
         if data["kind"] == missed_hands.ROUNDS and rounds is None:
             raise serializers.ValidationError({"rounds": [_("Say how many rounds: one to four.")]})
@@ -92,15 +100,23 @@ class PenaltiesView(RoleAPIView):
         return Response({"penalties": read_models.penalties(tournament_or_404(pk))})
 
     @extend_schema(operation_id="penalty_give", tags=["penalties"], request=GivePenaltySerializer,
-                   summary="The floor gives a seated player a warning, one missed hand, or one to four rounds (TDA 51)",
+                   summary="The floor gives a seated player a warning, one missed hand, one to four rounds, or "
+                           "disqualifies him (TDA 51)",
                    description="Name the player by `entry` (his entry number) or by `table` and `seat` (where he sits "
                                "now), one or the other: both, or neither, is a 400. An empty seat is a 409 "
                                "(`empty_seat`), an unknown entry a 404, an entry without a seat in play a 409 "
-                               "(`not_seated`).",
+                               "(`not_seated`). A disqualification (`dq`) takes his chips out of play (`chips`, or "
+                               "his last count: none on record is a 400 `count_required`), refunds nothing, and "
+                               "places him by the house rule `disqualified_place`.",
                    responses=answers(201, PenaltyJson, refused=True, conflict=True))
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         data = valid(GivePenaltySerializer, request.data).validated_data
+        if data["kind"] == Penalty.Kind.DISQUALIFIED:
+            penalty = call_service(busts.disqualify, t, actor=request.user, entry_number=data.get("entry"),
+                                   reason=data["reason"], table=data.get("table"), seat=data.get("seat"),
+                                   chips=data.get("chips"))
+            return Response(_json(penalty), status=status.HTTP_201_CREATED)
         penalty = call_service(penalties.give_penalty, t, actor=request.user, entry_number=data.get("entry"), kind=data["kind"],
                                rounds=data.get("rounds"), reason=data["reason"], table=data.get("table"), seat=data.get("seat"))
         return Response(_json(penalty), status=status.HTTP_201_CREATED)
@@ -111,8 +127,12 @@ class PenaltyCancelView(RoleAPIView):
 
     @extend_schema(operation_id="penalty_cancel", tags=["penalties"], request=CancelPenaltySerializer,
                    summary="Cancel a penalty given in error: it ends now and stays on the record, cancelled",
+                   description="A disqualification cancelled reinstates the player: his chips come back into play and "
+                               "he plays again as after an undone bust (409 `reentered` if he has entered again).",
                    responses=answers(200, PenaltyJson, refused=True, conflict=True))
     def post(self, request, pk: int, number: int):
         t = tournament_or_404(pk)
         data = valid(CancelPenaltySerializer, request.data).validated_data
-        return Response(_json(call_service(penalties.cancel_penalty, t, actor=request.user, number=number, reason=data["reason"])))
+        dq = Penalty.objects.filter(tournament=t, number=number, kind=Penalty.Kind.DISQUALIFIED).exists()
+        cancel = busts.reinstate if dq else penalties.cancel_penalty
+        return Response(_json(call_service(cancel, t, actor=request.user, number=number, reason=data["reason"])))

@@ -1,4 +1,5 @@
-"""The floor's penalties page (TDA 51): give a warning, one hand or one to four rounds to a seated player,
+"""The floor's penalties page (TDA 51): give a warning, one hand, one to four rounds or a disqualification to a
+seated player,
 cancel a penalty given in error, and the list (who sits out now first). The page only renders: its forms
 give and cancel through the JSON API (web/tables/penalty_api.py, static/js/penalties.js). The floor names
 the player by name, entry number, or table and seat; a name is looked up here (`?who=`, a GET): one player
@@ -18,7 +19,7 @@ from web.tables.forms import GivePenaltyForm
 from web.tournament.views import in_venue_time
 
 # The list's order: who sits out now first, then warnings, the served and the cancelled.
-ORDER = {"serving": 0, "warning": 1, "served": 2, "ended": 3, "cancelled": 4}
+ORDER = {"serving": 0, "disqualified": 1, "warning": 2, "served": 3, "ended": 4, "cancelled": 5}
 NAMES_LISTED = 12  # the players a name matches, listed to choose from; more: type more of the name
 
 
@@ -50,6 +51,6 @@ def penalties_page(request, tournament: Tournament):
     return render(request, "tables/penalties.html", {
         "t": tournament, "give": GivePenaltyForm(initial={"who": name}),
         "candidates": _named(tournament, name) if name else None,
-        "max_rounds": missed_hands.MAX_ROUNDS,
+        "max_rounds": missed_hands.MAX_ROUNDS, "dq_place": selectors.house_rules(tournament).disqualified_place,
         "serving": [r for r in rows if r["status"] == "serving"],
         "others": [r for r in rows if r["status"] != "serving"]})

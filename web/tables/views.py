@@ -115,6 +115,7 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
               "raceConfirm": reverse("api-table-race-confirm", args=at), "raceCards": reverse("api-table-race-cards", args=at),
               "counts": reverse("api-table-counts", args=at), "maxChips": chip_counts.MAX_CHIPS,
               "clockCall": reverse("api-table-clock-call", args=at), "clockCallEnd": reverse("api-table-clock-call-end", args=at),
+              "bags": reverse("api-table-bags", args=at),
               "draws": reverse("draw-list", args=[table.tournament_id])}  # what static/js/dealer.js reads and calls
     return render(request, "tables/dealer.html", {
         **_race_card_pad(),
@@ -187,7 +188,8 @@ def _map_urls(pk: int) -> dict:
              "handForHand": ("api-hand-for-hand", [pk]), "dealer": ("dealer", [pk, n]), "openTable": ("api-tables", [pk]),
              "drawStart": ("api-draw-start", [pk]), "seatWaiting": ("api-seat-waiting", [pk]),
              "counts": ("api-table-counts", [pk, n]), "count": ("api-entry-count", [pk, n]),
-             "clockCall": ("api-table-clock-call", [pk, n]), "clockCallEnd": ("api-table-clock-call-end", [pk, n])}
+             "clockCall": ("api-table-clock-call", [pk, n]), "clockCallEnd": ("api-table-clock-call-end", [pk, n]),
+             "bags": ("api-table-bags", [pk, n]), "bag": ("api-entry-bag", [pk, n]), "day": ("api-day", [pk])}
     return {"socket": f"/ws/t/{pk}/floor/", **{key: reverse(name, args=args) for key, (name, args) in named.items()}}
 
 

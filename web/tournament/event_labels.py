@@ -28,6 +28,9 @@ def event_labels() -> dict[str, str]:
         "clock.level_started": _("New level"),
         "clock.break_started": _("Break"),
         "clock.break_ended": _("Break over"),
+        "clock.day_end_set": _("Day's end set"),
+        "clock.day_ended": _("Day ended"),
+        "clock.restart_scheduled": _("Next day's start scheduled"),
         "clock.one_minute": _("One minute left"),
         "clock.level_set": _("Level set"),
         "table.opened": _("Table opened"),
@@ -84,24 +87,28 @@ def event_labels() -> dict[str, str]:
         "h4h.hand_complete": _("Hand-for-hand: hand complete"),
         "chips.found": _("Removed chips found"),
         "chips.counted": _("Chips counted"),
+        "bags.recorded": _("Bags recorded"),
+        "day.closed": _("Day closed"),
         "clock_call.started": _("Clock called on a player"),
         "clock_call.ended": _("Clock call ended"),
         "penalty.given": _("Penalty given"),
         "penalty.cancelled": _("Penalty cancelled"),
+        "entry.disqualified": _("Player disqualified"),
+        "entry.reinstated": _("Disqualification cancelled: player reinstated"),
     }
 
 
 # The log's filter by kind: each type belongs to the first group whose prefix it starts with.
 GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("busts", ("entry.busted", "entry.bust_undone")),
+    ("penalties", ("penalty.", "clock_call.", "entry.disqualified", "entry.reinstated")),  # before "entry."
     ("entries", ("entry.", "player.", "rebuy.", "addon.", "purchase.", "registration.")),
     ("seating", ("move.", "seat.", "seat_request.", "seating.", "draw.", "balance.", "tables.halted", "table.breaking",
                  "table.button", "house_rules.")),
     ("tables", ("table.", "tables.", "h4h.")),
     ("clock", ("clock.",)),
-    ("chips", ("colorup.", "race.", "chips.")),
+    ("chips", ("colorup.", "race.", "chips.", "bags.", "day.")),
     ("payouts", ("payouts.", "payout.", "deal.")),
-    ("penalties", ("penalty.", "clock_call.")),
     ("setup", ("tournament.", "structure.", "display.")),
 )
 

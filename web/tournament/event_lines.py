@@ -5,7 +5,10 @@ one query) and passed in."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import datetime
 
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -83,6 +86,14 @@ def _entry(type_: str, label: str, p: dict, names: Names) -> str:
         return f"{at[:1].upper()}{at[1:]}: {line}" if p.get("table") is not None else line
     if type_ == "entry.bust_undone":
         return _("Bust of %(who)s undone: back at %(seat)s") % {"who": who, "seat": at}
+    if type_ == "entry.disqualified":
+        return _("%(seat)s: %(who)s disqualified (penalty %(number)s), %(place)s; %(chips)s chips out of play, no "
+                 "refund: %(reason)s") % {"seat": at[:1].upper() + at[1:], "who": who, "number": p.get("penalty", "–"),
+                                          "place": _place(p), "chips": p.get("chips", 0), "reason": p.get("reason") or "–"}
+    if type_ == "entry.reinstated":
+        return _("%(who)s reinstated (disqualification %(number)s cancelled: %(reason)s): %(chips)s chips back in play, "
+                 "at %(seat)s") % {"who": who, "number": p.get("penalty", "–"), "reason": p.get("reason") or "–",
+                                   "chips": p.get("chips", 0), "seat": at}
     if type_ == "entry.registered":
         kind = _("re-entry") if p.get("kind") == "reentry" else _("entry")
         if p.get("table") is not None:
@@ -185,6 +196,15 @@ def _balance(type_: str, label: str, p: dict, names: Names) -> str:
     return label
 
 
+def _when(value) -> str:
+    """An ISO time of a payload, in the zone the page shows (the venue's) and the reader's format."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return "–"
+    return date_format(timezone.localtime(moment) if timezone.is_aware(moment) else moment, "SHORT_DATETIME_FORMAT")
+
+
 def _clock(type_: str, label: str, p: dict, names: Names) -> str:
     level = p.get("level")
     if type_ == "clock.level_started" and level is not None:
@@ -195,6 +215,14 @@ def _clock(type_: str, label: str, p: dict, names: Names) -> str:
         return _("Clock jumped to level %(level)s") % {"level": level}
     if type_ == "clock.announcement":
         return _("Announcement: %(text)s") % {"text": p.get("text") or "–"} if p.get("text") else _("Announcement cleared")
+    if type_ == "clock.day_end_set":
+        return _("The day ends after level %(level)s") % {"level": level} if level else _("The day's end is cleared")
+    if type_ == "clock.day_ended":
+        return _("The day ended after level %(level)s") % {"level": level}
+    if type_ == "clock.restart_scheduled":
+        return _("Play resumes %(start)s at level %(level)s") % {"start": _when(p.get("start_at")), "level": level}
+    if type_ == "clock.resumed" and p.get("by_schedule"):
+        return _("Clock resumed by schedule")
     return label
 
 
@@ -219,6 +247,24 @@ def _chips(type_: str, label: str, p: dict, names: Names) -> str:
                                                                           "total": p.get("total", "–")}
     if type_ == "chips.counted":
         return _("Table %(table)s: chips counted, %(total)s in all") % {**facts, "total": p.get("total", "–")}
+    return _generic(label, p, names)
+
+
+def _days(type_: str, label: str, p: dict, names: Names) -> str:
+    """Bag-and-tag and the close of a day (days/services.py)."""
+    if type_ == "day.closed":
+        line = _("Day %(day)s closed: %(bags)s bags, %(total)s chips, difference %(difference)s") % {
+            "day": p.get("day", "–"), "bags": p.get("bags", "–"), "total": p.get("total", "–"),
+            "difference": p.get("difference", "–")}
+        if p.get("missing"):
+            line += " " + _("(no bag: %(entries)s)") % {"entries": ", ".join(f"#{n}" for n in p["missing"])}
+        return line + (f": {p['reason']}" if p.get("reason") else "")
+    if type_ == "bags.recorded" and "entry" in p:
+        return _("Table %(table)s: %(who)s bagged, %(total)s chips in bag %(bag)s") % {
+            "table": p.get("table", "–"), "who": _who(p, names), "total": p.get("total", "–"), "bag": p.get("bag", "–")}
+    if type_ == "bags.recorded":
+        return _("Table %(table)s: bags recorded, %(total)s chips in all") % {"table": p.get("table", "–"),
+                                                                             "total": p.get("total", "–")}
     return _generic(label, p, names)
 
 
@@ -300,6 +346,7 @@ FAMILIES: tuple[tuple[tuple[str, ...], Callable[[str, str, dict, Names], str]], 
     (("table.", "tables.", "h4h."), _table),
     (("clock.",), _clock),
     (("colorup.", "race.", "chips."), _chips),
+    (("bags.", "day."), _days),
     (("payouts.", "payout.", "deal."), _payouts),
     (("penalty.",), _penalty),
     (("clock_call.",), _clock_call),

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 from clock.selectors import clock_statuses
 from core import access, roles
 from live.snapshots import floor_answer, lobby_answer, lobby_names
-from tables.models import SeatRequest
+from tables.models import Penalty, SeatRequest
 from tables.selectors import seat_of
 from tournament import receipts
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
@@ -143,6 +143,7 @@ def entry_detail(request, tournament, number):
         "void_form": VoidForm(currency=tournament.currency),
         "seat": seat_of(entry), "can_bust": access.may(request.user, "api-entry-bust:POST", tournament.pk),
         "seat_request": SeatRequest.objects.filter(tournament=tournament, player=entry.player, cancelled_at__isnull=True).first(),
+        "disqualified": Penalty.objects.filter(entry=entry, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True).first(),
     })
 
 

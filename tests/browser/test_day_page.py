@@ -1,0 +1,109 @@
+"""The end of a day in a real browser (issue 25, point 2): the director's day page follows the room live (a table
+bagged through the API shows at once: the bagged count, the bags missing by table with names, the table's slips);
+closing without a reason while bags are missing is refused with the server's message and changes nothing; with the
+reason the day closes and its record shows; a bag slip link of the report answers a PDF ("a bag slip printed").
+The day page and the report are axe-clean, with no CSP or console error, and fit a tablet and a phone."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from days.models import Day
+from tests.browser import accessibility
+from tests.browser.conftest import login
+from tests.browser.csp import csp_problems, watch_errors
+from tests.days.test_bagging import even
+from tests.tables.test_api import client_for, url
+from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.browser
+
+TABLET = {"width": 1180, "height": 820}
+PHONE = {"width": 390, "height": 844}
+SHOTS = "/tmp/day_page_{}.png" if os.environ.get("SCREEN_SHOTS") else ""  # to look at by eye
+
+# The page and every element of main inside the window: no horizontal overflow.
+OVERFLOW = """() => {
+  const w = document.documentElement.clientWidth, out = [];
+  if (document.documentElement.scrollWidth > w + 0.5) out.push("page " + document.documentElement.scrollWidth);
+  document.querySelectorAll("main, main *").forEach((e) => {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
+  });
+  return out;
+}"""
+
+
+def bag_through_the_api(floor, t, number: int) -> None:
+    body = {"bags": [{"seat": seat, "chips": chips, "bag": bag} for seat, (chips, bag) in sorted(even(t, number).items())]}
+    answer = client_for(floor).post(url(t, f"tables/{number}/bags/"), body, format="json")
+    assert answer.status_code == 201, answer.content
+
+
+def fits(page, name: str) -> list[str]:
+    problems = []
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        problems += [f"{size['width']}: {p}" for p in page.evaluate(OVERFLOW)]
+        if SHOTS:
+            page.screenshot(path=SHOTS.format(f"{name}_{size['width']}"), full_page=True)
+    page.set_viewport_size(TABLET)
+    return problems
+
+
+def test_the_director_follows_the_bags_live_closes_the_day_and_prints_a_slip(live_asgi, browser, director, floor, room):  # noqa: F811
+    base, t = live_asgi, room
+    page = browser.new_context(viewport=TABLET).new_page()
+    errors = watch_errors(page)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Close day 1?"
+    login(page, base, director.username)
+    page.goto(f"{base}/t/{t.pk}/")
+    page.click(f"nav.tabs a[href='/t/{t.pk}/day/']")
+    page.wait_for_selector("#live.live")
+    assert page.inner_text("#dy-bagged") == "0 of 12"
+    assert page.get_attribute("#close-reason", "aria-required") == "true" and page.is_visible("#close-reason-required")
+
+    # Table 1 bagged on its tablet (the API): the page follows without a reload.
+    page.evaluate("document.getElementById('close-reason').dataset.kept = 'yes'")
+    bag_through_the_api(floor, t, 1)
+    page.wait_for_function("() => document.getElementById('dy-bagged').textContent === '6 of 12'")
+    missing = page.inner_text("#day-missing")
+    assert "Table 2" in missing and "Table 1" not in missing
+    assert all(e.player.display_name in missing for e in at_table(t, 2))
+    assert page.is_visible("#dy-table-1") and page.get_attribute("#close-reason", "data-kept") == "yes"  # the form stays
+    assert accessibility.problems(page) == []
+    assert fits(page, "day") == []
+
+    # Closing without the reason: refused, with the server's words; nothing changes.
+    page.click("#close-go")
+    page.wait_for_selector("[data-api-say].refused")
+    said = page.inner_text("[data-api-say]")
+    assert "Day 1 cannot close: bags are missing at table 2" in said, said
+    assert not Day.objects.filter(tournament=t, status=Day.Status.CLOSED).exists()
+
+    # With the reason: the day closes, the page reloads on day 2 with day 1's record.
+    page.fill("#close-reason", "Table 2 bagged on paper: its tablet was down")
+    page.click("#close-go")
+    page.wait_for_function("() => (document.querySelector('[data-api-say].ok') || {}).textContent === 'Day 1 is closed.'")
+    assert page.inner_text("#day-title") == "Day 2"
+    record = page.inner_text("#dy-record-1")
+    assert "Table 2 bagged on paper" in record and director.username in record
+    assert Day.objects.get(tournament=t, number=1).close_reason == "Table 2 bagged on paper: its tablet was down"
+
+    # The night's report (day 2 has no bag yet), and one player's bag slip from it.
+    page.click("#dy-record-1 a[href$='/day/report/?day=1']")
+    page.wait_for_selector("#report-rows")
+    assert page.locator("#report-rows tbody tr").count() == 6
+    slip = page.locator("#report-rows a.dy-slip").first.get_attribute("href")
+    answer = page.request.get(base + slip.replace("&amp;", "&"))
+    assert answer.ok and answer.headers["content-type"] == "application/pdf"
+    assert answer.body().startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page(?![s\w])", answer.body())) == 1
+    csv_answer = page.request.get(base + page.get_attribute("#report-csv", "href"))
+    assert csv_answer.ok and csv_answer.body().startswith("\ufeff".encode())
+    assert accessibility.problems(page) == []
+    assert fits(page, "report") == []
+    # The one refusal above is the browser's console line for a 409 answer; anything else is a fault.
+    assert [p for p in csp_problems(page, errors) if "status of 409" not in p] == []
