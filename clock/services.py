@@ -278,7 +278,18 @@ def _level_row(rows: list[tl.Row], level: int) -> int:
 def set_day_end(tournament: Tournament, *, actor: Actor, level: int | None) -> ClockState:
     """End the day after level N (None: no day end): the clock stops by itself at that level's end, with
     nothing left in it; the tables finish the hand in play at that level, and no new level is announced."""
+    return _day_end(tournament, actor=actor, level=level, rule=None)
 
+
+@transaction.atomic
+def set_day_end_by_rule(tournament: Tournament, *, actor: Actor, level: int, rule: str) -> ClockState:
+    """The day end set by a standing rule the director laid down (a flight's end at a share of its field left:
+    flights.reactions), as part of an action already allowed (the bust that reached the share): no role of its own.
+    `actor` is whoever made that action; the event names the rule."""
+    return _day_end(tournament, actor=actor, level=level, rule=rule)
+
+
+def _day_end(tournament: Tournament, *, actor: Actor, level: int | None, rule: str | None) -> ClockState:
     def prepare(clock, rows, anchor, now):
         if level is not None:
             index = _level_row(rows, level)
@@ -291,9 +302,10 @@ def set_day_end(tournament: Tournament, *, actor: Actor, level: int | None) -> C
                     raise ServiceError(_("Level %(level)s is already over; the level in play is %(current)s.")
                                        % {"level": level, "current": _level_number(rows, pos.index)}, code="level_over", status=409)
         clock.stop_after_level = level
-        return {"level": level}
+        return {"level": level, **({"rule": rule} if rule else {})}
 
-    return _act(tournament, actor=actor, type_="clock.day_end_set", change=lambda rows, anchor, now: anchor, prepare=prepare)
+    return _act(tournament, actor=actor, type_="clock.day_end_set", change=lambda rows, anchor, now: anchor, prepare=prepare,
+                allowed=None if rule else roles.SETUP)
 
 
 @transaction.atomic

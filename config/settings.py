@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "tables",
     "clock",
     "payouts",
+    "flights",
     "days",
     "live",
     "web",

@@ -61,6 +61,9 @@ PAGES: dict[str, tuple[str, ...]] = {
     # CSV, PDF) and the bag slips; the page's close form shows only to the director (api-day-close)
     "day": FLOOR_ONLY, "day-report": FLOOR_ONLY, "day-report-csv": FLOOR_ONLY, "day-report-pdf": FLOOR_ONLY,
     "bag-slips": FLOOR_ONLY,
+    # events with Day 1 flights into one Day 2 (issue 25): the events, an event's flights, Day 2, the pool and the bags
+    # carried and forfeited (names); its forms show only to the director (api-flight-*); the map's "this flight ends"
+    "flight-events": FLOOR_ONLY, "flight-event": FLOOR_ONLY, "flight-ending": FLOOR_ONLY,
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
@@ -144,7 +147,16 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-table-bags": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # bag-and-tag a table's players at once
     "api-entry-bag": {"POST": FLOOR_ONLY},  # one seated player's bag (or its correction)
     "api-day-close": {"POST": DIRECTOR_ONLY},
+    "api-day-redraw": {"POST": DIRECTOR_ONLY},  # redraw the next day's seating before play resumes (issue 25)
     "api-day-report": {"GET": FLOOR_ONLY},  # every bag with names, sorted by stack
+    "api-flight-events": {"GET": FLOOR_ONLY, "POST": DIRECTOR_ONLY},  # events with Day 1 flights into one Day 2
+    "api-flight-event": {"GET": FLOOR_ONLY},  # its flights, Day 2, the pool, the bags carried and forfeited (names)
+    "api-flight-event-settings": {"PATCH": DIRECTOR_ONLY},  # the stack policy, Day 2 late registration
+    "api-flight-event-flights": {"POST": DIRECTOR_ONLY},  # add a flight
+    "api-flight-event-day2": {"POST": DIRECTOR_ONLY},  # set the Day 2 tournament
+    "api-flight-end": {"POST": DIRECTOR_ONLY},  # a flight ends after N levels or at a share of its field
+    "api-flight-carry": {"POST": DIRECTOR_ONLY},  # the bags go on to Day 2
+    "api-flight-forfeited": {"GET": FLOOR_ONLY},  # the bags forfeited by best stack forward (names)
     "api-penalties": {"GET": FLOOR_ONLY, "POST": FLOOR_ONLY},
     "api-penalty-cancel": {"POST": FLOOR_ONLY},
     "api-payouts": {"GET": EVERY_ROLE},

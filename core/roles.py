@@ -35,6 +35,7 @@ COUNT_ONE = (FLOOR,)  # one player's chip count, wherever he sits
 CLOCK_CALLS = (DEALER, FLOOR)  # call the clock on a seated player and end it (a Dealer only at its own table)
 BAGGING = (DEALER, FLOOR)  # bag-and-tag a table's players at the end of a day (a Dealer only at its own table)
 BAG_ONE = (FLOOR,)  # bag one seated player, or correct his bag, wherever he sits
+FLIGHTS = (DIRECTOR,)  # events with flights: the event, its flights, Day 2, the stack policy, flight ends, the carry
 CLOSE_DAY = (DIRECTOR,)  # close a day of a multi-day tournament (with a reason when bags are missing or off)
 DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject a proposal; the director approves
 

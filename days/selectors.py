@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from clock.models import ClockState
+from core import reactions
 from tables.count_selectors import big_blind_now
 from tables.models import ChipCount, Table
 from tables.selectors import live_seats
@@ -49,13 +50,19 @@ def clock_running(t: Tournament) -> bool:
     return ClockState.objects.filter(tournament=t, status=ClockState.Status.RUNNING).exists()
 
 
+# Asked of the apps above (core.reactions): the tournaments whose bags share one set of bag numbers with this one (an
+# event's flights and its Day 2: the flights app answers {"tournaments": [ids]}). No answer: the tournament alone.
+BAG_NUMBER_SCOPE = "bag_number_scope"
+
+
 def bag_numbers_held(t: Tournament, numbers, *, day: int, replacing=()) -> dict[str, int]:
     """The one place that says which bag numbers are taken ("unique in the event": issue 25): normalised bag number
-    -> the entry (id) whose current bag carries it, among the tournament's current bags of any day, for the given
-    numbers. The bags that `replacing` entries hold for `day` are left out: a correction replaces them. Flights
-    (one event of several tournaments) widen this to the event's tournaments."""
-    rows = Bag.objects.filter(tournament=t, current=True, bag_number__in=list(numbers)).exclude(
-        day=day, entry_id__in=list(replacing))
+    -> the entry (id) whose current bag carries it, among the current bags of any day of the tournament and of the
+    tournaments of its event (BAG_NUMBER_SCOPE), for the given numbers. The bags that `replacing` entries hold for
+    `day` are left out: a correction replaces them."""
+    scope = reactions.react(BAG_NUMBER_SCOPE, tournament=t).get("tournaments") or [t.pk]
+    rows = Bag.objects.filter(tournament_id__in=scope, current=True, bag_number__in=list(numbers)).exclude(
+        tournament=t, day=day, entry_id__in=list(replacing))
     return dict(rows.values_list("bag_number", "entry_id"))
 
 

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from flights import selectors as flights_selectors
 from tables import selectors as tables_selectors
 from tournament.models import Entry, Tournament
 from tournament.stats import registration_problem, tournament_stats
@@ -21,6 +22,7 @@ from .payout_structure import PayoutBand, PayoutRules, PayoutStructure, payout_s
 LIVE = "live"  # follows the entries and the pool
 FROZEN = "frozen"  # late registration is over: no entry can come any more
 EDITED = "edited"  # the director's own prizes
+PAID_FROM_DAY2 = "paid_from_day2"  # the reason a Day 1 flight pays no places (flights)
 MAX_DEAL_PLAYERS = MAX_PLAYERS  # a deal is made at the final table; exact ICM goes this far
 
 
@@ -55,11 +57,12 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
     stats = stats or tournament_stats(t)
     plan = plan_of(t)
     pool, entries, left = stats["prize_pool"], stats["entries"], stats["players_left"]
-    structure = generated(t, plan, pool, entries)
+    paid_from = stats.get("paid_from")  # a Day 1 flight pays nothing: its prizes are paid from Day 2 (flights)
+    structure = generated(t, plan, pool, entries) if paid_from is None else None
     state = LIVE if registration_problem(t) is None else FROZEN
     edit_stale = False
     bands = list(structure.bands) if structure else []
-    if plan.edited:
+    if plan.edited and paid_from is None:
         if plan.edited["pool"] == pool and plan.edited["entries"] == entries:
             bands, state = edited_bands(plan), EDITED
         else:
@@ -80,7 +83,8 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
         "min_cash": structure.min_cash if structure else 0,
         "places_wanted": structure.places_wanted if structure else 0,
         "places_paid": len(prizes),
-        "reason": None if state == EDITED or structure is None else structure.reason,
+        "reason": PAID_FROM_DAY2 if paid_from else None if state == EDITED or structure is None else structure.reason,
+        "paid_from": paid_from,
         "bands": [{"first": b.first_place, "last": b.last_place, "prize": b.prize} for b in bands],
         "in_the_money": bool(prizes) and 0 < left <= len(prizes),
         "next_jump": None if jump is None else {"place": jump[0], "prize": jump[1]},
@@ -219,7 +223,10 @@ def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
     finisher = next((f for f in finishers(t) if f.entry == entry.number), None)
     amount = prizes_won(t).get(entry.number, 0) if finisher is not None else 0
     refusal = None
-    if paid is not None:
+    paid_from = flights_selectors.paid_from(t)
+    if paid_from is not None:
+        refusal = ServiceError(paid_from["message"], code=PAID_FROM_DAY2, status=409)
+    elif paid is not None:
         refusal = ServiceError(_("The prize of entry #%(entry)s is already paid (payout receipt %(receipt)s).")
                                % {"entry": entry.number, "receipt": paid.number}, code="already_paid", status=409)
     elif registration_problem(t) is None:

@@ -17,6 +17,7 @@ from PIL import Image
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, clean_reason, full_clean, next_number, require
+from flights import selectors as flights_selectors
 from tournament import services as tournament_services
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -87,7 +88,11 @@ def set_payout_plan(tournament: Tournament, *, actor: Actor, data: dict) -> Payo
 def _structure_open(t: Tournament) -> None:
     """The prizes stop changing once a deal was made on them or a prize was paid from them: a new plan would
     take from a deal's players what they agreed on, or pay a player less than he was paid (found by the
-    night machine: a plan paying one more place after a deal made the prizes exceed the pool)."""
+    night machine: a plan paying one more place after a deal made the prizes exceed the pool). A Day 1 flight has no
+    structure at all: its prizes are paid from Day 2."""
+    paid_from = flights_selectors.paid_from(t)
+    if paid_from is not None:
+        raise ServiceError(paid_from["message"], code="paid_from_day2", status=409)
     deal = Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED).order_by("number").values_list("number", flat=True).first()
     if deal is not None:
         raise ServiceError(_("Deal %(number)s was made on these prizes: the payout structure cannot change after it.")

@@ -285,6 +285,7 @@ class IdCheck(NeverDeleteModel):
     class Purpose(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
         PAYOUT = "payout", _("Payout")
+        CARRIED = "carried", _("Carried into Day 2 (the flight's registration check)")
 
     class DocumentType(models.TextChoices):
         ID_CARD = "id_card", _("National ID card")
@@ -352,6 +353,7 @@ class Purchase(NeverDeleteModel):
         REENTRY = "reentry", _("Re-entry")
         REBUY = "rebuy", _("Re-buy")
         ADDON = "addon", _("Add-on")
+        CARRIED = "carried", _("Chips carried into Day 2")
 
     class Status(models.TextChoices):
         ANNOUNCED = "announced", _("Announced, not yet paid")

@@ -3,7 +3,15 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, Sum
 
+from core import reactions
+
 from .models import ChipAdjustment, Entry, Purchase, Tournament
+
+# Asked of the apps above (core.reactions): the figures of the other tournaments whose prize pool this one pays (an
+# event's Day 1 flights, for its Day 2: the flights app answers), as amounts added to this tournament's own:
+# {"entries", "unique_players", "reentries", "collected", "fees"}; for a tournament whose prizes another pays (a Day 1
+# flight), {"paid_from": {...}}, given on in the figures. No answer: the tournament's own pool alone.
+SHARED_POOL = "shared_pool"
 
 
 def tournament_stats(tournament: Tournament) -> dict:
@@ -20,19 +28,20 @@ def tournament_stats(tournament: Tournament) -> dict:
         rebuys=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
         addons=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
     )
-    collected = money["collected"] or 0
+    shared = reactions.react(SHARED_POOL, tournament=tournament)
+    collected = (money["collected"] or 0) + shared.get("collected", 0)
     adjusted = ChipAdjustment.objects.filter(tournament=tournament).aggregate(total=Sum("amount"))["total"] or 0
     chips = (money["chips"] or 0) + adjusted  # the races' changes: one query whatever the number of tables
     players_left = entries["players_left"]
     return {
-        "entries": entries["entries"],
-        "unique_players": entries["unique_players"],
-        "reentries": entries["reentries"],
+        "entries": entries["entries"] + shared.get("entries", 0),
+        "unique_players": entries["unique_players"] + shared.get("unique_players", 0),
+        "reentries": entries["reentries"] + shared.get("reentries", 0),
         "rebuys": money["rebuys"],
         "addons": money["addons"],
         "players_left": players_left,
         "collected": collected,
-        "fees": money["fees"] or 0,
+        "fees": (money["fees"] or 0) + shared.get("fees", 0),
         "prize_pool": max(collected, tournament.guaranteed_pool),
         "guarantee_overlay": max(tournament.guaranteed_pool - collected, 0),
         "chips_in_play": chips,
@@ -40,6 +49,7 @@ def tournament_stats(tournament: Tournament) -> dict:
         "current_level": tournament.current_level,
         "registration_open": registration_problem(tournament) is None,
         "currency": tournament.currency,
+        **({"paid_from": shared["paid_from"]} if "paid_from" in shared else {}),
     }
 
 

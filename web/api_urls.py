@@ -4,6 +4,7 @@ from django.urls import path
 from . import auth_api
 from .clock import api as clock_api
 from .days import api as days_api
+from .flights import api as flights_api
 from .payouts import api as payouts_api
 from .tables import api as tables_api
 from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, seating_api
@@ -70,9 +71,19 @@ urlpatterns = [
     path(f"public/{T}/counts/", count_api.PublicCountsView.as_view(), name="api-public-counts"),
     path(f"{T}/day/", days_api.DayView.as_view(), name="api-day"),
     path(f"{T}/day/close/", days_api.DayCloseView.as_view(), name="api-day-close"),
+    path(f"{T}/day/redraw/", days_api.DayRedrawView.as_view(), name="api-day-redraw"),
     path(f"{T}/day/report/", days_api.DayReportView.as_view(), name="api-day-report"),
     path(f"{T}/tables/<id:number>/bags/", days_api.TableBagsView.as_view(), name="api-table-bags"),
     path(f"{T}/entries/<id:number>/bag/", days_api.EntryBagView.as_view(), name="api-entry-bag"),
+    path("events/", flights_api.EventListView.as_view(), name="api-flight-events"),
+    path("events/<id:event_id>/", flights_api.EventDetailView.as_view(), name="api-flight-event"),
+    path("events/<id:event_id>/settings/", flights_api.EventSettingsView.as_view(), name="api-flight-event-settings"),
+    path("events/<id:event_id>/flights/", flights_api.EventFlightsView.as_view(), name="api-flight-event-flights"),
+    path("events/<id:event_id>/day2/", flights_api.EventDay2View.as_view(), name="api-flight-event-day2"),
+    path("events/<id:event_id>/flights/<id:tournament_id>/end/", flights_api.FlightEndView.as_view(),
+         name="api-flight-end"),
+    path("events/<id:event_id>/carry/", flights_api.CarryView.as_view(), name="api-flight-carry"),
+    path("events/<id:event_id>/forfeited/", flights_api.ForfeitedView.as_view(), name="api-flight-forfeited"),
     path(f"{T}/penalties/", penalty_api.PenaltiesView.as_view(), name="api-penalties"),
     path(f"{T}/penalties/<id:number>/cancel/", penalty_api.PenaltyCancelView.as_view(), name="api-penalty-cancel"),
     path(f"{T}/payouts/", payouts_api.PayoutsView.as_view(), name="api-payouts"),

@@ -29,7 +29,9 @@ from django.utils.translation import get_language
 from rest_framework.response import Response
 
 from core import memory
+from flights.day2 import day_stacks
 from payouts.selectors import prizes_won
+from tables.count_selectors import public as public_counts
 from tables.read_models import public_seats, search_index
 from tournament.models import Tournament
 
@@ -137,12 +139,20 @@ def _tagged(response, etag: str):
 
 def seats_now(pk: int) -> dict[int, dict]:
     """The room's public seats (tables/read_models.py), each with the prize its place wins (payouts: ties
-    split; None while the entry plays on or finished outside the money)."""
+    split; None while the entry plays on or finished outside the money), and on a day after the first the
+    stack the player sits down with (flights/day2.py: `day_stack`, {day, chips, bag, source}, only for those
+    who have one; chips None while the house keeps counts private)."""
     seats = public_seats(pk)
     tournament = Tournament.objects.filter(pk=pk).first()
     won = prizes_won(tournament) if tournament is not None else {}
     for number, seat in seats.items():
         seat["prize"] = won.get(number) or None
+    stacks = day_stacks(tournament) if tournament is not None else {}
+    if stacks and not public_counts(tournament):
+        stacks = {number: {**stack, "chips": None} for number, stack in stacks.items()}
+    for number, stack in stacks.items():
+        if number in seats:
+            seats[number]["day_stack"] = stack
     return seats
 
 

@@ -10,6 +10,7 @@
 import * as Util from "./util.js";
 import * as api from "./api.js";
 import * as Live from "./live.js";
+import * as FlightEnding from "./flight-ending.js";
 
 (function () {
   "use strict";
@@ -1131,11 +1132,14 @@ import * as Live from "./live.js";
     renderMoves();
   }
 
+  var ending = FlightEnding.watch();  // a Day 1 flight's "this flight ends" line (static/js/flight-ending.js)
+
   var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.|clock_call\.)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live", sync: true,
-    onSnapshot: function () { soon(); daySoon(); },  // first connect, reconnect or a gap: the map may be stale
+    onSnapshot: function () { soon(); daySoon(); ending.snapshot(); },  // first connect, reconnect or a gap: the map may be stale
     onEvent: function (m) {
+      ending.event(m.event.type);
       if (/^(bags|day)\./.test(m.event.type)) daySoon();  // a table's bags, a day closed: the cards' "bagged"
       if (!TOUCHES.test(m.event.type)) return;
       slipsFrom(m.event);

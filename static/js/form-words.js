@@ -49,6 +49,16 @@ export const SAYS = {
   // The end of a day (templates/days/day.html): the form's data-day, then the answer's day.
   "day-close": {confirm: gettext("Close day {day}? Its bags can no longer change, and the next day begins."),
                 done: gettext("Day {day} is closed.")},
+  // Events with flights (templates/flights/events.html, event.html): the answer is the event's state; a flight's end
+  // names the form's data-flight; the carry's answer counts the bags carried and forfeited.
+  "flight-event-create": {done: gettext("Event {name} created.")},
+  "flight-add": {done: gettext("Flight {label} added.")},
+  "flight-end": {done: gettext("Flight {flight}: its end is saved.")},
+  "flight-day2": {done: gettext("Day 2 is {day2.name}.")},
+  "flight-late": {done: gettext("Day 2 late registration saved.")},
+  "flight-policy": {done: gettext("Stack policy saved.")},
+  "flight-carry": {confirm: gettext("Carry the bags of every flight to Day 2 now? Each player goes on with one bag by the stack policy; this cannot be undone."),
+                   done: gettext("{carried} bags went on to Day 2, {forfeited} forfeited.")},
   // The floor (templates/tables/house_rules.html, penalties.html, _penalty_row.html): a warning or hands to sit out.
   "house-rules": {done: gettext("House rules saved.")},
   "penalty-give": {confirm: function (values) {

@@ -2,6 +2,7 @@
  * for the desk and the floor, the latest entries. Its socket comes from the page's data-*, its words from
  * Django's JavaScript catalogue. */
 import * as Live from "./live.js";
+import * as FlightEnding from "./flight-ending.js";
 
 (function () {
   var recent = document.getElementById("recent"), words = recent ? recent.dataset : {};
@@ -9,13 +10,15 @@ import * as Live from "./live.js";
   var kinds = {entry: gettext("Entry"), reentry: gettext("Re-entry")};
   // The floor (and the director) hear every event on the floor socket; the cashier hears the room's
   // figures on the public stream (no names, no event log): the latest entries show on reload.
+  var ending = FlightEnding.watch();  // a Day 1 flight's "this flight ends" line, live for the floor
   Live.connect({
     path: document.getElementById("live").dataset.socket, badge: "#live",
-    onSnapshot: function (s) { Live.fillStats(s.stats); },
+    onSnapshot: function (s) { Live.fillStats(s.stats); ending.snapshot(); },
     onEvent: function (m) {
       if (m.stats) Live.fillStats(m.stats);
       var e = m.event;
       if (!e) return;
+      ending.event(e.type);
       var clockState = document.getElementById("clock-state");  // a clock event carries the clock's state
       var clockWords = {running: gettext("clock running"), paused: gettext("clock paused"), not_started: gettext("clock not started")};
       if (e.payload && e.payload.clock && clockWords[e.payload.clock.status]) {

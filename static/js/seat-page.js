@@ -16,12 +16,22 @@ import * as Live from "./live.js";
     goNow: gettext("now; take your chips."),
     posWait: pgettext("seat position", "wait for the button"),  // said to the player; the floor's words are live.js's
     prize: gettext("Your prize: {prize}. Collect it at the cashier with the ID you registered with."),
-    wait: gettext("No seat yet: your seat is drawn at the start or as soon as you register late. This page updates by itself.")
+    wait: gettext("No seat yet: your seat is drawn at the start or as soon as you register late. This page updates by itself."),
+    // A day after the first: the day and the stack the player sits down with (null chips: the house keeps counts private).
+    dayBag: gettext("Day {day} · stack {chips} (bag {bag})"),
+    dayCount: gettext("Day {day} · stack {chips} (last count)"),
+    dayBagOnly: gettext("Day {day} · bag {bag}"),
+    dayOnly: gettext("Day {day}")
   };
   var seat = JSON.parse(document.getElementById("seat-state").textContent);
   var timer = null, loading = false, again = false;
 
   var fmt = Util.fmt;
+  function dayLine(d) {
+    var facts = {day: d.day, bag: d.bag || "", chips: d.chips === null || d.chips === undefined ? "" : Live.number(d.chips)};
+    if (facts.chips === "") return fmt(d.bag ? s.dayBagOnly : s.dayOnly, facts);
+    return fmt(d.bag ? s.dayBag : s.dayCount, facts);
+  }
   function show(now) {
     document.getElementById("seat-name").textContent = now.name;
     var seated = now.table !== null && now.status === "active";
@@ -46,6 +56,9 @@ import * as Live from "./live.js";
     var prize = document.getElementById("seat-prize");
     prize.hidden = !now.prize;
     prize.textContent = now.prize ? fmt(s.prize, {prize: Util.money(now.prize, cfg.currency)}) : "";
+    var day = document.getElementById("seat-day"), stack = now.status === "active" ? now.day_stack : null;
+    day.hidden = !stack;
+    day.textContent = stack ? dayLine(stack) : "";
     wait.hidden = !(now.status === "active" && now.table === null);
     wait.textContent = s.wait;
   }

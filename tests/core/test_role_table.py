@@ -36,6 +36,8 @@ USED_BY = {
     "BAGGING": ["api-table-bags:POST"],
     "BAG_ONE": ["api-entry-bag:POST"],
     "CLOSE_DAY": ["api-day-close:POST"],
+    "FLIGHTS": ["api-flight-events:POST", "api-flight-event-settings:PATCH", "api-flight-event-flights:POST",
+                "api-flight-event-day2:POST", "api-flight-end:POST", "api-flight-carry:POST"],
     "PAY": ["api-entry-payout:POST", "api-payment-void:POST"],
     "DEAL_PROPOSE": ["api-deals:POST", "api-deal-reject:POST"],
 }

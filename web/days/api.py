@@ -1,6 +1,7 @@
 """JSON API of the end of a day (days/services.py, days/selectors.py; issue 25, point 2): a table's tablet (its
 dealer, the floor, the director) reads and enters the whole table's bags at once; the floor bags one seated player
-(or corrects his bag), reads where the day stands and its report sorted by stack; the director closes the day."""
+(or corrects his bag), reads where the day stands and its report sorted by stack; the director closes the day, and
+redraws the next day's seating before play resumes (days/seating.py; issue 25, point 4)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -10,7 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from days import selectors, services
+from days import seating, selectors, services
 from tables.chip_counts import MAX_CHIPS
 from tables.models import Table
 from web.access import AtTheTable
@@ -109,6 +110,20 @@ class CloseDaySerializer(serializers.Serializer):
         "Why the day closes with bags missing or not adding up to the chips in play (required then)."))
 
 
+class RedrawDaySerializer(serializers.Serializer):
+    tables = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=999), required=False,
+                                   allow_empty=False, max_length=999, help_text=(
+                                       "The tables to seat the day at, each open and in play; left out: the fewest "
+                                       "tables in play that seat everyone, those that break last first."))
+
+
+DayRedrawnSerializer = inline_serializer("DayRedrawn", {
+    "day": serializers.IntegerField(), "draw": serializers.IntegerField(help_text="The redraw's number (public check)."),
+    "commitment": serializers.CharField(), "seed": serializers.CharField(help_text="Revealed with the result."),
+    "seated": serializers.IntegerField(), "tables": serializers.ListField(child=serializers.IntegerField()),
+})
+
+
 class ReportQuerySerializer(serializers.Serializer):
     day = serializers.IntegerField(required=False, min_value=1, max_value=1000)
 
@@ -171,6 +186,22 @@ class DayCloseView(RoleAPIView):
         reason = valid(CloseDaySerializer, request.data).validated_data["reason"]
         row = call_service(services.close_day, t, actor=request.user, reason=reason)
         return Response(selectors.closed_day(row))
+
+
+class DayRedrawView(RoleAPIView):
+    allowed = api_roles("api-day-redraw")
+
+    @extend_schema(operation_id="day_redraw", tags=["days"], request=RedrawDaySerializer,
+                   summary="Redraw the seating of the day after a closed one (the director), before play resumes: "
+                           "every player still in, with his bag, to a random seat by a verifiable draw",
+                   responses=answers(201, DayRedrawnSerializer, refused=True, conflict=True))
+    def post(self, request, pk: int):
+        t = tournament_or_404(pk)
+        tables = valid(RedrawDaySerializer, request.data).validated_data.get("tables")
+        draw = call_service(seating.redraw_day, t, actor=request.user, tables=tables)
+        return Response({"day": draw.inputs["day"], "draw": draw.number, "commitment": draw.commitment,
+                         "seed": draw.seed, "seated": len(draw.result), "tables": sorted({row[1] for row in draw.result})},
+                        status=status.HTTP_201_CREATED)
 
 
 class DayReportView(RoleAPIView):

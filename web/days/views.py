@@ -18,6 +18,7 @@ from clock.models import ClockState
 from clock.selectors import clock_snapshot
 from core import access
 from days import selectors
+from days.seating_reads import redraw_state
 from tournament.models import Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
@@ -93,7 +94,8 @@ def day_page(request, tournament: Tournament):
     return render(request, "days/day.html", {
         "t": tournament, "state": state, "clock": clock_line(tournament),
         "missing": missing_by_table(state["missing"]), "tables": bags_by_table(report["rows"]),
-        "may_close": access.may(request.user, "api-day-close:POST", tournament.pk)})
+        "may_close": access.may(request.user, "api-day-close:POST", tournament.pk),
+        "redraw": redraw_state(tournament), "may_redraw": access.may(request.user, "api-day-redraw:POST", tournament.pk)})
 
 
 def report_of(t: Tournament, request) -> dict:

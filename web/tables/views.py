@@ -19,6 +19,7 @@ from django.views.decorators.gzip import gzip_page
 
 from clock.selectors import clock_snapshot
 from core import roles
+from flights import day2
 from tables import chip_counts, draw_check, read_models, seat_cards, seating, selectors
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
@@ -266,7 +267,8 @@ def house_rules_page(request, tournament: Tournament):
 def _seat_card_rows(request, tournament: Tournament, entry_number: int | None = None) -> list[dict]:
     draw = _whole(request.GET.get("draw"))
     return seat_cards.seat_cards(tournament, entry_number=entry_number, draw=draw,
-                            url=lambda n: public_url(request, reverse("seat-page", args=[tournament.pk, n])))
+                            url=lambda n: public_url(request, reverse("seat-page", args=[tournament.pk, n])),
+                            stacks=day2.day_stacks(tournament))
 
 
 def _cards_response(request, tournament: Tournament, rows: list[dict], name: str):

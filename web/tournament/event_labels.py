@@ -89,6 +89,14 @@ def event_labels() -> dict[str, str]:
         "chips.counted": _("Chips counted"),
         "bags.recorded": _("Bags recorded"),
         "day.closed": _("Day closed"),
+        "flights.event_created": _("Event with flights created"),
+        "flight.added": _("Flight added to an event"),
+        "flights.day2_set": _("Day 2 of the event set"),
+        "flights.policy_set": _("Stack policy set"),
+        "flights.late_registration_set": _("Day 2 late registration set"),
+        "flight.end_set": _("Flight end set"),
+        "flight.ending": _("Flight ends at the end of this level"),
+        "flights.carried": _("Bags carried into Day 2"),
         "clock_call.started": _("Clock called on a player"),
         "clock_call.ended": _("Clock call ended"),
         "penalty.given": _("Penalty given"),
@@ -109,6 +117,7 @@ GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("clock", ("clock.",)),
     ("chips", ("colorup.", "race.", "chips.", "bags.", "day.")),
     ("payouts", ("payouts.", "payout.", "deal.")),
+    ("flights", ("flight.", "flights.")),
     ("setup", ("tournament.", "structure.", "display.")),
 )
 
@@ -123,6 +132,7 @@ def event_groups() -> dict[str, str]:
         "chips": _("Chips and color-ups"),
         "payouts": _("Prizes and deals"),
         "penalties": _("Penalties"),
+        "flights": _("Flights and Day 2"),
         "setup": _("Setup"),
     }
 

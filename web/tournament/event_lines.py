@@ -268,6 +268,25 @@ def _days(type_: str, label: str, p: dict, names: Names) -> str:
     return _generic(label, p, names)
 
 
+def _flights(type_: str, label: str, p: dict, names: Names) -> str:
+    """Events with flights into one Day 2 (flights/services.py, flights/reactions.py)."""
+    if type_ == "flight.ending":
+        return _("Flight %(flight)s: %(players)s players left of %(entries)s (%(percent)s%%): it ends at the end of level "
+                 "%(level)s") % {"flight": p.get("flight", "–"), "players": p.get("players_left", "–"),
+                                 "entries": p.get("entries", "–"), "percent": p.get("percent", "–"),
+                                 "level": p.get("level") or "–"}
+    if type_ == "flights.carried":
+        return _("Bags carried into Day 2: %(carried)s players with %(chips)s chips; %(forfeited)s bags forfeited "
+                 "(%(forfeited_chips)s chips)") % {k: p.get(k, "–") for k in ("carried", "chips", "forfeited",
+                                                                               "forfeited_chips")}
+    if type_ == "flight.added":
+        return _("Flight %(flight)s of %(event)s") % {"flight": p.get("flight", "–"), "event": p.get("event_name", "–")}
+    if type_ == "flight.end_set":
+        return _("Flight %(flight)s ends after level %(level)s or at %(percent)s%% of its field left") % {
+            "flight": p.get("flight", "–"), "level": p.get("after_level") or "–", "percent": p.get("share_percent") or "–"}
+    return _generic(label, p, names)
+
+
 def _payouts(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ in ("payout.paid", "payout.voided"):
         return _("%(who)s: %(label)s, receipt %(receipt)s") % {"who": _who(p, names), "label": label.lower(),
@@ -347,6 +366,7 @@ FAMILIES: tuple[tuple[tuple[str, ...], Callable[[str, str, dict, Names], str]], 
     (("clock.",), _clock),
     (("colorup.", "race.", "chips."), _chips),
     (("bags.", "day."), _days),
+    (("flight.", "flights."), _flights),
     (("payouts.", "payout.", "deal."), _payouts),
     (("penalty.",), _penalty),
     (("clock_call.",), _clock_call),

@@ -1,0 +1,235 @@
+"""Reads of the events with flights (flights/services.py writes them): which event a tournament belongs to, the floor's
+line when a flight ends by the share of its field left, the prize pool summed over the flights, and the event's state
+for its page and the API (flights, Day 2, the pool, the bags carried and forfeited). Plain values; each read in a
+constant number of queries whatever the size of the field."""
+from __future__ import annotations
+
+from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext_lazy, ngettext_lazy
+
+from clock.models import ClockState
+from days.models import Bag, Day
+from tournament.models import Entry, Player, Purchase, Tournament
+from tournament.stats import registration_problem, tournament_stats
+
+from . import flight_rules as fr
+from .models import CarriedBag, Event, Flight
+
+ENDING_LINE = ngettext_lazy("%(players)s player left: this flight ends at the end of this level.",
+                            "%(players)s players left: this flight ends at the end of this level.", "players")
+PAID_FROM_DAY2 = gettext_lazy("Flight %(flight)s of %(event)s pays no places: the prizes are paid from Day 2.")
+NOT_PLAYING = Q(status=Entry.Status.VOIDED)
+
+
+def flight_of(t: Tournament) -> Flight | None:
+    """The flight this tournament is (with its event), None for any other tournament."""
+    return Flight.objects.select_related("event").filter(tournament_id=t.pk).first()
+
+
+def event_of_day2(t: Tournament) -> Event | None:
+    """The event whose Day 2 this tournament is, None for any other tournament."""
+    return Event.objects.filter(day2_id=t.pk).first()
+
+
+def event_of(t: Tournament) -> Event | None:
+    """The event this tournament is a flight or the Day 2 of, None for any other tournament."""
+    return Event.objects.filter(Q(flights__tournament_id=t.pk) | Q(day2_id=t.pk)).distinct().first()
+
+
+def flight_ids(event: Event) -> list[int]:
+    """The tournaments (ids) of the event's flights, earliest first."""
+    return list(Flight.objects.filter(event=event).order_by("tournament__start_at", "label", "pk")
+                .values_list("tournament_id", flat=True))
+
+
+def paid_from(t: Tournament) -> dict | None:
+    """For a flight: where its prizes are paid (Day 2, with the sentence the payouts page and API show); None for
+    any other tournament, which pays its own places."""
+    flight = flight_of(t)
+    if flight is None:
+        return None
+    return paid_from_words(flight.event_id, flight.label, flight.event.name, flight.event.day2_id)
+
+
+def paid_from_words(event_id: int, label: str, event_name: str, day2_id: int | None) -> dict:
+    return {"event": event_id, "flight": label, "day2": day2_id,
+            "message": str(PAID_FROM_DAY2) % {"flight": label, "event": event_name}}
+
+
+def ending_line(flight: Flight, left: int | None = None) -> dict | None:
+    """The floor's line once the flight's share rule has fired: {players (left now), level (the level it ends after;
+    None when the clock could not be set), players_at_ending, message ("N players left: this flight ends at the end of
+    this level.")}; None before. `left`: the players left, when the caller counted them."""
+    if flight.ending_players is None:
+        return None
+    if left is None:
+        left = Entry.objects.filter(tournament_id=flight.tournament_id, status=Entry.Status.ACTIVE).count()
+    return {"players": left, "level": flight.ending_level, "players_at_ending": flight.ending_players,
+            "message": ENDING_LINE % {"players": left}}
+
+
+def flight_ending(t: Tournament) -> dict | None:
+    """ending_line for a tournament (the map's or the overview's notice): None unless it is a flight that ends now."""
+    flight = flight_of(t)
+    return ending_line(flight) if flight is not None else None
+
+
+def shared_pool(day2: Tournament, event_id: int) -> dict:
+    """What the flights add to Day 2's own figures (tournament.stats.SHARED_POOL): every flight entry counts (a re-entry
+    too), less the Day 2 entries carried from them (the same players, counted in their flights); money paid in the
+    flights. Three queries."""
+    in_flights = Q(tournament__flight__event_id=event_id)
+    rows = Entry.objects.filter(in_flights | Q(tournament_id=day2.pk)).exclude(NOT_PLAYING).aggregate(
+        entries=Count("id", filter=in_flights),
+        reentries=Count("id", filter=in_flights & Q(kind=Entry.Kind.REENTRY)),
+        carried=Count("id", filter=Q(tournament_id=day2.pk, carried_into__isnull=False)),
+        players=Count("player", distinct=True),
+        own_players=Count("player", distinct=True, filter=Q(tournament_id=day2.pk)))
+    money = Purchase.objects.filter(tournament__flight__event_id=event_id, status=Purchase.Status.PAID).aggregate(
+        collected=Sum("amount"), fees=Sum("fee"))
+    return {"entries": rows["entries"] - rows["carried"], "reentries": rows["reentries"],
+            "unique_players": rows["players"] - rows["own_players"],
+            "collected": money["collected"] or 0, "fees": money["fees"] or 0}
+
+
+def flights_pool(event: Event) -> dict:
+    """The pool as it stands: Day 2's figures (its own and every flight's, tournament.stats), or before a Day 2 is set
+    the flights' summed. {entries, unique_players, collected, fees, prize_pool, currency}."""
+    if event.day2_id is not None:
+        stats = tournament_stats(event.day2)
+        return {k: stats[k] for k in ("entries", "unique_players", "collected", "fees", "prize_pool", "currency")}
+    rows = Entry.objects.filter(tournament__flight__event=event).exclude(NOT_PLAYING).aggregate(
+        entries=Count("id"), players=Count("player", distinct=True))
+    money = Purchase.objects.filter(tournament__flight__event=event, status=Purchase.Status.PAID).aggregate(
+        collected=Sum("amount"), fees=Sum("fee"))
+    first = Flight.objects.filter(event=event).values_list("tournament__currency", flat=True).first()
+    return {"entries": rows["entries"], "unique_players": rows["players"], "collected": money["collected"] or 0,
+            "fees": money["fees"] or 0, "prize_pool": money["collected"] or 0, "currency": first or ""}
+
+
+def current_bag_of(event: Event, player_id: int, *, other_than: int) -> tuple[str, str, int] | None:
+    """(flight label, bag number, chips) of a current bag the player holds in a flight of the event other than the
+    tournament `other_than` (an entry still in, bagged), or None."""
+    return Bag.objects.filter(tournament__flight__event=event, current=True, entry__player_id=player_id,
+                              entry__status=Entry.Status.ACTIVE).exclude(tournament_id=other_than).order_by(
+        "tournament__start_at", "pk").values_list("tournament__flight__label", "bag_number", "chips").first()
+
+
+def flight_bags(event: Event) -> list[dict]:
+    """Every current Day 1 bag of a player still in, in every flight of the event: what the carry reads. One query."""
+    fields = ("pk", "tournament_id", "entry_id", "entry__player_id", "entry__id_hmac", "bag_number", "chips",
+              "table_number", "seat", "bagged_at", "bagged_by_label", "entry__id_check__document_type",
+              "entry__id_check__number_last4", "entry__id_check__number_hmac", "entry__id_check__checked_by_id",
+              "entry__id_check__checked_at")
+    names = ("bag", "tournament", "entry", "player", "id_hmac", "bag_number", "chips", "table", "seat", "bagged_at",
+             "bagged_by", "document_type", "last4", "number_hmac", "checked_by", "checked_at")
+    return [dict(zip(names, row, strict=True)) for row in Bag.objects.filter(
+        tournament__flight__event=event, day=1, current=True, entry__status=Entry.Status.ACTIVE).values_list(*fields)]
+
+
+def closed_flights(event: Event) -> set[int]:
+    """The flights (tournament ids) whose Day 1 is closed."""
+    return set(Day.objects.filter(tournament__flight__event=event, number=1, status=Day.Status.CLOSED)
+               .values_list("tournament_id", flat=True))
+
+
+def _status(flight: Flight, tournament_status: str, closed: bool) -> str:
+    if flight.carried_at is not None:
+        return "carried"
+    if closed:
+        return "closed"
+    if flight.ending_players is not None:
+        return "ending"
+    return tournament_status
+
+
+STATUS_WORDS = {"setup": gettext_lazy("Setting up"), "running": gettext_lazy("Running"),
+                "finished": gettext_lazy("Finished"), "ending": gettext_lazy("Ends at the end of this level"),
+                "closed": gettext_lazy("Day 1 closed"), "carried": gettext_lazy("Carried to Day 2")}
+
+
+def _bag_rows(rows) -> list[dict]:
+    return [{"entry": number, "name": Player.name_of(first, last, nick), "flight": label, "bag": bag, "chips": chips,
+             "day2_entry": day2}
+            for number, first, last, nick, label, bag, chips, day2 in rows]
+
+
+BAG_ROW = ("entry__number", "player__first_name", "player__last_name", "player__nickname", "flight__label",
+           "bag__bag_number", "chips", "day2_entry__number")
+
+
+def forfeited(event: Event) -> list[dict]:
+    """The bags forfeited by the stack policy at the carry, by flight and entry: entry (the flight's), name, flight,
+    bag, chips (not in Day 2). One query."""
+    return _bag_rows(CarriedBag.objects.filter(event=event, forfeited=True).order_by(
+        "flight__tournament__start_at", "flight__label", "entry__number").values_list(*BAG_ROW))
+
+
+def carried(event: Event) -> list[dict]:
+    """The bags carried into Day 2, by Day 2 entry: entry (the flight's), name, flight, bag, chips, day2_entry."""
+    return _bag_rows(CarriedBag.objects.filter(event=event, forfeited=False).order_by("day2_entry__number")
+                     .values_list(*BAG_ROW))
+
+
+def event_list() -> list[dict]:
+    """Every event, the newest first: id, name, policy, flights (labels), day2 (tournament id or None)."""
+    labels: dict[int, list[str]] = {}
+    for event_id, label in Flight.objects.order_by("tournament__start_at", "label").values_list("event_id", "label"):
+        labels.setdefault(event_id, []).append(label)
+    return [{"id": pk, "name": name, "policy": policy, "day2": day2, "flights": labels.get(pk, [])}
+            for pk, name, policy, day2 in Event.objects.values_list("pk", "name", "policy", "day2_id")]
+
+
+def event_state(event: Event) -> dict:
+    """The event as its page and the API show it:
+    - id, name, policy, day2_late_registration, day2_late_stack, carried (whether the bags went on);
+    - flights, earliest first: tournament, name, label, status (setup, running, finished, ending, closed, carried) and
+      status_words, entries, players_left, end_after_level, end_share_percent, threshold (players left at which the
+      share rule ends it, None without one), ending (ending_line), day1_closed, bags and bags_total (current Day 1
+      bags of players still in), carried_at;
+    - day2: {tournament, name, entries (its own: carried and late), players_left, registration_open} or None;
+    - pool: flights_pool; bags, bags_total (every flight's), carried_total, forfeited_total (chips);
+    - carried and forfeited: the lists (see carried, forfeited)."""
+    flights = list(Flight.objects.filter(event=event).select_related("tournament").order_by(
+        "tournament__start_at", "label", "pk"))
+    ids = [f.tournament_id for f in flights]
+    counts = {row["tournament_id"]: row for row in Entry.objects.filter(tournament_id__in=ids).exclude(NOT_PLAYING)
+              .values("tournament_id").annotate(entries=Count("id"),
+                                                 left=Count("id", filter=Q(status=Entry.Status.ACTIVE)))}
+    bags = {row["tournament_id"]: row for row in Bag.objects.filter(
+        tournament_id__in=ids, day=1, current=True, entry__status=Entry.Status.ACTIVE).values("tournament_id").annotate(
+        n=Count("id"), total=Sum("chips"))}
+    closed = closed_flights(event)
+    rows = []
+    for f in flights:
+        n = counts.get(f.tournament_id, {})
+        status = _status(f, f.tournament.status, f.tournament_id in closed)
+        threshold = fr.share_threshold(n.get("entries", 0), f.end_share_percent) if f.end_share_percent else None
+        ending = ending_line(f, n.get("left", 0))
+        rows.append({"tournament": f.tournament_id, "name": f.tournament.name, "label": f.label, "status": status,
+                     "status_words": str(STATUS_WORDS[status]), "entries": n.get("entries", 0),
+                     "players_left": n.get("left", 0), "end_after_level": f.end_after_level,
+                     "end_share_percent": f.end_share_percent, "threshold": threshold, "ending": ending,
+                     "day1_closed": f.tournament_id in closed, "bags": bags.get(f.tournament_id, {}).get("n", 0),
+                     "bags_total": bags.get(f.tournament_id, {}).get("total") or 0, "carried_at": f.carried_at})
+    day2 = None
+    if event.day2_id is not None:
+        own = Entry.objects.filter(tournament_id=event.day2_id).exclude(NOT_PLAYING).aggregate(
+            entries=Count("id"), left=Count("id", filter=Q(status=Entry.Status.ACTIVE)))
+        t = event.day2
+        day2 = {"tournament": t.pk, "name": t.name, "entries": own["entries"], "players_left": own["left"],
+                "registration_open": registration_problem(t) is None}
+    carried_rows, forfeited_rows = carried(event), forfeited(event)
+    return {"id": event.pk, "name": event.name, "policy": event.policy,
+            "day2_late_registration": event.day2_late_registration, "day2_late_stack": event.day2_late_stack,
+            "carried": any(f.carried_at is not None for f in flights), "flights": rows, "day2": day2,
+            "pool": flights_pool(event), "bags": sum(r["bags"] for r in rows),
+            "bags_total": sum(r["bags_total"] for r in rows),
+            "carried_total": sum(r["chips"] for r in carried_rows),
+            "forfeited_total": sum(r["chips"] for r in forfeited_rows),
+            "carried_bags": carried_rows, "forfeited_bags": forfeited_rows}
+
+
+def clock_stop(t: Tournament) -> int | None:
+    """The level after which the tournament's clock is set to stop for the day (None: no day end set)."""
+    return ClockState.objects.filter(tournament=t).values_list("stop_after_level", flat=True).first()

@@ -1,0 +1,12 @@
+"""Screens of the events with Day 1 flights into one Day 2 (issue 25, point 3): the events page, an event's page and
+the floor's "this flight ends" line for the table map. These URLs only read; every change goes through the JSON API
+(web/flights/api.py)."""
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("events/", views.events_page, name="flight-events"),
+    path("events/<id:event_id>/", views.event_page, name="flight-event"),
+    path("t/<id:pk>/flight-ending.json", views.flight_ending_json, name="flight-ending"),
+]

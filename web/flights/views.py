@@ -1,0 +1,65 @@
+"""The screens of the events with Day 1 flights into one Day 2 (issue 25, point 3): the events page (every event with
+its flights; the director makes one there), the event page (each flight with its players left, bags and end rules,
+Day 2 with its late registration, the stack policy, the one prize pool summed over the flights, the carry to Day 2 and
+after it the bags carried and forfeited), and the small read of the floor's "this flight ends" line that the table map
+refetches live. The pages only read (flights/selectors.py); every change goes through the JSON API
+(web/flights/api.py), sent by static/js/api-forms.js and static/js/flights.js."""
+from __future__ import annotations
+
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import never_cache
+
+from core import access
+from flights import selectors
+from flights.models import Event
+from tournament.models import Tournament
+from web.access import page
+
+
+def _names(ids) -> dict[int, str]:
+    return dict(Tournament.objects.filter(pk__in=[pk for pk in ids if pk]).values_list("pk", "name"))
+
+
+@page("flight-events")
+def events_page(request):
+    events = selectors.event_list()
+    day2_names = _names(e["day2"] for e in events)
+    for e in events:
+        e["day2_name"] = day2_names.get(e["day2"])
+    return render(request, "flights/events.html", {
+        "events": events, "may_create": access.may(request.user, "api-flight-events:POST")})
+
+
+def free_tournaments():
+    """The tournaments that are neither a flight nor an event's Day 2 (the choosers' candidates), the earliest first;
+    the services refuse the rest with their reason (started, entries, another buy-in)."""
+    return (Tournament.objects.filter(flight__isnull=True, day2_of__isnull=True)
+            .exclude(status=Tournament.Status.FINISHED).order_by("start_at", "pk"))
+
+
+@page("flight-event")
+def event_page(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id)
+    state = selectors.event_state(event)
+    may = {name: access.may(request.user, f"api-flight-{name}") for name in (
+        "event-settings:PATCH", "event-flights:POST", "event-day2:POST", "end:POST", "carry:POST")}
+    free = free_tournaments() if may["event-flights:POST"] or may["event-day2:POST"] else Tournament.objects.none()
+    return render(request, "flights/event.html", {
+        "event": event, "state": state, "pool": state["pool"],
+        "may_settings": may["event-settings:PATCH"], "may_add_flight": may["event-flights:POST"],
+        "may_day2": may["event-day2:POST"] and state["day2"] is None, "may_end": may["end:POST"],
+        "may_carry": may["carry:POST"] and not state["carried"],
+        "flight_choices": free.filter(status=Tournament.Status.SETUP),
+        "day2_choices": free.filter(entries__isnull=True),
+        "open_flights": [f["label"] for f in state["flights"] if not f["day1_closed"]],
+        "socket_flights": [f["tournament"] for f in state["flights"] if f["carried_at"] is None],
+    })
+
+
+@never_cache
+@page("flight-ending")
+def flight_ending_json(request, pk: int):
+    """{"ending": the floor's line ("N players left: this flight ends at the end of this level.", with players and
+    level), or null}: what the table map shows above its tables, refetched on the floor socket's flight.ending."""
+    return JsonResponse({"ending": selectors.flight_ending(get_object_or_404(Tournament, pk=pk))})
