@@ -1,5 +1,5 @@
 """The seating of a day after the first (issue 25, point 4): after Day 1 is closed, the director's redraw
-(days/seating.py) seats every player still in with his bag (or his last count, marked so) by a verifiable draw that
+(days/redraw.py) seats every player still in with his bag (or his last count, marked so) by a verifiable draw that
 the public check recomputes, special needs kept, buttons drawn, the other tables out of play; every refusal changes
 nothing. An event's Day 2 keeps the special needs its players had in their flights (flights/services.py copies them
 at the carry) and its normal start draw honours them. The seat cards and the players' seat page show the day and the
@@ -11,7 +11,7 @@ from django.test import Client
 
 from clock import services as clock_services
 from core.errors import ServiceError
-from days import seating, seating_reads
+from days import redraw, seating_reads
 from days import services as days_services
 from flights import services as flight_services
 from flights.day2 import day_stacks
@@ -70,7 +70,7 @@ def test_day2_is_redrawn_with_every_bag_and_the_public_check_recomputes_it(t, fl
     bags = {e.number: f"T{n}-{s}" for n in (1, 2) for s, e in
             ((s.seat, s.entry) for s in live_seats(t).filter(table__number=n).select_related("entry"))}
     day1 = set(live_seats(t).values_list("pk", flat=True))
-    draw = seating.redraw_day(t, actor=director)
+    draw = redraw.redraw_day(t, actor=director)
     assert draw.kind == Draw.Kind.REDRAW and draw.inputs["day"] == 2 and draw.inputs["entries"] == sorted(bags)
     assert "stacks" not in draw.inputs  # the seats never depend on them; the public page never shows them
     seats = list(live_seats(t).select_related("entry", "table"))
@@ -100,7 +100,7 @@ def test_special_needs_are_kept_and_the_check_still_matches(t, floor, director):
     table_seats.set_seat_request(t, actor=director, player=first.player, table_number=2, seat=9)
     table_seats.set_seat_request(t, actor=director, player=second.player, accessible=True)
     bag_and_close(t, floor, director)
-    draw = seating.redraw_day(t, actor=director)
+    draw = redraw.redraw_day(t, actor=director)
     where = {s.entry.number: (s.table.number, s.seat) for s in live_seats(t).select_related("entry", "table")}
     assert where[first.number] == (2, 9) and where[second.number][0] == 2
     check = draw_check.verify_draw(draw)
@@ -114,7 +114,7 @@ def test_the_directors_tables_and_the_players_without_a_bag(t, floor, director, 
     counting.record_player_count(t, actor=floor, entry_number=out.number, chips=33_000)
     bag_and_close(t, floor, director, leave_out=(out.number, uncounted.number), reason="Two bags lost")
     ChipCount.objects.filter(entry=uncounted).update(current=False)  # never counted at all
-    draw = seating.redraw_day(t, actor=director, tables=[7, 1])
+    draw = redraw.redraw_day(t, actor=director, tables=[7, 1])
     assert sorted({s.table.number for s in live_seats(t).select_related("table")}) == [1, 7]
     assert not table(t, 2).in_play and table(t, 7).in_play and table(t, 1).in_play
     stacks = AuditEvent.objects.get(tournament=t, type="seating.redrawn").payload["stacks"]
@@ -138,7 +138,7 @@ def test_every_refusal_of_the_redraw_says_why_and_changes_nothing(t, floor, dire
         clock_services.start_clock(t, actor=director)
         clock_services.pause_clock(t, actor=director)
     elif case == "twice":
-        seating.redraw_day(t, actor=director)
+        redraw.redraw_day(t, actor=director)
     elif case == "tables twice":
         tables = [1, 1]
     elif case == "no tables":
@@ -152,7 +152,7 @@ def test_every_refusal_of_the_redraw_says_why_and_changes_nothing(t, floor, dire
     elif case == "need unmet":
         table_seats.set_seat_request(t, actor=director, player=at_table(t, 1)[0].player, accessible=True)
     before = state_of(t)
-    error = refused(seating.redraw_day, t, actor=actor, tables=tables)
+    error = refused(redraw.redraw_day, t, actor=actor, tables=tables)
     assert (error.code, error.status) == (code, status) and error.message
     assert state_of(t) == before
 
@@ -184,7 +184,7 @@ def test_seat_cards_and_the_seat_page_show_the_day_and_the_stack_from_day2_only(
     bag = f"T1-{live_seats(t).get(entry=entry).seat}"
     bag_and_close(t, floor, director)
     assert day_stacks(t) == {}  # closed, not redrawn: they still sit where Day 1 left them
-    seating.redraw_day(t, actor=director)
+    redraw.redraw_day(t, actor=director)
     card = client.get(f"/t/{t.pk}/seat-cards/{entry.number}/").content.decode()
     assert f"Day 2 · stack 20,000 (bag {bag})" in card
     pdf = client.get(f"/t/{t.pk}/seat-cards/?format=pdf&paper=a4")
@@ -206,7 +206,7 @@ def test_the_day_page_offers_the_redraw_to_the_director(t, floor, director):
     seen = Client()
     seen.force_login(floor)
     assert 'id="redraw-form"' not in seen.get(f"/t/{t.pk}/day/").content.decode()
-    draw = seating.redraw_day(t, actor=director)
+    draw = redraw.redraw_day(t, actor=director)
     html = page.get(f"/t/{t.pk}/day/").content.decode()
     assert 'id="redraw-form"' not in html and f"Day 2 is seated by draw {draw.number}." in html
 

@@ -1,7 +1,7 @@
 """JSON API of the end of a day (days/services.py, days/selectors.py; issue 25, point 2): a table's tablet (its
 dealer, the floor, the director) reads and enters the whole table's bags at once; the floor bags one seated player
 (or corrects his bag), reads where the day stands and its report sorted by stack; the director closes the day, and
-redraws the next day's seating before play resumes (days/seating.py; issue 25, point 4)."""
+redraws the next day's seating before play resumes (days/redraw.py; issue 25, point 4)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -11,7 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from days import seating, selectors, services
+from days import redraw, selectors, services
 from tables.chip_counts import MAX_CHIPS
 from tables.models import Table
 from web.access import AtTheTable
@@ -198,7 +198,7 @@ class DayRedrawView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         tables = valid(RedrawDaySerializer, request.data).validated_data.get("tables")
-        draw = call_service(seating.redraw_day, t, actor=request.user, tables=tables)
+        draw = call_service(redraw.redraw_day, t, actor=request.user, tables=tables)
         return Response({"day": draw.inputs["day"], "draw": draw.number, "commitment": draw.commitment,
                          "seed": draw.seed, "seated": len(draw.result), "tables": sorted({row[1] for row in draw.result})},
                         status=status.HTTP_201_CREATED)
