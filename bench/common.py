@@ -11,7 +11,7 @@ def in_own_database(name: str, fn: Callable, *args) -> None:
     """Run `fn` in a fresh test database (test_bench_<name>_<pid> on PostgreSQL, so a test run going
     on at the same time is never touched), dropped afterwards."""
     from django.conf import settings
-    from django.test.utils import get_runner, setup_test_environment
+    from django.test.utils import get_runner, setup_test_environment, teardown_test_environment
 
     setup_test_environment()
     test = settings.DATABASES["default"].setdefault("TEST", {})
@@ -23,6 +23,7 @@ def in_own_database(name: str, fn: Callable, *args) -> None:
         fn(*args)
     finally:
         runner.teardown_databases(old)
+        teardown_test_environment()  # a script may run in several databases, one after another
 
 
 def staff_and_tournament(seats: int = 9):

@@ -6,8 +6,14 @@ Run by hand against PostgreSQL (it creates and drops its own database, test_benc
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/day2.py [N]
 The entries and tables are bulk-created and drawn (bench/seating.py's populate); the counts go through
 tables.counting.record_table_counts, one transaction per table. The reads are run with N and with N/10 counts:
-the number of queries must be the same (constant, whatever the field). The Day 2 redraw of bagged players is
-added here when the end of a day is built (issue 25, points 2 to 4).
+the number of queries must be the same (constant, whatever the field).
+
+Then, in a second database, the Day 2 redraw (days/redraw.py) of R bagged players (1,500 unless given) over
+ceil(R / 9) tables (167): the players are drawn and seated, every table bagged through the service and the day
+closed; the redraw (the seat draw, the seats, the stand-up of the day before and each table's button draw) is timed,
+best of three on the same room (the first two runs rolled back, the last committed), with its phases and its
+number of queries. Target: < 500 ms.
+    DATABASE_URL=... .venv/bin/python bench/day2.py [N [R]]
 """
 from __future__ import annotations
 
@@ -110,5 +116,74 @@ def run(n: int) -> None:
         raise SystemExit(1)
 
 
+def redraw(r: int) -> None:
+    from django.db import transaction
+
+    from bench.seating import Phases, populate
+    from days import redraw, services
+    from tables import draws, seating
+    from tables.models import Table
+    from tables.selectors import live_seats
+    from tournament import audit
+
+    director, t, count = populate(r)
+    draws.draw_start(t, actor=director)
+    rng = random.Random(26)
+    seated: dict[int, dict[int, tuple[int, str]]] = {}
+    for table_id, seat, number in live_seats(t).values_list("table_id", "seat", "entry__number"):
+        seated.setdefault(table_id, {})[seat] = (rng.randrange(1_000, 60_000), f"B-{number}")
+    for table in Table.objects.filter(pk__in=list(seated)).order_by("number"):
+        services.record_table_bags(table, actor=director, bags=seated[table.pk])
+    services.close_day(t, actor=director, reason="bench: the bags are random counts")
+    print(f"Day 2 redraw: {r:,} bagged players, {count} tables x 9")
+    best = None
+    for run in range(3):  # the first two rolled back (the same room redrawn again), the last committed
+        phases = Phases()
+        phases.wrap(seating, "draw_start", "pure draw (seating.draw_start)")
+        phases.wrap(redraw, "stacks_at_start", "read: stacks (bags)")
+        phases.wrap(redraw, "choose_tables", "read: tables")
+        phases.wrap(redraw, "needs_of", "read: special needs")
+        phases.wrap(redraw, "_stand_everyone_up", "write: the day before's seats end")
+        phases.wrap(redraw, "_set_the_tables", "write: tables afresh")
+        phases.wrap(redraw, "button_draws", "button draws")
+        phases.wrap(redraw, "software_button", "button draws")
+        phases.wrap(redraw, "record_event", "events: audit event")
+        phases.wrap(audit, "record_event", "events: audit event")
+        sent: list[str] = []
+
+        def counted(execute, sql, params, many, context, sent=sent):
+            sent.append(sql)
+            return execute(sql, params, many, context)
+
+        try:
+            with transaction.atomic(), connection.execute_wrapper(counted):
+                tic = time.perf_counter()
+                drawn = redraw.redraw_day(t, actor=director)
+                ms = (time.perf_counter() - tic) * 1000
+                tables = Table.objects.filter(tournament=t, in_play=True).count()
+                buttons = Table.objects.filter(tournament=t, in_play=True, button_seat__isnull=False).count()
+                if run < 2:
+                    raise _Undo
+        except _Undo:
+            pass
+        finally:
+            phases.restore()
+        print(f"  redraw {ms:7.1f} ms, {len(sent)} queries, draw {drawn.number}, {tables} tables, {buttons} buttons")
+        if best is None or ms < best[0]:
+            best = (ms, dict(phases.spent), len(sent))
+    ms, spent, queries = best
+    for phase, seconds in sorted(spent.items(), key=lambda item: -item[1]):
+        print(f"    {phase:<40} {seconds * 1000:7.1f} ms")
+    print(f"Day 2 redraw of {r:,} players at {count} tables: best {ms:.0f} ms, {queries} queries (target < 500 ms): "
+          f"{'met' if ms < 500 else 'NOT MET'}")
+
+
+class _Undo(Exception):
+    """Rolls a timed redraw back, so the next run redraws the same room."""
+
+
 if __name__ == "__main__":
+    from bench.common import in_own_database
+
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
+    in_own_database("day2redraw", redraw, int(sys.argv[2]) if len(sys.argv) > 2 else 1_500)

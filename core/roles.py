@@ -80,11 +80,16 @@ def user_roles(user) -> set[str]:
 
 def works_in(user, tournament_id) -> bool:
     """Staff per tournament (issue 23): a Floor, Cashier or Dealer whose staff profile lists tournaments works
-    those only; a profile with none (or no profile) works every tournament. A director works every one."""
+    those only; a profile with none (or no profile) works every tournament. A director works every one.
+    `tournament_id` may also be a list of ids (an event's flights and Day 2): working one of them is enough."""
     if tournament_id is None or not getattr(user, "is_authenticated", False) or isinstance(user, DeviceActor):
         return True
     scope = _scope(user)
-    return not scope or int(tournament_id) in scope
+    if not scope:
+        return True
+    if isinstance(tournament_id, (list, tuple, set, frozenset)):
+        return not scope.isdisjoint(int(pk) for pk in tournament_id)
+    return int(tournament_id) in scope
 
 
 def worked(user, tournaments):

@@ -3,7 +3,7 @@ before play resumes, the director redraws the room. Every player still in stands
 over the day's tables by a verifiable draw (DESIGN.md, "Randomness": the seed committed before, revealed after,
 recomputed in public by tables/draw_check.py as any redraw), special needs kept (TDA 6); each player sits down with
 his bag of the day before, or with his last count when the day closed without his bag (the draw's inputs record
-which, so the draw page shows who was seated with what). Then each table's button is drawn, as a redraw does.
+which, so the draw page shows who was seated with what). Then the tables' buttons are drawn, by one draw for them all.
 The reads are days/seating_reads.py."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, require
 from tables import seating
-from tables.draws import choose_tables, needs_inputs, pending_draw, room_json, seat_draw, software_button
+from tables.draws import button_draws, choose_tables, needs_inputs, pending_draw, room_json, seat_draw
 from tables.models import Draw, Move, Seat, Table
 from tables.selectors import live_seats, needs_of
 from tournament.audit import lock_tournament, record_event
@@ -90,7 +90,8 @@ def redraw_day(tournament: Tournament, *, actor: Actor, tables: list[int] | None
     player still in (bagged or not, seated or not) to a random seat over `tables` (table numbers, each open and in
     play), or by default the fewest tables in play that seat everyone evenly, those that break last first (the
     start draw's rule); the other tables go out of play. One draw (kind redraw) whose inputs hold the day and each
-    entry's stack; then a software button draw at each table. Refused (409): the day before not closed, the day's
+    entry's stack; then one button draw for every table (tables/draws.button_draws). Refused (409): the day before
+    not closed, the day's
     play begun, its seating drawn already, nobody still in, not seats enough or a special need unmet; (400) a
     table list that is not one."""
     require(actor, roles.CLOSE_DAY)
@@ -126,9 +127,5 @@ def redraw_day(tournament: Tournament, *, actor: Actor, tables: list[int] | None
         "unbagged": [number for number, stack in stacks.items() if stack["source"] != FROM_BAG],
         "stacks": {str(number): stack for number, stack in stacks.items()}})
     pending_draw(t)
-    counts: dict[int, int] = {}
-    for table, _seat in result.values():
-        counts[table] = counts.get(table, 0) + 1
-    for row in Table.objects.filter(tournament=t, number__in=[n for n in keep if counts.get(n, 0) >= 2]).order_by("number"):
-        software_button(t, actor=actor, table=row)
+    button_draws(t, actor=actor, tables=list(Table.objects.filter(tournament=t, number__in=keep)))
     return draw

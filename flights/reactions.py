@@ -116,7 +116,7 @@ def pool_of_the_flights(*, tournament: Tournament) -> dict:
     if day2_of is not None:
         return selectors.shared_pool(tournament, day2_of)
     if event_id is not None:
-        return {"paid_from": selectors.paid_from_words(event_id, label, event_name, day2)}
+        return {"paid_from": selectors.paid_from_facts(event_id, label, event_name, day2)}
     return {}
 
 

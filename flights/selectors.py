@@ -48,12 +48,18 @@ def paid_from(t: Tournament) -> dict | None:
     flight = flight_of(t)
     if flight is None:
         return None
-    return paid_from_words(flight.event_id, flight.label, flight.event.name, flight.event.day2_id)
+    return with_message(paid_from_facts(flight.event_id, flight.label, flight.event.name, flight.event.day2_id))
 
 
-def paid_from_words(event_id: int, label: str, event_name: str, day2_id: int | None) -> dict:
-    return {"event": event_id, "flight": label, "day2": day2_id,
-            "message": str(PAID_FROM_DAY2) % {"flight": label, "event": event_name}}
+def paid_from_facts(event_id: int, label: str, event_name: str, day2_id: int | None) -> dict:
+    """Where a flight's prizes are paid, as the figures carry it (tournament/stats.py: computed once, for every
+    reader): no words, which each reader gets in his own language (with_message)."""
+    return {"event": event_id, "flight": label, "event_name": event_name, "day2": day2_id}
+
+
+def with_message(facts: dict) -> dict:
+    """The facts with the sentence the payouts page and API show, in the language of the request."""
+    return {**facts, "message": str(PAID_FROM_DAY2) % {"flight": facts["flight"], "event": facts["event_name"]}}
 
 
 def ending_line(flight: Flight, left: int | None = None) -> dict | None:
@@ -171,13 +177,28 @@ def carried(event: Event) -> list[dict]:
                      .values_list(*BAG_ROW))
 
 
-def event_list() -> list[dict]:
-    """Every event, the newest first: id, name, policy, flights (labels), day2 (tournament id or None)."""
+def event_tournaments(event_id: int) -> list[int]:
+    """The tournaments of an event, its flights and its Day 2 (ids): a member of the staff who works one of them
+    works the event (core/roles.works_in)."""
+    flights = list(Flight.objects.filter(event_id=event_id).values_list("tournament_id", flat=True))
+    day2 = Event.objects.filter(pk=event_id).values_list("day2_id", flat=True).first()
+    return flights + ([day2] if day2 else [])
+
+
+def event_list(worked=None) -> list[dict]:
+    """Every event, the newest first: id, name, policy, flights (labels), day2 (tournament id or None). `worked`: the
+    tournaments a member of the staff works (a queryset or ids; None: every one), whose events alone are listed."""
     labels: dict[int, list[str]] = {}
-    for event_id, label in Flight.objects.order_by("tournament__start_at", "label").values_list("event_id", "label"):
+    flights = Flight.objects.order_by("tournament__start_at", "label")
+    events = Event.objects.all()
+    if worked is not None:
+        events = events.filter(pk__in=Event.objects.filter(Q(flights__tournament__in=worked) | Q(day2__in=worked))
+                               .values("pk"))
+        flights = flights.filter(event__in=events)
+    for event_id, label in flights.values_list("event_id", "label"):
         labels.setdefault(event_id, []).append(label)
     return [{"id": pk, "name": name, "policy": policy, "day2": day2, "flights": labels.get(pk, [])}
-            for pk, name, policy, day2 in Event.objects.values_list("pk", "name", "policy", "day2_id")]
+            for pk, name, policy, day2 in events.values_list("pk", "name", "policy", "day2_id")]
 
 
 def event_state(event: Event) -> dict:

@@ -58,6 +58,8 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
     plan = plan_of(t)
     pool, entries, left = stats["prize_pool"], stats["entries"], stats["players_left"]
     paid_from = stats.get("paid_from")  # a Day 1 flight pays nothing: its prizes are paid from Day 2 (flights)
+    if paid_from is not None:  # the figures carry the facts; the words are the reader's
+        paid_from = flights_selectors.with_message(paid_from)
     structure = generated(t, plan, pool, entries) if paid_from is None else None
     state = LIVE if registration_problem(t) is None else FROZEN
     edit_stale = False

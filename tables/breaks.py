@@ -12,7 +12,7 @@ from tournament.models import Entry, Tournament
 
 from . import positions as pos
 from . import seating
-from .draws import needs_inputs, pending_draw, room_json, seat_draw, software_button
+from .draws import button_draws, needs_inputs, pending_draw, room_json, seat_draw
 from .models import Draw, Move, Seat, Table
 from .room import TableRow, announce, balancing_tables, cancel_slip, create_slip, next_move_number
 from .selectors import breaking_tables, needs_of, slip
@@ -152,9 +152,7 @@ def redraw(t: Tournament, *, actor: Actor, keep: list[int]) -> list[Move]:
         "moves": [slip(m) for m in moves],
     }, stats=False)
     pending_draw(t)
-    for n in sorted(keep):
-        if Seat.objects.filter(table=tables[n], ended_at__isnull=True).count() >= 2:
-            software_button(t, actor=actor, table=tables[n])
+    button_draws(t, actor=actor, tables=[tables[n] for n in sorted(keep)])
     return moves
 
 

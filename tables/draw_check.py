@@ -14,7 +14,12 @@ def verify_draw(draw: Draw) -> dict:
     seed = bytes.fromhex(draw.seed)
     data = draw.inputs or {}
     commitment_ok = seating.commitment(seed) == draw.commitment
-    if draw.kind == Draw.Kind.BUTTON:
+    if draw.kind == Draw.Kind.BUTTON and "tables" in data:  # several tables at once (tables/draws.button_draws)
+        dealt_at = seating.deal_high_cards(seed, {int(n): seats for n, seats in data["tables"].items()})
+        recomputed = {"tables": {str(n): {"cards": {str(k): v for k, v in dealt.items()},
+                                          "button": seating.high_card_winner(dealt)} for n, dealt in dealt_at.items()}}
+        written = None
+    elif draw.kind == Draw.Kind.BUTTON:
         dealt = seating.deal_high_card(seed, data["seats"])
         recomputed = {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
         written = None

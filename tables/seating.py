@@ -39,6 +39,10 @@ round, going through the tables in their shuffled order, a table whose player co
 round's count (the lowest count first) and that has an open seat takes the next entry into its next
 shuffled seat; until every entry is seated. Tables then differ by at most one player (unless special
 needs force more).
+
+The button draw: the 52 cards shuffled with the stream, one card to each occupied seat in ascending order; the
+highest card wins, equal ranks by suit. The buttons of several tables at once (after a redraw): the tables in
+ascending number, each from a new shuffle of the 52 cards by the stream continued (for one table, the same).
 """
 from __future__ import annotations
 
@@ -306,10 +310,20 @@ def high_card_winner(cards: Mapping[int, str]) -> int:
 
 def deal_high_card(seed: bytes, seats: Sequence[int]) -> dict[int, str]:
     """One card from a shuffled deck to each occupied seat, in ascending seat order."""
-    if not seats:
-        raise DrawError("no_cards")
-    deck = SeedStream(seed).shuffle(list(DECK))
-    return {seat: deck[i] for i, seat in enumerate(sorted(seats))}
+    return deal_high_cards(seed, {0: seats})[0]
+
+
+def deal_high_cards(seed: bytes, tables: Mapping[int, Sequence[int]]) -> dict[int, dict[int, str]]:
+    """The button draw of several tables at once (the tables of a redraw): one stream; the tables in ascending
+    number, each dealt as deal_high_card deals one table, from its own shuffle of the 52 cards by the stream
+    continued. For one table it is deal_high_card."""
+    rng, dealt = SeedStream(seed), {}
+    for table in sorted(tables):
+        if not tables[table]:
+            raise DrawError("no_cards")
+        deck = rng.shuffle(list(DECK))
+        dealt[table] = {seat: deck[i] for i, seat in enumerate(sorted(tables[table]))}
+    return dealt
 
 
 def tie_order(seed: bytes, entries: Sequence[int]) -> list[int]:

@@ -26,7 +26,7 @@ from rest_framework.permissions import BasePermission
 from core import access, roles
 from tables import dealer_links
 from tables.models import DealerLink, Table
-from web.api import RoleAPIView
+from web.api import RoleAPIView, tournament_of
 
 DEALER_TABLE = access.DEALER_TABLE  # the session key of a Dealer login's table (a Table's pk)
 dealer_may_use = access.dealer_may_use
@@ -71,11 +71,6 @@ def role_required(allowed: tuple[str, ...]):
         return gated
 
     return decorator
-
-
-def tournament_of(kwargs: dict):
-    """The tournament a route is about (its id in the URL), for staff who work some tournaments only."""
-    return kwargs.get("tournament_id", kwargs.get("pk"))
 
 
 def api(name: str) -> dict[str, tuple[str, ...]]:

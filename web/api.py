@@ -40,6 +40,7 @@ from rest_framework.views import exception_handler as drf_handler
 
 from core import access, roles
 from core.errors import ServiceError
+from flights import selectors as flight_selectors
 from tournament.models import Entry, Tournament
 
 from .auth import ApiTokenAuthentication
@@ -123,7 +124,16 @@ class RolePermission(BasePermission):
         if not (request.user and request.user.is_authenticated):
             return False  # DRF answers 401 (not authenticated), not 403
         # The tournament of the URL (`tournaments/<pk>/...`): staff who work some tournaments only (core/roles.py).
-        return access.allows(view.roles_for(request.method), request.user, view.kwargs.get("pk"))
+        return access.allows(view.roles_for(request.method), request.user, tournament_of(view.kwargs))
+
+
+def tournament_of(kwargs: dict):
+    """The tournament a route is about (its id in the URL), for staff who work some tournaments only; for an
+    event's routes (`events/<event_id>/`), the event's tournaments (its flights and Day 2): working one is enough."""
+    tournament = kwargs.get("tournament_id", kwargs.get("pk"))
+    if tournament is None and kwargs.get("event_id") is not None:
+        return flight_selectors.event_tournaments(kwargs["event_id"])
+    return tournament
 
 
 class RoleAPIView(IdempotentMixin, APIView):

@@ -35,7 +35,7 @@ var WORDS = {
   // The rows are drawn by the server (every table, in play or not, with its break position); this
   // script keeps the level, hand and signal of the tables in play live. Events that change the
   // list itself (a table opened, taken out of play or put back, a new break order...) reload it.
-  var KEEPS_LIST = {"table.hand_started": 1, "table.hand_start_undone": 1, "table.button": 1, "table.token_renewed": 1,
+  var KEEPS_LIST = {"table.hand_started": 1, "table.hand_start_undone": 1, "table.button": 1, "table.buttons": 1, "table.token_renewed": 1,
                     "table.dealer_link_created": 1, "table.dealer_link_revoked": 1};
   function changesList(type) { return /^tables?\./.test(type) && !KEEPS_LIST[type]; }
   function editing() {

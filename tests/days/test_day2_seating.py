@@ -15,7 +15,7 @@ from days import redraw, seating_reads
 from days import services as days_services
 from flights import services as flight_services
 from flights.day2 import day_stacks
-from tables import counting, draw_check, draws
+from tables import counting, draw_check, draws, seating
 from tables import seats as table_seats
 from tables import setup as table_setup
 from tables.models import ChipCount, Draw, Seat, SeatRequest, Table
@@ -82,8 +82,20 @@ def test_day2_is_redrawn_with_every_bag_and_the_public_check_recomputes_it(t, fl
     check = draw_check.verify_draw(draw)
     assert check["matches"] and check["commitment_matches"] and check["recomputed"] == draw.result
     assert "stacks" not in check["inputs"]
-    assert all(table(t, n).button_seat is not None for n in (1, 2))  # each table's button drawn, as a redraw does
-    assert Draw.objects.filter(tournament=t, kind=Draw.Kind.BUTTON, drawn_at__isnull=False).count() == 2
+    # The buttons of both tables: one draw for them all, publicly recomputed, each button the high card at its table.
+    [buttons] = Draw.objects.filter(tournament=t, kind=Draw.Kind.BUTTON, drawn_at__isnull=False)
+    assert sorted(buttons.inputs["tables"]) == ["1", "2"] and draw_check.verify_draw(buttons)["matches"] is True
+    for n in (1, 2):
+        dealt = buttons.result["tables"][str(n)]
+        assert table(t, n).button_seat == dealt["button"] == int(seating.high_card_winner(dealt["cards"]))
+        assert sorted(map(int, dealt["cards"])) == sorted(s.seat for s in seats if s.table.number == n)
+    assert AuditEvent.objects.get(tournament=t, type="table.buttons").payload == {
+        "draw": buttons.number, "tables": [1, 2], "buttons": {str(n): table(t, n).button_seat for n in (1, 2)}}
+    tampered = Draw.objects.get(pk=buttons.pk)
+    tampered.result["tables"]["1"]["button"] = 10  # a button the cards did not give is caught
+    assert draw_check.verify_draw(tampered)["matches"] is False
+    page = Client().get(f"/s/{t.pk}/draws/{buttons.number}/").content.decode()
+    assert "Occupied seats by table" in page and "✔" in page and f"seat {table(t, 2).button_seat}" in page
     event = AuditEvent.objects.get(tournament=t, type="seating.redrawn")
     assert (event.payload["day"], event.payload["draw"], event.payload["seated"], event.payload["unbagged"]) == (
         2, draw.number, 12, [])

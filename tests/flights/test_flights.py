@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.utils import translation
 
 from clock.models import ClockState
 from core.errors import ServiceError
@@ -172,6 +173,14 @@ def test_a_flight_pays_no_places_day2_does(director, cashier, floor, template, p
     state = payout_selectors.payout_state(a)
     assert state["places_paid"] == 0 and state["bands"] == [] and state["reason"] == "paid_from_day2"
     assert "paid from Day 2" in state["paid_from"]["message"]
+    # The figures are computed once (after a change, in the language of whoever made it) and read by everyone: they
+    # carry the facts, and each reader gets the sentence in his own language.
+    with translation.override("en"):
+        stats = tournament_stats(a)
+    assert "message" not in stats["paid_from"] and stats["paid_from"]["flight"] == "1A"
+    with translation.override("cs"):
+        czech = payout_selectors.payout_state(a, stats)["paid_from"]["message"]
+    assert "paid from Day 2" not in czech and "1A" in czech and "Festival Main Event" in czech
     for fn, kwargs in ((payout_services.edit_structure, {"rows": [[1, 1, 2 * BUY_IN]]}),
                        (payout_services.set_payout_plan, {"data": {"unit": 100}})):
         error = refused(fn, a, actor=director, **kwargs)

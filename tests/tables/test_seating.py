@@ -293,6 +293,26 @@ def test_deal_high_card_deals_distinct_real_cards_one_per_seat(seed, seats):
     assert all(seating.card_value(dealt[winner]) >= seating.card_value(c) for c in dealt.values())
 
 
+@given(seeds, st.dictionaries(st.integers(1, 200), st.lists(st.integers(1, 10), min_size=1, max_size=10, unique=True),
+                              min_size=1, max_size=8))
+@settings(max_examples=100, deadline=None)
+def test_the_buttons_of_several_tables_are_one_stream_a_new_deck_per_table_in_table_order(seed, tables):
+    dealt = seating.deal_high_cards(seed, tables)
+    assert sorted(dealt) == sorted(tables)
+    for table, seats in tables.items():  # each table a real deal, one distinct card per occupied seat
+        assert sorted(dealt[table]) == sorted(seats) and len(set(dealt[table].values())) == len(seats)
+        assert set(dealt[table].values()) <= set(seating.DECK)
+    first = min(tables)
+    assert dealt[first] == seating.deal_high_card(seed, tables[first])  # the first table: the one-table draw
+    rng = seating.SeedStream(seed)  # the documented steps, written out: a new shuffle per table, the stream continued
+    for table in sorted(tables):
+        deck = rng.shuffle(list(seating.DECK))
+        assert dealt[table] == {seat: deck[i] for i, seat in enumerate(sorted(tables[table]))}
+    assert dealt == seating.deal_high_cards(seed, dict(reversed(list(tables.items()))))  # input order does not matter
+    with pytest.raises(DrawError):
+        seating.deal_high_cards(seed, {**tables, 999: []})
+
+
 # --- no bias: chi-square over many seeded draws ------------------------------------------------
 
 # Critical values of the chi-square distribution at p = 0.001 (upper tail), from the standard

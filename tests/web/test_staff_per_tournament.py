@@ -93,3 +93,23 @@ def test_a_member_of_two_events_works_both(cashier, tournament, side):
     plain = make_user("plain", "Cashier")
     StaffProfile.objects.create(user=plain, language="cs")  # a profile with no list: every tournament
     assert logged_in(plain).get(f"/t/{tournament.pk}/entries/").status_code == 200
+
+
+def test_an_event_is_read_by_the_staff_of_its_flights_and_day2_only(director, floor, template, side):
+    from tests.flights.test_flights import event_with
+
+    event, (a, _b) = event_with(director, template)
+    day2 = event.day2
+    works_only(floor, side)  # a side event's floor: not this event's names, bags or pool
+    client = logged_in(floor)
+    for path in (f"/events/{event.pk}/", f"/api/events/{event.pk}/", f"/api/events/{event.pk}/forfeited/"):
+        assert client.get(path).status_code == 403, path
+    assert client.get("/api/events/").json() == [] and "Festival Main Event" not in client.get("/events/").content.decode()
+    for worked in (a, day2):  # a flight's floor, and Day 2's, read the event
+        StaffProfile.objects.get(user=floor).tournaments.set([worked])
+        client = logged_in(floor)
+        assert client.get(f"/events/{event.pk}/").status_code == 200
+        assert client.get(f"/api/events/{event.pk}/").status_code == 200
+        assert [e["id"] for e in client.get("/api/events/").json()] == [event.pk]
+    StaffProfile.objects.get(user=floor).tournaments.clear()  # no list: every event, as before
+    assert [e["id"] for e in logged_in(floor).get("/api/events/").json()] == [event.pk]

@@ -16,6 +16,7 @@ from flights.models import Event, Flight
 from tournament.models import Tournament
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, valid
+from web.flights.views import worked_by
 
 MAX_ID = 2**63 - 1
 # Text, not an enum: a second choice set under a common name would collide with the others' in the schema.
@@ -102,7 +103,7 @@ class EventListView(RoleAPIView):
     @extend_schema(operation_id="flight_events", tags=["flights"], responses=answers(200, EventSummarySerializer),
                    summary="Every event with Day 1 flights into one Day 2, the newest first")
     def get(self, request):
-        return Response(selectors.event_list())
+        return Response(selectors.event_list(worked_by(request.user)))
 
     @extend_schema(operation_id="flight_events_create", tags=["flights"], request=CreateEventSerializer,
                    responses=answers(201, EventStateSerializer, refused=True, lookup=False),

@@ -10,7 +10,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
-from core import access
+from core import access, roles
 from flights import selectors
 from flights.models import Event
 from tournament.models import Tournament
@@ -23,12 +23,20 @@ def _names(ids) -> dict[int, str]:
 
 @page("flight-events")
 def events_page(request):
-    events = selectors.event_list()
+    events = selectors.event_list(worked_by(request.user))
     day2_names = _names(e["day2"] for e in events)
     for e in events:
         e["day2_name"] = day2_names.get(e["day2"])
     return render(request, "flights/events.html", {
         "events": events, "may_create": access.may(request.user, "api-flight-events:POST")})
+
+
+def worked_by(user):
+    """The tournaments a scoped member of the staff works (core/roles.worked), or None for every one: only their
+    events are listed."""
+    every = Tournament.objects.all()
+    worked = roles.worked(user, every)
+    return None if worked is every else worked
 
 
 def free_tournaments():

@@ -66,6 +66,7 @@ def event_labels() -> dict[str, str]:
         "seating.redrawn": _("Seating redrawn"),
         "table.breaking": _("Table breaking"),
         "table.button": _("Button drawn"),
+        "table.buttons": _("Buttons drawn"),
         "table.button_needed": _("Button needed"),
         "table.positions": _("Positions set"),
         "table.hand_done": _("Hand done"),

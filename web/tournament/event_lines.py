@@ -145,6 +145,11 @@ def _draw(type_: str, label: str, p: dict, names: Names) -> str:
             **facts, "place": _place(p, tie=False), "who": who}
     if type_ == "table.breaking":
         return _("Table %(table)s breaks: %(count)s players move (draw %(draw)s)") % facts
+    if type_ == "table.buttons":
+        count = len(p.get("tables") or [])
+        return ngettext("Button drawn at %(count)s table (%(tables)s) by the card draw (draw %(draw)s)",
+                        "Buttons drawn at %(count)s tables (%(tables)s) by the card draw (draw %(draw)s)",
+                        count) % {**facts, "count": count}
     if type_ == "table.button":
         return _("Table %(table)s: button to seat %(seat)s by the card draw") % {**facts, "seat": p.get("seat", "–")}
     return _generic(label, p, names)
