@@ -95,3 +95,9 @@ def seconds_until_next_due(now: datetime | None = None) -> float | None:
     now = now or timezone.now()
     due = ClockState.objects.filter(next_due_at__isnull=False).order_by("next_due_at").first()
     return None if due is None else max(0.0, (due.next_due_at - now).total_seconds())
+
+
+def day_ended(tournament_id: int) -> int | None:
+    """The level after which play stopped for the day (the clock stopped by itself at the end of the day's last
+    level), until the clock runs again; None while the day goes on."""
+    return ClockState.objects.filter(tournament_id=tournament_id).values_list("day_ended_level", flat=True).first()

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clock.selectors import rows_of
+from clock.selectors import day_ended, rows_of
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
@@ -47,6 +47,10 @@ def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
     same = repeated_start(table, now)
     if same is not None:
         return same  # nothing changes: no new hand, no event
+    stopped = day_ended(t.pk)
+    if stopped is not None:  # the hands in play were finished; the next one is dealt when the next day starts
+        raise ServiceError(_("Play has stopped for the day after level %(level)s: no new hand until play resumes.")
+                           % {"level": stopped}, code="day_ended", status=409)
     handforhand.check_hand_start(t, table)
     rows = rows_of(t)
     level_index = clock_level_index(t, rows, now)

@@ -143,6 +143,7 @@ import * as Clock from "./clock.js";
     // Bag-and-tag: "Bag stacks" once the clock has stopped for the day (the day's last level over), and while
     // its panel is open.
     $("bags-open").hidden = !(st.dayEnded && !st.running) && $("bags").hidden;
+    dayStopped = !!(st.dayEnded && !st.running);  // no new hand once play has stopped for the day (the server refuses it)
     renderTable();
   }
   var fmt = Util.fmt;
@@ -181,10 +182,10 @@ import * as Clock from "./clock.js";
     }
     $("hand-done").disabled = h ? h.step !== "playing" : !table.hand_in_progress;
     // In hand-for-hand the shuffle waits for the hand to be called (the server refuses it anyway).
-    var hold = !!h && h.step !== "deal";
+    var hold = (!!h && h.step !== "deal") || dayStopped;
     if (hold) { $("shuffle").disabled = true; held = true; } else if (held) { $("shuffle").disabled = false; held = false; }
   }
-  var held = false, clockRow = null;
+  var held = false, clockRow = null, dayStopped = false;
   var view = Clock.run({now: function () { return sync.now(); }, render: render});
   view.set(initial);
 

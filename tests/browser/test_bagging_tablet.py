@@ -91,6 +91,7 @@ def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dea
     tablet.evaluate("window.dealerPage.poll()")
     tablet.wait_for_selector("#bags-open", state="visible")
     assert tablet.inner_text(".d-day") == "Play has stopped for the day"
+    assert tablet.is_disabled("#shuffle")  # no new hand after the day's end: the server refuses it too
     tablet.click("#bags-open")
     tablet.wait_for_selector("#bags", state="visible")
     assert tablet.get_attribute("#bags-open", "aria-expanded") == "true"

@@ -340,3 +340,24 @@ def test_the_dealer_tablet_presses_through_the_api_then_reads_its_state(director
     refused = tablet.delete(hand_url(tournament, 1))
     assert refused.status_code == 409 and refused.json()["detail"] == "There is no hand start to undo at this table."
     assert table_state(tournament) == before
+
+
+def test_no_new_hand_once_play_has_stopped_for_the_day_until_the_clock_runs_again(director, dealer, tournament, opened,
+                                                                                 fake_now):
+    tables, tokens = opened
+    clock.start_clock(tournament, actor=director)
+    hands.start_hand(tables[1], actor=dealer)  # the hand in play when the day ends is finished, as TDA says
+    clock.set_day_end(tournament, actor=director, level=1)
+    clock.tick(fake_now.at(1200))
+    assert ClockState.objects.get(tournament=tournament).day_ended_level == 1
+    before = table_state(tournament)
+    for press in (lambda: hands.start_hand(tables[2], actor=dealer), lambda: hands.start_hand_by_shuffler(tokens[1])):
+        with pytest.raises(ServiceError) as refused:
+            press()
+        assert (refused.value.code, refused.value.status) == ("day_ended", 409)
+        assert "Play has stopped for the day after level 1" in refused.value.message
+    answer = api(director).post(hand_url(tournament, 2), {}, format="json")
+    assert answer.status_code == 409 and "Play has stopped for the day" in answer.json()["detail"]
+    assert table_state(tournament) == before  # nothing written, no event
+    clock.resume_clock(tournament, actor=director)  # the next day's play: the tables deal again
+    assert hands.start_hand(tables[2], actor=dealer).number == 1
