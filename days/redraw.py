@@ -29,11 +29,16 @@ REDRAWN = "day redraw"  # why the slips still pending at the end of the day befo
 
 
 def _refusals(t: Tournament, day: int) -> None:
-    """Refused (409): the day before not closed, the day under way, the day's seating drawn already."""
+    """Refused (409): the day before not closed, a flight (its players go on to the event's Day 2), the day's seating
+    drawn already, the day under way."""
     before = selectors.day_row(t, day - 1) if day > 1 else None
     if before is None or before.status != Day.Status.CLOSED:
         raise ServiceError(_("Day %(day)s is not closed: the next day's seating is drawn once it is.")
                            % {"day": max(day - 1, 1)}, code="day_not_closed", status=409)
+    elsewhere = selectors.next_day_elsewhere(t)
+    if elsewhere is not None:
+        raise ServiceError(_("Flight %(flight)s goes on to Day 2 of %(event)s: its players are carried there from the "
+                             "event's page, not redrawn here.") % elsewhere, code="flight", status=409)
     drawn = redraw_of(t, day)
     if drawn is not None:
         raise ServiceError(_("The seating of day %(day)s is drawn already (draw %(draw)s).")

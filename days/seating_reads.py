@@ -11,7 +11,7 @@ from tables.selectors import live_seats
 from tournament.models import Entry, Tournament
 
 from .models import Bag, Day
-from .selectors import current_day, day_row, day_under_way
+from .selectors import current_day, day_row, day_under_way, next_day_elsewhere
 
 # Where a player's stack for the day comes from: his bag of the day before; his last count (the day closed with
 # his bag missing, and the director's reason); nothing known (never counted, never bagged).
@@ -51,13 +51,17 @@ def redraw_of(t: Tournament, day: int) -> Draw | None:
 
 def redraw_state(t: Tournament) -> dict:
     """Whether the current day's seating may be redrawn, for the day page: day, possible (the day before is closed,
-    play has not begun, no redraw yet), why not (`reason`: "first_day", "under_way", "drawn"; None when possible),
+    play has not begun, no redraw yet, the players not carried to another tournament's next day), why not (`reason`:
+    "first_day", "elsewhere" (a flight: its players go on to the event's Day 2), "under_way", "drawn"; None when
+    possible),
     draw (the redraw's number once made, else None), players (still in)."""
     day = current_day(t)
     drawn = redraw_of(t, day) if day > 1 else None
     before = day_row(t, day - 1) if day > 1 else None
     if day == 1 or before is None or before.status != Day.Status.CLOSED:
         reason = "first_day"
+    elif next_day_elsewhere(t) is not None:
+        reason = "elsewhere"
     elif drawn is not None:
         reason = "drawn"
     elif day_under_way(t, day):

@@ -50,6 +50,16 @@ def clock_running(t: Tournament) -> bool:
     return ClockState.objects.filter(tournament=t, status=ClockState.Status.RUNNING).exists()
 
 
+# Asked of the apps above (core.reactions): whether a tournament's players go on to another tournament's next day (a
+# Day 1 flight: its event's Day 2, where the bags are carried), {"flight": label, "event": name, "event_id": id}; no
+# answer: the tournament plays its own next day (its redraw, days/redraw.py).
+NEXT_DAY_ELSEWHERE = "next_day_elsewhere"
+
+
+def next_day_elsewhere(t: Tournament) -> dict | None:
+    return reactions.react(NEXT_DAY_ELSEWHERE, tournament=t) or None
+
+
 # Asked of the apps above (core.reactions): the tournaments whose bags share one set of bag numbers with this one (an
 # event's flights and its Day 2: the flights app answers {"tournaments": [ids]}). No answer: the tournament alone.
 BAG_NUMBER_SCOPE = "bag_number_scope"
@@ -105,7 +115,9 @@ def close_check(t: Tournament, day: int, stats: dict | None = None) -> tuple[bag
 
 def day_state(t: Tournament) -> dict:
     """Where the current day stands, for the day page and the close dialog:
-    - day, status ("playing" / "closed"), players_left (players still in), bagged (of them);
+    - day, status ("playing" / "closed"), begun (play of the day has begun: day_under_way; until then nothing is
+      missing and the day does not close), elsewhere (after a flight's Day 1: where its players go on,
+      next_day_elsewhere; else None), players_left (players still in), bagged (of them);
     - missing: each player still in with no bag for the day, {table, seat, entry, name}, by table and seat (table and
       seat None: no seat, listed last); missing_tables: [{table, seats}] (the unseated: table None, their entries);
     - bags (count), total (their chips), chips_in_play (tournament.stats), difference (total - chips_in_play, None
@@ -120,13 +132,15 @@ def day_state(t: Tournament) -> dict:
     names = {pk: (number, name) for pk, number, _table, _seat, name in players}
     missing = [{"table": table, "seat": seat, "entry": names[pk][0], "name": names[pk][1]} for table, seat, pk in check.missing]
     running = clock_running(t)
+    begun = day_under_way(t, day)
     return {
-        "day": day, "status": status, "players_left": check.players, "bagged": check.bagged, "missing": missing,
+        "day": day, "status": status, "begun": begun, "elsewhere": next_day_elsewhere(t) if day > 1 else None,
+        "players_left": check.players, "bagged": check.bagged, "missing": missing if begun else [],
         "missing_tables": [{"table": table, "seats": list(seats) if table is not None else [names[pk][0] for pk in seats]}
                            for table, seats in check.missing_by_table()],
         "bags": check.bagged, "total": check.total, "chips_in_play": check.chips_in_play,
         "difference": check.difference, "off_by": check.off_by, "clock_running": running,
-        "can_close": status == Day.Status.PLAYING and not running, "needs_reason": check.needs_reason,
+        "can_close": status == Day.Status.PLAYING and begun and not running, "needs_reason": begun and check.needs_reason,
         "days": [closed_day(row) for row in Day.objects.filter(tournament=t, status=Day.Status.CLOSED).order_by("number")],
     }
 

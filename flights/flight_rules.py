@@ -9,7 +9,16 @@ Stack policy (a house setting):
 
 End by share: a flight ends once the players left are at most `percent` % of its entries, compared exactly in whole
 numbers (left × 100 ≤ entries × percent): the threshold shown is entries × percent / 100 rounded down, and at least 1
-(a share that rounds to nobody ends the flight with its last player)."""
+(a share that rounds to nobody ends the flight with its last player).
+
+Players sent on by the share rules: places are paid from Day 2 only, so a Day 2 payout structure that pays more places
+than the players the flights send on leaves its last places unpaid. The flights' share rules send on about the sum of
+their thresholds (a flight ends at the end of the level in which its share is reached: some of those players may
+still bust in that level, so the sum is what the rules aim at, not a floor). The sum is known only when every flight
+of the event has a share rule: a flight ending after level N alone, or with no rule, sends on a number nobody can
+tell beforehand, and a warning counted without it could be wrong both ways, so then there is none. A flight with both
+rules counts its share: its level may stop it earlier with more players left, so there the warning errs towards
+warning."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -60,6 +69,19 @@ def share_threshold(entries: int, percent: int) -> int:
 def share_reached(entries: int, left: int, percent: int) -> bool:
     """Are the players left at most the share of the flight's entries? (Nobody left: the flight is over anyway.)"""
     return 0 < left <= share_threshold(entries, percent)
+
+
+def players_sent_on(flights: list[tuple[int, int | None]]) -> int | None:
+    """The players the flights' share rules send on to Day 2: the sum of each flight's share_threshold, given each
+    flight's (entries, share percent or None). None (unknown) when there is no flight or a flight has no share rule."""
+    if not flights or any(not percent for _entries, percent in flights):
+        return None
+    return sum(share_threshold(entries, percent) for entries, percent in flights)
+
+
+def pays_beyond_sent_on(places_paid: int | None, sent_on: int | None) -> bool:
+    """Does Day 2 pay more places than the players the share rules send on? False whenever either is unknown."""
+    return places_paid is not None and sent_on is not None and places_paid > sent_on
 
 
 def valid_percent(percent) -> bool:

@@ -126,3 +126,12 @@ def bag_number_scope(*, tournament: Tournament) -> dict | None:
     if event is None:
         return None
     return {"tournaments": [*selectors.flight_ids(event), *([event.day2_id] if event.day2_id else [])]}
+
+
+def next_day_of_a_flight(*, tournament: Tournament) -> dict | None:
+    """Answer to days.selectors.NEXT_DAY_ELSEWHERE: a flight's players go on to its event's Day 2 (the carry), never
+    to a next day of the flight itself."""
+    row = Flight.objects.filter(tournament=tournament).values_list("label", "event__name", "event_id").first()
+    if row is None:
+        return None
+    return {"flight": row[0], "event": row[1], "event_id": row[2]}

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from clock.models import ClockState
 from days.models import Bag, Day
+from tables.read_models import places_paid
 from tournament.models import Entry, Player, Purchase, Tournament
 from tournament.stats import registration_problem, tournament_stats
 
@@ -18,6 +19,10 @@ from .models import CarriedBag, Event, Flight
 ENDING_LINE = ngettext_lazy("%(players)s player left: this flight ends at the end of this level.",
                             "%(players)s players left: this flight ends at the end of this level.", "players")
 PAID_FROM_DAY2 = gettext_lazy("Flight %(flight)s of %(event)s pays no places: the prizes are paid from Day 2.")
+PLACES_BEYOND = gettext_lazy(
+    "Day 2 pays more places than the flights' share rules send players on. Places paid: %(places)s; players sent on: "
+    "%(players)s; places unpaid unless more players reach Day 2: %(unpaid)s. Raise a flight's share, or pay fewer "
+    "places.")
 NOT_PLAYING = Q(status=Entry.Status.VOIDED)
 
 
@@ -201,6 +206,26 @@ def event_list(worked=None) -> list[dict]:
             for pk, name, policy, day2 in events.values_list("pk", "name", "policy", "day2_id")]
 
 
+def places_warning(event: Event, flights: list[dict], carried_already: bool) -> dict | None:
+    """{places_paid, players_sent_on, message} when Day 2's payout structure in force pays more places than the players
+    the flights' share rules send on (flight_rules.players_sent_on, over `flights`: event_state's rows), else None:
+    also before a Day 2 is set, once the bags went on (Day 2's field is known then), and while a flight has no share
+    rule (unknown). The message is in the reader's language, made at read time."""
+    sent_on = fr.players_sent_on([(f["entries"], f["end_share_percent"]) for f in flights])
+    if carried_already or event.day2_id is None or sent_on is None:
+        return None
+    paid = places_paid(event.day2)  # payouts answers (core.reactions): the pool and field are every flight's
+    if not fr.pays_beyond_sent_on(paid, sent_on):
+        return None
+    return {"places_paid": paid, "players_sent_on": sent_on,
+            "message": str(PLACES_BEYOND) % {"places": paid, "players": sent_on, "unpaid": _places(sent_on + 1, paid)}}
+
+
+def _places(first: int, last: int) -> str:
+    """A run of places as the payouts show one: "16–30", or "16" alone."""
+    return f"{first}–{last}" if last > first else str(first)
+
+
 def event_state(event: Event) -> dict:
     """The event as its page and the API show it:
     - id, name, policy, day2_late_registration, day2_late_stack, carried (whether the bags went on);
@@ -210,6 +235,7 @@ def event_state(event: Event) -> dict:
       bags of players still in), carried_at;
     - day2: {tournament, name, entries (its own: carried and late), players_left, registration_open} or None;
     - pool: flights_pool; bags, bags_total (every flight's), carried_total, forfeited_total (chips);
+    - places_warning: places_warning (Day 2 pays more places than the share rules send players on), or None;
     - carried and forfeited: the lists (see carried, forfeited)."""
     flights = list(Flight.objects.filter(event=event).select_related("tournament").order_by(
         "tournament__start_at", "label", "pk"))
@@ -241,10 +267,11 @@ def event_state(event: Event) -> dict:
         day2 = {"tournament": t.pk, "name": t.name, "entries": own["entries"], "players_left": own["left"],
                 "registration_open": registration_problem(t) is None}
     carried_rows, forfeited_rows = carried(event), forfeited(event)
+    carried_already = any(f.carried_at is not None for f in flights)
     return {"id": event.pk, "name": event.name, "policy": event.policy,
             "day2_late_registration": event.day2_late_registration, "day2_late_stack": event.day2_late_stack,
-            "carried": any(f.carried_at is not None for f in flights), "flights": rows, "day2": day2,
-            "pool": flights_pool(event), "bags": sum(r["bags"] for r in rows),
+            "carried": carried_already, "flights": rows, "day2": day2, "pool": flights_pool(event),
+            "places_warning": places_warning(event, rows, carried_already), "bags": sum(r["bags"] for r in rows),
             "bags_total": sum(r["bags_total"] for r in rows),
             "carried_total": sum(r["chips"] for r in carried_rows),
             "forfeited_total": sum(r["chips"] for r in forfeited_rows),

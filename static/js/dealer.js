@@ -781,30 +781,38 @@ import * as Clock from "./clock.js";
     }
     stacksPad.paint();
   }
-  function closeStacks() {
-    var inside = $("stacks").contains(document.activeElement) || document.activeElement === document.body;
-    $("stacks").hidden = true;
-    $("stacks-open").setAttribute("aria-expanded", "false");
-    stacksPad.sel = null;
-    if (inside) $("stacks-open").focus();
-  }
-  $("stacks-open").addEventListener("click", function () {
-    if (!$("stacks").hidden) { closeStacks(); return; }
-    api.press($("stacks-open"), function () { return api.get(countsUrl); }, null).then(function (answer) {
-      if (!answer || !answer.players) return;
-      stacks.typed = {};
-      stacksPad.sel = null;
-      $("stacks-say").hidden = true;
-      $("stacks").hidden = false;
-      $("stacks-open").setAttribute("aria-expanded", "true");
-      renderStacks(answer);
-      $("stacks").scrollIntoView({block: "start"});
-      var first = stacksPad.field(stacksPad.sel);
-      if (first) first.focus({preventScroll: true});
+  // A whole table typed on the number pad (the stacks counted, the bags): its button opens it with the API's read
+  // of the table (the typed values start afresh) and closes it again, as do Cancel and Escape; `closed` does the
+  // panel's own tidying. Returns the panel's close.
+  function padPanel(id, o) {
+    function close() {
+      var inside = $(id).contains(document.activeElement) || document.activeElement === document.body;
+      $(id).hidden = true;
+      $(id + "-open").setAttribute("aria-expanded", "false");
+      o.pad.sel = null;
+      if (o.closed) o.closed();
+      if (inside && !$(id + "-open").hidden) $(id + "-open").focus();
+    }
+    $(id + "-open").addEventListener("click", function () {
+      if (!$(id).hidden) { close(); return; }
+      api.press($(id + "-open"), function () { return api.get(o.url); }, null).then(function (answer) {
+        if (!answer || !answer.players) return;
+        o.state.typed = {};
+        o.pad.sel = null;
+        $(id + "-say").hidden = true;
+        $(id).hidden = false;
+        $(id + "-open").setAttribute("aria-expanded", "true");
+        o.render(answer);
+        $(id).scrollIntoView({block: "start"});
+        var first = o.pad.field(o.pad.sel);
+        if (first) first.focus({preventScroll: true});
+      });
     });
-  });
-  $("stacks-cancel").addEventListener("click", closeStacks);
-  $("stacks").addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); closeStacks(); } });
+    $(id + "-cancel").addEventListener("click", close);
+    $(id).addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); close(); } });
+    return close;
+  }
+  var closeStacks = padPanel("stacks", {pad: stacksPad, url: countsUrl, state: stacks, render: renderStacks});
   $("stacks-save").addEventListener("click", function () {
     var seats = {}, missing = null;
     stacks.players.forEach(function (p) {
@@ -936,31 +944,8 @@ import * as Clock from "./clock.js";
     bagsPad.paint(true);
     if (next) next.focus({preventScroll: true}); else $("bags-save").focus();
   });
-  function closeBags() {
-    var inside = $("bags").contains(document.activeElement) || document.activeElement === document.body;
-    $("bags").hidden = true;
-    $("bags-open").setAttribute("aria-expanded", "false");
-    bagsPad.sel = null;
-    view.tick();  // the button stays only while the day is over
-    if (inside && !$("bags-open").hidden) $("bags-open").focus();
-  }
-  $("bags-open").addEventListener("click", function () {
-    if (!$("bags").hidden) { closeBags(); return; }
-    api.press($("bags-open"), function () { return api.get(bagsUrl); }, null).then(function (answer) {
-      if (!answer || !answer.players) return;
-      bagging.typed = {};
-      bagsPad.sel = null;
-      $("bags-say").hidden = true;
-      $("bags").hidden = false;
-      $("bags-open").setAttribute("aria-expanded", "true");
-      renderBags(answer);
-      $("bags").scrollIntoView({block: "start"});
-      var first = bagsPad.field(bagsPad.sel);
-      if (first) first.focus({preventScroll: true});
-    });
-  });
-  $("bags-cancel").addEventListener("click", closeBags);
-  $("bags").addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); closeBags(); } });
+  var closeBags = padPanel("bags", {pad: bagsPad, url: bagsUrl, state: bagging, render: renderBags,
+                                    closed: function () { view.tick(); }});  // the button stays only while the day is over
   $("bags-save").addEventListener("click", function () {
     var rows = [], missing = null;
     bagging.players.forEach(function (p) {

@@ -1,9 +1,10 @@
 /* The event page (templates/flights/event.html), live: each flight not yet carried is heard on its floor socket; an
  * event that changes what the page shows (an entry, a bust, a bag, a day closed, a flight's end) refetches the event
- * from the JSON API (GET /api/events/<id>/) and updates the flights' figures, their "this flight ends" lines, Day 2
- * and the pool in place. A flight whose Day 1 closed or whose bags went on to Day 2 changes the page's forms and
- * lists: the page reloads then (unless a field is being typed in). The forms themselves are static/js/api-forms.js's
- * (data-api, data-says); their sentences static/js/form-words.js's. */
+ * from the JSON API (GET /api/events/<id>/) and updates the flights' figures, their "this flight ends" lines, the
+ * warning that Day 2 pays more places than the flights' share rules send players on, Day 2 and the pool in place. A
+ * flight whose Day 1 closed or whose bags went on to Day 2 changes the page's forms and lists: the page reloads then
+ * (unless a field is being typed in). The forms themselves are static/js/api-forms.js's (data-api, data-says); their
+ * sentences static/js/form-words.js's. */
 import * as Util from "./util.js";
 import * as api from "./api.js";
 import * as Live from "./live.js";
@@ -50,6 +51,11 @@ import * as Live from "./live.js";
     byId("pool-players", Live.number(state.pool.unique_players));
     byId("pool-collected", Util.money(state.pool.collected, state.pool.currency));
     byId("pool-prize", Util.money(state.pool.prize_pool, state.pool.currency));
+    var warning = document.getElementById("places-warning");  // Day 2 pays more places than the shares send on
+    if (warning) {
+      warning.hidden = !state.places_warning;
+      put(warning, state.places_warning ? state.places_warning.message : "");
+    }
     byId("fl-bags", Live.number(state.bags));
     byId("fl-bags-total", Live.number(state.bags_total));
     if (state.carried !== !!document.getElementById("carried-list")) reload = true;

@@ -5,8 +5,6 @@ lobby's chip leaders follow; a refusal of the server (a player busted meanwhile 
 tablet, and the table read again keeps the other counts typed."""
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.test import Client
 
@@ -16,24 +14,13 @@ from tables.models import ChipCount, Table
 from tables.selectors import live_seats
 from tests.browser import accessibility
 from tests.browser.conftest import login
+from tests.browser.sizes import PHONE, TABLET, by_device, fits, shot  # noqa: F401  (PHONE: test_bagging_tablet takes it from here)
 from tests.conftest import PASSWORD
 from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
 
-TABLET = {"width": 1180, "height": 820}
-PHONE = {"width": 390, "height": 844}
-SHOTS = "/tmp/chip_counts_{}.png" if os.environ.get("SCREEN_SHOTS") else ""  # to look at by eye
-
-# Every element of the stacks' panel inside the window: no horizontal overflow.
-OVERFLOW = """() => {
-  const w = document.documentElement.clientWidth, out = [];
-  document.querySelectorAll("#stacks, #stacks *").forEach((e) => {
-    const r = e.getBoundingClientRect();
-    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
-  });
-  return out;
-}"""
+SHOTS = "chip_counts"  # with SCREEN_SHOTS set: /tmp/chip_counts_<label>.png, to look at by eye
 
 
 def type_on_pad(page, count: int) -> None:
@@ -96,14 +83,10 @@ def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(liv
     assert tablet.locator("#stacks-rows .r-field.selected").count() == 0  # past the last seat: nothing selected
     shown = tablet.eval_on_selector_all("#stacks-rows .r-field b", "bs => bs.map(b => b.textContent.replace(/\\D/g, ''))")
     assert shown == [str(n) for n in stacks]
-    assert tablet.evaluate(OVERFLOW) == []
+    # Every element of the stacks' panel inside the window on the tablet and on a phone (shot: the tablet's whole page).
+    assert fits(tablet, "", prefix=SHOTS, selector="#stacks", whole_page=False, wait=200,
+                shots=by_device(whole=(TABLET,), tablet="tablet", phone="phone")) == []
     assert accessibility.problems(tablet) == []
-    SHOTS and tablet.screenshot(path=SHOTS.format("tablet"), full_page=True)
-    tablet.set_viewport_size(PHONE)
-    tablet.wait_for_timeout(200)
-    assert tablet.evaluate(OVERFLOW) == []
-    SHOTS and tablet.screenshot(path=SHOTS.format("phone"))
-    tablet.set_viewport_size(TABLET)
     assert ChipCount.objects.count() == 0  # nothing is sent before Save
 
     tablet.click("#stacks-save")
@@ -170,7 +153,7 @@ def test_a_refusal_of_the_server_is_said_and_the_table_read_again(live_asgi, bro
     assert tablet.get_attribute("#dealer-feedback", "role") == "alert"
     assert tablet.inner_text("#stacks-say") == message and tablet.is_visible("#stacks-say")
     assert tablet.is_visible("#stacks") and ChipCount.objects.count() == 0
-    SHOTS and tablet.screenshot(path=SHOTS.format("refused"), full_page=True)
+    shot(tablet, SHOTS, "refused", full_page=True)
     # The table read again: the busted player's row is gone, the others keep their counts.
     tablet.wait_for_function("() => document.querySelectorAll('#stacks-rows .r-row').length === 5")
     shown = tablet.eval_on_selector_all("#stacks-rows .r-field", "fs => fs.map(f => [f.dataset.seat, "

@@ -4,8 +4,6 @@ server's time and "He acted" ends it. With the house's 10 seconds the whole coun
 shown and pressed. A refusal of the server (the player busted meanwhile) is said on the tablet."""
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.test import Client
 
@@ -13,29 +11,22 @@ from tables import busts
 from tables.house_rules import set_house_rules
 from tables.models import ClockCall
 from tables.selectors import live_seats
-from tests.browser import accessibility
+from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
-from tests.browser.test_chip_counts import PHONE, TABLET
+from tests.browser.sizes import TABLET, by_device, shot
 from tests.conftest import PASSWORD
 from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
 
-SHOTS = "/tmp/clock_call_{}.png" if os.environ.get("SCREEN_SHOTS") else ""  # to look at by eye
-# What sticks out of the window on the right (the clock call's box, the bottom row's buttons).
-STICKING_OUT = "(w) => [...document.querySelectorAll('#call, #call *, .d-bottom, .d-bottom *')]" \
-               ".filter((e) => e.getBoundingClientRect().width && e.getBoundingClientRect().right > w + 0.5)" \
-               ".map((e) => e.id || e.className || e.tagName)"
+SHOTS = "clock_call"  # with SCREEN_SHOTS set: /tmp/clock_call_<label>.png, to look at by eye
 
 
-def fits(tablet, shot: str) -> None:
-    """No horizontal overflow on the tablet, nor on a phone (its screenshots when asked for), axe clean."""
-    for size, name in ((TABLET, shot), (PHONE, shot + "_phone")):
-        tablet.set_viewport_size(size)
-        tablet.wait_for_timeout(200)
-        assert tablet.evaluate(STICKING_OUT, tablet.evaluate("document.documentElement.clientWidth")) == []
-        SHOTS and tablet.screenshot(path=SHOTS.format(name))
-    tablet.set_viewport_size(TABLET)
+def fits(tablet, name: str) -> None:
+    """Nothing sticks out of the window on the right (the clock call's box, the bottom row's buttons) on the tablet,
+    nor on a phone (shot to <name> and <name>_phone when asked for), axe clean."""
+    assert sizes.fits(tablet, name, prefix=SHOTS, selector="#call, .d-bottom", whole_page=False, wait=200,
+                      shots=by_device(whole=(), tablet="")) == []
     assert accessibility.problems(tablet) == []
 
 
@@ -131,7 +122,7 @@ def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, d
     # The start and the last seconds at once: heard once, with who.
     tablet.wait_for_function("(m) => document.getElementById('call-announce').textContent.startsWith(m)",
                              arg=f"Clock on seat {last.seat} · {last.entry.player.display_name}: ")
-    SHOTS and tablet.screenshot(path=SHOTS.format("last"))
+    shot(tablet, SHOTS, "last")
     tablet.wait_for_function("() => document.getElementById('call-big').textContent === 'Hand dead'", timeout=20_000)
     tablet.wait_for_function("() => document.getElementById('call-announce').textContent === 'Hand dead'")
     assert tablet.is_hidden("#call-acted") and tablet.is_enabled("#call-dead")

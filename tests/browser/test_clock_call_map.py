@@ -6,7 +6,6 @@ map live; once time is up the badge says "Hand dead" and the dialog offers "Hand
 dialog is clean for axe and fits a tablet and a phone."""
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta
 
@@ -14,16 +13,16 @@ import pytest
 
 from tables import clock_calls
 from tables.models import ClockCall, Table
-from tests.browser import accessibility
-from tests.browser.test_chip_counts import PHONE, TABLET, seated
-from tests.browser.test_penalties import OVERFLOW
+from tests.browser import accessibility, sizes
+from tests.browser.sizes import PHONE, by_device, shot
+from tests.browser.test_chip_counts import seated
 from tests.browser.test_seating import staff_page
 from tests.tables.test_api import client_for
 from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture: two tables, six players at each)
 
 pytestmark = pytest.mark.browser
 
-SHOTS = "/tmp/clock_call_map_{}.png" if os.environ.get("SCREEN_SHOTS") else ""  # to look at by eye
+SHOTS = "clock_call_map"  # with SCREEN_SHOTS set: /tmp/clock_call_map_<label>.png, to look at by eye
 
 NOTICE = "(m) => document.getElementById('notice').textContent === m"
 BADGE = '.m-table[data-table="{}"] .m-clock'
@@ -38,14 +37,11 @@ def badge_text(page, number: int) -> str:
 
 
 def fits(page, name: str) -> None:
-    """The open dialog and the page: no overflow on the tablet, nor on the phone."""
-    assert page.evaluate(OVERFLOW, "dialog[open]") == []
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
-    assert page.evaluate(OVERFLOW, "dialog[open]") == []
-    assert page.evaluate(OVERFLOW, ".m-table") == []
-    SHOTS and page.screenshot(path=SHOTS.format(name + "_phone"))
-    page.set_viewport_size(TABLET)
+    """The open dialog and the page: no overflow on the tablet, nor on the phone (the map's tables too); the phone
+    shot to <name>_phone when asked for."""
+    def selector(size: dict) -> str:
+        return "dialog[open], .m-table" if size == PHONE else "dialog[open]"
+    assert sizes.fits(page, name, prefix=SHOTS, selector=selector, wait=200, shots=by_device(whole=(), tablet=None)) == []
 
 
 def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, floor, room):  # noqa: F811
@@ -78,7 +74,7 @@ def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, fl
                            timeout=3000)
     assert page.evaluate("window.floorMap.conn.sync.known")
     assert page.get_attribute(BADGE.format(1), "class") == "m-clock"  # not "up": time is left
-    SHOTS and page.screenshot(path=SHOTS.format("badge_tablet"))
+    shot(page, SHOTS, "badge_tablet")
 
     # A second call at the table is refused: the server's words are said.
     other = players[4]
@@ -98,7 +94,7 @@ def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, fl
     assert page.is_visible("#clock-acted") and page.is_hidden("#clock-dead") and page.is_visible("#clock-cancel")
     assert accessibility.problems(page) == []
     fits(page, "dialog")
-    SHOTS and page.screenshot(path=SHOTS.format("dialog_tablet"))
+    shot(page, SHOTS, "dialog_tablet")
     page.click("#clock-cancel")
     page.wait_for_function(NOTICE, arg=f"Table 1: the clock call on seat {one.seat} is cancelled (called in error).")
     page.wait_for_selector(BADGE.format(1), state="detached")
@@ -130,7 +126,7 @@ def test_a_call_made_elsewhere_shows_live_and_its_time_runs_out(live_asgi, brows
                            arg=BADGE.format(2))
     assert badge_text(page, 2) == f"Clock: seat {seat.seat} · Hand dead"
     assert "up" in page.get_attribute(BADGE.format(2), "class").split()
-    SHOTS and page.screenshot(path=SHOTS.format("dead_tablet"))
+    shot(page, SHOTS, "dead_tablet")
     page.click(BADGE.format(2))
     page.wait_for_selector("#clock-dialog[open]")
     assert page.inner_text("#clock-left") == "Time is up: the hand is dead."

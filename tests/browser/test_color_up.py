@@ -6,12 +6,15 @@ sheet prints alone."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pytest
 
 from tables import color_ups, draws
 from tables.models import ChipRace
+from tests.browser import sizes
 from tests.browser.conftest import login
+from tests.browser.sizes import PHONE, TABLET, by_device, shot
 from tests.conftest import PASSWORD
 from tests.tables.test_seating_services import open_tables, register
 from tournament import services
@@ -21,20 +24,18 @@ from tournament.stats import tournament_stats
 pytestmark = pytest.mark.browser
 
 TV = {"width": 1920, "height": 1080}
-TABLET = {"width": 1180, "height": 820}
-PHONE = {"width": 390, "height": 844}
-SHOTS = "/tmp/color_up_{}.png"
+SHOTS = "color_up"  # /tmp/color_up_<label>.png, shot on every run (not only with SCREEN_SHOTS), to look at by eye
 SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
-# Every element of the race panel inside the window: no horizontal overflow.
-OVERFLOW = """() => {
-  const w = document.documentElement.clientWidth, out = [];
-  document.querySelectorAll("#race, #race *").forEach((e) => {
-    const r = e.getBoundingClientRect();
-    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
-  });
-  return out;
-}"""
+# Every element of the race panel inside the window (the page's own width is not checked); the shots on every run.
+fits = partial(sizes.fits, prefix=SHOTS, selector="#race", whole_page=False, wait=200)
+
+
+def count_shots(name: str, size: dict) -> list[tuple[str, bool]]:
+    """The tablet's whole page; the phone's window, and its whole page too."""
+    if size == PHONE:
+        return [(f"{name}_phone", False), (f"{name}_phone_full", True)]
+    return [(f"{name}_tablet", True)]
 
 
 def chips_shown(page) -> int:
@@ -102,15 +103,7 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     tablet.click('#race-pad button[data-key="4"]')
     assert tablet.inner_text(f"{field} b") == "14"
     quarters[2] = 14
-    tablet.screenshot(path=SHOTS.format("count_tablet"), full_page=True)
-    assert tablet.evaluate(OVERFLOW) == []
-
-    tablet.set_viewport_size(PHONE)
-    tablet.wait_for_timeout(200)
-    assert tablet.evaluate(OVERFLOW) == []
-    tablet.screenshot(path=SHOTS.format("count_phone"))
-    tablet.screenshot(path=SHOTS.format("count_phone_full"), full_page=True)
-    tablet.set_viewport_size(TABLET)
+    assert fits(tablet, "count", shots=count_shots) == []
 
     tablet.click("#race-go")
     tablet.wait_for_selector("#race-sheet", state="visible")
@@ -133,7 +126,7 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     assert tablet.get_attribute("#race-difference", "data-difference") == str(race.difference)
     assert tablet.get_attribute("#race-draw-link", "href") == f"/s/{t.pk}/draws/{race.draw.number}/"
     assert tablet.is_hidden("#race-count") and tablet.is_hidden("#race-print")
-    tablet.screenshot(path=SHOTS.format("sheet_tablet"), full_page=True)
+    shot(tablet, SHOTS, "sheet_tablet", full_page=True)
 
     # Redo: back to the counts, as typed; one seat counted again, raced again.
     tablet.click("#race-redo")
@@ -177,19 +170,16 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     lobby.wait_for_function("(n) => document.querySelector('[data-stat=\"chips_in_play\"]').textContent"
                             ".replace(/\\D/g, '') === String(n)", arg=after, timeout=10_000)
     assert chips_shown(lobby) - before == int(tablet.get_attribute("#race-difference", "data-difference"))
-    tablet.screenshot(path=SHOTS.format("confirmed_tablet"), full_page=True)
+    shot(tablet, SHOTS, "confirmed_tablet", full_page=True)
 
     tablet.emulate_media(media="print")
     assert tablet.is_visible("#race-result") and tablet.is_visible("#race-stamp")
     for elsewhere in ("#race-banner", "#shuffle", "header.top", "#race-print", "#table-level", "#race-say"):
         assert not tablet.locator(elsewhere).first.is_visible(), elsewhere
-    tablet.screenshot(path=SHOTS.format("print"), full_page=True)
+    shot(tablet, SHOTS, "print", full_page=True)
     tablet.emulate_media(media="screen")
 
-    tablet.set_viewport_size(PHONE)
-    tablet.wait_for_timeout(200)
-    assert tablet.evaluate(OVERFLOW) == []
-    tablet.screenshot(path=SHOTS.format("sheet_phone"), full_page=True)
+    assert fits(tablet, "sheet", (PHONE,), shots=by_device()) == []
 
 
 def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi, browser, director, cashier, dealer,
@@ -249,13 +239,7 @@ def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi,
     tablet.click('#race-card-pad [data-suit="d"]')
     shown = tablet.eval_on_selector_all("#race-hands .r-slot", "bs => bs.map(b => b.dataset.card)")
     assert shown == dealt
-    assert tablet.evaluate(OVERFLOW) == []
-    tablet.screenshot(path=SHOTS.format("cards_tablet"), full_page=True)
-    tablet.set_viewport_size(PHONE)
-    tablet.wait_for_timeout(200)
-    assert tablet.evaluate(OVERFLOW) == []
-    tablet.screenshot(path=SHOTS.format("cards_phone"))
-    tablet.set_viewport_size(TABLET)
+    assert fits(tablet, "cards", shots=by_device(whole=(TABLET,))) == []
 
     tablet.click("#race-cards-go")
     tablet.wait_for_selector("#race-sheet", state="visible")

@@ -5,53 +5,30 @@ reason the day closes and its record shows; a bag slip link of the report answer
 The day page and the report are axe-clean, with no CSP or console error, and fit a tablet and a phone."""
 from __future__ import annotations
 
-import os
 import re
+from functools import partial
 
 import pytest
 
 from days.models import Day
-from tests.browser import accessibility
+from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
+from tests.browser.sizes import OVERFLOW, PHONE, TABLET  # noqa: F401  (OVERFLOW, PHONE: test_day2_seat takes them from here)
 from tests.days.test_bagging import even
 from tests.tables.test_api import client_for, url
 from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
 
-TABLET = {"width": 1180, "height": 820}
-PHONE = {"width": 390, "height": 844}
-SHOTS = "/tmp/day_page_{}.png" if os.environ.get("SCREEN_SHOTS") else ""  # to look at by eye
-
-# The page and every element of main inside the window: no horizontal overflow.
-OVERFLOW = """() => {
-  const w = document.documentElement.clientWidth, out = [];
-  if (document.documentElement.scrollWidth > w + 0.5) out.push("page " + document.documentElement.scrollWidth);
-  document.querySelectorAll("main, main *").forEach((e) => {
-    const r = e.getBoundingClientRect();
-    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
-  });
-  return out;
-}"""
+# Fits a tablet and a phone; with SCREEN_SHOTS set each is shot to /tmp/day_page_<name>_<width>.png.
+fits = partial(sizes.fits, prefix="day_page")
 
 
 def bag_through_the_api(floor, t, number: int) -> None:
     body = {"bags": [{"seat": seat, "chips": chips, "bag": bag} for seat, (chips, bag) in sorted(even(t, number).items())]}
     answer = client_for(floor).post(url(t, f"tables/{number}/bags/"), body, format="json")
     assert answer.status_code == 201, answer.content
-
-
-def fits(page, name: str) -> list[str]:
-    problems = []
-    for size in (TABLET, PHONE):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(150)
-        problems += [f"{size['width']}: {p}" for p in page.evaluate(OVERFLOW)]
-        if SHOTS:
-            page.screenshot(path=SHOTS.format(f"{name}_{size['width']}"), full_page=True)
-    page.set_viewport_size(TABLET)
-    return problems
 
 
 def test_the_director_follows_the_bags_live_closes_the_day_and_prints_a_slip(live_asgi, browser, director, floor, room):  # noqa: F811
@@ -84,11 +61,13 @@ def test_the_director_follows_the_bags_live_closes_the_day_and_prints_a_slip(liv
     assert "Day 1 cannot close: bags are missing at table 2" in said, said
     assert not Day.objects.filter(tournament=t, status=Day.Status.CLOSED).exists()
 
-    # With the reason: the day closes, the page reloads on day 2 with day 1's record.
+    # With the reason: the day closes, the page reloads with day 1's record; day 2 has not begun (no close yet).
     page.fill("#close-reason", "Table 2 bagged on paper: its tablet was down")
     page.click("#close-go")
     page.wait_for_function("() => (document.querySelector('[data-api-say].ok') || {}).textContent === 'Day 1 is closed.'")
-    assert page.inner_text("#day-title") == "Day 2"
+    assert page.inner_text("#day-title") == "Day 1" and page.inner_text("#dy-day") == "Day 1 · closed"
+    assert page.inner_text("#dy-not-begun") == "Day 2 has not begun: its bags are taken at its end."
+    assert page.locator("#close-form").count() == 0
     record = page.inner_text("#dy-record-1")
     assert "Table 2 bagged on paper" in record and director.username in record
     assert Day.objects.get(tournament=t, number=1).close_reason == "Table 2 bagged on paper: its tablet was down"

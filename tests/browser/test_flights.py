@@ -6,7 +6,8 @@ this flight ends at the end of this level." appear live on the flight's table ma
 shows the API's refusal of a qualified player. Axe-clean, no CSP or console error, fits a tablet and a phone."""
 from __future__ import annotations
 
-import os
+from datetime import date
+from functools import partial
 
 import pytest
 
@@ -16,40 +17,25 @@ from flights.models import Event, Flight
 from tables import draws
 from tables import setup as table_setup
 from tables.selectors import live_seats
-from tests.browser import accessibility
+from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
+from tests.browser.sizes import TABLET
 from tests.flights.test_flights import event_with, play_and_bag, players, register  # noqa: F401  (the fixture)
 from tests.tables.test_api import client_for, url
+from tournament import services as desk
 from tournament.models import Entry
 
 pytestmark = pytest.mark.browser
 
-TABLET = {"width": 1180, "height": 820}
-PHONE = {"width": 390, "height": 844}
-SHOTS = "/tmp/flights_{}.png" if os.environ.get("SCREEN_SHOTS") else ""  # to look at by eye
+# Fits a tablet and a phone; with SCREEN_SHOTS set each is shot to /tmp/flights_<name>_<width>.png.
+fits = partial(sizes.fits, prefix="flights")
 
-OVERFLOW = """() => {
-  const w = document.documentElement.clientWidth, out = [];
-  if (document.documentElement.scrollWidth > w + 0.5) out.push("page " + document.documentElement.scrollWidth);
-  document.querySelectorAll("main, main *").forEach((e) => {
-    const r = e.getBoundingClientRect();
-    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
-  });
-  return out;
+# How far below the first element each other one starts (px, rounded).
+TOPS = """(selectors) => {
+  const tops = selectors.map((s) => document.querySelector(s).getBoundingClientRect().top);
+  return tops.slice(1).map((top) => Math.round(top - tops[0]));
 }"""
-
-
-def fits(page, name: str) -> list[str]:
-    problems = []
-    for size in (TABLET, PHONE):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(150)
-        problems += [f"{size['width']}: {p}" for p in page.evaluate(OVERFLOW)]
-        if SHOTS:
-            page.screenshot(path=SHOTS.format(f"{name}_{size['width']}"), full_page=True)
-    page.set_viewport_size(TABLET)
-    return problems
 
 
 def said(page) -> str:
@@ -69,6 +55,9 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
     page.wait_for_selector("#event-create")
     assert accessibility.problems(page) == []
     assert fits(page, "events_empty") == []
+    # The name and the policy start on one line, though the policy's radios make its column the taller.
+    assert page.evaluate(TOPS, ["#event-create .fl-field:has(#event-name)", "#event-create fieldset"]) == [0]
+    assert page.evaluate(TOPS, ["label[for=event-name]", "#event-create legend"]) == [0]
 
     # A new event through the form: the JSON API, then its page.
     page.fill("#event-name", "Autumn Festival")
@@ -200,3 +189,31 @@ def test_the_desk_shows_the_first_stack_forward_refusal(live_asgi, browser, dire
     page.wait_for_function("(answer) => (document.querySelector('.api-say') || {}).textContent === answer", arg=detail)
     assert not Entry.objects.filter(tournament=b).exists()
     assert accessibility.problems(page) == []
+
+
+def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends_on(live_asgi, browser, director, cashier,
+                                                                                     template):
+    base = live_asgi
+    event, (a,) = event_with(director, template, flights=1)
+    register(cashier, a, [desk.create_player(actor=cashier, first_name=f"B{i}", last_name="Share",
+                                             date_of_birth=date(1990, 1, 1)) for i in range(20)])  # Day 2 pays 3
+    page = browser.new_context(viewport=TABLET).new_page()
+    errors = watch_errors(page)
+    login(page, base, director.username)
+    page.goto(f"{base}/events/{event.pk}/")
+    page.wait_for_selector("#live.live")
+    assert not page.is_visible("#places-warning")
+    assert page.evaluate(TOPS, ["#flight-tournament", "#flight-label"]) == [0]  # the label's help below, not above
+    page.fill(f"#fl-share-{a.pk}", "5")  # 1 player of 20 goes on
+    page.click(f"#fl-end-go-{a.pk}")
+    page.wait_for_selector("#places-warning:not([hidden])")
+    assert page.inner_text("#places-warning") == (
+        "Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent on: 1; "
+        "places unpaid unless more players reach Day 2: 2–3. Raise a flight's share, or pay fewer places.")
+    assert accessibility.problems(page) == []
+    assert fits(page, "event_places_warning") == []
+    page.fill(f"#fl-share-{a.pk}", "15")  # 3 go on: every place can be paid
+    page.click(f"#fl-end-go-{a.pk}")
+    page.wait_for_selector("#places-warning[hidden]", state="attached")
+    assert Flight.objects.get(tournament=a).end_share_percent == 15
+    assert csp_problems(page, errors) == []

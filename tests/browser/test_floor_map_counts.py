@@ -5,34 +5,27 @@ refusal of the server (a player busted meanwhile, through the service) is said, 
 counts typed for the others. The dialogs are clean for axe and fit a tablet and a phone."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from tables import busts
 from tables.models import ChipCount
-from tests.browser import accessibility
-from tests.browser.test_chip_counts import PHONE, TABLET, api_counts, seated
-from tests.browser.test_penalties import OVERFLOW
+from tests.browser import accessibility, sizes
+from tests.browser.sizes import by_device, shot
+from tests.browser.test_chip_counts import api_counts, seated
 from tests.browser.test_seating import staff_page
 from tests.tables.test_api import client_for
 from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture: two tables, six players at each)
 
 pytestmark = pytest.mark.browser
 
-SHOTS = "/tmp/floor_map_counts_{}.png" if os.environ.get("SCREEN_SHOTS") else ""  # to look at by eye
+SHOTS = "floor_map_counts"  # with SCREEN_SHOTS set: /tmp/floor_map_counts_<label>.png, to look at by eye
 
 NOTICE = "(m) => document.getElementById('notice').textContent === m"
 
 
 def fits(page, name: str) -> None:
-    """The open dialog and the page: no overflow on the tablet, nor on the phone."""
-    assert page.evaluate(OVERFLOW, "dialog[open]") == []
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
-    assert page.evaluate(OVERFLOW, "dialog[open]") == []
-    SHOTS and page.screenshot(path=SHOTS.format(name + "_phone"))
-    page.set_viewport_size(TABLET)
+    """The open dialog and the page: no overflow on the tablet, nor on the phone (shot to <name>_phone when asked for)."""
+    assert sizes.fits(page, name, prefix=SHOTS, selector="dialog[open]", wait=200, shots=by_device(whole=(), tablet=None)) == []
 
 
 def open_counts(page, number: int) -> None:
@@ -67,7 +60,7 @@ def test_the_floor_counts_a_table_and_a_player_on_the_map(live_asgi, browser, fl
     assert page.evaluate("document.activeElement.id") == f"count-seat-{players[-1].seat}"
     assert ChipCount.objects.count() == 0
     fits(page, "table")
-    SHOTS and page.screenshot(path=SHOTS.format("table_tablet"))
+    shot(page, SHOTS, "table_tablet")
     page.keyboard.type(str(stacks[-1]))
     page.keyboard.press("Enter")  # Enter in a field saves the table, as the Save button does
     page.wait_for_selector("#counts-dialog", state="hidden")
@@ -98,7 +91,7 @@ def test_the_floor_counts_a_table_and_a_player_on_the_map(live_asgi, browser, fl
     assert page.inner_text('label[for="count-chips"]').strip()
     assert accessibility.problems(page) == []
     fits(page, "player")
-    SHOTS and page.screenshot(path=SHOTS.format("player_tablet"))
+    shot(page, SHOTS, "player_tablet")
     page.fill("#count-chips", "52500")
     page.click("#count-go")
     page.wait_for_function(NOTICE, arg=f"Entry #{one.entry.number}: 52,500 chips counted.")
@@ -134,7 +127,7 @@ def test_a_refusal_of_the_server_is_said_on_the_map(live_asgi, browser, floor, r
     shown = page.eval_on_selector_all("#counts-rows input", "is => is.map(i => [Number(i.dataset.seat), Number(i.value)])")
     expected = [[s.seat, chips] for s, chips in zip(players, stacks, strict=True) if s.pk != gone.pk]
     assert shown == expected
-    SHOTS and page.screenshot(path=SHOTS.format("refused"))
+    shot(page, SHOTS, "refused")
     page.click("#counts-save")
     page.wait_for_selector("#counts-dialog", state="hidden")
     page.wait_for_function(NOTICE, arg=f"Counted: 5 players, total {sum(c for _s, c in expected):,}")

@@ -4,31 +4,26 @@ shuffle lowers the count there and on the floor's page, which follows live. The 
 tablet and a phone, and the page fits a tablet."""
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from tables import draws
 from tables.models import Penalty, Seat
+from tests.browser import sizes
 from tests.browser.conftest import login
+from tests.browser.sizes import OVERFLOW, PHONE, TABLET, by_device  # noqa: F401  (OVERFLOW: test_bagging_tablet takes it from here)
 from tests.conftest import PASSWORD
 from tests.tables.test_penalty_names import register_named
 from tests.tables.test_seating_services import open_tables, register
 
 pytestmark = pytest.mark.browser
 
-TABLET = {"width": 1180, "height": 820}
-PHONE = {"width": 390, "height": 844}
-SHOTS = "/tmp/penalties_{}.png"
+SHOTS = "penalties"  # /tmp/penalties_<label>.png, shot on every run (not only with SCREEN_SHOTS), to look at by eye
 
-# Every element of `selector` (and the page itself) inside the window: no horizontal overflow.
-OVERFLOW = """(selector) => {
-  const w = document.documentElement.clientWidth, out = [];
-  if (document.documentElement.scrollWidth > w + 0.5) out.push("page " + document.documentElement.scrollWidth);
-  document.querySelectorAll(selector + ", " + selector + " *").forEach((e) => {
-    const r = e.getBoundingClientRect();
-    if (r.width && r.right > w + 0.5) out.push((e.id || e.className || e.tagName) + " " + Math.round(r.right));
-  });
-  return out;
-}"""
+# The page and every element of main (or of another selector) inside the window; <name>_tablet and <name>_phone shot
+# whole, on every run.
+fits = partial(sizes.fits, prefix=SHOTS, wait=200, shots=by_device())
 
 
 def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi, browser, director, cashier, floor,
@@ -73,8 +68,7 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     assert name in row.inner_text() and f"Seat {seat.seat}" in row.inner_text()
     penalty = Penalty.objects.get(tournament=t)
     assert (penalty.kind, penalty.rounds, penalty.hands) == ("rounds", 1, players)
-    desk.screenshot(path=SHOTS.format("page_tablet"), full_page=True)
-    assert desk.evaluate(OVERFLOW, "main") == []
+    assert fits(desk, "page", (TABLET,)) == []
 
     # The tablet, open all along, shows it without a reload.
     tablet.wait_for_selector("#penalties", state="visible")
@@ -85,8 +79,7 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     assert f"{players} of {players} hands left" in text and "Deal in, take the blinds." in text, text
     big = tablet.locator(f'#penalties-list li[data-seat="{seat.seat}"] .p-seat').bounding_box()
     assert big["height"] >= 30, big  # the seat is big
-    tablet.screenshot(path=SHOTS.format("dealer_tablet"), full_page=True)
-    assert tablet.evaluate(OVERFLOW, "#penalties") == []
+    assert fits(tablet, "dealer", (TABLET,), selector="#penalties") == []
 
     # A new hand: one hand served.
     tablet.click("#shuffle")
@@ -98,10 +91,7 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.wait_for_function("(n) => { const p = document.querySelector('li.pn-row[data-status=\"serving\"] .pn-left'); "
                            "return p && p.dataset.left === String(n); }", arg=players - 1)
 
-    tablet.set_viewport_size(PHONE)
-    tablet.wait_for_timeout(200)
-    assert tablet.evaluate(OVERFLOW, "#penalties") == []
-    tablet.screenshot(path=SHOTS.format("dealer_phone"), full_page=True)
+    assert fits(tablet, "dealer", (PHONE,), selector="#penalties") == []  # the tablet stays a phone
 
     # The floor cancels it: the tablet's panel goes.
     desk.click('li.pn-row[data-status="serving"] .pn-cancel summary')
@@ -138,8 +128,7 @@ def test_the_floor_finds_the_player_by_name_and_chooses_among_namesakes(live_asg
     assert f"table {where.table.number}, seat {where.seat}" in label.inner_text() and "Petr Beneš" in label.inner_text()
     assert label.bounding_box()["height"] >= 48
     assert desk.input_value("#id_reason") == "Exposed a card" and desk.is_checked("#id_kind_1")
-    desk.screenshot(path=SHOTS.format("candidates_tablet"), full_page=True)
-    assert desk.evaluate(OVERFLOW, "main") == []
+    assert fits(desk, "candidates", (TABLET,)) == []
     label.click()
     desk.click("#give-go")
     desk.wait_for_selector("[data-api-say].ok")

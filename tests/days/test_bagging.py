@@ -188,13 +188,17 @@ def test_the_day_closes_when_the_bags_add_up_and_the_next_day_begins(t, floor, d
     assert event.payload == {"day": 1, "next_day": 2, "bags": 12, "total": 12 * STACK, "chips_in_play": 12 * STACK,
                              "difference": 0, "reason": "", "missing": []}
     state = selectors.day_state(t)
-    assert (state["day"], state["bagged"], state["bags"], len(state["missing"])) == (2, 0, 0, 12)
+    # Day 2 has not begun: nothing is missing yet and it does not close (its bags come at its end).
+    assert (state["day"], state["begun"], state["bagged"], state["bags"], state["missing"]) == (2, False, 0, 0, [])
+    assert (state["can_close"], state["needs_reason"], state["elsewhere"]) == (False, False, None)
     assert state["days"][0]["day"] == 1 and state["days"][0]["closed_by"] == director.username
     # Day 2's bags are taken at its end: none before its play begins (the clock runs again).
     player, other = at_table(t, 1)[:2]
     mine = Bag.objects.get(entry=player, day=1).bag_number
     assert refused(services.record_bag, player, actor=floor, chips=STACK, bag=mine).code == "day_not_started"
     clock_services.start_clock(t, actor=director)
+    state = selectors.day_state(t)
+    assert (state["begun"], len(state["missing"]), state["can_close"]) == (True, 12, False)  # the clock runs
     # Day 2's bags are new bags: a player keeps his own number, another player's stays taken.
     assert services.record_bag(player, actor=floor, chips=STACK, bag=mine).day == 2
     assert refused(services.record_bag, other, actor=floor, chips=STACK, bag=mine).code == "bag_taken"

@@ -223,6 +223,39 @@ def test_the_day_page_offers_the_redraw_to_the_director(t, floor, director):
     assert 'id="redraw-form"' not in html and f"Day 2 is seated by draw {draw.number}." in html
 
 
+def test_the_day_page_between_the_close_and_the_next_days_play(t, floor, director):
+    bag_and_close(t, floor, director)
+    page = Client()
+    page.force_login(director)
+    html = page.get(f"/t/{t.pk}/day/").content.decode()
+    # Day 1 closed, Day 2 not begun: nothing is "missing" and nothing closes yet; the bags shown are Day 1's.
+    assert 'id="day-title">Day 1<' in html and "Day 1 · closed" in html and 'id="dy-not-begun"' in html
+    assert "Day 2 has not begun: its bags are taken at its end." in html
+    assert 'id="close-form"' not in html and "bags missing" not in html and "The bags are taken at the end of the day." in html
+    assert f"/t/{t.pk}/day/report/?day=1" in html and 'id="redraw-form"' in html
+    clock_services.start_clock(t, actor=director)  # Day 2's play begins: its page is Day 2's
+    html = page.get(f"/t/{t.pk}/day/").content.decode()
+    assert 'id="day-title">Day 2<' in html and 'id="close-form"' in html and 'id="dy-not-begun"' not in html
+
+
+def test_a_flight_has_no_next_day_of_its_own(director, cashier, floor, template, players):  # noqa: F811
+    event, (a, _b) = event_with(director, template)
+    play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
+    seats = list(live_seats(a).values_list("pk", flat=True))
+    error = refused(redraw.redraw_day, a, actor=director)
+    assert (error.code, error.status) == ("flight", 409)
+    assert "Flight 1A goes on to Day 2 of Festival Main Event" in error.message
+    assert list(live_seats(a).values_list("pk", flat=True)) == seats and not Draw.objects.filter(
+        tournament=a, kind=Draw.Kind.REDRAW).exists()
+    assert seating_reads.redraw_state(a)["reason"] == "elsewhere"
+    page = Client()
+    page.force_login(director)
+    html = page.get(f"/t/{a.pk}/day/").content.decode()
+    assert "Flight 1A is over: its bags go on to Day 2 of Festival Main Event" in html
+    assert f'href="/events/{event.pk}/"' in html and 'id="day-title">Day 1<' in html
+    assert 'id="redraw-form"' not in html and 'id="close-form"' not in html and "Redraw Day 2" not in html
+
+
 def test_an_events_day2_keeps_the_flights_special_needs_and_shows_the_bags(director, cashier, floor, template,
                                                                              players):  # noqa: F811
     event, (a, b) = event_with(director, template)

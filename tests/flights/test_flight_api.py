@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from rest_framework.test import APIClient
 
 from flights.models import Event, Flight
-from tests.flights.test_flights import STACK, event_with, new_tournament, play_and_bag
+from tests.flights.test_flights import STACK, event_with, new_tournament, play_and_bag, two_flights_of_ten
 from tests.tables.test_api import client_for
 from tournament import services as desk
 from tournament.models import AuditEvent
@@ -95,3 +96,20 @@ def test_the_carry_through_the_api_acts_once(director, cashier, floor, template)
     assert [(r["flight"], r["name"]) for r in forfeited] == [("1A", people[1].display_name)]
     state = client_for(floor).get(f"{E}{event.pk}/").json()
     assert state["carried"] and len(state["carried_bags"]) == 4 and state["day2"]["players_left"] == 4
+
+
+def test_a_flights_share_answers_with_the_places_warning_and_a_share_raised_enough_clears_it(director, cashier, template):
+    event, fa, fb = two_flights_of_ten(director, cashier, template)
+    for flight in (fa, fb):  # 5 % of 10 entries: 1 player each goes on, while Day 2 pays 3 places
+        answer = client_for(director).post(f"{E}{event.pk}/flights/{flight.tournament_id}/end/", {"share_percent": 5},
+                                           format="json")
+        assert answer.status_code == 200, answer.content
+    warning = answer.json()["places_warning"]
+    assert (warning["places_paid"], warning["players_sent_on"]) == (3, 2)
+    assert "Places paid: 3; players sent on: 2; places unpaid unless more players reach Day 2: 3." in warning["message"]
+    assert client_for(director).get(f"{E}{event.pk}/").json()["places_warning"] == warning
+    raised = client_for(director).post(f"{E}{event.pk}/flights/{fb.tournament_id}/end/", {"share_percent": 20},
+                                       format="json")
+    assert raised.status_code == 200 and raised.json()["places_warning"] is None
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    assert schema["components"]["schemas"]["FlightEvent"]["properties"]["places_warning"]["nullable"] is True

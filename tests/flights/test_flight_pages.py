@@ -5,6 +5,7 @@ the flight's table map and overview and its JSON; a flight's payouts page says i
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from django.test import Client
@@ -14,6 +15,7 @@ from flights.models import Flight
 from tables import busts, draws
 from tables import setup as table_setup
 from tests.flights.test_flights import event_with, play_and_bag, players, register  # noqa: F401  (the fixture)
+from tournament import services as desk
 
 
 def page_as(user, path: str):
@@ -128,3 +130,32 @@ def test_a_flights_payouts_page_says_its_prizes_are_paid_from_day2(director, cas
     html = page_as(cashier, f"/t/{a.pk}/payouts/").content.decode()
     said = text(html.split('id="payout-reason"')[1].split("</p>")[0])
     assert "Flight 1A of Festival Main Event pays no places: the prizes are paid from Day 2." in said
+    assert f'href="/t/{event.day2_id}/payouts/"' in html.split('id="payout-reason"')[1].split("</p>")[0]
+    # Nothing to set or deal in a flight (the server refuses it): no structure, no prizes by hand, no deal panel.
+    directors = page_as(director, f"/t/{a.pk}/payouts/").content.decode()
+    assert 'id="deal"' not in directors and "payouts/plan/" not in directors and "payouts/structure/" not in directors
+    assert "Nobody to pay yet: no entries." not in directors
+    day2 = page_as(director, f"/t/{event.day2_id}/payouts/").content.decode()
+    assert "payouts/plan/" in day2 and "payouts/structure/" in day2  # Day 2 pays the places
+
+
+@pytest.mark.django_db
+def test_the_event_page_warns_when_day2_pays_more_places_than_the_share_sends_on(director, cashier, floor, template):
+    event, (a,) = event_with(director, template, flights=1)
+    people = [desk.create_player(actor=cashier, first_name=f"V{i}", last_name="Page", date_of_birth=date(1990, 1, 1))
+              for i in range(20)]
+    register(cashier, a, people)  # 20 entries: Day 2 pays 3 places
+    flight = Flight.objects.get(tournament=a)
+    quiet = page_as(director, f"/events/{event.pk}/").content.decode()
+    assert re.search(r'<p [^>]*id="places-warning"[^>]*\shidden', quiet)  # no share rule: nothing to warn of
+    services.set_flight_end(flight, actor=director, share_percent=5)  # 1 player goes on
+    message = ("Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent "
+               "on: 1; places unpaid unless more players reach Day 2: 2–3. Raise a flight's share, or pay fewer places.")
+    for user in (director, floor):
+        html = page_as(user, f"/events/{event.pk}/").content.decode()
+        notice = re.search(r'<p ([^>]*id="places-warning"[^>]*)>(.*?)</p>', html, re.S)
+        assert " hidden" not in notice.group(1) and 'role="status"' in notice.group(1)
+        assert text(notice.group(2)) == message.replace("'", "&#x27;")
+    services.set_flight_end(Flight.objects.get(pk=flight.pk), actor=director, share_percent=15)  # 3 go on: paid
+    raised = page_as(director, f"/events/{event.pk}/").content.decode()
+    assert re.search(r'<p [^>]*id="places-warning"[^>]*\shidden', raised) and "Places paid:" not in raised

@@ -60,3 +60,50 @@ def test_the_threshold_is_rounded_down_and_at_least_one(entries, percent, thresh
 @pytest.mark.parametrize("value, ok", [(1, True), (99, True), (0, False), (100, False), (True, False), ("5", False)])
 def test_a_share_is_a_whole_percentage_from_1_to_99(value, ok):
     assert fr.valid_percent(value) is ok
+
+
+fields = st.lists(st.tuples(st.integers(0, 5000), st.integers(1, 99)), min_size=1, max_size=8)
+
+
+@given(fields)
+def test_the_share_rules_send_on_the_sum_of_the_thresholds_at_least_one_a_flight_never_more_than_entered(flights):
+    sent = fr.players_sent_on(flights)
+    assert sent == sum(fr.share_threshold(entries, percent) for entries, percent in flights)
+    assert sent >= len(flights)  # a share that rounds to nobody still sends its last player
+    assert sent <= sum(max(1, entries) for entries, _percent in flights)
+
+
+@given(fields, st.data())
+def test_a_flight_without_a_share_rule_makes_the_players_sent_on_unknown_and_nothing_is_warned(flights, data):
+    i = data.draw(st.integers(0, len(flights) - 1))
+    unknown = [*flights[:i], (flights[i][0], data.draw(st.sampled_from([None, 0]))), *flights[i + 1:]]
+    assert fr.players_sent_on(unknown) is None
+    assert not fr.pays_beyond_sent_on(data.draw(st.integers(0, 10**6)), fr.players_sent_on(unknown))
+    assert fr.players_sent_on([]) is None
+
+
+@given(fields, st.integers(0, 20_000))
+def test_the_warning_is_exactly_places_paid_beyond_the_players_sent_on(flights, places):
+    sent = fr.players_sent_on(flights)
+    assert fr.pays_beyond_sent_on(places, sent) is (places > sent)
+    assert not fr.pays_beyond_sent_on(None, sent)
+
+
+@given(fields, st.data())
+def test_raising_a_share_never_raises_the_warning_and_enough_share_clears_it(flights, data):
+    i = data.draw(st.integers(0, len(flights) - 1))
+    entries, percent = flights[i]
+    raised = [*flights[:i], (entries, data.draw(st.integers(percent, 99))), *flights[i + 1:]]
+    assert fr.players_sent_on(raised) >= fr.players_sent_on(flights)
+    places = data.draw(st.integers(0, fr.players_sent_on([(e, 99) for e, _p in flights])))
+    if not fr.pays_beyond_sent_on(places, fr.players_sent_on(flights)):
+        assert not fr.pays_beyond_sent_on(places, fr.players_sent_on(raised))
+    assert not fr.pays_beyond_sent_on(places, fr.players_sent_on([(e, 99) for e, _p in flights]))
+
+
+def test_three_flights_of_100_ending_at_5_percent_send_15_so_30_places_paid_leave_15_unpaid():
+    flights = [(100, 5)] * 3
+    assert fr.players_sent_on(flights) == 15
+    assert fr.pays_beyond_sent_on(30, 15) and fr.pays_beyond_sent_on(16, 15) and not fr.pays_beyond_sent_on(15, 15)
+    assert fr.players_sent_on([(100, 10)] * 3) == 30 and not fr.pays_beyond_sent_on(30, 30)
+    assert fr.players_sent_on([(100, 5), (100, 5), (100, None)]) is None

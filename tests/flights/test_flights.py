@@ -323,3 +323,33 @@ def test_clearing_the_level_rule_keeps_the_stop_the_share_rule_set(director, cas
     assert ClockState.objects.get(tournament=a).stop_after_level == 1  # the share (2 of 4) reached at level 1
     services.set_flight_end(Flight.objects.get(pk=flight.pk), actor=director, after_level=None, share_percent=50)
     assert ClockState.objects.get(tournament=a).stop_after_level == 1  # cleared the level rule, not the share's stop
+
+
+def two_flights_of_ten(director, cashier, template):
+    """Two flights of 10 entries into one Day 2: 20 entries in the pool, which Day 2's structure pays 3 places."""
+    event, (a, b) = event_with(director, template)
+    people = [desk.create_player(actor=cashier, first_name=f"W{i}", last_name="Share", date_of_birth=date(1990, 1, 1))
+              for i in range(20)]
+    register(cashier, a, people[:10])
+    register(cashier, b, people[10:])
+    assert payout_selectors.payout_state(event.day2)["places_paid"] == 3
+    return event, Flight.objects.get(tournament=a), Flight.objects.get(tournament=b)
+
+
+def test_day2_paying_more_places_than_the_share_rules_send_on_is_warned_until_a_share_is_raised(director, cashier,
+                                                                                                 template):
+    event, fa, fb = two_flights_of_ten(director, cashier, template)
+    assert selectors.event_state(event)["places_warning"] is None  # no share rule: what the flights send is unknown
+    services.set_flight_end(fa, actor=director, share_percent=5)
+    services.set_flight_end(fb, actor=director, after_level=3)
+    assert selectors.event_state(event)["places_warning"] is None  # 1B ends by its level: still unknown
+    services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=5)
+    warning = selectors.event_state(event)["places_warning"]  # 1 + 1 players sent on, 3 places paid
+    assert (warning["places_paid"], warning["players_sent_on"]) == (3, 2)
+    assert warning["message"] == (
+        "Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent on: 2; "
+        "places unpaid unless more players reach Day 2: 3. Raise a flight's share, or pay fewer places.")
+    services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=19)
+    assert selectors.event_state(event)["places_warning"]["players_sent_on"] == 2  # 19 % of 10 is still 1
+    services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=20)
+    assert selectors.event_state(event)["places_warning"] is None  # 1 + 2 sent on: every place can be paid

@@ -164,6 +164,18 @@ NAMES = {12: "Jana Nováková", 7: "Martin Horváth"}
                        "reason": "Language"}, "Table 3 seat 2: Martin Horváth (#7) gets a warning (penalty 1): Language"),
     ("penalty.cancelled", {"penalty": 2, "entry": 12, "table": 4, "reason": "Wrong seat"},
      "Penalty 2 of Jana Nováková (#12) cancelled: Wrong seat"),
+    ("day.closed", {"day": 1, "bags": 12, "total": 240_000, "difference": -500, "missing": [4, 7],
+                    "reason": "Recounted on Day 2"},
+     "Day 1 closed: 12 bags, 240000 chips, difference -500 (no bag: #4, #7): Recounted on Day 2"),
+    ("bags.recorded", {"table": 3, "entry": 12, "name": "Jana Nováková", "bag": "A-17", "total": 52_000},
+     "Table 3: Jana Nováková (#12) bagged, 52000 chips in bag A-17"),
+    ("bags.recorded", {"table": 3, "total": 300_000, "bags": {}}, "Table 3: bags recorded, 300000 chips in all"),
+    ("flight.ending", {"flight": "1A", "players_left": 150, "entries": 1000, "percent": 15, "level": 9},
+     "Flight 1A: 150 players left of 1000 (15%): it ends at the end of level 9"),
+    ("flights.carried", {"carried": 1400, "chips": 42_000_000, "forfeited": 60, "forfeited_chips": 1_500_000},
+     "Bags carried into Day 2: 1400 players with 42000000 chips; 60 bags forfeited (1500000 chips)"),
+    ("table.buttons", {"draw": 4, "tables": [1, 2, 5], "buttons": {"1": 3, "2": 9, "5": 1}},
+     "Buttons drawn at 3 tables (1, 2, 5) by the card draw (draw 4)"),
 ])
 def test_a_line_reads_in_words(type_, payload, words):
     with translation.override("en-gb"):

@@ -55,7 +55,9 @@ def url_patterns(patterns=None, prefix: str = ""):
 
 
 def tournament_route(route: str) -> bool:
-    return "<id:tournament_id>" in route or ("<id:pk>" in route and "structures/" not in route)
+    """A route about one tournament, or about an event (its flights and Day 2: web/api.tournament_of)."""
+    return ("<id:tournament_id>" in route or "<id:event_id>" in route
+            or ("<id:pk>" in route and "structures/" not in route))
 
 
 def expected(visitor: str, who: tuple[str, ...], *, api: bool, route: str = "") -> bool:

@@ -48,6 +48,10 @@ EventStateSerializer = inline_serializer("FlightEvent", {
         "null until set; tournament, name, entries (its own: carried and late), players_left, registration_open.")),
     "pool": serializers.JSONField(help_text=(
         "One prize pool over every flight and Day 2: entries, unique_players, collected, fees, prize_pool, currency.")),
+    "places_warning": serializers.JSONField(allow_null=True, help_text=(
+        "null, or places_paid, players_sent_on and message: Day 2's payout structure pays more places than the "
+        "players the flights' share rules send on (the sum of their thresholds; counted only when every flight has a "
+        "share rule, and until the bags went on). Places are paid from Day 2 only.")),
     "bags": serializers.IntegerField(help_text="Current Day 1 bags of players still in, in every flight."),
     "bags_total": serializers.IntegerField(), "carried_total": serializers.IntegerField(),
     "forfeited_total": serializers.IntegerField(help_text="The forfeited bags' chips: not in Day 2."),
