@@ -120,6 +120,11 @@ WEB_CONCURRENCY = max(1, int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count()
 # worker's pool busy waits up to DB_POOL_TIMEOUT seconds, then gets 503 with Retry-After (web/server.py).
 DB_CONNECTIONS = int(os.environ.get("DB_CONNECTIONS", "40"))
 DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
+# The database lost (restarted, failed over): the pool's tries to open a connection back off (1, 2, 4... s)
+# for at most DB_POOL_RECONNECT seconds, then the next request that needs one tries at once. Left at
+# psycopg_pool's 300 s, the backoff would keep the room without writes up to as long again after the
+# database is back (tests/resilience/test_database_lost.py).
+DB_POOL_RECONNECT = float(os.environ.get("DB_POOL_RECONNECT", "5"))
 # Public HTTP requests in progress per worker before one more is answered 503 with Retry-After at once
 # (the staff's requests count apart, against the same number).
 WEB_MAX_PENDING = int(os.environ.get("WEB_MAX_PENDING", "400"))
@@ -133,7 +138,11 @@ if DATABASE_URL:
     if env_bool("DB_POOL", True):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {  # beside the URL's own options (sslmode...)
             "min_size": 1, "max_size": max(2, DB_CONNECTIONS // WEB_CONCURRENCY), "timeout": DB_POOL_TIMEOUT,
+            "reconnect_timeout": DB_POOL_RECONNECT,
         }
+        # The pool checks a connection before handing it out (an empty query): the ones it kept while the
+        # database restarted are dropped, never given to a request that would fail on them.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "0"))
 else:

@@ -7,6 +7,8 @@ does not exist here; the HTTP layer is what these tests are about), Redis is the
 or none, and the server listens on 127.0.0.1 and a free port instead of 0.0.0.0:8000. The file starts as
 a copy of one this test process migrated before, when there is one (migrated_copy): the compose migrate
 step then finds nothing to apply, instead of applying every migration again (some 4 s a server).
+A test may name a database_url (a PostgreSQL database it made) and a redis_url instead: several servers
+given the same ones share them, as web hosts behind one proxy do (tests/resilience/test_two_hosts.py).
 """
 from __future__ import annotations
 
@@ -77,13 +79,20 @@ def localise(words: list[str], port: int) -> list[str]:
     return ["127.0.0.1" if word == "0.0.0.0" else word for word in out]  # noqa: S104
 
 
-def process_environment(web_env: dict[str, str], sqlite_path: Path, port: int) -> dict[str, str]:
+def process_environment(web_env: dict[str, str], sqlite_path: Path, port: int, database_url: str = "",
+                        redis_url: str | None = None) -> dict[str, str]:
+    """The server's environment: `database_url` if given, else the SQLite file; `redis_url` if given
+    ("" for none), else the test run's own REDIS_URL."""
     env = {key: value for key, value in os.environ.items() if key not in ("DEBUG", "DATABASE_URL", "REDIS_URL")}
     env.update(web_env)
-    env.pop("DATABASE_URL")  # compose's PostgreSQL host is not here: a fresh SQLite file instead
-    env["SQLITE_PATH"] = str(sqlite_path)
-    if os.environ.get("REDIS_URL"):
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
+    env.pop("DATABASE_URL")  # compose's PostgreSQL host is not here: the test's database, or a fresh SQLite file
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    else:
+        env["SQLITE_PATH"] = str(sqlite_path)
+    redis_url = os.environ.get("REDIS_URL", "") if redis_url is None else redis_url
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     else:
         env.pop("REDIS_URL")
     env.update({"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1"})
@@ -122,13 +131,15 @@ def run_step(step: list[str], env: dict[str, str]) -> None:
 
 
 @contextlib.contextmanager
-def web_server(tmp_path: Path, dotenv: dict[str, str] | None = None, prepare: str = "") -> Iterator[tuple[int, dict]]:
+def web_server(tmp_path: Path, dotenv: dict[str, str] | None = None, prepare: str = "", database_url: str = "",
+               redis_url: str | None = None) -> Iterator[tuple[int, dict]]:
     """Run the compose web command (each step before the server, then `prepare` as Python in
-    `manage.py shell`, then the server) and yield (port, environment) once it accepts connections."""
+    `manage.py shell`, then the server) and yield (port, environment) once it accepts connections.
+    `database_url`, `redis_url`: see process_environment (the SQLite file and the run's Redis by default)."""
     port = free_port()
-    env = process_environment(web_environment(dotenv), tmp_path / "db.sqlite3", port)
+    env = process_environment(web_environment(dotenv), tmp_path / "db.sqlite3", port, database_url, redis_url)
     *steps, server = web_commands()
-    copied = migrated_copy(tmp_path / "db.sqlite3")
+    copied = bool(database_url) or migrated_copy(tmp_path / "db.sqlite3")
     for step in [localise(step, port) for step in steps]:
         run_step(step, env)
     if not copied:
@@ -156,3 +167,44 @@ def web_server(tmp_path: Path, dotenv: dict[str, str] | None = None, prepare: st
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=5)
         log.close()
+
+
+def service_command(name: str, folder: Path) -> list[str]:
+    """Compose's command of a Celery service (`worker`, `beat`) for this machine: this virtualenv's Celery,
+    and its files under /data/ (a volume there) in `folder`."""
+    words = compose()["services"][name]["command"]
+    words = words if isinstance(words, list) else shlex.split(words)
+    assert words[0] == "celery", words
+    return [sys.executable, "-m", "celery",
+            *(str(folder / Path(word).name) if word.startswith("/data/") else word for word in words[1:])]
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """SIGTERM to the process's own group (its children too), SIGKILL if it does not end in 15 s."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=5)
+
+
+@contextlib.contextmanager
+def compose_service(name: str, env: dict[str, str], folder: Path, ready: str) -> Iterator[Path]:
+    """Run compose's Celery service `name` with the web server's environment `env` (the same database and
+    Redis: web_server yields it) and yield its log file once the log holds `ready`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.log"
+    with path.open("wb") as log:
+        process = subprocess.Popen(service_command(name, folder), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        try:
+            deadline = time.monotonic() + 90
+            while ready not in path.read_text(errors="replace"):
+                assert process.poll() is None, f"{name} ended:\n{path.read_text(errors='replace')[-3000:]}"
+                assert time.monotonic() < deadline, f"{name} did not start:\n{path.read_text(errors='replace')[-3000:]}"
+                time.sleep(0.2)
+            yield path
+        finally:
+            stop_group(process)

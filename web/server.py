@@ -1,10 +1,14 @@
 """Views of the server rather than of a screen: robots.txt, the favicon, the scripts' words (Django's JavaScript
-catalogue) and the answer when the server is full.
+catalogue) and the answer when the server is full or the database unavailable.
 
-When every database connection of a worker's pool is busy for DB_POOL_TIMEOUT seconds (or the database
-refuses a connection), the request is answered 503 with Retry-After, in the API's error shape under
-/api/: a phone or a tablet tries again a moment later, and nothing was changed (the request never
-reached the database). Any other unexpected error is the usual 500.
+When the database cannot be used, the request is answered 503 with Retry-After, "The database is
+unavailable: try again in a moment.", in the API's error shape under /api/ (error "database_unavailable")
+and as a plain page elsewhere, never a 500: the database is down or restarting (a connection refused or
+lost in the middle of a request), or every connection of the worker's pool stayed busy for DB_POOL_TIMEOUT
+seconds. Nothing was changed: a request's writes are one transaction, rolled back by the database when
+its connection is lost, and the same press with its Idempotency-Key is applied once when the database is
+back (tests/resilience/test_database_lost.py). A phone or a tablet tries again a moment later
+(static/js/api.js). Any other unexpected error is the usual 500.
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import asyncio
 import sys
 
 from django.conf import settings
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.templatetags.static import static
 from django.utils import translation
@@ -56,14 +60,39 @@ def javascript_catalogue(request, lang):
         return SCRIPT_WORDS(request)
 
 
+def _driver_errors() -> tuple[type[BaseException], ...]:
+    """psycopg's own connection errors (the pool's PoolTimeout, PoolClosed and TooManyRequests are
+    OperationalErrors), for one raised where Django did not wrap it in its own."""
+    try:
+        import psycopg
+    except ImportError:  # SQLite only
+        return ()
+    return (psycopg.OperationalError, psycopg.InterfaceError)
+
+
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError, *_driver_errors())
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """The error, or one it was raised from or while handling, says the database cannot be used now:
+    down, restarting, a connection lost or refused, or the pool out of connections (a constraint
+    broken or bad SQL is another error: a 500)."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, DATABASE_UNAVAILABLE):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
 @never_cache
 def server_error(request):
-    """handler500: an overloaded database becomes 503 with Retry-After; anything else stays a 500."""
-    if not isinstance(sys.exc_info()[1], OperationalError):
+    """handler500: a database that cannot be used becomes 503 with Retry-After; anything else stays a 500."""
+    if not database_unavailable(sys.exc_info()[1]):
         return defaults.server_error(request)
-    message = _("The server is busy. Please try again in a moment.")
+    message = _("The database is unavailable: try again in a moment.")
     if request.path.startswith("/api/"):
-        response = JsonResponse(error_body("busy", message), status=503)
+        response = JsonResponse(error_body("database_unavailable", message), status=503)
     else:
         response = HttpResponse(message, content_type="text/plain; charset=utf-8", status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -31,6 +31,7 @@ print(json.dumps({
     'secure_ssl_redirect': settings.SECURE_SSL_REDIRECT,
     'session_cookie_secure': settings.SESSION_COOKIE_SECURE,
     'options': settings.DATABASES['default'].get('OPTIONS', {}),
+    'health_checks': settings.DATABASES['default'].get('CONN_HEALTH_CHECKS'),
     'workers': settings.WEB_CONCURRENCY,
     'csp': settings.CONTENT_SECURITY_POLICY['DIRECTIVES'],
 }))
@@ -40,7 +41,7 @@ SETTINGS_VARIABLES = (
     "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ID_HASH_KEY", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "SQLITE_PATH", "CELERY_TASK_ALWAYS_EAGER", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE",
     "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "BEHIND_TLS_PROXY", "LOG_LEVEL", "DB_CONN_MAX_AGE",
-    "DB_POOL", "DB_CONNECTIONS", "DB_POOL_TIMEOUT", "WEB_CONCURRENCY", "CHANNEL_PREFIX", "CSP_EXTRA",
+    "DB_POOL", "DB_CONNECTIONS", "DB_POOL_TIMEOUT", "DB_POOL_RECONNECT", "WEB_CONCURRENCY", "CHANNEL_PREFIX", "CSP_EXTRA",
 )
 REAL_SECRET = "k3J9v0yQ-long-random-secret-for-the-settings-test-8Hq2LmN7pR4sT6uW1xZ"
 REAL_ID_KEY = "another-long-random-id-hash-key-for-the-settings-test"
@@ -166,6 +167,9 @@ def test_postgresql_gets_a_bounded_pool_per_worker_under_the_cap():
     assert found["workers"] == 4
     assert found["options"]["pool"]["max_size"] == 10  # 4 workers x 10 = the cap of 40
     assert found["options"]["pool"]["timeout"] > 0
+    # The database back after an outage: a connection tried again within seconds, and none kept from before handed out.
+    assert found["options"]["pool"]["reconnect_timeout"] == 5 and found["health_checks"] is True
+    assert probe(DATABASE_URL="postgres://u@db:5432/poker", DB_POOL_RECONNECT="2")["options"]["pool"]["reconnect_timeout"] == 2
     assert probe(DATABASE_URL="postgres://u@db:5432/poker", DB_POOL="0")["options"] == {}
     kept = probe(DATABASE_URL="postgres://u@db:5432/poker?sslmode=require&application_name=web")["options"]
     assert kept["sslmode"] == "require" and kept["application_name"] == "web" and kept["pool"]["max_size"] == 20

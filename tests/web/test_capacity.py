@@ -1,10 +1,17 @@
-"""Past capacity a request gets 503 with Retry-After, never a 500; robots.txt (the trivial view)."""
+"""Past capacity, or with the database down, a request gets 503 with Retry-After, never a 500; robots.txt
+(the trivial view). The real outage, a PostgreSQL cluster stopped under a production server, is
+tests/resilience/test_database_lost.py."""
 from __future__ import annotations
 
+import psycopg
 import pytest
-from django.db import OperationalError
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import InterfaceError, OperationalError
+from psycopg_pool import PoolTimeout
 
 from web.tables import views as table_views
+
+UNAVAILABLE = "The database is unavailable: try again in a moment."
 
 
 @pytest.fixture
@@ -22,10 +29,10 @@ def test_a_database_that_cannot_give_a_connection_answers_503_with_retry_after(u
     response = unhandled.get(f"/s/{tournament.pk}/1.json")
     assert response.status_code == 503
     assert int(response["Retry-After"]) > 0
-    assert "try again" in response.content.decode()
+    assert response["Content-Type"].startswith("text/plain") and response.content.decode() == UNAVAILABLE
 
 
-def test_the_api_answers_busy_in_its_error_shape(unhandled, tournament, monkeypatch):
+def test_the_api_answers_database_unavailable_in_its_error_shape(unhandled, tournament, monkeypatch):
     def full(*args, **kwargs):
         raise OperationalError("sorry, too many clients already")
 
@@ -33,7 +40,41 @@ def test_the_api_answers_busy_in_its_error_shape(unhandled, tournament, monkeypa
     response = unhandled.get(f"/api/public/tournaments/{tournament.pk}/seats/1/")
     assert response.status_code == 503
     assert response["Retry-After"]
-    assert response.json()["error"] == "busy"
+    assert response.json() == {"error": "database_unavailable", "detail": UNAVAILABLE, "problems": [UNAVAILABLE]}
+
+
+@pytest.mark.parametrize("error", [
+    PoolTimeout("couldn't get a connection after 10.00 sec"),  # the pool's own, as psycopg_pool raises it
+    psycopg.OperationalError("connection failed: Connection refused"),  # the server down
+    psycopg.errors.AdminShutdown("terminating connection due to administrator command"),  # stopped mid-request
+    psycopg.InterfaceError("the connection is closed"),
+    InterfaceError("connection already closed"),
+    RuntimeError("raised while handling a lost connection"),  # its __context__: the lost connection
+])
+def test_a_database_that_is_down_answers_503_to_the_api_and_the_screens(unhandled, director, tournament, monkeypatch,
+                                                                         error):
+    """The driver's and the pool's errors too, where Django did not wrap them (a press's first query: its
+    Idempotency-Key claim; a screen's: its session): 503 with the same words, never a 500."""
+    unhandled.force_login(director)
+    token = unhandled.post("/api/auth/token/", {"username": "dir", "password": "correct-horse-battery-staple"},
+                           content_type="application/json").json()["token"]
+
+    def down(*args, **kwargs):
+        if isinstance(error, RuntimeError):
+            try:
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+            except psycopg.OperationalError:
+                raise error from None  # no __cause__, only the __context__
+        raise error
+
+    monkeypatch.setattr("web.idempotency.claim", down)
+    monkeypatch.setattr(SessionStore, "load", down)
+    api = unhandled.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "start"}, content_type="application/json",
+                         HTTP_AUTHORIZATION=f"Token {token}", HTTP_IDEMPOTENCY_KEY="a-press")
+    assert (api.status_code, api.json()["error"], api.json()["detail"]) == (503, "database_unavailable", UNAVAILABLE)
+    page = unhandled.get(f"/t/{tournament.pk}/")
+    assert (page.status_code, page.content.decode()) == (503, UNAVAILABLE)
+    assert int(api["Retry-After"]) > 0 and int(page["Retry-After"]) > 0
 
 
 def test_any_other_error_stays_a_500(unhandled, tournament, monkeypatch):
