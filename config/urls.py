@@ -5,9 +5,9 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from core import converters  # noqa: F401  (<id:...> in every URL: registered before any pattern is read)
-from web import api_docs, csp_report, server, token_views
+from web import api_docs, csp_report, server, tablet_worker, token_views
 
-handler500 = server.server_error  # an overloaded database answers 503 with Retry-After (web/server.py)
+handler500 = server.server_error  # a database that cannot be used answers 503 with Retry-After (web/server.py)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -19,6 +19,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # The words of the screens' scripts (gettext, ngettext, pgettext): one catalogue, locale/*/djangojs.po.
     path("jsi18n/<str:lang>/", server.javascript_catalogue, name="javascript-catalog"),
+    # The tablets' service worker at the root, so a tablet page's path can be its scope (web/tablet_worker.py).
+    path("tablet-sw.js", tablet_worker.tablet_worker, name="tablet-worker"),
     path("tokens/", token_views.tokens, name="tokens"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs.swagger, name="api-docs"),  # their policy: web/api_docs.py

@@ -49,6 +49,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     # accounts, language, API docs, health
     "login": PUBLIC, "logout": PUBLIC, "set_language": PUBLIC, "preferences": (LOGIN,), "healthz": PUBLIC,
     "robots": PUBLIC, "favicon": PUBLIC, "csp-report": PUBLIC, "javascript-catalog": PUBLIC, "tokens": DIRECTOR_ONLY,
+    "tablet-worker": PUBLIC,  # the tablets' service worker (static/js/tablet-sw.js): the same file for everyone
     "api-schema": PUBLIC, "api-docs": PUBLIC, "api-redoc": PUBLIC,
     # the tournaments
     "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,

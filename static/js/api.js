@@ -11,16 +11,25 @@
  *  - Errors: every refusal of the API has one shape, {"error": code, "detail": message, "problems",
  *    "fields"}; api.say() shows the message the same way on every screen (the page's
  *    [data-api-say] region, or a banner at the top), and a network failure says so.
+ *  - Presses kept while offline (static/js/press-queue.js): a screen that opts in with
+ *    <meta name="press-queue" content="<scope>" data-worker="..."> (the dealer tablet, the floor map, the
+ *    color-up page) sends its writes through a queue on the device, in order; a press without an answer
+ *    waits there ("Offline: 2 presses waiting") and is sent with its key when the line is back. Such a press
+ *    is said as kept and resolves api.press to null. `{queue: false}` sends a write outside the queue (one
+ *    that records nothing, whose answer the screen needs at once). The other screens: as before.
  *
  *    api.post("tournaments/3/moves/7/confirm/", {}).then(function (slip) { ... })
  *    api.press(button, function (key) { return api.post(path, body, {key: key}); }, "Done.")
  */
+
+import {PressQueue, keepPage} from "./press-queue.js";
 
 var root = (document.querySelector('meta[name="api-root"]') || {}).content || "/api/";
 // The words from Django's JavaScript catalogue (base.html loads it first: the global gettext).
 var text = {
   failed: gettext("The server refused the request."),
   offline: gettext("No connection to the server: try again."),
+  kept: gettext("Kept on this device: it is sent when the connection returns."),
 };
 
 function csrf() {
@@ -67,27 +76,67 @@ function send(url, init, retries) {
   });
 }
 
-function call(method, path, payload, options) {
-  options = options || {};
+function headersFor(method, key) {
   var headers = {"Accept": "application/json"};
   if (dealerLink) headers["Authorization"] = "DealerLink " + dealerLink;
   if (method !== "GET") {
     headers["X-CSRFToken"] = csrf();
-    headers["Idempotency-Key"] = options.key || newKey();  // one key for this press, kept for its retries
+    headers["Idempotency-Key"] = key;  // one key for this press, kept for its retries
   }
+  return headers;
+}
+
+/* An answer read: {status, data}; `raw` empty is a success with no body (204). */
+function read(response) {
+  return response.text().then(function (raw) {
+    var data = null;
+    try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
+    return {status: response.status, data: data, empty: !raw};
+  });
+}
+
+function settle(answer) {
+  if (answer.status >= 200 && answer.status < 300) return answer.empty ? true : answer.data;
+  var data = answer.data;
+  throw Refusal((data && data.detail) || text.failed, answer.status, (data && data.error) || "error", data);
+}
+
+/* One queued press sent (press-queue.js): its headers made now (the page's CSRF token), its key and body as
+   queued. retries: null for api.js's own. */
+function transport(item, retries) {
+  var headers = headersFor(item.method, item.key);
+  if (item.body !== null && item.body !== undefined) headers["Content-Type"] = "application/json";
+  var init = {method: item.method, headers: headers, credentials: "same-origin", cache: "no-store"};
+  if (item.body !== null && item.body !== undefined) init.body = item.body;
+  return send(item.url, init, retries === null ? RETRY_AFTER.length : retries).then(read);
+}
+
+var queueMeta = document.querySelector('meta[name="press-queue"]');
+function storage() { try { return !!window.localStorage; } catch (e) { return false; } }  // refused by the browser
+var queue = queueMeta && storage() ? PressQueue(queueMeta.content, transport) : null;
+if (queueMeta) keepPage(queueMeta.dataset.worker);
+var pressing = "";  // the label of the button being pressed (api.press), for a queued press refused later
+
+function call(method, path, payload, options) {
+  options = options || {};
+  var key = options.key || newKey();
+  var headers = headersFor(method, key);
   var init = {method: method, headers: headers, credentials: "same-origin", cache: "no-store"};
   if (payload !== undefined && payload !== null) {
     if (payload instanceof FormData) init.body = payload;  // a file upload: the browser writes its multipart type
     else { headers["Content-Type"] = "application/json"; init.body = JSON.stringify(payload); }
   }
   var url = /^(https?:)?\//.test(path) ? path : root + path;
-  return send(url, init, method === "GET" ? 0 : RETRY_AFTER.length).then(function (response) {
-    return response.text().then(function (raw) {
-      var data = null;
-      try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
-      if (response.ok) return raw ? data : true;  // an empty answer (204) is a success too
-      throw Refusal((data && data.detail) || text.failed, response.status, (data && data.error) || "error", data);
+  if (queue && method !== "GET" && options.queue !== false && !(payload instanceof FormData)) {
+    var item = {key: key, method: method, url: new URL(url, location.href).href, body: init.body === undefined ? null : init.body,
+                label: pressing};
+    return queue.submit(item).then(settle, function (why) {
+      if (why && why.kept) throw Refusal(text.kept, 0, "queued");
+      throw Refusal(text.offline, 0, "network");
     });
+  }
+  return send(url, init, method === "GET" ? 0 : RETRY_AFTER.length).then(function (response) {
+    return read(response).then(settle);
   }, function () {
     throw Refusal(text.offline, 0, "network");
   });
@@ -107,15 +156,16 @@ function region() {
   return banner;
 }
 
-/* Show a result: ok (true) or a refusal (false), the same on every screen. */
+/* Show a result: ok (true) or a refusal (false), the same on every screen; "queued": a press kept on the device. */
 function say(message, ok) {
-  var where = region();
+  var where = region(), queued = ok === "queued";
   where.textContent = message || "";
   where.hidden = !message;
-  where.classList.toggle("ok", !!ok);
+  where.classList.toggle("ok", !!ok && !queued);
   where.classList.toggle("refused", !ok);
+  where.classList.toggle("queued", queued);
   where.setAttribute("role", ok ? "status" : "alert");
-  where.dispatchEvent(new CustomEvent("api:said", {detail: {message: message, ok: !!ok}}));
+  where.dispatchEvent(new CustomEvent("api:said", {detail: {message: message, ok: !!ok, queued: queued}}));
 }
 
 /* One press of a button: busy while the request runs (a double tap sends nothing twice), one
@@ -125,11 +175,15 @@ function press(button, action, done) {
   if (button && button.getAttribute("aria-busy") === "true") return Promise.resolve(null);
   if (button) { button.setAttribute("aria-busy", "true"); button.disabled = true; }
   var key = newKey();
-  return Promise.resolve().then(function () { return action(key); }).then(function (answer) {
+  return Promise.resolve().then(function () {
+    pressing = button ? (button.getAttribute("aria-label") || button.textContent || "").replace(/\s+/g, " ").trim() : "";
+    try { return action(key); } finally { pressing = ""; }
+  }).then(function (answer) {
     var message = typeof done === "function" ? done(answer) : done;
     if (message) say(message, true);
     return answer === undefined ? true : answer;
   }, function (error) {
+    if (error && error.code === "queued") { say(error.message, "queued"); return null; }
     say(error && error.message ? error.message : text.failed, false);
     return null;
   }).then(function (result) {

@@ -56,6 +56,7 @@ import * as Live from "./live.js";
     api.get(statusUrl).then(function (answer) { state = answer; render(); }).catch(function () {})
       .then(function () { loading = false; if (again) { again = false; refetch(); } });
   }
+  document.addEventListener("press-queue:sent", refetch);  // the presses kept offline reached the server (press-queue.js)
   document.querySelectorAll(".cu-confirm").forEach(function (form) {
     form.addEventListener("submit", function (e) {
       e.preventDefault();

@@ -220,12 +220,16 @@ import * as Clock from "./clock.js";
       list.appendChild(li);
     });
   }
+  // Offline, the service worker answers with the last state it kept (static/js/tablet-sw.js: X-Offline-Copy): shown,
+  // and the badge says offline.
   function poll() {
+    var copy = false;
     fetch(stateUrl, {cache: "no-store", credentials: "same-origin", headers: {"Accept": "application/json"}})
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-      .then(function (d) { online(true); apply(d); })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); copy = r.headers.has("X-Offline-Copy"); return r.json(); })
+      .then(function (d) { online(!copy); apply(d); })
       .catch(function () { online(false); });
   }
+  document.addEventListener("press-queue:sent", poll);  // the presses kept offline reached the server
   sync.start();
   // The table's socket: a snapshot (on connect) or an event naming this table means fetch the state.
   var socket = window.WebSocket ? Live.connect({
@@ -491,7 +495,8 @@ import * as Clock from "./clock.js";
     }
     if (counting.mode === "hand") {
       // The table deals: ask how many cards each seat gets for these counts, then enter them.
-      api.press($("race-go"), function (k) { return api.post(raceCardsUrl, {seats: body.seats}, {key: k}); }, null)
+      // It records nothing and the tablet needs its answer now: never kept offline (press-queue.js).
+      api.press($("race-go"), function (k) { return api.post(raceCardsUrl, {seats: body.seats}, {key: k, queue: false}); }, null)
         .then(function (answer) {
           if (!answer || !answer.cards) return;
           if (!answer.total) { api.say(extra.raceNoCards, true); raceWith(body.seats, {}, $("race-go")); return; }

@@ -710,6 +710,7 @@ import * as FlightEnding from "./flight-ending.js";
       .then(function () { loading = false; if (again) { again = false; refetch(); } });
   }
   function soon() { clearTimeout(timer); timer = setTimeout(refetch, 250); }
+  document.addEventListener("press-queue:sent", soon);  // the presses kept offline reached the server (press-queue.js)
 
   // A seated player: bust (confirm first) or correct the seat.
   var seatDialog = document.getElementById("seat-dialog");

@@ -73,7 +73,7 @@ function TimeSync(send, opts) {
 }
 
 function connect(opts) {
-  var seq = null, ws = null, attempt = 0, closedForGood = false, online = false;
+  var seq = null, ws = null, attempt = 0, closedForGood = false, online = false, retry = null;
   var badge = opts.badge ? document.querySelector(opts.badge) : null;
   var sync = opts.sync || null;  // a TimeSync: pinged over this socket on every (re)connect
   if (sync === true) sync = TimeSync(function (id) { sendJson({action: "ping", id: id}); });
@@ -84,6 +84,8 @@ function connect(opts) {
     online = up;
     var state = up ? "live" : closedForGood ? "offline" : "reconnecting";
     if (opts.onStatus) opts.onStatus(up, state);
+    // For the page's other parts (press-queue.js: a socket live again sends the presses kept offline).
+    document.dispatchEvent(new CustomEvent("live:status", {detail: {up: up, state: state}}));
     if (!badge) return;
     badge.textContent = up ? gettext("live") : state === "reconnecting" ? gettext("reconnecting…") : gettext("offline");
     badge.className = "badge " + (up ? "live" : "offline " + state);
@@ -120,10 +122,17 @@ function connect(opts) {
       if (closedForGood) { if (opts.onRefused) opts.onRefused(); return; }
       attempt += 1;
       var delay = Math.min(30000, 500 * Math.pow(2, attempt)) * (0.5 + Math.random());
-      setTimeout(open, delay);
+      retry = setTimeout(open, delay);
     };
   }
   open();
+  // The device's line is back (Wi-Fi again): try now, not after the backoff grown while it was down.
+  window.addEventListener("online", function () {
+    if (closedForGood || retry === null || (ws && ws.readyState !== WebSocket.CLOSED)) return;
+    clearTimeout(retry);
+    retry = null;
+    open();
+  });
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && ws && ws.readyState === WebSocket.OPEN) {
       ws.send(JSON.stringify({action: "snapshot"}));

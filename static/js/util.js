@@ -92,5 +92,19 @@ document.addEventListener("click", function (ev) {
 document.addEventListener("change", function (ev) {
   if (ev.target.hasAttribute && ev.target.hasAttribute("data-submit-on-change") && ev.target.form) ev.target.form.submit();
 });
+// <form data-forget-offline> (log out): the tablets' offline copies of their pages (static/js/tablet-sw.js: names, seats)
+// are deleted from the device first, so none can be opened there without a login. The presses waiting stay: they are
+// the person's own (press-queue.js names a queue for its presser) and go when that person is back.
+document.addEventListener("submit", function (ev) {
+  var form = ev.target;
+  if (!form.hasAttribute || !form.hasAttribute("data-forget-offline") || !window.caches) return;
+  ev.preventDefault();
+  var sent = false, send = function () { if (!sent) { sent = true; form.submit(); } };
+  window.setTimeout(send, 1500);  // a storage that does not answer never keeps anyone logged in
+  window.caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) { return name.indexOf("tablet-") === 0; })
+      .map(function (name) { return window.caches.delete(name); }));
+  }).then(send, send);
+});
 
 export {fmt, el, money, parseMoney, whole};

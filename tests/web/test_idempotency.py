@@ -163,7 +163,8 @@ def test_the_schema_documents_the_header_on_every_change(db):
 # --- the browser's client ------------------------------------------------------------------------
 
 API_JS_HARNESS = r"""
-// static/js/api.js is an ES module: the globals it uses first, then the module (a copy named .mjs for node).
+// static/js/api.js is an ES module: the globals it uses first, then the module (copies of it and the modules it
+// imports, in a folder whose package.json makes them modules for node).
 const sent = [];
 let failures = Number(process.argv[3]);
 globalThis.window = {
@@ -172,7 +173,7 @@ globalThis.window = {
 };
 window.crypto.randomUUID = () => require("crypto").randomUUID();
 globalThis.document = {
-  querySelector: () => null, cookie: "csrftoken=abc", documentElement: {},
+  querySelector: () => null, cookie: "csrftoken=abc", documentElement: {}, addEventListener: () => null,
   body: {getAttribute: () => null, parentNode: {insertBefore: () => null}},
   createElement: () => ({classList: {toggle: () => null}, setAttribute: () => null, dispatchEvent: () => null}),
 };
@@ -198,10 +199,12 @@ globalThis.fetch = function (url, init) {
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs static/js/api.js outside a browser")
 @pytest.mark.parametrize("failures", [0, 2, 3])
 def test_api_js_sends_one_key_per_press_and_the_same_key_on_its_retries(tmp_path, failures):
-    harness = tmp_path / "harness.js"
+    harness = tmp_path / "harness.cjs"
     harness.write_text(API_JS_HARNESS)
-    module = tmp_path / "api.mjs"
-    module.write_text((ROOT / "static" / "js" / "api.js").read_text())
+    (tmp_path / "package.json").write_text('{"type": "module"}')
+    for name in ("api.js", "press-queue.js", "util.js"):  # api.js and what it imports
+        (tmp_path / name).write_text((ROOT / "static" / "js" / name).read_text())
+    module = tmp_path / "api.js"
     run = subprocess.run(["node", str(harness), str(module), str(failures)],
                          capture_output=True, text=True, timeout=30, check=True)
     report = json.loads(run.stdout)
