@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "payouts",
     "flights",
     "days",
+    "archive",
     "live",
     "web",
 ]

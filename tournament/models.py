@@ -5,6 +5,7 @@ Rows here are never deleted: corrections are new rows or status changes with an 
 from __future__ import annotations
 
 import functools
+import uuid
 import zoneinfo
 
 from django.conf import settings
@@ -182,6 +183,9 @@ class Tournament(models.Model):
     # hand starts of a thousand tables and the clock do not make every phone's answer new.
     seats_seq = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who the tournament is wherever it goes: its file (archive/) carries it, and an import refuses a file
+    # whose tournament is already in the database by it.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
     class Meta:
         ordering = ["-start_at", "id"]

@@ -7,6 +7,7 @@ def event_labels() -> dict[str, str]:
         "tournament.created": _("Tournament created"),
         "tournament.changed": _("Tournament settings changed"),
         "tournament.structure_changed": _("Structure changed"),
+        "tournament.imported": _("Tournament imported from a file"),
         "registration.closed": _("Registration closed"),
         "registration.reopened": _("Registration reopened"),
         "entry.registered": _("Entry registered"),

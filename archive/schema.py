@@ -1,0 +1,215 @@
+"""What a tournament file holds, read from the models themselves (README, "A tournament in one file").
+
+Every model of the tournament's apps that reaches the tournament through its foreign keys (an entry directly, a hand
+through its table, a level through the tournament's own structure) is in the file, with the rows it points to that
+are not the tournament's alone (the players, the ID checks of a payout); users by their username only. A model
+added to these apps is in the file the day it is added, or is left out here with the reason.
+
+In the file a row has no primary key: it is the n-th row of its model (rows in the order of their keys), and a
+foreign key is the position of the row it points to. An import gives every row a new key and points each
+foreign key at it, so the target database may hold other tournaments. A few values hold a key inside them (an
+event's payload, the hand a bust belongs to): `convert_embedded` turns those into positions and back.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import uuid
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
+from django.db import models
+
+FORMAT = "poker-tournament/1"
+APPS = ("tournament", "clock", "tables", "payouts", "days", "flights")
+TOURNAMENT = "tournament.tournament"
+PLAYER = "tournament.player"
+
+# Models of those apps a tournament file does not hold, and why.
+LEFT_OUT = {
+    "tournament.staffprofile": "a user's own settings (language, the tournaments he works), not the tournament's",
+    "flights.event": "an event with flights spans several tournaments: each flight and its Day 2 is a file of its own",
+    "flights.flight": "the event's list of its flights (see flights.event)",
+    "flights.carriedbag": "the carry of the event's bags from its flights into its Day 2 (see flights.event)",
+}
+
+# Audit events whose payload holds a primary key (not a foreign key, so not seen by the walk): by event type, the
+# payload key and the model whose row it is; None where that model is not in the file (the key is dropped).
+# tests/archive/test_embedded_ids.py finds every event whose payload takes a `.pk` and holds it to this table.
+PAYLOAD_IDS: dict[str, dict[str, str | None]] = {
+    "entry.registered": {"entry_id": "tournament.entry", "player": PLAYER},
+    "display.created": {"display": "tournament.displaytoken"},
+    "display.revoked": {"display": "tournament.displaytoken"},
+    "seat_request.set": {"player": PLAYER},
+    "seat_request.cancelled": {"player": PLAYER},
+    "table.dealer_link_created": {"link": "tables.dealerlink"},
+    "table.dealer_link_revoked": {"link": "tables.dealerlink"},
+    "flight.added": {"event": None},
+    "flights.day2_set": {"event": None},
+}
+
+
+# The models whose rows hold keys inside values (convert_embedded).
+EMBEDDED = frozenset({"tournament.auditevent", "tournament.entry"})
+
+# Rows that hold keys inside them come after the rows those keys are of (an import converts them as it goes).
+AFTER: dict[str, tuple[str, ...]] = {
+    "tournament.auditevent": tuple(sorted({m for keys in PAYLOAD_IDS.values() for m in keys.values() if m})),
+    "tournament.entry": ("tables.table",),
+}
+
+
+def label(model) -> str:
+    return model._meta.label_lower
+
+
+def fields(model) -> list[models.Field]:
+    """The columns of a model's rows in the file: every concrete field but the primary key, in model order."""
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
+
+
+def relations(model) -> list[models.Field]:
+    return [f for f in fields(model) if f.is_relation and (f.many_to_one or f.one_to_one)]
+
+
+def is_user(model) -> bool:
+    return model is get_user_model()
+
+
+@functools.cache
+def file_models() -> tuple[type[models.Model], ...]:
+    """The models a tournament file holds, each after the models it points to: the order of an import."""
+    chosen = [m for app in APPS for m in apps.get_app_config(app).get_models() if label(m) not in LEFT_OUT]
+    chosen.sort(key=label)
+    inside = set(chosen)
+    for model in chosen:
+        for f in relations(model):
+            if not is_user(f.related_model) and f.related_model not in inside:
+                raise ImproperlyConfigured(f"{label(model)}.{f.name} points to {label(f.related_model)}, which a "
+                                           "tournament file does not hold (archive/schema.py)")
+    ordered: list = []
+    waiting = list(chosen)
+    while waiting:
+        ready = [m for m in waiting if all(f.related_model in ordered or f.related_model is m or is_user(f.related_model)
+                                           for f in relations(m))
+                 and all(apps.get_model(after) in ordered for after in AFTER.get(label(m), ()))]
+        if not ready:
+            raise ImproperlyConfigured(f"foreign keys in a cycle: {[label(m) for m in waiting]}")
+        ordered.append(ready[0])
+        waiting.remove(ready[0])
+    return tuple(ordered)
+
+
+@functools.cache
+def paths() -> dict[type[models.Model], str]:
+    """The models whose rows are the tournament's own, each with its lookup to the tournament ("" for the tournament):
+    through its foreign keys, or back through a one-to-one that a row of the tournament holds (its own copy of the
+    structure, an entry's ID check). The others (players, the ID check of a payout) are in the file only as far as
+    the tournament's rows point to them."""
+    found: dict = {apps.get_model(TOURNAMENT): ""}
+    while True:
+        new: dict = {}
+        for model in file_models():
+            if model in found:
+                continue
+            ways = [_join(f.name, found[f.related_model]) for f in relations(model) if f.related_model in found]
+            ways += [_join(f.related_query_name(), found[other]) for other in found for f in relations(other)
+                     if f.one_to_one and f.related_model is model]
+            if ways:
+                new[model] = min(ways, key=lambda way: (way.count("__"), way))
+        if not new:
+            return found
+        found.update(new)
+
+
+def _join(step: str, rest: str) -> str:
+    return f"{step}__{rest}" if rest else step
+
+
+def of_tournament(model, tournament_pk: int) -> models.QuerySet:
+    path = paths()[model]
+    return model._base_manager.filter(**{f"{path}__pk" if path else "pk": tournament_pk})
+
+
+# --- values -------------------------------------------------------------------------------------------------
+
+
+def encoder(field: models.Field) -> Callable | None:
+    """How a column's value is written in JSON (None: as it is)."""
+    kind = field.get_internal_type()
+    if kind == "DateTimeField":
+        return lambda v: v.astimezone(UTC).isoformat()
+    if kind in ("DateField", "TimeField"):
+        return lambda v: v.isoformat()
+    if kind in ("DecimalField", "UUIDField"):
+        return str
+    if kind == "BinaryField":
+        return lambda v: bytes(v).hex()
+    return None
+
+
+def decoder(field: models.Field) -> Callable | None:
+    """How a value of the file is read back (None: as it is); raises ValueError on a value it cannot read."""
+    kind = field.get_internal_type()
+    if kind == "DateTimeField":
+        return aware_datetime
+    if kind == "DateField":
+        return date.fromisoformat
+    if kind == "DecimalField":
+        return Decimal
+    if kind == "UUIDField":
+        return uuid.UUID
+    if kind == "BinaryField":
+        return bytes.fromhex
+    return None
+
+
+def aware_datetime(value: str) -> datetime:
+    moment = datetime.fromisoformat(value)
+    if moment.tzinfo is None:
+        raise ValueError("a time without its zone")
+    return moment
+
+
+def convert_embedded(model_label: str, row: dict, convert: Callable[[str, int], int | None]) -> None:
+    """Rewrite, in `row` (a row of the model by field name), the keys held inside values: `convert(model label, id)`
+    gives a row's position from its key (export) or its new key from its position (import)."""
+    if model_label == "tournament.auditevent":
+        keys = PAYLOAD_IDS.get(row.get("type"))
+        payload = row.get("payload")
+        if keys and isinstance(payload, dict):
+            payload = dict(payload)
+            for key, target in keys.items():
+                if key in payload:
+                    value = payload[key]
+                    payload[key] = convert(target, value) if target is not None and isinstance(value, int) else None
+            row["payload"] = payload
+    elif model_label == "tournament.entry":
+        # A bust's hand at a table (tables/handforhand.py, bust_group): "table:<table's key>:<hand number>".
+        hand = row.get("bust_hand") or ""
+        if hand.startswith("table:") and hand.count(":") == 2:
+            _table, key, number = hand.split(":")
+            if key.isdigit():
+                row["bust_hand"] = f"table:{convert('tables.table', int(key))}:{number}"
+
+
+# --- the file -------------------------------------------------------------------------------------------------
+
+
+def fingerprint(key: str) -> str:
+    """Which ID hash key made the hashes in a file, never the key: the first 16 hex digits of a SHA-256."""
+    return hashlib.sha256(f"fingerprint:{key}".encode()).hexdigest()[:16]
+
+
+def canonical(data) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def checksum(document: dict) -> str:
+    """The SHA-256 of the canonical JSON of everything in the file but the checksum itself."""
+    return hashlib.sha256(canonical({k: v for k, v in document.items() if k != "checksum"})).hexdigest()

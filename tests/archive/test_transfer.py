@@ -1,0 +1,338 @@
+"""A tournament in one file (issue 26, point 2): a night played to the money and paid (bench/night.py's night, with a
+lobby screen, a dealer link, a chip count, a seat request and a user made during the night) is exported; the night is
+then rolled back, so the database holds what it held before it (another tournament, not the night), and the file is
+imported there: exported again, the file is the same but for its time, its checksum and the import's own event; the
+clock shows the same time left; every key held inside a value points at the new rows. The commands do the same into an
+empty database of another server (a subprocess, a fresh SQLite file). A damaged, cut, changed or doubled file, and a
+file of another ID hash key, are refused with nothing written."""
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.conf import settings as conf
+from django.contrib.auth.models import Group, User
+from django.core.management import CommandError, call_command
+from django.db import transaction
+from django.test import override_settings
+from django.utils import timezone
+
+from archive import schema
+from archive.export import export_tournament, file_text
+from archive.transfer import import_tournament, read_file
+from bench.night import Night
+from clock.selectors import clock_snapshot
+from core.errors import ServiceError
+from tables import counting, dealer_links, draws, penalties, seats
+from tables import setup as table_setup
+from tables.models import DealerLink, Table
+from tests.conftest import BASIC_SPEC, id_doc, tournament_data
+from tests.test_whole_night import check_night
+from tournament import services, setup
+from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+ACTOR = "test import"
+
+
+class ArchivedNight(Night):
+    """bench/night.py's night, with what it does not do itself: a lobby screen, a dealer link, a chip count, a seat
+    request, and a penalty given by a user made during the night (so the file names a user the target lacks)."""
+
+    def setup(self) -> None:
+        super().setup()
+        d, f = self.staff["director"], self.staff["floor"]
+        services.create_display_token(self.t, actor=d, label="Lobby TV")
+        table = Table.objects.filter(tournament=self.t).order_by("number").first()
+        dealer_links.create_dealer_link(table, actor=f, label="Table 1 tablet")
+        first, second = Entry.objects.filter(tournament=self.t).order_by("number")[:2]
+        counting.record_player_count(self.t, actor=f, entry_number=first.number, chips=25_000)
+        seats.set_seat_request(self.t, actor=f, player=second.player, accessible=True, note="Wheelchair")
+        extra = User.objects.create_user("archive-extra-floor")
+        extra.groups.add(Group.objects.get(name="Floor"))
+        penalties.give_penalty(self.t, actor=extra, entry_number=first.number, kind="warning", rounds=None, reason="Language")
+
+
+def other_tournament(staff: dict) -> None:
+    """A tournament the database holds before the night and keeps: the import goes into a database that is not empty."""
+    d, c = staff["director"], staff["cashier"]
+    t = setup.create_tournament(tournament_data(name="Other"), actor=d, template=setup.save_structure_template(BASIC_SPEC, actor=d))
+    for number in (1, 2):
+        table_setup.open_table(t, actor=d, number=number, seats=9)
+    for i in range(5):
+        player = services.create_player(actor=c, first_name=f"O{i}", last_name="Other", date_of_birth=date(1985, 1, 1))
+        services.register_entry(t, actor=c, player=player, document=id_doc(f"OT{i:07d}"))
+    services.create_display_token(t, actor=d, label="Other TV")
+
+
+@dataclass
+class Played:
+    document: dict
+    at: object  # an instant after the export
+    clock: dict  # the original's clock snapshot at that instant
+    documents: dict[int, str]  # entry number -> the document number it registered with
+    staff: dict
+
+
+@pytest.fixture(scope="module")
+def played(module_db) -> Played:
+    night = ArchivedNight(27, 5)  # its staff stay for every test; the night itself is rolled back
+    other_tournament(night.staff)  # and another tournament, so the night's keys are not its rows' positions
+    seeds = random.Random(5)  # the same night on every run: seeded draws, every hand start a new hand
+    with transaction.atomic(), override_settings(HAND_START_REPEAT_SECONDS=0), \
+            mock.patch.object(draws.secrets, "token_bytes", lambda n: seeds.randbytes(n)):
+        night.play()
+        t = Tournament.objects.get(pk=night.t.pk)
+        document = export_tournament(t)
+        at = timezone.now() + timedelta(minutes=7)
+        clock = clock_snapshot(t, now=at)
+        documents = {e.number: night.documents[e.player_id] for e in Entry.objects.filter(tournament=t)}
+        transaction.set_rollback(True)
+    assert not Tournament.objects.filter(uid=document["tournament"]["uid"]).exists()
+    return Played(document, at, clock, documents, night.staff)
+
+
+def rows(document: dict, name: str) -> list[dict]:
+    part = document["rows"][name]
+    return [dict(zip(part["fields"], row, strict=True)) for row in part["rows"]]
+
+
+def as_exported(again: dict, first: dict, actor: str = ACTOR) -> dict:
+    """A file exported after the import, as the first one was: without its time, its checksum and the import's own
+    event (the last, with the next sequence), and the tournament's sequences as they were."""
+    again, first = copy.deepcopy(again), copy.deepcopy(first)
+    events = again["rows"]["tournament.auditevent"]
+    last = dict(zip(events["fields"], events["rows"].pop(), strict=True))
+    assert last["type"] == "tournament.imported" and last["actor_label"] == actor
+    t_first, t_again = rows(first, schema.TOURNAMENT)[0], rows(again, schema.TOURNAMENT)[0]
+    assert last["seq"] == t_again["event_seq"] == t_again["seats_seq"] == t_first["event_seq"] + 1
+    part = again["rows"][schema.TOURNAMENT]
+    for name in ("event_seq", "seats_seq"):
+        part["rows"][0][part["fields"].index(name)] = t_first[name]
+    again["tournament"]["events"] = first["tournament"]["events"]
+    for document in (again, first):
+        del document["exported_at"], document["checksum"]
+    return again
+
+
+def counts() -> dict:
+    return {m.__name__: m.objects.count() for m in (Tournament, Player, User, AuditEvent, Entry, IdCheck)}
+
+
+# --- the round trip -----------------------------------------------------------------------------------------
+
+
+def test_a_night_exported_imported_where_it_is_not_and_exported_again_is_the_same_file(db, played):
+    first = played.document
+    assert first["format"] == "poker-tournament/1" and first["id_hash_key"] == schema.fingerprint(conf.ID_HASH_KEY)
+    assert first["checksum"] == schema.checksum(first)
+    t_row = rows(first, schema.TOURNAMENT)[0]
+    assert all(rows(first, name) for name in ("tournament.entry", "tables.seat", "tables.move", "tables.draw",
+                                              "tables.colorup", "tables.chiprace", "tables.penalty", "payouts.payment",
+                                              "payouts.deal", "tables.handforhand", "clock.clockstate"))
+    assert len(rows(first, "tournament.auditevent")) == t_row["event_seq"]  # the whole log, with its sequence
+
+    other = Tournament.objects.get(name="Other")
+    t = import_tournament(read_file(file_text(first).encode()), actor=ACTOR)
+    assert t.pk != other.pk and Entry.objects.filter(tournament=other).count() == 5
+
+    again = export_tournament(t)
+    assert schema.canonical(as_exported(again, first)) == schema.canonical({k: v for k, v in first.items()
+                                                                              if k not in ("exported_at", "checksum")})
+    # The clock shows the same time left at the same instant (it runs: the anchor travelled as it was).
+    mine = clock_snapshot(t, now=played.at)
+    assert mine == played.clock and mine["status"] == "running" and mine["current"]["remaining"] > 0
+    check_night(t)  # every invariant of a night holds for the imported tournament
+    report = t.import_report
+    assert report["users_new"] == ["archive-extra-floor"] and report["players_found"] == 0
+    assert report["players_new"] == t.entries.values("player").distinct().count()
+    extra = User.objects.get(username="archive-extra-floor")
+    assert not extra.is_active and not extra.has_usable_password() and not extra.groups.exists()
+    assert User.objects.filter(username__startswith="night-").count() == 4  # the staff here are the staff of the file
+
+
+def test_the_keys_inside_values_point_at_the_new_rows(db, played):
+    t = import_tournament(copy.deepcopy(played.document), actor=ACTOR)
+    entries = {e.number: e for e in Entry.objects.filter(tournament=t)}
+    registered = AuditEvent.objects.filter(tournament=t, type="entry.registered")
+    assert registered.count() == len(entries)
+    for event in registered:
+        entry = entries[event.payload["entry"]]
+        assert event.payload["entry_id"] == entry.pk and event.payload["player"] == entry.player_id
+    tables = set(Table.objects.filter(tournament=t).values_list("pk", flat=True))
+    hands = [e.bust_hand for e in entries.values() if e.bust_hand.startswith("table:")]
+    assert hands and all(int(hand.split(":")[1]) in tables for hand in hands)
+    display = AuditEvent.objects.get(tournament=t, type="display.created")
+    assert display.payload["display"] == DisplayToken.objects.get(tournament=t).pk
+    link = AuditEvent.objects.get(tournament=t, type="table.dealer_link_created")
+    assert link.payload["link"] == DealerLink.objects.get(table__tournament=t).pk
+    request = AuditEvent.objects.get(tournament=t, type="seat_request.set")
+    assert request.payload["player"] == t.seat_requests.get().player_id == entries[2].player_id
+
+
+def test_the_paid_prizes_keep_their_signature_and_the_id_checks_stay_usable_with_the_same_key(db, played):
+    t = import_tournament(copy.deepcopy(played.document), actor=ACTOR)
+    paid = list(t.payments.filter(status="paid").select_related("entry", "id_check"))
+    assert paid and all(bytes(p.signature).startswith(b"\x89PNG") for p in paid)
+    assert all(p.id_check.number_hmac == p.entry.id_hmac for p in paid)
+    winner = paid[0].entry
+    check = services.check_id_again(winner, actor=played.staff["cashier"], document=services.IdDocument(
+        document_type="id_card", number=played.documents[winner.number]))
+    assert check.number_hmac == winner.id_hmac
+
+
+def test_a_player_here_already_is_found_by_his_id_hash(db, played):
+    first = rows(played.document, schema.PLAYER)[0]
+    here = Player.objects.create(first_name="Same", last_name="Person", date_of_birth="1980-01-01", id_hmac=first["id_hmac"])
+    t = import_tournament(copy.deepcopy(played.document), actor=ACTOR)
+    assert t.import_report["players_found"] == 1
+    assert Entry.objects.filter(tournament=t, player=here).exists()
+    assert Player.objects.filter(id_hmac=first["id_hmac"]).count() == 1
+
+
+# --- refused, with nothing written ------------------------------------------------------------------------------
+
+
+def refused(data, code: str, **kwargs) -> ServiceError:
+    before = counts()
+    with pytest.raises(ServiceError) as caught:
+        import_tournament(read_file(data) if isinstance(data, bytes) else data, actor=ACTOR, **kwargs)
+    assert caught.value.code == code, caught.value.message
+    assert counts() == before
+    return caught.value
+
+
+def test_a_changed_file_is_refused(db, played):
+    changed = copy.deepcopy(played.document)
+    payments = changed["rows"]["payouts.payment"]
+    payments["rows"][0][payments["fields"].index("amount")] += 100_000  # a bigger prize, the checksum left as it was
+    assert "changed or damaged" in refused(changed, "checksum").message
+
+
+def test_a_cut_file_is_refused(db, played, tmp_path):
+    text = file_text(played.document).encode()
+    for cut in (text[: len(text) // 2], text[: text.rindex(b"\n[")], text[:-3], b"", b"\xff\xfe"):
+        assert "not valid JSON" in refused(cut, "not_json").message
+    path = tmp_path / "cut.json"
+    path.write_bytes(text[: len(text) // 3])
+    before = counts()
+    with pytest.raises(CommandError, match="not valid JSON"):
+        call_command("import_tournament", str(path))
+    assert counts() == before
+
+
+def test_a_file_of_another_format_or_with_fields_this_version_does_not_know_is_refused(db, played):
+    other = copy.deepcopy(played.document)
+    other["format"] = "poker-tournament/2"
+    other["checksum"] = schema.checksum(other)
+    assert "poker-tournament/2" in refused(other, "format").message
+    newer = copy.deepcopy(played.document)
+    part = newer["rows"]["tournament.entry"]
+    part["fields"].append("colour")
+    for row in part["rows"]:
+        row.append("red")
+    newer["checksum"] = schema.checksum(newer)
+    assert "tournament.entry.colour" in refused(newer, "rows").message
+    forged = copy.deepcopy(played.document)  # the checksum made again over a row that points nowhere
+    seats_part = forged["rows"]["tables.seat"]
+    seats_part["rows"][0][seats_part["fields"].index("entry")] = 99_999
+    forged["checksum"] = schema.checksum(forged)
+    refused(forged, "rows")
+
+
+def test_a_file_of_an_older_version_without_a_field_that_has_a_default_takes_the_default(db, played):
+    older = copy.deepcopy(played.document)
+    part = older["rows"]["payouts.payoutplan"]
+    column = part["fields"].index("unit")
+    part["fields"].pop(column)
+    for row in part["rows"]:
+        row.pop(column)
+    older["checksum"] = schema.checksum(older)
+    t = import_tournament(older, actor=ACTOR)
+    assert t.payout_plan.unit == 100
+    lacking = copy.deepcopy(played.document)  # a field without a default cannot be made up
+    part = lacking["rows"]["tournament.entry"]
+    column = part["fields"].index("number")
+    part["fields"].pop(column)
+    for row in part["rows"]:
+        row.pop(column)
+    lacking["checksum"] = schema.checksum(lacking)
+    assert "tournament.entry.number" in refused(lacking, "rows").message
+
+
+def test_a_tournament_imported_twice_is_refused_the_second_time(db, played, tmp_path):
+    path = tmp_path / "night.json"
+    path.write_text(file_text(played.document), encoding="utf-8")
+    call_command("import_tournament", str(path))
+    t = Tournament.objects.get(uid=played.document["tournament"]["uid"])
+    before = counts()
+    with pytest.raises(CommandError, match=f"here already: “{re.escape(t.name)}” \\(tournament {t.pk}\\)"):
+        call_command("import_tournament", str(path))
+    assert counts() == before
+    refused(copy.deepcopy(played.document), "already_here")
+
+
+def test_a_file_of_another_id_hash_key_is_refused_unless_taken_knowingly_and_its_id_checks_cannot_be_verified(
+        db, played, settings, tmp_path):
+    settings.ID_HASH_KEY = "another room's key"
+    message = refused(copy.deepcopy(played.document), "other_id_hash_key").message
+    assert played.document["id_hash_key"] in message and schema.fingerprint("another room's key") in message
+    path = tmp_path / "night.json"
+    path.write_text(file_text(played.document), encoding="utf-8")
+    before = counts()
+    with pytest.raises(CommandError, match="another ID hash key.*--other-id-key"):
+        call_command("import_tournament", str(path))
+    assert counts() == before
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_tournament", str(path), "--other-id-key", stdout=out, stderr=err)
+    assert "cannot be verified here" in err.getvalue() and played.document["id_hash_key"] in err.getvalue()
+    t = Tournament.objects.get(uid=played.document["tournament"]["uid"])
+    event = AuditEvent.objects.get(tournament=t, type="tournament.imported")
+    assert event.seq == t.event_seq and event.payload["id_checks_verifiable"] is False
+    assert event.payload["id_hash_key"] == played.document["id_hash_key"] and event.payload["players_found"] == 0
+    first = rows(played.document, schema.PLAYER)[0]
+    assert Player.objects.filter(id_hmac=first["id_hmac"]).count() == 1  # the hashes kept as they were
+    entry = Entry.objects.filter(tournament=t).order_by("number").first()
+    with pytest.raises(ServiceError) as caught:  # the very document it registered with no longer matches
+        services.check_id_again(entry, actor=played.staff["cashier"], document=services.IdDocument(
+            document_type="id_card", number=played.documents[entry.number]))
+    assert caught.value.code == "id_mismatch"
+
+
+# --- the commands, as on another server ----------------------------------------------------------------------------
+
+
+def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def test_the_commands_move_the_file_into_an_empty_database_of_another_server(db, played, tmp_path, settings):
+    """The real use: export_tournament's file, import_tournament on another server with a database of its own (a
+    fresh SQLite file, migrated there), export_tournament there again: the same file."""
+    source = tmp_path / "night.json"
+    source.write_text(file_text(played.document), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({"SQLITE_PATH": str(tmp_path / "other.sqlite3"), "DEBUG": "1", "ID_HASH_KEY": settings.ID_HASH_KEY})
+    manage("migrate", "--no-input", "-v", "0", env=env)
+    done = manage("import_tournament", str(source), env=env)
+    number = re.search(r"as tournament (\d+):", done.stdout).group(1)
+    assert "archive-extra-floor" in done.stdout
+    manage("export_tournament", number, "-o", str(tmp_path / "again.json"), env=env)
+    again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
+    assert again["checksum"] == schema.checksum(again)
+    assert schema.canonical(as_exported(again, played.document, "import_tournament")) == schema.canonical(
+        {k: v for k, v in played.document.items() if k not in ("exported_at", "checksum")})
