@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
 from django.core.management import get_commands
@@ -33,7 +34,16 @@ def commands_of(service: dict) -> list[list[str]]:
     return [words]
 
 
-def check_command(words: list[str]) -> None:
+def mounted_file(service: dict, path: str) -> Path:
+    """The project's file that the service's bind mount (`./file:path`) puts at `path` in its container."""
+    for volume in service.get("volumes", []):
+        source, target = volume.split(":")[:2]
+        if target == path and source.startswith("./"):
+            return ROOT / source
+    raise AssertionError(f"{path} is not a file of the project mounted into the service")
+
+
+def check_command(words: list[str], service: dict | None = None) -> None:
     program = words[0]
     if program == "python" and words[1] == "manage.py":
         assert words[2] in get_commands(), f"no management command {words[2]}"
@@ -48,6 +58,8 @@ def check_command(words: list[str]) -> None:
         assert words[words.index("-A") + 2] in {"worker", "beat", "inspect"}
     elif program == "redis-server":
         pass  # the redis image's own program
+    elif program == "sh" and service is not None:
+        assert mounted_file(service, words[1]).is_file(), words  # a script of the project, mounted read-only
     else:
         raise AssertionError(f"unknown program in docker-compose.yml: {program}")
 
@@ -58,7 +70,7 @@ def test_services_volumes_and_health_checks():
     assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
     for name, service in services.items():
         assert "healthcheck" in service, f"{name} has no health check"
-    assert {"pgdata", "redisdata"} <= set(data["volumes"])
+    assert {"pgdata", "redisdata", "backups"} <= set(data["volumes"])
     assert any("pgdata" in v for v in services["postgres"]["volumes"])
 
 
@@ -67,7 +79,7 @@ def test_every_command_exists_in_the_project():
     checked = 0
     for service in services.values():
         for words in commands_of(service):
-            check_command(words)
+            check_command(words, service)
             checked += 1
     assert checked >= 4
 
@@ -146,3 +158,33 @@ def test_the_health_check_names_a_host_that_allowed_hosts_accepts():
     assert healthcheck.host_header(".example.org") == "example.org"
     assert healthcheck.host_header("*") == "localhost"
     assert healthcheck.host_header("") == "localhost"
+
+
+def test_the_backup_service_dumps_the_app_database_with_the_postgres_image_into_its_volume():
+    """pg_dump of the postgres service's own image (the same major version), the app's credentials, every
+    BACKUP_EVERY_MINUTES (5) keeping BACKUP_KEEP (48) into the `backups` volume, with the project's script
+    (tests/resilience/test_backup_restore.py runs it)."""
+    services = compose()["services"]
+    backup = services["backup"]
+    assert backup["image"] == services["postgres"]["image"]
+    assert backup["restart"] == "unless-stopped"
+    assert backup["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert commands_of(backup) == [["sh", "/scripts/backup"]]
+    assert mounted_file(backup, "/scripts/backup") == ROOT / "scripts" / "backup"
+    assert "./scripts/backup:/scripts/backup:ro" in backup["volumes"]
+    assert "backups:/backups" in backup["volumes"]
+    assert backup["healthcheck"]["test"] == ["CMD", "sh", "/scripts/backup", "check"]
+    dotenv = {"POSTGRES_PASSWORD": "s3cret"}
+    env = {name: production.interpolate(str(value), dotenv) for name, value in backup["environment"].items()}
+    assert env["BACKUP_DIR"] == "/backups"
+    assert (env["BACKUP_EVERY_MINUTES"], env["BACKUP_KEEP"]) == ("5", "48")
+    tuned = {**dotenv, "BACKUP_EVERY_MINUTES": "15", "BACKUP_KEEP": "96"}
+    assert production.interpolate(backup["environment"]["BACKUP_EVERY_MINUTES"], tuned) == "15"
+    assert production.interpolate(backup["environment"]["BACKUP_KEEP"], tuned) == "96"
+    # The app's own database, user and password: those of the app's DATABASE_URL.
+    app_url = urlsplit(production.interpolate(compose()["x-app"]["environment"]["DATABASE_URL"], dotenv))
+    assert (env["PGHOST"], env["PGPORT"]) == (app_url.hostname, str(app_url.port)) == ("postgres", "5432")
+    assert (env["PGUSER"], env["PGPASSWORD"], env["PGDATABASE"]) == (app_url.username, app_url.password, app_url.path[1:])
+    postgres = services["postgres"]["environment"]
+    assert (env["PGUSER"], env["PGDATABASE"]) == (postgres["POSTGRES_USER"], postgres["POSTGRES_DB"])
+    assert backup["environment"]["PGPASSWORD"] == postgres["POSTGRES_PASSWORD"]
