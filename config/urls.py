@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("web.payouts.urls")),
     path("", include("web.days.urls")),
     path("", include("web.flights.urls")),
+    path("", include("web.archive.urls")),
 ]
 
 # A URL no pattern matches: under /api/ a JSON error in the API's one shape, elsewhere the site's page.

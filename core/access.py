@@ -82,6 +82,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     "structure-list": DIRECTOR_ONLY, "structure-create": DIRECTOR_ONLY, "structure-import": DIRECTOR_ONLY,
     "structure-edit": DIRECTOR_ONLY, "structure-copy": DIRECTOR_ONLY, "structure-export": DIRECTOR_ONLY,
     "tournament-create": DIRECTOR_ONLY, "tournament-edit": DIRECTOR_ONLY, "tournament-structure": DIRECTOR_ONLY,
+    # a tournament in one file (archive/): its download holds everything of it, personal data included
+    "tournament-export": DIRECTOR_ONLY, "tournament-import": DIRECTOR_ONLY,
 }
 
 API: dict[str, dict[str, tuple[str, ...]]] = {
@@ -96,6 +98,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-structure-copy": {"POST": DIRECTOR_ONLY},
     "api-structure-export": {"GET": DIRECTOR_ONLY},
     "api-tournaments": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-tournament-import": {"POST": DIRECTOR_ONLY},  # a tournament file as a new tournament (archive/transfer.py)
     "api-tournament": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
     "api-tournament-structure": {"GET": EVERY_ROLE, "PUT": DIRECTOR_ONLY},
     "api-registration": {"POST": DIRECTOR_ONLY},

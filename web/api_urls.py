@@ -2,6 +2,7 @@
 from django.urls import path
 
 from . import auth_api
+from .archive import api as archive_api
 from .clock import api as clock_api
 from .days import api as days_api
 from .flights import api as flights_api
@@ -24,6 +25,7 @@ urlpatterns = [
     path("structures/<id:pk>/copy/", api.StructureCopyView.as_view(), name="api-structure-copy"),
     path("structures/<id:pk>/export/", api.StructureExportView.as_view(), name="api-structure-export"),
     path("tournaments/", api.TournamentListView.as_view(), name="api-tournaments"),
+    path("tournaments/import/", archive_api.TournamentImportView.as_view(), name="api-tournament-import"),
     path(f"{T}/", api.TournamentDetailView.as_view(), name="api-tournament"),
     path(f"{T}/structure/", api.TournamentStructureView.as_view(), name="api-tournament-structure"),
     path(f"{T}/registration/", api.RegistrationView.as_view(), name="api-registration"),

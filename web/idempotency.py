@@ -28,6 +28,7 @@ import re
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
@@ -78,8 +79,20 @@ def body_hash(request) -> str:
         raw = request.body
     except RawPostDataException:  # a multipart form already read by the CSRF check: its parsed fields instead
         raw = json.dumps(sorted(request.data.lists()) if hasattr(request.data, "lists") else request.data,
-                         sort_keys=True, default=str).encode()
+                         sort_keys=True, default=_form_value).encode()
     return hashlib.sha256(raw or b"").hexdigest()
+
+
+def _form_value(value) -> str:
+    """A parsed form's value in the body's hash: an uploaded file by its content (another file under the same
+    name is another request), read in chunks and put back at its start for the view."""
+    if isinstance(value, UploadedFile):
+        digest = hashlib.sha256()
+        for chunk in value.chunks():
+            digest.update(chunk)
+        value.seek(0)
+        return f"{value.name}:{digest.hexdigest()}"
+    return str(value)
 
 
 def claim(owner: str, key: str, method: str, path: str, digest: str) -> IdempotencyKey:

@@ -78,6 +78,18 @@ export const SAYS = {
   "structure-copied": {done: gettext("Copied as {name}. You can change the copy now.")},
   "structure-imported": {done: gettext("Structure {name} imported.")},
   "tournament-saved": {done: gettext("Tournament {name} saved.")},
+  // A tournament file (templates/archive/import.html): the answer is what the import did (web/archive/api.py).
+  "tournament-imported": {done: function (values) {
+    var said = [Util.fmt(gettext("{name} imported as tournament {id}: {entries} entries, {events} events, {players_new} new players, {players_found} players found here by their ID hash."), values)];
+    if (values.users_new && values.users_new.length) {
+      said.push(Util.fmt(gettext("Users made inactive, without a password (give them roles and a password to use them): {users}."),
+                         {users: values.users_new.join(", ")}));
+    }
+    if (values.id_checks_verifiable === false) {
+      said.push(gettext("The file was made with another ID hash key: the ID checks of this tournament cannot be verified here, and a prize still unpaid cannot be paid against its registration's document."));
+    }
+    return said.join(" ");
+  }},
   // Prizes (templates/payouts/): the prize to pay is the form's data-prize in minor units of its data-currency.
   "deal-approve": {confirm: gettext("Approve this deal? Its prizes stand from now on."),
                    done: gettext("The deal is approved.")},
