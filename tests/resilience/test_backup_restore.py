@@ -32,6 +32,7 @@ from psycopg import sql
 
 from tests import production
 from tests.resilience.cluster import bindir
+from tests.resilience.room import room_start
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "backup"
@@ -48,23 +49,7 @@ pytestmark = [
 
 # A tournament played a little through the services: eight players at one table, the draw, a payout plan, three out,
 # the clock started. Its id is written to OUT.
-PREPARE = """
-from datetime import date
-from pathlib import Path
-from clock import services as clock
-from payouts import services as payouts
-from tables import busts, draws
-from tables import setup as tables
-from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
-from tournament import services, setup
-director, floor, cashier = make_user("dir", "Director"), make_user("floor", "Floor"), make_user("cash", "Cashier")
-t = setup.create_tournament(tournament_data(guaranteed_pool=0), actor=director,
-                            template=setup.save_structure_template(BASIC_SPEC, actor=director))
-tables.open_table(t, actor=director, number=1, seats=9)
-entries = [services.register_entry(t, actor=cashier, document=id_doc(f"BK{i:07d}"), player=services.create_player(
-    actor=cashier, first_name=f"P{i}", last_name="Backup", date_of_birth=date(1990, 1, 1))) for i in range(8)]
-draws.draw_start(t, actor=director)
-payouts.set_payout_plan(t, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
+PREPARE = room_start("BK", "Backup") + """
 for entry in entries[:3]:
     busts.bust_entry(entry, actor=floor)
 clock.start_clock(t, actor=director)

@@ -40,6 +40,7 @@ from tests import production
 from tests.conftest import PASSWORD
 from tests.payouts.test_payments import signature
 from tests.resilience.cluster import bindir, own_cluster, wait_until
+from tests.resilience.room import room_start
 
 BINARIES = bindir()
 UNAVAILABLE = "The database is unavailable: try again in a moment."
@@ -53,28 +54,13 @@ pytestmark = [
 # The room, made through the services in the production environment: eight players at one table, four paid,
 # the first five out (places 8 to 4), registration closed, the break's color-up confirmed and table 1's race
 # recorded, the clock running; a session of the cashier for her screens. What the test needs is written to ROOM.
-PREPARE = """
+PREPARE = room_start("EA", "Lost") + """
 import json
-from datetime import date
-from pathlib import Path
 from django.test import Client
-from clock import services as clock
-from payouts import services as payouts
-from tables import busts, color_ups, draws
-from tables import setup as tables
+from tables import color_ups
 from tables.models import Table
 from tables.read_models import table_race
-from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
-from tournament import services, setup
 from tournament.models import Level
-director, floor, cashier = make_user("dir", "Director"), make_user("floor", "Floor"), make_user("cash", "Cashier")
-t = setup.create_tournament(tournament_data(guaranteed_pool=0), actor=director,
-                            template=setup.save_structure_template(BASIC_SPEC, actor=director))
-tables.open_table(t, actor=director, number=1, seats=9)
-entries = [services.register_entry(t, actor=cashier, document=id_doc(f"EA{i:07d}"), player=services.create_player(
-    actor=cashier, first_name=f"P{i}", last_name="Lost", date_of_birth=date(1990, 1, 1))) for i in range(8)]
-draws.draw_start(t, actor=director)
-payouts.set_payout_plan(t, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
 for entry in entries[:5]:
     busts.bust_entry(entry, actor=floor)
 services.set_registration_closed(t, actor=director, closed=True)
