@@ -8,9 +8,11 @@ event on a floor socket.
 
 1. The draw rush, as it happens: RUSH players open their seat page within WINDOW s of the draw (30 unless
    --window says: a WSOP flight's 5,000 within 60 s is --rush 5000 --window 60), each at a
-   random moment (open-loop arrivals). Each loads the page (/s/<t>/<n>/), fetches its seat
-   (/s/<t>/<n>.json) and keeps the page's WebSocket (/ws/s/<t>/) open. Then 20 lobby TVs (page,
-   snapshot, socket) and 50 floor tablets (floor socket, logged in) connect and stay.
+   random moment (open-loop arrivals). Each does what its page does (static/js/seat-page.js): loads the
+   page (/s/<t>/<n>/), opens the page's WebSocket (/ws/s/<t>/) and waits for its snapshot, fetches its
+   seat (/s/<t>/<n>.json?v=) only when the snapshot's seats are newer than the page's, and keeps the socket
+   open. Then 20 lobby TVs (page, snapshot, socket) and 50 floor tablets (floor socket, logged in) connect
+   and stay.
 2. The stress: closed-loop clients (each sends its next request when the last is answered) rising
    100, 200, 500, 1,000: for each step a mix of seat JSON, seat search (/api/public/.../seats/?q=) and
    lobby snapshot; then the seat JSON alone and a trivial view (/robots.txt) alone, for the ratio.
@@ -42,6 +44,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import resource
 import sys
 import time
@@ -72,6 +75,7 @@ class Tally:
         self.ms: dict[str, list[float]] = defaultdict(list)
         self.status: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         self.failures: dict[str, int] = defaultdict(int)  # no answer at all (connection refused, timeout)
+        self.refetched = 0  # seat pages whose socket's snapshot had newer seats than the page
         self.retry_after_missing = 0
 
     def add(self, kind: str, ms: float, status: int, retry_after: str | None = None) -> None:
@@ -147,7 +151,17 @@ async def start_server(fixture: dict, port: int) -> asyncio.subprocess.Process:
     raise RuntimeError("the server did not start in 60 s")
 
 
+async def stop_server(server: asyncio.subprocess.Process) -> None:
+    """Stop the server and close this process's own connections, so its database can be dropped."""
+    from django.db import connections
+
+    server.terminate()
+    await server.wait()
+    connections.close_all()
+
+
 SERVER_NAME = "bench-load-server"
+SEAT_CONFIG = re.compile(r'<script id="seat-config" type="application/json">(.*?)</script>', re.S)
 
 
 ONE_ADDRESS = "10.0.0.1"
@@ -171,15 +185,19 @@ class Bench:
         self.floor_errors: list[str] = []
         self.cookie = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={fixture['session']}"}
 
-    async def get(self, tally: Tally, kind: str, path: str, client: int, jar: dict | None = None) -> int:
-        """One read of one phone; `jar` (that phone's cookies) sends its cookies and keeps the ones it is given."""
+    async def get(self, tally: Tally, kind: str, path: str, client: int, jar: dict | None = None,
+                  body: list | None = None) -> int:
+        """One read of one phone; `jar` (that phone's cookies) sends its cookies and keeps the ones it is given;
+        `body` gets the answer's bytes."""
         tic = time.monotonic()
         headers = {"X-Forwarded-For": address(client)}
         if jar:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in jar.items())
         try:
             async with self.session.get(self.base + path, headers=headers) as r:
-                await r.read()
+                content = await r.read()
+                if body is not None:
+                    body.append(content)
                 tally.add(kind, (time.monotonic() - tic) * 1000, r.status, r.headers.get("Retry-After"))
                 if jar is not None:
                     jar.update({name: morsel.value for name, morsel in r.cookies.items()})
@@ -264,23 +282,33 @@ class Bench:
     # --- 1. the rush ---------------------------------------------------------------------------------
 
     async def player(self, tally: Tally, sockets: list, number: int, delay: float) -> None:
+        """As static/js/seat-page.js: the page, its socket and the socket's snapshot, then the seat JSON (?v=
+        the snapshot's seq) when the snapshot's seats are newer than the page's; and the public API twice."""
         import websockets
 
         await asyncio.sleep(delay)
-        if await self.get(tally, "seat page", f"/s/{self.t}/{number}/", number) != 200:
+        page: list[bytes] = []
+        if await self.get(tally, "seat page", f"/s/{self.t}/{number}/", number, body=page) != 200:
             return
-        if await self.get(tally, "seat JSON", f"/s/{self.t}/{number}.json", number) != 200:
+        config = json.loads(SEAT_CONFIG.search(page[0].decode()).group(1))
+        tic = time.monotonic()
+        try:
+            ws = await websockets.connect(f"{self.ws_base}/ws/s/{self.t}/", origin=self.base, open_timeout=30,
+                                          additional_headers={"X-Forwarded-For": address(number)})
+            snapshot = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            tally.ms["seat socket"].append((time.monotonic() - tic) * 1000)
+            sockets.append(ws)
+        except Exception:
+            tally.failures["seat socket"] += 1
             return
+        if snapshot.get("seats_seq", 0) > config["version"]:
+            tally.refetched += 1
+            if await self.get(tally, "seat JSON", f"/s/{self.t}/{number}.json?v={snapshot['seq']}", number) != 200:
+                return
         jar: dict = {}
         for _read in range(2):  # the public API, the second time with the device cookie the first gave
             if await self.get(tally, "public API", f"/api/public/tournaments/{self.t}/seats/{number}/", number, jar) != 200:
                 return
-        try:
-            ws = await websockets.connect(f"{self.ws_base}/ws/s/{self.t}/", origin=self.base, open_timeout=30,
-                                          additional_headers={"X-Forwarded-For": address(number)})
-            sockets.append(ws)
-        except Exception:
-            tally.failures["seat socket"] += 1
 
     async def screen(self, tally: Tally, sockets: list, path: str, client: int, page: str | None, headers: dict) -> None:
         import websockets
@@ -358,6 +386,9 @@ async def run(fixture: dict, rush_players: int, steps: list[int], seconds: float
               f"({time.monotonic() - tic:.0f} s)")
         for kind in ("seat page", "seat JSON", "public API", "lobby page"):
             print("   " + tally.line(kind))
+        socket_ms = tally.ms["seat socket"]
+        print(f"   seat socket: handshake to its snapshot p50 {pct(socket_ms, .5):.1f} ms, p99 {pct(socket_ms, .99):.1f} ms; "
+              f"seat JSON asked by {tally.refetched} pages (their snapshot's seats newer than the page's)")
         refused = sum(tally.status[kind].get(429, 0) for kind in tally.status)
         print(f"   refused (429): {refused}" + (f" with every phone behind one address ({ONE_ADDRESS})" if one_address else "")
               + "  [target 0]")
@@ -394,11 +425,7 @@ async def run(fixture: dict, rush_players: int, steps: list[int], seconds: float
         stop_watch.set()
         await watcher
         await bench.session.close()
-        server.terminate()
-        await server.wait()
-        from django.db import connections
-
-        connections.close_all()
+        await stop_server(server)
 
 
 def main() -> None:

@@ -1,11 +1,20 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+
+A request is handled by Django's WSGI handler in one thread of a fixed pool (a2wsgi, WEB_THREADS threads),
+from the middleware to the view and back without leaving it. Django's ASGI handler runs the same sync
+middleware and views with a thread hand-off at each sync/async boundary (several per request) and a new
+thread per request: three times the processor time of a request (bench/phone.py; README, "Capacity").
+The event loop keeps what must be asynchronous: the connections, the admission gate (web/server.py), the
+WebSockets and the pushes.
+"""
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+from a2wsgi import WSGIMiddleware
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django_wsgi_app = get_wsgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -24,7 +33,8 @@ mask_handlers("uvicorn", "uvicorn.error", "uvicorn.access")
 router = ProtocolTypeRouter(
     {
         # Past WEB_MAX_PENDING requests in progress, this worker answers 503 with Retry-After (web/server.py).
-        "http": Admission(django_asgi_app, settings.WEB_MAX_PENDING, settings.WEB_PUBLIC_CONCURRENCY),
+        "http": Admission(WSGIMiddleware(django_wsgi_app, workers=settings.WEB_THREADS), settings.WEB_MAX_PENDING,
+                          settings.WEB_PUBLIC_CONCURRENCY),
         "websocket": ExactOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

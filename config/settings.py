@@ -132,6 +132,9 @@ WEB_MAX_PENDING = int(os.environ.get("WEB_MAX_PENDING", "400"))
 # Public reads (phones, lobby TVs) processed at once per worker; more wait their turn (web/server.py).
 # Below the worker's pool size, so that the floor always finds a database connection free.
 WEB_PUBLIC_CONCURRENCY = int(os.environ.get("WEB_PUBLIC_CONCURRENCY", "16"))
+# The threads of each worker that run Django's requests (config/asgi.py): the public reads' share, and as
+# many again for the staff's, which never wait at the public gate.
+WEB_THREADS = int(os.environ.get("WEB_THREADS") or 2 * WEB_PUBLIC_CONCURRENCY)
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:

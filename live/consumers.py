@@ -319,6 +319,10 @@ class LobbyConsumer:
             socket.send_text(json.dumps({"kind": "pong", "id": content.get("id"), "server_time": time.time()}))
 
 
+def _exists(tournament_id: int) -> bool:
+    return Tournament.objects.filter(pk=tournament_id).exists()
+
+
 class SeatConsumer(LobbyConsumer):
     """A player's seat page (public, no login): read-only, in the tournament's lobby room.
 
@@ -333,16 +337,22 @@ class SeatConsumer(LobbyConsumer):
         if message["type"] != "websocket.connect":
             return
         tid = self.scope["url_route"]["kwargs"]["tournament_id"]
-        self.tournament = await database_sync_to_async(Tournament.objects.filter(pk=tid).first)()
-        if self.tournament is None:
+        # A room of this process is there for a tournament that is: the rush's phones skip the query.
+        if not fanout.has_room(tid) and not await database_sync_to_async(_exists)(tid):
             await self.send({"type": "websocket.close", "code": fanout.CLOSE_REVOKED})
             return
+        self.tournament = Tournament(pk=tid)  # the snapshot reads it (read_again)
         await self.send({"type": "websocket.accept"})
-        socket = await self.enter_room(self.tournament.pk, None)
+        socket = await self.enter_room(tid, None)
         if socket is None:
             return
         try:
-            socket.start(*await socket.snapshot(self.load_snapshot))
+            try:
+                snapshot = await socket.snapshot(self.load_snapshot)
+            except Tournament.DoesNotExist:  # deleted since its room was made
+                socket.close(fanout.CLOSE_REVOKED)
+                return
+            socket.start(*snapshot)
             while True:
                 message = await self.receive()
                 if message["type"] == "websocket.disconnect":

@@ -420,6 +420,11 @@ def current_hub() -> Hub:
     return hub
 
 
+def has_room(tournament_id: int) -> bool:
+    """This process has the tournament's room (made by a socket of a tournament that exists)."""
+    return tournament_id in current_hub().rooms
+
+
 async def join(tournament_id: int, display_id: int | None, send: Send) -> LobbySocket:
     """Register a lobby socket (already accepted) of this tournament and display token (None: a
     public socket that no revocation closes, e.g. a player's seat page)."""

@@ -60,6 +60,7 @@ def lobby_snapshot(tournament: Tournament) -> dict:
     return {
         "kind": "snapshot",
         "seq": tournament.event_seq,
+        "seats_seq": tournament.seats_seq,  # the seats' version (web/caching.py): a seat page newer asks nothing
         "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue,
                        "currency": tournament.currency},
         "stats": stats,

@@ -33,6 +33,7 @@ from flights.day2 import day_stacks
 from payouts.selectors import prizes_won
 from tables.count_selectors import public as public_counts
 from tables.read_models import public_seats, search_index
+from tables.selectors import pending_commitment
 from tournament.models import Tournament
 
 CACHE = "public"  # settings.CACHES: a per-process memory cache
@@ -164,6 +165,21 @@ def room_seats(request, pk: int) -> dict[int, dict]:
                                        meanwhile=request.first_load)
     request.answer_version = min(request.answer_version, version)
     return seats
+
+
+def public_head(request, pk: int) -> dict | None:
+    """What a public page says of the tournament at the head (its name, venue and currency) and the next draw's
+    commitment, read once per event sequence in this worker (no query while the version is known: core/memory.py);
+    None when there is no such tournament."""
+    seq = state_version(pk, "event_seq", _seen(request))
+    if seq is None:
+        return None
+
+    def compute():
+        head = Tournament.objects.filter(pk=pk).values("pk", "name", "venue", "currency").first()
+        return seq, head and {**head, "next_draw": pending_commitment(pk)}
+
+    return memory.at_version("head", pk, seq, compute, meanwhile=request.first_load)[1]
 
 
 def room_search(request, pk: int) -> tuple:

@@ -25,6 +25,10 @@ import * as Live from "./live.js";
   };
   var seat = JSON.parse(document.getElementById("seat-state").textContent);
   var timer = null, loading = false, again = false;
+  // The seats' version the shown seat is at least as new as (web/caching.py): the page's own, then the one of a
+  // snapshot it refetched for. A snapshot whose seats are no newer (the socket's first, a moment after the page)
+  // needs no refetch: the draw rush's phones ask once, not twice.
+  var held = cfg.version, wanted = null;
 
   var fmt = Util.fmt;
   function dayLine(d) {
@@ -77,11 +81,12 @@ import * as Live from "./live.js";
     if (loading) { again = true; return; }
     loading = true;
     // ?v=: the sequence this page has been told of, so the answer is at least that new (web/caching.py).
-    var v = conn && conn.seq !== null ? "?v=" + conn.seq : "";
+    var v = conn && conn.seq !== null ? "?v=" + conn.seq : "", asked = v ? wanted : null;
     fetch(cfg.json + v, {cache: "no-store"})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (now) {
         if (!now) return;
+        if (typeof asked === "number" && !(asked <= held)) held = asked;
         changed(seat, now);
         seat = now;
         show(now);
@@ -92,7 +97,11 @@ import * as Live from "./live.js";
   function soon() { clearTimeout(timer); timer = setTimeout(refetch, 200); }
   var conn = Live.connect({
     path: cfg.socket, badge: "#live",
-    onSnapshot: function () { soon(); },
+    onSnapshot: function (m) {
+      if (typeof m.seats_seq === "number" && typeof held === "number" && m.seats_seq <= held) return;
+      wanted = m.seats_seq;  // the refetch names the snapshot's seq (?v=): its answer has these seats or newer
+      soon();
+    },
     onEvent: function (m) {
       if ((m.entries && m.entries.indexOf(cfg.entry) !== -1) || m.draw || m.type === "entry.bust_undone") soon();
     }

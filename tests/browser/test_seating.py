@@ -175,3 +175,53 @@ def test_the_tables_page_opens_a_table_saves_the_break_order_and_takes_a_table_o
     # The token is still on the screen: nothing reloaded the page.
     assert page.inner_text("#shuffler-token") == token and page.evaluate("window.__sameDocument") is True
     page.context.close()
+
+
+
+def test_a_seat_page_asks_its_seat_again_only_when_the_sockets_snapshot_has_newer_seats(live_asgi, browser, director,
+                                                                                       floor, cashier, tournament):
+    """The draw rush: the page carries its seat and the seats' version it is at; the socket's first snapshot says
+    the room's (seats_seq). No newer: the phone asks nothing more. Newer (the floor moves the player between the
+    page and its socket): one seat JSON, naming the snapshot's seq, and the page shows the new seat."""
+    from tables import draws
+    from tables.seats import correct_seat
+
+    base = live_asgi
+    table_setup.open_table(tournament, actor=director, number=1, seats=9)
+    entries = []
+    for i in range(4):
+        player = services.create_player(actor=cashier, first_name=f"Rush{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        entries.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"RS{i:07d}")))
+    draws.draw_start(tournament, actor=director)
+    entry = entries[0]
+    seat_json = f"{base}/s/{tournament.pk}/{entry.number}.json"
+
+    def open_phone(between=None):
+        """The phone opens its seat page; `between` runs after the page is served and before its script (and so
+        its socket) starts."""
+        context = browser.new_context(viewport=PHONE)
+
+        def hold_script(route):
+            if between is not None:
+                between()
+            route.continue_()  # the request itself goes on as it was
+        context.route("**/js/seat-page*.js", hold_script)
+        phone = context.new_page()
+        asked = []
+        phone.on("request", lambda r: asked.append(r.url) if r.url.startswith(seat_json) else None)
+        phone.goto(f"{base}/s/{tournament.pk}/{entry.number}/")
+        phone.wait_for_selector("#live.live")
+        phone.wait_for_timeout(600)  # longer than the page waits before it refetches (200 ms)
+        return phone, asked
+
+    phone, asked = open_phone()
+    assert asked == []
+    assert phone.inner_text("#seat-seat") == str(live_seat(entry).seat)
+    phone.context.close()
+
+    free = next(n for n in range(1, 10) if not Seat.objects.filter(table__tournament=tournament, seat=n, ended_at__isnull=True).exists())
+    phone, asked = open_phone(between=lambda: correct_seat(entry, actor=floor, table_number=1, seat_number=free))
+    tournament.refresh_from_db()
+    assert asked == [f"{seat_json}?v={tournament.event_seq}"]
+    phone.wait_for_function(f"document.getElementById('seat-seat').textContent === '{free}'")
+    phone.context.close()

@@ -25,7 +25,7 @@ from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
 from web import access
 from web.access import page
-from web.caching import room_search, room_seats, versioned
+from web.caching import public_head, room_search, room_seats, versioned
 from web.public_urls import public_url
 from web.tables.forms import HouseRulesForm
 from web.tournament.views import in_venue_time
@@ -319,14 +319,16 @@ def seat_search(request, pk: int):
 @page("seat-page")
 @versioned(remember=False, seats=True)
 def seat_page(request, pk: int, number: int):
-    tournament = _public_tournament(pk)
+    head = None if request.state_version is None else public_head(request, pk)
+    if head is None:
+        raise Http404(_("No such tournament."))
     seat = room_seats(request, pk).get(number)
     if seat is None:
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
     return render(request, "tables/seat_page.html", {
-        "t": tournament, "seat": seat, "next_draw": selectors.pending_commitment(tournament),
+        "t": head, "seat": seat, "next_draw": head["next_draw"],
         "seat_config": {"json": reverse("seat-json", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/",
-                        "entry": seat["entry"], "currency": tournament.currency}})
+                        "entry": seat["entry"], "currency": head["currency"], "version": request.answer_version}})
 
 
 @page("seat-json")
