@@ -62,12 +62,15 @@ def forget_version(pk: int) -> None:
 
 
 def at_version(what: str, pk: int, seq: int, compute: Callable[[], tuple[int, object]], *,
-               meanwhile: bool = False) -> tuple[int, object]:
+               meanwhile: bool = False,
+               step: Callable[[int, object], tuple[int, object] | None] | None = None) -> tuple[int, object]:
     """`compute()` once per version of `what` in this worker. Requests run in threads of their own: the
     ones asking at a new version wait for one computation. `compute` returns (version it read, answer);
     a newer version than asked for is as good (it was read after this one). Returns (version, answer).
     `meanwhile`: the caller takes the answer of the version before while the new one is being computed
-    (a first load, which takes a version a moment old anyway: FRESH_SECONDS); it never waits then."""
+    (a first load, which takes a version a moment old anyway: FRESH_SECONDS); it never waits then.
+    `step(version, answer)`: the new answer made from the one kept (never changed in place), or None when
+    it cannot be: then `compute()`."""
     key = (what, pk)
     kept = _kept.get(key)
     if kept is not None and kept[0] >= seq:
@@ -79,7 +82,8 @@ def at_version(what: str, pk: int, seq: int, compute: Callable[[], tuple[int, ob
     try:
         kept = _kept.get(key)
         if kept is None or kept[0] < seq:
-            kept = compute()
+            stepped = step(*kept) if step is not None and kept is not None else None
+            kept = stepped if stepped is not None else compute()
             _kept[key] = kept
     finally:
         lock.release()

@@ -139,12 +139,13 @@ def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: b
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
     same_hand = _rank_group(t, actor=actor, key=key, best_place=joined) if grouped else []
     e.refresh_from_db(fields=["finish_place", "finish_place_low"])
+    changed = sorted({e.number, *(b["entry"] for b in same_hand), *moved_up})  # every seat answer the bust changes
     record_event(t, actor=actor, type_=type_, payload={
         "entry": e.number, "name": e.player.display_name, "place": e.finish_place,
         "place_low": e.finish_place_low or e.finish_place, "stack": stack, "same_hand": same_hand,
-        "moved_up": moved_up, "entries": sorted({e.number, *(b["entry"] for b in same_hand), *moved_up}),
+        "moved_up": moved_up, "entries": changed,
         "table": seat.table.number if seat else None, "seat": seat.seat if seat else None, **(extra or {}),
-    })
+    }, seats=changed)
     reactions.react(ENTRY_BUSTED, actor=actor, tournament=t, entry=e)
     after_seat_freed(t, actor=actor, entry=e)
     return e

@@ -198,7 +198,8 @@ def confirm_move(tournament: Tournament, *, actor: Actor, number) -> Move:
     broken = _finish_break(t, Table.objects.select_for_update().get(pk=move.from_table_id), now)
     record_event(t, actor=actor, type_="move.done", payload={"move": slip(move), "entries": [move.entry.number],
                                                              "tables": [move.from_table.number, move.to_table.number],
-                                                             "broken": move.from_table.number if broken else None}, stats=False)
+                                                             "broken": move.from_table.number if broken else None},
+                 stats=False, seats=[move.entry.number])
     if broken or not Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists():
         rebalance(t, actor=actor)  # the room as the slips left it: what waited for them (a break, a move) is decided now
     else:

@@ -113,10 +113,11 @@ def announce(t: Tournament, *, actor: Actor, moves: list[Move], kind: str, **ext
         return
     moves = list(Move.objects.filter(pk__in=[m.pk for m in moves]).select_related(
         "entry__player", "from_table", "to_table").order_by("number"))  # one query for the slips' names and tables
+    movers = [m.entry.number for m in moves]
     record_event(t, actor=actor, type_="move.created",
-                 payload={"kind": kind, "moves": [slip(m) for m in moves], "entries": [m.entry.number for m in moves],
+                 payload={"kind": kind, "moves": [slip(m) for m in moves], "entries": movers,
                           "tables": sorted({m.from_table.number for m in moves} | {m.to_table.number for m in moves}),
-                          **extra}, stats=False)
+                          **extra}, stats=False, seats=movers)
 
 
 def close_slip(move: Move, *, actor: Actor, reason: str, now=None) -> None:

@@ -81,7 +81,7 @@ def correct_seat(entry: Entry, *, actor: Actor, table_number: int, seat_number: 
         "entry": e.number, "name": e.player.display_name, "entries": [e.number],
         "from": {"table": old.table.number, "seat": old.seat} if old else None,
         "to": {"table": table.number, "seat": seat_number},
-    }, stats=False)
+    }, stats=False, seats=[e.number])
     return new
 
 

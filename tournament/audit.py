@@ -46,11 +46,13 @@ def next_sequence(tournament_id: int, seats: bool = True) -> int:
 
 
 def record_event(tournament: Tournament | None, *, actor: Actor=None, type_: str, payload: dict, stats: bool = True,
-                 seats: bool = True) -> AuditEvent:
+                 seats: bool | list[int] = True) -> AuditEvent:
     """Write an audit event in the current transaction and publish it once that commits.
 
     `seats=False` only for an event that cannot change a public seat answer (a clock's, a hand's at a
-    table with no balance move out): the phones' answers keep their version (web/caching.py).
+    table with no balance move out): the phones' answers keep their version (web/caching.py). A list of
+    entry numbers: only these entries' answers can change (a bust, a move), so each worker reads those
+    entries again instead of the whole room; it must name every entry whose answer the event changes.
 
     For a tournament event, the caller must hold the tournament row lock (lock_tournament), so that
     events are published in the order of their sequence numbers.
@@ -58,8 +60,9 @@ def record_event(tournament: Tournament | None, *, actor: Actor=None, type_: str
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_event must run inside transaction.atomic()")
     seq = None
+    named = None if seats is True else sorted(set(seats or ()))  # None: any answer may change
     if tournament is not None:
-        seq = next_sequence(tournament.pk, seats)
+        seq = next_sequence(tournament.pk, named is None or bool(named))
         tournament.event_seq = seq
         # This worker's memory of the versions (core/memory.py): forgotten now for the reads of this
         # transaction, and again once the change is visible to everyone.
@@ -74,6 +77,7 @@ def record_event(tournament: Tournament | None, *, actor: Actor=None, type_: str
         actor_label=actor_label(actor),
         type=type_,
         payload=payload,
+        seat_entries=named,
     )
     if tournament is not None:
         figures = tournament_stats(tournament) if stats else None

@@ -443,6 +443,9 @@ class AuditEvent(NeverDeleteModel):
     actor_label = models.CharField(max_length=150, blank=True)
     type = models.CharField(max_length=60)
     payload = models.JSONField(default=dict)
+    # The entries whose public seat answer the event may change (web/caching.py patches the room's seats with
+    # them): [] none, a list those only, null any of them (the default: the whole room is read again).
+    seat_entries = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["id"]

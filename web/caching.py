@@ -34,7 +34,7 @@ from payouts.selectors import prizes_won
 from tables.count_selectors import public as public_counts
 from tables.read_models import public_seats, search_index
 from tables.selectors import pending_commitment
-from tournament.models import Tournament
+from tournament.models import AuditEvent, Tournament
 
 CACHE = "public"  # settings.CACHES: a per-process memory cache
 TTL_SECONDS = 300  # a version rarely lasts this long in play; a newer one replaces it anyway
@@ -138,31 +138,60 @@ def _tagged(response, etag: str):
     return response
 
 
-def seats_now(pk: int) -> dict[int, dict]:
+def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | None = None) -> dict[int, dict]:
     """The room's public seats (tables/read_models.py), each with the prize its place wins (payouts: ties
     split; None while the entry plays on or finished outside the money), and on a day after the first the
     stack the player sits down with (flights/day2.py: `day_stack`, {day, chips, bag, source}, only for those
-    who have one; chips None while the house keeps counts private)."""
-    seats = public_seats(pk)
+    who have one; chips None while the house keeps counts private).
+    `numbers` and `base`: the seats of an earlier version (`base`, never changed in place) with those entries
+    read again; the prizes and stacks of every entry are read as they are now."""
+    fresh = public_seats(pk, numbers)
+    seats = fresh if base is None else {**{n: a for n, a in base.items() if n not in numbers}, **fresh}
     tournament = Tournament.objects.filter(pk=pk).first()
     won = prizes_won(tournament) if tournament is not None else {}
-    for number, seat in seats.items():
-        seat["prize"] = won.get(number) or None
     stacks = day_stacks(tournament) if tournament is not None else {}
     if stacks and not public_counts(tournament):
         stacks = {number: {**stack, "chips": None} for number, stack in stacks.items()}
-    for number, stack in stacks.items():
-        if number in seats:
-            seats[number]["day_stack"] = stack
+    for number, seat in seats.items():
+        prize, stack = won.get(number) or None, stacks.get(number)
+        if number not in fresh:  # an answer of the version before, shared with its readers: copied if it changes
+            if seat["prize"] == prize and seat.get("day_stack") == stack:
+                continue
+            seats[number] = seat = {key: value for key, value in seat.items() if key != "day_stack"}
+        seat["prize"] = prize
+        if stack is not None:
+            seat["day_stack"] = stack
     return seats
+
+
+PATCH_EVENTS = 200  # more events since the kept seats than this: the whole room is read again
+
+
+def seats_after(pk: int, version: int, seats: dict[int, dict], seq: int) -> tuple[int, dict] | None:
+    """The seats at `seq` from those at `version`: the events between name the entries whose answers they may
+    change (tournament/audit.py, seat_entries), and only those are read again. None when one of them may have
+    changed any answer (or there are too many): the whole room is read again."""
+    if seq - version > PATCH_EVENTS:
+        return None
+    named = list(AuditEvent.objects.filter(tournament_id=pk, seq__gt=version, seq__lte=seq)
+                 .values_list("seat_entries", flat=True))
+    if len(named) != seq - version or any(numbers is None for numbers in named):
+        return None
+    return seq, seats_now(pk, set().union(*named), seats)
+
+
+def _room(pk: int, seq: int, meanwhile: bool = False) -> tuple[int, dict[int, dict]]:
+    """The room's seats at version `seq` (or newer), once per version in this worker: made from the version
+    before when its events name the entries they change, otherwise read whole."""
+    return memory.at_version("seats", pk, seq, lambda: (seq, seats_now(pk)), meanwhile=meanwhile,
+                             step=lambda version, seats: seats_after(pk, version, seats, seq))
 
 
 def room_seats(request, pk: int) -> dict[int, dict]:
     """Every entry's public seat at the request's version (three queries for the whole room instead of
     four per phone). A first load (no ?v=) takes the version before while this one is being computed,
     and its ETag says so (request.answer_version)."""
-    version, seats = memory.at_version("seats", pk, request.state_version, lambda: (request.state_version, seats_now(pk)),
-                                       meanwhile=request.first_load)
+    version, seats = _room(pk, request.state_version, meanwhile=request.first_load)
     request.answer_version = min(request.answer_version, version)
     return seats
 
@@ -187,7 +216,7 @@ def room_search(request, pk: int) -> tuple:
     find_entries): a search is a scan in memory, no query."""
     def compute():  # from the seats of this very version, never the one before
         seq = request.state_version
-        return seq, search_index(memory.at_version("seats", pk, seq, lambda: (seq, seats_now(pk)))[1])
+        return seq, search_index(_room(pk, seq)[1])
 
     version, index = memory.at_version("search", pk, request.state_version, compute, meanwhile=request.first_load)
     request.answer_version = min(request.answer_version, version)
