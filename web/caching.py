@@ -34,7 +34,7 @@ from payouts.selectors import prizes_won
 from tables.count_selectors import public as public_counts
 from tables.read_models import public_seats, search_index
 from tables.selectors import pending_commitment
-from tournament.models import AuditEvent, Tournament
+from tournament.models import AuditEvent, Entry, Tournament
 
 CACHE = "public"  # settings.CACHES: a per-process memory cache
 TTL_SECONDS = 300  # a version rarely lasts this long in play; a newer one replaces it anyway
@@ -144,24 +144,29 @@ def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | 
     stack the player sits down with (flights/day2.py: `day_stack`, {day, chips, bag, source}, only for those
     who have one; chips None while the house keeps counts private).
     `numbers` and `base`: the seats of an earlier version (`base`, never changed in place) with those entries
-    read again; the prizes and stacks of every entry are read as they are now."""
+    read again, their prizes too; the day stacks of those still in play are the ones they had (a move leaves a bag
+    as it is; a bust ends it)."""
     fresh = public_seats(pk, numbers)
-    seats = fresh if base is None else {**{n: a for n, a in base.items() if n not in numbers}, **fresh}
     tournament = Tournament.objects.filter(pk=pk).first()
+    if base is not None:
+        finished = any(answer["place"] for answer in fresh.values())
+        won = prizes_won(tournament) if finished and tournament is not None else {}
+        for number, answer in fresh.items():
+            answer["prize"] = won.get(number) or None
+            stack = (base.get(number) or {}).get("day_stack")
+            if stack is not None and answer["status"] == Entry.Status.ACTIVE:  # as day_stacks: players in play only
+                answer["day_stack"] = stack
+        return {**{number: answer for number, answer in base.items() if number not in numbers}, **fresh}
     won = prizes_won(tournament) if tournament is not None else {}
+    for number, seat in fresh.items():
+        seat["prize"] = won.get(number) or None
     stacks = day_stacks(tournament) if tournament is not None else {}
     if stacks and not public_counts(tournament):
         stacks = {number: {**stack, "chips": None} for number, stack in stacks.items()}
-    for number, seat in seats.items():
-        prize, stack = won.get(number) or None, stacks.get(number)
-        if number not in fresh:  # an answer of the version before, shared with its readers: copied if it changes
-            if seat["prize"] == prize and seat.get("day_stack") == stack:
-                continue
-            seats[number] = seat = {key: value for key, value in seat.items() if key != "day_stack"}
-        seat["prize"] = prize
-        if stack is not None:
-            seat["day_stack"] = stack
-    return seats
+    for number, stack in stacks.items():
+        if number in fresh:
+            fresh[number]["day_stack"] = stack
+    return fresh
 
 
 PATCH_EVENTS = 200  # more events since the kept seats than this: the whole room is read again

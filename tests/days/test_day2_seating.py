@@ -15,7 +15,7 @@ from days import redraw, seating_reads
 from days import services as days_services
 from flights import services as flight_services
 from flights.day2 import day_stacks
-from tables import counting, draw_check, draws, seating
+from tables import busts, counting, draw_check, draws, seating
 from tables import seats as table_seats
 from tables import setup as table_setup
 from tables.models import ChipCount, Draw, Seat, SeatRequest, Table
@@ -25,6 +25,7 @@ from tests.flights.test_flights import event_with, play_and_bag, players  # noqa
 from tests.tables.test_api import client_for, url
 from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
 from tournament.models import AuditEvent, Entry
+from web import caching
 
 
 @pytest.fixture
@@ -203,6 +204,11 @@ def test_seat_cards_and_the_seat_page_show_the_day_and_the_stack_from_day2_only(
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     seat = Client().get(f"/s/{t.pk}/{entry.number}.json").json()
     assert seat["day_stack"] == {"day": 2, "chips": STACK, "bag": bag, "source": "bag"}
+    # A bust on Day 2 makes the next seats from these (web/caching.py): the stacks stay what a whole read says.
+    other = next(e for e in at_table(t, 1) if e.pk != entry.pk)
+    busts.bust_entry(other, actor=floor)
+    for number in (entry.number, other.number):
+        assert Client().get(f"/s/{t.pk}/{number}.json").json() == caching.seats_now(t.pk)[number]
     director_client = client_for(director)
     director_client.patch(url(t, "house-rules/"), {"public_chip_counts": False}, format="json")
     hidden = Client().get(f"/s/{t.pk}/{entry.number}.json").json()
