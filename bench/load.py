@@ -21,9 +21,9 @@ Every client is a phone of its own: the bench stands where the room's TLS proxy 
 server's default FORWARDED_ALLOW_IPS) and names each client's address in X-Forwarded-For. With
 --one-address every phone comes from the same address instead (a venue's Wi-Fi behind NAT, the server in
 the cloud): each phone keeps only its own device cookie, and the public API's throttle (per device, with a
-ceiling per address set for a room) must refuse none of the rush (issue 23). In the rush each phone also
-reads its seat through the public API twice (/api/public/.../seats/<n>/), the second time with the device
-cookie the first answer gave it.
+ceiling per address set for a room) must refuse none of the rush (issue 23): there (and with --api) each
+phone of the rush also reads its seat through the public API twice (/api/public/.../seats/<n>/), the second
+time with the device cookie the first answer gave it. A seat page itself never calls the public API.
 
 Printed: p50 and p99 per request kind, 5xx and 503 counts, the most database connections seen (from
 pg_stat_activity, against DB_CONNECTIONS), the bust p99 during the rush, requests/s per stress step,
@@ -166,6 +166,7 @@ SEAT_CONFIG = re.compile(r'<script id="seat-config" type="application/json">(.*?
 
 ONE_ADDRESS = "10.0.0.1"
 one_address = False  # --one-address: every client behind one address
+api_reads = False  # --one-address or --api: each phone of the rush also reads the public API twice
 
 
 def address(i: int) -> str:
@@ -283,7 +284,8 @@ class Bench:
 
     async def player(self, tally: Tally, sockets: list, number: int, delay: float) -> None:
         """As static/js/seat-page.js: the page, its socket and the socket's snapshot, then the seat JSON (?v=
-        the snapshot's seq) when the snapshot's seats are newer than the page's; and the public API twice."""
+        the snapshot's seq) when the snapshot's seats are newer than the page's. With --one-address (or --api),
+        the public API twice as well."""
         import websockets
 
         await asyncio.sleep(delay)
@@ -306,7 +308,7 @@ class Bench:
             if await self.get(tally, "seat JSON", f"/s/{self.t}/{number}.json?v={snapshot['seq']}", number) != 200:
                 return
         jar: dict = {}
-        for _read in range(2):  # the public API, the second time with the device cookie the first gave
+        for _read in range(2 if api_reads else 0):  # the public API, the second time with the device cookie the first gave
             if await self.get(tally, "public API", f"/api/public/tournaments/{self.t}/seats/{number}/", number, jar) != 200:
                 return
 
@@ -436,9 +438,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10, help="length of each stress phase")
     parser.add_argument("--window", type=float, default=30, help="seconds over which the rush's players arrive")
     parser.add_argument("--one-address", action="store_true", help="every phone behind one address (a venue's NAT)")
+    parser.add_argument("--api", action="store_true", help="each phone of the rush also reads the public API twice")
     args = parser.parse_args()
-    global one_address
+    global one_address, api_reads
     one_address = args.one_address
+    api_reads = args.one_address or args.api
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: this bench measures the production stack.")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
