@@ -295,7 +295,7 @@ class Bench:
         config = json.loads(SEAT_CONFIG.search(page[0].decode()).group(1))
         tic = time.monotonic()
         try:
-            ws = await websockets.connect(f"{self.ws_base}/ws/s/{self.t}/", origin=self.base, open_timeout=30,
+            ws = await websockets.connect(self.ws_base + config["socket"], origin=self.base, open_timeout=30,
                                           additional_headers={"X-Forwarded-For": address(number)})
             snapshot = json.loads(await asyncio.wait_for(ws.recv(), 30))
             tally.ms["seat socket"].append((time.monotonic() - tic) * 1000)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -292,11 +293,12 @@ class LobbyConsumer:
         finally:
             await socket.finish()
 
-    async def enter_room(self, tournament_id: int, display_id: int | None) -> fanout.LobbySocket | None:
+    async def enter_room(self, tournament_id: int, display_id: int | None,
+                         entry: int | None = None) -> fanout.LobbySocket | None:
         """Join this process's room of the tournament (live/fanout.py); None, with the socket closed
         (CLOSE_UNAVAILABLE, the screen retries), when the channel layer is down."""
         try:
-            return await fanout.join(tournament_id, display_id, self.send)
+            return await fanout.join(tournament_id, display_id, self.send, entry)
         except Exception:
             log.warning("channel layer unavailable: closing a lobby WebSocket (%s)", CLOSE_UNAVAILABLE, exc_info=True)
             await self.send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
@@ -317,6 +319,12 @@ class LobbyConsumer:
             socket.send_text(text)
         elif content.get("action") == "ping":
             socket.send_text(json.dumps({"kind": "pong", "id": content.get("id"), "server_time": time.time()}))
+
+
+def entry_of(scope) -> int | None:
+    """?entry=N of a seat page's socket: its socket takes only the pushes for that entry (live/fanout.py)."""
+    value = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("entry", [""])[-1]
+    return int(value) if value.isdigit() and len(value) < 10 else None
 
 
 def _exists(tournament_id: int) -> bool:
@@ -343,7 +351,7 @@ class SeatConsumer(LobbyConsumer):
             return
         self.tournament = Tournament(pk=tid)  # the snapshot reads it (read_again)
         await self.send({"type": "websocket.accept"})
-        socket = await self.enter_room(tid, None)
+        socket = await self.enter_room(tid, None, entry_of(self.scope))
         if socket is None:
             return
         try:

@@ -97,11 +97,13 @@ class LobbySocket:
     without waiting; a send that has to wait finishes in a task of this socket, and what comes
     meanwhile waits in a bounded backlog (SEND_QUEUE), so a slow screen delays nobody else."""
 
-    __slots__ = ("tournament_id", "display_id", "closed", "_send", "_backlog", "_task", "_held", "_room", "_left")
+    __slots__ = ("tournament_id", "display_id", "entry", "closed", "_send", "_backlog", "_task", "_held", "_room",
+                 "_left")
 
-    def __init__(self, tournament_id: int, display_id: int, send: Send) -> None:
+    def __init__(self, tournament_id: int, display_id: int, send: Send, entry: int | None = None) -> None:
         self.tournament_id = tournament_id
         self.display_id = display_id
+        self.entry = entry  # a seat page's entry: only the pushes for it (Room.fan_out)
         self.closed = False  # closed or closing: sends nothing more
         self._send = send
         self._backlog: collections.deque[dict] = collections.deque()
@@ -211,6 +213,9 @@ class Room:
         self.tournament_id = tournament_id
         self.sockets: set[LobbySocket] = set()
         self.by_display: dict[int, set[LobbySocket]] = {}
+        self.broad: set[LobbySocket] = set()  # every push: the TVs, and seat sockets that name no entry
+        self.by_entry: dict[int, set[LobbySocket]] = {}  # a seat page's socket: the pushes for its entry only
+        self.last_seq: int | None = None  # of the last push heard: a jump is a push lost on the way (resync)
         self.channel: str | None = None
         self.joined: dict[str, int | None] = {}  # group name -> display token id (None for the lobby group)
         self.stopped = False
@@ -251,9 +256,19 @@ class Room:
         socket._room = self
         self.sockets.add(socket)
         self.by_display.setdefault(socket.display_id, set()).add(socket)
+        if socket.entry is None:
+            self.broad.add(socket)
+        else:
+            self.by_entry.setdefault(socket.entry, set()).add(socket)
 
     def discard(self, socket: LobbySocket) -> None:
         self.sockets.discard(socket)
+        self.broad.discard(socket)
+        mine = self.by_entry.get(socket.entry)
+        if mine is not None:
+            mine.discard(socket)
+            if not mine:
+                del self.by_entry[socket.entry]
         same = self.by_display.get(socket.display_id)
         if same is not None:
             same.discard(socket)
@@ -330,7 +345,13 @@ class Room:
         kind = message.get("type")
         if kind == "push":
             data = message["data"]
-            await self.fan_out(data.get("seq"), json.dumps(data))
+            seq = data.get("seq")
+            lost = isinstance(seq, int) and self.last_seq is not None and seq > self.last_seq + 1
+            if isinstance(seq, int):
+                self.last_seq = max(seq, self.last_seq or 0)
+            await self.fan_out(seq, json.dumps(data), for_entries(data))
+            if lost:  # the seat sockets cannot see a gap in what they are sent: they are told to read a snapshot
+                await self.fan_out(None, RESYNC, None, broad=False)
         elif kind == "close.socket":
             display_id = self.joined.get(message.get("group", ""))
             if display_id is not None:
@@ -338,9 +359,14 @@ class Room:
             elif "group" not in message:
                 await self._close_revoked()
 
-    async def fan_out(self, seq: int | None, text: str) -> None:
-        """The one serialized text to every socket of the room."""
-        sockets = tuple(self.sockets)
+    async def fan_out(self, seq: int | None, text: str, entries: list[int] | None = None, broad: bool = True) -> None:
+        """The one serialized text to the room's sockets that take it: the broad ones (`broad`), and the seat
+        sockets of `entries` (None: all of them)."""
+        if entries is None:
+            sockets = tuple(self.sockets) if broad else tuple(self.sockets - self.broad)
+        else:
+            sockets = (*(self.broad if broad else ()),
+                       *(socket for number in set(entries) for socket in self.by_entry.get(number, ())))
         for start in range(0, len(sockets), FAN_OUT_SLICE):
             if start:
                 await asyncio.sleep(0)
@@ -361,6 +387,19 @@ class Room:
             self.close_display(display_id)
 
 
+RESYNC = json.dumps({"kind": "resync"})  # a seat socket's cue to read a snapshot (static/js/live.js, thin)
+EVERY_SEAT_PAGE = ("entry.bust_undone",)  # pushes every seat page acts on, whatever entries they name
+
+
+def for_entries(data: dict) -> list[int] | None:
+    """The entries whose seat sockets take a push (static/js/seat-page.js acts on its own entry, a draw, an undone
+    bust): None for all of them."""
+    if data.get("kind") != "event" or "draw" in data or data.get("type") in EVERY_SEAT_PAGE:
+        return None
+    entries = data.get("entries")
+    return [number for number in entries if isinstance(number, int)] if isinstance(entries, list) else []
+
+
 class Hub:
     """This process's (this event loop's) lobby rooms, by tournament."""
 
@@ -368,8 +407,8 @@ class Hub:
         self.rooms: dict[int, Room] = {}
         self.lock = asyncio.Lock()
 
-    async def join(self, tournament_id: int, display_id: int, send: Send) -> LobbySocket:
-        socket = LobbySocket(tournament_id, display_id, send)
+    async def join(self, tournament_id: int, display_id: int, send: Send, entry: int | None = None) -> LobbySocket:
+        socket = LobbySocket(tournament_id, display_id, send, entry)
         room = self.rooms.get(tournament_id)
         if room is None:
             room = self.rooms[tournament_id] = Room(self, tournament_id)
@@ -425,7 +464,8 @@ def has_room(tournament_id: int) -> bool:
     return tournament_id in current_hub().rooms
 
 
-async def join(tournament_id: int, display_id: int | None, send: Send) -> LobbySocket:
+async def join(tournament_id: int, display_id: int | None, send: Send, entry: int | None = None) -> LobbySocket:
     """Register a lobby socket (already accepted) of this tournament and display token (None: a
-    public socket that no revocation closes, e.g. a player's seat page)."""
-    return await current_hub().join(tournament_id, display_id, send)
+    public socket that no revocation closes, e.g. a player's seat page; `entry`: the seat page's entry, whose
+    socket takes only the pushes for it)."""
+    return await current_hub().join(tournament_id, display_id, send, entry)

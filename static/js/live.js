@@ -106,8 +106,14 @@ function connect(opts) {
         // at once (1013) keeps the backoff growing instead of being retried twice a second.
         if (!online) { attempt = 0; setStatus(true); }
         opts.onSnapshot(data);
+      } else if (data.kind === "resync") {
+        // opts.thin: the server heard a push lost on its way and says so; the socket's own sequence cannot.
+        ws.send(JSON.stringify({action: "snapshot"}));
       } else if (data.kind === "event") {
-        if (seq !== null && data.seq !== seq + 1) {
+        if (opts.thin) {
+          // A seat page's socket gets only the pushes for its entry (live/fanout.py): a jump is not a gap.
+          if (seq !== null && data.seq <= seq) return;
+        } else if (seq !== null && data.seq !== seq + 1) {
           if (data.seq > seq + 1) ws.send(JSON.stringify({action: "snapshot"}));
           return; // an old or repeated event: the snapshot covers it
         }

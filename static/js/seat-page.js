@@ -96,7 +96,7 @@ import * as Live from "./live.js";
   }
   function soon() { clearTimeout(timer); timer = setTimeout(refetch, 200); }
   var conn = Live.connect({
-    path: cfg.socket, badge: "#live",
+    path: cfg.socket, badge: "#live", thin: true,  // cfg.socket names the entry: only its pushes come
     onSnapshot: function (m) {
       if (typeof m.seats_seq === "number" && typeof held === "number" && m.seats_seq <= held) return;
       wanted = m.seats_seq;  // the refetch names the snapshot's seq (?v=): its answer has these seats or newer

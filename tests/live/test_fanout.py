@@ -6,6 +6,7 @@ Every test runs on both layers: the in-memory layer (embedded default) and the R
 layer (production), the latter skipped when no Redis answers at REDIS_URL or 127.0.0.1:6379.
 """
 import asyncio
+import json
 import os
 import time
 import uuid
@@ -316,3 +317,45 @@ async def test_the_lobby_url_of_the_asgi_application_is_served_by_the_fan_out(la
                                     headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
     connected, code = await refused.connect()
     assert not connected and code == 4003
+
+
+async def test_a_seat_pages_socket_takes_only_the_pushes_for_its_entry_and_a_resync_after_a_lost_one(layer):
+    """A seat page's socket names its entry (?entry=N): it takes the pushes naming that entry, every draw and every
+    undone bust, nothing else (5,000 phones in a room: a bust is written to its few sockets, not to all). The TVs and
+    an entry-less socket take everything. A push lost on the way (a jump in the sequence the room hears) is told to
+    the seat sockets, which cannot see it themselves: they read a snapshot again."""
+    sent: dict[str, list] = {"tv": [], "seat 7": [], "seat 8": [], "no entry": []}
+
+    def sender(name):
+        async def send(message):
+            sent[name].append(message.get("text"))
+        return send
+
+    sockets = [await fanout.join(997, 1, sender("tv")), await fanout.join(997, None, sender("seat 7"), entry=7),
+               await fanout.join(997, None, sender("seat 8"), entry=8), await fanout.join(997, None, sender("no entry"))]
+    for socket in sockets:
+        socket.start("snapshot", 10)
+    room = fanout.current_hub().rooms[997]
+    pushes = [
+        {"kind": "event", "seq": 11, "type": "entry.busted", "entries": [7]},
+        {"kind": "event", "seq": 12, "type": "table.hand_started"},
+        {"kind": "event", "seq": 13, "type": "draw.committed", "draw": {"draw": 2, "commitment": "ab"}},
+        {"kind": "event", "seq": 14, "type": "entry.bust_undone", "entries": [7]},
+        {"kind": "event", "seq": 16, "type": "move.created", "entries": [8]},  # 15 lost on the way
+    ]
+    for data in pushes:
+        await room.dispatch({"type": "push", "data": data})
+    await wait_until(lambda: len(sent["tv"]) == 6)
+    seqs = {name: [json.loads(text).get("seq", json.loads(text)["kind"]) for text in texts[1:]] for name, texts in sent.items()}
+    assert seqs["tv"] == seqs["no entry"] == [11, 12, 13, 14, 16]
+    assert seqs["seat 7"] == [11, 13, 14, "resync"]
+    assert seqs["seat 8"] == [13, 14, 16, "resync"]
+    for socket in sockets:
+        await socket.finish()
+    assert not fanout.current_hub().rooms
+
+
+async def test_the_seat_socket_takes_its_entry_from_the_address():
+    assert consumers.entry_of({"query_string": b"entry=12"}) == 12
+    for bad in (b"", b"entry=", b"entry=-1", b"entry=abc", b"entry=99999999999", b"x=1"):
+        assert consumers.entry_of({"query_string": bad}) is None

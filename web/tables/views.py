@@ -327,7 +327,7 @@ def seat_page(request, pk: int, number: int):
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
     return render(request, "tables/seat_page.html", {
         "t": head, "seat": seat, "next_draw": head["next_draw"],
-        "seat_config": {"json": reverse("seat-json", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/",
+        "seat_config": {"json": reverse("seat-json", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/?entry={seat['entry']}",
                         "entry": seat["entry"], "currency": head["currency"], "version": request.answer_version}})
 
 
