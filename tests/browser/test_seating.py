@@ -9,9 +9,10 @@ from datetime import date
 
 import pytest
 
-from tables import draw_check, read_models, selectors
+from tables import draw_check, draws, read_models, selectors
 from tables import setup as table_setup
 from tables.models import Seat, Table
+from tables.seats import correct_seat
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, id_doc
 from tournament import services
@@ -183,9 +184,6 @@ def test_a_seat_page_asks_its_seat_again_only_when_the_sockets_snapshot_has_newe
     """The draw rush: the page carries its seat and the seats' version it is at; the socket's first snapshot says
     the room's (seats_seq). No newer: the phone asks nothing more. Newer (the floor moves the player between the
     page and its socket): one seat JSON, naming the snapshot's seq, and the page shows the new seat."""
-    from tables import draws
-    from tables.seats import correct_seat
-
     base = live_asgi
     table_setup.open_table(tournament, actor=director, number=1, seats=9)
     entries = []

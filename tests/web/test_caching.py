@@ -2,15 +2,22 @@
 holds the version, a new answer after any change."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core import memory
-from tables import busts
+from core.errors import ServiceError
+from tables import busts, draws, moves, seats
+from tables.models import Move, Seat, Table
 from tests.clock.fake_time import fake_now  # noqa: F401  (fixture)
+from tests.conftest import pay_places
 from tests.tables.test_api import drawn, room  # noqa: F401  (fixtures)
-from tournament.models import Entry
+from tests.tables.test_seating_services import open_tables, register
+from tournament.models import Entry, Tournament
+from web import caching
 
 
 def first_seated(tournament) -> Entry:
@@ -261,16 +268,6 @@ def test_the_rooms_seats_are_made_from_the_version_before_with_the_entries_its_e
     the worker reads those entries again, not the whole room. An event that may change any answer (an undone bust
     moves every later place) reads the whole room. Played at random to the money and its prizes: after every step
     the kept seats are what a whole read gives."""
-    import random
-
-    from core.errors import ServiceError
-    from tables import draws, moves, seats
-    from tables.models import Move, Seat, Table
-    from tests.conftest import pay_places
-    from tests.tables.test_seating_services import open_tables, register
-    from tournament.models import Tournament
-    from web import caching
-
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 24)
     draws.draw_start(tournament, actor=director)
