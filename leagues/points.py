@@ -1,0 +1,106 @@
+"""A league's points for a finishing place (issue 27). Pure: no Django.
+
+Points are counted in hundredths (an integer, as money is in minor units), so a formula with a square root
+still adds up exactly. The formulas are the common house choices:
+- a points table by place (25, 18, 13, ...: places past the table get none);
+- linear: the field size minus the place plus one (5th of 30 gets 26);
+- square root: 10 × √field ÷ √place (the winner of 30 gets 54.77, the 5th 24.49);
+- each of them optionally times the tournament's buy-in ÷ the league's base buy-in (an event costing twice the
+  base counts double), and plus participation points for every player who played.
+The field is the tournament's entries (re-entries count, as they fill the pool). Players who share a place range
+(busted in one hand with equal stacks) share its points: the mean of the points of their places.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+TABLE, LINEAR, SQUARE_ROOT = "table", "linear", "square_root"
+KINDS = (TABLE, LINEAR, SQUARE_ROOT)
+HUNDREDTHS = 100
+MAX_POINTS = 10**6  # a place's points, in whole points: a sanity bound for the house's table
+MAX_TABLE = 500  # places a points table may name
+
+
+class FormulaError(ValueError):
+    """A formula the house cannot use; the message says why."""
+
+
+@dataclass(frozen=True)
+class Formula:
+    kind: str
+    table: tuple[int, ...] = ()  # TABLE: whole points of places 1, 2, ...; non-increasing
+    participation: int = 0  # whole points for everyone who played
+    base_buy_in: int | None = None  # minor units; set: points × buy-in ÷ base_buy_in
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise FormulaError(f"unknown formula {self.kind!r}: one of {', '.join(KINDS)}")
+        if self.kind == TABLE:
+            if not self.table:
+                raise FormulaError("a points table names the points of at least the first place")
+            if len(self.table) > MAX_TABLE:
+                raise FormulaError(f"a points table names at most {MAX_TABLE} places")
+            if any(not isinstance(p, int) or p < 0 or p > MAX_POINTS for p in self.table):
+                raise FormulaError(f"a place's points are whole numbers from 0 to {MAX_POINTS}")
+            worse = next((i for i in range(1, len(self.table)) if self.table[i] > self.table[i - 1]), None)
+            if worse is not None:
+                raise FormulaError(f"place {worse + 1} would get more points than place {worse}: a worse place never "
+                                   "gets more")
+        elif self.table:
+            raise FormulaError("only a points table names points by place")
+        if not isinstance(self.participation, int) or not 0 <= self.participation <= MAX_POINTS:
+            raise FormulaError(f"participation points are a whole number from 0 to {MAX_POINTS}")
+        if self.base_buy_in is not None and (not isinstance(self.base_buy_in, int) or self.base_buy_in <= 0):
+            raise FormulaError("the base buy-in is an amount above zero")
+
+
+def _round(value: Fraction) -> int:
+    """Half up, to the hundredth."""
+    return math.floor(value + Fraction(1, 2))
+
+
+def _place_points(formula: Formula, field: int, place: int) -> Fraction:
+    """A place's points in hundredths, before the buy-in factor and the participation points."""
+    if formula.kind == TABLE:
+        return Fraction(formula.table[place - 1] * HUNDREDTHS) if place <= len(formula.table) else Fraction(0)
+    if formula.kind == LINEAR:
+        return Fraction((field - place + 1) * HUNDREDTHS)
+    # 10 × √(field ÷ place), to the hundredth: the integer square root keeps it exact and monotonic in the place.
+    return Fraction(math.isqrt(field * 10**8 // place) * 10, 100)
+
+
+def points(formula: Formula, *, field: int, place: int, place_low: int | None = None, buy_in: int = 0) -> int:
+    """The points (hundredths) of a player who finished `place` (to `place_low`, when tied) of `field` entries
+    in a tournament of `buy_in` (minor units)."""
+    low = place if place_low is None else place_low
+    if field < 1 or not 1 <= place <= low <= field:
+        raise ValueError(f"a place range within the field: {place}-{low} of {field}")
+    shared = sum((_place_points(formula, field, p) for p in range(place, low + 1)), Fraction(0)) / (low - place + 1)
+    if formula.base_buy_in is not None:
+        shared = shared * buy_in / formula.base_buy_in
+    return _round(shared) + formula.participation * HUNDREDTHS
+
+
+def table_for(formula: Formula, *, field: int, buy_in: int = 0, places: int | None = None) -> list[int]:
+    """The points (hundredths) of places 1..places (all the field by default), as the house sees the formula."""
+    return [points(formula, field=field, place=p, buy_in=buy_in) for p in range(1, min(places or field, field) + 1)]
+
+
+def shown(hundredths: int) -> str:
+    """Points as the standings show them: whole when whole, else to the hundredth (54.77)."""
+    whole, part = divmod(hundredths, HUNDREDTHS)
+    return f"{whole}" if not part else f"{whole}.{part:02d}"
+
+
+def parse_table(text: str | Sequence[int]) -> tuple[int, ...]:
+    """A points table as the house types it ("25, 18, 13") or as a list."""
+    if isinstance(text, str):
+        parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+        try:
+            return tuple(int(p) for p in parts)
+        except ValueError as exc:
+            raise FormulaError("a points table is whole numbers separated by commas (25, 18, 13)") from exc
+    return tuple(text)
