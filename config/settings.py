@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "payouts",
     "flights",
     "days",
+    "leagues",
     "archive",
     "live",
     "web",

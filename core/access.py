@@ -65,6 +65,10 @@ PAGES: dict[str, tuple[str, ...]] = {
     # events with Day 1 flights into one Day 2 (issue 25): the events, an event's flights, Day 2, the pool and the bags
     # carried and forfeited (names); its forms show only to the director (api-flight-*); the map's "this flight ends"
     "flight-events": FLOOR_ONLY, "flight-event": FLOOR_ONLY, "flight-ending": FLOOR_ONLY,
+    # leagues (issue 27): the seasons, a league's formula, tournaments and standings (names and points, as the results
+    # show them), as CSV and PDF; their forms show only to the director (api-league*); the players' standings page
+    "leagues": EVERY_ROLE, "league": EVERY_ROLE, "league-csv": EVERY_ROLE, "league-pdf": EVERY_ROLE,
+    "league-public": PUBLIC,
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
@@ -161,6 +165,11 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-flight-end": {"POST": DIRECTOR_ONLY},  # a flight ends after N levels or at a share of its field
     "api-flight-carry": {"POST": DIRECTOR_ONLY},  # the bags go on to Day 2
     "api-flight-forfeited": {"GET": FLOOR_ONLY},  # the bags forfeited by best stack forward (names)
+    "api-leagues": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},  # the seasons; the director makes one
+    "api-league": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},  # formula, tournaments, standings; its settings
+    "api-league-tournaments": {"POST": DIRECTOR_ONLY},  # a tournament joins the league
+    "api-league-tournament": {"DELETE": DIRECTOR_ONLY},  # a tournament leaves it, with its points
+    "api-public-league": {"GET": PUBLIC},  # the standings as the players' phones read them: names and points
     "api-penalties": {"GET": FLOOR_ONLY, "POST": FLOOR_ONLY},
     "api-penalty-cancel": {"POST": FLOOR_ONLY},
     "api-payouts": {"GET": EVERY_ROLE},

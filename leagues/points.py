@@ -25,7 +25,12 @@ MAX_TABLE = 500  # places a points table may name
 
 
 class FormulaError(ValueError):
-    """A formula the house cannot use; the message says why."""
+    """A formula the house cannot use: `code` says which rule it breaks (the services word it for people), `place`
+    the place of the table at fault, where there is one."""
+
+    def __init__(self, code: str, message: str, place: int | None = None) -> None:
+        super().__init__(message)
+        self.code, self.place = code, place
 
 
 @dataclass(frozen=True)
@@ -37,24 +42,30 @@ class Formula:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise FormulaError(f"unknown formula {self.kind!r}: one of {', '.join(KINDS)}")
+            raise FormulaError("kind", f"unknown formula {self.kind!r}: one of {', '.join(KINDS)}")
         if self.kind == TABLE:
             if not self.table:
-                raise FormulaError("a points table names the points of at least the first place")
+                raise FormulaError("table_empty", "a points table names the points of at least the first place")
             if len(self.table) > MAX_TABLE:
-                raise FormulaError(f"a points table names at most {MAX_TABLE} places")
-            if any(not isinstance(p, int) or p < 0 or p > MAX_POINTS for p in self.table):
-                raise FormulaError(f"a place's points are whole numbers from 0 to {MAX_POINTS}")
+                raise FormulaError("table_long", f"a points table names at most {MAX_TABLE} places")
+            bad = next((i for i, p in enumerate(self.table) if not _whole(p)), None)
+            if bad is not None:
+                raise FormulaError("table_value", f"a place's points are whole numbers from 0 to {MAX_POINTS}", bad + 1)
             worse = next((i for i in range(1, len(self.table)) if self.table[i] > self.table[i - 1]), None)
             if worse is not None:
-                raise FormulaError(f"place {worse + 1} would get more points than place {worse}: a worse place never "
-                                   "gets more")
+                raise FormulaError("table_rises", f"place {worse + 1} would get more points than place {worse}: a "
+                                   "worse place never gets more", worse + 1)
         elif self.table:
-            raise FormulaError("only a points table names points by place")
-        if not isinstance(self.participation, int) or not 0 <= self.participation <= MAX_POINTS:
-            raise FormulaError(f"participation points are a whole number from 0 to {MAX_POINTS}")
-        if self.base_buy_in is not None and (not isinstance(self.base_buy_in, int) or self.base_buy_in <= 0):
-            raise FormulaError("the base buy-in is an amount above zero")
+            raise FormulaError("table_not_for_kind", "only a points table names points by place")
+        if not _whole(self.participation):
+            raise FormulaError("participation", f"participation points are a whole number from 0 to {MAX_POINTS}")
+        if self.base_buy_in is not None and (isinstance(self.base_buy_in, bool) or not isinstance(self.base_buy_in, int)
+                                             or self.base_buy_in <= 0):
+            raise FormulaError("base_buy_in", "the base buy-in is an amount above zero")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_POINTS
 
 
 def _round(value: Fraction) -> int:
@@ -102,5 +113,5 @@ def parse_table(text: str | Sequence[int]) -> tuple[int, ...]:
         try:
             return tuple(int(p) for p in parts)
         except ValueError as exc:
-            raise FormulaError("a points table is whole numbers separated by commas (25, 18, 13)") from exc
+            raise FormulaError("table_text", "a points table is whole numbers separated by commas (25, 18, 13)") from exc
     return tuple(text)

@@ -261,6 +261,13 @@ def play_is_over(state: dict) -> bool:
     return state["players_left"] <= 1 or (state["deal"] is not None and state["deal"]["mode"] == Deal.Mode.STOP)
 
 
+def play_over(t: Tournament) -> bool:
+    """play_is_over without reading the money: at most one entry plays on, or an approved deal stopped play."""
+    if Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count() <= 1:
+        return True
+    return Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED, mode=Deal.Mode.STOP).exists()
+
+
 def final_results(t: Tournament, state: dict | None = None) -> list[dict] | None:
     """The results once play is over (results: best first, with names and prizes); None while it goes on, or
     when nobody has a place (one entry, or none, and no bust)."""

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from PIL import Image
 
-from core import roles
+from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, clean_reason, full_clean, next_number, require
 from flights import selectors as flights_selectors
@@ -30,6 +30,7 @@ from .models import Deal, Payment, PayoutPlan
 from .payout_structure import PayoutRules
 from .selectors import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due
 
+DEAL_APPROVED = "deal_approved"  # after the deal.approved event: a deal that stops play places its players
 PLAN_FIELDS = ("method", "share_paid_bp", "min_cash_bp", "unit", "house_table")
 MAX_PLACES = 100_000
 
@@ -392,6 +393,7 @@ def approve_deal(deal: Deal, *, actor: Actor) -> Deal:
     # player who was out when the deal was made (the event log keeps which hand each bust was in).
     Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).exclude(bust_hand="").update(bust_hand="")
     record_event(t, actor=actor, type_="deal.approved", payload=deal_json(d))
+    reactions.react(DEAL_APPROVED, actor=actor, tournament=t)
     return d
 
 

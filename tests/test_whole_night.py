@@ -27,6 +27,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from clock import services as clock
 from core.errors import ServiceError
+from leagues import selectors as league_selectors
+from leagues import services as league_services
+from leagues.models import LeagueResult
 from payouts import selectors as pay_selectors
 from payouts import services as payouts
 from payouts.models import Deal, Payment
@@ -142,6 +145,13 @@ class Night(RuleBasedStateMachine):
         for table in self.tables():
             if len(self.seated_at(table)) >= 2:
                 draws.draw_button(table, actor=self.d)
+        # The night counts for a season (issue 27): its points follow every place (league_points_follow_the_places).
+        league_rng = random.Random(seed ^ 0x1EA6)  # its own source: the draws' seeds stay as they were
+        formula = league_rng.choice([{"formula": "table", "points_table": [10, 7, 5, 3, 1]}, {"formula": "linear"},
+                                     {"formula": "square_root"}])
+        league = league_services.create_league(actor=self.d, data={"name": "Season", "participation": league_rng.randint(0, 2),
+                                                                   **formula})
+        league_services.add_tournament(league, actor=self.d, tournament=self.t)
 
     # --- entries ------------------------------------------------------------------------------------
 
@@ -476,6 +486,22 @@ class Night(RuleBasedStateMachine):
         assert out == -sum(standing.values_list("chips", flat=True)), "the chips out of play are not the disqualified's"
         assert not standing.exclude(entry__status=Entry.Status.BUSTED).exists(), "a disqualified player plays on"
 
+    def league_points_follow_the_places(self):
+        """The points written are the points of the places as they stand: given once play is over, taken away when
+        it goes on again, changed with every place; a worse place never has more."""
+        league = league_selectors.league_of(self.t) if self.t is not None else None
+        if league is None:
+            return
+        kept = {r.player_id: (r.place, r.place_low, r.field, r.points) for r in LeagueResult.objects.filter(tournament=self.t)}
+        assert kept == league_services.results_now(self.t, league), "the league's points do not follow the places"
+        if kept:
+            assert pay_selectors.play_over(self.t) and min(place for place, *_rest in kept.values()) == 1
+            players = set(Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED)
+                          .values_list("player_id", flat=True))
+            assert set(kept) == players, "every player of a finished night has his points"
+            ranked = sorted(kept.values())
+            assert all(worse[3] <= better[3] for better, worse in zip(ranked, ranked[1:], strict=False))
+
     def deals_stand_on_their_players(self):
         if self.t is None:
             return
@@ -494,7 +520,8 @@ class Night(RuleBasedStateMachine):
 
 
 INVARIANTS = ("seating", "audit_sequence_has_no_gap", "tables_balanced_or_the_floor_told", "nobody_alone_while_others_play",
-              "hand_for_hand_can_go_on", "places_unique_and_contiguous", "money_adds_up", "deals_stand_on_their_players")
+              "hand_for_hand_can_go_on", "places_unique_and_contiguous", "money_adds_up", "deals_stand_on_their_players",
+              "league_points_follow_the_places")
 
 
 def check_night(t) -> None:

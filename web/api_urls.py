@@ -6,6 +6,7 @@ from .archive import api as archive_api
 from .clock import api as clock_api
 from .days import api as days_api
 from .flights import api as flights_api
+from .leagues import api as leagues_api
 from .payouts import api as payouts_api
 from .tables import api as tables_api
 from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, seating_api
@@ -86,6 +87,12 @@ urlpatterns = [
          name="api-flight-end"),
     path("events/<id:event_id>/carry/", flights_api.CarryView.as_view(), name="api-flight-carry"),
     path("events/<id:event_id>/forfeited/", flights_api.ForfeitedView.as_view(), name="api-flight-forfeited"),
+    path("leagues/", leagues_api.LeagueListView.as_view(), name="api-leagues"),
+    path("leagues/<id:league_id>/", leagues_api.LeagueDetailView.as_view(), name="api-league"),
+    path("leagues/<id:league_id>/tournaments/", leagues_api.LeagueTournamentsView.as_view(), name="api-league-tournaments"),
+    path("leagues/<id:league_id>/tournaments/<id:tournament_id>/", leagues_api.LeagueTournamentView.as_view(),
+         name="api-league-tournament"),
+    path("public/leagues/<id:league_id>/standings/", leagues_api.PublicStandingsView.as_view(), name="api-public-league"),
     path(f"{T}/penalties/", penalty_api.PenaltiesView.as_view(), name="api-penalties"),
     path(f"{T}/penalties/<id:number>/cancel/", penalty_api.PenaltyCancelView.as_view(), name="api-penalty-cancel"),
     path(f"{T}/payouts/", payouts_api.PayoutsView.as_view(), name="api-payouts"),

@@ -59,6 +59,13 @@ export const SAYS = {
   "flight-policy": {done: gettext("Stack policy saved.")},
   "flight-carry": {confirm: gettext("Carry the bags of every flight to Day 2 now? Each player goes on with one bag by the stack policy; this cannot be undone."),
                    done: gettext("{carried} bags went on to Day 2, {forfeited} forfeited.")},
+  // Leagues (templates/leagues/leagues.html, league.html): the answer is the league's state; a tournament taken out
+  // names the form's data-name.
+  "league-create": {done: gettext("League {name} created.")},
+  "league-settings": {done: gettext("League settings saved.")},
+  "league-add": {done: gettext("Tournament added to the league.")},
+  "league-remove": {confirm: gettext("Take {name} out of the league? Its points go with it."),
+                    done: gettext("{name} is out of the league.")},
   // The floor (templates/tables/house_rules.html, penalties.html, _penalty_row.html): a warning or hands to sit out.
   "house-rules": {done: gettext("House rules saved.")},
   "penalty-give": {confirm: function (values) {

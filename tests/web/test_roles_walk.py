@@ -96,7 +96,7 @@ class Room:
     def kwargs(self, route: str, who: tuple[str, ...], visitor: str) -> dict:
         values = {"pk": self.template.pk if "structures/" in route else self.t.pk, "number": 1,
                   "player_id": self.player.pk, "display_id": self.display.pk, "link_id": self.link.pk,
-                  "token_id": 1, "tournament_id": self.t.pk, "lang": "cs", "event_id": 1}
+                  "token_id": 1, "tournament_id": self.t.pk, "lang": "cs", "event_id": 1, "league_id": 1}
         if access.DISPLAY_LINK in who:
             values["token"] = self.display.token if visitor == access.DISPLAY_LINK else WRONG_SECRET
         elif access.DEALER_LINK in who and "<str:token>" in route:

@@ -1,0 +1,21 @@
+from django.apps import AppConfig
+
+
+class LeaguesConfig(AppConfig):
+    """Leagues (issue 27): seasons of tournaments, their points formula, the points of each finished tournament and
+    the standings."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "leagues"
+
+    def ready(self) -> None:
+        # Every change that may move a finishing place gives the points again (core.reactions).
+        from core import reactions
+        from payouts.services import DEAL_APPROVED
+        from tables.busts import BUST_UNDONE, ENTRY_BUSTED
+        from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
+
+        from .reactions import points_follow_the_places
+
+        for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_VOIDED, ENTRY_REGISTERED, DEAL_APPROVED):
+            reactions.on(change, points_follow_the_places)

@@ -1,0 +1,14 @@
+"""The leagues' reactions to the floor, the desk and the money (core.reactions; registered in LeaguesConfig.ready()):
+whatever may change a finishing place gives the tournament's league points again, in the same transaction."""
+from __future__ import annotations
+
+from core.actor import Actor
+from tournament.models import Tournament
+
+from .services import give_points
+
+
+def points_follow_the_places(*, actor: Actor, tournament: Tournament, **_facts) -> None:
+    """Reaction to a bust, an undone bust, a void, a new entry and a deal approved (a deal that stops play places its
+    players): the points as the places stand now."""
+    give_points(tournament, actor=actor)

@@ -1,0 +1,112 @@
+"""Reads of the leagues (issue 27): the leagues, a league's formula in words and as a table, its tournaments and its
+standings, each in a constant number of queries whatever the season's size (bench/league.py)."""
+from __future__ import annotations
+
+from django.db.models import Count
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from core.money import format_money
+from tournament.models import Player, Tournament
+
+from . import points as pts
+from . import standings as st
+from .models import League, LeagueResult, LeagueTournament
+
+
+def tie_rule() -> str:
+    return _("Ties: more counted points first; then countback over every result of the season (more first places, then "
+             "more second places, and so on); then more tournaments played; players still equal share the rank.")
+
+
+def formula_words(league: League, language: str | None = None) -> str:
+    """The points formula as the house reads it."""
+    if league.formula == pts.TABLE:
+        table = ", ".join(str(p) for p in league.points_table)
+        words = ngettext("Points by place: %(table)s (the place past the table gets none).",
+                         "Points by place: %(table)s (places past the table get none).",
+                         len(league.points_table)) % {"table": table}
+    elif league.formula == pts.LINEAR:
+        words = _("The field size minus the place plus one (the 5th of 30 gets 26).")
+    else:
+        words = _("10 × √field ÷ √place, to the hundredth (the winner of 30 gets 54.77, the 5th 24.49).")
+    if league.base_buy_in is not None:
+        words += " " + _("Times the tournament's buy-in ÷ %(base)s (a tournament costing twice that counts double).") % {
+            "base": format_money(league.base_buy_in, league.currency, language)}
+    if league.participation:
+        words += " " + ngettext("Plus %(n)s point for everyone who played.", "Plus %(n)s points for everyone who played.",
+                                league.participation) % {"n": league.participation}
+    words += " " + _("The field counts every entry (re-entries too); players sharing places share their points.")
+    return words
+
+
+def counted_words(league: League) -> str:
+    if league.best_results is None:
+        return _("Every result counts.")
+    return ngettext("The best result of each player counts.", "The best %(n)s results of each player count.",
+                    league.best_results) % {"n": league.best_results}
+
+
+def example_table(league: League, field: int, buy_in: int | None = None) -> list[dict]:
+    """Places 1..field (at most 100 shown) with their points, for a field of `field` entries at `buy_in`."""
+    buy_in = league.base_buy_in if buy_in is None else buy_in
+    rows = pts.table_for(league.rules(), field=field, buy_in=buy_in or 0, places=100)
+    return [{"place": place, "points": points, "shown": pts.shown(points)} for place, points in enumerate(rows, 1)]
+
+
+def league_list() -> list[dict]:
+    rows = League.objects.annotate(tournaments=Count("members", distinct=True)).order_by("-created_at", "id")
+    return [{"id": row.pk, "name": row.name, "formula": row.formula, "tournaments": row.tournaments,
+             "best_results": row.best_results} for row in rows]
+
+
+def tournaments_of(league: League) -> list[dict]:
+    """The league's tournaments, earliest first, each with whether its points are given and to how many players."""
+    given = dict(LeagueResult.objects.filter(league=league).values("tournament_id").annotate(n=Count("id"))
+                 .values_list("tournament_id", "n"))
+    rows = (LeagueTournament.objects.filter(league=league).select_related("tournament")
+            .order_by("tournament__start_at", "tournament_id"))
+    return [{"tournament": m.tournament_id, "name": m.tournament.name, "start_at": m.tournament.start_at,
+             "buy_in": m.tournament.buy_in, "currency": m.tournament.currency, "status": m.tournament.status,
+             "points_given": given.get(m.tournament_id, 0)} for m in rows]
+
+
+def standings(league: League, limit: int | None = None) -> list[dict]:
+    """The standings, best first: rank, player, name, counted and total points (hundredths, and as shown), results
+    played and counted, and the places. Three queries, whatever the season's size."""
+    results = list(LeagueResult.objects.filter(league=league).values_list("player_id", "tournament_id", "place", "points"))
+    rows = st.standings((st.Result(*r) for r in results), best=league.best_results)
+    if limit is not None:
+        rows = [row for row in rows if row.rank <= limit]  # players sharing the last rank shown all show
+    names = {pk: Player.name_of(first, last, nick) for pk, first, last, nick in Player.objects.filter(
+        pk__in=[row.player for row in rows]).values_list("pk", "first_name", "last_name", "nickname")}
+    return [{"rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "points": row.counted,
+             "shown": pts.shown(row.counted), "total": row.total, "played": row.played,
+             "counted": len(row.counted_tournaments), "counted_tournaments": row.counted_tournaments,
+             "best_place": row.places[0] if row.places else None, "wins": row.places.count(1)} for row in rows]
+
+
+def public_standings(league: League) -> dict:
+    """The standings as the players' phones see them: names, points, results played and wins."""
+    members = tournaments_of(league)
+    return {"id": league.pk, "name": league.name, "counted_words": counted_words(league), "tie_rule": tie_rule(),
+            "tournaments": len(members), "finished": sum(1 for m in members if m["points_given"]),
+            "standings": [{key: row[key] for key in ("rank", "name", "shown", "played", "wins")}
+                          for row in standings(league)]}
+
+
+def league_of(t: Tournament) -> League | None:
+    member = LeagueTournament.objects.select_related("league").filter(tournament=t).first()
+    return member.league if member else None
+
+
+def league_state(league: League, language: str | None = None, field: int = 30) -> dict:
+    """A league's page: its settings, the formula in words and as a table, its tournaments and its standings."""
+    return {
+        "id": league.pk, "name": league.name, "formula": league.formula, "points_table": list(league.points_table),
+        "participation": league.participation, "base_buy_in": league.base_buy_in, "currency": league.currency,
+        "best_results": league.best_results, "lobby_standings": league.lobby_standings,
+        "formula_words": formula_words(league, language), "counted_words": counted_words(league),
+        "tie_rule": tie_rule(), "example_field": field, "example": example_table(league, field),
+        "tournaments": tournaments_of(league), "standings": standings(league),
+    }

@@ -1,0 +1,110 @@
+"""The screens of the leagues (issue 27): the leagues page (every season; the director makes one there), a league's
+page (its standings, the formula in words and as a table for a field size, its tournaments; the director's forms to
+change its settings and add or take out tournaments), the standings as CSV and PDF, and the players' standings page
+for their phones. The pages only read (leagues/selectors.py); every change goes through the JSON API
+(web/leagues/api.py), sent by static/js/api-forms.js; static/js/league.js keeps the standings live."""
+from __future__ import annotations
+
+import csv
+import io
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from core import access
+from core.money import format_major
+from leagues import selectors
+from leagues.models import League, LeagueTournament
+from payouts.reports import BOM, csv_text
+from tournament.models import Tournament
+from web.access import page
+from web.public_urls import public_url, qr_svg, shown_url
+
+from .pdf import standings_pdf
+
+EXAMPLE_FIELD = 30
+
+
+def _field(request) -> int:
+    try:
+        return min(max(int(request.GET.get("field", EXAMPLE_FIELD)), 1), 10_000)
+    except (TypeError, ValueError):
+        return EXAMPLE_FIELD
+
+
+def live_tournaments(state: dict) -> list[int]:
+    """The league's tournaments whose points may still come or change (in play, not yet given): their public lobby
+    streams carry the "league.points" event that makes the standings new."""
+    return [row["tournament"] for row in state["tournaments"]
+            if row["status"] != Tournament.Status.SETUP and not row["points_given"]][:20]
+
+
+@page("leagues")
+def leagues_page(request):
+    return render(request, "leagues/leagues.html", {
+        "leagues": selectors.league_list(), "may_create": access.may(request.user, "api-leagues:POST"),
+        "formulas": League.Formula.choices})
+
+
+@page("league")
+def league_page(request, league_id: int):
+    league = get_object_or_404(League, pk=league_id)
+    state = selectors.league_state(league, get_language(), _field(request))
+    may = {name: access.may(request.user, name) for name in (
+        "api-league:PATCH", "api-league-tournaments:POST", "api-league-tournament:DELETE")}
+    taken = LeagueTournament.objects.values("tournament_id")
+    players_url = public_url(request, reverse("league-public", args=[league.pk]))
+    return render(request, "leagues/league.html", {
+        "league": league, "state": state, "formulas": League.Formula.choices,
+        "may_settings": may["api-league:PATCH"], "may_add": may["api-league-tournaments:POST"],
+        "may_remove": may["api-league-tournament:DELETE"],
+        "choices": Tournament.objects.exclude(pk__in=taken).order_by("-start_at", "pk")[:200]
+        if may["api-league-tournaments:POST"] else [],
+        "points_table_text": ", ".join(str(p) for p in league.points_table),
+        "base_major": format_major(league.base_buy_in, league.currency) if league.base_buy_in else "",
+        "players_url": shown_url(players_url), "players_qr": qr_svg(players_url),
+        "live": {"api": f"leagues/{league.pk}/", "public": False, "tournaments": live_tournaments(state)},
+    })
+
+
+def csv_rows(rows: list[dict]) -> list[list]:
+    return [[row["rank"], csv_text(row["name"]), row["shown"], row["counted"], row["played"], row["wins"],
+             row["best_place"] or ""] for row in rows]
+
+
+@page("league-csv")
+def league_csv(request, league_id: int):
+    """The standings as a CSV download (UTF-8 with a byte order mark, so a spreadsheet opens the accents)."""
+    league = get_object_or_404(League, pk=league_id)
+    out = io.StringIO()
+    out.write(BOM)
+    writer = csv.writer(out)
+    writer.writerow([_("Rank"), _("Player"), _("Points"), _("Results counted"), _("Played"), _("Wins"), _("Best place")])
+    writer.writerows(csv_rows(selectors.standings(league)))
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="league-{league.pk}.csv"'
+    return response
+
+
+@page("league-pdf")
+def league_pdf(request, league_id: int):
+    """The standings on A4, to print and pin up."""
+    league = get_object_or_404(League, pk=league_id)
+    response = HttpResponse(standings_pdf(league, selectors.standings(league), selectors.counted_words(league),
+                                          selectors.tie_rule()), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="league-{league.pk}.pdf"'
+    return response
+
+
+@page("league-public")
+def league_public(request, league_id: int):
+    """The standings on a player's phone: names, points, results played and wins."""
+    league = get_object_or_404(League, pk=league_id)
+    state = selectors.public_standings(league)
+    tournaments = live_tournaments({"tournaments": selectors.tournaments_of(league)})
+    return render(request, "leagues/public.html", {
+        "league": league, "state": state,
+        "live": {"api": f"public/leagues/{league.pk}/standings/", "public": True, "tournaments": tournaments}})
