@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import re
 
+from core.database import database_unavailable
+
 SECRET_PATH = re.compile(r"(/(?:ws/)?(?:dealer|display)/)(?!\*)([^/\s\"'?#]+)")
 MASK = "***"
 
@@ -40,3 +42,21 @@ def mask_handlers(*names: str) -> None:
         for handler in logging.getLogger(name).handlers:
             if not any(isinstance(f, SecretMask) for f in handler.filters):
                 handler.addFilter(SecretMask())
+
+
+class DatabaseDown(logging.Filter):
+    """A request or a clock tick that failed because the database cannot be used now (down, restarting, a connection
+    lost, the pool out of connections: core.database.database_unavailable) is one warning line, not a traceback each
+    time: while PostgreSQL is away every request fails so, and the room answers 503 until it is back. Any other
+    error keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is None:
+            return True
+        if database_unavailable(exc):
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            record.msg, record.args = f"{record.getMessage()}: the database is unavailable ({type(exc).__name__}: {first})", None
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True

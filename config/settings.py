@@ -348,8 +348,9 @@ SESSION_COOKIE_AGE = 60 * 60 * 16  # one long tournament day
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"secrets": {"()": "config.logmask.SecretMask"}},  # no link secret in a log line
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["secrets"]}},
+    # No link secret in a log line; a database away is one line per failure, not a traceback.
+    "filters": {"secrets": {"()": "config.logmask.SecretMask"}, "database_down": {"()": "config.logmask.DatabaseDown"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["secrets", "database_down"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

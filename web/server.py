@@ -16,7 +16,6 @@ import asyncio
 import sys
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.templatetags.static import static
 from django.utils import translation
@@ -25,6 +24,8 @@ from django.views import defaults
 from django.views.decorators.cache import cache_control, cache_page, never_cache
 from django.views.decorators.http import require_safe
 from django.views.i18n import JavaScriptCatalog
+
+from core.database import database_unavailable
 
 from .api import error_body
 
@@ -58,31 +59,6 @@ def javascript_catalogue(request, lang):
         raise Http404
     with translation.override(lang):
         return SCRIPT_WORDS(request)
-
-
-def _driver_errors() -> tuple[type[BaseException], ...]:
-    """psycopg's own connection errors (the pool's PoolTimeout, PoolClosed and TooManyRequests are
-    OperationalErrors), for one raised where Django did not wrap it in its own."""
-    try:
-        import psycopg
-    except ImportError:  # SQLite only
-        return ()
-    return (psycopg.OperationalError, psycopg.InterfaceError)
-
-
-DATABASE_UNAVAILABLE = (OperationalError, InterfaceError, *_driver_errors())
-
-
-def database_unavailable(exc: BaseException | None) -> bool:
-    """The error, or one it was raised from or while handling, says the database cannot be used now:
-    down, restarting, a connection lost or refused, or the pool out of connections (a constraint
-    broken or bad SQL is another error: a 500)."""
-    seen = 0
-    while exc is not None and seen < 8:
-        if isinstance(exc, DATABASE_UNAVAILABLE):
-            return True
-        exc, seen = exc.__cause__ or exc.__context__, seen + 1
-    return False
 
 
 @never_cache

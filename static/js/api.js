@@ -30,7 +30,10 @@ var text = {
   failed: gettext("The server refused the request."),
   offline: gettext("No connection to the server: try again."),
   kept: gettext("Kept on this device: it is sent when the connection returns."),
+  waiting: gettext("Waiting for the server…"),
+  retrying: gettext("No answer from the server yet: trying again…"),
 };
+var WAIT_SAID_MS = 3000;  // a write without an answer this long says that it waits (a database away: 10 s a try)
 
 function csrf() {
   var input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -63,10 +66,12 @@ var LOST = {502: 1, 503: 1, 504: 1};
 
 function wait(ms) { return new Promise(function (resolve) { window.setTimeout(resolve, ms); }); }
 
-/* fetch; for a write whose answer was lost, the same request again, with the same Idempotency-Key. */
-function send(url, init, retries) {
+/* fetch; for a write whose answer was lost, the same request again, with the same Idempotency-Key. `onRetry`: told
+   before each retry. */
+function send(url, init, retries, onRetry) {
   var again = function () {
-    return wait(RETRY_AFTER[RETRY_AFTER.length - retries]).then(function () { return send(url, init, retries - 1); });
+    if (onRetry) onRetry();
+    return wait(RETRY_AFTER[RETRY_AFTER.length - retries]).then(function () { return send(url, init, retries - 1, onRetry); });
   };
   return fetch(url, init).then(function (response) {
     return retries > 0 && LOST[response.status] ? again() : response;
@@ -74,6 +79,18 @@ function send(url, init, retries) {
     if (retries > 0) return again();
     throw error;
   });
+}
+
+/* A write the person waits for: after WAIT_SAID_MS without an answer the screen says it waits, and before each retry
+   that it tries again (a database away answers 503 only after its pool's wait), instead of a dimmed button alone for
+   half a minute. What it said goes when the answer comes (the caller then says the answer). */
+function patience() {
+  var said = "";
+  function tell(message) { said = message; say(message, "queued"); }
+  var timer = window.setTimeout(function () { tell(text.waiting); }, WAIT_SAID_MS);
+  function done() { window.clearTimeout(timer); unsay(said); }
+  return {retry: function () { tell(text.retrying); }, end: function (value) { done(); return value; },
+          fail: function (error) { done(); throw error; }};
 }
 
 function headersFor(method, key) {
@@ -108,7 +125,9 @@ function transport(item, retries) {
   if (item.body !== null && item.body !== undefined) headers["Content-Type"] = "application/json";
   var init = {method: item.method, headers: headers, credentials: "same-origin", cache: "no-store"};
   if (item.body !== null && item.body !== undefined) init.body = item.body;
-  return send(item.url, init, retries === null ? RETRY_AFTER.length : retries).then(read);
+  if (retries !== null) return send(item.url, init, retries).then(read);  // a press kept from before: the line says it
+  var patient = patience();  // the press made just now: the person waits for it
+  return send(item.url, init, RETRY_AFTER.length, patient.retry).then(read).then(patient.end, patient.fail);
 }
 
 var queueMeta = document.querySelector('meta[name="press-queue"]');
@@ -135,11 +154,33 @@ function call(method, path, payload, options) {
       throw Refusal(text.offline, 0, "network");
     });
   }
-  return send(url, init, method === "GET" ? 0 : RETRY_AFTER.length).then(function (response) {
+  if (method === "GET") {
+    return send(url, init, 0).then(function (response) {
+      return read(response).then(settle);
+    }, function () {
+      throw Refusal(text.offline, 0, "network");
+    });
+  }
+  var waiting = patience();
+  return send(url, init, RETRY_AFTER.length, waiting.retry).then(function (response) {
+    waiting.end();
     return read(response).then(settle);
   }, function () {
+    waiting.end();
     throw Refusal(text.offline, 0, "network");
   });
+}
+
+// The queue's presses kept from before were sent (or refused, said on its line): "Kept on this device" is over.
+document.addEventListener("press-queue:sent", function () { unsay(text.kept); });
+
+/* What the screen said goes, if it still says it (a later answer said since stays). */
+function unsay(message) {
+  var where = region();
+  if (!message || where.textContent !== message) return;
+  where.textContent = "";
+  where.hidden = true;
+  where.classList.remove("queued");
 }
 
 var banner = null;

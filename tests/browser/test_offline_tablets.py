@@ -28,6 +28,8 @@ pytestmark = pytest.mark.browser
 LINE = "#press-queue .pq-line"
 OLD = "#press-queue .pq-old"
 REFUSED = "#press-queue .pq-refused"
+SAID = "[data-api-say], .api-say"  # where api.js says a press's outcome
+KEPT = "Kept on this device"
 
 
 def kept_by_the_worker(page) -> None:
@@ -39,6 +41,10 @@ def kept_by_the_worker(page) -> None:
 
 def queued(page, scope: str) -> list[dict]:
     return page.evaluate("(name) => JSON.parse(localStorage.getItem(name) || '[]')", "press-queue:" + scope)
+
+
+def said_on_screen(page) -> list[str]:
+    return page.evaluate(f"[...document.querySelectorAll('{SAID}')].filter((n) => !n.hidden).map((n) => n.textContent)")
 
 
 def line(page) -> str:
@@ -153,6 +159,7 @@ def test_a_queued_bust_the_server_now_refuses_is_said_and_applied_once(live_asgi
                            "'Offline: 1 press waiting'")
     [press] = queued(page, f"map:{tournament.pk}:user:{floor.pk}")
     assert press["url"].endswith(f"/entries/{victim}/bust/") and json.loads(press["body"]) == {"stack": None}
+    assert any(KEPT in text for text in said_on_screen(page))
 
     # Meanwhile another tablet, online, busts the same player.
     other = Client()
@@ -165,6 +172,8 @@ def test_a_queued_bust_the_server_now_refuses_is_said_and_applied_once(live_asgi
     page.wait_for_selector(f"{REFUSED} p", timeout=20_000)
     said = page.inner_text(REFUSED).strip()
     assert said == f"Not applied (Yes, bust): Entry #{victim} is not playing; it may have been busted already."
+    page.wait_for_function(f"![...document.querySelectorAll('{SAID}')].some((n) => !n.hidden && "
+                           f"n.textContent.includes('{KEPT}'))")  # "kept" is over once the press was answered
     assert page.get_attribute(REFUSED, "role") == "alert"
     assert sizes.fits(page, "offline_map", prefix="offline", selector="#press-queue, #press-queue *") == []
     assert accessibility.problems(page) == []

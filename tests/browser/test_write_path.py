@@ -1,5 +1,8 @@
 """One write path (issue 24): forms that used to post to their page save through the JSON API with the
 shared client (static/js/api-forms.js), in a real browser."""
+import json
+import time
+
 import pytest
 from django.urls import reverse
 
@@ -52,6 +55,45 @@ def test_the_house_rules_are_saved_through_the_api_and_refused_by_field(live_asg
     page.wait_for_selector(".api-say.ok")
     assert "House rules saved." in page.inner_text(".api-say.ok")
     assert HouseRules.objects.get(tournament=tournament).balance_threshold == 3
+    page.context.close()
+
+
+def test_a_write_the_server_cannot_take_yet_says_it_waits_and_tries_again(live_asgi, browser, director, template):
+    """A database away answers 503 only after its pool's wait (10 s): the screen says at once that it waits and then
+    that it tries again (static/js/api.js, patience), never a dimmed button alone; the same press is saved once."""
+    tournament = setup.create_tournament(tournament_data(name="Patience"), actor=director, template=template)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    login(page, live_asgi, director.username, PASSWORD)
+    page.goto(live_asgi + reverse("house-rules", args=[tournament.pk]))
+    # Every sentence the page says, kept past the reload that follows the save.
+    page.evaluate("""() => { new MutationObserver(() => {
+        const said = JSON.parse(sessionStorage.getItem('said') || '[]');
+        document.querySelectorAll('[data-api-say], .api-say').forEach((n) => {
+          const t = n.hidden ? '' : n.textContent.trim();
+          if (t && said[said.length - 1] !== t) said.push(t); });
+        sessionStorage.setItem('said', JSON.stringify(said)); })
+      .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}); }""")
+    keys = []
+
+    def database_away(route):
+        if route.request.method != "PATCH":
+            return route.continue_()
+        keys.append(route.request.headers["idempotency-key"])
+        if len(keys) > 2:
+            return route.continue_()
+        if len(keys) == 1:
+            time.sleep(3.5)  # the pool's wait: no answer yet
+        route.fulfill(status=503, headers={"Retry-After": "2"}, content_type="application/json",
+                      body=json.dumps({"error": "database_unavailable", "detail": "The database is unavailable."}))
+
+    page.route("**/api/tournaments/*/house-rules/", database_away)
+    page.fill("#id_balance_threshold", "2")
+    page.click("#house-rules-form button[type=submit]")
+    page.wait_for_selector(".api-say.ok", timeout=20_000)
+    said = page.evaluate("JSON.parse(sessionStorage.getItem('said') || '[]')")
+    assert said[:2] == ["Waiting for the server…", "No answer from the server yet: trying again…"], said
+    assert "House rules saved." in page.inner_text(".api-say.ok") and len(set(keys)) == 1 and len(keys) == 3
+    assert HouseRules.objects.get(tournament=tournament).balance_threshold == 2
     page.context.close()
 
 

@@ -300,6 +300,8 @@ def test_a_bust_a_payment_and_a_race_confirm_ride_out_the_database_lost_for_a_mo
             server_log = (tmp_path / "server.log").read_text(errors="replace")
             assert server_log.count("Started server process") == 1, server_log[-3000:]
             assert "Internal Server Error" not in server_log and server_log.count("Service Unavailable: ") == 7
+            # A request failed by the database away is one line, never a traceback (config/logmask.DatabaseDown).
+            assert server_log.count("the database is unavailable (") >= 7 and "Traceback" not in server_log, server_log[-3000:]
             if logs:  # Celery: one worker and one beat started, and the worker's ticks failed while the database was down
                 worker, beat = (log.read_text(errors="replace") for log in logs)
                 assert worker.count(" ready.") == 1 and beat.count("beat: Starting") == 1

@@ -21,7 +21,7 @@ function on(where) { return (type, fn) => { (listeners[where][type] = listeners[
 function fire(where, type) { (listeners[where][type] || []).forEach((fn) => fn({type: type, detail: {up: true}})); }
 function node(tag) {
   return {tag, children: [], hidden: false, textContent: "", dataset: {}, attrs: {}, className: "",
-          classList: {add: () => null, toggle: () => null},
+          classList: {add: () => null, toggle: () => null, remove: () => null},
           setAttribute(k, v) { this.attrs[k] = v; }, getAttribute(k) { return this.attrs[k] || null; },
           removeAttribute(k) { delete this.attrs[k]; },
           appendChild(c) { this.children.push(c); return c; }, insertBefore(c) { this.children.push(c); return c; },
@@ -30,7 +30,7 @@ function node(tag) {
 const statusBox = node("div"), say = node("p");
 const storage = new Map();
 globalThis.window = {
-  crypto: require("crypto").webcrypto, setTimeout: (fn) => setTimeout(fn, 0),
+  crypto: require("crypto").webcrypto, setTimeout: (fn) => setTimeout(fn, 0), clearTimeout: (t) => clearTimeout(t),
   localStorage: {getItem: (k) => (storage.has(k) ? storage.get(k) : null), setItem: (k, v) => storage.set(k, String(v)),
                  removeItem: (k) => storage.delete(k)},
   addEventListener: on("window"),
