@@ -69,6 +69,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     # show them), as CSV and PDF; their forms show only to the director (api-league*); the players' standings page
     "leagues": EVERY_ROLE, "league": EVERY_ROLE, "league-csv": EVERY_ROLE, "league-pdf": EVERY_ROLE,
     "league-public": PUBLIC,
+    "player-results": DESK,  # a player's tournaments, places, prizes and points (his name and results only)
     "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
@@ -169,7 +170,8 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-league": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},  # formula, tournaments, standings; its settings
     "api-league-tournaments": {"POST": DIRECTOR_ONLY},  # a tournament joins the league
     "api-league-tournament": {"DELETE": DIRECTOR_ONLY},  # a tournament leaves it, with its points
-    "api-public-league": {"GET": PUBLIC},  # the standings as the players' phones read them: names and points
+    "api-public-league": {"GET": PUBLIC},
+    "api-player-results": {"GET": DESK},  # as the player-results page  # the standings as the players' phones read them: names and points
     "api-penalties": {"GET": FLOOR_ONLY, "POST": FLOOR_ONLY},
     "api-penalty-cancel": {"POST": FLOOR_ONLY},
     "api-payouts": {"GET": EVERY_ROLE},

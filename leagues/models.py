@@ -31,6 +31,9 @@ class League(NeverDeleteModel):
                                                     validators=[MinValueValidator(1)],
                                                     help_text=_("Empty: every result counts."))
     lobby_standings = models.BooleanField(_("standings on the lobby screen during breaks"), default=True)
+    # One more at every change of its points or settings: the standings are computed once per version in each worker
+    # (leagues/selectors.standings_kept), whatever the number of TVs and phones asking.
+    version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
 

@@ -6,6 +6,7 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core import memory
 from core.money import format_money
 from tournament.models import Player, Tournament
 
@@ -73,17 +74,32 @@ def tournaments_of(league: League) -> list[dict]:
 
 def standings(league: League, limit: int | None = None) -> list[dict]:
     """The standings, best first: rank, player, name, counted and total points (hundredths, and as shown), results
-    played and counted, and the places. Three queries, whatever the season's size."""
-    results = list(LeagueResult.objects.filter(league=league).values_list("player_id", "tournament_id", "place", "points"))
-    rows = st.standings((st.Result(*r) for r in results), best=league.best_results)
+    played and counted, and the places. One query (the results with their players' names), whatever the season's
+    size."""
+    names: dict[int, str] = {}
+    results = []
+    for player, tournament, place, points, first, last, nick in LeagueResult.objects.filter(league=league).values_list(
+            "player_id", "tournament_id", "place", "points", "player__first_name", "player__last_name", "player__nickname"):
+        results.append(st.Result(player, tournament, place, points))
+        if player not in names:
+            names[player] = Player.name_of(first, last, nick)
+    rows = st.standings(results, best=league.best_results)
     if limit is not None:
         rows = [row for row in rows if row.rank <= limit]  # players sharing the last rank shown all show
-    names = {pk: Player.name_of(first, last, nick) for pk, first, last, nick in Player.objects.filter(
-        pk__in=[row.player for row in rows]).values_list("pk", "first_name", "last_name", "nickname")}
-    return [{"rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "points": row.counted,
+    return [{"rank": row.rank, "player": row.player, "name": names[row.player], "points": row.counted,
              "shown": pts.shown(row.counted), "total": row.total, "played": row.played,
              "counted": len(row.counted_tournaments), "counted_tournaments": row.counted_tournaments,
              "best_place": row.places[0] if row.places else None, "wins": row.places.count(1)} for row in rows]
+
+
+def standings_kept(league: League) -> list[dict]:
+    """The standings, computed once per version of the league in this worker (core/memory.py): the lobby TVs of its
+    tournaments and the players' phones ask at every bust, the standings change when a tournament is over."""
+    return memory.at_version("league-standings", league.pk, league.version,
+                             lambda: (league.version, standings(league)))[1]
+
+
+PUBLIC_FIELDS = ("rank", "name", "shown", "played", "wins")
 
 
 def public_standings(league: League) -> dict:
@@ -91,8 +107,20 @@ def public_standings(league: League) -> dict:
     members = tournaments_of(league)
     return {"id": league.pk, "name": league.name, "counted_words": counted_words(league), "tie_rule": tie_rule(),
             "tournaments": len(members), "finished": sum(1 for m in members if m["points_given"]),
-            "standings": [{key: row[key] for key in ("rank", "name", "shown", "played", "wins")}
-                          for row in standings(league)]}
+            "standings": [{key: row[key] for key in PUBLIC_FIELDS} for row in standings_kept(league)]}
+
+
+LOBBY_ROWS = 10  # what a TV shows in large type without scrolling
+
+
+def lobby_league(t: Tournament) -> dict | None:
+    """The league standings a lobby TV of this tournament shows during its breaks (the league's display setting):
+    its name and the first LOBBY_ROWS places (names and points); None when it shows none."""
+    league = league_of(t)
+    if league is None or not league.lobby_standings:
+        return None
+    rows = [{key: row[key] for key in ("rank", "name", "shown")} for row in standings_kept(league)[:LOBBY_ROWS]]
+    return {"id": league.pk, "name": league.name, "rows": rows} if rows else None
 
 
 def league_of(t: Tournament) -> League | None:
@@ -108,5 +136,5 @@ def league_state(league: League, language: str | None = None, field: int = 30) -
         "best_results": league.best_results, "lobby_standings": league.lobby_standings,
         "formula_words": formula_words(league, language), "counted_words": counted_words(league),
         "tie_rule": tie_rule(), "example_field": field, "example": example_table(league, field),
-        "tournaments": tournaments_of(league), "standings": standings(league),
+        "tournaments": tournaments_of(league), "standings": standings_kept(league),
     }

@@ -8,6 +8,7 @@ play is over and follow every correction; and again for the whole league when it
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -75,6 +76,10 @@ def _settings(data: dict, league: League) -> dict:
     return merged
 
 
+def _new_version(league_id: int) -> None:
+    League.objects.filter(pk=league_id).update(version=F("version") + 1)
+
+
 def _snapshot(league: League) -> dict:
     return {name: getattr(league, name) for name in SETTINGS}
 
@@ -105,6 +110,7 @@ def update_league(league: League, *, actor: Actor, data: dict) -> League:
     row.save()
     after = _snapshot(row)
     if after != before:
+        _new_version(row.pk)
         record_event(None, actor=actor, type_="league.changed", payload={"league": row.pk, "before": before, "after": after})
         if any(after[name] != before[name] for name in POINT_SETTINGS):
             for member in LeagueTournament.objects.filter(league=row).order_by("tournament_id"):
@@ -137,6 +143,7 @@ def add_tournament(league: League, *, actor: Actor, tournament: Tournament) -> L
     if row.base_buy_in is not None:
         _same_currency(row, row.currency, t)
     member = LeagueTournament.objects.create(league=row, tournament=t, added_at=timezone.now(), added_by=actor_user(actor))
+    _new_version(row.pk)
     record_event(t, actor=actor, type_="league.joined", payload={"league": row.pk, "name": row.name}, stats=False, seats=[])
     give_points(t, actor=actor, league=row)
     return member
@@ -155,6 +162,7 @@ def remove_tournament(league: League, *, actor: Actor, tournament: Tournament) -
     taken = LeagueResult.objects.filter(tournament=t).count()
     LeagueResult.objects.filter(tournament=t).delete()
     member.delete()
+    _new_version(row.pk)
     record_event(t, actor=actor, type_="league.left", payload={"league": row.pk, "name": row.name, "results_taken": taken},
                  stats=False, seats=[])
 
@@ -194,6 +202,7 @@ def give_points(t: Tournament, *, actor: Actor, league: League | None = None) ->
             all(r.league_id == league.pk for r in kept.values()):
         return
     LeagueResult.objects.filter(tournament=t).delete()
+    _new_version(league.pk)
     at = timezone.now()
     LeagueResult.objects.bulk_create([
         LeagueResult(league=league, tournament=t, player_id=player, place=place, place_low=low, field=field, points=points,

@@ -7,6 +7,7 @@ from clock.selectors import clock_at, clock_snapshot, rows_of
 from clock.timeline import Anchor
 from core import memory
 from core.broadcast import serialize_event
+from leagues.selectors import lobby_league
 from payouts.selectors import final_results, payout_state
 from tables import count_selectors, selectors
 from tables.read_models import tables_overview
@@ -71,6 +72,8 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
         # The chip leaders, with names, while the house shows counts in public (tables/count_selectors.py).
         "leaders": count_selectors.leaders(tournament, stats) if count_selectors.public(tournament) else None,
+        # Its league's standings (issue 27), shown during breaks when the league says so: names and points.
+        "league": lobby_league(tournament),
     }
 
 

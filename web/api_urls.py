@@ -92,6 +92,7 @@ urlpatterns = [
     path("leagues/<id:league_id>/tournaments/", leagues_api.LeagueTournamentsView.as_view(), name="api-league-tournaments"),
     path("leagues/<id:league_id>/tournaments/<id:tournament_id>/", leagues_api.LeagueTournamentView.as_view(),
          name="api-league-tournament"),
+    path("players/<id:player_id>/results/", leagues_api.PlayerResultsView.as_view(), name="api-player-results"),
     path("public/leagues/<id:league_id>/standings/", leagues_api.PublicStandingsView.as_view(), name="api-public-league"),
     path(f"{T}/penalties/", penalty_api.PenaltiesView.as_view(), name="api-penalties"),
     path(f"{T}/penalties/<id:number>/cancel/", penalty_api.PenaltyCancelView.as_view(), name="api-penalty-cancel"),

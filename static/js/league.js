@@ -35,10 +35,15 @@ import * as Live from "./live.js";
     var fresh = document.createElement("tbody");
     rows.forEach(function (row) {
       var tr = document.createElement("tr");
-      var name = Util.el("th", null, row.name);
+      var name = Util.el("th", null, config.player ? null : row.name);
       name.scope = "row";
+      if (config.player) {  // the staff's page: the name links to the player's results
+        var link = Util.el("a", null, row.name);
+        link.href = config.player.replace("/0/", "/" + row.player + "/");
+        name.appendChild(link);
+      }
       [Util.el("td", "num", String(row.rank)), name, Util.el("td", "num lg-strong", row.shown),
-       Util.el("td", "num", Live.number(row.played)), Util.el("td", "num", Live.number(row.wins))].forEach(function (td, i) {
+       Util.el("td", "num lg-opt", Live.number(row.played)), Util.el("td", "num lg-opt", Live.number(row.wins))].forEach(function (td, i) {
         td.setAttribute("data-label", heads[i].textContent);
         tr.appendChild(td);
       });
@@ -50,7 +55,7 @@ import * as Live from "./live.js";
   }
 
   function given(tournaments) {
-    (tournaments || []).forEach(function (m) {
+    tournaments.forEach(function (m) {
       var td = document.querySelector("#lg-t-" + m.tournament + ' [data-field="given"]');
       if (!td) return;
       td.textContent = m.points_given
@@ -62,7 +67,7 @@ import * as Live from "./live.js";
   function refresh() {
     return api.get(config.api).then(function (state) {
       standings(state.standings);
-      given(state.tournaments);
+      if (Array.isArray(state.tournaments)) given(state.tournaments);  // the staff's answer lists them
     }, function () { /* the next event tries again */ });
   }
   function soon() { clearTimeout(timer); timer = setTimeout(refresh, 300); }

@@ -106,6 +106,23 @@ import * as Clock from "./clock.js";
   // socket's snapshots carry no names (the players' public seat socket gets them too): this screen reads
   // them with its own link (snapshot.json), once per new set of places.
   var finalBox = document.getElementById("lobby-final"), finalNow = null, names = {}, namesAsked = "";
+  /* A list of the lobby (the results, the chip leaders, the league): a row per item, its cells [class, text]; the
+     name ("nm") fits its cell. A few rows do not spread over the box. */
+  function fillList(list, rows, cellsOf) {
+    list.textContent = "";
+    list.style.setProperty("--rows", Math.max(rows.length, 5));
+    rows.forEach(function (r) {
+      var li = document.createElement("li");
+      cellsOf(r).forEach(function (cell) {
+        var span = document.createElement("span");
+        span.className = cell[0];
+        span.textContent = cell[1];
+        if (cell[0] === "nm") span.setAttribute("data-fit", "");
+        li.appendChild(span);
+      });
+      list.appendChild(li);
+    });
+  }
   var snapshotUrl = config.snapshot, currency = config.currency;
   function placeOf(r) { return r.place_low && r.place_low !== r.place ? r.place + "–" + r.place_low + "." : r.place + "."; }
   function nameOf(r) { return names[r.entry] || "#" + r.entry; }
@@ -128,17 +145,8 @@ import * as Clock from "./clock.js";
     document.getElementById("lobby-winner-label").textContent = first.length > 1 ? gettext("Winners, tied") : gettext("Winner");
     document.getElementById("lobby-winner").textContent = first.map(nameOf).join(" · ");
     document.getElementById("lobby-winner-prize").textContent = first.length && first[0].prize ? Util.money(first[0].prize, currency) : "";
-    var list = document.getElementById("lobby-results");
-    list.textContent = "";
-    list.style.setProperty("--rows", Math.max(rest.length, 5));  // a few rows do not spread over the box
-    rest.forEach(function (r) {
-      var li = document.createElement("li"), place = document.createElement("span"), who = document.createElement("span"),
-          prize = document.createElement("span");
-      place.className = "pl"; place.textContent = placeOf(r);
-      who.className = "nm"; who.textContent = nameOf(r); who.setAttribute("data-fit", "");
-      prize.className = "pz"; prize.textContent = r.prize ? Util.money(r.prize, currency) : "";
-      li.append(place, who, prize);
-      list.appendChild(li);
+    fillList(document.getElementById("lobby-results"), rest, function (r) {
+      return [["pl", placeOf(r)], ["nm", nameOf(r)], ["pz", r.prize ? Util.money(r.prize, currency) : ""]];
     });
     var more = document.getElementById("lobby-more");
     more.hidden = !f.more;
@@ -153,31 +161,43 @@ import * as Clock from "./clock.js";
   var leadersAlways = new URLSearchParams(location.search).get("leaders") === "1";
   function showLeaders(l) {
     leaders = l && l.top && l.top.length ? l : null;
-    var box = document.getElementById("lobby-leaders"), list = document.getElementById("lobby-leader-list");
-    list.textContent = "";
-    if (!leaders) { box.hidden = true; body.classList.remove("show-leaders"); return; }
-    list.style.setProperty("--rows", Math.max(leaders.top.length, 5));
-    leaders.top.forEach(function (r) {
-      var li = document.createElement("li"), rank = document.createElement("span"), who = document.createElement("span"),
-          chips = document.createElement("span"), bb = document.createElement("span");
-      rank.className = "pl"; rank.textContent = r.rank + ".";
-      who.className = "nm"; who.textContent = r.name; who.setAttribute("data-fit", "");
-      chips.className = "pz"; chips.textContent = Live.number(r.chips);
-      bb.className = "bb"; bb.textContent = r.big_blinds === null ? "" : Util.fmt(gettext("{n} BB"), {n: r.big_blinds.toLocaleString(document.documentElement.lang || undefined)});
-      li.append(rank, who, chips, bb);
-      list.appendChild(li);
+    fillList(document.getElementById("lobby-leader-list"), leaders ? leaders.top : [], function (r) {
+      return [["pl", r.rank + "."], ["nm", r.name], ["pz", Live.number(r.chips)],
+              ["bb", r.big_blinds === null ? "" : Util.fmt(gettext("{n} BB"), {n: r.big_blinds.toLocaleString(document.documentElement.lang || undefined)})]];
     });
+    if (!leaders) { turnLeaders(); return; }
     document.getElementById("lobby-leaders-foot").textContent = Util.fmt(
       gettext("Average {average} · {counted} of {left} players counted"),
       {average: Live.number(leaders.average), counted: leaders.counted, left: leaders.players_left});
     turnLeaders();
   }
+  // The league's standings (issue 27), when the league shows them on its tournaments' TVs: during a break they take
+  // the side column's place (before the chip leaders). A break that starts reads them afresh (a snapshot): another
+  // tournament of the league may have ended since.
+  var league = null, breakBefore = body.classList.contains("is-break");
+  function showLeague(l) {
+    league = l && l.rows && l.rows.length ? l : null;
+    fillList(document.getElementById("lobby-league-list"), league ? league.rows : [], function (r) {
+      return [["pl", r.rank + "."], ["nm", r.name], ["pz", r.shown]];
+    });
+    if (league) document.getElementById("lobby-league-name").textContent = league.name;
+    document.getElementById("lobby-league").hidden = true;  // shown (and its texts fitted) by turnLeaders
+    turnLeaders();
+  }
   function turnLeaders() {
-    var on = !!leaders && !finalNow && (leadersAlways || Date.now() % LEADERS_CYCLE >= LEADERS_CYCLE - LEADERS_SHOWN);
+    var breakNow = body.classList.contains("is-break");
+    if (breakNow && !breakBefore && conn) conn.refresh();
+    breakBefore = breakNow;
+    var standings = !!league && !finalNow && breakNow;
+    var on = !standings && !!leaders && !finalNow && (leadersAlways || Date.now() % LEADERS_CYCLE >= LEADERS_CYCLE - LEADERS_SHOWN);
+    var box = document.getElementById("lobby-league"), shown = !box.hidden;
     document.getElementById("lobby-leaders").hidden = !on;
-    body.classList.toggle("show-leaders", on);
+    box.hidden = !standings;
+    body.classList.toggle("show-leaders", on || standings);
+    if (standings && !shown) requestAnimationFrame(function () { box.querySelectorAll("[data-fit]").forEach(Clock.fit); });
   }
   showLeaders(JSON.parse(document.getElementById("lobby-leaders-state").textContent));
+  showLeague(JSON.parse(document.getElementById("lobby-league-state").textContent));
   setInterval(turnLeaders, 1000);
   function loadDraws() {
     fetch(drawsUrl, {cache: "no-store"}).then(function (r) { return r.json(); }).then(showDraws).catch(function () {});
@@ -187,12 +207,13 @@ import * as Clock from "./clock.js";
     onStatus: function (up) { body.classList.toggle("is-offline", !up); },
     onSnapshot: function (s) {
       stats(s.stats); if (s.payouts) paid = s.payouts; showPaid(s.stats); view.set(s.clock); loadDraws(); handForHand(s.h4h);
-      showFinal(s.final); showLeaders(s.leaders);
+      showFinal(s.final); showLeaders(s.leaders); showLeague(s.league);
     },
     onEvent: function (m) {
       stats(m.stats); showPaid(m.stats); if (m.clock) view.set(m.clock); if (m.draw) loadDraws(); if (m.h4h) handForHand(m.h4h);
       // The breaks' color-ups, new chip counts and the house rules' public counts come with a snapshot.
-      if (m.type && (m.type.indexOf("colorup.") === 0 || m.type === "chips.counted" || m.type === "house_rules.changed")) conn.refresh();
+      if (m.type && (m.type.indexOf("colorup.") === 0 || m.type.indexOf("league.") === 0 || m.type === "chips.counted"
+                     || m.type === "house_rules.changed")) conn.refresh();
       // The end, or its undoing, comes with a snapshot: the last bust, a deal that stops play, any change after it.
       else if (finalNow || m.type === "deal.approved" || (m.stats && m.stats.players_left <= 1)) conn.refresh();
     },

@@ -21,14 +21,17 @@ from datetime import date
 import pytest
 
 from clock import services as clock_services
+from leagues import services as leagues
+from leagues.models import League
 from payouts import services as payout_services
-from tables import draws, handforhand
+from tables import busts, draws, handforhand
 from tables import setup as table_setup
 from tests.browser import accessibility
 from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
 from tests.conftest import id_doc, tournament_data
 from tournament import services, setup
+from tournament.models import Entry
 from tournament.structure import LevelSpec, StructureSpec
 
 pytestmark = pytest.mark.browser
@@ -355,6 +358,26 @@ def winner(room: Room) -> None:
         busts.bust_entry(entry, actor=room.director)
 
 
+def break_in_a_league(room: Room) -> None:
+    """The break of break_with_color_up, the tournament in a league (issue 27) whose earlier tournament of twelve of the
+    same players is over: the TV shows the league's first ten during the break."""
+    break_with_color_up(room)
+    league = leagues.create_league(actor=room.director, data={
+        "name": "Pražská podzimní liga 2026 – Deepstack série", "formula": "square_root", "participation": 1})
+    earlier = setup.create_tournament(tournament_data(name="Deepstack #1", guaranteed_pool=0), actor=room.director,
+                                      template=setup.save_structure_template(SPEC, actor=room.director))
+    entries = [services.register_entry(earlier, actor=room.director, player=entry.player, document=id_doc(f"EA{i:07d}"))
+               for i, entry in enumerate(Entry.objects.filter(tournament=room.tournament).order_by("number")[:12])]
+    for entry in entries[1:]:
+        busts.bust_entry(entry, actor=room.director)
+    leagues.add_tournament(league, actor=room.director, tournament=earlier)
+    leagues.add_tournament(league, actor=room.director, tournament=room.tournament)
+
+
+def league_url(room: Room, path: str) -> str:
+    return path.format(League.objects.get().pk)
+
+
 def draw_url(room: Room) -> str:
     return f"/s/{room.tournament.pk}/draws/{room.draw.number}/"
 
@@ -364,6 +387,11 @@ SCREENS = [
     Screen("lobby_late", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True),
     Screen("lobby_break", lobby_url, TV_SIZES, break_with_color_up, "#live.live", SOUND_OFF, no_scroll=True),
     Screen("lobby_h4h", lobby_url, TV_SIZES, hand_for_hand, "#live.live", SOUND_OFF, no_scroll=True),
+    Screen("lobby_break_league", lobby_url, TV_SIZES, break_in_a_league, "body.is-break #lobby-league:not([hidden]) li",
+           SOUND_OFF, no_scroll=True),
+    Screen("leagues", lambda room: "/leagues/", STAFF_SIZES, break_in_a_league, staff=True),
+    Screen("league", lambda room: league_url(room, "/leagues/{}/"), STAFF_SIZES, break_in_a_league, "#live.live", staff=True),
+    Screen("league_public", lambda room: league_url(room, "/l/{}/"), PHONE_SIZES, break_in_a_league, "#live.live"),
     Screen("lobby_late_en", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True, locale="en"),
     Screen("lobby_touch_sound", lambda room: lobby_url(room) + "?sound=1", TV_SIZES, first_level, "#live.live", SOUND_ASKS,
            no_scroll=True, touch=True),

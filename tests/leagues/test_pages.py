@@ -11,8 +11,9 @@ from django.test import Client
 
 from leagues import services
 from leagues.models import League, LeagueTournament
-from tests.leagues.test_services import PLAYERS, TABLE, bust_all_but_the_winner, people, play  # noqa: F401
-from tournament.models import AuditEvent
+from payouts.selectors import prizes_won
+from tests.leagues.test_services import TABLE, bust_all_but_the_winner, play
+from tournament.models import AuditEvent, Tournament
 
 
 def api(client: Client, method: str, path: str, body: dict | None = None, key: str = ""):
@@ -21,7 +22,7 @@ def api(client: Client, method: str, path: str, body: dict | None = None, key: s
 
 
 @pytest.fixture
-def season(director, floor, cashier, template, people):  # noqa: F811
+def season(director, floor, cashier, template, people):
     league = services.create_league(actor=director, data=TABLE)
     for number, finish in enumerate(["ABCDEF", "BACDEF"], 1):
         t, entries = play(director, cashier, template, people, finish, number)
@@ -77,7 +78,7 @@ def test_only_the_director_changes_a_league_and_the_floor_reads_it(client, floor
 
 
 def test_the_league_page_shows_the_standings_the_formula_and_the_directors_forms_only_to_him(client, director, dealer,
-                                                                                             season):
+                                                                                             season, tournament):
     client.force_login(dealer)
     page = client.get(f"/leagues/{season.pk}/").content.decode()
     assert 'id="lg-standings"' in page and "Points by place: 10, 7, 5, 3, 1" in page
@@ -85,6 +86,7 @@ def test_the_league_page_shows_the_standings_the_formula_and_the_directors_forms
     client.force_login(director)
     page = client.get(f"/leagues/{season.pk}/?field=3").content.decode()
     assert 'id="lg-settings"' in page and 'id="lg-add"' in page and "lg-remove-" in page
+    assert f'<option value="{tournament.pk}">' in page  # the one tournament in no league yet
     assert page.count('class="lg-place"') == 3
 
 
@@ -113,3 +115,26 @@ def test_a_league_route_of_an_unknown_league_is_not_found(client, director):
     assert client.get("/leagues/999/").status_code == 404
     assert Client().get("/api/public/leagues/999/standings/").status_code == 404
     assert not LeagueTournament.objects.exists()
+
+
+def test_a_players_page_lists_his_tournaments_places_prizes_and_points_for_the_desk_only(client, director, cashier,
+                                                                                        dealer, template, people, season):
+    play(director, cashier, template, people, "AB", 3)
+    player = people["A"]
+    client.force_login(cashier)
+    answer = api(client, "get", f"players/{player.pk}/results/")
+    assert answer.status_code == 200
+    rows = {row["name"]: row for row in answer.json()["tournaments"]}
+    assert set(rows) == {"Friday #1", "Friday #2", "Friday #3"}
+    first, second = (Tournament.objects.get(name=name) for name in ("Friday #1", "Friday #2"))
+    won = prizes_won(first)[rows["Friday #1"]["entries"][0]]
+    assert (rows["Friday #1"]["place"], rows["Friday #1"]["prize"], rows["Friday #1"]["points_shown"]) == (1, won, "11")
+    assert (rows["Friday #2"]["place"], rows["Friday #2"]["points_shown"]) == (2, "8")
+    assert rows["Friday #2"]["prize"] == prizes_won(second)[rows["Friday #2"]["entries"][0]]
+    assert rows["Friday #3"]["playing"] and rows["Friday #3"]["place"] is None and rows["Friday #3"]["points"] is None
+    assert answer.json()["wins"] == 1 and answer.json()["played"] == 3
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert 'id="pl-results"' in page and "Friday #3" in page and "date_of_birth" not in page and "1980" not in page
+    client.force_login(dealer)
+    assert client.get(f"/players/{player.pk}/").status_code == 403
+    assert api(client, "get", f"players/{player.pk}/results/").status_code == 403

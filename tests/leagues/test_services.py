@@ -3,8 +3,6 @@ standings shown; the points follow an undone bust, a new formula and a tournamen
 and change nothing; every change is audited."""
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from core.errors import ServiceError
@@ -12,20 +10,14 @@ from leagues import selectors, services
 from leagues.models import League, LeagueResult
 from tables import busts
 from tests.conftest import id_doc, tournament_data
+from tests.leagues.conftest import PLAYERS
 from tournament import services as desk
 from tournament import setup
 from tournament.models import AuditEvent, Entry
 
-PLAYERS = "ABCDEF"
 SEASON = ["ABCDEF", "BACDEF", "ACBDEF", "CBADEF", "BCAEDF"]  # each tournament's finish, winner first
 TABLE = {"name": "Friday League", "formula": "table", "points_table": [10, 7, 5, 3, 1], "participation": 1,
          "best_results": 4}
-
-
-@pytest.fixture
-def people(cashier):
-    return {name: desk.create_player(actor=cashier, first_name=name, last_name="Hráč", date_of_birth=date(1980, 1, 1))
-            for name in PLAYERS}
 
 
 def play(director, cashier, template, people, finish: str, number: int):

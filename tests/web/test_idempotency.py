@@ -169,13 +169,14 @@ const sent = [];
 let failures = Number(process.argv[3]);
 globalThis.window = {
   crypto: require("crypto").webcrypto,
-  setTimeout: (fn) => setTimeout(fn, 0),
+  setTimeout: (fn) => setTimeout(fn, 0), clearTimeout: (t) => clearTimeout(t),
 };
 window.crypto.randomUUID = () => require("crypto").randomUUID();
 globalThis.document = {
   querySelector: () => null, cookie: "csrftoken=abc", documentElement: {}, addEventListener: () => null,
   body: {getAttribute: () => null, parentNode: {insertBefore: () => null}},
-  createElement: () => ({classList: {toggle: () => null}, setAttribute: () => null, dispatchEvent: () => null}),
+  createElement: () => ({classList: {toggle: () => null, remove: () => null}, setAttribute: () => null,
+                         dispatchEvent: () => null}),
 };
 globalThis.gettext = (text) => text;  // Django's JavaScript catalogue
 globalThis.CustomEvent = function () {};

@@ -12,7 +12,8 @@ from rest_framework.response import Response
 
 from leagues import points, selectors, services
 from leagues.models import League
-from tournament.models import Tournament
+from leagues.player_results import player_results
+from tournament.models import Player, Tournament
 from web.access import api as api_roles
 from web.api import PublicAPIView, RoleAPIView, answers, call_service, public_answers, valid
 from web.flights.api import TournamentRefSerializer
@@ -154,6 +155,26 @@ class LeagueTournamentView(RoleAPIView):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         call_service(services.remove_tournament, league, actor=request.user, tournament=tournament)
         return Response(_state(request, league))
+
+
+PlayerResultsSerializer = inline_serializer("PlayerResults", {
+    "player": serializers.IntegerField(), "name": serializers.CharField(),
+    "played": serializers.IntegerField(), "cashes": serializers.IntegerField(), "wins": serializers.IntegerField(),
+    "totals": serializers.ListField(child=serializers.JSONField(), help_text="currency, prizes and paid, per currency."),
+    "tournaments": serializers.ListField(child=serializers.JSONField(), help_text=(
+        "Newest first: tournament, name, start_at, currency, entries (his entry numbers), place and place_low (his best; "
+        "null while he plays or before his place is known), playing, prize (won: paid, or due where play is over), paid, "
+        "receipts (payout receipt numbers), points and points_shown (league points, null outside a league), league.")),
+})
+
+
+class PlayerResultsView(RoleAPIView):
+    allowed = api_roles("api-player-results")
+
+    @extend_schema(operation_id="player_results", tags=["leagues"], responses=answers(200, PlayerResultsSerializer),
+                   summary="A player's results: his tournaments, places, prizes and league points")
+    def get(self, request, player_id: int):
+        return Response(player_results(get_object_or_404(Player, pk=player_id)))
 
 
 class PublicStandingsView(PublicAPIView):

@@ -10,4 +10,5 @@ urlpatterns = [
     path("leagues/<id:league_id>/standings.csv", views.league_csv, name="league-csv"),
     path("leagues/<id:league_id>/standings.pdf", views.league_pdf, name="league-pdf"),
     path("l/<id:league_id>/", views.league_public, name="league-public"),
+    path("players/<id:player_id>/", views.player_page, name="player-results"),
 ]

@@ -1,7 +1,7 @@
 """The screens of the leagues (issue 27): the leagues page (every season; the director makes one there), a league's
 page (its standings, the formula in words and as a table for a field size, its tournaments; the director's forms to
 change its settings and add or take out tournaments), the standings as CSV and PDF, and the players' standings page
-for their phones. The pages only read (leagues/selectors.py); every change goes through the JSON API
+for their phones, and a player's results. The pages only read (leagues/selectors.py); every change goes through the JSON API
 (web/leagues/api.py), sent by static/js/api-forms.js; static/js/league.js keeps the standings live."""
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from core import access
 from core.money import format_major
 from leagues import selectors
 from leagues.models import League, LeagueTournament
+from leagues.player_results import player_results
 from payouts.reports import BOM, csv_text
-from tournament.models import Tournament
+from tournament.models import Player, Tournament
 from web.access import page
 from web.public_urls import public_url, qr_svg, shown_url
 
@@ -36,10 +37,9 @@ def _field(request) -> int:
 
 
 def live_tournaments(state: dict) -> list[int]:
-    """The league's tournaments whose points may still come or change (in play, not yet given): their public lobby
-    streams carry the "league.points" event that makes the standings new."""
-    return [row["tournament"] for row in state["tournaments"]
-            if row["status"] != Tournament.Status.SETUP and not row["points_given"]][:20]
+    """The league's tournaments whose points may still come (not given yet: in play, or still to start), the 20
+    latest: their public lobby streams carry the "league.points" event that makes the standings new."""
+    return [row["tournament"] for row in state["tournaments"] if not row["points_given"]][-20:]
 
 
 @page("leagues")
@@ -66,7 +66,9 @@ def league_page(request, league_id: int):
         "points_table_text": ", ".join(str(p) for p in league.points_table),
         "base_major": format_major(league.base_buy_in, league.currency) if league.base_buy_in else "",
         "players_url": shown_url(players_url), "players_qr": qr_svg(players_url),
-        "live": {"api": f"leagues/{league.pk}/", "public": False, "tournaments": live_tournaments(state)},
+        "live": {"api": f"leagues/{league.pk}/", "public": False, "tournaments": live_tournaments(state),
+                 # a name links to the player's results (who may see them): this address with his id for the 0
+                 "player": reverse("player-results", args=[0]) if access.may(request.user, "player-results") else None},
     })
 
 
@@ -97,6 +99,12 @@ def league_pdf(request, league_id: int):
                                           selectors.tie_rule()), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="league-{league.pk}.pdf"'
     return response
+
+
+@page("player-results")
+def player_page(request, player_id: int):
+    """A player's results, for the desk and the floor: his tournaments, places, prizes and league points."""
+    return render(request, "leagues/player.html", {"r": player_results(get_object_or_404(Player, pk=player_id))})
 
 
 @page("league-public")

@@ -99,6 +99,11 @@ def event_labels() -> dict[str, str]:
         "flight.end_set": _("Flight end set"),
         "flight.ending": _("Flight ends at the end of this level"),
         "flights.carried": _("Bags carried into Day 2"),
+        "league.created": _("League created"),
+        "league.changed": _("League settings changed"),
+        "league.joined": _("Tournament added to a league"),
+        "league.left": _("Tournament taken out of its league"),
+        "league.points": _("League points given"),
         "clock_call.started": _("Clock called on a player"),
         "clock_call.ended": _("Clock call ended"),
         "penalty.given": _("Penalty given"),
@@ -120,6 +125,7 @@ GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("chips", ("colorup.", "race.", "chips.", "bags.", "day.")),
     ("payouts", ("payouts.", "payout.", "deal.")),
     ("flights", ("flight.", "flights.")),
+    ("leagues", ("league.",)),
     ("setup", ("tournament.", "structure.", "display.")),
 )
 
@@ -135,6 +141,7 @@ def event_groups() -> dict[str, str]:
         "payouts": _("Prizes and deals"),
         "penalties": _("Penalties"),
         "flights": _("Flights and Day 2"),
+        "leagues": _("Leagues"),
         "setup": _("Setup"),
     }
 

@@ -292,6 +292,16 @@ def _flights(type_: str, label: str, p: dict, names: Names) -> str:
     return _generic(label, p, names)
 
 
+def _leagues(type_: str, label: str, p: dict, names: Names) -> str:
+    """The tournament's league (leagues/services.py): joined, left, and the points given as the places stand."""
+    if type_ == "league.points" and not p.get("players"):
+        return _("League %(league)s: play goes on, the points given are taken away") % {"league": p.get("name", "–")}
+    if type_ == "league.points":
+        return _("League %(league)s: points given to %(players)s players") % {"league": p.get("name", "–"),
+                                                                             "players": p.get("players", "–")}
+    return _("%(label)s: %(league)s") % {"label": label, "league": p.get("name", "–")}
+
+
 def _payouts(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ in ("payout.paid", "payout.voided"):
         return _("%(who)s: %(label)s, receipt %(receipt)s") % {"who": _who(p, names), "label": label.lower(),
@@ -372,6 +382,7 @@ FAMILIES: tuple[tuple[tuple[str, ...], Callable[[str, str, dict, Names], str]], 
     (("colorup.", "race.", "chips."), _chips),
     (("bags.", "day."), _days),
     (("flight.", "flights."), _flights),
+    (("league.",), _leagues),
     (("payouts.", "payout.", "deal."), _payouts),
     (("penalty.",), _penalty),
     (("clock_call.",), _clock_call),

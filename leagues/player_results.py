@@ -1,0 +1,56 @@
+"""A player's results across the room's tournaments (issue 27, point 3), for the staff: each tournament he entered
+with his best place (a re-entry's), his entries, the prize (paid, with its receipt, or won and not yet paid) and the
+league points. Nothing beyond the name and the results: no ID number, no date of birth, no contact."""
+from __future__ import annotations
+
+from payouts.models import Payment
+from payouts.selectors import finishers, play_over, prizes_won
+from tournament.models import Entry, Player
+
+from . import points as pts
+from .models import LeagueResult
+
+
+def player_results(player: Player) -> dict:
+    """{"player", "name", "tournaments": [...], "played", "cashes", "wins", "totals"}: the tournaments newest first.
+    Where play is over, the places are the finishers' (the last one playing is first, a deal that stopped play places
+    its players) and a prize not yet paid is the structure in force's; where it goes on, a busted entry has its place
+    and the player may still be playing."""
+    entries = list(Entry.objects.filter(player=player).exclude(status=Entry.Status.VOIDED)
+                   .select_related("tournament").order_by("-tournament__start_at", "tournament_id", "number"))
+    paid = {p.entry_id: p for p in Payment.objects.filter(entry__player=player, status=Payment.Status.PAID)}
+    points = {r.tournament_id: r for r in LeagueResult.objects.filter(player=player).select_related("league")}
+    mine: dict[int, list[Entry]] = {}
+    for e in entries:
+        mine.setdefault(e.tournament_id, []).append(e)
+    listed = []
+    for own in mine.values():
+        t = own[0].tournament
+        row = {"tournament": t.pk, "name": t.name, "start_at": t.start_at, "currency": t.currency,
+               "entries": [e.number for e in own], "place": None, "place_low": None, "playing": False, "prize": 0,
+               "paid": sum(paid[e.pk].amount for e in own if e.pk in paid),
+               "receipts": [paid[e.pk].number for e in own if e.pk in paid], "points": None, "points_shown": None,
+               "league": None}
+        over = play_over(t)
+        placed = {f.entry: (f.place, f.place_low) for f in finishers(t)} if over else {
+            e.number: (e.finish_place, e.finish_place_low or e.finish_place) for e in own if e.finish_place is not None}
+        won = prizes_won(t) if over and any(e.pk not in paid for e in own) else {}
+        for e in own:
+            place = placed.get(e.number)
+            if place is not None and (row["place"] is None or place < (row["place"], row["place_low"])):
+                row["place"], row["place_low"] = place
+            row["prize"] += paid[e.pk].amount if e.pk in paid else won.get(e.number, 0)
+            row["playing"] = row["playing"] or (not over and e.status == Entry.Status.ACTIVE)
+        result = points.get(t.pk)
+        if result is not None:
+            row["points"], row["points_shown"], row["league"] = result.points, pts.shown(result.points), result.league.name
+        listed.append(row)
+    totals: dict[str, dict[str, int]] = {}
+    for row in listed:
+        money = totals.setdefault(row["currency"], {"prizes": 0, "paid": 0})
+        money["prizes"] += row["prize"]
+        money["paid"] += row["paid"]
+    return {"player": player.pk, "name": player.display_name, "tournaments": listed, "played": len(listed),
+            "cashes": sum(1 for row in listed if row["prize"]),
+            "wins": sum(1 for row in listed if row["place"] == 1 and not row["playing"]),
+            "totals": [{"currency": c, **m} for c, m in sorted(totals.items())]}
