@@ -140,6 +140,9 @@ WEB_THREADS = int(os.environ.get("WEB_THREADS") or 2 * WEB_PUBLIC_CONCURRENCY)
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        raise ImproperlyConfigured("DATABASE_URL is a PostgreSQL URL (postgres://...); for SQLite leave it unset "
+                                   "(SQLITE_PATH names the file)")
     if env_bool("DB_POOL", True):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {  # beside the URL's own options (sslmode...)
             "min_size": 1, "max_size": max(2, DB_CONNECTIONS // WEB_CONCURRENCY), "timeout": DB_POOL_TIMEOUT,

@@ -1,4 +1,4 @@
-"""The demo that scripts/dev loads: users, a tournament with seated entries and a lobby link; safe to run twice.
+"""The demo that scripts/dev loads: users, a tournament with seated entries, a lobby link and a league; safe to run twice.
 Its password is never a fixed public one: new on every run, or DEMO_PASSWORD, and printed."""
 import re
 from io import StringIO
@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
+from leagues.models import LeagueTournament
 from tables.models import Draw, Seat
 from tournament.models import Entry, Tournament
 
@@ -31,6 +32,9 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     assert entries > 0
     assert Seat.objects.filter(ended_at__isnull=True).count() == entries
     assert Draw.objects.filter(kind=Draw.Kind.START).count() == 1
+    # The demo tournament counts for a demo season (issue 27), made once.
+    assert list(LeagueTournament.objects.values_list("league__name", "tournament__name")) == [
+        ("Demo: Friday League", "Demo: Friday Deepstack")]
     assert "Lobby screen path: /display/" in out.getvalue()
     # a new random password each run, and the printed one is the one that works
     assert first != second and len(second) >= 12 and "demo-pass" not in out.getvalue()

@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from leagues import services as leagues
 from tables import draws
 from tables import setup as table_setup
 from tournament import services, setup
@@ -97,6 +98,11 @@ class Command(BaseCommand):
                 table_setup.open_table(tournament, actor=users["Director"], number=number, seats=9, accessible=number == 4)
             draws.draw_start(tournament, actor=users["Director"])
             display = services.create_display_token(tournament, actor=users["Director"], label="Lobby TV")
+            # The season it counts for (the points come when its play is over): a points table, the best 8 results.
+            league = leagues.create_league(actor=users["Director"], data={
+                "name": "Demo: Friday League", "formula": "table", "points_table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
+                "participation": 1, "best_results": 8, "currency": "CZK"})
+            leagues.add_tournament(league, actor=users["Director"], tournament=tournament)
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
             display = None
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
