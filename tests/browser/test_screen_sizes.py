@@ -434,6 +434,8 @@ SCREENS = [
     Screen("payout_receipt", lambda room: f"/t/{room.tournament.pk}/payouts/receipts/1/", STAFF_SIZES, in_the_money,
            staff=True),
     Screen("seat_page_out", lambda room: f"/s/{room.tournament.pk}/16/", PHONE_SIZES, in_the_money),
+    Screen("player_results", lambda room: f"/players/{Entry.objects.get(tournament=room.tournament, number=16).player_id}/",
+           STAFF_SIZES, in_the_money, staff=True),  # his place and the prize paid, with its receipt
     Screen("penalties", lambda room: f"/t/{room.tournament.pk}/penalties/", STAFF_SIZES, penalties_given, staff=True),
     # English groups thousands with commas and puts the currency's code first: "CZK 100,000", "-EUR 3,500".
     Screen("overview_en", lambda room: f"/t/{room.tournament.pk}/", STAFF_SIZES, late_level, staff=True, locale="en"),
