@@ -252,23 +252,22 @@ def test_a_file_of_another_format_or_with_fields_this_version_does_not_know_is_r
 
 
 def test_a_file_of_an_older_version_without_a_field_that_has_a_default_takes_the_default(db, played):
-    older = copy.deepcopy(played.document)
-    part = older["rows"]["payouts.payoutplan"]
-    column = part["fields"].index("unit")
+    t = import_tournament(without_field(played.document, "payouts.payoutplan", "unit"), actor=ACTOR)
+    assert t.payout_plan.unit == 100
+    lacking = without_field(played.document, "tournament.entry", "number")  # no default: it cannot be made up
+    assert "tournament.entry.number" in refused(lacking, "rows").message
+
+
+def without_field(document: dict, model: str, field: str) -> dict:
+    """A copy of the file as an older version wrote it, without one column of a model (its checksum made again)."""
+    older = copy.deepcopy(document)
+    part = older["rows"][model]
+    column = part["fields"].index(field)
     part["fields"].pop(column)
     for row in part["rows"]:
         row.pop(column)
     older["checksum"] = schema.checksum(older)
-    t = import_tournament(older, actor=ACTOR)
-    assert t.payout_plan.unit == 100
-    lacking = copy.deepcopy(played.document)  # a field without a default cannot be made up
-    part = lacking["rows"]["tournament.entry"]
-    column = part["fields"].index("number")
-    part["fields"].pop(column)
-    for row in part["rows"]:
-        row.pop(column)
-    lacking["checksum"] = schema.checksum(lacking)
-    assert "tournament.entry.number" in refused(lacking, "rows").message
+    return older
 
 
 def test_a_tournament_imported_twice_is_refused_the_second_time(db, played, tmp_path):

@@ -56,17 +56,23 @@ def csp_violations(page) -> list[str]:
     return page.evaluate("window.cspViolations || []")
 
 
-def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_order(live_asgi, browser, director, floor,
-                                                                                   tournament):
-    table, _token = table_setup.open_table(tournament, actor=director, number=1, seats=9)
+def tablet(live_asgi, browser, user, path: str):
+    """A tablet signed in as `user` on `path`, live, its page kept by the service worker: (context, page, errors)."""
     context = browser.new_context(viewport=TABLET)
     page = context.new_page()
     errors = watch_errors(page)
     page.on("dialog", lambda dialog: dialog.accept())
-    login(page, live_asgi, floor.username, PASSWORD)
-    page.goto(f"{live_asgi}/t/{tournament.pk}/tables/1/dealer/")
+    login(page, live_asgi, user.username, PASSWORD)
+    page.goto(f"{live_asgi}{path}")
     page.wait_for_selector("#live.live")
     kept_by_the_worker(page)
+    return context, page, errors
+
+
+def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_order(live_asgi, browser, director, floor,
+                                                                                   tournament):
+    table, _token = table_setup.open_table(tournament, actor=director, number=1, seats=9)
+    context, page, errors = tablet(live_asgi, browser, floor, f"/t/{tournament.pk}/tables/1/dealer/")
     page.click("#shuffle")
     page.wait_for_function("document.getElementById('hand-number').textContent === '1'")
     assert page.is_hidden("#press-queue")  # nothing waits: no line
@@ -140,14 +146,7 @@ def test_a_queued_bust_the_server_now_refuses_is_said_and_applied_once(live_asgi
                                                                        tournament):
     start(director, cashier, tournament, 6, table_numbers=(1,))
     victim = min(seated(tournament)[1].values())
-    context = browser.new_context(viewport=TABLET)
-    page = context.new_page()
-    watch_errors(page)
-    page.on("dialog", lambda dialog: dialog.accept())
-    login(page, live_asgi, floor.username, PASSWORD)
-    page.goto(f"{live_asgi}/t/{tournament.pk}/map/")
-    page.wait_for_selector("#live.live")
-    kept_by_the_worker(page)
+    context, page, _errors = tablet(live_asgi, browser, floor, f"/t/{tournament.pk}/map/")
 
     context.set_offline(True)
     page.click(f'.m-seat[data-entry="{victim}"]')
@@ -201,14 +200,7 @@ def test_the_color_up_page_keeps_a_confirm_made_offline(live_asgi, browser, dire
     open_tables(director, tournament, [1])
     register(cashier, tournament, 4)
     draws.draw_start(tournament, actor=director)
-    context = browser.new_context(viewport=TABLET)
-    page = context.new_page()
-    watch_errors(page)
-    page.on("dialog", lambda dialog: dialog.accept())
-    login(page, live_asgi, director.username, PASSWORD)
-    page.goto(f"{live_asgi}/t/{tournament.pk}/color-up/")
-    page.wait_for_selector("#live.live")
-    kept_by_the_worker(page)
+    context, page, _errors = tablet(live_asgi, browser, director, f"/t/{tournament.pk}/color-up/")
 
     context.set_offline(True)
     page.click(".cu-confirm button")
