@@ -100,6 +100,9 @@ def create_league(*, actor: Actor, data: dict) -> League:
 def update_league(league: League, *, actor: Actor, data: dict) -> League:
     """Change a league's settings; a new formula gives every finished tournament of it its points again."""
     require(actor, roles.SETUP)
+    # Its tournaments first, then the league: the order a bust takes them (its tournament, then the league's version).
+    for member in LeagueTournament.objects.filter(league_id=league.pk).order_by("tournament_id"):
+        lock_tournament(member.tournament_id)
     row = League.objects.select_for_update().get(pk=league.pk)
     before = _snapshot(row)
     merged = _settings(data, row)
@@ -134,8 +137,8 @@ def _same_currency(league: League, currency: str, tournament: Tournament | None 
 def add_tournament(league: League, *, actor: Actor, tournament: Tournament) -> LeagueTournament:
     """A tournament joins the league (one league at most); if its play is over, its points are given at once."""
     require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)  # the tournament, then the league: the order a bust takes them
     row = League.objects.select_for_update().get(pk=league.pk)
-    t = lock_tournament(tournament.pk)
     member = LeagueTournament.objects.select_related("league").filter(tournament=t).first()
     if member is not None:
         raise ServiceError(_("%(name)s is already in the league %(league)s.") % {"name": t.name, "league": member.league.name},
@@ -153,8 +156,8 @@ def add_tournament(league: League, *, actor: Actor, tournament: Tournament) -> L
 def remove_tournament(league: League, *, actor: Actor, tournament: Tournament) -> None:
     """A tournament leaves the league, and its points with it."""
     require(actor, roles.SETUP)
+    t = lock_tournament(tournament.pk)  # the tournament, then the league: the order a bust takes them
     row = League.objects.select_for_update().get(pk=league.pk)
-    t = lock_tournament(tournament.pk)
     member = LeagueTournament.objects.filter(league=row, tournament=t).first()
     if member is None:
         raise ServiceError(_("%(name)s is not in the league %(league)s.") % {"name": t.name, "league": row.name},

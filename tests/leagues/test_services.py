@@ -9,6 +9,7 @@ from core.errors import ServiceError
 from leagues import selectors, services
 from leagues.models import League, LeagueResult
 from tables import busts
+from tests.concurrency import at_once
 from tests.conftest import id_doc, tournament_data
 from tests.leagues.conftest import PLAYERS
 from tournament import services as desk
@@ -152,3 +153,21 @@ def test_the_formula_is_said_in_words_and_shown_as_a_table_for_a_field(director)
     assert "10, 7, 5, 3, 1" in words and "1 point" in words and "buy-in" in words
     assert [row["shown"] for row in selectors.example_table(league, 6)] == ["11", "8", "6", "4", "2", "1"]
     assert [row["shown"] for row in selectors.example_table(league, 3, buy_in=20_000)] == ["21", "15", "11"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_formula_and_the_last_busts_at_once_neither_wait_for_the_other_nor_leave_old_points(director, floor, cashier,
+                                                                                               template, people):
+    """The last bust takes its tournament, then the league's version; a new formula takes the league's tournaments,
+    then the league: the same order, so the two never deadlock, and the points written are the new formula's."""
+    league = services.create_league(actor=director, data=TABLE)
+    nights = [play(director, cashier, template, people, "ABC", n) for n in (1, 2)]
+    for t, entries in nights:
+        services.add_tournament(league, actor=director, tournament=t)
+        busts.bust_entry(entries["C"], actor=floor)
+    outcomes = at_once([
+        lambda: services.update_league(League.objects.get(pk=league.pk), actor=director, data={"formula": "linear"}),
+        *[lambda entries=entries: busts.bust_entry(Entry.objects.get(pk=entries["B"].pk), actor=floor)
+          for _t, entries in nights]])
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert table(league) == [(1, "A", "8"), (2, "B", "6"), (3, "C", "4")]  # linear: 3, 2, 1 plus one, twice each
