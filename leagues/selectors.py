@@ -123,6 +123,12 @@ def lobby_league(t: Tournament) -> dict | None:
     return {"id": league.pk, "name": league.name, "rows": rows} if rows else None
 
 
+def league_link(tournament_id: int) -> dict | None:
+    """The league a tournament counts for, as its public pages link to its standings: {"id", "name"}, or None."""
+    member = LeagueTournament.objects.select_related("league").filter(tournament_id=tournament_id).first()
+    return {"id": member.league_id, "name": member.league.name} if member else None
+
+
 def league_of(t: Tournament) -> League | None:
     member = LeagueTournament.objects.select_related("league").filter(tournament=t).first()
     return member.league if member else None

@@ -30,6 +30,7 @@ from rest_framework.response import Response
 
 from core import memory
 from flights.day2 import day_stacks
+from leagues.selectors import league_link
 from payouts.selectors import prizes_won
 from tables.count_selectors import public as public_counts
 from tables.read_models import public_seats, search_index
@@ -202,8 +203,8 @@ def room_seats(request, pk: int) -> dict[int, dict]:
 
 
 def public_head(request, pk: int) -> dict | None:
-    """What a public page says of the tournament at the head (its name, venue and currency) and the next draw's
-    commitment, read once per event sequence in this worker (no query while the version is known: core/memory.py);
+    """What a public page says of the tournament at the head (its name, venue and currency, the league it counts for)
+    and the next draw's commitment, read once per event sequence in this worker (no query while the version is known: core/memory.py);
     None when there is no such tournament."""
     seq = state_version(pk, "event_seq", _seen(request))
     if seq is None:
@@ -211,7 +212,7 @@ def public_head(request, pk: int) -> dict | None:
 
     def compute():
         head = Tournament.objects.filter(pk=pk).values("pk", "name", "venue", "currency").first()
-        return seq, head and {**head, "next_draw": pending_commitment(pk)}
+        return seq, head and {**head, "next_draw": pending_commitment(pk), "league": league_link(pk)}
 
     return memory.at_version("head", pk, seq, compute, meanwhile=request.first_load)[1]
 

@@ -138,3 +138,14 @@ def test_a_players_page_lists_his_tournaments_places_prizes_and_points_for_the_d
     client.force_login(dealer)
     assert client.get(f"/players/{player.pk}/").status_code == 403
     assert api(client, "get", f"players/{player.pk}/results/").status_code == 403
+
+
+def test_a_players_seat_pages_link_to_the_standings_of_the_league_the_tournament_counts_for(director, cashier, template,
+                                                                                             people, season):
+    ongoing, entries = play(director, cashier, template, people, "AB", 3)
+    anyone = Client()
+    assert 'id="league-link"' not in anyone.get(f"/s/{ongoing.pk}/").content.decode()
+    services.add_tournament(season, actor=director, tournament=ongoing)
+    for path in (f"/s/{ongoing.pk}/", f"/s/{ongoing.pk}/{entries['A'].number}/"):
+        page = anyone.get(path).content.decode()
+        assert f'href="/l/{season.pk}/" id="league-link"' in page, path

@@ -20,6 +20,7 @@ from django.views.decorators.gzip import gzip_page
 from clock.selectors import clock_snapshot
 from core import roles
 from flights import day2
+from leagues.selectors import league_link
 from tables import chip_counts, draw_check, read_models, seat_cards, seating, selectors
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tournament.models import Tournament
@@ -313,7 +314,8 @@ def seat_search(request, pk: int):
     if q and len(found) == 1 and q.lstrip("#").isdigit():
         return redirect("seat-page", pk=pk, number=found[0]["entry"])
     return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found,
-                                                       "counts_public": selectors.house_rules(tournament).public_chip_counts})
+                                                       "counts_public": selectors.house_rules(tournament).public_chip_counts,
+                                                       "league": league_link(pk)})
 
 
 @page("seat-page")
