@@ -51,6 +51,15 @@ PAYLOAD_IDS: dict[str, dict[str, str | None]] = {
     "table.dealer_link_revoked": {"link": "tables.dealerlink"},
     "flight.added": {"event": None},
     "flights.day2_set": {"event": None},
+    # a league spans tournaments (leagues/): its key means nothing where the file goes
+    "league.joined": {"league": None},
+    "league.left": {"league": None},
+    "league.points": {"league": None},
+}
+
+# Payload keys holding a list of rows whose first item is a primary key: by event type, the key and the model.
+PAYLOAD_ROW_IDS: dict[str, dict[str, str]] = {
+    "league.points": {"given": PLAYER},  # [player, place, place_low, points] per player given points
 }
 
 
@@ -59,7 +68,8 @@ EMBEDDED = frozenset({"tournament.auditevent", "tournament.entry"})
 
 # Rows that hold keys inside them come after the rows those keys are of (an import converts them as it goes).
 AFTER: dict[str, tuple[str, ...]] = {
-    "tournament.auditevent": tuple(sorted({m for keys in PAYLOAD_IDS.values() for m in keys.values() if m})),
+    "tournament.auditevent": tuple(sorted({m for keys in (*PAYLOAD_IDS.values(), *PAYLOAD_ROW_IDS.values())
+                                           for m in keys.values() if m})),
     "tournament.entry": ("tables.table",),
 }
 
@@ -180,14 +190,18 @@ def convert_embedded(model_label: str, row: dict, convert: Callable[[str, int], 
     """Rewrite, in `row` (a row of the model by field name), the keys held inside values: `convert(model label, id)`
     gives a row's position from its key (export) or its new key from its position (import)."""
     if model_label == "tournament.auditevent":
-        keys = PAYLOAD_IDS.get(row.get("type"))
+        keys, listed = PAYLOAD_IDS.get(row.get("type")), PAYLOAD_ROW_IDS.get(row.get("type"))
         payload = row.get("payload")
-        if keys and isinstance(payload, dict):
+        if (keys or listed) and isinstance(payload, dict):
             payload = dict(payload)
-            for key, target in keys.items():
+            for key, target in (keys or {}).items():
                 if key in payload:
                     value = payload[key]
                     payload[key] = convert(target, value) if target is not None and isinstance(value, int) else None
+            for key, target in (listed or {}).items():
+                if isinstance(payload.get(key), list):
+                    payload[key] = [[convert(target, item[0]), *item[1:]] if isinstance(item, list) and item
+                                    and isinstance(item[0], int) else item for item in payload[key]]
             row["payload"] = payload
     elif model_label == "tournament.entry":
         # A bust's hand at a table (tables/handforhand.py, bust_group): "table:<table's key>:<hand number>".

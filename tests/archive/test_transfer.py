@@ -34,6 +34,7 @@ from archive.transfer import import_tournament, read_file
 from bench.night import Night
 from clock.selectors import clock_snapshot
 from core.errors import ServiceError
+from leagues import services as leagues
 from tables import counting, dealer_links, draws, penalties, seats
 from tables import setup as table_setup
 from tables.models import DealerLink, Table
@@ -62,6 +63,8 @@ class ArchivedNight(Night):
         extra = User.objects.create_user("archive-extra-floor")
         extra.groups.add(Group.objects.get(name="Floor"))
         penalties.give_penalty(self.t, actor=extra, entry_number=first.number, kind="warning", rounds=None, reason="Language")
+        league = leagues.create_league(actor=d, data={"name": "Season", "formula": "linear"})  # its points at the end
+        leagues.add_tournament(league, actor=d, tournament=self.t)
 
 
 def other_tournament(staff: dict) -> None:
@@ -179,6 +182,10 @@ def test_the_keys_inside_values_point_at_the_new_rows(db, played):
     assert link.payload["link"] == DealerLink.objects.get(table__tournament=t).pk
     request = AuditEvent.objects.get(tournament=t, type="seat_request.set")
     assert request.payload["player"] == t.seat_requests.get().player_id == entries[2].player_id
+    # The league is not in the file: its key goes; the players given points are this database's.
+    assert AuditEvent.objects.get(tournament=t, type="league.joined").payload["league"] is None
+    given = AuditEvent.objects.filter(tournament=t, type="league.points").order_by("seq").last().payload["given"]
+    assert {row[0] for row in given} == {e.player_id for e in entries.values()}
 
 
 def test_the_paid_prizes_keep_their_signature_and_the_id_checks_stay_usable_with_the_same_key(db, played):
