@@ -92,6 +92,12 @@ def standings(league: League, limit: int | None = None) -> list[dict]:
              "best_place": row.places[0] if row.places else None, "wins": row.places.count(1)} for row in rows]
 
 
+def points_by_tournament(league: League) -> dict[tuple[int, int], int]:
+    """(player, tournament) -> that result's points (hundredths): the spreadsheet's columns. One query."""
+    return {(player, tournament): points for player, tournament, points in LeagueResult.objects.filter(
+        league=league).values_list("player_id", "tournament_id", "points")}
+
+
 def standings_kept(league: League) -> list[dict]:
     """The standings, computed once per version of the league in this worker (core/memory.py): the lobby TVs of its
     tournaments and the players' phones ask at every bust, the standings change when a tournament is over."""

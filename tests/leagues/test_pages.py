@@ -90,12 +90,18 @@ def test_the_league_page_shows_the_standings_the_formula_and_the_directors_forms
     assert page.count('class="lg-place"') == 3
 
 
-def test_the_standings_download_as_csv_and_pdf(client, floor, season):
+def test_the_standings_download_as_csv_and_pdf(client, director, floor, season):
     client.force_login(floor)
     answer = client.get(f"/leagues/{season.pk}/standings.csv")
     rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"))))
     assert rows[0][:3] == ["Rank", "Player", "Points"]
     assert [(r[0], r[1].split()[0], r[2]) for r in rows[1:3]] == [("1", "A", "19"), ("1", "B", "19")]
+    # A column per tournament of the season, earliest first; with the best result only, the other in parentheses.
+    assert [head.split(" ")[:2] for head in rows[0][7:]] == [["Friday", "#1"], ["Friday", "#2"]]
+    services.update_league(season, actor=director, data={"best_results": 1})
+    rows = list(csv.reader(io.StringIO(client.get(f"/leagues/{season.pk}/standings.csv").content.decode("utf-8-sig"))))
+    a = next(row for row in rows[1:] if row[1].startswith("A "))
+    assert (a[2], a[7], a[8]) == ("11", "11", "(8)")
     pdf = client.get(f"/leagues/{season.pk}/standings.pdf")
     assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
 

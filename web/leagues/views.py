@@ -11,11 +11,13 @@ import io
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core import access
 from core.money import format_major
+from leagues import points as pts
 from leagues import selectors
 from leagues.models import League, LeagueTournament
 from leagues.player_results import player_results
@@ -72,20 +74,33 @@ def league_page(request, league_id: int):
     })
 
 
-def csv_rows(rows: list[dict]) -> list[list]:
+def csv_rows(rows: list[dict], tournaments: list[int], points: dict[tuple[int, int], int]) -> list[list]:
+    """A row per player: the standing, then his points in each tournament (a result not counted in parentheses, none
+    where he did not play), as a club's spreadsheet has them."""
+    def cell(row: dict, tournament: int) -> str:
+        got = points.get((row["player"], tournament))
+        if got is None:
+            return ""
+        return pts.shown(got) if tournament in row["counted_tournaments"] else f"({pts.shown(got)})"
+
     return [[row["rank"], csv_text(row["name"]), row["shown"], row["counted"], row["played"], row["wins"],
-             row["best_place"] or ""] for row in rows]
+             row["best_place"] or "", *(cell(row, t) for t in tournaments)] for row in rows]
 
 
 @page("league-csv")
 def league_csv(request, league_id: int):
-    """The standings as a CSV download (UTF-8 with a byte order mark, so a spreadsheet opens the accents)."""
+    """The standings as a CSV download (UTF-8 with a byte order mark, so a spreadsheet opens the accents), with a column
+    of points per tournament of the season."""
     league = get_object_or_404(League, pk=league_id)
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out)
-    writer.writerow([_("Rank"), _("Player"), _("Points"), _("Results counted"), _("Played"), _("Wins"), _("Best place")])
-    writer.writerows(csv_rows(selectors.standings(league)))
+    members = selectors.tournaments_of(league)  # the season's tournaments, earliest first: a column each
+    writer.writerow([_("Rank"), _("Player"), _("Points"), _("Results counted"), _("Played"), _("Wins"), _("Best place"),
+                     *(csv_text(f"{m['name']} {formats.date_format(timezone.localtime(m['start_at']), 'SHORT_DATE_FORMAT')}")
+                       for m in members)])
+    writer.writerows(csv_rows(selectors.standings_kept(league), [m["tournament"] for m in members],
+                              selectors.points_by_tournament(league)))
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="league-{league.pk}.csv"'
     return response
