@@ -72,7 +72,7 @@ def tournaments_of(league: League) -> list[dict]:
              "points_given": given.get(m.tournament_id, 0)} for m in rows]
 
 
-def standings(league: League, limit: int | None = None) -> list[dict]:
+def standings(league: League) -> list[dict]:
     """The standings, best first: rank, player, name, counted and total points (hundredths, and as shown), results
     played and counted, and the places. One query (the results with their players' names), whatever the season's
     size."""
@@ -84,8 +84,6 @@ def standings(league: League, limit: int | None = None) -> list[dict]:
         if player not in names:
             names[player] = Player.name_of(first, last, nick)
     rows = st.standings(results, best=league.best_results)
-    if limit is not None:
-        rows = [row for row in rows if row.rank <= limit]  # players sharing the last rank shown all show
     return [{"rank": row.rank, "player": row.player, "name": names[row.player], "points": row.counted,
              "shown": pts.shown(row.counted), "total": row.total, "played": row.played,
              "counted": len(row.counted_tournaments), "counted_tournaments": row.counted_tournaments,
@@ -108,9 +106,10 @@ def standings_kept(league: League) -> list[dict]:
 PUBLIC_FIELDS = ("rank", "name", "shown", "played", "wins")
 
 
-def public_standings(league: League) -> dict:
-    """The standings as the players' phones see them: names, points, results played and wins."""
-    members = tournaments_of(league)
+def public_standings(league: League, members: list[dict] | None = None) -> dict:
+    """The standings as the players' phones see them: names, points, results played and wins. `members`: the
+    league's tournaments (tournaments_of), when the caller has read them."""
+    members = tournaments_of(league) if members is None else members
     return {"id": league.pk, "name": league.name, "counted_words": counted_words(league), "tie_rule": tie_rule(),
             "tournaments": len(members), "finished": sum(1 for m in members if m["points_given"]),
             "standings": [{key: row[key] for key in PUBLIC_FIELDS} for row in standings_kept(league)]}
@@ -131,12 +130,13 @@ def lobby_league(t: Tournament) -> dict | None:
 
 def league_link(tournament_id: int) -> dict | None:
     """The league a tournament counts for, as its public pages link to its standings: {"id", "name"}, or None."""
-    member = LeagueTournament.objects.select_related("league").filter(tournament_id=tournament_id).first()
-    return {"id": member.league_id, "name": member.league.name} if member else None
+    league = league_of(tournament_id)
+    return {"id": league.pk, "name": league.name} if league else None
 
 
-def league_of(t: Tournament) -> League | None:
-    member = LeagueTournament.objects.select_related("league").filter(tournament=t).first()
+def league_of(tournament: Tournament | int) -> League | None:
+    """The league a tournament (or a tournament's id) counts for, or None."""
+    member = LeagueTournament.objects.select_related("league").filter(tournament=tournament).first()
     return member.league if member else None
 
 

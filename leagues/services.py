@@ -170,10 +170,10 @@ def remove_tournament(league: League, *, actor: Actor, tournament: Tournament) -
                  stats=False, seats=[])
 
 
-def results_now(t: Tournament, league: League) -> dict[int, tuple[int, int, int, int]]:
+def results_now(t: Tournament, league: League, over: bool | None = None) -> dict[int, tuple[int, int, int, int]]:
     """player -> (place, place_low, field, points) as the places stand now: nothing while play goes on. A player
-    with several entries (re-entries) has the best place of them."""
-    if not play_over(t):
+    with several entries (re-entries) has the best place of them. `over`: play_over(t), when the caller knows it."""
+    if not (play_over(t) if over is None else over):
         return {}
     rows = final_results(t)
     if not rows:
@@ -198,9 +198,10 @@ def give_points(t: Tournament, *, actor: Actor, league: League | None = None) ->
             return
         league = member.league
     kept = {r.player_id: r for r in LeagueResult.objects.filter(tournament=t)}
-    if not kept and not play_over(t):
+    over = play_over(t)
+    if not kept and not over:
         return  # the usual bust: play goes on and nothing was given
-    now_ = results_now(t, league)
+    now_ = results_now(t, league, over)
     if {p: (r.place, r.place_low, r.field, r.points) for p, r in kept.items()} == now_ and \
             all(r.league_id == league.pk for r in kept.values()):
         return

@@ -68,7 +68,7 @@ def league_page(request, league_id: int):
         "points_table_text": ", ".join(str(p) for p in league.points_table),
         "base_major": format_major(league.base_buy_in, league.currency) if league.base_buy_in else "",
         "players_url": shown_url(players_url), "players_qr": qr_svg(players_url),
-        "live": {"api": f"leagues/{league.pk}/", "public": False, "tournaments": live_tournaments(state),
+        "live": {"api": f"leagues/{league.pk}/", "tournaments": live_tournaments(state),
                  # a name links to the player's results (who may see them): this address with his id for the 0
                  "player": reverse("player-results", args=[0]) if access.may(request.user, "player-results") else None},
     })
@@ -110,7 +110,7 @@ def league_csv(request, league_id: int):
 def league_pdf(request, league_id: int):
     """The standings on A4, to print and pin up."""
     league = get_object_or_404(League, pk=league_id)
-    response = HttpResponse(standings_pdf(league, selectors.standings(league), selectors.counted_words(league),
+    response = HttpResponse(standings_pdf(league, selectors.standings_kept(league), selectors.counted_words(league),
                                           selectors.tie_rule()), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="league-{league.pk}.pdf"'
     return response
@@ -126,8 +126,7 @@ def player_page(request, player_id: int):
 def league_public(request, league_id: int):
     """The standings on a player's phone: names, points, results played and wins."""
     league = get_object_or_404(League, pk=league_id)
-    state = selectors.public_standings(league)
-    tournaments = live_tournaments({"tournaments": selectors.tournaments_of(league)})
+    members = selectors.tournaments_of(league)
     return render(request, "leagues/public.html", {
-        "league": league, "state": state,
-        "live": {"api": f"public/leagues/{league.pk}/standings/", "public": True, "tournaments": tournaments}})
+        "league": league, "state": selectors.public_standings(league, members),
+        "live": {"api": f"public/leagues/{league.pk}/standings/", "tournaments": live_tournaments({"tournaments": members})}})
