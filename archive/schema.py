@@ -36,6 +36,8 @@ LEFT_OUT = {
     "flights.event": "an event with flights spans several tournaments: each flight and its Day 2 is a file of its own",
     "flights.flight": "the event's list of its flights (see flights.event)",
     "flights.carriedbag": "the carry of the event's bags from its flights into its Day 2 (see flights.event)",
+    "payouts.satellite": "a satellite spans two tournaments (its seats are entries into its target event)",
+    "payouts.ticket": "a satellite's ticket spans two tournaments (see payouts.satellite)",
 }
 
 # Audit events whose payload holds a primary key (not a foreign key, so not seen by the walk): by event type, the
@@ -55,6 +57,9 @@ PAYLOAD_IDS: dict[str, dict[str, str | None]] = {
     "league.joined": {"league": None},
     "league.left": {"league": None},
     "league.points": {"league": None},
+    # a satellite's target is another tournament (payouts.satellite is left out)
+    "ticket.issued": {"target_id": None},
+    "ticket.transferred": {"from_player": PLAYER, "to_player": PLAYER},
 }
 
 # Payload keys holding a list of rows whose first item is a primary key: by event type, the key and the model.

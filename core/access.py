@@ -182,6 +182,12 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-payments": {"GET": DESK},
     "api-payment-void": {"POST": staff(CASHIER)},
     "api-reconciliation": {"GET": staff(CASHIER)},
+    # a satellite's seats and where play stops: figures; its tickets name players (the desk registers them)
+    "api-satellite": {"GET": EVERY_ROLE, "PUT": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},
+    "api-tickets": {"GET": DESK},
+    "api-target-tickets": {"GET": DESK},
+    "api-ticket-register": {"POST": DESK},
+    "api-ticket-transfer": {"POST": DIRECTOR_ONLY},  # where the house allows it
     "api-deals": {"GET": DESK, "POST": FLOOR_ONLY},  # the deal names the players: the desk and the floor read it
     "api-deal-calculator": {"POST": FLOOR_ONLY},
     "api-deal-approve": {"POST": DIRECTOR_ONLY},

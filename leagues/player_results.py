@@ -1,9 +1,12 @@
 """A player's results across the room's tournaments (issue 27, point 3), for the staff: each tournament he entered
 with his best place (a re-entry's), his entries, the prize (paid, with its receipt, or won and not yet paid) and the
-league points. Nothing beyond the name and the results: no ID number, no date of birth, no contact."""
+league points, and the satellite tickets he won or holds. Nothing beyond the name and the results: no ID number, no
+date of birth, no contact."""
 from __future__ import annotations
 
-from payouts.models import Payment
+from django.db.models import Q
+
+from payouts.models import Payment, Ticket
 from payouts.selectors import finishers, play_over, prizes_won
 from tournament.models import Entry, Player
 
@@ -52,5 +55,17 @@ def player_results(player: Player) -> dict:
         money["paid"] += row["paid"]
     return {"player": player.pk, "name": player.display_name, "tournaments": listed, "played": len(listed),
             "cashes": sum(1 for row in listed if row["prize"]),
-            "wins": sum(1 for row in listed if row["place"] == 1 and not row["playing"]),
-            "totals": [{"currency": c, **m} for c, m in sorted(totals.items())]}
+            "wins": sum(1 for row in listed if row["place"] == 1 and row["place_low"] == 1 and not row["playing"]),
+            "totals": [{"currency": c, **m} for c, m in sorted(totals.items())], "tickets": tickets_of(player)}
+
+
+def tickets_of(player: Player) -> list[dict]:
+    """The satellite tickets he won or holds (void ones left out), newest first: whether he holds it (a ticket passed
+    on names its holder), its status, and the entry it paid for in the target once used."""
+    rows = (Ticket.objects.filter(Q(holder=player) | Q(won_by__player=player)).exclude(status=Ticket.Status.VOID)
+            .select_related("satellite__tournament", "satellite__target", "holder", "used_entry").order_by("-issued_at", "-pk"))
+    return [{"satellite": tk.satellite.tournament_id, "satellite_name": tk.satellite.tournament.name, "number": tk.number,
+             "target": tk.satellite.target_id, "target_name": tk.satellite.target.name, "status": tk.status,
+             "value": tk.value, "currency": tk.satellite.tournament.currency, "held": tk.holder_id == player.pk,
+             "holder_name": tk.holder.display_name, "used_entry": tk.used_entry.number if tk.used_entry else None}
+            for tk in rows]

@@ -35,8 +35,12 @@ def lobby_payouts(tournament: Tournament, stats: dict, state: dict | None = None
     """What the lobby shows of the prizes: the places paid and the bands [first, last, prize], for the
     pool and the field they were made for (a screen asks again when its figures show another)."""
     state = state or payout_state(tournament, stats)
+    sat = state["satellite"]
     return {"pool": state["pool"], "entries": state["entries"], "places_paid": state["places_paid"],
-            "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]]}
+            "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]],
+            # a satellite (issue 27): its seats and where play stops, the TV's "N seats: play stops at N players"
+            "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")}
+            | {"target": sat["target"]["name"]}}
 
 
 LOBBY_FINAL_PLACES = 10  # the winner and nine more: what a TV shows in large type without scrolling
@@ -49,9 +53,11 @@ def lobby_final(tournament: Tournament, state: dict) -> dict | None:
     rows = final_results(tournament, state)
     if rows is None:
         return None
-    shown = [row for row in rows if row["prize"] > 0 or row["place"] <= 3][:LOBBY_FINAL_PLACES]
-    return {"results": [{key: row[key] for key in ("entry", "place", "place_low", "prize")} for row in shown],
-            "more": sum(1 for row in rows[len(shown):] if row["prize"] > 0)}
+    shown = [row for row in rows if row["prize"] > 0 or row["place"] <= 3 or row["seat"]][:LOBBY_FINAL_PLACES]
+    sat = state["satellite"]
+    return {"results": [{key: row[key] for key in ("entry", "place", "place_low", "prize", "seat")} for row in shown],
+            "more": sum(1 for row in rows[len(shown):] if row["prize"] > 0 or row["seat"]),
+            "seats_in": sat["target"]["name"] if sat and sat["seats"] else None}
 
 
 def lobby_snapshot(tournament: Tournament) -> dict:

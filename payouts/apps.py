@@ -9,7 +9,7 @@ class PayoutsConfig(AppConfig):
         # The one source of the places paid (core.reactions): the tables ask for it to suggest hand-for-hand
         # at the bubble; the payout structure in force answers.
         from core import reactions
-        from tables.busts import BUST_UNDONE, FIXED_PLACE
+        from tables.busts import BUST_UNDONE, ENTRY_BUSTED, FIXED_PLACE
         from tables.read_models import PLACES_PAID
         from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
 
@@ -21,6 +21,7 @@ class PayoutsConfig(AppConfig):
             place_fixed_by_a_deal,
         )
         from .selectors import places_paid_answer
+        from .tickets import tickets_follow
 
         reactions.on(PLACES_PAID, places_paid_answer)
         # A deal stands on the players who made it; one that stopped play fixes their places.
@@ -29,3 +30,6 @@ class PayoutsConfig(AppConfig):
         reactions.on(BUST_UNDONE, no_undo_before_a_deal)
         reactions.on(BUST_UNDONE, no_undo_of_a_paid_prize)
         reactions.on(FIXED_PLACE, place_fixed_by_a_deal)
+        # A satellite stops at its seats, and its tickets follow its seat winners (payouts/tickets.py).
+        for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_REGISTERED, ENTRY_VOIDED):
+            reactions.on(change, tickets_follow)

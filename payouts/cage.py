@@ -9,7 +9,11 @@ went out as prizes, what the house keeps or adds, and what the cage should hold.
 - The players' money: the prizes paid, and the prizes still owed (finished places not yet paid, and the
   places still in play: the pool less every finished place's prize).
 
-    cash in + overlay = house keeps + prizes paid + prizes still owed
+    cash in + tickets in + overlay = house keeps + prizes paid + seats given + prizes still owed
+
+A satellite's seats (issue 27) are prizes given as tickets, not cash: their value stays in the satellite's cage
+(`seats_out`). A buy-in paid with a ticket is in the target's pool and fees like any paid buy-in, but brought no cash
+(`tickets_in`).
 
 The balance is the left side less the right: zero whenever every payment is the prize its place has now.
 It is not zero when the prizes moved after a payment (an entry voided moves the places up, a late void
@@ -36,6 +40,7 @@ class Closing:
     cash_in: int  # taken less refunded
     taken: int  # every receipt paid, voided ones included
     refunded: int
+    tickets_in: int  # buy-ins paid with a satellite's ticket (in collected and fees, not cash)
     collected: int  # the prize part of the receipts paid (not voided)
     fees: int  # the fees of the receipts paid (not voided)
     kept_on_voids: int  # what the voids did not refund
@@ -44,34 +49,38 @@ class Closing:
     house_result: int  # house_keeps - overlay: what the night leaves the house once every prize is paid
     pool: int
     prizes_paid: int
+    seats_out: int  # a satellite's seats given as tickets (their value)
     payments: int  # how many payouts
     prizes_unpaid: int  # finished places with a prize not yet paid
     places_unpaid: int
     prizes_in_play: int  # the prizes of places not finished yet
     prizes_owed: int  # prizes_unpaid + prizes_in_play
     cage: int  # what the cage should hold: cash_in - prizes_paid
-    balance: int  # cash_in + overlay - house_keeps - prizes_paid - prizes_owed
+    balance: int  # cash_in + tickets_in + overlay - house_keeps - prizes_paid - seats_out - prizes_owed
     mismatches: tuple[Mismatch, ...]
     unpaid_entries: tuple[int, ...]
 
 
 def close(*, collected: int, fees: int, voided_taken: int, refunded: int, pool: int,
-          won: Mapping[int, int], paid: Mapping[int, int]) -> Closing:
+          won: Mapping[int, int], paid: Mapping[int, int], tickets_in: int = 0, seats_out: int = 0) -> Closing:
     """The closing figures.
 
     collected, fees: prize parts and fees of the receipts paid and not voided; voided_taken: the totals of
     receipts voided after they were paid; refunded: the refunds on voids; pool: the prize pool (at least
     `collected`); won: entry -> the prize of its finishing place now; paid: entry -> the amount of its payout
-    (one per entry)."""
+    (one per entry); tickets_in: the totals of the receipts paid with a ticket (not voided); seats_out: the value of
+    the seats a satellite gave."""
     for name, value in (("collected", collected), ("fees", fees), ("voided_taken", voided_taken),
-                        ("refunded", refunded), ("pool", pool)):
+                        ("refunded", refunded), ("pool", pool), ("tickets_in", tickets_in), ("seats_out", seats_out)):
         if not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a whole number of minor units, not {value!r}")
     if refunded > voided_taken:
         raise ValueError("more was refunded than the voided receipts took")
     if pool < collected:
         raise ValueError("the prize pool is never below what the buy-ins put in")
-    taken = collected + fees + voided_taken
+    if tickets_in > collected + fees:
+        raise ValueError("the tickets are part of the receipts paid")
+    taken = collected + fees + voided_taken - tickets_in
     cash_in = taken - refunded
     kept_on_voids = voided_taken - refunded
     house_keeps = fees + kept_on_voids
@@ -79,15 +88,15 @@ def close(*, collected: int, fees: int, voided_taken: int, refunded: int, pool: 
     prizes_paid = sum(paid.values())
     unpaid = sorted(entry for entry, prize in won.items() if prize > 0 and entry not in paid)
     prizes_unpaid = sum(won[entry] for entry in unpaid)
-    prizes_in_play = pool - sum(won.values())
+    prizes_in_play = pool - sum(won.values()) - seats_out
     prizes_owed = prizes_unpaid + prizes_in_play
     cage = cash_in - prizes_paid
     return Closing(
-        cash_in=cash_in, taken=taken, refunded=refunded, collected=collected, fees=fees, kept_on_voids=kept_on_voids,
+        cash_in=cash_in, taken=taken, refunded=refunded, tickets_in=tickets_in, collected=collected, fees=fees, kept_on_voids=kept_on_voids,
         house_keeps=house_keeps, overlay=overlay, house_result=house_keeps - overlay, pool=pool,
-        prizes_paid=prizes_paid, payments=len(paid), prizes_unpaid=prizes_unpaid, places_unpaid=len(unpaid),
+        prizes_paid=prizes_paid, seats_out=seats_out, payments=len(paid), prizes_unpaid=prizes_unpaid, places_unpaid=len(unpaid),
         prizes_in_play=prizes_in_play, prizes_owed=prizes_owed, cage=cage,
-        balance=cash_in + overlay - house_keeps - prizes_paid - prizes_owed,
+        balance=cash_in + tickets_in + overlay - house_keeps - prizes_paid - seats_out - prizes_owed,
         mismatches=tuple(Mismatch(entry, amount, won.get(entry, 0)) for entry, amount in sorted(paid.items())
                          if amount != won.get(entry, 0)),
         unpaid_entries=tuple(unpaid),

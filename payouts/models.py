@@ -142,3 +142,58 @@ class Deal(NeverDeleteModel):
             models.UniqueConstraint(fields=["tournament"], condition=Q(status="proposed"), name="deal_one_proposed"),
             models.CheckConstraint(condition=~Q(mode="stop") | Q(finishes__isnull=False), name="deal_stop_has_finishes"),
         ]
+
+
+class Satellite(models.Model):
+    """A tournament that awards seats in a target event (issue 27; payouts/satellite.py): the seats are its pool
+    divided by the target's entry price (buy-in and fee), rounded down; the cash left over goes to the next place or
+    is shared by the seat winners (`leftover`). Play stops when the players left equal the seats; each of them gets
+    a ticket. `transferable`: the house lets a ticket pass to another player (each transfer audited). A setting,
+    not a record: the director may take it away (audited) until a ticket exists."""
+
+    class Leftover(models.TextChoices):
+        NEXT_PLACE = "next_place", _("Cash to the next place")
+        SEAT_WINNERS = "seat_winners", _("Cash shared by the seat winners")
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="satellite")
+    target = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="satellites")
+    leftover = models.CharField(_("cash left over"), max_length=12, choices=Leftover.choices, default=Leftover.NEXT_PLACE)
+    transferable = models.BooleanField(_("a ticket may pass to another player"), default=False)
+    set_at = models.DateTimeField()
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~Q(tournament=models.F("target")), name="satellite_not_itself")]
+
+
+class Ticket(NeverDeleteModel):
+    """A seat won in a satellite: one entry into its target event, held by a player. Issued when play stops,
+    voided (while unused) when a correction takes the seat away, used when the desk registers the holder into the
+    target with his ID checked and no payment (the entry's buy-in is paid with the ticket). Never deleted."""
+
+    class Status(models.TextChoices):
+        ISSUED = "issued", _("Issued")
+        USED = "used", _("Used")
+        VOID = "void", _("Void")
+
+    satellite = models.ForeignKey(Satellite, on_delete=models.PROTECT, related_name="tickets")
+    number = models.PositiveIntegerField(_("ticket number"))
+    won_by = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="tickets_won")
+    holder = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, related_name="tickets")
+    value = models.PositiveBigIntegerField()  # minor units: the target's buy-in and fee when it was issued
+    status = models.CharField(max_length=6, choices=Status.choices, default=Status.ISSUED)
+    issued_at = models.DateTimeField()
+    used_entry = models.OneToOneField("tournament.Entry", on_delete=models.PROTECT, null=True, blank=True,
+                                      related_name="ticket")
+    used_at = models.DateTimeField(null=True, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["satellite", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["satellite", "number"], name="ticket_unique_number"),
+            models.UniqueConstraint(fields=["won_by"], condition=~Q(status="void"), name="ticket_one_per_seat_winner"),
+            models.CheckConstraint(condition=~Q(status="used") | Q(used_entry__isnull=False), name="ticket_used_has_entry"),
+            models.CheckConstraint(condition=Q(value__gt=0), name="ticket_value_positive"),
+        ]

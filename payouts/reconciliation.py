@@ -11,36 +11,49 @@ from tournament.models import Purchase, Tournament
 from tournament.stats import tournament_stats
 
 from . import cage, selectors
-from .models import Payment
+from .models import Payment, Ticket
 
 KINDS = (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY, Purchase.Kind.REBUY, Purchase.Kind.ADDON)
 
 
-def takings(t: Tournament) -> dict[str, dict[str, dict[str, int]]]:
-    """kind -> status -> count, prize part (amount), fee, taken (the totals of receipts paid, voided after
-    payment included) and refunded: one grouped query."""
+def takings(t: Tournament) -> tuple[dict[str, dict[str, dict[str, int]]], dict[str, int]]:
+    """kind -> status -> count, prize part (amount), fee, taken (the totals of receipts paid in cash, voided after
+    payment included: a ticket brought none) and refunded; and the buy-ins paid with a satellite's ticket (count and
+    total, not voided): one grouped query."""
     found = {kind: {status: {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0}
                     for status in Purchase.Status.values} for kind in KINDS}
-    rows = (Purchase.objects.filter(tournament=t).order_by().values("kind", "status")
+    tickets = {"count": 0, "total": 0}
+    rows = (Purchase.objects.filter(tournament=t).order_by().values("kind", "status", "paid_with")
             .annotate(n=Count("id"), amount_sum=Sum("amount"), fee_sum=Sum("fee"), refunded=Sum("refund_amount"),
                       taken=Sum(F("amount") + F("fee"), filter=Q(paid_at__isnull=False))))
     for row in rows:
-        found.setdefault(row["kind"], {})[row["status"]] = {
-            "count": row["n"], "amount": row["amount_sum"] or 0, "fee": row["fee_sum"] or 0,
-            "taken": row["taken"] or 0, "refunded": row["refunded"] or 0}
-    return found
+        cash = row["paid_with"] == Purchase.PaidWith.CASH
+        into = found.setdefault(row["kind"], {}).setdefault(
+            row["status"], {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0})
+        for key, value in (("count", row["n"]), ("amount", row["amount_sum"]), ("fee", row["fee_sum"]),
+                           ("taken", row["taken"] if cash else 0), ("refunded", row["refunded"])):
+            into[key] += value or 0
+        if not cash and row["status"] == Purchase.Status.PAID:
+            tickets["count"] += row["n"]
+            tickets["total"] += (row["amount_sum"] or 0) + (row["fee_sum"] or 0)
+    return found, tickets
 
 
 def reconciliation(t: Tournament) -> dict:
     """The reconciliation of a tournament's money, in minor units (the page and the API show the same)."""
     stats = tournament_stats(t)
     state = selectors.payout_state(t, stats)
-    by_kind = takings(t)
+    by_kind, tickets = takings(t)
     paid = dict(Payment.objects.filter(tournament=t, status=Payment.Status.PAID).values_list("entry__number", "amount"))
     won = selectors.prizes_won(t, state)
     voided = [by_kind[kind][Purchase.Status.VOIDED] for kind in KINDS]
+    seats = {"n": 0, "total": 0}
+    if state["satellite"]:
+        seats = Ticket.objects.filter(satellite__tournament=t).exclude(status=Ticket.Status.VOID).aggregate(
+            n=Count("id"), total=Sum("value"))
     closing = cage.close(collected=stats["collected"], fees=stats["fees"], voided_taken=sum(v["taken"] for v in voided),
-                         refunded=sum(v["refunded"] for v in voided), pool=stats["prize_pool"], won=won, paid=paid)
+                         refunded=sum(v["refunded"] for v in voided), pool=stats["prize_pool"], won=won, paid=paid,
+                         tickets_in=tickets["total"], seats_out=seats["total"] or 0)
     rows = []
     for kind in KINDS:
         got, announced, void = (by_kind[kind][status] for status in (
@@ -59,6 +72,6 @@ def reconciliation(t: Tournament) -> dict:
                                      "voided_taken", "refunded", "kept"),
         "mismatches": [asdict(m) for m in closing.mismatches],
         "unpaid_entries": list(closing.unpaid_entries),
-        "players_left": stats["players_left"],
+        "players_left": stats["players_left"], "tickets_in_count": tickets["count"], "seats_out_count": seats["n"],
     })
     return figures

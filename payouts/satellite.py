@@ -10,6 +10,7 @@ players left equal the seats: every one of them has won a seat, and they rank eq
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 NEXT_PLACE, SEAT_WINNERS = "next_place", "seat_winners"
@@ -55,3 +56,32 @@ def play_stops_at(prizes: SatellitePrizes) -> int:
     """How many players are left when play stops: the seats (at least one: a satellite without a seat is played
     to a winner)."""
     return max(prizes.seats, 1)
+
+
+def seat_winners(active: Sequence[int], finished: Iterable[tuple[int, int, int]], seats: int,
+                 orders: Mapping[tuple[int, int], Sequence[int]] | None = None) -> list[int]:
+    """The entries that won a seat, by entry number; none while play goes on (more players left than seats)
+    or when there is no seat.
+
+    `active`: the entries still playing; `finished`: (entry, place, place_low) of the entries out. Play stops at
+    the seats, so the players left have theirs; the players busted in the hand that stopped play take the places
+    below them, and those placed within the seats win one too. Players tied across the last seat (busted in the
+    same hand with the same chips, or at different tables in a hand-for-hand hand under the "tie" rule) take the
+    seats left in the order of their tie's draw (`orders[(place, place_low)]`, as for the odd units of a prize;
+    by entry number without one)."""
+    if seats <= 0 or len(active) > seats:
+        return []
+    winners = sorted(active)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for entry, place, low in finished:
+        if place <= seats:
+            groups.setdefault((place, low), []).append(entry)
+    for (place, low), entries in sorted(groups.items()):
+        room = seats - len(winners)
+        if room <= 0:
+            break
+        order = list((orders or {}).get((place, low), ()))
+        if sorted(order) != sorted(entries):
+            order = sorted(entries)
+        winners += order[:room]
+    return sorted(winners)

@@ -14,9 +14,10 @@ from tournament.stats import registration_problem, tournament_stats
 
 from . import deals as dl
 from . import prizes as pz
+from . import satellite as sl
 from .house_tables import house_table_from_data, house_table_payouts
 from .icm import MAX_PLAYERS
-from .models import Deal, Payment, PayoutPlan
+from .models import Deal, Payment, PayoutPlan, Satellite, Ticket
 from .payout_structure import PayoutBand, PayoutRules, PayoutStructure, payout_structure
 
 LIVE = "live"  # follows the entries and the pool
@@ -51,11 +52,69 @@ def edited_bands(plan: PayoutPlan) -> list[PayoutBand]:
     return [PayoutBand(first, last, prize) for first, last, prize in plan.edited["prizes"]]
 
 
+def satellite_of(t: Tournament) -> Satellite | None:
+    """The tournament's satellite setting (its target read with it), or None: it is not a satellite."""
+    return Satellite.objects.filter(tournament=t).select_related("target").first()
+
+
+def seat_value(sat: Satellite) -> int:
+    """What a seat is worth: one entry into the target event, its buy-in and its fee (what the desk would take)."""
+    return sat.target.buy_in + sat.target.fee
+
+
+def satellite_prizes_of(sat: Satellite, pool: int, entries: int) -> sl.SatellitePrizes:
+    value = seat_value(sat)
+    if value <= 0:  # a target made free since: no seat to give, the pool is the winner's
+        return sl.SatellitePrizes(0, 0, (pool,) if pool else ())
+    return sl.satellite_prizes(pool, value, entries, sat.leftover)
+
+
+def _bands_of(prizes: list[int]) -> list[PayoutBand]:
+    """Prizes by place as bands of equal prizes (the places without a prize left out)."""
+    bands: list[PayoutBand] = []
+    for place, prize in enumerate(prizes, 1):
+        if not prize:
+            continue
+        if bands and bands[-1].prize == prize and bands[-1].last_place == place - 1:
+            bands[-1] = PayoutBand(bands[-1].first_place, place, prize)
+        else:
+            bands.append(PayoutBand(place, place, prize))
+    return bands
+
+
+def satellite_state(t: Tournament, sat: Satellite, stats: dict, plan: PayoutPlan) -> dict:
+    """payout_state of a satellite: its seats and the cash by place (payouts/satellite.py) instead of a
+    structure. `places_paid` counts the places that get something; play stops at `satellite.stops_at` players,
+    and that is the bubble the floor plays hand-for-hand."""
+    pool, entries, left = stats["prize_pool"], stats["entries"], stats["players_left"]
+    prizes = satellite_prizes_of(sat, pool, entries)
+    stops_at = sl.play_stops_at(prizes)
+    cash = list(prizes.cash)
+    bands = _bands_of(cash)
+    return {
+        "method": "satellite", "state": LIVE if registration_problem(t) is None else FROZEN, "edit_stale": False,
+        "pool": pool, "entries": entries, "players_left": left, "currency": t.currency, "unit": plan.unit,
+        "share_paid_bp": plan.share_paid_bp, "min_cash_bp": plan.min_cash_bp, "min_cash": 0,
+        "places_wanted": stops_at, "places_paid": max(prizes.seats, len(cash)), "reason": None, "paid_from": None,
+        "bands": [{"first": b.first_place, "last": b.last_place, "prize": b.prize} for b in bands],
+        "in_the_money": 0 < left <= stops_at, "next_jump": None, "deal": None, "prizes": cash,
+        "satellite": {
+            "target": {"id": sat.target_id, "name": sat.target.name, "start_at": sat.target.start_at.isoformat()},
+            "seats": prizes.seats, "seat_value": prizes.seat_value, "cash": prizes.leftover, "leftover": sat.leftover,
+            "stops_at": stops_at, "transferable": sat.transferable, "stopped": 0 < left <= stops_at,
+        },
+    }
+
+
 def payout_state(t: Tournament, stats: dict | None = None) -> dict:
     """The structure in force with what the screens say about it: the bands, places paid (and why fewer
-    than wanted), whether it still follows the entries, the next pay jump, in the money or not."""
+    than wanted), whether it still follows the entries, the next pay jump, in the money or not. A satellite's
+    is its seats and cash (satellite_state)."""
     stats = stats or tournament_stats(t)
     plan = plan_of(t)
+    sat = satellite_of(t)
+    if sat is not None:
+        return satellite_state(t, sat, stats, plan)
     pool, entries, left = stats["prize_pool"], stats["entries"], stats["players_left"]
     paid_from = stats.get("paid_from")  # a Day 1 flight pays nothing: its prizes are paid from Day 2 (flights)
     if paid_from is not None:  # the figures carry the facts; the words are the reader's
@@ -91,13 +150,15 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
         "in_the_money": bool(prizes) and 0 < left <= len(prizes),
         "next_jump": None if jump is None else {"place": jump[0], "prize": jump[1]},
         "deal": None if not deals else {"number": deals[-1].number, "mode": deals[-1].mode, "players": deals[-1].players},
-        "prizes": prizes,
+        "prizes": prizes, "satellite": None,
     }
 
 
 def places_paid_answer(*, tournament: Tournament) -> dict:
-    """Reaction to tables.read_models.PLACES_PAID: the places the structure in force pays."""
-    return {"places_paid": payout_state(tournament)["places_paid"]}
+    """Reaction to tables.read_models.PLACES_PAID: the places the structure in force pays; a satellite's bubble is
+    its seats (play stops there), so it answers with the players play stops at."""
+    state = payout_state(tournament)
+    return {"places_paid": state["satellite"]["stops_at"] if state["satellite"] else state["places_paid"]}
 
 
 class ApprovedDeal:
@@ -167,8 +228,9 @@ def deal_figures(stacks: list[int], prizes_left: list[int], to_play_for: int) ->
     return answer
 
 
-def finishers(t: Tournament) -> list[pz.Finisher]:
-    """Every entry with a finishing place (the last one playing is first once everyone else is out)."""
+def finishers(t: Tournament, state: dict | None = None) -> list[pz.Finisher]:
+    """Every entry with a finishing place (the last one playing is first once everyone else is out; the players
+    left when a satellite's play stopped share places 1 to their number: each has won a seat)."""
     rows = list(Entry.objects.filter(tournament=t).filter(
         Q(finish_place__isnull=False) | Q(status=Entry.Status.ACTIVE)).exclude(status=Entry.Status.VOIDED)
         .values_list("number", "status", "finish_place", "finish_place_low"))
@@ -179,6 +241,10 @@ def finishers(t: Tournament) -> list[pz.Finisher]:
         return [f for f in found if f.entry not in stopped] + list(stopped.values())
     if len(active) == 1 and found:
         found.append(pz.Finisher(active[0][0], 1, 1))
+    elif len(active) > 1 and (state["satellite"] if state is not None else satellite_of(t) is not None):
+        state = state or payout_state(t)
+        if play_is_over(state):
+            found += [pz.Finisher(row[0], 1, len(active)) for row in active]
     return found
 
 
@@ -193,6 +259,25 @@ def tie_orders(t: Tournament, found: list[pz.Finisher]) -> dict[tuple[int, int],
     return {key: drawn[frozenset(entries)] for key, entries in groups.items() if frozenset(entries) in drawn}
 
 
+def seat_winners(t: Tournament, state: dict | None = None) -> list[int]:
+    """The entries (numbers) that won a seat in a satellite whose play has stopped (payouts/satellite.seat_winners);
+    none while play goes on, or in a tournament that is not a satellite."""
+    state = state or payout_state(t)
+    sat = state["satellite"]
+    if not sat or not play_is_over(state):
+        return []
+    rows = Entry.objects.filter(tournament=t).filter(
+        Q(status=Entry.Status.ACTIVE) | Q(status=Entry.Status.BUSTED, finish_place__lte=sat["seats"]))
+    active, finished = [], []
+    for number, status, place, low in rows.values_list("number", "status", "finish_place", "finish_place_low"):
+        if status == Entry.Status.ACTIVE:
+            active.append(number)
+        else:
+            finished.append((number, place, low or place))
+    found = [pz.Finisher(*row) for row in finished]
+    return sl.seat_winners(active, finished, sat["seats"], tie_orders(t, found) if finished else None)
+
+
 def _won(t: Tournament, prizes: list[int], found: list[pz.Finisher]) -> dict[int, int]:
     """Ties split their places' prizes (the odd units by the tie draw); players placed by a deal that
     stopped play get its amounts."""
@@ -203,7 +288,8 @@ def _won(t: Tournament, prizes: list[int], found: list[pz.Finisher]) -> dict[int
 
 def prizes_won(t: Tournament, state: dict | None = None) -> dict[int, int]:
     """Entry number -> its prize (minor units), for every entry with a finishing place."""
-    return _won(t, (state or payout_state(t))["prizes"], finishers(t))
+    state = state or payout_state(t)
+    return _won(t, state["prizes"], finishers(t, state))
 
 
 @dataclass(frozen=True)
@@ -222,8 +308,9 @@ def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
     registration is open (the prizes still follow the entries), not to an entry still playing, nor to one
     outside the money."""
     paid = Payment.objects.filter(entry=entry, status=Payment.Status.PAID).first()
-    finisher = next((f for f in finishers(t) if f.entry == entry.number), None)
-    amount = prizes_won(t).get(entry.number, 0) if finisher is not None else 0
+    state = payout_state(t)
+    finisher = next((f for f in finishers(t, state) if f.entry == entry.number), None)
+    amount = prizes_won(t, state).get(entry.number, 0) if finisher is not None else 0
     refusal = None
     paid_from = flights_selectors.paid_from(t)
     if paid_from is not None:
@@ -237,6 +324,10 @@ def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
     elif finisher is None:
         refusal = ServiceError(_("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": entry.number},
                                code="still_playing", status=409)
+    elif amount <= 0 and entry.number in seat_winners(t, state):
+        refusal = ServiceError(_("Entry #%(entry)s won a seat in %(target)s: the prize is the ticket, there is no cash "
+                                 "to pay.") % {"entry": entry.number, "target": state["satellite"]["target"]["name"]},
+                               code="seat_only", status=409)
     elif amount <= 0:
         refusal = ServiceError(_("Entry #%(entry)s finished outside the money: there is no prize to pay.")
                                % {"entry": entry.number}, code="no_prize", status=409)
@@ -244,27 +335,35 @@ def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
 
 
 def results(t: Tournament, state: dict | None = None) -> list[dict]:
-    """Every finishing place with its name and prize, best first (ties: by entry number)."""
-    found = finishers(t)
-    won = _won(t, (state or payout_state(t))["prizes"], found)
+    """Every finishing place with its name and prize, best first (ties: by entry number); in a satellite, `seat`
+    says who won one."""
+    state = state or payout_state(t)
+    found = finishers(t, state)
+    won = _won(t, state["prizes"], found)
+    seats = set(seat_winners(t, state)) if state["satellite"] else set()
     names = {e.number: e.player.display_name for e in Entry.objects.filter(
         tournament=t, number__in=[f.entry for f in found]).select_related("player")}
     rows = [{"entry": f.entry, "name": names.get(f.entry, ""), "place": f.place, "place_low": f.place_low,
-             "prize": won.get(f.entry, 0)} for f in found]
+             "prize": won.get(f.entry, 0), "seat": f.entry in seats} for f in found]
     return sorted(rows, key=lambda row: (row["place"], row["entry"]))
 
 
 def play_is_over(state: dict) -> bool:
     """The tournament has its winner: at most one entry plays on (the last one playing is first, see
-    finishers), or an approved deal stopped play (its places are the deal's). A re-entry or an undone last
-    bust makes play go on again. `state` is payout_state's."""
-    return state["players_left"] <= 1 or (state["deal"] is not None and state["deal"]["mode"] == Deal.Mode.STOP)
+    finishers), or an approved deal stopped play (its places are the deal's), or a satellite is down to its seats.
+    A re-entry or an undone last bust makes play go on again. `state` is payout_state's."""
+    sat = state.get("satellite")
+    return (state["players_left"] <= 1 or (state["deal"] is not None and state["deal"]["mode"] == Deal.Mode.STOP)
+            or bool(sat and state["players_left"] <= sat["stops_at"]))
 
 
 def play_over(t: Tournament) -> bool:
-    """play_is_over without reading the money: at most one entry plays on, or an approved deal stopped play."""
+    """play_is_over, reading the money only for a satellite: at most one entry plays on, an approved deal stopped
+    play, or a satellite is down to its seats."""
     if Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count() <= 1:
         return True
+    if satellite_of(t) is not None:
+        return play_is_over(payout_state(t))
     return Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED, mode=Deal.Mode.STOP).exists()
 
 
@@ -275,3 +374,9 @@ def final_results(t: Tournament, state: dict | None = None) -> list[dict] | None
     if not play_is_over(state):
         return None
     return results(t, state) or None
+
+
+def tickets_into(t: Tournament) -> list[Ticket]:
+    """The tickets not yet used for an entry into this event, by holder: what the desk registers with no payment."""
+    return list(Ticket.objects.filter(satellite__target=t, status=Ticket.Status.ISSUED)
+                .select_related("satellite__tournament", "holder").order_by("holder__last_name", "holder__first_name", "pk"))

@@ -28,7 +28,7 @@ from . import deals as dl
 from .house_tables import house_table_from_data, house_table_to_data
 from .models import Deal, Payment, PayoutPlan
 from .payout_structure import PayoutRules
-from .selectors import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due
+from .selectors import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due, satellite_of
 
 DEAL_APPROVED = "deal_approved"  # after the deal.approved event: a deal that stops play places its players
 PLAN_FIELDS = ("method", "share_paid_bp", "min_cash_bp", "unit", "house_table")
@@ -94,6 +94,9 @@ def _structure_open(t: Tournament) -> None:
     paid_from = flights_selectors.paid_from(t)
     if paid_from is not None:
         raise ServiceError(paid_from["message"], code="paid_from_day2", status=409)
+    if satellite_of(t) is not None:
+        raise ServiceError(_("A satellite pays seats and the cash left over: it has no payout structure to change."),
+                           code="satellite", status=409)
     deal = Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED).order_by("number").values_list("number", flat=True).first()
     if deal is not None:
         raise ServiceError(_("Deal %(number)s was made on these prizes: the payout structure cannot change after it.")
@@ -318,6 +321,9 @@ def propose_deal(tournament: Tournament, *, actor: Actor, data: dict) -> Deal:
     saved. The old prizes stand until the director approves it."""
     require(actor, roles.DEAL_PROPOSE)
     t = lock_tournament(tournament.pk)
+    if satellite_of(t) is not None:
+        raise ServiceError(_("A satellite's seats are not dealt: play stops when the players left equal the seats."),
+                           code="satellite", status=409)
     basis = deal_basis(t)
     if basis["pending"] is not None:
         raise ServiceError(_("Deal %(number)s waits for approval: approve or reject it first.")

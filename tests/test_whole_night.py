@@ -32,7 +32,9 @@ from leagues import services as league_services
 from leagues.models import LeagueResult
 from payouts import selectors as pay_selectors
 from payouts import services as payouts
-from payouts.models import Deal, Payment
+from payouts import tickets
+from payouts.models import Deal, Payment, Satellite, Ticket
+from payouts.reconciliation import reconciliation
 from tables import busts, color_ups, draws, handforhand, hands, house_rules, moves, penalties, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import ChipRace, ColorUp, Move, Penalty, Seat, Table
@@ -47,7 +49,7 @@ EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "40"))
 STEPS = int(os.environ.get("NIGHT_STEPS", "70"))
 # The nights are played in shards, each a test of its own, so that the parallel workers (scripts/test) share
 # them: EXAMPLES nights through the services in SHARDS tests, a third as many through the API in API_SHARDS.
-SHARDS, API_SHARDS = 4, 2
+SHARDS, API_SHARDS, SATELLITE_SHARDS = 4, 2, 2
 REFUSED = (ServiceError, ValidationError)
 
 
@@ -117,9 +119,11 @@ class Night(RuleBasedStateMachine):
         return player
 
     def register(self, player=None) -> Entry | None:
-        if player is None:
-            return self.act(lambda: services.register_entry(self.t, actor=self.d, player=self.new_player(),
-                                                            document=id_doc(f"NT{self.players + 1:07d}")))
+        if player is None:  # a new player, with the document his record keeps (a payout or a ticket asks for it again)
+            def first_entry():
+                new = self.new_player()
+                return services.register_entry(self.t, actor=self.d, player=new, document=id_doc(self.documents[new.pk]))
+            return self.act(first_entry)
         return self.act(services.register_entry, self.t, actor=self.d, player=player, document=id_doc(self.documents[player.pk]))
 
     # --- the night begins ---------------------------------------------------------------------------
@@ -152,6 +156,10 @@ class Night(RuleBasedStateMachine):
         league = league_services.create_league(actor=self.d, data={"name": "Season", "participation": league_rng.randint(0, 2),
                                                                    **formula})
         league_services.add_tournament(league, actor=self.d, tournament=self.t)
+        self.night_begun(seed)
+
+    def night_begun(self, seed: int) -> None:
+        """What a kind of night adds once the room is seated (SatelliteNight: the satellite)."""
 
     # --- entries ------------------------------------------------------------------------------------
 
@@ -463,10 +471,13 @@ class Night(RuleBasedStateMachine):
         if self.t is None:
             return
         state = pay_selectors.payout_state(self.t)
-        if state["prizes"] and not state["edit_stale"]:
+        sat = state["satellite"]
+        if sat is not None:  # a satellite: its seats and its cash make the pool
+            assert sum(state["prizes"]) + sat["seats"] * sat["seat_value"] == state["pool"], "seats and cash are not the pool"
+        elif state["prizes"] and not state["edit_stale"]:
             assert sum(state["prizes"]) == state["pool"], "the prizes do not add up to the pool"
         won = pay_selectors.prizes_won(self.t, state)
-        playing = Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE).count() > 1  # one left: the winner
+        playing = not pay_selectors.play_is_over(state)  # one left (the winner), a stop, a satellite at its seats
         for entry, status, amount in Payment.objects.filter(tournament=self.t, status=Payment.Status.PAID).values_list(
                 "entry__number", "entry__status", "amount"):
             assert not (playing and status == Entry.Status.ACTIVE), f"#{entry} plays on with a paid prize"
@@ -519,9 +530,31 @@ class Night(RuleBasedStateMachine):
                     assert (place, low or place) == fixed[number], f"#{number} re-ranked after a deal that stopped play"
 
 
+    def tickets_follow_the_seats(self):
+        """A satellite's live tickets are its seat winners' once play stops, and none before; a used one paid for an
+        entry of the target with no cash; the target's books count it apart from the cash."""
+        sat = Satellite.objects.filter(tournament=self.t).select_related("target").first() if self.t is not None else None
+        if sat is None:
+            return
+        state = pay_selectors.payout_state(self.t)
+        live = list(Ticket.objects.filter(satellite=sat).exclude(status=Ticket.Status.VOID).select_related("won_by", "used_entry"))
+        winners = pay_selectors.seat_winners(self.t, state)
+        assert sorted(tk.won_by.number for tk in live) == winners, "the tickets are not the seat winners'"
+        assert len(winners) == (state["satellite"]["seats"] if pay_selectors.play_is_over(state) else 0)
+        assert all(pay_selectors.play_is_over(state) for _tk in live), "a ticket while play goes on"
+        for tk in live:
+            assert tk.value == state["satellite"]["seat_value"] or tk.status == Ticket.Status.USED
+            if tk.status == Ticket.Status.USED:
+                assert tk.used_entry.tournament_id == sat.target_id and tk.used_entry.status != Entry.Status.VOIDED
+                assert tk.used_entry.purchases.filter(paid_with=Purchase.PaidWith.TICKET).count() == 1
+        books = reconciliation(sat.target)
+        used = Ticket.objects.filter(satellite__target=sat.target, status=Ticket.Status.USED).count()
+        assert books["tickets_in_count"] == used and books["cash_in"] == 0 and books["balance"] == 0
+
+
 INVARIANTS = ("seating", "audit_sequence_has_no_gap", "tables_balanced_or_the_floor_told", "nobody_alone_while_others_play",
               "hand_for_hand_can_go_on", "places_unique_and_contiguous", "money_adds_up", "deals_stand_on_their_players",
-              "league_points_follow_the_places")
+              "league_points_follow_the_places", "tickets_follow_the_seats")
 
 
 def check_night(t) -> None:
@@ -551,6 +584,63 @@ def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, s
 def test_whole_nights_hold_together(db, number):
     Night.staff = staff()
     machine, played = shard(Night, number, SHARDS, EXAMPLES)
+    run_state_machine_as_test(machine, settings=played)
+
+
+class SatelliteNight(Night):
+    """The same night as a satellite of a Main Event (issue 27): its seats are its pool over the Main Event's buy-in
+    and fee, play stops at them, each seat winner gets a ticket that follows every correction, and the desk registers
+    the holders into the Main Event with no payment; tickets pass on where the house allows it."""
+
+    def night_begun(self, seed: int) -> None:
+        rng = random.Random(seed ^ 0x5A7E)  # its own source, as the league's
+        template = setup.save_structure_template(BASIC_SPEC, actor=self.d)
+        price = rng.choice([20_000, 33_000, 95_000])  # the Main Event's entry: a seat; at 95,000 a small field has none
+        self.target = setup.create_tournament(tournament_data(name="Main Event", buy_in=price - 3_000, fee=3_000,
+                                                              guaranteed_pool=0), actor=self.d, template=template)
+        tickets.set_satellite(self.t, actor=self.d, data={"target": self.target.pk,
+                                                          "leftover": rng.choice(["next_place", "seat_winners"])})
+
+    @rule(i=st.integers(0, 999))
+    def played_down_to_the_seats(self, i):
+        """The field plays down until play stops (or nobody can bust): the seat bubble comes within a night."""
+        for _step in range(40):
+            if pay_selectors.play_over(self.t):
+                return
+            self.all_slips_confirmed()
+            if self.act(busts.bust_entry, pick(self.active(), i), actor=self.staff["floor"]) is None:
+                return
+
+    def tickets(self, status: str) -> list[Ticket]:
+        return list(Ticket.objects.filter(satellite__tournament=self.t, status=status).order_by("number"))
+
+    @rule(i=st.integers(0, 999))
+    def ticket_used(self, i):
+        ticket = pick(self.tickets(Ticket.Status.ISSUED), i)
+        if ticket is not None:
+            self.act(tickets.register_with_ticket, ticket, actor=self.staff["cashier"],
+                     document=id_doc(self.documents[ticket.holder_id]))
+
+    @rule(i=st.integers(0, 999))
+    def ticket_entry_voided(self, i):
+        ticket = pick(self.tickets(Ticket.Status.USED), i)
+        if ticket is not None:
+            purchase = ticket.used_entry.purchases.get(paid_with=Purchase.PaidWith.TICKET)
+            self.act(services.void_purchase, purchase, actor=self.staff["cashier"], reason="wrong event")
+
+    @rule(i=st.integers(0, 999), allowed=st.booleans())
+    def ticket_passed_on(self, i, allowed):
+        ticket = pick(self.tickets(Ticket.Status.ISSUED), i)
+        if ticket is not None:
+            self.act(tickets.set_satellite, self.t, actor=self.d, data={"transferable": allowed})
+            self.act(tickets.transfer_ticket, ticket, actor=self.d, player=self.new_player(), reason="cannot play")
+
+
+@pytest.mark.parametrize("number", range(SATELLITE_SHARDS))
+@pytest.mark.django_db(transaction=False)
+def test_whole_satellite_nights_hold_together(db, number):
+    Night.staff = staff()
+    machine, played = shard(SatelliteNight, number, SATELLITE_SHARDS, max(EXAMPLES // 2, 2))
     run_state_machine_as_test(machine, settings=played)
 
 

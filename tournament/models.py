@@ -364,6 +364,10 @@ class Purchase(NeverDeleteModel):
         PAID = "paid", _("Paid")
         VOIDED = "voided", _("Voided")
 
+    class PaidWith(models.TextChoices):
+        CASH = "cash", _("Cash")
+        TICKET = "ticket", _("Satellite ticket")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="purchases")
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="purchases")
     number = models.PositiveIntegerField(_("receipt number"))
@@ -380,6 +384,8 @@ class Purchase(NeverDeleteModel):
     voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
     void_reason = models.CharField(max_length=300, blank=True)
     refund_amount = models.PositiveIntegerField(null=True, blank=True)
+    # A buy-in paid with a satellite's ticket (payouts.Ticket): in the pool like any paid buy-in, not cash in the cage.
+    paid_with = models.CharField(max_length=6, choices=PaidWith.choices, default=PaidWith.CASH)
 
     class Meta:
         ordering = ["tournament", "number"]

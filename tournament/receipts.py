@@ -64,6 +64,7 @@ def receipt_lines(p: Purchase) -> list[tuple[str, str]]:
         (_("Buy-in"), money(p.amount, t.currency)),
         (_("Fee"), money(p.fee, t.currency)),
         (_("Total"), money(p.total, t.currency)),
+        *([(_("Paid with"), _("Satellite ticket"))] if p.paid_with == Purchase.PaidWith.TICKET else []),
         (_("Chips"), formats.number_format(p.chips, force_grouping=True)),
         (_("Time"), formats.date_format(timezone.localtime(p.created_at), "DATETIME_FORMAT")),
         (_("Cashier"), p.created_by.get_username()),

@@ -121,8 +121,11 @@ def _registration_closed_message(code: str, tournament: Tournament) -> str:
 
 
 @transaction.atomic
-def register_entry(tournament: Tournament, *, actor: Actor, player: Player, document: IdDocument | None) -> Entry:
-    """Register an entry (or a re-entry) with the ID check the house rules demand (club 32)."""
+def register_entry(tournament: Tournament, *, actor: Actor, player: Player, document: IdDocument | None,
+                   paid_with: str = Purchase.PaidWith.CASH) -> Entry:
+    """Register an entry (or a re-entry) with the ID check the house rules demand (club 32). `paid_with` "ticket":
+    the buy-in is paid with a satellite's ticket (payouts.tickets.register_with_ticket, which holds the ticket):
+    in the pool like cash, no money taken."""
     require(actor, roles.REGISTER)
     t = lock_tournament(tournament.pk)
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -181,7 +184,7 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
         tournament=t, entry=entry, number=next_number(Purchase.objects.filter(tournament=t)),
         kind=Purchase.Kind.REENTRY if kind == Entry.Kind.REENTRY else Purchase.Kind.BUY_IN,
         status=Purchase.Status.PAID, amount=t.buy_in, fee=t.fee, chips=t.starting_stack,
-        created_at=now, created_by=actor, paid_at=now, paid_by=actor,
+        created_at=now, created_by=actor, paid_at=now, paid_by=actor, paid_with=paid_with,
     )
     # Everyone busted so far finishes behind this entry: their places move down by one (a tie's last place too).
     busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED)
@@ -192,6 +195,7 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
         "entry": entry.number, "entry_id": entry.pk, "player": player.pk, "name": player.display_name, "kind": kind,
         "entries": [entry.number], "table": seat["table"], "seat": seat["seat"],
         "receipt": purchase.number, "amount": purchase.amount, "fee": purchase.fee, "chips": purchase.chips,
+        "paid_with": paid_with,
         "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": actor.get_username()},
     })
     return entry
@@ -275,6 +279,12 @@ def pay_purchase(purchase: Purchase, *, actor: Actor) -> Purchase:
     return p
 
 
+def _cash_paid(p: Purchase) -> int:
+    """The cash a receipt took: none for one announced, or paid with a satellite's ticket (a void gives the ticket
+    back: payouts' reaction to ENTRY_VOIDED)."""
+    return p.total if p.status == Purchase.Status.PAID and p.paid_with == Purchase.PaidWith.CASH else 0
+
+
 @transaction.atomic
 def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amount: int | None = None) -> Purchase:
     """Void a receipt with a reason; the refund is recorded. Voiding a buy-in voids the entry."""
@@ -288,7 +298,7 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
     if entry.status != Entry.Status.ACTIVE:
         raise ServiceError(_("Entry #%(number)s is no longer playing; its receipts cannot be voided.") % {"number": entry.number},
                            code="entry_not_active", status=409)
-    paid_total = p.total if p.status == Purchase.Status.PAID else 0
+    paid_total = _cash_paid(p)
     if refund_amount is None:
         refund_amount = paid_total
     if refund_amount < 0 or refund_amount > paid_total:
@@ -305,7 +315,7 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
         voided += list(entry.purchases.select_for_update().exclude(pk=p.pk).exclude(status=Purchase.Status.VOIDED))
     refunds = []
     for item in voided:
-        item_paid = item.total if item.status == Purchase.Status.PAID else 0
+        item_paid = _cash_paid(item)
         item.refund_amount = refund_amount if item.pk == p.pk else item_paid
         item.status, item.voided_at, item.voided_by, item.void_reason = Purchase.Status.VOIDED, now, actor, reason
         item.save(update_fields=["status", "voided_at", "voided_by", "void_reason", "refund_amount"])

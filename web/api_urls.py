@@ -8,6 +8,7 @@ from .days import api as days_api
 from .flights import api as flights_api
 from .leagues import api as leagues_api
 from .payouts import api as payouts_api
+from .payouts import satellites_api
 from .tables import api as tables_api
 from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, seating_api
 from .tournament import api
@@ -104,6 +105,11 @@ urlpatterns = [
     path(f"{T}/payments/", payouts_api.PaymentListView.as_view(), name="api-payments"),
     path(f"{T}/payments/<id:number>/void/", payouts_api.PaymentVoidView.as_view(), name="api-payment-void"),
     path(f"{T}/reconciliation/", payouts_api.ReconciliationView.as_view(), name="api-reconciliation"),
+    path(f"{T}/satellite/", satellites_api.SatelliteView.as_view(), name="api-satellite"),
+    path(f"{T}/tickets/", satellites_api.TicketsView.as_view(), name="api-tickets"),
+    path(f"{T}/tickets/<id:number>/register/", satellites_api.TicketRegisterView.as_view(), name="api-ticket-register"),
+    path(f"{T}/tickets/<id:number>/transfer/", satellites_api.TicketTransferView.as_view(), name="api-ticket-transfer"),
+    path(f"{T}/target-tickets/", satellites_api.TargetTicketsView.as_view(), name="api-target-tickets"),
     path(f"{T}/deals/", payouts_api.DealsView.as_view(), name="api-deals"),
     path(f"{T}/deals/calculate/", payouts_api.DealCalculatorView.as_view(), name="api-deal-calculator"),
     path(f"{T}/deals/<id:number>/approve/", payouts_api.DealApproveView.as_view(), name="api-deal-approve"),

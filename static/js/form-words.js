@@ -103,6 +103,14 @@ export const SAYS = {
   "deal-reject": {done: gettext("The deal is rejected: the prizes stand as they were.")},
   "deal-propose": {done: gettext("Deal {number} proposed: the director approves it.")},
   "payout-plan": {done: gettext("Payout settings saved.")},
+  // A satellite (templates/payouts/_satellite.html, tournament/register.html): its setting, a ticket passed on, a ticket
+  // registered into the target (the answer is the entry).
+  "satellite-set": {done: gettext("Satellite settings saved.")},
+  "satellite-remove": {confirm: gettext("This tournament will award no seats. Go on?"),
+                       done: gettext("The tournament is no longer a satellite.")},
+  "ticket-transfer": {confirm: gettext("Pass this ticket to {name}? The log keeps the reason."),
+                      done: gettext("Ticket {number} now belongs to {holder_name}.")},
+  "ticket-register": {done: gettext("Entry #{number} registered with the ticket: no payment taken.")},
   "prizes-edit": {done: gettext("The prizes are saved.")},
   "prizes-edit-drop": {confirm: gettext("Drop the hand edit and use the generated prizes?"),
                        done: gettext("The generated prizes stand again.")},

@@ -85,6 +85,8 @@ import * as Clock from "./clock.js";
       conn.refresh();
     }
     var box = document.getElementById("lobby-paid"), jump = document.getElementById("lobby-jump");
+    if (paid.satellite) { showSeats(s, box, jump); return; }
+    document.getElementById("lobby-places-label").textContent = gettext("Places paid");
     document.getElementById("lobby-places").textContent = paid.places_paid;
     var left = s.players_left, itm = paid.places_paid > 0 && left > 0 && left <= paid.places_paid, text = "";
     var now = prizeOf(left);
@@ -98,6 +100,21 @@ import * as Clock from "./clock.js";
     }
     jump.textContent = (itm ? gettext("IN THE MONEY") + (text ? " · " : "") : "") + text;
     box.classList.toggle("itm", itm);
+    Clock.fit(jump);
+  }
+  // A satellite (issue 27): its seats in the target event instead of places paid, and where play stops.
+  function showSeats(s, box, jump) {
+    var sat = paid.satellite, left = s.players_left, stopped = left > 0 && left <= sat.stops_at, text;
+    document.getElementById("lobby-places-label").textContent = Util.fmt(gettext("Seats in {target}"), {target: sat.target});
+    document.getElementById("lobby-places").textContent = sat.seats;
+    if (!sat.seats) text = gettext("No seat yet: played to a winner");
+    else if (stopped) text = Util.fmt(ngettext("PLAY HAS STOPPED · {n} seat won", "PLAY HAS STOPPED · {n} seats won", sat.seats), {n: sat.seats});
+    else {
+      text = Util.fmt(ngettext("{n} seat: play stops at {n} player", "{n} seats: play stops at {n} players", sat.seats), {n: sat.seats});
+      if (left === sat.stops_at + 1) text = gettext("SEAT BUBBLE") + " · " + text;
+    }
+    jump.textContent = text;
+    box.classList.toggle("itm", stopped);
     Clock.fit(jump);
   }
   showPaid(JSON.parse(document.getElementById("lobby-stats").textContent));
@@ -141,8 +158,11 @@ import * as Clock from "./clock.js";
     if (!finalNow) return;
     if (f.names) Object.assign(names, f.names);
     if (f.results.some(function (r) { return !names[r.entry]; })) askNames(f);
-    var first = f.results.filter(function (r) { return r.place === 1; }), rest = f.results.filter(function (r) { return r.place !== 1; });
-    document.getElementById("lobby-winner-label").textContent = first.length > 1 ? gettext("Winners, tied") : gettext("Winner");
+    var seats = !!f.seats_in;  // a satellite: its seat winners first, then the cash
+    var first = f.results.filter(function (r) { return seats ? r.seat : r.place === 1; });
+    var rest = f.results.filter(function (r) { return first.indexOf(r) < 0; });
+    document.getElementById("lobby-winner-label").textContent = seats ? Util.fmt(gettext("Seats in {target}"), {target: f.seats_in})
+      : first.length > 1 ? gettext("Winners, tied") : gettext("Winner");
     document.getElementById("lobby-winner").textContent = first.map(nameOf).join(" · ");
     document.getElementById("lobby-winner-prize").textContent = first.length && first[0].prize ? Util.money(first[0].prize, currency) : "";
     fillList(document.getElementById("lobby-results"), rest, function (r) {
@@ -150,7 +170,7 @@ import * as Clock from "./clock.js";
     });
     var more = document.getElementById("lobby-more");
     more.hidden = !f.more;
-    more.textContent = f.more ? Util.fmt(gettext("and {n} more places paid"), {n: f.more}) : "";
+    more.textContent = f.more ? Util.fmt(seats ? gettext("and {n} more seats and places paid") : gettext("and {n} more places paid"), {n: f.more}) : "";
     requestAnimationFrame(function () { finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
   }
   showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));

@@ -30,8 +30,8 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
     snapshot = lobby_snapshot(tournament)
     won = selectors.prizes_won(tournament)
     assert snapshot["final"] == {"results": [
-        {"entry": e.number, "place": place, "place_low": place, "prize": won[e.number]}
-        for place, e in ((1, winner), (2, second), (3, third), (4, three_left[4]))], "more": 0}
+        {"entry": e.number, "place": place, "place_low": place, "prize": won[e.number], "seat": False}
+        for place, e in ((1, winner), (2, second), (3, third), (4, three_left[4]))], "more": 0, "seats_in": None}
     assert [row["prize"] > 0 for row in snapshot["final"]["results"]] == [True] * 4  # four places paid
     assert not any(e.player.display_name in str(snapshot) for e in three_left)  # the socket's snapshot: no names
 

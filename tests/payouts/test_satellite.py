@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from payouts.satellite import NEXT_PLACE, SEAT_WINNERS, play_stops_at, satellite_prizes
+from payouts.satellite import NEXT_PLACE, SEAT_WINNERS, play_stops_at, satellite_prizes, seat_winners
 
 
 def test_the_pool_over_the_targets_entry_price_gives_the_seats_and_the_rest_goes_to_the_next_place():
@@ -51,3 +51,41 @@ def test_seats_times_the_seats_value_and_the_cash_add_up_to_the_pool(pool, value
         assert prizes.cash[:-1] == (0,) * (len(prizes.cash) - 1) and len(prizes.cash) in (prizes.seats, prizes.seats + 1)
     if prizes.seats < entries:
         assert prizes.seats == pool // value  # a seat short only when the pool is
+
+
+def test_no_seat_winner_while_more_players_are_left_than_seats_or_without_a_seat():
+    assert seat_winners([1, 2, 3, 4], [(5, 5, 5)], seats=3) == []
+    assert seat_winners([1], [(5, 2, 2)], seats=0) == []
+
+
+def test_the_players_left_at_the_seats_win_them():
+    assert seat_winners([4, 1, 2], [(5, 4, 4), (6, 5, 5)], seats=3) == [1, 2, 4]
+
+
+def test_a_player_busted_in_the_hand_that_stopped_play_and_placed_within_the_seats_wins_one():
+    # Two of four busted in one hand at one table: the bigger stack took 3rd and a seat, the other 4th.
+    assert seat_winners([1, 2], [(7, 3, 3), (8, 4, 4), (9, 5, 5)], seats=3) == [1, 2, 7]
+
+
+def test_players_tied_across_the_last_seat_take_it_in_their_draws_order():
+    finished = [(7, 3, 4), (8, 3, 4), (9, 5, 5)]
+    assert seat_winners([1, 2], finished, seats=3, orders={(3, 4): [8, 7]}) == [1, 2, 8]
+    assert seat_winners([1, 2], finished, seats=3) == [1, 2, 7]  # no draw on record: by entry number
+    assert seat_winners([1], finished, seats=3, orders={(3, 4): [8, 7]}) == [1, 7, 8]  # room for both
+
+
+@given(st.integers(1, 12), st.data())
+def test_play_stopped_gives_exactly_the_seats_to_the_best_places(seats, data):
+    left = data.draw(st.integers(1, seats))
+    out = data.draw(st.integers(seats - left, seats - left + 6))
+    # the players out take the places below those left, some tied in pairs
+    finished, place, entry = [], left + 1, 100
+    while len(finished) < out:
+        width = min(data.draw(st.integers(1, 2)), out - len(finished))
+        finished += [(entry + k, place, place + width - 1) for k in range(width)]
+        entry, place = entry + width, place + width
+    won = seat_winners(list(range(1, left + 1)), finished, seats)
+    assert len(won) == seats and set(range(1, left + 1)) <= set(won)
+    places = {e: p for e, p, _low in finished}
+    assert all(places[e] <= seats for e in won if e >= 100)
+    assert all(e in won for e, p, low in finished if low <= seats)  # every place wholly within the seats wins

@@ -165,6 +165,9 @@ PlayerResultsSerializer = inline_serializer("PlayerResults", {
         "Newest first: tournament, name, start_at, currency, entries (his entry numbers), place and place_low (his best; "
         "null while he plays or before his place is known), playing, prize (won: paid, or due where play is over), paid, "
         "receipts (payout receipt numbers), points and points_shown (league points, null outside a league), league.")),
+    "tickets": serializers.ListField(child=serializers.JSONField(), help_text=(
+        "The satellite tickets he won or holds, newest first (void ones left out): satellite, satellite_name, number, "
+        "target, target_name, status (issued, used), value, currency, held (false: passed to holder_name), used_entry.")),
 })
 
 
@@ -172,7 +175,7 @@ class PlayerResultsView(RoleAPIView):
     allowed = api_roles("api-player-results")
 
     @extend_schema(operation_id="player_results", tags=["leagues"], responses=answers(200, PlayerResultsSerializer),
-                   summary="A player's results: his tournaments, places, prizes and league points")
+                   summary="A player's results: his tournaments, places, prizes, league points and tickets")
     def get(self, request, player_id: int):
         return Response(player_results(get_object_or_404(Player, pk=player_id)))
 

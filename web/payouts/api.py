@@ -53,6 +53,15 @@ PayoutsSerializer = inline_serializer("Payouts", {
         "number": serializers.IntegerField(), "mode": serializers.ChoiceField(choices=Deal.Mode.choices),
         "players": serializers.IntegerField(help_text="Places 1..players are paid by the deal's table.")},
         allow_null=True, help_text="The last approved deal, if any."),
+    "satellite": inline_serializer("PayoutsSatellite", {
+        "target": inline_serializer("PayoutsSatelliteTarget", {"id": serializers.IntegerField(),
+                                                               "name": serializers.CharField(),
+                                                               "start_at": serializers.DateTimeField()}),
+        "seats": serializers.IntegerField(), "seat_value": serializers.IntegerField(),
+        "cash": serializers.IntegerField(), "leftover": serializers.CharField(), "stops_at": serializers.IntegerField(),
+        "transferable": serializers.BooleanField(), "stopped": serializers.BooleanField()},
+        allow_null=True, help_text=("A satellite's seats in its target event (the bands are its cash); play stops at "
+                                    "stops_at players. Null: not a satellite.")),
 })
 HouseTableSerializer = inline_serializer("HouseTable", {
     "format": serializers.CharField(), "version": serializers.IntegerField(),
@@ -81,6 +90,7 @@ EditSerializer = inline_serializer("PayoutEdit", {"bands": BandSerializer})
 ResultSerializer = inline_serializer("Result", {
     "entry": serializers.IntegerField(), "name": serializers.CharField(), "place": serializers.IntegerField(),
     "place_low": serializers.IntegerField(), "prize": serializers.IntegerField(), "prize_display": display_field(),
+    "seat": serializers.BooleanField(help_text="A satellite's seat winner (his ticket: GET .../tickets/)."),
 }, many=True)
 
 
@@ -177,7 +187,11 @@ ReconciliationSerializer = inline_serializer("Reconciliation", {
         "kind": serializers.ChoiceField(choices=Purchase.Kind.choices), **takings_fields()}, many=True),
     "takings_total": inline_serializer("TakingsTotal", takings_fields()),
     "taken": _int(help_text="Every receipt paid, voided ones included (prize parts and fees)."),
-    "refunded": _int(), "cash_in": _int(help_text="taken - refunded."),
+    "refunded": _int(), "cash_in": _int(help_text="taken - refunded: cash only (a buy-in paid with a ticket brought none)."),
+    "tickets_in": _int(help_text="Buy-ins paid with a satellite's ticket: in the pool and the fees, not in the cage."),
+    "tickets_in_count": _int(),
+    "seats_out": _int(help_text="A satellite's seats given as tickets: prizes paid in tickets, not cash (their value stays in the cage)."),
+    "seats_out_count": _int(),
     "collected": _int(help_text="The prize part of the receipts paid and not voided."),
     "fees": _int(help_text="The fees of the receipts paid and not voided: the house keeps them."),
     "kept_on_voids": _int(help_text="What the voids did not refund: the house keeps it."),
@@ -190,7 +204,8 @@ ReconciliationSerializer = inline_serializer("Reconciliation", {
     "prizes_in_play": _int(help_text="Prizes of the places still in play: pool less every finished place's prize."),
     "prizes_owed": _int(help_text="prizes_unpaid + prizes_in_play."),
     "cage": _int(help_text="What the cage should hold: cash_in - prizes_paid."),
-    "balance": _int(help_text=("cash_in + overlay - house_keeps - prizes_paid - prizes_owed: zero when every payout is "
+    "balance": _int(help_text=("cash_in + tickets_in + overlay - house_keeps - prizes_paid - seats_out - prizes_owed: "
+                               "zero when every payout is "
                                "its place's prize now; otherwise the sum of the mismatches (prize - paid).")),
     "mismatches": inline_serializer("PayoutMismatch", {
         "entry": _int(), "paid": _int(), "prize": _int(help_text="The prize of its place now.")}, many=True),

@@ -14,10 +14,10 @@ from core import access
 from core.errors import ServiceError
 from core.money import MoneyParseError, format_major, parse_major
 from payouts import receipts, reports, selectors
-from payouts.models import Payment
+from payouts.models import Payment, Ticket
 from payouts.reconciliation import reconciliation
 from payouts.services import deal_inputs, plan_json, refusal_message
-from tournament.models import Entry, IdCheck, Purchase, Tournament
+from tournament.models import Entry, IdCheck, Player, Purchase, Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
 
@@ -44,7 +44,38 @@ def payouts_page(request, tournament: Tournament):
         and not state["paid_from"] else None,
         "may_approve": access.may(request.user, "api-deal-approve:POST", tournament.pk),
         "may_reconcile": access.may(request.user, "payout-reconciliation", tournament.pk),
+        "sat": satellite_panel(request, tournament, state),
     })
+
+
+SATELLITE_TARGETS = 100  # the director's choice of a target: the latest tournaments in the currency
+
+
+def satellite_panel(request, t: Tournament, state: dict) -> dict | None:
+    """A satellite's seats and tickets (issue 27), and the director's setting; None where there is nothing to show
+    (not a satellite, and not the director). A ticket passed on: the director finds the player (`?transfer=N&q=`)."""
+    may_set = access.may(request.user, "api-satellite:PUT", t.pk) and not state["paid_from"]
+    if state["satellite"] is None and not may_set:
+        return None
+    setting = selectors.satellite_of(t)
+    panel = {"state": state["satellite"], "setting": setting, "may_set": may_set, "targets": [], "tickets": None,
+             "may_transfer": setting is not None and setting.transferable
+             and access.may(request.user, "api-ticket-transfer:POST", t.pk), "transfer": None, "found": [],
+             "q": request.GET.get("q", "").strip()[:100]}
+    if may_set:
+        targets = Tournament.objects.exclude(pk=t.pk).exclude(status=Tournament.Status.FINISHED).filter(currency=t.currency)
+        panel["targets"] = list(targets.order_by("-start_at", "pk")[:SATELLITE_TARGETS])
+        if setting is not None and setting.target not in panel["targets"]:
+            panel["targets"].insert(0, setting.target)
+    if setting is not None and access.may(request.user, "api-tickets:GET", t.pk):
+        panel["tickets"] = list(Ticket.objects.filter(satellite=setting).select_related("won_by", "holder", "used_entry")
+                                .order_by("number"))
+        number = request.GET.get("transfer", "")
+        if panel["may_transfer"] and number.isdigit():
+            panel["transfer"] = next((tk for tk in panel["tickets"] if tk.number == int(number)), None)
+            if panel["transfer"] is not None and panel["q"]:
+                panel["found"] = list(Player.objects.named(panel["q"])[:20])
+    return panel
 
 
 def _major_to_minor(text: str, currency: str) -> int | str:

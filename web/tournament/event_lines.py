@@ -302,7 +302,33 @@ def _leagues(type_: str, label: str, p: dict, names: Names) -> str:
     return _("%(label)s: %(league)s") % {"label": label, "league": p.get("name", "–")}
 
 
+def _tickets(p: dict) -> str:
+    return ", ".join(f"{row.get('ticket', '–')} (#{row.get('entry', '–')} {row.get('name', '')})".rstrip()
+                     for row in p.get("tickets") or ())
+
+
+def _satellites(type_: str, label: str, p: dict) -> str:
+    """A satellite's settings and tickets (payouts/tickets.py)."""
+    if type_ == "satellite.set":
+        after = p.get("after") or {}
+        return _("Satellite of %(target)s") % {"target": after.get("target_name", "–")}
+    if type_ in ("ticket.issued", "ticket.voided"):
+        return _("%(label)s for %(target)s: %(tickets)s") % {"label": label, "target": p.get("target", "–"),
+                                                             "tickets": _tickets(p) or "–"}
+    if type_ == "ticket.transferred":
+        return _("Ticket %(ticket)s passed from %(from)s to %(to)s: %(reason)s") % {
+            "ticket": p.get("ticket", "–"), "from": p.get("from", "–"), "to": p.get("to", "–"),
+            "reason": p.get("reason", "–")}
+    if type_ in ("ticket.used", "ticket.returned"):
+        return _("%(label)s: ticket %(ticket)s of %(satellite)s, entry #%(entry)s %(name)s") % {
+            "label": label, "ticket": p.get("ticket", "–"), "satellite": p.get("satellite", "–"),
+            "entry": p.get("entry", "–"), "name": p.get("name", "")}
+    return label
+
+
 def _payouts(type_: str, label: str, p: dict, names: Names) -> str:
+    if type_.startswith(("satellite.", "ticket.")):
+        return _satellites(type_, label, p)
     if type_ in ("payout.paid", "payout.voided"):
         return _("%(who)s: %(label)s, receipt %(receipt)s") % {"who": _who(p, names), "label": label.lower(),
                                                                "receipt": p.get("receipt", "–")}
@@ -383,7 +409,7 @@ FAMILIES: tuple[tuple[tuple[str, ...], Callable[[str, str, dict, Names], str]], 
     (("bags.", "day."), _days),
     (("flight.", "flights."), _flights),
     (("league.",), _leagues),
-    (("payouts.", "payout.", "deal."), _payouts),
+    (("payouts.", "payout.", "deal.", "satellite.", "ticket."), _payouts),
     (("penalty.",), _penalty),
     (("clock_call.",), _clock_call),
     (("player.", "tournament.", "structure.", "display.", "registration."), _setup),

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 from clock.selectors import clock_statuses
 from core import access, roles
 from live.snapshots import floor_answer, lobby_answer, lobby_names
+from payouts.selectors import tickets_into
 from tables.models import Penalty, SeatRequest
 from tables.selectors import seat_of
 from tournament import receipts
@@ -117,9 +118,12 @@ def register(request, tournament):
     if chosen is not None:
         history = list(Entry.objects.filter(tournament=tournament, player=chosen).order_by("number"))
     live_entry = next((e for e in history if e.status == Entry.Status.ACTIVE), None)
+    tickets = tickets_into(tournament)  # satellites' seats (issue 27): registered with the ID checked, no payment
+    ticket_id = request.GET.get("ticket", "")
+    ticket = next((tk for tk in tickets if str(tk.pk) == ticket_id), None)
     return render(request, "tournament/register.html", {
         "t": tournament, "q": q, "found": found, "chosen": chosen, "form": IdCheckForm(), "history": history,
-        "live_entry": live_entry, "stats": tournament_stats(tournament),
+        "live_entry": live_entry, "stats": tournament_stats(tournament), "tickets": tickets, "ticket": ticket,
     })
 
 

@@ -1,0 +1,78 @@
+"""A satellite on the screens (issue 27): the payouts page says its seats and where play stops and lists its tickets,
+the director sets it up and passes a ticket on, the target's registration page lists the tickets to register, the
+receipt says "satellite ticket", the cashier's reconciliation counts tickets apart from cash, the lobby says
+"N seats: play stops at N players"."""
+from __future__ import annotations
+
+import re
+
+from live.snapshots import lobby_snapshot
+from payouts import tickets
+from payouts.models import Ticket
+from tests.conftest import id_doc
+from tests.payouts.conftest import bust_down_to
+from tournament import services as tournament_services
+
+
+def text(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_the_payouts_page_says_the_seats_and_the_director_sets_the_satellite(client, director, dealer, tournament,
+                                                                             main_event, satellite):
+    client.force_login(director)
+    page = client.get(f"/t/{tournament.pk}/payouts/").content.decode()
+    assert 'id="satellite-form"' in page and f'value="{main_event.pk}"' in page and 'id="satellite-none"' in page
+    words = text(client.get(f"/t/{satellite.pk}/payouts/"))
+    assert "2 seats in Main Event, worth" in words and "play stops at 2 players" in words
+    assert "left over goes to place 3, the first without a seat" in words
+    assert "No ticket yet" in words and 'id="plan-form"' not in client.get(f"/t/{satellite.pk}/payouts/").content.decode()
+    client.force_login(dealer)
+    page = client.get(f"/t/{satellite.pk}/payouts/").content.decode()
+    assert 'id="satellite-state"' in page and 'id="satellite-form"' not in page and 'id="satellite-tickets"' not in page
+    client.force_login(dealer)
+    assert 'id="satellite"' not in client.get(f"/t/{tournament.pk}/payouts/").content.decode()  # not one: nothing said
+
+
+def test_the_tickets_are_listed_and_the_director_finds_the_player_to_pass_one_to(client, director, cashier, floor,
+                                                                                 satellite, player):
+    bust_down_to(floor, satellite, 2)
+    client.force_login(cashier)
+    page = client.get(f"/t/{satellite.pk}/payouts/").content.decode()
+    assert 'id="ticket-1"' in page and 'id="ticket-2"' in page and 'id="transfer-1"' not in page
+    assert "Play has stopped: the seats are won" in text(client.get(f"/t/{satellite.pk}/payouts/"))
+    tickets.set_satellite(satellite, actor=director, data={"transferable": True})
+    client.force_login(director)
+    page = client.get(f"/t/{satellite.pk}/payouts/?transfer=1&q={player.last_name}").content.decode()
+    assert 'id="transfer-1"' in page and 'id="transfer-panel"' in page and f'id="transfer-to-{player.pk}"' in page
+    assert f'data-api="tournaments/{satellite.pk}/tickets/1/transfer/"' in page
+
+
+def test_the_target_registers_a_ticket_and_its_receipt_and_books_say_so(client, cashier, floor, satellite, main_event):
+    bust_down_to(floor, satellite, 2)
+    ticket = Ticket.objects.get(number=1)
+    client.force_login(cashier)
+    page = client.get(f"/t/{main_event.pk}/register/").content.decode()
+    assert 'id="ticket-list"' in page and ticket.holder.display_name in page and 'id="ticket-form"' not in page
+    page = client.get(f"/t/{main_event.pk}/register/?ticket={ticket.pk}").content.decode()
+    assert f'data-api="tournaments/{satellite.pk}/tickets/1/register/"' in page and 'id="ticket-seen"' in page
+    entry = tickets.register_with_ticket(ticket, actor=cashier, document=id_doc(f"EA{ticket.won_by.number - 1:07d}"))
+    receipt = entry.purchases.get()
+    assert "Satellite ticket" in text(client.get(f"/t/{main_event.pk}/receipts/{receipt.number}/"))
+    assert f'id="ticket-choose-{ticket.pk}"' not in client.get(f"/t/{main_event.pk}/register/").content.decode()  # used
+    books = client.get(f"/t/{main_event.pk}/payouts/reconciliation/").content.decode()
+    assert 'id="rec-tickets-in"' in books
+    assert 'id="rec-seats-out"' in client.get(f"/t/{satellite.pk}/payouts/reconciliation/").content.decode()
+
+
+def test_the_lobby_says_the_seats_and_where_play_stops(floor, director, satellite):
+    bust_down_to(floor, satellite, 3)
+    snapshot = lobby_snapshot(satellite)
+    assert snapshot["payouts"]["satellite"] == {"seats": 2, "stops_at": 2, "seat_value": 11_500, "cash": 7_000,
+                                                "target": "Main Event"}
+    assert snapshot["final"] is None
+    bust_down_to(floor, satellite, 2)
+    final = lobby_snapshot(satellite)["final"]
+    assert final["seats_in"] == "Main Event" and [row["seat"] for row in final["results"]] == [True, True, False]
+    tournament_services.set_registration_closed(satellite, actor=director, closed=True)
