@@ -39,8 +39,7 @@ def lobby_payouts(tournament: Tournament, stats: dict, state: dict | None = None
     return {"pool": state["pool"], "entries": state["entries"], "places_paid": state["places_paid"],
             "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]],
             # a satellite (issue 27): its seats and where play stops, the TV's "N seats: play stops at N players"
-            "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")}
-            | {"target": sat["target"]["name"]}}
+            "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")}}
 
 
 LOBBY_FINAL_PLACES = 10  # the winner and nine more: what a TV shows in large type without scrolling

@@ -105,7 +105,7 @@ import * as Clock from "./clock.js";
   // A satellite (issue 27): its seats in the target event instead of places paid, and where play stops.
   function showSeats(s, box, jump) {
     var sat = paid.satellite, left = s.players_left, stopped = left > 0 && left <= sat.stops_at, text;
-    document.getElementById("lobby-places-label").textContent = Util.fmt(gettext("Seats in {target}"), {target: sat.target});
+    document.getElementById("lobby-places-label").textContent = pgettext("satellite", "Seats");
     document.getElementById("lobby-places").textContent = sat.seats;
     if (!sat.seats) text = gettext("No seat yet: played to a winner");
     else if (stopped) text = Util.fmt(ngettext("PLAY HAS STOPPED · {n} seat won", "PLAY HAS STOPPED · {n} seats won", sat.seats), {n: sat.seats});
@@ -161,10 +161,11 @@ import * as Clock from "./clock.js";
     var seats = !!f.seats_in;  // a satellite: its seat winners first, then the cash
     var first = f.results.filter(function (r) { return seats ? r.seat : r.place === 1; });
     var rest = f.results.filter(function (r) { return first.indexOf(r) < 0; });
-    document.getElementById("lobby-winner-label").textContent = seats ? Util.fmt(gettext("Seats in {target}"), {target: f.seats_in})
+    document.getElementById("lobby-winner-label").textContent = seats ? gettext("Seats won")
       : first.length > 1 ? gettext("Winners, tied") : gettext("Winner");
     document.getElementById("lobby-winner").textContent = first.map(nameOf).join(" · ");
-    document.getElementById("lobby-winner-prize").textContent = first.length && first[0].prize ? Util.money(first[0].prize, currency) : "";
+    document.getElementById("lobby-winner-prize").textContent = !seats && first.length && first[0].prize
+      ? Util.money(first[0].prize, currency) : "";
     fillList(document.getElementById("lobby-results"), rest, function (r) {
       return [["pl", placeOf(r)], ["nm", nameOf(r)], ["pz", r.prize ? Util.money(r.prize, currency) : ""]];
     });

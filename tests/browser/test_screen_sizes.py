@@ -24,6 +24,8 @@ from clock import services as clock_services
 from leagues import services as leagues
 from leagues.models import League
 from payouts import services as payout_services
+from payouts import tickets
+from payouts.models import Ticket
 from tables import busts, draws, handforhand
 from tables import setup as table_setup
 from tests.browser import accessibility
@@ -374,6 +376,30 @@ def break_in_a_league(room: Room) -> None:
     leagues.add_tournament(league, actor=room.director, tournament=room.tournament)
 
 
+def satellite_bubble(room: Room) -> None:
+    """The tournament a satellite of a Main Event (issue 27) at 4,750 EUR a seat: thirty entries are three seats and
+    750 EUR for fourth place; twenty-six out, the next bust stops play (the seat bubble)."""
+    target = setup.create_tournament(tournament_data(name="Velká cena Prahy 2026 – Main Event, Den 1: Hlavní turnaj",
+                                                     buy_in=9 * BUY_IN, fee=BUY_IN // 2, guaranteed_pool=0),
+                                     actor=room.director, template=setup.save_structure_template(SPEC, actor=room.director))
+    tickets.set_satellite(room.tournament, actor=room.director, data={"target": target.pk, "transferable": True})
+    services.set_registration_closed(room.tournament, actor=room.director, closed=True)
+    for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 4]:
+        busts.bust_entry(entry, actor=room.director)
+
+
+def satellite_stopped(room: Room) -> None:
+    """The seat bubble burst: three seat winners hold tickets, fourth place has the cash."""
+    satellite_bubble(room)
+    busts.bust_entry(Entry.objects.filter(tournament=room.tournament, status=Entry.Status.ACTIVE).order_by("number")
+                     .first(), actor=room.director)
+
+
+def ticket_register_url(room: Room) -> str:
+    ticket = Ticket.objects.order_by("number").first()
+    return f"/t/{ticket.satellite.target_id}/register/?ticket={ticket.pk}"
+
+
 def league_url(room: Room, path: str) -> str:
     return path.format(League.objects.get().pk)
 
@@ -443,6 +469,14 @@ SCREENS = [
            staff=True, locale="en"),
     Screen("reconciliation_en", lambda room: f"/t/{room.tournament.pk}/payouts/reconciliation/", STAFF_SIZES,
            overlay_in_the_money, staff=True, locale="en"),
+    # A satellite (issue 27): the TV at the seat bubble and once play stopped, its payouts page with the tickets, and
+    # the target's registration of a ticket.
+    Screen("lobby_satellite_bubble", lobby_url, TV_SIZES, satellite_bubble, "#live.live", SOUND_OFF, no_scroll=True),
+    Screen("lobby_satellite_stopped", lobby_url, TV_SIZES, satellite_stopped, "body:has(#live.live) #lobby-results li",
+           no_scroll=True),
+    Screen("payouts_satellite", lambda room: f"/t/{room.tournament.pk}/payouts/?transfer=1&q=proch", STAFF_SIZES,
+           satellite_stopped, staff=True),
+    Screen("register_ticket", ticket_register_url, STAFF_SIZES, satellite_stopped, staff=True),
     Screen("dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given,
            "#live.live", staff=True),
 ]

@@ -19,11 +19,19 @@ SEAT = 10_000 + 1_500  # the target's buy-in and fee
 
 @pytest.fixture
 def main_event(director, template):
-    return setup.create_tournament(tournament_data(name="Main Event", guaranteed_pool=0), actor=director, template=template)
+    return make_main_event(director, template)
 
 
 @pytest.fixture
 def satellite(director, cashier, template, main_event):
+    return make_satellite(director, cashier, template, main_event)
+
+
+def make_main_event(director, template):
+    return setup.create_tournament(tournament_data(name="Main Event", guaranteed_pool=0), actor=director, template=template)
+
+
+def make_satellite(director, cashier, template, main_event):
     """A satellite of twelve at 2,500 + 500 for the Main Event: a pool of 30,000 is two seats of 11,500 and 7,000 cash
     for third place."""
     t = setup.create_tournament(tournament_data(name="Main Event Satellite", buy_in=2_500, fee=500, guaranteed_pool=0),

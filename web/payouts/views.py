@@ -39,9 +39,10 @@ def payouts_page(request, tournament: Tournament):
         "may_pay": access.may(request.user, "api-entry-payout:POST", tournament.pk),
         "bands_text": "\n".join(f"{b['first']} {b['last']} {format_major(b['prize'], tournament.currency)}"
                                 for b in state["bands"]),
-        # A Day 1 flight pays nothing (its prizes are Day 2's): no deal, no structure to set (the server refuses them).
+        # A Day 1 flight pays nothing (its prizes are Day 2's), a satellite pays seats: no deal, no structure to set (the
+        # server refuses them).
         "deal": deal_panel(request, tournament, state) if access.may(request.user, "api-deals:POST", tournament.pk)
-        and not state["paid_from"] else None,
+        and not state["paid_from"] and not state["satellite"] else None,
         "may_approve": access.may(request.user, "api-deal-approve:POST", tournament.pk),
         "may_reconcile": access.may(request.user, "payout-reconciliation", tournament.pk),
         "sat": satellite_panel(request, tournament, state),
