@@ -8,6 +8,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from leagues.models import LeagueTournament
+from payouts.models import Satellite
+from payouts.selectors import payout_state
 from tables.models import Draw, Seat
 from tournament.models import Entry, Tournament
 
@@ -27,11 +29,16 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     first = printed_password(out.getvalue())
     call_command("load_demo", stdout=out)
     second = printed_password(out.getvalue())
-    assert Tournament.objects.count() == 1
+    # The demo tournament, and a satellite of a Main Event (issue 27), both seated.
+    assert sorted(Tournament.objects.values_list("name", flat=True)) == [
+        "Demo: Friday Deepstack", "Demo: Main Event Satellite", "Demo: Sunday Main Event"]
     entries = Entry.objects.filter(status=Entry.Status.ACTIVE).count()
     assert entries > 0
     assert Seat.objects.filter(ended_at__isnull=True).count() == entries
-    assert Draw.objects.filter(kind=Draw.Kind.START).count() == 1
+    assert Draw.objects.filter(kind=Draw.Kind.START).count() == 2
+    satellite = Satellite.objects.get()
+    assert (satellite.tournament.name, satellite.target.name) == ("Demo: Main Event Satellite", "Demo: Sunday Main Event")
+    assert payout_state(satellite.tournament)["satellite"]["seats"] == 2
     # The demo tournament counts for a demo season (issue 27), made once.
     assert list(LeagueTournament.objects.values_list("league__name", "tournament__name")) == [
         ("Demo: Friday League", "Demo: Friday Deepstack")]
@@ -55,7 +62,7 @@ def test_the_demo_says_its_clock_has_not_started(db, monkeypatch):
     the overview say so, next to the status."""
     monkeypatch.setenv("DEMO_PASSWORD", "pw-for-this-test-1")
     call_command("load_demo", players=3, stdout=StringIO())
-    t = Tournament.objects.get()
+    t = Tournament.objects.get(name="Demo: Friday Deepstack")
     c = Client(HTTP_ACCEPT_LANGUAGE="en-gb")
     assert works("director", "pw-for-this-test-1")
     c.force_login(User.objects.get(username="director"))

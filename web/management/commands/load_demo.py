@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import random
 import secrets
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import Group, User
@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues import services as leagues
+from payouts import tickets
 from tables import draws
 from tables import setup as table_setup
 from tournament import services, setup
@@ -87,6 +88,7 @@ class Command(BaseCommand):
                 "max_addons": 1, "addon_until_level": 4,
             }, actor=users["Director"], template=template)
             rng = random.Random(2026)
+            documents = []
             for i in range(players):
                 player = services.create_player(
                     actor=users["Cashier"], first_name=FIRST[i % len(FIRST)], last_name=LAST[(i * 7) % len(LAST)],
@@ -94,6 +96,7 @@ class Command(BaseCommand):
                 )
                 number = f"DEMO{rng.randrange(10**7, 10**8)}"
                 services.register_entry(tournament, actor=users["Cashier"], player=player, document=services.IdDocument("id_card", number))
+                documents.append((player, number))
             for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
                 table_setup.open_table(tournament, actor=users["Director"], number=number, seats=9, accessible=number == 4)
             draws.draw_start(tournament, actor=users["Director"])
@@ -103,6 +106,7 @@ class Command(BaseCommand):
                 "name": "Demo: Friday League", "formula": "table", "points_table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
                 "participation": 1, "best_results": 8, "currency": "CZK"})
             leagues.add_tournament(league, actor=users["Director"], tournament=tournament)
+            demo_satellite(users, template, start, documents)
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
             display = None
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
@@ -113,3 +117,22 @@ class Command(BaseCommand):
             self.stdout.write(f"Lobby screen path: /display/{display.token}/")
         else:
             self.stdout.write(f"Lobby screen links: make one on /t/{tournament.pk}/displays/ (shown once)")
+
+
+def demo_satellite(users: dict, template, start: datetime, documents: list) -> None:
+    """A satellite of Sunday's Main Event (issue 27), seated and ready to play: sixteen of the players at 1,500 +
+    300 CZK make two seats of 11,000 CZK and 2,000 CZK for third place."""
+    director = users["Director"]
+    common = {"venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague", "table_format": "full_ring",
+              "seats_per_table": 9, "currency": "CZK", "starting_stack": 20000, "late_reg_until_level": 4,
+              "guaranteed_pool": 0}
+    main_event = setup.create_tournament({**common, "name": "Demo: Sunday Main Event", "start_at": start + timedelta(days=2),
+                                          "buy_in": 1000000, "fee": 100000}, actor=director, template=template)
+    satellite = setup.create_tournament({**common, "name": "Demo: Main Event Satellite", "start_at": start - timedelta(hours=2),
+                                         "buy_in": 150000, "fee": 30000}, actor=director, template=template)
+    tickets.set_satellite(satellite, actor=director, data={"target": main_event.pk, "leftover": "next_place"})
+    for player, number in documents[:16]:
+        services.register_entry(satellite, actor=users["Cashier"], player=player, document=services.IdDocument("id_card", number))
+    for number in (1, 2):
+        table_setup.open_table(satellite, actor=director, number=number, seats=9)
+    draws.draw_start(satellite, actor=director)
