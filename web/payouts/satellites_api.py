@@ -16,6 +16,7 @@ from tournament.models import IdCheck, Player
 from tournament.services import IdDocument
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, tournament_or_404, valid
+from web.flights.api import MAX_ID
 from web.money_fields import MoneyDisplayField, money_display
 from web.tournament.serializers import ID_MISSING, ID_NOT_SEEN, RegistrationSerializer
 
@@ -23,7 +24,7 @@ NO_REASON = _("Give a reason for the transfer.")
 
 
 class SatelliteSettingsSerializer(serializers.Serializer):
-    target = serializers.IntegerField(required=False, help_text="The target event's tournament id.")
+    target = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID, help_text="The target event's tournament id.")
     leftover = serializers.ChoiceField(choices=Satellite.Leftover.choices, required=False, help_text=(
         "Where the cash left over after the seats goes: next_place (the first place without a seat) or seat_winners."))
     transferable = serializers.BooleanField(required=False, help_text="Whether a ticket may pass to another player.")
