@@ -380,3 +380,12 @@ def tickets_into(t: Tournament) -> list[Ticket]:
     """The tickets not yet used for an entry into this event, by holder: what the desk registers with no payment."""
     return list(Ticket.objects.filter(satellite__target=t, status=Ticket.Status.ISSUED)
                 .select_related("satellite__tournament", "holder").order_by("holder__last_name", "holder__first_name", "pk"))
+
+
+def seats_won(t: Tournament) -> dict[int, str]:
+    """Entry number -> the target event's name, for a satellite's seat winners once play has stopped (the players'
+    phones say it); empty otherwise."""
+    sat = satellite_of(t)
+    if sat is None:
+        return {}
+    return {number: sat.target.name for number in seat_winners(t)}

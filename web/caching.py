@@ -31,7 +31,7 @@ from rest_framework.response import Response
 from core import memory
 from flights.day2 import day_stacks
 from leagues.selectors import league_link
-from payouts.selectors import prizes_won
+from payouts.selectors import prizes_won, seats_won
 from tables.count_selectors import public as public_counts
 from tables.read_models import public_seats, search_index
 from tables.selectors import pending_commitment
@@ -141,7 +141,9 @@ def _tagged(response, etag: str):
 
 def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | None = None) -> dict[int, dict]:
     """The room's public seats (tables/read_models.py), each with the prize its place wins (payouts: ties
-    split; None while the entry plays on or finished outside the money), and on a day after the first the
+    split; None while the entry plays on or finished outside the money), the target event of a satellite's seat it
+    won (`seat_won`: None but for a seat winner once play stopped; the tickets' events re-read the room), and on a
+    day after the first the
     stack the player sits down with (flights/day2.py: `day_stack`, {day, chips, bag, source}, only for those
     who have one; chips None while the house keeps counts private).
     `numbers` and `base`: the seats of an earlier version (`base`, never changed in place) with those entries
@@ -149,6 +151,9 @@ def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | 
     as it is; a bust ends it)."""
     fresh = public_seats(pk, numbers)
     tournament = Tournament.objects.filter(pk=pk).first()
+    seats = seats_won(tournament) if tournament is not None else {}  # a satellite's seat winners (issue 27)
+    for number, answer in fresh.items():
+        answer["seat_won"] = seats.get(number)
     if base is not None:
         finished = any(answer["place"] for answer in fresh.values())
         won = prizes_won(tournament) if finished and tournament is not None else {}

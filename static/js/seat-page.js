@@ -16,6 +16,7 @@ import * as Live from "./live.js";
     goNow: gettext("now; take your chips."),
     posWait: pgettext("seat position", "wait for the button"),  // said to the player; the floor's words are live.js's
     prize: gettext("Your prize: {prize}. Collect it at the cashier with the ID you registered with."),
+    seatWon: gettext("You won a seat in {target}. Show the same ID at its registration: no payment is taken."),
     wait: gettext("No seat yet: your seat is drawn at the start or as soon as you register late. This page updates by itself."),
     // A day after the first: the day and the stack the player sits down with (null chips: the house keeps counts private).
     dayBag: gettext("Day {day} · stack {chips} (bag {bag})"),
@@ -60,6 +61,9 @@ import * as Live from "./live.js";
     var prize = document.getElementById("seat-prize");
     prize.hidden = !now.prize;
     prize.textContent = now.prize ? fmt(s.prize, {prize: Util.money(now.prize, cfg.currency)}) : "";
+    var won = document.getElementById("seat-won");  // a satellite's seat (issue 27)
+    won.hidden = !now.seat_won;
+    won.textContent = now.seat_won ? fmt(s.seatWon, {target: now.seat_won}) : "";
     var day = document.getElementById("seat-day"), stack = now.status === "active" ? now.day_stack : null;
     day.hidden = !stack;
     day.textContent = stack ? dayLine(stack) : "";

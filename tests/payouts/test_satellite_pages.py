@@ -12,6 +12,7 @@ from payouts.models import Ticket
 from tests.conftest import id_doc
 from tests.payouts.conftest import bust_down_to
 from tournament import services as tournament_services
+from tournament.models import Entry
 
 
 def text(response) -> str:
@@ -75,3 +76,15 @@ def test_the_lobby_says_the_seats_and_where_play_stops(floor, director, satellit
     final = lobby_snapshot(satellite)["final"]
     assert final["seats_in"] == "Main Event" and [row["seat"] for row in final["results"]] == [True, True, False]
     tournament_services.set_registration_closed(satellite, actor=director, closed=True)
+
+
+def test_a_seat_winners_phone_says_the_seat_he_won(client, floor, satellite):
+    bust_down_to(floor, satellite, 3)
+    third = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number").first()
+    assert client.get(f"/s/{satellite.pk}/{third.number}.json").json()["seat_won"] is None  # play goes on
+    bust_down_to(floor, satellite, 2)
+    winner = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number").first()
+    assert client.get(f"/s/{satellite.pk}/{winner.number}.json").json()["seat_won"] == "Main Event"
+    out = client.get(f"/s/{satellite.pk}/{third.number}.json").json()
+    assert (out["seat_won"], out["place"], out["prize"]) == (None, 3, 7_000)
+    assert 'id="seat-won"' in client.get(f"/s/{satellite.pk}/{winner.number}/").content.decode()
