@@ -640,7 +640,7 @@ class SatelliteNight(Night):
 @pytest.mark.django_db(transaction=False)
 def test_whole_satellite_nights_hold_together(db, number):
     Night.staff = staff()
-    machine, played = shard(SatelliteNight, number, SATELLITE_SHARDS, max(EXAMPLES // 2, 2))
+    machine, played = shard(SatelliteNight, number, SATELLITE_SHARDS, max(EXAMPLES // 3, 2))
     run_state_machine_as_test(machine, settings=played)
 
 
