@@ -68,28 +68,32 @@ def csv_text(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def csv_header() -> list[str]:
-    return [_("Place"), _("Entry number"), _("Player"), _("Prize"), _("Currency"), _("Paid"), _("Payout receipt")]
+def csv_header(seats: bool = False) -> list[str]:
+    return [_("Place"), _("Entry number"), _("Player"), _("Prize"), _("Currency"), _("Paid"), _("Payout receipt"),
+            *([_("Seat won")] if seats else [])]
 
 
-def csv_rows(rows: Iterable[dict], currency: str) -> Iterator[list]:
+def csv_rows(rows: Iterable[dict], currency: str, seats: bool = False) -> Iterator[list]:
     """A row per place: the prize in major units with a dot and its currency; paid yes or no (empty
-    without a prize); the payout receipt's number."""
+    without a prize); the payout receipt's number; in a satellite (`seats`), whether it won a seat."""
     yes, no = _("yes"), _("no")  # once, not per row
     for row in rows:
         prize, receipt = row["prize"], row["receipt"]
         yield [place_label(row["place"], row["place_low"]), row["entry"], csv_text(row["name"]),
                format_major(prize, currency, fixed=True) if prize else "", currency if prize else "",
-               "" if not prize else yes if receipt is not None else no, "" if receipt is None else receipt]
+               "" if not prize else yes if receipt is not None else no, "" if receipt is None else receipt,
+               *([yes if row.get("seat") else ""] if seats else [])]
 
 
 def write_results_csv(out: TextIO, rows: Iterable[dict], currency: str) -> None:
     """The results as CSV (comma, double quotes where needed, CRLF) into `out`: a byte order mark, the
-    header in the active language, a row per finishing place."""
+    header in the active language, a row per finishing place (a satellite's with a column for its seats)."""
+    rows = list(rows)
+    seats = any(row.get("seat") for row in rows)
     out.write(BOM)
     writer = csv.writer(out)
-    writer.writerow(csv_header())
-    writer.writerows(csv_rows(rows, currency))
+    writer.writerow(csv_header(seats))
+    writer.writerows(csv_rows(rows, currency, seats))
 
 
 def results_csv(rows: Iterable[dict], currency: str) -> str:
@@ -216,7 +220,7 @@ class ResultsPdf:
         c.setFillColorRGB(0, 0, 0)
         text = c.beginText()
         text.setFont(font, SIZE)
-        not_yet = _("not yet")
+        not_yet, seat_word = _("not yet"), _("Seat")
         for index, row in enumerate(rows):
             y = self.row_y(page, index)
             cells = [(self.x_place, place_label(row["place"], row["place_low"])), (self.x_entry, str(row["entry"])),
@@ -226,6 +230,8 @@ class ResultsPdf:
                 paid = not_yet if row["receipt"] is None else _("receipt %(number)s") % {"number": row["receipt"]}
                 cells += [(self.x_prize - stringWidth(prize, font, SIZE), prize),
                           (self.x_paid, _fit(paid, font, self.paid_width))]
+            if row.get("seat"):  # a satellite's seat winner: his prize is the seat (and any cash share before it)
+                cells.append((self.x_name + self.name_width + 2 * mm, seat_word))
             for x, value in cells:
                 text.setTextOrigin(x, y)
                 text.textOut(value)

@@ -4,6 +4,8 @@ receipt says "satellite ticket", the cashier's reconciliation counts tickets apa
 "N seats: play stops at N players"."""
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 from live.snapshots import lobby_snapshot
@@ -88,3 +90,15 @@ def test_a_seat_winners_phone_says_the_seat_he_won(client, floor, satellite):
     out = client.get(f"/s/{satellite.pk}/{third.number}.json").json()
     assert (out["seat_won"], out["place"], out["prize"]) == (None, 3, 7_000)
     assert 'id="seat-won"' in client.get(f"/s/{satellite.pk}/{winner.number}/").content.decode()
+
+
+def test_the_results_csv_and_pdf_say_who_won_a_seat(client, cashier, floor, satellite):
+    bust_down_to(floor, satellite, 2)
+    client.force_login(cashier)
+    rows = list(csv.reader(io.StringIO(client.get(f"/t/{satellite.pk}/payouts/results/csv/").content.decode("utf-8-sig"))))
+    assert rows[0][-1] == "Seat won" and [row[-1] for row in rows[1:4]] == ["yes", "yes", ""]
+    assert rows[3][3] == "70.00" and rows[1][3] == ""  # third place's cash; the seat winners' prize is the seat
+    pdf = client.get(f"/t/{satellite.pk}/payouts/results/pdf/")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    words = text(client.get(f"/t/{satellite.pk}/payouts/"))
+    assert "a seat in Main Event" in words
