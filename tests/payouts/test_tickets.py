@@ -145,6 +145,10 @@ def test_the_settings_refuse_a_target_that_cannot_take_the_seats(director, templ
     bust_down_to(floor, satellite, 2)
     refused("tickets_issued", tickets.set_satellite, satellite, actor=director, data={"leftover": "seat_winners"})
     refused("tickets_issued", tickets.remove_satellite, satellite, actor=director)
+    # Every refusal changed nothing: the satellite is the one set up, for the Main Event, its cash to the next place.
+    assert Satellite.objects.filter(tournament=satellite).values_list("target", "leftover").get() == (
+        main_event.pk, "next_place")
+    assert not AuditEvent.objects.filter(tournament__in=[satellite, main_event], type="satellite.removed").exists()
 
 
 def test_the_seat_winners_share_the_cash_when_the_house_says_so(satellite, director, floor):
