@@ -164,6 +164,14 @@ def valid(serializer_class, data, **kwargs):
     return serializer
 
 
+def only_known(serializer_class, data, message) -> None:
+    """A settings body (PATCH, PUT of some fields) names only the serializer's fields: each unknown one is refused by
+    name with `message` (a setting mistyped would otherwise be dropped without a word)."""
+    unknown = sorted(set(data) - set(serializer_class().fields)) if isinstance(data, dict) else []
+    if unknown:
+        raise ValidationError({name: [message] for name in unknown})
+
+
 def tournament_or_404(pk: int) -> Tournament:
     return get_object_or_404(Tournament, pk=pk)
 

@@ -17,7 +17,7 @@ from payouts.services import plan_json
 from tournament.models import IdCheck, Purchase
 from tournament.services import IdDocument
 from web.access import api as api_roles
-from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
+from web.api import RoleAPIView, answers, call_service, entry_or_404, only_known, tournament_or_404, valid
 from web.money_fields import MoneyDisplayField, money_display
 from web.tournament.serializers import IdCheckSerializer
 
@@ -128,9 +128,7 @@ class PayoutPlanView(RoleAPIView):
                    summary="Change the plan (the others keep their value); a house table is imported here")
     def patch(self, request, pk: int):
         t = tournament_or_404(pk)
-        unknown = sorted(set(request.data) - set(PlanSerializer().fields)) if isinstance(request.data, dict) else []
-        if unknown:
-            raise serializers.ValidationError({name: ["Unknown payout setting."] for name in unknown})
+        only_known(PlanSerializer, request.data, "Unknown payout setting.")
         data = valid(PlanSerializer, request.data).validated_data
         return Response(plan_json(call_service(services.set_payout_plan, t, actor=request.user, data=dict(data))))
 

@@ -15,7 +15,7 @@ from payouts.models import Satellite, Ticket
 from tournament.models import IdCheck, Player
 from tournament.services import IdDocument
 from web.access import api as api_roles
-from web.api import RoleAPIView, answers, call_service, tournament_or_404, valid
+from web.api import RoleAPIView, answers, call_service, only_known, tournament_or_404, valid
 from web.flights.api import MAX_ID
 from web.money_fields import MoneyDisplayField, money_display
 from web.tournament.serializers import ID_MISSING, ID_NOT_SEEN, RegistrationSerializer
@@ -86,9 +86,7 @@ class SatelliteView(RoleAPIView):
                    summary="Make the tournament a satellite of a target event, or change its settings")
     def put(self, request, pk: int):
         t = tournament_or_404(pk)
-        unknown = sorted(set(request.data) - set(SatelliteSettingsSerializer().fields)) if isinstance(request.data, dict) else []
-        if unknown:
-            raise serializers.ValidationError({name: ["Unknown satellite setting."] for name in unknown})
+        only_known(SatelliteSettingsSerializer, request.data, "Unknown satellite setting.")
         data = valid(SatelliteSettingsSerializer, request.data).validated_data
         call_service(tickets.set_satellite, t, actor=request.user, data=dict(data))
         return Response(satellite_answer(t))

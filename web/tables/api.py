@@ -24,7 +24,19 @@ from tables.models import HouseRules, Move, Table
 from tables.selectors import seat_of
 from web.access import AtTheTable
 from web.access import api as api_roles
-from web.api import CONFLICT, FORBIDDEN, REFUSED, RoleAPIView, answers, call_service, entry_or_404, error_body, tournament_or_404, valid
+from web.api import (
+    CONFLICT,
+    FORBIDDEN,
+    REFUSED,
+    RoleAPIView,
+    answers,
+    call_service,
+    entry_or_404,
+    error_body,
+    only_known,
+    tournament_or_404,
+    valid,
+)
 from web.idempotency import IdempotentMixin
 from web.tournament import serializers as s
 
@@ -416,8 +428,6 @@ class HouseRulesView(RoleAPIView):
                    responses=answers(200, HouseRulesSerializer, refused=True))
     def patch(self, request, pk: int):
         t = tournament_or_404(pk)
-        unknown = sorted(set(request.data) - set(HouseRulesSerializer().fields))
-        if unknown:
-            raise serializers.ValidationError({name: [_("Unknown house rule.")] for name in unknown})
+        only_known(HouseRulesSerializer, request.data, _("Unknown house rule."))
         data = valid(HouseRulesSerializer, request.data).validated_data
         return Response(selectors.house_rules_json(call_service(house_rules.set_house_rules, t, actor=request.user, data=dict(data))))
