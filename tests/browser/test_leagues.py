@@ -4,6 +4,7 @@ phone show the standings without a reload, and a bust undone takes them away aga
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from leagues.models import League
 from tables import busts
@@ -32,9 +33,11 @@ def test_a_league_made_on_its_pages_shows_the_standings_live_once_play_is_over(l
     page.on("dialog", lambda dialog: dialog.accept())
     login(page, live_asgi, director.username, PASSWORD)
     page.click("#leagues-link")
+    page.wait_for_url("**/leagues/")
+    page.wait_for_load_state()  # the page's module scripts have run: the formula's radios are followed
     page.fill("#league-name", "Páteční liga – podzim")
     page.check('#league-create input[name="formula"][value="linear"]')
-    assert page.is_disabled("#new-table")  # only the points-table formula takes a table
+    expect(page.locator("#new-table")).to_be_disabled()  # only the points-table formula takes a table
     page.fill("#new-participation", "1")
     page.click("#league-create-go")
     page.wait_for_url("**/leagues/*/")

@@ -48,6 +48,7 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.goto(f"{base}/t/{t.pk}/")
     desk.click(f"nav.tabs a[href='/t/{t.pk}/penalties/']")
     desk.wait_for_selector("#give-form")
+    desk.wait_for_load_state()  # the page's scripts have run: the kind's radios are followed
     assert desk.is_disabled("#id_rounds_0") is False  # no kind chosen yet: the rounds are open
     desk.fill("#id_who", f"#{seat.entry.number}")
     desk.click("label[for=id_kind_0]")  # Warning: the rounds grey out
