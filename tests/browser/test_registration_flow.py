@@ -251,6 +251,8 @@ def test_a_new_player_refused_on_the_page_leaves_no_player_record(live_asgi, bro
     login(page, live_asgi, "kasa", PASSWORD)
     page.goto(f"{live_asgi}/t/{tournament.pk}/register/")
     page.click(f"a[href='/t/{tournament.pk}/players/new/']")
+    page.wait_for_url("**/players/new/")
+    page.wait_for_load_state()  # the form's scripts have run: it is sent through the API
     page.fill(FIRST_NAME, "Eva")
     page.fill(LAST_NAME, "Malá")
     page.fill(BORN, "1988-03-04")

@@ -99,6 +99,8 @@ def test_a_template_is_copied_and_a_file_imported(live_asgi, browser, director, 
     page = director_page(browser, base, director)
     page.goto(base + reverse("structure-list"))
     page.click(f'tr[data-structure="{template.pk}"] a[href$="/copy/"]')
+    page.wait_for_url("**/copy/")
+    page.wait_for_load_state()  # the form's scripts have run: it is sent through the API
     page.fill("#id_name", "  ")
     page.click("form[data-api] button[type=submit]")
     field = page.locator('.errorlist[data-api-field="name"]')
