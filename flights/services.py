@@ -108,6 +108,11 @@ def add_flight(event: Event, *, actor: Actor, tournament: Tournament, label: str
         raise ServiceError(_("%(name)s has started: a flight is added while its tournament is being set up.")
                            % {"name": t.name}, code="not_in_setup", status=409)
     _free_tournament(t)
+    league = Tournament.objects.filter(pk=t.pk).values_list("league_member__league__name", flat=True).first()
+    if league is not None:
+        raise ServiceError(_("%(name)s is in the league %(league)s: an event with flights counts in a league by its "
+                             "Day 2. Take it out of the league first.") % {"name": t.name, "league": league},
+                           code="in_a_league", status=409)
     if Flight.objects.filter(event=event, label=label).exists():
         raise ServiceError(_("%(event)s has a flight %(flight)s already.") % {"event": event.name, "flight": label},
                            code="label_taken", status=409)

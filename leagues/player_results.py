@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from flights.models import Flight
 from payouts.models import Payment, Ticket
 from payouts.selectors import finishers, play_over, prizes_won
 from tournament.models import Entry, Player
@@ -26,6 +27,11 @@ def player_results(player: Player) -> dict:
     mine: dict[int, list[Entry]] = {}
     for e in entries:
         mine.setdefault(e.tournament_id, []).append(e)
+    # A Day 2's points go to a player out in its event's flights too: shown on his flight (the first of them).
+    for flight, day2 in (Flight.objects.filter(tournament_id__in=mine, event__day2_id__in=set(points) - set(mine))
+                         .order_by("tournament__start_at", "pk").values_list("tournament_id", "event__day2_id")):
+        if day2 in points:
+            points[flight] = points.pop(day2)
     listed = []
     for own in mine.values():
         t = own[0].tournament

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, check_length, require
+from flights.selectors import event_of_day2, flight_of
 from payouts.selectors import final_results, play_over
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -143,6 +144,11 @@ def add_tournament(league: League, *, actor: Actor, tournament: Tournament) -> L
     if member is not None:
         raise ServiceError(_("%(name)s is already in the league %(league)s.") % {"name": t.name, "league": member.league.name},
                            code="already_in_league", status=409)
+    flight = flight_of(t)
+    if flight is not None:
+        raise ServiceError(_("%(name)s is flight %(flight)s of %(event)s: an event with flights counts once in a league, "
+                             "by its Day 2, whose field is every flight's entries. Add the event's Day 2.") % {
+            "name": t.name, "flight": flight.label, "event": flight.event.name}, code="flight_not_in_league", status=409)
     if row.base_buy_in is not None:
         _same_currency(row, row.currency, t)
     member = LeagueTournament.objects.create(league=row, tournament=t, added_at=timezone.now(), added_by=actor_user(actor))
@@ -172,7 +178,11 @@ def remove_tournament(league: League, *, actor: Actor, tournament: Tournament) -
 
 def results_now(t: Tournament, league: League, over: bool | None = None) -> dict[int, tuple[int, int, int, int]]:
     """player -> (place, place_low, field, points) as the places stand now: nothing while play goes on. A player
-    with several entries (re-entries) has the best place of them. `over`: play_over(t), when the caller knows it."""
+    with several entries (re-entries) has the best place of them. `over`: play_over(t), when the caller knows it.
+
+    The Day 2 of an event with flights counts the whole event: its field is every flight's entries and Day 2's own
+    late registrations, its places are Day 2's, and the players out in the flights (busted there, or whose bag was
+    forfeited) share the places below Day 2's field, having no place of their own."""
     if not (play_over(t) if over is None else over):
         return {}
     rows = final_results(t)
@@ -185,8 +195,23 @@ def results_now(t: Tournament, league: League, over: bool | None = None) -> dict
         player = players.get(row["entry"])
         if player is not None and (player not in best or (row["place"], row["place_low"]) < best[player]):
             best[player] = (row["place"], row["place_low"])
-    return {player: (place, low, field, pts.points(formula, field=field, place=place, place_low=low, buy_in=t.buy_in))
-            for player, (place, low) in best.items()}
+    out_in_flights: set[int] = set()
+    event = event_of_day2(t)
+    if event is not None:
+        flights = list(Entry.objects.filter(tournament__flight__event=event).exclude(status=Entry.Status.VOIDED)
+                       .values_list("player_id", flat=True))
+        carried = Entry.objects.filter(tournament=t, carried_into__isnull=False).exclude(
+            status=Entry.Status.VOIDED).count()
+        below = field  # Day 2's entries have places 1 to its field; the flights' others share the rest
+        field += len(flights) - carried
+        out_in_flights = set(flights) - set(best)
+    given = {player: (place, low, field, pts.points(formula, field=field, place=place, place_low=low, buy_in=t.buy_in))
+             for player, (place, low) in best.items()}
+    if out_in_flights:
+        shared = (below + 1, field, field, pts.points(formula, field=field, place=below + 1, place_low=field,
+                                                      buy_in=t.buy_in))
+        given.update(dict.fromkeys(out_in_flights, shared))
+    return given
 
 
 def give_points(t: Tournament, *, actor: Actor, league: League | None = None) -> None:

@@ -63,7 +63,7 @@ def league_page(request, league_id: int):
         "league": league, "state": state, "formulas": League.Formula.choices,
         "may_settings": may["api-league:PATCH"], "may_add": may["api-league-tournaments:POST"],
         "may_remove": may["api-league-tournament:DELETE"],
-        "choices": Tournament.objects.exclude(pk__in=taken).order_by("-start_at", "pk")[:200]
+        "choices": Tournament.objects.exclude(pk__in=taken).filter(flight__isnull=True).order_by("-start_at", "pk")[:200]
         if may["api-league-tournaments:POST"] else [],
         "points_table_text": ", ".join(str(p) for p in league.points_table),
         "base_major": format_major(league.base_buy_in, league.currency) if league.base_buy_in else "",
