@@ -146,7 +146,8 @@ class Deal(NeverDeleteModel):
 
 class Satellite(models.Model):
     """A tournament that awards seats in a target event (issue 27; payouts/satellite.py): the seats are its pool
-    divided by the target's entry price (buy-in and fee), rounded down; the cash left over goes to the next place or
+    divided by a seat's value, rounded down: the target's buy-in and fee (`seat` = entry), or its buy-in alone, the
+    house waiving the fee for a ticket (`seat` = buy_in); the cash left over goes to the next place or
     is shared by the seat winners (`leftover`). Play stops when the players left equal the seats; each of them gets
     a ticket. `transferable`: the house lets a ticket pass to another player (each transfer audited). A setting,
     not a record: the director may take it away (audited) until a ticket exists."""
@@ -155,10 +156,15 @@ class Satellite(models.Model):
         NEXT_PLACE = "next_place", _("Cash to the next place")
         SEAT_WINNERS = "seat_winners", _("Cash shared by the seat winners")
 
+    class Seat(models.TextChoices):
+        ENTRY = "entry", _("The target's buy-in and fee")
+        BUY_IN = "buy_in", _("The target's buy-in only: the house waives the fee for a ticket")
+
     tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="satellite")
     target = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="satellites")
     leftover = models.CharField(_("cash left over"), max_length=12, choices=Leftover.choices, default=Leftover.NEXT_PLACE)
     transferable = models.BooleanField(_("a ticket may pass to another player"), default=False)
+    seat = models.CharField(_("a seat is worth"), max_length=6, choices=Seat.choices, default=Seat.ENTRY)
     set_at = models.DateTimeField()
     set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
@@ -180,7 +186,7 @@ class Ticket(NeverDeleteModel):
     number = models.PositiveIntegerField(_("ticket number"))
     won_by = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="tickets_won")
     holder = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, related_name="tickets")
-    value = models.PositiveBigIntegerField()  # minor units: the target's buy-in and fee when it was issued
+    value = models.PositiveBigIntegerField()  # minor units: the seat's value when it was issued
     status = models.CharField(max_length=6, choices=Status.choices, default=Status.ISSUED)
     issued_at = models.DateTimeField()
     used_entry = models.OneToOneField("tournament.Entry", on_delete=models.PROTECT, null=True, blank=True,

@@ -1,8 +1,9 @@
 """A satellite's prizes: seats in a target event, and the cash left over (issue 27). Pure: no Django.
 
-A seat is worth one entry into the target event: its buy-in and its fee (what the desk would take for it).
-The seats are the prize pool divided by that, rounded down, and never more than the entries (a seat for a
-player who is not there is cash). What is left is cash, by the house setting:
+A seat is worth one entry into the target event: its buy-in and its fee (what the desk would take for it), or
+its buy-in alone where the house waives the fee for a ticket (a house setting per satellite). The seats are the
+prize pool divided by that, rounded down, and never more than the entries (a seat for a player who is not there
+is cash). What is left is cash, by the house setting:
 - to the next place (the first place without a seat: the player who busts on the seat bubble);
 - or shared by the seat winners (an odd minor unit each to the best places).
 With no seat at all (a pool below one seat), the cash goes to the winner either way. Play stops when the
@@ -20,7 +21,7 @@ LEFTOVER = (NEXT_PLACE, SEAT_WINNERS)
 @dataclass(frozen=True)
 class SatellitePrizes:
     seats: int
-    seat_value: int  # minor units: the target's buy-in and fee
+    seat_value: int  # minor units: the target's buy-in and fee, or its buy-in alone
     cash: tuple[int, ...]  # by place, 1 first: the cash each place gets besides its seat
 
     @property

@@ -58,8 +58,9 @@ def satellite_of(t: Tournament) -> Satellite | None:
 
 
 def seat_value(sat: Satellite) -> int:
-    """What a seat is worth: one entry into the target event, its buy-in and its fee (what the desk would take)."""
-    return sat.target.buy_in + sat.target.fee
+    """What a seat is worth: one entry into the target event, its buy-in and its fee (what the desk would take), or
+    its buy-in alone where the house waives the fee for a ticket."""
+    return sat.target.buy_in + (sat.target.fee if sat.seat == Satellite.Seat.ENTRY else 0)
 
 
 def satellite_prizes_of(sat: Satellite, pool: int, entries: int) -> sl.SatellitePrizes:
@@ -100,7 +101,8 @@ def satellite_state(t: Tournament, sat: Satellite, stats: dict, plan: PayoutPlan
         "in_the_money": 0 < left <= stops_at, "next_jump": None, "deal": None, "prizes": cash,
         "satellite": {
             "target": {"id": sat.target_id, "name": sat.target.name, "start_at": sat.target.start_at.isoformat()},
-            "seats": prizes.seats, "seat_value": prizes.seat_value, "cash": prizes.leftover, "leftover": sat.leftover,
+            "seats": prizes.seats, "seat_value": prizes.seat_value, "seat": sat.seat, "cash": prizes.leftover,
+            "leftover": sat.leftover,
             "stops_at": stops_at, "transferable": sat.transferable, "stopped": 0 < left <= stops_at,
         },
     }

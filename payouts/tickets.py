@@ -25,13 +25,13 @@ from tournament.services import IdDocument
 from .models import Deal, Payment, Satellite, Ticket
 from .selectors import payout_state, satellite_of, seat_winners
 
-SETTINGS = ("target", "leftover", "transferable")
+SETTINGS = ("target", "leftover", "seat", "transferable")
 
 
 def satellite_json(sat: Satellite | None) -> dict | None:
     if sat is None:
         return None
-    return {"target": sat.target_id, "target_name": sat.target.name, "leftover": sat.leftover,
+    return {"target": sat.target_id, "target_name": sat.target.name, "leftover": sat.leftover, "seat": sat.seat,
             "transferable": sat.transferable}
 
 
@@ -55,9 +55,6 @@ def _target(t: Tournament, value) -> Tournament:
         raise ServiceError(_("%(target)s is played in %(other)s: a satellite's seats are paid from a pool in the same "
                              "currency (%(currency)s).") % {"target": target.name, "other": target.currency,
                                                             "currency": t.currency}, code="target_currency")
-    if target.buy_in + target.fee <= 0:
-        raise ServiceError(_("%(target)s has no buy-in: a seat in it is worth nothing.") % {"target": target.name},
-                           code="target_free")
     if target.status == Tournament.Status.FINISHED:
         raise ServiceError(_("%(target)s has finished.") % {"target": target.name}, code="target_finished")
     seen, step = {t.pk}, target
@@ -106,6 +103,11 @@ def set_satellite(tournament: Tournament, *, actor: Actor, data: dict) -> Satell
             raise ServiceError(_("Choose where the cash left over goes: to the next place or to the seat winners."),
                                code="invalid")
         sat.leftover = data["leftover"]
+    if "seat" in data:
+        if data["seat"] not in Satellite.Seat.values:
+            raise ServiceError(_("Choose what a seat is worth: the target's buy-in and fee, or its buy-in only."),
+                               code="invalid")
+        sat.seat = data["seat"]
     if "transferable" in data:
         if not isinstance(data["transferable"], bool):
             raise ServiceError(_("Say whether a ticket may pass to another player: yes or no."), code="invalid")
@@ -115,10 +117,11 @@ def set_satellite(tournament: Tournament, *, actor: Actor, data: dict) -> Satell
     after = satellite_json(sat)
     if before == after:
         return sat
-    if before is None or (before["target"], before["leftover"]) != (after["target"], after["leftover"]):
+    if before is None or any(before[name] != after[name] for name in ("target", "leftover", "seat")):
         _money_open(t)
         if sat.pk and _issued(sat) is not None:
-            raise ServiceError(_("Tickets were issued: the target and the cash left over stand as they were won."),
+            raise ServiceError(_("Tickets were issued: the target, the seat's value and the cash left over stand as they "
+                             "were won."),
                                code="tickets_issued", status=409)
     sat.set_at, sat.set_by = timezone.now(), actor_user(actor)
     sat.save()
@@ -247,7 +250,8 @@ def register_with_ticket(ticket: Ticket, *, actor: Actor, document: IdDocument |
         raise ServiceError(_("Ticket %(ticket)s is void: %(reason)s") % {"ticket": tk.number, "reason": tk.void_reason},
                            code="ticket_void", status=409)
     entry = tournament_services.register_entry(target, actor=actor, player=tk.holder, document=document,
-                                               paid_with=Purchase.PaidWith.TICKET)
+                                               paid_with=Purchase.PaidWith.TICKET,
+                                               fee_waived=tk.satellite.seat == Satellite.Seat.BUY_IN)
     tk.status, tk.used_entry, tk.used_at = Ticket.Status.USED, entry, timezone.now()
     tk.save(update_fields=["status", "used_entry", "used_at"])
     record_event(target, actor=actor, type_="ticket.used", payload={

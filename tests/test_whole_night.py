@@ -532,7 +532,8 @@ class Night(RuleBasedStateMachine):
 
     def tickets_follow_the_seats(self):
         """A satellite's live tickets are its seat winners' once play stops, and none before; a used one paid for an
-        entry of the target with no cash; the target's books count it apart from the cash."""
+        entry of the target with no cash (and no fee where a seat is the buy-in alone); the target's books count it
+        apart from the cash."""
         sat = Satellite.objects.filter(tournament=self.t).select_related("target").first() if self.t is not None else None
         if sat is None:
             return
@@ -546,7 +547,9 @@ class Night(RuleBasedStateMachine):
             assert tk.value == state["satellite"]["seat_value"] or tk.status == Ticket.Status.USED
             if tk.status == Ticket.Status.USED:
                 assert tk.used_entry.tournament_id == sat.target_id and tk.used_entry.status != Entry.Status.VOIDED
-                assert tk.used_entry.purchases.filter(paid_with=Purchase.PaidWith.TICKET).count() == 1
+                bought = tk.used_entry.purchases.filter(paid_with=Purchase.PaidWith.TICKET)
+                assert bought.count() == 1
+                assert bought.get().fee == (0 if sat.seat == Satellite.Seat.BUY_IN else sat.target.fee), "the fee"
         books = reconciliation(sat.target)
         used = Ticket.objects.filter(satellite__target=sat.target, status=Ticket.Status.USED).count()
         assert books["tickets_in_count"] == used and books["cash_in"] == 0 and books["balance"] == 0
@@ -589,8 +592,9 @@ def test_whole_nights_hold_together(db, number):
 
 class SatelliteNight(Night):
     """The same night as a satellite of a Main Event (issue 27): its seats are its pool over the Main Event's buy-in
-    and fee, play stops at them, each seat winner gets a ticket that follows every correction, and the desk registers
-    the holders into the Main Event with no payment; tickets pass on where the house allows it."""
+    and fee (or its buy-in alone, the fee waived for a ticket: the house's setting), play stops at them, each seat
+    winner gets a ticket that follows every correction, and the desk registers the holders into the Main Event with
+    no payment; tickets pass on where the house allows it."""
 
     def night_begun(self, seed: int) -> None:
         rng = random.Random(seed ^ 0x5A7E)  # its own source, as the league's
@@ -599,7 +603,8 @@ class SatelliteNight(Night):
         self.target = setup.create_tournament(tournament_data(name="Main Event", buy_in=price - 3_000, fee=3_000,
                                                               guaranteed_pool=0), actor=self.d, template=template)
         tickets.set_satellite(self.t, actor=self.d, data={"target": self.target.pk,
-                                                          "leftover": rng.choice(["next_place", "seat_winners"])})
+                                                          "leftover": rng.choice(["next_place", "seat_winners"]),
+                                                          "seat": rng.choice(["entry", "buy_in"])})
 
     @rule(i=st.integers(0, 999))
     def played_down_to_the_seats(self, i):

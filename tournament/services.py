@@ -122,10 +122,11 @@ def _registration_closed_message(code: str, tournament: Tournament) -> str:
 
 @transaction.atomic
 def register_entry(tournament: Tournament, *, actor: Actor, player: Player, document: IdDocument | None,
-                   paid_with: str = Purchase.PaidWith.CASH) -> Entry:
+                   paid_with: str = Purchase.PaidWith.CASH, fee_waived: bool = False) -> Entry:
     """Register an entry (or a re-entry) with the ID check the house rules demand (club 32). `paid_with` "ticket":
     the buy-in is paid with a satellite's ticket (payouts.tickets.register_with_ticket, which holds the ticket):
-    in the pool like cash, no money taken."""
+    in the pool like cash, no money taken. `fee_waived`: the house takes no fee for it (a ticket worth the buy-in
+    alone)."""
     require(actor, roles.REGISTER)
     t = lock_tournament(tournament.pk)
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -183,7 +184,7 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
     purchase = Purchase.objects.create(
         tournament=t, entry=entry, number=next_number(Purchase.objects.filter(tournament=t)),
         kind=Purchase.Kind.REENTRY if kind == Entry.Kind.REENTRY else Purchase.Kind.BUY_IN,
-        status=Purchase.Status.PAID, amount=t.buy_in, fee=t.fee, chips=t.starting_stack,
+        status=Purchase.Status.PAID, amount=t.buy_in, fee=0 if fee_waived else t.fee, chips=t.starting_stack,
         created_at=now, created_by=actor, paid_at=now, paid_by=actor, paid_with=paid_with,
     )
     # Everyone busted so far finishes behind this entry: their places move down by one (a tie's last place too).

@@ -30,6 +30,11 @@ def test_the_director_sets_a_satellite_and_the_staff_read_its_seats(client, dire
         "Main Event", SEAT, "seat_winners", False)
     # Nobody has entered yet: the guarantee of 5,000 is no seat (never more seats than entries), it is the winner's.
     assert (sat["seats"], sat["cash"], sat["stops_at"]) == (0, 500_000, 1)
+    # The house waives the target's fee for a ticket: a seat is its buy-in alone. A choice it does not know is refused.
+    bad = api(client, "put", f"tournaments/{tournament.pk}/satellite/", {"seat": "half"}, key="s5")
+    assert bad.status_code == 400 and Satellite.objects.get().seat == "entry"
+    waived = api(client, "put", f"tournaments/{tournament.pk}/satellite/", {"seat": "buy_in"}, key="s6").json()["satellite"]
+    assert (waived["seat"], waived["seat_value"]) == ("buy_in", 10_000)
     client.force_login(dealer)
     payouts = api(client, "get", f"tournaments/{tournament.pk}/payouts/").json()
     assert payouts["method"] == "satellite" and payouts["satellite"]["seats"] == sat["seats"]
@@ -37,8 +42,8 @@ def test_the_director_sets_a_satellite_and_the_staff_read_its_seats(client, dire
     client.force_login(director)
     gone = api(client, "delete", f"tournaments/{tournament.pk}/satellite/", key="s4")
     assert gone.status_code == 200 and gone.json() == {"satellite": None}
-    assert [e.type for e in AuditEvent.objects.filter(tournament=tournament).order_by("seq")][-2:] == [
-        "satellite.set", "satellite.removed"]
+    assert [e.type for e in AuditEvent.objects.filter(tournament=tournament).order_by("seq")][-3:] == [
+        "satellite.set", "satellite.set", "satellite.removed"]
 
 
 def test_the_desk_registers_a_tickets_holder_into_the_target_through_the_api(client, satellite, main_event, floor,

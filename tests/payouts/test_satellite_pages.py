@@ -31,6 +31,11 @@ def test_the_payouts_page_says_the_seats_and_the_director_sets_the_satellite(cli
     assert "2 seats in Main Event, worth" in words and "play stops at 2 players" in words
     assert "left over goes to place 3, the first without a seat" in words
     assert "No ticket yet" in words and 'id="plan-form"' not in client.get(f"/t/{satellite.pk}/payouts/").content.decode()
+    # A seat worth the Main Event's buy-in alone: said, and chosen in the form.
+    tickets.set_satellite(satellite, actor=director, data={"seat": "buy_in"})
+    page = client.get(f"/t/{satellite.pk}/payouts/").content.decode()
+    assert '<option value="buy_in" selected>' in page and "3 seats in Main Event" in text(client.get(f"/t/{satellite.pk}/payouts/"))
+    assert "the house waives the fee for a ticket." in page.split('id="satellite-seat"', 1)[1].split("</p>", 1)[0]
     client.force_login(dealer)
     page = client.get(f"/t/{satellite.pk}/payouts/").content.decode()
     assert 'id="satellite-state"' in page and 'id="satellite-form"' not in page and 'id="satellite-tickets"' not in page

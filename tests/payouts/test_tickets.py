@@ -33,8 +33,8 @@ def test_the_seats_are_the_pool_over_the_targets_entry_price_and_the_bubble_is_a
     assert state["satellite"] == {
         "target": {"id": Satellite.objects.get().target_id, "name": "Main Event",
                    "start_at": state["satellite"]["target"]["start_at"]},
-        "seats": 2, "seat_value": SEAT, "cash": 7_000, "leftover": "next_place", "stops_at": 2, "transferable": False,
-        "stopped": False}
+        "seats": 2, "seat_value": SEAT, "seat": "entry", "cash": 7_000, "leftover": "next_place", "stops_at": 2,
+        "transferable": False, "stopped": False}
     assert state["prizes"] == [0, 0, 7_000] and state["bands"] == [{"first": 3, "last": 3, "prize": 7_000}]
     bust_down_to(floor, satellite, 3)
     h4h = read_models.hand_for_hand_status(satellite)
@@ -140,14 +140,15 @@ def test_the_settings_refuse_a_target_that_cannot_take_the_seats(director, templ
     refused("target_unknown", tickets.set_satellite, satellite, actor=director, data={"target": 999_999})
     refused("target_circle", tickets.set_satellite, main_event, actor=director, data={"target": satellite.pk})
     refused("invalid", tickets.set_satellite, satellite, actor=director, data={"leftover": "the house"})
+    refused("invalid", tickets.set_satellite, satellite, actor=director, data={"seat": "half"})
     refused("unknown_setting", tickets.set_satellite, satellite, actor=director, data={"seats": 5})
     refused("satellite", services.edit_structure, satellite, actor=director, rows=[[1, 1, 30_000]])
     bust_down_to(floor, satellite, 2)
     refused("tickets_issued", tickets.set_satellite, satellite, actor=director, data={"leftover": "seat_winners"})
     refused("tickets_issued", tickets.remove_satellite, satellite, actor=director)
     # Every refusal changed nothing: the satellite is the one set up, for the Main Event, its cash to the next place.
-    assert Satellite.objects.filter(tournament=satellite).values_list("target", "leftover").get() == (
-        main_event.pk, "next_place")
+    assert Satellite.objects.filter(tournament=satellite).values_list("target", "leftover", "seat").get() == (
+        main_event.pk, "next_place", "entry")
     assert not AuditEvent.objects.filter(tournament__in=[satellite, main_event], type="satellite.removed").exists()
 
 
@@ -178,3 +179,28 @@ def test_players_out_in_the_hand_that_stops_play_take_the_last_seat_by_the_tie_r
         handforhand.hand_done(table(satellite, n), actor=dealer)
         hands.start_hand(table(satellite, n), actor=dealer)
     refused("play_stopped", busts.bust_entry, entry(satellite, other), actor=floor, stack=1_000)
+
+
+def test_a_seat_worth_the_buy_in_alone_makes_more_seats_and_its_ticket_enters_with_the_fee_waived(
+        satellite, main_event, director, floor, cashier, template):
+    # The house waives the Main Event's fee for a ticket: a pool of 30,000 is three seats of its 10,000 buy-in.
+    tickets.set_satellite(satellite, actor=director, data={"seat": "buy_in"})
+    state = selectors.payout_state(satellite)["satellite"]
+    assert (state["seats"], state["seat_value"], state["seat"], state["cash"], state["stops_at"]) == (
+        3, 10_000, "buy_in", 0, 3)
+    changed = AuditEvent.objects.filter(tournament=satellite, type="satellite.set").latest("pk").payload
+    assert (changed["before"]["seat"], changed["after"]["seat"]) == ("entry", "buy_in")
+    bust_down_to(floor, satellite, 3)
+    assert [(tk.value, tk.status) for tk in Ticket.objects.order_by("number")] == [(10_000, "issued")] * 3
+    refused("tickets_issued", tickets.set_satellite, satellite, actor=director, data={"seat": "entry"})
+    tk = Ticket.objects.order_by("number").first()
+    made = tickets.register_with_ticket(tk, actor=cashier, document=id_doc(f"EA{tk.won_by.number - 1:07d}"))
+    purchase = made.purchases.get()
+    assert (purchase.paid_with, purchase.amount, purchase.fee) == (Purchase.PaidWith.TICKET, 10_000, 0)
+    assert tournament_stats(main_event)["prize_pool"] == 10_000
+    money = reconciliation.reconciliation(main_event)
+    assert (money["cash_in"], money["tickets_in"], money["balance"]) == (0, 10_000, 0)
+    tournament_services.set_registration_closed(satellite, actor=director, closed=True)
+    money = reconciliation.reconciliation(satellite)
+    assert (money["pool"], money["seats_out"], money["prizes_owed"], money["balance"]) == (30_000, 30_000, 0, 0)
+

@@ -27,14 +27,18 @@ class SatelliteSettingsSerializer(serializers.Serializer):
     target = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID, help_text="The target event's tournament id.")
     leftover = serializers.ChoiceField(choices=Satellite.Leftover.choices, required=False, help_text=(
         "Where the cash left over after the seats goes: next_place (the first place without a seat) or seat_winners."))
+    seat = serializers.ChoiceField(choices=Satellite.Seat.choices, required=False, help_text=(
+        "What a seat is worth: entry (the target's buy-in and fee) or buy_in (its buy-in only: the house waives the "
+        "fee for a ticket)."))
     transferable = serializers.BooleanField(required=False, help_text="Whether a ticket may pass to another player.")
 
 
 SatelliteStateSerializer = inline_serializer("SatelliteState", {
     "target": inline_serializer("SatelliteTarget", {"id": serializers.IntegerField(), "name": serializers.CharField(),
                                                     "start_at": serializers.DateTimeField()}),
-    "seats": serializers.IntegerField(help_text="The pool divided by the target's buy-in and fee, rounded down."),
-    "seat_value": serializers.IntegerField(help_text="Minor units: the target's buy-in and fee."),
+    "seats": serializers.IntegerField(help_text="The pool divided by the seat's value, rounded down."),
+    "seat_value": serializers.IntegerField(help_text="Minor units: the target's buy-in and fee, or its buy-in alone."),
+    "seat": serializers.ChoiceField(choices=Satellite.Seat.choices),
     "cash": serializers.IntegerField(help_text="Minor units left over after the seats."),
     "leftover": serializers.ChoiceField(choices=Satellite.Leftover.choices),
     "stops_at": serializers.IntegerField(help_text="Play stops when this many players are left (the seats, at least 1)."),
