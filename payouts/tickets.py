@@ -120,9 +120,8 @@ def set_satellite(tournament: Tournament, *, actor: Actor, data: dict) -> Satell
     if before is None or any(before[name] != after[name] for name in ("target", "leftover", "seat")):
         _money_open(t)
         if sat.pk and _issued(sat) is not None:
-            raise ServiceError(_("Tickets were issued: the target, the seat's value and the cash left over stand as they "
-                             "were won."),
-                               code="tickets_issued", status=409)
+            raise ServiceError(_("Tickets were issued: the target, the seat's value and the cash left over stand as "
+                                 "they were won."), code="tickets_issued", status=409)
     sat.set_at, sat.set_by = timezone.now(), actor_user(actor)
     sat.save()
     record_event(t, actor=actor, type_="satellite.set", payload={"before": before, "after": after})
