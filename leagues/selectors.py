@@ -2,6 +2,7 @@
 standings, each in a constant number of queries whatever the season's size (bench/league.py)."""
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -62,14 +63,22 @@ def league_list() -> list[dict]:
 
 
 def tournaments_of(league: League) -> list[dict]:
-    """The league's tournaments, earliest first, each with whether its points are given and to how many players."""
+    """The league's tournaments, earliest first, each with whether its points are given and to how many players,
+    and the event it is the Day 2 of (its flights' players count in it), if any."""
     given = dict(LeagueResult.objects.filter(league=league).values("tournament_id").annotate(n=Count("id"))
                  .values_list("tournament_id", "n"))
-    rows = (LeagueTournament.objects.filter(league=league).select_related("tournament")
+    rows = (LeagueTournament.objects.filter(league=league).select_related("tournament", "tournament__day2_of")
             .order_by("tournament__start_at", "tournament_id"))
     return [{"tournament": m.tournament_id, "name": m.tournament.name, "start_at": m.tournament.start_at,
              "buy_in": m.tournament.buy_in, "currency": m.tournament.currency, "status": m.tournament.status,
-             "points_given": given.get(m.tournament_id, 0)} for m in rows]
+             "points_given": given.get(m.tournament_id, 0), "event": _day2_event(m.tournament)} for m in rows]
+
+
+def _day2_event(t: Tournament) -> str | None:
+    try:
+        return t.day2_of.name
+    except ObjectDoesNotExist:
+        return None
 
 
 def standings(league: League) -> list[dict]:

@@ -83,7 +83,7 @@ def test_a_flight_is_refused_in_a_league_and_a_leagues_tournament_as_a_flight_an
     assert LeagueTournament.objects.get().tournament == single
 
 
-def test_the_leagues_page_offers_the_events_day2_and_no_flight(client, director, template):
+def test_the_leagues_page_offers_the_events_day2_and_no_flight_and_says_its_flights_count(client, director, template):
     event, flights_of_it = event_with(director, template)
     league = services.create_league(actor=director, data={"name": "Liga", "formula": "linear"})
     client.force_login(director)
@@ -91,3 +91,10 @@ def test_the_leagues_page_offers_the_events_day2_and_no_flight(client, director,
     offered = page.split('id="lg-add-tournament"', 1)[1].split("</select>", 1)[0]
     assert f'value="{event.day2_id}"' in offered
     assert all(f'value="{t.pk}"' not in offered for t in flights_of_it)
+    # Added, the Day 2 says its event's flights count in it, on the page and in the API.
+    services.add_tournament(league, actor=director, tournament=event.day2)
+    page = client.get(f"/leagues/{league.pk}/").content.decode()
+    row = page.split(f'id="lg-t-{event.day2_id}"', 1)[1].split("</tr>", 1)[0]
+    assert "Day 2 of Festival Main Event: its flights' players count too" in row
+    rows = client.get(f"/api/leagues/{league.pk}/").json()["tournaments"]
+    assert [(r["tournament"], r["event"]) for r in rows] == [(event.day2_id, "Festival Main Event")]

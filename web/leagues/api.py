@@ -48,7 +48,8 @@ LeagueStateSerializer = inline_serializer("League", {
     "tie_rule": serializers.CharField(), "example_field": serializers.IntegerField(),
     "example": serializers.ListField(child=serializers.JSONField(), help_text="place, points (hundredths), shown."),
     "tournaments": serializers.ListField(child=serializers.JSONField(), help_text=(
-        "tournament, name, start_at, buy_in, currency, status, points_given (players with points from it).")),
+        "tournament, name, start_at, buy_in, currency, status, points_given (players with points from it), event (the "
+        "event with flights it is the Day 2 of, whose flights' players count in it; null for any other).")),
     "standings": StandingSerializer,
 })
 
