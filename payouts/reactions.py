@@ -1,5 +1,6 @@
 """The money's reactions to the floor (core.reactions; registered in PayoutsConfig.ready()): an approved deal
-stands only on the players who made it, and a deal that stopped play fixes their places.
+stands only on the players who made it, and a deal that stopped play fixes their places; a paid prize keeps play
+over and registration closed until the cashier voids the payment.
 
 A deal is made by the players left at that moment and shares the prizes left then: a new entry, a voided
 entry or a bust from before the deal undone would change the players or the pool under it, so they are
@@ -14,7 +15,7 @@ from core.errors import ServiceError
 from tournament.models import Entry, Tournament
 
 from .models import Payment
-from .selectors import approved_deals, stop_finishes
+from .selectors import approved_deals, play_over, stop_finishes
 
 
 def _deal_stands(t: Tournament, what: str) -> None:
@@ -52,6 +53,31 @@ def no_undo_of_a_paid_prize(*, actor: Actor, tournament: Tournament, entry: Entr
     if paid is not None:
         raise ServiceError(_("The prize of entry #%(entry)s is paid (payout receipt %(receipt)s): the cashier voids the "
                              "payment before the bust is undone.") % {"entry": entry.number, "receipt": paid.number},
+                           code="prize_paid", status=409)
+
+
+def no_play_on_over_a_paid_prize(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to tables.busts.BUST_UNDONE: play that was over (the winner known, a satellite at its seats) goes on
+    again only if no player still in it has been paid: a winner or a seat winner paid his prize keeps it until the
+    cashier voids that payment."""
+    if play_over(tournament):
+        return
+    paid = (Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID, entry__status=Entry.Status.ACTIVE)
+            .select_related("entry__player").order_by("number").first())
+    if paid is not None:
+        raise ServiceError(_("%(name)s (entry #%(entry)s) was paid his prize when play was over (payout receipt "
+                             "%(receipt)s): play cannot go on again until the cashier voids that payment.")
+                           % {"name": paid.entry.player.display_name, "entry": paid.entry.number,
+                              "receipt": paid.number}, code="prize_paid", status=409)
+
+
+def no_reopening_after_a_payment(*, actor: Actor, tournament: Tournament) -> None:
+    """Reaction to tournament.services.REGISTRATION_REOPENED: once a prize is paid the places and the pool are final;
+    a new entry would change the prizes under the payments."""
+    paid = Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID).order_by("number").first()
+    if paid is not None:
+        raise ServiceError(_("A prize has been paid (payout receipt %(receipt)s): registration stays closed, or new "
+                             "entries would change the prizes under the payments.") % {"receipt": paid.number},
                            code="prize_paid", status=409)
 
 

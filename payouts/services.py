@@ -236,6 +236,10 @@ def pay_prize(entry: Entry, *, actor: Actor, document: IdDocument | None, signat
                  payload={"receipt": number, "entry": e.number, "name": e.player.display_name, "place": finisher.place,
                           "place_low": finisher.place_low, "amount": amount,
                           "id": f"{check.get_document_type_display()} …{check.number_last4}"}, stats=False)
+    if not t.registration_closed:  # over by the level until now: a clock set back must not open it under the payment
+        t.registration_closed = True
+        t.save(update_fields=["registration_closed"])
+        record_event(t, actor=actor, type_="registration.closed", payload={"receipt": number})
     return payment
 
 

@@ -350,6 +350,11 @@ class Night(RuleBasedStateMachine):
     def registration_closed(self):
         self.act(services.set_registration_closed, self.t, actor=self.d, closed=True)
 
+    @rule()
+    def registration_reopened(self):
+        """The director reopens registration (refused once a prize is paid: the prizes would change under it)."""
+        self.act(services.set_registration_closed, self.t, actor=self.d, closed=False)
+
     @rule(kind=st.sampled_from(["icm", "chip_chop"]), mode=st.sampled_from(["play_on", "stop"]),
           chips=st.lists(st.integers(1, 50), min_size=2, max_size=10))
     def deal(self, kind, mode, chips):

@@ -30,6 +30,7 @@ from .stats import registration_problem
 # Changes the apps above react to (core.reactions): each handler gets actor, tournament (locked) and entry.
 ENTRY_REGISTERED = "entry_registered"  # before the entry.registered event; a handler may add "table" and "seat"
 ENTRY_VOIDED = "entry_voided"  # after the purchase.voided event of a voided buy-in: the entry never played
+REGISTRATION_REOPENED = "registration_reopened"  # before the registration.reopened event: a handler may refuse it
 
 MINIMUM_AGE = 18
 
@@ -39,6 +40,8 @@ def set_registration_closed(tournament: Tournament, *, actor: Actor, closed: boo
     t = lock_tournament(tournament.pk)
     if t.registration_closed == closed:
         return t
+    if not closed:
+        reactions.react(REGISTRATION_REOPENED, actor=actor, tournament=t)  # the money may refuse it (a prize paid)
     t.registration_closed = closed
     t.save(update_fields=["registration_closed"])
     record_event(t, actor=actor, type_="registration.closed" if closed else "registration.reopened", payload={})

@@ -1,0 +1,93 @@
+"""A paid prize holds what it was paid on (payouts/reactions.py): play that was over (the winner known, a satellite
+at its seats) does not go on again under a player already paid, and registration does not reopen once a prize is
+paid, until the cashier voids that payment. Found by the satellite nights of the whole-night machine: an undone bust
+let play go on with a seat winner's cash share paid."""
+from __future__ import annotations
+
+import pytest
+
+from core.errors import ServiceError
+from payouts import selectors, services, tickets
+from tables import busts
+from tests.conftest import id_doc
+from tests.payouts.conftest import bust_down_to
+from tests.payouts.test_payments import finish, signature
+from tournament import services as tournament_services
+from tournament.models import AuditEvent, Entry, Tournament
+from tournament.stats import registration_problem
+
+
+@pytest.fixture
+def finished(director, cashier, floor, tournament) -> list[Entry]:
+    """Eight entries, four paid; places 8 to 4 out, registration closed (tests/payouts/test_payments.py)."""
+    return finish(director, cashier, floor, tournament)
+
+
+def refused(code, fn, *args, **kwargs) -> ServiceError:
+    with pytest.raises(ServiceError) as caught:
+        fn(*args, **kwargs)
+    assert caught.value.code == code, caught.value
+    return caught.value
+
+
+def pay(cashier, entry: Entry):
+    entry = Entry.objects.get(pk=entry.pk)
+    return services.pay_prize(entry, actor=cashier, document=id_doc(f"EA{entry.number - 1:07d}"), signature=signature())
+
+
+def test_a_paid_winner_keeps_play_over_until_the_payment_is_voided(director, cashier, floor, tournament, finished):
+    busts.bust_entry(finished[5], actor=floor)
+    busts.bust_entry(finished[6], actor=floor)
+    assert selectors.play_over(tournament)
+    paid = pay(cashier, finished[7])  # the winner, the last one playing
+    events = AuditEvent.objects.filter(tournament=tournament).count()
+    error = refused("prize_paid", busts.undo_bust, Entry.objects.get(pk=finished[6].pk), actor=floor)
+    assert f"payout receipt {paid.number}" in str(error) and "#8" in str(error)
+    # Nothing changed: the runner-up is out in second place, play is over, no event.
+    runner_up = Entry.objects.get(pk=finished[6].pk)
+    assert (runner_up.status, runner_up.finish_place) == (Entry.Status.BUSTED, 2) and selectors.play_over(tournament)
+    assert AuditEvent.objects.filter(tournament=tournament).count() == events
+    # The cashier voids the payment made in error: the bust is undone, and play goes on.
+    services.void_payment(paid, actor=cashier, reason="The runner-up's bust was a mistake")
+    busts.undo_bust(runner_up, actor=floor)
+    assert not selectors.play_over(tournament)
+
+
+def test_a_payment_keeps_registration_closed_until_it_is_voided(director, cashier, tournament, finished):
+    paid = pay(cashier, finished[4])  # fourth place, out in the money
+    events = AuditEvent.objects.filter(tournament=tournament).count()
+    error = refused("prize_paid", tournament_services.set_registration_closed, tournament, actor=director, closed=False)
+    assert f"payout receipt {paid.number}" in str(error)
+    assert Tournament.objects.get(pk=tournament.pk).registration_closed
+    assert AuditEvent.objects.filter(tournament=tournament).count() == events
+    services.void_payment(paid, actor=cashier, reason="Paid before the places were checked")
+    tournament_services.set_registration_closed(tournament, actor=director, closed=False)
+    assert registration_problem(Tournament.objects.get(pk=tournament.pk)) is None
+
+
+def test_the_first_payment_closes_a_registration_over_by_the_level_so_a_clock_set_back_does_not_open_it(
+        director, cashier, tournament, finished):
+    Tournament.objects.filter(pk=tournament.pk).update(registration_closed=False, late_reg_until_level=2,
+                                                       current_level=3)
+    t = Tournament.objects.get(pk=tournament.pk)
+    assert registration_problem(t) == "late_registration_over"
+    paid = pay(cashier, finished[4])
+    t.refresh_from_db()
+    assert t.registration_closed
+    closed = AuditEvent.objects.filter(tournament=t, type="registration.closed").latest("seq")
+    assert closed.payload == {"receipt": paid.number}
+    Tournament.objects.filter(pk=t.pk).update(current_level=1)  # the clock set back to a level of late registration
+    assert registration_problem(Tournament.objects.get(pk=t.pk)) == "closed"
+
+
+def test_a_seat_winner_paid_his_cash_share_keeps_the_satellite_stopped(satellite, director, floor, cashier):
+    tickets.set_satellite(satellite, actor=director, data={"leftover": "seat_winners"})
+    bust_down_to(floor, satellite, 2)
+    tournament_services.set_registration_closed(satellite, actor=director, closed=True)
+    winner = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number").first()
+    pay(cashier, winner)  # his share of the cash left over, 3,500
+    third = Entry.objects.get(tournament=satellite, finish_place=3)
+    refused("prize_paid", busts.undo_bust, third, actor=floor)
+    assert selectors.play_over(satellite) and Entry.objects.get(pk=third.pk).status == Entry.Status.BUSTED
+    assert sorted(selectors.seat_winners(satellite)) == sorted(
+        Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).values_list("number", flat=True))
