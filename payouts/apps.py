@@ -20,6 +20,7 @@ class PayoutsConfig(AppConfig):
             no_undo_before_a_deal,
             no_undo_of_a_paid_prize,
             no_void_under_a_deal,
+            paid_prizes_stand,
             place_fixed_by_a_deal,
         )
         from .selectors import places_paid_answer
@@ -34,6 +35,8 @@ class PayoutsConfig(AppConfig):
         # A paid prize: play that was over stays over, and registration stays closed, until the payment is voided.
         reactions.on(BUST_UNDONE, no_play_on_over_a_paid_prize)
         reactions.on(REGISTRATION_REOPENED, no_reopening_after_a_payment)
+        for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_VOIDED):
+            reactions.on(change, paid_prizes_stand)
         reactions.on(FIXED_PLACE, place_fixed_by_a_deal)
         # A satellite stops at its seats, and its tickets follow its seat winners (payouts/tickets.py).
         for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_REGISTERED, ENTRY_VOIDED):

@@ -8,14 +8,16 @@ refused while it stands. A player placed by a deal that stopped play keeps the d
 floor clears him from the map."""
 from __future__ import annotations
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core.actor import Actor
 from core.errors import ServiceError
+from core.money import format_money
 from tournament.models import Entry, Tournament
 
 from .models import Payment
-from .selectors import approved_deals, play_over, stop_finishes
+from .selectors import approved_deals, finishers, payout_state, play_over, prizes_won, stop_finishes
 
 
 def _deal_stands(t: Tournament, what: str) -> None:
@@ -69,6 +71,31 @@ def no_play_on_over_a_paid_prize(*, actor: Actor, tournament: Tournament, entry:
                              "%(receipt)s): play cannot go on again until the cashier voids that payment.")
                            % {"name": paid.entry.player.display_name, "entry": paid.entry.number,
                               "receipt": paid.number}, code="prize_paid", status=409)
+
+
+def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to a change of the field (tables.busts' ENTRY_BUSTED and BUST_UNDONE, tournament.services'
+    ENTRY_VOIDED): every prize paid keeps its place and its amount. An undone bust from before it would move a paid
+    player down a place, a void would shrink the pool, a bust entered into the hand of a paid player would share his
+    place: each is refused until the cashier voids that payment."""
+    paid = list(Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
+                .select_related("entry__player").order_by("number"))
+    if not paid:
+        return
+    state = payout_state(tournament)
+    found = {f.entry: f for f in finishers(tournament, state)}
+    won = prizes_won(tournament, state)
+    for payment in paid:
+        now = found.get(payment.entry.number)
+        if now is not None and (now.place, now.place_low, won.get(now.entry, 0)) == (
+                payment.place, payment.place_low, payment.amount):
+            continue
+        raise ServiceError(_("This would change the place or the prize of %(name)s (entry #%(entry)s), paid already "
+                             "(payout receipt %(receipt)s: %(amount)s for place %(place)s): the cashier voids that "
+                             "payment first.") % {
+            "name": payment.entry.player.display_name, "entry": payment.entry.number, "receipt": payment.number,
+            "amount": format_money(payment.amount, tournament.currency, get_language()), "place": payment.place},
+            code="prize_paid", status=409)
 
 
 def no_reopening_after_a_payment(*, actor: Actor, tournament: Tournament) -> None:

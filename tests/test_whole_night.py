@@ -483,10 +483,14 @@ class Night(RuleBasedStateMachine):
             assert sum(state["prizes"]) == state["pool"], "the prizes do not add up to the pool"
         won = pay_selectors.prizes_won(self.t, state)
         playing = not pay_selectors.play_is_over(state)  # one left (the winner), a stop, a satellite at its seats
-        for entry, status, amount in Payment.objects.filter(tournament=self.t, status=Payment.Status.PAID).values_list(
-                "entry__number", "entry__status", "amount"):
+        places = {f.entry: (f.place, f.place_low) for f in pay_selectors.finishers(self.t, state)}
+        for entry, status, amount, place, low in Payment.objects.filter(
+                tournament=self.t, status=Payment.Status.PAID).values_list(
+                "entry__number", "entry__status", "amount", "place", "place_low"):
             assert not (playing and status == Entry.Status.ACTIVE), f"#{entry} plays on with a paid prize"
-            assert amount <= won.get(entry, 0), f"#{entry} was paid {amount}, more than the {won.get(entry, 0)} owed"
+            # A paid prize stands: its place and its amount are the ones paid, whatever came after.
+            assert amount == won.get(entry, 0), f"#{entry} was paid {amount}, but {won.get(entry, 0)} is owed now"
+            assert places.get(entry) == (place, low), f"#{entry} was paid for place {place}, now {places.get(entry)}"
         races = sum(ChipRace.objects.filter(table__tournament=self.t, status=ChipRace.Status.CONFIRMED)
                     .values_list("difference", flat=True))
         adjusted = sum(ChipAdjustment.objects.filter(tournament=self.t, kind=ChipAdjustment.Kind.RACE)

@@ -91,3 +91,22 @@ def test_a_seat_winner_paid_his_cash_share_keeps_the_satellite_stopped(satellite
     assert selectors.play_over(satellite) and Entry.objects.get(pk=third.pk).status == Entry.Status.BUSTED
     assert sorted(selectors.seat_winners(satellite)) == sorted(
         Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).values_list("number", flat=True))
+
+
+def test_a_paid_place_does_not_move_under_an_undone_bust_or_a_void(director, cashier, floor, tournament, finished):
+    paid = pay(cashier, finished[4])  # fourth place: 11,200
+    events = AuditEvent.objects.filter(tournament=tournament).count()
+    # The fifth's bust undone would make the paid fourth fifth, out of the money.
+    error = refused("prize_paid", busts.undo_bust, Entry.objects.get(pk=finished[3].pk), actor=floor)
+    assert f"payout receipt {paid.number}" in str(error) and "place 4" in str(error)
+    # A player still in, voided, would take his buy-in out of the pool the paid prize came from.
+    purchase = Entry.objects.get(pk=finished[7].pk).purchases.get()
+    refused("prize_paid", tournament_services.void_purchase, purchase, actor=cashier, reason="Registered twice")
+    assert AuditEvent.objects.filter(tournament=tournament).count() == events
+    assert Entry.objects.get(pk=finished[4].pk).finish_place == 4
+    assert Entry.objects.get(pk=finished[7].pk).status == Entry.Status.ACTIVE
+    assert selectors.prizes_won(tournament)[finished[4].number] == paid.amount
+    # Once the payment is voided, the correction goes through.
+    services.void_payment(paid, actor=cashier, reason="The fifth's bust was a mistake")
+    busts.undo_bust(Entry.objects.get(pk=finished[3].pk), actor=floor)
+    assert Entry.objects.get(pk=finished[4].pk).finish_place == 5
