@@ -304,6 +304,14 @@ class PrizeDue:
     refusal: ServiceError | None
 
 
+def _in_a_hand_still_played(t: Tournament, entry: Entry) -> bool:
+    """The entry went out in the hand-for-hand hand being played now: its place may still be shared (tie rules)."""
+    if not entry.bust_hand.startswith("h4h:"):
+        return False
+    h = tables_selectors.hand_for_hand(t)
+    return h is not None and h.called and entry.bust_hand == f"h4h:{h.number}:{h.hand}"
+
+
 def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
     """Whether the entry's prize can be paid now (club 32), asked before the cashier takes the ID and the
     player signs, by the pay page, and again by services.pay_prize under its locks: not twice, not while
@@ -326,6 +334,12 @@ def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
     elif finisher is None:
         refusal = ServiceError(_("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": entry.number},
                                code="still_playing", status=409)
+    elif _in_a_hand_still_played(t, entry):
+        refusal = ServiceError(_("Entry #%(entry)s went out in hand-for-hand hand %(hand)s, which other tables are "
+                                 "still playing: players out in that hand may share his place. His prize is paid once "
+                                 "every table has reported the hand.") % {"entry": entry.number,
+                                                                          "hand": entry.bust_hand.rsplit(":", 1)[-1]},
+                               code="hand_not_over", status=409)
     elif amount <= 0 and entry.number in seat_winners(t, state):
         refusal = ServiceError(_("Entry #%(entry)s won a seat in %(target)s: the prize is the ticket, there is no cash "
                                  "to pay.") % {"entry": entry.number, "target": state["satellite"]["target"]["name"]},

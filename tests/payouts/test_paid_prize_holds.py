@@ -1,6 +1,7 @@
 """A paid prize holds what it was paid on (payouts/reactions.py): play that was over (the winner known, a satellite
-at its seats) does not go on again under a player already paid, and registration does not reopen once a prize is
-paid, until the cashier voids that payment. Found by the satellite nights of the whole-night machine: an undone bust
+at its seats) does not go on again under a player already paid, a paid place and amount do not move, and
+registration does not reopen once a prize is paid, until the cashier voids that payment; a player out in a
+hand-for-hand hand still played elsewhere is paid once it is over. Found by the satellite nights of the whole-night machine: an undone bust
 let play go on with a seat winner's cash share paid."""
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import pytest
 
 from core.errors import ServiceError
 from payouts import selectors, services, tickets
-from tables import busts
+from payouts.models import Payment
+from tables import busts, handforhand, hands
 from tests.conftest import id_doc
 from tests.payouts.conftest import bust_down_to
 from tests.payouts.test_payments import finish, signature
+from tests.tables.test_hand_for_hand import at_the_bubble, table
+from tests.tables.test_moves import entry, seated
 from tournament import services as tournament_services
 from tournament.models import AuditEvent, Entry, Tournament
 from tournament.stats import registration_problem
@@ -21,6 +25,12 @@ from tournament.stats import registration_problem
 def finished(director, cashier, floor, tournament) -> list[Entry]:
     """Eight entries, four paid; places 8 to 4 out, registration closed (tests/payouts/test_payments.py)."""
     return finish(director, cashier, floor, tournament)
+
+
+@pytest.fixture
+def bubble(director, cashier, floor, tournament) -> Tournament:
+    """28 players on four tables, 27 paid, the clock running (tests/tables/test_hand_for_hand.py)."""
+    return at_the_bubble(director, cashier, floor, tournament)
 
 
 def refused(code, fn, *args, **kwargs) -> ServiceError:
@@ -110,3 +120,25 @@ def test_a_paid_place_does_not_move_under_an_undone_bust_or_a_void(director, cas
     services.void_payment(paid, actor=cashier, reason="The fifth's bust was a mistake")
     busts.undo_bust(Entry.objects.get(pk=finished[3].pk), actor=floor)
     assert Entry.objects.get(pk=finished[4].pk).finish_place == 5
+
+
+def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_reported_it(bubble, director, dealer, floor,
+                                                                                       cashier):
+    t = bubble
+    tournament_services.set_registration_closed(t, actor=director, closed=True)
+    handforhand.start_hand_for_hand(t, actor=director)
+    at = seated(t)
+    a1, b1 = min(at[1].values()), min(at[2].values())
+    for n in (1, 2):
+        hands.start_hand(table(t, n), actor=dealer)
+    busts.bust_entry(entry(t, a1), actor=floor, stack=9_000)  # the bubble: 28th, no prize alone
+    busts.bust_entry(entry(t, b1), actor=floor, stack=4_000)  # the same hand at table 2: they tie for 27-28
+    # The hand is still played at tables 3 and 4: another player out in it would share the place.
+    error = refused("hand_not_over", pay, cashier, entry(t, b1))
+    assert "hand-for-hand hand 1" in str(error) and not Payment.objects.exists()
+    for n in (1, 2):
+        handforhand.hand_done(table(t, n), actor=dealer)
+    for n in (3, 4):
+        handforhand.hand_done(table(t, n), actor=floor)
+    paid = pay(cashier, entry(t, b1))
+    assert (paid.place, paid.place_low, paid.amount) == (27, 28, selectors.prizes_won(t)[b1])

@@ -33,6 +33,10 @@ def play(dealer, tournament, numbers):
 
 @pytest.fixture
 def bubble(director, cashier, floor, tournament):
+    return at_the_bubble(director, cashier, floor, tournament)
+
+
+def at_the_bubble(director, cashier, floor, tournament):
     """28 players on four tables (7 each), 27 paid: the next bust is the bubble."""
     start(director, cashier, tournament, 30)
     for n in (1, 2):
