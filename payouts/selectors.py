@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from flights import selectors as flights_selectors
 from tables import selectors as tables_selectors
+from tables.models import Table
 from tournament.models import Entry, Tournament
 from tournament.stats import registration_problem, tournament_stats
 
@@ -304,12 +305,24 @@ class PrizeDue:
     refusal: ServiceError | None
 
 
-def _in_a_hand_still_played(t: Tournament, entry: Entry) -> bool:
-    """The entry went out in the hand-for-hand hand being played now: its place may still be shared (tie rules)."""
-    if not entry.bust_hand.startswith("h4h:"):
-        return False
-    h = tables_selectors.hand_for_hand(t)
-    return h is not None and h.called and entry.bust_hand == f"h4h:{h.number}:{h.hand}"
+def _hand_still_played(t: Tournament, entry: Entry) -> str | None:
+    """Why the entry's place may still be shared: it went out in the hand-for-hand hand other tables are playing
+    now, or in the hand its table is still playing (a player out in that hand ties or is placed by his stack)."""
+    key = entry.bust_hand
+    if key.startswith("h4h:"):
+        h = tables_selectors.hand_for_hand(t)
+        if h is not None and h.called and key == f"h4h:{h.number}:{h.hand}":
+            return _("Entry #%(entry)s went out in hand-for-hand hand %(hand)s, which other tables are still playing: "
+                     "players out in that hand may share his place. His prize is paid once every table has reported "
+                     "the hand.") % {"entry": entry.number, "hand": h.hand}
+    elif key.startswith("table:"):
+        _kind, table_id, hand = key.split(":")
+        table = Table.objects.filter(pk=int(table_id), hand_number=int(hand), hand_in_progress=True).first()
+        if table is not None:
+            return _("Entry #%(entry)s went out in the hand table %(table)s is still playing: a player out in it too "
+                     "may change his place. His prize is paid once the table reports the hand done.") % {
+                "entry": entry.number, "table": table.number}
+    return None
 
 
 def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
@@ -334,12 +347,8 @@ def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
     elif finisher is None:
         refusal = ServiceError(_("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": entry.number},
                                code="still_playing", status=409)
-    elif _in_a_hand_still_played(t, entry):
-        refusal = ServiceError(_("Entry #%(entry)s went out in hand-for-hand hand %(hand)s, which other tables are "
-                                 "still playing: players out in that hand may share his place. His prize is paid once "
-                                 "every table has reported the hand.") % {"entry": entry.number,
-                                                                          "hand": entry.bust_hand.rsplit(":", 1)[-1]},
-                               code="hand_not_over", status=409)
+    elif (still := _hand_still_played(t, entry)) is not None:
+        refusal = ServiceError(still, code="hand_not_over", status=409)
     elif amount <= 0 and entry.number in seat_winners(t, state):
         refusal = ServiceError(_("Entry #%(entry)s won a seat in %(target)s: the prize is the ticket, there is no cash "
                                  "to pay.") % {"entry": entry.number, "target": state["satellite"]["target"]["name"]},

@@ -142,3 +142,18 @@ def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_repor
         handforhand.hand_done(table(t, n), actor=floor)
     paid = pay(cashier, entry(t, b1))
     assert (paid.place, paid.place_low, paid.amount) == (27, 28, selectors.prizes_won(t)[b1])
+
+
+def test_a_player_out_in_a_hand_his_table_still_plays_is_paid_once_it_reports_the_hand(bubble, director, dealer, floor,
+                                                                                        cashier):
+    t = bubble
+    tournament_services.set_registration_closed(t, actor=director, closed=True)
+    hands.start_hand(table(t, 1), actor=dealer)
+    x, y = sorted(seated(t)[1].values())[:2]
+    busts.bust_entry(entry(t, x), actor=floor, stack=3_000)  # the bubble: 28th
+    busts.bust_entry(entry(t, y), actor=floor, stack=7_000)  # the same hand, more chips: 27th, in the money
+    error = refused("hand_not_over", pay, cashier, entry(t, y))
+    assert "table 1 is still playing" in str(error) and not Payment.objects.exists()
+    handforhand.hand_done(table(t, 1), actor=dealer)
+    paid = pay(cashier, entry(t, y))
+    assert (paid.place, paid.place_low) == (27, 27)

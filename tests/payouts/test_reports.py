@@ -22,7 +22,7 @@ from core.money import format_major
 from payouts import cage, reports, selectors, services
 from payouts.models import Payment
 from payouts.reconciliation import reconciliation
-from tables import busts, draws, hands
+from tables import busts, draws, handforhand, hands
 from tables.models import Table
 from tests.conftest import id_doc
 from tests.payouts.test_payments import signature
@@ -39,8 +39,8 @@ NAMES = [("Řehoř", "Šťastný"), ("Ľubomír", "Ďurčanský"), ("Jana", "Nov
 class Night:
     """Eight players of 100 + 15 EUR and a guarantee of 5,000 EUR; Štefan busts first and re-enters;
     Dagmar registers by mistake and gets her 100 EUR back (the fee kept); Řehoř takes an add-on (50 + 5),
-    Ľubomír announces a re-buy and never pays it. Then places 9 to 5 go, Jana and Tomáš tie for 3-4 and
-    registration closes: two players left."""
+    Ľubomír announces a re-buy and never pays it. Then places 9 to 5 go, Jana and Tomáš tie for 3-4 (their table reports
+    the hand done) and registration closes: two players left."""
 
     def __init__(self, director, cashier, floor, t: Tournament):
         self.cashier, self.floor, self.t = cashier, floor, t
@@ -65,6 +65,7 @@ class Night:
         hands.start_hand(Table.objects.get(tournament=t, number=1), actor=floor)
         busts.bust_entry(self.entries[3], actor=floor, stack=5_000)
         busts.bust_entry(self.entries[2], actor=floor, stack=5_000)  # same hand, same stack: tied for 3-4
+        handforhand.hand_done(Table.objects.get(tournament=t, number=1), actor=floor)  # the hand over: 3-4 final
         tournament_services.set_registration_closed(t, actor=director, closed=True)
 
     def register(self, i: int):
