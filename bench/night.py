@@ -222,6 +222,8 @@ class Night:
 
     def deal_and_pay(self) -> None:
         from payouts import selectors, services
+        from tables import handforhand
+        from tables.models import Table
         from tests.payouts.test_payments import signature
         from tournament import services as tournament_services
         from tournament.models import Entry
@@ -234,6 +236,8 @@ class Night:
         while self.left() > 1:
             self.bust_some(in_h4h=False)
             self.floor_round()
+        for table in Table.objects.filter(tournament=self.t, in_play=True, hand_in_progress=True):
+            self.timed("hand done", handforhand.hand_done, table, actor=self.staff["floor"])  # the last hand over
         ink = signature()
         for entry_number in [n for n, amount in selectors.prizes_won(self.t).items() if amount > 0]:
             entry = Entry.objects.get(tournament=self.t, number=entry_number)

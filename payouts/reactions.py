@@ -83,8 +83,8 @@ def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> 
     if not paid:
         return
     state = payout_state(tournament)
-    found = {f.entry: f for f in finishers(tournament, state)}
-    won = prizes_won(tournament, state)
+    places = finishers(tournament, state)
+    found, won = {f.entry: f for f in places}, prizes_won(tournament, state, places)
     for payment in paid:
         now = found.get(payment.entry.number)
         if now is not None and (now.place, now.place_low, won.get(now.entry, 0)) == (

@@ -289,10 +289,11 @@ def _won(t: Tournament, prizes: list[int], found: list[pz.Finisher]) -> dict[int
     return won
 
 
-def prizes_won(t: Tournament, state: dict | None = None) -> dict[int, int]:
-    """Entry number -> its prize (minor units), for every entry with a finishing place."""
+def prizes_won(t: Tournament, state: dict | None = None, found: list[pz.Finisher] | None = None) -> dict[int, int]:
+    """Entry number -> its prize (minor units), for every entry with a finishing place. `found`: finishers(t, state),
+    when the caller has them."""
     state = state or payout_state(t)
-    return _won(t, state["prizes"], finishers(t, state))
+    return _won(t, state["prizes"], finishers(t, state) if found is None else found)
 
 
 @dataclass(frozen=True)
