@@ -15,10 +15,8 @@ class PayoutsConfig(AppConfig):
 
         from .reactions import (
             no_entry_under_a_deal,
-            no_play_on_over_a_paid_prize,
             no_reopening_after_a_payment,
             no_undo_before_a_deal,
-            no_undo_of_a_paid_prize,
             no_void_under_a_deal,
             paid_prizes_stand,
             place_fixed_by_a_deal,
@@ -31,12 +29,11 @@ class PayoutsConfig(AppConfig):
         reactions.on(ENTRY_REGISTERED, no_entry_under_a_deal)
         reactions.on(ENTRY_VOIDED, no_void_under_a_deal)
         reactions.on(BUST_UNDONE, no_undo_before_a_deal)
-        reactions.on(BUST_UNDONE, no_undo_of_a_paid_prize)
-        # A paid prize: play that was over stays over, and registration stays closed, until the payment is voided.
-        reactions.on(BUST_UNDONE, no_play_on_over_a_paid_prize)
-        reactions.on(REGISTRATION_REOPENED, no_reopening_after_a_payment)
+        # A paid prize stands (its player out, its place and amount, play over under it) and registration stays
+        # closed, until the cashier voids the payment.
         for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_VOIDED):
             reactions.on(change, paid_prizes_stand)
+        reactions.on(REGISTRATION_REOPENED, no_reopening_after_a_payment)
         reactions.on(FIXED_PLACE, place_fixed_by_a_deal)
         # A satellite stops at its seats, and its tickets follow its seat winners (payouts/tickets.py).
         for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_REGISTERED, ENTRY_VOIDED):

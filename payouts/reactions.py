@@ -17,7 +17,7 @@ from core.money import format_money
 from tournament.models import Entry, Tournament
 
 from .models import Payment
-from .selectors import approved_deals, finishers, payout_state, play_over, prizes_won, stop_finishes
+from .selectors import approved_deals, finishers, payout_state, prizes_won, stop_finishes
 
 
 def _deal_stands(t: Tournament, what: str) -> None:
@@ -48,40 +48,21 @@ def no_undo_before_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry)
                            code="deal_stands", status=409)
 
 
-def no_undo_of_a_paid_prize(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to tables.busts.BUST_UNDONE: a player whose prize is paid is not back in play until the cashier
-    voids the payment (the money and the receipt say he finished)."""
-    paid = Payment.objects.filter(entry=entry, status=Payment.Status.PAID).first()
-    if paid is not None:
-        raise ServiceError(_("The prize of entry #%(entry)s is paid (payout receipt %(receipt)s): the cashier voids the "
-                             "payment before the bust is undone.") % {"entry": entry.number, "receipt": paid.number},
-                           code="prize_paid", status=409)
-
-
-def no_play_on_over_a_paid_prize(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to tables.busts.BUST_UNDONE: play that was over (the winner known, a satellite at its seats) goes on
-    again only if no player still in it has been paid: a winner or a seat winner paid his prize keeps it until the
-    cashier voids that payment."""
-    if play_over(tournament):
-        return
-    paid = (Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID, entry__status=Entry.Status.ACTIVE)
-            .select_related("entry__player").order_by("number").first())
-    if paid is not None:
-        raise ServiceError(_("%(name)s (entry #%(entry)s) was paid his prize when play was over (payout receipt "
-                             "%(receipt)s): play cannot go on again until the cashier voids that payment.")
-                           % {"name": paid.entry.player.display_name, "entry": paid.entry.number,
-                              "receipt": paid.number}, code="prize_paid", status=409)
-
-
 def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to a change of the field (tables.busts' ENTRY_BUSTED and BUST_UNDONE, tournament.services'
-    ENTRY_VOIDED): every prize paid keeps its place and its amount. An undone bust from before it would move a paid
-    player down a place, a void would shrink the pool, a bust entered into the hand of a paid player would share his
-    place: each is refused until the cashier voids that payment."""
+    ENTRY_VOIDED): every prize paid keeps its place and its amount, until the cashier voids that payment. A paid
+    player is not back in play (the money and the receipt say he finished); play that was over (the winner known, a
+    satellite at its seats) does not go on under a player paid then; an undone bust from before a paid one would move
+    him down a place, a void would shrink the pool, a bust entered into his hand would share his place."""
     paid = list(Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
                 .select_related("entry__player").order_by("number"))
     if not paid:
         return
+    back = next((p for p in paid if p.entry_id == entry.pk and entry.status == Entry.Status.ACTIVE), None)
+    if back is not None:  # his own bust undone
+        raise ServiceError(_("The prize of entry #%(entry)s is paid (payout receipt %(receipt)s): the cashier voids the "
+                             "payment before the bust is undone.") % {"entry": entry.number, "receipt": back.number},
+                           code="prize_paid", status=409)
     state = payout_state(tournament)
     places = finishers(tournament, state)
     found, won = {f.entry: f for f in places}, prizes_won(tournament, state, places)
@@ -90,6 +71,11 @@ def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> 
         if now is not None and (now.place, now.place_low, won.get(now.entry, 0)) == (
                 payment.place, payment.place_low, payment.amount):
             continue
+        if payment.entry.status == Entry.Status.ACTIVE:  # paid when play was over, and play would go on
+            raise ServiceError(_("%(name)s (entry #%(entry)s) was paid his prize when play was over (payout receipt "
+                                 "%(receipt)s): play cannot go on again until the cashier voids that payment.")
+                               % {"name": payment.entry.player.display_name, "entry": payment.entry.number,
+                                  "receipt": payment.number}, code="prize_paid", status=409)
         raise ServiceError(_("This would change the place or the prize of %(name)s (entry #%(entry)s), paid already "
                              "(payout receipt %(receipt)s: %(amount)s for place %(place)s): the cashier voids that "
                              "payment first.") % {

@@ -581,6 +581,13 @@ def staff() -> dict:
     return {role: make_user(*user) for role, user in STAFF.items()}
 
 
+def play_nights(machine: type, number: int, shards: int, nights: int) -> None:
+    """One shard of the nights played, every invariant checked after every step (the state machine fails on any)."""
+    Night.staff = staff()
+    played_machine, played = shard(machine, number, shards, nights)
+    run_state_machine_as_test(played_machine, settings=played)
+
+
 def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, settings]:
     """One shard of the nights: its share of them, and under the fixed profile nights of its own (shard 0 is
     the machine itself; the others are seeded apart, or they would all play the same nights). Under the
@@ -594,9 +601,7 @@ def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, s
 @pytest.mark.parametrize("number", range(SHARDS))
 @pytest.mark.django_db(transaction=False)
 def test_whole_nights_hold_together(db, number):
-    Night.staff = staff()
-    machine, played = shard(Night, number, SHARDS, EXAMPLES)
-    run_state_machine_as_test(machine, settings=played)
+    play_nights(Night, number, SHARDS, EXAMPLES)
 
 
 class SatelliteNight(Night):
@@ -653,9 +658,7 @@ class SatelliteNight(Night):
 @pytest.mark.parametrize("number", range(SATELLITE_SHARDS))
 @pytest.mark.django_db(transaction=False)
 def test_whole_satellite_nights_hold_together(db, number):
-    Night.staff = staff()
-    machine, played = shard(SatelliteNight, number, SATELLITE_SHARDS, max(EXAMPLES // 3, 2))
-    run_state_machine_as_test(machine, settings=played)
+    play_nights(SatelliteNight, number, SATELLITE_SHARDS, max(EXAMPLES // 3, 2))
 
 
 class NightOverHttp(Night):
@@ -743,6 +746,4 @@ class NightOverHttp(Night):
 @pytest.mark.parametrize("number", range(API_SHARDS))
 @pytest.mark.django_db(transaction=False)
 def test_whole_nights_hold_together_through_the_api(db, number):
-    Night.staff = staff()
-    machine, played = shard(NightOverHttp, number, API_SHARDS, max(EXAMPLES // 3, 2))
-    run_state_machine_as_test(machine, settings=played)
+    play_nights(NightOverHttp, number, API_SHARDS, max(EXAMPLES // 3, 2))
