@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from clock import selectors as clock_selectors
 from clock import services as clock_services
@@ -466,8 +467,7 @@ def test_director_sets_the_level_and_closes_registration_from_the_overview(live_
     with page.expect_request(is_clock_call(tournament)) as jump:
         page.click("#level-set")
     assert jump.value.post_data_json == {"action": "jump", "level": 2}
-    page.wait_for_selector(".api-say.ok")
-    assert page.inner_text(".api-say") == "Level 2 is now in play."  # said after the page reloaded
+    expect(page.locator(".api-say.ok")).to_have_text("Level 2 is now in play.")  # said after the page reloaded
     tournament.refresh_from_db()
     assert tournament.current_level == 2
     with page.expect_request(lambda r: r.url.endswith(f"/api/tournaments/{tournament.pk}/registration/")) as close:

@@ -6,6 +6,7 @@ import re
 from datetime import date
 
 import pytest
+from playwright.sync_api import expect
 
 from tables import setup as table_setup
 from tests.browser.conftest import login
@@ -58,8 +59,9 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     page.fill("#id_document_number", "EB 998877 6")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as unseen:
         page.click("#register-button")
+    assert list(unseen.value.json()["fields"]) == ["seen"]
+    expect(page.locator(".api-say")).to_have_text(unseen.value.json()["fields"]["seen"][0])  # the page has read the answer
     assert unseen.value.json()["fields"] == {"seen": [page.inner_text('.errorlist[data-api-field="seen"]')]}
-    assert page.inner_text(".api-say") == unseen.value.json()["fields"]["seen"][0]
     assert not page.query_selector('.errorlist[data-api-field="document_number"]')
     assert not Entry.objects.exists() and not Player.objects.exists()
 
@@ -90,7 +92,7 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     shown = receipt_text.replace("\u00a0", " ")  # amounts in major units, no ",00" when whole: "EUR 1,100"
     assert "EUR 100\n" in shown and "EUR 15\n" in shown and "EUR 115\n" in shown and "10000" not in shown
     assert "EB9988776" not in page.content() and "998877" not in page.content()
-    assert page.inner_text(".api-say") == f"Entry #{entry.number} registered for Eva Svobodová."
+    expect(page.locator(".api-say")).to_have_text(f"Entry #{entry.number} registered for Eva Svobodová.")
 
     # Print: the button opens the print dialog; the print stylesheet hides everything but the receipt.
     page.evaluate("window.__printed = 0; window.print = () => { window.__printed += 1; }")
@@ -165,7 +167,8 @@ def test_entry_page_rebuy_pay_void_bust_and_seat_request_through_the_api(live_as
     with page.expect_request(f"{api}/receipts/2/pay/"):
         page.click('[data-pay="2"]')
     page.wait_for_selector("#receipt")
-    assert page.url == f"{base}/t/{tournament.pk}/receipts/2/" and page.inner_text(".api-say") == "Receipt 2 is paid."
+    assert page.url == f"{base}/t/{tournament.pk}/receipts/2/"
+    expect(page.locator(".api-say")).to_have_text("Receipt 2 is paid.")  # said once the receipt page's script has run
 
     page.goto(entry_url)
     page.click("details:has([data-void='2']) summary")
@@ -231,7 +234,8 @@ def test_director_creates_and_revokes_a_lobby_screen_link(live_asgi, browser, di
     token = DisplayToken.objects.get(label="TV bar")
     link = page.inner_text("#new-link-url")  # shown this once: the server keeps only its hash
     assert link.startswith(f"{live_asgi}/display/{token.prefix}") and DisplayToken.objects.for_link(link.split("/")[-2]).get() == token
-    assert token.prefix in page.inner_text("#display-list tr.new") and page.inner_text(".api-say") == "Screen link created for TV bar."
+    assert token.prefix in page.inner_text("#display-list tr.new")
+    expect(page.locator(".api-say")).to_have_text("Screen link created for TV bar.")
     with page.expect_request(f"{live_asgi}/api/tournaments/{tournament.pk}/displays/{token.pk}/revoke/"):
         page.click("#display-list tr.new button")
     page.wait_for_function("(document.querySelector('.api-say') || {}).textContent"
