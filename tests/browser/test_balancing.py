@@ -11,6 +11,7 @@ import json
 import pytest
 from django.utils import translation
 from django.utils.translation.trans_real import DjangoTranslation
+from playwright.sync_api import expect
 
 from tables import read_models
 from tables.models import Move, Table
@@ -104,6 +105,7 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
     dealer_page.wait_for_selector("#slips", state="hidden")
     for page in (phone, dealer_page):
         page.evaluate("window.__sameDocument = true")
+    expect(floor_page.locator("#move-list li")).to_have_count(0)  # the cancelled slip gone: the slip waited for below is new
     floor_page.click("#balance-now")
     again = Move.objects.select_related("entry", "from_table", "to_table")
     floor_page.wait_for_selector("#move-list li .confirm-move")
@@ -120,9 +122,9 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
     floor_page.wait_for_selector(f'.m-table[data-table="{again.to_table.number}"] .m-seat[data-seat="{again.to_seat}"]'
                                  f'[data-entry="{again.entry.number}"]')
     floor_page.wait_for_selector(f'.m-table[data-table="{again.from_table.number}"] .m-seat[data-seat="{again.from_seat}"].empty')
-    assert floor_page.is_visible("#no-moves")
-    assert (f"Move slip #{again.number}: entry #{again.entry.number} sits at table {again.to_table.number}"
-            in floor_page.inner_text("#notice"))
+    expect(floor_page.locator("#no-moves")).to_be_visible()
+    expect(floor_page.locator("#notice")).to_contain_text(
+        f"Move slip #{again.number}: entry #{again.entry.number} sits at table {again.to_table.number}")
     phone.wait_for_function(f"document.getElementById('seat-table').textContent === '{again.to_table.number}'"
                             f" && document.getElementById('seat-seat').textContent === '{again.to_seat}'")
     phone.wait_for_selector("#go", state="hidden")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from tables import busts
 from tables.house_rules import set_house_rules
@@ -59,8 +60,8 @@ def call_on(tablet, seat: int) -> None:
 def end_with(tablet, button: str, said: str, floor_api, t) -> None:
     """One of the banner's buttons ends the call: the tablet says so, the banner leaves, the API has no call."""
     tablet.click(button)
-    tablet.wait_for_selector("#call", state="hidden")
-    assert tablet.inner_text("#dealer-feedback") == said
+    tablet.wait_for_selector("#call", state="hidden")  # (the table's socket may hide it before the answer is said)
+    expect(tablet.locator("#dealer-feedback")).to_have_text(said)
     assert api_call(floor_api, t, 1).status_code == 204
 
 
@@ -90,7 +91,7 @@ def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, d
     call_on(tablet, who.seat)
     name = who.entry.player.display_name
     assert tablet.inner_text("#call-title") == f"Clock on seat {who.seat} · {name}"
-    assert tablet.inner_text("#dealer-feedback") == f"Clock called on seat {who.seat} · {name}."
+    expect(tablet.locator("#dealer-feedback")).to_have_text(f"Clock called on seat {who.seat} · {name}.")  # the banner may come first
     assert tablet.is_hidden("#call-say")  # by the banner only its refusals are repeated
     answer = api_call(floor_api, t, 1)
     assert answer.status_code == 200, answer.content

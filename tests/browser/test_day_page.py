@@ -39,6 +39,8 @@ def test_the_director_follows_the_bags_live_closes_the_day_and_prints_a_slip(liv
     login(page, base, director.username)
     page.goto(f"{base}/t/{t.pk}/")
     page.click(f"nav.tabs a[href='/t/{t.pk}/day/']")
+    page.wait_for_url(f"{base}/t/{t.pk}/day/")  # the overview has a #live.live of its own
+    page.wait_for_load_state()
     page.wait_for_selector("#live.live")
     assert page.inner_text("#dy-bagged") == "0 of 12"
     assert page.get_attribute("#close-reason", "aria-required") == "true" and page.is_visible("#close-reason-required")
@@ -74,6 +76,8 @@ def test_the_director_follows_the_bags_live_closes_the_day_and_prints_a_slip(liv
 
     # The night's report (day 2 has no bag yet), and one player's bag slip from it.
     page.click("#dy-record-1 a[href$='/day/report/?day=1']")
+    page.wait_for_url(f"{base}/t/{t.pk}/day/report/?day=1")
+    page.wait_for_load_state()
     page.wait_for_selector("#report-rows")
     assert page.locator("#report-rows tbody tr").count() == 6
     slip = page.locator("#report-rows a.dy-slip").first.get_attribute("href")

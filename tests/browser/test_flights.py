@@ -52,6 +52,8 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
     page.on("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
     login(page, base, director.username)
     page.click("#flight-events-link")
+    page.wait_for_url(f"{base}/events/")
+    page.wait_for_load_state()  # the page's scripts have run: the form below is sent through the API
     page.wait_for_selector("#event-create")
     assert accessibility.problems(page) == []
     assert fits(page, "events_empty") == []
@@ -111,6 +113,7 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
     assert page.evaluate("window.__notReloaded") is True  # figures in place, no reload
     days_services.close_day(b, actor=director, reason="Browser test")
     page.wait_for_function("() => !window.__notReloaded && !document.getElementById('carry-open')")
+    page.wait_for_load_state()  # the reloaded page has loaded and its scripts have run: the carry's form is sent through the API
     assert page.inner_text(f"#fl-flight-{b.pk} [data-field=day1]") == "closed"
     assert accessibility.problems(page) == []
     assert fits(page, "event_before_carry") == []
@@ -160,6 +163,8 @@ def test_the_floor_sees_live_on_the_map_that_the_flight_ends(live_asgi, browser,
     page.goto(f"{base}/t/{a.pk}/")
     assert page.inner_text("#flight-ending").startswith("1 player left") and page.is_visible("#flight-of-event")
     page.click("#flight-of-event a")
+    page.wait_for_url(f"{base}/events/{event.pk}/")
+    page.wait_for_load_state()
     page.wait_for_selector(f"#fl-flight-{a.pk}")
     assert page.inner_text(f"#fl-flight-{a.pk} [data-field=ending]").startswith("1 player left")
     assert not page.query_selector("form[data-api]")  # the floor reads the event; the director changes it
@@ -205,7 +210,8 @@ def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends
     assert not page.is_visible("#places-warning")
     assert page.evaluate(TOPS, ["#flight-tournament", "#flight-label"]) == [0]  # the label's help below, not above
     page.fill(f"#fl-share-{a.pk}", "5")  # 1 player of 20 goes on
-    page.click(f"#fl-end-go-{a.pk}")
+    with page.expect_navigation():  # the page reloads (the live read may show the warning on the page being left)
+        page.click(f"#fl-end-go-{a.pk}")
     page.wait_for_selector("#places-warning:not([hidden])")
     assert page.inner_text("#places-warning") == (
         "Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent on: 1; "
@@ -213,7 +219,8 @@ def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends
     assert accessibility.problems(page) == []
     assert fits(page, "event_places_warning") == []
     page.fill(f"#fl-share-{a.pk}", "15")  # 3 go on: every place can be paid
-    page.click(f"#fl-end-go-{a.pk}")
+    with page.expect_navigation():
+        page.click(f"#fl-end-go-{a.pk}")
     page.wait_for_selector("#places-warning[hidden]", state="attached")
     assert Flight.objects.get(tournament=a).end_share_percent == 15
     assert csp_problems(page, errors) == []

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from tables import draws
 from tables import setup as table_setup
@@ -112,7 +113,7 @@ def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_ord
     assert line(page) == "Offline: 3 presses waiting"
     assert re.fullmatch(r"Offline: this is the last state seen at \d\d:\d\d", page.inner_text(OLD).strip())
     assert page.get_attribute('meta[name="offline-copy"]', "content")
-    assert page.inner_text("#hand-number") == "1"
+    expect(page.locator("#hand-number")).to_have_text("1")  # the state the page reads from the worker's copy
     assert queued(page, scope) == waiting
     page.wait_for_selector("#live.offline")  # its state read from the worker's copy (X-Offline-Copy): not "live"
     # The lines fit a tablet and a phone, and say their state in words a screen reader hears (axe clean).

@@ -67,6 +67,8 @@ def pay_page(browser, live_asgi, cashier, tournament, entry):
     page.click("button[type=submit], input[type=submit]")
     page.goto(f"{live_asgi}/t/{tournament.pk}/payouts/")
     page.click(f"#pay-{entry.number}")
+    page.wait_for_url(f"{live_asgi}/t/{tournament.pk}/payouts/pay/{entry.number}/")
+    page.wait_for_load_state()  # the page's scripts have run: the signature pad draws, the form is sent through the API
     return page
 
 
@@ -96,6 +98,8 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
 
     page.fill("#pay-doc-number", "EA0000004")  # registered as EA0000004 (tests/tables/test_seating_services.register)
     page.click("#pay-button")
+    page.wait_for_url(f"{live_asgi}/t/{tournament.pk}/payouts/receipts/*/")
+    page.wait_for_load_state()  # the receipt has loaded, its signature's image too
     page.wait_for_selector("#receipt-signature")
     payment = Payment.objects.get()
     assert payment.entry_id == fourth.pk and payment.amount == prize and bytes(payment.signature).startswith(b"\x89PNG")
@@ -142,6 +146,7 @@ def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, li
         page.fill(f"#chips-{entry.number}", chips)
     page.click("#deal-calculate")
     page.wait_for_selector("#deal-figures")
+    page.wait_for_load_state()  # the page's scripts have run: the deal's form is sent through the API
     icm = deals.icm_deal([200_000, 150_000, 50_000], prizes_left)
     assert f"{icm[0] // 100:,}" in page.inner_text("#deal-figures")
     page.select_option("#deal-kind", "icm")

@@ -59,6 +59,8 @@ def test_a_satellite_plays_down_to_its_seats_and_its_winners_register_into_the_t
     ticket = Ticket.objects.get(won_by=winners[0])
     page.goto(f"{base}/t/{main_event.pk}/register/")
     page.click(f"#ticket-choose-{ticket.pk}")
+    page.wait_for_url(f"{base}/t/{main_event.pk}/register/?ticket={ticket.pk}#tickets")
+    page.wait_for_load_state()  # the page's scripts have run: the ticket's form is sent through the API
     page.wait_for_selector("#ticket-form")
     assert page.inner_text("#ticket-holder") == winners[0].player.display_name
     page.select_option("#ticket-document-type", "id_card")

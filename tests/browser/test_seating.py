@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from playwright.sync_api import expect
 
 from tables import draw_check, draws, read_models, selectors
 from tables import setup as table_setup
@@ -56,7 +57,8 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     assert not chief.is_visible("#start-draw")
     draw = tournament.draws.get(kind="start")
     assert draw.commitment == shown and draw_check.verify_draw(draw)["matches"]
-    assert chief.inner_text("#notice") == f"Draw {draw.number} is done: every entry has a seat."
+    # Said once the press is answered (the map may have drawn the seats from its socket's event before).
+    expect(chief.locator("#notice")).to_have_text(f"Draw {draw.number} is done: every entry has a seat.")
     chief.context.close()
 
     # A player finds their seat on their phone.
@@ -85,7 +87,7 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
         floor_page.click("#correct-go")
     assert pressed.value.post_data_json == {"table": int(table), "seat": int(seat)}
     floor_page.wait_for_selector(f'.m-table[data-table="{table}"] .m-seat[data-seat="{seat}"][data-entry="{entry.number}"]')
-    assert floor_page.inner_text("#notice") == f"Entry #{entry.number} now sits at table {table} seat {seat}."
+    expect(floor_page.locator("#notice")).to_have_text(f"Entry #{entry.number} now sits at table {table} seat {seat}.")
 
     # A refusal shows the API's detail: the button set at a seat nobody sits at.
     short, empty_seat = next((t["table"], s["seat"]) for t in read_models.floor_map(tournament)["tables"]

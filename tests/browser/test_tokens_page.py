@@ -18,6 +18,8 @@ def test_the_director_revokes_a_tablets_token(live_asgi, browser, director, floo
     page.on("dialog", lambda dialog: dialog.accept())
     login(page, live_asgi, director.username, PASSWORD)
     page.click("header nav >> text=API tokens")
+    page.wait_for_url(f"{live_asgi}/tokens/")
+    page.wait_for_load_state()  # the page's scripts have run: the revoke form is sent through the API
     page.wait_for_selector(f'#token-list tr[data-token="{tablet.pk}"]')
     row = page.inner_text(f'#token-list tr[data-token="{tablet.pk}"]')
     assert "floor" in row and tablet.prefix in row and "10.0.0.7" in row and "active" in row

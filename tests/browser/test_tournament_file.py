@@ -73,6 +73,8 @@ def test_the_director_downloads_the_file_and_imports_it(live_asgi, browser, dire
     # The import page, from the home page: the same file is here already, and the screen says so.
     page.goto(base + "/")
     page.click("#tournament-import-link")
+    page.wait_for_url(base + reverse("tournament-import"))
+    page.wait_for_load_state()  # the page's scripts have run: the file is sent through the API
     page.wait_for_selector("#tournament-import-form")
     assert accessibility.problems(page) == []
     assert fits(page, "import") == []
