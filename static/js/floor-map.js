@@ -135,7 +135,7 @@ import * as FlightEnding from "./flight-ending.js";
   };
   var grid = document.getElementById("map");
   var state = JSON.parse(document.getElementById("map-state").textContent);
-  var chosen = null, buttonTable = null, lastBust = null, timer = null, loading = false, again = false;
+  var chosen = null, buttonTable = null, lastBust = null, timer = null, drawing = null, redraw = null;
 
   var fmt = Util.fmt, el = Util.el;
   // The server's time (the floor socket's time sync, Live.connect below): a clock call counts down against it.
@@ -700,14 +700,20 @@ import * as FlightEnding from "./flight-ending.js";
   filterBoxes.forEach(function (b) { b.addEventListener("change", function () { section = 0; renderGrid(); }); });
   window.addEventListener("resize", updateToolsHeight);
 
-  function refetch() {  // the promise settles when the map is drawn (bench/floor_map_render.py waits on it)
-    if (loading) { again = true; return Promise.resolve(); }
-    loading = true;
-    return fetch(urls.json, {cache: "no-store", credentials: "same-origin"})
+  // The promise settles when the map is drawn from a read made after the call (bench/floor_map_render.py and the
+  // tests wait on it): a call while a read is under way is answered by one more read after it, shared by every
+  // such call.
+  function refetch() {
+    if (drawing) {
+      if (!redraw) redraw = drawing.then(function () { redraw = null; return refetch(); });
+      return redraw;
+    }
+    drawing = fetch(urls.json, {cache: "no-store", credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (m) { state = m; render(); if (baggingStarted()) fetchDay(); })
       .catch(function () { /* the next event or reconnect tries again */ })
-      .then(function () { loading = false; if (again) { again = false; refetch(); } });
+      .then(function () { drawing = null; });
+    return drawing;
   }
   function soon() { clearTimeout(timer); timer = setTimeout(refetch, 250); }
   document.addEventListener("press-queue:sent", soon);  // the presses kept offline reached the server (press-queue.js)
