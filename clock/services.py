@@ -205,6 +205,18 @@ def pause_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
     return _act(tournament, actor=actor, type_="clock.paused", change=change, prepare=prepare)
 
 
+def stop_at_play_over(tournament: Tournament, *, actor: Actor) -> bool:
+    """Play is over (its winner known, a satellite at its seats): a running clock stops where it stands. It follows
+    the floor's change that ended play (a reaction, in its transaction), so no role is asked of whoever entered it.
+    Returns whether it ran; a clock that did not stays as it is. Play going on again does not start it: the director
+    does."""
+    if ClockState.objects.filter(tournament_id=tournament.pk, status=ClockState.Status.RUNNING).first() is None:
+        return False
+    _act(tournament, actor=actor, type_="clock.paused", change=lambda rows, anchor, now: tl.pause(rows, anchor, now),
+         extra={"play_over": True}, allowed=None)
+    return True
+
+
 @transaction.atomic
 def resume_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
     """Resume where the clock stands (a restart scheduled is then moot). A clock stopped at the end of a level

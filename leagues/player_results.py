@@ -24,6 +24,12 @@ def player_results(player: Player) -> dict:
                    .select_related("tournament").order_by("-tournament__start_at", "tournament_id", "number"))
     paid = {p.entry_id: p for p in Payment.objects.filter(entry__player=player, status=Payment.Status.PAID)}
     points = {r.tournament_id: r for r in LeagueResult.objects.filter(player=player).select_related("league")}
+    # A satellite's seat he won is his prize there (a ticket, passed on or not; a void one is a seat taken away).
+    seats: dict[int, list[dict]] = {}
+    for tk in (Ticket.objects.filter(won_by__player=player).exclude(status=Ticket.Status.VOID)
+               .select_related("won_by", "satellite__target").order_by("number")):
+        seats.setdefault(tk.won_by.tournament_id, []).append({"target": tk.satellite.target_id,
+                                                               "target_name": tk.satellite.target.name})
     mine: dict[int, list[Entry]] = {}
     for e in entries:
         mine.setdefault(e.tournament_id, []).append(e)
@@ -39,7 +45,7 @@ def player_results(player: Player) -> dict:
                "entries": [e.number for e in own], "place": None, "place_low": None, "playing": False, "prize": 0,
                "paid": sum(paid[e.pk].amount for e in own if e.pk in paid),
                "receipts": [paid[e.pk].number for e in own if e.pk in paid], "points": None, "points_shown": None,
-               "league": None}
+               "league": None, "seats": seats.get(t.pk, [])}
         over = play_over(t)
         placed = {f.entry: (f.place, f.place_low) for f in finishers(t)} if over else {
             e.number: (e.finish_place, e.finish_place_low or e.finish_place) for e in own if e.finish_place is not None}

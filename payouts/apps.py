@@ -14,6 +14,7 @@ class PayoutsConfig(AppConfig):
         from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED, REGISTRATION_REOPENED
 
         from .reactions import (
+            finished_with_play,
             no_entry_under_a_deal,
             no_reopening_after_a_payment,
             no_undo_before_a_deal,
@@ -22,6 +23,7 @@ class PayoutsConfig(AppConfig):
             place_fixed_by_a_deal,
         )
         from .selectors import places_paid_answer
+        from .services import DEAL_APPROVED
         from .tickets import tickets_follow
 
         reactions.on(PLACES_PAID, places_paid_answer)
@@ -38,3 +40,6 @@ class PayoutsConfig(AppConfig):
         # A satellite stops at its seats, and its tickets follow its seat winners (payouts/tickets.py).
         for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_REGISTERED, ENTRY_VOIDED):
             reactions.on(change, tickets_follow)
+        # Play over finishes the tournament (its hand-for-hand, its clock); a correction lets it run again.
+        for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_REGISTERED, ENTRY_VOIDED, DEAL_APPROVED):
+            reactions.on(change, finished_with_play)

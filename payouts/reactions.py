@@ -1,6 +1,6 @@
 """The money's reactions to the floor (core.reactions; registered in PayoutsConfig.ready()): an approved deal
 stands only on the players who made it, and a deal that stopped play fixes their places; a paid prize keeps play
-over and registration closed until the cashier voids the payment.
+over and registration closed until the cashier voids the payment; the tournament is finished when play is over.
 
 A deal is made by the players left at that moment and shares the prizes left then: a new entry, a voided
 entry or a bust from before the deal undone would change the players or the pool under it, so they are
@@ -11,13 +11,16 @@ from __future__ import annotations
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from clock import services as clock_services
 from core.actor import Actor
 from core.errors import ServiceError
 from core.money import format_money
+from tables import handforhand
+from tournament.audit import record_event
 from tournament.models import Entry, Tournament
 
 from .models import Payment
-from .selectors import approved_deals, finishers, payout_state, prizes_won, stop_finishes
+from .selectors import approved_deals, finishers, payout_state, play_over, prizes_won, satellite_of, stop_finishes
 
 
 def _deal_stands(t: Tournament, what: str) -> None:
@@ -100,3 +103,38 @@ def place_fixed_by_a_deal(*, tournament: Tournament, entry: Entry) -> dict:
         if number == entry.number:
             return {"place": place, "place_low": low if low != place else None}
     return {}
+
+
+def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | None = None) -> None:
+    """Reaction to every change that may end play or let it go on (tables.busts' ENTRY_BUSTED and BUST_UNDONE,
+    tournament.services' ENTRY_REGISTERED and ENTRY_VOIDED, services.DEAL_APPROVED). Play over (its winner known, a
+    deal that stopped it, a satellite down to its seats): the tournament is finished (`tournament.finished`), so
+    registration is closed (stats.registration_problem) and its prizes final, no new hand is dealt (tables.hands),
+    hand-for-hand ends and the clock stops. A correction that lets play go on makes it run again
+    (`tournament.resumed`); the director starts the clock and, at a bubble, hand-for-hand again."""
+    t = Tournament.objects.get(pk=tournament.pk)  # its status as it stands (the caller holds the tournament lock)
+    if t.status == Tournament.Status.SETUP:
+        return
+    over, finished = play_over(t), t.status == Tournament.Status.FINISHED
+    left = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
+    if over and not finished:
+        state = payout_state(t)
+        places = finishers(t, state)
+        if not places:  # nobody has a place (one entry, or none): nothing was played
+            return
+        payload = {"players_left": left, "hand_for_hand_ended": handforhand.end_at_play_over(t, actor=actor),
+                   "clock_stopped": clock_services.stop_at_play_over(t, actor=actor)}
+        sat = satellite_of(t)
+        if sat is not None and left > 1:
+            payload.update(reason="seats", seats=state["satellite"]["seats"])
+        elif approved_deals(t) and left > 1:
+            payload.update(reason="deal")
+        else:
+            first = next(f for f in places if f.place == 1)
+            winner = Entry.objects.select_related("player").get(tournament=t, number=first.entry)
+            payload.update(reason="winner", entry=winner.number, name=winner.player.display_name)
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+        record_event(t, actor=actor, type_="tournament.finished", payload=payload)
+    elif finished and not over:
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+        record_event(t, actor=actor, type_="tournament.resumed", payload={"players_left": left})

@@ -18,24 +18,34 @@ KINDS = (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY, Purchase.Kind.REBUY, Purch
 
 def takings(t: Tournament) -> tuple[dict[str, dict[str, dict[str, int]]], dict[str, int]]:
     """kind -> status -> count, prize part (amount), fee, taken (the totals of receipts paid in cash, voided after
-    payment included: a ticket brought none) and refunded; and the buy-ins paid with a satellite's ticket (count and
-    total, not voided): one grouped query."""
-    found = {kind: {status: {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0}
-                    for status in Purchase.Status.values} for kind in KINDS}
-    tickets = {"count": 0, "total": 0}
+    payment included: a ticket brought none), refunded, and the receipts paid with a satellite's ticket among them
+    (tickets, tickets_amount, tickets_fee); and the buy-ins paid with a ticket, not voided (count, amount, fee and
+    total): one grouped query."""
+    def blank() -> dict[str, int]:
+        return {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0, "tickets": 0, "tickets_amount": 0,
+                "tickets_fee": 0}
+
+    found = {kind: {status: blank() for status in Purchase.Status.values} for kind in KINDS}
+    tickets = {"count": 0, "amount": 0, "fee": 0, "total": 0}
     rows = (Purchase.objects.filter(tournament=t).order_by().values("kind", "status", "paid_with")
             .annotate(n=Count("id"), amount_sum=Sum("amount"), fee_sum=Sum("fee"), refunded=Sum("refund_amount"),
                       taken=Sum(F("amount") + F("fee"), filter=Q(paid_at__isnull=False))))
     for row in rows:
         cash = row["paid_with"] == Purchase.PaidWith.CASH
-        into = found.setdefault(row["kind"], {}).setdefault(
-            row["status"], {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0})
-        for key, value in (("count", row["n"]), ("amount", row["amount_sum"]), ("fee", row["fee_sum"]),
+        into = found.setdefault(row["kind"], {}).setdefault(row["status"], blank())
+        amount, fee = row["amount_sum"] or 0, row["fee_sum"] or 0
+        for key, value in (("count", row["n"]), ("amount", amount), ("fee", fee),
                            ("taken", row["taken"] if cash else 0), ("refunded", row["refunded"])):
             into[key] += value or 0
-        if not cash and row["status"] == Purchase.Status.PAID:
-            tickets["count"] += row["n"]
-            tickets["total"] += (row["amount_sum"] or 0) + (row["fee_sum"] or 0)
+        if not cash:
+            into["tickets"] += row["n"]
+            into["tickets_amount"] += amount
+            into["tickets_fee"] += fee
+            if row["status"] == Purchase.Status.PAID:
+                tickets["count"] += row["n"]
+                tickets["amount"] += amount
+                tickets["fee"] += fee
+                tickets["total"] += amount + fee
     return found, tickets
 
 
@@ -48,6 +58,7 @@ def reconciliation(t: Tournament) -> dict:
     won = selectors.prizes_won(t, state)
     voided = [by_kind[kind][Purchase.Status.VOIDED] for kind in KINDS]
     seats = {"n": 0, "total": 0}
+    winners = selectors.seat_winners(t, state) if state["satellite"] else []
     if state["satellite"]:
         seats = Ticket.objects.filter(satellite__tournament=t).exclude(status=Ticket.Status.VOID).aggregate(
             n=Count("id"), total=Sum("value"))
@@ -58,9 +69,12 @@ def reconciliation(t: Tournament) -> dict:
     for kind in KINDS:
         got, announced, void = (by_kind[kind][status] for status in (
             Purchase.Status.PAID, Purchase.Status.ANNOUNCED, Purchase.Status.VOIDED))
+        total, by_ticket = got["amount"] + got["fee"], got["tickets_amount"] + got["tickets_fee"]
         rows.append({
-            "kind": kind, "count": got["count"], "amount": got["amount"], "fee": got["fee"],
-            "total": got["amount"] + got["fee"],
+            "kind": kind, "count": got["count"], "amount": got["amount"], "fee": got["fee"], "total": total,
+            # Of those, paid with a satellite's ticket: in the pool and the fees, but no cash came in for them.
+            "tickets": got["tickets"], "tickets_amount": got["tickets_amount"], "tickets_fee": got["tickets_fee"],
+            "tickets_total": by_ticket, "cash_taken": total - by_ticket,
             "announced": announced["count"], "announced_total": announced["amount"] + announced["fee"],
             "voided": void["count"], "voided_taken": void["taken"], "refunded": void["refunded"],
             "kept": void["taken"] - void["refunded"],
@@ -68,10 +82,14 @@ def reconciliation(t: Tournament) -> dict:
     figures = asdict(closing)
     figures.update({
         "currency": t.currency, "guarantee": t.guaranteed_pool, "takings": rows,
-        "takings_total": cage.totals(rows, "count", "amount", "fee", "total", "announced", "announced_total", "voided",
+        "takings_total": cage.totals(rows, "count", "amount", "fee", "total", "tickets", "tickets_amount", "tickets_fee",
+                                     "tickets_total", "cash_taken", "announced", "announced_total", "voided",
                                      "voided_taken", "refunded", "kept"),
         "mismatches": [asdict(m) for m in closing.mismatches],
         "unpaid_entries": list(closing.unpaid_entries),
         "players_left": stats["players_left"], "tickets_in_count": tickets["count"], "seats_out_count": seats["n"],
+        "tickets_in_amount": tickets["amount"], "tickets_in_fee": tickets["fee"],
+        # A satellite whose play has stopped: the players left won seats (tickets), they are not in play any more.
+        "play_stopped": bool(winners), "seat_winners": len(winners),
     })
     return figures

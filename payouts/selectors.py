@@ -408,10 +408,23 @@ def tickets_into(t: Tournament) -> list[Ticket]:
                 .select_related("satellite__tournament", "holder").order_by("holder__last_name", "holder__first_name", "pk"))
 
 
-def seats_won(t: Tournament) -> dict[int, str]:
-    """Entry number -> the target event's name, for a satellite's seat winners once play has stopped (the players'
-    phones say it); empty otherwise."""
+def tickets_used_into(t: Tournament) -> list[Ticket]:
+    """The tickets used for an entry into this event, in the order the desk used them, each with its entry."""
+    return list(Ticket.objects.filter(satellite__target=t, status=Ticket.Status.USED)
+                .select_related("satellite__tournament", "holder", "used_entry").order_by("used_at", "pk"))
+
+
+def seats_won(t: Tournament) -> dict[int, dict]:
+    """Entry number -> {target: the target event's name, place, place_low: the places the seat winners share, as the
+    results give them}, for a satellite's seat winners once play has stopped (the players' phones say it); empty
+    otherwise."""
     sat = satellite_of(t)
     if sat is None:
         return {}
-    return {number: sat.target.name for number in seat_winners(t)}
+    state = payout_state(t)
+    winners = seat_winners(t, state)
+    if not winners:
+        return {}
+    places = {f.entry: f for f in finishers(t, state)}
+    return {number: {"target": sat.target.name, "place": places[number].place, "place_low": places[number].place_low}
+            for number in winners if number in places}

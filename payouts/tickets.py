@@ -9,6 +9,7 @@ holder no longer has a seat; a correction that would take away a ticket already 
 tournament first, then its tickets (registration with a ticket: the target, then the ticket)."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,7 +20,8 @@ from core.errors import ServiceError, clean_reason, next_number, require
 from flights import selectors as flights_selectors
 from tournament import services as tournament_services
 from tournament.audit import actor_user, lock_tournament, record_event
-from tournament.models import Entry, Player, Purchase, Tournament
+from tournament.identity import document_hmac, normalise_document_number
+from tournament.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournament.services import IdDocument
 
 from .models import Deal, Payment, Satellite, Ticket
@@ -67,17 +69,27 @@ def _target(t: Tournament, value) -> Tournament:
     return target
 
 
-def _money_open(t: Tournament) -> None:
-    """The seats and the cash stop changing once a ticket was issued, a prize paid or a deal made."""
-    if flights_selectors.paid_from(t) is not None:
+BECOME, CHANGE, REMOVE = "become", "change", "remove"  # what _money_open is asked for, to say the refusal right
+
+
+def _money_open(t: Tournament, change: str) -> None:
+    """The seats and the cash stop changing once a ticket was issued, a prize paid or a deal made. `change`: the
+    tournament would BECOME a satellite, a satellite's money would CHANGE, or it would stop being one (REMOVE)."""
+    if change != REMOVE and flights_selectors.paid_from(t) is not None:  # dropping the setting pays nothing either
         raise ServiceError(_("A Day 1 flight pays nothing: its players' prizes come from Day 2, which may be the "
                              "satellite."), code="paid_from_day2", status=409)
     if Payment.objects.filter(tournament=t, status=Payment.Status.PAID).exists():
-        raise ServiceError(_("A prize was paid: the satellite's seats and cash cannot change any more."),
-                           code="satellite_fixed_by_payment", status=409)
+        raise ServiceError({
+            BECOME: _("A prize was paid: this tournament can no longer become a satellite."),
+            CHANGE: _("A prize was paid: the satellite's seats and cash cannot change any more."),
+            REMOVE: _("A prize was paid: the tournament stays a satellite."),
+        }[change], code="satellite_fixed_by_payment", status=409)
     if Deal.objects.filter(tournament=t).exclude(status=Deal.Status.REJECTED).exists():
-        raise ServiceError(_("A deal was made on these prizes: the tournament cannot become a satellite now."),
-                           code="satellite_fixed_by_deal", status=409)
+        raise ServiceError({
+            BECOME: _("A deal was made on these prizes: the tournament cannot become a satellite now."),
+            CHANGE: _("A deal was made on these prizes: the satellite's seats and cash cannot change any more."),
+            REMOVE: _("A deal was made on these prizes: the tournament stays a satellite."),
+        }[change], code="satellite_fixed_by_deal", status=409)
 
 
 @transaction.atomic
@@ -118,7 +130,7 @@ def set_satellite(tournament: Tournament, *, actor: Actor, data: dict) -> Satell
     if before == after:
         return sat
     if before is None or any(before[name] != after[name] for name in ("target", "leftover", "seat")):
-        _money_open(t)
+        _money_open(t, BECOME if before is None else CHANGE)
         if sat.pk and _issued(sat) is not None:
             raise ServiceError(_("Tickets were issued: the target, the seat's value and the cash left over stand as "
                                  "they were won."), code="tickets_issued", status=409)
@@ -139,7 +151,7 @@ def remove_satellite(tournament: Tournament, *, actor: Actor) -> None:
         raise ServiceError(_("This tournament is not a satellite."), code="not_a_satellite", status=409)
     if _issued(sat) is not None:
         raise ServiceError(_("Tickets were issued: the tournament stays a satellite."), code="tickets_issued", status=409)
-    _money_open(t)
+    _money_open(t, REMOVE)
     before = satellite_json(sat)
     sat.delete()
     record_event(t, actor=actor, type_="satellite.removed", payload={"before": before})
@@ -241,13 +253,15 @@ def register_with_ticket(ticket: Ticket, *, actor: Actor, document: IdDocument |
     payment taken; the receipt says "satellite ticket" and the target's pool counts the buy-in as paid."""
     require(actor, roles.REGISTER)
     target = lock_tournament(Ticket.objects.values_list("satellite__target_id", flat=True).get(pk=ticket.pk))
-    tk = Ticket.objects.select_for_update(of=("self",)).select_related("satellite__tournament", "holder").get(pk=ticket.pk)
+    tk = Ticket.objects.select_for_update(of=("self",)).select_related(
+        "satellite__tournament", "holder", "won_by__id_check").get(pk=ticket.pk)
     if tk.status == Ticket.Status.USED:
         raise ServiceError(_("Ticket %(ticket)s has been used already (entry #%(entry)s).")
                            % {"ticket": tk.number, "entry": tk.used_entry.number}, code="ticket_used", status=409)
     if tk.status == Ticket.Status.VOID:
         raise ServiceError(_("Ticket %(ticket)s is void: %(reason)s") % {"ticket": tk.number, "reason": tk.void_reason},
                            code="ticket_void", status=409)
+    _holders_document(tk, document)
     entry = tournament_services.register_entry(target, actor=actor, player=tk.holder, document=document,
                                                paid_with=Purchase.PaidWith.TICKET,
                                                fee_waived=tk.satellite.seat == Satellite.Seat.BUY_IN)
@@ -257,6 +271,30 @@ def register_with_ticket(ticket: Ticket, *, actor: Actor, document: IdDocument |
         "ticket": tk.number, "satellite": tk.satellite.tournament.name, "entry": entry.number,
         "name": tk.holder.display_name, "value": tk.value})
     return entry
+
+
+def _holders_document(tk: Ticket, document: IdDocument | None) -> None:
+    """A ticket is a prize: it is used only against the holder's own ID, as a prize is paid (club 32). The seat
+    winner shows the document he played the satellite with; a player the ticket passed to shows one his record
+    already knows, if it knows any (else register_entry's check makes the one shown his). No number: register_entry
+    says what is missing."""
+    if document is None or not normalise_document_number(document.number or ""):
+        return
+    shown = document_hmac(document.number, settings.ID_HASH_KEY)
+    won = tk.won_by
+    if tk.holder_id == won.player_id:
+        if shown != won.id_hmac:
+            raise ServiceError(_("This document number does not match the ID %(name)s played the satellite with (its "
+                                 "number ends in %(last4)s). A ticket is used only against the same document.")
+                               % {"name": tk.holder.display_name, "last4": won.id_check.number_last4}, code="id_mismatch")
+        return
+    known = dict(IdCheck.objects.filter(player=tk.holder).order_by("-checked_at").values_list("number_hmac", "number_last4"))
+    if tk.holder.id_hmac:
+        known.setdefault(tk.holder.id_hmac, "")
+    if known and shown not in known:
+        raise ServiceError(_("This document number is not one %(name)s has shown here before. A ticket passed on is "
+                             "used only against its holder's own ID.") % {"name": tk.holder.display_name},
+                           code="id_mismatch")
 
 
 @transaction.atomic

@@ -7,13 +7,15 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # The tables' reactions to registration (core.reactions): a new entry gets a seat, a voided one frees it;
-        # and the receipt asks where an entry sits.
+        # and the receipt asks where an entry sits; a redraw waits for the hands in play.
         from core import reactions
         from tournament.receipts import ENTRY_SEAT
         from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
 
-        from .reactions import entry_seat, free_voided_entry, seat_registered_entry
+        from .handforhand import BETWEEN_HANDS
+        from .reactions import entry_seat, free_voided_entry, redraw_once_the_hands_are_done, seat_registered_entry
 
         reactions.on(ENTRY_REGISTERED, seat_registered_entry)
+        reactions.on(BETWEEN_HANDS, redraw_once_the_hands_are_done)  # a redraw waits for the hands in play
         reactions.on(ENTRY_VOIDED, free_voided_entry)
         reactions.on(ENTRY_SEAT, entry_seat)

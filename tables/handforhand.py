@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from clock.models import ClockState
 from clock.services import pause_clock, resume_clock, take_time
-from core import roles
+from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
@@ -24,6 +24,8 @@ from tournament.models import Entry, Tournament
 
 from .models import HandForHand, Move, Table
 from .selectors import balance_move_out_pending, clock_state, hand_for_hand, house_rules, lobby_state, playing_tables, waiting
+
+BETWEEN_HANDS = "between_hands"  # a table's hand is over (reported done, or its start undone): the tournament lock held
 
 
 def _locked(t: Tournament) -> HandForHand | None:
@@ -65,16 +67,33 @@ def stop_hand_for_hand(tournament: Tournament, *, actor: Actor) -> HandForHand:
     h = _locked(t)
     if h is None:
         raise ServiceError(_("Hand-for-hand is not on."), code="h4h_off", status=409)
+    _end(t, h=h, actor=actor, play_over=False)
+    return h
+
+
+def end_at_play_over(t: Tournament, *, actor: Actor) -> bool:
+    """Play is over (its winner known, a satellite at its seats): hand-for-hand ends with it, no hand called any
+    more and the clock left stopped. A reaction to the floor's change that ended play, in its transaction (the
+    tournament lock held): no role is asked of whoever entered it. A hand called and still played ends it when
+    every table has reported it (call_next): a player out in it shares its places. Returns whether it ended now."""
+    h = _locked(t)
+    if h is None or h.called:
+        return False
+    _end(t, h=h, actor=actor, play_over=True)
+    return True
+
+
+def _end(t: Tournament, *, actor: Actor, h: HandForHand, play_over: bool) -> None:
     h.ended_at, h.ended_by = timezone.now(), actor_user(actor)
     h.save(update_fields=["ended_at", "ended_by"])
-    resumed = h.paused_clock and clock_state(t) == ClockState.Status.PAUSED
+    resumed = not play_over and h.paused_clock and clock_state(t) == ClockState.Status.PAUSED
     if resumed:
         resume_clock(t, actor=actor)
     tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
     record_event(t, actor=actor, type_="h4h.ended",
                  payload={"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken, "clock_resumed": resumed,
-                          "tables": tables, "h4h": lobby_state(h)}, stats=False)
-    return h
+                          "tables": tables, "h4h": lobby_state(h), **({"play_over": True} if play_over else {})},
+                 stats=False)
 
 
 def call_next(t: Tournament, *, actor: Actor, h: HandForHand | None = None) -> bool:
@@ -88,6 +107,9 @@ def call_next(t: Tournament, *, actor: Actor, h: HandForHand | None = None) -> b
             return False
         _complete(t, actor=actor, h=h)  # the tables still waited for have broken
         return True
+    if t.status == Tournament.Status.FINISHED:  # play over while the hand was played: no next hand
+        _end(t, h=h, actor=actor, play_over=True)
+        return False
     tables = playing_tables(t)
     if not tables or any(table.hand_in_progress for table in tables):
         return False
@@ -174,6 +196,7 @@ def hand_done(table: Table, *, actor: Actor) -> HandForHand | None:
         h.save(update_fields=["reported"])
         payload.update({"h4h_hand": h.hand, "waiting_for": waiting(t, h)})
     record_event(t, actor=actor, type_="table.hand_done", payload=payload, stats=False, seats=balance_move_out_pending(table))
+    reactions.react(BETWEEN_HANDS, actor=actor, tournament=t)  # a redraw that waited for this hand (tables.reactions)
     if in_hand and not payload["waiting_for"]:
         _complete(t, actor=actor, h=h)
     elif h is not None and not h.called:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clock.selectors import day_ended, rows_of
-from core import roles
+from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
@@ -19,7 +19,7 @@ from tournament.models import Tournament
 
 from . import clock_calls, handforhand, positions
 from .models import POSITION_FIELDS, HandStart, Move, Table, hash_token
-from .selectors import balance_move_out_pending, clock_level_index, live_seats
+from .selectors import REDRAW_WAITS, balance_move_out_pending, clock_level_index, live_seats, redraw_waiting
 
 
 def table_for_token(token: str) -> Table | None:
@@ -51,6 +51,11 @@ def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
     if stopped is not None:  # the hands in play were finished; the next one is dealt when the next day starts
         raise ServiceError(_("Play has stopped for the day after level %(level)s: no new hand until play resumes.")
                            % {"level": stopped}, code="day_ended", status=409)
+    if t.status == Tournament.Status.FINISHED:  # its winner known, or a satellite at its seats (payouts' reaction)
+        raise ServiceError(_("Play is over: no new hand is dealt."), code="play_over", status=409)
+    waits = redraw_waiting(t)
+    if waits is not None:
+        raise ServiceError(waits["message"], code=REDRAW_WAITS, status=409)
     handforhand.check_hand_start(t, table)
     rows = rows_of(t)
     level_index = clock_level_index(t, rows, now)
@@ -144,5 +149,6 @@ def undo_hand_start(table: Table, *, actor: Actor) -> HandStart:
     record_event(t, actor=actor, type_="table.hand_start_undone", payload={"table": table.number, "hand": hand.number}, stats=False,
                  seats=balance_move_out_pending(table))
     if not table.hand_in_progress:
+        reactions.react(handforhand.BETWEEN_HANDS, actor=actor, tournament=t)  # a redraw may have waited for it
         handforhand.call_next(t, actor=actor)  # hand-for-hand may have waited for this table's hand: it is not in play after all
     return hand

@@ -27,7 +27,7 @@ from .breaks import break_table, redraw, take_in_nobody
 from .handforhand import call_next
 from .models import Move, Seat, Table
 from .room import TableRow, announce, balancing_tables, cancel_slip, close_slip, create_slip, read_room
-from .selectors import balancing_notice, house_rules, rule_settings, slip
+from .selectors import REDRAW_WAITS, balancing_notice, house_rules, rule_settings, slip
 
 logger = logging.getLogger(__name__)
 
@@ -74,8 +74,10 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
             # The final table forms when everyone fits at it, at the tournament's final-table size.
             last = max(playing, key=lambda row: (row.break_order, row.number))
             if total <= min(t.final_table_size, last.seats):
-                created += redraw(t, actor=actor, keep=[last.number])
-                redrawn = True
+                blocked = redraw_waits(playing, final=True)
+                if blocked is None:
+                    created += redraw(t, actor=actor, keep=[last.number])
+                    redrawn = True
                 break
             breaking = None
         else:
@@ -83,8 +85,10 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
         if breaking is not None:
             remaining = len(playing) - 1
             if remaining == 3 and rules.redraw_at_three or remaining == 2 and rules.redraw_at_two:
-                created += redraw(t, actor=actor, keep=[row.number for row in playing if row.number != breaking])
-                redrawn = True
+                blocked = redraw_waits(playing, final=False)
+                if blocked is None:
+                    created += redraw(t, actor=actor, keep=[row.number for row in playing if row.number != breaking])
+                    redrawn = True
                 break
             if take_in_nobody(t, actor=actor, tables=tables, breaking=tables[breaking]):
                 continue  # those players stay where they sit: decide again
@@ -123,6 +127,21 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
     notify(t, actor=actor, type_="balance.no_move" if blocked else None, payload=blocked)
     call_next(t, actor=actor)  # a break or a redraw may have ended the hand hand-for-hand waited for
     return created
+
+
+def redraw_waits(playing: list, *, final: bool) -> dict | None:
+    """A redraw stands everyone up at once: it waits until no table is in a hand (a table that reports its hands; one
+    that does not follows the clock and is never "in a hand"), so a hand in play is finished where it is dealt and
+    reported done. The notice for the floor, or None when the redraw can be made now (REDRAW_WAITS)."""
+    busy = sorted(row.number for row in playing if row.hand_in_progress)
+    if not busy:
+        return None
+    tables = ", ".join(map(str, busy))
+    message = (_("The final table is drawn once table(s) %(tables)s have finished the hand in play: report it done. "
+                 "No new hand is dealt until then.") if final else
+               _("The tables are redrawn once table(s) %(tables)s have finished the hand in play: report it done. "
+                 "No new hand is dealt until then.")) % {"tables": tables}
+    return {"reason": REDRAW_WAITS, "tables": busy, "message": message}
 
 
 def no_move_notice(decision: bal.NoMove) -> dict:

@@ -13,7 +13,7 @@ from tournament.models import Entry, Tournament
 from .models import Penalty, Seat
 from .moves import after_seat_freed, rebalance
 from .seats import free_seat, seat_new_entry
-from .selectors import seat_of, start_drawn
+from .selectors import redraw_waiting, seat_of, start_drawn
 
 
 def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:
@@ -49,3 +49,10 @@ def entry_seat(*, tournament: Tournament, entry: Entry) -> dict:
     if entry.status != Entry.Status.ACTIVE:
         return {}
     return {"waiting": "seat" if start_drawn(tournament) else "start_draw"}
+
+
+def redraw_once_the_hands_are_done(*, actor: Actor, tournament: Tournament) -> None:
+    """Reaction to tables.handforhand.BETWEEN_HANDS: a redraw (the final table, or at three or two tables) that
+    waited for the hands in play is made once the last of them is reported done (moves.redraw_waits)."""
+    if redraw_waiting(tournament) is not None:
+        rebalance(tournament, actor=actor)

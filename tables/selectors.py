@@ -209,6 +209,7 @@ def rule_settings(rules: HouseRules) -> bal.Settings:
 
 # The floor's notices about balancing; the latest stands until the next (balance.clear ends it).
 BALANCING_NOTICES = ("balance.no_move", "balance.blocked", "balance.failed", "balance.clear")
+REDRAW_WAITS = "redraw_waits"  # a redraw due waits for the hands in play (moves.redraw_waits)
 
 
 def balancing_notice(t: Tournament) -> dict | None:
@@ -218,6 +219,12 @@ def balancing_notice(t: Tournament) -> dict | None:
     if last is None or last.type == "balance.clear":
         return None
     return {"type": last.type, "seq": last.seq, "at": last.at.isoformat(), **last.payload}
+
+
+def redraw_waiting(t: Tournament) -> dict | None:
+    """The notice of a redraw due that waits for the hands in play to be reported done, if it stands."""
+    notice = balancing_notice(t)
+    return notice if notice is not None and notice.get("reason") == REDRAW_WAITS else None
 
 
 def after_hand(move: Move) -> bool:

@@ -42,7 +42,7 @@ from tests.conftest import BASIC_SPEC, STAFF, id_doc, make_user, tournament_data
 from tests.payouts.test_payments import signature
 from tests.tables.test_balancing_house_rules import check_invariants as check_seating
 from tournament import services, setup
-from tournament.models import AuditEvent, ChipAdjustment, Entry, Level, Purchase
+from tournament.models import AuditEvent, ChipAdjustment, Entry, Level, Purchase, Tournament
 from tournament.stats import tournament_stats
 
 EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "40"))
@@ -445,6 +445,20 @@ class Night(RuleBasedStateMachine):
             playing = selectors.playing_tables(self.t)
             assert busy or pending or not playing, "hand-for-hand waits, but no table plays a hand and no slip is due"
 
+    def finished_while_play_is_over(self):
+        """The tournament is finished exactly while play is over (its winner known, a deal that stopped it, a
+        satellite at its seats), so nobody registers and no hand is dealt; hand-for-hand ends with it once the hand
+        called is played."""
+        if self.t is None:
+            return
+        t = Tournament.objects.get(pk=self.t.pk)
+        if t.status == Tournament.Status.SETUP:
+            return
+        over = pay_selectors.play_over(t) and bool(pay_selectors.finishers(t, pay_selectors.payout_state(t)))
+        assert (t.status == Tournament.Status.FINISHED) == over, f"status {t.status} while play is {'over' if over else 'on'}"
+        h = handforhand.hand_for_hand(t)
+        assert not over or h is None or h.called, "hand-for-hand still on, between hands, after play is over"
+
     def places_unique_and_contiguous(self):
         if self.t is None:
             return
@@ -565,8 +579,8 @@ class Night(RuleBasedStateMachine):
 
 
 INVARIANTS = ("seating", "audit_sequence_has_no_gap", "tables_balanced_or_the_floor_told", "nobody_alone_while_others_play",
-              "hand_for_hand_can_go_on", "places_unique_and_contiguous", "money_adds_up", "deals_stand_on_their_players",
-              "league_points_follow_the_places", "tickets_follow_the_seats")
+              "hand_for_hand_can_go_on", "finished_while_play_is_over", "places_unique_and_contiguous", "money_adds_up",
+              "deals_stand_on_their_players", "league_points_follow_the_places", "tickets_follow_the_seats")
 
 
 def check_night(t) -> None:

@@ -142,7 +142,8 @@ def _tagged(response, etag: str):
 def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | None = None) -> dict[int, dict]:
     """The room's public seats (tables/read_models.py), each with the prize its place wins (payouts: ties
     split; None while the entry plays on or finished outside the money), the target event of a satellite's seat it
-    won (`seat_won`: None but for a seat winner once play stopped; the tickets' events re-read the room), and on a
+    won (`seat_won`: None but for a seat winner once play stopped, who then has the place the results give him, shared
+    by the seat winners; the tickets' events re-read the room), and on a
     day after the first the
     stack the player sits down with (flights/day2.py: `day_stack`, {day, chips, bag, source}, only for those
     who have one; chips None while the house keeps counts private).
@@ -153,7 +154,10 @@ def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | 
     tournament = Tournament.objects.filter(pk=pk).first()
     seats = seats_won(tournament) if tournament is not None else {}  # a satellite's seat winners (issue 27)
     for number, answer in fresh.items():
-        answer["seat_won"] = seats.get(number)
+        winner = seats.get(number)
+        answer["seat_won"] = winner["target"] if winner else None
+        if winner and answer["place"] is None:  # in play no more: the places they share, as the results give them
+            answer["place"], answer["place_low"] = winner["place"], winner["place_low"]
     if base is not None:
         finished = any(answer["place"] for answer in fresh.values())
         won = prizes_won(tournament) if finished and tournament is not None else {}

@@ -165,7 +165,8 @@ function fit(el) {
   var css = getComputedStyle(el);
   var max = parseFloat(css.fontSize), size = max, least = max * parseFloat(el.dataset.fitMin || "0.25");
   var lines = el.hasAttribute("data-fit-lines") || !/^(nowrap|pre)$/.test(css.whiteSpace);
-  var over = lines ? function () { return el.scrollHeight > el.clientHeight + 1; }
+  // Wrapped, it is the height that overflows, or the width too where one word is wider than the box.
+  var over = lines ? function () { return el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1; }
     : function () { return el.scrollWidth > el.clientWidth + 1; };
   if (!over()) return;
   while (over() && size * 0.92 >= least) {

@@ -161,9 +161,21 @@ import * as Clock from "./clock.js";
     var seats = !!f.seats_in;  // a satellite: its seat winners first, then the cash
     var first = f.results.filter(function (r) { return seats ? r.seat : r.place === 1; });
     var rest = f.results.filter(function (r) { return first.indexOf(r) < 0; });
-    document.getElementById("lobby-winner-label").textContent = seats ? gettext("Seats won")
-      : first.length > 1 ? gettext("Winners, tied") : gettext("Winner");
-    document.getElementById("lobby-winner").textContent = first.map(nameOf).join(" · ");
+    // A satellite's end says that play has stopped (the seat line of the figures is not shown at the end).
+    // (Its words break after a "·", not before it.)
+    document.getElementById("lobby-winner-label").textContent = (seats && first.length
+      ? Util.fmt(ngettext("PLAY HAS STOPPED · {n} seat won", "PLAY HAS STOPPED · {n} seats won", first.length), {n: first.length})
+      : seats ? gettext("Seats won") : first.length > 1 ? gettext("Winners, tied") : gettext("Winner")).replace(/ ·/g, "\u00a0·");
+    // The names, each kept whole on its line where it fits (a long one wraps within itself), the "·" after a name.
+    var winner = document.getElementById("lobby-winner");
+    winner.textContent = "";
+    first.forEach(function (r, i) {
+      var one = document.createElement("span");
+      one.className = "l-winner-one";
+      one.textContent = nameOf(r) + (i < first.length - 1 ? "\u00a0·" : "");
+      if (i) winner.append(" ");
+      winner.append(one);
+    });
     document.getElementById("lobby-winner-prize").textContent = !seats && first.length && first[0].prize
       ? Util.money(first[0].prize, currency) : "";
     fillList(document.getElementById("lobby-results"), rest, function (r) {
@@ -172,6 +184,14 @@ import * as Clock from "./clock.js";
     var more = document.getElementById("lobby-more");
     more.hidden = !f.more;
     more.textContent = f.more ? Util.fmt(seats ? gettext("and {n} more seats and places paid") : gettext("and {n} more places paid"), {n: f.more}) : "";
+    fitFinal();
+  }
+  /* The names fit now (reading the layout makes it), not at the next frame only: a screen that draws no frame yet (a
+     TV's browser in the background, a screenshot taken at once) shows them fitted too; again at the next frame, when
+     the fonts have loaded and whenever the screen changes size (below). */
+  function fitFinal() {
+    if (finalBox.hidden) return;
+    finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit);
     requestAnimationFrame(function () { finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
   }
   showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));
@@ -244,10 +264,16 @@ import * as Clock from "./clock.js";
   sync.guess(initial.server_time);  // until the first pong: the time the page was made
   view.set(initial);
   window.addEventListener("offline", function () { body.classList.add("is-offline"); });
-  // A box that changes size (the announcement appears, another TV) fits its texts again.
+  // A box that changes size (the announcement appears, another TV, the end's boxes in the clock's place) fits its
+  // texts again; so do fonts that load after the first fitting (their letters are wider or narrower).
+  function fitEverything() { document.querySelectorAll("[data-fit]").forEach(Clock.fit); }
   if (window.ResizeObserver) {
-    new ResizeObserver(function () { document.querySelectorAll("[data-fit]").forEach(Clock.fit); })
-      .observe(document.querySelector(".l-main"));
+    var boxes = new ResizeObserver(fitEverything);
+    [document.querySelector("main"), document.querySelector(".l-main"), finalBox].forEach(function (el) { if (el) boxes.observe(el); });
+  }
+  if (document.fonts) {
+    document.fonts.ready.then(fitEverything);
+    document.fonts.addEventListener("loadingdone", fitEverything);
   }
   Clock.keepAwake();
   var hint = document.getElementById("sound-off");

@@ -153,9 +153,9 @@ def test_a_night_exported_imported_where_it_is_not_and_exported_again_is_the_sam
     again = export_tournament(t)
     assert schema.canonical(as_exported(again, first)) == schema.canonical({k: v for k, v in first.items()
                                                                               if k not in ("exported_at", "checksum")})
-    # The clock shows the same time left at the same instant (it runs: the anchor travelled as it was).
+    # The clock shows the same time left at the same instant (stopped where play ended: the anchor travelled as it was).
     mine = clock_snapshot(t, now=played.at)
-    assert mine == played.clock and mine["status"] == "running" and mine["current"]["remaining"] > 0
+    assert mine == played.clock and mine["status"] == "paused" and mine["current"]["remaining"] > 0
     check_night(t)  # every invariant of a night holds for the imported tournament
     report = t.import_report
     assert report["users_new"] == ["archive-extra-floor"] and report["players_found"] == 0

@@ -24,6 +24,15 @@ def standings(page) -> list[list[str]]:
                          "[...tr.cells].map((c) => c.textContent.trim()))")
 
 
+def played_and_wins_shown(phone) -> None:
+    """The first of the standings (the winner: one result played, one win) shows both on the phone, with no sideways scroll."""
+    first = phone.locator("#lg-standings tbody tr").first
+    for label in ("Played", "Wins"):
+        expect(first.locator(f'.lg-opt[data-label="{label}"]')).to_be_visible()
+        expect(first.locator(f'.lg-opt[data-label="{label}"]')).to_have_text("1")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
 def test_a_league_made_on_its_pages_shows_the_standings_live_once_play_is_over(live_asgi, browser, director, floor,
                                                                                cashier, tournament):
     entries = register(cashier, tournament, 3)
@@ -63,6 +72,13 @@ def test_a_league_made_on_its_pages_shows_the_standings_live_once_play_is_over(l
         screen.wait_for_function("document.querySelectorAll('#lg-standings tbody tr').length === 3")
     # Linear over three entries, plus one for playing: 4, 3, 2.
     assert [row[2] for row in standings(phone)] == ["4", "3", "2"]
+    # The phone shows the results played and the wins too (under the name), and nothing runs off it sideways; so does
+    # the page as the server makes it.
+    played_and_wins_shown(phone)
+    served = browser.new_context(viewport=PHONE).new_page()  # the standings as the server writes them
+    served.goto(f"{live_asgi}/l/{league.pk}/")
+    played_and_wins_shown(served)
+    served.context.close()
     assert [row[1] for row in standings(page)] == [e.player.display_name for e in entries]
     page.wait_for_function(f"document.querySelector('#lg-t-{tournament.pk} [data-field=given]').textContent"
                            ".includes('given to 3 players')")
@@ -88,4 +104,13 @@ def test_a_refused_setting_is_said_under_its_field_and_changes_nothing(live_asgi
     assert "Place 2 would get more points than place 1" in page.inner_text("[data-api-say]")
     league.refresh_from_db()
     assert league.points_table == [10, 5]
+    # The checkbox sits beside its words (their first line level with it), not above them; on a phone too.
+    beside = """() => { const box = document.getElementById("lg-lobby").getBoundingClientRect();
+      const words = document.createRange(); words.selectNodeContents(document.getElementById("lg-lobby").parentElement);
+      words.setStartAfter(document.getElementById("lg-lobby"));
+      const line = words.getClientRects()[0];
+      return line.left >= box.right && line.top < box.bottom && line.bottom > box.top; }"""
+    assert page.evaluate(beside)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate(beside)
     page.context.close()

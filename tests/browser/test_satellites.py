@@ -5,11 +5,15 @@ with his ID checked and no payment: the receipt says "satellite ticket" and the 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
+from payouts import tickets
 from payouts.models import Satellite, Ticket
 from tests.browser.conftest import login
+from tests.conftest import id_doc
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
-from tournament.models import Entry, Purchase
+from tournament import services as tournament_services
+from tournament.models import Entry, Player, Purchase
 from tournament.stats import tournament_stats
 
 pytestmark = pytest.mark.browser
@@ -77,3 +81,83 @@ def test_a_satellite_plays_down_to_its_seats_and_its_winners_register_into_the_t
     assert tournament_stats(main_event)["prize_pool"] == main_event.buy_in
     ticket.refresh_from_db()
     assert (ticket.status, ticket.used_entry_id) == (Ticket.Status.USED, entry.pk)
+
+
+# A TV that draws no frame yet (a kiosk's browser still in the background, a screenshot taken at once): no animation
+# frame and no resize observer ever comes. What the lobby shows must already fit.
+NO_FRAMES = "window.requestAnimationFrame = () => 0; window.ResizeObserver = undefined;"
+FITS = """(el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1
+  && el.getBoundingClientRect().bottom <= el.closest('.l-box').getBoundingClientRect().bottom"""
+
+
+def test_the_lobby_says_play_has_stopped_and_the_seat_winners_names_fit_at_once_and_after_a_resize(
+        live_asgi, browser, director, floor, cashier, template):
+    main_event = make_main_event(director, template)
+    satellite = make_satellite(director, cashier, template, main_event)
+    bust_down_to(floor, satellite, 2)
+    winners = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number")
+    for entry, (first, last) in zip(winners, [("Zuzana", "Kováčová-Procházková"), ("Michal", "Kučera-Lobkowicz")], strict=True):
+        player = Player.objects.get(pk=entry.player_id)
+        player.first_name, player.last_name = first, last
+        player.save()
+    token = tournament_services.create_display_token(satellite, actor=director, label="Lobby TV").token
+
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
+    context.add_init_script(NO_FRAMES)
+    tv = context.new_page()
+    tv.goto(f"{live_asgi}/display/{token}/")
+    expect(tv.locator("#lobby-winner")).to_contain_text("Kučera-Lobkowicz")
+    # The stopped state is said where the TV shows it (the figures' seat line is not shown at the end).
+    expect(tv.locator("#lobby-winner-label")).to_have_text("PLAY HAS STOPPED\u00a0· 2 seats won")
+    expect(tv.locator("#lobby-winner-label")).to_be_visible()
+    assert tv.locator("#lobby-winner").evaluate(FITS), "the names are cut before the TV draws a frame"
+    assert tv.locator("#lobby-winner-label").evaluate(FITS)
+    context.close()
+
+    # Another TV size after the names were fitted (the clock's box is hidden at the end): fitted again.
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en").new_page()
+    tv.goto(f"{live_asgi}/display/{token}/")
+    expect(tv.locator("#lobby-winner")).to_contain_text("Kučera-Lobkowicz")
+    for size in ({"width": 1366, "height": 768}, {"width": 1080, "height": 1920}, {"width": 1920, "height": 1080}):
+        tv.set_viewport_size(size)
+        tv.wait_for_function(f"(el) => ({FITS})(el)", arg=tv.locator("#lobby-winner").element_handle(), polling=100)
+        assert tv.locator("#lobby-winner-label").evaluate(FITS), size
+    tv.context.close()
+
+
+def test_the_seat_bubble_line_is_read_from_five_metres(live_asgi, browser, director, floor, cashier, template):
+    main_event = make_main_event(director, template)
+    satellite = make_satellite(director, cashier, template, main_event)
+    bust_down_to(floor, satellite, 3)
+    token = tournament_services.create_display_token(satellite, actor=director, label="Lobby TV").token
+    for size in ({"width": 1920, "height": 1080}, {"width": 1366, "height": 768}, {"width": 1080, "height": 1920}):
+        tv = browser.new_context(viewport=size, locale="en").new_page()
+        tv.goto(f"{live_asgi}/display/{token}/")
+        jump = tv.locator("#lobby-jump")
+        expect(jump).to_have_text("SEAT BUBBLE · 2 seats: play stops at 2 players")
+        tv.wait_for_selector("#live.live")
+        # At least 2 % of the screen's height (portrait: width), as the label above it, not the 1.2 % it was shrunk to.
+        assert jump.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize) >= 0.02 * Math.min(innerWidth, innerHeight)"), (
+            size, jump.evaluate("(el) => getComputedStyle(el).fontSize"))
+        assert jump.evaluate(FITS), size
+        tv.context.close()
+
+
+def test_the_targets_registration_keeps_the_used_tickets_listed_with_their_entries(live_asgi, browser, director, floor,
+                                                                                  cashier, template):
+    main_event = make_main_event(director, template)
+    satellite = make_satellite(director, cashier, template, main_event)
+    bust_down_to(floor, satellite, 2)
+    used, unused = Ticket.objects.order_by("number")
+    entry = tickets.register_with_ticket(used, actor=cashier, document=id_doc(f"EA{used.won_by.number - 1:07d}"))
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    login(page, live_asgi, cashier.username)
+    page.goto(f"{live_asgi}/t/{main_event.pk}/register/")
+    rows = page.locator("#ticket-list tbody tr")
+    assert rows.count() == 2
+    assert rows.nth(0).locator(f"#ticket-choose-{unused.pk}").is_visible()  # to register first, the used one below
+    assert f"used: entry #{entry.number}" in rows.nth(1).inner_text() and used.holder.display_name in rows.nth(1).inner_text()
+    assert rows.nth(1).get_attribute("id") == f"ticket-used-{used.pk}"
+    assert rows.nth(1).locator("a").get_attribute("href") == f"/t/{main_event.pk}/entries/{entry.number}/"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.context.close()

@@ -461,7 +461,7 @@ SCREENS = [
            staff=True),
     Screen("seat_page_out", lambda room: f"/s/{room.tournament.pk}/16/", PHONE_SIZES, in_the_money),
     Screen("player_results", lambda room: f"/players/{Entry.objects.get(tournament=room.tournament, number=16).player_id}/",
-           STAFF_SIZES, in_the_money, staff=True),  # his place and the prize paid, with its receipt
+           (*STAFF_SIZES, *PHONE_SIZES), in_the_money, staff=True),  # his place and the prize paid, with its receipt
     Screen("penalties", lambda room: f"/t/{room.tournament.pk}/penalties/", STAFF_SIZES, penalties_given, staff=True),
     # English groups thousands with commas and puts the currency's code first: "CZK 100,000", "-EUR 3,500".
     Screen("overview_en", lambda room: f"/t/{room.tournament.pk}/", STAFF_SIZES, late_level, staff=True, locale="en"),
@@ -477,6 +477,9 @@ SCREENS = [
     Screen("payouts_satellite", lambda room: f"/t/{room.tournament.pk}/payouts/?transfer=1&q=proch", STAFF_SIZES,
            satellite_stopped, staff=True),
     Screen("register_ticket", ticket_register_url, STAFF_SIZES, satellite_stopped, staff=True),
+    # A seat winner's results: the seat he won (the target's long name) as his prize there.
+    Screen("player_results_seat", lambda room: f"/players/{Ticket.objects.order_by('number').first().won_by.player_id}/",
+           (*STAFF_SIZES, *PHONE_SIZES), satellite_stopped, staff=True),
     Screen("dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given,
            "#live.live", staff=True),
 ]

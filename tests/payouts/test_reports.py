@@ -222,8 +222,9 @@ def test_the_takings_by_kind_count_the_paid_the_announced_and_the_refunds(tourna
     r = reconciliation(tournament)
     kinds = {row["kind"]: row for row in r["takings"]}
     assert kinds["buy_in"] == {"kind": "buy_in", "count": 8, "amount": 80_000, "fee": 12_000, "total": 92_000,
-                               "announced": 0, "announced_total": 0, "voided": 1, "voided_taken": 11_500,
-                               "refunded": 10_000, "kept": 1_500}
+                               "tickets": 0, "tickets_amount": 0, "tickets_fee": 0, "tickets_total": 0,
+                               "cash_taken": 92_000, "announced": 0, "announced_total": 0, "voided": 1,
+                               "voided_taken": 11_500, "refunded": 10_000, "kept": 1_500}
     assert (kinds["reentry"]["count"], kinds["reentry"]["total"]) == (1, 11_500)
     assert (kinds["addon"]["count"], kinds["addon"]["amount"], kinds["addon"]["fee"]) == (1, 5_000, 500)
     assert (kinds["rebuy"]["count"], kinds["rebuy"]["announced"], kinds["rebuy"]["announced_total"]) == (0, 1, 11_000)

@@ -3,10 +3,17 @@ reads its seats, the desk reads the tickets and registers a holder into the targ
 ticket on where the house allows it; refusals are said and change nothing."""
 from __future__ import annotations
 
+from datetime import date
+
 from django.test import Client
 
+from payouts import services, tickets
 from payouts.models import Satellite, Ticket
+from tests.conftest import id_doc, tournament_data
 from tests.payouts.conftest import SEAT, bust_down_to
+from tests.payouts.test_payments import finished, signature  # noqa: F401 (a fixture)
+from tournament import services as tournament_services
+from tournament import setup
 from tournament.models import AuditEvent, Entry, Purchase
 
 
@@ -83,3 +90,102 @@ def test_the_desk_registers_a_tickets_holder_into_the_target_through_the_api(cli
     assert yes.status_code == 200 and yes.json()["holder_name"] == player.display_name
     results = api(client, "get", f"tournaments/{satellite.pk}/results/").json()
     assert [row["seat"] for row in results[:3]] == [True, True, False]
+
+
+def test_the_targets_reconciliation_counts_the_tickets_apart_from_the_cash_taken(client, satellite, main_event, floor,
+                                                                                 cashier):
+    bust_down_to(floor, satellite, 2)
+    for ticket in Ticket.objects.order_by("number"):
+        tickets.register_with_ticket(ticket, actor=cashier, document=id_doc(f"EA{ticket.won_by.number - 1:07d}"))
+    client.force_login(cashier)
+    money = api(client, "get", f"tournaments/{main_event.pk}/reconciliation/").json()
+    buy_in = next(row for row in money["takings"] if row["kind"] == "buy_in")
+    # Two buy-ins paid, both with tickets: in the pool and the fees, but no cash was taken for them.
+    assert (buy_in["count"], buy_in["amount"], buy_in["fee"], buy_in["total"]) == (2, 20_000, 3_000, 2 * SEAT)
+    assert (buy_in["tickets"], buy_in["tickets_amount"], buy_in["tickets_fee"], buy_in["tickets_total"],
+            buy_in["cash_taken"]) == (2, 20_000, 3_000, 2 * SEAT, 0)
+    assert money["takings_total"]["cash_taken"] == money["taken"] == money["cash_in"] == 0
+    assert (money["tickets_in_count"], money["tickets_in_amount"], money["tickets_in_fee"], money["tickets_in"]) == (
+        2, 20_000, 3_000, 2 * SEAT)
+    assert money["tickets_in_amount"] <= money["collected"] and money["tickets_in_fee"] <= money["fees"]
+    # One more buy-in, in cash: only it is cash taken.
+    player = tournament_services.create_player(actor=cashier, first_name="Cash", last_name="Paid",
+                                               date_of_birth=date(1990, 1, 1))
+    tournament_services.register_entry(main_event, actor=cashier, player=player, document=id_doc("ZZ0000001"))
+    money = api(client, "get", f"tournaments/{main_event.pk}/reconciliation/").json()
+    buy_in = next(row for row in money["takings"] if row["kind"] == "buy_in")
+    assert (buy_in["count"], buy_in["total"], buy_in["tickets"], buy_in["cash_taken"]) == (3, 3 * SEAT, 2, SEAT)
+    assert money["takings_total"]["cash_taken"] == money["taken"] == money["cash_in"] == SEAT
+    assert (money["collected"], money["tickets_in_amount"], money["fees"], money["tickets_in_fee"]) == (
+        30_000, 20_000, 4_500, 3_000)
+    assert money["balance"] == 0
+
+
+def test_the_satellites_reconciliation_says_its_seat_winners_are_not_in_play_once_play_stopped(client, satellite,
+                                                                                                floor, cashier):
+    client.force_login(cashier)
+    bust_down_to(floor, satellite, 3)
+    going = api(client, "get", f"tournaments/{satellite.pk}/reconciliation/").json()
+    assert (going["players_left"], going["play_stopped"], going["seat_winners"]) == (3, False, 0)
+    bust_down_to(floor, satellite, 2)
+    stopped = api(client, "get", f"tournaments/{satellite.pk}/reconciliation/").json()
+    assert (stopped["play_stopped"], stopped["seat_winners"], stopped["seats_out_count"]) == (True, 2, 2)
+    assert (stopped["prizes_in_play"], stopped["seats_out"], stopped["balance"]) == (0, 2 * SEAT, 0)
+
+
+def test_the_public_seat_api_says_the_seat_won_and_the_place_the_results_give(client, satellite, floor, cashier):
+    bust_down_to(floor, satellite, 3)
+    third = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number").first()
+    seat = client.get(f"/api/public/tournaments/{satellite.pk}/seats/{third.number}/").json()
+    assert (seat["seat_won"], seat["place"], seat["place_low"]) == (None, None, None)  # play goes on
+    bust_down_to(floor, satellite, 2)
+    client.force_login(cashier)
+    results = {row["entry"]: row for row in api(client, "get", f"tournaments/{satellite.pk}/results/").json()}
+    client.logout()
+    winners = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number")
+    assert winners.count() == 2
+    for entry in [*winners, third]:
+        by_api = client.get(f"/api/public/tournaments/{satellite.pk}/seats/{entry.number}/").json()
+        by_page = client.get(f"/s/{satellite.pk}/{entry.number}.json").json()
+        row = results[entry.number]
+        for answer in (by_api, by_page):
+            assert (answer["place"], answer["place_low"]) == (row["place"], row["place_low"]), answer
+            assert answer["seat_won"] == ("Main Event" if row["seat"] else None)
+        assert set(by_api) == set(by_page) - {"day_stack"}  # the same answer (a day's stack: the seat page's only)
+    assert [(results[e.number]["place"], results[e.number]["place_low"]) for e in winners] == [(1, 2), (1, 2)]
+
+
+def test_a_prize_paid_refuses_to_make_a_tournament_a_satellite_in_words_that_fit(client, director, cashier, tournament,
+                                                                                  finished, main_event):  # noqa: F811
+    # Not a satellite: a prize paid, it cannot become one (its seats and cash are not what is refused).
+    services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
+    client.force_login(director)
+    becoming = api(client, "put", f"tournaments/{tournament.pk}/satellite/", {"target": main_event.pk}, key="d0")
+    assert becoming.status_code == 409 and becoming.json()["error"] == "satellite_fixed_by_payment"
+    assert becoming.json()["detail"] == "A prize was paid: this tournament can no longer become a satellite."
+    assert not Satellite.objects.filter(tournament=tournament).exists()
+
+
+def test_a_prize_paid_refuses_to_change_or_remove_a_satellite_in_words_that_fit(client, director, cashier, floor,
+                                                                                satellite, template):
+    # A satellite played to a winner (its pool is below one seat of a High Roller): the winner's cash paid, its seats
+    # and cash stand and it stays a satellite.
+    high = setup.create_tournament(tournament_data(name="High Roller", buy_in=50_000, guaranteed_pool=0),
+                                   actor=director, template=template)
+    tickets.set_satellite(satellite, actor=director, data={"target": high.pk})
+    bust_down_to(floor, satellite, 1)
+    tournament_services.set_registration_closed(satellite, actor=director, closed=True)
+    winner = Entry.objects.get(tournament=satellite, status=Entry.Status.ACTIVE)
+    services.pay_prize(winner, actor=cashier, document=id_doc(f"EA{winner.number - 1:07d}"), signature=signature())
+    assert not Ticket.objects.exists()
+    client.force_login(director)
+    change = api(client, "put", f"tournaments/{satellite.pk}/satellite/", {"leftover": "seat_winners"}, key="d1")
+    assert change.status_code == 409
+    assert change.json()["detail"] == "A prize was paid: the satellite's seats and cash cannot change any more."
+    gone = api(client, "delete", f"tournaments/{satellite.pk}/satellite/", key="d2")
+    assert gone.status_code == 409 and gone.json()["error"] == "satellite_fixed_by_payment"
+    assert gone.json()["detail"] == "A prize was paid: the tournament stays a satellite."
+    assert Satellite.objects.get(tournament=satellite).target == high
+    # The house's rule on passing tickets on is no money: it still changes.
+    house = api(client, "put", f"tournaments/{satellite.pk}/satellite/", {"transferable": True}, key="d3")
+    assert house.status_code == 200 and house.json()["satellite"]["transferable"] is True

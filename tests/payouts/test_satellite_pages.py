@@ -12,9 +12,10 @@ from live.snapshots import lobby_snapshot
 from payouts import tickets
 from payouts.models import Ticket
 from tests.conftest import id_doc
-from tests.payouts.conftest import bust_down_to
+from tests.payouts.conftest import SEAT, bust_down_to
 from tournament import services as tournament_services
 from tournament.models import Entry
+from web.templatetags.money import money
 
 
 def text(response) -> str:
@@ -107,3 +108,45 @@ def test_the_results_csv_and_pdf_say_who_won_a_seat(client, cashier, floor, sate
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     words = text(client.get(f"/t/{satellite.pk}/payouts/"))
     assert "a seat in Main Event" in words
+
+
+def cells(html: str, row: str) -> list[str]:
+    """The text of a table row's cells, by the row's id."""
+    found = re.search(rf'<tr id="{row}">(.*?)</tr>', html, re.S)
+    assert found, row
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cell)).strip()
+            for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", found.group(1), re.S)]
+
+
+def shown(amount: int, currency: str) -> str:
+    """An amount as the page's text reads (spaces made plain, as text() does)."""
+    return re.sub(r"\s+", " ", money(amount, currency))
+
+
+def test_the_targets_books_say_the_cash_taken_and_the_tickets_apart(client, cashier, floor, satellite, main_event):
+    bust_down_to(floor, satellite, 2)
+    for ticket in Ticket.objects.order_by("number"):
+        tickets.register_with_ticket(ticket, actor=cashier, document=id_doc(f"EA{ticket.won_by.number - 1:07d}"))
+    client.force_login(cashier)
+    html = client.get(f"/t/{main_event.pk}/payouts/reconciliation/").content.decode()
+    cur = main_event.currency
+    # Takings: two buy-ins paid with tickets; no cash taken, and the tickets on their own line.
+    assert cells(html, "rec-buy_in")[:5] == ["Buy-in", "2", shown(20_000, cur), shown(3_000, cur), shown(0, cur)]
+    assert cells(html, "rec-tickets")[:5] == [
+        "Of which paid with satellite tickets (no cash)", "2", shown(20_000, cur), shown(3_000, cur), "–"]
+    assert re.search(r'id="rec-cash-in">([^<]*)<', html).group(1) == money(0, cur)  # the closing says the same
+    # The prize pool: the tickets' prize part under the buy-ins' prize part.
+    words = text(client.get(f"/t/{main_event.pk}/payouts/reconciliation/"))
+    assert f"Of which paid with satellite tickets (2 buy-ins) {shown(20_000, cur)}" in words
+    assert f"From the buy-ins (prize part of the receipts paid) {shown(20_000, cur)}" in words
+
+
+def test_the_satellites_books_say_its_seat_winners_won_seats_once_play_stopped(client, cashier, floor, satellite):
+    client.force_login(cashier)
+    bust_down_to(floor, satellite, 3)
+    assert "Still in play (3 players left)" in text(client.get(f"/t/{satellite.pk}/payouts/reconciliation/"))
+    bust_down_to(floor, satellite, 2)
+    words = text(client.get(f"/t/{satellite.pk}/payouts/reconciliation/"))
+    assert "Still in play" not in words
+    assert "In play: nobody. Play has stopped: 2 players won seats, as tickets." in words
+    assert f"Seats won, as tickets (2 seats) {shown(2 * SEAT, satellite.currency)}" in words

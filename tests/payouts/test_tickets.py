@@ -10,6 +10,7 @@ from leagues.player_results import player_results
 from payouts import reconciliation, selectors, services, tickets
 from payouts.models import Satellite, Ticket
 from tables import busts, handforhand, hands, read_models
+from tables.models import HandForHand
 from tests.conftest import id_doc, tournament_data
 from tests.payouts.conftest import SEAT, bust_down_to
 from tests.payouts.test_payments import signature
@@ -17,7 +18,7 @@ from tests.tables.test_hand_for_hand import table
 from tests.tables.test_moves import entry, seated
 from tournament import receipts, setup
 from tournament import services as tournament_services
-from tournament.models import AuditEvent, Entry, Purchase
+from tournament.models import AuditEvent, Entry, Purchase, Tournament
 from tournament.stats import tournament_stats
 
 
@@ -174,10 +175,13 @@ def test_players_out_in_the_hand_that_stops_play_take_the_last_seat_by_the_tie_r
     assert (entry(satellite, big).finish_place, entry(satellite, small).finish_place) == (2, 3)
     assert selectors.seat_winners(satellite) == sorted([big, other])
     assert sorted(Ticket.objects.filter(status="issued").values_list("won_by__number", flat=True)) == sorted([big, other])
-    # The next hand is another matter: play has stopped.
+    # The hand reported done at every table, hand-for-hand ends with play: no next hand is dealt, no bust is taken.
     for n in sorted(seated(satellite)):
         handforhand.hand_done(table(satellite, n), actor=dealer)
-        hands.start_hand(table(satellite, n), actor=dealer)
+    assert HandForHand.objects.get(tournament=satellite).ended_at is not None
+    assert Tournament.objects.get(pk=satellite.pk).status == Tournament.Status.FINISHED
+    for n in sorted(seated(satellite)):
+        refused("play_over", hands.start_hand, table(satellite, n), actor=dealer)
     refused("play_stopped", busts.bust_entry, entry(satellite, other), actor=floor, stack=1_000)
 
 

@@ -3,7 +3,7 @@ import pytest
 from django.db import connection
 
 from core.errors import ServiceError
-from tables import busts, draw_check, draws, hands, moves, read_models, seats, selectors
+from tables import busts, draw_check, draws, handforhand, hands, moves, read_models, seats, selectors
 from tables import positions as pos
 from tables.models import Draw, Move, Seat, Table
 from tests.concurrency import at_once
@@ -178,6 +178,54 @@ def test_the_final_table_is_redrawn_with_a_button_draw(director, cashier, floor,
     other = Table.objects.exclude(pk=table.pk).get(tournament=tournament)
     assert other.broken_at is not None
     assert Move.objects.filter(tournament=tournament, kind=Move.Kind.REDRAW, status=Move.Status.DONE).count() == 9
+
+
+def ten_at_two_tables(director, cashier, floor, tournament):
+    """Two tables of five, every slip confirmed: the next bust makes the final table (nine)."""
+    start(director, cashier, tournament, 12, table_numbers=(1, 2))
+    while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 10:
+        for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING):
+            moves.confirm_move(tournament, actor=floor, number=m.number)
+        counts = {t: len(s) for t, s in seated(tournament).items()}
+        bust_at(floor, tournament, max(counts, key=lambda t: (counts[t], t)))
+    for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING):
+        moves.confirm_move(tournament, actor=floor, number=m.number)
+
+
+def test_the_final_table_waits_for_the_hands_in_play_and_no_new_hand_is_dealt_meanwhile(director, cashier, floor, dealer,
+                                                                                       tournament):
+    """A redraw stands everyone up at once: a table still playing its hand finishes it and reports it done first (found
+    playing a night through: the other table broke mid-hand and could not report its hand)."""
+    ten_at_two_tables(director, cashier, floor, tournament)
+    one, two = (Table.objects.get(tournament=tournament, number=n) for n in (1, 2))
+    hands.start_hand(one, actor=dealer)
+    hands.start_hand(two, actor=dealer)
+    bust_at(floor, tournament, 1)  # nine left: the final table is due, but both tables are in a hand
+    assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).exists()
+    notice = selectors.balancing_notice(tournament)
+    assert notice["reason"] == "redraw_waits" and notice["tables"] == [1, 2] and "report it done" in notice["message"]
+    handforhand.hand_done(one, actor=dealer)
+    notice = selectors.balancing_notice(tournament)  # the notice names the table still waited for
+    assert notice["tables"] == [2] and not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).exists()
+    with pytest.raises(ServiceError) as refused:  # table 1 between hands: no new hand until the redraw
+        hands.start_hand(one, actor=dealer)
+    assert refused.value.code == "redraw_waits"
+    handforhand.hand_done(two, actor=dealer)  # the last hand in play reported: everyone is redrawn
+    assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).count() == 1
+    assert len(seated(tournament)) == 1 and selectors.balancing_notice(tournament) is None
+    (final,) = seated(tournament)
+    assert Table.objects.get(tournament=tournament, number=final).hand_in_progress is False
+    check_invariants(tournament)
+
+
+def test_a_redraw_waiting_for_a_hand_whose_start_is_undone_is_made_at_once(director, cashier, floor, dealer, tournament):
+    ten_at_two_tables(director, cashier, floor, tournament)
+    two = Table.objects.get(tournament=tournament, number=2)
+    hands.start_hand(two, actor=dealer)
+    bust_at(floor, tournament, 1)
+    assert selectors.balancing_notice(tournament)["tables"] == [2]
+    hands.undo_hand_start(two, actor=dealer)  # pressed by mistake: no hand is in play after all
+    assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).count() == 1 and len(seated(tournament)) == 1
 
 
 def test_a_table_with_no_known_button_asks_the_floor(director, cashier, floor, tournament):

@@ -165,7 +165,8 @@ PlayerResultsSerializer = inline_serializer("PlayerResults", {
     "tournaments": serializers.ListField(child=serializers.JSONField(), help_text=(
         "Newest first: tournament, name, start_at, currency, entries (his entry numbers), place and place_low (his best; "
         "null while he plays or before his place is known), playing, prize (won: paid, or due where play is over), paid, "
-        "receipts (payout receipt numbers), points and points_shown (league points, null outside a league), league.")),
+        "receipts (payout receipt numbers), points and points_shown (league points, null outside a league), league, seats "
+        "(a satellite's seats he won there, each its target and target_name; empty elsewhere).")),
     "tickets": serializers.ListField(child=serializers.JSONField(), help_text=(
         "The satellite tickets he won or holds, newest first (void ones left out): satellite, satellite_name, number, "
         "target, target_name, status (issued, used), value, currency, held (false: passed to holder_name), used_entry.")),

@@ -172,7 +172,11 @@ _int = serializers.IntegerField
 def takings_fields() -> dict:
     return {
         "count": _int(help_text="Receipts paid."), "amount": _int(help_text="Their prize part, minor units."),
-        "fee": _int(), "total": _int(help_text="amount + fee: the cash taken."),
+        "fee": _int(), "total": _int(help_text="amount + fee: the receipts paid, in cash or with a satellite's ticket."),
+        "tickets": _int(help_text="Of the receipts paid, those paid with a satellite's ticket (no cash)."),
+        "tickets_amount": _int(help_text="Their prize part."), "tickets_fee": _int(help_text="Their fee."),
+        "tickets_total": _int(help_text="tickets_amount + tickets_fee."),
+        "cash_taken": _int(help_text="total - tickets_total: the cash taken (a ticket brought none)."),
         "announced": _int(help_text="Receipts announced, not yet paid (no cash yet)."), "announced_total": _int(),
         "voided": _int(help_text="Receipts voided."), "voided_taken": _int(help_text="What the voided receipts had taken."),
         "refunded": _int(), "kept": _int(help_text="voided_taken - refunded: the house keeps it."),
@@ -184,10 +188,13 @@ ReconciliationSerializer = inline_serializer("Reconciliation", {
     "takings": inline_serializer("TakingsByKind", {
         "kind": serializers.ChoiceField(choices=Purchase.Kind.choices), **takings_fields()}, many=True),
     "takings_total": inline_serializer("TakingsTotal", takings_fields()),
-    "taken": _int(help_text="Every receipt paid, voided ones included (prize parts and fees)."),
+    "taken": _int(help_text=("Every receipt paid in cash, voided ones included (prize parts and fees): a buy-in paid "
+                             "with a ticket brought none.")),
     "refunded": _int(), "cash_in": _int(help_text="taken - refunded: cash only (a buy-in paid with a ticket brought none)."),
-    "tickets_in": _int(help_text="Buy-ins paid with a satellite's ticket: in the pool and the fees, not in the cage."),
-    "tickets_in_count": _int(),
+    "tickets_in": _int(help_text=("Buy-ins paid with a satellite's ticket (not voided), prize part and fee: in the pool "
+                                  "and the fees, not in the cage.")),
+    "tickets_in_count": _int(), "tickets_in_amount": _int(help_text="The tickets' prize part (in collected)."),
+    "tickets_in_fee": _int(help_text="The tickets' fees (in fees)."),
     "seats_out": _int(help_text="A satellite's seats given as tickets: prizes paid in tickets, not cash (their value stays in the cage)."),
     "seats_out_count": _int(),
     "collected": _int(help_text="The prize part of the receipts paid and not voided."),
@@ -207,7 +214,10 @@ ReconciliationSerializer = inline_serializer("Reconciliation", {
                                "its place's prize now; otherwise the sum of the mismatches (prize - paid).")),
     "mismatches": inline_serializer("PayoutMismatch", {
         "entry": _int(), "paid": _int(), "prize": _int(help_text="The prize of its place now.")}, many=True),
-    "players_left": _int(),
+    "players_left": _int(help_text="Entries not out: in a satellite whose play has stopped, its seat winners."),
+    "play_stopped": serializers.BooleanField(help_text=(
+        "A satellite's play has stopped at its seats: the players left won seats (tickets), nobody is in play.")),
+    "seat_winners": _int(help_text="A satellite's seat winners once its play has stopped; 0 otherwise."),
     **{f"{name}_display": display_field() for name in ("cash_in", "collected", "fees", "overlay", "house_result", "pool",
                                                      "prizes_paid", "prizes_owed", "cage", "balance")},
 })

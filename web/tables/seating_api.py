@@ -250,9 +250,13 @@ class PublicSeatSerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
     seated_at = serializers.DateTimeField(allow_null=True)
-    place = serializers.IntegerField(allow_null=True, help_text="Finishing place once busted.")
+    place = serializers.IntegerField(allow_null=True, help_text=(
+        "Finishing place once busted, or once a satellite's play stopped for its seat winners (they share places 1 to N)."))
     place_low = serializers.IntegerField(allow_null=True, help_text="For a tie: the last of the places shared.")
     prize = serializers.IntegerField(allow_null=True, help_text="The prize won (minor units) once finished in the money.")
+    seat_won = serializers.CharField(allow_null=True, help_text=(
+        "A satellite's seat winner, once play stopped: the target event's name (his place is then the one the seat "
+        "winners share). Null otherwise."))
     move = inline_serializer("PublicMove", {
         "table": serializers.IntegerField(), "seat": serializers.IntegerField(),
         "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),

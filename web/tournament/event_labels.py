@@ -8,6 +8,8 @@ def event_labels() -> dict[str, str]:
         "tournament.changed": _("Tournament settings changed"),
         "tournament.structure_changed": _("Structure changed"),
         "tournament.imported": _("Tournament imported from a file"),
+        "tournament.finished": _("Play over: tournament finished"),
+        "tournament.resumed": _("Play goes on again"),
         "registration.closed": _("Registration closed"),
         "registration.reopened": _("Registration reopened"),
         "entry.registered": _("Entry registered"),

@@ -367,12 +367,28 @@ def _clock_call(type_: str, label: str, p: dict, names: Names) -> str:
 def _setup(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ == "player.created":
         return _("New player: %(name)s") % {"name": p.get("name", "–")}
+    if type_ in ("tournament.finished", "tournament.resumed"):
+        return _finished(type_, p, names)
     name = p.get("name") or p.get("label")
     if name:
         return _("%(label)s: %(name)s") % {"label": label, "name": name}
     if isinstance(p.get("changed"), (list, dict)) and p.get("changed"):
         return _("%(label)s: %(keys)s") % {"label": label, "keys": ", ".join(str(k) for k in p["changed"])}
     return label
+
+
+def _finished(type_: str, p: dict, names: Names) -> str:
+    if type_ == "tournament.resumed":
+        return _("Play goes on again: %(players)s players left") % {"players": p.get("players_left", "–")}
+    if p.get("reason") == "seats":
+        said = _("Play has stopped at the seats: %(seats)s seats won") % {"seats": p.get("seats", "–")}
+    elif p.get("reason") == "deal":
+        said = _("Play is over: a deal stopped it with %(players)s players") % {"players": p.get("players_left", "–")}
+    else:
+        said = _("Play is over: %(who)s won") % {"who": _who(p, names)}
+    also = [word for key, word in (("hand_for_hand_ended", _("hand-for-hand ended")),
+                                   ("clock_stopped", _("the clock stopped"))) if p.get(key)]
+    return f"{said} ({', '.join(also)})" if also else said
 
 
 FACT_KEYS = ("table", "seat", "entry", "name", "level", "hand", "draw", "receipt", "number", "deal")

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 from clock.selectors import clock_statuses
 from core import access, roles
 from live.snapshots import floor_answer, lobby_answer, lobby_names
-from payouts.selectors import tickets_into
+from payouts.selectors import tickets_into, tickets_used_into
 from tables.models import Penalty, SeatRequest
 from tables.selectors import seat_of
 from tournament import receipts
@@ -121,9 +121,12 @@ def register(request, tournament):
     tickets = tickets_into(tournament)  # satellites' seats (issue 27): registered with the ID checked, no payment
     ticket_id = request.GET.get("ticket", "")
     ticket = next((tk for tk in tickets if str(tk.pk) == ticket_id), None)
+    # The used ones stay listed below them, each with the entry it registered: the desk sees what happened.
+    used_tickets = tickets_used_into(tournament)
     return render(request, "tournament/register.html", {
         "t": tournament, "q": q, "found": found, "chosen": chosen, "form": IdCheckForm(), "history": history,
         "live_entry": live_entry, "stats": tournament_stats(tournament), "tickets": tickets, "ticket": ticket,
+        "used_tickets": used_tickets,
     })
 
 

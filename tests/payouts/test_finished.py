@@ -1,0 +1,106 @@
+"""Play over finishes the tournament (payouts.reactions.finished_with_play): its winner known (or a deal that stopped
+play, or a satellite at its seats), registration is closed, no new hand is dealt, hand-for-hand ends once its hand is
+played and the clock stops; a correction that lets play go on makes it run again. Found playing a night through: a
+finished night stayed "Running" with its clock running and its hand-for-hand calling hands."""
+from __future__ import annotations
+
+from clock import services as clock_services
+from clock.models import ClockState
+from tables import busts, draws, handforhand, hands
+from tables.models import HandForHand, Table
+from tests.conftest import tournament_data
+from tests.payouts.conftest import bust_down_to
+from tests.payouts.test_payments import register_numbered
+from tests.payouts.test_tickets import refused
+from tests.tables.test_hand_for_hand import table
+from tests.tables.test_moves import entry, seated
+from tests.tables.test_seating_services import open_tables
+from tournament import services as tournament_services
+from tournament import setup
+from tournament.models import AuditEvent, Entry, Tournament
+from web.tournament.event_lines import event_line
+
+
+def night(director, cashier, template, players: int) -> Tournament:
+    t = setup.create_tournament(tournament_data(name="Friday", guaranteed_pool=0), actor=director, template=template)
+    open_tables(director, t, [1, 2], seats=6)
+    register_numbered(cashier, t, players)
+    draws.draw_start(t, actor=director)
+    for number in seated(t):
+        draws.draw_button(Table.objects.get(tournament=t, number=number), actor=director)
+    clock_services.start_clock(t, actor=director)
+    return t
+
+
+def status(t) -> str:
+    return Tournament.objects.get(pk=t.pk).status
+
+
+def clock(t) -> str:
+    return ClockState.objects.get(tournament=t).status
+
+
+def test_the_winner_finishes_the_night_and_an_undone_last_bust_lets_it_run_again(director, cashier, floor, dealer,
+                                                                                  template, player):
+    t = night(director, cashier, template, 4)
+    bust_down_to(floor, t, 2)
+    assert (status(t), clock(t)) == ("running", ClockState.Status.RUNNING)
+    bust_down_to(floor, t, 1)
+    winner = Entry.objects.get(tournament=t, status=Entry.Status.ACTIVE)
+    assert (status(t), clock(t)) == ("finished", ClockState.Status.PAUSED)
+    done = AuditEvent.objects.filter(tournament=t, type="tournament.finished").get()
+    assert done.payload == {"players_left": 1, "hand_for_hand_ended": False, "clock_stopped": True, "reason": "winner",
+                            "entry": winner.number, "name": winner.player.display_name}
+    name = winner.player.display_name
+    assert event_line(done.type, done.payload, {}) == f"Play is over: {name} (#{winner.number}) won (the clock stopped)"
+    paused = AuditEvent.objects.filter(tournament=t, type="clock.paused").get()
+    assert paused.payload["play_over"] is True and paused.seq < done.seq
+    # Nobody registers, no hand is dealt.
+    closed = refused("registration_closed", tournament_services.register_entry, t, actor=cashier, player=player,
+                     document=tournament_services.IdDocument("passport", "PX1234567"))
+    assert "finished" in str(closed)
+    refused("play_over", hands.start_hand, table(t, sorted(seated(t))[0]), actor=dealer)
+    # A mistaken last bust undone: play goes on (the clock waits for the director), and the bust again ends it.
+    last = Entry.objects.get(tournament=t, finish_place=2)
+    busts.undo_bust(last, actor=floor)
+    assert (status(t), clock(t)) == ("running", ClockState.Status.PAUSED)
+    resumed = AuditEvent.objects.filter(tournament=t, type="tournament.resumed").get()
+    assert event_line(resumed.type, resumed.payload, {}) == "Play goes on again: 2 players left"
+    hands.start_hand(table(t, sorted(seated(t))[0]), actor=dealer)
+    busts.bust_entry(last, actor=floor)
+    assert status(t) == "finished" and AuditEvent.objects.filter(tournament=t, type="tournament.finished").count() == 2
+
+
+def test_hand_for_hand_ends_once_the_hand_that_ended_play_is_reported_and_calls_no_more(director, cashier, floor,
+                                                                                         dealer, template):
+    t = night(director, cashier, template, 4)
+    bust_down_to(floor, t, 2)
+    handforhand.start_hand_for_hand(t, actor=director)
+    for n in sorted(seated(t)):
+        hands.start_hand(table(t, n), actor=dealer)
+    loser = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).order_by("number").first()
+    busts.bust_entry(entry(t, loser.number), actor=floor, stack=5_000)
+    h = HandForHand.objects.get(tournament=t)
+    assert status(t) == "finished" and h.ended_at is None and h.called  # its hand is still reported table by table
+    for n in sorted(seated(t)):
+        if table(t, n).hand_in_progress or n in h.tables:
+            handforhand.hand_done(table(t, n), actor=dealer)
+    h.refresh_from_db()
+    assert h.ended_at is not None and h.hand == 1, "no hand called after play is over"
+    ended = AuditEvent.objects.filter(tournament=t, type="h4h.ended").get()
+    assert ended.payload["play_over"] is True and ended.payload["clock_resumed"] is False
+    assert clock(t) == ClockState.Status.PAUSED
+
+
+def test_hand_for_hand_between_hands_ends_with_play(director, cashier, floor, template):
+    t = night(director, cashier, template, 4)
+    bust_down_to(floor, t, 2)
+    handforhand.start_hand_for_hand(t, actor=director)
+    h = HandForHand.objects.get(tournament=t)
+    h.called = False  # between two hands: the last one complete, the next not yet called (a slip to confirm first)
+    h.save(update_fields=["called"])
+    bust_down_to(floor, t, 1)
+    h.refresh_from_db()
+    assert h.ended_at is not None
+    done = AuditEvent.objects.filter(tournament=t, type="tournament.finished").get()
+    assert done.payload["hand_for_hand_ended"] is True
