@@ -39,6 +39,8 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     satellite = Satellite.objects.get()
     assert (satellite.tournament.name, satellite.target.name) == ("Demo: Main Event Satellite", "Demo: Sunday Main Event")
     assert payout_state(satellite.tournament)["satellite"]["seats"] == 2
+    names = [e.player.display_name for e in Entry.objects.filter(tournament__name="Demo: Friday Deepstack").select_related("player")]
+    assert len(set(names)) == len(names), "two demo players share a name (the public standings show names only)"
     # The demo tournament counts for a demo season (issue 27), made once.
     assert list(LeagueTournament.objects.values_list("league__name", "tournament__name")) == [
         ("Demo: Friday League", "Demo: Friday Deepstack")]

@@ -91,7 +91,8 @@ class Command(BaseCommand):
             documents = []
             for i in range(players):
                 player = services.create_player(
-                    actor=users["Cashier"], first_name=FIRST[i % len(FIRST)], last_name=LAST[(i * 7) % len(LAST)],
+                    actor=users["Cashier"], first_name=FIRST[i % len(FIRST)],
+                    last_name=LAST[(i * 7 + i // len(FIRST)) % len(LAST)],  # every name once: the public standings show names
                     date_of_birth=date(1965 + rng.randrange(35), 1 + rng.randrange(12), 1 + rng.randrange(28)),
                 )
                 number = f"DEMO{rng.randrange(10**7, 10**8)}"
