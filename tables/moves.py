@@ -15,6 +15,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core import roles
 from core.actor import Actor
@@ -136,11 +137,15 @@ def redraw_waits(playing: list, *, final: bool) -> dict | None:
     busy = sorted(row.number for row in playing if row.hand_in_progress)
     if not busy:
         return None
-    tables = ", ".join(map(str, busy))
-    message = (_("The final table is drawn once table(s) %(tables)s have finished the hand in play: report it done. "
-                 "No new hand is dealt until then.") if final else
-               _("The tables are redrawn once table(s) %(tables)s have finished the hand in play: report it done. "
-                 "No new hand is dealt until then.")) % {"tables": tables}
+    tables, n = ", ".join(map(str, busy)), len(busy)
+    message = (ngettext("The final table is drawn once table %(tables)s has finished the hand in play: report it "
+                        "done. No new hand is dealt until then.",
+                        "The final table is drawn once tables %(tables)s have finished the hands in play: report them "
+                        "done. No new hand is dealt until then.", n) if final else
+               ngettext("The tables are redrawn once table %(tables)s has finished the hand in play: report it done. "
+                        "No new hand is dealt until then.",
+                        "The tables are redrawn once tables %(tables)s have finished the hands in play: report them "
+                        "done. No new hand is dealt until then.", n)) % {"tables": tables}
     return {"reason": REDRAW_WAITS, "tables": busy, "message": message}
 
 

@@ -4,6 +4,8 @@ played and the clock stops; a correction that lets play go on makes it run again
 finished night stayed "Running" with its clock running and its hand-for-hand calling hands."""
 from __future__ import annotations
 
+from django.urls import reverse
+
 from clock import services as clock_services
 from clock.models import ClockState
 from tables import busts, draws, handforhand, hands
@@ -104,3 +106,14 @@ def test_hand_for_hand_between_hands_ends_with_play(director, cashier, floor, te
     assert h.ended_at is not None
     done = AuditEvent.objects.filter(tournament=t, type="tournament.finished").get()
     assert done.payload["hand_for_hand_ended"] is True
+
+
+def test_the_home_page_lists_a_finished_tournament_apart_with_its_link(client, director, cashier, floor, template):
+    t = night(director, cashier, template, 3)
+    client.force_login(director)
+    assert 'id="finished-list"' not in client.get(reverse("home")).content.decode()
+    bust_down_to(floor, t, 1)
+    page = client.get(reverse("home")).content.decode()
+    finished = page[page.index('id="finished-list"'):]
+    assert f'href="{reverse("tournament-detail", args=[t.pk])}"' in finished and "Friday" in finished
+    assert "No tournament is being set up or played." in page  # the only one is finished

@@ -57,7 +57,8 @@ def home(request):
     for t in tournaments:  # each start in its own venue's zone (the template's |timezone), the clock's real state
         t.clock_status = clocks[t.pk]
     return render(request, "tournament/home.html", {"tournaments": tournaments,
-                                                    "finished": mine.filter(status=Tournament.Status.FINISHED)[:20]})
+                                                    "finished": mine.filter(status=Tournament.Status.FINISHED)
+                                                    .order_by("-start_at", "-pk")[:20]})  # the last twenty played
 
 
 @page("preferences")
