@@ -197,7 +197,9 @@ def hand_done(table: Table, *, actor: Actor) -> HandForHand | None:
         payload.update({"h4h_hand": h.hand, "waiting_for": waiting(t, h)})
     record_event(t, actor=actor, type_="table.hand_done", payload=payload, stats=False, seats=balance_move_out_pending(table))
     reactions.react(BETWEEN_HANDS, actor=actor, tournament=t)  # a redraw that waited for this hand (tables.reactions)
-    if in_hand and not payload["waiting_for"]:
+    # Read again: a redraw made just now has completed the hand and called the next one itself (moves.decide).
+    h = _locked(t)
+    if h is not None and h.called and not waiting(t, h):
         _complete(t, actor=actor, h=h)
     elif h is not None and not h.called:
         call_next(t, actor=actor, h=h)

@@ -10,7 +10,7 @@ from core.errors import ServiceError
 from payouts import selectors as pay_selectors
 from payouts import services as payouts
 from payouts.models import Deal
-from tables import busts, draws, handforhand, hands, house_rules, moves, read_models, seats
+from tables import busts, draws, handforhand, hands, house_rules, moves, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import Move, Table
 from tests.conftest import id_doc
@@ -203,9 +203,12 @@ def test_a_redraw_that_breaks_the_table_hand_for_hand_waited_for_calls_the_next_
     assert not read_models.hand_for_hand_status(tournament)["called"]
     for number in sorted(seated(tournament)[1].values())[:2]:
         busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor, stack=1_000 * number)
-    assert len(seated(tournament)) == 1  # nine left: the final table is redrawn, table 2 with its hand is gone
+    # Nine left: the final table is due, but table 2 is still playing its hand: the redraw waits for it.
+    assert len(seated(tournament)) == 2 and selectors.balancing_notice(tournament)["reason"] == "redraw_waits"
+    handforhand.hand_done(Table.objects.get(tournament=tournament, number=2), actor=dealer)
+    assert len(seated(tournament)) == 1  # redrawn: table 2 is gone, and hand-for-hand calls its first hand there
     status = read_models.hand_for_hand_status(tournament)
-    assert status["called"] and len(status["tables"]) == 1
+    assert status["called"] and len(status["tables"]) == 1 and status["hand"] == 1
 
 
 def test_the_payout_structure_stays_as_a_deal_made_it(director, cashier, floor, tournament):

@@ -155,7 +155,7 @@ def test_a_night_exported_imported_where_it_is_not_and_exported_again_is_the_sam
                                                                               if k not in ("exported_at", "checksum")})
     # The clock shows the same time left at the same instant (stopped where play ended: the anchor travelled as it was).
     mine = clock_snapshot(t, now=played.at)
-    assert mine == played.clock and mine["status"] == "paused" and mine["current"]["remaining"] > 0
+    assert mine == played.clock and mine["status"] == "paused"
     check_night(t)  # every invariant of a night holds for the imported tournament
     report = t.import_report
     assert report["users_new"] == ["archive-extra-floor"] and report["players_found"] == 0

@@ -219,6 +219,28 @@ def test_the_final_table_waits_for_the_hands_in_play_and_no_new_hand_is_dealt_me
     check_invariants(tournament)
 
 
+def test_a_hand_for_hand_hand_whose_last_report_makes_the_final_table_completes_once(director, cashier, floor, dealer,
+                                                                                      tournament):
+    """The bubble at the final table's redraw: the hand-for-hand hand's last report makes the redraw, which completes
+    that hand and calls the next at the final table; the report itself must not complete it a second time."""
+    ten_at_two_tables(director, cashier, floor, tournament)
+    handforhand.start_hand_for_hand(tournament, actor=director)  # hand 1 called at both tables
+    one, two = (Table.objects.get(tournament=tournament, number=n) for n in (1, 2))
+    hands.start_hand(one, actor=dealer)
+    hands.start_hand(two, actor=dealer)
+    out = sorted(seated(tournament)[1].values())[0]
+    busts.bust_entry(entry(tournament, out), actor=floor, stack=5_000)  # nine left, both tables in the hand
+    handforhand.hand_done(one, actor=dealer)
+    handforhand.hand_done(two, actor=dealer)
+    assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).count() == 1
+    complete = AuditEvent.objects.filter(tournament=tournament, type="h4h.hand_complete")
+    assert [(e.payload["hand"], e.payload["entries"]) for e in complete] == [(1, [out])]
+    assert AuditEvent.objects.filter(tournament=tournament, type="clock.adjusted").count() <= 1
+    status = read_models.hand_for_hand_status(tournament)
+    (final,) = seated(tournament)
+    assert (status["hand"], status["called"], status["tables"]) == (2, True, [final])
+
+
 def test_a_redraw_waiting_for_a_hand_whose_start_is_undone_is_made_at_once(director, cashier, floor, dealer, tournament):
     ten_at_two_tables(director, cashier, floor, tournament)
     two = Table.objects.get(tournament=tournament, number=2)
