@@ -288,9 +288,7 @@ def _holders_document(tk: Ticket, document: IdDocument | None) -> None:
                                  "number ends in %(last4)s). A ticket is used only against the same document.")
                                % {"name": tk.holder.display_name, "last4": won.id_check.number_last4}, code="id_mismatch")
         return
-    known = dict(IdCheck.objects.filter(player=tk.holder).order_by("-checked_at").values_list("number_hmac", "number_last4"))
-    if tk.holder.id_hmac:
-        known.setdefault(tk.holder.id_hmac, "")
+    known = set(IdCheck.objects.filter(player=tk.holder).values_list("number_hmac", flat=True)) | {tk.holder.id_hmac} - {None}
     if known and shown not in known:
         raise ServiceError(_("This document number is not one %(name)s has shown here before. A ticket passed on is "
                              "used only against its holder's own ID.") % {"name": tk.holder.display_name},

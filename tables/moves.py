@@ -130,7 +130,7 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
     return created
 
 
-def redraw_waits(playing: list, *, final: bool) -> dict | None:
+def redraw_waits(playing: list[TableRow], *, final: bool) -> dict | None:
     """A redraw stands everyone up at once: it waits until no table is in a hand (a table that reports its hands; one
     that does not follows the clock and is never "in a hand"), so a hand in play is finished where it is dealt and
     reported done. The notice for the floor, or None when the redraw can be made now (REDRAW_WAITS)."""

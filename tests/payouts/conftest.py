@@ -37,8 +37,13 @@ def make_satellite(director, cashier, template, main_event):
     t = setup.create_tournament(tournament_data(name="Main Event Satellite", buy_in=2_500, fee=500, guaranteed_pool=0),
                                 actor=director, template=template)
     tickets.set_satellite(t, actor=director, data={"target": main_event.pk})
+    return seat_field(director, cashier, t, 12)
+
+
+def seat_field(director, cashier, t, players: int):
+    """Two tables of six, `players` entries registered, drawn and their buttons drawn."""
     open_tables(director, t, [1, 2], seats=6)
-    register_numbered(cashier, t, 12)
+    register_numbered(cashier, t, players)
     draws.draw_start(t, actor=director)
     for number in seated(t):
         draws.draw_button(Table.objects.get(tournament=t, number=number), actor=director)

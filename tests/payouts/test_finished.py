@@ -8,15 +8,13 @@ from django.urls import reverse
 
 from clock import services as clock_services
 from clock.models import ClockState
-from tables import busts, draws, handforhand, hands
-from tables.models import HandForHand, Table
+from tables import busts, handforhand, hands
+from tables.models import HandForHand
 from tests.conftest import tournament_data
-from tests.payouts.conftest import bust_down_to
-from tests.payouts.test_payments import register_numbered
+from tests.payouts.conftest import bust_down_to, seat_field
 from tests.payouts.test_tickets import refused
 from tests.tables.test_hand_for_hand import table
 from tests.tables.test_moves import entry, seated
-from tests.tables.test_seating_services import open_tables
 from tournament import services as tournament_services
 from tournament import setup
 from tournament.models import AuditEvent, Entry, Tournament
@@ -25,11 +23,7 @@ from web.tournament.event_lines import event_line
 
 def night(director, cashier, template, players: int) -> Tournament:
     t = setup.create_tournament(tournament_data(name="Friday", guaranteed_pool=0), actor=director, template=template)
-    open_tables(director, t, [1, 2], seats=6)
-    register_numbered(cashier, t, players)
-    draws.draw_start(t, actor=director)
-    for number in seated(t):
-        draws.draw_button(Table.objects.get(tournament=t, number=number), actor=director)
+    seat_field(director, cashier, t, players)
     clock_services.start_clock(t, actor=director)
     return t
 
