@@ -57,6 +57,10 @@ class DeviceActor(str):
         actor.link_id = link_id
         return actor
 
+    def __getnewargs_ex__(self):
+        """A copy (copy.deepcopy, pickle) is the same device: never a TypeError from __new__."""
+        return (str(self),), {"table_id": self.bound_table_id, "link_id": self.link_id}
+
 
 def role_labels(names) -> list[str]:
     """Translated names of roles, for display (the group names stay English in the database)."""

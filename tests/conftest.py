@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from datetime import UTC, date, datetime
@@ -106,6 +107,33 @@ def _default_language():
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+class _BroadcastFailures(logging.Handler):
+    """Collects what core.broadcast logs as failed (a push that did not reach its group)."""
+
+    def __init__(self):
+        super().__init__(level=logging.ERROR)
+        self.failures: list[str] = []
+
+    def emit(self, record):
+        self.failures.append(record.getMessage() + (f": {record.exc_info[1]!r}" if record.exc_info else ""))
+
+
+@pytest.fixture(autouse=True)
+def _no_broadcast_failure(request):
+    """A push that fails is logged and lost (core/broadcast.py never fails the request); on the in-memory layer a
+    message that cannot be copied was lost that way, unseen, all night. Any broadcast failure logged during a test
+    fails it, but in a test that breaks the channel layer on purpose (marked broadcast_failures_expected)."""
+    handler = _BroadcastFailures()
+    logger = logging.getLogger("core.broadcast")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+    if handler.failures and request.node.get_closest_marker("broadcast_failures_expected") is None:
+        pytest.fail("broadcast failed during the test:\n" + "\n".join(handler.failures[:5]), pytrace=False)
 
 
 @pytest.fixture(autouse=True)

@@ -26,7 +26,8 @@ def actor_label(actor) -> str:
     if actor is None:
         return "system"
     if isinstance(actor, str):
-        return actor
+        return str(actor)  # a plain str: a device actor (core.roles.DeviceActor) is a subclass carrying its table,
+        # and the label goes into every push of the event, which the in-memory layer deep-copies (DESIGN.md)
     return actor.get_username()
 
 
