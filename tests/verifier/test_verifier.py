@@ -10,16 +10,20 @@ import itertools
 import json
 import secrets
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
+from django.core.cache import caches
 from django.test import Client
 
 from days import redraw as day_redraw
 from flights import services as flight_services
-from tables import busts, color_ups, draws, house_rules, moves
+from tables import busts, color_ups, draws, house_rules, moves, seating
+from tables import seats as seat_requests
 from tables import setup as table_setup
-from tables.models import Move, Table
+from tables.models import Draw, Move, Table
+from tests.conftest import id_doc
 from tests.days.test_day2_seating import bag_and_close
 from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
 from tests.payouts.test_ties import four_left  # noqa: F401  (the fixture)
@@ -28,7 +32,9 @@ from tests.tables.test_moves import seated, start
 from tests.tables.test_penalty_api import room as two_tables  # noqa: F401  (the fixture)
 from tests.tables.test_seating_services import open_tables, register
 from tests.verifier import verify
+from tournament import services
 from tournament.models import Entry, Level
+from web import caching
 
 VERIFIER = Path(verify.__file__)
 
@@ -168,6 +174,41 @@ def test_chip_races_verify_under_every_house_rule(director, floor, tournament, r
     color_ups.record_race(room, actor=floor, color_up=colour, seats=seats)
     color_ups.record_race(room, actor=floor, color_up=colour, seats=counted(room, quarters=2))  # redone
     assert verified(tournament) == ["start", "race", "race"]
+
+
+def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_the_server(director, floor, cashier,
+                                                                                         tournament):
+    """The public answer holds the seats the needs took, never the needs (README step 5): the others recompute from
+    it. A draw recorded before the needs had their own stream says so (a count, no commitment) and is not failed."""
+    open_tables(director, tournament, [1, 2, 3])
+    table_setup.open_table(tournament, actor=director, number=4, seats=9, accessible=True)
+    entries = register(cashier, tournament, 14)
+    seat_requests.set_seat_request(tournament, actor=floor, player=entries[0].player, accessible=True)
+    seat_requests.set_seat_request(tournament, actor=floor, player=entries[5].player, table_number=2, seat=3)
+    draw = draws.draw_start(tournament, actor=director)
+    register(cashier, tournament, 2, start=14)
+    late = services.create_player(actor=cashier, first_name="Late", last_name="Fixed", date_of_birth=date(1990, 1, 1))
+    seat_requests.set_seat_request(tournament, actor=floor, player=late, table_number=1, seat=9)
+    services.register_entry(tournament, actor=cashier, player=late, document=id_doc("EA7654321"))  # seated at 1/9
+    assert verified(tournament) == ["start", "late", "late", "late"]
+    start_draw, *_, fixed = published(tournament)
+    assert start_draw["inputs"]["needs"]["count"] == 2 and len(start_draw["inputs"]["held"]) == 2
+    assert fixed["inputs"]["held"] == [[1, 9]] and fixed["inputs"]["entries"] == [] and fixed["result"] == []
+
+    legacy = Draw.objects.get(pk=draw.pk)  # as recorded before issue 23: the needs on the seed's own stream
+    data = {k: v for k, v in legacy.inputs.items() if k not in ("needs_stream", "needs_salt")}
+    needs = {int(n): seating.Need(**need) for n, need in data["needs"].items()}
+    tables = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
+                             {int(t): n for t, n in data["players"].items()}, data["accessible"])
+    legacy.inputs = data
+    legacy.result = seating.result_rows(seating.draw_start(bytes.fromhex(legacy.seed), data["entries"], tables, needs,
+                                                           separate_needs=False))
+    legacy.save(update_fields=["inputs", "result"])
+    caches[caching.CACHE].clear()  # the public answers read above are remembered for this state of the room
+    answer = Client().get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/").json()
+    assert answer["inputs"]["needs"] == {"count": 2, "commitment": None}
+    check = verify.verify(answer)
+    assert check["server_only"] and check["result_ok"] is None and check["ok"]
 
 
 def test_a_published_draw_changed_in_any_part_does_not_verify(director, cashier, tournament):

@@ -17,6 +17,7 @@ import sys
 import urllib.request
 
 TWO_64 = 2**64
+SEAT_DRAWS = ("start", "late", "break", "redraw")
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # clubs < diamonds < hearts < spades
 DECK = [rank + suit for rank in RANKS for suit in SUITS]  # the 52 cards before any shuffle: 2c 2d 2h 2s 3c ... As
@@ -192,6 +193,11 @@ def verify(draw: dict) -> dict:
     if not draw.get("revealed"):
         return {"draw": draw["draw"], "revealed": False, "ok": True}
     commitment_ok = hashlib.sha256(bytes.fromhex(draw["seed"])).hexdigest() == draw["commitment"]
+    needs = draw["inputs"].get("needs") or {}
+    if draw["kind"] in SEAT_DRAWS and needs.get("count") and needs.get("commitment") is None:
+        # README step 5: a draw whose needs were placed before they had their own stream is checked by the server only
+        return {"draw": draw["draw"], "kind": draw["kind"], "revealed": True, "commitment_ok": commitment_ok,
+                "result_ok": None, "ok": commitment_ok, "server_only": True}
     recomputed = recompute(draw)
     published = race_sheet(draw["result"]) if draw["kind"] == "race" else draw["result"]
     return {"draw": draw["draw"], "kind": draw["kind"], "revealed": True, "commitment_ok": commitment_ok,
@@ -215,6 +221,8 @@ def main(argv: list[str]) -> int:
         failed += not checked["ok"]
         if not checked["revealed"]:
             print(f"draw {checked['draw']}: pending")
+        elif checked.get("server_only"):
+            print(f"draw {checked['draw']} {checked['kind']}: checked by the server only (needs drawn on the seed's stream)")
         else:
             print(f"draw {checked['draw']} {checked['kind']}: {'ok' if checked['ok'] else 'DOES NOT VERIFY'}")
     return 1 if failed else 0
