@@ -2,13 +2,15 @@
 
 Nothing here imports Django or does I/O: the same inputs and seed always give the same seats, so
 anyone can recompute a recorded draw from its revealed seed (the algorithm is written out in the
-README, "The seat draw"). The steps, exactly:
+README, "Seating and the verifiable draw"; tests/verifier/verify.py follows it from outside). The steps,
+exactly:
 
 Random source. The seed is 32 bytes (shown as 64 hex digits). Block i of the stream is
 SHA-256(seed || i), i as 8 bytes big-endian, i = 0, 1, 2, ...; the stream is the blocks one after
-another. `below(n)` reads the next 8 bytes as a big-endian integer x; if x < 2^64 - (2^64 mod n)
-it returns x mod n, otherwise it reads 8 more bytes (rejection: no modulo bias). `shuffle(list)` is
-Fisher-Yates from the end: for i = len-1 down to 1, j = below(i + 1), swap items i and j.
+another. `below(1)` is 0 and reads nothing; for n >= 2, `below(n)` reads the next 8 bytes as a big-endian
+integer x; if x < 2^64 - (2^64 mod n) it returns x mod n, otherwise it reads 8 more bytes (rejection: no
+modulo bias). `shuffle(list)` is Fisher-Yates from the end: for i = len-1 down to 1, j = below(i + 1),
+swap items i and j.
 
 Inputs, always sorted: the entry numbers (ascending); the open seats of each table (table number
 ascending, seats ascending); the players already at each table (reserved seats count as taken); the
@@ -99,7 +101,7 @@ class SeedStream:
     def below(self, n: int) -> int:
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
-        if n == 1:
+        if n == 1:  # the only choice, and no bytes read: every draw ever published was made so (README, step 1)
             return 0
         limit = _TWO_64 - (_TWO_64 % n)
         while True:

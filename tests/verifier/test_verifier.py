@@ -1,0 +1,250 @@
+"""Every kind of draw, made by the product and read from its public API as an outsider reads it, verifies with
+tests/verifier/verify.py: a verifier written from README.md ("Seating and the verifiable draw") alone, importing
+nothing of the product. The server's own check (tables/draw_check.py) runs the product's code, so it cannot tell
+when the code and the published text disagree; this one can (issue 39, point 6: a late draw with one table)."""
+from __future__ import annotations
+
+import ast
+import hashlib
+import itertools
+import json
+import secrets
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.core.cache import caches
+from django.test import Client
+
+from days import redraw as day_redraw
+from flights import services as flight_services
+from tables import busts, color_ups, draws, house_rules, moves, seating
+from tables import seats as seat_requests
+from tables import setup as table_setup
+from tables.models import Draw, Move, Table
+from tests.conftest import id_doc
+from tests.days.test_day2_seating import bag_and_close
+from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
+from tests.payouts.test_ties import four_left  # noqa: F401  (the fixture)
+from tests.tables.test_color_ups import counted, room  # noqa: F401  (the fixture)
+from tests.tables.test_moves import seated, start
+from tests.tables.test_penalty_api import room as two_tables  # noqa: F401  (the fixture)
+from tests.tables.test_seating_services import open_tables, register
+from tests.verifier import verify
+from tournament import services
+from tournament.models import Entry, Level
+from web import caching
+
+VERIFIER = Path(verify.__file__)
+
+
+def published(t) -> list[dict]:
+    """Every draw of a tournament as anyone reads it: the public list, then each revealed draw's own answer."""
+    client = Client()
+    listed = client.get(f"/api/tournaments/{t.pk}/draws/")
+    assert listed.status_code == 200
+    out = []
+    for row in listed.json():
+        if row["revealed"]:
+            answer = client.get(f"/api/tournaments/{t.pk}/draws/{row['draw']}/")
+            assert answer.status_code == 200
+            out.append(answer.json())
+    return out
+
+
+def verified(t) -> list[str]:
+    """Each revealed draw of `t` recomputed by the outside verifier and found equal to what was published; the
+    kinds of draws checked, in draw order."""
+    kinds = []
+    for draw in published(t):
+        check = verify.verify(draw)
+        assert check["commitment_ok"], draw
+        assert check["result_ok"], (draw["draw"], draw["kind"], check["recomputed"], draw["result"])
+        kinds.append(draw["kind"])
+    return kinds
+
+
+@pytest.fixture
+def fixed_seeds(monkeypatch):
+    """The seeds of this test's draws from a counter instead of `secrets`: the same draws on every run."""
+    counter = itertools.count()
+    monkeypatch.setattr(secrets, "token_bytes", lambda n: hashlib.sha256(b"seed %d" % next(counter)).digest()[:n])
+
+
+def test_the_verifier_imports_nothing_but_the_standard_library():
+    tree = ast.parse(VERIFIER.read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "a relative import"
+            imported.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("__import__", "exec", "eval"):
+            raise AssertionError(f"{node.func.id} in the verifier")
+    assert imported and imported <= set(sys.stdlib_module_names) - {"importlib"}, imported - set(sys.stdlib_module_names)
+
+
+def test_the_start_draw_late_entries_and_button_draws_verify(director, cashier, tournament):
+    open_tables(director, tournament, [1, 2, 3, 4])
+    register(cashier, tournament, 20)
+    draws.draw_start(tournament, actor=director)
+    for number in (1, 2, 3):
+        draws.draw_button(Table.objects.get(tournament=tournament, number=number), actor=director)
+    register(cashier, tournament, 5, start=20)  # each seated at registration by a late draw
+    assert verified(tournament) == ["start", "button", "button", "button"] + ["late"] * 5
+
+
+def test_a_late_draw_at_one_table_verifies_and_a_verifier_reading_for_below_1_does_not(
+        director, cashier, tournament, fixed_seeds, monkeypatch):
+    """The disagreement of issue 39: with one table to choose from, the draw picks it with below(1), which reads
+    nothing (README step 1). A verifier whose below(1) reads 8 bytes, as the README said before, seats the late
+    entries elsewhere than the product did."""
+    open_tables(director, tournament, [1])
+    register(cashier, tournament, 3)
+    draws.draw_start(tournament, actor=director)
+    register(cashier, tournament, 5, start=3)
+    late = [draw for draw in published(tournament) if draw["kind"] == "late"]
+    assert len(late) == 5 and all(list(draw["inputs"]["open_seats"]) == ["1"] for draw in late)
+    assert all(verify.verify(draw)["ok"] for draw in late)
+
+    def reads_for_every_n(self, n):
+        limit = verify.TWO_64 - verify.TWO_64 % n
+        while True:
+            x = int.from_bytes(self.read(8), "big")
+            if x < limit:
+                return x % n
+    monkeypatch.setattr(verify.Stream, "below", reads_for_every_n)
+    assert not all(verify.verify(draw)["ok"] for draw in late)
+
+
+def test_a_table_break_and_the_final_table_redraw_verify(director, cashier, floor, tournament):
+    start(director, cashier, tournament, 19, table_numbers=(1, 2, 3))  # 7, 6 and 6 players, each with a button draw
+    while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 9:
+        for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING):
+            moves.confirm_move(tournament, actor=floor, number=m.number)
+        counts = {t: len(s) for t, s in seated(tournament).items()}
+        table = max(counts, key=lambda t: (counts[t], t))
+        busts.bust_entry(Entry.objects.get(tournament=tournament, number=min(seated(tournament)[table].values())),
+                         actor=floor)
+    kinds = verified(tournament)
+    assert kinds[:4] == ["start", "button", "button", "button"]
+    assert "break" in kinds and kinds[-2:] == ["redraw", "button"]  # the final table and its button
+
+
+def test_the_next_days_redraw_and_its_buttons_verify(two_tables, floor, director):  # noqa: F811
+    bag_and_close(two_tables, floor, director)
+    day_redraw.redraw_day(two_tables, actor=director)
+    assert verified(two_tables) == ["start", "redraw", "button"]
+
+
+def test_the_day2_start_draw_of_an_event_with_flights_verifies(director, cashier, floor, template, players):  # noqa: F811
+    event, (a, b) = event_with(director, template)
+    play_and_bag(director, cashier, floor, a, players[:3], {p.pk: 20_000 for p in players[:3]})
+    play_and_bag(director, cashier, floor, b, players[3:], {p.pk: 20_000 for p in players[3:]})
+    flight_services.carry_to_day2(event, actor=director)
+    day2 = event.day2
+    open_tables(director, day2, [1, 2], seats=4)
+    draws.draw_start(day2, actor=director)
+    assert verified(a) == ["start"] and verified(b) == ["start"] and verified(day2) == ["start"]
+
+
+def test_the_tie_draw_of_players_busted_in_one_hand_verifies(floor, tournament, four_left):  # noqa: F811
+    busts.bust_entry(four_left[0], actor=floor, stack=5_000)
+    busts.bust_entry(four_left[1], actor=floor, stack=5_000)  # the same hand and stack: tied, the odd unit drawn
+    assert verified(tournament) == ["start", "tie"]
+
+
+@pytest.mark.parametrize("rules", [
+    {"race_rounding": "half_up", "race_protection": "added", "race_protected_first": False},
+    {"race_rounding": "up", "race_protection": "from_raced", "race_protected_first": False},
+    {"race_rounding": "half_up", "race_protection": "from_raced", "race_protected_first": True},
+    {"race_rounding": "up", "race_protection": "added", "race_protected_first": True},
+])
+def test_chip_races_verify_under_every_house_rule(director, floor, tournament, room, rules):  # noqa: F811
+    house_rules.set_house_rules(tournament, actor=director, data=rules)  # kept with the color-up when confirmed
+    level = Level.objects.get(structure=tournament.structure, kind=Level.Kind.BREAK).position
+    colour = color_ups.confirm_color_up(tournament, actor=director, level=level)
+    seats = counted(room)
+    first, second, third = sorted(seats)[:3]
+    seats[first] = {"chips": {"25": 1}, "other": 0}  # his odd chip is all he has: he cannot be raced out
+    seats[second] = {"chips": {"25": 7}, "other": None}  # 175: one chip exchanged, three odd; the rest not counted
+    seats[third] = {"chips": {"25": 2}, "other": 0}
+    color_ups.record_race(room, actor=floor, color_up=colour, seats=seats)
+    color_ups.record_race(room, actor=floor, color_up=colour, seats=counted(room, quarters=2))  # redone
+    assert verified(tournament) == ["start", "race", "race"]
+
+
+def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_the_server(director, floor, cashier,
+                                                                                         tournament):
+    """The public answer holds the seats the needs took, never the needs (README step 5): the others recompute from
+    it. A draw recorded before the needs had their own stream says so (a count, no commitment) and is not failed."""
+    open_tables(director, tournament, [1, 2, 3])
+    table_setup.open_table(tournament, actor=director, number=4, seats=9, accessible=True)
+    entries = register(cashier, tournament, 14)
+    seat_requests.set_seat_request(tournament, actor=floor, player=entries[0].player, accessible=True)
+    seat_requests.set_seat_request(tournament, actor=floor, player=entries[5].player, table_number=2, seat=3)
+    draw = draws.draw_start(tournament, actor=director)
+    register(cashier, tournament, 2, start=14)
+    late = services.create_player(actor=cashier, first_name="Late", last_name="Fixed", date_of_birth=date(1990, 1, 1))
+    seat_requests.set_seat_request(tournament, actor=floor, player=late, table_number=1, seat=9)
+    services.register_entry(tournament, actor=cashier, player=late, document=id_doc("EA7654321"))  # seated at 1/9
+    assert verified(tournament) == ["start", "late", "late", "late"]
+    start_draw, *_, fixed = published(tournament)
+    assert start_draw["inputs"]["needs"]["count"] == 2 and len(start_draw["inputs"]["held"]) == 2
+    assert fixed["inputs"]["held"] == [[1, 9]] and fixed["inputs"]["entries"] == [] and fixed["result"] == []
+
+    legacy = Draw.objects.get(pk=draw.pk)  # as recorded before issue 23: the needs on the seed's own stream
+    data = {k: v for k, v in legacy.inputs.items() if k not in ("needs_stream", "needs_salt")}
+    needs = {int(n): seating.Need(**need) for n, need in data["needs"].items()}
+    tables = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
+                             {int(t): n for t, n in data["players"].items()}, data["accessible"])
+    legacy.inputs = data
+    legacy.result = seating.result_rows(seating.draw_start(bytes.fromhex(legacy.seed), data["entries"], tables, needs,
+                                                           separate_needs=False))
+    legacy.save(update_fields=["inputs", "result"])
+    caches[caching.CACHE].clear()  # the public answers read above are remembered for this state of the room
+    answer = Client().get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/").json()
+    assert answer["inputs"]["needs"] == {"count": 2, "commitment": None}
+    check = verify.verify(answer)
+    assert check["server_only"] and check["result_ok"] is None and check["ok"]
+
+
+def test_a_published_draw_changed_in_any_part_does_not_verify(director, cashier, tournament):
+    open_tables(director, tournament, [1, 2])
+    register(cashier, tournament, 12)
+    draws.draw_start(tournament, actor=director)
+    draws.draw_button(Table.objects.get(tournament=tournament, number=1), actor=director)
+    start_draw, button = published(tournament)
+    assert verify.verify(start_draw)["ok"] and verify.verify(button)["ok"]
+    swapped = json.loads(json.dumps(start_draw))
+    swapped["result"][0][2], swapped["result"][1][2] = start_draw["result"][1][2], start_draw["result"][0][2]
+    other_seed = {**button, "seed": secrets.token_hex(32)}
+    loser = next(seat for seat in button["inputs"]["seats"] if seat != button["result"]["button"])
+    other_button = {**button, "result": {**button["result"], "button": loser}}
+    assert not verify.verify(swapped)["ok"]
+    assert not verify.verify(other_seed)["commitment_ok"] and not verify.verify(other_seed)["ok"]
+    assert not verify.verify(other_button)["ok"]
+
+
+def test_the_verifier_run_from_the_command_line_checks_every_draw(director, cashier, tournament, monkeypatch, capsys):
+    open_tables(director, tournament, [1, 2])
+    register(cashier, tournament, 10)
+    draws.draw_start(tournament, actor=director)
+    table_setup.open_table(tournament, actor=director, number=3, seats=9)
+    register(cashier, tournament, 1, start=10)
+    client = Client()
+    monkeypatch.setattr(verify, "_get", lambda url: client.get(url.removeprefix("http://room")).json())
+    assert verify.main(["verify.py", f"http://room/api/tournaments/{tournament.pk}/draws/"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["draw 1 start: ok", "draw 2 late: ok", "draw 3: pending"]
+
+    def moved_one_seat(url):  # an answer whose result is not what its seed gives
+        answer = client.get(url.removeprefix("http://room")).json()
+        if url.endswith("/draws/2/"):
+            answer["result"] = [[entry, table, seat + 1] for entry, table, seat in answer["result"]]
+        return answer
+    monkeypatch.setattr(verify, "_get", moved_one_seat)
+    assert verify.main(["verify.py", f"http://room/api/tournaments/{tournament.pk}/draws/"]) == 1
+    assert "draw 2 late: DOES NOT VERIFY" in capsys.readouterr().out
