@@ -1,7 +1,8 @@
 """Every kind of draw, made by the product and read from its public API as an outsider reads it, verifies with
 tests/verifier/verify.py: a verifier written from README.md ("Seating and the verifiable draw") alone, importing
 nothing of the product. The server's own check (tables/draw_check.py) runs the product's code, so it cannot tell
-when the code and the published text disagree; this one can (issue 39, point 6: a late draw with one table)."""
+when the code and the published text disagree; this one can (an outside check found late draws with one table
+seated elsewhere than the text said)."""
 from __future__ import annotations
 
 import ast
@@ -98,7 +99,7 @@ def test_the_start_draw_late_entries_and_button_draws_verify(director, cashier, 
 
 def test_a_late_draw_at_one_table_verifies_and_a_verifier_reading_for_below_1_does_not(
         director, cashier, tournament, fixed_seeds, monkeypatch):
-    """The disagreement of issue 39: with one table to choose from, the draw picks it with below(1), which reads
+    """The disagreement an outside check found: with one table to choose from, the draw picks it with below(1), which reads
     nothing (README step 1). A verifier whose below(1) reads 8 bytes, as the README said before, seats the late
     entries elsewhere than the product did."""
     open_tables(director, tournament, [1])
