@@ -124,6 +124,12 @@ def as_exported(again: dict, first: dict, actor: str = ACTOR) -> dict:
     for name in ("event_seq", "seats_seq"):
         part["rows"][0][part["fields"].index(name)] = t_first[name]
     again["tournament"]["events"] = first["tournament"]["events"]
+    for name in schema.REVOKED:  # the file's live links came in revoked: a file never brings a working link
+        mine, theirs = again["rows"][name], first["rows"][name]
+        column = mine["fields"].index("revoked_at")
+        assert all(row[column] is not None for row in mine["rows"])
+        for row, was in zip(mine["rows"], theirs["rows"], strict=True):
+            row[column] = was[column]
     for document in (again, first):
         del document["exported_at"], document["checksum"]
     return again
