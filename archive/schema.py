@@ -202,11 +202,12 @@ def reader(field: models.Field) -> Callable[[object], object]:
     position, a username). Raises ValueError saying what is wrong; the caller names the value's place."""
     kind = field.get_internal_type()
     if field.is_relation:
-        read = username if is_user(field.related_model) else position
+        read = functools.partial(username, max_length=field.related_model._meta.get_field(
+            field.related_model.USERNAME_FIELD).max_length) if is_user(field.related_model) else position
     elif kind == "JSONField":
         read = json_value
     elif kind == "BooleanField":
-        read = functools.partial(typed, bool, _("true or false"))
+        read = functools.partial(typed, bool)
     elif kind in BaseDatabaseOperations.integer_field_ranges:
         read = functools.partial(whole_number, BaseDatabaseOperations.integer_field_ranges[kind])
     elif kind in ("CharField", "TextField", "SlugField", "EmailField", "URLField"):
@@ -246,14 +247,18 @@ def found(value) -> str:
     return _("an object")
 
 
-def typed(kind: type, said: str, value):
+def typed(kind: type, value):
+    """The value, when its JSON type is `kind` (a bool is no number); said in words only when it is not (gettext
+    per value would cost an import seconds)."""
     if type(value) is not kind:
+        said = {str: _("a text"), int: _("a whole number"), bool: _("true or false"), list: _("a list"),
+                dict: _("an object")}[kind]
         raise ValueError(_("%(found)s, where the file's schema has %(kind)s") % {"found": found(value), "kind": said})
     return value
 
 
 def whole_number(bounds: tuple[int, int], value) -> int:
-    typed(int, _("a whole number"), value)
+    typed(int, value)
     low, high = bounds
     if not low <= value <= high:
         raise ValueError(_("%(value)s is out of range (%(low)s to %(high)s)") % {"value": value, "low": low, "high": high})
@@ -266,7 +271,7 @@ def position(value) -> int:
 
 
 def text(max_length: int | None, value) -> str:
-    typed(str, _("a text"), value)
+    typed(str, value)
     if max_length is not None and len(value) > max_length:
         raise ValueError(_("longer than its column: at most %(max)s characters") % {"max": max_length})
     holdable(value)
@@ -284,12 +289,13 @@ def holdable(value: str) -> None:
         raise ValueError(_("a lone surrogate (half a character), which no text can hold"))
 
 
-def username(value) -> str:
+def username(value, max_length: int | None = None) -> str:
     """A user, by username: as long as the user model's column allows, and no control character."""
-    text(get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD).max_length, value)
+    User = get_user_model()
+    text(max_length or User._meta.get_field(User.USERNAME_FIELD).max_length, value)
     if not value:
         raise ValueError(_("an empty username: a username has at least 1 character"))
-    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in value):
+    if not value.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf") for ch in value):
         raise ValueError(_("a control character, which a username cannot hold"))
     return value
 
@@ -363,14 +369,12 @@ def checksum(document: dict) -> str:
 def head_reader(key: str) -> Callable[[object], object] | None:
     """How a value of the file's head (all but its rows) is checked, as a column's (reader); None: a key this version
     does not know."""
-    def of_type(kind: type, said: Callable[[], str]):
-        return lambda value: typed(kind, said(), value)
     return {
         "format": functools.partial(text, 64),
         "exported_at": lambda value: aware_datetime(text(None, value)),
         "id_hash_key": functools.partial(text, 64),
         "checksum": functools.partial(text, 64),
-        "tournament": of_type(dict, lambda: _("an object")),
-        "rows": of_type(dict, lambda: _("an object")),
-        "users": lambda value: [username(name) for name in typed(list, _("a list"), value)],
+        "tournament": functools.partial(typed, dict),
+        "rows": functools.partial(typed, dict),
+        "users": lambda value: [username(name) for name in typed(list, value)],
     }.get(key)

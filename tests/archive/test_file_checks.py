@@ -16,6 +16,8 @@ from rest_framework.test import APIClient
 
 from archive import schema
 from archive.export import export_tournament, file_text
+from archive.transfer import read_file
+from core.errors import ServiceError
 from core.tokens import hash_secret
 from tables import dealer_links, draws
 from tables.models import DealerLink, Table, hash_token
@@ -212,3 +214,16 @@ def test_a_forged_file_with_link_hashes_of_its_authors_choosing_opens_nothing_he
     _new, fresh = dealer_links.create_dealer_link(t.tables.get(number=1), actor=director)
     tablet.credentials(HTTP_AUTHORIZATION=f"DealerLink {fresh}")
     assert tablet.post(f"/api/tournaments/{t.pk}/tables/1/hand/").status_code == 201
+
+
+def test_the_scan_sees_no_bracket_and_no_comma_inside_a_text(settings):
+    """Brackets, commas and escaped quotes inside texts are text: a genuine file with them passes the scan."""
+    settings.TOURNAMENT_FILE_MAX_MB = 1  # at most 125,000 values, 32 deep
+    document = {"note": "[" * 100 + '"' + "{" * 100 + "\\", "commas": "," * 900_000, "after": [[["\\\"]"]]]}
+    assert read_file(json.dumps(document).encode()) == document
+    with pytest.raises(ServiceError) as caught:
+        read_file(json.dumps({"note": "\\", "deep": json.loads("[" * 33 + "]" * 33)}).encode())
+    assert caught.value.code == "too_deep"
+    with pytest.raises(ServiceError) as caught:
+        read_file(json.dumps({"note": '"', "many": [1] * 125_000}).encode())
+    assert caught.value.code == "too_many_values"
