@@ -54,6 +54,21 @@ SECRETS: dict[str, tuple[str, ...]] = {
     "tournament.displaytoken": ("token_hash",),
     "tables.table": ("shuffler_token_hash",),
 }
+# The draw not yet drawn (tables.draw without drawn_at): its seed is secret until its reveal (DESIGN.md, "Randomness").
+# The export writes it empty (whoever held the file would know the next draw); an import commits a seed of its own
+# (archive/transfer.py), so no file chooses the next draw where it is imported.
+PENDING_DRAW = "tables.draw"
+
+
+def hide_pending_seed(rows: dict) -> None:
+    """In the export's rows by model ({"fields", "rows"}), the seed of the draw not yet drawn left empty."""
+    part = rows[PENDING_DRAW]
+    seed, drawn = part["fields"].index("seed"), part["fields"].index("drawn_at")
+    for row in part["rows"]:
+        if row[drawn] is None:
+            row[seed] = ""
+
+
 # The links an import brings revoked (their revoked_at set, when the file has them live): the screens list them as such.
 REVOKED = ("tables.dealerlink", "tournament.displaytoken")
 

@@ -9,7 +9,8 @@ length, range or choices, by archive/schema.py's reader, named by its place), wh
 uid), or made with another ID hash key unless the caller accepts that (`other_key`).
 
 No secret comes with a file (archive/schema.py, SECRETS): its dealer links and lobby screens come in revoked, its
-tables with no shuffler token, none with a hash a secret has; the director makes new ones.
+tables with no shuffler token, none with a hash a secret has; the director makes new ones. The draw not yet drawn
+gets a seed of this server's and a new commitment (PENDING_DRAW): no file chooses the next draw.
 
 Every row gets a new key; each foreign key, and each key held inside a value (archive/schema.py), points to the new
 row. A player whose ID hash is here already is that player (same key only: another key's hashes say nothing here);
@@ -18,8 +19,10 @@ the others are new players. A user is found by username; one not here is made, i
 from __future__ import annotations
 
 import json
+import secrets
 
 import numpy
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -29,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from core.actor import Actor
 from core.errors import ServiceError
+from tables import seating
 from tournament.audit import lock_tournament, record_event
 from tournament.models import IdCheck, Player, Tournament
 
@@ -140,6 +144,7 @@ def import_tournament(data: dict, *, actor: Actor, other_key: bool = False) -> T
                            code="already_here", status=409)
     users, created_users = _users(rows)
     revoked = _revoke_links(rows)
+    committed = _commit_pending_draw(rows)
     new: dict[str, list[int]] = {}
     found_players = 0
     try:
@@ -163,7 +168,7 @@ def import_tournament(data: dict, *, actor: Actor, other_key: bool = False) -> T
         "rows": sum(len(pks) for pks in new.values()), "entries": len(new["tournament.entry"]),
         "events": len(new["tournament.auditevent"]),
         "players_found": found_players, "players_new": len(new[schema.PLAYER]) - found_players,
-        "users_new": created_users, "links_revoked": revoked,
+        "users_new": created_users, "links_revoked": revoked, "draw_committed": committed,
     }
     record_event(t, actor=actor, type_="tournament.imported", payload=payload)
     t.refresh_from_db()
@@ -257,6 +262,18 @@ def _revoke_links(rows: dict) -> int:
                     row["revoked_at"] = now
                     revoked += 1
     return revoked
+
+
+def _commit_pending_draw(rows: dict) -> dict | None:
+    """The draw not yet drawn gets a seed of this server's, and its commitment (archive/schema.py, PENDING_DRAW): a
+    file, forged or not, never chooses the next draw. Returns the new commitment, for the import's event."""
+    committed = None
+    for row in rows[apps.get_model(schema.PENDING_DRAW)]:
+        if row.get("drawn_at") is None:
+            seed = secrets.token_bytes(seating.SEED_BYTES)
+            row.update(seed=seed.hex(), commitment=seating.commitment(seed), committed_at=timezone.now())
+            committed = {"draw": row.get("number"), "commitment": row["commitment"]}
+    return committed
 
 
 def _only_tournament(rows: dict) -> dict:

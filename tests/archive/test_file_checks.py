@@ -19,12 +19,12 @@ from archive.export import export_tournament, file_text
 from archive.transfer import read_file
 from core.errors import ServiceError
 from core.tokens import hash_secret
-from tables import dealer_links, draws
-from tables.models import DealerLink, Table, hash_token
+from tables import dealer_links, draws, seating
+from tables.models import DealerLink, Draw, Table, hash_token
 from tests.archive.test_file_screens import client_of, counts, play_a_little
 from tests.conftest import tournament_data
 from tournament import services, setup
-from tournament.models import DisplayToken, Tournament
+from tournament.models import AuditEvent, DisplayToken, Tournament
 
 API = "/api/tournaments/import/"
 
@@ -227,3 +227,23 @@ def test_the_scan_sees_no_bracket_and_no_comma_inside_a_text(settings):
     with pytest.raises(ServiceError) as caught:
         read_file(json.dumps({"note": '"', "many": [1] * 125_000}).encode())
     assert caught.value.code == "too_many_values"
+
+
+def test_the_file_holds_no_seed_of_the_next_draw_and_a_forged_one_does_not_choose_it(director, raw):
+    document = json.loads(raw)
+    part = document["rows"]["tables.draw"]
+    pending = [dict(zip(part["fields"], row, strict=True)) for row in part["rows"]]
+    pending = [row for row in pending if row["drawn_at"] is None]
+    assert len(pending) == 1 and pending[0]["seed"] == "" and pending[0]["commitment"]
+    assert all(row[part["fields"].index("seed")] for row in part["rows"] if row[part["fields"].index("drawn_at")])
+    chosen = bytes(32)  # the author's seed, and its commitment: the next draw would be his
+    row = part["rows"][[r[part["fields"].index("drawn_at")] for r in part["rows"]].index(None)]
+    row[part["fields"].index("seed")], row[part["fields"].index("commitment")] = chosen.hex(), seating.commitment(chosen)
+    document["checksum"] = schema.checksum(document)
+    response = post(client_of(director), json.dumps(document).encode())
+    assert response.status_code == 201, response.content
+    t = Tournament.objects.get(pk=response.json()["id"])
+    draw = Draw.objects.get(tournament=t, drawn_at__isnull=True)
+    assert draw.seed != chosen.hex() and draw.commitment == seating.commitment(bytes.fromhex(draw.seed))
+    event = AuditEvent.objects.get(tournament=t, type="tournament.imported")
+    assert event.payload["draw_committed"] == {"draw": draw.number, "commitment": draw.commitment}
