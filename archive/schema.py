@@ -331,10 +331,14 @@ def json_value(value):
 
 
 def aware_datetime(value: str) -> datetime:
+    """A time with its zone, in UTC (as the database keeps it: a time the conversion takes out of range is refused)."""
     moment = datetime.fromisoformat(value)
     if moment.tzinfo is None:
-        raise ValueError("a time without its zone")
-    return moment
+        raise ValueError(_("a time without its zone"))
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(_("a time out of range")) from None
 
 
 def convert_embedded(model_label: str, row: dict, convert: Callable[[str, int], int | None]) -> None:
@@ -359,7 +363,7 @@ def convert_embedded(model_label: str, row: dict, convert: Callable[[str, int], 
         hand = row.get("bust_hand") or ""
         if hand.startswith("table:") and hand.count(":") == 2:
             _table, key, number = hand.split(":")
-            if key.isdigit():
+            if key.isascii() and key.isdigit():  # "²" is a digit, and no number
                 row["bust_hand"] = f"table:{convert('tables.table', int(key))}:{number}"
 
 

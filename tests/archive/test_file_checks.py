@@ -113,6 +113,8 @@ def test_a_username_too_long_or_with_a_control_character_is_refused_by_its_place
     ("tournament.tournament", "buy_in", 1.5, "a number with a fraction"),
     ("tournament.tournament", "buy_in", None, "empty"),
     ("tournament.tournament", "start_at", 20_261_129, "a number"),
+    ("tournament.tournament", "start_at", "9999-12-31T23:00:00-05:00", "out of range"),
+    ("tournament.tournament", "start_at", "2026-11-29T20:00:00", "without its zone"),
     ("tournament.tournament", "status", "burning", "not one of"),
     ("tournament.entry", "player", "1", "a text"),
     ("tournament.entry", "player", True, "true or false"),
@@ -123,6 +125,13 @@ def test_a_username_too_long_or_with_a_control_character_is_refused_by_its_place
 def test_a_value_of_the_wrong_type_is_refused_naming_its_place(director, raw, model, field, value, said):
     answer = refused(client_of(director), forged(raw, set_value(model, field, value)))
     assert answer["error"] == "rows" and f"{model}, row 1, {field}" in answer["detail"] and said in answer["detail"], answer
+
+
+def test_a_hand_whose_table_is_no_number_is_kept_as_it_is(director, raw):
+    """A bust's hand holds its table's key ("table:<key>:<hand>"); one whose key is no ASCII number is not converted."""
+    response = post(client_of(director), forged(raw, set_value("tournament.entry", "bust_hand", "table:²:1")))
+    assert response.status_code == 201, response.content
+    assert Tournament.objects.get(pk=response.json()["id"]).entries.get(number=1).bust_hand == "table:²:1"
 
 
 @pytest.mark.parametrize(("key", "value", "said"), [
