@@ -10,6 +10,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.test import Client
 from rest_framework.test import APIClient
@@ -256,3 +257,14 @@ def test_the_file_holds_no_seed_of_the_next_draw_and_a_forged_one_does_not_choos
     assert draw.seed != chosen.hex() and draw.commitment == seating.commitment(bytes.fromhex(draw.seed))
     event = AuditEvent.objects.get(tournament=t, type="tournament.imported")
     assert event.payload["draw_committed"] == {"draw": draw.number, "commitment": draw.commitment}
+
+
+def test_the_command_reads_no_more_than_the_limit_and_refuses_a_larger_file(db, settings, tmp_path):
+    settings.TOURNAMENT_FILE_MAX_MB = 1
+    path = tmp_path / "big.json"
+    path.write_bytes(b'{"rows": "' + b"x" * 1_500_000 + b'"}')
+    before = counts()
+    with mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")), \
+            pytest.raises(CommandError, match=r"too large for a tournament file \(at most 1 MB\)"):
+        call_command("import_tournament", str(path))
+    assert counts() == before
