@@ -19,6 +19,7 @@ the others are new players. A user is found by username; one not here is made, i
 from __future__ import annotations
 
 import json
+import math
 import secrets
 
 import numpy
@@ -106,12 +107,20 @@ _QUOTE, _OPEN_LIST, _CLOSE_LIST, _OPEN_OBJECT, _CLOSE_OBJECT, _COMMA, _COLON = b
 
 
 def parse_json(text: str):
-    """The JSON of a text; NaN and Infinity, which Python's parser takes, are not JSON (nor can a database hold them)."""
-    return json.loads(text, parse_constant=_no_constant)
+    """The JSON of a text; NaN and Infinity, which Python's parser takes (and 1e400, which it makes infinite), are not
+    JSON, nor can a database hold them."""
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
 
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not JSON")
+
+
+def _finite(number: str) -> float:
+    value = float(number)
+    if not math.isfinite(value):
+        raise ValueError(f"{number} is not a finite number")
+    return value
 
 
 def _not_json() -> ServiceError:
