@@ -54,6 +54,7 @@ def export_tournament(tournament: Tournament) -> dict:
                 row = [by_name[n] for n in names]
             out.append(row)
         document_rows[name] = {"fields": names, "rows": out}
+    schema.hide_pending_seed(document_rows)
     t = dict(zip(["pk", *(f.name for f in schema.fields(Tournament))], selected[Tournament][tournament.pk], strict=True))
     document = {
         "format": schema.FORMAT,

@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "web.middleware.RefuseOversizedBodyMiddleware",
     "web.middleware.RefuseNulMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -278,6 +279,10 @@ IDEMPOTENCY_KEY_HOURS = 24
 # A second hand start at a table within this many seconds of the first is the same hand (tables/hands.py):
 # a shuffler that sends its green button twice, or no Idempotency-Key, starts one hand.
 HAND_START_REPEAT_SECONDS = float(os.environ.get("HAND_START_REPEAT_SECONDS", "5"))
+# The largest tournament file an import reads (archive/transfer.py), in MB: a file of 10,000 entries is about 11 MB.
+# A bigger body is refused before it is parsed, and so is one holding more values than a file of this size would; an
+# import's memory stays within about 12 times this (README, "A tournament in one file").
+TOURNAMENT_FILE_MAX_MB = int(os.environ.get("TOURNAMENT_FILE_MAX_MB", "32"))
 # The address players type or scan for the public pages (the lobby's seat finder, the seat cards' QR codes),
 # e.g. https://poker.example.com. Empty: the address the request came to (request.build_absolute_uri,
 # right behind a proxy that passes the Host header and X-Forwarded-Proto, see BEHIND_TLS_PROXY).

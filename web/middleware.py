@@ -4,10 +4,14 @@ data that cannot be parsed (a broken multipart body: a 400 with a message, never
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from archive.transfer import too_large
+
 from .api import bad_request, error_body
+from .archive import api as archive_api
 
 
 class UserLanguageMiddleware:
@@ -21,6 +25,30 @@ class UserLanguageMiddleware:
             if profile is not None and profile.language:
                 translation.activate(profile.language)
                 request.LANGUAGE_CODE = profile.language
+        return self.get_response(request)
+
+
+class RefuseOversizedBodyMiddleware:
+    """A tournament file's import (web/archive/api.py) with a body larger than TOURNAMENT_FILE_MAX_MB is refused 413
+    by its Content-Length, before anything parses it (the NUL check below reads a multipart form whole, its files to
+    disk)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if request.method == "POST" and length > archive_api.max_body_bytes():
+            try:
+                name = resolve(request.path_info).url_name
+            except Resolver404:
+                name = None
+            if name == "api-tournament-import":
+                error = too_large()
+                return JsonResponse(error_body(error.code, error.message), status=error.status)
         return self.get_response(request)
 
 

@@ -92,6 +92,10 @@ export const SAYS = {
       said.push(Util.fmt(gettext("Users made inactive, without a password (give them roles and a password to use them): {users}."),
                          {users: values.users_new.join(", ")}));
     }
+    if (values.links_revoked) {
+      said.push(Util.fmt(gettext("Dealer links and lobby screens revoked: {links} (a file never brings a working link: make new ones here)."),
+                         {links: values.links_revoked}));
+    }
     if (values.id_checks_verifiable === false) {
       said.push(gettext("The file was made with another ID hash key: the ID checks of this tournament cannot be verified here, and a prize still unpaid cannot be paid against its registration's document."));
     }

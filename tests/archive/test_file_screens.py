@@ -24,7 +24,6 @@ from tables import setup as table_setup
 from tests.conftest import PASSWORD, id_doc, tournament_data
 from tournament import services, setup
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Tournament
-from web.archive import api as archive_api
 
 API = "/api/tournaments/import/"
 
@@ -189,9 +188,9 @@ def test_a_press_sent_twice_imports_once_and_a_key_reused_for_another_file_is_re
     assert reused.status_code == 422 and reused.json()["error"] == "idempotency_key_reused"
 
 
-def test_a_file_larger_than_djangos_body_limit_reaches_the_import_and_one_over_the_endpoints_limit_is_refused(
-        director, settings, monkeypatch):
-    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE < 3_000_000 < archive_api.MAX_FILE_BYTES
+def test_a_file_larger_than_djangos_body_limit_reaches_the_import_and_one_over_the_import_limit_is_refused(
+        director, settings):
+    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE < 3_000_000 < settings.TOURNAMENT_FILE_MAX_MB * 1_000_000
     big = b"[" + b"0," * 1_500_000  # 3 MB, cut short: read whole and refused by the import, not by a size limit
     token = APIClient().post("/api/auth/token/", {"username": director.username, "password": PASSWORD}, format="json")
     by_token = APIClient()
@@ -199,7 +198,10 @@ def test_a_file_larger_than_djangos_body_limit_reaches_the_import_and_one_over_t
     for client in (client_of(director), by_token):
         response = client.post(API, {"file": upload(big)}, format="multipart")
         assert response.status_code == 400 and response.json()["error"] == "not_json", response.content
-    monkeypatch.setattr(archive_api, "MAX_FILE_BYTES", 1_000_000)
-    response = client_of(director).post(API, {"file": upload(big)})
+    settings.TOURNAMENT_FILE_MAX_MB = 1
+    response = client_of(director).post(API, {"file": upload(big)})  # the body's length says it: 413, unread
+    assert response.status_code == 413 and response.json()["detail"] == (
+        "The file is too large for a tournament file (at most 1 MB). Nothing was imported.")
+    response = client_of(director).post(API, {"file": upload(big[:1_050_000])})  # the form fits, the file does not
     assert response.status_code == 400 and response.json()["fields"]["file"] == [
         "The file is too large for a tournament file (at most 1 MB)."]

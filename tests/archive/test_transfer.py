@@ -124,6 +124,19 @@ def as_exported(again: dict, first: dict, actor: str = ACTOR) -> dict:
     for name in ("event_seq", "seats_seq"):
         part["rows"][0][part["fields"].index(name)] = t_first[name]
     again["tournament"]["events"] = first["tournament"]["events"]
+    draws_mine, draws_theirs = again["rows"][schema.PENDING_DRAW], first["rows"][schema.PENDING_DRAW]
+    for row, was in zip(draws_mine["rows"], draws_theirs["rows"], strict=True):
+        drawn = dict(zip(draws_mine["fields"], row, strict=True))
+        if drawn["drawn_at"] is None:  # the draw not yet drawn: its seed never in a file, a new one committed here
+            assert drawn["seed"] == "" and drawn["commitment"] != dict(zip(draws_theirs["fields"], was, strict=True))["commitment"]
+            for name in ("commitment", "committed_at"):
+                row[draws_mine["fields"].index(name)] = was[draws_theirs["fields"].index(name)]
+    for name in schema.REVOKED:  # the file's live links came in revoked: a file never brings a working link
+        mine, theirs = again["rows"][name], first["rows"][name]
+        column = mine["fields"].index("revoked_at")
+        assert all(row[column] is not None for row in mine["rows"])
+        for row, was in zip(mine["rows"], theirs["rows"], strict=True):
+            row[column] = was[column]
     for document in (again, first):
         del document["exported_at"], document["checksum"]
     return again

@@ -3,23 +3,32 @@ page sends it here (multipart/form-data, the file in `file`); a script may too, 
 archive/transfer.py's, the same as `manage.py import_tournament`: a refused file answers its message (400, or 409
 for a tournament here already or a file of another ID hash key), with nothing written.
 
-Size: a file of 10,000 entries is about 11 MB. Django keeps a multipart upload's file out of
-DATA_UPLOAD_MAX_MEMORY_SIZE (an upload above FILE_UPLOAD_MAX_MEMORY_SIZE goes to a temporary file), so no setting
-stands in its way; this endpoint refuses a file above MAX_FILE_BYTES. A TLS proxy in front must allow as much
-(nginx: `client_max_body_size 64m;`)."""
+Size: a file of 10,000 entries is about 11 MB; settings.TOURNAMENT_FILE_MAX_MB (32 by default) is the most an import
+reads. A body larger than that (its Content-Length) is refused 413 before it is parsed, the multipart form included
+(web/middleware.py, RefuseOversizedBodyMiddleware);
+the import then refuses a file too full or too deep before it parses its JSON (archive/transfer.py, read_file).
+Django keeps a multipart upload's file out of DATA_UPLOAD_MAX_MEMORY_SIZE (an upload above
+FILE_UPLOAD_MAX_MEMORY_SIZE goes to a temporary file). A TLS proxy in front must allow as much (nginx:
+`client_max_body_size 32m;`)."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from archive.transfer import import_tournament, read_file
+from archive.transfer import import_tournament, max_bytes, read_file
 from web.access import api as api_roles
-from web.api import RoleAPIView, answers, call_service, valid
+from web.api import REFUSED, RoleAPIView, answers, call_service, valid
 
-MAX_FILE_BYTES = 64_000_000  # a file of 10,000 entries is about 11 MB
+FORM_BYTES = 100_000  # the multipart form around the file: its boundaries, headers and the other field
+
+
+def max_body_bytes() -> int:
+    """The largest body of an import: a larger one is refused 413 by its length, unread (web/middleware.py)."""
+    return max_bytes() + FORM_BYTES
 
 
 class TournamentFileSerializer(serializers.Serializer):
@@ -31,9 +40,9 @@ class TournamentFileSerializer(serializers.Serializer):
                                  "checks cannot be verified here and its players are never matched to the players here.")
 
     def validate_file(self, upload):
-        if upload.size > MAX_FILE_BYTES:
+        if upload.size > max_bytes():
             raise serializers.ValidationError(_("The file is too large for a tournament file (at most %(max)s MB).")
-                                              % {"max": MAX_FILE_BYTES // 1_000_000}, code="too_large")
+                                              % {"max": settings.TOURNAMENT_FILE_MAX_MB}, code="too_large")
         return upload
 
 
@@ -47,6 +56,8 @@ class ImportAnswerSerializer(serializers.Serializer):
     players_found = serializers.IntegerField(help_text="Players found here by their ID hash.")
     users_new = serializers.ListField(child=serializers.CharField(),
                                       help_text="Usernames made here, inactive and without a password.")
+    links_revoked = serializers.IntegerField(help_text="Dealer links and lobby screens of the file that were live: "
+                                                       "they come revoked (a file never brings a working link).")
     id_checks_verifiable = serializers.BooleanField(help_text="False for a file of another ID hash key.")
 
 
@@ -56,12 +67,14 @@ class TournamentImportView(RoleAPIView):
     @extend_schema(operation_id="tournaments_import", tags=["tournaments"],
                    summary="Import a tournament file as a new tournament (all or nothing)",
                    description="The file of an export (the director's download, or `manage.py export_tournament`) as a "
-                               "file upload (multipart/form-data, at most 64 MB) in `file`. Refused with the import's "
-                               "message and nothing written: a cut, damaged or changed file, another format, a "
+                               "file upload (multipart/form-data, at most TOURNAMENT_FILE_MAX_MB, 32 MB by default: a larger "
+                               "body 413, unread) in `file`. Refused with the import's message and nothing written: a "
+                               "cut, damaged or changed file, another format, a value of the wrong type, a "
                                "tournament here already (409), a file of another ID hash key (409) unless "
                                "`other_id_key` is true.",
                    request={"multipart/form-data": TournamentFileSerializer},
-                   responses=answers(201, ImportAnswerSerializer, refused=True, conflict=True, lookup=False))
+                   responses={**answers(201, ImportAnswerSerializer, refused=True, conflict=True, lookup=False),
+                              413: REFUSED})
     def post(self, request):
         data = valid(TournamentFileSerializer, request.data).validated_data
         upload = data["file"]
@@ -70,5 +83,5 @@ class TournamentImportView(RoleAPIView):
         report = t.import_report
         answer = {"id": t.pk, "name": t.name, "page": reverse("tournament-detail", args=[t.pk]),
                   **{k: report[k] for k in ("entries", "events", "players_new", "players_found", "users_new",
-                                            "id_checks_verifiable")}}
+                                            "id_checks_verifiable", "links_revoked")}}
         return Response(answer, status=status.HTTP_201_CREATED)

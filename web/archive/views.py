@@ -6,6 +6,7 @@ The download records no event: an export is a read and changes nothing, as the r
 the day's reports, which hold names too, record none. The file holds personal data; only the director reaches it."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
@@ -14,8 +15,6 @@ from archive.export import export_tournament, file_text
 from tournament.models import Tournament
 from web.access import page
 from web.tournament.setup_views import url_of_answer
-
-from .api import MAX_FILE_BYTES
 
 
 def file_name(tournament: Tournament) -> str:
@@ -35,4 +34,4 @@ def export_file(request: HttpRequest, pk: int) -> HttpResponse:
 @page("tournament-import")
 def import_page(request: HttpRequest) -> HttpResponse:
     return render(request, "archive/import.html", {
-        "next": url_of_answer("tournament-detail"), "max_megabytes": MAX_FILE_BYTES // 1_000_000})
+        "next": url_of_answer("tournament-detail"), "max_megabytes": settings.TOURNAMENT_FILE_MAX_MB})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from archive.transfer import import_tournament, read_file
+from archive.transfer import import_tournament, max_bytes, read_file
 from core.errors import ServiceError
 
 ACTOR = "import_tournament"  # the audit log's actor: the server's shell, not a staff login
@@ -24,8 +24,12 @@ class Command(BaseCommand):
                                  "so its prizes still unpaid cannot be paid against the registration's document")
 
     def handle(self, *args, **options):
-        try:
-            raw = sys.stdin.buffer.read() if options["file"] == "-" else Path(options["file"]).read_bytes()
+        try:  # at most one byte more than a file may hold (TOURNAMENT_FILE_MAX_MB): a bigger one is refused unread
+            if options["file"] == "-":
+                raw = sys.stdin.buffer.read(max_bytes() + 1)
+            else:
+                with Path(options["file"]).open("rb") as stream:
+                    raw = stream.read(max_bytes() + 1)
         except OSError as exc:
             raise CommandError(f"Cannot read {options['file']}: {exc.strerror}.") from exc
         try:
@@ -37,6 +41,9 @@ class Command(BaseCommand):
         self.stdout.write(f"Imported “{t.name}” as tournament {t.pk}: {report['entries']} entries, {report['events']} "
                           f"events, {report['players_new']} new players, {report['players_found']} players found here "
                           f"by their ID hash.")
+        if report["links_revoked"]:
+            self.stdout.write(f"Dealer links and lobby screens revoked: {report['links_revoked']} (a file never brings "
+                              "a working link: make new ones here).")
         if report["users_new"]:
             self.stdout.write(f"Users made inactive, without a password (give them roles and a password to use them): "
                               f"{', '.join(report['users_new'])}.")
