@@ -21,13 +21,18 @@ MARK = "() => { window.__leftOpen = true; }"
 STILL_MARKED = "() => window.__leftOpen === true"
 
 
-def visible_text(page, selector: str = "body") -> str:
+def visible_text(page, selector: str = "body", leave_out: tuple[str, ...] = ()) -> str:
     """The text a person sees on the screen (hidden parts left out: innerText), its lines trimmed and the empty ones
-    dropped, the time-varying parts replaced by "#"."""
-    text = page.locator(selector).first.inner_text()
-    for pattern in TIME_PARTS:
-        text = pattern.sub("#", text)
-    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+    dropped, the time-varying parts replaced by "#". `leave_out`: selectors of what only a page left open says, the
+    news of the change itself ("You have been moved"), whose lines are dropped."""
+    def lines(text: str) -> list[str]:
+        for pattern in TIME_PARTS:
+            text = pattern.sub("#", text)
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+    news = {line for each in leave_out for found in page.locator(each).all() if found.is_visible()
+            for line in lines(found.inner_text())}
+    return "\n".join(line for line in lines(page.locator(selector).first.inner_text()) if line not in news)
 
 
 def open_screen(browser, base: str, path: str, *, size: dict, user: str | None = None, ready: str = "#live.live",
@@ -44,22 +49,38 @@ def open_screen(browser, base: str, path: str, *, size: dict, user: str | None =
     return page
 
 
-def left_open(browser, base: str, path: str, change: Callable[[], object], *, size: dict, user: str | None = None,
-              ready: str = "#live.live", selector: str = "body", timeout: float = 8.0, settle: int = 400):
-    """Open the screen, make `change`, open it afresh; the page left open must come to show what the fresh one shows
-    (within `timeout` seconds), without reloading itself. Returns (the page left open, the fresh page)."""
+def mark(page) -> None:
+    """Mark the page (a script variable): a reload loses the mark."""
+    page.evaluate(MARK)
+
+
+def left_open(browser, base: str, path: str, change: Callable[[object], object], *, size: dict, user: str | None = None,
+              ready: str = "#live.live", selector: str = "body", timeout: float = 8.0, settle: int = 400,
+              leave_out: tuple[str, ...] = ()):
+    """Open the screen, make `change` (given the page left open: a change may be made on it), open it afresh; the page
+    left open must come to show what the fresh one shows (within `timeout` seconds), without reloading itself.
+    Returns (the page left open, the fresh page)."""
     page = open_screen(browser, base, path, size=size, user=user, ready=ready)
     page.wait_for_timeout(settle)
-    page.evaluate(MARK)
+    mark(page)
     before = visible_text(page, selector)
-    change()
+    change(page)
     fresh = open_screen(browser, base, path, size=size, user=user, ready=ready)
     fresh.wait_for_timeout(settle)  # its own reads after the first paint (the draws' line, a table's state)
     want = visible_text(fresh, selector)
     assert want != before, f"{path}: a fresh load shows nothing new after the change, so this proves nothing:\n{want}"
+    catch_up(page, fresh, selector=selector, timeout=timeout, what=path, leave_out=leave_out)
+    return page, fresh
+
+
+def catch_up(page, fresh, *, selector: str = "body", timeout: float = 8.0, what: str = "",
+             leave_out: tuple[str, ...] = ()) -> None:
+    """Wait until `page` (left open, marked before the change) shows what `fresh` shows; fail with the difference after
+    `timeout` seconds, or when it caught up by reloading itself."""
+    want = visible_text(fresh, selector)
     deadline = time.monotonic() + timeout
     while True:
-        got = visible_text(page, selector)
+        got = visible_text(page, selector, leave_out)
         if got == want:
             break
         if time.monotonic() > deadline:
@@ -69,7 +90,6 @@ def left_open(browser, base: str, path: str, change: Callable[[], object], *, si
                 break
             diff = "\n".join(difflib.unified_diff(want.splitlines(), got.splitlines(), "fresh load", "left open",
                                                   lineterm=""))
-            raise AssertionError(f"{path}: the screen left open differs from a fresh load:\n{diff}")
+            raise AssertionError(f"{what}: the screen left open differs from a fresh load:\n{diff}")
         page.wait_for_timeout(150)
-    assert page.evaluate(STILL_MARKED), f"{path}: the screen left open reloaded itself to catch up"
-    return page, fresh
+    assert page.evaluate(STILL_MARKED), f"{what}: the screen left open reloaded itself to catch up"
