@@ -13,7 +13,7 @@ import pytest
 from clock import services as clock_services
 from flights.selectors import flights_pool
 from payouts.selectors import payout_state
-from tables import busts, counting, draws, handforhand, seats
+from tables import busts, counting, draws, handforhand, penalties, seats
 from tables import setup as table_setup
 from tables.models import Table
 from tables.selectors import live_seats
@@ -205,3 +205,27 @@ def test_the_event_page_left_open_through_a_registration_in_a_flight(live_asgi, 
     register(cashier, flight_a, people[:2])
     left_open(browser, live_asgi, f"/events/{event.pk}/", lambda _page: register(cashier, flight_a, people[2:]),
               size=TABLET, user=director.username, selector="main")
+
+
+# --- the director's and the floor's other live pages ------------------------------------------------------------------
+
+def test_the_director_clock_left_open_through_a_pause(live_asgi, browser, room, director):  # noqa: F811
+    t = room
+    clock_services.start_clock(t, actor=director)
+    left_open(browser, live_asgi, f"/t/{t.pk}/clock/", lambda _page: clock_services.pause_clock(t, actor=director),
+              size=TABLET, user=director.username, selector="main")
+
+
+def test_the_event_log_left_open_through_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
+    t = room
+    left_open(browser, live_asgi, f"/t/{t.pk}/events/", lambda _page: bust(t, floor, at_table(t, 1)[0]), size=TABLET,
+              user=director.username, selector="main")
+
+
+def test_the_penalties_page_left_open_through_a_penalty(live_asgi, browser, room, director, floor):  # noqa: F811
+    t = room
+    offender = at_table(t, 1)[0]
+    left_open(browser, live_asgi, f"/t/{t.pk}/penalties/",
+              lambda _page: penalties.give_penalty(t, actor=floor, entry_number=offender.number, kind="warning",
+                                                   rounds=None, reason="Abusive language"),
+              size=TABLET, user=floor.username, selector="main")
