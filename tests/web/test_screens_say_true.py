@@ -10,11 +10,13 @@ import pytest
 from django.test import Client
 
 from clock import services as clock_services
+from days import services as days_services
 from flights import services as flight_services
 from payouts import selectors as payout_selectors
 from payouts import services as payout_services
 from tables import busts, draws
 from tables import setup as table_setup
+from tables.selectors import live_seats
 from tests.conftest import id_doc
 from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
 from tests.payouts.test_payments import finish, signature
@@ -62,6 +64,16 @@ def test_day2s_end_of_day_page_before_play_says_day_2_and_no_bag_missing(directo
     page = text(page_as(floor, f"/t/{day2.pk}/day/"))
     assert "Day 2 · playing" in page and "Day 1" not in page.split("Where the day stands")[0]
     assert "6 bags missing" in page  # six players carried (player 0 with his larger bag)
+    # The event's Day 2 closes: the next is the event's Day 3, its seating redrawn before play.
+    clock_services.pause_clock(day2, actor=director)
+    seats = live_seats(day2).filter(table__number=1).select_related("table")
+    days_services.record_table_bags(seats.first().table, actor=floor,
+                                    bags={s.seat: (1_000, f"D2-{s.seat}") for s in seats})
+    days_services.close_day(day2, actor=director, reason="Counted by hand")
+    page = text(page_as(director, f"/t/{day2.pk}/day/"))
+    assert "Day 3 seating" in page and "Redraw Day 3 seating" in page
+    closed = page.split("Days closed")[1]
+    assert "Day 2" in closed and "Day 1" not in closed
 
 
 def test_a_players_results_say_his_flight_bags_went_on_or_were_forfeited(director, cashier, floor, template, players):  # noqa: F811
