@@ -60,6 +60,22 @@ def next_day_elsewhere(t: Tournament) -> dict | None:
     return reactions.react(NEXT_DAY_ELSEWHERE, tournament=t) or None
 
 
+# Asked of the apps above (core.reactions): how many days were played before this tournament's first day elsewhere (an
+# event's Day 2 plays its first day as the event's Day 2, after the flights' Day 1: the flights app answers
+# {"offset": 1}). The days are stored from 1; the screens name them with the offset. No answer: 0.
+DAY_OFFSET = "day_offset"
+
+
+def day_offset(t: Tournament) -> int:
+    return int(reactions.react(DAY_OFFSET, tournament=t).get("offset") or 0)
+
+
+def first_day_begun(t: Tournament) -> bool:
+    """Whether play of a tournament's first day has begun: its clock has run. Asked for a first day that follows
+    days played elsewhere (an event's Day 2): until then its players sit with the bags carried, none missing."""
+    return AuditEvent.objects.filter(tournament=t, type__in=("clock.started", "clock.resumed")).exists()
+
+
 # Asked of the apps above (core.reactions): the tournaments whose bags share one set of bag numbers with this one (an
 # event's flights and its Day 2: the flights app answers {"tournaments": [ids]}). No answer: the tournament alone.
 BAG_NUMBER_SCOPE = "bag_number_scope"
@@ -115,8 +131,9 @@ def close_check(t: Tournament, day: int, stats: dict | None = None) -> tuple[bag
 
 def day_state(t: Tournament) -> dict:
     """Where the current day stands, for the day page and the close dialog:
-    - day, status ("playing" / "closed"), begun (play of the day has begun: day_under_way; until then nothing is
-      missing and the day does not close), elsewhere (after a flight's Day 1: where its players go on,
+    - day, offset (day_offset: the screens name day N "Day N + offset"), status ("playing" / "closed"), begun (play of
+      the day has begun: day_under_way, and for the first day of an event's Day 2 its clock has run; until then
+      nothing is missing and the day does not close), elsewhere (after a flight's Day 1: where its players go on,
       next_day_elsewhere; else None), players_left (players still in), bagged (of them);
     - missing: each player still in with no bag for the day, {table, seat, entry, name}, by table and seat (table and
       seat None: no seat, listed last); missing_tables: [{table, seats}] (the unseated: table None, their entries);
@@ -132,9 +149,10 @@ def day_state(t: Tournament) -> dict:
     names = {pk: (number, name) for pk, number, _table, _seat, name in players}
     missing = [{"table": table, "seat": seat, "entry": names[pk][0], "name": names[pk][1]} for table, seat, pk in check.missing]
     running = clock_running(t)
-    begun = day_under_way(t, day)
+    offset = day_offset(t)
+    begun = day_under_way(t, day) and (day > 1 or not offset or first_day_begun(t))
     return {
-        "day": day, "status": status, "begun": begun, "elsewhere": next_day_elsewhere(t) if day > 1 else None,
+        "day": day, "offset": offset, "status": status, "begun": begun, "elsewhere": next_day_elsewhere(t) if day > 1 else None,
         "players_left": check.players, "bagged": check.bagged, "missing": missing if begun else [],
         "missing_tables": [{"table": table, "seats": list(seats) if table is not None else [names[pk][0] for pk in seats]}
                            for table, seats in check.missing_by_table()],

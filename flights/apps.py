@@ -11,13 +11,14 @@ class FlightsConfig(AppConfig):
     def ready(self) -> None:
         # The flights' reactions to the floor and the desk, and their answers to the apps below (core.reactions).
         from core import reactions
-        from days.selectors import BAG_NUMBER_SCOPE, NEXT_DAY_ELSEWHERE
+        from days.selectors import BAG_NUMBER_SCOPE, DAY_OFFSET, NEXT_DAY_ELSEWHERE
         from tables.busts import ENTRY_BUSTED, FIXED_PLACE
         from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
         from tournament.stats import SHARED_POOL
 
         from .reactions import (
             bag_number_scope,
+            day2_days,
             end_by_share,
             next_day_of_a_flight,
             no_place_in_a_flight,
@@ -33,3 +34,4 @@ class FlightsConfig(AppConfig):
         reactions.on(SHARED_POOL, pool_of_the_flights)
         reactions.on(BAG_NUMBER_SCOPE, bag_number_scope)
         reactions.on(NEXT_DAY_ELSEWHERE, next_day_of_a_flight)
+        reactions.on(DAY_OFFSET, day2_days)

@@ -135,3 +135,9 @@ def next_day_of_a_flight(*, tournament: Tournament) -> dict | None:
     if row is None:
         return None
     return {"flight": row[0], "event": row[1], "event_id": row[2]}
+
+
+def day2_days(*, tournament: Tournament) -> dict | None:
+    """Answer to days.selectors.DAY_OFFSET: an event's Day 2 plays its first day as the event's Day 2, after its
+    flights' Day 1."""
+    return {"offset": 1} if Event.objects.filter(day2_id=tournament.pk).exists() else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from flights.models import Flight
+from flights.models import CarriedBag, Flight
 from payouts.models import Payment, Ticket
 from payouts.selectors import finishers, play_over, prizes_won
 from tournament.models import Entry, Player
@@ -19,7 +19,8 @@ def player_results(player: Player) -> dict:
     """{"player", "name", "tournaments": [...], "played", "cashes", "wins", "totals"}: the tournaments newest first.
     Where play is over, the places are the finishers' (the last one playing is first, a deal that stopped play places
     its players) and a prize not yet paid is the structure in force's; where it goes on, a busted entry has its place
-    and the player may still be playing."""
+    and the player may still be playing; a flight entry whose bag went on to the event's Day 2 is "carried" (a bag
+    the stack policy forfeited: "forfeited"), not playing there."""
     entries = list(Entry.objects.filter(player=player).exclude(status=Entry.Status.VOIDED)
                    .select_related("tournament").order_by("-tournament__start_at", "tournament_id", "number"))
     paid = {p.entry_id: p for p in Payment.objects.filter(entry__player=player, status=Payment.Status.PAID)}
@@ -30,6 +31,8 @@ def player_results(player: Player) -> dict:
                .select_related("won_by", "satellite__target").order_by("number")):
         seats.setdefault(tk.won_by.tournament_id, []).append({"target": tk.satellite.target_id,
                                                                "target_name": tk.satellite.target.name})
+    # A flight entry whose bag went on to Day 2 (carried) or was forfeited by the stack policy plays no more there.
+    went_on = dict(CarriedBag.objects.filter(entry__player=player).values_list("entry_id", "forfeited"))
     mine: dict[int, list[Entry]] = {}
     for e in entries:
         mine.setdefault(e.tournament_id, []).append(e)
@@ -45,7 +48,7 @@ def player_results(player: Player) -> dict:
                "entries": [e.number for e in own], "place": None, "place_low": None, "playing": False, "prize": 0,
                "paid": sum(paid[e.pk].amount for e in own if e.pk in paid),
                "receipts": [paid[e.pk].number for e in own if e.pk in paid], "points": None, "points_shown": None,
-               "league": None, "seats": seats.get(t.pk, [])}
+               "league": None, "seats": seats.get(t.pk, []), "carried": False, "forfeited": False}
         over = play_over(t)
         placed = {f.entry: (f.place, f.place_low) for f in finishers(t)} if over else {
             e.number: (e.finish_place, e.finish_place_low or e.finish_place) for e in own if e.finish_place is not None}
@@ -55,6 +58,9 @@ def player_results(player: Player) -> dict:
             if place is not None and (row["place"] is None or place < (row["place"], row["place_low"])):
                 row["place"], row["place_low"] = place
             row["prize"] += paid[e.pk].amount if e.pk in paid else won.get(e.number, 0)
+            if e.pk in went_on:  # his flight's bag: carried to Day 2 (where he plays on) or forfeited
+                row["forfeited" if went_on[e.pk] else "carried"] = True
+                continue
             row["playing"] = row["playing"] or (not over and e.status == Entry.Status.ACTIVE)
         result = points.get(t.pk)
         if result is not None:

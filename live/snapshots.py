@@ -7,6 +7,8 @@ from clock.selectors import clock_at, clock_snapshot, rows_of
 from clock.timeline import Anchor
 from core import memory
 from core.broadcast import serialize_event
+from flights.models import Event
+from flights.selectors import flights_pool
 from leagues.selectors import lobby_league
 from payouts.selectors import final_results, payout_state
 from tables import count_selectors, selectors
@@ -33,13 +35,33 @@ def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
 
 def lobby_payouts(tournament: Tournament, stats: dict, state: dict | None = None) -> dict:
     """What the lobby shows of the prizes: the places paid and the bands [first, last, prize], for the
-    pool and the field they were made for (a screen asks again when its figures show another)."""
+    pool and the field they were made for. A Day 1 flight pays nothing itself (its prizes are paid from its
+    event's Day 2): its TV shows the event's places paid, with no bands (`flight`: no bubble nor pay jump of its
+    own field, whose players left are not the event's)."""
     state = state or payout_state(tournament, stats)
     sat = state["satellite"]
     return {"pool": state["pool"], "entries": state["entries"], "places_paid": state["places_paid"],
             "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]],
             # a satellite (issue 27): its seats and where play stops, the TV's "N seats: play stops at N players"
-            "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")}}
+            "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")},
+            "flight": False}
+
+
+def flight_figures(stats: dict) -> tuple[dict, dict] | None:
+    """A Day 1 flight's figures as its lobby shows them (issue 39): the event's one prize pool (every flight's, and
+    Day 2's late entries) and the places its Day 2 pays, not the flight's own collected money and "0 places paid";
+    None for any other tournament. (stats, payouts)."""
+    paid_from = stats.get("paid_from")
+    if paid_from is None:
+        return None
+    event = Event.objects.select_related("day2").get(pk=paid_from["event"])
+    pool = flights_pool(event)["prize_pool"]
+    if event.day2 is not None:
+        day2_stats = tournament_stats(event.day2)
+        payouts = lobby_payouts(event.day2, day2_stats)
+    else:
+        payouts = {"pool": pool, "entries": stats["entries"], "places_paid": 0, "bands": [], "satellite": None}
+    return {**stats, "prize_pool": pool}, {**payouts, "bands": [], "satellite": None, "flight": True}
 
 
 LOBBY_FINAL_PLACES = 10  # the winner and nine more: what a TV shows in large type without scrolling
@@ -63,6 +85,10 @@ def lobby_snapshot(tournament: Tournament) -> dict:
     tournament.refresh_from_db()
     stats = tournament_stats(tournament)
     state = payout_state(tournament, stats)
+    payouts = lobby_payouts(tournament, stats, state)
+    shown = flight_figures(stats)
+    if shown is not None:
+        stats, payouts = shown
     return {
         "kind": "snapshot",
         "seq": tournament.event_seq,
@@ -70,7 +96,7 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue,
                        "currency": tournament.currency},
         "stats": stats,
-        "payouts": lobby_payouts(tournament, stats, state),
+        "payouts": payouts,
         "final": lobby_final(tournament, state),
         "clock": selectors.with_color_ups(tournament, clock_snapshot(tournament)),
         "next_draw": pending_commitment(tournament),

@@ -17,7 +17,6 @@ from PIL import Image
 from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, clean_reason, full_clean, next_number, require
-from flights import selectors as flights_selectors
 from tournament import services as tournament_services
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
@@ -28,7 +27,7 @@ from . import deals as dl
 from .house_tables import house_table_from_data, house_table_to_data
 from .models import Deal, Payment, PayoutPlan
 from .payout_structure import PayoutRules
-from .selectors import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due, satellite_of
+from .selectors import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due, satellite_of, structure_fixed
 
 DEAL_APPROVED = "deal_approved"  # after the deal.approved event: a deal that stops play places its players
 PLAN_FIELDS = ("method", "share_paid_bp", "min_cash_bp", "unit", "house_table")
@@ -87,26 +86,10 @@ def set_payout_plan(tournament: Tournament, *, actor: Actor, data: dict) -> Payo
 
 
 def _structure_open(t: Tournament) -> None:
-    """The prizes stop changing once a deal was made on them or a prize was paid from them: a new plan would
-    take from a deal's players what they agreed on, or pay a player less than he was paid (found by the
-    night machine: a plan paying one more place after a deal made the prizes exceed the pool). A Day 1 flight has no
-    structure at all: its prizes are paid from Day 2."""
-    paid_from = flights_selectors.paid_from(t)
-    if paid_from is not None:
-        raise ServiceError(paid_from["message"], code="paid_from_day2", status=409)
-    if satellite_of(t) is not None:
-        raise ServiceError(_("A satellite pays seats and the cash left over: it has no payout structure to change."),
-                           code="satellite", status=409)
-    deal = Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED).order_by("number").values_list("number", flat=True).first()
-    if deal is not None:
-        raise ServiceError(_("Deal %(number)s was made on these prizes: the payout structure cannot change after it.")
-                           % {"number": deal}, code="structure_fixed_by_deal", status=409)
-    paid = Payment.objects.filter(tournament=t, status=Payment.Status.PAID).order_by("entry__number").values_list(
-        "entry__number", flat=True).first()
-    if paid is not None:
-        raise ServiceError(_("A prize was paid (entry #%(number)s): the payout structure cannot change any more. "
-                             "Void the payments first to change it.") % {"number": paid}, code="structure_fixed_by_payment",
-                           status=409)
+    """Refused (409) when the prizes stop changing (selectors.structure_fixed says why)."""
+    problem = structure_fixed(t)
+    if problem is not None:
+        raise problem
 
 
 def _bands(rows) -> list[list[int]]:

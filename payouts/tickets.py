@@ -17,15 +17,14 @@ from django.utils.translation import gettext as _
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, clean_reason, next_number, require
-from flights import selectors as flights_selectors
 from tournament import services as tournament_services
 from tournament.audit import actor_user, lock_tournament, record_event
 from tournament.identity import document_hmac, normalise_document_number
 from tournament.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournament.services import IdDocument
 
-from .models import Deal, Payment, Satellite, Ticket
-from .selectors import payout_state, satellite_of, seat_winners
+from .models import Satellite, Ticket
+from .selectors import BECOME, CHANGE, REMOVE, payout_state, satellite_fixed, satellite_of, seat_winners
 
 SETTINGS = ("target", "leftover", "seat", "transferable")
 
@@ -69,27 +68,11 @@ def _target(t: Tournament, value) -> Tournament:
     return target
 
 
-BECOME, CHANGE, REMOVE = "become", "change", "remove"  # what _money_open is asked for, to say the refusal right
-
-
 def _money_open(t: Tournament, change: str) -> None:
-    """The seats and the cash stop changing once a ticket was issued, a prize paid or a deal made. `change`: the
-    tournament would BECOME a satellite, a satellite's money would CHANGE, or it would stop being one (REMOVE)."""
-    if change != REMOVE and flights_selectors.paid_from(t) is not None:  # dropping the setting pays nothing either
-        raise ServiceError(_("A Day 1 flight pays nothing: its players' prizes come from Day 2, which may be the "
-                             "satellite."), code="paid_from_day2", status=409)
-    if Payment.objects.filter(tournament=t, status=Payment.Status.PAID).exists():
-        raise ServiceError({
-            BECOME: _("A prize was paid: this tournament can no longer become a satellite."),
-            CHANGE: _("A prize was paid: the satellite's seats and cash cannot change any more."),
-            REMOVE: _("A prize was paid: the tournament stays a satellite."),
-        }[change], code="satellite_fixed_by_payment", status=409)
-    if Deal.objects.filter(tournament=t).exclude(status=Deal.Status.REJECTED).exists():
-        raise ServiceError({
-            BECOME: _("A deal was made on these prizes: the tournament cannot become a satellite now."),
-            CHANGE: _("A deal was made on these prizes: the satellite's seats and cash cannot change any more."),
-            REMOVE: _("A deal was made on these prizes: the tournament stays a satellite."),
-        }[change], code="satellite_fixed_by_deal", status=409)
+    """Refused (409) when the seats and the cash stop changing (selectors.satellite_fixed says why)."""
+    problem = satellite_fixed(t, change)
+    if problem is not None:
+        raise problem
 
 
 @transaction.atomic

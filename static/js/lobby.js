@@ -71,23 +71,23 @@ import * as Clock from "./clock.js";
     Clock.fit(banner);
   }
   // The prizes: places paid, the minimum cash (the bubble only when the next bust is it: one player more
-  // than places paid) or the next pay jump, "in the money". The bands come with the snapshot; when the
-  // figures of an event show another pool or field, a new snapshot brings new ones.
-  var paid = JSON.parse(document.getElementById("lobby-payouts").textContent), lastStats = null, asked = 0;
+  // than places paid) or the next pay jump, "in the money". The bands come with the snapshot, asked again at every push.
+  var paid = JSON.parse(document.getElementById("lobby-payouts").textContent);
   function prizeOf(place) {
     for (var i = 0; i < paid.bands.length; i++) if (place <= paid.bands[i][1]) return paid.bands[i][2];
     return 0;
   }
   function showPaid(s) {
     if (!paid || !s) return;
-    if ((s.prize_pool !== paid.pool || s.entries !== paid.entries) && conn && Date.now() - asked > 5000) {
-      asked = Date.now();
-      conn.refresh();
-    }
     var box = document.getElementById("lobby-paid"), jump = document.getElementById("lobby-jump");
     if (paid.satellite) { showSeats(s, box, jump); return; }
     document.getElementById("lobby-places-label").textContent = gettext("Places paid");
     document.getElementById("lobby-places").textContent = paid.places_paid;
+    if (paid.flight) {  // a Day 1 flight: the places its event's Day 2 pays, no bubble of its own field
+      jump.textContent = "";
+      box.classList.remove("itm");
+      return;
+    }
     var left = s.players_left, itm = paid.places_paid > 0 && left > 0 && left <= paid.places_paid, text = "";
     var now = prizeOf(left);
     for (var place = Math.min(left - 1, paid.places_paid); place >= 1; place--) {
@@ -243,20 +243,30 @@ import * as Clock from "./clock.js";
   function loadDraws() {
     fetch(drawsUrl, {cache: "no-store"}).then(function (r) { return r.json(); }).then(showDraws).catch(function () {});
   }
+  // One snapshot asked at a time: a burst of pushes (a draw, a break's color-ups) asks once more after the answer.
+  var asking = false, askAgain = false;
+  function again() {
+    if (asking) { askAgain = true; return; }
+    asking = true;
+    conn.refresh();
+  }
   conn = Live.connect({
     path: config.socket, badge: "#live", sync: true,
     onStatus: function (up) { body.classList.toggle("is-offline", !up); },
     onSnapshot: function (s) {
+      asking = false;
+      if (askAgain) { askAgain = false; again(); }
       stats(s.stats); if (s.payouts) paid = s.payouts; showPaid(s.stats); view.set(s.clock); loadDraws(); handForHand(s.h4h);
       showFinal(s.final); showLeaders(s.leaders); showLeague(s.league);
     },
     onEvent: function (m) {
-      stats(m.stats); showPaid(m.stats); if (m.clock) view.set(m.clock); if (m.draw) loadDraws(); if (m.h4h) handForHand(m.h4h);
-      // The breaks' color-ups, new chip counts and the house rules' public counts come with a snapshot.
-      if (m.type && (m.type.indexOf("colorup.") === 0 || m.type.indexOf("league.") === 0 || m.type === "chips.counted"
-                     || m.type === "house_rules.changed")) conn.refresh();
-      // The end, or its undoing, comes with a snapshot: the last bust, a deal that stops play, any change after it.
-      else if (finalNow || m.type === "deal.approved" || (m.stats && m.stats.players_left <= 1)) conn.refresh();
+      // The clock, hand-for-hand and the draws at once; everything else (the figures, the prizes, the chip leaders,
+      // the seats won, the end, the league) from a fresh snapshot, the same state a fresh load of the page draws:
+      // a push changes more than its own fields (a bust takes a leader off the list, the seat bubble ends a
+      // satellite), and a screen left open must never say other than a reload. Read once per version on the
+      // server (live/snapshots.py lobby_answer), however many screens ask.
+      if (m.clock) view.set(m.clock); if (m.draw) loadDraws(); if (m.h4h) handForHand(m.h4h);
+      again();
     },
     onRefused: function () { body.innerHTML = ""; }
   });

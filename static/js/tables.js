@@ -34,9 +34,10 @@ var WORDS = {
 
   // The rows are drawn by the server (every table, in play or not, with its break position); this
   // script keeps the level, hand and signal of the tables in play live. Events that change the
-  // list itself (a table opened, taken out of play or put back, a new break order...) reload it.
-  var KEEPS_LIST = {"table.hand_started": 1, "table.hand_start_undone": 1, "table.button": 1, "table.buttons": 1, "table.token_renewed": 1,
-                    "table.dealer_link_created": 1, "table.dealer_link_revoked": 1};
+  // list itself (a table opened, taken out of play or put back, a new break order...) draw it again
+  // from this page's own HTML, in place (refresh below): never a reload, which would lose what is typed
+  // and a token shown once.
+  var KEEPS_LIST = {"table.hand_started": 1, "table.hand_start_undone": 1, "table.button": 1, "table.buttons": 1, "table.token_renewed": 1};
   function changesList(type) { return /^tables?\./.test(type) && !KEEPS_LIST[type]; }
   function editing() {
     // Never throw away what the director is typing, nor a shuffler token shown only once.
@@ -51,10 +52,20 @@ var WORDS = {
     });
   }
   var busy = 0, missed = false;  // a press of this page is on its way: its refresh shows the new list
+  var fetching = false, fetchAgain = false;  // one read at a time; a burst of pushes reads once more after it
   function stale() {
     if (busy) { missed = true; return; }
-    if (editing()) document.getElementById("stale").hidden = false;
-    else location.replace(s2.listUrl);
+    if (fetching) { fetchAgain = true; return; }
+    fetching = true;
+    // The forms stay as they are while someone types in them (or a token is shown once); the list is drawn anew.
+    refresh(editing()).then(function (seq) {
+      shownSeq = Math.max(shownSeq, seq);
+    }, function () {
+      document.getElementById("stale").hidden = false;  // the read failed: the page says so, with its link
+    }).then(function () {
+      fetching = false;
+      if (fetchAgain) { fetchAgain = false; stale(); }
+    });
   }
 
   // A table that reports its hands plays the level of its last first shuffle; otherwise it follows
@@ -134,14 +145,16 @@ var WORDS = {
   // are drawn again from this page's own HTML, in place (the message, and a new table's shuffler
   // token, stay on the screen).
   var fmt = Util.fmt;
-  function refresh() {
+  function refresh(keepForms) {
     return fetch(s2.listUrl, {credentials: "same-origin", cache: "no-store", headers: {"Accept": "text/html"}})
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var rows = doc.querySelector("#table-list tbody"), setup = doc.querySelector(".tables-setup"), here = document.querySelector(".tables-setup");
         if (rows) tbody.innerHTML = rows.innerHTML;
-        if (setup && here) here.innerHTML = setup.innerHTML;
+        if (setup && here && !keepForms) here.innerHTML = setup.innerHTML;
+        var links = doc.getElementById("dealer-link-list"), linksHere = document.getElementById("dealer-link-list");
+        if (links && linksHere) linksHere.innerHTML = links.innerHTML;
         document.getElementById("stale").hidden = true;
         var listed = doc.getElementById("tables-state");
         if (listed) load(JSON.parse(listed.textContent));

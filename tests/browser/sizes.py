@@ -1,4 +1,4 @@
-"""Does a screen fit a tablet and a phone? The two viewports the browser tests use, the overflow check they share, and
+"""Does a screen fit a tablet and a phone? The TV's size, the two viewports the browser tests use, the overflow check they share, and
 `fits`, which sets each viewport in turn, collects what sticks out of the window and, with SCREEN_SHOTS set in the
 environment, shoots each size to /tmp/<prefix>_<label>.png to look at by eye."""
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
+TV = {"width": 1920, "height": 1080}
 TABLET = {"width": 1180, "height": 820}
 PHONE = {"width": 390, "height": 844}
 

@@ -92,10 +92,12 @@ def day_page(request, tournament: Tournament):
     state = selectors.day_state(tournament)
     # Until the next day's play begins, the bags and slips shown are the closed day's (a flight's, for good: its
     # players go on to the event's Day 2).
-    shown = state["day"] if state["begun"] and not state["elsewhere"] else state["day"] - 1
+    # An event's Day 2 before its play: its first day, not begun (no day before it here: its bags came carried).
+    shown = state["day"] if (state["begun"] or state["day"] == 1) and not state["elsewhere"] else state["day"] - 1
     report = selectors.day_report(tournament, shown) or {"rows": []}
     return render(request, "days/day.html", {
         "t": tournament, "state": state, "shown_day": shown, "clock": clock_line(tournament),
+        "shown_as": shown + state["offset"], "day_as": state["day"] + state["offset"],
         "missing": missing_by_table(state["missing"]), "tables": bags_by_table(report["rows"]),
         "may_close": access.may(request.user, "api-day-close:POST", tournament.pk),
         "redraw": redraw_state(tournament), "may_redraw": access.may(request.user, "api-day-redraw:POST", tournament.pk)})

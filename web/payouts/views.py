@@ -46,6 +46,9 @@ def payouts_page(request, tournament: Tournament):
         "may_approve": access.may(request.user, "api-deal-approve:POST", tournament.pk),
         "may_reconcile": access.may(request.user, "payout-reconciliation", tournament.pk),
         "sat": satellite_panel(request, tournament, state),
+        # The plan and the hand edit only while the structure may change (a deal made, a prize paid: it may not).
+        "may_edit": access.may(request.user, "api-payout-plan:PATCH", tournament.pk)
+        and selectors.structure_fixed(tournament) is None,
     })
 
 
@@ -55,7 +58,10 @@ SATELLITE_TARGETS = 100  # the director's choice of a target: the latest tournam
 def satellite_panel(request, t: Tournament, state: dict) -> dict | None:
     """A satellite's seats and tickets (issue 27), and the director's setting; None where there is nothing to show
     (not a satellite, and not the director). A ticket passed on: the director finds the player (`?transfer=N&q=`)."""
-    may_set = access.may(request.user, "api-satellite:PUT", t.pk) and not state["paid_from"]
+    # Made a satellite only while it may become one (no prize paid, no deal): a satellite's house rule on passing
+    # tickets on may change any time.
+    may_set = access.may(request.user, "api-satellite:PUT", t.pk) and not state["paid_from"] and (
+        state["satellite"] is not None or selectors.satellite_fixed(t, selectors.BECOME) is None)
     if state["satellite"] is None and not may_set:
         return None
     setting = selectors.satellite_of(t)
