@@ -400,7 +400,7 @@ class DealCalculatorView(RoleAPIView):
         entries, chips, to_play_for = call_service(services.deal_inputs, basis, data["stacks"], data["to_play_for"])
         prizes_left = list(basis["prizes_left"])
         return Response({"entries": entries, "stacks": chips, "prizes_left": prizes_left, "to_play_for": to_play_for,
-                         **selectors.deal_figures(chips, prizes_left, to_play_for)})
+                         **selectors.deal_figures(chips, prizes_left, to_play_for, basis["unit"])})
 
 
 class DealApproveView(RoleAPIView):
