@@ -5,16 +5,22 @@ At the end of a day every player still in has his chips counted and sealed in a 
 short text written on the bag: spaces are dropped and letters upper-cased ("a 17" is "A17"), and it holds letters,
 digits and '-' only, 1 to 16 of them. A bag holds at least one chip: a player with none is busted, not bagged. A
 table's bags are entered at once (every seated player), so a seated player left out is refused, as is a bag number
-given twice or already on another player's bag.
+given twice or already on another player's bag. A bag is made of the chips still in play: after the 25 chips left
+play at a color-up, 300,026 cannot be in a bag (`makeable`); such a count is refused, not flagged, because it is
+always a miscount or a chip of a removed denomination, which the floor exchanges before the bag is sealed (TDA 21C:
+tables/color_ups.exchange_found_chips), and the count is entered again at once.
 
 The day closes once every player still in is bagged and the bags add up to the chips in play; otherwise the
 director records why (bags missing, a difference), and the close records it.
 """
 from __future__ import annotations
 
+import heapq
+import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tables.chip_counts import MAX_CHIPS, big_blinds, ranked
 
@@ -33,6 +39,7 @@ NO_CHIPS = "no_chips"  # fewer than one chip: a player with no chips is busted, 
 TOO_MANY = "too_many"  # beyond MAX_CHIPS: a typo of a dozen digits
 BAG_TWICE = "bag_twice"  # the same bag number on two seats of the batch
 BAG_TAKEN = "bag_taken"  # the bag number is on another player's current bag
+UNMAKEABLE = "unmakeable"  # no set of the chips still in play makes the count
 
 
 def normalise(text) -> str:
@@ -52,12 +59,44 @@ def bag_problem(text) -> str | None:
     return None
 
 
+@lru_cache(maxsize=64)
+def _smallest_by_residue(denominations: tuple[int, ...]) -> tuple[int, ...]:
+    """For each remainder r modulo the smallest chip, the smallest total of chips with that remainder (math.inf:
+    none): the shortest paths over the remainders (the chips are few, the smallest chip's value is the bound)."""
+    smallest = denominations[0]
+    best = [math.inf] * smallest
+    best[0] = 0
+    queue = [(0, 0)]
+    while queue:
+        total, residue = heapq.heappop(queue)
+        if total > best[residue]:
+            continue
+        for value in denominations[1:]:
+            step, nxt = total + value, (residue + value) % smallest
+            if step < best[nxt]:
+                best[nxt] = step
+                heapq.heappush(queue, (step, nxt))
+    return tuple(best)
+
+
+def makeable(chips: int, denominations: Sequence[int]) -> bool:
+    """Whether some set of chips of these values (any number of each) adds up to `chips`. No denominations known:
+    anything is."""
+    values = tuple(sorted({v for v in denominations if v > 0}))
+    if not values:
+        return True
+    if chips % math.gcd(*values):
+        return False
+    return chips >= _smallest_by_residue(values)[chips % values[0]]
+
+
 def table_bag_problems(seated: Mapping[int, int], bags: Mapping[int, tuple[int, str]], held: Mapping[str, int],
-                       *, whole: bool = True) -> list[tuple[str, int]]:
+                       *, whole: bool = True, denominations: Sequence[int] = ()) -> list[tuple[str, int]]:
     """What is wrong with bags entered for a table, one problem per seat, in seat order; empty when they can be
     recorded. `seated`: seat -> the entry seated there; `bags`: seat -> (chips, bag number as typed); `held`:
     normalised bag number -> the entry whose current bag carries it (any entry's: the number is free for the entry
-    that holds it). With `whole`, every seated player must be bagged."""
+    that holds it). With `whole`, every seated player must be bagged. `denominations`: the chips still in play
+    (none given: any count is made of them)."""
     problems: list[tuple[str, int]] = []
     seen: set[str] = set()
     for seat in sorted(set(seated) | set(bags)):
@@ -80,6 +119,8 @@ def table_bag_problems(seated: Mapping[int, int], bags: Mapping[int, tuple[int, 
             problems.append((BAG_TWICE, seat))
         elif bag in held and held[bag] != seated[seat]:
             problems.append((BAG_TAKEN, seat))
+        elif not makeable(chips, denominations):
+            problems.append((UNMAKEABLE, seat))
         seen.add(bag)
     return problems
 

@@ -16,7 +16,7 @@ from core.errors import ServiceError, clean_reason, require
 from tables import counting
 from tables.count_selectors import big_blind_now
 from tables.models import Seat, Table
-from tables.selectors import live_seats, seated_entry
+from tables.selectors import denominations_in_play, live_seats, seated_entry
 from tournament.audit import actor_label, actor_user, lock_tournament, record_event
 from tournament.models import Entry, Tournament
 from tournament.stats import tournament_stats
@@ -29,11 +29,13 @@ NOT_SEATED = gettext_lazy("Entry #%(number)s has no seat in play: only a seated 
 REASON_TOO_LONG = gettext_lazy("The reason for closing the day is too long: at most %(max)s characters.")
 
 
-def _refusal(table_number: int, problem: tuple[str, int], bags: dict, held: dict) -> ServiceError:
+def _refusal(table_number: int, problem: tuple[str, int], bags: dict, held: dict, chips_in_play: list[int]) -> ServiceError:
     code, seat = problem
-    facts = {"table": table_number, "seat": seat, "max": br.BAG_MAX}
+    facts = {"table": table_number, "seat": seat, "max": br.BAG_MAX,
+             "chips_in_play": ", ".join(str(v) for v in chips_in_play)}
     if seat in bags:
         facts["bag"] = br.normalise(bags[seat][1])
+        facts["count"] = bags[seat][0]
     if code == br.EMPTY_SEAT:
         message, status = _("Nobody sits at table %(table)s seat %(seat)s: a bag goes to a seated player."), 409
     elif code == br.MISSING:
@@ -49,6 +51,9 @@ def _refusal(table_number: int, problem: tuple[str, int], bags: dict, held: dict
         message, status = _("Table %(table)s seat %(seat)s: a bag number is at most %(max)s characters."), 400
     elif code == br.BAG_CHARACTERS:
         message, status = _("Table %(table)s seat %(seat)s: a bag number holds letters, digits and “-” only."), 400
+    elif code == br.UNMAKEABLE:
+        message, status = _("Table %(table)s seat %(seat)s: %(count)s cannot be made of the chips in play (%(chips_in_play)s). "
+                            "Count again; a chip of a removed denomination is exchanged first (TDA 21C)."), 400
     elif code == br.BAG_TWICE:
         message, status = _("Table %(table)s seat %(seat)s: bag %(bag)s is given twice."), 400
     else:
@@ -93,9 +98,11 @@ def _check(t: Tournament, *, day: int, table_number: int, seated: dict[int, Seat
            whole: bool) -> None:
     held = selectors.bag_numbers_held(t, {br.normalise(bag) for _chips, bag in bags.values()}, day=day,
                                       replacing=[s.entry_id for s in seated.values()])
-    problems = br.table_bag_problems({seat: s.entry_id for seat, s in seated.items()}, bags, held, whole=whole)
+    in_play = denominations_in_play(t)
+    problems = br.table_bag_problems({seat: s.entry_id for seat, s in seated.items()}, bags, held, whole=whole,
+                                     denominations=in_play)
     if problems:
-        raise _refusal(table_number, problems[0], bags, held)
+        raise _refusal(table_number, problems[0], bags, held, in_play)
 
 
 @transaction.atomic

@@ -7,7 +7,14 @@ out of the deal and goes to whoever wins the play that follows. All money is in 
 - icm_deal: everyone gets their ICM equity (payouts.icm); `to_play_for` comes off the first prize.
 - check_deal: every proposed deal (these two or a custom one) is checked before the floor approves
   it: whole minor units, adding up exactly to what is shared, nobody below the lowest prize left,
-  nobody above first place.
+  nobody above first place, and payable in cash: whole rounding units (below).
+- Rounding (RULES.md, "Payout rounding", as payouts/payout_structure.py does it for the prizes): a
+  deal is paid in the house's rounding unit (`unit`, the payout plan's: 1 CZK = 100 minor units), so
+  every amount is the lowest prize left plus whole units (the unit grid itself, as the plan's prizes
+  below first are whole units), except the largest, which also takes what is shared below one unit,
+  as first place does. The whole units are fitted (largest remainder), so each amount stays within
+  a unit of its exact share (two at most, for the leader's part below a unit and equal stacks), the
+  total stays exact, and a larger stack never gets less.
 - Club 28, "in a deal no player may receive more than a player who finishes higher", is kept in
   one of two ways:
     * play on: deal_table turns the agreed amounts into a new prize table by place (the largest
@@ -23,11 +30,12 @@ plain ValueError.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from payouts.icm import icm_amounts, largest_remainder, validate_prizes, validate_stacks
+from payouts.icm import icm_amounts, icm_equities, validate_prizes, validate_stacks
 
 ICM = "icm"
 CHIP_CHOP = "chip_chop"
@@ -37,6 +45,7 @@ KINDS = (ICM, CHIP_CHOP, CUSTOM)
 # DealRefused codes
 TOO_FEW_PLAYERS = "too_few_players"
 NOT_WHOLE = "not_whole"
+OFF_UNIT = "off_unit"
 WRONG_SUM = "wrong_sum"
 BELOW_LOWEST = "below_lowest"
 ABOVE_FIRST = "above_first"
@@ -104,14 +113,14 @@ def lowest_prize(prizes_left: Sequence[int], players: int) -> int:
     return prizes_left[players - 1] if len(prizes_left) == players else 0
 
 
-def chip_chop(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: int = 0) -> list[int]:
+def chip_chop(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: int = 0, unit: int = 1) -> list[int]:
     """The chip-count deal: each player gets the lowest prize left plus a share of the rest in
     proportion to their chips,
 
         lowest + (pool - players * lowest) * chips / all chips,   pool = sum(prizes_left) - to_play_for,
 
-    in whole minor units adding up exactly to the pool (largest remainder; equal remainders: the
-    larger stack, then the lower index). Not checked here: with a big chip lead the leader's share
+    in whole rounding units (`unit`, see the module's docstring) adding up exactly to the pool (largest
+    remainder; equal remainders: the larger stack, then the lower index). Not checked here: with a big chip lead the leader's share
     can exceed first place, and check_deal then refuses the deal, as it must (club 28, 32).
     ValueError when `to_play_for` leaves less than the lowest prize for everyone."""
     stacks = _deal_stacks(stacks)
@@ -127,13 +136,13 @@ def chip_chop(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: in
         )
     chips = sum(stacks)
     shares = [lowest + Fraction(extra * s, chips) for s in stacks]
-    return largest_remainder(shares, pool, priority=stacks)
+    return in_units(shares, pool, stacks, lowest, unit)
 
 
-def icm_deal(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: int = 0) -> list[int]:
-    """The ICM deal: each player's ICM equity (payouts.icm, exact Malmuth-Harville) in whole minor
-    units adding up exactly to sum(prizes_left) - to_play_for (largest remainder, a larger stack
-    never gets less).
+def icm_deal(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: int = 0, unit: int = 1) -> list[int]:
+    """The ICM deal: each player's ICM equity (payouts.icm, exact Malmuth-Harville) in whole rounding
+    units (`unit`, see the module's docstring) adding up exactly to sum(prizes_left) - to_play_for
+    (largest remainder, a larger stack never gets less).
 
     `to_play_for` comes off the first prize before ICM: the amount played for is then exactly what
     first place pays over the deal, and it goes to the winner of the play that follows. So it may be
@@ -149,10 +158,46 @@ def icm_deal(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: int
             f"{to_play_for} to play for is more than first place pays over second ({prizes[0]} - {second}): "
             "it comes off the first prize"
         )
-    return icm_amounts(stacks, (prizes[0] - to_play_for, *prizes[1:]))
+    reduced = (prizes[0] - to_play_for, *prizes[1:])
+    if unit == 1:
+        return icm_amounts(stacks, reduced)
+    return in_units(icm_equities(stacks, reduced), sum(reduced), stacks, lowest_prize(prizes, len(stacks)), unit)
 
 
-def check_deal(amounts: Sequence[int], prizes_left: Sequence[int], to_play_for: int = 0) -> None:
+def in_units(
+    shares: Sequence[float | Fraction], total: int, stacks: Sequence[int], lowest: int, unit: int
+) -> list[int]:
+    """Exact shares (each at least `lowest`, adding up to `total`) as amounts payable in cash: `lowest`
+    plus whole units for every player, the largest amount also taking the part of the total below one
+    unit (RULES.md: "the remainder goes to first place"). The units are fitted: each share above
+    `lowest` (the chip leader's less that part) is rounded down to the unit, and the units left go one
+    each to the largest rounded-off fractions (equal fractions: the larger stack, then the lower index).
+    Then handed out in stack order, so a larger stack never gets less, whatever float rounding did.
+    With `unit` 1 this is the plain largest remainder in minor units."""
+    if not _is_int(unit) or unit < 1:
+        raise ValueError(f"the rounding unit must be a whole number of minor units, at least 1, got {unit!r}")
+    n = len(shares)
+    by_stack = sorted(range(n), key=lambda i: (-stacks[i], i))
+    units, below = divmod(total - n * lowest, unit)
+    if units < 0:
+        raise ValueError(f"{total} does not give each of the {n} players the lowest prize left ({lowest})")
+    top = by_stack[0]
+    scaled = [max(0, (share - lowest - (below if i == top else 0)) / unit) for i, share in enumerate(shares)]
+    floors = [math.floor(w) for w in scaled]
+    left = units - sum(floors)
+    if not 0 <= left <= n:
+        raise ValueError(f"the shares add up to {float(sum(shares))}, too far from the total {total}")
+    order = sorted(range(n), key=lambda i: (-(scaled[i] - floors[i]), -stacks[i], i))
+    for i in order[:left]:
+        floors[i] += 1
+    amounts = [0] * n
+    for i, whole in zip(by_stack, sorted(floors, reverse=True), strict=True):
+        amounts[i] = lowest + whole * unit
+    amounts[top] += below
+    return amounts
+
+
+def check_deal(amounts: Sequence[int], prizes_left: Sequence[int], to_play_for: int = 0, unit: int = 1) -> None:
     """Check a proposed deal (one amount per player left) before the floor approves it (club 32:
     without approval there is no deal). Raises DealRefused when:
 
@@ -160,7 +205,9 @@ def check_deal(amounts: Sequence[int], prizes_left: Sequence[int], to_play_for: 
     - the amounts do not add up exactly to what is shared, sum(prizes_left) - to_play_for;
     - a player would get less than the lowest prize left (0 with fewer prizes than players);
     - a player would get more than first place pays. With an amount left to play for, a player's
-      amount plus that amount is what they can end with, so that must not exceed first place.
+      amount plus that amount is what they can end with, so that must not exceed first place;
+    - an amount cannot be paid in cash: every amount is the lowest prize left plus whole rounding units
+      (`unit`), except one largest amount, which carries what is shared below a unit.
 
     Returns normally for an acceptable deal. ValueError for a bad prize table or amount to play for."""
     amounts = list(amounts)
@@ -192,6 +239,16 @@ def check_deal(amounts: Sequence[int], prizes_left: Sequence[int], to_play_for: 
             else:
                 message = f"player {i} would get {amount}, more than first place pays ({first})"
             raise DealRefused(message, code=ABOVE_FIRST, player=i)
+    if unit != 1:
+        largest = max(range(len(amounts)), key=lambda i: (amounts[i], -i))
+        for i, amount in enumerate(amounts):
+            if i != largest and (amount - lowest) % unit:
+                raise DealRefused(
+                    f"player {i} would get {amount}, which cannot be paid in units of {unit}: "
+                    f"every amount but the largest is the lowest prize left ({lowest}) plus whole units",
+                    code=OFF_UNIT,
+                    player=i,
+                )
 
 
 def deal_table(amounts: Sequence[int], to_play_for: int = 0) -> tuple[int, ...]:
@@ -259,9 +316,10 @@ def make_deal(
     prizes_left: Sequence[int],
     to_play_for: int = 0,
     amounts: Sequence[int] | None = None,
+    unit: int = 1,
 ) -> Deal:
-    """A checked deal: the amounts of an ICM or chip-chop deal are computed, a custom deal's are
-    given (one per player, in the order of `stacks`). Runs check_deal (DealRefused) and records the
+    """A checked deal: the amounts of an ICM or chip-chop deal are computed in whole rounding units
+    (`unit`), a custom deal's are given (one per player, in the order of `stacks`). Runs check_deal (DealRefused) and records the
     club 28 prize table by place (deal_table)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of deal {kind!r}: one of {', '.join(KINDS)}")
@@ -275,8 +333,8 @@ def make_deal(
     elif amounts is not None:
         raise ValueError(f"the amounts of a {kind} deal are computed, not given")
     elif kind == ICM:
-        amounts = icm_deal(stacks, prizes_left, to_play_for)
+        amounts = icm_deal(stacks, prizes_left, to_play_for, unit)
     else:
-        amounts = chip_chop(stacks, prizes_left, to_play_for)
-    check_deal(amounts, prizes_left, to_play_for)
+        amounts = chip_chop(stacks, prizes_left, to_play_for, unit)
+    check_deal(amounts, prizes_left, to_play_for, unit)
     return Deal(kind=kind, amounts=tuple(amounts), to_play_for=to_play_for, table=deal_table(amounts, to_play_for))

@@ -1,12 +1,17 @@
 """Reads of the cashier's reconciliation: the takings by kind (paid, announced, voided and refunded), the
 pool and its overlay as the payouts read them, the prizes paid and owed, and the closing figures
-(payouts/cage.py). A handful of aggregate queries, however large the field."""
+(payouts/cage.py). A handful of aggregate queries, however large the field.
+
+An event's Day 1 flights and its Day 2 share one pool and one cage (flights/): each page closes its own part (`part`:
+"flight" or "day2"; None for a tournament of its own) and shows the event's cage apart (`event`), so each crown is
+counted once: the parts' cages add up to the event's."""
 from __future__ import annotations
 
 from dataclasses import asdict
 
 from django.db.models import Count, F, Q, Sum
 
+from flights import selectors as flights_selectors
 from tournament.models import Purchase, Tournament
 from tournament.stats import tournament_stats
 
@@ -49,6 +54,31 @@ def takings(t: Tournament) -> tuple[dict[str, dict[str, dict[str, int]]], dict[s
     return found, tickets
 
 
+def own_cash(t: Tournament) -> dict[str, int]:
+    """A tournament's own cash: {cash_in (taken in cash less refunded), prizes_paid, cage}: two queries."""
+    by_kind, _tickets = takings(t)
+    taken = sum(row["taken"] for kinds in by_kind.values() for row in kinds.values())
+    refunded = sum(row["refunded"] for kinds in by_kind.values() for row in kinds.values())
+    paid = Payment.objects.filter(tournament=t, status=Payment.Status.PAID).aggregate(n=Sum("amount"))["n"] or 0
+    return {"cash_in": taken - refunded, "prizes_paid": paid, "cage": taken - refunded - paid}
+
+
+def event_cage(t: Tournament) -> tuple[str | None, dict | None]:
+    """For an event's flight or Day 2: which part this is ("flight", "day2") and the event's cage, counted once:
+    {name, cash_in, prizes_paid, cage, parts: [{tournament, name, part, cash_in, prizes_paid, cage}, ...]} over its
+    flights (earliest first) and its Day 2. (None, None) for a tournament of its own."""
+    event = flights_selectors.event_of(t)
+    if event is None:
+        return None, None
+    part = "day2" if event.day2_id == t.pk else "flight"
+    ids = [*flights_selectors.flight_ids(event), *([event.day2_id] if event.day2_id else [])]
+    tournaments = Tournament.objects.in_bulk(ids)
+    parts = [{"tournament": pk, "name": tournaments[pk].name, "part": "day2" if pk == event.day2_id else "flight",
+              **own_cash(tournaments[pk])} for pk in ids]
+    totals = cage.totals(parts, "cash_in", "prizes_paid", "cage")
+    return part, {"name": event.name, **totals, "parts": parts}
+
+
 def reconciliation(t: Tournament) -> dict:
     """The reconciliation of a tournament's money, in minor units (the page and the API show the same)."""
     stats = tournament_stats(t)
@@ -62,9 +92,16 @@ def reconciliation(t: Tournament) -> dict:
     if state["satellite"]:
         seats = Ticket.objects.filter(satellite__tournament=t).exclude(status=Ticket.Status.VOID).aggregate(
             n=Count("id"), total=Sum("value"))
-    closing = cage.close(collected=stats["collected"], fees=stats["fees"], voided_taken=sum(v["taken"] for v in voided),
+    # This tournament's own receipts: in an event, Day 2's figures also hold its flights' money (tournament.stats),
+    # which their own pages count; here it is the pool they brought (pool_in), and a flight's pool goes to the event.
+    part, event = event_cage(t)
+    collected = sum(by_kind[kind][Purchase.Status.PAID]["amount"] for kind in KINDS)
+    fees = sum(by_kind[kind][Purchase.Status.PAID]["fee"] for kind in KINDS)
+    pool_in = stats["collected"] - collected if part == "day2" else 0
+    pool_out = stats["prize_pool"] if part == "flight" else 0
+    closing = cage.close(collected=collected, fees=fees, voided_taken=sum(v["taken"] for v in voided),
                          refunded=sum(v["refunded"] for v in voided), pool=stats["prize_pool"], won=won, paid=paid,
-                         tickets_in=tickets["total"], seats_out=seats["total"] or 0)
+                         tickets_in=tickets["total"], seats_out=seats["total"] or 0, pool_in=pool_in, pool_out=pool_out)
     rows = []
     for kind in KINDS:
         got, announced, void = (by_kind[kind][status] for status in (
@@ -91,5 +128,6 @@ def reconciliation(t: Tournament) -> dict:
         "tickets_in_amount": tickets["amount"], "tickets_in_fee": tickets["fee"],
         # A satellite whose play has stopped: the players left won seats (tickets), they are not in play any more.
         "play_stopped": bool(winners), "seat_winners": len(winners),
+        "part": part, "event": event,
     })
     return figures

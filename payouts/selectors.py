@@ -198,30 +198,31 @@ def stop_finishes(t: Tournament) -> list[tuple[int, int, int, int]]:
 
 
 def deal_basis(t: Tournament, state: dict | None = None) -> dict:
-    """What a deal shares: the players left (entry number, name, by number) and the prizes of
-    places 1..n in force now (fewer when fewer places are paid than players are left)."""
+    """What a deal shares: the players left (entry number, name, by number), the prizes of places 1..n
+    in force now (fewer when fewer places are paid than players are left) and the plan's rounding unit,
+    in which a deal is paid (payouts/deals.py)."""
     state = state or payout_state(t)
     players = [{"entry": e.number, "name": e.player.display_name} for e in Entry.objects.filter(
         tournament=t, status=Entry.Status.ACTIVE).select_related("player").order_by("number")]
     if stop_finishes(t):
         players = []  # play has stopped: nothing is left to deal
     return {"players": players, "prizes_left": state["prizes"][:len(players)], "currency": t.currency,
-            "pending": Deal.objects.filter(tournament=t, status=Deal.Status.PROPOSED).first()}
+            "unit": state["unit"], "pending": Deal.objects.filter(tournament=t, status=Deal.Status.PROPOSED).first()}
 
 
-def deal_figures(stacks: list[int], prizes_left: list[int], to_play_for: int) -> dict:
-    """The calculator: ICM and chip chop for these stacks, each with the rule it breaks if it breaks one
-    (as DealRefused or ValueError text; the screens translate the codes)."""
+def deal_figures(stacks: list[int], prizes_left: list[int], to_play_for: int, unit: int) -> dict:
+    """The calculator: ICM and chip chop for these stacks in the plan's rounding unit, each with the rule it
+    breaks if it breaks one (as DealRefused or ValueError text; the screens translate the codes)."""
     answer = {}
     for kind, fn in ((dl.ICM, dl.icm_deal), (dl.CHIP_CHOP, dl.chip_chop)):
         try:
-            amounts = fn(stacks, prizes_left, to_play_for)
+            amounts = fn(stacks, prizes_left, to_play_for, unit)
         except ValueError as exc:
             answer[kind] = {"amounts": None, "refused": str(exc), "code": getattr(exc, "code", "invalid"),
                             "player": getattr(exc, "player", None), "other": getattr(exc, "other", None)}
             continue
         try:
-            dl.check_deal(amounts, prizes_left, to_play_for)
+            dl.check_deal(amounts, prizes_left, to_play_for, unit)
             refused = None
         except dl.DealRefused as exc:
             refused = exc

@@ -255,6 +255,8 @@ def refusal_message(code: str, entries: list[int], player: int | None = None, ot
                       "more. In a deal no player may receive more than a player who finishes higher."),
         dl.NOT_WHOLE: _("Entry #%(entry)s: amounts are whole amounts of money."),
         dl.TOO_FEW_PLAYERS: _("A deal needs at least two players."),
+        dl.OFF_UNIT: _("Entry #%(entry)s: the amount cannot be paid in cash. Every amount but the largest is the lowest "
+                       "prize left plus whole rounding units of the payout plan."),
     }
     return messages.get(code, _("This deal breaks a deal rule.")) % who
 
@@ -337,7 +339,7 @@ def propose_deal(tournament: Tournament, *, actor: Actor, data: dict) -> Deal:
         amounts = [_whole(given[n], _("The amount of entry #%(entry)s") % {"entry": n}) for n in entries]
     prizes_left = list(basis["prizes_left"])
     try:
-        deal = dl.make_deal(kind, chips, prizes_left, to_play_for, amounts)
+        deal = dl.make_deal(kind, chips, prizes_left, to_play_for, amounts, basis["unit"])
         finishes = dl.stop_here(deal.amounts, chips) if mode == Deal.Mode.STOP else None
     except dl.DealRefused as exc:
         raise _refusal(exc, entries) from None

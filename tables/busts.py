@@ -16,6 +16,7 @@ from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
 from tournament.audit import actor_user, lock_tournament, record_event
+from tournament.chips import adjust_chips, chips_in_play
 from tournament.models import ChipAdjustment, Entry, Tournament
 
 from . import places
@@ -225,6 +226,18 @@ def _dq_chips(t: Tournament, e: Entry, chips) -> int:
     return value
 
 
+def _within_play(t: Tournament, e: Entry, removed: int) -> None:
+    """A disqualified player cannot hold more chips than are in play, less one chip for every other player still in
+    (a player in play holds chips): a count above that is a miscount, refused before any chip leaves play."""
+    others = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).exclude(pk=e.pk).count()
+    most = max(chips_in_play(t) - others, 0)
+    if removed > most:
+        raise ServiceError(_("Entry #%(number)s cannot hold %(chips)s chips: %(in_play)s are in play and the %(others)s "
+                             "other players still in hold at least one each, so at most %(most)s. Count his chips again.")
+                           % {"number": e.number, "chips": removed, "in_play": chips_in_play(t), "others": others,
+                              "most": most}, code="more_than_in_play", status=409)
+
+
 @transaction.atomic
 def disqualify(t: Tournament, *, actor: Actor, reason: str, entry_number: int | None = None, table: int | None = None,
                seat: int | None = None, chips=None) -> Penalty:
@@ -240,13 +253,14 @@ def disqualify(t: Tournament, *, actor: Actor, reason: str, entry_number: int | 
     entry, held = offender(t, entry_number, table, seat)
     e = _playing(t, entry.pk)
     removed = _dq_chips(t, e, chips)
+    _within_play(t, e, removed)
     players = Seat.objects.filter(table=held.table, ended_at__isnull=True).count()
     penalty = Penalty.objects.create(
         tournament=t, number=next_number(Penalty.objects.filter(tournament=t)), entry=e, kind=Penalty.Kind.DISQUALIFIED,
         players_at_table=players, hands=0, table_number=held.table.number, seat=held.seat, reason=text, chips=removed,
         given_at=timezone.now(), given_by=actor_user(actor))
-    ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=-removed,
-                                  table=held.table.number, created_at=penalty.given_at, created_by=actor_user(actor))
+    adjust_chips(t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=-removed, table=held.table.number,
+                 created_at=penalty.given_at, created_by=actor_user(actor))
     rule = house_rules(t).disqualified_place
     _out(e, actor=actor, t=t, stack=removed, in_hand=rule == "bust", type_="entry.disqualified",
          extra={"penalty": penalty.number, "reason": text, "chips": removed, "place_rule": rule})
@@ -271,7 +285,7 @@ def reinstate(t: Tournament, *, actor: Actor, number: int, reason: str) -> Penal
     e = Entry.objects.select_for_update().select_related("player").get(pk=penalty.entry_id)
     penalty.cancelled_at, penalty.cancelled_by, penalty.cancel_reason = timezone.now(), actor_user(actor), text
     penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
-    ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=penalty.chips or 0,
-                                  table=penalty.table_number, created_at=penalty.cancelled_at, created_by=actor_user(actor))
+    adjust_chips(t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=penalty.chips or 0, table=penalty.table_number,
+                 created_at=penalty.cancelled_at, created_by=actor_user(actor))
     _back_in(e, actor=actor, t=t, type_="entry.reinstated", extra={"penalty": penalty.number, "reason": text, "chips": penalty.chips or 0})
     return penalty

@@ -12,6 +12,7 @@ from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, require
 from tournament.audit import actor_user, lock_tournament, record_event
+from tournament.chips import adjust_chips
 from tournament.models import ChipAdjustment, Level, Tournament
 
 from . import chip_race as cr
@@ -185,8 +186,8 @@ def confirm_race(race: ChipRace, *, actor: Actor) -> ChipRace:
     now = timezone.now()
     r.status, r.confirmed_at, r.confirmed_by = ChipRace.Status.CONFIRMED, now, actor_user(actor)
     r.save(update_fields=["status", "confirmed_at", "confirmed_by"])
-    ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.RACE, amount=r.difference,
-                                  table=r.table.number, created_at=now, created_by=actor_user(actor))
+    adjust_chips(t, kind=ChipAdjustment.Kind.RACE, amount=r.difference, table=r.table.number, created_at=now,
+                 created_by=actor_user(actor))
     record_event(t, actor=actor, type_="race.confirmed", payload={"table": r.table.number, "color_up": r.color_up.level,
                                                                   "after_level": selectors.levels_before(t).get(r.color_up.level),
                                                                   "difference": r.difference})
@@ -228,8 +229,8 @@ def exchange_found_chips(tournament: Tournament, *, actor: Actor, table: Table, 
         raise _race_error(exc) from None
     now = timezone.now()
     if removed:
-        ChipAdjustment.objects.create(tournament=t, kind=ChipAdjustment.Kind.FOUND, amount=-removed,
-                                      table=table.number, created_at=now, created_by=actor_user(actor))
+        adjust_chips(t, kind=ChipAdjustment.Kind.FOUND, amount=-removed, table=table.number, created_at=now,
+                     created_by=actor_user(actor))
     answer = {"table": table.number, "found": {str(v): n for v, n in sorted(chips.items())}, "chip": color_up.new_chip,
               "exchanged": exchanged, "removed": removed}
     record_event(t, actor=actor, type_="chips.found", payload=answer)

@@ -154,6 +154,14 @@ def in_play_before(t: Tournament, level: int) -> list[int]:
     return in_play
 
 
+def denominations_in_play(t: Tournament) -> list[int]:
+    """The chip set's denominations the room still plays with: all, less those of every color-up the director
+    confirmed (what the room did, not the structure's plan: a planned color-up the room skipped leaves its chips in
+    play), smallest first."""
+    gone = {v for leaving in ColorUp.objects.filter(tournament=t).values_list("leaving", flat=True) for v in leaving}
+    return [v for v in sorted(t.structure.denominations.values_list("value", flat=True)) if v not in gone]
+
+
 def latest_color_up(t: Tournament) -> ColorUp | None:
     """The color-up of the latest break the director confirmed: the one the tables race for now."""
     return ColorUp.objects.filter(tournament=t).order_by("-level").first()

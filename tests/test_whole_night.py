@@ -340,6 +340,17 @@ class Night(RuleBasedStateMachine):
         if dq is not None:
             self.act(busts.reinstate, self.t, actor=self.staff["floor"], number=dq.number, reason="the wrong player")
 
+    @rule(i=st.integers(0, 999), over=st.integers(-1, 1), everything=st.booleans())
+    def disqualified_with_every_chip(self, i, over, everything):
+        """A disqualification claiming about every chip the others do not hold (a chip each), or all the chips in
+        play and more (issue 39): refused beyond the first; chips in play never go negative."""
+        players = self.active()
+        entry = pick(players, i)
+        if entry is not None:
+            most = tournament_stats(self.t)["chips_in_play"] - (0 if everything else len(players) - 1)
+            self.act(busts.disqualify, self.t, actor=self.staff["floor"], reason="collusion", entry_number=entry.number,
+                     chips=max(most + over, 0))
+
     # --- money --------------------------------------------------------------------------------------
 
     @rule(share=st.sampled_from([1000, 1500, 2000, 3000]))
@@ -581,6 +592,18 @@ class Night(RuleBasedStateMachine):
 INVARIANTS = ("seating", "audit_sequence_has_no_gap", "tables_balanced_or_the_floor_told", "nobody_alone_while_others_play",
               "hand_for_hand_can_go_on", "finished_while_play_is_over", "places_unique_and_contiguous", "money_adds_up",
               "deals_stand_on_their_players", "league_points_follow_the_places", "tickets_follow_the_seats")
+
+
+def chips_in_play_never_negative(night) -> None:
+    """Chips in play are never negative (issue 39): whatever leaves play (a disqualification, a race, chips found, a
+    void), and every adjustment's record of what it left."""
+    if night.t is not None:
+        assert tournament_stats(night.t)["chips_in_play"] >= 0
+        assert not ChipAdjustment.objects.filter(tournament=night.t, in_play_after__lt=0).exists()
+
+
+Night.chips_in_play_never_negative = chips_in_play_never_negative
+INVARIANTS = (*INVARIANTS, "chips_in_play_never_negative")
 
 
 def check_night(t) -> None:

@@ -467,8 +467,10 @@ class AuditEvent(NeverDeleteModel):
 
 class ChipAdjustment(NeverDeleteModel):
     """A change of the chips in play that is not a purchase: a table's chip race (what the race added or
-    removed) or chips of a removed denomination found after it (TDA 21C). The tournament's chips in play
-    are the purchases' chips plus these."""
+    removed), chips of a removed denomination found after it (TDA 21C), or a disqualified player's chips
+    (and their return when he is reinstated). The tournament's chips in play are the purchases' chips plus
+    these. `in_play_after` is the chips in play once it counts (tournament/chips.py writes every row):
+    chips in play are never negative, a database constraint (null: rows from before it was kept)."""
 
     class Kind(models.TextChoices):
         RACE = "race", _("Chip race")
@@ -479,5 +481,12 @@ class ChipAdjustment(NeverDeleteModel):
     kind = models.CharField(max_length=5, choices=Kind.choices)
     amount = models.BigIntegerField()
     table = models.PositiveIntegerField(null=True, blank=True)
+    in_play_after = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(in_play_after__isnull=True) | Q(in_play_after__gte=0),
+                                   name="chip_adjustment_in_play_not_negative"),
+        ]

@@ -23,6 +23,7 @@ from core.actor import Actor
 from core.errors import ServiceError, check_length, clean_reason, full_clean, next_number, require
 
 from .audit import lock_tournament, record_event
+from .chips import chips_in_play
 from .identity import age_on, document_hmac, last_four, normalise_document_number
 from .models import DisplayToken, Entry, IdCheck, Player, Purchase, Tournament
 from .stats import registration_problem
@@ -307,9 +308,15 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
         refund_amount = paid_total
     if refund_amount < 0 or refund_amount > paid_total:
         raise ServiceError(_("The refund must be between 0 and %(max)s.") % {"max": paid_total}, code="refund_range")
+    whole_entry = p.kind in (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY)
+    taken = sum(entry.purchases.exclude(status=Purchase.Status.VOIDED).values_list("chips", flat=True)) if whole_entry else p.chips
+    if chips_in_play(t) < taken:  # chips in play are never negative (tournament/chips.py)
+        raise ServiceError(_("Voiding this takes %(chips)s chips out of play, more than the %(in_play)s in play: count "
+                             "the chips first.") % {"chips": taken, "in_play": chips_in_play(t)},
+                           code="chips_in_play_negative", status=409)
     now = timezone.now()
     voided = [p]
-    if p.kind in (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY):
+    if whole_entry:
         entry.status = Entry.Status.VOIDED
         entry.save(update_fields=["status"])
         # The voided entry never played: everyone busted so far moves one place up.

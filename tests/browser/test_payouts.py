@@ -147,7 +147,7 @@ def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, li
     page.click("#deal-calculate")
     page.wait_for_selector("#deal-figures")
     page.wait_for_load_state()  # the page's scripts have run: the deal's form is sent through the API
-    icm = deals.icm_deal([200_000, 150_000, 50_000], prizes_left)
+    icm = deals.icm_deal([200_000, 150_000, 50_000], prizes_left, unit=100)  # the plan's unit
     assert f"{icm[0] // 100:,}" in page.inner_text("#deal-figures")
     page.select_option("#deal-kind", "icm")
     page.click("#deal-submit")

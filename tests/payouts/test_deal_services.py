@@ -30,7 +30,7 @@ def test_an_icm_deal_waits_for_the_director_then_its_table_pays_the_places(direc
     prizes_left = before["prizes"][:3]
     deal = services.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": chips(three_left, 50_000, 30_000, 20_000)})
     assert deal.status == Deal.Status.PROPOSED and deal.prizes_left == prizes_left
-    assert deal.amounts == dl.icm_deal([50_000, 30_000, 20_000], prizes_left)
+    assert deal.amounts == dl.icm_deal([50_000, 30_000, 20_000], prizes_left, unit=100)  # the plan's unit, 1 CZK
     assert selectors.payout_state(tournament)["prizes"] == before["prizes"]  # the old structure stands until approval
 
     services.approve_deal(deal, actor=director)
@@ -127,8 +127,8 @@ def test_the_api_calculates_proposes_and_approves(client, director, floor, cashi
     assert calc.status_code == 200
     figures = calc.json()
     prizes_left = figures["prizes_left"]
-    assert figures["icm"]["amounts"] == dl.icm_deal([50_000, 30_000, 20_000], prizes_left)
-    assert figures["chip_chop"]["amounts"] == dl.chip_chop([50_000, 30_000, 20_000], prizes_left)
+    assert figures["icm"]["amounts"] == dl.icm_deal([50_000, 30_000, 20_000], prizes_left, unit=100)
+    assert figures["chip_chop"]["amounts"] == dl.chip_chop([50_000, 30_000, 20_000], prizes_left, unit=100)
     bad = client.post(f"{base}calculate/", {"stacks": {"x": 5}}, content_type="application/json")
     assert bad.status_code == 400
     made = client.post(base, {"kind": "icm", "stacks": stacks}, content_type="application/json")

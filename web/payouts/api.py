@@ -208,8 +208,9 @@ ReconciliationSerializer = inline_serializer("Reconciliation", {
     "unpaid_entries": serializers.ListField(child=_int()),
     "prizes_in_play": _int(help_text="Prizes of the places still in play: pool less every finished place's prize."),
     "prizes_owed": _int(help_text="prizes_unpaid + prizes_in_play."),
-    "cage": _int(help_text="What the cage should hold: cash_in - prizes_paid."),
-    "balance": _int(help_text=("cash_in + tickets_in + overlay - house_keeps - prizes_paid - seats_out - prizes_owed: "
+    "cage": _int(help_text="What the cage should hold: cash_in - prizes_paid (in an event: this part's share of its cage)."),
+    "balance": _int(help_text=("cash_in + tickets_in + overlay + pool_in - house_keeps - prizes_paid - seats_out - "
+                               "prizes_owed - pool_out: "
                                "zero when every payout is "
                                "its place's prize now; otherwise the sum of the mismatches (prize - paid).")),
     "mismatches": inline_serializer("PayoutMismatch", {
@@ -218,6 +219,14 @@ ReconciliationSerializer = inline_serializer("Reconciliation", {
     "play_stopped": serializers.BooleanField(help_text=(
         "A satellite's play has stopped at its seats: the players left won seats (tickets), nobody is in play.")),
     "seat_winners": _int(help_text="A satellite's seat winners once its play has stopped; 0 otherwise."),
+    "part": serializers.CharField(allow_null=True, help_text=(
+        "Which part of an event this page closes: 'flight' (its own takings; its prize part goes to the event's pool) "
+        "or 'day2' (its own takings; it pays the event's prizes); null for a tournament of its own.")),
+    "pool_in": _int(help_text="Day 2: the flights' prize parts in its pool (their cash is on the flights' pages)."),
+    "pool_out": _int(help_text="A flight: its prize part handed to the event's pool (Day 2 owes and pays it)."),
+    "event": serializers.JSONField(allow_null=True, help_text=(
+        "An event's cage, counted once and shown alike on every part's page: {name, cash_in, prizes_paid, cage, parts: "
+        "[{tournament, name, part, cash_in, prizes_paid, cage}]}; the parts' cages add up to it. Null outside an event.")),
     **{f"{name}_display": display_field() for name in ("cash_in", "collected", "fees", "overlay", "house_result", "pool",
                                                      "prizes_paid", "prizes_owed", "cage", "balance")},
 })
@@ -400,7 +409,7 @@ class DealCalculatorView(RoleAPIView):
         entries, chips, to_play_for = call_service(services.deal_inputs, basis, data["stacks"], data["to_play_for"])
         prizes_left = list(basis["prizes_left"])
         return Response({"entries": entries, "stacks": chips, "prizes_left": prizes_left, "to_play_for": to_play_for,
-                         **selectors.deal_figures(chips, prizes_left, to_play_for)})
+                         **selectors.deal_figures(chips, prizes_left, to_play_for, basis["unit"])})
 
 
 class DealApproveView(RoleAPIView):

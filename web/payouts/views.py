@@ -124,7 +124,7 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
         except ServiceError as exc:
             panel["error"] = exc.message
         else:
-            figures = selectors.deal_figures(chips, list(basis["prizes_left"]), to_play_for)
+            figures = selectors.deal_figures(chips, list(basis["prizes_left"]), to_play_for, basis["unit"])
             for figure in (figures["icm"], figures["chip_chop"]):
                 if figure["refused"]:
                     figure["says"] = (refusal_message(figure["code"], entries, figure["player"], figure["other"])
