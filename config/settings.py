@@ -208,6 +208,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "web.login_guard.SprayGuardBackend",  # password spraying: many usernames failing from one address
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -218,6 +219,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_SENSITIVE_PARAMETERS = ["password", "document_number"]
+# Password spraying (web/login_guard.py): this many different usernames failed from one address within this many
+# minutes, and every log-in from it is refused until fewer have (usernames that then log in are forgotten).
+LOGIN_SPRAY_USERNAMES = int(os.environ.get("LOGIN_SPRAY_USERNAMES", "10"))
+LOGIN_SPRAY_MINUTES = int(os.environ.get("LOGIN_SPRAY_MINUTES", "15"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
