@@ -53,5 +53,5 @@ class SprayGuardBackend:
         request.axes_locked_out = True  # axes counts no failure for it, and its middleware answers 429
         raise PermissionDenied("too many usernames failed from this address")
 
-    def get_user(self, user_id):
-        return None
+    # No get_user: a session never names this backend (Django's test client's force_login takes the first backend
+    # that has one; axes' backend has none either).
