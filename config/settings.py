@@ -223,6 +223,10 @@ AXES_SENSITIVE_PARAMETERS = ["password", "document_number"]
 # minutes, and every log-in from it is refused until fewer have (usernames that then log in are forgotten).
 LOGIN_SPRAY_USERNAMES = int(os.environ.get("LOGIN_SPRAY_USERNAMES", "10"))
 LOGIN_SPRAY_MINUTES = int(os.environ.get("LOGIN_SPRAY_MINUTES", "15"))
+# A login's open socket (the floor's, a table's) re-checks every this many seconds whether its login may still hold it
+# (live/consumers.py): the backstop for a role changed by a management command, which on the embedded in-memory
+# channel layer cannot reach the server's sockets, and for a session that expired or ended elsewhere. 0: off.
+SOCKET_RECHECK_SECONDS = float(os.environ.get("SOCKET_RECHECK_SECONDS", "60"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
