@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "web.middleware.SessionLeftMiddleware",  # X-Session-Left: how long a tablet's offline copy may be shown
 ]
 
 ROOT_URLCONF = "config.urls"
