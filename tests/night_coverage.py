@@ -91,6 +91,7 @@ def _recording(f, decorator):
             return f(self, **data)
         _step(self, f.__name__)
         if f.__name__ == "begin":
+            _save()  # the nights before, kept even if the run is stopped
             counts["nights"][type(self).__name__] += 1
             for r in type(self).setup_state().rules:  # the rules it could draw: the pairs possible
                 counts["possible"][r.function.__name__] = 1
@@ -179,6 +180,8 @@ def _save() -> None:
         f.seek(0)
         f.truncate()
         json.dump({k: dict(v) for k, v in total.items()}, f, indent=1, sort_keys=True)
+    for counter in counts.values():
+        counter.clear()
 
 
 atexit.register(_save)
