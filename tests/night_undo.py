@@ -3,7 +3,8 @@ makes it possible. Checked without changing the night: each undo is tried in a s
 so is each press a refusal names (ServiceError.details["press"]), the undo tried again after it.
 
 A bust that stands by a rule is no bust that could be undone: its player re-entered, he was disqualified (the
-penalties page reinstates him), or a deal was made after it by the players left then. A press names one step at a
+penalties page reinstates him), or a deal was made after it by the players left then. A refusal for want of a seat while a
+table's break holds seats is a hole (issue 39): the undo gives that break back. A press names one step at a
 time: voiding one paid prize may show another paid prize the undo would move, whose refusal names it in turn."""
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from payouts import services as payouts
 from payouts.models import Payment
 from tables import busts
 from tables import setup as table_setup
-from tables.models import Table
+from tables.models import Move, Table
 from tournament import services
 from tournament.models import Entry, Purchase, Tournament
 
@@ -55,12 +56,21 @@ def _undo_or_press(t: Tournament, staff: dict, entry: Entry) -> None:
                     assert press is not None, (f"the undo of #{entry.number}'s bust is refused{after} ({exc.code}: "
                                                f"{exc.message}) and the refusal names no press that makes it possible")
                     assert press not in presses, f"the undo of #{entry.number}'s bust names {press} again: {exc.message}"
+                    held = _break_pending(t) if press["press"] == "open_table" else None
+                    assert held is None, (f"the undo of #{entry.number}'s bust is refused for want of a seat ({exc.message}) "
+                                          f"while table {held}'s break holds seats: the undo gives that break back")
                     presses.append(press)
                     _press(t, staff, press)
                     continue
                 raise _RolledBack
     except _RolledBack:
         pass
+
+
+def _break_pending(t: Tournament) -> int | None:
+    """A table breaking now (its slips pending): its number."""
+    return Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).values_list(
+        "from_table__number", flat=True).first()
 
 
 def _press(t: Tournament, staff: dict, press: dict) -> None:
