@@ -73,7 +73,7 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
     recheck_task: asyncio.Task | None = None
 
     def recheck_every(self) -> None:
-        """A login's socket re-checks itself every SOCKET_RECHECK_SECONDS (issue 39): the backstop for a change the
+        """A login's socket re-checks itself every SOCKET_RECHECK_SECONDS: the backstop for a change the
         server never hears of. A role taken away by a management command runs in another process, whose re-check
         (core/broadcast.py) reaches no socket of the server through the embedded in-memory channel layer; a session
         that expired or was ended elsewhere sends none. 0 turns it off."""

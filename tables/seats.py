@@ -103,7 +103,7 @@ def reseat_after_undo(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | No
     draw at a table that plays (never at a breaking or a broken table). When no seat is open because a
     break holds them (this bust, or one after it, broke a table whose slips are still pending), the break
     is given back: with one more player that table no longer breaks, its pending slips are cancelled and
-    its players stay where they sit (his own table's break first, else the break decided last; issue 39).
+    its players stay where they sit (his own table's break first, else the break decided last).
     With no break to give back, the refusal names the one press that makes the undo possible: open
     another table (details "press"). The caller balances the room."""
     last = Seat.objects.select_related("table").filter(entry=entry, end_reason=Seat.End.BUST).order_by("-ended_at", "-pk").first()

@@ -1,4 +1,4 @@
-"""What the night machine (tests/test_whole_night.py) reaches (issue 39): the pairs of consecutive actions it
+"""What the night machine (tests/test_whole_night.py) reaches: the pairs of consecutive actions it
 plays and the states of a night it passes through. Off unless NIGHT_COVERAGE names a file: then each process
 adds its counts to that JSON file when it exits, and `python -m tests.night_coverage FILE` prints the report.
 

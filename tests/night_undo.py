@@ -1,10 +1,10 @@
-"""An invariant of the night machine (issue 39): every bust can be undone, or its refusal names the one press that
+"""An invariant of the night machine: every bust can be undone, or its refusal names the one press that
 makes it possible. Checked without changing the night: each undo is tried in a savepoint that is rolled back, and
 so is each press a refusal names (ServiceError.details["press"]), the undo tried again after it.
 
 A bust that stands by a rule is no bust that could be undone: its player re-entered, he was disqualified (the
 penalties page reinstates him), or a deal was made after it by the players left then. A refusal for want of a seat while a
-table's break holds seats is a hole (issue 39): the undo gives that break back. A press names one step at a
+table's break holds seats is a hole: the undo gives that break back. A press names one step at a
 time: voiding one paid prize may show another paid prize the undo would move, whose refusal names it in turn."""
 from __future__ import annotations
 

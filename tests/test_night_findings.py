@@ -315,7 +315,7 @@ def test_a_table_that_breaks_while_players_are_on_their_way_to_it_sends_them_on(
 
 
 def test_an_undone_bust_that_broke_a_table_gives_the_break_back(director, cashier, floor, tournament):
-    """Issue 39: a bust at table 1 breaks table 3, whose players' slips hold every open seat, the undone player's
+    """a bust at table 1 breaks table 3, whose players' slips hold every open seat, the undone player's
     among them. Its undo was refused ("There are not enough open seats: open another table first") with table 3
     still there and its players still in their seats. The undo gives the break back: the slips are cancelled, table
     3 plays on as it sat, and the player is back in his seat."""
@@ -335,7 +335,7 @@ def test_an_undone_bust_that_broke_a_table_gives_the_break_back(director, cashie
 
 
 def test_an_undone_bust_busted_again_after_the_final_table_redraw_goes_by_his_stack(director, cashier, floor, tournament):
-    """Issue 39: a player busted at table 2 and undone, busted again at the final table in one hand with a
+    """a player busted at table 2 and undone, busted again at the final table in one hand with a
     bigger stack: they shared the places (his first bust's table was read as his table, as if the two had been
     out at different tables), where the bigger stack finishes higher."""
     start(director, cashier, tournament, 12, table_numbers=(1, 2))  # 6/6 at nine-seat tables

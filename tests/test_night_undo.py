@@ -1,4 +1,4 @@
-"""The night machine's undo invariant (issue 39, tests/night_undo.py): an undo is possible, or its refusal names the
+"""The night machine's undo invariant (tests/night_undo.py): an undo is possible, or its refusal names the
 one press that makes it possible; checked in a savepoint that changes nothing."""
 from __future__ import annotations
 

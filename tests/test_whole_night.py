@@ -242,7 +242,7 @@ class Night(RuleBasedStateMachine):
 
     @rule(i=st.integers(0, 999), more=st.booleans())
     def undone_bust_out_again_in_one_hand(self, i, more):
-        """Issue 39: a player whose bust was undone goes out again in one hand with another player at his table, one
+        """a player whose bust was undone goes out again in one hand with another player at his table, one
         of them with more chips at the start of the hand (they had shared the places)."""
         back = [e for e in self.active() if Seat.objects.filter(entry=e, end_reason=Seat.End.BUST).exists()]
         entry = pick(back, i)
@@ -259,7 +259,7 @@ class Night(RuleBasedStateMachine):
     @rule(i=st.integers(0, 999))
     def played_down_to_the_final_table(self, i):
         """The field plays down until one table is left (its redraw made) or play is over: the slips confirmed, the
-        hands in play reported done, the players whose bust was undone kept in (issue 39: a redraw after an undo)."""
+        hands in play reported done, the players whose bust was undone kept in (a redraw after an undo)."""
         for _step in range(40):
             if pay_selectors.play_over(self.t) or len([t for t in self.tables() if self.seated_at(t)]) <= 1:
                 return
@@ -379,7 +379,7 @@ class Night(RuleBasedStateMachine):
     @rule(i=st.integers(0, 999), over=st.integers(-1, 1), everything=st.booleans())
     def disqualified_with_every_chip(self, i, over, everything):
         """A disqualification claiming about every chip the others do not hold (a chip each), or all the chips in
-        play and more (issue 39): refused beyond the first; chips in play never go negative."""
+        play and more: refused beyond the first; chips in play never go negative."""
         players = self.active()
         entry = pick(players, i)
         if entry is not None:
@@ -568,7 +568,7 @@ class Night(RuleBasedStateMachine):
         assert not standing.exclude(entry__status=Entry.Status.BUSTED).exists(), "a disqualified player plays on"
 
     def undo_possible_or_its_press_named(self):
-        """Issue 39: every bust can be undone, or its refusal names the one press that makes it possible (tried in a
+        """every bust can be undone, or its refusal names the one press that makes it possible (tried in a
         savepoint, rolled back: tests/night_undo.py)."""
         night_undo.undo_possible_or_its_press_named(self)
 

@@ -1,4 +1,4 @@
-"""Password spraying (issue 39): one password tried against many usernames from one address. django-axes locks a
+"""Password spraying: one password tried against many usernames from one address. django-axes locks a
 username at an address (settings: AXES_LOCKOUT_PARAMETERS), which a sprayer never trips, trying each username once or
 twice; and it must not lock an address for good, which a room's tablets share behind one NAT (DESIGN.md pitfalls).
 

@@ -79,7 +79,7 @@ class RefuseNulMiddleware:
 
 
 class SessionLeftMiddleware:
-    """X-Session-Left (issue 39): on a logged-in session's read, the seconds its session has left. The tablets' service
+    """X-Session-Left: on a logged-in session's read, the seconds its session has left. The tablets' service
     worker (static/js/tablet-sw.js) keeps it with its offline copy of a staff page and shows that copy only while the
     session lives: after that, not the names and counts of a session that is over. A session's row is read again (its
     expiry moves only when it is saved), unless this answer saved it."""

@@ -13,7 +13,7 @@
  *    ({kind: "copy", at}), so it says what it shows is old.
  *  - Writes (POST, PUT, PATCH, DELETE: press-queue.js keeps those), the time pings (?ping=...), other sites and
  *    this script: not handled.
- *  - A staff page's copy lives only as long as its session (issue 39): an answer of a logged-in session says how long
+ *  - A staff page's copy lives only as long as its session: an answer of a logged-in session says how long
  *    the session has left (X-Session-Left, web/middleware.py), kept with the copy as X-Offline-Until (this device's
  *    time, so no clock offset matters). Offline after that, the copy is not shown: the staff copies go and the tablet
  *    shows a page that says to log in again (the words the page left, press-queue.js). An answer that says the session

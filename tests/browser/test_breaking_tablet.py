@@ -1,5 +1,5 @@
-"""The dealer tablet of a table that breaks, and the tablet that follows its own presses kept offline (issue 39,
-point 4), in a real browser: the tablet says live that its table is breaking and deals no new hand; its slips made
+"""The dealer tablet of a table that breaks, and the tablet that follows its own presses kept offline, in a
+real browser: the tablet says live that its table is breaking and deals no new hand; its slips made
 during a hand say "after this hand"; a Shuffle kept offline shows the hand started, so Hand done can be pressed and
 is kept too; Count stacks offline says why it cannot wait."""
 from __future__ import annotations

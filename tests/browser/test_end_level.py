@@ -1,4 +1,4 @@
-""""End this level now" on the director's clock (issue 39, point 10), in a real browser: shown once the clock has
+""""End this level now" on the director's clock, in a real browser: shown once the clock has
 started, confirmed before it is sent (dismissed: nothing happens), then the next level is on the director's face at
 once with its full time, said, and in the event log."""
 from __future__ import annotations

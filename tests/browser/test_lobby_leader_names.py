@@ -1,4 +1,4 @@
-"""The TV's chip leaders' names (issue 39, point 10): readable beside their figures (not shrunk to half their size)
+"""The TV's chip leaders' names: readable beside their figures (not shrunk to half their size)
 and never cut mid-word: a long name takes a second line, and one too long for two ends with an ellipsis after a whole
 word, on a TV and on a portrait screen."""
 from __future__ import annotations

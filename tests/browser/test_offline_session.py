@@ -1,4 +1,4 @@
-"""A tablet's offline copy of a staff page lives only as long as its session (issue 39, point 9), in a real browser:
+"""A tablet's offline copy of a staff page lives only as long as its session, in a real browser:
 the service worker (static/js/tablet-sw.js) keeps with the copy how long the session had left (X-Session-Left,
 web/middleware.py); offline after that, the floor map's names and counts are not shown, the staff copies go, and the
 tablet says to log in again. A session ended on the server (a logout elsewhere) drops the copies at the next contact."""

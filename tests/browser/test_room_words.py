@@ -1,4 +1,4 @@
-"""Words and small things a room notices (issue 39, point 10), in a real browser: a flight's bust on the floor map says
+"""Words and small things a room notices, in a real browser: a flight's bust on the floor map says
 the player is out of the flight (no raw "{place}"); the disqualification's message writes the chips with a thousands
 separator; a button that cannot be pressed looks it."""
 from __future__ import annotations

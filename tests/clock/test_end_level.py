@@ -1,4 +1,4 @@
-""""End this level now" (issue 39, point 10): the director ends the level (or break) in play with one confirmed press
+""""End this level now": the director ends the level (or break) in play with one confirmed press
 instead of fifteen of "-1 min": the next row starts at once with its full time and is announced, the event says how
 much time was taken, a day that ends after this level ends now, and every refusal changes nothing."""
 from __future__ import annotations

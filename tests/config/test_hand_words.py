@@ -1,4 +1,4 @@
-"""A poker hand is "handa" in the Czech and Slovak catalogues, on every screen (issue 39, point 10): the dealer's
+"""A poker hand is "handa" in the Czech and Slovak catalogues, on every screen: the dealer's
 "Hand done" said "Hra skončila" ("game over") where the other screens said "handa". Every message that speaks of a hand
 (and not of play as a whole) translates it with a form of "handa", never with a form of "hra" (game)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The desk's hint for a returning player (issue 39, point 10): choosing on the registration page a player who already
+"""The desk's hint for a returning player: choosing on the registration page a player who already
 holds a current bag from another flight of the event says so (flight, bag, chips) and what the stack policy makes of
 it, before anything is sent; a player with no bag, or one of a tournament outside any event, gets no hint."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A login's socket re-checks itself periodically (issue 39, point 9): a role taken away by a management command (in
+"""A login's socket re-checks itself periodically: a role taken away by a management command (in
 another process, whose re-check reaches no socket of the server through the embedded in-memory channel layer) or a
 session that expired or was ended elsewhere closes the socket (4003) within SOCKET_RECHECK_SECONDS. Here the change
 is written to the database as such a command writes it, without the signals this process would hear

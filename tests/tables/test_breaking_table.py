@@ -1,5 +1,5 @@
 """A table that breaks (TDA 7): its hand in play is played out, its slips say "after this hand" meanwhile (on the
-tablet, the map and the phones), no new hand is dealt there, and its tablet says it is breaking (issue 39, point 4)."""
+tablet, the map and the phones), no new hand is dealt there, and its tablet says it is breaking."""
 import pytest
 
 from core.errors import ServiceError

@@ -1,4 +1,4 @@
-"""Password spraying (issue 39, point 9): one password tried against many usernames from one address is refused for a
+"""Password spraying: one password tried against many usernames from one address is refused for a
 while (web/login_guard.py), through the real log-in page and the API's token exchange; a room's tablets behind one NAT,
 mistyping and then logging in, are never slowed; a forged X-Forwarded-For is no way out."""
 from __future__ import annotations

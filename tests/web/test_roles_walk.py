@@ -38,7 +38,7 @@ from tournament import services
 README = Path(__file__).resolve().parents[2] / "README.md"
 STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
 # Staff per tournament (issue 23): a Floor and a Cashier who work another tournament only (core/roles.py), and a
-# Floor who works this tournament and the other one (issue 39: scoped, yet let in wherever this tournament is touched).
+# Floor who works this tournament and the other one (scoped, yet let in wherever this tournament is touched).
 ELSEWHERE = {"Floor of another tournament": FLOOR, "Cashier of another tournament": CASHIER}
 HERE = {"Floor of this tournament and another": FLOOR}
 WALKERS = (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, access.SHUFFLER, access.API_TOKEN, *STAFF, *ELSEWHERE,
@@ -60,7 +60,7 @@ def url_patterns(patterns=None, prefix: str = ""):
 
 def tournament_route(route: str) -> bool:
     """A route that touches this tournament: its id in the path, or an event's (its flights and Day 2), or, with no
-    tournament in the path (issue 39, web/api.tournament_of), the room's league (made of this tournament only) or its
+    tournament in the path (web/api.tournament_of), the room's league (made of this tournament only) or its
     player (his results and tickets are in this tournament only)."""
     return ("<id:tournament_id>" in route or "<id:event_id>" in route or "<id:league_id>" in route
             or "<id:player_id>" in route or ("<id:pk>" in route and "structures/" not in route))

@@ -1,4 +1,4 @@
-"""Words a room notices (issue 39, point 10), on the server's pages: the event page shows a flight's start in its
+"""Words a room notices, on the server's pages: the event page shows a flight's start in its
 venue's zone (a 12:00 Prague start is not 11:00), and the event log writes a disqualified player's chips with the
 language's thousands separator (25,000; 25 000 in Czech)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Staff for one tournament stay in it (issue 39, point 8): the routes whose path carries no tournament id (a player's
+"""Staff for one tournament stay in it: the routes whose path carries no tournament id (a player's
 results, a league and its standings) resolve the tournaments they touch, and a ticket's registration acts in its
 target, not in the satellite of its path (web/api.tournament_of, RoleAPIView.touches). A member of the staff who works
 some tournaments only reads a league that holds one of them, a player's results in them only, and registers a ticket's

@@ -152,7 +152,7 @@ class TicketRegisterView(RoleAPIView):
 
     def touches(self):
         """The entry lands in the satellite's target: the desk of the target registers it (its register page lists
-        the tickets into it), a member of the staff who works only the satellite does not (issue 39)."""
+        the tickets into it), a member of the staff who works only the satellite does not."""
         target = Satellite.objects.filter(tournament_id=self.kwargs["pk"]).values_list("target_id", flat=True).first()
         return target if target is not None else self.kwargs["pk"]
 
