@@ -19,6 +19,7 @@ from tables.models import Move, Table
 from tournament import services
 from tournament.models import Entry, Purchase, Tournament
 
+LATEST = 3  # the busts tried after every step, the latest first; one older bust is tried in turn besides
 STANDS = frozenset({"reentered", "disqualified", "deal_stands"})
 
 
@@ -27,14 +28,24 @@ class _RolledBack(Exception):
 
 
 def undo_possible_or_its_press_named(night) -> None:
-    """For every busted entry of the night: the undo is possible, or the presses its refusals name make it so."""
+    """For the latest busts of the night and one older bust in turn: the undo is possible, or the presses its refusals
+    name make it so."""
     staff = getattr(night, "staff", None) or {}
     if night.t is None or "floor" not in staff:
         return
     seeds = getattr(night, "seeds", None)
     drawn = seeds.getstate() if seeds is not None else None  # a draw in the savepoint takes no seed from the night
+    busted = list(Entry.objects.filter(tournament=night.t, status=Entry.Status.BUSTED).order_by("-busted_at", "-number"))
+    # The latest busts (where a break, a redraw or a tie they made is still pending), and one older bust in turn: every
+    # bust of the night was tried after each step before, about a thousand undos a night, which the suite's time
+    # could not carry.
+    checked = busted[:LATEST]
+    older = busted[LATEST:]
+    if older:
+        night.undo_turn = getattr(night, "undo_turn", -1) + 1
+        checked.append(older[night.undo_turn % len(older)])
     try:
-        for entry in Entry.objects.filter(tournament=night.t, status=Entry.Status.BUSTED).order_by("number"):
+        for entry in checked:
             _undo_or_press(night.t, staff, entry)
     finally:
         if seeds is not None:
