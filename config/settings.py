@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "web.middleware.SessionLeftMiddleware",  # X-Session-Left: how long a tablet's offline copy may be shown
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -209,6 +210,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "web.login_guard.SprayGuardBackend",  # password spraying: many usernames failing from one address
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -219,6 +221,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_SENSITIVE_PARAMETERS = ["password", "document_number"]
+# Password spraying (web/login_guard.py): this many different usernames failed from one address within this many
+# minutes, and every log-in from it is refused until fewer have (usernames that then log in are forgotten).
+LOGIN_SPRAY_USERNAMES = int(os.environ.get("LOGIN_SPRAY_USERNAMES", "10"))
+LOGIN_SPRAY_MINUTES = int(os.environ.get("LOGIN_SPRAY_MINUTES", "15"))
+# A login's open socket (the floor's, a table's) re-checks every this many seconds whether its login may still hold it
+# (live/consumers.py): the backstop for a role changed by a management command, which on the embedded in-memory
+# channel layer cannot reach the server's sockets, and for a session that expired or ended elsewhere. 0: off.
+SOCKET_RECHECK_SECONDS = float(os.environ.get("SOCKET_RECHECK_SECONDS", "60"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

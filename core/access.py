@@ -66,7 +66,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     # carried and forfeited (names); its forms show only to the director (api-flight-*); the map's "this flight ends"
     "flight-events": FLOOR_ONLY, "flight-event": FLOOR_ONLY, "flight-ending": FLOOR_ONLY,
     # leagues (issue 27): the seasons, a league's formula, tournaments and standings (names and points, as the results
-    # show them), as CSV and PDF; their forms show only to the director (api-league*); the players' standings page
+    # show them), as CSV and PDF; their forms show only to the director (api-league*); the players' standings page.
+    # Staff of some tournaments only: a league holding one of them; a player's results in them only (web/api.tournament_of)
     "leagues": EVERY_ROLE, "league": EVERY_ROLE, "league-csv": EVERY_ROLE, "league-pdf": EVERY_ROLE,
     "league-public": PUBLIC,
     "player-results": DESK,  # a player's tournaments, places, prizes and points (his name and results only)

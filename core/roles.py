@@ -85,12 +85,18 @@ def user_roles(user) -> set[str]:
 def works_in(user, tournament_id) -> bool:
     """Staff per tournament (issue 23): a Floor, Cashier or Dealer whose staff profile lists tournaments works
     those only; a profile with none (or no profile) works every tournament. A director works every one.
-    `tournament_id` may also be a list of ids (an event's flights and Day 2): working one of them is enough."""
+    `tournament_id` may also be a list of ids (an event's flights and Day 2, a league's tournaments, a player's): working
+    one of them is enough, and a scoped member works none of an empty list. It may also be a function giving the id or
+    the ids (a route without a tournament in its path, web/api.tournament_of): asked only of a scoped member."""
     if tournament_id is None or not getattr(user, "is_authenticated", False) or isinstance(user, DeviceActor):
         return True
     scope = _scope(user)
     if not scope:
         return True
+    if callable(tournament_id):
+        tournament_id = tournament_id()
+        if tournament_id is None:
+            return True
     if isinstance(tournament_id, (list, tuple, set, frozenset)):
         return not scope.isdisjoint(int(pk) for pk in tournament_id)
     return int(tournament_id) in scope
@@ -101,6 +107,13 @@ def worked(user, tournaments):
     if isinstance(user, DeviceActor) or DIRECTOR in user_roles(user) or not _scope(user):
         return tournaments
     return tournaments.filter(pk__in=_scope(user))
+
+
+def worked_ids(user) -> frozenset | None:
+    """The ids of the tournaments this user works, or None for every one (a director, a member with no list)."""
+    if isinstance(user, DeviceActor) or DIRECTOR in user_roles(user) or not _scope(user):
+        return None
+    return _scope(user)
 
 
 def _scope(user) -> frozenset:

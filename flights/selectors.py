@@ -5,6 +5,8 @@ constant number of queries whatever the size of the field."""
 from __future__ import annotations
 
 from django.db.models import Count, Q, Sum
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from clock.models import ClockState
@@ -281,3 +283,26 @@ def event_state(event: Event) -> dict:
 def clock_stop(t: Tournament) -> int | None:
     """The level after which the tournament's clock is set to stop for the day (None: no day end set)."""
     return ClockState.objects.filter(tournament=t).values_list("stop_after_level", flat=True).first()
+
+
+def bag_hint(t: Tournament, player: Player) -> str | None:
+    """What the desk is told before registering a returning player who holds a current bag in another flight of the
+    event (a Day 1 flight of it, or its Day 2 with late registration): the flight, the bag and its chips, and what the
+    stack policy makes of it. None when he holds none."""
+    flight = flight_of(t)
+    event = flight.event if flight is not None else event_of_day2(t)
+    if event is None:
+        return None
+    held = current_bag_of(event, player.pk, other_than=t.pk)
+    if held is None:
+        return None
+    label, bag, chips = held
+    facts = {"name": player.display_name, "flight": label, "bag": bag,
+             "chips": number_format(chips, decimal_pos=0, use_l10n=True, force_grouping=True)}
+    if flight is None:  # Day 2's late registration
+        return _("%(name)s qualified in flight %(flight)s with bag %(bag)s: he goes on to Day 2 with it.") % facts
+    if event.policy == Event.Policy.FIRST:
+        return _("%(name)s qualified in flight %(flight)s with bag %(bag)s: under first stack forward he cannot play "
+                 "another flight.") % facts
+    return _("%(name)s already holds bag %(bag)s (%(chips)s chips) from flight %(flight)s: under best stack forward "
+             "only his largest bag goes on to Day 2.") % facts

@@ -15,14 +15,33 @@ from . import points as pts
 from .models import LeagueResult
 
 
-def player_results(player: Player) -> dict:
+def player_tournaments(player_id: int) -> list[int]:
+    """The tournaments a player's results touch (ids): those he entered (an entry not voided) and those of the
+    satellite tickets he won or holds (the satellite and its target). A member of the staff who works one of them
+    reads his results, those in the tournaments worked only (core.roles.works_in, player_results' `only`)."""
+    entered = set(Entry.objects.filter(player_id=player_id).exclude(status=Entry.Status.VOIDED)
+                  .values_list("tournament_id", flat=True))
+    for satellite, target in _tickets(player_id).values_list("satellite__tournament_id", "satellite__target_id"):
+        entered.update((satellite, target))
+    return sorted(entered)
+
+
+def _tickets(player_id: int):
+    return Ticket.objects.filter(Q(holder_id=player_id) | Q(won_by__player_id=player_id)).exclude(status=Ticket.Status.VOID)
+
+
+def player_results(player: Player, only: frozenset | None = None) -> dict:
     """{"player", "name", "tournaments": [...], "played", "cashes", "wins", "totals"}: the tournaments newest first.
     Where play is over, the places are the finishers' (the last one playing is first, a deal that stopped play places
     its players) and a prize not yet paid is the structure in force's; where it goes on, a busted entry has its place
     and the player may still be playing; a flight entry whose bag went on to the event's Day 2 is "carried" (a bag
-    the stack policy forfeited: "forfeited"), not playing there."""
-    entries = list(Entry.objects.filter(player=player).exclude(status=Entry.Status.VOIDED)
-                   .select_related("tournament").order_by("-tournament__start_at", "tournament_id", "number"))
+    the stack policy forfeited: "forfeited"), not playing there. `only`: the ids of the tournaments a member of the
+    staff works (None: every one): the results there, and the tickets of those satellites or into those targets,
+    nothing of the others."""
+    entries = Entry.objects.filter(player=player).exclude(status=Entry.Status.VOIDED)
+    if only is not None:
+        entries = entries.filter(tournament_id__in=only)
+    entries = list(entries.select_related("tournament").order_by("-tournament__start_at", "tournament_id", "number"))
     paid = {p.entry_id: p for p in Payment.objects.filter(entry__player=player, status=Payment.Status.PAID)}
     points = {r.tournament_id: r for r in LeagueResult.objects.filter(player=player).select_related("league")}
     # A satellite's seat he won is his prize there (a ticket, passed on or not; a void one is a seat taken away).
@@ -74,14 +93,17 @@ def player_results(player: Player) -> dict:
     return {"player": player.pk, "name": player.display_name, "tournaments": listed, "played": len(listed),
             "cashes": sum(1 for row in listed if row["prize"]),
             "wins": sum(1 for row in listed if row["place"] == 1 and row["place_low"] == 1 and not row["playing"]),
-            "totals": [{"currency": c, **m} for c, m in sorted(totals.items())], "tickets": tickets_of(player)}
+            "totals": [{"currency": c, **m} for c, m in sorted(totals.items())], "tickets": tickets_of(player, only)}
 
 
-def tickets_of(player: Player) -> list[dict]:
+def tickets_of(player: Player, only: frozenset | None = None) -> list[dict]:
     """The satellite tickets he won or holds (void ones left out), newest first: whether he holds it (a ticket passed
-    on names its holder), its status, and the entry it paid for in the target once used."""
-    rows = (Ticket.objects.filter(Q(holder=player) | Q(won_by__player=player)).exclude(status=Ticket.Status.VOID)
-            .select_related("satellite__tournament", "satellite__target", "holder", "used_entry").order_by("-issued_at", "-pk"))
+    on names its holder), its status, and the entry it paid for in the target once used. `only`: those of these
+    satellites or into these targets."""
+    rows = _tickets(player.pk)
+    if only is not None:
+        rows = rows.filter(Q(satellite__tournament_id__in=only) | Q(satellite__target_id__in=only))
+    rows = (rows.select_related("satellite__tournament", "satellite__target", "holder", "used_entry").order_by("-issued_at", "-pk"))
     return [{"satellite": tk.satellite.tournament_id, "satellite_name": tk.satellite.tournament.name, "number": tk.number,
              "target": tk.satellite.target_id, "target_name": tk.satellite.target.name, "status": tk.status,
              "value": tk.value, "currency": tk.satellite.tournament.currency, "held": tk.holder_id == player.pk,

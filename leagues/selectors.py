@@ -3,12 +3,13 @@ standings, each in a constant number of queries whatever the season's size (benc
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import memory
 from core.money import format_money
+from flights.models import Flight
 from tournament.models import Player, Tournament
 
 from . import points as pts
@@ -56,8 +57,20 @@ def example_table(league: League, field: int, buy_in: int | None = None) -> list
     return [{"place": place, "points": points, "shown": pts.shown(points)} for place, points in enumerate(rows, 1)]
 
 
-def league_list() -> list[dict]:
+def league_tournaments(league_id: int) -> list[int]:
+    """The tournaments a league touches (ids): its own, and the flights of a Day 2 among them (their players' points
+    count in it). A member of the staff who works one of them reads the league (core.roles.works_in)."""
+    own = list(LeagueTournament.objects.filter(league_id=league_id).values_list("tournament_id", flat=True))
+    return own + list(Flight.objects.filter(event__day2_id__in=own).values_list("tournament_id", flat=True))
+
+
+def league_list(worked=None) -> list[dict]:
+    """Every league, the newest first. `worked`: the ids of the tournaments a member of the staff works (None: every
+    one): only the leagues that touch one of them (league_tournaments)."""
     rows = League.objects.annotate(tournaments=Count("members", distinct=True)).order_by("-created_at", "id")
+    if worked is not None:
+        rows = rows.filter(pk__in=League.objects.filter(
+            Q(members__tournament__in=worked) | Q(members__tournament__day2_of__flights__tournament__in=worked)))
     return [{"id": row.pk, "name": row.name, "formula": row.formula, "tournaments": row.tournaments,
              "best_results": row.best_results} for row in rows]
 

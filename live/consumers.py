@@ -5,15 +5,18 @@ They never change state. A client that sees a gap in sequence numbers sends
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
+from importlib import import_module
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.contrib.auth import HASH_SESSION_KEY, get_user_model
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.utils.crypto import constant_time_compare
 
 from core import access, groups
@@ -67,7 +70,29 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAVAILABLE)
             raise StopConsumer from None
 
+    recheck_task: asyncio.Task | None = None
+
+    def recheck_every(self) -> None:
+        """A login's socket re-checks itself every SOCKET_RECHECK_SECONDS: the backstop for a change the
+        server never hears of. A role taken away by a management command runs in another process, whose re-check
+        (core/broadcast.py) reaches no socket of the server through the embedded in-memory channel layer; a session
+        that expired or was ended elsewhere sends none. 0 turns it off."""
+        interval = float(getattr(settings, "SOCKET_RECHECK_SECONDS", 0) or 0)
+        if interval > 0:
+            self.recheck_task = asyncio.ensure_future(self._recheck_loop(interval))
+
+    async def _recheck_loop(self, interval: float) -> None:
+        while not self.closing:
+            await asyncio.sleep(interval)
+            try:
+                await self.recheck_socket({"reason": "periodic"})
+            except Exception:  # a database that cannot answer now: the next round asks again
+                log.warning("periodic socket re-check failed", exc_info=True)
+
     async def disconnect(self, code):
+        if self.recheck_task is not None:
+            self.recheck_task.cancel()
+            self.recheck_task = None
         for name in getattr(self, "joined", []):
             try:
                 await self.channel_layer.group_discard(name, self.channel_name)
@@ -109,14 +134,23 @@ def _may(user, socket: str, tournament_id: int) -> bool:
     return user is not None and access.may(user, socket, tournament_id)
 
 
+def _session_now(scope) -> dict:
+    """The socket's session as the store has it now: empty when it expired or ended (a logout, a flush elsewhere)."""
+    key = getattr(scope.get("session"), "session_key", None)
+    if not key:
+        return {}
+    return import_module(settings.SESSION_ENGINE).SessionStore(key).load()
+
+
 def _login_now(scope):
-    """The socket's login as the database has it now: None when deleted, made inactive, or when its password
-    changed since the session began (Django's session hash, as for HTTP)."""
+    """The socket's login as the database has it now: None when deleted, made inactive, when its password
+    changed since the session began (Django's session hash, as for HTTP), or when its session ended or expired."""
     user = scope.get("user")
     fresh = get_user_model().objects.filter(pk=getattr(user, "pk", None), is_active=True).first()
-    session = scope.get("session")
-    stored = session.get(HASH_SESSION_KEY) if session is not None else None
-    if fresh is None or not stored or not constant_time_compare(stored, fresh.get_session_auth_hash()):
+    session = _session_now(scope)
+    stored = session.get(HASH_SESSION_KEY)
+    if fresh is None or not stored or str(session.get(SESSION_KEY)) != str(fresh.pk) \
+            or not constant_time_compare(stored, fresh.get_session_auth_hash()):
         return None
     return fresh
 
@@ -135,6 +169,7 @@ class FloorConsumer(PushConsumer):
         await self.accept()
         await self.join(groups.floor(tid), groups.user(user.pk))
         await self.send_json(await self.snapshot())
+        self.recheck_every()
 
     async def snapshot(self) -> dict:
         return await database_sync_to_async(lambda: floor_answer(read_again(self.tournament)))()
@@ -170,6 +205,7 @@ class TableConsumer(PushConsumer):
         await self.accept()
         await self.join(groups.table(tid, number), groups.tables(tid), groups.user(user.pk))
         await self.send_json(await self.snapshot())
+        self.recheck_every()
 
     async def snapshot(self) -> dict:
         return {"kind": "snapshot", "seq": await database_sync_to_async(_last_seq)(self.tournament)}

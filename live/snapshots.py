@@ -48,7 +48,7 @@ def lobby_payouts(tournament: Tournament, stats: dict, state: dict | None = None
 
 
 def flight_figures(stats: dict) -> tuple[dict, dict] | None:
-    """A Day 1 flight's figures as its lobby shows them (issue 39): the event's one prize pool (every flight's, and
+    """A Day 1 flight's figures as its lobby shows them: the event's one prize pool (every flight's, and
     Day 2's late entries) and the places its Day 2 pays, not the flight's own collected money and "0 places paid";
     None for any other tournament. (stats, payouts)."""
     paid_from = stats.get("paid_from")

@@ -65,7 +65,7 @@ def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> 
     if back is not None:  # his own bust undone
         raise ServiceError(_("The prize of entry #%(entry)s is paid (payout receipt %(receipt)s): the cashier voids the "
                              "payment before the bust is undone.") % {"entry": entry.number, "receipt": back.number},
-                           code="prize_paid", status=409)
+                           code="prize_paid", status=409, details={"press": "void_payment", "payment": back.number})
     state = payout_state(tournament)
     places = finishers(tournament, state)
     found, won = {f.entry: f for f in places}, prizes_won(tournament, state, places)
@@ -78,13 +78,14 @@ def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> 
             raise ServiceError(_("%(name)s (entry #%(entry)s) was paid his prize when play was over (payout receipt "
                                  "%(receipt)s): play cannot go on again until the cashier voids that payment.")
                                % {"name": payment.entry.player.display_name, "entry": payment.entry.number,
-                                  "receipt": payment.number}, code="prize_paid", status=409)
+                                  "receipt": payment.number}, code="prize_paid", status=409,
+                               details={"press": "void_payment", "payment": payment.number})
         raise ServiceError(_("This would change the place or the prize of %(name)s (entry #%(entry)s), paid already "
                              "(payout receipt %(receipt)s: %(amount)s for place %(place)s): the cashier voids that "
                              "payment first.") % {
             "name": payment.entry.player.display_name, "entry": payment.entry.number, "receipt": payment.number,
             "amount": format_money(payment.amount, tournament.currency, get_language()), "place": payment.place},
-            code="prize_paid", status=409)
+            code="prize_paid", status=409, details={"press": "void_payment", "payment": payment.number})
 
 
 def no_reopening_after_a_payment(*, actor: Actor, tournament: Tournament) -> None:

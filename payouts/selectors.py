@@ -436,7 +436,7 @@ def structure_fixed(t: Tournament) -> ServiceError | None:
     stop changing once a deal was made on them or a prize was paid from them: a new plan would take from a deal's
     players what they agreed on, or pay a player less than he was paid (found by the night machine: a plan paying one
     more place after a deal made the prizes exceed the pool). A Day 1 flight has no structure at all: its prizes are
-    paid from Day 2. The payouts page offers no edit where this says no (issue 39)."""
+    paid from Day 2. The payouts page offers no edit where this says no."""
     paid_from = flights_selectors.paid_from(t)
     if paid_from is not None:
         return ServiceError(paid_from["message"], code="paid_from_day2", status=409)

@@ -164,7 +164,8 @@ def sync_tickets(t: Tournament, *, actor: Actor, sat: Satellite | None = None, s
                 _("Ticket %(ticket)s of entry #%(entry)s entered %(target)s (entry #%(used)s): the seats stand. Void "
                   "that entry in %(target)s first (the ticket comes back), then make this correction.")
                 % {"ticket": ticket.number, "entry": ticket.won_by.number, "target": sat.target.name,
-                   "used": ticket.used_entry.number}, code="ticket_used", status=409)
+                   "used": ticket.used_entry.number}, code="ticket_used", status=409,
+                details={"press": "void_entry", "tournament": sat.target_id, "entry": ticket.used_entry.number})
     now = timezone.now()
     reason = _("The seats changed: play goes on, or another player finished within the seats.")
     for ticket in gone:

@@ -51,8 +51,11 @@ def _check_stack(stack) -> int | None:
 
 
 def _bust_table(entries: list[Entry]) -> dict[int, int]:
-    """Entry id -> the table (id) it busted at."""
-    return dict(Seat.objects.filter(entry__in=entries, end_reason=Seat.End.BUST).values_list("entry_id", "table_id"))
+    """Entry id -> the table (id) of its bust that stands: the last. An undone bust leaves its seat ended "bust", so
+    a player busted again has two; read unordered, his first could win, and a player out at one table with others
+    was placed as if at another (a false tie after the final table's redraw)."""
+    return dict(Seat.objects.filter(entry__in=entries, end_reason=Seat.End.BUST).order_by("ended_at", "pk")
+                .values_list("entry_id", "table_id"))
 
 
 def _rank_group(t: Tournament, *, actor: Actor, key: str, best_place: int) -> list[dict]:

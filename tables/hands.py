@@ -19,7 +19,15 @@ from tournament.models import Tournament
 
 from . import clock_calls, handforhand, positions
 from .models import POSITION_FIELDS, HandStart, Move, Table, hash_token
-from .selectors import REDRAW_WAITS, balance_move_out_pending, clock_level_index, live_seats, redraw_waiting
+from .selectors import (
+    REDRAW_WAITS,
+    balance_move_out_pending,
+    breaking_message,
+    breaking_tables,
+    clock_level_index,
+    live_seats,
+    redraw_waiting,
+)
 
 
 def table_for_token(token: str) -> Table | None:
@@ -56,6 +64,8 @@ def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
     waits = redraw_waiting(t)
     if waits is not None:
         raise ServiceError(waits["message"], code=REDRAW_WAITS, status=409)
+    if table.pk in breaking_tables(t):  # TDA 7: its players move once the hand in play is over; none is dealt after it
+        raise ServiceError(breaking_message(table.number), code="table_breaking", status=409)
     handforhand.check_hand_start(t, table)
     rows = rows_of(t)
     level_index = clock_level_index(t, rows, now)

@@ -19,7 +19,9 @@ from tournament.stats import tournament_stats
 from . import chip_race
 from .models import ChipRace, ColorUp, Draw, Move, Penalty, Seat, Table
 from .selectors import (
+    WAIT_FOR_HAND,
     balancing_notice,
+    breaking_message,
     clock_level_index,
     clock_position,
     clock_row_index,
@@ -129,7 +131,7 @@ def public_seats(tournament_id: int, numbers: Collection[int] | None = None) -> 
         tournament_id=tournament_id, ended_at__isnull=True, **only).annotate(at=Cast("seated_at", CharField())).values_list(
         "entry_id", "table__number", "seat", "at")}
     moves = {entry: {"table": table, "seat": seat, "position": position,
-                     "after_hand": bool(in_hand) and kind == Move.Kind.BALANCE}  # as selectors.after_hand
+                     "after_hand": bool(in_hand) and kind in WAIT_FOR_HAND}  # as selectors.after_hand
              for entry, table, seat, position, kind, in_hand in Move.objects.filter(
                  tournament_id=tournament_id, status=Move.Status.PENDING, **only).values_list(
                  "entry_id", "to_table__number", "to_seat", "position", "kind", "from_table__hand_in_progress")}
@@ -262,6 +264,8 @@ def table_state(table: Table) -> dict:
         "positions": {"button": table.button_seat, "small_blind": table.small_blind_seat,
                       "big_blind": table.big_blind_seat, "next": table.positions_next},
         "halted": table.halted, "needs_button": table.needs_button, "hand_in_progress": table.hand_in_progress,
+        # A table breaking (its players hold break slips): no new hand here (tables/hands.py refuses one).
+        "breaking": breaking_message(table.number) if any(s["kind"] == Move.Kind.BREAK for s in slips["out"]) else None,
         "slips_out": slips["out"], "slips_in": slips["in"], "h4h": _table_h4h(table),
         "penalties": table_penalties(table),
     }

@@ -15,7 +15,7 @@ from tournament.models import Entry, Player, Tournament
 
 from . import breaks, draws, moves, positions
 from .draws import seat_late_entries
-from .models import POSITION_FIELDS, Seat, SeatRequest, Table
+from .models import POSITION_FIELDS, Move, Seat, SeatRequest, Table
 from .selectors import breaking_tables, live_seats, reserved_seats, seat_of, start_drawn
 
 
@@ -100,28 +100,46 @@ def _seat_free(t: Tournament, table: Table, seat: int) -> bool:
 def reseat_after_undo(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | None:
     """A bust undone (TDA: as if the bust never happened, in the room as it stands now): back to the
     entry's last seat if its table still plays and the seat is free; otherwise a seat by the late-entry
-    draw at a table that plays (never at a breaking or a broken table). When the other tables have no
-    open seat left, a breaking table stops breaking and takes the player back. The caller balances the room."""
-    last = Seat.objects.select_related("table").filter(entry=entry, end_reason=Seat.End.BUST).order_by("-ended_at").first()
+    draw at a table that plays (never at a breaking or a broken table). When no seat is open because a
+    break holds them (this bust, or one after it, broke a table whose slips are still pending), the break
+    is given back: with one more player that table no longer breaks, its pending slips are cancelled and
+    its players stay where they sit (his own table's break first, else the break decided last).
+    With no break to give back, the refusal names the one press that makes the undo possible: open
+    another table (details "press"). The caller balances the room."""
+    last = Seat.objects.select_related("table").filter(entry=entry, end_reason=Seat.End.BUST).order_by("-ended_at", "-pk").first()
     now = timezone.now()
-    seat = None
-    if last is not None and last.table.in_play and last.table_id not in breaking_tables(t) \
-            and _seat_free(t, last.table, last.seat):
-        seat = Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=last.seat, seated_at=now)
-    elif start_drawn(t):
+    while True:
+        if last is not None and last.table.in_play and last.table_id not in breaking_tables(t) \
+                and _seat_free(t, last.table, last.seat):
+            return Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=last.seat, seated_at=now)
+        if not start_drawn(t):
+            return None
         try:
             with transaction.atomic():
                 seat_late_entries(t, actor=actor, entries=[entry])
+            return seat_of(entry)
         except ServiceError as exc:
-            if exc.code != "no_open_seat" or last is None or last.table_id not in breaking_tables(t):
+            table = _break_to_give_back(t, last) if exc.code == "no_open_seat" else None
+            if table is None:
+                if exc.code == "no_open_seat":
+                    exc.details = {**(exc.details or {}), "press": "open_table"}
                 raise
-            breaks.cancel_break(t, actor=actor, table=last.table, reason="bust undone: the table no longer breaks")
-            free = [s for s in ([last.seat] + list(range(1, last.table.seats + 1))) if _seat_free(t, last.table, s)]
-            if not free:
-                raise
-            Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=free[0], seated_at=now)
-        seat = seat_of(entry)
-    return seat
+        breaks.cancel_break(t, actor=actor, table=table, reason="bust undone: the table no longer breaks")
+        if last is not None and table.pk == last.table_id:  # his own table plays on: he sits there again
+            free = [s for s in ([last.seat] + list(range(1, table.seats + 1))) if _seat_free(t, table, s)]
+            if free:
+                return Seat.objects.create(tournament=t, entry=entry, table=table, seat=free[0], seated_at=now)
+
+
+def _break_to_give_back(t: Tournament, last: Seat | None) -> Table | None:
+    """The breaking table an undone bust gives back when no seat is open: his own, else the one whose break was
+    decided last (the last bust's); None when no table is breaking."""
+    breaking = breaking_tables(t)
+    if last is not None and last.table_id in breaking:
+        return last.table
+    move = Move.objects.select_related("from_table").filter(tournament=t, status=Move.Status.PENDING,
+                                                            kind=Move.Kind.BREAK).order_by("-number").first()
+    return move.from_table if move is not None else None
 
 
 @transaction.atomic

@@ -235,9 +235,13 @@ def redraw_waiting(t: Tournament) -> dict | None:
     return notice if notice is not None and notice.get("reason") == REDRAW_WAITS else None
 
 
+WAIT_FOR_HAND = (Move.Kind.BALANCE, Move.Kind.BREAK)  # the slips that wait for the hand in play at their table
+
+
 def after_hand(move: Move) -> bool:
-    """A balancing move out of a table in a hand waits for the hand to end (TDA 8A)."""
-    return move.from_table.hand_in_progress and move.kind == Move.Kind.BALANCE
+    """A move out of a table in a hand, a balancing move (TDA 8A) or a table that breaks (TDA 7: its hand
+    is played out), waits for the hand to end."""
+    return move.from_table.hand_in_progress and move.kind in WAIT_FOR_HAND
 
 
 def slip(move: Move) -> dict:
@@ -294,9 +298,15 @@ def waiting(t: Tournament, h: HandForHand) -> list[int]:
 
 
 def balance_move_out_pending(table: Table) -> bool:
-    """Whether a player of this table holds a balance slip: the phone says whether the move comes after
-    the hand in play (public_seats), so the table's hand starting or ending changes that answer."""
-    return Move.objects.filter(from_table=table, status=Move.Status.PENDING, kind=Move.Kind.BALANCE).exists()
+    """Whether a player of this table holds a balance or break slip: the phone says whether the move comes
+    after the hand in play (public_seats), so the table's hand starting or ending changes that answer."""
+    return Move.objects.filter(from_table=table, status=Move.Status.PENDING, kind__in=WAIT_FOR_HAND).exists()
+
+
+def breaking_message(number: int) -> str:
+    """What the tablet and a refused new hand say at a table that breaks."""
+    return _("Table %(number)s is breaking: no new hand here. Its players move to the seats on their slips.") % {
+        "number": number}
 
 
 def hands_dealt_since(penalty: Penalty) -> int:

@@ -312,3 +312,43 @@ def test_a_table_that_breaks_while_players_are_on_their_way_to_it_sends_them_on(
     confirm_all(floor, tournament)
     assert sorted(len(s) for s in seated(tournament).values()) == [6, 6, 6]
     assert not Table.objects.filter(pk__in=(first.pk, second.pk), in_play=True).exists()
+
+
+def test_an_undone_bust_that_broke_a_table_gives_the_break_back(director, cashier, floor, tournament):
+    """a bust at table 1 breaks table 3, whose players' slips hold every open seat, the undone player's
+    among them. Its undo was refused ("There are not enough open seats: open another table first") with table 3
+    still there and its players still in their seats. The undo gives the break back: the slips are cancelled, table
+    3 plays on as it sat, and the player is back in his seat."""
+    start(director, cashier, tournament, 19, table_numbers=(1, 2, 3))  # 7/6/6 at nine-seat tables
+    before = seated(tournament)
+    breaking = Table.objects.filter(tournament=tournament).order_by("break_order", "number").first().number
+    other = next(n for n in before if n != breaking)
+    seat, number = min(before[other].items())
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
+    slips = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, kind=Move.Kind.BREAK)
+    assert set(slips.values_list("from_table__number", flat=True)) == {breaking} and slips.count() == len(before[breaking])
+    assert seat in slips.filter(to_table__number=other).values_list("to_seat", flat=True)  # his seat is held for a mover
+    busts.undo_bust(Entry.objects.get(tournament=tournament, number=number), actor=floor)
+    assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
+    assert seated(tournament) == before  # table 3 as it sat, and the player back in his seat
+    assert Table.objects.get(tournament=tournament, number=breaking).in_play
+
+
+def test_an_undone_bust_busted_again_after_the_final_table_redraw_goes_by_his_stack(director, cashier, floor, tournament):
+    """a player busted at table 2 and undone, busted again at the final table in one hand with a
+    bigger stack: they shared the places (his first bust's table was read as his table, as if the two had been
+    out at different tables), where the bigger stack finishes higher."""
+    start(director, cashier, tournament, 12, table_numbers=(1, 2))  # 6/6 at nine-seat tables
+    kept = Table.objects.filter(tournament=tournament).order_by("-break_order", "-number").first().number
+    gone = next(n for n in seated(tournament) if n != kept)
+    undone = min(seated(tournament)[gone].values())
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=undone), actor=floor, stack=1_000)
+    busts.undo_bust(Entry.objects.get(tournament=tournament, number=undone), actor=floor)
+    for number in sorted(n for n in seated(tournament)[kept].values())[:3]:  # nine left: the final table is redrawn
+        busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
+    assert list(seated(tournament)) == [kept] and undone in seated(tournament)[kept].values()
+    hands.start_hand(Table.objects.get(tournament=tournament, number=kept), actor=floor)
+    bigger = next(n for n in sorted(seated(tournament)[kept].values()) if n != undone)
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=undone), actor=floor, stack=1_000)
+    busts.bust_entry(Entry.objects.get(tournament=tournament, number=bigger), actor=floor, stack=5_000)
+    assert places(tournament)[bigger] == (8, 8) and places(tournament)[undone] == (9, 9)

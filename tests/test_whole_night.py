@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 from hypothesis import HealthCheck, seed, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+from hypothesis.stateful import RuleBasedStateMachine, invariant, run_state_machine_as_test
 
 from clock import services as clock
 from core.errors import ServiceError
@@ -38,7 +38,9 @@ from payouts.reconciliation import reconciliation
 from tables import busts, color_ups, draws, handforhand, hands, house_rules, moves, penalties, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import ChipRace, ColorUp, Move, Penalty, Seat, Table
+from tests import night_coverage, night_undo
 from tests.conftest import BASIC_SPEC, STAFF, id_doc, make_user, tournament_data
+from tests.night_coverage import initialize, rule  # hypothesis' own, each step recorded under NIGHT_COVERAGE
 from tests.payouts.test_payments import signature
 from tests.tables.test_balancing_house_rules import check_invariants as check_seating
 from tournament import services, setup
@@ -95,7 +97,8 @@ class Night(RuleBasedStateMachine):
         try:
             with transaction.atomic():
                 return fn(*args, **kwargs)
-        except REFUSED:
+        except REFUSED as exc:
+            night_coverage.refused(self, exc)
             assert AuditEvent.objects.filter(tournament=self.t).count() == before, "a refused action left an event"
             return None
 
@@ -237,6 +240,39 @@ class Night(RuleBasedStateMachine):
         if entry is not None:
             self.act(busts.undo_bust, entry, actor=self.staff["floor"])
 
+    @rule(i=st.integers(0, 999), more=st.booleans())
+    def undone_bust_out_again_in_one_hand(self, i, more):
+        """a player whose bust was undone goes out again in one hand with another player at his table, one
+        of them with more chips at the start of the hand (they had shared the places)."""
+        back = [e for e in self.active() if Seat.objects.filter(entry=e, end_reason=Seat.End.BUST).exists()]
+        entry = pick(back, i)
+        seat = Seat.objects.filter(entry=entry, ended_at__isnull=True).select_related("table").first() if entry else None
+        if seat is None:
+            return
+        other = pick([e for e in self.seated_at(seat.table) if e.pk != entry.pk], i)
+        if other is None:
+            return
+        self.act(hands.start_hand, seat.table, actor=self.staff["dealer"])
+        for out, stack in ((entry, 1 if more else 3), (other, 3 if more else 1)):
+            self.act(busts.bust_entry, out, actor=self.staff["floor"], stack=stack * 1000)
+
+    @rule(i=st.integers(0, 999))
+    def played_down_to_the_final_table(self, i):
+        """The field plays down until one table is left (its redraw made) or play is over: the slips confirmed, the
+        hands in play reported done, the players whose bust was undone kept in (a redraw after an undo)."""
+        for _step in range(40):
+            if pay_selectors.play_over(self.t) or len([t for t in self.tables() if self.seated_at(t)]) <= 1:
+                return
+            self.all_slips_confirmed()
+            for table in Table.objects.filter(tournament=self.t, in_play=True, hand_in_progress=True):
+                self.act(handforhand.hand_done, table, actor=self.staff["floor"])
+            undone = set(Seat.objects.filter(tournament=self.t, end_reason=Seat.End.BUST).values_list("entry_id", flat=True))
+            left = self.active()
+            out = pick([e for e in left if e.pk not in undone] or left, i)
+            stack = None if handforhand.hand_for_hand(self.t) is None else 1000  # a stack only where it is asked
+            if self.act(busts.bust_entry, out, actor=self.staff["floor"], stack=stack) is None:
+                return
+
     # --- balancing ----------------------------------------------------------------------------------
 
     @rule()
@@ -343,7 +379,7 @@ class Night(RuleBasedStateMachine):
     @rule(i=st.integers(0, 999), over=st.integers(-1, 1), everything=st.booleans())
     def disqualified_with_every_chip(self, i, over, everything):
         """A disqualification claiming about every chip the others do not hold (a chip each), or all the chips in
-        play and more (issue 39): refused beyond the first; chips in play never go negative."""
+        play and more: refused beyond the first; chips in play never go negative."""
         players = self.active()
         entry = pick(players, i)
         if entry is not None:
@@ -488,8 +524,8 @@ class Night(RuleBasedStateMachine):
         assert sorted(covered) == list(range(left + 1, left + len(rows) + 1)), (
             f"places {sorted(covered)} with {left} left")
         # The bigger stack at the start of a hand finishes above a smaller one busted at the same table in it.
-        table_of = dict(Seat.objects.filter(tournament=self.t, end_reason=Seat.End.BUST)
-                        .values_list("entry__number", "table_id"))
+        table_of = dict(Seat.objects.filter(tournament=self.t, end_reason=Seat.End.BUST).order_by("ended_at", "pk")
+                        .values_list("entry__number", "table_id"))  # his last bust's (an undone one's seat stays)
         place_of = {n: (p, low or p) for n, p, low, _k, _s in rows}
         same = [(n, key, stack) for n, _p, _l, key, stack in rows if key and stack is not None]
         for a, key_a, stack_a in same:
@@ -530,6 +566,11 @@ class Night(RuleBasedStateMachine):
                   .values_list("amount", flat=True))
         assert out == -sum(standing.values_list("chips", flat=True)), "the chips out of play are not the disqualified's"
         assert not standing.exclude(entry__status=Entry.Status.BUSTED).exists(), "a disqualified player plays on"
+
+    def undo_possible_or_its_press_named(self):
+        """every bust can be undone, or its refusal names the one press that makes it possible (tried in a
+        savepoint, rolled back: tests/night_undo.py)."""
+        night_undo.undo_possible_or_its_press_named(self)
 
     def league_points_follow_the_places(self):
         """The points written are the points of the places as they stand: given once play is over, taken away when
@@ -594,8 +635,11 @@ INVARIANTS = ("seating", "audit_sequence_has_no_gap", "tables_balanced_or_the_fl
               "deals_stand_on_their_players", "league_points_follow_the_places", "tickets_follow_the_seats")
 
 
+INVARIANTS += ("undo_possible_or_its_press_named",)
+
+
 def chips_in_play_never_negative(night) -> None:
-    """Chips in play are never negative (issue 39): whatever leaves play (a disqualification, a race, chips found, a
+    """Chips in play are never negative: whatever leaves play (a disqualification, a race, chips found, a
     void), and every adjustment's record of what it left."""
     if night.t is not None:
         assert tournament_stats(night.t)["chips_in_play"] >= 0

@@ -41,6 +41,8 @@ from rest_framework.views import exception_handler as drf_handler
 from core import access, roles
 from core.errors import ServiceError
 from flights import selectors as flight_selectors
+from leagues import selectors as league_selectors
+from leagues.player_results import player_tournaments
 from tournament.models import Entry, Tournament
 
 from .auth import ApiTokenAuthentication
@@ -123,17 +125,30 @@ class RolePermission(BasePermission):
     def has_permission(self, request, view) -> bool:
         if not (request.user and request.user.is_authenticated):
             return False  # DRF answers 401 (not authenticated), not 403
-        # The tournament of the URL (`tournaments/<pk>/...`): staff who work some tournaments only (core/roles.py).
-        return access.allows(view.roles_for(request.method), request.user, tournament_of(view.kwargs))
+        # The tournaments the route touches (its URL's, or the view's own answer): staff who work some tournaments only.
+        touches = getattr(view, "touches", None)
+        return access.allows(view.roles_for(request.method), request.user,
+                             touches() if touches else tournament_of(view.kwargs))
 
 
 def tournament_of(kwargs: dict):
-    """The tournament a route is about (its id in the URL), for staff who work some tournaments only; for an
-    event's routes (`events/<event_id>/`), the event's tournaments (its flights and Day 2): working one is enough."""
+    """The tournament or tournaments a route touches, for staff who work some tournaments only (core.roles.works_in:
+    working one of them is enough, none of an empty list). Its id in the URL; a route without one resolves them (issue
+    39), lazily, so that only a scoped member's request asks the database:
+    - an event (`events/<event_id>/`): its flights and Day 2;
+    - a league (`leagues/<league_id>/`, its CSV and PDF): its tournaments (and a Day 2's flights);
+    - a player (`players/<player_id>/`): the tournaments of his results and of his tickets.
+    A view that touches another tournament than its path's says so (RoleAPIView.touches)."""
     tournament = kwargs.get("tournament_id", kwargs.get("pk"))
-    if tournament is None and kwargs.get("event_id") is not None:
-        return flight_selectors.event_tournaments(kwargs["event_id"])
-    return tournament
+    if tournament is not None:
+        return tournament
+    if kwargs.get("event_id") is not None:
+        return lambda: flight_selectors.event_tournaments(kwargs["event_id"])
+    if kwargs.get("league_id") is not None:
+        return lambda: league_selectors.league_tournaments(kwargs["league_id"])
+    if kwargs.get("player_id") is not None:
+        return lambda: player_tournaments(kwargs["player_id"])
+    return None
 
 
 class RoleAPIView(IdempotentMixin, APIView):
@@ -148,6 +163,11 @@ class RoleAPIView(IdempotentMixin, APIView):
         if method in ("HEAD", "OPTIONS"):
             return self.allowed.get("GET", ANY_STAFF)
         return self.allowed.get(method, ())
+
+    def touches(self):
+        """The tournaments this request touches, for the per-tournament rule (tournament_of; a view that acts in
+        another tournament than its path's overrides this: a ticket's registration acts in the satellite's target)."""
+        return tournament_of(self.kwargs)
 
 
 def call_service(fn, *args, **kwargs):

@@ -11,6 +11,7 @@ from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -78,6 +79,14 @@ def token_list(active_only: bool):
     return rows[:LIST_LIMIT]
 
 
+def sprayed_message(minutes: int) -> str:
+    return ngettext("Too many different usernames have failed to log in from this address: log-ins from here are paused "
+                    "for up to %(minutes)s minute. Try again later or ask the tournament director.",
+                    "Too many different usernames have failed to log in from this address: log-ins from here are paused "
+                    "for up to %(minutes)s minutes. Try again later or ask the tournament director.", minutes) % {
+        "minutes": minutes}
+
+
 class TokenView(APIView):
     """Exchange a username and password for a new API token. Failed attempts count towards the axes lockout.
 
@@ -95,6 +104,9 @@ class TokenView(APIView):
     def post(self, request):
         data = valid(TokenRequestSerializer, request.data).validated_data
         user = authenticate(request=request, username=data["username"], password=data["password"])
+        if getattr(request, "login_sprayed", False):  # web/login_guard.py
+            return Response(error_body("address_slowed", sprayed_message(settings.LOGIN_SPRAY_MINUTES)),
+                            status=status.HTTP_429_TOO_MANY_REQUESTS)
         if getattr(request, "axes_locked_out", False):
             return Response(error_body("locked_out", _("Too many failed logins: this account is locked for a while. Ask the director.")),
                             status=status.HTTP_429_TOO_MANY_REQUESTS)

@@ -5,7 +5,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooMany
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.urls import Resolver404, resolve
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from archive.transfer import too_large
@@ -76,3 +76,30 @@ class RefuseNulMiddleware:
                 return JsonResponse(error_body("nul_character", message), status=400)
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
+
+
+class SessionLeftMiddleware:
+    """X-Session-Left: on a logged-in session's read, the seconds its session has left. The tablets' service
+    worker (static/js/tablet-sw.js) keeps it with its offline copy of a staff page and shows that copy only while the
+    session lives: after that, not the names and counts of a session that is over. A session's row is read again (its
+    expiry moves only when it is saved), unless this answer saved it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        session = getattr(request, "session", None)
+        if request.method != "GET" or response.status_code != 200 or session is None or not session.session_key:
+            return response
+        if getattr(request, "user", None) is not None and request.user.is_authenticated:
+            response["X-Session-Left"] = str(session_left(session))
+        return response
+
+
+def session_left(session) -> int:
+    model = getattr(session, "model", None)
+    if session.modified or model is None:  # saved by this answer, or not kept in the database
+        return max(0, int(session.get_expiry_age()))
+    expires = model.objects.filter(session_key=session.session_key).values_list("expire_date", flat=True).first()
+    return max(0, int((expires - timezone.now()).total_seconds())) if expires else 0

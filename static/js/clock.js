@@ -162,6 +162,8 @@ function setText(el, text) { if (el.textContent !== text) { el.textContent = tex
 function fit(el) {
   if (!el) return;
   el.style.fontSize = "";  // start from the size the stylesheet gives (it may depend on the box)
+  var words = el.dataset.fitWords;  // data-fit-words: the whole text, cut only between its words (below)
+  if (words !== undefined && el.textContent !== words) el.textContent = words;
   var css = getComputedStyle(el);
   var max = parseFloat(css.fontSize), size = max, least = max * parseFloat(el.dataset.fitMin || "0.25");
   var lines = el.hasAttribute("data-fit-lines") || !/^(nowrap|pre)$/.test(css.whiteSpace);
@@ -172,6 +174,14 @@ function fit(el) {
   while (over() && size * 0.92 >= least) {
     size *= 0.92;
     el.style.fontSize = size + "px";
+  }
+  // Still too long at the least size: with data-fit-words, the last words go and an ellipsis says so ("Emil Horák…",
+  // never "Emil Ho"); a first word longer than the box alone stays (the stylesheet clips it).
+  if (words === undefined || !over()) return;
+  var kept = words.split(/\s+/);
+  while (kept.length > 1 && over()) {
+    kept.pop();
+    el.textContent = kept.join(" ") + "\u2026";
   }
 }
 

@@ -76,6 +76,7 @@ import * as Clock from "./clock.js";
     stacksTarget: gettext("Seat {seat} · {name}"),
     stacksPick: gettext("Tap a player's count to type it."),
     stacksMissing: gettext("Seat {seat}: type his chips (every player is counted at once)."),
+    stacksOffline: gettext("Count stacks needs the connection: the tablet reads who sits here and their last counts from the server first. Count when the line is back; Shuffle and Hand done wait on the tablet meanwhile."),
     callOn: gettext("Clock on seat {seat} · {name}"),
     callSeat: gettext("Seat {seat} · {name}"),
     callGo: gettext("Call the clock on seat {seat}"),
@@ -98,7 +99,8 @@ import * as Clock from "./clock.js";
   var urls = JSON.parse(document.getElementById("dealer-config").textContent);
   var stateUrl = urls.state;
   var handUrl = urls.hand, handDoneUrl = urls.handDone;
-  var table = JSON.parse(document.getElementById("table-state").textContent);
+  var server = JSON.parse(document.getElementById("table-state").textContent);  // the table as the server last said
+  var table = server;  // ... and as the tablet shows it: with its own presses still waiting on the device (follow)
   var initial = JSON.parse(document.getElementById("clock-state").textContent);
   var badge = document.getElementById("live");
   var $ = function (id) { return document.getElementById(id); };
@@ -156,6 +158,9 @@ import * as Clock from "./clock.js";
     $("positions").textContent = line;
     $("positions").hidden = !line;
     $("halted").hidden = !table.halted;
+    // A table that breaks (tables/read_models.table_state): said in the server's words, and no new hand here.
+    $("breaking").textContent = table.breaking || "";
+    $("breaking").hidden = !table.breaking;
     $("needs-button").hidden = !table.needs_button;
     var out = table.slips_out || [], inn = table.slips_in || [];
     function fill(id, items, text) {
@@ -182,7 +187,7 @@ import * as Clock from "./clock.js";
     }
     $("hand-done").disabled = h ? h.step !== "playing" : !table.hand_in_progress;
     // In hand-for-hand the shuffle waits for the hand to be called (the server refuses it anyway).
-    var hold = (!!h && h.step !== "deal") || dayStopped;
+    var hold = (!!h && h.step !== "deal") || dayStopped || !!table.breaking;
     if (hold) { $("shuffle").disabled = true; held = true; } else if (held) { $("shuffle").disabled = false; held = false; }
   }
   var held = false, clockRow = null, dayStopped = false;
@@ -193,7 +198,55 @@ import * as Clock from "./clock.js";
     badge.textContent = up ? gettext("live") : gettext("offline");
     badge.className = "badge " + (up ? "live" : "offline");
   }
-  function apply(d) { if (d.table) { table = d.table; renderRace(); renderPenalties(); renderCall(); } if (d.clock) view.set(d.clock); view.tick(); }
+  function apply(d) {
+    if (d.table) { server = d.table; table = follow(server); renderRace(); renderPenalties(); renderCall(); }
+    if (d.clock) view.set(d.clock);
+    view.tick();
+  }
+  // Presses kept on the device while the line is down (press-queue.js): the tablet follows them at once, on the
+  // state the server last sent, so a Shuffle kept offline shows its hand started and Hand done can be pressed, and a
+  // kept Hand done lets the next Shuffle go. The queue in localStorage is the record (it survives a reload); a press
+  // leaves it once the server has answered, and the state read then has it. `kept`: the keys this page saw kept, with when.
+  var queueMeta = document.querySelector('meta[name="press-queue"]'), kept = {};
+  var queueName = queueMeta ? "press-queue:" + queueMeta.content : null;
+  function waitingPresses() {
+    if (!queueName) return [];
+    var list;
+    try { list = JSON.parse(window.localStorage.getItem(queueName) || "[]"); } catch (e) { return []; }
+    return Array.isArray(list) ? list : [];
+  }
+  // Kept before this page was loaded; the time is when the tablet learnt of it (the hand's age counts from it).
+  waitingPresses().forEach(function (item) { kept[item.key] = sync.now(); });
+  table = follow(server);
+  function absolute(url) { return new URL(url, location.href).href; }
+  function follow(from) {
+    var st = Object.assign({}, from), before = [];
+    waitingPresses().forEach(function (item) {
+      if (!kept[item.key]) return;  // being sent now: its answer and the state after it come soon
+      var h = st.h4h ? Object.assign({}, st.h4h) : null;
+      if (item.url === absolute(handUrl) && item.method === "POST") {
+        before.push(st);
+        st = Object.assign({}, st, {hand: (st.hand || 0) + 1, hand_in_progress: true, hand_level_index: null,
+                                    hand_started_at: kept[item.key], positions: {}, h4h: h});
+        if (h && h.step === "deal") h.step = "playing";
+      } else if (item.url === absolute(handUrl) && item.method === "DELETE") {
+        st = before.length ? before.pop() : Object.assign({}, st, {hand: Math.max((st.hand || 0) - 1, 0), positions: {}});
+      } else if (item.url === absolute(handDoneUrl) && item.method === "POST") {
+        st = Object.assign({}, st, {hand_in_progress: false, h4h: h});
+        if (h && h.step === "playing") h.step = "done";
+      }
+    });
+    return st;
+  }
+  // One press of the hand's buttons: kept on the device, the tablet follows it now.
+  function followed(call) {
+    return function (key) {
+      return call(key).catch(function (error) {
+        if (error && error.code === "queued") { kept[key] = sync.now(); table = follow(server); }
+        throw error;
+      });
+    };
+  }
   // The players of this table sitting out a penalty (table.penalties, tables/read_models.table_penalties):
   // the dealer deals them in and takes their blinds while the hands left count down (TDA 51).
   function renderPenalties() {
@@ -256,16 +309,16 @@ import * as Clock from "./clock.js";
     });
   }
   $("shuffle").addEventListener("click", function () {
-    press($("shuffle"), 2000, function (key) { return api.post(handUrl, {}, {key: key}); },
+    press($("shuffle"), 2000, followed(function (key) { return api.post(handUrl, {}, {key: key}); }),
           function (a) { return fmt(extra.doneStart, {hand: a.hand}); });
   });
   $("hand-done").addEventListener("click", function () {
-    press($("hand-done"), 1000, function (key) { return api.post(handDoneUrl, {}, {key: key}); },
+    press($("hand-done"), 1000, followed(function (key) { return api.post(handDoneUrl, {}, {key: key}); }),
           function (h) { return h.on ? extra.doneH4h : extra.doneHand; });
   });
   $("undo").addEventListener("click", function () {
     if (window.confirm(extra.confirmUndo)) {
-      press($("undo"), 0, function (key) { return api.del(handUrl, {key: key}); },
+      press($("undo"), 0, followed(function (key) { return api.del(handUrl, {key: key}); }),
             function (a) { return fmt(extra.doneUndo, {hand: a.hand}); });
     }
   });
@@ -800,7 +853,13 @@ import * as Clock from "./clock.js";
     }
     $(id + "-open").addEventListener("click", function () {
       if (!$(id).hidden) { close(); return; }
-      api.press($(id + "-open"), function () { return api.get(o.url); }, null).then(function (answer) {
+      // Offline (and no copy of the table's players kept by the service worker): the panel cannot open, and says why.
+      api.press($(id + "-open"), function () {
+        return api.get(o.url).catch(function (error) {
+          if (error && error.code === "network" && o.offline) error.message = o.offline;
+          throw error;
+        });
+      }, null).then(function (answer) {
         if (!answer || !answer.players) return;
         o.state.typed = {};
         o.pad.sel = null;
@@ -817,7 +876,8 @@ import * as Clock from "./clock.js";
     $(id).addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); close(); } });
     return close;
   }
-  var closeStacks = padPanel("stacks", {pad: stacksPad, url: countsUrl, state: stacks, render: renderStacks});
+  var closeStacks = padPanel("stacks", {pad: stacksPad, url: countsUrl, state: stacks, render: renderStacks,
+                                        offline: extra.stacksOffline});
   $("stacks-save").addEventListener("click", function () {
     var seats = {}, missing = null;
     stacks.players.forEach(function (p) {

@@ -14,6 +14,7 @@ import * as Clock from "./clock.js";
     added: gettext("{minutes} min added."),
     removed: gettext("{minutes} min removed."),
     next: gettext("Moved to the next level."),
+    end_level: gettext("The level in play is over: the next one has started."),
     previous: gettext("Moved back to the previous level."),
     jump: gettext("Level {level} is now in play."),
     announced: gettext("The announcement is on the screens."),

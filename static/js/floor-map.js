@@ -84,8 +84,8 @@ import * as FlightEnding from "./flight-ending.js";
     h4hDone: gettext("done"),
     handDone: gettext("Hand done"),
     doneBust: gettext("Entry #{number} ({name}) is out in place {place}."),
+    doneBustFlight: gettext("Entry #{number} ({name}) is out of this flight (a flight's bust has no place)."),
     doneBustTie: gettext("Entry #{number} ({name}) is out, tied for places {place} to {low}."),
-    doneBustNoPlace: gettext("Entry #{n} ({name}) is out."),  // a Day 1 flight: places come from Day 2 only
     doneUndo: gettext("Entry #{number} plays again."),
     doneCorrect: gettext("Entry #{number} now sits at table {table} seat {seat}."),
     doneButton: gettext("Table {table}: the button is at seat {seat}."),
@@ -189,7 +189,8 @@ import * as FlightEnding from "./flight-ending.js";
   var DONE = {
     bust: function (e) {
       var values = {number: e.number, name: e.player ? e.player.display_name : "", place: e.finish_place, low: e.finish_place_low};
-      if (e.finish_place == null) return fmt(s.doneBustNoPlace, {n: e.number, name: values.name});
+      // A Day 1 flight's bust has no place (flights/reactions.py): places are paid from Day 2 only.
+      if (e.finish_place === null || e.finish_place === undefined) return fmt(s.doneBustFlight, values);
       return fmt(e.finish_place_low ? s.doneBustTie : s.doneBust, values);
     },
     undo: function (e) { return fmt(s.doneUndo, {number: e.number}); },

@@ -9,6 +9,8 @@
 import * as Util from "./util.js";
 
 var RECEIPT_RECORDED = gettext("Receipt {number} recorded.");
+var BUST_PLACE = gettext("Entry #{number} is out in place {finish_place}.");
+var BUST_FLIGHT = gettext("Entry #{number} is out of this flight (a flight's bust has no place).");
 var PENALTY_WARNING = gettext("Penalty #{number}: a warning to {name} (entry #{entry}, table {table} seat {seat}).");
 var PENALTY_HANDS = gettext("Penalty #{number}: {name} (entry #{entry}, table {table} seat {seat}) sits out {hands} hands, dealt in and blinded off. The table's tablet shows it.");
 
@@ -23,7 +25,9 @@ export const SAYS = {
                       done: RECEIPT_RECORDED},
   "addon": {confirm: gettext("Record a paid add-on?"), done: RECEIPT_RECORDED},
   "bust": {confirm: gettext("Bust this player? This records the finishing place."),
-           done: gettext("Entry #{number} is out in place {finish_place}.")},
+           done: function (v) {  // a Day 1 flight's bust has no place (flights/reactions.py)
+             return v.finish_place === null || v.finish_place === undefined ? Util.fmt(BUST_FLIGHT, v) : Util.fmt(BUST_PLACE, v);
+           }},
   "seat-request": {done: gettext("The seat request is saved.")},
   "seat-request-cancel": {done: gettext("The seat request is cancelled.")},
   "receipt-pay": {done: gettext("Receipt {number} is paid.")},
@@ -38,6 +42,7 @@ export const SAYS = {
   // The director's clock (templates/clock/director.html): its done sentences are static/js/director-clock.js's.
   "clock-previous": {confirm: gettext("Go back to the previous level on every screen now?")},
   "clock-next": {confirm: gettext("Move every screen to the next level now?")},
+  "clock-end-level": {confirm: gettext("End the level (or break) in play now? The time it has left is removed and the next one starts at once with its full time, on every screen.")},
   "clock-jump": {confirm: gettext("Jump to level {level} with its full time, on every screen?")},
   // Lobby screens (templates/tournament/displays.html, _display_revoke.html) and API tokens (templates/auth/tokens.html).
   "display-create": {done: gettext("Screen link created for {label}.")},
@@ -71,7 +76,10 @@ export const SAYS = {
   "penalty-give": {confirm: function (values) {
     return values.kind === "dq" ? gettext("Disqualify this player? His chips leave play and nothing is refunded.") : "";
   }, done: function (values) {
-    if (values.kind === "dq") return Util.fmt(gettext("{name} is disqualified: {chips} chips out of play, no refund."), values);
+    if (values.kind === "dq") {
+      return Util.fmt(gettext("{name} is disqualified: {chips} chips out of play, no refund."),
+                      Object.assign({}, values, {chips: Util.count(values.chips || 0)}));
+    }
     return Util.fmt(values.kind === "warning" ? PENALTY_WARNING : PENALTY_HANDS, values);
   }},
   "penalty-cancel": {done: function (values) {

@@ -135,10 +135,14 @@ import * as Clock from "./clock.js";
         span.className = cell[0];
         span.textContent = cell[1];
         if (cell[0] === "nm") span.setAttribute("data-fit", "");
+        // A list whose names stay readable (data-name-words: the chip leaders beside their figures): never shrunk, cut
+        // after a whole word when the row has no room for all of it.
+        if (cell[0] === "nm" && list.hasAttribute("data-name-words")) { span.dataset.fitMin = "1"; span.dataset.fitWords = cell[1]; }
         li.appendChild(span);
       });
       list.appendChild(li);
     });
+    if (list.hasAttribute("data-name-words")) list.querySelectorAll("[data-fit]").forEach(Clock.fit);
   }
   var snapshotUrl = config.snapshot, currency = config.currency;
   function placeOf(r) { return r.place_low && r.place_low !== r.place ? r.place + "–" + r.place_low + "." : r.place + "."; }
@@ -231,8 +235,9 @@ import * as Clock from "./clock.js";
     breakBefore = breakNow;
     var standings = !!league && !finalNow && breakNow;
     var on = !standings && !!leaders && !finalNow && (leadersAlways || Date.now() % LEADERS_CYCLE >= LEADERS_CYCLE - LEADERS_SHOWN);
-    var box = document.getElementById("lobby-league"), shown = !box.hidden;
-    document.getElementById("lobby-leaders").hidden = !on;
+    var box = document.getElementById("lobby-league"), shown = !box.hidden, leadersBox = document.getElementById("lobby-leaders");
+    if (on && leadersBox.hidden) requestAnimationFrame(function () { leadersBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
+    leadersBox.hidden = !on;
     box.hidden = !standings;
     body.classList.toggle("show-leaders", on || standings);
     if (standings && !shown) requestAnimationFrame(function () { box.querySelectorAll("[data-fit]").forEach(Clock.fit); });

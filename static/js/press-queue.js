@@ -228,7 +228,12 @@ function keepPage(worker) {
       var u = new URL(url, location.href);
       return u.origin === location.origin && u.pathname.indexOf("/api/") < 0 && !u.searchParams.has("ping");
     });
-    if (registration.active) registration.active.postMessage({kind: "keep", urls: own});
+    // The words of the page the worker shows when a copy's session is over, in this page's language.
+    var words = {lang: document.documentElement.lang || "en", title: gettext("Log in again"),
+                 text: gettext("This page's copy on this device is shown only while your log-in lasts, and it has " +
+                               "ended. Log in again when the connection is back."),
+                 login: gettext("Log in")};
+    if (registration.active) registration.active.postMessage({kind: "keep", urls: own, words: words});
   }).catch(function () { /* no worker: the screen works as before, without its offline copy */ });
 }
 

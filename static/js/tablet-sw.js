@@ -13,6 +13,12 @@
  *    ({kind: "copy", at}), so it says what it shows is old.
  *  - Writes (POST, PUT, PATCH, DELETE: press-queue.js keeps those), the time pings (?ping=...), other sites and
  *    this script: not handled.
+ *  - A staff page's copy lives only as long as its session: an answer of a logged-in session says how long
+ *    the session has left (X-Session-Left, web/middleware.py), kept with the copy as X-Offline-Until (this device's
+ *    time, so no clock offset matters). Offline after that, the copy is not shown: the staff copies go and the tablet
+ *    shows a page that says to log in again (the words the page left, press-queue.js). An answer that says the session
+ *    ended (the API's 401, a redirect to the login, the page itself refused) drops the staff copies at once: a logout
+ *    elsewhere, seen at the next contact. The copies of a dealer link's tablet (no session) are the link's, as before.
  * A classic script, not a module, with no import: the browser checks it for an update on each visit.
  */
 "use strict";
@@ -21,6 +27,8 @@ var CACHE = "tablet-v1";
 var HASHED = /^(.*\.)[0-9a-f]{12}(\.[A-Za-z0-9]+)$/;
 var STAMP = "X-Offline-Copy";
 var LOST = {502: 1, 503: 1, 504: 1};
+var UNTIL = "X-Offline-Until";
+var WORDS = self.location.pathname + "?words";  // the page's words for the "log in again" page (never fetched)
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 self.addEventListener("activate", function (event) {
@@ -34,14 +42,20 @@ function address(url) { return String(url).split("#")[0]; }
 
 /* The answer, kept with the time it was kept. Only a whole, plain 200 of this site: never a redirect (a login
    page in the place of the screen), an error or a partial answer. */
-function keep(url, response) {
+function keep(url, response, asked) {
   if (!response || response.status !== 200 || response.type !== "basic" || response.redirected) return Promise.resolve();
-  var headers = new Headers(response.headers);
+  var session = response.headers.has("X-Session-Left");
+  var headers = new Headers(response.headers), left = parseInt(response.headers.get("X-Session-Left"), 10);
   headers.set(STAMP, new Date().toISOString());
+  if (!isNaN(left)) headers.set(UNTIL, new Date(Date.now() + left * 1000).toISOString());
   return response.blob().then(function (body) {
     var copy = new Response(body, {status: 200, statusText: response.statusText, headers: headers});
+    if (session && !(asked >= endedAt)) return null;  // asked for before the session's copies went: not kept
     return caches.open(CACHE).then(function (cache) {
-      return cache.put(url, copy).then(function () { return forgetOld(cache, url); });
+      return cache.put(url, copy).then(function () {
+        if (session && asked < endedAt) return cache.delete(url);  // the copies went while this one was put
+        return forgetOld(cache, url);
+      });
     });
   }).catch(function () { /* the device is full, or the answer broke off: no copy this time */ });
 }
@@ -58,6 +72,56 @@ function forgetOld(cache, url) {
   });
 }
 
+/* The copies of a session (X-Offline-Until) go: it ended, or it is over. The static files and a link's copies stay. */
+var endedAt = 0;  // when the copies last went: an answer asked for before then is not kept (a read still on its way)
+
+function dropStaffCopies() {
+  endedAt = Date.now();
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.map(function (request) {
+        return cache.match(request).then(function (copy) {
+          return copy && copy.headers.has(UNTIL) ? cache.delete(request) : null;
+        });
+      }));
+    });
+  }).catch(function () { /* no storage: nothing kept */ });
+}
+
+/* An answer that says the session ended: the API's 401 (not logged in), the login in the place of the page (a
+   redirect), or the page itself refused (403: the login no longer reaches it). A read the role does not reach (an
+   API's 403) says nothing of the session. */
+function ended(request, response) {
+  if (response.status === 401 || response.type === "opaqueredirect") return true;
+  if (response.redirected && /\/accounts\/login\//.test(new URL(response.url).pathname)) return true;
+  return request.mode === "navigate" && response.status === 403;
+}
+
+function over(copy) {
+  var until = copy.headers.get(UNTIL);
+  return until !== null && !(Date.parse(until) > Date.now());
+}
+
+/* No copy may be shown: a page that says why, in the words the page left (its language), and the way to log in. */
+function loginAgain(url) {
+  return caches.open(CACHE).then(function (cache) { return cache.match(WORDS); }).then(function (kept) {
+    return kept ? kept.json() : {};
+  }).catch(function () { return {}; }).then(function (words) {
+    var esc = function (text) {
+      return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+    };
+    var title = words.title || "Log in again";
+    var text = words.text || "This page's copy on this device is shown only while your log-in lasts, and it has " +
+      "ended. Log in again when the connection is back.";
+    var login = "/accounts/login/?next=" + encodeURIComponent(new URL(url).pathname);
+    var html = '<!doctype html><html lang="' + esc(words.lang || "en") + '"><head><meta charset="utf-8">' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + esc(title) + "</title></head>" +
+      '<body><main id="offline-ended" role="alert"><h1>' + esc(title) + "</h1><p>" + esc(text) + '</p><p><a href="' +
+      esc(login) + '">' + esc(words.login || "Log in") + "</a></p></main></body></html>";
+    return new Response(html, {status: 401, headers: {"Content-Type": "text/html; charset=utf-8"}});
+  });
+}
+
 function tell(clientId, at) {
   if (!clientId) return;
   self.clients.get(clientId).then(function (client) { if (client) client.postMessage({kind: "copy", at: at}); });
@@ -67,6 +131,9 @@ function tell(clientId, at) {
 function lastCopy(event, url) {
   return caches.open(CACHE).then(function (cache) { return cache.match(url, {ignoreVary: true}); }).then(function (copy) {
     if (!copy) return null;
+    if (over(copy)) {  // its session is over: no names and counts of it any more
+      return dropStaffCopies().then(function () { return event.request.mode === "navigate" ? loginAgain(url) : null; });
+    }
     var at = copy.headers.get(STAMP) || "";
     if (event.request.mode !== "navigate") {
       if (/json/.test(copy.headers.get("Content-Type") || "")) tell(event.clientId, at);
@@ -83,10 +150,14 @@ function lastCopy(event, url) {
 }
 
 function networkFirst(event) {
-  var url = address(event.request.url);
+  var url = address(event.request.url), asked = Date.now();
   return fetch(event.request).then(function (response) {
     if (LOST[response.status]) return lastCopy(event, url).then(function (copy) { return copy || response; });
-    event.waitUntil(keep(url, response.clone()));
+    if (ended(event.request, response)) {
+      event.waitUntil(dropStaffCopies());  // the session ended (a logout elsewhere) or no longer reaches this
+      return response;
+    }
+    event.waitUntil(keep(url, response.clone(), asked));
     return response;
   }, function (error) {
     return lastCopy(event, url).then(function (copy) {
@@ -99,8 +170,9 @@ function networkFirst(event) {
 function cacheFirst(event) {
   var url = address(event.request.url);
   return caches.open(CACHE).then(function (cache) { return cache.match(url, {ignoreVary: true}); }).then(function (copy) {
+    var asked = Date.now();
     return copy || fetch(event.request).then(function (response) {
-      event.waitUntil(keep(url, response.clone()));
+      event.waitUntil(keep(url, response.clone(), asked));
       return response;
     });
   });
@@ -118,14 +190,20 @@ self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.kind !== "keep" || !Array.isArray(data.urls)) return;
   event.waitUntil(caches.open(CACHE).then(function (cache) {
+    var words = data.words && typeof data.words === "object" ? data.words : {};
+    var said = {};
+    ["lang", "title", "text", "login"].forEach(function (k) { if (typeof words[k] === "string") said[k] = words[k].slice(0, 500); });
+    cache.put(WORDS, new Response(JSON.stringify(said), {headers: {"Content-Type": "application/json"}}));
     return Promise.all(data.urls.slice(0, 200).map(function (url) {
       var at;
       try { at = new URL(url, self.location.href); } catch (e) { return null; }
       if (at.origin !== self.location.origin || at.searchParams.has("ping")) return null;
       return cache.match(address(at.href), {ignoreVary: true}).then(function (have) {
         if (have && HASHED.test(at.pathname)) return null;
-        return fetch(at.href, {credentials: "same-origin"}).then(function (response) { return keep(address(at.href), response); },
-                                                               function () { /* offline again: the next visit */ });
+        var asked = Date.now();
+        return fetch(at.href, {credentials: "same-origin"}).then(function (response) {
+          return ended(new Request(at.href), response) ? dropStaffCopies() : keep(address(at.href), response, asked);
+        }, function () { /* offline again: the next visit */ });
       });
     }));
   }));

@@ -25,6 +25,12 @@ function whole(value) {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+// A count as the page's language writes it, its thousands grouped ("25,000"; "25 000" in Czech).
+function count(n) {
+  n = Number(n);
+  return (n < 0 ? "\u2212" : "") + Math.abs(n).toLocaleString(document.documentElement.lang || undefined);
+}
+
 function el(tag, cls, text) {
   var e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -107,4 +113,4 @@ document.addEventListener("submit", function (ev) {
   }).then(send, send);
 });
 
-export {fmt, el, money, parseMoney, whole};
+export {fmt, el, money, parseMoney, whole, count};

@@ -1,4 +1,4 @@
-"""A malformed or forged tournament file through the real import (issue 39, point 7): POST /api/tournaments/import/
+"""A malformed or forged tournament file through the real import: POST /api/tournaments/import/
 answers a 4xx with a message and writes nothing, whatever the file holds (nested 100,000 deep, too big, a value of
 the wrong type, a username too long or with a NUL), and no file brings a working dealer link, lobby link or shuffler
 token with it: a forged file whose link hashes are of its author's choosing opens nothing here."""

@@ -1,4 +1,4 @@
-"""A screen left open says what a fresh load of it says (issue 39): TVs and tablets stay on one page for a whole
+"""A screen left open says what a fresh load of it says: TVs and tablets stay on one page for a whole
 night, so a push must bring every part a change touches, not only the part the push names.
 
 `left_open`: open a screen (a URL, at a device's size, signed in or not), make a change through the services (a bust,

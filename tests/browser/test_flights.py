@@ -225,23 +225,3 @@ def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends
     assert Flight.objects.get(tournament=a).end_share_percent == 15
     assert csp_problems(page, errors) == []
 
-
-def test_a_bust_on_a_flights_map_says_the_player_is_out_without_a_place(live_asgi, browser, director, cashier, floor,
-                                                                         template, players):  # noqa: F811
-    """A Day 1 flight gives no places (they are paid from Day 2): the map's word after a bust names no place, and never
-    shows a placeholder ("in place {place}"; found by bench/festival_screens.py)."""
-    _event, (a, _b) = event_with(director, template)
-    table_setup.open_table(a, actor=director, number=1, seats=9)
-    entries = register(cashier, a, players[:4])
-    draws.draw_start(a, actor=director)
-    page = browser.new_context(viewport=TABLET).new_page()
-    login(page, live_asgi, floor.username)
-    page.goto(f"{live_asgi}/t/{a.pk}/map/")
-    page.wait_for_selector("#live.live")
-    page.on("dialog", lambda dialog: dialog.accept())
-    victim = entries[0]
-    page.click(f'.m-seat[data-entry="{victim.number}"]')
-    page.click("#bust-ask")
-    page.click("#bust-go")
-    assert said(page) == f"Entry #{victim.number} ({victim.player.display_name}) is out."
-    page.context.close()

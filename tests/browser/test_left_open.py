@@ -1,4 +1,4 @@
-"""Screens left open through a change say what a fresh load says (issue 39), in a real browser: each screen a push
+"""Screens left open through a change say what a fresh load says, in a real browser: each screen a push
 changes is opened at its device's size, a change is made through the services (or on the screen itself), and the page
 left open must come to show the fresh page's text without reloading itself (tests/browser/left_open.py). The lobby TV
 in its modes (the chip leaders through a bust and in the money, hand-for-hand, a satellite's seat bubble, a flight's

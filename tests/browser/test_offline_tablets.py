@@ -113,7 +113,9 @@ def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_ord
     assert line(page) == "Offline: 3 presses waiting"
     assert re.fullmatch(r"Offline: this is the last state seen at \d\d:\d\d", page.inner_text(OLD).strip())
     assert page.get_attribute('meta[name="offline-copy"]', "content")
-    expect(page.locator("#hand-number")).to_have_text("1")  # the state the page reads from the worker's copy
+    # The state the page reads from the worker's copy (hand 1), with the three presses kept played on it: hand 2, done.
+    expect(page.locator("#hand-number")).to_have_text("2")
+    expect(page.locator("#hand-done")).to_be_disabled()
     assert queued(page, scope) == waiting
     page.wait_for_selector("#live.offline")  # its state read from the worker's copy (X-Offline-Copy): not "live"
     # The lines fit a tablet and a phone, and say their state in words a screen reader hears (axe clean).

@@ -1,4 +1,4 @@
-"""A bag is made of the chips still in play (issue 39, point 3): after the 25 chips left play at a color-up, a bag
+"""A bag is made of the chips still in play: after the 25 chips left play at a color-up, a bag
 of 300,025 (or 300,026, never made of these chips) cannot be sealed; it is refused with the chips in play named,
 and nothing changes. Only color-ups the director confirmed count: a room that skipped the structure's color-up
 still bags its 25s."""

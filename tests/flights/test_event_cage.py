@@ -1,4 +1,4 @@
-"""The event's cash counted once (issue 39, point 3): an event's Day 1 flights and its Day 2 share one pool and one
+"""The event's cash counted once: an event's Day 1 flights and its Day 2 share one pool and one
 cage. Each reconciliation closes its own part (a flight: its takings, its prize part handed to the event's pool, no
 prizes owed; Day 2: its own takings, the flights' prize parts in its pool, the prizes paid) and shows the event's
 cage apart; the parts' cages add up to it, and it is what the cage really holds."""

@@ -1,4 +1,4 @@
-"""Chips in play are never negative (issue 39, point 3): a disqualification cannot take out more chips than are in
+"""Chips in play are never negative: a disqualification cannot take out more chips than are in
 play (less a chip for every other player still in), a void cannot take out more than are left, and the database
 refuses an adjustment that would leave fewer than none."""
 from __future__ import annotations

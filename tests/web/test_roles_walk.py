@@ -26,6 +26,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from core import access
 from core.roles import CASHIER, DEALER, DIRECTOR, FLOOR
+from leagues import services as league_services
 from live.routing import websocket_urlpatterns
 from tables import dealer_links, draws
 from tables import setup as table_setup
@@ -36,9 +37,12 @@ from tournament import services
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
-# Staff per tournament (issue 23): a Floor and a Cashier who work another tournament only (core/roles.py).
+# Staff per tournament (issue 23): a Floor and a Cashier who work another tournament only (core/roles.py), and a
+# Floor who works this tournament and the other one (scoped, yet let in wherever this tournament is touched).
 ELSEWHERE = {"Floor of another tournament": FLOOR, "Cashier of another tournament": CASHIER}
-WALKERS = (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, access.SHUFFLER, access.API_TOKEN, *STAFF, *ELSEWHERE)
+HERE = {"Floor of this tournament and another": FLOOR}
+WALKERS = (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, access.SHUFFLER, access.API_TOKEN, *STAFF, *ELSEWHERE,
+           *HERE)
 TOKEN_ROUTES = {access.DISPLAY_LINK, access.DEALER_LINK}  # visitors whose secret is part of the URL
 WRONG_SECRET = "not-a-secret-of-this-room"
 
@@ -55,14 +59,20 @@ def url_patterns(patterns=None, prefix: str = ""):
 
 
 def tournament_route(route: str) -> bool:
-    """A route about one tournament, or about an event (its flights and Day 2: web/api.tournament_of)."""
-    return ("<id:tournament_id>" in route or "<id:event_id>" in route
-            or ("<id:pk>" in route and "structures/" not in route))
+    """A route that touches this tournament: its id in the path, or an event's (its flights and Day 2), or, with no
+    tournament in the path (web/api.tournament_of), the room's league (made of this tournament only) or its
+    player (his results and tickets are in this tournament only)."""
+    return ("<id:tournament_id>" in route or "<id:event_id>" in route or "<id:league_id>" in route
+            or "<id:player_id>" in route or ("<id:pk>" in route and "structures/" not in route))
 
 
 def expected(visitor: str, who: tuple[str, ...], *, api: bool, route: str = "") -> bool:
-    if visitor in ELSEWHERE:  # as their role, but never at this tournament's routes
+    if visitor in ELSEWHERE:  # as their role, but never at the routes touching this tournament
         return access.ANYONE in who or (not tournament_route(route) and expected(ELSEWHERE[visitor], who, api=api))
+    if visitor in HERE:  # as their role; but the walk's event id names no event, which touches no tournament worked
+        if "<id:event_id>" in route:
+            return access.ANYONE in who
+        return expected(HERE[visitor], who, api=api, route=route)
     if access.ANYONE in who or visitor in who:
         return True
     if visitor in STAFF:
@@ -75,14 +85,15 @@ def expected(visitor: str, who: tuple[str, ...], *, api: bool, route: str = "") 
 class Room:
     """One seeded tournament and a client per visitor."""
 
-    def __init__(self, users: dict, tournament, template, player, display, link_secret: str, link, shuffler: str):
-        self.users, self.t, self.template, self.player = users, tournament, template, player
+    def __init__(self, users: dict, tournament, template, player, display, link_secret: str, link, shuffler: str,
+                 league):
+        self.users, self.t, self.template, self.player, self.league = users, tournament, template, player, league
         self.display, self.link_secret, self.link, self.shuffler = display, link_secret, link, shuffler
         self.clients: dict[str, Client] = {}
         self.headers: dict[str, dict] = {visitor: {} for visitor in WALKERS}
         for visitor in WALKERS:
             self.clients[visitor] = Client(raise_request_exception=False)
-        for role in (*STAFF, *ELSEWHERE):
+        for role in (*STAFF, *ELSEWHERE, *HERE):
             self.clients[role].force_login(users[role])
         # The Dealer login's tablet opens table 1: its session is bound there (web/access.py).
         assert self.clients[DEALER].get(f"/t/{tournament.pk}/tables/1/dealer/").status_code == 200
@@ -96,7 +107,7 @@ class Room:
     def kwargs(self, route: str, who: tuple[str, ...], visitor: str) -> dict:
         values = {"pk": self.template.pk if "structures/" in route else self.t.pk, "number": 1,
                   "player_id": self.player.pk, "display_id": self.display.pk, "link_id": self.link.pk,
-                  "token_id": 1, "tournament_id": self.t.pk, "lang": "cs", "event_id": 1, "league_id": 1}
+                  "token_id": 1, "tournament_id": self.t.pk, "lang": "cs", "event_id": 1, "league_id": self.league.pk}
         if access.DISPLAY_LINK in who:
             values["token"] = self.display.token if visitor == access.DISPLAY_LINK else WRONG_SECRET
         elif access.DEALER_LINK in who and "<str:token>" in route:
@@ -144,12 +155,15 @@ def room(director, floor, cashier, dealer, tournament, template, settings):
     draws.draw_start(tournament, actor=director)
     display = services.create_display_token(tournament, actor=director, label="Lobby TV")
     link, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=1), actor=floor, label="tablet 1")
-    users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **elsewhere(director, template)}
-    return Room(users, tournament, template, entries[0].player, display, secret, link, shuffler)
+    users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **elsewhere(director, template, tournament)}
+    league = league_services.create_league(actor=director, data={"name": "Spring season", "formula": "linear"})
+    league_services.add_tournament(league, actor=director, tournament=tournament)
+    return Room(users, tournament, template, entries[0].player, display, secret, link, shuffler, league)
 
 
-def elsewhere(director, template) -> dict:
-    """A Floor and a Cashier who work only a side event: at this tournament they are strangers."""
+def elsewhere(director, template, tournament) -> dict:
+    """A Floor and a Cashier who work only a side event: at this tournament they are strangers; and a Floor who works
+    the side event and this tournament."""
     from tests.conftest import make_user, tournament_data
     from tournament import setup
     from tournament.models import StaffProfile
@@ -159,6 +173,10 @@ def elsewhere(director, template) -> dict:
     for visitor, role in ELSEWHERE.items():
         user = make_user(role.lower() + "-side", role)
         StaffProfile.objects.create(user=user).tournaments.add(side)
+        users[visitor] = user
+    for visitor, role in HERE.items():
+        user = make_user(role.lower() + "-both", role)
+        StaffProfile.objects.create(user=user).tournaments.add(side, tournament)
         users[visitor] = user
     return users
 
@@ -250,7 +268,7 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
         session = SessionStore()
         session[access.DEALER_TABLE] = table.pk
         session.create()
-        return display.token, secret, session.session_key, elsewhere(director, tournament.structure)
+        return display.token, secret, session.session_key, elsewhere(director, tournament.structure, tournament)
 
     display_secret, link_secret, session_key, strangers = await database_sync_to_async(seed)()
     app = URLRouter(websocket_urlpatterns)
@@ -260,7 +278,7 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
     problems += [f"socket {name}: in the table, no such route" for name in access.SOCKETS if name not in names]
     for pattern in websocket_urlpatterns:
         who = access.SOCKETS.get(pattern.name, ())
-        for visitor in (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, *STAFF, *ELSEWHERE):
+        for visitor in (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, *STAFF, *ELSEWHERE, *HERE):
             values = {"tournament_id": tournament.pk, "number": 1}
             if access.DISPLAY_LINK in who:
                 values["token"] = display_secret if visitor == access.DISPLAY_LINK else WRONG_SECRET

@@ -1,4 +1,4 @@
-"""Server-rendered pages that said the wrong thing (issue 39, point 2): an event's Day 2 before play is not "Day 1"
+"""Server-rendered pages that said the wrong thing: an event's Day 2 before play is not "Day 1"
 with every carried player's bag missing; a player's results page does not call his carried or forfeited flight entries
 "playing"; a finished tournament whose prizes are all paid offers neither the payout structure's edits nor to become a
 satellite (the services refuse both)."""

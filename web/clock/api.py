@@ -32,7 +32,7 @@ LEVEL_MISSING = _("Enter a level number of 1 or more.")
 class ActionSerializer(serializers.Serializer):
     """The director's one control. The messages are for the screen: translated, each on its own."""
 
-    action = serializers.ChoiceField(["start", "pause", "resume", "adjust", "next", "previous", "jump", "announce"],
+    action = serializers.ChoiceField(["start", "pause", "resume", "adjust", "end_level", "next", "previous", "jump", "announce"],
                                      error_messages={"invalid_choice": _("Unknown clock action."),
                                                      "required": _("Unknown clock action.")})
     seconds = serializers.IntegerField(required=False, help_text="With adjust: seconds to add (positive) or remove (negative).",
@@ -62,6 +62,8 @@ def perform(user, tournament, data: dict):
         return services.resume_clock(tournament, actor=user)
     if action == "adjust":
         return services.adjust_clock(tournament, actor=user, seconds=data["seconds"])
+    if action == "end_level":  # the level (or break) in play ends now: the next starts with its full time
+        return services.end_level_now(tournament, actor=user)
     if action in ("next", "previous"):
         return services.step_level(tournament, actor=user, step=1 if action == "next" else -1)
     if action == "jump":
@@ -77,7 +79,8 @@ class ClockView(RoleAPIView):
         return Response(selectors.clock_snapshot(tournament_or_404(pk)))
 
     @extend_schema(operation_id="clock_action", tags=["clock"], request=ActionSerializer,
-                   summary="Start, pause, resume, add or remove time, next/previous level, jump to a level, or set the announcement",
+                   summary="Start, pause, resume, add or remove time, end the level now, next/previous level, jump to a level, "
+                           "or set the announcement",
                    responses=answers(200, ClockSerializer, refused=True, conflict=True))
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)

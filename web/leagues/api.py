@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from core import roles
 from leagues import points, selectors, services
 from leagues.models import League
 from leagues.player_results import player_results
@@ -103,7 +104,7 @@ class LeagueListView(RoleAPIView):
     @extend_schema(operation_id="leagues", tags=["leagues"], responses=answers(200, LeagueSummarySerializer),
                    summary="Every league (season), the newest first")
     def get(self, request):
-        return Response(selectors.league_list())
+        return Response(selectors.league_list(roles.worked_ids(request.user)))  # those touching a tournament worked
 
     @extend_schema(operation_id="leagues_create", tags=["leagues"], request=LeagueCreateSerializer,
                    responses=answers(201, LeagueStateSerializer, refused=True, lookup=False),
@@ -179,7 +180,8 @@ class PlayerResultsView(RoleAPIView):
     @extend_schema(operation_id="player_results", tags=["leagues"], responses=answers(200, PlayerResultsSerializer),
                    summary="A player's results: his tournaments, places, prizes, league points and tickets")
     def get(self, request, player_id: int):
-        return Response(player_results(get_object_or_404(Player, pk=player_id)))
+        player = get_object_or_404(Player, pk=player_id)  # the results in the tournaments worked only
+        return Response(player_results(player, roles.worked_ids(request.user)))
 
 
 class PublicStandingsView(PublicAPIView):

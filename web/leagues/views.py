@@ -15,7 +15,7 @@ from django.utils import formats, timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from core import access
+from core import access, roles
 from core.money import format_major
 from leagues import points as pts
 from leagues import selectors
@@ -47,7 +47,7 @@ def live_tournaments(state: dict) -> list[int]:
 @page("leagues")
 def leagues_page(request):
     return render(request, "leagues/leagues.html", {
-        "leagues": selectors.league_list(), "may_create": access.may(request.user, "api-leagues:POST"),
+        "leagues": selectors.league_list(roles.worked_ids(request.user)), "may_create": access.may(request.user, "api-leagues:POST"),
         "formulas": League.Formula.choices})
 
 
@@ -118,8 +118,10 @@ def league_pdf(request, league_id: int):
 
 @page("player-results")
 def player_page(request, player_id: int):
-    """A player's results, for the desk and the floor: his tournaments, places, prizes and league points."""
-    return render(request, "leagues/player.html", {"r": player_results(get_object_or_404(Player, pk=player_id))})
+    """A player's results, for the desk and the floor: his tournaments, places, prizes and league points (a member of
+    the staff who works some tournaments only: those there; the gate has refused him a player with none, web/api.py)."""
+    player = get_object_or_404(Player, pk=player_id)
+    return render(request, "leagues/player.html", {"r": player_results(player, roles.worked_ids(request.user))})
 
 
 @page("league-public")

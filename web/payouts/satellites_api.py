@@ -150,6 +150,12 @@ class TicketRegisterSerializer(serializers.Serializer):
 class TicketRegisterView(RoleAPIView):
     allowed = api_roles("api-ticket-register")
 
+    def touches(self):
+        """The entry lands in the satellite's target: the desk of the target registers it (its register page lists
+        the tickets into it), a member of the staff who works only the satellite does not."""
+        target = Satellite.objects.filter(tournament_id=self.kwargs["pk"]).values_list("target_id", flat=True).first()
+        return target if target is not None else self.kwargs["pk"]
+
     @extend_schema(operation_id="tickets_register", tags=["satellites"], request=TicketRegisterSerializer,
                    responses=answers(201, RegistrationSerializer, refused=True, conflict=True),
                    summary="Register the ticket's holder into the target event: his ID checked, no payment taken")

@@ -24,6 +24,7 @@ def event_labels() -> dict[str, str]:
         "clock.paused": _("Clock paused"),
         "clock.resumed": _("Clock resumed"),
         "clock.adjusted": _("Time added or removed"),
+        "clock.level_ended": _("Level ended now"),
         "clock.next": _("Next level"),
         "clock.previous": _("Previous level"),
         "clock.jumped": _("Jumped to a level"),

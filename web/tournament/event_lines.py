@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -29,6 +29,11 @@ def entry_numbers(payloads: Iterable[dict]) -> set[int]:
                 if isinstance(n, int) and not isinstance(n, bool):
                     found.add(n)
     return found
+
+
+def _count(n) -> str:
+    """A chip count as the language writes it, its thousands grouped (25,000; 25 000 in Czech)."""
+    return number_format(n, decimal_pos=0, use_l10n=True, force_grouping=True) if isinstance(n, int) else str(n)
 
 
 def ordinal(n) -> str:
@@ -89,11 +94,11 @@ def _entry(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ == "entry.disqualified":
         return _("%(seat)s: %(who)s disqualified (penalty %(number)s), %(place)s; %(chips)s chips out of play, no "
                  "refund: %(reason)s") % {"seat": at[:1].upper() + at[1:], "who": who, "number": p.get("penalty", "–"),
-                                          "place": _place(p), "chips": p.get("chips", 0), "reason": p.get("reason") or "–"}
+                                          "place": _place(p), "chips": _count(p.get("chips", 0)), "reason": p.get("reason") or "–"}
     if type_ == "entry.reinstated":
         return _("%(who)s reinstated (disqualification %(number)s cancelled: %(reason)s): %(chips)s chips back in play, "
                  "at %(seat)s") % {"who": who, "number": p.get("penalty", "–"), "reason": p.get("reason") or "–",
-                                   "chips": p.get("chips", 0), "seat": at}
+                                   "chips": _count(p.get("chips", 0)), "seat": at}
     if type_ == "entry.registered":
         kind = _("re-entry") if p.get("kind") == "reentry" else _("entry")
         if p.get("table") is not None:
@@ -216,6 +221,10 @@ def _clock(type_: str, label: str, p: dict, names: Names) -> str:
         return _("Level %(level)s started") % {"level": level}
     if type_ == "clock.one_minute" and level is not None:
         return _("One minute left in level %(level)s") % {"level": level}
+    if type_ == "clock.level_ended" and p.get("removed") is not None:
+        minutes, seconds = divmod(int(p["removed"]), 60)
+        row = _("Level %(level)s") % {"level": level} if level is not None else _("The break")
+        return _("%(row)s ended now (%(minutes)s:%(seconds)02d left removed)") % {"row": row, "minutes": minutes, "seconds": seconds}
     if type_ == "clock.jumped" and level is not None:
         return _("Clock jumped to level %(level)s") % {"level": level}
     if type_ == "clock.announcement":

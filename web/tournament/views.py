@@ -22,6 +22,7 @@ from django.views.decorators.http import require_safe
 
 from clock.selectors import clock_statuses
 from core import access, roles
+from flights.selectors import bag_hint
 from live.snapshots import floor_answer, lobby_answer, lobby_names
 from payouts.selectors import tickets_into, tickets_used_into
 from tables.models import Penalty, SeatRequest
@@ -119,6 +120,7 @@ def register(request, tournament):
     if chosen is not None:
         history = list(Entry.objects.filter(tournament=tournament, player=chosen).order_by("number"))
     live_entry = next((e for e in history if e.status == Entry.Status.ACTIVE), None)
+    held_bag = bag_hint(tournament, chosen) if chosen is not None else None  # a bag from another flight of the event
     tickets = tickets_into(tournament)  # satellites' seats (issue 27): registered with the ID checked, no payment
     ticket_id = request.GET.get("ticket", "")
     ticket = next((tk for tk in tickets if str(tk.pk) == ticket_id), None)
@@ -126,7 +128,7 @@ def register(request, tournament):
     used_tickets = tickets_used_into(tournament)
     return render(request, "tournament/register.html", {
         "t": tournament, "q": q, "found": found, "chosen": chosen, "form": IdCheckForm(), "history": history,
-        "live_entry": live_entry, "stats": tournament_stats(tournament), "tickets": tickets, "ticket": ticket,
+        "live_entry": live_entry, "held_bag": held_bag, "stats": tournament_stats(tournament), "tickets": tickets, "ticket": ticket,
         "used_tickets": used_tickets,
     })
 

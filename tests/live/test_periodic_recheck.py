@@ -1,0 +1,69 @@
+"""A login's socket re-checks itself periodically: a role taken away by a management command (in
+another process, whose re-check reaches no socket of the server through the embedded in-memory channel layer) or a
+session that expired or was ended elsewhere closes the socket (4003) within SOCKET_RECHECK_SECONDS. Here the change
+is written to the database as such a command writes it, without the signals this process would hear
+(live/rechecks.py), so only the periodic re-check can see it."""
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.utils import timezone
+
+from tables import setup as table_setup
+from tests.live.test_role_changes import open_socket
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def roles_taken_elsewhere(user) -> None:
+    """As `manage.py shell` or a command in another process: the user's groups gone, no m2m signal heard here."""
+    get_user_model().groups.through.objects.filter(user_id=user.pk).delete()
+
+
+def sessions_expired() -> None:
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+
+
+def sessions_ended() -> None:
+    Session.objects.all().delete()  # a logout elsewhere, `clearsessions`, a flush of the store
+
+
+async def closed_within(communicator, seconds: float) -> None:
+    message = await communicator.receive_output(timeout=seconds)
+    assert message == {"type": "websocket.close", "code": 4003}, message
+
+
+@pytest.mark.parametrize("change", [roles_taken_elsewhere, sessions_expired, sessions_ended])
+async def test_a_floor_socket_closes_at_its_next_recheck(settings, floor, tournament, change):
+    settings.SOCKET_RECHECK_SECONDS = 0.3
+    socket = await open_socket(f"/ws/t/{tournament.pk}/floor/", floor)
+    await database_sync_to_async(change)(*([floor] if change is roles_taken_elsewhere else []))
+    await closed_within(socket, 2)
+    await socket.disconnect()
+
+
+async def test_a_table_socket_closes_too_and_one_still_allowed_stays_open(settings, director, floor, tournament):
+    settings.SOCKET_RECHECK_SECONDS = 0.2
+    await database_sync_to_async(table_setup.open_table)(tournament, actor=director, number=1, seats=9)
+    kept = await open_socket(f"/ws/t/{tournament.pk}/floor/", director)
+    table = await open_socket(f"/ws/t/{tournament.pk}/tables/1/", floor)
+    await database_sync_to_async(roles_taken_elsewhere)(floor)
+    await closed_within(table, 2)
+    await asyncio.sleep(0.7)  # several rounds: the director's socket is still allowed, and nothing closes it
+    assert await kept.receive_nothing(timeout=0.3)
+    await kept.disconnect()
+    await table.disconnect()
+
+
+async def test_without_the_periodic_recheck_a_change_made_elsewhere_is_never_seen(settings, floor, tournament):
+    """What the backstop is for: with it off, the socket outlives the role a command took away."""
+    settings.SOCKET_RECHECK_SECONDS = 0
+    socket = await open_socket(f"/ws/t/{tournament.pk}/floor/", floor)
+    await database_sync_to_async(roles_taken_elsewhere)(floor)
+    assert await socket.receive_nothing(timeout=1)
+    await socket.disconnect()
