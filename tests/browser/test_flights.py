@@ -224,4 +224,3 @@ def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends
     page.wait_for_selector("#places-warning[hidden]", state="attached")
     assert Flight.objects.get(tournament=a).end_share_percent == 15
     assert csp_problems(page, errors) == []
-
