@@ -434,14 +434,20 @@ class Festival:
         entries = self.seated(t)
         weights = [self.rng.uniform(0.3, 3.0) for _ in entries]
         chips = [max(100, int(w / sum(weights) * in_play) // 100 * 100) for w in weights]
-        chips[-1] += in_play - sum(chips)
+        chips[-1] += in_play // 100 * 100 - sum(chips)  # bags are made of the chips in play: the 25s went at the break
+        if in_play % 100:
+            self.figures["notes"].append(f"{self.tag(t)}: chips in play {in_play} after the color-up of the 25s: "
+                                         "no bags of 100s add up to it")
         by_table: dict[int, list] = {}
         for e, c in zip(entries, chips, strict=True):
             by_table.setdefault(e["table"], []).append({"seat": e["seat"], "chips": c,
                                                                 "bag": f"{self.tag(t)}-{e['number']}"})
         for number, bags in sorted(by_table.items()):
             self.floor.post(f"tournaments/{tid}/tables/{number}/bags/", {"bags": bags})
-        self.director.post(f"tournaments/{tid}/day/close/", {})
+        closed = self.director.post(f"tournaments/{tid}/day/close/", {}, ok_refused=True)
+        if closed is None:
+            self.director.post(f"tournaments/{tid}/day/close/", {"reason": "festival bench: the bags are 100s, the "
+                                                                  "chips in play are not"})
 
     def day1(self) -> None:
         for t in self.flights:
