@@ -412,6 +412,9 @@ class Festival:
         for table in self.tables(t):
             seats = {str(e["seat"]): {"chips": {"25": self.rng.randint(0, 7)}, "other": 10_000}
                      for e in self.seated(t, table["number"])}
+            if seats:  # the table's 25s make whole 100s (the room's do: every stack started at 20,000)
+                last = seats[max(seats, key=int)]["chips"]
+                last["25"] += -sum(x["chips"]["25"] for x in seats.values()) % 4
             if self.floor.post(f"tournaments/{tid}/tables/{table['number']}/race/", {"seats": seats},
                                ok_refused=True) is not None:
                 self.floor.post(f"tournaments/{tid}/tables/{table['number']}/race/confirm/", ok_refused=True)
