@@ -475,7 +475,7 @@ class Festival:
             self.bag_and_close(t)
         self.checkpoint("day-1-bagged")
 
-    def day2(self) -> None:
+    def play_day2(self) -> None:
         d, tid = self.director, self.day2["id"]
         carried = d.post(f"events/{self.event['id']}/carry/")
         print(f"carried: {carried}")
@@ -591,8 +591,8 @@ class Festival:
                 self.open_tournament(t, self.tag(t))
             self.checkpoint("seated")
             self.day1()
-            self.day2()
-        except Exception as failed:  # noqa: BLE001  the figures so far still count
+            self.play_day2()
+        except (Exception, KeyboardInterrupt) as failed:  # noqa: BLE001  the figures so far still count (Ctrl-C too)
             import traceback
 
             traceback.print_exc()
