@@ -1144,7 +1144,9 @@ import * as FlightEnding from "./flight-ending.js";
 
   var ending = FlightEnding.watch();  // a Day 1 flight's "this flight ends" line (static/js/flight-ending.js)
 
-  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.|clock_call\.)/;
+  // clock.: a level changed by the director leaves the tables that have not shuffled since on the old level ("still
+  // level N"), which the map's read says.
+  var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.|clock_call\.|clock\.)/;
   var conn = Live.connect({
     path: urls.socket, badge: "#live", sync: true,
     onSnapshot: function () { soon(); daySoon(); ending.snapshot(); },  // first connect, reconnect or a gap: the map may be stale
