@@ -44,11 +44,13 @@ def _staff():
     return user("director", "Director"), user("cashier", "Cashier"), user("floor", "Floor")
 
 
-def _split(total: int, parts: int, rng: random.Random) -> list[int]:
-    """`total` chips over `parts` players, each at least one, summing exactly."""
+def _split(total: int, parts: int, rng: random.Random, unit: int = 1) -> list[int]:
+    """`total` chips over `parts` players, each at least one `unit` (the smallest chip in play: a bag is made of the
+    chips in play), summing exactly."""
+    units = total // unit
     weights = [rng.uniform(0.2, 3.0) for _ in range(parts)]
-    scale = (total - parts) / sum(weights)
-    chips = [1 + int(w * scale) for w in weights]
+    scale = (units - parts) / sum(weights)
+    chips = [(1 + int(w * scale)) * unit for w in weights]
     chips[-1] += total - sum(chips)
     return chips
 
@@ -64,6 +66,7 @@ def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report
     from tables import setup as table_setup
     from tables.draw_check import verify_draw
     from tables.models import Draw, Seat, Table
+    from tables.selectors import denominations_in_play
     from tests.conftest import id_doc, tournament_data
     from tournament import services as desk
     from tournament import setup
@@ -118,7 +121,8 @@ def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report
         # Bag-and-tag: every seated player's chips (the chips in play split among them) and a bag number.
         in_play = tournament_stats(t)["chips_in_play"]
         seats = list(Seat.objects.filter(tournament=t, ended_at__isnull=True).select_related("table", "entry"))
-        chips = dict(zip([s.pk for s in seats], _split(in_play, len(seats), rng), strict=True))
+        unit = min(denominations_in_play(t))
+        chips = dict(zip([s.pk for s in seats], _split(in_play, len(seats), rng, unit), strict=True))
         by_table: dict[int, list] = {}
         for s in seats:
             by_table.setdefault(s.table_id, []).append(s)
