@@ -110,6 +110,29 @@ def table_to_break(tables: Sequence[TableState]) -> int | None:
     return first.number if total <= capacity else None
 
 
+def left_after_breaks(tables: Sequence[TableState]) -> list[int]:
+    """The tables still playing once every break due now is made, one after the other in break order (TDA 7),
+    down to the last two (the final table forms from those by its own rule). Usually one table fewer at
+    most; several fewer when busts came while the breaks waited (a redraw waiting for a hand in play)."""
+    left = list(tables)
+    while len(left) > 2:
+        breaking = table_to_break(left)
+        if breaking is None:
+            break
+        left = [t for t in left if t.number != breaking]
+    return sorted(t.number for t in left)
+
+
+def final_table_due(tables: Sequence[TableState], final_table_size: int) -> int | None:
+    """The table the final table is drawn at when everyone fits there (the last in break order of the tables
+    left after the breaks due), or None."""
+    left = [t for t in tables if t.number in left_after_breaks(tables)]
+    if len(tables) < 2 or len(left) != 2:
+        return None
+    last = max(left, key=lambda t: (t.break_order, t.number))
+    return last.number if sum(t.players for t in tables) <= min(final_table_size, last.seats) else None
+
+
 def break_fits(tables: Sequence[TableState], number: int) -> bool:
     """Whether the players of the breaking table (seated there, and on their way to it from a table that
     broke before) find open seats at the other tables now: a seat still taken by a player with a slip out
@@ -212,10 +235,8 @@ def due(tables: Sequence[TableState], settings: Settings = Settings(), final_tab
     no move is legal: the floor is told why)."""
     if len(tables) < 2:
         return []
-    if len(tables) == 2:
-        last = max(tables, key=lambda t: (t.break_order, t.number))
-        if sum(t.players for t in tables) <= min(final_table_size, last.seats):
-            return sorted(t.number for t in tables)
+    if final_table_due(tables, final_table_size) is not None:
+        return sorted(t.number for t in tables)
     breaking = table_to_break(tables) if len(tables) > 2 else None
     if breaking is not None:
         return [breaking]

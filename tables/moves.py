@@ -59,6 +59,9 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
     fits at one table fewer, otherwise one move while the tables are out of balance. Returns the
     moves created. When the tables are out of balance and no move is legal, nothing moves and the
     floor gets a notice (the event log, and the map's balancing status)."""
+    if t.status == Tournament.Status.FINISHED:  # play is over (a winner, a satellite at its seats): nobody moves
+        notify(t, actor=actor, type_=None)
+        return []
     rules = house_rules(t)
     settings = rule_settings(rules)
     tables = read_room(t)
@@ -70,27 +73,21 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
         if len(playing) < 2:
             break
         states = [row.state(positions=False) for row in playing]
-        total = sum(row.players for row in playing)
-        if len(playing) == 2:
-            # The final table forms when everyone fits at it, at the tournament's final-table size.
-            last = max(playing, key=lambda row: (row.break_order, row.number))
-            if total <= min(t.final_table_size, last.seats):
-                blocked = redraw_waits(playing, final=True)
-                if blocked is None:
-                    created += redraw(t, actor=actor, keep=[last.number])
-                    redrawn = True
-                break
-            breaking = None
-        else:
-            breaking = bal.table_to_break(states)
+        # The final table forms when everyone fits at it, at the tournament's final-table size; a redraw at three
+        # or two tables (house rules) when the breaks due pass that count. Either goes straight to the tables left
+        # after every break due, so nobody moves twice (several breaks are due at once when busts came while a
+        # redraw waited for a hand in play).
+        final = bal.final_table_due(states, t.final_table_size)
+        left = bal.left_after_breaks(states)
+        passed = range(len(left), len(playing))
+        if final is not None or 3 in passed and rules.redraw_at_three or 2 in passed and rules.redraw_at_two:
+            blocked = redraw_waits(playing, final=final is not None)
+            if blocked is None:
+                created += redraw(t, actor=actor, keep=[final] if final is not None else left)
+                redrawn = True
+            break
+        breaking = bal.table_to_break(states) if len(playing) > 2 else None
         if breaking is not None:
-            remaining = len(playing) - 1
-            if remaining == 3 and rules.redraw_at_three or remaining == 2 and rules.redraw_at_two:
-                blocked = redraw_waits(playing, final=False)
-                if blocked is None:
-                    created += redraw(t, actor=actor, keep=[row.number for row in playing if row.number != breaking])
-                    redrawn = True
-                break
             if take_in_nobody(t, actor=actor, tables=tables, breaking=tables[breaking]):
                 continue  # those players stay where they sit: decide again
             if not bal.break_fits(states, breaking):
@@ -146,7 +143,7 @@ def redraw_waits(playing: list[TableRow], *, final: bool) -> dict | None:
                         "No new hand is dealt until then.",
                         "The tables are redrawn once tables %(tables)s have finished the hands in play: report them "
                         "done. No new hand is dealt until then.", n)) % {"tables": tables}
-    return {"reason": REDRAW_WAITS, "tables": busy, "message": message}
+    return {"reason": REDRAW_WAITS, "tables": busy, "final": final, "message": message}
 
 
 def no_move_notice(decision: bal.NoMove) -> dict:

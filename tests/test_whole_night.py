@@ -455,6 +455,8 @@ class Night(RuleBasedStateMachine):
     def tables_balanced_or_the_floor_told(self):
         if self.t is None or Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).exists():
             return
+        if pay_selectors.play_over(self.t):  # nobody plays on, so nobody moves (a satellite stops at its seats)
+            return
         room = moves.read_room(self.t)
         if not moves.balance_due(self.t, room):
             return
@@ -464,7 +466,7 @@ class Night(RuleBasedStateMachine):
 
 
     def nobody_alone_while_others_play(self):
-        if self.t is None:
+        if self.t is None or pay_selectors.play_over(self.t):  # nobody plays on once play is over
             return
         room = [row for row in moves.read_room(self.t).values() if row.occupied]
         if len(room) < 2:

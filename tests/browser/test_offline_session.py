@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.sessions.models import Session
 from django.utils import timezone
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import login
 from tests.browser.test_offline_tablets import kept_by_the_worker
@@ -43,10 +44,12 @@ def staff_copies(page) -> list[str]:
     }""")
 
 
-def kept_for_the_session(page, url: str) -> None:
-    """The page's copy carries the time its session ends (a copy may be kept again meanwhile: asked until it is)."""
-    page.wait_for_function("async (u) => { const c = await caches.match(u); return !!c && c.headers.has('X-Offline-Until'); }",
-                           arg=url, timeout=10_000)
+def kept_for_the_session(page, url: str) -> str:
+    """The time its session ends, which the page's copy carries (read in the same look: the worker may be keeping the
+    copy again meanwhile, and between its delete and its put there is no copy to read)."""
+    return page.wait_for_function(
+        "async (u) => { const c = await caches.match(u); return c ? c.headers.get('X-Offline-Until') : null; }",
+        arg=url, timeout=10_000).json_value()
 
 
 def signed_in_tablet(live_asgi, browser, user):
@@ -66,8 +69,7 @@ def test_offline_the_maps_copy_is_shown_only_until_its_session_expires(live_asgi
     page.goto(url)
     page.wait_for_selector("#live.live")
     kept_by_the_worker(page)
-    kept_for_the_session(page, url)
-    until = page.evaluate("async (u) => (await caches.match(u)).headers.get('X-Offline-Until')", url)
+    until = kept_for_the_session(page, url)
     context.set_offline(True)
     page.wait_for_function("navigator.onLine === false")
     page.reload()  # offline, while the session lives: the copy, names and all, marked old
@@ -110,5 +112,16 @@ def test_a_session_ended_elsewhere_drops_the_copies_at_the_next_contact(live_asg
         page.goto(url)
     except Exception:  # noqa: BLE001 - the browser's own "no connection" page: nothing of the map
         pass
-    assert name not in page.content()
+    assert name not in settled_content(page)
     context.close()
+
+
+def settled_content(page) -> str:
+    """The page's HTML once it has stopped navigating (offline, the browser may still be putting up its own page)."""
+    for _try in range(40):
+        try:
+            page.wait_for_load_state()
+            return page.content()
+        except PlaywrightError:
+            page.wait_for_timeout(250)
+    return page.content()

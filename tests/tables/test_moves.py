@@ -321,3 +321,46 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
                   if isinstance(o, Exception)]
         assert errors == []
         check_invariants(tournament)
+
+
+def redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament, *, left: int) -> Table:
+    """Four tables, a redraw at three tables due while table 1 plays its hand (found by the night machine: a satellite's
+    other tables kept busting players meanwhile), then busts elsewhere down to `left` players."""
+    from tables import house_rules
+    house_rules.set_house_rules(tournament, actor=director, data={"redraw_at_three": True, "balance_threshold": 1})
+    start(director, cashier, tournament, 30)  # 8, 8, 7, 7 at tables of nine
+    one = Table.objects.get(tournament=tournament, number=1)
+    hands.start_hand(one, actor=dealer)
+    while not selectors.redraw_waiting(tournament):
+        counts = {t: len(s) for t, s in seated(tournament).items() if t != 1}
+        bust_at(floor, tournament, max(counts, key=lambda t: (counts[t], t)))
+    while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > left:
+        counts = {t: len(s) for t, s in seated(tournament).items() if t != 1}
+        bust_at(floor, tournament, max(counts, key=lambda t: (counts[t], t)))
+    assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).exists()
+    return one
+
+
+def test_a_redraw_that_waited_while_the_field_shrank_goes_straight_to_the_tables_left(director, cashier, floor, dealer,
+                                                                                      tournament):
+    """The redraw at three tables waited for table 1's hand while the field shrank to two tables' worth: it draws onto
+    the two tables everyone fits at, not onto three tables that would break again at once (each player moved twice)."""
+    one = redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament, left=15)
+    handforhand.hand_done(one, actor=dealer)
+    (draw,) = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW)
+    room = seated(tournament)
+    assert len(room) == 2 and sorted(map(len, room.values())) in ([7, 8],)
+    assert not moves.balance_due(tournament, moves.read_room(tournament))
+    assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
+    assert selectors.balancing_notice(tournament) is None
+    check_invariants(tournament)
+
+
+def test_a_redraw_that_waited_until_everyone_fits_at_the_final_table_draws_the_final_table(director, cashier, floor,
+                                                                                         dealer, tournament):
+    one = redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament, left=9)  # tables of nine
+    assert selectors.redraw_waiting(tournament)["message"].startswith("The final table is drawn")
+    handforhand.hand_done(one, actor=dealer)
+    event = AuditEvent.objects.filter(tournament=tournament, type="seating.redrawn").get()
+    assert event.payload["final"] is True and len(seated(tournament)) == 1
+    assert not moves.balance_due(tournament, moves.read_room(tournament))

@@ -68,7 +68,7 @@ class Command(BaseCommand):
             user, created = User.objects.get_or_create(username=username)
             if created:
                 user.is_staff = role == "Director"
-                user.groups.add(Group.objects.get(name=role))
+                user.groups.add(Group.objects.get_or_create(name=role)[0])
             user.set_password(password)  # this run's password, the one printed below
             user.save()
             users[role] = user
