@@ -22,7 +22,8 @@ import * as Live from "./live.js";
     dayBag: gettext("Day {day} · stack {chips} (bag {bag})"),
     dayCount: gettext("Day {day} · stack {chips} (last count)"),
     dayBagOnly: gettext("Day {day} · bag {bag}"),
-    dayOnly: gettext("Day {day}")
+    dayOnly: gettext("Day {day}"),
+    nextDraw: gettext("Commitment of the next draw (#{draw}):")
   };
   var seat = JSON.parse(document.getElementById("seat-state").textContent);
   var timer = null, loading = false, again = false;
@@ -69,6 +70,10 @@ import * as Live from "./live.js";
     day.textContent = stack ? dayLine(stack) : "";
     wait.hidden = !(now.status === "active" && now.table === null);
     wait.textContent = s.wait;
+    var next = now.next_draw;  // the commitment anyone can check the coming draw against (a new one after each draw)
+    document.getElementById("next-draw").hidden = !next;
+    document.getElementById("next-draw-words").textContent = next ? fmt(s.nextDraw, {draw: next.draw}) : "";
+    document.getElementById("next-commitment").textContent = next ? next.commitment : "";
   }
   function changed(before, now) {
     var moved = now.table !== null && before.table !== null && (before.table !== now.table || before.seat !== now.seat);

@@ -12,6 +12,7 @@ import difflib
 import re
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from tests.browser.conftest import session_cookie
 
@@ -19,6 +20,16 @@ from tests.browser.conftest import session_cookie
 TIME_PARTS = (re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"), re.compile(r"\b\d+\s*(?:s|sec|min|h)\b(?:\s+ago)?"))
 MARK = "() => { window.__leftOpen = true; }"
 STILL_MARKED = "() => window.__leftOpen === true"
+
+
+class Seen(NamedTuple):
+    """What `left_open` compared: the page left open and the fresh one, the text left open before the change, and
+    the text both showed once the page left open caught up."""
+    page: object
+    fresh: object
+    before: str
+    now: str
+    fresh_now: str
 
 
 def visible_text(page, selector: str = "body", leave_out: tuple[str, ...] = ()) -> str:
@@ -59,7 +70,7 @@ def left_open(browser, base: str, path: str, change: Callable[[object], object],
               leave_out: tuple[str, ...] = ()):
     """Open the screen, make `change` (given the page left open: a change may be made on it), open it afresh; the page
     left open must come to show what the fresh one shows (within `timeout` seconds), without reloading itself.
-    Returns (the page left open, the fresh page)."""
+    Returns what it saw (Seen): the pages, the text before the change and the text both pages show after it."""
     page = open_screen(browser, base, path, size=size, user=user, ready=ready)
     page.wait_for_timeout(settle)
     mark(page)
@@ -69,14 +80,15 @@ def left_open(browser, base: str, path: str, change: Callable[[object], object],
     fresh.wait_for_timeout(settle)  # its own reads after the first paint (the draws' line, a table's state)
     want = visible_text(fresh, selector)
     assert want != before, f"{path}: a fresh load shows nothing new after the change, so this proves nothing:\n{want}"
-    catch_up(page, fresh, selector=selector, timeout=timeout, what=path, leave_out=leave_out)
-    return page, fresh
+    now, fresh_now = catch_up(page, fresh, selector=selector, timeout=timeout, what=path, leave_out=leave_out)
+    return Seen(page, fresh, before, now, fresh_now)
 
 
 def catch_up(page, fresh, *, selector: str = "body", timeout: float = 15.0, what: str = "",
-             leave_out: tuple[str, ...] = ()) -> None:
+             leave_out: tuple[str, ...] = ()) -> tuple[str, str]:
     """Wait until `page` (left open, marked before the change) shows what `fresh` shows; fail with the difference after
-    `timeout` seconds, or when it caught up by reloading itself."""
+    `timeout` seconds, or when it caught up by reloading itself. Returns the two texts compared last (the page left
+    open's, the fresh page's)."""
     deadline = time.monotonic() + timeout
     while True:
         # The fresh page is read again each time: on a busy machine its own reads after the first paint may still be
@@ -91,3 +103,4 @@ def catch_up(page, fresh, *, selector: str = "body", timeout: float = 15.0, what
             raise AssertionError(f"{what}: the screen left open differs from a fresh load:\n{diff}")
         page.wait_for_timeout(150)
     assert page.evaluate(STILL_MARKED), f"{what}: the screen left open reloaded itself to catch up"
+    return got, want

@@ -16,10 +16,10 @@ from payouts.selectors import payout_state
 from tables import busts, counting, draws, handforhand, penalties, seats
 from tables import setup as table_setup
 from tables.models import Table
-from tables.selectors import live_seats
+from tables.selectors import live_seats, pending_commitment
 from tests.browser.left_open import left_open, open_screen, visible_text
 from tests.browser.sizes import PHONE, TABLET, TV
-from tests.conftest import pay_places
+from tests.conftest import id_doc, pay_places
 from tests.flights.test_flights import event_with, players, register  # noqa: F401  (players: the fixture)
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
 from tests.tables.test_counting import even
@@ -62,9 +62,9 @@ def test_the_tvs_chip_leaders_follow_a_bust(live_asgi, browser, room, director, 
     clock_services.start_clock(t, actor=director)
     count_every_table(t, floor)
     leader = at_table(t, 2)[0]  # seat order: the first seat took the table's extra chips
-    page, _fresh = left_open(browser, live_asgi, lobby_path(t, director, "?leaders=1"), lambda _page: bust(t, floor, leader),
-                             size=TV)
-    assert leader.player.display_name not in visible_text(page)
+    seen = left_open(browser, live_asgi, lobby_path(t, director, "?leaders=1"), lambda _page: bust(t, floor, leader),
+                     size=TV)
+    assert leader.player.display_name in seen.before and leader.player.display_name not in seen.now
 
 
 def test_the_tvs_chip_leaders_in_the_money_leave_out_the_bubble(live_asgi, browser, room, director, floor):  # noqa: F811
@@ -76,9 +76,9 @@ def test_the_tvs_chip_leaders_in_the_money_leave_out_the_bubble(live_asgi, brows
     bust_down_to(floor, t, 4)
     bubble = next(e for e in active(t) if e.player.display_name in visible_text(
         open_screen(browser, live_asgi, lobby_path(t, director, "?leaders=1"), size=TV)))
-    page, _fresh = left_open(browser, live_asgi, lobby_path(t, director, "?leaders=1"), lambda _page: bust(t, floor, bubble),
-                             size=TV)
-    assert "IN THE MONEY" in visible_text(page) and bubble.player.display_name not in visible_text(page)
+    seen = left_open(browser, live_asgi, lobby_path(t, director, "?leaders=1"), lambda _page: bust(t, floor, bubble),
+                     size=TV)
+    assert "IN THE MONEY" in seen.now and bubble.player.display_name not in seen.now
 
 
 def test_a_satellites_tv_shows_its_seat_winners_after_the_seat_bubble(live_asgi, browser, director, floor, cashier,
@@ -87,10 +87,10 @@ def test_a_satellites_tv_shows_its_seat_winners_after_the_seat_bubble(live_asgi,
     satellite = make_satellite(director, cashier, template, main_event)
     clock_services.start_clock(satellite, actor=director)
     bust_down_to(floor, satellite, 3)
-    page, _fresh = left_open(browser, live_asgi, lobby_path(satellite, director),
-                             lambda _page: bust(satellite, floor, active(satellite)[0]), size=TV)
+    seen = left_open(browser, live_asgi, lobby_path(satellite, director),
+                     lambda _page: bust(satellite, floor, active(satellite)[0]), size=TV)
     winners = active(satellite)
-    assert all(e.player.display_name in visible_text(page, "#lobby-final") for e in winners)
+    assert all(e.player.display_name in visible_text(seen.page, "#lobby-final") for e in winners)
 
 
 def test_a_flights_tv_shows_the_events_pool_and_places_paid(live_asgi, browser, director, floor, cashier, template):
@@ -108,7 +108,9 @@ def test_a_flights_tv_shows_the_events_pool_and_places_paid(live_asgi, browser, 
     assert places > 0
     assert tv.inner_text(".l-pool .value") == money(pool, flight_a.currency)
     assert tv.inner_text("#lobby-places") == str(places)
-    left_open(browser, live_asgi, path, lambda _page: register(cashier, flight_a, people[10:11]), size=TV)
+    seen = left_open(browser, live_asgi, path, lambda _page: register(cashier, flight_a, people[10:11]), size=TV)
+    grown = flights_pool(event)["prize_pool"]
+    assert grown > pool and seen.page.inner_text(".l-pool .value") == money(grown, flight_a.currency)
 
 
 # --- the floor's screens ----------------------------------------------------------------------------------------------
@@ -126,8 +128,9 @@ def test_a_table_opened_on_the_tables_page_adds_its_row_in_place(live_asgi, brow
         page.wait_for_selector('#table-list tr[data-table="3"][data-in-play]')
         table_setup.open_table(t, actor=director, number=4, seats=9)
 
-    page, _fresh = left_open(browser, live_asgi, f"/t/{t.pk}/tables/", open_tables_here_and_elsewhere, size=TABLET,
-                             user=director.username, selector="#table-list")
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/tables/", open_tables_here_and_elsewhere, size=TABLET,
+                     user=director.username, selector="#table-list")
+    page = seen.page
     assert page.locator("#stale").is_hidden()
     assert page.locator("#new-token").is_visible()
     assert page.locator('#table-list tr[data-table="4"][data-in-play]').count() == 1
@@ -137,37 +140,43 @@ def test_a_table_opened_on_the_tables_page_adds_its_row_in_place(live_asgi, brow
 def test_a_table_opened_elsewhere_shows_on_the_tables_page_left_open(live_asgi, browser, room, director, floor, user):  # noqa: F811
     t = room
     staff = {"director": director, "floor": floor}[user]
-    left_open(browser, live_asgi, f"/t/{t.pk}/tables/",
-              lambda _page: table_setup.open_table(t, actor=director, number=3, seats=9), size=TABLET,
-              user=staff.username)
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/tables/",
+                     lambda _page: table_setup.open_table(t, actor=director, number=3, seats=9), size=TABLET,
+                     user=staff.username)
+    assert seen.page.locator('tr[data-table="3"]').count() == 1 and seen.now == seen.fresh_now
 
 
 def test_the_floor_map_left_open_through_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
     t = room
     clock_services.start_clock(t, actor=director)
-    left_open(browser, live_asgi, f"/t/{t.pk}/map/", lambda _page: bust(t, floor, at_table(t, 1)[0]), size=TABLET,
-              user=floor.username, selector="main")
+    out = at_table(t, 1)[0]
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/map/", lambda _page: bust(t, floor, out), size=TABLET,
+                     user=floor.username, selector="main")
+    assert seen.now == seen.fresh_now and seen.now != seen.before
 
 
 def test_the_dealer_tablet_left_open_through_hand_for_hand(live_asgi, browser, room, director, floor):  # noqa: F811
     t = room
     clock_services.start_clock(t, actor=director)
-    left_open(browser, live_asgi, f"/t/{t.pk}/tables/1/dealer/",
-              lambda _page: handforhand.start_hand_for_hand(t, actor=director), size=TABLET, user=floor.username)
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/tables/1/dealer/",
+                     lambda _page: handforhand.start_hand_for_hand(t, actor=director), size=TABLET, user=floor.username)
+    assert "hand-for-hand" in seen.now.lower() and "hand-for-hand" not in seen.before.lower()
 
 
 def test_the_lobby_tv_left_open_through_hand_for_hand(live_asgi, browser, room, director, floor):  # noqa: F811
     t = room
     clock_services.start_clock(t, actor=director)
-    left_open(browser, live_asgi, lobby_path(t, director), lambda _page: handforhand.start_hand_for_hand(t, actor=director),
-              size=TV)
+    seen = left_open(browser, live_asgi, lobby_path(t, director),
+                     lambda _page: handforhand.start_hand_for_hand(t, actor=director), size=TV)
+    assert "hand-for-hand" in seen.now.lower() and "hand-for-hand" not in seen.before.lower()
 
 
 def test_the_tournament_overview_left_open_through_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
     t = room
     clock_services.start_clock(t, actor=director)
-    left_open(browser, live_asgi, f"/t/{t.pk}/", lambda _page: bust(t, floor, at_table(t, 1)[0]), size=TABLET,
-              user=director.username, selector="main")
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/", lambda _page: bust(t, floor, at_table(t, 1)[0]), size=TABLET,
+                     user=director.username, selector="main")
+    assert seen.now == seen.fresh_now and seen.now != seen.before
 
 
 def test_a_players_seat_page_left_open_through_a_seat_correction(live_asgi, browser, room, director, floor):  # noqa: F811
@@ -177,9 +186,27 @@ def test_a_players_seat_page_left_open_through_a_seat_correction(live_asgi, brow
     entry = at_table(t, 1)[0]
     taken = {s.seat for s in live_seats(t).filter(table__number=2)}
     free = min(set(range(1, 10)) - taken)
-    left_open(browser, live_asgi, f"/s/{t.pk}/{entry.number}/",
-              lambda _page: seats.correct_seat(entry, actor=floor, table_number=2, seat_number=free), size=PHONE,
-              selector="main", leave_out=("#moved",))
+    seen = left_open(browser, live_asgi, f"/s/{t.pk}/{entry.number}/",
+                     lambda _page: seats.correct_seat(entry, actor=floor, table_number=2, seat_number=free), size=PHONE,
+                     selector="main", leave_out=("#moved",))
+    assert seen.now == seen.fresh_now and str(free) in seen.now
+
+
+def test_a_players_seat_page_left_open_through_a_late_draw(live_asgi, browser, room, director, cashier):  # noqa: F811
+    """The seat page shows the next draw's commitment, which anyone can check the coming draw against: a late
+    registration's draw uses it and commits the next, and the page left open shows the new one."""
+    t = room
+    entry = at_table(t, 1)[0]
+    before = pending_commitment(t)
+
+    def register_late(_page):
+        late = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+        services.register_entry(t, actor=cashier, player=late, document=id_doc("LATE00001"))
+
+    seen = left_open(browser, live_asgi, f"/s/{t.pk}/{entry.number}/", register_late, size=PHONE, selector="main")
+    after = pending_commitment(t)
+    assert before["commitment"] in seen.before and after["draw"] > before["draw"]
+    assert after["commitment"] in seen.now and before["commitment"] not in seen.now
 
 
 # --- the days and the events ------------------------------------------------------------------------------------------
@@ -192,10 +219,10 @@ def test_day2s_end_of_day_page_left_open_through_the_start_of_play(live_asgi, br
     day2 = event.day2
     table_setup.open_table(day2, actor=director, number=1, seats=9)
     draws.draw_start(day2, actor=director)
-    page, _fresh = left_open(browser, live_asgi, f"/t/{day2.pk}/day/",
-                             lambda _page: clock_services.start_clock(day2, actor=director), size=TABLET,
-                             user=floor.username, selector="main")
-    assert "Day 2 · playing" in visible_text(page, "main")
+    seen = left_open(browser, live_asgi, f"/t/{day2.pk}/day/",
+                     lambda _page: clock_services.start_clock(day2, actor=director), size=TABLET,
+                     user=floor.username, selector="main")
+    assert "Day 2 · playing" in seen.now and "Day 2 · playing" not in seen.before
 
 
 def test_the_event_page_left_open_through_a_registration_in_a_flight(live_asgi, browser, director, cashier, template):
@@ -203,8 +230,10 @@ def test_the_event_page_left_open_through_a_registration_in_a_flight(live_asgi, 
     people = [services.create_player(actor=cashier, first_name=f"E{i}", last_name="Event", date_of_birth=date(1990, 1, 1))
               for i in range(3)]
     register(cashier, flight_a, people[:2])
-    left_open(browser, live_asgi, f"/events/{event.pk}/", lambda _page: register(cashier, flight_a, people[2:]),
-              size=TABLET, user=director.username, selector="main")
+    seen = left_open(browser, live_asgi, f"/events/{event.pk}/", lambda _page: register(cashier, flight_a, people[2:]),
+                     size=TABLET, user=director.username, selector="main")
+    pool = money(flights_pool(event)["prize_pool"], flight_a.currency)
+    assert seen.now == seen.fresh_now and pool in seen.now and pool not in seen.before
 
 
 # --- the director's and the floor's other live pages ------------------------------------------------------------------
@@ -212,20 +241,24 @@ def test_the_event_page_left_open_through_a_registration_in_a_flight(live_asgi, 
 def test_the_director_clock_left_open_through_a_pause(live_asgi, browser, room, director):  # noqa: F811
     t = room
     clock_services.start_clock(t, actor=director)
-    left_open(browser, live_asgi, f"/t/{t.pk}/clock/", lambda _page: clock_services.pause_clock(t, actor=director),
-              size=TABLET, user=director.username, selector="main")
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/clock/", lambda _page: clock_services.pause_clock(t, actor=director),
+                     size=TABLET, user=director.username, selector="main")
+    assert "paused" in seen.now.lower() and seen.now == seen.fresh_now
 
 
 def test_the_event_log_left_open_through_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
     t = room
-    left_open(browser, live_asgi, f"/t/{t.pk}/events/", lambda _page: bust(t, floor, at_table(t, 1)[0]), size=TABLET,
-              user=director.username, selector="main")
+    out = at_table(t, 1)[0]
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/events/", lambda _page: bust(t, floor, out), size=TABLET,
+                     user=director.username, selector="main")
+    assert seen.now.count(out.player.display_name) > seen.before.count(out.player.display_name)
 
 
 def test_the_penalties_page_left_open_through_a_penalty(live_asgi, browser, room, director, floor):  # noqa: F811
     t = room
     offender = at_table(t, 1)[0]
-    left_open(browser, live_asgi, f"/t/{t.pk}/penalties/",
-              lambda _page: penalties.give_penalty(t, actor=floor, entry_number=offender.number, kind="warning",
-                                                   rounds=None, reason="Abusive language"),
-              size=TABLET, user=floor.username, selector="main")
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/penalties/",
+                     lambda _page: penalties.give_penalty(t, actor=floor, entry_number=offender.number, kind="warning",
+                                                          rounds=None, reason="Abusive language"),
+                     size=TABLET, user=floor.username, selector="main")
+    assert "Abusive language" in seen.now and "Abusive language" not in seen.before

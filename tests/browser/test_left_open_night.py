@@ -19,5 +19,7 @@ def test_the_floor_map_left_open_marks_a_table_still_on_the_old_level(live_asgi,
     t = room
     clock_services.start_clock(t, actor=director)
     hands.start_hand(table(t, 1), actor=floor)
-    left_open(browser, live_asgi, f"/t/{t.pk}/map/", lambda _page: clock_services.step_level(t, actor=director, step=1),
-              size=TABLET, user=floor.username, selector="main")
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/map/",
+                     lambda _page: clock_services.step_level(t, actor=director, step=1), size=TABLET,
+                     user=floor.username, selector="main")
+    assert "still level 1" in seen.now.lower() and seen.now == seen.fresh_now

@@ -328,7 +328,7 @@ def seat_page(request, pk: int, number: int):
     if seat is None:
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
     return render(request, "tables/seat_page.html", {
-        "t": head, "seat": seat, "next_draw": head["next_draw"],
+        "t": head, "seat": {**seat, "next_draw": head["next_draw"]},
         "seat_config": {"json": reverse("seat-json", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/?entry={seat['entry']}",
                         "entry": seat["entry"], "currency": head["currency"], "version": request.answer_version}})
 
@@ -339,7 +339,9 @@ def seat_json(request, pk: int, number: int):
     seat = None if request.state_version is None else room_seats(request, pk).get(number)
     if seat is None:
         return JsonResponse({"error": _("There is no entry #%(number)s.") % {"number": number}}, status=404)
-    return JsonResponse(seat)
+    # The next draw's commitment, as the page shows it: a new one comes with every draw (draw.committed moves the
+    # seats' version, so a page left open reads it at its next refetch).
+    return JsonResponse({**seat, "next_draw": public_head(request, pk)["next_draw"]})
 
 
 @page("draw-list")
