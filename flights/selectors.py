@@ -43,6 +43,16 @@ def event_of(t: Tournament) -> Event | None:
     return Event.objects.filter(Q(flights__tournament_id=t.pk) | Q(day2_id=t.pk)).distinct().first()
 
 
+def figures_from(t: Tournament) -> list[int]:
+    """The other tournaments (ids) whose changes move the figures this one's lobby shows: for a flight, the event's
+    other flights and its Day 2 (one pool, Day 2's places paid); for a Day 2, its flights. Empty for any other."""
+    event = event_of(t)
+    if event is None:
+        return []
+    members = set(Flight.objects.filter(event=event).values_list("tournament_id", flat=True)) | {event.day2_id}
+    return sorted(pk for pk in members if pk is not None and pk != t.pk)
+
+
 def flight_ids(event: Event) -> list[int]:
     """The tournaments (ids) of the event's flights, earliest first."""
     return list(Flight.objects.filter(event=event).order_by("tournament__start_at", "label", "pk")

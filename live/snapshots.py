@@ -1,6 +1,7 @@
 """Snapshots: what a screen needs to draw itself from nothing, with the sequence number it is at."""
 from __future__ import annotations
 
+from django.db.models import Sum
 from django.utils import timezone
 
 from clock.selectors import clock_at, clock_snapshot, rows_of
@@ -8,7 +9,7 @@ from clock.timeline import Anchor
 from core import memory
 from core.broadcast import serialize_event
 from flights.models import Event
-from flights.selectors import flights_pool
+from flights.selectors import figures_from, flights_pool
 from leagues.selectors import lobby_league
 from payouts.selectors import final_results, payout_state
 from tables import count_selectors, selectors
@@ -105,18 +106,41 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "leaders": count_selectors.leaders(tournament, stats) if count_selectors.public(tournament) else None,
         # Its league's standings (issue 27), shown during breaks when the league says so: names and points.
         "league": lobby_league(tournament),
+        # The event's other tournaments, whose changes move this lobby's figures (a flight shows its event's pool):
+        # the TV hears their public sockets too and reads its snapshot again (static/js/lobby.js).
+        "figures_from": figures_from(tournament),
     }
 
 
-def _kept(what: str, tournament: Tournament, snapshot) -> dict:
+# tournament id -> the other tournaments whose versions its lobby's version adds (its snapshot's figures_from, as
+# last computed in this worker: a flight added later joins at the tournament's own next change).
+_FIGURES_FROM: dict[int, tuple[int, ...]] = {}
+
+
+def lobby_version(tournament: Tournament) -> int:
+    """The version of what the lobby shows: the tournament's event sequence, plus the sequences of the event's
+    tournaments whose changes move its figures (each only grows, so their sum does whenever one of them changes).
+    A query only for a tournament of an event."""
+    others = _FIGURES_FROM.get(tournament.pk)
+    if not others:
+        return tournament.event_seq
+    return tournament.event_seq + (Tournament.objects.filter(pk__in=others).aggregate(n=Sum("event_seq"))["n"] or 0)
+
+
+def _kept(what: str, tournament: Tournament, snapshot, version=None) -> dict:
     """A snapshot read once per version in this worker (core/memory.py), its clock brought to this moment
     (the countdown's position depends on the time, nothing else in it does). `tournament` must be read
-    just now (read_again): the answer is never older than its version."""
-    def compute():
-        data = snapshot(tournament)  # reads the tournament's version first
-        return data["seq"], (data, rows_of(tournament))
+    just now (read_again): the answer is never older than its version. `version(tournament)`: the version
+    the snapshot is kept at (the tournament's event sequence by default)."""
+    version = version or (lambda t: t.event_seq)
 
-    _version, (data, rows) = memory.at_version(what, tournament.pk, tournament.event_seq, compute)
+    def compute():
+        seq = version(tournament)  # read before the snapshot: the snapshot is at least this new
+        data = snapshot(tournament)  # reads the tournament's version first
+        _FIGURES_FROM[tournament.pk] = tuple(data.get("figures_from") or ())
+        return seq, (data, rows_of(tournament))  # a tournament's first snapshot here is kept at its own sequence
+
+    _version, (data, rows) = memory.at_version(what, tournament.pk, version(tournament), compute)
     clock = data["clock"]
     anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
     return {**data, "clock": {**clock, **clock_at(rows, anchor, timezone.now())}}
@@ -132,7 +156,7 @@ def read_again(tournament: Tournament) -> Tournament:
 def lobby_answer(tournament: Tournament) -> dict:
     """The lobby's snapshot, computed once per version in this worker: twenty TVs and the phones'
     lobby reads cost one."""
-    return _kept("lobby", tournament, lobby_snapshot)
+    return _kept("lobby", tournament, lobby_snapshot, lobby_version)
 
 
 def lobby_names(tournament: Tournament, snapshot: dict) -> dict:

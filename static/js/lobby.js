@@ -255,6 +255,21 @@ import * as Clock from "./clock.js";
     asking = true;
     conn.refresh();
   }
+  // The event's other tournaments whose changes move this TV's figures (a flight shows its event's one pool and the
+  // places its Day 2 pays): the TV hears their public sockets as well and reads its own snapshot again on each push,
+  // and after a reconnect of theirs (a push may have been lost meanwhile).
+  var heard = {};
+  function hearFiguresFrom(ids) {
+    (ids || []).forEach(function (id) {
+      if (heard[id]) return;
+      var first = true;
+      heard[id] = Live.connect({
+        path: "/ws/s/" + id + "/", thin: true,
+        onSnapshot: function () { if (!first) again(); first = false; },
+        onEvent: function () { again(); }
+      });
+    });
+  }
   conn = Live.connect({
     path: config.socket, badge: "#live", sync: true,
     onStatus: function (up) { body.classList.toggle("is-offline", !up); },
@@ -262,7 +277,7 @@ import * as Clock from "./clock.js";
       asking = false;
       if (askAgain) { askAgain = false; again(); }
       stats(s.stats); if (s.payouts) paid = s.payouts; showPaid(s.stats); view.set(s.clock); loadDraws(); handForHand(s.h4h);
-      showFinal(s.final); showLeaders(s.leaders); showLeague(s.league);
+      showFinal(s.final); showLeaders(s.leaders); showLeague(s.league); hearFiguresFrom(s.figures_from);
     },
     onEvent: function (m) {
       // The clock, hand-for-hand and the draws at once; everything else (the figures, the prizes, the chip leaders,

@@ -111,6 +111,10 @@ def test_a_flights_tv_shows_the_events_pool_and_places_paid(live_asgi, browser, 
     seen = left_open(browser, live_asgi, path, lambda _page: register(cashier, flight_a, people[10:11]), size=TV)
     grown = flights_pool(event)["prize_pool"]
     assert grown > pool and seen.page.inner_text(".l-pool .value") == money(grown, flight_a.currency)
+    # A registration in the other flight grows the same pool: the TV left open hears it too.
+    seen = left_open(browser, live_asgi, path, lambda _page: register(cashier, flight_b, people[11:12]), size=TV)
+    both = flights_pool(event)["prize_pool"]
+    assert both > grown and seen.page.inner_text(".l-pool .value") == money(both, flight_a.currency)
 
 
 # --- the floor's screens ----------------------------------------------------------------------------------------------

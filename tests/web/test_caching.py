@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from core import memory
 from core.errors import ServiceError
-from tables import busts, draws, moves, seats
+from tables import busts, draws, moves, seats, selectors
 from tables.models import Move, Seat, Table
 from tests.clock.fake_time import fake_now  # noqa: F401  (fixture)
 from tests.conftest import pay_places
@@ -88,7 +88,8 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
         assert answer["name"] == entry.player.display_name and answer["status"] == entry.status
         assert answer["table"] == (seat.table.number if seat else None) and answer["seat"] == (seat.seat if seat else None)
         assert answer["place"] == entry.finish_place
-        assert client.get(f"/s/{tournament.pk}/{entry.number}.json").json() == {**answer, "prize": None, "seat_won": None}
+        assert client.get(f"/s/{tournament.pk}/{entry.number}.json").json() == {
+            **answer, "prize": None, "seat_won": None, "next_draw": selectors.pending_commitment(tournament)}
     assert {answers[e.number]["place"] for e in out} == {23, 24}
     assert answers[move.entry.number]["move"] == {"table": move.to_table.number, "seat": move.to_seat,
                                                   "position": move.position, "after_hand": False}
