@@ -218,7 +218,11 @@ class TableConsumer(PushConsumer):
 
 class DealerLinkConsumer(PushConsumer):
     """The tablet of a table's dealer link (tables/dealer_links.py): the same notes as TableConsumer, for
-    the link's table only; closed (4003) when the link is unknown or revoked, at once on revocation."""
+    the link's table only; closed (4003) when the link is unknown or revoked, at once on revocation, and at the
+    next periodic re-check when the revocation's close never reached this process (made by a management command,
+    through the embedded in-memory channel layer)."""
+
+    link_pk: int | None = None
 
     async def connect(self):
         token = self.scope["url_route"]["kwargs"]["token"]
@@ -231,10 +235,15 @@ class DealerLinkConsumer(PushConsumer):
         await self.join(groups.table(self.tournament.pk, link.table.number), groups.tables(self.tournament.pk),
                         groups.dealer_link(link.pk))
         # A revocation whose close went out before this socket joined the link's group is caught here.
-        if not await database_sync_to_async(DealerLink.objects.filter(pk=link.pk, revoked_at__isnull=True).exists)():
+        self.link_pk = link.pk
+        if not await database_sync_to_async(self.still_allowed)():
             await self.close(code=4003)
             return
         await self.send_json(await self.snapshot())
+        self.recheck_every()
+
+    def still_allowed(self) -> bool:
+        return DealerLink.objects.filter(pk=self.link_pk, revoked_at__isnull=True).exists()
 
     async def snapshot(self) -> dict:
         return {"kind": "snapshot", "seq": await database_sync_to_async(_last_seq)(self.tournament)}

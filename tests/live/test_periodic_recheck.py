@@ -10,11 +10,17 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
+from live.routing import websocket_urlpatterns
+from tables import dealer_links
 from tables import setup as table_setup
+from tables.models import DealerLink, Table
 from tests.live.test_role_changes import open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -67,3 +73,32 @@ async def test_without_the_periodic_recheck_a_change_made_elsewhere_is_never_see
     await database_sync_to_async(roles_taken_elsewhere)(floor)
     assert await socket.receive_nothing(timeout=1)
     await socket.disconnect()
+
+
+async def test_a_dealer_links_socket_closes_at_its_next_recheck_after_a_revocation_made_elsewhere(settings, director,
+                                                                                                 floor, tournament):
+    """A dealer link revoked by another process (its close never reaches this one on the in-memory layer): the tablet's
+    socket closes at its next re-check; a link still valid stays open."""
+    settings.SOCKET_RECHECK_SECONDS = 0.2
+
+    def seed():
+        for n in (1, 2):
+            table_setup.open_table(tournament, actor=director, number=n, seats=9)
+        return [dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=n), actor=floor)
+                for n in (1, 2)]
+
+    (gone, gone_secret), (_kept, kept_secret) = await database_sync_to_async(seed)()
+    sockets = []
+    for secret in (gone_secret, kept_secret):
+        tablet = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/dealer/{secret}/")
+        tablet.scope["user"] = AnonymousUser()
+        assert (await tablet.connect())[0]
+        assert (await tablet.receive_json_from(timeout=3))["kind"] == "snapshot"
+        sockets.append(tablet)
+    # As a command in another process writes it: the link revoked, no close sent through this process's layer.
+    await database_sync_to_async(DealerLink.objects.filter(pk=gone.pk).update)(revoked_at=timezone.now())
+    await closed_within(sockets[0], 2)
+    await asyncio.sleep(0.7)
+    assert await sockets[1].receive_nothing(timeout=0.3)
+    for tablet in sockets:
+        await tablet.disconnect()
