@@ -10,6 +10,7 @@
 import * as Util from "./util.js";
 import * as api from "./api.js";
 import * as Live from "./live.js";
+import * as Clock from "./clock.js";
 import * as FlightEnding from "./flight-ending.js";
 
 (function () {
@@ -1147,10 +1148,21 @@ import * as FlightEnding from "./flight-ending.js";
   // clock.: a level changed by the director leaves the tables that have not shuffled since on the old level ("still
   // level N"), which the map's read says.
   var TOUCHES = /^(seating\.|seat\.|seat_request\.|entry\.|table\.|tables\.|draw\.|move|break|balance|h4h\.|house_rules\.|colorup\.|race\.|clock_call\.|clock\.)/;
+  // A level ended by the clock's own time sends no event, yet the tables that have not shuffled since then play the
+  // level before ("still level N", which a fresh read says): the map reads again when the clock's row changes.
+  var clock = null, rowTimer = null;
+  function watchClock(incoming) {
+    clock = Clock.merge(clock, incoming);
+    clearTimeout(rowTimer);
+    var now = sync.now(), st = clock && Clock.state(clock, now);
+    if (!st || !st.running || st.endsAt === null || st.finished) return;
+    rowTimer = setTimeout(function () { soon(); watchClock(null); }, Math.max(0, st.endsAt - now) * 1000 + 500);
+  }
   var conn = Live.connect({
     path: urls.socket, badge: "#live", sync: true,
-    onSnapshot: function () { soon(); daySoon(); ending.snapshot(); },  // first connect, reconnect or a gap: the map may be stale
+    onSnapshot: function (m) { soon(); daySoon(); ending.snapshot(); watchClock(m.clock); },  // first connect, reconnect or a gap: the map may be stale
     onEvent: function (m) {
+      if (m.event.payload && m.event.payload.clock) watchClock(m.event.payload.clock);
       ending.event(m.event.type);
       if (/^(bags|day)\./.test(m.event.type)) daySoon();  // a table's bags, a day closed: the cards' "bagged"
       if (!TOUCHES.test(m.event.type)) return;
