@@ -127,8 +127,8 @@ var WORDS = {
       if (e.type === "table.hand_started") {
         tables.forEach(function (t) { if (t.table === p.table) { t.hand = p.hand; if (t.signals) t.own = p.level_index; } });
         drawn = "";
-      } else if (changesList(e.type)) {
-        stale();
+      } else if (changesList(e.type) || e.type === "seating.redrawn" || (e.type === "move.done" && p.broken)) {
+        stale();  // a redraw breaks the tables it does not keep; a break's last slip confirmed breaks its table
       } else if (e.type.indexOf("table.") === 0) {
         conn.refresh();  // a hand undone...: the snapshot has the whole picture
       }

@@ -24,6 +24,7 @@ from tests.flights.test_flights import event_with, players, register  # noqa: F4
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
 from tests.tables.test_counting import even
 from tests.tables.test_hand_for_hand import confirm_all
+from tests.tables.test_moves import start
 from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (room: the fixture)
 from tests.web.test_screens_say_true import carried_event
 from tournament import services
@@ -266,3 +267,25 @@ def test_the_penalties_page_left_open_through_a_penalty(live_asgi, browser, room
                                                           rounds=None, reason="Abusive language"),
                      size=TABLET, user=floor.username, selector="main")
     assert "Abusive language" in seen.now and "Abusive language" not in seen.before
+
+
+def test_the_tables_page_left_open_through_a_breaks_last_slip(live_asgi, browser, director, cashier, floor, tournament):
+    """Nineteen players at three tables of nine: a bust breaks one, and confirming its last slip breaks the table; the
+    Tables page left open shows it out of play, as a fresh load does."""
+    start(director, cashier, tournament, 19, table_numbers=(1, 2, 3))
+    busts.bust_entry(at_table(tournament, 1)[0], actor=floor)
+    seen = left_open(browser, live_asgi, f"/t/{tournament.pk}/tables/", lambda _page: confirm_all(floor, tournament),
+                     size=TABLET, user=director.username, selector="#table-list")
+    broken = Table.objects.get(tournament=tournament, in_play=False)
+    assert seen.page.locator(f'#table-list tr[data-table="{broken.number}"][data-in-play]').count() == 0
+    assert seen.now == seen.fresh_now and seen.now != seen.before
+
+
+def test_the_tables_page_left_open_through_the_final_tables_redraw(live_asgi, browser, room, director, floor):  # noqa: F811
+    """Two tables of six: down to nine, the final table is drawn and the other table breaks with it."""
+    t = room
+    seen = left_open(browser, live_asgi, f"/t/{t.pk}/tables/",
+                     lambda _page: [bust(t, floor, at_table(t, 1)[0]) for _ in range(3)], size=TABLET,
+                     user=director.username, selector="#table-list")
+    assert Table.objects.filter(tournament=t, in_play=True).count() == 1
+    assert seen.now == seen.fresh_now and seen.now != seen.before
