@@ -18,6 +18,8 @@ failures, tracebacks and 500s, and the figures are printed. Exit status 1 when a
 
 Run by hand:
     .venv/bin/python bench/festival_screens.py [--players 20] [--every 25] [--seed 39]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/festival REDIS_URL=redis://127.0.0.1:6379/5 \
+        .venv/bin/python bench/festival_screens.py --services      (PostgreSQL and Redis)
 """
 from __future__ import annotations
 
@@ -119,8 +121,11 @@ class Festival:
         self.base = f"http://127.0.0.1:{self.port}"
         self.password = os.environ.get("DEMO_PASSWORD") or "fest-" + secrets.token_urlsafe(12)
         env = dict(os.environ, SQLITE_PATH=str(OUT / "db.sqlite3"), PORT=str(self.port), DEMO_PASSWORD=self.password)
-        for name in ("DATABASE_URL", "REDIS_URL"):
-            env.pop(name, None)  # the embedded defaults
+        if not self.args.services:
+            for name in ("DATABASE_URL", "REDIS_URL"):
+                env.pop(name, None)  # the embedded defaults
+        elif not (env.get("DATABASE_URL") and env.get("REDIS_URL")):
+            sys.exit("--services: set DATABASE_URL (an empty database of its own) and REDIS_URL")
         self.log_path = OUT / "server.log"
         self.log = open(self.log_path, "w")
         self.server = subprocess.Popen([str(ROOT / "scripts" / "dev")], cwd=ROOT, env=env, stdout=self.log,
@@ -614,6 +619,9 @@ def main() -> None:
     parser.add_argument("--patience", type=float, default=5.0, help="seconds a page gets to catch up")
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--services", action="store_true",
+                        help="PostgreSQL and Redis as a festival runs them (DATABASE_URL, REDIS_URL) instead of the "
+                             "embedded defaults")
     sys.exit(Festival(parser.parse_args()).run())
 
 

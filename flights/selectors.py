@@ -33,6 +33,11 @@ def flight_of(t: Tournament) -> Flight | None:
     return Flight.objects.select_related("event").filter(tournament_id=t.pk).first()
 
 
+def flight_label(tournament_id: int) -> str | None:
+    """The label of the flight this tournament is ("1A"), None for any other tournament."""
+    return Flight.objects.filter(tournament_id=tournament_id).values_list("label", flat=True).first()
+
+
 def event_of_day2(t: Tournament) -> Event | None:
     """The event whose Day 2 this tournament is, None for any other tournament."""
     return Event.objects.filter(day2_id=t.pk).first()

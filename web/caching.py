@@ -30,6 +30,7 @@ from rest_framework.response import Response
 
 from core import memory
 from flights.day2 import day_stacks
+from flights.selectors import flight_label
 from leagues.selectors import league_link
 from payouts.selectors import prizes_won, seats_won
 from tables.count_selectors import public as public_counts
@@ -213,7 +214,8 @@ def room_seats(request, pk: int) -> dict[int, dict]:
 
 def public_head(request, pk: int) -> dict | None:
     """What a public page says of the tournament at the head (its name, venue and currency, the league it counts for)
-    and the next draw's commitment, read once per event sequence in this worker (no query while the version is known: core/memory.py);
+    and the next draw's commitment, the flight's label for a Day 1 flight, read once per event sequence in this worker
+    (no query while the version is known: core/memory.py);
     None when there is no such tournament."""
     seq = state_version(pk, "event_seq", _seen(request))
     if seq is None:
@@ -221,7 +223,8 @@ def public_head(request, pk: int) -> dict | None:
 
     def compute():
         head = Tournament.objects.filter(pk=pk).values("pk", "name", "venue", "currency").first()
-        return seq, head and {**head, "next_draw": pending_commitment(pk), "league": league_link(pk)}
+        return seq, head and {**head, "next_draw": pending_commitment(pk), "league": league_link(pk),
+                              "flight": flight_label(pk)}
 
     return memory.at_version("head", pk, seq, compute, meanwhile=request.first_load)[1]
 

@@ -10,6 +10,8 @@ import * as Live from "./live.js";
     moved: gettext("You have been moved: table {table} seat {seat}"),
     out: gettext("You are out in place {place}. Thank you for playing."),
     outNoPlace: gettext("This entry is out of the tournament."),
+    // A Day 1 flight gives no places (they are Day 2's): out of this flight, another may still be open to him.
+    outFlight: gettext("You are out of flight {flight}. Thank you for playing."),
     outTie: gettext("You are out, tied for places {place} to {low}. Thank you for playing."),
     go: gettext("Move to table {table} seat {seat}"),
     goAfter: gettext("when the hand in play is over; take your chips."),
@@ -46,7 +48,7 @@ import * as Live from "./live.js";
     document.getElementById("seat-seat").textContent = seated ? now.seat : "";
     var out = document.getElementById("seat-out"), wait = document.getElementById("seat-wait");
     out.hidden = now.status === "active";
-    out.textContent = !now.place ? s.outNoPlace : (now.place_low && now.place_low !== now.place
+    out.textContent = !now.place ? (cfg.flight && now.status === "busted" ? fmt(s.outFlight, {flight: cfg.flight}) : s.outNoPlace) : (now.place_low && now.place_low !== now.place
       ? fmt(s.outTie, {place: now.place, low: now.place_low}) : fmt(s.out, {place: now.place}));
     // A pending move slip: where to go, and the position waiting there.
     var go = document.getElementById("go"), m = now.status === "active" ? now.move : null;

@@ -1,6 +1,6 @@
-"""Words and small things a room notices, in a real browser: a flight's bust on the floor map says
-the player is out of the flight (no raw "{place}"); the disqualification's message writes the chips with a thousands
-separator; a button that cannot be pressed looks it."""
+"""Words and small things a room notices, in a real browser: a flight's bust on the floor map and on the player's
+seat page says the player is out of the flight (no raw "{place}", no "out of the tournament"); the disqualification's
+message writes the chips with a thousands separator; a button that cannot be pressed looks it."""
 from __future__ import annotations
 
 import pytest
@@ -11,7 +11,7 @@ from tables import draws
 from tables import setup as table_setup
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
-from tests.browser.sizes import TABLET
+from tests.browser.sizes import PHONE, TABLET
 from tests.browser.test_balancing import bust_from_map
 from tests.conftest import PASSWORD
 from tests.flights.test_flights import event_with, players, register  # noqa: F401  (players: the fixture)
@@ -47,6 +47,11 @@ def test_a_flights_bust_on_the_floor_map_says_the_player_is_out_of_the_flight(li
     assert "{" not in said and Entry.objects.get(pk=victim.pk).finish_place is None
     assert csp_problems(page, errors) == []
     page.context.close()
+    # His phone's seat page says the same: out of this flight (another flight may still take him), no place.
+    phone = browser.new_context(viewport=PHONE, locale="en").new_page()
+    phone.goto(f"{live_asgi}/s/{a.pk}/{victim.number}/")
+    assert phone.inner_text("#seat-out") == "You are out of flight 1A. Thank you for playing."
+    phone.context.close()
 
 
 def test_the_disqualification_message_groups_the_thousands(live_asgi, browser, room, floor):  # noqa: F811

@@ -330,7 +330,8 @@ def seat_page(request, pk: int, number: int):
     return render(request, "tables/seat_page.html", {
         "t": head, "seat": {**seat, "next_draw": head["next_draw"]},
         "seat_config": {"json": reverse("seat-json", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/?entry={seat['entry']}",
-                        "entry": seat["entry"], "currency": head["currency"], "version": request.answer_version}})
+                        "entry": seat["entry"], "currency": head["currency"], "version": request.answer_version,
+                        "flight": head["flight"]}})
 
 
 @page("seat-json")
