@@ -15,7 +15,7 @@ from clock import services as clock_services
 from core.actor import Actor
 from core.errors import ServiceError
 from core.money import format_money
-from tables import handforhand
+from tables import handforhand, moves
 from tournament.audit import record_event
 from tournament.models import Entry, Tournament
 
@@ -112,17 +112,19 @@ def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | N
     deal that stopped it, a satellite down to its seats): the tournament is finished (`tournament.finished`), so
     registration is closed (stats.registration_problem) and its prizes final, no new hand is dealt (tables.hands),
     hand-for-hand ends and the clock stops. A correction that lets play go on makes it run again
-    (`tournament.resumed`); the director starts the clock and, at a bubble, hand-for-hand again."""
+    (`tournament.resumed`) and balances the room, which nobody balanced while play was over; the director starts the
+    clock and, at a bubble, hand-for-hand again."""
     t = Tournament.objects.get(pk=tournament.pk)  # its status as it stands (the caller holds the tournament lock)
     if t.status == Tournament.Status.SETUP:
         return
     over, finished = play_over(t), t.status == Tournament.Status.FINISHED
     left = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
+    state = payout_state(t) if over else None
+    places = finishers(t, state) if over else []
+    # Nobody has a place (one entry, or none; or every other entry voided after the finish): nothing was played, and
+    # a tournament finished before plays on (its last bust undone with everyone else voided).
+    over = over and bool(places)
     if over and not finished:
-        state = payout_state(t)
-        places = finishers(t, state)
-        if not places:  # nobody has a place (one entry, or none): nothing was played
-            return
         payload = {"players_left": left, "hand_for_hand_ended": handforhand.end_at_play_over(t, actor=actor),
                    "clock_stopped": clock_services.stop_at_play_over(t, actor=actor)}
         sat = satellite_of(t)
@@ -138,4 +140,6 @@ def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | N
         record_event(t, actor=actor, type_="tournament.finished", payload=payload)
     elif finished and not over:
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+        t.status = Tournament.Status.RUNNING
         record_event(t, actor=actor, type_="tournament.resumed", payload={"players_left": left})
+        moves.rebalance(t, actor=actor)  # nobody moved while play was over: the room as it stands now (tables.moves)

@@ -149,6 +149,8 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     # issue 22); shown again, it is marked confirmed and can be printed.
     tablet.click("#race-confirm")
     tablet.wait_for_selector("#race-done", state="visible")
+    for folded in ("#race-sheet", "#race-banner"):  # the same redraw folds them (a loaded machine may paint it later)
+        tablet.wait_for_selector(folded, state="hidden", timeout=10_000)
     assert tablet.is_hidden("#race-sheet") and tablet.is_hidden("#race-banner")
     tablet.click("#race-show")
     tablet.wait_for_selector("#race-stamp", state="visible")

@@ -19,7 +19,7 @@ from tables import busts, counting, draw_check, draws, seating
 from tables import seats as table_seats
 from tables import setup as table_setup
 from tables.models import ChipCount, Draw, Seat, SeatRequest, Table
-from tables.selectors import live_seats
+from tables.selectors import live_seats, pending_commitment
 from tests.days.test_bagging import STACK, even
 from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
 from tests.tables.test_api import client_for, url
@@ -208,7 +208,8 @@ def test_seat_cards_and_the_seat_page_show_the_day_and_the_stack_from_day2_only(
     other = next(e for e in at_table(t, 1) if e.pk != entry.pk)
     busts.bust_entry(other, actor=floor)
     for number in (entry.number, other.number):
-        assert Client().get(f"/s/{t.pk}/{number}.json").json() == caching.seats_now(t.pk)[number]
+        assert Client().get(f"/s/{t.pk}/{number}.json").json() == {**caching.seats_now(t.pk)[number],
+                                                                    "next_draw": pending_commitment(t)}
     director_client = client_for(director)
     director_client.patch(url(t, "house-rules/"), {"public_chip_counts": False}, format="json")
     hidden = Client().get(f"/s/{t.pk}/{entry.number}.json").json()

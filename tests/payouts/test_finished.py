@@ -5,11 +5,13 @@ finished night stayed "Running" with its clock running and its hand-for-hand cal
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import timezone
 
 from clock import services as clock_services
 from clock.models import ClockState
-from tables import busts, handforhand, hands
-from tables.models import HandForHand
+from payouts.reactions import finished_with_play
+from tables import busts, handforhand, hands, moves
+from tables.models import HandForHand, Move, Seat
 from tests.conftest import tournament_data
 from tests.payouts.conftest import bust_down_to, seat_field
 from tests.payouts.test_tickets import refused
@@ -111,3 +113,35 @@ def test_the_home_page_lists_a_finished_tournament_apart_with_its_link(client, d
     finished = page[page.index('id="finished-list"'):]
     assert f'href="{reverse("tournament-detail", args=[t.pk])}"' in finished and "Friday" in finished
     assert "No tournament is being set up or played." in page  # the only one is finished
+
+
+def test_a_night_finished_whose_winner_is_voided_plays_on_when_the_last_bust_is_undone(director, cashier, floor, template):
+    """Found by the night machine: of two entries one busts and the other wins; the winner's entry is voided (the wrong
+    player), so the one who busted is first. His bust undone, he is the only entry and nobody has a place: nothing was
+    played, and the tournament runs again as before any bust (it was left finished with no result)."""
+    t = night(director, cashier, template, 2)
+    bust_down_to(floor, t, 1)
+    winner = Entry.objects.get(tournament=t, status=Entry.Status.ACTIVE)
+    out = Entry.objects.get(tournament=t, status=Entry.Status.BUSTED)
+    assert status(t) == "finished"
+    tournament_services.void_purchase(winner.purchases.order_by("pk").first(), actor=cashier, reason="wrong player")
+    assert status(t) == "finished"  # the one who busted is first now
+    busts.undo_bust(out, actor=floor)
+    assert status(t) == "running"
+    assert AuditEvent.objects.filter(tournament=t, type="tournament.resumed").count() == 1
+
+
+def test_play_that_goes_on_again_balances_the_room_nobody_balanced_while_it_was_over(director, cashier, floor, template):
+    """Found by the night machine (a satellite at its seats, a bust undone): nobody is moved while play is over, so a
+    room left out of balance then is balanced once play goes on again, not left with no slip and no notice."""
+    t = night(director, cashier, template, 12)  # two tables of six
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)  # as if play had stopped
+    # Two players leave table one while play is over (written as such: no service balances the room now).
+    gone = list(Seat.objects.filter(tournament=t, table__number=sorted(seated(t))[0], ended_at__isnull=True)
+                .order_by("seat")[:2])
+    Seat.objects.filter(pk__in=[s.pk for s in gone]).update(ended_at=timezone.now())
+    Entry.objects.filter(pk__in=[s.entry_id for s in gone]).update(status=Entry.Status.VOIDED)
+    assert moves.balance_due(t, moves.read_room(t)) and not Move.objects.filter(tournament=t).exists()
+    finished_with_play(actor=floor, tournament=t)  # play is not over: it goes on, and the room is balanced
+    assert status(t) == "running"
+    assert Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BALANCE).count() == 1
