@@ -66,6 +66,7 @@ class Night(RuleBasedStateMachine):
     """One tournament, played by its staff through the services."""
 
     staff: dict = {}
+    tally: dict = {"nights": 0, "checks": 0}  # what was played and checked, for the tests to assert on
 
     def __init__(self) -> None:
         super().__init__()
@@ -84,6 +85,7 @@ class Night(RuleBasedStateMachine):
         transaction.set_rollback(True)
         self._atomic.__exit__(None, None, None)
         self.torn_down = True
+        Night.tally["nights"] += 1
 
     # --- helpers -------------------------------------------------------------------------------------
 
@@ -441,6 +443,7 @@ class Night(RuleBasedStateMachine):
         for name in INVARIANTS:
             getattr(self, name)()
         self._checked = mark
+        Night.tally["checks"] += 1
 
     def seating(self):
         if self.t is not None:
@@ -664,11 +667,14 @@ def staff() -> dict:
     return {role: make_user(*user) for role, user in STAFF.items()}
 
 
-def play_nights(machine: type, number: int, shards: int, nights: int) -> None:
-    """One shard of the nights played, every invariant checked after every step (the state machine fails on any)."""
+def play_nights(machine: type, number: int, shards: int, nights: int) -> dict:
+    """One shard of the nights played, every invariant checked after every step that changed the night (the state
+    machine fails on any). Returns how many nights were played and how many times the invariants were checked."""
     Night.staff = staff()
+    Night.tally = {"nights": 0, "checks": 0}
     played_machine, played = shard(machine, number, shards, nights)
     run_state_machine_as_test(played_machine, settings=played)
+    return dict(Night.tally)
 
 
 def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, settings]:
@@ -684,7 +690,8 @@ def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, s
 @pytest.mark.parametrize("number", range(SHARDS))
 @pytest.mark.django_db(transaction=False)
 def test_whole_nights_hold_together(db, number):
-    play_nights(Night, number, SHARDS, EXAMPLES)
+    played = play_nights(Night, number, SHARDS, EXAMPLES)
+    assert played["nights"] >= 1 and played["checks"] >= played["nights"], played  # each night checked
 
 
 class SatelliteNight(Night):
@@ -741,7 +748,8 @@ class SatelliteNight(Night):
 @pytest.mark.parametrize("number", range(SATELLITE_SHARDS))
 @pytest.mark.django_db(transaction=False)
 def test_whole_satellite_nights_hold_together(db, number):
-    play_nights(SatelliteNight, number, SATELLITE_SHARDS, max(EXAMPLES // 3, 2))
+    played = play_nights(SatelliteNight, number, SATELLITE_SHARDS, max(EXAMPLES // 3, 2))
+    assert played["nights"] >= 1 and played["checks"] >= played["nights"], played  # each night checked
 
 
 class NightOverHttp(Night):
@@ -829,4 +837,5 @@ class NightOverHttp(Night):
 @pytest.mark.parametrize("number", range(API_SHARDS))
 @pytest.mark.django_db(transaction=False)
 def test_whole_nights_hold_together_through_the_api(db, number):
-    play_nights(NightOverHttp, number, API_SHARDS, max(EXAMPLES // 3, 2))
+    played = play_nights(NightOverHttp, number, API_SHARDS, max(EXAMPLES // 3, 2))
+    assert played["nights"] >= 1 and played["checks"] >= played["nights"], played  # each night checked

@@ -21,7 +21,7 @@ from live.routing import websocket_urlpatterns
 from tables import dealer_links
 from tables import setup as table_setup
 from tables.models import DealerLink, Table
-from tests.live.test_role_changes import open_socket
+from tests.live.test_role_changes import CLOSED, closed_within, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -39,17 +39,12 @@ def sessions_ended() -> None:
     Session.objects.all().delete()  # a logout elsewhere, `clearsessions`, a flush of the store
 
 
-async def closed_within(communicator, seconds: float) -> None:
-    message = await communicator.receive_output(timeout=seconds)
-    assert message == {"type": "websocket.close", "code": 4003}, message
-
-
 @pytest.mark.parametrize("change", [roles_taken_elsewhere, sessions_expired, sessions_ended])
 async def test_a_floor_socket_closes_at_its_next_recheck(settings, floor, tournament, change):
     settings.SOCKET_RECHECK_SECONDS = 0.3
     socket = await open_socket(f"/ws/t/{tournament.pk}/floor/", floor)
     await database_sync_to_async(change)(*([floor] if change is roles_taken_elsewhere else []))
-    await closed_within(socket, 2)
+    assert await closed_within(socket, 2) == CLOSED
     await socket.disconnect()
 
 
@@ -59,7 +54,7 @@ async def test_a_table_socket_closes_too_and_one_still_allowed_stays_open(settin
     kept = await open_socket(f"/ws/t/{tournament.pk}/floor/", director)
     table = await open_socket(f"/ws/t/{tournament.pk}/tables/1/", floor)
     await database_sync_to_async(roles_taken_elsewhere)(floor)
-    await closed_within(table, 2)
+    assert await closed_within(table, 2) == CLOSED
     await asyncio.sleep(0.7)  # several rounds: the director's socket is still allowed, and nothing closes it
     assert await kept.receive_nothing(timeout=0.3)
     await kept.disconnect()
@@ -97,7 +92,7 @@ async def test_a_dealer_links_socket_closes_at_its_next_recheck_after_a_revocati
         sockets.append(tablet)
     # As a command in another process writes it: the link revoked, no close sent through this process's layer.
     await database_sync_to_async(DealerLink.objects.filter(pk=gone.pk).update)(revoked_at=timezone.now())
-    await closed_within(sockets[0], 2)
+    assert await closed_within(sockets[0], 2) == CLOSED
     await asyncio.sleep(0.7)
     assert await sockets[1].receive_nothing(timeout=0.3)
     for tablet in sockets:

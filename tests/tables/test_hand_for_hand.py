@@ -176,7 +176,10 @@ def test_hand_done_outside_hand_for_hand_and_who_may_do_what(director, cashier, 
 
 
 def test_hand_for_hand_needs_tables_in_play(director, tournament):
-    refused("h4h_no_tables", handforhand.start_hand_for_hand, tournament, actor=director)
+    error = refused("h4h_no_tables", handforhand.start_hand_for_hand, tournament, actor=director)
+    assert error.message  # the director is told why
+    assert not HandForHand.objects.filter(tournament=tournament).exists()
+    assert not AuditEvent.objects.filter(tournament=tournament, type__startswith="h4h.").exists()
 
 
 def test_a_table_that_breaks_during_a_hand_for_hand_hand_is_not_waited_for(bubble, director, dealer, floor):
