@@ -136,9 +136,7 @@ def _kept(what: str, tournament: Tournament, snapshot, version=None) -> dict:
 
     def compute():
         seq = version(tournament)  # read before the snapshot: the snapshot is at least this new
-        data = snapshot(tournament)  # reads the tournament's version first
-        _FIGURES_FROM[tournament.pk] = tuple(data.get("figures_from") or ())
-        return seq, (data, rows_of(tournament))  # a tournament's first snapshot here is kept at its own sequence
+        return seq, (snapshot(tournament), rows_of(tournament))  # reads the tournament's version first
 
     _version, (data, rows) = memory.at_version(what, tournament.pk, version(tournament), compute)
     clock = data["clock"]
@@ -156,7 +154,12 @@ def read_again(tournament: Tournament) -> Tournament:
 def lobby_answer(tournament: Tournament) -> dict:
     """The lobby's snapshot, computed once per version in this worker: twenty TVs and the phones'
     lobby reads cost one."""
-    return _kept("lobby", tournament, lobby_snapshot, lobby_version)
+    def snapshot(t: Tournament) -> dict:
+        data = lobby_snapshot(t)
+        _FIGURES_FROM[t.pk] = tuple(data.get("figures_from") or ())  # its first one here is kept at its own sequence
+        return data
+
+    return _kept("lobby", tournament, snapshot, lobby_version)
 
 
 def lobby_names(tournament: Tournament, snapshot: dict) -> dict:
