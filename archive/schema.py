@@ -45,7 +45,7 @@ LEFT_OUT = {
     "payouts.ticket": "a satellite's ticket spans two tournaments (see payouts.satellite)",
 }
 
-# The secrets a file never holds (DESIGN.md, "Data that must never be lost or leaked"): a checksum proves a file whole,
+# The secrets a file never holds (docs/architecture.md, "Data that must never be lost or leaked"): a checksum proves a file whole,
 # not who made it, so a link's hash in a file would open a dealer tablet, a lobby screen or a shuffler's door wherever
 # the file is imported, for whoever chose it. The export leaves these columns out; an import ignores them in an older
 # file and gives each row a hash no secret has (unusable_hash), its links revoked (REVOKED): the director makes new ones.
@@ -54,7 +54,7 @@ SECRETS: dict[str, tuple[str, ...]] = {
     "tournament.displaytoken": ("token_hash",),
     "tables.table": ("shuffler_token_hash",),
 }
-# The draw not yet drawn (tables.draw without drawn_at): its seed is secret until its reveal (DESIGN.md, "Randomness").
+# The draw not yet drawn (tables.draw without drawn_at): its seed is secret until its reveal (docs/architecture.md, "Randomness").
 # The export writes it empty (whoever held the file would know the next draw); an import commits a seed of its own
 # (archive/transfer.py), so no file chooses the next draw where it is imported.
 PENDING_DRAW = "tables.draw"

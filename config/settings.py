@@ -175,7 +175,7 @@ CACHES = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    # The pub/sub layer: the core layer drops group members after 24 h (DESIGN.md pitfalls).
+    # The pub/sub layer: the core layer drops group members after 24 h (docs/architecture.md pitfalls).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -193,7 +193,7 @@ else:
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULE = {
     # Announcements due (level changes, one-minute warnings, breaks) are kept in PostgreSQL;
-    # this short periodic task claims them (DESIGN.md: no long ETA tasks).
+    # this short periodic task claims them (docs/architecture.md: no long ETA tasks).
     "clock-tick": {"task": "clock.tick", "schedule": 1.0},
 }
 # With no broker there is no beat: the ASGI web process runs the tick itself.

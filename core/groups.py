@@ -1,4 +1,4 @@
-"""Channel group names. Keep groups narrow (DESIGN.md: per-message cost)."""
+"""Channel group names. Keep groups narrow (docs/architecture.md: per-message cost)."""
 
 
 def floor(tournament_id: int) -> str:

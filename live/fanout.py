@@ -1,4 +1,4 @@
-"""Per-process fan-out for lobby screens (DESIGN.md, known pitfalls: fan out once per process).
+"""Per-process fan-out for lobby screens (docs/architecture.md, known pitfalls: fan out once per process).
 
 A lobby event is published once: `broadcast.publish_event` sends one `group_send` to
 `groups.lobby(tid)`. In each ASGI process, the only member of that group is one *room

@@ -1,4 +1,4 @@
-"""Deals at a final table (RULES.md, "Deals and payouts": club 28 and 32). Pure: no Django.
+"""Deals at a final table (docs/rules.md, "Deals and payouts": club 28 and 32). Pure: no Django.
 
 A deal shares the prizes left among the players left. An optional amount `to_play_for` is kept
 out of the deal and goes to whoever wins the play that follows. All money is in whole minor units.
@@ -8,7 +8,7 @@ out of the deal and goes to whoever wins the play that follows. All money is in 
 - check_deal: every proposed deal (these two or a custom one) is checked before the floor approves
   it: whole minor units, adding up exactly to what is shared, nobody below the lowest prize left,
   nobody above first place, and payable in cash: whole rounding units (below).
-- Rounding (RULES.md, "Payout rounding", as payouts/payout_structure.py does it for the prizes): a
+- Rounding (docs/rules.md, "Payout rounding", as payouts/payout_structure.py does it for the prizes): a
   deal is paid in the house's rounding unit (`unit`, the payout plan's: 1 CZK = 100 minor units), so
   every amount is the lowest prize left plus whole units (the unit grid itself, as the plan's prizes
   below first are whole units), except the largest, which also takes what is shared below one unit,
@@ -169,7 +169,7 @@ def in_units(
 ) -> list[int]:
     """Exact shares (each at least `lowest`, adding up to `total`) as amounts payable in cash: `lowest`
     plus whole units for every player, the largest amount also taking the part of the total below one
-    unit (RULES.md: "the remainder goes to first place"). The units are fitted: each share above
+    unit (docs/rules.md: "the remainder goes to first place"). The units are fitted: each share above
     `lowest` (the chip leader's less that part) is rounded down to the unit, and the units left go one
     each to the largest rounded-off fractions (equal fractions: the larger stack, then the lower index).
     Then handed out in stack order, so a larger stack never gets less, whatever float rounding did.
@@ -271,7 +271,7 @@ def deal_table(amounts: Sequence[int], to_play_for: int = 0) -> tuple[int, ...]:
 
 def stop_here(amounts: Sequence[int], stacks: Sequence[int]) -> tuple[Finish, ...]:
     """Club 28, stop here: play ends at the deal, every player is paid their agreed amount, and the
-    places follow the chip counts at the deal: more chips, higher place. Equal stacks tie (RULES.md:
+    places follow the chip counts at the deal: more chips, higher place. Equal stacks tie (docs/rules.md:
     "equal stacks tie") and share their places; neither finishes higher than the other, so club 28
     puts no order between their amounts.
 

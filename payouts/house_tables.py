@@ -1,4 +1,4 @@
-"""House payout tables (RULES.md, "Payout rounding"): many clubs pay a fixed percentage table by field
+"""House payout tables (docs/rules.md, "Payout rounding"): many clubs pay a fixed percentage table by field
 size instead of a generated structure. Pure: no Django.
 
 A house table is a list of bands (min_entries, max_entries, percentages in basis points, first place
@@ -132,7 +132,7 @@ def house_table_band(table: HouseTableInput, entries: int) -> HouseBand:
 
 
 def house_table_payouts(pool: int, entries: int, table: HouseTableInput, unit: int) -> PayoutStructure:
-    """Prizes by a house percentage table (RULES.md "Payout rounding").
+    """Prizes by a house percentage table (docs/rules.md "Payout rounding").
 
     Each prize is its percentage of the pool rounded down to the unit; the remainder goes to first place;
     the total equals the pool; prizes never rise down the list. Places whose prize rounds down to nothing

@@ -1,4 +1,4 @@
-"""Exact ICM (the Malmuth-Harville independent chip model) for deals at a final table (RULES.md,
+"""Exact ICM (the Malmuth-Harville independent chip model) for deals at a final table (docs/rules.md,
 "Deals and payouts", club 28). Pure: no Django, no I/O; numpy for the sums over subsets.
 
 The model: a player wins with probability stack / all chips; given the players who took the places
@@ -67,7 +67,7 @@ def validate_stacks(stacks: Sequence[int]) -> tuple[int, ...]:
 def validate_prizes(prizes: Sequence[int], players: int) -> tuple[int, ...]:
     """The prizes left by place (first place first), in minor units: at least one, at most one per
     player (fewer: the lowest places pay nothing), non-negative ints that never rise down the list
-    (RULES.md: "prizes never rise down the list"), adding up to at most MAX_PRIZE_TOTAL."""
+    (docs/rules.md: "prizes never rise down the list"), adding up to at most MAX_PRIZE_TOTAL."""
     prizes = tuple(prizes)
     if not prizes:
         raise ValueError("no prizes left to share")

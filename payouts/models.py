@@ -55,7 +55,7 @@ class PayoutPlan(NeverDeleteModel):
 
 
 class Payment(NeverDeleteModel):
-    """A prize paid at the cashier (RULES.md, club 32): against a second ID check that matched the
+    """A prize paid at the cashier (docs/rules.md, club 32): against a second ID check that matched the
     registration's, with the player's signature, under a receipt number in sequence per tournament. A
     prize is paid once (one paid payment per entry: a database constraint); a payment is voided with a
     reason, never deleted, and the prize can then be paid again."""
@@ -92,7 +92,7 @@ class Payment(NeverDeleteModel):
 
 
 class Deal(NeverDeleteModel):
-    """A deal at the final table (RULES.md, club 28 and 32; payouts/deals.py): proposed by the floor with
+    """A deal at the final table (docs/rules.md, club 28 and 32; payouts/deals.py): proposed by the floor with
     the chip counts of every player left, approved by the director before it takes effect (until then the
     old prizes stand), or rejected. Never deleted.
 

@@ -4,12 +4,12 @@ Pure rule module: plain Python on plain values, no Django, no I/O, deterministic
 integer number of minor units (haléře, cents). Bad input raises ValueError with a message the service
 layer can show (as a 4xx).
 
-Rules enforced (RULES.md "Deals and payouts", "Payout rounding", and the payout issue):
+Rules enforced (docs/rules.md "Deals and payouts", "Payout rounding", and the payout issue):
 
 1. The prizes add up to the prize pool exactly, in integer minor units.
 2. No prize is higher than the one above it (non-increasing by place).
 3. Every prize is a whole number of house units (`PayoutRules.unit`), except first place: the pool's
-   remainder below one unit can only go there (RULES.md: "the remainder goes to first place"), so first
+   remainder below one unit can only go there (docs/rules.md: "the remainder goes to first place"), so first
    place is the only prize allowed off the unit grid, and it is always congruent to the pool modulo the
    unit. A card room deals in chips and notes of the unit; requiring the pool itself to be a multiple
    of the unit would refuse real pools (add-ons, odd buy-ins), so the remainder is kept, on first.

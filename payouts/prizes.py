@@ -1,4 +1,4 @@
-"""Finishing places to prizes (RULES.md "Deals and payouts"). Pure: no Django.
+"""Finishing places to prizes (docs/rules.md "Deals and payouts"). Pure: no Django.
 
 Every place in the money gets its prize. Players tied on a place range (busted in the same hand with
 equal stacks, or at different tables in one hand-for-hand hand: place..place_low) add up the prizes of

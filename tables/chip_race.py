@@ -1,4 +1,4 @@
-"""Color-up and the chip race at one table (TDA 21, 22; RULES.md "Color-up and chip race"; club rules 21
+"""Color-up and the chip race at one table (TDA 21, 22; docs/rules.md "Color-up and chip race"; club rules 21
 and 30). Pure: no Django, no I/O; the same inputs, rules and seed (or entered cards) always give the same
 result, so a recorded race can be recomputed on a public page (`replay`).
 
@@ -18,7 +18,7 @@ The rules enforced, in order:
    how the player happened to hold his chips does not change his number of cards.
 4. The pool. The number of new chips raced is the table's total odd value divided by the new chip,
    rounded by a house setting: "half_up" (the nearest whole chip; exactly half rounds up, below half
-   rounds down; RULES.md, Robert's Rules) or "up" (any odd value left over makes one more chip).
+   rounds down; docs/rules.md, Robert's Rules) or "up" (any odd value left over makes one more chip).
 5. The cards. One card per odd chip, all of a player's cards at once, dealing from seat 1 upward (seats in
    ascending order). Dealt by the software: the 52-card deck `seating.DECK` shuffled by
    `seating.SeedStream(seed).shuffle` (the documented, bias-free shuffle of every verifiable draw), then

@@ -1,4 +1,4 @@
-"""Color-ups and their chip races (TDA 21, 22; RULES.md "Color-up and chip race"): the director confirms
+"""Color-ups and their chip races (TDA 21, 22; docs/rules.md "Color-up and chip race"): the director confirms
 the color-up of a break; each table races its odd chips (tables/chip_race.py) with cards from the
 committed seed of a verifiable draw or entered as dealt; a race is redone until it is confirmed, and a
 confirmed race changes the tournament's chips in play by exactly what it added or removed."""

@@ -1,4 +1,4 @@
-"""The check of a revealed draw (DESIGN.md, "Randomness"): recomputed from its seed and inputs and compared
+"""The check of a revealed draw (docs/architecture.md, "Randomness"): recomputed from its seed and inputs and compared
 with what was recorded and written, in the shape anyone may see (public pages and API)."""
 from __future__ import annotations
 

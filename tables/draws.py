@@ -1,4 +1,4 @@
-"""Verifiable draws (DESIGN.md, "Randomness"): the commitment of the next draw, the start draw, late
+"""Verifiable draws (docs/architecture.md, "Randomness"): the commitment of the next draw, the start draw, late
 entries and re-entries, the seats written for a draw, and the button draw. The shuffles are the pure
 rules of tables/seating.py; this module feeds them the room and writes what they decide."""
 from __future__ import annotations
@@ -43,7 +43,7 @@ def commit_next_draw(tournament: Tournament, *, actor: Actor) -> Draw:
 
 
 def run_draw(t: Tournament, *, actor: Actor, kind: str, inputs: dict, compute) -> tuple[Draw, object]:
-    """Every draw (DESIGN.md, "Randomness"): the seed committed beforehand runs `compute(seed) -> (result,
+    """Every draw (docs/architecture.md, "Randomness"): the seed committed beforehand runs `compute(seed) -> (result,
     recorded)`, and the draw is revealed with its inputs and what it recorded. Returns the draw and the
     result for the caller to write; the caller commits the next seed (pending_draw) once its events are
     recorded. A draw the rules refuse raises from `compute`, and nothing is revealed."""
@@ -161,7 +161,7 @@ def choose_tables(t: Tournament, count: int, needs: dict[int, seating.Need]) -> 
 
 def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], entries: dict[int, Entry],
                  tables: dict[int, Table], now) -> int:
-    """One set-based INSERT on PostgreSQL (DESIGN.md pitfalls: 10,000 seats through bulk_create spent
+    """One set-based INSERT on PostgreSQL (docs/architecture.md pitfalls: 10,000 seats through bulk_create spent
     most of a start draw building model instances); bulk_create elsewhere. Returns the seats written."""
     entry_ids = [entries[number].pk for number in result]
     table_ids = [tables[table].pk for table, _seat in result.values()]

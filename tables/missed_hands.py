@@ -1,4 +1,4 @@
-"""Penalties (TDA 51, club 1; RULES.md "Penalties"): a warning, or a missed-hand penalty of one hand or
+"""Penalties (TDA 51, club 1; docs/rules.md "Penalties"): a warning, or a missed-hand penalty of one hand or
 of one to four rounds, a round being one hand for every player at the table at the time of the penalty,
 the offender included. The offender is dealt in and blinded off while away; the penalty is served by the
 hands dealt while he sits out, counted from the first hand started after it was given, at whatever

@@ -96,7 +96,7 @@ class HandStart(NeverDeleteModel):
 
 
 class Draw(NeverDeleteModel):
-    """A verifiable draw (DESIGN.md, "Randomness"): the seed is committed (its SHA-256 shown to the
+    """A verifiable draw (docs/architecture.md, "Randomness"): the seed is committed (its SHA-256 shown to the
     room) before the inputs are known, drives tables/seating.py over the sorted inputs, and is
     revealed once the result is written. A tournament always has at most one pending commitment."""
 
@@ -184,7 +184,7 @@ class SeatRequest(NeverDeleteModel):
 
 
 class HouseRules(NeverDeleteModel):
-    """The room's settings for balancing, breaking, redraws and hand-for-hand (RULES.md)."""
+    """The room's settings for balancing, breaking, redraws and hand-for-hand (docs/rules.md)."""
 
     class Donor(models.TextChoices):
         FULLEST = "fullest", _("The fullest table; ties: the table that breaks first")

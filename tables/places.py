@@ -1,4 +1,4 @@
-"""Finishing places of players busted in the same hand (RULES.md, "Deals and payouts"; WSOP R126,
+"""Finishing places of players busted in the same hand (docs/rules.md, "Deals and payouts"; WSOP R126,
 TDA24 RP-8). Pure: no Django.
 
 - At one table, the player who started the hand with more chips finishes higher; equal stacks tie.

@@ -329,7 +329,7 @@ def deal_high_cards(seed: bytes, tables: Mapping[int, Sequence[int]]) -> dict[in
 
 
 def tie_order(seed: bytes, entries: Sequence[int]) -> list[int]:
-    """The order in which tied players get the odd minor units of the prizes they share (RULES.md: what
+    """The order in which tied players get the odd minor units of the prizes they share (docs/rules.md: what
     can't be split goes one unit each to tied players chosen by the draw): the sorted entries, shuffled."""
     return SeedStream(seed).shuffle(_check_entries(entries))
 

@@ -27,7 +27,7 @@ def actor_label(actor) -> str:
         return "system"
     if isinstance(actor, str):
         return str(actor)  # a plain str: a device actor (core.roles.DeviceActor) is a subclass carrying its table,
-        # and the label goes into every push of the event, which the in-memory layer deep-copies (DESIGN.md)
+        # and the label goes into every push of the event, which the in-memory layer deep-copies (docs/architecture.md)
     return actor.get_username()
 
 

@@ -1,6 +1,6 @@
 """ID document numbers: normalised, then kept only as the last four characters and a keyed HMAC.
 
-Pure: the key is a parameter. A plain hash of an ID number is brute-forceable (DESIGN.md).
+Pure: the key is a parameter. A plain hash of an ID number is brute-forceable (docs/architecture.md).
 """
 from __future__ import annotations
 

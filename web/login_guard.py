@@ -1,6 +1,6 @@
 """Password spraying: one password tried against many usernames from one address. django-axes locks a
 username at an address (settings: AXES_LOCKOUT_PARAMETERS), which a sprayer never trips, trying each username once or
-twice; and it must not lock an address for good, which a room's tablets share behind one NAT (DESIGN.md pitfalls).
+twice; and it must not lock an address for good, which a room's tablets share behind one NAT (docs/architecture.md pitfalls).
 
 So an address is slowed when LOGIN_SPRAY_USERNAMES different usernames have failed from it within the last
 LOGIN_SPRAY_MINUTES (axes' own records of the failures, kept in the database, so every worker process counts the same):

@@ -1,5 +1,5 @@
 """JSON API of seating: the verifiable draws (the commitment of the next draw is public before the
-draw, its seed only once the result is written; DESIGN.md, "Randomness"), seat corrections, the
+draw, its seed only once the result is written; docs/architecture.md, "Randomness"), seat corrections, the
 button draw, special-needs seat requests, the floor map, and the public seat lookup of the players'
 phones (no login; names, tables and seats only)."""
 from __future__ import annotations
