@@ -1,4 +1,4 @@
-"""Chip counts at festival scale (issue 25): 10,000 players over 1,112 tables of 9, every table's counts entered at
+"""Chip counts at festival scale: 10,000 players over 1,112 tables of 9, every table's counts entered at
 once through the service (as the dealer tablets do), then the reads: the lobby's chip leaders, the players' public
 list with a search, the floor's check of the room.
 

@@ -1,4 +1,4 @@
-"""A festival played through the screens on `scripts/dev`, every screen left open all night (issue 39's acceptance).
+"""A festival played through the screens on `scripts/dev`, every screen left open all night and checked against a fresh load.
 
 It starts the product as the README's first command does (`scripts/dev`: SQLite of its own under var/festival/, the
 in-memory channel layer, eager tasks, a free port; the server's output goes to var/festival/server.log), then, through

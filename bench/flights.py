@@ -1,4 +1,4 @@
-"""Three Day 1 flights into one Day 2 (issue 25, "Done when"): each flight of N entries is registered at the desk
+"""Three Day 1 flights into one Day 2, end to end: each flight of N entries is registered at the desk
 (some players play a second flight: best stack forward), drawn, played down by busts until its share of the field is
 left (the flight's end rule stops it), bagged table by table and closed; the bags are carried into Day 2 and Day 2's
 verifiable start draw seats them. Every step goes through the services the screens call.

@@ -1,4 +1,4 @@
-"""The floor map in a browser at festival scale: 10,000 entries drawn over 1,112 tables of 9 (issue 14).
+"""The floor map in a browser at festival scale: 10,000 entries drawn over 1,112 tables of 9.
 
 Run by hand; SQLite (the default: an in-memory test database shared with the server thread) or PostgreSQL
 (it creates and drops its own database, test_bench_floor_map_render_<pid>):

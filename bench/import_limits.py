@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 CASES = {
-    "18 MB of empty objects (the issue's file)": "b'{\"rows\":[' + b'{},' * 6_000_000 + b'{}]}'",
+    "18 MB of empty objects (the file that took hundreds of MB)": "b'{\"rows\":[' + b'{},' * 6_000_000 + b'{}]}'",
     "100,000 deep": "b'[' * 100_000 + b']' * 100_000",
     "40 MB (over the size)": "b'{\"rows\":\"' + b'x' * 40_000_000 + b'\"}'",
     "texts of 2 characters, as many as the limit lets through": "b'{\"rows\":[' + b'\"ab\",' * (LIMIT // 8 - 3) + b'\"ab\"]}'",

@@ -1,4 +1,4 @@
-"""A season's standings at club-league scale (issue 27): 50 tournaments of a league, 5,000 players, each tournament a
+"""A season's standings at club-league scale: 50 tournaments of a league, 5,000 players, each tournament a
 field of 100 to 400 of them. The standings must take a constant number of queries whatever the season's size.
 
 Run by hand against PostgreSQL (it creates and drops its own database, test_bench_league_<pid>):

@@ -21,7 +21,7 @@ Every client is a phone of its own: the bench stands where the room's TLS proxy 
 server's default FORWARDED_ALLOW_IPS) and names each client's address in X-Forwarded-For. With
 --one-address every phone comes from the same address instead (a venue's Wi-Fi behind NAT, the server in
 the cloud): each phone keeps only its own device cookie, and the public API's throttle (per device, with a
-ceiling per address set for a room) must refuse none of the rush (issue 23): there (and with --api) each
+ceiling per address set for a room) must refuse none of the rush: there (and with --api) each
 phone of the rush also reads its seat through the public API twice (/api/public/.../seats/<n>/), the second
 time with the device cookie the first answer gave it. A seat page itself never calls the public API.
 
@@ -32,7 +32,7 @@ and the seat JSON's requests/s as a ratio of the trivial view's.
 Run by hand (it creates and drops its own database):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python bench/load.py [--entries 10000] [--rush 1000] [--window 30] [--steps 100,200,500,1000]
-Targets (issue 11, a 2-core machine shared with the load generator): the rush with 0 errors, page and
+Targets (on a 2-core machine shared with the load generator): the rush with 0 errors, page and
 seat p99 < 1 s, every socket connected, bust p99 < 500 ms; the stress with 0 5xx at every step (503
 with Retry-After past capacity allowed and counted), connections never above the cap, and the seat
 JSON at least half the trivial view's requests/s.

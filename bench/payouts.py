@@ -1,6 +1,6 @@
 """The money's pure rules at festival scale, in plain Python (no database).
 
-Prints, next to the targets of the payout issue:
+Prints, each next to its target:
 - the payout structure for 20,000 entries (payouts/payout_structure.py; target < 5 ms);
 - exact ICM for 10 players (payouts/icm.py, the subset method; target < 2 ms) and 15 players
   (target < 25 ms), on random final-table stacks;

@@ -13,7 +13,7 @@ the table map's refetch (/t/<id>/map.json) that follows each event.
 Run by hand (it creates and drops its own database):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python bench/slip_latency.py [players=10000] [busts=300]
-Target (issue 5): a bust to its move slip on the floor's screen, p99 under 250 ms at 1,000 tables.
+Target: a bust to its move slip on the floor's screen, p99 under 250 ms at 1,000 tables.
 """
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ class ClockState(models.Model):
     announced_until = models.DateTimeField(null=True, blank=True)  # boundaries up to here are announced
     next_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     announcement = models.CharField(_("announcement"), max_length=200, blank=True)
-    # The end of a day (issue 25): the level after which the clock stops by itself (a level number as the
+    # The end of a day: the level after which the clock stops by itself (a level number as the
     # screens show it); the level it stopped after, until the clock runs again; and when a clock set for
     # the next day (paused at a level with the time left in it) resumes by itself.
     stop_after_level = models.PositiveSmallIntegerField(_("end the day after level"), null=True, blank=True)

@@ -1,4 +1,4 @@
-"""No secret in a log line (issue 23): the paths of dealer links and lobby screen links carry their secret
+"""No secret in a log line: the paths of dealer links and lobby screen links carry their secret
 (`/dealer/<secret>/`, `/display/<secret>/`, and their sockets under `/ws/`). uvicorn logs every socket it
 accepts with its path, and its access log (ACCESS_LOG=1) every request; Django logs the path of a refused
 request. This filter masks the secret in any record that passes a handler it sits on: Django's console

@@ -343,7 +343,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
-# Content-Security-Policy on every response (django-csp, issue 24): scripts, styles, fonts and connections
+# Content-Security-Policy on every response (django-csp): scripts, styles, fonts and connections
 # (the API and the live WebSockets) from this site only, images also as data: (the payout signature);
 # no inline script, no style="..." attribute, no eval; no plugin, no other site may frame a page. A browser
 # posts what it blocked to CSP_REPORT_PATH (web/csp_report.py), which logs it. The API docs pages loosen

@@ -58,14 +58,14 @@ PAGES: dict[str, tuple[str, ...]] = {
     "chip-counts": FLOOR_ONLY,  # every stack with names, each table's check, the room's difference
     "public-counts": PUBLIC,  # the players' chip-count page, while the house rule shows counts in public
     "penalties": FLOOR_ONLY,  # give, list and cancel penalties (TDA 51)
-    # the end of a day (issue 25): where it stands (names of the bags missing), its report sorted by stack (page,
+    # the end of a day: where it stands (names of the bags missing), its report sorted by stack (page,
     # CSV, PDF) and the bag slips; the page's close form shows only to the director (api-day-close)
     "day": FLOOR_ONLY, "day-report": FLOOR_ONLY, "day-report-csv": FLOOR_ONLY, "day-report-pdf": FLOOR_ONLY,
     "bag-slips": FLOOR_ONLY,
-    # events with Day 1 flights into one Day 2 (issue 25): the events, an event's flights, Day 2, the pool and the bags
+    # events with Day 1 flights into one Day 2: the events, an event's flights, Day 2, the pool and the bags
     # carried and forfeited (names); its forms show only to the director (api-flight-*); the map's "this flight ends"
     "flight-events": FLOOR_ONLY, "flight-event": FLOOR_ONLY, "flight-ending": FLOOR_ONLY,
-    # leagues (issue 27): the seasons, a league's formula, tournaments and standings (names and points, as the results
+    # leagues: the seasons, a league's formula, tournaments and standings (names and points, as the results
     # show them), as CSV and PDF; their forms show only to the director (api-league*); the players' standings page.
     # Staff of some tournaments only: a league holding one of them; a player's results in them only (web/api.tournament_of)
     "leagues": EVERY_ROLE, "league": EVERY_ROLE, "league-csv": EVERY_ROLE, "league-pdf": EVERY_ROLE,
@@ -125,7 +125,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-displays": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},
     "api-display-revoke": {"POST": DIRECTOR_ONLY},
     "api-clock": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
-    "api-clock-day-end": {"POST": DIRECTOR_ONLY},  # end the day after a level (issue 25)
+    "api-clock-day-end": {"POST": DIRECTOR_ONLY},  # end the day after a level
     "api-clock-restart": {"POST": DIRECTOR_ONLY},  # the next day's start: time, level, time left
     "api-tables": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
     "api-table-hand": {"POST": AT_THE_TABLE, "DELETE": AT_THE_TABLE},
@@ -157,7 +157,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-table-bags": {"GET": AT_THE_TABLE, "POST": AT_THE_TABLE},  # bag-and-tag a table's players at once
     "api-entry-bag": {"POST": FLOOR_ONLY},  # one seated player's bag (or its correction)
     "api-day-close": {"POST": DIRECTOR_ONLY},
-    "api-day-redraw": {"POST": DIRECTOR_ONLY},  # redraw the next day's seating before play resumes (issue 25)
+    "api-day-redraw": {"POST": DIRECTOR_ONLY},  # redraw the next day's seating before play resumes
     "api-day-report": {"GET": FLOOR_ONLY},  # every bag with names, sorted by stack
     "api-flight-events": {"GET": FLOOR_ONLY, "POST": DIRECTOR_ONLY},  # events with Day 1 flights into one Day 2
     "api-flight-event": {"GET": FLOOR_ONLY},  # its flights, Day 2, the pool, the bags carried and forfeited (names)

@@ -83,7 +83,7 @@ def user_roles(user) -> set[str]:
 
 
 def works_in(user, tournament_id) -> bool:
-    """Staff per tournament (issue 23): a Floor, Cashier or Dealer whose staff profile lists tournaments works
+    """Staff per tournament: a Floor, Cashier or Dealer whose staff profile lists tournaments works
     those only; a profile with none (or no profile) works every tournament. A director works every one.
     `tournament_id` may also be a list of ids (an event's flights and Day 2, a league's tournaments, a player's): working
     one of them is enough, and a scoped member works none of an empty list. It may also be a function giving the id or

@@ -1,4 +1,4 @@
-"""Bag-and-tag: the rules of the end of a day (issue 25, point 2), plain Python on plain values, no Django. The
+"""Bag-and-tag: the rules of the end of a day, plain Python on plain values, no Django. The
 services (days/services.py) and the reads (days/selectors.py) call these.
 
 At the end of a day every player still in has his chips counted and sealed in a numbered bag. A bag number is

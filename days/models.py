@@ -1,4 +1,4 @@
-"""The days of a tournament that plays over several (issue 25, point 2): each day ends with bag-and-tag (every
+"""The days of a tournament that plays over several: each day ends with bag-and-tag (every
 player still in has his chips counted and sealed in a numbered bag) and is closed by the director; the tournament
 goes on the next day. Rows are never deleted: a bag corrected makes the last one history (`current` off)."""
 from django.conf import settings

@@ -1,4 +1,4 @@
-"""The seating of a day after the first (issue 25, point 4): once the day before is closed (days/services.py) and
+"""The seating of a day after the first: once the day before is closed (days/services.py) and
 before play resumes, the director redraws the room. Every player still in stands up and gets a new random seat
 over the day's tables by a verifiable draw (docs/architecture.md, "Randomness": the seed committed before, revealed after,
 recomputed in public by tables/draw_check.py as any redraw), special needs kept (TDA 6); each player sits down with

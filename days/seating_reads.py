@@ -1,4 +1,4 @@
-"""Reads of the seating of a day after the first (issue 25, point 4; the redraw is days/seating.py): the stack each
+"""Reads of the seating of a day after the first (the redraw is days/redraw.py): the stack each
 player still in brings to the day (his bag of the day before, or his last count when the day closed without his
 bag), whether the day's seating may be redrawn, and the stacks the seat cards and the players' seat page show.
 Plain values, each read in a constant number of queries whatever the size of the field."""
@@ -44,7 +44,7 @@ def stacks_at_start(t: Tournament, *, day: int, entries) -> dict[int, dict]:
 
 
 def redraw_of(t: Tournament, day: int) -> Draw | None:
-    """The revealed draw that seated `day` (days.seating.redraw_day), None while it has none."""
+    """The revealed draw that seated `day` (days.redraw.redraw_day), None while it has none."""
     return Draw.objects.filter(tournament=t, kind=Draw.Kind.REDRAW, drawn_at__isnull=False,
                                inputs__day=day).order_by("number").first()
 

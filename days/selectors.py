@@ -82,7 +82,7 @@ BAG_NUMBER_SCOPE = "bag_number_scope"
 
 
 def bag_numbers_held(t: Tournament, numbers, *, day: int, replacing=()) -> dict[str, int]:
-    """The one place that says which bag numbers are taken ("unique in the event": issue 25): normalised bag number
+    """The one place that says which bag numbers are taken (a bag number is unique in its event): normalised bag number
     -> the entry (id) whose current bag carries it, among the current bags of any day of the tournament and of the
     tournaments of its event (BAG_NUMBER_SCOPE), for the given numbers. The bags that `replacing` entries hold for
     `day` are left out: a correction replaces them."""

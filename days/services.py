@@ -1,4 +1,4 @@
-"""Bag-and-tag and the close of a day (issue 25, point 2; the rules in days/bag_rules.py). A table's bags are
+"""Bag-and-tag and the close of a day (the rules in days/bag_rules.py). A table's bags are
 entered at once on its tablet or the floor map, one seated player's by the floor; each bag is also the player's
 current chip count (tables.counting.record_bag_counts). A bag corrected makes the last one history (never
 deleted). The director closes the day once every player still in is bagged and the bags add up to the chips in

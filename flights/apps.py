@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class FlightsConfig(AppConfig):
-    """Events with Day 1 flights into one Day 2 (issue 25, point 3): each flight a tournament of its own, the bags that
+    """Events with Day 1 flights into one Day 2: each flight a tournament of its own, the bags that
     go on by the stack policy, one prize pool summed over the flights, places paid from Day 2 only."""
 
     default_auto_field = "django.db.models.BigAutoField"

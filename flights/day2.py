@@ -1,4 +1,4 @@
-"""The stacks a day after the first seats its players with (issue 25, point 4), for the seat cards and the players'
+"""The stacks a day after the first seats its players with, for the seat cards and the players'
 seat page, whatever the tournament: an event's Day 2 seats the bags carried from its flights (flights/services.py,
 carry_to_day2; its normal start draw seats them), a tournament played over several days the bags of the day before
 (days/seating_reads.py). Nothing on a first day, nor in a flight (its players go on in Day 2). One read, a constant

@@ -1,4 +1,4 @@
-"""The rules of an event with Day 1 flights (issue 25, point 3), plain Python on plain values: which bags go on to Day 2
+"""The rules of an event with Day 1 flights, plain Python on plain values: which bags go on to Day 2
 under the event's stack policy, and when a flight ends by the share of its field left.
 
 Stack policy (a house setting):

@@ -1,4 +1,4 @@
-"""An event with Day 1 flights into one Day 2 (issue 25, point 3). Each flight is a tournament of its own (own clock,
+"""An event with Day 1 flights into one Day 2. Each flight is a tournament of its own (own clock,
 tables, registration); the Day 2 is one more tournament, where the bags that go on are carried as entries. Rows are
 never deleted."""
 from django.conf import settings

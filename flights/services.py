@@ -1,4 +1,4 @@
-"""Events with Day 1 flights into one Day 2 (issue 25, point 3): the director makes the event, adds its flights (each a
+"""Events with Day 1 flights into one Day 2: the director makes the event, adds its flights (each a
 tournament of its own), names its Day 2, chooses the stack policy and Day 2 late registration, sets each flight's end
 (after N levels, or when a share of its field is left), and carries the bags into Day 2 once every flight's Day 1 is
 closed. Each function runs in one transaction, locks what it changes, records an audit event, and refuses bad input

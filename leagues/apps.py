@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class LeaguesConfig(AppConfig):
-    """Leagues (issue 27): seasons of tournaments, their points formula, the points of each finished tournament and
+    """Leagues: seasons of tournaments, their points formula, the points of each finished tournament and
     the standings."""
 
     default_auto_field = "django.db.models.BigAutoField"

@@ -1,4 +1,4 @@
-"""Leagues (issue 27): a season that groups tournaments, its points formula (leagues/points.py) and the points each
+"""Leagues: a season that groups tournaments, its points formula (leagues/points.py) and the points each
 player got in each of its finished tournaments. The points are written when a tournament's play is over and written
 again whenever a place changes (leagues/services.py); the standings are computed from them (leagues/standings.py)."""
 from django.conf import settings

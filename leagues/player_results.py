@@ -1,4 +1,4 @@
-"""A player's results across the room's tournaments (issue 27, point 3), for the staff: each tournament he entered
+"""A player's results across the room's tournaments, for the staff: each tournament he entered
 with his best place (a re-entry's), his entries, the prize (paid, with its receipt, or won and not yet paid) and the
 league points, and the satellite tickets he won or holds. Nothing beyond the name and the results: no ID number, no
 date of birth, no contact."""

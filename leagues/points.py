@@ -1,4 +1,4 @@
-"""A league's points for a finishing place (issue 27). Pure: no Django.
+"""A league's points for a finishing place. Pure: no Django.
 
 Points are counted in hundredths (an integer, as money is in minor units), so a formula with a square root
 still adds up exactly. The formulas are the common house choices:

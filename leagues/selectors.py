@@ -1,4 +1,4 @@
-"""Reads of the leagues (issue 27): the leagues, a league's formula in words and as a table, its tournaments and its
+"""Reads of the leagues: the leagues, a league's formula in words and as a table, its tournaments and its
 standings, each in a constant number of queries whatever the season's size (bench/league.py)."""
 from __future__ import annotations
 

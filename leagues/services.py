@@ -1,4 +1,4 @@
-"""Changes of the leagues (issue 27): the director makes a league (a season) with its points formula and its
+"""Changes of the leagues: the director makes a league (a season) with its points formula and its
 standings settings, and adds its tournaments. Each function runs in one transaction, locks what it changes, records
 an audit event and refuses bad input with a translated message, changing nothing.
 

@@ -1,4 +1,4 @@
-"""A season's standings (issue 27). Pure: no Django.
+"""A season's standings. Pure: no Django.
 
 Each player's results in the season's finished tournaments; the best N of them count (all when the league
 counts every result). The order, as the standings page states it:

@@ -1,4 +1,4 @@
-"""Sockets open only from this site's own pages (issue 23): the Origin of a WebSocket handshake must match
+"""Sockets open only from this site's own pages: the Origin of a WebSocket handshake must match
 the site exactly (scheme, host and port), as Django's CSRF check matches the Origin of an HTTP POST.
 
 A handshake is let through when its Host is one of ALLOWED_HOSTS and its Origin is either the site itself

@@ -43,7 +43,7 @@ def lobby_payouts(tournament: Tournament, stats: dict, state: dict | None = None
     sat = state["satellite"]
     return {"pool": state["pool"], "entries": state["entries"], "places_paid": state["places_paid"],
             "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]],
-            # a satellite (issue 27): its seats and where play stops, the TV's "N seats: play stops at N players"
+            # a satellite: its seats and where play stops, the TV's "N seats: play stops at N players"
             "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")},
             "flight": False}
 
@@ -104,7 +104,7 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
         # The chip leaders, with names, while the house shows counts in public (tables/count_selectors.py).
         "leaders": count_selectors.leaders(tournament, stats) if count_selectors.public(tournament) else None,
-        # Its league's standings (issue 27), shown during breaks when the league says so: names and points.
+        # Its league's standings, shown during breaks when the league says so: names and points.
         "league": lobby_league(tournament),
         # The event's other tournaments, whose changes move this lobby's figures (a flight shows its event's pool):
         # the TV hears their public sockets too and reads its snapshot again (static/js/lobby.js).

@@ -17,7 +17,7 @@ pays them); Day 2's pool holds the flights' prize parts (`pool_in`: no cash came
 `cage` is its own cash in less its own prizes paid, so the parts add up to the event's cage (Day 2's part is
 negative once it pays the prizes of the cash its flights took).
 
-A satellite's seats (issue 27) are prizes given as tickets, not cash: their value stays in the satellite's cage
+A satellite's seats are prizes given as tickets, not cash: their value stays in the satellite's cage
 (`seats_out`). A buy-in paid with a ticket is in the target's pool and fees like any paid buy-in, but brought no cash
 (`tickets_in`).
 

@@ -145,7 +145,7 @@ class Deal(NeverDeleteModel):
 
 
 class Satellite(models.Model):
-    """A tournament that awards seats in a target event (issue 27; payouts/satellite.py): the seats are its pool
+    """A tournament that awards seats in a target event (payouts/satellite.py): the seats are its pool
     divided by a seat's value, rounded down: the target's buy-in and fee (`seat` = entry), or its buy-in alone, the
     house waiving the fee for a ticket (`seat` = buy_in); the cash left over goes to the next place or
     is shared by the seat winners (`leftover`). Play stops when the players left equal the seats; each of them gets

@@ -4,7 +4,7 @@ Pure rule module: plain Python on plain values, no Django, no I/O, deterministic
 integer number of minor units (haléře, cents). Bad input raises ValueError with a message the service
 layer can show (as a 4xx).
 
-Rules enforced (docs/rules.md "Deals and payouts", "Payout rounding", and the payout issue):
+Rules enforced (docs/rules.md "Deals and payouts" and "Payout rounding", with the product's own requirements):
 
 1. The prizes add up to the prize pool exactly, in integer minor units.
 2. No prize is higher than the one above it (non-increasing by place).

@@ -1,4 +1,4 @@
-"""A satellite's prizes: seats in a target event, and the cash left over (issue 27). Pure: no Django.
+"""A satellite's prizes: seats in a target event, and the cash left over. Pure: no Django.
 
 A seat is worth one entry into the target event: its buy-in and its fee (what the desk would take for it), or
 its buy-in alone where the house waives the fee for a ticket (a house setting per satellite). The seats are the

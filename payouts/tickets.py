@@ -1,4 +1,4 @@
-"""Satellites and their tickets (issue 27): the director makes a tournament a satellite of a target event; when its
+"""Satellites and their tickets: the director makes a tournament a satellite of a target event; when its
 play stops at the seats, each seat winner gets a ticket; the desk registers the holder into the target with his ID
 checked and no payment; the house may let a ticket pass to another player. Each function runs in one transaction,
 locks what it changes, records an audit event and refuses bad input with a translated message, changing nothing.

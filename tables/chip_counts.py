@@ -1,5 +1,5 @@
 """Chip counts: the check of a table's counts entered at once, the chip leaders, and how the counts add up
-against the chips in play (issue 25). Plain Python on plain values, no Django: the services (tables/counting.py)
+against the chips in play. Plain Python on plain values, no Django: the services (tables/counting.py)
 and the reads (tables/count_selectors.py) call these.
 
 A count is what a player's stack was when it was counted. A table's chips change only when players come or go

@@ -1,4 +1,4 @@
-"""Chip counts (issue 25, tables/chip_counts.py): a table's counts entered at once, on its tablet or the floor map,
+"""Chip counts (the rules in tables/chip_counts.py): a table's counts entered at once, on its tablet or the floor map,
 and one player's count entered by the floor. Each count keeps its time and who entered it; a new count makes the
 player's last one history (never deleted). The lobby's chip leaders and the counts pages read them
 (tables/count_selectors.py)."""

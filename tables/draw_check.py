@@ -57,7 +57,7 @@ def _room_of(data: dict) -> seating.Room:
 
 
 def _public_seat_draw(draw: Draw, fn, seed: bytes, needs: dict, commitment_ok: bool, matches: bool, written: list) -> dict:
-    """A seat draw as anyone may see it (issue 23): no special need tied to an entry. The entries with a need
+    """A seat draw as anyone may see it: no special need tied to an entry. The entries with a need
     are left out of the inputs and the result; the seats they held are listed without them, and the needs
     are shown as their count and a salted commitment. Anyone recomputes everyone else from the seed over the
     room with the held seats taken (the needs have a stream of their own, tables/seating.py); `matches` is

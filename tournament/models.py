@@ -51,7 +51,7 @@ def validate_time_zone(value: str) -> None:
 class StaffProfile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_profile")
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
-    # Staff per tournament (issue 23): a Floor, Cashier or Dealer listed here works these tournaments only
+    # Staff per tournament: a Floor, Cashier or Dealer listed here works these tournaments only
     # (core/roles.py); nobody listed, every tournament, as before. A director works every tournament.
     tournaments = models.ManyToManyField("Tournament", blank=True, related_name="own_staff",
                                          verbose_name=_("works only these tournaments"),

@@ -133,8 +133,8 @@ class RolePermission(BasePermission):
 
 def tournament_of(kwargs: dict):
     """The tournament or tournaments a route touches, for staff who work some tournaments only (core.roles.works_in:
-    working one of them is enough, none of an empty list). Its id in the URL; a route without one resolves them (issue
-    39), lazily, so that only a scoped member's request asks the database:
+    working one of them is enough, none of an empty list). Its id in the URL; a route without one resolves them
+    lazily, so that only a scoped member's request asks the database:
     - an event (`events/<event_id>/`): its flights and Day 2;
     - a league (`leagues/<league_id>/`, its CSV and PDF): its tournaments (and a Day 2's flights);
     - a player (`players/<player_id>/`): the tournaments of his results and of his tickets.
@@ -213,7 +213,7 @@ def device_of(request) -> str | None:
 
 
 class PublicRateThrottle(SimpleRateThrottle):
-    """The public API per device (issue 23): PUBLIC_API_RATE requests (120/minute by default) per device
+    """The public API per device: PUBLIC_API_RATE requests (120/minute by default) per device
     cookie, so one phone that reads too fast is slowed without touching the others. A request without the
     cookie (a phone's first, or a program that keeps none) counts only against its address's ceiling."""
 

@@ -153,7 +153,7 @@ def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | 
     as it is; a bust ends it)."""
     fresh = public_seats(pk, numbers)
     tournament = Tournament.objects.filter(pk=pk).first()
-    seats = seats_won(tournament) if tournament is not None else {}  # a satellite's seat winners (issue 27)
+    seats = seats_won(tournament) if tournament is not None else {}  # a satellite's seat winners
     for number, answer in fresh.items():
         winner = seats.get(number)
         answer["seat_won"] = winner["target"] if winner else None

@@ -1,4 +1,4 @@
-"""The tablets' service worker (issue 26, static/js/tablet-sw.js), served at the site's root.
+"""The tablets' service worker (static/js/tablet-sw.js), served at the site's root.
 
 A service worker handles the pages under its scope, and its scope can be no wider than the folder of its script:
 from /static/js/ it could never cover a dealer tablet at /t/<id>/tables/<n>/dealer/. The same file is therefore

@@ -1,4 +1,4 @@
-/* The forms' sentences (issue 24): what a form asks before it is sent (confirm) and says once the API has answered
+/* The forms' sentences: what a form asks before it is sent (confirm) and says once the API has answered
  * (done), from Django's JavaScript catalogue like every other word of a script. A form names its sentences with
  * data-says="undo-bust"; static/js/api-forms.js asks and says them. A "{name}" is filled by Util.fmt from, in this
  * order, the API's answer, the form's body, then the form's own data-* values (data-entry="12": {entry}); a dotted

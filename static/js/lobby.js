@@ -8,7 +8,7 @@ import * as Clock from "./clock.js";
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("lobby-config").textContent);
-  // The day's line (issue 25: the day's end, the day over, the next day's start), filled by Clock.fill as
+  // The day's line (the day's end, the day over, the next day's start), filled by Clock.fill as
   // data-clock="day": one banner across the screen, before the hand-for-hand banner.
   if (!document.querySelector('[data-clock="day"]')) {
     var day = document.createElement("div");
@@ -102,7 +102,7 @@ import * as Clock from "./clock.js";
     box.classList.toggle("itm", itm);
     Clock.fit(jump);
   }
-  // A satellite (issue 27): its seats in the target event instead of places paid, and where play stops.
+  // A satellite: its seats in the target event instead of places paid, and where play stops.
   function showSeats(s, box, jump) {
     var sat = paid.satellite, left = s.players_left, stopped = left > 0 && left <= sat.stops_at, text;
     document.getElementById("lobby-places-label").textContent = pgettext("satellite", "Seats");
@@ -118,7 +118,7 @@ import * as Clock from "./clock.js";
     Clock.fit(jump);
   }
   showPaid(JSON.parse(document.getElementById("lobby-stats").textContent));
-  // The end (issue 22): once play is over (one player left, or a deal that stopped play) the winner and the
+  // The end: once play is over (one player left, or a deal that stopped play) the winner and the
   // final results take the clock's place; an undone last bust or a re-entry brings the clock back. The
   // socket's snapshots carry no names (the players' public seat socket gets them too): this screen reads
   // them with its own link (snapshot.json), once per new set of places.
@@ -199,7 +199,7 @@ import * as Clock from "./clock.js";
     requestAnimationFrame(function () { finalBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
   }
   showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));
-  // The chip leaders (issue 25), while the house shows counts in public: the top stacks with names and big
+  // The chip leaders, while the house shows counts in public: the top stacks with names and big
   // blinds, the average; on a TV they take the side column's place for LEADERS_SHOWN of every LEADERS_CYCLE ms.
   // A screen whose link says ?leaders=1 shows them all the time (a festival's chip-count TV).
   var LEADERS_CYCLE = 40000, LEADERS_SHOWN = 20000, leaders = null;
@@ -216,7 +216,7 @@ import * as Clock from "./clock.js";
       {average: Live.number(leaders.average), counted: leaders.counted, left: leaders.players_left});
     turnLeaders();
   }
-  // The league's standings (issue 27), when the league shows them on its tournaments' TVs: during a break they take
+  // The league's standings, when the league shows them on its tournaments' TVs: during a break they take
   // the side column's place (before the chip leaders). A break that starts reads them afresh (a snapshot): another
   // tournament of the league may have ended since.
   var league = null, breakBefore = body.classList.contains("is-break");

@@ -1,4 +1,4 @@
-/* Presses kept on the device while the connection is down (issue 26): the tablets that ride out a Wi-Fi drop.
+/* Presses kept on the device while the connection is down: the tablets that ride out a Wi-Fi drop.
  *
  * Opt-in per screen: a page with <meta name="press-queue" content="<scope>" data-worker="<service worker URL>">
  * (the dealer tablet, the floor map, the color-up page) sends its writes through this queue; every other screen

@@ -64,7 +64,7 @@ import * as Live from "./live.js";
     var prize = document.getElementById("seat-prize");
     prize.hidden = !now.prize;
     prize.textContent = now.prize ? fmt(s.prize, {prize: Util.money(now.prize, cfg.currency)}) : "";
-    var won = document.getElementById("seat-won");  // a satellite's seat (issue 27)
+    var won = document.getElementById("seat-won");  // a satellite's seat
     won.hidden = !now.seat_won;
     won.textContent = now.seat_won ? fmt(s.seatWon, {target: now.seat_won}) : "";
     var day = document.getElementById("seat-day"), stack = now.status === "active" ? now.day_stack : null;

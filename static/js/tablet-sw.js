@@ -1,4 +1,4 @@
-/* The tablets' service worker (issue 26): the screen's own files and its last state, so a tablet reopens with no
+/* The tablets' service worker: the screen's own files and its last state, so a tablet reopens with no
  * connection. Registered by static/js/press-queue.js from the three screens that opt in (the dealer tablet, the floor
  * map, the color-up page), each with its own page's path as the scope, so it never handles another page. Served at
  * /tablet-sw.js (web/tablet_worker.py): a worker's scope cannot be wider than the folder of its script, and a page of

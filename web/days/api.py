@@ -1,7 +1,7 @@
-"""JSON API of the end of a day (days/services.py, days/selectors.py; issue 25, point 2): a table's tablet (its
+"""JSON API of the end of a day (days/services.py, days/selectors.py): a table's tablet (its
 dealer, the floor, the director) reads and enters the whole table's bags at once; the floor bags one seated player
 (or corrects his bag), reads where the day stands and its report sorted by stack; the director closes the day, and
-redraws the next day's seating before play resumes (days/redraw.py; issue 25, point 4)."""
+redraws the next day's seating before play resumes (days/redraw.py)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404

@@ -1,4 +1,4 @@
-"""The end of a day on paper (issue 25, point 2), as tables/seat_cards.py prints seat cards: the bag slips (one slip
+"""The end of a day on paper, as tables/seat_cards.py prints seat cards: the bag slips (one slip
 per bag: the tournament, the day, the player and his entry, the bag number and the chips large, the table and seat,
 when and by whom it was bagged, the player's and the floor's signature lines), one a page on 80 mm receipt paper
 or six a page on A4; and the day's report on A4 (every bag, largest stack first, with the totals). DejaVu Sans

@@ -1,4 +1,4 @@
-"""Screens of the end of a day (issue 25, point 2): the day page, the day's report (page, CSV, PDF) and the bag
+"""Screens of the end of a day: the day page, the day's report (page, CSV, PDF) and the bag
 slips. These URLs only read; closing the day goes through the JSON API (web/days/api.py)."""
 from django.urls import path
 

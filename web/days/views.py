@@ -1,4 +1,4 @@
-"""The end of a day's pages (issue 25, point 2): the day page (where the day stands: the clock, the players still
+"""The end of a day's pages: the day page (where the day stands: the clock, the players still
 in, the bags missing by table and seat, the bags against the chips in play; the director closes the day there
 through the JSON API, web/days/api.py), the day's report sorted by stack (page, CSV, PDF) and the bag slips (PDF,
 80 mm or A4). The pages only read (days/selectors.py); the few reads of their own are here: the clock's line for

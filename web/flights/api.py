@@ -1,6 +1,6 @@
-"""JSON API of the events with Day 1 flights into one Day 2 (flights/services.py, flights/selectors.py; issue 25,
-point 3): the floor reads the events, each event's state (its flights with the players left and the "ends at the end
-of this level" line, Day 2, the pool summed over the flights, the bags carried and forfeited) and the forfeited list;
+"""JSON API of the events with Day 1 flights into one Day 2 (flights/services.py, flights/selectors.py): the floor
+reads the events, each event's state (its flights with the players left and the "ends at the end of this level" line,
+Day 2, the pool summed over the flights, the bags carried and forfeited) and the forfeited list;
 the director makes the event, adds its flights, names its Day 2, sets the stack policy and Day 2 late registration,
 each flight's end, and carries the bags into Day 2. Every POST and PATCH honours the Idempotency-Key header."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Screens of the events with Day 1 flights into one Day 2 (issue 25, point 3): the events page, an event's page and
+"""Screens of the events with Day 1 flights into one Day 2: the events page, an event's page and
 the floor's "this flight ends" line for the table map. These URLs only read; every change goes through the JSON API
 (web/flights/api.py)."""
 from django.urls import path

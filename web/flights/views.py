@@ -1,4 +1,4 @@
-"""The screens of the events with Day 1 flights into one Day 2 (issue 25, point 3): the events page (every event with
+"""The screens of the events with Day 1 flights into one Day 2: the events page (every event with
 its flights; the director makes one there), the event page (each flight with its players left, bags and end rules,
 Day 2 with its late registration, the stack policy, the one prize pool summed over the flights, the carry to Day 2 and
 after it the bags carried and forfeited), and the small read of the floor's "this flight ends" line that the table map

@@ -1,4 +1,4 @@
-"""JSON API of the leagues (leagues/services.py, leagues/selectors.py; issue 27): the staff read the leagues and a
+"""JSON API of the leagues (leagues/services.py, leagues/selectors.py): the staff read the leagues and a
 league's state (its formula in words and as a table for a field size, its tournaments, its standings); the director
 makes a league, changes its settings and adds or takes out its tournaments. The players' phones read the standings
 from the public answer (names and points only). Every POST, PATCH and DELETE honours the Idempotency-Key header."""

@@ -1,4 +1,4 @@
-"""A league's standings on A4 (issue 27), as the day's report prints (web/days/pdf.py): the title on the first page,
+"""A league's standings on A4, as the day's report prints (web/days/pdf.py): the title on the first page,
 the column heads on every page, a row per player (striped), the counting and tie rules at the end, page numbers at
 the foot. DejaVu Sans (tournament.receipts.pdf_font) prints every Czech and Slovak letter."""
 from __future__ import annotations

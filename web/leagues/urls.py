@@ -1,4 +1,4 @@
-"""Screens of the leagues (issue 27): the leagues page, a league's page, its standings as CSV and PDF, and the players'
+"""Screens of the leagues: the leagues page, a league's page, its standings as CSV and PDF, and the players'
 standings page. These URLs only read; every change goes through the JSON API (web/leagues/api.py)."""
 from django.urls import path
 

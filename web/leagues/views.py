@@ -1,4 +1,4 @@
-"""The screens of the leagues (issue 27): the leagues page (every season; the director makes one there), a league's
+"""The screens of the leagues: the leagues page (every season; the director makes one there), a league's
 page (its standings, the formula in words and as a table for a field size, its tournaments; the director's forms to
 change its settings and add or take out tournaments), the standings as CSV and PDF, and the players' standings page
 for their phones, and a player's results. The pages only read (leagues/selectors.py); every change goes through the JSON API

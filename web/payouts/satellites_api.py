@@ -1,4 +1,4 @@
-"""JSON API of satellites (issue 27): the setting (the director), the seats and where play stops (everyone on the
+"""JSON API of satellites: the setting (the director), the seats and where play stops (everyone on the
 staff), the tickets won in a satellite and the tickets for a target event (the desk: they name players), registering
 a ticket's holder into the target with his ID checked (the desk), passing a ticket to another player (the director,
 where the house allows it)."""

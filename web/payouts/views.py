@@ -56,7 +56,7 @@ SATELLITE_TARGETS = 100  # the director's choice of a target: the latest tournam
 
 
 def satellite_panel(request, t: Tournament, state: dict) -> dict | None:
-    """A satellite's seats and tickets (issue 27), and the director's setting; None where there is nothing to show
+    """A satellite's seats and tickets, and the director's setting; None where there is nothing to show
     (not a satellite, and not the director). A ticket passed on: the director finds the player (`?transfer=N&q=`)."""
     # Made a satellite only while it may become one (no prize paid, no deal): a satellite's house rule on passing
     # tickets on may change any time.

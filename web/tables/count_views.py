@@ -1,4 +1,4 @@
-"""The chip counts' pages (issue 25): the floor's page (every stack with who counted it and when, each table's check,
+"""The chip counts' pages: the floor's page (every stack with who counted it and when, each table's check,
 the room's difference from the chips in play, one player's count entered through the JSON API) and the players'
 public chip-count page, searchable, while the house rule shows counts in public. The pages only read."""
 from __future__ import annotations

@@ -20,7 +20,7 @@ urlpatterns = [
     path("t/<id:pk>/color-up/sheets/", views.color_up_sheets, name="color-up-sheets"),
     # Give and cancel penalties (TDA 51): the page; its forms send to the JSON API.
     path("t/<id:pk>/penalties/", penalty_views.penalties_page, name="penalties"),
-    # Chip counts (issue 25): the floor's page; its form sends to the JSON API.
+    # Chip counts: the floor's page; its form sends to the JSON API.
     path("t/<id:pk>/counts/", count_views.chip_counts_page, name="chip-counts"),
     path("t/<id:pk>/seat-cards/", views.seat_cards_all, name="seat-cards"),
     path("t/<id:pk>/seat-cards/<id:number>/", views.seat_card, name="seat-card"),

@@ -1,4 +1,4 @@
-"""The floor's line of a Day 1 flight on the tournament's own screens (issue 25, point 3): "N players left: this
+"""The floor's line of a Day 1 flight on the tournament's own screens: "N players left: this
 flight ends at the end of this level." once its share rule fired (flights.selectors.ending_line), and on the
 overview the event it is a flight of, linked for those who may open the event page.
 

@@ -241,8 +241,8 @@ def _clock(type_: str, label: str, p: dict, names: Names) -> str:
 
 
 def _chips(type_: str, label: str, p: dict, names: Names) -> str:
-    # The break as the floor names it, "the break after level 4" (events since issue 22 say which level it
-    # follows); an older event only knew the break's row in the structure.
+    # The break as the floor names it, "the break after level 4" (a newer event says which level it
+    # follows, `after_level`); an older event only knew the break's row in the structure.
     after = p.get("after_level")
     facts = {"label": label, "table": p.get("table", "–"), "level": p.get("color_up", p.get("level", "–")),
              "difference": p.get("difference", "–"), "leaving": p.get("leaving", "–"), "chip": p.get("new_chip", "–"),

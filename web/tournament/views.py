@@ -121,7 +121,7 @@ def register(request, tournament):
         history = list(Entry.objects.filter(tournament=tournament, player=chosen).order_by("number"))
     live_entry = next((e for e in history if e.status == Entry.Status.ACTIVE), None)
     held_bag = bag_hint(tournament, chosen) if chosen is not None else None  # a bag from another flight of the event
-    tickets = tickets_into(tournament)  # satellites' seats (issue 27): registered with the ID checked, no payment
+    tickets = tickets_into(tournament)  # satellites' seats: registered with the ID checked, no payment
     ticket_id = request.GET.get("ticket", "")
     ticket = next((tk for tk in tickets if str(tk.pk) == ticket_id), None)
     # The used ones stay listed below them, each with the entry it registered: the desk sees what happened.

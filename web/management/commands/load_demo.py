@@ -121,7 +121,7 @@ class Command(BaseCommand):
 
 
 def demo_satellite(users: dict, template, start: datetime, documents: list) -> None:
-    """A satellite of Sunday's Main Event (issue 27), seated and ready to play: sixteen of the players at 1,500 +
+    """A satellite of Sunday's Main Event, seated and ready to play: sixteen of the players at 1,500 +
     300 CZK make two seats of 11,000 CZK and 2,000 CZK for third place."""
     director = users["Director"]
     common = {"venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague", "table_format": "full_ring",
