@@ -534,23 +534,17 @@ class Festival:
         self.checkpoint("paid")
 
     def pay(self, t: dict) -> None:
+        """Every prize at the cage: the results (each place with its name and prize), the ID typed again, a signature."""
         ink = signature()
         tid = t["id"]
-        payouts = self.cashier.get(f"tournaments/{tid}/payouts/")
-        rows = payouts.get("results") or payouts.get("places") or payouts.get("prizes") or []
-        by_number = {e["number"]: e for e in self.entries(t, None)}
-        for row in rows:
-            number = row.get("entry") or row.get("entry_number")
-            if isinstance(number, dict):
-                number = number.get("number")
-            if not number or row.get("paid") or not (row.get("amount") or row.get("prize")):
+        for row in self.cashier.get(f"tournaments/{tid}/results/"):
+            if not row["prize"]:
                 continue
-            entry = by_number.get(number) or {}
-            doc = self.documents.get((entry.get("player") or {}).get("display_name"))
+            doc = self.documents.get(row["name"])
             if doc is None:
-                self.figures["notes"].append(f"no document known for entry {number}: {entry}")
+                self.figures["notes"].append(f"no document known for entry {row['entry']} ({row['name']})")
                 continue
-            if self.cashier.post(f"tournaments/{tid}/entries/{number}/payout/", {
+            if self.cashier.post(f"tournaments/{tid}/entries/{row['entry']}/payout/", {
                     "document_type": "id_card", "document_number": doc, "signature": ink}, ok_refused=True) is not None:
                 self.figures["prizes paid"] += 1
 

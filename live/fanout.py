@@ -388,13 +388,17 @@ class Room:
 
 
 RESYNC = json.dumps({"kind": "resync"})  # a seat socket's cue to read a snapshot (static/js/live.js, thin)
-EVERY_SEAT_PAGE = ("entry.bust_undone",)  # pushes every seat page acts on, whatever entries they name
+# Pushes every seat page takes, whatever entries they name: an undone bust (places move), and what moves the prizes
+# the pages of the entries with a place show (the finish gives the winner his, a deal or a new plan changes them all,
+# a voided purchase shrinks the pool, a satellite's seats).
+EVERY_SEAT_PAGE = ("entry.bust_undone", "tournament.finished", "tournament.resumed", "deal.approved", "payouts.",
+                   "purchase.voided", "satellite.")
 
 
 def for_entries(data: dict) -> list[int] | None:
     """The entries whose seat sockets take a push (static/js/seat-page.js acts on its own entry, a draw, an undone
     bust): None for all of them."""
-    if data.get("kind") != "event" or "draw" in data or data.get("type") in EVERY_SEAT_PAGE:
+    if data.get("kind") != "event" or "draw" in data or str(data.get("type", "")).startswith(EVERY_SEAT_PAGE):
         return None
     entries = data.get("entries")
     return [number for number in entries if isinstance(number, int)] if isinstance(entries, list) else []

@@ -113,9 +113,9 @@ import * as Live from "./live.js";
       wanted = m.seats_seq;  // the refetch names the snapshot's seq (?v=): its answer has these seats or newer
       soon();
     },
-    onEvent: function (m) {
-      if ((m.entries && m.entries.indexOf(cfg.entry) !== -1) || m.draw || m.type === "entry.bust_undone") soon();
-    }
+    // The server sends this entry's socket only the pushes its page acts on (live/fanout.py, for_entries): its own
+    // entry's, a draw, and what moves every place or prize.
+    onEvent: function () { soon(); }
   });
   show(seat);
   window.seatPage = {refetch: refetch, conn: conn, get seat() { return seat; }};
