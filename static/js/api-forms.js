@@ -47,7 +47,7 @@ function body(form) {
     if (el.type === "radio") { if (el.checked) put(el.name, el.value); return; }
     if (el.hasAttribute("data-json")) {  // not JSON: sent as typed, and the API says what is wrong
       if (!el.value.trim()) return;
-      try { put(el.name, JSON.parse(el.value)); } catch (e) { put(el.name, el.value); }
+      try { put(el.name, JSON.parse(el.value)); } catch { put(el.name, el.value); }
       return;
     }
     var value = el.value;
@@ -116,7 +116,7 @@ function says(form, which, values) {
 
 function flash(message) {
   if (!message) return;
-  try { window.sessionStorage.setItem(FLASH, message); } catch (e) { /* private mode: the next page says nothing */ }
+  try { window.sessionStorage.setItem(FLASH, message); } catch { /* private mode: the next page says nothing */ }
 }
 
 /* One press: confirm, call, say; resolves to the answer (true for an empty one) or null when refused or not confirmed. */
@@ -175,6 +175,6 @@ document.querySelectorAll("[data-says]").forEach(function (form) {
 try {
   var said = window.sessionStorage.getItem(FLASH);
   if (said) { window.sessionStorage.removeItem(FLASH); api.say(said, true); }
-} catch (e) { /* no storage: nothing to say */ }
+} catch { /* no storage: nothing to say */ }
 
 export {send, body, fill};

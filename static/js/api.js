@@ -107,7 +107,7 @@ function headersFor(method, key) {
 function read(response) {
   return response.text().then(function (raw) {
     var data = null;
-    try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
+    try { data = raw ? JSON.parse(raw) : null; } catch { data = null; }
     return {status: response.status, data: data, empty: !raw};
   });
 }
@@ -131,7 +131,7 @@ function transport(item, retries) {
 }
 
 var queueMeta = document.querySelector('meta[name="press-queue"]');
-function storage() { try { return !!window.localStorage; } catch (e) { return false; } }  // refused by the browser
+function storage() { try { return !!window.localStorage; } catch { return false; } }  // refused by the browser
 var queue = queueMeta && storage() ? PressQueue(queueMeta.content, transport) : null;
 if (queueMeta) keepPage(queueMeta.dataset.worker);
 var pressing = "";  // the label of the button being pressed (api.press), for a queued press refused later

@@ -212,7 +212,7 @@ import * as Clock from "./clock.js";
   function waitingPresses() {
     if (!queueName) return [];
     var list;
-    try { list = JSON.parse(window.localStorage.getItem(queueName) || "[]"); } catch (e) { return []; }
+    try { list = JSON.parse(window.localStorage.getItem(queueName) || "[]"); } catch { return []; }
     return Array.isArray(list) ? list : [];
   }
   // Kept before this page was loaded; the time is when the tablet learnt of it (the hand's age counts from it).

@@ -615,6 +615,7 @@ import * as FlightEnding from "./flight-ending.js";
   // do not matter) or entry number. Going there switches to the table's section and scrolls to it.
   var searchIndex = null, found = null;
   function fold(text) {
+    // eslint-disable-next-line no-misleading-character-class -- ranges of combining marks, removed on purpose
     return String(text || "").normalize("NFKD").replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
       .toLowerCase().replace(/ß/g, "ss");
   }

@@ -14,11 +14,11 @@ function TimeSync(send, opts) {
   var offset = opts.initial !== undefined ? opts.initial : null;
   var pending = {}, nextId = 1, best = null, listeners = [], timers = [], periodic = null;
   var info = {rtt: null, samples: 0, at: null};
-  function notify() { listeners.forEach(function (fn) { try { fn(offset); } catch (e) { /* a listener's bug */ } }); }
+  function notify() { listeners.forEach(function (fn) { try { fn(offset); } catch { /* a listener's bug */ } }); }
   function ping() {
     var id = nextId++;
     pending[id] = performance.now();
-    try { send(id); } catch (e) { delete pending[id]; }
+    try { send(id); } catch { delete pending[id]; }
   }
   function burst() {
     timers.forEach(clearTimeout);

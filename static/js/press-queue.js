@@ -87,7 +87,7 @@ function PressQueue(scope, transport) {
     try {
       var list = JSON.parse(window.localStorage.getItem(name) || "[]");
       return Array.isArray(list) ? list : [];
-    } catch (e) { return []; }
+    } catch { return []; }
   }
   function write(list) {
     if (list.length) window.localStorage.setItem(name, JSON.stringify(list));
@@ -170,7 +170,7 @@ function PressQueue(scope, transport) {
     list.push(item);
     try {
       write(list);
-    } catch (e) {  // no room on the device (or storage refused): sent as before, without the queue
+    } catch {  // no room on the device (or storage refused): sent as before, without the queue
       return transport(item, null);
     }
     return new Promise(function (resolve, reject) {

@@ -196,7 +196,7 @@ self.addEventListener("message", function (event) {
     cache.put(WORDS, new Response(JSON.stringify(said), {headers: {"Content-Type": "application/json"}}));
     return Promise.all(data.urls.slice(0, 200).map(function (url) {
       var at;
-      try { at = new URL(url, self.location.href); } catch (e) { return null; }
+      try { at = new URL(url, self.location.href); } catch { return null; }
       if (at.origin !== self.location.origin || at.searchParams.has("ping")) return null;
       return cache.match(address(at.href), {ignoreVary: true}).then(function (have) {
         if (have && HASHED.test(at.pathname)) return null;
