@@ -81,7 +81,20 @@ class Api:
         self.name = username
 
     def call(self, method: str, path: str, body=None, *, ok_refused: bool = False):
-        r = self.http.request(method, self.base + "/api/" + path.lstrip("/"), json=body, timeout=60)
+        """One press as the screens send it: a write carries an `Idempotency-Key` (web/idempotency.py), so a request
+        whose connection dropped (a keep-alive connection the server closed as it was reused) is sent again with the
+        same key and takes effect once."""
+        headers = {"Idempotency-Key": secrets.token_hex(16)} if method != "GET" else {}
+        for attempt in range(3):
+            try:
+                r = self.http.request(method, self.base + "/api/" + path.lstrip("/"), json=body, headers=headers,
+                                      timeout=60)
+                break
+            except requests.ConnectionError:
+                if attempt == 2:
+                    raise
+                self.figures["api retried"] += 1
+                time.sleep(0.5)
         self.figures["api calls"] += 1
         if r.status_code >= 500:
             self.figures["api 5xx"].append(f"{method} {path}: {r.status_code}")
@@ -106,7 +119,8 @@ class Festival:
         self.figures = {"steps": 0, "busts": 0, "undone busts": 0, "busts on the map": 0, "shuffles clicked": 0,
                         "hands done clicked": 0, "slips confirmed": 0, "pages compared": 0, "differences": [],
                         "reloaded": [], "screenshots": 0, "api calls": 0, "api refused": 0, "api 5xx": [],
-                        "checkpoints": 0, "pages open": 0, "prizes paid": 0, "notes": []}
+                        "checkpoints": 0, "pages open": 0, "prizes paid": 0, "api retried": 0, "notes": [],
+                        "stopped": None}
         self.pages: dict[str, object] = {}  # label -> page left open
         self.urls: dict[str, str] = {}
         self.documents: dict[str, str] = {}  # a player's display name -> his ID number
@@ -561,8 +575,10 @@ class Festival:
         print("\n=== festival through the screens ===")
         for key in ("steps", "busts", "busts on the map", "undone busts", "shuffles clicked", "hands done clicked",
                     "slips confirmed", "prizes paid", "checkpoints", "pages open", "pages compared", "screenshots",
-                    "api calls", "api refused"):
+                    "api calls", "api refused", "api retried"):
             print(f"{key}: {f[key]}")
+        if f["stopped"]:
+            print(f"STOPPED before the end: {f['stopped']}")
         print(f"differences: {len(f['differences'])}")
         for d in f["differences"]:
             print("  - " + d.replace("\n", "\n    "))
@@ -577,7 +593,8 @@ class Festival:
         for note in f["notes"][:30]:
             print("note: " + note)
         print(f"screenshots under {OUT}")
-        bad = f["differences"] or f["reloaded"] or f["api 5xx"] or log["broadcast failures"] or log["tracebacks"]
+        bad = (f["stopped"] or f["differences"] or f["reloaded"] or f["api 5xx"] or log["broadcast failures"]
+               or log["tracebacks"])
         return 1 if bad else 0
 
     def run(self) -> int:
@@ -595,7 +612,7 @@ class Festival:
             import traceback
 
             traceback.print_exc()
-            self.figures["notes"].append(f"stopped: {failed!r}"[:600])
+            self.figures["stopped"] = f"{failed!r}"[:600]
         finally:
             try:
                 self.browser.close()
