@@ -263,6 +263,10 @@ def page_config(page: str, block: str):
     return json.loads(found.group(1))
 
 
+def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> services.IdDocument:
+    return services.IdDocument(document_type=document_type, number=number)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_public_cache():
     """Answers kept per (tournament, event sequence) outlive a test, and a rolled-back test's ids come

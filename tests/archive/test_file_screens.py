@@ -21,8 +21,7 @@ from rest_framework.test import APIClient
 from archive import schema
 from archive.export import export_tournament, file_text
 from tables import setup as table_setup
-from tests.conftest import PASSWORD, tournament_data
-from tests.helpers import id_doc
+from tests.conftest import PASSWORD, id_doc, tournament_data
 from tournament import services, setup
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Tournament
 

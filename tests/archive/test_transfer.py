@@ -38,8 +38,7 @@ from leagues import services as leagues
 from tables import counting, dealer_links, draws, penalties, seats
 from tables import setup as table_setup
 from tables.models import DealerLink, Table
-from tests.conftest import BASIC_SPEC, tournament_data
-from tests.helpers import id_doc
+from tests.conftest import BASIC_SPEC, id_doc, tournament_data
 from tests.test_whole_night import check_night
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Tournament

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import threading
 import time
 
@@ -11,8 +12,6 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import Frame, Page, sync_playwright
-
-from tests.helpers import free_port
 
 # Playwright's sync API runs an event loop in this thread; the tests still use the ORM here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -39,6 +38,12 @@ Page.wait_for_function = _as_function(Page.wait_for_function)
 Frame.wait_for_function = _as_function(Frame.wait_for_function)
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 @pytest.fixture
 def live_asgi(transactional_db, settings):
     """Serve config.asgi:application (HTTP and WebSockets) on a free port."""
@@ -47,7 +52,7 @@ def live_asgi(transactional_db, settings):
     from config.asgi import application
 
     settings.ALLOWED_HOSTS = ["*"]
-    port = free_port()
+    port = _free_port()
     server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -21,9 +21,8 @@ from clock import timeline as tl
 from clock.models import ClockState
 from tables import setup as table_setup
 from tables.models import HandStart
-from tests.browser.conftest import login
+from tests.browser.conftest import _free_port, login
 from tests.conftest import PASSWORD
-from tests.helpers import free_port
 from tournament import services
 from tournament.models import AuditEvent, StaffProfile
 
@@ -278,7 +277,7 @@ def restartable_asgi(transactional_db, settings):
     from config.asgi import application
 
     settings.ALLOWED_HOSTS = ["*"]
-    port = free_port()
+    port = _free_port()
     running = []
 
     def start():

@@ -19,9 +19,8 @@ from tables.models import Table
 from tables.selectors import live_seats, pending_commitment
 from tests.browser.left_open import left_open, open_screen, visible_text
 from tests.browser.sizes import PHONE, TABLET, TV
-from tests.conftest import pay_places
+from tests.conftest import id_doc, pay_places
 from tests.flights.test_flights import event_with, players, register  # noqa: F401  (players: the fixture)
-from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
 from tests.tables.test_counting import even
 from tests.tables.test_hand_for_hand import confirm_all

@@ -11,8 +11,7 @@ from clock.timeline import Anchor
 from tables import hands
 from tests.browser.left_open import left_open
 from tests.browser.sizes import TABLET
-from tests.helpers import table
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (room: the fixture)
+from tests.tables.test_penalty_api import at_table, room, table  # noqa: F401  (room: the fixture)
 
 pytestmark = pytest.mark.browser
 

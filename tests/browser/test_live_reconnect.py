@@ -15,9 +15,8 @@ from channels.layers import get_channel_layer
 from django.utils import translation
 
 from live.consumers import CLOSE_UNAVAILABLE
-from tests.browser.conftest import login
-from tests.conftest import PASSWORD
-from tests.helpers import free_port, id_doc
+from tests.browser.conftest import _free_port, login
+from tests.conftest import PASSWORD, id_doc
 from tournament import services
 
 pytestmark = pytest.mark.browser
@@ -44,7 +43,7 @@ def restartable(transactional_db, settings):
     from config.asgi import application
 
     settings.ALLOWED_HOSTS = ["*"]
-    port = free_port()
+    port = _free_port()
     running = []
 
     def start():

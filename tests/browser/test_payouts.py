@@ -7,7 +7,7 @@ import pytest
 
 from payouts import selectors, services
 from tables import busts, draws
-from tests.helpers import open_tables, register
+from tests.tables.test_seating_services import open_tables, register
 from tournament import services as tournament_services
 
 TV = {"width": 1920, "height": 1080}

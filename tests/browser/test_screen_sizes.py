@@ -31,8 +31,7 @@ from tables import setup as table_setup
 from tests.browser import accessibility
 from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
-from tests.conftest import tournament_data
-from tests.helpers import id_doc
+from tests.conftest import id_doc, tournament_data
 from tournament import services, setup
 from tournament.models import Entry
 from tournament.structure import LevelSpec, StructureSpec

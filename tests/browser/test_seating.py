@@ -15,8 +15,7 @@ from tables import setup as table_setup
 from tables.models import Seat, Table
 from tables.seats import correct_seat
 from tests.browser.conftest import login
-from tests.conftest import PASSWORD
-from tests.helpers import id_doc
+from tests.conftest import PASSWORD, id_doc
 from tournament import services
 from tournament.models import Entry
 

@@ -16,8 +16,7 @@ from tables import hands
 from tables import setup as table_setup
 from tests.clock.fake_time import T0
 from tests.concurrency import at_once
-from tests.conftest import tournament_data
-from tests.helpers import id_doc
+from tests.conftest import id_doc, tournament_data
 from tournament import services as tservices
 from tournament import setup
 from tournament.models import AuditEvent, Tournament

@@ -12,7 +12,8 @@ from live.consumers import FloorConsumer, LobbyConsumer, TableConsumer
 from tables import busts, draws, hands, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import Seat
-from tests.helpers import id_doc, open_tables, register
+from tests.conftest import id_doc
+from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 from tournament.audit import lock_tournament, record_event
 

@@ -20,8 +20,7 @@ from core import groups
 from live import consumers, fanout
 from live.consumers import LobbyConsumer
 from live.snapshots import lobby_answer
-from tests.conftest import tournament_data
-from tests.helpers import id_doc
+from tests.conftest import id_doc, tournament_data
 from tournament import services, setup
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

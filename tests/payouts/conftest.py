@@ -7,10 +7,10 @@ from payouts import tickets
 from tables import busts, draws
 from tables.models import Table
 from tests.conftest import tournament_data
-from tests.helpers import open_tables
 from tests.payouts.test_payments import register_numbered
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import seated
+from tests.tables.test_seating_services import open_tables
 from tournament import setup
 from tournament.models import Entry
 

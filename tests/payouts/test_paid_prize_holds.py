@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import ServiceError
 from payouts import selectors, services, tickets
 from payouts.models import Payment
 from tables import busts, handforhand, hands
-from tests.helpers import id_doc, refused, table
+from tests.conftest import id_doc
 from tests.payouts.conftest import bust_down_to
 from tests.payouts.test_payments import finish, signature
-from tests.tables.test_hand_for_hand import at_the_bubble
+from tests.tables.test_hand_for_hand import at_the_bubble, table
 from tests.tables.test_moves import entry, seated
 from tournament import services as tournament_services
 from tournament.models import AuditEvent, Entry, Tournament
@@ -30,6 +31,13 @@ def finished(director, cashier, floor, tournament) -> list[Entry]:
 def bubble(director, cashier, floor, tournament) -> Tournament:
     """28 players on four tables, 27 paid, the clock running (tests/tables/test_hand_for_hand.py)."""
     return at_the_bubble(director, cashier, floor, tournament)
+
+
+def refused(code, fn, *args, **kwargs) -> ServiceError:
+    with pytest.raises(ServiceError) as caught:
+        fn(*args, **kwargs)
+    assert caught.value.code == code, caught.value
+    return caught.value
 
 
 def pay(cashier, entry: Entry):

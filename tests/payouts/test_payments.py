@@ -14,8 +14,8 @@ from payouts import selectors, services
 from payouts.models import Payment
 from tables import busts, draws
 from tests.concurrency import at_once
-from tests.conftest import make_user, tournament_data
-from tests.helpers import id_doc, open_tables
+from tests.conftest import id_doc, make_user, tournament_data
+from tests.tables.test_seating_services import open_tables
 from tournament import services as tournament_services
 from tournament import setup
 from tournament.models import AuditEvent, Entry, IdCheck

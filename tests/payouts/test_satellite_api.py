@@ -9,8 +9,7 @@ from django.test import Client
 
 from payouts import services, tickets
 from payouts.models import Satellite, Ticket
-from tests.conftest import tournament_data
-from tests.helpers import id_doc
+from tests.conftest import id_doc, tournament_data
 from tests.payouts.conftest import SEAT, bust_down_to
 from tests.payouts.test_payments import finished, signature  # noqa: F401 (a fixture)
 from tournament import services as tournament_services

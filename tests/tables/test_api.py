@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from tables import draws, selectors
 from tables.models import Draw, Seat, SeatRequest, Table
-from tests.helpers import open_tables, register
+from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 from tournament.models import Entry
 

@@ -19,8 +19,7 @@ from core.errors import ServiceError
 from tables import busts, draws, handforhand, hands, house_rules, moves, seats
 from tables import setup as table_setup
 from tables.models import HouseRules, Move, Seat, Table
-from tests.conftest import tournament_data
-from tests.helpers import id_doc
+from tests.conftest import id_doc, tournament_data
 from tournament import services, setup
 from tournament.models import AuditEvent, Entry, Purchase
 
@@ -156,7 +155,7 @@ class Room:
 
 
 def check_invariants(t) -> None:
-    """The seating invariants (tables/models.py, docs/architecture.md: one seat per entry and one entry per seat)."""
+    """The seating invariants (tables/models.py, DESIGN.md: one seat per entry and one entry per seat)."""
     tables = {x.pk: x for x in Table.objects.filter(tournament=t)}
     live = list(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("entry_id", "table_id", "seat"))
     places = [(table, seat) for _entry, table, seat in live]

@@ -11,9 +11,9 @@ from core.errors import ServiceError
 from tables import balancing, busts, draws, house_rules, moves, read_models
 from tables import setup as table_setup
 from tables.models import Move, Seat, Table
-from tests.helpers import register
 from tests.tables.test_api import client_for, url
 from tests.tables.test_moves import entry, seated
+from tests.tables.test_seating_services import register
 from tournament import services
 from tournament.models import AuditEvent, Entry
 

@@ -8,9 +8,9 @@ import pytest
 
 from tables import dealer_links, draws
 from tables.models import ChipRace, ColorUp, Table
-from tests.helpers import open_tables, register
 from tests.tables.test_api import client_for, url
 from tests.tables.test_dealer_links import as_link, dealer_tablet
+from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, ChipAdjustment, Level
 from tournament.stats import tournament_stats
 

@@ -1,4 +1,4 @@
-"""Color-ups in the running product (docs/rules.md "Color-up and chip race"): the director confirms the
+"""Color-ups in the running product (RULES.md "Color-up and chip race"): the director confirms the
 break's color-up, a table races with cards from a committed seed (recomputed on the public draw page)
 or entered as dealt, a race is redone until it is confirmed and never after, and the chips in play
 change by exactly what the confirmed races added or removed."""
@@ -10,7 +10,7 @@ from core.errors import ServiceError
 from tables import chip_race, color_ups, draws
 from tables.draw_check import verify_draw
 from tables.models import ChipRace, Draw, Table
-from tests.helpers import open_tables, register
+from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, ChipAdjustment, Level
 from tournament.stats import tournament_stats
 

@@ -10,7 +10,7 @@ from django.test import Client
 from core.errors import ServiceError
 from tables import busts, counting, hands, house_rules, penalties
 from tables.models import Penalty, Seat, Table
-from tests.helpers import id_doc
+from tests.conftest import id_doc
 from tests.tables.test_api import client_for, url
 from tests.tables.test_counting import even
 from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from tables import draws, read_models, seat_cards
 from tables import setup as table_setup
 from tables.models import HouseRules, Seat, Table
-from tests.helpers import open_tables, register
+from tests.tables.test_seating_services import open_tables, register
 from tests.tables.test_views import STATIC_JS, client_for
 
 pytestmark = pytest.mark.django_db

@@ -5,10 +5,10 @@ import pytest
 
 from tables import draws
 from tables.models import Move, Seat, Table
-from tests.helpers import open_tables, register
 from tests.tables.test_api import client_for as api_client
 from tests.tables.test_api import url as api_url
 from tests.tables.test_moves import bust_at, seated, start
+from tests.tables.test_seating_services import open_tables, register
 from tests.tables.test_views import STATIC_JS, client_for, live_seat
 from tournament.models import AuditEvent
 

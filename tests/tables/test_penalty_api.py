@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 
 from tables import busts, dealer_links, draws, hands, seats, selectors
-from tables.models import Penalty
-from tests.helpers import open_tables, register, table
+from tables.models import Penalty, Table
 from tests.tables.test_api import client_for, free_seat_at, url
 from tests.tables.test_dealer_links import as_link
+from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, Entry
 
 
@@ -28,6 +28,10 @@ def room(director, cashier, tournament):
 def at_table(t, number: int) -> list[Entry]:
     """The entries seated at a table, by seat."""
     return [s.entry for s in selectors.live_seats(t).filter(table__number=number).select_related("entry").order_by("seat")]
+
+
+def table(t, number: int) -> Table:
+    return Table.objects.get(tournament=t, number=number)
 
 
 def give(user, t, entry: int, kind: str, rounds=None, reason: str = "Abusive language"):

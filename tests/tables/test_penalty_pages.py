@@ -8,9 +8,9 @@ import pytest
 
 from tables import busts, draws, hands, penalties
 from tables.models import Penalty, Seat
-from tests.helpers import open_tables, register
 from tests.tables.test_api import client_for as api_for
 from tests.tables.test_penalty_names import register_named
+from tests.tables.test_seating_services import open_tables, register
 from tests.tables.test_views import client_for
 
 

@@ -10,10 +10,22 @@ from tables import busts, draw_check, draws, read_models, seating, seats, select
 from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
 from tests.concurrency import at_once
-from tests.conftest import make_user, tournament_data
-from tests.helpers import id_doc, open_tables, refused, register
+from tests.conftest import id_doc, make_user, tournament_data
 from tournament import services, setup
 from tournament.models import AuditEvent, Entry
+
+
+def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
+    out = []
+    for i in range(start, start + n):
+        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        out.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
+    return out
+
+
+def open_tables(director, tournament, numbers, seats=9):
+    for n in numbers:
+        table_setup.open_table(tournament, actor=director, number=n, seats=seats)
 
 
 @pytest.fixture
@@ -58,6 +70,13 @@ def test_a_late_entry_is_seated_at_registration_at_a_shortest_table(drawn, cashi
 
 
 # --- helpers for the tests below ---------------------------------------------------------------
+
+
+def refused(code: str, fn, *args, **kwargs) -> errors.ServiceError:
+    with pytest.raises(errors.ServiceError) as exc:
+        fn(*args, **kwargs)
+    assert exc.value.code == code, (exc.value.code, exc.value.message)
+    return exc.value
 
 
 def live(entry: Entry) -> Seat | None:

@@ -4,6 +4,7 @@ PDF), the player's public seat page, the public draw verification, and the direc
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,23 @@ from django.test import Client
 from tables import draws, read_models, selectors
 from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
-from tests.helpers import open_tables, register
+from tests.conftest import id_doc
 from tests.tables.test_api import client_for as api_client
 from tests.tables.test_api import url as api_url
+from tests.tables.test_seating_services import open_tables
+from tournament import services
 from tournament.models import AuditEvent, Entry
 
 # A screen's words are in its script (gettext, from Django's JavaScript catalogue), not in its page.
 STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
+
+
+def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
+    out = []
+    for i in range(start, start + n):
+        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        out.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
+    return out
 
 
 @pytest.fixture
@@ -35,6 +46,7 @@ def client_for(user) -> Client:
     if user is not None:
         c.force_login(user)
     return c
+
 
 
 def live_seat(entry) -> Seat:

@@ -8,8 +8,7 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from tests.conftest import BASIC_SPEC, PASSWORD, tournament_data
-from tests.helpers import id_doc
+from tests.conftest import BASIC_SPEC, PASSWORD, id_doc, tournament_data
 from tests.tournament.test_registration import years_before
 from tournament import services, setup
 from tournament import structure as rules

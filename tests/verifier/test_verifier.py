@@ -24,13 +24,14 @@ from tables import busts, color_ups, draws, house_rules, moves, seating
 from tables import seats as seat_requests
 from tables import setup as table_setup
 from tables.models import Draw, Move, Table
+from tests.conftest import id_doc
 from tests.days.test_day2_seating import bag_and_close
 from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
-from tests.helpers import id_doc, open_tables, register
 from tests.payouts.test_ties import four_left  # noqa: F401  (the fixture)
 from tests.tables.test_color_ups import counted, room  # noqa: F401  (the fixture)
 from tests.tables.test_moves import seated, start
 from tests.tables.test_penalty_api import room as two_tables  # noqa: F401  (the fixture)
+from tests.tables.test_seating_services import open_tables, register
 from tests.verifier import verify
 from tournament import services
 from tournament.models import Entry, Level

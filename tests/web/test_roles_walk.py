@@ -32,7 +32,7 @@ from tables import dealer_links, draws
 from tables import setup as table_setup
 from tables.models import Table
 from tests.conftest import PASSWORD
-from tests.helpers import register
+from tests.tables.test_seating_services import register
 from tournament import services
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -81,7 +81,7 @@ from config.wsgi import application
 from tables import draws
 from tables import setup as table_setup
 from tests.conftest import BASIC_SPEC, PASSWORD, STAFF, make_user, tournament_data
-from tests.helpers import register
+from tests.tables.test_seating_services import register
 from tournament import services, setup
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))

@@ -17,8 +17,8 @@ from payouts import services as payout_services
 from tables import busts, draws
 from tables import setup as table_setup
 from tables.selectors import live_seats
+from tests.conftest import id_doc
 from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
-from tests.helpers import id_doc
 from tests.payouts.test_payments import finish, signature
 from tournament.models import Entry
 

@@ -12,8 +12,7 @@ from django.test import Client
 
 from leagues import services as league_services
 from payouts.models import Ticket
-from tests.conftest import make_user, tournament_data
-from tests.helpers import id_doc
+from tests.conftest import id_doc, make_user, tournament_data
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
 from tournament import services, setup
 from tournament.models import Entry, StaffProfile
