@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from tests.conftest import make_user, tournament_data
-from tests.live.test_role_changes import closed_within_a_second, open_socket
+from tests.live.test_role_changes import CLOSED, closed_within, open_socket
 from tournament import setup
 from tournament.models import Entry, StaffProfile
 
@@ -80,7 +80,7 @@ async def test_an_open_floor_socket_closes_when_its_member_is_given_another_tour
         setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)))()
     socket = await open_socket(f"/ws/t/{main.pk}/floor/", floor)
     await database_sync_to_async(works_only)(floor, side)
-    await closed_within_a_second(socket)
+    assert await closed_within(socket) == CLOSED
     mine = await open_socket(f"/ws/t/{side.pk}/floor/", floor)  # its own event's socket opens
     await mine.disconnect()
 
