@@ -396,8 +396,8 @@ EVERY_SEAT_PAGE = ("entry.bust_undone", "tournament.finished", "tournament.resum
 
 
 def for_entries(data: dict) -> list[int] | None:
-    """The entries whose seat sockets take a push (static/js/seat-page.js acts on its own entry, a draw, an undone
-    bust): None for all of them."""
+    """The entries whose seat sockets take a push (static/js/seat-page.js reads its seat again on each one it gets):
+    those it names; None for all of them (a draw, and the types of EVERY_SEAT_PAGE)."""
     if data.get("kind") != "event" or "draw" in data or str(data.get("type", "")).startswith(EVERY_SEAT_PAGE):
         return None
     entries = data.get("entries")
