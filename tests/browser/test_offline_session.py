@@ -4,8 +4,7 @@ web/middleware.py); offline after that, the floor map's names and counts are not
 tablet says to log in again. A session ended on the server (a logout elsewhere) drops the copies at the next contact."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -77,7 +76,7 @@ def test_offline_the_maps_copy_is_shown_only_until_its_session_expires(live_asgi
     page.wait_for_selector("#press-queue .pq-old")
     assert name in page.content()
     # The session's time is up, and the tablet is still offline: no names, no counts; the way to log in again.
-    left = (datetime.fromisoformat(until.replace("Z", "+00:00")) - datetime.now(dt_timezone.utc)).total_seconds()
+    left = (datetime.fromisoformat(until.replace("Z", "+00:00")) - datetime.now(UTC)).total_seconds()
     assert left <= LIFE, f"the copy is kept {left:.0f} s, past the {LIFE} s its session had left"
     page.wait_for_timeout(max(0.0, left) * 1000 + 500)  # waited here, not polled in the page: a hidden page's
     # animation frames, which wait_for_function polls on, may not come
