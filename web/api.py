@@ -47,7 +47,7 @@ from tournament.models import Entry, Tournament
 
 from .auth import ApiTokenAuthentication
 from .idempotency import IdempotentMixin
-from .tournament import serializers as s
+from .refusal import ServiceErrorSerializer
 
 ANY_STAFF = roles.ALL_ROLES
 
@@ -258,11 +258,11 @@ class PublicAPIView(IdempotentMixin, APIView):
 
 # --- documented answers --------------------------------------------------------------------------
 
-REFUSED = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: invalid input (field errors) or a rule of the house.")
-CONFLICT = OpenApiResponse(s.ServiceErrorSerializer, description="Refused: the current state does not allow it.")
-FORBIDDEN = OpenApiResponse(s.ServiceErrorSerializer, description="Not logged in (401) or the role does not allow it (403).")
-NOT_FOUND = OpenApiResponse(s.ServiceErrorSerializer, description="No such object.")
-THROTTLED = OpenApiResponse(s.ServiceErrorSerializer,
+REFUSED = OpenApiResponse(ServiceErrorSerializer, description="Refused: invalid input (field errors) or a rule of the house.")
+CONFLICT = OpenApiResponse(ServiceErrorSerializer, description="Refused: the current state does not allow it.")
+FORBIDDEN = OpenApiResponse(ServiceErrorSerializer, description="Not logged in (401) or the role does not allow it (403).")
+NOT_FOUND = OpenApiResponse(ServiceErrorSerializer, description="No such object.")
+THROTTLED = OpenApiResponse(ServiceErrorSerializer,
                             description="Too many requests from this device (or, past a room's ceiling, this address); try again shortly.")
 
 

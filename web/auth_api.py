@@ -27,7 +27,7 @@ from .access import api as api_roles
 from .api import FORBIDDEN, RoleAPIView, answers, call_service, error_body, valid
 from .idempotency import IdempotentMixin
 from .models import ApiToken
-from .tournament.serializers import ServiceErrorSerializer
+from .refusal import ServiceErrorSerializer
 
 
 class TokenRequestSerializer(serializers.Serializer):

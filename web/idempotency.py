@@ -40,7 +40,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from core.errors import ServiceError
 
 from .models import IdempotencyKey
-from .tournament.serializers import ServiceErrorSerializer
+from .refusal import ServiceErrorSerializer
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"

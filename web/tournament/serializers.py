@@ -32,16 +32,6 @@ ID_NOT_SEEN = _("Confirm that you checked the ID document in person and that it 
 # --- errors (the one error shape of web.api) -------------------------------------------------
 
 
-class ServiceErrorSerializer(serializers.Serializer):
-    """Every refusal of the API, in one shape: nothing was changed."""
-
-    error = serializers.CharField(help_text="Machine-readable code, e.g. id_check_missing, structure_invalid.")
-    detail = serializers.CharField(help_text="The message for the person at the screen, translated.")
-    problems = serializers.ListField(child=serializers.CharField(), help_text="Every problem found, one message each.")
-    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
-                                   help_text="Invalid input only: the messages of each field.")
-
-
 # --- structures --------------------------------------------------------------------------
 
 
