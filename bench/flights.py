@@ -67,7 +67,8 @@ def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report
     from tables.draw_check import verify_draw
     from tables.models import Draw, Seat, Table
     from tables.selectors import denominations_in_play
-    from tests.conftest import id_doc, tournament_data
+    from tests.conftest import tournament_data
+    from tests.helpers import id_doc
     from tournament import services as desk
     from tournament import setup
     from tournament.models import Entry

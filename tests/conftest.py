@@ -15,7 +15,9 @@ from django.db import connections, transaction
 from django.test import TransactionTestCase
 from django.utils import translation
 
+from tables import draws
 from tests.browser.conftest import Chromium
+from tests.helpers import open_tables, register
 from tournament import services, setup
 from tournament.models import Structure, Tournament
 from tournament.structure import LevelSpec, StructureSpec
@@ -244,6 +246,34 @@ def player(cashier):
     return services.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
 
 
+@pytest.fixture
+def room(director, cashier, tournament):
+    """Two tables of nine, six players at each after the start draw: the tournament."""
+    open_tables(director, tournament, [1, 2])
+    register(cashier, tournament, 12)
+    draws.draw_start(tournament, actor=director)
+    return tournament
+
+
+@pytest.fixture
+def t(room):
+    """The room's tournament (two tables of nine, six players at each after the start draw), by a short name."""
+    return room
+
+
+@pytest.fixture
+def players(cashier):
+    """Six players (F0 to F5 Player), not entered anywhere yet."""
+    return [services.create_player(actor=cashier, first_name=f"F{i}", last_name="Player", date_of_birth=date(1990, 1, 1))
+            for i in range(6)]
+
+
+@pytest.fixture
+def display(director, tournament):
+    """The tournament's lobby screen: its display token."""
+    return services.create_display_token(tournament, actor=director, label="Lobby TV")
+
+
 def pay_places(director, tournament, places: int) -> None:
     """The director's payout structure pays `places` places of the pool as it stands (the one source of
     the places paid, and so of the bubble): first takes the remainder, the rest an equal share."""
@@ -261,10 +291,6 @@ def page_config(page: str, block: str):
     found = re.search(rf'<script id="{block}" type="application/json">(.*?)</script>', page, re.S)
     assert found, f"no {block} block on the page"
     return json.loads(found.group(1))
-
-
-def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> services.IdDocument:
-    return services.IdDocument(document_type=document_type, number=number)
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@ plays and the states of a night it passes through. Off unless NIGHT_COVERAGE nam
 adds its counts to that JSON file when it exits, and `python -m tests.night_coverage FILE` prints the report.
 
 Two machine-independent hooks: `rule` and `initialize` (hypothesis' decorators, the step's name recorded first),
-and `refused` (the refusal codes an action met, called by Night.act)."""
+and `count_refusal` (the refusal codes an action met, called by Night.act)."""
 from __future__ import annotations
 
 import atexit
@@ -111,7 +111,7 @@ def initialize(**kwargs):
     return lambda f: _recording(f, hypothesis_initialize(**kwargs))
 
 
-def refused(machine, exc) -> None:
+def count_refusal(machine, exc) -> None:
     """An action of the step was refused (the code of its ServiceError)."""
     if FILE:
         counts["refusals"][f"{getattr(machine, '_coverage_last', '?')}: {getattr(exc, 'code', type(exc).__name__)}"] += 1

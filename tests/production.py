@@ -30,6 +30,8 @@ from pathlib import Path
 
 import yaml
 
+from tests.helpers import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 SECRETS = {"SECRET_KEY": "test-only-production-secret-key-0123456789abcdefghij",
            "ID_HASH_KEY": "test-only-production-id-hash-key", "POSTGRES_PASSWORD": "unused"}
@@ -64,12 +66,6 @@ def web_commands() -> list[list[str]]:
     if words[:2] == ["sh", "-c"]:
         return [shlex.split(part) for part in words[2].split("&&")]
     return [words]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def localise(words: list[str], port: int) -> list[str]:

@@ -6,26 +6,18 @@ from datetime import date
 
 import pytest
 
-from core.errors import ServiceError
 from payouts import selectors as pay_selectors
 from payouts import services as payouts
 from payouts.models import Deal
 from tables import busts, draws, handforhand, hands, house_rules, moves, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import Move, Table
-from tests.conftest import id_doc
+from tests.helpers import id_doc, open_tables, refused, register
 from tests.payouts.test_payments import finish, signature
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import bust_at, seated, start
-from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 from tournament.models import Entry, Purchase
-
-
-def refused(code: str, fn, *args, **kwargs) -> None:
-    with pytest.raises(ServiceError) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.code == code, exc.value.message
 
 
 def places(tournament) -> dict[int, tuple[int, int]]:

@@ -14,7 +14,7 @@ from tables import busts
 from tables import setup as table_setup
 from tables.models import Move, Seat, Table
 from tests import night_undo
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import seated, start
 from tournament import services

@@ -3,7 +3,7 @@ tournament from the first entry to the winner through the services, the floor's 
 random (entries, late entries, re-entries and voids; the draw, buttons, hands and their undo; busts one by
 one and several in a hand, and their undo; balancing, slips confirmed and cancelled, breaks and redraws;
 hand-for-hand at the bubble; the clock, a color-up and its races, chips found; penalties; the payout plan,
-deals, payments and voided payments). After every step it checks the invariants of a night (DESIGN.md,
+deals, payments and voided payments). After every step it checks the invariants of a night (docs/architecture.md,
 README "What the software guarantees").
 
 A refusal (ServiceError, or a house rule refused by field) is fine and must change nothing; any other
@@ -39,7 +39,8 @@ from tables import busts, color_ups, draws, handforhand, hands, house_rules, mov
 from tables import setup as table_setup
 from tables.models import ChipRace, ColorUp, Move, Penalty, Seat, Table
 from tests import night_coverage, night_undo
-from tests.conftest import BASIC_SPEC, STAFF, id_doc, make_user, tournament_data
+from tests.conftest import BASIC_SPEC, STAFF, make_user, tournament_data
+from tests.helpers import id_doc, pick
 from tests.night_coverage import initialize, rule  # hypothesis' own, each step recorded under NIGHT_COVERAGE
 from tests.payouts.test_payments import signature
 from tests.tables.test_balancing_house_rules import check_invariants as check_seating
@@ -56,10 +57,6 @@ REFUSED = (ServiceError, ValidationError)
 
 
 INK = signature()
-
-
-def pick(items: list, i: int):
-    return items[i % len(items)] if items else None
 
 
 class Night(RuleBasedStateMachine):
@@ -100,7 +97,7 @@ class Night(RuleBasedStateMachine):
             with transaction.atomic():
                 return fn(*args, **kwargs)
         except REFUSED as exc:
-            night_coverage.refused(self, exc)
+            night_coverage.count_refusal(self, exc)
             assert AuditEvent.objects.filter(tournament=self.t).count() == before, "a refused action left an event"
             return None
 
@@ -433,7 +430,7 @@ class Night(RuleBasedStateMachine):
     @invariant()
     def night_holds(self):
         """Every invariant, after each step that changed the night. A step that changed nothing (a refusal, a
-        rule with nothing to act on) leaves no audit event, and every change leaves one (DESIGN.md), so the
+        rule with nothing to act on) leaves no audit event, and every change leaves one (docs/architecture.md), so the
         same state is not checked twice; an unaudited change would still be checked at the next step."""
         if self.t is None:
             return

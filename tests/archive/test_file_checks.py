@@ -22,8 +22,9 @@ from core.errors import ServiceError
 from core.tokens import hash_secret
 from tables import dealer_links, draws, seating
 from tables.models import DealerLink, Draw, Table, hash_token
-from tests.archive.test_file_screens import client_of, counts, play_a_little
+from tests.archive.test_file_screens import play_a_little
 from tests.conftest import tournament_data
+from tests.helpers import logged_in, row_counts
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Tournament
 
@@ -49,14 +50,14 @@ def post(client, body: bytes):
     return client.post(API, {"file": SimpleUploadedFile("tournament.json", body, content_type="application/json")})
 
 
-def refused(client, body: bytes, status: int = 400) -> dict:
+def nothing_imported(client, body: bytes, status: int = 400) -> dict:
     """The import refused with a message, and not one row written."""
-    before = counts()
+    before = row_counts()
     response = post(client, body)
     assert response.status_code == status, response.content[:500]
     answer = response.json()
     assert answer["detail"] and "Nothing was imported" in answer["detail"], answer
-    assert counts() == before
+    assert row_counts() == before
     return answer
 
 
@@ -79,24 +80,24 @@ def set_value(model: str, field: str, value, row: int = 0):
 
 
 def test_a_file_nested_100000_deep_is_refused_with_a_message(director):
-    client = client_of(director)
-    answer = refused(client, b"[" * 100_000 + b"]" * 100_000)
+    client = logged_in(director)
+    answer = nothing_imported(client, b"[" * 100_000 + b"]" * 100_000)
     assert answer["error"] == "too_deep" and "deeper than" in answer["detail"]
-    answer = refused(client, b'{"format": "poker-tournament/1", "rows": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    answer = nothing_imported(client, b'{"format": "poker-tournament/1", "rows": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
     assert answer["error"] == "too_deep"
 
 
 def test_a_file_nested_deeper_than_a_tournament_file_inside_a_value_is_refused_before_it_is_read(director, raw):
     deep = forged(raw, set_value("tournament.auditevent", "payload", json.loads("[" * 200 + "]" * 200)))
     with mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")):
-        assert refused(client_of(director), deep)["error"] == "too_deep"
+        assert nothing_imported(logged_in(director), deep)["error"] == "too_deep"
 
 
 @pytest.mark.parametrize(("username", "said"), [("u" * 200, "at most 150 characters"), ("night\x00floor", "NUL"),
                                                 ("tab\tname", "control character"), ("", "at least 1 character")])
 def test_a_username_too_long_or_with_a_control_character_is_refused_by_its_place_in_the_file(director, raw, username, said):
     users = set(User.objects.values_list("username", flat=True))  # (PostgreSQL cannot even be asked for a NUL)
-    answer = refused(client_of(director), forged(raw, set_value("tournament.auditevent", "actor", username, row=2)))
+    answer = nothing_imported(logged_in(director), forged(raw, set_value("tournament.auditevent", "actor", username, row=2)))
     assert "tournament.auditevent, row 3, actor" in answer["detail"] and said in answer["detail"], answer
     assert set(User.objects.values_list("username", flat=True)) == users
 
@@ -125,13 +126,13 @@ def test_a_username_too_long_or_with_a_control_character_is_refused_by_its_place
     ("tables.table", "in_play", 1, "a number"),
 ])
 def test_a_value_of_the_wrong_type_is_refused_naming_its_place(director, raw, model, field, value, said):
-    answer = refused(client_of(director), forged(raw, set_value(model, field, value)))
+    answer = nothing_imported(logged_in(director), forged(raw, set_value(model, field, value)))
     assert answer["error"] == "rows" and f"{model}, row 1, {field}" in answer["detail"] and said in answer["detail"], answer
 
 
 def test_a_hand_whose_table_is_no_number_is_kept_as_it_is(director, raw):
     """A bust's hand holds its table's key ("table:<key>:<hand>"); one whose key is no ASCII number is not converted."""
-    response = post(client_of(director), forged(raw, set_value("tournament.entry", "bust_hand", "table:²:1")))
+    response = post(logged_in(director), forged(raw, set_value("tournament.entry", "bust_hand", "table:²:1")))
     assert response.status_code == 201, response.content
     assert Tournament.objects.get(pk=response.json()["id"]).entries.get(number=1).bust_hand == "table:²:1"
 
@@ -143,7 +144,7 @@ def test_a_hand_whose_table_is_no_number_is_kept_as_it_is(director, raw):
     ("signature", "mine", "does not know"),
 ])
 def test_a_head_value_of_the_wrong_type_is_refused(director, raw, key, value, said):
-    answer = refused(client_of(director), forged(raw, lambda document: document.__setitem__(key, value)))
+    answer = nothing_imported(logged_in(director), forged(raw, lambda document: document.__setitem__(key, value)))
     assert answer["error"] == "head" and key in answer["detail"] and said in answer["detail"], answer
 
 
@@ -153,7 +154,7 @@ def test_nan_and_infinity_are_not_json(director, raw, value, written):
     """Python writes them (and its checksum holds them), and reads them back, 1e400 as infinity: no JSON has them."""
     body = forged(raw, set_value("tournament.auditevent", "payload", {"x": value}))
     body = body.replace(b'"x": ' + json.dumps(value).encode(), b'"x": ' + written)
-    assert refused(client_of(director), body)["error"] == "not_json"
+    assert nothing_imported(logged_in(director), body)["error"] == "not_json"
 
 
 # --- memory: the size is bounded, and a body too big or too full is refused before it is parsed --------------------------
@@ -164,7 +165,7 @@ def test_a_body_over_the_limit_is_refused_413_before_it_is_parsed(director, sett
     body = b'{"rows": [' + b"{}," * 400_000 + b"{}]}"  # 1.2 MB
     with mock.patch("django.http.multipartparser.MultiPartParser.parse", side_effect=AssertionError("parsed")), \
             mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")):
-        answer = refused(client_of(director), body, status=413)
+        answer = nothing_imported(logged_in(director), body, status=413)
     assert answer["error"] == "too_large" and "at most 1 MB" in answer["detail"]
 
 
@@ -172,13 +173,13 @@ def test_a_file_of_empty_objects_is_refused_before_it_is_parsed(director, settin
     settings.TOURNAMENT_FILE_MAX_MB = 2
     body = b'{"rows": [' + b"{}," * 400_000 + b"{}]}"  # 1.2 MB: within the size, but 400,000 values in it
     with mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")):
-        answer = refused(client_of(director), body)
+        answer = nothing_imported(logged_in(director), body)
     assert answer["error"] == "too_many_values" and "250,000" in answer["detail"].replace("\xa0", ",")
 
 
 def test_a_genuine_file_passes_the_checks(director, raw, settings):
     settings.TOURNAMENT_FILE_MAX_MB = 1
-    response = post(client_of(director), raw)
+    response = post(logged_in(director), raw)
     assert response.status_code == 201, response.content
 
 
@@ -208,7 +209,7 @@ def with_secrets(raw: bytes, secret: str) -> bytes:
 
 def test_a_forged_file_with_link_hashes_of_its_authors_choosing_opens_nothing_here(director, raw):
     secret = "chosen-by-the-author-of-the-file"
-    response = post(client_of(director), with_secrets(raw, secret))
+    response = post(logged_in(director), with_secrets(raw, secret))
     assert response.status_code == 201, response.content
     t = Tournament.objects.get(pk=response.json()["id"])
     tablet = APIClient()
@@ -255,7 +256,7 @@ def test_the_file_holds_no_seed_of_the_next_draw_and_a_forged_one_does_not_choos
     row = part["rows"][[r[part["fields"].index("drawn_at")] for r in part["rows"]].index(None)]
     row[part["fields"].index("seed")], row[part["fields"].index("commitment")] = chosen.hex(), seating.commitment(chosen)
     document["checksum"] = schema.checksum(document)
-    response = post(client_of(director), json.dumps(document).encode())
+    response = post(logged_in(director), json.dumps(document).encode())
     assert response.status_code == 201, response.content
     t = Tournament.objects.get(pk=response.json()["id"])
     draw = Draw.objects.get(tournament=t, drawn_at__isnull=True)
@@ -268,8 +269,8 @@ def test_the_command_reads_no_more_than_the_limit_and_refuses_a_larger_file(db, 
     settings.TOURNAMENT_FILE_MAX_MB = 1
     path = tmp_path / "big.json"
     path.write_bytes(b'{"rows": "' + b"x" * 1_500_000 + b'"}')
-    before = counts()
+    before = row_counts()
     with mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")), \
             pytest.raises(CommandError, match=r"too large for a tournament file \(at most 1 MB\)"):
         call_command("import_tournament", str(path))
-    assert counts() == before
+    assert row_counts() == before

@@ -38,10 +38,11 @@ from leagues import services as leagues
 from tables import counting, dealer_links, draws, penalties, seats
 from tables import setup as table_setup
 from tables.models import DealerLink, Table
-from tests.conftest import BASIC_SPEC, id_doc, tournament_data
+from tests.conftest import BASIC_SPEC, tournament_data
+from tests.helpers import id_doc, row_counts
 from tests.test_whole_night import check_night
 from tournament import services, setup
-from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Tournament
+from tournament.models import AuditEvent, DisplayToken, Entry, Player, Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTOR = "test import"
@@ -142,10 +143,6 @@ def as_exported(again: dict, first: dict, actor: str = ACTOR) -> dict:
     return again
 
 
-def counts() -> dict:
-    return {m.__name__: m.objects.count() for m in (Tournament, Player, User, AuditEvent, Entry, IdCheck)}
-
-
 # --- the round trip -----------------------------------------------------------------------------------------
 
 
@@ -224,12 +221,12 @@ def test_a_player_here_already_is_found_by_his_id_hash(db, played):
 # --- refused, with nothing written ------------------------------------------------------------------------------
 
 
-def refused(data, code: str, **kwargs) -> ServiceError:
-    before = counts()
+def import_refused(data, code: str, **kwargs) -> ServiceError:
+    before = row_counts()
     with pytest.raises(ServiceError) as caught:
         import_tournament(read_file(data) if isinstance(data, bytes) else data, actor=ACTOR, **kwargs)
     assert caught.value.code == code, caught.value.message
-    assert counts() == before
+    assert row_counts() == before
     return caught.value
 
 
@@ -237,45 +234,45 @@ def test_a_changed_file_is_refused(db, played):
     changed = copy.deepcopy(played.document)
     payments = changed["rows"]["payouts.payment"]
     payments["rows"][0][payments["fields"].index("amount")] += 100_000  # a bigger prize, the checksum left as it was
-    assert "changed or damaged" in refused(changed, "checksum").message
+    assert "changed or damaged" in import_refused(changed, "checksum").message
 
 
 def test_a_cut_file_is_refused(db, played, tmp_path):
     text = file_text(played.document).encode()
     for cut in (text[: len(text) // 2], text[: text.rindex(b"\n[")], text[:-3], b"", b"\xff\xfe"):
-        assert "not valid JSON" in refused(cut, "not_json").message
+        assert "not valid JSON" in import_refused(cut, "not_json").message
     path = tmp_path / "cut.json"
     path.write_bytes(text[: len(text) // 3])
-    before = counts()
+    before = row_counts()
     with pytest.raises(CommandError, match="not valid JSON"):
         call_command("import_tournament", str(path))
-    assert counts() == before
+    assert row_counts() == before
 
 
 def test_a_file_of_another_format_or_with_fields_this_version_does_not_know_is_refused(db, played):
     other = copy.deepcopy(played.document)
     other["format"] = "poker-tournament/2"
     other["checksum"] = schema.checksum(other)
-    assert "poker-tournament/2" in refused(other, "format").message
+    assert "poker-tournament/2" in import_refused(other, "format").message
     newer = copy.deepcopy(played.document)
     part = newer["rows"]["tournament.entry"]
     part["fields"].append("colour")
     for row in part["rows"]:
         row.append("red")
     newer["checksum"] = schema.checksum(newer)
-    assert "tournament.entry.colour" in refused(newer, "rows").message
+    assert "tournament.entry.colour" in import_refused(newer, "rows").message
     forged = copy.deepcopy(played.document)  # the checksum made again over a row that points nowhere
     seats_part = forged["rows"]["tables.seat"]
     seats_part["rows"][0][seats_part["fields"].index("entry")] = 99_999
     forged["checksum"] = schema.checksum(forged)
-    refused(forged, "rows")
+    import_refused(forged, "rows")
 
 
 def test_a_file_of_an_older_version_without_a_field_that_has_a_default_takes_the_default(db, played):
     t = import_tournament(without_field(played.document, "payouts.payoutplan", "unit"), actor=ACTOR)
     assert t.payout_plan.unit == 100
     lacking = without_field(played.document, "tournament.entry", "number")  # no default: it cannot be made up
-    assert "tournament.entry.number" in refused(lacking, "rows").message
+    assert "tournament.entry.number" in import_refused(lacking, "rows").message
 
 
 def without_field(document: dict, model: str, field: str) -> dict:
@@ -295,24 +292,24 @@ def test_a_tournament_imported_twice_is_refused_the_second_time(db, played, tmp_
     path.write_text(file_text(played.document), encoding="utf-8")
     call_command("import_tournament", str(path))
     t = Tournament.objects.get(uid=played.document["tournament"]["uid"])
-    before = counts()
+    before = row_counts()
     with pytest.raises(CommandError, match=f"here already: “{re.escape(t.name)}” \\(tournament {t.pk}\\)"):
         call_command("import_tournament", str(path))
-    assert counts() == before
-    refused(copy.deepcopy(played.document), "already_here")
+    assert row_counts() == before
+    import_refused(copy.deepcopy(played.document), "already_here")
 
 
 def test_a_file_of_another_id_hash_key_is_refused_unless_taken_knowingly_and_its_id_checks_cannot_be_verified(
         db, played, settings, tmp_path):
     settings.ID_HASH_KEY = "another room's key"
-    message = refused(copy.deepcopy(played.document), "other_id_hash_key").message
+    message = import_refused(copy.deepcopy(played.document), "other_id_hash_key").message
     assert played.document["id_hash_key"] in message and schema.fingerprint("another room's key") in message
     path = tmp_path / "night.json"
     path.write_text(file_text(played.document), encoding="utf-8")
-    before = counts()
+    before = row_counts()
     with pytest.raises(CommandError, match="another ID hash key.*--other-id-key"):
         call_command("import_tournament", str(path))
-    assert counts() == before
+    assert row_counts() == before
     out, err = io.StringIO(), io.StringIO()
     call_command("import_tournament", str(path), "--other-id-key", stdout=out, stderr=err)
     assert "cannot be verified here" in err.getvalue() and played.document["id_hash_key"] in err.getvalue()

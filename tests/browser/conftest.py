@@ -3,15 +3,17 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import Frame, Page, sync_playwright
+
+from tests.helpers import free_port
 
 # Playwright's sync API runs an event loop in this thread; the tests still use the ORM here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -38,12 +40,6 @@ Page.wait_for_function = _as_function(Page.wait_for_function)
 Frame.wait_for_function = _as_function(Frame.wait_for_function)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def live_asgi(transactional_db, settings):
     """Serve config.asgi:application (HTTP and WebSockets) on a free port."""
@@ -52,7 +48,7 @@ def live_asgi(transactional_db, settings):
     from config.asgi import application
 
     settings.ALLOWED_HOSTS = ["*"]
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -64,6 +60,38 @@ def live_asgi(transactional_db, settings):
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def restartable_asgi(transactional_db, settings):
+    """Like live_asgi, but the server can be stopped and started again on the same port: `url`, `stop()`, `start()`."""
+    import uvicorn
+
+    from config.asgi import application
+
+    settings.ALLOWED_HOSTS = ["*"]
+    port = free_port()
+    running = []
+
+    def start():
+        server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 15
+        while not server.started:
+            assert time.monotonic() < deadline, "the test server did not start"
+            time.sleep(0.05)
+        running.append((server, thread))
+
+    def stop():
+        server, thread = running.pop()
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    start()
+    yield SimpleNamespace(url=f"http://127.0.0.1:{port}", start=start, stop=stop)
+    while running:
+        stop()
 
 
 class Chromium:

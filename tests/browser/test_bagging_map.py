@@ -19,8 +19,7 @@ from tests.browser.test_bagging_tablet import day_state, table_bags
 from tests.browser.test_chip_counts import seated
 from tests.browser.test_floor_map_counts import NOTICE, fits
 from tests.browser.test_seating import staff_page
-from tests.tables.test_api import client_for
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture: two tables, six players at each)
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +42,7 @@ def dialog_rows(page) -> list[list]:
         r.querySelector('.bag input').value])""")
 
 
-def test_the_floor_bags_a_table_and_a_player_on_the_map(live_asgi, browser, floor, room):  # noqa: F811
+def test_the_floor_bags_a_table_and_a_player_on_the_map(live_asgi, browser, floor, room):
     t, players = room, seated(room, 1)
     last = [30_000, 20_000, 25_000, 41_000, 9_000, 15_000]
     counting.record_table_counts(Table.objects.get(tournament=t, number=1), actor=floor,

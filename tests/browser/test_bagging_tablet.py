@@ -25,7 +25,6 @@ from tests.browser.conftest import login
 from tests.browser.test_chip_counts import PHONE, TABLET, seated
 from tests.browser.test_penalties import OVERFLOW
 from tests.conftest import PASSWORD
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture: two tables, six players at each)
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +69,7 @@ def type_chips(tablet, chips: int) -> None:
     tablet.click("#bags-next")
 
 
-def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dealer, floor, room):  # noqa: F811
+def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dealer, floor, room):
     base, t = live_asgi, room
     players = seated(t, 1)
     assert len(players) == 6
@@ -172,7 +171,7 @@ def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dea
     tablet.context.close()
 
 
-def test_a_bag_number_used_twice_is_refused_and_what_was_typed_kept(live_asgi, browser, director, floor, room):  # noqa: F811
+def test_a_bag_number_used_twice_is_refused_and_what_was_typed_kept(live_asgi, browser, director, floor, room):
     """The tablet of a dealer link (no login): a bag number already on a player's bag at table 2 is refused with the
     server's message naming that entry; the panel stays open with everything typed, and once mended Save bags the
     table. A seat left without a bag number is said before anything is sent."""

@@ -16,8 +16,9 @@ from playwright.sync_api import expect
 from tables import read_models
 from tables.models import Move, Table
 from tests.browser.conftest import login
-from tests.browser.test_seating import PHONE, TABLET, live_seat, staff_page
+from tests.browser.test_seating import PHONE, TABLET, staff_page
 from tests.conftest import PASSWORD, pay_places
+from tests.helpers import live_seat
 from tests.tables.test_moves import seated, start
 
 pytestmark = pytest.mark.browser

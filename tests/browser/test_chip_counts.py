@@ -16,7 +16,6 @@ from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.sizes import PHONE, TABLET, by_device, fits, shot  # noqa: F401  (PHONE: test_bagging_tablet takes it from here)
 from tests.conftest import PASSWORD
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -39,13 +38,8 @@ def api_counts(client, t, number: int) -> dict:
     return answer.json()
 
 
-@pytest.fixture
-def two_tables(room):  # noqa: F811  (two tables, six players at each after the start draw)
-    return room
-
-
-def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(live_asgi, browser, dealer, floor, two_tables):
-    base, t = live_asgi, two_tables
+def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(live_asgi, browser, dealer, floor, room):
+    base, t = live_asgi, room
     players = seated(t, 1)
     assert len(players) == 6
     tablet = browser.new_context(viewport=TABLET).new_page()
@@ -127,11 +121,11 @@ def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(liv
     assert ChipCount.objects.count() == 6
 
 
-def test_a_refusal_of_the_server_is_said_and_the_table_read_again(live_asgi, browser, floor, two_tables):
+def test_a_refusal_of_the_server_is_said_and_the_table_read_again(live_asgi, browser, floor, room):
     """The tablet of a dealer link (no login) counts its table while the floor busts a player from another tablet:
     the server refuses the count for his empty seat and the tablet says its message; the table read again has
     one player less and keeps the counts typed for the others, and Save then counts them."""
-    base, t = live_asgi, two_tables
+    base, t = live_asgi, room
     _link, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=t, number=1), actor=floor)
     tablet = browser.new_context(viewport=TABLET).new_page()
     tablet.goto(f"{base}/dealer/{secret}/")

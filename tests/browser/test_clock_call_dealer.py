@@ -16,7 +16,7 @@ from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.sizes import TABLET, by_device, shot
 from tests.conftest import PASSWORD
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture)
+from tests.helpers import clock_call_answer
 
 pytestmark = pytest.mark.browser
 
@@ -43,10 +43,6 @@ def seated(t, number: int):
     return list(live_seats(t).filter(table__number=number).select_related("entry__player").order_by("seat"))
 
 
-def api_call(client, t, number: int):
-    return client.get(f"/api/tournaments/{t.pk}/tables/{number}/clock-call/")
-
-
 def call_on(tablet, seat: int) -> None:
     tablet.click("#call-open")
     tablet.wait_for_selector("#call-pick", state="visible")
@@ -62,17 +58,17 @@ def end_with(tablet, button: str, said: str, floor_api, t) -> None:
     tablet.click(button)
     tablet.wait_for_selector("#call", state="hidden")  # (the table's socket may hide it before the answer is said)
     expect(tablet.locator("#dealer-feedback")).to_have_text(said)
-    assert api_call(floor_api, t, 1).status_code == 204
+    assert clock_call_answer(floor_api, t, 1).status_code == 204
 
 
-def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, dealer, floor, director, room):  # noqa: F811
+def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, dealer, floor, director, room):
     base, t = live_asgi, room
     players = seated(t, 1)
     floor_api = Client()
     floor_api.force_login(floor)
     tablet = open_tablet(browser, base, dealer, t)
     assert tablet.is_hidden("#call") and tablet.is_visible("#call-open")
-    assert api_call(floor_api, t, 1).status_code == 204
+    assert clock_call_answer(floor_api, t, 1).status_code == 204
 
     # The seat list: the seated players, by seat; nothing is sent before the confirmation.
     tablet.click("#call-open")
@@ -93,7 +89,7 @@ def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, d
     assert tablet.inner_text("#call-title") == f"Clock on seat {who.seat} · {name}"
     expect(tablet.locator("#dealer-feedback")).to_have_text(f"Clock called on seat {who.seat} · {name}.")  # the banner may come first
     assert tablet.is_hidden("#call-say")  # by the banner only its refusals are repeated
-    answer = api_call(floor_api, t, 1)
+    answer = clock_call_answer(floor_api, t, 1)
     assert answer.status_code == 200, answer.content
     call = answer.json()
     assert (call["seat"], call["entry"], call["seconds"], call["countdown"]) == (who.seat, who.entry.number, 60, 10)
@@ -116,7 +112,7 @@ def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, d
     set_house_rules(t, actor=director, data={"clock_call_seconds": 10})
     last = players[-1]
     call_on(tablet, last.seat)
-    assert api_call(floor_api, t, 1).json()["seconds"] == 10
+    assert clock_call_answer(floor_api, t, 1).json()["seconds"] == 10
     tablet.wait_for_selector("#call-big", state="visible")
     assert tablet.is_hidden("#call-time")
     assert int(tablet.inner_text("#call-big")) <= 10
@@ -132,7 +128,7 @@ def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, d
     assert ClockCall.objects.order_by("number").last().outcome == "dead"
 
 
-def test_a_refusal_of_the_server_is_said_on_the_tablet(live_asgi, browser, dealer, floor, room):  # noqa: F811
+def test_a_refusal_of_the_server_is_said_on_the_tablet(live_asgi, browser, dealer, floor, room):
     """The player the dealer picks is busted meanwhile from another tablet: the server refuses the call for his empty
     seat and the tablet says its message, by the seats and in the feedback line."""
     base, t = live_asgi, room

@@ -17,8 +17,7 @@ from tests.browser import accessibility, sizes
 from tests.browser.sizes import PHONE, by_device, shot
 from tests.browser.test_chip_counts import seated
 from tests.browser.test_seating import staff_page
-from tests.tables.test_api import client_for
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture: two tables, six players at each)
+from tests.helpers import client_for, clock_call_answer
 
 pytestmark = pytest.mark.browser
 
@@ -26,10 +25,6 @@ SHOTS = "clock_call_map"  # with SCREEN_SHOTS set: /tmp/clock_call_map_<label>.p
 
 NOTICE = "(m) => document.getElementById('notice').textContent === m"
 BADGE = '.m-table[data-table="{}"] .m-clock'
-
-
-def api_call(client, t, number: int):
-    return client.get(f"/api/tournaments/{t.pk}/tables/{number}/clock-call/")
 
 
 def badge_text(page, number: int) -> str:
@@ -44,7 +39,7 @@ def fits(page, name: str) -> None:
     assert sizes.fits(page, name, prefix=SHOTS, selector=selector, wait=200, shots=by_device(whole=(), tablet=None)) == []
 
 
-def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, floor, room):  # noqa: F811
+def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, floor, room):
     t, players = room, seated(room, 1)
     one = players[2]
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
@@ -61,7 +56,7 @@ def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, fl
     page.wait_for_function(NOTICE, arg=f"Table 1: the clock is called on seat {one.seat} ({name}), 60 s to act.")
     assert page.is_hidden("#seat-dialog")
 
-    answer = api_call(client_for(floor), t, 1)
+    answer = clock_call_answer(client_for(floor), t, 1)
     assert answer.status_code == 200
     call = answer.json()
     assert (call["seat"], call["entry"], call["seconds"], call["time_up"]) == (one.seat, one.entry.number, 60, False)
@@ -98,12 +93,12 @@ def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, fl
     page.click("#clock-cancel")
     page.wait_for_function(NOTICE, arg=f"Table 1: the clock call on seat {one.seat} is cancelled (called in error).")
     page.wait_for_selector(BADGE.format(1), state="detached")
-    assert api_call(client_for(floor), t, 1).status_code == 204
+    assert clock_call_answer(client_for(floor), t, 1).status_code == 204
     assert ClockCall.objects.get().outcome == ClockCall.Outcome.CANCELLED
     page.context.close()
 
 
-def test_a_call_made_elsewhere_shows_live_and_its_time_runs_out(live_asgi, browser, floor, room):  # noqa: F811
+def test_a_call_made_elsewhere_shows_live_and_its_time_runs_out(live_asgi, browser, floor, room):
     t, players = room, seated(room, 2)
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
     page.wait_for_selector("#map .m-table")
@@ -135,7 +130,7 @@ def test_a_call_made_elsewhere_shows_live_and_its_time_runs_out(live_asgi, brows
     page.click("#clock-dead")
     page.wait_for_function(NOTICE, arg=f"Table 2: time is up, the hand of seat {seat.seat} is dead.")
     page.wait_for_selector(BADGE.format(2), state="detached")
-    assert api_call(client_for(floor), t, 2).status_code == 204
+    assert clock_call_answer(client_for(floor), t, 2).status_code == 204
     assert ClockCall.objects.get().outcome == ClockCall.Outcome.DEAD
 
     # Ended elsewhere: the badge goes live too.

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 from django.utils import translation
@@ -21,7 +19,7 @@ from clock import timeline as tl
 from clock.models import ClockState
 from tables import setup as table_setup
 from tables.models import HandStart
-from tests.browser.conftest import _free_port, login
+from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tournament import services
 from tournament.models import AuditEvent, StaffProfile
@@ -267,38 +265,6 @@ def test_lobby_break_shows_colour_up_and_the_announcement(live_asgi, browser, di
         && ann.scrollHeight <= ann.clientHeight + 1 && parseFloat(getComputedStyle(ann).fontSize) >= 0.03 * innerHeight;
     }""")
     page.context.close()
-
-
-@pytest.fixture
-def restartable_asgi(transactional_db, settings):
-    """Like live_asgi, but the server can be stopped and started again on the same port."""
-    import uvicorn
-
-    from config.asgi import application
-
-    settings.ALLOWED_HOSTS = ["*"]
-    port = _free_port()
-    running = []
-
-    def start():
-        server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 15
-        while not server.started:
-            assert time.monotonic() < deadline, "the test server did not start"
-            time.sleep(0.05)
-        running.append((server, thread))
-
-    def stop():
-        server, thread = running.pop()
-        server.should_exit = True
-        thread.join(timeout=10)
-
-    start()
-    yield SimpleNamespace(url=f"http://127.0.0.1:{port}", start=start, stop=stop)
-    while running:
-        stop()
 
 
 def test_lobby_shows_offline_keeps_counting_and_reconnects(restartable_asgi, browser, director, tournament, displays):

@@ -16,7 +16,7 @@ from tests.browser import sizes
 from tests.browser.conftest import login
 from tests.browser.sizes import PHONE, TABLET, by_device, shot
 from tests.conftest import PASSWORD
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament import services
 from tournament.models import Level
 from tournament.stats import tournament_stats

@@ -13,14 +13,14 @@ from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.test_day_page import OVERFLOW, PHONE, TABLET, bag_through_the_api
-from tests.tables.test_api import client_for, url
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.helpers import client_for, url
+from tests.tables.test_penalty_api import at_table
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_director_redraws_day2_and_the_players_phone_shows_his_seat_and_stack(live_asgi, browser, director, floor,
-                                                                                  room):  # noqa: F811
+                                                                                  room):
     base, t = live_asgi, room
     for number in (1, 2):
         bag_through_the_api(floor, t, number)

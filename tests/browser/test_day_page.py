@@ -16,8 +16,8 @@ from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.sizes import OVERFLOW, PHONE, TABLET  # noqa: F401  (OVERFLOW, PHONE: test_day2_seat takes them from here)
 from tests.days.test_bagging import even
-from tests.tables.test_api import client_for, url
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.helpers import client_for, url
+from tests.tables.test_penalty_api import at_table
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +31,7 @@ def bag_through_the_api(floor, t, number: int) -> None:
     assert answer.status_code == 201, answer.content
 
 
-def test_the_director_follows_the_bags_live_closes_the_day_and_prints_a_slip(live_asgi, browser, director, floor, room):  # noqa: F811
+def test_the_director_follows_the_bags_live_closes_the_day_and_prints_a_slip(live_asgi, browser, director, floor, room):
     base, t = live_asgi, room
     page = browser.new_context(viewport=TABLET).new_page()
     errors = watch_errors(page)

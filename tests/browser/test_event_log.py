@@ -8,7 +8,8 @@ import pytest
 from django.db import transaction
 
 from tests.browser.conftest import login
-from tests.conftest import PASSWORD, id_doc
+from tests.conftest import PASSWORD
+from tests.helpers import id_doc
 from tournament import services
 from tournament.audit import lock_tournament, record_event
 

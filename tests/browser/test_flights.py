@@ -21,8 +21,8 @@ from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.sizes import TABLET
-from tests.flights.test_flights import event_with, play_and_bag, players, register  # noqa: F401  (the fixture)
-from tests.tables.test_api import client_for, url
+from tests.flights.test_flights import event_with, play_and_bag, register
+from tests.helpers import client_for, url
 from tournament import services as desk
 from tournament.models import Entry
 
@@ -44,7 +44,7 @@ def said(page) -> str:
 
 
 def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, browser, director, cashier, floor,  # noqa: PLR0915
-                                                                    template, players):  # noqa: F811
+                                                                    template, players):
     base = live_asgi
     page = browser.new_context(viewport=TABLET).new_page()
     errors = watch_errors(page)
@@ -139,7 +139,7 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
 
 
 def test_the_floor_sees_live_on_the_map_that_the_flight_ends(live_asgi, browser, director, cashier, floor, template,
-                                                              players):  # noqa: F811
+                                                              players):
     base = live_asgi
     event, (a, _b) = event_with(director, template)
     services.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=50)
@@ -173,7 +173,7 @@ def test_the_floor_sees_live_on_the_map_that_the_flight_ends(live_asgi, browser,
 
 
 def test_the_desk_shows_the_first_stack_forward_refusal(live_asgi, browser, director, cashier, floor, template,
-                                                        players):  # noqa: F811
+                                                        players):
     base = live_asgi
     event, (a, b) = event_with(director, template, policy="first")
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: 20_000 for p in players[:3]})

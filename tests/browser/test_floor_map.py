@@ -17,6 +17,7 @@ from tables.models import Move, Seat, Table
 from tests.browser.conftest import login
 from tests.browser.test_seating import PHONE, TABLET, staff_page
 from tests.conftest import PASSWORD
+from tests.helpers import pdf_pages
 from tests.tables.test_moves import bust_at, start
 from tournament.models import Entry, IdCheck, Player, Purchase
 
@@ -242,10 +243,6 @@ def test_a4_seat_cards_print_nine_to_a_page(live_asgi, browser, director, cashie
     assert pdf_pages(a4) == 3  # 9 + 9 + 2
     assert pdf_pages(receipt) == 20
     page.context.close()
-
-
-def pdf_pages(pdf: bytes) -> int:
-    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
 
 
 def test_on_a_tablet_the_map_opens_on_its_tables(live_asgi, browser, director, cashier, floor, tournament):

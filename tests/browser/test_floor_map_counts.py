@@ -13,8 +13,7 @@ from tests.browser import accessibility, sizes
 from tests.browser.sizes import by_device, shot
 from tests.browser.test_chip_counts import api_counts, seated
 from tests.browser.test_seating import staff_page
-from tests.tables.test_api import client_for
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture: two tables, six players at each)
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +32,7 @@ def open_counts(page, number: int) -> None:
     page.wait_for_selector("#counts-dialog[open]")
 
 
-def test_the_floor_counts_a_table_and_a_player_on_the_map(live_asgi, browser, floor, room):  # noqa: F811
+def test_the_floor_counts_a_table_and_a_player_on_the_map(live_asgi, browser, floor, room):
     t, players = room, seated(room, 1)
     assert len(players) == 6
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
@@ -102,7 +101,7 @@ def test_the_floor_counts_a_table_and_a_player_on_the_map(live_asgi, browser, fl
     page.context.close()
 
 
-def test_a_refusal_of_the_server_is_said_on_the_map(live_asgi, browser, floor, room):  # noqa: F811
+def test_a_refusal_of_the_server_is_said_on_the_map(live_asgi, browser, floor, room):
     """A player busted meanwhile (through the service, as from another tablet): the table's count for his empty seat
     is refused with the server's message, said in the dialog, which stays open; the table read again has one row
     less and keeps the counts typed, and Save then counts the others. One player's count for a player busted

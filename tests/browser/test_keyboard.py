@@ -9,8 +9,8 @@ from tests.browser.conftest import login
 from tests.browser.test_color_up import TABLET
 from tests.browser.test_seating import staff_page
 from tests.conftest import PASSWORD
+from tests.helpers import open_tables, register
 from tests.tables.test_moves import start
-from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 from tournament.models import Level
 

@@ -13,7 +13,7 @@ from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.test_seating import TABLET
 from tests.conftest import PASSWORD
-from tests.tables.test_seating_services import register
+from tests.helpers import register
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}

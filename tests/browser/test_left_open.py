@@ -19,13 +19,14 @@ from tables.models import Table
 from tables.selectors import live_seats, pending_commitment
 from tests.browser.left_open import left_open, open_screen, visible_text
 from tests.browser.sizes import PHONE, TABLET, TV
-from tests.conftest import id_doc, pay_places
-from tests.flights.test_flights import event_with, players, register  # noqa: F401  (players: the fixture)
+from tests.conftest import pay_places
+from tests.flights.test_flights import event_with, register
+from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
 from tests.tables.test_counting import even
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import start
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (room: the fixture)
+from tests.tables.test_penalty_api import at_table
 from tests.web.test_screens_say_true import carried_event
 from tournament import services
 from tournament.models import Entry
@@ -56,7 +57,7 @@ def bust(t, floor, entry: Entry) -> None:
     confirm_all(floor, t)
 
 
-def test_the_tvs_chip_leaders_follow_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_tvs_chip_leaders_follow_a_bust(live_asgi, browser, room, director, floor):
     """The chip leaders' TV left open through a bust: the busted leader leaves the list, and the counted line says
     one player fewer."""
     t = room
@@ -68,7 +69,7 @@ def test_the_tvs_chip_leaders_follow_a_bust(live_asgi, browser, room, director, 
     assert leader.player.display_name in seen.before and leader.player.display_name not in seen.now
 
 
-def test_the_tvs_chip_leaders_in_the_money_leave_out_the_bubble(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_tvs_chip_leaders_in_the_money_leave_out_the_bubble(live_asgi, browser, room, director, floor):
     """In the money: the bubble's bust leaves the chip leaders (it was listed on a TV left open)."""
     t = room
     clock_services.start_clock(t, actor=director)
@@ -120,7 +121,7 @@ def test_a_flights_tv_shows_the_events_pool_and_places_paid(live_asgi, browser, 
 
 # --- the floor's screens ----------------------------------------------------------------------------------------------
 
-def test_a_table_opened_on_the_tables_page_adds_its_row_in_place(live_asgi, browser, room, director):  # noqa: F811
+def test_a_table_opened_on_the_tables_page_adds_its_row_in_place(live_asgi, browser, room, director):
     """The director opens a table on the Tables page, its shuffler token shown once; a push of the list that comes
     while the token is shown (its own, late, or another table opened by a colleague) adds the row in place: never
     "Reload the page", and the token stays."""
@@ -142,7 +143,7 @@ def test_a_table_opened_on_the_tables_page_adds_its_row_in_place(live_asgi, brow
 
 
 @pytest.mark.parametrize("user", ["director", "floor"])
-def test_a_table_opened_elsewhere_shows_on_the_tables_page_left_open(live_asgi, browser, room, director, floor, user):  # noqa: F811
+def test_a_table_opened_elsewhere_shows_on_the_tables_page_left_open(live_asgi, browser, room, director, floor, user):
     t = room
     staff = {"director": director, "floor": floor}[user]
     seen = left_open(browser, live_asgi, f"/t/{t.pk}/tables/",
@@ -151,7 +152,7 @@ def test_a_table_opened_elsewhere_shows_on_the_tables_page_left_open(live_asgi, 
     assert seen.page.locator('tr[data-table="3"]').count() == 1 and seen.now == seen.fresh_now
 
 
-def test_the_floor_map_left_open_through_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_floor_map_left_open_through_a_bust(live_asgi, browser, room, director, floor):
     t = room
     clock_services.start_clock(t, actor=director)
     out = at_table(t, 1)[0]
@@ -160,7 +161,7 @@ def test_the_floor_map_left_open_through_a_bust(live_asgi, browser, room, direct
     assert seen.now == seen.fresh_now and seen.now != seen.before
 
 
-def test_the_dealer_tablet_left_open_through_hand_for_hand(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_dealer_tablet_left_open_through_hand_for_hand(live_asgi, browser, room, director, floor):
     t = room
     clock_services.start_clock(t, actor=director)
     seen = left_open(browser, live_asgi, f"/t/{t.pk}/tables/1/dealer/",
@@ -168,7 +169,7 @@ def test_the_dealer_tablet_left_open_through_hand_for_hand(live_asgi, browser, r
     assert "hand-for-hand" in seen.now.lower() and "hand-for-hand" not in seen.before.lower()
 
 
-def test_the_lobby_tv_left_open_through_hand_for_hand(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_lobby_tv_left_open_through_hand_for_hand(live_asgi, browser, room, director, floor):
     t = room
     clock_services.start_clock(t, actor=director)
     seen = left_open(browser, live_asgi, lobby_path(t, director),
@@ -176,7 +177,7 @@ def test_the_lobby_tv_left_open_through_hand_for_hand(live_asgi, browser, room, 
     assert "hand-for-hand" in seen.now.lower() and "hand-for-hand" not in seen.before.lower()
 
 
-def test_the_tournament_overview_left_open_through_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_tournament_overview_left_open_through_a_bust(live_asgi, browser, room, director, floor):
     t = room
     clock_services.start_clock(t, actor=director)
     seen = left_open(browser, live_asgi, f"/t/{t.pk}/", lambda _page: bust(t, floor, at_table(t, 1)[0]), size=TABLET,
@@ -184,7 +185,7 @@ def test_the_tournament_overview_left_open_through_a_bust(live_asgi, browser, ro
     assert seen.now == seen.fresh_now and seen.now != seen.before
 
 
-def test_a_players_seat_page_left_open_through_a_seat_correction(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_a_players_seat_page_left_open_through_a_seat_correction(live_asgi, browser, room, director, floor):
     """A player's phone on his seat page: the floor puts him in another seat at the other table (a correction)."""
     t = room
     clock_services.start_clock(t, actor=director)
@@ -197,7 +198,7 @@ def test_a_players_seat_page_left_open_through_a_seat_correction(live_asgi, brow
     assert seen.now == seen.fresh_now and str(free) in seen.now
 
 
-def test_a_players_seat_page_left_open_through_a_late_draw(live_asgi, browser, room, director, cashier):  # noqa: F811
+def test_a_players_seat_page_left_open_through_a_late_draw(live_asgi, browser, room, director, cashier):
     """The seat page shows the next draw's commitment, which anyone can check the coming draw against: a late
     registration's draw uses it and commits the next, and the page left open shows the new one."""
     t = room
@@ -217,7 +218,7 @@ def test_a_players_seat_page_left_open_through_a_late_draw(live_asgi, browser, r
 # --- the days and the events ------------------------------------------------------------------------------------------
 
 def test_day2s_end_of_day_page_left_open_through_the_start_of_play(live_asgi, browser, director, cashier, floor, template,
-                                                                    players):  # noqa: F811
+                                                                    players):
     """An event's Day 2 page before play ("Day 2 · not begun", nothing missing), left open while the clock starts:
     Day 2 is played, its carried players' bags are missing, as a fresh load says."""
     event, _a, _b = carried_event(director, cashier, floor, template, players)
@@ -243,7 +244,7 @@ def test_the_event_page_left_open_through_a_registration_in_a_flight(live_asgi, 
 
 # --- the director's and the floor's other live pages ------------------------------------------------------------------
 
-def test_the_director_clock_left_open_through_a_pause(live_asgi, browser, room, director):  # noqa: F811
+def test_the_director_clock_left_open_through_a_pause(live_asgi, browser, room, director):
     t = room
     clock_services.start_clock(t, actor=director)
     seen = left_open(browser, live_asgi, f"/t/{t.pk}/clock/", lambda _page: clock_services.pause_clock(t, actor=director),
@@ -251,7 +252,7 @@ def test_the_director_clock_left_open_through_a_pause(live_asgi, browser, room, 
     assert "paused" in seen.now.lower() and seen.now == seen.fresh_now
 
 
-def test_the_event_log_left_open_through_a_bust(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_event_log_left_open_through_a_bust(live_asgi, browser, room, director, floor):
     t = room
     out = at_table(t, 1)[0]
     seen = left_open(browser, live_asgi, f"/t/{t.pk}/events/", lambda _page: bust(t, floor, out), size=TABLET,
@@ -259,7 +260,7 @@ def test_the_event_log_left_open_through_a_bust(live_asgi, browser, room, direct
     assert seen.now.count(out.player.display_name) > seen.before.count(out.player.display_name)
 
 
-def test_the_penalties_page_left_open_through_a_penalty(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_penalties_page_left_open_through_a_penalty(live_asgi, browser, room, director, floor):
     t = room
     offender = at_table(t, 1)[0]
     seen = left_open(browser, live_asgi, f"/t/{t.pk}/penalties/",
@@ -281,7 +282,7 @@ def test_the_tables_page_left_open_through_a_breaks_last_slip(live_asgi, browser
     assert seen.now == seen.fresh_now and seen.now != seen.before
 
 
-def test_the_tables_page_left_open_through_the_final_tables_redraw(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_tables_page_left_open_through_the_final_tables_redraw(live_asgi, browser, room, director, floor):
     """Two tables of six: down to nine, the final table is drawn and the other table breaks with it."""
     t = room
     seen = left_open(browser, live_asgi, f"/t/{t.pk}/tables/",

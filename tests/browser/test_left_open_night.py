@@ -11,12 +11,12 @@ from clock.timeline import Anchor
 from tables import hands
 from tests.browser.left_open import left_open
 from tests.browser.sizes import TABLET
-from tests.tables.test_penalty_api import at_table, room, table  # noqa: F401  (room: the fixture)
+from tests.helpers import table
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_floor_map_left_open_marks_a_table_still_on_the_old_level(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_floor_map_left_open_marks_a_table_still_on_the_old_level(live_asgi, browser, room, director, floor):
     """A table that started its hand before the level changed plays the old level until its next shuffle: the map left
     open marks it "still level 1" when the clock goes on, as a fresh load does."""
     t = room
@@ -28,7 +28,7 @@ def test_the_floor_map_left_open_marks_a_table_still_on_the_old_level(live_asgi,
     assert "still level 1" in seen.now.lower() and seen.now == seen.fresh_now
 
 
-def test_the_floor_map_left_open_through_a_level_the_clock_ends_by_its_time(live_asgi, browser, room, director, floor):  # noqa: F811
+def test_the_floor_map_left_open_through_a_level_the_clock_ends_by_its_time(live_asgi, browser, room, director, floor):
     """No press and no event: the level's time runs out while table 1 plays a hand begun in it. The map left open reads
     again when the clock's row changes and marks table 1 "still level 1", as a fresh load does."""
     t = room

@@ -14,7 +14,6 @@ from tests.browser.sizes import PHONE
 from tests.conftest import pay_places
 from tests.payouts.conftest import bust_down_to
 from tests.tables.test_hand_for_hand import confirm_all
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture)
 from tournament.models import Entry, Tournament
 from web.templatetags.money import money
 
@@ -22,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_winners_seat_page_left_open_shows_his_prize_when_the_last_bust_finishes_the_tournament(
-        live_asgi, browser, room, director, floor):  # noqa: F811
+        live_asgi, browser, room, director, floor):
     t = room
     clock_services.start_clock(t, actor=director)
     pay_places(director, t, 3)

@@ -5,18 +5,17 @@ meanwhile does not reach it; once the layer is back it reconnects by itself and 
 the figures it missed."""
 from __future__ import annotations
 
-import threading
 import time
 from datetime import date
-from types import SimpleNamespace
 
 import pytest
 from channels.layers import get_channel_layer
 from django.utils import translation
 
 from live.consumers import CLOSE_UNAVAILABLE
-from tests.browser.conftest import _free_port, login
-from tests.conftest import PASSWORD, id_doc
+from tests.browser.conftest import login
+from tests.conftest import PASSWORD
+from tests.helpers import id_doc
 from tournament import services
 
 pytestmark = pytest.mark.browser
@@ -35,45 +34,12 @@ RECORD_CLOSE_CODES = """(() => {
 })();"""
 
 
-@pytest.fixture
-def restartable(transactional_db, settings):
-    """The ASGI app served by uvicorn in a thread, stopped and started again on the same port."""
-    import uvicorn
-
-    from config.asgi import application
-
-    settings.ALLOWED_HOSTS = ["*"]
-    port = _free_port()
-    running = []
-
-    def start():
-        server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning",
-                                               lifespan="off"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 15
-        while not server.started:
-            assert time.monotonic() < deadline, "the test server did not start"
-            time.sleep(0.05)
-        running.append((server, thread))
-
-    def stop():
-        server, thread = running.pop()
-        server.should_exit = True
-        thread.join(timeout=10)
-
-    start()
-    yield SimpleNamespace(url=f"http://127.0.0.1:{port}", start=start, stop=stop)
-    while running:
-        stop()
-
-
-def test_a_screen_shows_reconnecting_through_a_redis_outage_and_resyncs(restartable, browser, director, cashier,
+def test_a_screen_shows_reconnecting_through_a_redis_outage_and_resyncs(restartable_asgi, browser, director, cashier,
                                                                          tournament, monkeypatch):
     page = browser.new_context(viewport={"width": 1180, "height": 820}).new_page()
     page.add_init_script(RECORD_CLOSE_CODES)
-    login(page, restartable.url, director.username, PASSWORD)
-    page.goto(f"{restartable.url}/t/{tournament.pk}/")
+    login(page, restartable_asgi.url, director.username, PASSWORD)
+    page.goto(f"{restartable_asgi.url}/t/{tournament.pk}/")
     page.wait_for_selector("#live.live", timeout=10000)
     assert page.text_content("[data-stat=entries]").strip() == "0"
 
@@ -85,8 +51,8 @@ def test_a_screen_shows_reconnecting_through_a_redis_outage_and_resyncs(restarta
 
     # New sockets cannot join their groups, on whichever layer the run uses (in-memory, or Redis in CI).
     monkeypatch.setattr(get_channel_layer(), "group_add", layer_down)
-    restartable.stop()  # the web process restarts meanwhile: its sockets drop (1012) and every screen reconnects
-    restartable.start()
+    restartable_asgi.stop()  # the web process restarts meanwhile: its sockets drop (1012) and every screen reconnects
+    restartable_asgi.start()
 
     page.wait_for_selector("#live.reconnecting", timeout=10000)
     with translation.override("en-gb"):

@@ -12,7 +12,6 @@ from tables import busts
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tests.payouts.test_payments import finish
-from tournament import services
 from tournament.models import DisplayToken
 
 pytestmark = pytest.mark.browser
@@ -22,10 +21,6 @@ TV = {"width": 1920, "height": 1080}
 AUDIO_HELD = """() => Object.defineProperty(Clock.sounds, "available", {get: () => false})"""
 HINT_CHECKS = 2500  # ms: the page looks at the sound every two seconds
 
-
-@pytest.fixture
-def display(director, tournament):
-    return services.create_display_token(tournament, actor=director, label="Lobby TV")
 
 # clock.js is an ES module: the page's own instance of it (the same address), for the test to read as window.Clock.
 CLOCK_MODULE = "import('/static/js/clock.js').then((module) => { window.Clock = module; })"

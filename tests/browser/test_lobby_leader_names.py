@@ -9,10 +9,10 @@ import pytest
 
 from tables import counting
 from tables.models import Table
-from tests.browser.test_lobby import TV, display, open_lobby  # noqa: F401  (display: the fixture)
+from tests.browser.test_lobby import TV, open_lobby
 from tests.browser.test_lobby_leaders import inside_and_clear
 from tests.tables.test_counting import even
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 from tournament.models import Player
 
 pytestmark = pytest.mark.browser
@@ -31,8 +31,8 @@ MEASURE = """() => [...document.querySelectorAll('#lobby-leader-list li')].map((
 
 
 @pytest.mark.parametrize("size", [TV, {"width": 1080, "height": 1920}], ids=["tv", "portrait"])
-def test_the_leaders_names_are_readable_beside_their_figures_and_never_cut_mid_word(  # noqa: F811
-        live_asgi, browser, room, display, floor, size):  # noqa: F811
+def test_the_leaders_names_are_readable_beside_their_figures_and_never_cut_mid_word(
+        live_asgi, browser, room, display, floor, size):
     t = room
     entries = at_table(t, 1) + at_table(t, 2)
     for entry, (first, last) in zip(entries, NAMES, strict=False):

@@ -8,9 +8,9 @@ import pytest
 
 from tables import counting, house_rules
 from tables.models import Table
-from tests.browser.test_lobby import display, open_lobby  # noqa: F401  (display: the fixture)
+from tests.browser.test_lobby import open_lobby
 from tests.tables.test_counting import even
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,7 @@ def inside_and_clear(page, size: dict) -> None:
     assert last["y"] + last["height"] <= box["y"] + box["height"] + 1  # every row inside its box
 
 
-def test_counts_entered_at_a_table_change_the_tvs_chip_leaders(live_asgi, browser, room, display, floor, director):  # noqa: F811
+def test_counts_entered_at_a_table_change_the_tvs_chip_leaders(live_asgi, browser, room, display, floor, director):
     t = room
     page = open_lobby(browser, live_asgi, display.token, "?leaders=1")
     assert page.locator("#lobby-leaders").is_hidden() and page.locator(".l-side").is_visible()

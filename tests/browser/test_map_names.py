@@ -10,8 +10,8 @@ from tables.models import Seat, Table
 from tests.browser.conftest import login
 from tests.browser.test_seating import PHONE, TABLET
 from tests.conftest import PASSWORD
+from tests.helpers import open_tables
 from tests.tables.test_penalty_names import register_named
-from tests.tables.test_seating_services import open_tables
 
 pytestmark = pytest.mark.browser
 

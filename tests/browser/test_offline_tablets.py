@@ -19,8 +19,8 @@ from tests.browser.conftest import login
 from tests.browser.csp import watch_errors
 from tests.browser.test_seating import TABLET
 from tests.conftest import PASSWORD
+from tests.helpers import open_tables, register
 from tests.tables.test_moves import seated, start
-from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, Entry, Level
 from web.models import IdempotencyKey
 

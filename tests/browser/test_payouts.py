@@ -7,7 +7,7 @@ import pytest
 
 from payouts import selectors, services
 from tables import busts, draws
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament import services as tournament_services
 
 TV = {"width": 1920, "height": 1080}
@@ -15,7 +15,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def room(director, cashier, tournament):
+def four_paid_of_eight(director, cashier, tournament):
     tournament.guaranteed_pool = 0
     tournament.save(update_fields=["guaranteed_pool"])
     open_tables(director, tournament, [1])
@@ -25,7 +25,7 @@ def room(director, cashier, tournament):
     return entries
 
 
-def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live_asgi, director, floor, tournament, room):
+def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live_asgi, director, floor, tournament, four_paid_of_eight):
     display = tournament_services.create_display_token(tournament, actor=director, label="TV")
     tv = browser.new_context(viewport=TV, locale="en").new_page()
     tv.goto(f"{live_asgi}/display/{display.token}/")
@@ -36,7 +36,7 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
     jump = tv.inner_text("#lobby-jump")
     assert "bubble" not in jump and "min. cash" in jump and min_cash in jump
 
-    out = room[:4]
+    out = four_paid_of_eight[:4]
     for entry in out[:3]:  # places 8 to 6: five left, four paid, the next bust is the bubble
         busts.bust_entry(entry, actor=floor)
     tv.wait_for_function("document.getElementById('lobby-jump').textContent.includes('bubble')", timeout=8000)
@@ -46,10 +46,10 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
     assert "next pay jump: 3." in tv.inner_text("#lobby-jump")
     assert "itm" in tv.get_attribute("#lobby-paid", "class")
 
-    busts.bust_entry(room[4], actor=floor)  # place 4: in the money
-    prize = selectors.prizes_won(tournament)[room[4].number]
+    busts.bust_entry(four_paid_of_eight[4], actor=floor)  # place 4: in the money
+    prize = selectors.prizes_won(tournament)[four_paid_of_eight[4].number]
     phone = browser.new_context(viewport=PHONE, locale="en").new_page()
-    phone.goto(f"{live_asgi}/s/{tournament.pk}/{room[4].number}/")
+    phone.goto(f"{live_asgi}/s/{tournament.pk}/{four_paid_of_eight[4].number}/")
     phone.wait_for_selector("#seat-prize:not([hidden])", timeout=8000)
     text = phone.inner_text("#seat-prize")
     assert f"{prize // 100:,}" in text and tournament.currency in text
@@ -73,13 +73,13 @@ def pay_page(browser, live_asgi, cashier, tournament, entry):
 
 
 def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(browser, live_asgi, director, cashier, floor,
-                                                                                 tournament, room):
+                                                                                 tournament, four_paid_of_eight):
     from payouts.models import Payment
 
-    for entry in room[:5]:  # places 8 to 4; four paid
+    for entry in four_paid_of_eight[:5]:  # places 8 to 4; four paid
         busts.bust_entry(entry, actor=floor)
     tournament_services.set_registration_closed(tournament, actor=director, closed=True)
-    fourth = room[4]
+    fourth = four_paid_of_eight[4]
     prize = selectors.prizes_won(tournament)[fourth.number]
     page = pay_page(browser, live_asgi, cashier, tournament, fourth)
     page.wait_for_selector("#pay-form")
@@ -111,27 +111,27 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
 
 
 def test_the_pay_page_says_the_prize_waits_for_the_end_of_registration_before_any_id_is_typed(
-        browser, live_asgi, cashier, floor, tournament, room):
+        browser, live_asgi, cashier, floor, tournament, four_paid_of_eight):
     """Issue 22: with registration still open the cashier is told at once, not after typing the ID again and
     having the player sign: the reason shows, and no ID field and no signature pad."""
-    for entry in room[:5]:  # places 8 to 4; four paid, but registration is still open
+    for entry in four_paid_of_eight[:5]:  # places 8 to 4; four paid, but registration is still open
         busts.bust_entry(entry, actor=floor)
-    page = pay_page(browser, live_asgi, cashier, tournament, room[4])
+    page = pay_page(browser, live_asgi, cashier, tournament, four_paid_of_eight[4])
     page.wait_for_selector("#pay-refused")
     assert "Prizes are paid once late registration is over" in page.inner_text("#pay-refused")
     assert page.locator("#pay-doc-number, #signature, #pay-button").count() == 0
     page.context.close()
 
 
-def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, live_asgi, director, floor, tournament, room):
+def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, live_asgi, director, floor, tournament, four_paid_of_eight):
     from payouts import deals
     from payouts.models import Deal
     from tests.browser.conftest import login
     from tests.conftest import PASSWORD
 
-    for entry in room[:5]:  # three players left, three paid places left
+    for entry in four_paid_of_eight[:5]:  # three players left, three paid places left
         busts.bust_entry(entry, actor=floor)
-    left = room[5:]
+    left = four_paid_of_eight[5:]
     prizes_left = selectors.payout_state(tournament)["prizes"][:3]
     page = browser.new_context(viewport={"width": 1180, "height": 820}, locale="en").new_page()
     page.on("dialog", lambda dialog: dialog.accept())

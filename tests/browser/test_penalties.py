@@ -14,8 +14,8 @@ from tests.browser import sizes
 from tests.browser.conftest import login
 from tests.browser.sizes import OVERFLOW, PHONE, TABLET, by_device  # noqa: F401  (OVERFLOW: test_bagging_tablet takes it from here)
 from tests.conftest import PASSWORD
+from tests.helpers import open_tables, register
 from tests.tables.test_penalty_names import register_named
-from tests.tables.test_seating_services import open_tables, register
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ from tables.models import Table
 from tests.browser.conftest import login
 from tests.browser.test_color_up import PHONE, TABLET
 from tests.conftest import PASSWORD
+from tests.helpers import open_tables, register
 from tests.tables.test_color_up_api import counts
-from tests.tables.test_seating_services import open_tables, register
 from tournament.models import Level
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,8 @@ from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.sizes import PHONE, TABLET
 from tests.browser.test_balancing import bust_from_map
 from tests.conftest import PASSWORD
-from tests.flights.test_flights import event_with, players, register  # noqa: F401  (players: the fixture)
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (room: the fixture)
+from tests.flights.test_flights import event_with, register
+from tests.tables.test_penalty_api import at_table
 from tournament.models import Entry
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def staff(browser, base: str, user, path: str):
 
 
 def test_a_flights_bust_on_the_floor_map_says_the_player_is_out_of_the_flight(live_asgi, browser, director, cashier,
-                                                                              floor, template, players):  # noqa: F811
+                                                                              floor, template, players):
     _event, (a, _b) = event_with(director, template)
     services.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=10)
     table_setup.open_table(a, actor=director, number=1, seats=9)
@@ -54,7 +54,7 @@ def test_a_flights_bust_on_the_floor_map_says_the_player_is_out_of_the_flight(li
     phone.context.close()
 
 
-def test_the_disqualification_message_groups_the_thousands(live_asgi, browser, room, floor):  # noqa: F811
+def test_the_disqualification_message_groups_the_thousands(live_asgi, browser, room, floor):
     offender = at_table(room, 1)[0]
     page, errors = staff(browser, live_asgi, floor, f"/t/{room.pk}/penalties/")
     page.wait_for_selector("#give-form")

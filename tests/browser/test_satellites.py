@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from payouts import tickets
 from payouts.models import Satellite, Ticket
 from tests.browser.conftest import login
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
 from tournament import services as tournament_services
 from tournament.models import Entry, Player, Purchase

@@ -31,7 +31,8 @@ from tables import setup as table_setup
 from tests.browser import accessibility
 from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc
 from tournament import services, setup
 from tournament.models import Entry
 from tournament.structure import LevelSpec, StructureSpec
@@ -486,7 +487,7 @@ SCREENS = [
 
 
 @pytest.fixture
-def room(director):
+def screen_room(director):
     template = setup.save_structure_template(SPEC, actor=director)
     t = setup.create_tournament(tournament_data(
         name=NAME, venue=VENUE, buy_in=BUY_IN, fee=5000, starting_stack=30000, guaranteed_pool=0, late_reg_until_level=9), actor=director,
@@ -534,11 +535,11 @@ STATES = list(dict.fromkeys(screen.setup for screen in SCREENS))  # in SCREENS' 
 
 
 @pytest.mark.parametrize("state", STATES, ids=[state.__name__ for state in STATES])
-def test_the_screens_fit_every_size(live_asgi, browser, room, state):
+def test_the_screens_fit_every_size(live_asgi, browser, screen_room, state):
     """Every screen shown in this state, at each of its sizes."""
-    state(room)
-    session = session_cookie(live_asgi, room.director.username)
-    problems = [p for screen in SCREENS if screen.setup is state for p in check_screen(browser, live_asgi, screen, room, session)]
+    state(screen_room)
+    session = session_cookie(live_asgi, screen_room.director.username)
+    problems = [p for screen in SCREENS if screen.setup is state for p in check_screen(browser, live_asgi, screen, screen_room, session)]
     assert not problems, "\n".join(problems)
 
 

@@ -15,7 +15,8 @@ from tables import setup as table_setup
 from tables.models import Seat, Table
 from tables.seats import correct_seat
 from tests.browser.conftest import login
-from tests.conftest import PASSWORD, id_doc
+from tests.conftest import PASSWORD
+from tests.helpers import id_doc, live_seat
 from tournament import services
 from tournament.models import Entry
 
@@ -31,10 +32,6 @@ def staff_page(browser, base: str, username: str, path: str):
     page.goto(base + path)
     page.wait_for_selector("#live.live")
     return page
-
-
-def live_seat(entry: Entry) -> Seat:
-    return Seat.objects.select_related("table").get(entry=entry, ended_at__isnull=True)
 
 
 def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, director, floor, cashier, tournament):

@@ -7,16 +7,11 @@ from django.urls import reverse
 
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
+from tests.helpers import said
 from tournament import setup
 from tournament.models import Structure
 
 pytestmark = pytest.mark.browser
-SAID = "(text) => [...document.querySelectorAll('.api-say, [data-api-say]')].some((e) => e.textContent === text)"
-
-
-def said(page, text: str) -> None:
-    """What the screen says after the API answered (static/js/api.js, api.say), on this page or the next."""
-    page.wait_for_function(SAID, arg=text)
 
 
 def director_page(browser, base, director):

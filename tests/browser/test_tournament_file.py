@@ -20,7 +20,7 @@ from tables import setup as table_setup
 from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tournament import services
 from tournament.models import AuditEvent, Entry, Player, Tournament
 

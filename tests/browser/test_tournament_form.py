@@ -7,14 +7,10 @@ from django.urls import reverse
 
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
+from tests.helpers import said
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.browser
-SAID = "(text) => [...document.querySelectorAll('.api-say, [data-api-say]')].some((e) => e.textContent === text)"
-
-
-def said(page, text: str) -> None:
-    page.wait_for_function(SAID, arg=text)
 
 
 def test_new_tournament_in_major_units_with_a_re_entry_count(live_asgi, browser, director, template):

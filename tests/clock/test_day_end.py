@@ -15,7 +15,8 @@ from clock import selectors, services
 from clock.models import ClockState
 from core.errors import ServiceError
 from tests.clock.fake_time import T0
-from tests.clock.test_services import assert_seqs_consecutive, clock_of, current, events_after, seq_of, types_after
+from tests.clock.test_services import assert_seqs_consecutive, current, events_after, seq_of, types_after
+from tests.helpers import clock_of
 from tournament.models import AuditEvent, Tournament
 
 

@@ -11,15 +11,10 @@ from rest_framework.test import APIClient
 from clock import services
 from clock.models import ClockState
 from tests.clock.fake_time import T0
+from tests.helpers import client_for
 from tournament.models import AuditEvent, Tournament
 
 ROLES = ["director", "floor", "cashier", "dealer"]
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def day_end(client, t, body, key=None):

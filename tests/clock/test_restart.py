@@ -22,6 +22,7 @@ import pytest
 
 from tests import production
 from tests.conftest import PASSWORD
+from tests.helpers import free_port
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 SETUP = """
@@ -31,12 +32,6 @@ director = make_user("dir", "Director")
 template = setup.save_structure_template(BASIC_SPEC, actor=director)
 print("TOURNAMENT", setup.create_tournament(tournament_data(), actor=director, template=template).pk)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Server:

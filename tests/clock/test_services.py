@@ -16,7 +16,8 @@ from tables import hands
 from tables import setup as table_setup
 from tests.clock.fake_time import T0
 from tests.concurrency import at_once
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import clock_of, id_doc
 from tournament import services as tservices
 from tournament import setup
 from tournament.models import AuditEvent, Tournament
@@ -32,10 +33,6 @@ SCHEDULE = [
     (4140, "clock.one_minute", 3, 3),
     (4200, "clock.level_started", 4, 4),
 ]
-
-
-def clock_of(t: Tournament) -> ClockState:
-    return ClockState.objects.get(tournament=t)
 
 
 def current(t: Tournament, at=None) -> dict:

@@ -14,6 +14,7 @@ from clock.models import ClockState
 from tables import hands
 from tables import setup as table_setup
 from tables.models import HandStart, Table, hash_token
+from tests.helpers import clock_of
 from tournament.models import AuditEvent
 
 ROLES = ["director", "floor", "cashier", "dealer"]
@@ -54,10 +55,6 @@ def call(client, tournament, name, body=None):
 def table(director, tournament):
     table, _token = table_setup.open_table(tournament, actor=director, number=1)
     return table
-
-
-def clock_of(tournament) -> ClockState:
-    return ClockState.objects.get(tournament=tournament)
 
 
 @pytest.mark.parametrize("role", ROLES)

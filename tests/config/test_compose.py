@@ -10,18 +10,14 @@ import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import yaml
 from django.core.management import get_commands
 from django.urls import resolve
 
 from config import serve
 from tests import production
+from tests.production import compose
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def compose() -> dict:
-    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
 def commands_of(service: dict) -> list[list[str]]:

@@ -1,4 +1,4 @@
-"""The shape of the code (DESIGN.md, "Layers"): what lint-imports cannot see.
+"""The shape of the code (docs/architecture.md, "Layers"): what lint-imports cannot see.
 
 lint-imports (run by scripts/test) holds the order of the layers. These tests hold the rest: no
 module imports a project module inside a function (AppConfig.ready() is Django's place for that),

@@ -11,8 +11,8 @@ from days import bag_rules as br
 from days import services
 from days.models import Bag
 from tables import color_ups
-from tests.days.test_bagging import even, refused, state_of, t, table  # noqa: F401  (t: the fixture)
-from tests.tables.test_penalty_api import room  # noqa: F401  (the fixture under t)
+from tests.days.test_bagging import even, state_of
+from tests.helpers import refused, table
 from tournament.models import Level
 
 
@@ -36,27 +36,27 @@ def test_makeable_is_exactly_a_sum_of_chips(values, chips):
     assert br.makeable(chips, values) == (chips in reachable)
 
 
-def test_after_the_25s_left_play_a_bag_of_300026_is_refused(t, floor, director):  # noqa: F811
+def test_after_the_25s_left_play_a_bag_of_300026_is_refused(t, floor, director):
     bags = even(t, 1)
     first = min(bags)
     bags[first] = (300_026, bags[first][1])
-    assert refused(services.record_table_bags, table(t, 1), actor=floor, bags=bags).code == br.UNMAKEABLE
+    refused(br.UNMAKEABLE, services.record_table_bags, table(t, 1), actor=floor, bags=bags)
     bags[first] = (300_025, bags[first][1])
     level = Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position
     color_ups.confirm_color_up(t, actor=director, level=level)
     before = state_of(t)
-    refusal = refused(services.record_table_bags, table(t, 1), actor=floor, bags=bags)
-    assert refusal.code == br.UNMAKEABLE and refusal.status == 400
+    refusal = refused(br.UNMAKEABLE, services.record_table_bags, table(t, 1), actor=floor, bags=bags)
+    assert refusal.status == 400
     assert f"seat {first}" in refusal.message and "300025" in refusal.message and "(100, 500, 1000)" in refusal.message
     entry = next(s.entry for s in table(t, 1).seat_rows.filter(ended_at__isnull=True, seat=first))
-    assert refused(services.record_bag, entry, actor=floor, chips=300_025, bag="X1").code == br.UNMAKEABLE
+    refused(br.UNMAKEABLE, services.record_bag, entry, actor=floor, chips=300_025, bag="X1")
     assert state_of(t) == before
     bags[first] = (300_000, bags[first][1])
     services.record_table_bags(table(t, 1), actor=floor, bags=bags)
     assert Bag.objects.get(tournament=t, entry=entry, current=True).chips == 300_000
 
 
-def test_before_any_color_up_the_25s_are_in_the_bag(t, floor):  # noqa: F811
+def test_before_any_color_up_the_25s_are_in_the_bag(t, floor):
     bags = even(t, 1)
     first = min(bags)
     bags[first] = (300_025, bags[first][1])

@@ -8,25 +8,16 @@ from __future__ import annotations
 import pytest
 
 from clock import services as clock_services
-from core.errors import ServiceError
 from core.roles import DeviceActor
 from days import selectors, services
 from days.models import Bag, Day
 from tables import busts, counting, dealer_links
 from tables.models import ChipCount, Table
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.helpers import refused, table
+from tests.tables.test_penalty_api import at_table
 from tournament.models import AuditEvent
 
 STACK = 20_000  # tournament_data's starting stack: 12 players, 240,000 chips in play
-
-
-@pytest.fixture
-def t(room):  # noqa: F811  (two tables of nine, six players at each after the start draw)
-    return room
-
-
-def table(t, number: int) -> Table:
-    return Table.objects.get(tournament=t, number=number)
 
 
 def even(t, number: int, chips: int = STACK, prefix: str | None = None) -> dict[int, tuple[int, str]]:
@@ -42,12 +33,6 @@ def state_of(t) -> tuple:
             list(ChipCount.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "chips", "current")),
             list(Day.objects.filter(tournament=t).order_by("pk").values_list("number", "status")),
             AuditEvent.objects.filter(tournament=t).count())
-
-
-def refused(fn, *args, **kwargs) -> ServiceError:
-    with pytest.raises(ServiceError) as caught:
-        fn(*args, **kwargs)
-    return caught.value
 
 
 def test_a_table_is_bagged_at_once_and_each_bag_is_the_players_count(t, floor):
@@ -107,8 +92,8 @@ def test_every_refusal_of_a_tables_bags_says_why_and_changes_nothing(t, floor, d
     else:
         Table.objects.filter(pk=table(t, 1).pk).update(in_play=False)
     before = state_of(t)
-    error = refused(services.record_table_bags, table(t, 1), actor=floor, bags=bags)
-    assert (error.code, error.status) == (code, status) and error.message
+    error = refused(code, services.record_table_bags, table(t, 1), actor=floor, bags=bags)
+    assert error.status == status and error.message
     if code not in ("day_closed", "not_in_play"):
         assert "Table 1 seat" in error.message or "table 1 seat" in error.message
     assert state_of(t) == before
@@ -119,7 +104,7 @@ def test_a_taken_bag_names_its_holder(t, floor):
     holder = at_table(t, 2)[0]
     bags = even(t, 1)
     bags[min(bags)] = (100, f"T2-{min(even(t, 2))}")
-    error = refused(services.record_table_bags, table(t, 1), actor=floor, bags=bags)
+    error = refused("bag_taken", services.record_table_bags, table(t, 1), actor=floor, bags=bags)
     assert f"entry #{holder.number}" in error.message
 
 
@@ -145,13 +130,13 @@ def test_a_correction_makes_the_last_bag_history_and_frees_its_number(t, floor):
 
 def test_one_players_bag_is_the_floors_and_is_refused_as_a_tables(t, floor, dealer):
     player = at_table(t, 2)[0]
-    assert refused(services.record_bag, player, actor=dealer, chips=100, bag="A1").status == 403
+    assert refused("forbidden", services.record_bag, player, actor=dealer, chips=100, bag="A1").status == 403
     before = state_of(t)
-    assert refused(services.record_bag, player, actor=floor, chips=0, bag="A1").code == "no_chips"
-    assert refused(services.record_bag, player, actor=floor, chips=100, bag="A 1 ?").code == "bag_characters"
+    refused("no_chips", services.record_bag, player, actor=floor, chips=0, bag="A1")
+    refused("bag_characters", services.record_bag, player, actor=floor, chips=100, bag="A 1 ?")
     busts.bust_entry(at_table(t, 1)[0], actor=floor)
     gone = t.entries.get(status="busted")
-    assert refused(services.record_bag, gone, actor=floor, chips=100, bag="A1").code == "not_seated"
+    refused("not_seated", services.record_bag, gone, actor=floor, chips=100, bag="A1")
     assert state_of(t)[:3] == before[:3]
     row = services.record_bag(player, actor=floor, chips=100, bag="a1")
     assert (row.table_number, row.bag_number) == (2, "A1")
@@ -163,8 +148,8 @@ def test_a_dealers_tablet_bags_only_its_own_table(t, floor):
     link, _secret = dealer_links.create_dealer_link(table(t, 1), actor=floor)
     tablet = DeviceActor("tablet 1", table_id=table(t, 1).pk, link_id=link.pk)
     before = state_of(t)
-    error = refused(services.record_table_bags, table(t, 2), actor=tablet, bags=even(t, 2))
-    assert (error.code, error.status) == ("other_table", 403) and state_of(t) == before
+    error = refused("other_table", services.record_table_bags, table(t, 2), actor=tablet, bags=even(t, 2))
+    assert error.status == 403 and state_of(t) == before
     assert len(services.record_table_bags(table(t, 1), actor=tablet, bags=even(t, 1))) == 6
     assert Bag.objects.filter(tournament=t).first().bagged_by_label == "tablet 1"
 
@@ -179,7 +164,7 @@ def test_the_day_closes_when_the_bags_add_up_and_the_next_day_begins(t, floor, d
     bag_everyone(t, floor)
     state = selectors.day_state(t)
     assert (state["difference"], state["needs_reason"], state["can_close"], state["missing"]) == (0, False, True, [])
-    assert refused(services.close_day, t, actor=floor).status == 403
+    assert refused("forbidden", services.close_day, t, actor=floor).status == 403
     day = services.close_day(t, actor=director)
     assert (day.number, day.status, day.missing, day.difference, day.bags, day.total) == (1, "closed", [], 0, 12, 12 * STACK)
     assert day.closed_by == director and day.closed_at and day.big_blind == 200
@@ -195,22 +180,22 @@ def test_the_day_closes_when_the_bags_add_up_and_the_next_day_begins(t, floor, d
     # Day 2's bags are taken at its end: none before its play begins (the clock runs again).
     player, other = at_table(t, 1)[:2]
     mine = Bag.objects.get(entry=player, day=1).bag_number
-    assert refused(services.record_bag, player, actor=floor, chips=STACK, bag=mine).code == "day_not_started"
+    refused("day_not_started", services.record_bag, player, actor=floor, chips=STACK, bag=mine)
     clock_services.start_clock(t, actor=director)
     state = selectors.day_state(t)
     assert (state["begun"], len(state["missing"]), state["can_close"]) == (True, 12, False)  # the clock runs
     # Day 2's bags are new bags: a player keeps his own number, another player's stays taken.
     assert services.record_bag(player, actor=floor, chips=STACK, bag=mine).day == 2
-    assert refused(services.record_bag, other, actor=floor, chips=STACK, bag=mine).code == "bag_taken"
+    refused("bag_taken", services.record_bag, other, actor=floor, chips=STACK, bag=mine)
     assert selectors.day_report(t, 1)["players"] == 12 and selectors.day_report(t)["players"] == 1
 
 
 def test_closing_with_bags_missing_names_the_tables_and_seats_and_takes_a_reason(t, floor, director):
     services.record_table_bags(table(t, 1), actor=floor, bags=even(t, 1))
     before = state_of(t)
-    error = refused(services.close_day, t, actor=director)
+    error = refused("bags_missing", services.close_day, t, actor=director)
     seats = ", ".join(str(seat) for seat in sorted(even(t, 2)))
-    assert (error.code, error.status) == ("bags_missing", 409) and f"table 2 seats {seats}" in error.message
+    assert error.status == 409 and f"table 2 seats {seats}" in error.message
     assert error.details == [f"table 2 seats {seats}"] and state_of(t) == before
     day = services.close_day(t, actor=director, reason="  Table 2   bagged on paper ")
     assert day.close_reason == "Table 2 bagged on paper" and day.missing == [e.number for e in at_table(t, 2)]  # by seat
@@ -222,10 +207,10 @@ def test_closing_with_bags_that_do_not_add_up_gives_the_difference_and_takes_a_r
     services.record_bag(at_table(t, 2)[0], actor=floor, chips=STACK - 500, bag="T2-X")
     assert selectors.day_state(t)["difference"] == -500 and selectors.day_state(t)["needs_reason"]
     before = state_of(t)
-    error = refused(services.close_day, t, actor=director, reason="   ")
-    assert error.code == "bags_off" and "-500" in error.message and str(12 * STACK - 500) in error.message
+    error = refused("bags_off", services.close_day, t, actor=director, reason="   ")
+    assert "-500" in error.message and str(12 * STACK - 500) in error.message
     assert state_of(t) == before
-    assert refused(services.close_day, t, actor=director, reason="x" * 501).code == "too_long"
+    refused("too_long", services.close_day, t, actor=director, reason="x" * 501)
     assert services.close_day(t, actor=director, reason="A 500 chip found under table 2").difference == -500
 
 
@@ -233,8 +218,8 @@ def test_the_day_does_not_close_while_the_clock_runs(t, floor, director):
     bag_everyone(t, floor)
     clock_services.start_clock(t, actor=director)
     before = state_of(t)
-    error = refused(services.close_day, t, actor=director)
-    assert (error.code, error.status) == ("clock_running", 409) and "stop the clock" in error.message
+    error = refused("clock_running", services.close_day, t, actor=director)
+    assert error.status == 409 and "stop the clock" in error.message
     assert state_of(t) == before and not selectors.day_state(t)["can_close"]
     clock_services.pause_clock(t, actor=director)
     assert selectors.day_state(t)["can_close"] and services.close_day(t, actor=director).status == "closed"

@@ -10,7 +10,6 @@ import pytest
 from django.test import Client
 
 from clock import services as clock_services
-from core.errors import ServiceError
 from days import redraw, seating_reads
 from days import services as days_services
 from flights import services as flight_services
@@ -21,20 +20,11 @@ from tables import setup as table_setup
 from tables.models import ChipCount, Draw, Seat, SeatRequest, Table
 from tables.selectors import live_seats, pending_commitment
 from tests.days.test_bagging import STACK, even
-from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
-from tests.tables.test_api import client_for, url
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.flights.test_flights import event_with, play_and_bag
+from tests.helpers import client_for, refused, table, url
+from tests.tables.test_penalty_api import at_table
 from tournament.models import AuditEvent, Entry
 from web import caching
-
-
-@pytest.fixture
-def t(room):  # noqa: F811  (two tables of nine, six players at each after the start draw)
-    return room
-
-
-def table(t, number: int) -> Table:
-    return Table.objects.get(tournament=t, number=number)
 
 
 def bag_and_close(t, floor, director, *, leave_out: tuple[int, ...] = (), reason: str = "") -> None:
@@ -58,12 +48,6 @@ def state_of(t) -> tuple:
             list(Table.objects.filter(tournament=t).order_by("number").values_list("number", "in_play", "button_seat")),
             list(Draw.objects.filter(tournament=t).order_by("number").values_list("number", "kind", "drawn_at")),
             AuditEvent.objects.filter(tournament=t).count())
-
-
-def refused(fn, *args, **kwargs) -> ServiceError:
-    with pytest.raises(ServiceError) as caught:
-        fn(*args, **kwargs)
-    return caught.value
 
 
 def test_day2_is_redrawn_with_every_bag_and_the_public_check_recomputes_it(t, floor, director):
@@ -165,8 +149,8 @@ def test_every_refusal_of_the_redraw_says_why_and_changes_nothing(t, floor, dire
     elif case == "need unmet":
         table_seats.set_seat_request(t, actor=director, player=at_table(t, 1)[0].player, accessible=True)
     before = state_of(t)
-    error = refused(redraw.redraw_day, t, actor=actor, tables=tables)
-    assert (error.code, error.status) == (code, status) and error.message
+    error = refused(code, redraw.redraw_day, t, actor=actor, tables=tables)
+    assert error.status == status and error.message
     assert state_of(t) == before
 
 
@@ -245,12 +229,12 @@ def test_the_day_page_between_the_close_and_the_next_days_play(t, floor, directo
     assert 'id="day-title">Day 2<' in html and 'id="close-form"' in html and 'id="dy-not-begun"' not in html
 
 
-def test_a_flight_has_no_next_day_of_its_own(director, cashier, floor, template, players):  # noqa: F811
+def test_a_flight_has_no_next_day_of_its_own(director, cashier, floor, template, players):
     event, (a, _b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
     seats = list(live_seats(a).values_list("pk", flat=True))
-    error = refused(redraw.redraw_day, a, actor=director)
-    assert (error.code, error.status) == ("flight", 409)
+    error = refused("flight", redraw.redraw_day, a, actor=director)
+    assert error.status == 409
     assert "Flight 1A goes on to Day 2 of Festival Main Event" in error.message
     assert list(live_seats(a).values_list("pk", flat=True)) == seats and not Draw.objects.filter(
         tournament=a, kind=Draw.Kind.REDRAW).exists()
@@ -264,7 +248,7 @@ def test_a_flight_has_no_next_day_of_its_own(director, cashier, floor, template,
 
 
 def test_an_events_day2_keeps_the_flights_special_needs_and_shows_the_bags(director, cashier, floor, template,
-                                                                             players):  # noqa: F811
+                                                                             players):
     event, (a, b) = event_with(director, template)
     chips = {p.pk: 10_000 + 1_000 * i for i, p in enumerate(players)}
     play_and_bag(director, cashier, floor, a, players[:3], chips)

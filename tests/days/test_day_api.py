@@ -9,15 +9,10 @@ from days.models import Bag, Day
 from tables import dealer_links
 from tables.models import Table
 from tests.days.test_bagging import STACK, even
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, url
 from tests.tables.test_dealer_links import as_link
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 from tournament.models import AuditEvent
-
-
-@pytest.fixture
-def t(room):  # noqa: F811
-    return room
 
 
 def body(bags: dict) -> dict:

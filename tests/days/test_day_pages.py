@@ -11,40 +11,22 @@ import re
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.test import Client
 
 from clock import services as clock_services
 from days import services
 from days.models import Bag
 from tables.models import Table
 from tests.days.test_bagging import STACK, even
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.helpers import page_as, pdf_pages
+from tests.tables.test_penalty_api import at_table
 from tournament.models import Player
 
 PAGES = ("day/", "day/report/", "day/report.csv", "day/report.pdf", "day/slips.pdf")
 
 
-@pytest.fixture
-def t(room):  # noqa: F811  (two tables of nine, six players at each after the start draw)
-    return room
-
-
-def page_as(user, path: str):
-    browser = Client()
-    if user is not None:
-        browser.force_login(user)
-    return browser.get(path)
-
-
 def bag(t, actor, number: int, chips: int = STACK, prefix: str | None = None):
     return services.record_table_bags(Table.objects.get(tournament=t, number=number), actor=actor,
                                       bags=even(t, number, chips, prefix))
-
-
-def pages(pdf: bytes) -> int:
-    """The pages of a PDF, counted without a PDF library: each page object says "/Type /Page" (the page tree
-    "/Type /Pages")."""
-    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
 
 
 def named(t, number: int, first: str, last: str) -> None:
@@ -156,15 +138,15 @@ def test_the_report_pdf_and_the_bag_slips(t, floor):
     bag(t, floor, 2)
     report = page_as(floor, f"/t/{t.pk}/day/report.pdf")
     assert report["Content-Type"] == "application/pdf" and report.content.startswith(b"%PDF")
-    assert pages(report.content) == 1
+    assert pdf_pages(report.content) == 1
 
     room_80 = page_as(floor, f"/t/{t.pk}/day/slips.pdf?paper=80mm")
-    assert room_80.content.startswith(b"%PDF") and pages(room_80.content) == 12  # one slip a page
-    assert pages(page_as(floor, f"/t/{t.pk}/day/slips.pdf").content) == 12  # 80 mm by default
-    assert pages(page_as(floor, f"/t/{t.pk}/day/slips.pdf?paper=a4").content) == 2  # six a page
-    assert pages(page_as(floor, f"/t/{t.pk}/day/slips.pdf?paper=80mm&table=2").content) == 6
+    assert room_80.content.startswith(b"%PDF") and pdf_pages(room_80.content) == 12  # one slip a page
+    assert pdf_pages(page_as(floor, f"/t/{t.pk}/day/slips.pdf").content) == 12  # 80 mm by default
+    assert pdf_pages(page_as(floor, f"/t/{t.pk}/day/slips.pdf?paper=a4").content) == 2  # six a page
+    assert pdf_pages(page_as(floor, f"/t/{t.pk}/day/slips.pdf?paper=80mm&table=2").content) == 6
     one = page_as(floor, f"/t/{t.pk}/day/slips.pdf?entry={at_table(t, 1)[0].number}")
-    assert one.status_code == 200 and pages(one.content) == 1
+    assert one.status_code == 200 and pdf_pages(one.content) == 1
     assert b"DejaVu" in one.content  # the font with every Czech and Slovak letter, embedded
 
     assert page_as(floor, f"/t/{t.pk}/day/slips.pdf?paper=a5").status_code == 400
@@ -173,4 +155,4 @@ def test_the_report_pdf_and_the_bag_slips(t, floor):
     assert page_as(floor, f"/t/{t.pk}/day/slips.pdf?entry=999").status_code == 404
     assert page_as(floor, f"/t/{t.pk}/day/slips.pdf?day=5").status_code == 404
     empty = page_as(floor, f"/t/{t.pk}/day/slips.pdf?table=9")  # no bag there: one page that says so
-    assert empty.status_code == 200 and pages(empty.content) == 1
+    assert empty.status_code == 200 and pdf_pages(empty.content) == 1

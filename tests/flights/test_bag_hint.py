@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from days.models import Bag
-from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (players: the fixture)
+from tests.flights.test_flights import event_with, play_and_bag
 
 
 def desk_page(cashier, t, player, lang: str = "en-gb") -> str:
@@ -25,7 +25,7 @@ def hint(html: str) -> str | None:
 
 @pytest.mark.django_db
 def test_a_returning_player_with_a_bag_from_another_flight_is_hinted(director, cashier, floor, template,
-                                                                    players):  # noqa: F811
+                                                                    players):
     _event, (a, b) = event_with(director, template, policy="best")
     play_and_bag(director, cashier, floor, a, players[:4], {p.pk: 45_000 + i * 1_000 for i, p in enumerate(players[:4])},
                  bust=(players[3],))
@@ -41,7 +41,7 @@ def test_a_returning_player_with_a_bag_from_another_flight_is_hinted(director, c
 
 @pytest.mark.django_db
 def test_under_first_stack_forward_the_hint_says_he_cannot_play_another_flight(director, cashier, floor, template,
-                                                                              players):  # noqa: F811
+                                                                              players):
     _event, (a, b) = event_with(director, template, policy="first")
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: 30_000 for p in players[:3]})
     bag = Bag.objects.get(tournament=a, entry__player=players[1], current=True)

@@ -13,13 +13,13 @@ from payouts import services as payout_services
 from payouts.reconciliation import reconciliation
 from tables import busts, draws
 from tables import setup as table_setup
-from tests.flights.test_flights import BUY_IN, STACK, doc, event_with, play_and_bag, players  # noqa: F401  (a fixture)
+from tests.flights.test_flights import BUY_IN, STACK, doc, event_with, play_and_bag
 from tests.payouts.test_payments import signature
 from tournament.models import Entry, Purchase
 
 
 def test_each_crown_is_counted_once_and_every_page_says_which_part_it_shows(director, cashier, floor, template,
-                                                                          players):  # noqa: F811
+                                                                          players):
     event, (a, b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
     play_and_bag(director, cashier, floor, b, players[3:6], {p.pk: STACK for p in players[3:6]})

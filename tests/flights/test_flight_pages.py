@@ -8,26 +8,14 @@ import re
 from datetime import date
 
 import pytest
-from django.test import Client
 
 from flights import services
 from flights.models import Flight
 from tables import busts, draws
 from tables import setup as table_setup
-from tests.flights.test_flights import event_with, play_and_bag, players, register  # noqa: F401  (the fixture)
+from tests.flights.test_flights import event_with, play_and_bag, register
+from tests.helpers import page_as, text
 from tournament import services as desk
-
-
-def page_as(user, path: str):
-    browser = Client()
-    if user is not None:
-        browser.force_login(user)
-    return browser.get(path)
-
-
-def text(html: str) -> str:
-    """The page's words, tags dropped and spaces folded: what a reader sees."""
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 @pytest.mark.django_db
@@ -52,7 +40,7 @@ def test_the_events_page_lists_every_event_and_only_the_director_makes_one(direc
 
 
 @pytest.mark.django_db
-def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, cashier, floor, template, players):  # noqa: F811
+def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:4], {players[0].pk: 30_000, players[1].pk: 25_000,
                                                            players[2].pk: 12_000, players[3].pk: 13_000})
@@ -92,7 +80,7 @@ def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, 
 
 
 @pytest.mark.django_db
-def test_the_floor_sees_that_a_flight_ends_on_its_map_and_overview(director, cashier, floor, dealer, template, players):  # noqa: F811
+def test_the_floor_sees_that_a_flight_ends_on_its_map_and_overview(director, cashier, floor, dealer, template, players):
     event, (a, b) = event_with(director, template)
     services.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=50)
     table_setup.open_table(a, actor=director, number=1, seats=9)
@@ -124,7 +112,7 @@ def test_the_floor_sees_that_a_flight_ends_on_its_map_and_overview(director, cas
 
 
 @pytest.mark.django_db
-def test_a_flights_payouts_page_says_its_prizes_are_paid_from_day2(director, cashier, floor, template, players):  # noqa: F811
+def test_a_flights_payouts_page_says_its_prizes_are_paid_from_day2(director, cashier, floor, template, players):
     event, (a, _b) = event_with(director, template)
     register(cashier, a, players[:3])
     html = page_as(cashier, f"/t/{a.pk}/payouts/").content.decode()

@@ -23,7 +23,8 @@ from tables import busts, draws
 from tables import setup as table_setup
 from tables.models import ChipCount
 from tables.selectors import live_seats
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc, refused
 from tournament import services as desk
 from tournament import setup
 from tournament.models import AuditEvent, Entry, IdCheck, Purchase, Tournament
@@ -37,12 +38,6 @@ def new_tournament(director, template, name: str, day: int = 0, **overrides):
     start = datetime(2026, 11, 27, 18, 0, tzinfo=UTC) + timedelta(days=day)
     return setup.create_tournament(tournament_data(name=name, start_at=start, guaranteed_pool=0, **overrides),
                                    actor=director, template=template)
-
-
-@pytest.fixture
-def players(cashier):
-    return [desk.create_player(actor=cashier, first_name=f"F{i}", last_name="Player", date_of_birth=date(1990, 1, 1))
-            for i in range(6)]
 
 
 def doc(player) -> desk.IdDocument:
@@ -85,18 +80,12 @@ def snapshot(*tournaments) -> tuple:
             CarriedBag.objects.count(), list(Flight.objects.order_by("pk").values_list("carried_at", flat=True)))
 
 
-def refused(fn, *args, **kwargs) -> ServiceError:
-    with pytest.raises(ServiceError) as caught:
-        fn(*args, **kwargs)
-    return caught.value
-
-
 def test_first_stack_forward_refuses_a_qualified_player_and_changes_nothing(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template, policy="first")
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
     before = snapshot(a, b)
-    error = refused(desk.register_entry, b, actor=cashier, player=players[0], document=doc(players[0]))
-    assert (error.code, error.status) == ("qualified_already", 409)
+    error = refused("qualified_already", desk.register_entry, b, actor=cashier, player=players[0], document=doc(players[0]))
+    assert error.status == 409
     assert error.message.startswith(f"{players[0].display_name} qualified in flight 1A with bag {a.pk}-")
     assert "under first stack forward he cannot play another flight" in error.message
     assert snapshot(a, b) == before and not IdCheck.objects.filter(player=players[0]).exclude(entry__tournament=a).exists()
@@ -183,8 +172,8 @@ def test_a_flight_pays_no_places_day2_does(director, cashier, floor, template, p
     assert "paid from Day 2" not in czech and "1A" in czech and "Festival Main Event" in czech
     for fn, kwargs in ((payout_services.edit_structure, {"rows": [[1, 1, 2 * BUY_IN]]}),
                        (payout_services.set_payout_plan, {"data": {"unit": 100}})):
-        error = refused(fn, a, actor=director, **kwargs)
-        assert (error.code, error.status) == ("paid_from_day2", 409)
+        error = refused("paid_from_day2", fn, a, actor=director, **kwargs)
+        assert error.status == 409
     assert payout_selectors.payout_state(event.day2)["reason"] != "paid_from_day2"
 
 
@@ -228,8 +217,7 @@ def test_a_flight_ends_once_by_the_share_of_its_field_left(director, cashier, fl
     busts.bust_entry(entries[2], actor=floor)
     assert AuditEvent.objects.filter(tournament=a, type="flight.ending").count() == 1
     assert selectors.event_state(event)["flights"][0]["status"] == "ending"
-    error = refused(services.set_flight_end, flight, actor=director, share_percent=40)
-    assert error.code == "flight_ending"
+    refused("flight_ending", services.set_flight_end, flight, actor=director, share_percent=40)
 
 
 def test_a_flight_ends_after_a_level_on_its_clock(director, template):
@@ -242,15 +230,14 @@ def test_a_flight_ends_after_a_level_on_its_clock(director, template):
 def test_day2_takes_late_registration_only_when_allowed_with_its_stack(director, cashier, template, players):
     event, (a, _b) = event_with(director, template)
     day2 = event.day2
-    error = refused(desk.register_entry, day2, actor=cashier, player=players[0], document=doc(players[0]))
-    assert (error.code, error.status) == ("day2_no_late_registration", 409)
+    error = refused("day2_no_late_registration", desk.register_entry, day2, actor=cashier, player=players[0], document=doc(players[0]))
+    assert error.status == 409
     assert not Entry.objects.filter(tournament=day2).exists()
     services.set_day2_late_registration(event, actor=director, allowed=True, stack=45_000)
     entry = desk.register_entry(day2, actor=cashier, player=players[0], document=doc(players[0]))
     assert entry.purchases.get().chips == 45_000 and entry.purchases.get().amount == BUY_IN
     assert tournament_stats(day2)["entries"] == 1
-    error = refused(services.set_day2_late_registration, event, actor=director, allowed=True, stack=0)
-    assert error.code == "late_stack"
+    refused("late_stack", services.set_day2_late_registration, event, actor=director, allowed=True, stack=0)
 
 
 @pytest.mark.parametrize("case, code, status", [
@@ -264,34 +251,34 @@ def test_every_refusal_of_the_carry_changes_nothing(director, cashier, floor, te
     if case == "twice":
         services.carry_to_day2(event, actor=director)
     before = snapshot(a, b, *([event.day2] if event.day2_id else []))
-    error = refused(services.carry_to_day2, event, actor=floor if case == "floor" else director)
-    assert (error.code, error.status) == (code, status) and error.message
+    error = refused(code, services.carry_to_day2, event, actor=floor if case == "floor" else director)
+    assert error.status == status and error.message
     assert snapshot(a, b, *([event.day2] if event.day2_id else [])) == before
 
 
 def test_the_event_setup_refusals(director, cashier, template, players):
     event, (a, b) = event_with(director, template, day2=False)
     other = new_tournament(director, template, "Other buy-in", buy_in=BUY_IN * 2)
-    assert refused(services.set_day2, event, actor=director, tournament=other).code == "different_buy_in"
-    assert refused(services.add_flight, event, actor=director, tournament=other, label="1C").code == "different_buy_in"
-    assert refused(services.add_flight, event, actor=director, tournament=a, label="1Z").code == "already_in_event"
-    assert refused(services.set_day2, event, actor=director, tournament=a).code == "already_in_event"
+    refused("different_buy_in", services.set_day2, event, actor=director, tournament=other)
+    refused("different_buy_in", services.add_flight, event, actor=director, tournament=other, label="1C")
+    refused("already_in_event", services.add_flight, event, actor=director, tournament=a, label="1Z")
+    refused("already_in_event", services.set_day2, event, actor=director, tournament=a)
     fresh = new_tournament(director, template, "Day 1C")
-    assert refused(services.add_flight, event, actor=director, tournament=fresh, label="1a").code == "label_taken"
-    assert refused(services.add_flight, event, actor=director, tournament=fresh, label=" ").code == "label_missing"
-    assert refused(services.create_event, actor=director, name=" ").code == "name_missing"
-    assert refused(services.create_event, actor=director, name="X", policy="most").code == "policy"
+    refused("label_taken", services.add_flight, event, actor=director, tournament=fresh, label="1a")
+    refused("label_missing", services.add_flight, event, actor=director, tournament=fresh, label=" ")
+    refused("name_missing", services.create_event, actor=director, name=" ")
+    refused("policy", services.create_event, actor=director, name="X", policy="most")
     services.set_policy(event, actor=director, policy="first")  # no entries yet: the policy may change
     register(cashier, a, players[:1])
-    error = refused(services.set_policy, event, actor=director, policy="best")
-    assert (error.code, error.status) == ("policy_fixed", 409)
+    error = refused("policy_fixed", services.set_policy, event, actor=director, policy="best")
+    assert error.status == 409
     assert Event.objects.get(pk=event.pk).policy == "first"
     entered = new_tournament(director, template, "Has entries")
     register(cashier, entered, players[1:2])
-    assert refused(services.set_day2, event, actor=director, tournament=entered).code == "day2_has_entries"
+    refused("day2_has_entries", services.set_day2, event, actor=director, tournament=entered)
     Tournament.objects.filter(pk=entered.pk).update(status=Tournament.Status.RUNNING)
-    assert refused(services.add_flight, event, actor=director, tournament=entered, label="1D").code == "not_in_setup"
-    assert refused(services.create_event, actor=cashier, name="Mine").code == "forbidden"
+    refused("not_in_setup", services.add_flight, event, actor=director, tournament=entered, label="1D")
+    refused("forbidden", services.create_event, actor=cashier, name="Mine")
 
 
 @pytest.mark.django_db

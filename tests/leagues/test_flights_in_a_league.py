@@ -4,8 +4,6 @@ flight's entries and Day 2's late registrations. Day 2's players have its places
 is refused in a league, and a league's tournament is refused as a flight: either would never give points."""
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from core.errors import ServiceError
@@ -17,14 +15,7 @@ from leagues.player_results import player_results
 from tables import busts, draws
 from tables import setup as table_setup
 from tests.flights.test_flights import event_with, new_tournament, play_and_bag
-from tournament import services as desk
 from tournament.models import AuditEvent, Entry
-
-
-@pytest.fixture
-def players(cashier):
-    return [desk.create_player(actor=cashier, first_name=f"F{i}", last_name="Player", date_of_birth=date(1990, 1, 1))
-            for i in range(6)]
 
 
 def test_day2_in_a_league_gives_the_whole_events_field_and_the_flights_players_share_the_places_below(

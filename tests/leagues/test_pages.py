@@ -12,13 +12,9 @@ from django.test import Client
 from leagues import services
 from leagues.models import League, LeagueTournament
 from payouts.selectors import prizes_won
+from tests.helpers import api
 from tests.leagues.test_services import TABLE, bust_all_but_the_winner, play
 from tournament.models import AuditEvent, Tournament
-
-
-def api(client: Client, method: str, path: str, body: dict | None = None, key: str = ""):
-    return getattr(client, method)(f"/api/{path}", body, content_type="application/json",
-                                   **({"HTTP_IDEMPOTENCY_KEY": key} if key else {}))
 
 
 @pytest.fixture

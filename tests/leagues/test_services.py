@@ -10,7 +10,8 @@ from leagues import selectors, services
 from leagues.models import League, LeagueResult
 from tables import busts
 from tests.concurrency import at_once
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc
 from tests.leagues.conftest import PLAYERS
 from tournament import services as desk
 from tournament import setup

@@ -8,12 +8,11 @@ from django.contrib.auth.models import AnonymousUser
 
 from clock import services as clock_services
 from core.access import DEALER_TABLE
-from live.consumers import FloorConsumer, LobbyConsumer, TableConsumer
+from live.consumers import FloorConsumer, TableConsumer
 from tables import busts, draws, hands, read_models, seats, selectors
 from tables import setup as table_setup
 from tables.models import Seat
-from tests.conftest import id_doc
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import id_doc, lobby_communicator, open_tables, register
 from tournament import services
 from tournament.audit import lock_tournament, record_event
 
@@ -24,12 +23,6 @@ def floor_communicator(tournament, user):
     communicator = WebsocketCommunicator(FloorConsumer.as_asgi(), f"/ws/t/{tournament.pk}/floor/")
     communicator.scope["user"] = user
     communicator.scope["url_route"] = {"kwargs": {"tournament_id": tournament.pk}}
-    return communicator
-
-
-def lobby_communicator(token):
-    communicator = WebsocketCommunicator(LobbyConsumer.as_asgi(), f"/ws/display/{token}/")
-    communicator.scope["url_route"] = {"kwargs": {"token": token}}
     return communicator
 
 

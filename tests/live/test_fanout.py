@@ -18,9 +18,9 @@ from channels.testing import WebsocketCommunicator
 
 from core import groups
 from live import consumers, fanout
-from live.consumers import LobbyConsumer
 from live.snapshots import lobby_answer
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc, lobby_communicator
 from tournament import services, setup
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -62,14 +62,8 @@ def members(group: str) -> set[str]:
     return set(layer.groups.get(group, {}))
 
 
-def screen(token: str) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(LobbyConsumer.as_asgi(), f"/ws/display/{token}/")
-    communicator.scope["url_route"] = {"kwargs": {"token": token}}
-    return communicator
-
-
 async def open_screens(token: str, n: int) -> tuple[list[WebsocketCommunicator], int]:
-    screens = [screen(token) for _ in range(n)]
+    screens = [lobby_communicator(token) for _ in range(n)]
     results = await asyncio.gather(*(s.connect() for s in screens))
     assert all(connected for connected, _ in results)
     snapshots = await asyncio.gather(*(s.receive_json_from(timeout=5) for s in screens))
@@ -153,7 +147,7 @@ async def test_revocation_closes_only_the_revoked_tokens_screens(layer, tourname
     for s in staying:
         event = await s.receive_json_from(timeout=5)
         assert event["type"] == "entry.registered" and event["seq"] == seq + 2
-    connected, code = await screen(revoked.token).connect()
+    connected, code = await lobby_communicator(revoked.token).connect()
     assert not connected and code == 4003
     await close_all(staying + doomed)
 

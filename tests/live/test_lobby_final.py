@@ -9,9 +9,9 @@ from live import snapshots
 from live.snapshots import lobby_snapshot
 from payouts import selectors, services
 from tables import busts, draws
+from tests.helpers import open_tables, register
 from tests.payouts.test_deal_services import chips
 from tests.payouts.test_payments import finish
-from tests.tables.test_seating_services import open_tables, register
 from tournament import services as tournament_services
 
 

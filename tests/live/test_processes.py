@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,18 +20,13 @@ from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
+from tests.helpers import free_port
 from tournament import services
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "two-processes-2026"
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="pushes cross processes through Redis only")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def database_url() -> str:
@@ -148,7 +142,7 @@ def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor,
     from django.contrib.auth.models import Group
     from django.test import Client, override_settings
 
-    from tests.conftest import id_doc
+    from tests.helpers import id_doc
 
     key = settings.SECRET_KEY + "-x" * 20  # the servers' key (start): the session is signed as they read it
     with override_settings(SECRET_KEY=key):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 from datetime import date
 
 import pytest
@@ -25,6 +24,7 @@ from rest_framework.test import APIClient
 from live.consumers import CLOSE_UNAVAILABLE, FloorConsumer, SeatConsumer, TableConsumer
 from tables import draws
 from tables import setup as table_setup
+from tests.helpers import free_port
 from tournament import services
 from tournament.models import AuditEvent, Entry, Tournament
 
@@ -34,12 +34,6 @@ pytestmark = pytest.mark.broadcast_failures_expected
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]  # closed again when the block ends: nothing listens there
-
-
 def redis_layer(url: str) -> dict:
     return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                         "CONFIG": {"hosts": [{"address": url, "max_connections": 50}]}}}
@@ -47,7 +41,7 @@ def redis_layer(url: str) -> dict:
 
 @pytest.fixture
 def redis_down(settings):
-    url = f"redis://127.0.0.1:{closed_port()}/0"
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     settings.REDIS_URL = url
     settings.CHANNEL_LAYERS = redis_layer(url)
     return url

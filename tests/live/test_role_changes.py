@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Group
 
 from tables import setup as table_setup
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tests.live.test_origins import session_of
 from tournament import services
 

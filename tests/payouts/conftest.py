@@ -7,14 +7,20 @@ from payouts import tickets
 from tables import busts, draws
 from tables.models import Table
 from tests.conftest import tournament_data
-from tests.payouts.test_payments import register_numbered
+from tests.helpers import open_tables
+from tests.payouts.test_payments import finish, register_numbered
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import seated
-from tests.tables.test_seating_services import open_tables
 from tournament import setup
 from tournament.models import Entry
 
 SEAT = 10_000 + 1_500  # the target's buy-in and fee
+
+
+@pytest.fixture
+def finished(director, cashier, floor, tournament) -> list[Entry]:
+    """Eight entries, four paid; places 8 to 4 out, registration closed (tests/payouts/test_payments.py, finish)."""
+    return finish(director, cashier, floor, tournament)
 
 
 @pytest.fixture

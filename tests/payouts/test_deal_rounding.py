@@ -1,4 +1,4 @@
-"""Deals paid in the house's rounding unit (RULES.md "Payout rounding"): an ICM deal or a
+"""Deals paid in the house's rounding unit (docs/rules.md "Payout rounding"): an ICM deal or a
 chip chop pays amounts the cashier can hand over in cash (1 CZK = 100 minor units by default), the largest one
 taking what is shared below a unit, the total exact, and a larger stack never gets less (club 28)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Deals at the final table as the floor and the director make them (RULES.md, club 28 and 32): proposed
+"""Deals at the final table as the floor and the director make them (docs/rules.md, club 28 and 32): proposed
 with the chip counts, checked, approved before they take effect, audited; play on for the places or stop."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from payouts import deals as dl
 from payouts import selectors, services
 from payouts.models import Deal
 from tables import busts
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tests.payouts.test_payments import finish, signature
 from tournament.models import AuditEvent
 

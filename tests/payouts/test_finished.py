@@ -13,9 +13,8 @@ from payouts.reactions import finished_with_play
 from tables import busts, handforhand, hands, moves
 from tables.models import HandForHand, Move, Seat
 from tests.conftest import tournament_data
+from tests.helpers import refused, table
 from tests.payouts.conftest import bust_down_to, seat_field
-from tests.payouts.test_tickets import refused
-from tests.tables.test_hand_for_hand import table
 from tests.tables.test_moves import entry, seated
 from tournament import services as tournament_services
 from tournament import setup

@@ -7,7 +7,7 @@ from django.utils import translation
 from core.money import format_money
 from payouts import services
 from tables import busts, draws
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from web.templatetags.money import money
 
 

@@ -5,39 +5,17 @@ hand-for-hand hand still played elsewhere is paid once it is over. Found by the 
 let play go on with a seat winner's cash share paid."""
 from __future__ import annotations
 
-import pytest
-
-from core.errors import ServiceError
 from payouts import selectors, services, tickets
 from payouts.models import Payment
 from tables import busts, handforhand, hands
-from tests.conftest import id_doc
+from tests.helpers import id_doc, refused, table
 from tests.payouts.conftest import bust_down_to
-from tests.payouts.test_payments import finish, signature
-from tests.tables.test_hand_for_hand import at_the_bubble, table
+from tests.payouts.test_payments import signature
+from tests.tables.test_hand_for_hand import bubble  # noqa: F401  (the fixture)
 from tests.tables.test_moves import entry, seated
 from tournament import services as tournament_services
 from tournament.models import AuditEvent, Entry, Tournament
 from tournament.stats import registration_problem
-
-
-@pytest.fixture
-def finished(director, cashier, floor, tournament) -> list[Entry]:
-    """Eight entries, four paid; places 8 to 4 out, registration closed (tests/payouts/test_payments.py)."""
-    return finish(director, cashier, floor, tournament)
-
-
-@pytest.fixture
-def bubble(director, cashier, floor, tournament) -> Tournament:
-    """28 players on four tables, 27 paid, the clock running (tests/tables/test_hand_for_hand.py)."""
-    return at_the_bubble(director, cashier, floor, tournament)
-
-
-def refused(code, fn, *args, **kwargs) -> ServiceError:
-    with pytest.raises(ServiceError) as caught:
-        fn(*args, **kwargs)
-    assert caught.value.code == code, caught.value
-    return caught.value
 
 
 def pay(cashier, entry: Entry):
@@ -122,7 +100,7 @@ def test_a_paid_place_does_not_move_under_an_undone_bust_or_a_void(director, cas
     assert Entry.objects.get(pk=finished[4].pk).finish_place == 5
 
 
-def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_reported_it(bubble, director, dealer, floor,
+def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_reported_it(bubble, director, dealer, floor,  # noqa: F811
                                                                                        cashier):
     t = bubble
     tournament_services.set_registration_closed(t, actor=director, closed=True)
@@ -144,7 +122,7 @@ def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_repor
     assert (paid.place, paid.place_low, paid.amount) == (27, 28, selectors.prizes_won(t)[b1])
 
 
-def test_a_player_out_in_a_hand_his_table_still_plays_is_paid_once_it_reports_the_hand(bubble, director, dealer, floor,
+def test_a_player_out_in_a_hand_his_table_still_plays_is_paid_once_it_reports_the_hand(bubble, director, dealer, floor,  # noqa: F811
                                                                                         cashier):
     t = bubble
     tournament_services.set_registration_closed(t, actor=director, closed=True)

@@ -14,8 +14,8 @@ from payouts import selectors, services
 from payouts.models import Payment
 from tables import busts, draws
 from tests.concurrency import at_once
-from tests.conftest import id_doc, make_user, tournament_data
-from tests.tables.test_seating_services import open_tables
+from tests.conftest import make_user, tournament_data
+from tests.helpers import id_doc, open_tables
 from tournament import services as tournament_services
 from tournament import setup
 from tournament.models import AuditEvent, Entry, IdCheck
@@ -52,11 +52,6 @@ def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry
         busts.bust_entry(entry, actor=floor)
     tournament_services.set_registration_closed(tournament, actor=director, closed=True)
     return entries
-
-
-@pytest.fixture
-def finished(director, cashier, floor, tournament):
-    return finish(director, cashier, floor, tournament)
 
 
 def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receipt_in_sequence(cashier, tournament, finished):

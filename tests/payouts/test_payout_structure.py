@@ -1,6 +1,6 @@
 """Payout structures (payouts.payout_structure): each guarantee as a property over fields of 2 to 20,000
 entries with varied pools, buy-ins, units and house settings; worked examples; bad input; house tables
-(validation, rounding per RULES.md "Payout rounding", JSON round trip)."""
+(validation, rounding per docs/rules.md "Payout rounding", JSON round trip)."""
 from __future__ import annotations
 
 import json
@@ -400,7 +400,7 @@ def test_house_table_rounds_each_prize_down_and_gives_the_remainder_to_first(ent
     prizes = paid_prizes(structure)
     assert sum(prizes) == pool
     assert all(above >= below for above, below in zip(prizes, prizes[1:], strict=False))
-    for place, prize in enumerate(prizes[1:], start=2):  # RULES.md: each prize rounded down to the unit
+    for place, prize in enumerate(prizes[1:], start=2):  # docs/rules.md: each prize rounded down to the unit
         assert prize == pool * percentages[place - 1] // (10_000 * unit) * unit > 0
     if prizes:
         rounded_first = pool * percentages[0] // (10_000 * unit) * unit

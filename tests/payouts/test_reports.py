@@ -24,9 +24,8 @@ from payouts.models import Payment
 from payouts.reconciliation import reconciliation
 from tables import busts, draws, handforhand, hands
 from tables.models import Table
-from tests.conftest import id_doc
+from tests.helpers import id_doc, open_tables
 from tests.payouts.test_payments import signature
-from tests.tables.test_seating_services import open_tables
 from tournament import receipts as tournament_receipts
 from tournament import services as tournament_services
 from tournament.models import Purchase, Tournament

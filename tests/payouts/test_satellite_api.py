@@ -5,21 +5,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.test import Client
-
 from payouts import services, tickets
 from payouts.models import Satellite, Ticket
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import api, id_doc
 from tests.payouts.conftest import SEAT, bust_down_to
-from tests.payouts.test_payments import finished, signature  # noqa: F401 (a fixture)
+from tests.payouts.test_payments import signature
 from tournament import services as tournament_services
 from tournament import setup
 from tournament.models import AuditEvent, Entry, Purchase
-
-
-def api(client: Client, method: str, path: str, body: dict | None = None, key: str = ""):
-    return getattr(client, method)(f"/api/{path}", body, content_type="application/json",
-                                   **({"HTTP_IDEMPOTENCY_KEY": key} if key else {}))
 
 
 def test_the_director_sets_a_satellite_and_the_staff_read_its_seats(client, director, dealer, tournament, main_event):
@@ -156,7 +150,7 @@ def test_the_public_seat_api_says_the_seat_won_and_the_place_the_results_give(cl
 
 
 def test_a_prize_paid_refuses_to_make_a_tournament_a_satellite_in_words_that_fit(client, director, cashier, tournament,
-                                                                                  finished, main_event):  # noqa: F811
+                                                                                  finished, main_event):
     # Not a satellite: a prize paid, it cannot become one (its seats and cash are not what is refused).
     services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     client.force_login(director)

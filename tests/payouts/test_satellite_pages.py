@@ -11,7 +11,7 @@ import re
 from live.snapshots import lobby_snapshot
 from payouts import tickets
 from payouts.models import Ticket
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tests.payouts.conftest import SEAT, bust_down_to
 from tournament import services as tournament_services
 from tournament.models import Entry

@@ -8,7 +8,7 @@ import re
 from leagues.player_results import player_results
 from payouts import tickets
 from payouts.models import Ticket
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to
 from tournament.models import Entry
 

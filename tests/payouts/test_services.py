@@ -9,7 +9,7 @@ from payouts import selectors, services
 from payouts.house_tables import house_table_to_data
 from payouts.models import PayoutPlan
 from tables import busts, draws
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament import services as tournament_services
 from tournament.models import AuditEvent, Entry
 

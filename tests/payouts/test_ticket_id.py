@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from payouts import tickets
 from payouts.models import Ticket
-from tests.conftest import id_doc
+from tests.helpers import id_doc, refused
 from tests.payouts.conftest import bust_down_to
-from tests.payouts.test_tickets import refused
 from tournament.models import Entry, IdCheck
 
 

@@ -3,30 +3,20 @@ that follows every correction, the desk registers the holder into the target wit
 the target's pool counts it while the cage takes no cash for it."""
 from __future__ import annotations
 
-import pytest
-
-from core.errors import ServiceError
 from leagues.player_results import player_results
 from payouts import reconciliation, selectors, services, tickets
 from payouts.models import Satellite, Ticket
 from tables import busts, handforhand, hands, read_models
 from tables.models import HandForHand
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc, refused, table
 from tests.payouts.conftest import SEAT, bust_down_to
 from tests.payouts.test_payments import signature
-from tests.tables.test_hand_for_hand import table
 from tests.tables.test_moves import entry, seated
 from tournament import receipts, setup
 from tournament import services as tournament_services
 from tournament.models import AuditEvent, Entry, Purchase, Tournament
 from tournament.stats import tournament_stats
-
-
-def refused(code, fn, *args, **kwargs):
-    with pytest.raises(ServiceError) as caught:
-        fn(*args, **kwargs)
-    assert caught.value.code == code, caught.value
-    return caught.value
 
 
 def test_the_seats_are_the_pool_over_the_targets_entry_price_and_the_bubble_is_at_the_seats(satellite, floor):

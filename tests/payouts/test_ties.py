@@ -1,4 +1,4 @@
-"""Tied places in the money (RULES.md, "Deals and payouts"): players busted in the same hand with equal
+"""Tied places in the money (docs/rules.md, "Deals and payouts"): players busted in the same hand with equal
 stacks share the prizes of their places; what can't be split to the minor unit goes one unit each to
 tied players in the order of a verifiable draw, recomputable on the public draw page, kept when an
 earlier bust is undone."""
@@ -10,7 +10,7 @@ from payouts import selectors, services
 from tables import busts, draws, hands, seating
 from tables.draw_check import verify_draw
 from tables.models import Draw, Table
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament.models import AuditEvent, Entry
 
 

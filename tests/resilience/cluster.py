@@ -11,12 +11,13 @@ import contextlib
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from tests.helpers import free_port
 
 
 def bindir() -> Path | None:
@@ -34,12 +35,6 @@ def bindir() -> Path | None:
     versions = [p for p in Path("/usr/lib/postgresql").glob("*/bin") if p.parent.name.isdigit()]
     found += sorted(versions, key=lambda p: int(p.parent.name), reverse=True)
     return next((folder for folder in found if (folder / "initdb").exists() and (folder / "pg_ctl").exists()), None)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Cluster:

@@ -13,7 +13,8 @@ from clock import services as clock
 from payouts import services as payouts
 from tables import busts, draws
 from tables import setup as tables
-from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tests.conftest import BASIC_SPEC, make_user, tournament_data
+from tests.helpers import id_doc
 from tournament import services, setup
 director, floor, cashier = make_user("dir", "Director"), make_user("floor", "Floor"), make_user("cash", "Cashier")
 t = setup.create_tournament(tournament_data(guaranteed_pool=0), actor=director,

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from tables import draws, selectors
 from tables.models import Draw, Seat, SeatRequest, Table
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import client_for, current_seat, open_tables, register, url
 from tournament import services
 from tournament.models import Entry
 
@@ -28,36 +28,21 @@ def fresh_throttle():
     cache.clear()
 
 
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def url(tournament, rest: str) -> str:
-    return f"/api/tournaments/{tournament.pk}/{rest}"
-
-
 def public(tournament, rest: str) -> str:
     return f"/api/public/tournaments/{tournament.pk}/{rest}"
 
 
 @pytest.fixture
-def room(director, cashier, tournament):
+def undrawn_entries(director, cashier, tournament):
     """Two open tables of 9 and six entries, not drawn yet."""
     open_tables(director, tournament, [1, 2])
     return register(cashier, tournament, 6)
 
 
 @pytest.fixture
-def drawn(room, director, tournament):
+def drawn(undrawn_entries, director, tournament):
     draws.draw_start(tournament, actor=director)
-    return room
-
-
-def live_seat(entry: Entry) -> Seat | None:
-    return selectors.seat_of(entry)
+    return undrawn_entries
 
 
 def free_seat_at(tournament, number: int) -> int:
@@ -69,7 +54,7 @@ def free_seat_at(tournament, number: int) -> int:
 # --- draws: commitment first, seed revealed with the result, anyone can verify ----------------------
 
 
-def test_start_draw_reveals_a_seed_that_matches_the_commitment_published_before(room, director, floor, tournament):
+def test_start_draw_reveals_a_seed_that_matches_the_commitment_published_before(undrawn_entries, director, floor, tournament):
     committed = client_for(floor).post(url(tournament, "draws/commit/"))
     assert committed.status_code == 200
     commitment = committed.json()["commitment"]
@@ -82,8 +67,8 @@ def test_start_draw_reveals_a_seed_that_matches_the_commitment_published_before(
     answer = response.json()
     assert answer["commitment"] == commitment and answer["kind"] == "start" and answer["revealed"] is True
     assert hashlib.sha256(bytes.fromhex(answer["seed"])).hexdigest() == commitment
-    assert sorted(s["entry"] for s in answer["seats"]) == [e.number for e in room]
-    assert all(live_seat(e) is not None for e in room)
+    assert sorted(s["entry"] for s in answer["seats"]) == [e.number for e in undrawn_entries]
+    assert all(current_seat(e) is not None for e in undrawn_entries)
 
     listed = APIClient().get(url(tournament, "draws/")).json()
     assert listed[0]["seed"] == answer["seed"]
@@ -102,18 +87,18 @@ def test_draws_of_an_unknown_tournament_or_draw_are_404(tournament):
     assert APIClient().get(url(tournament, "draws/77/")).status_code == 404
 
 
-def test_seat_waiting_entries(room, director, floor, tournament):
+def test_seat_waiting_entries(undrawn_entries, director, floor, tournament):
     response = client_for(floor).post(url(tournament, "seating/waiting/"))
     assert response.status_code == 409 and response.json()["error"] == "not_drawn"
     draws.draw_start(tournament, actor=director)
     assert client_for(floor).post(url(tournament, "seating/waiting/")).json()["error"] == "nobody_waiting"
     # An entry left without a seat (as after a table broke by hand) waits for the late-entry draw.
-    Seat.objects.filter(entry=room[0], ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
+    Seat.objects.filter(entry=undrawn_entries[0], ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
     response = client_for(floor).post(url(tournament, "seating/waiting/"))
     assert response.status_code == 201, response.content
-    seat = live_seat(room[0])
+    seat = current_seat(undrawn_entries[0])
     assert response.json()["kind"] == "late"
-    assert response.json()["seats"] == [{"entry": room[0].number, "table": seat.table.number, "seat": seat.seat}]
+    assert response.json()["seats"] == [{"entry": undrawn_entries[0].number, "table": seat.table.number, "seat": seat.seat}]
 
 
 # --- corrections, busts and their undo --------------------------------------------------------------
@@ -121,17 +106,17 @@ def test_seat_waiting_entries(room, director, floor, tournament):
 
 def test_correct_seat(drawn, floor, tournament):
     entry = drawn[0]
-    before = live_seat(entry)
+    before = current_seat(entry)
     target = free_seat_at(tournament, 2)
     for bad in ({}, {"table": 2}, {"table": 2, "seat": 0}, {"table": "two", "seat": 1}, {"table": 2, "seat": 11}):
         response = client_for(floor).post(url(tournament, f"entries/{entry.number}/seat/"), bad, format="json")
         assert response.status_code == 400, bad
-        assert live_seat(entry).pk == before.pk
+        assert current_seat(entry).pk == before.pk
     response = client_for(floor).post(url(tournament, f"entries/{entry.number}/seat/"), {"table": 2, "seat": target},
                                       format="json")
     assert response.status_code == 200, response.content
     assert response.json() == {"entry": entry.number, "table": 2, "seat": target}
-    taken = live_seat(drawn[1])
+    taken = current_seat(drawn[1])
     response = client_for(floor).post(url(tournament, f"entries/{entry.number}/seat/"),
                                       {"table": taken.table.number, "seat": taken.seat}, format="json")
     assert response.status_code == 409 and response.json()["error"] == "seat_taken"
@@ -140,7 +125,7 @@ def test_correct_seat(drawn, floor, tournament):
 
 def test_double_bust_is_409_and_undo_puts_the_player_back(drawn, floor, director, tournament):
     entry = drawn[2]
-    seat = live_seat(entry)
+    seat = current_seat(entry)
     first = client_for(floor).post(url(tournament, f"entries/{entry.number}/bust/"))
     second = client_for(director).post(url(tournament, f"entries/{entry.number}/bust/"))  # another tablet, same moment
     assert first.status_code == 200 and first.json()["finish_place"] == 6
@@ -160,7 +145,7 @@ def test_double_bust_is_409_and_undo_puts_the_player_back(drawn, floor, director
 
 
 def test_button_draw_cards_and_seat(drawn, floor, tournament):
-    table = live_seat(drawn[0]).table.number
+    table = current_seat(drawn[0]).table.number
     occupied = sorted(selectors.live_seats(tournament).filter(table__number=table).values_list("seat", flat=True))
     button = f"tables/{table}/button/"
     response = client_for(floor).post(url(tournament, button), {}, format="json")
@@ -189,7 +174,7 @@ def test_button_draw_cards_and_seat(drawn, floor, tournament):
     assert client_for(floor).post(url(tournament, "tables/9/button/"), {}, format="json").status_code == 404
 
 
-def test_break_order(room, director, dealer, tournament):
+def test_break_order(undrawn_entries, director, dealer, tournament):
     for bad in ({}, {"order": []}, {"order": "1,2"}, {"order": [1]}, {"order": [1, 1]}, {"order": [1, 2, 3]}):
         response = client_for(director).put(url(tournament, "tables/break-order/"), bad, format="json")
         assert response.status_code == 400, bad
@@ -200,7 +185,7 @@ def test_break_order(room, director, dealer, tournament):
 
 
 def test_table_in_play(drawn, director, tournament):
-    used = live_seat(drawn[0]).table.number
+    used = current_seat(drawn[0]).table.number
     empty = 2 if used == 1 else 1
     for bad in ({}, {"in_play": "perhaps"}):
         response = client_for(director).post(url(tournament, f"tables/{empty}/in-play/"), bad, format="json")
@@ -225,8 +210,8 @@ def test_open_an_accessible_table(director, tournament):
 # --- seat requests (TDA 6) ------------------------------------------------------------------------------
 
 
-def test_seat_request_set_replace_and_cancel(room, floor, tournament):
-    player = room[0].player
+def test_seat_request_set_replace_and_cancel(undrawn_entries, floor, tournament):
+    player = undrawn_entries[0].player
     path = url(tournament, f"players/{player.pk}/seat-request/")
     for bad in ({}, {"seat": 3}, {"table": 0}, {"table": 2, "seat": 12}, {"accessible": True, "note": "x" * 201}):
         response = client_for(floor).post(path, bad, format="json")
@@ -250,11 +235,11 @@ def test_seat_request_set_replace_and_cancel(room, floor, tournament):
     assert client_for(floor).delete(url(tournament, "players/999999/seat-request/")).status_code == 404
 
 
-def test_the_draw_honours_a_seat_request(room, director, floor, tournament):
-    client_for(floor).post(url(tournament, f"players/{room[3].player_id}/seat-request/"), {"table": 2, "seat": 7},
+def test_the_draw_honours_a_seat_request(undrawn_entries, director, floor, tournament):
+    client_for(floor).post(url(tournament, f"players/{undrawn_entries[3].player_id}/seat-request/"), {"table": 2, "seat": 7},
                            format="json")
     assert client_for(director).post(url(tournament, "draw/")).status_code == 201
-    seat = live_seat(room[3])
+    seat = current_seat(undrawn_entries[3])
     assert (seat.table.number, seat.seat) == (2, 7)
 
 
@@ -276,7 +261,7 @@ def test_floor_map(drawn, cashier, floor, tournament):
 
 def test_public_seat_lookup(drawn, tournament):
     entry = drawn[0]
-    seat = live_seat(entry)
+    seat = current_seat(entry)
     anonymous = APIClient()
     response = anonymous.get(public(tournament, f"seats/{entry.number}/"))
     assert response.status_code == 200

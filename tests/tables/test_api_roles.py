@@ -8,8 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from tests.conftest import make_base, read_base
-from tests.tables.test_api import client_for, url
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import client_for, open_tables, register, url
 from tournament.models import AuditEvent
 
 

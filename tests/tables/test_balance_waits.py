@@ -3,10 +3,9 @@
 tables without a button needed four button entries, one after another, before any slip appeared)."""
 from tables import draws, read_models, seats
 from tables.models import Move, Seat, Table
-from tests.tables.test_api import client_for
+from tests.helpers import client_for, open_tables, register
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import bust_at, check_invariants, seated
-from tests.tables.test_seating_services import open_tables, register
 
 
 def test_every_button_the_moves_need_is_asked_at_once_and_balance_now_says_so(director, cashier, floor, tournament):

@@ -19,7 +19,8 @@ from core.errors import ServiceError
 from tables import busts, draws, handforhand, hands, house_rules, moves, seats
 from tables import setup as table_setup
 from tables.models import HouseRules, Move, Seat, Table
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc, pick
 from tournament import services, setup
 from tournament.models import AuditEvent, Entry, Purchase
 
@@ -57,10 +58,6 @@ def scenarios(draw) -> dict:
         "steps": draw(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(min_value=0, max_value=999)),
                                min_size=20, max_size=45)),
     }
-
-
-def pick(items: list, i: int):
-    return items[i % len(items)] if items else None
 
 
 class Room:
@@ -155,7 +152,7 @@ class Room:
 
 
 def check_invariants(t) -> None:
-    """The seating invariants (tables/models.py, DESIGN.md: one seat per entry and one entry per seat)."""
+    """The seating invariants (tables/models.py, docs/architecture.md: one seat per entry and one entry per seat)."""
     tables = {x.pk: x for x in Table.objects.filter(tournament=t)}
     live = list(Seat.objects.filter(tournament=t, ended_at__isnull=True).values_list("entry_id", "table_id", "seat"))
     places = [(table, seat) for _entry, table, seat in live]

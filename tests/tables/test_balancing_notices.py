@@ -11,9 +11,8 @@ from core.errors import ServiceError
 from tables import balancing, busts, draws, house_rules, moves, read_models
 from tables import setup as table_setup
 from tables.models import Move, Seat, Table
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, register, url
 from tests.tables.test_moves import entry, seated
-from tests.tables.test_seating_services import register
 from tournament import services
 from tournament.models import AuditEvent, Entry
 
@@ -130,10 +129,10 @@ def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, 
 def test_a_refused_draw_after_a_bust_is_a_notice_and_the_bust_stands(lopsided, director, floor, monkeypatch):
     t = lopsided
 
-    def refused(*args, **kwargs):
+    def decide_with_no_open_seat(*args, **kwargs):
         raise ServiceError("There are not enough open seats: open another table first.", code="no_open_seat", status=409)
 
-    monkeypatch.setattr(moves, "decide", refused)
+    monkeypatch.setattr(moves, "decide", decide_with_no_open_seat)
     victim = entry(t, seated(t)[2][1])
     busts.bust_entry(victim, actor=floor)
     victim.refresh_from_db()

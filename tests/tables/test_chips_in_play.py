@@ -9,14 +9,14 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from tests.tables.test_disqualification import dq, state
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 from tournament import services
 from tournament.models import ChipAdjustment, Entry, Purchase
 from tournament.stats import tournament_stats
 
 
 @pytest.mark.django_db
-def test_a_disqualification_claiming_more_chips_than_are_in_play_is_refused(room, floor, director):  # noqa: F811
+def test_a_disqualification_claiming_more_chips_than_are_in_play_is_refused(room, floor, director):
     t = room
     offender = at_table(t, 1)[0]
     in_play, left = tournament_stats(t)["chips_in_play"], tournament_stats(t)["players_left"]
@@ -41,7 +41,7 @@ def test_a_disqualification_claiming_more_chips_than_are_in_play_is_refused(room
 
 
 @pytest.mark.django_db
-def test_the_database_refuses_an_adjustment_leaving_negative_chips_in_play(room):  # noqa: F811
+def test_the_database_refuses_an_adjustment_leaving_negative_chips_in_play(room):
     with pytest.raises(IntegrityError), transaction.atomic():
         ChipAdjustment.objects.create(tournament=room, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=-1,
                                       in_play_after=-1, created_at=timezone.now())

@@ -11,15 +11,10 @@ from django.test import Client
 
 from tables import clock_calls, dealer_links, hands, house_rules
 from tables.models import ClockCall, HouseRules, Table
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, url
 from tests.tables.test_dealer_links import as_link
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 from tournament.models import AuditEvent
-
-
-@pytest.fixture
-def t(room):  # noqa: F811  (two tables of nine, six players at each after the start draw)
-    return room
 
 
 def seat_of(t, number: int, i: int = 0) -> int:

@@ -4,23 +4,12 @@ and the difference, chips found after the race are exchanged (TDA 21C); bad inpu
 nothing."""
 from __future__ import annotations
 
-import pytest
-
-from tables import dealer_links, draws
+from tables import dealer_links
 from tables.models import ChipRace, ColorUp, Table
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, url
 from tests.tables.test_dealer_links import as_link, dealer_tablet
-from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, ChipAdjustment, Level
 from tournament.stats import tournament_stats
-
-
-@pytest.fixture
-def room(director, cashier, tournament):
-    open_tables(director, tournament, [1, 2])
-    register(cashier, tournament, 12)
-    draws.draw_start(tournament, actor=director)
-    return tournament
 
 
 def the_break(t) -> int:

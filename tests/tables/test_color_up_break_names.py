@@ -8,33 +8,33 @@ import re
 
 from tables import color_ups
 from tables.models import Table
-from tests.tables.test_api import client_for as api_client
-from tests.tables.test_color_up_api import counts, room, the_break  # noqa: F401  (fixture)
-from tests.tables.test_views import client_for
+from tests.helpers import client_for as api_client
+from tests.helpers import logged_in
+from tests.tables.test_color_up_api import counts, the_break
 from tournament.models import AuditEvent, Level
 from web.tournament.event_lines import event_line
 
 ROW = re.compile(r"\brows? \d|of the structure", re.IGNORECASE)
 
 
-def test_the_color_up_page_and_the_sheets_name_the_break_after_its_level(room, director, floor):  # noqa: F811
+def test_the_color_up_page_and_the_sheets_name_the_break_after_its_level(room, director, floor):
     assert the_break(room) == 3
-    page = client_for(director).get(f"/t/{room.pk}/color-up/").content.decode()
+    page = logged_in(director).get(f"/t/{room.pk}/color-up/").content.decode()
     assert "Break after level 2" in page
     assert "Suggestion for the break after level 2: the 25 chips can leave" in page
     assert not ROW.search(page), ROW.search(page)
     color_up = color_ups.confirm_color_up(room, actor=director, level=the_break(room))
     race = color_ups.record_race(Table.objects.get(tournament=room, number=1), actor=floor, color_up=color_up, seats=counts(room, 1))
-    page = client_for(floor).get(f"/t/{room.pk}/color-up/").content.decode()
+    page = logged_in(floor).get(f"/t/{room.pk}/color-up/").content.decode()
     assert "Color-up at the break after level 2: the 25 chips leave, the smallest chip is now 100" in page
     assert not ROW.search(page), ROW.search(page)
-    sheets = client_for(floor).get(f"/t/{room.pk}/color-up/sheets/").content.decode()
+    sheets = logged_in(floor).get(f"/t/{room.pk}/color-up/sheets/").content.decode()
     assert "Color-up at the break after level 2: the 25 chips leave" in sheets and not ROW.search(sheets)
-    draw = client_for(None).get(f"/s/{room.pk}/draws/{race.draw.number}/").content.decode()
+    draw = logged_in(None).get(f"/s/{room.pk}/draws/{race.draw.number}/").content.decode()
     assert "color-up at the break after level 2" in draw and not ROW.search(draw)
 
 
-def test_the_api_refuses_a_row_that_is_no_break_in_the_floors_words(room, director):  # noqa: F811
+def test_the_api_refuses_a_row_that_is_no_break_in_the_floors_words(room, director):
     level_two = Level.objects.get(structure=room.structure, position=2)
     assert level_two.kind == Level.Kind.LEVEL
     answer = api_client(director).post(f"/api/tournaments/{room.pk}/color-ups/", {"level": 2}, format="json")
@@ -46,7 +46,7 @@ def test_the_api_refuses_a_row_that_is_no_break_in_the_floors_words(room, direct
     assert missing["error"] == "not_a_break" and "of the structure" not in missing["detail"]
 
 
-def test_the_event_log_names_the_break_after_its_level(room, director, floor):  # noqa: F811
+def test_the_event_log_names_the_break_after_its_level(room, director, floor):
     color_up = color_ups.confirm_color_up(room, actor=director, level=the_break(room))
     race = color_ups.record_race(Table.objects.get(tournament=room, number=1), actor=floor, color_up=color_up, seats=counts(room, 1))
     color_ups.confirm_race(race, actor=floor)

@@ -1,4 +1,4 @@
-"""Color-ups in the running product (RULES.md "Color-up and chip race"): the director confirms the
+"""Color-ups in the running product (docs/rules.md "Color-up and chip race"): the director confirms the
 break's color-up, a table races with cards from a committed seed (recomputed on the public draw page)
 or entered as dealt, a race is redone until it is confirmed and never after, and the chips in play
 change by exactly what the confirmed races added or removed."""
@@ -10,13 +10,13 @@ from core.errors import ServiceError
 from tables import chip_race, color_ups, draws
 from tables.draw_check import verify_draw
 from tables.models import ChipRace, Draw, Table
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament.models import AuditEvent, ChipAdjustment, Level
 from tournament.stats import tournament_stats
 
 
 @pytest.fixture
-def room(director, cashier, tournament):
+def drawn_table(director, cashier, tournament):
     open_tables(director, tournament, [1])
     register(cashier, tournament, 6)
     draws.draw_start(tournament, actor=director)
@@ -24,7 +24,7 @@ def room(director, cashier, tournament):
 
 
 @pytest.fixture
-def color_up(director, tournament, room):
+def color_up(director, tournament, drawn_table):
     level = Level.objects.get(structure=tournament.structure, kind=Level.Kind.BREAK).position
     return color_ups.confirm_color_up(tournament, actor=director, level=level)
 
@@ -34,7 +34,7 @@ def counted(room, quarters: int = 3, other: int = 10_000) -> dict:
     return {str(seat): {"chips": {"25": quarters}, "other": other} for seat in seats}
 
 
-def test_the_director_confirms_the_color_up_the_structure_names(director, floor, tournament, room):
+def test_the_director_confirms_the_color_up_the_structure_names(director, floor, tournament, drawn_table):
     level = Level.objects.get(structure=tournament.structure, kind=Level.Kind.BREAK).position
     with pytest.raises(ServiceError) as refused:
         color_ups.confirm_color_up(tournament, actor=floor, level=level)
@@ -54,10 +54,10 @@ def test_the_director_confirms_the_color_up_the_structure_names(director, floor,
     assert again.value.code == "color_up_confirmed"
 
 
-def test_a_seeded_race_is_recorded_verifiable_and_changes_the_chips_only_when_confirmed(floor, tournament, room,
+def test_a_seeded_race_is_recorded_verifiable_and_changes_the_chips_only_when_confirmed(floor, tournament, drawn_table,
                                                                                       color_up):
     before = tournament_stats(tournament)["chips_in_play"]
-    race = color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room))
+    race = color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table))
     # Six players with three 25s each: 450 odd, 4.5 new chips, half up: five chips raced, +50 in play.
     assert race.result["chips_raced"] == 5 and race.difference == 50 and len(race.result["winners"]) == 5
     assert race.draw.kind == Draw.Kind.RACE and verify_draw(race.draw)["matches"]
@@ -67,23 +67,24 @@ def test_a_seeded_race_is_recorded_verifiable_and_changes_the_chips_only_when_co
     assert tournament_stats(tournament)["chips_in_play"] == before + 50
     assert ChipAdjustment.objects.get(tournament=tournament).amount == 50
     with pytest.raises(ServiceError) as redo:
-        color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room, quarters=1))
+        color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table, quarters=1))
     assert redo.value.code == "race_confirmed"
 
 
-def test_a_race_is_redone_before_it_is_confirmed_and_cards_can_be_entered_as_dealt(floor, tournament, room, color_up):
-    seats = sorted(int(s) for s in counted(room))
-    first = color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room, quarters=1))
+def test_a_race_is_redone_before_it_is_confirmed_and_cards_can_be_entered_as_dealt(floor, tournament, drawn_table, color_up):
+    seats = sorted(int(s) for s in counted(drawn_table))
+    first = color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table, quarters=1))
     deck = iter(["As", "Ks", "Qs", "Js", "Ts", "9s", "8s"])
     cards = {str(seat): [next(deck)] for seat in seats}
-    second = color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room, quarters=1), cards=cards)
+    second = color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table, quarters=1), cards=cards)
     first.refresh_from_db()
     assert first.status == ChipRace.Status.REDONE and second.status == ChipRace.Status.RECORDED
     assert second.draw is None
     # 6 x 25 = 150: 1.5 chips, half up: two chips, to the two best cards (As, Ks).
     assert second.result["winners"] == seats[:2] and second.difference == 50
     with pytest.raises(ServiceError) as refused:
-        color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room, quarters=1), cards={**cards, str(seats[1]): ["As"]})
+        color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table, quarters=1),
+                              cards={**cards, str(seats[1]): ["As"]})
     assert refused.value.code == "race_duplicate_card"
     with pytest.raises(ServiceError):
         color_ups.confirm_race(first, actor=floor)  # the redone race is not the one standing
@@ -91,16 +92,16 @@ def test_a_race_is_redone_before_it_is_confirmed_and_cards_can_be_entered_as_dea
     assert chip_race.replay(second.result).to_json() == second.result
 
 
-def test_bad_counts_and_other_roles_are_refused(cashier, floor, tournament, room, color_up):
+def test_bad_counts_and_other_roles_are_refused(cashier, floor, tournament, drawn_table, color_up):
     with pytest.raises(ServiceError) as refused:
-        color_ups.record_race(room, actor=cashier, color_up=color_up, seats=counted(room))
+        color_ups.record_race(drawn_table, actor=cashier, color_up=color_up, seats=counted(drawn_table))
     assert refused.value.status == 403
     with pytest.raises(ServiceError) as refused:
-        empty = min(set(range(1, 10)) - {int(seat) for seat in counted(room)})
-        color_ups.record_race(room, actor=floor, color_up=color_up, seats={str(empty): {"chips": {"25": 1}, "other": 100}})
+        empty = min(set(range(1, 10)) - {int(seat) for seat in counted(drawn_table)})
+        color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats={str(empty): {"chips": {"25": 1}, "other": 100}})
     assert refused.value.code == "empty_seat"
-    seat = next(iter(counted(room)))
+    seat = next(iter(counted(drawn_table)))
     for bad in ({"chips": {"25": -1}}, {"chips": {"25": "x"}}, {"chips": {"25": 1}, "other": -5}, "lots"):
         with pytest.raises(ServiceError):
-            color_ups.record_race(room, actor=floor, color_up=color_up, seats={seat: bad})
+            color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats={seat: bad})
     assert not ChipRace.objects.exists()

@@ -6,23 +6,16 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.test import Client
 
 from tables import counting, house_rules
 from tables.models import ChipCount, Table
+from tests.helpers import page_as
 from tests.tables.test_counting import even
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
-
-
-def page_as(user, path: str):
-    browser = Client()
-    if user is not None:
-        browser.force_login(user)
-    return browser.get(path)
+from tests.tables.test_penalty_api import at_table
 
 
 @pytest.mark.django_db
-def test_the_floor_sees_the_difference_and_the_table_left_to_count(room, floor, cashier, dealer):  # noqa: F811
+def test_the_floor_sees_the_difference_and_the_table_left_to_count(room, floor, cashier, dealer):
     t = room
     counts = even(t, 1)
     counts[min(counts)] = 20_500
@@ -42,7 +35,7 @@ def test_the_floor_sees_the_difference_and_the_table_left_to_count(room, floor, 
 
 
 @pytest.mark.django_db
-def test_the_players_page_lists_and_finds_every_count_while_the_house_allows(room, floor, director):  # noqa: F811
+def test_the_players_page_lists_and_finds_every_count_while_the_house_allows(room, floor, director):
     t = room
     counting.record_table_counts(Table.objects.get(tournament=t, number=1), actor=floor, counts=even(t, 1))
     empty = page_as(None, f"/s/{t.pk}/counts/")

@@ -9,17 +9,13 @@ import pytest
 from live.snapshots import lobby_snapshot
 from tables import busts, dealer_links, seats
 from tables.models import ChipCount, Table
-from tests.tables.test_api import client_for, public, url
+from tests.helpers import client_for, url
+from tests.tables.test_api import public
 from tests.tables.test_dealer_links import as_link
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 from tournament.models import AuditEvent
 
 STACK = 20_000  # tournament_data's starting stack
-
-
-@pytest.fixture
-def t(room):  # noqa: F811  (two tables of nine, six players at each after the start draw)
-    return room
 
 
 def counts_of(t) -> list[tuple[int, int, bool]]:

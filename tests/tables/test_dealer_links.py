@@ -15,11 +15,8 @@ from tables import dealer_links, hands
 from tables import setup as table_setup
 from tables.models import DealerLink, HandStart, Table, hash_token
 from tests.conftest import page_config
+from tests.helpers import url
 from tournament.models import AuditEvent
-
-
-def url(t, rest: str) -> str:
-    return f"/api/tournaments/{t.pk}/{rest}"
 
 
 def as_user(user) -> APIClient:

@@ -10,10 +10,9 @@ from django.test import Client
 from core.errors import ServiceError
 from tables import busts, counting, hands, house_rules, penalties
 from tables.models import Penalty, Seat, Table
-from tests.conftest import id_doc
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, id_doc, url
 from tests.tables.test_counting import even
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 from tournament import services
 from tournament.models import AuditEvent, ChipAdjustment, Entry, Purchase
 from tournament.stats import tournament_stats
@@ -40,7 +39,7 @@ def table_with_signals(t, number: int) -> Table:
 
 
 @pytest.mark.django_db
-def test_his_chips_leave_play_nothing_is_refunded_and_it_is_on_his_record(room, floor):  # noqa: F811
+def test_his_chips_leave_play_nothing_is_refunded_and_it_is_on_his_record(room, floor):
     t = room
     before = tournament_stats(t)
     offender = at_table(t, 1)[0]
@@ -70,7 +69,7 @@ def test_his_chips_leave_play_nothing_is_refunded_and_it_is_on_his_record(room, 
 
 
 @pytest.mark.django_db
-def test_without_a_count_his_last_count_leaves_play_and_without_either_nothing_happens(room, floor):  # noqa: F811
+def test_without_a_count_his_last_count_leaves_play_and_without_either_nothing_happens(room, floor):
     t = room
     first, second = at_table(t, 1)[:2]
     before = state(t)
@@ -90,7 +89,7 @@ def test_without_a_count_his_last_count_leaves_play_and_without_either_nothing_h
 @pytest.mark.parametrize("rule, dq_place, bust_place", [("last", 12, 11), ("bust", 11, 12)])
 @pytest.mark.django_db
 def test_his_place_follows_the_house_rule_against_a_bust_of_the_same_hand(  # noqa: F811
-        room, floor, director, rule, dq_place, bust_place):  # noqa: F811
+        room, floor, director, rule, dq_place, bust_place):
     """Disqualified first, then a player busts in the same hand with fewer chips: under "last" the disqualified
     player stays last (he joins no hand); under "bust" he is a bust of that hand, and his larger stack places him
     above the other."""
@@ -107,7 +106,7 @@ def test_his_place_follows_the_house_rule_against_a_bust_of_the_same_hand(  # no
 
 
 @pytest.mark.django_db
-def test_reinstated_he_plays_again_with_his_chips_and_the_places_move_back(room, floor):  # noqa: F811
+def test_reinstated_he_plays_again_with_his_chips_and_the_places_move_back(room, floor):
     t = room
     in_play = tournament_stats(t)["chips_in_play"]
     offender, later = at_table(t, 1)[0], at_table(t, 2)[0]
@@ -137,7 +136,7 @@ def test_reinstated_he_plays_again_with_his_chips_and_the_places_move_back(room,
 
 
 @pytest.mark.django_db
-def test_a_disqualified_player_does_not_enter_again(room, floor, cashier):  # noqa: F811
+def test_a_disqualified_player_does_not_enter_again(room, floor, cashier):
     t = room
     t.reentry_allowed = True
     t.save(update_fields=["reentry_allowed"])
@@ -159,7 +158,7 @@ def test_a_disqualified_player_does_not_enter_again(room, floor, cashier):  # no
     ({"reason": "", "chips": 100}, 400, None),
 ])
 @pytest.mark.django_db
-def test_bad_input_is_refused_and_changes_nothing(room, floor, body, status, code):  # noqa: F811
+def test_bad_input_is_refused_and_changes_nothing(room, floor, body, status, code):
     t = room
     offender = at_table(t, 1)[0]
     seated = {s.seat for s in Seat.objects.filter(table__tournament=t, table__number=1, ended_at__isnull=True)}
@@ -178,7 +177,7 @@ def test_bad_input_is_refused_and_changes_nothing(room, floor, body, status, cod
 
 
 @pytest.mark.django_db
-def test_only_the_floor_disqualifies(room, cashier, dealer):  # noqa: F811
+def test_only_the_floor_disqualifies(room, cashier, dealer):
     t = room
     offender = at_table(t, 1)[0]
     before = state(t)

@@ -13,8 +13,8 @@ from django.utils import timezone
 from tables import draws, read_models, seat_cards
 from tables import setup as table_setup
 from tables.models import HouseRules, Seat, Table
-from tests.tables.test_seating_services import open_tables, register
-from tests.tables.test_views import STATIC_JS, client_for
+from tests.helpers import logged_in, open_tables, register
+from tests.tables.test_views import STATIC_JS
 
 pytestmark = pytest.mark.django_db
 
@@ -83,13 +83,13 @@ def test_a4_seat_cards_put_nine_cards_on_a_page_and_80mm_one(director, cashier, 
     assert pages(seat_cards.seat_cards_pdf(tournament, rows, paper="a4")) == 2
     assert pages(seat_cards.seat_cards_pdf(tournament, rows)) == 12
     assert pages(seat_cards.seat_cards_pdf(tournament, [], paper="a4")) == 1
-    answer = client_for(floor).get(f"/t/{tournament.pk}/seat-cards/?format=pdf&paper=a4")
+    answer = logged_in(floor).get(f"/t/{tournament.pk}/seat-cards/?format=pdf&paper=a4")
     assert answer["Content-Type"] == "application/pdf" and pages(answer.content) == 2
 
 
 def test_the_map_page_carries_the_tools_and_no_card_per_table(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2])
-    page = client_for(floor).get(f"/t/{tournament.pk}/map/").content.decode()
+    page = logged_in(floor).get(f"/t/{tournament.pk}/map/").content.decode()
     for control in ('id="map-section"', 'id="map-search"', 'id="map-goto"', 'value="short"', 'value="halted"',
                     'value="slips"', 'value="old"'):
         assert control in page, control

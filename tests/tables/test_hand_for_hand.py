@@ -5,15 +5,11 @@ from clock import selectors as clock_selectors
 from clock import services as clock
 from clock.models import ClockState
 from tables import busts, handforhand, hands, house_rules, moves, read_models
-from tables.models import HandForHand, HouseRules, Move, Table
+from tables.models import HandForHand, HouseRules, Move
 from tests.conftest import pay_places
+from tests.helpers import refused, table
 from tests.tables.test_moves import check_invariants, entry, seated, start
-from tests.tables.test_seating_services import refused
 from tournament.models import AuditEvent, Entry
-
-
-def table(tournament, number) -> Table:
-    return Table.objects.get(tournament=tournament, number=number)
 
 
 def confirm_all(floor, tournament):
@@ -33,6 +29,7 @@ def play(dealer, tournament, numbers):
 
 @pytest.fixture
 def bubble(director, cashier, floor, tournament):
+    """28 players on four tables, 27 paid, the clock running (at_the_bubble)."""
     return at_the_bubble(director, cashier, floor, tournament)
 
 

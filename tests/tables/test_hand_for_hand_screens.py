@@ -10,10 +10,10 @@ from core import broadcast
 from live.snapshots import lobby_snapshot
 from tables.models import HouseRules
 from tests.conftest import page_config
+from tests.helpers import logged_in
 from tests.tables import test_api
 from tests.tables.test_dealer_links import dealer_tablet
 from tests.tables.test_moves import entry, seated, start
-from tests.tables.test_views import client_for
 from tournament import services
 from tournament.models import AuditEvent
 
@@ -21,7 +21,7 @@ MAP_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "floor-map.js"
 
 
 @pytest.fixture
-def room(director, cashier, floor, tournament):
+def four_tables_running(director, cashier, floor, tournament):
     start(director, cashier, tournament, 30)  # four tables
     clock.start_clock(tournament, actor=director)
     return tournament
@@ -31,18 +31,18 @@ def api(tournament, rest):
     return test_api.url(tournament, rest)
 
 
-def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(room, director, dealer, floor):
+def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(four_tables_running, director, dealer, floor):
     """What the map and the dealer tablets do, through the API endpoints their buttons call."""
-    t = room
+    t = four_tables_running
     seq = AuditEvent.objects.filter(tournament=t).count()
     refused = test_api.client_for(floor).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
     assert refused.status_code == 403 and refused.json()["error"] == "permission_denied"  # the director's call
     assert AuditEvent.objects.filter(tournament=t).count() == seq
     answer = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
     assert answer.status_code == 200 and answer.json()["on"] is True, answer.content  # "Hand-for-hand is on."
-    data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
+    data = logged_in(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
     assert data["on"] and data["called"] and data["hand"] == 1 and data["waiting_for"] == [1, 2, 3, 4]
-    page = client_for(director).get(f"/t/{t.pk}/map/").content.decode()
+    page = logged_in(director).get(f"/t/{t.pk}/map/").content.decode()
     assert "Hand-for-hand" in page and 'id="h4h-toggle"' in page and "js/floor-map.js" in page
     # The toggle's words are the map script's, from Django's JavaScript catalogue.
     assert 'gettext("End hand-for-hand")' in MAP_JS.read_text()
@@ -64,7 +64,7 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(roo
     # The floor reports for the other tables from the map.
     for n in (2, 3, 4):
         assert test_api.client_for(floor).post(api(t, f"tables/{n}/hand-done/")).status_code == 200
-    data = client_for(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
+    data = logged_in(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
     assert data["hand"] == 2 and data["called"] and data["seconds_taken"] == 120
     page = dealer_tablet(dealer, t, 2).get(f"/t/{t.pk}/tables/2/dealer/").content.decode()
     assert "Hand done" in page and f'"/api/tournaments/{t.pk}/tables/2/hand-done/"' in page
@@ -82,8 +82,8 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(roo
     assert ClockState.objects.get(tournament=t).status == ClockState.Status.RUNNING
 
 
-def test_hand_for_hand_in_the_api(room, director, dealer, floor, cashier):
-    t = room
+def test_hand_for_hand_in_the_api(four_tables_running, director, dealer, floor, cashier):
+    t = four_tables_running
     assert test_api.client_for(cashier).post(api(t, "hand-for-hand/"), {"on": True}, format="json").status_code == 403
     bad = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": "maybe"}, format="json")
     assert bad.status_code == 400
@@ -129,8 +129,8 @@ def test_house_rules_in_the_api(tournament, director, floor):
 
 
 def test_the_house_rules_screen(tournament, director, floor):
-    assert client_for(floor).get(f"/t/{tournament.pk}/house-rules/").status_code in (302, 403)
-    page = client_for(director).get(f"/t/{tournament.pk}/house-rules/").content.decode()
+    assert logged_in(floor).get(f"/t/{tournament.pk}/house-rules/").status_code in (302, 403)
+    page = logged_in(director).get(f"/t/{tournament.pk}/house-rules/").content.decode()
     assert "House rules" in page and "nothing is stored until you save" in page and 'name="places_paid"' not in page
     assert "No place is paid yet" in page
     assert f'data-api="tournaments/{tournament.pk}/house-rules/" data-method="patch"' in page  # saved through the API
@@ -138,7 +138,7 @@ def test_the_house_rules_screen(tournament, director, floor):
     form = {"balance_threshold": 2, "halt_short_by": 1, "donor": "fullest", "redraw_at_three": False, "redraw_at_two": False,
             "hand_for_hand_seconds": 60, "hand_for_hand_ties": "stack",
             "race_rounding": "up", "race_protection": "from_raced", "race_protected_first": True}
-    assert client_for(director).post(f"/t/{tournament.pk}/house-rules/", form).status_code == 405
+    assert logged_in(director).post(f"/t/{tournament.pk}/house-rules/", form).status_code == 405
     refused = test_api.client_for(director).patch(api(tournament, "house-rules/"), form, format="json")
     assert refused.status_code == 400 and "at least the balance threshold" in str(refused.json()["fields"]["halt_short_by"])
     assert not HouseRules.objects.filter(tournament=tournament).exists()
@@ -151,10 +151,10 @@ def test_the_house_rules_screen(tournament, director, floor):
     assert AuditEvent.objects.filter(tournament=tournament, type="house_rules.changed").exists()
 
 
-def test_the_lobby_shows_hand_for_hand(room, director, dealer):
+def test_the_lobby_shows_hand_for_hand(four_tables_running, director, dealer):
     from unittest import mock
 
-    t = room
+    t = four_tables_running
     assert lobby_snapshot(t)["h4h"] == {"on": False, "hand": None}
     sent = []
     with mock.patch.object(broadcast, "send", lambda group, data: sent.append((group, data))), \

@@ -10,7 +10,7 @@ from tables import house_rules
 from tables import setup as table_setup
 from tables.models import HouseRules
 from tests.conftest import tournament_data
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, url
 from tournament import setup
 from tournament.models import AuditEvent
 

@@ -6,7 +6,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from clock import services as clock
 from clock.models import ClockState
@@ -14,6 +13,7 @@ from core.errors import ServiceError
 from tables import hands, read_models
 from tables import setup as table_setup
 from tables.models import HandStart, Table
+from tests.helpers import client_for as api
 from tests.tables.test_dealer_links import dealer_tablet
 from tournament.models import AuditEvent, Tournament
 
@@ -22,13 +22,6 @@ SHUFFLER_URL = "/api/shuffler/hand-started/"
 
 def hand_url(t: Tournament, number: int) -> str:
     return f"/api/tournaments/{t.pk}/tables/{number}/hand/"
-
-
-def api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def overview(t: Tournament) -> dict[int, dict]:

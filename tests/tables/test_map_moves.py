@@ -5,11 +5,11 @@ import pytest
 
 from tables import draws
 from tables.models import Move, Seat, Table
-from tests.tables.test_api import client_for as api_client
-from tests.tables.test_api import url as api_url
+from tests.helpers import client_for as api_client
+from tests.helpers import live_seat, logged_in, open_tables, register
+from tests.helpers import url as api_url
 from tests.tables.test_moves import bust_at, seated, start
-from tests.tables.test_seating_services import open_tables, register
-from tests.tables.test_views import STATIC_JS, client_for, live_seat
+from tests.tables.test_views import STATIC_JS
 from tournament.models import AuditEvent
 
 
@@ -29,13 +29,13 @@ def url(tournament, rest: str) -> str:
 
 
 def test_map_json_lists_the_pending_slip_and_the_page_has_the_panel(slip, floor, tournament):
-    data = client_for(floor).get(f"/t/{tournament.pk}/map.json").json()
+    data = logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()
     (shown,) = data["moves"]["moves"]
     assert shown["move"] == slip.number and shown["entry"] == slip.entry.number
     assert shown["from"] == {"table": slip.from_table.number, "seat": slip.from_seat}
     assert shown["to"] == {"table": slip.to_table.number, "seat": slip.to_seat}
     assert set(data["moves"]) >= {"halted", "need_button", "moves", "rules"} and data["tables"]
-    page = client_for(floor).get(url(tournament, "")).content.decode()
+    page = logged_in(floor).get(url(tournament, "")).content.decode()
     assert "Move slips" in page and "Balance now" in page and 'id="balance-now"' in page
     assert f'"/api/tournaments/{tournament.pk}/moves/balance/"' in page
     assert f'"/api/tournaments/{tournament.pk}/moves/999999/confirm/"' in page
@@ -53,7 +53,7 @@ def test_confirm_from_the_map_moves_the_seat(slip, floor, tournament):
     slip.refresh_from_db()
     assert slip.status == Move.Status.DONE
     assert AuditEvent.objects.filter(tournament=tournament, type="move.done").get().actor == floor
-    assert client_for(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["moves"] == []
+    assert logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["moves"] == []
 
 
 def test_cancel_from_the_map_and_balance_now(slip, floor, tournament):
@@ -106,7 +106,7 @@ def test_the_floor_enters_the_button_the_rules_ask_for(director, cashier, floor,
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
     c = api_client(floor)
-    (number, *_rest) = client_for(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["need_button"]
+    (number, *_rest) = logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["need_button"]
     # A seat nobody sits at is refused with the service's message, in the API's one shape.
     table = Table.objects.get(tournament=tournament, number=number)
     empty = next(s for s in range(1, table.seats + 1) if s not in seated(tournament)[number])
@@ -120,7 +120,7 @@ def test_the_floor_enters_the_button_the_rules_ask_for(director, cashier, floor,
     assert answer.status_code == 200 and answer.json()["table"] == number and answer.json()["positions"]["button"] == seat
     table.refresh_from_db()
     assert table.button_seat == seat and not table.needs_button
-    assert number not in client_for(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["need_button"]
+    assert number not in logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["need_button"]
     assert Seat.objects.filter(tournament=tournament, ended_at__isnull=True).count() == 19
 
 

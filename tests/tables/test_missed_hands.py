@@ -1,4 +1,4 @@
-"""The penalty rules (TDA 51, club 1; RULES.md "Penalties"), pure: a warning misses nothing, one hand is
+"""The penalty rules (TDA 51, club 1; docs/rules.md "Penalties"), pure: a warning misses nothing, one hand is
 one hand, and N rounds are one hand for every player at the table (the offender included) times N."""
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from tables import busts, draw_check, draws, handforhand, hands, moves, read_mod
 from tables import positions as pos
 from tables.models import Draw, Move, Seat, Table
 from tests.concurrency import at_once
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament import setup
 from tournament.models import AuditEvent, Entry
 

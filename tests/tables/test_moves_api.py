@@ -9,9 +9,8 @@ import pytest
 from core.errors import ServiceError
 from tables import draws, moves, read_models, selectors
 from tables.models import Move, Table
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, open_tables, register, url
 from tests.tables.test_moves import bust_at, seated, start
-from tests.tables.test_seating_services import open_tables, register
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from tables.models import Move
 from tests.conftest import make_base, read_base
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, url
 from tests.tables.test_moves import bust_at, seated, start
 from tournament.models import AuditEvent
 

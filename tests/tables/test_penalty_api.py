@@ -8,30 +8,17 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import busts, dealer_links, draws, hands, seats, selectors
-from tables.models import Penalty, Table
-from tests.tables.test_api import client_for, free_seat_at, url
+from tables import busts, dealer_links, hands, seats, selectors
+from tables.models import Penalty
+from tests.helpers import client_for, open_tables, register, table, url
+from tests.tables.test_api import free_seat_at
 from tests.tables.test_dealer_links import as_link
-from tests.tables.test_seating_services import open_tables, register
 from tournament.models import AuditEvent, Entry
-
-
-@pytest.fixture
-def room(director, cashier, tournament):
-    """Two tables of nine, six players at each after the start draw."""
-    open_tables(director, tournament, [1, 2])
-    register(cashier, tournament, 12)
-    draws.draw_start(tournament, actor=director)
-    return tournament
 
 
 def at_table(t, number: int) -> list[Entry]:
     """The entries seated at a table, by seat."""
     return [s.entry for s in selectors.live_seats(t).filter(table__number=number).select_related("entry").order_by("seat")]
-
-
-def table(t, number: int) -> Table:
-    return Table.objects.get(tournament=t, number=number)
 
 
 def give(user, t, entry: int, kind: str, rounds=None, reason: str = "Abusive language"):

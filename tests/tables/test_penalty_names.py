@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 
 from tables import busts, draws, selectors
-from tests.conftest import id_doc, tournament_data
-from tests.tables.test_seating_services import open_tables, register
+from tests.conftest import tournament_data
+from tests.helpers import id_doc, open_tables, register
 from tournament import services, setup
 from tournament.models import Entry
 

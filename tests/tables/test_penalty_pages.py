@@ -8,10 +8,9 @@ import pytest
 
 from tables import busts, draws, hands, penalties
 from tables.models import Penalty, Seat
-from tests.tables.test_api import client_for as api_for
+from tests.helpers import client_for as api_for
+from tests.helpers import live_seat, logged_in, open_tables, register
 from tests.tables.test_penalty_names import register_named
-from tests.tables.test_seating_services import open_tables, register
-from tests.tables.test_views import client_for
 
 
 @pytest.fixture
@@ -36,15 +35,11 @@ def post(user, t, body: dict, rest: str = ""):
     return api_for(user).post(api(t, rest), body, format="json")
 
 
-def seat_of(entry) -> Seat:
-    return Seat.objects.select_related("table").get(entry=entry, ended_at__isnull=True)
-
-
 def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floor):
     entry = seated[0]
-    seat = seat_of(entry)
+    seat = live_seat(entry)
     players = Seat.objects.filter(table=seat.table, ended_at__isnull=True).count()
-    client = client_for(floor)
+    client = logged_in(floor)
     page = client.get(url(tournament)).content.decode()
     assert 'id="give-form"' in page and "Nobody sits out a penalty." in page
     assert "one hand for every player at the table now, the offender included, per round" in page
@@ -97,7 +92,7 @@ def test_who_is_refused_by_the_service_and_nothing_is_recorded(tournament, seate
 
 
 def test_the_page_takes_no_post(tournament, seated, floor):
-    answer = client_for(floor).post(url(tournament), {"action": "give", "who": str(seated[0].number), "kind": "hand",
+    answer = logged_in(floor).post(url(tournament), {"action": "give", "who": str(seated[0].number), "kind": "hand",
                                                       "reason": "Exposed a card"})
     assert answer.status_code == 405 and not Penalty.objects.exists()
 
@@ -111,7 +106,7 @@ def test_a_player_out_of_play_gets_no_penalty(tournament, seated, director, floo
 
 def test_the_floor_cancels_a_penalty_with_a_reason(tournament, seated, floor):
     penalties.give_penalty(tournament, actor=floor, entry_number=seated[2].number, kind="rounds", rounds=1, reason="Phone at the table")
-    client = client_for(floor)
+    client = logged_in(floor)
     page = client.get(url(tournament)).content.decode()
     assert f'data-api="tournaments/{tournament.pk}/penalties/1/cancel/"' in page
     assert 'data-says="penalty-cancel"' in page
@@ -135,11 +130,11 @@ def test_the_floor_cancels_a_penalty_with_a_reason(tournament, seated, floor):
 
 def test_a_cashier_and_a_dealer_may_not_open_or_post(tournament, seated, cashier, dealer):
     for user in (cashier, dealer):
-        client = client_for(user)
+        client = logged_in(user)
         assert client.get(url(tournament)).status_code == 403
         assert post(user, tournament, {"entry": seated[0].number, "kind": "hand", "reason": "x"}).status_code == 403
     assert not Penalty.objects.exists()
-    assert client_for(None).get(url(tournament)).status_code == 302  # to the login
+    assert logged_in(None).get(url(tournament)).status_code == 302  # to the login
 
 
 def test_the_director_may_give_a_penalty(tournament, seated, director):
@@ -153,7 +148,7 @@ def test_the_czech_page_renders(tournament, seated, floor):
     cancelled = penalties.give_penalty(tournament, actor=floor, entry_number=seated[2].number, kind="hand", rounds=None,
                                        reason="Ukázaná karta")
     penalties.cancel_penalty(tournament, actor=floor, number=cancelled.number, reason="Omyl")
-    answer = client_for(floor).get(url(tournament), HTTP_ACCEPT_LANGUAGE="cs")
+    answer = logged_in(floor).get(url(tournament), HTTP_ACCEPT_LANGUAGE="cs")
     assert answer.status_code == 200
     page = answer.content.decode()
     assert '<html lang="cs">' in page and "Sprostá slova" in page and "Omyl" in page
@@ -180,8 +175,8 @@ def look_up(client, t, name: str) -> str:
 
 def test_a_name_that_one_player_in_play_has_is_found(tournament, named, floor):
     horvath = named[2]
-    seat = seat_of(horvath)
-    page = look_up(client_for(floor), tournament, "  horvath ")  # no accent, any case: the name as typed
+    seat = live_seat(horvath)
+    page = look_up(logged_in(floor), tournament, "  horvath ")  # no accent, any case: the name as typed
     assert "“horvath” matches 1 player in play" in page
     assert f'name="entry" value="{horvath.number}"' in page and page.count('name="entry"') == 1
     answer = post(floor, tournament, {"entry": horvath.number, "kind": "hand", "reason": "Exposed a card"})
@@ -195,11 +190,11 @@ def test_a_name_that_one_player_in_play_has_is_found(tournament, named, floor):
 
 def test_an_ambiguous_name_lists_the_players_with_table_and_seat(tournament, named, floor):
     jan, petr = named[:2]
-    page = look_up(client_for(floor), tournament, "Novak")
+    page = look_up(logged_in(floor), tournament, "Novak")
     assert "“Novak” matches 2 players in play: choose one, then give the penalty." in page
     assert 'data-name="Novak"' in page
     for entry in (jan, petr):
-        seat = seat_of(entry)
+        seat = live_seat(entry)
         assert f'name="entry" value="{entry.number}"' in page
         assert f"table {seat.table.number}, seat {seat.seat} · entry #{entry.number}" in page
         assert entry.player.display_name in page
@@ -207,12 +202,12 @@ def test_an_ambiguous_name_lists_the_players_with_table_and_seat(tournament, nam
     answer = post(floor, tournament, {"entry": petr.number, "kind": "rounds", "rounds": 1, "reason": "Exposed a card"})
     assert answer.status_code == 201
     penalty = Penalty.objects.get()
-    assert (penalty.entry, penalty.kind, penalty.table_number) == (petr, "rounds", seat_of(petr).table.number)
+    assert (penalty.entry, penalty.kind, penalty.table_number) == (petr, "rounds", live_seat(petr).table.number)
 
 
 def test_the_floor_names_the_table_and_the_seat(tournament, named, floor):
     jan = named[0]
-    seat = seat_of(jan)
+    seat = live_seat(jan)
     answer = post(floor, tournament, {"table": seat.table.number, "seat": seat.seat, "kind": "hand",
                                       "reason": "Exposed a card"})
     assert answer.status_code == 201
@@ -224,7 +219,7 @@ def test_the_floor_names_the_table_and_the_seat(tournament, named, floor):
 
 
 def test_a_name_nobody_has_says_so_at_the_field(tournament, named, floor):
-    page = look_up(client_for(floor), tournament, "Smith")
+    page = look_up(logged_in(floor), tournament, "Smith")
     assert 'id="who-nobody"' in page and "Nobody in play here is named “Smith”" in page and 'name="entry"' not in page
     answer = post(floor, tournament, {"entry": named[0].number, "table": 1, "seat": 2, "kind": "hand", "reason": "x"})
     assert answer.status_code == 400 and "not both" in answer.json()["detail"]

@@ -17,8 +17,7 @@ from tables import draws, seating, seats
 from tables import setup as table_setup
 from tables.models import Draw, Seat
 from tables.seating import Need, Room
-from tests.conftest import id_doc
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import id_doc, open_tables, register
 from tournament import services
 
 

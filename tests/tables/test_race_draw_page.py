@@ -6,7 +6,7 @@ from django.test import Client
 
 from tables import color_ups
 from tables.models import Draw
-from tests.tables.test_color_ups import color_up, counted, room  # noqa: F401  (fixtures)
+from tests.tables.test_color_ups import color_up, counted, drawn_table  # noqa: F401  (fixtures)
 
 SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
@@ -15,15 +15,15 @@ def shown(card: str) -> str:
     return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
 
 
-def test_the_public_page_of_a_race_draw_shows_the_result_sheet(floor, tournament, room, color_up):  # noqa: F811
-    race = color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room))
+def test_the_public_page_of_a_race_draw_shows_the_result_sheet(floor, tournament, drawn_table, color_up):  # noqa: F811
+    race = color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table))
     draw = race.draw
     assert draw.kind == Draw.Kind.RACE
     response = Client().get(f"/s/{tournament.pk}/draws/{draw.number}/")
     assert response.status_code == 200
     page = response.content.decode()
     assert 'id="race-sheet"' in page and "Chip race" in page
-    assert f"Table {room.number}" in page and "25 → new chip 100" in page
+    assert f"Table {drawn_table.number}" in page and "25 → new chip 100" in page
     for seat in race.result["seats"]:
         assert f"<td><strong>{seat['seat']}</strong></td>" in page
         for card in seat["cards"]:
@@ -39,8 +39,8 @@ def test_the_public_page_of_a_race_draw_shows_the_result_sheet(floor, tournament
     assert "✔ matches" in page and "does not match" not in page
 
 
-def test_a_tampered_race_draw_does_not_match(floor, tournament, room, color_up):  # noqa: F811
-    race = color_ups.record_race(room, actor=floor, color_up=color_up, seats=counted(room))
+def test_a_tampered_race_draw_does_not_match(floor, tournament, drawn_table, color_up):  # noqa: F811
+    race = color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table))
     tampered = dict(race.draw.result, winners=list(reversed(race.draw.result["winners"])))
     Draw.objects.filter(pk=race.draw.pk).update(result=tampered)
     page = Client().get(f"/s/{tournament.pk}/draws/{race.draw.number}/").content.decode()

@@ -15,7 +15,7 @@ from tables import draws, read_models, seating
 from tables import setup as table_setup
 from tables.models import Table
 from tables.seating import Need, Room
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tournament import services
 
 SEED = bytes(range(32))

@@ -10,22 +10,10 @@ from tables import busts, draw_check, draws, read_models, seating, seats, select
 from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
 from tests.concurrency import at_once
-from tests.conftest import id_doc, make_user, tournament_data
+from tests.conftest import make_user, tournament_data
+from tests.helpers import current_seat, id_doc, open_tables, refused, register
 from tournament import services, setup
 from tournament.models import AuditEvent, Entry
-
-
-def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
-    out = []
-    for i in range(start, start + n):
-        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        out.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
-    return out
-
-
-def open_tables(director, tournament, numbers, seats=9):
-    for n in numbers:
-        table_setup.open_table(tournament, actor=director, number=n, seats=seats)
 
 
 @pytest.fixture
@@ -70,17 +58,6 @@ def test_a_late_entry_is_seated_at_registration_at_a_shortest_table(drawn, cashi
 
 
 # --- helpers for the tests below ---------------------------------------------------------------
-
-
-def refused(code: str, fn, *args, **kwargs) -> errors.ServiceError:
-    with pytest.raises(errors.ServiceError) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.code == code, (exc.value.code, exc.value.message)
-    return exc.value
-
-
-def live(entry: Entry) -> Seat | None:
-    return selectors.seat_of(entry)
 
 
 def places(entries) -> dict[int, int | None]:
@@ -165,10 +142,10 @@ def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, 
     seats.set_seat_request(tournament, actor=floor, player=accessible.player, accessible=True)
     seats.set_seat_request(tournament, actor=floor, player=fixed_table.player, table_number=5)
     draw = draws.draw_start(tournament, actor=director)
-    s = live(fixed_seat)
+    s = current_seat(fixed_seat)
     assert (s.table.number, s.seat) == (2, 5)
-    assert live(accessible).table.number == 6 and live(accessible).table.accessible
-    assert live(fixed_table).table.number == 5
+    assert current_seat(accessible).table.number == 6 and current_seat(accessible).table.accessible
+    assert current_seat(fixed_table).table.number == 5
     draw.refresh_from_db()
     assert draw.inputs["needs"][str(fixed_seat.number)] == {"table": 2, "seat": 5, "accessible": False}
     assert draw_check.verify_draw(draw)["matches"]
@@ -186,8 +163,8 @@ def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director
     seats.set_seat_request(tournament, actor=floor, player=wants_access, accessible=True)
     e1 = services.register_entry(tournament, actor=cashier, player=wants_seat, document=id_doc("FX0000001"))
     e2 = services.register_entry(tournament, actor=cashier, player=wants_access, document=id_doc("FX0000002"))
-    assert (live(e1).table.number, live(e1).seat) == (4, free)
-    assert live(e2).table.number == 7
+    assert (current_seat(e1).table.number, current_seat(e1).seat) == (4, free)
+    assert current_seat(e2).table.number == 7
     for draw in Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE):
         assert draw_check.verify_draw(draw)["matches"]
     # A fixed seat that is taken is refused with a clear message, and the registration with it.
@@ -216,21 +193,21 @@ def test_a_seat_request_needs_a_real_table_and_seat(floor, director, tournament,
 def test_correct_seat_moves_the_player_and_refuses_a_taken_or_wrong_seat(drawn, floor, tournament):
     _draw, entries = drawn
     entry = entries[0]
-    old = live(entry)
+    old = current_seat(entry)
     target_table = 4  # empty: every seat free
     new = seats.correct_seat(entry, actor=floor, table_number=target_table, seat_number=6)
     old.refresh_from_db()
     assert old.ended_at is not None and old.end_reason == Seat.End.CORRECTION
-    assert (live(entry).pk, live(entry).table.number, live(entry).seat) == (new.pk, 4, 6)
+    assert (current_seat(entry).pk, current_seat(entry).table.number, current_seat(entry).seat) == (new.pk, 4, 6)
     assert Seat.objects.filter(entry=entry, ended_at__isnull=True).count() == 1
-    other = live(entries[1])
+    other = current_seat(entries[1])
     exc = refused("seat_taken", seats.correct_seat, entry, actor=floor, table_number=other.table.number, seat_number=other.seat)
     assert "is not free" in exc.message
     refused("bad_seat", seats.correct_seat, entry, actor=floor, table_number=4, seat_number=10)
     refused("bad_seat", seats.correct_seat, entry, actor=floor, table_number=4, seat_number=0)
     refused("bad_seat", seats.correct_seat, entry, actor=floor, table_number=4, seat_number="x")
     refused("no_table", seats.correct_seat, entry, actor=floor, table_number=42, seat_number=1)
-    assert (live(entry).table.number, live(entry).seat) == (4, 6)
+    assert (current_seat(entry).table.number, current_seat(entry).seat) == (4, 6)
 
 
 # --- busts, their undo, re-entries, voids ---------------------------------------------------------
@@ -238,10 +215,10 @@ def test_correct_seat_moves_the_player_and_refuses_a_taken_or_wrong_seat(drawn, 
 
 def test_a_bust_frees_the_seat_and_the_place_is_players_left_plus_one(drawn, floor, tournament):
     _draw, entries = drawn
-    seat = live(entries[5])
+    seat = current_seat(entries[5])
     busts.bust_entry(entries[5], actor=floor)
     seat.refresh_from_db()
-    assert seat.ended_at is not None and seat.end_reason == Seat.End.BUST and live(entries[5]) is None
+    assert seat.ended_at is not None and seat.end_reason == Seat.End.BUST and current_seat(entries[5]) is None
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     assert left == 19 and places([entries[5]]) == {entries[5].number: left + 1}
     # The freed seat is open again: a correction may use it.
@@ -254,12 +231,12 @@ def test_a_bust_frees_the_seat_and_the_place_is_players_left_plus_one(drawn, flo
 def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later(drawn26, floor, tournament):
     _draw, entries = drawn26
     a, b, c = entries[2], entries[9], entries[14]
-    seat_a = live(a)
+    seat_a = current_seat(a)
     for e in (a, b, c):
         busts.bust_entry(e, actor=floor)
     assert places([a, b, c]) == {a.number: 26, b.number: 25, c.number: 24}
     busts.undo_bust(a, actor=floor)
-    assert (live(a).table_id, live(a).seat) == (seat_a.table_id, seat_a.seat)
+    assert (current_seat(a).table_id, current_seat(a).seat) == (seat_a.table_id, seat_a.seat)
     assert places([a, b, c]) == {a.number: None, b.number: 26, c.number: 25}
     # Undo of a bust in the middle: only those busted after it move.
     busts.undo_bust(c, actor=floor)
@@ -270,11 +247,11 @@ def test_undoing_a_bust_restores_the_seat_and_the_places_of_players_busted_later
 def test_undoing_a_bust_whose_seat_was_taken_seats_the_player_by_the_late_draw(drawn, floor, tournament):
     _draw, entries = drawn
     a = entries[0]
-    seat_a = live(a)
+    seat_a = current_seat(a)
     busts.bust_entry(a, actor=floor)
     seats.correct_seat(entries[1], actor=floor, table_number=seat_a.table.number, seat_number=seat_a.seat)
     busts.undo_bust(a, actor=floor)
-    now = live(a)
+    now = current_seat(a)
     assert now is not None and (now.table_id, now.seat) != (seat_a.table_id, seat_a.seat)
     assert now.draw is not None and now.draw.kind == Draw.Kind.LATE and draw_check.verify_draw(now.draw)["matches"]
 
@@ -285,7 +262,7 @@ def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, 
     busts.bust_entry(first, actor=floor)
     assert places([first]) == {first.number: 20}
     again = services.register_entry(tournament, actor=cashier, player=first.player, document=id_doc("EA0000004"))
-    assert again.kind == Entry.Kind.REENTRY and live(again) is not None and live(first) is None
+    assert again.kind == Entry.Kind.REENTRY and current_seat(again) is not None and current_seat(first) is None
     # 21 entries now: the first bust finishes 21st.
     assert places([first]) == {first.number: 21}
     busts.bust_entry(entries[8], actor=floor)
@@ -304,11 +281,11 @@ def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tourname
     busts.bust_entry(entries[0], actor=floor)
     assert places([entries[0]]) == {entries[0].number: 26}
     victim = entries[3]
-    seat = live(victim)
+    seat = current_seat(victim)
     purchase = victim.purchases.get()
     services.void_purchase(purchase, actor=cashier, reason="wrong player")
     seat.refresh_from_db()
-    assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and live(victim) is None
+    assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and current_seat(victim) is None
     assert places([entries[0]]) == {entries[0].number: 25}
     seats.correct_seat(entries[1], actor=floor, table_number=seat.table.number, seat_number=seat.seat)  # the seat is free again
 
@@ -407,13 +384,13 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 3)
     draws.draw_start(tournament, actor=director)
-    seat = live(entries[0])
+    seat = current_seat(entries[0])
     outcomes = at_once([lambda user=user: busts.bust_entry(entries[0], actor=user).finish_place for user in floors])
     results = [o.code if isinstance(o, errors.ServiceError) else o for o in outcomes]
     assert sorted(results, key=str) == [3, "entry_not_active"]
     assert AuditEvent.objects.filter(tournament=tournament, type="entry.busted").count() == 1
     assert Seat.objects.filter(entry=entries[0], end_reason=Seat.End.BUST).count() == 1
-    assert Seat.objects.get(pk=seat.pk).ended_at is not None and live(entries[0]) is None
+    assert Seat.objects.get(pk=seat.pk).ended_at is not None and current_seat(entries[0]) is None
 
 
 def floor_map_queries(director, cashier, tournament, n_tables: int, start: int) -> int:
@@ -439,7 +416,7 @@ def test_the_floor_map_shows_names_seats_and_statuses(drawn, floor, tournament):
     _draw, entries = drawn
     fm = read_models.floor_map(tournament)
     assert fm["start_drawn"] is True and fm["waiting"] == 0 and fm["players_seated"] == 20
-    seat = live(entries[0])
+    seat = current_seat(entries[0])
     row = next(t for t in fm["tables"] if t["table"] == seat.table.number)
     assert row["seat_list"][seat.seat - 1] == {"seat": seat.seat, "entry": entries[0].number, "name": "P0 Test"}
     assert next(t for t in fm["tables"] if t["table"] == 4)["status"] == "empty"  # in play, nobody: not "short"

@@ -6,10 +6,9 @@ from datetime import date
 from tables import busts, draws, moves, read_models
 from tables import setup as table_setup
 from tables.models import Move, Table
-from tests.conftest import id_doc
+from tests.helpers import id_doc, open_tables, register
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import bust_at, check_invariants, entry, seated, start
-from tests.tables.test_seating_services import open_tables, register
 from tournament import services
 from tournament.models import Entry
 

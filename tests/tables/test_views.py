@@ -4,7 +4,6 @@ PDF), the player's public seat page, the public draw verification, and the direc
 from __future__ import annotations
 
 import json
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -13,23 +12,13 @@ from django.test import Client
 from tables import draws, read_models, selectors
 from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
-from tests.conftest import id_doc
-from tests.tables.test_api import client_for as api_client
-from tests.tables.test_api import url as api_url
-from tests.tables.test_seating_services import open_tables
-from tournament import services
+from tests.helpers import client_for as api_client
+from tests.helpers import live_seat, logged_in, open_tables, register
+from tests.helpers import url as api_url
 from tournament.models import AuditEvent, Entry
 
 # A screen's words are in its script (gettext, from Django's JavaScript catalogue), not in its page.
 STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
-
-
-def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
-    out = []
-    for i in range(start, start + n):
-        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        out.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
-    return out
 
 
 @pytest.fixture
@@ -41,21 +30,9 @@ def drawn(director, cashier, tournament):
     return draw, entries
 
 
-def client_for(user) -> Client:
-    c = Client()
-    if user is not None:
-        c.force_login(user)
-    return c
-
-
-
-def live_seat(entry) -> Seat:
-    return Seat.objects.select_related("table").get(entry=entry, ended_at__isnull=True)
-
-
 @pytest.mark.parametrize("who, expected", [("director", 200), ("floor", 200), ("cashier", 403), ("dealer", 403)])
 def test_the_map_is_for_the_floor_and_the_director(request, drawn, tournament, who, expected):
-    c = client_for(request.getfixturevalue(who))
+    c = logged_in(request.getfixturevalue(who))
     assert c.get(f"/t/{tournament.pk}/map/").status_code == expected
     assert c.get(f"/t/{tournament.pk}/map.json").status_code == expected
 
@@ -69,17 +46,17 @@ def test_the_map_sends_an_anonymous_visitor_to_log_in(drawn, tournament):
 
 
 def test_map_json_lists_every_seat_and_the_next_commitment(drawn, floor, tournament):
-    data = client_for(floor).get(f"/t/{tournament.pk}/map.json").json()
+    data = logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()
     assert data["players_seated"] == 12 and data["start_drawn"] is True
     pending = Draw.objects.get(tournament=tournament, drawn_at__isnull=True)
     assert data["next_draw"] == {"draw": pending.number, "commitment": pending.commitment}
-    page = client_for(floor).get(f"/t/{tournament.pk}/map/").content.decode()
+    page = logged_in(floor).get(f"/t/{tournament.pk}/map/").content.decode()
     assert pending.commitment in page and pending.seed not in page
 
 
 @pytest.mark.parametrize("who, expected", [("director", 200), ("floor", 200), ("cashier", 200), ("dealer", 403)])
 def test_seat_cards_are_for_staff_but_not_dealers(request, drawn, tournament, who, expected):
-    c = client_for(request.getfixturevalue(who))
+    c = logged_in(request.getfixturevalue(who))
     assert c.get(f"/t/{tournament.pk}/seat-cards/").status_code == expected
     assert c.get(f"/t/{tournament.pk}/seat-cards/1/").status_code == expected
 
@@ -90,7 +67,7 @@ def test_seat_cards_are_for_staff_but_not_dealers(request, drawn, tournament, wh
 
 
 def test_the_map_presses_go_to_the_api_and_carry_their_message_templates(drawn, director, tournament):
-    page = client_for(director).get(f"/t/{tournament.pk}/map/").content.decode()
+    page = logged_in(director).get(f"/t/{tournament.pk}/map/").content.decode()
     api = f"/api/tournaments/{tournament.pk}/"
     for rest in ("entries/999999/bust/", "entries/999999/undo-bust/", "entries/999999/seat/", "tables/999999/button/",
                  "tables/999999/positions/", "tables/999999/hand-done/", "moves/999999/confirm/", "moves/999999/cancel/",
@@ -103,8 +80,8 @@ def test_the_map_presses_go_to_the_api_and_carry_their_message_templates(drawn, 
     assert 'gettext("The tables are balanced: no move is needed.")' in script
     assert 'id="notice" role="status" aria-live="polite" data-api-say' in page
     # The templates are the JavaScript catalogue's messages: a Czech floor gets them in Czech.
-    page = client_for(director).get(f"/t/{tournament.pk}/map/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    catalogue = client_for(director).get("/jsi18n/cs/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    page = logged_in(director).get(f"/t/{tournament.pk}/map/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    catalogue = logged_in(director).get("/jsi18n/cs/", HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     assert 'src="/jsi18n/cs/"' in page and json.dumps("Vstup #{number} ({name}) vypadl na {place}. místě.") in catalogue
 
 
@@ -202,7 +179,7 @@ def test_button_and_open_table_from_the_map(drawn, director, floor, tournament):
 
 def test_seat_cards_html_and_pdf(drawn, floor, tournament):
     draw, entries = drawn
-    c = client_for(floor)
+    c = logged_in(floor)
     html = c.get(f"/t/{tournament.pk}/seat-cards/?draw={draw.number}").content.decode()
     assert html.count('class="seat-card"') == 12 and "<svg" in html
     seat = live_seat(entries[0])
@@ -273,7 +250,7 @@ def events_of(tournament, kind: str) -> list[AuditEvent]:
 
 
 def test_the_tables_page_presses_go_to_the_api(three_tables, director, tournament):
-    page = client_for(director).get(tables_url(tournament)).content.decode()
+    page = logged_in(director).get(tables_url(tournament)).content.decode()
     api = f"/api/tournaments/{tournament.pk}/"
     assert f'data-api-tables="{api}tables/"' in page and f'data-api-break-order="{api}tables/break-order/"' in page
     assert f'data-api-in-play="{api}tables/999999/in-play/"' in page
@@ -285,7 +262,7 @@ def test_the_tables_page_presses_go_to_the_api(three_tables, director, tournamen
 
 
 def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables, director, tournament):
-    c = client_for(director)
+    c = logged_in(director)
     page = c.get(tables_url(tournament)).content.decode()
     assert 'id="break-order-input"' in page and 'value="3 2 1"' in page  # before the draw the highest break first
     response = api_client(director).put(api_url(tournament, "tables/break-order/"), {"order": [1, 3, 2]}, format="json")
@@ -331,7 +308,7 @@ def test_only_the_director_sets_the_break_order_or_takes_tables_out_of_play(requ
     assert not Table.objects.filter(number=9).exists()
     assert AuditEvent.objects.filter(tournament=tournament).count() == seq
     if who == "floor":  # the floor sees the list, without the director's forms and buttons
-        page = client_for(request.getfixturevalue(who)).get(tables_url(tournament)).content.decode()
+        page = logged_in(request.getfixturevalue(who)).get(tables_url(tournament)).content.decode()
         assert 'data-table="2"' in page
         assert 'id="break-order"' not in page and 'data-set-in-play="' not in page and 'id="open-table"' not in page
         assert 'id="new-token"' not in page
@@ -348,7 +325,7 @@ def test_anonymous_is_refused_and_nothing_changes(three_tables, tournament):
 
 
 def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, director, tournament):
-    c = client_for(director)
+    c = logged_in(director)
     response = api_client(director).post(api_url(tournament, "tables/2/in-play/"), {"in_play": False}, format="json")
     assert response.status_code == 200 and response.json() == {"table": 2, "in_play": False}
     assert not Table.objects.get(tournament=tournament, number=2).in_play
@@ -385,7 +362,7 @@ def test_a_table_with_a_seated_player_is_not_taken_out_of_play(director, cashier
 
 
 def test_the_open_form_opens_an_accessible_table(director, tournament):
-    c = client_for(director)
+    c = logged_in(director)
     page = c.get(tables_url(tournament)).content.decode()
     assert 'name="accessible"' in page and "Accessible table (special needs)" in page
     response = api_client(director).post(api_url(tournament, "tables/"), {"number": 4, "seats": 8, "accessible": True},
@@ -428,7 +405,7 @@ def test_the_screens_old_post_endpoints_are_gone(drawn, director, tournament, na
     with pytest.raises(NoReverseMatch):
         reverse(name, args=[tournament.pk])
     seq = AuditEvent.objects.filter(tournament=tournament).count()
-    c = client_for(director)
+    c = logged_in(director)
     response = c.post(f"/t/{tournament.pk}/{rest}", {"on": "1", "number": 9, "order": "1 2", "in_play": "0"},
                       HTTP_ACCEPT="application/json")
     assert response.status_code in (404, 405), (rest, response.status_code)

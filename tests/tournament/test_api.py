@@ -8,7 +8,8 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from tests.conftest import BASIC_SPEC, PASSWORD, id_doc, tournament_data
+from tests.conftest import BASIC_SPEC, PASSWORD, tournament_data
+from tests.helpers import client_for, id_doc
 from tests.tournament.test_registration import years_before
 from tournament import services, setup
 from tournament import structure as rules
@@ -17,19 +18,6 @@ from web.models import ApiToken
 
 DOCUMENT = "EA 123-4567"
 DOCUMENT_VARIANTS = ("EA 123-4567", "EA1234567", "1234567")
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """The staff fixtures hash a password each; the production hasher is slow on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def export_json(**overrides) -> dict:

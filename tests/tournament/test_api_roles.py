@@ -11,8 +11,9 @@ from django.core.cache import cache
 
 from tables import seats
 from tables import setup as table_setup
-from tests.conftest import id_doc, make_base, read_base
-from tests.tournament.test_api import client_for, export_json, register, tournament_body
+from tests.conftest import make_base, read_base
+from tests.helpers import client_for, id_doc
+from tests.tournament.test_api import export_json, register, tournament_body
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Player, Purchase, Tournament
 

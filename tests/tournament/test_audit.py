@@ -11,7 +11,8 @@ from django.db import transaction
 
 from core import errors, groups
 from tables import busts
-from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tests.conftest import BASIC_SPEC, make_user, tournament_data
+from tests.helpers import id_doc
 from tournament import services, setup
 from tournament.audit import lock_tournament, record_event
 from tournament.models import AuditEvent, Entry, Purchase, Tournament

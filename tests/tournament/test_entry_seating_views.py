@@ -6,7 +6,7 @@ import pytest
 
 from tables import busts, draws, selectors
 from tables.models import SeatRequest
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament.models import AuditEvent, Entry
 
 

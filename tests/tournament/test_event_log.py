@@ -19,7 +19,7 @@ from tournament.models import AuditEvent, Entry, Purchase
 from web.tournament.event_labels import event_groups, event_labels, group_of, types_of
 from web.tournament.event_lines import details, event_line
 
-from ..conftest import id_doc
+from ..helpers import id_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = PACKAGES

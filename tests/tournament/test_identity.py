@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from core import errors
 from tables import busts
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tournament import services
 from tournament.identity import age_on, document_hmac, last_four, normalise_document_number
 from tournament.models import Entry, IdCheck, Player

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from core.errors import ServiceError
-from tests.conftest import id_doc
+from tests.helpers import id_doc
 from tests.tournament.test_views import api
 from tournament import services
 from tournament.models import AuditEvent, Entry, Player

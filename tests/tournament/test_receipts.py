@@ -11,7 +11,7 @@ from django.utils import translation
 
 from tables import busts, draws
 from tables.selectors import seat_of
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament.models import Purchase
 from tournament.receipts import receipt_lines, receipt_pdf
 

@@ -11,7 +11,8 @@ from django.utils import timezone
 from core import errors
 from tables import busts
 from tests.concurrency import at_once
-from tests.conftest import id_doc, make_user, tournament_data
+from tests.conftest import make_user, tournament_data
+from tests.helpers import id_doc, refused
 from tournament import services, setup
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Purchase, Tournament
 from tournament.stats import tournament_stats
@@ -60,13 +61,6 @@ def venue_today(tournament: Tournament) -> date:
 def set_level(tournament: Tournament, level: int) -> None:
     Tournament.objects.filter(pk=tournament.pk).update(current_level=level)
     tournament.refresh_from_db()
-
-
-def refused(code: str, fn, *args, **kwargs) -> errors.ServiceError:
-    with pytest.raises(errors.ServiceError) as err:
-        fn(*args, **kwargs)
-    assert err.value.code == code, err.value.message
-    return err.value
 
 
 @pytest.fixture

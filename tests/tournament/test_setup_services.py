@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 
 from core import errors
-from tests.conftest import BASIC_SPEC, id_doc, make_user, tournament_data
+from tests.conftest import BASIC_SPEC, make_user, tournament_data
+from tests.helpers import id_doc
 from tournament import services, setup
 from tournament import structure as rules
 from tournament.models import AuditEvent, Denomination, Entry, Level, Structure, Tournament

@@ -12,19 +12,13 @@ from unittest import mock
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from tests.conftest import BASIC_SPEC
+from tests.helpers import client_for as api_for
 from tournament import setup
 from tournament.models import AuditEvent, Structure, Tournament
 from tournament.structure import FORMAT_VERSION, LevelSpec
 from web.tournament import serializers
-
-
-def api_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def export(name: str, chips: list[tuple], rows: list[dict]) -> dict:

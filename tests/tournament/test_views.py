@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.conftest import PASSWORD, id_doc, tournament_data
+from tests.conftest import PASSWORD, tournament_data
+from tests.helpers import id_doc
 from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Purchase, Tournament
 from tournament.receipts import receipt_lines

@@ -24,14 +24,12 @@ from tables import busts, color_ups, draws, house_rules, moves, seating
 from tables import seats as seat_requests
 from tables import setup as table_setup
 from tables.models import Draw, Move, Table
-from tests.conftest import id_doc
 from tests.days.test_day2_seating import bag_and_close
-from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
+from tests.flights.test_flights import event_with, play_and_bag
+from tests.helpers import id_doc, open_tables, register
 from tests.payouts.test_ties import four_left  # noqa: F401  (the fixture)
-from tests.tables.test_color_ups import counted, room  # noqa: F401  (the fixture)
+from tests.tables.test_color_ups import counted, drawn_table  # noqa: F401  (the fixture)
 from tests.tables.test_moves import seated, start
-from tests.tables.test_penalty_api import room as two_tables  # noqa: F401  (the fixture)
-from tests.tables.test_seating_services import open_tables, register
 from tests.verifier import verify
 from tournament import services
 from tournament.models import Entry, Level
@@ -134,13 +132,13 @@ def test_a_table_break_and_the_final_table_redraw_verify(director, cashier, floo
     assert "break" in kinds and kinds[-2:] == ["redraw", "button"]  # the final table and its button
 
 
-def test_the_next_days_redraw_and_its_buttons_verify(two_tables, floor, director):  # noqa: F811
-    bag_and_close(two_tables, floor, director)
-    day_redraw.redraw_day(two_tables, actor=director)
-    assert verified(two_tables) == ["start", "redraw", "button"]
+def test_the_next_days_redraw_and_its_buttons_verify(room, floor, director):
+    bag_and_close(room, floor, director)
+    day_redraw.redraw_day(room, actor=director)
+    assert verified(room) == ["start", "redraw", "button"]
 
 
-def test_the_day2_start_draw_of_an_event_with_flights_verifies(director, cashier, floor, template, players):  # noqa: F811
+def test_the_day2_start_draw_of_an_event_with_flights_verifies(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: 20_000 for p in players[:3]})
     play_and_bag(director, cashier, floor, b, players[3:], {p.pk: 20_000 for p in players[3:]})
@@ -163,17 +161,17 @@ def test_the_tie_draw_of_players_busted_in_one_hand_verifies(floor, tournament, 
     {"race_rounding": "half_up", "race_protection": "from_raced", "race_protected_first": True},
     {"race_rounding": "up", "race_protection": "added", "race_protected_first": True},
 ])
-def test_chip_races_verify_under_every_house_rule(director, floor, tournament, room, rules):  # noqa: F811
+def test_chip_races_verify_under_every_house_rule(director, floor, tournament, drawn_table, rules):  # noqa: F811
     house_rules.set_house_rules(tournament, actor=director, data=rules)  # kept with the color-up when confirmed
     level = Level.objects.get(structure=tournament.structure, kind=Level.Kind.BREAK).position
     colour = color_ups.confirm_color_up(tournament, actor=director, level=level)
-    seats = counted(room)
+    seats = counted(drawn_table)
     first, second, third = sorted(seats)[:3]
     seats[first] = {"chips": {"25": 1}, "other": 0}  # his odd chip is all he has: he cannot be raced out
     seats[second] = {"chips": {"25": 7}, "other": None}  # 175: one chip exchanged, three odd; the rest not counted
     seats[third] = {"chips": {"25": 2}, "other": 0}
-    color_ups.record_race(room, actor=floor, color_up=colour, seats=seats)
-    color_ups.record_race(room, actor=floor, color_up=colour, seats=counted(room, quarters=2))  # redone
+    color_ups.record_race(drawn_table, actor=floor, color_up=colour, seats=seats)
+    color_ups.record_race(drawn_table, actor=floor, color_up=colour, seats=counted(drawn_table, quarters=2))  # redone
     assert verified(tournament) == ["start", "race", "race"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.tables.test_api import client_for, url
+from tests.helpers import client_for, url
 from tournament.models import AuditEvent
 
 

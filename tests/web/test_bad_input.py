@@ -14,8 +14,8 @@ from django.urls import path
 from rest_framework.test import APIClient
 
 from config import urls as site_urls
-from tests.tables.test_api import client_for, url
-from tests.tables.test_views import client_for as page_client
+from tests.helpers import client_for, url
+from tests.helpers import logged_in as page_client
 from tests.web.test_api_errors import assert_shape
 from tournament.models import AuditEvent
 

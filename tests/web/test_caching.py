@@ -14,8 +14,8 @@ from tables import busts, draws, moves, seats, selectors
 from tables.models import Move, Seat, Table
 from tests.clock.fake_time import fake_now  # noqa: F401  (fixture)
 from tests.conftest import pay_places
-from tests.tables.test_api import drawn, room  # noqa: F401  (fixtures)
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
+from tests.tables.test_api import drawn, undrawn_entries  # noqa: F401  (fixtures)
 from tournament.models import Entry, Tournament
 from web import caching
 
@@ -67,7 +67,7 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
     from tables import draws
     from tables.models import Move, Seat, Table
     from tables.read_models import public_seats
-    from tests.tables.test_seating_services import open_tables, register
+    from tests.helpers import open_tables, register
 
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 24)
@@ -111,7 +111,7 @@ def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(cli
     assert later["clock"]["server_time"] == first["clock"]["server_time"] + 30  # the countdown goes on
     assert later["clock"]["current"]["remaining"] == first["clock"]["current"]["remaining"] - 30
 
-    from tests.tables.test_seating_services import register
+    from tests.helpers import register
 
     register(cashier, tournament, 1, start=900)  # a change: a new version, read again
     changed = client.get(address).json()
@@ -126,7 +126,7 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
     from clock import services as clock_services
     from tables import draws, hands
     from tables.models import Move, Seat, Table
-    from tests.tables.test_seating_services import open_tables, register
+    from tests.helpers import open_tables, register
 
     open_tables(director, tournament, [1, 2, 3])
     register(cashier, tournament, 24)
@@ -198,7 +198,7 @@ def test_a_change_in_this_worker_is_seen_at_once(client, floor, tournament, draw
 def test_the_floor_snapshot_is_computed_once_per_version_and_its_clock_counts_on(director, cashier, tournament, fake_now):  # noqa: F811
     from clock import services as clock_services
     from live.snapshots import floor_answer, read_again
-    from tests.tables.test_seating_services import register
+    from tests.helpers import register
 
     clock_services.start_clock(tournament, actor=director)
     first = floor_answer(read_again(tournament))

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from config.logmask import SecretMask
 from core import access
-from tests.web.test_roles_walk import fill, room, url_patterns  # noqa: F401  (room: the walk's seeded room)
+from tests.web.test_roles_walk import fill, url_patterns, walk_room  # noqa: F401  (walk_room: the walk's seeded room)
 from web.csp_report import MAX_REPORT_BYTES
 from web.server import PUBLIC_PATHS
 
@@ -39,15 +39,15 @@ def visitor_for(route: str, who: tuple[str, ...]) -> str:
     return access.ANYONE if access.ANYONE in who else access.DIRECTOR
 
 
-def test_every_page_answers_with_the_strict_policy(room):  # noqa: F811
+def test_every_page_answers_with_the_strict_policy(walk_room):  # noqa: F811
     problems, seen = [], 0
     for route, name in url_patterns():
         if name not in access.PAGES:
             continue
         who = access.PAGES[name]
         visitor = visitor_for(route, who)
-        path = fill(route, room.kwargs(route, who, visitor))
-        response = room.request(visitor, "GET", path)
+        path = fill(route, walk_room.kwargs(route, who, visitor))
+        response = walk_room.request(visitor, "GET", path)
         header = response.get("Content-Security-Policy")
         if header is None:
             problems.append(f"{name} ({path}, {response.status_code}): no Content-Security-Policy")

@@ -2,17 +2,11 @@
 refusals stay JSON in its one error shape."""
 from __future__ import annotations
 
-from django.test import Client
-
-
-def client_for(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
+from tests.helpers import logged_in
 
 
 def test_a_refused_page_names_the_role_and_links_home_and_login(dealer, tournament):
-    response = client_for(dealer).get(f"/t/{tournament.pk}/entries/")
+    response = logged_in(dealer).get(f"/t/{tournament.pk}/entries/")
     assert response.status_code == 403
     assert response["Content-Type"].startswith("text/html")
     page = response.content.decode()
@@ -24,12 +18,12 @@ def test_a_refused_page_names_the_role_and_links_home_and_login(dealer, tourname
 
 
 def test_a_director_only_page_names_the_one_role(floor):
-    page = client_for(floor).get("/setup/structures/").content.decode()
+    page = logged_in(floor).get("/setup/structures/").content.decode()
     assert "This page is for the role Director." in page
 
 
 def test_the_api_refusals_stay_json(dealer, tournament):
-    response = client_for(dealer).get(f"/api/tournaments/{tournament.pk}/entries/")
+    response = logged_in(dealer).get(f"/api/tournaments/{tournament.pk}/entries/")
     assert response.status_code == 403
     assert response["Content-Type"] == "application/json"
     assert response.json()["error"] == "permission_denied"

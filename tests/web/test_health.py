@@ -1,19 +1,12 @@
 """/healthz: 200 when the database answers and, where configured, Redis; 503 naming what is down."""
 from __future__ import annotations
 
-import socket
-
 import pytest
 from django.db import OperationalError
 from django.test import Client
 
+from tests.helpers import free_port
 from web.tournament import views
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]  # closed again when the block ends: nothing listens there
 
 
 @pytest.mark.django_db
@@ -25,7 +18,7 @@ def test_healthy_with_what_is_configured():
 
 @pytest.mark.django_db
 def test_redis_down_is_a_503(settings):
-    settings.REDIS_URL = f"redis://127.0.0.1:{closed_port()}/0"
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     answer = Client().get("/healthz")
     assert (answer.status_code, answer.content) == (503, b"down: redis")
 

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import segno
-
-from tournament import services
-
-
-@pytest.fixture
-def display(director, tournament):
-    return services.create_display_token(tournament, actor=director, label="Lobby TV")
 
 
 def qr_svg(url: str) -> str:

@@ -3,7 +3,8 @@ read endpoints (stats, payouts, receipts, payments), in the request's language: 
 import pytest
 from rest_framework.test import APIClient
 
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc
 from tournament import services, setup
 
 NB = "\u00a0"

@@ -15,7 +15,7 @@ from live.snapshots import lobby_snapshot
 from tables import busts, color_ups, draws, hands, seats
 from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
-from tests.tables.test_seating_services import open_tables, register
+from tests.helpers import open_tables, register
 from tournament.models import Entry, Level
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -32,7 +32,7 @@ from tables import dealer_links, draws
 from tables import setup as table_setup
 from tables.models import Table
 from tests.conftest import PASSWORD
-from tests.tables.test_seating_services import register
+from tests.helpers import register
 from tournament import services
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -144,7 +144,7 @@ def verdict(response, *, secret_route: bool) -> str:
 
 
 @pytest.fixture
-def room(director, floor, cashier, dealer, tournament, template, settings):
+def walk_room(director, floor, cashier, dealer, tournament, template, settings):
     cache.clear()  # the public throttle counts per address across tests
     settings.PUBLIC_API_RATE = settings.PUBLIC_API_ADDRESS_RATE = "100000/minute"
     shuffler = None
@@ -181,7 +181,7 @@ def elsewhere(director, template, tournament) -> dict:
     return users
 
 
-def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(room):
+def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(walk_room):
     problems = []
     patterns = list(url_patterns())
     names = {name for _route, name in patterns}
@@ -197,8 +197,8 @@ def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(room):
         who = access.PAGES[name]
         secret_route = "<str:token>" in route
         for visitor in WALKERS:
-            path = fill(route, room.kwargs(route, who, visitor))
-            got = verdict(room.request(visitor, "GET", path), secret_route=secret_route)
+            path = fill(route, walk_room.kwargs(route, who, visitor))
+            got = verdict(walk_room.request(visitor, "GET", path), secret_route=secret_route)
             want = "allowed" if expected(visitor, who, api=False, route=route) else "refused"
             if got != want:
                 problems.append(f"page {name} ({path}) as {visitor}: {got}, the table says {want}")
@@ -220,8 +220,8 @@ def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(room):
                 problems.append(f"{method} {schema_path} ({name}): not in core/access.py")
                 continue
             for visitor in WALKERS:
-                path = fill(route, room.kwargs(route, who, visitor))
-                got = verdict(room.request(visitor, method, path), secret_route=False)
+                path = fill(route, walk_room.kwargs(route, who, visitor))
+                got = verdict(walk_room.request(visitor, method, path), secret_route=False)
                 want = "allowed" if expected(visitor, who, api=True, route=route) else "refused"
                 if got != want:
                     problems.append(f"{method} {path} ({name}) as {visitor}: {got}, the table says {want}")
@@ -230,9 +230,9 @@ def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(room):
     assert not problems, "\n".join(problems)
 
 
-def test_admin_is_for_superusers_only(room, django_user_model):
+def test_admin_is_for_superusers_only(walk_room, django_user_model):
     for visitor in (access.ANYONE, *STAFF):
-        response = room.request(visitor, "GET", "/admin/")
+        response = walk_room.request(visitor, "GET", "/admin/")
         assert response.status_code == 302 and "/admin/login/" in response["Location"], visitor
     admin = Client()
     admin.force_login(django_user_model.objects.create_superuser("root", password=PASSWORD))
@@ -305,7 +305,7 @@ POSTS_TO_THE_PAGE = {"login", "logout", "set_language"}
 POSTS_TO_THE_PAGE |= {"csp-report"}
 
 
-def test_no_page_view_takes_a_post(room):
+def test_no_page_view_takes_a_post(walk_room):
     """One write path (issue 24): a screen changes state through the JSON API only; its page answers a
     post with 405, whoever sends it, and nothing changes."""
     taking = []
@@ -314,11 +314,11 @@ def test_no_page_view_takes_a_post(room):
             continue
         who = access.PAGES[name]
         visitor = next((v for v in (access.DISPLAY_LINK, access.DEALER_LINK) if v in who), DIRECTOR)
-        path = fill(route, room.kwargs(route, who, visitor))
-        client = room.clients[visitor]
+        path = fill(route, walk_room.kwargs(route, who, visitor))
+        client = walk_room.clients[visitor]
         cookies = client.cookies.copy()
         with transaction.atomic():
-            status = client.post(path, {"language": "cs", "name": "x"}, **room.headers[visitor]).status_code
+            status = client.post(path, {"language": "cs", "name": "x"}, **walk_room.headers[visitor]).status_code
             transaction.set_rollback(True)
         client.cookies = cookies
         if status != 405:

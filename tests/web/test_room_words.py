@@ -11,7 +11,7 @@ from django.test import Client
 
 from tests.flights.test_flights import event_with, new_tournament
 from tests.tables.test_disqualification import dq
-from tests.tables.test_penalty_api import at_table, room  # noqa: F401  (the fixture)
+from tests.tables.test_penalty_api import at_table
 from tournament.models import Tournament
 
 
@@ -38,7 +38,7 @@ def test_the_event_page_shows_start_times_in_the_venues_zone(director, template,
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("lang", "chips"), [("en-gb", "25,000 chips"), ("cs", "25\xa0000 žetonů")])
-def test_the_disqualification_line_groups_the_thousands(room, floor, lang, chips):  # noqa: F811
+def test_the_disqualification_line_groups_the_thousands(room, floor, lang, chips):
     offender = at_table(room, 1)[0]
     assert dq(floor, room, {"entry": offender.number, "chips": 25_000}).status_code == 201
     log = page(floor, f"/t/{room.pk}/events/?kind=penalties", lang)

@@ -8,7 +8,7 @@ input refused, a missing required header refused, an undocumented method answere
 tournament it runs against is a real one: a structure, two tables, six entries seated by the start
 draw, a display screen and the clock running; path parameters are drawn partly from its real
 numbers, so requests reach the views' rules and not only their 404s. It is built once per module on
-each worker, token included (`room`), and each test meets it as built (`seeded`).
+each worker, token included (`fuzz_room`), and each test meets it as built (`seeded`).
 
 Not checked: that every request the schema allows succeeds (positive_data_acceptance). The house's
 rules and references to objects that do not exist are refused with a documented 400 that a schema
@@ -81,7 +81,7 @@ from config.wsgi import application
 from tables import draws
 from tables import setup as table_setup
 from tests.conftest import BASIC_SPEC, PASSWORD, STAFF, make_user, tournament_data
-from tests.tables.test_seating_services import register
+from tests.helpers import register
 from tournament import services, setup
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
@@ -244,7 +244,7 @@ class Room:
 
 
 @pytest.fixture(scope="module")
-def room(module_db):
+def fuzz_room(module_db):
     """A tournament in play, built once per module (per worker): two tables, six entries seated by the start
     draw, a screen, the clock running, and the director's token, asked for as a tablet asks (POST
     /api/auth/token/ with the password). It lives in module_db's transaction (tests/conftest.py), open for the
@@ -280,18 +280,18 @@ def room(module_db):
 
 
 @pytest.fixture
-def seeded(room, db, no_local_constants):
+def seeded(fuzz_room, db, no_local_constants):
     """The room as it was seeded, for this test: its rows as the savepoint holds them; PostgreSQL's sequences
     (which no rollback puts back) and the random source where the seeding left them; the clock's times moved
     on by the time since the seeding, so it runs as if started just before this test; the cache empty."""
-    set_sequences(room.sequences)
-    since = timezone.now() - room.seeded_at
-    ClockState.objects.filter(tournament_id=room.tournament).update(
+    set_sequences(fuzz_room.sequences)
+    since = timezone.now() - fuzz_room.seeded_at
+    ClockState.objects.filter(tournament_id=fuzz_room.tournament).update(
         **{field: F(field) + since for field in ("started_at", "paused_at", "announced_until", "next_due_at")})
-    room.chance.setstate(room.chance_state)
+    fuzz_room.chance.setstate(fuzz_room.chance_state)
     cache.clear()
-    with fixed_chance(room.chance):
-        yield room
+    with fixed_chance(fuzz_room.chance):
+        yield fuzz_room
     cache.clear()
 
 
@@ -299,7 +299,7 @@ def seeded(room, db, no_local_constants):
 def keep_connection(seeded):
     """Django's WSGI handler closes the database connection after each request, which would end the
     module's transaction and the test's savepoint; django.test.Client unhooks the same signal around its
-    own requests (the login of `room`)."""
+    own requests (the login of `fuzz_room`)."""
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     yield

@@ -4,8 +4,6 @@ with every carried player's bag missing; a player's results page does not call h
 satellite (the services refuse both)."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.test import Client
 
@@ -17,8 +15,8 @@ from payouts import services as payout_services
 from tables import busts, draws
 from tables import setup as table_setup
 from tables.selectors import live_seats
-from tests.conftest import id_doc
-from tests.flights.test_flights import event_with, play_and_bag, players  # noqa: F401  (the fixture)
+from tests.flights.test_flights import event_with, play_and_bag
+from tests.helpers import id_doc, text
 from tests.payouts.test_payments import finish, signature
 from tournament.models import Entry
 
@@ -33,11 +31,7 @@ def page_as(user, path: str) -> str:
     return answer.content.decode()
 
 
-def text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def carried_event(director, cashier, floor, template, players):  # noqa: F811
+def carried_event(director, cashier, floor, template, players):
     """Two flights bagged and carried: player 0 played both (best stack forward: his 1B bag is forfeited)."""
     event, (a, b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:4], {players[0].pk: 30_000, players[1].pk: 25_000,
@@ -49,7 +43,7 @@ def carried_event(director, cashier, floor, template, players):  # noqa: F811
     return event, a, b
 
 
-def test_day2s_end_of_day_page_before_play_says_day_2_and_no_bag_missing(director, cashier, floor, template, players):  # noqa: F811
+def test_day2s_end_of_day_page_before_play_says_day_2_and_no_bag_missing(director, cashier, floor, template, players):
     event, _a, _b = carried_event(director, cashier, floor, template, players)
     day2 = event.day2
     table_setup.open_table(day2, actor=director, number=1, seats=9)
@@ -76,7 +70,7 @@ def test_day2s_end_of_day_page_before_play_says_day_2_and_no_bag_missing(directo
     assert "Day 2" in closed and "Day 1" not in closed
 
 
-def test_a_players_results_say_his_flight_bags_went_on_or_were_forfeited(director, cashier, floor, template, players):  # noqa: F811
+def test_a_players_results_say_his_flight_bags_went_on_or_were_forfeited(director, cashier, floor, template, players):
     event, a, b = carried_event(director, cashier, floor, template, players)
     html = page_as(director, f"/players/{players[0].pk}/")
     row = {t.pk: text(html.split(f'id="pl-t-{t.pk}"')[1].split("</tr>")[0]) for t in (a, b, event.day2)}

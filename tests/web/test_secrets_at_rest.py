@@ -15,7 +15,7 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
 from tables.models import Table
-from tests.tables.test_api import client_for
+from tests.helpers import client_for
 from web.idempotency import SECRET_FIELDS, SECRET_NOTE, IdempotentMixin
 from web.models import IdempotencyKey
 

@@ -6,27 +6,16 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from django.test import Client
 
 from tests.conftest import make_user, tournament_data
+from tests.helpers import logged_in
 from tests.live.test_role_changes import CLOSED, closed_within, open_socket
 from tournament import setup
 from tournament.models import Entry, StaffProfile
 
 
-@pytest.fixture
-def side(director, template):
-    return setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)
-
-
 def works_only(user, tournament) -> None:
     StaffProfile.objects.get_or_create(user=user)[0].tournaments.add(tournament)
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_side_event_floor_reads_its_own_floor_only(floor, tournament, side):

@@ -7,20 +7,15 @@ from __future__ import annotations
 
 from datetime import date
 
-import pytest
 from django.test import Client
 
 from leagues import services as league_services
 from payouts.models import Ticket
-from tests.conftest import id_doc, make_user, tournament_data
+from tests.conftest import make_user
+from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
-from tournament import services, setup
+from tournament import services
 from tournament.models import Entry, StaffProfile
-
-
-@pytest.fixture
-def side(director, template):
-    return setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)
 
 
 def works_only(user, *tournaments) -> Client:

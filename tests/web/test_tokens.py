@@ -31,7 +31,7 @@ def bearer(secret: str, keyword: str = "Token") -> APIClient:
     return client
 
 
-def refused(response, code: str) -> None:
+def token_refused(response, code: str) -> None:
     assert response.status_code == 401, response.content
     body = response.json()
     assert body["error"] == code and body["detail"] and body["problems"] == [body["detail"]]
@@ -61,13 +61,13 @@ def test_a_token_expires_after_the_configured_hours(settings, floor, tournament)
     assert before + timedelta(hours=2) <= row.expires_at <= timezone.now() + timedelta(hours=2)
     assert bearer(body["token"]).get("/api/tournaments/").status_code == 200
     ApiToken.objects.filter(pk=row.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    refused(bearer(body["token"]).get("/api/tournaments/"), "token_expired")
-    refused(bearer(body["token"]).post(f"/api/tournaments/{tournament.pk}/entries/1/bust/"), "token_expired")
+    token_refused(bearer(body["token"]).get("/api/tournaments/"), "token_expired")
+    token_refused(bearer(body["token"]).post(f"/api/tournaments/{tournament.pk}/entries/1/bust/"), "token_expired")
 
 
 def test_unknown_and_malformed_tokens_are_refused(floor):
-    refused(bearer("not-a-real-token").get("/api/tournaments/"), "token_invalid")
-    refused(bearer("two words").get("/api/tournaments/"), "bad_token_header")
+    token_refused(bearer("not-a-real-token").get("/api/tournaments/"), "token_invalid")
+    token_refused(bearer("two words").get("/api/tournaments/"), "bad_token_header")
     assert APIClient().get("/api/tournaments/").status_code == 401
 
 
@@ -75,8 +75,8 @@ def test_logging_out_with_a_token_revokes_that_token_only(floor):
     first, second = log_in("floor"), log_in("floor")
     out = bearer(first["token"]).post("/api/auth/logout/")
     assert out.status_code == 200 and out.json()["revoked_because"] == "logout" and out.json()["active"] is False
-    refused(bearer(first["token"]).get("/api/tournaments/"), "token_revoked")
-    refused(bearer(first["token"]).post("/api/auth/logout/"), "token_revoked")
+    token_refused(bearer(first["token"]).get("/api/tournaments/"), "token_revoked")
+    token_refused(bearer(first["token"]).post("/api/auth/logout/"), "token_revoked")
     assert bearer(second["token"]).get("/api/tournaments/").status_code == 200
     assert APIClient().post("/api/auth/logout/").status_code == 401, "logout is for a token, not anonymous"
 
@@ -86,7 +86,7 @@ def test_a_session_logout_revokes_the_users_tokens(client, floor, cashier):
     client.post(reverse("login"), {"username": "floor", "password": PASSWORD})
     assert client.get(reverse("home")).status_code == 200, "logged in to the screens"
     client.post(reverse("logout"))
-    refused(bearer(mine["token"]).get("/api/tournaments/"), "token_revoked")
+    token_refused(bearer(mine["token"]).get("/api/tournaments/"), "token_revoked")
     assert ApiToken.objects.get(pk=mine["id"]).revoked_because == ApiToken.RevokedBecause.SESSION_LOGOUT
     assert bearer(theirs["token"]).get("/api/tournaments/").status_code == 200, "another user's token keeps working"
 
@@ -111,7 +111,7 @@ def test_the_director_lists_and_revokes_tokens_and_each_is_logged(director, floo
     assert bearer(tablet["token"]).post(f"/api/auth/tokens/{tablet['id']}/revoke/").status_code == 403
     revoked = boss.post(f"/api/auth/tokens/{tablet['id']}/revoke/")
     assert revoked.status_code == 200 and revoked.json()["revoked_by"] == "dir" and revoked.json()["revoked_because"] == "director"
-    refused(bearer(tablet["token"]).get("/api/tournaments/"), "token_revoked")
+    token_refused(bearer(tablet["token"]).get("/api/tournaments/"), "token_revoked")
     again = boss.post(f"/api/auth/tokens/{tablet['id']}/revoke/")
     assert again.status_code == 409 and again.json()["error"] == "already_revoked"
     assert boss.post("/api/auth/tokens/999999/revoke/").status_code == 404

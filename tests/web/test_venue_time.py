@@ -12,7 +12,8 @@ from django.utils import formats, translation
 from tables import draws
 from tables import setup as table_setup
 from tables.models import Draw
-from tests.conftest import id_doc, tournament_data
+from tests.conftest import tournament_data
+from tests.helpers import id_doc
 from tournament import services, setup
 from tournament.models import Structure
 
