@@ -18,6 +18,23 @@ export default [
       },
     },
   },
+  // The screens split by panel are written as every module will be: const and let, no function wrapped around a
+  // module's body (a module has its own scope and is strict), the DOM built with Util.el.
+  {
+    files: ["static/js/dealer.js", "static/js/dealer/**/*.js", "static/js/floor-map.js", "static/js/map/**/*.js"],
+    rules: {
+      "no-var": "error",
+      "prefer-const": "error",
+      "no-restricted-syntax": ["error",
+        { selector: "Program > ExpressionStatement > CallExpression[callee.type=/FunctionExpression$/]",
+          message: "No IIFE inside a module: its body has its own scope." },
+        { selector: "CallExpression[callee.object.name='document'][callee.property.name='createElement']",
+          message: "Build the DOM with Util.el (static/js/util.js)." },
+        { selector: "AssignmentExpression[left.property.name='innerHTML']",
+          message: "Build the DOM with Util.el (static/js/util.js), not HTML text." },
+      ],
+    },
+  },
   {
     files: ["static/js/tablet-sw.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },

@@ -23,7 +23,7 @@ import * as Clock from "./clock.js";
     h4h.parentNode.insertBefore(day, h4h);
   }
   var body = document.body, strings = Clock.strings(), flashTimer = null;
-  // Sound only when the screen's link asks for it (?sound=1; README, "Lobby screens"): a TV in
+  // Sound only when the screen's link asks for it (?sound=1; docs/players.md, "The lobby TVs"): a TV in
   // kiosk mode plays it when the kiosk allows autoplay. Only a screen with touch may ask to be touched.
   var sound = new URLSearchParams(location.search).get("sound") === "1";
   var touch = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);

@@ -14,6 +14,7 @@ from tests.conftest import page_config
 from tests.tables.test_moves import bust_at, seated, start
 
 DEALER_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "dealer.js"
+DEALER_WORDS = DEALER_JS.parent / "dealer" / "words.js"
 
 
 def state_of(user, tournament, number) -> dict:
@@ -103,8 +104,9 @@ def test_the_dealer_tablet_presses_go_to_the_api(slip, dealer, tournament):
     assert urls["hand"] == f"/api/tournaments/{tournament.pk}/tables/{number}/hand/"
     assert urls["handDone"] == f"/api/tournaments/{tournament.pk}/tables/{number}/hand-done/"
     assert "js/dealer.js" in page and "api.del(handUrl" in DEALER_JS.read_text() and f'action="/t/{tournament.pk}/' not in page
-    # The messages' words come from Django's JavaScript catalogue (gettext in dealer.js), in the page's language.
-    assert 'gettext("Hand {hand} started.")' in DEALER_JS.read_text() and 'gettext("Hand {hand} is undone.")' in DEALER_JS.read_text()
+    # The messages' words come from Django's JavaScript catalogue (gettext in dealer/words.js), in the page's language.
+    assert 'gettext("Hand {hand} started.")' in DEALER_WORDS.read_text()
+    assert 'gettext("Hand {hand} is undone.")' in DEALER_WORDS.read_text()
     assert 'src="/jsi18n/en-gb/"' in page
     assert 'id="dealer-feedback" data-api-say' in page
     czech = client.get(reverse("dealer", args=[tournament.pk, number]), HTTP_ACCEPT_LANGUAGE="cs").content.decode()

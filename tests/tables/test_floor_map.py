@@ -94,6 +94,6 @@ def test_the_map_page_carries_the_tools_and_no_card_per_table(director, cashier,
                     'value="slips"', 'value="old"'):
         assert control in page, control
     assert 'for="map-section"' in page and 'for="map-search"' in page and 'for="map-goto"' in page
-    script = (STATIC_JS / "floor-map.js").read_text()  # the map's words: gettext, Django's JavaScript catalogue
+    script = (STATIC_JS / "map" / "words.js").read_text()  # the map's words: gettext, Django's JavaScript catalogue
     assert 'gettext("Draw the button")' in script and "Balancing needs the button of table {n}" in script
     assert 'class="m-table' not in page  # the script draws one section; the HTML does not carry 1,112 cards

@@ -17,7 +17,7 @@ from tests.tables.test_moves import entry, seated, start
 from tournament import services
 from tournament.models import AuditEvent
 
-MAP_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "floor-map.js"
+MAP_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "map" / "words.js"
 
 
 @pytest.fixture

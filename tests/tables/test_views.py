@@ -74,7 +74,7 @@ def test_the_map_presses_go_to_the_api_and_carry_their_message_templates(drawn, 
                  "moves/balance/", "hand-for-hand/", "tables/", "draw/", "seating/waiting/"):
         assert f'"{api}{rest}"' in page, rest
     assert f"/t/{tournament.pk}/map/entries/" not in page and f'action="/t/{tournament.pk}/' not in page
-    script = (STATIC_JS / "floor-map.js").read_text()
+    script = (STATIC_JS / "map" / "words.js").read_text()
     assert 'gettext("Entry #{number} ({name}) is out in place {place}.")' in script
     assert 'gettext("Move slip #{move}: entry #{entry} sits at table {table} seat {seat}.")' in script
     assert 'gettext("The tables are balanced: no move is needed.")' in script
