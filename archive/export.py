@@ -1,4 +1,4 @@
-"""A tournament as one file (README, "A tournament in one file"): everything of it, read in one snapshot. Reads only.
+"""A tournament as one file (docs/tournament-file.md): everything of it, read in one snapshot. Reads only.
 
 The file: {"format", "exported_at", "id_hash_key" (the key's fingerprint, never the key), "tournament" (who it is:
 uid, name, venue, start), "users" (the usernames its rows name), "rows" (by model, in the order of an import:

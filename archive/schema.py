@@ -1,4 +1,4 @@
-"""What a tournament file holds, read from the models themselves (README, "A tournament in one file").
+"""What a tournament file holds, read from the models themselves (docs/tournament-file.md).
 
 Every model of the tournament's apps that reaches the tournament through its foreign keys (an entry directly, a hand
 through its table, a level through the tournament's own structure) is in the file, with the rows it points to that

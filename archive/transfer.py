@@ -1,4 +1,4 @@
-"""Loading a tournament file into this database (README, "A tournament in one file"): all of it in one transaction,
+"""Loading a tournament file into this database (docs/tournament-file.md): all of it in one transaction,
 or nothing, with an audit event after the tournament's own log.
 
 Refused, with nothing written: a file larger than TOURNAMENT_FILE_MAX_MB, holding more values than a file of that
@@ -47,7 +47,7 @@ BATCH = 1000
 MAX_DEPTH = 32
 # A genuine file holds a value (a key, a number, a text) per 10 bytes (9.7 in bench/export.py's file); the parse makes
 # a Python object of each, so values, not bytes, are what a parse costs: at most one per BYTES_PER_VALUE bytes of the
-# size limit, whatever the file's own size (README).
+# size limit, whatever the file's own size (docs/tournament-file.md, "Size and memory").
 BYTES_PER_VALUE = 8
 SCAN_BYTES = 1 << 20  # check_shape's slice: its arrays take about ten times this, whatever the file's size
 

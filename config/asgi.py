@@ -3,7 +3,7 @@
 A request is handled by Django's WSGI handler in one thread of a fixed pool (a2wsgi, WEB_THREADS threads),
 from the middleware to the view and back without leaving it. Django's ASGI handler runs the same sync
 middleware and views with a thread hand-off at each sync/async boundary (several per request) and a new
-thread per request: three times the processor time of a request (bench/phone.py; README, "Capacity").
+thread per request: three times the processor time of a request (bench/phone.py; docs/capacity.md).
 The event loop keeps what must be asynchronous: the connections, the admission gate (web/server.py), the
 WebSockets and the pushes.
 """
@@ -45,7 +45,7 @@ application = LifespanTicker(router, enabled=settings.CLOCK_TICKER_IN_PROCESS)
 # What the process loads at start-up (Django, the apps, every view module: 100,000+ objects) lives as
 # long as the process. Frozen into the collector's permanent generation, it is no longer walked by the
 # full collections that a request's allocations set off; collection stays on for everything requests
-# allocate. bench/seating.py prints the floor map with and without it (README, "Seating").
+# allocate. bench/seating.py prints the floor map with and without it (docs/draws.md, "Figures").
 get_resolver().url_patterns  # noqa: B018 -- imports every view module now, so that it is frozen with the rest
 gc.collect()
 gc.freeze()

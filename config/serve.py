@@ -4,7 +4,7 @@ uvicorn with WEB_CONCURRENCY worker processes (default: one per core), each runn
 application with its own bounded database pool (config/settings.py, DB_CONNECTIONS). Live pushes reach
 a screen whichever worker holds its socket: they travel through the Redis channel layer, so several
 workers need REDIS_URL (without it, one worker is started whatever WEB_CONCURRENCY says). Client
-addresses come from X-Forwarded-For only from FORWARDED_ALLOW_IPS (default loopback; README,
+addresses come from X-Forwarded-For only from FORWARDED_ALLOW_IPS (default loopback; docs/operating.md,
 "Deploying"). HOST and PORT as for scripts/dev (default 0.0.0.0:8000 here, the container's port).
 """
 from __future__ import annotations

@@ -291,7 +291,7 @@ IDEMPOTENCY_KEY_HOURS = 24
 HAND_START_REPEAT_SECONDS = float(os.environ.get("HAND_START_REPEAT_SECONDS", "5"))
 # The largest tournament file an import reads (archive/transfer.py), in MB: a file of 10,000 entries is about 11 MB.
 # A bigger body is refused before it is parsed, and so is one holding more values than a file of this size would; an
-# import's memory stays within about 12 times this (README, "A tournament in one file").
+# import's memory stays within about 12 times this (docs/tournament-file.md, "Size and memory").
 TOURNAMENT_FILE_MAX_MB = int(os.environ.get("TOURNAMENT_FILE_MAX_MB", "32"))
 # The address players type or scan for the public pages (the lobby's seat finder, the seat cards' QR codes),
 # e.g. https://poker.example.com. Empty: the address the request came to (request.build_absolute_uri,

@@ -2,9 +2,9 @@
 WebSocket route (by its name in live/routing.py), in one table.
 
 The views, the API and the consumers take their role sets from here (web/access.py applies them to
-pages and the API; live/consumers.py to sockets); README.md, "Who reaches what", shows the same table
+pages and the API; live/consumers.py to sockets); the manual's docs/roles.md, "Who reaches what", shows the same table
 and tests/web/test_roles_walk.py walks every route with every kind of visitor against it, so a route
-missing here, a view that lets more in than this says, or a README that says otherwise fails a test.
+missing here, a view that lets more in than this says, or a manual that says otherwise fails a test.
 
 Who, besides the staff roles of core.roles (the director is in every staff set: has_role adds them):
   ANYONE       no login: public pages and the player's phone (names, tables and seats only)
@@ -28,7 +28,7 @@ DEALER_LINK = "dealer link"
 SHUFFLER = "shuffler"
 API_TOKEN = "API token"
 
-# Every kind of visitor, in the order the README lists them.
+# Every kind of visitor, in the order docs/roles.md lists them.
 VISITORS = (ANYONE, DISPLAY_LINK, DEALER_LINK, SHUFFLER, API_TOKEN, LOGIN, DIRECTOR, FLOOR, CASHIER, DEALER)
 
 
@@ -278,5 +278,5 @@ def staff_roles(who: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def describe(who: tuple[str, ...]) -> str:
-    """A set as the README writes it: the visitors in README order, comma-separated."""
+    """A set as docs/roles.md writes it: the visitors in VISITORS order, comma-separated."""
     return ", ".join(name for name in VISITORS if name in who)

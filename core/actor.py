@@ -1,4 +1,4 @@
-"""Who makes a change: the one type of every service's `actor` (README, "Layout and layers").
+"""Who makes a change: the one type of every service's `actor` (docs/layers.md, "A service's shape").
 
 Every service has the shape `def name(first, *, actor: Actor, ...)`: the object acted on first, then keyword
 arguments only, `actor` the first of them (tests/core/test_service_shape.py holds it). An actor is one of:

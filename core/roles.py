@@ -4,7 +4,7 @@ Who reaches which page, API operation and WebSocket is one table, core/access.py
 it); the sets here are the ones the services check again, held to that table by
 tests/core/test_role_table.py. Two kinds of actor are bound to one table: a dealer tablet opened by its
 table's dealer link (a DeviceActor, no login) and a Dealer login, bound to the table its tablet chose
-(README, "Staff roles"). The services refuse them at any other table (core.errors.require)."""
+(docs/roles.md, "One table per dealer tablet"). The services refuse them at any other table (core.errors.require)."""
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist

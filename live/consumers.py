@@ -258,7 +258,7 @@ class GroupLobbyConsumer(PushConsumer):
 
     The path before the per-process fan-out; kept for comparison (bench/lobby_fanout.py, routed
     with LOBBY_FANOUT=0). Each socket costs a channel, a group membership and one channel-layer
-    message per broadcast (docs/architecture.md, known pitfalls; the figures in README, "Live updates").
+    message per broadcast (docs/architecture.md, known pitfalls; the figures in docs/live-updates.md).
     """
 
     async def connect(self):

@@ -168,7 +168,7 @@ def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], 
     seats = [seat for _table, seat in result.values()]
     if connection.vendor == "postgresql":
         # The arrays travel as array literals ('{1,2,3}'), one string each rather than 10,000 Python
-        # ints adapted one by one (README, "Seating": the figures). int() keeps anything but digits out.
+        # ints adapted one by one (docs/draws.md, "Figures"). int() keeps anything but digits out.
         entry_ids, table_ids, seats = ("{" + ",".join(str(int(v)) for v in values) + "}"
                                        for values in (entry_ids, table_ids, seats))
         f = {name: Seat._meta.get_field(name).column for name in ("tournament", "entry", "table", "seat", "draw",
@@ -187,7 +187,7 @@ def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], 
 def _fast_toast_compression() -> None:
     """For the rest of the transaction, compress large values with lz4 where the server has it: the
     start draw's row (inputs and result, hundreds of KB of JSON) is written about three times faster
-    than with pglz (README, "Seating"). The same values are stored and read back; only their
+    than with pglz (docs/draws.md, "Figures"). The same values are stored and read back; only their
     compression on disk differs."""
     if connection.vendor != "postgresql":
         return

@@ -327,7 +327,7 @@ class HandForHand(NeverDeleteModel):
 
 
 class DealerLink(NeverDeleteModel):
-    """A dealer tablet's link to one table (README, "Staff roles"): a secret URL, not a login, like a
+    """A dealer tablet's link to one table (docs/roles.md, "One table per dealer tablet"): a secret URL, not a login, like a
     lobby screen's display link. It opens that table's dealer tablet and allows only that table's
     dealer actions. Stored hashed (the URL is shown once, when it is made); revocable."""
 

@@ -2,7 +2,7 @@
 
 Nothing here imports Django or does I/O: the same inputs and seed always give the same seats, so
 anyone can recompute a recorded draw from its revealed seed (the algorithm is written out in the
-README, "Seating and the verifiable draw"; tests/verifier/verify.py follows it from outside). The steps,
+manual, docs/draws.md, "The verifiable draw"; tests/verifier/verify.py follows it from outside). The steps,
 exactly:
 
 Random source. The seed is 32 bytes (shown as 64 hex digits). Block i of the stream is
@@ -29,8 +29,8 @@ never takes a seat that a fixed-seat entry of the same draw is to have).
 
 Special needs have a random stream of their own, seeded with SHA-256(seed || "special needs"): the
 entries with needs are placed with it first, then the others are drawn with the seed's stream exactly as
-in a draw without needs, over the seats the needs left. So the public check of a draw (README, "The seat
-draw") recomputes everyone else from the seed without knowing who had a need or which: it is given the
+in a draw without needs, over the seats the needs left. So the public check of a draw (docs/draws.md, step
+5) recomputes everyone else from the seed without knowing who had a need or which: it is given the
 seats the needs held, never the entries or the needs (those are committed to by a salted hash). Draws made
 before this (`separate_needs=False`) placed the needs with the seed's stream itself.
 
@@ -101,7 +101,7 @@ class SeedStream:
     def below(self, n: int) -> int:
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
-        if n == 1:  # the only choice, and no bytes read: every draw ever published was made so (README, step 1)
+        if n == 1:  # the only choice, and no bytes read: every draw ever published was made so (docs/draws.md, step 1)
             return 0
         limit = _TWO_64 - (_TWO_64 % n)
         while True:

@@ -4,7 +4,7 @@ random (entries, late entries, re-entries and voids; the draw, buttons, hands an
 one and several in a hand, and their undo; balancing, slips confirmed and cancelled, breaks and redraws;
 hand-for-hand at the bubble; the clock, a color-up and its races, chips found; penalties; the payout plan,
 deals, payments and voided payments). After every step it checks the invariants of a night (docs/architecture.md,
-README "What the software guarantees").
+docs/guarantees.md).
 
 A refusal (ServiceError, or a house rule refused by field) is fine and must change nothing; any other
 exception fails. The same examples run on every run (tests/conftest.py's profile); `HYPOTHESIS_PROFILE=explore`

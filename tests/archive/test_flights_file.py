@@ -1,4 +1,4 @@
-"""An event with flights in tournament files (README, "A tournament in one file"): each flight and the Day 2 is a file
+"""An event with flights in tournament files (docs/tournament-file.md): each flight and the Day 2 is a file
 of its own, with its days, bags and carried entries; the event itself (its flights, the carry) is not in them. Played
 by bench/flights.py's festival at a small scale, exported, rolled back, then imported flight by flight: a player who
 played two flights, or went on to Day 2, is one player, found by his ID hash in the files after the first."""

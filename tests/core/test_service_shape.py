@@ -1,4 +1,4 @@
-"""One shape for every service (issue 24; README, "Layout and layers").
+"""One shape for every service (issue 24; docs/layers.md, "A service's shape").
 
 A function that takes an `actor` has the shape `def name(first, *, actor: Actor, ...)`: at most one positional
 parameter, the object acted on; everything after it keyword-only; `actor` the first keyword, typed

@@ -28,7 +28,7 @@ def reference_stream(seed: bytes, n: int) -> bytes:
 
 
 class ReferenceRng:
-    """below() and shuffle() written out from the README over the reference stream."""
+    """below() and shuffle() written out from docs/draws.md over the reference stream."""
 
     def __init__(self, seed: bytes) -> None:
         self.data, self.pos = reference_stream(seed, 1 << 20), 0

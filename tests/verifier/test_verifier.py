@@ -1,5 +1,5 @@
 """Every kind of draw, made by the product and read from its public API as an outsider reads it, verifies with
-tests/verifier/verify.py: a verifier written from README.md ("Seating and the verifiable draw") alone, importing
+tests/verifier/verify.py: a verifier written from the manual's docs/draws.md alone, importing
 nothing of the product. The server's own check (tables/draw_check.py) runs the product's code, so it cannot tell
 when the code and the published text disagree; this one can (an outside check found late draws with one table
 seated elsewhere than the text said)."""
@@ -98,7 +98,7 @@ def test_the_start_draw_late_entries_and_button_draws_verify(director, cashier, 
 def test_a_late_draw_at_one_table_verifies_and_a_verifier_reading_for_below_1_does_not(
         director, cashier, tournament, fixed_seeds, monkeypatch):
     """The disagreement an outside check found: with one table to choose from, the draw picks it with below(1), which reads
-    nothing (README step 1). A verifier whose below(1) reads 8 bytes, as the README said before, seats the late
+    nothing (docs/draws.md step 1). A verifier whose below(1) reads 8 bytes, as the manual said before, seats the late
     entries elsewhere than the product did."""
     open_tables(director, tournament, [1])
     register(cashier, tournament, 3)
@@ -177,7 +177,7 @@ def test_chip_races_verify_under_every_house_rule(director, floor, tournament, d
 
 def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_the_server(director, floor, cashier,
                                                                                          tournament):
-    """The public answer holds the seats the needs took, never the needs (README step 5): the others recompute from
+    """The public answer holds the seats the needs took, never the needs (docs/draws.md step 5): the others recompute from
     it. A draw recorded before the needs had their own stream says so (a count, no commitment) and is not failed."""
     open_tables(director, tournament, [1, 2, 3])
     table_setup.open_table(tournament, actor=director, number=4, seats=9, accessible=True)

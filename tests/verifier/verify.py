@@ -1,9 +1,9 @@
-"""An outsider's check of a tournament's draws, written from README.md ("Seating and the verifiable draw") alone.
+"""An outsider's check of a tournament's draws, written from the manual's docs/draws.md alone.
 
 It imports nothing of the product, only Python's standard library (tests/verifier/test_verifier.py holds it to
 that), and reads only what the public API publishes: the list of draws and each revealed draw's seed, commitment,
 inputs and result. It recomputes every kind of draw (seats: start, late, break, redraw; buttons; ties; chip races)
-from the seed and the inputs by the README's steps, and compares with the published result. Run it against a room:
+from the seed and the inputs by the manual's steps, and compares with the published result. Run it against a room:
 
     python tests/verifier/verify.py https://room.example/api/tournaments/7/draws/
 
@@ -24,7 +24,7 @@ DECK = [rank + suit for rank in RANKS for suit in SUITS]  # the 52 cards before 
 
 
 class Stream:
-    """README step 1: block i = SHA-256(seed || i as 8 bytes big-endian); the stream is the blocks in order."""
+    """docs/draws.md step 1: block i = SHA-256(seed || i as 8 bytes big-endian); the stream is the blocks in order."""
 
     def __init__(self, seed: bytes) -> None:
         self.seed, self.block, self.data = seed, 0, b""
@@ -37,7 +37,7 @@ class Stream:
         return out
 
     def below(self, n: int) -> int:
-        if n == 1:  # README step 1: below(1) is 0 and reads nothing
+        if n == 1:  # docs/draws.md step 1: below(1) is 0 and reads nothing
             return 0
         limit = TWO_64 - TWO_64 % n
         while True:
@@ -59,7 +59,7 @@ def _room(inputs: dict) -> tuple[dict[int, list[int]], dict[int, int]]:
 
 
 def place_one(rng: Stream, open_seats: dict[int, list[int]], players: dict[int, int]) -> tuple[int, int]:
-    """README step 3: a table with the fewest players among those with an open seat (those with players first)."""
+    """docs/draws.md step 3: a table with the fewest players among those with an open seat (those with players first)."""
     with_room = [t for t in sorted(open_seats) if open_seats[t]]
     candidates = [t for t in with_room if players[t]] or with_room
     fewest = min(players[t] for t in candidates)
@@ -78,7 +78,7 @@ def late_draw(seed: bytes, inputs: dict) -> list[list[int]]:
 
 
 def start_draw(seed: bytes, inputs: dict) -> list[list[int]]:
-    """README step 4: entries shuffled, tables shuffled, each table's open seats shuffled, dealt round by round."""
+    """docs/draws.md step 4: entries shuffled, tables shuffled, each table's open seats shuffled, dealt round by round."""
     rng, (open_seats, players) = Stream(seed), _room(inputs)
     entries = rng.shuffle(sorted(inputs["entries"]))
     order = rng.shuffle(list(open_seats))
@@ -101,7 +101,7 @@ def high_card(cards: dict) -> int:
 
 
 def button_draw(seed: bytes, inputs: dict) -> dict:
-    """README step 6: one shuffle of the 52 cards per table (tables ascending), one card per occupied seat."""
+    """docs/draws.md step 6: one shuffle of the 52 cards per table (tables ascending), one card per occupied seat."""
     rng = Stream(seed)
     tables = {int(n): seats for n, seats in inputs["tables"].items()} if "tables" in inputs else {0: inputs["seats"]}
     out = {}
@@ -113,12 +113,12 @@ def button_draw(seed: bytes, inputs: dict) -> dict:
 
 
 def tie_draw(seed: bytes, inputs: dict) -> dict:
-    """README: the tied entries, ascending, shuffled."""
+    """docs/draws.md step 7: the tied entries, ascending, shuffled."""
     return {"order": Stream(seed).shuffle(sorted(inputs["entries"]))}
 
 
 def race_draw(seed: bytes, inputs: dict, house: dict) -> dict:
-    """README, the chip race: the sheet recomputed from the counts (inputs) and the color-up's chips and house rules
+    """docs/draws.md step 8, the chip race: the sheet recomputed from the counts (inputs) and the color-up's chips and house rules
     (`in_play`, `leaving`, `rules`, published with the result)."""
     in_play, leaving, rules = sorted(house["in_play"]), sorted(house["leaving"]), house["rules"]
     new_chip = min(v for v in in_play if v not in leaving)
@@ -173,7 +173,7 @@ def race_sheet(published: dict) -> dict:
 
 
 def recompute(draw: dict):
-    """The result of a revealed draw as the README's steps give it from the seed and the inputs."""
+    """The result of a revealed draw as the manual's steps give it from the seed and the inputs."""
     seed, inputs, kind = bytes.fromhex(draw["seed"]), draw["inputs"], draw["kind"]
     if kind in ("start", "redraw"):
         return start_draw(seed, inputs)
@@ -195,7 +195,7 @@ def verify(draw: dict) -> dict:
     commitment_ok = hashlib.sha256(bytes.fromhex(draw["seed"])).hexdigest() == draw["commitment"]
     needs = draw["inputs"].get("needs") or {}
     if draw["kind"] in SEAT_DRAWS and needs.get("count") and needs.get("commitment") is None:
-        # README step 5: a draw whose needs were placed before they had their own stream is checked by the server only
+        # docs/draws.md step 5: a draw whose needs were placed before they had their own stream is checked by the server only
         return {"draw": draw["draw"], "kind": draw["kind"], "revealed": True, "commitment_ok": commitment_ok,
                 "result_ok": None, "ok": commitment_ok, "server_only": True}
     recomputed = recompute(draw)

@@ -1,8 +1,9 @@
 """What the public sees (issue 23): every JSON a stranger reads without a login holds only the fields the
-README lists ("What the public sees"): names, tables, seats, results, the room's figures, the draws' checks.
+manual lists (docs/roles.md, "What the public sees"): names, tables, seats, results, the room's figures, the draws'
+checks.
 A night is played (special needs, the start draw, buttons, a late entry, a color-up race, busts to a
 winner); every public JSON, the seat socket's snapshots and its pushes are walked, and each field path must
-be on the list. A field added to a public answer without the README saying so fails here."""
+be on the list. A field added to a public answer without the manual saying so fails here."""
 from __future__ import annotations
 
 import re
@@ -18,12 +19,12 @@ from tables.models import Draw, Seat, Table
 from tests.helpers import open_tables, register
 from tournament.models import Entry, Level
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROLES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
 
 
 def listed() -> dict[str, set[str]]:
-    """The README's table, by read (api-draw's rows together)."""
-    text = README.read_text()
+    """The manual's table (docs/roles.md), by read (api-draw's rows together)."""
+    text = ROLES_PAGE.read_text(encoding="utf-8")
     table = text[text.index("<!-- public-fields -->"):text.index("<!-- /public-fields -->")]
     reads: dict[str, set[str]] = {}
     for line in table.splitlines():
@@ -70,10 +71,10 @@ def allowed(path: str, fields: set[str]) -> bool:
 
 def check(read: str, answer, fields: dict[str, set[str]]) -> None:
     extra = sorted(path for path in paths(answer) if not allowed(path, fields[read]))
-    assert not extra, f"{read} shows fields the README does not list: {extra}"
+    assert not extra, f"{read} shows fields docs/roles.md does not list: {extra}"
 
 
-def test_every_public_json_shows_only_what_the_readme_lists(director, floor, cashier, tournament, monkeypatch,
+def test_every_public_json_shows_only_what_the_manual_lists(director, floor, cashier, tournament, monkeypatch,
                                                             django_capture_on_commit_callbacks):
     fields = listed()
     assert {"seat-json", "api-public-seat", "api-public-seats", "draws-json", "api-draws", "api-draw",

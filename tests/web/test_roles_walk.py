@@ -1,5 +1,6 @@
 """Who reaches what, walked: every URL pattern, every operation of the OpenAPI schema and every WebSocket
-route, with every kind of visitor, against the one table (core/access.py) and the README's copy of it.
+route, with every kind of visitor, against the one table (core/access.py) and the manual's copy of it
+(docs/roles.md, "Who reaches what").
 
 Allowed means the gate let the visitor through: not 401 or 403, not a redirect to the login, not a
 server error (a 400 for the empty body a walk sends, or a 404, is past the gate). Refused means 401,
@@ -35,7 +36,7 @@ from tests.conftest import PASSWORD
 from tests.helpers import register
 from tournament import services
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROLES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
 STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
 # Staff per tournament (issue 23): a Floor and a Cashier who work another tournament only (core/roles.py), and a
 # Floor who works this tournament and the other one (scoped, yet let in wherever this tournament is touched).
@@ -239,19 +240,19 @@ def test_admin_is_for_superusers_only(walk_room, django_user_model):
     assert admin.get("/admin/").status_code == 200
 
 
-def test_the_readme_shows_the_same_table():
-    """README.md, "Who reaches what": one row per page, API operation and socket, as core/access.py says."""
+def test_the_manual_shows_the_same_table():
+    """docs/roles.md, "Who reaches what": one row per page, API operation and socket, as core/access.py says."""
     rows = {}
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in ROLES_PAGE.read_text(encoding="utf-8").splitlines():
         m = re.match(r"^\| `([\w-]+)` \| (page|socket|GET|POST|PUT|PATCH|DELETE) \| ([^|]*) \|$", line)
         if m:
             rows[(m.group(1), m.group(2))] = m.group(3).strip()
     code = {(name, "page"): access.describe(who) for name, who in access.PAGES.items()}
     code |= {(name, method): access.describe(who) for name, methods in access.API.items() for method, who in methods.items()}
     code |= {(name, "socket"): access.describe(who) for name, who in access.SOCKETS.items()}
-    stale = sorted(f"{name} {kind}: README says {rows.get((name, kind))!r}, the code {who!r}"
+    stale = sorted(f"{name} {kind}: docs/roles.md says {rows.get((name, kind))!r}, the code {who!r}"
                    for (name, kind), who in code.items() if rows.get((name, kind)) != who)
-    extra = sorted(f"{name} {kind}: in the README only" for name, kind in rows if (name, kind) not in code)
+    extra = sorted(f"{name} {kind}: in docs/roles.md only" for name, kind in rows if (name, kind) not in code)
     assert not stale and not extra, "\n".join(stale + extra)
 
 

@@ -1,4 +1,4 @@
-"""The import of a tournament file through the JSON API (README, "A tournament in one file"): the director's import
+"""The import of a tournament file through the JSON API (docs/tournament-file.md): the director's import
 page sends it here (multipart/form-data, the file in `file`); a script may too, with its API token. The service is
 archive/transfer.py's, the same as `manage.py import_tournament`: a refused file answers its message (400, or 409
 for a tournament here already or a file of another ID hash key), with nothing written.

@@ -1,4 +1,4 @@
-"""A tournament in one file, from a screen (README, "A tournament in one file"): the director downloads a
+"""A tournament in one file, from a screen (docs/tournament-file.md): the director downloads a
 tournament's file, the same bytes as `manage.py export_tournament` writes (archive/export.py), and opens the import
 page, whose form sends the file to the JSON API (web/archive/api.py) with the shared client (static/js/api-forms.js).
 

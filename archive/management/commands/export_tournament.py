@@ -1,4 +1,4 @@
-"""`manage.py export_tournament ID [-o FILE]`: the tournament as one file (README, "A tournament in one file")."""
+"""`manage.py export_tournament ID [-o FILE]`: the tournament as one file (docs/tournament-file.md)."""
 from __future__ import annotations
 
 import sys

@@ -1,4 +1,4 @@
-"""`manage.py import_tournament FILE`: a tournament file into this database (README, "A tournament in one file")."""
+"""`manage.py import_tournament FILE`: a tournament file into this database (docs/tournament-file.md)."""
 from __future__ import annotations
 
 import sys
