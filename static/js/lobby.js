@@ -59,7 +59,7 @@ import * as Clock from "./clock.js";
     if (d.next_draw) { next.append(Util.fmt(gettext("Next draw #{n} · SHA-256"), {n: d.next_draw.draw}) + " ", code(d.next_draw.commitment)); }
     if (d.last_draw) {
       last.append(Util.fmt(gettext("Draw #{n} · seed"), {n: d.last_draw.draw}) + " ", code(d.last_draw.seed.slice(0, 16) + "…"),
-                  " " + Util.fmt(gettext("check at {url}"), {url: location.host + config.draw_list}));
+                  " " + Util.fmt(gettext("check at {url}"), {url: config.draw_list}));
     }
     draws.hidden = !d.next_draw && !d.last_draw;
   }

@@ -2,6 +2,7 @@
 behind a proxy and overridable by PUBLIC_BASE_URL (also for the seat cards' QR codes)."""
 from __future__ import annotations
 
+import json
 import re
 
 import segno
@@ -42,6 +43,9 @@ def test_public_base_url_overrides_the_address(client, settings, director, cashi
     page = client.get(f"/display/{display.token}/").content.decode()
     assert f"turnaj.example.cz/s/{tournament.pk}/" in page and "testserver/s/" not in page
     assert qr_in(page) == qr_svg(f"https://turnaj.example.cz/s/{tournament.pk}/")
+    # The draws' public check, under the draws line, is written at the same address.
+    config = json.loads(re.search(r'<script id="lobby-config" type="application/json">(.*?)</script>', page).group(1))
+    assert config["draw_list"] == f"turnaj.example.cz/s/{tournament.pk}/draws/"
     # The seat cards' QR codes too.
     from tests.tables.test_moves import start
 

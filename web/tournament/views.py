@@ -228,7 +228,8 @@ def lobby(request, token):
         "snapshot": lobby_names(display.tournament, lobby_answer(display.tournament)),
         "seat_finder": shown_url(seat_finder), "seat_finder_qr": qr_svg(seat_finder),
         "lobby_config": {"draws": reverse("draws-json", args=[display.tournament.pk]),
-                         "draw_list": reverse("draw-list", args=[display.tournament.pk]),
+                         # the draws' public check, written as the seat finder's address is (PUBLIC_BASE_URL)
+                         "draw_list": shown_url(public_url(request, reverse("draw-list", args=[display.tournament.pk]))),
                          "snapshot": reverse("lobby-snapshot", args=[token]), "currency": display.tournament.currency,
                          "socket": f"/ws/display/{token}/"}})
 
