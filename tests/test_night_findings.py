@@ -1,4 +1,4 @@
-"""Holes between the parts, found by playing whole nights (issue 22; tests/test_whole_night.py finds this
+"""Holes between the parts, found by playing whole nights (tests/test_whole_night.py finds this
 kind): each fails on the code before its fix."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whole nights, every floor action against every other (issue 22): a hypothesis state machine plays a
+"""Whole nights, every floor action against every other: a hypothesis state machine plays a
 tournament from the first entry to the winner through the services, the floor's actions interleaved at
 random (entries, late entries, re-entries and voids; the draw, buttons, hands and their undo; busts one by
 one and several in a hand, and their undo; balancing, slips confirmed and cancelled, breaks and redraws;
@@ -151,7 +151,7 @@ class Night(RuleBasedStateMachine):
         for table in self.tables():
             if len(self.seated_at(table)) >= 2:
                 draws.draw_button(table, actor=self.d)
-        # The night counts for a season (issue 27): its points follow every place (league_points_follow_the_places).
+        # The night counts for a season: its points follow every place (league_points_follow_the_places).
         league_rng = random.Random(seed ^ 0x1EA6)  # its own source: the draws' seeds stay as they were
         formula = league_rng.choice([{"formula": "table", "points_table": [10, 7, 5, 3, 1]}, {"formula": "linear"},
                                      {"formula": "square_root"}])
@@ -692,7 +692,7 @@ def test_whole_nights_hold_together(db, number):
 
 
 class SatelliteNight(Night):
-    """The same night as a satellite of a Main Event (issue 27): its seats are its pool over the Main Event's buy-in
+    """The same night as a satellite of a Main Event: its seats are its pool over the Main Event's buy-in
     and fee (or its buy-in alone, the fee waived for a ticket: the house's setting), play stops at them, each seat
     winner gets a ticket that follows every correction, and the desk registers the holders into the Main Event with
     no payment; tickets pass on where the house allows it."""

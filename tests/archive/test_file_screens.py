@@ -1,4 +1,4 @@
-"""A tournament in one file from the director's screens (issue 26, point 2): the download (GET /t/<id>/export.json)
+"""A tournament in one file from the director's screens: the download (GET /t/<id>/export.json)
 is the file `manage.py export_tournament` writes, and records nothing; the import page's form posts the file to
 POST /api/tournaments/import/, which imports it as the command does, or refuses it with the command's words and
 nothing written. Only the director reaches either."""

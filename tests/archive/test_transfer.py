@@ -1,4 +1,4 @@
-"""A tournament in one file (issue 26, point 2): a night played to the money and paid (bench/night.py's night, with a
+"""A tournament in one file: a night played to the money and paid (bench/night.py's night, with a
 lobby screen, a dealer link, a chip count, a seat request and a user made during the night) is exported; the night is
 then rolled back, so the database holds what it held before it (another tournament, not the night), and the file is
 imported there: exported again, the file is the same but for its time, its checksum and the import's own event; the

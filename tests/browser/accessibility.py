@@ -1,4 +1,4 @@
-"""Accessibility checks a browser test runs on an open page (issue 24): axe-core (the axe-playwright-python
+"""Accessibility checks a browser test runs on an open page: axe-core (the axe-playwright-python
 package bundles it) and a look for things a mouse can press that a keyboard cannot reach.
 
 `problems(page)` answers one line per finding that fails a screen: an axe violation of serious or critical

@@ -1,4 +1,4 @@
-"""Bag-and-tag on the floor map, in a real browser (issue 25, point 2): a table's "Bag stacks" opens a dialog with
+"""Bag-and-tag on the floor map, in a real browser: a table's "Bag stacks" opens a dialog with
 every seated player (seat and name, his chips prefilled from his last count, the bag number), and Save sends the
 whole table at once through the JSON API; a seat's "Bag" bags one player. Once the day's first bag is in, each
 table's card says how many of its players are bagged, live (the floor socket's bags.recorded). A refusal of the

@@ -1,4 +1,4 @@
-"""Bag-and-tag on the dealer tablet, in a real browser (issue 25, point 2): once the clock has stopped for the day,
+"""Bag-and-tag on the dealer tablet, in a real browser: once the clock has stopped for the day,
 "Bag stacks" opens a panel with every seated player (seat, name, his chips prefilled from his last count, the bag
 number); the dealer types the chips on the tablet's number pad, Next goes to the bag number (typed on the keyboard),
 Enter to the next seat, and "Save bags" sends the whole table at once through the JSON API. The API's bags and the

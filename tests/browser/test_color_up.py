@@ -145,8 +145,8 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     assert tournament_stats(t)["chips_in_play"] == before  # nothing changes before the race is confirmed
     assert chips_shown(lobby) == before
 
-    # Confirm (after the tablet's confirm dialog): the sheet folds to one line ("Race confirmed · show sheet",
-    # issue 22); shown again, it is marked confirmed and can be printed.
+    # Confirm (after the tablet's confirm dialog): the sheet folds to one line ("Race confirmed · show sheet");
+    # shown again, it is marked confirmed and can be printed.
     tablet.click("#race-confirm")
     tablet.wait_for_selector("#race-done", state="visible")
     for folded in ("#race-sheet", "#race-banner"):  # the same redraw folds them (a loaded machine may paint it later)

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in a real browser (issue 24): the check every screen of test_screen_sizes.py runs
+"""The Content-Security-Policy in a real browser: the check every screen of test_screen_sizes.py runs
 catches what the policy blocks, and the pages outside the screens (the API docs, Django's admin) work under
 the policy their URLs get."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Day 2 seating in a real browser (issue 25, point 4): Day 1 bagged and closed, the director redraws Day 2 from the
+"""Day 2 seating in a real browser: Day 1 bagged and closed, the director redraws Day 2 from the
 day page (a confirm, then the page says which draw seated the day); a player's phone, open on his seat page since the
 night before, follows live: his Day 2 table and seat and the stack he sits down with ("Day 2 · stack 20,000 (bag
 T1-3)"). The phone's seat page and the day page are axe-clean, with no CSP or console error, and fit their screens."""

@@ -1,4 +1,4 @@
-"""The end of a day on the real screens (issue 25, point 2): the director sets the day to end after level 1 on
+"""The end of a day on the real screens: the director sets the day to end after level 1 on
 the clock page, the lobby says so; the clock reaches the end of level 1 (the ticker, run here by the test as the
 test server runs none) and stops there with 0:00, and the lobby says play has stopped for the day; the director
 schedules the next day's start, and the lobby says when play resumes and at which level. The lobby with the day's

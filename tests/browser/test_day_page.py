@@ -1,4 +1,4 @@
-"""The end of a day in a real browser (issue 25, point 2): the director's day page follows the room live (a table
+"""The end of a day in a real browser: the director's day page follows the room live (a table
 bagged through the API shows at once: the bagged count, the bags missing by table with names, the table's slips);
 closing without a reason while bags are missing is refused with the server's message and changes nothing; with the
 reason the day closes and its record shows; a bag slip link of the report answers a PDF ("a bag slip printed").

@@ -1,4 +1,4 @@
-"""The event log on a floor tablet (issue 14.5): lines in words, no sideways scrolling at 1180×820 or
+"""The event log on a floor tablet: lines in words, no sideways scrolling at 1180×820 or
 1440×900 with long names and long payloads, details on demand, and a new event arriving live in words."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The events with flights in a real browser (issue 25, point 3): the director makes an event on the events page; on
+"""The events with flights in a real browser: the director makes an event on the events page; on
 the event page a flight's end is set, a policy change after entries is refused with the server's words, the carry is
 refused while a flight's Day 1 is open, the page follows the flight closing live, and once every flight is closed the
 carry (confirmed first) shows the carried and the forfeited lists with their totals. The floor sees "N players left:

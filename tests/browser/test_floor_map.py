@@ -1,4 +1,4 @@
-"""The floor map at a size where it has sections (issue 14), in a real browser: 200 tables, 1,780 players.
+"""The floor map at a size where it has sections, in a real browser: 200 tables, 1,780 players.
 The page shows one section of 50 tables; a section switch, a player search (folded: "novak" finds
 "Novák"), "go to table" and the filters (short, halted, with slips, on the previous level) work; names
 read on two lines; the undo bar never lies over the counters; nothing overflows sideways on a tablet;
@@ -246,7 +246,7 @@ def test_a4_seat_cards_print_nine_to_a_page(live_asgi, browser, director, cashie
 
 
 def test_on_a_tablet_the_map_opens_on_its_tables(live_asgi, browser, director, cashier, floor, tournament):
-    """Issue 22: at 1180×820 the first table, its heading and first seats, is on the screen without scrolling,
+    """At 1180×820 the first table, its heading and first seats, is on the screen without scrolling,
     for the director (who sees the most: hand-for-hand, opening a table) and for the floor. The other pages, the
     draw's commitment and the filters are a press away, by keyboard too, and say their state in words."""
     from tables.selectors import pending_commitment

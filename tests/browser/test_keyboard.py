@@ -1,4 +1,4 @@
-"""The screens by keyboard alone (issue 24): what a tap does on the floor map, the dealer tablet's race pad and
+"""The screens by keyboard alone: what a tap does on the floor map, the dealer tablet's race pad and
 the lobby's sound hint, Tab reaches and Enter does; and what the screens show in colour they also say in words."""
 from __future__ import annotations
 

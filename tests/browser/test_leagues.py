@@ -1,4 +1,4 @@
-"""Leagues in a real browser (issue 27): the director makes a league on the leagues page and adds a tournament to it
+"""Leagues in a real browser: the director makes a league on the leagues page and adds a tournament to it
 on the league's page; when that tournament's play is over, the league's page and the players' standings page on a
 phone show the standings without a reload, and a bust undone takes them away again."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The lobby TV in a real browser (issue 22): it never asks to be touched and sounds only when its link
+"""The lobby TV in a real browser: it never asks to be touched and sounds only when its link
 asks for it (?sound=1); the last bust brings the winner screen (the winner and the final results instead of the
 clock), live, and an undone bust takes it away."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The lobby's chip leaders in a real browser (issue 25): a table's counts entered on its tablet reach a TV at once,
+"""The lobby's chip leaders in a real browser: a table's counts entered on its tablet reach a TV at once,
 over its socket: the top stacks with names and big blinds, in the side column's place (all the time on a link that
 says ?leaders=1), inside the screen and clear of the clock, on a TV and on a portrait screen; the house rule that
 hides public counts takes them away."""

@@ -1,4 +1,4 @@
-"""The floor map's seat tiles never break a player's name inside a word (issue 22, finding 10d: the seat with
+"""The floor map's seat tiles never break a player's name inside a word (before, the seat with
 the button chip read "Benešov / á"): the name wraps between words and after a hyphen; a single word wider
 than the tile ends in "…", and the tile's title and aria-label say the whole name. On a tablet and a phone."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tablets that ride out a Wi-Fi drop (issue 26, point 1), in a real browser: the presses made offline wait on the
+"""Tablets that ride out a Wi-Fi drop, in a real browser: the presses made offline wait on the
 device with their Idempotency-Keys (static/js/press-queue.js), survive a reload (the page itself from the service
 worker, static/js/tablet-sw.js, marked old), and are sent in order once the line is back, each applied once; a press
 the server now refuses is said with its reason and dropped, never applied twice."""

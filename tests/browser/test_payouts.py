@@ -31,7 +31,7 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
     tv.goto(f"{live_asgi}/display/{display.token}/")
     tv.wait_for_selector("#live.live")
     assert tv.inner_text("#lobby-places") == "4"
-    # Eight left, four paid: not the bubble yet (issue 22), the minimum cash.
+    # Eight left, four paid: not the bubble yet, the minimum cash.
     min_cash = f"{selectors.payout_state(tournament)['prizes'][-1] // 100:,}"
     jump = tv.inner_text("#lobby-jump")
     assert "bubble" not in jump and "min. cash" in jump and min_cash in jump
@@ -112,7 +112,7 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
 
 def test_the_pay_page_says_the_prize_waits_for_the_end_of_registration_before_any_id_is_typed(
         browser, live_asgi, cashier, floor, tournament, four_paid_of_eight):
-    """Issue 22: with registration still open the cashier is told at once, not after typing the ID again and
+    """With registration still open the cashier is told at once, not after typing the ID again and
     having the player sign: the reason shows, and no ID field and no signature pad."""
     for entry in four_paid_of_eight[:5]:  # places 8 to 4; four paid, but registration is still open
         busts.bust_entry(entry, actor=floor)

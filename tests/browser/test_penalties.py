@@ -106,7 +106,7 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
 
 def test_the_floor_finds_the_player_by_name_and_chooses_among_namesakes(live_asgi, browser, director, cashier, floor,
                                                                          tournament):
-    """Issue 22, finding 9: the floor types the name as he hears it; two players named alike are listed with
+    """The floor types the name as he hears it; two players named alike are listed with
     their table and seat, big enough for a finger, and the one chosen gets the penalty."""
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])

@@ -1,4 +1,4 @@
-"""The confirmed race on the dealer tablet (issue 22, finding 10a): it no longer holds the top of the tablet
+"""The confirmed race on the dealer tablet: it no longer holds the top of the tablet
 and pushes Shuffle below the fold. Once confirmed it folds to one line, "Race confirmed · show sheet" (the
 sheet a tap away), and it goes when the clock leaves the break, by the tablet's own clock; Shuffle stays
 above the fold on a tablet and a phone."""

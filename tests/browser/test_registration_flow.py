@@ -245,7 +245,7 @@ def test_director_creates_and_revokes_a_lobby_screen_link(live_asgi, browser, di
 
 
 def test_a_new_player_refused_on_the_page_leaves_no_player_record(live_asgi, browser, director, tournament, player):
-    """Issue 22, finding 10e: the new player page's document is already used by another player's record; the
+    """The new player page's document is already used by another player's record; the
     refusal is shown and Player.objects.count() is what it was (before, the player was saved first)."""
     make_user("kasa", "Cashier")
     services.register_entry(tournament, actor=director, player=player, document=services.IdDocument("passport", "P1234567"))

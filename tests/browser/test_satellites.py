@@ -1,4 +1,4 @@
-"""A satellite through the screens, in a real browser (issue 27): the director makes a tournament a satellite of the
+"""A satellite through the screens, in a real browser: the director makes a tournament a satellite of the
 Main Event on its payouts page, the floor busts the seat bubble on an entry's page and play stops at the seats (a
 further bust is refused, with the reason), the tickets show, and the desk registers a seat winner into the Main Event
 with his ID checked and no payment: the receipt says "satellite ticket" and the Main Event's pool counts it."""

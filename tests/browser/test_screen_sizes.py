@@ -6,7 +6,7 @@ At its first size each screen is also checked by axe-core (serious and critical 
 anything with a pointer cursor that a keyboard cannot reach (tests/browser/accessibility.py).
 
 The screens shown in the same state (SCREENS' setup) are one test: the room is built once for them and the
-director's session made once (issue 24, point 7: a room and a login per screen were half the walk's time); each
+director's session made once (a room and a login per screen were half the walk's time); each
 size still opens a new browser context and loads the screen afresh. A finding names its screen and size.
 
 With SCREEN_SHOTS=1 every case is also shot to /tmp/screen_<name>_<w>x<h>.png, to look at by eye: the checker
@@ -349,7 +349,7 @@ def penalties_given(room: Room) -> None:
 
 
 def winner(room: Room) -> None:
-    """Play is over (issue 22): half the field paid (15 places), everyone out but the winner; the TV shows the
+    """Play is over: half the field paid (15 places), everyone out but the winner; the TV shows the
     winner and the top ten places, and how many more are paid."""
     from payouts import services as payouts
     from tables import busts
@@ -362,7 +362,7 @@ def winner(room: Room) -> None:
 
 
 def break_in_a_league(room: Room) -> None:
-    """The break of break_with_color_up, the tournament in a league (issue 27) whose earlier tournament of twelve of the
+    """The break of break_with_color_up, the tournament in a league whose earlier tournament of twelve of the
     same players is over: the TV shows the league's first ten during the break."""
     break_with_color_up(room)
     league = leagues.create_league(actor=room.director, data={
@@ -378,7 +378,7 @@ def break_in_a_league(room: Room) -> None:
 
 
 def satellite_bubble(room: Room) -> None:
-    """The tournament a satellite of a Main Event (issue 27) at 4,750 EUR a seat: thirty entries are three seats and
+    """The tournament a satellite of a Main Event at 4,750 EUR a seat: thirty entries are three seats and
     750 EUR for fourth place; twenty-six out, the next bust stops play (the seat bubble)."""
     target = setup.create_tournament(tournament_data(name="Velká cena Prahy 2026 – Main Event, Den 1: Hlavní turnaj",
                                                      buy_in=9 * BUY_IN, fee=BUY_IN // 2, guaranteed_pool=0),
@@ -470,7 +470,7 @@ SCREENS = [
            staff=True, locale="en"),
     Screen("reconciliation_en", lambda room: f"/t/{room.tournament.pk}/payouts/reconciliation/", STAFF_SIZES,
            overlay_in_the_money, staff=True, locale="en"),
-    # A satellite (issue 27): the TV at the seat bubble and once play stopped, its payouts page with the tickets, and
+    # A satellite: the TV at the seat bubble and once play stopped, its payouts page with the tickets, and
     # the target's registration of a ticket.
     Screen("lobby_satellite_bubble", lobby_url, TV_SIZES, satellite_bubble, "#live.live", SOUND_OFF, no_scroll=True),
     Screen("lobby_satellite_stopped", lobby_url, TV_SIZES, satellite_stopped, "body:has(#live.live) #lobby-results li",
@@ -524,7 +524,7 @@ def check_screen(browser, base: str, screen: Screen, room: Room, session: dict) 
         if SHOTS:
             page.screenshot(path=SHOTS.format(screen.name, width, height), full_page=not screen.no_scroll)
         problems += [f"{screen.name} {width}×{height} {p}" for p in page.evaluate(CHECK, {"noScroll": screen.no_scroll})]
-        if (width, height) == screen.sizes[0]:  # axe and the keyboard, once per screen (issue 24)
+        if (width, height) == screen.sizes[0]:  # axe and the keyboard, once per screen
             problems += [f"{screen.name} {width}×{height} {p}" for p in accessibility.problems(page)]
         problems += [f"{screen.name} {width}×{height} {p}" for p in csp_problems(page, errors)]  # CSP and console
         context.close()

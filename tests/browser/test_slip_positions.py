@@ -1,4 +1,4 @@
-"""A move slip names the position waiting at the new table in the floor's words (issue 22, finding 10b):
+"""A move slip names the position waiting at the new table in the floor's words:
 "big blind", "button", "waits for the button", "dealt in, no blind"; nothing when the software does not
 know it. Never "in play" or "unknown". The same on the dealer tablet of the table the player goes to and
 on the floor's map."""

@@ -1,5 +1,5 @@
 """The structure editor's buttons in a real browser, and the setup screens that save structures through the
-JSON API (issue 24): create, edit (a refusal shown at its field and at its row), copy and import a file."""
+JSON API: create, edit (a refusal shown at its field and at its row), copy and import a file."""
 import json
 
 import pytest

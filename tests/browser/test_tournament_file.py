@@ -1,4 +1,4 @@
-"""A tournament in one file from the director's screens, in a real browser (issue 26, point 2): the director
+"""A tournament in one file from the director's screens, in a real browser: the director
 downloads the tournament's file from its settings page, imports it back into the same database (refused, "here
 already", the screen says so and nothing is written), then imports the file of a tournament this database lacks (the
 same file with another uid, its checksum made again with archive's own function) and lands on the new tournament's

@@ -1,6 +1,6 @@
 """The new-tournament form in a real browser: money typed in major units with its currency in the labels,
 the currency following the time zone, and the re-entry count enabled (and taken) when re-entry is allowed;
-saved through the JSON API (issue 24), as are the settings and the tournament's own structure, a refusal
+saved through the JSON API, as are the settings and the tournament's own structure, a refusal
 shown at its field."""
 import pytest
 from django.urls import reverse

@@ -1,4 +1,4 @@
-"""One write path (issue 24): forms that used to post to their page save through the JSON API with the
+"""One write path: forms that used to post to their page save through the JSON API with the
 shared client (static/js/api-forms.js), in a real browser."""
 import json
 import time

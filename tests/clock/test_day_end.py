@@ -1,4 +1,4 @@
-"""The end of a day and the next day's start (issue 25, point 2) against the database: the director sets the
+"""The end of a day and the next day's start against the database: the director sets the
 day to end after level N; the ticker stops the clock at that level's end (on time, late, twice), with nothing
 left and no new level announced; a manual resume goes on to the next row; a restart scheduled at a level and
 time left resumes by itself at its time; refusals change nothing.

@@ -1,4 +1,4 @@
-"""The end of a day through the JSON API (issue 25, point 2): POST /api/tournaments/<id>/clock/day-end/ and
+"""The end of a day through the JSON API: POST /api/tournaments/<id>/clock/day-end/ and
 .../clock/restart/ — the director only, the one error shape for bad input with nothing changed, one effect
 per Idempotency-Key, and the clock's answer carrying day_end_after_level and resume_at."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No usable secret in a log line or at rest (issue 23). The production server (compose's web command and
+"""No usable secret in a log line or at rest. The production server (compose's web command and
 environment, the access log on as a room may turn it on) runs the demo; every kind of secret is made
 through the API (an API token, a lobby screen link, a dealer link, a table's shuffler token), each with an
 Idempotency-Key as the screens send it, and each is used (pages, sockets, a press). Then the server's log

@@ -1,4 +1,4 @@
-"""The screens' shape (issue 24): every script is a file under static/js/; a template carries settings only as
+"""The screens' shape: every script is a file under static/js/; a template carries settings only as
 JSON data blocks ({{ x|json_script:"id" }}) and data-* attributes, never an inline script or an on* handler."""
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ SAYS_KEY = re.compile(r'^\s*"([a-z0-9-]+)":\s*\{', re.M)  # '  "undo-bust": {con
 
 
 def test_a_forms_sentences_come_from_the_javascript_catalogue():
-    """Issue 24: a form's confirm and done sentences are gettext literals in static/js/form-words.js (one catalogue,
+    """A form's confirm and done sentences are gettext literals in static/js/form-words.js (one catalogue,
     /jsi18n/<language>/), named by the form's data-says; no template hands them over in data-confirm/data-done.
     Every name a template says is a sentence there, and every sentence there is said by some template."""
     handed = [f"{path.relative_to(TEMPLATES)}: data-{m.group(1)}" for path in sorted(TEMPLATES.rglob("*.html"))

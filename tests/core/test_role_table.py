@@ -1,4 +1,4 @@
-"""One role check (issue 24): the sets the services check again (core/roles.py) say what the table of who
+"""One role check: the sets the services check again (core/roles.py) say what the table of who
 reaches what (core/access.py) says for the API operations that call those services, and no template asks
 about a role by its name."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One shape for every service (issue 24; docs/layers.md, "A service's shape").
+"""One shape for every service (docs/layers.md, "A service's shape").
 
 A function that takes an `actor` has the shape `def name(first, *, actor: Actor, ...)`: at most one positional
 parameter, the object acted on; everything after it keyword-only; `actor` the first keyword, typed
@@ -76,7 +76,7 @@ def shape_problems(fn) -> list[str]:
 def test_every_service_takes_its_object_first_then_actor_as_the_first_keyword():
     functions = actor_functions()
     names = {name for name, _fn in functions}
-    # The services the issue named, so the walk cannot quietly find nothing.
+    # Services the walk must find, so it cannot quietly find nothing.
     assert {"tournament.services.register_entry", "tables.busts.bust_entry", "clock.services.start_clock",
             "payouts.services.pay_prize", "tables.house_rules.set_house_rules", "tournament.audit.record_event"} <= names
     assert len(functions) > 80
@@ -104,7 +104,7 @@ def test_the_shape_check_passes_the_shape():
 
 
 def test_read_modules_never_take_a_row_lock():
-    """Reads never lock (issue 24): a lock belongs to the service that writes, in its own transaction."""
+    """Reads never lock: a lock belongs to the service that writes, in its own transaction."""
     reads = [path for app in APPS for path in sorted((ROOT / app).rglob("*.py"))
              if "migrations" not in path.parts and READ_MODULES.search(path.relative_to(ROOT).as_posix())]
     names = {path.relative_to(ROOT).as_posix() for path in reads}

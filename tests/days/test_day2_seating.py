@@ -1,4 +1,4 @@
-"""The seating of a day after the first (issue 25, point 4): after Day 1 is closed, the director's redraw
+"""The seating of a day after the first: after Day 1 is closed, the director's redraw
 (days/redraw.py) seats every player still in with his bag (or his last count, marked so) by a verifiable draw that
 the public check recomputes, special needs kept, buttons drawn, the other tables out of play; every refusal changes
 nothing. An event's Day 2 keeps the special needs its players had in their flights (flights/services.py copies them

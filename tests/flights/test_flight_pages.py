@@ -1,4 +1,4 @@
-"""The screens of the events with flights (issue 25, point 3): the events page and an event's page (the floor reads them,
+"""The screens of the events with flights: the events page and an event's page (the floor reads them,
 only the director gets their forms; the cashier, the dealer and anyone logged out are refused), each flight's figures,
 Day 2, the pool summed over the flights, the carry's lists with their totals; the floor's "this flight ends" line on
 the flight's table map and overview and its JSON; a flight's payouts page says its prizes are paid from Day 2."""

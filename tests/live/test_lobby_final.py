@@ -1,4 +1,4 @@
-"""The lobby's snapshot at the end of a tournament (issue 22): once play is over (the last bust, or a deal that
+"""The lobby's snapshot at the end of a tournament: once play is over (the last bust, or a deal that
 stops play) it carries the final results, top places with prizes, and no names (the players' public seat socket
 shares it); the display link's own reads add the names; an undone last bust takes the results away again."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Socket origins match exactly (issue 23): scheme, host and port, as Django's CSRF check matches an HTTP
+"""Socket origins match exactly: scheme, host and port, as Django's CSRF check matches an HTTP
 POST's Origin (live/origins.py). Before, a floor socket opened from any port or scheme of the same host."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A role change reaches open sockets at once (issue 23): a floor socket (and a table socket) whose login
+"""A role change reaches open sockets at once: a floor socket (and a table socket) whose login
 loses its role, is made inactive, is deleted or gets a new password is closed (4003) within a second, and
 nothing more is sent to it. A change that leaves the right in place keeps the socket. Before, the open
 floor socket went on receiving events with names until its user logged out. Across server processes:

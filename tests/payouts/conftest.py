@@ -1,4 +1,4 @@
-"""The payouts tests' fixtures: a satellite of twelve for a Main Event (issue 27)."""
+"""The payouts tests' fixtures: a satellite of twelve for a Main Event."""
 from __future__ import annotations
 
 import pytest

@@ -121,7 +121,7 @@ def pay_page(client, tournament, entry: Entry) -> str:
 ])
 def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_id(client, director, cashier, floor,
                                                                                     tournament, who, says):
-    """The cashier learns it before typing the ID again and before the player signs (issue 22): the reason
+    """The cashier learns it before typing the ID again and before the player signs: the reason
     instead of the form. The same check refuses the payment (selectors.prize_due)."""
     entries = finish(director, cashier, floor, tournament)
     if who == 4:

@@ -1,4 +1,4 @@
-"""A satellite on the screens (issue 27): the payouts page says its seats and where play stops and lists its tickets,
+"""A satellite on the screens: the payouts page says its seats and where play stops and lists its tickets,
 the director sets it up and passes a ticket on, the target's registration page lists the tickets to register, the
 receipt says "satellite ticket", the cashier's reconciliation counts tickets apart from cash, the lobby says
 "N seats: play stops at N players"."""

@@ -1,4 +1,4 @@
-"""A satellite's seats on the staff's pages (issue 27, after a play-through): a seat winner's results page says the seat
+"""A satellite's seats on the staff's pages (as a play-through found them): a seat winner's results page says the seat
 he won where a cash prize would be ("Seat: <target>", not "—"); the target's registration keeps a used ticket listed,
 below the ones to register, with the entry it registered; the payouts page says its state on a line of its own."""
 from __future__ import annotations

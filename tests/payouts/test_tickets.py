@@ -1,4 +1,4 @@
-"""Satellites and their tickets (issue 27; payouts/tickets.py): play stops at the seats, each seat winner gets a ticket
+"""Satellites and their tickets (payouts/tickets.py): play stops at the seats, each seat winner gets a ticket
 that follows every correction, the desk registers the holder into the target with his ID checked and no payment, and
 the target's pool counts it while the cage takes no cash for it."""
 from __future__ import annotations

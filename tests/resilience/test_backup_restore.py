@@ -1,4 +1,4 @@
-"""Backups (issue 26, point 4; docs/operating.md, "Backups"): the backup service's own script, scripts/backup, as compose runs it
+"""Backups (docs/operating.md, "Backups"): the backup service's own script, scripts/backup, as compose runs it
 (its environment from docker-compose.yml, with the local PostgreSQL in place of compose's `postgres` host), against a
 database of the test's own holding a tournament played through the services.
 

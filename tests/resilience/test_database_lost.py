@@ -1,4 +1,4 @@
-"""The database lost for a moment (issue 26, docs/operating.md, "The database lost for a moment").
+"""The database lost for a moment (docs/operating.md, "The database lost for a moment").
 
 A PostgreSQL cluster of the test's own (tests/resilience/cluster.py: initdb and pg_ctl on a free port and
 a temporary folder, never the machine's shared cluster), migrated by the production web command

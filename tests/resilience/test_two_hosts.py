@@ -1,4 +1,4 @@
-"""More than one machine (issue 26, docs/operating.md, "More than one machine"): two web hosts behind one proxy share
+"""More than one machine (docs/operating.md, "More than one machine"): two web hosts behind one proxy share
 one PostgreSQL and one Redis, and nothing needs sticky sessions.
 
 Two production servers (tests/production.py: compose's web command and environment, DEBUG=0) run on

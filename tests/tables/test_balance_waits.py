@@ -1,5 +1,5 @@
 """"Balance now" says what it waits for, and the floor is asked for every button the moves need at once
-(issue 22, finding 4: at 9/9/9/3 it answered "balanced" while the map asked for table 3's button, and four
+(before, at 9/9/9/3 it answered "balanced" while the map asked for table 3's button, and four
 tables without a button needed four button entries, one after another, before any slip appeared)."""
 from tables import draws, read_models, seats
 from tables.models import Move, Seat, Table

@@ -61,7 +61,7 @@ def test_tables_one_apart_are_as_balanced_as_they_can_be_even_at_threshold_one()
 
 
 def test_the_shortest_table_with_no_open_seat_is_no_move_not_an_error():
-    """The finding of issue 11: table 1 gave a player (slip pending) and is short by count, but all
+    """The case that used to be an error: table 1 gave a player (slip pending) and is short by count, but all
     its seats are still taken. Nothing can move there; the floor is told why."""
     giving = table(1, range(1, 10), Positions(1, 2, 3), leaving=frozenset({4, 5}))  # 7 players, 0 open seats
     full = table(2, range(1, 10), Positions(1, 2, 3))  # 9 players

@@ -1,4 +1,4 @@
-"""Every house rule the API accepts works (issue 11): random sequences of busts, hand starts, move
+"""Every house rule the API accepts works: random sequences of busts, hand starts, move
 slips confirmed and cancelled, "Balance now", voids, late registrations and re-entries, undone busts,
 tables opened and hand-for-hand, played against the real services under every accepted house
 setting. A refusal (ServiceError, or a house rule refused by field) is fine; any other exception fails

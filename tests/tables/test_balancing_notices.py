@@ -1,4 +1,4 @@
-"""Balancing never fails a bust, a void or "Balance now" (issue 11): where no legal move exists
+"""Balancing never fails a bust, a void or "Balance now": where no legal move exists
 nobody moves and the floor gets a notice (the event log, the map's balancing status); a defect in
 balancing is logged and told to the floor, and the bust stands."""
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_no_open_seat_at_the_short_table_is_no_move_and_a_notice_not_an_error(lo
 
 
 def test_the_finding_threshold_one_then_busts_voids_and_balance_now_through_the_api(director, floor, cashier, tournament):
-    """Issue 11: with the threshold at 1 every bust, void and "Balance now" answered 500."""
+    """Before, with the threshold at 1 every bust, void and "Balance now" answered 500."""
     for number in (1, 2, 3):
         table_setup.open_table(tournament, actor=director, number=number, seats=9)
     register(cashier, tournament, 26)

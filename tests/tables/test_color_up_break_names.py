@@ -1,6 +1,6 @@
 """A break is named as the structure and the clock number the levels around it, "the break after level 2",
 never by its row in the structure ("Row 3 of the structure"): on the color-up page, its result sheets,
-a race's public draw page, the API's refusals and the event log (issue 22, finding 10c). The test
+a race's public draw page, the API's refusals and the event log. The test
 structure (tests/conftest.py BASIC_SPEC): level 1, level 2, the break (row 3), level 3, level 4."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The chip counts' pages (issue 25): the floor's page (the room's difference, each table's check with the seats not
+"""The chip counts' pages: the floor's page (the room's difference, each table's check with the seats not
 counted and what the last table must hold, every stack with who counted it), only for the floor and the director; the
 players' public page, searchable, gone while the house rule hides counts."""
 from __future__ import annotations

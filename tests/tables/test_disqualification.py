@@ -1,4 +1,4 @@
-"""Disqualification (issue 25, point 5; TDA 51, club 1): the floor disqualifies a seated player with a reason; his
+"""Disqualification (TDA 51, club 1): the floor disqualifies a seated player with a reason; his
 chips leave play (the count given, else his last count), nothing is refunded, and his place follows the house
 rule: last among the players still in (TDA) or as a bust of the hand in play. On his record, the penalties list and
 the event log. A disqualification given in error is cancelled by reinstating him (his chips come back)."""

@@ -1,4 +1,4 @@
-"""The floor map's read model at festival scale (issue 14): truthful statuses (an empty table in play is
+"""The floor map's read model at festival scale: truthful statuses (an empty table in play is
 "empty", never "short"), the level each table plays (the filter "still on the previous level"), and the
 A4 seat cards nine to a page."""
 from __future__ import annotations

@@ -233,7 +233,7 @@ def test_a_void_moves_a_tie_up_one_place_whole(director, cashier, dealer, floor,
 
 
 def test_hand_for_hand_at_one_final_table_calls_every_hand_for_it(director, cashier, dealer, floor, tournament):
-    """Issue 22, finding 1: six left at one table, five paid. Hand-for-hand used to wait for two tables
+    """Six left at one table, five paid. Hand-for-hand used to wait for two tables
     that never came (tables: [], called: false), so no hand could be played."""
     start(director, cashier, tournament, 6, table_numbers=(1,))
     pay_places(director, tournament, 5)

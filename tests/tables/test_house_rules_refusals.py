@@ -1,4 +1,4 @@
-"""House settings that make no sense are refused (issue 11): a 400 in the one error shape naming the
+"""House settings that make no sense are refused: a 400 in the one error shape naming the
 field, and nothing changes. The checks live in HouseRules.clean(), so the API and the director's
 screen refuse the same settings with the same message."""
 from __future__ import annotations

@@ -233,7 +233,7 @@ def test_the_schema_documents_the_penalty_endpoints(db):
     assert schema["components"]["schemas"]["PenaltyKindEnum"]["enum"] == ["warning", "hand", "rounds", "dq"]
 
 
-# --- who: by entry number, or by table and seat (issue 22, finding 9) -----------------------------------
+# --- who: by entry number, or by table and seat ---------------------------------------------------------
 
 def test_the_floor_names_the_player_by_table_and_seat(room, floor):
     offender = at_table(room, 2)[3]

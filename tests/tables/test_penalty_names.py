@@ -1,4 +1,4 @@
-"""Finding the player of a penalty by name (issue 22, finding 9): among this tournament's active entries
+"""Finding the player of a penalty by name: among this tournament's active entries
 only, case and accents ignored, any part of the name, with the table and seat each sits at now."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The floor's penalties page (TDA 51): give rounds through the JSON API the page's forms use and see the
 hands left on the page, refusals that record nothing (400 with the field's or the service's message),
 cancel, the name looked up by the page (?who=), the roles that may not open it, and the Czech page. The page
-itself takes no post (issue 24: one write path)."""
+itself takes no post (one write path)."""
 from __future__ import annotations
 
 import pytest
@@ -154,7 +154,7 @@ def test_the_czech_page_renders(tournament, seated, floor):
     assert '<html lang="cs">' in page and "Sprostá slova" in page and "Omyl" in page
 
 
-# --- who: a name, an entry number, or the table and the seat (issue 22, finding 9) ----------------------
+# --- who: a name, an entry number, or the table and the seat --------------------------------------------
 
 @pytest.fixture
 def named(director, cashier, tournament):

@@ -1,4 +1,4 @@
-"""The public draw check ties no special need to an entry (issue 23), and anyone can still recompute it.
+"""The public draw check ties no special need to an entry, and anyone can still recompute it.
 
 Special needs are placed with a stream of their own (tables/seating.py), so the draw of everyone else is an
 ordinary draw over the room with the held seats taken: the public check lists those seats without their

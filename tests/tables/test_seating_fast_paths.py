@@ -72,7 +72,7 @@ def digest(result: dict) -> str:
 def test_draws_are_bit_identical_to_the_implementation_before_the_speed_up():
     """Hashes recorded with tables/seating.py as it was before the fast paths (commit 8e589b2): draws with needs as
     they were drawn then, with the needs on the seed's own stream (separate_needs=False: how draws recorded
-    before issue 23 are recomputed)."""
+    before the needs had a stream of their own are recomputed)."""
     room = Room.of({t: range(1, 10 if t % 3 else 8) for t in range(1, 41)}, {}, accessible=[5, 17])
     needs = {7: Need(table=3, seat=4), 100: Need(table=12), 250: Need(accessible=True), 11: Need(table=3)}
     start = seating.draw_start(SEED, list(range(1, 301)), room, needs, separate_needs=False)

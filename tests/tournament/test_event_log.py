@@ -1,4 +1,4 @@
-"""The event log a person reads (issue 14.5): every event type labelled, one line in words per event,
+"""The event log a person reads: every event type labelled, one line in words per event,
 details as key/value rows, filters by table, player and kind, dates in the venue's zone and the user's format."""
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     first = printed_password(out.getvalue())
     call_command("load_demo", stdout=out)
     second = printed_password(out.getvalue())
-    # The demo tournament, and a satellite of a Main Event (issue 27), both seated.
+    # The demo tournament, and a satellite of a Main Event, both seated.
     assert sorted(Tournament.objects.values_list("name", flat=True)) == [
         "Demo: Friday Deepstack", "Demo: Main Event Satellite", "Demo: Sunday Main Event"]
     entries = Entry.objects.filter(status=Entry.Status.ACTIVE).count()
@@ -41,7 +41,7 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     assert payout_state(satellite.tournament)["satellite"]["seats"] == 2
     names = [e.player.display_name for e in Entry.objects.filter(tournament__name="Demo: Friday Deepstack").select_related("player")]
     assert len(set(names)) == len(names), "two demo players share a name (the public standings show names only)"
-    # The demo tournament counts for a demo season (issue 27), made once.
+    # The demo tournament counts for a demo season, made once.
     assert list(LeagueTournament.objects.values_list("league__name", "tournament__name")) == [
         ("Demo: Friday League", "Demo: Friday Deepstack")]
     assert "Lobby screen path: /display/" in out.getvalue()

@@ -1,4 +1,4 @@
-"""A new player is registered with his entry in one transaction (issue 22, finding 10e): the player record is
+"""A new player is registered with his entry in one transaction: the player record is
 kept only when the entry is taken, so a refused registration (a document already used, under age, closed)
 leaves Player.objects.count() as it was, through the service and through the API the page uses."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The cashier's player search (issue 14.4): case and accents never matter and any part of a name is found,
+"""The cashier's player search: case and accents never matter and any part of a name is found,
 the same on PostgreSQL and SQLite, through a folded search key kept on the player (Player.search_key)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The buy-in receipt tells the player where to sit (issue 22): the table and seat the entry holds, on the
+"""The buy-in receipt tells the player where to sit: the table and seat the entry holds, on the
 page printed on 80 mm or A4 and in the PDF; before the start draw it says the seat is drawn at the start,
 and an entry out of play gets no seat line at all."""
 from __future__ import annotations

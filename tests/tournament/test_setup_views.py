@@ -1,6 +1,6 @@
 """The director's setup screens: structure editor, copy, export/import, tournament forms, permissions.
 
-The pages only render (issue 24: one write path); their forms save through the JSON API. These tests send
+The pages only render (one write path); their forms save through the JSON API. These tests send
 what the screens' scripts send (static/js/structure-editor.js, api-forms.js) and read the pages; the browser
 tests (tests/browser/test_structure_editor.py, test_tournament_form.py) press the buttons."""
 from __future__ import annotations
@@ -348,5 +348,5 @@ def test_director_reaches_every_setup_url_and_none_takes_a_post(client, director
     client.force_login(director)
     for url in setup_urls(template, tournament):
         assert client.get(url).status_code == 200, url
-        assert client.post(url, {"name": "x"}).status_code == 405, url  # the API saves (issue 24)
+        assert client.post(url, {"name": "x"}).status_code == 405, url  # the API saves
     assert Structure.objects.filter(is_template=True).count() == 1

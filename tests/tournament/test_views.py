@@ -100,7 +100,7 @@ def test_register_page_is_wired_to_the_api(client, cashier, tournament, player):
     assert f'data-api="tournaments/{tournament.pk}/entries/"' in page and 'name="seen"' in page
     assert f'data-next="/t/{tournament.pk}/receipts/{{receipt}}/"' in page
     assert 'data-says="register"' in page  # "Entry #{number} registered for {player.display_name}."
-    # A new player is registered with his entry in one press (issue 22): the page posts the entry, not the player.
+    # A new player is registered with his entry in one press: the page posts the entry, not the player.
     new_player = client.get(reverse("player-create", args=[tournament.pk])).content.decode()
     assert f'data-api="tournaments/{tournament.pk}/entries/"' in new_player and 'data-api="players/"' not in new_player
     assert 'name="new_player.first_name"' in new_player and 'name="document_number"' in new_player

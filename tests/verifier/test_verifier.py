@@ -194,7 +194,7 @@ def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_t
     assert start_draw["inputs"]["needs"]["count"] == 2 and len(start_draw["inputs"]["held"]) == 2
     assert fixed["inputs"]["held"] == [[1, 9]] and fixed["inputs"]["entries"] == [] and fixed["result"] == []
 
-    legacy = Draw.objects.get(pk=draw.pk)  # as recorded before issue 23: the needs on the seed's own stream
+    legacy = Draw.objects.get(pk=draw.pk)  # as recorded when the needs still shared the seed's own stream
     data = {k: v for k, v in legacy.inputs.items() if k not in ("needs_stream", "needs_salt")}
     needs = {int(n): seating.Need(**need) for n, need in data["needs"].items()}
     tables = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},

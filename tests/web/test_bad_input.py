@@ -35,7 +35,7 @@ def test_a_nul_character_in_a_staff_search_or_form_is_refused(cashier, tournamen
     assert posted.status_code == 400 and AuditEvent.objects.count() == events
 
 
-LOGIN = "/accounts/login/"  # the pages take no post (issue 24: one write path) but the login's and the language's
+LOGIN = "/accounts/login/"  # the pages take no post (one write path) but the login's and the language's
 BROKEN_MULTIPART = (b"--85fb82291a5d389aa68ced47b184697a\r\n\xc2\x8d \xc2\x89v\xf4\x8c\x9f\x91"
                     b"--85fb82291a5d389aa68ced47b184697a--\r\n")  # what the schema fuzzer once sent
 

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy (issue 24): every page answers with the strict policy (config/settings.py), the
+"""The Content-Security-Policy: every page answers with the strict policy (config/settings.py), the
 API docs' Redoc page with its two loosenings only (web/api_docs.py), and the report address logs what a
 browser reports without touching the database (web/csp_report.py)."""
 from __future__ import annotations

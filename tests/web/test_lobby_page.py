@@ -1,4 +1,4 @@
-"""The lobby TV's page (issue 22): the address where players find their seat, as text and as a QR code, right
+"""The lobby TV's page: the address where players find their seat, as text and as a QR code, right
 behind a proxy and overridable by PUBLIC_BASE_URL (also for the seat cards' QR codes)."""
 from __future__ import annotations
 

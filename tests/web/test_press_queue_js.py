@@ -1,4 +1,4 @@
-"""static/js/press-queue.js through static/js/api.js, in node against a scripted server (issue 26, point 1): presses made
+"""static/js/press-queue.js through static/js/api.js, in node against a scripted server: presses made
 while the server cannot be reached wait on the device, in order, each with its key; a 503 keeps them waiting; a press
 whose answer was lost is sent again with its key and applied once; a press the server then refuses is said with its
 reason and dropped, never sent again; a screen that does not opt in says a failed press at once, as before. The same in

@@ -1,4 +1,4 @@
-"""What the public sees (issue 23): every JSON a stranger reads without a login holds only the fields the
+"""What the public sees: every JSON a stranger reads without a login holds only the fields the
 manual lists (docs/roles.md, "What the public sees"): names, tables, seats, results, the room's figures, the draws'
 checks.
 A night is played (special needs, the start draw, buttons, a late entry, a color-up race, busts to a

@@ -38,7 +38,7 @@ from tournament import services
 
 ROLES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
 STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
-# Staff per tournament (issue 23): a Floor and a Cashier who work another tournament only (core/roles.py), and a
+# Staff per tournament: a Floor and a Cashier who work another tournament only (core/roles.py), and a
 # Floor who works this tournament and the other one (scoped, yet let in wherever this tournament is touched).
 ELSEWHERE = {"Floor of another tournament": FLOOR, "Cashier of another tournament": CASHIER}
 HERE = {"Floor of this tournament and another": FLOOR}
@@ -300,14 +300,14 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
 
 
 # Page views that still take a post: Django's own login, logout and language switch; every other form of
-# the screens saves through the JSON API (issue 24, point 3).
+# the screens saves through the JSON API.
 POSTS_TO_THE_PAGE = {"login", "logout", "set_language"}
 # A browser posts what the Content-Security-Policy blocked (web/csp_report.py): logged, nothing changes.
 POSTS_TO_THE_PAGE |= {"csp-report"}
 
 
 def test_no_page_view_takes_a_post(walk_room):
-    """One write path (issue 24): a screen changes state through the JSON API only; its page answers a
+    """One write path: a screen changes state through the JSON API only; its page answers a
     post with 405, whoever sends it, and nothing changes."""
     taking = []
     for route, name in url_patterns():

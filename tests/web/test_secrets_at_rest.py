@@ -1,4 +1,4 @@
-"""No usable secret at rest (issue 23): the answers kept for Idempotency-Key replays never hold a secret.
+"""No usable secret at rest: the answers kept for Idempotency-Key replays never hold a secret.
 
 Every operation that answers a secret declares it (`idempotency_redact`); a walk of the schema finds each
 operation whose answer has a secret-like field and checks that it does; each such operation, pressed with

@@ -1,4 +1,4 @@
-"""Staff per tournament (issue 23): a Floor or Cashier may be given one tournament only (their staff profile
+"""Staff per tournament: a Floor or Cashier may be given one tournament only (their staff profile
 lists it), so that a festival's side-event staff do not read the main event's floor. Nobody listed: every
 tournament, as before; a director works every tournament. The walk of every route with such visitors is in
 tests/web/test_roles_walk.py; here the lists, the desk's work, the admin and an open socket."""

@@ -1,4 +1,4 @@
-"""The tablets' service worker and the press queue's opt-in (issue 26, point 1): the worker is answered at the site's
+"""The tablets' service worker and the press queue's opt-in: the worker is answered at the site's
 root (a tablet page's path can be its scope), never cached, under the site's Content-Security-Policy; only the dealer
 tablet, the floor map and the color-up page opt in (a queue named for the screen and the presser, and the worker's
 address), every other screen keeps api.js's behaviour. The browser side: tests/browser/test_offline_tablets.py."""

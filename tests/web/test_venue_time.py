@@ -1,4 +1,4 @@
-"""Issue 14, point 3: times in the venue's time zone on every page, dates and times in the format of
+"""Times in the venue's time zone on every page, dates and times in the format of
 the visitor's language (24-hour clock; Czech and Slovak "25. 11. 2026 19:00")."""
 from __future__ import annotations
 
