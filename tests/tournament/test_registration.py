@@ -107,8 +107,10 @@ def test_age_is_counted_on_the_venue_date(cashier, tournament, monkeypatch):
 
 
 def test_date_of_birth_in_the_future_refused(cashier):
-    refused("date_of_birth", services.create_player, actor=cashier, first_name="A", last_name="B",
-            date_of_birth=timezone.localdate() + timedelta(days=2))
+    players = Player.objects.count()
+    err = refused("date_of_birth", services.create_player, actor=cashier, first_name="A", last_name="B",
+                  date_of_birth=timezone.localdate() + timedelta(days=2))
+    assert err.message and Player.objects.count() == players  # said why, and nobody made
 
 
 # --- ID documents and duplicates -------------------------------------------------------------
@@ -296,6 +298,7 @@ def test_rebuy_refused_for_an_entry_not_playing(cashier, floor, rebuy_tournament
     entry = services.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
     busts.bust_entry(entry, actor=floor)
     refused("entry_not_active", services.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    assert list(entry.purchases.values_list("kind", flat=True)) == [Purchase.Kind.BUY_IN]  # no re-buy taken
 
 
 def test_addons(cashier, rebuy_tournament, player):
@@ -395,6 +398,7 @@ def test_void_after_bust_refused(cashier, floor, tournament, player):
 def test_only_the_cashier_voids(floor, cashier, tournament, player):
     entry = services.register_entry(tournament, actor=floor, player=player, document=id_doc())
     refused("forbidden", services.void_purchase, entry.purchases.get(), actor=floor, reason="Not mine to void")
+    assert entry.purchases.get().status == Purchase.Status.PAID
 
 
 # --- nothing is ever deleted ------------------------------------------------------------------
@@ -459,6 +463,8 @@ def test_busting_twice_counts_the_place_once(cashier, floor, tournament, player)
 def test_only_the_floor_busts(cashier, tournament, player):
     entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     refused("forbidden", busts.bust_entry, entry, actor=cashier)
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACTIVE and not AuditEvent.objects.filter(type="entry.busted").exists()
 
 
 @pytest.mark.django_db(transaction=True)
