@@ -9,7 +9,7 @@ import segno
 
 
 def qr_svg(url: str) -> str:
-    from web.public_urls import qr_svg as made
+    from web.public_addresses import qr_svg as made
 
     return made(url)
 

@@ -24,7 +24,7 @@ from leagues.player_results import player_results
 from payouts.reports import BOM, csv_text
 from tournament.models import Player, Tournament
 from web.access import page
-from web.public_urls import public_url, qr_svg, shown_url
+from web.public_addresses import public_url, qr_svg, shown_url
 
 from .pdf import standings_pdf
 

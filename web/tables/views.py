@@ -27,7 +27,7 @@ from tournament.models import Tournament
 from web import access
 from web.access import page
 from web.caching import public_head, room_search, room_seats, versioned
-from web.public_urls import public_url
+from web.public_addresses import public_url
 from web.tables.forms import HouseRulesForm
 from web.tournament.views import in_venue_time
 

@@ -31,7 +31,7 @@ from tournament import receipts
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from tournament.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
-from web.public_urls import public_url, qr_svg, shown_url
+from web.public_addresses import public_url, qr_svg, shown_url
 
 from . import event_log
 from .event_labels import event_groups, event_labels
