@@ -12,7 +12,9 @@ NUMBERED = re.compile(r"\bissues? ?#?[0-9]+", re.IGNORECASE)
 
 def text_files() -> list[Path]:
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    return [ROOT / name for name in listed if not name.endswith((".png", ".mo", ".ttf", ".ico", ".pdf"))]
+    this = Path(__file__).resolve()  # which names an issue on purpose, to show what is looked for
+    return [ROOT / name for name in listed
+            if not name.endswith((".png", ".mo", ".ttf", ".ico", ".pdf")) and (ROOT / name).resolve() != this]
 
 
 def naming_an_issue(paths: list[Path], root: Path = ROOT) -> list[str]:
@@ -28,7 +30,7 @@ def naming_an_issue(paths: list[Path], root: Path = ROOT) -> list[str]:
 
 def test_no_file_names_an_issue_number():
     files = text_files()
-    assert len(files) > 500 and ROOT / "README.md" in files
+    assert len(files) > 500 and ROOT / "README.md" in files and ROOT / "tests" / "helpers.py" in files
     assert naming_an_issue(files) == []
 
 
