@@ -68,9 +68,9 @@ def run(n: int, stop_at: int) -> None:
     from django.contrib.auth.models import Group, User
 
     from bench.seating import populate
-    from tables import busts, draws, moves
-    from tables.hands import start_hand
     from tables.models import Move, Seat, Table
+    from tables.services import busts, draws, moves
+    from tables.services.hands import start_hand
     from tournament.models import Entry
 
     rng = random.Random(20261123)

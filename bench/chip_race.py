@@ -12,9 +12,9 @@ confirms the color-up. Each seat then has a random but seeded count of 25s (0-7)
 value; now and then 0, so the protection chip comes in, or null: some, not counted).
 
 Prints:
-- the races of every table computed in plain Python (tables/chip_race.race_from_seed, no database):
+- the races of every table computed in plain Python (tables/rules/chip_race.race_from_seed, no database):
   total and per table, the median and the best of a few rounds;
-- each table's race recorded through the service (tables/color_ups.record_race, the cards dealt from the
+- each table's race recorded through the service (tables/services/color_ups.record_race, the cards dealt from the
   committed seed of a RACE draw revealed with it) and confirmed (confirm_race), each call timed end to
   end (its transaction included): total, p50 and p99 per table;
 - the SQL queries of tournament_stats (the chips-in-play figure) with 0, 100 and every race confirmed,
@@ -61,7 +61,7 @@ def pct(values: list[float], q: float) -> float:
 
 def structure():
     """The bench structure with a break that colors up the 25s (the new chip: 100)."""
-    from tournament.structure import LevelSpec, StructureSpec
+    from tournament.rules.structure import LevelSpec, StructureSpec
 
     return StructureSpec("Bench color-up", ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow")), (
         LevelSpec("level", 20, 100, 200),
@@ -90,7 +90,7 @@ def stats_queries(t) -> tuple[int, int]:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from tournament.stats import tournament_stats
+    from tournament.selectors.stats import tournament_stats
 
     reset_queries()  # DEBUG keeps a log of 9,000 queries; once it is full the context would count none
     with CaptureQueriesContext(connection) as captured:
@@ -103,11 +103,12 @@ def run(n: int, failed: list[str]) -> None:
     from django.db import connection
 
     from bench.seating import populate
-    from tables import chip_race, color_ups, draws, seating
-    from tables.draw_check import verify_draw
     from tables.models import Draw, Seat, Table
-    from tournament import setup
+    from tables.rules import chip_race, seating
+    from tables.selectors.draw_check import verify_draw
+    from tables.services import color_ups, draws
     from tournament.models import Level
+    from tournament.services import setup
 
     rng = random.Random(20261201)
     started = time.perf_counter()

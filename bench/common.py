@@ -30,8 +30,8 @@ def staff_and_tournament(seats: int = 9):
     """A director, a cashier and a tournament on a one-level structure: (director, cashier, tournament)."""
     from django.contrib.auth.models import Group, User
 
-    from tournament import setup
-    from tournament.structure import LevelSpec, StructureSpec
+    from tournament.rules.structure import LevelSpec, StructureSpec
+    from tournament.services import setup
 
     director = User.objects.create_user("bench-director")
     director.groups.add(Group.objects.get_or_create(name="Director")[0])

@@ -5,10 +5,10 @@ list with a search, the floor's check of the room.
 Run by hand against PostgreSQL (it creates and drops its own database, test_bench_day2_<pid>):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/day2.py [N]
 The entries and tables are bulk-created and drawn (bench/seating.py's populate); the counts go through
-tables.counting.record_table_counts, one transaction per table. The reads are run with N and with N/10 counts:
+tables.services.counting.record_table_counts, one transaction per table. The reads are run with N and with N/10 counts:
 the number of queries must be the same (constant, whatever the field).
 
-Then, in a second database, the Day 2 redraw (days/redraw.py) of R bagged players (1,500 unless given) over
+Then, in a second database, the Day 2 redraw (days/services/redraw.py) of R bagged players (1,500 unless given) over
 ceil(R / 9) tables (167): the players are drawn and seated, every table bagged through the service and the day
 closed; the redraw (the seat draw, the seats, the stand-up of the day before and each table's button draw) is timed,
 best of three on the same room (the first two runs rolled back, the last committed), with its phases and its
@@ -67,13 +67,13 @@ def timed(fn, *args, **kwargs) -> tuple[float, int, object]:
 
 
 def reads(t, label: str) -> dict[str, int]:
-    from tables import count_selectors
+    from tables.selectors import counts as tables_count_selectors
 
     out = {}
-    for name, fn, args in (("leaders", count_selectors.leaders, ()), ("public list, first 200", count_selectors.every_stack,
-                                                                         ("", count_selectors.PUBLIC_LIMIT)),
-                           ("public search", count_selectors.every_stack, ("P12", count_selectors.PUBLIC_LIMIT)),
-                           ("room check", count_selectors.room, ())):
+    for name, fn, args in (("leaders", tables_count_selectors.leaders, ()), ("public list, first 200", tables_count_selectors.every_stack,
+                                                                         ("", tables_count_selectors.PUBLIC_LIMIT)),
+                           ("public search", tables_count_selectors.every_stack, ("P12", tables_count_selectors.PUBLIC_LIMIT)),
+                           ("room check", tables_count_selectors.room, ())):
         ms, queries, _result = timed(fn, t, *args)
         out[name] = queries
         print(f"  {label:>14}: {name:<24} {ms:7.1f} ms  {queries:3d} queries")
@@ -84,9 +84,9 @@ def run(n: int) -> None:
     from django.contrib.auth.models import Group, User
 
     from bench.seating import populate
-    from tables import counting, draws
     from tables.models import Table
-    from tables.selectors import live_seats
+    from tables.selectors.state import live_seats
+    from tables.services import counting, draws
 
     director, t, count = populate(n)
     draws.draw_start(t, actor=director)
@@ -120,11 +120,13 @@ def redraw(r: int) -> None:
     from django.db import transaction
 
     from bench.seating import Phases, populate
-    from days import redraw, services
-    from tables import draws, seating
+    from days.services import bags as days_services
+    from days.services import redraw
     from tables.models import Table
-    from tables.selectors import live_seats
-    from tournament import audit
+    from tables.rules import seating
+    from tables.selectors.state import live_seats
+    from tables.services import draws
+    from tournament.services import audit
 
     director, t, count = populate(r)
     draws.draw_start(t, actor=director)
@@ -133,8 +135,8 @@ def redraw(r: int) -> None:
     for table_id, seat, number in live_seats(t).values_list("table_id", "seat", "entry__number"):
         seated.setdefault(table_id, {})[seat] = (rng.randrange(1_000, 60_000), f"B-{number}")
     for table in Table.objects.filter(pk__in=list(seated)).order_by("number"):
-        services.record_table_bags(table, actor=director, bags=seated[table.pk])
-    services.close_day(t, actor=director, reason="bench: the bags are random counts")
+        days_services.record_table_bags(table, actor=director, bags=seated[table.pk])
+    days_services.close_day(t, actor=director, reason="bench: the bags are random counts")
     print(f"Day 2 redraw: {r:,} bagged players, {count} tables x 9")
     best = None
     for run in range(3):  # the first two rolled back (the same room redrawn again), the last committed

@@ -2,9 +2,9 @@
 
 The tournament: bench/seating.py's 10,000 paid entries (players with ID hashes, ID checks, receipts, 1,112 tables),
 an audit log of their registrations (bulk-written, each payload with the entry's and the player's keys, which the file
-converts), the start draw and its events, then busts through the service (tables/busts.py). Timed:
-- export: archive.export.export_tournament and the file's text written to disk (target < 5 s);
-- import: the file read and archive.transfer.import_tournament, into a second fresh database (target < 30 s);
+converts), the start draw and its events, then busts through the service (tables/services/busts.py). Timed:
+- export: archive.selectors.export.export_tournament and the file's text written to disk (target < 5 s);
+- import: the file read and archive.services.transfer.import_tournament, into a second fresh database (target < 30 s);
 - the same file again: the imported tournament exported, and compared with the first file.
 
 Run by hand (its own databases, created and dropped: test_bench_export_<pid>, then test_bench_import_<pid>):
@@ -32,10 +32,10 @@ def source(n: int, busts_wanted: int, path: Path, facts: dict) -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from archive.export import export_tournament, file_text
+    from archive.selectors.export import export_tournament, file_text
     from bench.seating import populate
-    from tables import busts, draws
     from tables.models import Seat
+    from tables.services import busts, draws
     from tournament.models import AuditEvent, Entry, Tournament
 
     started = time.perf_counter()
@@ -81,9 +81,9 @@ def target(path: Path, facts: dict) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from archive import schema
-    from archive.export import export_tournament
-    from archive.transfer import import_tournament, read_file
+    from archive.selectors import schema
+    from archive.selectors.export import export_tournament
+    from archive.services.transfer import import_tournament, read_file
     from tests.archive.test_transfer import as_exported
     from tournament.models import Entry, Tournament
 

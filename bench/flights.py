@@ -58,22 +58,24 @@ def _split(total: int, parts: int, rng: random.Random, unit: int = 1) -> list[in
 def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report=print) -> dict:
     """Run the festival; returns the figures and raises AssertionError when a check fails."""
     from core.errors import ServiceError
-    from days import services as days
     from days.models import Bag
-    from flights import services as event_services
+    from days.services import bags as days
     from flights.models import CarriedBag
-    from tables import busts, draws, seating
-    from tables import setup as table_setup
-    from tables.draw_check import verify_draw
+    from flights.selectors import events as event_selectors
+    from flights.services import events as event_services
     from tables.models import Draw, Seat, Table
-    from tables.selectors import denominations_in_play
+    from tables.rules import seating
+    from tables.selectors.draw_check import verify_draw
+    from tables.selectors.state import denominations_in_play
+    from tables.services import busts, draws
+    from tables.services import setup as table_setup
     from tests.conftest import tournament_data
     from tests.helpers import id_doc
-    from tournament import services as desk
-    from tournament import setup
     from tournament.models import Entry
-    from tournament.stats import tournament_stats
-    from tournament.structure import LevelSpec, StructureSpec
+    from tournament.rules.structure import LevelSpec, StructureSpec
+    from tournament.selectors.stats import tournament_stats
+    from tournament.services import registration as desk
+    from tournament.services import setup
 
     rng = random.Random(seed)
     director, cashier, floor = _staff()
@@ -116,7 +118,7 @@ def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report
         played += [e.player for e in field if e.player not in played]
         draws.draw_start(t, actor=director)
         # Play: busts until the flight's end rule says it ends at the end of this level.
-        while not event_services.selectors.flight_ending(t):
+        while not event_selectors.flight_ending(t):
             active = list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).values_list("pk", flat=True))
             busts.bust_entry(Entry(pk=rng.choice(active), tournament_id=t.pk), actor=floor)
         # Bag-and-tag: every seated player's chips (the chips in play split among them) and a bag number.

@@ -78,7 +78,7 @@ def run(n: int) -> None:
     from django.contrib.auth.models import Group, User
 
     from bench.seating import populate
-    from tables import draws
+    from tables.services import draws
     from tournament.models import Entry, Player
     from web.tables.views import _floor_map
 

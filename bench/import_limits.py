@@ -1,4 +1,4 @@
-"""The memory a tournament file's import takes before it refuses a file (archive/transfer.py, read_file), for the files
+"""The memory a tournament file's import takes before it refuses a file (archive/services/transfer.py, read_file), for the files
 that used to cost a worker hundreds of MB or a 500, and for the fullest file it still parses.
 
 Each case runs in a process of its own: the file's bytes are made there, then read_file is called on them; the figure
@@ -33,7 +33,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
 from django.conf import settings
-from archive.transfer import read_file
+from archive.services.transfer import read_file
 from core.errors import ServiceError
 LIMIT = settings.TOURNAMENT_FILE_MAX_MB * 1_000_000
 raw = {make}

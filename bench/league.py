@@ -4,12 +4,12 @@ field of 100 to 400 of them. The standings must take a constant number of querie
 Run by hand against PostgreSQL (it creates and drops its own database, test_bench_league_<pid>):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/league.py [tournaments=50] [players=5000]
 The players and the tournaments are made through the services (the league's tournaments joined with
-leagues.services.add_tournament); each tournament's results (a random finish of its field, with points by the league's
-formula, leagues/points.py) are bulk-created: this measures the reads, not the play. Printed: the queries and the time
-of the standings (leagues.selectors.standings), of the kept standings a lobby TV and the phones read
+leagues.services.leagues.add_tournament); each tournament's results (a random finish of its field, with points by the league's
+formula, leagues/rules/points.py) are bulk-created: this measures the reads, not the play. Printed: the queries and the time
+of the standings (leagues.selectors.leagues.standings), of the kept standings a lobby TV and the phones read
 (standings_kept), of the players' answer and of the staff's league state, at 5 tournaments and at all of them (the
 query counts must be equal), and the time to give a finished tournament of 400 entries its points
-(leagues.services.give_points, as the last bust does)."""
+(leagues.services.leagues.give_points, as the last bust does)."""
 from __future__ import annotations
 
 import os
@@ -53,16 +53,18 @@ def run(tournaments: int, players: int) -> None:
     from django.db.models import F
 
     from bench.common import staff_and_tournament
-    from leagues import points, selectors, services
     from leagues.models import League, LeagueResult, LeagueTournament
-    from tournament import setup
+    from leagues.rules import points
+    from leagues.selectors import leagues as leagues_selectors
+    from leagues.services import leagues as leagues_services
     from tournament.models import Entry, IdCheck, Player, Tournament
+    from tournament.services import setup
 
     director, _cashier, first = staff_and_tournament()
     rng = random.Random(27)
     people = Player.objects.bulk_create([
         Player(first_name=f"Hráč{i}", last_name="Ligový", date_of_birth=date(1980, 1, 1 + i % 28)) for i in range(players)])
-    league = services.create_league(actor=director, data={"name": "Bench season", "formula": "square_root",
+    league = leagues_services.create_league(actor=director, data={"name": "Bench season", "formula": "square_root",
                                                           "participation": 1, "best_results": 10})
     template = first.structure
     made = [first] + [setup.create_tournament({
@@ -72,7 +74,7 @@ def run(tournaments: int, players: int) -> None:
         for n in range(1, tournaments)]
     rows = []
     for t in made:
-        services.add_tournament(league, actor=director, tournament=t)
+        leagues_services.add_tournament(league, actor=director, tournament=t)
         field = rng.sample(people, rng.randint(100, 400))
         rows += [LeagueResult(league=league, tournament=t, player=p, place=place, place_low=place, field=len(field),
                               points=points.points(league.rules(), field=len(field), place=place, buy_in=t.buy_in),
@@ -82,13 +84,13 @@ def run(tournaments: int, players: int) -> None:
     print(f"database: {connection.vendor}; a season of {tournaments} tournaments, {players} players, "
           f"{len(rows)} results; the best {league.best_results} count")
 
-    small = services.create_league(actor=director, data={"name": "Five", "formula": "square_root", "best_results": 10})
+    small = leagues_services.create_league(actor=director, data={"name": "Five", "formula": "square_root", "best_results": 10})
     LeagueTournament.objects.filter(tournament__in=made[:5]).update(league=small)
     LeagueResult.objects.filter(tournament__in=made[:5]).update(league=small)
     small.refresh_from_db()
     league.refresh_from_db()
-    for name, fn in (("standings", selectors.standings), ("players' answer", selectors.public_standings),
-                     ("staff's league state", selectors.league_state)):
+    for name, fn in (("standings", leagues_selectors.standings), ("players' answer", leagues_selectors.public_standings),
+                     ("staff's league state", leagues_selectors.league_state)):
         ms_small, q_small = timed(lambda fn=fn: fn(small))
         ms, q = timed(lambda fn=fn: fn(league))
         print(f"{name:<22} 5 tournaments: {q_small} queries, {ms_small:6.1f} ms | {tournaments - 5} tournaments: "
@@ -97,9 +99,9 @@ def run(tournaments: int, players: int) -> None:
     league.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter()
-        selectors.standings_kept(league)
+        leagues_selectors.standings_kept(league)
         first_ms = (time.perf_counter() - started) * 1000
-    ms, _q = timed(lambda: selectors.standings_kept(league), runs=100)
+    ms, _q = timed(lambda: leagues_selectors.standings_kept(league), runs=100)
     print(f"{'kept standings':<22} a new version: {len(queries.captured_queries)} queries, {first_ms:.1f} ms; then "
           f"{ms:.3f} ms a read at that version")
     # One more tournament of 400 entries, played out (399 busted, places 2 to 400, one left): its points given.
@@ -107,7 +109,7 @@ def run(tournaments: int, players: int) -> None:
                                     "start_at": datetime(2026, 12, 20, 19, tzinfo=UTC), "seats_per_table": 9,
                                     "currency": "EUR", "buy_in": 10000, "fee": 1000, "starting_stack": 20000},
                                    actor=director, template=template)
-    services.add_tournament(league, actor=director, tournament=last)
+    leagues_services.add_tournament(league, actor=director, tournament=last)
     now = datetime.now(UTC)
     field = people[:400]
     checks = IdCheck.objects.bulk_create([
@@ -120,7 +122,7 @@ def run(tournaments: int, players: int) -> None:
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter()
         with transaction.atomic():
-            services.give_points(Tournament.objects.select_for_update().get(pk=last.pk), actor=director, league=league)
+            leagues_services.give_points(Tournament.objects.select_for_update().get(pk=last.pk), actor=director, league=league)
         spent = (time.perf_counter() - started) * 1000
     given = LeagueResult.objects.filter(tournament=last).count()
     print(f"give_points of a finished tournament of 400 entries: {spent:.1f} ms, {len(queries.captured_queries)} queries, "

@@ -103,9 +103,9 @@ def make_fixture(n: int) -> dict:
     from django.test import Client
 
     from bench.seating import populate
-    from tables import draws
     from tables.models import Seat, Table
-    from tournament import services
+    from tables.services import draws
+    from tournament.services import registration
 
     director, t, count = populate(n)
     floor = User.objects.create_user("bench-floor", password=PASSWORD)
@@ -114,7 +114,7 @@ def make_fixture(n: int) -> dict:
     for table in Table.objects.filter(tournament=t, in_play=True):
         if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
             draws.draw_button(table, actor=director)
-    displays = [services.create_display_token(t, actor=director, label=f"Lobby TV {i + 1}").token for i in range(20)]
+    displays = [registration.create_display_token(t, actor=director, label=f"Lobby TV {i + 1}").token for i in range(20)]
     client = Client()
     client.force_login(floor)
     db = settings.DATABASES["default"]

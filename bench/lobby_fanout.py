@@ -107,9 +107,9 @@ def wait_for_sessions_to_end(timeout: float = 10) -> None:
 def make_fixture(max_screens: int) -> dict:
     from django.contrib.auth.models import Group, User
 
-    from clock import services as clock
-    from tournament import services, setup
-    from tournament.structure import LevelSpec, StructureSpec
+    from clock.services import clock
+    from tournament.rules.structure import LevelSpec, StructureSpec
+    from tournament.services import registration, setup
 
     director = User.objects.create_user("bench-director", password=PASSWORD)
     director.groups.add(Group.objects.get_or_create(name="Director")[0])
@@ -122,7 +122,7 @@ def make_fixture(max_screens: int) -> dict:
         "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
     }, actor=director, template=template)
     # One display token per ten screens: each TV of a venue has its own revocable link.
-    tokens = [services.create_display_token(t, actor=director, label=f"TV {i}").token for i in range(max(1, max_screens // 10))]
+    tokens = [registration.create_display_token(t, actor=director, label=f"TV {i}").token for i in range(max(1, max_screens // 10))]
     clock.start_clock(t, actor=director)
     db = settings.DATABASES["default"]
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")

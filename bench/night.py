@@ -15,6 +15,7 @@ Run by hand (its own database; SQLite by default, PostgreSQL with DATABASE_URL):
     .venv/bin/python bench/night.py [entries=1000] [seed=1]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/night.py 1000
 """
+
 from __future__ import annotations
 
 import os
@@ -32,8 +33,22 @@ import django  # noqa: E402
 
 django.setup()
 
-FLOOR_ACTIONS = ("bust", "undo bust", "hand start", "hand done", "undo hand start", "confirm slip", "cancel slip",
-                 "balance now", "enter button", "penalty", "race", "race confirm", "h4h hand start", "h4h hand done")
+FLOOR_ACTIONS = (
+    "bust",
+    "undo bust",
+    "hand start",
+    "hand done",
+    "undo hand start",
+    "confirm slip",
+    "cancel slip",
+    "balance now",
+    "enter button",
+    "penalty",
+    "race",
+    "race confirm",
+    "h4h hand start",
+    "h4h hand done",
+)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -74,37 +89,64 @@ class Night:
     def setup(self) -> None:
         from datetime import UTC, date, datetime
 
-        from payouts import services as payouts
-        from tables import draws
-        from tables import setup as table_setup
+        from payouts.services import structure as payouts
         from tables.models import Table
-        from tournament import services, setup
-        from tournament.structure import LevelSpec, StructureSpec
+        from tables.services import draws
+        from tables.services import setup as table_setup
+        from tournament.rules.structure import LevelSpec, StructureSpec
+        from tournament.services import registration as payouts_services
+        from tournament.services import setup
 
         d = self.staff["director"]
-        spec = StructureSpec("Night", ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow")), (
-            LevelSpec("level", 20, 100, 200, 0, "none"), LevelSpec("level", 20, 200, 400, 400, "bba"),
-            LevelSpec("break", 10, color_up=(25,)), LevelSpec("level", 20, 300, 600, 600, "bba"),
-            LevelSpec("level", 20, 400, 800, 800, "bba")))
+        spec = StructureSpec(
+            "Night",
+            ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow")),
+            (
+                LevelSpec("level", 20, 100, 200, 0, "none"),
+                LevelSpec("level", 20, 200, 400, 400, "bba"),
+                LevelSpec("break", 10, color_up=(25,)),
+                LevelSpec("level", 20, 300, 600, 600, "bba"),
+                LevelSpec("level", 20, 400, 800, 800, "bba"),
+            ),
+        )
         template = setup.save_structure_template(spec, actor=d)
-        self.t = setup.create_tournament({
-            "name": "Night bench", "venue": "Bench", "time_zone": "Europe/Prague",
-            "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "CZK",
-            "buy_in": 100_000, "fee": 10_000, "starting_stack": 20_000, "late_reg_until_level": 1}, actor=d, template=template)
+        self.t = setup.create_tournament(
+            {
+                "name": "Night bench",
+                "venue": "Bench",
+                "time_zone": "Europe/Prague",
+                "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC),
+                "seats_per_table": 9,
+                "currency": "CZK",
+                "buy_in": 100_000,
+                "fee": 10_000,
+                "starting_stack": 20_000,
+                "late_reg_until_level": 1,
+            },
+            actor=d,
+            template=template,
+        )
         for number in range(1, -(-self.entries // 9) + 1):
             table_setup.open_table(self.t, actor=d, number=number, seats=9)
         self.documents = {}
         for i in range(self.entries):
-            player = services.create_player(actor=self.staff["cashier"], first_name=f"P{i}", last_name="Night",
-                                            date_of_birth=date(1980, 1, 1 + i % 28))
+            player = payouts_services.create_player(
+                actor=self.staff["cashier"], first_name=f"P{i}", last_name="Night", date_of_birth=date(1980, 1, 1 + i % 28)
+            )
             self.documents[player.pk] = f"NB{i:07d}"
-            self.timed("register", services.register_entry, self.t, actor=self.staff["cashier"], player=player,
-                       document=services.IdDocument(document_type="id_card", number=f"NB{i:07d}"))
+            self.timed(
+                "register",
+                payouts_services.register_entry,
+                self.t,
+                actor=self.staff["cashier"],
+                player=player,
+                document=payouts_services.IdDocument(document_type="id_card", number=f"NB{i:07d}"),
+            )
         self.timed("start draw", draws.draw_start, self.t, actor=d)
         for table in Table.objects.filter(tournament=self.t, in_play=True):
             self.timed("button draw", draws.draw_button, table, actor=d)
         payouts.set_payout_plan(self.t, actor=d, data={"share_paid_bp": 1500})
-        services.set_registration_closed(self.t, actor=d, closed=True)
+        payouts_services.set_registration_closed(self.t, actor=d, closed=True)
 
     def pick_table(self):
         from tables.models import Table
@@ -123,7 +165,7 @@ class Night:
         return Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE).count()
 
     def bust_some(self, in_h4h: bool) -> None:
-        from tables import busts, hands
+        from tables.services import busts, hands
 
         table = self.pick_table()
         if table is None:
@@ -144,8 +186,8 @@ class Night:
                 self.timed("bust", busts.bust_entry, entry, actor=self.staff["floor"], stack=stack)
 
     def floor_round(self) -> None:
-        from tables import handforhand, hands, moves, penalties, seats
         from tables.models import Move, Seat, Table
+        from tables.services import handforhand, hands, moves, penalties, seats
 
         f = self.staff["floor"]
         pending = list(Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).order_by("number"))
@@ -172,14 +214,21 @@ class Night:
         elif roll < 0.53:
             players = self.seated(table)
             if players:
-                self.timed("penalty", penalties.give_penalty, self.t, actor=f, entry_number=self.rng.choice(players).number, kind="hand",
-                           rounds=None,
-                           reason="phone at the table")
+                self.timed(
+                    "penalty",
+                    penalties.give_penalty,
+                    self.t,
+                    actor=f,
+                    entry_number=self.rng.choice(players).number,
+                    kind="hand",
+                    rounds=None,
+                    reason="phone at the table",
+                )
 
     def color_up(self) -> None:
-        from clock import services as clock
-        from tables import color_ups
+        from clock.services import clock
         from tables.models import Seat, Table
+        from tables.services import color_ups
         from tournament.models import Level
 
         d = self.staff["director"]
@@ -189,8 +238,10 @@ class Night:
         row = Level.objects.get(structure=self.t.structure, kind=Level.Kind.BREAK)
         color_up = self.timed("color-up confirm", color_ups.confirm_color_up, self.t, actor=d, level=row.position)
         for table in Table.objects.filter(tournament=self.t, in_play=True):
-            seats = {str(seat): {"chips": {"25": self.rng.randint(0, 7)}, "other": 10_000}
-                     for seat in Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True)}
+            seats = {
+                str(seat): {"chips": {"25": self.rng.randint(0, 7)}, "other": 10_000}
+                for seat in Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True)
+            }
             race = self.timed("race", color_ups.record_race, table, actor=self.staff["dealer"], color_up=color_up, seats=seats)
             if race is not None:
                 self.timed("race confirm", color_ups.confirm_race, race, actor=self.staff["dealer"])
@@ -198,12 +249,13 @@ class Night:
 
     def bubble(self) -> None:
         """Hand-for-hand from the bubble until someone bursts it."""
-        from tables import busts, handforhand, hands, read_models
         from tables.models import Table
+        from tables.selectors import screens
+        from tables.services import busts, handforhand, hands
 
         d, f = self.staff["director"], self.staff["floor"]
         self.timed("h4h start", handforhand.start_hand_for_hand, self.t, actor=d)
-        while not read_models.hand_for_hand_status(self.t)["in_the_money"]:
+        while not screens.hand_for_hand_status(self.t)["in_the_money"]:
             self.floor_round()
             h = handforhand.hand_for_hand(self.t)
             if h is None or not h.called:
@@ -221,38 +273,46 @@ class Night:
         self.timed("h4h end", handforhand.stop_hand_for_hand, self.t, actor=d)
 
     def deal_and_pay(self) -> None:
-        from payouts import selectors, services
-        from tables import handforhand
+        from payouts.selectors import structure as payouts_selectors
+        from payouts.services import structure as payouts_services
         from tables.models import Table
+        from tables.services import handforhand
         from tests.payouts.test_payments import signature
-        from tournament import services as tournament_services
         from tournament.models import Entry
+        from tournament.services import registration as tournament_services
 
         left = list(Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE))
         stacks = {str(e.number): self.rng.randint(10, 200) * 1000 for e in left}
-        deal = self.timed("deal propose", services.propose_deal, self.t, actor=self.staff["floor"], data={"kind": "icm", "stacks": stacks})
+        deal = self.timed(
+            "deal propose", payouts_services.propose_deal, self.t, actor=self.staff["floor"], data={"kind": "icm", "stacks": stacks}
+        )
         if deal is not None:
-            self.timed("deal approve", services.approve_deal, deal, actor=self.staff["director"])
+            self.timed("deal approve", payouts_services.approve_deal, deal, actor=self.staff["director"])
         while self.left() > 1:
             self.bust_some(in_h4h=False)
             self.floor_round()
         for table in Table.objects.filter(tournament=self.t, in_play=True, hand_in_progress=True):
             self.timed("hand done", handforhand.hand_done, table, actor=self.staff["floor"])  # the last hand over
         ink = signature()
-        for entry_number in [n for n, amount in selectors.prizes_won(self.t).items() if amount > 0]:
+        for entry_number in [n for n, amount in payouts_selectors.prizes_won(self.t).items() if amount > 0]:
             entry = Entry.objects.get(tournament=self.t, number=entry_number)
-            self.timed("pay prize", services.pay_prize, entry, actor=self.staff["cashier"],
-                       document=tournament_services.IdDocument(document_type="id_card", number=self.documents[entry.player_id]),
-                       signature=ink)
+            self.timed(
+                "pay prize",
+                payouts_services.pay_prize,
+                entry,
+                actor=self.staff["cashier"],
+                document=tournament_services.IdDocument(document_type="id_card", number=self.documents[entry.player_id]),
+                signature=ink,
+            )
 
     def play(self) -> None:
-        from tables import read_models
+        from tables.selectors import screens
 
         self.setup()
         colored = False
         while True:
             left = self.left()
-            paid = read_models.places_paid(self.t)
+            paid = screens.places_paid(self.t)
             if not colored and left < self.entries * 0.8:
                 self.color_up()
                 colored = True
@@ -275,8 +335,7 @@ class Night:
             p99 = pct(values, 0.99)
             if name in FLOOR_ACTIONS:
                 worst = max(worst, p99)
-            print(f"{name:<24}{len(values):>7}{self.refused.get(name, 0):>9}{pct(values, 0.5):>9.1f}{p99:>9.1f}"
-                  f"{max(values):>9.1f}")
+            print(f"{name:<24}{len(values):>7}{self.refused.get(name, 0):>9}{pct(values, 0.5):>9.1f}{p99:>9.1f}{max(values):>9.1f}")
         print(f"worst floor action p99: {worst:.1f} ms (target < 150)")
         check_night(self.t)
         print("invariants at the end: all hold")

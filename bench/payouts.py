@@ -1,11 +1,11 @@
 """The money's pure rules at festival scale, in plain Python (no database).
 
 Prints, each next to its target:
-- the payout structure for 20,000 entries (payouts/payout_structure.py; target < 5 ms);
-- exact ICM for 10 players (payouts/icm.py, the subset method; target < 2 ms) and 15 players
+- the payout structure for 20,000 entries (payouts/rules/payout_structure.py; target < 5 ms);
+- exact ICM for 10 players (payouts/rules/icm.py, the subset method; target < 2 ms) and 15 players
   (target < 25 ms), on random final-table stacks;
 - a deal check (ICM deal, chip chop and check_deal) for a 10-handed final table;
-- the results of 10,000 entries as the downloads make them (payouts/reports.py, the same functions the
+- the results of 10,000 entries as the downloads make them (payouts/selectors/reports.py, the same functions the
   views call, on 10,000 result rows built in memory: no database): the CSV and the A4 PDF.
 Each figure is the median and the best of many runs (time.perf_counter), after a warm-up.
 
@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from payouts import deals, icm  # noqa: E402
-from payouts.payout_structure import PayoutRules, payout_structure  # noqa: E402
+from payouts.rules import deals, icm  # noqa: E402
+from payouts.rules.payout_structure import PayoutRules, payout_structure  # noqa: E402
 
 CZK = 100  # minor units per crown
 
@@ -76,7 +76,7 @@ LAST = ("Šťastný", "Nováková", "Ďurčanský", "Dvořák", "Horváthová", 
 
 
 def result_rows(entries: int) -> list[dict]:
-    """Every finishing place of a finished field as payouts.reports.results_report gives them: the prizes
+    """Every finishing place of a finished field as payouts.selectors.reports.results_report gives them: the prizes
     of a generated structure, a tie here and there, two prizes in three paid."""
     prizes = payout_structure(entries * 1_000 * CZK, entries, 1_000 * CZK, PayoutRules(unit=100 * CZK)).prizes()
     rows = []
@@ -96,7 +96,7 @@ def results_downloads(entries: int = 10_000) -> None:
     django.setup()  # the reports speak the active language (gettext): settings, no database
     from datetime import UTC, datetime
 
-    from payouts import reports
+    from payouts.selectors import reports
     from tournament.models import Tournament
 
     rows = result_rows(entries)

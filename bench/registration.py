@@ -33,18 +33,18 @@ def main(n: int) -> None:
 def run(n: int) -> None:
     from bench.common import staff_and_tournament
     from live.snapshots import floor_snapshot, lobby_snapshot
-    from tournament import services
-    from tournament.stats import tournament_stats
+    from tournament.selectors.stats import tournament_stats
+    from tournament.services import registration
 
     _director, cashier, t = staff_and_tournament()
     players = [
-        services.create_player(actor=cashier, first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28))
+        registration.create_player(actor=cashier, first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28))
         for i in range(n)
     ]
     times = []
     for i, player in enumerate(players):
         started = time.perf_counter()
-        services.register_entry(t, actor=cashier, player=player, document=services.IdDocument("id_card", f"BN{i:09d}"))
+        registration.register_entry(t, actor=cashier, player=player, document=registration.IdDocument("id_card", f"BN{i:09d}"))
         times.append(time.perf_counter() - started)
     times_ms = sorted(x * 1000 for x in times)
 

@@ -4,7 +4,7 @@ Run by hand against PostgreSQL (it creates and drops its own database, test_benc
 it never touches the database of a test run going on at the same time):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/seating.py [N]
 The entries, ID checks, receipts and tables are bulk-created (this measures the draw, not
-registration). tables.draws.draw_start is timed end to end (its transaction included) and per
+registration). tables.services.draws.draw_start is timed end to end (its transaction included) and per
 phase, by wrapping the module functions it calls with timers here (the service is unchanged); the
 commit (where PostgreSQL runs the deferred foreign-key checks of the seats) and the broadcasts sent
 after it are phases too. Figures vary by ±20 % from run to run on a shared machine: run it 2-3 times.
@@ -109,9 +109,11 @@ def run(n: int) -> None:
     from django.db import connection, connections
     from django.test.utils import CaptureQueriesContext
 
-    from tables import draw_check, draws, read_models, seating
     from tables.models import Seat
-    from tournament import audit
+    from tables.rules import seating
+    from tables.selectors import draw_check, screens
+    from tables.services import draws
+    from tournament.services import audit
 
     started = time.perf_counter()
     director, t, count = populate(n)
@@ -155,7 +157,7 @@ def run(n: int) -> None:
     print(f"verify_draw: matches={check['matches']} in {(time.perf_counter() - started) * 1000:.0f} ms")
 
     with CaptureQueriesContext(connection) as ctx:
-        fm = read_models.floor_map(t)
+        fm = screens.floor_map(t)
     queries = len(ctx.captured_queries)
     assert fm["players_seated"] == n, fm["players_seated"]
     del check, fm
@@ -170,7 +172,7 @@ def run(n: int) -> None:
         runs = []
         for _ in range(MAP_RUNS):
             started = time.perf_counter()
-            read_models.floor_map(t)
+            screens.floor_map(t)
             runs.append((time.perf_counter() - started) * 1000)
         runs.sort()
         figures[frozen] = (statistics.median(runs), runs[min(len(runs) - 1, int(0.99 * len(runs)))])

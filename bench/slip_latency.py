@@ -56,8 +56,8 @@ def make_fixture(n: int) -> dict:
     from django.test import Client
 
     from bench.seating import populate
-    from tables import draws
     from tables.models import Seat, Table
+    from tables.services import draws
 
     director, t, count = populate(n)
     floor = User.objects.create_user("bench-floor", password=PASSWORD)

@@ -9,7 +9,8 @@ import logging
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections, connection
 
-from . import selectors, services
+from clock.selectors import clock as clock_selectors
+from clock.services import clock as clock_services
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +25,8 @@ def tick_once(interval: float = 1.0) -> float:
     a connection left open in a pool thread would go stale or pile up (one per thread)."""
     close_old_connections()
     try:
-        services.tick()
-        until = selectors.seconds_until_next_due()
+        clock_services.tick()
+        until = clock_selectors.seconds_until_next_due()
     finally:
         connection.close()
     return interval if until is None else min(interval, max(MIN_SLEEP, until))

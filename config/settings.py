@@ -286,10 +286,10 @@ PUBLIC_API_ADDRESS_RATE = os.environ.get("PUBLIC_API_ADDRESS_RATE", "6000/minute
 API_TOKEN_TTL_HOURS = float(os.environ.get("API_TOKEN_TTL_HOURS", "16"))
 # How long a press's Idempotency-Key and its answer are kept (web/idempotency.py).
 IDEMPOTENCY_KEY_HOURS = 24
-# A second hand start at a table within this many seconds of the first is the same hand (tables/hands.py):
+# A second hand start at a table within this many seconds of the first is the same hand (tables/services/hands.py):
 # a shuffler that sends its green button twice, or no Idempotency-Key, starts one hand.
 HAND_START_REPEAT_SECONDS = float(os.environ.get("HAND_START_REPEAT_SECONDS", "5"))
-# The largest tournament file an import reads (archive/transfer.py), in MB: a file of 10,000 entries is about 11 MB.
+# The largest tournament file an import reads (archive/services/transfer.py), in MB: a file of 10,000 entries is about 11 MB.
 # A bigger body is refused before it is parsed, and so is one holding more values than a file of this size would; an
 # import's memory stays within about 12 times this (docs/tournament-file.md, "Size and memory").
 TOURNAMENT_FILE_MAX_MB = int(os.environ.get("TOURNAMENT_FILE_MAX_MB", "32"))

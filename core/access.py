@@ -104,7 +104,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-structure-copy": {"POST": DIRECTOR_ONLY},
     "api-structure-export": {"GET": DIRECTOR_ONLY},
     "api-tournaments": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
-    "api-tournament-import": {"POST": DIRECTOR_ONLY},  # a tournament file as a new tournament (archive/transfer.py)
+    "api-tournament-import": {"POST": DIRECTOR_ONLY},  # a tournament file as a new tournament (archive/services/transfer.py)
     "api-tournament": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
     "api-tournament-structure": {"GET": EVERY_ROLE, "PUT": DIRECTOR_ONLY},
     "api-registration": {"POST": DIRECTOR_ONLY},

@@ -8,7 +8,7 @@ arguments only, `actor` the first of them (tests/core/test_service_shape.py hold
   `str` that carries its table) or an automatic shuffler (`"shuffler:table 3"`);
 - None: the system itself (the clock's tick, a reaction with nobody behind it).
 
-The audit log records the user row of a user and the label of the others (tournament.audit.actor_label).
+The audit log records the user row of a user and the label of the others (tournament.services.audit.actor_label).
 """
 from __future__ import annotations
 

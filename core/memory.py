@@ -1,6 +1,6 @@
 """A worker process's memory of answers per state version, and of the versions themselves.
 
-Every change of a tournament is an audited event with the next sequence number (tournament/audit.py),
+Every change of a tournament is an audited event with the next sequence number (tournament/services/audit.py),
 so (tournament, version) names a state of everything a screen shows. What many screens ask at one
 version (the room's seats, the lobby's and the floor's snapshots) is computed once per version in each
 worker, and the others wait for that one computation instead of each making its own.

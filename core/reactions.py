@@ -8,11 +8,11 @@ facts (a dict) for the event that announces the change: `react` merges them, so 
 say which seat the new entry got without the tournament app knowing that tables exist.
 
 A lower app's read may ask the same way for a fact an upper app owns: the tables suggest hand-for-hand
-at the bubble from the places paid, which only the payout structure knows (tables.read_models.PLACES_PAID;
+at the bubble from the places paid, which only the payout structure knows (tables.selectors.screens.PLACES_PAID;
 the payouts app answers).
 
-The names of the changes are constants of the app that makes them (tournament.services.ENTRY_REGISTERED,
-tables.busts.ENTRY_BUSTED, ...): an upper app imports them from below, which the layers allow.
+The names of the changes are constants of the app that makes them (tournament.services.registration.ENTRY_REGISTERED,
+tables.services.busts.ENTRY_BUSTED, ...): an upper app imports them from below, which the layers allow.
 """
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject
 class DeviceActor(str):
     """A dealer tablet opened by its table's dealer link: no login, the Dealer role at that table only.
 
-    A string, as every device actor is to the audit log (tournament.audit.actor_user: no user row;
+    A string, as every device actor is to the audit log (tournament.services.audit.actor_user: no user row;
     actor_label: the string), carrying the table it is bound to and the link it came by."""
 
     is_authenticated = True

@@ -9,11 +9,11 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models import NeverDeleteModel, Tournament
 
-BAG_NUMBER_MAX = 16  # days/bag_rules.py checks a bag number against it
+BAG_NUMBER_MAX = 16  # days/rules/bags.py checks a bag number against it
 
 
 class Day(NeverDeleteModel):
-    """A day of play. Day 1 needs no row until it closes (days/selectors.py: the current day is the highest number,
+    """A day of play. Day 1 needs no row until it closes (days/selectors/bags.py: the current day is the highest number,
     1 when none); closing a day records what was checked and makes the next one."""
 
     class Status(models.TextChoices):
@@ -52,7 +52,7 @@ class Day(NeverDeleteModel):
 class Bag(NeverDeleteModel):
     """A player's chips at the end of a day, counted and sealed in a numbered bag. One current bag per entry and
     day; a correction makes the last one history. A bag number is unique among the tournament's current bags
-    (checked by days.selectors.bag_numbers_held, the one place; the index below holds it within a day)."""
+    (checked by days.selectors.bags.bag_numbers_held, the one place; the index below holds it within a day)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="bags")
     day = models.PositiveSmallIntegerField()

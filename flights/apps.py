@@ -11,12 +11,8 @@ class FlightsConfig(AppConfig):
     def ready(self) -> None:
         # The flights' reactions to the floor and the desk, and their answers to the apps below (core.reactions).
         from core import reactions
-        from days.selectors import BAG_NUMBER_SCOPE, DAY_OFFSET, NEXT_DAY_ELSEWHERE
-        from tables.busts import ENTRY_BUSTED, FIXED_PLACE
-        from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
-        from tournament.stats import SHARED_POOL
-
-        from .reactions import (
+        from days.selectors.bags import BAG_NUMBER_SCOPE, DAY_OFFSET, NEXT_DAY_ELSEWHERE
+        from flights.reactions import (
             bag_number_scope,
             day2_days,
             end_by_share,
@@ -26,6 +22,9 @@ class FlightsConfig(AppConfig):
             pool_of_the_flights,
             registration_by_policy,
         )
+        from tables.services.busts import ENTRY_BUSTED, FIXED_PLACE
+        from tournament.selectors.stats import SHARED_POOL
+        from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED
 
         reactions.on(ENTRY_REGISTERED, registration_by_policy)
         reactions.on(ENTRY_VOIDED, no_void_of_a_carried_entry)

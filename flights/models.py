@@ -7,9 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from flights.rules import flights as fr
 from tournament.models import NeverDeleteModel, Tournament
-
-from . import flight_rules as fr
 
 
 class Event(NeverDeleteModel):

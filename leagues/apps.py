@@ -11,11 +11,10 @@ class LeaguesConfig(AppConfig):
     def ready(self) -> None:
         # Every change that may move a finishing place gives the points again (core.reactions).
         from core import reactions
-        from payouts.services import DEAL_APPROVED
-        from tables.busts import BUST_UNDONE, ENTRY_BUSTED
-        from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
-
-        from .reactions import points_follow_the_places
+        from leagues.reactions import points_follow_the_places
+        from payouts.services.structure import DEAL_APPROVED
+        from tables.services.busts import BUST_UNDONE, ENTRY_BUSTED
+        from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED
 
         for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_VOIDED, ENTRY_REGISTERED, DEAL_APPROVED):
             reactions.on(change, points_follow_the_places)

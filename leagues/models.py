@@ -1,15 +1,14 @@
-"""Leagues: a season that groups tournaments, its points formula (leagues/points.py) and the points each
+"""Leagues: a season that groups tournaments, its points formula (leagues/rules/points.py) and the points each
 player got in each of its finished tournaments. The points are written when a tournament's play is over and written
-again whenever a place changes (leagues/services.py); the standings are computed from them (leagues/standings.py)."""
+again whenever a place changes (leagues/services/leagues.py); the standings are computed from them (leagues/rules/standings.py)."""
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from leagues.rules import points as pts
 from tournament.models import NeverDeleteModel, Player, Tournament
-
-from . import points as pts
 
 
 class League(NeverDeleteModel):
@@ -32,7 +31,7 @@ class League(NeverDeleteModel):
                                                     help_text=_("Empty: every result counts."))
     lobby_standings = models.BooleanField(_("standings on the lobby screen during breaks"), default=True)
     # One more at every change of its points or settings: the standings are computed once per version in each worker
-    # (leagues/selectors.standings_kept), whatever the number of TVs and phones asking.
+    # (leagues/selectors/leagues.standings_kept), whatever the number of TVs and phones asking.
     version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")

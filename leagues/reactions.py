@@ -3,9 +3,8 @@ whatever may change a finishing place gives the tournament's league points again
 from __future__ import annotations
 
 from core.actor import Actor
+from leagues.services.leagues import give_points
 from tournament.models import Tournament
-
-from .services import give_points
 
 
 def points_follow_the_places(*, actor: Actor, tournament: Tournament, **_facts) -> None:

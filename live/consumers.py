@@ -20,8 +20,8 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.utils.crypto import constant_time_compare
 
 from core import access, groups
-from tables import dealer_links
 from tables.models import DealerLink, Table
+from tables.services import dealer_links
 from tournament.models import AuditEvent, DisplayToken, Tournament
 
 from . import fanout
@@ -217,7 +217,7 @@ class TableConsumer(PushConsumer):
 
 
 class DealerLinkConsumer(PushConsumer):
-    """The tablet of a table's dealer link (tables/dealer_links.py): the same notes as TableConsumer, for
+    """The tablet of a table's dealer link (tables/services/dealer_links.py): the same notes as TableConsumer, for
     the link's table only; closed (4003) when the link is unknown or revoked, at once on revocation, and at the
     next periodic re-check when the revocation's close never reached this process (made by a management command,
     through the embedded in-memory channel layer)."""

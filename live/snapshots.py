@@ -4,19 +4,20 @@ from __future__ import annotations
 from django.db.models import Sum
 from django.utils import timezone
 
-from clock.selectors import clock_at, clock_snapshot, rows_of
-from clock.timeline import Anchor
+from clock.rules.timeline import Anchor
+from clock.selectors.clock import clock_at, clock_snapshot, rows_of
 from core import memory
 from core.broadcast import serialize_event
 from flights.models import Event
-from flights.selectors import figures_from, flights_pool
-from leagues.selectors import lobby_league
-from payouts.selectors import final_results, payout_state
-from tables import count_selectors, selectors
-from tables.read_models import tables_overview
-from tables.selectors import pending_commitment
+from flights.selectors.events import figures_from, flights_pool
+from leagues.selectors.leagues import lobby_league
+from payouts.selectors.structure import final_results, payout_state
+from tables.selectors import counts
+from tables.selectors import state as tables_selectors
+from tables.selectors.screens import tables_overview
+from tables.selectors.state import pending_commitment
 from tournament.models import AuditEvent, Entry, Tournament
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
 
 
 def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
@@ -99,11 +100,11 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "stats": stats,
         "payouts": payouts,
         "final": lobby_final(tournament, state),
-        "clock": selectors.with_color_ups(tournament, clock_snapshot(tournament)),
+        "clock": tables_selectors.with_color_ups(tournament, clock_snapshot(tournament)),
         "next_draw": pending_commitment(tournament),
-        "h4h": selectors.lobby_state(selectors.hand_for_hand(tournament)),
-        # The chip leaders, with names, while the house shows counts in public (tables/count_selectors.py).
-        "leaders": count_selectors.leaders(tournament, stats) if count_selectors.public(tournament) else None,
+        "h4h": tables_selectors.lobby_state(tables_selectors.hand_for_hand(tournament)),
+        # The chip leaders, with names, while the house shows counts in public (tables/selectors/counts.py).
+        "leaders": counts.leaders(tournament, stats) if counts.public(tournament) else None,
         # Its league's standings, shown during breaks when the league says so: names and points.
         "league": lobby_league(tournament),
         # The event's other tournaments, whose changes move this lobby's figures (a flight shows its event's pool):

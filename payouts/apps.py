@@ -9,11 +9,7 @@ class PayoutsConfig(AppConfig):
         # The one source of the places paid (core.reactions): the tables ask for it to suggest hand-for-hand
         # at the bubble; the payout structure in force answers.
         from core import reactions
-        from tables.busts import BUST_UNDONE, ENTRY_BUSTED, FIXED_PLACE
-        from tables.read_models import PLACES_PAID
-        from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED, REGISTRATION_REOPENED
-
-        from .reactions import (
+        from payouts.reactions import (
             finished_with_play,
             no_entry_under_a_deal,
             no_reopening_after_a_payment,
@@ -22,9 +18,12 @@ class PayoutsConfig(AppConfig):
             paid_prizes_stand,
             place_fixed_by_a_deal,
         )
-        from .selectors import places_paid_answer
-        from .services import DEAL_APPROVED
-        from .tickets import tickets_follow
+        from payouts.selectors.structure import places_paid_answer
+        from payouts.services.structure import DEAL_APPROVED
+        from payouts.services.tickets import tickets_follow
+        from tables.selectors.screens import PLACES_PAID
+        from tables.services.busts import BUST_UNDONE, ENTRY_BUSTED, FIXED_PLACE
+        from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED, REGISTRATION_REOPENED
 
         reactions.on(PLACES_PAID, places_paid_answer)
         # A deal stands on the players who made it; one that stopped play fixes their places.
@@ -37,7 +36,7 @@ class PayoutsConfig(AppConfig):
             reactions.on(change, paid_prizes_stand)
         reactions.on(REGISTRATION_REOPENED, no_reopening_after_a_payment)
         reactions.on(FIXED_PLACE, place_fixed_by_a_deal)
-        # A satellite stops at its seats, and its tickets follow its seat winners (payouts/tickets.py).
+        # A satellite stops at its seats, and its tickets follow its seat winners (payouts/services/tickets.py).
         for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_REGISTERED, ENTRY_VOIDED):
             reactions.on(change, tickets_follow)
         # Play over finishes the tournament (its hand-for-hand, its clock); a correction lets it run again.

@@ -1,6 +1,6 @@
 """The money of a tournament after the buy-ins: how its prize pool is paid out.
 
-The prize pool itself is the tournament's (tournament/stats.py: the prize part of every paid buy-in,
+The prize pool itself is the tournament's (tournament/selectors/stats.py: the prize part of every paid buy-in,
 re-entry, re-buy and add-on, the fees excluded, or the guarantee when it is higher). What this app
 keeps is the house's choice of payout structure for the tournament (`PayoutPlan`): the generator's
 settings or a house percentage table, and a structure the director has edited by hand.
@@ -17,7 +17,7 @@ from tournament.models import NeverDeleteModel, Tournament
 
 
 class PayoutPlan(NeverDeleteModel):
-    """How a tournament's prize pool is paid (payouts/payout_structure.py, payouts/house_tables.py).
+    """How a tournament's prize pool is paid (payouts/rules/payout_structure.py, payouts/rules/house_tables.py).
 
     Without a row, the house defaults apply. The structure follows the entries and the pool until late
     registration ends; after that no entry can come, so it stays as it is (a void or a late add-on
@@ -92,7 +92,7 @@ class Payment(NeverDeleteModel):
 
 
 class Deal(NeverDeleteModel):
-    """A deal at the final table (docs/rules.md, club 28 and 32; payouts/deals.py): proposed by the floor with
+    """A deal at the final table (docs/rules.md, club 28 and 32; payouts/rules/deals.py): proposed by the floor with
     the chip counts of every player left, approved by the director before it takes effect (until then the
     old prizes stand), or rejected. Never deleted.
 
@@ -145,7 +145,7 @@ class Deal(NeverDeleteModel):
 
 
 class Satellite(models.Model):
-    """A tournament that awards seats in a target event (payouts/satellite.py): the seats are its pool
+    """A tournament that awards seats in a target event (payouts/rules/satellite.py): the seats are its pool
     divided by a seat's value, rounded down: the target's buy-in and fee (`seat` = entry), or its buy-in alone, the
     house waiving the fee for a ticket (`seat` = buy_in); the cash left over goes to the next place or
     is shared by the seat winners (`leftover`). Play stops when the players left equal the seats; each of them gets

@@ -11,16 +11,15 @@ from __future__ import annotations
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clock import services as clock_services
+from clock.services import clock as clock_services
 from core.actor import Actor
 from core.errors import ServiceError
 from core.money import format_money
-from tables import handforhand, moves
-from tournament.audit import record_event
+from payouts.models import Payment
+from payouts.selectors.structure import approved_deals, finishers, payout_state, play_over, prizes_won, satellite_of, stop_finishes
+from tables.services import handforhand, moves
 from tournament.models import Entry, Tournament
-
-from .models import Payment
-from .selectors import approved_deals, finishers, payout_state, play_over, prizes_won, satellite_of, stop_finishes
+from tournament.services.audit import record_event
 
 
 def _deal_stands(t: Tournament, what: str) -> None:
@@ -32,17 +31,17 @@ def _deal_stands(t: Tournament, what: str) -> None:
 
 
 def no_entry_under_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to tournament.services.ENTRY_REGISTERED."""
+    """Reaction to tournament.services.registration.ENTRY_REGISTERED."""
     _deal_stands(tournament, _("a new entry"))
 
 
 def no_void_under_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to tournament.services.ENTRY_VOIDED."""
+    """Reaction to tournament.services.registration.ENTRY_VOIDED."""
     _deal_stands(tournament, _("a void"))
 
 
 def no_undo_before_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to tables.busts.BUST_UNDONE: a bust from before the deal stands (the players who dealt did so
+    """Reaction to tables.services.busts.BUST_UNDONE: a bust from before the deal stands (the players who dealt did so
     without that player); a player of the deal may come back (a bust of his after the deal was a mistake)."""
     deals = approved_deals(tournament)
     if deals and entry.number not in deals[-1].entries:
@@ -52,7 +51,7 @@ def no_undo_before_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry)
 
 
 def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to a change of the field (tables.busts' ENTRY_BUSTED and BUST_UNDONE, tournament.services'
+    """Reaction to a change of the field (tables.services.busts' ENTRY_BUSTED and BUST_UNDONE, tournament.services.registration'
     ENTRY_VOIDED): every prize paid keeps its place and its amount, until the cashier voids that payment. A paid
     player is not back in play (the money and the receipt say he finished); play that was over (the winner known, a
     satellite at its seats) does not go on under a player paid then; an undone bust from before a paid one would move
@@ -89,7 +88,7 @@ def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> 
 
 
 def no_reopening_after_a_payment(*, actor: Actor, tournament: Tournament) -> None:
-    """Reaction to tournament.services.REGISTRATION_REOPENED: once a prize is paid the places and the pool are final;
+    """Reaction to tournament.services.registration.REGISTRATION_REOPENED: once a prize is paid the places and the pool are final;
     a new entry would change the prizes under the payments."""
     paid = Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID).order_by("number").first()
     if paid is not None:
@@ -99,7 +98,7 @@ def no_reopening_after_a_payment(*, actor: Actor, tournament: Tournament) -> Non
 
 
 def place_fixed_by_a_deal(*, tournament: Tournament, entry: Entry) -> dict:
-    """Asked by tables.busts.FIXED_PLACE: the place a deal that stopped play gave this player."""
+    """Asked by tables.services.busts.FIXED_PLACE: the place a deal that stopped play gave this player."""
     for number, place, low, _amount in stop_finishes(tournament):
         if number == entry.number:
             return {"place": place, "place_low": low if low != place else None}
@@ -107,10 +106,10 @@ def place_fixed_by_a_deal(*, tournament: Tournament, entry: Entry) -> dict:
 
 
 def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | None = None) -> None:
-    """Reaction to every change that may end play or let it go on (tables.busts' ENTRY_BUSTED and BUST_UNDONE,
-    tournament.services' ENTRY_REGISTERED and ENTRY_VOIDED, services.DEAL_APPROVED). Play over (its winner known, a
+    """Reaction to every change that may end play or let it go on (tables.services.busts' ENTRY_BUSTED and BUST_UNDONE,
+    tournament.services.registration' ENTRY_REGISTERED and ENTRY_VOIDED, services.DEAL_APPROVED). Play over (its winner known, a
     deal that stopped it, a satellite down to its seats): the tournament is finished (`tournament.finished`), so
-    registration is closed (stats.registration_problem) and its prizes final, no new hand is dealt (tables.hands),
+    registration is closed (stats.registration_problem) and its prizes final, no new hand is dealt (tables.services.hands),
     hand-for-hand ends and the clock stops. A correction that lets play go on makes it run again
     (`tournament.resumed`) and balances the room, which nobody balanced while play was over; the director starts the
     clock and, at a bubble, hand-for-hand again."""
@@ -142,4 +141,4 @@ def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | N
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
         t.status = Tournament.Status.RUNNING
         record_event(t, actor=actor, type_="tournament.resumed", payload={"players_left": left})
-        moves.rebalance(t, actor=actor)  # nobody moved while play was over: the room as it stands now (tables.moves)
+        moves.rebalance(t, actor=actor)  # nobody moved while play was over: the room as it stands now (tables.services.moves)

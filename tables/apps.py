@@ -9,11 +9,10 @@ class TablesConfig(AppConfig):
         # The tables' reactions to registration (core.reactions): a new entry gets a seat, a voided one frees it;
         # and the receipt asks where an entry sits; a redraw waits for the hands in play.
         from core import reactions
-        from tournament.receipts import ENTRY_SEAT
-        from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
-
-        from .handforhand import BETWEEN_HANDS
-        from .reactions import entry_seat, free_voided_entry, redraw_once_the_hands_are_done, seat_registered_entry
+        from tables.reactions import entry_seat, free_voided_entry, redraw_once_the_hands_are_done, seat_registered_entry
+        from tables.services.handforhand import BETWEEN_HANDS
+        from tournament.selectors.receipts import ENTRY_SEAT
+        from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED
 
         reactions.on(ENTRY_REGISTERED, seat_registered_entry)
         reactions.on(BETWEEN_HANDS, redraw_once_the_hands_are_done)  # a redraw waits for the hands in play

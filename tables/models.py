@@ -17,7 +17,7 @@ def hash_token(token: str) -> str:
 
 
 
-# The fields of a table that hold its button and blinds (tables/positions.py).
+# The fields of a table that hold its button and blinds (tables/rules/positions.py).
 POSITION_FIELDS = ["button_seat", "small_blind_seat", "big_blind_seat", "positions_next", "needs_button"]
 
 class Table(NeverDeleteModel):
@@ -29,7 +29,7 @@ class Table(NeverDeleteModel):
                                      help_text=_("Wheelchair access and room around it (TDA 6: special needs)."))
     break_order = models.IntegerField(_("break order"), default=0,
                                       help_text=_("Tables break in ascending order of this number."))
-    # Positions (tables/positions.py) of the hand in play or last played. With `positions_next` the
+    # Positions (tables/rules/positions.py) of the hand in play or last played. With `positions_next` the
     # button is that of the next hand (a button draw, no hand dealt since) and the blinds are unknown.
     button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
     small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -97,7 +97,7 @@ class HandStart(NeverDeleteModel):
 
 class Draw(NeverDeleteModel):
     """A verifiable draw (docs/architecture.md, "Randomness"): the seed is committed (its SHA-256 shown to the
-    room) before the inputs are known, drives tables/seating.py over the sorted inputs, and is
+    room) before the inputs are known, drives tables/rules/seating.py over the sorted inputs, and is
     revealed once the result is written. A tournament always has at most one pending commitment."""
 
     class Kind(models.TextChoices):
@@ -357,7 +357,7 @@ class DealerLink(NeverDeleteModel):
 
 class ColorUp(NeverDeleteModel):
     """A color-up the director confirmed for a break (TDA 21, 22): the denominations that leave, the new
-    chip (the smallest still in play) and the house's race rules at the time (tables/chip_race.py)."""
+    chip (the smallest still in play) and the house's race rules at the time (tables/rules/chip_race.py)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="color_ups")
     level = models.PositiveSmallIntegerField()  # the break's row in the structure
@@ -393,7 +393,7 @@ class ChipRace(NeverDeleteModel):
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.RECORDED)
     seats = models.JSONField()  # {seat: {"chips": {value: count}, "other": value of the chips not leaving}}
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    result = models.JSONField()  # tables.chip_race.RaceResult.to_json()
+    result = models.JSONField()  # tables.rules.chip_race.RaceResult.to_json()
     difference = models.BigIntegerField()
     recorded_at = models.DateTimeField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
@@ -407,7 +407,7 @@ class ChipRace(NeverDeleteModel):
 
 
 class Penalty(NeverDeleteModel):
-    """A penalty given by the floor (TDA 51, tables/missed_hands.py): a warning, or missed hands that the
+    """A penalty given by the floor (TDA 51, tables/rules/missed_hands.py): a warning, or missed hands that the
     player serves while the hands are dealt at his table. Never deleted; a penalty given in error is
     cancelled, with the reason."""
 
@@ -446,7 +446,7 @@ class Penalty(NeverDeleteModel):
 
 
 class ChipCount(NeverDeleteModel):
-    """A player's stack as counted (tables/chip_counts.py): a table's counts entered at once on its tablet or the
+    """A player's stack as counted (tables/rules/chip_counts.py): a table's counts entered at once on its tablet or the
     map, or one player's count entered by the floor. Never deleted: a new count makes the last one history
     (`current` off), so a player's current count is one row, and the lobby's leaders one indexed read."""
 
@@ -476,7 +476,7 @@ class ChipCount(NeverDeleteModel):
 
 
 class ClockCall(NeverDeleteModel):
-    """The clock called on a player (club 11, TDA 25: tables/clock_calls.py): he has `seconds` to act, the last ten
+    """The clock called on a player (club 11, TDA 25: tables/services/clock_calls.py): he has `seconds` to act, the last ten
     counted down; when time is up his hand is dead. Open until ended: he acted, it was called in error, the hand
     was declared dead, or the table's next hand began."""
 

@@ -8,16 +8,15 @@ from django.utils.translation import gettext as _
 
 from core.actor import Actor
 from core.errors import ServiceError
+from tables.models import Penalty, Seat
+from tables.selectors.state import redraw_waiting, seat_of, start_drawn
+from tables.services.moves import after_seat_freed, rebalance
+from tables.services.seats import free_seat, seat_new_entry
 from tournament.models import Entry, Tournament
-
-from .models import Penalty, Seat
-from .moves import after_seat_freed, rebalance
-from .seats import free_seat, seat_new_entry
-from .selectors import redraw_waiting, seat_of, start_drawn
 
 
 def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:
-    """Reaction to tournament.services.ENTRY_REGISTERED: after the start draw a new entry is seated at once. A
+    """Reaction to tournament.services.registration.ENTRY_REGISTERED: after the start draw a new entry is seated at once. A
     player disqualified in this tournament does not enter it again (the whole registration is refused)."""
     dq = Penalty.objects.filter(tournament=tournament, entry__player_id=entry.player_id, kind=Penalty.Kind.DISQUALIFIED,
                                 cancelled_at__isnull=True).first()
@@ -34,14 +33,14 @@ def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry)
 
 
 def free_voided_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
-    """Reaction to tournament.services.ENTRY_VOIDED: the entry never played; its seat is freed and the
+    """Reaction to tournament.services.registration.ENTRY_VOIDED: the entry never played; its seat is freed and the
     room balanced again."""
     free_seat(tournament, entry, Seat.End.VOID)
     after_seat_freed(tournament, actor=actor, entry=entry)
 
 
 def entry_seat(*, tournament: Tournament, entry: Entry) -> dict:
-    """Answer to tournament.receipts.ENTRY_SEAT: the table and seat the entry holds now; an entry still
+    """Answer to tournament.selectors.receipts.ENTRY_SEAT: the table and seat the entry holds now; an entry still
     playing without one waits for the start draw, or (after it) for the floor to seat it."""
     seat = seat_of(entry)
     if seat is not None:

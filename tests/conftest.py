@@ -15,12 +15,12 @@ from django.db import connections, transaction
 from django.test import TransactionTestCase
 from django.utils import translation
 
-from tables import draws
+from tables.services import draws
 from tests.browser.conftest import Chromium
 from tests.helpers import open_tables, register
-from tournament import services, setup
 from tournament.models import Structure, Tournament
-from tournament.structure import LevelSpec, StructureSpec
+from tournament.rules.structure import LevelSpec, StructureSpec
+from tournament.services import registration, setup
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -141,7 +141,7 @@ def _no_broadcast_failure(request):
 @pytest.fixture(autouse=True)
 def _every_hand_start_is_a_new_hand(settings):
     """Tests press "new hand" many times in a row, often under a frozen clock; a repeated start within
-    HAND_START_REPEAT_SECONDS is the same hand (tables/hands.py), so the tests of that window set it."""
+    HAND_START_REPEAT_SECONDS is the same hand (tables/services/hands.py), so the tests of that window set it."""
     settings.HAND_START_REPEAT_SECONDS = 0
 
 
@@ -243,7 +243,7 @@ def tournament(director, template):
 
 @pytest.fixture
 def player(cashier):
-    return services.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+    return registration.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
 
 
 @pytest.fixture
@@ -264,21 +264,21 @@ def t(room):
 @pytest.fixture
 def players(cashier):
     """Six players (F0 to F5 Player), not entered anywhere yet."""
-    return [services.create_player(actor=cashier, first_name=f"F{i}", last_name="Player", date_of_birth=date(1990, 1, 1))
+    return [registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Player", date_of_birth=date(1990, 1, 1))
             for i in range(6)]
 
 
 @pytest.fixture
 def display(director, tournament):
     """The tournament's lobby screen: its display token."""
-    return services.create_display_token(tournament, actor=director, label="Lobby TV")
+    return registration.create_display_token(tournament, actor=director, label="Lobby TV")
 
 
 def pay_places(director, tournament, places: int) -> None:
     """The director's payout structure pays `places` places of the pool as it stands (the one source of
     the places paid, and so of the bubble): first takes the remainder, the rest an equal share."""
-    from payouts import services as payouts
-    from tournament.stats import tournament_stats
+    from payouts.services import structure as payouts
+    from tournament.selectors.stats import tournament_stats
 
     pool = tournament_stats(tournament)["prize_pool"]
     share = pool // places

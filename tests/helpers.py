@@ -16,11 +16,11 @@ from rest_framework.test import APIClient
 from clock.models import ClockState
 from core.errors import ServiceError
 from live.consumers import LobbyConsumer
-from tables import selectors
-from tables import setup as table_setup
 from tables.models import Seat, Table
-from tournament import services
+from tables.selectors import state
+from tables.services import setup as table_setup
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Tournament
+from tournament.services import registration
 
 # --- A service call refused -------------------------------------------------------------------------------------------
 
@@ -38,16 +38,16 @@ def refused(code: str, fn, *args, **kwargs) -> ServiceError:
 # --- The room: documents, players entered, tables, seats, the clock ---------------------------------------------------
 
 
-def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> services.IdDocument:
-    return services.IdDocument(document_type=document_type, number=number)
+def id_doc(number: str = "EA1234567", document_type: str = "id_card") -> registration.IdDocument:
+    return registration.IdDocument(document_type=document_type, number=number)
 
 
 def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
     """n players (P<start>... Test) created and entered, each with an identity document of his own."""
     out = []
     for i in range(start, start + n):
-        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        out.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
+        player = registration.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        out.append(registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
     return out
 
 
@@ -66,8 +66,8 @@ def live_seat(entry) -> Seat:
 
 
 def current_seat(entry) -> Seat | None:
-    """The seat the entry sits in now, None if none (tables.selectors.seat_of)."""
-    return selectors.seat_of(entry)
+    """The seat the entry sits in now, None if none (tables.selectors.state.seat_of)."""
+    return state.seat_of(entry)
 
 
 def clock_of(t) -> ClockState:

@@ -121,8 +121,8 @@ def states(t) -> list[str]:
     """The STATES the night is in now."""
     from django.db.models import Count
 
-    from tables.handforhand import hand_for_hand
     from tables.models import Draw, Move, Seat
+    from tables.services.handforhand import hand_for_hand
     from tournament.models import Entry, Tournament
 
     out = []

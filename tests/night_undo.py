@@ -11,13 +11,13 @@ from __future__ import annotations
 from django.db import transaction
 
 from core.errors import ServiceError
-from payouts import services as payouts
 from payouts.models import Payment
-from tables import busts
-from tables import setup as table_setup
+from payouts.services import structure as payouts
 from tables.models import Move, Table
-from tournament import services
+from tables.services import busts
+from tables.services import setup as table_setup
 from tournament.models import Entry, Purchase, Tournament
+from tournament.services import registration
 
 LATEST = 3  # the busts tried after every step, the latest first; one older bust is tried in turn besides
 STANDS = frozenset({"reentered", "disqualified", "deal_stands"})
@@ -96,6 +96,6 @@ def _press(t: Tournament, staff: dict, press: dict) -> None:
     elif kind == "void_entry":
         entry = Entry.objects.get(tournament_id=press["tournament"], number=press["entry"])
         purchase = entry.purchases.get(paid_with=Purchase.PaidWith.TICKET)
-        services.void_purchase(purchase, actor=staff["cashier"], reason="wrong event")
+        registration.void_purchase(purchase, actor=staff["cashier"], reason="wrong event")
     else:
         raise AssertionError(f"a refusal names a press the night machine does not know: {press}")

@@ -1,28 +1,35 @@
 """Holes between the parts, found by playing whole nights (tests/test_whole_night.py finds this
 kind): each fails on the code before its fix."""
+
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
 
-from payouts import selectors as pay_selectors
-from payouts import services as payouts
 from payouts.models import Deal
-from tables import busts, draws, handforhand, hands, house_rules, moves, read_models, seats, selectors
-from tables import setup as table_setup
+from payouts.selectors import structure as pay_selectors
+from payouts.services import structure as payouts
 from tables.models import Move, Table
+from tables.selectors import screens
+from tables.selectors import state as tables_selectors
+from tables.services import busts, draws, handforhand, hands, house_rules, moves, seats
+from tables.services import setup as table_setup
 from tests.helpers import id_doc, open_tables, refused, register
 from tests.payouts.test_payments import finish, signature
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import bust_at, seated, start
-from tournament import services
 from tournament.models import Entry, Purchase
+from tournament.services import registration
 
 
 def places(tournament) -> dict[int, tuple[int, int]]:
-    return {n: (p, low or p) for n, p, low in Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED)
-            .values_list("number", "finish_place", "finish_place_low")}
+    return {
+        n: (p, low or p)
+        for n, p, low in Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).values_list(
+            "number", "finish_place", "finish_place_low"
+        )
+    }
 
 
 def test_a_late_entry_after_a_tie_moves_both_ends_of_the_tied_places(director, cashier, floor, tournament):
@@ -33,8 +40,8 @@ def test_a_late_entry_after_a_tie_moves_both_ends_of_the_tied_places(director, c
     busts.bust_entry(Entry.objects.get(tournament=tournament, number=a), actor=floor, stack=5_000)
     busts.bust_entry(Entry.objects.get(tournament=tournament, number=b), actor=floor, stack=5_000)
     assert places(tournament) == {a: (11, 12), b: (11, 12)}
-    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0009"))
+    player = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0009"))
     assert places(tournament) == {a: (12, 13), b: (12, 13)}  # the tie spanned 12-12 before the fix
 
 
@@ -43,8 +50,11 @@ def dealt(director, cashier, floor, tournament):
     """Eight entries, four paid, three left who make an ICM deal and play on."""
     entries = finish(director, cashier, floor, tournament)
     left = entries[5:]
-    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": {str(e.number): c for e, c in
-                                                                              zip(left, (50_000, 30_000, 20_000), strict=True)}})
+    deal = payouts.propose_deal(
+        tournament,
+        actor=floor,
+        data={"kind": "icm", "stacks": {str(e.number): c for e, c in zip(left, (50_000, 30_000, 20_000), strict=True)}},
+    )
     payouts.approve_deal(deal, actor=director)
     return entries
 
@@ -52,22 +62,28 @@ def dealt(director, cashier, floor, tournament):
 def test_a_deal_stands_only_on_the_players_who_made_it(director, cashier, floor, tournament, dealt):
     before = pay_selectors.payout_state(tournament)["prizes"]
     refused("deal_stands", busts.undo_bust, dealt[4], actor=floor)  # out before the deal: that bust stands
-    services.set_registration_closed(tournament, actor=director, closed=False)
-    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    refused("deal_stands", services.register_entry, tournament, actor=cashier, player=player, document=id_doc("LATE0010"))
+    registration.set_registration_closed(tournament, actor=director, closed=False)
+    player = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    refused("deal_stands", registration.register_entry, tournament, actor=cashier, player=player, document=id_doc("LATE0010"))
     buy_in = dealt[6].purchases.get(kind=Purchase.Kind.BUY_IN)
-    refused("deal_stands", services.void_purchase, buy_in, actor=director, reason="wrong player")
+    refused("deal_stands", registration.void_purchase, buy_in, actor=director, reason="wrong player")
     assert pay_selectors.payout_state(tournament)["prizes"] == before
     busts.bust_entry(dealt[5], actor=floor)
     busts.undo_bust(dealt[5], actor=floor)  # a player of the deal busted by mistake comes back
 
 
-def test_a_deal_that_stopped_play_fixes_the_places_whatever_order_the_floor_clears_the_map(director, floor, cashier,
-                                                                                          tournament):
+def test_a_deal_that_stopped_play_fixes_the_places_whatever_order_the_floor_clears_the_map(director, floor, cashier, tournament):
     entries = finish(director, cashier, floor, tournament)
     left = entries[5:]
-    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "chip_chop", "mode": "stop", "stacks": {
-        str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000}})
+    deal = payouts.propose_deal(
+        tournament,
+        actor=floor,
+        data={
+            "kind": "chip_chop",
+            "mode": "stop",
+            "stacks": {str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000},
+        },
+    )
     payouts.approve_deal(deal, actor=director)
     fixed = {entry: (place, low) for entry, place, low, _amount in Deal.objects.get(pk=deal.pk).finishes}
     for entry in (left[1], left[0], left[2]):  # the chip leader cleared first
@@ -83,11 +99,11 @@ def test_a_cancelled_slip_that_leaves_the_tables_out_of_balance_tells_the_floor(
     bust_at(floor, tournament, short)
     (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
     moves.cancel_move(tournament, actor=floor, number=move.number, reason="player in the bathroom")
-    notice = read_models.balancing_status(tournament)["notice"]
+    notice = screens.balancing_status(tournament)["notice"]
     assert notice is not None and f"Slip {move.number} is cancelled" in notice["message"]
     moves.balance_now(tournament, actor=floor)
     confirm_all(floor, tournament)
-    assert read_models.balancing_status(tournament)["notice"] is None
+    assert screens.balancing_status(tournament)["notice"] is None
 
 
 def test_a_tighter_threshold_balances_the_room_at_once(director, cashier, floor, tournament):
@@ -120,9 +136,9 @@ def test_undoing_the_start_hand_for_hand_waited_for_calls_the_next_hand(director
     table = Table.objects.get(tournament=tournament, number=1)
     hands.start_hand(table, actor=dealer)  # a mistaken press just before hand-for-hand is announced
     handforhand.start_hand_for_hand(tournament, actor=director)
-    assert not read_models.hand_for_hand_status(tournament)["called"]
+    assert not screens.hand_for_hand_status(tournament)["called"]
     hands.undo_hand_start(table, actor=dealer)
-    status = read_models.hand_for_hand_status(tournament)
+    status = screens.hand_for_hand_status(tournament)
     assert status["called"] and status["tables"] == [1, 2]
 
 
@@ -145,8 +161,11 @@ def test_a_bust_after_a_deal_never_shares_a_hand_with_a_player_out_before_it(dir
     hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)
     busts.undo_bust(entries[4], actor=floor)
     busts.bust_entry(Entry.objects.get(pk=entries[4].pk), actor=floor, stack=90_000)  # 4th, with a stack, no hand signal
-    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": {str(e.number): c for e, c in
-                                                                              zip(left, (50_000, 30_000, 20_000), strict=True)}})
+    deal = payouts.propose_deal(
+        tournament,
+        actor=floor,
+        data={"kind": "icm", "stacks": {str(e.number): c for e, c in zip(left, (50_000, 30_000, 20_000), strict=True)}},
+    )
     payouts.approve_deal(deal, actor=director)
     busts.bust_entry(left[0], actor=floor, stack=1_000)
     assert places(tournament)[left[0].number] == (3, 3) and places(tournament)[entries[4].number] == (4, 4)
@@ -160,7 +179,7 @@ def test_a_button_drawn_where_a_move_waited_for_it_makes_the_move(director, cash
     draws.draw_start(tournament, actor=director)  # 7/7/7, no button drawn
     for number in sorted(seated(tournament)[1].values())[:2]:
         busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
-    needed = read_models.balancing_status(tournament)["need_button"]
+    needed = screens.balancing_status(tournament)["need_button"]
     assert 1 in needed and len(needed) == 2
     assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
     for number in needed:
@@ -180,26 +199,27 @@ def test_a_waiting_entry_seated_at_a_spare_table_gets_players_moved_to_it(direct
     table_setup.open_table(tournament, actor=director, number=3, seats=9)
     waiting = Entry.objects.get(tournament=tournament, number=min(seated(tournament)[1].values()))
     Seat.objects.filter(entry=waiting, ended_at__isnull=True).update(ended_at=timezone.now(), end_reason=Seat.End.CORRECTION)
-    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0030"))  # takes the seat left open at table 1
+    player = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    registration.register_entry(
+        tournament, actor=cashier, player=player, document=id_doc("LATE0030")
+    )  # takes the seat left open at table 1
     seats.seat_waiting_entries(tournament, actor=floor)  # the only open seats are at table 3
     assert seated(tournament)[3] == {next(iter(seated(tournament)[3])): waiting.number}
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, to_table__number=3).exists()
 
 
-def test_a_redraw_that_breaks_the_table_hand_for_hand_waited_for_calls_the_next_hand(director, cashier, dealer, floor,
-                                                                                        tournament):
+def test_a_redraw_that_breaks_the_table_hand_for_hand_waited_for_calls_the_next_hand(director, cashier, dealer, floor, tournament):
     start(director, cashier, tournament, 11, table_numbers=(1, 2))  # 6/5 at nine-seat tables
     hands.start_hand(Table.objects.get(tournament=tournament, number=2), actor=dealer)  # in play when hand-for-hand starts
     handforhand.start_hand_for_hand(tournament, actor=director)
-    assert not read_models.hand_for_hand_status(tournament)["called"]
+    assert not screens.hand_for_hand_status(tournament)["called"]
     for number in sorted(seated(tournament)[1].values())[:2]:
         busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor, stack=1_000 * number)
     # Nine left: the final table is due, but table 2 is still playing its hand: the redraw waits for it.
-    assert len(seated(tournament)) == 2 and selectors.balancing_notice(tournament)["reason"] == "redraw_waits"
+    assert len(seated(tournament)) == 2 and tables_selectors.balancing_notice(tournament)["reason"] == "redraw_waits"
     handforhand.hand_done(Table.objects.get(tournament=tournament, number=2), actor=dealer)
     assert len(seated(tournament)) == 1  # redrawn: table 2 is gone, and hand-for-hand calls its first hand there
-    status = read_models.hand_for_hand_status(tournament)
+    status = screens.hand_for_hand_status(tournament)
     assert status["called"] and len(status["tables"]) == 1 and status["hand"] == 1
 
 
@@ -209,8 +229,15 @@ def test_the_payout_structure_stays_as_a_deal_made_it(director, cashier, floor, 
     the prizes came to 108,000 of a 90,000 pool."""
     entries = finish(director, cashier, floor, tournament)
     left = entries[5:]
-    deal = payouts.propose_deal(tournament, actor=floor, data={"kind": "chip_chop", "mode": "stop", "stacks": {
-        str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000}})
+    deal = payouts.propose_deal(
+        tournament,
+        actor=floor,
+        data={
+            "kind": "chip_chop",
+            "mode": "stop",
+            "stacks": {str(left[0].number): 20_000, str(left[1].number): 50_000, str(left[2].number): 30_000},
+        },
+    )
     payouts.approve_deal(deal, actor=director)
     state = pay_selectors.payout_state(tournament)
     refused("structure_fixed_by_deal", payouts.set_payout_plan, tournament, actor=director, data={"share_paid_bp": 7500})
@@ -247,10 +274,13 @@ def test_a_late_entry_counts_the_players_on_their_way_and_those_leaving(director
     assert room.players == {n: 5 for n in range(1, 5)}  # seated less leaving, plus arriving: 5 everywhere
     donor = pending[0].from_table.number
     stays = next(n for n in seated(tournament)[donor].values() if n not in {m.entry.number for m in pending})
-    services.void_purchase(Entry.objects.get(tournament=tournament, number=stays).purchases.get(
-        kind=Purchase.Kind.BUY_IN), actor=director, reason="wrong player")  # the donor really keeps 4
-    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    late = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0030"))
+    registration.void_purchase(
+        Entry.objects.get(tournament=tournament, number=stays).purchases.get(kind=Purchase.Kind.BUY_IN),
+        actor=director,
+        reason="wrong player",
+    )  # the donor really keeps 4
+    player = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    late = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0030"))
     assert late.number in seated(tournament)[donor].values()  # the table that really has the fewest
     confirm_all(floor, tournament)
     counts = sorted(len(s) for s in seated(tournament).values())
@@ -266,10 +296,10 @@ def test_a_table_left_with_one_player_is_not_asked_for_its_button(director, cash
     first = sorted(seated(tournament)[1].values())
     for number in first[:2]:
         busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
-    assert 1 in read_models.balancing_status(tournament)["need_button"]
+    assert 1 in screens.balancing_status(tournament)["need_button"]
     for number in first[2:6]:  # table 1 down to one player, its button never entered
         busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
-        status = read_models.balancing_status(tournament)
+        status = screens.balancing_status(tournament)
         for table, players in seated(tournament).items():
             assert table not in status["need_button"] or len(players) >= 2, (table, players, status["need_button"])
 

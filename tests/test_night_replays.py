@@ -28,7 +28,7 @@ def night(db):
 
 
 def test_a_payout_plan_after_a_stop_deal_at_three(night):
-    """A plan change after a deal that stopped play: the prizes came to more than the pool (payouts/services.py
+    """A plan change after a deal that stopped play: the prizes came to more than the pool (payouts/services/structure.py
     _structure_open)."""
     state = night()
     state.begin(players=12, redraws=False, threshold=2, ties='tie', seed=24830, size=6, spare=False)
@@ -146,7 +146,7 @@ def test_a_payout_plan_after_a_stop_deal_at_three(night):
 
 
 def test_a_payout_plan_after_a_stop_deal_at_two(night):
-    """A plan paying one more place after a stop deal at two: 108,000 of a 90,000 pool (payouts/services.py
+    """A plan paying one more place after a stop deal at two: 108,000 of a 90,000 pool (payouts/services/structure.py
     _structure_open)."""
     state = night()
     state.begin(players=9, seed=4207, size=6, ties='tie', spare=False, threshold=1, redraws=False)
@@ -274,7 +274,7 @@ def test_a_payout_plan_after_a_stop_deal_at_two(night):
 
 
 def test_a_late_entry_where_a_slip_brings_a_player(night):
-    """A late entry drew the table a slip was bringing a player to: 4/6 with no slip and no notice (tables/draws.py
+    """A late entry drew the table a slip was bringing a player to: 4/6 with no slip and no notice (tables/services/draws.py
     room_of). The other fixes of the day take these steps elsewhere before that point; the hole itself:
     tests/test_night_findings.py::test_a_late_entry_counts_the_players_on_their_way_and_those_leaving."""
     state = night()
@@ -370,7 +370,7 @@ def test_a_late_entry_where_a_slip_brings_a_player(night):
 
 def test_the_last_slip_confirmed_after_deals_and_hand_for_hand(night):
     """The last slip confirmed left 2/6/2 with no slip and no notice: a confirm did not decide the room again
-    (tables/moves.py confirm_move)."""
+    (tables/services/moves.py confirm_move)."""
     state = night()
     state.begin(players=20, redraws=False, seed=44875, spare=False, threshold=3, size=6, ties='tie')
     state.night_holds()
@@ -475,7 +475,7 @@ def test_the_last_slip_confirmed_after_deals_and_hand_for_hand(night):
 
 
 def test_a_spare_table_busted_down_to_one_player_after_its_button_was_asked(night):
-    """The map went on asking for the button of a table left with one player (tables/moves.py flag_halts clears
+    """The map went on asking for the button of a table left with one player (tables/services/moves.py flag_halts clears
     it); tests/test_night_findings.py::test_a_table_left_with_one_player_is_not_asked_for_its_button."""
     state = night()
     state.begin(players=19, threshold=3, size=6, spare=True, seed=29657, redraws=False, ties='tie')

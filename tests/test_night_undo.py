@@ -10,15 +10,15 @@ from unittest import mock
 import pytest
 
 from core.errors import ServiceError
-from tables import busts
-from tables import setup as table_setup
 from tables.models import Move, Seat, Table
+from tables.services import busts
+from tables.services import setup as table_setup
 from tests import night_undo
 from tests.helpers import id_doc
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import seated, start
-from tournament import services
 from tournament.models import AuditEvent, Entry
+from tournament.services import registration
 
 
 @pytest.fixture
@@ -28,8 +28,8 @@ def full_room(director, cashier, floor, tournament):
     start(director, cashier, tournament, 18, table_numbers=(1, 2))
     number = min(seated(tournament)[1].values())
     busts.bust_entry(Entry.objects.get(tournament=tournament, number=number), actor=floor)
-    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0039"))
+    player = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0039"))
     assert sorted(len(s) for s in seated(tournament).values()) == [9, 9]
     return Entry.objects.get(tournament=tournament, number=number)
 

@@ -25,28 +25,30 @@ from hypothesis import HealthCheck, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, run_state_machine_as_test
 
-from clock import services as clock
+from clock.services import clock
 from core.errors import ServiceError
-from leagues import selectors as league_selectors
-from leagues import services as league_services
 from leagues.models import LeagueResult
-from payouts import selectors as pay_selectors
-from payouts import services as payouts
-from payouts import tickets
+from leagues.selectors import leagues as league_selectors
+from leagues.services import leagues as league_services
 from payouts.models import Deal, Payment, Satellite, Ticket
-from payouts.reconciliation import reconciliation
-from tables import busts, color_ups, draws, handforhand, hands, house_rules, moves, penalties, read_models, seats, selectors
-from tables import setup as table_setup
+from payouts.selectors import structure as pay_selectors
+from payouts.selectors.reconciliation import reconciliation
+from payouts.services import structure as payouts
+from payouts.services import tickets
 from tables.models import ChipRace, ColorUp, Move, Penalty, Seat, Table
+from tables.selectors import screens
+from tables.selectors import state as tables_selectors
+from tables.services import busts, color_ups, draws, handforhand, hands, house_rules, moves, penalties, seats
+from tables.services import setup as table_setup
 from tests import night_coverage, night_undo
 from tests.conftest import BASIC_SPEC, STAFF, make_user, tournament_data
 from tests.helpers import id_doc, pick
 from tests.night_coverage import initialize, rule  # hypothesis' own, each step recorded under NIGHT_COVERAGE
 from tests.payouts.test_payments import signature
 from tests.tables.test_balancing_house_rules import check_invariants as check_seating
-from tournament import services, setup
 from tournament.models import AuditEvent, ChipAdjustment, Entry, Level, Purchase, Tournament
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
+from tournament.services import registration, setup
 
 EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "40"))
 STEPS = int(os.environ.get("NIGHT_STEPS", "70"))
@@ -60,7 +62,7 @@ INK = signature()
 
 
 class Night(RuleBasedStateMachine):
-    """One tournament, played by its staff through the services."""
+    """One tournament, played by its staff through the registration."""
 
     staff: dict = {}
     tally: dict = {"nights": 0, "checks": 0}  # what was played and checked, for the tests to assert on
@@ -115,7 +117,7 @@ class Night(RuleBasedStateMachine):
 
     def new_player(self):
         self.players += 1
-        player = services.create_player(actor=self.d, first_name=f"P{self.players}", last_name="Night",
+        player = registration.create_player(actor=self.d, first_name=f"P{self.players}", last_name="Night",
                                         date_of_birth=date(1990, 1, 1))
         self.documents[player.pk] = f"NT{self.players:07d}"
         return player
@@ -124,9 +126,9 @@ class Night(RuleBasedStateMachine):
         if player is None:  # a new player, with the document his record keeps (a payout or a ticket asks for it again)
             def first_entry():
                 new = self.new_player()
-                return services.register_entry(self.t, actor=self.d, player=new, document=id_doc(self.documents[new.pk]))
+                return registration.register_entry(self.t, actor=self.d, player=new, document=id_doc(self.documents[new.pk]))
             return self.act(first_entry)
-        return self.act(services.register_entry, self.t, actor=self.d, player=player, document=id_doc(self.documents[player.pk]))
+        return self.act(registration.register_entry, self.t, actor=self.d, player=player, document=id_doc(self.documents[player.pk]))
 
     # --- the night begins ---------------------------------------------------------------------------
 
@@ -180,7 +182,7 @@ class Night(RuleBasedStateMachine):
         entry = pick(self.active(), i)
         if entry is not None:
             buy_in = entry.purchases.filter(kind__in=[Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY]).first()
-            self.act(services.void_purchase, buy_in, actor=self.d, reason="wrong player")
+            self.act(registration.void_purchase, buy_in, actor=self.d, reason="wrong player")
 
     # --- hands --------------------------------------------------------------------------------------
 
@@ -394,12 +396,12 @@ class Night(RuleBasedStateMachine):
 
     @rule()
     def registration_closed(self):
-        self.act(services.set_registration_closed, self.t, actor=self.d, closed=True)
+        self.act(registration.set_registration_closed, self.t, actor=self.d, closed=True)
 
     @rule()
     def registration_reopened(self):
         """The director reopens registration (refused once a prize is paid: the prizes would change under it)."""
-        self.act(services.set_registration_closed, self.t, actor=self.d, closed=False)
+        self.act(registration.set_registration_closed, self.t, actor=self.d, closed=False)
 
     @rule(kind=st.sampled_from(["icm", "chip_chop"]), mode=st.sampled_from(["play_on", "stop"]),
           chips=st.lists(st.integers(1, 50), min_size=2, max_size=10))
@@ -460,7 +462,7 @@ class Night(RuleBasedStateMachine):
         room = moves.read_room(self.t)
         if not moves.balance_due(self.t, room):
             return
-        status = read_models.balancing_status(self.t)
+        status = screens.balancing_status(self.t)
         assert status["need_button"] or status["notice"] is not None, (
             f"tables {[(r.number, r.players) for r in room.values()]} out of balance with no slip and no notice")
 
@@ -471,7 +473,7 @@ class Night(RuleBasedStateMachine):
         room = [row for row in moves.read_room(self.t).values() if row.occupied]
         if len(room) < 2:
             return
-        status = read_models.balancing_status(self.t)
+        status = screens.balancing_status(self.t)
         for row in room:  # the floor can do what it is asked: a button needs two players seated
             assert row.number not in status["need_button"] or len(row.occupied) >= 2, (
                 f"the map asks for table {row.number}'s button, but one player sits there")
@@ -487,11 +489,11 @@ class Night(RuleBasedStateMachine):
         if h is None:
             return
         if h.called:
-            assert selectors.waiting(self.t, h), "a hand-for-hand hand called that waits for no table and is not complete"
+            assert tables_selectors.waiting(self.t, h), "a hand-for-hand hand called that waits for no table and is not complete"
         else:
             busy = Table.objects.filter(tournament=self.t, in_play=True, hand_in_progress=True).exists()
             pending = Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).exists()
-            playing = selectors.playing_tables(self.t)
+            playing = tables_selectors.playing_tables(self.t)
             assert busy or pending or not playing, "hand-for-hand waits, but no table plays a hand and no slip is due"
 
     def finished_while_play_is_over(self):
@@ -732,7 +734,7 @@ class SatelliteNight(Night):
         ticket = pick(self.tickets(Ticket.Status.USED), i)
         if ticket is not None:
             purchase = ticket.used_entry.purchases.get(paid_with=Purchase.PaidWith.TICKET)
-            self.act(services.void_purchase, purchase, actor=self.staff["cashier"], reason="wrong event")
+            self.act(registration.void_purchase, purchase, actor=self.staff["cashier"], reason="wrong event")
 
     @rule(i=st.integers(0, 999), allowed=st.booleans())
     def ticket_passed_on(self, i, allowed):

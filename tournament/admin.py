@@ -4,7 +4,7 @@ Entries, receipts, ID checks and the audit log are changed only through services
 """
 from django.contrib import admin
 
-from .models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, StaffProfile, Tournament
+from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, StaffProfile, Tournament
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

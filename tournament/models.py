@@ -17,8 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core import tokens
 from core.search import words_of
-
-from . import search_keys
+from tournament.rules import search_keys
 
 
 class NeverDeleteQuerySet(models.QuerySet):
@@ -198,7 +197,7 @@ class Tournament(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        """The event sequences are only ever written by tournament.audit.next_sequence, in one statement: a
+        """The event sequences are only ever written by tournament.services.audit.next_sequence, in one statement: a
         full save of an existing row leaves them out, so an instance read before an event cannot set them back."""
         if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
@@ -469,7 +468,7 @@ class ChipAdjustment(NeverDeleteModel):
     """A change of the chips in play that is not a purchase: a table's chip race (what the race added or
     removed), chips of a removed denomination found after it (TDA 21C), or a disqualified player's chips
     (and their return when he is reinstated). The tournament's chips in play are the purchases' chips plus
-    these. `in_play_after` is the chips in play once it counts (tournament/chips.py writes every row):
+    these. `in_play_after` is the chips in play once it counts (tournament/services/chips.py writes every row):
     chips in play are never negative, a database constraint (null: rows from before it was kept)."""
 
     class Kind(models.TextChoices):

@@ -1,7 +1,7 @@
 """The table of who reaches what (core/access.py) applied to pages and the API, and the two kinds of
 dealer tablet bound to one table:
 
-- a dealer link (tables/dealer_links.py): the secret in the page's URL, and in the API's
+- a dealer link (tables/services/dealer_links.py): the secret in the page's URL, and in the API's
   `Authorization: DealerLink <secret>` header; it reaches only its table;
 - a Dealer login (without the floor's role): the first table whose tablet it opens in its session
   binds it (the session keeps the table); it then reaches only that table's tablet, state, socket and
@@ -24,8 +24,8 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 
 from core import access, roles
-from tables import dealer_links
 from tables.models import DealerLink, Table
+from tables.services import dealer_links
 from web.api import RoleAPIView, tournament_of
 
 DEALER_TABLE = access.DEALER_TABLE  # the session key of a Dealer login's table (a Table's pk)

@@ -40,9 +40,9 @@ from rest_framework.views import exception_handler as drf_handler
 
 from core import access, roles
 from core.errors import ServiceError
-from flights import selectors as flight_selectors
-from leagues import selectors as league_selectors
-from leagues.player_results import player_tournaments
+from flights.selectors import events as flight_selectors
+from leagues.selectors import leagues as league_selectors
+from leagues.selectors.player_results import player_tournaments
 from tournament.models import Entry, Tournament
 
 from .auth import ApiTokenAuthentication

@@ -19,8 +19,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import roles
-from tournament import preferences
 from tournament.models import StaffProfile
+from tournament.services import preferences
 
 from . import auth
 from .access import api as api_roles

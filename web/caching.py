@@ -29,13 +29,13 @@ from django.utils.translation import get_language
 from rest_framework.response import Response
 
 from core import memory
-from flights.day2 import day_stacks
-from flights.selectors import flight_label
-from leagues.selectors import league_link
-from payouts.selectors import prizes_won, seats_won
-from tables.count_selectors import public as public_counts
-from tables.read_models import public_seats, search_index
-from tables.selectors import pending_commitment
+from flights.selectors.day2 import day_stacks
+from flights.selectors.events import flight_label
+from leagues.selectors.leagues import league_link
+from payouts.selectors.structure import prizes_won, seats_won
+from tables.selectors.counts import public as public_counts
+from tables.selectors.screens import public_seats, search_index
+from tables.selectors.state import pending_commitment
 from tournament.models import AuditEvent, Entry, Tournament
 
 CACHE = "public"  # settings.CACHES: a per-process memory cache
@@ -44,7 +44,7 @@ TTL_SECONDS = 300  # a version rarely lasts this long in play; a newer one repla
 
 def state_version(pk: int, field: str = "event_seq", seen: int | None = None) -> int | None:
     """The tournament's version: its event sequence, or `seats_seq`, the last event that may change a
-    public seat answer (tournament/audit.py). Read from the database, or from this worker's memory of
+    public seat answer (tournament/services/audit.py). Read from the database, or from this worker's memory of
     a recent read (core/memory.py): `seen` is the event sequence the asking screen was told of."""
     if not 0 < pk < 2**63:  # no such row (and no number the database takes)
         return None
@@ -141,12 +141,12 @@ def _tagged(response, etag: str):
 
 
 def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | None = None) -> dict[int, dict]:
-    """The room's public seats (tables/read_models.py), each with the prize its place wins (payouts: ties
+    """The room's public seats (tables/selectors/screens.py), each with the prize its place wins (payouts: ties
     split; None while the entry plays on or finished outside the money), the target event of a satellite's seat it
     won (`seat_won`: None but for a seat winner once play stopped, who then has the place the results give him, shared
     by the seat winners; the tickets' events re-read the room), and on a
     day after the first the
-    stack the player sits down with (flights/day2.py: `day_stack`, {day, chips, bag, source}, only for those
+    stack the player sits down with (flights/selectors/day2.py: `day_stack`, {day, chips, bag, source}, only for those
     who have one; chips None while the house keeps counts private).
     `numbers` and `base`: the seats of an earlier version (`base`, never changed in place) with those entries
     read again, their prizes too; the day stacks of those still in play are the ones they had (a move leaves a bag
@@ -185,7 +185,7 @@ PATCH_EVENTS = 200  # more events since the kept seats than this: the whole room
 
 def seats_after(pk: int, version: int, seats: dict[int, dict], seq: int) -> tuple[int, dict] | None:
     """The seats at `seq` from those at `version`: the events between name the entries whose answers they may
-    change (tournament/audit.py, seat_entries), and only those are read again. None when one of them may have
+    change (tournament/services/audit.py, seat_entries), and only those are read again. None when one of them may have
     changed any answer (or there are too many): the whole room is read again."""
     if seq - version > PATCH_EVENTS:
         return None
@@ -230,7 +230,7 @@ def public_head(request, pk: int) -> dict | None:
 
 
 def room_search(request, pk: int) -> tuple:
-    """The room's seats with their names folded for searching, once per version (tables/read_models.py,
+    """The room's seats with their names folded for searching, once per version (tables/selectors/screens.py,
     find_entries): a search is a scan in memory, no query."""
     def compute():  # from the seats of this very version, never the one before
         seq = request.state_version

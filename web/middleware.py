@@ -8,7 +8,7 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from archive.transfer import too_large
+from archive.services.transfer import too_large
 
 from .api import bad_request, error_body
 from .archive import api as archive_api

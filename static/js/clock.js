@@ -1,11 +1,11 @@
 /* The blind clock on a screen: computed locally from the server's clock state and an
    estimate of the offset to server time, on every animation frame and whenever the page
-   becomes visible again. The same walk through the rows as clock/timeline.py
+   becomes visible again. The same walk through the rows as clock/rules/timeline.py
    (position_at), so a screen changes level at the right moment even before the
    server's announcement arrives. No dependencies. */
 var LEVEL = "level", BREAK = "break", ONE_MINUTE = 60;
 
-// --- the timeline (a port of clock/timeline.py; keep them in step) -----------------------
+// --- the timeline (a port of clock/rules/timeline.py; keep them in step) -----------------------
 
 function isPaused(anchor) { return anchor.paused_at !== null && anchor.paused_at !== undefined; }
 

@@ -171,7 +171,7 @@ function signed(n) {
   if (n === null || n === undefined) return "";
   return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + number(Math.abs(n));
 }
-// A move slip's position at its new table (tables/positions.py: big_blind, small_blind, button,
+// A move slip's position at its new table (tables/rules/positions.py: big_blind, small_blind, button,
 // wait_for_button, in_play) in the floor's words: " · big blind", " · waits for the button"; nothing when
 // the software does not know it ("unknown", or a code it does not name). The dealer tablet and the floor
 // map say it so; a screen with words of its own for some codes passes them (the player's seat page:

@@ -15,18 +15,19 @@ from django.db import transaction
 from django.test import Client
 from rest_framework.test import APIClient
 
-from archive import schema
-from archive.export import export_tournament, file_text
-from archive.transfer import read_file
+from archive.selectors import schema
+from archive.selectors.export import export_tournament, file_text
+from archive.services.transfer import read_file
 from core.errors import ServiceError
 from core.tokens import hash_secret
-from tables import dealer_links, draws, seating
 from tables.models import DealerLink, Draw, Table, hash_token
+from tables.rules import seating
+from tables.services import dealer_links, draws
 from tests.archive.test_file_screens import play_a_little
 from tests.conftest import tournament_data
 from tests.helpers import logged_in, row_counts
-from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Tournament
+from tournament.services import registration, setup
 
 API = "/api/tournaments/import/"
 
@@ -40,7 +41,7 @@ def raw(director, cashier, template) -> bytes:
         play_a_little(t, director, cashier)
         draws.draw_start(t, actor=director)
         dealer_links.create_dealer_link(Table.objects.get(tournament=t, number=1), actor=director, label="Table 1")
-        services.create_display_token(t, actor=director, label="Lobby TV")
+        registration.create_display_token(t, actor=director, label="Lobby TV")
         text = file_text(export_tournament(t))
         transaction.set_rollback(True)
     return text.encode("utf-8")
@@ -89,7 +90,7 @@ def test_a_file_nested_100000_deep_is_refused_with_a_message(director):
 
 def test_a_file_nested_deeper_than_a_tournament_file_inside_a_value_is_refused_before_it_is_read(director, raw):
     deep = forged(raw, set_value("tournament.auditevent", "payload", json.loads("[" * 200 + "]" * 200)))
-    with mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")):
+    with mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")):
         assert nothing_imported(logged_in(director), deep)["error"] == "too_deep"
 
 
@@ -164,7 +165,7 @@ def test_a_body_over_the_limit_is_refused_413_before_it_is_parsed(director, sett
     settings.TOURNAMENT_FILE_MAX_MB = 1
     body = b'{"rows": [' + b"{}," * 400_000 + b"{}]}"  # 1.2 MB
     with mock.patch("django.http.multipartparser.MultiPartParser.parse", side_effect=AssertionError("parsed")), \
-            mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")):
+            mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")):
         answer = nothing_imported(logged_in(director), body, status=413)
     assert answer["error"] == "too_large" and "at most 1 MB" in answer["detail"]
 
@@ -172,7 +173,7 @@ def test_a_body_over_the_limit_is_refused_413_before_it_is_parsed(director, sett
 def test_a_file_of_empty_objects_is_refused_before_it_is_parsed(director, settings):
     settings.TOURNAMENT_FILE_MAX_MB = 2
     body = b'{"rows": [' + b"{}," * 400_000 + b"{}]}"  # 1.2 MB: within the size, but 400,000 values in it
-    with mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")):
+    with mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")):
         answer = nothing_imported(logged_in(director), body)
     assert answer["error"] == "too_many_values" and "250,000" in answer["detail"].replace("\xa0", ",")
 
@@ -270,7 +271,7 @@ def test_the_command_reads_no_more_than_the_limit_and_refuses_a_larger_file(db, 
     path = tmp_path / "big.json"
     path.write_bytes(b'{"rows": "' + b"x" * 1_500_000 + b'"}')
     before = row_counts()
-    with mock.patch("archive.transfer.parse_json", side_effect=AssertionError("parsed")), \
+    with mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")), \
             pytest.raises(CommandError, match=r"too large for a tournament file \(at most 1 MB\)"):
         call_command("import_tournament", str(path))
     assert row_counts() == before

@@ -17,13 +17,13 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from archive import schema
-from archive.export import export_tournament, file_text
-from tables import setup as table_setup
+from archive.selectors import schema
+from archive.selectors.export import export_tournament, file_text
+from tables.services import setup as table_setup
 from tests.conftest import PASSWORD, tournament_data
 from tests.helpers import id_doc, logged_in, row_counts
-from tournament import services, setup
 from tournament.models import AuditEvent, Tournament
+from tournament.services import registration, setup
 
 API = "/api/tournaments/import/"
 
@@ -31,8 +31,8 @@ API = "/api/tournaments/import/"
 def play_a_little(t, director, cashier, players: int = 4) -> None:
     table_setup.open_table(t, actor=director, number=1, seats=9)
     for i in range(players):
-        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="File", date_of_birth=date(1980, 1, 1 + i))
-        services.register_entry(t, actor=cashier, player=player, document=id_doc(f"FI{i:07d}"))
+        player = registration.create_player(actor=cashier, first_name=f"P{i}", last_name="File", date_of_birth=date(1980, 1, 1 + i))
+        registration.register_entry(t, actor=cashier, player=player, document=id_doc(f"FI{i:07d}"))
 
 
 def file_of_a_tournament_not_here(director, cashier, template) -> bytes:
@@ -60,7 +60,7 @@ def test_the_director_downloads_the_same_bytes_the_command_writes_and_nothing_is
     play_a_little(tournament, director, cashier)
     events = AuditEvent.objects.count()
     at = timezone.now()
-    with mock.patch("archive.export.timezone.now", return_value=at):  # the file's export time, the one difference
+    with mock.patch("archive.selectors.export.timezone.now", return_value=at):  # the file's export time, the one difference
         response = logged_in(director).get(reverse("tournament-export", args=[tournament.pk]))
         call_command("export_tournament", str(tournament.pk), "-o", str(tmp_path / "by-command.json"))
     assert response.status_code == 200

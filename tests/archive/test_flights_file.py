@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from archive import schema
-from archive.export import export_tournament
-from archive.transfer import import_tournament
+from archive.selectors import schema
+from archive.selectors.export import export_tournament
+from archive.services.transfer import import_tournament
 from bench.flights import simulate
 from days.models import Bag, Day
 from flights.models import Event, Flight

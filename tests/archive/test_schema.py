@@ -1,4 +1,4 @@
-"""What a tournament file holds (archive/schema.py): every model of the tournament's apps is in it or left out with a
+"""What a tournament file holds (archive/selectors/schema.py): every model of the tournament's apps is in it or left out with a
 reason, each in it belongs to the tournament or is pointed to by its rows, and every event whose payload holds a
 primary key has that key converted (a new event of that kind fails here until it is listed)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.apps import apps
 
-from archive import schema
+from archive.selectors import schema
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,7 +66,7 @@ def test_every_event_whose_payload_holds_a_primary_key_has_it_converted():
                 found |= payload_keys_with_pks(path.read_text())
     assert ("entry.registered", "entry_id") in found and ("table.dealer_link_created", "link") in found
     missing = sorted((t, k) for t, k in found if k not in schema.PAYLOAD_IDS.get(t, {}))
-    assert not missing, f"events whose payload holds a primary key, not in archive/schema.py's PAYLOAD_IDS: {missing}"
+    assert not missing, f"events whose payload holds a primary key, not in archive/selectors/schema.py's PAYLOAD_IDS: {missing}"
 
 
 def test_the_payload_check_sees_a_key_and_leaves_the_events_of_no_tournament():

@@ -28,21 +28,21 @@ from django.db import transaction
 from django.test import override_settings
 from django.utils import timezone
 
-from archive import schema
-from archive.export import export_tournament, file_text
-from archive.transfer import import_tournament, read_file
+from archive.selectors import schema
+from archive.selectors.export import export_tournament, file_text
+from archive.services.transfer import import_tournament, read_file
 from bench.night import Night
-from clock.selectors import clock_snapshot
+from clock.selectors.clock import clock_snapshot
 from core.errors import ServiceError
-from leagues import services as leagues
-from tables import counting, dealer_links, draws, penalties, seats
-from tables import setup as table_setup
+from leagues.services import leagues
 from tables.models import DealerLink, Table
+from tables.services import counting, dealer_links, draws, penalties, seats
+from tables.services import setup as table_setup
 from tests.conftest import BASIC_SPEC, tournament_data
 from tests.helpers import id_doc, row_counts
 from tests.test_whole_night import check_night
-from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Player, Tournament
+from tournament.services import registration, setup
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTOR = "test import"
@@ -55,7 +55,7 @@ class ArchivedNight(Night):
     def setup(self) -> None:
         super().setup()
         d, f = self.staff["director"], self.staff["floor"]
-        services.create_display_token(self.t, actor=d, label="Lobby TV")
+        registration.create_display_token(self.t, actor=d, label="Lobby TV")
         table = Table.objects.filter(tournament=self.t).order_by("number").first()
         dealer_links.create_dealer_link(table, actor=f, label="Table 1 tablet")
         first, second = Entry.objects.filter(tournament=self.t).order_by("number")[:2]
@@ -75,9 +75,9 @@ def other_tournament(staff: dict) -> None:
     for number in (1, 2):
         table_setup.open_table(t, actor=d, number=number, seats=9)
     for i in range(5):
-        player = services.create_player(actor=c, first_name=f"O{i}", last_name="Other", date_of_birth=date(1985, 1, 1))
-        services.register_entry(t, actor=c, player=player, document=id_doc(f"OT{i:07d}"))
-    services.create_display_token(t, actor=d, label="Other TV")
+        player = registration.create_player(actor=c, first_name=f"O{i}", last_name="Other", date_of_birth=date(1985, 1, 1))
+        registration.register_entry(t, actor=c, player=player, document=id_doc(f"OT{i:07d}"))
+    registration.create_display_token(t, actor=d, label="Other TV")
 
 
 @dataclass
@@ -204,7 +204,7 @@ def test_the_paid_prizes_keep_their_signature_and_the_id_checks_stay_usable_with
     assert paid and all(bytes(p.signature).startswith(b"\x89PNG") for p in paid)
     assert all(p.id_check.number_hmac == p.entry.id_hmac for p in paid)
     winner = paid[0].entry
-    check = services.check_id_again(winner, actor=played.staff["cashier"], document=services.IdDocument(
+    check = registration.check_id_again(winner, actor=played.staff["cashier"], document=registration.IdDocument(
         document_type="id_card", number=played.documents[winner.number]))
     assert check.number_hmac == winner.id_hmac
 
@@ -321,7 +321,7 @@ def test_a_file_of_another_id_hash_key_is_refused_unless_taken_knowingly_and_its
     assert Player.objects.filter(id_hmac=first["id_hmac"]).count() == 1  # the hashes kept as they were
     entry = Entry.objects.filter(tournament=t).order_by("number").first()
     with pytest.raises(ServiceError) as caught:  # the very document it registered with no longer matches
-        services.check_id_again(entry, actor=played.staff["cashier"], document=services.IdDocument(
+        registration.check_id_again(entry, actor=played.staff["cashier"], document=registration.IdDocument(
             document_type="id_card", number=played.documents[entry.number]))
     assert caught.value.code == "id_mismatch"
 

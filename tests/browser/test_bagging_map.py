@@ -10,10 +10,10 @@ import os
 
 import pytest
 
-from days import services as day_services
 from days.models import Bag
-from tables import counting
+from days.services import bags as day_services
 from tables.models import Table
+from tables.services import counting
 from tests.browser import accessibility
 from tests.browser.test_bagging_tablet import day_state, table_bags
 from tests.browser.test_chip_counts import seated

@@ -13,13 +13,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from clock import selectors as clock_selectors
-from clock import services as clock_services
 from clock.models import ClockState
-from days import services as day_services
+from clock.selectors import clock as clock_selectors
+from clock.services import clock as clock_services
 from days.models import Bag
-from tables import counting, dealer_links
+from days.services import bags as day_services
 from tables.models import Table
+from tables.services import counting, dealer_links
 from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.test_chip_counts import PHONE, TABLET, seated

@@ -13,8 +13,8 @@ from django.utils import translation
 from django.utils.translation.trans_real import DjangoTranslation
 from playwright.sync_api import expect
 
-from tables import read_models
 from tables.models import Move, Table
+from tables.selectors import screens
 from tests.browser.conftest import login
 from tests.browser.test_seating import PHONE, TABLET, staff_page
 from tests.conftest import PASSWORD, pay_places
@@ -192,7 +192,7 @@ def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, dir
         page.wait_for_selector("#h4h.deal")
         assert "2" in page.inner_text("#h4h-text")
         assert page.evaluate("window.__sameDocument") is True
-    assert read_models.hand_for_hand_status(tournament)["hand"] == 2
+    assert screens.hand_for_hand_status(tournament)["hand"] == 2
     chief.click("#h4h-toggle")
     for page in tablets.values():
         page.wait_for_selector("#h4h", state="hidden")

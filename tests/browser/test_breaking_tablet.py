@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tables import hands
-from tables import setup as table_setup
 from tables.models import HandStart, Move, Table
+from tables.services import hands
+from tables.services import setup as table_setup
 from tests.browser.test_offline_tablets import LINE, csp_violations, queued, tablet
 from tests.tables.test_breaking_table import breaking_soon, bust_elsewhere
 

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from live.snapshots import lobby_snapshot
-from tables import busts, dealer_links
 from tables.models import ChipCount, Table
-from tables.selectors import live_seats
+from tables.selectors.state import live_seats
+from tables.services import busts, dealer_links
 from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.sizes import PHONE, TABLET, by_device, fits, shot  # noqa: F401  (PHONE: test_bagging_tablet takes it from here)

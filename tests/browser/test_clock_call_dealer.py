@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tables import busts
-from tables.house_rules import set_house_rules
 from tables.models import ClockCall
-from tables.selectors import live_seats
+from tables.selectors.state import live_seats
+from tables.services import busts
+from tables.services.house_rules import set_house_rules
 from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.sizes import TABLET, by_device, shot

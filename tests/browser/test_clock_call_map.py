@@ -11,8 +11,8 @@ from datetime import timedelta
 
 import pytest
 
-from tables import clock_calls
 from tables.models import ClockCall, Table
+from tables.services import clock_calls
 from tests.browser import accessibility, sizes
 from tests.browser.sizes import PHONE, by_device, shot
 from tests.browser.test_chip_counts import seated

@@ -13,16 +13,16 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from clock import selectors as clock_selectors
-from clock import services as clock_services
-from clock import timeline as tl
 from clock.models import ClockState
-from tables import setup as table_setup
+from clock.rules import timeline as tl
+from clock.selectors import clock as clock_selectors
+from clock.services import clock as clock_services
 from tables.models import HandStart
+from tables.services import setup as table_setup
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
-from tournament import services
 from tournament.models import AuditEvent, StaffProfile
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 
@@ -113,7 +113,7 @@ def check_screens_agree(tournament, pages, status: str) -> list[float]:
 
 @pytest.fixture
 def displays(director, tournament):
-    return [services.create_display_token(tournament, actor=director, label=f"Lobby TV {n}") for n in (1, 2)]
+    return [registration.create_display_token(tournament, actor=director, label=f"Lobby TV {n}") for n in (1, 2)]
 
 # clock.js is an ES module: the page's own instance of it (the same address), for the test to read as window.Clock.
 CLOCK_MODULE = "import('/static/js/clock.js').then((module) => { window.Clock = module; })"
@@ -181,7 +181,7 @@ def test_two_lobbies_and_the_director_agree_with_the_server(live_asgi, browser, 
 
 
 def test_the_timeline_in_javascript_matches_the_python_one(live_asgi, browser, director, tournament, displays):
-    """clock.js walks the rows exactly like clock/timeline.py: same row, same time left, everywhere."""
+    """clock.js walks the rows exactly like clock/rules/timeline.py: same row, same time left, everywhere."""
     page = open_lobby(browser, live_asgi, displays[0].token)
     rnd = random.Random(20)
     cases = []
@@ -288,7 +288,7 @@ def test_lobby_shows_offline_keeps_counting_and_reconnects(restartable_asgi, bro
 
 def test_revoked_screen_goes_blank(live_asgi, browser, director, tournament, displays):
     page = open_lobby(browser, live_asgi, displays[0].token)
-    services.revoke_display_token(displays[0], actor=director)
+    registration.revoke_display_token(displays[0], actor=director)
     page.wait_for_function("document.body.children.length === 0", timeout=5000)
     assert page.inner_text("body") == ""  # nothing of the tournament left on the screen
     page.context.close()

@@ -10,16 +10,16 @@ from functools import partial
 
 import pytest
 
-from tables import color_ups, draws
 from tables.models import ChipRace
+from tables.services import color_ups, draws
 from tests.browser import sizes
 from tests.browser.conftest import login
 from tests.browser.sizes import PHONE, TABLET, by_device, shot
 from tests.conftest import PASSWORD
 from tests.helpers import open_tables, register
-from tournament import services
 from tournament.models import Level
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     draws.draw_start(t, actor=director)
     level = Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position
     color_ups.confirm_color_up(t, actor=director, level=level, leaving=[25, 100])
-    display = services.create_display_token(t, actor=director, label="Lobby TV")
+    display = registration.create_display_token(t, actor=director, label="Lobby TV")
 
     lobby = browser.new_context(viewport=TV).new_page()
     lobby.goto(f"{base}/display/{display.token}/")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Draw
-from tables.selectors import live_seats
+from tables.selectors.state import live_seats
 from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors

@@ -12,15 +12,15 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from clock import selectors as clock_selectors
-from clock import services as clock_services
 from clock.models import ClockState
+from clock.selectors import clock as clock_selectors
+from clock.services import clock as clock_services
 from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.test_screen_sizes import CHECK, SETTLED, SOUND_OFF
-from tournament import services
 from tournament.models import AuditEvent
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +68,7 @@ def check_fits(browser, base: str, token: str) -> list[str]:
 
 def test_the_day_ends_after_level_n_and_the_next_day_is_scheduled(live_asgi, browser, director, tournament):
     base = live_asgi
-    display = services.create_display_token(tournament, actor=director, label="Lobby TV")
+    display = registration.create_display_token(tournament, actor=director, label="Lobby TV")
     clock_services.start_clock(tournament, actor=director)
     lobby, lobby_errors = open_lobby(browser, base, display.token)
     director_page = browser.new_context(viewport=TABLET).new_page()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import setup as table_setup
 from tables.models import DealerLink, HandStart
+from tables.services import setup as table_setup
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from clock import services as clock_services
+from clock.services import clock as clock_services
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.test_clock_screens import is_clock_call, open_staff_page
 from tournament.models import AuditEvent

@@ -10,8 +10,8 @@ from django.db import transaction
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tests.helpers import id_doc
-from tournament import services
-from tournament.audit import lock_tournament, record_event
+from tournament.services import registration
+from tournament.services.audit import lock_tournament, record_event
 
 pytestmark = pytest.mark.browser
 
@@ -25,9 +25,9 @@ def add(tournament, type_, payload):
 
 @pytest.fixture
 def varied(tournament, cashier):
-    long_player = services.create_player(actor=cashier, first_name="Anna-Marie", last_name="Ďurďovičová-Šťastná-Přibyslavská",
+    long_player = registration.create_player(actor=cashier, first_name="Anna-Marie", last_name="Ďurďovičová-Šťastná-Přibyslavská",
                                          date_of_birth=date(1980, 2, 2))
-    entry = services.register_entry(tournament, actor=cashier, player=long_player, document=id_doc("EA3333333"))
+    entry = registration.register_entry(tournament, actor=cashier, player=long_player, document=id_doc("EA3333333"))
     add(tournament, "entry.busted", {"entry": entry.number, "name": LONG, "place": 57, "place_low": 57,
                                      "entries": [entry.number], "table": 12, "seat": 4})
     add(tournament, "move.created", {"kind": "balance", "entries": [entry.number], "tables": [3, 12], "moves": [
@@ -70,8 +70,8 @@ def test_a_new_event_arrives_live_in_words(live_asgi, browser, floor, cashier, t
     login(page, live_asgi, floor.username, PASSWORD)
     page.goto(f"{live_asgi}/t/{tournament.pk}/events/")
     page.wait_for_function("document.getElementById('live').textContent.trim() === 'live'")
-    newcomer = services.create_player(actor=cashier, first_name="Tomáš", last_name="Dvořák", date_of_birth=date(1991, 1, 1))
-    entry = services.register_entry(tournament, actor=cashier, player=newcomer, document=id_doc("EA4444444"))
+    newcomer = registration.create_player(actor=cashier, first_name="Tomáš", last_name="Dvořák", date_of_birth=date(1991, 1, 1))
+    entry = registration.register_entry(tournament, actor=cashier, player=newcomer, document=id_doc("EA4444444"))
     page.wait_for_selector(f"#events li.new >> text=Tomáš Dvořák (#{entry.number}) registered")
     assert overflow(page) <= 0
     ctx.close()

@@ -11,20 +11,20 @@ from functools import partial
 
 import pytest
 
-from days import services as days_services
-from flights import services
+from days.services import bags as days_services
 from flights.models import Event, Flight
-from tables import draws
-from tables import setup as table_setup
-from tables.selectors import live_seats
+from flights.services import events
+from tables.selectors.state import live_seats
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.sizes import TABLET
 from tests.flights.test_flights import event_with, play_and_bag, register
 from tests.helpers import client_for, url
-from tournament import services as desk
 from tournament.models import Entry
+from tournament.services import registration as desk
 
 pytestmark = pytest.mark.browser
 
@@ -142,7 +142,7 @@ def test_the_floor_sees_live_on_the_map_that_the_flight_ends(live_asgi, browser,
                                                               players):
     base = live_asgi
     event, (a, _b) = event_with(director, template)
-    services.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=50)
+    events.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=50)
     table_setup.open_table(a, actor=director, number=1, seats=9)
     entries = register(cashier, a, players[:5])
     draws.draw_start(a, actor=director)

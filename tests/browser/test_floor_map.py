@@ -12,8 +12,8 @@ from datetime import date
 import pytest
 from django.utils import timezone
 
-from tables import draws, moves, seats
 from tables.models import Move, Seat, Table
+from tables.services import draws, moves, seats
 from tests.browser.conftest import login
 from tests.browser.test_seating import PHONE, TABLET, staff_page
 from tests.conftest import PASSWORD
@@ -249,7 +249,7 @@ def test_on_a_tablet_the_map_opens_on_its_tables(live_asgi, browser, director, c
     """At 1180×820 the first table, its heading and first seats, is on the screen without scrolling,
     for the director (who sees the most: hand-for-hand, opening a table) and for the floor. The other pages, the
     draw's commitment and the filters are a press away, by keyboard too, and say their state in words."""
-    from tables.selectors import pending_commitment
+    from tables.selectors.state import pending_commitment
 
     start(director, cashier, tournament, 30)
     commitment = pending_commitment(tournament)["commitment"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import busts
 from tables.models import ChipCount
+from tables.services import busts
 from tests.browser import accessibility, sizes
 from tests.browser.sizes import by_device, shot
 from tests.browser.test_chip_counts import api_counts, seated

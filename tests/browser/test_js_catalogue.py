@@ -2,7 +2,7 @@
 a screen opened in Czech or Slovak writes its live words in that language, in English otherwise."""
 import pytest
 
-from tournament import services
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 
@@ -12,7 +12,7 @@ LIVE = {"cs": "živě", "sk": "naživo", "en": "live"}
 
 @pytest.mark.parametrize("lang", ["cs", "sk", "en"])
 def test_a_screen_s_script_speaks_the_page_s_language(live_asgi, browser, director, tournament, lang):
-    display = services.create_display_token(tournament, actor=director, label="Lobby TV")
+    display = registration.create_display_token(tournament, actor=director, label="Lobby TV")
     context = browser.new_context(locale=lang)
     try:
         page = context.new_page()

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tables import color_ups, draws
+from tables.services import color_ups, draws
 from tests.browser.conftest import login
 from tests.browser.test_color_up import TABLET
 from tests.browser.test_seating import staff_page
 from tests.conftest import PASSWORD
 from tests.helpers import open_tables, register
 from tests.tables.test_moves import start
-from tournament import services
 from tournament.models import Level
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def test_the_race_pad_by_keyboard(live_asgi, browser, director, cashier, dealer,
 def test_the_lobby_sound_hint_by_keyboard(live_asgi, browser, director, tournament):
     """A touch screen asks for a touch to turn the sound on: the hint is a button a keyboard reaches, and a key
     starts the sound as a touch does."""
-    display = services.create_display_token(tournament, actor=director, label="Lobby TV")
+    display = registration.create_display_token(tournament, actor=director, label="Lobby TV")
     page = browser.new_context(viewport={"width": 1920, "height": 1080}, has_touch=True).new_page()
     # An audio output that starts only after a gesture of the user's (a key or a touch), as a browser's autoplay
     # policy wants (a headless browser lets any page play).

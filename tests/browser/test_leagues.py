@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from leagues.models import League
-from tables import busts
+from tables.services import busts
 from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors

@@ -10,13 +10,13 @@ from datetime import date
 
 import pytest
 
-from clock import services as clock_services
-from flights.selectors import flights_pool
-from payouts.selectors import payout_state
-from tables import busts, counting, draws, handforhand, penalties, seats
-from tables import setup as table_setup
+from clock.services import clock as clock_services
+from flights.selectors.events import flights_pool
+from payouts.selectors.structure import payout_state
 from tables.models import Table
-from tables.selectors import live_seats, pending_commitment
+from tables.selectors.state import live_seats, pending_commitment
+from tables.services import busts, counting, draws, handforhand, penalties, seats
+from tables.services import setup as table_setup
 from tests.browser.left_open import left_open, open_screen, visible_text
 from tests.browser.sizes import PHONE, TABLET, TV
 from tests.conftest import pay_places
@@ -28,15 +28,15 @@ from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import start
 from tests.tables.test_penalty_api import at_table
 from tests.web.test_screens_say_true import carried_event
-from tournament import services
 from tournament.models import Entry
+from tournament.services import registration
 from web.templatetags.money import money
 
 pytestmark = pytest.mark.browser
 
 
 def lobby_path(t, director, query: str = "") -> str:
-    token = services.create_display_token(t, actor=director, label="Lobby TV").token
+    token = registration.create_display_token(t, actor=director, label="Lobby TV").token
     return f"/display/{token}/{query}"
 
 
@@ -99,7 +99,7 @@ def test_a_flights_tv_shows_the_events_pool_and_places_paid(live_asgi, browser, 
     """A Day 1 flight pays no places itself: its TV shows its event's one pool (every flight's) and the places its
     Day 2 pays, live through a registration in the other flight... and in this one."""
     event, (flight_a, flight_b) = event_with(director, template)
-    people = [services.create_player(actor=cashier, first_name=f"F{i}", last_name="Flight", date_of_birth=date(1990, 1, 1))
+    people = [registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Flight", date_of_birth=date(1990, 1, 1))
               for i in range(12)]
     register(cashier, flight_a, people[:6])
     register(cashier, flight_b, people[6:10])
@@ -206,8 +206,8 @@ def test_a_players_seat_page_left_open_through_a_late_draw(live_asgi, browser, r
     before = pending_commitment(t)
 
     def register_late(_page):
-        late = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-        services.register_entry(t, actor=cashier, player=late, document=id_doc("LATE00001"))
+        late = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+        registration.register_entry(t, actor=cashier, player=late, document=id_doc("LATE00001"))
 
     seen = left_open(browser, live_asgi, f"/s/{t.pk}/{entry.number}/", register_late, size=PHONE, selector="main")
     after = pending_commitment(t)
@@ -233,7 +233,7 @@ def test_day2s_end_of_day_page_left_open_through_the_start_of_play(live_asgi, br
 
 def test_the_event_page_left_open_through_a_registration_in_a_flight(live_asgi, browser, director, cashier, template):
     event, (flight_a, _b) = event_with(director, template)
-    people = [services.create_player(actor=cashier, first_name=f"E{i}", last_name="Event", date_of_birth=date(1990, 1, 1))
+    people = [registration.create_player(actor=cashier, first_name=f"E{i}", last_name="Event", date_of_birth=date(1990, 1, 1))
               for i in range(3)]
     register(cashier, flight_a, people[:2])
     seen = left_open(browser, live_asgi, f"/events/{event.pk}/", lambda _page: register(cashier, flight_a, people[2:]),

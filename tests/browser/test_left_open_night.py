@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from clock import services as clock_services
-from clock.selectors import clock_at, clock_snapshot, rows_of
-from clock.timeline import Anchor
-from tables import hands
+from clock.rules.timeline import Anchor
+from clock.selectors.clock import clock_at, clock_snapshot, rows_of
+from clock.services import clock as clock_services
+from tables.services import hands
 from tests.browser.left_open import left_open
 from tests.browser.sizes import TABLET
 from tests.helpers import table

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from clock import services as clock_services
-from payouts.selectors import prizes_won
-from tables import busts
+from clock.services import clock as clock_services
+from payouts.selectors.structure import prizes_won
+from tables.services import busts
 from tests.browser.left_open import left_open
 from tests.browser.sizes import PHONE
 from tests.conftest import pay_places

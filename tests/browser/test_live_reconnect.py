@@ -16,7 +16,7 @@ from live.consumers import CLOSE_UNAVAILABLE
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tests.helpers import id_doc
-from tournament import services
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 
@@ -58,8 +58,8 @@ def test_a_screen_shows_reconnecting_through_a_redis_outage_and_resyncs(restarta
     with translation.override("en-gb"):
         assert page.text_content("#live").strip() == "reconnecting…"
     for i in range(2):  # the screen is not connected: this reaches it only through the next snapshot
-        player = services.create_player(actor=cashier, first_name=f"Out{i}", last_name="Age", date_of_birth=date(1990, 1, 1))
-        services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EB{i:07d}"))
+        player = registration.create_player(actor=cashier, first_name=f"Out{i}", last_name="Age", date_of_birth=date(1990, 1, 1))
+        registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EB{i:07d}"))
     # It tries again and is refused cleanly: accepted, then closed with "try again later".
     page.wait_for_function(f"window.__closeCodes.includes({CLOSE_UNAVAILABLE})", timeout=20000)
     assert refused

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clock import services as clock_services
-from payouts import selectors
-from tables import busts
+from clock.services import clock as clock_services
+from payouts.selectors import structure
+from tables.services import busts
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tests.payouts.test_payments import finish
@@ -94,7 +94,7 @@ def test_the_last_bust_brings_the_winner_screen_and_its_undo_the_clock(live_asgi
     busts.bust_entry(second, actor=floor)  # the winner is known: the screen changes by itself
     tv.wait_for_selector("#lobby-final", state="visible", timeout=8000)
     tv.wait_for_function(f"document.getElementById('lobby-winner').textContent === {winner.player.display_name!r}")
-    won = selectors.prizes_won(tournament)
+    won = structure.prizes_won(tournament)
     assert tv.inner_text("#lobby-winner-label").upper() == "WINNER"
     assert f"{won[winner.number] // 100:,}" in tv.inner_text("#lobby-winner-prize")
     rows = tv.eval_on_selector_all("#lobby-results li", "ls => ls.map(l => l.innerText.replace(/\\s+/g, ' ').trim())")

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from tables import counting
 from tables.models import Table
+from tables.services import counting
 from tests.browser.test_lobby import TV, open_lobby
 from tests.browser.test_lobby_leaders import inside_and_clear
 from tests.tables.test_counting import even

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import counting, house_rules
 from tables.models import Table
+from tables.services import counting, house_rules
 from tests.browser.test_lobby import open_lobby
 from tests.tables.test_counting import even
 from tests.tables.test_penalty_api import at_table

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import draws
 from tables.models import Seat, Table
+from tables.services import draws
 from tests.browser.conftest import login
 from tests.browser.test_seating import PHONE, TABLET
 from tests.conftest import PASSWORD

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tables import draws
-from tables import setup as table_setup
 from tables.models import ColorUp, HandStart
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.csp import watch_errors

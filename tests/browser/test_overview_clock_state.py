@@ -1,7 +1,7 @@
 """The overview says whether the clock runs, next to the tournament's status, and follows it live."""
 from __future__ import annotations
 
-from clock import services as clock_services
+from clock.services import clock as clock_services
 from tests.browser.test_clock_screens import open_staff_page
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from payouts import selectors, services
-from tables import busts, draws
+from payouts.selectors import structure as payouts_selectors
+from payouts.services import structure as payouts_services
+from tables.services import busts, draws
 from tests.helpers import open_tables, register
-from tournament import services as tournament_services
+from tournament.services import registration as tournament_services
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -21,7 +22,7 @@ def four_paid_of_eight(director, cashier, tournament):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 8)
     draws.draw_start(tournament, actor=director)
-    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})  # four paid
+    payouts_services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})  # four paid
     return entries
 
 
@@ -32,7 +33,7 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
     tv.wait_for_selector("#live.live")
     assert tv.inner_text("#lobby-places") == "4"
     # Eight left, four paid: not the bubble yet, the minimum cash.
-    min_cash = f"{selectors.payout_state(tournament)['prizes'][-1] // 100:,}"
+    min_cash = f"{payouts_selectors.payout_state(tournament)['prizes'][-1] // 100:,}"
     jump = tv.inner_text("#lobby-jump")
     assert "bubble" not in jump and "min. cash" in jump and min_cash in jump
 
@@ -47,7 +48,7 @@ def test_the_lobby_goes_in_the_money_and_the_phone_shows_the_prize(browser, live
     assert "itm" in tv.get_attribute("#lobby-paid", "class")
 
     busts.bust_entry(four_paid_of_eight[4], actor=floor)  # place 4: in the money
-    prize = selectors.prizes_won(tournament)[four_paid_of_eight[4].number]
+    prize = payouts_selectors.prizes_won(tournament)[four_paid_of_eight[4].number]
     phone = browser.new_context(viewport=PHONE, locale="en").new_page()
     phone.goto(f"{live_asgi}/s/{tournament.pk}/{four_paid_of_eight[4].number}/")
     phone.wait_for_selector("#seat-prize:not([hidden])", timeout=8000)
@@ -80,7 +81,7 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
         busts.bust_entry(entry, actor=floor)
     tournament_services.set_registration_closed(tournament, actor=director, closed=True)
     fourth = four_paid_of_eight[4]
-    prize = selectors.prizes_won(tournament)[fourth.number]
+    prize = payouts_selectors.prizes_won(tournament)[fourth.number]
     page = pay_page(browser, live_asgi, cashier, tournament, fourth)
     page.wait_for_selector("#pay-form")
     page.on("dialog", lambda dialog: dialog.accept())
@@ -124,15 +125,15 @@ def test_the_pay_page_says_the_prize_waits_for_the_end_of_registration_before_an
 
 
 def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, live_asgi, director, floor, tournament, four_paid_of_eight):
-    from payouts import deals
     from payouts.models import Deal
+    from payouts.rules import deals
     from tests.browser.conftest import login
     from tests.conftest import PASSWORD
 
     for entry in four_paid_of_eight[:5]:  # three players left, three paid places left
         busts.bust_entry(entry, actor=floor)
     left = four_paid_of_eight[5:]
-    prizes_left = selectors.payout_state(tournament)["prizes"][:3]
+    prizes_left = payouts_selectors.payout_state(tournament)["prizes"][:3]
     page = browser.new_context(viewport={"width": 1180, "height": 820}, locale="en").new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     login(page, live_asgi, floor.username, PASSWORD)
@@ -164,4 +165,4 @@ def test_the_floor_proposes_an_icm_deal_and_the_director_approves_it(browser, li
     director_page.wait_for_selector("#deal-calc")  # approved: no proposal waits, the calculator is back
     deal.refresh_from_db()
     assert deal.status == Deal.Status.APPROVED
-    assert selectors.payout_state(tournament)["prizes"][:3] == sorted(icm, reverse=True)
+    assert payouts_selectors.payout_state(tournament)["prizes"][:3] == sorted(icm, reverse=True)

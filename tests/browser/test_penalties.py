@@ -8,8 +8,8 @@ from functools import partial
 
 import pytest
 
-from tables import draws
 from tables.models import Penalty, Seat
+from tables.services import draws
 from tests.browser import sizes
 from tests.browser.conftest import login
 from tests.browser.sizes import OVERFLOW, PHONE, TABLET, by_device  # noqa: F401  (OVERFLOW: test_bagging_tablet takes it from here)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from clock import services as clock
-from tables import color_ups, draws
+from clock.services import clock
 from tables.models import Table
+from tables.services import color_ups, draws
 from tests.browser.conftest import login
 from tests.browser.test_color_up import PHONE, TABLET
 from tests.conftest import PASSWORD

@@ -8,12 +8,12 @@ from datetime import date
 import pytest
 from playwright.sync_api import expect
 
-from tables import setup as table_setup
+from tables.services import setup as table_setup
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, make_user
 from tests.tournament.test_registration import years_before
-from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Player
+from tournament.services import registration, setup
 
 pytestmark = pytest.mark.browser
 
@@ -120,8 +120,8 @@ def test_registration_refusals_of_the_api_stay_visible(live_asgi, browser, direc
     page = ctx.new_page()
     login(page, live_asgi, "kasa", PASSWORD)
     entries_api = f"{live_asgi}/api/tournaments/{tournament.pk}/entries/"
-    other = services.create_player(actor=director, first_name="Petr", last_name="Malý", date_of_birth=date(1980, 1, 1))
-    services.register_entry(tournament, actor=director, player=other, document=services.IdDocument("passport", "P1234567"))
+    other = registration.create_player(actor=director, first_name="Petr", last_name="Malý", date_of_birth=date(1980, 1, 1))
+    registration.register_entry(tournament, actor=director, player=other, document=registration.IdDocument("passport", "P1234567"))
 
     page.goto(f"{live_asgi}/t/{tournament.pk}/register/?player={player.pk}")
     page.select_option("#id_document_type", "passport")
@@ -133,7 +133,7 @@ def test_registration_refusals_of_the_api_stay_visible(live_asgi, browser, direc
     page.wait_for_selector(".api-say.refused")
     assert page.inner_text(".api-say") == used.value.json()["detail"] and "Petr Malý" in used.value.json()["detail"]
 
-    services.set_registration_closed(tournament, actor=director, closed=True)
+    registration.set_registration_closed(tournament, actor=director, closed=True)
     page.fill("#id_document_number", "EA7654321")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as closed:
         page.click("#register-button")
@@ -150,7 +150,7 @@ def test_entry_page_rebuy_pay_void_bust_and_seat_request_through_the_api(live_as
     make_user("kasa", "Cashier")
     make_user("floorman", "Floor")
     setup.update_tournament(tournament, actor=director, data={"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000})
-    entry = services.register_entry(tournament, actor=director, player=player, document=services.IdDocument("id_card", "EA1234567"))
+    entry = registration.register_entry(tournament, actor=director, player=player, document=registration.IdDocument("id_card", "EA1234567"))
     table_setup.open_table(tournament, actor=director, number=2)
     base, api = live_asgi, f"{live_asgi}/api/tournaments/{tournament.pk}"
     entry_url = f"{base}/t/{tournament.pk}/entries/{entry.number}/"
@@ -248,7 +248,7 @@ def test_a_new_player_refused_on_the_page_leaves_no_player_record(live_asgi, bro
     """The new player page's document is already used by another player's record; the
     refusal is shown and Player.objects.count() is what it was (before, the player was saved first)."""
     make_user("kasa", "Cashier")
-    services.register_entry(tournament, actor=director, player=player, document=services.IdDocument("passport", "P1234567"))
+    registration.register_entry(tournament, actor=director, player=player, document=registration.IdDocument("passport", "P1234567"))
     players = Player.objects.count()
     ctx = browser.new_context(viewport={"width": 1180, "height": 820})
     page = ctx.new_page()

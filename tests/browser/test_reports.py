@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from payouts.reconciliation import reconciliation
+from payouts.selectors.reconciliation import reconciliation
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tests.payouts.test_reports import Night

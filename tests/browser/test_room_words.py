@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from flights import services
 from flights.models import Flight
-from tables import draws
-from tables import setup as table_setup
+from flights.services import events
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.browser.sizes import PHONE, TABLET
@@ -33,7 +33,7 @@ def staff(browser, base: str, user, path: str):
 def test_a_flights_bust_on_the_floor_map_says_the_player_is_out_of_the_flight(live_asgi, browser, director, cashier,
                                                                               floor, template, players):
     _event, (a, _b) = event_with(director, template)
-    services.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=10)
+    events.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=10)
     table_setup.open_table(a, actor=director, number=1, seats=9)
     entries = register(cashier, a, players[:5])
     draws.draw_start(a, actor=director)

@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from payouts import tickets
 from payouts.models import Satellite, Ticket
+from payouts.services import tickets
 from tests.browser.conftest import login
 from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
-from tournament import services as tournament_services
 from tournament.models import Entry, Player, Purchase
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
+from tournament.services import registration as tournament_services
 
 pytestmark = pytest.mark.browser
 

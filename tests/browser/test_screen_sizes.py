@@ -20,22 +20,22 @@ from datetime import date
 
 import pytest
 
-from clock import services as clock_services
-from leagues import services as leagues
+from clock.services import clock as clock_services
 from leagues.models import League
-from payouts import services as payout_services
-from payouts import tickets
+from leagues.services import leagues
 from payouts.models import Ticket
-from tables import busts, draws, handforhand
-from tables import setup as table_setup
+from payouts.services import structure as payout_services
+from payouts.services import tickets
+from tables.services import busts, draws, handforhand
+from tables.services import setup as table_setup
 from tests.browser import accessibility
 from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
 from tests.conftest import tournament_data
 from tests.helpers import id_doc
-from tournament import services, setup
 from tournament.models import Entry
-from tournament.structure import LevelSpec, StructureSpec
+from tournament.rules.structure import LevelSpec, StructureSpec
+from tournament.services import registration, setup
 
 pytestmark = pytest.mark.browser
 
@@ -299,13 +299,13 @@ def hand_for_hand(room: Room) -> None:
 def in_the_money(room: Room) -> None:
     """Half the field paid (15 places), seventeen out (places 30 to 14): place 15 (entry 16) is paid, its
     receipt printed; place 14 (entry 17) waits at the cashier."""
-    from payouts import services as payouts
-    from tables import busts
+    from payouts.services import structure as payouts
+    from tables.services import busts
     from tests.payouts.test_payments import signature
     from tournament.models import Entry
 
     payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
-    services.set_registration_closed(room.tournament, actor=room.director, closed=True)
+    registration.set_registration_closed(room.tournament, actor=room.director, closed=True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:17]:
         busts.bust_entry(entry, actor=room.director)
     paid = Entry.objects.get(tournament=room.tournament, number=16)
@@ -321,7 +321,7 @@ def overlay_in_the_money(room: Room) -> None:
 
 def color_up_confirmed(room: Room) -> None:
     """The break of the color-up, confirmed: the chips in play and the tables to race show."""
-    from tables import color_ups
+    from tables.services import color_ups
     from tournament.models import Level
 
     break_with_color_up(room)
@@ -331,8 +331,8 @@ def color_up_confirmed(room: Room) -> None:
 
 def penalties_given(room: Room) -> None:
     """Penalties at table 1 (TDA 51): two rounds (one hand served), one hand, a warning, and one cancelled."""
-    from tables import hands, penalties
     from tables.models import Seat, Table
+    from tables.services import hands, penalties
 
     table = Table.objects.get(tournament=room.tournament, number=1)
     at_one = list(Seat.objects.filter(table=table, ended_at__isnull=True).order_by("seat")
@@ -351,12 +351,12 @@ def penalties_given(room: Room) -> None:
 def winner(room: Room) -> None:
     """Play is over: half the field paid (15 places), everyone out but the winner; the TV shows the
     winner and the top ten places, and how many more are paid."""
-    from payouts import services as payouts
-    from tables import busts
+    from payouts.services import structure as payouts
+    from tables.services import busts
     from tournament.models import Entry
 
     payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
-    services.set_registration_closed(room.tournament, actor=room.director, closed=True)
+    registration.set_registration_closed(room.tournament, actor=room.director, closed=True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 1]:
         busts.bust_entry(entry, actor=room.director)
 
@@ -369,7 +369,7 @@ def break_in_a_league(room: Room) -> None:
         "name": "Pražská podzimní liga 2026 – Deepstack série", "formula": "square_root", "participation": 1})
     earlier = setup.create_tournament(tournament_data(name="Deepstack #1", guaranteed_pool=0), actor=room.director,
                                       template=setup.save_structure_template(SPEC, actor=room.director))
-    entries = [services.register_entry(earlier, actor=room.director, player=entry.player, document=id_doc(f"EA{i:07d}"))
+    entries = [registration.register_entry(earlier, actor=room.director, player=entry.player, document=id_doc(f"EA{i:07d}"))
                for i, entry in enumerate(Entry.objects.filter(tournament=room.tournament).order_by("number")[:12])]
     for entry in entries[1:]:
         busts.bust_entry(entry, actor=room.director)
@@ -384,7 +384,7 @@ def satellite_bubble(room: Room) -> None:
                                                      buy_in=9 * BUY_IN, fee=BUY_IN // 2, guaranteed_pool=0),
                                      actor=room.director, template=setup.save_structure_template(SPEC, actor=room.director))
     tickets.set_satellite(room.tournament, actor=room.director, data={"target": target.pk, "transferable": True})
-    services.set_registration_closed(room.tournament, actor=room.director, closed=True)
+    registration.set_registration_closed(room.tournament, actor=room.director, closed=True)
     for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 4]:
         busts.bust_entry(entry, actor=room.director)
 
@@ -496,12 +496,12 @@ def screen_room(director):
         table_setup.open_table(t, actor=director, number=n, seats=9)
     surnames = ["Procházková-Dvořáková", "Šťastný", "Koťátková", "Žďárský", "Lobkowicz-Příhodová", "Řezníček"]
     for i in range(ENTRIES):
-        player = services.create_player(actor=director, first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
+        player = registration.create_player(actor=director, first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
                                         last_name=surnames[i % len(surnames)], date_of_birth=date(1980, 1, 1 + i % 28))
-        services.register_entry(t, actor=director, player=player, document=id_doc(f"EA{i:07d}"))
+        registration.register_entry(t, actor=director, player=player, document=id_doc(f"EA{i:07d}"))
     draw = draws.draw_start(t, actor=director)
     payout_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 1500})
-    display = services.create_display_token(t, actor=director, label="Lobby TV")
+    display = registration.create_display_token(t, actor=director, label="Lobby TV")
     return Room(director=director, tournament=t, display=display, draw=draw)
 
 

@@ -10,15 +10,17 @@ from datetime import date
 import pytest
 from playwright.sync_api import expect
 
-from tables import draw_check, draws, read_models, selectors
-from tables import setup as table_setup
 from tables.models import Seat, Table
-from tables.seats import correct_seat
+from tables.selectors import draw_check, screens
+from tables.selectors import state as tables_selectors
+from tables.services import draws
+from tables.services import setup as table_setup
+from tables.services.seats import correct_seat
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tests.helpers import id_doc, live_seat
-from tournament import services
 from tournament.models import Entry
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 
@@ -40,8 +42,8 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
         table_setup.open_table(tournament, actor=director, number=n, seats=9)
     entries = []
     for i in range(30):
-        player = services.create_player(actor=cashier, first_name=f"Player{i:02d}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        entries.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
+        player = registration.create_player(actor=cashier, first_name=f"Player{i:02d}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        entries.append(registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"EA{i:07d}")))
 
     # The director draws from the map; the commitment shown beforehand is the draw's.
     chief = staff_page(browser, base, director.username, f"/t/{tournament.pk}/map/")
@@ -87,7 +89,7 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     expect(floor_page.locator("#notice")).to_have_text(f"Entry #{entry.number} now sits at table {table} seat {seat}.")
 
     # A refusal shows the API's detail: the button set at a seat nobody sits at.
-    short, empty_seat = next((t["table"], s["seat"]) for t in read_models.floor_map(tournament)["tables"]
+    short, empty_seat = next((t["table"], s["seat"]) for t in screens.floor_map(tournament)["tables"]
                              for s in t["seat_list"] if s["entry"] is None)
     floor_page.click(f'.m-table[data-table="{short}"] .button-draw')
     floor_page.wait_for_selector("#button-dialog[open]")
@@ -162,7 +164,7 @@ def test_the_tables_page_opens_a_table_saves_the_break_order_and_takes_a_table_o
     assert pressed.value.post_data_json == {"order": [2, 4, 1, 3]}
     page.wait_for_function("document.getElementById('tables-say').textContent === 'Break order saved: 2, 4, 1, 3.'")
     page.wait_for_function("document.getElementById('break-order-input').value === '2 4 1 3'")
-    assert selectors.break_order(tournament) == [2, 4, 1, 3]
+    assert tables_selectors.break_order(tournament) == [2, 4, 1, 3]
 
     # Table 3 out of play, then back.
     page.click('#table-list button[data-table="3"][data-set-in-play="0"]')
@@ -187,8 +189,8 @@ def test_a_seat_page_asks_its_seat_again_only_when_the_sockets_snapshot_has_newe
     table_setup.open_table(tournament, actor=director, number=1, seats=9)
     entries = []
     for i in range(4):
-        player = services.create_player(actor=cashier, first_name=f"Rush{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
-        entries.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"RS{i:07d}")))
+        player = registration.create_player(actor=cashier, first_name=f"Rush{i}", last_name="Test", date_of_birth=date(1990, 1, 1))
+        entries.append(registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"RS{i:07d}")))
     draws.draw_start(tournament, actor=director)
     entry = entries[0]
     seat_json = f"{base}/s/{tournament.pk}/{entry.number}.json"

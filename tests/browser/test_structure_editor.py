@@ -8,8 +8,8 @@ from django.urls import reverse
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD
 from tests.helpers import said
-from tournament import setup
 from tournament.models import Structure
+from tournament.services import setup
 
 pytestmark = pytest.mark.browser
 

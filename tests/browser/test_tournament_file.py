@@ -14,15 +14,15 @@ from uuid import uuid4
 import pytest
 from django.urls import reverse
 
-from archive import schema
-from archive.export import file_text
-from tables import setup as table_setup
+from archive.selectors import schema
+from archive.selectors.export import file_text
+from tables.services import setup as table_setup
 from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.csp import csp_problems, watch_errors
 from tests.helpers import id_doc
-from tournament import services
 from tournament.models import AuditEvent, Entry, Player, Tournament
+from tournament.services import registration
 
 pytestmark = pytest.mark.browser
 fits = partial(sizes.fits, prefix="tournament_file")
@@ -49,8 +49,8 @@ def as_another_tournament(document: dict, name: str) -> dict:
 def test_the_director_downloads_the_file_and_imports_it(live_asgi, browser, director, cashier, tournament, tmp_path):
     table_setup.open_table(tournament, actor=director, number=1, seats=9)
     for i in range(3):
-        player = services.create_player(actor=cashier, first_name=f"F{i}", last_name="Moved", date_of_birth=date(1981, 2, 1 + i))
-        services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"MV{i:07d}"))
+        player = registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Moved", date_of_birth=date(1981, 2, 1 + i))
+        registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"MV{i:07d}"))
     base = live_asgi
     page = browser.new_context(viewport=sizes.TABLET, accept_downloads=True).new_page()
     errors = watch_errors(page)

@@ -6,12 +6,12 @@ import time
 import pytest
 from django.urls import reverse
 
-from payouts.selectors import plan_of
+from payouts.selectors.structure import plan_of
 from tables.models import HouseRules
 from tests.browser.conftest import login
 from tests.conftest import PASSWORD, tournament_data
-from tournament import setup
 from tournament.models import StaffProfile
+from tournament.services import setup
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from rest_framework.test import APIClient
 
-from clock import services
 from clock.models import ClockState
+from clock.services import clock as clock_services
 from tests.clock.fake_time import T0
 from tests.helpers import client_for
 from tournament.models import AuditEvent, Tournament
@@ -34,7 +34,7 @@ def frozen(t: Tournament) -> tuple:
 
 @pytest.fixture
 def running(director, tournament, fake_now):
-    services.start_clock(tournament, actor=director)
+    clock_services.start_clock(tournament, actor=director)
     return tournament
 
 
@@ -92,7 +92,7 @@ BAD_DAY_END = {
 
 @pytest.mark.parametrize("case", BAD_DAY_END, ids=list(BAD_DAY_END))
 def test_day_end_bad_input_is_refused_and_changes_nothing(director, running, fake_now, case):
-    services.tick(fake_now.at(1200))  # level 2
+    clock_services.tick(fake_now.at(1200))  # level 2
     body, code, status = BAD_DAY_END[case]
     before = frozen(running)
     answer = day_end(client_for(director), running, body)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clock import timeline as tl
+from clock.rules import timeline as tl
 from tests.clock.test_timeline import BASIC, T0, started, structures, total
 
 

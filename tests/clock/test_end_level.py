@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from clock import services
+from clock.services import clock as clock_services
 from core.errors import ServiceError
 from tests.clock.test_services import assert_seqs_consecutive, current, events_after, seq_of, state
 from tournament.models import Tournament
@@ -14,10 +14,10 @@ from web.tournament.event_lines import event_line
 
 
 def test_ending_the_level_now_starts_the_next_with_its_full_time_and_announces_it(director, tournament, fake_now):
-    services.start_clock(tournament, actor=director)
+    clock_services.start_clock(tournament, actor=director)
     fake_now.at(203.4)  # 996.6 s of level 1 left
     seq = seq_of(tournament)
-    services.end_level_now(tournament, actor=director)
+    clock_services.end_level_now(tournament, actor=director)
     now = current(tournament)
     assert (now["index"], now["remaining"]) == (1, 1200)
     events = events_after(tournament, seq)
@@ -27,11 +27,11 @@ def test_ending_the_level_now_starts_the_next_with_its_full_time_and_announces_i
     assert ended.payload["clock"]["current"]["index"] == 1
     assert event_line(ended.type, ended.payload, {}) == "Level 1 ended now (16:37 left removed)"
     assert Tournament.objects.get(pk=tournament.pk).current_level == 2
-    assert services.tick(fake_now.advance(0.5)) == 0  # nothing left for the tick to announce
+    assert clock_services.tick(fake_now.advance(0.5)) == 0  # nothing left for the tick to announce
     # A break ends the same way: level 2 ended at once, then the break, level 3 starts with its full time.
-    services.end_level_now(tournament, actor=director)
+    clock_services.end_level_now(tournament, actor=director)
     assert current(tournament)["index"] == 2
-    services.end_level_now(tournament, actor=director)
+    clock_services.end_level_now(tournament, actor=director)
     now = current(tournament)
     assert (now["index"], now["remaining"]) == (3, 1200)
     kinds = [e.type for e in events_after(tournament, seq)][2:]
@@ -41,10 +41,10 @@ def test_ending_the_level_now_starts_the_next_with_its_full_time_and_announces_i
 
 
 def test_a_paused_clock_moves_on_paused(director, tournament, fake_now):
-    services.start_clock(tournament, actor=director)
+    clock_services.start_clock(tournament, actor=director)
     fake_now.at(500)
-    services.pause_clock(tournament, actor=director)
-    services.end_level_now(tournament, actor=director)
+    clock_services.pause_clock(tournament, actor=director)
+    clock_services.end_level_now(tournament, actor=director)
     now = current(tournament)
     assert (now["index"], now["remaining"]) == (1, 1200)
     fake_now.at(900)
@@ -52,41 +52,41 @@ def test_a_paused_clock_moves_on_paused(director, tournament, fake_now):
 
 
 def test_the_day_that_ends_after_this_level_ends_now(director, tournament, fake_now):
-    services.start_clock(tournament, actor=director)
-    services.set_day_end(tournament, actor=director, level=1)
+    clock_services.start_clock(tournament, actor=director)
+    clock_services.set_day_end(tournament, actor=director, level=1)
     fake_now.at(300)
     seq = seq_of(tournament)
-    services.end_level_now(tournament, actor=director)
+    clock_services.end_level_now(tournament, actor=director)
     assert [e.type for e in events_after(tournament, seq)] == ["clock.level_ended", "clock.day_ended"]
     assert (current(tournament)["index"], current(tournament)["remaining"]) == (0, 0)
     before = state(tournament)
     with pytest.raises(ServiceError) as refused:  # stopped at its end for the day: nothing more to end
-        services.end_level_now(tournament, actor=director)
+        clock_services.end_level_now(tournament, actor=director)
     assert refused.value.code == "level_over" and state(tournament) == before
 
 
 @pytest.mark.parametrize("case", ["not started", "last level", "floor"])
 def test_refusals_change_nothing(director, floor, tournament, fake_now, case):
     if case != "not started":
-        services.start_clock(tournament, actor=director)
+        clock_services.start_clock(tournament, actor=director)
     if case == "last level":
-        services.jump_to_level(tournament, actor=director, level=4)
+        clock_services.jump_to_level(tournament, actor=director, level=4)
     before = state(tournament)
     with pytest.raises(ServiceError) as refused:
-        services.end_level_now(tournament, actor=floor if case == "floor" else director)
+        clock_services.end_level_now(tournament, actor=floor if case == "floor" else director)
     assert (refused.value.code, refused.value.status) == {
         "not started": ("clock_not_started", 409), "last level": ("level_range", 409), "floor": ("forbidden", 403)}[case]
     assert state(tournament) == before
 
 
 def test_the_api_ends_the_level(director, tournament, fake_now):
-    services.start_clock(tournament, actor=director)
+    clock_services.start_clock(tournament, actor=director)
     fake_now.at(60)
     client = Client()
     client.force_login(director)
     answer = client.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "end_level"}, content_type="application/json")
     assert answer.status_code == 200, answer.content
     assert (answer.json()["current"]["index"], answer.json()["current"]["remaining"]) == (1, 1200)
-    services.jump_to_level(tournament, actor=director, level=4)
+    clock_services.jump_to_level(tournament, actor=director, level=4)
     refused = client.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "end_level"}, content_type="application/json")
     assert refused.status_code == 409 and refused.json()["error"] == "level_range" and refused.json()["detail"]

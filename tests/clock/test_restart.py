@@ -27,7 +27,7 @@ from tests.helpers import free_port
 BASE_DIR = Path(__file__).resolve().parents[2]
 SETUP = """
 from tests.conftest import BASIC_SPEC, make_user, tournament_data
-from tournament import setup
+from tournament.services import setup
 director = make_user("dir", "Director")
 template = setup.save_structure_template(BASIC_SPEC, actor=director)
 print("TOURNAMENT", setup.create_tournament(tournament_data(), actor=director, template=template).pk)

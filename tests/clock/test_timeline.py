@@ -5,7 +5,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from clock import timeline as tl
+from clock.rules import timeline as tl
 
 T0 = 1_800_000_000  # whole seconds keep float arithmetic exact, so equalities are exact
 

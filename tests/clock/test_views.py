@@ -9,11 +9,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation.trans_real import DjangoTranslation
 
-from clock import services as clock_services
 from clock.models import ClockState
-from tables import hands
-from tables import setup as table_setup
+from clock.services import clock as clock_services
 from tables.models import HandStart, Table, hash_token
+from tables.services import hands
+from tables.services import setup as table_setup
 from tests.helpers import clock_of
 from tournament.models import AuditEvent
 

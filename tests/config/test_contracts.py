@@ -54,4 +54,4 @@ def test_a_module_in_no_contract_is_found():
     names = named(config)
     assert outside(["tables.newly_written", "web.tables.api", "web.brand_new"], names) == ["tables.newly_written",
                                                                                            "web.brand_new"]
-    assert "tables.busts" in names and "tables" not in names
+    assert "tables.services.busts" in names and "tables" not in names

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from tournament.messages import problem_message
-from tournament.structure import Problem
+from tournament.rules.structure import Problem
+from tournament.selectors.messages import problem_message
 from web.tournament.forms import IdCheckForm
 
 REPO = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ import pytest
 from core import reactions
 from tables.reactions import entry_seat, free_voided_entry, seat_registered_entry
 from tests.apps import PACKAGES
-from tournament.receipts import ENTRY_SEAT
-from tournament.services import ENTRY_REGISTERED, ENTRY_VOIDED
+from tournament.selectors.receipts import ENTRY_SEAT
+from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = PACKAGES

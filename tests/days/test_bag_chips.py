@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from days import bag_rules as br
-from days import services
 from days.models import Bag
-from tables import color_ups
+from days.rules import bags as br
+from days.services import bags as days_services
+from tables.services import color_ups
 from tests.days.test_bagging import even, state_of
 from tests.helpers import refused, table
 from tournament.models import Level
@@ -40,19 +40,19 @@ def test_after_the_25s_left_play_a_bag_of_300026_is_refused(t, floor, director):
     bags = even(t, 1)
     first = min(bags)
     bags[first] = (300_026, bags[first][1])
-    refused(br.UNMAKEABLE, services.record_table_bags, table(t, 1), actor=floor, bags=bags)
+    refused(br.UNMAKEABLE, days_services.record_table_bags, table(t, 1), actor=floor, bags=bags)
     bags[first] = (300_025, bags[first][1])
     level = Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position
     color_ups.confirm_color_up(t, actor=director, level=level)
     before = state_of(t)
-    refusal = refused(br.UNMAKEABLE, services.record_table_bags, table(t, 1), actor=floor, bags=bags)
+    refusal = refused(br.UNMAKEABLE, days_services.record_table_bags, table(t, 1), actor=floor, bags=bags)
     assert refusal.status == 400
     assert f"seat {first}" in refusal.message and "300025" in refusal.message and "(100, 500, 1000)" in refusal.message
     entry = next(s.entry for s in table(t, 1).seat_rows.filter(ended_at__isnull=True, seat=first))
-    refused(br.UNMAKEABLE, services.record_bag, entry, actor=floor, chips=300_025, bag="X1")
+    refused(br.UNMAKEABLE, days_services.record_bag, entry, actor=floor, chips=300_025, bag="X1")
     assert state_of(t) == before
     bags[first] = (300_000, bags[first][1])
-    services.record_table_bags(table(t, 1), actor=floor, bags=bags)
+    days_services.record_table_bags(table(t, 1), actor=floor, bags=bags)
     assert Bag.objects.get(tournament=t, entry=entry, current=True).chips == 300_000
 
 
@@ -60,5 +60,5 @@ def test_before_any_color_up_the_25s_are_in_the_bag(t, floor):
     bags = even(t, 1)
     first = min(bags)
     bags[first] = (300_025, bags[first][1])
-    services.record_table_bags(table(t, 1), actor=floor, bags=bags)
+    days_services.record_table_bags(table(t, 1), actor=floor, bags=bags)
     assert Bag.objects.filter(tournament=t, chips=300_025, current=True).count() == 1

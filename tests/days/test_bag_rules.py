@@ -1,4 +1,4 @@
-"""The pure rules of bag-and-tag (days/bag_rules.py): a bag number normalised and checked, a table's bags checked
+"""The pure rules of bag-and-tag (days/rules/bags.py): a bag number normalised and checked, a table's bags checked
 seat by seat, the close check (players still in without a bag, the bags against the chips in play, whether closing
 needs a reason) and the day's report order, with property tests."""
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from days import bag_rules as br
-from tables.chip_counts import MAX_CHIPS
+from days.rules import bags as br
+from tables.rules.chip_counts import MAX_CHIPS
 
 BAGS = st.text(alphabet="AB12-", min_size=1, max_size=4)
 

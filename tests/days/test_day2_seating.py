@@ -1,7 +1,7 @@
 """The seating of a day after the first: after Day 1 is closed, the director's redraw
-(days/redraw.py) seats every player still in with his bag (or his last count, marked so) by a verifiable draw that
+(days/services/redraw.py) seats every player still in with his bag (or his last count, marked so) by a verifiable draw that
 the public check recomputes, special needs kept, buttons drawn, the other tables out of play; every refusal changes
-nothing. An event's Day 2 keeps the special needs its players had in their flights (flights/services.py copies them
+nothing. An event's Day 2 keeps the special needs its players had in their flights (flights/services/events.py copies them
 at the carry) and its normal start draw honours them. The seat cards and the players' seat page show the day and the
 stack the player sits down with, and nothing new on Day 1."""
 from __future__ import annotations
@@ -9,16 +9,19 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from clock import services as clock_services
-from days import redraw, seating_reads
-from days import services as days_services
-from flights import services as flight_services
-from flights.day2 import day_stacks
-from tables import busts, counting, draw_check, draws, seating
-from tables import seats as table_seats
-from tables import setup as table_setup
+from clock.services import clock as clock_services
+from days.selectors import seating as days_seating_reads
+from days.services import bags as days_services
+from days.services import redraw
+from flights.selectors.day2 import day_stacks
+from flights.services import events as flight_services
 from tables.models import ChipCount, Draw, Seat, SeatRequest, Table
-from tables.selectors import live_seats, pending_commitment
+from tables.rules import seating
+from tables.selectors import draw_check
+from tables.selectors.state import live_seats, pending_commitment
+from tables.services import busts, counting, draws
+from tables.services import seats as table_seats
+from tables.services import setup as table_setup
 from tests.days.test_bagging import STACK, even
 from tests.flights.test_flights import event_with, play_and_bag
 from tests.helpers import client_for, refused, table, url
@@ -87,7 +90,7 @@ def test_day2_is_redrawn_with_every_bag_and_the_public_check_recomputes_it(t, fl
     assert event.payload["entries"] == sorted(bags) and event.payload["tables"] == [1, 2]
     assert event.payload["stacks"] == {str(n): {"chips": STACK, "bag": bag, "source": "bag"} for n, bag in bags.items()}
     assert Draw.objects.filter(tournament=t, drawn_at__isnull=True).count() == 1  # the next commitment is shown
-    state = seating_reads.redraw_state(t)
+    state = days_seating_reads.redraw_state(t)
     assert (state["possible"], state["reason"], state["draw"]) == (False, "drawn", draw.number)
 
 
@@ -238,7 +241,7 @@ def test_a_flight_has_no_next_day_of_its_own(director, cashier, floor, template,
     assert "Flight 1A goes on to Day 2 of Festival Main Event" in error.message
     assert list(live_seats(a).values_list("pk", flat=True)) == seats and not Draw.objects.filter(
         tournament=a, kind=Draw.Kind.REDRAW).exists()
-    assert seating_reads.redraw_state(a)["reason"] == "elsewhere"
+    assert days_seating_reads.redraw_state(a)["reason"] == "elsewhere"
     page = Client()
     page.force_login(director)
     html = page.get(f"/t/{a.pk}/day/").content.decode()

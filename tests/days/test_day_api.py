@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from days.models import Bag, Day
-from tables import dealer_links
 from tables.models import Table
+from tables.services import dealer_links
 from tests.days.test_bagging import STACK, even
 from tests.helpers import client_for, url
 from tests.tables.test_dealer_links import as_link

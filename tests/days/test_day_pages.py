@@ -12,9 +12,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clock import services as clock_services
-from days import services
+from clock.services import clock as clock_services
 from days.models import Bag
+from days.services import bags as days_services
 from tables.models import Table
 from tests.days.test_bagging import STACK, even
 from tests.helpers import page_as, pdf_pages
@@ -25,7 +25,7 @@ PAGES = ("day/", "day/report/", "day/report.csv", "day/report.pdf", "day/slips.p
 
 
 def bag(t, actor, number: int, chips: int = STACK, prefix: str | None = None):
-    return services.record_table_bags(Table.objects.get(tournament=t, number=number), actor=actor,
+    return days_services.record_table_bags(Table.objects.get(tournament=t, number=number), actor=actor,
                                       bags=even(t, number, chips, prefix))
 
 
@@ -89,7 +89,7 @@ def test_the_clock_line_says_after_which_level_the_day_ends(t, floor, director):
 @pytest.mark.django_db
 def test_a_closed_day_shows_its_record_and_the_report_defaults_to_it(t, floor, director):
     bag(t, floor, 1)
-    services.close_day(t, actor=director, reason="Table 2 bagged on paper: the tablet was down")
+    days_services.close_day(t, actor=director, reason="Table 2 bagged on paper: the tablet was down")
     html = page_as(floor, f"/t/{t.pk}/day/").content.decode()
     assert "Day 2" in html  # the next day plays
     record = html[html.index('id="dy-record-1"'):]
@@ -112,7 +112,7 @@ def test_the_report_is_sorted_by_stack_and_its_csv_opens_in_czech_excel(t, floor
     seats = sorted(bags)
     bags[seats[0]] = (55_000, "-17")  # a bag number a spreadsheet would take for a number, or a formula
     bags[seats[1]] = (5_000, "B2")
-    services.record_table_bags(Table.objects.get(tournament=t, number=1), actor=floor, bags=bags)
+    days_services.record_table_bags(Table.objects.get(tournament=t, number=1), actor=floor, bags=bags)
     html = page_as(floor, f"/t/{t.pk}/day/report/").content.decode()
     rows = re.findall(r'<tr data-entry="(\d+)">', html)
     first, second = at_table(t, 1)[:2]

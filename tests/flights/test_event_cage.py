@@ -7,12 +7,12 @@ from __future__ import annotations
 from django.test import Client
 from django.urls import reverse
 
-from flights import services
-from payouts import selectors as payout_selectors
-from payouts import services as payout_services
-from payouts.reconciliation import reconciliation
-from tables import busts, draws
-from tables import setup as table_setup
+from flights.services import events
+from payouts.selectors import structure as payout_selectors
+from payouts.selectors.reconciliation import reconciliation
+from payouts.services import structure as payout_services
+from tables.services import busts, draws
+from tables.services import setup as table_setup
 from tests.flights.test_flights import BUY_IN, STACK, doc, event_with, play_and_bag
 from tests.payouts.test_payments import signature
 from tournament.models import Entry, Purchase
@@ -23,7 +23,7 @@ def test_each_crown_is_counted_once_and_every_page_says_which_part_it_shows(dire
     event, (a, b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
     play_and_bag(director, cashier, floor, b, players[3:6], {p.pk: STACK for p in players[3:6]})
-    services.carry_to_day2(event, actor=director)
+    events.carry_to_day2(event, actor=director)
     day2 = event.day2
     day2.refresh_from_db()
     table_setup.open_table(day2, actor=director, number=1, seats=9)

@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 from flights.models import Event, Flight
 from tests.flights.test_flights import STACK, event_with, new_tournament, play_and_bag, two_flights_of_ten
 from tests.helpers import client_for
-from tournament import services as desk
 from tournament.models import AuditEvent
+from tournament.services import registration as desk
 
 E = "/api/events/"
 

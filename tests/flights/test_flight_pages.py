@@ -9,13 +9,13 @@ from datetime import date
 
 import pytest
 
-from flights import services
 from flights.models import Flight
-from tables import busts, draws
-from tables import setup as table_setup
+from flights.services import events
+from tables.services import busts, draws
+from tables.services import setup as table_setup
 from tests.flights.test_flights import event_with, play_and_bag, register
 from tests.helpers import page_as, text
-from tournament import services as desk
+from tournament.services import registration as desk
 
 
 @pytest.mark.django_db
@@ -62,13 +62,13 @@ def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, 
     floor_html = page_as(floor, f"/events/{event.pk}/").content.decode()
     assert "data-api=" not in floor_html and "Flight 1A" in floor_html  # the floor reads, with no form
 
-    services.set_flight_end(Flight.objects.get(tournament=b), actor=director, after_level=4, share_percent=30)
+    events.set_flight_end(Flight.objects.get(tournament=b), actor=director, after_level=4, share_percent=30)
     html = page_as(director, f"/events/{event.pk}/").content.decode()
     assert "after level 4; at 30 % of its field left (1 player)" in text(html)
 
     play_and_bag(director, cashier, floor, b, [players[5]], {players[0].pk: 10_000, players[4].pk: 20_000,
                                                              players[5].pk: 5_000})
-    services.carry_to_day2(event, actor=director)
+    events.carry_to_day2(event, actor=director)
     html = page_as(floor, f"/events/{event.pk}/").content.decode()
     carried = text(html.split('id="carried-list"')[1].split("</table>")[0])
     assert "6 bags" in carried and "105,000" in carried  # 30,000 + 25,000 + 12,000 + 13,000 + 20,000 + 5,000
@@ -82,7 +82,7 @@ def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, 
 @pytest.mark.django_db
 def test_the_floor_sees_that_a_flight_ends_on_its_map_and_overview(director, cashier, floor, dealer, template, players):
     event, (a, b) = event_with(director, template)
-    services.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=50)
+    events.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=50)
     table_setup.open_table(a, actor=director, number=1, seats=9)
     entries = register(cashier, a, players[:5])
     draws.draw_start(a, actor=director)
@@ -136,7 +136,7 @@ def test_the_event_page_warns_when_day2_pays_more_places_than_the_share_sends_on
     flight = Flight.objects.get(tournament=a)
     quiet = page_as(director, f"/events/{event.pk}/").content.decode()
     assert re.search(r'<p [^>]*id="places-warning"[^>]*\shidden', quiet)  # no share rule: nothing to warn of
-    services.set_flight_end(flight, actor=director, share_percent=5)  # 1 player goes on
+    events.set_flight_end(flight, actor=director, share_percent=5)  # 1 player goes on
     message = ("Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent "
                "on: 1; places unpaid unless more players reach Day 2: 2–3. Raise a flight's share, or pay fewer places.")
     for user in (director, floor):
@@ -144,6 +144,6 @@ def test_the_event_page_warns_when_day2_pays_more_places_than_the_share_sends_on
         notice = re.search(r'<p ([^>]*id="places-warning"[^>]*)>(.*?)</p>', html, re.S)
         assert " hidden" not in notice.group(1) and 'role="status"' in notice.group(1)
         assert text(notice.group(2)) == message.replace("'", "&#x27;")
-    services.set_flight_end(Flight.objects.get(pk=flight.pk), actor=director, share_percent=15)  # 3 go on: paid
+    events.set_flight_end(Flight.objects.get(pk=flight.pk), actor=director, share_percent=15)  # 3 go on: paid
     raised = page_as(director, f"/events/{event.pk}/").content.decode()
     assert re.search(r'<p [^>]*id="places-warning"[^>]*\shidden', raised) and "Places paid:" not in raised

@@ -1,4 +1,4 @@
-"""The pure rules of an event with flights (flights/flight_rules.py): which bags go on by the stack policy, and when a
+"""The pure rules of an event with flights (flights/rules/flights.py): which bags go on by the stack policy, and when a
 flight ends by the share of its field left. Property tests over random bags and fields."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flights import flight_rules as fr
+from flights.rules import flights as fr
 
 bags = st.lists(st.tuples(st.integers(1, 8), st.integers(0, 3), st.integers(1, 10**9)), max_size=40).map(
     lambda rows: [fr.Bagged(player, order, entry, chips) for entry, (player, order, chips) in enumerate(rows, 1)])

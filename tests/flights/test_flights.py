@@ -1,5 +1,5 @@
-"""Events with Day 1 flights into one Day 2 through the services (flights/services.py), the reactions of the desk and
-the floor (flights/reactions.py) and the reads (flights/selectors.py): first stack forward refuses a qualified player
+"""Events with Day 1 flights into one Day 2 through the services (flights/services/events.py), the reactions of the desk and
+the floor (flights/reactions.py) and the reads (flights/selectors/events.py): first stack forward refuses a qualified player
 and changes nothing; best stack forward keeps the largest bag and lists the rest; the carry makes Day 2's chips in play
 the carried bags' total; the pool is summed over the flights; a flight's bust has no place and its undo works; a flight
 ends by the share of its field left; a flight pays no places; every refusal changes nothing."""
@@ -12,23 +12,24 @@ from django.utils import translation
 
 from clock.models import ClockState
 from core.errors import ServiceError
-from days import selectors as days_selectors
-from days import services as days_services
 from days.models import Bag
-from flights import selectors, services
+from days.selectors import bags as days_selectors
+from days.services import bags as days_services
 from flights.models import CarriedBag, Event, Flight
-from payouts import selectors as payout_selectors
-from payouts import services as payout_services
-from tables import busts, draws
-from tables import setup as table_setup
+from flights.selectors import events as flights_selectors
+from flights.services import events as flights_services
+from payouts.selectors import structure as payout_selectors
+from payouts.services import structure as payout_services
 from tables.models import ChipCount
-from tables.selectors import live_seats
+from tables.selectors.state import live_seats
+from tables.services import busts, draws
+from tables.services import setup as table_setup
 from tests.conftest import tournament_data
 from tests.helpers import id_doc, refused
-from tournament import services as desk
-from tournament import setup
 from tournament.models import AuditEvent, Entry, IdCheck, Purchase, Tournament
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
+from tournament.services import registration as desk
+from tournament.services import setup
 
 STACK = 20_000  # tournament_data's starting stack
 BUY_IN = 10_000  # and buy-in
@@ -49,14 +50,14 @@ def register(cashier, t, people) -> list[Entry]:
 
 
 def event_with(director, template, policy: str = "best", flights: int = 2, day2: bool = True):
-    event = services.create_event(actor=director, name="Festival Main Event", policy=policy)
+    event = flights_services.create_event(actor=director, name="Festival Main Event", policy=policy)
     out = []
     for i in range(flights):
         t = new_tournament(director, template, f"Main Event Day 1{'ABC'[i]}", day=i)
-        services.add_flight(event, actor=director, tournament=t, label=f"1{'abc'[i]}")
+        flights_services.add_flight(event, actor=director, tournament=t, label=f"1{'abc'[i]}")
         out.append(t)
     if day2:
-        services.set_day2(event, actor=director, tournament=new_tournament(director, template, "Main Event Day 2", day=5))
+        flights_services.set_day2(event, actor=director, tournament=new_tournament(director, template, "Main Event Day 2", day=5))
     return Event.objects.get(pk=event.pk), out
 
 
@@ -99,11 +100,11 @@ def test_best_stack_forward_carries_the_largest_bag_and_lists_the_others(directo
                                                            players[2].pk: 12_000, players[3].pk: 13_000})
     play_and_bag(director, cashier, floor, b, [players[0], players[1], players[4], players[5]],
                  {players[0].pk: 10_000, players[1].pk: 25_000, players[4].pk: 40_000, players[5].pk: 5_000})
-    summary = services.carry_to_day2(event, actor=director)
+    summary = flights_services.carry_to_day2(event, actor=director)
     assert (summary["carried"], summary["forfeited"]) == (6, 2)
-    kept = {r["name"]: (r["flight"], r["chips"]) for r in selectors.carried(event)}
+    kept = {r["name"]: (r["flight"], r["chips"]) for r in flights_selectors.carried(event)}
     assert kept[players[0].display_name] == ("1A", 30_000) and kept[players[1].display_name] == ("1A", 25_000)  # tie: 1A
-    lost = selectors.forfeited(event)
+    lost = flights_selectors.forfeited(event)
     assert [(r["name"], r["flight"], r["chips"], r["day2_entry"]) for r in lost] == [
         (players[0].display_name, "1B", 10_000, None), (players[1].display_name, "1B", 25_000, None)]
     assert all(r["bag"] for r in lost)
@@ -124,7 +125,7 @@ def test_best_stack_forward_carries_the_largest_bag_and_lists_the_others(directo
     assert counts.count() == 6 and set(counts.values_list("source", flat=True)) == {"bag"}
     assert sorted(counts.values_list("chips", flat=True)) == sorted(buys.values_list("chips", flat=True))
     assert not live_seats(day2).exists()  # Day 2's start draw seats them
-    state = selectors.event_state(event)
+    state = flights_selectors.event_state(event)
     assert state["carried_total"] == carried_total and state["forfeited_total"] == 35_000 and state["carried"]
     assert [f["status"] for f in state["flights"]] == ["carried", "carried"]
     event_row = AuditEvent.objects.get(tournament=day2, type="flights.carried")
@@ -142,14 +143,14 @@ def test_the_pool_is_summed_over_the_flights_and_freezes_at_the_carry(director, 
     assert tournament_stats(a)["entries"] == 4 and tournament_stats(a)["prize_pool"] == 4 * BUY_IN  # its own
     state = payout_selectors.payout_state(day2)
     assert state["entries"] == 8 and state["pool"] == 8 * BUY_IN and state["state"] == payout_selectors.LIVE
-    assert selectors.event_state(event)["pool"]["prize_pool"] == 8 * BUY_IN
+    assert flights_selectors.event_state(event)["pool"]["prize_pool"] == 8 * BUY_IN
 
 
 def test_carried_entries_are_not_counted_twice_and_registration_closes(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
     play_and_bag(director, cashier, floor, b, players[3:6], {p.pk: STACK for p in players[3:6]}, bust=(players[5],))
-    services.carry_to_day2(event, actor=director)
+    flights_services.carry_to_day2(event, actor=director)
     day2 = Event.objects.get(pk=event.pk).day2
     stats = tournament_stats(day2)
     assert (stats["entries"], stats["players_left"], stats["collected"]) == (6, 5, 6 * BUY_IN)
@@ -197,15 +198,15 @@ def test_a_flight_bust_has_no_place_and_its_undo_works(director, cashier, floor,
 def test_a_flight_ends_once_by_the_share_of_its_field_left(director, cashier, floor, template, players):
     event, (a, _b) = event_with(director, template)
     flight = Flight.objects.get(tournament=a)
-    services.set_flight_end(flight, actor=director, share_percent=50)
+    flights_services.set_flight_end(flight, actor=director, share_percent=50)
     table_setup.open_table(a, actor=director, number=1, seats=9)
     entries = register(cashier, a, players[:5])
     draws.draw_start(a, actor=director)
     busts.bust_entry(entries[0], actor=floor)
     busts.bust_entry(entries[1], actor=floor)
-    assert selectors.flight_ending(a) is None  # 3 of 5 left: the share (2) not reached
+    assert flights_selectors.flight_ending(a) is None  # 3 of 5 left: the share (2) not reached
     busts.bust_entry(entries[2], actor=floor)
-    line = selectors.flight_ending(a)
+    line = flights_selectors.flight_ending(a)
     assert line["players"] == 2 and line["level"] == 1
     assert line["message"] == "2 players left: this flight ends at the end of this level."
     assert ClockState.objects.get(tournament=a).stop_after_level == 1
@@ -216,13 +217,13 @@ def test_a_flight_ends_once_by_the_share_of_its_field_left(director, cashier, fl
     busts.undo_bust(entries[2], actor=floor)
     busts.bust_entry(entries[2], actor=floor)
     assert AuditEvent.objects.filter(tournament=a, type="flight.ending").count() == 1
-    assert selectors.event_state(event)["flights"][0]["status"] == "ending"
-    refused("flight_ending", services.set_flight_end, flight, actor=director, share_percent=40)
+    assert flights_selectors.event_state(event)["flights"][0]["status"] == "ending"
+    refused("flight_ending", flights_services.set_flight_end, flight, actor=director, share_percent=40)
 
 
 def test_a_flight_ends_after_a_level_on_its_clock(director, template):
     _event, (a, _b) = event_with(director, template)
-    services.set_flight_end(Flight.objects.get(tournament=a), actor=director, after_level=3)
+    flights_services.set_flight_end(Flight.objects.get(tournament=a), actor=director, after_level=3)
     assert ClockState.objects.get(tournament=a).stop_after_level == 3
     assert Flight.objects.get(tournament=a).end_after_level == 3
 
@@ -233,11 +234,11 @@ def test_day2_takes_late_registration_only_when_allowed_with_its_stack(director,
     error = refused("day2_no_late_registration", desk.register_entry, day2, actor=cashier, player=players[0], document=doc(players[0]))
     assert error.status == 409
     assert not Entry.objects.filter(tournament=day2).exists()
-    services.set_day2_late_registration(event, actor=director, allowed=True, stack=45_000)
+    flights_services.set_day2_late_registration(event, actor=director, allowed=True, stack=45_000)
     entry = desk.register_entry(day2, actor=cashier, player=players[0], document=doc(players[0]))
     assert entry.purchases.get().chips == 45_000 and entry.purchases.get().amount == BUY_IN
     assert tournament_stats(day2)["entries"] == 1
-    refused("late_stack", services.set_day2_late_registration, event, actor=director, allowed=True, stack=0)
+    refused("late_stack", flights_services.set_day2_late_registration, event, actor=director, allowed=True, stack=0)
 
 
 @pytest.mark.parametrize("case, code, status", [
@@ -249,9 +250,9 @@ def test_every_refusal_of_the_carry_changes_nothing(director, cashier, floor, te
     if case != "not closed":
         play_and_bag(director, cashier, floor, b, players[3:6], {p.pk: STACK for p in players[3:6]})
     if case == "twice":
-        services.carry_to_day2(event, actor=director)
+        flights_services.carry_to_day2(event, actor=director)
     before = snapshot(a, b, *([event.day2] if event.day2_id else []))
-    error = refused(code, services.carry_to_day2, event, actor=floor if case == "floor" else director)
+    error = refused(code, flights_services.carry_to_day2, event, actor=floor if case == "floor" else director)
     assert error.status == status and error.message
     assert snapshot(a, b, *([event.day2] if event.day2_id else [])) == before
 
@@ -259,26 +260,26 @@ def test_every_refusal_of_the_carry_changes_nothing(director, cashier, floor, te
 def test_the_event_setup_refusals(director, cashier, template, players):
     event, (a, b) = event_with(director, template, day2=False)
     other = new_tournament(director, template, "Other buy-in", buy_in=BUY_IN * 2)
-    refused("different_buy_in", services.set_day2, event, actor=director, tournament=other)
-    refused("different_buy_in", services.add_flight, event, actor=director, tournament=other, label="1C")
-    refused("already_in_event", services.add_flight, event, actor=director, tournament=a, label="1Z")
-    refused("already_in_event", services.set_day2, event, actor=director, tournament=a)
+    refused("different_buy_in", flights_services.set_day2, event, actor=director, tournament=other)
+    refused("different_buy_in", flights_services.add_flight, event, actor=director, tournament=other, label="1C")
+    refused("already_in_event", flights_services.add_flight, event, actor=director, tournament=a, label="1Z")
+    refused("already_in_event", flights_services.set_day2, event, actor=director, tournament=a)
     fresh = new_tournament(director, template, "Day 1C")
-    refused("label_taken", services.add_flight, event, actor=director, tournament=fresh, label="1a")
-    refused("label_missing", services.add_flight, event, actor=director, tournament=fresh, label=" ")
-    refused("name_missing", services.create_event, actor=director, name=" ")
-    refused("policy", services.create_event, actor=director, name="X", policy="most")
-    services.set_policy(event, actor=director, policy="first")  # no entries yet: the policy may change
+    refused("label_taken", flights_services.add_flight, event, actor=director, tournament=fresh, label="1a")
+    refused("label_missing", flights_services.add_flight, event, actor=director, tournament=fresh, label=" ")
+    refused("name_missing", flights_services.create_event, actor=director, name=" ")
+    refused("policy", flights_services.create_event, actor=director, name="X", policy="most")
+    flights_services.set_policy(event, actor=director, policy="first")  # no entries yet: the policy may change
     register(cashier, a, players[:1])
-    error = refused("policy_fixed", services.set_policy, event, actor=director, policy="best")
+    error = refused("policy_fixed", flights_services.set_policy, event, actor=director, policy="best")
     assert error.status == 409
     assert Event.objects.get(pk=event.pk).policy == "first"
     entered = new_tournament(director, template, "Has entries")
     register(cashier, entered, players[1:2])
-    refused("day2_has_entries", services.set_day2, event, actor=director, tournament=entered)
+    refused("day2_has_entries", flights_services.set_day2, event, actor=director, tournament=entered)
     Tournament.objects.filter(pk=entered.pk).update(status=Tournament.Status.RUNNING)
-    refused("not_in_setup", services.add_flight, event, actor=director, tournament=entered, label="1D")
-    refused("forbidden", services.create_event, actor=cashier, name="Mine")
+    refused("not_in_setup", flights_services.add_flight, event, actor=director, tournament=entered, label="1D")
+    refused("forbidden", flights_services.create_event, actor=cashier, name="Mine")
 
 
 @pytest.mark.django_db
@@ -301,14 +302,14 @@ def test_a_bag_number_is_unique_in_the_event_across_its_flights(director, cashie
 def test_clearing_the_level_rule_keeps_the_stop_the_share_rule_set(director, cashier, floor, template, players):
     event, (a, _b) = event_with(director, template)
     flight = Flight.objects.get(tournament=a)
-    services.set_flight_end(flight, actor=director, after_level=3, share_percent=50)
+    flights_services.set_flight_end(flight, actor=director, after_level=3, share_percent=50)
     table_setup.open_table(a, actor=director, number=1, seats=9)
     entries = register(cashier, a, players[:4])
     draws.draw_start(a, actor=director)
     for entry in entries[:2]:
         busts.bust_entry(entry, actor=floor)
     assert ClockState.objects.get(tournament=a).stop_after_level == 1  # the share (2 of 4) reached at level 1
-    services.set_flight_end(Flight.objects.get(pk=flight.pk), actor=director, after_level=None, share_percent=50)
+    flights_services.set_flight_end(Flight.objects.get(pk=flight.pk), actor=director, after_level=None, share_percent=50)
     assert ClockState.objects.get(tournament=a).stop_after_level == 1  # cleared the level rule, not the share's stop
 
 
@@ -326,17 +327,17 @@ def two_flights_of_ten(director, cashier, template):
 def test_day2_paying_more_places_than_the_share_rules_send_on_is_warned_until_a_share_is_raised(director, cashier,
                                                                                                  template):
     event, fa, fb = two_flights_of_ten(director, cashier, template)
-    assert selectors.event_state(event)["places_warning"] is None  # no share rule: what the flights send is unknown
-    services.set_flight_end(fa, actor=director, share_percent=5)
-    services.set_flight_end(fb, actor=director, after_level=3)
-    assert selectors.event_state(event)["places_warning"] is None  # 1B ends by its level: still unknown
-    services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=5)
-    warning = selectors.event_state(event)["places_warning"]  # 1 + 1 players sent on, 3 places paid
+    assert flights_selectors.event_state(event)["places_warning"] is None  # no share rule: what the flights send is unknown
+    flights_services.set_flight_end(fa, actor=director, share_percent=5)
+    flights_services.set_flight_end(fb, actor=director, after_level=3)
+    assert flights_selectors.event_state(event)["places_warning"] is None  # 1B ends by its level: still unknown
+    flights_services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=5)
+    warning = flights_selectors.event_state(event)["places_warning"]  # 1 + 1 players sent on, 3 places paid
     assert (warning["places_paid"], warning["players_sent_on"]) == (3, 2)
     assert warning["message"] == (
         "Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent on: 2; "
         "places unpaid unless more players reach Day 2: 3. Raise a flight's share, or pay fewer places.")
-    services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=19)
-    assert selectors.event_state(event)["places_warning"]["players_sent_on"] == 2  # 19 % of 10 is still 1
-    services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=20)
-    assert selectors.event_state(event)["places_warning"] is None  # 1 + 2 sent on: every place can be paid
+    flights_services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=19)
+    assert flights_selectors.event_state(event)["places_warning"]["players_sent_on"] == 2  # 19 % of 10 is still 1
+    flights_services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=20)
+    assert flights_selectors.event_state(event)["places_warning"] is None  # 1 + 2 sent on: every place can be paid

@@ -5,12 +5,12 @@ from datetime import date
 
 import pytest
 
-from tournament import services
+from tournament.services import registration
 
 PLAYERS = "ABCDEF"
 
 
 @pytest.fixture
 def people(cashier):
-    return {name: services.create_player(actor=cashier, first_name=name, last_name="Hráč", date_of_birth=date(1980, 1, 1))
+    return {name: registration.create_player(actor=cashier, first_name=name, last_name="Hráč", date_of_birth=date(1980, 1, 1))
             for name in PLAYERS}

@@ -1,4 +1,4 @@
-"""An event with Day 1 flights in a league (leagues/services.py): it counts once, by its Day 2, whose field is every
+"""An event with Day 1 flights in a league (leagues/services/leagues.py): it counts once, by its Day 2, whose field is every
 flight's entries and Day 2's late registrations. Day 2's players have its places; the players out in the flights
 (busted there, or whose bag was forfeited and who have no other) share the places below Day 2's field. A flight itself
 is refused in a league, and a league's tournament is refused as a flight: either would never give points."""
@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 
 from core.errors import ServiceError
-from flights import services as flights
 from flights.models import Flight
-from leagues import selectors, services
+from flights.services import events as flights
 from leagues.models import LeagueResult, LeagueTournament
-from leagues.player_results import player_results
-from tables import busts, draws
-from tables import setup as table_setup
+from leagues.selectors import leagues as leagues_selectors
+from leagues.selectors.player_results import player_results
+from leagues.services import leagues as leagues_services
+from tables.services import busts, draws
+from tables.services import setup as table_setup
 from tests.flights.test_flights import event_with, new_tournament, play_and_bag
 from tournament.models import AuditEvent, Entry
 
@@ -22,9 +23,9 @@ def test_day2_in_a_league_gives_the_whole_events_field_and_the_flights_players_s
         director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
     day2 = event.day2
-    league = services.create_league(actor=director, data={"name": "Podzimní liga", "formula": "linear",
+    league = leagues_services.create_league(actor=director, data={"name": "Podzimní liga", "formula": "linear",
                                                           "participation": 1})
-    services.add_tournament(league, actor=director, tournament=day2)
+    leagues_services.add_tournament(league, actor=director, tournament=day2)
     # 1A: F0 to F3, F2 out; 1B: F0, F1, F4, F5, F5 out. Best stack forward: F0's and F1's 1B bags are forfeited.
     play_and_bag(director, cashier, floor, a, players[:4], {p.pk: 20_000 + 1000 * i for i, p in enumerate(players[:4])},
                  bust=(players[2],))
@@ -44,7 +45,7 @@ def test_day2_in_a_league_gives_the_whole_events_field_and_the_flights_players_s
                    players[4].pk: (4, 4, 8, 600), players[2].pk: (5, 8, 8, 350), players[5].pk: (5, 8, 8, 350)}
     given = AuditEvent.objects.filter(tournament=day2, type="league.points").latest("pk").payload
     assert given["players"] == 6
-    standing = {row["player"]: (row["rank"], row["shown"]) for row in selectors.standings(league)}
+    standing = {row["player"]: (row["rank"], row["shown"]) for row in leagues_selectors.standings(league)}
     assert standing[players[2].pk] == (5, "3.50") and standing[players[5].pk] == (5, "3.50")
     # A player out in the flights sees the points on his flight's row of his results; his flight has no place.
     row = next(r for r in player_results(players[5])["tournaments"] if r["tournament"] == b.pk)
@@ -59,14 +60,14 @@ def test_day2_in_a_league_gives_the_whole_events_field_and_the_flights_players_s
 def test_a_flight_is_refused_in_a_league_and_a_leagues_tournament_as_a_flight_and_neither_changes_anything(
         director, template):
     event, (a, _b) = event_with(director, template)
-    league = services.create_league(actor=director, data={"name": "Liga", "formula": "linear"})
+    league = leagues_services.create_league(actor=director, data={"name": "Liga", "formula": "linear"})
     with pytest.raises(ServiceError) as refused:
-        services.add_tournament(league, actor=director, tournament=a)
+        leagues_services.add_tournament(league, actor=director, tournament=a)
     assert (refused.value.code, refused.value.status) == ("flight_not_in_league", 409)
     assert "Day 2" in str(refused.value) and "Festival Main Event" in str(refused.value)
     assert not LeagueTournament.objects.exists()
     single = new_tournament(director, template, "Main Event Day 1C", day=2)
-    services.add_tournament(league, actor=director, tournament=single)
+    leagues_services.add_tournament(league, actor=director, tournament=single)
     with pytest.raises(ServiceError) as refused:
         flights.add_flight(event, actor=director, tournament=single, label="1C")
     assert (refused.value.code, refused.value.status) == ("in_a_league", 409) and "Liga" in str(refused.value)
@@ -76,14 +77,14 @@ def test_a_flight_is_refused_in_a_league_and_a_leagues_tournament_as_a_flight_an
 
 def test_the_leagues_page_offers_the_events_day2_and_no_flight_and_says_its_flights_count(client, director, template):
     event, flights_of_it = event_with(director, template)
-    league = services.create_league(actor=director, data={"name": "Liga", "formula": "linear"})
+    league = leagues_services.create_league(actor=director, data={"name": "Liga", "formula": "linear"})
     client.force_login(director)
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     offered = page.split('id="lg-add-tournament"', 1)[1].split("</select>", 1)[0]
     assert f'value="{event.day2_id}"' in offered
     assert all(f'value="{t.pk}"' not in offered for t in flights_of_it)
     # Added, the Day 2 says its event's flights count in it, on the page and in the API.
-    services.add_tournament(league, actor=director, tournament=event.day2)
+    leagues_services.add_tournament(league, actor=director, tournament=event.day2)
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     row = page.split(f'id="lg-t-{event.day2_id}"', 1)[1].split("</tr>", 1)[0]
     assert "Day 2 of Festival Main Event: its flights' players count too" in row

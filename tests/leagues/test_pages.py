@@ -9,9 +9,9 @@ import io
 import pytest
 from django.test import Client
 
-from leagues import services
 from leagues.models import League, LeagueTournament
-from payouts.selectors import prizes_won
+from leagues.services import leagues as leagues_services
+from payouts.selectors.structure import prizes_won
 from tests.helpers import api
 from tests.leagues.test_services import TABLE, bust_all_but_the_winner, play
 from tournament.models import AuditEvent, Tournament
@@ -19,10 +19,10 @@ from tournament.models import AuditEvent, Tournament
 
 @pytest.fixture
 def season(director, floor, cashier, template, people):
-    league = services.create_league(actor=director, data=TABLE)
+    league = leagues_services.create_league(actor=director, data=TABLE)
     for number, finish in enumerate(["ABCDEF", "BACDEF"], 1):
         t, entries = play(director, cashier, template, people, finish, number)
-        services.add_tournament(league, actor=director, tournament=t)
+        leagues_services.add_tournament(league, actor=director, tournament=t)
         bust_all_but_the_winner(floor, finish, entries)
     return league
 
@@ -94,7 +94,7 @@ def test_the_standings_download_as_csv_and_pdf(client, director, floor, season):
     assert [(r[0], r[1].split()[0], r[2]) for r in rows[1:3]] == [("1", "A", "19"), ("1", "B", "19")]
     # A column per tournament of the season, earliest first; with the best result only, the other in parentheses.
     assert [head.split(" ")[:2] for head in rows[0][7:]] == [["Friday", "#1"], ["Friday", "#2"]]
-    services.update_league(season, actor=director, data={"best_results": 1})
+    leagues_services.update_league(season, actor=director, data={"best_results": 1})
     rows = list(csv.reader(io.StringIO(client.get(f"/leagues/{season.pk}/standings.csv").content.decode("utf-8-sig"))))
     a = next(row for row in rows[1:] if row[1].startswith("A "))
     assert (a[2], a[7], a[8]) == ("11", "11", "(8)")
@@ -147,7 +147,7 @@ def test_a_players_seat_pages_link_to_the_standings_of_the_league_the_tournament
     ongoing, entries = play(director, cashier, template, people, "AB", 3)
     anyone = Client()
     assert 'id="league-link"' not in anyone.get(f"/s/{ongoing.pk}/").content.decode()
-    services.add_tournament(season, actor=director, tournament=ongoing)
+    leagues_services.add_tournament(season, actor=director, tournament=ongoing)
     for path in (f"/s/{ongoing.pk}/", f"/s/{ongoing.pk}/{entries['A'].number}/"):
         page = anyone.get(path).content.decode()
         assert f'href="/l/{season.pk}/" id="league-link"' in page, path

@@ -1,4 +1,4 @@
-"""A league's points formulas (leagues/points.py): the house's choices as they read, and points that never rise
+"""A league's points formulas (leagues/rules/points.py): the house's choices as they read, and points that never rise
 for a worse place."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leagues.points import LINEAR, SQUARE_ROOT, TABLE, Formula, FormulaError, parse_table, points, shown, table_for
+from leagues.rules.points import LINEAR, SQUARE_ROOT, TABLE, Formula, FormulaError, parse_table, points, shown, table_for
 
 
 def test_a_points_table_gives_its_places_their_points_and_the_places_past_it_only_participation():

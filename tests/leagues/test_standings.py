@@ -1,4 +1,4 @@
-"""A season's standings (leagues/standings.py): the best N results count, ties by countback, then by tournaments
+"""A season's standings (leagues/rules/standings.py): the best N results count, ties by countback, then by tournaments
 played, then shared."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leagues.standings import Result, standings
+from leagues.rules.standings import Result, standings
 
 
 def test_the_best_results_count_and_the_rest_do_not():

@@ -6,15 +6,16 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from clock import services as clock_services
+from clock.services import clock as clock_services
 from core.access import DEALER_TABLE
 from live.consumers import FloorConsumer, TableConsumer
-from tables import busts, draws, hands, read_models, seats, selectors
-from tables import setup as table_setup
 from tables.models import Seat
+from tables.selectors import screens, state
+from tables.services import busts, draws, hands, seats
+from tables.services import setup as table_setup
 from tests.helpers import id_doc, lobby_communicator, open_tables, register
-from tournament import services
-from tournament.audit import lock_tournament, record_event
+from tournament.services import registration
+from tournament.services.audit import lock_tournament, record_event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -43,7 +44,7 @@ async def test_floor_socket_snapshot_then_events_in_sequence(role, tournament, p
     assert connected
     snapshot = await communicator.receive_json_from()
     assert snapshot["kind"] == "snapshot" and snapshot["seq"] == tournament.event_seq
-    entry = await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    entry = await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     message = await communicator.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["seq"] == snapshot["seq"] + 1
     assert message["event"]["type"] == "entry.registered" and message["event"]["payload"]["entry"] == entry.number
@@ -55,17 +56,17 @@ async def test_floor_socket_snapshot_then_events_in_sequence(role, tournament, p
 
 
 async def test_lobby_socket_shows_no_names_and_revocation_closes_it(tournament, director, cashier, player):
-    display = await database_sync_to_async(services.create_display_token)(tournament, actor=director, label="TV 1")
+    display = await database_sync_to_async(registration.create_display_token)(tournament, actor=director, label="TV 1")
     communicator = lobby_communicator(display.token)
     connected, _ = await communicator.connect()
     assert connected
     snapshot = await communicator.receive_json_from()
     assert snapshot["kind"] == "snapshot" and "events" not in snapshot
-    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     message = await communicator.receive_json_from(timeout=3)
     assert message["type"] == "entry.registered" and "event" not in message
     assert player.last_name not in str(message)
-    await database_sync_to_async(services.revoke_display_token)(display, actor=director)
+    await database_sync_to_async(registration.revoke_display_token)(display, actor=director)
     await communicator.receive_json_from(timeout=3)  # the display.revoked event itself
     closed = await communicator.receive_output(timeout=3)
     assert closed["type"] == "websocket.close" and closed["code"] == 4003
@@ -114,8 +115,8 @@ def seated_tournament(director, cashier, tournament) -> list:
 
 def free_seat_away_from(tournament, entry) -> tuple[int, int]:
     """An open seat at another table than the entry's."""
-    mine = selectors.seat_of(entry).table.number
-    for table in read_models.floor_map(tournament)["tables"]:
+    mine = state.seat_of(entry).table.number
+    for table in screens.floor_map(tournament)["tables"]:
         if table["in_play"] and table["table"] != mine:
             for seat in table["seat_list"]:
                 if seat["entry"] is None:

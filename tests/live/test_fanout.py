@@ -21,7 +21,7 @@ from live import consumers, fanout
 from live.snapshots import lobby_answer
 from tests.conftest import tournament_data
 from tests.helpers import id_doc, lobby_communicator
-from tournament import services, setup
+from tournament.services import registration, setup
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -85,7 +85,7 @@ async def wait_until(predicate, timeout: float = 3.0) -> None:
 
 
 def display_token(director, tournament, label):
-    return database_sync_to_async(services.create_display_token)(tournament, actor=director, label=label)
+    return database_sync_to_async(registration.create_display_token)(tournament, actor=director, label=label)
 
 
 async def test_one_publish_reaches_every_screen_of_the_tournament_and_no_other(layer, monkeypatch, tournament, template,
@@ -110,7 +110,7 @@ async def test_one_publish_reaches_every_screen_of_the_tournament_and_no_other(l
     assert fanout.current_hub().sockets(tournament.pk) == 50
     assert len(snapshots_taken) < 50  # screens connecting together share snapshots
 
-    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     messages = await asyncio.gather(*(s.receive_json_from(timeout=5) for s in screens))
     assert len(messages) == 50
     for message in messages:
@@ -130,7 +130,7 @@ async def test_revocation_closes_only_the_revoked_tokens_screens(layer, tourname
     doomed, seq = await open_screens(revoked.token, 3)
     staying, _ = await open_screens(kept.token, 2)
 
-    await database_sync_to_async(services.revoke_display_token)(revoked, actor=director)
+    await database_sync_to_async(registration.revoke_display_token)(revoked, actor=director)
     for s in doomed:
         event = await s.receive_json_from(timeout=5)  # the display.revoked event itself, then the close
         assert event["type"] == "display.revoked" and event["seq"] == seq + 1
@@ -143,7 +143,7 @@ async def test_revocation_closes_only_the_revoked_tokens_screens(layer, tourname
     await wait_until(lambda: not members(groups.display(revoked.pk)))
     assert members(groups.display(kept.pk))
 
-    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     for s in staying:
         event = await s.receive_json_from(timeout=5)
         assert event["type"] == "entry.registered" and event["seq"] == seq + 2
@@ -178,7 +178,7 @@ async def test_closed_stuck_and_broken_screens_do_not_stop_delivery(layer, monke
 
     for n in range(1, 6):
         started = time.monotonic()
-        await database_sync_to_async(services.create_display_token)(tournament, actor=director, label=f"spare {n}")
+        await database_sync_to_async(registration.create_display_token)(tournament, actor=director, label=f"spare {n}")
         for s in screens[3:]:
             event = await s.receive_json_from(timeout=5)
             assert event["seq"] == seq + n and event["type"] == "display.created"
@@ -247,7 +247,7 @@ async def test_screen_starts_from_its_snapshot_and_answers_ping_and_snapshot(lay
     await s.send_json_to({"action": "ping", "id": 7})
     pong = await s.receive_json_from(timeout=5)
     assert pong["kind"] == "pong" and pong["id"] == 7 and abs(pong["server_time"] - time.time()) < 5
-    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     assert (await s.receive_json_from(timeout=5))["seq"] == seq + 1
     await s.send_json_to({"action": "snapshot"})
     again = await s.receive_json_from(timeout=5)
@@ -290,7 +290,7 @@ async def test_group_membership_is_renewed_before_it_expires(layer, monkeypatch,
         await wait_until(lambda: mem.groups[groups.lobby(tournament.pk)][channel] > time.time() - 60)
     else:
         await asyncio.sleep(0.2)  # several re-joins: harmless no-ops on the pub/sub layer
-    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     assert (await s.receive_json_from(timeout=5))["seq"] == seq + 1
     assert members(groups.lobby(tournament.pk)) == {channel}
     await s.disconnect()

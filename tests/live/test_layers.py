@@ -19,9 +19,9 @@ from rest_framework.test import APIClient
 from core.roles import DeviceActor
 from live.consumers import FloorConsumer
 from live.routing import websocket_urlpatterns
-from tables import dealer_links
-from tables import setup as table_setup
 from tables.models import Table
+from tables.services import dealer_links
+from tables.services import setup as table_setup
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 LAYERS = ["in-memory"] + (["redis"] if os.environ.get("REDIS_URL") else [])

@@ -7,12 +7,13 @@ import pytest
 
 from live import snapshots
 from live.snapshots import lobby_snapshot
-from payouts import selectors, services
-from tables import busts, draws
+from payouts.selectors import structure as payouts_selectors
+from payouts.services import structure as payouts_services
+from tables.services import busts, draws
 from tests.helpers import open_tables, register
 from tests.payouts.test_deal_services import chips
 from tests.payouts.test_payments import finish
-from tournament import services as tournament_services
+from tournament.services import registration as tournament_services
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
     busts.bust_entry(second, actor=floor)
 
     snapshot = lobby_snapshot(tournament)
-    won = selectors.prizes_won(tournament)
+    won = payouts_selectors.prizes_won(tournament)
     assert snapshot["final"] == {"results": [
         {"entry": e.number, "place": place, "place_low": place, "prize": won[e.number], "seat": False}
         for place, e in ((1, winner), (2, second), (3, third), (4, three_left[4]))], "more": 0, "seats_in": None}
@@ -49,10 +50,10 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
 
 def test_a_deal_that_stops_play_ends_it_with_the_deal_s_places(director, floor, tournament, three_left):
     players = three_left[5:]
-    deal = services.propose_deal(tournament, actor=floor, data={"kind": "icm", "mode": "stop",
+    deal = payouts_services.propose_deal(tournament, actor=floor, data={"kind": "icm", "mode": "stop",
                                                      "stacks": chips(players, 20_000, 50_000, 30_000)})
     assert lobby_snapshot(tournament)["final"] is None  # proposed, not approved: play goes on
-    services.approve_deal(deal, actor=director)
+    payouts_services.approve_deal(deal, actor=director)
     final = lobby_snapshot(tournament)["final"]
     assert [(row["entry"], row["place"]) for row in final["results"][:3]] == [
         (players[1].number, 1), (players[2].number, 2), (players[0].number, 3)]
@@ -63,8 +64,8 @@ def test_the_lobby_shows_the_top_places_and_counts_the_others(director, cashier,
     open_tables(director, tournament, [1, 2])
     entries = register(cashier, tournament, 13)
     draws.draw_start(tournament, actor=director)
-    pool = selectors.payout_state(tournament)["pool"]  # twelve places paid: the director's own prizes
-    services.edit_structure(tournament, actor=director, rows=[[1, 1, pool - 11 * (pool // 12)], [2, 12, pool // 12]])
+    pool = payouts_selectors.payout_state(tournament)["pool"]  # twelve places paid: the director's own prizes
+    payouts_services.edit_structure(tournament, actor=director, rows=[[1, 1, pool - 11 * (pool // 12)], [2, 12, pool // 12]])
     for entry in entries[:-1]:
         busts.bust_entry(entry, actor=floor)
     final = lobby_snapshot(tournament)["final"]

@@ -5,19 +5,19 @@ from datetime import date
 
 import pytest
 
-from clock import services as clock_services
+from clock.services import clock as clock_services
 from core import memory
 from live.snapshots import floor_answer, lobby_answer
 from tests.flights.test_flights import event_with, register
-from tournament import services
 from tournament.models import Tournament
+from tournament.services import registration
 
 
 @pytest.mark.django_db
 def test_a_flights_lobby_snapshot_follows_its_clock_after_the_floor_read_its_own(director, cashier, template):
     memory.forget_all()
     event, (a, b) = event_with(director, template)
-    people = [services.create_player(actor=cashier, first_name=f"F{i}", last_name="Flight", date_of_birth=date(1990, 1, 1))
+    people = [registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Flight", date_of_birth=date(1990, 1, 1))
               for i in range(12)]
     register(cashier, a, people[:6])
     register(cashier, b, people[6:12])

@@ -18,9 +18,9 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from live.routing import websocket_urlpatterns
-from tables import dealer_links
-from tables import setup as table_setup
 from tables.models import DealerLink, Table
+from tables.services import dealer_links
+from tables.services import setup as table_setup
 from tests.live.test_role_changes import CLOSED, closed_within, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

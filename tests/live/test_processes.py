@@ -21,7 +21,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
 from tests.helpers import free_port
-from tournament import services
+from tournament.services import registration
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "two-processes-2026"
@@ -111,7 +111,7 @@ def test_a_screen_on_one_process_hears_a_change_made_through_another(director, t
 
     director.password = PBKDF2PasswordHasher().encode(PASSWORD, "twoprocesses")  # the servers' own hasher
     director.save(update_fields=["password"])
-    link = services.create_display_token(tournament, actor=director, label="Lobby TV").token
+    link = registration.create_display_token(tournament, actor=director, label="Lobby TV").token
     ports = servers.take(2)
     one, other = (f"http://127.0.0.1:{port}" for port in ports)
     token = post(f"{other}/api/auth/token/", {"username": director.username, "password": PASSWORD})["token"]
@@ -158,7 +158,7 @@ def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor,
             loop = asyncio.get_running_loop()
             began = time.monotonic()
             await loop.run_in_executor(None, lambda: floor.groups.remove(Group.objects.get(name="Floor")))
-            await loop.run_in_executor(None, lambda: services.register_entry(tournament, actor=cashier, player=player,
+            await loop.run_in_executor(None, lambda: registration.register_entry(tournament, actor=cashier, player=player,
                                                                              document=id_doc()))
             after = []
             try:

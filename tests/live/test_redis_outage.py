@@ -22,11 +22,11 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from live.consumers import CLOSE_UNAVAILABLE, FloorConsumer, SeatConsumer, TableConsumer
-from tables import draws
-from tables import setup as table_setup
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.helpers import free_port
-from tournament import services
 from tournament.models import AuditEvent, Entry, Tournament
+from tournament.services import registration
 
 # The pushes after commit fail here on purpose (logged, never the request): not a failure of these tests.
 pytestmark = pytest.mark.broadcast_failures_expected
@@ -62,7 +62,7 @@ def test_registration_and_bust_work_while_redis_is_down(redis_down, director, ca
     assert Client().get("/healthz").content == b"down: redis"  # the outage is real
     for number in (1, 2):
         table_setup.open_table(tournament, actor=director, number=number, seats=9)
-    players = [services.create_player(actor=cashier, first_name=f"P{i}", last_name="Outage", date_of_birth=date(1990, 1, 1))
+    players = [registration.create_player(actor=cashier, first_name=f"P{i}", last_name="Outage", date_of_birth=date(1990, 1, 1))
                for i in range(3)]
     cash = APIClient()
     cash.force_authenticate(cashier)

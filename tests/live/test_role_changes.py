@@ -12,10 +12,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Group
 
-from tables import setup as table_setup
+from tables.services import setup as table_setup
 from tests.helpers import id_doc
 from tests.live.test_origins import session_of
-from tournament import services
+from tournament.services import registration
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -68,7 +68,7 @@ async def test_the_floor_socket_closes_when_its_login_loses_the_right(tournament
     await database_sync_to_async(change)(floor)
     assert await closed_within(socket) == CLOSED
     # the next event, with a name (a registration), reaches nobody on that socket
-    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     assert await socket.receive_nothing(timeout=0.5)
 
 
@@ -76,7 +76,7 @@ async def test_a_change_that_keeps_the_right_keeps_the_socket(tournament, floor,
     socket = await open_socket(f"/ws/t/{tournament.pk}/floor/", floor)
     await database_sync_to_async(lambda: floor.groups.add(Group.objects.get(name="Cashier")))()
     await asyncio.sleep(0.3)
-    await database_sync_to_async(services.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
+    await database_sync_to_async(registration.register_entry)(tournament, actor=cashier, player=player, document=id_doc())
     message = await socket.receive_json_from(timeout=3)
     assert message["kind"] == "event" and message["event"]["type"] == "entry.registered"
     await socket.disconnect()

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import pytest
 
-from payouts import tickets
-from tables import busts, draws
+from payouts.services import tickets
 from tables.models import Table
+from tables.services import busts, draws
 from tests.conftest import tournament_data
 from tests.helpers import open_tables
 from tests.payouts.test_payments import finish, register_numbered
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import seated
-from tournament import setup
 from tournament.models import Entry
+from tournament.services import setup
 
 SEAT = 10_000 + 1_500  # the target's buy-in and fee
 

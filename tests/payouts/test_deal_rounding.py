@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import ServiceError
-from payouts import selectors, services
-from payouts.deals import (
+from payouts.rules.deals import (
     CHIP_CHOP,
     CUSTOM,
     ICM,
@@ -24,7 +23,9 @@ from payouts.deals import (
     make_deal,
     stop_here,
 )
-from payouts.icm import icm_equities
+from payouts.rules.icm import icm_equities
+from payouts.selectors import structure as payouts_selectors
+from payouts.services import structure as payouts_services
 from tests.payouts.test_deal_services import chips, three_left  # noqa: F401 (a fixture)
 
 CROWN = 100
@@ -118,17 +119,17 @@ def test_chip_chops_are_payable_in_the_unit(table):
 
 
 def test_a_proposed_deal_is_paid_in_the_plans_unit(floor, tournament, three_left):  # noqa: F811
-    state = selectors.payout_state(tournament)
+    state = payouts_selectors.payout_state(tournament)
     assert state["unit"] == CROWN  # the house default: one crown
     prizes_left = state["prizes"][:3]
-    deal = services.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": chips(three_left, 51_234, 33_333, 15_433)})
+    deal = payouts_services.propose_deal(tournament, actor=floor, data={"kind": "icm", "stacks": chips(three_left, 51_234, 33_333, 15_433)})
     assert sum(deal.amounts) == sum(prizes_left)
     assert all((a - prizes_left[-1]) % CROWN == 0 for a in deal.amounts[1:])
-    figures = selectors.deal_figures([51_234, 33_333, 15_433], prizes_left, 0, CROWN)
+    figures = payouts_selectors.deal_figures([51_234, 33_333, 15_433], prizes_left, 0, CROWN)
     assert figures["icm"]["amounts"] == deal.amounts
-    services.reject_deal(deal, actor=floor)
+    payouts_services.reject_deal(deal, actor=floor)
     with pytest.raises(ServiceError) as refused:
-        services.propose_deal(tournament, actor=floor, data={
+        payouts_services.propose_deal(tournament, actor=floor, data={
             "kind": "custom", "stacks": chips(three_left, 3, 2, 1),
             "amounts": chips(three_left, prizes_left[0] - 1, prizes_left[1] + 1, prizes_left[2])})
     assert refused.value.code == "deal_off_unit" and f"#{three_left[1].number}" in refused.value.message

@@ -1,4 +1,4 @@
-"""Deals at a final table (payouts/deals.py): chip chop and ICM deals, the checks every deal
+"""Deals at a final table (payouts/rules/deals.py): chip chop and ICM deals, the checks every deal
 passes, and club 28 ("in a deal no player may receive more than a player who finishes higher")."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from payouts.deals import (
+from payouts.rules.deals import (
     ABOVE_FIRST,
     BELOW_LOWEST,
     CHIP_CHOP,
@@ -29,7 +29,7 @@ from payouts.deals import (
     make_deal,
     stop_here,
 )
-from payouts.icm import icm_amounts, icm_equities
+from payouts.rules.icm import icm_amounts, icm_equities
 
 # ---------------------------------------------------------------- chip chop, worked examples
 

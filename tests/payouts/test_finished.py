@@ -7,18 +7,18 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import timezone
 
-from clock import services as clock_services
 from clock.models import ClockState
+from clock.services import clock as clock_services
 from payouts.reactions import finished_with_play
-from tables import busts, handforhand, hands, moves
 from tables.models import HandForHand, Move, Seat
+from tables.services import busts, handforhand, hands, moves
 from tests.conftest import tournament_data
 from tests.helpers import refused, table
 from tests.payouts.conftest import bust_down_to, seat_field
 from tests.tables.test_moves import entry, seated
-from tournament import services as tournament_services
-from tournament import setup
 from tournament.models import AuditEvent, Entry, Tournament
+from tournament.services import registration as tournament_services
+from tournament.services import setup
 from web.tournament.event_lines import event_line
 
 

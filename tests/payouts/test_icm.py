@@ -1,4 +1,4 @@
-"""Exact ICM (payouts/icm.py): the guarantees as properties, checked against references written
+"""Exact ICM (payouts/rules/icm.py): the guarantees as properties, checked against references written
 independently here in exact arithmetic, and a published worked example."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from payouts.icm import MAX_PLAYERS, MAX_PRIZE_TOTAL, icm_amounts, icm_equities, largest_remainder
+from payouts.rules.icm import MAX_PLAYERS, MAX_PRIZE_TOTAL, icm_amounts, icm_equities, largest_remainder
 
 # ---------------------------------------------------------------- references (exact, Fractions)
 

@@ -5,8 +5,8 @@ import pytest
 from django.utils import translation
 
 from core.money import format_money
-from payouts import services
-from tables import busts, draws
+from payouts.services import structure as payouts_services
+from tables.services import busts, draws
 from tests.helpers import open_tables, register
 from web.templatetags.money import money
 
@@ -18,7 +18,7 @@ def played(director, cashier, floor, tournament):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 8)
     draws.draw_start(tournament, actor=director)
-    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
+    payouts_services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     for entry in entries[:5]:
         busts.bust_entry(entry, actor=floor)
     return entries
@@ -76,9 +76,9 @@ def test_the_api_gives_the_structure_the_plan_and_the_results(client, director, 
 
 
 def test_the_player_s_phone_shows_the_place_and_the_prize(client, tournament, played):
-    from payouts import selectors
+    from payouts.selectors import structure as payouts_selectors
 
-    won = selectors.prizes_won(tournament)
+    won = payouts_selectors.prizes_won(tournament)
     in_the_money = played[4]  # place 4 of 8, four paid
     seat = client.get(f"/s/{tournament.pk}/{in_the_money.number}.json").json()
     assert seat["place"] == 4 and seat["prize"] == won[in_the_money.number] > 0
@@ -90,7 +90,7 @@ def test_the_player_s_phone_shows_the_place_and_the_prize(client, tournament, pl
 
 
 def test_the_lobby_shows_the_places_paid_and_its_snapshot_carries_the_prizes(client, director, tournament, played):
-    from tournament import services as tournament_services
+    from tournament.services import registration as tournament_services
 
     display = tournament_services.create_display_token(tournament, actor=director, label="TV")
     snapshot = client.get(f"/display/{display.token}/snapshot.json").json()

@@ -5,40 +5,42 @@ hand-for-hand hand still played elsewhere is paid once it is over. Found by the 
 let play go on with a seat winner's cash share paid."""
 from __future__ import annotations
 
-from payouts import selectors, services, tickets
 from payouts.models import Payment
-from tables import busts, handforhand, hands
+from payouts.selectors import structure as payouts_selectors
+from payouts.services import structure as payouts_services
+from payouts.services import tickets
+from tables.services import busts, handforhand, hands
 from tests.helpers import id_doc, refused, table
 from tests.payouts.conftest import bust_down_to
 from tests.payouts.test_payments import signature
 from tests.tables.test_hand_for_hand import bubble  # noqa: F401  (the fixture)
 from tests.tables.test_moves import entry, seated
-from tournament import services as tournament_services
 from tournament.models import AuditEvent, Entry, Tournament
-from tournament.stats import registration_problem
+from tournament.selectors.stats import registration_problem
+from tournament.services import registration as tournament_services
 
 
 def pay(cashier, entry: Entry):
     entry = Entry.objects.get(pk=entry.pk)
-    return services.pay_prize(entry, actor=cashier, document=id_doc(f"EA{entry.number - 1:07d}"), signature=signature())
+    return payouts_services.pay_prize(entry, actor=cashier, document=id_doc(f"EA{entry.number - 1:07d}"), signature=signature())
 
 
 def test_a_paid_winner_keeps_play_over_until_the_payment_is_voided(director, cashier, floor, tournament, finished):
     busts.bust_entry(finished[5], actor=floor)
     busts.bust_entry(finished[6], actor=floor)
-    assert selectors.play_over(tournament)
+    assert payouts_selectors.play_over(tournament)
     paid = pay(cashier, finished[7])  # the winner, the last one playing
     events = AuditEvent.objects.filter(tournament=tournament).count()
     error = refused("prize_paid", busts.undo_bust, Entry.objects.get(pk=finished[6].pk), actor=floor)
     assert f"payout receipt {paid.number}" in str(error) and "#8" in str(error)
     # Nothing changed: the runner-up is out in second place, play is over, no event.
     runner_up = Entry.objects.get(pk=finished[6].pk)
-    assert (runner_up.status, runner_up.finish_place) == (Entry.Status.BUSTED, 2) and selectors.play_over(tournament)
+    assert (runner_up.status, runner_up.finish_place) == (Entry.Status.BUSTED, 2) and payouts_selectors.play_over(tournament)
     assert AuditEvent.objects.filter(tournament=tournament).count() == events
     # The cashier voids the payment made in error: the bust is undone, and play goes on.
-    services.void_payment(paid, actor=cashier, reason="The runner-up's bust was a mistake")
+    payouts_services.void_payment(paid, actor=cashier, reason="The runner-up's bust was a mistake")
     busts.undo_bust(runner_up, actor=floor)
-    assert not selectors.play_over(tournament)
+    assert not payouts_selectors.play_over(tournament)
 
 
 def test_a_payment_keeps_registration_closed_until_it_is_voided(director, cashier, tournament, finished):
@@ -48,7 +50,7 @@ def test_a_payment_keeps_registration_closed_until_it_is_voided(director, cashie
     assert f"payout receipt {paid.number}" in str(error)
     assert Tournament.objects.get(pk=tournament.pk).registration_closed
     assert AuditEvent.objects.filter(tournament=tournament).count() == events
-    services.void_payment(paid, actor=cashier, reason="Paid before the places were checked")
+    payouts_services.void_payment(paid, actor=cashier, reason="Paid before the places were checked")
     tournament_services.set_registration_closed(tournament, actor=director, closed=False)
     assert registration_problem(Tournament.objects.get(pk=tournament.pk)) is None
 
@@ -76,8 +78,8 @@ def test_a_seat_winner_paid_his_cash_share_keeps_the_satellite_stopped(satellite
     pay(cashier, winner)  # his share of the cash left over, 3,500
     third = Entry.objects.get(tournament=satellite, finish_place=3)
     refused("prize_paid", busts.undo_bust, third, actor=floor)
-    assert selectors.play_over(satellite) and Entry.objects.get(pk=third.pk).status == Entry.Status.BUSTED
-    assert sorted(selectors.seat_winners(satellite)) == sorted(
+    assert payouts_selectors.play_over(satellite) and Entry.objects.get(pk=third.pk).status == Entry.Status.BUSTED
+    assert sorted(payouts_selectors.seat_winners(satellite)) == sorted(
         Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).values_list("number", flat=True))
 
 
@@ -93,9 +95,9 @@ def test_a_paid_place_does_not_move_under_an_undone_bust_or_a_void(director, cas
     assert AuditEvent.objects.filter(tournament=tournament).count() == events
     assert Entry.objects.get(pk=finished[4].pk).finish_place == 4
     assert Entry.objects.get(pk=finished[7].pk).status == Entry.Status.ACTIVE
-    assert selectors.prizes_won(tournament)[finished[4].number] == paid.amount
+    assert payouts_selectors.prizes_won(tournament)[finished[4].number] == paid.amount
     # Once the payment is voided, the correction goes through.
-    services.void_payment(paid, actor=cashier, reason="The fifth's bust was a mistake")
+    payouts_services.void_payment(paid, actor=cashier, reason="The fifth's bust was a mistake")
     busts.undo_bust(Entry.objects.get(pk=finished[3].pk), actor=floor)
     assert Entry.objects.get(pk=finished[4].pk).finish_place == 5
 
@@ -119,7 +121,7 @@ def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_repor
     for n in (3, 4):
         handforhand.hand_done(table(t, n), actor=floor)
     paid = pay(cashier, entry(t, b1))
-    assert (paid.place, paid.place_low, paid.amount) == (27, 28, selectors.prizes_won(t)[b1])
+    assert (paid.place, paid.place_low, paid.amount) == (27, 28, payouts_selectors.prizes_won(t)[b1])
 
 
 def test_a_player_out_in_a_hand_his_table_still_plays_is_paid_once_it_reports_the_hand(bubble, director, dealer, floor,  # noqa: F811

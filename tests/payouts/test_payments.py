@@ -10,15 +10,16 @@ from django.db import IntegrityError, connection, transaction
 from PIL import Image, ImageDraw
 
 from core.errors import ServiceError
-from payouts import selectors, services
 from payouts.models import Payment
-from tables import busts, draws
+from payouts.selectors import structure as payouts_selectors
+from payouts.services import structure as payouts_services
+from tables.services import busts, draws
 from tests.concurrency import at_once
 from tests.conftest import make_user, tournament_data
 from tests.helpers import id_doc, open_tables
-from tournament import services as tournament_services
-from tournament import setup
 from tournament.models import AuditEvent, Entry, IdCheck
+from tournament.services import registration as tournament_services
+from tournament.services import setup
 
 
 def signature(ink: bool = True) -> str:
@@ -47,7 +48,7 @@ def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry
     open_tables(director, tournament, [1])
     entries = register_numbered(cashier, tournament, players)
     draws.draw_start(tournament, actor=director)
-    services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
+    payouts_services.set_payout_plan(tournament, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     for entry in entries[:5]:
         busts.bust_entry(entry, actor=floor)
     tournament_services.set_registration_closed(tournament, actor=director, closed=True)
@@ -56,18 +57,18 @@ def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry
 
 def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receipt_in_sequence(cashier, tournament, finished):
     fourth, fifth = finished[4], finished[3]
-    prize = selectors.prizes_won(tournament)[fourth.number]
-    payment = services.pay_prize(fourth, actor=cashier, document=id_doc("ea-000 0004"),
+    prize = payouts_selectors.prizes_won(tournament)[fourth.number]
+    payment = payouts_services.pay_prize(fourth, actor=cashier, document=id_doc("ea-000 0004"),
                                  signature=signature())  # typed as the player shows it
     assert (payment.number, payment.amount, payment.place, payment.status) == (1, prize, 4, Payment.Status.PAID)
     assert bytes(payment.signature).startswith(b"\x89PNG") and payment.id_check.purpose == IdCheck.Purpose.PAYOUT
     event = AuditEvent.objects.get(tournament=tournament, type="payout.paid")
     assert event.payload["amount"] == prize and event.payload["receipt"] == 1 and "0004" in event.payload["id"]
     with pytest.raises(ServiceError) as again:
-        services.pay_prize(fourth, actor=cashier, document=id_doc("EA0000004"), signature=signature())
+        payouts_services.pay_prize(fourth, actor=cashier, document=id_doc("EA0000004"), signature=signature())
     assert again.value.code == "already_paid" and again.value.status == 409
     with pytest.raises(ServiceError) as outside:
-        services.pay_prize(fifth, actor=cashier, document=id_doc("EA0000003"), signature=signature())
+        payouts_services.pay_prize(fifth, actor=cashier, document=id_doc("EA0000003"), signature=signature())
     assert outside.value.code == "no_prize"
 
 
@@ -80,7 +81,7 @@ def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receip
 def test_a_wrong_document_or_no_signature_is_refused_and_nothing_is_recorded(cashier, tournament, finished, document, ink, code):
     checks = IdCheck.objects.count()
     with pytest.raises(ServiceError) as refused:
-        services.pay_prize(finished[4], actor=cashier, document=id_doc(document), signature=signature(ink))
+        payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc(document), signature=signature(ink))
     assert refused.value.code == code
     assert not Payment.objects.exists() and IdCheck.objects.count() == checks
     assert not AuditEvent.objects.filter(type="payout.paid").exists()
@@ -90,21 +91,21 @@ def test_a_wrong_document_or_no_signature_is_refused_and_nothing_is_recorded(cas
                                  "data:image/png;base64," + base64.b64encode(b"GIF89a...").decode()])
 def test_a_signature_that_is_no_png_is_refused(cashier, tournament, finished, bad):
     with pytest.raises(ServiceError) as refused:
-        services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=bad)
+        payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=bad)
     assert refused.value.code in ("signature_missing", "signature_invalid")
 
 
 def test_only_the_cashier_pays_and_not_before_the_places_are_final(director, floor, cashier, tournament):
     entries = finish(director, cashier, floor, tournament)
     with pytest.raises(ServiceError) as role:
-        services.pay_prize(entries[4], actor=floor, document=id_doc("EA0000004"), signature=signature())
+        payouts_services.pay_prize(entries[4], actor=floor, document=id_doc("EA0000004"), signature=signature())
     assert role.value.status == 403
     with pytest.raises(ServiceError) as playing:
-        services.pay_prize(entries[7], actor=cashier, document=id_doc("EA0000007"), signature=signature())
+        payouts_services.pay_prize(entries[7], actor=cashier, document=id_doc("EA0000007"), signature=signature())
     assert playing.value.code == "still_playing"
     tournament_services.set_registration_closed(tournament, actor=director, closed=False)
     with pytest.raises(ServiceError) as early:
-        services.pay_prize(entries[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
+        payouts_services.pay_prize(entries[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     assert early.value.code == "prizes_not_final"
 
 
@@ -122,7 +123,7 @@ def pay_page(client, tournament, entry: Entry) -> str:
 def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_id(client, director, cashier, floor,
                                                                                     tournament, who, says):
     """The cashier learns it before typing the ID again and before the player signs: the reason
-    instead of the form. The same check refuses the payment (selectors.prize_due)."""
+    instead of the form. The same check refuses the payment (payouts_selectors.prize_due)."""
     entries = finish(director, cashier, floor, tournament)
     if who == 4:
         tournament_services.set_registration_closed(tournament, actor=director, closed=False)
@@ -131,7 +132,7 @@ def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_
     assert 'id="pay-refused"' in html and says in html
     assert 'id="pay-form"' not in html and 'id="pay-doc-number"' not in html and 'id="signature"' not in html
     with pytest.raises(ServiceError) as refused:
-        services.pay_prize(entries[who], actor=cashier, document=id_doc(f"EA{who:07d}"), signature=signature())
+        payouts_services.pay_prize(entries[who], actor=cashier, document=id_doc(f"EA{who:07d}"), signature=signature())
     assert says in refused.value.message
 
 
@@ -140,25 +141,25 @@ def test_the_pay_page_of_a_paid_prize_links_its_receipt_and_one_still_to_pay_ask
     client.force_login(cashier)
     html = pay_page(client, tournament, finished[4])
     assert 'id="pay-form"' in html and 'id="pay-doc-number"' in html and 'id="pay-refused"' not in html
-    payment = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
+    payment = payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     html = pay_page(client, tournament, finished[4])
     assert 'id="pay-refused"' in html and "already paid (payout receipt 1)" in html
     assert f'href="/t/{tournament.pk}/payouts/receipts/{payment.number}/"' in html and 'id="pay-form"' not in html
 
 
 def test_a_payment_is_voided_with_a_reason_never_deleted_and_the_prize_can_be_paid_again(cashier, tournament, finished):
-    payment = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
+    payment = payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     with pytest.raises(ServiceError):
-        services.void_payment(payment, actor=cashier, reason="  ")
-    services.void_payment(payment, actor=cashier, reason="paid to the wrong player")
+        payouts_services.void_payment(payment, actor=cashier, reason="  ")
+    payouts_services.void_payment(payment, actor=cashier, reason="paid to the wrong player")
     with pytest.raises(PermissionError):
         Payment.objects.get(pk=payment.pk).delete()
-    again = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
+    again = payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     assert again.number == 2 and Payment.objects.filter(entry=finished[4]).count() == 2
 
 
 def test_the_database_refuses_a_second_paid_payment_of_one_entry(cashier, tournament, finished):
-    payment = services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
+    payment = payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     with pytest.raises(IntegrityError), transaction.atomic():
         Payment.objects.create(tournament=tournament, entry=payment.entry, number=99, amount=1, place=4, place_low=4,
                                id_check=payment.id_check, signature=b"x", paid_at=payment.paid_at, paid_by=cashier)
@@ -173,7 +174,7 @@ def test_two_cashiers_paying_one_prize_at_once_pay_it_once(director, template):
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     entries = finish(director, cashiers[0], floor, tournament)
     ink = signature()
-    outcomes = at_once([lambda c=c: services.pay_prize(entries[4], actor=c, document=id_doc("EA0000004"),
+    outcomes = at_once([lambda c=c: payouts_services.pay_prize(entries[4], actor=c, document=id_doc("EA0000004"),
                                                        signature=ink).number for c in cashiers])
     results = sorted((o.code if isinstance(o, ServiceError) else o for o in outcomes), key=str)
     assert results == [1, "already_paid"]

@@ -1,4 +1,4 @@
-"""Payout structures (payouts.payout_structure): each guarantee as a property over fields of 2 to 20,000
+"""Payout structures (payouts.rules.payout_structure): each guarantee as a property over fields of 2 to 20,000
 entries with varied pools, buy-ins, units and house settings; worked examples; bad input; house tables
 (validation, rounding per docs/rules.md "Payout rounding", JSON round trip)."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from payouts import house_tables as ht
-from payouts import payout_structure as ps
-from payouts.house_tables import (
+from payouts.rules import house_tables as ht
+from payouts.rules import payout_structure as ps
+from payouts.rules.house_tables import (
     HouseBand,
     house_table_from_data,
     house_table_from_json,
@@ -22,7 +22,7 @@ from payouts.house_tables import (
     house_table_to_json,
     validate_house_table,
 )
-from payouts.payout_structure import (
+from payouts.rules.payout_structure import (
     DEFAULT_RULES,
     REASON_EMPTY_POOL,
     REASON_MIN_CASH,

@@ -1,4 +1,4 @@
-"""Finishing places to prizes (payouts/prizes.py): ties split their places' prizes, odd units by the
+"""Finishing places to prizes (payouts/rules/prizes.py): ties split their places' prizes, odd units by the
 tie's order, the next pay jump."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from payouts.prizes import Finisher, next_pay_jump, prize_of_places, split
+from payouts.rules.prizes import Finisher, next_pay_jump, prize_of_places, split
 
 PRIZES = [5000, 3000, 2001, 1000, 1000, 1000]
 

@@ -19,16 +19,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.money import format_major
-from payouts import cage, reports, selectors, services
 from payouts.models import Payment
-from payouts.reconciliation import reconciliation
-from tables import busts, draws, handforhand, hands
+from payouts.rules import cage
+from payouts.selectors import reports
+from payouts.selectors import structure as payouts_selectors
+from payouts.selectors.reconciliation import reconciliation
+from payouts.services import structure as payouts_services
 from tables.models import Table
+from tables.services import busts, draws, handforhand, hands
 from tests.helpers import id_doc, open_tables
 from tests.payouts.test_payments import signature
-from tournament import receipts as tournament_receipts
-from tournament import services as tournament_services
 from tournament.models import Purchase, Tournament
+from tournament.selectors import receipts as tournament_receipts
+from tournament.services import registration as tournament_services
 
 NAMES = [("Řehoř", "Šťastný"), ("Ľubomír", "Ďurčanský"), ("Jana", "Nováková"), ("Tomáš", "Dvořák"),
          ("Zuzana", "Horváthová"), ("Ondřej", "Kučera"), ("Šárka", "Žáková"), ("Štefan", "Maťašovský"),
@@ -52,7 +55,7 @@ class Night:
                                                           date_of_birth=date(1985, 3, 1)) for first, last in NAMES]
         self.entries = [self.register(i) for i in range(8)]
         draws.draw_start(t, actor=director)
-        services.set_payout_plan(t, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
+        payouts_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
         busts.bust_entry(self.entries[7], actor=floor)
         self.reentry = self.register(7)
         mistake = self.register(8)
@@ -72,7 +75,7 @@ class Night:
 
     def pay(self, entry):
         i = next(i for i, p in enumerate(self.players) if p.pk == entry.player_id)
-        return services.pay_prize(entry, actor=self.cashier, document=id_doc(f"CZ{i:07d}"), signature=signature())
+        return payouts_services.pay_prize(entry, actor=self.cashier, document=id_doc(f"CZ{i:07d}"), signature=signature())
 
     def end(self):
         """Ľubomír busts: Řehoř wins."""
@@ -95,7 +98,7 @@ def rows_of(content: bytes) -> list[list[str]]:
 def test_the_results_csv_lists_every_place_with_ties_prizes_and_who_is_paid(client, cashier, tournament, night):
     tie = sorted([night.entries[2].number, night.entries[3].number])
     paid = night.pay(night.entries[3])
-    won = selectors.prizes_won(tournament)
+    won = payouts_selectors.prizes_won(tournament)
     client.force_login(cashier)
     response = client.get(f"/t/{tournament.pk}/payouts/results/csv/")
     assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
@@ -231,14 +234,14 @@ def test_the_takings_by_kind_count_the_paid_the_announced_and_the_refunds(tourna
     assert (r["collected"], r["fees"], r["kept_on_voids"], r["refunded"]) == (95_000, 14_000, 1_500, 10_000)
     assert r["cash_in"] == 95_000 + 14_000 + 11_500 - 10_000 == 110_500  # the announced re-buy is no cash
     assert (r["guarantee"], r["pool"], r["overlay"]) == (500_000, 500_000, 405_000)
-    payout = selectors.payout_state(tournament)
+    payout = payouts_selectors.payout_state(tournament)
     assert r["pool"] == payout["pool"] and r["collected"] + r["takings_total"]["fee"] == r["takings_total"]["total"]
     assert (r["house_keeps"], r["house_result"]) == (15_500, 15_500 - 405_000)
 
 
 def test_the_books_balance_before_and_after_every_prize_is_paid(tournament, night):
     before = reconciliation(tournament)
-    won = selectors.prizes_won(tournament)
+    won = payouts_selectors.prizes_won(tournament)
     in_the_money = {entry: prize for entry, prize in won.items() if prize}
     assert sorted(in_the_money) == sorted([night.entries[2].number, night.entries[3].number, night.reentry.number])
     assert before["prizes_paid"] == 0 and before["cage"] == before["cash_in"] == 110_500

@@ -1,11 +1,11 @@
-"""A satellite's seats and cash (payouts/satellite.py): seats × the seat's value + the cash = the pool."""
+"""A satellite's seats and cash (payouts/rules/satellite.py): seats × the seat's value + the cash = the pool."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from payouts.satellite import NEXT_PLACE, SEAT_WINNERS, play_stops_at, satellite_prizes, seat_winners
+from payouts.rules.satellite import NEXT_PLACE, SEAT_WINNERS, play_stops_at, satellite_prizes, seat_winners
 
 
 def test_the_pool_over_the_targets_entry_price_gives_the_seats_and_the_rest_goes_to_the_next_place():

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from payouts import services, tickets
 from payouts.models import Satellite, Ticket
+from payouts.services import structure, tickets
 from tests.conftest import tournament_data
 from tests.helpers import api, id_doc
 from tests.payouts.conftest import SEAT, bust_down_to
 from tests.payouts.test_payments import signature
-from tournament import services as tournament_services
-from tournament import setup
 from tournament.models import AuditEvent, Entry, Purchase
+from tournament.services import registration as tournament_services
+from tournament.services import setup
 
 
 def test_the_director_sets_a_satellite_and_the_staff_read_its_seats(client, director, dealer, tournament, main_event):
@@ -152,7 +152,7 @@ def test_the_public_seat_api_says_the_seat_won_and_the_place_the_results_give(cl
 def test_a_prize_paid_refuses_to_make_a_tournament_a_satellite_in_words_that_fit(client, director, cashier, tournament,
                                                                                   finished, main_event):
     # Not a satellite: a prize paid, it cannot become one (its seats and cash are not what is refused).
-    services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
+    structure.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     client.force_login(director)
     becoming = api(client, "put", f"tournaments/{tournament.pk}/satellite/", {"target": main_event.pk}, key="d0")
     assert becoming.status_code == 409 and becoming.json()["error"] == "satellite_fixed_by_payment"
@@ -170,7 +170,7 @@ def test_a_prize_paid_refuses_to_change_or_remove_a_satellite_in_words_that_fit(
     bust_down_to(floor, satellite, 1)
     tournament_services.set_registration_closed(satellite, actor=director, closed=True)
     winner = Entry.objects.get(tournament=satellite, status=Entry.Status.ACTIVE)
-    services.pay_prize(winner, actor=cashier, document=id_doc(f"EA{winner.number - 1:07d}"), signature=signature())
+    structure.pay_prize(winner, actor=cashier, document=id_doc(f"EA{winner.number - 1:07d}"), signature=signature())
     assert not Ticket.objects.exists()
     client.force_login(director)
     change = api(client, "put", f"tournaments/{satellite.pk}/satellite/", {"leftover": "seat_winners"}, key="d1")

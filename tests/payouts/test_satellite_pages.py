@@ -9,12 +9,12 @@ import io
 import re
 
 from live.snapshots import lobby_snapshot
-from payouts import tickets
 from payouts.models import Ticket
+from payouts.services import tickets
 from tests.helpers import id_doc
 from tests.payouts.conftest import SEAT, bust_down_to
-from tournament import services as tournament_services
 from tournament.models import Entry
+from tournament.services import registration as tournament_services
 from web.templatetags.money import money
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from leagues.player_results import player_results
-from payouts import tickets
+from leagues.selectors.player_results import player_results
 from payouts.models import Ticket
+from payouts.services import tickets
 from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to
 from tournament.models import Entry

@@ -1,9 +1,9 @@
-"""A ticket is used only against its holder's own ID (payouts/tickets.py, club 32): the seat winner shows the document
+"""A ticket is used only against its holder's own ID (payouts/services/tickets.py, club 32): the seat winner shows the document
 he played the satellite with, as a prize is paid; a player the ticket passed to shows one his record knows."""
 from __future__ import annotations
 
-from payouts import tickets
 from payouts.models import Ticket
+from payouts.services import tickets
 from tests.helpers import id_doc, refused
 from tests.payouts.conftest import bust_down_to
 from tournament.models import Entry, IdCheck

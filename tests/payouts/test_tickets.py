@@ -1,26 +1,31 @@
-"""Satellites and their tickets (payouts/tickets.py): play stops at the seats, each seat winner gets a ticket
+"""Satellites and their tickets (payouts/services/tickets.py): play stops at the seats, each seat winner gets a ticket
 that follows every correction, the desk registers the holder into the target with his ID checked and no payment, and
 the target's pool counts it while the cage takes no cash for it."""
 from __future__ import annotations
 
-from leagues.player_results import player_results
-from payouts import reconciliation, selectors, services, tickets
+from leagues.selectors.player_results import player_results
 from payouts.models import Satellite, Ticket
-from tables import busts, handforhand, hands, read_models
+from payouts.selectors import reconciliation
+from payouts.selectors import structure as payouts_selectors
+from payouts.services import structure as payouts_services
+from payouts.services import tickets
 from tables.models import HandForHand
+from tables.selectors import screens
+from tables.services import busts, handforhand, hands
 from tests.conftest import tournament_data
 from tests.helpers import id_doc, refused, table
 from tests.payouts.conftest import SEAT, bust_down_to
 from tests.payouts.test_payments import signature
 from tests.tables.test_moves import entry, seated
-from tournament import receipts, setup
-from tournament import services as tournament_services
 from tournament.models import AuditEvent, Entry, Purchase, Tournament
-from tournament.stats import tournament_stats
+from tournament.selectors import receipts
+from tournament.selectors.stats import tournament_stats
+from tournament.services import registration as tournament_services
+from tournament.services import setup
 
 
 def test_the_seats_are_the_pool_over_the_targets_entry_price_and_the_bubble_is_at_the_seats(satellite, floor):
-    state = selectors.payout_state(satellite)
+    state = payouts_selectors.payout_state(satellite)
     assert state["satellite"] == {
         "target": {"id": Satellite.objects.get().target_id, "name": "Main Event",
                    "start_at": state["satellite"]["target"]["start_at"]},
@@ -28,22 +33,22 @@ def test_the_seats_are_the_pool_over_the_targets_entry_price_and_the_bubble_is_a
         "transferable": False, "stopped": False}
     assert state["prizes"] == [0, 0, 7_000] and state["bands"] == [{"first": 3, "last": 3, "prize": 7_000}]
     bust_down_to(floor, satellite, 3)
-    h4h = read_models.hand_for_hand_status(satellite)
+    h4h = screens.hand_for_hand_status(satellite)
     assert h4h["places_paid"] == 2 and h4h["suggested"]  # the seat bubble is played hand-for-hand
-    assert not selectors.play_over(satellite) and not Ticket.objects.exists()
+    assert not payouts_selectors.play_over(satellite) and not Ticket.objects.exists()
 
 
 def test_play_stops_at_the_seats_and_each_seat_winner_gets_a_ticket(satellite, floor, cashier):
     bust_down_to(floor, satellite, 2)
-    assert selectors.play_over(satellite)
+    assert payouts_selectors.play_over(satellite)
     winners = sorted(Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).values_list("number", flat=True))
-    assert selectors.seat_winners(satellite) == winners
+    assert payouts_selectors.seat_winners(satellite) == winners
     issued = list(Ticket.objects.order_by("number"))
     assert [(tk.number, tk.won_by.number, tk.value, tk.status) for tk in issued] == [
         (1, winners[0], SEAT, "issued"), (2, winners[1], SEAT, "issued")]
     event = AuditEvent.objects.get(tournament=satellite, type="ticket.issued")
     assert [row["entry"] for row in event.payload["tickets"]] == winners
-    rows = selectors.results(satellite)
+    rows = payouts_selectors.results(satellite)
     assert [(r["place"], r["place_low"], r["prize"], r["seat"]) for r in rows[:3]] == [
         (1, 2, 0, True), (1, 2, 0, True), (3, 3, 7_000, False)]
     # Nobody else busts: play has stopped.
@@ -51,8 +56,8 @@ def test_play_stops_at_the_seats_and_each_seat_winner_gets_a_ticket(satellite, f
     # The cash of third place is paid at the cage; a seat winner's prize is his ticket.
     third = Entry.objects.get(tournament=satellite, finish_place=3)
     tournament_services.set_registration_closed(satellite, actor=Satellite.objects.get().set_by, closed=True)
-    services.pay_prize(third, actor=cashier, document=id_doc(f"EA{third.number - 1:07d}"), signature=signature())
-    refused("seat_only", services.pay_prize, entry(satellite, winners[0]), actor=cashier,
+    payouts_services.pay_prize(third, actor=cashier, document=id_doc(f"EA{third.number - 1:07d}"), signature=signature())
+    refused("seat_only", payouts_services.pay_prize, entry(satellite, winners[0]), actor=cashier,
             document=id_doc(f"EA{winners[0] - 1:07d}"), signature=signature())
 
 
@@ -61,7 +66,7 @@ def test_an_undone_last_bust_voids_the_unused_tickets_and_the_next_bust_issues_t
     last = Entry.objects.get(tournament=satellite, finish_place=3)
     busts.undo_bust(last, actor=floor)
     assert set(Ticket.objects.values_list("status", flat=True)) == {"void"}
-    assert not selectors.play_over(satellite) and selectors.seat_winners(satellite) == []
+    assert not payouts_selectors.play_over(satellite) and payouts_selectors.seat_winners(satellite) == []
     assert AuditEvent.objects.filter(tournament=satellite, type="ticket.voided").count() == 1
     busts.bust_entry(entry(satellite, last.number), actor=floor)
     assert Ticket.objects.filter(status="issued").count() == 2 and Ticket.objects.count() == 4
@@ -133,7 +138,7 @@ def test_the_settings_refuse_a_target_that_cannot_take_the_seats(director, templ
     refused("invalid", tickets.set_satellite, satellite, actor=director, data={"leftover": "the house"})
     refused("invalid", tickets.set_satellite, satellite, actor=director, data={"seat": "half"})
     refused("unknown_setting", tickets.set_satellite, satellite, actor=director, data={"seats": 5})
-    refused("satellite", services.edit_structure, satellite, actor=director, rows=[[1, 1, 30_000]])
+    refused("satellite", payouts_services.edit_structure, satellite, actor=director, rows=[[1, 1, 30_000]])
     bust_down_to(floor, satellite, 2)
     refused("tickets_issued", tickets.set_satellite, satellite, actor=director, data={"leftover": "seat_winners"})
     refused("tickets_issued", tickets.remove_satellite, satellite, actor=director)
@@ -145,9 +150,9 @@ def test_the_settings_refuse_a_target_that_cannot_take_the_seats(director, templ
 
 def test_the_seat_winners_share_the_cash_when_the_house_says_so(satellite, director, floor):
     tickets.set_satellite(satellite, actor=director, data={"leftover": "seat_winners"})
-    assert selectors.payout_state(satellite)["prizes"] == [3_500, 3_500]
+    assert payouts_selectors.payout_state(satellite)["prizes"] == [3_500, 3_500]
     bust_down_to(floor, satellite, 2)
-    assert sorted(selectors.prizes_won(satellite).values(), reverse=True)[:3] == [3_500, 3_500, 0]
+    assert sorted(payouts_selectors.prizes_won(satellite).values(), reverse=True)[:3] == [3_500, 3_500, 0]
 
 
 def test_players_out_in_the_hand_that_stops_play_take_the_last_seat_by_the_tie_rules(satellite, director, dealer, floor):
@@ -163,7 +168,7 @@ def test_players_out_in_the_hand_that_stops_play_take_the_last_seat_by_the_tie_r
     # and takes the last seat; the ticket issued a moment ago to the smaller one is voided.
     busts.bust_entry(entry(satellite, small), actor=floor, stack=3_000)
     assert (entry(satellite, big).finish_place, entry(satellite, small).finish_place) == (2, 3)
-    assert selectors.seat_winners(satellite) == sorted([big, other])
+    assert payouts_selectors.seat_winners(satellite) == sorted([big, other])
     assert sorted(Ticket.objects.filter(status="issued").values_list("won_by__number", flat=True)) == sorted([big, other])
     # The hand reported done at every table, hand-for-hand ends with play: no next hand is dealt, no bust is taken.
     for n in sorted(seated(satellite)):
@@ -179,7 +184,7 @@ def test_a_seat_worth_the_buy_in_alone_makes_more_seats_and_its_ticket_enters_wi
         satellite, main_event, director, floor, cashier, template):
     # The house waives the Main Event's fee for a ticket: a pool of 30,000 is three seats of its 10,000 buy-in.
     tickets.set_satellite(satellite, actor=director, data={"seat": "buy_in"})
-    state = selectors.payout_state(satellite)["satellite"]
+    state = payouts_selectors.payout_state(satellite)["satellite"]
     assert (state["seats"], state["seat_value"], state["seat"], state["cash"], state["stops_at"]) == (
         3, 10_000, "buy_in", 0, 3)
     changed = AuditEvent.objects.filter(tournament=satellite, type="satellite.set").latest("pk").payload

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from payouts import selectors, services
-from tables import busts, draws, hands, seating
-from tables.draw_check import verify_draw
+from payouts.selectors import structure as payouts_selectors
+from payouts.services import structure as payouts_services
 from tables.models import Draw, Table
+from tables.rules import seating
+from tables.selectors.draw_check import verify_draw
+from tables.services import busts, draws, hands
 from tests.helpers import open_tables, register
 from tournament.models import AuditEvent, Entry
 
@@ -22,7 +24,7 @@ def four_left(director, cashier, floor, tournament):
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 7)
     draws.draw_start(tournament, actor=director)
-    services.edit_structure(tournament, actor=director, rows=[[1, 1, 30_001], [2, 2, 20_000], [3, 3, 10_000], [4, 4, 9_999]])
+    payouts_services.edit_structure(tournament, actor=director, rows=[[1, 1, 30_001], [2, 2, 20_000], [3, 3, 10_000], [4, 4, 9_999]])
     for entry in entries[:3]:
         busts.bust_entry(entry, actor=floor)
     hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)  # busts of one hand can tie
@@ -42,7 +44,7 @@ def test_tied_players_split_their_places_and_the_odd_unit_goes_by_the_draw(clien
     check = verify_draw(draw)
     assert check["matches"] and check["commitment_matches"]
 
-    won = selectors.prizes_won(tournament)
+    won = payouts_selectors.prizes_won(tournament)
     assert won[order[0]] == 10_000 and won[order[1]] == 9_999  # 19,999 shared: the odd unit to the first drawn
     assert AuditEvent.objects.filter(tournament=tournament, type="draw.tie", payload__draw=draw.number).exists()
     page = client.get(f"/s/{tournament.pk}/draws/{draw.number}/")
@@ -58,7 +60,7 @@ def test_the_same_tie_keeps_its_draw_when_an_earlier_bust_is_undone(floor, tourn
     busts.undo_bust(first_out, actor=floor)  # the tied pair moves down to places 4 and 5: 9,999 + 0 to share
     assert {(e.finish_place, e.finish_place_low) for e in Entry.objects.filter(pk__in=[a.pk, b.pk])} == {(4, 5)}
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.TIE).count() == 1
-    won = selectors.prizes_won(tournament)
+    won = payouts_selectors.prizes_won(tournament)
     assert won[order[0]] == 5_000 and won[order[1]] == 4_999
 
 
@@ -68,7 +70,7 @@ def test_a_tie_of_three_gives_the_odd_unit_to_the_first_drawn(director, cashier,
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 6)
     draws.draw_start(tournament, actor=director)
-    services.edit_structure(tournament, actor=director, rows=[[1, 1, 25_000], [2, 2, 13_999], [3, 3, 7_002], [4, 4, 7_000],
+    payouts_services.edit_structure(tournament, actor=director, rows=[[1, 1, 25_000], [2, 2, 13_999], [3, 3, 7_002], [4, 4, 7_000],
                                                    [5, 5, 6_999]])  # places 3 to 5: 21,001 to share by three
     busts.bust_entry(entries[0], actor=floor)  # place 6
     hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)
@@ -79,5 +81,5 @@ def test_a_tie_of_three_gives_the_odd_unit_to_the_first_drawn(director, cashier,
     assert len(pair.inputs["entries"]) == 2
     order = draw.result["order"]
     assert sorted(order) == sorted(e.number for e in entries[1:4]) and draw.inputs["places"] == [3, 5]
-    won = selectors.prizes_won(tournament)
+    won = payouts_selectors.prizes_won(tournament)
     assert [won[n] for n in order] == [7_001, 7_000, 7_000]

@@ -57,9 +57,9 @@ pytestmark = [
 PREPARE = room_start("EA", "Lost") + """
 import json
 from django.test import Client
-from tables import color_ups
+from tables.services import color_ups
 from tables.models import Table
-from tables.read_models import table_race
+from tables.selectors.screens import table_race
 from tournament.models import Level
 for entry in entries[:5]:
     busts.bust_entry(entry, actor=floor)

@@ -13,11 +13,12 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tables import draws, selectors
 from tables.models import Draw, Seat, SeatRequest, Table
+from tables.selectors import state
+from tables.services import draws
 from tests.helpers import client_for, current_seat, open_tables, register, url
-from tournament import services
 from tournament.models import Entry
+from tournament.services import registration
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +48,7 @@ def drawn(undrawn_entries, director, tournament):
 
 def free_seat_at(tournament, number: int) -> int:
     table = Table.objects.get(tournament=tournament, number=number)
-    taken = set(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    taken = set(state.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     return next(s for s in range(1, table.seats + 1) if s not in taken)
 
 
@@ -146,7 +147,7 @@ def test_double_bust_is_409_and_undo_puts_the_player_back(drawn, floor, director
 
 def test_button_draw_cards_and_seat(drawn, floor, tournament):
     table = current_seat(drawn[0]).table.number
-    occupied = sorted(selectors.live_seats(tournament).filter(table__number=table).values_list("seat", flat=True))
+    occupied = sorted(state.live_seats(tournament).filter(table__number=table).values_list("seat", flat=True))
     button = f"tables/{table}/button/"
     response = client_for(floor).post(url(tournament, button), {}, format="json")
     assert response.status_code == 200, response.content
@@ -281,7 +282,7 @@ def test_public_seat_lookup(drawn, tournament):
 def test_public_endpoints_show_no_personal_data(cashier, director, tournament, player):
     player.email, player.phone = "jana@example.com", "+420 777 123 456"
     player.save(update_fields=["email", "phone"])
-    entry = services.register_entry(tournament, actor=cashier, player=player, document=services.IdDocument(document_type="id_card",
+    entry = registration.register_entry(tournament, actor=cashier, player=player, document=registration.IdDocument(document_type="id_card",
                                                                                       number="EA7654321"))
     open_tables(director, tournament, [1])
     draws.draw_start(tournament, actor=director)
@@ -343,7 +344,7 @@ def test_dates_of_birth_stay_out_of_the_floor_map(drawn, floor, tournament):
 
 def test_the_public_search_ignores_case_and_accents_and_finds_any_part(cashier, director, tournament, player):
     """Players type "novak" or "NOVÁK" on their phones: the seat search folds both sides (core/search.py)."""
-    entry = services.register_entry(tournament, actor=cashier, player=player, document=services.IdDocument(document_type="id_card",
+    entry = registration.register_entry(tournament, actor=cashier, player=player, document=registration.IdDocument(document_type="id_card",
                                                                                       number="EA7654321"))
     open_tables(director, tournament, [1])
     draws.draw_start(tournament, actor=director)

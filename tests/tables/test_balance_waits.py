@@ -1,8 +1,9 @@
 """"Balance now" says what it waits for, and the floor is asked for every button the moves need at once
 (before, at 9/9/9/3 it answered "balanced" while the map asked for table 3's button, and four
 tables without a button needed four button entries, one after another, before any slip appeared)."""
-from tables import draws, read_models, seats
 from tables.models import Move, Seat, Table
+from tables.selectors import screens
+from tables.services import draws, seats
 from tests.helpers import client_for, open_tables, register
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import bust_at, check_invariants, seated
@@ -13,7 +14,7 @@ def test_every_button_the_moves_need_is_asked_at_once_and_balance_now_says_so(di
     register(cashier, tournament, 32)  # 8/8/8/8, no button drawn anywhere
     draws.draw_start(tournament, actor=director)
     bust_at(floor, tournament, 4, count=5)  # 8/8/8/3
-    need = read_models.balancing_status(tournament)["need_button"]
+    need = screens.balancing_status(tournament)["need_button"]
     assert sorted(need) == [1, 2, 3, 4]  # the three donors of the coming moves and the receiver, all at once
     answer = client_for(floor).post(f"/api/tournaments/{tournament.pk}/moves/balance/", format="json")
     body = answer.json()
@@ -23,7 +24,7 @@ def test_every_button_the_moves_need_is_asked_at_once_and_balance_now_says_so(di
         table = Table.objects.get(tournament=tournament, number=number)
         occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
         seats.enter_button(table, actor=floor, seat=occupied[0])
-    assert read_models.balancing_status(tournament)["need_button"] == []
+    assert screens.balancing_status(tournament)["need_button"] == []
     assert Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
     confirm_all(floor, tournament)
     counts = sorted(len(s) for s in seated(tournament).values())

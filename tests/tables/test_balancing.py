@@ -1,5 +1,5 @@
-"""Balancing and breaking (tables/balancing.py) as TDA scenarios."""
-from tables.balancing import (
+"""Balancing and breaking (tables/rules/balancing.py) as TDA scenarios."""
+from tables.rules.balancing import (
     DONOR_BREAK_ORDER,
     DONOR_FULLEST,
     NO_MOVER,
@@ -16,7 +16,7 @@ from tables.balancing import (
     halted,
     table_to_break,
 )
-from tables.positions import Positions
+from tables.rules.positions import Positions
 
 
 def table(number, occupied, last=None, seats=9, break_order=None, **kw):
@@ -137,9 +137,9 @@ def test_a_table_breaks_when_everyone_fits_at_one_table_fewer():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tables import positions as pos  # noqa: E402
-from tables import seating  # noqa: E402
-from tables.balancing import next_big_blind  # noqa: E402
+from tables.rules import positions as pos  # noqa: E402
+from tables.rules import seating  # noqa: E402
+from tables.rules.balancing import next_big_blind  # noqa: E402
 
 
 def _state(number, room_tables):

@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import ServiceError
-from tables import busts, draws, handforhand, hands, house_rules, moves, seats
-from tables import setup as table_setup
 from tables.models import HouseRules, Move, Seat, Table
+from tables.services import busts, draws, handforhand, hands, house_rules, moves, seats
+from tables.services import setup as table_setup
 from tests.conftest import tournament_data
 from tests.helpers import id_doc, pick
-from tournament import services, setup
 from tournament.models import AuditEvent, Entry, Purchase
+from tournament.services import registration, setup
 
 ACTIONS = ("bust", "bust", "bust", "bust", "hand", "hand", "done", "confirm", "confirm", "confirm", "cancel", "balance",
            "void", "late", "late", "reentry", "undo", "button", "open", "h4h", "rules")
@@ -83,12 +83,12 @@ class Room:
     def register(self, player=None) -> Entry:
         if player is None:
             self.players += 1
-            player = services.create_player(actor=self.director, first_name=f"P{self.players}", last_name="Test",
+            player = registration.create_player(actor=self.director, first_name=f"P{self.players}", last_name="Test",
                                             date_of_birth=date(1990, 1, 1))
             document = id_doc(f"EA{self.players:07d}")
         else:
             document = id_doc(f"EA{int(player.first_name[1:]):07d}")
-        return services.register_entry(self.t, actor=self.director, player=player, document=document)
+        return registration.register_entry(self.t, actor=self.director, player=player, document=document)
 
     def tables(self) -> list[Table]:
         return list(Table.objects.filter(tournament=self.t, in_play=True).order_by("number"))
@@ -123,7 +123,7 @@ class Room:
             entry = pick(self.entries(Entry.Status.ACTIVE), i)
             if entry is not None:
                 buy_in = entry.purchases.filter(kind__in=[Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY]).first()
-                services.void_purchase(buy_in, actor=d, reason="wrong player")
+                registration.void_purchase(buy_in, actor=d, reason="wrong player")
         elif action == "late":
             self.register()
         elif action == "reentry":

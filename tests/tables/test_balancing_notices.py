@@ -8,13 +8,15 @@ import logging
 import pytest
 
 from core.errors import ServiceError
-from tables import balancing, busts, draws, house_rules, moves, read_models
-from tables import setup as table_setup
 from tables.models import Move, Seat, Table
+from tables.rules import balancing
+from tables.selectors import screens
+from tables.services import busts, draws, house_rules, moves
+from tables.services import setup as table_setup
 from tests.helpers import client_for, register, url
 from tests.tables.test_moves import entry, seated
-from tournament import services
 from tournament.models import AuditEvent, Entry
+from tournament.services import registration
 
 
 @pytest.fixture
@@ -45,7 +47,7 @@ def test_no_open_seat_at_the_short_table_is_no_move_and_a_notice_not_an_error(lo
     event = AuditEvent.objects.filter(tournament=t, type="balance.no_move").get()
     assert event.payload["reason"] == balancing.NO_OPEN_SEAT and event.payload["tables"] == [2, 1]
     assert "no table short enough to take a player has an open seat" in event.payload["message"]
-    status = read_models.balancing_status(t)
+    status = screens.balancing_status(t)
     assert status["notice"]["type"] == "balance.no_move" and status["notice"]["message"] == event.payload["message"]
     # The same situation after the next bust and "Balance now": the notice stands, not written again.
     busts.bust_entry(entry(t, seated(t)[2][2]), actor=floor)
@@ -61,7 +63,7 @@ def test_no_open_seat_at_the_short_table_is_no_move_and_a_notice_not_an_error(lo
     leaving = move.entry.number
     busts.bust_entry(entry(t, next(n for n in seated(t)[2].values() if n != leaving)), actor=floor)
     assert notices(t) == ["balance.no_move", "balance.clear"]
-    assert read_models.balancing_status(t)["notice"] is None
+    assert screens.balancing_status(t)["notice"] is None
 
 
 def test_the_finding_threshold_one_then_busts_voids_and_balance_now_through_the_api(director, floor, cashier, tournament):
@@ -86,12 +88,12 @@ def test_the_finding_threshold_one_then_busts_voids_and_balance_now_through_the_
             assert answer.status_code in (200, 201), answer.content
         assert staff.post(url(tournament, "moves/balance/"), {}, format="json").status_code in (200, 201)
     victim = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
-    services.void_purchase(victim.purchases.get(), actor=cashier, reason="wrong player")
+    registration.void_purchase(victim.purchases.get(), actor=cashier, reason="wrong player")
     assert not Seat.objects.filter(entry=victim, ended_at__isnull=True).exists()
     assert not AuditEvent.objects.filter(tournament=tournament, type="balance.failed").exists()
     counts = [len(s) for s in seated(tournament).values()]
     pending = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).count()
-    assert pending or max(counts) - min(counts) <= 1 or read_models.balancing_status(tournament)["notice"]
+    assert pending or max(counts) - min(counts) <= 1 or screens.balancing_status(tournament)["notice"]
 
 
 def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, monkeypatch, caplog):
@@ -106,7 +108,7 @@ def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, 
     monkeypatch.setattr(balancing, "balance_move", broken)
     events = AuditEvent.objects.filter(tournament=t).count()
     victim = entry(t, seated(t)[2][1])
-    with caplog.at_level(logging.ERROR, logger="tables.moves"):
+    with caplog.at_level(logging.ERROR, logger="tables.services.moves"):
         busts.bust_entry(victim, actor=floor)
     victim.refresh_from_db()
     assert victim.status == Entry.Status.BUSTED and victim.finish_place == 12  # the bust stands
@@ -115,7 +117,7 @@ def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, 
     assert "balancing failed" in caplog.text and "a defect in the planner" in caplog.text  # with its traceback
     failed = AuditEvent.objects.get(tournament=t, type="balance.failed")
     assert failed.payload["error"] == "RuntimeError" and "Balance now" in failed.payload["message"]
-    assert read_models.balancing_status(t)["notice"]["type"] == "balance.failed"
+    assert screens.balancing_status(t)["notice"]["type"] == "balance.failed"
     assert AuditEvent.objects.filter(tournament=t).count() > events
     # "Balance now" is the floor's own request: a defect there is an error, not a silent success.
     with pytest.raises(RuntimeError):
@@ -123,7 +125,7 @@ def test_a_defect_in_balancing_never_undoes_the_bust(lopsided, director, floor, 
     monkeypatch.undo()
     moves.balance_now(t, actor=director)  # 3 against 8: one player moves in, then table 1 is full again
     assert Move.objects.filter(tournament=t, status=Move.Status.PENDING).count() == 1
-    assert read_models.balancing_status(t)["notice"]["type"] == "balance.no_move"  # the failure notice is replaced
+    assert screens.balancing_status(t)["notice"]["type"] == "balance.no_move"  # the failure notice is replaced
 
 
 def test_a_refused_draw_after_a_bust_is_a_notice_and_the_bust_stands(lopsided, director, floor, monkeypatch):
@@ -139,4 +141,4 @@ def test_a_refused_draw_after_a_bust_is_a_notice_and_the_bust_stands(lopsided, d
     assert victim.status == Entry.Status.BUSTED
     blocked = AuditEvent.objects.get(tournament=t, type="balance.blocked")
     assert blocked.payload["code"] == "no_open_seat"
-    assert read_models.balancing_status(t)["notice"]["code"] == "no_open_seat"
+    assert screens.balancing_status(t)["notice"]["code"] == "no_open_seat"

@@ -3,8 +3,9 @@ tablet, the map and the phones), no new hand is dealt there, and its tablet says
 import pytest
 
 from core.errors import ServiceError
-from tables import handforhand, hands, read_models, selectors
 from tables.models import HandStart, Move, Table
+from tables.selectors import screens, state
+from tables.services import handforhand, hands
 from tests.tables.test_dealer_slips import state_of
 from tests.tables.test_moves import bust_at, seated, start
 
@@ -12,7 +13,7 @@ from tests.tables.test_moves import bust_at, seated, start
 def breaking_soon(director, cashier, tournament) -> Table:
     """Nineteen players at three tables of nine: one bust more and the first table of the break order breaks."""
     start(director, cashier, tournament, 19, table_numbers=(1, 2, 3))
-    first = [n for n in selectors.break_order(tournament) if n in seated(tournament)][0]
+    first = [n for n in state.break_order(tournament) if n in seated(tournament)][0]
     return Table.objects.get(tournament=tournament, number=first)
 
 
@@ -30,16 +31,16 @@ def test_slips_made_while_the_breaking_table_plays_a_hand_say_after_this_hand(di
     breaking = breaking_soon(director, cashier, tournament)
     hands.start_hand(breaking, actor=dealer)
     slips = bust_elsewhere(floor, tournament, breaking)
-    assert all(selectors.after_hand(m) for m in slips)
+    assert all(state.after_hand(m) for m in slips)
     assert all(s["after_hand"] for s in state_of(dealer, tournament, breaking.number)["slips_out"])
-    assert all(s["after_hand"] for s in selectors.pending_moves(tournament) if s["kind"] == Move.Kind.BREAK)
-    phones = read_models.public_seats(tournament.pk, [m.entry.number for m in slips])
+    assert all(s["after_hand"] for s in state.pending_moves(tournament) if s["kind"] == Move.Kind.BREAK)
+    phones = screens.public_seats(tournament.pk, [m.entry.number for m in slips])
     assert all(phones[m.entry.number]["move"]["after_hand"] for m in slips)
     # The hand is over: they go now.
     handforhand.hand_done(breaking, actor=dealer)
     breaking.refresh_from_db()
     assert not any(s["after_hand"] for s in state_of(dealer, tournament, breaking.number)["slips_out"])
-    phones = read_models.public_seats(tournament.pk, [m.entry.number for m in slips])
+    phones = screens.public_seats(tournament.pk, [m.entry.number for m in slips])
     assert not any(phones[m.entry.number]["move"]["after_hand"] for m in slips)
 
 
@@ -48,7 +49,7 @@ def test_a_breaking_table_between_hands_deals_no_new_hand_and_its_tablet_says_so
     breaking = breaking_soon(director, cashier, tournament)
     assert state_of(dealer, tournament, breaking.number)["breaking"] is None
     slips = bust_elsewhere(floor, tournament, breaking)
-    assert not any(selectors.after_hand(m) for m in slips)  # no hand in play: they go now
+    assert not any(state.after_hand(m) for m in slips)  # no hand in play: they go now
     before = HandStart.objects.count()
     with pytest.raises(ServiceError) as refused:
         hands.start_hand(breaking, actor=dealer)

@@ -1,11 +1,11 @@
-"""The pure rules of chip counts (tables/chip_counts.py): a table's counts checked, stacks ranked, big blinds, and
+"""The pure rules of chip counts (tables/rules/chip_counts.py): a table's counts checked, stacks ranked, big blinds, and
 how the counts add up against the chips in play, with property tests."""
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables import chip_counts as cc
+from tables.rules import chip_counts as cc
 
 CHIPS = st.integers(0, 10**9)
 

@@ -1,4 +1,4 @@
-"""Color-up and the chip race at one table (tables/chip_race.py, pure: no database)."""
+"""Color-up and the chip race at one table (tables/rules/chip_race.py, pure: no database)."""
 from __future__ import annotations
 
 import json
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tables import chip_race as cr
-from tables import seating
-from tables.chip_race import (
+from tables.rules import chip_race as cr
+from tables.rules import seating
+from tables.rules.chip_race import (
     ADDED,
     FROM_RACED,
     HALF_UP,

@@ -10,9 +10,9 @@ from django.utils import timezone
 from core.errors import ServiceError
 from tests.tables.test_disqualification import dq, state
 from tests.tables.test_penalty_api import at_table
-from tournament import services
 from tournament.models import ChipAdjustment, Entry, Purchase
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
+from tournament.services import registration
 
 
 @pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_a_disqualification_claiming_more_chips_than_are_in_play_is_refused(room
     # A void that would take out the chips the others are left with is refused too.
     other = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).first()
     with pytest.raises(ServiceError) as refused:
-        services.void_purchase(Purchase.objects.get(entry=other, kind=Purchase.Kind.BUY_IN), actor=director, reason="x")
+        registration.void_purchase(Purchase.objects.get(entry=other, kind=Purchase.Kind.BUY_IN), actor=director, reason="x")
     assert refused.value.code == "chips_in_play_negative"
     assert tournament_stats(t)["chips_in_play"] == left - 1
 

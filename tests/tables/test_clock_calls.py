@@ -1,4 +1,4 @@
-"""Calling the clock on a player (club 11, TDA 25; tables/clock_calls.py) through the JSON API: the table's tablet or
+"""Calling the clock on a player (club 11, TDA 25; tables/services/clock_calls.py) through the JSON API: the table's tablet or
 the floor calls it for a seat, with the house's time (at most 60 s, the last 10 counted down); he acts in time, or
 time is up and the hand is dead; a call made in error is cancelled; the next hand ends it. One open call per table;
 bad input is a 4xx with a message and changes nothing; every start and end is audited."""
@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 
-from tables import clock_calls, dealer_links, hands, house_rules
 from tables.models import ClockCall, HouseRules, Table
+from tables.services import clock_calls, dealer_links, hands, house_rules
 from tests.helpers import client_for, url
 from tests.tables.test_dealer_links import as_link
 from tests.tables.test_penalty_api import at_table

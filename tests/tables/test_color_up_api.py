@@ -4,12 +4,12 @@ and the difference, chips found after the race are exchanged (TDA 21C); bad inpu
 nothing."""
 from __future__ import annotations
 
-from tables import dealer_links
 from tables.models import ChipRace, ColorUp, Table
+from tables.services import dealer_links
 from tests.helpers import client_for, url
 from tests.tables.test_dealer_links import as_link, dealer_tablet
 from tournament.models import AuditEvent, ChipAdjustment, Level
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
 
 
 def the_break(t) -> int:
@@ -22,7 +22,7 @@ def counts(t, number: int, quarters: int = 3, other=None) -> dict:
 
 
 def client_for_floor_state(t, number):
-    from tables.read_models import table_race
+    from tables.selectors.screens import table_race
     return table_race(Table.objects.get(tournament=t, number=number))
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from tables import color_ups
 from tables.models import Table
+from tables.services import color_ups
 from tests.helpers import client_for as api_client
 from tests.helpers import logged_in
 from tests.tables.test_color_up_api import counts, the_break

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables import color_ups
 from tables.models import Table
-from tables.read_models import table_race
+from tables.selectors.screens import table_race
+from tables.services import color_ups
 from tests.helpers import logged_in
 from tests.tables.test_color_up_api import counts, the_break
 

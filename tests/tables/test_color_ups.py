@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 
 from core.errors import ServiceError
-from tables import chip_race, color_ups, draws
-from tables.draw_check import verify_draw
 from tables.models import ChipRace, Draw, Table
+from tables.rules import chip_race
+from tables.selectors.draw_check import verify_draw
+from tables.services import color_ups, draws
 from tests.helpers import open_tables, register
 from tournament.models import AuditEvent, ChipAdjustment, Level
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
 
 
 @pytest.fixture

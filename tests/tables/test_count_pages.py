@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tables import counting, house_rules
 from tables.models import ChipCount, Table
+from tables.services import counting, house_rules
 from tests.helpers import page_as
 from tests.tables.test_counting import even
 from tests.tables.test_penalty_api import at_table

@@ -1,4 +1,4 @@
-"""Chip counts through the services and the JSON API (tables/counting.py, web/tables/count_api.py): a table's
+"""Chip counts through the services and the JSON API (tables/services/counting.py, web/tables/count_api.py): a table's
 counts entered at once on its tablet (a dealer link, the floor), one player's count by the floor, the room's check
 against the chips in play, the lobby's chip leaders and the players' public counts, which a house setting turns off.
 Bad input is a 4xx with a message and writes nothing."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from live.snapshots import lobby_snapshot
-from tables import busts, dealer_links, seats
 from tables.models import ChipCount, Table
+from tables.services import busts, dealer_links, seats
 from tests.helpers import client_for, url
 from tests.tables.test_api import public
 from tests.tables.test_dealer_links import as_link
@@ -36,7 +36,7 @@ def even(t, number: int, chips: int = STACK) -> dict[int, int]:
 
 
 def seats_at(t, number: int):
-    from tables.selectors import live_seats
+    from tables.selectors.state import live_seats
     return list(live_seats(t).filter(table__number=number).order_by("seat"))
 
 

@@ -11,9 +11,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from live.routing import websocket_urlpatterns
-from tables import dealer_links, hands
-from tables import setup as table_setup
 from tables.models import DealerLink, HandStart, Table, hash_token
+from tables.services import dealer_links, hands
+from tables.services import setup as table_setup
 from tests.conftest import page_config
 from tests.helpers import url
 from tournament.models import AuditEvent

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tables.models import Move, Table
-from tables.read_models import table_state
+from tables.selectors.screens import table_state
 from tests.conftest import page_config
 from tests.tables.test_moves import bust_at, seated, start
 

@@ -8,14 +8,14 @@ import pytest
 from django.test import Client
 
 from core.errors import ServiceError
-from tables import busts, counting, hands, house_rules, penalties
 from tables.models import Penalty, Seat, Table
+from tables.services import busts, counting, hands, house_rules, penalties
 from tests.helpers import client_for, id_doc, url
 from tests.tables.test_counting import even
 from tests.tables.test_penalty_api import at_table
-from tournament import services
 from tournament.models import AuditEvent, ChipAdjustment, Entry, Purchase
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
+from tournament.services import registration
 
 STACK = 20_000
 
@@ -57,7 +57,7 @@ def test_his_chips_leave_play_nothing_is_refunded_and_it_is_on_his_record(room, 
     adjustment = ChipAdjustment.objects.get(tournament=t, kind=ChipAdjustment.Kind.DISQUALIFIED)
     assert adjustment.amount == -31_500 and adjustment.table == 1
     with pytest.raises(ServiceError):  # a busted entry's receipts are not voided: no refund by that door either
-        services.void_purchase(Purchase.objects.filter(entry=offender).first(), actor=floor, reason="refund him")
+        registration.void_purchase(Purchase.objects.filter(entry=offender).first(), actor=floor, reason="refund him")
     event = AuditEvent.objects.filter(tournament=t, type="entry.disqualified").get()
     assert event.payload["chips"] == 31_500 and event.payload["reason"] == "Collusion" and event.payload["place"] == 12
     browser = Client()
@@ -144,7 +144,7 @@ def test_a_disqualified_player_does_not_enter_again(room, floor, cashier):
     assert dq(floor, t, {"entry": offender.number, "chips": 1_000}).status_code == 201
     entries = Entry.objects.filter(tournament=t).count()
     with pytest.raises(ServiceError) as refused:
-        services.register_entry(t, actor=cashier, player=offender.player,
+        registration.register_entry(t, actor=cashier, player=offender.player,
                                 document=id_doc(f"EA{int(offender.player.first_name[1:]):07d}"))
     assert refused.value.code == "disqualified" and "was disqualified" in refused.value.message
     assert Entry.objects.filter(tournament=t).count() == entries

@@ -10,9 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tables import draws, read_models, seat_cards
-from tables import setup as table_setup
 from tables.models import HouseRules, Seat, Table
+from tables.selectors import screens, seat_cards
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.helpers import logged_in, open_tables, register
 from tests.tables.test_views import STATIC_JS
 
@@ -20,18 +21,18 @@ pytestmark = pytest.mark.django_db
 
 
 def status_of(t, number: int) -> str:
-    return next(row for row in read_models.floor_map(t)["tables"] if row["table"] == number)["status"]
+    return next(row for row in screens.floor_map(t)["tables"] if row["table"] == number)["status"]
 
 
 def test_an_empty_table_in_play_is_empty_not_short(director, cashier, tournament):
     open_tables(director, tournament, [1, 2, 3])
-    assert {row["status"] for row in read_models.floor_map(tournament)["tables"]} == {"empty"}  # before the draw
+    assert {row["status"] for row in screens.floor_map(tournament)["tables"]} == {"empty"}  # before the draw
     register(cashier, tournament, 14)
     draws.draw_start(tournament, actor=director)
     table_setup.open_table(tournament, actor=director, number=4, seats=9)
     assert status_of(tournament, 4) == "empty"
     # A table with players, 2 fewer than the fullest: short (balancing brings it a player).
-    counts = {row["table"]: row["players"] for row in read_models.floor_map(tournament)["tables"]}
+    counts = {row["table"]: row["players"] for row in screens.floor_map(tournament)["tables"]}
     fullest = max(counts, key=counts.get)
     other = next(n for n in (1, 2, 3) if n != fullest)
     seats = Seat.objects.filter(table__tournament=tournament, table__number=other, ended_at__isnull=True)
@@ -49,10 +50,10 @@ def test_each_table_says_the_level_it_plays_and_whether_it_is_behind_the_clock(d
     tournament.current_level = 2
     tournament.save(update_fields=["current_level"])
     Table.objects.filter(tournament=tournament, number=1).update(sends_hand_signals=True, hand_level_index=0)
-    rows = {row["table"]: row for row in read_models.floor_map(tournament)["tables"]}
+    rows = {row["table"]: row for row in screens.floor_map(tournament)["tables"]}
     assert (rows[1]["level"], rows[1]["on_old_level"]) == (1, True)
     assert (rows[2]["level"], rows[2]["on_old_level"]) == (2, False)
-    assert all(row["level"] == 2 and not row["on_old_level"] for row in read_models.tables_overview(tournament)
+    assert all(row["level"] == 2 and not row["on_old_level"] for row in screens.tables_overview(tournament)
                if row["table"] == 2)
 
 
@@ -61,12 +62,12 @@ def test_the_map_reads_the_levels_in_a_constant_number_of_queries(director, cash
     register(cashier, tournament, 40)
     draws.draw_start(tournament, actor=director)
     with CaptureQueriesContext(connection) as few:
-        read_models.floor_map(tournament)
+        screens.floor_map(tournament)
     Table.objects.filter(tournament=tournament).update(sends_hand_signals=True, hand_level_index=0)
     for n in range(13, 40):
         table_setup.open_table(tournament, actor=director, number=n, seats=9)
     with CaptureQueriesContext(connection) as many:
-        read_models.floor_map(tournament)
+        screens.floor_map(tournament)
     assert len(few.captured_queries) == len(many.captured_queries) <= 8
 
 

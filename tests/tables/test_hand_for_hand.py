@@ -1,11 +1,12 @@
-"""Hand-for-hand (TDA24 RP-8) and the "hand done" report, through the services."""
+"""Hand-for-hand (TDA24 RP-8) and the "hand done" report, through the registration."""
 import pytest
 
-from clock import selectors as clock_selectors
-from clock import services as clock
 from clock.models import ClockState
-from tables import busts, handforhand, hands, house_rules, moves, read_models
+from clock.selectors import clock as clock_selectors
+from clock.services import clock
 from tables.models import HandForHand, HouseRules, Move
+from tables.selectors import screens
+from tables.services import busts, handforhand, hands, house_rules, moves
 from tests.conftest import pay_places
 from tests.helpers import refused, table
 from tests.tables.test_moves import check_invariants, entry, seated, start
@@ -45,10 +46,10 @@ def at_the_bubble(director, cashier, floor, tournament):
 
 
 def test_the_software_suggests_hand_for_hand_at_the_bubble(bubble, director):
-    s = read_models.hand_for_hand_status(bubble)
+    s = screens.hand_for_hand_status(bubble)
     assert s["players"] == 28 and s["suggested"] and not s["on"]
     handforhand.start_hand_for_hand(bubble, actor=director)
-    assert not read_models.hand_for_hand_status(bubble)["suggested"]
+    assert not screens.hand_for_hand_status(bubble)["suggested"]
 
 
 def test_a_hand_for_hand_hand_waits_for_every_table_and_takes_time_off_the_clock(bubble, director, dealer, floor):
@@ -56,11 +57,11 @@ def test_a_hand_for_hand_hand_waits_for_every_table_and_takes_time_off_the_clock
     hands.start_hand(table(t, 3), actor=dealer)  # a hand in play when hand-for-hand is announced
     handforhand.start_hand_for_hand(t, actor=director)
     assert ClockState.objects.get(tournament=t).status == ClockState.Status.PAUSED
-    s = read_models.hand_for_hand_status(t)
+    s = screens.hand_for_hand_status(t)
     assert s["on"] and not s["called"] and s["busy"] == [3]
     refused("h4h_wait", hands.start_hand, table(t, 1), actor=dealer)  # wait: table 3 is finishing its hand
     handforhand.hand_done(table(t, 3), actor=dealer)
-    s = read_models.hand_for_hand_status(t)
+    s = screens.hand_for_hand_status(t)
     assert s["called"] and s["hand"] == 1 and s["tables"] == [1, 2, 3, 4]
     before = remaining(t)
 
@@ -73,10 +74,10 @@ def test_a_hand_for_hand_hand_waits_for_every_table_and_takes_time_off_the_clock
     refused("h4h_wait", hands.start_hand, table(t, 1), actor=dealer)  # done: it waits for the others
     refused("h4h_reported", hands.undo_hand_start, table(t, 1), actor=dealer)
     play(dealer, t, [2, 3])
-    assert read_models.hand_for_hand_status(t)["waiting_for"] == [4]
+    assert screens.hand_for_hand_status(t)["waiting_for"] == [4]
     assert remaining(t) == pytest.approx(before, abs=0.01)  # the clock stands still meanwhile
     play(dealer, t, [4])
-    s = read_models.hand_for_hand_status(t)
+    s = screens.hand_for_hand_status(t)
     assert s["hand"] == 2 and s["called"] and s["seconds_taken"] == 120
     assert remaining(t) == pytest.approx(before - 120, abs=0.01)
     assert AuditEvent.objects.filter(tournament=t, type="h4h.hand_complete").count() == 1
@@ -111,11 +112,11 @@ def test_busts_in_one_hand_for_hand_hand_tie_across_tables_and_go_by_stack_at_on
     handforhand.hand_done(table(t, 2), actor=dealer)
     handforhand.hand_done(table(t, 3), actor=floor)  # the floor reports for a table
     handforhand.hand_done(table(t, 4), actor=floor)
-    s = read_models.hand_for_hand_status(t)
+    s = screens.hand_for_hand_status(t)
     assert not s["called"] and s["moves_pending"] > 0
     confirm_all(floor, t)
     check_invariants(t)
-    s = read_models.hand_for_hand_status(t)
+    s = screens.hand_for_hand_status(t)
     assert s["called"] and s["hand"] == 2 and len(s["tables"]) == 3
     # An undo of one of the tied busts: the others take the places that are left, by their stacks.
     busts.undo_bust(entry(t, b1), actor=floor)
@@ -188,9 +189,9 @@ def test_a_table_that_breaks_during_a_hand_for_hand_hand_is_not_waited_for(bubbl
     others = [n for n in (1, 2, 3, 4) if n != breaking]
     for n in others:
         handforhand.hand_done(table(t, n), actor=floor)
-    assert read_models.hand_for_hand_status(t)["waiting_for"] == [breaking]
+    assert screens.hand_for_hand_status(t)["waiting_for"] == [breaking]
     confirm_all(floor, t)  # the floor moves the players before the breaking table reported
-    s = read_models.hand_for_hand_status(t)
+    s = screens.hand_for_hand_status(t)
     assert s["hand"] == 2 and s["called"] and s["tables"] == others
     check_invariants(t)
 
@@ -219,7 +220,7 @@ def test_an_undone_hand_start_restores_whether_the_hand_before_was_done(director
 
 
 def test_a_void_moves_a_tie_up_one_place_whole(director, cashier, dealer, floor, tournament):
-    from tournament import services
+    from tournament.services import registration
 
     start(director, cashier, tournament, 30)
     hands.start_hand(table(tournament, 1), actor=dealer)
@@ -228,7 +229,7 @@ def test_a_void_moves_a_tie_up_one_place_whole(director, cashier, dealer, floor,
     busts.bust_entry(entry(tournament, y), actor=floor, stack=3_000)
     assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(29, 30)}
     playing = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
-    services.void_purchase(playing.purchases.get(), actor=cashier, reason="registered twice")
+    registration.void_purchase(playing.purchases.get(), actor=cashier, reason="registered twice")
     assert {(entry(tournament, n).finish_place, entry(tournament, n).finish_place_low) for n in (x, y)} == {(28, 29)}
 
 
@@ -238,14 +239,14 @@ def test_hand_for_hand_at_one_final_table_calls_every_hand_for_it(director, cash
     start(director, cashier, tournament, 6, table_numbers=(1,))
     pay_places(director, tournament, 5)
     clock.start_clock(tournament, actor=director)
-    s = read_models.hand_for_hand_status(tournament)
+    s = screens.hand_for_hand_status(tournament)
     assert s["suggested"] and s["places_paid"] == 5 and s["players"] == 6
     handforhand.start_hand_for_hand(tournament, actor=director)
-    s = read_models.hand_for_hand_status(tournament)
+    s = screens.hand_for_hand_status(tournament)
     assert s["on"] and s["called"] and s["tables"] == [1] and s["hand"] == 1
     hands.start_hand(table(tournament, 1), actor=dealer)
     handforhand.hand_done(table(tournament, 1), actor=dealer)
-    s = read_models.hand_for_hand_status(tournament)
+    s = screens.hand_for_hand_status(tournament)
     assert s["called"] and s["hand"] == 2 and s["seconds_taken"] == 120
     hands.start_hand(table(tournament, 1), actor=dealer)
     low, high = sorted(seated(tournament)[1].values())[:2]
@@ -253,7 +254,7 @@ def test_hand_for_hand_at_one_final_table_calls_every_hand_for_it(director, cash
     busts.bust_entry(entry(tournament, high), actor=floor, stack=5_000)
     assert (entry(tournament, high).finish_place, entry(tournament, low).finish_place) == (5, 6)
     handforhand.hand_done(table(tournament, 1), actor=dealer)
-    s = read_models.hand_for_hand_status(tournament)
+    s = screens.hand_for_hand_status(tournament)
     assert s["in_the_money"] and s["called"] and s["hand"] == 3  # the bubble burst: the director ends it
     handforhand.stop_hand_for_hand(tournament, actor=director)
     assert ClockState.objects.get(tournament=tournament).status == ClockState.Status.RUNNING

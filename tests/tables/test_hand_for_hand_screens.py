@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from clock import services as clock
 from clock.models import ClockState
+from clock.services import clock
 from core import broadcast
 from live.snapshots import lobby_snapshot
 from tables.models import HouseRules
@@ -14,8 +14,8 @@ from tests.helpers import logged_in
 from tests.tables import test_api
 from tests.tables.test_dealer_links import dealer_tablet
 from tests.tables.test_moves import entry, seated, start
-from tournament import services
 from tournament.models import AuditEvent
+from tournament.services import registration
 
 MAP_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "map" / "words.js"
 
@@ -166,6 +166,6 @@ def test_the_lobby_shows_hand_for_hand(four_tables_running, director, dealer):
     assert lobby_snapshot(t)["h4h"] == {"on": True, "hand": 1}
     from django.test import Client
 
-    token = services.create_display_token(t, actor=director, label="TV 1").token
+    token = registration.create_display_token(t, actor=director, label="TV 1").token
     page = Client().get(f"/display/{token}/").content.decode()
     assert 'id="h4h-banner"' in page and "HAND-FOR-HAND" in page

@@ -1,13 +1,13 @@
 """One press, one hand: a repeated hand start from the same table within HAND_START_REPEAT_SECONDS is the
-same hand (tables/hands.py), for the dealer tablet, the floor and a shuffler that sends no Idempotency-Key."""
+same hand (tables/services/hands.py), for the dealer tablet, the floor and a shuffler that sends no Idempotency-Key."""
 from __future__ import annotations
 
 import pytest
 from rest_framework.test import APIClient
 
-from tables import handforhand, hands
-from tables import setup as table_setup
 from tables.models import HandStart, Table
+from tables.services import handforhand, hands
+from tables.services import setup as table_setup
 from tests.concurrency import at_once
 from tests.tables.test_moves import start
 from tournament.models import AuditEvent

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from tables import house_rules
-from tables import setup as table_setup
 from tables.models import HouseRules
+from tables.services import house_rules
+from tables.services import setup as table_setup
 from tests.conftest import tournament_data
 from tests.helpers import client_for, url
-from tournament import setup
 from tournament.models import AuditEvent
+from tournament.services import setup
 
 
 @pytest.fixture

@@ -7,12 +7,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from clock import services as clock
 from clock.models import ClockState
+from clock.services import clock
 from core.errors import ServiceError
-from tables import hands, read_models
-from tables import setup as table_setup
 from tables.models import HandStart, Table
+from tables.selectors import screens
+from tables.services import hands
+from tables.services import setup as table_setup
 from tests.helpers import client_for as api
 from tests.tables.test_dealer_links import dealer_tablet
 from tournament.models import AuditEvent, Tournament
@@ -25,7 +26,7 @@ def hand_url(t: Tournament, number: int) -> str:
 
 
 def overview(t: Tournament) -> dict[int, dict]:
-    return {row["table"]: row for row in read_models.tables_overview(t)}
+    return {row["table"]: row for row in screens.tables_overview(t)}
 
 
 def table_state(t: Tournament) -> tuple:
@@ -68,7 +69,7 @@ def test_a_table_that_shuffled_before_the_level_change_plays_the_old_level(direc
     fake_now.at(1300)
     second = hands.start_hand(tables[1], actor=dealer)
     assert (second.number, second.level_index, second.previous_level_index) == (2, 1, 0)
-    assert not any(row["on_old_level"] for row in read_models.tables_overview(tournament))
+    assert not any(row["on_old_level"] for row in screens.tables_overview(tournament))
     event = AuditEvent.objects.filter(tournament=tournament, type="table.hand_started").order_by("-seq").first()
     assert (event.payload["table"], event.payload["hand"], event.payload["level"], event.payload["level_changed"]) == (1, 2, 2, True)
 

@@ -3,8 +3,8 @@ cancels them, balances on demand and enters a button the rules ask for through t
 map's one door for each action (static/js/floor-map.js builds its messages from these answers)."""
 import pytest
 
-from tables import draws
 from tables.models import Move, Seat, Table
+from tables.services import draws
 from tests.helpers import client_for as api_client
 from tests.helpers import live_seat, logged_in, open_tables, register
 from tests.helpers import url as api_url

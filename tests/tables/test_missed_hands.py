@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables import missed_hands as mh
+from tables.rules import missed_hands as mh
 
 
 @pytest.mark.parametrize(("kind", "players", "rounds", "hands"), [

@@ -3,13 +3,14 @@ import pytest
 from django.db import connection
 
 from core.errors import ServiceError
-from tables import busts, draw_check, draws, handforhand, hands, moves, read_models, seats, selectors
-from tables import positions as pos
 from tables.models import Draw, Move, Seat, Table
+from tables.rules import positions as pos
+from tables.selectors import draw_check, screens, state
+from tables.services import busts, draws, handforhand, hands, moves, seats
 from tests.concurrency import at_once
 from tests.helpers import open_tables, register
-from tournament import setup
 from tournament.models import AuditEvent, Entry
+from tournament.services import setup
 
 
 def seated(tournament) -> dict[int, dict[int, int]]:
@@ -76,7 +77,7 @@ def test_a_bust_that_unbalances_moves_the_donors_next_big_blind_to_the_worst_sea
     assert move.from_seat == nxt.big_blind and move.entry.number == before[donor.number][nxt.big_blind]
     # The destination is the worst position at the short table: never the small blind.
     assert move.position in ("big_blind", "in_play", "button", "wait_for_button")
-    assert (move.to_table_id, move.to_seat) in set(selectors.reserved_seats(tournament, [move.to_table_id]))
+    assert (move.to_table_id, move.to_seat) in set(state.reserved_seats(tournament, [move.to_table_id]))
     event = AuditEvent.objects.filter(tournament=tournament, type="move.created").last()
     assert event.payload["moves"][0]["entry"] == move.entry.number and event.payload["entries"] == [move.entry.number]
     check_invariants(tournament)
@@ -112,7 +113,7 @@ def test_cancel_frees_the_reserved_seat_and_balance_now_decides_again(director, 
     bust_at(floor, tournament, short)
     move = Move.objects.get(tournament=tournament, status=Move.Status.PENDING)
     moves.cancel_move(tournament, actor=floor, number=move.number, reason="player in the restroom")
-    assert selectors.reserved_seats(tournament, [move.to_table_id]) == []
+    assert state.reserved_seats(tournament, [move.to_table_id]) == []
     (again,) = moves.balance_now(tournament, actor=floor)
     assert again.entry == move.entry and again.number == move.number + 1
     with pytest.raises(ServiceError) as err:
@@ -131,7 +132,7 @@ def test_roles_refused(director, cashier, dealer, floor, tournament):
 def test_a_table_breaks_when_everyone_fits_at_one_table_fewer(director, cashier, floor, tournament):
     start(director, cashier, tournament, 27)  # three full tables of 9
     playing = set(seated(tournament))
-    order = [n for n in selectors.break_order(tournament) if n in playing]  # an empty table takes no part
+    order = [n for n in state.break_order(tournament) if n in playing]  # an empty table takes no part
     first = order[0]
     # Bust at the other tables until 18 players are left: they fit at two tables.
     for number in order[1:] * 5:
@@ -202,18 +203,18 @@ def test_the_final_table_waits_for_the_hands_in_play_and_no_new_hand_is_dealt_me
     hands.start_hand(two, actor=dealer)
     bust_at(floor, tournament, 1)  # nine left: the final table is due, but both tables are in a hand
     assert not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).exists()
-    notice = selectors.balancing_notice(tournament)
+    notice = state.balancing_notice(tournament)
     assert notice["reason"] == "redraw_waits" and notice["tables"] == [1, 2]
     assert "once tables 1, 2 have finished the hands in play" in notice["message"]
     handforhand.hand_done(one, actor=dealer)
-    notice = selectors.balancing_notice(tournament)  # the notice names the table still waited for
+    notice = state.balancing_notice(tournament)  # the notice names the table still waited for
     assert notice["tables"] == [2] and not Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).exists()
     with pytest.raises(ServiceError) as refused:  # table 1 between hands: no new hand until the redraw
         hands.start_hand(one, actor=dealer)
     assert refused.value.code == "redraw_waits"
     handforhand.hand_done(two, actor=dealer)  # the last hand in play reported: everyone is redrawn
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).count() == 1
-    assert len(seated(tournament)) == 1 and selectors.balancing_notice(tournament) is None
+    assert len(seated(tournament)) == 1 and state.balancing_notice(tournament) is None
     (final,) = seated(tournament)
     assert Table.objects.get(tournament=tournament, number=final).hand_in_progress is False
     check_invariants(tournament)
@@ -236,7 +237,7 @@ def test_a_hand_for_hand_hand_whose_last_report_makes_the_final_table_completes_
     complete = AuditEvent.objects.filter(tournament=tournament, type="h4h.hand_complete")
     assert [(e.payload["hand"], e.payload["entries"]) for e in complete] == [(1, [out])]
     assert AuditEvent.objects.filter(tournament=tournament, type="clock.adjusted").count() <= 1
-    status = read_models.hand_for_hand_status(tournament)
+    status = screens.hand_for_hand_status(tournament)
     (final,) = seated(tournament)
     assert (status["hand"], status["called"], status["tables"]) == (2, True, [final])
 
@@ -246,7 +247,7 @@ def test_a_redraw_waiting_for_a_hand_whose_start_is_undone_is_made_at_once(direc
     two = Table.objects.get(tournament=tournament, number=2)
     hands.start_hand(two, actor=dealer)
     bust_at(floor, tournament, 1)
-    assert selectors.balancing_notice(tournament)["tables"] == [2]
+    assert state.balancing_notice(tournament)["tables"] == [2]
     hands.undo_hand_start(two, actor=dealer)  # pressed by mistake: no hand is in play after all
     assert Draw.objects.filter(tournament=tournament, kind=Draw.Kind.REDRAW).count() == 1 and len(seated(tournament)) == 1
 
@@ -261,12 +262,12 @@ def test_a_table_with_no_known_button_asks_the_floor(director, cashier, floor, t
     assert not Move.objects.filter(tournament=tournament).exists()
     need = AuditEvent.objects.filter(tournament=tournament, type="table.button_needed").last()
     assert need is not None
-    status = read_models.balancing_status(tournament)
+    status = screens.balancing_status(tournament)
     assert need.payload["table"] in status["need_button"]  # with the receiver's: every button the move needs, at once
     # The floor enters the button of the hand in play at each table the rule needs; the move follows.
     asked = []
-    while read_models.balancing_status(tournament)["need_button"]:
-        number = read_models.balancing_status(tournament)["need_button"][0]
+    while screens.balancing_status(tournament)["need_button"]:
+        number = screens.balancing_status(tournament)["need_button"][0]
         assert number not in asked
         asked.append(number)
         table = Table.objects.get(tournament=tournament, number=number)
@@ -326,12 +327,12 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
 def redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament, *, left: int) -> Table:
     """Four tables, a redraw at three tables due while table 1 plays its hand (found by the night machine: a satellite's
     other tables kept busting players meanwhile), then busts elsewhere down to `left` players."""
-    from tables import house_rules
+    from tables.services import house_rules
     house_rules.set_house_rules(tournament, actor=director, data={"redraw_at_three": True, "balance_threshold": 1})
     start(director, cashier, tournament, 30)  # 8, 8, 7, 7 at tables of nine
     one = Table.objects.get(tournament=tournament, number=1)
     hands.start_hand(one, actor=dealer)
-    while not selectors.redraw_waiting(tournament):
+    while not state.redraw_waiting(tournament):
         counts = {t: len(s) for t, s in seated(tournament).items() if t != 1}
         bust_at(floor, tournament, max(counts, key=lambda t: (counts[t], t)))
     while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > left:
@@ -352,14 +353,14 @@ def test_a_redraw_that_waited_while_the_field_shrank_goes_straight_to_the_tables
     assert len(room) == 2 and sorted(map(len, room.values())) in ([7, 8],)
     assert not moves.balance_due(tournament, moves.read_room(tournament))
     assert not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists()
-    assert selectors.balancing_notice(tournament) is None
+    assert state.balancing_notice(tournament) is None
     check_invariants(tournament)
 
 
 def test_a_redraw_that_waited_until_everyone_fits_at_the_final_table_draws_the_final_table(director, cashier, floor,
                                                                                          dealer, tournament):
     one = redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament, left=9)  # tables of nine
-    assert selectors.redraw_waiting(tournament)["message"].startswith("The final table is drawn")
+    assert state.redraw_waiting(tournament)["message"].startswith("The final table is drawn")
     handforhand.hand_done(one, actor=dealer)
     event = AuditEvent.objects.filter(tournament=tournament, type="seating.redrawn").get()
     assert event.payload["final"] is True and len(seated(tournament)) == 1

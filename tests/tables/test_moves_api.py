@@ -7,8 +7,9 @@ import json
 import pytest
 
 from core.errors import ServiceError
-from tables import draws, moves, read_models, selectors
 from tables.models import Move, Table
+from tables.selectors import screens, state
+from tables.services import draws, moves
 from tests.helpers import client_for, open_tables, register, url
 from tests.tables.test_moves import bust_at, seated, start
 
@@ -28,7 +29,7 @@ def test_the_floor_lists_the_pending_slips(slip, floor, director, tournament):
         response = client_for(user).get(url(tournament, "moves/"))
         assert response.status_code == 200, response.content
         answer = response.json()
-        assert answer == json.loads(json.dumps(read_models.balancing_status(tournament), default=str))
+        assert answer == json.loads(json.dumps(screens.balancing_status(tournament), default=str))
         (listed,) = answer["moves"]
         assert listed["move"] == slip.number and listed["entry"] == slip.entry.number and listed["status"] == "pending"
         assert listed["from"] == {"table": slip.from_table.number, "seat": slip.from_seat}
@@ -66,7 +67,7 @@ def test_cancel_then_balance_now(slip, floor, director, tournament):
     assert response.json()["move"] == slip.number and response.json()["status"] == "cancelled"
     slip.refresh_from_db()
     assert slip.status == Move.Status.CANCELLED and slip.cancel_reason == "player in the restroom"
-    assert selectors.reserved_seats(tournament, [slip.to_table_id]) == []
+    assert state.reserved_seats(tournament, [slip.to_table_id]) == []
     again = client_for(floor).post(url(tournament, f"moves/{slip.number}/cancel/"), format="json")
     assert again.status_code == 409 and again.json()["error"] == "move_closed"
 

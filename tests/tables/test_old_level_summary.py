@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.test import Client
 
-from clock import services as clock
-from tables import hands
-from tables import setup as table_setup
+from clock.services import clock
+from tables.services import hands
+from tables.services import setup as table_setup
 from tests.tables.test_views import STATIC_JS
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import busts, dealer_links, hands, seats, selectors
 from tables.models import Penalty
+from tables.selectors import state
+from tables.services import busts, dealer_links, hands, seats
 from tests.helpers import client_for, open_tables, register, table, url
 from tests.tables.test_api import free_seat_at
 from tests.tables.test_dealer_links import as_link
@@ -18,7 +19,7 @@ from tournament.models import AuditEvent, Entry
 
 def at_table(t, number: int) -> list[Entry]:
     """The entries seated at a table, by seat."""
-    return [s.entry for s in selectors.live_seats(t).filter(table__number=number).select_related("entry").order_by("seat")]
+    return [s.entry for s in state.live_seats(t).filter(table__number=number).select_related("entry").order_by("seat")]
 
 
 def give(user, t, entry: int, kind: str, rounds=None, reason: str = "Abusive language"):
@@ -237,7 +238,7 @@ def test_the_schema_documents_the_penalty_endpoints(db):
 
 def test_the_floor_names_the_player_by_table_and_seat(room, floor):
     offender = at_table(room, 2)[3]
-    seat = selectors.seat_of(offender).seat
+    seat = state.seat_of(offender).seat
     answer = client_for(floor).post(url(room, "penalties/"), {"table": 2, "seat": seat, "kind": "hand",
                                                                "reason": "Exposed a card"}, format="json")
     assert answer.status_code == 201, answer.content
@@ -249,7 +250,7 @@ def test_the_floor_names_the_player_by_table_and_seat(room, floor):
 
 def test_who_is_one_way_and_an_empty_seat_gets_nothing(room, floor):
     offender = at_table(room, 1)[0]
-    seat = selectors.seat_of(offender).seat
+    seat = state.seat_of(offender).seat
     empty = free_seat_at(room, 1)
     ok = {"kind": "warning", "reason": "Slow play"}
     for body, code, error in [

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import busts, draws, hands, penalties
 from tables.models import Penalty, Seat
+from tables.services import busts, draws, hands, penalties
 from tests.helpers import client_for as api_for
 from tests.helpers import live_seat, logged_in, open_tables, register
 from tests.tables.test_penalty_names import register_named

@@ -1,9 +1,9 @@
-"""Places of players busted in the same hand (tables/places.py, pure)."""
+"""Places of players busted in the same hand (tables/rules/places.py, pure)."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.places import STACK, TIE, Bust, rank
+from tables.rules.places import STACK, TIE, Bust, rank
 
 
 def test_at_one_table_the_larger_starting_stack_finishes_higher():

@@ -1,8 +1,8 @@
-"""Button and blinds (tables/positions.py): the dead-button rule, heads-up, arrivals, written as TDA scenarios."""
+"""Button and blinds (tables/rules/positions.py): the dead-button rule, heads-up, arrivals, written as TDA scenarios."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.positions import Positions, arrival, before_first, first_hand, following, next_hand, worst_open_seat
+from tables.rules.positions import Positions, arrival, before_first, first_hand, following, next_hand, worst_open_seat
 
 
 def test_first_hand_after_the_button_draw():

@@ -1,6 +1,6 @@
 """The public draw check ties no special need to an entry, and anyone can still recompute it.
 
-Special needs are placed with a stream of their own (tables/seating.py), so the draw of everyone else is an
+Special needs are placed with a stream of their own (tables/rules/seating.py), so the draw of everyone else is an
 ordinary draw over the room with the held seats taken: the public check lists those seats without their
 entries, shows the needs as a count and a salted commitment, and recomputes the rest. Before, the public
 JSON carried `{"<entry>": {"accessible": true}}`, and the seat search named the entry."""
@@ -13,12 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from tables import draws, seating, seats
-from tables import setup as table_setup
 from tables.models import Draw, Seat
-from tables.seating import Need, Room
+from tables.rules import seating
+from tables.rules.seating import Need, Room
+from tables.services import draws, seats
+from tables.services import setup as table_setup
 from tests.helpers import id_doc, open_tables, register
-from tournament import services
+from tournament.services import registration
 
 
 def rows_of(result: dict) -> list[list[int]]:
@@ -96,9 +97,9 @@ def test_a_late_entry_with_a_need_stays_out_of_the_public_check(director, floor,
     table_setup.open_table(tournament, actor=director, number=3, seats=9, accessible=True)
     register(cashier, tournament, 8)
     draws.draw_start(tournament, actor=director)
-    player = services.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
+    player = registration.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
     seats.set_seat_request(tournament, actor=floor, player=player, accessible=True)
-    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("WC0000001"))
+    entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("WC0000001"))
     draw = Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE).latest("number")
     check = APIClient().get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/").json()
     assert check["matches"] is True and check["inputs"]["entries"] == [] and check["result"] == []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.test import Client
 
-from tables import color_ups
 from tables.models import Draw
+from tables.services import color_ups
 from tests.tables.test_color_ups import color_up, counted, drawn_table  # noqa: F401  (fixtures)
 
 SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}

@@ -1,4 +1,4 @@
-"""The pure seat draw and button draw (tables/seating.py): properties over random seeds and rooms,
+"""The pure seat draw and button draw (tables/rules/seating.py): properties over random seeds and rooms,
 determinism, error codes, and a chi-square check that a fixed entry has no seat or table bias."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables import seating
-from tables.seating import DrawError, Need, Room
+from tables.rules import seating
+from tables.rules.seating import DrawError, Need, Room
 
 seeds = st.binary(min_size=32, max_size=32)
 

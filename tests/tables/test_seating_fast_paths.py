@@ -11,12 +11,14 @@ from datetime import date
 import pytest
 
 from core import errors
-from tables import draws, read_models, seating
-from tables import setup as table_setup
 from tables.models import Table
-from tables.seating import Need, Room
+from tables.rules import seating
+from tables.rules.seating import Need, Room
+from tables.selectors import screens
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.helpers import id_doc
-from tournament import services
+from tournament.services import registration
 
 SEED = bytes(range(32))
 
@@ -70,7 +72,7 @@ def digest(result: dict) -> str:
 
 
 def test_draws_are_bit_identical_to_the_implementation_before_the_speed_up():
-    """Hashes recorded with tables/seating.py as it was before the fast paths (commit 8e589b2): draws with needs as
+    """Hashes recorded with tables/rules/seating.py as it was before the fast paths (commit 8e589b2): draws with needs as
     they were drawn then, with the needs on the seed's own stream (separate_needs=False: how draws recorded
     before the needs had a stream of their own are recomputed)."""
     room = Room.of({t: range(1, 10 if t % 3 else 8) for t in range(1, 41)}, {}, accessible=[5, 17])
@@ -130,14 +132,14 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
     people = [("Jana", "Nováková", ""), ("Petr", "Černý", "Pete"), ("Eva", "O'Neil", "Ace (real)")]
     entries = []
     for i, (first, last, nick) in enumerate(people):
-        player = services.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 1, 1),
+        player = registration.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 1, 1),
                                         nickname=nick)
-        entries.append(services.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"NK{i:07d}")))
-    before = read_models.floor_map(tournament)
+        entries.append(registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"NK{i:07d}")))
+    before = screens.floor_map(tournament)
     assert before["waiting"] == 3 and before["players_seated"] == 0 and before["start_drawn"] is False
     assert before["next_draw"] is None or set(before["next_draw"]) == {"draw", "commitment"}
     draws.draw_start(tournament, actor=director)
-    fm = read_models.floor_map(tournament)
+    fm = screens.floor_map(tournament)
     names = {seat["entry"]: seat["name"] for t in fm["tables"] for seat in t["seat_list"] if seat["entry"]}
     assert names == {entries[0].number: "Jana Nováková", entries[1].number: "Petr Černý (Pete)",
                      entries[2].number: "Eva O'Neil (Ace (real))"}
@@ -153,11 +155,11 @@ def test_the_collector_runs_again_after_a_draw_or_a_map_even_a_refused_draw(dire
     with pytest.raises(errors.ServiceError) as exc:
         draws.draw_start(tournament, actor=director)  # nobody registered: refused inside the paused stretch
     assert exc.value.code == "no_entries" and gc.isenabled()
-    read_models.floor_map(tournament)
+    screens.floor_map(tournament)
     assert gc.isenabled()
     gc.disable()
     try:
-        read_models.floor_map(tournament)
+        screens.floor_map(tournament)
         assert not gc.isenabled()  # left off when it was off
     finally:
         gc.enable()

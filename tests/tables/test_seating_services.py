@@ -6,14 +6,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core import errors
-from tables import busts, draw_check, draws, read_models, seating, seats, selectors
-from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
+from tables.rules import seating
+from tables.selectors import draw_check, screens, state
+from tables.services import busts, draws, seats
+from tables.services import setup as table_setup
 from tests.concurrency import at_once
 from tests.conftest import make_user, tournament_data
 from tests.helpers import current_seat, id_doc, open_tables, refused, register
-from tournament import services, setup
 from tournament.models import AuditEvent, Entry
+from tournament.services import registration, setup
 
 
 @pytest.fixture
@@ -49,9 +51,9 @@ def drawn26(director, cashier, tournament):
 
 def test_a_late_entry_is_seated_at_registration_at_a_shortest_table(drawn, cashier, tournament):
     _draw, _entries = drawn
-    before = {t["table"]: t["players"] for t in read_models.floor_map(tournament)["tables"] if t["in_play"]}
+    before = {t["table"]: t["players"] for t in screens.floor_map(tournament)["tables"] if t["in_play"]}
     (late,) = register(cashier, tournament, 1, start=100)
-    seat = selectors.seat_of(late)
+    seat = state.seat_of(late)
     assert seat is not None and seat.table.number in before
     playing = {n: c for n, c in before.items() if c}  # table 4 was not needed: it stays empty
     assert before[seat.table.number] == min(playing.values())
@@ -100,7 +102,7 @@ def test_an_unrevealed_draw_shows_only_its_commitment(tournament, director):
     pending = draws.commit_next_draw(tournament, actor=director)
     check = draw_check.verify_draw(pending)
     assert check == {"draw": pending.number, "revealed": False, "commitment": pending.commitment}
-    assert selectors.pending_commitment(tournament) == {"draw": pending.number, "commitment": pending.commitment}
+    assert state.pending_commitment(tournament) == {"draw": pending.number, "commitment": pending.commitment}
 
 
 # --- the start draw: refusals and special needs -------------------------------------------------
@@ -150,28 +152,28 @@ def test_special_needs_are_honoured_in_the_start_draw(director, floor, cashier, 
     assert draw.inputs["needs"][str(fixed_seat.number)] == {"table": 2, "seat": 5, "accessible": False}
     assert draw_check.verify_draw(draw)["matches"]
     # 20 entries: the needed tables (2, 5, 6) and the fewest others, filled evenly.
-    counts = {t["table"]: t["players"] for t in read_models.floor_map(tournament)["tables"] if t["players"]}
+    counts = {t["table"]: t["players"] for t in screens.floor_map(tournament)["tables"] if t["players"]}
     assert {2, 5, 6} <= set(counts) and len(counts) == 3 and max(counts.values()) - min(counts.values()) <= 1
 
 
 def test_a_late_entry_with_a_special_need_is_seated_as_requested(drawn, director, floor, cashier, tournament):
     table_setup.open_table(tournament, actor=director, number=7, seats=9, accessible=True)
-    wants_seat = services.create_player(actor=cashier, first_name="Fixed", last_name="Seat", date_of_birth=date(1980, 1, 1))
-    wants_access = services.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
+    wants_seat = registration.create_player(actor=cashier, first_name="Fixed", last_name="Seat", date_of_birth=date(1980, 1, 1))
+    wants_access = registration.create_player(actor=cashier, first_name="Wheel", last_name="Chair", date_of_birth=date(1980, 1, 1))
     free = next(s for s in range(1, 10) if not Seat.objects.filter(table__number=4, seat=s, ended_at__isnull=True).exists())
     seats.set_seat_request(tournament, actor=floor, player=wants_seat, table_number=4, seat=free)
     seats.set_seat_request(tournament, actor=floor, player=wants_access, accessible=True)
-    e1 = services.register_entry(tournament, actor=cashier, player=wants_seat, document=id_doc("FX0000001"))
-    e2 = services.register_entry(tournament, actor=cashier, player=wants_access, document=id_doc("FX0000002"))
+    e1 = registration.register_entry(tournament, actor=cashier, player=wants_seat, document=id_doc("FX0000001"))
+    e2 = registration.register_entry(tournament, actor=cashier, player=wants_access, document=id_doc("FX0000002"))
     assert (current_seat(e1).table.number, current_seat(e1).seat) == (4, free)
     assert current_seat(e2).table.number == 7
     for draw in Draw.objects.filter(tournament=tournament, kind=Draw.Kind.LATE):
         assert draw_check.verify_draw(draw)["matches"]
     # A fixed seat that is taken is refused with a clear message, and the registration with it.
     taken = Seat.objects.filter(table__number=1, ended_at__isnull=True).first()
-    third = services.create_player(actor=cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
+    third = registration.create_player(actor=cashier, first_name="Taken", last_name="Seat", date_of_birth=date(1980, 1, 1))
     seats.set_seat_request(tournament, actor=floor, player=third, table_number=1, seat=taken.seat)
-    exc = refused("fixed_seat_taken", services.register_entry, tournament, actor=cashier, player=third, document=id_doc("FX0000003"))
+    exc = refused("fixed_seat_taken", registration.register_entry, tournament, actor=cashier, player=third, document=id_doc("FX0000003"))
     assert f"table 1 seat {taken.seat}" in exc.message
     assert not Entry.objects.filter(player=third).exists()
 
@@ -261,7 +263,7 @@ def test_a_reentry_after_a_bust_gets_a_new_seat_and_places_stay_distinct(drawn, 
     first = entries[4]
     busts.bust_entry(first, actor=floor)
     assert places([first]) == {first.number: 20}
-    again = services.register_entry(tournament, actor=cashier, player=first.player, document=id_doc("EA0000004"))
+    again = registration.register_entry(tournament, actor=cashier, player=first.player, document=id_doc("EA0000004"))
     assert again.kind == Entry.Kind.REENTRY and current_seat(again) is not None and current_seat(first) is None
     # 21 entries now: the first bust finishes 21st.
     assert places([first]) == {first.number: 21}
@@ -283,7 +285,7 @@ def test_voiding_a_seated_entry_frees_its_seat(drawn26, floor, cashier, tourname
     victim = entries[3]
     seat = current_seat(victim)
     purchase = victim.purchases.get()
-    services.void_purchase(purchase, actor=cashier, reason="wrong player")
+    registration.void_purchase(purchase, actor=cashier, reason="wrong player")
     seat.refresh_from_db()
     assert seat.ended_at is not None and seat.end_reason == Seat.End.VOID and current_seat(victim) is None
     assert places([entries[0]]) == {entries[0].number: 25}
@@ -301,7 +303,7 @@ def test_the_software_draws_the_button_verifiably(drawn, floor, tournament):
     assert table.button_seat == out["button"]
     draw = Draw.objects.get(tournament=tournament, number=out["draw"])
     assert draw.kind == Draw.Kind.BUTTON and draw.result["button"] == out["button"]
-    occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    occupied = sorted(state.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     assert draw.inputs == {"table": 1, "seats": occupied} and sorted(out["cards"]) == occupied
     assert draw_check.verify_draw(draw)["matches"]
     assert seating.high_card_winner(out["cards"]) == out["button"]
@@ -311,7 +313,7 @@ def test_the_software_draws_the_button_verifiably(drawn, floor, tournament):
 
 def test_the_button_by_entered_cards_goes_by_suit(drawn, floor, tournament):
     table = Table.objects.get(tournament=tournament, number=2)
-    occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    occupied = sorted(state.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     low = iter(["2c", "2d", "2h", "2s", "3c", "3d", "3h", "3s", "4c"])
     cards = {seat: next(low) for seat in occupied}
     cards[occupied[0]], cards[occupied[1]], cards[occupied[2]] = "Ac", "ah", "Ad"
@@ -328,7 +330,7 @@ def test_the_button_by_entered_cards_goes_by_suit(drawn, floor, tournament):
 
 def test_the_button_by_seat_and_refusals(drawn, floor, dealer, tournament):
     table = Table.objects.get(tournament=tournament, number=3)
-    occupied = sorted(selectors.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
+    occupied = sorted(state.live_seats(tournament).filter(table=table).values_list("seat", flat=True))
     out = draws.draw_button(table, actor=floor, seat=occupied[-1])
     table.refresh_from_db()
     assert out["button"] == table.button_seat == occupied[-1] and out["draw"] is None
@@ -347,26 +349,26 @@ def test_the_button_by_seat_and_refusals(drawn, floor, dealer, tournament):
 
 def test_set_break_order_lists_every_table_in_play_once(director, tournament):
     open_tables(director, tournament, [1, 2, 3])
-    assert selectors.break_order(tournament) == [3, 2, 1]  # before the start draw: highest first
+    assert state.break_order(tournament) == [3, 2, 1]  # before the start draw: highest first
     assert table_setup.set_break_order(tournament, actor=director, numbers=[2, "1", 3]) == [2, 1, 3]
-    assert selectors.break_order(tournament) == [2, 1, 3]
+    assert state.break_order(tournament) == [2, 1, 3]
     for bad in ([1, 2], [1, 2, 3, 4], [1, 1, 2, 3], [1, 2, 2], ["x", 1, 2], None):
         exc = refused("bad_order", table_setup.set_break_order, tournament, actor=director, numbers=bad)
         assert exc.message
-    assert selectors.break_order(tournament) == [2, 1, 3]
+    assert state.break_order(tournament) == [2, 1, 3]
 
 
 def test_tables_opened_after_the_start_draw_break_first(drawn, director, tournament):
-    before = selectors.break_order(tournament)
+    before = state.break_order(tournament)
     table_setup.open_table(tournament, actor=director, number=5)
-    assert selectors.break_order(tournament) == [5, *before]
+    assert state.break_order(tournament) == [5, *before]
     table_setup.open_table(tournament, actor=director, number=6)
-    assert selectors.break_order(tournament) == [6, 5, *before]
+    assert state.break_order(tournament) == [6, 5, *before]
     # A table taken out of play and back after the draw also breaks first.
     t4 = Table.objects.get(tournament=tournament, number=4)
     table_setup.set_table_in_play(t4, actor=director, in_play=False)
     table_setup.set_table_in_play(t4, actor=director, in_play=True)
-    assert selectors.break_order(tournament)[0] == 4
+    assert state.break_order(tournament)[0] == 4
     busy = Table.objects.get(tournament=tournament, number=1)
     refused("table_has_players", table_setup.set_table_in_play, busy, actor=director, in_play=False)
 
@@ -398,7 +400,7 @@ def floor_map_queries(director, cashier, tournament, n_tables: int, start: int) 
     register(cashier, tournament, n_tables * 2, start=start)
     draws.draw_start(tournament, actor=director)
     with CaptureQueriesContext(connection) as ctx:
-        result = read_models.floor_map(tournament)
+        result = screens.floor_map(tournament)
     assert len(result["tables"]) == n_tables and result["players_seated"] == n_tables * 2
     return len(ctx.captured_queries)
 
@@ -414,7 +416,7 @@ def test_the_floor_map_takes_the_same_number_of_queries_for_2_and_20_tables(dire
 
 def test_the_floor_map_shows_names_seats_and_statuses(drawn, floor, tournament):
     _draw, entries = drawn
-    fm = read_models.floor_map(tournament)
+    fm = screens.floor_map(tournament)
     assert fm["start_drawn"] is True and fm["waiting"] == 0 and fm["players_seated"] == 20
     seat = current_seat(entries[0])
     row = next(t for t in fm["tables"] if t["table"] == seat.table.number)

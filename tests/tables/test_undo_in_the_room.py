@@ -3,14 +3,15 @@ table that breaks or has broken, never alone at a spare table while other tables
 room balanced after it."""
 from datetime import date
 
-from tables import busts, draws, moves, read_models
-from tables import setup as table_setup
 from tables.models import Move, Table
+from tables.selectors import screens
+from tables.services import busts, draws, moves
+from tables.services import setup as table_setup
 from tests.helpers import id_doc, open_tables, register
 from tests.tables.test_hand_for_hand import confirm_all
 from tests.tables.test_moves import bust_at, check_invariants, entry, seated, start
-from tournament import services
 from tournament.models import Entry
+from tournament.services import registration
 
 
 def room_with_a_seat_to_spare(director, cashier, tournament) -> None:
@@ -67,8 +68,8 @@ def test_undoing_it_when_the_others_are_full_stops_the_break(director, cashier, 
 def test_a_late_entry_never_sits_alone_at_a_spare_table(director, cashier, floor, tournament):
     start(director, cashier, tournament, 20, table_numbers=(1, 2, 3))  # 7/7/6
     table_setup.open_table(tournament, actor=director, number=4, seats=9)  # a spare table, empty
-    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    late = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0001"))
+    player = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    late = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0001"))
     where = {n: t for t, seats in seated(tournament).items() for n in seats.values()}
     assert where[late.number] in (1, 2, 3) and 4 not in seated(tournament)
 
@@ -76,14 +77,14 @@ def test_a_late_entry_never_sits_alone_at_a_spare_table(director, cashier, floor
 def test_a_late_entry_that_opens_a_new_table_brings_players_to_it(director, cashier, floor, tournament):
     start(director, cashier, tournament, 18, table_numbers=(1, 2))  # 9/9: full
     table_setup.open_table(tournament, actor=director, number=3, seats=9)
-    player = services.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
-    late = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0002"))
+    player = registration.create_player(actor=cashier, first_name="Late", last_name="Comer", date_of_birth=date(1990, 1, 1))
+    late = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("LATE0002"))
     assert seated(tournament)[3] == {next(iter(seated(tournament)[3])): late.number}
     slips = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
     assert slips.exists() and {m.to_table.number for m in slips} == {3}  # players are on their way to join
     confirm_all(floor, tournament)
     counts = sorted(len(s) for s in seated(tournament).values())
-    assert counts[-1] - counts[0] <= 1 or read_models.balancing_status(tournament)["need_button"]
+    assert counts[-1] - counts[0] <= 1 or screens.balancing_status(tournament)["need_button"]
     assert Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() == 19
     moves.balance_now(tournament, actor=floor)
     check_invariants(tournament)

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from tables import draws, read_models, selectors
-from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
+from tables.selectors import screens, state
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.helpers import client_for as api_client
 from tests.helpers import live_seat, logged_in, open_tables, register
 from tests.helpers import url as api_url
@@ -110,7 +111,7 @@ def test_bust_from_the_map_and_undo(drawn, floor, tournament):
 
 def test_correct_a_seat_from_the_map(drawn, floor, tournament):
     _draw, entries = drawn
-    data = read_models.floor_map(tournament)
+    data = screens.floor_map(tournament)
     target = next((t["table"], s["seat"]) for t in data["tables"] for s in t["seat_list"] if s["entry"] is None and t["in_play"])
     answer = api_client(floor).post(api_url(tournament, f"entries/{entries[3].number}/seat/"),
                                     {"table": target[0], "seat": target[1]}, format="json")
@@ -267,7 +268,7 @@ def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables,
     assert 'id="break-order-input"' in page and 'value="3 2 1"' in page  # before the draw the highest break first
     response = api_client(director).put(api_url(tournament, "tables/break-order/"), {"order": [1, 3, 2]}, format="json")
     assert response.status_code == 200 and response.json() == {"order": [1, 3, 2]}
-    assert selectors.break_order(tournament) == [1, 3, 2]
+    assert state.break_order(tournament) == [1, 3, 2]
     (event,) = events_of(tournament, "tables.break_order")
     assert event.payload == {"order": [1, 3, 2]} and event.actor == director
     response = c.get(tables_url(tournament))
@@ -276,7 +277,7 @@ def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables,
     assert 'value="1 3 2"' in response.content.decode()
     assert api_client(director).put(api_url(tournament, "tables/break-order/"), {"order": [3, 2, 1]},
                                     format="json").json() == {"order": [3, 2, 1]}
-    assert selectors.break_order(tournament) == [3, 2, 1]
+    assert state.break_order(tournament) == [3, 2, 1]
 
 
 @pytest.mark.parametrize("order, message", [
@@ -287,11 +288,11 @@ def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables,
     (["1", "2", "x"], "order.2: A valid integer is required."),
 ])
 def test_a_bad_break_order_is_refused_with_the_message_and_changes_nothing(three_tables, director, tournament, order, message):
-    before = selectors.break_order(tournament)
+    before = state.break_order(tournament)
     seq = AuditEvent.objects.filter(tournament=tournament).count()
     response = api_client(director).put(api_url(tournament, "tables/break-order/"), {"order": order}, format="json")
     assert response.status_code == 400 and response.json()["detail"] == message
-    assert selectors.break_order(tournament) == before == [3, 2, 1]
+    assert state.break_order(tournament) == before == [3, 2, 1]
     assert AuditEvent.objects.filter(tournament=tournament).count() == seq
 
 
@@ -304,7 +305,7 @@ def test_only_the_director_sets_the_break_order_or_takes_tables_out_of_play(requ
         assert refused.status_code == 403 and refused.json()["error"] == "permission_denied"
     assert c.post(api_url(tournament, "tables/2/in-play/"), {"in_play": False}, format="json").status_code == 403
     assert c.post(api_url(tournament, "tables/"), {"number": 9, "accessible": True}, format="json").status_code == 403
-    assert selectors.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
+    assert state.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
     assert not Table.objects.filter(number=9).exists()
     assert AuditEvent.objects.filter(tournament=tournament).count() == seq
     if who == "floor":  # the floor sees the list, without the director's forms and buttons
@@ -319,7 +320,7 @@ def test_anonymous_is_refused_and_nothing_changes(three_tables, tournament):
                                ("post", "tables/2/in-play/", {"in_play": False}), ("post", "tables/", {"number": 9})):
         response = getattr(api_client(), method)(api_url(tournament, rest), body, format="json")
         assert response.status_code == 401 and response.json()["error"] == "not_authenticated"
-    assert selectors.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
+    assert state.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
     page = Client().get(tables_url(tournament))
     assert page.status_code == 302 and "/accounts/login/" in page["Location"]
 
@@ -337,7 +338,7 @@ def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, direc
     row = row[:row.index("</tr>")]
     assert 'class="out-of-play"' in row and "not in play" in row and "Put in play" in row and "data-in-play" not in row
     assert 'data-set-in-play="1"' in row
-    assert selectors.break_order(tournament) == [3, 1] and 'value="3 1"' in page
+    assert state.break_order(tournament) == [3, 1] and 'value="3 1"' in page
     assert [r["table"] for r in response.context["tables"]] == [1, 3]  # the live list: tables in play only
     response = api_client(director).post(api_url(tournament, "tables/2/in-play/"), {"in_play": True}, format="json")
     assert response.status_code == 200 and response.json() == {"table": 2, "in_play": True}

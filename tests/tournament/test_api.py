@@ -1,4 +1,5 @@
 """The JSON API: roles, token auth, registration with ID checks, structures, receipts, events, displays, schema."""
+
 from __future__ import annotations
 
 import logging
@@ -11,9 +12,9 @@ from rest_framework.test import APIClient
 from tests.conftest import BASIC_SPEC, PASSWORD, tournament_data
 from tests.helpers import client_for, id_doc
 from tests.tournament.test_registration import years_before
-from tournament import services, setup
-from tournament import structure as rules
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, Structure, Tournament
+from tournament.rules import structure as rules
+from tournament.services import registration, setup
 from web.models import ApiToken
 
 DOCUMENT = "EA 123-4567"
@@ -34,22 +35,35 @@ def tournament_body(template: Structure, **overrides) -> dict:
 
 
 def register(client: APIClient, tournament: Tournament, player: Player, number: str = DOCUMENT, document_type: str = "id_card"):
-    return client.post(f"/api/tournaments/{tournament.pk}/entries/",
-                       {"player": player.pk, "document_type": document_type, "document_number": number, "seen": True},
-                       format="json")
+    return client.post(
+        f"/api/tournaments/{tournament.pk}/entries/",
+        {"player": player.pk, "document_type": document_type, "document_number": number, "seen": True},
+        format="json",
+    )
 
 
 @pytest.fixture
 def rebuy_tournament(director, tournament):
-    return setup.update_tournament(tournament, actor=director, data={
-        "rebuy_allowed": True, "rebuy_price": 5000, "rebuy_fee": 500, "rebuy_chips": 10000,
-        "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000,
-    })
+    return setup.update_tournament(
+        tournament,
+        actor=director,
+        data={
+            "rebuy_allowed": True,
+            "rebuy_price": 5000,
+            "rebuy_fee": 500,
+            "rebuy_chips": 10000,
+            "addon_allowed": True,
+            "addon_price": 5000,
+            "addon_chips": 15000,
+        },
+    )
 
 
 @pytest.fixture
 def second_player(cashier):
-    return services.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2), nickname="Ace")
+    return registration.create_player(
+        actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2), nickname="Ace"
+    )
 
 
 def test_anonymous_gets_401_with_token_challenge(tournament):
@@ -62,7 +76,7 @@ def test_anonymous_gets_401_with_token_challenge(tournament):
 
 
 def test_token_auth_obtain_and_use(floor, tournament, player, cashier):
-    services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+    registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     response = APIClient().post("/api/auth/token/", {"username": "floor", "password": PASSWORD}, format="json")
     assert response.status_code == 200
     body = response.json()
@@ -147,9 +161,14 @@ def test_register_returns_last4_and_never_the_number(cashier, tournament, player
         response = register(client_for(cashier), tournament, player)
     assert response.status_code == 201
     body = response.json()
-    assert body == {"number": 1, "kind": "entry", "status": "active", "receipt": 1,
-                    "id_check": {"document_type": "id_card", "last4": "4567"},
-                    "player": {"id": player.pk, "display_name": "Jana Nováková"}}
+    assert body == {
+        "number": 1,
+        "kind": "entry",
+        "status": "active",
+        "receipt": 1,
+        "id_check": {"document_type": "id_card", "last4": "4567"},
+        "player": {"id": player.pk, "display_name": "Jana Nováková"},
+    }
     for variant in DOCUMENT_VARIANTS:
         assert variant not in response.content.decode()
         assert variant not in caplog.text
@@ -242,11 +261,13 @@ def test_structure_create_replace_copy_and_detail(director, template):
 
 def test_invalid_structure_is_400_with_problem_messages(director, template):
     count = Structure.objects.count()
-    bad = export_json(levels=[
-        {"kind": "break", "minutes": 10, "color_up": []},
-        {"kind": "level", "minutes": 20, "small_blind": 200, "big_blind": 400, "ante": 0, "ante_type": "none"},
-        {"kind": "level", "minutes": 20, "small_blind": 100, "big_blind": 200, "ante": 0, "ante_type": "none"},
-    ])
+    bad = export_json(
+        levels=[
+            {"kind": "break", "minutes": 10, "color_up": []},
+            {"kind": "level", "minutes": 20, "small_blind": 200, "big_blind": 400, "ante": 0, "ante_type": "none"},
+            {"kind": "level", "minutes": 20, "small_blind": 100, "big_blind": 200, "ante": 0, "ante_type": "none"},
+        ]
+    )
     for url in ("/api/structures/", "/api/structures/import/", f"/api/structures/{template.pk}/"):
         method = "put" if url.endswith(f"/{template.pk}/") else "post"
         response = getattr(client_for(director), method)(url, bad, format="json")
@@ -281,8 +302,10 @@ def test_tournament_structure_replace(director, floor, tournament):
     assert response.status_code == 200 and response.json() == slower
     assert client_for(floor).get(f"/api/tournaments/{tournament.pk}/structure/").json() == slower
     assert AuditEvent.objects.filter(tournament=tournament, type="tournament.structure_changed").count() == 1
-    odd_chips = export_json(chips=[{"value": 300, "colour": "red"}], levels=[
-        {"kind": "level", "minutes": 20, "small_blind": 300, "big_blind": 600, "ante": 0, "ante_type": "none"}])
+    odd_chips = export_json(
+        chips=[{"value": 300, "colour": "red"}],
+        levels=[{"kind": "level", "minutes": 20, "small_blind": 300, "big_blind": 600, "ante": 0, "ante_type": "none"}],
+    )
     refused = client_for(director).put(f"/api/tournaments/{tournament.pk}/structure/", odd_chips, format="json")
     assert refused.status_code == 400
     assert any("starting stack" in p for p in refused.json()["problems"])
@@ -359,17 +382,23 @@ def test_player_search_returns_names_only(floor, cashier, tournament, player, se
 
 
 def test_create_player(cashier):
-    response = client_for(cashier).post("/api/players/", {"first_name": " Eva ", "last_name": "Malá", "date_of_birth": "1970-03-04",
-                                                          "email": "eva@example.com"}, format="json")
+    response = client_for(cashier).post(
+        "/api/players/",
+        {"first_name": " Eva ", "last_name": "Malá", "date_of_birth": "1970-03-04", "email": "eva@example.com"},
+        format="json",
+    )
     assert response.status_code == 201
     assert response.json()["first_name"] == "Eva" and "email" not in response.json()
     assert Player.objects.get(pk=response.json()["id"]).created_by == cashier
-    young = client_for(cashier).post("/api/players/", {"first_name": "Kid", "last_name": "Young",
-                                                       "date_of_birth": years_before(date.today(), 10).isoformat()},
-                                     format="json")
+    young = client_for(cashier).post(
+        "/api/players/",
+        {"first_name": "Kid", "last_name": "Young", "date_of_birth": years_before(date.today(), 10).isoformat()},
+        format="json",
+    )
     assert young.status_code == 400 and young.json()["error"] == "under_age"
-    bad_email = client_for(cashier).post("/api/players/", {"first_name": "A", "last_name": "B", "date_of_birth": "1970-01-01",
-                                                           "email": "not-an-email"}, format="json")
+    bad_email = client_for(cashier).post(
+        "/api/players/", {"first_name": "A", "last_name": "B", "date_of_birth": "1970-01-01", "email": "not-an-email"}, format="json"
+    )
     assert bad_email.status_code == 400 and "email" in bad_email.json()["fields"]
     assert Player.objects.count() == 1
 
@@ -382,8 +411,17 @@ def test_rebuy_pay_and_void(floor, cashier, rebuy_tournament, player):
     register(client_for(cashier), rebuy_tournament, player)
     announced = client_for(floor).post(f"/api/tournaments/{t}/entries/1/rebuy/", {"paid": False}, format="json")
     assert announced.status_code == 201
-    expected = {"number": 2, "entry": 1, "kind": "rebuy", "status": "announced", "amount": 5000, "fee": 500, "total": 5500,
-                "chips": 10000, "paid_at": None}
+    expected = {
+        "number": 2,
+        "entry": 1,
+        "kind": "rebuy",
+        "status": "announced",
+        "amount": 5000,
+        "fee": 500,
+        "total": 5500,
+        "chips": 10000,
+        "paid_at": None,
+    }
     assert {key: announced.json()[key] for key in expected} == expected
     waiting = client_for(cashier).get(f"/api/tournaments/{t}/receipts/", {"status": "announced"}).json()
     assert [r["number"] for r in waiting] == [2]

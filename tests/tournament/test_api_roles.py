@@ -9,13 +9,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 
-from tables import seats
-from tables import setup as table_setup
+from tables.services import seats
+from tables.services import setup as table_setup
 from tests.conftest import make_base, read_base
 from tests.helpers import client_for, id_doc
 from tests.tournament.test_api import export_json, register, tournament_body
-from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Player, Purchase, Tournament
+from tournament.services import registration, setup
 
 # --- role matrix -------------------------------------------------------------------------
 
@@ -99,11 +99,11 @@ def made(module_db) -> dict:
     made = make_base()
     director, cashier, floor = (User.objects.get(pk=made[role]) for role in ("director", "cashier", "floor"))
     t = setup.update_tournament(Tournament.objects.get(pk=made["tournament"]), actor=director, data=REBUYS)
-    player = services.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
-    second = services.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2),
+    player = registration.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+    second = registration.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2),
                                     nickname="Ace")
-    services.register_entry(t, actor=cashier, player=player, document=id_doc())
-    display = services.create_display_token(t, actor=director, label="Lobby TV 1")
+    registration.register_entry(t, actor=cashier, player=player, document=id_doc())
+    display = registration.create_display_token(t, actor=director, label="Lobby TV 1")
     table_setup.open_table(t, actor=director, number=1, seats=9)  # also commits draw 1
     seats.set_seat_request(t, actor=floor, player=second, accessible=True)
     return {**made, "player2": second.pk, "display": display.pk}

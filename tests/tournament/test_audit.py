@@ -1,4 +1,5 @@
 """The audit log: one event per state change, gap-free sequence numbers, published only after commit."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,12 +11,12 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from core import errors, groups
-from tables import busts
+from tables.services import busts
 from tests.conftest import BASIC_SPEC, make_user, tournament_data
 from tests.helpers import id_doc
-from tournament import services, setup
-from tournament.audit import lock_tournament, record_event
 from tournament.models import AuditEvent, Entry, Purchase, Tournament
+from tournament.services import registration, setup
+from tournament.services.audit import lock_tournament, record_event
 
 
 def tournament_events(tournament: Tournament) -> list[tuple[int, str]]:
@@ -23,28 +24,37 @@ def tournament_events(tournament: Tournament) -> list[tuple[int, str]]:
 
 
 def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director, cashier, floor, template, player):
-    t = setup.create_tournament(tournament_data(
-        rebuy_allowed=True, rebuy_price=5000, rebuy_chips=10000, addon_allowed=True, addon_price=4000, addon_chips=15000), actor=director,
-        template=template)
-    other = services.create_player(actor=cashier, first_name="Petr", last_name="Svoboda", date_of_birth=player.date_of_birth)
+    t = setup.create_tournament(
+        tournament_data(rebuy_allowed=True, rebuy_price=5000, rebuy_chips=10000, addon_allowed=True, addon_price=4000, addon_chips=15000),
+        actor=director,
+        template=template,
+    )
+    other = registration.create_player(actor=cashier, first_name="Petr", last_name="Svoboda", date_of_birth=player.date_of_birth)
     state: dict = {}
 
     steps = [
-        ("entry.registered", lambda: state.setdefault("e1", services.register_entry(t, actor=cashier, player=player, document=id_doc()))),
-        ("entry.registered", lambda: state.setdefault("e2", services.register_entry(t, actor=cashier, player=other,
-                                                                                    document=id_doc("EA7654321")))),
-        ("rebuy.announced", lambda: state.setdefault("rebuy", services.add_chips(state["e1"], actor=floor, kind=Purchase.Kind.REBUY,
-                                                                                 paid=False))),
-        ("rebuy.paid", lambda: services.pay_purchase(state["rebuy"], actor=cashier)),
-        ("addon.paid", lambda: services.add_chips(state["e1"], actor=cashier, kind=Purchase.Kind.ADDON)),
-        ("purchase.voided", lambda: services.void_purchase(state["e2"].purchases.get(), actor=cashier, reason="Wrong player")),
+        (
+            "entry.registered",
+            lambda: state.setdefault("e1", registration.register_entry(t, actor=cashier, player=player, document=id_doc())),
+        ),
+        (
+            "entry.registered",
+            lambda: state.setdefault("e2", registration.register_entry(t, actor=cashier, player=other, document=id_doc("EA7654321"))),
+        ),
+        (
+            "rebuy.announced",
+            lambda: state.setdefault("rebuy", registration.add_chips(state["e1"], actor=floor, kind=Purchase.Kind.REBUY, paid=False)),
+        ),
+        ("rebuy.paid", lambda: registration.pay_purchase(state["rebuy"], actor=cashier)),
+        ("addon.paid", lambda: registration.add_chips(state["e1"], actor=cashier, kind=Purchase.Kind.ADDON)),
+        ("purchase.voided", lambda: registration.void_purchase(state["e2"].purchases.get(), actor=cashier, reason="Wrong player")),
         ("entry.busted", lambda: busts.bust_entry(state["e1"], actor=floor)),
         ("tournament.changed", lambda: setup.update_tournament(t, actor=director, data={"name": "Renamed"})),
         ("tournament.structure_changed", lambda: setup.set_tournament_structure(t, actor=director, spec=BASIC_SPEC)),
-        ("registration.closed", lambda: services.set_registration_closed(t, actor=director, closed=True)),
-        ("registration.reopened", lambda: services.set_registration_closed(t, actor=director, closed=False)),
-        ("display.created", lambda: state.setdefault("token", services.create_display_token(t, actor=director, label="Lobby TV"))),
-        ("display.revoked", lambda: services.revoke_display_token(state["token"], actor=director)),
+        ("registration.closed", lambda: registration.set_registration_closed(t, actor=director, closed=True)),
+        ("registration.reopened", lambda: registration.set_registration_closed(t, actor=director, closed=False)),
+        ("display.created", lambda: state.setdefault("token", registration.create_display_token(t, actor=director, label="Lobby TV"))),
+        ("display.revoked", lambda: registration.revoke_display_token(state["token"], actor=director)),
     ]
     assert tournament_events(t) == [(1, "tournament.created")]
     for expected_type, step in steps:
@@ -59,12 +69,12 @@ def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director,
 
 
 def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament, player):
-    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+    entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     before = tournament_events(tournament)
     for call in (
-        lambda: services.register_entry(tournament, actor=cashier, player=player, document=id_doc()),  # already live
-        lambda: services.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY),  # not allowed
-        lambda: services.void_purchase(entry.purchases.get(), actor=cashier, reason=""),  # no reason
+        lambda: registration.register_entry(tournament, actor=cashier, player=player, document=id_doc()),  # already live
+        lambda: registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY),  # not allowed
+        lambda: registration.void_purchase(entry.purchases.get(), actor=cashier, reason=""),  # no reason
         lambda: busts.bust_entry(entry, actor=cashier),  # not the floor's role
     ):
         with pytest.raises(errors.ServiceError):
@@ -76,13 +86,16 @@ def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament,
 
 def test_sequences_are_per_tournament_and_events_without_one_take_no_seq(director, cashier, template, tournament):
     second = setup.create_tournament(tournament_data(name="Second"), actor=director, template=template)
-    services.create_player(actor=cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))
+    registration.create_player(actor=cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))
     setup.copy_structure(template, actor=director, name="Copy")
     assert tournament_events(tournament) == [(1, "tournament.created")]
     assert tournament_events(second) == [(1, "tournament.created")]
     assert set(AuditEvent.objects.filter(tournament=None).values_list("seq", flat=True)) == {None}
     assert set(AuditEvent.objects.filter(tournament=None).values_list("type", flat=True)) == {
-        "structure.created", "player.created", "structure.copied"}
+        "structure.created",
+        "player.created",
+        "structure.copied",
+    }
 
 
 def test_calls_without_a_tournament_write_one_event_each(director, cashier, template):
@@ -91,7 +104,10 @@ def test_calls_without_a_tournament_write_one_event_each(director, cashier, temp
         ("structure.changed", lambda: setup.save_structure_template(BASIC_SPEC, actor=director, structure=template)),
         ("structure.copied", lambda: setup.copy_structure(template, actor=director, name="Copy")),
         ("structure.imported", lambda: setup.import_structure(setup.export_structure(template), actor=director)),
-        ("player.created", lambda: services.create_player(actor=cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1))),
+        (
+            "player.created",
+            lambda: registration.create_player(actor=cashier, first_name="A", last_name="B", date_of_birth=date(1980, 1, 1)),
+        ),
     ]
     for expected_type, call in calls:
         before = AuditEvent.objects.count()
@@ -103,7 +119,7 @@ def test_calls_without_a_tournament_write_one_event_each(director, cashier, temp
 
 
 def test_events_record_who_did_it(cashier, tournament, player):
-    services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+    registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     event = AuditEvent.objects.get(type="entry.registered")
     assert event.actor == cashier and event.actor_label == "cash" and event.at is not None
 
@@ -169,12 +185,12 @@ def test_events_are_published_after_commit_only(director, template, listeners):
     cashier = make_user("cash", "Cashier")
     floor = make_user("floor", "Floor")
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
-    player = services.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
+    player = registration.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
     staff = listeners(groups.floor(tournament.pk))
     lobby = listeners(groups.lobby(tournament.pk))
 
     with transaction.atomic():
-        entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+        entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
         staff.assert_nothing()  # the change is not committed yet
         lobby.assert_nothing()
     message = staff.receive()
@@ -196,7 +212,7 @@ def test_events_are_published_after_commit_only(director, template, listeners):
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.ACTIVE
     staff.assert_nothing()
     lobby.assert_nothing()
-    services.set_registration_closed(tournament, actor=director, closed=True)
+    registration.set_registration_closed(tournament, actor=director, closed=True)
     data = staff.receive()["data"]
     assert (data["seq"], data["event"]["type"]) == (3, "registration.closed")
     assert lobby.receive()["data"]["seq"] == 3
@@ -208,17 +224,18 @@ def test_the_lobby_message_has_no_player_names_or_documents(director, template, 
     cashier = make_user("cash", "Cashier")
     floor = make_user("floor", "Floor")
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
-    player = services.create_player(actor=cashier, first_name="Zuzana", last_name="Kováčová", date_of_birth=date(1990, 5, 17),
-                                    nickname="Zuzka")
+    player = registration.create_player(
+        actor=cashier, first_name="Zuzana", last_name="Kováčová", date_of_birth=date(1990, 5, 17), nickname="Zuzka"
+    )
     staff = listeners(groups.floor(tournament.pk))
     lobby = listeners(groups.lobby(tournament.pk))
-    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("SK-ZK5551234"))
+    entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("SK-ZK5551234"))
     busts.bust_entry(entry, actor=floor)
     staff_texts = [json.dumps(staff.receive(), ensure_ascii=False) for _ in range(2)]
     lobby_texts = [json.dumps(lobby.receive(), ensure_ascii=False) for _ in range(2)]
     assert "Zuzana" in staff_texts[0]  # the floor sees who it is; the lobby does not
     for text in lobby_texts:
-        for private in ("Zuzana", "Kováčová", "Zuzka", "id_check", "last4", "payload", "\"name\""):
+        for private in ("Zuzana", "Kováčová", "Zuzka", "id_check", "last4", "payload", '"name"'):
             assert private not in text, private
     assert [json.loads(text)["data"]["type"] for text in lobby_texts] == ["entry.registered", "entry.busted"]
     for text in staff_texts:

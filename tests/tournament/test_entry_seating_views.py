@@ -4,8 +4,9 @@ import json
 
 import pytest
 
-from tables import busts, draws, selectors
 from tables.models import SeatRequest
+from tables.selectors import state
+from tables.services import busts, draws
 from tests.helpers import open_tables, register
 from tournament.models import AuditEvent, Entry
 
@@ -20,7 +21,7 @@ def seated(director, cashier, tournament):
 
 def test_the_entry_page_shows_the_seat(client, floor, tournament, seated):
     client.force_login(floor)
-    seat = selectors.seat_of(seated[0])
+    seat = state.seat_of(seated[0])
     page = client.get(f"/t/{tournament.pk}/entries/{seated[0].number}/").content.decode()
     assert f"Table {seat.table.number}, seat {seat.seat}" in page
 
@@ -44,17 +45,17 @@ def test_the_entry_page_calls_the_api(client, floor, cashier, tournament, seated
 
 def test_floor_busts_and_undoes_from_the_entry_page(client, floor, tournament, seated):
     client.force_login(floor)
-    entry, seat = seated[0], selectors.seat_of(seated[0])
+    entry, seat = seated[0], state.seat_of(seated[0])
     base = f"tournaments/{tournament.pk}/entries/{entry.number}"
     busted = api(client, f"{base}/bust/")
     entry.refresh_from_db()
     assert busted.status_code == 200 and busted.json()["finish_place"] == 6
-    assert entry.status == Entry.Status.BUSTED and entry.finish_place == 6 and selectors.seat_of(entry) is None
+    assert entry.status == Entry.Status.BUSTED and entry.finish_place == 6 and state.seat_of(entry) is None
     page = client.get(f"/t/{tournament.pk}/entries/{entry.number}/").content.decode()
     assert f'data-api="{base}/undo-bust/"' in page
     assert api(client, f"{base}/undo-bust/").status_code == 200
     entry.refresh_from_db()
-    back = selectors.seat_of(entry)
+    back = state.seat_of(entry)
     assert entry.status == Entry.Status.ACTIVE and entry.finish_place is None
     assert (back.table_id, back.seat) == (seat.table_id, seat.seat)
     assert list(AuditEvent.objects.filter(type__in=["entry.busted", "entry.bust_undone"]).values_list("type", flat=True)) == [

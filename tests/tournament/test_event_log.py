@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.apps import PACKAGES
-from tournament import services
 from tournament.models import AuditEvent, Entry, Purchase
+from tournament.services import registration
 from web.tournament.event_labels import event_groups, event_labels, group_of, types_of
 from web.tournament.event_lines import details, event_line
 
@@ -28,7 +28,7 @@ TYPE = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
 # Types built at run time from an f-string: each pattern with every value it can take. A new dynamic type
 # fails the test below until it is listed here (and labelled).
 DYNAMIC = {
-    "clock.{}": ["level_started", "break_started", "break_ended", "one_minute"],  # clock.timeline.Boundary.kind
+    "clock.{}": ["level_started", "break_started", "break_ended", "one_minute"],  # clock.rules.timeline.Boundary.kind
     "{}.{}": [f"{kind}.{state}" for kind in ("rebuy", "addon") for state in ("paid", "announced")],  # purchases
     "{}.paid": ["rebuy.paid", "addon.paid"],
 }
@@ -203,9 +203,9 @@ def add_event(tournament, type_, payload, at=None):
 
 @pytest.fixture
 def log(db, tournament, cashier, player):
-    horvath = services.create_player(actor=cashier, first_name="Martin", last_name="Horváth", date_of_birth=player.date_of_birth)
-    jana = services.register_entry(tournament, actor=cashier, player=player, document=id_doc("EA1111111"))
-    martin = services.register_entry(tournament, actor=cashier, player=horvath, document=id_doc("EA2222222"))
+    horvath = registration.create_player(actor=cashier, first_name="Martin", last_name="Horváth", date_of_birth=player.date_of_birth)
+    jana = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("EA1111111"))
+    martin = registration.register_entry(tournament, actor=cashier, player=horvath, document=id_doc("EA2222222"))
     add_event(tournament, "entry.busted", {"entry": jana.number, "name": "Jana Nováková", "place": 57, "place_low": 57,
                                            "entries": [jana.number], "table": 12, "seat": 4})
     add_event(tournament, "move.done", {"move": {"entry": martin.number, "name": "Martin Horváth", "from": {"table": 3, "seat": 2},
@@ -249,7 +249,7 @@ def test_filters_by_table_player_and_kind(log, floor, tournament):
 def test_a_player_search_finds_this_tournaments_player_among_many_of_that_name(log, floor, cashier, tournament, player):
     # Sixty Nováková in the database, none of them in this tournament: the one who is still found.
     for i in range(60):
-        services.create_player(actor=cashier, first_name=f"Eva{i}", last_name="Nováková", date_of_birth=player.date_of_birth)
+        registration.create_player(actor=cashier, first_name=f"Eva{i}", last_name="Nováková", date_of_birth=player.date_of_birth)
     by_player = page(floor, tournament, player="novakova")
     assert "busted, 57th" in by_player and "5 seat 9" not in by_player
 

@@ -1,14 +1,14 @@
-"""Event sequence numbers are taken in one statement (tournament.audit.next_sequence): a caller holding
+"""Event sequence numbers are taken in one statement (tournament.services.audit.next_sequence): a caller holding
 a stale Tournament instance can neither publish a duplicate number nor write an old one back."""
 from __future__ import annotations
 
 from django.db import transaction
 
-from clock import services as clock_services
-from tables import handforhand
+from clock.services import clock as clock_services
+from tables.services import handforhand
 from tests.tables.test_moves import start
-from tournament.audit import lock_tournament, record_event
 from tournament.models import AuditEvent, Tournament
+from tournament.services.audit import lock_tournament, record_event
 
 
 def seqs(tournament: Tournament) -> list[int]:

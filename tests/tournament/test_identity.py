@@ -13,11 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import errors
-from tables import busts
+from tables.services import busts
 from tests.helpers import id_doc
-from tournament import services
-from tournament.identity import age_on, document_hmac, last_four, normalise_document_number
 from tournament.models import Entry, IdCheck, Player
+from tournament.rules.identity import age_on, document_hmac, last_four, normalise_document_number
+from tournament.services import registration
 
 NUMBER = "SK-AB9876543"
 SECRETS = ("AB9876543", "SKAB9876543")
@@ -69,7 +69,7 @@ def test_hmac_depends_on_the_key():
 
 def test_services_use_the_id_hash_key_setting(settings, cashier, tournament, player):
     settings.ID_HASH_KEY = "a-venue-secret-for-this-test"
-    entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER))
+    entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER))
     expected = document_hmac(NUMBER, "a-venue-secret-for-this-test")
     assert entry.id_hmac == expected and entry.id_check.number_hmac == expected
     player.refresh_from_db()
@@ -120,13 +120,13 @@ def test_the_document_number_is_never_stored_or_logged(cashier, floor, tournamen
     caplog.set_level(logging.DEBUG)
     caplog.set_level(logging.DEBUG, logger="django.db.backends")
     with CaptureQueriesContext(connection) as queries:  # makes Django log every SQL statement with its parameters
-        other = services.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1979, 8, 2),
+        other = registration.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1979, 8, 2),
                                        email="peter@example.com", phone="+421 900 123 456")
-        entry = services.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER, "passport"))
+        entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER, "passport"))
         with pytest.raises(errors.ServiceError) as err:  # a refused attempt with the same document
-            services.register_entry(tournament, actor=cashier, player=other, document=id_doc("sk ab 9876543", "passport"))
+            registration.register_entry(tournament, actor=cashier, player=other, document=id_doc("sk ab 9876543", "passport"))
         busts.bust_entry(entry, actor=floor)
-        services.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER, "passport"))  # a re-entry
+        registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER, "passport"))  # a re-entry
     assert not leaks(err.value.message)
 
     # The test can see what it looks for: the queries were logged, and the database holds the data.
@@ -135,7 +135,7 @@ def test_the_document_number_is_never_stored_or_logged(cashier, floor, tournamen
     assert any("Horváth" in text for _, text in values)
     check = IdCheck.objects.filter(player=player).first()
     assert check.number_last4 == "6543" and check.document_type == "passport"
-    assert check.number_hmac == document_hmac(NUMBER, services.settings.ID_HASH_KEY)
+    assert check.number_hmac == document_hmac(NUMBER, registration.settings.ID_HASH_KEY)
     assert any(text == check.number_hmac for _, text in values)
     assert Entry.objects.count() == 2 and Player.objects.count() == 2
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from leagues.models import LeagueTournament
 from payouts.models import Satellite
-from payouts.selectors import payout_state
+from payouts.selectors.structure import payout_state
 from tables.models import Draw, Seat
 from tournament.models import Entry, Tournament
 
@@ -76,7 +76,7 @@ def test_the_demo_says_its_clock_has_not_started(db, monkeypatch):
 
 
 def test_home_and_overview_follow_the_clock(director, tournament):
-    from clock import services as clock
+    from clock.services import clock
 
     c = Client()
     c.force_login(director)

@@ -10,8 +10,8 @@ import pytest
 from core.errors import ServiceError
 from tests.helpers import id_doc
 from tests.tournament.test_views import api
-from tournament import services
 from tournament.models import AuditEvent, Entry, Player
+from tournament.services import registration
 
 NEW = {"first_name": "Eva", "last_name": "Malá", "date_of_birth": "1988-03-04"}
 
@@ -19,7 +19,7 @@ NEW = {"first_name": "Eva", "last_name": "Malá", "date_of_birth": "1988-03-04"}
 @pytest.fixture
 def used(cashier, tournament, player):
     """Jana Nováková's passport, registered: the document belongs to her record."""
-    return services.register_entry(tournament, actor=cashier, player=player, document=id_doc("P1234567", "passport"))
+    return registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("P1234567", "passport"))
 
 
 def players_and_events() -> tuple[int, int]:
@@ -29,11 +29,11 @@ def players_and_events() -> tuple[int, int]:
 def test_a_refused_registration_of_a_new_player_keeps_no_player(cashier, tournament, used):
     before = players_and_events()
     with pytest.raises(ServiceError) as refused:
-        services.register_new_player(tournament, actor=cashier, document=id_doc("P1234567", "passport"), first_name="Eva",
+        registration.register_new_player(tournament, actor=cashier, document=id_doc("P1234567", "passport"), first_name="Eva",
                                      last_name="Malá", date_of_birth=date(1988, 3, 4))
     assert refused.value.code == "id_other_player"
     assert players_and_events() == before and Entry.objects.count() == 1
-    entry = services.register_new_player(tournament, actor=cashier, document=id_doc("EA7654321"), first_name="Eva", last_name="Malá",
+    entry = registration.register_new_player(tournament, actor=cashier, document=id_doc("EA7654321"), first_name="Eva", last_name="Malá",
                                          date_of_birth=date(1988, 3, 4))
     assert entry.player.display_name == "Eva Malá" and players_and_events() == (before[0] + 1, before[1] + 1)
 

@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tournament import services
 from tournament.models import Player
-from tournament.search_keys import fill_search_keys
+from tournament.rules.search_keys import fill_search_keys
+from tournament.services import registration
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def people(cashier):
     def make(first, last, nickname=""):
-        return services.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 3, 1),
+        return registration.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 3, 1),
                                       nickname=nickname)
     return {"novak": make("Jan", "Novák"), "horvath": make("Martin", "Horváth", "Marťas"),
             "other": make("Petr", "Svoboda")}

@@ -9,11 +9,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tables import busts, draws
-from tables.selectors import seat_of
+from tables.selectors.state import seat_of
+from tables.services import busts, draws
 from tests.helpers import open_tables, register
 from tournament.models import Purchase
-from tournament.receipts import receipt_lines, receipt_pdf
+from tournament.selectors.receipts import receipt_lines, receipt_pdf
 
 
 def lines_of(entry) -> dict[str, str]:

@@ -8,10 +8,10 @@ import pytest
 from core import errors
 from tests.conftest import BASIC_SPEC, make_user, tournament_data
 from tests.helpers import id_doc
-from tournament import services, setup
-from tournament import structure as rules
 from tournament.models import AuditEvent, Denomination, Entry, Level, Structure, Tournament
-from tournament.structure import LevelSpec
+from tournament.rules import structure as rules
+from tournament.rules.structure import LevelSpec
+from tournament.services import registration, setup
 
 
 def counts() -> tuple[int, int, int, int, int]:
@@ -203,7 +203,7 @@ def test_update_tournament_records_what_changed(director, tournament):
 
 
 def test_update_refuses_buy_in_change_after_entries(director, cashier, tournament, player):
-    services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+    registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     for change in ({"buy_in": 12000}, {"fee": 1000}):
         with pytest.raises(errors.ServiceError) as err:
             setup.update_tournament(tournament, actor=director, data={**change, "name": "Renamed"})
@@ -244,17 +244,17 @@ def test_set_tournament_structure(director, tournament, template):
 
 
 def test_set_registration_closed(director, cashier, tournament, player):
-    services.set_registration_closed(tournament, actor=director, closed=True)
+    registration.set_registration_closed(tournament, actor=director, closed=True)
     tournament.refresh_from_db()
     assert tournament.registration_closed
     with pytest.raises(errors.ServiceError) as err:
-        services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+        registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
     assert err.value.code == "registration_closed"
-    services.set_registration_closed(tournament, actor=director, closed=True)  # already closed: no second event
-    services.set_registration_closed(tournament, actor=director, closed=False)
+    registration.set_registration_closed(tournament, actor=director, closed=True)  # already closed: no second event
+    registration.set_registration_closed(tournament, actor=director, closed=False)
     assert list(AuditEvent.objects.filter(tournament=tournament).values_list("type", flat=True)) == [
         "tournament.created", "registration.closed", "registration.reopened"]
-    assert services.register_entry(tournament, actor=cashier, player=player, document=id_doc()).number == 1
+    assert registration.register_entry(tournament, actor=cashier, player=player, document=id_doc()).number == 1
 
 
 SETUP_CALLS = {
@@ -264,8 +264,8 @@ SETUP_CALLS = {
     "create_tournament": lambda user, t, template: setup.create_tournament(tournament_data(), actor=user, template=template),
     "update_tournament": lambda user, t, template: setup.update_tournament(t, actor=user, data={"name": "Hijacked"}),
     "set_tournament_structure": lambda user, t, template: setup.set_tournament_structure(t, actor=user, spec=BASIC_SPEC),
-    "set_registration_closed": lambda user, t, template: services.set_registration_closed(t, actor=user, closed=True),
-    "create_display_token": lambda user, t, template: services.create_display_token(t, actor=user, label="Lobby TV"),
+    "set_registration_closed": lambda user, t, template: registration.set_registration_closed(t, actor=user, closed=True),
+    "create_display_token": lambda user, t, template: registration.create_display_token(t, actor=user, label="Lobby TV"),
 }
 
 
@@ -312,7 +312,7 @@ def test_texts_longer_than_their_column_are_refused_cleanly(director, template, 
         setup.import_structure(long_colour, actor=director)
     assert err.value.code == "structure_invalid" and "40" in err.value.message
     with pytest.raises(errors.ServiceError) as err:
-        services.create_display_token(tournament, actor=director, label="Lobby TV " * 10)
+        registration.create_display_token(tournament, actor=director, label="Lobby TV " * 10)
     assert err.value.code == "too_long"
     assert counts() == before
     assert setup.copy_structure(template, actor=director, name="x" * 120).name == "x" * 120

@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from tests.conftest import BASIC_SPEC
 from tests.helpers import client_for as api_for
-from tournament import setup
 from tournament.models import AuditEvent, Structure, Tournament
-from tournament.structure import FORMAT_VERSION, LevelSpec
+from tournament.rules.structure import FORMAT_VERSION, LevelSpec
+from tournament.services import setup
 from web.tournament import serializers
 
 

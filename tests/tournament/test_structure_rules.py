@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import BASIC_SPEC
-from tournament import structure as rules
-from tournament.messages import format_error_message, format_problems, problem_message
-from tournament.structure import FormatError, LevelSpec, Problem, StructureSpec
+from tournament.rules import structure as rules
+from tournament.rules.structure import FormatError, LevelSpec, Problem, StructureSpec
+from tournament.selectors.messages import format_error_message, format_problems, problem_message
 
 CHIPS = ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow"))
 

@@ -8,9 +8,9 @@ from django.utils import translation
 
 from tests.conftest import PASSWORD, tournament_data
 from tests.helpers import id_doc
-from tournament import services, setup
 from tournament.models import AuditEvent, DisplayToken, Entry, Purchase, Tournament
-from tournament.receipts import receipt_lines
+from tournament.selectors.receipts import receipt_lines
+from tournament.services import registration, setup
 
 ROLES = ["director", "floor", "cashier", "dealer"]
 
@@ -42,7 +42,7 @@ def url_for(name, tournament):
 
 @pytest.fixture
 def registered(cashier, tournament, player):
-    return services.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+    return registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -190,7 +190,7 @@ REMOVED = [
 
 def test_the_old_form_endpoints_are_gone(client, director, tournament, registered):
     client.force_login(director)
-    display = services.create_display_token(tournament, actor=director, label="TV")
+    display = registration.create_display_token(tournament, actor=director, label="TV")
     events = AuditEvent.objects.count()
     for path in REMOVED:
         url = "/" + path.format(t=tournament.pk)
@@ -225,7 +225,7 @@ def test_money_reads_in_major_units_in_the_pages_language(client, cashier, direc
     """The user test's findings: the receipt said "110000 CZK" and the registration panel "Buy-in 100000 + fee
     10000 (CZK, minor units)" for a buy-in of 1,000 crowns and a fee of 100."""
     t = setup.create_tournament(tournament_data(currency="CZK", buy_in=100000, fee=10000), actor=director, template=template)
-    entry = services.register_entry(t, actor=cashier, player=player, document=id_doc())
+    entry = registration.register_entry(t, actor=cashier, player=player, document=id_doc())
     client.force_login(cashier)
     lang = {"HTTP_ACCEPT_LANGUAGE": language}
     receipt = client.get(reverse("receipt", args=[t.pk, 1]), **lang).content.decode()
@@ -240,7 +240,7 @@ def test_money_reads_in_major_units_in_the_pages_language(client, cashier, direc
 
 
 def test_voided_receipt_prints_void(client, cashier, tournament, registered):
-    services.void_purchase(registered.purchases.get(), actor=cashier, reason="double registration")
+    registration.void_purchase(registered.purchases.get(), actor=cashier, reason="double registration")
     client.force_login(cashier)
     page = client.get(reverse("receipt", args=[tournament.pk, 1])).content.decode()
     assert "VOID" in page and "double registration" in page

@@ -1,6 +1,6 @@
 """Every kind of draw, made by the product and read from its public API as an outsider reads it, verifies with
 tests/verifier/verify.py: a verifier written from the manual's docs/draws.md alone, importing
-nothing of the product. The server's own check (tables/draw_check.py) runs the product's code, so it cannot tell
+nothing of the product. The server's own check (tables/selectors/draw_check.py) runs the product's code, so it cannot tell
 when the code and the published text disagree; this one can (an outside check found late draws with one table
 seated elsewhere than the text said)."""
 from __future__ import annotations
@@ -18,12 +18,13 @@ import pytest
 from django.core.cache import caches
 from django.test import Client
 
-from days import redraw as day_redraw
-from flights import services as flight_services
-from tables import busts, color_ups, draws, house_rules, moves, seating
-from tables import seats as seat_requests
-from tables import setup as table_setup
+from days.services import redraw as day_redraw
+from flights.services import events as flight_services
 from tables.models import Draw, Move, Table
+from tables.rules import seating
+from tables.services import busts, color_ups, draws, house_rules, moves
+from tables.services import seats as seat_requests
+from tables.services import setup as table_setup
 from tests.days.test_day2_seating import bag_and_close
 from tests.flights.test_flights import event_with, play_and_bag
 from tests.helpers import id_doc, open_tables, register
@@ -31,8 +32,8 @@ from tests.payouts.test_ties import four_left  # noqa: F401  (the fixture)
 from tests.tables.test_color_ups import counted, drawn_table  # noqa: F401  (the fixture)
 from tests.tables.test_moves import seated, start
 from tests.verifier import verify
-from tournament import services
 from tournament.models import Entry, Level
+from tournament.services import registration
 from web import caching
 
 VERIFIER = Path(verify.__file__)
@@ -186,9 +187,9 @@ def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_t
     seat_requests.set_seat_request(tournament, actor=floor, player=entries[5].player, table_number=2, seat=3)
     draw = draws.draw_start(tournament, actor=director)
     register(cashier, tournament, 2, start=14)
-    late = services.create_player(actor=cashier, first_name="Late", last_name="Fixed", date_of_birth=date(1990, 1, 1))
+    late = registration.create_player(actor=cashier, first_name="Late", last_name="Fixed", date_of_birth=date(1990, 1, 1))
     seat_requests.set_seat_request(tournament, actor=floor, player=late, table_number=1, seat=9)
-    services.register_entry(tournament, actor=cashier, player=late, document=id_doc("EA7654321"))  # seated at 1/9
+    registration.register_entry(tournament, actor=cashier, player=late, document=id_doc("EA7654321"))  # seated at 1/9
     assert verified(tournament) == ["start", "late", "late", "late"]
     start_draw, *_, fixed = published(tournament)
     assert start_draw["inputs"]["needs"]["count"] == 2 and len(start_draw["inputs"]["held"]) == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import tournament_data
-from tournament import setup
+from tournament.services import setup
 
 
 @pytest.fixture

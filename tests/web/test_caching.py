@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from core import memory
 from core.errors import ServiceError
-from tables import busts, draws, moves, seats, selectors
 from tables.models import Move, Seat, Table
+from tables.selectors import state
+from tables.services import busts, draws, moves, seats
 from tests.clock.fake_time import fake_now  # noqa: F401  (fixture)
 from tests.conftest import pay_places
 from tests.helpers import open_tables, register
@@ -64,9 +65,9 @@ def test_an_unknown_tournament_or_entry_is_still_a_404(client, tournament, drawn
 
 
 def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(client, director, cashier, floor, tournament):
-    from tables import draws
     from tables.models import Move, Seat, Table
-    from tables.read_models import public_seats
+    from tables.selectors.screens import public_seats
+    from tables.services import draws
     from tests.helpers import open_tables, register
 
     open_tables(director, tournament, [1, 2, 3])
@@ -89,17 +90,17 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
         assert answer["table"] == (seat.table.number if seat else None) and answer["seat"] == (seat.seat if seat else None)
         assert answer["place"] == entry.finish_place
         assert client.get(f"/s/{tournament.pk}/{entry.number}.json").json() == {
-            **answer, "prize": None, "seat_won": None, "next_draw": selectors.pending_commitment(tournament)}
+            **answer, "prize": None, "seat_won": None, "next_draw": state.pending_commitment(tournament)}
     assert {answers[e.number]["place"] for e in out} == {23, 24}
     assert answers[move.entry.number]["move"] == {"table": move.to_table.number, "seat": move.to_seat,
                                                   "position": move.position, "after_hand": False}
 
 
 def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(client, director, cashier, tournament, fake_now):  # noqa: F811
-    from clock import services as clock_services
-    from tournament import services
+    from clock.services import clock as clock_services
+    from tournament.services import registration
 
-    display = services.create_display_token(tournament, actor=director, label="TV")
+    display = registration.create_display_token(tournament, actor=director, label="TV")
     address = f"/display/{display.token}/snapshot.json"
     clock_services.start_clock(tournament, actor=director)
     first = client.get(address).json()
@@ -123,9 +124,9 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
         client, director, cashier, floor, tournament):
     """A thousand tables start a hand every two minutes: those events must not make every phone's answer
     new (tournament.seats_seq), except where the hand decides whether a player's move waits for it."""
-    from clock import services as clock_services
-    from tables import draws, hands
+    from clock.services import clock as clock_services
     from tables.models import Move, Seat, Table
+    from tables.services import draws, hands
     from tests.helpers import open_tables, register
 
     open_tables(director, tournament, [1, 2, 3])
@@ -196,7 +197,7 @@ def test_a_change_in_this_worker_is_seen_at_once(client, floor, tournament, draw
 
 
 def test_the_floor_snapshot_is_computed_once_per_version_and_its_clock_counts_on(director, cashier, tournament, fake_now):  # noqa: F811
-    from clock import services as clock_services
+    from clock.services import clock as clock_services
     from live.snapshots import floor_answer, read_again
     from tests.helpers import register
 

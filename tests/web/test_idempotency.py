@@ -1,5 +1,6 @@
 """One press, one effect: the Idempotency-Key header of every state-changing API call (web/idempotency.py)
 and the one client that sends it (static/js/api.js)."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,8 @@ from rest_framework.test import APIClient
 
 from tests.concurrency import at_once
 from tests.conftest import make_user
-from tournament import services
 from tournament.models import AuditEvent, DisplayToken, Entry
+from tournament.services import registration
 from web.models import IdempotencyKey
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,9 +30,12 @@ def client_for(user, **options) -> APIClient:
 
 def register(client, tournament, player, key=None, number="EA1234567"):
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
-    return client.post(f"/api/tournaments/{tournament.pk}/entries/",
-                       {"player": player.pk, "document_type": "id_card", "document_number": number, "seen": True},
-                       format="json", **headers)
+    return client.post(
+        f"/api/tournaments/{tournament.pk}/entries/",
+        {"player": player.pk, "document_type": "id_card", "document_number": number, "seen": True},
+        format="json",
+        **headers,
+    )
 
 
 def new_display(client, tournament, key=None, label="TV 1"):
@@ -67,7 +71,7 @@ def test_a_secret_in_the_first_answer_is_not_kept_for_a_replay(director, tournam
 
 
 def test_the_same_key_with_another_body_is_refused(cashier, tournament, player):
-    other = services.create_player(actor=cashier, first_name="Petr", last_name="Novák", date_of_birth=date(1980, 1, 2))
+    other = registration.create_player(actor=cashier, first_name="Petr", last_name="Novák", date_of_birth=date(1980, 1, 2))
     client = client_for(cashier)
     assert register(client, tournament, player, key="k").status_code == 201
     events = AuditEvent.objects.count()
@@ -122,17 +126,17 @@ def test_a_key_expires_after_a_day(director, tournament):
 
 
 def test_a_request_that_fails_leaves_no_claim(director, tournament, monkeypatch):
-    real = services.create_display_token
+    real = registration.create_display_token
 
     def broken(*args, **kwargs):
         real(*args, **kwargs)  # the work is done, then the process fails before it answers
         raise RuntimeError("the server fell over")
 
-    monkeypatch.setattr(services, "create_display_token", broken)
+    monkeypatch.setattr(registration, "create_display_token", broken)
     crashed = new_display(client_for(director, raise_request_exception=False), tournament, key="crash")
     assert crashed.status_code == 500
     assert not DisplayToken.objects.exists() and not IdempotencyKey.objects.exists(), "rolled back with its claim"
-    monkeypatch.setattr(services, "create_display_token", real)
+    monkeypatch.setattr(registration, "create_display_token", real)
     retried = new_display(client_for(director), tournament, key="crash")
     assert retried.status_code == 201 and DisplayToken.objects.count() == 1
 
@@ -149,8 +153,12 @@ def test_duplicates_sent_at_once_act_once(director, tournament):
 
 def test_the_schema_documents_the_header_on_every_change(db):
     schema = APIClient().get("/api/schema/", {"format": "json"}).json()
-    changes = [(path, method, op) for path, item in schema["paths"].items() for method, op in item.items()
-               if method in ("post", "put", "patch", "delete")]
+    changes = [
+        (path, method, op)
+        for path, item in schema["paths"].items()
+        for method, op in item.items()
+        if method in ("post", "put", "patch", "delete")
+    ]
     assert len(changes) > 20
     for path, method, op in changes:
         if op["operationId"] == "auth_token":  # a login is not replayed: its answer is a secret the server does not keep
@@ -206,8 +214,7 @@ def test_api_js_sends_one_key_per_press_and_the_same_key_on_its_retries(tmp_path
     for name in ("api.js", "press-queue.js", "util.js"):  # api.js and what it imports
         (tmp_path / name).write_text((ROOT / "static" / "js" / name).read_text())
     module = tmp_path / "api.js"
-    run = subprocess.run(["node", str(harness), str(module), str(failures)],
-                         capture_output=True, text=True, timeout=30, check=True)
+    run = subprocess.run(["node", str(harness), str(module), str(failures)], capture_output=True, text=True, timeout=30, check=True)
     report = json.loads(run.stdout)
     writes = [s for s in report["sent"] if s["method"] == "POST"]
     reads = [s for s in report["sent"] if s["method"] == "GET"]

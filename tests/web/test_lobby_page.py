@@ -52,5 +52,5 @@ def test_public_base_url_overrides_the_address(client, settings, director, cashi
     start(director, cashier, tournament, 4, table_numbers=(1,))
     client.force_login(cashier)
     cards = client.get(f"/t/{tournament.pk}/seat-cards/1/").content.decode()
-    card_qr = segno.make(f"https://turnaj.example.cz/s/{tournament.pk}/1/", error="m")  # tables/seat_cards.py
+    card_qr = segno.make(f"https://turnaj.example.cz/s/{tournament.pk}/1/", error="m")  # tables/selectors/seat_cards.py
     assert card_qr.svg_inline(scale=4, dark="#000", light="#fff") in cards

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 from tests.conftest import tournament_data
 from tests.helpers import id_doc
-from tournament import services, setup
+from tournament.services import registration, setup
 
 NB = "\u00a0"
 
@@ -20,7 +20,7 @@ def client_for(user, language: str) -> APIClient:
 def crowns(director, template, cashier, player):
     t = setup.create_tournament(tournament_data(currency="CZK", buy_in=100000, fee=10000, guaranteed_pool=0), actor=director,
                                 template=template)
-    services.register_entry(t, actor=cashier, player=player, document=id_doc())
+    registration.register_entry(t, actor=cashier, player=player, document=id_doc())
     return t
 
 

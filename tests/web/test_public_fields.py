@@ -13,9 +13,9 @@ from rest_framework.test import APIClient
 
 from core import broadcast, groups
 from live.snapshots import lobby_snapshot
-from tables import busts, color_ups, draws, hands, seats
-from tables import setup as table_setup
 from tables.models import Draw, Seat, Table
+from tables.services import busts, color_ups, draws, hands, seats
+from tables.services import setup as table_setup
 from tests.helpers import open_tables, register
 from tournament.models import Entry, Level
 

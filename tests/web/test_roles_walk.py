@@ -27,14 +27,14 @@ from drf_spectacular.generators import SchemaGenerator
 
 from core import access
 from core.roles import CASHIER, DEALER, DIRECTOR, FLOOR
-from leagues import services as league_services
+from leagues.services import leagues as league_services
 from live.routing import websocket_urlpatterns
-from tables import dealer_links, draws
-from tables import setup as table_setup
 from tables.models import Table
+from tables.services import dealer_links, draws
+from tables.services import setup as table_setup
 from tests.conftest import PASSWORD
 from tests.helpers import register
-from tournament import services
+from tournament.services import registration
 
 ROLES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
 STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
@@ -154,7 +154,7 @@ def walk_room(director, floor, cashier, dealer, tournament, template, settings):
         shuffler = shuffler or token
     entries = register(cashier, tournament, 20)
     draws.draw_start(tournament, actor=director)
-    display = services.create_display_token(tournament, actor=director, label="Lobby TV")
+    display = registration.create_display_token(tournament, actor=director, label="Lobby TV")
     link, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=1), actor=floor, label="tablet 1")
     users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **elsewhere(director, template, tournament)}
     league = league_services.create_league(actor=director, data={"name": "Spring season", "formula": "linear"})
@@ -166,8 +166,8 @@ def elsewhere(director, template, tournament) -> dict:
     """A Floor and a Cashier who work only a side event: at this tournament they are strangers; and a Floor who works
     the side event and this tournament."""
     from tests.conftest import make_user, tournament_data
-    from tournament import setup
     from tournament.models import StaffProfile
+    from tournament.services import setup
 
     side = setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)
     users = {}
@@ -264,7 +264,7 @@ def test_the_manual_shows_the_same_table():
 async def test_every_socket_route_with_every_visitor(director, floor, cashier, dealer, tournament):
     def seed():
         table, _token = table_setup.open_table(tournament, actor=director, number=1, seats=9)
-        display = services.create_display_token(tournament, actor=director, label="Lobby TV")
+        display = registration.create_display_token(tournament, actor=director, label="Lobby TV")
         link, secret = dealer_links.create_dealer_link(table, actor=floor, label="tablet 1")
         session = SessionStore()
         session[access.DEALER_TABLE] = table.pk

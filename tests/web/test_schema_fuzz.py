@@ -75,14 +75,14 @@ from schemathesis.core import NotSet
 from schemathesis.core.failures import AcceptedNegativeData
 from schemathesis.core.parameters import ParameterLocation
 
-from clock import services as clock_services
 from clock.models import ClockState
+from clock.services import clock as clock_services
 from config.wsgi import application
-from tables import draws
-from tables import setup as table_setup
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.conftest import BASIC_SPEC, PASSWORD, STAFF, make_user, tournament_data
 from tests.helpers import register
-from tournament import services, setup
+from tournament.services import registration, setup
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 LOG = os.environ.get("FUZZ_LOG")  # a file: each request drawn and its answer's status, one JSON line each
@@ -261,7 +261,7 @@ def fuzz_room(module_db):
                 table_setup.open_table(tournament, actor=director, number=number, seats=9)
             entries = register(cashier, tournament, 6)
             draws.draw_start(tournament, actor=director)
-            display = services.create_display_token(tournament, actor=director, label="Lobby TV")
+            display = registration.create_display_token(tournament, actor=director, label="Lobby TV")
             clock_services.start_clock(tournament, actor=director)
             assert tournament.pk == FIXED_ID, f"a row of the database has an id of {FIXED_ID} or more: the ids would vary (fixed_ids)"
             cache.clear()  # the public throttle and the login lockout count in the cache

@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from clock import services as clock_services
-from days import services as days_services
-from flights import services as flight_services
-from payouts import selectors as payout_selectors
-from payouts import services as payout_services
-from tables import busts, draws
-from tables import setup as table_setup
-from tables.selectors import live_seats
+from clock.services import clock as clock_services
+from days.services import bags as days_services
+from flights.services import events as flight_services
+from payouts.selectors import structure as payout_selectors
+from payouts.services import structure as payout_services
+from tables.selectors.state import live_seats
+from tables.services import busts, draws
+from tables.services import setup as table_setup
 from tests.flights.test_flights import event_with, play_and_bag
 from tests.helpers import id_doc, text
 from tests.payouts.test_payments import finish, signature

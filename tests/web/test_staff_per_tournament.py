@@ -10,8 +10,8 @@ from channels.db import database_sync_to_async
 from tests.conftest import make_user, tournament_data
 from tests.helpers import logged_in
 from tests.live.test_role_changes import CLOSED, closed_within, open_socket
-from tournament import setup
 from tournament.models import Entry, StaffProfile
+from tournament.services import setup
 
 
 def works_only(user, tournament) -> None:

@@ -9,13 +9,13 @@ from datetime import date
 
 from django.test import Client
 
-from leagues import services as league_services
+from leagues.services import leagues as league_services
 from payouts.models import Ticket
 from tests.conftest import make_user
 from tests.helpers import id_doc
 from tests.payouts.conftest import bust_down_to, make_main_event, make_satellite
-from tournament import services
 from tournament.models import Entry, StaffProfile
+from tournament.services import registration
 
 
 def works_only(user, *tournaments) -> Client:
@@ -52,17 +52,17 @@ def test_a_satellites_cashier_does_not_register_its_ticket_into_a_main_event_he_
 
 def both_events_player(director, cashier, tournament, side):
     """A player with an entry in each tournament."""
-    player = services.create_player(actor=cashier, first_name="Jana", last_name="Both", date_of_birth=date(1990, 1, 1))
-    services.register_entry(tournament, actor=cashier, player=player, document=id_doc("EA1111111"))
-    services.register_entry(side, actor=cashier, player=player, document=id_doc("EA1111111"))
+    player = registration.create_player(actor=cashier, first_name="Jana", last_name="Both", date_of_birth=date(1990, 1, 1))
+    registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("EA1111111"))
+    registration.register_entry(side, actor=cashier, player=player, document=id_doc("EA1111111"))
     return player
 
 
 def test_a_players_results_show_the_tournaments_worked_only(director, cashier, floor, tournament, side):
     both = both_events_player(director, cashier, tournament, side)
-    main_only = services.register_entry(
+    main_only = registration.register_entry(
         tournament, actor=cashier, document=id_doc("EA2222222"),
-        player=services.create_player(actor=cashier, first_name="Karel", last_name="Main", date_of_birth=date(1980, 1, 1))).player
+        player=registration.create_player(actor=cashier, first_name="Karel", last_name="Main", date_of_birth=date(1980, 1, 1))).player
     desk = works_only(make_user("side-cash", "Cashier"), side)
     answer = desk.get(f"/api/players/{both.pk}/results/")
     assert answer.status_code == 200

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.test import Client
 
-from tables import dealer_links
-from tables import setup as table_setup
+from tables.services import dealer_links
+from tables.services import setup as table_setup
 
 pytestmark = pytest.mark.django_db
 

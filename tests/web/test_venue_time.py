@@ -9,13 +9,13 @@ import pytest
 from django.test import Client
 from django.utils import formats, translation
 
-from tables import draws
-from tables import setup as table_setup
 from tables.models import Draw
+from tables.services import draws
+from tables.services import setup as table_setup
 from tests.conftest import tournament_data
 from tests.helpers import id_doc
-from tournament import services, setup
 from tournament.models import Structure
+from tournament.services import registration, setup
 
 PRAGUE = ZoneInfo("Europe/Prague")
 SEVEN_PM_PRAGUE = datetime(2026, 11, 25, 19, 0, tzinfo=PRAGUE)  # 18:00 UTC
@@ -79,8 +79,8 @@ def test_the_structures_list_shows_the_default_venue_zone_in_czech(director, tem
 def drawn_in_prague(director, cashier, prague):
     table_setup.open_table(prague, actor=director, number=1, seats=9)
     for i in range(3):
-        player = services.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=datetime(1990, 1, 1).date())
-        services.register_entry(prague, actor=cashier, player=player, document=id_doc(f"EA{i:07d}"))
+        player = registration.create_player(actor=cashier, first_name=f"P{i}", last_name="Test", date_of_birth=datetime(1990, 1, 1).date())
+        registration.register_entry(prague, actor=cashier, player=player, document=id_doc(f"EA{i:07d}"))
     draw = draws.draw_start(prague, actor=director)
     Draw.objects.filter(pk=draw.pk).update(drawn_at=datetime(2026, 11, 25, 18, 5, tzinfo=UTC))  # 19:05 in Prague
     return draw

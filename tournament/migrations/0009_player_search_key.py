@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from tournament.search_keys import fill_search_keys
+from tournament.rules.search_keys import fill_search_keys
 
 
 def fill(apps, schema_editor):

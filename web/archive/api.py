@@ -1,12 +1,12 @@
 """The import of a tournament file through the JSON API (docs/tournament-file.md): the director's import
 page sends it here (multipart/form-data, the file in `file`); a script may too, with its API token. The service is
-archive/transfer.py's, the same as `manage.py import_tournament`: a refused file answers its message (400, or 409
+archive/services/transfer.py's, the same as `manage.py import_tournament`: a refused file answers its message (400, or 409
 for a tournament here already or a file of another ID hash key), with nothing written.
 
 Size: a file of 10,000 entries is about 11 MB; settings.TOURNAMENT_FILE_MAX_MB (32 by default) is the most an import
 reads. A body larger than that (its Content-Length) is refused 413 before it is parsed, the multipart form included
 (web/middleware.py, RefuseOversizedBodyMiddleware);
-the import then refuses a file too full or too deep before it parses its JSON (archive/transfer.py, read_file).
+the import then refuses a file too full or too deep before it parses its JSON (archive/services/transfer.py, read_file).
 Django keeps a multipart upload's file out of DATA_UPLOAD_MAX_MEMORY_SIZE (an upload above
 FILE_UPLOAD_MAX_MEMORY_SIZE goes to a temporary file). A TLS proxy in front must allow as much (nginx:
 `client_max_body_size 32m;`)."""
@@ -19,7 +19,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from archive.transfer import import_tournament, max_bytes, read_file
+from archive.services.transfer import import_tournament, max_bytes, read_file
 from web.access import api as api_roles
 from web.api import REFUSED, RoleAPIView, answers, call_service, valid
 

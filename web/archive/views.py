@@ -1,5 +1,5 @@
 """A tournament in one file, from a screen (docs/tournament-file.md): the director downloads a
-tournament's file, the same bytes as `manage.py export_tournament` writes (archive/export.py), and opens the import
+tournament's file, the same bytes as `manage.py export_tournament` writes (archive/selectors/export.py), and opens the import
 page, whose form sends the file to the JSON API (web/archive/api.py) with the shared client (static/js/api-forms.js).
 
 The download records no event: an export is a read and changes nothing, as the results' CSV and PDF downloads and
@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
-from archive.export import export_tournament, file_text
+from archive.selectors.export import export_tournament, file_text
 from tournament.models import Tournament
 from web.access import page
 from web.tournament.setup_views import url_of_answer

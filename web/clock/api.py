@@ -7,7 +7,8 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from clock import selectors, services
+from clock.selectors import clock as clock_selectors
+from clock.services import clock as clock_services
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, tournament_or_404, valid
 
@@ -55,20 +56,20 @@ class ActionSerializer(serializers.Serializer):
 def perform(user, tournament, data: dict):
     action = data["action"]
     if action == "start":
-        return services.start_clock(tournament, actor=user)
+        return clock_services.start_clock(tournament, actor=user)
     if action == "pause":
-        return services.pause_clock(tournament, actor=user)
+        return clock_services.pause_clock(tournament, actor=user)
     if action == "resume":
-        return services.resume_clock(tournament, actor=user)
+        return clock_services.resume_clock(tournament, actor=user)
     if action == "adjust":
-        return services.adjust_clock(tournament, actor=user, seconds=data["seconds"])
+        return clock_services.adjust_clock(tournament, actor=user, seconds=data["seconds"])
     if action == "end_level":  # the level (or break) in play ends now: the next starts with its full time
-        return services.end_level_now(tournament, actor=user)
+        return clock_services.end_level_now(tournament, actor=user)
     if action in ("next", "previous"):
-        return services.step_level(tournament, actor=user, step=1 if action == "next" else -1)
+        return clock_services.step_level(tournament, actor=user, step=1 if action == "next" else -1)
     if action == "jump":
-        return services.jump_to_level(tournament, actor=user, level=data["level"])
-    return services.set_announcement(tournament, actor=user, text=data["text"])
+        return clock_services.jump_to_level(tournament, actor=user, level=data["level"])
+    return clock_services.set_announcement(tournament, actor=user, text=data["text"])
 
 
 class ClockView(RoleAPIView):
@@ -76,7 +77,7 @@ class ClockView(RoleAPIView):
 
     @extend_schema(operation_id="clock_retrieve", tags=["clock"], responses=answers(200, ClockSerializer))
     def get(self, request, pk: int):
-        return Response(selectors.clock_snapshot(tournament_or_404(pk)))
+        return Response(clock_selectors.clock_snapshot(tournament_or_404(pk)))
 
     @extend_schema(operation_id="clock_action", tags=["clock"], request=ActionSerializer,
                    summary="Start, pause, resume, add or remove time, end the level now, next/previous level, jump to a level, "
@@ -86,7 +87,7 @@ class ClockView(RoleAPIView):
         tournament = tournament_or_404(pk)
         data = valid(ActionSerializer, request.data).validated_data
         perform(request.user, tournament, data)
-        return Response(selectors.clock_snapshot(tournament))
+        return Response(clock_selectors.clock_snapshot(tournament))
 
 
 class DayEndSerializer(serializers.Serializer):
@@ -128,8 +129,8 @@ class ClockDayEndView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(DayEndSerializer, request.data).validated_data
-        services.set_day_end(tournament, actor=request.user, level=data["level"])
-        return Response(selectors.clock_snapshot(tournament))
+        clock_services.set_day_end(tournament, actor=request.user, level=data["level"])
+        return Response(clock_selectors.clock_snapshot(tournament))
 
 
 class ClockRestartView(RoleAPIView):
@@ -141,6 +142,6 @@ class ClockRestartView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(RestartSerializer, request.data).validated_data
-        services.schedule_restart(tournament, actor=request.user, start_at=data["start_at"], level=data["level"],
+        clock_services.schedule_restart(tournament, actor=request.user, start_at=data["start_at"], level=data["level"],
                                   seconds_left=data["seconds_left"])
-        return Response(selectors.clock_snapshot(tournament))
+        return Response(clock_selectors.clock_snapshot(tournament))

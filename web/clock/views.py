@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
-from clock import selectors
+from clock.selectors import clock as clock_selectors
 from tournament.models import Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
@@ -13,5 +13,5 @@ from web.tournament.views import in_venue_time
 @page("director-clock")
 @in_venue_time
 def director_clock(request, tournament: Tournament):
-    snapshot = selectors.clock_snapshot(tournament)
+    snapshot = clock_selectors.clock_snapshot(tournament)
     return render(request, "clock/director.html", {"t": tournament, "clock": snapshot})

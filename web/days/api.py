@@ -1,7 +1,7 @@
-"""JSON API of the end of a day (days/services.py, days/selectors.py): a table's tablet (its
+"""JSON API of the end of a day (days/services/bags.py, days/selectors/bags.py): a table's tablet (its
 dealer, the floor, the director) reads and enters the whole table's bags at once; the floor bags one seated player
 (or corrects his bag), reads where the day stands and its report sorted by stack; the director closes the day, and
-redraws the next day's seating before play resumes (days/redraw.py)."""
+redraws the next day's seating before play resumes (days/services/redraw.py)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -11,9 +11,11 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from days import redraw, selectors, services
-from tables.chip_counts import MAX_CHIPS
+from days.selectors import bags as days_selectors
+from days.services import bags as days_services
+from days.services import redraw
 from tables.models import Table
+from tables.rules.chip_counts import MAX_CHIPS
 from web.access import AtTheTable
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
@@ -138,7 +140,7 @@ class DayView(RoleAPIView):
     @extend_schema(operation_id="day", tags=["days"], responses=answers(200, DayStateSerializer),
                    summary="Where the day stands: players still in, bags missing by table, the bags against the chips in play")
     def get(self, request, pk: int):
-        return Response(selectors.day_state(tournament_or_404(pk)))
+        return Response(days_selectors.day_state(tournament_or_404(pk)))
 
 
 class TableBagsView(AtTheTable, RoleAPIView):
@@ -147,7 +149,7 @@ class TableBagsView(AtTheTable, RoleAPIView):
     @extend_schema(operation_id="tables_bags", tags=["days"], responses=answers(200, TableBagsSerializer),
                    summary="This table's players, today's bags and their last counts")
     def get(self, request, pk: int, number: int):
-        return Response(selectors.table_bags(_table(pk, number)))
+        return Response(days_selectors.table_bags(_table(pk, number)))
 
     @extend_schema(operation_id="tables_bags_record", tags=["days"], request=RecordTableBagsSerializer,
                    summary="Bag-and-tag: every seated player's chips and bag number at this table, at once",
@@ -155,9 +157,9 @@ class TableBagsView(AtTheTable, RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = _table(pk, number)
         rows = valid(RecordTableBagsSerializer, request.data).validated_data["bags"]
-        call_service(services.record_table_bags, table, actor=request.user,
+        call_service(days_services.record_table_bags, table, actor=request.user,
                      bags={row["seat"]: (row["chips"], row["bag"]) for row in rows})
-        return Response(selectors.table_bags(table), status=status.HTTP_201_CREATED)
+        return Response(days_selectors.table_bags(table), status=status.HTTP_201_CREATED)
 
 
 class EntryBagView(RoleAPIView):
@@ -169,7 +171,7 @@ class EntryBagView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         data = valid(RecordBagSerializer, request.data).validated_data
-        row = call_service(services.record_bag, entry, actor=request.user, chips=data["chips"], bag=data["bag"])
+        row = call_service(days_services.record_bag, entry, actor=request.user, chips=data["chips"], bag=data["bag"])
         return Response({"day": row.day, "entry": number, "chips": row.chips, "bag": row.bag_number,
                          "table": row.table_number, "seat": row.seat, "bagged_at": row.bagged_at,
                          "bagged_by": row.bagged_by_label}, status=status.HTTP_201_CREATED)
@@ -184,8 +186,8 @@ class DayCloseView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         reason = valid(CloseDaySerializer, request.data).validated_data["reason"]
-        row = call_service(services.close_day, t, actor=request.user, reason=reason)
-        return Response(selectors.closed_day(row))
+        row = call_service(days_services.close_day, t, actor=request.user, reason=reason)
+        return Response(days_selectors.closed_day(row))
 
 
 class DayRedrawView(RoleAPIView):
@@ -214,7 +216,7 @@ class DayReportView(RoleAPIView):
     def get(self, request, pk: int):
         t = tournament_or_404(pk)
         day = valid(ReportQuerySerializer, request.query_params).validated_data.get("day")
-        report = selectors.day_report(t, day)
+        report = days_selectors.day_report(t, day)
         if report is None:
             raise NotFound(_("Day %(day)s has not been played yet.") % {"day": day})
         return Response(report)

@@ -1,8 +1,8 @@
-"""The end of a day on paper, as tables/seat_cards.py prints seat cards: the bag slips (one slip
+"""The end of a day on paper, as tables/selectors/seat_cards.py prints seat cards: the bag slips (one slip
 per bag: the tournament, the day, the player and his entry, the bag number and the chips large, the table and seat,
 when and by whom it was bagged, the player's and the floor's signature lines), one a page on 80 mm receipt paper
 or six a page on A4; and the day's report on A4 (every bag, largest stack first, with the totals). DejaVu Sans
-(tournament.receipts.pdf_font) prints every Czech and Slovak letter. Times in the active time zone (the views set
+(tournament.selectors.receipts.pdf_font) prints every Czech and Slovak letter. Times in the active time zone (the views set
 the venue's), words in the active language."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from tournament.models import Tournament
-from tournament.receipts import pdf_font
+from tournament.selectors.receipts import pdf_font
 from web.templatetags.money import grouped
 
 

@@ -1,7 +1,7 @@
 """The end of a day's pages: the day page (where the day stands: the clock, the players still
 in, the bags missing by table and seat, the bags against the chips in play; the director closes the day there
 through the JSON API, web/days/api.py), the day's report sorted by stack (page, CSV, PDF) and the bag slips (PDF,
-80 mm or A4). The pages only read (days/selectors.py); the few reads of their own are here: the clock's line for
+80 mm or A4). The pages only read (days/selectors/bags.py); the few reads of their own are here: the clock's line for
 the day, the missing bags grouped by table, and the report's default day."""
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from clock.models import ClockState
-from clock.selectors import clock_snapshot
+from clock.selectors.clock import clock_snapshot
 from core import access
-from days import selectors
-from days.seating_reads import redraw_state
+from days.selectors import bags
+from days.selectors.seating import redraw_state
 from tournament.models import Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
@@ -89,12 +89,12 @@ def bags_by_table(rows: list[dict]) -> list[dict]:
 @page("day")
 @in_venue_time
 def day_page(request, tournament: Tournament):
-    state = selectors.day_state(tournament)
+    state = bags.day_state(tournament)
     # Until the next day's play begins, the bags and slips shown are the closed day's (a flight's, for good: its
     # players go on to the event's Day 2).
     # An event's Day 2 before its play: its first day, not begun (no day before it here: its bags came carried).
     shown = state["day"] if (state["begun"] or state["day"] == 1) and not state["elsewhere"] else state["day"] - 1
-    report = selectors.day_report(tournament, shown) or {"rows": []}
+    report = bags.day_report(tournament, shown) or {"rows": []}
     return render(request, "days/day.html", {
         "t": tournament, "state": state, "shown_day": shown, "clock": clock_line(tournament),
         "shown_as": shown + state["offset"], "day_as": state["day"] + state["offset"],
@@ -108,11 +108,11 @@ def report_of(t: Tournament, request) -> dict:
     yet (the morning after a close, the report wanted is the night's). BadQuery, Http404 for a day not played."""
     day = _number(request, "day")
     if day is None:
-        report = selectors.day_report(t)
+        report = bags.day_report(t)
         if not report["rows"] and report["day"] > 1:
-            report = selectors.day_report(t, report["day"] - 1)
+            report = bags.day_report(t, report["day"] - 1)
         return report
-    report = selectors.day_report(t, day)
+    report = bags.day_report(t, day)
     if report is None:
         raise Http404(_("Day %(day)s has not been played yet.") % {"day": day})
     return report
@@ -126,7 +126,7 @@ def day_report_page(request, tournament: Tournament):
     except BadQuery as problem:
         return _bad(str(problem))
     return render(request, "days/report.html", {
-        "t": tournament, "report": report, "days": range(1, selectors.current_day(tournament) + 1)})
+        "t": tournament, "report": report, "days": range(1, bags.current_day(tournament) + 1)})
 
 
 def csv_text(value) -> str:
@@ -189,12 +189,12 @@ def bag_slips(request, tournament: Tournament):
         table, entry, day = _number(request, "table"), _number(request, "entry"), _number(request, "day")
     except BadQuery as problem:
         return _bad(str(problem))
-    if day is not None and day > selectors.current_day(tournament):
+    if day is not None and day > bags.current_day(tournament):
         raise Http404(_("Day %(day)s has not been played yet.") % {"day": day})
-    rows = selectors.bags_for_slips(tournament, table=table, entry=entry, day=day)
+    rows = bags.bags_for_slips(tournament, table=table, entry=entry, day=day)
     if entry is not None and not rows:
         raise Http404(_("Entry #%(number)s has no bag this day.") % {"number": entry})
-    day = day or selectors.current_day(tournament)
+    day = day or bags.current_day(tournament)
     name = "-".join(["bag-slips", str(tournament.pk), f"day{day}"] + ([f"table{table}"] if table else [])
                     + ([f"entry{entry}"] if entry else []))
     response = HttpResponse(pdf.bag_slips_pdf(tournament, rows, paper=paper, day=day, table=table),

@@ -1,4 +1,4 @@
-"""JSON API of the events with Day 1 flights into one Day 2 (flights/services.py, flights/selectors.py): the floor
+"""JSON API of the events with Day 1 flights into one Day 2 (flights/services/events.py, flights/selectors/events.py): the floor
 reads the events, each event's state (its flights with the players left and the "ends at the end of this level" line,
 Day 2, the pool summed over the flights, the bags carried and forfeited) and the forfeited list;
 the director makes the event, adds its flights, names its Day 2, sets the stack policy and Day 2 late registration,
@@ -11,8 +11,10 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from flights import flight_rules, selectors, services
 from flights.models import Event, Flight
+from flights.rules import flights as flights_flight_rules
+from flights.selectors import events as flights_selectors
+from flights.services import events as flights_services
 from tournament.models import Tournament
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, valid
@@ -67,11 +69,11 @@ CarrySerializer = inline_serializer("FlightCarry", {
 
 class CreateEventSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=300, allow_blank=True)
-    policy = serializers.ChoiceField(choices=list(flight_rules.POLICIES), default=flight_rules.BEST, required=False)
+    policy = serializers.ChoiceField(choices=list(flights_flight_rules.POLICIES), default=flights_flight_rules.BEST, required=False)
 
 
 class SettingsSerializer(serializers.Serializer):
-    policy = serializers.ChoiceField(choices=list(flight_rules.POLICIES), required=False)
+    policy = serializers.ChoiceField(choices=list(flights_flight_rules.POLICIES), required=False)
     day2_late_registration = serializers.BooleanField(required=False)
     day2_late_stack = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=2**31 - 1)
 
@@ -107,16 +109,16 @@ class EventListView(RoleAPIView):
     @extend_schema(operation_id="flight_events", tags=["flights"], responses=answers(200, EventSummarySerializer),
                    summary="Every event with Day 1 flights into one Day 2, the newest first")
     def get(self, request):
-        return Response(selectors.event_list(worked_by(request.user)))
+        return Response(flights_selectors.event_list(worked_by(request.user)))
 
     @extend_schema(operation_id="flight_events_create", tags=["flights"], request=CreateEventSerializer,
                    responses=answers(201, EventStateSerializer, refused=True, lookup=False),
                    summary="A new event with flights (the director), with its stack policy")
     def post(self, request):
         data = valid(CreateEventSerializer, request.data).validated_data
-        event = call_service(services.create_event, actor=request.user, name=data["name"],
-                             policy=data.get("policy", flight_rules.BEST))
-        return Response(selectors.event_state(event), status=status.HTTP_201_CREATED)
+        event = call_service(flights_services.create_event, actor=request.user, name=data["name"],
+                             policy=data.get("policy", flights_flight_rules.BEST))
+        return Response(flights_selectors.event_state(event), status=status.HTTP_201_CREATED)
 
 
 class EventDetailView(RoleAPIView):
@@ -125,7 +127,7 @@ class EventDetailView(RoleAPIView):
     @extend_schema(operation_id="flight_event", tags=["flights"], responses=answers(200, EventStateSerializer),
                    summary="The event: its flights (players left, the end of a flight), Day 2, the pool, the bags")
     def get(self, request, event_id: int):
-        return Response(selectors.event_state(_event(event_id)))
+        return Response(flights_selectors.event_state(_event(event_id)))
 
 
 class EventSettingsView(RoleAPIView):
@@ -138,13 +140,13 @@ class EventSettingsView(RoleAPIView):
         event = _event(event_id)
         data = valid(SettingsSerializer, request.data).validated_data
         if "policy" in data:
-            event = call_service(services.set_policy, event, actor=request.user, policy=data["policy"])
+            event = call_service(flights_services.set_policy, event, actor=request.user, policy=data["policy"])
         if "day2_late_registration" in data or "day2_late_stack" in data:
             allowed = data.get("day2_late_registration", event.day2_late_registration)
             stack = data.get("day2_late_stack", event.day2_late_stack)
-            event = call_service(services.set_day2_late_registration, event, actor=request.user, allowed=allowed,
+            event = call_service(flights_services.set_day2_late_registration, event, actor=request.user, allowed=allowed,
                                  stack=stack)
-        return Response(selectors.event_state(event))
+        return Response(flights_selectors.event_state(event))
 
 
 class EventFlightsView(RoleAPIView):
@@ -156,8 +158,8 @@ class EventFlightsView(RoleAPIView):
     def post(self, request, event_id: int):
         event = _event(event_id)
         data = valid(AddFlightSerializer, request.data).validated_data
-        call_service(services.add_flight, event, actor=request.user, tournament=data["tournament"], label=data["label"])
-        return Response(selectors.event_state(event), status=status.HTTP_201_CREATED)
+        call_service(flights_services.add_flight, event, actor=request.user, tournament=data["tournament"], label=data["label"])
+        return Response(flights_selectors.event_state(event), status=status.HTTP_201_CREATED)
 
 
 class EventDay2View(RoleAPIView):
@@ -169,8 +171,8 @@ class EventDay2View(RoleAPIView):
     def post(self, request, event_id: int):
         event = _event(event_id)
         data = valid(TournamentRefSerializer, request.data).validated_data
-        event = call_service(services.set_day2, event, actor=request.user, tournament=data["tournament"])
-        return Response(selectors.event_state(event))
+        event = call_service(flights_services.set_day2, event, actor=request.user, tournament=data["tournament"])
+        return Response(flights_selectors.event_state(event))
 
 
 class FlightEndView(RoleAPIView):
@@ -183,10 +185,10 @@ class FlightEndView(RoleAPIView):
         event = _event(event_id)
         flight = get_object_or_404(Flight, event=event, tournament_id=tournament_id)
         data = valid(FlightEndSerializer, request.data).validated_data
-        call_service(services.set_flight_end, flight, actor=request.user,
+        call_service(flights_services.set_flight_end, flight, actor=request.user,
                      after_level=data.get("after_level", flight.end_after_level),
                      share_percent=data.get("share_percent", flight.end_share_percent))
-        return Response(selectors.event_state(event))
+        return Response(flights_selectors.event_state(event))
 
 
 class CarryView(RoleAPIView):
@@ -196,7 +198,7 @@ class CarryView(RoleAPIView):
                    responses=answers(200, CarrySerializer, conflict=True),
                    summary="Every flight's bags go on to Day 2 by the stack policy, once every Day 1 is closed")
     def post(self, request, event_id: int):
-        return Response(call_service(services.carry_to_day2, _event(event_id), actor=request.user))
+        return Response(call_service(flights_services.carry_to_day2, _event(event_id), actor=request.user))
 
 
 class ForfeitedView(RoleAPIView):
@@ -205,4 +207,4 @@ class ForfeitedView(RoleAPIView):
     @extend_schema(operation_id="flight_event_forfeited", tags=["flights"], responses=answers(200, BagRowSerializer),
                    summary="The bags forfeited by the stack policy at the carry: their chips are not in Day 2")
     def get(self, request, event_id: int):
-        return Response(selectors.forfeited(_event(event_id)))
+        return Response(flights_selectors.forfeited(_event(event_id)))

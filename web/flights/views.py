@@ -2,7 +2,7 @@
 its flights; the director makes one there), the event page (each flight with its players left, bags and end rules,
 Day 2 with its late registration, the stack policy, the one prize pool summed over the flights, the carry to Day 2 and
 after it the bags carried and forfeited), and the small read of the floor's "this flight ends" line that the table map
-refetches live. The pages only read (flights/selectors.py); every change goes through the JSON API
+refetches live. The pages only read (flights/selectors/events.py); every change goes through the JSON API
 (web/flights/api.py), sent by static/js/api-forms.js and static/js/flights.js."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
 from core import access, roles
-from flights import selectors
 from flights.models import Event
+from flights.selectors import events as flights_selectors
 from tournament.models import Tournament
 from web.access import page
 
@@ -23,7 +23,7 @@ def _names(ids) -> dict[int, str]:
 
 @page("flight-events")
 def events_page(request):
-    events = selectors.event_list(worked_by(request.user))
+    events = flights_selectors.event_list(worked_by(request.user))
     day2_names = _names(e["day2"] for e in events)
     for e in events:
         e["day2_name"] = day2_names.get(e["day2"])
@@ -49,7 +49,7 @@ def free_tournaments():
 @page("flight-event")
 def event_page(request, event_id: int):
     event = get_object_or_404(Event, pk=event_id)
-    state = selectors.event_state(event)
+    state = flights_selectors.event_state(event)
     may = {name: access.may(request.user, f"api-flight-{name}") for name in (
         "event-settings:PATCH", "event-flights:POST", "event-day2:POST", "end:POST", "carry:POST")}
     free = free_tournaments() if may["event-flights:POST"] or may["event-day2:POST"] else Tournament.objects.none()
@@ -70,4 +70,4 @@ def event_page(request, event_id: int):
 def flight_ending_json(request, pk: int):
     """{"ending": the floor's line ("N players left: this flight ends at the end of this level.", with players and
     level), or null}: what the table map shows above its tables, refetched on the floor socket's flight.ending."""
-    return JsonResponse({"ending": selectors.flight_ending(get_object_or_404(Tournament, pk=pk))})
+    return JsonResponse({"ending": flights_selectors.flight_ending(get_object_or_404(Tournament, pk=pk))})

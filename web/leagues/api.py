@@ -1,4 +1,4 @@
-"""JSON API of the leagues (leagues/services.py, leagues/selectors.py): the staff read the leagues and a
+"""JSON API of the leagues (leagues/services/leagues.py, leagues/selectors/leagues.py): the staff read the leagues and a
 league's state (its formula in words and as a table for a field size, its tournaments, its standings); the director
 makes a league, changes its settings and adds or takes out its tournaments. The players' phones read the standings
 from the public answer (names and points only). Every POST, PATCH and DELETE honours the Idempotency-Key header."""
@@ -11,9 +11,11 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from core import roles
-from leagues import points, selectors, services
 from leagues.models import League
-from leagues.player_results import player_results
+from leagues.rules import points
+from leagues.selectors import leagues as leagues_selectors
+from leagues.selectors.player_results import player_results
+from leagues.services import leagues as leagues_services
 from tournament.models import Player, Tournament
 from web.access import api as api_roles
 from web.api import PublicAPIView, RoleAPIView, answers, call_service, public_answers, valid
@@ -92,7 +94,7 @@ def _state(request, league: League) -> dict:
         field = min(max(int(request.query_params.get("field", 30)), 1), 10_000)
     except (TypeError, ValueError):
         field = 30
-    return selectors.league_state(league, get_language(), field)
+    return leagues_selectors.league_state(league, get_language(), field)
 
 
 FIELD = OpenApiParameter("field", int, description="The field size of the example table (30 by default, 1-10,000).")
@@ -104,14 +106,14 @@ class LeagueListView(RoleAPIView):
     @extend_schema(operation_id="leagues", tags=["leagues"], responses=answers(200, LeagueSummarySerializer),
                    summary="Every league (season), the newest first")
     def get(self, request):
-        return Response(selectors.league_list(roles.worked_ids(request.user)))  # those touching a tournament worked
+        return Response(leagues_selectors.league_list(roles.worked_ids(request.user)))  # those touching a tournament worked
 
     @extend_schema(operation_id="leagues_create", tags=["leagues"], request=LeagueCreateSerializer,
                    responses=answers(201, LeagueStateSerializer, refused=True, lookup=False),
                    summary="A new league (the director): its points formula and standings settings")
     def post(self, request):
         data = valid(LeagueCreateSerializer, request.data).validated_data
-        league = call_service(services.create_league, actor=request.user, data=dict(data))
+        league = call_service(leagues_services.create_league, actor=request.user, data=dict(data))
         return Response(_state(request, league), status=status.HTTP_201_CREATED)
 
 
@@ -129,7 +131,7 @@ class LeagueDetailView(RoleAPIView):
     def patch(self, request, league_id: int):
         league = _league(league_id)
         data = valid(LeagueSettingsSerializer, request.data).validated_data
-        league = call_service(services.update_league, league, actor=request.user, data=dict(data))
+        league = call_service(leagues_services.update_league, league, actor=request.user, data=dict(data))
         return Response(_state(request, league))
 
 
@@ -142,7 +144,7 @@ class LeagueTournamentsView(RoleAPIView):
     def post(self, request, league_id: int):
         league = _league(league_id)
         data = valid(TournamentRefSerializer, request.data).validated_data
-        call_service(services.add_tournament, league, actor=request.user, tournament=data["tournament"])
+        call_service(leagues_services.add_tournament, league, actor=request.user, tournament=data["tournament"])
         return Response(_state(request, league), status=status.HTTP_201_CREATED)
 
 
@@ -155,7 +157,7 @@ class LeagueTournamentView(RoleAPIView):
     def delete(self, request, league_id: int, tournament_id: int):
         league = _league(league_id)
         tournament = get_object_or_404(Tournament, pk=tournament_id)
-        call_service(services.remove_tournament, league, actor=request.user, tournament=tournament)
+        call_service(leagues_services.remove_tournament, league, actor=request.user, tournament=tournament)
         return Response(_state(request, league))
 
 
@@ -190,4 +192,4 @@ class PublicStandingsView(PublicAPIView):
     @extend_schema(operation_id="public_league_standings", tags=["public"], auth=[],
                    responses=public_answers(PublicStandingsSerializer), summary="A league's standings (public)")
     def get(self, request, league_id: int):
-        return Response(selectors.public_standings(_league(league_id)))
+        return Response(leagues_selectors.public_standings(_league(league_id)))

@@ -1,6 +1,6 @@
 """A league's standings on A4, as the day's report prints (web/days/pdf.py): the title on the first page,
 the column heads on every page, a row per player (striped), the counting and tie rules at the end, page numbers at
-the foot. DejaVu Sans (tournament.receipts.pdf_font) prints every Czech and Slovak letter."""
+the foot. DejaVu Sans (tournament.selectors.receipts.pdf_font) prints every Czech and Slovak letter."""
 from __future__ import annotations
 
 import io
@@ -13,7 +13,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen import canvas
 
 from leagues.models import League
-from tournament.receipts import pdf_font
+from tournament.selectors.receipts import pdf_font
 from web.days.pdf import HEAD_FIRST, HEAD_OTHER, MARGIN, ROW, SIZE, STRIPE, fit, when
 
 PAGE_W, PAGE_H = A4

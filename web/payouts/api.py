@@ -10,12 +10,13 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from payouts import selectors, services
 from payouts.models import Deal, Payment, PayoutPlan
-from payouts.reconciliation import reconciliation
-from payouts.services import plan_json
+from payouts.selectors import structure as payouts_selectors
+from payouts.selectors.reconciliation import reconciliation
+from payouts.services import structure as payouts_services
+from payouts.services.structure import plan_json
 from tournament.models import IdCheck, Purchase
-from tournament.services import IdDocument
+from tournament.services.registration import IdDocument
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, only_known, tournament_or_404, valid
 from web.money_fields import MoneyDisplayField, money_display
@@ -38,7 +39,7 @@ JumpSerializer = inline_serializer("PayJump", {"place": serializers.IntegerField
                                                "prize_display": display_field()}, allow_null=True)
 PayoutsSerializer = inline_serializer("Payouts", {
     "method": serializers.ChoiceField(choices=PayoutPlan.Method.choices),
-    "state": serializers.ChoiceField(choices=[selectors.LIVE, selectors.FROZEN, selectors.EDITED], help_text=(
+    "state": serializers.ChoiceField(choices=[payouts_selectors.LIVE, payouts_selectors.FROZEN, payouts_selectors.EDITED], help_text=(
         "live: follows the entries and the pool; frozen: late registration is over; edited: the director's prizes.")),
     "edit_stale": serializers.BooleanField(help_text="The director's edit no longer matches the pool or the field."),
     "pool": serializers.IntegerField(), "entries": serializers.IntegerField(), "players_left": serializers.IntegerField(),
@@ -95,7 +96,7 @@ ResultSerializer = inline_serializer("Result", {
 
 
 def _state(t) -> dict:
-    state = selectors.payout_state(t)
+    state = payouts_selectors.payout_state(t)
     state.pop("prizes")
     currency = state["currency"]
     state["pool_display"] = money_display(state["pool"], currency)
@@ -121,7 +122,7 @@ class PayoutPlanView(RoleAPIView):
     @extend_schema(operation_id="payout_plan", tags=["payouts"], responses=answers(200, PlanAnswer),
                    summary="How the pool is paid: the generator's settings or the house table (its JSON export)")
     def get(self, request, pk: int):
-        return Response(plan_json(selectors.plan_of(tournament_or_404(pk))))
+        return Response(plan_json(payouts_selectors.plan_of(tournament_or_404(pk))))
 
     @extend_schema(operation_id="payout_plan_set", tags=["payouts"], request=PlanSerializer,
                    responses=answers(200, PlanAnswer, refused=True),
@@ -130,7 +131,7 @@ class PayoutPlanView(RoleAPIView):
         t = tournament_or_404(pk)
         only_known(PlanSerializer, request.data, "Unknown payout setting.")
         data = valid(PlanSerializer, request.data).validated_data
-        return Response(plan_json(call_service(services.set_payout_plan, t, actor=request.user, data=dict(data))))
+        return Response(plan_json(call_service(payouts_services.set_payout_plan, t, actor=request.user, data=dict(data))))
 
 
 class PayoutStructureView(RoleAPIView):
@@ -142,7 +143,7 @@ class PayoutStructureView(RoleAPIView):
     def put(self, request, pk: int):
         t = tournament_or_404(pk)
         bands = request.data.get("bands") if isinstance(request.data, dict) else None
-        call_service(services.edit_structure, t, actor=request.user, rows=bands)
+        call_service(payouts_services.edit_structure, t, actor=request.user, rows=bands)
         return Response(_state(t))
 
     @extend_schema(operation_id="payout_structure_reset", tags=["payouts"], request=None,
@@ -150,7 +151,7 @@ class PayoutStructureView(RoleAPIView):
                    summary="Drop the hand edit: the plan's structure stands again")
     def delete(self, request, pk: int):
         t = tournament_or_404(pk)
-        call_service(services.clear_edit, t, actor=request.user)
+        call_service(payouts_services.clear_edit, t, actor=request.user)
         return Response(_state(t))
 
 
@@ -161,7 +162,7 @@ class ResultsView(RoleAPIView):
                    summary="Every finishing place with its prize (ties split), best first")
     def get(self, request, pk: int):
         t = tournament_or_404(pk)
-        return Response([{**row, "prize_display": money_display(row["prize"], t.currency)} for row in selectors.results(t)])
+        return Response([{**row, "prize_display": money_display(row["prize"], t.currency)} for row in payouts_selectors.results(t)])
 
 
 # --- the cashier's reconciliation ------------------------------------------------------------------
@@ -256,7 +257,7 @@ class PaySerializer(serializers.Serializer):
         help_text="Typed again from the document in hand: it must match the one the entry was registered with "
                   "(club 32). Never stored: only its last four characters.")
     signature = serializers.CharField(
-        max_length=services.MAX_SIGNATURE_BYTES * 2, error_messages={"required": NO_SIGNATURE, "blank": NO_SIGNATURE},
+        max_length=payouts_services.MAX_SIGNATURE_BYTES * 2, error_messages={"required": NO_SIGNATURE, "blank": NO_SIGNATURE},
         help_text="The player's signature as drawn on the tablet: a PNG data URL (data:image/png;base64,...).")
 
 
@@ -293,7 +294,7 @@ class EntryPayoutView(RoleAPIView):
         entry = entry_or_404(pk, number)
         data = valid(PaySerializer, request.data).validated_data
         document = IdDocument(document_type=data["document_type"], number=data["document_number"])
-        payment = call_service(services.pay_prize, entry, actor=request.user, document=document, signature=data["signature"])
+        payment = call_service(payouts_services.pay_prize, entry, actor=request.user, document=document, signature=data["signature"])
         return Response(PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
 
 
@@ -317,7 +318,8 @@ class PaymentVoidView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         payment = payment_or_404(pk, number)
         data = valid(PaymentVoidSerializer, request.data).validated_data
-        return Response(PaymentSerializer(call_service(services.void_payment, payment, actor=request.user, reason=data["reason"])).data)
+        voided = call_service(payouts_services.void_payment, payment, actor=request.user, reason=data["reason"])
+        return Response(PaymentSerializer(voided).data)
 
 
 # --- deals at the final table ----------------------------------------------------------------------
@@ -355,7 +357,7 @@ class DealSerializer(serializers.ModelSerializer):
                   "proposed_at", "proposed_by", "decided_at", "decided_by", "reason")
 
     def get_players(self, deal) -> list[dict]:
-        return services.deal_json(deal)["players"]
+        return payouts_services.deal_json(deal)["players"]
 
 
 FigureSerializer = inline_serializer("DealFigure", {
@@ -392,7 +394,7 @@ class DealsView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         data = dict(valid(DealProposeSerializer, request.data).validated_data)
-        deal = call_service(services.propose_deal, t, actor=request.user, data=data)
+        deal = call_service(payouts_services.propose_deal, t, actor=request.user, data=data)
         return Response(DealSerializer(deal).data, status=status.HTTP_201_CREATED)
 
 
@@ -405,11 +407,11 @@ class DealCalculatorView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         data = valid(DealCalculateSerializer, request.data).validated_data
-        basis = selectors.deal_basis(t)
-        entries, chips, to_play_for = call_service(services.deal_inputs, basis, data["stacks"], data["to_play_for"])
+        basis = payouts_selectors.deal_basis(t)
+        entries, chips, to_play_for = call_service(payouts_services.deal_inputs, basis, data["stacks"], data["to_play_for"])
         prizes_left = list(basis["prizes_left"])
         return Response({"entries": entries, "stacks": chips, "prizes_left": prizes_left, "to_play_for": to_play_for,
-                         **selectors.deal_figures(chips, prizes_left, to_play_for, basis["unit"])})
+                         **payouts_selectors.deal_figures(chips, prizes_left, to_play_for, basis["unit"])})
 
 
 class DealApproveView(RoleAPIView):
@@ -419,7 +421,7 @@ class DealApproveView(RoleAPIView):
                    responses=answers(200, DealSerializer, conflict=True),
                    summary="Approve a proposed deal: its prizes stand from now on")
     def post(self, request, pk: int, number: int):
-        deal = call_service(services.approve_deal, deal_or_404(pk, number), actor=request.user)
+        deal = call_service(payouts_services.approve_deal, deal_or_404(pk, number), actor=request.user)
         return Response(DealSerializer(deal).data)
 
 
@@ -432,4 +434,4 @@ class DealRejectView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         deal = deal_or_404(pk, number)
         data = valid(DealRejectSerializer, request.data).validated_data
-        return Response(DealSerializer(call_service(services.reject_deal, deal, actor=request.user, reason=data["reason"])).data)
+        return Response(DealSerializer(call_service(payouts_services.reject_deal, deal, actor=request.user, reason=data["reason"])).data)

@@ -10,10 +10,11 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from payouts import selectors, tickets
 from payouts.models import Satellite, Ticket
+from payouts.selectors import structure
+from payouts.services import tickets
 from tournament.models import IdCheck, Player
-from tournament.services import IdDocument
+from tournament.services.registration import IdDocument
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, only_known, tournament_or_404, valid
 from web.flights.api import MAX_ID
@@ -49,7 +50,7 @@ SatelliteSerializer = inline_serializer("Satellite", {"satellite": SatelliteStat
 
 
 def satellite_answer(t) -> dict:
-    sat = selectors.payout_state(t)["satellite"]
+    sat = structure.payout_state(t)["satellite"]
     if sat is not None:
         sat = {**sat, "seat_value_display": money_display(sat["seat_value"], t.currency),
                "cash_display": money_display(sat["cash"], t.currency)}

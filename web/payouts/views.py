@@ -13,10 +13,11 @@ from django.utils import timezone
 from core import access
 from core.errors import ServiceError
 from core.money import MoneyParseError, format_major, parse_major
-from payouts import receipts, reports, selectors
 from payouts.models import Payment, Ticket
-from payouts.reconciliation import reconciliation
-from payouts.services import deal_inputs, plan_json, refusal_message
+from payouts.selectors import receipts, reports
+from payouts.selectors import structure as payouts_selectors
+from payouts.selectors.reconciliation import reconciliation
+from payouts.services.structure import deal_inputs, plan_json, refusal_message
 from tournament.models import Entry, IdCheck, Player, Purchase, Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
@@ -25,15 +26,15 @@ from web.tournament.views import in_venue_time
 @page("payouts")
 @in_venue_time
 def payouts_page(request, tournament: Tournament):
-    state = selectors.payout_state(tournament)
-    plan = selectors.plan_of(tournament)
+    state = payouts_selectors.payout_state(tournament)
+    plan = payouts_selectors.plan_of(tournament)
     show_names = access.may(request.user, "api-results:GET", tournament.pk)
     return render(request, "payouts/payouts.html", {
         "t": tournament, "state": state, "plan": plan_json(plan), "edited": plan.edited,
         "share_percent": f"{plan.share_paid_bp / 100:g}", "min_cash_times": f"{plan.min_cash_bp / 10_000:g}",
         "unit_major": format_major(plan.unit, tournament.currency),
         "house_table_json": json.dumps(plan.house_table, indent=1) if plan.house_table else "",
-        "results": selectors.results(tournament, state) if show_names else None,
+        "results": payouts_selectors.results(tournament, state) if show_names else None,
         "payments": {p.entry.number: p for p in Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
                      .select_related("entry")} if show_names else {},
         "may_pay": access.may(request.user, "api-entry-payout:POST", tournament.pk),
@@ -48,7 +49,7 @@ def payouts_page(request, tournament: Tournament):
         "sat": satellite_panel(request, tournament, state),
         # The plan and the hand edit only while the structure may change (a deal made, a prize paid: it may not).
         "may_edit": access.may(request.user, "api-payout-plan:PATCH", tournament.pk)
-        and selectors.structure_fixed(tournament) is None,
+        and payouts_selectors.structure_fixed(tournament) is None,
     })
 
 
@@ -61,10 +62,10 @@ def satellite_panel(request, t: Tournament, state: dict) -> dict | None:
     # Made a satellite only while it may become one (no prize paid, no deal): a satellite's house rule on passing
     # tickets on may change any time.
     may_set = access.may(request.user, "api-satellite:PUT", t.pk) and not state["paid_from"] and (
-        state["satellite"] is not None or selectors.satellite_fixed(t, selectors.BECOME) is None)
+        state["satellite"] is not None or payouts_selectors.satellite_fixed(t, payouts_selectors.BECOME) is None)
     if state["satellite"] is None and not may_set:
         return None
-    setting = selectors.satellite_of(t)
+    setting = payouts_selectors.satellite_of(t)
     panel = {"state": state["satellite"], "setting": setting, "may_set": may_set, "targets": [], "tickets": None,
              "may_transfer": setting is not None and setting.transferable
              and access.may(request.user, "api-ticket-transfer:POST", t.pk), "transfer": None, "found": [],
@@ -103,9 +104,9 @@ def _whole_number(text: str) -> int | str:
 def deal_panel(request, t: Tournament, state: dict) -> dict | None:
     """The floor's deal panel: the players left, the pending proposal, and, once chip counts are typed
     (a GET form: nothing changes), ICM and chip chop with the rule each would break."""
-    basis = selectors.deal_basis(t, state)
+    basis = payouts_selectors.deal_basis(t, state)
     pending = basis["pending"]
-    if pending is None and not 2 <= len(basis["players"]) <= selectors.MAX_DEAL_PLAYERS:
+    if pending is None and not 2 <= len(basis["players"]) <= payouts_selectors.MAX_DEAL_PLAYERS:
         return None
     panel = {"players": basis["players"], "prizes_left": basis["prizes_left"], "pending": None, "figures": None,
              "error": None, "to_play_for_text": request.GET.get("to_play_for", "")}
@@ -124,7 +125,7 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
         except ServiceError as exc:
             panel["error"] = exc.message
         else:
-            figures = selectors.deal_figures(chips, list(basis["prizes_left"]), to_play_for, basis["unit"])
+            figures = payouts_selectors.deal_figures(chips, list(basis["prizes_left"]), to_play_for, basis["unit"])
             for figure in (figures["icm"], figures["chip_chop"]):
                 if figure["refused"]:
                     figure["says"] = (refusal_message(figure["code"], entries, figure["player"], figure["other"])
@@ -147,9 +148,9 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
 def pay_page(request, tournament: Tournament, number: int):
     """The cashier pays one entry's prize: the ID typed again, the player's signature on the tablet. What
     would refuse the payment (already paid, registration still open, still playing, no prize) is said at
-    once, instead of the form: the same check as the payment's (selectors.prize_due)."""
+    once, instead of the form: the same check as the payment's (payouts_selectors.prize_due)."""
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament=tournament, number=number)
-    due = selectors.prize_due(tournament, entry)
+    due = payouts_selectors.prize_due(tournament, entry)
     return render(request, "payouts/pay.html", {
         "t": tournament, "entry": entry, "prize": due.amount, "finisher": due.finisher, "paid": due.paid,
         "refusal": due.refusal, "document_types": IdCheck.DocumentType.choices,

@@ -17,11 +17,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clock.selectors import rows_of
-from tables import busts, handforhand, hands, house_rules, moves, read_models, seats, selectors
-from tables import setup as table_setup
+from clock.selectors.clock import rows_of
 from tables.models import HouseRules, Move, Table
-from tables.selectors import seat_of
+from tables.selectors import screens
+from tables.selectors import state as tables_selectors
+from tables.selectors.state import seat_of
+from tables.services import busts, handforhand, hands, house_rules, moves, seats
+from tables.services import setup as table_setup
 from web.access import AtTheTable
 from web.access import api as api_roles
 from web.api import (
@@ -69,7 +71,7 @@ class TableListView(RoleAPIView):
 
     @extend_schema(operation_id="tables_list", tags=["tables"], responses=answers(200, TableSerializer))
     def get(self, request, pk: int):
-        return Response(read_models.tables_overview(tournament_or_404(pk)))
+        return Response(screens.tables_overview(tournament_or_404(pk)))
 
     @extend_schema(operation_id="tables_open", tags=["tables"], request=OpenTableSerializer,
                    summary="Open a table. The answer carries its shuffler token, shown only this once.",
@@ -108,7 +110,7 @@ def shuffler_token(request) -> str:
 class ShufflerHandStartView(IdempotentMixin, APIView):
     """For automatic shufflers: `Authorization: Table <token>` (the token given when the table opened).
     An Idempotency-Key is per table; a shuffler that sends none is still safe: a second signal within
-    HAND_START_REPEAT_SECONDS is the same hand (tables/hands.py)."""
+    HAND_START_REPEAT_SECONDS is the same hand (tables/services/hands.py)."""
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -143,7 +145,7 @@ class BreakOrderView(RoleAPIView):
     @extend_schema(operation_id="tables_break_order", tags=["tables"], summary="The tables in play, first to break first",
                    responses=answers(200, BreakOrderSerializer))
     def get(self, request, pk: int):
-        return Response({"order": selectors.break_order(tournament_or_404(pk))})
+        return Response({"order": tables_selectors.break_order(tournament_or_404(pk))})
 
     @extend_schema(operation_id="tables_break_order_set", tags=["tables"], request=BreakOrderSerializer,
                    summary="Set the break order", responses=answers(200, BreakOrderSerializer, refused=True))
@@ -217,7 +219,7 @@ class MoveListView(RoleAPIView):
                    summary="Halted tables, tables whose button is needed, the pending move slips, the house rules",
                    responses=answers(200, MoveStatusSerializer))
     def get(self, request, pk: int):
-        return Response(read_models.balancing_status(tournament_or_404(pk)))
+        return Response(screens.balancing_status(tournament_or_404(pk)))
 
 
 class MoveBalanceView(RoleAPIView):
@@ -238,7 +240,7 @@ class MoveBalanceView(RoleAPIView):
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         created = call_service(moves.balance_now, t, actor=request.user)
-        return Response({"moves": [selectors.slip(m) for m in created], **read_models.balance_waits(t)})
+        return Response({"moves": [tables_selectors.slip(m) for m in created], **screens.balance_waits(t)})
 
 
 class MoveConfirmView(RoleAPIView):
@@ -249,7 +251,7 @@ class MoveConfirmView(RoleAPIView):
                    responses=answers(200, MoveSlipSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
         move = call_service(moves.confirm_move, tournament_or_404(pk), actor=request.user, number=number)
-        return Response(selectors.slip(move))
+        return Response(tables_selectors.slip(move))
 
 
 class MoveCancelView(RoleAPIView):
@@ -262,7 +264,7 @@ class MoveCancelView(RoleAPIView):
         tournament = tournament_or_404(pk)
         reason = valid(CancelMoveSerializer, request.data).validated_data["reason"]
         move = call_service(moves.cancel_move, tournament, actor=request.user, number=number, reason=reason)
-        return Response(selectors.slip(move))
+        return Response(tables_selectors.slip(move))
 
 
 class TablePositionsView(RoleAPIView):
@@ -365,7 +367,7 @@ class HandForHandView(RoleAPIView):
     @extend_schema(operation_id="h4h_status", tags=["hand-for-hand"], responses=answers(200, H4HStatusSerializer),
                    summary="Hand-for-hand: on or off, the hand called, the tables it waits for, the bubble suggestion")
     def get(self, request, pk: int):
-        return Response(read_models.hand_for_hand_status(tournament_or_404(pk)))
+        return Response(screens.hand_for_hand_status(tournament_or_404(pk)))
 
     @extend_schema(operation_id="h4h_set", tags=["hand-for-hand"], request=HandForHandSerializer,
                    summary="The director turns hand-for-hand on (the clock stops) or off (it runs again)",
@@ -374,7 +376,7 @@ class HandForHandView(RoleAPIView):
         t = tournament_or_404(pk)
         on = valid(HandForHandSerializer, request.data).validated_data["on"]
         call_service(handforhand.start_hand_for_hand if on else handforhand.stop_hand_for_hand, t, actor=request.user)
-        return Response(read_models.hand_for_hand_status(t))
+        return Response(screens.hand_for_hand_status(t))
 
 
 class HandDoneView(AtTheTable, RoleAPIView):
@@ -386,7 +388,7 @@ class HandDoneView(AtTheTable, RoleAPIView):
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         call_service(handforhand.hand_done, table, actor=request.user)
-        return Response(read_models.hand_for_hand_status(table.tournament))
+        return Response(screens.hand_for_hand_status(table.tournament))
 
 
 class HouseRulesSerializer(serializers.Serializer):
@@ -421,7 +423,7 @@ class HouseRulesView(RoleAPIView):
     @extend_schema(operation_id="house_rules", tags=["hand-for-hand"], responses=answers(200, HouseRulesSerializer),
                    summary="The house rules of balancing, breaking, redraws and hand-for-hand")
     def get(self, request, pk: int):
-        return Response(selectors.house_rules_json(selectors.house_rules(tournament_or_404(pk))))
+        return Response(tables_selectors.house_rules_json(tables_selectors.house_rules(tournament_or_404(pk))))
 
     @extend_schema(operation_id="house_rules_set", tags=["hand-for-hand"], request=HouseRulesSerializer,
                    summary="Change some house rules (the others keep their value)",
@@ -430,4 +432,5 @@ class HouseRulesView(RoleAPIView):
         t = tournament_or_404(pk)
         only_known(HouseRulesSerializer, request.data, _("Unknown house rule."))
         data = valid(HouseRulesSerializer, request.data).validated_data
-        return Response(selectors.house_rules_json(call_service(house_rules.set_house_rules, t, actor=request.user, data=dict(data))))
+        rules = call_service(house_rules.set_house_rules, t, actor=request.user, data=dict(data))
+        return Response(tables_selectors.house_rules_json(rules))

@@ -1,4 +1,4 @@
-"""JSON API of calling the clock on a player (tables/clock_calls.py, club 11, TDA 25): a table's tablet (its dealer,
+"""JSON API of calling the clock on a player (tables/services/clock_calls.py, club 11, TDA 25): a table's tablet (its dealer,
 the floor, the director) calls it for a seat, reads the open call, and ends it (he acted, the hand is dead, or
 called in error)."""
 from __future__ import annotations
@@ -8,8 +8,9 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from tables import clock_calls, selectors
 from tables.models import ClockCall, Table
+from tables.selectors import state
+from tables.services import clock_calls
 from web.access import AtTheTable
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, valid
@@ -44,8 +45,8 @@ class TableClockCallView(AtTheTable, RoleAPIView):
                               204: OpenApiResponse(description="No clock is called at this table.")},
                    summary="The clock called at this table, if any")
     def get(self, request, pk: int, number: int):
-        call = selectors.open_clock_call(get_object_or_404(Table, tournament_id=pk, number=number))
-        return Response(selectors.clock_call_json(call)) if call else Response(status=status.HTTP_204_NO_CONTENT)
+        call = state.open_clock_call(get_object_or_404(Table, tournament_id=pk, number=number))
+        return Response(state.clock_call_json(call)) if call else Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(operation_id="tables_clock_call_start", tags=["tables"], request=CallClockSerializer,
                    summary="Call the clock on the player in a seat (TDA 25): his time starts now",
@@ -54,7 +55,7 @@ class TableClockCallView(AtTheTable, RoleAPIView):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         seat = valid(CallClockSerializer, request.data).validated_data["seat"]
         call = call_service(clock_calls.call_clock, table, actor=request.user, seat=seat)
-        return Response(selectors.clock_call_json(call), status=status.HTTP_201_CREATED)
+        return Response(state.clock_call_json(call), status=status.HTTP_201_CREATED)
 
 
 class TableClockCallEndView(AtTheTable, RoleAPIView):
@@ -67,4 +68,4 @@ class TableClockCallEndView(AtTheTable, RoleAPIView):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         outcome = valid(EndClockCallSerializer, request.data).validated_data["outcome"]
         call = call_service(clock_calls.end_clock_call, table, actor=request.user, outcome=outcome)
-        return Response(selectors.clock_call_json(call))
+        return Response(state.clock_call_json(call))

@@ -1,4 +1,4 @@
-"""JSON API of chip counts (tables/counting.py, tables/count_selectors.py): a table's tablet (its dealer, the floor,
+"""JSON API of chip counts (tables/services/counting.py, tables/selectors/counts.py): a table's tablet (its dealer, the floor,
 the director) reads and enters the whole table's counts at once; the floor enters one player's count and reads the
 room's check; anyone reads the counts in public while the house setting allows (the players' chip-count page)."""
 from __future__ import annotations
@@ -10,8 +10,10 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from tables import chip_counts, count_selectors, counting
 from tables.models import Table
+from tables.rules import chip_counts
+from tables.selectors import counts as tables_count_selectors
+from tables.services import counting
 from tournament.models import Tournament
 from web.access import AtTheTable
 from web.access import api as api_roles
@@ -97,7 +99,7 @@ class TableCountsView(AtTheTable, RoleAPIView):
     @extend_schema(operation_id="tables_counts", tags=["chip counts"], responses=answers(200, TableCountsSerializer),
                    summary="This table's players and their current chip counts")
     def get(self, request, pk: int, number: int):
-        return Response(count_selectors.table_counts(get_object_or_404(Table, tournament_id=pk, number=number)))
+        return Response(tables_count_selectors.table_counts(get_object_or_404(Table, tournament_id=pk, number=number)))
 
     @extend_schema(operation_id="tables_counts_record", tags=["chip counts"], request=RecordTableCountsSerializer,
                    summary="Every seated player's count at this table, entered at once",
@@ -106,7 +108,7 @@ class TableCountsView(AtTheTable, RoleAPIView):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         seats = seat_numbers(valid(RecordTableCountsSerializer, request.data).validated_data["seats"])
         call_service(counting.record_table_counts, table, actor=request.user, counts=seats)
-        return Response(count_selectors.table_counts(table), status=status.HTTP_201_CREATED)
+        return Response(tables_count_selectors.table_counts(table), status=status.HTTP_201_CREATED)
 
 
 class EntryCountView(RoleAPIView):
@@ -129,7 +131,7 @@ class CountsView(RoleAPIView):
     @extend_schema(operation_id="counts", tags=["chip counts"], responses=answers(200, RoomSerializer),
                    summary="The room's counts: every stack, each table's check, the difference from the chips in play")
     def get(self, request, pk: int):
-        return Response(count_selectors.room(tournament_or_404(pk)))
+        return Response(tables_count_selectors.room(tournament_or_404(pk)))
 
 
 class PublicCountsView(PublicAPIView):
@@ -141,11 +143,11 @@ class PublicCountsView(PublicAPIView):
     @versioned()
     def get(self, request, pk: int):
         t = Tournament.objects.filter(pk=pk).first()
-        if t is None or not count_selectors.public(t):
+        if t is None or not tables_count_selectors.public(t):
             raise NotFound(_("No public chip counts for this tournament."))
         q = valid(CountQuerySerializer, request.query_params).validated_data.get("q", "")
-        stacks, total = count_selectors.every_stack(t, q, limit=count_selectors.PUBLIC_LIMIT)
-        board = count_selectors.leaders(t)
+        stacks, total = tables_count_selectors.every_stack(t, q, limit=tables_count_selectors.PUBLIC_LIMIT)
+        board = tables_count_selectors.leaders(t)
         return Response({"stacks": [{k: row[k] for k in ("rank", "entry", "name", "chips", "big_blinds", "table", "seat",
                                                          "counted_at")} for row in stacks],
                          "total": total, "players_left": board["players_left"], "average": board["average"],

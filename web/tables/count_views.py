@@ -8,9 +8,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import count_selectors
+from tables.selectors import counts
 from tournament.models import Tournament
-from tournament.stats import tournament_stats
+from tournament.selectors.stats import tournament_stats
 from web.access import page
 from web.caching import versioned
 from web.tournament.views import in_venue_time
@@ -19,7 +19,7 @@ from web.tournament.views import in_venue_time
 @page("chip-counts")
 @in_venue_time
 def chip_counts_page(request, tournament: Tournament):
-    room = count_selectors.room(tournament)
+    room = counts.room(tournament)
     return render(request, "tables/chip_counts.html", {
         "t": tournament, "room": room, "stacks": room["stacks"],
         "flagged_tables": [row for row in room["tables"] if row["flagged"]]})
@@ -29,12 +29,12 @@ def chip_counts_page(request, tournament: Tournament):
 @versioned()
 def public_counts(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not count_selectors.public(tournament):
+    if not counts.public(tournament):
         raise Http404(_("No public chip counts for this tournament."))
     q = " ".join(request.GET.get("q", "").split())[:100]
-    stacks, total = count_selectors.every_stack(tournament, q, limit=count_selectors.PUBLIC_LIMIT)
+    stacks, total = counts.every_stack(tournament, q, limit=counts.PUBLIC_LIMIT)
     stats = tournament_stats(tournament)
     with timezone.override(tournament.time_zone):  # the times counted, in the venue's zone
         return render(request, "tables/public_counts.html", {
             "t": tournament, "q": q, "stacks": stacks, "total": total, "stats": stats,
-            "big_blind": count_selectors.big_blind_now(tournament), "limit": count_selectors.PUBLIC_LIMIT})
+            "big_blind": counts.big_blind_now(tournament), "limit": counts.PUBLIC_LIMIT})

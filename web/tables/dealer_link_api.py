@@ -1,4 +1,4 @@
-"""JSON API of dealer links (tables/dealer_links.py): the floor makes a link for one table's dealer
+"""JSON API of dealer links (tables/services/dealer_links.py): the floor makes a link for one table's dealer
 tablet (its URL shown only in the answer that makes it), lists a table's links and revokes one."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from tables import dealer_links
 from tables.models import DealerLink, Table
+from tables.services import dealer_links
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, valid
 

@@ -3,9 +3,9 @@ the service) and the floor's penalties (the shape only; the rules and their mess
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tables import missed_hands
 from tables.models import HouseRules, Penalty
-from tables.selectors import HOUSE_FIELDS
+from tables.rules import missed_hands
+from tables.selectors.state import HOUSE_FIELDS
 
 
 class HouseRulesForm(forms.ModelForm):

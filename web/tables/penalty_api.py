@@ -1,7 +1,7 @@
-"""JSON API of penalties (tables/penalties.py, TDA 51): the floor lists every penalty with the hands each
+"""JSON API of penalties (tables/services/penalties.py, TDA 51): the floor lists every penalty with the hands each
 player still sits out, gives a warning or a missed-hand penalty (one hand, or one to four rounds of a
-hand for every player at the table) or a disqualification (tables/busts.disqualify) to a seated player, and
-cancels one given in error (a disqualification cancelled reinstates the player: tables/busts.reinstate)."""
+hand for every player at the table) or a disqualification (tables/services/busts.disqualify) to a seated player, and
+cancels one given in error (a disqualification cancelled reinstates the player: tables/services/busts.reinstate)."""
 from __future__ import annotations
 
 from django.utils.functional import lazy
@@ -12,13 +12,15 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from core.errors import REASON_TOO_LONG
-from tables import busts, missed_hands, penalties, read_models, selectors
 from tables.models import Penalty
+from tables.rules import missed_hands
+from tables.selectors import screens, state
+from tables.services import busts, penalties
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, tournament_or_404, valid
 
 STATUSES = ["serving", "served", "ended", "warning", "disqualified", "cancelled"]  # ended: out of play before serving it all
-# A reason's messages, the service's own words (tables/penalties.py, core/errors.clean_reason), at the field.
+# A reason's messages, the service's own words (tables/services/penalties.py, core/errors.clean_reason), at the field.
 REASON_SAYS = {"blank": penalties.REASON_MISSING, "required": penalties.REASON_MISSING,
                "max_length": lazy(lambda: REASON_TOO_LONG % {"max": penalties.MAX_REASON}, str)()}
 
@@ -87,8 +89,8 @@ class CancelPenaltySerializer(serializers.Serializer):
 
 
 def _json(penalty: Penalty) -> dict:
-    seat = selectors.seat_of(penalty.entry)
-    return read_models.penalty_json(penalty, (seat.table.number, seat.seat) if seat else None)
+    seat = state.seat_of(penalty.entry)
+    return screens.penalty_json(penalty, (seat.table.number, seat.seat) if seat else None)
 
 
 class PenaltiesView(RoleAPIView):
@@ -97,7 +99,7 @@ class PenaltiesView(RoleAPIView):
     @extend_schema(operation_id="penalties", tags=["penalties"], responses=answers(200, PenaltiesJson),
                    summary="Every penalty, newest first, with the hands each player still sits out")
     def get(self, request, pk: int):
-        return Response({"penalties": read_models.penalties(tournament_or_404(pk))})
+        return Response({"penalties": screens.penalties(tournament_or_404(pk))})
 
     @extend_schema(operation_id="penalty_give", tags=["penalties"], request=GivePenaltySerializer,
                    summary="The floor gives a seated player a warning, one missed hand, one to four rounds, or "

@@ -12,7 +12,8 @@ from datetime import datetime
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from tables import missed_hands, read_models, selectors
+from tables.rules import missed_hands
+from tables.selectors import screens, state
 from tournament.models import Tournament
 from web.access import page
 from web.tables.forms import GivePenaltyForm
@@ -24,7 +25,7 @@ NAMES_LISTED = 12  # the players a name matches, listed to choose from; more: ty
 
 
 def _rows(tournament: Tournament) -> list[dict]:
-    rows = read_models.penalties(tournament)  # newest first
+    rows = screens.penalties(tournament)  # newest first
     for row in rows:  # aware datetimes: the template shows them in the venue's zone (in_venue_time)
         for key in ("given_at", "cancelled_at"):
             row[key + "_dt"] = datetime.fromisoformat(row[key]) if row[key] else None
@@ -37,7 +38,7 @@ def _rows(tournament: Tournament) -> list[dict]:
 def _named(tournament: Tournament, name: str) -> dict:
     """The players in play a name matches, with their table and seat, to choose from (never a guess: two
     players named alike are both listed); `nobody`: the message when it matches no one."""
-    found, total = selectors.entries_named(tournament, name, limit=NAMES_LISTED)
+    found, total = state.entries_named(tournament, name, limit=NAMES_LISTED)
     nobody = "" if total else _("Nobody in play here is named “%(name)s”: check the name, or give the entry "
                                 "number, or the table and the seat.") % {"name": name}
     return {"name": name, "rows": found, "more": total - len(found), "total": total, "nobody": nobody}
@@ -51,6 +52,6 @@ def penalties_page(request, tournament: Tournament):
     return render(request, "tables/penalties.html", {
         "t": tournament, "give": GivePenaltyForm(initial={"who": name}),
         "candidates": _named(tournament, name) if name else None,
-        "max_rounds": missed_hands.MAX_ROUNDS, "dq_place": selectors.house_rules(tournament).disqualified_place,
+        "max_rounds": missed_hands.MAX_ROUNDS, "dq_place": state.house_rules(tournament).disqualified_place,
         "serving": [r for r in rows if r["status"] == "serving"],
         "others": [r for r in rows if r["status"] != "serving"]})

@@ -11,8 +11,9 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from tables import draw_check, draws, read_models, seats
 from tables.models import Draw, Table
+from tables.selectors import draw_check, screens
+from tables.services import draws, seats
 from tournament.models import Player
 from web.access import api as api_roles
 from web.api import PublicAPIView, RoleAPIView, answers, call_service, entry_or_404, public_answers, tournament_or_404, valid
@@ -240,7 +241,7 @@ class FloorMapView(RoleAPIView):
                        "start_drawn": serializers.BooleanField(),
                        "next_draw": CommitmentSerializer(allow_null=True)})))
     def get(self, request, pk: int):
-        return Response(read_models.floor_map(tournament_or_404(pk)))
+        return Response(screens.floor_map(tournament_or_404(pk)))
 
 
 class PublicSeatSerializer(serializers.Serializer):
@@ -286,7 +287,7 @@ class PublicSeatSearchView(PublicAPIView):
         if request.state_version is None:  # no such tournament
             raise NotFound(_("No such tournament."))
         q = valid(SeatQuerySerializer, request.query_params).validated_data["q"]
-        found = read_models.find_entries(room_search(request, pk), q)
+        found = screens.find_entries(room_search(request, pk), q)
         return Response(PublicEntrySerializer(found, many=True).data)
 
 

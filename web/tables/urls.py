@@ -10,7 +10,7 @@ urlpatterns = [
     path("t/<id:pk>/dealer/", views.dealer_choose, name="dealer-choose"),
     path("t/<id:pk>/tables/<id:number>/dealer/", views.dealer_page, name="dealer"),
     path("t/<id:pk>/tables/<id:number>/dealer/state.json", views.dealer_state, name="dealer-state"),
-    # A table's dealer link (tables/dealer_links.py): the tablet of that table, no login.
+    # A table's dealer link (tables/services/dealer_links.py): the tablet of that table, no login.
     path("dealer/<str:token>/", views.dealer_link_page, name="dealer-link"),
     path("dealer/<str:token>/state.json", views.dealer_link_state, name="dealer-link-state"),
     path("t/<id:pk>/map/", views.floor_map_page, name="floor-map"),

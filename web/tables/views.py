@@ -17,12 +17,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 
-from clock.selectors import clock_snapshot
+from clock.selectors.clock import clock_snapshot
 from core import roles
-from flights import day2
-from leagues.selectors import league_link
-from tables import chip_counts, draw_check, read_models, seat_cards, seating, selectors
+from flights.selectors import day2
+from leagues.selectors.leagues import league_link
 from tables.models import ChipRace, DealerLink, Draw, Table
+from tables.rules import chip_counts, seating
+from tables.selectors import draw_check, screens, seat_cards
+from tables.selectors import state as tables_selectors
 from tournament.models import Tournament
 from web import access
 from web.access import page
@@ -57,8 +59,8 @@ def _table_rows(tournament: Tournament, overview: list[dict], order: list[int]) 
 def _tables_context(tournament: Tournament) -> dict:
     # The sequence number the page shows: its live script reloads when a later event changes the list.
     seq = Tournament.objects.filter(pk=tournament.pk).values_list("event_seq", flat=True).first() or 0
-    overview = read_models.tables_overview(tournament)
-    order = selectors.break_order(tournament)
+    overview = screens.tables_overview(tournament)
+    order = tables_selectors.break_order(tournament)
     return {
         "t": tournament, "seq": seq, "clock": clock_snapshot(tournament), "tables": overview,
         "old_tables": [row["table"] for row in overview if row["on_old_level"]],
@@ -91,7 +93,7 @@ SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 def _race_card_pad() -> dict:
     """The keys of the tablet's pad for race cards dealt at the table: ranks and suits of the deck
-    (tables.seating), highest first, 10 written as on the cards."""
+    (tables.rules.seating), highest first, 10 written as on the cards."""
     names = {"s": _("spades"), "h": _("hearts"), "d": _("diamonds"), "c": _("clubs")}
     return {"race_ranks": [(r, "10" if r == "T" else r) for r in reversed(seating.RANKS)],
             "race_suits": [(s, SUIT_SYMBOLS[s], names[s], s in "hd") for s in reversed(seating.SUITS)]}
@@ -100,11 +102,11 @@ def _race_card_pad() -> dict:
 def _tablet_state(table: Table) -> dict:
     """The table's state for its tablet, with the clock's row of the race's break (`race.break_index`): the
     tablet folds a confirmed race to one line and drops it when the clock leaves the break, at once."""
-    state = read_models.table_state(table)
-    state["clock_call"] = selectors.clock_call_json(selectors.open_clock_call(table))  # TDA 25: the countdown
+    state = screens.table_state(table)
+    state["clock_call"] = tables_selectors.clock_call_json(tables_selectors.open_clock_call(table))  # TDA 25: the countdown
     race = state.get("race")
     if race:
-        positions = selectors.structure_positions(table.tournament)
+        positions = tables_selectors.structure_positions(table.tournament)
         level = race["color_up"]["level"]
         race["break_index"] = positions.index(level) if level in positions else None
     return state
@@ -122,7 +124,7 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
     return render(request, "tables/dealer.html", {
         **_race_card_pad(),
         "t": table.tournament, "table": table, "state": _tablet_state(table),
-        "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)),
+        "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)),
         "dealer_config": config, "link_token": link_token,
     })
 
@@ -131,7 +133,7 @@ def _dealer_state(table: Table, ping: bool) -> JsonResponse:
     if ping:
         return JsonResponse({"server_time": time.time()})
     return JsonResponse({"server_time": time.time(), "table": _tablet_state(table),
-                         "clock": selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament))})
+                         "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament))})
 
 
 @page("dealer")
@@ -197,8 +199,8 @@ def _map_urls(pk: int) -> dict:
 
 def _floor_map(tournament: Tournament) -> dict:
     """The map's data with the balancing status: halted tables, buttons asked for, pending slips."""
-    return {**read_models.floor_map(tournament), "moves": read_models.balancing_status(tournament),
-            "h4h": read_models.hand_for_hand_status(tournament), "clock_calls": selectors.open_clock_calls(tournament)}
+    return {**screens.floor_map(tournament), "moves": screens.balancing_status(tournament),
+            "h4h": screens.hand_for_hand_status(tournament), "clock_calls": tables_selectors.open_clock_calls(tournament)}
 
 
 @never_cache
@@ -222,21 +224,21 @@ def color_up_page(request, tournament: Tournament):
     """The floor's color-up screen: the breaks' color-ups (the director confirms, with the software's
     suggestion), every table's race and the difference, chips found after the race (TDA 21C). Every
     change is a call of the JSON API; the page reads the API's status again on each floor event."""
-    status = read_models.color_up_status(tournament)
-    after = selectors.levels_before(tournament)  # a break is named "the break after level 4", never by its row
+    status = screens.color_up_status(tournament)
+    after = tables_selectors.levels_before(tournament)  # a break is named "the break after level 4", never by its row
     for item in (*status["breaks"], status["suggestion"], status["color_up"]):
         if item:
             item["after_level"] = after.get(item["level"])
     return render(request, "tables/color_up.html", {
         "t": tournament, "status": status,
-        "removed": selectors.removed_denominations(tournament, selectors.latest_color_up(tournament))})
+        "removed": tables_selectors.removed_denominations(tournament, tables_selectors.latest_color_up(tournament))})
 
 
 @page("color-up-sheets")
 @in_venue_time
 def color_up_sheets(request, tournament: Tournament):
     """The result sheets of the latest color-up's races (one table with ?table=N), to print."""
-    latest = selectors.latest_color_up(tournament)
+    latest = tables_selectors.latest_color_up(tournament)
     races = ChipRace.objects.none() if latest is None else ChipRace.objects.filter(color_up=latest).exclude(
         status=ChipRace.Status.REDONE).select_related("table", "draw").order_by("table__number")
     table = _whole(request.GET.get("table"))
@@ -244,8 +246,8 @@ def color_up_sheets(request, tournament: Tournament):
         races = races.filter(table__number=table)
     return render(request, "tables/color_up_sheets.html", {
         "t": tournament, "color_up": latest,
-        "after_level": None if latest is None else selectors.levels_before(tournament).get(latest.level),
-        "sheets": [{**read_models.race_sheet(race), "recorded": race.recorded_at, "confirmed": race.confirmed_at}
+        "after_level": None if latest is None else tables_selectors.levels_before(tournament).get(latest.level),
+        "sheets": [{**screens.race_sheet(race), "recorded": race.recorded_at, "confirmed": race.confirmed_at}
                    for race in races]})
 
 
@@ -256,10 +258,10 @@ def color_up_sheets(request, tournament: Tournament):
 @in_venue_time
 def house_rules_page(request, tournament: Tournament):
     """The form; saving goes through the API (PATCH /api/tournaments/<pk>/house-rules/), which refuses by field."""
-    rules = selectors.house_rules(tournament)
+    rules = tables_selectors.house_rules(tournament)
     return render(request, "tables/house_rules.html", {"t": tournament, "form": HouseRulesForm(instance=rules),
                                                        "stored": rules.pk is not None,
-                                                       "places_paid": read_models.places_paid(tournament)})
+                                                       "places_paid": screens.places_paid(tournament)})
 
 
 # --- seat cards (print and PDF) ------------------------------------------------------------------
@@ -310,11 +312,11 @@ def _public_tournament(pk: int) -> Tournament:
 def seat_search(request, pk: int):
     tournament = _public_tournament(pk)
     q = request.GET.get("q", "").strip()
-    found = read_models.find_entries(room_search(request, pk), q) if q else []
+    found = screens.find_entries(room_search(request, pk), q) if q else []
     if q and len(found) == 1 and q.lstrip("#").isdigit():
         return redirect("seat-page", pk=pk, number=found[0]["entry"])
     return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found,
-                                                       "counts_public": selectors.house_rules(tournament).public_chip_counts,
+                                                       "counts_public": tables_selectors.house_rules(tournament).public_chip_counts,
                                                        "league": league_link(pk)})
 
 
@@ -362,7 +364,7 @@ def draw_detail(request, pk: int, number: int):
     check = draw_check.verify_draw(draw)
     after = None  # a race's break, as the floor names it: "the break after level 4"
     if draw.kind == Draw.Kind.RACE:
-        after = selectors.levels_before(tournament).get((check.get("inputs") or {}).get("color_up"))
+        after = tables_selectors.levels_before(tournament).get((check.get("inputs") or {}).get("color_up"))
     with timezone.override(tournament.time_zone):
         return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": check, "after_level": after})
 
@@ -374,7 +376,7 @@ def draws_json(request, pk: int):
     tournament = _public_tournament(pk)
     last = Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).order_by("-number").first()
     return JsonResponse({
-        "next_draw": selectors.pending_commitment(tournament),
+        "next_draw": tables_selectors.pending_commitment(tournament),
         "last_draw": None if last is None else {"draw": last.number, "kind": last.kind, "commitment": last.commitment,
                                                 "seed": last.seed},
     })

@@ -17,11 +17,11 @@ from rest_framework.response import Response
 
 from core import roles
 from core.errors import ServiceError
-from tournament import services, setup
-from tournament import structure as rules
-from tournament.messages import problem_message
 from tournament.models import AuditEvent, DisplayToken, Level, Player, Purchase, Structure, Tournament
-from tournament.stats import registration_problem, tournament_stats
+from tournament.rules import structure as rules
+from tournament.selectors.messages import problem_message
+from tournament.selectors.stats import registration_problem, tournament_stats
+from tournament.services import registration, setup
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
 
@@ -202,7 +202,7 @@ class RegistrationView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         closed = valid(s.RegistrationToggleSerializer, request.data).validated_data["closed"]
-        tournament = call_service(services.set_registration_closed, tournament, actor=request.user, closed=closed)
+        tournament = call_service(registration.set_registration_closed, tournament, actor=request.user, closed=closed)
         return Response({"registration_closed": tournament.registration_closed,
                          "registration_open": registration_problem(tournament) is None})
 
@@ -237,7 +237,7 @@ class PlayerListView(RoleAPIView):
                    responses=answers(201, s.PlayerSerializer, refused=True, lookup=False))
     def post(self, request):
         data = valid(s.PlayerCreateSerializer, request.data).validated_data
-        player = call_service(services.create_player, actor=request.user, **data)
+        player = call_service(registration.create_player, actor=request.user, **data)
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -273,10 +273,10 @@ class EntryListView(RoleAPIView):
         serializer = valid(s.RegisterSerializer, request.data)
         data = serializer.validated_data
         if "new_player" in data:
-            entry = call_service(services.register_new_player, tournament, actor=request.user, document=serializer.document(),
+            entry = call_service(registration.register_new_player, tournament, actor=request.user, document=serializer.document(),
                                  **data["new_player"])
         else:
-            entry = call_service(services.register_entry, tournament, actor=request.user, player=data["player"],
+            entry = call_service(registration.register_entry, tournament, actor=request.user, player=data["player"],
                                  document=serializer.document())
         return Response(s.RegistrationSerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -297,7 +297,7 @@ class EntryRebuyView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         paid = valid(s.RebuySerializer, request.data).validated_data["paid"]
-        purchase = call_service(services.add_chips, entry, actor=request.user, kind=Purchase.Kind.REBUY, paid=paid)
+        purchase = call_service(registration.add_chips, entry, actor=request.user, kind=Purchase.Kind.REBUY, paid=paid)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -308,7 +308,7 @@ class EntryAddonView(RoleAPIView):
                    request=None, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
-        purchase = call_service(services.add_chips, entry, actor=request.user, kind=Purchase.Kind.ADDON)
+        purchase = call_service(registration.add_chips, entry, actor=request.user, kind=Purchase.Kind.ADDON)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -346,7 +346,7 @@ class ReceiptPayView(RoleAPIView):
     @extend_schema(operation_id="receipts_pay", tags=["receipts"], summary="Take the money for an announced re-buy",
                    request=None, responses=answers(200, s.PurchaseSerializer, conflict=True))
     def post(self, request, pk: int, number: int):
-        purchase = call_service(services.pay_purchase, purchase_or_404(pk, number), actor=request.user)
+        purchase = call_service(registration.pay_purchase, purchase_or_404(pk, number), actor=request.user)
         return Response(s.PurchaseSerializer(purchase).data)
 
 
@@ -359,7 +359,7 @@ class ReceiptVoidView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         purchase = purchase_or_404(pk, number)
         data = valid(s.VoidSerializer, request.data).validated_data
-        purchase = call_service(services.void_purchase, purchase, actor=request.user, reason=data["reason"],
+        purchase = call_service(registration.void_purchase, purchase, actor=request.user, reason=data["reason"],
                                 refund_amount=data.get("refund_amount"))
         return Response(s.PurchaseSerializer(purchase).data)
 
@@ -403,7 +403,7 @@ class DisplayListView(RoleAPIView):
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         label = valid(s.DisplayCreateSerializer, request.data).validated_data["label"]
-        token = call_service(services.create_display_token, tournament, actor=request.user, label=label)
+        token = call_service(registration.create_display_token, tournament, actor=request.user, label=label)
         return Response(s.DisplayTokenSerializer(token, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
@@ -415,5 +415,5 @@ class DisplayRevokeView(RoleAPIView):
                    request=None, responses=answers(200, s.DisplayTokenSerializer, conflict=True))
     def post(self, request, pk: int, display_id: int):
         token = get_object_or_404(DisplayToken, tournament_id=pk, pk=display_id)
-        token = call_service(services.revoke_display_token, token, actor=request.user)
+        token = call_service(registration.revoke_display_token, token, actor=request.user)
         return Response(s.DisplayTokenSerializer(token, context={"request": request}).data)

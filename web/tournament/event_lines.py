@@ -265,7 +265,7 @@ def _chips(type_: str, label: str, p: dict, names: Names) -> str:
 
 
 def _days(type_: str, label: str, p: dict, names: Names) -> str:
-    """Bag-and-tag and the close of a day (days/services.py)."""
+    """Bag-and-tag and the close of a day (days/services/bags.py)."""
     if type_ == "day.closed":
         line = _("Day %(day)s closed: %(bags)s bags, %(total)s chips, difference %(difference)s") % {
             "day": p.get("day", "–"), "bags": p.get("bags", "–"), "total": p.get("total", "–"),
@@ -283,7 +283,7 @@ def _days(type_: str, label: str, p: dict, names: Names) -> str:
 
 
 def _flights(type_: str, label: str, p: dict, names: Names) -> str:
-    """Events with flights into one Day 2 (flights/services.py, flights/reactions.py)."""
+    """Events with flights into one Day 2 (flights/services/events.py, flights/reactions.py)."""
     if type_ == "flight.ending":
         return _("Flight %(flight)s: %(players)s players left of %(entries)s (%(percent)s%%): it ends at the end of level "
                  "%(level)s") % {"flight": p.get("flight", "–"), "players": p.get("players_left", "–"),
@@ -302,7 +302,7 @@ def _flights(type_: str, label: str, p: dict, names: Names) -> str:
 
 
 def _leagues(type_: str, label: str, p: dict, names: Names) -> str:
-    """The tournament's league (leagues/services.py): joined, left, and the points given as the places stand."""
+    """The tournament's league (leagues/services/leagues.py): joined, left, and the points given as the places stand."""
     if type_ == "league.points" and not p.get("players"):
         return _("League %(league)s: play goes on, the points given are taken away") % {"league": p.get("name", "–")}
     if type_ == "league.points":
@@ -317,7 +317,7 @@ def _tickets(p: dict) -> str:
 
 
 def _satellites(type_: str, label: str, p: dict) -> str:
-    """A satellite's settings and tickets (payouts/tickets.py)."""
+    """A satellite's settings and tickets (payouts/services/tickets.py)."""
     if type_ == "satellite.set":
         after = p.get("after") or {}
         return _("Satellite of %(target)s") % {"target": after.get("target_name", "–")}

@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournament import services, setup
-from tournament import structure as rules
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Level, Player, Purchase, Structure, Tournament
+from tournament.rules import structure as rules
+from tournament.services import registration, setup
 from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyDisplayField, MoneyField
 
 MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
@@ -344,8 +344,8 @@ class RegisterSerializer(serializers.Serializer):
                                                             "of birth: one or the other.")]})
         return data
 
-    def document(self) -> services.IdDocument:
-        return services.IdDocument(document_type=self.validated_data["document_type"],
+    def document(self) -> registration.IdDocument:
+        return registration.IdDocument(document_type=self.validated_data["document_type"],
                                    number=self.validated_data["document_number"])
 
 

@@ -10,9 +10,9 @@ import zoneinfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament import structure as rules
 from tournament.models import Level, Structure, Tournament, time_zones
-from tournament.setup import TOURNAMENT_FIELDS
+from tournament.rules import structure as rules
+from tournament.services.setup import TOURNAMENT_FIELDS
 from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyField
 
 NUMBER = {"inputmode": "numeric", "class": "num"}

@@ -16,9 +16,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournament import setup
-from tournament import structure as rules
 from tournament.models import Structure, Tournament
+from tournament.rules import structure as rules
+from tournament.services import setup
 from web.access import page
 
 from .setup_forms import CopyForm, ImportForm, StructureEditor, TemplateChoiceForm, TournamentCreateForm, TournamentForm

@@ -20,16 +20,16 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from clock.selectors import clock_statuses
+from clock.selectors.clock import clock_statuses
 from core import access, roles
-from flights.selectors import bag_hint
+from flights.selectors.events import bag_hint
 from live.snapshots import floor_answer, lobby_answer, lobby_names
-from payouts.selectors import tickets_into, tickets_used_into
+from payouts.selectors.structure import tickets_into, tickets_used_into
 from tables.models import Penalty, SeatRequest
-from tables.selectors import seat_of
-from tournament import receipts
+from tables.selectors.state import seat_of
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
-from tournament.stats import tournament_stats
+from tournament.selectors import receipts
+from tournament.selectors.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
 from web.public_addresses import public_url, qr_svg, shown_url
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from archive.export import export_tournament, file_text
+from archive.selectors.export import export_tournament, file_text
 from tournament.models import Tournament
 
 

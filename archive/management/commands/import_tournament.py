@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from archive.transfer import import_tournament, max_bytes, read_file
+from archive.services.transfer import import_tournament, max_bytes, read_file
 from core.errors import ServiceError
 
 ACTOR = "import_tournament"  # the audit log's actor: the server's shell, not a staff login

@@ -1,4 +1,4 @@
-/* Calling the clock on a player from the dealer tablet (#call; table.clock_call, tables/clock_calls.py, TDA 25).
+/* Calling the clock on a player from the dealer tablet (#call; table.clock_call, tables/services/clock_calls.py, TDA 25).
  * "Call the clock" lists the seated players (the API's counts/, as "Count stacks" does), one is picked, the call is
  * sent. While a call is open its banner counts down against the server's time (sync.now()): m:ss, the last
  * `countdown` seconds as one large number, then "Hand dead". Screen readers hear the start, the last seconds once

@@ -1,7 +1,7 @@
 /* The dealer tablet's two panels of a whole table typed on the number pad (numpad.js), one row per seated player:
- *  - the table's stacks counted (#stacks; tables/counting.py): every player's chips. The players come from the API
+ *  - the table's stacks counted (#stacks; tables/services/counting.py): every player's chips. The players come from the API
  *    (GET counts/, with each one's last count); Save sends the whole table at once (POST counts/).
- *  - bag-and-tag at the end of a day (#bags; days/services.py): every player's chips, on the pad, and the number
+ *  - bag-and-tag at the end of a day (#bags; days/services/bags.py): every player's chips, on the pad, and the number
  *    written on his bag, in a text field (the tablet's keyboard). The players come from the API (GET bags/: today's
  *    bag of each, and his last count, the chips' starting value); Save sends the whole table at once (POST bags/).
  *    A table already bagged shows its bags: saved again, they are corrected.

@@ -54,7 +54,7 @@ function renderTable(state, words) {
   $("positions").textContent = line;
   $("positions").hidden = !line;
   $("halted").hidden = !table.halted;
-  // A table that breaks (tables/read_models.table_state): said in the server's words, and no new hand here.
+  // A table that breaks (tables/selectors/screens.table_state): said in the server's words, and no new hand here.
   $("breaking").textContent = table.breaking || "";
   $("breaking").hidden = !table.breaking;
   $("needs-button").hidden = !table.needs_button;

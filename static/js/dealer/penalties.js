@@ -1,5 +1,5 @@
 /* The players of the dealer tablet's table sitting out a penalty (#penalties; table.penalties,
- * tables/read_models.table_penalties): the dealer deals them in and takes their blinds while the hands left count
+ * tables/selectors/screens.table_penalties): the dealer deals them in and takes their blinds while the hands left count
  * down (TDA 51). */
 import * as Util from "../util.js";
 

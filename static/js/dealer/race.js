@@ -1,4 +1,4 @@
-/* The chip race of a color-up on the dealer tablet (#race; table.race, tables/read_models.table_race). The leaving
+/* The chip race of a color-up on the dealer tablet (#race; table.race, tables/selectors/screens.table_race). The leaving
  * chips are counted at each seat on the page's own number pad (numpad.js; no on-screen keyboard), kept here across
  * refetches of the state, and sent in one press: the server deals the cards (or takes the cards dealt at the table,
  * race-cards.js) and answers with the sheet (race-sheet.js), which the table checks and confirms.

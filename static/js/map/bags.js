@@ -1,4 +1,4 @@
-/* Bag-and-tag at the end of a day (days/services.py). A table's bags ("Bag stacks" on its card): every seated
+/* Bag-and-tag at the end of a day (days/services/bags.py). A table's bags ("Bag stacks" on its card): every seated
    player's chips (from his bag today, else his last count) and bag number, typed at once (GET bags/ gives the
    players); Save sends the whole table (POST bags/). Like the counts' dialog, it stays open until the server takes
    the bags: a refusal (a bag number on another player's bag) is said in the dialog, and the table read again keeps

@@ -1,4 +1,4 @@
-/* Chip counts (tables/counting.py): one seated player's count from his seat's dialog (a stack counted at an
+/* Chip counts (tables/services/counting.py): one seated player's count from his seat's dialog (a stack counted at an
    all-in, a chip leader asked), beside his last count; and a table's stacks counted at once ("Count stacks" on its
    card): every seated player's chips typed beside his last count (GET counts/ gives the players), Save sends the
    whole table (POST counts/). The table's dialog stays open until the server takes the counts: its refusal (a

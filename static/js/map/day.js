@@ -1,4 +1,4 @@
-/* The day's state for bag-and-tag at the end of a day (days/services.py; GET day/: the players still in with no
+/* The day's state for bag-and-tag at the end of a day (days/services/bags.py; GET day/: the players still in with no
    bag, by table): a card shows "6/9 bagged" once the day's first bag is in. It is read again when a table's bags
    are recorded (the socket's bags.recorded) or a day closes, and with the map while bagging goes on. */
 import * as api from "../api.js";

@@ -2,6 +2,7 @@
 and a lobby screen link. Safe to run again: it changes nothing once the demo exists, except the demo
 users' password, which is new on every run (or DEMO_PASSWORD, or --password) and printed: a demo
 reachable from the network must not open with a password everybody can read in the README."""
+
 from __future__ import annotations
 
 import os
@@ -15,20 +16,60 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from leagues import services as leagues
-from payouts import tickets
-from tables import draws
-from tables import setup as table_setup
-from tournament import services, setup
+from leagues.services import leagues
+from payouts.services import tickets
+from tables.services import draws
+from tables.services import setup as table_setup
 from tournament.models import Tournament
-from tournament.structure import LevelSpec, StructureSpec
+from tournament.rules.structure import LevelSpec, StructureSpec
+from tournament.services import registration, setup
 
 DEMO_NAME = "Demo: Friday Deepstack"
 DEMO_USERS = (("director", "Director"), ("floor", "Floor"), ("cashier", "Cashier"), ("dealer", "Dealer"))
-FIRST = ["Jana", "Peter", "Lucia", "Martin", "Eva", "Tomáš", "Zuzana", "Michal", "Katarína", "Jakub", "Veronika", "Ondřej",
-         "Petra", "Lukáš", "Monika", "Marek", "Alena", "Radek", "Simona", "Filip"]
-LAST = ["Nováková", "Horváth", "Kováčová", "Dvořák", "Svobodová", "Varga", "Černá", "Tóth", "Procházková", "Kučera",
-        "Veselá", "Baláž", "Marková", "Šimek", "Krejčí", "Polák", "Benešová", "Hudec", "Urbanová", "Sedlák"]
+FIRST = [
+    "Jana",
+    "Peter",
+    "Lucia",
+    "Martin",
+    "Eva",
+    "Tomáš",
+    "Zuzana",
+    "Michal",
+    "Katarína",
+    "Jakub",
+    "Veronika",
+    "Ondřej",
+    "Petra",
+    "Lukáš",
+    "Monika",
+    "Marek",
+    "Alena",
+    "Radek",
+    "Simona",
+    "Filip",
+]
+LAST = [
+    "Nováková",
+    "Horváth",
+    "Kováčová",
+    "Dvořák",
+    "Svobodová",
+    "Varga",
+    "Černá",
+    "Tóth",
+    "Procházková",
+    "Kučera",
+    "Veselá",
+    "Baláž",
+    "Marková",
+    "Šimek",
+    "Krejčí",
+    "Polák",
+    "Benešová",
+    "Hudec",
+    "Urbanová",
+    "Sedlák",
+]
 
 DEMO_STRUCTURE = StructureSpec(
     name="Deepstack 30k, 20-minute levels",
@@ -56,8 +97,9 @@ class Command(BaseCommand):
     help = "Load the demo tournament and one login per role (for trying the product, never for a real room)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--password", default=None,
-                            help="password of every demo user (default: DEMO_PASSWORD, else a new random one each run)")
+        parser.add_argument(
+            "--password", default=None, help="password of every demo user (default: DEMO_PASSWORD, else a new random one each run)"
+        )
         parser.add_argument("--players", type=int, default=24)
 
     @transaction.atomic
@@ -80,32 +122,61 @@ class Command(BaseCommand):
             template = setup.save_structure_template(DEMO_STRUCTURE, actor=users["Director"])
             zone = ZoneInfo("Europe/Prague")
             start = datetime.combine(timezone.localdate(timezone=zone), time(19, 0), tzinfo=zone)
-            tournament = setup.create_tournament({
-                "name": DEMO_NAME, "venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague", "start_at": start,
-                "table_format": "full_ring", "seats_per_table": 9, "currency": "CZK", "buy_in": 200000, "fee": 30000,
-                "starting_stack": 30000, "reentry_allowed": True, "max_reentries": 2, "late_reg_until_level": 8,
-                "guaranteed_pool": 10000000, "addon_allowed": True, "addon_price": 100000, "addon_chips": 20000,
-                "max_addons": 1, "addon_until_level": 4,
-            }, actor=users["Director"], template=template)
+            tournament = setup.create_tournament(
+                {
+                    "name": DEMO_NAME,
+                    "venue": "Demo Card Room, Praha",
+                    "time_zone": "Europe/Prague",
+                    "start_at": start,
+                    "table_format": "full_ring",
+                    "seats_per_table": 9,
+                    "currency": "CZK",
+                    "buy_in": 200000,
+                    "fee": 30000,
+                    "starting_stack": 30000,
+                    "reentry_allowed": True,
+                    "max_reentries": 2,
+                    "late_reg_until_level": 8,
+                    "guaranteed_pool": 10000000,
+                    "addon_allowed": True,
+                    "addon_price": 100000,
+                    "addon_chips": 20000,
+                    "max_addons": 1,
+                    "addon_until_level": 4,
+                },
+                actor=users["Director"],
+                template=template,
+            )
             rng = random.Random(2026)
             documents = []
             for i in range(players):
-                player = services.create_player(
-                    actor=users["Cashier"], first_name=FIRST[i % len(FIRST)],
+                player = registration.create_player(
+                    actor=users["Cashier"],
+                    first_name=FIRST[i % len(FIRST)],
                     last_name=LAST[(i * 7 + i // len(FIRST)) % len(LAST)],  # every name once: the public standings show names
                     date_of_birth=date(1965 + rng.randrange(35), 1 + rng.randrange(12), 1 + rng.randrange(28)),
                 )
                 number = f"DEMO{rng.randrange(10**7, 10**8)}"
-                services.register_entry(tournament, actor=users["Cashier"], player=player, document=services.IdDocument("id_card", number))
+                registration.register_entry(
+                    tournament, actor=users["Cashier"], player=player, document=registration.IdDocument("id_card", number)
+                )
                 documents.append((player, number))
             for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
                 table_setup.open_table(tournament, actor=users["Director"], number=number, seats=9, accessible=number == 4)
             draws.draw_start(tournament, actor=users["Director"])
-            display = services.create_display_token(tournament, actor=users["Director"], label="Lobby TV")
+            display = registration.create_display_token(tournament, actor=users["Director"], label="Lobby TV")
             # The season it counts for (the points come when its play is over): a points table, the best 8 results.
-            league = leagues.create_league(actor=users["Director"], data={
-                "name": "Demo: Friday League", "formula": "table", "points_table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
-                "participation": 1, "best_results": 8, "currency": "CZK"})
+            league = leagues.create_league(
+                actor=users["Director"],
+                data={
+                    "name": "Demo: Friday League",
+                    "formula": "table",
+                    "points_table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
+                    "participation": 1,
+                    "best_results": 8,
+                    "currency": "CZK",
+                },
+            )
             leagues.add_tournament(league, actor=users["Director"], tournament=tournament)
             demo_satellite(users, template, start, documents)
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
@@ -124,16 +195,29 @@ def demo_satellite(users: dict, template, start: datetime, documents: list) -> N
     """A satellite of Sunday's Main Event, seated and ready to play: sixteen of the players at 1,500 +
     300 CZK make two seats of 11,000 CZK and 2,000 CZK for third place."""
     director = users["Director"]
-    common = {"venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague", "table_format": "full_ring",
-              "seats_per_table": 9, "currency": "CZK", "starting_stack": 20000, "late_reg_until_level": 4,
-              "guaranteed_pool": 0}
-    main_event = setup.create_tournament({**common, "name": "Demo: Sunday Main Event", "start_at": start + timedelta(days=2),
-                                          "buy_in": 1000000, "fee": 100000}, actor=director, template=template)
-    satellite = setup.create_tournament({**common, "name": "Demo: Main Event Satellite", "start_at": start - timedelta(hours=2),
-                                         "buy_in": 150000, "fee": 30000}, actor=director, template=template)
+    common = {
+        "venue": "Demo Card Room, Praha",
+        "time_zone": "Europe/Prague",
+        "table_format": "full_ring",
+        "seats_per_table": 9,
+        "currency": "CZK",
+        "starting_stack": 20000,
+        "late_reg_until_level": 4,
+        "guaranteed_pool": 0,
+    }
+    main_event = setup.create_tournament(
+        {**common, "name": "Demo: Sunday Main Event", "start_at": start + timedelta(days=2), "buy_in": 1000000, "fee": 100000},
+        actor=director,
+        template=template,
+    )
+    satellite = setup.create_tournament(
+        {**common, "name": "Demo: Main Event Satellite", "start_at": start - timedelta(hours=2), "buy_in": 150000, "fee": 30000},
+        actor=director,
+        template=template,
+    )
     tickets.set_satellite(satellite, actor=director, data={"target": main_event.pk, "leftover": "next_place"})
     for player, number in documents[:16]:
-        services.register_entry(satellite, actor=users["Cashier"], player=player, document=services.IdDocument("id_card", number))
+        registration.register_entry(satellite, actor=users["Cashier"], player=player, document=registration.IdDocument("id_card", number))
     for number in (1, 2):
         table_setup.open_table(satellite, actor=director, number=number, seats=9)
     draws.draw_start(satellite, actor=director)

@@ -1,0 +1,2 @@
+"""The writes of archive: each public function one use case in one transaction, audited, broadcast after commit
+(docs/architecture.md, "Layers")."""

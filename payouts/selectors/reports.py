@@ -1,0 +1,269 @@
+"""The results as reports: every finishing place with its entry, name, prize and whether the prize is
+paid, as CSV (a spreadsheet, the house's accounts) and as an A4 PDF (to print, sign off and file), with
+the totals: prizes, paid, unpaid. The screens call these; bench/payouts.py times both at 10,000 rows."""
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from reportlab.lib.colors import Color
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas
+
+from core.money import format_major
+from payouts.models import Payment
+from payouts.selectors import structure
+from tournament.models import Tournament
+from tournament.selectors.receipts import money, pdf_font
+
+BOM = "\ufeff"  # Excel reads a CSV as UTF-8 only with it: without it, "Řehoř" opens as "Å˜ehoÅ™"
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run a cell starting so as a formula
+
+
+def paid_receipts(t: Tournament) -> dict[int, int]:
+    """Entry number -> the receipt number of its prize's payout (paid, not voided)."""
+    return dict(Payment.objects.filter(tournament=t, status=Payment.Status.PAID)
+                .values_list("entry__number", "number"))
+
+
+def results_report(t: Tournament) -> dict:
+    """The results (payouts.selectors.structure.results) with each row's payout receipt (`receipt`: None when not
+    paid), and the totals of the prizes: all, paid, unpaid, and the prizes of the places still in play."""
+    state = structure.payout_state(t)
+    receipts = paid_receipts(t)
+    rows = [{**row, "receipt": receipts.get(row["entry"])} for row in structure.results(t, state)]
+    return {"rows": rows, "totals": totals(rows, pool=state["pool"])}
+
+
+def totals(rows: Iterable[dict], pool: int | None = None) -> dict[str, int]:
+    """The prizes of the rows: all of them, those paid, those still to pay, and how many places of each;
+    with the pool, what is left for the places still in play."""
+    prizes = paid = places = places_paid = 0
+    for row in rows:
+        if row["prize"]:
+            prizes += row["prize"]
+            places += 1
+            if row["receipt"] is not None:
+                paid += row["prize"]
+                places_paid += 1
+    return {"prizes": prizes, "paid": paid, "unpaid": prizes - paid, "places": places, "places_paid": places_paid,
+            "places_unpaid": places - places_paid, "in_play": 0 if pool is None else pool - prizes}
+
+
+def place_label(place: int, place_low: int) -> str:
+    """'3', or '3–4' for a tie (an en dash: a spreadsheet would read '3-4' as a date)."""
+    return str(place) if place == place_low else f"{place}\u2013{place_low}"
+
+
+def csv_text(text: str) -> str:
+    """A name as a spreadsheet shows it, never as a formula it would run ('=1+1' -> "'=1+1")."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def csv_header(seats: bool = False) -> list[str]:
+    return [_("Place"), _("Entry number"), _("Player"), _("Prize"), _("Currency"), _("Paid"), _("Payout receipt"),
+            *([_("Seat won")] if seats else [])]
+
+
+def csv_rows(rows: Iterable[dict], currency: str, seats: bool = False) -> Iterator[list]:
+    """A row per place: the prize in major units with a dot and its currency; paid yes or no (empty
+    without a prize); the payout receipt's number; in a satellite (`seats`), whether it won a seat."""
+    yes, no = _("yes"), _("no")  # once, not per row
+    for row in rows:
+        prize, receipt = row["prize"], row["receipt"]
+        yield [place_label(row["place"], row["place_low"]), row["entry"], csv_text(row["name"]),
+               format_major(prize, currency, fixed=True) if prize else "", currency if prize else "",
+               "" if not prize else yes if receipt is not None else no, "" if receipt is None else receipt,
+               *([yes if row.get("seat") else ""] if seats else [])]
+
+
+def write_results_csv(out: TextIO, rows: Iterable[dict], currency: str) -> None:
+    """The results as CSV (comma, double quotes where needed, CRLF) into `out`: a byte order mark, the
+    header in the active language, a row per finishing place (a satellite's with a column for its seats)."""
+    rows = list(rows)
+    seats = any(row.get("seat") for row in rows)
+    out.write(BOM)
+    writer = csv.writer(out)
+    writer.writerow(csv_header(seats))
+    writer.writerows(csv_rows(rows, currency, seats))
+
+
+def results_csv(rows: Iterable[dict], currency: str) -> str:
+    """The whole CSV as one text (the download view answers it at once; bench/payouts.py times it)."""
+    out = io.StringIO()
+    write_results_csv(out, rows, currency)
+    return out.getvalue()
+
+
+# --- the PDF ---------------------------------------------------------------------------------------
+
+PAGE_W, PAGE_H = A4
+MARGIN = 15 * mm
+SIZE = 9  # points
+ROW = 13  # points a row takes
+STRIPE = Color(0.93, 0.93, 0.93)
+HEAD_FIRST, HEAD_OTHER = 22 * mm, 10 * mm  # the title block of the first page, the line atop the others
+
+
+def _fit(text: str, font: str, width: float) -> str:
+    """The text cut (with an ellipsis) to fit the width: the longest start that fits, by halving."""
+    if len(text) * SIZE <= width or stringWidth(text, font, SIZE) <= width:  # no glyph is wider than 1 em
+        return text
+    fits, too_long = 0, len(text)
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if stringWidth(text[:middle] + "…", font, SIZE) <= width:
+            fits = middle
+        else:
+            too_long = middle
+    return text[:fits] + "…"
+
+
+class ResultsPdf:
+    """The results on A4 pages: the title (tournament, venue, date) on the first page, the column heads on
+    every page, a row per place (striped), the totals after the last row, page numbers at the foot."""
+
+    def __init__(self, t: Tournament, report: dict):
+        self.t, self.report = t, report
+        self.font = pdf_font()
+        self.buffer = io.BytesIO()
+        self.c = canvas.Canvas(self.buffer, pagesize=A4, pageCompression=1, initialFontName=self.font)
+        self.c.setTitle(f"{_('Results')} · {t.name}")
+        right = PAGE_W - MARGIN
+        # x of each column: place, entry, name (left-aligned); prize (right-aligned at its x); paid
+        self.x_place, self.x_entry, self.x_name = MARGIN, MARGIN + 22 * mm, MARGIN + 38 * mm
+        self.x_prize, self.x_paid = right - 32 * mm, right - 28 * mm
+        self.name_width = self.x_prize - 30 * mm - self.x_name
+        self.paid_width = right - self.x_paid
+
+    def pages(self) -> list[tuple[int, int]]:
+        """(first row, past the last row) of each page; the totals go below the last row, on a new page
+        when they do not fit."""
+        rows = len(self.report["rows"])
+        first = int((self.top(1) - self.bottom()) // ROW)
+        other = int((self.top(2) - self.bottom()) // ROW)
+        spans, start, size = [], 0, first
+        while start < rows or not spans:
+            spans.append((start, min(start + size, rows)))
+            start, size = start + size, other
+        last_start, last_end = spans[-1]
+        if self.row_y(len(spans), last_end - last_start) - 6 * ROW < self.bottom():
+            spans.append((rows, rows))  # the totals alone
+        return spans
+
+    def top(self, page: int) -> float:
+        """The y of the first row of a page (below the title on the first, below the column heads)."""
+        return PAGE_H - MARGIN - (HEAD_FIRST if page == 1 else HEAD_OTHER) - 2 * ROW
+
+    def bottom(self) -> float:
+        return MARGIN + 8 * mm
+
+    def row_y(self, page: int, index: int) -> float:
+        return self.top(page) - index * ROW
+
+    def build(self) -> bytes:
+        spans = self.pages()
+        rows = self.report["rows"]
+        for number, (start, end) in enumerate(spans, 1):
+            self.head(number)
+            self.rows(number, rows[start:end], start)
+            if number == len(spans):
+                self.foot_totals(self.row_y(number, end - start) - ROW)
+            self.foot(number, len(spans))
+            self.c.showPage()
+        self.c.save()
+        return self.buffer.getvalue()
+
+    def head(self, page: int) -> None:
+        c, t = self.c, self.t
+        y = PAGE_H - MARGIN
+        if page == 1:
+            c.setFont(self.font, 16)
+            c.drawString(MARGIN, y - 16, f"{_('Results')} · {t.name}")
+            c.setFont(self.font, 10)
+            when = formats.date_format(timezone.localtime(t.start_at), "DATE_FORMAT")
+            c.drawString(MARGIN, y - 32, f"{t.venue} · {when}")
+            c.setFont(self.font, 8)
+            printed = formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
+            c.drawString(MARGIN, y - 46, _("Printed %(when)s") % {"when": printed})
+            y -= HEAD_FIRST
+        else:
+            c.setFont(self.font, 8)
+            c.drawString(MARGIN, y - 8, f"{_('Results')} · {t.name} · {t.venue}")
+            y -= HEAD_OTHER
+        c.setFont(self.font, SIZE)
+        heads_y = y - ROW + 3
+        c.drawString(self.x_place, heads_y, _fit(_("Place"), self.font, self.x_entry - self.x_place - 2))
+        c.drawString(self.x_entry, heads_y, "#")
+        c.drawString(self.x_name, heads_y, _("Player"))
+        c.drawRightString(self.x_prize, heads_y, _("Prize"))
+        c.drawString(self.x_paid, heads_y, _("Paid"))
+        c.setLineWidth(0.6)
+        c.line(MARGIN, heads_y - 4, PAGE_W - MARGIN, heads_y - 4)
+
+    def rows(self, page: int, rows: list[dict], start: int) -> None:
+        """A page's rows: the stripes first, then the text of every row in one text object (10,000 rows
+        print in about a second)."""
+        c, currency, font = self.c, self.t.currency, self.font
+        c.setFillColor(STRIPE)
+        for index in range(len(rows)):
+            if (start + index) % 2 == 1:
+                c.rect(MARGIN, self.row_y(page, index) - 3.5, PAGE_W - 2 * MARGIN, ROW, stroke=0, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        text = c.beginText()
+        text.setFont(font, SIZE)
+        not_yet, seat_word = _("not yet"), _("Seat")
+        for index, row in enumerate(rows):
+            y = self.row_y(page, index)
+            cells = [(self.x_place, place_label(row["place"], row["place_low"])), (self.x_entry, str(row["entry"])),
+                     (self.x_name, _fit(row["name"], font, self.name_width))]
+            if row["prize"]:
+                prize = money(row["prize"], currency)
+                paid = not_yet if row["receipt"] is None else _("receipt %(number)s") % {"number": row["receipt"]}
+                cells += [(self.x_prize - stringWidth(prize, font, SIZE), prize),
+                          (self.x_paid, _fit(paid, font, self.paid_width))]
+            if row.get("seat"):  # a satellite's seat winner: his prize is the seat (and any cash share before it)
+                cells.append((self.x_name + self.name_width + 2 * mm, seat_word))
+            for x, value in cells:
+                text.setTextOrigin(x, y)
+                text.textOut(value)
+        c.drawText(text)
+
+    def foot_totals(self, y: float) -> None:
+        c, sums, currency = self.c, self.report["totals"], self.t.currency
+        c.setLineWidth(0.6)
+        c.line(MARGIN, y + ROW - 3, PAGE_W - MARGIN, y + ROW - 3)
+        lines = [(_("Prizes of the places above"), sums["prizes"], sums["places"]),
+                 (_("Paid"), sums["paid"], sums["places_paid"]),
+                 (_("Not yet paid"), sums["unpaid"], sums["places_unpaid"])]
+        if sums.get("in_play"):
+            lines.append((_("Prizes of the places still in play"), sums["in_play"], None))
+        for label, amount, places in lines:
+            c.setFont(self.font, SIZE + 1)
+            c.drawString(self.x_name, y, label)
+            c.drawRightString(self.x_prize, y, money(amount, currency))
+            c.setFont(self.font, SIZE)
+            if places is not None:
+                c.drawString(self.x_paid, y, _fit(_places_text(places), self.font, self.paid_width))
+            y -= ROW + 2
+
+    def foot(self, page: int, pages: int) -> None:
+        self.c.setFont(self.font, 8)
+        self.c.drawRightString(PAGE_W - MARGIN, MARGIN, _("Page %(page)s of %(pages)s") % {"page": page, "pages": pages})
+        self.c.drawString(MARGIN, MARGIN, self.t.name)
+
+
+def _places_text(count: int) -> str:
+    return ngettext("%(count)s place", "%(count)s places", count) % {"count": count}
+
+
+def results_pdf(t: Tournament, report: dict | None = None) -> bytes:
+    """The results as an A4 PDF (times in the active time zone, words in the active language)."""
+    return ResultsPdf(t, report or results_report(t)).build()

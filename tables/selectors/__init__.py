@@ -1,0 +1,2 @@
+"""The reads of tables: plain values in a constant number of queries; nothing here writes (docs/architecture.md,
+"Layers")."""
