@@ -54,7 +54,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     # the tournaments
     "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,
     "register": DESK, "player-create": DESK, "entries": DESK, "entry-detail": DESK, "receipt": DESK, "receipt-pdf": DESK,
-    "events": FLOOR_ONLY, "floor-snapshot": FLOOR_ONLY, "color-up": FLOOR_ONLY, "color-up-sheets": FLOOR_ONLY,
+    "events": FLOOR_ONLY, "color-up": FLOOR_ONLY, "color-up-sheets": FLOOR_ONLY,
     "chip-counts": FLOOR_ONLY,  # every stack with names, each table's check, the room's difference
     "public-counts": PUBLIC,  # the players' chip-count page, while the house rule shows counts in public
     "penalties": FLOOR_ONLY,  # give, list and cancel penalties (TDA 51)
@@ -63,27 +63,27 @@ PAGES: dict[str, tuple[str, ...]] = {
     "day": FLOOR_ONLY, "day-report": FLOOR_ONLY, "day-report-csv": FLOOR_ONLY, "day-report-pdf": FLOOR_ONLY,
     "bag-slips": FLOOR_ONLY,
     # events with Day 1 flights into one Day 2: the events, an event's flights, Day 2, the pool and the bags
-    # carried and forfeited (names); its forms show only to the director (api-flight-*); the map's "this flight ends"
-    "flight-events": FLOOR_ONLY, "flight-event": FLOOR_ONLY, "flight-ending": FLOOR_ONLY,
+    # carried and forfeited (names); its forms show only to the director (api-flight-*)
+    "flight-events": FLOOR_ONLY, "flight-event": FLOOR_ONLY,
     # leagues: the seasons, a league's formula, tournaments and standings (names and points, as the results
     # show them), as CSV and PDF; their forms show only to the director (api-league*); the players' standings page.
     # Staff of some tournaments only: a league holding one of them; a player's results in them only (web/api.tournament_of)
     "leagues": EVERY_ROLE, "league": EVERY_ROLE, "league-csv": EVERY_ROLE, "league-pdf": EVERY_ROLE,
     "league-public": PUBLIC,
     "player-results": DESK,  # a player's tournaments, places, prizes and points (his name and results only)
-    "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,), "lobby-snapshot": (DISPLAY_LINK,),
+    "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
     "payout-pay": staff(CASHIER), "payout-receipt": DESK, "payout-receipt-pdf": DESK,
     "payout-results-csv": DESK, "payout-results-pdf": DESK,  # as the results on the payouts page
     "payout-reconciliation": staff(CASHIER),  # the cage's money: the cashier and the director
     # tables
-    "tables": FLOOR_ONLY, "floor-map": FLOOR_ONLY, "floor-map-json": FLOOR_ONLY, "house-rules": DIRECTOR_ONLY,
-    "dealer-choose": TABLET, "dealer": TABLET, "dealer-state": TABLET,
-    "dealer-link": (DEALER_LINK,), "dealer-link-state": (DEALER_LINK,),
+    "tables": FLOOR_ONLY, "floor-map": FLOOR_ONLY, "house-rules": DIRECTOR_ONLY,
+    "dealer-choose": TABLET, "dealer": TABLET,
+    "dealer-link": (DEALER_LINK,),
     "seat-cards": DESK, "seat-card": DESK,
-    "seat-search": PUBLIC, "seat-page": PUBLIC, "seat-json": PUBLIC,
-    "draw-list": PUBLIC, "draws-json": PUBLIC, "draw-detail": PUBLIC,
+    "seat-search": PUBLIC, "seat-page": PUBLIC,
+    "draw-list": PUBLIC, "draw-detail": PUBLIC,
     # setup
     "structure-list": DIRECTOR_ONLY, "structure-create": DIRECTOR_ONLY, "structure-import": DIRECTOR_ONLY,
     "structure-edit": DIRECTOR_ONLY, "structure-copy": DIRECTOR_ONLY, "structure-export": DIRECTOR_ONLY,
@@ -122,12 +122,16 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-receipt-pay": {"POST": DESK},
     "api-receipt-void": {"POST": staff(CASHIER)},
     "api-events": {"GET": FLOOR_ONLY},
+    "api-floor-snapshot": {"GET": FLOOR_ONLY},  # the floor socket's snapshot: every figure, names
+    "api-lobby-snapshot": {"GET": (DISPLAY_LINK,)},  # a lobby screen's snapshot with the places' names (its link's secret)
     "api-displays": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},
     "api-display-revoke": {"POST": DIRECTOR_ONLY},
     "api-clock": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
     "api-clock-day-end": {"POST": DIRECTOR_ONLY},  # end the day after a level
     "api-clock-restart": {"POST": DIRECTOR_ONLY},  # the next day's start: time, level, time left
     "api-tables": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-table-state": {"GET": TABLET},  # a table's dealer tablet state (a Dealer login only at its own table)
+    "api-dealer-link-state": {"GET": (DEALER_LINK,)},  # the same, for the table of the link (its secret in the path)
     "api-table-hand": {"POST": AT_THE_TABLE, "DELETE": AT_THE_TABLE},
     "api-table-hand-done": {"POST": AT_THE_TABLE},
     "api-table-button": {"POST": FLOOR_ONLY},
@@ -167,6 +171,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-flight-end": {"POST": DIRECTOR_ONLY},  # a flight ends after N levels or at a share of its field
     "api-flight-carry": {"POST": DIRECTOR_ONLY},  # the bags go on to Day 2
     "api-flight-forfeited": {"GET": FLOOR_ONLY},  # the bags forfeited by best stack forward (names)
+    "api-flight-ending": {"GET": FLOOR_ONLY},  # a flight's "this flight ends" line, above its table map
     "api-leagues": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},  # the seasons; the director makes one
     "api-league": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},  # formula, tournaments, standings; its settings
     "api-league-tournaments": {"POST": DIRECTOR_ONLY},  # a tournament joins the league
@@ -197,9 +202,10 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-draws": {"GET": PUBLIC},
     "api-draw-commit": {"POST": FLOOR_ONLY},
     "api-draw": {"GET": PUBLIC},
+    "api-public-draws": {"GET": PUBLIC},  # the next commitment and the last revealed draw (the lobby TV's line)
     "api-seat-waiting": {"POST": FLOOR_ONLY},
     "api-seat-request": {"POST": FLOOR_ONLY, "DELETE": FLOOR_ONLY},
-    "api-floor-map": {"GET": FLOOR_ONLY},
+    "api-floor-map": {"GET": FLOOR_ONLY},  # the table map's read: seats, names, slips, hand-for-hand, clock calls
     "api-public-seats": {"GET": PUBLIC},
     "api-public-seat": {"GET": PUBLIC},
     "api-shuffler-hand": {"POST": (SHUFFLER,)},

@@ -164,7 +164,7 @@ def lobby_answer(tournament: Tournament) -> dict:
 
 
 def lobby_names(tournament: Tournament, snapshot: dict) -> dict:
-    """The lobby's snapshot as its display link reads it (the TV's page, its snapshot.json): once play is
+    """The lobby's snapshot as its display link reads it (the TV's page, the API's api-lobby-snapshot): once play is
     over, with the names of the places shown (final.names, by entry number). The socket's snapshot has none."""
     final = snapshot.get("final")
     if not final:

@@ -1,5 +1,4 @@
 """Tables and the hands they start: each table knows the level it plays."""
-import hashlib
 import secrets
 
 from django.conf import settings
@@ -9,13 +8,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.tokens import hash_secret
 from tournament.models import NeverDeleteModel, Tournament
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 
 # The fields of a table that hold its button and blinds (tables/rules/positions.py).
 POSITION_FIELDS = ["button_seat", "small_blind_seat", "big_blind_seat", "positions_next", "needs_button"]
@@ -61,7 +55,7 @@ class Table(NeverDeleteModel):
 
     def new_shuffler_token(self) -> str:
         token = secrets.token_urlsafe(24)
-        self.shuffler_token_hash = hash_token(token)
+        self.shuffler_token_hash = hash_secret(token)
         return token
 
 
@@ -351,7 +345,7 @@ class DealerLink(NeverDeleteModel):
 
     def new_token(self) -> str:
         token = secrets.token_urlsafe(32)
-        self.token_hash = hash_token(token)
+        self.token_hash = hash_secret(token)
         return token
 
 

@@ -10,8 +10,8 @@ from .leagues import api as leagues_api
 from .payouts import api as payouts_api
 from .payouts import satellites_api
 from .tables import api as tables_api
-from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, seating_api
-from .tournament import api
+from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, screen_api, seating_api
+from .tournament import api, snapshot_api
 
 T = "tournaments/<id:pk>"
 
@@ -44,6 +44,10 @@ urlpatterns = [
     path(f"{T}/receipts/<id:number>/pay/", api.ReceiptPayView.as_view(), name="api-receipt-pay"),
     path(f"{T}/receipts/<id:number>/void/", api.ReceiptVoidView.as_view(), name="api-receipt-void"),
     path(f"{T}/events/", api.EventListView.as_view(), name="api-events"),
+    path(f"{T}/snapshot/", snapshot_api.FloorSnapshotView.as_view(), name="api-floor-snapshot"),
+    # A lobby screen's and a dealer link's reads: the secret in the path (config/logmask.py masks it in the log).
+    path("public/display/<str:token>/snapshot/", snapshot_api.LobbySnapshotView.as_view(), name="api-lobby-snapshot"),
+    path("dealer/<str:token>/state/", screen_api.DealerLinkStateView.as_view(), name="api-dealer-link-state"),
     path(f"{T}/displays/", api.DisplayListView.as_view(), name="api-displays"),
     path(f"{T}/displays/<id:display_id>/revoke/", api.DisplayRevokeView.as_view(), name="api-display-revoke"),
     path("players/", api.PlayerListView.as_view(), name="api-players"),
@@ -51,6 +55,7 @@ urlpatterns = [
     path(f"{T}/clock/day-end/", clock_api.ClockDayEndView.as_view(), name="api-clock-day-end"),
     path(f"{T}/clock/restart/", clock_api.ClockRestartView.as_view(), name="api-clock-restart"),
     path(f"{T}/tables/", tables_api.TableListView.as_view(), name="api-tables"),
+    path(f"{T}/tables/<id:number>/state/", screen_api.TableStateView.as_view(), name="api-table-state"),
     path(f"{T}/tables/<id:number>/hand/", tables_api.HandStartView.as_view(), name="api-table-hand"),
     path(f"{T}/tables/<id:number>/button/", seating_api.TableButtonView.as_view(), name="api-table-button"),
     path(f"{T}/tables/<id:number>/in-play/", tables_api.TableInPlayView.as_view(), name="api-table-in-play"),
@@ -88,6 +93,7 @@ urlpatterns = [
          name="api-flight-end"),
     path("events/<id:event_id>/carry/", flights_api.CarryView.as_view(), name="api-flight-carry"),
     path("events/<id:event_id>/forfeited/", flights_api.ForfeitedView.as_view(), name="api-flight-forfeited"),
+    path(f"{T}/flight-ending/", flights_api.FlightEndingView.as_view(), name="api-flight-ending"),
     path("leagues/", leagues_api.LeagueListView.as_view(), name="api-leagues"),
     path("leagues/<id:league_id>/", leagues_api.LeagueDetailView.as_view(), name="api-league"),
     path("leagues/<id:league_id>/tournaments/", leagues_api.LeagueTournamentsView.as_view(), name="api-league-tournaments"),
@@ -122,6 +128,7 @@ urlpatterns = [
     path(f"{T}/draws/", seating_api.DrawListView.as_view(), name="api-draws"),
     path(f"{T}/draws/commit/", seating_api.DrawCommitView.as_view(), name="api-draw-commit"),
     path(f"{T}/draws/<id:number>/", seating_api.DrawVerifyView.as_view(), name="api-draw"),
+    path(f"public/{T}/draws/", screen_api.PublicDrawsView.as_view(), name="api-public-draws"),
     path(f"{T}/seating/waiting/", seating_api.SeatWaitingView.as_view(), name="api-seat-waiting"),
     path(f"{T}/players/<id:player_id>/seat-request/", seating_api.SeatRequestView.as_view(), name="api-seat-request"),
     path(f"{T}/map/", seating_api.FloorMapView.as_view(), name="api-floor-map"),

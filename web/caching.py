@@ -32,7 +32,8 @@ from core import memory
 from flights.selectors.day2 import day_stacks
 from flights.selectors.events import flight_label
 from leagues.selectors.leagues import league_link
-from payouts.selectors.structure import prizes_won, seats_won
+from payouts.selectors.satellites import seats_won
+from payouts.selectors.structure import prizes_won
 from tables.selectors.counts import public as public_counts
 from tables.selectors.screens import public_seats, search_index
 from tables.selectors.state import pending_commitment

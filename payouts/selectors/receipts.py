@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 
+from core.pdf import ReceiptPage, money
 from payouts.models import Payment
-from tournament.selectors.receipts import PdfReceipt, money
 
 
 def places(payment: Payment) -> str:
@@ -40,8 +40,8 @@ def payout_lines(p: Payment) -> list[tuple[str, str]]:
 
 
 def payout_pdf(p: Payment, paper: str = "80mm") -> bytes:
-    page = PdfReceipt(f"{_('Payout receipt')} {p.number}", _("Payout receipt"), payout_lines(p), paper,
-                      voided=p.status == Payment.Status.VOIDED, extra_mm=60)
+    page = ReceiptPage(f"{_('Payout receipt')} {p.number}", _("Payout receipt"), payout_lines(p), paper,
+                       voided=p.status == Payment.Status.VOIDED, extra_mm=60)
     signature = ImageReader(io.BytesIO(bytes(p.signature)))
     sig_w, sig_h = signature.getSize()
     box_w = page.inner_width

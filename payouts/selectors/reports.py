@@ -11,17 +11,14 @@ from typing import TextIO
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from reportlab.lib.colors import Color
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen import canvas
 
 from core.money import format_major
+from core.pdf import HEAD_OTHER, MARGIN, PAGE_H, PAGE_W, ROW, SIZE, ListPages, fit, money
 from payouts.models import Payment
 from payouts.selectors import structure
 from tournament.models import Tournament
-from tournament.selectors.receipts import money, pdf_font
 
 BOM = "\ufeff"  # Excel reads a CSV as UTF-8 only with it: without it, "Řehoř" opens as "Å˜ehoÅ™"
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run a cell starting so as a formula
@@ -104,38 +101,16 @@ def results_csv(rows: Iterable[dict], currency: str) -> str:
 
 # --- the PDF ---------------------------------------------------------------------------------------
 
-PAGE_W, PAGE_H = A4
-MARGIN = 15 * mm
-SIZE = 9  # points
-ROW = 13  # points a row takes
-STRIPE = Color(0.93, 0.93, 0.93)
-HEAD_FIRST, HEAD_OTHER = 22 * mm, 10 * mm  # the title block of the first page, the line atop the others
 
+class ResultsPdf(ListPages):
+    """The results on A4 pages (core.pdf.ListPages): the title (tournament, venue, date) on the first page, the
+    column heads on every page, a row per place (striped), the totals after the last row, page numbers at the foot."""
 
-def _fit(text: str, font: str, width: float) -> str:
-    """The text cut (with an ellipsis) to fit the width: the longest start that fits, by halving."""
-    if len(text) * SIZE <= width or stringWidth(text, font, SIZE) <= width:  # no glyph is wider than 1 em
-        return text
-    fits, too_long = 0, len(text)
-    while too_long - fits > 1:
-        middle = (fits + too_long) // 2
-        if stringWidth(text[:middle] + "…", font, SIZE) <= width:
-            fits = middle
-        else:
-            too_long = middle
-    return text[:fits] + "…"
-
-
-class ResultsPdf:
-    """The results on A4 pages: the title (tournament, venue, date) on the first page, the column heads on
-    every page, a row per place (striped), the totals after the last row, page numbers at the foot."""
+    head_first = 22 * mm  # the title block of the first page
 
     def __init__(self, t: Tournament, report: dict):
         self.t, self.report = t, report
-        self.font = pdf_font()
-        self.buffer = io.BytesIO()
-        self.c = canvas.Canvas(self.buffer, pagesize=A4, pageCompression=1, initialFontName=self.font)
-        self.c.setTitle(f"{_('Results')} · {t.name}")
+        super().__init__(f"{_('Results')} · {t.name}")
         right = PAGE_W - MARGIN
         # x of each column: place, entry, name (left-aligned); prize (right-aligned at its x); paid
         self.x_place, self.x_entry, self.x_name = MARGIN, MARGIN + 22 * mm, MARGIN + 38 * mm
@@ -146,24 +121,7 @@ class ResultsPdf:
     def pages(self) -> list[tuple[int, int]]:
         """(first row, past the last row) of each page; the totals go below the last row, on a new page
         when they do not fit."""
-        rows = len(self.report["rows"])
-        first = int((self.top(1) - self.bottom()) // ROW)
-        other = int((self.top(2) - self.bottom()) // ROW)
-        spans, start, size = [], 0, first
-        while start < rows or not spans:
-            spans.append((start, min(start + size, rows)))
-            start, size = start + size, other
-        last_start, last_end = spans[-1]
-        if self.row_y(len(spans), last_end - last_start) - 6 * ROW < self.bottom():
-            spans.append((rows, rows))  # the totals alone
-        return spans
-
-    def top(self, page: int) -> float:
-        """The y of the first row of a page (below the title on the first, below the column heads)."""
-        return PAGE_H - MARGIN - (HEAD_FIRST if page == 1 else HEAD_OTHER) - 2 * ROW
-
-    def bottom(self) -> float:
-        return MARGIN + 8 * mm
+        return self.spans(len(self.report["rows"]), tail=6)
 
     def row_y(self, page: int, index: int) -> float:
         return self.top(page) - index * ROW
@@ -176,10 +134,9 @@ class ResultsPdf:
             self.rows(number, rows[start:end], start)
             if number == len(spans):
                 self.foot_totals(self.row_y(number, end - start) - ROW)
-            self.foot(number, len(spans))
+            self.foot(number, len(spans), self.t.name)
             self.c.showPage()
-        self.c.save()
-        return self.buffer.getvalue()
+        return self.finish()
 
     def head(self, page: int) -> None:
         c, t = self.c, self.t
@@ -193,42 +150,37 @@ class ResultsPdf:
             c.setFont(self.font, 8)
             printed = formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
             c.drawString(MARGIN, y - 46, _("Printed %(when)s") % {"when": printed})
-            y -= HEAD_FIRST
+            y -= self.head_first
         else:
             c.setFont(self.font, 8)
             c.drawString(MARGIN, y - 8, f"{_('Results')} · {t.name} · {t.venue}")
             y -= HEAD_OTHER
         c.setFont(self.font, SIZE)
         heads_y = y - ROW + 3
-        c.drawString(self.x_place, heads_y, _fit(_("Place"), self.font, self.x_entry - self.x_place - 2))
+        c.drawString(self.x_place, heads_y, fit(_("Place"), self.font, SIZE, self.x_entry - self.x_place - 2))
         c.drawString(self.x_entry, heads_y, "#")
         c.drawString(self.x_name, heads_y, _("Player"))
         c.drawRightString(self.x_prize, heads_y, _("Prize"))
         c.drawString(self.x_paid, heads_y, _("Paid"))
-        c.setLineWidth(0.6)
-        c.line(MARGIN, heads_y - 4, PAGE_W - MARGIN, heads_y - 4)
+        self.rule(heads_y - 4)
 
     def rows(self, page: int, rows: list[dict], start: int) -> None:
         """A page's rows: the stripes first, then the text of every row in one text object (10,000 rows
         print in about a second)."""
         c, currency, font = self.c, self.t.currency, self.font
-        c.setFillColor(STRIPE)
-        for index in range(len(rows)):
-            if (start + index) % 2 == 1:
-                c.rect(MARGIN, self.row_y(page, index) - 3.5, PAGE_W - 2 * MARGIN, ROW, stroke=0, fill=1)
-        c.setFillColorRGB(0, 0, 0)
+        self.stripes(page, len(rows), start)
         text = c.beginText()
         text.setFont(font, SIZE)
         not_yet, seat_word = _("not yet"), _("Seat")
         for index, row in enumerate(rows):
             y = self.row_y(page, index)
             cells = [(self.x_place, place_label(row["place"], row["place_low"])), (self.x_entry, str(row["entry"])),
-                     (self.x_name, _fit(row["name"], font, self.name_width))]
+                     (self.x_name, fit(row["name"], font, SIZE, self.name_width))]
             if row["prize"]:
                 prize = money(row["prize"], currency)
                 paid = not_yet if row["receipt"] is None else _("receipt %(number)s") % {"number": row["receipt"]}
                 cells += [(self.x_prize - stringWidth(prize, font, SIZE), prize),
-                          (self.x_paid, _fit(paid, font, self.paid_width))]
+                          (self.x_paid, fit(paid, font, SIZE, self.paid_width))]
             if row.get("seat"):  # a satellite's seat winner: his prize is the seat (and any cash share before it)
                 cells.append((self.x_name + self.name_width + 2 * mm, seat_word))
             for x, value in cells:
@@ -238,8 +190,7 @@ class ResultsPdf:
 
     def foot_totals(self, y: float) -> None:
         c, sums, currency = self.c, self.report["totals"], self.t.currency
-        c.setLineWidth(0.6)
-        c.line(MARGIN, y + ROW - 3, PAGE_W - MARGIN, y + ROW - 3)
+        self.rule(y + ROW - 3)
         lines = [(_("Prizes of the places above"), sums["prizes"], sums["places"]),
                  (_("Paid"), sums["paid"], sums["places_paid"]),
                  (_("Not yet paid"), sums["unpaid"], sums["places_unpaid"])]
@@ -251,13 +202,8 @@ class ResultsPdf:
             c.drawRightString(self.x_prize, y, money(amount, currency))
             c.setFont(self.font, SIZE)
             if places is not None:
-                c.drawString(self.x_paid, y, _fit(_places_text(places), self.font, self.paid_width))
+                c.drawString(self.x_paid, y, fit(_places_text(places), self.font, SIZE, self.paid_width))
             y -= ROW + 2
-
-    def foot(self, page: int, pages: int) -> None:
-        self.c.setFont(self.font, 8)
-        self.c.drawRightString(PAGE_W - MARGIN, MARGIN, _("Page %(page)s of %(pages)s") % {"page": page, "pages": pages})
-        self.c.drawString(MARGIN, MARGIN, self.t.name)
 
 
 def _places_text(count: int) -> str:

@@ -21,7 +21,8 @@ from payouts.models import Deal, Payment, PayoutPlan
 from payouts.rules import deals as dl
 from payouts.rules.house_tables import house_table_from_data, house_table_to_data
 from payouts.rules.payout_structure import PayoutRules
-from payouts.selectors.structure import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due, satellite_of, structure_fixed
+from payouts.selectors.satellites import structure_fixed
+from payouts.selectors.structure import MAX_DEAL_PLAYERS, deal_basis, plan_of, prize_due, satellite_of
 from tournament.models import Entry, Tournament
 from tournament.selectors.stats import tournament_stats
 from tournament.services import registration as tournament_services

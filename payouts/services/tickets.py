@@ -18,7 +18,8 @@ from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, clean_reason, next_number, require
 from payouts.models import Satellite, Ticket
-from payouts.selectors.structure import BECOME, CHANGE, REMOVE, payout_state, satellite_fixed, satellite_of, seat_winners
+from payouts.selectors.satellites import BECOME, CHANGE, REMOVE, satellite_fixed
+from payouts.selectors.structure import payout_state, satellite_of, seat_winners
 from tournament.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournament.rules.identity import document_hmac, normalise_document_number
 from tournament.services import registration as tournament_services

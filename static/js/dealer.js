@@ -3,7 +3,7 @@
  * the page's dealer-config block, its words (dealer/words.js) from Django's JavaScript catalogue. Its panels are the modules
  * of static/js/dealer/, wired here with what they share (the words, the URLs, the table's state, the reads):
  *   table.js        the table as the server said it and as the tablet shows it (the presses kept offline followed),
- *                   read from state.json on the socket's word
+ *                   read from the API's state read (tables/<n>/state/) on the socket's word
  *   hand.js         the level this table plays, the hand, the positions, hand-for-hand (moves.js: the slips)
  *   race.js         the chip race of a color-up (race-cards.js: the cards dealt at the table; race-sheet.js: its sheet)
  *   counts.js       the table's stacks counted and its bags at the end of a day, on the number pad (numpad.js)
@@ -22,8 +22,8 @@ import {renderPenalties} from "./dealer/penalties.js";
 import {words} from "./dealer/words.js";
 
 const $ = (id) => document.getElementById(id);
-// Reads: state.json and the table's socket. Presses: the JSON API (/api/docs/), through api.js.
-// A dealer link's tablet reads its own state.json and socket, and api.js sends its link with each press.
+// Reads: the API's tables/<n>/state/ and the table's socket. Presses: the JSON API (/api/docs/), through api.js.
+// A dealer link's tablet reads its own state (/api/dealer/<secret>/state/) and socket, and api.js sends its link with each press.
 const urls = JSON.parse($("dealer-config").textContent);
 const handUrl = urls.hand, handDoneUrl = urls.handDone;
 const initial = JSON.parse($("clock-state").textContent);
@@ -60,7 +60,7 @@ const reads = reading({state, urls, words, sync, view, follow, changed: () => {
 const poll = reads.poll;
 
 // One press: the API call (api.press: the button busy meanwhile, one Idempotency-Key, the answer
-// or the API's refusal shown in #dealer-feedback), then the state again from state.json. The big
+// or the API's refusal shown in #dealer-feedback), then the state again from the API's state read. The big
 // button stays locked a moment longer, against a double tap.
 function press(button, lockMs, call, done) {
   if (button.disabled) return;

@@ -2,8 +2,9 @@
 import * as Live from "./live.js";
 
 (function () {
-  /* The lines are written by the server (web/tournament/event_lines.py), in words: when the floor socket
-     tells of an event, or after a reconnect, this page fetches the lines after its newest one, with its filters. */
+  /* The lines are written by the server (each app's web/<app>/events.py, collected by web/event_words.py), in
+     words: when the floor socket tells of an event, or after a reconnect, this page fetches the lines after its newest
+     one, with its filters. */
   var list = document.getElementById("events");
   var live = list.dataset.live === "1", busy = false, again = false;
   function newest() { var first = list.querySelector("li[data-seq]"); return first ? Number(first.dataset.seq) : 0; }

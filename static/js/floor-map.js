@@ -2,12 +2,12 @@
    seats (or a gap, a reconnect) refetches the map, debounced. Every action goes through the documented JSON API
    with the shared client (static/js/api.js: one Idempotency-Key per press, the button busy meanwhile, a refusal's
    translated detail shown in #notice); the message of a done action is built from the API's answer with the words
-   of Django's JavaScript catalogue. The map then refetches map.json.
+   of Django's JavaScript catalogue. The map then refetches the API's map (/api/tournaments/<id>/map/).
    At festival scale (1,112 tables) the page shows one section of tables at a time (50 tables; every table up to
    60), narrowed by the filters; a player search and "go to table" switch to the right section.
    bench/floor_map_render.py times it in a browser.
    This module wires the panels of static/js/map/ (one module each), which share one state (map/state.js):
-     words.js        the screen's words          refresh.js   map.json read again; the presses
+     words.js        the screen's words          refresh.js   the map read again; the presses
      grid.js         sections, filters           render.js    a table's card and its seats
      search.js       a player, a table found     actions.js   the seat's dialog: bust, undo, correct; the button
      slips.js        move slips, balancing       hand-for-hand.js, clock-calls.js, counts.js, bags.js, day.js,
@@ -28,7 +28,7 @@ import {setupBags} from "./map/bags.js";
 import {setupDraws} from "./map/draws.js";
 import {createClockWatch} from "./map/clock-watch.js";
 
-// Reads: the page's map.json and the floor socket. Changes: the JSON API (/api/docs/), through api.js.
+// Reads: the API's map (/api/tournaments/<id>/map/) and the floor socket. Changes: the JSON API (/api/docs/), through api.js.
 const st = createState();
 const refresh = createRefresh(st, function () { render(); if (baggingStarted(st)) day.fetch(); });
 const press = refresh.press;

@@ -121,7 +121,7 @@ import * as Clock from "./clock.js";
   // The end: once play is over (one player left, or a deal that stopped play) the winner and the
   // final results take the clock's place; an undone last bust or a re-entry brings the clock back. The
   // socket's snapshots carry no names (the players' public seat socket gets them too): this screen reads
-  // them with its own link (snapshot.json), once per new set of places.
+  // them with its own link (/api/public/display/<secret>/snapshot/), once per new set of places.
   var finalBox = document.getElementById("lobby-final"), finalNow = null, names = {}, namesAsked = "";
   /* A list of the lobby (the results, the chip leaders, the league): a row per item, its cells [class, text]; the
      name ("nm") fits its cell. A few rows do not spread over the box. */

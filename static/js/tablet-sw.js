@@ -6,8 +6,8 @@
  *
  *  - Hashed static files (production: "dealer.0123456789ab.js", config/storage.py): the cache first (a hashed
  *    name never changes its content); when a file's new hash is kept, its old one goes.
- *  - Everything else the page reads (the page itself, its state JSON, the API's reads, the scripts' words, static
- *    files with plain names in development): the network first, the last copy when the network does not answer
+ *  - Everything else the page reads (the page itself, the API's reads: the tablet's state, the map; the scripts'
+ *    words, static files with plain names in development): the network first, the last copy when the network does not answer
  *    (or answers 502, 503, 504). A copy carries X-Offline-Copy (when it was kept); a page from the cache gets
  *    <meta name="offline-copy" content="<that time>">, and the page is told of a state read from the cache
  *    ({kind: "copy", at}), so it says what it shows is old.

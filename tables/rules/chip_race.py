@@ -54,8 +54,7 @@ A seat with no chips at all is not a player (`no_chips`); an empty table, or one
 races nothing. Bad input raises `RaceError` (a `seating.DrawError`, so a `ValueError`) whose `code` names
 why and whose `details` say where.
 
-Also: `suggest_color_up` (which chips the coming levels no longer need) and `exchange_value` (TDA 21C:
-chips of a removed denomination found after the race).
+Which chips the coming levels no longer need, and chips found after the race (TDA 21C): tables/rules/color_up_plan.py.
 """
 from __future__ import annotations
 
@@ -78,7 +77,7 @@ class RaceError(DrawError):
     """The inputs of a color-up or chip race are refused. `code` names why, `details` say where."""
 
 
-def _is_int(value: Any) -> bool:
+def whole_number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -125,12 +124,12 @@ class ColorUp:
 
     @classmethod
     def of(cls, in_play: Sequence[int], leaving: Sequence[int]) -> ColorUp:
-        values = _denominations(in_play)
+        values = sorted_denominations(in_play)
         gone = list(leaving)
         if not gone:
             raise RaceError("nothing_leaves")
         for value in gone:
-            if not _is_int(value) or value not in values:
+            if not whole_number(value) or value not in values:
                 raise RaceError("not_in_play", value=value)
         if len(set(gone)) != len(gone):
             raise RaceError("duplicate_denomination", value=next(v for v in gone if gone.count(v) > 1))
@@ -160,10 +159,10 @@ class ColorUp:
         return count
 
 
-def _denominations(values: Sequence[int]) -> list[int]:
+def sorted_denominations(values: Sequence[int]) -> list[int]:
     out = list(values)
     for value in out:
-        if not _is_int(value) or value < 1:
+        if not whole_number(value) or value < 1:
             raise RaceError("bad_denomination", value=value)
     if len(set(out)) != len(out):
         raise RaceError("duplicate_denomination", value=next(v for v in out if out.count(v) > 1))
@@ -189,7 +188,7 @@ class _Counted:
 def _count(colour: ColorUp, seats: Mapping[int, SeatChips]) -> list[_Counted]:
     counted = []
     for seat in seats:
-        if not _is_int(seat) or seat < 1:
+        if not whole_number(seat) or seat < 1:
             raise RaceError("bad_seat", seat=seat)
     for seat in sorted(seats):
         chips = seats[seat]
@@ -198,9 +197,9 @@ def _count(colour: ColorUp, seats: Mapping[int, SeatChips]) -> list[_Counted]:
         for value, count in chips.leaving.items():
             if value not in colour.leaving:
                 raise RaceError("not_leaving", seat=seat, value=value)
-            if not _is_int(count) or count < 0:
+            if not whole_number(count) or count < 0:
                 raise RaceError("bad_count", seat=seat, value=value, count=count)
-        if chips.other_value is not None and (not _is_int(chips.other_value) or chips.other_value < 0):
+        if chips.other_value is not None and (not whole_number(chips.other_value) or chips.other_value < 0):
             raise RaceError("bad_value", seat=seat, other_value=chips.other_value)
         pairs = tuple((value, chips.leaving.get(value, 0)) for value in colour.leaving)
         leaving_value = sum(value * count for value, count in pairs)
@@ -232,9 +231,9 @@ def _check_total(cards_by_seat: Mapping[int, int]) -> None:
 
 def pool_size(odd_value: int, new_chip: int, rounding: str = HALF_UP) -> int:
     """The number of new chips raced for a table's total odd value (rule 4)."""
-    if not _is_int(odd_value) or odd_value < 0:
+    if not whole_number(odd_value) or odd_value < 0:
         raise RaceError("bad_value", odd_value=odd_value)
-    if not _is_int(new_chip) or new_chip < 1:
+    if not whole_number(new_chip) or new_chip < 1:
         raise RaceError("bad_denomination", value=new_chip)
     if rounding == HALF_UP:
         return (2 * odd_value + new_chip) // (2 * new_chip)
@@ -257,9 +256,9 @@ def deal_race_cards(seed: bytes, odd_chips_by_seat: Mapping[int, int]) -> dict[i
     """The software's deal (rule 5): one deck shuffled by SeedStream(seed), dealt from the top, each seat
     all its cards at once, seats ascending. Every seat given appears in the result (an empty list for 0)."""
     for seat, count in odd_chips_by_seat.items():
-        if not _is_int(seat) or seat < 1:
+        if not whole_number(seat) or seat < 1:
             raise RaceError("bad_seat", seat=seat)
-        if not _is_int(count) or count < 0:
+        if not whole_number(count) or count < 0:
             raise RaceError("bad_count", seat=seat, count=count)
     _check_total(odd_chips_by_seat)
     if not isinstance(seed, bytes | bytearray) or len(seed) != SEED_BYTES:
@@ -473,39 +472,3 @@ def replay(record: Mapping[str, Any]) -> RaceResult:
         raise RaceError("bad_record", error=str(error))
 
 
-def suggest_color_up(denominations_in_play: Sequence[int], coming_levels: Sequence[tuple[int, int, int]]) -> list[int]:
-    """The denominations that can leave before the coming levels, smallest first, never the largest (TDA 22:
-    the director decides; this is the suggestion). The smallest chip can go when every small blind, big
-    blind and ante of the coming levels is a multiple of the next chip up; then the next one is tried the
-    same way, and so on. Only chips that could be raced together (rule 1: each divides the next) are
-    suggested. Without coming levels every chip but the largest could go."""
-    values = _denominations(denominations_in_play)
-    amounts = []
-    for level in coming_levels:
-        if len(level) != 3 or any(not _is_int(a) or a < 0 for a in level):
-            raise RaceError("bad_level", level=level)
-        amounts.extend(level)
-    suggested: list[int] = []
-    for value, next_up in zip(values, values[1:], strict=False):
-        if next_up % value or any(amount % next_up for amount in amounts):
-            break
-        suggested.append(value)
-    return suggested
-
-
-def exchange_value(found: Mapping[int, int], smallest_in_play: int) -> tuple[int, int]:
-    """TDA 21C: chips of a removed denomination found after the race are exchanged at equal value into the
-    smallest chip still in play; what is worth less than one of it is removed. Returns (chips of the
-    smallest denomination, value removed)."""
-    if not _is_int(smallest_in_play) or smallest_in_play < 1:
-        raise RaceError("bad_denomination", value=smallest_in_play)
-    total = 0
-    for value, count in found.items():
-        if not _is_int(value) or value < 1:
-            raise RaceError("bad_denomination", value=value)
-        if value >= smallest_in_play:
-            raise RaceError("not_removed", value=value, smallest_in_play=smallest_in_play)
-        if not _is_int(count) or count < 0:
-            raise RaceError("bad_count", value=value, count=count)
-        total += value * count
-    return divmod(total, smallest_in_play)

@@ -4,20 +4,18 @@ the first, the card also says the day and the stack the player sits down with ("
 (bag A-17)"): the caller passes those stacks (the days and flights apps above know them)."""
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 
 import segno
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen import canvas
 
+from core.pdf import pdf_font, sheet_pdf
 from tables.selectors.state import live_seats
 from tournament.models import Tournament
-from tournament.selectors.receipts import pdf_font
 
 
 def day_line(stack: dict | None) -> str:
@@ -69,38 +67,14 @@ def _qr(c: canvas.Canvas, qr: segno.QRCode, x: float, y: float, size: float) -> 
 
 def seat_cards_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm") -> bytes:
     """80 mm receipt paper: one card per page (the printer cuts after each). A4: nine cards a page, three
-    by three, with dashed lines to cut along."""
+    by three, with dashed lines to cut along (core.pdf.sheet_pdf)."""
     font = pdf_font()
-    buffer = io.BytesIO()
-    if paper == "a4":
-        width, height = A4
-        columns, lines, sheet_margin = 3, 3, 8 * mm
-        margin, size, qr_size = 5 * mm, 11, 36 * mm
-    else:
-        width, height = 80 * mm, 120 * mm
-        columns, lines, sheet_margin = 1, 1, 0
-        margin, size, qr_size = 4 * mm, 11, 40 * mm
-    card_w, card_h = (width - 2 * sheet_margin) / columns, (height - 2 * sheet_margin) / lines
-    per_page = columns * lines
-    c = canvas.Canvas(buffer, pagesize=(width, height))
-    c.setTitle(_("Seat cards"))
-    cards = rows or [None]
-    for i, row in enumerate(cards):
-        place = i % per_page
-        x = sheet_margin + (place % columns) * card_w
-        y = height - sheet_margin - (place // columns + 1) * card_h
-        if per_page > 1:  # where to cut
-            c.saveState()
-            c.setDash(2 * mm, 2 * mm)
-            c.setLineWidth(0.3)
-            c.setStrokeColorRGB(0.6, 0.6, 0.6)
-            c.rect(x, y, card_w, card_h, stroke=1, fill=0)
-            c.restoreState()
-        _card(c, tournament, row, font, x, y, card_w, card_h, margin, size, qr_size)
-        if place == per_page - 1 or i == len(cards) - 1:
-            c.showPage()
-    c.save()
-    return buffer.getvalue()
+    margin, size, qr_size = (5 * mm, 11, 36 * mm) if paper == "a4" else (4 * mm, 11, 40 * mm)
+
+    def draw(c: canvas.Canvas, row: dict | None, x: float, y: float, width: float, height: float) -> None:
+        _card(c, tournament, row, font, x, y, width, height, margin, size, qr_size)
+
+    return sheet_pdf(_("Seat cards"), rows, paper, roll_height=120 * mm, columns=3, lines=3, draw=draw)
 
 
 def _card(c: canvas.Canvas, tournament: Tournament, row: dict | None, font: str, x: float, y: float, width: float,

@@ -13,6 +13,7 @@ from core.actor import Actor
 from core.errors import ServiceError, require
 from tables.models import ChipRace, ColorUp, Draw, Table
 from tables.rules import chip_race as cr
+from tables.rules import color_up_plan
 from tables.selectors import state as tables_selectors
 from tables.selectors.state import in_play_before, live_seats, race_rules
 from tables.services.draws import pending_draw, run_draw
@@ -223,7 +224,7 @@ def exchange_found_chips(tournament: Tournament, *, actor: Actor, table: Table, 
         raise ServiceError(_("The %(value)s chip was not removed at a color-up: only removed chips are exchanged.")
                            % {"value": stray[0]}, code="not_removed")
     try:
-        exchanged, removed = cr.exchange_value(chips, color_up.new_chip)
+        exchanged, removed = color_up_plan.exchange_value(chips, color_up.new_chip)
     except cr.RaceError as exc:
         raise _race_error(exc) from None
     now = timezone.now()

@@ -3,7 +3,7 @@
 The floor (or the director) makes one for a table and sets it up on the tablet that sits there; the
 tablet then starts hands, undoes a mistaken start and reports hands done at that table only, reads
 that table's state and listens on that table's socket (web/access.py). The secret is in the URL and
-is shown once: only its hash is stored (tables.models.hash_token). Revoking a link refuses it at once
+is shown once: only its hash is stored (core.tokens.hash_secret). Revoking a link refuses it at once
 and closes its sockets. Both are audit events."""
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from core import broadcast, groups, roles
 from core.actor import Actor
 from core.errors import ServiceError, check_length, require
-from tables.models import DealerLink, Table, hash_token
+from core.tokens import hash_secret
+from tables.models import DealerLink, Table
 from tournament.services.audit import lock_tournament, record_event
 
 
@@ -23,7 +24,7 @@ def link_for_token(token: str) -> DealerLink | None:
     if not token:
         return None
     return (DealerLink.objects.select_related("table__tournament")
-            .filter(token_hash=hash_token(token), revoked_at__isnull=True).first())
+            .filter(token_hash=hash_secret(token), revoked_at__isnull=True).first())
 
 
 def actor_for(link: DealerLink) -> roles.DeviceActor:

@@ -14,7 +14,8 @@ from clock.selectors.clock import day_ended, rows_of
 from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
-from tables.models import POSITION_FIELDS, HandStart, Move, Table, hash_token
+from core.tokens import hash_secret
+from tables.models import POSITION_FIELDS, HandStart, Move, Table
 from tables.rules import positions
 from tables.selectors.state import (
     REDRAW_WAITS,
@@ -33,7 +34,7 @@ from tournament.services.audit import actor_user, lock_tournament, record_event
 def table_for_token(token: str) -> Table | None:
     if not token:
         return None
-    return Table.objects.select_related("tournament").filter(shuffler_token_hash=hash_token(token), in_play=True).first()
+    return Table.objects.select_related("tournament").filter(shuffler_token_hash=hash_secret(token), in_play=True).first()
 
 
 def repeated_start(table: Table, now) -> HandStart | None:

@@ -20,7 +20,7 @@ from archive.selectors.export import export_tournament, file_text
 from archive.services.transfer import read_file
 from core.errors import ServiceError
 from core.tokens import hash_secret
-from tables.models import DealerLink, Draw, Table, hash_token
+from tables.models import DealerLink, Draw, Table
 from tables.rules import seating
 from tables.services import dealer_links, draws
 from tests.archive.test_file_screens import play_a_little
@@ -199,9 +199,9 @@ def with_secrets(raw: bytes, secret: str) -> bytes:
     """A forged file, as an older version wrote them: the links and the shuffler token with hashes of `secret`."""
     def change(document):
         rows = document["rows"]
-        for model, field, hashed in (("tables.dealerlink", "token_hash", hash_token(secret)),
+        for model, field, hashed in (("tables.dealerlink", "token_hash", hash_secret(secret)),
                                      ("tournament.displaytoken", "token_hash", hash_secret(secret)),
-                                     ("tables.table", "shuffler_token_hash", hash_token(secret))):
+                                     ("tables.table", "shuffler_token_hash", hash_secret(secret))):
             rows[model]["fields"].append(field)
             for row in rows[model]["rows"]:
                 row.append(hashed)

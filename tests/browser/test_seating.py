@@ -193,7 +193,7 @@ def test_a_seat_page_asks_its_seat_again_only_when_the_sockets_snapshot_has_newe
         entries.append(registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"RS{i:07d}")))
     draws.draw_start(tournament, actor=director)
     entry = entries[0]
-    seat_json = f"{base}/s/{tournament.pk}/{entry.number}.json"
+    seat_json = f"{base}/api/public/tournaments/{tournament.pk}/seats/{entry.number}/"
 
     def open_phone(between=None):
         """The phone opens its seat page; `between` runs after the page is served and before its script (and so

@@ -10,7 +10,7 @@ from clock.services import clock as clock_services
 from core.errors import ServiceError
 from tests.clock.test_services import assert_seqs_consecutive, current, events_after, seq_of, state
 from tournament.models import Tournament
-from web.tournament.event_lines import event_line
+from web.event_words import event_line
 
 
 def test_ending_the_level_now_starts_the_next_with_its_full_time_and_announces_it(director, tournament, fake_now):

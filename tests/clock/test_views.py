@@ -11,7 +11,8 @@ from django.utils.translation.trans_real import DjangoTranslation
 
 from clock.models import ClockState
 from clock.services import clock as clock_services
-from tables.models import HandStart, Table, hash_token
+from core.tokens import hash_secret
+from tables.models import HandStart, Table
 from tables.services import hands
 from tables.services import setup as table_setup
 from tests.helpers import clock_of
@@ -25,7 +26,6 @@ PAGES = {
     "tables": {"director", "floor"},
     "dealer-choose": {"director", "floor", "dealer"},
     "dealer": {"director", "floor", "dealer"},
-    "dealer-state": {"director", "floor", "dealer"},
 }
 # what the screens' buttons call: name -> (method, path, body, roles allowed)
 ACTIONS = {
@@ -33,13 +33,14 @@ ACTIONS = {
     "table-open": ("POST", "/api/tournaments/{t}/tables/", {"number": 7}, {"director"}),
     "hand-start": ("POST", "/api/tournaments/{t}/tables/1/hand/", None, {"director", "floor", "dealer"}),
     "hand-undo": ("DELETE", "/api/tournaments/{t}/tables/1/hand/", None, {"director", "floor", "dealer"}),
+    "dealer-state": ("GET", "/api/tournaments/{t}/tables/1/state/", None, {"director", "floor", "dealer"}),  # the tablet's read
 }
 
 DIRECTOR_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "director-clock.js"
 
 
 def url_for(name, tournament):
-    if name in ("dealer", "dealer-state"):
+    if name == "dealer":
         return reverse(name, args=[tournament.pk, 1])
     return reverse(name, args=[tournament.pk])
 
@@ -231,7 +232,7 @@ def test_director_opens_a_table_and_sees_its_token_once(client, director, tourna
     assert response.status_code == 201
     table = Table.objects.get(tournament=tournament, number=5)
     token = response.json()["shuffler_token"]
-    assert table.seats == 8 and table.sends_hand_signals and table.shuffler_token_hash == hash_token(token)
+    assert table.seats == 8 and table.sends_hand_signals and table.shuffler_token_hash == hash_secret(token)
     # The next look at the page or the list does not show it again.
     assert token not in client.get(reverse("tables", args=[tournament.pk])).content.decode()
     assert token not in client.get(f"/api/tournaments/{tournament.pk}/tables/").content.decode()
@@ -270,7 +271,7 @@ def test_dealer_button_starts_a_hand_at_the_announced_level_and_undo_reverts_it(
     assert hand.table == table and hand.source == HandStart.Source.TABLET and hand.actor == dealer and hand.level_index == 0
 
     clock_services.step_level(tournament, actor=director, step=1)
-    state = client.get(reverse("dealer-state", args=[tournament.pk, 1])).json()
+    state = client.get(reverse("api-table-state", args=[tournament.pk, 1])).json()
     assert state["table"]["hand_level_index"] == 0  # the hand in progress stays on level 1
     assert state["clock"]["current"]["level_index"] == 1
     second = call(client, tournament, "hand-start").json()
@@ -278,7 +279,7 @@ def test_dealer_button_starts_a_hand_at_the_announced_level_and_undo_reverts_it(
 
     undone = call(client, tournament, "hand-undo")
     assert undone.status_code == 200 and undone.json()["hand"] == 2  # the answer names the start it undid
-    state = client.get(reverse("dealer-state", args=[tournament.pk, 1])).json()
+    state = client.get(reverse("api-table-state", args=[tournament.pk, 1])).json()
     assert state["table"]["hand"] == 1 and state["table"]["hand_level_index"] == 0
     assert HandStart.objects.filter(undone_at__isnull=False).count() == 1
 
@@ -296,9 +297,9 @@ def test_dealer_state_answers_time_pings_and_404_for_unknown_tables(client, deal
     client.force_login(dealer)
     client.get(reverse("dealer", args=[tournament.pk, 1]))  # the tablet opens table 1: the login is bound there
     before = time.time()
-    ping = client.get(reverse("dealer-state", args=[tournament.pk, 1]) + "?ping=1").json()
+    ping = client.get(reverse("api-table-state", args=[tournament.pk, 1]) + "?ping=1").json()
     assert set(ping) == {"server_time"} and before <= ping["server_time"] <= time.time()
     assert client.get(reverse("dealer", args=[tournament.pk, 9])).status_code == 404
-    assert client.get(reverse("dealer-state", args=[tournament.pk, 9])).status_code == 404
+    assert client.get(reverse("api-table-state", args=[tournament.pk, 9])).status_code == 404
     chooser = client.get(reverse("dealer-choose", args=[tournament.pk])).content.decode()
     assert reverse("dealer", args=[tournament.pk, 1]) in chooser

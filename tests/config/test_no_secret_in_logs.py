@@ -66,8 +66,8 @@ def test_no_secret_in_the_log_or_the_database(tmp_path, monkeypatch):
 
         # each secret used, as a room uses it
         # (the HTML pages need the collected static files of the image; their JSON twins carry the same paths)
-        assert room.call("GET", f"/display/{display['token']}/snapshot.json")[0] == 200
-        assert room.call("GET", f"/dealer/{link['token']}/state.json")[0] == 200
+        assert room.call("GET", f"/api/public/display/{display['token']}/snapshot/")[0] == 200
+        assert room.call("GET", f"/api/dealer/{link['token']}/state/")[0] == 200
         assert room.call("GET", "/display/not-a-secret-but-looks-like-one/")[0] in (403, 404)
         assert asyncio.run(room.socket(f"/ws/display/{display['token']}/")) == "snapshot"
         assert asyncio.run(room.socket(f"/ws/dealer/{link['token']}/")) == "snapshot"

@@ -180,7 +180,7 @@ def test_seat_cards_and_the_seat_page_show_the_day_and_the_stack_from_day2_only(
     entry = at_table(t, 1)[0]
     card = client.get(f"/t/{t.pk}/seat-cards/{entry.number}/").content.decode()
     assert "sc-day" not in card and "Day 1" not in card  # nothing new on Day 1
-    assert "day_stack" not in client.get(f"/s/{t.pk}/{entry.number}.json").json()
+    assert "day_stack" not in client.get(f"/api/public/tournaments/{t.pk}/seats/{entry.number}/").json()
     bag = f"T1-{live_seats(t).get(entry=entry).seat}"
     bag_and_close(t, floor, director)
     assert day_stacks(t) == {}  # closed, not redrawn: they still sit where Day 1 left them
@@ -189,17 +189,17 @@ def test_seat_cards_and_the_seat_page_show_the_day_and_the_stack_from_day2_only(
     assert f"Day 2 · stack 20,000 (bag {bag})" in card
     pdf = client.get(f"/t/{t.pk}/seat-cards/?format=pdf&paper=a4")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
-    seat = Client().get(f"/s/{t.pk}/{entry.number}.json").json()
+    seat = Client().get(f"/api/public/tournaments/{t.pk}/seats/{entry.number}/").json()
     assert seat["day_stack"] == {"day": 2, "chips": STACK, "bag": bag, "source": "bag"}
     # A bust on Day 2 makes the next seats from these (web/caching.py): the stacks stay what a whole read says.
     other = next(e for e in at_table(t, 1) if e.pk != entry.pk)
     busts.bust_entry(other, actor=floor)
     for number in (entry.number, other.number):
-        assert Client().get(f"/s/{t.pk}/{number}.json").json() == {**caching.seats_now(t.pk)[number],
+        assert Client().get(f"/api/public/tournaments/{t.pk}/seats/{number}/").json() == {**caching.seats_now(t.pk)[number],
                                                                     "next_draw": pending_commitment(t)}
     director_client = client_for(director)
     director_client.patch(url(t, "house-rules/"), {"public_chip_counts": False}, format="json")
-    hidden = Client().get(f"/s/{t.pk}/{entry.number}.json").json()
+    hidden = Client().get(f"/api/public/tournaments/{t.pk}/seats/{entry.number}/").json()
     assert hidden["day_stack"] == {"day": 2, "chips": None, "bag": bag, "source": "bag"}
 
 
@@ -285,7 +285,7 @@ def test_an_events_day2_keeps_the_flights_special_needs_and_shows_the_bags(direc
     client.force_login(floor)
     card = client.get(f"/t/{day2.pk}/seat-cards/{mine.number}/").content.decode()
     assert f"Day 2 · stack 10,000 (bag {a.pk}-{where_in(a, players[0])})" in card
-    assert Client().get(f"/s/{day2.pk}/{mine.number}.json").json()["day_stack"]["chips"] == 10_000
+    assert Client().get(f"/api/public/tournaments/{day2.pk}/seats/{mine.number}/").json()["day_stack"]["chips"] == 10_000
 
 
 def where_in(t, player) -> int:

@@ -87,12 +87,12 @@ def test_the_floor_sees_that_a_flight_ends_on_its_map_and_overview(director, cas
     entries = register(cashier, a, players[:5])
     draws.draw_start(a, actor=director)
     quiet = page_as(floor, f"/t/{a.pk}/map/").content.decode()
-    assert f'data-url="/t/{a.pk}/flight-ending.json"' in quiet and re.search(r'id="flight-ending"[^>]*\shidden', quiet)
-    assert page_as(floor, f"/t/{a.pk}/flight-ending.json").json() == {"ending": None}
+    assert f'data-url="/api/tournaments/{a.pk}/flight-ending/"' in quiet and re.search(r'id="flight-ending"[^>]*\shidden', quiet)
+    assert page_as(floor, f"/api/tournaments/{a.pk}/flight-ending/").json() == {"ending": None}
     for entry in entries[:3]:
         busts.bust_entry(entry, actor=floor)
     message = "2 players left: this flight ends at the end of this level."
-    answer = page_as(floor, f"/t/{a.pk}/flight-ending.json").json()["ending"]
+    answer = page_as(floor, f"/api/tournaments/{a.pk}/flight-ending/").json()["ending"]
     assert answer["message"] == message and answer["players"] == 2 and answer["level"] == 1
     shown = page_as(floor, f"/t/{a.pk}/map/").content.decode()
     assert message in shown and not re.search(r'id="flight-ending"[^>]*\shidden', shown)
@@ -104,11 +104,11 @@ def test_the_floor_sees_that_a_flight_ends_on_its_map_and_overview(director, cas
     event_html = text(page_as(floor, f"/events/{event.pk}/").content.decode())
     assert message in event_html and "Ends at the end of this level" in event_html
     for user in (cashier, dealer, None):
-        assert page_as(user, f"/t/{a.pk}/flight-ending.json").status_code in (302, 403)
+        assert page_as(user, f"/api/tournaments/{a.pk}/flight-ending/").status_code in (401, 403)
     # A tournament that is no flight: no line, nothing to read.
     plain = page_as(floor, f"/t/{event.day2_id}/map/").content.decode()
     assert "data-url=" not in plain.split('id="flight-ending"')[1].split(">")[0]
-    assert page_as(floor, f"/t/{event.day2_id}/flight-ending.json").json() == {"ending": None}
+    assert page_as(floor, f"/api/tournaments/{event.day2_id}/flight-ending/").json() == {"ending": None}
 
 
 @pytest.mark.django_db

@@ -128,7 +128,7 @@ async def seat_json(tournament, number: int) -> dict:
     """What the player's seat page fetches when a push names its entry."""
     from django.test import Client
 
-    return (await sync_to_async(Client().get)(f"/s/{tournament.pk}/{number}.json")).json()
+    return (await sync_to_async(Client().get)(f"/api/public/tournaments/{tournament.pk}/seats/{number}/")).json()
 
 
 async def test_seat_socket_is_public_and_pushes_each_seat_change(tournament, director, cashier, floor):

@@ -37,7 +37,7 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
     assert not any(e.player.display_name in str(snapshot) for e in three_left)  # the socket's snapshot: no names
 
     display = tournament_services.create_display_token(tournament, actor=director, label="TV")
-    read = client.get(f"/display/{display.token}/snapshot.json").json()
+    read = client.get(f"/api/public/display/{display.token}/snapshot/").json()
     assert read["final"]["names"] == {str(e.number): e.player.display_name for e in (winner, second, third, three_left[4])}
     page = client.get(f"/display/{display.token}/").content.decode()
     assert 'class="lobby is-final"' in page and winner.player.display_name in page

@@ -19,7 +19,7 @@ from tests.tables.test_moves import entry, seated
 from tournament.models import AuditEvent, Entry, Tournament
 from tournament.services import registration as tournament_services
 from tournament.services import setup
-from web.tournament.event_lines import event_line
+from web.event_words import event_line
 
 
 def night(director, cashier, template, players: int) -> Tournament:

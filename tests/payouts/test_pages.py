@@ -80,11 +80,11 @@ def test_the_player_s_phone_shows_the_place_and_the_prize(client, tournament, pl
 
     won = payouts_selectors.prizes_won(tournament)
     in_the_money = played[4]  # place 4 of 8, four paid
-    seat = client.get(f"/s/{tournament.pk}/{in_the_money.number}.json").json()
+    seat = client.get(f"/api/public/tournaments/{tournament.pk}/seats/{in_the_money.number}/").json()
     assert seat["place"] == 4 and seat["prize"] == won[in_the_money.number] > 0
     assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/{in_the_money.number}/").json()["prize"] == seat["prize"]
-    assert client.get(f"/s/{tournament.pk}/{played[0].number}.json").json()["prize"] is None  # out of the money
-    assert client.get(f"/s/{tournament.pk}/{played[7].number}.json").json()["prize"] is None  # still playing
+    assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/{played[0].number}/").json()["prize"] is None  # out of the money
+    assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/{played[7].number}/").json()["prize"] is None  # still playing
     page = client.get(f"/s/{tournament.pk}/{in_the_money.number}/")
     assert b'id="seat-prize"' in page.content and b"currency" in page.content
 
@@ -93,7 +93,7 @@ def test_the_lobby_shows_the_places_paid_and_its_snapshot_carries_the_prizes(cli
     from tournament.services import registration as tournament_services
 
     display = tournament_services.create_display_token(tournament, actor=director, label="TV")
-    snapshot = client.get(f"/display/{display.token}/snapshot.json").json()
+    snapshot = client.get(f"/api/public/display/{display.token}/snapshot/").json()
     paid = snapshot["payouts"]
     assert paid["places_paid"] == 4 and paid["pool"] == snapshot["stats"]["prize_pool"]
     assert sum((last - first + 1) * prize for first, last, prize in paid["bands"]) == paid["pool"]

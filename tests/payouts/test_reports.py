@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.money import format_major
+from core.pdf import FONT_PATHS
 from payouts.models import Payment
 from payouts.rules import cage
 from payouts.selectors import reports
@@ -167,7 +168,7 @@ def pdf_streams(pdf: bytes) -> bytes:
 
 
 def test_the_results_pdf_embeds_dejavu_and_never_falls_back(client, cashier, tournament, night):
-    assert tournament_receipts.FONT_PATHS[0].endswith("tournament/fonts/DejaVuSans.ttf")
+    assert FONT_PATHS[0].endswith("core/fonts/DejaVuSans.ttf")
     night.end()  # Řehoř wins, Ľubomír Ďurčanský second: every name is on the sheet
     night.pay(night.entries[3])
     client.force_login(cashier)
@@ -184,7 +185,7 @@ def test_the_results_pdf_embeds_dejavu_and_never_falls_back(client, cashier, tou
 def test_the_shipped_font_is_read_first_and_travels_with_the_code():
     from pathlib import Path
 
-    shipped = Path(tournament_receipts.FONT_PATHS[0])
+    shipped = Path(FONT_PATHS[0])
     assert shipped.is_file() and shipped.read_bytes()[:4] == b"\x00\x01\x00\x00"  # a TrueType file
     assert "Bitstream" in (shipped.parent / "LICENSE.txt").read_text()
     dockerfile = (Path(__file__).resolve().parents[2] / "Dockerfile").read_text()

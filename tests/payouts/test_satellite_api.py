@@ -139,13 +139,11 @@ def test_the_public_seat_api_says_the_seat_won_and_the_place_the_results_give(cl
     winners = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number")
     assert winners.count() == 2
     for entry in [*winners, third]:
-        by_api = client.get(f"/api/public/tournaments/{satellite.pk}/seats/{entry.number}/").json()
-        by_page = client.get(f"/s/{satellite.pk}/{entry.number}.json").json()
+        answer = client.get(f"/api/public/tournaments/{satellite.pk}/seats/{entry.number}/").json()  # the seat page's read
         row = results[entry.number]
-        for answer in (by_api, by_page):
-            assert (answer["place"], answer["place_low"]) == (row["place"], row["place_low"]), answer
-            assert answer["seat_won"] == ("Main Event" if row["seat"] else None)
-        assert set(by_api) == set(by_page) - {"day_stack", "next_draw"}  # the seat page's own: a day's stack, the next draw
+        assert (answer["place"], answer["place_low"]) == (row["place"], row["place_low"]), answer
+        assert answer["seat_won"] == ("Main Event" if row["seat"] else None)
+        assert "next_draw" in answer  # the commitment the seat page shows
     assert [(results[e.number]["place"], results[e.number]["place_low"]) for e in winners] == [(1, 2), (1, 2)]
 
 

@@ -89,11 +89,11 @@ def test_the_lobby_says_the_seats_and_where_play_stops(floor, director, satellit
 def test_a_seat_winners_phone_says_the_seat_he_won(client, floor, satellite):
     bust_down_to(floor, satellite, 3)
     third = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number").first()
-    assert client.get(f"/s/{satellite.pk}/{third.number}.json").json()["seat_won"] is None  # play goes on
+    assert client.get(f"/api/public/tournaments/{satellite.pk}/seats/{third.number}/").json()["seat_won"] is None  # play goes on
     bust_down_to(floor, satellite, 2)
     winner = Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).order_by("number").first()
-    assert client.get(f"/s/{satellite.pk}/{winner.number}.json").json()["seat_won"] == "Main Event"
-    out = client.get(f"/s/{satellite.pk}/{third.number}.json").json()
+    assert client.get(f"/api/public/tournaments/{satellite.pk}/seats/{winner.number}/").json()["seat_won"] == "Main Event"
+    out = client.get(f"/api/public/tournaments/{satellite.pk}/seats/{third.number}/").json()
     assert (out["seat_won"], out["place"], out["prize"]) == (None, 3, 7_000)
     assert 'id="seat-won"' in client.get(f"/s/{satellite.pk}/{winner.number}/").content.decode()
 

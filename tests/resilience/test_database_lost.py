@@ -59,11 +59,11 @@ import json
 from django.test import Client
 from tables.services import color_ups
 from tables.models import Table
-from tables.selectors.screens import table_race
+from tables.selectors.color_ups import table_race
 from tournament.models import Level
 for entry in entries[:5]:
     busts.bust_entry(entry, actor=floor)
-services.set_registration_closed(t, actor=director, closed=True)
+registration.set_registration_closed(t, actor=director, closed=True)
 color_up = color_ups.confirm_color_up(t, actor=director, level=Level.objects.get(structure=t.structure, kind="break").position)
 table = Table.objects.get(tournament=t, number=1)
 seats = {str(p["seat"]): {"chips": {"25": 3}, "other": None} for p in table_race(table)["players"]}

@@ -251,7 +251,7 @@ def test_two_hosts_behind_a_round_robin_proxy_share_the_night(tmp_path, monkeypa
 
         display = browser.post(f"/api/tournaments/{tid}/displays/", {"label": "Lobby TV"})
         assert display.status == 201, display.body
-        seated = browser.get(f"/s/{tid}/1.json").json()
+        seated = browser.get(f"/api/public/tournaments/{tid}/seats/1/").json()
         assert seated["status"] == "active" and seated["table"] is not None, seated
 
         # The lobby TV on one host; the bust pressed on the other.

@@ -21,13 +21,12 @@ from tables.rules.chip_race import (
     SeatChips,
     cards_to_deal,
     deal_race_cards,
-    exchange_value,
     pool_size,
     race,
     race_from_seed,
     replay,
-    suggest_color_up,
 )
+from tables.rules.color_up_plan import exchange_value, suggest_color_up
 
 CHIPS = [25, 100, 500, 1000]  # the 25s leave, the 100 is the new chip
 SEED = bytes(range(32))

@@ -50,7 +50,7 @@ def test_the_tablet_calls_the_clock_and_he_acts_in_time(t, floor):
     assert tablet.get(url(t, "tables/1/clock-call/")).json()["call"] == body["call"]
     browser = Client()
     browser.force_login(floor)
-    state = browser.get(f"/t/{t.pk}/tables/1/dealer/state.json").json()
+    state = browser.get(f"/api/tournaments/{t.pk}/tables/1/state/").json()
     assert state["table"]["clock_call"]["seat"] == seat  # the tablet's state carries it
     again = call(client_for(floor), t, 1, seat_of(t, 1, 1))
     assert again.status_code == 409 and again.json()["error"] == "already_called"

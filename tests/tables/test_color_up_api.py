@@ -22,7 +22,7 @@ def counts(t, number: int, quarters: int = 3, other=None) -> dict:
 
 
 def client_for_floor_state(t, number):
-    from tables.selectors.screens import table_race
+    from tables.selectors.color_ups import table_race
     return table_race(Table.objects.get(tournament=t, number=number))
 
 
@@ -187,5 +187,5 @@ def test_the_lobby_and_the_tablets_show_the_color_up_the_director_confirmed(room
     assert answer.status_code == 201 and answer.json()["color_up"]["new_chip"] == 500
     row = break_row(lobby_snapshot(room)["clock"])
     assert row["color_up"] == [25, 100] and row["color_up_confirmed"]
-    state = dealer_tablet(dealer, room, 1).get(f"/t/{room.pk}/tables/1/dealer/state.json").json()
+    state = dealer_tablet(dealer, room, 1).get(f"/api/tournaments/{room.pk}/tables/1/state/").json()
     assert break_row(state["clock"])["color_up"] == [25, 100] and state["table"]["race"]["color_up"]["leaving"] == [25, 100]

@@ -12,7 +12,7 @@ from tests.helpers import client_for as api_client
 from tests.helpers import logged_in
 from tests.tables.test_color_up_api import counts, the_break
 from tournament.models import AuditEvent, Level
-from web.tournament.event_lines import event_line
+from web.event_words import event_line
 
 ROW = re.compile(r"\brows? \d|of the structure", re.IGNORECASE)
 

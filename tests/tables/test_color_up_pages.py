@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tables.models import Table
-from tables.selectors.screens import table_race
+from tables.selectors.color_ups import table_race
 from tables.services import color_ups
 from tests.helpers import logged_in
 from tests.tables.test_color_up_api import counts, the_break
@@ -40,16 +40,16 @@ def test_the_page_and_the_sheets_show_each_tables_race(room, raced, floor):
 
 
 def test_the_floor_map_shows_which_tables_have_raced(room, raced, floor):
-    data = logged_in(floor).get(f"/t/{room.pk}/map.json").json()
+    data = logged_in(floor).get(f"/api/tournaments/{room.pk}/map/").json()
     assert data["color_up"] == {"level": the_break(room), "leaving": [25], "new_chip": 100, "finished": 0, "total": 2,
                                 "difference": 0}
     races = {t["table"]: t["race"] for t in data["tables"] if t["in_play"]}
     assert races == {1: {"status": "recorded", "difference": raced.difference}, 2: {"status": "waiting", "difference": None}}
     color_ups.confirm_race(raced, actor=floor)
-    data = logged_in(floor).get(f"/t/{room.pk}/map.json").json()
+    data = logged_in(floor).get(f"/api/tournaments/{room.pk}/map/").json()
     assert data["color_up"]["finished"] == 1 and data["color_up"]["difference"] == raced.difference
 
 
 def test_without_a_color_up_the_map_says_nothing_of_races(room, floor):
-    data = logged_in(floor).get(f"/t/{room.pk}/map.json").json()
+    data = logged_in(floor).get(f"/api/tournaments/{room.pk}/map/").json()
     assert data["color_up"] is None and all("race" not in t for t in data["tables"])

@@ -10,8 +10,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from rest_framework.test import APIClient
 
+from core.tokens import hash_secret
 from live.routing import websocket_urlpatterns
-from tables.models import DealerLink, HandStart, Table, hash_token
+from tables.models import DealerLink, HandStart, Table
 from tables.services import dealer_links, hands
 from tables.services import setup as table_setup
 from tests.conftest import page_config
@@ -61,7 +62,7 @@ def test_the_floor_makes_a_link_shown_once_and_stored_hashed(link, tournament, f
     secret = link["token"]
     assert link["url"].endswith(f"/dealer/{secret}/") and link["table"] == 1 and link["label"] == "tablet 1"
     row = DealerLink.objects.get(pk=link["id"])
-    assert row.token_hash == hash_token(secret) and secret not in row.token_hash and row.created_by == floor
+    assert row.token_hash == hash_secret(secret) and secret not in row.token_hash and row.created_by == floor
     listed = as_user(floor).get(url(tournament, "tables/1/dealer-links/")).json()
     assert [(item["id"], item["token"], item["url"], item["active"]) for item in listed] == [(row.pk, None, None, True)]
     event = AuditEvent.objects.filter(tournament=tournament).latest("seq")
@@ -95,11 +96,11 @@ def test_the_link_opens_its_tablet_without_a_login(link, tournament):
     html = page.content.decode()
     assert f'<meta name="api-dealer-link" content="{secret}">' in html and "js/api.js" in html
     urls = page_config(html, "dealer-config")
-    assert urls["socket"] == f"/ws/dealer/{secret}/" and urls["state"] == f"/dealer/{secret}/state.json"
-    state = Client().get(f"/dealer/{secret}/state.json").json()
+    assert urls["socket"] == f"/ws/dealer/{secret}/" and urls["state"] == f"/api/dealer/{secret}/state/"
+    state = Client().get(f"/api/dealer/{secret}/state/").json()
     assert state["table"]["number"] == 1 and "server_time" in state
     assert Client().get("/dealer/wrong-secret/").status_code == 403
-    assert Client().get("/dealer/wrong-secret/state.json").status_code == 403
+    assert Client().get("/api/dealer/wrong-secret/state/").status_code == 403
 
 
 def test_the_link_acts_at_its_table_only(link, tables, tournament):
@@ -138,7 +139,7 @@ def test_a_revoked_link_stops_at_once(link, floor, tournament):
     again = as_user(floor).post(url(tournament, f"dealer-links/{link['id']}/revoke/"))
     assert (again.status_code, again.json()["error"]) == (409, "already_revoked")
     assert Client().get(f"/dealer/{secret}/").status_code == 403
-    assert Client().get(f"/dealer/{secret}/state.json").status_code == 403
+    assert Client().get(f"/api/dealer/{secret}/state/").status_code == 403
     refused = as_link(secret).post(url(tournament, "tables/1/hand/"))
     assert refused.status_code == 401 and not hand_starts(tournament)
     assert AuditEvent.objects.filter(tournament=tournament, type="table.dealer_link_revoked").get().actor == floor
@@ -152,15 +153,15 @@ def test_a_dealer_login_acts_at_the_table_it_opened_only(dealer, tables, tournam
     tablet.force_login(dealer)
     refused = tablet.post(url(tournament, "tables/1/hand/"))  # no table opened yet on this device
     assert refused.status_code == 403 and "dealer tablet" in refused.json()["detail"]
-    assert tablet.get(f"/t/{tournament.pk}/tables/1/dealer/state.json").status_code == 403
+    assert tablet.get(f"/api/tournaments/{tournament.pk}/tables/1/state/").status_code == 403
     assert tablet.get(f"/t/{tournament.pk}/tables/1/dealer/").status_code == 200  # binds this login's session
     assert tablet.post(url(tournament, "tables/1/hand/")).status_code == 201
-    assert tablet.get(f"/t/{tournament.pk}/tables/1/dealer/state.json").status_code == 200
+    assert tablet.get(f"/api/tournaments/{tournament.pk}/tables/1/state/").status_code == 200
     other = tablet.get(f"/t/{tournament.pk}/tables/2/dealer/")
     assert other.status_code == 403 and "bound to table 1" in other.content.decode()
     assert tablet.post(url(tournament, "tables/2/hand/")).status_code == 403
     assert tablet.post(url(tournament, "tables/2/hand-done/")).status_code == 403
-    assert tablet.get(f"/t/{tournament.pk}/tables/2/dealer/state.json").status_code == 403
+    assert tablet.get(f"/api/tournaments/{tournament.pk}/tables/2/state/").status_code == 403
     assert hand_starts(tournament) == [(1, 1, None)]
     choose = tablet.get(f"/t/{tournament.pk}/dealer/").content.decode()
     assert f"/t/{tournament.pk}/tables/1/dealer/" in choose and f"/t/{tournament.pk}/tables/2/dealer/" not in choose

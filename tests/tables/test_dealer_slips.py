@@ -21,7 +21,7 @@ def state_of(user, tournament, number) -> dict:
     client = Client()
     client.force_login(user)
     client.get(reverse("dealer", args=[tournament.pk, number]))  # a Dealer login's tablet is bound to its table
-    response = client.get(reverse("dealer-state", args=[tournament.pk, number]))
+    response = client.get(reverse("api-table-state", args=[tournament.pk, number]))
     assert response.status_code == 200
     return response.json()["table"]
 
@@ -95,7 +95,7 @@ def test_the_dealer_page_renders_for_a_dealer(slip, dealer, tournament):
 
 def test_the_dealer_tablet_presses_go_to_the_api(slip, dealer, tournament):
     """Shuffle, "Hand done" and undo call the documented API (static/js/api.js); the tablet then
-    reads its state from state.json. The page brings the translated templates of the messages."""
+    reads its state from the API (tables/<n>/state/). The page brings the translated templates of the messages."""
     client = Client()
     client.force_login(dealer)
     number = slip.from_table.number

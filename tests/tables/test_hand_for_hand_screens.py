@@ -40,7 +40,7 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(fou
     assert AuditEvent.objects.filter(tournament=t).count() == seq
     answer = test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
     assert answer.status_code == 200 and answer.json()["on"] is True, answer.content  # "Hand-for-hand is on."
-    data = logged_in(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
+    data = logged_in(floor).get(f"/api/tournaments/{t.pk}/map/").json()["h4h"]
     assert data["on"] and data["called"] and data["hand"] == 1 and data["waiting_for"] == [1, 2, 3, 4]
     page = logged_in(director).get(f"/t/{t.pk}/map/").content.decode()
     assert "Hand-for-hand" in page and 'id="h4h-toggle"' in page and "js/floor-map.js" in page
@@ -48,7 +48,7 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(fou
     assert 'gettext("End hand-for-hand")' in MAP_JS.read_text()
     assert page_config(page, "map-urls")["handForHand"] == f"/api/tournaments/{t.pk}/hand-for-hand/"
 
-    state = dealer_tablet(dealer, t, 1).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
+    state = dealer_tablet(dealer, t, 1).get(f"/api/tournaments/{t.pk}/tables/1/state/").json()["table"]
     assert state["h4h"] == {"hand": 1, "step": "deal", "waiting_for": [1, 2, 3, 4]}
     started = dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand/"))
     assert started.status_code == 201 and started.json()["hand"] == 1
@@ -56,7 +56,7 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(fou
     assert again.status_code == 409 and again.json()["error"] == "h4h_wait" and again.json()["detail"]
     done = dealer_tablet(dealer, t, 1).post(api(t, "tables/1/hand-done/"))
     assert done.status_code == 200 and done.json()["on"] is True  # "Hand done: this table waits for the next hand."
-    state = dealer_tablet(dealer, t, 1).get(f"/t/{t.pk}/tables/1/dealer/state.json").json()["table"]
+    state = dealer_tablet(dealer, t, 1).get(f"/api/tournaments/{t.pk}/tables/1/state/").json()["table"]
     assert state["h4h"]["step"] == "done"
     # Its start can no longer be undone: the tablet shows the API's refusal.
     undo = dealer_tablet(dealer, t, 1).delete(api(t, "tables/1/hand/"))
@@ -64,7 +64,7 @@ def test_the_director_runs_hand_for_hand_from_the_map_and_the_tablets_follow(fou
     # The floor reports for the other tables from the map.
     for n in (2, 3, 4):
         assert test_api.client_for(floor).post(api(t, f"tables/{n}/hand-done/")).status_code == 200
-    data = logged_in(floor).get(f"/t/{t.pk}/map.json").json()["h4h"]
+    data = logged_in(floor).get(f"/api/tournaments/{t.pk}/map/").json()["h4h"]
     assert data["hand"] == 2 and data["called"] and data["seconds_taken"] == 120
     page = dealer_tablet(dealer, t, 2).get(f"/t/{t.pk}/tables/2/dealer/").content.decode()
     assert "Hand done" in page and f'"/api/tournaments/{t.pk}/tables/2/hand-done/"' in page

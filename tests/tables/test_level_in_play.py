@@ -318,10 +318,10 @@ def test_a_hand_answer_at_a_time_with_no_fake_clock(director, dealer, tournament
 
 def test_the_dealer_tablet_presses_through_the_api_then_reads_its_state(director, dealer, tournament, opened, fake_now):
     """The tablet's "Shuffle / new hand" and undo are the API's POST and DELETE of tables/<n>/hand/;
-    after each press it reads dealer/state.json, which shows the change."""
+    after each press it reads its state (the API's tables/<n>/state/), which shows the change."""
     clock.start_clock(tournament, actor=director)
     tablet = dealer_tablet(dealer, tournament, 1)
-    state_url = f"/t/{tournament.pk}/tables/1/dealer/state.json"
+    state_url = f"/api/tournaments/{tournament.pk}/tables/1/state/"
     pressed = tablet.post(hand_url(tournament, 1), HTTP_IDEMPOTENCY_KEY="press-1")
     assert pressed.status_code == 201 and pressed.json()["hand"] == 1  # "Hand 1 started."
     state = tablet.get(state_url).json()["table"]

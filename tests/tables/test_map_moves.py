@@ -1,4 +1,4 @@
-"""Move slips on the floor's table map: the map lists them (map.json), and the floor confirms or
+"""Move slips on the floor's table map: the map lists them (the API's map/), and the floor confirms or
 cancels them, balances on demand and enters a button the rules ask for through the JSON API, the
 map's one door for each action (static/js/floor-map.js builds its messages from these answers)."""
 import pytest
@@ -29,7 +29,7 @@ def url(tournament, rest: str) -> str:
 
 
 def test_map_json_lists_the_pending_slip_and_the_page_has_the_panel(slip, floor, tournament):
-    data = logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()
+    data = logged_in(floor).get(f"/api/tournaments/{tournament.pk}/map/").json()
     (shown,) = data["moves"]["moves"]
     assert shown["move"] == slip.number and shown["entry"] == slip.entry.number
     assert shown["from"] == {"table": slip.from_table.number, "seat": slip.from_seat}
@@ -53,7 +53,7 @@ def test_confirm_from_the_map_moves_the_seat(slip, floor, tournament):
     slip.refresh_from_db()
     assert slip.status == Move.Status.DONE
     assert AuditEvent.objects.filter(tournament=tournament, type="move.done").get().actor == floor
-    assert logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["moves"] == []
+    assert logged_in(floor).get(f"/api/tournaments/{tournament.pk}/map/").json()["moves"]["moves"] == []
 
 
 def test_cancel_from_the_map_and_balance_now(slip, floor, tournament):
@@ -106,7 +106,7 @@ def test_the_floor_enters_the_button_the_rules_ask_for(director, cashier, floor,
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
     c = api_client(floor)
-    (number, *_rest) = logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["need_button"]
+    (number, *_rest) = logged_in(floor).get(f"/api/tournaments/{tournament.pk}/map/").json()["moves"]["need_button"]
     # A seat nobody sits at is refused with the service's message, in the API's one shape.
     table = Table.objects.get(tournament=tournament, number=number)
     empty = next(s for s in range(1, table.seats + 1) if s not in seated(tournament)[number])
@@ -120,7 +120,7 @@ def test_the_floor_enters_the_button_the_rules_ask_for(director, cashier, floor,
     assert answer.status_code == 200 and answer.json()["table"] == number and answer.json()["positions"]["button"] == seat
     table.refresh_from_db()
     assert table.button_seat == seat and not table.needs_button
-    assert number not in logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()["moves"]["need_button"]
+    assert number not in logged_in(floor).get(f"/api/tournaments/{tournament.pk}/map/").json()["moves"]["need_button"]
     assert Seat.objects.filter(tournament=tournament, ended_at__isnull=True).count() == 19
 
 
@@ -128,7 +128,7 @@ def test_the_movers_seat_page_shows_the_slip_until_it_is_confirmed(slip, floor, 
     from django.test import Client
 
     public = Client()
-    seat = public.get(f"/s/{tournament.pk}/{slip.entry.number}.json").json()
+    seat = public.get(f"/api/public/tournaments/{tournament.pk}/seats/{slip.entry.number}/").json()
     assert seat["table"] == slip.from_table.number and seat["seat"] == slip.from_seat
     assert seat["move"]["table"] == slip.to_table.number and seat["move"]["seat"] == slip.to_seat
     assert seat["move"]["position"] == slip.position
@@ -137,5 +137,5 @@ def test_the_movers_seat_page_shows_the_slip_until_it_is_confirmed(slip, floor, 
     page = public.get(f"/s/{tournament.pk}/{slip.entry.number}/").content.decode()
     assert 'id="go"' in page and 'gettext("Move to table {table} seat {seat}")' in (STATIC_JS / "seat-page.js").read_text()
     assert api_client(floor).post(api_url(tournament, f"moves/{slip.number}/confirm/"), {}, format="json").status_code == 200
-    seat = public.get(f"/s/{tournament.pk}/{slip.entry.number}.json").json()
+    seat = public.get(f"/api/public/tournaments/{tournament.pk}/seats/{slip.entry.number}/").json()
     assert seat["move"] is None and (seat["table"], seat["seat"]) == (slip.to_table.number, slip.to_seat)

@@ -44,7 +44,7 @@ def tablet_penalties(floor, t, number: int) -> list[dict]:
     """What the table's tablet shows (the dealer state it polls)."""
     browser = Client()
     browser.force_login(floor)
-    answer = browser.get(f"/t/{t.pk}/tables/{number}/dealer/state.json")
+    answer = browser.get(f"/api/tournaments/{t.pk}/tables/{number}/state/")
     assert answer.status_code == 200, answer.content
     return answer.json()["table"]["penalties"]
 

@@ -35,7 +35,7 @@ def drawn(director, cashier, tournament):
 def test_the_map_is_for_the_floor_and_the_director(request, drawn, tournament, who, expected):
     c = logged_in(request.getfixturevalue(who))
     assert c.get(f"/t/{tournament.pk}/map/").status_code == expected
-    assert c.get(f"/t/{tournament.pk}/map.json").status_code == expected
+    assert c.get(f"/api/tournaments/{tournament.pk}/map/").status_code == expected
 
 
 def test_the_map_sends_an_anonymous_visitor_to_log_in(drawn, tournament):
@@ -47,7 +47,7 @@ def test_the_map_sends_an_anonymous_visitor_to_log_in(drawn, tournament):
 
 
 def test_map_json_lists_every_seat_and_the_next_commitment(drawn, floor, tournament):
-    data = logged_in(floor).get(f"/t/{tournament.pk}/map.json").json()
+    data = logged_in(floor).get(f"/api/tournaments/{tournament.pk}/map/").json()
     assert data["players_seated"] == 12 and data["start_drawn"] is True
     pending = Draw.objects.get(tournament=tournament, drawn_at__isnull=True)
     assert data["next_draw"] == {"draw": pending.number, "commitment": pending.commitment}
@@ -201,7 +201,7 @@ def test_the_seat_page_is_public_and_shows_name_table_and_seat(drawn, tournament
     assert page.status_code == 200
     text = page.content.decode()
     assert entries[2].player.display_name in text and f'id="seat-table">{seat.table.number}<' in text
-    data = c.get(f"/s/{tournament.pk}/{entries[2].number}.json").json()
+    data = c.get(f"/api/public/tournaments/{tournament.pk}/seats/{entries[2].number}/").json()
     assert data["table"] == seat.table.number and data["seat"] == seat.seat and "document" not in str(data)
     assert c.get(f"/s/{tournament.pk}/999/").status_code == 404
     # Search by number goes straight to the page; by name lists the matches.
@@ -222,7 +222,7 @@ def test_the_draw_pages_show_matches_and_keep_the_pending_seed_secret(drawn, tou
     page = c.get(f"/s/{tournament.pk}/draws/{pending.number}/").content.decode()
     assert pending.commitment in page and pending.seed not in page and 'id="pending"' in page
     assert pending.seed not in listing
-    data = c.get(f"/s/{tournament.pk}/draws.json").json()
+    data = c.get(f"/api/public/tournaments/{tournament.pk}/draws/").json()
     assert data["next_draw"]["commitment"] == pending.commitment and data["last_draw"]["seed"] == draw.seed
 
 

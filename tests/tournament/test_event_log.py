@@ -16,8 +16,7 @@ from django.utils import translation
 from tests.apps import PACKAGES
 from tournament.models import AuditEvent, Entry, Purchase
 from tournament.services import registration
-from web.tournament.event_labels import event_groups, event_labels, group_of, types_of
-from web.tournament.event_lines import details, event_line
+from web.event_words import BY_APP, details, event_groups, event_labels, event_line, group_of, types_of
 
 from ..helpers import id_doc
 
@@ -123,7 +122,7 @@ def test_every_type_the_code_records_has_a_label():
             "balance.no_move", "rebuy.paid", "addon.paid"} <= types
     assert all(TYPE.match(t) for t in types), sorted(t for t in types if not TYPE.match(t))
     missing = sorted(types - set(event_labels()))
-    assert not missing, f"event types with no label in web/tournament/event_labels.py: {missing}"
+    assert not missing, f"event types with no label in web/<app>/events.py: {missing}"
 
 
 def test_every_labelled_type_has_a_group_and_a_line_in_words():
@@ -133,6 +132,17 @@ def test_every_labelled_type_has_a_group_and_a_line_in_words():
         line = event_line(type_, {}, {})
         assert line and "{" not in line and "_" not in line.split(":")[0], (type_, line)
         assert group_of(type_) in event_groups()
+
+
+def test_each_type_is_in_the_words_of_one_app():
+    """Each app labels its own types and writes their lines (web/<app>/events.py): no type has two labels, no
+    prefix two lines."""
+    labelled = [type_ for app in BY_APP for type_ in app.labels()]
+    prefixes = [prefix for app in BY_APP for family, _line in app.LINES for prefix in family]
+    assert sorted(t for t in set(labelled) if labelled.count(t) > 1) == []
+    assert sorted(p for p in set(prefixes) if prefixes.count(p) > 1) == []
+    assert event_line("entry.busted", {"entry": 12, "place": 3}, NAMES) == "Jana Nováková (#12) busted, 3rd"
+    assert event_line("table.button_needed", {"table": 4}, {}) == "Table 4: set the button before balancing"
 
 
 NAMES = {12: "Jana Nováková", 7: "Martin Horváth"}

@@ -22,7 +22,6 @@ PAGES = {
     "register": {"director", "floor", "cashier"},
     "player-create": {"director", "floor", "cashier"},
     "events": {"director", "floor"},
-    "floor-snapshot": {"director", "floor"},  # every event, names included: the floor's
     "displays": {"director"},
     "receipt": {"director", "floor", "cashier"},
     "receipt-pdf": {"director", "floor", "cashier"},
@@ -55,6 +54,18 @@ def test_role_matrix_for_pages(role, request, client, tournament, registered):
             assert response.status_code == 200, (role, name, response.status_code)
         else:
             assert response.status_code == 403, (role, name, response.status_code)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_floor_snapshot_is_the_floors(role, request, client, tournament, registered):
+    """The floor socket's snapshot, read afresh (every event, names included): the floor's, through the API."""
+    path = reverse("api-floor-snapshot", args=[tournament.pk])
+    assert client.get(path).status_code == 401
+    client.force_login(request.getfixturevalue(role))
+    response = client.get(path)
+    assert response.status_code == (200 if role in ("director", "floor") else 403), role
+    if response.status_code == 200:
+        assert response.json()["tournament"]["id"] == tournament.pk
 
 
 def test_anonymous_is_sent_to_login_everywhere(client, tournament, registered):
@@ -267,7 +278,7 @@ def test_display_link_opens_lobby_without_login_until_revoked(client, director, 
     assert api(client, f"tournaments/{tournament.pk}/displays/{token.pk}/revoke/").status_code == 200
     client.logout()
     assert client.get(reverse("lobby", args=[token.token])).status_code == 404
-    assert client.get(reverse("lobby-snapshot", args=[token.token])).status_code == 404
+    assert client.get(reverse("api-lobby-snapshot", args=[token.token])).status_code == 403
 
 
 def test_language_per_user(client, cashier, tournament):

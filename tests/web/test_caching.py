@@ -25,7 +25,7 @@ def first_seated(tournament) -> Entry:
     return Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).order_by("number").first()
 
 
-@pytest.mark.parametrize("path", ["/s/{t}/{n}.json", "/api/public/tournaments/{t}/seats/{n}/"])
+@pytest.mark.parametrize("path", ["/api/public/tournaments/{t}/seats/{n}/", "/api/public/tournaments/{t}/seats/{n}/"])
 def test_a_repeat_costs_one_query_and_a_change_makes_a_new_answer(client, floor, tournament, drawn, path):  # noqa: F811
     entry = first_seated(tournament)
     address = path.format(t=tournament.pk, n=entry.number)
@@ -59,9 +59,9 @@ def test_the_version_names_the_language_and_the_login(client, director, tourname
 
 
 def test_an_unknown_tournament_or_entry_is_still_a_404(client, tournament, drawn):  # noqa: F811
-    assert client.get("/s/999999/1.json").status_code == 404
-    assert client.get(f"/s/{tournament.pk}/999.json").status_code == 404
-    assert client.get(f"/s/{tournament.pk}/999.json").status_code == 404  # the remembered 404 too
+    assert client.get("/api/public/tournaments/999999/seats/1/").status_code == 404
+    assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/999/").status_code == 404
+    assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/999/").status_code == 404  # the remembered 404 too
 
 
 def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(client, director, cashier, floor, tournament):
@@ -89,7 +89,7 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
         assert answer["name"] == entry.player.display_name and answer["status"] == entry.status
         assert answer["table"] == (seat.table.number if seat else None) and answer["seat"] == (seat.seat if seat else None)
         assert answer["place"] == entry.finish_place
-        assert client.get(f"/s/{tournament.pk}/{entry.number}.json").json() == {
+        assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/{entry.number}/").json() == {
             **answer, "prize": None, "seat_won": None, "next_draw": state.pending_commitment(tournament)}
     assert {answers[e.number]["place"] for e in out} == {23, 24}
     assert answers[move.entry.number]["move"] == {"table": move.to_table.number, "seat": move.to_seat,
@@ -101,7 +101,7 @@ def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(cli
     from tournament.services import registration
 
     display = registration.create_display_token(tournament, actor=director, label="TV")
-    address = f"/display/{display.token}/snapshot.json"
+    address = f"/api/public/display/{display.token}/snapshot/"
     clock_services.start_clock(tournament, actor=director)
     first = client.get(address).json()
     fake_now.advance(30)
@@ -135,7 +135,7 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
     for table in Table.objects.filter(tournament=tournament):
         draws.draw_button(table, actor=director)
     sitting = Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=2).select_related("entry").first()
-    address = f"/s/{tournament.pk}/{sitting.entry.number}.json"
+    address = f"/api/public/tournaments/{tournament.pk}/seats/{sitting.entry.number}/"
     held = client.get(address)["ETag"]
     hands.start_hand(Table.objects.get(tournament=tournament, number=2), actor=floor)
     clock_services.start_clock(tournament, actor=director)
@@ -145,7 +145,7 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
     for seat in Seat.objects.filter(tournament=tournament, ended_at__isnull=True, table__number=1)[:2]:
         busts.bust_entry(seat.entry, actor=floor)  # a balancing slip out of table 2 or 3
     move = Move.objects.select_related("entry", "from_table").get(tournament=tournament, status=Move.Status.PENDING)
-    mover = f"/s/{tournament.pk}/{move.entry.number}.json"
+    mover = f"/api/public/tournaments/{tournament.pk}/seats/{move.entry.number}/"
     before = client.get(mover)
     hands.start_hand(Table.objects.get(pk=move.from_table.pk), actor=floor)  # the slip now waits for that hand
     after = client.get(mover, HTTP_IF_NONE_MATCH=before["ETag"])
@@ -154,7 +154,7 @@ def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a
 
 
 def test_a_tournament_number_no_database_takes_is_a_404(client):
-    assert client.get(f"/s/{2**80}/1.json").status_code == 404
+    assert client.get(f"/api/public/tournaments/{2**80}/seats/1/").status_code == 404
     assert client.get(f"/api/public/tournaments/{2**80}/seats/", {"q": "Jana"}).status_code == 404
 
 
@@ -168,7 +168,7 @@ def test_a_version_read_lately_answers_a_first_load_for_a_moment_and_a_push_s_se
     clock = [1000.0]
     monkeypatch.setattr(memory.time, "monotonic", lambda: clock[0])
     entry = first_seated(tournament)
-    address = f"/s/{tournament.pk}/{entry.number}.json"
+    address = f"/api/public/tournaments/{tournament.pk}/seats/{entry.number}/"
     before = client.get(address)["ETag"]
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.BUSTED)  # as another worker's bust would
     Tournament.objects.filter(pk=tournament.pk).update(event_seq=tournament.event_seq + 50, seats_seq=tournament.event_seq + 50)
@@ -190,7 +190,7 @@ def test_a_version_read_lately_answers_a_first_load_for_a_moment_and_a_push_s_se
 
 def test_a_change_in_this_worker_is_seen_at_once(client, floor, tournament, drawn):  # noqa: F811
     entry = first_seated(tournament)
-    address = f"/s/{tournament.pk}/{entry.number}.json"
+    address = f"/api/public/tournaments/{tournament.pk}/seats/{entry.number}/"
     assert client.get(address).json()["status"] == "active"
     busts.bust_entry(entry, actor=floor)
     assert client.get(address).json()["status"] == "busted"
@@ -217,7 +217,7 @@ def test_the_floor_snapshot_is_computed_once_per_version_and_its_clock_counts_on
 
 def test_while_a_new_version_is_computed_a_first_load_gets_the_one_before_tagged_as_such(client, floor, tournament, drawn):  # noqa: F811
     entry = first_seated(tournament)
-    address = f"/s/{tournament.pk}/{entry.number}.json"
+    address = f"/api/public/tournaments/{tournament.pk}/seats/{entry.number}/"
     before = client.get(address)
     busts.bust_entry(entry, actor=floor)
     lock = memory._locks[("seats", tournament.pk)]

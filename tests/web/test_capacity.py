@@ -26,7 +26,7 @@ def test_a_database_that_cannot_give_a_connection_answers_503_with_retry_after(u
         raise OperationalError("couldn't get a connection after 10.00 sec")
 
     monkeypatch.setattr(table_views, "room_seats", full)
-    response = unhandled.get(f"/s/{tournament.pk}/1.json")
+    response = unhandled.get(f"/s/{tournament.pk}/1/")
     assert response.status_code == 503
     assert int(response["Retry-After"]) > 0
     assert response["Content-Type"].startswith("text/plain") and response.content.decode() == UNAVAILABLE
@@ -82,7 +82,7 @@ def test_any_other_error_stays_a_500(unhandled, tournament, monkeypatch):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(table_views, "room_seats", broken)
-    response = unhandled.get(f"/s/{tournament.pk}/1.json")
+    response = unhandled.get(f"/s/{tournament.pk}/1/")
     assert response.status_code == 500
     assert "Retry-After" not in response
 
@@ -118,7 +118,7 @@ async def test_past_the_pending_limit_a_request_gets_503_with_retry_after_at_onc
         await app({"type": "http", "path": path}, None, send)
         return sent
 
-    first = [asyncio.create_task(request("/s/1/1.json")) for _ in range(2)]
+    first = [asyncio.create_task(request("/s/1/1/")) for _ in range(2)]
     await asyncio.sleep(0)
     refused = await request("/api/public/tournaments/1/seats/1/")
     assert refused[0]["status"] == 503
@@ -163,7 +163,7 @@ async def test_public_reads_take_turns_and_the_floor_never_waits_for_them():
         await gate({"type": "http", "path": path}, None, send)
         return sent[0]["status"]
 
-    phones = [asyncio.create_task(request(f"/s/1/{n}.json")) for n in range(5)]
+    phones = [asyncio.create_task(request(f"/s/1/{n}/")) for n in range(5)]
     await asyncio.sleep(0.01)
     assert len(running) == 2  # two at a time; three wait at the gate, holding no thread
     assert await asyncio.wait_for(request("/api/tournaments/1/entries/7/bust/"), 1) == 200  # staff pass by
@@ -200,7 +200,7 @@ async def test_no_public_read_starts_while_a_staff_request_runs_and_none_waits_l
 
     bust = asyncio.create_task(request("/api/tournaments/1/entries/7/bust/"))
     await asyncio.sleep(0.01)
-    phones = [asyncio.create_task(request(f"/s/1/{n}.json")) for n in range(3)]
+    phones = [asyncio.create_task(request(f"/s/1/{n}/")) for n in range(3)]
     await asyncio.sleep(0.05)
     assert running == ["/api/tournaments/1/entries/7/bust/"]  # the phones wait for the floor
     floor_done.set()
@@ -213,6 +213,6 @@ async def test_no_public_read_starts_while_a_staff_request_runs_and_none_waits_l
     floor_done.clear()
     stuck = asyncio.create_task(request("/api/tournaments/1/entries/8/bust/"))
     await asyncio.sleep(0.01)
-    assert await asyncio.wait_for(request("/s/1/9.json"), 1) == 200  # waited its bounded while, then ran
+    assert await asyncio.wait_for(request("/s/1/9/"), 1) == 200  # waited its bounded while, then ran
     floor_done.set()
     assert await stuck == 200

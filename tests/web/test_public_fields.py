@@ -77,7 +77,7 @@ def check(read: str, answer, fields: dict[str, set[str]]) -> None:
 def test_every_public_json_shows_only_what_the_manual_lists(director, floor, cashier, tournament, monkeypatch,
                                                             django_capture_on_commit_callbacks):
     fields = listed()
-    assert {"seat-json", "api-public-seat", "api-public-seats", "draws-json", "api-draws", "api-draw",
+    assert {"api-public-seat", "api-public-seats", "api-public-draws", "api-draws", "api-draw",
             "seat-socket (snapshot)", "seat-socket (pushes)"} <= set(fields)
     pushed = []
     monkeypatch.setattr(broadcast, "send", lambda group, data: pushed.append(data) if group == groups.lobby(tournament.pk) else None)
@@ -86,10 +86,9 @@ def test_every_public_json_shows_only_what_the_manual_lists(director, floor, cas
 
     def read_everything(entries):
         for entry in entries:
-            check("seat-json", client.get(f"/s/{tournament.pk}/{entry.number}.json").json(), fields)
             check("api-public-seat", client.get(f"/api/public/tournaments/{tournament.pk}/seats/{entry.number}/").json(), fields)
         check("api-public-seats", client.get(f"/api/public/tournaments/{tournament.pk}/seats/", {"q": "P1"}).json(), fields)
-        check("draws-json", client.get(f"/s/{tournament.pk}/draws.json").json(), fields)
+        check("api-public-draws", client.get(f"/api/public/tournaments/{tournament.pk}/draws/").json(), fields)
         check("api-draws", client.get(f"/api/tournaments/{tournament.pk}/draws/").json(), fields)
         for draw in Draw.objects.filter(tournament=tournament):
             check("api-draw", client.get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/").json(), fields)

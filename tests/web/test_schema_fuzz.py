@@ -323,6 +323,7 @@ def test_every_operation_answers_as_documented(case, seeded, keep_connection, pr
         case.headers["Idempotency-Key"] = f"{key}-{next(presses)}"
     # Every check but positive_data_acceptance: a request the schema allows may still break a rule of the
     # house or name an object that does not exist (a 400 with the fields, documented as such).
-    response = case.call_and_validate(headers={"Authorization": f"Token {seeded.token}"},
+    # Plain bodies: the in-process (WSGI) client does not undo a gzipped answer (the floor map's), as a browser does.
+    response = case.call_and_validate(headers={"Authorization": f"Token {seeded.token}", "Accept-Encoding": "identity"},
                                       excluded_checks=[checks.positive_data_acceptance])
     assert response.status_code < 500

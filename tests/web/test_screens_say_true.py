@@ -10,6 +10,7 @@ from django.test import Client
 from clock.services import clock as clock_services
 from days.services import bags as days_services
 from flights.services import events as flight_services
+from payouts.selectors import satellites
 from payouts.selectors import structure as payout_selectors
 from payouts.services import structure as payout_services
 from tables.selectors.state import live_seats
@@ -96,5 +97,5 @@ def test_a_finished_fully_paid_tournament_offers_no_edit_of_its_prizes_nor_a_sat
                  'id="satellite-none"'):
         assert form not in html, form
     # What the page no longer offers, the services refuse.
-    assert payout_selectors.structure_fixed(tournament).code == "structure_fixed_by_payment"
-    assert payout_selectors.satellite_fixed(tournament, payout_selectors.BECOME).code == "satellite_fixed_by_payment"
+    assert satellites.structure_fixed(tournament).code == "structure_fixed_by_payment"
+    assert satellites.satellite_fixed(tournament, satellites.BECOME).code == "satellite_fixed_by_payment"

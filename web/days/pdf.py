@@ -1,40 +1,20 @@
 """The end of a day on paper, as tables/selectors/seat_cards.py prints seat cards: the bag slips (one slip
 per bag: the tournament, the day, the player and his entry, the bag number and the chips large, the table and seat,
 when and by whom it was bagged, the player's and the floor's signature lines), one a page on 80 mm receipt paper
-or six a page on A4; and the day's report on A4 (every bag, largest stack first, with the totals). DejaVu Sans
-(tournament.selectors.receipts.pdf_font) prints every Czech and Slovak letter. Times in the active time zone (the views set
-the venue's), words in the active language."""
+or six a page on A4 (core.pdf.sheet_pdf); and the day's report on A4 (every bag, largest stack first, with the totals;
+core.pdf.ListPages). DejaVu Sans (core.pdf.pdf_font) prints every Czech and Slovak letter. Times in the active time
+zone (the views set the venue's), words in the active language."""
 from __future__ import annotations
-
-import io
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from reportlab.lib.colors import Color
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
+from core.pdf import HEAD_OTHER, MARGIN, PAGE_H, PAGE_W, ROW, SIZE, ListPages, fit, pdf_font, sheet_pdf, when
 from tournament.models import Tournament
-from tournament.selectors.receipts import pdf_font
 from web.templatetags.money import grouped
-
-
-def fit(text: str, font: str, size: float, width: float) -> str:
-    """The text cut (with an ellipsis) to fit the width."""
-    text = str(text)
-    if stringWidth(text, font, size) <= width:
-        return text
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def when(value) -> str:
-    return formats.date_format(timezone.localtime(value), "DATETIME_FORMAT") if value else ""
-
 
 # --- bag slips ---------------------------------------------------------------------------------------
 
@@ -43,38 +23,16 @@ def bag_slips_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm",
                   table: int | None = None) -> bytes:
     """80 mm receipt paper: one slip a page (the printer cuts after each). A4: six a page, two by three, with dashed
     lines to cut along. No bag: one page that says so."""
-    font = pdf_font()
-    buffer = io.BytesIO()
-    if paper == "a4":
-        width, height = A4
-        columns, lines, sheet_margin, margin = 2, 3, 8 * mm, 5 * mm
-    else:
-        width, height = 80 * mm, 125 * mm
-        columns, lines, sheet_margin, margin = 1, 1, 0, 4 * mm
-    slip_w, slip_h = (width - 2 * sheet_margin) / columns, (height - 2 * sheet_margin) / lines
-    per_page = columns * lines
-    c = canvas.Canvas(buffer, pagesize=(width, height), initialFontName=font)
-    c.setTitle(f"{_('Bag slips')} · {tournament.name}")
-    slips = rows or [None]
-    for i, row in enumerate(slips):
-        place = i % per_page
-        x = sheet_margin + (place % columns) * slip_w
-        y = height - sheet_margin - (place // columns + 1) * slip_h
-        if per_page > 1:  # where to cut
-            c.saveState()
-            c.setDash(2 * mm, 2 * mm)
-            c.setLineWidth(0.3)
-            c.setStrokeColorRGB(0.6, 0.6, 0.6)
-            c.rect(x, y, slip_w, slip_h, stroke=1, fill=0)
-            c.restoreState()
+    font, margin = pdf_font(), (5 * mm if paper == "a4" else 4 * mm)
+
+    def draw(c: canvas.Canvas, row: dict | None, x: float, y: float, width: float, height: float) -> None:
         if row is None:
-            _empty(c, tournament, font, x, y, slip_w, slip_h, margin, day, table)
+            _empty(c, tournament, font, x, y, width, height, margin, day, table)
         else:
-            _slip(c, row, font, x, y, slip_w, slip_h, margin)
-        if place == per_page - 1 or i == len(slips) - 1:
-            c.showPage()
-    c.save()
-    return buffer.getvalue()
+            _slip(c, row, font, x, y, width, height, margin)
+
+    return sheet_pdf(f"{_('Bag slips')} · {tournament.name}", rows, paper, roll_height=125 * mm, columns=2, lines=3,
+                     draw=draw, initial_font=True)
 
 
 def _empty(c: canvas.Canvas, tournament: Tournament, font: str, x: float, y: float, width: float, height: float,
@@ -135,63 +93,31 @@ def _signatures(c: canvas.Canvas, font: str, left: float, bottom: float, width: 
 
 # --- the day's report (A4) ---------------------------------------------------------------------------
 
-PAGE_W, PAGE_H = A4
-MARGIN = 15 * mm
-SIZE = 9
-ROW = 13
-STRIPE = Color(0.93, 0.93, 0.93)
-HEAD_FIRST, HEAD_OTHER = 24 * mm, 10 * mm
-
-
-class ReportPdf:
+class ReportPdf(ListPages):
     """The report on A4: the title (tournament, day, status) on the first page, the column heads on every page, a
     row per bag (striped), the totals after the last row, page numbers at the foot."""
 
     def __init__(self, t: Tournament, report: dict):
-        self.t, self.report, self.font = t, report, pdf_font()
-        self.buffer = io.BytesIO()
-        self.c = canvas.Canvas(self.buffer, pagesize=A4, pageCompression=1, initialFontName=self.font)
+        self.t, self.report = t, report
         self.title = _("Day %(day)s report") % {"day": report["day"]}
-        self.c.setTitle(f"{self.title} · {t.name}")
+        super().__init__(f"{self.title} · {t.name}")
         right = PAGE_W - MARGIN
         # x of each column: rank, name, entry, table/seat, bag (left-aligned); chips, big blinds (right-aligned)
         self.x_rank, self.x_name, self.x_entry = MARGIN, MARGIN + 12 * mm, MARGIN + 78 * mm
         self.x_where, self.x_bag = MARGIN + 94 * mm, MARGIN + 116 * mm
         self.x_chips, self.x_bb = right - 22 * mm, right
 
-    def top(self, page: int) -> float:
-        return PAGE_H - MARGIN - (HEAD_FIRST if page == 1 else HEAD_OTHER) - 2 * ROW
-
-    def bottom(self) -> float:
-        return MARGIN + 8 * mm
-
-    def pages(self) -> list[tuple[int, int]]:
-        """(first row, past the last row) of each page; the totals on a page of their own when they do not fit."""
-        rows = len(self.report["rows"])
-        first, other = int((self.top(1) - self.bottom()) // ROW), int((self.top(2) - self.bottom()) // ROW)
-        spans, start, size = [], 0, first
-        while start < rows or not spans:
-            spans.append((start, min(start + size, rows)))
-            start, size = start + size, other
-        last_start, last_end = spans[-1]
-        if self.top(len(spans)) - (last_end - last_start) * ROW - 14 * ROW < self.bottom():
-            spans.append((rows, rows))
-        return spans
-
     def build(self) -> bytes:
-        spans, rows = self.pages(), self.report["rows"]
+        rows = self.report["rows"]
+        spans = self.spans(len(rows), tail=14)  # the totals and the close: on a page of their own when they do not fit
         for number, (start, end) in enumerate(spans, 1):
             self.head(number)
             self.rows(number, rows[start:end], start)
             if number == len(spans):
                 self.totals(self.top(number) - (end - start + 1) * ROW)
-            self.c.setFont(self.font, 8)
-            self.c.drawRightString(PAGE_W - MARGIN, MARGIN, _("Page %(page)s of %(pages)s") % {
-                "page": number, "pages": len(spans)})
-            self.c.drawString(MARGIN, MARGIN, fit(f"{self.title} · {self.t.name}", self.font, 8, PAGE_W / 2))
+            self.foot(number, len(spans), fit(f"{self.title} · {self.t.name}", self.font, 8, PAGE_W / 2))
             self.c.showPage()
-        self.c.save()
-        return self.buffer.getvalue()
+        return self.finish()
 
     def status(self) -> str:
         closed = self.report["closed"]
@@ -208,7 +134,7 @@ class ReportPdf:
             c.drawString(MARGIN, y - 32, fit(f"{t.venue} · {self.status()}", self.font, 10, PAGE_W - 2 * MARGIN))
             c.setFont(self.font, 8)
             c.drawString(MARGIN, y - 46, _("Printed %(when)s") % {"when": when(timezone.now())})
-            y -= HEAD_FIRST
+            y -= self.head_first
         else:
             c.setFont(self.font, 8)
             c.drawString(MARGIN, y - 8, fit(f"{self.title} · {t.name} · {t.venue}", self.font, 8, PAGE_W - 2 * MARGIN))
@@ -222,16 +148,11 @@ class ReportPdf:
         c.drawString(self.x_bag, heads_y, _("Bag"))
         c.drawRightString(self.x_chips, heads_y, _("Chips"))
         c.drawRightString(self.x_bb, heads_y, fit(_("Big blinds"), self.font, SIZE, 20 * mm))
-        c.setLineWidth(0.6)
-        c.line(MARGIN, heads_y - 4, PAGE_W - MARGIN, heads_y - 4)
+        self.rule(heads_y - 4)
 
     def rows(self, page: int, rows: list[dict], start: int) -> None:
         c, font = self.c, self.font
-        c.setFillColor(STRIPE)
-        for index in range(len(rows)):
-            if (start + index) % 2 == 1:
-                c.rect(MARGIN, self.top(page) - index * ROW - 3.5, PAGE_W - 2 * MARGIN, ROW, stroke=0, fill=1)
-        c.setFillColorRGB(0, 0, 0)
+        self.stripes(page, len(rows), start)
         c.setFont(font, SIZE)
         name_w, bag_w = self.x_entry - self.x_name - 3, self.x_chips - 24 * mm - self.x_bag
         for index, row in enumerate(rows):
@@ -247,8 +168,7 @@ class ReportPdf:
 
     def totals(self, y: float) -> None:
         c, r = self.c, self.report
-        c.setLineWidth(0.6)
-        c.line(MARGIN, y + ROW - 3, PAGE_W - MARGIN, y + ROW - 3)
+        self.rule(y + ROW - 3)
         difference = r["difference"]
         lines = [(_("Players bagged"), grouped(r["players"])), (_("Bags' total"), grouped(r["total"])),
                  (_("Chips in play"), grouped(r["chips_in_play"])),

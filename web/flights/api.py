@@ -6,7 +6,9 @@ each flight's end, and carries the bags into Day 2. Every POST and PATCH honours
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -208,3 +210,16 @@ class ForfeitedView(RoleAPIView):
                    summary="The bags forfeited by the stack policy at the carry: their chips are not in Day 2")
     def get(self, request, event_id: int):
         return Response(flights_selectors.forfeited(_event(event_id)))
+
+
+@method_decorator(never_cache, name="dispatch")
+class FlightEndingView(RoleAPIView):
+    allowed = api_roles("api-flight-ending")
+
+    @extend_schema(operation_id="flight_ending", tags=["flights"],
+                   summary="A Day 1 flight's \"this flight ends\" line, as the table map shows it above its tables (or null)",
+                   responses=answers(200, inline_serializer("FlightEnding", {"ending": serializers.DictField(
+                       allow_null=True, help_text="The floor's line (`message`), with its players and level; null when "
+                                                  "the flight is not about to end.")})))
+    def get(self, request, pk: int):
+        return Response({"ending": flights_selectors.flight_ending(get_object_or_404(Tournament, pk=pk))})

@@ -1,14 +1,12 @@
 """The screens of the events with Day 1 flights into one Day 2: the events page (every event with
 its flights; the director makes one there), the event page (each flight with its players left, bags and end rules,
 Day 2 with its late registration, the stack policy, the one prize pool summed over the flights, the carry to Day 2 and
-after it the bags carried and forfeited), and the small read of the floor's "this flight ends" line that the table map
-refetches live. The pages only read (flights/selectors/events.py); every change goes through the JSON API
-(web/flights/api.py), sent by static/js/api-forms.js and static/js/flights.js."""
+after it the bags carried and forfeited); the floor's "this flight ends" line that the table map refetches live is the
+JSON API's (web/flights/api.py, api-flight-ending). The pages only read (flights/selectors/events.py); every change
+goes through the JSON API (web/flights/api.py), sent by static/js/api-forms.js and static/js/flights.js."""
 from __future__ import annotations
 
-from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.cache import never_cache
 
 from core import access, roles
 from flights.models import Event
@@ -63,11 +61,3 @@ def event_page(request, event_id: int):
         "open_flights": [f["label"] for f in state["flights"] if not f["day1_closed"]],
         "socket_flights": [f["tournament"] for f in state["flights"] if f["carried_at"] is None],
     })
-
-
-@never_cache
-@page("flight-ending")
-def flight_ending_json(request, pk: int):
-    """{"ending": the floor's line ("N players left: this flight ends at the end of this level.", with players and
-    level), or null}: what the table map shows above its tables, refetched on the floor socket's flight.ending."""
-    return JsonResponse({"ending": flights_selectors.flight_ending(get_object_or_404(Tournament, pk=pk))})

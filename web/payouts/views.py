@@ -14,7 +14,7 @@ from core import access
 from core.errors import ServiceError
 from core.money import MoneyParseError, format_major, parse_major
 from payouts.models import Payment, Ticket
-from payouts.selectors import receipts, reports
+from payouts.selectors import receipts, reports, satellites
 from payouts.selectors import structure as payouts_selectors
 from payouts.selectors.reconciliation import reconciliation
 from payouts.services.structure import deal_inputs, plan_json, refusal_message
@@ -49,7 +49,7 @@ def payouts_page(request, tournament: Tournament):
         "sat": satellite_panel(request, tournament, state),
         # The plan and the hand edit only while the structure may change (a deal made, a prize paid: it may not).
         "may_edit": access.may(request.user, "api-payout-plan:PATCH", tournament.pk)
-        and payouts_selectors.structure_fixed(tournament) is None,
+        and satellites.structure_fixed(tournament) is None,
     })
 
 
@@ -62,7 +62,7 @@ def satellite_panel(request, t: Tournament, state: dict) -> dict | None:
     # Made a satellite only while it may become one (no prize paid, no deal): a satellite's house rule on passing
     # tickets on may change any time.
     may_set = access.may(request.user, "api-satellite:PUT", t.pk) and not state["paid_from"] and (
-        state["satellite"] is not None or payouts_selectors.satellite_fixed(t, payouts_selectors.BECOME) is None)
+        state["satellite"] is not None or satellites.satellite_fixed(t, satellites.BECOME) is None)
     if state["satellite"] is None and not may_set:
         return None
     setting = payouts_selectors.satellite_of(t)

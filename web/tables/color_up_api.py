@@ -11,7 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from tables.models import ChipRace, Table
-from tables.selectors import screens
+from tables.selectors import color_ups as color_up_reads
 from tables.services import color_ups
 from web.access import AtTheTable
 from web.access import api as api_roles
@@ -111,7 +111,7 @@ class ColorUpsView(RoleAPIView):
     @extend_schema(operation_id="color_ups", tags=["color-up"], responses=answers(200, StatusSerializer),
                    summary="The breaks' color-ups, the suggestion, the race at every table, chips in play")
     def get(self, request, pk: int):
-        return Response(screens.color_up_status(tournament_or_404(pk)))
+        return Response(color_up_reads.color_up_status(tournament_or_404(pk)))
 
     @extend_schema(operation_id="color_up_confirm", tags=["color-up"], request=ConfirmColorUpSerializer,
                    summary="The director confirms a break's color-up (the tablets and the lobby show it)",
@@ -120,7 +120,7 @@ class ColorUpsView(RoleAPIView):
         t = tournament_or_404(pk)
         data = valid(ConfirmColorUpSerializer, request.data).validated_data
         call_service(color_ups.confirm_color_up, t, actor=request.user, level=data["level"], leaving=data.get("leaving"))
-        return Response(screens.color_up_status(t), status=status.HTTP_201_CREATED)
+        return Response(color_up_reads.color_up_status(t), status=status.HTTP_201_CREATED)
 
 
 class TableRaceView(AtTheTable, RoleAPIView):
@@ -132,7 +132,7 @@ class TableRaceView(AtTheTable, RoleAPIView):
                    summary="This table's chip race: the seats to count and the result sheet")
     def get(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
-        race = screens.table_race(table)
+        race = color_up_reads.table_race(table)
         return Response(race) if race is not None else Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(operation_id="tables_race_record", tags=["color-up"], request=RecordRaceSerializer,
@@ -143,7 +143,7 @@ class TableRaceView(AtTheTable, RoleAPIView):
         data = valid(RecordRaceSerializer, request.data).validated_data
         color_up = call_service(color_ups.color_up_to_race, table.tournament)
         call_service(color_ups.record_race, table, actor=request.user, color_up=color_up, seats=data["seats"], cards=data.get("cards"))
-        return Response(screens.table_race(table), status=status.HTTP_201_CREATED)
+        return Response(color_up_reads.table_race(table), status=status.HTTP_201_CREATED)
 
 
 class TableRaceConfirmView(AtTheTable, RoleAPIView):
@@ -157,7 +157,7 @@ class TableRaceConfirmView(AtTheTable, RoleAPIView):
         color_up = call_service(color_ups.color_up_to_race, table.tournament)
         race = get_object_or_404(ChipRace, color_up=color_up, table=table, status=ChipRace.Status.RECORDED)
         call_service(color_ups.confirm_race, race, actor=request.user)
-        return Response(screens.table_race(table))
+        return Response(color_up_reads.table_race(table))
 
 
 class TableRaceCardsView(AtTheTable, RoleAPIView):

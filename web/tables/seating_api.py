@@ -5,7 +5,10 @@ phones (no login; names, tables and seats only)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.gzip import gzip_page
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -13,11 +16,12 @@ from rest_framework.response import Response
 
 from tables.models import Draw, Table
 from tables.selectors import draw_check, screens
+from tables.selectors import state as tables_selectors
 from tables.services import draws, seats
 from tournament.models import Player
 from web.access import api as api_roles
 from web.api import PublicAPIView, RoleAPIView, answers, call_service, entry_or_404, public_answers, tournament_or_404, valid
-from web.caching import room_search, room_seats, versioned
+from web.caching import public_head, room_search, room_seats, versioned
 
 
 class DrawSerializer(serializers.Serializer):
@@ -230,18 +234,33 @@ class SeatRequestView(RoleAPIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def floor_map(tournament) -> dict:
+    """The map's data with the balancing status: halted tables, buttons asked for, pending slips; hand-for-hand and the
+    clock calls open (what static/js/floor-map.js reads, first from its page, then here)."""
+    return {**screens.floor_map(tournament), "moves": screens.balancing_status(tournament),
+            "h4h": screens.hand_for_hand_status(tournament), "clock_calls": tables_selectors.open_clock_calls(tournament)}
+
+
+@method_decorator(never_cache, name="dispatch")
+@method_decorator(gzip_page, name="dispatch")  # 700 KB at 1,112 tables, a tenth of it compressed; no secret in it (BREACH)
 class FloorMapView(RoleAPIView):
     allowed = api_roles("api-floor-map")
 
     @extend_schema(operation_id="seating_map", tags=["seating"],
-                   summary="The floor's map: every table with its seats and players, who waits, the next commitment",
+                   summary="The floor's map: every table with its seats and players, who waits, the next commitment, "
+                           "the balancing status, hand-for-hand and the clock calls open",
                    responses=answers(200, inline_serializer("FloorMap", {
                        "tables": serializers.ListField(child=serializers.DictField()),
                        "players_seated": serializers.IntegerField(), "waiting": serializers.IntegerField(),
                        "start_drawn": serializers.BooleanField(),
-                       "next_draw": CommitmentSerializer(allow_null=True)})))
+                       "next_draw": CommitmentSerializer(allow_null=True),
+                       "moves": serializers.DictField(help_text="Pending slips, halted tables, buttons asked for."),
+                       "h4h": serializers.DictField(help_text="Hand-for-hand: on, the hand, the tables it waits for."),
+                       "clock_calls": serializers.DictField(child=serializers.DictField(),
+                                                            help_text="The clock calls running (TDA 25), by table number."),
+                   })))
     def get(self, request, pk: int):
-        return Response(screens.floor_map(tournament_or_404(pk)))
+        return Response(floor_map(tournament_or_404(pk)))
 
 
 class PublicSeatSerializer(serializers.Serializer):
@@ -263,6 +282,11 @@ class PublicSeatSerializer(serializers.Serializer):
         "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),
         "after_hand": serializers.BooleanField(help_text="Move once the hand in play is over."),
     }, allow_null=True, help_text="A pending move slip: the seat the player goes to.")
+    day_stack = inline_serializer("PublicDayStack", {
+        "day": serializers.IntegerField(), "chips": serializers.IntegerField(), "bag": serializers.CharField(),
+        "source": serializers.CharField(),
+    }, allow_null=True, required=False, help_text="The stack this entry starts the day with (a Day 2's bag).")
+    next_draw = CommitmentSerializer(allow_null=True, help_text="The next draw's commitment, which the seat page shows.")
 
 
 class PublicEntrySerializer(serializers.Serializer):
@@ -301,5 +325,7 @@ class PublicSeatView(PublicAPIView):
             raise NotFound(_("No such tournament."))
         answer = room_seats(request, pk).get(number)
         if answer is None:
-            raise NotFound(_("No such entry."))
-        return Response(PublicSeatSerializer(answer).data)
+            raise NotFound(_("There is no entry #%(number)s.") % {"number": number})
+        # The next draw's commitment, as the page shows it: a new one comes with every draw (draw.committed moves the
+        # seats' version, so a page left open reads it at its next refetch).
+        return Response({**answer, "next_draw": public_head(request, pk)["next_draw"]})

@@ -1,6 +1,6 @@
 """Screens of the tables: the floor's overview, the table map, the dealer tablet, house rules, seat
-cards, penalties, and the public seat and draw pages. These URLs only read (pages and their JSON reads),
-every change the screens make goes through the JSON API (web/api_urls.py)."""
+cards, penalties, and the public seat and draw pages. These URLs only read (pages); the screens' JSON reads and
+every change they make go through the JSON API (web/api_urls.py)."""
 from django.urls import path
 
 from . import count_views, penalty_views, views
@@ -9,12 +9,9 @@ urlpatterns = [
     path("t/<id:pk>/tables/", views.tables_page, name="tables"),
     path("t/<id:pk>/dealer/", views.dealer_choose, name="dealer-choose"),
     path("t/<id:pk>/tables/<id:number>/dealer/", views.dealer_page, name="dealer"),
-    path("t/<id:pk>/tables/<id:number>/dealer/state.json", views.dealer_state, name="dealer-state"),
     # A table's dealer link (tables/services/dealer_links.py): the tablet of that table, no login.
     path("dealer/<str:token>/", views.dealer_link_page, name="dealer-link"),
-    path("dealer/<str:token>/state.json", views.dealer_link_state, name="dealer-link-state"),
     path("t/<id:pk>/map/", views.floor_map_page, name="floor-map"),
-    path("t/<id:pk>/map.json", views.floor_map_json, name="floor-map-json"),
     path("t/<id:pk>/house-rules/", views.house_rules_page, name="house-rules"),
     path("t/<id:pk>/color-up/", views.color_up_page, name="color-up"),
     path("t/<id:pk>/color-up/sheets/", views.color_up_sheets, name="color-up-sheets"),
@@ -27,9 +24,7 @@ urlpatterns = [
     # Public: the player's phone and the room's check of the draws (names, tables and seats only).
     path("s/<id:pk>/", views.seat_search, name="seat-search"),
     path("s/<id:pk>/<id:number>/", views.seat_page, name="seat-page"),
-    path("s/<id:pk>/<id:number>.json", views.seat_json, name="seat-json"),
     path("s/<id:pk>/counts/", count_views.public_counts, name="public-counts"),
     path("s/<id:pk>/draws/", views.draw_list, name="draw-list"),
-    path("s/<id:pk>/draws.json", views.draws_json, name="draws-json"),
     path("s/<id:pk>/draws/<id:number>/", views.draw_detail, name="draw-detail"),
 ]

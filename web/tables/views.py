@@ -1,21 +1,18 @@
 """Screens of the tables: the floor's overview of every table's level in play, the floor's table
 map, the dealer tablet of one table, house rules, seat cards and the public seat and draw pages.
 
-The screens only read here (pages and their JSON reads: map.json, dealer state.json, the seat and
-draws JSON). Every change they make goes through the JSON API (web/tables/api.py, seating_api.py)
+The screens only read here (pages); their JSON reads are the API's (the map: seating_api.py, the dealer
+tablet's state and the draws' line: screen_api.py, the player's seat: seating_api.py), at the addresses the pages hand
+them. Every change they make goes through the JSON API (web/tables/api.py, seating_api.py)
 with static/js/api.js; the one exception is the house rules page, a setup form that works without
 JavaScript."""
 from __future__ import annotations
 
-import time
-
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
-from django.views.decorators.gzip import gzip_page
 
 from clock.selectors.clock import clock_snapshot
 from core import roles
@@ -23,7 +20,7 @@ from flights.selectors import day2
 from leagues.selectors.leagues import league_link
 from tables.models import ChipRace, DealerLink, Draw, Table
 from tables.rules import chip_counts, seating
-from tables.selectors import draw_check, screens, seat_cards
+from tables.selectors import color_ups, draw_check, screens, seat_cards
 from tables.selectors import state as tables_selectors
 from tournament.models import Tournament
 from web import access
@@ -31,6 +28,8 @@ from web.access import page
 from web.caching import public_head, room_search, room_seats, versioned
 from web.public_addresses import public_url
 from web.tables.forms import HouseRulesForm
+from web.tables.screen_api import tablet_state
+from web.tables.seating_api import floor_map
 from web.tournament.views import in_venue_time
 
 
@@ -99,19 +98,6 @@ def _race_card_pad() -> dict:
             "race_suits": [(s, SUIT_SYMBOLS[s], names[s], s in "hd") for s in reversed(seating.SUITS)]}
 
 
-def _tablet_state(table: Table) -> dict:
-    """The table's state for its tablet, with the clock's row of the race's break (`race.break_index`): the
-    tablet folds a confirmed race to one line and drops it when the clock leaves the break, at once."""
-    state = screens.table_state(table)
-    state["clock_call"] = tables_selectors.clock_call_json(tables_selectors.open_clock_call(table))  # TDA 25: the countdown
-    race = state.get("race")
-    if race:
-        positions = tables_selectors.structure_positions(table.tournament)
-        level = race["color_up"]["level"]
-        race["break_index"] = positions.index(level) if level in positions else None
-    return state
-
-
 def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, link_token: str = ""):
     at = [table.tournament_id, table.number]
     config = {"state": state_url, "socket": socket_path, "hand": reverse("api-table-hand", args=at),
@@ -123,17 +109,10 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
               "draws": reverse("draw-list", args=[table.tournament_id])}  # what static/js/dealer.js reads and calls
     return render(request, "tables/dealer.html", {
         **_race_card_pad(),
-        "t": table.tournament, "table": table, "state": _tablet_state(table),
+        "t": table.tournament, "table": table, "state": tablet_state(table),
         "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)),
         "dealer_config": config, "link_token": link_token,
     })
-
-
-def _dealer_state(table: Table, ping: bool) -> JsonResponse:
-    if ping:
-        return JsonResponse({"server_time": time.time()})
-    return JsonResponse({"server_time": time.time(), "table": _tablet_state(table),
-                         "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament))})
 
 
 @page("dealer")
@@ -141,18 +120,8 @@ def _dealer_state(table: Table, ping: bool) -> JsonResponse:
 def dealer_page(request, tournament: Tournament, number: int):
     table = _table(tournament.pk, number)
     access.bind_dealer(request, table)
-    return _dealer_tablet(request, table, state_url=reverse("dealer-state", args=[tournament.pk, number]),
+    return _dealer_tablet(request, table, state_url=reverse("api-table-state", args=[tournament.pk, number]),
                           socket_path=f"/ws/t/{tournament.pk}/tables/{number}/")
-
-
-@never_cache
-@page("dealer-state")
-def dealer_state(request, pk: int, number: int):
-    """Polled by the dealer tablet (dealers have no floor socket). `?ping=1` answers only the server
-    time, for the tablet's time sync. A Dealer login reads only the table its tablet is bound to."""
-    table = _table(pk, number)
-    access.require_dealer_table(request, table)
-    return _dealer_state(table, bool(request.GET.get("ping")))
 
 
 @page("dealer-link")
@@ -160,15 +129,8 @@ def dealer_link_page(request, token: str):
     """The tablet of a table's dealer link: no login; the secret in the URL is the credential."""
     link = access.link_or_403(token)
     with timezone.override(link.table.tournament.time_zone):
-        return _dealer_tablet(request, link.table, state_url=reverse("dealer-link-state", args=[token]),
+        return _dealer_tablet(request, link.table, state_url=reverse("api-dealer-link-state", args=[token]),
                               socket_path=f"/ws/dealer/{token}/", link_token=token)
-
-
-@never_cache
-@page("dealer-link-state")
-def dealer_link_state(request, token: str):
-    link = access.link_or_403(token)
-    return _dealer_state(link.table, bool(request.GET.get("ping")))
 
 
 # --- the floor's table map (tablet) ------------------------------------------------------------
@@ -176,7 +138,7 @@ def dealer_link_state(request, token: str):
 @page("floor-map")
 @in_venue_time
 def floor_map_page(request, tournament: Tournament):
-    return render(request, "tables/map.html", {"t": tournament, "map": _floor_map(tournament),
+    return render(request, "tables/map.html", {"t": tournament, "map": floor_map(tournament),
                                                "next_number": _next_number(tournament), "urls": _map_urls(tournament.pk)})
 
 
@@ -184,7 +146,7 @@ def _map_urls(pk: int) -> dict:
     """What static/js/floor-map.js reads and calls: the map's JSON, the floor socket and the API operations
     (999999 stands for the entry, table or slip number the script puts in)."""
     n = 999999
-    named = {"json": ("floor-map-json", [pk]), "card": ("seat-card", [pk, n]), "bust": ("api-entry-bust", [pk, n]),
+    named = {"json": ("api-floor-map", [pk]), "card": ("seat-card", [pk, n]), "bust": ("api-entry-bust", [pk, n]),
              "undo": ("api-entry-undo-bust", [pk, n]), "seat": ("api-entry-seat", [pk, n]),
              "button": ("api-table-button", [pk, n]), "positions": ("api-table-positions", [pk, n]),
              "handDone": ("api-table-hand-done", [pk, n]), "confirmMove": ("api-move-confirm", [pk, n]),
@@ -195,19 +157,6 @@ def _map_urls(pk: int) -> dict:
              "clockCall": ("api-table-clock-call", [pk, n]), "clockCallEnd": ("api-table-clock-call-end", [pk, n]),
              "bags": ("api-table-bags", [pk, n]), "bag": ("api-entry-bag", [pk, n]), "day": ("api-day", [pk])}
     return {"socket": f"/ws/t/{pk}/floor/", **{key: reverse(name, args=args) for key, (name, args) in named.items()}}
-
-
-def _floor_map(tournament: Tournament) -> dict:
-    """The map's data with the balancing status: halted tables, buttons asked for, pending slips."""
-    return {**screens.floor_map(tournament), "moves": screens.balancing_status(tournament),
-            "h4h": screens.hand_for_hand_status(tournament), "clock_calls": tables_selectors.open_clock_calls(tournament)}
-
-
-@never_cache
-@gzip_page  # 700 KB at 1,112 tables, a tenth of it compressed; it holds no secret (no token) to leak (BREACH)
-@page("floor-map-json")
-def floor_map_json(request, pk: int):
-    return JsonResponse(_floor_map(get_object_or_404(Tournament, pk=pk)))
 
 
 def _whole(value) -> int | None:
@@ -224,7 +173,7 @@ def color_up_page(request, tournament: Tournament):
     """The floor's color-up screen: the breaks' color-ups (the director confirms, with the software's
     suggestion), every table's race and the difference, chips found after the race (TDA 21C). Every
     change is a call of the JSON API; the page reads the API's status again on each floor event."""
-    status = screens.color_up_status(tournament)
+    status = color_ups.color_up_status(tournament)
     after = tables_selectors.levels_before(tournament)  # a break is named "the break after level 4", never by its row
     for item in (*status["breaks"], status["suggestion"], status["color_up"]):
         if item:
@@ -247,7 +196,7 @@ def color_up_sheets(request, tournament: Tournament):
     return render(request, "tables/color_up_sheets.html", {
         "t": tournament, "color_up": latest,
         "after_level": None if latest is None else tables_selectors.levels_before(tournament).get(latest.level),
-        "sheets": [{**screens.race_sheet(race), "recorded": race.recorded_at, "confirmed": race.confirmed_at}
+        "sheets": [{**color_ups.race_sheet(race), "recorded": race.recorded_at, "confirmed": race.confirmed_at}
                    for race in races]})
 
 
@@ -331,20 +280,9 @@ def seat_page(request, pk: int, number: int):
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
     return render(request, "tables/seat_page.html", {
         "t": head, "seat": {**seat, "next_draw": head["next_draw"]},
-        "seat_config": {"json": reverse("seat-json", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/?entry={seat['entry']}",
+        "seat_config": {"json": reverse("api-public-seat", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/?entry={seat['entry']}",
                         "entry": seat["entry"], "currency": head["currency"], "version": request.answer_version,
                         "flight": head["flight"]}})
-
-
-@page("seat-json")
-@versioned(remember=False, seats=True)
-def seat_json(request, pk: int, number: int):
-    seat = None if request.state_version is None else room_seats(request, pk).get(number)
-    if seat is None:
-        return JsonResponse({"error": _("There is no entry #%(number)s.") % {"number": number}}, status=404)
-    # The next draw's commitment, as the page shows it: a new one comes with every draw (draw.committed moves the
-    # seats' version, so a page left open reads it at its next refetch).
-    return JsonResponse({**seat, "next_draw": public_head(request, pk)["next_draw"]})
 
 
 @page("draw-list")
@@ -367,16 +305,3 @@ def draw_detail(request, pk: int, number: int):
         after = tables_selectors.levels_before(tournament).get((check.get("inputs") or {}).get("color_up"))
     with timezone.override(tournament.time_zone):
         return render(request, "tables/draw.html", {"t": tournament, "draw": draw, "check": check, "after_level": after})
-
-
-@page("draws-json")
-@versioned
-def draws_json(request, pk: int):
-    """The next commitment and the last revealed draw (public: the lobby TV shows them)."""
-    tournament = _public_tournament(pk)
-    last = Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).order_by("-number").first()
-    return JsonResponse({
-        "next_draw": tables_selectors.pending_commitment(tournament),
-        "last_draw": None if last is None else {"draw": last.number, "kind": last.kind, "commitment": last.commitment,
-                                                "seed": last.seed},
-    })

@@ -9,9 +9,7 @@ from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
 
 from tournament.models import AuditEvent, Entry, Player, Tournament
-
-from .event_labels import event_groups, event_labels, group_of, types_of
-from .event_lines import details, entry_numbers, event_line
+from web.event_words import details, entry_numbers, event_groups, event_labels, event_line, group_of, types_of
 
 MAX_MATCHES = 50  # entries of the tournament a player search may stand for
 

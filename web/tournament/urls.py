@@ -15,8 +15,6 @@ urlpatterns = [
     path("t/<id:pk>/receipts/<id:number>/", views.receipt, name="receipt"),
     path("t/<id:pk>/receipts/<id:number>/pdf/", views.receipt_pdf, name="receipt-pdf"),
     path("t/<id:pk>/events/", views.events, name="events"),
-    path("t/<id:pk>/snapshot.json", views.floor_snapshot_json, name="floor-snapshot"),
     path("t/<id:pk>/displays/", views.displays, name="displays"),
     path("display/<str:token>/", views.lobby, name="lobby"),
-    path("display/<str:token>/snapshot.json", views.lobby_snapshot_json, name="lobby-snapshot"),
 ]

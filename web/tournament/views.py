@@ -13,7 +13,7 @@ import redis
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import DatabaseError, connection
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -23,18 +23,18 @@ from django.views.decorators.http import require_safe
 from clock.selectors.clock import clock_statuses
 from core import access, roles
 from flights.selectors.events import bag_hint
-from live.snapshots import floor_answer, lobby_answer, lobby_names
-from payouts.selectors.structure import tickets_into, tickets_used_into
+from live.snapshots import lobby_answer, lobby_names
+from payouts.selectors.satellites import tickets_into, tickets_used_into
 from tables.models import Penalty, SeatRequest
 from tables.selectors.state import seat_of
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from tournament.selectors import receipts
 from tournament.selectors.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
+from web.event_words import event_groups, event_labels
 from web.public_addresses import public_url, qr_svg, shown_url
 
 from . import event_log
-from .event_labels import event_groups, event_labels
 from .forms import DisplayForm, IdCheckForm, LevelForm, NewPlayerForm, PreferencesForm, VoidForm
 
 
@@ -200,11 +200,6 @@ def events(request, tournament):
     })
 
 
-@page("floor-snapshot")
-def floor_snapshot_json(request, pk):
-    return JsonResponse(floor_answer(get_object_or_404(Tournament, pk=pk)))
-
-
 @require_safe
 @page("displays")
 @in_venue_time
@@ -227,17 +222,11 @@ def lobby(request, token):
         "t": display.tournament, "display": display,
         "snapshot": lobby_names(display.tournament, lobby_answer(display.tournament)),
         "seat_finder": shown_url(seat_finder), "seat_finder_qr": qr_svg(seat_finder),
-        "lobby_config": {"draws": reverse("draws-json", args=[display.tournament.pk]),
+        "lobby_config": {"draws": reverse("api-public-draws", args=[display.tournament.pk]),
                          # the draws' public check, written as the seat finder's address is (PUBLIC_BASE_URL)
                          "draw_list": shown_url(public_url(request, reverse("draw-list", args=[display.tournament.pk]))),
-                         "snapshot": reverse("lobby-snapshot", args=[token]), "currency": display.tournament.currency,
+                         "snapshot": reverse("api-lobby-snapshot", args=[token]), "currency": display.tournament.currency,
                          "socket": f"/ws/display/{token}/"}})
-
-
-@page("lobby-snapshot")
-def lobby_snapshot_json(request, token):
-    tournament = _display(token).tournament
-    return JsonResponse(lobby_names(tournament, lobby_answer(tournament)))
 
 
 def database_answers() -> bool:

@@ -6,7 +6,7 @@
  *    offline shows its hand started and Hand done can be pressed, and a kept Hand done lets the next Shuffle go. The
  *    queue in localStorage is the record (it survives a reload); a press leaves it once the server has answered, and
  *    the state read then has it.
- *  - reading({state, urls, words, sync, view, follow, changed}) -> {poll, socket}: the state read from state.json
+ *  - reading({state, urls, words, sync, view, follow, changed}) -> {poll, socket}: the state read from the API (tables/<n>/state/)
  *    when the table's socket says so (a snapshot on connect, an event naming this table), every 30 s (a lost
  *    socket), when the page is shown again and when the presses kept offline reached the server. Offline, the service
  *    worker answers with the last state it kept (static/js/tablet-sw.js: X-Offline-Copy): shown, and the badge says

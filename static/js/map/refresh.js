@@ -1,4 +1,4 @@
-/* The map read again (map.json), debounced, and the presses that lead to it. Every action goes through the
+/* The map read again (the API's /api/tournaments/<id>/map/), debounced, and the presses that lead to it. Every action goes through the
    documented JSON API with the shared client (static/js/api.js: one Idempotency-Key per press, the button busy
    meanwhile, a refusal's translated detail shown in #notice, a press kept on the device while offline); once done,
    the map is read again. `drawn()` draws the screen from st.data, the read just made. */

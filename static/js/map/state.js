@@ -2,7 +2,7 @@
    panel's setup. What more than one panel reads or changes is here; a panel's own (its dialog's table, its
    timers) stays in its module.
      st.urls    the page's addresses (web/tables/views.py: "map-urls"), "999999" standing for a number
-     st.data    the last map read (map.json; first the page's own copy, "map-state")
+     st.data    the last map read (the API's map; first the page's own copy, "map-state")
      st.day     the day's state (GET day/), once read: how many of each table's players are bagged
      st.chosen  the seated player whose dialog is open: {table, seat, entry, name}
      st.conn    the floor socket (Live.connect): its time sync is the server's time */

@@ -1,0 +1,70 @@
+"""The tournament's event types in words (tournament/services: setup, structures, players, registration, receipts,
+lobby screen links): their labels and one line per event. Collected with every other app's by web/event_words.py."""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from web import event_parts as parts
+from web.event_parts import Line, Names
+
+
+def labels() -> dict[str, str]:
+    return {
+        "tournament.created": _("Tournament created"),
+        "tournament.changed": _("Tournament settings changed"),
+        "tournament.structure_changed": _("Structure changed"),
+        "registration.closed": _("Registration closed"),
+        "registration.reopened": _("Registration reopened"),
+        "entry.registered": _("Entry registered"),
+        "rebuy.announced": _("Re-buy announced"),
+        "rebuy.paid": _("Re-buy paid"),
+        "addon.paid": _("Add-on paid"),
+        "purchase.voided": _("Receipt voided"),
+        "display.created": _("Lobby screen link created"),
+        "display.revoked": _("Lobby screen link revoked"),
+        "addon.announced": _("Add-on announced"),
+        "player.created": _("Player created"),
+        "structure.created": _("Structure created"),
+        "structure.changed": _("Structure template changed"),
+        "structure.copied": _("Structure copied"),
+        "structure.imported": _("Structure imported"),
+    }
+
+
+def _entry(type_: str, label: str, p: dict, names: Names) -> str:
+    """A registration; the entry's other events (a bust, a disqualification) are the tables' words."""
+    who = parts.who(p, names)
+    at = parts.seat(p)
+    if type_ == "entry.registered":
+        kind = _("re-entry") if p.get("kind") == "reentry" else _("entry")
+        if p.get("table") is not None:
+            return _("%(who)s registered (%(kind)s), seated at %(seat)s") % {"who": who, "kind": kind, "seat": at}
+        return _("%(who)s registered (%(kind)s)") % {"who": who, "kind": kind}
+    return parts.generic(label, p, names)
+
+
+def _purchase(type_: str, label: str, p: dict, names: Names) -> str:
+    facts = {"who": parts.who(p, names), "label": label, "receipt": p.get("receipt", "–"), "reason": p.get("reason") or "–"}
+    if type_ == "purchase.voided":
+        return _("%(who)s: receipt %(receipt)s voided (%(reason)s)") % facts
+    return _("%(who)s: %(label)s, receipt %(receipt)s") % facts
+
+
+def _setup(type_: str, label: str, p: dict, names: Names) -> str:
+    if type_ == "player.created":
+        return _("New player: %(name)s") % {"name": p.get("name", "–")}
+    name = p.get("name") or p.get("label")
+    if name:
+        return _("%(label)s: %(name)s") % {"label": label, "name": name}
+    if isinstance(p.get("changed"), (list, dict)) and p.get("changed"):
+        return _("%(label)s: %(keys)s") % {"label": label, "keys": ", ".join(str(k) for k in p["changed"])}
+    return label
+
+
+# Which line writes which types; of two prefixes a type starts with, the longer wins (web/event_words.py): an entry's
+# bust is the tables' line, the end of play the payouts'.
+LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
+    (("entry.",), _entry),
+    (("rebuy.", "addon.", "purchase."), _purchase),
+    (("player.", "tournament.", "structure.", "display.", "registration."), _setup),
+)
