@@ -13,6 +13,7 @@ slip is confirmed and the invariants are checked: every live entry in exactly on
 twice, no reserved seat occupied, the tables within the house threshold once the slips are done.
 Target: a bust to its move slip, p99 under 250 ms while 1,000 or more tables are in play.
 """
+
 from __future__ import annotations
 
 import os
@@ -85,8 +86,10 @@ def run(n: int, stop_at: int) -> None:
         if Seat.objects.filter(table=table, ended_at__isnull=True).count() >= 2:
             draws.draw_button(table, actor=director)
     threshold = moves.house_rules(t).balance_threshold
-    print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9, "
-          f"set-up {time.perf_counter() - started:.1f} s")
+    print(
+        f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9, "
+        f"set-up {time.perf_counter() - started:.1f} s"
+    )
 
     bust_ms: list[tuple[int, float]] = []  # (tables in play, ms)
     hands = confirmed = 0
@@ -111,23 +114,32 @@ def run(n: int, stop_at: int) -> None:
         playing = check(t, threshold)
         if len(bust_ms) % 500 == 0:
             big = [ms for p, ms in bust_ms if p >= 1000]
-            print(f"  {len(bust_ms)} busts, {left} left, {playing} tables; bust p50 {pct([m for _, m in bust_ms], .5):.0f} ms"
-                  f" (at 1,000+ tables: {len(big)} busts)", flush=True)
+            print(
+                f"  {len(bust_ms)} busts, {left} left, {playing} tables; bust p50 {pct([m for _, m in bust_ms], 0.5):.0f} ms"
+                f" (at 1,000+ tables: {len(big)} busts)",
+                flush=True,
+            )
     elapsed = time.perf_counter() - began
     all_ms = [ms for _, ms in bust_ms]
     big = [ms for p, ms in bust_ms if p >= 1000]
     slips = Move.objects.filter(tournament=t)
     kinds = {k: slips.filter(kind=k).count() for k in (Move.Kind.BALANCE, Move.Kind.BREAK, Move.Kind.REDRAW)}
     print(f"played down to {left} in {elapsed:.0f} s: {len(bust_ms)} busts, {hands} hands started, {confirmed} slips confirmed")
-    print(f"bust decision (bust_entry end to end, balancing and commit included): p50 {pct(all_ms, .5):.1f} ms, "
-          f"p99 {pct(all_ms, .99):.1f} ms, max {max(all_ms):.1f} ms")
+    print(
+        f"bust decision (bust_entry end to end, balancing and commit included): p50 {pct(all_ms, 0.5):.1f} ms, "
+        f"p99 {pct(all_ms, 0.99):.1f} ms, max {max(all_ms):.1f} ms"
+    )
     if big:
-        print(f"  with 1,000+ tables in play ({len(big)} busts): p50 {pct(big, .5):.1f} ms, p99 {pct(big, .99):.1f} ms"
-              f"  [target p99 < 250 ms]")
+        print(
+            f"  with 1,000+ tables in play ({len(big)} busts): p50 {pct(big, 0.5):.1f} ms, p99 {pct(big, 0.99):.1f} ms"
+            f"  [target p99 < 250 ms]"
+        )
     per_player = slips.values("entry_id").distinct().count()
-    print(f"moves: {kinds[Move.Kind.BALANCE]} balancing, {kinds[Move.Kind.BREAK]} from broken tables, "
-          f"{kinds[Move.Kind.REDRAW]} in redraws; {sum(kinds.values()) / n:.2f} per player "
-          f"({per_player} players moved at least once), mean {statistics.mean(all_ms):.1f} ms per bust")
+    print(
+        f"moves: {kinds[Move.Kind.BALANCE]} balancing, {kinds[Move.Kind.BREAK]} from broken tables, "
+        f"{kinds[Move.Kind.REDRAW]} in redraws; {sum(kinds.values()) / n:.2f} per player "
+        f"({per_player} players moved at least once), mean {statistics.mean(all_ms):.1f} ms per bust"
+    )
 
 
 if __name__ == "__main__":

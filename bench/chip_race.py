@@ -23,6 +23,7 @@ Targets: tournament_stats in the same number of queries whatever the number of c
 in play change by exactly the sum of the confirmed races' differences (the script exits 1 otherwise, or
 when a sample of the RACE draws does not recompute). Timings vary by ±20 % on a shared machine.
 """
+
 from __future__ import annotations
 
 import os
@@ -63,13 +64,17 @@ def structure():
     """The bench structure with a break that colors up the 25s (the new chip: 100)."""
     from tournament.rules.structure import LevelSpec, StructureSpec
 
-    return StructureSpec("Bench color-up", ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow")), (
-        LevelSpec("level", 20, 100, 200),
-        LevelSpec("level", 20, 200, 400, 400, "bba"),
-        LevelSpec("break", 15, color_up=(25,)),
-        LevelSpec("level", 20, 300, 600, 600, "bba"),
-        LevelSpec("level", 20, 500, 1000, 1000, "bba"),
-    ))
+    return StructureSpec(
+        "Bench color-up",
+        ((25, "green"), (100, "black"), (500, "purple"), (1000, "yellow")),
+        (
+            LevelSpec("level", 20, 100, 200),
+            LevelSpec("level", 20, 200, 400, 400, "bba"),
+            LevelSpec("break", 15, color_up=(25,)),
+            LevelSpec("level", 20, 300, 600, 600, "bba"),
+            LevelSpec("level", 20, 500, 1000, 1000, "bba"),
+        ),
+    )
 
 
 def counts(rng: random.Random, seats: list[int]) -> dict[str, dict]:
@@ -126,14 +131,21 @@ def run(n: int, failed: list[str]) -> None:
     typed = {table.pk: counts(rng, sorted(seated[table.pk])) for table in tables if seated[table.pk]}
     tables = [table for table in tables if table.pk in typed]
     quarters = sum(row["chips"]["25"] for seats in typed.values() for row in seats.values())
-    print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {len(tables)} x "
-          f"{t.seats_per_table}, color-up {color_up.leaving} -> {color_up.new_chip} "
-          f"(rules {color_up.rules}), {quarters:,} chips of 25 counted; set-up {time.perf_counter() - started:.1f} s")
+    print(
+        f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {len(tables)} x "
+        f"{t.seats_per_table}, color-up {color_up.leaving} -> {color_up.new_chip} "
+        f"(rules {color_up.rules}), {quarters:,} chips of 25 counted; set-up {time.perf_counter() - started:.1f} s"
+    )
 
     # Plain Python: every table's race from a seed, as record_race computes it (no database).
     rules = chip_race.RaceRules.from_json(color_up.rules)
-    inputs = [{int(s): chip_race.SeatChips(leaving={int(v): c for v, c in row["chips"].items()}, other_value=row["other"])
-               for s, row in typed[table.pk].items()} for table in tables]
+    inputs = [
+        {
+            int(s): chip_race.SeatChips(leaving={int(v): c for v, c in row["chips"].items()}, other_value=row["other"])
+            for s, row in typed[table.pk].items()
+        }
+        for table in tables
+    ]
     seeds = [rng.randbytes(seating.SEED_BYTES) for _ in tables]
     rounds = []
     for _ in range(5):
@@ -141,13 +153,16 @@ def run(n: int, failed: list[str]) -> None:
         for seats, seed in zip(inputs, seeds, strict=True):
             chip_race.race_from_seed(color_up.in_play, color_up.leaving, seats, seed, rules)
         rounds.append(time.perf_counter() - tic)
-    cards = sum(sum(len(s.cards) for s in chip_race.race_from_seed(color_up.in_play, color_up.leaving, seats, seed,
-                                                                     rules).seats)
-                for seats, seed in zip(inputs, seeds, strict=True))
+    cards = sum(
+        sum(len(s.cards) for s in chip_race.race_from_seed(color_up.in_play, color_up.leaving, seats, seed, rules).seats)
+        for seats, seed in zip(inputs, seeds, strict=True)
+    )
     median, best = statistics.median(rounds), min(rounds)
-    print(f"races computed in plain Python (race_from_seed, {len(tables)} tables, {cards:,} cards dealt): "
-          f"median {median * 1000:.1f} ms, best {best * 1000:.1f} ms in all; "
-          f"{median * 1e6 / len(tables):.0f} us per table (best {best * 1e6 / len(tables):.0f} us)")
+    print(
+        f"races computed in plain Python (race_from_seed, {len(tables)} tables, {cards:,} cards dealt): "
+        f"median {median * 1000:.1f} ms, best {best * 1000:.1f} ms in all; "
+        f"{median * 1e6 / len(tables):.0f} us per table (best {best * 1e6 / len(tables):.0f} us)"
+    )
 
     # Through the services: record (a RACE draw revealed) and confirm, table after table.
     queries: dict[int, int] = {}
@@ -183,33 +198,37 @@ def run(n: int, failed: list[str]) -> None:
     queries[len(races)], chips[len(races)] = stats_queries(t)
     both = [a + b for a, b in zip(record_ms, confirm_ms, strict=True)]
     print(f"races recorded and confirmed through the services at {len(races)} tables in {elapsed:.1f} s:")
-    for name, values, sql in (("record_race (seeded, RACE draw revealed)", record_ms, record_queries),
-                              ("confirm_race", confirm_ms, confirm_queries), ("both", both, None)):
-        print(f"  {name}: total {sum(values) / 1000:.2f} s; per table p50 {pct(values, .5):.1f} ms, "
-              f"p99 {pct(values, .99):.1f} ms, max {max(values):.1f} ms"
-              + (f"; {min(sql)}-{max(sql)} queries a call (first table {sql[0]}, last {sql[-1]})" if sql else ""))
+    for name, values, sql in (
+        ("record_race (seeded, RACE draw revealed)", record_ms, record_queries),
+        ("confirm_race", confirm_ms, confirm_queries),
+        ("both", both, None),
+    ):
+        print(
+            f"  {name}: total {sum(values) / 1000:.2f} s; per table p50 {pct(values, 0.5):.1f} ms, "
+            f"p99 {pct(values, 0.99):.1f} ms, max {max(values):.1f} ms"
+            + (f"; {min(sql)}-{max(sql)} queries a call (first table {sql[0]}, last {sql[-1]})" if sql else "")
+        )
 
     # The chips in play: a constant number of queries, changed by exactly the races' differences.
     differences = sum(race.difference for race in races)
     protection = sum(race.result["protection_chips"] for race in races)
     raced = sum(race.result["chips_raced"] for race in races)
     for confirmed in sorted(queries):
-        print(f"tournament_stats with {confirmed:>5} confirmed races: {queries[confirmed]} queries, "
-              f"chips in play {chips[confirmed]:,}")
+        print(f"tournament_stats with {confirmed:>5} confirmed races: {queries[confirmed]} queries, chips in play {chips[confirmed]:,}")
     change = chips[len(races)] - chips[0]
     holds = change == differences
-    print(f"chips in play {chips[0]:,} -> {chips[len(races)]:,}: change {change:+,}; sum of the races' differences "
-          f"{differences:+,} ({raced:,} chips of 100 raced, {protection} protection chips): "
-          f"{'equal' if holds else 'NOT EQUAL'}")
+    print(
+        f"chips in play {chips[0]:,} -> {chips[len(races)]:,}: change {change:+,}; sum of the races' differences "
+        f"{differences:+,} ({raced:,} chips of 100 raced, {protection} protection chips): "
+        f"{'equal' if holds else 'NOT EQUAL'}"
+    )
     if not holds:
         failed.append(f"chips in play changed by {change}, the races' differences add up to {differences}")
     if len(set(queries.values())) != 1:
         failed.append(f"tournament_stats queries vary with the confirmed races: {queries}")
     sample = random.Random(7).sample(races, min(20, len(races)))
-    bad = [race.table.number for race in sample
-           if race.draw.kind != Draw.Kind.RACE or not verify_draw(race.draw)["matches"]]
-    print(f"RACE draws recomputed (verify_draw) for {len(sample)} tables picked at random: "
-          f"{len(sample) - len(bad)} match")
+    bad = [race.table.number for race in sample if race.draw.kind != Draw.Kind.RACE or not verify_draw(race.draw)["matches"]]
+    print(f"RACE draws recomputed (verify_draw) for {len(sample)} tables picked at random: {len(sample) - len(bad)} match")
     if bad:
         failed.append(f"RACE draws that do not recompute, tables {bad}")
 

@@ -1,5 +1,6 @@
 """What the benchmarks share: a database of their own and a tournament with its staff. Import it
 after django.setup() (each bench script does that at its top)."""
+
 from __future__ import annotations
 
 import os
@@ -39,9 +40,19 @@ def staff_and_tournament(seats: int = 9):
     cashier.groups.add(Group.objects.get_or_create(name="Cashier")[0])
     spec = StructureSpec("Bench", ((25, "green"), (100, "black")), (LevelSpec("level", 20, 100, 200),))
     template = setup.save_structure_template(spec, actor=director)
-    t = setup.create_tournament({
-        "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
-        "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": seats, "currency": "EUR",
-        "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
-    }, actor=director, template=template)
+    t = setup.create_tournament(
+        {
+            "name": "Bench",
+            "venue": "Bench",
+            "time_zone": "Europe/Prague",
+            "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC),
+            "seats_per_table": seats,
+            "currency": "EUR",
+            "buy_in": 10000,
+            "fee": 1000,
+            "starting_stack": 20000,
+        },
+        actor=director,
+        template=template,
+    )
     return director, cashier, t

@@ -15,6 +15,7 @@ best of three on the same room (the first two runs rolled back, the last committ
 number of queries. Target: < 500 ms.
     DATABASE_URL=... .venv/bin/python bench/day2.py [N [R]]
 """
+
 from __future__ import annotations
 
 import os
@@ -70,10 +71,12 @@ def reads(t, label: str) -> dict[str, int]:
     from tables.selectors import counts as tables_count_selectors
 
     out = {}
-    for name, fn, args in (("leaders", tables_count_selectors.leaders, ()), ("public list, first 200", tables_count_selectors.every_stack,
-                                                                         ("", tables_count_selectors.PUBLIC_LIMIT)),
-                           ("public search", tables_count_selectors.every_stack, ("P12", tables_count_selectors.PUBLIC_LIMIT)),
-                           ("room check", tables_count_selectors.room, ())):
+    for name, fn, args in (
+        ("leaders", tables_count_selectors.leaders, ()),
+        ("public list, first 200", tables_count_selectors.every_stack, ("", tables_count_selectors.PUBLIC_LIMIT)),
+        ("public search", tables_count_selectors.every_stack, ("P12", tables_count_selectors.PUBLIC_LIMIT)),
+        ("room check", tables_count_selectors.room, ()),
+    ):
         ms, queries, _result = timed(fn, t, *args)
         out[name] = queries
         print(f"  {label:>14}: {name:<24} {ms:7.1f} ms  {queries:3d} queries")
@@ -107,8 +110,9 @@ def run(n: int) -> None:
         ms.append((time.perf_counter() - tic) * 1000)
         if i + 1 == tenth:
             measured["a tenth counted"] = reads(t, "a tenth counted")
-    print(f"a table's counts entered ({len(ms)} tables): p50 {statistics.median(ms):.1f} ms, p99 {pct(ms, 0.99):.1f} ms, "
-          f"max {max(ms):.1f} ms")
+    print(
+        f"a table's counts entered ({len(ms)} tables): p50 {statistics.median(ms):.1f} ms, p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms"
+    )
     measured["all counted"] = reads(t, "all counted")
     same = measured["a tenth counted"] == measured["all counted"]
     print(f"queries the same with {n // 10:,} and {n:,} counts: {'yes' if same else 'NO'}")
@@ -176,8 +180,10 @@ def redraw(r: int) -> None:
     ms, spent, queries = best
     for phase, seconds in sorted(spent.items(), key=lambda item: -item[1]):
         print(f"    {phase:<40} {seconds * 1000:7.1f} ms")
-    print(f"Day 2 redraw of {r:,} players at {count} tables: best {ms:.0f} ms, {queries} queries (target < 500 ms): "
-          f"{'met' if ms < 500 else 'NOT MET'}")
+    print(
+        f"Day 2 redraw of {r:,} players at {count} tables: best {ms:.0f} ms, {queries} queries (target < 500 ms): "
+        f"{'met' if ms < 500 else 'NOT MET'}"
+    )
 
 
 class _Undo(Exception):

@@ -10,6 +10,7 @@ converts), the start draw and its events, then busts through the service (tables
 Run by hand (its own databases, created and dropped: test_bench_export_<pid>, then test_bench_import_<pid>):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/export.py [entries=10000] [busts=300]
 """
+
 from __future__ import annotations
 
 import copy
@@ -43,11 +44,31 @@ def source(n: int, busts_wanted: int, path: Path, facts: dict) -> None:
     t.refresh_from_db()
     now = timezone.now()
     entries = list(Entry.objects.filter(tournament=t).order_by("number").values_list("pk", "number", "player_id"))
-    AuditEvent.objects.bulk_create([
-        AuditEvent(tournament=t, seq=t.event_seq + i, at=now, actor_label="bench-cashier", type="entry.registered",
-                   payload={"entry": number, "entry_id": pk, "player": player, "name": f"P{number - 1} Bench", "kind": "entry",
-                            "entries": [number], "receipt": number, "amount": t.buy_in, "fee": t.fee, "chips": t.starting_stack})
-        for i, (pk, number, player) in enumerate(entries, 1)], batch_size=2000)
+    AuditEvent.objects.bulk_create(
+        [
+            AuditEvent(
+                tournament=t,
+                seq=t.event_seq + i,
+                at=now,
+                actor_label="bench-cashier",
+                type="entry.registered",
+                payload={
+                    "entry": number,
+                    "entry_id": pk,
+                    "player": player,
+                    "name": f"P{number - 1} Bench",
+                    "kind": "entry",
+                    "entries": [number],
+                    "receipt": number,
+                    "amount": t.buy_in,
+                    "fee": t.fee,
+                    "chips": t.starting_stack,
+                },
+            )
+            for i, (pk, number, player) in enumerate(entries, 1)
+        ],
+        batch_size=2000,
+    )
     Tournament.objects.filter(pk=t.pk).update(event_seq=t.event_seq + n, seats_seq=t.event_seq + n)
     draws.commit_next_draw(t, actor=director)
     draws.draw_start(t, actor=director)
@@ -55,8 +76,10 @@ def source(n: int, busts_wanted: int, path: Path, facts: dict) -> None:
     out = Seat.objects.filter(tournament=t, ended_at__isnull=True).select_related("entry").order_by("?")[:busts_wanted]
     for seat in list(out):
         busts.bust_entry(seat.entry, actor=floor, stack=20_000)
-    print(f"database: {connection.vendor}; the tournament: {n} entries at {tables} tables, {busts_wanted} busts "
-          f"(made in {time.perf_counter() - started:.1f} s)")
+    print(
+        f"database: {connection.vendor}; the tournament: {n} entries at {tables} tables, {busts_wanted} busts "
+        f"(made in {time.perf_counter() - started:.1f} s)"
+    )
 
     t = Tournament.objects.get(pk=t.pk)
     connection.queries_log.clear()  # the fixture's queries filled the log: count the export's alone
@@ -68,10 +91,13 @@ def source(n: int, busts_wanted: int, path: Path, facts: dict) -> None:
         path.write_text(text, encoding="utf-8")
         total = time.perf_counter() - started
     rows = sum(len(part["rows"]) for part in document["rows"].values())
-    print(f"export: {total:.2f} s  [target < 5 s]  ({read:.2f} s reading and converting, {total - read:.2f} s the text "
-          f"and the write; {len(queries.captured_queries)} queries)")
-    print(f"file: {path.stat().st_size / 1e6:.1f} MB, {rows} rows of {len(document['rows'])} kinds, "
-          f"{document['tournament']['events']} events")
+    print(
+        f"export: {total:.2f} s  [target < 5 s]  ({read:.2f} s reading and converting, {total - read:.2f} s the text "
+        f"and the write; {len(queries.captured_queries)} queries)"
+    )
+    print(
+        f"file: {path.stat().st_size / 1e6:.1f} MB, {rows} rows of {len(document['rows'])} kinds, {document['tournament']['events']} events"
+    )
     biggest = sorted(((len(part["rows"]), name) for name, part in document["rows"].items()), reverse=True)[:6]
     print("  most rows: " + ", ".join(f"{name} {count}" for count, name in biggest))
     facts["document"] = document
@@ -92,18 +118,23 @@ def target(path: Path, facts: dict) -> None:
         started = time.perf_counter()
         t = import_tournament(read_file(path.read_bytes()), actor="bench import")
         total = time.perf_counter() - started
-    print(f"import into another database: {total:.2f} s  [target < 30 s]  ({len(queries.captured_queries)} queries; "
-          f"{t.import_report['rows']} rows, {t.import_report['players_new']} players, users new: "
-          f"{', '.join(t.import_report['users_new'])})")
+    print(
+        f"import into another database: {total:.2f} s  [target < 30 s]  ({len(queries.captured_queries)} queries; "
+        f"{t.import_report['rows']} rows, {t.import_report['players_new']} players, users new: "
+        f"{', '.join(t.import_report['users_new'])})"
+    )
     assert Entry.objects.filter(tournament=t).count() == facts["document"]["tournament"]["entries"]
     started = time.perf_counter()
     again = export_tournament(t)
     spent = time.perf_counter() - started
     first = facts["document"]
     same = schema.canonical(as_exported(copy.deepcopy(again), first, "bench import")) == schema.canonical(
-        {k: v for k, v in first.items() if k not in ("exported_at", "checksum")})
-    print(f"exported again from the other database in {spent:.2f} s: the same file but for its time and the import's "
-          f"event: {'yes' if same else 'NO'}")
+        {k: v for k, v in first.items() if k not in ("exported_at", "checksum")}
+    )
+    print(
+        f"exported again from the other database in {spent:.2f} s: the same file but for its time and the import's "
+        f"event: {'yes' if same else 'NO'}"
+    )
     assert same
 
 

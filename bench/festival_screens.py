@@ -21,6 +21,7 @@ Run by hand:
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/festival REDIS_URL=redis://127.0.0.1:6379/5 \
         .venv/bin/python bench/festival_screens.py --services      (PostgreSQL and Redis)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -87,8 +88,7 @@ class Api:
         headers = {"Idempotency-Key": secrets.token_hex(16)} if method != "GET" else {}
         for attempt in range(3):
             try:
-                r = self.http.request(method, self.base + "/api/" + path.lstrip("/"), json=body, headers=headers,
-                                      timeout=60)
+                r = self.http.request(method, self.base + "/api/" + path.lstrip("/"), json=body, headers=headers, timeout=60)
                 break
             except requests.ConnectionError:
                 if attempt == 2:
@@ -116,11 +116,28 @@ class Festival:
     def __init__(self, args) -> None:
         self.args = args
         self.rng = random.Random(args.seed)
-        self.figures = {"steps": 0, "busts": 0, "undone busts": 0, "busts on the map": 0, "shuffles clicked": 0,
-                        "hands done clicked": 0, "slips confirmed": 0, "pages compared": 0, "differences": [],
-                        "reloaded": [], "screenshots": 0, "api calls": 0, "api refused": 0, "api 5xx": [],
-                        "checkpoints": 0, "pages open": 0, "prizes paid": 0, "api retried": 0, "notes": [],
-                        "stopped": None}
+        self.figures = {
+            "steps": 0,
+            "busts": 0,
+            "undone busts": 0,
+            "busts on the map": 0,
+            "shuffles clicked": 0,
+            "hands done clicked": 0,
+            "slips confirmed": 0,
+            "pages compared": 0,
+            "differences": [],
+            "reloaded": [],
+            "screenshots": 0,
+            "api calls": 0,
+            "api refused": 0,
+            "api 5xx": [],
+            "checkpoints": 0,
+            "pages open": 0,
+            "prizes paid": 0,
+            "api retried": 0,
+            "notes": [],
+            "stopped": None,
+        }
         self.pages: dict[str, object] = {}  # label -> page left open
         self.urls: dict[str, str] = {}
         self.documents: dict[str, str] = {}  # a player's display name -> his ID number
@@ -142,8 +159,9 @@ class Festival:
             sys.exit("--services: set DATABASE_URL (an empty database of its own) and REDIS_URL")
         self.log_path = OUT / "server.log"
         self.log = open(self.log_path, "w")
-        self.server = subprocess.Popen([str(ROOT / "scripts" / "dev")], cwd=ROOT, env=env, stdout=self.log,
-                                       stderr=subprocess.STDOUT, start_new_session=True)
+        self.server = subprocess.Popen(
+            [str(ROOT / "scripts" / "dev")], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if self.server.poll() is not None:
@@ -175,22 +193,56 @@ class Festival:
 
     def set_up(self) -> None:
         d = self.director
-        levels = [{"kind": "level", "minutes": 20, "small_blind": 100 * i, "big_blind": 200 * i, "ante": 200 * i if i > 1
-                   else 0, "ante_type": "bba" if i > 1 else "none"} for i in range(1, 3)]
+        levels = [
+            {
+                "kind": "level",
+                "minutes": 20,
+                "small_blind": 100 * i,
+                "big_blind": 200 * i,
+                "ante": 200 * i if i > 1 else 0,
+                "ante_type": "bba" if i > 1 else "none",
+            }
+            for i in range(1, 3)
+        ]
         levels.append({"kind": "break", "minutes": 10, "color_up": [25]})
-        levels += [{"kind": "level", "minutes": 20, "small_blind": 100 * i, "big_blind": 200 * i, "ante": 200 * i,
-                    "ante_type": "bba"} for i in range(3, 12)]
-        structure = d.post("structures/", {"format": "poker-tournament-structure", "version": 1, "name": "Festival screens",
-                                           "chips": [{"value": 25, "colour": "green"}, {"value": 100, "colour": "black"},
-                                                     {"value": 500, "colour": "purple"},
-                                                     {"value": 1000, "colour": "yellow"}], "levels": levels})
+        levels += [
+            {"kind": "level", "minutes": 20, "small_blind": 100 * i, "big_blind": 200 * i, "ante": 200 * i, "ante_type": "bba"}
+            for i in range(3, 12)
+        ]
+        structure = d.post(
+            "structures/",
+            {
+                "format": "poker-tournament-structure",
+                "version": 1,
+                "name": "Festival screens",
+                "chips": [
+                    {"value": 25, "colour": "green"},
+                    {"value": 100, "colour": "black"},
+                    {"value": 500, "colour": "purple"},
+                    {"value": 1000, "colour": "yellow"},
+                ],
+                "levels": levels,
+            },
+        )
         self.structure = structure
 
         def tournament(name: str, day: int) -> dict:
-            return d.post("tournaments/", {
-                "name": name, "venue": "Festival room", "time_zone": "Europe/Prague",
-                "start_at": f"2026-12-0{day}T18:00", "seats_per_table": 9, "currency": "CZK", "buy_in": 100_000,
-                "fee": 10_000, "starting_stack": 20_000, "reentry_allowed": False, "template": structure["id"]})
+            return d.post(
+                "tournaments/",
+                {
+                    "name": name,
+                    "venue": "Festival room",
+                    "time_zone": "Europe/Prague",
+                    "start_at": f"2026-12-0{day}T18:00",
+                    "seats_per_table": 9,
+                    "currency": "CZK",
+                    "buy_in": 100_000,
+                    "fee": 10_000,
+                    "starting_stack": 20_000,
+                    "reentry_allowed": False,
+                    "template": structure["id"],
+                },
+            )
 
         self.event = d.post("events/", {"name": "Festival Main Event", "policy": "best"})
         ev = self.event["id"]
@@ -212,9 +264,15 @@ class Festival:
                 first, last = f"Hráč{made}", self.rng.choice(("Novák", "Svoboda", "Dvořák", "Černý", "Horváth"))
                 number = f"FS{made:07d}"
                 self.documents[f"{first} {last}"] = number
-                self.cashier.post(f"tournaments/{tid}/entries/", {
-                    "new_player": {"first_name": first, "last_name": last, "date_of_birth": "1990-01-01"},
-                    "document_type": "id_card", "document_number": number, "seen": True})
+                self.cashier.post(
+                    f"tournaments/{tid}/entries/",
+                    {
+                        "new_player": {"first_name": first, "last_name": last, "date_of_birth": "1990-01-01"},
+                        "document_type": "id_card",
+                        "document_number": number,
+                        "seen": True,
+                    },
+                )
             d.post(f"tournaments/{tid}/draw/")
             self.buttons(t)
             self.dealer_links(t)
@@ -227,8 +285,13 @@ class Festival:
 
     def seated(self, t: dict, number: int | None = None) -> list[dict]:
         """{"number", "table", "seat"} of each seated entry (at table `number`, or anywhere)."""
-        return [{"number": s["entry"], "table": row["number"], "seat": s["seat"]} for row in self.tables(t)
-                if number is None or row["number"] == number for s in row["seat_list"] if s.get("entry")]
+        return [
+            {"number": s["entry"], "table": row["number"], "seat": s["seat"]}
+            for row in self.tables(t)
+            if number is None or row["number"] == number
+            for s in row["seat_list"]
+            if s.get("entry")
+        ]
 
     def buttons(self, t: dict) -> None:
         for table in self.tables(t):
@@ -239,8 +302,9 @@ class Festival:
         self.links = getattr(self, "links", {})
         for table in self.tables(t):
             if table.get("in_play"):
-                link = self.floor.post(f"tournaments/{t['id']}/tables/{table['number']}/dealer-links/",
-                                       {"label": f"tablet {table['number']}"})
+                link = self.floor.post(
+                    f"tournaments/{t['id']}/tables/{table['number']}/dealer-links/", {"label": f"tablet {table['number']}"}
+                )
                 self.links[(t["id"], table["number"])] = link["url"]
 
     def entries(self, t: dict, status: str | None = "active") -> list[dict]:
@@ -262,9 +326,17 @@ class Festival:
 
         self.lo, self.sizes = left_open, sizes
         self.pw = sync_playwright().start()
-        self.browser = self.pw.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        self.browser = self.pw.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         login = self.browser.new_context()
         page = login.new_page()
         page.goto(self.base + "/accounts/login/")
@@ -288,8 +360,11 @@ class Festival:
     def open_tournament(self, t: dict, tag: str, seat_pages: int = 3) -> None:
         tid = t["id"]
         s = self.sizes
-        self.open(f"{tag}-lobby-tv", self.displays[tid]["url"].split(self.base)[-1] if self.displays[tid].get("url")
-                  else f"/display/{self.displays[tid]['token']}/", s.TV)
+        self.open(
+            f"{tag}-lobby-tv",
+            self.displays[tid]["url"].split(self.base)[-1] if self.displays[tid].get("url") else f"/display/{self.displays[tid]['token']}/",
+            s.TV,
+        )
         self.open(f"{tag}-floor-map", f"/t/{tid}/map/", s.TABLET, staff=True)
         self.open(f"{tag}-tables", f"/t/{tid}/tables/", s.TABLET, staff=True)
         for (t_id, number), url in sorted(self.links.items()):
@@ -318,8 +393,7 @@ class Festival:
                 fresh.wait_for_timeout(400)
                 self.figures["pages compared"] += 1
                 try:
-                    self.lo.catch_up(page, fresh, selector=selector, timeout=self.args.patience, what=label,
-                                     leave_out=leave_out)
+                    self.lo.catch_up(page, fresh, selector=selector, timeout=self.args.patience, what=label, leave_out=leave_out)
                 except AssertionError as failed:
                     text = str(failed)
                     if "reloaded itself" in text:
@@ -405,8 +479,7 @@ class Festival:
             if len(seated) > 1:
                 victim = self.rng.choice(seated)
                 if self.bust(t, victim, on_map=self.rng.random() < 0.5) and self.rng.random() < 0.12:
-                    if self.floor.post(f"tournaments/{t['id']}/entries/{victim['number']}/undo-bust/",
-                                       ok_refused=True) is not None:
+                    if self.floor.post(f"tournaments/{t['id']}/entries/{victim['number']}/undo-bust/", ok_refused=True) is not None:
                         self.figures["undone busts"] += 1
                         self.figures["busts"] -= 1
         self.click(page, "#hand-done", "hands done clicked")
@@ -429,13 +502,11 @@ class Festival:
             self.figures["notes"].append(f"{self.tag(t)} color-up: {str(failed)[:300]}")
             return
         for table in self.tables(t):
-            seats = {str(e["seat"]): {"chips": {"25": self.rng.randint(0, 7)}, "other": 10_000}
-                     for e in self.seated(t, table["number"])}
+            seats = {str(e["seat"]): {"chips": {"25": self.rng.randint(0, 7)}, "other": 10_000} for e in self.seated(t, table["number"])}
             if seats:  # the table's 25s make whole 100s (the room's do: every stack started at 20,000)
                 last = seats[max(seats, key=int)]["chips"]
                 last["25"] += -sum(x["chips"]["25"] for x in seats.values()) % 4
-            if self.floor.post(f"tournaments/{tid}/tables/{table['number']}/race/", {"seats": seats},
-                               ok_refused=True) is not None:
+            if self.floor.post(f"tournaments/{tid}/tables/{table['number']}/race/", {"seats": seats}, ok_refused=True) is not None:
                 self.floor.post(f"tournaments/{tid}/tables/{table['number']}/race/confirm/", ok_refused=True)
         self.clock(t, "next")
 
@@ -458,18 +529,17 @@ class Festival:
         chips = [max(100, int(w / sum(weights) * in_play) // 100 * 100) for w in weights]
         chips[-1] += in_play // 100 * 100 - sum(chips)  # bags are made of the chips in play: the 25s went at the break
         if in_play % 100:
-            self.figures["notes"].append(f"{self.tag(t)}: chips in play {in_play} after the color-up of the 25s: "
-                                         "no bags of 100s add up to it")
+            self.figures["notes"].append(
+                f"{self.tag(t)}: chips in play {in_play} after the color-up of the 25s: no bags of 100s add up to it"
+            )
         by_table: dict[int, list] = {}
         for e, c in zip(entries, chips, strict=True):
-            by_table.setdefault(e["table"], []).append({"seat": e["seat"], "chips": c,
-                                                                "bag": f"{self.tag(t)}-{e['number']}"})
+            by_table.setdefault(e["table"], []).append({"seat": e["seat"], "chips": c, "bag": f"{self.tag(t)}-{e['number']}"})
         for number, bags in sorted(by_table.items()):
             self.floor.post(f"tournaments/{tid}/tables/{number}/bags/", {"bags": bags})
         closed = self.director.post(f"tournaments/{tid}/day/close/", {}, ok_refused=True)
         if closed is None:
-            self.director.post(f"tournaments/{tid}/day/close/", {"reason": "festival bench: the bags are 100s, the "
-                                                                  "chips in play are not"})
+            self.director.post(f"tournaments/{tid}/day/close/", {"reason": "festival bench: the bags are 100s, the chips in play are not"})
 
     def day1(self) -> None:
         for t in self.flights:
@@ -558,24 +628,46 @@ class Festival:
             if doc is None:
                 self.figures["notes"].append(f"no document known for entry {row['entry']} ({row['name']})")
                 continue
-            if self.cashier.post(f"tournaments/{tid}/entries/{row['entry']}/payout/", {
-                    "document_type": "id_card", "document_number": doc, "signature": ink}, ok_refused=True) is not None:
+            if (
+                self.cashier.post(
+                    f"tournaments/{tid}/entries/{row['entry']}/payout/",
+                    {"document_type": "id_card", "document_number": doc, "signature": ink},
+                    ok_refused=True,
+                )
+                is not None
+            ):
                 self.figures["prizes paid"] += 1
 
     # --- the log and the figures ---------------------------------------------------------------------------
     def scan_log(self) -> dict:
         text = self.log_path.read_text(errors="replace")
-        return {"broadcast failures": [line for line in text.splitlines() if "broadcast to" in line.lower()],
-                "tracebacks": text.count("Traceback (most recent call last)"),
-                "500s": [line for line in text.splitlines() if re.search(r'HTTP/1\.1" 5\d\d', line)]}
+        return {
+            "broadcast failures": [line for line in text.splitlines() if "broadcast to" in line.lower()],
+            "tracebacks": text.count("Traceback (most recent call last)"),
+            "500s": [line for line in text.splitlines() if re.search(r'HTTP/1\.1" 5\d\d', line)],
+        }
 
     def report(self) -> int:
         log = self.scan_log()
         f = self.figures
         print("\n=== festival through the screens ===")
-        for key in ("steps", "busts", "busts on the map", "undone busts", "shuffles clicked", "hands done clicked",
-                    "slips confirmed", "prizes paid", "checkpoints", "pages open", "pages compared", "screenshots",
-                    "api calls", "api refused", "api retried"):
+        for key in (
+            "steps",
+            "busts",
+            "busts on the map",
+            "undone busts",
+            "shuffles clicked",
+            "hands done clicked",
+            "slips confirmed",
+            "prizes paid",
+            "checkpoints",
+            "pages open",
+            "pages compared",
+            "screenshots",
+            "api calls",
+            "api refused",
+            "api retried",
+        ):
             print(f"{key}: {f[key]}")
         if f["stopped"]:
             print(f"STOPPED before the end: {f['stopped']}")
@@ -593,8 +685,7 @@ class Festival:
         for note in f["notes"][:30]:
             print("note: " + note)
         print(f"screenshots under {OUT}")
-        bad = (f["stopped"] or f["differences"] or f["reloaded"] or f["api 5xx"] or log["broadcast failures"]
-               or log["tracebacks"])
+        bad = f["stopped"] or f["differences"] or f["reloaded"] or f["api 5xx"] or log["broadcast failures"] or log["tracebacks"]
         return 1 if bad else 0
 
     def run(self) -> int:
@@ -630,9 +721,11 @@ def main() -> None:
     parser.add_argument("--patience", type=float, default=5.0, help="seconds a page gets to catch up")
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--services", action="store_true",
-                        help="PostgreSQL and Redis as a festival runs them (DATABASE_URL, REDIS_URL) instead of the "
-                             "embedded defaults")
+    parser.add_argument(
+        "--services",
+        action="store_true",
+        help="PostgreSQL and Redis as a festival runs them (DATABASE_URL, REDIS_URL) instead of the embedded defaults",
+    )
     sys.exit(Festival(parser.parse_args()).run())
 
 

@@ -12,6 +12,7 @@ Checked at the end (the same checks run at a small scale in tests/flights/test_s
 Run by hand against PostgreSQL (its own database, dropped afterwards):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/flights.py [N=1000]
 """
+
 from __future__ import annotations
 
 import os
@@ -79,15 +80,18 @@ def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report
 
     rng = random.Random(seed)
     director, cashier, floor = _staff()
-    spec = StructureSpec("Festival", ((25, "green"), (100, "black"), (1000, "yellow")),
-                         tuple(LevelSpec("level", 40, 100 * i, 200 * i) for i in range(1, 6)))
+    spec = StructureSpec(
+        "Festival", ((25, "green"), (100, "black"), (1000, "yellow")), tuple(LevelSpec("level", 40, 100 * i, 200 * i) for i in range(1, 6))
+    )
     template = setup.save_structure_template(spec, actor=director)
     start = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
     def tournament(name: str, day: int):
-        return setup.create_tournament(tournament_data(name=name, start_at=start + timedelta(days=day), guaranteed_pool=0,
-                                                       reentry_allowed=False, max_reentries=None), actor=director,
-                                       template=template)
+        return setup.create_tournament(
+            tournament_data(name=name, start_at=start + timedelta(days=day), guaranteed_pool=0, reentry_allowed=False, max_reentries=None),
+            actor=director,
+            template=template,
+        )
 
     figures: dict = {"entries": entries, "flights": flights}
     event = event_services.create_event(actor=director, name="Festival Main Event", policy="best")
@@ -112,8 +116,7 @@ def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report
             field.append(desk.register_entry(t, actor=cashier, player=player, document=id_doc(f"FS{player.pk:07d}")))
         while len(field) < entries:
             made += 1
-            player = desk.create_player(actor=cashier, first_name=f"S{made}", last_name="Festival",
-                                        date_of_birth=date(1990, 1, 1))
+            player = desk.create_player(actor=cashier, first_name=f"S{made}", last_name="Festival", date_of_birth=date(1990, 1, 1))
             field.append(desk.register_entry(t, actor=cashier, player=player, document=id_doc(f"FS{player.pk:07d}")))
         played += [e.player for e in field if e.player not in played]
         draws.draw_start(t, actor=director)
@@ -169,9 +172,17 @@ def simulate(entries: int = 1000, flights: int = FLIGHTS, seed: int = 25, report
     assert sorted(seated) == sorted(number for number, _p in day2_entries), "Day 2 seats exactly the carried players"
     check = verify_draw(Draw.objects.get(pk=draw.pk))
     assert check["matches"] is True, "the public recompute of Day 2's draw matches"
-    figures.update({"players": len(largest), "bags": len(bags), "carried": len(kept), "forfeited": len(lost),
-                    "day 2 tables": Table.objects.filter(tournament=day2, in_play=True).count(),
-                    "chips carried": stats["chips_in_play"], "pool": stats["prize_pool"]})
+    figures.update(
+        {
+            "players": len(largest),
+            "bags": len(bags),
+            "carried": len(kept),
+            "forfeited": len(lost),
+            "day 2 tables": Table.objects.filter(tournament=day2, in_play=True).count(),
+            "chips carried": stats["chips_in_play"],
+            "pool": stats["prize_pool"],
+        }
+    )
     for key, value in figures.items():
         report(f"{key}: {round(value, 2) if isinstance(value, float) else value}")
     return figures

@@ -21,6 +21,7 @@ Prints, at 1,112 tables:
 - a refetch (map.json fetched, parsed, the visible section checked: unchanged cards are kept), median of 5.
 SCREENSHOT=/tmp/map.png saves the screen after a search. Figures only, no targets asserted; they vary by ±20 % on a shared machine.
 """
+
 from __future__ import annotations
 
 import os
@@ -43,8 +44,12 @@ from django.conf import settings  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"]
 PASSWORD = "bench-floor-password-1"
-NAMES = {5000: ("Jiří", "Novák", ""), 5001: ("Jana", "Nováková", ""), 5002: ("Jana", "Nováková", "Janička"),
-         7777: ("Jiří", "Procházka-Dvořáková", "Big Stack")}
+NAMES = {
+    5000: ("Jiří", "Novák", ""),
+    5001: ("Jana", "Nováková", ""),
+    5002: ("Jana", "Nováková", "Janička"),
+    7777: ("Jiří", "Procházka-Dvořáková", "Big Stack"),
+}
 
 
 def main(n: int) -> None:
@@ -93,16 +98,19 @@ def run(n: int) -> None:
     draws.draw_start(t, actor=director)
     floor = User.objects.create_user("bench-floor", password=PASSWORD)
     floor.groups.add(Group.objects.get_or_create(name="Floor")[0])
-    print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9; "
-          f"set-up and draw {time.perf_counter() - started:.1f} s")
+    print(
+        f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, players: {n}, tables: {count} x 9; "
+        f"set-up and draw {time.perf_counter() - started:.1f} s"
+    )
 
     rounds = []
     for _ in range(5):
         tic = time.perf_counter()
         _floor_map(t)
         rounds.append((time.perf_counter() - tic) * 1000)
-    print(f"read model (floor_map + balancing + hand-for-hand), Python: median {statistics.median(rounds):.0f} ms, "
-          f"best {min(rounds):.0f} ms")
+    print(
+        f"read model (floor_map + balancing + hand-for-hand), Python: median {statistics.median(rounds):.0f} ms, best {min(rounds):.0f} ms"
+    )
 
     base, server = serve()
     try:
@@ -129,7 +137,8 @@ def browse(base: str, pk: int, target: int) -> None:
 
         # map.json as the page fetches it: the browser's resource timing (time to the body received, sizes on
         # the wire and decoded), then JSON.parse.
-        got = page.evaluate("""async (url) => {
+        got = page.evaluate(
+            """async (url) => {
             const out = [];
             for (let i = 0; i < 5; i++) {
               performance.clearResourceTimings();
@@ -140,28 +149,39 @@ def browse(base: str, pk: int, target: int) -> None:
               const e = performance.getEntriesByType('resource').filter(r => r.name.endsWith('/map.json')).pop();
               out.push({fetch: t1 - t0, parse: performance.now() - t1, wire: e.encodedBodySize, size: e.decodedBodySize});
             }
-            return out; }""", f"{base}/t/{pk}/map.json")
+            return out; }""",
+            f"{base}/t/{pk}/map.json",
+        )
         last = got[-1]
-        print(f"map.json: {last['size'] / 1024:.0f} KiB ({last['size']:,} bytes), {last['wire'] / 1024:.0f} KiB on the wire "
-              f"(gzip); fetch {median([x['fetch'] for x in got])}; JSON.parse {median([x['parse'] for x in got])}")
+        print(
+            f"map.json: {last['size'] / 1024:.0f} KiB ({last['size']:,} bytes), {last['wire'] / 1024:.0f} KiB on the wire "
+            f"(gzip); fetch {median([x['fetch'] for x in got])}; JSON.parse {median([x['parse'] for x in got])}"
+        )
 
         loads = []
         for _ in range(3):
             page.goto(f"{base}/t/{pk}/map/", wait_until="load")
             page.wait_for_selector("#map .m-table")
-            loads.append(page.evaluate("""() => {
+            loads.append(
+                page.evaluate("""() => {
                 const nav = performance.getEntriesByType('navigation')[0];
                 const mark = performance.getEntriesByName('floor-map:first-render')[0];
                 return {html: nav.decodedBodySize, transfer: nav.transferSize, response: nav.responseEnd,
                         dcl: nav.domContentLoadedEventEnd, first: mark ? mark.startTime : null,
                         cards: document.querySelectorAll('#map .m-table').length,
                         nodes: document.getElementsByTagName('*').length,
-                        sections: document.getElementById('map-section').options.length}; }"""))
+                        sections: document.getElementById('map-section').options.length}; }""")
+            )
         last = loads[-1]
-        print(f"map page: HTML {last['html'] / 1024:.0f} KiB (the map embedded), {last['sections']} sections, "
-              f"{last['cards']} tables drawn, {last['nodes']:,} DOM elements")
-        for key, label in (("response", "navigation to the HTML received"), ("dcl", "navigation to DOMContentLoaded"),
-                           ("first", "navigation to the first section drawn")):
+        print(
+            f"map page: HTML {last['html'] / 1024:.0f} KiB (the map embedded), {last['sections']} sections, "
+            f"{last['cards']} tables drawn, {last['nodes']:,} DOM elements"
+        )
+        for key, label in (
+            ("response", "navigation to the HTML received"),
+            ("dcl", "navigation to DOMContentLoaded"),
+            ("first", "navigation to the first section drawn"),
+        ):
             print(f"  {label}: {median([x[key] for x in loads])}")
 
         # A section switch: the select changed, the cards built and laid out; then the next frame.
@@ -177,8 +197,7 @@ def browse(base: str, pk: int, target: int) -> None:
               painted.push(performance.now() - t0);
             }
             return {sync, painted}; }""")
-        print(f"section switch (50 tables): script and layout {median(switch['sync'])}; to the next frame "
-              f"{median(switch['painted'])}")
+        print(f"section switch (50 tables): script and layout {median(switch['sync'])}; to the next frame {median(switch['painted'])}")
 
         search = page.evaluate("""async () => {
             const input = document.getElementById('map-search'), form = document.getElementById('map-search-form');
@@ -197,8 +216,10 @@ def browse(base: str, pk: int, target: int) -> None:
         if search is None:
             print("search: the seat was NOT found")
         else:
-            print(f"search 'jiri novak' to the seat highlighted and scrolled to: first (index of every name built) "
-                  f"{search[0]:.1f} ms; then {median(search[1:])}")
+            print(
+                f"search 'jiri novak' to the seat highlighted and scrolled to: first (index of every name built) "
+                f"{search[0]:.1f} ms; then {median(search[1:])}"
+            )
         typed = page.evaluate("""async () => {
             const input = document.getElementById('map-search'), out = [];
             for (const q of ['no', 'nov', 'nova', 'novak', 'jana']) {
@@ -210,15 +231,17 @@ def browse(base: str, pk: int, target: int) -> None:
                         note: document.getElementById('map-search-note').textContent});
             }
             return out; }""")
-        print("search as you type (results listed): " + "; ".join(f"{x['q']!r}: {x['n']} shown {x['note']}".strip()
-                                                                  for x in typed))
-        goto = page.evaluate("""(n) => {
+        print("search as you type (results listed): " + "; ".join(f"{x['q']!r}: {x['n']} shown {x['note']}".strip() for x in typed))
+        goto = page.evaluate(
+            """(n) => {
             const input = document.getElementById('map-goto'), t0 = performance.now();
             input.value = String(n);
             document.getElementById('map-goto-form').requestSubmit();
             document.body.offsetHeight;
             return {ms: performance.now() - t0,
-                    top: document.querySelector(`.m-table[data-table="${n}"]`).getBoundingClientRect().top}; }""", target)
+                    top: document.querySelector(`.m-table[data-table="${n}"]`).getBoundingClientRect().top}; }""",
+            target,
+        )
         print(f"go to table {target}: {goto['ms']:.1f} ms (its card {goto['top']:.0f} px from the top of the screen)")
         refetch = page.evaluate("""async () => {
             const out = [];

@@ -8,6 +8,7 @@ a file the checks let through costs what it did). No database is used.
 
 Run by hand: .venv/bin/python bench/import_limits.py [TOURNAMENT_FILE_MAX_MB, default the setting's default]
 """
+
 from __future__ import annotations
 
 import os

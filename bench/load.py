@@ -37,6 +37,7 @@ seat p99 < 1 s, every socket connected, bust p99 < 500 ms; the stress with 0 5xx
 with Retry-After past capacity allowed and counted), connections never above the cap, and the seat
 JSON at least half the trivial view's requests/s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -94,8 +95,10 @@ class Tally:
         five, busy = self.errors(kind)
         other = {code: n for code, n in codes.items() if code not in (200, 304) and code < 500}
         rate = f", {len(ms) / seconds:.0f} req/s" if seconds else ""
-        return (f"{kind:<15} n={len(ms):>6}  p50 {pct(ms, .5):7.1f} ms  p99 {pct(ms, .99):7.1f} ms{rate}  "
-                f"5xx {five}  503 {busy}  failed {self.failures[kind]}" + (f"  other {dict(other)}" if other else ""))
+        return (
+            f"{kind:<15} n={len(ms):>6}  p50 {pct(ms, 0.5):7.1f} ms  p99 {pct(ms, 0.99):7.1f} ms{rate}  "
+            f"5xx {five}  503 {busy}  failed {self.failures[kind]}" + (f"  other {dict(other)}" if other else "")
+        )
 
 
 def make_fixture(n: int) -> dict:
@@ -121,21 +124,32 @@ def make_fixture(n: int) -> dict:
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
     url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     names = [f"P{i}" for i in range(n)]
-    return {"tournament": t.pk, "tables": count, "entries": n, "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
-            "database_url": url, "database": db["NAME"], "displays": displays, "names": names}
+    return {
+        "tournament": t.pk,
+        "tables": count,
+        "entries": n,
+        "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "database_url": url,
+        "database": db["NAME"],
+        "displays": displays,
+        "names": names,
+    }
 
 
 async def start_server(fixture: dict, port: int) -> asyncio.subprocess.Process:
     # The server's connections carry their own name, so that the bench counts them apart from its own.
-    env = {**os.environ, **SERVER_SETTINGS, "DATABASE_URL": fixture["database_url"] + f"?application_name={SERVER_NAME}",
-           "HOST": "127.0.0.1",
-           "PORT": str(port), "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        **SERVER_SETTINGS,
+        "DATABASE_URL": fixture["database_url"] + f"?application_name={SERVER_NAME}",
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "LOG_LEVEL": "WARNING",
+    }
     # As the image is built: the production settings serve the collected, hashed static files.
-    collect = await asyncio.create_subprocess_exec(sys.executable, "manage.py", "collectstatic", "--noinput", "-v0",
-                                                   cwd=ROOT, env=env)
+    collect = await asyncio.create_subprocess_exec(sys.executable, "manage.py", "collectstatic", "--noinput", "-v0", cwd=ROOT, env=env)
     assert await collect.wait() == 0, "collectstatic failed"
-    server = await asyncio.create_subprocess_exec(sys.executable, "-m", "config.serve", cwd=ROOT, env=env,
-                                                  start_new_session=True)
+    server = await asyncio.create_subprocess_exec(sys.executable, "-m", "config.serve", cwd=ROOT, env=env, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -179,16 +193,17 @@ class Bench:
 
         self.f, self.base, self.t = fixture, base, fixture["tournament"]
         self.ws_base = base.replace("http", "ws", 1)
-        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, ttl_dns_cache=None),
-                                             timeout=aiohttp.ClientTimeout(total=30),
-                                             cookie_jar=aiohttp.DummyCookieJar())  # each phone its own cookies
+        self.session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, ttl_dns_cache=None),
+            timeout=aiohttp.ClientTimeout(total=30),
+            cookie_jar=aiohttp.DummyCookieJar(),
+        )  # each phone its own cookies
         self.max_connections = 0
         self.floor_errors: list[str] = []
         self.bust_answered_ms: list[float] = []  # from the bust request to its answer (its event comes after)
         self.cookie = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={fixture['session']}"}
 
-    async def get(self, tally: Tally, kind: str, path: str, client: int, jar: dict | None = None,
-                  body: list | None = None) -> int:
+    async def get(self, tally: Tally, kind: str, path: str, client: int, jar: dict | None = None, body: list | None = None) -> int:
         """One read of one phone; `jar` (that phone's cookies) sends its cookies and keeps the ones it is given;
         `body` gets the answer's bytes."""
         tic = time.monotonic()
@@ -213,8 +228,9 @@ class Bench:
 
         async with await psycopg.AsyncConnection.connect(self.f["database_url"], autocommit=True) as conn:
             while not stop.is_set():
-                cursor = await conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
-                                            [self.f["database"], SERVER_NAME])
+                cursor = await conn.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s", [self.f["database"], SERVER_NAME]
+                )
                 self.max_connections = max(self.max_connections, (await cursor.fetchone())[0])
                 await asyncio.sleep(0.1)
 
@@ -229,8 +245,9 @@ class Bench:
         # The floor tablet is a device of its own: its own connections, never one a phone left idle.
         session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-        socket = await websockets.connect(f"{self.ws_base}/ws/t/{self.t}/floor/", origin=self.base, max_size=None,
-                                          additional_headers=self.cookie)
+        socket = await websockets.connect(
+            f"{self.ws_base}/ws/t/{self.t}/floor/", origin=self.base, max_size=None, additional_headers=self.cookie
+        )
         await socket.recv()  # the snapshot
         seen: dict[int, float] = {}
 
@@ -246,14 +263,19 @@ class Bench:
         try:
             while not stop.is_set():
                 started = time.monotonic()
-                live = await (await db.execute(
-                    "SELECT e.number FROM tables_seat s JOIN tournament_entry e ON e.id = s.entry_id "
-                    "WHERE s.tournament_id = %s AND s.ended_at IS NULL ORDER BY e.number", [self.t])).fetchall()
+                live = await (
+                    await db.execute(
+                        "SELECT e.number FROM tables_seat s JOIN tournament_entry e ON e.id = s.entry_id "
+                        "WHERE s.tournament_id = %s AND s.ended_at IS NULL ORDER BY e.number",
+                        [self.t],
+                    )
+                ).fetchall()
                 number = rng.choice(live)[0]
                 sent = time.monotonic()
                 try:
-                    async with session.post(f"{self.base}/api/tournaments/{self.t}/entries/{number}/bust/",
-                                                 headers=headers, data="{}") as r:
+                    async with session.post(
+                        f"{self.base}/api/tournaments/{self.t}/entries/{number}/bust/", headers=headers, data="{}"
+                    ) as r:
                         await r.read()
                         self.bust_answered_ms.append((time.monotonic() - sent) * 1000)
                         if r.status != 200:
@@ -265,13 +287,19 @@ class Bench:
                 while number not in seen and time.monotonic() - sent < 10:
                     await asyncio.sleep(0.005)
                 bust_ms.append((seen.get(number, time.monotonic()) - sent) * 1000)
-                moves = [row[0] for row in await (await db.execute(
-                    "SELECT number FROM tables_move WHERE tournament_id = %s AND status = 'pending' ORDER BY number",
-                    [self.t])).fetchall()]
+                moves = [
+                    row[0]
+                    for row in await (
+                        await db.execute(
+                            "SELECT number FROM tables_move WHERE tournament_id = %s AND status = 'pending' ORDER BY number", [self.t]
+                        )
+                    ).fetchall()
+                ]
                 for move in moves:
                     try:
-                        async with session.post(f"{self.base}/api/tournaments/{self.t}/moves/{move}/confirm/",
-                                                     headers=headers, data="{}") as r:
+                        async with session.post(
+                            f"{self.base}/api/tournaments/{self.t}/moves/{move}/confirm/", headers=headers, data="{}"
+                        ) as r:
                             await r.read()
                     except Exception as exc:
                         self.floor_errors.append(f"confirm {type(exc).__name__}")
@@ -297,8 +325,9 @@ class Bench:
         config = json.loads(SEAT_CONFIG.search(page[0].decode()).group(1))
         tic = time.monotonic()
         try:
-            ws = await websockets.connect(self.ws_base + config["socket"], origin=self.base, open_timeout=30,
-                                          additional_headers={"X-Forwarded-For": address(number)})
+            ws = await websockets.connect(
+                self.ws_base + config["socket"], origin=self.base, open_timeout=30, additional_headers={"X-Forwarded-For": address(number)}
+            )
             snapshot = json.loads(await asyncio.wait_for(ws.recv(), 30))
             tally.ms["seat socket"].append((time.monotonic() - tic) * 1000)
             sockets.append(ws)
@@ -320,8 +349,7 @@ class Bench:
         if page and await self.get(tally, "lobby page", page, client) != 200:
             return
         try:
-            ws = await websockets.connect(self.ws_base + path, origin=self.base, open_timeout=30, max_size=None,
-                                          additional_headers=headers)
+            ws = await websockets.connect(self.ws_base + path, origin=self.base, open_timeout=30, max_size=None, additional_headers=headers)
             await asyncio.wait_for(ws.recv(), 30)  # the snapshot
             sockets.append(ws)
         except Exception:
@@ -333,8 +361,10 @@ class Bench:
         numbers = rng.sample(range(1, self.f["entries"] + 1), players)
         await asyncio.gather(*(self.player(tally, sockets, n, rng.uniform(0, window)) for n in numbers))
         seats = len(sockets)
-        tvs = [self.screen(tally, sockets, f"/ws/display/{token}/", 50_000 + i, f"/display/{token}/", {})
-               for i, token in enumerate(self.f["displays"])]
+        tvs = [
+            self.screen(tally, sockets, f"/ws/display/{token}/", 50_000 + i, f"/display/{token}/", {})
+            for i, token in enumerate(self.f["displays"])
+        ]
         tablets = [self.screen(tally, sockets, f"/ws/t/{self.t}/floor/", 60_000 + i, None, self.cookie) for i in range(50)]
         await asyncio.gather(*tvs, *tablets)
         return tally, [seats, len(sockets) - seats, sockets]
@@ -386,22 +416,33 @@ async def run(fixture: dict, rush_players: int, steps: list[int], seconds: float
         tic = time.monotonic()
         tally, (seats, screens, sockets) = await bench.rush(rush_players, window)
         rush_busts, rush_answers = list(bust_ms), list(bench.bust_answered_ms)
-        print(f"\n1. the draw rush: {rush_players} players within {window:g} s, then 20 lobby TVs and 50 floor tablets "
-              f"({time.monotonic() - tic:.0f} s)")
+        print(
+            f"\n1. the draw rush: {rush_players} players within {window:g} s, then 20 lobby TVs and 50 floor tablets "
+            f"({time.monotonic() - tic:.0f} s)"
+        )
         for kind in ("seat page", "seat JSON", "public API", "lobby page"):
             print("   " + tally.line(kind))
         socket_ms = tally.ms["seat socket"]
-        print(f"   seat socket: handshake to its snapshot p50 {pct(socket_ms, .5):.1f} ms, p99 {pct(socket_ms, .99):.1f} ms; "
-              f"seat JSON asked by {tally.refetched} pages (their snapshot's seats newer than the page's)")
+        print(
+            f"   seat socket: handshake to its snapshot p50 {pct(socket_ms, 0.5):.1f} ms, p99 {pct(socket_ms, 0.99):.1f} ms; "
+            f"seat JSON asked by {tally.refetched} pages (their snapshot's seats newer than the page's)"
+        )
         refused = sum(tally.status[kind].get(429, 0) for kind in tally.status)
-        print(f"   refused (429): {refused}" + (f" with every phone behind one address ({ONE_ADDRESS})" if one_address else "")
-              + "  [target 0]")
-        print(f"   sockets connected: seat pages {seats}/{rush_players}, screens {screens}/70; "
-              f"failed {tally.failures['seat socket'] + tally.failures['screen socket']}")
-        print(f"   bust -> its event on the floor socket during the rush: n={len(rush_busts)} "
-              f"p50 {pct(rush_busts, .5):.1f} ms, p99 {pct(rush_busts, .99):.1f} ms  [target p99 < 500 ms]; "
-              f"slowest {', '.join(f'{ms:.0f}' for ms in sorted(rush_busts)[-3:])} ms; the bust's answer alone: "
-              f"p50 {pct(rush_answers, .5):.1f} ms, p99 {pct(rush_answers, .99):.1f} ms")
+        print(
+            f"   refused (429): {refused}"
+            + (f" with every phone behind one address ({ONE_ADDRESS})" if one_address else "")
+            + "  [target 0]"
+        )
+        print(
+            f"   sockets connected: seat pages {seats}/{rush_players}, screens {screens}/70; "
+            f"failed {tally.failures['seat socket'] + tally.failures['screen socket']}"
+        )
+        print(
+            f"   bust -> its event on the floor socket during the rush: n={len(rush_busts)} "
+            f"p50 {pct(rush_busts, 0.5):.1f} ms, p99 {pct(rush_busts, 0.99):.1f} ms  [target p99 < 500 ms]; "
+            f"slowest {', '.join(f'{ms:.0f}' for ms in sorted(rush_busts)[-3:])} ms; the bust's answer alone: "
+            f"p50 {pct(rush_answers, 0.5):.1f} ms, p99 {pct(rush_answers, 0.99):.1f} ms"
+        )
         print(f"   most database connections seen so far: {bench.max_connections} (cap {cap})", flush=True)
 
         print(f"\n2. the stress, closed loop ({seconds:.0f} s per phase), with the rush's {len(sockets)} sockets still open:")
@@ -417,11 +458,16 @@ async def run(fixture: dict, rush_players: int, steps: list[int], seconds: float
             seat_rate, trivial_rate = len(seat.ms["seat JSON"]) / seat_s, len(trivial.ms["trivial view"]) / trivial_s
             print("      " + seat.line("seat JSON", seat_s).replace("seat JSON      ", "seat JSON alone"))
             print("      " + trivial.line("trivial view", trivial_s))
-            print(f"      seat JSON / trivial view: {seat_rate / trivial_rate:.2f} [target >= 0.5]; "
-                  f"bust p99 in this step {pct(bust_ms[before:], .99):.0f} ms", flush=True)
+            print(
+                f"      seat JSON / trivial view: {seat_rate / trivial_rate:.2f} [target >= 0.5]; "
+                f"bust p99 in this step {pct(bust_ms[before:], 0.99):.0f} ms",
+                flush=True,
+            )
         print(f"\nmost database connections seen: {bench.max_connections} (cap DB_CONNECTIONS {cap})")
-        print(f"busts all run: n={len(bust_ms)} p50 {pct(bust_ms, .5):.1f} ms, p99 {pct(bust_ms, .99):.1f} ms; "
-              f"floor requests refused or unanswered: {len(bench.floor_errors)} {sorted(set(bench.floor_errors))}")
+        print(
+            f"busts all run: n={len(bust_ms)} p50 {pct(bust_ms, 0.5):.1f} ms, p99 {pct(bust_ms, 0.99):.1f} ms; "
+            f"floor requests refused or unanswered: {len(bench.floor_errors)} {sorted(set(bench.floor_errors))}"
+        )
         stop_floor.set()
         await floor
         for ws in sockets:

@@ -19,6 +19,7 @@ recognised from its first bytes) so that one client process on the second core k
 sockets. Like browsers, they offer permessage-deflate unless --no-deflate. The server turns it down,
 as the production commands do (--ws-per-message-deflate false), unless --server-deflate.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,9 +48,13 @@ from django.test.utils import get_runner, setup_test_environment  # noqa: E402
 
 PASSWORD = "bench-password-not-secret"
 SERVER_SETTINGS = {  # production-like: DEBUG off, plain HTTP on the loopback
-    "DEBUG": "0", "SECRET_KEY": "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
-    "ID_HASH_KEY": "bench-only-id-hash-key", "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "SECURE_SSL_REDIRECT": "0", "BEHIND_TLS_PROXY": "0", "LOG_LEVEL": "WARNING",
+    "DEBUG": "0",
+    "SECRET_KEY": "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+    "ID_HASH_KEY": "bench-only-id-hash-key",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SECURE_SSL_REDIRECT": "0",
+    "BEHIND_TLS_PROXY": "0",
+    "LOG_LEVEL": "WARNING",
     "CLOCK_TICKER_IN_PROCESS": "0",
 }
 
@@ -60,8 +65,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=20, help="director's actions per size")
     parser.add_argument("--paths", default="fanout,consumers", help="fanout, consumers or both")
     parser.add_argument("--no-deflate", action="store_true", help="screens do not offer permessage-deflate")
-    parser.add_argument("--server-deflate", action="store_true",
-                        help="the server accepts permessage-deflate (production turns it off)")
+    parser.add_argument("--server-deflate", action="store_true", help="the server accepts permessage-deflate (production turns it off)")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: this bench measures the production stack.")
@@ -93,8 +97,11 @@ def wait_for_sessions_to_end(timeout: float = 10) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pid, application_name, client_port, state, query FROM pg_stat_activity "
-                           "WHERE datname = %s AND pid <> pg_backend_pid()", [name])
+            cursor.execute(
+                "SELECT pid, application_name, client_port, state, query FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                [name],
+            )
             others = cursor.fetchall()
         if not others:
             break
@@ -113,14 +120,25 @@ def make_fixture(max_screens: int) -> dict:
 
     director = User.objects.create_user("bench-director", password=PASSWORD)
     director.groups.add(Group.objects.get_or_create(name="Director")[0])
-    spec = StructureSpec("Bench", ((25, "green"), (100, "black")),
-                         tuple(LevelSpec("level", 60, 100 * i, 200 * i, 200 * i, "bba") for i in range(1, 9)))
+    spec = StructureSpec(
+        "Bench", ((25, "green"), (100, "black")), tuple(LevelSpec("level", 60, 100 * i, 200 * i, 200 * i, "bba") for i in range(1, 9))
+    )
     template = setup.save_structure_template(spec, actor=director)
-    t = setup.create_tournament({
-        "name": "Bench", "venue": "Bench", "time_zone": "Europe/Prague",
-        "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC), "seats_per_table": 9, "currency": "EUR",
-        "buy_in": 10000, "fee": 1000, "starting_stack": 20000,
-    }, actor=director, template=template)
+    t = setup.create_tournament(
+        {
+            "name": "Bench",
+            "venue": "Bench",
+            "time_zone": "Europe/Prague",
+            "start_at": datetime(2026, 12, 1, 18, tzinfo=UTC),
+            "seats_per_table": 9,
+            "currency": "EUR",
+            "buy_in": 10000,
+            "fee": 1000,
+            "starting_stack": 20000,
+        },
+        actor=director,
+        template=template,
+    )
     # One display token per ten screens: each TV of a venue has its own revocable link.
     tokens = [registration.create_display_token(t, actor=director, label=f"TV {i}").token for i in range(max(1, max_screens // 10))]
     clock.start_clock(t, actor=director)
@@ -152,6 +170,7 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
 
 # --- the screens ---------------------------------------------------------------------------
 
+
 class Screen(asyncio.Protocol):
     """A lobby screen: websockets' sans-I/O client on a bare transport. Records, on the monotonic
     clock, when each message arrives; reads the kind and seq from the first bytes only."""
@@ -161,8 +180,7 @@ class Screen(asyncio.Protocol):
         from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
         from websockets.uri import parse_uri
 
-        self.ws = ClientProtocol(parse_uri(uri), origin=origin,
-                                 extensions=enable_client_permessage_deflate(None) if deflate else None)
+        self.ws = ClientProtocol(parse_uri(uri), origin=origin, extensions=enable_client_permessage_deflate(None) if deflate else None)
         self.on_event = on_event
         self.ready = asyncio.get_running_loop().create_future()  # set by the first snapshot
         self.closed = asyncio.get_running_loop().create_future()
@@ -213,7 +231,8 @@ async def open_screens(port: int, tokens: list[str], n: int, deflate: bool, on_e
         async with gate:
             uri = f"ws://127.0.0.1:{port}/ws/display/{tokens[i % len(tokens)]}/"
             _transport, screen = await loop.create_connection(
-                lambda: Screen(uri, f"http://127.0.0.1:{port}", deflate, on_event), "127.0.0.1", port)
+                lambda: Screen(uri, f"http://127.0.0.1:{port}", deflate, on_event), "127.0.0.1", port
+            )
             await asyncio.wait_for(screen.ready, 30)
             return screen
 
@@ -222,13 +241,28 @@ async def open_screens(port: int, tokens: list[str], n: int, deflate: bool, on_e
 
 # --- the server ----------------------------------------------------------------------------
 
+
 async def start_server(fixture: dict, path: str, port: int, server_deflate: bool) -> subprocess.Popen:
-    env = {**os.environ, **SERVER_SETTINGS, "DATABASE_URL": fixture["database_url"],
-           "LOBBY_FANOUT": "1" if path == "fanout" else "0"}
+    env = {**os.environ, **SERVER_SETTINGS, "DATABASE_URL": fixture["database_url"], "LOBBY_FANOUT": "1" if path == "fanout" else "0"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning", "--no-access-log", "--ws-per-message-deflate", str(server_deflate).lower()],
-        cwd=ROOT, env=env)
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            "--ws-per-message-deflate",
+            str(server_deflate).lower(),
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -274,8 +308,9 @@ async def run_one(fixture: dict, path: str, n: int, actions: int, deflate: bool,
         action = "resume" if fixture["paused"] else "pause"
         waiting.update(seq=seq, delays=[], pending=set(screens), done=loop.create_future())
         waiting["sent"] = started = time.monotonic()
-        await loop.run_in_executor(None, lambda: http("POST", f"{base}/api/tournaments/{fixture['tournament']}/clock/",
-                                                      fixture["api_token"], {"action": action}))
+        await loop.run_in_executor(
+            None, lambda: http("POST", f"{base}/api/tournaments/{fixture['tournament']}/clock/", fixture["api_token"], {"action": action})
+        )
         answered = time.monotonic() - started
         fixture["paused"] = not fixture["paused"]
         try:
@@ -286,8 +321,11 @@ async def run_one(fixture: dict, path: str, n: int, actions: int, deflate: bool,
 
     try:
         if "api_token" not in fixture:
-            fixture["api_token"] = (await loop.run_in_executor(None, lambda: http(
-                "POST", f"{base}/api/auth/token/", body={"username": "bench-director", "password": PASSWORD})))["token"]
+            fixture["api_token"] = (
+                await loop.run_in_executor(
+                    None, lambda: http("POST", f"{base}/api/auth/token/", body={"username": "bench-director", "password": PASSWORD})
+                )
+            )["token"]
         # Warm up (imports, first queries, the layer's connections), then measure from a settled server.
         warm = await open_screens(port, fixture["tokens"], 1, deflate, on_event)
         seq = current_seq(fixture)
@@ -310,16 +348,29 @@ async def run_one(fixture: dict, path: str, n: int, actions: int, deflate: bool,
             answers.append(answered)
             last.append(max(got) if got else float("nan"))
             if os.environ.get("BENCH_VERBOSE"):
-                print(f"  {path} N={n} seq {seq + 1}: POST {answered * 1000:.1f} ms, first {min(got) * 1000:.1f} ms, "
-                      f"last {max(got) * 1000:.1f} ms", file=sys.stderr)
+                print(
+                    f"  {path} N={n} seq {seq + 1}: POST {answered * 1000:.1f} ms, first {min(got) * 1000:.1f} ms, "
+                    f"last {max(got) * 1000:.1f} ms",
+                    file=sys.stderr,
+                )
             await asyncio.sleep(0.2)
         cpu_after = cpu_seconds(server.pid)
         cpu_per_action = tuple((after - before) / actions for after, before in zip(cpu_after, cpu_before, strict=True))
         for screen in screens:
             screen.close()
         await asyncio.sleep(0.2)
-        return {"path": path, "n": n, "delays": delays, "answers": answers, "last": last, "expected": n * actions,
-                "rss_before": rss_before, "rss_after": rss_after, "cpu": cpu_per_action, "connect": connect_seconds}
+        return {
+            "path": path,
+            "n": n,
+            "delays": delays,
+            "answers": answers,
+            "last": last,
+            "expected": n * actions,
+            "rss_before": rss_before,
+            "rss_after": rss_after,
+            "cpu": cpu_per_action,
+            "connect": connect_seconds,
+        }
     finally:
         from django.db import connections
 
@@ -344,21 +395,30 @@ def pct(values: list[float], p: float) -> float:
 
 
 def report(results: list[dict], args) -> None:
-    print(f"database: PostgreSQL, channel layer: {settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[-1]}, "
-          f"server: uvicorn, 1 process; {args.actions} director's actions per N; "
-          f"screens {'offer' if not args.no_deflate else 'do not offer'} permessage-deflate, the server "
-          f"{'accepts' if args.server_deflate else 'turns it down'}; {os.cpu_count()} CPUs")
-    print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-          + " (the machine is shared: a load above the CPU count inflates every figure)")
+    print(
+        f"database: PostgreSQL, channel layer: {settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[-1]}, "
+        f"server: uvicorn, 1 process; {args.actions} director's actions per N; "
+        f"screens {'offer' if not args.no_deflate else 'do not offer'} permessage-deflate, the server "
+        f"{'accepts' if args.server_deflate else 'turns it down'}; {os.cpu_count()} CPUs"
+    )
+    print(
+        "load average (1, 5, 15 min) at the end: "
+        + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        + " (the machine is shared: a load above the CPU count inflates every figure)"
+    )
     print("delay = from sending the clock POST to a screen receiving the event (client monotonic clock)")
-    print(f"{'path':<10}{'N':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'last p50':>10}{'POST ms':>9}"
-          f"{'CPU usr+sys ms':>15}{'KiB/conn':>10}{'recv':>12}{'connect s':>11}")
+    print(
+        f"{'path':<10}{'N':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'last p50':>10}{'POST ms':>9}"
+        f"{'CPU usr+sys ms':>15}{'KiB/conn':>10}{'recv':>12}{'connect s':>11}"
+    )
     for r in results:
         ms = [d * 1000 for d in r["delays"]]
-        print(f"{r['path']:<10}{r['n']:>6}{pct(ms, .5):>9.1f}{pct(ms, .99):>9.1f}{max(ms, default=float('nan')):>9.1f}"
-              f"{statistics.median(r['last']) * 1000:>10.1f}{statistics.median(r['answers']) * 1000:>9.1f}"
-              f"{r['cpu'][0] * 1000:>8.1f}+{r['cpu'][1] * 1000:<6.1f}{(r['rss_after'] - r['rss_before']) / r['n']:>10.1f}"
-              f"{len(r['delays']):>6}/{r['expected']:<5}{r['connect']:>11.2f}")
+        print(
+            f"{r['path']:<10}{r['n']:>6}{pct(ms, 0.5):>9.1f}{pct(ms, 0.99):>9.1f}{max(ms, default=float('nan')):>9.1f}"
+            f"{statistics.median(r['last']) * 1000:>10.1f}{statistics.median(r['answers']) * 1000:>9.1f}"
+            f"{r['cpu'][0] * 1000:>8.1f}+{r['cpu'][1] * 1000:<6.1f}{(r['rss_after'] - r['rss_before']) / r['n']:>10.1f}"
+            f"{len(r['delays']):>6}/{r['expected']:<5}{r['connect']:>11.2f}"
+        )
     print("last p50: median over actions of the slowest screen; POST ms: median HTTP round trip of the action;")
     print("CPU usr+sys ms: server CPU (user + system) per action, the request and the fan-out; KiB/conn: server VmRSS growth / N")
 

@@ -12,6 +12,7 @@ Each figure is the median and the best of many runs (time.perf_counter), after a
 Run by hand:
     .venv/bin/python bench/payouts.py
 """
+
 from __future__ import annotations
 
 import os
@@ -49,8 +50,10 @@ def main() -> None:
     rules = PayoutRules(unit=100 * CZK)
     structure = payout_structure(20_000 * 1_000 * CZK, 20_000, 1_000 * CZK, rules)
     median, best = timed(lambda: payout_structure(20_000 * 1_000 * CZK, 20_000, 1_000 * CZK, rules), 200)
-    print(f"structure, 20,000 entries x 1,000 CZK ({structure.places_paid} paid, {len(structure.bands)} bands, "
-          f"first {structure.first_prize // CZK:,} CZK): median {median:.2f} ms, best {best:.2f} ms  [target < 5 ms]")
+    print(
+        f"structure, 20,000 entries x 1,000 CZK ({structure.places_paid} paid, {len(structure.bands)} bands, "
+        f"first {structure.first_prize // CZK:,} CZK): median {median:.2f} ms, best {best:.2f} ms  [target < 5 ms]"
+    )
 
     rng = random.Random(7)
     for players, runs, target in ((10, 200, 2), (15, 20, 25)):
@@ -82,10 +85,16 @@ def result_rows(entries: int) -> list[dict]:
     rows = []
     for place in range(1, entries + 1):
         tied = place % 97 == 3
-        rows.append({"entry": entries + 1 - place, "name": f"{FIRST[place % len(FIRST)]} {LAST[place % len(LAST)]}",
-                     "place": place - 1 if place % 97 == 4 else place, "place_low": place + 1 if tied else place,
-                     "prize": prizes[place - 1] if place <= len(prizes) else 0,
-                     "receipt": place if place <= len(prizes) and place % 3 else None})
+        rows.append(
+            {
+                "entry": entries + 1 - place,
+                "name": f"{FIRST[place % len(FIRST)]} {LAST[place % len(LAST)]}",
+                "place": place - 1 if place % 97 == 4 else place,
+                "place_low": place + 1 if tied else place,
+                "prize": prizes[place - 1] if place <= len(prizes) else 0,
+                "receipt": place if place <= len(prizes) and place % 3 else None,
+            }
+        )
     return rows
 
 
@@ -103,15 +112,21 @@ def results_downloads(entries: int = 10_000) -> None:
     paid = sum(1 for row in rows if row["prize"])
     median, best = timed(lambda: reports.results_csv(rows, "CZK").encode(), 20)
     size = len(reports.results_csv(rows, "CZK").encode())
-    print(f"results CSV, {entries:,} places ({paid:,} in the money), {size // 1024:,} KiB: "
-          f"median {median:.1f} ms, best {best:.1f} ms")
-    t = Tournament(name="Bench Main Event", venue="Casino Praha", currency="CZK", time_zone="Europe/Prague",
-                   start_at=datetime(2026, 12, 1, 18, tzinfo=UTC))
+    print(f"results CSV, {entries:,} places ({paid:,} in the money), {size // 1024:,} KiB: median {median:.1f} ms, best {best:.1f} ms")
+    t = Tournament(
+        name="Bench Main Event",
+        venue="Casino Praha",
+        currency="CZK",
+        time_zone="Europe/Prague",
+        start_at=datetime(2026, 12, 1, 18, tzinfo=UTC),
+    )
     report = {"rows": rows, "totals": reports.totals(rows)}
     median, best = timed(lambda: reports.results_pdf(t, report), 3)
     pdf = reports.results_pdf(t, report)
-    print(f"results PDF (A4), {entries:,} places, {pdf.count(b'/Type /Page') - pdf.count(b'/Type /Pages')} pages, "
-          f"{len(pdf) // 1024:,} KiB: median {median:.0f} ms, best {best:.0f} ms")
+    print(
+        f"results PDF (A4), {entries:,} places, {pdf.count(b'/Type /Page') - pdf.count(b'/Type /Pages')} pages, "
+        f"{len(pdf) // 1024:,} KiB: median {median:.0f} ms, best {best:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ Run by hand (it creates and drops its own database):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python bench/phone.py [--entries 10000] [--phones 200] [--requests 2000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -86,8 +87,9 @@ class Phone:
     async def socket(self) -> tuple[object, dict]:
         import websockets
 
-        ws = await websockets.connect(self.base.replace("http", "ws", 1) + f"/ws/s/{self.t}/", origin=self.base,
-                                      additional_headers=self.headers, max_size=None)
+        ws = await websockets.connect(
+            self.base.replace("http", "ws", 1) + f"/ws/s/{self.t}/", origin=self.base, additional_headers=self.headers, max_size=None
+        )
         return ws, json.loads(await ws.recv())
 
     async def seat(self, seq: int | None) -> int:
@@ -171,16 +173,20 @@ async def run(fixture: dict, phones: int, requests: int) -> None:
         cpu, file_count = await processor_time(session, base, fixture, server.pid, requests)
         print(f"\na phone's first load on an idle server ({phones} phones, one after the other):")
         for part, values in times.items():
-            print(f"   {part:<18} p50 {pct(values, .5):7.1f} ms  p99 {pct(values, .99):7.1f} ms")
+            print(f"   {part:<18} p50 {pct(values, 0.5):7.1f} ms  p99 {pct(values, 0.99):7.1f} ms")
         print(f"\nthe server's processor time per request (one worker, {requests} requests of each, 8 at a time):")
         for part, ms in cpu.items():
             extra = f" (all {file_count} files of a page)" if part == "files" else ""
             print(f"   {part:<18} {ms:6.2f} ms{extra}")
         phone_ms = cpu["page"] + cpu["socket + snapshot"] + cpu["seat JSON"]
-        print(f"\none phone's first load (page, socket and snapshot, seat JSON): {phone_ms:.2f} ms of one core: "
-              f"{1000 / phone_ms:.0f} phones a second per core")
-        print(f"with its files too (a first visit, files served by the server): {phone_ms + cpu['files']:.2f} ms: "
-              f"{1000 / (phone_ms + cpu['files']):.0f} phones a second per core")
+        print(
+            f"\none phone's first load (page, socket and snapshot, seat JSON): {phone_ms:.2f} ms of one core: "
+            f"{1000 / phone_ms:.0f} phones a second per core"
+        )
+        print(
+            f"with its files too (a first visit, files served by the server): {phone_ms + cpu['files']:.2f} ms: "
+            f"{1000 / (phone_ms + cpu['files']):.0f} phones a second per core"
+        )
     finally:
         await session.close()
         await stop_server(server)
@@ -193,8 +199,10 @@ def measure(args) -> None:
         from django.db import connections
 
         connections.close_all()
-        print(f"entries: {args.entries}, tables: {fixture['tables']} x 9, set-up {time.perf_counter() - started:.1f} s; "
-              f"server: one worker ({SERVER_NAME})")
+        print(
+            f"entries: {args.entries}, tables: {fixture['tables']} x 9, set-up {time.perf_counter() - started:.1f} s; "
+            f"server: one worker ({SERVER_NAME})"
+        )
         asyncio.run(run(fixture, args.phones, args.requests))
     finally:
         wait_for_sessions_to_end()

@@ -5,6 +5,7 @@ Run by hand against PostgreSQL (it creates and drops its own database):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/registration.py [N]
 Prints p50/p99/max per registration, the figures query at the end, and the snapshot time.
 """
+
 from __future__ import annotations
 
 import os
@@ -52,12 +53,15 @@ def run(n: int) -> None:
         return times_ms[min(len(times_ms) - 1, int(p * len(times_ms)))]
 
     first = statistics.median(times_ms[: max(1, n // 10)])
-    last = statistics.median(sorted(x * 1000 for x in times[-max(1, n // 10):]))
+    last = statistics.median(sorted(x * 1000 for x in times[-max(1, n // 10) :]))
     print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, entries: {n}")
     print(f"register_entry ms: p50 {pct(0.5):.1f}  p99 {pct(0.99):.1f}  max {times_ms[-1]:.1f}")
     print(f"median of the first tenth {first:.1f} ms, of the last tenth {last:.1f} ms")
-    for name, fn in (("tournament_stats", lambda: tournament_stats(t)), ("lobby_snapshot", lambda: lobby_snapshot(t)),
-                     ("floor_snapshot", lambda: floor_snapshot(t))):
+    for name, fn in (
+        ("tournament_stats", lambda: tournament_stats(t)),
+        ("lobby_snapshot", lambda: lobby_snapshot(t)),
+        ("floor_snapshot", lambda: floor_snapshot(t)),
+    ):
         runs = []
         for _ in range(20):
             started = time.perf_counter()

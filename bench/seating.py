@@ -10,6 +10,7 @@ commit (where PostgreSQL runs the deferred foreign-key checks of the seats) and 
 after it are phases too. Figures vary by ±20 % from run to run on a shared machine: run it 2-3 times.
 Targets: the draw under 500 ms; the floor map in a constant number of queries, p50 and p99 under 100 ms.
 """
+
 from __future__ import annotations
 
 import gc
@@ -47,19 +48,54 @@ def populate(n: int, seats: int = 9):
 
     director, cashier, t = staff_and_tournament(seats)
     now = timezone.now()
-    players = Player.objects.bulk_create([
-        Player(first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28), id_hmac=f"{i:064x}",
-               created_by=cashier) for i in range(n)], batch_size=2000)
-    checks = IdCheck.objects.bulk_create([
-        IdCheck(player=p, purpose=IdCheck.Purpose.REGISTRATION, document_type="id_card", number_last4=f"{i % 10000:04d}",
-                number_hmac=f"{i:064x}", checked_by=cashier, checked_at=now) for i, p in enumerate(players)], batch_size=2000)
-    entries = Entry.objects.bulk_create([
-        Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
-        for i, (p, c) in enumerate(zip(players, checks, strict=True))], batch_size=2000)
-    Purchase.objects.bulk_create([
-        Purchase(tournament=t, entry=e, number=i + 1, kind=Purchase.Kind.BUY_IN, amount=t.buy_in, fee=t.fee,
-                 chips=t.starting_stack, created_at=now, created_by=cashier, paid_at=now, paid_by=cashier)
-        for i, e in enumerate(entries)], batch_size=2000)
+    players = Player.objects.bulk_create(
+        [
+            Player(first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28), id_hmac=f"{i:064x}", created_by=cashier)
+            for i in range(n)
+        ],
+        batch_size=2000,
+    )
+    checks = IdCheck.objects.bulk_create(
+        [
+            IdCheck(
+                player=p,
+                purpose=IdCheck.Purpose.REGISTRATION,
+                document_type="id_card",
+                number_last4=f"{i % 10000:04d}",
+                number_hmac=f"{i:064x}",
+                checked_by=cashier,
+                checked_at=now,
+            )
+            for i, p in enumerate(players)
+        ],
+        batch_size=2000,
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
+            for i, (p, c) in enumerate(zip(players, checks, strict=True))
+        ],
+        batch_size=2000,
+    )
+    Purchase.objects.bulk_create(
+        [
+            Purchase(
+                tournament=t,
+                entry=e,
+                number=i + 1,
+                kind=Purchase.Kind.BUY_IN,
+                amount=t.buy_in,
+                fee=t.fee,
+                chips=t.starting_stack,
+                created_at=now,
+                created_by=cashier,
+                paid_at=now,
+                paid_by=cashier,
+            )
+            for i, e in enumerate(entries)
+        ],
+        batch_size=2000,
+    )
     count = -(-n // seats)
     Table.objects.bulk_create([Table(tournament=t, number=k, seats=seats, break_order=-k) for k in range(1, count + 1)])
     return director, t, count
@@ -144,8 +180,10 @@ def run(n: int) -> None:
     finally:
         phases.restore()
     seated = Seat.objects.filter(tournament=t, ended_at__isnull=True).count()
-    print(f"draw_start end to end (its transaction included): {total * 1000:.0f} ms, {len(ctx.captured_queries)} queries, "
-          f"{seated} seated  [target < 500 ms]")
+    print(
+        f"draw_start end to end (its transaction included): {total * 1000:.0f} ms, {len(ctx.captured_queries)} queries, "
+        f"{seated} seated  [target < 500 ms]"
+    )
     accounted = 0.0
     for phase, seconds in phases.spent.items():
         accounted += seconds
@@ -181,6 +219,7 @@ def run(n: int) -> None:
     for frozen, label in ((True, "start-up objects frozen (the server, config/asgi.py)"), (False, "nothing frozen")):
         print(f"  {label:52s} ms p50 {figures[frozen][0]:.1f}  p99 {figures[frozen][1]:.1f}")
     print(f"  gc.freeze() gain: p50 x{figures[False][0] / figures[True][0]:.2f}, p99 x{figures[False][1] / figures[True][1]:.2f}")
+
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)

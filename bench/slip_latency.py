@@ -15,6 +15,7 @@ Run by hand (it creates and drops its own database):
         .venv/bin/python bench/slip_latency.py [players=10000] [busts=300]
 Target: a bust to its move slip on the floor's screen, p99 under 250 ms at 1,000 tables.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -71,8 +72,7 @@ def make_fixture(n: int) -> dict:
     db = settings.DATABASES["default"]
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
     url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    return {"tournament": t.pk, "tables": count, "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
-            "database_url": url}
+    return {"tournament": t.pk, "tables": count, "session": client.cookies[settings.SESSION_COOKIE_NAME].value, "database_url": url}
 
 
 def get(url: str, session: str) -> bytes:
@@ -94,10 +94,17 @@ async def run(fixture: dict, busts: int) -> None:
     t = fixture["tournament"]
     rng = random.Random(20261123)
     try:
-        token = (await loop.run_in_executor(None, lambda: http(
-            "POST", f"{base}/api/auth/token/", body={"username": "bench-floor", "password": PASSWORD})))["token"]
-        socket = await websockets.connect(f"ws://127.0.0.1:{port}/ws/t/{t}/floor/", origin=base, max_size=None,
-                                          additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={fixture['session']}"})
+        token = (
+            await loop.run_in_executor(
+                None, lambda: http("POST", f"{base}/api/auth/token/", body={"username": "bench-floor", "password": PASSWORD})
+            )
+        )["token"]
+        socket = await websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/t/{t}/floor/",
+            origin=base,
+            max_size=None,
+            additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={fixture['session']}"},
+        )
         first = json.loads(await socket.recv())
         assert first["kind"] == "snapshot", first
         inbox: asyncio.Queue = asyncio.Queue()
@@ -140,18 +147,23 @@ async def run(fixture: dict, busts: int) -> None:
                 await loop.run_in_executor(None, lambda m=move: http("POST", f"{base}/api/tournaments/{t}/moves/{m}/confirm/", token))
             if (i + 1) % 100 == 0:  # this hundred's own figures: they must not grow with the busts played
                 window = slip_ms[window_start:]
-                print(f"  busts {i - 98}-{i + 1}, {playing[-1]} tables: slip p50 {pct(window, .5):.0f} ms, "
-                      f"p99 {pct(window, .99):.0f} ms; bust answered p50 {pct(answer_ms[-100:], .5):.0f} ms", flush=True)
+                print(
+                    f"  busts {i - 98}-{i + 1}, {playing[-1]} tables: slip p50 {pct(window, 0.5):.0f} ms, "
+                    f"p99 {pct(window, 0.99):.0f} ms; bust answered p50 {pct(answer_ms[-100:], 0.5):.0f} ms",
+                    flush=True,
+                )
                 window_start = len(slip_ms)
         listener.cancel()
         await socket.close()
         print(f"server: python -m config.serve, {settings.WEB_CONCURRENCY} workers")
         print(f"tables in play: {max(playing)} down to {min(playing)}")
-        print(f"bust -> move slip on the floor socket ({len(slip_ms)} busts with slips, {slips} slips): "
-              f"p50 {pct(slip_ms, .5):.1f} ms, p99 {pct(slip_ms, .99):.1f} ms, max {max(slip_ms):.1f} ms  [target p99 < 250 ms]")
-        print(f"bust -> its bust event (all {len(bust_ms)} busts): p50 {pct(bust_ms, .5):.1f} ms, p99 {pct(bust_ms, .99):.1f} ms")
-        print(f"bust request answered: p50 {pct(answer_ms, .5):.1f} ms, p99 {pct(answer_ms, .99):.1f} ms")
-        print(f"table map refetch (map.json): p50 {pct(map_ms, .5):.1f} ms, p99 {pct(map_ms, .99):.1f} ms")
+        print(
+            f"bust -> move slip on the floor socket ({len(slip_ms)} busts with slips, {slips} slips): "
+            f"p50 {pct(slip_ms, 0.5):.1f} ms, p99 {pct(slip_ms, 0.99):.1f} ms, max {max(slip_ms):.1f} ms  [target p99 < 250 ms]"
+        )
+        print(f"bust -> its bust event (all {len(bust_ms)} busts): p50 {pct(bust_ms, 0.5):.1f} ms, p99 {pct(bust_ms, 0.99):.1f} ms")
+        print(f"bust request answered: p50 {pct(answer_ms, 0.5):.1f} ms, p99 {pct(answer_ms, 0.99):.1f} ms")
+        print(f"table map refetch (map.json): p50 {pct(map_ms, 0.5):.1f} ms, p99 {pct(map_ms, 0.99):.1f} ms")
     finally:
         from django.db import connections
 

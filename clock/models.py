@@ -1,4 +1,5 @@
 """The clock of a tournament: an anchor in the database that fully determines the countdown."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

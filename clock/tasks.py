@@ -1,4 +1,5 @@
 """Celery tasks of the clock. Beat runs `clock.tick` every second; it is idempotent."""
+
 from celery import shared_task
 
 from clock.services import clock as clock_services

@@ -1,6 +1,7 @@
 """The embedded ticker: with no Redis (eager tasks, no beat), the web process itself runs the
 clock's periodic task once a second, inside the ASGI lifespan, so announcements reach the
 in-memory channel layer of the same process."""
+
 from __future__ import annotations
 
 import asyncio

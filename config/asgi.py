@@ -7,6 +7,7 @@ thread per request: three times the processor time of a request (bench/phone.py;
 The event loop keeps what must be asynchronous: the connections, the admission gate (web/server.py), the
 WebSockets and the pushes.
 """
+
 import gc
 import os
 
@@ -33,8 +34,9 @@ mask_handlers("uvicorn", "uvicorn.error", "uvicorn.access")
 router = ProtocolTypeRouter(
     {
         # Past WEB_MAX_PENDING requests in progress, this worker answers 503 with Retry-After (web/server.py).
-        "http": Admission(WSGIMiddleware(django_wsgi_app, workers=settings.WEB_THREADS), settings.WEB_MAX_PENDING,
-                          settings.WEB_PUBLIC_CONCURRENCY),
+        "http": Admission(
+            WSGIMiddleware(django_wsgi_app, workers=settings.WEB_THREADS), settings.WEB_MAX_PENDING, settings.WEB_PUBLIC_CONCURRENCY
+        ),
         "websocket": ExactOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -1,4 +1,5 @@
 """The Celery app. With no REDIS_URL, tasks run eagerly in the calling process."""
+
 import os
 
 from celery import Celery

@@ -3,6 +3,7 @@
 accepts with its path, and its access log (ACCESS_LOG=1) every request; Django logs the path of a refused
 request. This filter masks the secret in any record that passes a handler it sits on: Django's console
 handler (config/settings.py LOGGING) and uvicorn's own handlers (config/asgi.py)."""
+
 from __future__ import annotations
 
 import logging

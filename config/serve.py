@@ -7,6 +7,7 @@ workers need REDIS_URL (without it, one worker is started whatever WEB_CONCURREN
 addresses come from X-Forwarded-For only from FORWARDED_ALLOW_IPS (default loopback; docs/operating.md,
 "Deploying"). HOST and PORT as for scripts/dev (default 0.0.0.0:8000 here, the container's port).
 """
+
 from __future__ import annotations
 
 import os

@@ -4,6 +4,7 @@ With nothing set it runs on SQLite, the in-memory channel layer and eager Celery
 DATABASE_URL switches to PostgreSQL (psycopg 3); REDIS_URL to channels-redis and a
 Redis Celery broker. With DEBUG off, SECRET_KEY and ID_HASH_KEY must be set.
 """
+
 from __future__ import annotations
 
 import os
@@ -143,11 +144,14 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
     if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
-        raise ImproperlyConfigured("DATABASE_URL is a PostgreSQL URL (postgres://...); for SQLite leave it unset "
-                                   "(SQLITE_PATH names the file)")
+        raise ImproperlyConfigured(
+            "DATABASE_URL is a PostgreSQL URL (postgres://...); for SQLite leave it unset (SQLITE_PATH names the file)"
+        )
     if env_bool("DB_POOL", True):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {  # beside the URL's own options (sslmode...)
-            "min_size": 1, "max_size": max(2, DB_CONNECTIONS // WEB_CONCURRENCY), "timeout": DB_POOL_TIMEOUT,
+            "min_size": 1,
+            "max_size": max(2, DB_CONNECTIONS // WEB_CONCURRENCY),
+            "timeout": DB_POOL_TIMEOUT,
             "reconnect_timeout": DB_POOL_RECONNECT,
         }
         # The pool checks a connection before handing it out (an empty query): the ones it kept while the
@@ -169,8 +173,7 @@ else:
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Hot public reads per state version (web/caching.py), in each worker's memory.
-    "public": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "public",
-               "OPTIONS": {"MAX_ENTRIES": 20000}},
+    "public": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "public", "OPTIONS": {"MAX_ENTRIES": 20000}},
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -180,8 +183,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # CHANNEL_PREFIX keeps apart the rooms (or the parallel test workers) that share one Redis.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 50}],
-                       "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 50}], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -271,8 +273,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["web.parsers.JSONObjectParser", "rest_framework.parsers.FormParser",
-                               "rest_framework.parsers.MultiPartParser"],
+    "DEFAULT_PARSER_CLASSES": [
+        "web.parsers.JSONObjectParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "web.idempotency.IdempotentAutoSchema",  # documents the Idempotency-Key header
     "EXCEPTION_HANDLER": "web.api.exception_handler",
     # Throttles key on REMOTE_ADDR, never on an X-Forwarded-For the client may have written: uvicorn sets
@@ -351,9 +356,17 @@ X_FRAME_OPTIONS = "DENY"
 # host): CSP_EXTRA="img-src https://cdn.example.com; font-src https://fonts.example.com" adds sources.
 CSP_REPORT_PATH = "/csp-report/"
 CSP_DIRECTIVES = {
-    "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "img-src": ["'self'", "data:"],
-    "font-src": ["'self'"], "connect-src": ["'self'"], "object-src": ["'none'"], "base-uri": ["'self'"],
-    "form-action": ["'self'"], "frame-ancestors": ["'none'"], "report-uri": [CSP_REPORT_PATH],
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    "report-uri": [CSP_REPORT_PATH],
 }
 for _extra in filter(str.strip, os.environ.get("CSP_EXTRA", "").split(";")):
     _directive, *_sources = _extra.split()

@@ -16,6 +16,7 @@ Who, besides the staff roles of core.roles (the director is in every staff set: 
   API_TOKEN    a staff member's API token (`Authorization: Token <token>`, web/auth.py), whatever the role
 A Dealer login acts at one table: the table whose tablet it opened first in its session (web/access.py).
 """
+
 from __future__ import annotations
 
 from . import roles
@@ -47,49 +48,91 @@ PUBLIC = (ANYONE,)
 
 PAGES: dict[str, tuple[str, ...]] = {
     # accounts, language, API docs, health
-    "login": PUBLIC, "logout": PUBLIC, "set_language": PUBLIC, "preferences": (LOGIN,), "healthz": PUBLIC,
-    "robots": PUBLIC, "favicon": PUBLIC, "csp-report": PUBLIC, "javascript-catalog": PUBLIC, "tokens": DIRECTOR_ONLY,
+    "login": PUBLIC,
+    "logout": PUBLIC,
+    "set_language": PUBLIC,
+    "preferences": (LOGIN,),
+    "healthz": PUBLIC,
+    "robots": PUBLIC,
+    "favicon": PUBLIC,
+    "csp-report": PUBLIC,
+    "javascript-catalog": PUBLIC,
+    "tokens": DIRECTOR_ONLY,
     "tablet-worker": PUBLIC,  # the tablets' service worker (static/js/tablet-sw.js): the same file for everyone
-    "api-schema": PUBLIC, "api-docs": PUBLIC, "api-redoc": PUBLIC,
+    "api-schema": PUBLIC,
+    "api-docs": PUBLIC,
+    "api-redoc": PUBLIC,
     # the tournaments
-    "home": EVERY_ROLE, "tournament-detail": EVERY_ROLE,
-    "register": DESK, "player-create": DESK, "entries": DESK, "entry-detail": DESK, "receipt": DESK, "receipt-pdf": DESK,
-    "events": FLOOR_ONLY, "color-up": FLOOR_ONLY, "color-up-sheets": FLOOR_ONLY,
+    "home": EVERY_ROLE,
+    "tournament-detail": EVERY_ROLE,
+    "register": DESK,
+    "player-create": DESK,
+    "entries": DESK,
+    "entry-detail": DESK,
+    "receipt": DESK,
+    "receipt-pdf": DESK,
+    "events": FLOOR_ONLY,
+    "color-up": FLOOR_ONLY,
+    "color-up-sheets": FLOOR_ONLY,
     "chip-counts": FLOOR_ONLY,  # every stack with names, each table's check, the room's difference
     "public-counts": PUBLIC,  # the players' chip-count page, while the house rule shows counts in public
     "penalties": FLOOR_ONLY,  # give, list and cancel penalties (TDA 51)
     # the end of a day: where it stands (names of the bags missing), its report sorted by stack (page,
     # CSV, PDF) and the bag slips; the page's close form shows only to the director (api-day-close)
-    "day": FLOOR_ONLY, "day-report": FLOOR_ONLY, "day-report-csv": FLOOR_ONLY, "day-report-pdf": FLOOR_ONLY,
+    "day": FLOOR_ONLY,
+    "day-report": FLOOR_ONLY,
+    "day-report-csv": FLOOR_ONLY,
+    "day-report-pdf": FLOOR_ONLY,
     "bag-slips": FLOOR_ONLY,
     # events with Day 1 flights into one Day 2: the events, an event's flights, Day 2, the pool and the bags
     # carried and forfeited (names); its forms show only to the director (api-flight-*)
-    "flight-events": FLOOR_ONLY, "flight-event": FLOOR_ONLY,
+    "flight-events": FLOOR_ONLY,
+    "flight-event": FLOOR_ONLY,
     # leagues: the seasons, a league's formula, tournaments and standings (names and points, as the results
     # show them), as CSV and PDF; their forms show only to the director (api-league*); the players' standings page.
     # Staff of some tournaments only: a league holding one of them; a player's results in them only (web/api.tournament_of)
-    "leagues": EVERY_ROLE, "league": EVERY_ROLE, "league-csv": EVERY_ROLE, "league-pdf": EVERY_ROLE,
+    "leagues": EVERY_ROLE,
+    "league": EVERY_ROLE,
+    "league-csv": EVERY_ROLE,
+    "league-pdf": EVERY_ROLE,
     "league-public": PUBLIC,
     "player-results": DESK,  # a player's tournaments, places, prizes and points (his name and results only)
-    "displays": DIRECTOR_ONLY, "lobby": (DISPLAY_LINK,),
+    "displays": DIRECTOR_ONLY,
+    "lobby": (DISPLAY_LINK,),
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
-    "payout-pay": staff(CASHIER), "payout-receipt": DESK, "payout-receipt-pdf": DESK,
-    "payout-results-csv": DESK, "payout-results-pdf": DESK,  # as the results on the payouts page
+    "payout-pay": staff(CASHIER),
+    "payout-receipt": DESK,
+    "payout-receipt-pdf": DESK,
+    "payout-results-csv": DESK,
+    "payout-results-pdf": DESK,  # as the results on the payouts page
     "payout-reconciliation": staff(CASHIER),  # the cage's money: the cashier and the director
     # tables
-    "tables": FLOOR_ONLY, "floor-map": FLOOR_ONLY, "house-rules": DIRECTOR_ONLY,
-    "dealer-choose": TABLET, "dealer": TABLET,
+    "tables": FLOOR_ONLY,
+    "floor-map": FLOOR_ONLY,
+    "house-rules": DIRECTOR_ONLY,
+    "dealer-choose": TABLET,
+    "dealer": TABLET,
     "dealer-link": (DEALER_LINK,),
-    "seat-cards": DESK, "seat-card": DESK,
-    "seat-search": PUBLIC, "seat-page": PUBLIC,
-    "draw-list": PUBLIC, "draw-detail": PUBLIC,
+    "seat-cards": DESK,
+    "seat-card": DESK,
+    "seat-search": PUBLIC,
+    "seat-page": PUBLIC,
+    "draw-list": PUBLIC,
+    "draw-detail": PUBLIC,
     # setup
-    "structure-list": DIRECTOR_ONLY, "structure-create": DIRECTOR_ONLY, "structure-import": DIRECTOR_ONLY,
-    "structure-edit": DIRECTOR_ONLY, "structure-copy": DIRECTOR_ONLY, "structure-export": DIRECTOR_ONLY,
-    "tournament-create": DIRECTOR_ONLY, "tournament-edit": DIRECTOR_ONLY, "tournament-structure": DIRECTOR_ONLY,
+    "structure-list": DIRECTOR_ONLY,
+    "structure-create": DIRECTOR_ONLY,
+    "structure-import": DIRECTOR_ONLY,
+    "structure-edit": DIRECTOR_ONLY,
+    "structure-copy": DIRECTOR_ONLY,
+    "structure-export": DIRECTOR_ONLY,
+    "tournament-create": DIRECTOR_ONLY,
+    "tournament-edit": DIRECTOR_ONLY,
+    "tournament-structure": DIRECTOR_ONLY,
     # a tournament in one file (archive/): its download holds everything of it, personal data included
-    "tournament-export": DIRECTOR_ONLY, "tournament-import": DIRECTOR_ONLY,
+    "tournament-export": DIRECTOR_ONLY,
+    "tournament-import": DIRECTOR_ONLY,
 }
 
 API: dict[str, dict[str, tuple[str, ...]]] = {

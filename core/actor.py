@@ -10,6 +10,7 @@ arguments only, `actor` the first of them (tests/core/test_service_shape.py hold
 
 The audit log records the user row of a user and the label of the others (tournament.services.audit.actor_label).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeAlias

@@ -1,4 +1,5 @@
 """Publishing to Channels groups after commit. Services call this through record_event only."""
+
 from __future__ import annotations
 
 import asyncio

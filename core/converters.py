@@ -2,6 +2,7 @@
 takes fits the database's 64-bit integers; a longer one is no such page (404), never a 500 from an
 overflow in the database driver. Registered as <id:...> when this module is imported, before any pattern
 using it is made (config/urls.py, live/routing.py)."""
+
 from django.urls import register_converter
 
 

@@ -1,6 +1,7 @@
 """Whether an error means the database cannot be used now (down, restarting, a connection lost or refused, the
 pool out of connections), as against a constraint broken or bad SQL: web/server.py answers the first 503, and the
 logs (config/logmask.DatabaseDown) write it as one line."""
+
 from __future__ import annotations
 
 from django.db import InterfaceError, OperationalError

@@ -1,4 +1,5 @@
 """A refused action, the same everywhere: a code for programs and a translated message for people."""
+
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
@@ -28,8 +29,9 @@ def require(user, allowed: tuple[str, ...], *, table=None) -> None:
     if not roles.has_role(user, allowed):
         raise ServiceError(_("Your role does not allow this action."), code="forbidden", status=403)
     if table is not None and not roles.acts_at(user, table.pk):
-        raise ServiceError(_("This tablet acts only at its own table, not at table %(number)s.") % {"number": table.number},
-                           code="other_table", status=403)
+        raise ServiceError(
+            _("This tablet acts only at its own table, not at table %(number)s.") % {"number": table.number}, code="other_table", status=403
+        )
 
 
 def full_clean(instance, exclude: list[str] | None = None) -> None:
@@ -37,11 +39,15 @@ def full_clean(instance, exclude: list[str] | None = None) -> None:
     try:
         instance.full_clean(exclude=exclude)
     except ValidationError as exc:
+
         def label(field: str) -> str:
             return str(instance._meta.get_field(field).verbose_name).capitalize()
 
-        messages = [f"{label(field)}: {message}" if field != "__all__" else str(message)
-                    for field, errors in exc.message_dict.items() for message in errors]
+        messages = [
+            f"{label(field)}: {message}" if field != "__all__" else str(message)
+            for field, errors in exc.message_dict.items()
+            for message in errors
+        ]
         raise ServiceError(" ".join(messages), code="invalid", details=messages) from exc
 
 

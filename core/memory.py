@@ -13,6 +13,7 @@ The versions are read from the database; each worker remembers the last one it r
 - a change made in this worker forgets its tournament's version at once (`forget_version`).
 Plain Python: no Django here.
 """
+
 from __future__ import annotations
 
 import threading
@@ -61,9 +62,15 @@ def forget_version(pk: int) -> None:
     _versions.pop(pk, None)
 
 
-def at_version(what: str, pk: int, seq: int, compute: Callable[[], tuple[int, object]], *,
-               meanwhile: bool = False,
-               step: Callable[[int, object], tuple[int, object] | None] | None = None) -> tuple[int, object]:
+def at_version(
+    what: str,
+    pk: int,
+    seq: int,
+    compute: Callable[[], tuple[int, object]],
+    *,
+    meanwhile: bool = False,
+    step: Callable[[int, object], tuple[int, object] | None] | None = None,
+) -> tuple[int, object]:
     """`compute()` once per version of `what` in this worker. Requests run in threads of their own: the
     ones asking at a new version wait for one computation. `compute` returns (version it read, answer);
     a newer version than asked for is as good (it was read after this one). Returns (version, answer).

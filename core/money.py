@@ -12,6 +12,7 @@ here (the `currency_decimals` tag); tests/browser/test_money.py holds both to th
 
 Plain Python, no Django: callers pass the language (django.utils.translation.get_language()).
 """
+
 from __future__ import annotations
 
 import re
@@ -44,7 +45,7 @@ def _style(language: str | None) -> tuple[str, str, bool]:
 
 def _group(digits: str, separator: str) -> str:
     head = len(digits) % 3 or 3
-    parts = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
+    parts = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
     return separator.join(parts)
 
 
@@ -52,7 +53,7 @@ def format_number(amount: int, currency: str, language: str | None) -> str:
     """Minor units -> major units without the currency: "1 100", "1 100,50", "1,100.50"."""
     thousands, point, _after = _style(language)
     places = decimals(currency)
-    whole, minor = divmod(abs(int(amount)), 10 ** places)
+    whole, minor = divmod(abs(int(amount)), 10**places)
     text = _group(str(whole), thousands)
     if minor:
         text += point + str(minor).zfill(places)
@@ -81,7 +82,7 @@ def format_major(amount: int | None, currency: str, fixed: bool = False) -> str:
         return ""
     places = decimals(currency)
     amount = int(amount)
-    whole, minor = divmod(abs(amount), 10 ** places)
+    whole, minor = divmod(abs(amount), 10**places)
     fraction = str(minor).zfill(places) if places else ""
     if not fixed:
         fraction = fraction.rstrip("0")
@@ -121,5 +122,5 @@ def parse_major(text: str, currency: str) -> int:
     fraction = fraction or ""
     if len(fraction) > places:
         raise MoneyParseError(raw)
-    value = int(whole_digits) * 10 ** places + int(fraction.ljust(places, "0") or 0)
+    value = int(whole_digits) * 10**places + int(fraction.ljust(places, "0") or 0)
     return -value if negative else value

@@ -8,6 +8,7 @@ What each printout draws of its own stays with it: tournament/selectors/receipts
 (the receipts' lines, the signature), tables/selectors/seat_cards.py (a card), web/days/pdf.py (a bag slip, the day's
 report), payouts/selectors/reports.py (the results), web/leagues/pdf.py (the standings). Times in the active time zone,
 words and money in the active language."""
+
 from __future__ import annotations
 
 import io
@@ -29,13 +30,30 @@ from reportlab.pdfgen import canvas
 
 from core.money import format_money
 
-__all__ = ["A4", "FONT_PATHS", "HEAD_OTHER", "MARGIN", "PAGE_H", "PAGE_W", "ROLL_WIDTH", "ROW", "SHEET_MARGIN", "SIZE",
-           "STRIPE", "ListPages", "ReceiptPage", "fit", "money", "pdf_font", "sheet_pdf", "when"]
+__all__ = [
+    "A4",
+    "FONT_PATHS",
+    "HEAD_OTHER",
+    "MARGIN",
+    "PAGE_H",
+    "PAGE_W",
+    "ROLL_WIDTH",
+    "ROW",
+    "SHEET_MARGIN",
+    "SIZE",
+    "STRIPE",
+    "ListPages",
+    "ReceiptPage",
+    "fit",
+    "money",
+    "pdf_font",
+    "sheet_pdf",
+    "when",
+]
 
 # The font shipped with the code first (core/fonts/, with its licence), so Czech and Slovak names print right on any
 # machine; the system's copy only if the shipped file is missing.
-FONT_PATHS = (str(Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"),
-              "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+FONT_PATHS = (str(Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"), "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 PAGE_W, PAGE_H = A4
 ROLL_WIDTH = 80 * mm  # the receipt printer's paper
@@ -91,8 +109,7 @@ class ReceiptPage:
     """One receipt page, 80 mm roll or A4: the heading, a VOID stamp when voided, the lines; then what the
     kind of receipt adds below them (text rows, the payout's signature)."""
 
-    def __init__(self, title: str, heading: str, lines: list[tuple[str, str]], paper: str, voided: bool,
-                 extra_mm: int = 30):
+    def __init__(self, title: str, heading: str, lines: list[tuple[str, str]], paper: str, voided: bool, extra_mm: int = 30):
         self.font = pdf_font()
         self.buffer = io.BytesIO()
         if paper == "a4":
@@ -135,8 +152,17 @@ class ReceiptPage:
         return self.buffer.getvalue()
 
 
-def sheet_pdf(title: str, items: Sequence, paper: str, *, roll_height: float, columns: int, lines: int,
-              draw: Callable[[canvas.Canvas, Any, float, float, float, float], None], initial_font: bool = False) -> bytes:
+def sheet_pdf(
+    title: str,
+    items: Sequence,
+    paper: str,
+    *,
+    roll_height: float,
+    columns: int,
+    lines: int,
+    draw: Callable[[canvas.Canvas, Any, float, float, float, float], None],
+    initial_font: bool = False,
+) -> bytes:
     """Cards or slips: on 80 mm roll paper one a page, `roll_height` tall (the printer cuts after each); on A4
     `columns` by `lines` a page, with dashed lines to cut along. `draw(c, item, x, y, width, height)` draws one
     in its box, y at its bottom; no item: one box, drawn with None. `initial_font`: the canvas starts in DejaVu
@@ -218,7 +244,7 @@ class ListPages:
         self.c.line(MARGIN, y, PAGE_W - MARGIN, y)
 
     def foot(self, page: int, pages: int, left: str) -> None:
-        """"Page 2 of 5" at the right of the foot, `left` at its left."""
+        """ "Page 2 of 5" at the right of the foot, `left` at its left."""
         self.c.setFont(self.font, 8)
         self.c.drawRightString(PAGE_W - MARGIN, MARGIN, _("Page %(page)s of %(pages)s") % {"page": page, "pages": pages})
         self.c.drawString(MARGIN, MARGIN, left)

@@ -14,6 +14,7 @@ the payouts app answers).
 The names of the changes are constants of the app that makes them (tournament.services.registration.ENTRY_REGISTERED,
 tables.services.busts.ENTRY_BUSTED, ...): an upper app imports them from below, which the layers allow.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

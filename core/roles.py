@@ -5,6 +5,7 @@ it); the sets here are the ones the services check again, held to that table by
 tests/core/test_role_table.py. Two kinds of actor are bound to one table: a dealer tablet opened by its
 table's dealer link (a DeviceActor, no login) and a Dealer login, bound to the table its tablet chose
 (docs/roles.md, "One table per dealer tablet"). The services refuse them at any other table (core.errors.require)."""
+
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist

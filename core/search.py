@@ -1,5 +1,6 @@
 """Names as people type them: a search ignores case and accents ("novak" finds "Novák", "horvath"
 finds "Horváth") and finds a name by any part of it. Plain Python."""
+
 from __future__ import annotations
 
 import unicodedata

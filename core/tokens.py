@@ -4,6 +4,7 @@ The database holds the SHA-256 of each secret and a short prefix to tell them ap
 secret itself, so a dump or a backup of the database lets nobody in. The secrets are 256 random bits, so a
 plain (unkeyed) hash is enough: nobody can guess one to match a hash, unlike an ID number.
 """
+
 from __future__ import annotations
 
 import hashlib

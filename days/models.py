@@ -1,6 +1,7 @@
 """The days of a tournament that plays over several: each day ends with bag-and-tag (every
 player still in has his chips counted and sealed in a numbered bag) and is closed by the director; the tournament
 goes on the next day. Rows are never deleted: a bag corrected makes the last one history (`current` off)."""
+
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -25,8 +26,7 @@ class Day(NeverDeleteModel):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     created_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
-    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+")
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     closed_by_label = models.CharField(max_length=150, blank=True)
     # Required when bags were missing or the bags did not add up to the chips in play.
     close_reason = models.CharField(_("reason"), max_length=500, blank=True)
@@ -63,15 +63,15 @@ class Bag(NeverDeleteModel):
     seat = models.PositiveSmallIntegerField()
     current = models.BooleanField(default=True)
     bagged_at = models.DateTimeField()
-    bagged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+")
+    bagged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     bagged_by_label = models.CharField(max_length=150, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["entry", "day"], condition=Q(current=True), name="bag_one_current"),
-            models.UniqueConstraint(fields=["tournament", "day", "bag_number"], condition=Q(current=True),
-                                    name="bag_number_unique_current"),
+            models.UniqueConstraint(
+                fields=["tournament", "day", "bag_number"], condition=Q(current=True), name="bag_number_unique_current"
+            ),
             models.CheckConstraint(condition=Q(chips__gte=1), name="bag_chips_positive"),
             models.CheckConstraint(condition=~Q(bag_number=""), name="bag_number_not_empty"),
         ]

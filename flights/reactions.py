@@ -10,6 +10,7 @@ tournaments, and their answers to the apps below:
 - the end of a flight by the share of its field left (tables.services.busts.ENTRY_BUSTED): once, the clock's day end is set
   to the level in force, and the event `flight.ending` says how many players are left;
 - Day 2's figures (tournament.selectors.stats.SHARED_POOL): the flights' entries and money, one prize pool."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -37,28 +38,40 @@ def registration_by_policy(*, actor: Actor, tournament: Tournament, entry: Entry
     held = events.current_bag_of(flight.event, entry.player_id, other_than=tournament.pk)
     if held is not None:
         label, bag, _chips = held
-        raise ServiceError(_("%(name)s qualified in flight %(flight)s with bag %(bag)s: under first stack forward he "
-                             "cannot play another flight.") % {"name": entry.player.display_name, "flight": label,
-                                                               "bag": bag}, code="qualified_already", status=409)
+        raise ServiceError(
+            _("%(name)s qualified in flight %(flight)s with bag %(bag)s: under first stack forward he cannot play another flight.")
+            % {"name": entry.player.display_name, "flight": label, "bag": bag},
+            code="qualified_already",
+            status=409,
+        )
 
 
 def _day2_registration(event: Event, tournament: Tournament, entry: Entry) -> None:
     if not event.day2_late_registration:
-        raise ServiceError(_("Day 2 of %(event)s takes no late registration: its players come from the flights' bags.")
-                           % {"event": event.name}, code="day2_no_late_registration", status=409)
+        raise ServiceError(
+            _("Day 2 of %(event)s takes no late registration: its players come from the flights' bags.") % {"event": event.name},
+            code="day2_no_late_registration",
+            status=409,
+        )
     held = events.current_bag_of(event, entry.player_id, other_than=tournament.pk)
     if held is not None and not Flight.objects.filter(event=event, carried_at__isnull=False).exists():
         label, bag, _chips = held
-        raise ServiceError(_("%(name)s qualified in flight %(flight)s with bag %(bag)s: he goes on to Day 2 with it.")
-                           % {"name": entry.player.display_name, "flight": label, "bag": bag},
-                           code="qualified_already", status=409)
+        raise ServiceError(
+            _("%(name)s qualified in flight %(flight)s with bag %(bag)s: he goes on to Day 2 with it.")
+            % {"name": entry.player.display_name, "flight": label, "bag": bag},
+            code="qualified_already",
+            status=409,
+        )
 
 
 def no_void_of_a_carried_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to tournament.services.registration.ENTRY_VOIDED: a carried entry stands (its chips are a flight's bag)."""
     if CarriedBag.objects.filter(day2_entry=entry).exists() or CarriedBag.objects.filter(entry=entry).exists():
-        raise ServiceError(_("Entry #%(number)s was carried into Day 2 with a flight's bag: it is not voided.")
-                           % {"number": entry.number}, code="carried_entry", status=409)
+        raise ServiceError(
+            _("Entry #%(number)s was carried into Day 2 with a flight's bag: it is not voided.") % {"number": entry.number},
+            code="carried_entry",
+            status=409,
+        )
 
 
 def no_place_in_a_flight(*, tournament: Tournament, entry: Entry) -> dict:
@@ -80,13 +93,23 @@ def end_by_share(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     entries, left = figures.count(), figures.filter(status=Entry.Status.ACTIVE).count()
     if not fr.share_reached(entries, left, flight.end_share_percent):
         return
-    level = _day_end(tournament, actor=actor, rule=f"flight {flight.label}: {flight.end_share_percent}%",
-                     level=tournament.current_level)
+    level = _day_end(tournament, actor=actor, rule=f"flight {flight.label}: {flight.end_share_percent}%", level=tournament.current_level)
     flight.ending_level, flight.ending_players = level, left
     flight.save(update_fields=["ending_level", "ending_players"])
-    record_event(tournament, actor=actor, type_="flight.ending", seats=False, payload={
-        "flight": flight.label, "players_left": left, "entries": entries, "percent": flight.end_share_percent,
-        "threshold": fr.share_threshold(entries, flight.end_share_percent), "level": level})
+    record_event(
+        tournament,
+        actor=actor,
+        type_="flight.ending",
+        seats=False,
+        payload={
+            "flight": flight.label,
+            "players_left": left,
+            "entries": entries,
+            "percent": flight.end_share_percent,
+            "threshold": fr.share_threshold(entries, flight.end_share_percent),
+            "level": level,
+        },
+    )
 
 
 def _day_end(tournament: Tournament, *, actor: Actor, rule: str, level: int) -> int | None:
@@ -110,8 +133,11 @@ def _day_end(tournament: Tournament, *, actor: Actor, rule: str, level: int) -> 
 def pool_of_the_flights(*, tournament: Tournament) -> dict:
     """Answer to tournament.selectors.stats.SHARED_POOL: for an event's Day 2, what its flights add to the pool; for a flight,
     where its prizes are paid (the payouts read it from the figures). One query for any other tournament."""
-    day2_of, label, event_id, event_name, day2 = Tournament.objects.filter(pk=tournament.pk).values_list(
-        "day2_of__pk", "flight__label", "flight__event_id", "flight__event__name", "flight__event__day2_id").first()
+    day2_of, label, event_id, event_name, day2 = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .values_list("day2_of__pk", "flight__label", "flight__event_id", "flight__event__name", "flight__event__day2_id")
+        .first()
+    )
     if day2_of is not None:
         return events.shared_pool(tournament, day2_of)
     if event_id is not None:

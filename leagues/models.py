@@ -1,6 +1,7 @@
 """Leagues: a season that groups tournaments, its points formula (leagues/rules/points.py) and the points each
 player got in each of its finished tournaments. The points are written when a tournament's play is over and written
 again whenever a place changes (leagues/services/leagues.py); the standings are computed from them (leagues/rules/standings.py)."""
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -20,15 +21,17 @@ class League(NeverDeleteModel):
     name = models.CharField(_("name"), max_length=160)
     formula = models.CharField(_("points formula"), max_length=12, choices=Formula.choices, default=Formula.TABLE)
     points_table = models.JSONField(_("points by place"), default=list, blank=True)  # whole points, place 1 first
-    participation = models.PositiveIntegerField(_("participation points"), default=0,
-                                                validators=[MaxValueValidator(pts.MAX_POINTS)])
-    base_buy_in = models.PositiveIntegerField(_("base buy-in (minor units)"), null=True, blank=True,
-                                              validators=[MinValueValidator(1)])
-    currency = models.CharField(_("currency"), max_length=3, default="EUR",
-                                validators=[RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO code such as EUR or CZK."))])
-    best_results = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True,
-                                                    validators=[MinValueValidator(1)],
-                                                    help_text=_("Empty: every result counts."))
+    participation = models.PositiveIntegerField(_("participation points"), default=0, validators=[MaxValueValidator(pts.MAX_POINTS)])
+    base_buy_in = models.PositiveIntegerField(_("base buy-in (minor units)"), null=True, blank=True, validators=[MinValueValidator(1)])
+    currency = models.CharField(
+        _("currency"),
+        max_length=3,
+        default="EUR",
+        validators=[RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO code such as EUR or CZK."))],
+    )
+    best_results = models.PositiveSmallIntegerField(
+        _("best results counted"), null=True, blank=True, validators=[MinValueValidator(1)], help_text=_("Empty: every result counts.")
+    )
     lobby_standings = models.BooleanField(_("standings on the lobby screen during breaks"), default=True)
     # One more at every change of its points or settings: the standings are computed once per version in each worker
     # (leagues/selectors/leagues.standings_kept), whatever the number of TVs and phones asking.
@@ -48,8 +51,9 @@ class League(NeverDeleteModel):
 
     def rules(self) -> pts.Formula:
         """The formula as the pure rules take it (a league saved through the services always makes one)."""
-        return pts.Formula(self.formula, table=tuple(self.points_table or ()), participation=self.participation,
-                           base_buy_in=self.base_buy_in)
+        return pts.Formula(
+            self.formula, table=tuple(self.points_table or ()), participation=self.participation, base_buy_in=self.base_buy_in
+        )
 
 
 class LeagueTournament(models.Model):
@@ -82,7 +86,6 @@ class LeagueResult(models.Model):
         ordering = ["league", "tournament", "place", "player"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="league_result_one_per_player"),
-            models.CheckConstraint(condition=Q(place__gte=1) & Q(place_low__gte=models.F("place")),
-                                   name="league_result_place_range"),
+            models.CheckConstraint(condition=Q(place__gte=1) & Q(place_low__gte=models.F("place")), name="league_result_place_range"),
         ]
         indexes = [models.Index(fields=["league", "player"], name="league_result_standings")]

@@ -1,5 +1,6 @@
 """The leagues' reactions to the floor, the desk and the money (core.reactions; registered in LeaguesConfig.ready()):
 whatever may change a finishing place gives the tournament's league points again, in the same transaction."""
+
 from __future__ import annotations
 
 from core.actor import Actor

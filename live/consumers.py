@@ -3,6 +3,7 @@
 They never change state. A client that sees a gap in sequence numbers sends
 {"action": "snapshot"} and gets a fresh snapshot.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -128,7 +129,6 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"kind": "pong", "id": content.get("id"), "server_time": time.time()})
 
 
-
 def _may(user, socket: str, tournament_id: int) -> bool:
     """The socket's role set, from the table of who reaches what (core/access.py), in this tournament."""
     return user is not None and access.may(user, socket, tournament_id)
@@ -149,8 +149,12 @@ def _login_now(scope):
     fresh = get_user_model().objects.filter(pk=getattr(user, "pk", None), is_active=True).first()
     session = _session_now(scope)
     stored = session.get(HASH_SESSION_KEY)
-    if fresh is None or not stored or str(session.get(SESSION_KEY)) != str(fresh.pk) \
-            or not constant_time_compare(stored, fresh.get_session_auth_hash()):
+    if (
+        fresh is None
+        or not stored
+        or str(session.get(SESSION_KEY)) != str(fresh.pk)
+        or not constant_time_compare(stored, fresh.get_session_auth_hash())
+    ):
         return None
     return fresh
 
@@ -232,8 +236,7 @@ class DealerLinkConsumer(PushConsumer):
             return
         self.tournament = link.table.tournament
         await self.accept()
-        await self.join(groups.table(self.tournament.pk, link.table.number), groups.tables(self.tournament.pk),
-                        groups.dealer_link(link.pk))
+        await self.join(groups.table(self.tournament.pk, link.table.number), groups.tables(self.tournament.pk), groups.dealer_link(link.pk))
         # A revocation whose close went out before this socket joined the link's group is caught here.
         self.link_pk = link.pk
         if not await database_sync_to_async(self.still_allowed)():
@@ -338,8 +341,7 @@ class LobbyConsumer:
         finally:
             await socket.finish()
 
-    async def enter_room(self, tournament_id: int, display_id: int | None,
-                         entry: int | None = None) -> fanout.LobbySocket | None:
+    async def enter_room(self, tournament_id: int, display_id: int | None, entry: int | None = None) -> fanout.LobbySocket | None:
         """Join this process's room of the tournament (live/fanout.py); None, with the socket closed
         (CLOSE_UNAVAILABLE, the screen retries), when the channel layer is down."""
         try:

@@ -40,6 +40,7 @@ A room is created by its first socket and torn down (groups left, listener stopp
 last socket leaves. Joins and tear-downs run under one lock per process, so a room that closes
 while another opens for the same tournament never unsubscribes the new one.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -97,8 +98,7 @@ class LobbySocket:
     without waiting; a send that has to wait finishes in a task of this socket, and what comes
     meanwhile waits in a bounded backlog (SEND_QUEUE), so a slow screen delays nobody else."""
 
-    __slots__ = ("tournament_id", "display_id", "entry", "closed", "_send", "_backlog", "_task", "_held", "_room",
-                 "_left")
+    __slots__ = ("tournament_id", "display_id", "entry", "closed", "_send", "_backlog", "_task", "_held", "_room", "_left")
 
     def __init__(self, tournament_id: int, display_id: int, send: Send, entry: int | None = None) -> None:
         self.tournament_id = tournament_id
@@ -365,12 +365,11 @@ class Room:
         if entries is None:
             sockets = tuple(self.sockets) if broad else tuple(self.sockets - self.broad)
         else:
-            sockets = (*(self.broad if broad else ()),
-                       *(socket for number in set(entries) for socket in self.by_entry.get(number, ())))
+            sockets = (*(self.broad if broad else ()), *(socket for number in set(entries) for socket in self.by_entry.get(number, ())))
         for start in range(0, len(sockets), FAN_OUT_SLICE):
             if start:
                 await asyncio.sleep(0)
-            for socket in sockets[start:start + FAN_OUT_SLICE]:
+            for socket in sockets[start : start + FAN_OUT_SLICE]:
                 socket.push(seq, text)
 
     def close_display(self, display_id: int) -> None:
@@ -391,8 +390,15 @@ RESYNC = json.dumps({"kind": "resync"})  # a seat socket's cue to read a snapsho
 # Pushes every seat page takes, whatever entries they name: an undone bust (places move), and what moves the prizes
 # the pages of the entries with a place show (the finish gives the winner his, a deal or a new plan changes them all,
 # a voided purchase shrinks the pool, a satellite's seats).
-EVERY_SEAT_PAGE = ("entry.bust_undone", "tournament.finished", "tournament.resumed", "deal.approved", "payouts.",
-                   "purchase.voided", "satellite.")
+EVERY_SEAT_PAGE = (
+    "entry.bust_undone",
+    "tournament.finished",
+    "tournament.resumed",
+    "deal.approved",
+    "payouts.",
+    "purchase.voided",
+    "satellite.",
+)
 
 
 def for_entries(data: dict) -> list[int] | None:

@@ -6,6 +6,7 @@ A handshake is let through when its Host is one of ALLOWED_HOSTS and its Origin 
 then the Host header with its port) or one of CSRF_TRUSTED_ORIGINS (exactly, or a `*.` subdomain pattern of
 the same scheme). No Origin, `null`, another port, another scheme or another host: refused (403) before any
 consumer runs. Channels' AllowedHostsOriginValidator, which this replaces, compared the host only."""
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -47,8 +48,10 @@ def origin_allowed(scope) -> bool:
         parsed = urlsplit(origin)
     except ValueError:
         return False
-    return any(parsed.scheme == urlsplit(pattern).scheme and "*" in pattern
-               and is_same_domain(parsed.netloc, urlsplit(pattern).netloc[1:]) for pattern in trusted)
+    return any(
+        parsed.scheme == urlsplit(pattern).scheme and "*" in pattern and is_same_domain(parsed.netloc, urlsplit(pattern).netloc[1:])
+        for pattern in trusted
+    )
 
 
 class ExactOriginValidator:

@@ -2,6 +2,7 @@
 (core/broadcast.py recheck_sockets, live/consumers.py), after the change commits. Group changes from either
 side, a save (made inactive, a new password; not the login's own last_login), a deletion, and the
 tournaments a staff member works (core/roles.py works_in), from either side."""
+
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model

@@ -1,4 +1,5 @@
 """Snapshots: what a screen needs to draw itself from nothing, with the sequence number it is at."""
+
 from __future__ import annotations
 
 from django.db.models import Sum
@@ -42,11 +43,15 @@ def lobby_payouts(tournament: Tournament, stats: dict, state: dict | None = None
     own field, whose players left are not the event's)."""
     state = state or payout_state(tournament, stats)
     sat = state["satellite"]
-    return {"pool": state["pool"], "entries": state["entries"], "places_paid": state["places_paid"],
-            "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]],
-            # a satellite: its seats and where play stops, the TV's "N seats: play stops at N players"
-            "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")},
-            "flight": False}
+    return {
+        "pool": state["pool"],
+        "entries": state["entries"],
+        "places_paid": state["places_paid"],
+        "bands": [[band["first"], band["last"], band["prize"]] for band in state["bands"]],
+        # a satellite: its seats and where play stops, the TV's "N seats: play stops at N players"
+        "satellite": None if sat is None else {key: sat[key] for key in ("seats", "stops_at", "seat_value", "cash")},
+        "flight": False,
+    }
 
 
 def flight_figures(stats: dict) -> tuple[dict, dict] | None:
@@ -78,9 +83,11 @@ def lobby_final(tournament: Tournament, state: dict) -> dict | None:
         return None
     shown = [row for row in rows if row["prize"] > 0 or row["place"] <= 3 or row["seat"]][:LOBBY_FINAL_PLACES]
     sat = state["satellite"]
-    return {"results": [{key: row[key] for key in ("entry", "place", "place_low", "prize", "seat")} for row in shown],
-            "more": sum(1 for row in rows[len(shown):] if row["prize"] > 0 or row["seat"]),
-            "seats_in": sat["target"]["name"] if sat and sat["seats"] else None}
+    return {
+        "results": [{key: row[key] for key in ("entry", "place", "place_low", "prize", "seat")} for row in shown],
+        "more": sum(1 for row in rows[len(shown) :] if row["prize"] > 0 or row["seat"]),
+        "seats_in": sat["target"]["name"] if sat and sat["seats"] else None,
+    }
 
 
 def lobby_snapshot(tournament: Tournament) -> dict:
@@ -95,8 +102,7 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "kind": "snapshot",
         "seq": tournament.event_seq,
         "seats_seq": tournament.seats_seq,  # the seats' version (web/caching.py): a seat page newer asks nothing
-        "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue,
-                       "currency": tournament.currency},
+        "tournament": {"id": tournament.id, "name": tournament.name, "venue": tournament.venue, "currency": tournament.currency},
         "stats": stats,
         "payouts": payouts,
         "final": lobby_final(tournament, state),
@@ -155,6 +161,7 @@ def read_again(tournament: Tournament) -> Tournament:
 def lobby_answer(tournament: Tournament) -> dict:
     """The lobby's snapshot, computed once per version in this worker: twenty TVs and the phones'
     lobby reads cost one."""
+
     def snapshot(t: Tournament) -> dict:
         data = lobby_snapshot(t)
         _FIGURES_FROM[t.pk] = tuple(data.get("figures_from") or ())  # its first one here is kept at its own sequence
@@ -169,8 +176,10 @@ def lobby_names(tournament: Tournament, snapshot: dict) -> dict:
     final = snapshot.get("final")
     if not final:
         return snapshot
-    names = {str(e.number): e.player.display_name for e in Entry.objects.filter(
-        tournament=tournament, number__in=[row["entry"] for row in final["results"]]).select_related("player")}
+    names = {
+        str(e.number): e.player.display_name
+        for e in Entry.objects.filter(tournament=tournament, number__in=[row["entry"] for row in final["results"]]).select_related("player")
+    }
     return {**snapshot, "final": {**final, "names": names}}
 
 

@@ -2,8 +2,8 @@ from django.apps import AppConfig
 
 
 class PayoutsConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'payouts'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "payouts"
 
     def ready(self) -> None:
         # The one source of the places paid (core.reactions): the tables ask for it to suggest hand-for-hand

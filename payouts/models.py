@@ -5,6 +5,7 @@ re-entry, re-buy and add-on, the fees excluded, or the guarantee when it is high
 keeps is the house's choice of payout structure for the tournament (`PayoutPlan`): the generator's
 settings or a house percentage table, and a structure the director has edited by hand.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -32,25 +33,22 @@ class PayoutPlan(NeverDeleteModel):
     tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="payout_plan")
     method = models.CharField(_("payout structure"), max_length=12, choices=Method.choices, default=Method.GENERATED)
     share_paid_bp = models.PositiveIntegerField(
-        _("share of the field paid (basis points: 1500 = 15%)"), default=1500,
-        validators=[MinValueValidator(1), MaxValueValidator(10_000)])
+        _("share of the field paid (basis points: 1500 = 15%)"), default=1500, validators=[MinValueValidator(1), MaxValueValidator(10_000)]
+    )
     min_cash_bp = models.PositiveIntegerField(
-        _("minimum cash (basis points of the buy-in: 15000 = 1.5x)"), default=15_000,
-        validators=[MaxValueValidator(1_000_000)])
+        _("minimum cash (basis points of the buy-in: 15000 = 1.5x)"), default=15_000, validators=[MaxValueValidator(1_000_000)]
+    )
     unit = models.PositiveIntegerField(_("rounding unit (minor units)"), default=100, validators=[MinValueValidator(1)])
     house_table = models.JSONField(_("house percentage table"), null=True, blank=True)
     edited = models.JSONField(null=True, blank=True)  # {"pool", "entries", "prizes": [[first, last, prize], ...]}
     edited_at = models.DateTimeField(null=True, blank=True)
-    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+")
+    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(share_paid_bp__gte=1) & Q(share_paid_bp__lte=10_000),
-                                   name="payout_share_paid_range"),
+            models.CheckConstraint(condition=Q(share_paid_bp__gte=1) & Q(share_paid_bp__lte=10_000), name="payout_share_paid_range"),
             models.CheckConstraint(condition=Q(unit__gte=1), name="payout_unit_positive"),
-            models.CheckConstraint(condition=~Q(method="house_table") | Q(house_table__isnull=False),
-                                   name="payout_house_table_given"),
+            models.CheckConstraint(condition=~Q(method="house_table") | Q(house_table__isnull=False), name="payout_house_table_given"),
         ]
 
 
@@ -76,8 +74,7 @@ class Payment(NeverDeleteModel):
     paid_at = models.DateTimeField()
     paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     voided_at = models.DateTimeField(null=True, blank=True)
-    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+")
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     void_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
@@ -86,8 +83,9 @@ class Payment(NeverDeleteModel):
             models.UniqueConstraint(fields=["tournament", "number"], name="payment_unique_number"),
             models.UniqueConstraint(fields=["entry"], condition=Q(status="paid"), name="payment_one_paid_per_entry"),
             models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
-            models.CheckConstraint(condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
-                                   name="payment_void_has_reason"),
+            models.CheckConstraint(
+                condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")), name="payment_void_has_reason"
+            ),
         ]
 
 
@@ -131,8 +129,7 @@ class Deal(NeverDeleteModel):
     proposed_at = models.DateTimeField()
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="+")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
@@ -189,8 +186,7 @@ class Ticket(NeverDeleteModel):
     value = models.PositiveBigIntegerField()  # minor units: the seat's value when it was issued
     status = models.CharField(max_length=6, choices=Status.choices, default=Status.ISSUED)
     issued_at = models.DateTimeField()
-    used_entry = models.OneToOneField("tournament.Entry", on_delete=models.PROTECT, null=True, blank=True,
-                                      related_name="ticket")
+    used_entry = models.OneToOneField("tournament.Entry", on_delete=models.PROTECT, null=True, blank=True, related_name="ticket")
     used_at = models.DateTimeField(null=True, blank=True)
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=300, blank=True)

@@ -6,6 +6,7 @@ A deal is made by the players left at that moment and shares the prizes left the
 entry or a bust from before the deal undone would change the players or the pool under it, so they are
 refused while it stands. A player placed by a deal that stopped play keeps the deal's place whenever the
 floor clears him from the map."""
+
 from __future__ import annotations
 
 from django.utils.translation import get_language
@@ -25,9 +26,12 @@ from tournament.services.audit import record_event
 def _deal_stands(t: Tournament, what: str) -> None:
     deals = approved_deals(t)
     if deals:
-        raise ServiceError(_("Deal %(number)s stands on the players and the prizes left when it was made: %(what)s is "
-                             "refused while it stands.") % {"number": deals[-1].number, "what": what},
-                           code="deal_stands", status=409)
+        raise ServiceError(
+            _("Deal %(number)s stands on the players and the prizes left when it was made: %(what)s is refused while it stands.")
+            % {"number": deals[-1].number, "what": what},
+            code="deal_stands",
+            status=409,
+        )
 
 
 def no_entry_under_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
@@ -45,9 +49,12 @@ def no_undo_before_a_deal(*, actor: Actor, tournament: Tournament, entry: Entry)
     without that player); a player of the deal may come back (a bust of his after the deal was a mistake)."""
     deals = approved_deals(tournament)
     if deals and entry.number not in deals[-1].entries:
-        raise ServiceError(_("Deal %(number)s was made after #%(entry)s was out, by the players left then: that "
-                             "bust stands.") % {"number": deals[-1].number, "entry": entry.number},
-                           code="deal_stands", status=409)
+        raise ServiceError(
+            _("Deal %(number)s was made after #%(entry)s was out, by the players left then: that bust stands.")
+            % {"number": deals[-1].number, "entry": entry.number},
+            code="deal_stands",
+            status=409,
+        )
 
 
 def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
@@ -56,35 +63,58 @@ def paid_prizes_stand(*, actor: Actor, tournament: Tournament, entry: Entry) -> 
     player is not back in play (the money and the receipt say he finished); play that was over (the winner known, a
     satellite at its seats) does not go on under a player paid then; an undone bust from before a paid one would move
     him down a place, a void would shrink the pool, a bust entered into his hand would share his place."""
-    paid = list(Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
-                .select_related("entry__player").order_by("number"))
+    paid = list(
+        Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID).select_related("entry__player").order_by("number")
+    )
     if not paid:
         return
     back = next((p for p in paid if p.entry_id == entry.pk and entry.status == Entry.Status.ACTIVE), None)
     if back is not None:  # his own bust undone
-        raise ServiceError(_("The prize of entry #%(entry)s is paid (payout receipt %(receipt)s): the cashier voids the "
-                             "payment before the bust is undone.") % {"entry": entry.number, "receipt": back.number},
-                           code="prize_paid", status=409, details={"press": "void_payment", "payment": back.number})
+        raise ServiceError(
+            _(
+                "The prize of entry #%(entry)s is paid (payout receipt %(receipt)s): the cashier voids the "
+                "payment before the bust is undone."
+            )
+            % {"entry": entry.number, "receipt": back.number},
+            code="prize_paid",
+            status=409,
+            details={"press": "void_payment", "payment": back.number},
+        )
     state = payout_state(tournament)
     places = finishers(tournament, state)
     found, won = {f.entry: f for f in places}, prizes_won(tournament, state, places)
     for payment in paid:
         now = found.get(payment.entry.number)
-        if now is not None and (now.place, now.place_low, won.get(now.entry, 0)) == (
-                payment.place, payment.place_low, payment.amount):
+        if now is not None and (now.place, now.place_low, won.get(now.entry, 0)) == (payment.place, payment.place_low, payment.amount):
             continue
         if payment.entry.status == Entry.Status.ACTIVE:  # paid when play was over, and play would go on
-            raise ServiceError(_("%(name)s (entry #%(entry)s) was paid his prize when play was over (payout receipt "
-                                 "%(receipt)s): play cannot go on again until the cashier voids that payment.")
-                               % {"name": payment.entry.player.display_name, "entry": payment.entry.number,
-                                  "receipt": payment.number}, code="prize_paid", status=409,
-                               details={"press": "void_payment", "payment": payment.number})
-        raise ServiceError(_("This would change the place or the prize of %(name)s (entry #%(entry)s), paid already "
-                             "(payout receipt %(receipt)s: %(amount)s for place %(place)s): the cashier voids that "
-                             "payment first.") % {
-            "name": payment.entry.player.display_name, "entry": payment.entry.number, "receipt": payment.number,
-            "amount": format_money(payment.amount, tournament.currency, get_language()), "place": payment.place},
-            code="prize_paid", status=409, details={"press": "void_payment", "payment": payment.number})
+            raise ServiceError(
+                _(
+                    "%(name)s (entry #%(entry)s) was paid his prize when play was over (payout receipt "
+                    "%(receipt)s): play cannot go on again until the cashier voids that payment."
+                )
+                % {"name": payment.entry.player.display_name, "entry": payment.entry.number, "receipt": payment.number},
+                code="prize_paid",
+                status=409,
+                details={"press": "void_payment", "payment": payment.number},
+            )
+        raise ServiceError(
+            _(
+                "This would change the place or the prize of %(name)s (entry #%(entry)s), paid already "
+                "(payout receipt %(receipt)s: %(amount)s for place %(place)s): the cashier voids that "
+                "payment first."
+            )
+            % {
+                "name": payment.entry.player.display_name,
+                "entry": payment.entry.number,
+                "receipt": payment.number,
+                "amount": format_money(payment.amount, tournament.currency, get_language()),
+                "place": payment.place,
+            },
+            code="prize_paid",
+            status=409,
+            details={"press": "void_payment", "payment": payment.number},
+        )
 
 
 def no_reopening_after_a_payment(*, actor: Actor, tournament: Tournament) -> None:
@@ -92,9 +122,15 @@ def no_reopening_after_a_payment(*, actor: Actor, tournament: Tournament) -> Non
     a new entry would change the prizes under the payments."""
     paid = Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID).order_by("number").first()
     if paid is not None:
-        raise ServiceError(_("A prize has been paid (payout receipt %(receipt)s): registration stays closed, or new "
-                             "entries would change the prizes under the payments.") % {"receipt": paid.number},
-                           code="prize_paid", status=409)
+        raise ServiceError(
+            _(
+                "A prize has been paid (payout receipt %(receipt)s): registration stays closed, or new "
+                "entries would change the prizes under the payments."
+            )
+            % {"receipt": paid.number},
+            code="prize_paid",
+            status=409,
+        )
 
 
 def place_fixed_by_a_deal(*, tournament: Tournament, entry: Entry) -> dict:
@@ -124,8 +160,11 @@ def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | N
     # a tournament finished before plays on (its last bust undone with everyone else voided).
     over = over and bool(places)
     if over and not finished:
-        payload = {"players_left": left, "hand_for_hand_ended": handforhand.end_at_play_over(t, actor=actor),
-                   "clock_stopped": clock_services.stop_at_play_over(t, actor=actor)}
+        payload = {
+            "players_left": left,
+            "hand_for_hand_ended": handforhand.end_at_play_over(t, actor=actor),
+            "clock_stopped": clock_services.stop_at_play_over(t, actor=actor),
+        }
         sat = satellite_of(t)
         if sat is not None and left > 1:
             payload.update(reason="seats", seats=state["satellite"]["seats"])

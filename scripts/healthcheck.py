@@ -7,6 +7,7 @@ Host header is a 400), so the request names the first of them, read from the sam
 variable as config/settings.py. /healthz is exempt from the HTTPS redirect (SECURE_REDIRECT_EXEMPT),
 so plain HTTP inside the container is enough. No Django import: it runs every few seconds.
 """
+
 from __future__ import annotations
 
 import http.client

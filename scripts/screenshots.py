@@ -15,6 +15,7 @@ and prints each file with its caption. tests/config/test_screenshots.py checks t
 
 Run:  scripts/screenshots [--keep] [--seed 7] [--port 0]     (--keep: leave the temporary folder, its log and database)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,19 +63,43 @@ class Night(Festival):
         self.port = self.args.port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.password = "night-" + secrets.token_urlsafe(12)
-        env = dict(os.environ, DEBUG="1", SQLITE_PATH=str(self.tmp / "db.sqlite3"), DEMO_PASSWORD=self.password,
-                   PUBLIC_BASE_URL=PUBLIC_BASE_URL, PYTHONUNBUFFERED="1")
+        env = dict(
+            os.environ,
+            DEBUG="1",
+            SQLITE_PATH=str(self.tmp / "db.sqlite3"),
+            DEMO_PASSWORD=self.password,
+            PUBLIC_BASE_URL=PUBLIC_BASE_URL,
+            PYTHONUNBUFFERED="1",
+        )
         for name in ("DATABASE_URL", "REDIS_URL"):
             env.pop(name, None)  # the embedded defaults, as scripts/dev runs them
         self.log_path = self.tmp / "server.log"
         self.log = open(self.log_path, "w")
         for command in (["migrate", "-v0"], ["load_demo"]):
-            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, stdout=self.log,
-                           stderr=subprocess.STDOUT, check=True)
+            subprocess.run(
+                [sys.executable, "manage.py", *command], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, check=True
+            )
         self.server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(self.port),
-             "--workers", "1", "--ws-per-message-deflate", "false"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                "1",
+                "--ws-per-message-deflate",
+                "false",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.server.poll() is not None:
@@ -94,9 +119,17 @@ class Night(Festival):
         from playwright.sync_api import sync_playwright
 
         self.pw = sync_playwright().start()
-        self.browser = self.pw.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        self.browser = self.pw.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         self.states = {}
         for user in ("director", "cashier"):  # the login form, once each: every shot's context takes the session
             context = self.browser.new_context()
@@ -109,8 +142,19 @@ class Night(Festival):
             self.states[user] = context.storage_state()
             context.close()
 
-    def shoot(self, name: str, caption: str, path: str, size: dict, *, user: str | None = None,
-              ready: str | None = "#live.live", before=None, then=None, full_page: bool = False) -> None:
+    def shoot(
+        self,
+        name: str,
+        caption: str,
+        path: str,
+        size: dict,
+        *,
+        user: str | None = None,
+        ready: str | None = "#live.live",
+        before=None,
+        then=None,
+        full_page: bool = False,
+    ) -> None:
         """Open `path` at `size` (logged in as `user`), wait for it (`ready`), do `before(page)`, shoot it to OUT/name,
         then do `then(page)` (a press the shot showed about to be made)."""
         context = self.browser.new_context(viewport=size, storage_state=self.states.get(user) if user else None)
@@ -150,9 +194,15 @@ class Night(Festival):
 
     def register(self, first: str, last: str, document: str, born: str) -> None:
         self.documents[f"{first} {last}"] = document
-        self.cashier.post(f"tournaments/{self.tid}/entries/", {
-            "new_player": {"first_name": first, "last_name": last, "date_of_birth": born},
-            "document_type": "id_card", "document_number": document, "seen": True})
+        self.cashier.post(
+            f"tournaments/{self.tid}/entries/",
+            {
+                "new_player": {"first_name": first, "last_name": last, "date_of_birth": born},
+                "document_type": "id_card",
+                "document_number": document,
+                "seen": True,
+            },
+        )
 
     def hand(self, table: int, done: bool = False) -> None:
         self.floor.post(f"tournaments/{self.tid}/tables/{table}/{'hand-done' if done else 'hand'}/")
@@ -164,17 +214,39 @@ class Night(Festival):
     def play(self) -> None:
         d = self.director
         template = next(s for s in d.get("structures/") if s["is_template"])  # the demo's structure
-        self.t = d.post("tournaments/", {
-            "name": "Friday Deepstack", "venue": "Demo Card Room, Praha", "time_zone": "Europe/Prague",
-            "start_at": f"{date.today().isoformat()}T19:00", "table_format": "full_ring", "seats_per_table": 9,
-            "final_table_size": 9, "currency": "CZK", "buy_in": 200_000, "fee": 30_000, "starting_stack": 30_000,
-            "reentry_allowed": True, "max_reentries": 1, "late_reg_until_level": 4, "guaranteed_pool": 5_000_000,
-            "addon_allowed": False, "template": template["id"]})
+        self.t = d.post(
+            "tournaments/",
+            {
+                "name": "Friday Deepstack",
+                "venue": "Demo Card Room, Praha",
+                "time_zone": "Europe/Prague",
+                "start_at": f"{date.today().isoformat()}T19:00",
+                "table_format": "full_ring",
+                "seats_per_table": 9,
+                "final_table_size": 9,
+                "currency": "CZK",
+                "buy_in": 200_000,
+                "fee": 30_000,
+                "starting_stack": 30_000,
+                "reentry_allowed": True,
+                "max_reentries": 1,
+                "late_reg_until_level": 4,
+                "guaranteed_pool": 5_000_000,
+                "addon_allowed": False,
+                "template": template["id"],
+            },
+        )
         tid = self.tid
         d.call("PATCH", f"tournaments/{tid}/payouts/plan/", {"share_paid_bp": 2500})  # a quarter of the field: 9
-        self.shoot("01-setup.png", "The tournament's settings (Setup): name, venue, time zone and start, game, table "
-                   "and final-table size; the money, re-entries and the structure follow further down",
-                   f"/setup/tournaments/{tid}/", DESKTOP, user="director", ready="form")
+        self.shoot(
+            "01-setup.png",
+            "The tournament's settings (Setup): name, venue, time zone and start, game, table "
+            "and final-table size; the money, re-entries and the structure follow further down",
+            f"/setup/tournaments/{tid}/",
+            DESKTOP,
+            user="director",
+            ready="form",
+        )
         for number in range(1, 5):
             d.post(f"tournaments/{tid}/tables/", {"number": number, "seats": 9, "accessible": number == 4})
         self.display = d.post(f"tournaments/{tid}/displays/", {"label": "Lobby TV"})
@@ -185,19 +257,38 @@ class Night(Festival):
 
         d.post(f"tournaments/{tid}/draw/")
         self.buttons(self.t)
-        self.shoot("03-seat-cards.png", "The start draw made: the seat cards to print, one per player, with the seat "
-                   "and a QR code of the player's seat page", f"/t/{tid}/seat-cards/", DESKTOP, user="director",
-                   ready=".card, main")
+        self.shoot(
+            "03-seat-cards.png",
+            "The start draw made: the seat cards to print, one per player, with the seat and a QR code of the player's seat page",
+            f"/t/{tid}/seat-cards/",
+            DESKTOP,
+            user="director",
+            ready=".card, main",
+        )
         someone = self.seated(self.t, 1)[0]
-        self.shoot("04-seat-page.png", "A player's seat page on a phone (the seat card's QR code): his table and seat, "
-                   "changed by itself when the floor moves him", f"/s/{tid}/{someone['number']}/", PHONE)
+        self.shoot(
+            "04-seat-page.png",
+            "A player's seat page on a phone (the seat card's QR code): his table and seat, changed by itself when the floor moves him",
+            f"/s/{tid}/{someone['number']}/",
+            PHONE,
+        )
         d.post(f"tournaments/{tid}/clock/", {"action": "start"})
         time.sleep(3)
-        self.shoot("05-lobby-clock.png", "The lobby TV with the clock running: level, blinds, time left, next break, "
-                   "players left, prize pool, places paid", self.path_of(self.display["url"]), TV)
-        self.shoot("06-floor-map.png", "The floor map on a tablet: every table with its seats and players, the draw's "
-                   "commitment, hand-for-hand and the move slips above", f"/t/{tid}/map/", TABLET, user="director",
-                   full_page=True)
+        self.shoot(
+            "05-lobby-clock.png",
+            "The lobby TV with the clock running: level, blinds, time left, next break, players left, prize pool, places paid",
+            self.path_of(self.display["url"]),
+            TV,
+        )
+        self.shoot(
+            "06-floor-map.png",
+            "The floor map on a tablet: every table with its seats and players, the draw's "
+            "commitment, hand-for-hand and the move slips above",
+            f"/t/{tid}/map/",
+            TABLET,
+            user="director",
+            full_page=True,
+        )
 
         at_two = self.seated(self.t, 2)
         first_out = at_two[0]["number"]
@@ -211,17 +302,34 @@ class Night(Festival):
             page.click("#bust-go")
             page.wait_for_selector("#undo-bar:not([hidden])", timeout=10_000)
 
-        self.shoot("07-bust.png", "A bust on the floor map: the player's seat pressed, then Bust, asked to be sure "
-                   "(an undo follows)", f"/t/{tid}/map/", TABLET, user="director", before=ask_bust, then=bust_go)
+        self.shoot(
+            "07-bust.png",
+            "A bust on the floor map: the player's seat pressed, then Bust, asked to be sure (an undo follows)",
+            f"/t/{tid}/map/",
+            TABLET,
+            user="director",
+            before=ask_bust,
+            then=bust_go,
+        )
         self.floor.post(f"tournaments/{tid}/entries/{at_two[1]['number']}/bust/", {})  # table 2 two short: a slip
-        self.shoot("08-move-slip.png", "Balancing: two busts leave table 2 two players short of the others, so a "
-                   "move slip sends a player of a full table to its open seat; the floor confirms it once he sits down",
-                   f"/t/{tid}/map/", TABLET, user="director")
+        self.shoot(
+            "08-move-slip.png",
+            "Balancing: two busts leave table 2 two players short of the others, so a "
+            "move slip sends a player of a full table to its open seat; the floor confirms it once he sits down",
+            f"/t/{tid}/map/",
+            TABLET,
+            user="director",
+        )
         moves = [m for m in self.floor.get(f"tournaments/{tid}/moves/")["moves"] if m.get("status") == "pending"]
         link = self.floor.post(f"tournaments/{tid}/tables/2/dealer-links/", {"label": "tablet 2"})
-        self.shoot("09-dealer-tablet.png", "The dealer tablet of table 2 (its dealer link): the level this table plays, the "
-                   "button, the player arriving by the move slip, Shuffle / new hand and Hand done",
-                   self.path_of(link["url"]), TABLET, full_page=True)
+        self.shoot(
+            "09-dealer-tablet.png",
+            "The dealer tablet of table 2 (its dealer link): the level this table plays, the "
+            "button, the player arriving by the move slip, Shuffle / new hand and Hand done",
+            self.path_of(link["url"]),
+            TABLET,
+            full_page=True,
+        )
         if not moves:
             print("note: the second bust at table 2 made no move slip", flush=True)
         self.confirm_slips(self.t)
@@ -234,8 +342,13 @@ class Night(Festival):
         self.bust_down_to(places + 1)
         d.post(f"tournaments/{tid}/clock/", {"action": "next"})  # level 4
         self.bubble(places)
-        self.shoot("11-final-table.png", "The final table: everyone left redrawn at one table, random seats and a "
-                   "button draw, all of them in the money", f"/t/{tid}/map/", TABLET, user="director")
+        self.shoot(
+            "11-final-table.png",
+            "The final table: everyone left redrawn at one table, random seats and a button draw, all of them in the money",
+            f"/t/{tid}/map/",
+            TABLET,
+            user="director",
+        )
         self.bust_down_to(1)  # the winner: play is over, the clock stops, the TVs say who won
         self.cage()
 
@@ -254,10 +367,17 @@ class Night(Festival):
             page.click("#register-button")
             page.wait_for_url("**/receipts/**", timeout=20_000)
 
-        self.shoot("02-registration.png", "Registration at the desk (cashier): the player found, the ID document "
-                   "checked in person and its number typed, the buy-in taken with a receipt",
-                   f"/t/{self.tid}/register/?q={last}&player={player['id']}", DESKTOP, user="cashier",
-                   ready="#register-form", before=fill, then=register)
+        self.shoot(
+            "02-registration.png",
+            "Registration at the desk (cashier): the player found, the ID document "
+            "checked in person and its number typed, the buy-in taken with a receipt",
+            f"/t/{self.tid}/register/?q={last}&player={player['id']}",
+            DESKTOP,
+            user="cashier",
+            ready="#register-form",
+            before=fill,
+            then=register,
+        )
 
     def bubble(self, places: int) -> None:
         """Hand-for-hand at the bubble: a hand called at every table, one table done, a bust at the other; the money."""
@@ -267,9 +387,14 @@ class Night(Festival):
         for table in tables:
             self.hand(table)
         self.hand(tables[0], done=True)
-        self.shoot("10-hand-for-hand.png", f"Hand-for-hand at the bubble ({places + 1} players left, {places} paid): "
-                   "each table plays one hand, the clock stopped; the map says which tables it still waits for",
-                   f"/t/{tid}/map/", TABLET, user="director")
+        self.shoot(
+            "10-hand-for-hand.png",
+            f"Hand-for-hand at the bubble ({places + 1} players left, {places} paid): "
+            "each table plays one hand, the clock stopped; the map says which tables it still waits for",
+            f"/t/{tid}/map/",
+            TABLET,
+            user="director",
+        )
         out = self.seated(self.t, tables[-1])[0]["number"]
         self.floor.post(f"tournaments/{tid}/entries/{out}/bust/", {"stack": 4_000})
         for table in tables[1:]:
@@ -296,14 +421,29 @@ class Night(Festival):
             page.click("#pay-button")
             page.wait_for_url("**/payouts/receipts/**", timeout=20_000)
 
-        self.shoot("12-cage.png", "The winner's prize at the cage (cashier): the same ID document typed again and "
-                   "the player's signature, then the payout receipt", f"/t/{tid}/payouts/pay/{winner['entry']}/",
-                   DESKTOP, user="cashier", ready="#pay-form", before=fill, then=pay)
+        self.shoot(
+            "12-cage.png",
+            "The winner's prize at the cage (cashier): the same ID document typed again and "
+            "the player's signature, then the payout receipt",
+            f"/t/{tid}/payouts/pay/{winner['entry']}/",
+            DESKTOP,
+            user="cashier",
+            ready="#pay-form",
+            before=fill,
+            then=pay,
+        )
         self.pay(self.t)  # the other places, as the cage pays them (festival_screens' pay: the already paid refused)
-        self.shoot("13-results.png", "The payouts page at the end: prizes by place and the results, each prize paid",
-                   f"/t/{tid}/payouts/", DESKTOP, user="director", ready=None)
-        self.shoot("14-lobby-winner.png", "The lobby TV at the end: the winner and the final results",
-                   self.path_of(self.display["url"]), TV)
+        self.shoot(
+            "13-results.png",
+            "The payouts page at the end: prizes by place and the results, each prize paid",
+            f"/t/{tid}/payouts/",
+            DESKTOP,
+            user="director",
+            ready=None,
+        )
+        self.shoot(
+            "14-lobby-winner.png", "The lobby TV at the end: the winner and the final results", self.path_of(self.display["url"]), TV
+        )
 
     def run(self) -> int:
         OUT.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,5 @@
 """Tables and the hands they start: each table knows the level it plays."""
+
 import secrets
 
 from django.conf import settings
@@ -11,18 +12,16 @@ from django.utils.translation import gettext_lazy as _
 from core.tokens import hash_secret
 from tournament.models import NeverDeleteModel, Tournament
 
-# The fields of a table that hold its button and blinds (tables/rules/positions.py).
-POSITION_FIELDS = ["button_seat", "small_blind_seat", "big_blind_seat", "positions_next", "needs_button"]
 
 class Table(NeverDeleteModel):
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table number"), validators=[MinValueValidator(1)])
     seats = models.PositiveSmallIntegerField(_("seats"), validators=[MinValueValidator(2), MaxValueValidator(10)])
     in_play = models.BooleanField(_("in play"), default=True)
-    accessible = models.BooleanField(_("accessible"), default=False,
-                                     help_text=_("Wheelchair access and room around it (TDA 6: special needs)."))
-    break_order = models.IntegerField(_("break order"), default=0,
-                                      help_text=_("Tables break in ascending order of this number."))
+    accessible = models.BooleanField(
+        _("accessible"), default=False, help_text=_("Wheelchair access and room around it (TDA 6: special needs).")
+    )
+    break_order = models.IntegerField(_("break order"), default=0, help_text=_("Tables break in ascending order of this number."))
     # Positions (tables/rules/positions.py) of the hand in play or last played. With `positions_next` the
     # button is that of the next hand (a button draw, no hand dealt since) and the blinds are unknown.
     button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
@@ -34,7 +33,8 @@ class Table(NeverDeleteModel):
     needs_button = models.BooleanField(default=False)  # a move waits for the floor to enter this table's button
     broken_at = models.DateTimeField(null=True, blank=True)
     sends_hand_signals = models.BooleanField(
-        _("sends hand signals"), default=True,
+        _("sends hand signals"),
+        default=True,
         help_text=_("The dealer tablet or shuffler reports each first shuffle. Otherwise the table follows the clock."),
     )
     shuffler_token_hash = models.CharField(max_length=64, blank=True)
@@ -172,8 +172,7 @@ class SeatRequest(NeverDeleteModel):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "player"], condition=Q(cancelled_at__isnull=True),
-                                    name="seat_request_one_live"),
+            models.UniqueConstraint(fields=["tournament", "player"], condition=Q(cancelled_at__isnull=True), name="seat_request_one_live"),
         ]
 
 
@@ -190,33 +189,55 @@ class HouseRules(NeverDeleteModel):
 
     tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="house_rules")
     balance_threshold = models.PositiveSmallIntegerField(
-        _("balance when tables differ by"), default=2, validators=[MinValueValidator(1), MaxValueValidator(5)])
+        _("balance when tables differ by"), default=2, validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
     halt_short_by = models.PositiveSmallIntegerField(
-        _("halt a table this many players short"), default=3, validators=[MinValueValidator(1), MaxValueValidator(9)])
+        _("halt a table this many players short"), default=3, validators=[MinValueValidator(1), MaxValueValidator(9)]
+    )
     donor = models.CharField(_("donor table"), max_length=12, choices=Donor.choices, default=Donor.FULLEST)
     redraw_at_three = models.BooleanField(_("redraw at three tables"), default=False)
     redraw_at_two = models.BooleanField(_("redraw at two tables"), default=False)
     hand_for_hand_seconds = models.PositiveIntegerField(
-        _("clock time taken per hand-for-hand hand (seconds; 0 pauses the clock)"), default=120,
-        validators=[MaxValueValidator(900)])
-    hand_for_hand_ties = models.CharField(_("players busted at different tables in the same hand-for-hand hand"),
-                                          max_length=6, choices=Ties.choices, default=Ties.TIE)
-    race_rounding = models.CharField(_("chips raced at a color-up"), max_length=8, choices=(
-        ("half_up", _("The odd value to the nearest chip, half or more rounds up")),
-        ("up", _("Any odd value left makes one more chip"))), default="half_up")
-    race_protection = models.CharField(_("the chip of a player who would be raced out"), max_length=10, choices=(
-        ("added", _("Added to play")), ("from_raced", _("Taken from the chips raced"))), default="added")
+        _("clock time taken per hand-for-hand hand (seconds; 0 pauses the clock)"), default=120, validators=[MaxValueValidator(900)]
+    )
+    hand_for_hand_ties = models.CharField(
+        _("players busted at different tables in the same hand-for-hand hand"), max_length=6, choices=Ties.choices, default=Ties.TIE
+    )
+    race_rounding = models.CharField(
+        _("chips raced at a color-up"),
+        max_length=8,
+        choices=(
+            ("half_up", _("The odd value to the nearest chip, half or more rounds up")),
+            ("up", _("Any odd value left makes one more chip")),
+        ),
+        default="half_up",
+    )
+    race_protection = models.CharField(
+        _("the chip of a player who would be raced out"),
+        max_length=10,
+        choices=(("added", _("Added to play")), ("from_raced", _("Taken from the chips raced"))),
+        default="added",
+    )
     race_protected_first = models.BooleanField(
-        _("a player who would be raced out gets the chip before the race and does not race"), default=False)
+        _("a player who would be raced out gets the chip before the race and does not race"), default=False
+    )
     clock_call_seconds = models.PositiveSmallIntegerField(
-        _("the time a player gets when the clock is called on him (seconds; the last 10 are counted down)"), default=60,
-        validators=[MinValueValidator(10), MaxValueValidator(60)])
+        _("the time a player gets when the clock is called on him (seconds; the last 10 are counted down)"),
+        default=60,
+        validators=[MinValueValidator(10), MaxValueValidator(60)],
+    )
     public_chip_counts = models.BooleanField(
-        _("chip counts shown in public (the lobby's chip leaders, the players' chip-count page)"), default=True)
-    disqualified_place = models.CharField(_("the place of a disqualified player"), max_length=5, choices=(
-        ("last", _("Last among the players still in (TDA): below anyone who busts in the hand in play")),
-        ("bust", _("As a bust of the hand in play, placed by his chips against the others busted in it"))),
-        default="last")
+        _("chip counts shown in public (the lobby's chip leaders, the players' chip-count page)"), default=True
+    )
+    disqualified_place = models.CharField(
+        _("the place of a disqualified player"),
+        max_length=5,
+        choices=(
+            ("last", _("Last among the players still in (TDA): below anyone who busts in the hand in play")),
+            ("bust", _("As a bust of the hand in play, placed by his chips against the others busted in it")),
+        ),
+        default="last",
+    )
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
@@ -229,6 +250,7 @@ class HouseRules(NeverDeleteModel):
     def clean(self) -> None:
         """Settings that contradict each other or the tables are refused (the screen and the API share this).
         Runs after the field checks even when they failed: a value that is not a number is left to them."""
+
         def number(value) -> int | None:
             return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -240,11 +262,12 @@ class HouseRules(NeverDeleteModel):
             if threshold > most:
                 errors["balance_threshold"] = _(
                     "Tables of %(seats)s seats are never more than %(most)s players apart, so they would never be "
-                    "balanced: choose 1 to %(most)s.") % {"seats": seats, "most": most}
+                    "balanced: choose 1 to %(most)s."
+                ) % {"seats": seats, "most": most}
         if threshold is not None and halt is not None and halt < threshold:
             errors["halt_short_by"] = _(
-                "A table is halted only when it is out of balance: the halt number is at least the balance "
-                "threshold (%(threshold)s).") % {"threshold": threshold}
+                "A table is halted only when it is out of balance: the halt number is at least the balance threshold (%(threshold)s)."
+            ) % {"threshold": threshold}
         if errors:
             raise ValidationError(errors)
 
@@ -286,8 +309,7 @@ class Move(NeverDeleteModel):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="move_unique_number"),
             models.UniqueConstraint(fields=["entry"], condition=Q(status="pending"), name="move_one_pending_per_entry"),
-            models.UniqueConstraint(fields=["to_table", "to_seat"], condition=Q(status="pending"),
-                                    name="move_one_pending_per_seat"),
+            models.UniqueConstraint(fields=["to_table", "to_seat"], condition=Q(status="pending"), name="move_one_pending_per_seat"),
         ]
 
 
@@ -392,12 +414,12 @@ class ChipRace(NeverDeleteModel):
     recorded_at = models.DateTimeField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
     confirmed_at = models.DateTimeField(null=True, blank=True)
-    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                     related_name="+")
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["color_up", "table"], condition=~Q(status="redone"),
-                                               name="chip_race_one_standing_per_table")]
+        constraints = [
+            models.UniqueConstraint(fields=["color_up", "table"], condition=~Q(status="redone"), name="chip_race_one_standing_per_table")
+        ]
 
 
 class Penalty(NeverDeleteModel):
@@ -423,19 +445,19 @@ class Penalty(NeverDeleteModel):
     reason = models.CharField(max_length=200)
     chips = models.PositiveBigIntegerField(null=True, blank=True)  # a disqualification's chips taken out of play
     given_at = models.DateTimeField()
-    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+")
+    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     cancelled_at = models.DateTimeField(null=True, blank=True)
-    cancelled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                     related_name="+")
+    cancelled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     cancel_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["tournament", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="penalty_unique_number"),
-            models.CheckConstraint(condition=Q(kind="rounds", rounds__gte=1, rounds__lte=4)
-                                   | (~Q(kind="rounds") & Q(rounds__isnull=True)), name="penalty_rounds_1_4"),
+            models.CheckConstraint(
+                condition=Q(kind="rounds", rounds__gte=1, rounds__lte=4) | (~Q(kind="rounds") & Q(rounds__isnull=True)),
+                name="penalty_rounds_1_4",
+            ),
         ]
 
 
@@ -457,8 +479,7 @@ class ChipCount(NeverDeleteModel):
     source = models.CharField(max_length=6, choices=Source.choices)
     current = models.BooleanField(default=True)
     counted_at = models.DateTimeField()
-    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="+")
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     counted_by_label = models.CharField(max_length=150, blank=True)
 
     class Meta:

@@ -2,6 +2,7 @@
 entry gets a seat at once after the start draw, and a voided entry's seat is freed and the room
 balanced again. The tournament app announces the changes without knowing that tables exist; its
 receipts ask the same way where an entry sits."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -18,12 +19,16 @@ from tournament.models import Entry, Tournament
 def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:
     """Reaction to tournament.services.registration.ENTRY_REGISTERED: after the start draw a new entry is seated at once. A
     player disqualified in this tournament does not enter it again (the whole registration is refused)."""
-    dq = Penalty.objects.filter(tournament=tournament, entry__player_id=entry.player_id, kind=Penalty.Kind.DISQUALIFIED,
-                                cancelled_at__isnull=True).first()
+    dq = Penalty.objects.filter(
+        tournament=tournament, entry__player_id=entry.player_id, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True
+    ).first()
     if dq is not None:
-        raise ServiceError(_("%(name)s was disqualified from this tournament (penalty #%(penalty)s): he cannot enter "
-                             "it again.") % {"name": entry.player.display_name, "penalty": dq.number},
-                           code="disqualified", status=409)
+        raise ServiceError(
+            _("%(name)s was disqualified from this tournament (penalty #%(penalty)s): he cannot enter it again.")
+            % {"name": entry.player.display_name, "penalty": dq.number},
+            code="disqualified",
+            status=409,
+        )
     seat = seat_new_entry(tournament, actor=actor, entry=entry)
     if seat is None:
         return {}

@@ -1,4 +1,5 @@
 """Real concurrency for service tests: jobs run in threads released together by a barrier."""
+
 from __future__ import annotations
 
 import threading

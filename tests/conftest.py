@@ -1,4 +1,5 @@
 """Shared fixtures: staff of every role, a structure template, a tournament, a player."""
+
 from __future__ import annotations
 
 import json
@@ -28,10 +29,8 @@ PASSWORD = "correct-horse-battery-staple"
 # machine never fails a test that holds. `HYPOTHESIS_PROFILE=explore scripts/test` draws new random
 # examples on each run (1,000 where a test sets no number of its own) to look for counterexamples; one
 # found there becomes an @example of its test.
-hypothesis.settings.register_profile("default", deadline=None, derandomize=True, database=None,
-                                     print_blob=True)
-hypothesis.settings.register_profile("explore", deadline=None, derandomize=False, database=None,
-                                     print_blob=True, max_examples=1000)
+hypothesis.settings.register_profile("default", deadline=None, derandomize=True, database=None, print_blob=True)
+hypothesis.settings.register_profile("explore", deadline=None, derandomize=False, database=None, print_blob=True, max_examples=1000)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
@@ -75,8 +74,7 @@ def _empty_the_tables(self):
         return _django_flush(self)
     for name in names:
         connection = connections[name]
-        tables = [t for t in connection.introspection.django_table_names(only_existing=True, include_views=False)
-                  if t not in KEPT_TABLES]
+        tables = [t for t in connection.introspection.django_table_names(only_existing=True, include_views=False) if t not in KEPT_TABLES]
         quote = connection.ops.quote_name
         table, trigger = AUDIT_GUARD
         with transaction.atomic(using=name), connection.cursor() as cursor:
@@ -170,8 +168,7 @@ def make_user(username: str, *roles: str, superuser: bool = False) -> User:
     return user
 
 
-STAFF = {"director": ("dir", "Director"), "floor": ("floor", "Floor"), "cashier": ("cash", "Cashier"),
-         "dealer": ("deal", "Dealer")}
+STAFF = {"director": ("dir", "Director"), "floor": ("floor", "Floor"), "cashier": ("cash", "Cashier"), "dealer": ("deal", "Dealer")}
 
 
 def make_base(**tournament_overrides) -> dict:
@@ -186,8 +183,12 @@ def make_base(**tournament_overrides) -> dict:
 def read_base(made: dict) -> dict:
     """make_base's rows read afresh for a test: the staff by role, "anonymous" (None), the template, the tournament."""
     users = {user.pk: user for user in User.objects.filter(pk__in=[made[role] for role in STAFF])}
-    return {**{role: users[made[role]] for role in STAFF}, "anonymous": None,
-            "template": Structure.objects.get(pk=made["template"]), "tournament": Tournament.objects.get(pk=made["tournament"])}
+    return {
+        **{role: users[made[role]] for role in STAFF},
+        "anonymous": None,
+        "template": Structure.objects.get(pk=made["template"]),
+        "tournament": Tournament.objects.get(pk=made["tournament"]),
+    }
 
 
 @pytest.fixture
@@ -264,8 +265,9 @@ def t(room):
 @pytest.fixture
 def players(cashier):
     """Six players (F0 to F5 Player), not entered anywhere yet."""
-    return [registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Player", date_of_birth=date(1990, 1, 1))
-            for i in range(6)]
+    return [
+        registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Player", date_of_birth=date(1990, 1, 1)) for i in range(6)
+    ]
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """The helpers many test modules share, each defined once here: a service call that must be refused, a free port,
 an identity document, tables opened and players registered, the rows a refused file leaves, the API and page clients,
 a page's words, what the screen said. The fixtures live in the conftest.py files."""
+
 from __future__ import annotations
 
 import re
@@ -92,8 +93,7 @@ def url(t, rest: str) -> str:
 
 def api(client: Client, method: str, path: str, body: dict | None = None, key: str = ""):
     """A JSON call to /api/<path>, with an idempotency key when one is given."""
-    return getattr(client, method)(f"/api/{path}", body, content_type="application/json",
-                                   **({"HTTP_IDEMPOTENCY_KEY": key} if key else {}))
+    return getattr(client, method)(f"/api/{path}", body, content_type="application/json", **({"HTTP_IDEMPOTENCY_KEY": key} if key else {}))
 
 
 def clock_call_answer(client, t, number: int):

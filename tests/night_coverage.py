@@ -4,6 +4,7 @@ adds its counts to that JSON file when it exits, and `python -m tests.night_cove
 
 Two machine-independent hooks: `rule` and `initialize` (hypothesis' decorators, the step's name recorded first),
 and `count_refusal` (the refusal codes an action met, called by Night.act)."""
+
 from __future__ import annotations
 
 import atexit
@@ -21,14 +22,30 @@ FILE = os.environ.get("NIGHT_COVERAGE", "")
 
 # The states of a night the machine is asked to reach, each a question on the night after a step.
 STATES = (
-    "slips pending", "break pending (slips unconfirmed)", "hand-for-hand on", "hand-for-hand hand called",
-    "redraw done", "final table redrawn", "undone bust in play", "undone bust in play after a redraw",
-    "undone bust busted again", "undone bust busted again in one hand with another",
+    "slips pending",
+    "break pending (slips unconfirmed)",
+    "hand-for-hand on",
+    "hand-for-hand hand called",
+    "redraw done",
+    "final table redrawn",
+    "undone bust in play",
+    "undone bust in play after a redraw",
+    "undone bust busted again",
+    "undone bust busted again in one hand with another",
     "undone bust busted again in one hand with another, at another table than his first bust",
-    "break pending while the bust that broke it can be undone", "play over",
+    "break pending while the bust that broke it can be undone",
+    "play over",
 )
-counts: dict[str, Counter] = {"pairs": Counter(), "acting_pairs": Counter(), "rules": Counter(), "states": Counter(),
-                              "nights_states": Counter(), "refusals": Counter(), "nights": Counter(), "possible": Counter()}
+counts: dict[str, Counter] = {
+    "pairs": Counter(),
+    "acting_pairs": Counter(),
+    "rules": Counter(),
+    "states": Counter(),
+    "nights_states": Counter(),
+    "refusals": Counter(),
+    "nights": Counter(),
+    "possible": Counter(),
+}
 
 
 def _step(machine, name: str) -> None:
@@ -50,8 +67,10 @@ def _busts_and_breaks(machine) -> tuple[set[int], set[int]]:
     t = getattr(machine, "t", None)
     if t is None:
         return set(), set()
-    return (set(Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).values_list("pk", flat=True)),
-            set(Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).values_list("pk", flat=True)))
+    return (
+        set(Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).values_list("pk", flat=True)),
+        set(Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).values_list("pk", flat=True)),
+    )
 
 
 def _after(machine, name: str) -> None:
@@ -68,8 +87,9 @@ def _after(machine, name: str) -> None:
         machine._coverage_breakers = (now_busted - busted, now_breaks - breaks)
     reached = machine.__dict__.setdefault("_coverage_states", set())
     breakers, slips = getattr(machine, "_coverage_breakers", (set(), set()))
-    found = states(machine.t) + (["break pending while the bust that broke it can be undone"]
-                                 if breakers & now_busted and slips & now_breaks else [])
+    found = states(machine.t) + (
+        ["break pending while the bust that broke it can be undone"] if breakers & now_busted and slips & now_breaks else []
+    )
     for state in found:
         counts["states"][state] += 1
         if state not in reached:
@@ -99,6 +119,7 @@ def _recording(f, decorator):
             return f(self, **data)
         finally:
             _after(self, f.__name__)
+
     return decorator(step)
 
 
@@ -135,14 +156,16 @@ def states(t) -> list[str]:
     h = hand_for_hand(t)
     if h is not None:
         out += ["hand-for-hand on"] + (["hand-for-hand hand called"] if h.called else [])
-    redraws = list(Draw.objects.filter(tournament=t, kind=Draw.Kind.REDRAW, drawn_at__isnull=False)
-                   .values_list("drawn_at", "inputs"))
+    redraws = list(Draw.objects.filter(tournament=t, kind=Draw.Kind.REDRAW, drawn_at__isnull=False).values_list("drawn_at", "inputs"))
     if redraws:
         out.append("redraw done")
     if any(len(inputs.get("keep", [])) == 1 for _at, inputs in redraws):
         out.append("final table redrawn")
-    busts = list(Seat.objects.filter(tournament=t, end_reason=Seat.End.BUST).order_by("ended_at", "pk")
-                 .values_list("entry_id", "ended_at", "table_id"))
+    busts = list(
+        Seat.objects.filter(tournament=t, end_reason=Seat.End.BUST)
+        .order_by("ended_at", "pk")
+        .values_list("entry_id", "ended_at", "table_id")
+    )
     by_entry: dict[int, list] = {}
     for entry, ended, table in busts:
         by_entry.setdefault(entry, []).append((ended, table))
@@ -155,8 +178,14 @@ def states(t) -> list[str]:
     again = [entries[pk] for pk, seats in by_entry.items() if len(seats) > 1 and entries[pk].status == Entry.Status.BUSTED]
     if again:
         out.append("undone bust busted again")
-    shared = dict(Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).exclude(bust_hand="")
-                  .values_list("bust_hand").annotate(n=Count("pk")).filter(n__gt=1).values_list("bust_hand", "n"))
+    shared = dict(
+        Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED)
+        .exclude(bust_hand="")
+        .values_list("bust_hand")
+        .annotate(n=Count("pk"))
+        .filter(n__gt=1)
+        .values_list("bust_hand", "n")
+    )
     grouped = [e for e in again if e.bust_hand in shared]
     if grouped:
         out.append("undone bust busted again in one hand with another")
@@ -200,12 +229,22 @@ def report(path: str, rules: list[str] | None = None) -> str:
     for state in STATES:
         lines.append(f"  {data['nights_states'].get(state, 0):6d} / {data['states'].get(state, 0):7d}  {state}")
     lines.append("pairs of interest (drawn / both changing the night):")
-    for pair in ("bust -> bust_undone", "busts_in_one_hand -> bust_undone", "bust_undone -> busts_in_one_hand",
-                 "bust_undone -> bust", "all_slips_confirmed -> bust_undone", "slip -> bust_undone",
-                 "bust_undone -> all_slips_confirmed", "bust -> bust", "hand_starts -> bust"):
+    for pair in (
+        "bust -> bust_undone",
+        "busts_in_one_hand -> bust_undone",
+        "bust_undone -> busts_in_one_hand",
+        "bust_undone -> bust",
+        "all_slips_confirmed -> bust_undone",
+        "slip -> bust_undone",
+        "bust_undone -> all_slips_confirmed",
+        "bust -> bust",
+        "hand_starts -> bust",
+    ):
         lines.append(f"  {data['pairs'].get(pair, 0):6d} / {data['acting_pairs'].get(pair, 0):6d}  {pair}")
-    lines.append("refusals met by bust_undone: " + ", ".join(
-        f"{k.split(': ')[1]} {n}" for k, n in sorted(data["refusals"].items()) if k.startswith("bust_undone")))
+    lines.append(
+        "refusals met by bust_undone: "
+        + ", ".join(f"{k.split(': ')[1]} {n}" for k, n in sorted(data["refusals"].items()) if k.startswith("bust_undone"))
+    )
     lines.append("rules never drawn: " + ", ".join(n for n in names if not data["rules"].get(n)))
     return "\n".join(lines)
 

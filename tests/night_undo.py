@@ -6,6 +6,7 @@ A bust that stands by a rule is no bust that could be undone: its player re-ente
 penalties page reinstates him), or a deal was made after it by the players left then. A refusal for want of a seat while a
 table's break holds seats is a hole: the undo gives that break back. A press names one step at a
 time: voiding one paid prize may show another paid prize the undo would move, whose refusal names it in turn."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -64,12 +65,16 @@ def _undo_or_press(t: Tournament, staff: dict, entry: Entry) -> None:
                         raise _RolledBack from exc
                     press = exc.details if isinstance(exc.details, dict) and "press" in exc.details else None
                     after = f" after {presses}" if presses else ""
-                    assert press is not None, (f"the undo of #{entry.number}'s bust is refused{after} ({exc.code}: "
-                                               f"{exc.message}) and the refusal names no press that makes it possible")
+                    assert press is not None, (
+                        f"the undo of #{entry.number}'s bust is refused{after} ({exc.code}: "
+                        f"{exc.message}) and the refusal names no press that makes it possible"
+                    )
                     assert press not in presses, f"the undo of #{entry.number}'s bust names {press} again: {exc.message}"
                     held = _break_pending(t) if press["press"] == "open_table" else None
-                    assert held is None, (f"the undo of #{entry.number}'s bust is refused for want of a seat ({exc.message}) "
-                                          f"while table {held}'s break holds seats: the undo gives that break back")
+                    assert held is None, (
+                        f"the undo of #{entry.number}'s bust is refused for want of a seat ({exc.message}) "
+                        f"while table {held}'s break holds seats: the undo gives that break back"
+                    )
                     presses.append(press)
                     _press(t, staff, press)
                     continue
@@ -80,8 +85,11 @@ def _undo_or_press(t: Tournament, staff: dict, entry: Entry) -> None:
 
 def _break_pending(t: Tournament) -> int | None:
     """A table breaking now (its slips pending): its number."""
-    return Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).values_list(
-        "from_table__number", flat=True).first()
+    return (
+        Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK)
+        .values_list("from_table__number", flat=True)
+        .first()
+    )
 
 
 def _press(t: Tournament, staff: dict, press: dict) -> None:

@@ -10,6 +10,7 @@ step then finds nothing to apply, instead of applying every migration again (som
 A test may name a database_url (a PostgreSQL database it made) and a redis_url instead: several servers
 given the same ones share them, as web hosts behind one proxy do (tests/resilience/test_two_hosts.py).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -33,8 +34,11 @@ import yaml
 from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-SECRETS = {"SECRET_KEY": "test-only-production-secret-key-0123456789abcdefghij",
-           "ID_HASH_KEY": "test-only-production-id-hash-key", "POSTGRES_PASSWORD": "unused"}
+SECRETS = {
+    "SECRET_KEY": "test-only-production-secret-key-0123456789abcdefghij",
+    "ID_HASH_KEY": "test-only-production-id-hash-key",
+    "POSTGRES_PASSWORD": "unused",
+}
 
 
 def compose() -> dict:
@@ -43,6 +47,7 @@ def compose() -> dict:
 
 def interpolate(value: str, env: dict[str, str]) -> str:
     """Compose's ${NAME}, ${NAME:-default} and ${NAME:?message}, from `env` (a .env file's values)."""
+
     def one(match: re.Match) -> str:
         name, op, rest = match.group(1), match.group(2), match.group(3)
         if env.get(name):
@@ -50,6 +55,7 @@ def interpolate(value: str, env: dict[str, str]) -> str:
         if op == ":?":
             raise KeyError(f"{name} must be set: {rest}")
         return rest or ""
+
     return re.sub(r"\$\{(\w+)(?:(:-|:\?)([^}]*))?\}", one, value)
 
 
@@ -75,8 +81,9 @@ def localise(words: list[str], port: int) -> list[str]:
     return ["127.0.0.1" if word == "0.0.0.0" else word for word in out]  # noqa: S104
 
 
-def process_environment(web_env: dict[str, str], sqlite_path: Path, port: int, database_url: str = "",
-                        redis_url: str | None = None) -> dict[str, str]:
+def process_environment(
+    web_env: dict[str, str], sqlite_path: Path, port: int, database_url: str = "", redis_url: str | None = None
+) -> dict[str, str]:
     """The server's environment: `database_url` if given, else the SQLite file; `redis_url` if given
     ("" for none), else the test run's own REDIS_URL."""
     env = {key: value for key, value in os.environ.items() if key not in ("DEBUG", "DATABASE_URL", "REDIS_URL")}
@@ -127,8 +134,9 @@ def run_step(step: list[str], env: dict[str, str]) -> None:
 
 
 @contextlib.contextmanager
-def web_server(tmp_path: Path, dotenv: dict[str, str] | None = None, prepare: str = "", database_url: str = "",
-               redis_url: str | None = None) -> Iterator[tuple[int, dict]]:
+def web_server(
+    tmp_path: Path, dotenv: dict[str, str] | None = None, prepare: str = "", database_url: str = "", redis_url: str | None = None
+) -> Iterator[tuple[int, dict]]:
     """Run the compose web command (each step before the server, then `prepare` as Python in
     `manage.py shell`, then the server) and yield (port, environment) once it accepts connections.
     `database_url`, `redis_url`: see process_environment (the SQLite file and the run's Redis by default)."""
@@ -143,8 +151,7 @@ def web_server(tmp_path: Path, dotenv: dict[str, str] | None = None, prepare: st
     if prepare:
         run_step([sys.executable, "manage.py", "shell", "-c", prepare], env)
     log = (tmp_path / "server.log").open("wb")
-    process = subprocess.Popen(localise(server, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+    process = subprocess.Popen(localise(server, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -171,8 +178,7 @@ def service_command(name: str, folder: Path) -> list[str]:
     words = compose()["services"][name]["command"]
     words = words if isinstance(words, list) else shlex.split(words)
     assert words[0] == "celery", words
-    return [sys.executable, "-m", "celery",
-            *(str(folder / Path(word).name) if word.startswith("/data/") else word for word in words[1:])]
+    return [sys.executable, "-m", "celery", *(str(folder / Path(word).name) if word.startswith("/data/") else word for word in words[1:])]
 
 
 def stop_group(process: subprocess.Popen) -> None:
@@ -193,8 +199,9 @@ def compose_service(name: str, env: dict[str, str], folder: Path, ready: str) ->
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.log"
     with path.open("wb") as log:
-        process = subprocess.Popen(service_command(name, folder), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            service_command(name, folder), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             deadline = time.monotonic() + 90
             while ready not in path.read_text(errors="replace"):

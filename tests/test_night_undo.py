@@ -1,5 +1,6 @@
 """The night machine's undo invariant (tests/night_undo.py): an undo is possible, or its refusal names the
 one press that makes it possible; checked in a savepoint that changes nothing."""
+
 from __future__ import annotations
 
 import random
@@ -45,10 +46,8 @@ def test_an_undo_with_no_seat_and_no_break_to_give_back_names_the_press(director
     assert sum(len(s) for s in seated(tournament).values()) == 19 and len(seated(tournament)) == 3
 
 
-def test_the_undo_invariant_tries_every_undo_and_its_press_and_changes_nothing(director, cashier, floor, tournament,
-                                                                              full_room):
-    night = SimpleNamespace(t=tournament, staff={"director": director, "cashier": cashier, "floor": floor},
-                            seeds=random.Random(39))
+def test_the_undo_invariant_tries_every_undo_and_its_press_and_changes_nothing(director, cashier, floor, tournament, full_room):
+    night = SimpleNamespace(t=tournament, staff={"director": director, "cashier": cashier, "floor": floor}, seeds=random.Random(39))
     events, seats = AuditEvent.objects.filter(tournament=tournament).count(), seated(tournament)
     drawn = night.seeds.getstate()
     with mock.patch.object(night_undo, "_press", wraps=night_undo._press) as pressed:

@@ -10,6 +10,7 @@ A refusal (ServiceError, or a house rule refused by field) is fine and must chan
 exception fails. The same examples run on every run (tests/conftest.py's profile); `HYPOTHESIS_PROFILE=explore`
 and NIGHT_EXAMPLES / NIGHT_STEPS play many more; a counterexample found there is kept, as hypothesis printed
 it, in tests/test_night_replays.py, and its hole gets a short test in tests/test_night_findings.py."""
+
 from __future__ import annotations
 
 import os
@@ -117,36 +118,53 @@ class Night(RuleBasedStateMachine):
 
     def new_player(self):
         self.players += 1
-        player = registration.create_player(actor=self.d, first_name=f"P{self.players}", last_name="Night",
-                                        date_of_birth=date(1990, 1, 1))
+        player = registration.create_player(actor=self.d, first_name=f"P{self.players}", last_name="Night", date_of_birth=date(1990, 1, 1))
         self.documents[player.pk] = f"NT{self.players:07d}"
         return player
 
     def register(self, player=None) -> Entry | None:
         if player is None:  # a new player, with the document his record keeps (a payout or a ticket asks for it again)
+
             def first_entry():
                 new = self.new_player()
                 return registration.register_entry(self.t, actor=self.d, player=new, document=id_doc(self.documents[new.pk]))
+
             return self.act(first_entry)
         return self.act(registration.register_entry, self.t, actor=self.d, player=player, document=id_doc(self.documents[player.pk]))
 
     # --- the night begins ---------------------------------------------------------------------------
 
-    @initialize(players=st.integers(min_value=4, max_value=30), size=st.sampled_from([6, 9, 10]),
-                seed=st.integers(0, 2**32), threshold=st.integers(1, 3), spare=st.booleans(),
-                ties=st.sampled_from(["tie", "stack"]), redraws=st.booleans())
+    @initialize(
+        players=st.integers(min_value=4, max_value=30),
+        size=st.sampled_from([6, 9, 10]),
+        seed=st.integers(0, 2**32),
+        threshold=st.integers(1, 3),
+        spare=st.booleans(),
+        ties=st.sampled_from(["tie", "stack"]),
+        redraws=st.booleans(),
+    )
     def begin(self, players, size, seed, threshold, spare, ties, redraws):
         self.seeds = random.Random(seed)
         template = setup.save_structure_template(BASIC_SPEC, actor=self.d)
-        self.t = setup.create_tournament(tournament_data(seats_per_table=size, max_reentries=2,
-                                                                 late_reg_until_level=2, guaranteed_pool=0), actor=self.d,
-                                                                 template=template)
+        self.t = setup.create_tournament(
+            tournament_data(seats_per_table=size, max_reentries=2, late_reg_until_level=2, guaranteed_pool=0),
+            actor=self.d,
+            template=template,
+        )
         tables = -(-players // size) + (1 if spare else 0)
         for number in range(1, tables + 1):
             table_setup.open_table(self.t, actor=self.d, number=number, seats=size)
-        house_rules.set_house_rules(self.t, actor=self.d, data={"balance_threshold": min(threshold, max(size - 1, 2)),
-                                               "halt_short_by": max(3, threshold), "hand_for_hand_ties": ties,
-                                               "redraw_at_three": redraws, "redraw_at_two": redraws})
+        house_rules.set_house_rules(
+            self.t,
+            actor=self.d,
+            data={
+                "balance_threshold": min(threshold, max(size - 1, 2)),
+                "halt_short_by": max(3, threshold),
+                "hand_for_hand_ties": ties,
+                "redraw_at_three": redraws,
+                "redraw_at_two": redraws,
+            },
+        )
         for _i in range(players):
             self.register()
         draws.draw_start(self.t, actor=self.d)
@@ -155,10 +173,10 @@ class Night(RuleBasedStateMachine):
                 draws.draw_button(table, actor=self.d)
         # The night counts for a season: its points follow every place (league_points_follow_the_places).
         league_rng = random.Random(seed ^ 0x1EA6)  # its own source: the draws' seeds stay as they were
-        formula = league_rng.choice([{"formula": "table", "points_table": [10, 7, 5, 3, 1]}, {"formula": "linear"},
-                                     {"formula": "square_root"}])
-        league = league_services.create_league(actor=self.d, data={"name": "Season", "participation": league_rng.randint(0, 2),
-                                                                   **formula})
+        formula = league_rng.choice(
+            [{"formula": "table", "points_table": [10, 7, 5, 3, 1]}, {"formula": "linear"}, {"formula": "square_root"}]
+        )
+        league = league_services.create_league(actor=self.d, data={"name": "Season", "participation": league_rng.randint(0, 2), **formula})
         league_services.add_tournament(league, actor=self.d, tournament=self.t)
         self.night_begun(seed)
 
@@ -337,8 +355,10 @@ class Night(RuleBasedStateMachine):
         if color_up is None or table is None:
             return
         occupied = sorted(Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True))
-        counts = {str(s): {"chips": {str(v): odd[k % len(odd)] for v in color_up.leaving}, "other": 1000 * (k % 3)}
-                  for k, s in enumerate(occupied)}
+        counts = {
+            str(s): {"chips": {str(v): odd[k % len(odd)] for v in color_up.leaving}, "other": 1000 * (k % 3)}
+            for k, s in enumerate(occupied)
+        }
         race = self.act(color_ups.record_race, table, actor=self.staff["dealer"], color_up=color_up, seats=counts)
         if race is not None and confirm:
             self.act(color_ups.confirm_race, race, actor=self.staff["dealer"])
@@ -356,8 +376,15 @@ class Night(RuleBasedStateMachine):
     def penalty(self, i, kind, rounds):
         entry = pick(self.active(), i)
         if entry is not None:
-            self.act(penalties.give_penalty, self.t, actor=self.staff["floor"], entry_number=entry.number, kind=kind,
-                     rounds=rounds if kind == "rounds" else None, reason="slow play")
+            self.act(
+                penalties.give_penalty,
+                self.t,
+                actor=self.staff["floor"],
+                entry_number=entry.number,
+                kind=kind,
+                rounds=rounds if kind == "rounds" else None,
+                reason="slow play",
+            )
 
     @rule(i=st.integers(0, 999), chips=st.integers(0, 5) | st.none(), as_bust=st.booleans())
     def disqualified(self, i, chips, as_bust):
@@ -367,13 +394,20 @@ class Night(RuleBasedStateMachine):
         if entry is None:
             return
         self.act(house_rules.set_house_rules, self.t, actor=self.d, data={"disqualified_place": "bust" if as_bust else "last"})
-        self.act(busts.disqualify, self.t, actor=self.staff["floor"], reason="collusion", entry_number=entry.number,
-                 chips=None if chips is None else chips * 1000)
+        self.act(
+            busts.disqualify,
+            self.t,
+            actor=self.staff["floor"],
+            reason="collusion",
+            entry_number=entry.number,
+            chips=None if chips is None else chips * 1000,
+        )
 
     @rule(i=st.integers(0, 999))
     def disqualification_cancelled(self, i):
-        dq = pick(list(Penalty.objects.filter(tournament=self.t, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True)
-                       .order_by("number")), i)
+        dq = pick(
+            list(Penalty.objects.filter(tournament=self.t, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True).order_by("number")), i
+        )
         if dq is not None:
             self.act(busts.reinstate, self.t, actor=self.staff["floor"], number=dq.number, reason="the wrong player")
 
@@ -385,8 +419,14 @@ class Night(RuleBasedStateMachine):
         entry = pick(players, i)
         if entry is not None:
             most = tournament_stats(self.t)["chips_in_play"] - (0 if everything else len(players) - 1)
-            self.act(busts.disqualify, self.t, actor=self.staff["floor"], reason="collusion", entry_number=entry.number,
-                     chips=max(most + over, 0))
+            self.act(
+                busts.disqualify,
+                self.t,
+                actor=self.staff["floor"],
+                reason="collusion",
+                entry_number=entry.number,
+                chips=max(most + over, 0),
+            )
 
     # --- money --------------------------------------------------------------------------------------
 
@@ -403,8 +443,11 @@ class Night(RuleBasedStateMachine):
         """The director reopens registration (refused once a prize is paid: the prizes would change under it)."""
         self.act(registration.set_registration_closed, self.t, actor=self.d, closed=False)
 
-    @rule(kind=st.sampled_from(["icm", "chip_chop"]), mode=st.sampled_from(["play_on", "stop"]),
-          chips=st.lists(st.integers(1, 50), min_size=2, max_size=10))
+    @rule(
+        kind=st.sampled_from(["icm", "chip_chop"]),
+        mode=st.sampled_from(["play_on", "stop"]),
+        chips=st.lists(st.integers(1, 50), min_size=2, max_size=10),
+    )
     def deal(self, kind, mode, chips):
         left = self.active()
         if not 2 <= len(left) <= len(chips):
@@ -416,8 +459,7 @@ class Night(RuleBasedStateMachine):
 
     @rule(i=st.integers(0, 999))
     def prize_paid(self, i):
-        entry = pick([e for e in Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED)
-                      .order_by("number")], i)
+        entry = pick([e for e in Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED).order_by("number")], i)
         if entry is not None:
             self.act(payouts.pay_prize, entry, actor=self.staff["cashier"], document=id_doc(self.documents[entry.player_id]), signature=INK)
 
@@ -464,8 +506,8 @@ class Night(RuleBasedStateMachine):
             return
         status = screens.balancing_status(self.t)
         assert status["need_button"] or status["notice"] is not None, (
-            f"tables {[(r.number, r.players) for r in room.values()]} out of balance with no slip and no notice")
-
+            f"tables {[(r.number, r.players) for r in room.values()]} out of balance with no slip and no notice"
+        )
 
     def nobody_alone_while_others_play(self):
         if self.t is None or pay_selectors.play_over(self.t):  # nobody plays on once play is over
@@ -476,11 +518,13 @@ class Night(RuleBasedStateMachine):
         status = screens.balancing_status(self.t)
         for row in room:  # the floor can do what it is asked: a button needs two players seated
             assert row.number not in status["need_button"] or len(row.occupied) >= 2, (
-                f"the map asks for table {row.number}'s button, but one player sits there")
+                f"the map asks for table {row.number}'s button, but one player sits there"
+            )
         for row in room:
             if len(row.occupied) == 1 and not row.leaving and not row.reserved:
                 assert row.number in status["need_button"] or status["notice"] is not None, (
-                    f"a player alone at table {row.number} while {len(room) - 1} other tables play, no slip, no notice")
+                    f"a player alone at table {row.number} while {len(room) - 1} other tables play, no slip, no notice"
+                )
 
     def hand_for_hand_can_go_on(self):
         if self.t is None:
@@ -515,8 +559,11 @@ class Night(RuleBasedStateMachine):
             return
         stopped = {entry: (place, low) for entry, place, low, _amount in pay_selectors.stop_finishes(self.t)}
         left = Entry.objects.filter(tournament=self.t, status=Entry.Status.ACTIVE).exclude(number__in=list(stopped)).count()
-        rows = list(Entry.objects.filter(tournament=self.t, status=Entry.Status.BUSTED).exclude(number__in=list(stopped))
-                    .values_list("number", "finish_place", "finish_place_low", "bust_hand", "bust_stack"))
+        rows = list(
+            Entry.objects.filter(tournament=self.t, status=Entry.Status.BUSTED)
+            .exclude(number__in=list(stopped))
+            .values_list("number", "finish_place", "finish_place_low", "bust_hand", "bust_stack")
+        )
         rows += [(entry, place, low, "", None) for entry, (place, low) in stopped.items()]  # placed by the deal
         groups: dict[tuple[int, int], int] = {}
         for _n, place, low, _key, _stack in rows:
@@ -525,11 +572,13 @@ class Night(RuleBasedStateMachine):
         for (high, low), members in groups.items():
             assert members == low - high + 1, f"places {high}-{low} shared by {members} players"
             covered += range(high, low + 1)
-        assert sorted(covered) == list(range(left + 1, left + len(rows) + 1)), (
-            f"places {sorted(covered)} with {left} left")
+        assert sorted(covered) == list(range(left + 1, left + len(rows) + 1)), f"places {sorted(covered)} with {left} left"
         # The bigger stack at the start of a hand finishes above a smaller one busted at the same table in it.
-        table_of = dict(Seat.objects.filter(tournament=self.t, end_reason=Seat.End.BUST).order_by("ended_at", "pk")
-                        .values_list("entry__number", "table_id"))  # his last bust's (an undone one's seat stays)
+        table_of = dict(
+            Seat.objects.filter(tournament=self.t, end_reason=Seat.End.BUST)
+            .order_by("ended_at", "pk")
+            .values_list("entry__number", "table_id")
+        )  # his last bust's (an undone one's seat stays)
         place_of = {n: (p, low or p) for n, p, low, _k, _s in rows}
         same = [(n, key, stack) for n, _p, _l, key, stack in rows if key and stack is not None]
         for a, key_a, stack_a in same:
@@ -549,25 +598,23 @@ class Night(RuleBasedStateMachine):
         won = pay_selectors.prizes_won(self.t, state)
         playing = not pay_selectors.play_is_over(state)  # one left (the winner), a stop, a satellite at its seats
         places = {f.entry: (f.place, f.place_low) for f in pay_selectors.finishers(self.t, state)}
-        for entry, status, amount, place, low in Payment.objects.filter(
-                tournament=self.t, status=Payment.Status.PAID).values_list(
-                "entry__number", "entry__status", "amount", "place", "place_low"):
+        for entry, status, amount, place, low in Payment.objects.filter(tournament=self.t, status=Payment.Status.PAID).values_list(
+            "entry__number", "entry__status", "amount", "place", "place_low"
+        ):
             assert not (playing and status == Entry.Status.ACTIVE), f"#{entry} plays on with a paid prize"
             # A paid prize stands: its place and its amount are the ones paid, whatever came after.
             assert amount == won.get(entry, 0), f"#{entry} was paid {amount}, but {won.get(entry, 0)} is owed now"
             assert places.get(entry) == (place, low), f"#{entry} was paid for place {place}, now {places.get(entry)}"
-        races = sum(ChipRace.objects.filter(table__tournament=self.t, status=ChipRace.Status.CONFIRMED)
-                    .values_list("difference", flat=True))
-        adjusted = sum(ChipAdjustment.objects.filter(tournament=self.t, kind=ChipAdjustment.Kind.RACE)
-                       .values_list("amount", flat=True))
+        races = sum(
+            ChipRace.objects.filter(table__tournament=self.t, status=ChipRace.Status.CONFIRMED).values_list("difference", flat=True)
+        )
+        adjusted = sum(ChipAdjustment.objects.filter(tournament=self.t, kind=ChipAdjustment.Kind.RACE).values_list("amount", flat=True))
         assert races == adjusted, "the chips in play do not follow the races"
-        chips = sum(Purchase.objects.filter(tournament=self.t).exclude(status=Purchase.Status.VOIDED)
-                    .values_list("chips", flat=True))
+        chips = sum(Purchase.objects.filter(tournament=self.t).exclude(status=Purchase.Status.VOIDED).values_list("chips", flat=True))
         everything = sum(ChipAdjustment.objects.filter(tournament=self.t).values_list("amount", flat=True))
         assert tournament_stats(self.t)["chips_in_play"] == chips + everything
         standing = Penalty.objects.filter(tournament=self.t, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True)
-        out = sum(ChipAdjustment.objects.filter(tournament=self.t, kind=ChipAdjustment.Kind.DISQUALIFIED)
-                  .values_list("amount", flat=True))
+        out = sum(ChipAdjustment.objects.filter(tournament=self.t, kind=ChipAdjustment.Kind.DISQUALIFIED).values_list("amount", flat=True))
         assert out == -sum(standing.values_list("chips", flat=True)), "the chips out of play are not the disqualified's"
         assert not standing.exclude(entry__status=Entry.Status.BUSTED).exists(), "a disqualified player plays on"
 
@@ -586,8 +633,7 @@ class Night(RuleBasedStateMachine):
         assert kept == league_services.results_now(self.t, league), "the league's points do not follow the places"
         if kept:
             assert pay_selectors.play_over(self.t) and min(place for place, *_rest in kept.values()) == 1
-            players = set(Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED)
-                          .values_list("player_id", flat=True))
+            players = set(Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED).values_list("player_id", flat=True))
             assert set(kept) == players, "every player of a finished night has his points"
             ranked = sorted(kept.values())
             assert all(worse[3] <= better[3] for better, worse in zip(ranked, ranked[1:], strict=False))
@@ -596,18 +642,22 @@ class Night(RuleBasedStateMachine):
         if self.t is None:
             return
         for deal in Deal.objects.filter(tournament=self.t, status=Deal.Status.APPROVED):
-            busted_before = Entry.objects.filter(tournament=self.t, status=Entry.Status.BUSTED,
-                                                 finish_place__gt=len(deal.entries)).exclude(number__in=deal.entries)
-            players = set(Entry.objects.filter(tournament=self.t).exclude(status=Entry.Status.VOIDED)
-                          .exclude(pk__in=busted_before).values_list("number", flat=True))
+            busted_before = Entry.objects.filter(tournament=self.t, status=Entry.Status.BUSTED, finish_place__gt=len(deal.entries)).exclude(
+                number__in=deal.entries
+            )
+            players = set(
+                Entry.objects.filter(tournament=self.t)
+                .exclude(status=Entry.Status.VOIDED)
+                .exclude(pk__in=busted_before)
+                .values_list("number", flat=True)
+            )
             assert players == set(deal.entries), f"deal {deal.number} was made by {sorted(deal.entries)}, not {sorted(players)}"
             if deal.mode == Deal.Mode.STOP:
                 fixed = {entry: (place, low) for entry, place, low, _amount in deal.finishes}
-                for number, place, low in Entry.objects.filter(tournament=self.t, number__in=list(fixed),
-                                                               status=Entry.Status.BUSTED).values_list(
-                        "number", "finish_place", "finish_place_low"):
+                for number, place, low in Entry.objects.filter(
+                    tournament=self.t, number__in=list(fixed), status=Entry.Status.BUSTED
+                ).values_list("number", "finish_place", "finish_place_low"):
                     assert (place, low or place) == fixed[number], f"#{number} re-ranked after a deal that stopped play"
-
 
     def tickets_follow_the_seats(self):
         """A satellite's live tickets are its seat winners' once play stops, and none before; a used one paid for an
@@ -634,9 +684,19 @@ class Night(RuleBasedStateMachine):
         assert books["tickets_in_count"] == used and books["cash_in"] == 0 and books["balance"] == 0
 
 
-INVARIANTS = ("seating", "audit_sequence_has_no_gap", "tables_balanced_or_the_floor_told", "nobody_alone_while_others_play",
-              "hand_for_hand_can_go_on", "finished_while_play_is_over", "places_unique_and_contiguous", "money_adds_up",
-              "deals_stand_on_their_players", "league_points_follow_the_places", "tickets_follow_the_seats")
+INVARIANTS = (
+    "seating",
+    "audit_sequence_has_no_gap",
+    "tables_balanced_or_the_floor_told",
+    "nobody_alone_while_others_play",
+    "hand_for_hand_can_go_on",
+    "finished_while_play_is_over",
+    "places_unique_and_contiguous",
+    "money_adds_up",
+    "deals_stand_on_their_players",
+    "league_points_follow_the_places",
+    "tickets_follow_the_seats",
+)
 
 
 INVARIANTS += ("undo_possible_or_its_press_named",)
@@ -682,8 +742,12 @@ def shard(machine: type, number: int, shards: int, nights: int) -> tuple[type, s
     explore profile every shard draws fresh nights."""
     if number and settings.default.derandomize:
         machine = seed(number)(type(f"{machine.__name__}{number}", (machine,), {}))
-    return machine, settings(max_examples=max(nights // shards, 1), stateful_step_count=STEPS, deadline=None,
-                             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    return machine, settings(
+        max_examples=max(nights // shards, 1),
+        stateful_step_count=STEPS,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
 
 
 @pytest.mark.parametrize("number", range(SHARDS))
@@ -703,11 +767,18 @@ class SatelliteNight(Night):
         rng = random.Random(seed ^ 0x5A7E)  # its own source, as the league's
         template = setup.save_structure_template(BASIC_SPEC, actor=self.d)
         price = rng.choice([20_000, 33_000, 95_000])  # the Main Event's entry: a seat; at 95,000 a small field has none
-        self.target = setup.create_tournament(tournament_data(name="Main Event", buy_in=price - 3_000, fee=3_000,
-                                                              guaranteed_pool=0), actor=self.d, template=template)
-        tickets.set_satellite(self.t, actor=self.d, data={"target": self.target.pk,
-                                                          "leftover": rng.choice(["next_place", "seat_winners"]),
-                                                          "seat": rng.choice(["entry", "buy_in"])})
+        self.target = setup.create_tournament(
+            tournament_data(name="Main Event", buy_in=price - 3_000, fee=3_000, guaranteed_pool=0), actor=self.d, template=template
+        )
+        tickets.set_satellite(
+            self.t,
+            actor=self.d,
+            data={
+                "target": self.target.pk,
+                "leftover": rng.choice(["next_place", "seat_winners"]),
+                "seat": rng.choice(["entry", "buy_in"]),
+            },
+        )
 
     @rule(i=st.integers(0, 999))
     def played_down_to_the_seats(self, i):
@@ -726,8 +797,7 @@ class SatelliteNight(Night):
     def ticket_used(self, i):
         ticket = pick(self.tickets(Ticket.Status.ISSUED), i)
         if ticket is not None:
-            self.act(tickets.register_with_ticket, ticket, actor=self.staff["cashier"],
-                     document=id_doc(self.documents[ticket.holder_id]))
+            self.act(tickets.register_with_ticket, ticket, actor=self.staff["cashier"], document=id_doc(self.documents[ticket.holder_id]))
 
     @rule(i=st.integers(0, 999))
     def ticket_entry_voided(self, i):
@@ -775,9 +845,15 @@ class NightOverHttp(Night):
     @rule()
     def late_entry(self):
         self.players += 1
-        self.post("cashier", "entries/", {"new_player": {"first_name": f"H{self.players}", "last_name": "Night",
-                                                          "date_of_birth": "1990-01-01"},
-                                          "document_type": "id_card", "document_number": f"HT{self.players:07d}"})
+        self.post(
+            "cashier",
+            "entries/",
+            {
+                "new_player": {"first_name": f"H{self.players}", "last_name": "Night", "date_of_birth": "1990-01-01"},
+                "document_type": "id_card",
+                "document_number": f"HT{self.players:07d}",
+            },
+        )
 
     @rule(i=st.integers(0, 999), stack=st.integers(0, 5) | st.none())
     def bust(self, i, stack):
@@ -811,8 +887,7 @@ class NightOverHttp(Night):
     def slip(self, i, confirm):
         move = pick(list(Move.objects.filter(tournament=self.t, status=Move.Status.PENDING).order_by("number")), i)
         if move is not None:
-            self.post("floor", f"moves/{move.number}/{'confirm' if confirm else 'cancel'}/",
-                      None if confirm else {"reason": "not here"})
+            self.post("floor", f"moves/{move.number}/{'confirm' if confirm else 'cancel'}/", None if confirm else {"reason": "not here"})
 
     @rule(on=st.booleans())
     def hand_for_hand(self, on):
@@ -827,8 +902,15 @@ class NightOverHttp(Night):
         if mark == getattr(self, "_read", None):
             return
         self._read = mark
-        for role, path in (("floor", "map/"), ("floor", "moves/"), ("floor", "hand-for-hand/"), ("director", "payouts/"),
-                           ("director", "results/"), ("cashier", "stats/"), ("floor", "tables/")):
+        for role, path in (
+            ("floor", "map/"),
+            ("floor", "moves/"),
+            ("floor", "hand-for-hand/"),
+            ("director", "payouts/"),
+            ("director", "results/"),
+            ("cashier", "stats/"),
+            ("floor", "tables/"),
+        ):
             answer = self.client(role).get(f"/api/tournaments/{self.t.pk}/{path}")
             assert answer.status_code == 200, f"GET {path} answered {answer.status_code}"
 

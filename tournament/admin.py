@@ -2,6 +2,7 @@
 
 Entries, receipts, ID checks and the audit log are changed only through services (audited), never here.
 """
+
 from django.contrib import admin
 
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, StaffProfile, Tournament

@@ -2,6 +2,7 @@
 
 Rows here are never deleted: corrections are new rows or status changes with an audit event.
 """
+
 from __future__ import annotations
 
 import functools
@@ -52,9 +53,13 @@ class StaffProfile(models.Model):
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
     # Staff per tournament: a Floor, Cashier or Dealer listed here works these tournaments only
     # (core/roles.py); nobody listed, every tournament, as before. A director works every tournament.
-    tournaments = models.ManyToManyField("Tournament", blank=True, related_name="own_staff",
-                                         verbose_name=_("works only these tournaments"),
-                                         help_text=_("Empty: every tournament. A director always works every tournament."))
+    tournaments = models.ManyToManyField(
+        "Tournament",
+        blank=True,
+        related_name="own_staff",
+        verbose_name=_("works only these tournaments"),
+        help_text=_("Empty: every tournament. A director always works every tournament."),
+    )
 
     def __str__(self) -> str:
         return f"{self.user} ({self.language or 'browser'})"
@@ -141,21 +146,25 @@ class Tournament(models.Model):
     seats_per_table = models.PositiveSmallIntegerField(
         _("seats per table"), default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
     )
-    final_table_size = models.PositiveSmallIntegerField(
-        _("final table size"), validators=[MinValueValidator(2), MaxValueValidator(10)]
-    )
+    final_table_size = models.PositiveSmallIntegerField(_("final table size"), validators=[MinValueValidator(2), MaxValueValidator(10)])
     currency = models.CharField(
-        _("currency"), max_length=3, default="EUR",
+        _("currency"),
+        max_length=3,
+        default="EUR",
         validators=[RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO code such as EUR or CZK."))],
     )
     buy_in = models.PositiveIntegerField(_("buy-in (minor units)"))
     fee = models.PositiveIntegerField(_("fee (minor units)"), default=0)
     starting_stack = models.PositiveIntegerField(_("starting stack"), validators=[MinValueValidator(1)])
     reentry_allowed = models.BooleanField(_("re-entry allowed"), default=False)
-    max_reentries = models.PositiveSmallIntegerField(_("re-entries per player"), null=True, blank=True,
-                                                     help_text=_("Empty means no limit."))
+    max_reentries = models.PositiveSmallIntegerField(
+        _("re-entries per player"), null=True, blank=True, help_text=_("Empty means no limit.")
+    )
     late_reg_until_level = models.PositiveSmallIntegerField(
-        _("late registration until level"), null=True, blank=True, validators=[MinValueValidator(1)],
+        _("late registration until level"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
         help_text=_("Registration closes when this level ends. Empty: open until the director closes it."),
     )
     guaranteed_pool = models.PositiveIntegerField(_("guaranteed prize pool (minor units)"), default=0)
@@ -163,8 +172,7 @@ class Tournament(models.Model):
     rebuy_price = models.PositiveIntegerField(_("re-buy price (minor units)"), default=0)
     rebuy_fee = models.PositiveIntegerField(_("re-buy fee (minor units)"), default=0)
     rebuy_chips = models.PositiveIntegerField(_("re-buy chips"), default=0)
-    max_rebuys = models.PositiveSmallIntegerField(_("re-buys per entry"), null=True, blank=True,
-                                                  help_text=_("Empty means no limit."))
+    max_rebuys = models.PositiveSmallIntegerField(_("re-buys per entry"), null=True, blank=True, help_text=_("Empty means no limit."))
     rebuy_until_level = models.PositiveSmallIntegerField(_("re-buys until level"), null=True, blank=True)
     addon_allowed = models.BooleanField(_("add-ons allowed"), default=False)
     addon_price = models.PositiveIntegerField(_("add-on price (minor units)"), default=0)
@@ -200,8 +208,9 @@ class Tournament(models.Model):
         """The event sequences are only ever written by tournament.services.audit.next_sequence, in one statement: a
         full save of an existing row leaves them out, so an instance read before an event cannot set them back."""
         if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
-                                       if not f.primary_key and f.name not in ("event_seq", "seats_seq")]
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name not in ("event_seq", "seats_seq")
+            ]
         super().save(*args, **kwargs)
 
     @staticmethod
@@ -486,6 +495,7 @@ class ChipAdjustment(NeverDeleteModel):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(in_play_after__isnull=True) | Q(in_play_after__gte=0),
-                                   name="chip_adjustment_in_play_not_negative"),
+            models.CheckConstraint(
+                condition=Q(in_play_after__isnull=True) | Q(in_play_after__gte=0), name="chip_adjustment_in_play_not_negative"
+            ),
         ]

@@ -9,6 +9,7 @@ dealer tablet bound to one table:
 
 Pages: `@page("entries")` on a view reads PAGES["entries"]. API views: `allowed = api("api-entries")`.
 """
+
 from __future__ import annotations
 
 from functools import wraps
@@ -83,8 +84,9 @@ def api(name: str) -> dict[str, tuple[str, ...]]:
 
 def _bound_elsewhere(table_pk: int) -> PermissionDenied:
     bound = Table.objects.filter(pk=table_pk).values_list("number", flat=True).first()
-    return PermissionDenied(_("This login is bound to table %(number)s: a dealer tablet acts at one table. "
-                              "Log out to use another table.") % {"number": bound})
+    return PermissionDenied(
+        _("This login is bound to table %(number)s: a dealer tablet acts at one table. Log out to use another table.") % {"number": bound}
+    )
 
 
 def bind_dealer(request, table: Table) -> None:
@@ -107,8 +109,7 @@ def require_dealer_table(request, table: Table) -> None:
         raise _bound_elsewhere(bound) if bound is not None else PermissionDenied(NOT_OPENED)
 
 
-NOT_OPENED = gettext_lazy("Open this table's dealer tablet on this device first: a Dealer login acts at the one "
-                          "table its tablet opened.")
+NOT_OPENED = gettext_lazy("Open this table's dealer tablet on this device first: a Dealer login acts at the one table its tablet opened.")
 
 
 # --- the API at a table: dealer links and bound Dealer logins ---------------------------------------------
@@ -123,7 +124,7 @@ class DealerLinkAuthentication(BaseAuthentication):
         header = request.headers.get("Authorization", "")
         if not header.startswith(self.keyword + " "):
             return None
-        link = dealer_links.link_for_token(header[len(self.keyword) + 1:].strip())
+        link = dealer_links.link_for_token(header[len(self.keyword) + 1 :].strip())
         if link is None:
             raise exceptions.AuthenticationFailed(_("This dealer link is unknown or revoked."))
         return dealer_links.actor_for(link), link
@@ -139,9 +140,13 @@ class DealerLinkScheme(OpenApiAuthenticationExtension):
     name = "dealerLink"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "`DealerLink <secret>`: a table's dealer link (POST .../tables/<n>/dealer-links/), "
-                               "for that table's dealer actions only."}
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`DealerLink <secret>`: a table's dealer link (POST .../tables/<n>/dealer-links/), "
+            "for that table's dealer actions only.",
+        }
 
 
 class AtItsTable(BasePermission):
@@ -152,8 +157,7 @@ class AtItsTable(BasePermission):
 
     def has_permission(self, request, view) -> bool:
         user, kwargs = request.user, view.kwargs
-        table_pk = Table.objects.filter(tournament_id=kwargs.get("pk"), number=kwargs.get("number")).values_list(
-            "pk", flat=True).first()
+        table_pk = Table.objects.filter(tournament_id=kwargs.get("pk"), number=kwargs.get("number")).values_list("pk", flat=True).first()
         if isinstance(user, roles.DeviceActor):
             self.message = _("This dealer link acts only at its own table.")
             return access.DEALER_LINK in view.roles_for(request.method) and table_pk == user.bound_table_id

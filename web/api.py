@@ -12,6 +12,7 @@ branch on `error`. A service's refusal whose problems belong to fields of the bo
 is raised as a ValidationError *from* the ServiceError: the answer keeps the service's code, message and
 problems, and adds `fields`.
 """
+
 from __future__ import annotations
 
 import re
@@ -52,6 +53,7 @@ from .refusal import ServiceErrorSerializer
 ANY_STAFF = roles.ALL_ROLES
 
 # --- the one error shape -------------------------------------------------------------------------
+
 
 def _field_messages(detail, prefix: str = "") -> dict[str, list[str]]:
     """A serializer's nested errors as {"field" or "field.sub": [messages]}."""
@@ -96,8 +98,9 @@ def exception_handler(exc, context):
             response.data = error_body(refusal.code, refusal.message, _service_problems(refusal), fields)
             response.status_code = refusal.status
             return response
-        problems = [message if name == "non_field_errors" else f"{name}: {message}"
-                    for name, messages in fields.items() for message in messages]
+        problems = [
+            message if name == "non_field_errors" else f"{name}: {message}" for name, messages in fields.items() for message in messages
+        ]
         response.data = error_body("invalid", " ".join(problems) or _("The input is not valid."), problems, fields)
         return response
     # DRF's own refusals keep DRF's codes: not_authenticated, authentication_failed, permission_denied (the
@@ -127,8 +130,7 @@ class RolePermission(BasePermission):
             return False  # DRF answers 401 (not authenticated), not 403
         # The tournaments the route touches (its URL's, or the view's own answer): staff who work some tournaments only.
         touches = getattr(view, "touches", None)
-        return access.allows(view.roles_for(request.method), request.user,
-                             touches() if touches else tournament_of(view.kwargs))
+        return access.allows(view.roles_for(request.method), request.user, touches() if touches else tournament_of(view.kwargs))
 
 
 def tournament_of(kwargs: dict):
@@ -251,8 +253,14 @@ class PublicAPIView(IdempotentMixin, APIView):
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if device_of(request) is None:  # a first read: from now on this device is counted on its own
-            response.set_cookie(DEVICE_COOKIE, secrets.token_urlsafe(16), max_age=365 * 24 * 3600, httponly=True,
-                                samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+            response.set_cookie(
+                DEVICE_COOKIE,
+                secrets.token_urlsafe(16),
+                max_age=365 * 24 * 3600,
+                httponly=True,
+                samesite="Lax",
+                secure=settings.SESSION_COOKIE_SECURE,
+            )
         return response
 
 
@@ -262,8 +270,9 @@ REFUSED = OpenApiResponse(ServiceErrorSerializer, description="Refused: invalid 
 CONFLICT = OpenApiResponse(ServiceErrorSerializer, description="Refused: the current state does not allow it.")
 FORBIDDEN = OpenApiResponse(ServiceErrorSerializer, description="Not logged in (401) or the role does not allow it (403).")
 NOT_FOUND = OpenApiResponse(ServiceErrorSerializer, description="No such object.")
-THROTTLED = OpenApiResponse(ServiceErrorSerializer,
-                            description="Too many requests from this device (or, past a room's ceiling, this address); try again shortly.")
+THROTTLED = OpenApiResponse(
+    ServiceErrorSerializer, description="Too many requests from this device (or, past a room's ceiling, this address); try again shortly."
+)
 
 
 def answers(ok_status: int, ok, *, refused: bool = False, conflict: bool = False, lookup: bool = True) -> dict:
@@ -289,8 +298,7 @@ def forbidden(request, exception=None):
     if request.path.startswith("/api/") or request.path.endswith(".json"):
         return JsonResponse(error_body(exceptions.PermissionDenied.default_code, detail), status=403)
     needed = getattr(request, "roles_needed", None)
-    return render(request, "403.html", {"exception": detail, "roles_needed": roles.role_labels(needed) if needed else []},
-                  status=403)
+    return render(request, "403.html", {"exception": detail, "roles_needed": roles.role_labels(needed) if needed else []}, status=403)
 
 
 def not_found(request, exception=None):
@@ -307,14 +315,11 @@ def _unreadable(exception) -> tuple[str, str]:
     if isinstance(exception, DisallowedHost):
         return "disallowed_host", _("This server does not answer for that host name.")
     if isinstance(exception, TooManyFieldsSent):
-        return "too_many_fields", _("The request has too many fields (at most %(max)s).") % {
-            "max": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
+        return "too_many_fields", _("The request has too many fields (at most %(max)s).") % {"max": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
     if isinstance(exception, TooManyFilesSent):
-        return "too_many_files", _("The request has too many files (at most %(max)s).") % {
-            "max": settings.DATA_UPLOAD_MAX_NUMBER_FILES}
+        return "too_many_files", _("The request has too many files (at most %(max)s).") % {"max": settings.DATA_UPLOAD_MAX_NUMBER_FILES}
     if isinstance(exception, RequestDataTooBig):
-        return "too_large", _("The request's body is too large (at most %(max)s bytes).") % {
-            "max": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        return "too_large", _("The request's body is too large (at most %(max)s bytes).") % {"max": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
     if isinstance(exception, MultiPartParserError):
         return "bad_form_data", _("The request's form data cannot be read.")
     return "bad_request", _("The request cannot be read.")

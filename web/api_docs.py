@@ -5,6 +5,7 @@ Swagger UI is served split: the page, and its start script as a file of its own 
 script is needed; the pages' <style> blocks are static/css/api-docs.css (templates/api_docs/). Redoc styles
 its page with <style> elements it writes while it runs (styled-components) and searches in a worker it
 starts from a blob: URL, so its URL alone allows inline styles and blob: workers (docs/operating.md, "Content-Security-Policy")."""
+
 from __future__ import annotations
 
 from csp.decorators import csp_update

@@ -1,4 +1,5 @@
 """URLs of the JSON API, included at /api/. Entries and receipts are keyed by their per-tournament numbers."""
+
 from django.urls import path
 
 from . import auth_api
@@ -8,10 +9,10 @@ from .days import api as days_api
 from .flights import api as flights_api
 from .leagues import api as leagues_api
 from .payouts import api as payouts_api
-from .payouts import satellites_api
+from .payouts import deal_api, satellites_api
 from .tables import api as tables_api
-from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, penalty_api, screen_api, seating_api
-from .tournament import api, snapshot_api
+from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, move_api, penalty_api, screen_api, seating_api
+from .tournament import api, snapshot_api, structure_api
 
 T = "tournaments/<id:pk>"
 
@@ -21,11 +22,11 @@ urlpatterns = [
     path("auth/tokens/", auth_api.TokenListView.as_view(), name="api-tokens"),
     path("auth/preferences/", auth_api.PreferencesView.as_view(), name="api-preferences"),
     path("auth/tokens/<id:token_id>/revoke/", auth_api.TokenRevokeView.as_view(), name="api-token-revoke"),
-    path("structures/", api.StructureListView.as_view(), name="api-structures"),
-    path("structures/import/", api.StructureImportView.as_view(), name="api-structure-import"),
-    path("structures/<id:pk>/", api.StructureDetailView.as_view(), name="api-structure"),
-    path("structures/<id:pk>/copy/", api.StructureCopyView.as_view(), name="api-structure-copy"),
-    path("structures/<id:pk>/export/", api.StructureExportView.as_view(), name="api-structure-export"),
+    path("structures/", structure_api.StructureListView.as_view(), name="api-structures"),
+    path("structures/import/", structure_api.StructureImportView.as_view(), name="api-structure-import"),
+    path("structures/<id:pk>/", structure_api.StructureDetailView.as_view(), name="api-structure"),
+    path("structures/<id:pk>/copy/", structure_api.StructureCopyView.as_view(), name="api-structure-copy"),
+    path("structures/<id:pk>/export/", structure_api.StructureExportView.as_view(), name="api-structure-export"),
     path("tournaments/", api.TournamentListView.as_view(), name="api-tournaments"),
     path("tournaments/import/", archive_api.TournamentImportView.as_view(), name="api-tournament-import"),
     path(f"{T}/", api.TournamentDetailView.as_view(), name="api-tournament"),
@@ -59,11 +60,11 @@ urlpatterns = [
     path(f"{T}/tables/<id:number>/hand/", tables_api.HandStartView.as_view(), name="api-table-hand"),
     path(f"{T}/tables/<id:number>/button/", seating_api.TableButtonView.as_view(), name="api-table-button"),
     path(f"{T}/tables/<id:number>/in-play/", tables_api.TableInPlayView.as_view(), name="api-table-in-play"),
-    path(f"{T}/tables/<id:number>/positions/", tables_api.TablePositionsView.as_view(), name="api-table-positions"),
+    path(f"{T}/tables/<id:number>/positions/", move_api.TablePositionsView.as_view(), name="api-table-positions"),
     path(f"{T}/tables/break-order/", tables_api.BreakOrderView.as_view(), name="api-tables-break-order"),
     path(f"{T}/tables/<id:number>/dealer-links/", dealer_link_api.TableDealerLinksView.as_view(), name="api-table-dealer-links"),
     path(f"{T}/dealer-links/<id:link_id>/revoke/", dealer_link_api.DealerLinkRevokeView.as_view(), name="api-dealer-link-revoke"),
-    path(f"{T}/moves/", tables_api.MoveListView.as_view(), name="api-moves"),
+    path(f"{T}/moves/", move_api.MoveListView.as_view(), name="api-moves"),
     path(f"{T}/hand-for-hand/", tables_api.HandForHandView.as_view(), name="api-hand-for-hand"),
     path(f"{T}/house-rules/", tables_api.HouseRulesView.as_view(), name="api-house-rules"),
     path(f"{T}/color-ups/", color_up_api.ColorUpsView.as_view(), name="api-color-ups"),
@@ -72,8 +73,7 @@ urlpatterns = [
     path(f"{T}/tables/<id:number>/race/confirm/", color_up_api.TableRaceConfirmView.as_view(), name="api-table-race-confirm"),
     path(f"{T}/tables/<id:number>/race/cards/", color_up_api.TableRaceCardsView.as_view(), name="api-table-race-cards"),
     path(f"{T}/tables/<id:number>/clock-call/", clock_call_api.TableClockCallView.as_view(), name="api-table-clock-call"),
-    path(f"{T}/tables/<id:number>/clock-call/end/", clock_call_api.TableClockCallEndView.as_view(),
-         name="api-table-clock-call-end"),
+    path(f"{T}/tables/<id:number>/clock-call/end/", clock_call_api.TableClockCallEndView.as_view(), name="api-table-clock-call-end"),
     path(f"{T}/tables/<id:number>/counts/", count_api.TableCountsView.as_view(), name="api-table-counts"),
     path(f"{T}/entries/<id:number>/count/", count_api.EntryCountView.as_view(), name="api-entry-count"),
     path(f"{T}/counts/", count_api.CountsView.as_view(), name="api-counts"),
@@ -89,16 +89,16 @@ urlpatterns = [
     path("events/<id:event_id>/settings/", flights_api.EventSettingsView.as_view(), name="api-flight-event-settings"),
     path("events/<id:event_id>/flights/", flights_api.EventFlightsView.as_view(), name="api-flight-event-flights"),
     path("events/<id:event_id>/day2/", flights_api.EventDay2View.as_view(), name="api-flight-event-day2"),
-    path("events/<id:event_id>/flights/<id:tournament_id>/end/", flights_api.FlightEndView.as_view(),
-         name="api-flight-end"),
+    path("events/<id:event_id>/flights/<id:tournament_id>/end/", flights_api.FlightEndView.as_view(), name="api-flight-end"),
     path("events/<id:event_id>/carry/", flights_api.CarryView.as_view(), name="api-flight-carry"),
     path("events/<id:event_id>/forfeited/", flights_api.ForfeitedView.as_view(), name="api-flight-forfeited"),
     path(f"{T}/flight-ending/", flights_api.FlightEndingView.as_view(), name="api-flight-ending"),
     path("leagues/", leagues_api.LeagueListView.as_view(), name="api-leagues"),
     path("leagues/<id:league_id>/", leagues_api.LeagueDetailView.as_view(), name="api-league"),
     path("leagues/<id:league_id>/tournaments/", leagues_api.LeagueTournamentsView.as_view(), name="api-league-tournaments"),
-    path("leagues/<id:league_id>/tournaments/<id:tournament_id>/", leagues_api.LeagueTournamentView.as_view(),
-         name="api-league-tournament"),
+    path(
+        "leagues/<id:league_id>/tournaments/<id:tournament_id>/", leagues_api.LeagueTournamentView.as_view(), name="api-league-tournament"
+    ),
     path("players/<id:player_id>/results/", leagues_api.PlayerResultsView.as_view(), name="api-player-results"),
     path("public/leagues/<id:league_id>/standings/", leagues_api.PublicStandingsView.as_view(), name="api-public-league"),
     path(f"{T}/penalties/", penalty_api.PenaltiesView.as_view(), name="api-penalties"),
@@ -116,14 +116,14 @@ urlpatterns = [
     path(f"{T}/tickets/<id:number>/register/", satellites_api.TicketRegisterView.as_view(), name="api-ticket-register"),
     path(f"{T}/tickets/<id:number>/transfer/", satellites_api.TicketTransferView.as_view(), name="api-ticket-transfer"),
     path(f"{T}/target-tickets/", satellites_api.TargetTicketsView.as_view(), name="api-target-tickets"),
-    path(f"{T}/deals/", payouts_api.DealsView.as_view(), name="api-deals"),
-    path(f"{T}/deals/calculate/", payouts_api.DealCalculatorView.as_view(), name="api-deal-calculator"),
-    path(f"{T}/deals/<id:number>/approve/", payouts_api.DealApproveView.as_view(), name="api-deal-approve"),
-    path(f"{T}/deals/<id:number>/reject/", payouts_api.DealRejectView.as_view(), name="api-deal-reject"),
+    path(f"{T}/deals/", deal_api.DealsView.as_view(), name="api-deals"),
+    path(f"{T}/deals/calculate/", deal_api.DealCalculatorView.as_view(), name="api-deal-calculator"),
+    path(f"{T}/deals/<id:number>/approve/", deal_api.DealApproveView.as_view(), name="api-deal-approve"),
+    path(f"{T}/deals/<id:number>/reject/", deal_api.DealRejectView.as_view(), name="api-deal-reject"),
     path(f"{T}/tables/<id:number>/hand-done/", tables_api.HandDoneView.as_view(), name="api-table-hand-done"),
-    path(f"{T}/moves/balance/", tables_api.MoveBalanceView.as_view(), name="api-moves-balance"),
-    path(f"{T}/moves/<id:number>/confirm/", tables_api.MoveConfirmView.as_view(), name="api-move-confirm"),
-    path(f"{T}/moves/<id:number>/cancel/", tables_api.MoveCancelView.as_view(), name="api-move-cancel"),
+    path(f"{T}/moves/balance/", move_api.MoveBalanceView.as_view(), name="api-moves-balance"),
+    path(f"{T}/moves/<id:number>/confirm/", move_api.MoveConfirmView.as_view(), name="api-move-confirm"),
+    path(f"{T}/moves/<id:number>/cancel/", move_api.MoveCancelView.as_view(), name="api-move-cancel"),
     path(f"{T}/draw/", seating_api.DrawStartView.as_view(), name="api-draw-start"),
     path(f"{T}/draws/", seating_api.DrawListView.as_view(), name="api-draws"),
     path(f"{T}/draws/commit/", seating_api.DrawCommitView.as_view(), name="api-draw-commit"),

@@ -9,6 +9,7 @@ session (Django's user_logged_out signal, connected in web/apps.py), or when the
 Tokens belong to no tournament, so they are not in the per-tournament audit log: each creation and
 revocation is logged here (logger "web.auth") and the row itself keeps when, by whom and why it was revoked.
 """
+
 from __future__ import annotations
 
 import logging
@@ -44,11 +45,18 @@ def issue_token(user, *, address: str | None = None) -> ApiToken:
     """A new token for a user who just proved their password. Its secret is on the instance (`key`) only."""
     now = timezone.now()
     secret = tokens.new_secret()
-    token = ApiToken.objects.create(user=user, key_hash=tokens.hash_secret(secret), prefix=tokens.prefix_of(secret),
-                                    created_at=now, expires_at=now + token_lifetime(), created_from=address or None)
+    token = ApiToken.objects.create(
+        user=user,
+        key_hash=tokens.hash_secret(secret),
+        prefix=tokens.prefix_of(secret),
+        created_at=now,
+        expires_at=now + token_lifetime(),
+        created_from=address or None,
+    )
     token.key = secret
-    log.info("api token %s… made for %s from %s, expires %s", token.prefix, user.get_username(), address or "?",
-             token.expires_at.isoformat())
+    log.info(
+        "api token %s… made for %s from %s, expires %s", token.prefix, user.get_username(), address or "?", token.expires_at.isoformat()
+    )
     return token
 
 
@@ -80,7 +88,8 @@ def revoke_tokens_at_logout(sender, request, user, **kwargs) -> None:
     if user is None:
         return
     count = ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=user, revoked_because=ApiToken.RevokedBecause.SESSION_LOGOUT)
+        revoked_at=timezone.now(), revoked_by=user, revoked_because=ApiToken.RevokedBecause.SESSION_LOGOUT
+    )
     if count:
         log.info("%d api token(s) of %s revoked at session logout", count, user.get_username())
 
@@ -136,5 +145,9 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "`Token <token>` (or `Bearer <token>`), the token from POST /api/auth/token/."}
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <token>` (or `Bearer <token>`), the token from POST /api/auth/token/.",
+        }

@@ -4,6 +4,7 @@ POST /api/auth/token/ exchanges a username and password for a new token (shown o
 with a token revokes that token; the director lists every token (GET /api/auth/tokens/: who, when made, last
 used, expiry, prefix, never the secret) and revokes any (POST /api/auth/tokens/<id>/revoke/).
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -36,8 +37,9 @@ class TokenRequestSerializer(serializers.Serializer):
 
 
 class NewTokenSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="Send it as the header `Authorization: Token <token>`. Shown this once: "
-                                            "the server keeps only its hash.")
+    token = serializers.CharField(
+        help_text="Send it as the header `Authorization: Token <token>`. Shown this once: the server keeps only its hash."
+    )
     id = serializers.IntegerField()
     prefix = serializers.CharField(help_text="The token's first characters, as the token list shows them.")
     expires_at = serializers.DateTimeField()
@@ -53,8 +55,19 @@ class ApiTokenSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ApiToken
-        fields = ("id", "username", "prefix", "created_at", "created_from", "last_used_at", "expires_at", "active",
-                  "revoked_at", "revoked_by", "revoked_because")
+        fields = (
+            "id",
+            "username",
+            "prefix",
+            "created_at",
+            "created_from",
+            "last_used_at",
+            "expires_at",
+            "active",
+            "revoked_at",
+            "revoked_by",
+            "revoked_because",
+        )
         read_only_fields = fields
 
     def get_active(self, obj: ApiToken) -> bool:
@@ -80,11 +93,13 @@ def token_list(active_only: bool):
 
 
 def sprayed_message(minutes: int) -> str:
-    return ngettext("Too many different usernames have failed to log in from this address: log-ins from here are paused "
-                    "for up to %(minutes)s minute. Try again later or ask the tournament director.",
-                    "Too many different usernames have failed to log in from this address: log-ins from here are paused "
-                    "for up to %(minutes)s minutes. Try again later or ask the tournament director.", minutes) % {
-        "minutes": minutes}
+    return ngettext(
+        "Too many different usernames have failed to log in from this address: log-ins from here are paused "
+        "for up to %(minutes)s minute. Try again later or ask the tournament director.",
+        "Too many different usernames have failed to log in from this address: log-ins from here are paused "
+        "for up to %(minutes)s minutes. Try again later or ask the tournament director.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 class TokenView(APIView):
@@ -97,24 +112,43 @@ class TokenView(APIView):
     permission_classes: list = []
 
     @extend_schema(
-        operation_id="auth_token", tags=["auth"], auth=[], request=TokenRequestSerializer,
-        responses={200: NewTokenSerializer, 400: OpenApiResponse(ServiceErrorSerializer, description="Wrong username or password."),
-                   429: OpenApiResponse(ServiceErrorSerializer, description="Locked out after too many failed attempts.")},
+        operation_id="auth_token",
+        tags=["auth"],
+        auth=[],
+        request=TokenRequestSerializer,
+        responses={
+            200: NewTokenSerializer,
+            400: OpenApiResponse(ServiceErrorSerializer, description="Wrong username or password."),
+            429: OpenApiResponse(ServiceErrorSerializer, description="Locked out after too many failed attempts."),
+        },
     )
     def post(self, request):
         data = valid(TokenRequestSerializer, request.data).validated_data
         user = authenticate(request=request, username=data["username"], password=data["password"])
         if getattr(request, "login_sprayed", False):  # web/login_guard.py
-            return Response(error_body("address_slowed", sprayed_message(settings.LOGIN_SPRAY_MINUTES)),
-                            status=status.HTTP_429_TOO_MANY_REQUESTS)
+            return Response(
+                error_body("address_slowed", sprayed_message(settings.LOGIN_SPRAY_MINUTES)), status=status.HTTP_429_TOO_MANY_REQUESTS
+            )
         if getattr(request, "axes_locked_out", False):
-            return Response(error_body("locked_out", _("Too many failed logins: this account is locked for a while. Ask the director.")),
-                            status=status.HTTP_429_TOO_MANY_REQUESTS)
+            return Response(
+                error_body("locked_out", _("Too many failed logins: this account is locked for a while. Ask the director.")),
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+            )
         if user is None:
             return Response(error_body("bad_credentials", _("Wrong username or password.")), status=status.HTTP_400_BAD_REQUEST)
         token = auth.issue_token(user, address=request.META.get("REMOTE_ADDR"))
-        return Response(NewTokenSerializer({"token": token.key, "id": token.pk, "prefix": token.prefix, "expires_at": token.expires_at,
-                                            "username": user.get_username(), "roles": sorted(roles.user_roles(user))}).data)
+        return Response(
+            NewTokenSerializer(
+                {
+                    "token": token.key,
+                    "id": token.pk,
+                    "prefix": token.prefix,
+                    "expires_at": token.expires_at,
+                    "username": user.get_username(),
+                    "roles": sorted(roles.user_roles(user)),
+                }
+            ).data
+        )
 
 
 class LogoutView(IdempotentMixin, APIView):
@@ -123,17 +157,24 @@ class LogoutView(IdempotentMixin, APIView):
     authentication_classes = [auth.ApiTokenAuthentication]
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(operation_id="auth_logout", tags=["auth"], request=None,
-                   summary="Log out with a token: the token is revoked",
-                   responses={200: ApiTokenSerializer, 401: FORBIDDEN})
+    @extend_schema(
+        operation_id="auth_logout",
+        tags=["auth"],
+        request=None,
+        summary="Log out with a token: the token is revoked",
+        responses={200: ApiTokenSerializer, 401: FORBIDDEN},
+    )
     def post(self, request):
         token = call_service(auth.log_out_token, request.auth)
         return Response(ApiTokenSerializer(token).data)
 
 
 class PreferencesSerializer(serializers.Serializer):
-    language = serializers.ChoiceField(choices=[("", "the browser's"), *settings.LANGUAGES], allow_blank=True,
-                                       help_text="The language of every screen for this login; empty: the browser's.")
+    language = serializers.ChoiceField(
+        choices=[("", "the browser's"), *settings.LANGUAGES],
+        allow_blank=True,
+        help_text="The language of every screen for this login; empty: the browser's.",
+    )
 
 
 class PreferencesView(RoleAPIView):
@@ -141,15 +182,23 @@ class PreferencesView(RoleAPIView):
 
     allowed = api_roles("api-preferences")
 
-    @extend_schema(operation_id="auth_preferences", tags=["auth"], summary="My preferences",
-                   responses=answers(200, PreferencesSerializer, refused=True, lookup=False))
+    @extend_schema(
+        operation_id="auth_preferences",
+        tags=["auth"],
+        summary="My preferences",
+        responses=answers(200, PreferencesSerializer, refused=True, lookup=False),
+    )
     def get(self, request):
         profile = StaffProfile.objects.filter(user=request.user).first()
         return Response({"language": profile.language if profile else ""})
 
-    @extend_schema(operation_id="auth_preferences_update", tags=["auth"], request=PreferencesSerializer,
-                   summary="Set my language (also the django_language cookie, for the pages before login)",
-                   responses=answers(200, PreferencesSerializer, refused=True, lookup=False))
+    @extend_schema(
+        operation_id="auth_preferences_update",
+        tags=["auth"],
+        request=PreferencesSerializer,
+        summary="Set my language (also the django_language cookie, for the pages before login)",
+        responses=answers(200, PreferencesSerializer, refused=True, lookup=False),
+    )
     def patch(self, request):
         data = valid(PreferencesSerializer, request.data).validated_data
         profile = call_service(preferences.set_language, request.user, data["language"])
@@ -161,9 +210,13 @@ class PreferencesView(RoleAPIView):
 class TokenListView(RoleAPIView):
     allowed = api_roles("api-tokens")
 
-    @extend_schema(operation_id="auth_tokens_list", tags=["auth"], parameters=[TokenListQuerySerializer],
-                   summary="Every API token, newest first (never the secret)",
-                   responses=answers(200, ApiTokenSerializer(many=True), refused=True, lookup=False))
+    @extend_schema(
+        operation_id="auth_tokens_list",
+        tags=["auth"],
+        parameters=[TokenListQuerySerializer],
+        summary="Every API token, newest first (never the secret)",
+        responses=answers(200, ApiTokenSerializer(many=True), refused=True, lookup=False),
+    )
     def get(self, request):
         query = valid(TokenListQuerySerializer, request.query_params).validated_data
         return Response(ApiTokenSerializer(token_list(query["active"]), many=True).data)
@@ -172,8 +225,13 @@ class TokenListView(RoleAPIView):
 class TokenRevokeView(RoleAPIView):
     allowed = api_roles("api-token-revoke")
 
-    @extend_schema(operation_id="auth_tokens_revoke", tags=["auth"], request=None, summary="Revoke a token: it stops working at once",
-                   responses=answers(200, ApiTokenSerializer, conflict=True))
+    @extend_schema(
+        operation_id="auth_tokens_revoke",
+        tags=["auth"],
+        request=None,
+        summary="Revoke a token: it stops working at once",
+        responses=answers(200, ApiTokenSerializer, conflict=True),
+    )
     def post(self, request, token_id: int):
         token = get_object_or_404(ApiToken, pk=token_id)
         token = call_service(auth.revoke_token, token, actor=request.user)

@@ -15,6 +15,7 @@ rush each ask for a different entry, which no per-answer memory would help.
 A change makes a new sequence number and a push, so no screen is left with a stale answer. Answers that depend on the time
 (the lobby's clock snapshot carries the server's time) must not use it.
 """
+
 from __future__ import annotations
 
 import time
@@ -190,8 +191,7 @@ def seats_after(pk: int, version: int, seats: dict[int, dict], seq: int) -> tupl
     changed any answer (or there are too many): the whole room is read again."""
     if seq - version > PATCH_EVENTS:
         return None
-    named = list(AuditEvent.objects.filter(tournament_id=pk, seq__gt=version, seq__lte=seq)
-                 .values_list("seat_entries", flat=True))
+    named = list(AuditEvent.objects.filter(tournament_id=pk, seq__gt=version, seq__lte=seq).values_list("seat_entries", flat=True))
     if len(named) != seq - version or any(numbers is None for numbers in named):
         return None
     return seq, seats_now(pk, set().union(*named), seats)
@@ -200,8 +200,14 @@ def seats_after(pk: int, version: int, seats: dict[int, dict], seq: int) -> tupl
 def _room(pk: int, seq: int, meanwhile: bool = False) -> tuple[int, dict[int, dict]]:
     """The room's seats at version `seq` (or newer), once per version in this worker: made from the version
     before when its events name the entries they change, otherwise read whole."""
-    return memory.at_version("seats", pk, seq, lambda: (seq, seats_now(pk)), meanwhile=meanwhile,
-                             step=lambda version, seats: seats_after(pk, version, seats, seq))
+    return memory.at_version(
+        "seats",
+        pk,
+        seq,
+        lambda: (seq, seats_now(pk)),
+        meanwhile=meanwhile,
+        step=lambda version, seats: seats_after(pk, version, seats, seq),
+    )
 
 
 def room_seats(request, pk: int) -> dict[int, dict]:
@@ -224,8 +230,7 @@ def public_head(request, pk: int) -> dict | None:
 
     def compute():
         head = Tournament.objects.filter(pk=pk).values("pk", "name", "venue", "currency").first()
-        return seq, head and {**head, "next_draw": pending_commitment(pk), "league": league_link(pk),
-                              "flight": flight_label(pk)}
+        return seq, head and {**head, "next_draw": pending_commitment(pk), "league": league_link(pk), "flight": flight_label(pk)}
 
     return memory.at_version("head", pk, seq, compute, meanwhile=request.first_load)[1]
 
@@ -233,6 +238,7 @@ def public_head(request, pk: int) -> dict | None:
 def room_search(request, pk: int) -> tuple:
     """The room's seats with their names folded for searching, once per version (tables/selectors/screens.py,
     find_entries): a search is a scan in memory, no query."""
+
     def compute():  # from the seats of this very version, never the one before
         seq = request.state_version
         return seq, search_index(_room(pk, seq)[1])

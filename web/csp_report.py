@@ -6,6 +6,7 @@ stored: anyone may post here (a report comes from any page, a player's phone too
 to MAX_REPORT_BYTES and only a few known fields, each cut short, reach the log (whose handler masks link
 secrets, config/logmask.py). Both shapes browsers send are read: report-uri's `{"csp-report": {...}}`
 (application/csp-report) and the Reporting API's list of `{"type": "csp-violation", "body": {...}}`."""
+
 from __future__ import annotations
 
 import json
@@ -22,9 +23,16 @@ log = logging.getLogger("csp")
 MAX_REPORT_BYTES = 16 * 1024
 FIELD_CHARS = 300
 # The fields logged, as report-uri names them and as the Reporting API does.
-FIELDS = (("effective-directive", "effectiveDirective"), ("blocked-uri", "blockedURL"),
-          ("document-uri", "documentURL"), ("source-file", "sourceFile"), ("line-number", "lineNumber"),
-          ("column-number", "columnNumber"), ("script-sample", "sample"), ("disposition", "disposition"))
+FIELDS = (
+    ("effective-directive", "effectiveDirective"),
+    ("blocked-uri", "blockedURL"),
+    ("document-uri", "documentURL"),
+    ("source-file", "sourceFile"),
+    ("line-number", "lineNumber"),
+    ("column-number", "columnNumber"),
+    ("script-sample", "sample"),
+    ("disposition", "disposition"),
+)
 
 
 def violations(data) -> list[dict]:
@@ -35,8 +43,14 @@ def violations(data) -> list[dict]:
         bodies, names = [r["body"] for r in data if r.get("type", "csp-violation") == "csp-violation"], 1
     else:
         raise ValueError("not a CSP report")
-    return [{pair[0]: " ".join(str(body[pair[names]]).split())[:FIELD_CHARS]  # one line each
-             for pair in FIELDS if body.get(pair[names]) not in (None, "")} for body in bodies]
+    return [
+        {
+            pair[0]: " ".join(str(body[pair[names]]).split())[:FIELD_CHARS]  # one line each
+            for pair in FIELDS
+            if body.get(pair[names]) not in (None, "")
+        }
+        for body in bodies
+    ]
 
 
 @csrf_exempt

@@ -3,6 +3,7 @@ a place, a list of numbers; the line of last resort (the label and the payload's
 readable key/value list for the details. No query here: the names of the entries a page shows are looked up once for
 the whole page (`entry_numbers`, then the caller's one query) and passed in. The registry that puts the apps' words
 together is web/event_words.py."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -90,8 +91,17 @@ def generic(label: str, p: dict, names: Names) -> str:
 
 
 def KEY_WORDS() -> dict[str, str]:  # noqa: N802  (a table, translated when asked)
-    return {"table": _("table"), "seat": _("seat"), "name": _("name"), "level": _("level"), "hand": _("hand"),
-            "draw": _("draw"), "receipt": _("receipt"), "number": _("number"), "deal": _("deal")}
+    return {
+        "table": _("table"),
+        "seat": _("seat"),
+        "name": _("name"),
+        "level": _("level"),
+        "hand": _("hand"),
+        "draw": _("draw"),
+        "receipt": _("receipt"),
+        "number": _("number"),
+        "deal": _("deal"),
+    }
 
 
 def details(payload, prefix: str = "", depth: int = 0) -> list[tuple[str, str]]:
@@ -100,12 +110,16 @@ def details(payload, prefix: str = "", depth: int = 0) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     if isinstance(payload, dict) and depth < 4:
         for key, value in payload.items():
-            rows.extend(details(value, f"{prefix}{key}.", depth + 1) if isinstance(value, (dict, list)) and value
-                        else [(f"{prefix}{key}", _plain(value))])
+            rows.extend(
+                details(value, f"{prefix}{key}.", depth + 1)
+                if isinstance(value, (dict, list)) and value
+                else [(f"{prefix}{key}", _plain(value))]
+            )
     elif isinstance(payload, list) and depth < 4 and any(isinstance(v, (dict, list)) for v in payload):
         for i, value in enumerate(payload, 1):
-            rows.extend(details(value, f"{prefix}{i}.", depth + 1) if isinstance(value, (dict, list))
-                        else [(f"{prefix}{i}", _plain(value))])
+            rows.extend(
+                details(value, f"{prefix}{i}.", depth + 1) if isinstance(value, (dict, list)) else [(f"{prefix}{i}", _plain(value))]
+            )
     else:
         rows.append((prefix.rstrip("."), _plain(payload)))
     return rows[:200]

@@ -2,6 +2,7 @@
 lines next to its screens (web/<app>/events.py: `labels()` and `LINES`); this registry collects them for the floor's
 event log (web/tournament/event_log.py, its page and its filter by kind). The parts the lines share (a player, a seat,
 the line of last resort, the details) are in web/event_parts.py."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -23,8 +24,9 @@ BY_APP = (tournament, clock, tables, days, flights, payouts, leagues, archive)
 
 # Each type in words by the line whose prefix is the longest it starts with ("table.button_needed" before
 # "table.button" before "table.", the tables' "entry.busted" before the tournament's "entry.").
-LINES: tuple[tuple[str, Line], ...] = tuple(sorted(((prefix, line) for app in BY_APP for prefixes, line in app.LINES
-                                                   for prefix in prefixes), key=lambda pair: -len(pair[0])))
+LINES: tuple[tuple[str, Line], ...] = tuple(
+    sorted(((prefix, line) for app in BY_APP for prefixes, line in app.LINES for prefix in prefixes), key=lambda pair: -len(pair[0]))
+)
 
 
 def event_labels() -> dict[str, str]:
@@ -37,8 +39,21 @@ GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("busts", ("entry.busted", "entry.bust_undone")),
     ("penalties", ("penalty.", "clock_call.", "entry.disqualified", "entry.reinstated")),  # before "entry."
     ("entries", ("entry.", "player.", "rebuy.", "addon.", "purchase.", "registration.")),
-    ("seating", ("move.", "seat.", "seat_request.", "seating.", "draw.", "balance.", "tables.halted", "table.breaking",
-                 "table.button", "house_rules.")),
+    (
+        "seating",
+        (
+            "move.",
+            "seat.",
+            "seat_request.",
+            "seating.",
+            "draw.",
+            "balance.",
+            "tables.halted",
+            "table.breaking",
+            "table.button",
+            "house_rules.",
+        ),
+    ),
     ("tables", ("table.", "tables.", "h4h.")),
     ("clock", ("clock.",)),
     ("chips", ("colorup.", "race.", "chips.", "bags.", "day.")),

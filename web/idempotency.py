@@ -20,6 +20,7 @@ secret was shown once (tests/web/test_secrets_at_rest.py walks every operation o
 has a secret-like field). Keys live IDEMPOTENCY_KEY_HOURS (24 by default); an owner's expired keys are
 cleared when it claims a new one.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -78,8 +79,9 @@ def body_hash(request) -> str:
     try:
         raw = request.body
     except RawPostDataException:  # a multipart form already read by the CSRF check: its parsed fields instead
-        raw = json.dumps(sorted(request.data.lists()) if hasattr(request.data, "lists") else request.data,
-                         sort_keys=True, default=_form_value).encode()
+        raw = json.dumps(
+            sorted(request.data.lists()) if hasattr(request.data, "lists") else request.data, sort_keys=True, default=_form_value
+        ).encode()
     return hashlib.sha256(raw or b"").hexdigest()
 
 
@@ -104,13 +106,15 @@ def claim(owner: str, key: str, method: str, path: str, digest: str) -> Idempote
     IdempotencyKey.objects.filter(owner=owner, created_at__lt=now - key_lifetime()).delete()
     try:
         with transaction.atomic():  # a savepoint: a refused insert leaves the request's transaction usable
-            return IdempotencyKey.objects.create(owner=owner, key=key, method=method, path=path[:400], body_hash=digest,
-                                                 created_at=now)
+            return IdempotencyKey.objects.create(owner=owner, key=key, method=method, path=path[:400], body_hash=digest, created_at=now)
     except IntegrityError:
         press = IdempotencyKey.objects.get(owner=owner, key=key)
     if (press.method, press.path, press.body_hash) != (method, path[:400], digest):
-        raise ServiceError(_("This Idempotency-Key was already used for a different request: send a new key for each new action."),
-                           code="idempotency_key_reused", status=422)
+        raise ServiceError(
+            _("This Idempotency-Key was already used for a different request: send a new key for each new action."),
+            code="idempotency_key_reused",
+            status=422,
+        )
     raise Replay(press)
 
 
@@ -147,8 +151,9 @@ class IdempotentMixin:
         if key is None or not hasattr(self, request.method.lower()):  # no such operation: DRF answers 405
             return
         if not KEY.match(key):
-            raise ServiceError(_("The Idempotency-Key header must be 1 to 255 visible characters (no spaces)."),
-                               code="bad_idempotency_key", status=400)
+            raise ServiceError(
+                _("The Idempotency-Key header must be 1 to 255 visible characters (no spaces)."), code="bad_idempotency_key", status=400
+            )
         owner = self.idempotency_owner(request)
         if owner is not None:
             self.idempotency_press = claim(owner, key, request.method, request.path, body_hash(request))
@@ -177,11 +182,13 @@ class IdempotentMixin:
 # --- the schema ----------------------------------------------------------------------------------
 
 PARAMETER = {
-    "in": "header", "name": HEADER, "required": False,
+    "in": "header",
+    "name": HEADER,
+    "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": KEY_PATTERN},
     "description": "One key per press of a button, the same key on each retry of that press: a retry gets the first "
-                   "answer again (with the header Idempotent-Replayed: true) and changes nothing. The same key with "
-                   "another request is refused (422). Keys are kept 24 hours, per user.",
+    "answer again (with the header Idempotent-Replayed: true) and changes nothing. The same key with "
+    "another request is refused (422). Keys are kept 24 hours, per user.",
 }
 ANSWERS = {
     "400": "Refused: invalid input, or an Idempotency-Key that is not 1 to 255 visible characters.",
@@ -200,8 +207,9 @@ class IdempotentAutoSchema(AutoSchema):
             return operation
         error = {"application/json": {"schema": self.resolve_serializer(ServiceErrorSerializer, "response").ref}}
         if "requestBody" in operation:  # a body of another media type (or none named) is refused with 415
-            operation.setdefault("responses", {}).setdefault("415", {
-                "content": error, "description": "Refused: the body's media type is not JSON or a form."})
+            operation.setdefault("responses", {}).setdefault(
+                "415", {"content": error, "description": "Refused: the body's media type is not JSON or a form."}
+            )
         if method.upper() not in UNSAFE or not getattr(self.view, "idempotent", False):
             return operation
         operation.setdefault("parameters", []).append(dict(PARAMETER))

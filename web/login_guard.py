@@ -17,6 +17,7 @@ API's token exchange are all guarded; a refusal marks the request as axes' own l
 is counted as axes counts a failure during its lockout: a sprayer who goes on stays slowed; AxesMiddleware answers
 with the lockout page, 429) and as sprayed (the page and the API say why: web/auth_api.py,
 templates/registration/locked_out.html)."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -37,8 +38,13 @@ def sprayed(request) -> bool:
     if not ip:
         return False
     since = timezone.now() - timedelta(minutes=settings.LOGIN_SPRAY_MINUTES)
-    failed = (AccessAttempt.objects.filter(ip_address=ip, attempt_time__gte=since).exclude(username__isnull=True)
-              .values("username").distinct().count())
+    failed = (
+        AccessAttempt.objects.filter(ip_address=ip, attempt_time__gte=since)
+        .exclude(username__isnull=True)
+        .values("username")
+        .distinct()
+        .count()
+    )
     return failed >= settings.LOGIN_SPRAY_USERNAMES
 
 

@@ -1,6 +1,7 @@
 """Request middleware of the screens and the API: a staff member's language, and the refusal of NUL
 characters, which no field of the product takes (PostgreSQL cannot store them in text), and of form
 data that cannot be parsed (a broken multipart body: a 400 with a message, never a 500)."""
+
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.http.multipartparser import MultiPartParserError
@@ -69,8 +70,7 @@ class RefuseNulMiddleware:
                 if request.path.startswith("/api/"):
                     return bad_request(request, exc)  # the answer of config.urls' handler400, saying which limit
                 return HttpResponseBadRequest(_("The request's form data cannot be read."), content_type="text/plain; charset=utf-8")
-        if any("\x00" in key or any("\x00" in value for value in values)
-               for data in sources for key, values in data.lists()):
+        if any("\x00" in key or any("\x00" in value for value in values) for data in sources for key, values in data.lists()):
             message = _("The request contains a NUL character, which no field takes.")
             if request.path.startswith("/api/"):
                 return JsonResponse(error_body("nul_character", message), status=400)

@@ -4,6 +4,7 @@ Neither belongs to a tournament, so neither is in the per-tournament audit log: 
 made and revoked it on its own row (and web.auth logs each creation and revocation), and an idempotency
 key is a short-lived record of one press's answer.
 """
+
 from __future__ import annotations
 
 from django.conf import settings

@@ -1,6 +1,7 @@
 """Money in forms and API answers: a form field for money typed in major units ("1 100", "1100", "1100,50"),
 cleaned to minor units for the services and shown back in major units; and the API's `*_display` strings.
 core/money.py holds the rule."""
+
 from __future__ import annotations
 
 from django import forms
@@ -73,7 +74,7 @@ class MoneyDisplayField(serializers.Field):
 
     def __init__(self, amount: str, currency: str = "tournament.currency", **kwargs) -> None:
         self.amount_path, self.currency_path = amount, currency
-        kwargs.setdefault("help_text", f"`{amount}` as people read it in the request's language: \"1 100 Kč\", \"CZK 1,100\".")
+        kwargs.setdefault("help_text", f'`{amount}` as people read it in the request\'s language: "1 100 Kč", "CZK 1,100".')
         super().__init__(source="*", read_only=True, **kwargs)
 
     def to_representation(self, obj) -> str:

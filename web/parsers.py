@@ -1,5 +1,6 @@
 """The API's JSON parser (settings: REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]). A module of its own:
 DRF loads it while it sets itself up, so it imports nothing of DRF's views."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -18,5 +19,5 @@ class JSONObjectParser(JSONParser):
         except RecursionError:
             raise ParseError(_("The JSON body is nested too deeply.")) from None
         if not isinstance(data, dict):
-            raise ParseError(_("The JSON body must be an object: {\"name\": value, ...}."))
+            raise ParseError(_('The JSON body must be an object: {"name": value, ...}.'))
         return data

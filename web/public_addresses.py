@@ -1,4 +1,5 @@
 """Addresses of the public pages as players reach them, and their QR codes."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -28,5 +29,6 @@ def qr_svg(url: str) -> SafeString:
     or height of its own). The smallest symbol that holds the address (the error correction raised as far
     as that size allows): the fewer the modules, the bigger each one on the screen and the farther away a
     phone reads it."""
-    return mark_safe(segno.make(url, error="l", boost_error=True).svg_inline(
-        omitsize=True, border=2, dark="#000", light="#fff", svgclass="qr"))
+    return mark_safe(
+        segno.make(url, error="l", boost_error=True).svg_inline(omitsize=True, border=2, dark="#000", light="#fff", svgclass="qr")
+    )

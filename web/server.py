@@ -10,6 +10,7 @@ its connection is lost, and the same press with its Idempotency-Key is applied o
 back (tests/resilience/test_database_lost.py). A phone or a tablet tries again a moment later
 (static/js/api.js). Any other unexpected error is the usual 500.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -153,11 +154,23 @@ class Admission:
 
     async def busy(self, scope, send) -> None:
         if scope["path"].startswith("/api/"):
-            body, kind = b'{"error": "busy", "detail": "The server is busy. Please try again in a moment.", ' \
-                         b'"problems": ["The server is busy. Please try again in a moment."]}', b"application/json"
+            body, kind = (
+                b'{"error": "busy", "detail": "The server is busy. Please try again in a moment.", '
+                b'"problems": ["The server is busy. Please try again in a moment."]}',
+                b"application/json",
+            )
         else:
             body, kind = b"The server is busy. Please try again in a moment.", b"text/plain; charset=utf-8"
-        await send({"type": "http.response.start", "status": 503, "headers": [
-            (b"content-type", kind), (b"retry-after", str(RETRY_AFTER_SECONDS).encode()),
-            (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 503,
+                "headers": [
+                    (b"content-type", kind),
+                    (b"retry-after", str(RETRY_AFTER_SECONDS).encode()),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", b"no-store"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

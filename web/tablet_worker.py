@@ -7,6 +7,7 @@ color-up page: static/js/press-queue.js) registers it with its own page's path a
 checks a worker for an update on each visit, and a release's new worker must reach the tablets at once. Its
 Content-Security-Policy is the site's (config/settings.py: a worker falls under script-src 'self', and its reads
 under connect-src 'self')."""
+
 from __future__ import annotations
 
 from django.contrib.staticfiles import finders

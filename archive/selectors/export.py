@@ -5,6 +5,7 @@ uid, name, venue, start), "users" (the usernames its rows name), "rows" (by mode
 {"fields": [names], "rows": [[values], ...]}), "checksum"}. archive/selectors/schema.py says which models and how values are
 written; no primary key is in it, so a file exported again after an import is the same but for its time.
 """
+
 from __future__ import annotations
 
 import json
@@ -59,9 +60,15 @@ def export_tournament(tournament: Tournament) -> dict:
         "format": schema.FORMAT,
         "exported_at": timezone.now().astimezone(UTC).isoformat(),
         "id_hash_key": schema.fingerprint(settings.ID_HASH_KEY),
-        "tournament": {"uid": str(t["uid"]), "name": t["name"], "venue": t["venue"],
-                       "start_at": t["start_at"].astimezone(UTC).isoformat(), "status": t["status"],
-                       "entries": len(document_rows["tournament.entry"]["rows"]), "events": t["event_seq"]},
+        "tournament": {
+            "uid": str(t["uid"]),
+            "name": t["name"],
+            "venue": t["venue"],
+            "start_at": t["start_at"].astimezone(UTC).isoformat(),
+            "status": t["status"],
+            "entries": len(document_rows["tournament.entry"]["rows"]),
+            "events": t["event_seq"],
+        },
         "users": sorted(set(users.values())),
         "rows": document_rows,
     }
@@ -74,8 +81,10 @@ def _select(tournament_pk: int) -> dict:
     rows, then the rows they point to that are not its own (players, a payout's ID check), until nothing is missing."""
     owned = schema.paths()
     columns = {model: ["pk", *(f.attname for f in schema.fields(model))] for model in schema.file_models()}
-    selected: dict = {model: ({row[0]: row for row in schema.of_tournament(model, tournament_pk).values_list(*columns[model])}
-                              if model in owned else {}) for model in schema.file_models()}
+    selected: dict = {
+        model: ({row[0]: row for row in schema.of_tournament(model, tournament_pk).values_list(*columns[model])} if model in owned else {})
+        for model in schema.file_models()
+    }
     while True:
         wanted: dict = {}
         for model in schema.file_models():
@@ -95,8 +104,13 @@ def _select(tournament_pk: int) -> dict:
 def _usernames(selected: dict) -> dict[int, str]:
     """The users the rows name, by key: their usernames (a user is in the file by username only)."""
     User = get_user_model()
-    pks = {row[i] for model, rows in selected.items() for i, f in enumerate(schema.fields(model), 1)
-           if f.is_relation and schema.is_user(f.related_model) for row in rows.values()} - {None}
+    pks = {
+        row[i]
+        for model, rows in selected.items()
+        for i, f in enumerate(schema.fields(model), 1)
+        if f.is_relation and schema.is_user(f.related_model)
+        for row in rows.values()
+    } - {None}
     return dict(User._base_manager.filter(pk__in=pks).values_list("pk", User.USERNAME_FIELD))
 
 
@@ -116,6 +130,8 @@ def file_text(document: dict) -> str:
     def dump(value) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
-    models = [f'{dump(name)}:{{"fields":{dump(part["fields"])},"rows":[\n' + ",\n".join(dump(row) for row in part["rows"]) + "]}"
-              for name, part in document["rows"].items()]
+    models = [
+        f'{dump(name)}:{{"fields":{dump(part["fields"])},"rows":[\n' + ",\n".join(dump(row) for row in part["rows"]) + "]}"
+        for name, part in document["rows"].items()
+    ]
     return dump(head)[:-1] + ',"rows":{\n' + ",\n".join(models) + "\n}}\n"

@@ -10,6 +10,7 @@ foreign key is the position of the row it points to. An import gives every row a
 foreign key at it, so the target database may hold other tournaments. A few values hold a key inside them (an
 event's payload, the hand a bust belongs to): `convert_embedded` turns those into positions and back.
 """
+
 from __future__ import annotations
 
 import functools
@@ -105,8 +106,7 @@ EMBEDDED = frozenset({"tournament.auditevent", "tournament.entry"})
 
 # Rows that hold keys inside them come after the rows those keys are of (an import converts them as it goes).
 AFTER: dict[str, tuple[str, ...]] = {
-    "tournament.auditevent": tuple(sorted({m for keys in (*PAYLOAD_IDS.values(), *PAYLOAD_ROW_IDS.values())
-                                           for m in keys.values() if m})),
+    "tournament.auditevent": tuple(sorted({m for keys in (*PAYLOAD_IDS.values(), *PAYLOAD_ROW_IDS.values()) for m in keys.values() if m})),
     "tournament.entry": ("tables.table",),
 }
 
@@ -148,14 +148,19 @@ def file_models() -> tuple[type[models.Model], ...]:
     for model in chosen:
         for f in relations(model):
             if not is_user(f.related_model) and f.related_model not in inside:
-                raise ImproperlyConfigured(f"{label(model)}.{f.name} points to {label(f.related_model)}, which a "
-                                           "tournament file does not hold (archive/selectors/schema.py)")
+                raise ImproperlyConfigured(
+                    f"{label(model)}.{f.name} points to {label(f.related_model)}, which a "
+                    "tournament file does not hold (archive/selectors/schema.py)"
+                )
     ordered: list = []
     waiting = list(chosen)
     while waiting:
-        ready = [m for m in waiting if all(f.related_model in ordered or f.related_model is m or is_user(f.related_model)
-                                           for f in relations(m))
-                 and all(apps.get_model(after) in ordered for after in AFTER.get(label(m), ()))]
+        ready = [
+            m
+            for m in waiting
+            if all(f.related_model in ordered or f.related_model is m or is_user(f.related_model) for f in relations(m))
+            and all(apps.get_model(after) in ordered for after in AFTER.get(label(m), ()))
+        ]
         if not ready:
             raise ImproperlyConfigured(f"foreign keys in a cycle: {[label(m) for m in waiting]}")
         ordered.append(ready[0])
@@ -176,8 +181,12 @@ def paths() -> dict[type[models.Model], str]:
             if model in found:
                 continue
             ways = [_join(f.name, found[f.related_model]) for f in relations(model) if f.related_model in found]
-            ways += [_join(f.related_query_name(), found[other]) for other in found for f in relations(other)
-                     if f.one_to_one and f.related_model is model]
+            ways += [
+                _join(f.related_query_name(), found[other])
+                for other in found
+                for f in relations(other)
+                if f.one_to_one and f.related_model is model
+            ]
             if ways:
                 new[model] = min(ways, key=lambda way: (way.count("__"), way))
         if not new:
@@ -217,8 +226,11 @@ def reader(field: models.Field) -> Callable[[object], object]:
     position, a username). Raises ValueError saying what is wrong; the caller names the value's place."""
     kind = field.get_internal_type()
     if field.is_relation:
-        read = functools.partial(username, max_length=field.related_model._meta.get_field(
-            field.related_model.USERNAME_FIELD).max_length) if is_user(field.related_model) else position
+        read = (
+            functools.partial(username, max_length=field.related_model._meta.get_field(field.related_model.USERNAME_FIELD).max_length)
+            if is_user(field.related_model)
+            else position
+        )
     elif kind == "JSONField":
         read = json_value
     elif kind == "BooleanField":
@@ -228,11 +240,18 @@ def reader(field: models.Field) -> Callable[[object], object]:
     elif kind in ("CharField", "TextField", "SlugField", "EmailField", "URLField"):
         read = functools.partial(text, field.max_length)
     else:
-        parse = {"DateTimeField": aware_datetime, "DateField": date.fromisoformat, "TimeField": time.fromisoformat,
-                 "DecimalField": Decimal, "UUIDField": uuid.UUID, "BinaryField": bytes.fromhex}[kind]
+        parse = {
+            "DateTimeField": aware_datetime,
+            "DateField": date.fromisoformat,
+            "TimeField": time.fromisoformat,
+            "DecimalField": Decimal,
+            "UUIDField": uuid.UUID,
+            "BinaryField": bytes.fromhex,
+        }[kind]
 
         def read(value):
             return parse(text(None, value))
+
     choices = {key for key, _label in field.flatchoices} if field.choices else None
 
     def checked(value):
@@ -244,6 +263,7 @@ def reader(field: models.Field) -> Callable[[object], object]:
         if choices is not None and value not in choices and not (field.blank and value == ""):
             raise ValueError(_("“%(value)s” is not one of this version's values") % {"value": value})
         return value
+
     return checked
 
 
@@ -266,8 +286,7 @@ def typed(kind: type, value):
     """The value, when its JSON type is `kind` (a bool is no number); said in words only when it is not (gettext
     per value would cost an import seconds)."""
     if type(value) is not kind:
-        said = {str: _("a text"), int: _("a whole number"), bool: _("true or false"), list: _("a list"),
-                dict: _("an object")}[kind]
+        said = {str: _("a text"), int: _("a whole number"), bool: _("true or false"), list: _("a list"), dict: _("an object")}[kind]
         raise ValueError(_("%(found)s, where the file's schema has %(kind)s") % {"found": found(value), "kind": said})
     return value
 
@@ -282,7 +301,7 @@ def whole_number(bounds: tuple[int, int], value) -> int:
 
 def position(value) -> int:
     """A foreign key: the position of a row in the file (checked against the rows by the import)."""
-    return whole_number((1, 2 ** 31), value)
+    return whole_number((1, 2**31), value)
 
 
 def text(max_length: int | None, value) -> str:
@@ -355,8 +374,10 @@ def convert_embedded(model_label: str, row: dict, convert: Callable[[str, int], 
                     payload[key] = convert(target, value) if target is not None and isinstance(value, int) else None
             for key, target in (listed or {}).items():
                 if isinstance(payload.get(key), list):
-                    payload[key] = [[convert(target, item[0]), *item[1:]] if isinstance(item, list) and item
-                                    and isinstance(item[0], int) else item for item in payload[key]]
+                    payload[key] = [
+                        [convert(target, item[0]), *item[1:]] if isinstance(item, list) and item and isinstance(item[0], int) else item
+                        for item in payload[key]
+                    ]
             row["payload"] = payload
     elif model_label == "tournament.entry":
         # A bust's hand at a table (tables/services/handforhand.py, bust_group): "table:<table's key>:<hand number>".

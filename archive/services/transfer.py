@@ -16,6 +16,7 @@ Every row gets a new key; each foreign key, and each key held inside a value (ar
 row. A player whose ID hash is here already is that player (same key only: another key's hashes say nothing here);
 the others are new players. A user is found by username; one not here is made, inactive, without a password.
 """
+
 from __future__ import annotations
 
 import json
@@ -57,8 +58,12 @@ def max_bytes() -> int:
 
 
 def too_large() -> ServiceError:
-    return ServiceError(_("The file is too large for a tournament file (at most %(max)s MB). Nothing was imported.")
-                        % {"max": settings.TOURNAMENT_FILE_MAX_MB}, code="too_large", status=413)
+    return ServiceError(
+        _("The file is too large for a tournament file (at most %(max)s MB). Nothing was imported.")
+        % {"max": settings.TOURNAMENT_FILE_MAX_MB},
+        code="too_large",
+        status=413,
+    )
 
 
 def read_file(raw: bytes) -> dict:
@@ -91,14 +96,20 @@ def check_shape(raw: bytes) -> None:
         closing = ((part == _CLOSE_LIST) | (part == _CLOSE_OBJECT)) & outside
         values += int(numpy.count_nonzero(opening)) + int(numpy.count_nonzero(((part == _COMMA) | (part == _COLON)) & outside))
         if values > most:
-            raise ServiceError(_("This is not a tournament file: it holds more than %(most)s values (a file of at "
-                                 "most %(max)s MB holds fewer). Nothing was imported.")
-                               % {"most": number_format(most, force_grouping=True), "max": settings.TOURNAMENT_FILE_MAX_MB},
-                               code="too_many_values")
+            raise ServiceError(
+                _(
+                    "This is not a tournament file: it holds more than %(most)s values (a file of at "
+                    "most %(max)s MB holds fewer). Nothing was imported."
+                )
+                % {"most": number_format(most, force_grouping=True), "max": settings.TOURNAMENT_FILE_MAX_MB},
+                code="too_many_values",
+            )
         levels = numpy.cumsum(opening.astype(numpy.int8) - closing.astype(numpy.int8), dtype=numpy.int32) + depth
         if int(levels.max()) > MAX_DEPTH:
-            raise ServiceError(_("This is not a tournament file: its values nest deeper than %(max)s levels. Nothing "
-                                 "was imported.") % {"max": MAX_DEPTH}, code="too_deep")
+            raise ServiceError(
+                _("This is not a tournament file: its values nest deeper than %(max)s levels. Nothing was imported.") % {"max": MAX_DEPTH},
+                code="too_deep",
+            )
         inside, depth = int(texts[-1]), int(levels[-1])
 
 
@@ -123,8 +134,9 @@ def _finite(number: str) -> float:
 
 
 def _not_json() -> ServiceError:
-    return ServiceError(_("This is not a whole tournament file: it is not valid JSON (cut short or damaged?). "
-                          "Nothing was imported."), code="not_json")
+    return ServiceError(
+        _("This is not a whole tournament file: it is not valid JSON (cut short or damaged?). Nothing was imported."), code="not_json"
+    )
 
 
 @transaction.atomic
@@ -139,17 +151,29 @@ def import_tournament(data: dict, *, actor: Actor, other_key: bool = False) -> T
     here = schema.fingerprint(settings.ID_HASH_KEY)
     same_key = data.get("id_hash_key") == here
     if not same_key and not other_key:
-        raise ServiceError(_("This file was made with another ID hash key (fingerprint %(file)s; this server's is "
-                             "%(here)s): its ID checks could not be verified here. Set ID_HASH_KEY to the key of the "
-                             "server that made it, or import it knowingly as a file of another key. Nothing was imported.")
-                           % {"file": data.get("id_hash_key"), "here": here}, code="other_id_hash_key", status=409)
+        raise ServiceError(
+            _(
+                "This file was made with another ID hash key (fingerprint %(file)s; this server's is "
+                "%(here)s): its ID checks could not be verified here. Set ID_HASH_KEY to the key of the "
+                "server that made it, or import it knowingly as a file of another key. Nothing was imported."
+            )
+            % {"file": data.get("id_hash_key"), "here": here},
+            code="other_id_hash_key",
+            status=409,
+        )
     rows = _decoded_rows(data)
     tournament_row = _only_tournament(rows)
     already = Tournament.objects.filter(uid=tournament_row["uid"]).first()
     if already is not None:
-        raise ServiceError(_("This tournament is here already: “%(name)s” (tournament %(id)s). An import never doubles "
-                             "or replaces a tournament. Nothing was imported.") % {"name": already.name, "id": already.pk},
-                           code="already_here", status=409)
+        raise ServiceError(
+            _(
+                "This tournament is here already: “%(name)s” (tournament %(id)s). An import never doubles "
+                "or replaces a tournament. Nothing was imported."
+            )
+            % {"name": already.name, "id": already.pk},
+            code="already_here",
+            status=409,
+        )
     users, created_users = _users(rows)
     revoked = _revoke_links(rows)
     committed = _commit_pending_draw(rows)
@@ -164,19 +188,31 @@ def import_tournament(data: dict, *, actor: Actor, other_key: bool = False) -> T
                 else:
                     new[name] = _insert(model, [_instance(model, row, new, users) for row in rows[model]])
     except IntegrityError as exc:
-        raise ServiceError(_("The file's rows do not fit this database (%(problem)s). Nothing was imported.")
-                           % {"problem": _first_line(exc)}, code="rows_refused", status=409) from exc
+        raise ServiceError(
+            _("The file's rows do not fit this database (%(problem)s). Nothing was imported.") % {"problem": _first_line(exc)},
+            code="rows_refused",
+            status=409,
+        ) from exc
     except DatabaseError as exc:
-        raise ServiceError(_("The file's rows could not be written (%(problem)s). Nothing was imported.")
-                           % {"problem": _first_line(exc)}, code="rows_refused") from exc
+        raise ServiceError(
+            _("The file's rows could not be written (%(problem)s). Nothing was imported.") % {"problem": _first_line(exc)},
+            code="rows_refused",
+        ) from exc
     t = lock_tournament(new[schema.TOURNAMENT][0])
     payload = {
-        "name": t.name, "exported_at": data.get("exported_at"), "checksum": data.get("checksum"),
-        "id_hash_key": data.get("id_hash_key"), "id_checks_verifiable": same_key,
-        "rows": sum(len(pks) for pks in new.values()), "entries": len(new["tournament.entry"]),
+        "name": t.name,
+        "exported_at": data.get("exported_at"),
+        "checksum": data.get("checksum"),
+        "id_hash_key": data.get("id_hash_key"),
+        "id_checks_verifiable": same_key,
+        "rows": sum(len(pks) for pks in new.values()),
+        "entries": len(new["tournament.entry"]),
         "events": len(new["tournament.auditevent"]),
-        "players_found": found_players, "players_new": len(new[schema.PLAYER]) - found_players,
-        "users_new": created_users, "links_revoked": revoked, "draw_committed": committed,
+        "players_found": found_players,
+        "players_new": len(new[schema.PLAYER]) - found_players,
+        "users_new": created_users,
+        "links_revoked": revoked,
+        "draw_committed": committed,
     }
     record_event(t, actor=actor, type_="tournament.imported", payload=payload)
     t.refresh_from_db()
@@ -189,10 +225,14 @@ def check_file(data: dict) -> None:
     with a head of the wrong types, or changed or damaged after export, is refused."""
     if data.get("format") != schema.FORMAT:
         found = data.get("format")
-        raise ServiceError(_("This is not a tournament file this version reads (its format is “%(found)s”, this "
-                             "version reads “%(format)s”). Nothing was imported.")
-                           % {"found": found[:64] if isinstance(found, str) and found else "–", "format": schema.FORMAT},
-                           code="format")
+        raise ServiceError(
+            _(
+                "This is not a tournament file this version reads (its format is “%(found)s”, this "
+                "version reads “%(format)s”). Nothing was imported."
+            )
+            % {"found": found[:64] if isinstance(found, str) and found else "–", "format": schema.FORMAT},
+            code="format",
+        )
     for key, value in data.items():
         read = schema.head_reader(key)
         try:
@@ -200,11 +240,14 @@ def check_file(data: dict) -> None:
                 raise ValueError(_("a key this version does not know"))
             read(value)
         except (TypeError, ValueError) as exc:
-            raise ServiceError(_("The file's head cannot be read: %(problem)s. Nothing was imported.")
-                               % {"problem": f"{key}: {exc}"}, code="head") from None
+            raise ServiceError(
+                _("The file's head cannot be read: %(problem)s. Nothing was imported.") % {"problem": f"{key}: {exc}"}, code="head"
+            ) from None
     if not isinstance(data.get("checksum"), str) or data["checksum"] != schema.checksum(data):
-        raise ServiceError(_("The file's checksum does not match its content: it was changed or damaged after it was "
-                             "exported. Nothing was imported."), code="checksum")
+        raise ServiceError(
+            _("The file's checksum does not match its content: it was changed or damaged after it was exported. Nothing was imported."),
+            code="checksum",
+        )
 
 
 def _first_line(exc: Exception) -> str:
@@ -212,8 +255,7 @@ def _first_line(exc: Exception) -> str:
 
 
 def _bad_rows(problem: str) -> ServiceError:
-    return ServiceError(_("The file's rows cannot be read: %(problem)s. Nothing was imported.") % {"problem": problem},
-                        code="rows")
+    return ServiceError(_("The file's rows cannot be read: %(problem)s. Nothing was imported.") % {"problem": problem}, code="rows")
 
 
 def _decoded_rows(data: dict) -> dict:
@@ -230,8 +272,13 @@ def _decoded_rows(data: dict) -> dict:
     out = {}
     for name, model in known.items():
         part = parts.get(name, {"fields": [], "rows": []})
-        if not (isinstance(part, dict) and isinstance(part.get("fields"), list) and isinstance(part.get("rows"), list)
-                and all(isinstance(n, str) for n in part["fields"]) and len(set(part["fields"])) == len(part["fields"])):
+        if not (
+            isinstance(part, dict)
+            and isinstance(part.get("fields"), list)
+            and isinstance(part.get("rows"), list)
+            and all(isinstance(n, str) for n in part["fields"])
+            and len(set(part["fields"])) == len(part["fields"])
+        ):
             raise _bad_rows(name)
         by_name = {f.name: f for f in schema.fields(model)}
         secret = schema.SECRETS.get(name, ())  # an older file's link hashes: never read (SECRETS)
@@ -253,8 +300,9 @@ def _decoded_rows(data: dict) -> dict:
                     try:
                         read(values[i])
                     except (TypeError, ValueError) as exc:
-                        raise _bad_rows(_("%(model)s, row %(row)s, %(field)s: %(problem)s")
-                                        % {"model": name, "row": number, "field": n, "problem": exc}) from None
+                        raise _bad_rows(
+                            _("%(model)s, row %(row)s, %(field)s: %(problem)s") % {"model": name, "row": number, "field": n, "problem": exc}
+                        ) from None
                 raise _bad_rows(f"{name} {number}") from None
         out[model] = rows
     return out
@@ -294,12 +342,17 @@ def _only_tournament(rows: dict) -> dict:
 def _users(rows: dict) -> tuple[dict[str, int], list[str]]:
     """The users the rows name, by username: those here, and the others made inactive with no password."""
     User = get_user_model()
-    names = {row[f.name] for model, model_rows in rows.items() for f in schema.relations(model)
-             if schema.is_user(f.related_model) for row in model_rows if row.get(f.name) is not None}
+    names = {
+        row[f.name]
+        for model, model_rows in rows.items()
+        for f in schema.relations(model)
+        if schema.is_user(f.related_model)
+        for row in model_rows
+        if row.get(f.name) is not None
+    }
     if any(not isinstance(n, str) or not n for n in names):
         raise _bad_rows(_("a user without a username"))
-    users = dict(User._base_manager.filter(**{f"{User.USERNAME_FIELD}__in": names})
-                 .values_list(User.USERNAME_FIELD, "pk"))
+    users = dict(User._base_manager.filter(**{f"{User.USERNAME_FIELD}__in": names}).values_list(User.USERNAME_FIELD, "pk"))
     created = sorted(names - set(users))
     for name in created:
         users[name] = User.objects.create_user(**{User.USERNAME_FIELD: name}, is_active=False).pk  # no password: unusable
@@ -325,8 +378,9 @@ def _instance(model, row: dict, new: dict[str, list[int]], users: dict[str, int]
         elif f.name not in row:
             values[f.attname] = f.get_default()
         elif f.is_relation and row[f.name] is not None:
-            values[f.attname] = users[row[f.name]] if schema.is_user(f.related_model) \
-                else new_key(schema.label(f.related_model), row[f.name])
+            values[f.attname] = (
+                users[row[f.name]] if schema.is_user(f.related_model) else new_key(schema.label(f.related_model), row[f.name])
+            )
         else:
             values[f.attname] = row[f.name]
     return model(**values)
@@ -341,8 +395,9 @@ def _insert(model, objs: list) -> list[int]:
         size = 1
     keys: list[int] = []
     for start in range(0, len(objs), size):
-        returned = model._base_manager._insert(objs[start:start + size], fields=fields, raw=True,
-                                               returning_fields=model._meta.db_returning_fields)
+        returned = model._base_manager._insert(
+            objs[start : start + size], fields=fields, raw=True, returning_fields=model._meta.db_returning_fields
+        )
         keys.extend(row[0] for row in returned)
     return keys
 

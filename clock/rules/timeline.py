@@ -7,6 +7,7 @@ the row it was last set to, the moment that row's time began (shifted by pauses 
 adjustments) and, when paused, the moment it was paused. From the anchor and the rows, the
 state at any time t follows; the clock runs on through later rows by itself.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace

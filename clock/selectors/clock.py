@@ -1,5 +1,6 @@
 """Reads of the clock: the level rows of a tournament, the anchor of its countdown, the snapshot a
 screen counts down from, and which clocks have something due. Nothing here writes."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -31,8 +32,13 @@ def anchor_of(clock: ClockState) -> tl.Anchor | None:
     return tl.Anchor(clock.index, as_timestamp(clock.started_at), as_timestamp(clock.paused_at))
 
 
-def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows: list[tl.Row] | None = None,
-                   now: datetime | None = None, with_rows: bool = True) -> dict:
+def clock_snapshot(
+    tournament: Tournament,
+    clock: ClockState | None = None,
+    rows: list[tl.Row] | None = None,
+    now: datetime | None = None,
+    with_rows: bool = True,
+) -> dict:
     """What a screen needs to count down by itself: the anchor, the rows, and the derived state now.
     Events carry it without the rows (a screen has them from its snapshot)."""
     clock = clock or ClockState.objects.filter(tournament=tournament).first() or ClockState(tournament=tournament)
@@ -40,7 +46,8 @@ def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows
     now = now or timezone.now()
     anchor = anchor_of(clock)
     data = {
-        "status": clock.status, "version": clock.version,
+        "status": clock.status,
+        "version": clock.version,
         "anchor": None if anchor is None else {"index": anchor.index, "started_at": anchor.started_at, "paused_at": anchor.paused_at},
         "announcement": clock.announcement,
         # The end of a day: the level after which the clock stops, the level it stopped after (until it
@@ -52,8 +59,16 @@ def clock_snapshot(tournament: Tournament, clock: ClockState | None = None, rows
     if with_rows:
         levels = list(Level.objects.filter(structure_id=tournament.structure_id).order_by("position"))
         data["rows"] = [
-            {"kind": lv.kind, "seconds": lv.minutes * 60, "number": row.number, "small_blind": lv.small_blind,
-             "big_blind": lv.big_blind, "ante": lv.ante, "ante_type": lv.ante_type, "color_up": lv.color_up}
+            {
+                "kind": lv.kind,
+                "seconds": lv.minutes * 60,
+                "number": row.number,
+                "small_blind": lv.small_blind,
+                "big_blind": lv.big_blind,
+                "ante": lv.ante,
+                "ante_type": lv.ante_type,
+                "color_up": lv.color_up,
+            }
             for lv, row in zip(levels, rows, strict=True)
         ]
     data.update(clock_at(rows, anchor, now))
@@ -70,9 +85,14 @@ def clock_at(rows: list[tl.Row], anchor: tl.Anchor | None, now: datetime) -> dic
     data: dict = {"server_time": now.timestamp()}
     if anchor is not None and rows:
         pos = tl.position_at(rows, anchor, now.timestamp())
-        data["current"] = {"index": pos.index, "remaining": pos.remaining, "ends_at": pos.ends_at, "finished": pos.finished,
-                           "level_index": tl.level_in_force(rows, pos.index),
-                           "next_break_in": tl.seconds_to_next_break(rows, pos)}
+        data["current"] = {
+            "index": pos.index,
+            "remaining": pos.remaining,
+            "ends_at": pos.ends_at,
+            "finished": pos.finished,
+            "level_index": tl.level_in_force(rows, pos.index),
+            "next_break_in": tl.seconds_to_next_break(rows, pos),
+        }
     return data
 
 

@@ -5,6 +5,7 @@ the day's end, the scheduled restart). Each runs in one transaction, locks the t
 event and publishes after commit. The clock row fully determines the countdown, so a restart
 of any process loses no time.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -63,11 +64,20 @@ def _announce_due(tournament: Tournament, clock: ClockState, rows: list[tl.Row],
 
 def _record_boundary(tournament: Tournament, clock: ClockState, rows: list[tl.Row], boundary: tl.Boundary, now: datetime) -> None:
     row = rows[boundary.index]
-    record_event(tournament, actor="clock", type_=f"clock.{boundary.kind}", payload={
-        "index": boundary.index, "level": row.number, "kind": row.kind, "at": boundary.at,
-        "late_by": round(now.timestamp() - boundary.at, 3),
-        "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
-    }, seats=False)
+    record_event(
+        tournament,
+        actor="clock",
+        type_=f"clock.{boundary.kind}",
+        payload={
+            "index": boundary.index,
+            "level": row.number,
+            "kind": row.kind,
+            "at": boundary.at,
+            "late_by": round(now.timestamp() - boundary.at, 3),
+            "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
+        },
+        seats=False,
+    )
 
 
 def _place(clock: ClockState, anchor: tl.Anchor) -> None:
@@ -116,14 +126,31 @@ def _mark_day_end(clock: ClockState, rows: list[tl.Row], stopped: tl.Anchor) -> 
 
 
 def _record_day_end(tournament: Tournament, clock: ClockState, rows: list[tl.Row], stopped: tl.Anchor, now: datetime) -> None:
-    record_event(tournament, actor="clock", type_="clock.day_ended", payload={
-        "level": rows[stopped.index].number, "at": stopped.paused_at, "late_by": round(now.timestamp() - stopped.paused_at, 3),
-        "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
-    }, seats=False)
+    record_event(
+        tournament,
+        actor="clock",
+        type_="clock.day_ended",
+        payload={
+            "level": rows[stopped.index].number,
+            "at": stopped.paused_at,
+            "late_by": round(now.timestamp() - stopped.paused_at, 3),
+            "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
+        },
+        seats=False,
+    )
 
 
-def _act(tournament: Tournament, *, actor: Actor, type_: str, change, extra: dict | None = None,
-         announce_row_end: bool = False, allowed: tuple[str, ...] | None = roles.SETUP, prepare=None) -> ClockState:
+def _act(
+    tournament: Tournament,
+    *,
+    actor: Actor,
+    type_: str,
+    change,
+    extra: dict | None = None,
+    announce_row_end: bool = False,
+    allowed: tuple[str, ...] | None = roles.SETUP,
+    prepare=None,
+) -> ClockState:
     """One director's action on the clock. `change(rows, anchor, now)` gives the new anchor; `prepare(clock,
     rows, anchor, now)`, if given, checks and sets the clock's other fields first and returns payload to add."""
     if allowed is not None:
@@ -141,8 +168,7 @@ def _act(tournament: Tournament, *, actor: Actor, type_: str, change, extra: dic
             anchor, ends_day = tl.stop_at(rows, stop, now.timestamp()), True
             _mark_day_end(clock, rows, anchor)
     _save(t, clock, rows, anchor, now)
-    record_event(t, actor=actor, type_=type_, payload={**extra, "clock": clock_snapshot(t, clock, rows, now, with_rows=False)},
-                 seats=False)
+    record_event(t, actor=actor, type_=type_, payload={**extra, "clock": clock_snapshot(t, clock, rows, now, with_rows=False)}, seats=False)
     if ends_day:
         _record_day_end(t, clock, rows, anchor, now)
     elif announce_row_end and before is not None and anchor is not None:
@@ -211,8 +237,14 @@ def stop_at_play_over(tournament: Tournament, *, actor: Actor) -> bool:
     does."""
     if ClockState.objects.filter(tournament_id=tournament.pk, status=ClockState.Status.RUNNING).first() is None:
         return False
-    _act(tournament, actor=actor, type_="clock.paused", change=lambda rows, anchor, now: tl.pause(rows, anchor, now),
-         extra={"play_over": True}, allowed=None)
+    _act(
+        tournament,
+        actor=actor,
+        type_="clock.paused",
+        change=lambda rows, anchor, now: tl.pause(rows, anchor, now),
+        extra={"play_over": True},
+        allowed=None,
+    )
     return True
 
 
@@ -220,6 +252,7 @@ def stop_at_play_over(tournament: Tournament, *, actor: Actor) -> bool:
 def resume_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
     """Resume where the clock stands (a restart scheduled is then moot). A clock stopped at the end of a level
     for the day goes on to the next row, which starts now with its full time and is announced."""
+
     def change(rows, anchor, now):
         if not _started(anchor).paused:
             raise ServiceError(_("The clock is already running."), code="clock_running", status=409)
@@ -236,17 +269,28 @@ def adjust_clock(tournament: Tournament, *, actor: Actor, seconds: int) -> Clock
     """Add (positive) or remove (negative) time from the current level or break."""
     if not isinstance(seconds, int) or seconds == 0 or abs(seconds) > MAX_ADJUST_SECONDS:
         raise ServiceError(_("Give a number of seconds to add or remove (not zero, at most six hours)."), code="adjust_range")
-    return _act(tournament, actor=actor, type_="clock.adjusted",
-                change=lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, seconds),
-                extra={"seconds": seconds}, announce_row_end=True)
+    return _act(
+        tournament,
+        actor=actor,
+        type_="clock.adjusted",
+        change=lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, seconds),
+        extra={"seconds": seconds},
+        announce_row_end=True,
+    )
 
 
 def take_time(tournament: Tournament, *, actor: Actor, seconds: int, extra: dict) -> ClockState:
     """Time the software takes off the current level on the house's account (a hand-for-hand
     hand, TDA24 RP-8): the caller has checked who may do what and holds the tournament lock."""
-    return _act(tournament, actor=actor, type_="clock.adjusted",
-                change=lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, -seconds),
-                extra={"seconds": -seconds, **extra}, announce_row_end=True, allowed=None)
+    return _act(
+        tournament,
+        actor=actor,
+        type_="clock.adjusted",
+        change=lambda rows, anchor, now: tl.adjust(rows, _started(anchor), now, -seconds),
+        extra={"seconds": -seconds, **extra},
+        announce_row_end=True,
+        allowed=None,
+    )
 
 
 @transaction.atomic
@@ -260,8 +304,7 @@ def end_level_now(tournament: Tournament, *, actor: Actor) -> ClockState:
         if position.index == len(rows) - 1:
             raise ServiceError(_("This is the last level of the structure: nothing follows it."), code="level_range", status=409)
         if tl.at_row_end(rows, anchor):
-            raise ServiceError(_("This level is already over: the clock stopped at its end for the day."), code="level_over",
-                               status=409)
+            raise ServiceError(_("This level is already over: the clock stopped at its end for the day."), code="level_over", status=409)
         return {"row": position.index, "level": rows[position.index].number, "removed": round(position.remaining)}
 
     def change(rows, anchor, now):
@@ -302,8 +345,10 @@ def _level_row(rows: list[tl.Row], level: int) -> int:
     index = _level_index(rows, level)
     if index is None:
         count = sum(1 for row in rows if row.kind == tl.LEVEL)
-        raise ServiceError(_("Level %(level)s does not exist; the structure has levels 1 to %(count)s.")
-                           % {"level": level, "count": count}, code="level_range")
+        raise ServiceError(
+            _("Level %(level)s does not exist; the structure has levels 1 to %(count)s.") % {"level": level, "count": count},
+            code="level_range",
+        )
     return index
 
 
@@ -329,16 +374,27 @@ def _day_end(tournament: Tournament, *, actor: Actor, level: int | None, rule: s
             if anchor is not None:
                 pos = tl.position_at(rows, anchor, now)
                 if pos.finished:
-                    raise ServiceError(_("The clock has finished: there is no level left to end the day after."),
-                                       code="clock_finished", status=409)
+                    raise ServiceError(
+                        _("The clock has finished: there is no level left to end the day after."), code="clock_finished", status=409
+                    )
                 if index < pos.index or (index == pos.index and tl.at_row_end(rows, anchor)):
-                    raise ServiceError(_("Level %(level)s is already over; the level in play is %(current)s.")
-                                       % {"level": level, "current": _level_number(rows, pos.index)}, code="level_over", status=409)
+                    raise ServiceError(
+                        _("Level %(level)s is already over; the level in play is %(current)s.")
+                        % {"level": level, "current": _level_number(rows, pos.index)},
+                        code="level_over",
+                        status=409,
+                    )
         clock.stop_after_level = level
         return {"level": level, **({"rule": rule} if rule else {})}
 
-    return _act(tournament, actor=actor, type_="clock.day_end_set", change=lambda rows, anchor, now: anchor, prepare=prepare,
-                allowed=None if rule else roles.SETUP)
+    return _act(
+        tournament,
+        actor=actor,
+        type_="clock.day_end_set",
+        change=lambda rows, anchor, now: anchor,
+        prepare=prepare,
+        allowed=None if rule else roles.SETUP,
+    )
 
 
 @transaction.atomic
@@ -356,8 +412,11 @@ def schedule_restart(tournament: Tournament, *, actor: Actor, start_at: datetime
     def prepare(clock, rows, anchor, now):
         index = _level_row(rows, level)
         if seconds_left > rows[index].seconds:
-            raise ServiceError(_("Level %(level)s lasts %(minutes)s minutes: give at most that much time left.")
-                               % {"level": level, "minutes": rows[index].seconds // 60}, code="seconds_left")
+            raise ServiceError(
+                _("Level %(level)s lasts %(minutes)s minutes: give at most that much time left.")
+                % {"level": level, "minutes": rows[index].seconds // 60},
+                code="seconds_left",
+            )
         clock.resume_at = start_at
         return {"level": level, "seconds_left": seconds_left, "start_at": venue_time(tournament, start_at)}
 
@@ -377,9 +436,13 @@ def set_announcement(tournament: Tournament, *, actor: Actor, text: str) -> Cloc
     clock.announcement = text
     clock.version += 1
     clock.save(update_fields=["announcement", "version"])
-    record_event(t, actor=actor, type_="clock.announcement",
-                 payload={"text": text, "clock": clock_snapshot(t, clock, rows, with_rows=False)},
-                 seats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="clock.announcement",
+        payload={"text": text, "clock": clock_snapshot(t, clock, rows, with_rows=False)},
+        seats=False,
+    )
     return clock
 
 
@@ -418,9 +481,18 @@ def _resume_by_schedule(tournament: Tournament, clock: ClockState, rows: list[tl
     clock.resume_at, clock.day_ended_level = None, None
     _place(clock, anchor)
     clock.version += 1
-    record_event(tournament, actor="clock", type_="clock.resumed", payload={
-        "by_schedule": True, "scheduled_at": venue_time(tournament, start), "late_by": round((now - start).total_seconds(), 3),
-        "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False)}, seats=False)
+    record_event(
+        tournament,
+        actor="clock",
+        type_="clock.resumed",
+        payload={
+            "by_schedule": True,
+            "scheduled_at": venue_time(tournament, start),
+            "late_by": round((now - start).total_seconds(), 3),
+            "clock": clock_snapshot(tournament, clock, rows, now, with_rows=False),
+        },
+        seats=False,
+    )
     clock.announced_until = start
     made = 1 + _catch_up(tournament, clock, rows, now)
     _save(tournament, clock, rows, anchor_of(clock), now)
@@ -432,5 +504,3 @@ def _resume_by_schedule(tournament: Tournament, clock: ClockState, rows: list[tl
 def tick(now: datetime | None = None) -> int:
     """Claim and process every clock that has something due. Called every second."""
     return sum(process_due(tid, now) for tid in due_tournaments(now))
-
-

@@ -13,6 +13,7 @@ tables/services/color_ups.exchange_found_chips), and the count is entered again 
 The day closes once every player still in is bagged and the bags add up to the chips in play; otherwise the
 director records why (bags missing, a difference), and the close records it.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -90,8 +91,14 @@ def makeable(chips: int, denominations: Sequence[int]) -> bool:
     return chips >= _smallest_by_residue(values)[chips % values[0]]
 
 
-def table_bag_problems(seated: Mapping[int, int], bags: Mapping[int, tuple[int, str]], held: Mapping[str, int],
-                       *, whole: bool = True, denominations: Sequence[int] = ()) -> list[tuple[str, int]]:
+def table_bag_problems(
+    seated: Mapping[int, int],
+    bags: Mapping[int, tuple[int, str]],
+    held: Mapping[str, int],
+    *,
+    whole: bool = True,
+    denominations: Sequence[int] = (),
+) -> list[tuple[str, int]]:
     """What is wrong with bags entered for a table, one problem per seat, in seat order; empty when they can be
     recorded. `seated`: seat -> the entry seated there; `bags`: seat -> (chips, bag number as typed); `held`:
     normalised bag number -> the entry whose current bag carries it (any entry's: the number is free for the entry
@@ -164,15 +171,19 @@ def _missing_order(row: tuple[int | None, int | None, int]) -> tuple:
     return (table is None, table or 0, seat or 0, entry)
 
 
-def close_check(players: Iterable[tuple[int, int | None, int | None]], bags: Mapping[int, int], *,
-                chips_in_play: int) -> CloseCheck:
+def close_check(players: Iterable[tuple[int, int | None, int | None]], bags: Mapping[int, int], *, chips_in_play: int) -> CloseCheck:
     """`players`: (entry, table, seat) of every player still in (table and seat None: not seated); `bags`: entry ->
     the chips of his current bag for the day. Bags of entries not in `players` (busted after bagging) are left out."""
     players = list(players)
     bagged = [entry for entry, _table, _seat in players if entry in bags]
     missing = sorted(((table, seat, entry) for entry, table, seat in players if entry not in bags), key=_missing_order)
-    return CloseCheck(players=len(players), bagged=len(bagged), missing=tuple(missing),
-                      total=sum(bags[entry] for entry in bagged), chips_in_play=chips_in_play)
+    return CloseCheck(
+        players=len(players),
+        bagged=len(bagged),
+        missing=tuple(missing),
+        total=sum(bags[entry] for entry in bagged),
+        chips_in_play=chips_in_play,
+    )
 
 
 def report(stacks: Iterable[tuple[int, int]], big_blind: int) -> list[tuple[int, int, int, float | None]]:

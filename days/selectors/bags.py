@@ -5,6 +5,7 @@ datetimes), each read in a constant number of queries whatever the size of the f
 Only the bags of players still in count: a player busted after he was bagged (a mistake put right by a bust) keeps
 his bag row, but no read of the current day shows or adds it. A closed day's report lists the players who were
 still in when it closed (busted later, on a later day, they stay in that day's report)."""
+
 from __future__ import annotations
 
 from django.db.models import Q
@@ -41,8 +42,7 @@ def day_under_way(t: Tournament, number: int) -> bool:
     before = day_row(t, number - 1) if number > 1 else None
     if before is None or before.closed_at is None:
         return True
-    return AuditEvent.objects.filter(tournament=t, type__in=("clock.started", "clock.resumed"),
-                                     at__gt=before.closed_at).exists()
+    return AuditEvent.objects.filter(tournament=t, type__in=("clock.started", "clock.resumed"), at__gt=before.closed_at).exists()
 
 
 def clock_running(t: Tournament) -> bool:
@@ -87,21 +87,40 @@ def bag_numbers_held(t: Tournament, numbers, *, day: int, replacing=()) -> dict[
     `day` are left out: a correction replaces them."""
     scope = reactions.react(BAG_NUMBER_SCOPE, tournament=t).get("tournaments") or [t.pk]
     rows = Bag.objects.filter(tournament_id__in=scope, current=True, bag_number__in=list(numbers)).exclude(
-        tournament=t, day=day, entry_id__in=list(replacing))
+        tournament=t, day=day, entry_id__in=list(replacing)
+    )
     return dict(rows.values_list("bag_number", "entry_id"))
 
 
 def _in_play(t: Tournament) -> list[tuple[int, int, int | None, int | None, str]]:
     """(entry id, entry number, table, seat, name) of every player still in; table and seat None when unseated."""
-    seated = {entry_id: (table, seat) for entry_id, table, seat in
-              live_seats(t).filter(entry__status=Entry.Status.ACTIVE).values_list("entry_id", "table__number", "seat")}
-    return [(pk, number, *seated.get(pk, (None, None)), Player.name_of(first, last, nick)) for pk, number, first, last, nick
-            in Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).values_list(
-                "pk", "number", "player__first_name", "player__last_name", "player__nickname")]
+    seated = {
+        entry_id: (table, seat)
+        for entry_id, table, seat in live_seats(t)
+        .filter(entry__status=Entry.Status.ACTIVE)
+        .values_list("entry_id", "table__number", "seat")
+    }
+    return [
+        (pk, number, *seated.get(pk, (None, None)), Player.name_of(first, last, nick))
+        for pk, number, first, last, nick in Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).values_list(
+            "pk", "number", "player__first_name", "player__last_name", "player__nickname"
+        )
+    ]
 
 
-BAG_FIELDS = ("entry_id", "entry__number", "entry__player__first_name", "entry__player__last_name",
-              "entry__player__nickname", "table_number", "seat", "bag_number", "chips", "bagged_at", "bagged_by_label")
+BAG_FIELDS = (
+    "entry_id",
+    "entry__number",
+    "entry__player__first_name",
+    "entry__player__last_name",
+    "entry__player__nickname",
+    "table_number",
+    "seat",
+    "bag_number",
+    "chips",
+    "bagged_at",
+    "bagged_by_label",
+)
 
 
 def _bags(t: Tournament, day: int, row: Day | None = None):
@@ -113,9 +132,20 @@ def _bags(t: Tournament, day: int, row: Day | None = None):
 
 
 def _bag_dicts(rows) -> list[dict]:
-    return [{"entry_id": pk, "entry": number, "name": Player.name_of(first, last, nick), "table": table, "seat": seat,
-             "bag": bag, "chips": chips, "bagged_at": at, "bagged_by": by}
-            for pk, number, first, last, nick, table, seat, bag, chips, at, by in rows]
+    return [
+        {
+            "entry_id": pk,
+            "entry": number,
+            "name": Player.name_of(first, last, nick),
+            "table": table,
+            "seat": seat,
+            "bag": bag,
+            "chips": chips,
+            "bagged_at": at,
+            "bagged_by": by,
+        }
+        for pk, number, first, last, nick, table, seat, bag, chips, at, by in rows
+    ]
 
 
 def close_check(t: Tournament, day: int, stats: dict | None = None) -> tuple[days_bag_rules.CloseCheck, list]:
@@ -123,8 +153,9 @@ def close_check(t: Tournament, day: int, stats: dict | None = None) -> tuple[day
     stats = stats or tournament_stats(t)
     players = _in_play(t)
     bags = dict(_bags(t, day).values_list("entry_id", "chips"))
-    check = days_bag_rules.close_check(((pk, table, seat) for pk, _n, table, seat, _name in players), bags,
-                                  chips_in_play=stats["chips_in_play"])
+    check = days_bag_rules.close_check(
+        ((pk, table, seat) for pk, _n, table, seat, _name in players), bags, chips_in_play=stats["chips_in_play"]
+    )
     return check, players
 
 
@@ -151,21 +182,42 @@ def day_state(t: Tournament) -> dict:
     offset = day_offset(t)
     begun = day_under_way(t, day) and (day > 1 or not offset or first_day_begun(t))
     return {
-        "day": day, "offset": offset, "status": status, "begun": begun, "elsewhere": next_day_elsewhere(t) if day > 1 else None,
-        "players_left": check.players, "bagged": check.bagged, "missing": missing if begun else [],
-        "missing_tables": [{"table": table, "seats": list(seats) if table is not None else [names[pk][0] for pk in seats]}
-                           for table, seats in check.missing_by_table()],
-        "bags": check.bagged, "total": check.total, "chips_in_play": check.chips_in_play,
-        "difference": check.difference, "off_by": check.off_by, "clock_running": running,
-        "can_close": status == Day.Status.PLAYING and begun and not running, "needs_reason": begun and check.needs_reason,
+        "day": day,
+        "offset": offset,
+        "status": status,
+        "begun": begun,
+        "elsewhere": next_day_elsewhere(t) if day > 1 else None,
+        "players_left": check.players,
+        "bagged": check.bagged,
+        "missing": missing if begun else [],
+        "missing_tables": [
+            {"table": table, "seats": list(seats) if table is not None else [names[pk][0] for pk in seats]}
+            for table, seats in check.missing_by_table()
+        ],
+        "bags": check.bagged,
+        "total": check.total,
+        "chips_in_play": check.chips_in_play,
+        "difference": check.difference,
+        "off_by": check.off_by,
+        "clock_running": running,
+        "can_close": status == Day.Status.PLAYING and begun and not running,
+        "needs_reason": begun and check.needs_reason,
         "days": [closed_day(row) for row in Day.objects.filter(tournament=t, status=Day.Status.CLOSED).order_by("number")],
     }
 
 
 def closed_day(row: Day) -> dict:
-    return {"day": row.number, "closed_at": row.closed_at, "closed_by": row.closed_by_label, "reason": row.close_reason,
-            "missing": list(row.missing), "bags": row.bags, "total": row.total, "chips_in_play": row.chips_in_play,
-            "difference": row.difference}
+    return {
+        "day": row.number,
+        "closed_at": row.closed_at,
+        "closed_by": row.closed_by_label,
+        "reason": row.close_reason,
+        "missing": list(row.missing),
+        "bags": row.bags,
+        "total": row.total,
+        "chips_in_play": row.chips_in_play,
+        "difference": row.difference,
+    }
 
 
 def day_report(t: Tournament, day: int | None = None) -> dict | None:
@@ -184,17 +236,26 @@ def day_report(t: Tournament, day: int | None = None) -> dict | None:
     closed = row is not None and row.status == Day.Status.CLOSED
     big_blind = row.big_blind if closed else big_blind_now(t)
     bags = {b["entry"]: b for b in _bag_dicts(_bags(t, day, row).values_list(*BAG_FIELDS))}
-    rows = [{**{k: v for k, v in bags[entry].items() if k != "entry_id"}, "rank": rank, "big_blinds": bb}
-            for rank, entry, _chips, bb in days_bag_rules.report(((n, b["chips"]) for n, b in bags.items()), big_blind)]
+    rows = [
+        {**{k: v for k, v in bags[entry].items() if k != "entry_id"}, "rank": rank, "big_blinds": bb}
+        for rank, entry, _chips, bb in days_bag_rules.report(((n, b["chips"]) for n, b in bags.items()), big_blind)
+    ]
     if closed:
         chips_in_play, difference = row.chips_in_play, row.difference
     else:
         check, _players = close_check(t, day)
         chips_in_play, difference = check.chips_in_play, check.difference
-    return {"day": day, "status": Day.Status.CLOSED if closed else Day.Status.PLAYING,
-            "closed": closed_day(row) if closed else None, "big_blind": big_blind, "players": len(rows),
-            "total": sum(r["chips"] for r in rows), "chips_in_play": chips_in_play, "difference": difference,
-            "rows": rows}
+    return {
+        "day": day,
+        "status": Day.Status.CLOSED if closed else Day.Status.PLAYING,
+        "closed": closed_day(row) if closed else None,
+        "big_blind": big_blind,
+        "players": len(rows),
+        "total": sum(r["chips"] for r in rows),
+        "chips_in_play": chips_in_play,
+        "difference": difference,
+        "rows": rows,
+    }
 
 
 def bags_for_slips(t: Tournament, *, table: int | None = None, entry: int | None = None, day: int | None = None) -> list[dict]:
@@ -218,22 +279,49 @@ def table_bags(table: Table) -> dict:
     None when never counted) and counted_at."""
     t = table.tournament
     day = current_day(t)
-    seats = list(live_seats(t).filter(table=table, entry__status=Entry.Status.ACTIVE).order_by("seat").values_list(
-        "seat", "entry_id", "entry__number", "entry__player__first_name", "entry__player__last_name",
-        "entry__player__nickname"))
+    seats = list(
+        live_seats(t)
+        .filter(table=table, entry__status=Entry.Status.ACTIVE)
+        .order_by("seat")
+        .values_list(
+            "seat", "entry_id", "entry__number", "entry__player__first_name", "entry__player__last_name", "entry__player__nickname"
+        )
+    )
     ids = [entry_id for _seat, entry_id, *_rest in seats]
-    bags = {row[0]: row for row in Bag.objects.filter(tournament=t, day=day, current=True, entry_id__in=ids).values_list(
-        "entry_id", "bag_number", "chips", "bagged_at", "bagged_by_label")}
-    counts = dict((pk, (chips, at)) for pk, chips, at in ChipCount.objects.filter(entry_id__in=ids, current=True)
-                  .values_list("entry_id", "chips", "counted_at"))
+    bags = {
+        row[0]: row
+        for row in Bag.objects.filter(tournament=t, day=day, current=True, entry_id__in=ids).values_list(
+            "entry_id", "bag_number", "chips", "bagged_at", "bagged_by_label"
+        )
+    }
+    counts = dict(
+        (pk, (chips, at))
+        for pk, chips, at in ChipCount.objects.filter(entry_id__in=ids, current=True).values_list("entry_id", "chips", "counted_at")
+    )
     players = []
     for seat, entry_id, number, first, last, nick in seats:
         bag = bags.get(entry_id)
         count = counts.get(entry_id, (None, None))
-        players.append({"seat": seat, "entry": number, "name": Player.name_of(first, last, nick),
-                        "chips": bag[2] if bag else None, "bag": bag[1] if bag else None,
-                        "bagged_at": bag[3] if bag else None, "bagged_by": bag[4] if bag else None,
-                        "last_count": count[0], "counted_at": count[1]})
+        players.append(
+            {
+                "seat": seat,
+                "entry": number,
+                "name": Player.name_of(first, last, nick),
+                "chips": bag[2] if bag else None,
+                "bag": bag[1] if bag else None,
+                "bagged_at": bag[3] if bag else None,
+                "bagged_by": bag[4] if bag else None,
+                "last_count": count[0],
+                "counted_at": count[1],
+            }
+        )
     bagged = [p for p in players if p["bag"] is not None]
-    return {"table": table.number, "day": day, "status": day_status(t, day), "big_blind": big_blind_now(t),
-            "bagged": len(bagged), "total": sum(p["chips"] for p in bagged), "players": players}
+    return {
+        "table": table.number,
+        "day": day,
+        "status": day_status(t, day),
+        "big_blind": big_blind_now(t),
+        "bagged": len(bagged),
+        "total": sum(p["chips"] for p in bagged),
+        "players": players,
+    }

@@ -2,6 +2,7 @@
 player still in brings to the day (his bag of the day before, or his last count when the day closed without his
 bag), whether the day's seating may be redrawn, and the stacks the seat cards and the players' seat page show.
 Plain values, each read in a constant number of queries whatever the size of the field."""
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -27,8 +28,10 @@ class Held(NamedTuple):
 def stacks_at_start(t: Tournament, *, day: int, entries) -> dict[int, dict]:
     """The stack each entry (rows with `pk` and `number`) brings to `day`, by entry number: {chips, bag, source}
     (source FROM_BAG with the bag number; FROM_COUNT, bag None: the last count; UNKNOWN: chips and bag None)."""
-    bags = {pk: (chips, number) for pk, chips, number in Bag.objects.filter(
-        tournament=t, day=day - 1, current=True).values_list("entry_id", "chips", "bag_number")}
+    bags = {
+        pk: (chips, number)
+        for pk, chips, number in Bag.objects.filter(tournament=t, day=day - 1, current=True).values_list("entry_id", "chips", "bag_number")
+    }
     counts = dict(ChipCount.objects.filter(tournament=t, current=True).values_list("entry_id", "chips"))
     out = {}
     for entry in entries:
@@ -44,8 +47,7 @@ def stacks_at_start(t: Tournament, *, day: int, entries) -> dict[int, dict]:
 
 def redraw_of(t: Tournament, day: int) -> Draw | None:
     """The revealed draw that seated `day` (days.services.redraw.redraw_day), None while it has none."""
-    return Draw.objects.filter(tournament=t, kind=Draw.Kind.REDRAW, drawn_at__isnull=False,
-                               inputs__day=day).order_by("number").first()
+    return Draw.objects.filter(tournament=t, kind=Draw.Kind.REDRAW, drawn_at__isnull=False, inputs__day=day).order_by("number").first()
 
 
 def redraw_state(t: Tournament) -> dict:
@@ -67,8 +69,13 @@ def redraw_state(t: Tournament) -> dict:
         reason = "under_way"
     else:
         reason = None
-    return {"day": day, "possible": reason is None, "reason": reason, "draw": drawn.number if drawn else None,
-            "players": Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()}
+    return {
+        "day": day,
+        "possible": reason is None,
+        "reason": reason,
+        "draw": drawn.number if drawn else None,
+        "players": Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count(),
+    }
 
 
 def day_stacks(t: Tournament, *, offset: int = 0) -> dict[int, dict]:
@@ -81,15 +88,19 @@ def day_stacks(t: Tournament, *, offset: int = 0) -> dict[int, dict]:
     before = day_row(t, day - 1) if day > 1 else None
     if before is None or before.closed_at is None:
         return {}
-    seated = list(live_seats(t).filter(seated_at__gt=before.closed_at, entry__status=Entry.Status.ACTIVE)
-                  .values_list("entry_id", "entry__number", named=True))
+    seated = list(
+        live_seats(t)
+        .filter(seated_at__gt=before.closed_at, entry__status=Entry.Status.ACTIVE)
+        .values_list("entry_id", "entry__number", named=True)
+    )
     if not seated:
         return {}
     drawn = redraw_of(t, day)
     recorded = ((drawn.inputs or {}).get("stacks") or {}) if drawn is not None else {}
     missing = [Held(pk, number) for pk, number in seated if str(number) not in recorded]
     computed = stacks_at_start(t, day=day, entries=missing) if missing else {}
-    stacks = {number: recorded[str(number)] if str(number) in recorded else computed[number]
-              for _pk, number in seated}
-    return {number: {"day": day + offset, "chips": s.get("chips"), "bag": s.get("bag"), "source": s.get("source")}
-            for number, s in stacks.items()}
+    stacks = {number: recorded[str(number)] if str(number) in recorded else computed[number] for _pk, number in seated}
+    return {
+        number: {"day": day + offset, "chips": s.get("chips"), "bag": s.get("bag"), "source": s.get("source")}
+        for number, s in stacks.items()
+    }

@@ -19,6 +19,7 @@ of the event has a share rule: a flight ending after level N alone, or with no r
 tell beforehand, and a warning counted without it could be wrong both ways, so then there is none. A flight with both
 rules counts its share: its level may stop it earlier with more players left, so there the warning errs towards
 warning."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ MIN_PERCENT, MAX_PERCENT = 1, 99
 @dataclass(frozen=True)
 class Bagged:
     """A player's current bag at the end of a flight: `order` is the flight's place in the event (earliest first)."""
+
     player: int
     order: int
     entry: int

@@ -3,6 +3,7 @@ seat page, whatever the tournament: an event's Day 2 seats the bags carried from
 carry_to_day2; its normal start draw seats them), a tournament played over several days the bags of the day before
 (days/selectors/seating.py). Nothing on a first day, nor in a flight (its players go on in Day 2). One read, a constant
 number of queries."""
+
 from __future__ import annotations
 
 from days.selectors.bags import current_day
@@ -24,7 +25,7 @@ def day_stacks(t: Tournament) -> dict[int, dict]:
         return days_stacks(t)
     if current_day(t) > 1:
         return days_stacks(t, offset=1)
-    rows = CarriedBag.objects.filter(event=event, forfeited=False, day2_entry__tournament=t,
-                                     day2_entry__status=Entry.Status.ACTIVE).values_list(
-        "day2_entry__number", "chips", "bag__bag_number")
+    rows = CarriedBag.objects.filter(
+        event=event, forfeited=False, day2_entry__tournament=t, day2_entry__status=Entry.Status.ACTIVE
+    ).values_list("day2_entry__number", "chips", "bag__bag_number")
     return {number: {"day": 2, "chips": chips, "bag": bag, "source": FROM_BAG} for number, chips, bag in rows}

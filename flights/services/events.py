@@ -7,6 +7,7 @@ flights/selectors/events.py.
 
 The carry is made once for the whole event, when every flight's Day 1 is closed: under best stack forward a later
 flight may still beat a bag, so no flight's bags go on before the last flight is bagged."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -35,15 +36,17 @@ def _lock_event(event: Event) -> Event:
 
 def _policy(policy) -> str:
     if policy not in fr.POLICIES:
-        raise ServiceError(_("Unknown stack policy: choose best (best stack forward) or first (first stack forward)."),
-                           code="policy")
+        raise ServiceError(_("Unknown stack policy: choose best (best stack forward) or first (first stack forward)."), code="policy")
     return policy
 
 
 def _carried(event: Event) -> None:
     if Flight.objects.filter(event=event, carried_at__isnull=False).exists():
-        raise ServiceError(_("The bags of %(event)s went on to Day 2 already: its flights and Day 2 no longer change.")
-                           % {"event": event.name}, code="already_carried", status=409)
+        raise ServiceError(
+            _("The bags of %(event)s went on to Day 2 already: its flights and Day 2 no longer change.") % {"event": event.name},
+            code="already_carried",
+            status=409,
+        )
 
 
 @transaction.atomic
@@ -55,31 +58,45 @@ def create_event(*, actor: Actor, name: str, policy: str = fr.BEST) -> Event:
         raise ServiceError(_("Give the event a name."), code="name_missing")
     check_length(name, Event, "name", str(NAME_TOO_LONG))
     event = Event.objects.create(name=name, policy=_policy(policy), created_at=timezone.now(), created_by=actor_user(actor))
-    record_event(None, actor=actor, type_="flights.event_created", payload={"event": event.pk, "name": name,
-                                                                            "policy": event.policy})
+    record_event(None, actor=actor, type_="flights.event_created", payload={"event": event.pk, "name": name, "policy": event.policy})
     return event
 
 
 def _same_money(t: Tournament, other: Tournament) -> None:
     """One prize pool: every flight and the Day 2 take the same buy-in in the same currency."""
     if (t.currency, t.buy_in) != (other.currency, other.buy_in):
-        raise ServiceError(_("%(name)s takes %(buy_in)s %(currency)s, %(other)s takes %(other_buy_in)s %(other_currency)s "
-                             "(minor units): an event's flights and Day 2 share one prize pool, so they take the same "
-                             "buy-in in the same currency.") % {
-            "name": t.name, "buy_in": t.buy_in, "currency": t.currency, "other": other.name,
-            "other_buy_in": other.buy_in, "other_currency": other.currency}, code="different_buy_in")
+        raise ServiceError(
+            _(
+                "%(name)s takes %(buy_in)s %(currency)s, %(other)s takes %(other_buy_in)s %(other_currency)s "
+                "(minor units): an event's flights and Day 2 share one prize pool, so they take the same "
+                "buy-in in the same currency."
+            )
+            % {
+                "name": t.name,
+                "buy_in": t.buy_in,
+                "currency": t.currency,
+                "other": other.name,
+                "other_buy_in": other.buy_in,
+                "other_currency": other.currency,
+            },
+            code="different_buy_in",
+        )
 
 
 def _free_tournament(t: Tournament) -> None:
     """Not already a flight or an event's Day 2."""
     flight = Flight.objects.select_related("event").filter(tournament=t).first()
     if flight is not None:
-        raise ServiceError(_("%(name)s is already flight %(flight)s of %(event)s.") % {
-            "name": t.name, "flight": flight.label, "event": flight.event.name}, code="already_in_event", status=409)
+        raise ServiceError(
+            _("%(name)s is already flight %(flight)s of %(event)s.") % {"name": t.name, "flight": flight.label, "event": flight.event.name},
+            code="already_in_event",
+            status=409,
+        )
     day2 = Event.objects.filter(day2=t).first()
     if day2 is not None:
-        raise ServiceError(_("%(name)s is already the Day 2 of %(event)s.") % {"name": t.name, "event": day2.name},
-                           code="already_in_event", status=409)
+        raise ServiceError(
+            _("%(name)s is already the Day 2 of %(event)s.") % {"name": t.name, "event": day2.name}, code="already_in_event", status=409
+        )
 
 
 def _a_member(event: Event) -> Tournament | None:
@@ -104,23 +121,39 @@ def add_flight(event: Event, *, actor: Actor, tournament: Tournament, label: str
     check_length(label, Flight, "label", str(LABEL_TOO_LONG))
     _carried(event)
     if t.status != Tournament.Status.SETUP:
-        raise ServiceError(_("%(name)s has started: a flight is added while its tournament is being set up.")
-                           % {"name": t.name}, code="not_in_setup", status=409)
+        raise ServiceError(
+            _("%(name)s has started: a flight is added while its tournament is being set up.") % {"name": t.name},
+            code="not_in_setup",
+            status=409,
+        )
     _free_tournament(t)
     league = Tournament.objects.filter(pk=t.pk).values_list("league_member__league__name", flat=True).first()
     if league is not None:
-        raise ServiceError(_("%(name)s is in the league %(league)s: an event with flights counts in a league by its "
-                             "Day 2. Take it out of the league first.") % {"name": t.name, "league": league},
-                           code="in_a_league", status=409)
+        raise ServiceError(
+            _(
+                "%(name)s is in the league %(league)s: an event with flights counts in a league by its "
+                "Day 2. Take it out of the league first."
+            )
+            % {"name": t.name, "league": league},
+            code="in_a_league",
+            status=409,
+        )
     if Flight.objects.filter(event=event, label=label).exists():
-        raise ServiceError(_("%(event)s has a flight %(flight)s already.") % {"event": event.name, "flight": label},
-                           code="label_taken", status=409)
+        raise ServiceError(
+            _("%(event)s has a flight %(flight)s already.") % {"event": event.name, "flight": label}, code="label_taken", status=409
+        )
     other = _a_member(event)
     if other is not None:
         _same_money(t, other)
     flight = Flight.objects.create(event=event, tournament=t, label=label, created_at=timezone.now())
-    record_event(t, actor=actor, type_="flight.added", stats=False, seats=False,
-                 payload={"event": event.pk, "event_name": event.name, "flight": label})
+    record_event(
+        t,
+        actor=actor,
+        type_="flight.added",
+        stats=False,
+        seats=False,
+        payload={"event": event.pk, "event_name": event.name, "flight": label},
+    )
     return flight
 
 
@@ -140,21 +173,34 @@ def set_day2(event: Event, *, actor: Actor, tournament: Tournament) -> Event:
     event = _lock_event(event)
     t = lock_tournament(tournament.pk)
     if event.day2_id is not None:
-        raise ServiceError(_("The Day 2 of %(event)s is set already (%(name)s).") % {"event": event.name,
-                                                                                   "name": event.day2.name},
-                           code="day2_set", status=409)
+        raise ServiceError(
+            _("The Day 2 of %(event)s is set already (%(name)s).") % {"event": event.name, "name": event.day2.name},
+            code="day2_set",
+            status=409,
+        )
     _free_tournament(t)
     if Entry.objects.filter(tournament=t).exists():
-        raise ServiceError(_("%(name)s has entries already: Day 2 starts with the bags of the flights.") % {"name": t.name},
-                           code="day2_has_entries", status=409)
+        raise ServiceError(
+            _("%(name)s has entries already: Day 2 starts with the bags of the flights.") % {"name": t.name},
+            code="day2_has_entries",
+            status=409,
+        )
     for flight in Flight.objects.filter(event=event).select_related("tournament"):
         _same_money(t, flight.tournament)
     event.day2 = t
     event.save(update_fields=["day2"])
     _apply_late_stack(event, t)
-    record_event(t, actor=actor, type_="flights.day2_set", payload={
-        "event": event.pk, "event_name": event.name, "late_registration": event.day2_late_registration,
-        "late_stack": event.day2_late_stack})
+    record_event(
+        t,
+        actor=actor,
+        type_="flights.day2_set",
+        payload={
+            "event": event.pk,
+            "event_name": event.name,
+            "late_registration": event.day2_late_registration,
+            "late_stack": event.day2_late_stack,
+        },
+    )
     return event
 
 
@@ -168,12 +214,15 @@ def set_policy(event: Event, *, actor: Actor, policy: str) -> Event:
     if policy == event.policy:
         return event
     if Entry.objects.filter(tournament__flight__event=event).exclude(status=Entry.Status.VOIDED).exists():
-        raise ServiceError(_("The flights of %(event)s have entries: the stack policy was announced to them and no "
-                             "longer changes.") % {"event": event.name}, code="policy_fixed", status=409)
+        raise ServiceError(
+            _("The flights of %(event)s have entries: the stack policy was announced to them and no longer changes.")
+            % {"event": event.name},
+            code="policy_fixed",
+            status=409,
+        )
     before, event.policy = event.policy, policy
     event.save(update_fields=["policy"])
-    record_event(None, actor=actor, type_="flights.policy_set", payload={"event": event.pk, "before": before,
-                                                                         "after": policy})
+    record_event(None, actor=actor, type_="flights.policy_set", payload={"event": event.pk, "before": before, "after": policy})
     return event
 
 
@@ -200,8 +249,7 @@ def set_day2_late_registration(event: Event, *, actor: Actor, allowed: bool, sta
 
 
 @transaction.atomic
-def set_flight_end(flight: Flight, *, actor: Actor, after_level: int | None = None,
-                   share_percent: int | None = None) -> Flight:
+def set_flight_end(flight: Flight, *, actor: Actor, after_level: int | None = None, share_percent: int | None = None) -> Flight:
     """How the flight's day ends: after level N (the clock stops by itself at its end: clock.services.clock.set_day_end),
     and/or when `share_percent` % of its entries or fewer are left (flights/reactions.py). None clears a rule. Refused:
     a share outside 1-99, a level the clock refuses, a share rule changed after it fired."""
@@ -213,16 +261,26 @@ def set_flight_end(flight: Flight, *, actor: Actor, after_level: int | None = No
     if after_level is not None and (not isinstance(after_level, int) or isinstance(after_level, bool) or after_level < 1):
         raise ServiceError(_("The level is a whole number from 1."), code="level")
     if flight.ending_players is not None and share_percent != flight.end_share_percent:
-        raise ServiceError(_("Flight %(flight)s ends at the end of this level already (its share was reached): the "
-                             "share no longer changes.") % {"flight": flight.label}, code="flight_ending", status=409)
+        raise ServiceError(
+            _("Flight %(flight)s ends at the end of this level already (its share was reached): the share no longer changes.")
+            % {"flight": flight.label},
+            code="flight_ending",
+            status=409,
+        )
     if after_level != flight.end_after_level:  # a stop the share rule set stands: the earlier of the two ends the day
         ends = [level for level in (after_level, flight.ending_level) if level is not None]
         clock_services.set_day_end(t, actor=actor, level=min(ends) if ends else None)
     before = {"after_level": flight.end_after_level, "share_percent": flight.end_share_percent}
     flight.end_after_level, flight.end_share_percent = after_level, share_percent
     flight.save(update_fields=["end_after_level", "end_share_percent"])
-    record_event(t, actor=actor, type_="flight.end_set", stats=False, seats=False, payload={
-        "flight": flight.label, "before": before, "after_level": after_level, "share_percent": share_percent})
+    record_event(
+        t,
+        actor=actor,
+        type_="flight.end_set",
+        stats=False,
+        seats=False,
+        payload={"flight": flight.label, "before": before, "after_level": after_level, "share_percent": share_percent},
+    )
     return flight
 
 
@@ -230,8 +288,7 @@ def _carry_refusals(event: Event) -> list[int]:
     """The flights (tournament ids, earliest first), once the carry may go: Day 2 set, flights there, every Day 1
     closed, nothing carried yet, Day 2 free of the bagged players."""
     if event.day2_id is None:
-        raise ServiceError(_("Set the Day 2 tournament of %(event)s first.") % {"event": event.name}, code="no_day2",
-                           status=409)
+        raise ServiceError(_("Set the Day 2 tournament of %(event)s first.") % {"event": event.name}, code="no_day2", status=409)
     _carried(event)
     if CarriedBag.objects.filter(event=event).exists():
         raise ServiceError(_("Day 2 has carried entries already."), code="already_carried", status=409)
@@ -241,9 +298,13 @@ def _carry_refusals(event: Event) -> list[int]:
     closed = events.closed_flights(event)
     open_ = [f.label for f in flights if f.tournament_id not in closed]
     if open_:
-        raise ServiceError(_("Day 1 of flight %(flights)s is not closed: the bags go on once every flight is bagged "
-                             "and closed.") % {"flights": ", ".join(open_)}, code="flight_not_closed", status=409,
-                           details=open_)
+        raise ServiceError(
+            _("Day 1 of flight %(flights)s is not closed: the bags go on once every flight is bagged and closed.")
+            % {"flights": ", ".join(open_)},
+            code="flight_not_closed",
+            status=409,
+            details=open_,
+        )
     return [f.tournament_id for f in flights]
 
 
@@ -251,24 +312,72 @@ def _day2_entries(day2: Tournament, *, actor: Actor, bags: list[dict], now) -> l
     """The Day 2 entries of the bags that go on, in bulk: each with an ID check "carried" copied from the flight's
     registration check, a paid purchase "carried" (no money, the bag's chips), and the bag as its chip count."""
     user = actor_user(actor)
-    checks = IdCheck.objects.bulk_create([IdCheck(
-        player_id=b["player"], purpose=IdCheck.Purpose.CARRIED, document_type=b["document_type"],
-        number_last4=b["last4"], number_hmac=b["number_hmac"], checked_by_id=b["checked_by"], checked_at=b["checked_at"])
-        for b in bags])
+    checks = IdCheck.objects.bulk_create(
+        [
+            IdCheck(
+                player_id=b["player"],
+                purpose=IdCheck.Purpose.CARRIED,
+                document_type=b["document_type"],
+                number_last4=b["last4"],
+                number_hmac=b["number_hmac"],
+                checked_by_id=b["checked_by"],
+                checked_at=b["checked_at"],
+            )
+            for b in bags
+        ]
+    )
     first = next_number(Entry.objects.filter(tournament=day2))
-    entries = Entry.objects.bulk_create([Entry(
-        tournament=day2, player_id=b["player"], number=first + i, kind=Entry.Kind.ENTRY, status=Entry.Status.ACTIVE,
-        id_check=check, id_hmac=b["id_hmac"], created_at=now, created_by=user)
-        for i, (b, check) in enumerate(zip(bags, checks, strict=True))])
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(
+                tournament=day2,
+                player_id=b["player"],
+                number=first + i,
+                kind=Entry.Kind.ENTRY,
+                status=Entry.Status.ACTIVE,
+                id_check=check,
+                id_hmac=b["id_hmac"],
+                created_at=now,
+                created_by=user,
+            )
+            for i, (b, check) in enumerate(zip(bags, checks, strict=True))
+        ]
+    )
     receipt = next_number(Purchase.objects.filter(tournament=day2))
-    Purchase.objects.bulk_create([Purchase(
-        tournament=day2, entry=e, number=receipt + i, kind=Purchase.Kind.CARRIED, status=Purchase.Status.PAID, amount=0,
-        fee=0, chips=b["chips"], created_at=now, created_by=user, paid_at=now, paid_by=user)
-        for i, (b, e) in enumerate(zip(bags, entries, strict=True))])
-    ChipCount.objects.bulk_create([ChipCount(
-        tournament=day2, entry=e, table_number=b["table"], seat=b["seat"], chips=b["chips"], source=ChipCount.Source.BAG,
-        counted_at=b["bagged_at"], counted_by_label=b["bagged_by"] or actor_label(actor))
-        for b, e in zip(bags, entries, strict=True)])
+    Purchase.objects.bulk_create(
+        [
+            Purchase(
+                tournament=day2,
+                entry=e,
+                number=receipt + i,
+                kind=Purchase.Kind.CARRIED,
+                status=Purchase.Status.PAID,
+                amount=0,
+                fee=0,
+                chips=b["chips"],
+                created_at=now,
+                created_by=user,
+                paid_at=now,
+                paid_by=user,
+            )
+            for i, (b, e) in enumerate(zip(bags, entries, strict=True))
+        ]
+    )
+    ChipCount.objects.bulk_create(
+        [
+            ChipCount(
+                tournament=day2,
+                entry=e,
+                table_number=b["table"],
+                seat=b["seat"],
+                chips=b["chips"],
+                source=ChipCount.Source.BAG,
+                counted_at=b["bagged_at"],
+                counted_by_label=b["bagged_by"] or actor_label(actor),
+            )
+            for b, e in zip(bags, entries, strict=True)
+        ]
+    )
     return entries
 
 
@@ -289,32 +398,62 @@ def carry_to_day2(event: Event, *, actor: Actor) -> dict:
             day2 = locked
     bags = events.flight_bags(event)
     order = {pk: i for i, pk in enumerate(ids)}
-    chosen, lost = fr.going_on([fr.Bagged(b["player"], order[b["tournament"]], b["entry"], b["chips"]) for b in bags],
-                               event.policy)
+    chosen, lost = fr.going_on([fr.Bagged(b["player"], order[b["tournament"]], b["entry"], b["chips"]) for b in bags], event.policy)
     by_entry = {b["entry"]: b for b in bags}
     going = [by_entry[c.entry] for c in chosen]
     live = Entry.objects.filter(tournament=day2, status=Entry.Status.ACTIVE, player_id__in=[b["player"] for b in going])
     clash = live.select_related("player").first()
     if clash is not None:
-        raise ServiceError(_("%(name)s plays Day 2 on entry #%(number)s already: void that entry before his bag goes "
-                             "on.") % {"name": clash.player.display_name, "number": clash.number}, code="day2_entry_exists",
-                           status=409)
+        raise ServiceError(
+            _("%(name)s plays Day 2 on entry #%(number)s already: void that entry before his bag goes on.")
+            % {"name": clash.player.display_name, "number": clash.number},
+            code="day2_entry_exists",
+            status=409,
+        )
     now = timezone.now()
     entries = _day2_entries(day2, actor=actor, bags=going, now=now)
     flight_of = dict(Flight.objects.filter(event=event).values_list("tournament_id", "pk"))
     CarriedBag.objects.bulk_create(
-        [CarriedBag(event=event, flight_id=flight_of[b["tournament"]], bag_id=b["bag"], entry_id=b["entry"],
-                    player_id=b["player"], chips=b["chips"], day2_entry=e, carried_at=now)
-         for b, e in zip(going, entries, strict=True)]
-        + [CarriedBag(event=event, flight_id=flight_of[by_entry[c.entry]["tournament"]], bag_id=by_entry[c.entry]["bag"],
-                      entry_id=c.entry, player_id=c.player, chips=c.chips, forfeited=True, carried_at=now) for c in lost])
+        [
+            CarriedBag(
+                event=event,
+                flight_id=flight_of[b["tournament"]],
+                bag_id=b["bag"],
+                entry_id=b["entry"],
+                player_id=b["player"],
+                chips=b["chips"],
+                day2_entry=e,
+                carried_at=now,
+            )
+            for b, e in zip(going, entries, strict=True)
+        ]
+        + [
+            CarriedBag(
+                event=event,
+                flight_id=flight_of[by_entry[c.entry]["tournament"]],
+                bag_id=by_entry[c.entry]["bag"],
+                entry_id=c.entry,
+                player_id=c.player,
+                chips=c.chips,
+                forfeited=True,
+                carried_at=now,
+            )
+            for c in lost
+        ]
+    )
     Flight.objects.filter(event=event).update(carried_at=now)
     requests = _carry_seat_requests(day2, bags=going, now=now)
     if not event.day2_late_registration and not day2.registration_closed:
         day2.registration_closed = True  # nothing more can come into the pool: the payout structure is frozen
         day2.save(update_fields=["registration_closed"])
-    summary = {"event": event.pk, "carried": len(going), "forfeited": len(lost), "chips": sum(b["chips"] for b in going),
-               "forfeited_chips": sum(c.chips for c in lost), "flights": len(ids)}
+    summary = {
+        "event": event.pk,
+        "carried": len(going),
+        "forfeited": len(lost),
+        "chips": sum(b["chips"] for b in going),
+        "forfeited_chips": sum(c.chips for c in lost),
+        "flights": len(ids),
+    }
     record_event(day2, actor=actor, type_="flights.carried", payload={**summary, "seat_requests": requests})
     return summary
 
@@ -325,10 +464,26 @@ def _carry_seat_requests(day2: Tournament, *, bags: list[dict], now) -> int:
     honours it. Returns how many."""
     flight_of_player = {b["player"]: b["tournament"] for b in bags}
     held = set(SeatRequest.objects.filter(tournament=day2, cancelled_at__isnull=True).values_list("player_id", flat=True))
-    rows = [r for r in SeatRequest.objects.filter(tournament_id__in=set(flight_of_player.values()),
-                                                  player_id__in=list(flight_of_player), cancelled_at__isnull=True)
-            if flight_of_player[r.player_id] == r.tournament_id and r.player_id not in held]
-    SeatRequest.objects.bulk_create([SeatRequest(
-        tournament=day2, player_id=r.player_id, table_number=r.table_number, seat=r.seat, accessible=r.accessible,
-        note=r.note, created_at=now, created_by_id=r.created_by_id) for r in rows])
+    rows = [
+        r
+        for r in SeatRequest.objects.filter(
+            tournament_id__in=set(flight_of_player.values()), player_id__in=list(flight_of_player), cancelled_at__isnull=True
+        )
+        if flight_of_player[r.player_id] == r.tournament_id and r.player_id not in held
+    ]
+    SeatRequest.objects.bulk_create(
+        [
+            SeatRequest(
+                tournament=day2,
+                player_id=r.player_id,
+                table_number=r.table_number,
+                seat=r.seat,
+                accessible=r.accessible,
+                note=r.note,
+                created_at=now,
+                created_by_id=r.created_by_id,
+            )
+            for r in rows
+        ]
+    )
     return len(rows)

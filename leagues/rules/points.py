@@ -10,6 +10,7 @@ still adds up exactly. The formulas are the common house choices:
 The field is the tournament's entries (re-entries count, as they fill the pool). Players who share a place range
 (busted in one hand with equal stacks) share its points: the mean of the points of their places.
 """
+
 from __future__ import annotations
 
 import math
@@ -53,14 +54,16 @@ class Formula:
                 raise FormulaError("table_value", f"a place's points are whole numbers from 0 to {MAX_POINTS}", bad + 1)
             worse = next((i for i in range(1, len(self.table)) if self.table[i] > self.table[i - 1]), None)
             if worse is not None:
-                raise FormulaError("table_rises", f"place {worse + 1} would get more points than place {worse}: a "
-                                   "worse place never gets more", worse + 1)
+                raise FormulaError(
+                    "table_rises", f"place {worse + 1} would get more points than place {worse}: a worse place never gets more", worse + 1
+                )
         elif self.table:
             raise FormulaError("table_not_for_kind", "only a points table names points by place")
         if not _whole(self.participation):
             raise FormulaError("participation", f"participation points are a whole number from 0 to {MAX_POINTS}")
-        if self.base_buy_in is not None and (isinstance(self.base_buy_in, bool) or not isinstance(self.base_buy_in, int)
-                                             or self.base_buy_in <= 0):
+        if self.base_buy_in is not None and (
+            isinstance(self.base_buy_in, bool) or not isinstance(self.base_buy_in, int) or self.base_buy_in <= 0
+        ):
             raise FormulaError("base_buy_in", "the base buy-in is an amount above zero")
 
 

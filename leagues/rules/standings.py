@@ -7,6 +7,7 @@ counts every result). The order, as the standings page states it:
 3. more tournaments played.
 Players still equal share the rank (1, 2, 2, 4).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -51,12 +52,18 @@ def standings(results: Iterable[Result], best: int | None = None) -> list[Standi
         # choice changes nothing in the totals, only which tournaments are marked as counted).
         ranked = sorted(own, key=lambda r: (-r.points, r.place, r.tournament))
         counted = ranked if best is None else ranked[:best]
-        rows.append(Standing(player=player, counted=sum(r.points for r in counted), total=sum(r.points for r in own),
-                             played=len(own), counted_tournaments=sorted(r.tournament for r in counted),
-                             places=sorted(r.place for r in own)))
+        rows.append(
+            Standing(
+                player=player,
+                counted=sum(r.points for r in counted),
+                total=sum(r.points for r in own),
+                played=len(own),
+                counted_tournaments=sorted(r.tournament for r in counted),
+                places=sorted(r.place for r in own),
+            )
+        )
     rows.sort(key=lambda s: s.player)
     rows.sort(key=Standing.key, reverse=True)  # stable: players still equal stay by number
     for i, row in enumerate(rows):
         row.rank = rows[i - 1].rank if i and rows[i - 1].key() == row.key() else i + 1
     return rows
-

@@ -1,5 +1,6 @@
 """Reads of the leagues: the leagues, a league's formula in words and as a table, its tournaments and its
 standings, each in a constant number of queries whatever the season's size (bench/league.py)."""
+
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -17,27 +18,33 @@ from tournament.models import Player, Tournament
 
 
 def tie_rule() -> str:
-    return _("Ties: more counted points first; then countback over every result of the season (more first places, then "
-             "more second places, and so on); then more tournaments played; players still equal share the rank.")
+    return _(
+        "Ties: more counted points first; then countback over every result of the season (more first places, then "
+        "more second places, and so on); then more tournaments played; players still equal share the rank."
+    )
 
 
 def formula_words(league: League, language: str | None = None) -> str:
     """The points formula as the house reads it."""
     if league.formula == pts.TABLE:
         table = ", ".join(str(p) for p in league.points_table)
-        words = ngettext("Points by place: %(table)s (the place past the table gets none).",
-                         "Points by place: %(table)s (places past the table get none).",
-                         len(league.points_table)) % {"table": table}
+        words = ngettext(
+            "Points by place: %(table)s (the place past the table gets none).",
+            "Points by place: %(table)s (places past the table get none).",
+            len(league.points_table),
+        ) % {"table": table}
     elif league.formula == pts.LINEAR:
         words = _("The field size minus the place plus one (the 5th of 30 gets 26).")
     else:
         words = _("10 × √field ÷ √place, to the hundredth (the winner of 30 gets 54.77, the 5th 24.49).")
     if league.base_buy_in is not None:
         words += " " + _("Times the tournament's buy-in ÷ %(base)s (a tournament costing twice that counts double).") % {
-            "base": format_money(league.base_buy_in, league.currency, language)}
+            "base": format_money(league.base_buy_in, league.currency, language)
+        }
     if league.participation:
-        words += " " + ngettext("Plus %(n)s point for everyone who played.", "Plus %(n)s points for everyone who played.",
-                                league.participation) % {"n": league.participation}
+        words += " " + ngettext(
+            "Plus %(n)s point for everyone who played.", "Plus %(n)s points for everyone who played.", league.participation
+        ) % {"n": league.participation}
     words += " " + _("The field counts every entry (re-entries too); players sharing places share their points.")
     return words
 
@@ -45,8 +52,9 @@ def formula_words(league: League, language: str | None = None) -> str:
 def counted_words(league: League) -> str:
     if league.best_results is None:
         return _("Every result counts.")
-    return ngettext("The best result of each player counts.", "The best %(n)s results of each player count.",
-                    league.best_results) % {"n": league.best_results}
+    return ngettext("The best result of each player counts.", "The best %(n)s results of each player count.", league.best_results) % {
+        "n": league.best_results
+    }
 
 
 def example_table(league: League, field: int, buy_in: int | None = None) -> list[dict]:
@@ -68,22 +76,41 @@ def league_list(worked=None) -> list[dict]:
     one): only the leagues that touch one of them (league_tournaments)."""
     rows = League.objects.annotate(tournaments=Count("members", distinct=True)).order_by("-created_at", "id")
     if worked is not None:
-        rows = rows.filter(pk__in=League.objects.filter(
-            Q(members__tournament__in=worked) | Q(members__tournament__day2_of__flights__tournament__in=worked)))
-    return [{"id": row.pk, "name": row.name, "formula": row.formula, "tournaments": row.tournaments,
-             "best_results": row.best_results} for row in rows]
+        rows = rows.filter(
+            pk__in=League.objects.filter(
+                Q(members__tournament__in=worked) | Q(members__tournament__day2_of__flights__tournament__in=worked)
+            )
+        )
+    return [
+        {"id": row.pk, "name": row.name, "formula": row.formula, "tournaments": row.tournaments, "best_results": row.best_results}
+        for row in rows
+    ]
 
 
 def tournaments_of(league: League) -> list[dict]:
     """The league's tournaments, earliest first, each with whether its points are given and to how many players,
     and the event it is the Day 2 of (its flights' players count in it), if any."""
-    given = dict(LeagueResult.objects.filter(league=league).values("tournament_id").annotate(n=Count("id"))
-                 .values_list("tournament_id", "n"))
-    rows = (LeagueTournament.objects.filter(league=league).select_related("tournament", "tournament__day2_of")
-            .order_by("tournament__start_at", "tournament_id"))
-    return [{"tournament": m.tournament_id, "name": m.tournament.name, "start_at": m.tournament.start_at,
-             "buy_in": m.tournament.buy_in, "currency": m.tournament.currency, "status": m.tournament.status,
-             "points_given": given.get(m.tournament_id, 0), "event": _day2_event(m.tournament)} for m in rows]
+    given = dict(
+        LeagueResult.objects.filter(league=league).values("tournament_id").annotate(n=Count("id")).values_list("tournament_id", "n")
+    )
+    rows = (
+        LeagueTournament.objects.filter(league=league)
+        .select_related("tournament", "tournament__day2_of")
+        .order_by("tournament__start_at", "tournament_id")
+    )
+    return [
+        {
+            "tournament": m.tournament_id,
+            "name": m.tournament.name,
+            "start_at": m.tournament.start_at,
+            "buy_in": m.tournament.buy_in,
+            "currency": m.tournament.currency,
+            "status": m.tournament.status,
+            "points_given": given.get(m.tournament_id, 0),
+            "event": _day2_event(m.tournament),
+        }
+        for m in rows
+    ]
 
 
 def _day2_event(t: Tournament) -> str | None:
@@ -100,28 +127,42 @@ def standings(league: League) -> list[dict]:
     names: dict[int, str] = {}
     results = []
     for player, tournament, place, points, first, last, nick in LeagueResult.objects.filter(league=league).values_list(
-            "player_id", "tournament_id", "place", "points", "player__first_name", "player__last_name", "player__nickname"):
+        "player_id", "tournament_id", "place", "points", "player__first_name", "player__last_name", "player__nickname"
+    ):
         results.append(st.Result(player, tournament, place, points))
         if player not in names:
             names[player] = Player.name_of(first, last, nick)
     rows = st.standings(results, best=league.best_results)
-    return [{"rank": row.rank, "player": row.player, "name": names[row.player], "points": row.counted,
-             "shown": pts.shown(row.counted), "total": row.total, "played": row.played,
-             "counted": len(row.counted_tournaments), "counted_tournaments": row.counted_tournaments,
-             "best_place": row.places[0] if row.places else None, "wins": row.places.count(1)} for row in rows]
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player,
+            "name": names[row.player],
+            "points": row.counted,
+            "shown": pts.shown(row.counted),
+            "total": row.total,
+            "played": row.played,
+            "counted": len(row.counted_tournaments),
+            "counted_tournaments": row.counted_tournaments,
+            "best_place": row.places[0] if row.places else None,
+            "wins": row.places.count(1),
+        }
+        for row in rows
+    ]
 
 
 def points_by_tournament(league: League) -> dict[tuple[int, int], int]:
     """(player, tournament) -> that result's points (hundredths): the spreadsheet's columns. One query."""
-    return {(player, tournament): points for player, tournament, points in LeagueResult.objects.filter(
-        league=league).values_list("player_id", "tournament_id", "points")}
+    return {
+        (player, tournament): points
+        for player, tournament, points in LeagueResult.objects.filter(league=league).values_list("player_id", "tournament_id", "points")
+    }
 
 
 def standings_kept(league: League) -> list[dict]:
     """The standings, computed once per version of the league in this worker (core/memory.py): the lobby TVs of its
     tournaments and the players' phones ask at every bust, the standings change when a tournament is over."""
-    return memory.at_version("league-standings", league.pk, league.version,
-                             lambda: (league.version, standings(league)))[1]
+    return memory.at_version("league-standings", league.pk, league.version, lambda: (league.version, standings(league)))[1]
 
 
 PUBLIC_FIELDS = ("rank", "name", "shown", "played", "wins")
@@ -131,9 +172,15 @@ def public_standings(league: League, members: list[dict] | None = None) -> dict:
     """The standings as the players' phones see them: names, points, results played and wins. `members`: the
     league's tournaments (tournaments_of), when the caller has read them."""
     members = tournaments_of(league) if members is None else members
-    return {"id": league.pk, "name": league.name, "counted_words": counted_words(league), "tie_rule": tie_rule(),
-            "tournaments": len(members), "finished": sum(1 for m in members if m["points_given"]),
-            "standings": [{key: row[key] for key in PUBLIC_FIELDS} for row in standings_kept(league)]}
+    return {
+        "id": league.pk,
+        "name": league.name,
+        "counted_words": counted_words(league),
+        "tie_rule": tie_rule(),
+        "tournaments": len(members),
+        "finished": sum(1 for m in members if m["points_given"]),
+        "standings": [{key: row[key] for key in PUBLIC_FIELDS} for row in standings_kept(league)],
+    }
 
 
 LOBBY_ROWS = 10  # what a TV shows in large type without scrolling
@@ -164,10 +211,20 @@ def league_of(tournament: Tournament | int) -> League | None:
 def league_state(league: League, language: str | None = None, field: int = 30) -> dict:
     """A league's page: its settings, the formula in words and as a table, its tournaments and its standings."""
     return {
-        "id": league.pk, "name": league.name, "formula": league.formula, "points_table": list(league.points_table),
-        "participation": league.participation, "base_buy_in": league.base_buy_in, "currency": league.currency,
-        "best_results": league.best_results, "lobby_standings": league.lobby_standings,
-        "formula_words": formula_words(league, language), "counted_words": counted_words(league),
-        "tie_rule": tie_rule(), "example_field": field, "example": example_table(league, field),
-        "tournaments": tournaments_of(league), "standings": standings_kept(league),
+        "id": league.pk,
+        "name": league.name,
+        "formula": league.formula,
+        "points_table": list(league.points_table),
+        "participation": league.participation,
+        "base_buy_in": league.base_buy_in,
+        "currency": league.currency,
+        "best_results": league.best_results,
+        "lobby_standings": league.lobby_standings,
+        "formula_words": formula_words(league, language),
+        "counted_words": counted_words(league),
+        "tie_rule": tie_rule(),
+        "example_field": field,
+        "example": example_table(league, field),
+        "tournaments": tournaments_of(league),
+        "standings": standings_kept(league),
     }

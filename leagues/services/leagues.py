@@ -5,6 +5,7 @@ an audit event and refuses bad input with a translated message, changing nothing
 The points of a tournament are written by `give_points` whenever its places may have changed (the reactions in
 leagues/reactions.py: a bust, an undone bust, a void, a new entry, a deal that stops play), so they are given when
 play is over and follow every correction; and again for the whole league when its formula changes."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -24,8 +25,7 @@ from tournament.models import Entry, Tournament
 from tournament.services.audit import actor_user, lock_tournament, record_event
 
 NAME_TOO_LONG = gettext_lazy("The name is too long: at most %(max)s characters.")
-SETTINGS = ("name", "formula", "points_table", "participation", "base_buy_in", "currency", "best_results",
-            "lobby_standings")
+SETTINGS = ("name", "formula", "points_table", "participation", "base_buy_in", "currency", "best_results", "lobby_standings")
 POINT_SETTINGS = ("formula", "points_table", "participation", "base_buy_in")  # a change gives the points again
 
 
@@ -34,8 +34,7 @@ def _formula_refusal(exc: pts.FormulaError) -> ServiceError:
         "kind": _("Choose the points formula: a points table, linear or square root."),
         "table_empty": _("A points table gives at least the first place its points."),
         "table_long": _("A points table names at most %(max)s places.") % {"max": pts.MAX_TABLE},
-        "table_value": _("Place %(place)s: points are whole numbers from 0 to %(max)s.") % {
-            "place": exc.place, "max": pts.MAX_POINTS},
+        "table_value": _("Place %(place)s: points are whole numbers from 0 to %(max)s.") % {"place": exc.place, "max": pts.MAX_POINTS},
         "table_rises": _("Place %(place)s would get more points than place %(better)s: a worse place never gets more.")
         % {"place": exc.place, "better": (exc.place or 2) - 1},
         "table_not_for_kind": _("Only the points-table formula takes points by place: clear the table or choose it."),
@@ -60,14 +59,14 @@ def _settings(data: dict, league: League) -> dict:
         merged["points_table"] = list(pts.parse_table(merged["points_table"] or ()))
         if merged["formula"] != pts.TABLE and "formula" in data and "points_table" not in data:
             merged["points_table"] = []  # a formula chosen instead of the table: the table goes
-        pts.Formula(merged["formula"], table=tuple(merged["points_table"]), participation=merged["participation"],
-                    base_buy_in=merged["base_buy_in"])
+        pts.Formula(
+            merged["formula"], table=tuple(merged["points_table"]), participation=merged["participation"], base_buy_in=merged["base_buy_in"]
+        )
     except pts.FormulaError as exc:
         raise _formula_refusal(exc) from exc
     best = merged["best_results"]
     if best is not None and (isinstance(best, bool) or not isinstance(best, int) or not 1 <= best <= 1000):
-        raise ServiceError(_("The best results counted are a number from 1 to 1000, or empty for every result."),
-                           code="best_results")
+        raise ServiceError(_("The best results counted are a number from 1 to 1000, or empty for every result."), code="best_results")
     currency = str(merged["currency"] or "")
     if len(currency) != 3 or not currency.isascii() or not currency.isalpha() or not currency.isupper():
         raise ServiceError(_("Use a three-letter ISO code such as EUR or CZK."), code="currency")
@@ -128,9 +127,14 @@ def _same_currency(league: League, currency: str, tournament: Tournament | None 
         members = Tournament.objects.filter(pk=tournament.pk)
     other = members.exclude(currency=currency).first()
     if other is not None:
-        raise ServiceError(_("%(name)s takes its buy-in in %(currency)s: the buy-in factor compares buy-ins in the "
-                             "league's currency (%(league_currency)s).") % {
-            "name": other.name, "currency": other.currency, "league_currency": currency}, code="currency_differs")
+        raise ServiceError(
+            _(
+                "%(name)s takes its buy-in in %(currency)s: the buy-in factor compares buy-ins in the "
+                "league's currency (%(league_currency)s)."
+            )
+            % {"name": other.name, "currency": other.currency, "league_currency": currency},
+            code="currency_differs",
+        )
 
 
 @transaction.atomic
@@ -141,13 +145,22 @@ def add_tournament(league: League, *, actor: Actor, tournament: Tournament) -> L
     row = League.objects.select_for_update().get(pk=league.pk)
     member = LeagueTournament.objects.select_related("league").filter(tournament=t).first()
     if member is not None:
-        raise ServiceError(_("%(name)s is already in the league %(league)s.") % {"name": t.name, "league": member.league.name},
-                           code="already_in_league", status=409)
+        raise ServiceError(
+            _("%(name)s is already in the league %(league)s.") % {"name": t.name, "league": member.league.name},
+            code="already_in_league",
+            status=409,
+        )
     flight = flight_of(t)
     if flight is not None:
-        raise ServiceError(_("%(name)s is flight %(flight)s of %(event)s: an event with flights counts once in a league, "
-                             "by its Day 2, whose field is every flight's entries. Add the event's Day 2.") % {
-            "name": t.name, "flight": flight.label, "event": flight.event.name}, code="flight_not_in_league", status=409)
+        raise ServiceError(
+            _(
+                "%(name)s is flight %(flight)s of %(event)s: an event with flights counts once in a league, "
+                "by its Day 2, whose field is every flight's entries. Add the event's Day 2."
+            )
+            % {"name": t.name, "flight": flight.label, "event": flight.event.name},
+            code="flight_not_in_league",
+            status=409,
+        )
     if row.base_buy_in is not None:
         _same_currency(row, row.currency, t)
     member = LeagueTournament.objects.create(league=row, tournament=t, added_at=timezone.now(), added_by=actor_user(actor))
@@ -165,14 +178,16 @@ def remove_tournament(league: League, *, actor: Actor, tournament: Tournament) -
     row = League.objects.select_for_update().get(pk=league.pk)
     member = LeagueTournament.objects.filter(league=row, tournament=t).first()
     if member is None:
-        raise ServiceError(_("%(name)s is not in the league %(league)s.") % {"name": t.name, "league": row.name},
-                           code="not_in_league", status=409)
+        raise ServiceError(
+            _("%(name)s is not in the league %(league)s.") % {"name": t.name, "league": row.name}, code="not_in_league", status=409
+        )
     taken = LeagueResult.objects.filter(tournament=t).count()
     LeagueResult.objects.filter(tournament=t).delete()
     member.delete()
     _new_version(row.pk)
-    record_event(t, actor=actor, type_="league.left", payload={"league": row.pk, "name": row.name, "results_taken": taken},
-                 stats=False, seats=[])
+    record_event(
+        t, actor=actor, type_="league.left", payload={"league": row.pk, "name": row.name, "results_taken": taken}, stats=False, seats=[]
+    )
 
 
 def results_now(t: Tournament, league: League, over: bool | None = None) -> dict[int, tuple[int, int, int, int]]:
@@ -197,18 +212,19 @@ def results_now(t: Tournament, league: League, over: bool | None = None) -> dict
     out_in_flights: set[int] = set()
     event = event_of_day2(t)
     if event is not None:
-        flights = list(Entry.objects.filter(tournament__flight__event=event).exclude(status=Entry.Status.VOIDED)
-                       .values_list("player_id", flat=True))
-        carried = Entry.objects.filter(tournament=t, carried_into__isnull=False).exclude(
-            status=Entry.Status.VOIDED).count()
+        flights = list(
+            Entry.objects.filter(tournament__flight__event=event).exclude(status=Entry.Status.VOIDED).values_list("player_id", flat=True)
+        )
+        carried = Entry.objects.filter(tournament=t, carried_into__isnull=False).exclude(status=Entry.Status.VOIDED).count()
         below = field  # Day 2's entries have places 1 to its field; the flights' others share the rest
         field += len(flights) - carried
         out_in_flights = set(flights) - set(best)
-    given = {player: (place, low, field, pts.points(formula, field=field, place=place, place_low=low, buy_in=t.buy_in))
-             for player, (place, low) in best.items()}
+    given = {
+        player: (place, low, field, pts.points(formula, field=field, place=place, place_low=low, buy_in=t.buy_in))
+        for player, (place, low) in best.items()
+    }
     if out_in_flights:
-        shared = (below + 1, field, field, pts.points(formula, field=field, place=below + 1, place_low=field,
-                                                      buy_in=t.buy_in))
+        shared = (below + 1, field, field, pts.points(formula, field=field, place=below + 1, place_low=field, buy_in=t.buy_in))
         given.update(dict.fromkeys(out_in_flights, shared))
     return given
 
@@ -226,18 +242,33 @@ def give_points(t: Tournament, *, actor: Actor, league: League | None = None) ->
     if not kept and not over:
         return  # the usual bust: play goes on and nothing was given
     now_ = results_now(t, league, over)
-    if {p: (r.place, r.place_low, r.field, r.points) for p, r in kept.items()} == now_ and \
-            all(r.league_id == league.pk for r in kept.values()):
+    if {p: (r.place, r.place_low, r.field, r.points) for p, r in kept.items()} == now_ and all(
+        r.league_id == league.pk for r in kept.values()
+    ):
         return
     LeagueResult.objects.filter(tournament=t).delete()
     _new_version(league.pk)
     at = timezone.now()
-    LeagueResult.objects.bulk_create([
-        LeagueResult(league=league, tournament=t, player_id=player, place=place, place_low=low, field=field, points=points,
-                     given_at=at) for player, (place, low, field, points) in now_.items()])
-    record_event(t, actor=actor, type_="league.points", payload={
-        "league": league.pk, "name": league.name, "players": len(now_), "taken": len(kept),
-        # [player, place, place_low, points (hundredths)], best first: what the standings count from now on
-        "given": sorted(([player, place, low, points] for player, (place, low, _field, points) in now_.items()),
-                   key=lambda r: (r[1], r[0])),
-    }, stats=False, seats=[])
+    LeagueResult.objects.bulk_create(
+        [
+            LeagueResult(league=league, tournament=t, player_id=player, place=place, place_low=low, field=field, points=points, given_at=at)
+            for player, (place, low, field, points) in now_.items()
+        ]
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="league.points",
+        payload={
+            "league": league.pk,
+            "name": league.name,
+            "players": len(now_),
+            "taken": len(kept),
+            # [player, place, place_low, points (hundredths)], best first: what the standings count from now on
+            "given": sorted(
+                ([player, place, low, points] for player, (place, low, _field, points) in now_.items()), key=lambda r: (r[1], r[0])
+            ),
+        },
+        stats=False,
+        seats=[],
+    )

@@ -26,6 +26,7 @@ It is not zero when the prizes moved after a payment (an entry voided moves the 
 changes the pool): the mismatches say which payouts to look at. The cage should hold cash in less the
 prizes paid; when every prize is paid that is what the house keeps less the overlay.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -69,9 +70,20 @@ class Closing:
     unpaid_entries: tuple[int, ...]
 
 
-def close(*, collected: int, fees: int, voided_taken: int, refunded: int, pool: int,
-          won: Mapping[int, int], paid: Mapping[int, int], tickets_in: int = 0, seats_out: int = 0, pool_in: int = 0,
-          pool_out: int = 0) -> Closing:
+def close(
+    *,
+    collected: int,
+    fees: int,
+    voided_taken: int,
+    refunded: int,
+    pool: int,
+    won: Mapping[int, int],
+    paid: Mapping[int, int],
+    tickets_in: int = 0,
+    seats_out: int = 0,
+    pool_in: int = 0,
+    pool_out: int = 0,
+) -> Closing:
     """The closing figures.
 
     collected, fees: prize parts and fees of the receipts paid and not voided; voided_taken: the totals of
@@ -80,9 +92,17 @@ def close(*, collected: int, fees: int, voided_taken: int, refunded: int, pool: 
     (one per entry); tickets_in: the totals of the receipts paid with a ticket (not voided); seats_out: the value of
     the seats a satellite gave; pool_in: the prize parts the rest of the event brought to this pool (a Day 2's: its
     flights'); pool_out: the prize part this part hands to its event's pool (a flight's, at most `pool`)."""
-    for name, value in (("collected", collected), ("fees", fees), ("voided_taken", voided_taken),
-                        ("refunded", refunded), ("pool", pool), ("tickets_in", tickets_in), ("seats_out", seats_out),
-                        ("pool_in", pool_in), ("pool_out", pool_out)):
+    for name, value in (
+        ("collected", collected),
+        ("fees", fees),
+        ("voided_taken", voided_taken),
+        ("refunded", refunded),
+        ("pool", pool),
+        ("tickets_in", tickets_in),
+        ("seats_out", seats_out),
+        ("pool_in", pool_in),
+        ("pool_out", pool_out),
+    ):
         if not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a whole number of minor units, not {value!r}")
     if refunded > voided_taken:
@@ -105,14 +125,31 @@ def close(*, collected: int, fees: int, voided_taken: int, refunded: int, pool: 
     prizes_owed = prizes_unpaid + prizes_in_play
     cage = cash_in - prizes_paid
     return Closing(
-        cash_in=cash_in, taken=taken, refunded=refunded, tickets_in=tickets_in, collected=collected, fees=fees, kept_on_voids=kept_on_voids,
-        house_keeps=house_keeps, overlay=overlay, house_result=house_keeps - overlay, pool=pool, pool_in=pool_in,
+        cash_in=cash_in,
+        taken=taken,
+        refunded=refunded,
+        tickets_in=tickets_in,
+        collected=collected,
+        fees=fees,
+        kept_on_voids=kept_on_voids,
+        house_keeps=house_keeps,
+        overlay=overlay,
+        house_result=house_keeps - overlay,
+        pool=pool,
+        pool_in=pool_in,
         pool_out=pool_out,
-        prizes_paid=prizes_paid, seats_out=seats_out, payments=len(paid), prizes_unpaid=prizes_unpaid, places_unpaid=len(unpaid),
-        prizes_in_play=prizes_in_play, prizes_owed=prizes_owed, cage=cage,
+        prizes_paid=prizes_paid,
+        seats_out=seats_out,
+        payments=len(paid),
+        prizes_unpaid=prizes_unpaid,
+        places_unpaid=len(unpaid),
+        prizes_in_play=prizes_in_play,
+        prizes_owed=prizes_owed,
+        cage=cage,
         balance=cash_in + tickets_in + overlay + pool_in - house_keeps - prizes_paid - seats_out - prizes_owed - pool_out,
-        mismatches=tuple(Mismatch(entry, amount, won.get(entry, 0)) for entry, amount in sorted(paid.items())
-                         if amount != won.get(entry, 0)),
+        mismatches=tuple(
+            Mismatch(entry, amount, won.get(entry, 0)) for entry, amount in sorted(paid.items()) if amount != won.get(entry, 0)
+        ),
         unpaid_entries=tuple(unpaid),
     )
 

@@ -28,6 +28,7 @@ A refused deal raises DealRefused (a ValueError, so the service layer answers 4x
 for the floor and a `code` and player indices for a translated message; other bad input raises a
 plain ValueError.
 """
+
 from __future__ import annotations
 
 import math
@@ -155,8 +156,7 @@ def icm_deal(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: int
     second = prizes[1] if len(prizes) > 1 else 0
     if to_play_for > prizes[0] - second:
         raise ValueError(
-            f"{to_play_for} to play for is more than first place pays over second ({prizes[0]} - {second}): "
-            "it comes off the first prize"
+            f"{to_play_for} to play for is more than first place pays over second ({prizes[0]} - {second}): it comes off the first prize"
         )
     reduced = (prizes[0] - to_play_for, *prizes[1:])
     if unit == 1:
@@ -164,9 +164,7 @@ def icm_deal(stacks: Sequence[int], prizes_left: Sequence[int], to_play_for: int
     return in_units(icm_equities(stacks, reduced), sum(reduced), stacks, lowest_prize(prizes, len(stacks)), unit)
 
 
-def in_units(
-    shares: Sequence[float | Fraction], total: int, stacks: Sequence[int], lowest: int, unit: int
-) -> list[int]:
+def in_units(shares: Sequence[float | Fraction], total: int, stacks: Sequence[int], lowest: int, unit: int) -> list[int]:
     """Exact shares (each at least `lowest`, adding up to `total`) as amounts payable in cash: `lowest`
     plus whole units for every player, the largest amount also taking the part of the total below one
     unit (docs/rules.md: "the remainder goes to first place"). The units are fitted: each share above
@@ -226,9 +224,7 @@ def check_deal(amounts: Sequence[int], prizes_left: Sequence[int], to_play_for: 
     first = prizes[0]
     for i, amount in enumerate(amounts):
         if amount < lowest:
-            raise DealRefused(
-                f"player {i} would get {amount}, less than the lowest prize left ({lowest})", code=BELOW_LOWEST, player=i
-            )
+            raise DealRefused(f"player {i} would get {amount}, less than the lowest prize left ({lowest})", code=BELOW_LOWEST, player=i)
     for i, amount in enumerate(amounts):
         if amount + to_play_for > first:
             if to_play_for:

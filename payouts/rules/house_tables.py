@@ -8,6 +8,7 @@ band of the field: each prize is rounded down to the unit, the remainder goes to
 equals the pool exactly, and prizes never rise down the list; the answer is the same PayoutStructure as
 the generator's (payouts/rules/payout_structure.py). Tables are exported and imported as plain JSON.
 """
+
 from __future__ import annotations
 
 import json

@@ -29,6 +29,7 @@ p(T) can exceed the float range only for absurd stack ratios (beyond about 10^16
 scaled method is used when a bound on p proves it safe, otherwise the plain layer-by-layer form,
 which is also taken when it is cheaper (few prizes among many players) or for 1 to 3 players.
 """
+
 from __future__ import annotations
 
 import math
@@ -80,9 +81,7 @@ def validate_prizes(prizes: Sequence[int], players: int) -> tuple[int, ...]:
             raise ValueError(f"prize for place {k + 1} is negative ({p})")
     for k in range(1, len(prizes)):
         if prizes[k] > prizes[k - 1]:
-            raise ValueError(
-                f"prizes must never rise down the list: place {k + 1} pays {prizes[k]}, more than place {k} ({prizes[k - 1]})"
-            )
+            raise ValueError(f"prizes must never rise down the list: place {k + 1} pays {prizes[k]}, more than place {k} ({prizes[k - 1]})")
     if sum(prizes) > MAX_PRIZE_TOTAL:
         raise ValueError(f"prizes add up to {sum(prizes)} minor units, more than the supported {MAX_PRIZE_TOTAL}")
     return prizes
@@ -172,7 +171,7 @@ def _equities_scaled(ys: list[float], prizes: tuple[int, ...]) -> list[float]:
     q = np.zeros(size)
     q[0] = 1.0 / outside[0]
     for k in range(1, n + 1):
-        layer = by_size[ends[k - 1]:ends[k]]
+        layer = by_size[ends[k - 1] : ends[k]]
         p = np.zeros(layer.size)
         for j in range(n):
             has = (layer >> j) & 1 == 1

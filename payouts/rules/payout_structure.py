@@ -73,6 +73,7 @@ Method (`payout_structure`):
 
 House tables: payouts/rules/house_tables.py.
 """
+
 from __future__ import annotations
 
 import math
@@ -112,7 +113,6 @@ REASON_TABLE_ROUNDING = "table_rounding"  # house table: some places round down 
 METHOD_STANDARD_TABLE = "standard_table"
 METHOD_CURVE = "curve"
 METHOD_HOUSE_TABLE = "house_table"
-
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -320,7 +320,7 @@ def _table_reference(pool: int, paid: int, min_units: int, unit: int) -> _Refere
 
 
 def _first_share(paid: int) -> float:
-    return min(0.5, FIRST_SHARE_SCALE * paid ** -FIRST_SHARE_EXPONENT)
+    return min(0.5, FIRST_SHARE_SCALE * paid**-FIRST_SHARE_EXPONENT)
 
 
 def _power_integral(low: float, high: float, alpha: float) -> float:
@@ -329,11 +329,11 @@ def _power_integral(low: float, high: float, alpha: float) -> float:
     log_ratio = math.log(high / low)
     if c == 0.0:
         return log_ratio
-    return low ** c * math.expm1(c * log_ratio) / c
+    return low**c * math.expm1(c * log_ratio) / c
 
 
 def _curve_weight_total(alpha: float, singles: int, paid: int) -> float:
-    total = math.fsum(place ** -alpha for place in range(1, singles + 1))
+    total = math.fsum(place**-alpha for place in range(1, singles + 1))
     if paid > singles:
         total += _power_integral(singles + 0.5, paid + 0.5, alpha)
     return total
@@ -362,7 +362,7 @@ def _curve_reference(pool: int, paid: int, min_units: int, unit: int) -> _Refere
     singles, layout = _group_layout(paid)
     excess = pool - paid * minimum
     alpha = _fit_alpha(excess, _first_share(paid) * pool - minimum, singles, paid)
-    single_weights = [place ** -alpha for place in range(1, singles + 1)]
+    single_weights = [place**-alpha for place in range(1, singles + 1)]
     group_weights = [_power_integral(first - 0.5, last + 0.5, alpha) for first, last in layout]
     total_weight = math.fsum(single_weights) + math.fsum(group_weights)
     single_excess = [excess * weight / total_weight for weight in single_weights]  # per place
@@ -468,8 +468,14 @@ def payout_structure(pool: int, entries: int, buy_in: int, rules: PayoutRules = 
     min_units = minimum // unit
     wanted, paid, reason = _places(entries, pool, minimum, rules.share_paid)
 
-    def result(bands: list[PayoutBand], remainder: int, curve: Fraction, since: int = 0, method: str = METHOD_STANDARD_TABLE,
-               alpha: float | None = None) -> PayoutStructure:
+    def result(
+        bands: list[PayoutBand],
+        remainder: int,
+        curve: Fraction,
+        since: int = 0,
+        method: str = METHOD_STANDARD_TABLE,
+        alpha: float | None = None,
+    ) -> PayoutStructure:
         return PayoutStructure(pool, entries, unit, minimum, wanted, paid, reason, method, tuple(bands), remainder, curve, since, alpha)
 
     if paid == 0:

@@ -6,6 +6,7 @@ their places and split the sum equally. What cannot be split to the minor unit g
 the first of them in the tie's `order` (the verifiable draw made when the tie was recorded), or by
 entry number when no order is given.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -23,11 +24,12 @@ def prize_of_places(prizes: Sequence[int], place: int, place_low: int) -> int:
     """The sum of the prizes of places place..place_low (0 for places outside the money)."""
     if not 1 <= place <= place_low:
         raise ValueError(f"a place range runs from a place to a lower one, got {place}-{place_low}")
-    return sum(prizes[place - 1:place_low])
+    return sum(prizes[place - 1 : place_low])
 
 
-def split(prizes: Sequence[int], finishers: Sequence[Finisher],
-          orders: Mapping[tuple[int, int], Sequence[int]] | None = None) -> dict[int, int]:
+def split(
+    prizes: Sequence[int], finishers: Sequence[Finisher], orders: Mapping[tuple[int, int], Sequence[int]] | None = None
+) -> dict[int, int]:
     """Each finisher's prize (entry number -> minor units; 0 outside the money). Finishers sharing a
     place range split its prizes; `orders[(place, place_low)]`: the tied entries in the order the odd
     units go (missing or not naming exactly the tied entries: by entry number)."""

@@ -9,6 +9,7 @@ is cash). What is left is cash, by the house setting:
 With no seat at all (a pool below one seat), the cash goes to the winner either way. Play stops when the
 players left equal the seats: every one of them has won a seat, and they rank equal.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -59,8 +60,12 @@ def play_stops_at(prizes: SatellitePrizes) -> int:
     return max(prizes.seats, 1)
 
 
-def seat_winners(active: Sequence[int], finished: Iterable[tuple[int, int, int]], seats: int,
-                 orders: Mapping[tuple[int, int], Sequence[int]] | None = None) -> list[int]:
+def seat_winners(
+    active: Sequence[int],
+    finished: Iterable[tuple[int, int, int]],
+    seats: int,
+    orders: Mapping[tuple[int, int], Sequence[int]] | None = None,
+) -> list[int]:
     """The entries that won a seat, by entry number; none while play goes on (more players left than seats)
     or when there is no seat.
 

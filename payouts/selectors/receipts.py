@@ -1,5 +1,6 @@
 """Payout receipts: the lines printed, as HTML (print stylesheet, 80 mm or A4) and as a PDF, with the
 player's signature as drawn on the tablet."""
+
 from __future__ import annotations
 
 import io
@@ -40,16 +41,21 @@ def payout_lines(p: Payment) -> list[tuple[str, str]]:
 
 
 def payout_pdf(p: Payment, paper: str = "80mm") -> bytes:
-    page = ReceiptPage(f"{_('Payout receipt')} {p.number}", _("Payout receipt"), payout_lines(p), paper,
-                       voided=p.status == Payment.Status.VOIDED, extra_mm=60)
+    page = ReceiptPage(
+        f"{_('Payout receipt')} {p.number}",
+        _("Payout receipt"),
+        payout_lines(p),
+        paper,
+        voided=p.status == Payment.Status.VOIDED,
+        extra_mm=60,
+    )
     signature = ImageReader(io.BytesIO(bytes(p.signature)))
     sig_w, sig_h = signature.getSize()
     box_w = page.inner_width
     box_h = min(box_w * sig_h / max(sig_w, 1), 30 * mm)
     page.small_text(_("Signature of the player:"))
     page.y -= box_h + 2 * mm
-    page.c.drawImage(signature, page.margin, page.y, width=box_w, height=box_h, preserveAspectRatio=True,
-                     anchor="sw", mask="auto")
+    page.c.drawImage(signature, page.margin, page.y, width=box_w, height=box_h, preserveAspectRatio=True, anchor="sw", mask="auto")
     page.c.line(page.margin, page.y - 1 * mm, page.width - page.margin, page.y - 1 * mm)
     page.y -= page.size + 4 * mm
     page.small_text(_("The player confirms receipt of the prize above by signing."))

@@ -5,6 +5,7 @@ pool and its overlay as the payouts read them, the prizes paid and owed, and the
 An event's Day 1 flights and its Day 2 share one pool and one cage (flights/): each page closes its own part (`part`:
 "flight" or "day2"; None for a tournament of its own) and shows the event's cage apart (`event`), so each crown is
 counted once: the parts' cages add up to the event's."""
+
 from __future__ import annotations
 
 from dataclasses import asdict
@@ -26,21 +27,35 @@ def takings(t: Tournament) -> tuple[dict[str, dict[str, dict[str, int]]], dict[s
     payment included: a ticket brought none), refunded, and the receipts paid with a satellite's ticket among them
     (tickets, tickets_amount, tickets_fee); and the buy-ins paid with a ticket, not voided (count, amount, fee and
     total): one grouped query."""
+
     def blank() -> dict[str, int]:
-        return {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0, "tickets": 0, "tickets_amount": 0,
-                "tickets_fee": 0}
+        return {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0, "tickets": 0, "tickets_amount": 0, "tickets_fee": 0}
 
     found = {kind: {status: blank() for status in Purchase.Status.values} for kind in KINDS}
     tickets = {"count": 0, "amount": 0, "fee": 0, "total": 0}
-    rows = (Purchase.objects.filter(tournament=t).order_by().values("kind", "status", "paid_with")
-            .annotate(n=Count("id"), amount_sum=Sum("amount"), fee_sum=Sum("fee"), refunded=Sum("refund_amount"),
-                      taken=Sum(F("amount") + F("fee"), filter=Q(paid_at__isnull=False))))
+    rows = (
+        Purchase.objects.filter(tournament=t)
+        .order_by()
+        .values("kind", "status", "paid_with")
+        .annotate(
+            n=Count("id"),
+            amount_sum=Sum("amount"),
+            fee_sum=Sum("fee"),
+            refunded=Sum("refund_amount"),
+            taken=Sum(F("amount") + F("fee"), filter=Q(paid_at__isnull=False)),
+        )
+    )
     for row in rows:
         cash = row["paid_with"] == Purchase.PaidWith.CASH
         into = found.setdefault(row["kind"], {}).setdefault(row["status"], blank())
         amount, fee = row["amount_sum"] or 0, row["fee_sum"] or 0
-        for key, value in (("count", row["n"]), ("amount", amount), ("fee", fee),
-                           ("taken", row["taken"] if cash else 0), ("refunded", row["refunded"])):
+        for key, value in (
+            ("count", row["n"]),
+            ("amount", amount),
+            ("fee", fee),
+            ("taken", row["taken"] if cash else 0),
+            ("refunded", row["refunded"]),
+        ):
             into[key] += value or 0
         if not cash:
             into["tickets"] += row["n"]
@@ -73,8 +88,10 @@ def event_cage(t: Tournament) -> tuple[str | None, dict | None]:
     part = "day2" if event.day2_id == t.pk else "flight"
     ids = [*flights_selectors.flight_ids(event), *([event.day2_id] if event.day2_id else [])]
     tournaments = Tournament.objects.in_bulk(ids)
-    parts = [{"tournament": pk, "name": tournaments[pk].name, "part": "day2" if pk == event.day2_id else "flight",
-              **own_cash(tournaments[pk])} for pk in ids]
+    parts = [
+        {"tournament": pk, "name": tournaments[pk].name, "part": "day2" if pk == event.day2_id else "flight", **own_cash(tournaments[pk])}
+        for pk in ids
+    ]
     totals = cage.totals(parts, "cash_in", "prizes_paid", "cage")
     return part, {"name": event.name, **totals, "parts": parts}
 
@@ -90,8 +107,9 @@ def reconciliation(t: Tournament) -> dict:
     seats = {"n": 0, "total": 0}
     winners = structure.seat_winners(t, state) if state["satellite"] else []
     if state["satellite"]:
-        seats = Ticket.objects.filter(satellite__tournament=t).exclude(status=Ticket.Status.VOID).aggregate(
-            n=Count("id"), total=Sum("value"))
+        seats = (
+            Ticket.objects.filter(satellite__tournament=t).exclude(status=Ticket.Status.VOID).aggregate(n=Count("id"), total=Sum("value"))
+        )
     # This tournament's own receipts: in an event, Day 2's figures also hold its flights' money (tournament.selectors.stats),
     # which their own pages count; here it is the pool they brought (pool_in), and a flight's pool goes to the event.
     part, event = event_cage(t)
@@ -99,35 +117,82 @@ def reconciliation(t: Tournament) -> dict:
     fees = sum(by_kind[kind][Purchase.Status.PAID]["fee"] for kind in KINDS)
     pool_in = stats["collected"] - collected if part == "day2" else 0
     pool_out = stats["prize_pool"] if part == "flight" else 0
-    closing = cage.close(collected=collected, fees=fees, voided_taken=sum(v["taken"] for v in voided),
-                         refunded=sum(v["refunded"] for v in voided), pool=stats["prize_pool"], won=won, paid=paid,
-                         tickets_in=tickets["total"], seats_out=seats["total"] or 0, pool_in=pool_in, pool_out=pool_out)
+    closing = cage.close(
+        collected=collected,
+        fees=fees,
+        voided_taken=sum(v["taken"] for v in voided),
+        refunded=sum(v["refunded"] for v in voided),
+        pool=stats["prize_pool"],
+        won=won,
+        paid=paid,
+        tickets_in=tickets["total"],
+        seats_out=seats["total"] or 0,
+        pool_in=pool_in,
+        pool_out=pool_out,
+    )
     rows = []
     for kind in KINDS:
-        got, announced, void = (by_kind[kind][status] for status in (
-            Purchase.Status.PAID, Purchase.Status.ANNOUNCED, Purchase.Status.VOIDED))
+        got, announced, void = (
+            by_kind[kind][status] for status in (Purchase.Status.PAID, Purchase.Status.ANNOUNCED, Purchase.Status.VOIDED)
+        )
         total, by_ticket = got["amount"] + got["fee"], got["tickets_amount"] + got["tickets_fee"]
-        rows.append({
-            "kind": kind, "count": got["count"], "amount": got["amount"], "fee": got["fee"], "total": total,
-            # Of those, paid with a satellite's ticket: in the pool and the fees, but no cash came in for them.
-            "tickets": got["tickets"], "tickets_amount": got["tickets_amount"], "tickets_fee": got["tickets_fee"],
-            "tickets_total": by_ticket, "cash_taken": total - by_ticket,
-            "announced": announced["count"], "announced_total": announced["amount"] + announced["fee"],
-            "voided": void["count"], "voided_taken": void["taken"], "refunded": void["refunded"],
-            "kept": void["taken"] - void["refunded"],
-        })
+        rows.append(
+            {
+                "kind": kind,
+                "count": got["count"],
+                "amount": got["amount"],
+                "fee": got["fee"],
+                "total": total,
+                # Of those, paid with a satellite's ticket: in the pool and the fees, but no cash came in for them.
+                "tickets": got["tickets"],
+                "tickets_amount": got["tickets_amount"],
+                "tickets_fee": got["tickets_fee"],
+                "tickets_total": by_ticket,
+                "cash_taken": total - by_ticket,
+                "announced": announced["count"],
+                "announced_total": announced["amount"] + announced["fee"],
+                "voided": void["count"],
+                "voided_taken": void["taken"],
+                "refunded": void["refunded"],
+                "kept": void["taken"] - void["refunded"],
+            }
+        )
     figures = asdict(closing)
-    figures.update({
-        "currency": t.currency, "guarantee": t.guaranteed_pool, "takings": rows,
-        "takings_total": cage.totals(rows, "count", "amount", "fee", "total", "tickets", "tickets_amount", "tickets_fee",
-                                     "tickets_total", "cash_taken", "announced", "announced_total", "voided",
-                                     "voided_taken", "refunded", "kept"),
-        "mismatches": [asdict(m) for m in closing.mismatches],
-        "unpaid_entries": list(closing.unpaid_entries),
-        "players_left": stats["players_left"], "tickets_in_count": tickets["count"], "seats_out_count": seats["n"],
-        "tickets_in_amount": tickets["amount"], "tickets_in_fee": tickets["fee"],
-        # A satellite whose play has stopped: the players left won seats (tickets), they are not in play any more.
-        "play_stopped": bool(winners), "seat_winners": len(winners),
-        "part": part, "event": event,
-    })
+    figures.update(
+        {
+            "currency": t.currency,
+            "guarantee": t.guaranteed_pool,
+            "takings": rows,
+            "takings_total": cage.totals(
+                rows,
+                "count",
+                "amount",
+                "fee",
+                "total",
+                "tickets",
+                "tickets_amount",
+                "tickets_fee",
+                "tickets_total",
+                "cash_taken",
+                "announced",
+                "announced_total",
+                "voided",
+                "voided_taken",
+                "refunded",
+                "kept",
+            ),
+            "mismatches": [asdict(m) for m in closing.mismatches],
+            "unpaid_entries": list(closing.unpaid_entries),
+            "players_left": stats["players_left"],
+            "tickets_in_count": tickets["count"],
+            "seats_out_count": seats["n"],
+            "tickets_in_amount": tickets["amount"],
+            "tickets_in_fee": tickets["fee"],
+            # A satellite whose play has stopped: the players left won seats (tickets), they are not in play any more.
+            "play_stopped": bool(winners),
+            "seat_winners": len(winners),
+            "part": part,
+            "event": event,
+        }
+    )
     return figures

@@ -1,6 +1,7 @@
 """The results as reports: every finishing place with its entry, name, prize and whether the prize is
 paid, as CSV (a spreadsheet, the house's accounts) and as an A4 PDF (to print, sign off and file), with
 the totals: prizes, paid, unpaid. The screens call these; bench/payouts.py times both at 10,000 rows."""
+
 from __future__ import annotations
 
 import csv
@@ -26,8 +27,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run a ce
 
 def paid_receipts(t: Tournament) -> dict[int, int]:
     """Entry number -> the receipt number of its prize's payout (paid, not voided)."""
-    return dict(Payment.objects.filter(tournament=t, status=Payment.Status.PAID)
-                .values_list("entry__number", "number"))
+    return dict(Payment.objects.filter(tournament=t, status=Payment.Status.PAID).values_list("entry__number", "number"))
 
 
 def results_report(t: Tournament) -> dict:
@@ -50,8 +50,15 @@ def totals(rows: Iterable[dict], pool: int | None = None) -> dict[str, int]:
             if row["receipt"] is not None:
                 paid += row["prize"]
                 places_paid += 1
-    return {"prizes": prizes, "paid": paid, "unpaid": prizes - paid, "places": places, "places_paid": places_paid,
-            "places_unpaid": places - places_paid, "in_play": 0 if pool is None else pool - prizes}
+    return {
+        "prizes": prizes,
+        "paid": paid,
+        "unpaid": prizes - paid,
+        "places": places,
+        "places_paid": places_paid,
+        "places_unpaid": places - places_paid,
+        "in_play": 0 if pool is None else pool - prizes,
+    }
 
 
 def place_label(place: int, place_low: int) -> str:
@@ -65,8 +72,16 @@ def csv_text(text: str) -> str:
 
 
 def csv_header(seats: bool = False) -> list[str]:
-    return [_("Place"), _("Entry number"), _("Player"), _("Prize"), _("Currency"), _("Paid"), _("Payout receipt"),
-            *([_("Seat won")] if seats else [])]
+    return [
+        _("Place"),
+        _("Entry number"),
+        _("Player"),
+        _("Prize"),
+        _("Currency"),
+        _("Paid"),
+        _("Payout receipt"),
+        *([_("Seat won")] if seats else []),
+    ]
 
 
 def csv_rows(rows: Iterable[dict], currency: str, seats: bool = False) -> Iterator[list]:
@@ -75,10 +90,16 @@ def csv_rows(rows: Iterable[dict], currency: str, seats: bool = False) -> Iterat
     yes, no = _("yes"), _("no")  # once, not per row
     for row in rows:
         prize, receipt = row["prize"], row["receipt"]
-        yield [place_label(row["place"], row["place_low"]), row["entry"], csv_text(row["name"]),
-               format_major(prize, currency, fixed=True) if prize else "", currency if prize else "",
-               "" if not prize else yes if receipt is not None else no, "" if receipt is None else receipt,
-               *([yes if row.get("seat") else ""] if seats else [])]
+        yield [
+            place_label(row["place"], row["place_low"]),
+            row["entry"],
+            csv_text(row["name"]),
+            format_major(prize, currency, fixed=True) if prize else "",
+            currency if prize else "",
+            "" if not prize else yes if receipt is not None else no,
+            "" if receipt is None else receipt,
+            *([yes if row.get("seat") else ""] if seats else []),
+        ]
 
 
 def write_results_csv(out: TextIO, rows: Iterable[dict], currency: str) -> None:
@@ -174,13 +195,15 @@ class ResultsPdf(ListPages):
         not_yet, seat_word = _("not yet"), _("Seat")
         for index, row in enumerate(rows):
             y = self.row_y(page, index)
-            cells = [(self.x_place, place_label(row["place"], row["place_low"])), (self.x_entry, str(row["entry"])),
-                     (self.x_name, fit(row["name"], font, SIZE, self.name_width))]
+            cells = [
+                (self.x_place, place_label(row["place"], row["place_low"])),
+                (self.x_entry, str(row["entry"])),
+                (self.x_name, fit(row["name"], font, SIZE, self.name_width)),
+            ]
             if row["prize"]:
                 prize = money(row["prize"], currency)
                 paid = not_yet if row["receipt"] is None else _("receipt %(number)s") % {"number": row["receipt"]}
-                cells += [(self.x_prize - stringWidth(prize, font, SIZE), prize),
-                          (self.x_paid, fit(paid, font, SIZE, self.paid_width))]
+                cells += [(self.x_prize - stringWidth(prize, font, SIZE), prize), (self.x_paid, fit(paid, font, SIZE, self.paid_width))]
             if row.get("seat"):  # a satellite's seat winner: his prize is the seat (and any cash share before it)
                 cells.append((self.x_name + self.name_width + 2 * mm, seat_word))
             for x, value in cells:
@@ -191,9 +214,11 @@ class ResultsPdf(ListPages):
     def foot_totals(self, y: float) -> None:
         c, sums, currency = self.c, self.report["totals"], self.t.currency
         self.rule(y + ROW - 3)
-        lines = [(_("Prizes of the places above"), sums["prizes"], sums["places"]),
-                 (_("Paid"), sums["paid"], sums["places_paid"]),
-                 (_("Not yet paid"), sums["unpaid"], sums["places_unpaid"])]
+        lines = [
+            (_("Prizes of the places above"), sums["prizes"], sums["places"]),
+            (_("Paid"), sums["paid"], sums["places_paid"]),
+            (_("Not yet paid"), sums["unpaid"], sums["places_unpaid"]),
+        ]
         if sums.get("in_play"):
             lines.append((_("Prizes of the places still in play"), sums["in_play"], None))
         for label, amount, places in lines:

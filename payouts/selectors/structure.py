@@ -1,4 +1,5 @@
 """Reads of the money: the payout structure in force and the prize of every finishing place."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -93,17 +94,36 @@ def satellite_state(t: Tournament, sat: Satellite, stats: dict, plan: PayoutPlan
     cash = list(prizes.cash)
     bands = _bands_of(cash)
     return {
-        "method": "satellite", "state": LIVE if registration_problem(t) is None else FROZEN, "edit_stale": False,
-        "pool": pool, "entries": entries, "players_left": left, "currency": t.currency, "unit": plan.unit,
-        "share_paid_bp": plan.share_paid_bp, "min_cash_bp": plan.min_cash_bp, "min_cash": 0,
-        "places_wanted": stops_at, "places_paid": max(prizes.seats, len(cash)), "reason": None, "paid_from": None,
+        "method": "satellite",
+        "state": LIVE if registration_problem(t) is None else FROZEN,
+        "edit_stale": False,
+        "pool": pool,
+        "entries": entries,
+        "players_left": left,
+        "currency": t.currency,
+        "unit": plan.unit,
+        "share_paid_bp": plan.share_paid_bp,
+        "min_cash_bp": plan.min_cash_bp,
+        "min_cash": 0,
+        "places_wanted": stops_at,
+        "places_paid": max(prizes.seats, len(cash)),
+        "reason": None,
+        "paid_from": None,
         "bands": [{"first": b.first_place, "last": b.last_place, "prize": b.prize} for b in bands],
-        "in_the_money": 0 < left <= stops_at, "next_jump": None, "deal": None, "prizes": cash,
+        "in_the_money": 0 < left <= stops_at,
+        "next_jump": None,
+        "deal": None,
+        "prizes": cash,
         "satellite": {
             "target": {"id": sat.target_id, "name": sat.target.name, "start_at": sat.target.start_at.isoformat()},
-            "seats": prizes.seats, "seat_value": prizes.seat_value, "seat": sat.seat, "cash": prizes.leftover,
+            "seats": prizes.seats,
+            "seat_value": prizes.seat_value,
+            "seat": sat.seat,
+            "cash": prizes.leftover,
             "leftover": sat.leftover,
-            "stops_at": stops_at, "transferable": sat.transferable, "stopped": 0 < left <= stops_at,
+            "stops_at": stops_at,
+            "transferable": sat.transferable,
+            "stopped": 0 < left <= stops_at,
         },
     }
 
@@ -136,13 +156,20 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
         prizes = with_deals(prizes, deals)
         dealt = deals[0].players  # the first deal had the most players: its places, one by one, then the rest
         bands = [PayoutBand(place, place, prize) for place, prize in enumerate(prizes[:dealt], 1) if prize] + [
-            PayoutBand(max(band.first_place, dealt + 1), band.last_place, band.prize)
-            for band in bands if band.last_place > dealt]
+            PayoutBand(max(band.first_place, dealt + 1), band.last_place, band.prize) for band in bands if band.last_place > dealt
+        ]
     jump = pz.next_pay_jump(prizes, left)
     return {
-        "method": plan.method, "state": state, "edit_stale": edit_stale,
-        "pool": pool, "entries": entries, "players_left": left, "currency": t.currency, "unit": plan.unit,
-        "share_paid_bp": plan.share_paid_bp, "min_cash_bp": plan.min_cash_bp,
+        "method": plan.method,
+        "state": state,
+        "edit_stale": edit_stale,
+        "pool": pool,
+        "entries": entries,
+        "players_left": left,
+        "currency": t.currency,
+        "unit": plan.unit,
+        "share_paid_bp": plan.share_paid_bp,
+        "min_cash_bp": plan.min_cash_bp,
         "min_cash": structure.min_cash if structure else 0,
         "places_wanted": structure.places_wanted if structure else 0,
         "places_paid": len(prizes),
@@ -152,7 +179,8 @@ def payout_state(t: Tournament, stats: dict | None = None) -> dict:
         "in_the_money": bool(prizes) and 0 < left <= len(prizes),
         "next_jump": None if jump is None else {"place": jump[0], "prize": jump[1]},
         "deal": None if not deals else {"number": deals[-1].number, "mode": deals[-1].mode, "players": deals[-1].players},
-        "prizes": prizes, "satellite": None,
+        "prizes": prizes,
+        "satellite": None,
     }
 
 
@@ -184,7 +212,7 @@ def with_deals(prizes: list[int], deals: list[ApprovedDeal]) -> list[int]:
     """The prizes by place once the deals are in: each deal's table replaces the prizes of its places."""
     prizes = list(prizes)
     for deal in deals:
-        prizes = deal.table + prizes[deal.players:]
+        prizes = deal.table + prizes[deal.players :]
     while prizes and prizes[-1] == 0:  # a deal with fewer prizes than players may leave a place unpaid
         prizes.pop()
     return prizes
@@ -201,12 +229,19 @@ def deal_basis(t: Tournament, state: dict | None = None) -> dict:
     in force now (fewer when fewer places are paid than players are left) and the plan's rounding unit,
     in which a deal is paid (payouts/rules/deals.py)."""
     state = state or payout_state(t)
-    players = [{"entry": e.number, "name": e.player.display_name} for e in Entry.objects.filter(
-        tournament=t, status=Entry.Status.ACTIVE).select_related("player").order_by("number")]
+    players = [
+        {"entry": e.number, "name": e.player.display_name}
+        for e in Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).select_related("player").order_by("number")
+    ]
     if stop_finishes(t):
         players = []  # play has stopped: nothing is left to deal
-    return {"players": players, "prizes_left": state["prizes"][:len(players)], "currency": t.currency,
-            "unit": state["unit"], "pending": Deal.objects.filter(tournament=t, status=Deal.Status.PROPOSED).first()}
+    return {
+        "players": players,
+        "prizes_left": state["prizes"][: len(players)],
+        "currency": t.currency,
+        "unit": state["unit"],
+        "pending": Deal.objects.filter(tournament=t, status=Deal.Status.PROPOSED).first(),
+    }
 
 
 def deal_figures(stacks: list[int], prizes_left: list[int], to_play_for: int, unit: int) -> dict:
@@ -217,26 +252,38 @@ def deal_figures(stacks: list[int], prizes_left: list[int], to_play_for: int, un
         try:
             amounts = fn(stacks, prizes_left, to_play_for, unit)
         except ValueError as exc:
-            answer[kind] = {"amounts": None, "refused": str(exc), "code": getattr(exc, "code", "invalid"),
-                            "player": getattr(exc, "player", None), "other": getattr(exc, "other", None)}
+            answer[kind] = {
+                "amounts": None,
+                "refused": str(exc),
+                "code": getattr(exc, "code", "invalid"),
+                "player": getattr(exc, "player", None),
+                "other": getattr(exc, "other", None),
+            }
             continue
         try:
             dl.check_deal(amounts, prizes_left, to_play_for, unit)
             refused = None
         except dl.DealRefused as exc:
             refused = exc
-        answer[kind] = {"amounts": amounts, "refused": str(refused) if refused else None,
-                        "code": refused.code if refused else None, "player": refused.player if refused else None,
-                        "other": refused.other if refused else None}
+        answer[kind] = {
+            "amounts": amounts,
+            "refused": str(refused) if refused else None,
+            "code": refused.code if refused else None,
+            "player": refused.player if refused else None,
+            "other": refused.other if refused else None,
+        }
     return answer
 
 
 def finishers(t: Tournament, state: dict | None = None) -> list[pz.Finisher]:
     """Every entry with a finishing place (the last one playing is first once everyone else is out; the players
     left when a satellite's play stopped share places 1 to their number: each has won a seat)."""
-    rows = list(Entry.objects.filter(tournament=t).filter(
-        Q(finish_place__isnull=False) | Q(status=Entry.Status.ACTIVE)).exclude(status=Entry.Status.VOIDED)
-        .values_list("number", "status", "finish_place", "finish_place_low"))
+    rows = list(
+        Entry.objects.filter(tournament=t)
+        .filter(Q(finish_place__isnull=False) | Q(status=Entry.Status.ACTIVE))
+        .exclude(status=Entry.Status.VOIDED)
+        .values_list("number", "status", "finish_place", "finish_place_low")
+    )
     active = [row for row in rows if row[1] == Entry.Status.ACTIVE]
     found = [pz.Finisher(number, place, low or place) for number, status, place, low in rows if status != Entry.Status.ACTIVE]
     stopped = {entry: pz.Finisher(entry, place, low) for entry, place, low, _amount in stop_finishes(t)}
@@ -270,7 +317,8 @@ def seat_winners(t: Tournament, state: dict | None = None) -> list[int]:
     if not sat or not play_is_over(state):
         return []
     rows = Entry.objects.filter(tournament=t).filter(
-        Q(status=Entry.Status.ACTIVE) | Q(status=Entry.Status.BUSTED, finish_place__lte=sat["seats"]))
+        Q(status=Entry.Status.ACTIVE) | Q(status=Entry.Status.BUSTED, finish_place__lte=sat["seats"])
+    )
     active, finished = [], []
     for number, status, place, low in rows.values_list("number", "status", "finish_place", "finish_place_low"):
         if status == Entry.Status.ACTIVE:
@@ -300,6 +348,7 @@ def prizes_won(t: Tournament, state: dict | None = None, found: list[pz.Finisher
 class PrizeDue:
     """An entry's prize as the cashier may pay it now: its place and amount, the payment already made,
     and why it cannot be paid now (None: it can)."""
+
     finisher: pz.Finisher | None
     amount: int
     paid: Payment | None
@@ -313,16 +362,19 @@ def _hand_still_played(t: Tournament, entry: Entry) -> str | None:
     if key.startswith("h4h:"):
         h = tables_selectors.hand_for_hand(t)
         if h is not None and h.called and key == f"h4h:{h.number}:{h.hand}":
-            return _("Entry #%(entry)s went out in hand-for-hand hand %(hand)s, which other tables are still playing: "
-                     "players out in that hand may share his place. His prize is paid once every table has reported "
-                     "the hand.") % {"entry": entry.number, "hand": h.hand}
+            return _(
+                "Entry #%(entry)s went out in hand-for-hand hand %(hand)s, which other tables are still playing: "
+                "players out in that hand may share his place. His prize is paid once every table has reported "
+                "the hand."
+            ) % {"entry": entry.number, "hand": h.hand}
     elif key.startswith("table:"):
         _kind, table_id, hand = key.split(":")
         table = Table.objects.filter(pk=int(table_id), hand_number=int(hand), hand_in_progress=True).first()
         if table is not None:
-            return _("Entry #%(entry)s went out in the hand table %(table)s is still playing: a player out in it too "
-                     "may change his place. His prize is paid once the table reports the hand done.") % {
-                "entry": entry.number, "table": table.number}
+            return _(
+                "Entry #%(entry)s went out in the hand table %(table)s is still playing: a player out in it too "
+                "may change his place. His prize is paid once the table reports the hand done."
+            ) % {"entry": entry.number, "table": table.number}
     return None
 
 
@@ -340,23 +392,35 @@ def prize_due(t: Tournament, entry: Entry) -> PrizeDue:
     if paid_from is not None:
         refusal = ServiceError(paid_from["message"], code=PAID_FROM_DAY2, status=409)
     elif paid is not None:
-        refusal = ServiceError(_("The prize of entry #%(entry)s is already paid (payout receipt %(receipt)s).")
-                               % {"entry": entry.number, "receipt": paid.number}, code="already_paid", status=409)
+        refusal = ServiceError(
+            _("The prize of entry #%(entry)s is already paid (payout receipt %(receipt)s).")
+            % {"entry": entry.number, "receipt": paid.number},
+            code="already_paid",
+            status=409,
+        )
     elif registration_problem(t) is None:
-        refusal = ServiceError(_("Prizes are paid once late registration is over: until then they follow the entries."),
-                               code="prizes_not_final", status=409)
+        refusal = ServiceError(
+            _("Prizes are paid once late registration is over: until then they follow the entries."), code="prizes_not_final", status=409
+        )
     elif finisher is None:
-        refusal = ServiceError(_("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": entry.number},
-                               code="still_playing", status=409)
+        refusal = ServiceError(
+            _("Entry #%(entry)s is still playing: it has no place yet.") % {"entry": entry.number}, code="still_playing", status=409
+        )
     elif (still := _hand_still_played(t, entry)) is not None:
         refusal = ServiceError(still, code="hand_not_over", status=409)
     elif amount <= 0 and entry.number in seat_winners(t, state):
-        refusal = ServiceError(_("Entry #%(entry)s won a seat in %(target)s: the prize is the ticket, there is no cash "
-                                 "to pay.") % {"entry": entry.number, "target": state["satellite"]["target"]["name"]},
-                               code="seat_only", status=409)
+        refusal = ServiceError(
+            _("Entry #%(entry)s won a seat in %(target)s: the prize is the ticket, there is no cash to pay.")
+            % {"entry": entry.number, "target": state["satellite"]["target"]["name"]},
+            code="seat_only",
+            status=409,
+        )
     elif amount <= 0:
-        refusal = ServiceError(_("Entry #%(entry)s finished outside the money: there is no prize to pay.")
-                               % {"entry": entry.number}, code="no_prize", status=409)
+        refusal = ServiceError(
+            _("Entry #%(entry)s finished outside the money: there is no prize to pay.") % {"entry": entry.number},
+            code="no_prize",
+            status=409,
+        )
     return PrizeDue(finisher=finisher, amount=amount, paid=paid, refusal=refusal)
 
 
@@ -367,10 +431,21 @@ def results(t: Tournament, state: dict | None = None) -> list[dict]:
     found = finishers(t, state)
     won = _won(t, state["prizes"], found)
     seats = set(seat_winners(t, state)) if state["satellite"] else set()
-    names = {e.number: e.player.display_name for e in Entry.objects.filter(
-        tournament=t, number__in=[f.entry for f in found]).select_related("player")}
-    rows = [{"entry": f.entry, "name": names.get(f.entry, ""), "place": f.place, "place_low": f.place_low,
-             "prize": won.get(f.entry, 0), "seat": f.entry in seats} for f in found]
+    names = {
+        e.number: e.player.display_name
+        for e in Entry.objects.filter(tournament=t, number__in=[f.entry for f in found]).select_related("player")
+    }
+    rows = [
+        {
+            "entry": f.entry,
+            "name": names.get(f.entry, ""),
+            "place": f.place,
+            "place_low": f.place_low,
+            "prize": won.get(f.entry, 0),
+            "seat": f.entry in seats,
+        }
+        for f in found
+    ]
     return sorted(rows, key=lambda row: (row["place"], row["entry"]))
 
 
@@ -379,8 +454,11 @@ def play_is_over(state: dict) -> bool:
     finishers), or an approved deal stopped play (its places are the deal's), or a satellite is down to its seats.
     A re-entry or an undone last bust makes play go on again. `state` is payout_state's."""
     sat = state.get("satellite")
-    return (state["players_left"] <= 1 or (state["deal"] is not None and state["deal"]["mode"] == Deal.Mode.STOP)
-            or bool(sat and state["players_left"] <= sat["stops_at"]))
+    return (
+        state["players_left"] <= 1
+        or (state["deal"] is not None and state["deal"]["mode"] == Deal.Mode.STOP)
+        or bool(sat and state["players_left"] <= sat["stops_at"])
+    )
 
 
 def play_over(t: Tournament) -> bool:

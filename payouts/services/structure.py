@@ -3,6 +3,7 @@
 Each function is one use case: it runs in one transaction with the tournament row locked, checks the
 role, validates everything before writing, records an audit event and lets the screens know (the
 events count for the seat pages' version too: a seat page shows the player's prize)."""
+
 from __future__ import annotations
 
 import base64
@@ -35,8 +36,13 @@ MAX_PLACES = 100_000
 
 
 def plan_json(plan: PayoutPlan) -> dict:
-    return {"method": plan.method, "share_paid_bp": plan.share_paid_bp, "min_cash_bp": plan.min_cash_bp,
-            "unit": plan.unit, "house_table": plan.house_table}
+    return {
+        "method": plan.method,
+        "share_paid_bp": plan.share_paid_bp,
+        "min_cash_bp": plan.min_cash_bp,
+        "unit": plan.unit,
+        "house_table": plan.house_table,
+    }
 
 
 def _house_table(data) -> dict:
@@ -80,8 +86,9 @@ def set_payout_plan(tournament: Tournament, *, actor: Actor, data: dict) -> Payo
     ended_edit = plan.edited is not None
     plan.edited, plan.edited_at, plan.edited_by = None, None, None
     plan.save()
-    record_event(t, actor=actor, type_="payouts.plan_set", payload={"before": before, "after": after, "edit_ended": ended_edit},
-                 stats=False)
+    record_event(
+        t, actor=actor, type_="payouts.plan_set", payload={"before": before, "after": after, "edit_ended": ended_edit}, stats=False
+    )
     return plan
 
 
@@ -100,20 +107,22 @@ def _bands(rows) -> list[list[int]]:
     for row in rows:
         if isinstance(row, dict):
             row = [row.get("first"), row.get("last"), row.get("prize")]
-        if (not isinstance(row, list | tuple) or len(row) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in row)):
-            raise ServiceError(_("Each band is a first place, a last place and a prize, in whole numbers."),
-                               code="invalid_bands")
+        if not isinstance(row, list | tuple) or len(row) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in row):
+            raise ServiceError(_("Each band is a first place, a last place and a prize, in whole numbers."), code="invalid_bands")
         first, last, prize = row
         if first != expected or last < first or last > MAX_PLACES:
-            raise ServiceError(_("The bands must run from place 1 down without a gap (expected place %(place)s).")
-                               % {"place": expected}, code="invalid_bands")
+            raise ServiceError(
+                _("The bands must run from place 1 down without a gap (expected place %(place)s).") % {"place": expected},
+                code="invalid_bands",
+            )
         if prize <= 0:
-            raise ServiceError(_("Every prize must be more than zero (places %(first)s-%(last)s).")
-                               % {"first": first, "last": last}, code="invalid_bands")
+            raise ServiceError(
+                _("Every prize must be more than zero (places %(first)s-%(last)s).") % {"first": first, "last": last}, code="invalid_bands"
+            )
         if bands and prize > bands[-1][2]:
-            raise ServiceError(_("A prize may not be higher than the one above it (place %(place)s).") % {"place": first},
-                               code="prize_order")
+            raise ServiceError(
+                _("A prize may not be higher than the one above it (place %(place)s).") % {"place": first}, code="prize_order"
+            )
         bands.append([first, last, prize])
         expected = last + 1
     return bands
@@ -131,11 +140,16 @@ def edit_structure(tournament: Tournament, *, actor: Actor, rows) -> PayoutPlan:
     stats = tournament_stats(t)
     total = sum((last - first + 1) * prize for first, last, prize in bands)
     if total != stats["prize_pool"]:
-        raise ServiceError(_("The prizes add up to %(total)s, not to the prize pool of %(pool)s (minor units).")
-                           % {"total": total, "pool": stats["prize_pool"]}, code="wrong_total")
+        raise ServiceError(
+            _("The prizes add up to %(total)s, not to the prize pool of %(pool)s (minor units).")
+            % {"total": total, "pool": stats["prize_pool"]},
+            code="wrong_total",
+        )
     if bands[-1][1] > stats["entries"]:
-        raise ServiceError(_("%(places)s places paid, but there are only %(entries)s entries.")
-                           % {"places": bands[-1][1], "entries": stats["entries"]}, code="too_many_places")
+        raise ServiceError(
+            _("%(places)s places paid, but there are only %(entries)s entries.") % {"places": bands[-1][1], "entries": stats["entries"]},
+            code="too_many_places",
+        )
     plan = PayoutPlan.objects.select_for_update().filter(tournament=t).first() or plan_of(t)
     before = plan.edited
     plan.edited = {"pool": stats["prize_pool"], "entries": stats["entries"], "prizes": bands}
@@ -213,12 +227,32 @@ def pay_prize(entry: Entry, *, actor: Actor, document: IdDocument | None, signat
     check = tournament_services.check_id_again(e, actor=actor, document=document)
     number = next_number(Payment.objects.filter(tournament=t))
     payment = Payment.objects.create(
-        tournament=t, entry=e, number=number, amount=amount, place=finisher.place, place_low=finisher.place_low,
-        id_check=check, signature=png, paid_at=timezone.now(), paid_by=actor_user(actor))
-    record_event(t, actor=actor, type_="payout.paid",
-                 payload={"receipt": number, "entry": e.number, "name": e.player.display_name, "place": finisher.place,
-                          "place_low": finisher.place_low, "amount": amount,
-                          "id": f"{check.get_document_type_display()} …{check.number_last4}"}, stats=False)
+        tournament=t,
+        entry=e,
+        number=number,
+        amount=amount,
+        place=finisher.place,
+        place_low=finisher.place_low,
+        id_check=check,
+        signature=png,
+        paid_at=timezone.now(),
+        paid_by=actor_user(actor),
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="payout.paid",
+        payload={
+            "receipt": number,
+            "entry": e.number,
+            "name": e.player.display_name,
+            "place": finisher.place,
+            "place_low": finisher.place_low,
+            "amount": amount,
+            "id": f"{check.get_document_type_display()} …{check.number_last4}",
+        },
+        stats=False,
+    )
     if not t.registration_closed:  # over by the level until now: a clock set back must not open it under the payment
         t.registration_closed = True
         t.save(update_fields=["registration_closed"])
@@ -234,13 +268,16 @@ def void_payment(payment: Payment, *, actor: Actor, reason: str) -> Payment:
     t = lock_tournament(payment.tournament_id)
     p = Payment.objects.select_for_update().select_related("entry__player").get(pk=payment.pk)
     if p.status == Payment.Status.VOIDED:
-        raise ServiceError(_("Payout receipt %(number)s is already void.") % {"number": p.number}, code="already_void",
-                           status=409)
+        raise ServiceError(_("Payout receipt %(number)s is already void.") % {"number": p.number}, code="already_void", status=409)
     p.status, p.voided_at, p.voided_by, p.void_reason = Payment.Status.VOIDED, timezone.now(), actor_user(actor), reason
     p.save(update_fields=["status", "voided_at", "voided_by", "void_reason"])
-    record_event(t, actor=actor, type_="payout.voided",
-                 payload={"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name,
-                                      "amount": p.amount, "reason": reason}, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="payout.voided",
+        payload={"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name, "amount": p.amount, "reason": reason},
+        stats=False,
+    )
     return p
 
 
@@ -251,25 +288,27 @@ def refusal_message(code: str, entries: list[int], player: int | None = None, ot
         dl.WRONG_SUM: _("The amounts do not add up exactly to the prizes left (less any amount left to play for)."),
         dl.BELOW_LOWEST: _("Entry #%(entry)s would get less than the lowest prize left."),
         dl.ABOVE_FIRST: _("Entry #%(entry)s would get more than first place pays."),
-        dl.CLUB_28: _("Club 28: entry #%(entry)s has fewer chips than entry #%(other)s, so finishes lower, but would get "
-                      "more. In a deal no player may receive more than a player who finishes higher."),
+        dl.CLUB_28: _(
+            "Club 28: entry #%(entry)s has fewer chips than entry #%(other)s, so finishes lower, but would get "
+            "more. In a deal no player may receive more than a player who finishes higher."
+        ),
         dl.NOT_WHOLE: _("Entry #%(entry)s: amounts are whole amounts of money."),
         dl.TOO_FEW_PLAYERS: _("A deal needs at least two players."),
-        dl.OFF_UNIT: _("Entry #%(entry)s: the amount cannot be paid in cash. Every amount but the largest is the lowest "
-                       "prize left plus whole rounding units of the payout plan."),
+        dl.OFF_UNIT: _(
+            "Entry #%(entry)s: the amount cannot be paid in cash. Every amount but the largest is the lowest "
+            "prize left plus whole rounding units of the payout plan."
+        ),
     }
     return messages.get(code, _("This deal breaks a deal rule.")) % who
 
 
 def _refusal(exc: dl.DealRefused, entries: list[int]) -> ServiceError:
-    return ServiceError(refusal_message(exc.code, entries, exc.player, exc.other), code=f"deal_{exc.code}",
-                        details={"rule": str(exc)})
+    return ServiceError(refusal_message(exc.code, entries, exc.player, exc.other), code=f"deal_{exc.code}", details={"rule": str(exc)})
 
 
 def _whole(value, name: str, minimum: int = 0) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum or value > 10**15:
-        raise ServiceError(_("%(name)s must be a whole number of at least %(min)s.") % {"name": name, "min": minimum},
-                           code="invalid")
+        raise ServiceError(_("%(name)s must be a whole number of at least %(min)s.") % {"name": name, "min": minimum}, code="invalid")
     return value
 
 
@@ -280,8 +319,11 @@ def deal_inputs(basis: dict, stacks, to_play_for) -> tuple[list[int], list[int],
     if len(entries) < 2:
         raise ServiceError(_("A deal needs at least two players left."), code="too_few_players", status=409)
     if len(entries) > MAX_DEAL_PLAYERS:
-        raise ServiceError(_("A deal is made at the final table: at most %(max)s players left.")
-                           % {"max": MAX_DEAL_PLAYERS}, code="too_many_players", status=409)
+        raise ServiceError(
+            _("A deal is made at the final table: at most %(max)s players left.") % {"max": MAX_DEAL_PLAYERS},
+            code="too_many_players",
+            status=409,
+        )
     if not basis["prizes_left"]:
         raise ServiceError(_("No prizes are left to share."), code="no_prizes", status=409)
     if not isinstance(stacks, dict):
@@ -294,9 +336,11 @@ def deal_inputs(basis: dict, stacks, to_play_for) -> tuple[list[int], list[int],
             raise ServiceError(_("Chips are given by entry number."), code="invalid") from None
     missing, extra = sorted(set(entries) - set(given)), sorted(set(given) - set(entries))
     if missing or extra:
-        raise ServiceError(_("Give the chips of exactly the players left: missing %(missing)s; not playing %(extra)s.")
-                           % {"missing": ", ".join(f"#{n}" for n in missing) or "-",
-                              "extra": ", ".join(f"#{n}" for n in extra) or "-"}, code="wrong_players")
+        raise ServiceError(
+            _("Give the chips of exactly the players left: missing %(missing)s; not playing %(extra)s.")
+            % {"missing": ", ".join(f"#{n}" for n in missing) or "-", "extra": ", ".join(f"#{n}" for n in extra) or "-"},
+            code="wrong_players",
+        )
     chips = [_whole(given[n], _("The chips of entry #%(entry)s") % {"entry": n}, minimum=1) for n in entries]
     return entries, chips, _whole(to_play_for or 0, _("The amount left to play for"))
 
@@ -311,12 +355,16 @@ def propose_deal(tournament: Tournament, *, actor: Actor, data: dict) -> Deal:
     require(actor, roles.DEAL_PROPOSE)
     t = lock_tournament(tournament.pk)
     if satellite_of(t) is not None:
-        raise ServiceError(_("A satellite's seats are not dealt: play stops when the players left equal the seats."),
-                           code="satellite", status=409)
+        raise ServiceError(
+            _("A satellite's seats are not dealt: play stops when the players left equal the seats."), code="satellite", status=409
+        )
     basis = deal_basis(t)
     if basis["pending"] is not None:
-        raise ServiceError(_("Deal %(number)s waits for approval: approve or reject it first.")
-                           % {"number": basis["pending"].number}, code="deal_pending", status=409)
+        raise ServiceError(
+            _("Deal %(number)s waits for approval: approve or reject it first.") % {"number": basis["pending"].number},
+            code="deal_pending",
+            status=409,
+        )
     kind, mode = data.get("kind"), data.get("mode", Deal.Mode.PLAY_ON)
     if kind not in Deal.Kind.values:
         raise ServiceError(_("Choose the kind of deal: ICM, chip chop or amounts agreed."), code="invalid")
@@ -347,26 +395,45 @@ def propose_deal(tournament: Tournament, *, actor: Actor, data: dict) -> Deal:
         raise ServiceError(_("This deal cannot be made: %(problem)s") % {"problem": exc}, code="deal_invalid") from None
     number = next_number(Deal.objects.filter(tournament=t))
     row = Deal.objects.create(
-        tournament=t, number=number, kind=kind, mode=mode, entries=entries, stacks=chips, amounts=list(deal.amounts),
-        to_play_for=to_play_for, prizes_left=prizes_left, table=list(deal.table),
+        tournament=t,
+        number=number,
+        kind=kind,
+        mode=mode,
+        entries=entries,
+        stacks=chips,
+        amounts=list(deal.amounts),
+        to_play_for=to_play_for,
+        prizes_left=prizes_left,
+        table=list(deal.table),
         finishes=None if finishes is None else [[entries[f.player], f.places[0], f.places[1], f.amount] for f in finishes],
-        proposed_at=timezone.now(), proposed_by=actor_user(actor))
+        proposed_at=timezone.now(),
+        proposed_by=actor_user(actor),
+    )
     record_event(t, actor=actor, type_="deal.proposed", payload=deal_json(row), stats=False)
     return row
 
 
 def deal_json(deal: Deal) -> dict:
-    return {"deal": deal.number, "kind": deal.kind, "mode": deal.mode, "to_play_for": deal.to_play_for,
-            "players": [{"entry": n, "chips": c, "amount": a}
-                        for n, c, a in zip(deal.entries, deal.stacks, deal.amounts, strict=True)],
-            "prizes_left": deal.prizes_left, "table": deal.table, "finishes": deal.finishes}
+    return {
+        "deal": deal.number,
+        "kind": deal.kind,
+        "mode": deal.mode,
+        "to_play_for": deal.to_play_for,
+        "players": [{"entry": n, "chips": c, "amount": a} for n, c, a in zip(deal.entries, deal.stacks, deal.amounts, strict=True)],
+        "prizes_left": deal.prizes_left,
+        "table": deal.table,
+        "finishes": deal.finishes,
+    }
 
 
 def _pending(t: Tournament, deal: Deal) -> Deal:
     d = Deal.objects.select_for_update().get(pk=deal.pk)
     if d.status != Deal.Status.PROPOSED:
-        raise ServiceError(_("Deal %(number)s is already %(status)s.") % {"number": d.number, "status": d.get_status_display()},
-                           code="deal_decided", status=409)
+        raise ServiceError(
+            _("Deal %(number)s is already %(status)s.") % {"number": d.number, "status": d.get_status_display()},
+            code="deal_decided",
+            status=409,
+        )
     return d
 
 
@@ -380,8 +447,12 @@ def approve_deal(deal: Deal, *, actor: Actor) -> Deal:
     d = _pending(t, deal)
     basis = deal_basis(t)
     if [p["entry"] for p in basis["players"]] != d.entries or list(basis["prizes_left"]) != d.prizes_left:
-        raise ServiceError(_("The players left or the prizes changed since deal %(number)s was proposed: reject it and "
-                             "propose it again.") % {"number": d.number}, code="deal_stale", status=409)
+        raise ServiceError(
+            _("The players left or the prizes changed since deal %(number)s was proposed: reject it and propose it again.")
+            % {"number": d.number},
+            code="deal_stale",
+            status=409,
+        )
     d.status, d.decided_at, d.decided_by = Deal.Status.APPROVED, timezone.now(), actor_user(actor)
     d.save(update_fields=["status", "decided_at", "decided_by"])
     # The deal closes every hand played before it: a bust after it never shares a hand (and so a place) with a

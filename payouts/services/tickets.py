@@ -7,6 +7,7 @@ Tickets follow the places: `sync_tickets` runs as a reaction to every change of 
 undone bust, a new entry, a void), issues the tickets of the seat winners once play has stopped and voids those whose
 holder no longer has a seat; a correction that would take away a ticket already used is refused. Locks: the
 tournament first, then its tickets (registration with a ticket: the target, then the ticket)."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -32,8 +33,13 @@ SETTINGS = ("target", "leftover", "seat", "transferable")
 def satellite_json(sat: Satellite | None) -> dict | None:
     if sat is None:
         return None
-    return {"target": sat.target_id, "target_name": sat.target.name, "leftover": sat.leftover, "seat": sat.seat,
-            "transferable": sat.transferable}
+    return {
+        "target": sat.target_id,
+        "target_name": sat.target.name,
+        "leftover": sat.leftover,
+        "seat": sat.seat,
+        "transferable": sat.transferable,
+    }
 
 
 def _issued(sat: Satellite) -> Ticket | None:
@@ -53,16 +59,20 @@ def _target(t: Tournament, value) -> Tournament:
     if target.pk == t.pk:
         raise ServiceError(_("A satellite awards seats in another tournament, not in itself."), code="target_itself")
     if target.currency != t.currency:
-        raise ServiceError(_("%(target)s is played in %(other)s: a satellite's seats are paid from a pool in the same "
-                             "currency (%(currency)s).") % {"target": target.name, "other": target.currency,
-                                                            "currency": t.currency}, code="target_currency")
+        raise ServiceError(
+            _("%(target)s is played in %(other)s: a satellite's seats are paid from a pool in the same currency (%(currency)s).")
+            % {"target": target.name, "other": target.currency, "currency": t.currency},
+            code="target_currency",
+        )
     if target.status == Tournament.Status.FINISHED:
         raise ServiceError(_("%(target)s has finished.") % {"target": target.name}, code="target_finished")
     seen, step = {t.pk}, target
     while (up := Satellite.objects.filter(tournament=step).select_related("target").first()) is not None:
         if up.target_id in seen:
-            raise ServiceError(_("%(target)s is a satellite of this tournament: seats cannot go round in a circle.")
-                               % {"target": target.name}, code="target_circle")
+            raise ServiceError(
+                _("%(target)s is a satellite of this tournament: seats cannot go round in a circle.") % {"target": target.name},
+                code="target_circle",
+            )
         seen.add(up.target_id)
         step = up.target
     return target
@@ -84,8 +94,7 @@ def set_satellite(tournament: Tournament, *, actor: Actor, data: dict) -> Satell
     require(actor, roles.SETUP)
     unknown = sorted(set(data) - set(SETTINGS))
     if unknown:
-        raise ServiceError(_("Unknown satellite setting: %(names)s.") % {"names": ", ".join(unknown)},
-                           code="unknown_setting")
+        raise ServiceError(_("Unknown satellite setting: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_setting")
     t = lock_tournament(tournament.pk)
     sat = Satellite.objects.select_for_update().filter(tournament=t).select_related("target").first()
     before = satellite_json(sat)
@@ -95,13 +104,11 @@ def set_satellite(tournament: Tournament, *, actor: Actor, data: dict) -> Satell
             raise ServiceError(_("Choose the target event the seats are for."), code="target_missing")
     if "leftover" in data:
         if data["leftover"] not in Satellite.Leftover.values:
-            raise ServiceError(_("Choose where the cash left over goes: to the next place or to the seat winners."),
-                               code="invalid")
+            raise ServiceError(_("Choose where the cash left over goes: to the next place or to the seat winners."), code="invalid")
         sat.leftover = data["leftover"]
     if "seat" in data:
         if data["seat"] not in Satellite.Seat.values:
-            raise ServiceError(_("Choose what a seat is worth: the target's buy-in and fee, or its buy-in only."),
-                               code="invalid")
+            raise ServiceError(_("Choose what a seat is worth: the target's buy-in and fee, or its buy-in only."), code="invalid")
         sat.seat = data["seat"]
     if "transferable" in data:
         if not isinstance(data["transferable"], bool):
@@ -115,8 +122,11 @@ def set_satellite(tournament: Tournament, *, actor: Actor, data: dict) -> Satell
     if before is None or any(before[name] != after[name] for name in ("target", "leftover", "seat")):
         _money_open(t, BECOME if before is None else CHANGE)
         if sat.pk and _issued(sat) is not None:
-            raise ServiceError(_("Tickets were issued: the target, the seat's value and the cash left over stand as "
-                                 "they were won."), code="tickets_issued", status=409)
+            raise ServiceError(
+                _("Tickets were issued: the target, the seat's value and the cash left over stand as they were won."),
+                code="tickets_issued",
+                status=409,
+            )
     sat.set_at, sat.set_by = timezone.now(), actor_user(actor)
     sat.save()
     record_event(t, actor=actor, type_="satellite.set", payload={"before": before, "after": after})
@@ -141,8 +151,7 @@ def remove_satellite(tournament: Tournament, *, actor: Actor) -> None:
 
 
 def _ticket_json(ticket: Ticket) -> dict:
-    return {"ticket": ticket.number, "entry": ticket.won_by.number, "name": ticket.holder.display_name,
-            "value": ticket.value}
+    return {"ticket": ticket.number, "entry": ticket.won_by.number, "name": ticket.holder.display_name, "value": ticket.value}
 
 
 def sync_tickets(t: Tournament, *, actor: Actor, sat: Satellite | None = None, state: dict | None = None) -> None:
@@ -154,18 +163,26 @@ def sync_tickets(t: Tournament, *, actor: Actor, sat: Satellite | None = None, s
         return
     state = state or payout_state(t)
     winners = set(seat_winners(t, state))
-    live = list(Ticket.objects.select_for_update(of=("self",)).filter(satellite=sat).exclude(status=Ticket.Status.VOID)
-                .select_related("won_by", "holder", "used_entry"))
+    live = list(
+        Ticket.objects.select_for_update(of=("self",))
+        .filter(satellite=sat)
+        .exclude(status=Ticket.Status.VOID)
+        .select_related("won_by", "holder", "used_entry")
+    )
     held = {ticket.won_by.number: ticket for ticket in live}
     gone = [ticket for number, ticket in sorted(held.items()) if number not in winners]
     for ticket in gone:
         if ticket.status == Ticket.Status.USED:
             raise ServiceError(
-                _("Ticket %(ticket)s of entry #%(entry)s entered %(target)s (entry #%(used)s): the seats stand. Void "
-                  "that entry in %(target)s first (the ticket comes back), then make this correction.")
-                % {"ticket": ticket.number, "entry": ticket.won_by.number, "target": sat.target.name,
-                   "used": ticket.used_entry.number}, code="ticket_used", status=409,
-                details={"press": "void_entry", "tournament": sat.target_id, "entry": ticket.used_entry.number})
+                _(
+                    "Ticket %(ticket)s of entry #%(entry)s entered %(target)s (entry #%(used)s): the seats stand. Void "
+                    "that entry in %(target)s first (the ticket comes back), then make this correction."
+                )
+                % {"ticket": ticket.number, "entry": ticket.won_by.number, "target": sat.target.name, "used": ticket.used_entry.number},
+                code="ticket_used",
+                status=409,
+                details={"press": "void_entry", "tournament": sat.target_id, "entry": ticket.used_entry.number},
+            )
     now = timezone.now()
     reason = _("The seats changed: play goes on, or another player finished within the seats.")
     for ticket in gone:
@@ -177,16 +194,24 @@ def sync_tickets(t: Tournament, *, actor: Actor, sat: Satellite | None = None, s
         number = next_number(Ticket.objects.filter(satellite=sat))
         value = state["satellite"]["seat_value"]
         for entry in Entry.objects.filter(tournament=t, number__in=new).select_related("player").order_by("number"):
-            issued.append(Ticket.objects.create(satellite=sat, number=number, won_by=entry, holder=entry.player,
-                                                value=value, issued_at=now))
+            issued.append(
+                Ticket.objects.create(satellite=sat, number=number, won_by=entry, holder=entry.player, value=value, issued_at=now)
+            )
             number += 1
     if gone:
-        record_event(t, actor=actor, type_="ticket.voided", payload={
-            "tickets": [_ticket_json(ticket) for ticket in gone], "target": sat.target.name, "reason": reason})
+        record_event(
+            t,
+            actor=actor,
+            type_="ticket.voided",
+            payload={"tickets": [_ticket_json(ticket) for ticket in gone], "target": sat.target.name, "reason": reason},
+        )
     if issued:
-        record_event(t, actor=actor, type_="ticket.issued", payload={
-            "tickets": [_ticket_json(ticket) for ticket in issued], "target": sat.target.name,
-            "target_id": sat.target_id})
+        record_event(
+            t,
+            actor=actor,
+            type_="ticket.issued",
+            payload={"tickets": [_ticket_json(ticket) for ticket in issued], "target": sat.target.name, "target_id": sat.target_id},
+        )
 
 
 def _no_bust_after_the_seats(t: Tournament, entry: Entry, state: dict) -> None:
@@ -196,13 +221,20 @@ def _no_bust_after_the_seats(t: Tournament, entry: Entry, state: dict) -> None:
     sat = state["satellite"]
     if not sat["seats"] or state["players_left"] >= sat["stops_at"]:
         return
-    if entry.bust_hand and Entry.objects.filter(tournament=t, bust_hand=entry.bust_hand,
-                                                status=Entry.Status.BUSTED).exclude(pk=entry.pk).exists():
+    if (
+        entry.bust_hand
+        and Entry.objects.filter(tournament=t, bust_hand=entry.bust_hand, status=Entry.Status.BUSTED).exclude(pk=entry.pk).exists()
+    ):
         return
     raise ServiceError(
-        _("Play has stopped: the %(players)s players left have won their seats in %(target)s. A player out in the hand "
-          "that stopped play is entered with his chips at the start of that hand.")
-        % {"players": sat["stops_at"], "target": sat["target"]["name"]}, code="play_stopped", status=409)
+        _(
+            "Play has stopped: the %(players)s players left have won their seats in %(target)s. A player out in the hand "
+            "that stopped play is entered with his chips at the start of that hand."
+        )
+        % {"players": sat["stops_at"], "target": sat["target"]["name"]},
+        code="play_stopped",
+        status=409,
+    )
 
 
 def tickets_follow(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
@@ -226,9 +258,17 @@ def _ticket_back(entry: Entry, *, actor: Actor, t: Tournament) -> None:
         return
     ticket.status, ticket.used_entry, ticket.used_at = Ticket.Status.ISSUED, None, None
     ticket.save(update_fields=["status", "used_entry", "used_at"])
-    record_event(t, actor=actor, type_="ticket.returned", payload={
-        "ticket": ticket.number, "satellite": ticket.satellite.tournament.name, "entry": entry.number,
-        "name": ticket.holder.display_name})
+    record_event(
+        t,
+        actor=actor,
+        type_="ticket.returned",
+        payload={
+            "ticket": ticket.number,
+            "satellite": ticket.satellite.tournament.name,
+            "entry": entry.number,
+            "name": ticket.holder.display_name,
+        },
+    )
 
 
 @transaction.atomic
@@ -237,23 +277,44 @@ def register_with_ticket(ticket: Ticket, *, actor: Actor, document: IdDocument |
     payment taken; the receipt says "satellite ticket" and the target's pool counts the buy-in as paid."""
     require(actor, roles.REGISTER)
     target = lock_tournament(Ticket.objects.values_list("satellite__target_id", flat=True).get(pk=ticket.pk))
-    tk = Ticket.objects.select_for_update(of=("self",)).select_related(
-        "satellite__tournament", "holder", "won_by__id_check").get(pk=ticket.pk)
+    tk = (
+        Ticket.objects.select_for_update(of=("self",))
+        .select_related("satellite__tournament", "holder", "won_by__id_check")
+        .get(pk=ticket.pk)
+    )
     if tk.status == Ticket.Status.USED:
-        raise ServiceError(_("Ticket %(ticket)s has been used already (entry #%(entry)s).")
-                           % {"ticket": tk.number, "entry": tk.used_entry.number}, code="ticket_used", status=409)
+        raise ServiceError(
+            _("Ticket %(ticket)s has been used already (entry #%(entry)s).") % {"ticket": tk.number, "entry": tk.used_entry.number},
+            code="ticket_used",
+            status=409,
+        )
     if tk.status == Ticket.Status.VOID:
-        raise ServiceError(_("Ticket %(ticket)s is void: %(reason)s") % {"ticket": tk.number, "reason": tk.void_reason},
-                           code="ticket_void", status=409)
+        raise ServiceError(
+            _("Ticket %(ticket)s is void: %(reason)s") % {"ticket": tk.number, "reason": tk.void_reason}, code="ticket_void", status=409
+        )
     _holders_document(tk, document)
-    entry = tournament_services.register_entry(target, actor=actor, player=tk.holder, document=document,
-                                               paid_with=Purchase.PaidWith.TICKET,
-                                               fee_waived=tk.satellite.seat == Satellite.Seat.BUY_IN)
+    entry = tournament_services.register_entry(
+        target,
+        actor=actor,
+        player=tk.holder,
+        document=document,
+        paid_with=Purchase.PaidWith.TICKET,
+        fee_waived=tk.satellite.seat == Satellite.Seat.BUY_IN,
+    )
     tk.status, tk.used_entry, tk.used_at = Ticket.Status.USED, entry, timezone.now()
     tk.save(update_fields=["status", "used_entry", "used_at"])
-    record_event(target, actor=actor, type_="ticket.used", payload={
-        "ticket": tk.number, "satellite": tk.satellite.tournament.name, "entry": entry.number,
-        "name": tk.holder.display_name, "value": tk.value})
+    record_event(
+        target,
+        actor=actor,
+        type_="ticket.used",
+        payload={
+            "ticket": tk.number,
+            "satellite": tk.satellite.tournament.name,
+            "entry": entry.number,
+            "name": tk.holder.display_name,
+            "value": tk.value,
+        },
+    )
     return entry
 
 
@@ -268,15 +329,25 @@ def _holders_document(tk: Ticket, document: IdDocument | None) -> None:
     won = tk.won_by
     if tk.holder_id == won.player_id:
         if shown != won.id_hmac:
-            raise ServiceError(_("This document number does not match the ID %(name)s played the satellite with (its "
-                                 "number ends in %(last4)s). A ticket is used only against the same document.")
-                               % {"name": tk.holder.display_name, "last4": won.id_check.number_last4}, code="id_mismatch")
+            raise ServiceError(
+                _(
+                    "This document number does not match the ID %(name)s played the satellite with (its "
+                    "number ends in %(last4)s). A ticket is used only against the same document."
+                )
+                % {"name": tk.holder.display_name, "last4": won.id_check.number_last4},
+                code="id_mismatch",
+            )
         return
     known = set(IdCheck.objects.filter(player=tk.holder).values_list("number_hmac", flat=True)) | {tk.holder.id_hmac} - {None}
     if known and shown not in known:
-        raise ServiceError(_("This document number is not one %(name)s has shown here before. A ticket passed on is "
-                             "used only against its holder's own ID.") % {"name": tk.holder.display_name},
-                           code="id_mismatch")
+        raise ServiceError(
+            _(
+                "This document number is not one %(name)s has shown here before. A ticket passed on is "
+                "used only against its holder's own ID."
+            )
+            % {"name": tk.holder.display_name},
+            code="id_mismatch",
+        )
 
 
 @transaction.atomic
@@ -288,12 +359,16 @@ def transfer_ticket(ticket: Ticket, *, actor: Actor, player: Player, reason: str
     t = lock_tournament(Ticket.objects.values_list("satellite__tournament_id", flat=True).get(pk=ticket.pk))
     tk = Ticket.objects.select_for_update(of=("self",)).select_related("satellite__target", "holder").get(pk=ticket.pk)
     if not tk.satellite.transferable:
-        raise ServiceError(_("The house does not let this satellite's tickets pass to another player."),
-                           code="not_transferable", status=409)
+        raise ServiceError(
+            _("The house does not let this satellite's tickets pass to another player."), code="not_transferable", status=409
+        )
     if tk.status != Ticket.Status.ISSUED:
-        raise ServiceError(_("Ticket %(ticket)s is %(status)s: only a ticket not yet used passes to another player.")
-                           % {"ticket": tk.number, "status": tk.get_status_display()}, code="ticket_not_issued",
-                           status=409)
+        raise ServiceError(
+            _("Ticket %(ticket)s is %(status)s: only a ticket not yet used passes to another player.")
+            % {"ticket": tk.number, "status": tk.get_status_display()},
+            code="ticket_not_issued",
+            status=409,
+        )
     new = Player.objects.filter(pk=getattr(player, "pk", player)).first()
     if new is None:
         raise ServiceError(_("Choose the player the ticket passes to."), code="player_missing")
@@ -302,7 +377,18 @@ def transfer_ticket(ticket: Ticket, *, actor: Actor, player: Player, reason: str
     before = tk.holder
     tk.holder = new
     tk.save(update_fields=["holder"])
-    record_event(t, actor=actor, type_="ticket.transferred", payload={
-        "ticket": tk.number, "from": before.display_name, "to": new.display_name, "from_player": before.pk,
-        "to_player": new.pk, "reason": reason, "target": tk.satellite.target.name})
+    record_event(
+        t,
+        actor=actor,
+        type_="ticket.transferred",
+        payload={
+            "ticket": tk.number,
+            "from": before.display_name,
+            "to": new.display_name,
+            "from_player": before.pk,
+            "to_player": new.pk,
+            "reason": reason,
+            "target": tk.satellite.target.name,
+        },
+    )
     return tk

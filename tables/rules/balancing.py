@@ -15,6 +15,7 @@ needs a seated player at the donor who is not already moving out and an open sea
 nor held for a player on the way) at the receiver; when the tables are out of balance and no such
 pair exists the answer is NoMove, with the reason for the floor, never an exception.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence

@@ -9,6 +9,7 @@ chips in play, or the difference is shown), and a table is flagged while a playe
 taken since he sat down. When only one table is not fully counted, what it must hold is known exactly (the
 chips in play less every other table's counts): that table shows it, and the difference of its counts so far.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -112,7 +113,22 @@ def room_check(seats: Iterable[tuple[int, int, int | None]], *, chips_in_play: i
         if missing[table] and not_counted == len(missing[table]):  # the one table left to count
             expected = chips_in_play - (counted_total - sums[table])
             difference = sums[table] - expected
-        checks.append(TableCheck(table=table, players=len(by_table[table]), counted=len(by_table[table]) - len(missing[table]),
-                                 total=sums[table], missing=missing[table], expected=expected, difference=difference))
-    return RoomCheck(tables=tuple(checks), chips_in_play=chips_in_play, counted_total=counted_total, players=players,
-                     not_counted=not_counted, difference=None if not_counted else counted_total - chips_in_play)
+        checks.append(
+            TableCheck(
+                table=table,
+                players=len(by_table[table]),
+                counted=len(by_table[table]) - len(missing[table]),
+                total=sums[table],
+                missing=missing[table],
+                expected=expected,
+                difference=difference,
+            )
+        )
+    return RoomCheck(
+        tables=tuple(checks),
+        chips_in_play=chips_in_play,
+        counted_total=counted_total,
+        players=players,
+        not_counted=not_counted,
+        difference=None if not_counted else counted_total - chips_in_play,
+    )

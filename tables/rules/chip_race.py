@@ -56,6 +56,7 @@ why and whose `details` say where.
 
 Which chips the coming levels no longer need, and chips found after the race (TDA 21C): tables/rules/color_up_plan.py.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -102,8 +103,11 @@ class RaceRules:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RaceRules:
-        return cls(rounding=data.get("rounding", HALF_UP), protection=data.get("protection", ADDED),
-                   protected_first=data.get("protected_first", False))
+        return cls(
+            rounding=data.get("rounding", HALF_UP),
+            protection=data.get("protection", ADDED),
+            protected_first=data.get("protected_first", False),
+        )
 
 
 @dataclass(frozen=True)
@@ -206,8 +210,7 @@ def _count(colour: ColorUp, seats: Mapping[int, SeatChips]) -> list[_Counted]:
         if leaving_value == 0 and chips.other_value == 0:
             raise RaceError("no_chips", seat=seat)
         exchanged, odd_value = divmod(leaving_value, colour.new_chip)
-        counted.append(_Counted(seat, pairs, chips.other_value, leaving_value, exchanged, odd_value,
-                                colour.odd_chips(odd_value)))
+        counted.append(_Counted(seat, pairs, chips.other_value, leaving_value, exchanged, odd_value, colour.odd_chips(odd_value)))
     return counted
 
 
@@ -242,8 +245,9 @@ def pool_size(odd_value: int, new_chip: int, rounding: str = HALF_UP) -> int:
     raise RaceError("bad_rounding", rounding=rounding)
 
 
-def cards_to_deal(in_play: Sequence[int], leaving: Sequence[int], seats: Mapping[int, SeatChips],
-                  rules: RaceRules | None = None) -> dict[int, int]:
+def cards_to_deal(
+    in_play: Sequence[int], leaving: Sequence[int], seats: Mapping[int, SeatChips], rules: RaceRules | None = None
+) -> dict[int, int]:
     """Seat -> number of cards (one per odd chip), for the seats that race, in ascending seat order.
     With protected_first, a player whose odd chips are all he has is dealt none. Refuses too_many_cards."""
     counted = _count(ColorUp.of(in_play, leaving), seats)
@@ -268,7 +272,7 @@ def deal_race_cards(seed: bytes, odd_chips_by_seat: Mapping[int, int]) -> dict[i
     top = 0
     for seat in sorted(odd_chips_by_seat):
         count = odd_chips_by_seat[seat]
-        dealt[seat] = deck[top:top + count]
+        dealt[seat] = deck[top : top + count]
         top += count
     return dealt
 
@@ -414,8 +418,13 @@ class RaceResult:
         }
 
 
-def race(in_play: Sequence[int], leaving: Sequence[int], seats: Mapping[int, SeatChips],
-         cards: Mapping[int, Sequence[str]], rules: RaceRules | None = None) -> RaceResult:
+def race(
+    in_play: Sequence[int],
+    leaving: Sequence[int],
+    seats: Mapping[int, SeatChips],
+    cards: Mapping[int, Sequence[str]],
+    rules: RaceRules | None = None,
+) -> RaceResult:
     """The color-up and chip race at one table with the cards as dealt (by `deal_race_cards` or entered).
     `cards` holds, for every seat of `cards_to_deal`, exactly its cards; other seats absent or empty."""
     rules = _rules(rules)
@@ -429,7 +438,7 @@ def race(in_play: Sequence[int], leaving: Sequence[int], seats: Mapping[int, Sea
     if rules.protection == ADDED:
         winners = order[:pool]
     elif rules.protected_first:
-        winners = order[:max(0, pool - len(only_odd))]
+        winners = order[: max(0, pool - len(only_odd))]
     else:
         winners, owed = [], set(only_odd)
         if len(owed) <= pool:
@@ -440,16 +449,34 @@ def race(in_play: Sequence[int], leaving: Sequence[int], seats: Mapping[int, Sea
                 owed.discard(seat)
     won = set(winners)
     results = tuple(
-        SeatResult(seat=c.seat, leaving=c.leaving, other_value=c.other_value, leaving_value=c.leaving_value,
-                   odd_value=c.odd_value, odd_chips=c.odd_chips, cards=hands.get(c.seat, ()), exchanged=c.exchanged,
-                   won=int(c.seat in won), protection=int(c.seat in only_odd and c.seat not in won))
-        for c in counted)
-    return RaceResult(in_play=tuple(sorted(in_play)), leaving=colour.leaving, new_chip=colour.new_chip, rules=rules,
-                      seats=results, pool=pool, winners=tuple(winners))
+        SeatResult(
+            seat=c.seat,
+            leaving=c.leaving,
+            other_value=c.other_value,
+            leaving_value=c.leaving_value,
+            odd_value=c.odd_value,
+            odd_chips=c.odd_chips,
+            cards=hands.get(c.seat, ()),
+            exchanged=c.exchanged,
+            won=int(c.seat in won),
+            protection=int(c.seat in only_odd and c.seat not in won),
+        )
+        for c in counted
+    )
+    return RaceResult(
+        in_play=tuple(sorted(in_play)),
+        leaving=colour.leaving,
+        new_chip=colour.new_chip,
+        rules=rules,
+        seats=results,
+        pool=pool,
+        winners=tuple(winners),
+    )
 
 
-def race_from_seed(in_play: Sequence[int], leaving: Sequence[int], seats: Mapping[int, SeatChips], seed: bytes,
-                   rules: RaceRules | None = None) -> RaceResult:
+def race_from_seed(
+    in_play: Sequence[int], leaving: Sequence[int], seats: Mapping[int, SeatChips], seed: bytes, rules: RaceRules | None = None
+) -> RaceResult:
     """The race with the cards dealt by the software from `seed` (rule 5)."""
     needed = cards_to_deal(in_play, leaving, seats, rules)
     return race(in_play, leaving, seats, deal_race_cards(seed, needed), rules)
@@ -460,15 +487,15 @@ def replay(record: Mapping[str, Any]) -> RaceResult:
     checks replay(record).to_json() == record, and for a seeded deal also that deal_race_cards(seed,
     {seat: len(cards)}) gives the recorded cards."""
     try:
-        seats = {int(s["seat"]): SeatChips(leaving={int(v): int(n) for v, n in s["leaving"]},
-                                           other_value=None if s["other_value"] is None else int(s["other_value"]))
-                 for s in record["seats"]}
+        seats = {
+            int(s["seat"]): SeatChips(
+                leaving={int(v): int(n) for v, n in s["leaving"]}, other_value=None if s["other_value"] is None else int(s["other_value"])
+            )
+            for s in record["seats"]
+        }
         cards = {int(s["seat"]): list(s["cards"]) for s in record["seats"]}
-        return race(list(record["in_play"]), list(record["leaving"]), seats, cards,
-                    RaceRules.from_json(record["rules"]))
+        return race(list(record["in_play"]), list(record["leaving"]), seats, cards, RaceRules.from_json(record["rules"]))
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, RaceError):
             raise
         raise RaceError("bad_record", error=str(error))
-
-

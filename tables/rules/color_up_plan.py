@@ -1,6 +1,7 @@
 """What a color-up takes, and what chips found after it are worth (TDA 21C, 22): the denominations that can
 leave before the coming levels (the suggestion the director confirms or changes), and the exchange of chips of a
 removed denomination found after the race. Pure: plain values, no Django."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -26,7 +27,6 @@ def suggest_color_up(denominations_in_play: Sequence[int], coming_levels: Sequen
             break
         suggested.append(value)
     return suggested
-
 
 
 def exchange_value(found: Mapping[int, int], smallest_in_play: int) -> tuple[int, int]:

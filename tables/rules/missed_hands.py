@@ -3,6 +3,7 @@ of one to four rounds, a round being one hand for every player at the table at t
 the offender included. The offender is dealt in and blinded off while away; the penalty is served by the
 hands dealt while he sits out, counted from the first hand started after it was given, at whatever
 table he plays. Plain Python: no Django, no I/O."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -14,6 +14,7 @@ tables who were as deep in their own table's order share their places.
 A tie of k players over places p..p+k-1 is given as (p, p+k-1): the payouts add up the prizes of
 those places and split them equally.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -14,10 +14,14 @@ the button and the small blind, so nobody takes the big blind twice in a row.
 A player who arrives at a seat strictly between the next hand's button and small blind (clockwise)
 is not dealt in until the button has passed (TDA 7, club blinds rule 6).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+# The fields of a table (tables.models.Table) that hold its button and blinds, saved together.
+POSITION_FIELDS = ["button_seat", "small_blind_seat", "big_blind_seat", "positions_next", "needs_button"]
 
 
 @dataclass(frozen=True)

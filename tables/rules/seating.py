@@ -46,6 +46,7 @@ The button draw: the 52 cards shuffled with the stream, one card to each occupie
 highest card wins, equal ranks by suit. The buttons of several tables at once (after a redraw): the tables in
 ascending number, each from a new shuffle of the 52 cards by the stream continued (for one table, the same).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -85,7 +86,7 @@ class SeedStream:
 
     def _refill(self, n: int) -> None:
         """Keep the unread bytes and append the next blocks, in counter order, until n bytes are unread."""
-        unread = self._buffer[self._pos:]
+        unread = self._buffer[self._pos :]
         count = max(_REFILL_BLOCKS, -(-(n - len(unread)) // 32))
         seed, first = self._seed, self._counter
         blocks = [hashlib.sha256(seed + i.to_bytes(8, "big")).digest() for i in range(first, first + count)]
@@ -96,7 +97,7 @@ class SeedStream:
             self._refill(n)
         start = self._pos
         self._pos = start + n
-        return self._buffer[start:start + n]
+        return self._buffer[start : start + n]
 
     def below(self, n: int) -> int:
         if n <= 0:
@@ -156,8 +157,7 @@ class Room:
     accessible: frozenset[int] = field(default_factory=frozenset)
 
     @classmethod
-    def of(cls, open_seats: Mapping[int, Iterable[int]], players: Mapping[int, int] | None = None,
-           accessible: Iterable[int] = ()) -> Room:
+    def of(cls, open_seats: Mapping[int, Iterable[int]], players: Mapping[int, int] | None = None, accessible: Iterable[int] = ()) -> Room:
         seats = {int(t): sorted(int(s) for s in ss) for t, ss in open_seats.items()}
         counts = {t: int((players or {}).get(t, 0)) for t in seats}
         return cls(open_seats=dict(sorted(seats.items())), players=counts, accessible=frozenset(accessible))
@@ -209,9 +209,11 @@ def _check_entries(entries: Sequence[int]) -> list[int]:
 
 def _needs_first(ordered: Sequence[int], needs: Mapping[int, Need]) -> list[int]:
     """The entries with special needs, most constrained first: fixed seats, fixed tables, accessible."""
+
     def rank(entry: int) -> tuple[int, int]:
         need = needs[entry]
         return (0 if need.seat is not None else 1 if need.table is not None else 2), entry
+
     return sorted((e for e in ordered if e in needs), key=rank)
 
 
@@ -227,8 +229,9 @@ def _needs_stream(seed: bytes, rng: SeedStream, separate: bool) -> SeedStream:
     return SeedStream(needs_seed(seed)) if separate else rng
 
 
-def draw_late(seed: bytes, entries: Sequence[int], room: Room,
-              needs: Mapping[int, Need] | None = None, separate_needs: bool = True) -> dict[int, tuple[int, int]]:
+def draw_late(
+    seed: bytes, entries: Sequence[int], room: Room, needs: Mapping[int, Need] | None = None, separate_needs: bool = True
+) -> dict[int, tuple[int, int]]:
     """Late entries, re-entries and players of a broken table: those with special needs first (as
     above, with their own stream), then the others in ascending entry number, each to a random open seat
     at a table with the fewest players."""
@@ -241,8 +244,9 @@ def draw_late(seed: bytes, entries: Sequence[int], room: Room,
     return dict(sorted(result.items()))
 
 
-def draw_start(seed: bytes, entries: Sequence[int], room: Room,
-               needs: Mapping[int, Need] | None = None, separate_needs: bool = True) -> dict[int, tuple[int, int]]:
+def draw_start(
+    seed: bytes, entries: Sequence[int], room: Room, needs: Mapping[int, Need] | None = None, separate_needs: bool = True
+) -> dict[int, tuple[int, int]]:
     """The start draw over every table in `room` (the caller chose the fewest tables needed)."""
     rng = SeedStream(seed)
     needs = needs or {}

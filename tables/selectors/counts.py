@@ -1,6 +1,7 @@
 """Reads of the chip counts (tables/services/counting.py writes them): the lobby's chip leaders, the players' chip-count
 page, the floor's check of the room (tables/rules/chip_counts.py), a table's counts for its tablet. A constant number
 of queries whatever the size of the field (bench/day2.py measures the leaders with 10,000 counts)."""
+
 from __future__ import annotations
 
 from clock.selectors.clock import rows_of
@@ -33,8 +34,19 @@ def _current(t: Tournament):
     return ChipCount.objects.filter(tournament=t, current=True, entry__status=Entry.Status.ACTIVE)
 
 
-STACK_FIELDS = ("entry__number", "entry__player__first_name", "entry__player__last_name", "entry__player__nickname",
-                "chips", "table_number", "seat", "counted_at", "counted_by_label", "source", "entry_id")
+STACK_FIELDS = (
+    "entry__number",
+    "entry__player__first_name",
+    "entry__player__last_name",
+    "entry__player__nickname",
+    "chips",
+    "table_number",
+    "seat",
+    "counted_at",
+    "counted_by_label",
+    "source",
+    "entry_id",
+)
 
 
 def _stacks(rows, big_blind: int) -> list[dict]:
@@ -42,11 +54,24 @@ def _stacks(rows, big_blind: int) -> list[dict]:
     and big blinds. Plain values, no model rows: 10,000 stacks are read in one query and one pass."""
     rows = list(rows)
     ranks = cc.ranked((row[0], row[4]) for row in rows)
-    return [{"rank": rank, "entry": number, "name": Player.name_of(first, last, nick), "chips": chips,
-             "big_blinds": cc.big_blinds(chips, big_blind), "table": table, "seat": seat,
-             "counted_at": counted_at, "counted_by": by, "source": source, "entry_id": entry_id}
-            for (rank, _n, _c), (number, first, last, nick, chips, table, seat, counted_at, by, source, entry_id)
-            in zip(ranks, rows, strict=True)]
+    return [
+        {
+            "rank": rank,
+            "entry": number,
+            "name": Player.name_of(first, last, nick),
+            "chips": chips,
+            "big_blinds": cc.big_blinds(chips, big_blind),
+            "table": table,
+            "seat": seat,
+            "counted_at": counted_at,
+            "counted_by": by,
+            "source": source,
+            "entry_id": entry_id,
+        }
+        for (rank, _n, _c), (number, first, last, nick, chips, table, seat, counted_at, by, source, entry_id) in zip(
+            ranks, rows, strict=True
+        )
+    ]
 
 
 PUBLIC_KEYS = ("rank", "entry", "name", "chips", "big_blinds", "table", "seat", "counted_at")
@@ -63,10 +88,15 @@ def leaders(t: Tournament, stats: dict | None = None) -> dict:
     stats = stats or tournament_stats(t)
     big_blind = big_blind_now(t)
     top = _stacks(_current(t).order_by("-chips", "entry__number").values_list(*STACK_FIELDS)[:LEADERS], big_blind)
-    return {"top": [public_stack(row) for row in top],
-            "counted": _current(t).count(), "players_left": stats["players_left"], "big_blind": big_blind,
-            "average": stats["average_stack"], "chips_in_play": stats["chips_in_play"],
-            "average_big_blinds": cc.big_blinds(stats["average_stack"], big_blind)}
+    return {
+        "top": [public_stack(row) for row in top],
+        "counted": _current(t).count(),
+        "players_left": stats["players_left"],
+        "big_blind": big_blind,
+        "average": stats["average_stack"],
+        "chips_in_play": stats["chips_in_play"],
+        "average_big_blinds": cc.big_blinds(stats["average_stack"], big_blind),
+    }
 
 
 def every_stack(t: Tournament, query: str = "", limit: int | None = None) -> tuple[list[dict], int]:
@@ -92,19 +122,36 @@ def room(t: Tournament) -> dict:
     stacks, _total = every_stack(t)
     counted = {row["entry_id"]: row for row in stacks}
     at_seat = []
-    for entry_id, table, seat, seated_at in live_seats(t).filter(entry__status=Entry.Status.ACTIVE).values_list(
-            "entry_id", "table__number", "seat", "seated_at"):
+    for entry_id, table, seat, seated_at in (
+        live_seats(t).filter(entry__status=Entry.Status.ACTIVE).values_list("entry_id", "table__number", "seat", "seated_at")
+    ):
         row = counted.get(entry_id)
         fresh = row is not None and row["counted_at"] >= seated_at
         at_seat.append((table, seat, row["chips"] if fresh else None))
     check = cc.room_check(at_seat, chips_in_play=stats["chips_in_play"], players=stats["players_left"])
     return {
-        "public": public(t), "big_blind": big_blind_now(t), "players_left": stats["players_left"],
-        "average": stats["average_stack"], "chips_in_play": check.chips_in_play, "counted_total": check.counted_total,
-        "not_counted": check.not_counted, "difference": check.difference, "flagged": list(check.flagged),
-        "tables": [{"table": c.table, "players": c.players, "counted": c.counted, "total": c.total,
-                    "missing": list(c.missing), "expected": c.expected, "difference": c.difference,
-                    "flagged": c.flagged} for c in check.tables],
+        "public": public(t),
+        "big_blind": big_blind_now(t),
+        "players_left": stats["players_left"],
+        "average": stats["average_stack"],
+        "chips_in_play": check.chips_in_play,
+        "counted_total": check.counted_total,
+        "not_counted": check.not_counted,
+        "difference": check.difference,
+        "flagged": list(check.flagged),
+        "tables": [
+            {
+                "table": c.table,
+                "players": c.players,
+                "counted": c.counted,
+                "total": c.total,
+                "missing": list(c.missing),
+                "expected": c.expected,
+                "difference": c.difference,
+                "flagged": c.flagged,
+            }
+            for c in check.tables
+        ],
         "off_by": abs(check.difference or 0),
         "stacks": [{key: row[key] for key in (*PUBLIC_KEYS, "counted_by", "source")} for row in stacks],
     }
@@ -120,9 +167,21 @@ def table_counts(table: Table) -> dict:
     for s in seats:
         row = counts.get(s.entry_id)
         fresh = row is not None and row.counted_at >= s.seated_at
-        players.append({"seat": s.seat, "entry": s.entry.number, "name": s.entry.player.display_name,
-                        "chips": row.chips if fresh else None, "counted_at": row.counted_at if fresh else None,
-                        "counted_by": row.counted_by_label if fresh else None})
+        players.append(
+            {
+                "seat": s.seat,
+                "entry": s.entry.number,
+                "name": s.entry.player.display_name,
+                "chips": row.chips if fresh else None,
+                "counted_at": row.counted_at if fresh else None,
+                "counted_by": row.counted_by_label if fresh else None,
+            }
+        )
     counted = [p for p in players if p["chips"] is not None]
-    return {"table": table.number, "players": players, "total": sum(p["chips"] for p in counted),
-            "counted": len(counted), "big_blind": big_blind_now(t)}
+    return {
+        "table": table.number,
+        "players": players,
+        "total": sum(p["chips"] for p in counted),
+        "counted": len(counted),
+        "big_blind": big_blind_now(t),
+    }

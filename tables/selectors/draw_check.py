@@ -1,5 +1,6 @@
 """The check of a revealed draw (docs/architecture.md, "Randomness"): recomputed from its seed and inputs and compared
 with what was recorded and written, in the shape anyone may see (public pages and API)."""
+
 from __future__ import annotations
 
 from tables.models import Draw
@@ -16,8 +17,12 @@ def verify_draw(draw: Draw) -> dict:
     commitment_ok = seating.commitment(seed) == draw.commitment
     if draw.kind == Draw.Kind.BUTTON and "tables" in data:  # several tables at once (tables/services/draws.button_draws)
         dealt_at = seating.deal_high_cards(seed, {int(n): seats for n, seats in data["tables"].items()})
-        recomputed = {"tables": {str(n): {"cards": {str(k): v for k, v in dealt.items()},
-                                          "button": seating.high_card_winner(dealt)} for n, dealt in dealt_at.items()}}
+        recomputed = {
+            "tables": {
+                str(n): {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
+                for n, dealt in dealt_at.items()
+            }
+        }
         written = None
     elif draw.kind == Draw.Kind.BUTTON:
         dealt = seating.deal_high_card(seed, data["seats"])
@@ -37,23 +42,34 @@ def verify_draw(draw: Draw) -> dict:
     else:
         fn = seating.draw_start if draw.kind in (Draw.Kind.START, Draw.Kind.REDRAW) else seating.draw_late
         needs = {int(n): seating.Need(**need) for n, need in data.get("needs", {}).items()}
-        recomputed = seating.result_rows(fn(seed, data["entries"], _room_of(data), needs,
-                                            separate_needs=data.get("needs_stream") == "separate"))
+        recomputed = seating.result_rows(
+            fn(seed, data["entries"], _room_of(data), needs, separate_needs=data.get("needs_stream") == "separate")
+        )
         if draw.kind == Draw.Kind.BREAK:  # the players of a broken table: the slips hold the draw's seats
             written = sorted([m.entry.number, m.to_table.number, m.to_seat] for m in draw.moves.select_related("entry", "to_table"))
         else:
             written = sorted([s.entry.number, s.table.number, s.seat] for s in draw.seats.select_related("entry", "table"))
         matches = commitment_ok and recomputed == draw.result and written == draw.result
         return _public_seat_draw(draw, fn, seed, needs, commitment_ok, matches, written)
-    return {"draw": draw.number, "kind": draw.kind, "revealed": True, "commitment": draw.commitment, "seed": draw.seed,
-            "commitment_matches": commitment_ok, "inputs": data, "result": draw.result, "recomputed": recomputed,
-            "matches": commitment_ok and recomputed == draw.result and (written is None or written == draw.result),
-            "written": written}
+    return {
+        "draw": draw.number,
+        "kind": draw.kind,
+        "revealed": True,
+        "commitment": draw.commitment,
+        "seed": draw.seed,
+        "commitment_matches": commitment_ok,
+        "inputs": data,
+        "result": draw.result,
+        "recomputed": recomputed,
+        "matches": commitment_ok and recomputed == draw.result and (written is None or written == draw.result),
+        "written": written,
+    }
 
 
 def _room_of(data: dict) -> seating.Room:
-    return seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
-                           {int(t): n for t, n in data["players"].items()}, data.get("accessible", []))
+    return seating.Room.of(
+        {int(t): s for t, s in data["open_seats"].items()}, {int(t): n for t, n in data["players"].items()}, data.get("accessible", [])
+    )
 
 
 def _public_seat_draw(draw: Draw, fn, seed: bytes, needs: dict, commitment_ok: bool, matches: bool, written: list) -> dict:
@@ -69,13 +85,28 @@ def _public_seat_draw(draw: Draw, fn, seed: bytes, needs: dict, commitment_ok: b
     room = seating.held_room(_room_of(data), held)
     entries = [e for e in data["entries"] if e not in needs]
     separate = not needs or data.get("needs_stream") == "separate"
-    inputs = {**{k: v for k, v in data.items() if k not in ("needs", "needs_salt", "needs_stream", "accessible")},
-              "entries": entries, "open_seats": {str(t): s for t, s in room.open_seats.items()},
-              "players": {str(t): n for t, n in room.players.items()}, "held": held,
-              "needs": {"count": len(needs), "commitment": seating.needs_commitment(bytes.fromhex(data["needs_salt"]), data["needs"])
-                        if needs and separate else None}}
+    inputs = {
+        **{k: v for k, v in data.items() if k not in ("needs", "needs_salt", "needs_stream", "accessible")},
+        "entries": entries,
+        "open_seats": {str(t): s for t, s in room.open_seats.items()},
+        "players": {str(t): n for t, n in room.players.items()},
+        "held": held,
+        "needs": {
+            "count": len(needs),
+            "commitment": seating.needs_commitment(bytes.fromhex(data["needs_salt"]), data["needs"]) if needs and separate else None,
+        },
+    }
     recomputed = seating.result_rows(fn(seed, entries, seating.held_room(_room_of(data), held))) if separate else None
-    return {"draw": draw.number, "kind": draw.kind, "revealed": True, "commitment": draw.commitment, "seed": draw.seed,
-            "commitment_matches": commitment_ok, "inputs": inputs, "result": rows, "recomputed": recomputed,
-            "matches": matches and (recomputed is None or recomputed == rows),
-            "written": [row for row in written if row[0] not in needs]}
+    return {
+        "draw": draw.number,
+        "kind": draw.kind,
+        "revealed": True,
+        "commitment": draw.commitment,
+        "seed": draw.seed,
+        "commitment_matches": commitment_ok,
+        "inputs": inputs,
+        "result": rows,
+        "recomputed": recomputed,
+        "matches": matches and (recomputed is None or recomputed == rows),
+        "written": [row for row in written if row[0] not in needs],
+    }

@@ -2,6 +2,7 @@
 to the player's seat page), as HTML for the print stylesheet and as a PDF (80 mm or A4). On a day after
 the first, the card also says the day and the stack the player sits down with ("Day 2 · stack 48,500
 (bag A-17)"): the caller passes those stacks (the days and flights apps above know them)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -24,9 +25,11 @@ def day_line(stack: dict | None) -> str:
     the stack is not known; "" on a first day (no stack)."""
     if not stack:
         return ""
-    facts = {"day": stack["day"], "bag": stack.get("bag") or "",
-             "chips": "" if stack.get("chips") is None else number_format(stack["chips"], decimal_pos=0, use_l10n=True,
-                                                                         force_grouping=True)}
+    facts = {
+        "day": stack["day"],
+        "bag": stack.get("bag") or "",
+        "chips": "" if stack.get("chips") is None else number_format(stack["chips"], decimal_pos=0, use_l10n=True, force_grouping=True),
+    }
     if stack.get("chips") is None:
         return _("Day %(day)s") % facts
     if stack.get("bag"):
@@ -34,8 +37,14 @@ def day_line(stack: dict | None) -> str:
     return _("Day %(day)s · stack %(chips)s (last count)") % facts
 
 
-def seat_cards(tournament: Tournament, *, entry_number: int | None = None, draw: int | None = None,
-               url: Callable[[int], str], stacks: dict[int, dict] | None = None) -> list[dict]:
+def seat_cards(
+    tournament: Tournament,
+    *,
+    entry_number: int | None = None,
+    draw: int | None = None,
+    url: Callable[[int], str],
+    stacks: dict[int, dict] | None = None,
+) -> list[dict]:
     """The live seats (of one entry, or seated by one draw), ordered by table and seat. `stacks`: entry number ->
     the stack he sits down with on a day after the first (its `day_line` goes on the card)."""
     seats = live_seats(tournament).select_related("table", "entry__player", "draw").order_by("table__number", "seat")
@@ -46,9 +55,17 @@ def seat_cards(tournament: Tournament, *, entry_number: int | None = None, draw:
     rows = []
     for s in seats:
         link = url(s.entry.number)
-        rows.append({"entry": s.entry.number, "name": s.entry.player.display_name, "table": s.table.number,
-                     "seat": s.seat, "url": link, "qr": segno.make(link, error="m"),
-                     "day_line": day_line((stacks or {}).get(s.entry.number))})
+        rows.append(
+            {
+                "entry": s.entry.number,
+                "name": s.entry.player.display_name,
+                "table": s.table.number,
+                "seat": s.seat,
+                "url": link,
+                "qr": segno.make(link, error="m"),
+                "day_line": day_line((stacks or {}).get(s.entry.number)),
+            }
+        )
     for row in rows:
         row["qr_svg"] = row["qr"].svg_inline(scale=4, dark="#000", light="#fff")
     return rows
@@ -77,8 +94,19 @@ def seat_cards_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm"
     return sheet_pdf(_("Seat cards"), rows, paper, roll_height=120 * mm, columns=3, lines=3, draw=draw)
 
 
-def _card(c: canvas.Canvas, tournament: Tournament, row: dict | None, font: str, x: float, y: float, width: float,
-          height: float, margin: float, size: float, qr_size: float) -> None:
+def _card(
+    c: canvas.Canvas,
+    tournament: Tournament,
+    row: dict | None,
+    font: str,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    margin: float,
+    size: float,
+    qr_size: float,
+) -> None:
     """One card in the box (x, y, width, height) of the page, y at its bottom."""
     top = y + height - margin - size
     c.setFont(font, size)

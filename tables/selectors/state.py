@@ -1,4 +1,5 @@
 """Small reads of the tables' state that services and screens share. Nothing here writes."""
+
 from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q
@@ -22,8 +23,9 @@ def live_seats(tournament: Tournament):
 
 def reserved_seats(t: Tournament, table_ids: list[int]) -> list[tuple[int, int]]:
     """Seats held for players on their way: the destinations of pending move slips."""
-    return list(Move.objects.filter(tournament=t, status=Move.Status.PENDING, to_table_id__in=table_ids)
-                .values_list("to_table_id", "to_seat"))
+    return list(
+        Move.objects.filter(tournament=t, status=Move.Status.PENDING, to_table_id__in=table_ids).values_list("to_table_id", "to_seat")
+    )
 
 
 def seated_entry(t: Tournament, number: int, not_seated: str) -> tuple[Entry, Seat]:
@@ -31,8 +33,7 @@ def seated_entry(t: Tournament, number: int, not_seated: str) -> tuple[Entry, Se
     no such entry, (409, `not_seated`: the message, with %(number)s) when it holds no seat in play."""
     entry = Entry.objects.select_related("player").filter(tournament=t, number=number).first()
     if entry is None:
-        raise ServiceError(_("There is no entry #%(number)s in this tournament.") % {"number": number},
-                           code="not_found", status=404)
+        raise ServiceError(_("There is no entry #%(number)s in this tournament.") % {"number": number}, code="not_found", status=404)
     held = live_seats(t).select_related("table").filter(entry=entry).first()
     if entry.status != Entry.Status.ACTIVE or held is None:
         raise ServiceError(str(not_seated) % {"number": number}, code="not_seated", status=409)
@@ -50,11 +51,11 @@ def entries_named(t: Tournament, query: str, limit: int = 20) -> tuple[list[dict
     if not words_of(query):
         return [], 0
     entries = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE, player__in=Player.objects.named(query))
-    found = {number: {"entry": number, "name": Player.name_of(*name), "table": None, "seat": None}
-             for number, *name in entries.values_list("number", "player__first_name", "player__last_name",
-                                                      "player__nickname")}
-    for number, table, seat in live_seats(t).filter(entry__number__in=list(found)).values_list(
-            "entry__number", "table__number", "seat"):
+    found = {
+        number: {"entry": number, "name": Player.name_of(*name), "table": None, "seat": None}
+        for number, *name in entries.values_list("number", "player__first_name", "player__last_name", "player__nickname")
+    }
+    for number, table, seat in live_seats(t).filter(entry__number__in=list(found)).values_list("entry__number", "table__number", "seat"):
         found[number].update(table=table, seat=seat)
     rows = sorted(found.values(), key=lambda r: (r["table"] is None, r["table"] or 0, r["seat"] or 0, r["entry"]))
     return rows[:limit], len(rows)
@@ -77,16 +78,20 @@ def pending_commitment(tournament: Tournament) -> dict | None:
 
 
 def break_order(tournament: Tournament) -> list[int]:
-    return list(Table.objects.filter(tournament=tournament, in_play=True).order_by("break_order", "number")
-                .values_list("number", flat=True))
+    return list(
+        Table.objects.filter(tournament=tournament, in_play=True).order_by("break_order", "number").values_list("number", flat=True)
+    )
 
 
 def needs_of(t: Tournament, entries) -> dict[int, seating.Need]:
     """The special needs of the given entries (anything with `number` and `player_id`), by entry number.
     One query for the tournament's live requests (a handful), not an IN list of every entry's player."""
-    requests = {player: seating.Need(table=table, seat=seat, accessible=accessible)
-                for player, table, seat, accessible in SeatRequest.objects.filter(tournament=t, cancelled_at__isnull=True)
-                .values_list("player_id", "table_number", "seat", "accessible")}
+    requests = {
+        player: seating.Need(table=table, seat=seat, accessible=accessible)
+        for player, table, seat, accessible in SeatRequest.objects.filter(tournament=t, cancelled_at__isnull=True).values_list(
+            "player_id", "table_number", "seat", "accessible"
+        )
+    }
     if not requests:
         return {}
     return {entry.number: requests[entry.player_id] for entry in entries if entry.player_id in requests}
@@ -126,9 +131,21 @@ def house_rules(t: Tournament) -> HouseRules:
     return rules
 
 
-HOUSE_FIELDS = ("balance_threshold", "halt_short_by", "donor", "redraw_at_three", "redraw_at_two",
-                "hand_for_hand_seconds", "hand_for_hand_ties", "race_rounding", "race_protection",
-                "race_protected_first", "public_chip_counts", "clock_call_seconds", "disqualified_place")
+HOUSE_FIELDS = (
+    "balance_threshold",
+    "halt_short_by",
+    "donor",
+    "redraw_at_three",
+    "redraw_at_two",
+    "hand_for_hand_seconds",
+    "hand_for_hand_ties",
+    "race_rounding",
+    "race_protection",
+    "race_protected_first",
+    "public_chip_counts",
+    "clock_call_seconds",
+    "disqualified_place",
+)
 
 
 def house_rules_json(rules: HouseRules) -> dict:
@@ -137,8 +154,7 @@ def house_rules_json(rules: HouseRules) -> dict:
 
 def race_rules(t: Tournament) -> chip_race.RaceRules:
     rules = house_rules(t)
-    return chip_race.RaceRules(rounding=rules.race_rounding, protection=rules.race_protection,
-                        protected_first=rules.race_protected_first)
+    return chip_race.RaceRules(rounding=rules.race_rounding, protection=rules.race_protection, protected_first=rules.race_protected_first)
 
 
 def in_play_before(t: Tournament, level: int) -> list[int]:
@@ -146,8 +162,9 @@ def in_play_before(t: Tournament, level: int) -> list[int]:
     confirmed color-ups (or, where none was confirmed, by the structure's breaks)."""
     confirmed = {c.level: c.leaving for c in ColorUp.objects.filter(tournament=t, level__lt=level)}
     in_play = sorted(t.structure.denominations.values_list("value", flat=True))
-    for position, planned in Level.objects.filter(structure=t.structure, position__lt=level,
-                                                  kind=Level.Kind.BREAK).values_list("position", "color_up"):
+    for position, planned in Level.objects.filter(structure=t.structure, position__lt=level, kind=Level.Kind.BREAK).values_list(
+        "position", "color_up"
+    ):
         gone = set(confirmed.get(position, planned))
         in_play = [v for v in in_play if v not in gone]
     return in_play
@@ -179,7 +196,7 @@ def with_color_ups(t: Tournament, clock: dict) -> dict:
     confirmed = dict(ColorUp.objects.filter(tournament=t).values_list("level", "leaving"))
     if rows and confirmed:
         positions = structure_positions(t)
-        for index, position in enumerate(positions[:len(rows)]):
+        for index, position in enumerate(positions[: len(rows)]):
             if position in confirmed:
                 rows[index] = {**rows[index], "color_up": confirmed[position], "color_up_confirmed": True}
     return clock
@@ -245,17 +262,25 @@ def after_hand(move: Move) -> bool:
 
 def slip(move: Move) -> dict:
     return {
-        "move": move.number, "kind": move.kind, "entry": move.entry.number, "name": move.entry.player.display_name,
+        "move": move.number,
+        "kind": move.kind,
+        "entry": move.entry.number,
+        "name": move.entry.player.display_name,
         "from": {"table": move.from_table.number, "seat": move.from_seat},
-        "to": {"table": move.to_table.number, "seat": move.to_seat}, "position": move.position,
-        "status": move.status, "created_at": move.created_at.isoformat(),
+        "to": {"table": move.to_table.number, "seat": move.to_seat},
+        "position": move.position,
+        "status": move.status,
+        "created_at": move.created_at.isoformat(),
         "after_hand": after_hand(move),
     }
 
 
 def pending_moves(t: Tournament) -> list[dict]:
-    moves = Move.objects.filter(tournament=t, status=Move.Status.PENDING).select_related(
-        "entry__player", "from_table", "to_table").order_by("number")
+    moves = (
+        Move.objects.filter(tournament=t, status=Move.Status.PENDING)
+        .select_related("entry__player", "from_table", "to_table")
+        .order_by("number")
+    )
     return [slip(m) for m in moves]
 
 
@@ -272,8 +297,7 @@ def playing_tables(t: Tournament) -> list[Table]:
 
 def breaking_tables(t: Tournament) -> set[int]:
     """The ids of the tables breaking now: their players hold pending break slips. Nobody new sits there."""
-    return set(Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK)
-               .values_list("from_table_id", flat=True))
+    return set(Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).values_list("from_table_id", flat=True))
 
 
 def clock_state(t: Tournament) -> str:
@@ -304,17 +328,20 @@ def balance_move_out_pending(table: Table) -> bool:
 
 def breaking_message(number: int) -> str:
     """What the tablet and a refused new hand say at a table that breaks."""
-    return _("Table %(number)s is breaking: no new hand here. Its players move to the seats on their slips.") % {
-        "number": number}
+    return _("Table %(number)s is breaking: no new hand here. Its players move to the seats on their slips.") % {"number": number}
 
 
 def hands_dealt_since(penalty: Penalty) -> int:
     """The hands started (and not undone) at the player's table after the penalty was given, at whatever
     table he sat when each began: the hands he sits out (TDA 51)."""
     seated = Seat.objects.filter(entry_id=penalty.entry_id, table=OuterRef("table"), seated_at__lte=OuterRef("at")).filter(
-        Q(ended_at__isnull=True) | Q(ended_at__gt=OuterRef("at")))
-    return HandStart.objects.filter(table__tournament_id=penalty.tournament_id, undone_at__isnull=True,
-                                    at__gt=penalty.given_at).filter(Exists(seated)).count()
+        Q(ended_at__isnull=True) | Q(ended_at__gt=OuterRef("at"))
+    )
+    return (
+        HandStart.objects.filter(table__tournament_id=penalty.tournament_id, undone_at__isnull=True, at__gt=penalty.given_at)
+        .filter(Exists(seated))
+        .count()
+    )
 
 
 def penalty_served(penalty: Penalty) -> int:
@@ -342,15 +369,26 @@ def clock_call_json(call: ClockCall | None, now=None) -> dict | None:
     if call is None:
         return None
     now = now or timezone.now()
-    return {"call": call.number, "table": call.table.number, "seat": call.seat, "entry": call.entry.number,
-            "name": call.entry.player.display_name, "seconds": call.seconds, "countdown": CLOCK_CALL_COUNTDOWN,
-            "started_at": call.started_at.isoformat(), "ends_at": call.ends_at.isoformat(),
-            "time_up": not clock_call_running(call, now), "ended_at": call.ended_at.isoformat() if call.ended_at else None,
-            "outcome": call.outcome or None}
+    return {
+        "call": call.number,
+        "table": call.table.number,
+        "seat": call.seat,
+        "entry": call.entry.number,
+        "name": call.entry.player.display_name,
+        "seconds": call.seconds,
+        "countdown": CLOCK_CALL_COUNTDOWN,
+        "started_at": call.started_at.isoformat(),
+        "ends_at": call.ends_at.isoformat(),
+        "time_up": not clock_call_running(call, now),
+        "ended_at": call.ended_at.isoformat() if call.ended_at else None,
+        "outcome": call.outcome or None,
+    }
 
 
 def open_clock_calls(t: Tournament) -> dict[str, dict]:
     """Every open clock call of the room, by table number (the map's badges), in one query."""
     now = timezone.now()
-    return {str(call.table.number): clock_call_json(call, now) for call in ClockCall.objects.select_related(
-        "table", "entry__player").filter(tournament=t, ended_at__isnull=True)}
+    return {
+        str(call.table.number): clock_call_json(call, now)
+        for call in ClockCall.objects.select_related("table", "entry__player").filter(tournament=t, ended_at__isnull=True)
+    }

@@ -5,6 +5,7 @@ Places: a bust takes the number of players left before it (players left after it
 busted in the same hand share or split their places by tables/rules/places.py (WSOP R126); an undone bust
 moves those busted after it one place down. The apps above react to ENTRY_BUSTED and BUST_UNDONE
 (core.reactions) in the same transaction."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -44,8 +45,7 @@ def _check_stack(stack) -> int | None:
     except (TypeError, ValueError):
         value = -1
     if value < 0 or value > MAX_STACK or (isinstance(stack, float) and stack != value):
-        raise ServiceError(_("Give the chips the player had at the start of the hand as a whole number (0 or more)."),
-                           code="bad_stack")
+        raise ServiceError(_("Give the chips the player had at the start of the hand as a whole number (0 or more)."), code="bad_stack")
     return value
 
 
@@ -53,8 +53,9 @@ def _bust_table(entries: list[Entry]) -> dict[int, int]:
     """Entry id -> the table (id) of its bust that stands: the last. An undone bust leaves its seat ended "bust", so
     a player busted again has two; read unordered, his first could win, and a player out at one table with others
     was placed as if at another (a false tie after the final table's redraw)."""
-    return dict(Seat.objects.filter(entry__in=entries, end_reason=Seat.End.BUST).order_by("ended_at", "pk")
-                .values_list("entry_id", "table_id"))
+    return dict(
+        Seat.objects.filter(entry__in=entries, end_reason=Seat.End.BUST).order_by("ended_at", "pk").values_list("entry_id", "table_id")
+    )
 
 
 def _rank_group(t: Tournament, *, actor: Actor, key: str, best_place: int) -> list[dict]:
@@ -77,8 +78,10 @@ def _rank_group(t: Tournament, *, actor: Actor, key: str, best_place: int) -> li
             tied.setdefault((e.finish_place, e.finish_place_low), []).append(e.number)
     for (high, low), numbers in sorted(tied.items()):
         draw_tie_order(t, actor=actor, entries=numbers, place=high, place_low=low)
-    return [{"entry": e.number, "place": e.finish_place, "place_low": e.finish_place_low or e.finish_place}
-            for e in sorted(members, key=lambda e: (e.finish_place, e.number))]
+    return [
+        {"entry": e.number, "place": e.finish_place, "place_low": e.finish_place_low or e.finish_place}
+        for e in sorted(members, key=lambda e: (e.finish_place, e.number))
+    ]
 
 
 def _join_hand(t: Tournament, key: str, place: int) -> tuple[int | None, list[int]]:
@@ -87,8 +90,7 @@ def _join_hand(t: Tournament, key: str, place: int) -> tuple[int | None, list[in
     floor entered in between, at other tables, came after that hand, so they finish above all of its
     players and move up one place; this bust takes the place just above the hand's block, which is then
     ranked by the tie rules. Returns that place and the entries moved up."""
-    best = Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED).aggregate(
-        best=Min("finish_place"))["best"]
+    best = Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED).aggregate(best=Min("finish_place"))["best"]
     if best is None:
         return None, []
     between = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, finish_place__gt=place, finish_place__lt=best)
@@ -117,21 +119,28 @@ def bust_entry(entry: Entry, *, actor: Actor, stack=None) -> Entry:
 def _playing(t: Tournament, entry_id: int) -> Entry:
     e = Entry.objects.select_for_update().select_related("player").get(pk=entry_id, tournament=t)
     if e.status != Entry.Status.ACTIVE:
-        raise ServiceError(_("Entry #%(number)s is not playing; it may have been busted already.") % {"number": e.number},
-                           code="entry_not_active", status=409)
+        raise ServiceError(
+            _("Entry #%(number)s is not playing; it may have been busted already.") % {"number": e.number},
+            code="entry_not_active",
+            status=409,
+        )
     return e
 
 
-def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: bool, type_: str,
-         extra: dict | None = None) -> Entry:
+def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: bool, type_: str, extra: dict | None = None) -> Entry:
     """The entry leaves play: its seat freed, its place (joining the hand in play's busts when `in_hand`), the
     event `type_`, then the apps' reactions and balancing."""
     place = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
     seat = free_seat(t, e, "bust")  # a refusal below rolls it back with the transaction
     key, h4h = bust_group(t, seat.table if seat else None)
     if h4h is not None and stack is None:
-        raise ServiceError(_("Hand-for-hand: give the chips the player had at the start of the hand (players busted "
-                             "in the same hand are placed by them)."), code="stack_required")
+        raise ServiceError(
+            _(
+                "Hand-for-hand: give the chips the player had at the start of the hand (players busted "
+                "in the same hand are placed by them)."
+            ),
+            code="stack_required",
+        )
     fixed = reactions.react(FIXED_PLACE, tournament=t, entry=e)
     grouping = in_hand and stack is not None and key and not fixed
     joined, moved_up = _join_hand(t, key, place) if grouping else (None, [])
@@ -143,12 +152,25 @@ def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: b
     same_hand = _rank_group(t, actor=actor, key=key, best_place=joined) if grouped else []
     e.refresh_from_db(fields=["finish_place", "finish_place_low"])
     changed = sorted({e.number, *(b["entry"] for b in same_hand), *moved_up})  # every seat answer the bust changes
-    record_event(t, actor=actor, type_=type_, payload={
-        "entry": e.number, "name": e.player.display_name, "place": e.finish_place,
-        "place_low": e.finish_place_low or e.finish_place, "stack": stack, "same_hand": same_hand,
-        "moved_up": moved_up, "entries": changed,
-        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None, **(extra or {}),
-    }, seats=changed)
+    record_event(
+        t,
+        actor=actor,
+        type_=type_,
+        payload={
+            "entry": e.number,
+            "name": e.player.display_name,
+            "place": e.finish_place,
+            "place_low": e.finish_place_low or e.finish_place,
+            "stack": stack,
+            "same_hand": same_hand,
+            "moved_up": moved_up,
+            "entries": changed,
+            "table": seat.table.number if seat else None,
+            "seat": seat.seat if seat else None,
+            **(extra or {}),
+        },
+        seats=changed,
+    )
     reactions.react(ENTRY_BUSTED, actor=actor, tournament=t, entry=e)
     after_seat_freed(t, actor=actor, entry=e)
     return e
@@ -166,23 +188,33 @@ def undo_bust(entry: Entry, *, actor: Actor) -> Entry:
         raise ServiceError(_("Entry #%(number)s is not busted.") % {"number": e.number}, code="not_busted", status=409)
     dq = _disqualification(t, e)
     if dq is not None:
-        raise ServiceError(_("Entry #%(number)s was disqualified (penalty #%(penalty)s): a disqualification given in "
-                             "error is cancelled on the penalties page.") % {"number": e.number, "penalty": dq.number},
-                           code="disqualified", status=409)
+        raise ServiceError(
+            _(
+                "Entry #%(number)s was disqualified (penalty #%(penalty)s): a disqualification given in "
+                "error is cancelled on the penalties page."
+            )
+            % {"number": e.number, "penalty": dq.number},
+            code="disqualified",
+            status=409,
+        )
     return _back_in(e, actor=actor, t=t, type_="entry.bust_undone")
 
 
 def _back_in(e: Entry, *, actor: Actor, t: Tournament, type_: str, extra: dict | None = None) -> Entry:
     live = Entry.objects.filter(tournament=t, player=e.player, status=Entry.Status.ACTIVE).first()
     if live is not None:
-        raise ServiceError(_("%(name)s plays again on entry #%(number)s (a re-entry): the bust of #%(old)s stands.")
-                           % {"name": e.player.display_name, "number": live.number, "old": e.number},
-                           code="reentered", status=409)
+        raise ServiceError(
+            _("%(name)s plays again on entry #%(number)s (a re-entry): the bust of #%(old)s stands.")
+            % {"name": e.player.display_name, "number": live.number, "old": e.number},
+            code="reentered",
+            status=409,
+        )
     place, key = e.finish_place, e.bust_hand
     group_best = None
     if key:
-        group_best = Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED).aggregate(
-            best=Min("finish_place"))["best"]
+        group_best = Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED).aggregate(best=Min("finish_place"))[
+            "best"
+        ]
     if not reactions.react(FIXED_PLACE, tournament=t, entry=e):  # a deal's places never move
         busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, finish_place__lt=place)
         busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
@@ -192,16 +224,25 @@ def _back_in(e: Entry, *, actor: Actor, t: Tournament, type_: str, extra: dict |
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
     same_hand = _rank_group(t, actor=actor, key=key, best_place=group_best + 1) if key and group_best is not None else []
     seat = reseat_after_undo(t, actor=actor, entry=e)
-    record_event(t, actor=actor, type_=type_, payload={
-        "entry": e.number, "name": e.player.display_name, "place": place, "same_hand": same_hand,
-        "entries": sorted({e.number, *(b["entry"] for b in same_hand)}),
-        "table": seat.table.number if seat else None, "seat": seat.seat if seat else None, **(extra or {}),
-    })
+    record_event(
+        t,
+        actor=actor,
+        type_=type_,
+        payload={
+            "entry": e.number,
+            "name": e.player.display_name,
+            "place": place,
+            "same_hand": same_hand,
+            "entries": sorted({e.number, *(b["entry"] for b in same_hand)}),
+            "table": seat.table.number if seat else None,
+            "seat": seat.seat if seat else None,
+            **(extra or {}),
+        },
+    )
     reactions.react(BUST_UNDONE, actor=actor, tournament=t, entry=e)
     if seat is not None:
         rebalance(t, actor=actor, entry=e)  # one more player: a break may no longer be due, or a table is now the fullest
     return e
-
 
 
 # --- disqualification (TDA 51, club 1): the chips leave play, no refund, a place by the house's rule ---------------
@@ -216,8 +257,10 @@ def _dq_chips(t: Tournament, e: Entry, chips) -> int:
     if chips is None or chips == "":
         last = ChipCount.objects.filter(tournament=t, entry=e, current=True).first()
         if last is None:
-            raise ServiceError(_("Entry #%(number)s has no chip count on record: count his chips and give the count.")
-                               % {"number": e.number}, code="count_required")
+            raise ServiceError(
+                _("Entry #%(number)s has no chip count on record: count his chips and give the count.") % {"number": e.number},
+                code="count_required",
+            )
         return last.chips
     try:
         value = int(chips)
@@ -234,15 +277,28 @@ def _within_play(t: Tournament, e: Entry, removed: int) -> None:
     others = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).exclude(pk=e.pk).count()
     most = max(chips_in_play(t) - others, 0)
     if removed > most:
-        raise ServiceError(_("Entry #%(number)s cannot hold %(chips)s chips: %(in_play)s are in play and the %(others)s "
-                             "other players still in hold at least one each, so at most %(most)s. Count his chips again.")
-                           % {"number": e.number, "chips": removed, "in_play": chips_in_play(t), "others": others,
-                              "most": most}, code="more_than_in_play", status=409)
+        raise ServiceError(
+            _(
+                "Entry #%(number)s cannot hold %(chips)s chips: %(in_play)s are in play and the %(others)s "
+                "other players still in hold at least one each, so at most %(most)s. Count his chips again."
+            )
+            % {"number": e.number, "chips": removed, "in_play": chips_in_play(t), "others": others, "most": most},
+            code="more_than_in_play",
+            status=409,
+        )
 
 
 @transaction.atomic
-def disqualify(t: Tournament, *, actor: Actor, reason: str, entry_number: int | None = None, table: int | None = None,
-               seat: int | None = None, chips=None) -> Penalty:
+def disqualify(
+    t: Tournament,
+    *,
+    actor: Actor,
+    reason: str,
+    entry_number: int | None = None,
+    table: int | None = None,
+    seat: int | None = None,
+    chips=None,
+) -> Penalty:
     """The floor disqualifies a seated player, named by his entry number or his table and seat, with a reason. His
     chips leave play (the count given, else his last count), nothing is refunded (his receipts stay paid; a busted
     entry's receipts cannot be voided), and he leaves play with a place by the house rule `disqualified_place`:
@@ -258,14 +314,37 @@ def disqualify(t: Tournament, *, actor: Actor, reason: str, entry_number: int | 
     _within_play(t, e, removed)
     players = Seat.objects.filter(table=held.table, ended_at__isnull=True).count()
     penalty = Penalty.objects.create(
-        tournament=t, number=next_number(Penalty.objects.filter(tournament=t)), entry=e, kind=Penalty.Kind.DISQUALIFIED,
-        players_at_table=players, hands=0, table_number=held.table.number, seat=held.seat, reason=text, chips=removed,
-        given_at=timezone.now(), given_by=actor_user(actor))
-    adjust_chips(t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=-removed, table=held.table.number,
-                 created_at=penalty.given_at, created_by=actor_user(actor))
+        tournament=t,
+        number=next_number(Penalty.objects.filter(tournament=t)),
+        entry=e,
+        kind=Penalty.Kind.DISQUALIFIED,
+        players_at_table=players,
+        hands=0,
+        table_number=held.table.number,
+        seat=held.seat,
+        reason=text,
+        chips=removed,
+        given_at=timezone.now(),
+        given_by=actor_user(actor),
+    )
+    adjust_chips(
+        t,
+        kind=ChipAdjustment.Kind.DISQUALIFIED,
+        amount=-removed,
+        table=held.table.number,
+        created_at=penalty.given_at,
+        created_by=actor_user(actor),
+    )
     rule = house_rules(t).disqualified_place
-    _out(e, actor=actor, t=t, stack=removed, in_hand=rule == "bust", type_="entry.disqualified",
-         extra={"penalty": penalty.number, "reason": text, "chips": removed, "place_rule": rule})
+    _out(
+        e,
+        actor=actor,
+        t=t,
+        stack=removed,
+        in_hand=rule == "bust",
+        type_="entry.disqualified",
+        extra={"penalty": penalty.number, "reason": text, "chips": removed, "place_rule": rule},
+    )
     return penalty
 
 
@@ -279,15 +358,19 @@ def reinstate(t: Tournament, *, actor: Actor, number: int, reason: str) -> Penal
     text = clean_penalty_reason(reason)
     penalty = Penalty.objects.select_for_update().filter(tournament=t, number=number).first()
     if penalty is None or penalty.kind != Penalty.Kind.DISQUALIFIED:
-        raise ServiceError(_("There is no disqualification #%(number)s.") % {"number": number}, code="not_found",
-                           status=404)
+        raise ServiceError(_("There is no disqualification #%(number)s.") % {"number": number}, code="not_found", status=404)
     if penalty.cancelled_at is not None:
-        raise ServiceError(_("Penalty #%(number)s is already cancelled.") % {"number": number},
-                           code="already_cancelled", status=409)
+        raise ServiceError(_("Penalty #%(number)s is already cancelled.") % {"number": number}, code="already_cancelled", status=409)
     e = Entry.objects.select_for_update().select_related("player").get(pk=penalty.entry_id)
     penalty.cancelled_at, penalty.cancelled_by, penalty.cancel_reason = timezone.now(), actor_user(actor), text
     penalty.save(update_fields=["cancelled_at", "cancelled_by", "cancel_reason"])
-    adjust_chips(t, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=penalty.chips or 0, table=penalty.table_number,
-                 created_at=penalty.cancelled_at, created_by=actor_user(actor))
+    adjust_chips(
+        t,
+        kind=ChipAdjustment.Kind.DISQUALIFIED,
+        amount=penalty.chips or 0,
+        table=penalty.table_number,
+        created_at=penalty.cancelled_at,
+        created_by=actor_user(actor),
+    )
     _back_in(e, actor=actor, t=t, type_="entry.reinstated", extra={"penalty": penalty.number, "reason": text, "chips": penalty.chips or 0})
     return penalty

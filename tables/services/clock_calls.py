@@ -3,6 +3,7 @@ has the house's time (at most 60 seconds; the last 10 counted down large on the 
 call ends when he acts, when it was called in error, when the hand is declared dead, or when the table's next hand
 begins (tables/services/hands.py). One open call per table; each start and end is an audit event, pushed to the table's
 tablet and the floor."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -28,20 +29,45 @@ def call_clock(table: Table, *, actor: Actor, seat: int) -> ClockCall:
     table = Table.objects.select_for_update().get(pk=table.pk)
     held = live_seats(t).select_related("entry").filter(table=table, seat=seat).first()
     if held is None:
-        raise ServiceError(_("Nobody sits at table %(table)s seat %(seat)s.") % {"table": table.number, "seat": seat},
-                           code="empty_seat", status=409)
+        raise ServiceError(
+            _("Nobody sits at table %(table)s seat %(seat)s.") % {"table": table.number, "seat": seat}, code="empty_seat", status=409
+        )
     open_call = ClockCall.objects.filter(table=table, ended_at__isnull=True).first()
     if open_call is not None:
-        raise ServiceError(_("The clock is already called at table %(table)s (seat %(seat)s): end that call first.")
-                           % {"table": table.number, "seat": open_call.seat}, code="already_called", status=409)
+        raise ServiceError(
+            _("The clock is already called at table %(table)s (seat %(seat)s): end that call first.")
+            % {"table": table.number, "seat": open_call.seat},
+            code="already_called",
+            status=409,
+        )
     now = timezone.now()
     seconds = house_rules(t).clock_call_seconds
-    call = ClockCall.objects.create(tournament=t, number=next_number(ClockCall.objects.filter(tournament=t)), table=table,
-                                    seat=seat, entry=held.entry, seconds=seconds, started_at=now,
-                                    ends_at=now + timedelta(seconds=seconds), started_by=actor_user(actor))
-    record_event(t, actor=actor, type_="clock_call.started", stats=False, seats=False, payload={
-        "table": table.number, "seat": seat, "entry": held.entry.number, "call": call.number, "seconds": seconds,
-        "ends_at": call.ends_at.isoformat()})
+    call = ClockCall.objects.create(
+        tournament=t,
+        number=next_number(ClockCall.objects.filter(tournament=t)),
+        table=table,
+        seat=seat,
+        entry=held.entry,
+        seconds=seconds,
+        started_at=now,
+        ends_at=now + timedelta(seconds=seconds),
+        started_by=actor_user(actor),
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="clock_call.started",
+        stats=False,
+        seats=False,
+        payload={
+            "table": table.number,
+            "seat": seat,
+            "entry": held.entry.number,
+            "call": call.number,
+            "seconds": seconds,
+            "ends_at": call.ends_at.isoformat(),
+        },
+    )
     return call
 
 
@@ -66,8 +92,14 @@ def end_clock_call(table: Table, *, actor: Actor, outcome: str) -> ClockCall:
         raise ServiceError(_("He still has time: the hand is dead only when time is up."), code="time_left", status=409)
     call.ended_at, call.outcome = now, outcome
     call.save(update_fields=["ended_at", "outcome"])
-    record_event(t, actor=actor, type_="clock_call.ended", stats=False, seats=False, payload={
-        "table": table.number, "seat": call.seat, "entry": call.entry.number, "call": call.number, "outcome": outcome})
+    record_event(
+        t,
+        actor=actor,
+        type_="clock_call.ended",
+        stats=False,
+        seats=False,
+        payload={"table": table.number, "seat": call.seat, "entry": call.entry.number, "call": call.number, "outcome": outcome},
+    )
     return call
 
 

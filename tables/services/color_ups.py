@@ -2,6 +2,7 @@
 the color-up of a break; each table races its odd chips (tables/rules/chip_race.py) with cards from the
 committed seed of a verifiable draw or entered as dealt; a race is redone until it is confirmed, and a
 confirmed race changes the tournament's chips in play by exactly what it added or removed."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -36,8 +37,9 @@ def _race_error(exc: cr.RaceError) -> ServiceError:
         "not_nested": _("The chips leaving must each make a whole number of the next one up."),
         "no_chips": _("Seat %(seat)s has no chips at all: leave it out, or count its chips."),
         "not_leaving": _("Seat %(seat)s: the %(value)s chip does not leave at this color-up."),
-        "too_many_cards": _("The odd chips at this table need more than one deck of cards: color up within the "
-                            "leaving chips first, then count again."),
+        "too_many_cards": _(
+            "The odd chips at this table need more than one deck of cards: color up within the leaving chips first, then count again."
+        ),
         "wrong_card_count": _("Seat %(seat)s: one card for each odd chip."),
         "bad_card": _("Seat %(seat)s: %(card)s is not a card (rank and suit: As, Td, 9c)."),
         "bad_cards": _("Seat %(seat)s: give the cards as a list."),
@@ -55,28 +57,37 @@ def confirm_color_up(tournament: Tournament, *, actor: Actor, level: int, leavin
     t = lock_tournament(tournament.pk)
     row = Level.objects.filter(structure=t.structure, position=level).first()
     if row is None:
-        raise ServiceError(_("The structure has no row %(row)s: color-ups happen at its breaks.") % {"row": level},
-                           code="not_a_break")
+        raise ServiceError(_("The structure has no row %(row)s: color-ups happen at its breaks.") % {"row": level}, code="not_a_break")
     after = tables_selectors.levels_before(t)[level]  # the floor's name of a row: "level 4", "the break after level 4"
     if row.kind != Level.Kind.BREAK:
-        raise ServiceError(_("Level %(level)s is not a break: color-ups happen at breaks.") % {"level": after},
-                           code="not_a_break")
+        raise ServiceError(_("Level %(level)s is not a break: color-ups happen at breaks.") % {"level": after}, code="not_a_break")
     if ColorUp.objects.filter(tournament=t, level=level).exists():
         raise ServiceError(_("The color-up of this break is already confirmed."), code="color_up_confirmed", status=409)
     leaving = sorted(leaving if leaving is not None else row.color_up)
     if not leaving:
-        raise ServiceError(_("The structure colors up nothing at this break: name the chips that leave."),
-                           code="nothing_leaves")
+        raise ServiceError(_("The structure colors up nothing at this break: name the chips that leave."), code="nothing_leaves")
     in_play = in_play_before(t, level)
     try:
         plan = cr.ColorUp.of(in_play, leaving)
     except cr.RaceError as exc:
         raise _race_error(exc) from None
-    color_up = ColorUp.objects.create(tournament=t, level=level, in_play=in_play, leaving=list(plan.leaving),
-                                      new_chip=plan.new_chip, rules=race_rules(t).to_json(),
-                                      confirmed_at=timezone.now(), confirmed_by=actor_user(actor))
-    record_event(t, actor=actor, type_="colorup.confirmed", payload={"level": level, "after_level": after, "leaving": color_up.leaving,
-                                                                     "new_chip": color_up.new_chip}, stats=False)
+    color_up = ColorUp.objects.create(
+        tournament=t,
+        level=level,
+        in_play=in_play,
+        leaving=list(plan.leaving),
+        new_chip=plan.new_chip,
+        rules=race_rules(t).to_json(),
+        confirmed_at=timezone.now(),
+        confirmed_by=actor_user(actor),
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="colorup.confirmed",
+        payload={"level": level, "after_level": after, "leaving": color_up.leaving, "new_chip": color_up.new_chip},
+        stats=False,
+    )
     return color_up
 
 
@@ -93,16 +104,18 @@ def _seat_chips(data, occupied: set[int]) -> dict[int, cr.SeatChips]:
             chips = {int(v): c for v, c in (row.get("chips") or {}).items()}
             other = row["other"]
         except (AttributeError, KeyError, TypeError, ValueError):
-            raise ServiceError(_("Seat %(seat)s: give the count of each leaving chip and the value of the other "
-                                 "chips (null: some, not counted; 0: none).") % {"seat": key},
-                               code="invalid") from None
+            raise ServiceError(
+                _("Seat %(seat)s: give the count of each leaving chip and the value of the other chips (null: some, not counted; 0: none).")
+                % {"seat": key},
+                code="invalid",
+            ) from None
         if seat not in occupied:
             raise ServiceError(_("Seat %(seat)s is empty at this table.") % {"seat": seat}, code="empty_seat")
         bad = [c for c in chips.values() if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= MAX_COUNT]
-        if bad or (other is not None and (not isinstance(other, int) or isinstance(other, bool)
-                                          or not 0 <= other <= MAX_VALUE)):
-            raise ServiceError(_("Seat %(seat)s: counts are whole numbers from 0 to %(max)s.")
-                               % {"seat": seat, "max": MAX_COUNT}, code="invalid")
+        if bad or (other is not None and (not isinstance(other, int) or isinstance(other, bool) or not 0 <= other <= MAX_VALUE)):
+            raise ServiceError(
+                _("Seat %(seat)s: counts are whole numbers from 0 to %(max)s.") % {"seat": seat, "max": MAX_COUNT}, code="invalid"
+            )
         seats[seat] = cr.SeatChips(leaving=chips, other_value=other)
     return seats
 
@@ -130,25 +143,35 @@ def record_race(table: Table, *, actor: Actor, color_up: ColorUp, seats, cards=N
     t = lock_tournament(table.tournament_id)
     if color_up.tournament_id != t.pk:
         raise ServiceError(_("This color-up belongs to another tournament."), code="not_found", status=404)
-    standing = ChipRace.objects.select_for_update().filter(color_up=color_up, table=table).exclude(
-        status=ChipRace.Status.REDONE).first()
+    standing = ChipRace.objects.select_for_update().filter(color_up=color_up, table=table).exclude(status=ChipRace.Status.REDONE).first()
     if standing is not None and standing.status == ChipRace.Status.CONFIRMED:
-        raise ServiceError(_("The chip race at table %(table)s is confirmed: it cannot be redone.")
-                           % {"table": table.number}, code="race_confirmed", status=409)
+        raise ServiceError(
+            _("The chip race at table %(table)s is confirmed: it cannot be redone.") % {"table": table.number},
+            code="race_confirmed",
+            status=409,
+        )
     occupied = dict(live_seats(t).filter(table=table).values_list("seat", "entry__number"))
     counted = _seat_chips(seats, set(occupied))
     rules = cr.RaceRules.from_json(color_up.rules)
-    typed = {str(s): {"chips": {str(v): c for v, c in chips.leaving.items()}, "other": chips.other_value,
-                      "entry": occupied[s]} for s, chips in sorted(counted.items())}
+    typed = {
+        str(s): {"chips": {str(v): c for v, c in chips.leaving.items()}, "other": chips.other_value, "entry": occupied[s]}
+        for s, chips in sorted(counted.items())
+    }
     public = {seat: {"chips": row["chips"], "other": row["other"]} for seat, row in typed.items()}  # no entries
 
     def from_seed(seed: bytes):
         race = cr.race_from_seed(color_up.in_play, color_up.leaving, counted, seed, rules)
         return race, race.to_json()
+
     try:
         if cards is None:
-            draw, result = run_draw(t, actor=actor, kind=Draw.Kind.RACE,
-                                    inputs={"table": table.number, "color_up": color_up.level, "seats": public}, compute=from_seed)
+            draw, result = run_draw(
+                t,
+                actor=actor,
+                kind=Draw.Kind.RACE,
+                inputs={"table": table.number, "color_up": color_up.level, "seats": public},
+                compute=from_seed,
+            )
             pending_draw(t)
         else:
             if not isinstance(cards, dict):
@@ -163,14 +186,31 @@ def record_race(table: Table, *, actor: Actor, color_up: ColorUp, seats, cards=N
     if standing is not None:
         standing.status = ChipRace.Status.REDONE
         standing.save(update_fields=["status"])
-    race = ChipRace.objects.create(color_up=color_up, table=table, seats=typed,
-                                   draw=draw, result=record, difference=result.difference, recorded_at=timezone.now(),
-                                   recorded_by=actor_user(actor))
-    record_event(t, actor=actor, type_="race.recorded",
-                 payload={"table": table.number, "color_up": color_up.level,
-                                      "after_level": tables_selectors.levels_before(t).get(color_up.level),
-                                      "redo": standing is not None, "draw": draw.number if draw else None,
-                                      "difference": result.difference, "winners": list(result.winners)}, stats=False)
+    race = ChipRace.objects.create(
+        color_up=color_up,
+        table=table,
+        seats=typed,
+        draw=draw,
+        result=record,
+        difference=result.difference,
+        recorded_at=timezone.now(),
+        recorded_by=actor_user(actor),
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="race.recorded",
+        payload={
+            "table": table.number,
+            "color_up": color_up.level,
+            "after_level": tables_selectors.levels_before(t).get(color_up.level),
+            "redo": standing is not None,
+            "draw": draw.number if draw else None,
+            "difference": result.difference,
+            "winners": list(result.winners),
+        },
+        stats=False,
+    )
     return race
 
 
@@ -181,16 +221,26 @@ def confirm_race(race: ChipRace, *, actor: Actor) -> ChipRace:
     t = lock_tournament(race.table.tournament_id)
     r = ChipRace.objects.select_for_update().select_related("table", "color_up").get(pk=race.pk)
     if r.status != ChipRace.Status.RECORDED:
-        raise ServiceError(_("This chip race is %(status)s: only the race standing at a table is confirmed.")
-                           % {"status": r.get_status_display()}, code="race_not_standing", status=409)
+        raise ServiceError(
+            _("This chip race is %(status)s: only the race standing at a table is confirmed.") % {"status": r.get_status_display()},
+            code="race_not_standing",
+            status=409,
+        )
     now = timezone.now()
     r.status, r.confirmed_at, r.confirmed_by = ChipRace.Status.CONFIRMED, now, actor_user(actor)
     r.save(update_fields=["status", "confirmed_at", "confirmed_by"])
-    adjust_chips(t, kind=ChipAdjustment.Kind.RACE, amount=r.difference, table=r.table.number, created_at=now,
-                 created_by=actor_user(actor))
-    record_event(t, actor=actor, type_="race.confirmed", payload={"table": r.table.number, "color_up": r.color_up.level,
-                                                                  "after_level": tables_selectors.levels_before(t).get(r.color_up.level),
-                                                                  "difference": r.difference})
+    adjust_chips(t, kind=ChipAdjustment.Kind.RACE, amount=r.difference, table=r.table.number, created_at=now, created_by=actor_user(actor))
+    record_event(
+        t,
+        actor=actor,
+        type_="race.confirmed",
+        payload={
+            "table": r.table.number,
+            "color_up": r.color_up.level,
+            "after_level": tables_selectors.levels_before(t).get(r.color_up.level),
+            "difference": r.difference,
+        },
+    )
     return r
 
 
@@ -199,8 +249,9 @@ def color_up_to_race(t: Tournament) -> ColorUp:
     find none is tables_selectors.latest_color_up)."""
     color_up = tables_selectors.latest_color_up(t)
     if color_up is None:
-        raise ServiceError(_("No color-up is confirmed yet: the director confirms the break's color-up first."),
-                           code="no_color_up", status=409)
+        raise ServiceError(
+            _("No color-up is confirmed yet: the director confirms the break's color-up first."), code="no_color_up", status=409
+        )
     return color_up
 
 
@@ -216,22 +267,27 @@ def exchange_found_chips(tournament: Tournament, *, actor: Actor, table: Table, 
     except (AttributeError, TypeError, ValueError):
         raise ServiceError(_("Give the chips found as the count of each removed chip."), code="invalid") from None
     if not chips or any(not isinstance(n, int) or isinstance(n, bool) or not 0 < n <= MAX_COUNT for n in chips.values()):
-        raise ServiceError(_("Give the count of each removed chip found, from 1 to %(max)s.") % {"max": MAX_COUNT},
-                           code="invalid")
+        raise ServiceError(_("Give the count of each removed chip found, from 1 to %(max)s.") % {"max": MAX_COUNT}, code="invalid")
     removed_values = tables_selectors.removed_denominations(t, color_up)
     stray = sorted(v for v in chips if v not in removed_values)
     if stray:
-        raise ServiceError(_("The %(value)s chip was not removed at a color-up: only removed chips are exchanged.")
-                           % {"value": stray[0]}, code="not_removed")
+        raise ServiceError(
+            _("The %(value)s chip was not removed at a color-up: only removed chips are exchanged.") % {"value": stray[0]},
+            code="not_removed",
+        )
     try:
         exchanged, removed = color_up_plan.exchange_value(chips, color_up.new_chip)
     except cr.RaceError as exc:
         raise _race_error(exc) from None
     now = timezone.now()
     if removed:
-        adjust_chips(t, kind=ChipAdjustment.Kind.FOUND, amount=-removed, table=table.number, created_at=now,
-                     created_by=actor_user(actor))
-    answer = {"table": table.number, "found": {str(v): n for v, n in sorted(chips.items())}, "chip": color_up.new_chip,
-              "exchanged": exchanged, "removed": removed}
+        adjust_chips(t, kind=ChipAdjustment.Kind.FOUND, amount=-removed, table=table.number, created_at=now, created_by=actor_user(actor))
+    answer = {
+        "table": table.number,
+        "found": {str(v): n for v, n in sorted(chips.items())},
+        "chip": color_up.new_chip,
+        "exchanged": exchanged,
+        "removed": removed,
+    }
     record_event(t, actor=actor, type_="chips.found", payload=answer)
     return answer

@@ -2,6 +2,7 @@
 and one player's count entered by the floor. Each count keeps its time and who entered it; a new count makes the
 player's last one history (never deleted). The lobby's chip leaders and the counts pages read them
 (tables/selectors/counts.py)."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -25,23 +26,34 @@ def _refusal(t: Tournament, table: Table, problem: tuple[str, int]) -> ServiceEr
     code, seat = problem
     place = {"table": table.number, "seat": seat}
     if code == cc.EMPTY_SEAT:
-        return ServiceError(_("Nobody sits at table %(table)s seat %(seat)s: a count goes to a seated player.") % place,
-                            code=code, status=409)
+        return ServiceError(
+            _("Nobody sits at table %(table)s seat %(seat)s: a count goes to a seated player.") % place, code=code, status=409
+        )
     if code == cc.NEGATIVE:
         return ServiceError(_("Table %(table)s seat %(seat)s: a count is zero or more chips.") % place, code=code)
     if code == cc.TOO_MANY:
-        return ServiceError(_("Table %(table)s seat %(seat)s: that count is far beyond the chips in play.") % place,
-                            code=code)
-    return ServiceError(_("Table %(table)s seat %(seat)s has no count: the whole table is counted at once.") % place,
-                        code=code)
+        return ServiceError(_("Table %(table)s seat %(seat)s: that count is far beyond the chips in play.") % place, code=code)
+    return ServiceError(_("Table %(table)s seat %(seat)s has no count: the whole table is counted at once.") % place, code=code)
 
 
 def _write(t: Tournament, *, actor: Actor, seats: list[tuple[Seat, int]], source: str, now) -> list[ChipCount]:
     ChipCount.objects.filter(entry__in=[seat.entry_id for seat, _chips in seats], current=True).update(current=False)
-    return ChipCount.objects.bulk_create([
-        ChipCount(tournament=t, entry_id=seat.entry_id, table_number=seat.table.number, seat=seat.seat, chips=chips,
-                  source=source, counted_at=now, counted_by=actor_user(actor), counted_by_label=actor_label(actor))
-        for seat, chips in seats])
+    return ChipCount.objects.bulk_create(
+        [
+            ChipCount(
+                tournament=t,
+                entry_id=seat.entry_id,
+                table_number=seat.table.number,
+                seat=seat.seat,
+                chips=chips,
+                source=source,
+                counted_at=now,
+                counted_by=actor_user(actor),
+                counted_by_label=actor_label(actor),
+            )
+            for seat, chips in seats
+        ]
+    )
 
 
 @transaction.atomic
@@ -60,11 +72,17 @@ def record_table_counts(table: Table, *, actor: Actor, counts: dict[int, int]) -
         raise _refusal(t, table, problems[0])
     if not seated:
         raise ServiceError(_("Nobody sits at table %(table)s.") % {"table": table.number}, code="empty_table", status=409)
-    rows = _write(t, seats=[(seated[seat], counts[seat]) for seat in sorted(seated)], actor=actor,
-                  source=ChipCount.Source.TABLE, now=timezone.now())
-    record_event(t, actor=actor, type_="chips.counted", stats=False, seats=False, payload={
-        "table": table.number, "counts": {str(row.seat): row.chips for row in rows},
-        "total": sum(row.chips for row in rows)})
+    rows = _write(
+        t, seats=[(seated[seat], counts[seat]) for seat in sorted(seated)], actor=actor, source=ChipCount.Source.TABLE, now=timezone.now()
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="chips.counted",
+        stats=False,
+        seats=False,
+        payload={"table": table.number, "counts": {str(row.seat): row.chips for row in rows}, "total": sum(row.chips for row in rows)},
+    )
     return rows
 
 
@@ -78,8 +96,14 @@ def record_player_count(t: Tournament, *, actor: Actor, entry_number: int, chips
     if problems:
         raise _refusal(t, seat.table, problems[0])
     [row] = _write(t, seats=[(seat, chips)], actor=actor, source=ChipCount.Source.PLAYER, now=timezone.now())
-    record_event(t, actor=actor, type_="chips.counted", stats=False, seats=False, payload={
-        "table": seat.table.number, "entry": entry.number, "counts": {str(row.seat): row.chips}, "total": row.chips})
+    record_event(
+        t,
+        actor=actor,
+        type_="chips.counted",
+        stats=False,
+        seats=False,
+        payload={"table": seat.table.number, "entry": entry.number, "counts": {str(row.seat): row.chips}, "total": row.chips},
+    )
     return row
 
 

@@ -5,6 +5,7 @@ tablet then starts hands, undoes a mistaken start and reports hands done at that
 that table's state and listens on that table's socket (web/access.py). The secret is in the URL and
 is shown once: only its hash is stored (core.tokens.hash_secret). Revoking a link refuses it at once
 and closes its sockets. Both are audit events."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -23,8 +24,7 @@ def link_for_token(token: str) -> DealerLink | None:
     """The live link with this secret (None when unknown or revoked), with its table and tournament."""
     if not token:
         return None
-    return (DealerLink.objects.select_related("table__tournament")
-            .filter(token_hash=hash_secret(token), revoked_at__isnull=True).first())
+    return DealerLink.objects.select_related("table__tournament").filter(token_hash=hash_secret(token), revoked_at__isnull=True).first()
 
 
 def actor_for(link: DealerLink) -> roles.DeviceActor:
@@ -46,8 +46,9 @@ def create_dealer_link(table: Table, *, actor: Actor, label: str = "") -> tuple[
     link = DealerLink(table=table, label=label, created_by=actor)
     token = link.new_token()
     link.save()
-    record_event(t, actor=actor, type_="table.dealer_link_created", payload={"table": table.number, "link": link.pk, "label": label},
-                 stats=False)
+    record_event(
+        t, actor=actor, type_="table.dealer_link_created", payload={"table": table.number, "link": link.pk, "label": label}, stats=False
+    )
     return link, token
 
 
@@ -62,7 +63,12 @@ def revoke_dealer_link(link: DealerLink, *, actor: Actor) -> DealerLink:
     link.revoked_at = timezone.now()
     link.revoked_by = actor
     link.save(update_fields=["revoked_at", "revoked_by"])
-    record_event(t, actor=actor, type_="table.dealer_link_revoked",
-                 payload={"table": link.table.number, "link": link.pk, "label": link.label}, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="table.dealer_link_revoked",
+        payload={"table": link.table.number, "link": link.pk, "label": link.label},
+        stats=False,
+    )
     transaction.on_commit(lambda: broadcast.close_sockets(groups.dealer_link(link.pk), "revoked"))
     return link

@@ -1,6 +1,7 @@
 """Verifiable draws (docs/architecture.md, "Randomness"): the commitment of the next draw, the start draw, late
 entries and re-entries, the seats written for a draw, and the button draw. The shuffles are the pure
 rules of tables/rules/seating.py; this module feeds them the room and writes what they decide."""
+
 from __future__ import annotations
 
 import secrets
@@ -13,8 +14,9 @@ from django.utils.translation import gettext as _
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
-from tables.models import POSITION_FIELDS, Draw, Move, Seat, Table
+from tables.models import Draw, Move, Seat, Table
 from tables.rules import seating
+from tables.rules.positions import POSITION_FIELDS
 from tables.selectors.state import breaking_tables, live_seats, needs_of, reserved_seats, start_drawn, tie_orders
 from tournament.models import Entry, Tournament
 from tournament.services.audit import actor_user, lock_tournament, record_event
@@ -27,8 +29,9 @@ def pending_draw(t: Tournament) -> Draw:
         return draw
     seed = secrets.token_bytes(seating.SEED_BYTES)
     number = next_number(Draw.objects.filter(tournament=t))
-    draw = Draw.objects.create(tournament=t, number=number, commitment=seating.commitment(seed), seed=seed.hex(),
-                               committed_at=timezone.now())
+    draw = Draw.objects.create(
+        tournament=t, number=number, commitment=seating.commitment(seed), seed=seed.hex(), committed_at=timezone.now()
+    )
     record_event(t, actor=None, type_="draw.committed", payload={"draw": number, "commitment": draw.commitment}, stats=False)
     return draw
 
@@ -52,16 +55,19 @@ def run_draw(t: Tournament, *, actor: Actor, kind: str, inputs: dict, compute) -
     return draw, result
 
 
-def seat_draw(t: Tournament, *, actor: Actor, kind: str, fn, room: seating.Room, needs: dict,
-              inputs: dict) -> tuple[Draw, dict[int, tuple[int, int]]]:
+def seat_draw(
+    t: Tournament, *, actor: Actor, kind: str, fn, room: seating.Room, needs: dict, inputs: dict
+) -> tuple[Draw, dict[int, tuple[int, int]]]:
     """A seat draw (`fn`: seating.draw_start or draw_late) over the room for `inputs["entries"]`: the draw
     and its seats (entry -> table, seat). A draw the rules refuse is an error the floor can act on."""
+
     def compute(seed: bytes):
         try:
             result = fn(seed, inputs["entries"], room, needs)
         except seating.DrawError as exc:
             raise draw_error(exc) from exc
         return result, seating.result_rows(result)
+
     return run_draw(t, actor=actor, kind=kind, inputs=inputs, compute=compute)
 
 
@@ -98,8 +104,9 @@ def draw_error(exc: seating.DrawError) -> ServiceError:
     messages = {
         "no_open_seat": _("There are not enough open seats: open another table first."),
         "fixed_seat_taken": _("Entry #%(entry)s is to have table %(table)s seat %(seat)s, but that seat is not open."),
-        "need_unmet": _("Entry #%(entry)s needs a table that has no open seat (a fixed table or an accessible one): "
-                        "open one or change the request."),
+        "need_unmet": _(
+            "Entry #%(entry)s needs a table that has no open seat (a fixed table or an accessible one): open one or change the request."
+        ),
         "duplicate_entry": _("An entry is listed twice."),
     }
     message = messages.get(exc.code, _("The draw is not possible with these tables."))
@@ -123,17 +130,22 @@ def needs_inputs(needs: dict[int, seating.Need]) -> dict:
 
 
 def room_json(room: seating.Room) -> dict:
-    return {"open_seats": {str(t): list(s) for t, s in room.open_seats.items()},
-            "players": {str(t): n for t, n in room.players.items()},
-            "accessible": sorted(room.accessible)}
+    return {
+        "open_seats": {str(t): list(s) for t, s in room.open_seats.items()},
+        "players": {str(t): n for t, n in room.players.items()},
+        "accessible": sorted(room.accessible),
+    }
 
 
 def choose_tables(t: Tournament, count: int, needs: dict[int, seating.Need]) -> list:
     """The fewest tables that seat `count` entries evenly: tables that special needs require, then
     the tables that break last (TDA 5: as few tables as needed). Returns rows with `pk`, `number`,
     `seats` and `accessible` (what room_of and _write_seats read), in ascending table number."""
-    tables = list(Table.objects.filter(tournament=t, in_play=True).order_by("-break_order", "number")
-                  .values_list("pk", "number", "seats", "accessible", named=True))
+    tables = list(
+        Table.objects.filter(tournament=t, in_play=True)
+        .order_by("-break_order", "number")
+        .values_list("pk", "number", "seats", "accessible", named=True)
+    )
     if not tables:
         raise ServiceError(_("Open the tables first: no table is in play."), code="no_tables", status=409)
     required = {need.table for need in needs.values() if need.table is not None}
@@ -153,13 +165,18 @@ def choose_tables(t: Tournament, count: int, needs: dict[int, seating.Need]) -> 
         capacity += table.seats
         smallest = table.seats if len(chosen) == 1 else min(smallest, table.seats)
     if capacity < count:
-        raise ServiceError(_("%(entries)s entries need more seats than the %(seats)s seats at the open tables: open more tables.")
-                           % {"entries": count, "seats": sum(table.seats for table in tables)}, code="no_open_seat", status=409)
+        raise ServiceError(
+            _("%(entries)s entries need more seats than the %(seats)s seats at the open tables: open more tables.")
+            % {"entries": count, "seats": sum(table.seats for table in tables)},
+            code="no_open_seat",
+            status=409,
+        )
     return sorted(chosen, key=lambda table: table.number)
 
 
-def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], entries: dict[int, Entry],
-                 tables: dict[int, Table], now) -> int:
+def _write_seats(
+    t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], entries: dict[int, Entry], tables: dict[int, Table], now
+) -> int:
     """One set-based INSERT on PostgreSQL (docs/architecture.md pitfalls: 10,000 seats through bulk_create spent
     most of a start draw building model instances); bulk_create elsewhere. Returns the seats written."""
     entry_ids = [entries[number].pk for number in result]
@@ -168,18 +185,22 @@ def _write_seats(t: Tournament, draw: Draw, result: dict[int, tuple[int, int]], 
     if connection.vendor == "postgresql":
         # The arrays travel as array literals ('{1,2,3}'), one string each rather than 10,000 Python
         # ints adapted one by one (docs/draws.md, "Figures"). int() keeps anything but digits out.
-        entry_ids, table_ids, seats = ("{" + ",".join(str(int(v)) for v in values) + "}"
-                                       for values in (entry_ids, table_ids, seats))
-        f = {name: Seat._meta.get_field(name).column for name in ("tournament", "entry", "table", "seat", "draw",
-                                                                 "seated_at", "end_reason")}
-        sql = (f'INSERT INTO "{Seat._meta.db_table}" ("{f["tournament"]}", "{f["entry"]}", "{f["table"]}", "{f["seat"]}", '
-               f'"{f["draw"]}", "{f["seated_at"]}", "{f["end_reason"]}") '
-               "SELECT %s, e, tb, s, %s, %s, '' FROM unnest(%s::bigint[], %s::bigint[], %s::smallint[]) AS u(e, tb, s)")
+        entry_ids, table_ids, seats = ("{" + ",".join(str(int(v)) for v in values) + "}" for values in (entry_ids, table_ids, seats))
+        f = {
+            name: Seat._meta.get_field(name).column for name in ("tournament", "entry", "table", "seat", "draw", "seated_at", "end_reason")
+        }
+        sql = (
+            f'INSERT INTO "{Seat._meta.db_table}" ("{f["tournament"]}", "{f["entry"]}", "{f["table"]}", "{f["seat"]}", '
+            f'"{f["draw"]}", "{f["seated_at"]}", "{f["end_reason"]}") '
+            "SELECT %s, e, tb, s, %s, %s, '' FROM unnest(%s::bigint[], %s::bigint[], %s::smallint[]) AS u(e, tb, s)"
+        )
         with connection.cursor() as cursor:
             cursor.execute(sql, [t.pk, draw.pk, now, entry_ids, table_ids, seats])
             return cursor.rowcount
-    rows = [Seat(tournament_id=t.pk, entry_id=e, table_id=tb, seat=s, draw_id=draw.pk, seated_at=now)
-            for e, tb, s in zip(entry_ids, table_ids, seats, strict=True)]
+    rows = [
+        Seat(tournament_id=t.pk, entry_id=e, table_id=tb, seat=s, draw_id=draw.pk, seated_at=now)
+        for e, tb, s in zip(entry_ids, table_ids, seats, strict=True)
+    ]
     return len(Seat.objects.bulk_create(rows, batch_size=2000))
 
 
@@ -191,16 +212,21 @@ def _fast_toast_compression() -> None:
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('default_toast_compression', 'lz4', true) FROM pg_settings "
-                       "WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)")
+        cursor.execute(
+            "SELECT set_config('default_toast_compression', 'lz4', true) FROM pg_settings "
+            "WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)"
+        )
 
 
 def _unseated_entries(t: Tournament) -> list:
     """The live entries without a seat, by number: rows of `pk`, `number` and `player_id` only (model
     instances of 10,000 entries would cost most of the start draw's budget)."""
-    return list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE)
-                .exclude(pk__in=live_seats(t).values("entry_id")).order_by("number")
-                .values_list("pk", "number", "player_id", named=True))
+    return list(
+        Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE)
+        .exclude(pk__in=live_seats(t).values("entry_id"))
+        .order_by("number")
+        .values_list("pk", "number", "player_id", named=True)
+    )
 
 
 @transaction.atomic
@@ -210,8 +236,7 @@ def draw_start(tournament: Tournament, *, actor: Actor) -> Draw:
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
     if start_drawn(t):
-        raise ServiceError(_("The start draw is done already; new entries are seated as they register."),
-                           code="already_drawn", status=409)
+        raise ServiceError(_("The start draw is done already; new entries are seated as they register."), code="already_drawn", status=409)
     entries = _unseated_entries(t)
     if not entries:
         raise ServiceError(_("There is nobody to seat: register entries first."), code="no_entries", status=409)
@@ -225,10 +250,20 @@ def draw_start(tournament: Tournament, *, actor: Actor) -> Draw:
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, now)
     if t.status == Tournament.Status.SETUP:
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
-    record_event(t, actor=actor, type_="seating.drawn", payload={
-        "draw": draw.number, "kind": draw.kind, "commitment": draw.commitment, "seed": draw.seed,
-        "seated": len(result), "tables": sorted(by_number),
-    }, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="seating.drawn",
+        payload={
+            "draw": draw.number,
+            "kind": draw.kind,
+            "commitment": draw.commitment,
+            "seed": draw.seed,
+            "seated": len(result),
+            "tables": sorted(by_number),
+        },
+        stats=False,
+    )
     pending_draw(t)
     return draw
 
@@ -239,13 +274,15 @@ def late_room(t: Tournament, count: int, needs: dict[int, seating.Need]) -> tupl
     players have no room for them all, or a special need asks for it (nobody waits alone at a spare table
     while there is a seat at a table that plays)."""
     breaking = breaking_tables(t)
-    tables = [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")
-              if table.pk not in breaking]
+    tables = [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number") if table.pk not in breaking]
     room, by_number = room_of(t, tables)
     with_players = [n for n, players in room.players.items() if players]
     if not needs and with_players and sum(len(room.open_seats[n]) for n in with_players) >= count:
-        room = seating.Room.of({n: room.open_seats[n] for n in with_players}, {n: room.players[n] for n in with_players},
-                               accessible=sorted(set(room.accessible) & set(with_players)))
+        room = seating.Room.of(
+            {n: room.open_seats[n] for n in with_players},
+            {n: room.players[n] for n in with_players},
+            accessible=sorted(set(room.accessible) & set(with_players)),
+        )
     return room, by_number
 
 
@@ -257,10 +294,21 @@ def seat_late_entries(t: Tournament, *, actor: Actor, entries: list[Entry], kind
     inputs = {"entries": sorted(e.number for e in entries), **room_json(room), **needs_inputs(needs)}
     draw, result = seat_draw(t, actor=actor, kind=kind, fn=seating.draw_late, room=room, needs=needs, inputs=inputs)
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, timezone.now())
-    record_event(t, actor=actor, type_="seating.drawn", payload={
-        "draw": draw.number, "kind": kind, "commitment": draw.commitment, "seed": draw.seed, "seated": len(result),
-        "entries": sorted(result), "seats": [{"entry": n, "table": tb, "seat": s} for n, (tb, s) in sorted(result.items())],
-    }, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="seating.drawn",
+        payload={
+            "draw": draw.number,
+            "kind": kind,
+            "commitment": draw.commitment,
+            "seed": draw.seed,
+            "seated": len(result),
+            "entries": sorted(result),
+            "seats": [{"entry": n, "table": tb, "seat": s} for n, (tb, s) in sorted(result.items())],
+        },
+        stats=False,
+    )
     pending_draw(t)
     return draw
 
@@ -272,8 +320,9 @@ def seat_waiting_entries(tournament: Tournament, *, actor: Actor) -> Draw:
     t = lock_tournament(tournament.pk)
     if not start_drawn(t):
         raise ServiceError(_("Make the start draw first."), code="not_drawn", status=409)
-    entries = list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE)
-                   .exclude(pk__in=live_seats(t).values("entry_id")).order_by("number"))
+    entries = list(
+        Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).exclude(pk__in=live_seats(t).values("entry_id")).order_by("number")
+    )
     if not entries:
         raise ServiceError(_("Every live entry has a seat."), code="nobody_waiting", status=409)
     return seat_late_entries(t, actor=actor, entries=entries)
@@ -296,21 +345,22 @@ def draw_button(table: Table, *, actor: Actor, cards: dict | None = None, seat: 
         except (TypeError, ValueError):
             winner = 0
         if winner not in occupied:
-            raise ServiceError(_("The button goes to an occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))},
-                               code="bad_seat")
+            raise ServiceError(
+                _("The button goes to an occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))}, code="bad_seat"
+            )
         dealt = {}
     elif cards:
         try:
             dealt = {int(k): seating.normal_card(str(v)) for k, v in cards.items()}
             if sorted(dealt) != occupied:
-                raise ServiceError(_("Enter one card for each occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))},
-                                   code="bad_cards")
+                raise ServiceError(
+                    _("Enter one card for each occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))}, code="bad_cards"
+                )
             winner = seating.high_card_winner(dealt)
         except (ValueError, seating.DrawError) as exc:
             if isinstance(exc, ServiceError):
                 raise
-            raise ServiceError(_("Write each card as rank and suit, for example As, Td, 9c, each card once."),
-                               code="bad_cards") from exc
+            raise ServiceError(_("Write each card as rank and suit, for example As, Td, 9c, each card once."), code="bad_cards") from exc
     else:
         return software_button(t, actor=actor, table=table)
     return _set_button(t, actor=actor, table=table, winner=winner, dealt=dealt, draw_number=None)
@@ -319,9 +369,11 @@ def draw_button(table: Table, *, actor: Actor, cards: dict | None = None, seat: 
 def software_button(t: Tournament, *, actor: Actor, table: Table) -> dict:
     """The software's high-card draw for the button, from the committed seed (lock held)."""
     occupied = sorted(live_seats(t).filter(table=table).values_list("seat", flat=True))
+
     def compute(seed: bytes):
         dealt = seating.deal_high_card(seed, occupied)
         return dealt, {"cards": {str(k): v for k, v in dealt.items()}, "button": seating.high_card_winner(dealt)}
+
     draw, dealt = run_draw(t, actor=actor, kind=Draw.Kind.BUTTON, inputs={"table": table.number, "seats": occupied}, compute=compute)
     winner = draw.result["button"]
     result = _set_button(t, actor=actor, table=table, winner=winner, dealt=dealt, draw_number=draw.number)
@@ -345,18 +397,29 @@ def button_draws(t: Tournament, *, actor: Actor, tables: list[Table]) -> dict[in
 
     def compute(seed: bytes):
         dealt = seating.deal_high_cards(seed, playing)
-        return dealt, {"tables": {str(n): {"cards": {str(k): v for k, v in cards.items()},
-                                           "button": seating.high_card_winner(cards)} for n, cards in dealt.items()}}
-    draw, _dealt = run_draw(t, actor=actor, kind=Draw.Kind.BUTTON, inputs={"tables": {str(n): s for n, s in playing.items()}},
-                            compute=compute)
+        return dealt, {
+            "tables": {
+                str(n): {"cards": {str(k): v for k, v in cards.items()}, "button": seating.high_card_winner(cards)}
+                for n, cards in dealt.items()
+            }
+        }
+
+    draw, _dealt = run_draw(
+        t, actor=actor, kind=Draw.Kind.BUTTON, inputs={"tables": {str(n): s for n, s in playing.items()}}, compute=compute
+    )
     buttons = {number: draw.result["tables"][str(number)]["button"] for number in playing}
     changed = [table for table in tables if table.number in buttons]
     for table in changed:
         table.button_seat, table.small_blind_seat, table.big_blind_seat = buttons[table.number], None, None
         table.positions_next, table.needs_button = True, False
     Table.objects.bulk_update(changed, POSITION_FIELDS)
-    record_event(t, actor=actor, type_="table.buttons", stats=False, payload={
-        "draw": draw.number, "tables": sorted(buttons), "buttons": {str(n): seat for n, seat in sorted(buttons.items())}})
+    record_event(
+        t,
+        actor=actor,
+        type_="table.buttons",
+        stats=False,
+        payload={"draw": draw.number, "tables": sorted(buttons), "buttons": {str(n): seat for n, seat in sorted(buttons.items())}},
+    )
     pending_draw(t)
     return buttons
 
@@ -368,11 +431,20 @@ def draw_tie_order(t: Tournament, *, actor: Actor, entries: list[int], place: in
     entries = sorted(entries)
     if tie_orders(t).get(frozenset(entries)) is not None:
         return None
-    draw, _order = run_draw(t, actor=actor, kind=Draw.Kind.TIE,
-                            inputs={"entries": entries, "places": [place, place_low]},
-                            compute=lambda seed: (None, {"order": seating.tie_order(seed, entries)}))
-    record_event(t, actor=actor, type_="draw.tie", payload={"draw": draw.number, "entries": entries, "place": place, "place_low": place_low,
-                                                            "order": draw.result["order"]}, stats=False)
+    draw, _order = run_draw(
+        t,
+        actor=actor,
+        kind=Draw.Kind.TIE,
+        inputs={"entries": entries, "places": [place, place_low]},
+        compute=lambda seed: (None, {"order": seating.tie_order(seed, entries)}),
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="draw.tie",
+        payload={"draw": draw.number, "entries": entries, "place": place, "place_low": place_low, "order": draw.result["order"]},
+        stats=False,
+    )
     pending_draw(t)
     return draw
 
@@ -382,7 +454,11 @@ def _set_button(t: Tournament, *, actor: Actor, table: Table, winner: int, dealt
     table.button_seat, table.small_blind_seat, table.big_blind_seat, table.positions_next = winner, None, None, True
     table.needs_button = False
     table.save(update_fields=POSITION_FIELDS)
-    record_event(t, actor=actor, type_="table.button",
-                 payload={"table": table.number, "seat": winner, "cards": {str(k): v for k, v in dealt.items()},
-                                     "draw": draw_number}, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="table.button",
+        payload={"table": table.number, "seat": winner, "cards": {str(k): v for k, v in dealt.items()}, "draw": draw_number},
+        stats=False,
+    )
     return {"table": table.number, "button": winner, "cards": dealt, "draw": draw_number}

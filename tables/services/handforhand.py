@@ -8,6 +8,7 @@ comes off the clock (or the clock just stands still: it is paused while hand-for
 busts of the hand share their places by the tie rules (tables/rules/places.py, applied at each bust by
 tables.services.busts.bust_entry) and the next hand is called as soon as the moves are made.
 """
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -48,11 +49,21 @@ def start_hand_for_hand(tournament: Tournament, *, actor: Actor) -> HandForHand:
         pause_clock(t, actor=actor)
     number = next_number(HandForHand.objects.filter(tournament=t))
     h = HandForHand.objects.create(
-        tournament=t, number=number, started_at=timezone.now(), started_by=actor_user(actor), paused_clock=paused,
-        players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count())
+        tournament=t,
+        number=number,
+        started_at=timezone.now(),
+        started_by=actor_user(actor),
+        paused_clock=paused,
+        players_at_start=Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count(),
+    )
     tables = [table.number for table in playing_tables(t)]
-    record_event(t, actor=actor, type_="h4h.started", payload={"number": number, "players": h.players_at_start, "clock_paused": paused,
-                                                               "tables": tables, "h4h": lobby_state(h)}, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="h4h.started",
+        payload={"number": number, "players": h.players_at_start, "clock_paused": paused, "tables": tables, "h4h": lobby_state(h)},
+        stats=False,
+    )
     call_next(t, actor=actor, h=h)
     return h
 
@@ -89,10 +100,21 @@ def _end(t: Tournament, *, actor: Actor, h: HandForHand, play_over: bool) -> Non
     if resumed:
         resume_clock(t, actor=actor)
     tables = [table.number for table in Table.objects.filter(tournament=t, in_play=True).order_by("number")]
-    record_event(t, actor=actor, type_="h4h.ended",
-                 payload={"number": h.number, "hands": h.hand, "seconds_taken": h.seconds_taken, "clock_resumed": resumed,
-                          "tables": tables, "h4h": lobby_state(h), **({"play_over": True} if play_over else {})},
-                 stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="h4h.ended",
+        payload={
+            "number": h.number,
+            "hands": h.hand,
+            "seconds_taken": h.seconds_taken,
+            "clock_resumed": resumed,
+            "tables": tables,
+            "h4h": lobby_state(h),
+            **({"play_over": True} if play_over else {}),
+        },
+        stats=False,
+    )
 
 
 def call_next(t: Tournament, *, actor: Actor, h: HandForHand | None = None) -> bool:
@@ -119,8 +141,13 @@ def call_next(t: Tournament, *, actor: Actor, h: HandForHand | None = None) -> b
     h.hand += 1
     h.called, h.tables, h.shuffled, h.reported = True, [table.number for table in tables], [], []
     h.save(update_fields=["hand", "called", "tables", "shuffled", "reported"])
-    record_event(t, actor=actor, type_="h4h.hand_called",
-                 payload={"number": h.number, "hand": h.hand, "tables": h.tables, "h4h": lobby_state(h)}, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="h4h.hand_called",
+        payload={"number": h.number, "hand": h.hand, "tables": h.tables, "h4h": lobby_state(h)},
+        stats=False,
+    )
     return True
 
 
@@ -131,14 +158,22 @@ def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
     if h is None:
         return None
     if not h.called:
-        raise ServiceError(_("Hand-for-hand: wait until every table has finished its hand and the next hand is called."),
-                           code="h4h_wait", status=409)
+        raise ServiceError(
+            _("Hand-for-hand: wait until every table has finished its hand and the next hand is called."), code="h4h_wait", status=409
+        )
     if table.number not in h.tables:
-        raise ServiceError(_("Hand-for-hand: table %(table)s is not in hand %(hand)s.") % {"table": table.number, "hand": h.hand},
-                           code="h4h_not_in_hand", status=409)
+        raise ServiceError(
+            _("Hand-for-hand: table %(table)s is not in hand %(hand)s.") % {"table": table.number, "hand": h.hand},
+            code="h4h_not_in_hand",
+            status=409,
+        )
     if table.number in h.shuffled or table.number in h.reported:
-        raise ServiceError(_("Hand-for-hand: table %(table)s has played hand %(hand)s already; wait for the other tables.")
-                           % {"table": table.number, "hand": h.hand}, code="h4h_wait", status=409)
+        raise ServiceError(
+            _("Hand-for-hand: table %(table)s has played hand %(hand)s already; wait for the other tables.")
+            % {"table": table.number, "hand": h.hand},
+            code="h4h_wait",
+            status=409,
+        )
     h.shuffled = [*h.shuffled, table.number]
     h.save(update_fields=["shuffled"])
     return h
@@ -147,8 +182,12 @@ def check_hand_start(t: Tournament, table: Table) -> HandForHand | None:
 def hand_start_undone(t: Tournament, table: Table) -> None:
     h = _locked(t)
     if h is not None and h.called and table.number in h.reported:
-        raise ServiceError(_("Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.")
-                           % {"table": table.number, "hand": h.hand}, code="h4h_reported", status=409)
+        raise ServiceError(
+            _("Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.")
+            % {"table": table.number, "hand": h.hand},
+            code="h4h_reported",
+            status=409,
+        )
     if h is not None and h.called and table.number in h.shuffled:
         h.shuffled = [n for n in h.shuffled if n != table.number]
         h.save(update_fields=["shuffled"])
@@ -178,15 +217,16 @@ def hand_done(table: Table, *, actor: Actor) -> HandForHand | None:
     in_hand = h is not None and h.called and table.number in h.tables
     if in_hand:
         if table.number in h.reported:
-            raise ServiceError(_("Table %(table)s has reported hand %(hand)s done already.") % {"table": table.number, "hand": h.hand},
-                               code="h4h_reported", status=409)
+            raise ServiceError(
+                _("Table %(table)s has reported hand %(hand)s done already.") % {"table": table.number, "hand": h.hand},
+                code="h4h_reported",
+                status=409,
+            )
         floor = roles.has_role(actor, (roles.FLOOR,)) if not isinstance(actor, str) else False
         if table.number not in h.shuffled and table.sends_hand_signals and not floor:
-            raise ServiceError(_("Start the hand first (Shuffle / new hand), then report it done."),
-                               code="h4h_not_started", status=409)
+            raise ServiceError(_("Start the hand first (Shuffle / new hand), then report it done."), code="h4h_not_started", status=409)
     elif not table.hand_in_progress:
-        raise ServiceError(_("There is no hand in play at table %(number)s.") % {"number": table.number},
-                           code="no_hand", status=409)
+        raise ServiceError(_("There is no hand in play at table %(number)s.") % {"number": table.number}, code="no_hand", status=409)
     table.hand_in_progress = False
     table.save(update_fields=["hand_in_progress"])
     payload = {"table": table.number, "hand": table.hand_number, "tables": [table.number]}
@@ -218,10 +258,24 @@ def _complete(t: Tournament, *, actor: Actor, h: HandForHand) -> None:
     h.seconds_taken += taken
     h.save(update_fields=["called", "seconds_taken"])
     key = f"h4h:{h.number}:{h.hand}"
-    busts = [{"entry": number, "place": place, "place_low": low or place}
-             for number, place, low in Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED)
-             .order_by("finish_place", "number").values_list("number", "finish_place", "finish_place_low")]
-    record_event(t, actor=actor, type_="h4h.hand_complete", payload={"number": h.number, "hand": h.hand, "seconds": taken, "busts": busts,
-                                                                     "entries": [b["entry"] for b in busts], "tables": h.tables,
-                                                                     "h4h": lobby_state(h)})
+    busts = [
+        {"entry": number, "place": place, "place_low": low or place}
+        for number, place, low in Entry.objects.filter(tournament=t, bust_hand=key, status=Entry.Status.BUSTED)
+        .order_by("finish_place", "number")
+        .values_list("number", "finish_place", "finish_place_low")
+    ]
+    record_event(
+        t,
+        actor=actor,
+        type_="h4h.hand_complete",
+        payload={
+            "number": h.number,
+            "hand": h.hand,
+            "seconds": taken,
+            "busts": busts,
+            "entries": [b["entry"] for b in busts],
+            "tables": h.tables,
+            "h4h": lobby_state(h),
+        },
+    )
     call_next(t, actor=actor, h=h)

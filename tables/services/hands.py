@@ -1,6 +1,7 @@
 """Hand starts: the "first shuffle" signal that sets the level a table plays (club 26, TDA 20: a new
 level applies from each table's next hand) and moves the button and blinds on (tables/rules/positions.py),
 from the dealer tablet or an automatic shuffler; and the undo of a mistaken press."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -15,8 +16,9 @@ from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
 from core.tokens import hash_secret
-from tables.models import POSITION_FIELDS, HandStart, Move, Table
+from tables.models import HandStart, Move, Table
 from tables.rules import positions
+from tables.rules.positions import POSITION_FIELDS
 from tables.selectors.state import (
     REDRAW_WAITS,
     balance_move_out_pending,
@@ -58,8 +60,11 @@ def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
         return same  # nothing changes: no new hand, no event
     stopped = day_ended(t.pk)
     if stopped is not None:  # the hands in play were finished; the next one is dealt when the next day starts
-        raise ServiceError(_("Play has stopped for the day after level %(level)s: no new hand until play resumes.")
-                           % {"level": stopped}, code="day_ended", status=409)
+        raise ServiceError(
+            _("Play has stopped for the day after level %(level)s: no new hand until play resumes.") % {"level": stopped},
+            code="day_ended",
+            status=409,
+        )
     if t.status == Tournament.Status.FINISHED:  # its winner known, or a satellite at its seats (payouts' reaction)
         raise ServiceError(_("Play is over: no new hand is dealt."), code="play_over", status=409)
     waits = redraw_waiting(t)
@@ -72,13 +77,18 @@ def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
     level_index = clock_level_index(t, rows, now)
     number = next_number(HandStart.objects.filter(table=table))
     hand = HandStart.objects.create(
-        table=table, number=number, at=now, level_index=level_index, previous_level_index=table.hand_level_index,
-        previous_started_at=table.hand_started_at, source=source, actor=actor_user(actor),
+        table=table,
+        number=number,
+        at=now,
+        level_index=level_index,
+        previous_level_index=table.hand_level_index,
+        previous_started_at=table.hand_started_at,
+        source=source,
+        actor=actor_user(actor),
     )
     changed = table.hand_level_index is not None and table.hand_level_index != level_index
     previous = [*_positions_of(table), table.hand_in_progress]
-    nxt = positions.following(table.seats, _dealt_in(t, table), _last_positions(table),
-                              table.button_seat if table.positions_next else None)
+    nxt = positions.following(table.seats, _dealt_in(t, table), _last_positions(table), table.button_seat if table.positions_next else None)
     hand.previous_positions = previous
     if nxt is not None:
         hand.button, hand.small_blind, hand.big_blind = nxt.button, nxt.small_blind, nxt.big_blind
@@ -88,8 +98,15 @@ def _hand_started(table: Table, *, actor: Actor, source: str) -> HandStart:
     table.hand_number, table.hand_started_at, table.hand_level_index = number, now, level_index
     table.hand_in_progress = True
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
-    payload = {"table": table.number, "hand": number, "level": rows[level_index].number, "level_index": level_index,
-               "level_changed": changed, "source": source, "positions": nxt.as_dict() if nxt else None}
+    payload = {
+        "table": table.number,
+        "hand": number,
+        "level": rows[level_index].number,
+        "level_index": level_index,
+        "level_changed": changed,
+        "source": source,
+        "positions": nxt.as_dict() if nxt else None,
+    }
     ended = clock_calls.end_at_new_hand(table, now)  # a clock called in the hand before ends with it
     if ended is not None:
         payload["clock_call_ended"] = ended
@@ -157,8 +174,14 @@ def undo_hand_start(table: Table, *, actor: Actor) -> HandStart:
         if len(hand.previous_positions) > 4:  # whether the hand before was still in play (not reported done)
             table.hand_in_progress = bool(hand.previous_positions[4])
     table.save(update_fields=["hand_number", "hand_started_at", "hand_level_index", "hand_in_progress", *POSITION_FIELDS])
-    record_event(t, actor=actor, type_="table.hand_start_undone", payload={"table": table.number, "hand": hand.number}, stats=False,
-                 seats=balance_move_out_pending(table))
+    record_event(
+        t,
+        actor=actor,
+        type_="table.hand_start_undone",
+        payload={"table": table.number, "hand": hand.number},
+        stats=False,
+        seats=balance_move_out_pending(table),
+    )
     if not table.hand_in_progress:
         reactions.react(handforhand.BETWEEN_HANDS, actor=actor, tournament=t)  # a redraw may have waited for it
         handforhand.call_next(t, actor=actor)  # hand-for-hand may have waited for this table's hand: it is not in play after all

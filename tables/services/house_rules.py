@@ -1,5 +1,6 @@
 """The house rules of a tournament (docs/rules.md): how it balances and breaks tables, redraws, plays hand-for-hand
 and races chips at a color-up. The director sets them; the tables follow at once."""
+
 from __future__ import annotations
 
 from django.db import transaction

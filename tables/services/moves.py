@@ -8,6 +8,7 @@ moves, chips travel with the player) or cancels it. Every caller holds the tourn
 busts at once are decided one after the other; the database's partial unique constraints refuse a
 second pending move of one entry or to one seat even so.
 """
+
 from __future__ import annotations
 
 import logging
@@ -38,18 +39,22 @@ def flag_halts(t: Tournament, *, actor: Actor, tables: dict[int, TableRow] | Non
     """Store which tables must halt (TDA24 R11-D), tell the tables whose flag changed. `tables`: the room as read by the caller."""
     rules, room = house_rules(t), tables or read_room(t)
     # A button is asked only where two play: at a table left with one (busts, moves out) there is none to enter.
-    Table.objects.filter(tournament=t, needs_button=True, number__in=[r.number for r in room.values() if len(r.occupied) < 2]
-                         ).update(needs_button=False)
+    Table.objects.filter(tournament=t, needs_button=True, number__in=[r.number for r in room.values() if len(r.occupied) < 2]).update(
+        needs_button=False
+    )
     # Counted as they sit: a table waiting for a player on the way is short until the player sits.
-    states = [bal.TableState(number=row.number, seats=row.seats, occupied=frozenset(row.occupied),
-                             break_order=row.break_order) for row in balancing_tables(room)]
+    states = [
+        bal.TableState(number=row.number, seats=row.seats, occupied=frozenset(row.occupied), break_order=row.break_order)
+        for row in balancing_tables(room)
+    ]
     now_halted = set(bal.halted(states, rule_settings(rules)))
     was = set(Table.objects.filter(tournament=t, halted=True).values_list("number", flat=True))
     if now_halted != was:
         Table.objects.filter(tournament=t, number__in=now_halted - was).update(halted=True)
         Table.objects.filter(tournament=t, number__in=was - now_halted).update(halted=False)
-        record_event(t, actor=actor, type_="tables.halted",
-                     payload={"halted": sorted(now_halted), "tables": sorted(now_halted ^ was)}, stats=False)
+        record_event(
+            t, actor=actor, type_="tables.halted", payload={"halted": sorted(now_halted), "tables": sorted(now_halted ^ was)}, stats=False
+        )
     return sorted(now_halted)
 
 
@@ -90,9 +95,15 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
             if take_in_nobody(t, actor=actor, tables=tables, breaking=tables[breaking]):
                 continue  # those players stay where they sit: decide again
             if not bal.break_fits(states, breaking):
-                blocked = {"reason": "break_waits", "tables": [breaking], "message": _(
-                    "Table %(table)s breaks as soon as the pending move slips free enough seats at the other tables: "
-                    "confirm them, then press Balance now.") % {"table": breaking}}
+                blocked = {
+                    "reason": "break_waits",
+                    "tables": [breaking],
+                    "message": _(
+                        "Table %(table)s breaks as soon as the pending move slips free enough seats at the other tables: "
+                        "confirm them, then press Balance now."
+                    )
+                    % {"table": breaking},
+                }
                 break
             created += break_table(t, actor=actor, tables=tables, breaking=tables[breaking])
             continue
@@ -114,10 +125,17 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
                 if Table.objects.filter(tournament=t, number=number, needs_button=False).update(needs_button=True):
                     record_event(t, actor=actor, type_="table.button_needed", payload={"table": number}, stats=False)
             break
-        move = create_slip(t, actor=actor, kind=Move.Kind.BALANCE, entry_id=tables[decision.from_table].occupied[decision.from_seat],
-                       src=tables[decision.from_table], from_seat=decision.from_seat, dst=tables[decision.to_table],
-                       to_seat=decision.to_seat,
-                       position=decision.position)
+        move = create_slip(
+            t,
+            actor=actor,
+            kind=Move.Kind.BALANCE,
+            entry_id=tables[decision.from_table].occupied[decision.from_seat],
+            src=tables[decision.from_table],
+            from_seat=decision.from_seat,
+            dst=tables[decision.to_table],
+            to_seat=decision.to_seat,
+            position=decision.position,
+        )
         announce(t, actor=actor, moves=[move], kind=Move.Kind.BALANCE)
         created.append(move)
     flag_halts(t, actor=actor, tables=None if redrawn else tables)
@@ -134,14 +152,22 @@ def redraw_waits(playing: list[TableRow], *, final: bool) -> dict | None:
     if not busy:
         return None
     tables, n = ", ".join(map(str, busy)), len(busy)
-    message = (ngettext("The final table is drawn once table %(tables)s has finished the hand in play: report it "
-                        "done. No new hand is dealt until then.",
-                        "The final table is drawn once tables %(tables)s have finished the hands in play: report them "
-                        "done. No new hand is dealt until then.", n) if final else
-               ngettext("The tables are redrawn once table %(tables)s has finished the hand in play: report it done. "
-                        "No new hand is dealt until then.",
-                        "The tables are redrawn once tables %(tables)s have finished the hands in play: report them "
-                        "done. No new hand is dealt until then.", n)) % {"tables": tables}
+    message = (
+        ngettext(
+            "The final table is drawn once table %(tables)s has finished the hand in play: report it "
+            "done. No new hand is dealt until then.",
+            "The final table is drawn once tables %(tables)s have finished the hands in play: report them "
+            "done. No new hand is dealt until then.",
+            n,
+        )
+        if final
+        else ngettext(
+            "The tables are redrawn once table %(tables)s has finished the hand in play: report it done. No new hand is dealt until then.",
+            "The tables are redrawn once tables %(tables)s have finished the hands in play: report them "
+            "done. No new hand is dealt until then.",
+            n,
+        )
+    ) % {"tables": tables}
     return {"reason": REDRAW_WAITS, "tables": busy, "final": final, "message": message}
 
 
@@ -149,11 +175,21 @@ def no_move_notice(decision: bal.NoMove) -> dict:
     """Why the rules move nobody although the tables are out of balance, for the floor."""
     names = {"donor": decision.donor, "receiver": decision.receiver}
     if decision.reason == bal.NO_MOVER:
-        message = _("Table %(donor)s is the fullest, but all its players are already moving out: nobody moves until "
-                    "the pending slips are confirmed.") % names
+        message = (
+            _(
+                "Table %(donor)s is the fullest, but all its players are already moving out: nobody moves until "
+                "the pending slips are confirmed."
+            )
+            % names
+        )
     else:
-        message = _("Tables %(donor)s and %(receiver)s are out of balance, but no table short enough to take a player "
-                    "has an open seat: nobody moves until a seat is free (confirm or cancel the pending slips).") % names
+        message = (
+            _(
+                "Tables %(donor)s and %(receiver)s are out of balance, but no table short enough to take a player "
+                "has an open seat: nobody moves until a seat is free (confirm or cancel the pending slips)."
+            )
+            % names
+        )
     return {"reason": decision.reason, "tables": [decision.donor, decision.receiver], "message": message}
 
 
@@ -166,8 +202,11 @@ def notify(t: Tournament, *, actor: Actor, type_: str | None, payload: dict | No
         if standing is not None:
             record_event(t, actor=actor, type_="balance.clear", payload={}, stats=False)
         return
-    if standing is not None and standing["type"] == type_ and all(
-            standing.get(k) == v for k, v in (payload or {}).items() if k != "message"):
+    if (
+        standing is not None
+        and standing["type"] == type_
+        and all(standing.get(k) == v for k, v in (payload or {}).items() if k != "message")
+    ):
         return  # the same notice stands: not again after every bust
     record_event(t, actor=actor, type_=type_, payload=payload or {}, stats=False)
 
@@ -177,8 +216,12 @@ def _locked_move(t: Tournament, number) -> Move:
         number = int(number)
     except (TypeError, ValueError):
         number = 0
-    move = Move.objects.select_for_update().select_related("entry__player", "from_table", "to_table").filter(
-        tournament=t, number=number).first()
+    move = (
+        Move.objects.select_for_update()
+        .select_related("entry__player", "from_table", "to_table")
+        .filter(tournament=t, number=number)
+        .first()
+    )
     if move is None:
         raise ServiceError(_("There is no move slip %(number)s.") % {"number": number}, code="no_move", status=404)
     if move.status != Move.Status.PENDING:
@@ -207,19 +250,31 @@ def confirm_move(tournament: Tournament, *, actor: Actor, number) -> Move:
     now = timezone.now()
     seat = Seat.objects.select_for_update().filter(entry=move.entry, ended_at__isnull=True).first()
     if seat is None or (seat.table_id, seat.seat) != (move.from_table_id, move.from_seat):
-        raise ServiceError(_("Entry #%(number)s is no longer at table %(table)s seat %(seat)s: cancel this slip.")
-                           % {"number": move.entry.number, "table": move.from_table.number, "seat": move.from_seat},
-                           code="mover_gone", status=409)
+        raise ServiceError(
+            _("Entry #%(number)s is no longer at table %(table)s seat %(seat)s: cancel this slip.")
+            % {"number": move.entry.number, "table": move.from_table.number, "seat": move.from_seat},
+            code="mover_gone",
+            status=409,
+        )
     seat.ended_at, seat.end_reason = now, Seat.End.MOVE
     seat.save(update_fields=["ended_at", "end_reason"])
     move.status, move.closed_at, move.closed_by = Move.Status.DONE, now, actor_user(actor)
     move.save(update_fields=["status", "closed_at", "closed_by"])
     Seat.objects.create(tournament=t, entry=move.entry, table=move.to_table, seat=move.to_seat, draw=move.draw, seated_at=now)
     broken = _finish_break(t, Table.objects.select_for_update().get(pk=move.from_table_id), now)
-    record_event(t, actor=actor, type_="move.done", payload={"move": slip(move), "entries": [move.entry.number],
-                                                             "tables": [move.from_table.number, move.to_table.number],
-                                                             "broken": move.from_table.number if broken else None},
-                 stats=False, seats=[move.entry.number])
+    record_event(
+        t,
+        actor=actor,
+        type_="move.done",
+        payload={
+            "move": slip(move),
+            "entries": [move.entry.number],
+            "tables": [move.from_table.number, move.to_table.number],
+            "broken": move.from_table.number if broken else None,
+        },
+        stats=False,
+        seats=[move.entry.number],
+    )
     if broken or not Move.objects.filter(tournament=t, status=Move.Status.PENDING).exists():
         rebalance(t, actor=actor)  # the room as the slips left it: what waited for them (a break, a move) is decided now
     else:
@@ -241,9 +296,19 @@ def cancel_move(tournament: Tournament, *, actor: Actor, number, reason: str = "
     flag_halts(t, actor=actor, tables=tables)
     due = balance_due(t, tables)
     if due:  # not balanced again by itself (the floor fixes the cause first), but never out of balance unsaid
-        notify(t, actor=actor, type_="balance.no_move", payload={"reason": "slip_cancelled", "tables": due, "message": _(
-            "Slip %(move)s is cancelled and tables %(tables)s are out of balance: press Balance now when the floor "
-            "is ready.") % {"move": move.number, "tables": ", ".join(map(str, due))}})
+        notify(
+            t,
+            actor=actor,
+            type_="balance.no_move",
+            payload={
+                "reason": "slip_cancelled",
+                "tables": due,
+                "message": _(
+                    "Slip %(move)s is cancelled and tables %(tables)s are out of balance: press Balance now when the floor is ready."
+                )
+                % {"move": move.number, "tables": ", ".join(map(str, due))},
+            },
+        )
     call_next(t, actor=actor)
     return move
 
@@ -268,8 +333,9 @@ def after_seat_freed(t: Tournament, *, actor: Actor, entry: Entry) -> list[Move]
     rules (a draw that cannot be made) and even a software error in them roll back only the
     balancing (a savepoint), and the floor gets a notice to check the tables and balance by hand."""
     now = timezone.now()
-    for move in Move.objects.select_for_update().select_related("entry", "from_table", "to_table").filter(
-            entry=entry, status=Move.Status.PENDING):
+    for move in (
+        Move.objects.select_for_update().select_related("entry", "from_table", "to_table").filter(entry=entry, status=Move.Status.PENDING)
+    ):
         close_slip(move, actor=actor, reason="busted", now=now)
     return rebalance(t, actor=actor, entry=entry)
 
@@ -287,8 +353,16 @@ def rebalance(t: Tournament, *, actor: Actor, entry: Entry | None = None) -> lis
         notify(t, actor=actor, type_="balance.blocked", payload={"message": str(exc.message), "code": exc.code})
     except Exception as exc:  # a defect in balancing must not undo the bust: logged, and the floor is told
         logger.exception("balancing failed after a change (entry #%s) in tournament %s", entry and entry.number, t.pk)
-        notify(t, actor=actor, type_="balance.failed", payload={"error": type(exc).__name__, "message": _(
-            "Balancing failed with a software error (it is logged); nobody was moved. Check the tables and press "
-            "Balance now.")})
+        notify(
+            t,
+            actor=actor,
+            type_="balance.failed",
+            payload={
+                "error": type(exc).__name__,
+                "message": _(
+                    "Balancing failed with a software error (it is logged); nobody was moved. Check the tables and press Balance now."
+                ),
+            },
+        )
     flag_halts(t, actor=actor)
     return []

@@ -1,6 +1,7 @@
 """Seats one at a time (TDA 5, 6): a new entry seated at registration, a seat corrected, a seat freed
 by a bust or a void, a bust undone back to its seat, the button the floor enters, and the special
 needs every draw honours."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -10,8 +11,9 @@ from django.utils.translation import gettext as _
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, clean_reason, require
-from tables.models import POSITION_FIELDS, Move, Seat, SeatRequest, Table
+from tables.models import Move, Seat, SeatRequest, Table
 from tables.rules import positions
+from tables.rules.positions import POSITION_FIELDS
 from tables.selectors.state import breaking_tables, live_seats, reserved_seats, seat_of, start_drawn
 from tables.services import breaks, draws, moves
 from tables.services.draws import seat_late_entries
@@ -52,12 +54,12 @@ def _check_seat_open(t: Tournament, table: Table, seat) -> int:
     except (TypeError, ValueError):
         seat = 0
     if not 1 <= seat <= table.seats:
-        raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats},
-                           code="bad_seat")
+        raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats}, code="bad_seat")
     taken = live_seats(t).filter(table=table, seat=seat).select_related("entry").first()
     if taken is not None or (table.pk, seat) in set(reserved_seats(t, [table.pk])):
-        raise ServiceError(_("Table %(table)s seat %(seat)s is not free.") % {"table": table.number, "seat": seat},
-                           code="seat_taken", status=409)
+        raise ServiceError(
+            _("Table %(table)s seat %(seat)s is not free.") % {"table": table.number, "seat": seat}, code="seat_taken", status=409
+        )
     return seat
 
 
@@ -77,11 +79,20 @@ def correct_seat(entry: Entry, *, actor: Actor, table_number: int, seat_number: 
     now = timezone.now()
     _end_seat(old, Seat.End.CORRECTION, now)
     new = Seat.objects.create(tournament=t, entry=e, table=table, seat=seat_number, seated_at=now)
-    record_event(t, actor=actor, type_="seat.corrected", payload={
-        "entry": e.number, "name": e.player.display_name, "entries": [e.number],
-        "from": {"table": old.table.number, "seat": old.seat} if old else None,
-        "to": {"table": table.number, "seat": seat_number},
-    }, stats=False, seats=[e.number])
+    record_event(
+        t,
+        actor=actor,
+        type_="seat.corrected",
+        payload={
+            "entry": e.number,
+            "name": e.player.display_name,
+            "entries": [e.number],
+            "from": {"table": old.table.number, "seat": old.seat} if old else None,
+            "to": {"table": table.number, "seat": seat_number},
+        },
+        stats=False,
+        seats=[e.number],
+    )
     return new
 
 
@@ -93,8 +104,7 @@ def free_seat(t: Tournament, entry: Entry, reason: str) -> Seat | None:
 
 
 def _seat_free(t: Tournament, table: Table, seat: int) -> bool:
-    return not live_seats(t).filter(table=table, seat=seat).exists() and \
-        (table.pk, seat) not in set(reserved_seats(t, [table.pk]))
+    return not live_seats(t).filter(table=table, seat=seat).exists() and (table.pk, seat) not in set(reserved_seats(t, [table.pk]))
 
 
 def reseat_after_undo(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | None:
@@ -109,8 +119,7 @@ def reseat_after_undo(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | No
     last = Seat.objects.select_related("table").filter(entry=entry, end_reason=Seat.End.BUST).order_by("-ended_at", "-pk").first()
     now = timezone.now()
     while True:
-        if last is not None and last.table.in_play and last.table_id not in breaking_tables(t) \
-                and _seat_free(t, last.table, last.seat):
+        if last is not None and last.table.in_play and last.table_id not in breaking_tables(t) and _seat_free(t, last.table, last.seat):
             return Seat.objects.create(tournament=t, entry=entry, table=last.table, seat=last.seat, seated_at=now)
         if not start_drawn(t):
             return None
@@ -137,8 +146,12 @@ def _break_to_give_back(t: Tournament, last: Seat | None) -> Table | None:
     breaking = breaking_tables(t)
     if last is not None and last.table_id in breaking:
         return last.table
-    move = Move.objects.select_related("from_table").filter(tournament=t, status=Move.Status.PENDING,
-                                                            kind=Move.Kind.BREAK).order_by("-number").first()
+    move = (
+        Move.objects.select_related("from_table")
+        .filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK)
+        .order_by("-number")
+        .first()
+    )
     return move.from_table if move is not None else None
 
 
@@ -157,14 +170,16 @@ def enter_button(table: Table, *, actor: Actor, seat) -> dict:
     except (TypeError, ValueError):
         button = 0
     if button not in occupied or len(occupied) < 2:
-        raise ServiceError(_("The button goes to an occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))},
-                           code="bad_seat")
+        raise ServiceError(
+            _("The button goes to an occupied seat (%(seats)s).") % {"seats": ", ".join(map(str, occupied))}, code="bad_seat"
+        )
     now = positions.first_hand(table.seats, occupied, button)
     table.button_seat, table.small_blind_seat, table.big_blind_seat = now.button, now.small_blind, now.big_blind
     table.positions_next = table.needs_button = False
     table.save(update_fields=POSITION_FIELDS)
-    record_event(t, actor=actor, type_="table.positions",
-                 payload={"table": table.number, "positions": now.as_dict(), "source": "floor"}, stats=False)
+    record_event(
+        t, actor=actor, type_="table.positions", payload={"table": table.number, "positions": now.as_dict(), "source": "floor"}, stats=False
+    )
     moves.decide(t, actor=actor)
     return {"table": table.number, "positions": now.as_dict()}
 
@@ -187,8 +202,16 @@ def seat_waiting_entries(tournament: Tournament, *, actor: Actor):
 
 
 @transaction.atomic
-def set_seat_request(tournament: Tournament, *, actor: Actor, player: Player, table_number: int | None = None,
-                     seat: int | None = None, accessible: bool = False, note: str = "") -> SeatRequest:
+def set_seat_request(
+    tournament: Tournament,
+    *,
+    actor: Actor,
+    player: Player,
+    table_number: int | None = None,
+    seat: int | None = None,
+    accessible: bool = False,
+    note: str = "",
+) -> SeatRequest:
     """A fixed table (and seat) or an accessible table for a player; every later draw honours it."""
     require(actor, roles.SEATING)
     t = lock_tournament(tournament.pk)
@@ -201,15 +224,29 @@ def set_seat_request(tournament: Tournament, *, actor: Actor, player: Player, ta
         if table is None:
             raise ServiceError(_("There is no table %(number)s.") % {"number": table_number}, code="no_table", status=404)
         if seat is not None and not 1 <= int(seat) <= table.seats:
-            raise ServiceError(_("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats},
-                               code="bad_seat")
+            raise ServiceError(
+                _("Table %(table)s has seats 1 to %(seats)s.") % {"table": table.number, "seats": table.seats}, code="bad_seat"
+            )
     note = clean_reason(note, SeatRequest, "note", too_long=_("The note is too long: at most %(max)s characters."))
     now = timezone.now()
     SeatRequest.objects.filter(tournament=t, player=player, cancelled_at__isnull=True).update(cancelled_at=now)
-    request = SeatRequest.objects.create(tournament=t, player=player, table_number=table_number, seat=seat,
-                                         accessible=accessible, note=note or "", created_at=now, created_by=actor)
-    record_event(t, actor=actor, type_="seat_request.set", payload={"player": player.pk, "name": player.display_name, "table": table_number,
-                                                                    "seat": seat, "accessible": accessible}, stats=False)
+    request = SeatRequest.objects.create(
+        tournament=t,
+        player=player,
+        table_number=table_number,
+        seat=seat,
+        accessible=accessible,
+        note=note or "",
+        created_at=now,
+        created_by=actor,
+    )
+    record_event(
+        t,
+        actor=actor,
+        type_="seat_request.set",
+        payload={"player": player.pk, "name": player.display_name, "table": table_number, "seat": seat, "accessible": accessible},
+        stats=False,
+    )
     return request
 
 

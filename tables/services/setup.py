@@ -1,5 +1,6 @@
 """Setting up the tables: open one (its shuffler token shown once), renew a token, the break order,
 and a table in or out of play."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -17,8 +18,15 @@ from tournament.services.audit import lock_tournament, record_event
 
 
 @transaction.atomic
-def open_table(tournament: Tournament, *, actor: Actor, number: int, seats: int | None = None,
-               sends_hand_signals: bool = True, accessible: bool = False) -> tuple[Table, str]:
+def open_table(
+    tournament: Tournament,
+    *,
+    actor: Actor,
+    number: int,
+    seats: int | None = None,
+    sends_hand_signals: bool = True,
+    accessible: bool = False,
+) -> tuple[Table, str]:
     """Open a table; returns it and its shuffler token (shown once, stored hashed). Before the start
     draw the highest numbers break first; a table opened after it breaks before every other."""
     require(actor, roles.SETUP)
@@ -31,12 +39,16 @@ def open_table(tournament: Tournament, *, actor: Actor, number: int, seats: int 
     if Table.objects.filter(tournament=t, number=number).exists():
         raise ServiceError(_("Table %(number)s is already open.") % {"number": number}, code="table_exists", status=409)
     order = _late_break_order(t) if start_drawn(t) else -number
-    table = Table(tournament=t, number=number, seats=seats, sends_hand_signals=sends_hand_signals, accessible=accessible,
-                  break_order=order)
+    table = Table(tournament=t, number=number, seats=seats, sends_hand_signals=sends_hand_signals, accessible=accessible, break_order=order)
     token = table.new_shuffler_token()
     table.save()
-    record_event(t, actor=actor, type_="table.opened", payload={"table": number, "seats": seats, "sends_hand_signals": sends_hand_signals,
-                                                                "accessible": accessible}, stats=False)
+    record_event(
+        t,
+        actor=actor,
+        type_="table.opened",
+        payload={"table": number, "seats": seats, "sends_hand_signals": sends_hand_signals, "accessible": accessible},
+        stats=False,
+    )
     pending_draw(t)
     return table, token
 
@@ -63,8 +75,11 @@ def set_break_order(tournament: Tournament, *, actor: Actor, numbers: list[int])
     except (TypeError, ValueError):
         raise ServiceError(_("List the table numbers in the order they break."), code="bad_order") from None
     if sorted(numbers) != sorted(tables) or len(set(numbers)) != len(numbers):
-        raise ServiceError(_("List every table in play exactly once (tables in play: %(tables)s).")
-                           % {"tables": ", ".join(str(n) for n in sorted(tables))}, code="bad_order")
+        raise ServiceError(
+            _("List every table in play exactly once (tables in play: %(tables)s).")
+            % {"tables": ", ".join(str(n) for n in sorted(tables))},
+            code="bad_order",
+        )
     for position, number in enumerate(numbers, start=1):
         Table.objects.filter(pk=tables[number].pk).update(break_order=position)
     record_event(t, actor=actor, type_="tables.break_order", payload={"order": numbers}, stats=False)
@@ -79,8 +94,11 @@ def set_table_in_play(table: Table, *, actor: Actor, in_play: bool) -> Table:
     if table.in_play == in_play:
         return table
     if not in_play and live_seats(t).filter(table=table).exists():
-        raise ServiceError(_("Table %(number)s still has players: move them or break the table first.")
-                           % {"number": table.number}, code="table_has_players", status=409)
+        raise ServiceError(
+            _("Table %(number)s still has players: move them or break the table first.") % {"number": table.number},
+            code="table_has_players",
+            status=409,
+        )
     table.in_play = in_play
     if in_play and start_drawn(t):
         table.break_order = _late_break_order(t)

@@ -2,6 +2,7 @@
 answers a 4xx with a message and writes nothing, whatever the file holds (nested 100,000 deep, too big, a value of
 the wrong type, a username too long or with a NUL), and no file brings a working dealer link, lobby link or shuffler
 token with it: a forged file whose link hashes are of its author's choosing opens nothing here."""
+
 from __future__ import annotations
 
 import json
@@ -74,6 +75,7 @@ def set_value(model: str, field: str, value, row: int = 0):
     def change(document):
         part = document["rows"][model]
         part["rows"][row][part["fields"].index(field)] = value
+
     return change
 
 
@@ -94,8 +96,10 @@ def test_a_file_nested_deeper_than_a_tournament_file_inside_a_value_is_refused_b
         assert nothing_imported(logged_in(director), deep)["error"] == "too_deep"
 
 
-@pytest.mark.parametrize(("username", "said"), [("u" * 200, "at most 150 characters"), ("night\x00floor", "NUL"),
-                                                ("tab\tname", "control character"), ("", "at least 1 character")])
+@pytest.mark.parametrize(
+    ("username", "said"),
+    [("u" * 200, "at most 150 characters"), ("night\x00floor", "NUL"), ("tab\tname", "control character"), ("", "at least 1 character")],
+)
 def test_a_username_too_long_or_with_a_control_character_is_refused_by_its_place_in_the_file(director, raw, username, said):
     users = set(User.objects.values_list("username", flat=True))  # (PostgreSQL cannot even be asked for a NUL)
     answer = nothing_imported(logged_in(director), forged(raw, set_value("tournament.auditevent", "actor", username, row=2)))
@@ -103,29 +107,32 @@ def test_a_username_too_long_or_with_a_control_character_is_refused_by_its_place
     assert set(User.objects.values_list("username", flat=True)) == users
 
 
-@pytest.mark.parametrize(("model", "field", "value", "said"), [
-    ("tournament.tournament", "venue", {"name": "Casino"}, "an object"),
-    ("tournament.tournament", "venue", ["Casino"], "a list"),
-    ("tournament.tournament", "venue", 7, "a number"),
-    ("tournament.tournament", "name", "x" * 161, "at most 160 characters"),
-    ("tournament.tournament", "name", "Sunday\x00Deepstack", "NUL"),
-    ("tournament.tournament", "name", "Sunday \ud800 Deepstack", "surrogate"),
-    ("tournament.tournament", "buy_in", "1000", "a text"),
-    ("tournament.tournament", "buy_in", True, "true or false"),
-    ("tournament.tournament", "buy_in", 2 ** 70, "out of range"),
-    ("tournament.tournament", "buy_in", -5, "out of range"),
-    ("tournament.tournament", "buy_in", 1.5, "a number with a fraction"),
-    ("tournament.tournament", "buy_in", None, "empty"),
-    ("tournament.tournament", "start_at", 20_261_129, "a number"),
-    ("tournament.tournament", "start_at", "9999-12-31T23:00:00-05:00", "out of range"),
-    ("tournament.tournament", "start_at", "2026-11-29T20:00:00", "without its zone"),
-    ("tournament.tournament", "status", "burning", "not one of"),
-    ("tournament.entry", "player", "1", "a text"),
-    ("tournament.entry", "player", True, "true or false"),
-    ("tournament.auditevent", "payload", {"name": "a\x00b"}, "NUL"),
-    ("tournament.auditevent", "payload", {"\ud83d": 1}, "surrogate"),
-    ("tables.table", "in_play", 1, "a number"),
-])
+@pytest.mark.parametrize(
+    ("model", "field", "value", "said"),
+    [
+        ("tournament.tournament", "venue", {"name": "Casino"}, "an object"),
+        ("tournament.tournament", "venue", ["Casino"], "a list"),
+        ("tournament.tournament", "venue", 7, "a number"),
+        ("tournament.tournament", "name", "x" * 161, "at most 160 characters"),
+        ("tournament.tournament", "name", "Sunday\x00Deepstack", "NUL"),
+        ("tournament.tournament", "name", "Sunday \ud800 Deepstack", "surrogate"),
+        ("tournament.tournament", "buy_in", "1000", "a text"),
+        ("tournament.tournament", "buy_in", True, "true or false"),
+        ("tournament.tournament", "buy_in", 2**70, "out of range"),
+        ("tournament.tournament", "buy_in", -5, "out of range"),
+        ("tournament.tournament", "buy_in", 1.5, "a number with a fraction"),
+        ("tournament.tournament", "buy_in", None, "empty"),
+        ("tournament.tournament", "start_at", 20_261_129, "a number"),
+        ("tournament.tournament", "start_at", "9999-12-31T23:00:00-05:00", "out of range"),
+        ("tournament.tournament", "start_at", "2026-11-29T20:00:00", "without its zone"),
+        ("tournament.tournament", "status", "burning", "not one of"),
+        ("tournament.entry", "player", "1", "a text"),
+        ("tournament.entry", "player", True, "true or false"),
+        ("tournament.auditevent", "payload", {"name": "a\x00b"}, "NUL"),
+        ("tournament.auditevent", "payload", {"\ud83d": 1}, "surrogate"),
+        ("tables.table", "in_play", 1, "a number"),
+    ],
+)
 def test_a_value_of_the_wrong_type_is_refused_naming_its_place(director, raw, model, field, value, said):
     answer = nothing_imported(logged_in(director), forged(raw, set_value(model, field, value)))
     assert answer["error"] == "rows" and f"{model}, row 1, {field}" in answer["detail"] and said in answer["detail"], answer
@@ -138,19 +145,28 @@ def test_a_hand_whose_table_is_no_number_is_kept_as_it_is(director, raw):
     assert Tournament.objects.get(pk=response.json()["id"]).entries.get(number=1).bust_hand == "table:²:1"
 
 
-@pytest.mark.parametrize(("key", "value", "said"), [
-    ("exported_at", {"at": "now"}, "an object"), ("exported_at", "yesterday", "exported_at"),
-    ("id_hash_key", ["a"], "a list"), ("tournament", "Sunday", "a text"), ("users", {"a": 1}, "an object"),
-    ("users", ["u" * 151], "at most 150 characters"), ("users", ["a\x00b"], "NUL"), ("rows", [], "a list"),
-    ("signature", "mine", "does not know"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "said"),
+    [
+        ("exported_at", {"at": "now"}, "an object"),
+        ("exported_at", "yesterday", "exported_at"),
+        ("id_hash_key", ["a"], "a list"),
+        ("tournament", "Sunday", "a text"),
+        ("users", {"a": 1}, "an object"),
+        ("users", ["u" * 151], "at most 150 characters"),
+        ("users", ["a\x00b"], "NUL"),
+        ("rows", [], "a list"),
+        ("signature", "mine", "does not know"),
+    ],
+)
 def test_a_head_value_of_the_wrong_type_is_refused(director, raw, key, value, said):
     answer = nothing_imported(logged_in(director), forged(raw, lambda document: document.__setitem__(key, value)))
     assert answer["error"] == "head" and key in answer["detail"] and said in answer["detail"], answer
 
 
-@pytest.mark.parametrize(("value", "written"), [(float("nan"), b"NaN"), (float("inf"), b"Infinity"),
-                                                (float("-inf"), b"-Infinity"), (float("inf"), b"1e400")])
+@pytest.mark.parametrize(
+    ("value", "written"), [(float("nan"), b"NaN"), (float("inf"), b"Infinity"), (float("-inf"), b"-Infinity"), (float("inf"), b"1e400")]
+)
 def test_nan_and_infinity_are_not_json(director, raw, value, written):
     """Python writes them (and its checksum holds them), and reads them back, 1e400 as infinity: no JSON has them."""
     body = forged(raw, set_value("tournament.auditevent", "payload", {"x": value}))
@@ -164,8 +180,10 @@ def test_nan_and_infinity_are_not_json(director, raw, value, written):
 def test_a_body_over_the_limit_is_refused_413_before_it_is_parsed(director, settings):
     settings.TOURNAMENT_FILE_MAX_MB = 1
     body = b'{"rows": [' + b"{}," * 400_000 + b"{}]}"  # 1.2 MB
-    with mock.patch("django.http.multipartparser.MultiPartParser.parse", side_effect=AssertionError("parsed")), \
-            mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")):
+    with (
+        mock.patch("django.http.multipartparser.MultiPartParser.parse", side_effect=AssertionError("parsed")),
+        mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")),
+    ):
         answer = nothing_imported(logged_in(director), body, status=413)
     assert answer["error"] == "too_large" and "at most 1 MB" in answer["detail"]
 
@@ -197,14 +215,18 @@ def test_the_file_holds_no_link_hash_and_no_token(raw):
 
 def with_secrets(raw: bytes, secret: str) -> bytes:
     """A forged file, as an older version wrote them: the links and the shuffler token with hashes of `secret`."""
+
     def change(document):
         rows = document["rows"]
-        for model, field, hashed in (("tables.dealerlink", "token_hash", hash_secret(secret)),
-                                     ("tournament.displaytoken", "token_hash", hash_secret(secret)),
-                                     ("tables.table", "shuffler_token_hash", hash_secret(secret))):
+        for model, field, hashed in (
+            ("tables.dealerlink", "token_hash", hash_secret(secret)),
+            ("tournament.displaytoken", "token_hash", hash_secret(secret)),
+            ("tables.table", "shuffler_token_hash", hash_secret(secret)),
+        ):
             rows[model]["fields"].append(field)
             for row in rows[model]["rows"]:
                 row.append(hashed)
+
     return forged(raw, change)
 
 
@@ -236,7 +258,7 @@ def test_a_forged_file_with_link_hashes_of_its_authors_choosing_opens_nothing_he
 def test_the_scan_sees_no_bracket_and_no_comma_inside_a_text(settings):
     """Brackets, commas and escaped quotes inside texts are text: a genuine file with them passes the scan."""
     settings.TOURNAMENT_FILE_MAX_MB = 1  # at most 125,000 values, 32 deep
-    document = {"note": "[" * 100 + '"' + "{" * 100 + "\\", "commas": "," * 900_000, "after": [[["\\\"]"]]]}
+    document = {"note": "[" * 100 + '"' + "{" * 100 + "\\", "commas": "," * 900_000, "after": [[['\\"]']]]}
     assert read_file(json.dumps(document).encode()) == document
     with pytest.raises(ServiceError) as caught:
         read_file(json.dumps({"note": "\\", "deep": json.loads("[" * 33 + "]" * 33)}).encode())
@@ -271,7 +293,9 @@ def test_the_command_reads_no_more_than_the_limit_and_refuses_a_larger_file(db, 
     path = tmp_path / "big.json"
     path.write_bytes(b'{"rows": "' + b"x" * 1_500_000 + b'"}')
     before = row_counts()
-    with mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")), \
-            pytest.raises(CommandError, match=r"too large for a tournament file \(at most 1 MB\)"):
+    with (
+        mock.patch("archive.services.transfer.parse_json", side_effect=AssertionError("parsed")),
+        pytest.raises(CommandError, match=r"too large for a tournament file \(at most 1 MB\)"),
+    ):
         call_command("import_tournament", str(path))
     assert row_counts() == before

@@ -2,6 +2,7 @@
 is the file `manage.py export_tournament` writes, and records nothing; the import page's form posts the file to
 POST /api/tournaments/import/, which imports it as the command does, or refuses it with the command's words and
 nothing written. Only the director reaches either."""
+
 from __future__ import annotations
 
 import copy
@@ -141,8 +142,9 @@ def test_a_damaged_cut_or_doubled_file_is_refused_with_the_commands_words_and_no
     entries = changed["rows"]["tournament.entry"]
     entries["rows"][0][entries["fields"].index("number")] = 99  # a changed row, its checksum left as it was
     body = upload_refused(client, json.dumps(changed).encode(), 400, "checksum")
-    assert body["detail"] == ("The file's checksum does not match its content: it was changed or damaged after it was "
-                              "exported. Nothing was imported.")
+    assert body["detail"] == (
+        "The file's checksum does not match its content: it was changed or damaged after it was exported. Nothing was imported."
+    )
     assert "not valid JSON" in upload_refused(client, raw[: len(raw) // 2], 400, "not_json")["detail"]
     other = copy.deepcopy(json.loads(raw))
     other["format"] = "poker-tournament/9"
@@ -178,8 +180,7 @@ def test_a_press_sent_twice_imports_once_and_a_key_reused_for_another_file_is_re
     assert reused.status_code == 422 and reused.json()["error"] == "idempotency_key_reused"
 
 
-def test_a_file_larger_than_djangos_body_limit_reaches_the_import_and_one_over_the_import_limit_is_refused(
-        director, settings):
+def test_a_file_larger_than_djangos_body_limit_reaches_the_import_and_one_over_the_import_limit_is_refused(director, settings):
     assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE < 3_000_000 < settings.TOURNAMENT_FILE_MAX_MB * 1_000_000
     big = b"[" + b"0," * 1_500_000  # 3 MB, cut short: read whole and refused by the import, not by a size limit
     token = APIClient().post("/api/auth/token/", {"username": director.username, "password": PASSWORD}, format="json")
@@ -191,7 +192,9 @@ def test_a_file_larger_than_djangos_body_limit_reaches_the_import_and_one_over_t
     settings.TOURNAMENT_FILE_MAX_MB = 1
     response = logged_in(director).post(API, {"file": upload(big)})  # the body's length says it: 413, unread
     assert response.status_code == 413 and response.json()["detail"] == (
-        "The file is too large for a tournament file (at most 1 MB). Nothing was imported.")
+        "The file is too large for a tournament file (at most 1 MB). Nothing was imported."
+    )
     response = logged_in(director).post(API, {"file": upload(big[:1_050_000])})  # the form fits, the file does not
     assert response.status_code == 400 and response.json()["fields"]["file"] == [
-        "The file is too large for a tournament file (at most 1 MB)."]
+        "The file is too large for a tournament file (at most 1 MB)."
+    ]

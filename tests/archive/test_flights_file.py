@@ -2,6 +2,7 @@
 of its own, with its days, bags and carried entries; the event itself (its flights, the carry) is not in them. Played
 by bench/flights.py's festival at a small scale, exported, rolled back, then imported flight by flight: a player who
 played two flights, or went on to Day 2, is one player, found by his ID hash in the files after the first."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,9 @@ def test_each_flight_and_the_day_2_is_a_file_and_a_player_of_several_is_one_play
         transaction.set_rollback(True)
     assert not Tournament.objects.exists()
     day2 = files[-1]
-    assert {row[day2["rows"]["tournament.purchase"]["fields"].index("kind")] for row in day2["rows"]["tournament.purchase"]["rows"]} \
-        == {Purchase.Kind.CARRIED}
+    assert {row[day2["rows"]["tournament.purchase"]["fields"].index("kind")] for row in day2["rows"]["tournament.purchase"]["rows"]} == {
+        Purchase.Kind.CARRIED
+    }
     assert all(files[0]["rows"][name]["rows"] for name in ("days.day", "days.bag"))
 
     imported = [import_tournament(document, actor=ACTOR) for document in files]
@@ -41,6 +43,7 @@ def test_each_flight_and_the_day_2_is_a_file_and_a_player_of_several_is_one_play
     assert Day.objects.filter(tournament=imported[0]).exists() and Bag.objects.filter(tournament=imported[0]).exists()
     again = export_tournament(imported[0])
     assert schema.canonical(as_exported(again, files[0])) == schema.canonical(
-        {k: v for k, v in files[0].items() if k not in ("exported_at", "checksum")})
+        {k: v for k, v in files[0].items() if k not in ("exported_at", "checksum")}
+    )
     carried = Entry.objects.filter(tournament=imported[2]).select_related("player", "id_check")
     assert all(e.id_check.player_id == e.player_id and e.player.id_hmac == e.id_hmac for e in carried)

@@ -1,6 +1,7 @@
 """What a tournament file holds (archive/selectors/schema.py): every model of the tournament's apps is in it or left out with a
 reason, each in it belongs to the tournament or is pointed to by its rows, and every event whose payload holds a
 primary key has that key converted (a new event of that kind fails here until it is listed)."""
+
 from __future__ import annotations
 
 import ast
@@ -18,9 +19,24 @@ def test_every_model_of_the_tournaments_apps_is_in_the_file_or_left_out_with_a_r
     held = {schema.label(m) for m in schema.file_models()}
     assert held | set(schema.LEFT_OUT) == every and not held & set(schema.LEFT_OUT)
     assert all(reason for reason in schema.LEFT_OUT.values())
-    assert {"tournament.entry", "tournament.auditevent", "tables.seat", "tables.draw", "tables.move", "tables.chiprace",
-            "tables.penalty", "tables.handforhand", "clock.clockstate", "payouts.payment", "payouts.deal", "days.bag",
-            "tournament.player", "tournament.idcheck", "tournament.structure", "tournament.level"} <= held
+    assert {
+        "tournament.entry",
+        "tournament.auditevent",
+        "tables.seat",
+        "tables.draw",
+        "tables.move",
+        "tables.chiprace",
+        "tables.penalty",
+        "tables.handforhand",
+        "clock.clockstate",
+        "payouts.payment",
+        "payouts.deal",
+        "days.bag",
+        "tournament.player",
+        "tournament.idcheck",
+        "tournament.structure",
+        "tournament.level",
+    } <= held
 
 
 def test_each_model_in_the_file_is_the_tournaments_or_pointed_to_by_its_rows_and_comes_after_what_it_points_to():
@@ -52,8 +68,9 @@ def payload_keys_with_pks(source: str) -> set[tuple[str, str]]:
         if not isinstance(payload, ast.Dict):
             continue
         for key, value in zip(payload.keys, payload.values, strict=True):
-            if isinstance(key, ast.Constant) and any(isinstance(n, ast.Attribute) and (n.attr == "pk" or n.attr.endswith("_id"))
-                                                     for n in ast.walk(value)):
+            if isinstance(key, ast.Constant) and any(
+                isinstance(n, ast.Attribute) and (n.attr == "pk" or n.attr.endswith("_id")) for n in ast.walk(value)
+            ):
                 found |= {(type_, key.value) for type_ in types}
     return found
 
@@ -70,9 +87,11 @@ def test_every_event_whose_payload_holds_a_primary_key_has_it_converted():
 
 
 def test_the_payload_check_sees_a_key_and_leaves_the_events_of_no_tournament():
-    source = ("record_event(t, actor=a, type_='x.made', payload={'thing': thing.pk, 'number': thing.number})\n"
-              "record_event(t, actor=a, type_='x.moved', payload={'table': seat.table_id})\n"
-              "record_event(None, actor=a, type_='x.global', payload={'thing': thing.pk})\n")
+    source = (
+        "record_event(t, actor=a, type_='x.made', payload={'thing': thing.pk, 'number': thing.number})\n"
+        "record_event(t, actor=a, type_='x.moved', payload={'table': seat.table_id})\n"
+        "record_event(None, actor=a, type_='x.global', payload={'thing': thing.pk})\n"
+    )
     assert payload_keys_with_pks(source) == {("x.made", "thing"), ("x.moved", "table")}
 
 

@@ -5,6 +5,7 @@ imported there: exported again, the file is the same but for its time, its check
 clock shows the same time left; every key held inside a value points at the new rows. The commands do the same into an
 empty database of another server (a subprocess, a fresh SQLite file). A damaged, cut, changed or doubled file, and a
 file of another ID hash key, are refused with nothing written."""
+
 from __future__ import annotations
 
 import copy
@@ -94,8 +95,11 @@ def played(module_db) -> Played:
     night = ArchivedNight(27, 5)  # its staff stay for every test; the night itself is rolled back
     other_tournament(night.staff)  # and another tournament, so the night's keys are not its rows' positions
     seeds = random.Random(5)  # the same night on every run: seeded draws, every hand start a new hand
-    with transaction.atomic(), override_settings(HAND_START_REPEAT_SECONDS=0), \
-            mock.patch.object(draws.secrets, "token_bytes", lambda n: seeds.randbytes(n)):
+    with (
+        transaction.atomic(),
+        override_settings(HAND_START_REPEAT_SECONDS=0),
+        mock.patch.object(draws.secrets, "token_bytes", lambda n: seeds.randbytes(n)),
+    ):
         night.play()
         t = Tournament.objects.get(pk=night.t.pk)
         document = export_tournament(t)
@@ -151,9 +155,22 @@ def test_a_night_exported_imported_where_it_is_not_and_exported_again_is_the_sam
     assert first["format"] == "poker-tournament/1" and first["id_hash_key"] == schema.fingerprint(conf.ID_HASH_KEY)
     assert first["checksum"] == schema.checksum(first)
     t_row = rows(first, schema.TOURNAMENT)[0]
-    assert all(rows(first, name) for name in ("tournament.entry", "tables.seat", "tables.move", "tables.draw",
-                                              "tables.colorup", "tables.chiprace", "tables.penalty", "payouts.payment",
-                                              "payouts.deal", "tables.handforhand", "clock.clockstate"))
+    assert all(
+        rows(first, name)
+        for name in (
+            "tournament.entry",
+            "tables.seat",
+            "tables.move",
+            "tables.draw",
+            "tables.colorup",
+            "tables.chiprace",
+            "tables.penalty",
+            "payouts.payment",
+            "payouts.deal",
+            "tables.handforhand",
+            "clock.clockstate",
+        )
+    )
     assert len(rows(first, "tournament.auditevent")) == t_row["event_seq"]  # the whole log, with its sequence
 
     other = Tournament.objects.get(name="Other")
@@ -161,8 +178,9 @@ def test_a_night_exported_imported_where_it_is_not_and_exported_again_is_the_sam
     assert t.pk != other.pk and Entry.objects.filter(tournament=other).count() == 5
 
     again = export_tournament(t)
-    assert schema.canonical(as_exported(again, first)) == schema.canonical({k: v for k, v in first.items()
-                                                                              if k not in ("exported_at", "checksum")})
+    assert schema.canonical(as_exported(again, first)) == schema.canonical(
+        {k: v for k, v in first.items() if k not in ("exported_at", "checksum")}
+    )
     # The clock shows the same time left at the same instant (stopped where play ended: the anchor travelled as it was).
     mine = clock_snapshot(t, now=played.at)
     assert mine == played.clock and mine["status"] == "paused"
@@ -204,8 +222,11 @@ def test_the_paid_prizes_keep_their_signature_and_the_id_checks_stay_usable_with
     assert paid and all(bytes(p.signature).startswith(b"\x89PNG") for p in paid)
     assert all(p.id_check.number_hmac == p.entry.id_hmac for p in paid)
     winner = paid[0].entry
-    check = registration.check_id_again(winner, actor=played.staff["cashier"], document=registration.IdDocument(
-        document_type="id_card", number=played.documents[winner.number]))
+    check = registration.check_id_again(
+        winner,
+        actor=played.staff["cashier"],
+        document=registration.IdDocument(document_type="id_card", number=played.documents[winner.number]),
+    )
     assert check.number_hmac == winner.id_hmac
 
 
@@ -300,7 +321,8 @@ def test_a_tournament_imported_twice_is_refused_the_second_time(db, played, tmp_
 
 
 def test_a_file_of_another_id_hash_key_is_refused_unless_taken_knowingly_and_its_id_checks_cannot_be_verified(
-        db, played, settings, tmp_path):
+    db, played, settings, tmp_path
+):
     settings.ID_HASH_KEY = "another room's key"
     message = import_refused(copy.deepcopy(played.document), "other_id_hash_key").message
     assert played.document["id_hash_key"] in message and schema.fingerprint("another room's key") in message
@@ -321,8 +343,11 @@ def test_a_file_of_another_id_hash_key_is_refused_unless_taken_knowingly_and_its
     assert Player.objects.filter(id_hmac=first["id_hmac"]).count() == 1  # the hashes kept as they were
     entry = Entry.objects.filter(tournament=t).order_by("number").first()
     with pytest.raises(ServiceError) as caught:  # the very document it registered with no longer matches
-        registration.check_id_again(entry, actor=played.staff["cashier"], document=registration.IdDocument(
-            document_type="id_card", number=played.documents[entry.number]))
+        registration.check_id_again(
+            entry,
+            actor=played.staff["cashier"],
+            document=registration.IdDocument(document_type="id_card", number=played.documents[entry.number]),
+        )
     assert caught.value.code == "id_mismatch"
 
 
@@ -330,8 +355,7 @@ def test_a_file_of_another_id_hash_key_is_refused_unless_taken_knowingly_and_its
 
 
 def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=180)
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
     return done
 
@@ -351,4 +375,5 @@ def test_the_commands_move_the_file_into_an_empty_database_of_another_server(db,
     again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
     assert again["checksum"] == schema.checksum(again)
     assert schema.canonical(as_exported(again, played.document, "import_tournament")) == schema.canonical(
-        {k: v for k, v in played.document.items() if k not in ("exported_at", "checksum")})
+        {k: v for k, v in played.document.items() if k not in ("exported_at", "checksum")}
+    )

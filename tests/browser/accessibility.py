@@ -4,6 +4,7 @@ package bundles it) and a look for things a mouse can press that a keyboard cann
 `problems(page)` answers one line per finding that fails a screen: an axe violation of serious or critical
 impact (its rule, the element and axe's summary), or an element that shows a pointer cursor but takes no
 focus. Moderate and minor violations are printed, not failed."""
+
 from __future__ import annotations
 
 from axe_playwright_python.sync_playwright import Axe
@@ -34,9 +35,11 @@ def axe_violations(page) -> list[dict]:
 
 
 def describe(violation: dict) -> list[str]:
-    return [f"axe {violation['impact']}: {violation['id']} at {', '.join(map(str, node['target']))}: "
-            + " ".join((node.get("failureSummary") or violation["help"]).split())
-            for node in violation["nodes"]]
+    return [
+        f"axe {violation['impact']}: {violation['id']} at {', '.join(map(str, node['target']))}: "
+        + " ".join((node.get("failureSummary") or violation["help"]).split())
+        for node in violation["nodes"]
+    ]
 
 
 def problems(page) -> list[str]:

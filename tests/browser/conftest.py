@@ -1,4 +1,5 @@
 """Real-browser tests: the ASGI app served by uvicorn in a thread, driven by Playwright in Debian's chromium."""
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,15 @@ from tests.helpers import free_port
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 # Under the Content-Security-Policy (no 'unsafe-eval', config/settings.py) Playwright's wait_for_function polls
@@ -33,6 +41,7 @@ def _as_function(wait_for_function):
         if not FUNCTION.match(expression):
             expression = f"() => ({expression})"
         return wait_for_function(self, expression, *args, **kwargs)
+
     return wait
 
 
@@ -135,8 +144,7 @@ def session_cookie(base_url: str, username: str) -> dict:
     driven by the tests that test it (test_csp.py, test_payouts.py) and shown by the screen walk."""
     client = Client()
     client.force_login(User.objects.get(username=username), backend="django.contrib.auth.backends.ModelBackend")
-    return {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-            "url": base_url}
+    return {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": base_url}
 
 
 def login(page, base_url: str, username: str, password: str = "") -> None:

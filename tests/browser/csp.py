@@ -1,6 +1,7 @@
 """The Content-Security-Policy and the console, as a browser test watches a page: what the policy
 blocked (the securitypolicyviolation events, listened to before any script of the page runs), console errors
 and uncaught errors in the page's scripts."""
+
 from __future__ import annotations
 
 CSP_LISTENER = """window.cspViolations = [];

@@ -1,6 +1,7 @@
 """Does a screen fit a tablet and a phone? The TV's size, the two viewports the browser tests use, the overflow check they share, and
 `fits`, which sets each viewport in turn, collects what sticks out of the window and, with SCREEN_SHOTS set in the
 environment, shoots each size to /tmp/<prefix>_<label>.png to look at by eye."""
+
 from __future__ import annotations
 
 import os
@@ -35,13 +36,14 @@ def by_width(name: str, size: dict) -> list[tuple[str, bool]]:
     return [(f"{name}_{size['width']}", True)]
 
 
-def by_device(whole: tuple[dict, ...] = (TABLET, PHONE), tablet: str | None = "_tablet",
-              phone: str | None = "_phone") -> Shots:
+def by_device(whole: tuple[dict, ...] = (TABLET, PHONE), tablet: str | None = "_tablet", phone: str | None = "_phone") -> Shots:
     """<name>_tablet and <name>_phone (or <name> + other suffixes; None: no shot at that size); the whole page on the
     sizes in `whole`, else the window only."""
+
     def shots(name: str, size: dict) -> list[tuple[str, bool]]:
         suffix = phone if size == PHONE else tablet
         return [] if suffix is None else [(name + suffix, size in whole)]
+
     return shots
 
 
@@ -51,9 +53,18 @@ def shot(page, prefix: str, label: str, *, full_page: bool = False, always: bool
         page.screenshot(path=f"/tmp/{prefix}_{label}.png", full_page=full_page)
 
 
-def fits(page, name: str, sizes: tuple[dict, ...] = (TABLET, PHONE), *, prefix: str,
-         selector: str | Callable[[dict], str] = "main", whole_page: bool = True, wait: int = 150,
-         shots: Shots = by_width, always_shoot: bool = False) -> list[str]:
+def fits(
+    page,
+    name: str,
+    sizes: tuple[dict, ...] = (TABLET, PHONE),
+    *,
+    prefix: str,
+    selector: str | Callable[[dict], str] = "main",
+    whole_page: bool = True,
+    wait: int = 150,
+    shots: Shots = by_width,
+    always_shoot: bool = False,
+) -> list[str]:
     """What sticks out of the window at each size ("<width>: <element> <right>"), [] when the screen fits. Each size
     is set and given `wait` ms; `selector` (or selector(size)) says which elements are checked, `whole_page` whether
     the page's own width is too. Shot when SCREEN_SHOTS is set (or always_shoot). The page is left at sizes[0]."""

@@ -1,5 +1,6 @@
 """The accessibility checker of the screen walk (tests/browser/accessibility.py) itself: a page with each fault
 it must find, and one without."""
+
 from __future__ import annotations
 
 import pytest

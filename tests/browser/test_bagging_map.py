@@ -4,6 +4,7 @@ whole table at once through the JSON API; a seat's "Bag" bags one player. Once t
 table's card says how many of its players are bagged, live (the floor socket's bags.recorded). A refusal of the
 server (a bag number on another player's bag) is said in the dialog, which keeps what was typed. The dialogs are
 clean for axe and fit a tablet and a phone."""
+
 from __future__ import annotations
 
 import os
@@ -32,21 +33,28 @@ def badge(page, number: int) -> str:
 
 
 def wait_badge(page, number: int, text: str) -> None:
-    page.wait_for_function("""([n, text]) => { const b = document.querySelector(`.m-table[data-table="${n}"] .m-badge.bags`);
-      return !!b && b.textContent === text; }""", arg=[number, text])
+    page.wait_for_function(
+        """([n, text]) => { const b = document.querySelector(`.m-table[data-table="${n}"] .m-badge.bags`);
+      return !!b && b.textContent === text; }""",
+        arg=[number, text],
+    )
 
 
 def dialog_rows(page) -> list[list]:
-    return page.eval_on_selector_all("#bags-rows .m-bag-row", """rows => rows.map(r => [Number(r.dataset.seat),
+    return page.eval_on_selector_all(
+        "#bags-rows .m-bag-row",
+        """rows => rows.map(r => [Number(r.dataset.seat),
         r.querySelector('.who').textContent, r.querySelector('small').textContent, r.querySelector('.chips input').value,
-        r.querySelector('.bag input').value])""")
+        r.querySelector('.bag input').value])""",
+    )
 
 
 def test_the_floor_bags_a_table_and_a_player_on_the_map(live_asgi, browser, floor, room):
     t, players = room, seated(room, 1)
     last = [30_000, 20_000, 25_000, 41_000, 9_000, 15_000]
-    counting.record_table_counts(Table.objects.get(tournament=t, number=1), actor=floor,
-                                 counts={s.seat: chips for s, chips in zip(players, last, strict=True)})
+    counting.record_table_counts(
+        Table.objects.get(tournament=t, number=1), actor=floor, counts={s.seat: chips for s, chips in zip(players, last, strict=True)}
+    )
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
     page.wait_for_selector("#map .m-table")
     page.wait_for_function("() => window.floorMap.day !== null")
@@ -56,13 +64,16 @@ def test_the_floor_bags_a_table_and_a_player_on_the_map(live_asgi, browser, floo
     page.click('.m-table[data-table="1"] .bag-stacks')
     page.wait_for_selector("#bags-dialog[open]")
     assert page.inner_text("#bags-where") == "Table 1 · day 1"
-    assert dialog_rows(page) == [[s.seat, f"Seat {s.seat} · {s.entry.player.display_name}", f"Last count: {chips:,}",
-                                  str(chips), ""] for s, chips in zip(players, last, strict=True)]
+    assert dialog_rows(page) == [
+        [s.seat, f"Seat {s.seat} · {s.entry.player.display_name}", f"Last count: {chips:,}", str(chips), ""]
+        for s, chips in zip(players, last, strict=True)
+    ]
     # The first bag number to type has the focus; each field is named by its seat, player and what it holds.
     assert page.evaluate("document.activeElement.id") == f"bag-seat-{players[0].seat}-bag"
     assert page.evaluate("""() => { const i = document.activeElement, ids = i.getAttribute('aria-labelledby').split(' ');
       return ids.map(id => document.getElementById(id).textContent).join(' '); }""") == (
-        f"Seat {players[0].seat} · {players[0].entry.player.display_name} Bag number")
+        f"Seat {players[0].seat} · {players[0].entry.player.display_name} Bag number"
+    )
     assert accessibility.problems(page) == []
 
     chips = [31_500, 20_000, 24_000, 41_000, 9_500, 15_000]
@@ -94,7 +105,8 @@ def test_the_floor_bags_a_table_and_a_player_on_the_map(live_asgi, browser, floo
     assert page.get_attribute("#notice", "role") == "status"
     answer = table_bags(client_for(floor), t, 1)
     assert [(p["seat"], p["chips"], p["bag"]) for p in answer["players"]] == [
-        (s.seat, c, f"A-{s.seat}") for s, c in zip(players, chips, strict=True)]
+        (s.seat, c, f"A-{s.seat}") for s, c in zip(players, chips, strict=True)
+    ]
     assert {p["bagged_by"] for p in answer["players"]} == {floor.username}
     # Bagging has started: every card says how many of its players are bagged (in words; green once all are).
     wait_badge(page, 1, "6/6 bagged")

@@ -4,6 +4,7 @@ number); the dealer types the chips on the tablet's number pad, Next goes to the
 Enter to the next seat, and "Save bags" sends the whole table at once through the JSON API. The API's bags and the
 day's state follow; a table already bagged shows its bags and takes a correction. A bag number already on another
 player's bag is refused with the server's message, which names that entry, and what was typed is kept."""
+
 from __future__ import annotations
 
 import os
@@ -59,8 +60,11 @@ def day_state(client, t) -> dict:
 
 def rows_shown(tablet) -> list[list]:
     """Each row of the panel: seat, the chips shown (digits only), the bag number in its field."""
-    return tablet.eval_on_selector_all("#bags-rows .r-row", """rows => rows.map(r => [Number(r.dataset.seat),
-        r.querySelector('.r-field b').textContent.replace(/\\D/g, ''), r.querySelector('.b-bag input').value])""")
+    return tablet.eval_on_selector_all(
+        "#bags-rows .r-row",
+        """rows => rows.map(r => [Number(r.dataset.seat),
+        r.querySelector('.r-field b').textContent.replace(/\\D/g, ''), r.querySelector('.b-bag input').value])""",
+    )
 
 
 def type_chips(tablet, chips: int) -> None:
@@ -74,8 +78,9 @@ def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dea
     players = seated(t, 1)
     assert len(players) == 6
     last = [30_000, 20_000, 25_000, 41_000, 9_000, 15_000]
-    counting.record_table_counts(Table.objects.get(tournament=t, number=1), actor=floor,
-                                 counts={s.seat: chips for s, chips in zip(players, last, strict=True)})
+    counting.record_table_counts(
+        Table.objects.get(tournament=t, number=1), actor=floor, counts={s.seat: chips for s, chips in zip(players, last, strict=True)}
+    )
     clock_services.start_clock(t, actor=director)
     tablet = browser.new_context(viewport=TABLET).new_page()
     login(tablet, base, dealer.username, PASSWORD)
@@ -144,7 +149,8 @@ def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dea
     floor_api.force_login(floor)
     answer = table_bags(floor_api, t, 1)
     assert [(p["seat"], p["chips"], p["bag"]) for p in answer["players"]] == [
-        (s.seat, c, b.replace(" ", "").upper()) for s, c, b in zip(players, chips, bags, strict=True)]
+        (s.seat, c, b.replace(" ", "").upper()) for s, c, b in zip(players, chips, bags, strict=True)
+    ]
     assert answer["bagged"] == 6 and answer["total"] == sum(chips)
     assert {p["bagged_by"] for p in answer["players"]} == {dealer.username}
     state = day_state(floor_api, t)
@@ -155,8 +161,7 @@ def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dea
     tablet.click("#bags-open")
     tablet.wait_for_selector("#bags", state="visible")
     assert tablet.inner_text("#bags-state") == f"Day 1 · 6 of 6 players bagged, total {sum(chips):,}"
-    assert rows_shown(tablet) == [[s.seat, str(c), b.replace(" ", "").upper()] for s, c, b in zip(players, chips, bags,
-                                                                                                   strict=True)]
+    assert rows_shown(tablet) == [[s.seat, str(c), b.replace(" ", "").upper()] for s, c, b in zip(players, chips, bags, strict=True)]
     assert tablet.inner_text(f'#bags-rows .r-row[data-seat="{players[2].seat}"] .s-last') == "Bag A103 · 24,000 chips"
     tablet.click(f"#bags-{players[2].entry.number}")
     type_chips(tablet, 23_500)
@@ -198,15 +203,16 @@ def test_a_bag_number_used_twice_is_refused_and_what_was_typed_kept(live_asgi, b
     # A seat with no bag number: said, and its field has the focus; nothing is sent.
     tablet.click("#bags-save")
     last = players[-1]
-    tablet.wait_for_function("(m) => document.getElementById('bags-say').textContent === m",
-                             arg=f"Seat {last.seat}: type the number written on his bag.")
+    tablet.wait_for_function(
+        "(m) => document.getElementById('bags-say').textContent === m", arg=f"Seat {last.seat}: type the number written on his bag."
+    )
     assert tablet.evaluate("document.activeElement.id") == f"bags-{last.entry.number}-bag"
     tablet.keyboard.type("B-6")
     typed = [[s.seat, str(c), b or "B-6"] for s, c, b in zip(players, chips, bags, strict=True)]
     assert rows_shown(tablet) == typed
 
     tablet.click("#bags-save")
-    message = (f"Table 1 seat {players[2].seat}: bag B-7 is already the bag of entry #{other.entry.number}.")
+    message = f"Table 1 seat {players[2].seat}: bag B-7 is already the bag of entry #{other.entry.number}."
     tablet.wait_for_function("(m) => document.getElementById('dealer-feedback').textContent === m", arg=message)
     assert tablet.get_attribute("#dealer-feedback", "role") == "alert"
     assert tablet.inner_text("#bags-say") == message and tablet.is_visible("#bags-say")
@@ -224,5 +230,6 @@ def test_a_bag_number_used_twice_is_refused_and_what_was_typed_kept(live_asgi, b
     floor_api.force_login(floor)
     answer = table_bags(floor_api, t, 1)
     assert [(p["seat"], p["chips"], p["bag"]) for p in answer["players"]] == [
-        (s.seat, c, b or "B-6") for s, c, b in zip(players, chips, ["B-1", "B-2", "B-3", "B-4", "B-5", ""], strict=True)]
+        (s.seat, c, b or "B-6") for s, c, b in zip(players, chips, ["B-1", "B-2", "B-3", "B-4", "B-5", ""], strict=True)
+    ]
     tablet.context.close()

@@ -4,6 +4,7 @@ dealer tablet and on the mover's phone; the floor confirms it and both tables ch
 screen, live. The director runs hand-for-hand from the map while the dealer tablets deal, report
 and wait. Every press goes to the public JSON API (/api/), and a refusal shows the API's
 translated detail."""
+
 from __future__ import annotations
 
 import json
@@ -58,8 +59,9 @@ def bust_from_map(page, entry_number: int) -> None:
     page.wait_for_selector("#undo-bar:not([hidden])")
 
 
-def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_asgi, browser, director, floor, cashier,
-                                                                            dealer, tournament):
+def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(
+    live_asgi, browser, director, floor, cashier, dealer, tournament
+):
     base = live_asgi
     start(director, cashier, tournament, 20)  # three tables of 7, 7 and 6, buttons drawn
     counts = {t: len(s) for t, s in seated(tournament).items()}
@@ -79,8 +81,9 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
         floor_page.wait_for_function(f"document.getElementById('notice').textContent.indexOf('Entry #{victim} (') === 0")
         assert "is out in place" in floor_page.inner_text("#notice") and floor_page.is_visible("#notice.ok")
         busts += 1
-        move = Move.objects.select_related("entry", "from_table", "to_table").filter(
-            tournament=tournament, status=Move.Status.PENDING).first()
+        move = (
+            Move.objects.select_related("entry", "from_table", "to_table").filter(tournament=tournament, status=Move.Status.PENDING).first()
+        )
         if move is not None:
             floor_page.wait_for_selector(f'#move-list li[data-move="{move.number}"]')
         floor_page.unroute(MAP_READ)
@@ -124,14 +127,18 @@ def test_bust_until_a_balance_then_the_slip_travels_and_both_tables_update(live_
     # The player sits down: the floor confirms. Both tables change on the map, the tablet and the phone.
     with floor_page.expect_request(api_press("POST", f"/moves/{again.number}/confirm/")):
         floor_page.click(f'#move-list li[data-move="{again.number}"] .confirm-move')
-    floor_page.wait_for_selector(f'.m-table[data-table="{again.to_table.number}"] .m-seat[data-seat="{again.to_seat}"]'
-                                 f'[data-entry="{again.entry.number}"]')
+    floor_page.wait_for_selector(
+        f'.m-table[data-table="{again.to_table.number}"] .m-seat[data-seat="{again.to_seat}"][data-entry="{again.entry.number}"]'
+    )
     floor_page.wait_for_selector(f'.m-table[data-table="{again.from_table.number}"] .m-seat[data-seat="{again.from_seat}"].empty')
     expect(floor_page.locator("#no-moves")).to_be_visible()
     expect(floor_page.locator("#notice")).to_contain_text(
-        f"Move slip #{again.number}: entry #{again.entry.number} sits at table {again.to_table.number}")
-    phone.wait_for_function(f"document.getElementById('seat-table').textContent === '{again.to_table.number}'"
-                            f" && document.getElementById('seat-seat').textContent === '{again.to_seat}'")
+        f"Move slip #{again.number}: entry #{again.entry.number} sits at table {again.to_table.number}"
+    )
+    phone.wait_for_function(
+        f"document.getElementById('seat-table').textContent === '{again.to_table.number}'"
+        f" && document.getElementById('seat-seat').textContent === '{again.to_seat}'"
+    )
     phone.wait_for_selector("#go", state="hidden")
     phone.wait_for_selector("#moved", state="visible")
     dealer_page.wait_for_selector("#slips", state="hidden")
@@ -183,7 +190,8 @@ def test_hand_for_hand_on_the_map_and_the_dealer_tablets(live_asgi, browser, dir
         tablets[first].click("#undo")
     tablets[first].wait_for_selector("#dealer-feedback.refused")
     assert tablets[first].inner_text("#dealer-feedback") == in_czech(
-        "Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.", table=first, hand=1)
+        "Hand-for-hand: table %(table)s has reported hand %(hand)s done; its start can no longer be undone.", table=first, hand=1
+    )
     tablets[first].wait_for_selector("#h4h.done")
     chief.wait_for_function(f"document.getElementById('h4h-detail').textContent.indexOf('{second}') >= 0")
     tablets[second].click("#shuffle")

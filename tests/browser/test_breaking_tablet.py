@@ -2,6 +2,7 @@
 real browser: the tablet says live that its table is breaking and deals no new hand; its slips made
 during a hand say "after this hand"; a Shuffle kept offline shows the hand started, so Hand done can be pressed and
 is kept too; Count stacks offline says why it cannot wait."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,8 +17,9 @@ from tests.tables.test_breaking_table import breaking_soon, bust_elsewhere
 pytestmark = pytest.mark.browser
 
 
-def test_the_tablet_of_a_breaking_table_says_so_live_and_refuses_a_new_hand(live_asgi, browser, director, cashier,
-                                                                           floor, dealer, tournament):
+def test_the_tablet_of_a_breaking_table_says_so_live_and_refuses_a_new_hand(
+    live_asgi, browser, director, cashier, floor, dealer, tournament
+):
     breaking = breaking_soon(director, cashier, tournament)
     hands.start_hand(breaking, actor=dealer)  # a hand in play when the table breaks
     context, page, errors = tablet(live_asgi, browser, floor, f"/t/{tournament.pk}/tables/{breaking.number}/dealer/")
@@ -41,8 +43,7 @@ def test_the_tablet_of_a_breaking_table_says_so_live_and_refuses_a_new_hand(live
     context.close()
 
 
-def test_a_shuffle_kept_offline_shows_the_hand_started_and_hand_done_follows(live_asgi, browser, director, floor,
-                                                                            tournament):
+def test_a_shuffle_kept_offline_shows_the_hand_started_and_hand_done_follows(live_asgi, browser, director, floor, tournament):
     table, _token = table_setup.open_table(tournament, actor=director, number=1, seats=9)
     context, page, errors = tablet(live_asgi, browser, floor, f"/t/{tournament.pk}/tables/1/dealer/")
     expect(page.locator("#hand-number")).to_have_text("no hand yet")
@@ -50,8 +51,9 @@ def test_a_shuffle_kept_offline_shows_the_hand_started_and_hand_done_follows(liv
     context.set_offline(True)
     page.wait_for_function("navigator.onLine === false")
     page.click("#shuffle")
-    page.wait_for_function(f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === "
-                           "'Offline: 1 press waiting'")
+    page.wait_for_function(
+        f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === 'Offline: 1 press waiting'"
+    )
     # The tablet follows its own press: hand 1 started just now, Hand done can be pressed.
     expect(page.locator("#hand-number")).to_have_text("1")
     expect(page.locator("#hand-age")).to_have_text("· started just now")
@@ -84,8 +86,7 @@ def test_a_shuffle_kept_offline_shows_the_hand_started_and_hand_done_follows(liv
 
 def test_count_stacks_offline_says_why_it_cannot_wait(live_asgi, browser, director, cashier, floor, dealer, tournament):
     breaking = breaking_soon(director, cashier, tournament)
-    number = next(n for n in Table.objects.filter(tournament=tournament).values_list("number", flat=True)
-                  if n != breaking.number)
+    number = next(n for n in Table.objects.filter(tournament=tournament).values_list("number", flat=True) if n != breaking.number)
     context, page, errors = tablet(live_asgi, browser, floor, f"/t/{tournament.pk}/tables/{number}/dealer/")
     context.set_offline(True)
     page.wait_for_function("navigator.onLine === false")

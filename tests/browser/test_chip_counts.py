@@ -3,6 +3,7 @@ seated player (seat, name, last count), the dealer types each stack on the table
 Next after each, and "Save counts" sends the whole table at once through the JSON API. The API's counts and the
 lobby's chip leaders follow; a refusal of the server (a player busted meanwhile from another tablet) is said on the
 tablet, and the table read again keeps the other counts typed."""
+
 from __future__ import annotations
 
 import pytest
@@ -52,8 +53,9 @@ def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(liv
     tablet.click("#stacks-open")
     tablet.wait_for_selector("#stacks", state="visible")
     assert tablet.get_attribute("#stacks-open", "aria-expanded") == "true"
-    rows = tablet.eval_on_selector_all("#stacks-rows .r-row", "rows => rows.map(r => [r.dataset.seat, "
-                                       "r.querySelector('.r-name').textContent])")
+    rows = tablet.eval_on_selector_all(
+        "#stacks-rows .r-row", "rows => rows.map(r => [r.dataset.seat, r.querySelector('.r-name').textContent])"
+    )
     assert [int(seat) for seat, _text in rows] == [s.seat for s in players]
     for (_seat, text), s in zip(rows, players, strict=True):
         assert text.startswith(s.entry.player.display_name) and text.endswith("Not counted since he sat down"), text
@@ -78,8 +80,18 @@ def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(liv
     shown = tablet.eval_on_selector_all("#stacks-rows .r-field b", "bs => bs.map(b => b.textContent.replace(/\\D/g, ''))")
     assert shown == [str(n) for n in stacks]
     # Every element of the stacks' panel inside the window on the tablet and on a phone (shot: the tablet's whole page).
-    assert fits(tablet, "", prefix=SHOTS, selector="#stacks", whole_page=False, wait=200,
-                shots=by_device(whole=(TABLET,), tablet="tablet", phone="phone")) == []
+    assert (
+        fits(
+            tablet,
+            "",
+            prefix=SHOTS,
+            selector="#stacks",
+            whole_page=False,
+            wait=200,
+            shots=by_device(whole=(TABLET,), tablet="tablet", phone="phone"),
+        )
+        == []
+    )
     assert accessibility.problems(tablet) == []
     assert ChipCount.objects.count() == 0  # nothing is sent before Save
 
@@ -112,8 +124,9 @@ def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(liv
     # A seat left out is not sent: the tablet says which one and selects it.
     type_on_pad(tablet, 20_000)
     tablet.click("#stacks-save")
-    tablet.wait_for_function("() => document.getElementById('stacks-say').textContent.startsWith("
-                             f"'Seat {players[1].seat}: type his chips')")
+    tablet.wait_for_function(
+        f"() => document.getElementById('stacks-say').textContent.startsWith('Seat {players[1].seat}: type his chips')"
+    )
     assert tablet.get_attribute("#stacks-rows .r-field.selected", "data-seat") == str(players[1].seat)
     assert ChipCount.objects.count() == 6
     tablet.keyboard.press("Escape")  # the panel closes; nothing sent
@@ -150,8 +163,9 @@ def test_a_refusal_of_the_server_is_said_and_the_table_read_again(live_asgi, bro
     shot(tablet, SHOTS, "refused", full_page=True)
     # The table read again: the busted player's row is gone, the others keep their counts.
     tablet.wait_for_function("() => document.querySelectorAll('#stacks-rows .r-row').length === 5")
-    shown = tablet.eval_on_selector_all("#stacks-rows .r-field", "fs => fs.map(f => [f.dataset.seat, "
-                                        "f.querySelector('b').textContent.replace(/\\D/g, '')])")
+    shown = tablet.eval_on_selector_all(
+        "#stacks-rows .r-field", "fs => fs.map(f => [f.dataset.seat, f.querySelector('b').textContent.replace(/\\D/g, '')])"
+    )
     expected = [(s.seat, chips) for s, chips in zip(players, stacks, strict=True) if s.pk != gone.pk]
     assert [(int(seat), int(chips)) for seat, chips in shown] == expected
 

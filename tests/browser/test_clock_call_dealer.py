@@ -2,6 +2,7 @@
 the seated players, the dealer picks one and confirms, the JSON API has the call; the banner counts down against the
 server's time and "He acted" ends it. With the house's 10 seconds the whole countdown is large, then "Hand dead" is
 shown and pressed. A refusal of the server (the player busted meanwhile) is said on the tablet."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,8 +27,12 @@ SHOTS = "clock_call"  # with SCREEN_SHOTS set: /tmp/clock_call_<label>.png, to l
 def fits(tablet, name: str) -> None:
     """Nothing sticks out of the window on the right (the clock call's box, the bottom row's buttons) on the tablet,
     nor on a phone (shot to <name> and <name>_phone when asked for), axe clean."""
-    assert sizes.fits(tablet, name, prefix=SHOTS, selector="#call, .d-bottom", whole_page=False, wait=200,
-                      shots=by_device(whole=(), tablet="")) == []
+    assert (
+        sizes.fits(
+            tablet, name, prefix=SHOTS, selector="#call, .d-bottom", whole_page=False, wait=200, shots=by_device(whole=(), tablet="")
+        )
+        == []
+    )
     assert accessibility.problems(tablet) == []
 
 
@@ -117,8 +122,10 @@ def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, d
     assert tablet.is_hidden("#call-time")
     assert int(tablet.inner_text("#call-big")) <= 10
     # The start and the last seconds at once: heard once, with who.
-    tablet.wait_for_function("(m) => document.getElementById('call-announce').textContent.startsWith(m)",
-                             arg=f"Clock on seat {last.seat} · {last.entry.player.display_name}: ")
+    tablet.wait_for_function(
+        "(m) => document.getElementById('call-announce').textContent.startsWith(m)",
+        arg=f"Clock on seat {last.seat} · {last.entry.player.display_name}: ",
+    )
     shot(tablet, SHOTS, "last")
     tablet.wait_for_function("() => document.getElementById('call-big').textContent === 'Hand dead'", timeout=20_000)
     tablet.wait_for_function("() => document.getElementById('call-announce').textContent === 'Hand dead'")
@@ -150,8 +157,7 @@ def test_a_refusal_of_the_server_is_said_on_the_tablet(live_asgi, browser, deale
     # (the seat list closes); the table's next hand, started from elsewhere, ends the call and the banner leaves.
     floor_api = Client()
     floor_api.force_login(floor)
-    answer = floor_api.post(f"/api/tournaments/{t.pk}/tables/1/clock-call/", {"seat": players[0].seat},
-                            content_type="application/json")
+    answer = floor_api.post(f"/api/tournaments/{t.pk}/tables/1/clock-call/", {"seat": players[0].seat}, content_type="application/json")
     assert answer.status_code == 201, answer.content
     tablet.wait_for_selector("#call-banner", state="visible", timeout=10_000)
     assert tablet.get_attribute("#call-banner", "data-seat") == str(players[0].seat)

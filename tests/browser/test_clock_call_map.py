@@ -4,6 +4,7 @@ at the table is refused with the server's message; from the badge the floor ends
 goes, the API answers 204). A call made elsewhere (through the service, as from the dealer's tablet) shows on the
 map live; once time is up the badge says "Hand dead" and the dialog offers "Hand dead" instead of "He acted". The
 dialog is clean for axe and fits a tablet and a phone."""
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,10 @@ def badge_text(page, number: int) -> str:
 def fits(page, name: str) -> None:
     """The open dialog and the page: no overflow on the tablet, nor on the phone (the map's tables too); the phone
     shot to <name>_phone when asked for."""
+
     def selector(size: dict) -> str:
         return "dialog[open], .m-table" if size == PHONE else "dialog[open]"
+
     assert sizes.fits(page, name, prefix=SHOTS, selector=selector, wait=200, shots=by_device(whole=(), tablet=None)) == []
 
 
@@ -65,8 +68,7 @@ def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, fl
     page.wait_for_selector(BADGE.format(1))
     first = badge_text(page, 1)
     assert re.fullmatch(rf"Clock: seat {one.seat} · (1:00|0:5\d)", first), first
-    page.wait_for_function("([sel, was]) => document.querySelector(sel).textContent !== was", arg=[BADGE.format(1), first],
-                           timeout=3000)
+    page.wait_for_function("([sel, was]) => document.querySelector(sel).textContent !== was", arg=[BADGE.format(1), first], timeout=3000)
     assert page.evaluate("window.floorMap.conn.sync.known")
     assert page.get_attribute(BADGE.format(1), "class") == "m-clock"  # not "up": time is left
     shot(page, SHOTS, "badge_tablet")
@@ -114,11 +116,13 @@ def test_a_call_made_elsewhere_shows_live_and_its_time_runs_out(live_asgi, brows
 
     # His time runs out (moved back in the database; the map reads the call again on its next fetch).
     call = ClockCall.objects.get()
-    ClockCall.objects.filter(pk=call.pk).update(started_at=call.started_at - timedelta(seconds=120),
-                                               ends_at=call.ends_at - timedelta(seconds=120))
+    ClockCall.objects.filter(pk=call.pk).update(
+        started_at=call.started_at - timedelta(seconds=120), ends_at=call.ends_at - timedelta(seconds=120)
+    )
     page.evaluate("() => window.floorMap.refetch()")
-    page.wait_for_function("(sel) => document.querySelector(sel) && document.querySelector(sel).textContent.endsWith('Hand dead')",
-                           arg=BADGE.format(2))
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel) && document.querySelector(sel).textContent.endsWith('Hand dead')", arg=BADGE.format(2)
+    )
     assert badge_text(page, 2) == f"Clock: seat {seat.seat} · Hand dead"
     assert "up" in page.get_attribute(BADGE.format(2), "class").split()
     shot(page, SHOTS, "dead_tablet")

@@ -3,6 +3,7 @@ server to a tenth of a second through start, pause, add a minute and resume, als
 whose own clock is ten minutes wrong; the lobby changes level by itself, shows breaks, goes
 offline and comes back; the dealer tablet's button sets the table's level in play, and the floor
 sees it live."""
+
 from __future__ import annotations
 
 import math
@@ -54,7 +55,7 @@ READ = """(id) => {
 def shown_seconds(text: str) -> int:
     parts = [int(p) for p in text.strip().split(":")]
     assert len(parts) in (2, 3), text
-    return sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
+    return sum(p * 60**i for i, p in enumerate(reversed(parts)))
 
 
 def server_state(tournament) -> tuple[int, list[tl.Row], tl.Anchor | None]:
@@ -73,8 +74,9 @@ def expected_remaining(rows, anchor, at: float) -> float:
 
 def wait_for_version(pages, version: int, timeout: float = 8000) -> None:
     for page, element in pages:
-        page.wait_for_function("([id, v]) => document.getElementById(id).dataset.version === String(v)",
-                               arg=[element, version], timeout=timeout)
+        page.wait_for_function(
+            "([id, v]) => document.getElementById(id).dataset.version === String(v)", arg=[element, version], timeout=timeout
+        )
 
 
 def wait_for_new_version(tournament, old: int, timeout: float = 8.0) -> int:
@@ -114,6 +116,7 @@ def check_screens_agree(tournament, pages, status: str) -> list[float]:
 @pytest.fixture
 def displays(director, tournament):
     return [registration.create_display_token(tournament, actor=director, label=f"Lobby TV {n}") for n in (1, 2)]
+
 
 # clock.js is an ES module: the page's own instance of it (the same address), for the test to read as window.Clock.
 CLOCK_MODULE = "import('/static/js/clock.js').then((module) => { window.Clock = module; })"
@@ -170,7 +173,11 @@ def test_two_lobbies_and_the_director_agree_with_the_server(live_asgi, browser, 
     _version, rows, anchor = server_state(tournament)
     assert 20 * 60 + 60 - 10 < expected_remaining(rows, anchor, time.time()) < 20 * 60 + 60
     assert list(AuditEvent.objects.filter(type__startswith="clock.").values_list("type", flat=True)) == [
-        "clock.started", "clock.paused", "clock.adjusted", "clock.resumed"]
+        "clock.started",
+        "clock.paused",
+        "clock.adjusted",
+        "clock.resumed",
+    ]
 
     # The wrong clock is stepped by another five minutes while the screen runs: it measures again.
     wrong.evaluate("window.__skew += 300000")
@@ -193,22 +200,39 @@ def test_the_timeline_in_javascript_matches_the_python_one(live_asgi, browser, d
         anchor = tl.Anchor(rnd.randrange(len(rows)), started, paused)
         at = started + rnd.uniform(-200, sum(r.seconds for r in rows) * 1.3)
         pos = tl.position_at(rows, anchor, at)
-        cases.append({
-            "rows": [{"kind": r.kind, "seconds": r.seconds, "number": r.number} for r in rows],
-            "anchor": {"index": anchor.index, "started_at": anchor.started_at, "paused_at": anchor.paused_at}, "at": at,
-            "expected": [pos.index, pos.remaining, pos.ends_at, pos.finished, tl.seconds_to_next_break(rows, pos),
-                         tl.next_level_index(rows, pos.index)]
-                        + ([tl.level_in_force(rows, pos.index)] if any(r.kind == "level" for r in rows) else [None]),
-        })
-    got = page.evaluate("""(cases) => cases.map((c) => {
+        cases.append(
+            {
+                "rows": [{"kind": r.kind, "seconds": r.seconds, "number": r.number} for r in rows],
+                "anchor": {"index": anchor.index, "started_at": anchor.started_at, "paused_at": anchor.paused_at},
+                "at": at,
+                "expected": [
+                    pos.index,
+                    pos.remaining,
+                    pos.ends_at,
+                    pos.finished,
+                    tl.seconds_to_next_break(rows, pos),
+                    tl.next_level_index(rows, pos.index),
+                ]
+                + ([tl.level_in_force(rows, pos.index)] if any(r.kind == "level" for r in rows) else [None]),
+            }
+        )
+    got = page.evaluate(
+        """(cases) => cases.map((c) => {
       const p = Clock.position(c.rows, c.anchor, c.at);
       return [p.index, p.remaining, p.endsAt, p.finished, Clock.secondsToNextBreak(c.rows, p),
               Clock.nextLevelIndex(c.rows, p.index), Clock.levelInForce(c.rows, p.index)];
-    })""", cases)
+    })""",
+        cases,
+    )
     for case, answer in zip(cases, got, strict=True):
         assert answer == case["expected"], case
     assert page.evaluate("[Clock.format(1200), Clock.format(1199.2), Clock.format(0.2), Clock.format(0), Clock.format(3725)]") == [
-        "20:00", "20:00", "00:01", "00:00", "1:02:05"]
+        "20:00",
+        "20:00",
+        "00:01",
+        "00:00",
+        "1:02:05",
+    ]
     page.context.close()
 
 
@@ -254,8 +278,11 @@ def test_lobby_break_shows_colour_up_and_the_announcement(live_asgi, browser, di
     assert 597 <= shown_seconds(page.inner_text("#lobby-time")) <= 600
     assert not page.is_visible("[data-clock=blinds]")
     # Nothing on a TV scrolls or spills, even with the longest announcement, which stays large enough to read.
-    clock_services.set_announcement(tournament, actor=director, text="Final table on the feature table with live stream. " * 3
-                                    + "Keep the rail clear for the crew, please.")
+    clock_services.set_announcement(
+        tournament,
+        actor=director,
+        text="Final table on the feature table with live stream. " * 3 + "Keep the rail clear for the crew, please.",
+    )
     wait_for_version([(page, "lobby-time")], server_state(tournament)[0])
     page.wait_for_timeout(300)
     assert page.evaluate("""() => {
@@ -341,9 +368,11 @@ def test_dealer_button_sets_the_table_level_and_the_floor_sees_it_live(live_asgi
 
 def is_clock_call(tournament):
     """A request, or the response to one, of POST /api/tournaments/<id>/clock/."""
+
     def matches(r):
         request = getattr(r, "request", r)
         return request.method == "POST" and request.url.endswith(f"/api/tournaments/{tournament.pk}/clock/")
+
     return matches
 
 
@@ -401,7 +430,12 @@ def test_director_confirms_before_next_and_sees_refusals(live_asgi, browser, dir
     assert page.input_value("#announce-text") == ""
     assert ClockState.objects.get(tournament=tournament).announcement == ""
     assert list(AuditEvent.objects.filter(type__startswith="clock.").values_list("type", flat=True)) == [
-        "clock.started", "clock.adjusted", "clock.jumped", "clock.announcement", "clock.announcement"]
+        "clock.started",
+        "clock.adjusted",
+        "clock.jumped",
+        "clock.announcement",
+        "clock.announcement",
+    ]
     assert calls == []
     page.context.close()
 

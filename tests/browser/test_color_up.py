@@ -3,6 +3,7 @@ table's tablet shows the banner, the dealer types every seat's leaving chips on 
 races (the cards come from the committed seed), redoes a count, confirms the sheet, and the lobby TV's
 chips in play change by exactly the sheet's difference. The panel fits a tablet and a phone, and the
 sheet prints alone."""
+
 from __future__ import annotations
 
 import re
@@ -48,8 +49,7 @@ def type_on_pad(page, count: int) -> None:
     page.click("#race-next")
 
 
-def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_asgi, browser, director, cashier,
-                                                                          dealer, tournament):
+def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_asgi, browser, director, cashier, dealer, tournament):
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
@@ -62,8 +62,9 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     lobby.goto(f"{base}/display/{display.token}/")
     lobby.wait_for_selector("#live.live")
     before = tournament_stats(t)["chips_in_play"]
-    lobby.wait_for_function("(n) => document.querySelector('[data-stat=\"chips_in_play\"]').textContent"
-                            ".replace(/\\D/g, '') === String(n)", arg=before)
+    lobby.wait_for_function(
+        "(n) => document.querySelector('[data-stat=\"chips_in_play\"]').textContent.replace(/\\D/g, '') === String(n)", arg=before
+    )
 
     tablet = browser.new_context(viewport=TABLET).new_page()
     asked = []
@@ -115,8 +116,10 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     # The sheet: every seat's cards, with suit symbols (hearts and diamonds red), as the server dealt them.
     result = {row["seat"]: row for row in race.result["seats"]}
     for seat in seats:
-        cards = tablet.eval_on_selector_all(f'#race-result tr[data-seat="{seat}"] .r-card',
-                                            "cs => cs.map(c => [c.dataset.card, c.textContent, c.classList.contains('red')])")
+        cards = tablet.eval_on_selector_all(
+            f'#race-result tr[data-seat="{seat}"] .r-card',
+            "cs => cs.map(c => [c.dataset.card, c.textContent, c.classList.contains('red')])",
+        )
         assert [c[0] for c in cards] == result[seat]["cards"]
         for code, text, red in cards:
             assert text.endswith(SUITS[code[-1]]) and red == (code[-1] in "hd"), (code, text, red)
@@ -137,8 +140,10 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     type_on_pad(tablet, 6)
     tablet.click("#race-go")
     tablet.wait_for_selector("#race-sheet", state="visible")
-    tablet.wait_for_function("(seat) => document.querySelector(`#race-result tr[data-seat='${seat}'] .r-c-counted`)"
-                             ".textContent.startsWith('6 × 25')", arg=seats[5])
+    tablet.wait_for_function(
+        "(seat) => document.querySelector(`#race-result tr[data-seat='${seat}'] .r-c-counted`).textContent.startsWith('6 × 25')",
+        arg=seats[5],
+    )
     race = ChipRace.objects.get(table__number=1, table__tournament=t, status=ChipRace.Status.RECORDED)
     assert race.seats[str(seats[5])]["chips"] == {"25": 6, "100": 3}
     assert ChipRace.objects.filter(status=ChipRace.Status.REDONE).count() == 1
@@ -169,8 +174,11 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     assert tablet.is_visible("#race-banner")
     after = tournament_stats(t)["chips_in_play"]
     assert after == before + race.difference
-    lobby.wait_for_function("(n) => document.querySelector('[data-stat=\"chips_in_play\"]').textContent"
-                            ".replace(/\\D/g, '') === String(n)", arg=after, timeout=10_000)
+    lobby.wait_for_function(
+        "(n) => document.querySelector('[data-stat=\"chips_in_play\"]').textContent.replace(/\\D/g, '') === String(n)",
+        arg=after,
+        timeout=10_000,
+    )
     assert chips_shown(lobby) - before == int(tablet.get_attribute("#race-difference", "data-difference"))
     shot(tablet, SHOTS, "confirmed_tablet", full_page=True)
 
@@ -184,14 +192,14 @@ def test_a_dealer_races_the_color_up_on_the_tablet_and_the_lobby_follows(live_as
     assert fits(tablet, "sheet", (PHONE,), shots=by_device()) == []
 
 
-def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi, browser, director, cashier, dealer,
-                                                                      tournament):
+def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi, browser, director, cashier, dealer, tournament):
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
     draws.draw_start(t, actor=director)
-    color_ups.confirm_color_up(t, actor=director, level=Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position,
-                               leaving=[25])
+    color_ups.confirm_color_up(
+        t, actor=director, level=Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position, leaving=[25]
+    )
     tablet = browser.new_context(viewport=TABLET).new_page()
     login(tablet, base, dealer.username, PASSWORD)
     tablet.goto(f"{base}/t/{t.pk}/tables/1/dealer/")
@@ -228,8 +236,9 @@ def test_a_table_that_deals_its_own_cards_enters_them_on_the_card_pad(live_asgi,
     assert tablet.is_disabled('#race-card-pad [data-suit="d"]') and tablet.is_enabled('#race-card-pad [data-suit="s"]')
     # One card missing: the race is refused on the tablet and nothing is sent.
     tablet.click("#race-cards-go")
-    tablet.wait_for_function("() => document.querySelector('#dealer-feedback, [data-api-say]').textContent"
-                             ".includes('enter every card dealt')")
+    tablet.wait_for_function(
+        "() => document.querySelector('#dealer-feedback, [data-api-say]').textContent.includes('enter every card dealt')"
+    )
     assert not ChipRace.objects.exists()
     # A mistake corrected: the second card tapped again, cleared and typed again.
     tablet.click(f'#race-hands .r-slot[data-seat="{seats[0]}"][data-i="1"]')

@@ -1,6 +1,7 @@
 """The Content-Security-Policy in a real browser: the check every screen of test_screen_sizes.py runs
 catches what the policy blocks, and the pages outside the screens (the API docs, Django's admin) work under
 the policy their URLs get."""
+
 from __future__ import annotations
 
 import pytest
@@ -42,13 +43,16 @@ def test_the_check_catches_a_page_error(live_asgi, browser):
     page.context.close()
 
 
-@pytest.mark.parametrize("path, ready", [
-    ("/api/docs/", "#swagger-ui .info .title"),
-    ("/api/redoc/", "#redoc-container h1, redoc h1"),
-    ("/admin/", "#content-main"),
-    ("/admin/auth/user/", "#result_list"),
-    ("/admin/auth/user/add/", "#user_form"),
-])
+@pytest.mark.parametrize(
+    "path, ready",
+    [
+        ("/api/docs/", "#swagger-ui .info .title"),
+        ("/api/redoc/", "#redoc-container h1, redoc h1"),
+        ("/admin/", "#content-main"),
+        ("/admin/auth/user/", "#result_list"),
+        ("/admin/auth/user/add/", "#user_form"),
+    ],
+)
 def test_the_pages_outside_the_screens_work_under_their_policy(live_asgi, browser, django_user_model, path, ready):
     django_user_model.objects.create_superuser("root", password=PASSWORD)
     page = browser.new_context().new_page()

@@ -2,6 +2,7 @@
 day page (a confirm, then the page says which draw seated the day); a player's phone, open on his seat page since the
 night before, follows live: his Day 2 table and seat and the stack he sits down with ("Day 2 · stack 20,000 (bag
 T1-3)"). The phone's seat page and the day page are axe-clean, with no CSP or console error, and fit their screens."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,7 @@ from tests.tables.test_penalty_api import at_table
 pytestmark = pytest.mark.browser
 
 
-def test_the_director_redraws_day2_and_the_players_phone_shows_his_seat_and_stack(live_asgi, browser, director, floor,
-                                                                                  room):
+def test_the_director_redraws_day2_and_the_players_phone_shows_his_seat_and_stack(live_asgi, browser, director, floor, room):
     base, t = live_asgi, room
     for number in (1, 2):
         bag_through_the_api(floor, t, number)

@@ -3,6 +3,7 @@ the clock page, the lobby says so; the clock reaches the end of level 1 (the tic
 test server runs none) and stops there with 0:00, and the lobby says play has stopped for the day; the director
 schedules the next day's start, and the lobby says when play resumes and at which level. The lobby with the day's
 line fits its TV sizes and stays axe-clean, as does the director's page."""
+
 from __future__ import annotations
 
 import time
@@ -44,8 +45,12 @@ def day_line(page) -> str:
 
 
 def wait_for_day_line(page, text: str) -> None:
-    page.wait_for_function("""(text) => { const el = document.getElementById("lobby-day");
-      return !!el && !el.hidden && el.textContent === text; }""", arg=text, timeout=8000)
+    page.wait_for_function(
+        """(text) => { const el = document.getElementById("lobby-day");
+      return !!el && !el.hidden && el.textContent === text; }""",
+        arg=text,
+        timeout=8000,
+    )
 
 
 def check_fits(browser, base: str, token: str) -> list[str]:

@@ -3,6 +3,7 @@ bagged through the API shows at once: the bagged count, the bags missing by tabl
 closing without a reason while bags are missing is refused with the server's message and changes nothing; with the
 reason the day closes and its record shows; a bag slip link of the report answers a PDF ("a bag slip printed").
 The day page and the report are axe-clean, with no CSP or console error, and fit a tablet and a phone."""
+
 from __future__ import annotations
 
 import re

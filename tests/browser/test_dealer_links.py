@@ -1,5 +1,6 @@
 """A table's dealer link on the screens: the floor makes it on the Tables page (shown once), a tablet
 with no login opens it and deals at that table only; the floor revokes it and the tablet goes blank."""
+
 from __future__ import annotations
 
 import pytest

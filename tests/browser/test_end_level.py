@@ -1,6 +1,7 @@
-""""End this level now" on the director's clock, in a real browser: shown once the clock has
+""" "End this level now" on the director's clock, in a real browser: shown once the clock has
 started, confirmed before it is sent (dismissed: nothing happens), then the next level is on the director's face at
 once with its full time, said, and in the event log."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,14 +30,17 @@ def test_the_director_ends_the_level_now_with_one_confirmed_press(live_asgi, bro
     page.on("dialog", on_dialog)
     page.click("#btn-end-level")
     page.wait_for_timeout(300)
-    assert answers == ["End the level (or break) in play now? The time it has left is removed and the next one starts "
-                       "at once with its full time, on every screen."]
+    assert answers == [
+        "End the level (or break) in play now? The time it has left is removed and the next one starts "
+        "at once with its full time, on every screen."
+    ]
     assert not AuditEvent.objects.filter(type="clock.level_ended").exists()  # dismissed: nothing sent
     with page.expect_request(is_clock_call(tournament)) as pressed:
         page.click("#btn-end-level")
     assert pressed.value.post_data_json == {"action": "end_level"}
-    page.wait_for_function("document.getElementById('clock-feedback').textContent === "
-                           "'The level in play is over: the next one has started.'")
+    page.wait_for_function(
+        "document.getElementById('clock-feedback').textContent === 'The level in play is over: the next one has started.'"
+    )
     page.wait_for_function("document.getElementById('clock-time').dataset.index === '1'")
     assert page.inner_text("#clock-time") in ("20:00", "19:59")
     ended = AuditEvent.objects.get(type="clock.level_ended")

@@ -1,5 +1,6 @@
 """The event log on a floor tablet: lines in words, no sideways scrolling at 1180×820 or
 1440×900 with long names and long payloads, details on demand, and a new event arriving live in words."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -25,18 +26,48 @@ def add(tournament, type_, payload):
 
 @pytest.fixture
 def varied(tournament, cashier):
-    long_player = registration.create_player(actor=cashier, first_name="Anna-Marie", last_name="Ďurďovičová-Šťastná-Přibyslavská",
-                                         date_of_birth=date(1980, 2, 2))
+    long_player = registration.create_player(
+        actor=cashier, first_name="Anna-Marie", last_name="Ďurďovičová-Šťastná-Přibyslavská", date_of_birth=date(1980, 2, 2)
+    )
     entry = registration.register_entry(tournament, actor=cashier, player=long_player, document=id_doc("EA3333333"))
-    add(tournament, "entry.busted", {"entry": entry.number, "name": LONG, "place": 57, "place_low": 57,
-                                     "entries": [entry.number], "table": 12, "seat": 4})
-    add(tournament, "move.created", {"kind": "balance", "entries": [entry.number], "tables": [3, 12], "moves": [
-        {"entry": entry.number, "name": LONG, "from": {"table": 3, "seat": 2}, "to": {"table": 12, "seat": 9},
-         "created_at": "2026-11-25T13:05:00+00:00", "status": "pending"}]})
+    add(
+        tournament,
+        "entry.busted",
+        {"entry": entry.number, "name": LONG, "place": 57, "place_low": 57, "entries": [entry.number], "table": 12, "seat": 4},
+    )
+    add(
+        tournament,
+        "move.created",
+        {
+            "kind": "balance",
+            "entries": [entry.number],
+            "tables": [3, 12],
+            "moves": [
+                {
+                    "entry": entry.number,
+                    "name": LONG,
+                    "from": {"table": 3, "seat": 2},
+                    "to": {"table": 12, "seat": 9},
+                    "created_at": "2026-11-25T13:05:00+00:00",
+                    "status": "pending",
+                }
+            ],
+        },
+    )
     add(tournament, "draw.committed", {"draw": 1, "commitment": "f" * 64})
-    add(tournament, "seating.drawn", {"draw": 1, "kind": "start", "commitment": "a" * 64, "seed": "b" * 64, "seated": 180,
-                                      "entries": list(range(1, 181)),
-                                      "seats": [{"entry": n, "table": n // 9 + 1, "seat": n % 9 + 1} for n in range(1, 181)]})
+    add(
+        tournament,
+        "seating.drawn",
+        {
+            "draw": 1,
+            "kind": "start",
+            "commitment": "a" * 64,
+            "seed": "b" * 64,
+            "seated": 180,
+            "entries": list(range(1, 181)),
+            "seats": [{"entry": n, "table": n // 9 + 1, "seat": n % 9 + 1} for n in range(1, 181)],
+        },
+    )
     add(tournament, "table.positions", {"table": 12, "positions": {"button": 3, "small_blind": 4, "big_blind": 5}})
     return entry
 

@@ -4,6 +4,7 @@ refused while a flight's Day 1 is open, the page follows the flight closing live
 carry (confirmed first) shows the carried and the forfeited lists with their totals. The floor sees "N players left:
 this flight ends at the end of this level." appear live on the flight's table map. Under first stack forward the desk
 shows the API's refusal of a qualified player. Axe-clean, no CSP or console error, fits a tablet and a phone."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -43,8 +44,15 @@ def said(page) -> str:
     return page.inner_text("[data-api-say]")
 
 
-def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, browser, director, cashier, floor,  # noqa: PLR0915
-                                                                    template, players):
+def test_the_director_builds_an_event_and_carries_the_bags_to_day2(
+    live_asgi,
+    browser,
+    director,
+    cashier,
+    floor,  # noqa: PLR0915
+    template,
+    players,
+):
     base = live_asgi
     page = browser.new_context(viewport=TABLET).new_page()
     errors = watch_errors(page)
@@ -72,8 +80,14 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
 
     # The event the rest plays with: two flights and Day 2, best stack forward.
     event, (a, b) = event_with(director, template)
-    play_and_bag(director, cashier, floor, a, players[:4], {players[0].pk: 30_000, players[1].pk: 25_000,
-                                                           players[2].pk: 12_000, players[3].pk: 13_000})
+    play_and_bag(
+        director,
+        cashier,
+        floor,
+        a,
+        players[:4],
+        {players[0].pk: 30_000, players[1].pk: 25_000, players[2].pk: 12_000, players[3].pk: 13_000},
+    )
     table_setup.open_table(b, actor=director, number=1, seats=9)
     register(cashier, b, [players[0], players[4], players[5]])
     draws.draw_start(b, actor=director)
@@ -97,8 +111,10 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
 
     # The carry while 1B is open: asked first, then refused with the server's message; nothing carried.
     page.click("#carry-go")
-    page.wait_for_function("() => (document.querySelector('[data-api-say]') || {}).className.includes('refused')"
-                           " && document.querySelector('[data-api-say]').textContent.includes('1B is not closed')")
+    page.wait_for_function(
+        "() => (document.querySelector('[data-api-say]') || {}).className.includes('refused')"
+        " && document.querySelector('[data-api-say]').textContent.includes('1B is not closed')"
+    )
     assert "Carry the bags of every flight to Day 2 now?" in questions[-1]
     assert "Day 1 of flight 1B is not closed: the bags go on once every flight is bagged and closed." in said(page)
     assert not Flight.objects.filter(event=event, carried_at__isnull=False).exists()
@@ -107,8 +123,9 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
     page.evaluate("window.__notReloaded = true")
     seats = live_seats(b).filter(table__number=1).select_related("table", "entry")
     chips = {players[0].pk: 10_000, players[4].pk: 20_000, players[5].pk: 5_000}
-    days_services.record_table_bags(seats.first().table, actor=floor, bags={
-        s.seat: (chips[s.entry.player_id], f"B-{s.seat}") for s in seats})
+    days_services.record_table_bags(
+        seats.first().table, actor=floor, bags={s.seat: (chips[s.entry.player_id], f"B-{s.seat}") for s in seats}
+    )
     page.wait_for_function(f"() => document.querySelector('#fl-flight-{b.pk} [data-field=bags]').textContent === '3'")
     assert page.evaluate("window.__notReloaded") is True  # figures in place, no reload
     days_services.close_day(b, actor=director, reason="Browser test")
@@ -138,8 +155,7 @@ def test_the_director_builds_an_event_and_carries_the_bags_to_day2(live_asgi, br
     assert [p for p in csp_problems(page, errors) if "status of 409" not in p] == []
 
 
-def test_the_floor_sees_live_on_the_map_that_the_flight_ends(live_asgi, browser, director, cashier, floor, template,
-                                                              players):
+def test_the_floor_sees_live_on_the_map_that_the_flight_ends(live_asgi, browser, director, cashier, floor, template, players):
     base = live_asgi
     event, (a, _b) = event_with(director, template)
     events.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=50)
@@ -172,8 +188,7 @@ def test_the_floor_sees_live_on_the_map_that_the_flight_ends(live_asgi, browser,
     assert csp_problems(page, errors) == []
 
 
-def test_the_desk_shows_the_first_stack_forward_refusal(live_asgi, browser, director, cashier, floor, template,
-                                                        players):
+def test_the_desk_shows_the_first_stack_forward_refusal(live_asgi, browser, director, cashier, floor, template, players):
     base = live_asgi
     event, (a, b) = event_with(director, template, policy="first")
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: 20_000 for p in players[:3]})
@@ -196,12 +211,14 @@ def test_the_desk_shows_the_first_stack_forward_refusal(live_asgi, browser, dire
     assert accessibility.problems(page) == []
 
 
-def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends_on(live_asgi, browser, director, cashier,
-                                                                                     template):
+def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends_on(live_asgi, browser, director, cashier, template):
     base = live_asgi
     event, (a,) = event_with(director, template, flights=1)
-    register(cashier, a, [desk.create_player(actor=cashier, first_name=f"B{i}", last_name="Share",
-                                             date_of_birth=date(1990, 1, 1)) for i in range(20)])  # Day 2 pays 3
+    register(
+        cashier,
+        a,
+        [desk.create_player(actor=cashier, first_name=f"B{i}", last_name="Share", date_of_birth=date(1990, 1, 1)) for i in range(20)],
+    )  # Day 2 pays 3
     page = browser.new_context(viewport=TABLET).new_page()
     errors = watch_errors(page)
     login(page, base, director.username)
@@ -215,7 +232,8 @@ def test_the_director_sees_at_once_that_day2_pays_more_places_than_a_share_sends
     page.wait_for_selector("#places-warning:not([hidden])")
     assert page.inner_text("#places-warning") == (
         "Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent on: 1; "
-        "places unpaid unless more players reach Day 2: 2–3. Raise a flight's share, or pay fewer places.")
+        "places unpaid unless more players reach Day 2: 2–3. Raise a flight's share, or pay fewer places."
+    )
     assert accessibility.problems(page) == []
     assert fits(page, "event_places_warning") == []
     page.fill(f"#fl-share-{a.pk}", "15")  # 3 go on: every place can be paid

@@ -4,6 +4,7 @@ The page shows one section of 50 tables; a section switch, a player search (fold
 read on two lines; the undo bar never lies over the counters; nothing overflows sideways on a tablet;
 the button draw says what it does and a button balancing asks for says why. The player's seat page
 labels the seat held now while a move is pending."""
+
 from __future__ import annotations
 
 import re
@@ -31,20 +32,61 @@ def big_room(director, cashier, t, tables: int = TABLES, players: int = PLAYERS)
     """`tables` 9-seat tables and `players` paid entries, in bulk (as bench/seating.populate), then the start
     draw. A few players carry real names (NAMES, by entry number); the others "P<i> Bench"."""
     now = timezone.now()
-    people = Player.objects.bulk_create([
-        Player(first_name=NAMES.get(i + 1, (f"P{i}",))[0], last_name=NAMES.get(i + 1, ("", "Bench"))[1],
-               nickname=NAMES.get(i + 1, ("", "", ""))[2], date_of_birth=date(1980, 1, 1 + i % 28),
-               id_hmac=f"{i:064x}", created_by=cashier) for i in range(players)], batch_size=2000)
-    checks = IdCheck.objects.bulk_create([
-        IdCheck(player=p, purpose=IdCheck.Purpose.REGISTRATION, document_type="id_card", number_last4=f"{i % 10000:04d}",
-                number_hmac=f"{i:064x}", checked_by=cashier, checked_at=now) for i, p in enumerate(people)], batch_size=2000)
-    entries = Entry.objects.bulk_create([
-        Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
-        for i, (p, c) in enumerate(zip(people, checks, strict=True))], batch_size=2000)
-    Purchase.objects.bulk_create([
-        Purchase(tournament=t, entry=e, number=i + 1, kind=Purchase.Kind.BUY_IN, amount=t.buy_in, fee=t.fee,
-                 chips=t.starting_stack, created_at=now, created_by=cashier, paid_at=now, paid_by=cashier)
-        for i, e in enumerate(entries)], batch_size=2000)
+    people = Player.objects.bulk_create(
+        [
+            Player(
+                first_name=NAMES.get(i + 1, (f"P{i}",))[0],
+                last_name=NAMES.get(i + 1, ("", "Bench"))[1],
+                nickname=NAMES.get(i + 1, ("", "", ""))[2],
+                date_of_birth=date(1980, 1, 1 + i % 28),
+                id_hmac=f"{i:064x}",
+                created_by=cashier,
+            )
+            for i in range(players)
+        ],
+        batch_size=2000,
+    )
+    checks = IdCheck.objects.bulk_create(
+        [
+            IdCheck(
+                player=p,
+                purpose=IdCheck.Purpose.REGISTRATION,
+                document_type="id_card",
+                number_last4=f"{i % 10000:04d}",
+                number_hmac=f"{i:064x}",
+                checked_by=cashier,
+                checked_at=now,
+            )
+            for i, p in enumerate(people)
+        ],
+        batch_size=2000,
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
+            for i, (p, c) in enumerate(zip(people, checks, strict=True))
+        ],
+        batch_size=2000,
+    )
+    Purchase.objects.bulk_create(
+        [
+            Purchase(
+                tournament=t,
+                entry=e,
+                number=i + 1,
+                kind=Purchase.Kind.BUY_IN,
+                amount=t.buy_in,
+                fee=t.fee,
+                chips=t.starting_stack,
+                created_at=now,
+                created_by=cashier,
+                paid_at=now,
+                paid_by=cashier,
+            )
+            for i, e in enumerate(entries)
+        ],
+        batch_size=2000,
+    )
     Table.objects.bulk_create([Table(tournament=t, number=k, seats=9, break_order=-k) for k in range(1, tables + 1)])
     draws.draw_start(t, actor=director)
 
@@ -54,9 +96,12 @@ def numbers(page) -> list[int]:
 
 
 def boxes_overlap(page, a: str, b: str) -> bool:
-    return page.evaluate("""([a, b]) => {
+    return page.evaluate(
+        """([a, b]) => {
         const x = document.querySelector(a).getBoundingClientRect(), y = document.querySelector(b).getBoundingClientRect();
-        return x.left < y.right && y.left < x.right && x.top < y.bottom && y.top < x.bottom; }""", [a, b])
+        return x.left < y.right && y.left < x.right && x.top < y.bottom && y.top < x.bottom; }""",
+        [a, b],
+    )
 
 
 def test_sections_search_jump_and_filters_at_200_tables(live_asgi, browser, director, cashier, floor, tournament):
@@ -111,8 +156,9 @@ def test_sections_search_jump_and_filters_at_200_tables(live_asgi, browser, dire
     page.fill("#map-search", "#8")
     page.press("#map-search", "Enter")
     page.wait_for_selector(tile + ".found")
-    lines = page.eval_on_selector(tile + " .who b",
-                                  "b => Math.round(b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).lineHeight))")
+    lines = page.eval_on_selector(
+        tile + " .who b", "b => Math.round(b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).lineHeight))"
+    )
     shown = page.eval_on_selector(tile + " .who b", "b => b.innerText.replace(/\\s+/g, ' ').trim()")
     assert lines >= 2 and shown == "Jiří Procházka-Dvořáková (Big Stack)"
     assert page.eval_on_selector(tile, "t => t.scrollWidth <= t.clientWidth && t.scrollHeight <= t.clientHeight")
@@ -203,8 +249,7 @@ def test_the_undo_bar_never_covers_the_counters(live_asgi, browser, director, ca
     page.context.close()
 
 
-def test_the_seat_page_labels_the_seat_held_now_while_a_move_is_pending(live_asgi, browser, director, cashier, floor,
-                                                                         tournament):
+def test_the_seat_page_labels_the_seat_held_now_while_a_move_is_pending(live_asgi, browser, director, cashier, floor, tournament):
     start(director, cashier, tournament, 20)  # 7, 7, 6: a bust at the short table makes a slip
     counts = {}
     for n in Seat.objects.filter(tournament=tournament, ended_at__isnull=True).values_list("table__number", flat=True):

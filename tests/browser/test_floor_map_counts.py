@@ -3,6 +3,7 @@
 sends the whole table at once through the JSON API; a seat's dialog counts one player. The API's counts follow; a
 refusal of the server (a player busted meanwhile, through the service) is said, and the table read again keeps the
 counts typed for the others. The dialogs are clean for axe and fit a tablet and a phone."""
+
 from __future__ import annotations
 
 import pytest
@@ -41,12 +42,17 @@ def test_the_floor_counts_a_table_and_a_player_on_the_map(live_asgi, browser, fl
 
     open_counts(page, 1)
     assert page.inner_text("#counts-where") == "Table 1"
-    rows = page.eval_on_selector_all("#counts-rows .m-count-row", """rows => rows.map(r => {
+    rows = page.eval_on_selector_all(
+        "#counts-rows .m-count-row",
+        """rows => rows.map(r => {
         const input = r.querySelector('input'), label = r.querySelector('label');
         return [input.dataset.seat, label.htmlFor === input.id, label.textContent, input.value, input.inputMode,
-                document.getElementById(input.getAttribute('aria-describedby')).textContent]; })""")
-    assert rows == [[str(s.seat), True, f"Seat {s.seat} · {s.entry.player.display_name}", "", "numeric",
-                     "Not counted since he sat down"] for s in players]
+                document.getElementById(input.getAttribute('aria-describedby')).textContent]; })""",
+    )
+    assert rows == [
+        [str(s.seat), True, f"Seat {s.seat} · {s.entry.player.display_name}", "", "numeric", "Not counted since he sat down"]
+        for s in players
+    ]
     assert page.evaluate("document.activeElement.id") == f"count-seat-{players[0].seat}"
     assert accessibility.problems(page) == []
 
@@ -141,8 +147,7 @@ def test_a_refusal_of_the_server_is_said_on_the_map(live_asgi, browser, floor, r
     busts.bust_entry(other.entry, actor=floor)
     page.fill("#count-chips", "40000")
     page.press("#count-chips", "Enter")
-    page.wait_for_function(NOTICE, arg=f"Entry #{other.entry.number} has no seat in play: only a seated player's "
-                                       "chips are counted.")
+    page.wait_for_function(NOTICE, arg=f"Entry #{other.entry.number} has no seat in play: only a seated player's chips are counted.")
     assert page.get_attribute("#notice", "role") == "alert"
     assert not ChipCount.objects.filter(entry=other.entry).exists()
     page.context.close()

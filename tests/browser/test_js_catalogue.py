@@ -1,5 +1,6 @@
 """The screens' scripts take their words from Django's JavaScript catalogue (/jsi18n/<language>/, locale/*/djangojs.po):
 a screen opened in Czech or Slovak writes its live words in that language, in English otherwise."""
+
 import pytest
 
 from tournament.services import registration

@@ -1,5 +1,6 @@
 """The screens by keyboard alone: what a tap does on the floor map, the dealer tablet's race pad and
 the lobby's sound hint, Tab reaches and Enter does; and what the screens show in colour they also say in words."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,8 +41,9 @@ def test_a_seat_on_the_floor_map_by_tab_and_enter(live_asgi, browser, director, 
     page.wait_for_selector("#seat-dialog:not([open])", state="attached")
 
     # Colour states in words: each table's status, each empty seat.
-    statuses = page.eval_on_selector_all("#map .m-table", "ts => ts.map(t => [t.className, "
-                                         "t.querySelector('.m-status').textContent.trim()])")
+    statuses = page.eval_on_selector_all(
+        "#map .m-table", "ts => ts.map(t => [t.className, t.querySelector('.m-status').textContent.trim()])"
+    )
     assert statuses and all(text for _, text in statuses), statuses
     assert all(text == "short" for cls, text in statuses if " short" in cls), statuses
     assert all(text == "full" for cls, text in statuses if " full" in cls), statuses
@@ -55,8 +57,9 @@ def test_the_race_pad_by_keyboard(live_asgi, browser, director, cashier, dealer,
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
     draws.draw_start(t, actor=director)
-    color_ups.confirm_color_up(t, actor=director, level=Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position,
-                               leaving=[25, 100])
+    color_ups.confirm_color_up(
+        t, actor=director, level=Level.objects.get(structure=t.structure, kind=Level.Kind.BREAK).position, leaving=[25, 100]
+    )
     page = browser.new_context(viewport=TABLET).new_page()
     login(page, live_asgi, dealer.username, PASSWORD)
     page.goto(f"{live_asgi}/t/{t.pk}/tables/1/dealer/")
@@ -68,7 +71,7 @@ def test_the_race_pad_by_keyboard(live_asgi, browser, director, cashier, dealer,
     assert first.locator("b").inner_text() == "7"
     # Another count, reached by Tab and chosen with Enter, then typed with the keyboard's digits.
     third = page.locator("#race-rows .r-field").nth(3)
-    tab_to(page, third.evaluate("f => `#race-rows .r-field[data-seat=\"${f.dataset.seat}\"][data-value=\"${f.dataset.value}\"]`"))
+    tab_to(page, third.evaluate('f => `#race-rows .r-field[data-seat="${f.dataset.seat}"][data-value="${f.dataset.value}"]`'))
     page.keyboard.press("Enter")
     assert "selected" in third.get_attribute("class")
     page.keyboard.type("12")

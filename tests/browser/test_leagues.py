@@ -1,6 +1,7 @@
 """Leagues in a real browser: the director makes a league on the leagues page and adds a tournament to it
 on the league's page; when that tournament's play is over, the league's page and the players' standings page on a
 phone show the standings without a reload, and a bust undone takes them away again."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 def standings(page) -> list[list[str]]:
-    return page.evaluate("[...document.querySelectorAll('#lg-standings tbody tr')].map((tr) => "
-                         "[...tr.cells].map((c) => c.textContent.trim()))")
+    return page.evaluate(
+        "[...document.querySelectorAll('#lg-standings tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent.trim()))"
+    )
 
 
 def played_and_wins_shown(phone) -> None:
@@ -33,8 +35,7 @@ def played_and_wins_shown(phone) -> None:
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def test_a_league_made_on_its_pages_shows_the_standings_live_once_play_is_over(live_asgi, browser, director, floor,
-                                                                               cashier, tournament):
+def test_a_league_made_on_its_pages_shows_the_standings_live_once_play_is_over(live_asgi, browser, director, floor, cashier, tournament):
     entries = register(cashier, tournament, 3)
     context = browser.new_context(viewport=TABLET)
     page = context.new_page()
@@ -80,8 +81,7 @@ def test_a_league_made_on_its_pages_shows_the_standings_live_once_play_is_over(l
     played_and_wins_shown(served)
     served.context.close()
     assert [row[1] for row in standings(page)] == [e.player.display_name for e in entries]
-    page.wait_for_function(f"document.querySelector('#lg-t-{tournament.pk} [data-field=given]').textContent"
-                           ".includes('given to 3 players')")
+    page.wait_for_function(f"document.querySelector('#lg-t-{tournament.pk} [data-field=given]').textContent.includes('given to 3 players')")
 
     # A mistake: the last bust undone, play goes on, and the points go until it is over again.
     busts.undo_bust(entries[1], actor=floor)

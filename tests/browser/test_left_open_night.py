@@ -1,5 +1,6 @@
 """Screens left open through what bench/festival_screens.py found them missing: a new level while tables still play
 the old one (the floor map), set by the director or by the clock's own time."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,9 +23,15 @@ def test_the_floor_map_left_open_marks_a_table_still_on_the_old_level(live_asgi,
     t = room
     clock_services.start_clock(t, actor=director)
     hands.start_hand(table(t, 1), actor=floor)
-    seen = left_open(browser, live_asgi, f"/t/{t.pk}/map/",
-                     lambda _page: clock_services.step_level(t, actor=director, step=1), size=TABLET,
-                     user=floor.username, selector="main")
+    seen = left_open(
+        browser,
+        live_asgi,
+        f"/t/{t.pk}/map/",
+        lambda _page: clock_services.step_level(t, actor=director, step=1),
+        size=TABLET,
+        user=floor.username,
+        selector="main",
+    )
     assert "still level 1" in seen.now.lower() and seen.now == seen.fresh_now
 
 
@@ -37,6 +44,7 @@ def test_the_floor_map_left_open_through_a_level_the_clock_ends_by_its_time(live
     snapshot = clock_snapshot(t)
     left = clock_at(rows_of(t), Anchor(**snapshot["anchor"]), timezone.now())["current"]["remaining"]
     clock_services.adjust_clock(t, actor=director, seconds=-int(left - 8))  # eight seconds of level 1 left
-    seen = left_open(browser, live_asgi, f"/t/{t.pk}/map/", lambda page: page.wait_for_timeout(9_000), size=TABLET,
-                     user=floor.username, selector="main")
+    seen = left_open(
+        browser, live_asgi, f"/t/{t.pk}/map/", lambda page: page.wait_for_timeout(9_000), size=TABLET, user=floor.username, selector="main"
+    )
     assert "still level 1" in seen.now.lower() and "still level 1" not in seen.before.lower()

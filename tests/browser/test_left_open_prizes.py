@@ -2,6 +2,7 @@
 finishes the tournament) and a deal at the final table reach every placed entry's page, not only the entries the
 event names (live/fanout.py, EVERY_SEAT_PAGE). Found by the festival played through the screens: the winner's phone
 never showed his prize, a fresh load did."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,13 +22,13 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_winners_seat_page_left_open_shows_his_prize_when_the_last_bust_finishes_the_tournament(
-        live_asgi, browser, room, director, floor):
+    live_asgi, browser, room, director, floor
+):
     t = room
     clock_services.start_clock(t, actor=director)
     pay_places(director, t, 3)
     bust_down_to(floor, t, 2)
-    winner, runner_up = sorted(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE), key=lambda e: e.number,
-                               reverse=True)
+    winner, runner_up = sorted(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE), key=lambda e: e.number, reverse=True)
 
     def last_bust(_page):
         busts.bust_entry(runner_up, actor=floor)

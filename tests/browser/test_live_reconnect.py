@@ -3,6 +3,7 @@ is down, so the screen's socket drops and every new one is accepted and closed w
 says "reconnecting…" (not "live", not "offline") while live.js retries with backoff; what happens
 meanwhile does not reach it; once the layer is back it reconnects by itself and the snapshot brings
 the figures it missed."""
+
 from __future__ import annotations
 
 import time
@@ -34,8 +35,9 @@ RECORD_CLOSE_CODES = """(() => {
 })();"""
 
 
-def test_a_screen_shows_reconnecting_through_a_redis_outage_and_resyncs(restartable_asgi, browser, director, cashier,
-                                                                         tournament, monkeypatch):
+def test_a_screen_shows_reconnecting_through_a_redis_outage_and_resyncs(
+    restartable_asgi, browser, director, cashier, tournament, monkeypatch
+):
     page = browser.new_context(viewport={"width": 1180, "height": 820}).new_page()
     page.add_init_script(RECORD_CLOSE_CODES)
     login(page, restartable_asgi.url, director.username, PASSWORD)

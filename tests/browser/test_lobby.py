@@ -1,6 +1,7 @@
 """The lobby TV in a real browser: it never asks to be touched and sounds only when its link
 asks for it (?sound=1); the last bust brings the winner screen (the winner and the final results instead of the
 clock), live, and an undone bust takes it away."""
+
 from __future__ import annotations
 
 import pytest
@@ -52,8 +53,7 @@ def test_the_tv_shows_where_players_find_their_seat(live_asgi, browser, tourname
         page.context.close()
 
 
-def test_a_tv_never_asks_to_be_touched_and_sounds_only_when_its_link_asks(live_asgi, browser, director, tournament,
-                                                                          display):
+def test_a_tv_never_asks_to_be_touched_and_sounds_only_when_its_link_asks(live_asgi, browser, director, tournament, display):
     # A TV has no touch: whether its link asks for sound or not, it never shows the touch prompt.
     tvs = {query: open_lobby(browser, live_asgi, display.token, query) for query in ("", "?sound=1")}
     for tv in tvs.values():
@@ -83,8 +83,7 @@ def test_a_tv_never_asks_to_be_touched_and_sounds_only_when_its_link_asks(live_a
         page.context.close()
 
 
-def test_the_last_bust_brings_the_winner_screen_and_its_undo_the_clock(live_asgi, browser, director, cashier, floor,
-                                                                       tournament, display):
+def test_the_last_bust_brings_the_winner_screen_and_its_undo_the_clock(live_asgi, browser, director, cashier, floor, tournament, display):
     entries = finish(director, cashier, floor, tournament)  # eight entries, four paid, three play on
     third, second, winner = entries[5:]
     busts.bust_entry(third, actor=floor)
@@ -98,8 +97,10 @@ def test_the_last_bust_brings_the_winner_screen_and_its_undo_the_clock(live_asgi
     assert tv.inner_text("#lobby-winner-label").upper() == "WINNER"
     assert f"{won[winner.number] // 100:,}" in tv.inner_text("#lobby-winner-prize")
     rows = tv.eval_on_selector_all("#lobby-results li", "ls => ls.map(l => l.innerText.replace(/\\s+/g, ' ').trim())")
-    assert rows == [f"{place}. {e.player.display_name} {tournament.currency} {won[e.number] // 100:,}"
-                    for place, e in ((2, second), (3, third), (4, entries[4]))]
+    assert rows == [
+        f"{place}. {e.player.display_name} {tournament.currency} {won[e.number] // 100:,}"
+        for place, e in ((2, second), (3, third), (4, entries[4]))
+    ]
     # No clock, no break, no next level; all of it on the screen, nothing scrolls.
     for gone in ("#lobby-time", "[data-clock=next-blinds]", "[data-clock=break-in]", "#lobby-paid"):
         assert tv.is_hidden(gone), gone

@@ -1,6 +1,7 @@
 """The TV's chip leaders' names: readable beside their figures (not shrunk to half their size)
 and never cut mid-word: a long name takes a second line, and one too long for two ends with an ellipsis after a whole
 word, on a TV and on a portrait screen."""
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,13 @@ from tournament.models import Player
 
 pytestmark = pytest.mark.browser
 
-NAMES = [("Emil", "Horáček-Novotný"), ("Maximilián", "Vondráček-Šťastný"), ("Jo", "Li"),
-         ("Anna-Marie", "Dvořáková Procházková"), ("Bartoloměj", "Kociánovský z Ledče nad Sázavou")]
+NAMES = [
+    ("Emil", "Horáček-Novotný"),
+    ("Maximilián", "Vondráček-Šťastný"),
+    ("Jo", "Li"),
+    ("Anna-Marie", "Dvořáková Procházková"),
+    ("Bartoloměj", "Kociánovský z Ledče nad Sázavou"),
+]
 # Per name cell: its text and font size against its row's figures, whether anything of it is clipped, the lines it
 # takes.
 MEASURE = """() => [...document.querySelectorAll('#lobby-leader-list li')].map((li) => {
@@ -31,8 +37,7 @@ MEASURE = """() => [...document.querySelectorAll('#lobby-leader-list li')].map((
 
 
 @pytest.mark.parametrize("size", [TV, {"width": 1080, "height": 1920}], ids=["tv", "portrait"])
-def test_the_leaders_names_are_readable_beside_their_figures_and_never_cut_mid_word(
-        live_asgi, browser, room, display, floor, size):
+def test_the_leaders_names_are_readable_beside_their_figures_and_never_cut_mid_word(live_asgi, browser, room, display, floor, size):
     t = room
     entries = at_table(t, 1) + at_table(t, 2)
     for entry, (first, last) in zip(entries, NAMES, strict=False):
@@ -42,8 +47,11 @@ def test_the_leaders_names_are_readable_beside_their_figures_and_never_cut_mid_w
     for number in (1, 2):  # the long names at the top: 90,000 down to 80,000; the others 20,000
         counts = even(t, number)
         for seat in counts:
-            entry = next(e for e in entries if e.seats.get(ended_at__isnull=True).seat == seat
-                         and e.seats.get(ended_at__isnull=True).table.number == number)
+            entry = next(
+                e
+                for e in entries
+                if e.seats.get(ended_at__isnull=True).seat == seat and e.seats.get(ended_at__isnull=True).table.number == number
+            )
             rank = entries.index(entry)
             counts[seat] = 90_000 - rank * 2_000 if rank < len(NAMES) else 20_000
         counting.record_table_counts(Table.objects.get(tournament=t, number=number), actor=floor, counts=counts)
@@ -55,7 +63,7 @@ def test_the_leaders_names_are_readable_beside_their_figures_and_never_cut_mid_w
     if os.environ.get("SCREEN_SHOTS"):  # to look at by eye
         page.screenshot(path=f"/tmp/leader_names_{size['width']}.png")
     full = [f"{first} {last}" for first, last in NAMES]
-    shown = [r["name"] for r in rows[:len(NAMES)]]
+    shown = [r["name"] for r in rows[: len(NAMES)]]
     for name, said in zip(full, shown, strict=True):
         # The whole name, or its first words and an ellipsis: never "Emil Ho".
         assert said == name or (said.endswith("\u2026") and (name + " ").startswith(said[:-1] + " ")), (name, said)

@@ -2,6 +2,7 @@
 over its socket: the top stacks with names and big blinds, in the side column's place (all the time on a link that
 says ?leaders=1), inside the screen and clear of the clock, on a TV and on a portrait screen; the house rule that
 hides public counts takes them away."""
+
 from __future__ import annotations
 
 import pytest

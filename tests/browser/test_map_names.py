@@ -1,6 +1,7 @@
 """The floor map's seat tiles never break a player's name inside a word (before, the seat with
 the button chip read "Benešov / á"): the name wraps between words and after a hyphen; a single word wider
 than the tile ends in "…", and the tile's title and aria-label say the whole name. On a tablet and a phone."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,11 +16,24 @@ from tests.tables.test_penalty_names import register_named
 
 pytestmark = pytest.mark.browser
 
-NAMES = [("Katarína", "Benešová"), ("Jana", "Nováková"), ("Bohumil", "Procházková-Dvořáková"),
-         ("Maximilián", "Hohenzollernsigmaringenová"), ("Zuzana", "Kováčová"), ("Veronika", "Veselá"),
-         ("Monika", "Urbanová"), ("Alena", "Marková"), ("Petra", "Svobodová"), ("Eva", "Procházková"),
-         ("Simona", "Černá"), ("Ondřej", "Hudec"), ("Radek", "Sedlák"), ("Lucia", "Krejčí"), ("Michal", "Kučera"),
-         ("Filip", "Šimek")]
+NAMES = [
+    ("Katarína", "Benešová"),
+    ("Jana", "Nováková"),
+    ("Bohumil", "Procházková-Dvořáková"),
+    ("Maximilián", "Hohenzollernsigmaringenová"),
+    ("Zuzana", "Kováčová"),
+    ("Veronika", "Veselá"),
+    ("Monika", "Urbanová"),
+    ("Alena", "Marková"),
+    ("Petra", "Svobodová"),
+    ("Eva", "Procházková"),
+    ("Simona", "Černá"),
+    ("Ondřej", "Hudec"),
+    ("Radek", "Sedlák"),
+    ("Lucia", "Krejčí"),
+    ("Michal", "Kučera"),
+    ("Filip", "Šimek"),
+]
 
 # Each run of letters of a tile's name: the lines it is drawn on (more than one: broken inside the word).
 BROKEN_WORDS = """(tile) => {

@@ -1,5 +1,6 @@
 """Util.money (static/js/util.js), the lobby TV's and the live pages' formatter, gives the very text of the
 server's rule (core/money.py) for the same language: one rule, in Python and in the browser."""
+
 from pathlib import Path
 
 import pytest
@@ -34,19 +35,47 @@ def test_the_browser_writes_money_as_the_server_does(browser, lang):
         page.close()
 
 
-TYPED = ["1100", "1 100", "1\u00a0100", "1100,50", "1100.5", "1,100", "1.100", "1,100.50", "1.100,50", "12 345 678", "0",
-         "0,99", " 25 ", "1 100 Kč", "1100 CZK", "-5", "\u2212CZK\u00a031,000", "", "abc", "1,100,50", "1.5.5", "1,1000",
-         "--5", "1e5", "1100,5", "1,105", "1.1055"]
+TYPED = [
+    "1100",
+    "1 100",
+    "1\u00a0100",
+    "1100,50",
+    "1100.5",
+    "1,100",
+    "1.100",
+    "1,100.50",
+    "1.100,50",
+    "12 345 678",
+    "0",
+    "0,99",
+    " 25 ",
+    "1 100 Kč",
+    "1100 CZK",
+    "-5",
+    "\u2212CZK\u00a031,000",
+    "",
+    "abc",
+    "1,100,50",
+    "1.5.5",
+    "1,1000",
+    "--5",
+    "1e5",
+    "1100,5",
+    "1,105",
+    "1.1055",
+]
 
 
 def test_the_browser_reads_typed_money_as_the_server_does(browser):
     """The setup form's preview (Util.parseMoney) reads what is typed as core/money.py's parse_major does,
     with each currency's decimals: the same number, or nothing where the server refuses."""
+
     def server(text: str, currency: str):
         try:
             return parse_major(text, currency)
         except MoneyParseError:
             return None
+
     page = browser.new_page()
     try:
         page.set_content(f'<!doctype html><html lang="cs"><head>{currency_decimals()}</head><body></body></html>')

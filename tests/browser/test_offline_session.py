@@ -2,6 +2,7 @@
 the service worker (static/js/tablet-sw.js) keeps with the copy how long the session had left (X-Session-Left,
 web/middleware.py); offline after that, the floor map's names and counts are not shown, the staff copies go, and the
 tablet says to log in again. A session ended on the server (a logout elsewhere) drops the copies at the next contact."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -26,8 +27,9 @@ LIFE = 60  # seconds the session has left when the map is opened: time to open i
 
 def a_name(tournament) -> str:
     """A seated player, given a name found nowhere else on a page (the browser's own pages included)."""
-    player = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).select_related("player") \
-        .order_by("number").first().player
+    player = (
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).select_related("player").order_by("number").first().player
+    )
     player.last_name = "Ohrádková"
     player.save(update_fields=["last_name"])
     return "Ohrádková"
@@ -49,8 +51,8 @@ def kept_for_the_session(page, url: str) -> str:
     """The time its session ends, which the page's copy carries (read in the same look: the worker may be keeping the
     copy again meanwhile, and between its delete and its put there is no copy to read)."""
     return page.wait_for_function(
-        "async (u) => { const c = await caches.match(u); return c ? c.headers.get('X-Offline-Until') : null; }",
-        arg=url, timeout=10_000).json_value()
+        "async (u) => { const c = await caches.match(u); return c ? c.headers.get('X-Offline-Until') : null; }", arg=url, timeout=10_000
+    ).json_value()
 
 
 def seconds_until(moment: str) -> float:
@@ -65,8 +67,7 @@ def signed_in_tablet(live_asgi, browser, user):
     return context, page
 
 
-def test_offline_the_maps_copy_is_shown_only_until_its_session_expires(live_asgi, browser, director, cashier, floor,
-                                                                       tournament):
+def test_offline_the_maps_copy_is_shown_only_until_its_session_expires(live_asgi, browser, director, cashier, floor, tournament):
     start(director, cashier, tournament, 6, table_numbers=(1,))
     name = a_name(tournament)
     context, page = signed_in_tablet(live_asgi, browser, floor)
@@ -98,8 +99,7 @@ def test_offline_the_maps_copy_is_shown_only_until_its_session_expires(live_asgi
     context.close()
 
 
-def test_a_session_ended_elsewhere_drops_the_copies_at_the_next_contact(live_asgi, browser, director, cashier, floor,
-                                                                        tournament):
+def test_a_session_ended_elsewhere_drops_the_copies_at_the_next_contact(live_asgi, browser, director, cashier, floor, tournament):
     start(director, cashier, tournament, 6, table_numbers=(1,))
     name = a_name(tournament)
     context, page = signed_in_tablet(live_asgi, browser, floor)
@@ -111,10 +111,14 @@ def test_a_session_ended_elsewhere_drops_the_copies_at_the_next_contact(live_asg
     Session.objects.all().delete()  # the session ends on the server: a logout elsewhere, a clear of the sessions
     page.reload()  # the next contact: the server sends the login
     page.wait_for_url("**/accounts/login/**")
-    page.wait_for_function("""async (u) => {
+    page.wait_for_function(
+        """async (u) => {
         const copy = await caches.match(u);
         return !copy;
-    }""", arg=url, timeout=10_000)
+    }""",
+        arg=url,
+        timeout=10_000,
+    )
     page.wait_for_timeout(1000)  # a read still on its way when the session ended is not kept after all
     assert staff_copies(page) == []
     context.set_offline(True)  # offline now: the map is not on the device any more

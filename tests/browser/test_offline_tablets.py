@@ -2,6 +2,7 @@
 device with their Idempotency-Keys (static/js/press-queue.js), survive a reload (the page itself from the service
 worker, static/js/tablet-sw.js, marked old), and are sent in order once the line is back, each applied once; a press
 the server now refuses is said with its reason and dropped, never applied twice."""
+
 from __future__ import annotations
 
 import json
@@ -70,8 +71,7 @@ def tablet(live_asgi, browser, user, path: str):
     return context, page, errors
 
 
-def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_order(live_asgi, browser, director, floor,
-                                                                                   tournament):
+def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_order(live_asgi, browser, director, floor, tournament):
     table, _token = table_setup.open_table(tournament, actor=director, number=1, seats=9)
     context, page, errors = tablet(live_asgi, browser, floor, f"/t/{tournament.pk}/tables/1/dealer/")
     page.click("#shuffle")
@@ -84,8 +84,9 @@ def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_ord
     context.set_offline(True)
     page.wait_for_function("navigator.onLine === false")
     page.click("#hand-done")
-    page.wait_for_function(f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === "
-                           "'Offline: 1 press waiting'")
+    page.wait_for_function(
+        f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === 'Offline: 1 press waiting'"
+    )
     assert page.is_visible("#dealer-feedback.queued")
     assert "sent when the connection returns" in page.inner_text("#dealer-feedback")
     page.wait_for_selector("#shuffle:not([disabled])")
@@ -128,8 +129,11 @@ def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_ord
     assert queued(page, scope) == []
     table.refresh_from_db()
     assert (table.hand_number, table.hand_in_progress, HandStart.objects.count()) == (2, False, 2)
-    events = list(AuditEvent.objects.filter(tournament=tournament, type__startswith="table.hand_")
-                  .order_by("seq").values_list("type", "payload__hand"))
+    events = list(
+        AuditEvent.objects.filter(tournament=tournament, type__startswith="table.hand_")
+        .order_by("seq")
+        .values_list("type", "payload__hand")
+    )
     assert events == [("table.hand_started", 1), ("table.hand_done", 1), ("table.hand_started", 2), ("table.hand_done", 2)]
     presses = list(IdempotencyKey.objects.filter(key__in=keys).order_by("created_at", "pk").values_list("key", "status"))
     assert presses == list(zip(keys, [200, 201, 200], strict=True))  # a hand started is made: 201
@@ -145,8 +149,7 @@ def test_three_presses_made_offline_survive_a_reload_and_are_applied_once_in_ord
     context.close()
 
 
-def test_a_queued_bust_the_server_now_refuses_is_said_and_applied_once(live_asgi, browser, director, floor, cashier,
-                                                                       tournament):
+def test_a_queued_bust_the_server_now_refuses_is_said_and_applied_once(live_asgi, browser, director, floor, cashier, tournament):
     start(director, cashier, tournament, 6, table_numbers=(1,))
     victim = min(seated(tournament)[1].values())
     context, page, _errors = tablet(live_asgi, browser, floor, f"/t/{tournament.pk}/map/")
@@ -157,8 +160,9 @@ def test_a_queued_bust_the_server_now_refuses_is_said_and_applied_once(live_asgi
     page.click("#bust-ask")
     page.wait_for_selector("#bust-confirm:not([hidden])")
     page.click("#bust-go")
-    page.wait_for_function(f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === "
-                           "'Offline: 1 press waiting'")
+    page.wait_for_function(
+        f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === 'Offline: 1 press waiting'"
+    )
     [press] = queued(page, f"map:{tournament.pk}:user:{floor.pk}")
     assert press["url"].endswith(f"/entries/{victim}/bust/") and json.loads(press["body"]) == {"stack": None}
     assert any(KEPT in text for text in said_on_screen(page))
@@ -166,16 +170,21 @@ def test_a_queued_bust_the_server_now_refuses_is_said_and_applied_once(live_asgi
     # Meanwhile another tablet, online, busts the same player.
     other = Client()
     other.force_login(director)
-    answer = other.post(f"/api/tournaments/{tournament.pk}/entries/{victim}/bust/", {}, content_type="application/json",
-                        HTTP_IDEMPOTENCY_KEY="the-other-tablet")
+    answer = other.post(
+        f"/api/tournaments/{tournament.pk}/entries/{victim}/bust/",
+        {},
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="the-other-tablet",
+    )
     assert answer.status_code == 200, answer.content
 
     context.set_offline(False)
     page.wait_for_selector(f"{REFUSED} p", timeout=20_000)
     said = page.inner_text(REFUSED).strip()
     assert said == f"Not applied (Yes, bust): Entry #{victim} is not playing; it may have been busted already."
-    page.wait_for_function(f"![...document.querySelectorAll('{SAID}')].some((n) => !n.hidden && "
-                           f"n.textContent.includes('{KEPT}'))")  # "kept" is over once the press was answered
+    page.wait_for_function(
+        f"![...document.querySelectorAll('{SAID}')].some((n) => !n.hidden && n.textContent.includes('{KEPT}'))"
+    )  # "kept" is over once the press was answered
     assert page.get_attribute(REFUSED, "role") == "alert"
     assert sizes.fits(page, "offline_map", prefix="offline", selector="#press-queue, #press-queue *") == []
     assert accessibility.problems(page) == []
@@ -207,8 +216,9 @@ def test_the_color_up_page_keeps_a_confirm_made_offline(live_asgi, browser, dire
 
     context.set_offline(True)
     page.click(".cu-confirm button")
-    page.wait_for_function(f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === "
-                           "'Offline: 1 press waiting'")
+    page.wait_for_function(
+        f"document.querySelector('{LINE}') && document.querySelector('{LINE}').textContent === 'Offline: 1 press waiting'"
+    )
     [press] = queued(page, f"color-up:{tournament.pk}:user:{director.pk}")
     assert ColorUp.objects.count() == 0
     context.set_offline(False)

@@ -1,4 +1,5 @@
 """The overview says whether the clock runs, next to the tournament's status, and follows it live."""
+
 from __future__ import annotations
 
 from clock.services import clock as clock_services

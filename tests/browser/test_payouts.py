@@ -1,6 +1,7 @@
 """The prizes as the room sees them, in a real browser: the lobby TV shows the places paid and the
 bubble, then "in the money" and the next pay jump as busts come; the busted player's phone shows the
 prize won."""
+
 from __future__ import annotations
 
 import pytest
@@ -73,8 +74,9 @@ def pay_page(browser, live_asgi, cashier, tournament, entry):
     return page
 
 
-def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(browser, live_asgi, director, cashier, floor,
-                                                                                 tournament, four_paid_of_eight):
+def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
+    browser, live_asgi, director, cashier, floor, tournament, four_paid_of_eight
+):
     from payouts.models import Payment
 
     for entry in four_paid_of_eight[:5]:  # places 8 to 4; four paid
@@ -110,9 +112,9 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
     assert pdf.ok and pdf.body().startswith(b"%PDF")
 
 
-
 def test_the_pay_page_says_the_prize_waits_for_the_end_of_registration_before_any_id_is_typed(
-        browser, live_asgi, cashier, floor, tournament, four_paid_of_eight):
+    browser, live_asgi, cashier, floor, tournament, four_paid_of_eight
+):
     """With registration still open the cashier is told at once, not after typing the ID again and
     having the player sign: the reason shows, and no ID field and no signature pad."""
     for entry in four_paid_of_eight[:5]:  # places 8 to 4; four paid, but registration is still open

@@ -2,6 +2,7 @@
 tablet, already open, shows the seat and the hands left at once (it refetches on the table's event); each
 shuffle lowers the count there and on the floor's page, which follows live. The tablet's panel fits a
 tablet and a phone, and the page fits a tablet."""
+
 from __future__ import annotations
 
 from functools import partial
@@ -26,14 +27,17 @@ SHOTS = "penalties"  # /tmp/penalties_<label>.png, shot on every run (not only w
 fits = partial(sizes.fits, prefix=SHOTS, wait=200, shots=by_device())
 
 
-def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi, browser, director, cashier, floor,
-                                                                       dealer, tournament):
+def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi, browser, director, cashier, floor, dealer, tournament):
     base, t = live_asgi, tournament
     open_tables(director, t, [1, 2])
     register(cashier, t, 12)
     draws.draw_start(t, actor=director)
-    seat = Seat.objects.filter(table__tournament=t, table__number=1, ended_at__isnull=True).select_related(
-        "entry__player").order_by("seat").last()
+    seat = (
+        Seat.objects.filter(table__tournament=t, table__number=1, ended_at__isnull=True)
+        .select_related("entry__player")
+        .order_by("seat")
+        .last()
+    )
     players = Seat.objects.filter(table=seat.table, ended_at__isnull=True).count()
     name = seat.entry.player.display_name
 
@@ -84,13 +88,17 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
 
     # A new hand: one hand served.
     tablet.click("#shuffle")
-    tablet.wait_for_function("(n) => { const li = document.querySelector('#penalties-list li'); "
-                             "return li && li.dataset.left === String(n); }", arg=players - 1)
+    tablet.wait_for_function(
+        "(n) => { const li = document.querySelector('#penalties-list li'); return li && li.dataset.left === String(n); }", arg=players - 1
+    )
     assert f"{players - 1} of {players} hands left" in item.inner_text()
     # The floor's page, open all along, follows too: the hands left change without a reload.
     desk.wait_for_selector("#live.live")
-    desk.wait_for_function("(n) => { const p = document.querySelector('li.pn-row[data-status=\"serving\"] .pn-left'); "
-                           "return p && p.dataset.left === String(n); }", arg=players - 1)
+    desk.wait_for_function(
+        "(n) => { const p = document.querySelector('li.pn-row[data-status=\"serving\"] .pn-left'); "
+        "return p && p.dataset.left === String(n); }",
+        arg=players - 1,
+    )
 
     assert fits(tablet, "dealer", (PHONE,), selector="#penalties") == []  # the tablet stays a phone
 
@@ -98,14 +106,14 @@ def test_the_floor_gives_a_round_and_the_dealer_tablet_counts_it_down(live_asgi,
     desk.click('li.pn-row[data-status="serving"] .pn-cancel summary')
     desk.fill(f"#cancel-reason-{penalty.number}", "Wrong player")
     desk.click(f'li.pn-row[data-penalty="{penalty.number}"] .pn-cancel button')
-    desk.wait_for_function("(text) => (document.querySelector('[data-api-say].ok') || {}).textContent === text",
-                           arg=f"Penalty #{penalty.number} is cancelled.")  # said after the page reloaded
+    desk.wait_for_function(
+        "(text) => (document.querySelector('[data-api-say].ok') || {}).textContent === text", arg=f"Penalty #{penalty.number} is cancelled."
+    )  # said after the page reloaded
     assert desk.locator('li.pn-row[data-status="cancelled"]').count() == 1
     tablet.wait_for_selector("#penalties", state="hidden")
 
 
-def test_the_floor_finds_the_player_by_name_and_chooses_among_namesakes(live_asgi, browser, director, cashier, floor,
-                                                                         tournament):
+def test_the_floor_finds_the_player_by_name_and_chooses_among_namesakes(live_asgi, browser, director, cashier, floor, tournament):
     """The floor types the name as he hears it; two players named alike are listed with
     their table and seat, big enough for a finger, and the one chosen gets the penalty."""
     base, t = live_asgi, tournament

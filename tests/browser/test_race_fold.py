@@ -2,6 +2,7 @@
 and pushes Shuffle below the fold. Once confirmed it folds to one line, "Race confirmed · show sheet" (the
 sheet a tap away), and it goes when the clock leaves the break, by the tablet's own clock; Shuffle stays
 above the fold on a tablet and a phone."""
+
 from __future__ import annotations
 
 import re
@@ -25,8 +26,10 @@ STATE_READ = re.compile(r"/state/(\?.*)?$")  # the tablet's state read (the API'
 
 
 def above_the_fold(page, selector: str) -> bool:
-    return page.evaluate("(s) => { const r = document.querySelector(s).getBoundingClientRect(); "
-                         "return r.height > 0 && r.bottom <= window.innerHeight; }", selector)
+    return page.evaluate(
+        "(s) => { const r = document.querySelector(s).getBoundingClientRect(); return r.height > 0 && r.bottom <= window.innerHeight; }",
+        selector,
+    )
 
 
 def test_a_confirmed_race_folds_and_leaves_with_the_break(live_asgi, browser, director, cashier, dealer, tournament):

@@ -2,6 +2,7 @@
 The page registers a new player with his entry in one call of the public API (POST
 /api/tournaments/<id>/entries/ with `new_player`: a refused registration keeps no player record) and
 shows each refusal the API gives."""
+
 import re
 from datetime import date
 
@@ -71,8 +72,7 @@ def test_cashier_registers_with_id_check_and_entry_appears_live(live_asgi, brows
     with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as young:
         page.click("#register-button")
     assert young.value.status == 400 and young.value.json()["error"] == "under_age"
-    page.wait_for_function("(answer) => document.querySelector('.api-say').textContent === answer",
-                           arg=young.value.json()["detail"])
+    page.wait_for_function("(answer) => document.querySelector('.api-say').textContent === answer", arg=young.value.json()["detail"])
     assert not Player.objects.exists()
     page.fill(BORN, "1988-03-04")
 
@@ -138,8 +138,7 @@ def test_registration_refusals_of_the_api_stay_visible(live_asgi, browser, direc
     with page.expect_response(lambda r: r.request.method == "POST" and r.url == entries_api) as closed:
         page.click("#register-button")
     assert closed.value.status == 409 and closed.value.json()["error"] == "registration_closed"
-    page.wait_for_function("(answer) => document.querySelector('.api-say').textContent === answer",
-                           arg=closed.value.json()["detail"])
+    page.wait_for_function("(answer) => document.querySelector('.api-say').textContent === answer", arg=closed.value.json()["detail"])
     assert Entry.objects.count() == 1
     ctx.close()
 
@@ -238,8 +237,9 @@ def test_director_creates_and_revokes_a_lobby_screen_link(live_asgi, browser, di
     expect(page.locator(".api-say")).to_have_text("Screen link created for TV bar.")
     with page.expect_request(f"{live_asgi}/api/tournaments/{tournament.pk}/displays/{token.pk}/revoke/"):
         page.click("#display-list tr.new button")
-    page.wait_for_function("(document.querySelector('.api-say') || {}).textContent"
-                           " === 'The link of TV bar is revoked; that screen goes blank.'")
+    page.wait_for_function(
+        "(document.querySelector('.api-say') || {}).textContent === 'The link of TV bar is revoked; that screen goes blank.'"
+    )
     assert page.is_hidden("#new-link") and "revoked" in page.inner_text(f'#display-list tr[data-display="{token.pk}"]')
     ctx.close()
 

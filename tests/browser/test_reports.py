@@ -1,5 +1,6 @@
 """The cashier closing the night, in a real browser: from the payouts page to the reconciliation (what
 the cage should hold, the prizes still owed, the balance), and the results downloaded as CSV and PDF."""
+
 from __future__ import annotations
 
 from django.utils import translation
@@ -11,8 +12,7 @@ from tests.payouts.test_reports import Night
 from web.templatetags.money import money
 
 
-def test_the_cashier_opens_the_reconciliation_and_downloads_the_results(browser, live_asgi, director, cashier, floor,
-                                                                        tournament):
+def test_the_cashier_opens_the_reconciliation_and_downloads_the_results(browser, live_asgi, director, cashier, floor, tournament):
     night = Night(director, cashier, floor, tournament)
     night.pay(night.entries[3])
     figures = reconciliation(tournament)

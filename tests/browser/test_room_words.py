@@ -1,6 +1,7 @@
 """Words and small things a room notices, in a real browser: a flight's bust on the floor map and on the player's
 seat page says the player is out of the flight (no raw "{place}", no "out of the tournament"); the disqualification's
 message writes the chips with a thousands separator; a button that cannot be pressed looks it."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,8 +31,9 @@ def staff(browser, base: str, user, path: str):
     return page, errors
 
 
-def test_a_flights_bust_on_the_floor_map_says_the_player_is_out_of_the_flight(live_asgi, browser, director, cashier,
-                                                                              floor, template, players):
+def test_a_flights_bust_on_the_floor_map_says_the_player_is_out_of_the_flight(
+    live_asgi, browser, director, cashier, floor, template, players
+):
     _event, (a, _b) = event_with(director, template)
     events.set_flight_end(Flight.objects.get(tournament=a), actor=director, share_percent=10)
     table_setup.open_table(a, actor=director, number=1, seats=9)

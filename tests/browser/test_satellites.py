@@ -2,6 +2,7 @@
 Main Event on its payouts page, the floor busts the seat bubble on an entry's page and play stops at the seats (a
 further bust is refused, with the reason), the tickets show, and the desk registers a seat winner into the Main Event
 with his ID checked and no payment: the receipt says "satellite ticket" and the Main Event's pool counts it."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,9 @@ from tournament.services import registration as tournament_services
 pytestmark = pytest.mark.browser
 
 
-def test_a_satellite_plays_down_to_its_seats_and_its_winners_register_into_the_target(live_asgi, browser, director, floor,
-                                                                                      cashier, template):
+def test_a_satellite_plays_down_to_its_seats_and_its_winners_register_into_the_target(
+    live_asgi, browser, director, floor, cashier, template
+):
     main_event = make_main_event(director, template)
     satellite = make_satellite(director, cashier, template, main_event)
     Satellite.objects.filter(tournament=satellite).delete()  # made again below, on the screen
@@ -91,7 +93,8 @@ FITS = """(el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el
 
 
 def test_the_lobby_says_play_has_stopped_and_the_seat_winners_names_fit_at_once_and_after_a_resize(
-        live_asgi, browser, director, floor, cashier, template):
+    live_asgi, browser, director, floor, cashier, template
+):
     main_event = make_main_event(director, template)
     satellite = make_satellite(director, cashier, template, main_event)
     bust_down_to(floor, satellite, 2)
@@ -138,13 +141,14 @@ def test_the_seat_bubble_line_is_read_from_five_metres(live_asgi, browser, direc
         tv.wait_for_selector("#live.live")
         # At least 2 % of the screen's height (portrait: width), as the label above it, not the 1.2 % it was shrunk to.
         assert jump.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize) >= 0.02 * Math.min(innerWidth, innerHeight)"), (
-            size, jump.evaluate("(el) => getComputedStyle(el).fontSize"))
+            size,
+            jump.evaluate("(el) => getComputedStyle(el).fontSize"),
+        )
         assert jump.evaluate(FITS), size
         tv.context.close()
 
 
-def test_the_targets_registration_keeps_the_used_tickets_listed_with_their_entries(live_asgi, browser, director, floor,
-                                                                                  cashier, template):
+def test_the_targets_registration_keeps_the_used_tickets_listed_with_their_entries(live_asgi, browser, director, floor, cashier, template):
     main_event = make_main_event(director, template)
     satellite = make_satellite(director, cashier, template, main_event)
     bust_down_to(floor, satellite, 2)

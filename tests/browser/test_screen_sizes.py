@@ -11,6 +11,7 @@ size still opens a new browser context and loads the screen afresh. A finding na
 
 With SCREEN_SHOTS=1 every case is also shot to /tmp/screen_<name>_<w>x<h>.png, to look at by eye: the checker
 finds what breaks, not what is ugly."""
+
 from __future__ import annotations
 
 import os
@@ -47,15 +48,13 @@ SHOTS = "/tmp/screen_{}_{}x{}.png" if os.environ.get("SCREEN_SHOTS") else ""
 
 NAME = "Velká cena Prahy – Main Event, Den 1A: Jiří Procházka Memorial"
 VENUE = "Casino Atrium Praha, Rozvadov Ballroom"
-ANNOUNCEMENT = ("Registrace do Dne 1B je otevřená u pokladny do 21:30. Final table se hraje v neděli "
-                "od 14:00 na feature stole.")
+ANNOUNCEMENT = "Registrace do Dne 1B je otevřená u pokladny do 21:30. Final table se hraje v neděli od 14:00 na feature stole."
 ENTRIES = 30
 BUY_IN = 50_000  # 500.00 EUR: thirty entries make a pool of 15,000 EUR
 
 SPEC = StructureSpec(
     name="Main Event 30k",
-    denominations=((25, "zelená"), (100, "černá"), (500, "fialová"), (1000, "žlutá"), (5000, "oranžová"),
-                   (25000, "světle modrá")),
+    denominations=((25, "zelená"), (100, "černá"), (500, "fialová"), (1000, "žlutá"), (5000, "oranžová"), (25000, "světle modrá")),
     levels=(
         LevelSpec("level", 40, 75, 150, 150, "bba"),
         LevelSpec("level", 40, 100, 200, 200, "bba"),
@@ -223,6 +222,7 @@ CHECK = r"""(opts) => {
 @dataclass
 class Room:
     """The realistic tournament every screen is shown with."""
+
     director: object
     tournament: object
     display: object
@@ -335,15 +335,16 @@ def penalties_given(room: Room) -> None:
     from tables.services import hands, penalties
 
     table = Table.objects.get(tournament=room.tournament, number=1)
-    at_one = list(Seat.objects.filter(table=table, ended_at__isnull=True).order_by("seat")
-                  .values_list("entry__number", flat=True))
+    at_one = list(Seat.objects.filter(table=table, ended_at__isnull=True).order_by("seat").values_list("entry__number", flat=True))
     t, who = room.tournament, room.director
-    penalties.give_penalty(t, actor=who, entry_number=at_one[0], kind="rounds", rounds=2,
-                           reason="Urážlivé výrazy vůči krupiérovi a soupeřům u stolu")
+    penalties.give_penalty(
+        t, actor=who, entry_number=at_one[0], kind="rounds", rounds=2, reason="Urážlivé výrazy vůči krupiérovi a soupeřům u stolu"
+    )
     penalties.give_penalty(t, actor=who, entry_number=at_one[-1], kind="hand", rounds=None, reason="Odhalená karta během rozdávání")
     penalties.give_penalty(t, actor=who, entry_number=at_one[1], kind="warning", rounds=None, reason="Pomalá hra")
-    cancelled = penalties.give_penalty(t, actor=who, entry_number=at_one[2], kind="rounds", rounds=1,
-                                       reason="Telefon u stolu během rozdávání")
+    cancelled = penalties.give_penalty(
+        t, actor=who, entry_number=at_one[2], kind="rounds", rounds=1, reason="Telefon u stolu během rozdávání"
+    )
     penalties.cancel_penalty(t, actor=who, number=cancelled.number, reason="Omyl: hráč nebyl v rozdání")
     hands.start_hand(table, actor=who)
 
@@ -357,7 +358,7 @@ def winner(room: Room) -> None:
 
     payouts.set_payout_plan(room.tournament, actor=room.director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
     registration.set_registration_closed(room.tournament, actor=room.director, closed=True)
-    for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 1]:
+    for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[: ENTRIES - 1]:
         busts.bust_entry(entry, actor=room.director)
 
 
@@ -365,12 +366,18 @@ def break_in_a_league(room: Room) -> None:
     """The break of break_with_color_up, the tournament in a league whose earlier tournament of twelve of the
     same players is over: the TV shows the league's first ten during the break."""
     break_with_color_up(room)
-    league = leagues.create_league(actor=room.director, data={
-        "name": "Pražská podzimní liga 2026 – Deepstack série", "formula": "square_root", "participation": 1})
-    earlier = setup.create_tournament(tournament_data(name="Deepstack #1", guaranteed_pool=0), actor=room.director,
-                                      template=setup.save_structure_template(SPEC, actor=room.director))
-    entries = [registration.register_entry(earlier, actor=room.director, player=entry.player, document=id_doc(f"EA{i:07d}"))
-               for i, entry in enumerate(Entry.objects.filter(tournament=room.tournament).order_by("number")[:12])]
+    league = leagues.create_league(
+        actor=room.director, data={"name": "Pražská podzimní liga 2026 – Deepstack série", "formula": "square_root", "participation": 1}
+    )
+    earlier = setup.create_tournament(
+        tournament_data(name="Deepstack #1", guaranteed_pool=0),
+        actor=room.director,
+        template=setup.save_structure_template(SPEC, actor=room.director),
+    )
+    entries = [
+        registration.register_entry(earlier, actor=room.director, player=entry.player, document=id_doc(f"EA{i:07d}"))
+        for i, entry in enumerate(Entry.objects.filter(tournament=room.tournament).order_by("number")[:12])
+    ]
     for entry in entries[1:]:
         busts.bust_entry(entry, actor=room.director)
     leagues.add_tournament(league, actor=room.director, tournament=earlier)
@@ -380,20 +387,25 @@ def break_in_a_league(room: Room) -> None:
 def satellite_bubble(room: Room) -> None:
     """The tournament a satellite of a Main Event at 4,750 EUR a seat: thirty entries are three seats and
     750 EUR for fourth place; twenty-six out, the next bust stops play (the seat bubble)."""
-    target = setup.create_tournament(tournament_data(name="Velká cena Prahy 2026 – Main Event, Den 1: Hlavní turnaj",
-                                                     buy_in=9 * BUY_IN, fee=BUY_IN // 2, guaranteed_pool=0),
-                                     actor=room.director, template=setup.save_structure_template(SPEC, actor=room.director))
+    target = setup.create_tournament(
+        tournament_data(
+            name="Velká cena Prahy 2026 – Main Event, Den 1: Hlavní turnaj", buy_in=9 * BUY_IN, fee=BUY_IN // 2, guaranteed_pool=0
+        ),
+        actor=room.director,
+        template=setup.save_structure_template(SPEC, actor=room.director),
+    )
     tickets.set_satellite(room.tournament, actor=room.director, data={"target": target.pk, "transferable": True})
     registration.set_registration_closed(room.tournament, actor=room.director, closed=True)
-    for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:ENTRIES - 4]:
+    for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[: ENTRIES - 4]:
         busts.bust_entry(entry, actor=room.director)
 
 
 def satellite_stopped(room: Room) -> None:
     """The seat bubble burst: three seat winners hold tickets, fourth place has the cash."""
     satellite_bubble(room)
-    busts.bust_entry(Entry.objects.filter(tournament=room.tournament, status=Entry.Status.ACTIVE).order_by("number")
-                     .first(), actor=room.director)
+    busts.bust_entry(
+        Entry.objects.filter(tournament=room.tournament, status=Entry.Status.ACTIVE).order_by("number").first(), actor=room.director
+    )
 
 
 def ticket_register_url(room: Room) -> str:
@@ -414,14 +426,29 @@ SCREENS = [
     Screen("lobby_late", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True),
     Screen("lobby_break", lobby_url, TV_SIZES, break_with_color_up, "#live.live", SOUND_OFF, no_scroll=True),
     Screen("lobby_h4h", lobby_url, TV_SIZES, hand_for_hand, "#live.live", SOUND_OFF, no_scroll=True),
-    Screen("lobby_break_league", lobby_url, TV_SIZES, break_in_a_league, "body.is-break #lobby-league:not([hidden]) li",
-           SOUND_OFF, no_scroll=True),
+    Screen(
+        "lobby_break_league",
+        lobby_url,
+        TV_SIZES,
+        break_in_a_league,
+        "body.is-break #lobby-league:not([hidden]) li",
+        SOUND_OFF,
+        no_scroll=True,
+    ),
     Screen("leagues", lambda room: "/leagues/", STAFF_SIZES, break_in_a_league, staff=True),
     Screen("league", lambda room: league_url(room, "/leagues/{}/"), STAFF_SIZES, break_in_a_league, "#live.live", staff=True),
     Screen("league_public", lambda room: league_url(room, "/l/{}/"), PHONE_SIZES, break_in_a_league, "#live.live"),
     Screen("lobby_late_en", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True, locale="en"),
-    Screen("lobby_touch_sound", lambda room: lobby_url(room) + "?sound=1", TV_SIZES, first_level, "#live.live", SOUND_ASKS,
-           no_scroll=True, touch=True),
+    Screen(
+        "lobby_touch_sound",
+        lambda room: lobby_url(room) + "?sound=1",
+        TV_SIZES,
+        first_level,
+        "#live.live",
+        SOUND_ASKS,
+        no_scroll=True,
+        touch=True,
+    ),
     # Ready once the socket's snapshot came (it draws the results again, and fits the names a frame later).
     Screen("lobby_winner", lobby_url, TV_SIZES, winner, "body:has(#live.live) #lobby-results li", no_scroll=True),
     Screen("draws", lambda room: f"/s/{room.tournament.pk}/draws/", PHONE_SIZES),
@@ -458,46 +485,75 @@ SCREENS = [
     Screen("dealer_choose", lambda room: f"/t/{room.tournament.pk}/dealer/", CLOCK_SIZES, staff=True),
     Screen("payouts_in_the_money", lambda room: f"/t/{room.tournament.pk}/payouts/", STAFF_SIZES, in_the_money, staff=True),
     Screen("pay", lambda room: f"/t/{room.tournament.pk}/payouts/pay/17/", STAFF_SIZES, in_the_money, staff=True),
-    Screen("payout_receipt", lambda room: f"/t/{room.tournament.pk}/payouts/receipts/1/", STAFF_SIZES, in_the_money,
-           staff=True),
+    Screen("payout_receipt", lambda room: f"/t/{room.tournament.pk}/payouts/receipts/1/", STAFF_SIZES, in_the_money, staff=True),
     Screen("seat_page_out", lambda room: f"/s/{room.tournament.pk}/16/", PHONE_SIZES, in_the_money),
-    Screen("player_results", lambda room: f"/players/{Entry.objects.get(tournament=room.tournament, number=16).player_id}/",
-           (*STAFF_SIZES, *PHONE_SIZES), in_the_money, staff=True),  # his place and the prize paid, with its receipt
+    Screen(
+        "player_results",
+        lambda room: f"/players/{Entry.objects.get(tournament=room.tournament, number=16).player_id}/",
+        (*STAFF_SIZES, *PHONE_SIZES),
+        in_the_money,
+        staff=True,
+    ),  # his place and the prize paid, with its receipt
     Screen("penalties", lambda room: f"/t/{room.tournament.pk}/penalties/", STAFF_SIZES, penalties_given, staff=True),
     # English groups thousands with commas and puts the currency's code first: "CZK 100,000", "-EUR 3,500".
     Screen("overview_en", lambda room: f"/t/{room.tournament.pk}/", STAFF_SIZES, late_level, staff=True, locale="en"),
-    Screen("color_up_en", lambda room: f"/t/{room.tournament.pk}/color-up/", STAFF_SIZES, color_up_confirmed, "#live.live",
-           staff=True, locale="en"),
-    Screen("reconciliation_en", lambda room: f"/t/{room.tournament.pk}/payouts/reconciliation/", STAFF_SIZES,
-           overlay_in_the_money, staff=True, locale="en"),
+    Screen(
+        "color_up_en",
+        lambda room: f"/t/{room.tournament.pk}/color-up/",
+        STAFF_SIZES,
+        color_up_confirmed,
+        "#live.live",
+        staff=True,
+        locale="en",
+    ),
+    Screen(
+        "reconciliation_en",
+        lambda room: f"/t/{room.tournament.pk}/payouts/reconciliation/",
+        STAFF_SIZES,
+        overlay_in_the_money,
+        staff=True,
+        locale="en",
+    ),
     # A satellite: the TV at the seat bubble and once play stopped, its payouts page with the tickets, and
     # the target's registration of a ticket.
     Screen("lobby_satellite_bubble", lobby_url, TV_SIZES, satellite_bubble, "#live.live", SOUND_OFF, no_scroll=True),
-    Screen("lobby_satellite_stopped", lobby_url, TV_SIZES, satellite_stopped, "body:has(#live.live) #lobby-results li",
-           no_scroll=True),
-    Screen("payouts_satellite", lambda room: f"/t/{room.tournament.pk}/payouts/?transfer=1&q=proch", STAFF_SIZES,
-           satellite_stopped, staff=True),
+    Screen("lobby_satellite_stopped", lobby_url, TV_SIZES, satellite_stopped, "body:has(#live.live) #lobby-results li", no_scroll=True),
+    Screen(
+        "payouts_satellite", lambda room: f"/t/{room.tournament.pk}/payouts/?transfer=1&q=proch", STAFF_SIZES, satellite_stopped, staff=True
+    ),
     Screen("register_ticket", ticket_register_url, STAFF_SIZES, satellite_stopped, staff=True),
     # A seat winner's results: the seat he won (the target's long name) as his prize there.
-    Screen("player_results_seat", lambda room: f"/players/{Ticket.objects.order_by('number').first().won_by.player_id}/",
-           (*STAFF_SIZES, *PHONE_SIZES), satellite_stopped, staff=True),
-    Screen("dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given,
-           "#live.live", staff=True),
+    Screen(
+        "player_results_seat",
+        lambda room: f"/players/{Ticket.objects.order_by('number').first().won_by.player_id}/",
+        (*STAFF_SIZES, *PHONE_SIZES),
+        satellite_stopped,
+        staff=True,
+    ),
+    Screen(
+        "dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given, "#live.live", staff=True
+    ),
 ]
 
 
 @pytest.fixture
 def screen_room(director):
     template = setup.save_structure_template(SPEC, actor=director)
-    t = setup.create_tournament(tournament_data(
-        name=NAME, venue=VENUE, buy_in=BUY_IN, fee=5000, starting_stack=30000, guaranteed_pool=0, late_reg_until_level=9), actor=director,
-        template=template)
+    t = setup.create_tournament(
+        tournament_data(name=NAME, venue=VENUE, buy_in=BUY_IN, fee=5000, starting_stack=30000, guaranteed_pool=0, late_reg_until_level=9),
+        actor=director,
+        template=template,
+    )
     for n in range(1, 5):
         table_setup.open_table(t, actor=director, number=n, seats=9)
     surnames = ["Procházková-Dvořáková", "Šťastný", "Koťátková", "Žďárský", "Lobkowicz-Příhodová", "Řezníček"]
     for i in range(ENTRIES):
-        player = registration.create_player(actor=director, first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
-                                        last_name=surnames[i % len(surnames)], date_of_birth=date(1980, 1, 1 + i % 28))
+        player = registration.create_player(
+            actor=director,
+            first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
+            last_name=surnames[i % len(surnames)],
+            date_of_birth=date(1980, 1, 1 + i % 28),
+        )
         registration.register_entry(t, actor=director, player=player, document=id_doc(f"EA{i:07d}"))
     draw = draws.draw_start(t, actor=director)
     payout_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 1500})
@@ -508,8 +564,7 @@ def screen_room(director):
 def check_screen(browser, base: str, screen: Screen, room: Room, session: dict) -> list[str]:
     problems = []
     for width, height in screen.sizes:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale=screen.locale,
-                                      has_touch=screen.touch)
+        context = browser.new_context(viewport={"width": width, "height": height}, locale=screen.locale, has_touch=screen.touch)
         if screen.staff:
             context.add_cookies([session])  # the director, signed in
         page = context.new_page()

@@ -3,6 +3,7 @@ on a phone follows a seat correction made on the floor's map, live and without a
 from the map shows an Undo, and the seat page follows both. The map's presses go to the public JSON
 API and show its answer or its refusal. The director opens a table (its shuffler token shown once),
 saves the break order and takes a table out of play on the tables page, through the same API."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -81,21 +82,24 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     target = next(v for v in options if not v.startswith(f"{before.table.number}:"))
     floor_page.select_option("#correct-target", target)
     table, seat = target.split(":")
-    with floor_page.expect_request(lambda r: r.method == "POST" and r.url.endswith(
-            f"/api/tournaments/{tournament.pk}/entries/{entry.number}/seat/")) as pressed:
+    with floor_page.expect_request(
+        lambda r: r.method == "POST" and r.url.endswith(f"/api/tournaments/{tournament.pk}/entries/{entry.number}/seat/")
+    ) as pressed:
         floor_page.click("#correct-go")
     assert pressed.value.post_data_json == {"table": int(table), "seat": int(seat)}
     floor_page.wait_for_selector(f'.m-table[data-table="{table}"] .m-seat[data-seat="{seat}"][data-entry="{entry.number}"]')
     expect(floor_page.locator("#notice")).to_have_text(f"Entry #{entry.number} now sits at table {table} seat {seat}.")
 
     # A refusal shows the API's detail: the button set at a seat nobody sits at.
-    short, empty_seat = next((t["table"], s["seat"]) for t in screens.floor_map(tournament)["tables"]
-                             for s in t["seat_list"] if s["entry"] is None)
+    short, empty_seat = next(
+        (t["table"], s["seat"]) for t in screens.floor_map(tournament)["tables"] for s in t["seat_list"] if s["entry"] is None
+    )
     floor_page.click(f'.m-table[data-table="{short}"] .button-draw')
     floor_page.wait_for_selector("#button-dialog[open]")
     floor_page.fill("#button-seat", str(empty_seat))
-    with floor_page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith(
-            f"/api/tournaments/{tournament.pk}/tables/{short}/button/")) as answered:
+    with floor_page.expect_response(
+        lambda r: r.request.method == "POST" and r.url.endswith(f"/api/tournaments/{tournament.pk}/tables/{short}/button/")
+    ) as answered:
         floor_page.click("#button-set")
     refusal = answered.value.json()
     assert answered.value.status == 400 and refusal["error"] == "bad_seat"
@@ -103,8 +107,9 @@ def test_draw_then_move_a_player_and_their_phone_follows(live_asgi, browser, dir
     assert floor_page.inner_text("#notice") == refusal["detail"] and "The button goes to an occupied seat" in refusal["detail"]
 
     # The phone changes by itself: new table and seat, and the notice.
-    phone.wait_for_function(f"document.getElementById('seat-table').textContent === '{table}'"
-                            f" && document.getElementById('seat-seat').textContent === '{seat}'")
+    phone.wait_for_function(
+        f"document.getElementById('seat-table').textContent === '{table}' && document.getElementById('seat-seat').textContent === '{seat}'"
+    )
     phone.wait_for_selector("#moved", state="visible")
     assert f"table {table} seat {seat}" in phone.inner_text("#moved")
     assert phone.evaluate("window.__sameDocument") is True  # no reload
@@ -179,9 +184,9 @@ def test_the_tables_page_opens_a_table_saves_the_break_order_and_takes_a_table_o
     page.context.close()
 
 
-
-def test_a_seat_page_asks_its_seat_again_only_when_the_sockets_snapshot_has_newer_seats(live_asgi, browser, director,
-                                                                                       floor, cashier, tournament):
+def test_a_seat_page_asks_its_seat_again_only_when_the_sockets_snapshot_has_newer_seats(
+    live_asgi, browser, director, floor, cashier, tournament
+):
     """The draw rush: the page carries its seat and the seats' version it is at; the socket's first snapshot says
     the room's (seats_seq). No newer: the phone asks nothing more. Newer (the floor moves the player between the
     page and its socket): one seat JSON, naming the snapshot's seq, and the page shows the new seat."""
@@ -204,6 +209,7 @@ def test_a_seat_page_asks_its_seat_again_only_when_the_sockets_snapshot_has_newe
             if between is not None:
                 between()
             route.continue_()  # the request itself goes on as it was
+
         context.route("**/js/seat-page*.js", hold_script)
         phone = context.new_page()
         asked = []

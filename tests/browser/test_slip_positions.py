@@ -2,6 +2,7 @@
 "big blind", "button", "waits for the button", "dealt in, no blind"; nothing when the software does not
 know it. Never "in play" or "unknown". The same on the dealer tablet of the table the player goes to and
 on the floor's map."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,14 @@ from tests.tables.test_moves import bust_at, seated, start
 
 pytestmark = pytest.mark.browser
 
-SAID = [("big_blind", " · big blind"), ("small_blind", " · small blind"), ("button", " · button"),
-        ("wait_for_button", " · waits for the button"), ("in_play", " · dealt in, no blind"), ("unknown", "")]
+SAID = [
+    ("big_blind", " · big blind"),
+    ("small_blind", " · small blind"),
+    ("button", " · button"),
+    ("wait_for_button", " · waits for the button"),
+    ("in_play", " · dealt in, no blind"),
+    ("unknown", ""),
+]
 
 
 def test_a_slip_says_the_position_in_the_floors_words(live_asgi, browser, director, cashier, floor, tournament):
@@ -27,13 +34,14 @@ def test_a_slip_says_the_position_in_the_floors_words(live_asgi, browser, direct
     context = browser.new_context(viewport=TABLET)
     tablet, floor_map = context.new_page(), context.new_page()
     login(tablet, base, floor.username, PASSWORD)
-    start_of_slip = (f"Seat {move.to_seat} reserved: {move.entry.player.display_name} "
-                     f"from table {move.from_table.number}")
+    start_of_slip = f"Seat {move.to_seat} reserved: {move.entry.player.display_name} from table {move.from_table.number}"
     for code, said in SAID:
         Move.objects.filter(pk=move.pk).update(position=code)
         tablet.goto(f"{base}/t/{t.pk}/tables/{move.to_table.number}/dealer/")
-        tablet.wait_for_function("(start) => { const li = document.querySelector('#slips-in li'); "
-                                 "return !!li && li.textContent.indexOf(start) === 0; }", arg=start_of_slip)
+        tablet.wait_for_function(
+            "(start) => { const li = document.querySelector('#slips-in li'); return !!li && li.textContent.indexOf(start) === 0; }",
+            arg=start_of_slip,
+        )
         assert tablet.inner_text("#slips-in li") == start_of_slip + said, code
         floor_map.goto(f"{base}/t/{t.pk}/map/")
         line = floor_map.locator(f'#move-list li[data-move="{move.number}"] .slip')

@@ -1,5 +1,6 @@
 """The structure editor's buttons in a real browser, and the setup screens that save structures through the
 JSON API: create, edit (a refusal shown at its field and at its row), copy and import a file."""
+
 import json
 
 import pytest
@@ -57,7 +58,12 @@ def test_editor_buttons_add_insert_and_move_rows_in_a_browser(live_asgi, browser
     spec = setup.spec_of(Structure.objects.get(name="Browser built"))
     assert sorted(spec.denominations) == [(25, "green"), (100, "black")]
     assert [(lv.kind, lv.small_blind, lv.minutes) for lv in spec.levels] == [
-        ("level", 100, 20), ("level", 200, 20), ("break", 0, 10), ("level", 300, 20), ("level", 400, 20)]
+        ("level", 100, 20),
+        ("level", 200, 20),
+        ("break", 0, 10),
+        ("level", 300, 20),
+        ("level", 400, 20),
+    ]
     assert spec.levels[2].color_up == (25,)
 
 

@@ -1,5 +1,6 @@
 """The director's API token page in a real browser: the list from the database (first characters only) and
 a revocation through the JSON API (POST /api/auth/tokens/<id>/revoke/, with one Idempotency-Key)."""
+
 import pytest
 from rest_framework.test import APIClient
 

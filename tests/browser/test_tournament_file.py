@@ -4,6 +4,7 @@ already", the screen says so and nothing is written), then imports the file of a
 same file with another uid, its checksum made again with archive's own function) and lands on the new tournament's
 page, which says what the import did. Each screen is checked with axe, its CSP and console, and at tablet and phone
 sizes."""
+
 from __future__ import annotations
 
 import json
@@ -83,8 +84,10 @@ def test_the_director_downloads_the_file_and_imports_it(live_asgi, browser, dire
     with page.expect_response(lambda r: r.url.endswith("/api/tournaments/import/")) as sent:
         page.click("#tournament-import-form button[type=submit]")
     assert sent.value.status == 409
-    assert said(page) == (f"This tournament is here already: “{tournament.name}” (tournament {tournament.pk}). An import "
-                          "never doubles or replaces a tournament. Nothing was imported.")
+    assert said(page) == (
+        f"This tournament is here already: “{tournament.name}” (tournament {tournament.pk}). An import "
+        "never doubles or replaces a tournament. Nothing was imported."
+    )
     assert (Tournament.objects.count(), Entry.objects.count(), Player.objects.count(), AuditEvent.objects.count()) == before
     assert fits(page, "import_refused") == []
 
@@ -98,8 +101,9 @@ def test_the_director_downloads_the_file_and_imports_it(live_asgi, browser, dire
     new = Tournament.objects.get(name="Moved in")
     page.wait_for_url(base + reverse("tournament-detail", args=[new.pk]))
     events = document["tournament"]["events"]
-    assert said(page) == (f"Moved in imported as tournament {new.pk}: 3 entries, {events} events, 0 new players, "
-                          "3 players found here by their ID hash.")
+    assert said(page) == (
+        f"Moved in imported as tournament {new.pk}: 3 entries, {events} events, 0 new players, 3 players found here by their ID hash."
+    )
     assert new.entries.count() == 3 and Player.objects.count() == before[2]  # the players here, found by their hash
     assert AuditEvent.objects.filter(tournament=new).order_by("-seq").first().type == "tournament.imported"
     assert accessibility.problems(page) == []

@@ -2,6 +2,7 @@
 the currency following the time zone, and the re-entry count enabled (and taken) when re-entry is allowed;
 saved through the JSON API, as are the settings and the tournament's own structure, a refusal
 shown at its field."""
+
 import pytest
 from django.urls import reverse
 

@@ -1,5 +1,6 @@
 """One write path: forms that used to post to their page save through the JSON API with the
 shared client (static/js/api-forms.js), in a real browser."""
+
 import json
 import time
 
@@ -83,8 +84,12 @@ def test_a_write_the_server_cannot_take_yet_says_it_waits_and_tries_again(live_a
             return route.continue_()
         if len(keys) == 1:
             time.sleep(3.5)  # the pool's wait: no answer yet
-        route.fulfill(status=503, headers={"Retry-After": "2"}, content_type="application/json",
-                      body=json.dumps({"error": "database_unavailable", "detail": "The database is unavailable."}))
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "2"},
+            content_type="application/json",
+            body=json.dumps({"error": "database_unavailable", "detail": "The database is unavailable."}),
+        )
 
     page.route("**/api/tournaments/*/house-rules/", database_away)
     page.fill("#id_balance_threshold", "2")

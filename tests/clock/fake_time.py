@@ -1,5 +1,6 @@
 """A controllable server clock for service tests: patches django.utils.timezone.now, which every
 service (and the audit log) reads through the module attribute."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta

@@ -4,6 +4,7 @@ left and no new level announced; a manual resume goes on to the next row; a rest
 time left resumes by itself at its time; refusals change nothing.
 
 BASIC_SPEC: level 1 (0-1200 s), level 2 (1200-2400), break (2400-3000), level 3 (3000-4200), level 4 (4200-)."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -68,7 +69,11 @@ def test_a_day_end_after_the_last_level_is_due_at_its_end(director, tournament, 
 def assert_stopped_after_level_2(tournament, fake_now) -> None:
     clock = clock_of(tournament)
     assert (clock.status, clock.index, clock.paused_at, clock.started_at) == (
-        ClockState.Status.PAUSED, 1, fake_now.offset(2400), fake_now.offset(1200))
+        ClockState.Status.PAUSED,
+        1,
+        fake_now.offset(2400),
+        fake_now.offset(1200),
+    )
     assert (clock.stop_after_level, clock.day_ended_level, clock.next_due_at) == (None, 2, None)
     now = current(tournament, fake_now.offset(99999))
     assert (now["index"], now["remaining"], now["level_index"]) == (1, 0.0, 1)  # level 2, nothing left, no break
@@ -141,7 +146,11 @@ def test_resuming_by_hand_after_the_day_ended_starts_the_next_row_with_its_full_
     clock = clock_services.resume_clock(tournament, actor=director)
     assert types_after(tournament, seq) == ["clock.resumed", "clock.break_started"]
     assert (clock.status, clock.index, clock.started_at, clock.day_ended_level) == (
-        ClockState.Status.RUNNING, 2, fake_now.offset(6000), None)
+        ClockState.Status.RUNNING,
+        2,
+        fake_now.offset(6000),
+        None,
+    )
     now = current(tournament)
     assert (now["index"], now["remaining"]) == (2, 600)  # the break, all of it: no jump
     assert clock_selectors.clock_snapshot(tournament)["day_ended_level"] is None
@@ -201,8 +210,10 @@ def test_only_the_director_sets_the_day(request, director, tournament, fake_now,
     started(director, tournament, fake_now)
     user = request.getfixturevalue(role)
     before = state(tournament)
-    for act in (lambda: clock_services.set_day_end(tournament, actor=user, level=2),
-                lambda: clock_services.schedule_restart(tournament, actor=user, start_at=fake_now.offset(3600), level=2, seconds_left=60)):
+    for act in (
+        lambda: clock_services.set_day_end(tournament, actor=user, level=2),
+        lambda: clock_services.schedule_restart(tournament, actor=user, start_at=fake_now.offset(3600), level=2, seconds_left=60),
+    ):
         with pytest.raises(ServiceError) as err:
             act()
         assert (err.value.code, err.value.status) == ("forbidden", 403)

@@ -1,6 +1,7 @@
 """The end of a day through the JSON API: POST /api/tournaments/<id>/clock/day-end/ and
 .../clock/restart/ — the director only, the one error shape for bad input with nothing changed, one effect
 per Idempotency-Key, and the clock's answer carrying day_end_after_level and resume_at."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -28,8 +29,7 @@ def restart(client, t, body, key=None):
 
 
 def frozen(t: Tournament) -> tuple:
-    return (Tournament.objects.get(pk=t.pk).event_seq, ClockState.objects.filter(tournament=t).values().first(),
-            AuditEvent.objects.count())
+    return (Tournament.objects.get(pk=t.pk).event_seq, ClockState.objects.filter(tournament=t).values().first(), AuditEvent.objects.count())
 
 
 @pytest.fixture
@@ -42,8 +42,10 @@ def running(director, tournament, fake_now):
 def test_only_the_director_sets_the_day(request, running, role):
     client = client_for(request.getfixturevalue(role))
     before = frozen(running)
-    answers = [day_end(client, running, {"level": 2}),
-               restart(client, running, {"start_at": (T0 + timedelta(hours=18)).isoformat(), "level": 2, "seconds_left": 600})]
+    answers = [
+        day_end(client, running, {"level": 2}),
+        restart(client, running, {"start_at": (T0 + timedelta(hours=18)).isoformat(), "level": 2, "seconds_left": 600}),
+    ]
     if role == "director":
         assert [a.status_code for a in answers] == [200, 200], [a.content for a in answers]
     else:
@@ -129,6 +131,7 @@ def test_restart_bad_input_is_refused_and_changes_nothing(director, running, cas
 
 def test_the_clock_answer_documents_the_day_fields():
     from drf_spectacular.generators import SchemaGenerator
+
     schema = SchemaGenerator().get_schema(request=None, public=True)
     clock = schema["components"]["schemas"]["Clock"]["properties"]
     assert {"day_end_after_level", "day_ended_level", "resume_at"} <= set(clock)

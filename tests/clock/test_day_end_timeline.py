@@ -1,6 +1,7 @@
 """Property tests of the pure timeline's end of a day: the clock stops at the end of level N
 whatever the tick times, never starts the row after it (a break included), resumes by hand into the next
 row without a jump, and a next day's clock set at a level with the time left runs on from exactly there."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime

@@ -1,6 +1,7 @@
-""""End this level now": the director ends the level (or break) in play with one confirmed press
+""" "End this level now": the director ends the level (or break) in play with one confirmed press
 instead of fifteen of "-1 min": the next row starts at once with its full time and is announced, the event says how
 much time was taken, a day that ends after this level ends now, and every refusal changes nothing."""
+
 from __future__ import annotations
 
 import pytest
@@ -75,7 +76,10 @@ def test_refusals_change_nothing(director, floor, tournament, fake_now, case):
     with pytest.raises(ServiceError) as refused:
         clock_services.end_level_now(tournament, actor=floor if case == "floor" else director)
     assert (refused.value.code, refused.value.status) == {
-        "not started": ("clock_not_started", 409), "last level": ("level_range", 409), "floor": ("forbidden", 403)}[case]
+        "not started": ("clock_not_started", 409),
+        "last level": ("level_range", 409),
+        "floor": ("forbidden", 403),
+    }[case]
     assert state(tournament) == before
 
 

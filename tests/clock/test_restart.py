@@ -5,6 +5,7 @@ change, including one that fell due while no server was running.
 
 Runs real `uvicorn` processes on a file SQLite database of their own, whatever database the test
 run itself uses."""
+
 from __future__ import annotations
 
 import json
@@ -45,9 +46,26 @@ class Server:
         self.port = free_port()
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--lifespan", "on", "--log-level", "warning"],
-                cwd=BASE_DIR, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "config.asgi:application",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--lifespan",
+                    "on",
+                    "--log-level",
+                    "warning",
+                ],
+                cwd=BASE_DIR,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, f"the server died: {self.log.read_text()[-3000:]}"
@@ -66,10 +84,12 @@ class Server:
             self.proc.wait(timeout=10)
 
     def call(self, method: str, path: str, body: dict | None = None) -> dict:
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json",
-                                                  **({"Authorization": f"Token {self.token}"} if self.token else {})})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", **({"Authorization": f"Token {self.token}"} if self.token else {})},
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return json.loads(response.read())
@@ -96,8 +116,7 @@ def server_env(tmp_path) -> dict:
     """The environment of the embedded default: a SQLite file, no Redis, so the web process ticks."""
     database = tmp_path / "restart.sqlite3"
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CLOCK_TICKER_IN_PROCESS")}
-    env.update(DEBUG="1", SQLITE_PATH=str(database), DJANGO_SETTINGS_MODULE="config.settings",
-               PYTHONUNBUFFERED="1")
+    env.update(DEBUG="1", SQLITE_PATH=str(database), DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1")
     # A fresh file, migrated: a copy of one this test process migrated before, if any (tests/production.py).
     for args in ([] if production.migrated_copy(database) else [["migrate", "--noinput"]]) + [["shell", "-c", SETUP]]:
         done = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120)

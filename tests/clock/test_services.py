@@ -1,6 +1,7 @@
 """Clock services against the database: the director's actions with their audit events, the
 refusals that change nothing, and the announcements the tick makes (on time, late, twice, after
 a pause). Time is driven by a fake `timezone.now` (see fake_time.py) or by passing `now`."""
+
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -56,8 +57,11 @@ def types_after(t: Tournament, seq: int) -> list[str]:
 def state(t: Tournament) -> tuple:
     """Everything a refusal must leave alone."""
     fresh = Tournament.objects.get(pk=t.pk)
-    clock = ClockState.objects.filter(tournament=t).values(
-        "status", "index", "started_at", "paused_at", "version", "announced_until", "next_due_at", "announcement").first()
+    clock = (
+        ClockState.objects.filter(tournament=t)
+        .values("status", "index", "started_at", "paused_at", "version", "announced_until", "next_due_at", "announcement")
+        .first()
+    )
     return (fresh.event_seq, fresh.status, fresh.current_level, clock, AuditEvent.objects.count())
 
 
@@ -115,7 +119,9 @@ def test_adjust_adds_and_removes_time(director, tournament, fake_now):
     assert clock.next_due_at == fake_now.offset(1140)
     events = events_after(tournament, seq)
     assert [(e.type, e.payload["seconds"], e.actor) for e in events] == [
-        ("clock.adjusted", 60, director), ("clock.adjusted", -60, director)]
+        ("clock.adjusted", 60, director),
+        ("clock.adjusted", -60, director),
+    ]
     assert [e.payload["clock"]["version"] for e in events] == [2, 3]
 
 
@@ -370,7 +376,11 @@ def test_a_late_tick_announces_each_missed_boundary_once_and_no_stale_warning(di
     assert clock_services.tick() == 4
     events = events_after(tournament, seq)
     assert [(e.type, e.payload["index"]) for e in events] == [
-        ("clock.level_started", 1), ("clock.break_started", 2), ("clock.break_ended", 3), ("clock.level_started", 4)]
+        ("clock.level_started", 1),
+        ("clock.break_started", 2),
+        ("clock.break_ended", 3),
+        ("clock.level_started", 4),
+    ]
     assert [e.payload["late_by"] for e in events] == [3005, 1805, 1205, 5]
     assert Tournament.objects.get(pk=tournament.pk).current_level == 4
     assert clock_services.tick() == 0
@@ -436,7 +446,8 @@ def test_a_clock_started_twenty_minutes_ago_in_real_time(director, tournament):
     back = timedelta(seconds=1201)
     clock = clock_of(tournament)
     ClockState.objects.filter(pk=clock.pk).update(
-        started_at=clock.started_at - back, announced_until=clock.announced_until - back, next_due_at=clock.next_due_at - back)
+        started_at=clock.started_at - back, announced_until=clock.announced_until - back, next_due_at=clock.next_due_at - back
+    )
     seq = seq_of(tournament)
     assert clock_services.tick() == 1
     [event] = events_after(tournament, seq)
@@ -479,9 +490,18 @@ def test_sequence_numbers_stay_consecutive(director, tournament, fake_now):
     clock_services.jump_to_level(tournament, actor=director, level=2)
     assert_seqs_consecutive(tournament)
     assert [e.type for e in AuditEvent.objects.filter(tournament=tournament, type__startswith="clock.").order_by("seq")] == [
-        "clock.started", "clock.one_minute", "clock.adjusted", "clock.level_started",  # the warning at 1170 went stale
-        "clock.paused", "clock.announcement", "clock.resumed",
-        "clock.break_started", "clock.break_ended", "clock.level_started", "clock.jumped"]
+        "clock.started",
+        "clock.one_minute",
+        "clock.adjusted",
+        "clock.level_started",  # the warning at 1170 went stale
+        "clock.paused",
+        "clock.announcement",
+        "clock.resumed",
+        "clock.break_started",
+        "clock.break_ended",
+        "clock.level_started",
+        "clock.jumped",
+    ]
 
 
 # --- the in-process ticker -----------------------------------------------------------------------

@@ -1,4 +1,5 @@
 """Property tests of the pure level timeline: pause/resume/adjust algebra, positions, boundaries."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,7 +37,12 @@ def started(rows, index: int = 0) -> tl.Anchor:
 
 def test_numbered_counts_levels_and_not_breaks():
     assert [(r.kind, r.seconds, r.number) for r in BASIC] == [
-        ("level", 1200, 1), ("level", 1200, 2), ("break", 600, None), ("level", 1200, 3), ("level", 1200, 4)]
+        ("level", 1200, 1),
+        ("level", 1200, 2),
+        ("break", 600, None),
+        ("level", 1200, 3),
+        ("level", 1200, 4),
+    ]
 
 
 def test_position_walks_through_the_structure():
@@ -269,7 +275,7 @@ def test_seconds_to_next_break_is_when_the_break_row_starts(rows, offset):
     if rows[pos.index].kind == tl.BREAK:
         assert left == 0
     elif left is None:
-        assert all(row.kind == tl.LEVEL for row in rows[pos.index:])
+        assert all(row.kind == tl.LEVEL for row in rows[pos.index :])
     else:
         assert tl.position_at(rows, anchor, t + left).index > pos.index
         assert rows[tl.position_at(rows, anchor, t + left).index].kind == tl.BREAK
@@ -282,10 +288,14 @@ def test_seconds_to_next_break_is_when_the_break_row_starts(rows, offset):
 def test_boundaries_of_the_basic_structure():
     found = tl.boundaries(BASIC, started(BASIC), T0, T0 + 10_000)
     assert [(b.kind, b.index, b.at - T0) for b in found] == [
-        ("one_minute", 0, 1140), ("level_started", 1, 1200),
-        ("one_minute", 1, 2340), ("break_started", 2, 2400),
-        ("one_minute", 2, 2940), ("break_ended", 3, 3000),
-        ("one_minute", 3, 4140), ("level_started", 4, 4200),
+        ("one_minute", 0, 1140),
+        ("level_started", 1, 1200),
+        ("one_minute", 1, 2340),
+        ("break_started", 2, 2400),
+        ("one_minute", 2, 2940),
+        ("break_ended", 3, 3000),
+        ("one_minute", 3, 4140),
+        ("level_started", 4, 4200),
     ]  # and nothing for the last level: it runs on
 
 
@@ -310,7 +320,8 @@ def test_boundaries_after_pauses_and_adjusts_split_too(rows, a, b):
     anchor = tl.adjust(rows, tl.resume(rows, tl.pause(rows, started(rows), T0 + 100), T0 + 777), T0 + 800, 95)
     after, middle, until = T0 + 800, T0 + 800 + min(a, b), T0 + 800 + max(a, b)
     assert tl.boundaries(rows, anchor, after, until) == (
-        tl.boundaries(rows, anchor, after, middle) + tl.boundaries(rows, anchor, middle, until))
+        tl.boundaries(rows, anchor, after, middle) + tl.boundaries(rows, anchor, middle, until)
+    )
 
 
 @given(structures(), offsets)

@@ -1,6 +1,7 @@
 """Screens of the clock and the tables: the pages' role matrix, and every action through the one door
 the screens use, the JSON API (POST /api/tournaments/<id>/clock/, .../tables/, .../tables/<n>/hand/),
 with the pages' session login. The browser tests drive the same API from the real pages."""
+
 import json
 from pathlib import Path
 
@@ -48,8 +49,13 @@ def url_for(name, tournament):
 def call(client, tournament, name, body=None):
     method, path, default, _allowed = ACTIONS[name]
     data = default if body is None else body
-    return client.generic(method, path.format(t=tournament.pk), "" if data is None else json.dumps(data),
-                          content_type="application/json", HTTP_ACCEPT="application/json")
+    return client.generic(
+        method,
+        path.format(t=tournament.pk),
+        "" if data is None else json.dumps(data),
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+    )
 
 
 @pytest.fixture
@@ -112,17 +118,35 @@ def act(client, tournament, **data):
 def test_director_page_shows_the_controls_wired_to_the_api(client, director, tournament):
     client.force_login(director)
     page = client.get(reverse("director-clock", args=[tournament.pk])).content.decode()
-    for element in ('id="clock-time"', 'id="btn-start"', 'id="btn-pause"', 'id="btn-resume"', 'id="btn-plus"',
-                    'id="btn-minus"', 'id="btn-next"', 'id="btn-previous"', 'id="btn-jump"', 'id="announce-text"',
-                    'id="level-list"', 'data-row-index="4"', "js/clock.js", 'id="clock-state"', "data-api-say"):
+    for element in (
+        'id="clock-time"',
+        'id="btn-start"',
+        'id="btn-pause"',
+        'id="btn-resume"',
+        'id="btn-plus"',
+        'id="btn-minus"',
+        'id="btn-next"',
+        'id="btn-previous"',
+        'id="btn-jump"',
+        'id="announce-text"',
+        'id="level-list"',
+        'data-row-index="4"',
+        "js/clock.js",
+        'id="clock-state"',
+        "data-api-say",
+    ):
         assert element in page, element
     assert 'data-says="clock-next"' in page  # "Move every screen to the next level now?" (static/js/form-words.js)
     # The buttons call the API; the page itself takes no action.
     assert f'data-api="tournaments/{tournament.pk}/clock/"' in page and "js/director-clock.js" in page and "clock/action" not in page
     # The director's messages are the script's words, from Django's JavaScript catalogue.
     script = DIRECTOR_JS.read_text()
-    for said in ('gettext("The clock is running.")', 'gettext("{minutes} min added.")',
-                 'gettext("Level {level} is now in play.")', 'gettext("The announcement is cleared.")'):
+    for said in (
+        'gettext("The clock is running.")',
+        'gettext("{minutes} min added.")',
+        'gettext("Level {level} is now in play.")',
+        'gettext("The announcement is cleared.")',
+    ):
         assert said in script, said
 
 
@@ -183,8 +207,18 @@ def test_each_button_calls_its_clock_service(client, director, tournament):
     assert clock["announcement"] == "" and clock_of(tournament).announcement == ""
 
     types = list(AuditEvent.objects.filter(tournament=tournament, type__startswith="clock.").values_list("type", flat=True))
-    assert types == ["clock.started", "clock.paused", "clock.adjusted", "clock.adjusted", "clock.resumed", "clock.next",
-                     "clock.previous", "clock.jumped", "clock.announcement", "clock.announcement"]
+    assert types == [
+        "clock.started",
+        "clock.paused",
+        "clock.adjusted",
+        "clock.adjusted",
+        "clock.resumed",
+        "clock.next",
+        "clock.previous",
+        "clock.jumped",
+        "clock.announcement",
+        "clock.announcement",
+    ]
 
 
 def test_refusals_come_in_the_one_shape_and_change_nothing(client, director, tournament):
@@ -211,15 +245,20 @@ def test_refusals_come_in_the_one_shape_and_change_nothing(client, director, tou
 @pytest.mark.parametrize("lang", ["cs", "sk"])
 def test_the_clock_apis_refusals_are_translated(client, director, tournament, lang):
     client.force_login(director)
-    response = client.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "jump", "level": 0},
-                           content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+    response = client.post(
+        f"/api/tournaments/{tournament.pk}/clock/",
+        {"action": "jump", "level": 0},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
     with translation.override(lang):
         expected = translation.gettext("Enter a level number of 1 or more.")
         unknown = translation.gettext("Unknown clock action.")
     assert expected != "Enter a level number of 1 or more."
     assert response.json()["fields"] == {"level": [expected]} and expected in response.json()["detail"]
-    response = client.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "explode"},
-                           content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+    response = client.post(
+        f"/api/tournaments/{tournament.pk}/clock/", {"action": "explode"}, content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang
+    )
     assert response.json()["fields"] == {"action": [unknown]}
 
 

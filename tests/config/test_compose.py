@@ -1,5 +1,6 @@
 """docker-compose.yml: the production services exist, have health checks, and every command they
 run names something this project really has."""
+
 import http.client
 import importlib
 import importlib.util
@@ -129,8 +130,7 @@ def test_the_web_health_check_passes_against_the_production_server(tmp_path):
     assert healthcheck[0] == "CMD"
     with production.web_server(tmp_path) as (port, env):
         assert env["DEBUG"] == "0" and env["ALLOWED_HOSTS"] == "localhost"
-        check = subprocess.run(production.localise(healthcheck[1:], port), cwd=ROOT, env=env, capture_output=True,
-                               text=True, timeout=30)
+        check = subprocess.run(production.localise(healthcheck[1:], port), cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
         assert check.returncode == 0, check.stderr
 
         def get(path: str, host: str) -> int:

@@ -1,6 +1,7 @@
 """Every module of every app is in an import-linter contract (pyproject.toml, run by `lint-imports` in scripts/test):
 as a pure rule, a read, a write, a model, the app's wiring, or a layer inside its app (docs/architecture.md,
 "Layers"). A new module in none of them would be free of every rule of the layers: this fails until it is placed."""
+
 from __future__ import annotations
 
 import re
@@ -38,9 +39,11 @@ def app_modules(roots: list[str]) -> list[str]:
 
 def outside(modules: list[str], names: set[str]) -> list[str]:
     """The modules that neither a contract nor a package above them inside their app names."""
+
     def placed(module: str) -> bool:
         parts = module.split(".")
         return any(".".join(parts[:n]) in names for n in range(2, len(parts) + 1))
+
     return [module for module in modules if not placed(module)]
 
 
@@ -52,6 +55,5 @@ def test_every_module_of_every_app_is_in_a_contract():
 def test_a_module_in_no_contract_is_found():
     config = contracts()
     names = named(config)
-    assert outside(["tables.newly_written", "web.tables.api", "web.brand_new"], names) == ["tables.newly_written",
-                                                                                           "web.brand_new"]
+    assert outside(["tables.newly_written", "web.tables.api", "web.brand_new"], names) == ["tables.newly_written", "web.brand_new"]
     assert "tables.services.busts" in names and "tables" not in names

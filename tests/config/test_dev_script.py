@@ -1,5 +1,6 @@
 """scripts/dev, the first command of the README: with DEBUG on it listens on this machine only unless told
 otherwise, and it carries no fixed demo password (load_demo makes a new one each run)."""
+
 from __future__ import annotations
 
 import re
@@ -9,7 +10,7 @@ DEV = (Path(__file__).resolve().parents[2] / "scripts" / "dev").read_text()
 
 
 def test_it_listens_on_loopback_unless_host_is_given():
-    assert re.search(r'^HOST=\$\{HOST:-127\.0\.0\.1\}$', DEV, re.M)
+    assert re.search(r"^HOST=\$\{HOST:-127\.0\.0\.1\}$", DEV, re.M)
     assert '--host "$HOST"' in DEV
 
 

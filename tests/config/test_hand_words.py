@@ -1,6 +1,7 @@
 """A poker hand is "handa" in the Czech and Slovak catalogues, on every screen: the dealer's
 "Hand done" said "Hra skončila" ("game over") where the other screens said "handa". Every message that speaks of a hand
 (and not of play as a whole) translates it with a form of "handa", never with a form of "hra" (game)."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,10 @@ pytestmark = pytest.mark.skipif(__import__("shutil").which("msgfmt") is None, re
 HAND = re.compile(r"\bhands?\b", re.I)
 # The noun "hra" (a game) in every case, singular and plural; the verbs (hraje, hrá, hrají) and "mimo hru" (sits out of
 # play: an idiom, not a hand) are not it.
-GAME = {"cs": re.compile(r"\b(hra|hry|hře|hru|hrou|her|hrám|hrách|hrami)\b", re.I),
-        "sk": re.compile(r"\b(hra|hry|hre|hru|hrou|hier|hrám|hrách|hrami)\b", re.I)}
+GAME = {
+    "cs": re.compile(r"\b(hra|hry|hře|hru|hrou|her|hrám|hrách|hrami)\b", re.I),
+    "sk": re.compile(r"\b(hra|hry|hre|hru|hrou|hier|hrám|hrách|hrami)\b", re.I),
+}
 IDIOMS = ("mimo hru", "mimo hry")
 # Messages that speak of play as a whole as well as of a hand: "play has stopped ... no new hand until play resumes".
 OF_PLAY = re.compile(r"^Play has stopped")

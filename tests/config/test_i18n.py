@@ -10,6 +10,7 @@ If a test here fails after you added or changed a user-facing string, update the
 djangojs.po holds the words of the scripts in static/js/ (gettext, ngettext, pgettext), which the browser gets from
 Django's JavaScript catalogue (/jsi18n/<language>/).
 """
+
 from __future__ import annotations
 
 import gettext as gnu_gettext
@@ -31,8 +32,19 @@ from web.tournament.forms import IdCheckForm
 REPO = Path(__file__).resolve().parents[2]
 LANGUAGES = ("cs", "sk")
 MAKEMESSAGES = ("makemessages", "-l", "cs", "-l", "sk", "--ignore=.venv", "--ignore=var", "--no-obsolete")
-MAKEMESSAGES_JS = ("makemessages", "-d", "djangojs", "-l", "cs", "-l", "sk", "--ignore=.venv", "--ignore=var",
-                   "--ignore=staticfiles", "--no-obsolete")
+MAKEMESSAGES_JS = (
+    "makemessages",
+    "-d",
+    "djangojs",
+    "-l",
+    "cs",
+    "-l",
+    "sk",
+    "--ignore=.venv",
+    "--ignore=var",
+    "--ignore=staticfiles",
+    "--no-obsolete",
+)
 # The templates' and the Python code's messages (django), and the scripts' (djangojs: Django's JavaScript catalogue).
 DOMAINS = ("django", "djangojs")
 HOW_TO_FIX = (
@@ -41,8 +53,19 @@ HOW_TO_FIX = (
     "translate the new or fuzzy entries, then python manage.py compilemessages --ignore=.venv"
 )
 # What the test copies of the source tree leave out (the same things makemessages is told to ignore, and caches).
-NOT_SOURCE = (".venv", "var", ".git", "__pycache__", ".hypothesis", ".ruff_cache", ".pytest_cache", "test-results",
-              "node_modules", "*.mo", "*.sqlite3")
+NOT_SOURCE = (
+    ".venv",
+    "var",
+    ".git",
+    "__pycache__",
+    ".hypothesis",
+    ".ruff_cache",
+    ".pytest_cache",
+    "test-results",
+    "node_modules",
+    "*.mo",
+    "*.sqlite3",
+)
 
 # Lookups go through a variable, never a string literal, so that makemessages does not list this file
 # as a place where these messages are used.
@@ -57,8 +80,13 @@ def po_file(lang: str, root: Path = REPO, domain: str = "django") -> Path:
 
 def msgfmt_statistics(po: Path) -> dict[str, int]:
     """Run msgfmt's checks (format strings, header, plural forms) and return its counts."""
-    result = subprocess.run(["msgfmt", "--check", "--statistics", "-o", os.devnull, str(po)],
-                            capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}, timeout=60)
+    result = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", os.devnull, str(po)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LC_ALL": "C"},
+        timeout=60,
+    )
     assert result.returncode == 0, f"msgfmt --check refused {po}:\n{result.stderr}"
     counts = {"translated": 0, "fuzzy": 0, "untranslated": 0}
     for number, kind in re.findall(r"(\d+) (translated|fuzzy|untranslated) (?:message|translation)", result.stderr):
@@ -70,8 +98,7 @@ def entries_needing_work(po: Path) -> str:
     """The msgids that are untranslated or fuzzy, for the failure message."""
     found = []
     for option in ("--untranslated", "--only-fuzzy"):
-        result = subprocess.run(["msgattrib", option, "--no-location", "--no-wrap", str(po)],
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(["msgattrib", option, "--no-location", "--no-wrap", str(po)], capture_output=True, text=True, timeout=60)
         found += [line for line in result.stdout.splitlines() if line.startswith("msgid ") and line != 'msgid ""']
     return "\n".join(found)
 
@@ -128,7 +155,8 @@ def test_translations_keep_javascript_strings_intact(lang, domain, tmp_path):
     """
     catalogue = compiled_catalogue(po_file(lang, domain=domain), tmp_path / "check.mo")
     bad = [
-        (msgid, msgstr) for msgid, msgstr in catalogue.items()
+        (msgid, msgstr)
+        for msgid, msgstr in catalogue.items()
         if msgid and isinstance(msgid, str) and any(q in msgstr and q not in msgid for q in ("'", '"'))
     ]
     assert not bad, bad
@@ -146,8 +174,10 @@ def test_makemessages_finds_nothing_new(tmp_path):
     shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(*NOT_SOURCE), symlinks=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1")
-    script = ("import django; django.setup(); from django.core.management import call_command; "
-              f"call_command(*{MAKEMESSAGES!r}); call_command(*{MAKEMESSAGES_JS!r})")
+    script = (
+        "import django; django.setup(); from django.core.management import call_command; "
+        f"call_command(*{MAKEMESSAGES!r}); call_command(*{MAKEMESSAGES_JS!r})"
+    )
     result = subprocess.run([sys.executable, "-c", script], cwd=copy, env=env, capture_output=True, text=True, timeout=240)
     assert result.returncode == 0, result.stderr
     for lang, domain in ((lang, domain) for lang in LANGUAGES for domain in DOMAINS):
@@ -165,7 +195,7 @@ EXPECTED = {
     "cs": {
         "registration_closed": "Registrace je uzavřena.",
         "id_check": "Žádný vstup bez kontroly dokladu (klubové pravidlo 32). Chybí: typ dokladu, číslo dokladu, "
-                    "vaše potvrzení, že jste doklad viděli.",
+        "vaše potvrzení, že jste doklad viděli.",
         "not_payable": "Level 3: malý blind 110 nelze zaplatit žetony ve hře (nejmenší žeton 25).",
         "blinds_fall": "Level 4: blindy jsou nižší než v levelu 3; blindy musí stoupat.",
         "staff_log_in": "Přihlášení personálu",
@@ -173,7 +203,7 @@ EXPECTED = {
     "sk": {
         "registration_closed": "Registrácia je uzavretá.",
         "id_check": "Žiadny vstup bez kontroly dokladu (klubové pravidlo 32). Chýba: typ dokladu, číslo dokladu, "
-                    "vaše potvrdenie, že ste doklad videli.",
+        "vaše potvrdenie, že ste doklad videli.",
         "not_payable": "Level 3: malý blind 110 nemožno zaplatiť žetónmi v hre (najmenší žetón 25).",
         "blinds_fall": "Level 4: blindy sú nižšie ako v leveli 3; blindy musia stúpať.",
         "staff_log_in": "Prihlásenie personálu",

@@ -1,6 +1,7 @@
 """The shape of the screens' JavaScript (static/js): ES modules of at most MAX_LINES lines each, as the Python
 modules are capped (tests/config/test_layers.py); a screen with several panels keeps them in a folder of its own
 (static/js/dealer/, static/js/map/). ESLint (eslint.config.js, run by scripts/test) checks the code."""
+
 from __future__ import annotations
 
 from pathlib import Path

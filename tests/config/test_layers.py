@@ -4,6 +4,7 @@ lint-imports (run by scripts/test) holds the order of the layers. These tests ho
 module imports a project module inside a function (AppConfig.ready() is Django's place for that),
 no module imports another module's underscore names, and no app module grows past ~500 lines.
 """
+
 from __future__ import annotations
 
 import ast
@@ -71,8 +72,11 @@ def test_no_module_imports_an_underscore_name():
     for path in app_modules():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and project_import(node) is not None:
-                found += [f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}" for alias in node.names
-                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+                found += [
+                    f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")
+                ]
     assert found == []
 
 
@@ -81,8 +85,9 @@ def test_no_app_module_is_over_about_500_lines():
     assert long == {}
 
 
-@pytest.mark.parametrize(("change", "handler"), [(ENTRY_REGISTERED, seat_registered_entry), (ENTRY_VOIDED, free_voided_entry),
-                                                  (ENTRY_SEAT, entry_seat)])  # the receipt asks where an entry sits
+@pytest.mark.parametrize(
+    ("change", "handler"), [(ENTRY_REGISTERED, seat_registered_entry), (ENTRY_VOIDED, free_voided_entry), (ENTRY_SEAT, entry_seat)]
+)  # the receipt asks where an entry sits
 def test_the_tables_react_to_registration_through_the_kernel(change, handler):
     assert handler in reactions.handlers(change)
 

@@ -1,5 +1,6 @@
 """The log filters of config/settings.py LOGGING (config/logmask.py): a failure because the database is away is one
 warning line, never a traceback; any other error keeps its traceback."""
+
 from __future__ import annotations
 
 import logging
@@ -23,8 +24,9 @@ def test_a_request_failed_by_the_database_away_is_one_warning_line():
     record = record_of(down)
     assert DatabaseDown().filter(record)
     assert record.exc_info is None and record.levelname == "WARNING"
-    assert logging.Formatter().format(record) == ("Service Unavailable: /api/x/: the database is unavailable "
-                                                  "(OperationalError: connection failed: Connection refused)")
+    assert logging.Formatter().format(record) == (
+        "Service Unavailable: /api/x/: the database is unavailable (OperationalError: connection failed: Connection refused)"
+    )
 
 
 def test_any_other_error_keeps_its_traceback():

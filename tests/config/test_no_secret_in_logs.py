@@ -4,6 +4,7 @@ through the API (an API token, a lobby screen link, a dealer link, a table's shu
 Idempotency-Key as the screens send it, and each is used (pages, sockets, a press). Then the server's log
 and a dump of the database are read: none of the secrets is in either. Before, uvicorn logged each socket's
 path with its secret, and the idempotency store kept the shuffler token."""
+
 from __future__ import annotations
 
 import asyncio
@@ -35,8 +36,12 @@ class Room:
         return answer.status, (json.loads(raw) if raw and answer.getheader("Content-Type", "").startswith("application/json") else {})
 
     async def socket(self, path: str) -> str:
-        async with websockets.connect(f"ws://localhost:{self.port}{path}", origin=f"https://localhost:{self.port}",
-                                      additional_headers={"X-Forwarded-Proto": "https"}, open_timeout=20) as ws:
+        async with websockets.connect(
+            f"ws://localhost:{self.port}{path}",
+            origin=f"https://localhost:{self.port}",
+            additional_headers={"X-Forwarded-Proto": "https"},
+            open_timeout=20,
+        ) as ws:
             return json.loads(await asyncio.wait_for(ws.recv(), 20))["kind"]
 
 
@@ -55,13 +60,16 @@ def test_no_secret_in_the_log_or_the_database(tmp_path, monkeypatch):
 
         status, display = room.call("POST", f"/api/tournaments/{tid}/displays/", {"label": "TV"}, {"Idempotency-Key": "tv-1"})
         assert status == 201, display
-        status, link = room.call("POST", f"/api/tournaments/{tid}/tables/1/dealer-links/", {"label": "T1"},
-                                 {"Idempotency-Key": "link-1"})
+        status, link = room.call("POST", f"/api/tournaments/{tid}/tables/1/dealer-links/", {"label": "T1"}, {"Idempotency-Key": "link-1"})
         assert status == 201, link
         status, table = room.call("POST", f"/api/tournaments/{tid}/tables/", {"number": 77}, {"Idempotency-Key": "table-77"})
         assert status == 201, table
-        secrets = {"API token": api_token, "display link": display["token"], "dealer link": link["token"],
-                   "shuffler token": table["shuffler_token"]}
+        secrets = {
+            "API token": api_token,
+            "display link": display["token"],
+            "dealer link": link["token"],
+            "shuffler token": table["shuffler_token"],
+        }
         assert all(secrets.values())
 
         # each secret used, as a room uses it
@@ -71,13 +79,14 @@ def test_no_secret_in_the_log_or_the_database(tmp_path, monkeypatch):
         assert room.call("GET", "/display/not-a-secret-but-looks-like-one/")[0] in (403, 404)
         assert asyncio.run(room.socket(f"/ws/display/{display['token']}/")) == "snapshot"
         assert asyncio.run(room.socket(f"/ws/dealer/{link['token']}/")) == "snapshot"
-        status, _hand = room.call("POST", "/api/shuffler/hand-started/", None,
-                                  {"Authorization": f"Table {table['shuffler_token']}"})
+        status, _hand = room.call("POST", "/api/shuffler/hand-started/", None, {"Authorization": f"Table {table['shuffler_token']}"})
         assert status in (201, 409)  # a hand begins, or the table (no players) refuses: the token was accepted
         assert status != 401
         # a replay of each creation: the same answer, without its secret
-        assert room.call("POST", f"/api/tournaments/{tid}/tables/", {"number": 77},
-                         {"Idempotency-Key": "table-77"})[1]["shuffler_token"] is None
+        assert (
+            room.call("POST", f"/api/tournaments/{tid}/tables/", {"number": 77}, {"Idempotency-Key": "table-77"})[1]["shuffler_token"]
+            is None
+        )
         room.call("POST", "/api/auth/logout/")  # the server still runs; its log is complete up to here
 
     log = (tmp_path / "server.log").read_text()

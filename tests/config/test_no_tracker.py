@@ -1,5 +1,6 @@
 """Nothing in the repository points at a tracker it does not have: no comment, docstring or page says "issue 22";
 each says what it means. Every text file git holds is read (the pictures and the compiled catalogues apart)."""
+
 from __future__ import annotations
 
 import re
@@ -13,8 +14,9 @@ NUMBERED = re.compile(r"\bissues? ?#?[0-9]+", re.IGNORECASE)
 def text_files() -> list[Path]:
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     this = Path(__file__).resolve()  # which names an issue on purpose, to show what is looked for
-    return [ROOT / name for name in listed
-            if not name.endswith((".png", ".mo", ".ttf", ".ico", ".pdf")) and (ROOT / name).resolve() != this]
+    return [
+        ROOT / name for name in listed if not name.endswith((".png", ".mo", ".ttf", ".ico", ".pdf")) and (ROOT / name).resolve() != this
+    ]
 
 
 def naming_an_issue(paths: list[Path], root: Path = ROOT) -> list[str]:

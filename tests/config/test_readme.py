@@ -1,6 +1,7 @@
 """The README is the visitor's one screen: it opens with the two commands (scripts/dev, scripts/test), stays short,
 and links into the manual (docs/, built by mkdocs) rather than holding it. Every link it has leads to a file of
 docs/ that exists, and the manual's home links every page of the manual."""
+
 from __future__ import annotations
 
 import re

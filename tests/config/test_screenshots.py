@@ -1,6 +1,7 @@
 """docs/screenshots/night/ (shot by scripts/screenshots for docs/director.md) matches its captions.json and the
 page: every image it names is there, every image there is named, each with a caption, and the page shows each with
 its caption. The script itself is not run here."""
+
 from __future__ import annotations
 
 import json

@@ -2,6 +2,7 @@
 The probe loads the settings module alone, as Django does first (no app changes a setting when it starts,
 and django.setup() would add about a second a process in imports); the deploy checks and the start-up
 test below start Django in full."""
+
 from __future__ import annotations
 
 import json
@@ -38,10 +39,30 @@ print(json.dumps({
 """
 # Variables that change the settings; every case starts without them.
 SETTINGS_VARIABLES = (
-    "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ID_HASH_KEY", "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS", "SQLITE_PATH", "CELERY_TASK_ALWAYS_EAGER", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE",
-    "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "BEHIND_TLS_PROXY", "LOG_LEVEL", "DB_CONN_MAX_AGE",
-    "DB_POOL", "DB_CONNECTIONS", "DB_POOL_TIMEOUT", "DB_POOL_RECONNECT", "WEB_CONCURRENCY", "CHANNEL_PREFIX", "CSP_EXTRA",
+    "DJANGO_SETTINGS_MODULE",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "ID_HASH_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "SQLITE_PATH",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "SECURE_SSL_REDIRECT",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS",
+    "BEHIND_TLS_PROXY",
+    "LOG_LEVEL",
+    "DB_CONN_MAX_AGE",
+    "DB_POOL",
+    "DB_CONNECTIONS",
+    "DB_POOL_TIMEOUT",
+    "DB_POOL_RECONNECT",
+    "WEB_CONCURRENCY",
+    "CHANNEL_PREFIX",
+    "CSP_EXTRA",
 )
 REAL_SECRET = "k3J9v0yQ-long-random-secret-for-the-settings-test-8Hq2LmN7pR4sT6uW1xZ"
 REAL_ID_KEY = "another-long-random-id-hash-key-for-the-settings-test"
@@ -107,11 +128,14 @@ def test_csp_extra_adds_a_room_s_own_sources_and_nothing_loose():
     assert found["script-src"] == ["'self'"] and found["style-src"] == ["'self'"]
 
 
-@pytest.mark.parametrize(("env", "missing"), [
-    ({}, ["SECRET_KEY", "ID_HASH_KEY"]),
-    ({"SECRET_KEY": REAL_SECRET}, ["ID_HASH_KEY"]),
-    ({"ID_HASH_KEY": REAL_ID_KEY}, ["SECRET_KEY"]),
-])
+@pytest.mark.parametrize(
+    ("env", "missing"),
+    [
+        ({}, ["SECRET_KEY", "ID_HASH_KEY"]),
+        ({"SECRET_KEY": REAL_SECRET}, ["ID_HASH_KEY"]),
+        ({"ID_HASH_KEY": REAL_ID_KEY}, ["SECRET_KEY"]),
+    ],
+)
 def test_production_refuses_to_start_without_secrets(env, missing):
     result = run("-c", PROBE, DEBUG="0", **env)
     assert result.returncode != 0
@@ -137,8 +161,17 @@ def test_production_with_secrets_is_hardened():
 
 
 def test_production_passes_the_deploy_check():
-    result = run("manage.py", "check", "--deploy", "--fail-level", "WARNING",
-                 DEBUG="0", SECRET_KEY=REAL_SECRET, ID_HASH_KEY=REAL_ID_KEY, ALLOWED_HOSTS="poker.example.com")
+    result = run(
+        "manage.py",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=REAL_SECRET,
+        ID_HASH_KEY=REAL_ID_KEY,
+        ALLOWED_HOSTS="poker.example.com",
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -153,8 +186,7 @@ def test_development_fails_the_deploy_check():
 def test_the_server_freezes_what_it_loads_at_start_up():
     """config/asgi.py moves the start-up objects (and every view module, imported first) into the
     collector's permanent generation; collection stays on for what requests allocate."""
-    script = ("import gc, sys, config.asgi; "
-              "print(gc.isenabled(), gc.get_freeze_count(), 'web.tables.views' in sys.modules)")
+    script = "import gc, sys, config.asgi; print(gc.isenabled(), gc.get_freeze_count(), 'web.tables.views' in sys.modules)"
     result = run("-c", script, DJANGO_SETTINGS_MODULE="config.settings")
     assert result.returncode == 0, result.stderr
     enabled, frozen, views_loaded = result.stdout.split()[-3:]

@@ -1,6 +1,7 @@
 """One role check: the sets the services check again (core/roles.py) say what the table of who
 reaches what (core/access.py) says for the API operations that call those services, and no template asks
 about a role by its name."""
+
 from __future__ import annotations
 
 import re
@@ -13,10 +14,24 @@ from tests.apps import SERVICE_PACKAGES
 
 # Each set the services require, and the API operations whose services require it.
 USED_BY = {
-    "SETUP": ["api-tournaments:POST", "api-tournament:PATCH", "api-structures:POST", "api-structure:PUT",
-              "api-registration:POST", "api-clock:POST", "api-tables:POST", "api-table-in-play:POST",
-              "api-tables-break-order:PUT", "api-hand-for-hand:POST", "api-house-rules:PATCH", "api-color-ups:POST",
-              "api-payout-plan:PATCH", "api-payout-structure:PUT", "api-deal-approve:POST", "api-draw-start:POST"],
+    "SETUP": [
+        "api-tournaments:POST",
+        "api-tournament:PATCH",
+        "api-structures:POST",
+        "api-structure:PUT",
+        "api-registration:POST",
+        "api-clock:POST",
+        "api-tables:POST",
+        "api-table-in-play:POST",
+        "api-tables-break-order:PUT",
+        "api-hand-for-hand:POST",
+        "api-house-rules:PATCH",
+        "api-color-ups:POST",
+        "api-payout-plan:PATCH",
+        "api-payout-structure:PUT",
+        "api-deal-approve:POST",
+        "api-draw-start:POST",
+    ],
     "REGISTER": ["api-entries:POST", "api-players:POST"],
     "CASH": ["api-receipt-pay:POST", "api-entry-rebuy:POST", "api-entry-addon:POST"],
     "VOID": ["api-receipt-void:POST"],
@@ -24,10 +39,16 @@ USED_BY = {
     "DISPLAYS": ["api-displays:POST", "api-display-revoke:POST"],
     "DEALER_LINKS": ["api-table-dealer-links:POST", "api-dealer-link-revoke:POST"],
     "DEALING": ["api-table-hand:POST", "api-table-hand:DELETE"],
-    "REPORTING": ["api-table-hand-done:POST", "api-table-race:POST", "api-table-race-confirm:POST",
-                  "api-table-race-cards:POST"],
-    "SEATING": ["api-entry-seat:POST", "api-table-button:POST", "api-table-positions:POST", "api-draw-commit:POST",
-                "api-seat-waiting:POST", "api-seat-request:POST", "api-seat-request:DELETE"],
+    "REPORTING": ["api-table-hand-done:POST", "api-table-race:POST", "api-table-race-confirm:POST", "api-table-race-cards:POST"],
+    "SEATING": [
+        "api-entry-seat:POST",
+        "api-table-button:POST",
+        "api-table-positions:POST",
+        "api-draw-commit:POST",
+        "api-seat-waiting:POST",
+        "api-seat-request:POST",
+        "api-seat-request:DELETE",
+    ],
     "MOVING": ["api-moves-balance:POST", "api-move-confirm:POST", "api-move-cancel:POST", "api-found-chips:POST"],
     "PENALTIES": ["api-penalties:POST", "api-penalty-cancel:POST"],
     "COUNTING": ["api-table-counts:POST"],
@@ -36,8 +57,14 @@ USED_BY = {
     "BAGGING": ["api-table-bags:POST"],
     "BAG_ONE": ["api-entry-bag:POST"],
     "CLOSE_DAY": ["api-day-close:POST"],
-    "FLIGHTS": ["api-flight-events:POST", "api-flight-event-settings:PATCH", "api-flight-event-flights:POST",
-                "api-flight-event-day2:POST", "api-flight-end:POST", "api-flight-carry:POST"],
+    "FLIGHTS": [
+        "api-flight-events:POST",
+        "api-flight-event-settings:PATCH",
+        "api-flight-event-flights:POST",
+        "api-flight-event-day2:POST",
+        "api-flight-end:POST",
+        "api-flight-carry:POST",
+    ],
     "PAY": ["api-entry-payout:POST", "api-payment-void:POST"],
     "DEAL_PROPOSE": ["api-deals:POST", "api-deal-reject:POST"],
 }
@@ -45,9 +72,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def service_sets() -> dict[str, tuple[str, ...]]:
-    return {name: value for name, value in vars(roles).items()
-            if name.isupper() and isinstance(value, tuple) and value and set(value) <= set(roles.ALL_ROLES)
-            and name != "ALL_ROLES"}
+    return {
+        name: value
+        for name, value in vars(roles).items()
+        if name.isupper() and isinstance(value, tuple) and value and set(value) <= set(roles.ALL_ROLES) and name != "ALL_ROLES"
+    }
 
 
 @pytest.mark.parametrize(("name", "operation"), [(n, op) for n, ops in USED_BY.items() for op in ops])
@@ -69,9 +98,11 @@ def test_every_service_that_checks_a_role_uses_a_set_of_the_table():
 def test_no_template_asks_about_a_role_by_its_name():
     """Templates ask access.may ({% if user|may:"register" %}); a role's name in a template would be a
     second table."""
-    found = [f"{path.relative_to(ROOT)}: {hit}" for path in (ROOT / "templates").rglob("*.html")
-             for hit in re.findall(r'\{% *(?:el)?if [^%]*("(?:Director|Floor|Cashier|Dealer)"|my_roles|is_director)[^%]*%\}',
-                                   path.read_text())]
+    found = [
+        f"{path.relative_to(ROOT)}: {hit}"
+        for path in (ROOT / "templates").rglob("*.html")
+        for hit in re.findall(r'\{% *(?:el)?if [^%]*("(?:Director|Floor|Cashier|Dealer)"|my_roles|is_director)[^%]*%\}', path.read_text())
+    ]
     assert found == []
 
 

@@ -1,4 +1,5 @@
 """The search key (core/search.py): case and accents never matter, in Czech and Slovak names."""
+
 from __future__ import annotations
 
 from hypothesis import given

@@ -2,6 +2,7 @@
 of 300,025 (or 300,026, never made of these chips) cannot be sealed; it is refused with the chips in play named,
 and nothing changes. Only color-ups the director confirmed count: a room that skipped the structure's color-up
 still bags its 25s."""
+
 from __future__ import annotations
 
 from hypothesis import given

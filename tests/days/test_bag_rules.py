@@ -1,6 +1,7 @@
 """The pure rules of bag-and-tag (days/rules/bags.py): a bag number normalised and checked, a table's bags checked
 seat by seat, the close check (players still in without a bag, the bags against the chips in play, whether closing
 needs a reason) and the day's report order, with property tests."""
+
 from __future__ import annotations
 
 from hypothesis import given
@@ -33,24 +34,36 @@ def test_a_tables_bags_name_each_problem_by_seat():
     fine = {1: (100, "a1"), 3: (200, "A2"), 5: (1, "a 3"), 7: (5, "A4")}
     assert br.table_bag_problems(seated, fine, {}) == []
     assert br.table_bag_problems(seated, {1: (100, "A1"), 2: (5, "A9"), 3: (0, "A2"), 5: (9, "A1")}, {}) == [
-        (br.EMPTY_SEAT, 2), (br.NO_CHIPS, 3), (br.BAG_TWICE, 5), (br.MISSING, 7)]
+        (br.EMPTY_SEAT, 2),
+        (br.NO_CHIPS, 3),
+        (br.BAG_TWICE, 5),
+        (br.MISSING, 7),
+    ]
     assert br.table_bag_problems(seated, {**fine, 3: (-4, "A2"), 5: (MAX_CHIPS + 1, "A3"), 7: (5, "")}, {}) == [
-        (br.NO_CHIPS, 3), (br.TOO_MANY, 5), (br.BAG_EMPTY, 7)]
+        (br.NO_CHIPS, 3),
+        (br.TOO_MANY, 5),
+        (br.BAG_EMPTY, 7),
+    ]
     # A bag number on another player's current bag is taken; on this player's own (a correction) it is free.
     assert br.table_bag_problems(seated, fine, {"A2": 99, "A1": 11}) == [(br.BAG_TAKEN, 3)]
     assert br.table_bag_problems(seated, {3: (10, "A/2")}, {}, whole=False) == [(br.BAG_CHARACTERS, 3)]
     assert br.table_bag_problems(seated, {3: (10, "A2")}, {}, whole=False) == []
 
 
-@given(st.dictionaries(st.integers(1, 10), st.integers(1, 999), max_size=10),
-       st.dictionaries(st.integers(1, 10), st.tuples(st.integers(-10, 10**6), BAGS), max_size=10),
-       st.dictionaries(BAGS, st.integers(1, 999), max_size=4))
+@given(
+    st.dictionaries(st.integers(1, 10), st.integers(1, 999), max_size=10),
+    st.dictionaries(st.integers(1, 10), st.tuples(st.integers(-10, 10**6), BAGS), max_size=10),
+    st.dictionaries(BAGS, st.integers(1, 999), max_size=4),
+)
 def test_bags_are_taken_only_when_every_seated_player_has_one_chip_or_more_in_a_bag_of_his_own(seated, bags, held):
     problems = br.table_bag_problems(seated, bags, held)
     numbers = [br.normalise(bag) for _chips, bag in bags.values()]
-    fine = (set(bags) == set(seated) and all(chips >= 1 for chips, _bag in bags.values())
-            and len(set(numbers)) == len(numbers)
-            and all(held.get(br.normalise(bag), seated[seat]) == seated[seat] for seat, (_c, bag) in bags.items()))
+    fine = (
+        set(bags) == set(seated)
+        and all(chips >= 1 for chips, _bag in bags.values())
+        and len(set(numbers)) == len(numbers)
+        and all(held.get(br.normalise(bag), seated[seat]) == seated[seat] for seat, (_c, bag) in bags.items())
+    )
     assert (problems == []) == fine
     seats = [seat for _code, seat in problems]
     assert seats == sorted(set(seats))  # one problem per seat, in seat order
@@ -68,9 +81,13 @@ def test_the_close_check_lists_the_missing_by_table_and_needs_a_reason_for_them_
     assert (off.difference, off.needs_reason) == (-100, True)
 
 
-@given(st.lists(st.tuples(st.integers(1, 500), st.one_of(st.none(), st.integers(1, 5)), st.integers(1, 10)),
-                unique_by=lambda p: p[0], max_size=30),
-       st.dictionaries(st.integers(1, 600), st.integers(1, 10**6), max_size=30), st.integers(0, 10**7))
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 500), st.one_of(st.none(), st.integers(1, 5)), st.integers(1, 10)), unique_by=lambda p: p[0], max_size=30
+    ),
+    st.dictionaries(st.integers(1, 600), st.integers(1, 10**6), max_size=30),
+    st.integers(0, 10**7),
+)
 def test_closing_needs_no_reason_exactly_when_everyone_still_in_is_bagged_and_the_bags_add_up(players, bags, chips):
     players = [(entry, table, seat if table else None) for entry, table, seat in players]
     check = br.close_check(players, bags, chips_in_play=chips)
@@ -87,12 +104,15 @@ def test_closing_needs_no_reason_exactly_when_everyone_still_in_is_bagged_and_th
 
 def test_the_report_is_by_stack_ties_by_entry_with_shared_ranks_and_big_blinds():
     assert br.report([(7, 30_000), (2, 52_000), (5, 30_000), (9, 1_000)], 1_000) == [
-        (1, 2, 52_000, 52.0), (2, 5, 30_000, 30.0), (2, 7, 30_000, 30.0), (4, 9, 1_000, 1.0)]
+        (1, 2, 52_000, 52.0),
+        (2, 5, 30_000, 30.0),
+        (2, 7, 30_000, 30.0),
+        (4, 9, 1_000, 1.0),
+    ]
     assert br.report([(1, 500)], 0) == [(1, 1, 500, None)]
 
 
-@given(st.lists(st.tuples(st.integers(1, 10_000), st.integers(1, 10**9)), unique_by=lambda s: s[0], max_size=40),
-       st.integers(0, 10**6))
+@given(st.lists(st.tuples(st.integers(1, 10_000), st.integers(1, 10**9)), unique_by=lambda s: s[0], max_size=40), st.integers(0, 10**6))
 def test_the_report_keeps_every_bag_largest_first(stacks, big_blind):
     rows = br.report(stacks, big_blind)
     assert sorted((entry, chips) for _r, entry, chips, _bb in rows) == sorted(stacks)

@@ -3,6 +3,7 @@
 history, a bag that is also the player's chip count; every refusal changes nothing; a dealer's tablet bags only its
 own table; the day closes once the bags add up, or with the director's reason; a bust after bagging leaves the
 bag out of every read."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,11 +30,12 @@ def even(t, number: int, chips: int = STACK, prefix: str | None = None) -> dict[
 
 def state_of(t) -> tuple:
     """Everything a refusal must leave as it was."""
-    return (list(Bag.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "day", "bag_number", "chips",
-                                                                             "current")),
-            list(ChipCount.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "chips", "current")),
-            list(Day.objects.filter(tournament=t).order_by("pk").values_list("number", "status")),
-            AuditEvent.objects.filter(tournament=t).count())
+    return (
+        list(Bag.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "day", "bag_number", "chips", "current")),
+        list(ChipCount.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "chips", "current")),
+        list(Day.objects.filter(tournament=t).order_by("pk").values_list("number", "status")),
+        AuditEvent.objects.filter(tournament=t).count(),
+    )
 
 
 def test_a_table_is_bagged_at_once_and_each_bag_is_the_players_count(t, floor):
@@ -66,11 +68,23 @@ def test_the_tablet_starts_from_the_last_count(t, floor):
     assert tablet["bagged"] == 0 and all(p["counted_at"] for p in tablet["players"])
 
 
-@pytest.mark.parametrize("change, code, status", [
-    ("empty seat", "empty_seat", 409), ("left out", "missing", 400), ("no chips", "no_chips", 400),
-    ("negative", "no_chips", 400), ("absurd", "too_many", 400), ("characters", "bag_characters", 400),
-    ("too long", "bag_too_long", 400), ("no bag", "bag_missing", 400), ("twice", "bag_twice", 400),
-    ("taken", "bag_taken", 409), ("closed day", "day_closed", 409), ("out of play", "not_in_play", 409)])
+@pytest.mark.parametrize(
+    "change, code, status",
+    [
+        ("empty seat", "empty_seat", 409),
+        ("left out", "missing", 400),
+        ("no chips", "no_chips", 400),
+        ("negative", "no_chips", 400),
+        ("absurd", "too_many", 400),
+        ("characters", "bag_characters", 400),
+        ("too long", "bag_too_long", 400),
+        ("no bag", "bag_missing", 400),
+        ("twice", "bag_twice", 400),
+        ("taken", "bag_taken", 409),
+        ("closed day", "day_closed", 409),
+        ("out of play", "not_in_play", 409),
+    ],
+)
 def test_every_refusal_of_a_tables_bags_says_why_and_changes_nothing(t, floor, director, change, code, status):
     days_services.record_table_bags(table(t, 2), actor=floor, bags=even(t, 2))
     bags = even(t, 1)
@@ -88,8 +102,7 @@ def test_every_refusal_of_a_tables_bags_says_why_and_changes_nothing(t, floor, d
     elif change == "taken":
         bags[seats[2]] = (100, next(iter(even(t, 2).values()))[1].lower())
     elif change == "closed day":
-        Day.objects.create(tournament=t, number=2, status=Day.Status.CLOSED, created_at=t.created_at,
-                           closed_at=t.created_at)
+        Day.objects.create(tournament=t, number=2, status=Day.Status.CLOSED, created_at=t.created_at, closed_at=t.created_at)
     else:
         Table.objects.filter(pk=table(t, 1).pk).update(in_play=False)
     before = state_of(t)
@@ -116,7 +129,9 @@ def test_a_correction_makes_the_last_bag_history_and_frees_its_number(t, floor):
     row = days_services.record_bag(player, actor=floor, chips=21_500, bag="Q-9")
     assert (row.bag_number, row.chips, row.current) == ("Q-9", 21_500, True)
     assert list(Bag.objects.filter(entry=player).order_by("pk").values_list("bag_number", "current")) == [
-        (old, False), ("Q-9", True)]  # never deleted
+        (old, False),
+        ("Q-9", True),
+    ]  # never deleted
     assert ChipCount.objects.get(entry=player, current=True).chips == 21_500
     other = at_table(t, 1)[1]
     days_services.record_bag(other, actor=floor, chips=20_000, bag=old)  # the old number is free again
@@ -171,8 +186,16 @@ def test_the_day_closes_when_the_bags_add_up_and_the_next_day_begins(t, floor, d
     assert day.closed_by == director and day.closed_at and day.big_blind == 200
     assert days_selectors.current_day(t) == 2 and days_selectors.day_status(t, 2) == "playing"
     event = AuditEvent.objects.get(tournament=t, type="day.closed")
-    assert event.payload == {"day": 1, "next_day": 2, "bags": 12, "total": 12 * STACK, "chips_in_play": 12 * STACK,
-                             "difference": 0, "reason": "", "missing": []}
+    assert event.payload == {
+        "day": 1,
+        "next_day": 2,
+        "bags": 12,
+        "total": 12 * STACK,
+        "chips_in_play": 12 * STACK,
+        "difference": 0,
+        "reason": "",
+        "missing": [],
+    }
     state = days_selectors.day_state(t)
     # Day 2 has not begun: nothing is missing yet and it does not close (its bags come at its end).
     assert (state["day"], state["begun"], state["bagged"], state["bags"], state["missing"]) == (2, False, 0, 0, [])
@@ -256,13 +279,11 @@ def test_the_report_sorts_by_stack_and_the_slips_by_table_and_seat(t, floor):
     top = report["rows"][:2]
     assert [row["chips"] for row in top] == [50_000, 50_000] and top[0]["entry"] < top[1]["entry"]
     assert top[0]["big_blinds"] == 250.0 and report["big_blind"] == 200 and report["difference"] is None
-    assert set(report["rows"][0]) == {"rank", "entry", "name", "table", "seat", "bag", "chips", "big_blinds",
-                                      "bagged_at", "bagged_by"}
+    assert set(report["rows"][0]) == {"rank", "entry", "name", "table", "seat", "bag", "chips", "big_blinds", "bagged_at", "bagged_by"}
     assert report["players"] == 6 and report["total"] == 4 * STACK + 100_000 and report["closed"] is None
     assert days_selectors.day_report(t, 2) is None and days_selectors.day_report(t, 0) is None
     slips = days_selectors.bags_for_slips(t, table=1)
     assert [slip["seat"] for slip in slips] == seats and slips[0]["tournament"] == t.name and slips[0]["day"] == 1
     one = at_table(t, 1)[3]
-    assert [(s["entry"], s["bag"], s["chips"]) for s in days_selectors.bags_for_slips(t, entry=one.number)] == [
-        (one.number, "BIG", 50_000)]
+    assert [(s["entry"], s["bag"], s["chips"]) for s in days_selectors.bags_for_slips(t, entry=one.number)] == [(one.number, "BIG", 50_000)]
     assert days_selectors.bags_for_slips(t, table=2) == []

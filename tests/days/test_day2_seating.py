@@ -4,6 +4,7 @@ the public check recomputes, special needs kept, buttons drawn, the other tables
 nothing. An event's Day 2 keeps the special needs its players had in their flights (flights/services/events.py copies them
 at the carry) and its normal start draw honours them. The seat cards and the players' seat page show the day and the
 stack the player sits down with, and nothing new on Day 1."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,23 +41,27 @@ def bag_and_close(t, floor, director, *, leave_out: tuple[int, ...] = (), reason
             days_services.record_table_bags(table(t, number), actor=floor, bags=kept)
         else:
             for seat, (chips, bag) in kept.items():
-                days_services.record_bag(Entry.objects.get(tournament=t, number=seated[seat]), actor=floor, chips=chips,
-                                         bag=bag)
+                days_services.record_bag(Entry.objects.get(tournament=t, number=seated[seat]), actor=floor, chips=chips, bag=bag)
     days_services.close_day(t, actor=director, reason=reason)
 
 
 def state_of(t) -> tuple:
     """Everything a refused redraw must leave as it was."""
-    return (list(Seat.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "table_id", "seat", "ended_at")),
-            list(Table.objects.filter(tournament=t).order_by("number").values_list("number", "in_play", "button_seat")),
-            list(Draw.objects.filter(tournament=t).order_by("number").values_list("number", "kind", "drawn_at")),
-            AuditEvent.objects.filter(tournament=t).count())
+    return (
+        list(Seat.objects.filter(tournament=t).order_by("pk").values_list("entry_id", "table_id", "seat", "ended_at")),
+        list(Table.objects.filter(tournament=t).order_by("number").values_list("number", "in_play", "button_seat")),
+        list(Draw.objects.filter(tournament=t).order_by("number").values_list("number", "kind", "drawn_at")),
+        AuditEvent.objects.filter(tournament=t).count(),
+    )
 
 
 def test_day2_is_redrawn_with_every_bag_and_the_public_check_recomputes_it(t, floor, director):
     bag_and_close(t, floor, director)
-    bags = {e.number: f"T{n}-{s}" for n in (1, 2) for s, e in
-            ((s.seat, s.entry) for s in live_seats(t).filter(table__number=n).select_related("entry"))}
+    bags = {
+        e.number: f"T{n}-{s}"
+        for n in (1, 2)
+        for s, e in ((s.seat, s.entry) for s in live_seats(t).filter(table__number=n).select_related("entry"))
+    }
     day1 = set(live_seats(t).values_list("pk", flat=True))
     draw = redraw.redraw_day(t, actor=director)
     assert draw.kind == Draw.Kind.REDRAW and draw.inputs["day"] == 2 and draw.inputs["entries"] == sorted(bags)
@@ -78,15 +83,17 @@ def test_day2_is_redrawn_with_every_bag_and_the_public_check_recomputes_it(t, fl
         assert table(t, n).button_seat == dealt["button"] == int(seating.high_card_winner(dealt["cards"]))
         assert sorted(map(int, dealt["cards"])) == sorted(s.seat for s in seats if s.table.number == n)
     assert AuditEvent.objects.get(tournament=t, type="table.buttons").payload == {
-        "draw": buttons.number, "tables": [1, 2], "buttons": {str(n): table(t, n).button_seat for n in (1, 2)}}
+        "draw": buttons.number,
+        "tables": [1, 2],
+        "buttons": {str(n): table(t, n).button_seat for n in (1, 2)},
+    }
     tampered = Draw.objects.get(pk=buttons.pk)
     tampered.result["tables"]["1"]["button"] = 10  # a button the cards did not give is caught
     assert draw_check.verify_draw(tampered)["matches"] is False
     page = Client().get(f"/s/{t.pk}/draws/{buttons.number}/").content.decode()
     assert "Occupied seats by table" in page and "✔" in page and f"seat {table(t, 2).button_seat}" in page
     event = AuditEvent.objects.get(tournament=t, type="seating.redrawn")
-    assert (event.payload["day"], event.payload["draw"], event.payload["seated"], event.payload["unbagged"]) == (
-        2, draw.number, 12, [])
+    assert (event.payload["day"], event.payload["draw"], event.payload["seated"], event.payload["unbagged"]) == (2, draw.number, 12, [])
     assert event.payload["entries"] == sorted(bags) and event.payload["tables"] == [1, 2]
     assert event.payload["stacks"] == {str(n): {"chips": STACK, "bag": bag, "source": "bag"} for n, bag in bags.items()}
     assert Draw.objects.filter(tournament=t, drawn_at__isnull=True).count() == 1  # the next commitment is shown
@@ -120,16 +127,25 @@ def test_the_directors_tables_and_the_players_without_a_bag(t, floor, director, 
     stacks = AuditEvent.objects.get(tournament=t, type="seating.redrawn").payload["stacks"]
     assert stacks[str(out.number)] == {"chips": 33_000, "bag": None, "source": "count"}
     assert stacks[str(uncounted.number)] == {"chips": None, "bag": None, "source": "none"}
-    assert AuditEvent.objects.get(tournament=t, type="seating.redrawn").payload["unbagged"] == sorted(
-        [out.number, uncounted.number])
+    assert AuditEvent.objects.get(tournament=t, type="seating.redrawn").payload["unbagged"] == sorted([out.number, uncounted.number])
     assert draw.inputs["open_seats"] == {"1": list(range(1, 10)), "7": list(range(1, 11))}
     assert draw_check.verify_draw(draw)["matches"]
 
 
-@pytest.mark.parametrize("case, code, status", [
-    ("day 1 playing", "day_not_closed", 409), ("under way", "day_under_way", 409), ("twice", "already_redrawn", 409),
-    ("tables twice", "bad_tables", 400), ("no tables", "bad_tables", 400), ("not in play", "table_not_in_play", 409),
-    ("too few seats", "no_open_seat", 409), ("floor", "forbidden", 403), ("need unmet", "need_unmet", 409)])
+@pytest.mark.parametrize(
+    "case, code, status",
+    [
+        ("day 1 playing", "day_not_closed", 409),
+        ("under way", "day_under_way", 409),
+        ("twice", "already_redrawn", 409),
+        ("tables twice", "bad_tables", 400),
+        ("no tables", "bad_tables", 400),
+        ("not in play", "table_not_in_play", 409),
+        ("too few seats", "no_open_seat", 409),
+        ("floor", "forbidden", 403),
+        ("need unmet", "need_unmet", 409),
+    ],
+)
 def test_every_refusal_of_the_redraw_says_why_and_changes_nothing(t, floor, director, case, code, status):
     actor, tables = director, None
     if case != "day 1 playing":
@@ -195,8 +211,10 @@ def test_seat_cards_and_the_seat_page_show_the_day_and_the_stack_from_day2_only(
     other = next(e for e in at_table(t, 1) if e.pk != entry.pk)
     busts.bust_entry(other, actor=floor)
     for number in (entry.number, other.number):
-        assert Client().get(f"/api/public/tournaments/{t.pk}/seats/{number}/").json() == {**caching.seats_now(t.pk)[number],
-                                                                    "next_draw": pending_commitment(t)}
+        assert Client().get(f"/api/public/tournaments/{t.pk}/seats/{number}/").json() == {
+            **caching.seats_now(t.pk)[number],
+            "next_draw": pending_commitment(t),
+        }
     director_client = client_for(director)
     director_client.patch(url(t, "house-rules/"), {"public_chip_counts": False}, format="json")
     hidden = Client().get(f"/api/public/tournaments/{t.pk}/seats/{entry.number}/").json()
@@ -239,8 +257,9 @@ def test_a_flight_has_no_next_day_of_its_own(director, cashier, floor, template,
     error = refused("flight", redraw.redraw_day, a, actor=director)
     assert error.status == 409
     assert "Flight 1A goes on to Day 2 of Festival Main Event" in error.message
-    assert list(live_seats(a).values_list("pk", flat=True)) == seats and not Draw.objects.filter(
-        tournament=a, kind=Draw.Kind.REDRAW).exists()
+    assert (
+        list(live_seats(a).values_list("pk", flat=True)) == seats and not Draw.objects.filter(tournament=a, kind=Draw.Kind.REDRAW).exists()
+    )
     assert days_seating_reads.redraw_state(a)["reason"] == "elsewhere"
     page = Client()
     page.force_login(director)
@@ -250,8 +269,7 @@ def test_a_flight_has_no_next_day_of_its_own(director, cashier, floor, template,
     assert 'id="redraw-form"' not in html and 'id="close-form"' not in html and "Redraw Day 2" not in html
 
 
-def test_an_events_day2_keeps_the_flights_special_needs_and_shows_the_bags(director, cashier, floor, template,
-                                                                             players):
+def test_an_events_day2_keeps_the_flights_special_needs_and_shows_the_bags(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
     chips = {p.pk: 10_000 + 1_000 * i for i, p in enumerate(players)}
     play_and_bag(director, cashier, floor, a, players[:3], chips)
@@ -267,8 +285,8 @@ def test_an_events_day2_keeps_the_flights_special_needs_and_shows_the_bags(direc
     assert summary["carried"] == 6
     copied = SeatRequest.objects.filter(tournament=day2, cancelled_at__isnull=True)
     assert sorted(copied.values_list("player_id", "table_number", "seat", "accessible", "note")) == sorted(
-        [(players[0].pk, None, None, True, "Wheelchair"), (players[1].pk, 1, 9, False, ""),
-         (players[3].pk, None, None, True, "")])
+        [(players[0].pk, None, None, True, "Wheelchair"), (players[1].pk, 1, 9, False, ""), (players[3].pk, None, None, True, "")]
+    )
     assert AuditEvent.objects.get(tournament=day2, type="flights.carried").payload["seat_requests"] == 3
     table_setup.open_table(day2, actor=director, number=1, seats=9)
     table_setup.open_table(day2, actor=director, number=2, seats=9, accessible=True)
@@ -278,8 +296,7 @@ def test_an_events_day2_keeps_the_flights_special_needs_and_shows_the_bags(direc
     assert draw_check.verify_draw(draw)["matches"]
     stacks = day_stacks(day2)
     mine = Entry.objects.get(tournament=day2, player=players[0])
-    assert stacks[mine.number] == {"day": 2, "chips": 10_000, "bag": f"{a.pk}-{where_in(a, players[0])}",
-                                   "source": "bag"}
+    assert stacks[mine.number] == {"day": 2, "chips": 10_000, "bag": f"{a.pk}-{where_in(a, players[0])}", "source": "bag"}
     assert day_stacks(a) == {}  # a flight shows nothing new
     client = Client()
     client.force_login(floor)

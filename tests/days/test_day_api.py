@@ -1,6 +1,7 @@
 """The end of a day through the JSON API (web/days/api.py): a table's bags on its tablet (a dealer link at its own
 table, the floor), one player's bag by the floor, the day's state and report for the floor, the close for the
 director. Bad input is a 4xx with a message and writes nothing; a retried press with its Idempotency-Key acts once."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,11 @@ def link(floor, t, number: int) -> str:
 
 
 def written(t) -> tuple:
-    return (list(Bag.objects.filter(tournament=t).values_list("pk", "current")), Day.objects.filter(tournament=t).count(),
-            AuditEvent.objects.filter(tournament=t).count())
+    return (
+        list(Bag.objects.filter(tournament=t).values_list("pk", "current")),
+        Day.objects.filter(tournament=t).count(),
+        AuditEvent.objects.filter(tournament=t).count(),
+    )
 
 
 @pytest.mark.django_db
@@ -48,10 +52,20 @@ def test_the_dealer_tablet_bags_its_table_and_reads_it_back(t, floor):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("change, status, code", [
-    ("negative", 400, "no_chips"), ("empty", 409, "empty_seat"), ("missing", 400, "missing"),
-    ("bag", 400, "bag_characters"), ("twice", 400, "bag_twice"), ("seat twice", 400, "invalid"),
-    ("seat eleven", 400, "invalid"), ("no bags", 400, "invalid"), ("text", 400, "invalid")])
+@pytest.mark.parametrize(
+    "change, status, code",
+    [
+        ("negative", 400, "no_chips"),
+        ("empty", 409, "empty_seat"),
+        ("missing", 400, "missing"),
+        ("bag", 400, "bag_characters"),
+        ("twice", 400, "bag_twice"),
+        ("seat twice", 400, "invalid"),
+        ("seat eleven", 400, "invalid"),
+        ("no bags", 400, "invalid"),
+        ("text", 400, "invalid"),
+    ],
+)
 def test_bad_bags_are_refused_with_a_message_and_write_nothing(t, floor, change, status, code):
     bags = even(t, 1)
     first = min(bags)
@@ -90,7 +104,13 @@ def test_one_players_bag_is_the_floors(t, floor, dealer, cashier):
     answer = client_for(floor).post(path, {"chips": 30_000, "bag": "a-1"}, format="json")
     assert answer.status_code == 201, answer.content
     assert {k: answer.json()[k] for k in ("day", "entry", "chips", "bag", "table", "bagged_by")} == {
-        "day": 1, "entry": player.number, "chips": 30_000, "bag": "A-1", "table": 2, "bagged_by": floor.username}
+        "day": 1,
+        "entry": player.number,
+        "chips": 30_000,
+        "bag": "A-1",
+        "table": 2,
+        "bagged_by": floor.username,
+    }
     other = at_table(t, 2)[1]
     taken = client_for(floor).post(url(t, f"entries/{other.number}/bag/"), {"chips": 1, "bag": "A-1"}, format="json")
     assert taken.status_code == 409 and taken.json()["error"] == "bag_taken" and f"#{player.number}" in taken.json()["detail"]
@@ -108,16 +128,17 @@ def test_the_director_closes_the_day_with_a_reason_when_bags_are_missing(t, floo
     refusal = client_for(director).post(url(t, "day/close/"), {}, format="json")
     assert refusal.status_code == 409 and refusal.json()["error"] == "bags_missing"
     assert "table 2 seats" in refusal.json()["detail"] and written(t) == before
-    closed = client_for(director).post(url(t, "day/close/"), {"reason": "Table 2 bagged on paper"}, format="json",
-                                       HTTP_IDEMPOTENCY_KEY="close-1")
+    closed = client_for(director).post(
+        url(t, "day/close/"), {"reason": "Table 2 bagged on paper"}, format="json", HTTP_IDEMPOTENCY_KEY="close-1"
+    )
     assert closed.status_code == 200, closed.content
     assert closed.json()["day"] == 1 and closed.json()["reason"] == "Table 2 bagged on paper"
     assert closed.json()["missing"] == [e.number for e in at_table(t, 2)]
-    again = client_for(director).post(url(t, "day/close/"), {"reason": "Table 2 bagged on paper"}, format="json",
-                                      HTTP_IDEMPOTENCY_KEY="close-1")
+    again = client_for(director).post(
+        url(t, "day/close/"), {"reason": "Table 2 bagged on paper"}, format="json", HTTP_IDEMPOTENCY_KEY="close-1"
+    )
     assert again.status_code == 200 and again["Idempotent-Replayed"] == "true"
-    assert list(Day.objects.filter(tournament=t).values_list("number", "status").order_by("number")) == [
-        (1, "closed"), (2, "playing")]
+    assert list(Day.objects.filter(tournament=t).values_list("number", "status").order_by("number")) == [(1, "closed"), (2, "playing")]
     assert client_for(floor).get(url(t, "day/")).json()["day"] == 2
 
 

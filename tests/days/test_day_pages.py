@@ -3,6 +3,7 @@ seat with names, the bags against the chips in play, the clock's line for the da
 only; a closed day's record), the day's report sorted by stack as a page, CSV (for Czech Excel: BOM, ";") and PDF,
 and the bag slips (80 mm: one slip a page; A4: six). Only the floor and the director reach them; bad query
 parameters are a 400 with a message, a day not played a 404."""
+
 from __future__ import annotations
 
 import csv
@@ -25,8 +26,7 @@ PAGES = ("day/", "day/report/", "day/report.csv", "day/report.pdf", "day/slips.p
 
 
 def bag(t, actor, number: int, chips: int = STACK, prefix: str | None = None):
-    return days_services.record_table_bags(Table.objects.get(tournament=t, number=number), actor=actor,
-                                      bags=even(t, number, chips, prefix))
+    return days_services.record_table_bags(Table.objects.get(tournament=t, number=number), actor=actor, bags=even(t, number, chips, prefix))
 
 
 def named(t, number: int, first: str, last: str) -> None:
@@ -54,7 +54,7 @@ def test_the_day_page_shows_the_bags_missing_by_table_and_seat_and_the_totals(t,
     html = page_as(floor, f"/t/{t.pk}/day/").content.decode()
     assert "Day 1" in html and "6 of 12" in html and "120,000" in html and "240,000" in html
     assert "6 bags missing" in html  # the difference waits for every bag
-    missing = html[html.index('id="day-missing"'):html.index('id="day-tables"')]
+    missing = html[html.index('id="day-missing"') : html.index('id="day-tables"')]
     assert "Table 2" in missing and "Table 1" not in missing
     for entry in at_table(t, 2):
         assert entry.player.display_name in missing and f"#{entry.number}" in missing
@@ -92,7 +92,7 @@ def test_a_closed_day_shows_its_record_and_the_report_defaults_to_it(t, floor, d
     days_services.close_day(t, actor=director, reason="Table 2 bagged on paper: the tablet was down")
     html = page_as(floor, f"/t/{t.pk}/day/").content.decode()
     assert "Day 2" in html  # the next day plays
-    record = html[html.index('id="dy-record-1"'):]
+    record = html[html.index('id="dy-record-1"') :]
     assert "Table 2 bagged on paper" in record and director.username in record
     assert all(f"#{e.number}" in record for e in at_table(t, 2))  # the missing, by entry
     assert f"/t/{t.pk}/day/report/?day=1" in record

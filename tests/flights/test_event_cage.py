@@ -2,6 +2,7 @@
 cage. Each reconciliation closes its own part (a flight: its takings, its prize part handed to the event's pool, no
 prizes owed; Day 2: its own takings, the flights' prize parts in its pool, the prizes paid) and shows the event's
 cage apart; the parts' cages add up to it, and it is what the cage really holds."""
+
 from __future__ import annotations
 
 from django.test import Client
@@ -18,8 +19,7 @@ from tests.payouts.test_payments import signature
 from tournament.models import Entry, Purchase
 
 
-def test_each_crown_is_counted_once_and_every_page_says_which_part_it_shows(director, cashier, floor, template,
-                                                                          players):
+def test_each_crown_is_counted_once_and_every_page_says_which_part_it_shows(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
     play_and_bag(director, cashier, floor, b, players[3:6], {p.pk: STACK for p in players[3:6]})
@@ -37,8 +37,9 @@ def test_each_crown_is_counted_once_and_every_page_says_which_part_it_shows(dire
     assert won[third.number] > 0
     payout_services.pay_prize(third, actor=cashier, document=doc(third.player), signature=signature())
 
-    taken = sum(Purchase.objects.filter(tournament__in=[a, b]).values_list("amount", flat=True)) + \
-        sum(Purchase.objects.filter(tournament__in=[a, b]).values_list("fee", flat=True))
+    taken = sum(Purchase.objects.filter(tournament__in=[a, b]).values_list("amount", flat=True)) + sum(
+        Purchase.objects.filter(tournament__in=[a, b]).values_list("fee", flat=True)
+    )
     real_cage = taken - won[third.number]  # six buy-ins came in, one prize went out
     pages = {t.pk: reconciliation(t) for t in (a, b, day2)}
     # The parts add up to the real cage: each crown once (before: 46 + 46 + 12 against a real 12).
@@ -48,8 +49,7 @@ def test_each_crown_is_counted_once_and_every_page_says_which_part_it_shows(dire
     # Every page shows the same event's cage, and it is the real one.
     assert all(page["event"] == pages[a.pk]["event"] for page in pages.values())
     assert pages[a.pk]["event"]["cage"] == real_cage
-    assert [(p["tournament"], p["part"]) for p in pages[a.pk]["event"]["parts"]] == [(a.pk, "flight"), (b.pk, "flight"),
-                                                                                     (day2.pk, "day2")]
+    assert [(p["tournament"], p["part"]) for p in pages[a.pk]["event"]["parts"]] == [(a.pk, "flight"), (b.pk, "flight"), (day2.pk, "day2")]
     # A flight owes no prizes: its prize part went to the event's pool, which Day 2 owes and pays.
     for flight in (a, b):
         page = pages[flight.pk]

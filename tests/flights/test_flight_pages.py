@@ -2,6 +2,7 @@
 only the director gets their forms; the cashier, the dealer and anyone logged out are refused), each flight's figures,
 Day 2, the pool summed over the flights, the carry's lists with their totals; the floor's "this flight ends" line on
 the flight's table map and overview and its JSON; a flight's payouts page says its prizes are paid from Day 2."""
+
 from __future__ import annotations
 
 import re
@@ -42,8 +43,14 @@ def test_the_events_page_lists_every_event_and_only_the_director_makes_one(direc
 @pytest.mark.django_db
 def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
-    play_and_bag(director, cashier, floor, a, players[:4], {players[0].pk: 30_000, players[1].pk: 25_000,
-                                                           players[2].pk: 12_000, players[3].pk: 13_000})
+    play_and_bag(
+        director,
+        cashier,
+        floor,
+        a,
+        players[:4],
+        {players[0].pk: 30_000, players[1].pk: 25_000, players[2].pk: 12_000, players[3].pk: 13_000},
+    )
     register(cashier, b, [players[0], players[4]])
     html = page_as(director, f"/events/{event.pk}/").content.decode()
     first = text(html.split(f'id="fl-flight-{a.pk}"')[1].split("</article>")[0])
@@ -55,8 +62,7 @@ def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, 
     pool = text(html.split('id="fl-pool"')[1].split("</dl>")[0])
     assert "Entries 6" in pool and "Players 5" in pool  # one pool: every flight's entries, a player counted once
     # The director's forms: each flight's end, Day 2's late registration, the policy, the carry; Day 2 is set already.
-    for form in (f'id="fl-end-{a.pk}"', f'id="fl-end-{b.pk}"', 'id="late-set"', 'id="policy-set"', 'id="carry"',
-                 'id="flight-add"'):
+    for form in (f'id="fl-end-{a.pk}"', f'id="fl-end-{b.pk}"', 'id="late-set"', 'id="policy-set"', 'id="carry"', 'id="flight-add"'):
         assert form in html, form
     assert 'id="day2-set"' not in html and 'id="day2-link"' in html
     floor_html = page_as(floor, f"/events/{event.pk}/").content.decode()
@@ -66,8 +72,7 @@ def test_the_event_page_shows_each_flight_day2_the_pool_and_the_carry(director, 
     html = page_as(director, f"/events/{event.pk}/").content.decode()
     assert "after level 4; at 30 % of its field left (1 player)" in text(html)
 
-    play_and_bag(director, cashier, floor, b, [players[5]], {players[0].pk: 10_000, players[4].pk: 20_000,
-                                                             players[5].pk: 5_000})
+    play_and_bag(director, cashier, floor, b, [players[5]], {players[0].pk: 10_000, players[4].pk: 20_000, players[5].pk: 5_000})
     events.carry_to_day2(event, actor=director)
     html = page_as(floor, f"/events/{event.pk}/").content.decode()
     carried = text(html.split('id="carried-list"')[1].split("</table>")[0])
@@ -130,15 +135,16 @@ def test_a_flights_payouts_page_says_its_prizes_are_paid_from_day2(director, cas
 @pytest.mark.django_db
 def test_the_event_page_warns_when_day2_pays_more_places_than_the_share_sends_on(director, cashier, floor, template):
     event, (a,) = event_with(director, template, flights=1)
-    people = [desk.create_player(actor=cashier, first_name=f"V{i}", last_name="Page", date_of_birth=date(1990, 1, 1))
-              for i in range(20)]
+    people = [desk.create_player(actor=cashier, first_name=f"V{i}", last_name="Page", date_of_birth=date(1990, 1, 1)) for i in range(20)]
     register(cashier, a, people)  # 20 entries: Day 2 pays 3 places
     flight = Flight.objects.get(tournament=a)
     quiet = page_as(director, f"/events/{event.pk}/").content.decode()
     assert re.search(r'<p [^>]*id="places-warning"[^>]*\shidden', quiet)  # no share rule: nothing to warn of
     events.set_flight_end(flight, actor=director, share_percent=5)  # 1 player goes on
-    message = ("Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent "
-               "on: 1; places unpaid unless more players reach Day 2: 2–3. Raise a flight's share, or pay fewer places.")
+    message = (
+        "Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent "
+        "on: 1; places unpaid unless more players reach Day 2: 2–3. Raise a flight's share, or pay fewer places."
+    )
     for user in (director, floor):
         html = page_as(user, f"/events/{event.pk}/").content.decode()
         notice = re.search(r'<p ([^>]*id="places-warning"[^>]*)>(.*?)</p>', html, re.S)

@@ -1,5 +1,6 @@
 """The pure rules of an event with flights (flights/rules/flights.py): which bags go on by the stack policy, and when a
 flight ends by the share of its field left. Property tests over random bags and fields."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,8 @@ from hypothesis import strategies as st
 from flights.rules import flights as fr
 
 bags = st.lists(st.tuples(st.integers(1, 8), st.integers(0, 3), st.integers(1, 10**9)), max_size=40).map(
-    lambda rows: [fr.Bagged(player, order, entry, chips) for entry, (player, order, chips) in enumerate(rows, 1)])
+    lambda rows: [fr.Bagged(player, order, entry, chips) for entry, (player, order, chips) in enumerate(rows, 1)]
+)
 
 
 @given(bags, st.sampled_from(fr.POLICIES))
@@ -76,7 +78,7 @@ def test_the_share_rules_send_on_the_sum_of_the_thresholds_at_least_one_a_flight
 @given(fields, st.data())
 def test_a_flight_without_a_share_rule_makes_the_players_sent_on_unknown_and_nothing_is_warned(flights, data):
     i = data.draw(st.integers(0, len(flights) - 1))
-    unknown = [*flights[:i], (flights[i][0], data.draw(st.sampled_from([None, 0]))), *flights[i + 1:]]
+    unknown = [*flights[:i], (flights[i][0], data.draw(st.sampled_from([None, 0]))), *flights[i + 1 :]]
     assert fr.players_sent_on(unknown) is None
     assert not fr.pays_beyond_sent_on(data.draw(st.integers(0, 10**6)), fr.players_sent_on(unknown))
     assert fr.players_sent_on([]) is None
@@ -93,7 +95,7 @@ def test_the_warning_is_exactly_places_paid_beyond_the_players_sent_on(flights, 
 def test_raising_a_share_never_raises_the_warning_and_enough_share_clears_it(flights, data):
     i = data.draw(st.integers(0, len(flights) - 1))
     entries, percent = flights[i]
-    raised = [*flights[:i], (entries, data.draw(st.integers(percent, 99))), *flights[i + 1:]]
+    raised = [*flights[:i], (entries, data.draw(st.integers(percent, 99))), *flights[i + 1 :]]
     assert fr.players_sent_on(raised) >= fr.players_sent_on(flights)
     places = data.draw(st.integers(0, fr.players_sent_on([(e, 99) for e, _p in flights])))
     if not fr.pays_beyond_sent_on(places, fr.players_sent_on(flights)):

@@ -3,6 +3,7 @@ the floor (flights/reactions.py) and the reads (flights/selectors/events.py): fi
 and changes nothing; best stack forward keeps the largest bag and lists the rest; the carry makes Day 2's chips in play
 the carried bags' total; the pool is summed over the flights; a flight's bust has no place and its undo works; a flight
 ends by the share of its field left; a flight pays no places; every refusal changes nothing."""
+
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
@@ -37,8 +38,9 @@ BUY_IN = 10_000  # and buy-in
 
 def new_tournament(director, template, name: str, day: int = 0, **overrides):
     start = datetime(2026, 11, 27, 18, 0, tzinfo=UTC) + timedelta(days=day)
-    return setup.create_tournament(tournament_data(name=name, start_at=start, guaranteed_pool=0, **overrides),
-                                   actor=director, template=template)
+    return setup.create_tournament(
+        tournament_data(name=name, start_at=start, guaranteed_pool=0, **overrides), actor=director, template=template
+    )
 
 
 def doc(player) -> desk.IdDocument:
@@ -70,15 +72,20 @@ def play_and_bag(director, cashier, floor, t, people, chips: dict[int, int], bus
     for p in bust:
         busts.bust_entry(Entry.objects.get(tournament=t, player=p, status=Entry.Status.ACTIVE), actor=floor)
     seats = live_seats(t).filter(table__number=1).select_related("table", "entry")
-    days_services.record_table_bags(seats.first().table, actor=floor, bags={
-        s.seat: (chips[s.entry.player_id], f"{t.pk}-{s.seat}") for s in seats})
+    days_services.record_table_bags(
+        seats.first().table, actor=floor, bags={s.seat: (chips[s.entry.player_id], f"{t.pk}-{s.seat}") for s in seats}
+    )
     days_services.close_day(t, actor=director, reason="Flights test: counted by hand")
 
 
 def snapshot(*tournaments) -> tuple:
-    return (list(Entry.objects.filter(tournament__in=tournaments).order_by("pk").values_list("pk", "status")),
-            Purchase.objects.filter(tournament__in=tournaments).count(), AuditEvent.objects.count(),
-            CarriedBag.objects.count(), list(Flight.objects.order_by("pk").values_list("carried_at", flat=True)))
+    return (
+        list(Entry.objects.filter(tournament__in=tournaments).order_by("pk").values_list("pk", "status")),
+        Purchase.objects.filter(tournament__in=tournaments).count(),
+        AuditEvent.objects.count(),
+        CarriedBag.objects.count(),
+        list(Flight.objects.order_by("pk").values_list("carried_at", flat=True)),
+    )
 
 
 def test_first_stack_forward_refuses_a_qualified_player_and_changes_nothing(director, cashier, floor, template, players):
@@ -96,17 +103,31 @@ def test_first_stack_forward_refuses_a_qualified_player_and_changes_nothing(dire
 def test_best_stack_forward_carries_the_largest_bag_and_lists_the_others(director, cashier, floor, template, players):
     event, (a, b) = event_with(director, template)
     day2 = event.day2
-    play_and_bag(director, cashier, floor, a, players[:4], {players[0].pk: 30_000, players[1].pk: 25_000,
-                                                           players[2].pk: 12_000, players[3].pk: 13_000})
-    play_and_bag(director, cashier, floor, b, [players[0], players[1], players[4], players[5]],
-                 {players[0].pk: 10_000, players[1].pk: 25_000, players[4].pk: 40_000, players[5].pk: 5_000})
+    play_and_bag(
+        director,
+        cashier,
+        floor,
+        a,
+        players[:4],
+        {players[0].pk: 30_000, players[1].pk: 25_000, players[2].pk: 12_000, players[3].pk: 13_000},
+    )
+    play_and_bag(
+        director,
+        cashier,
+        floor,
+        b,
+        [players[0], players[1], players[4], players[5]],
+        {players[0].pk: 10_000, players[1].pk: 25_000, players[4].pk: 40_000, players[5].pk: 5_000},
+    )
     summary = flights_services.carry_to_day2(event, actor=director)
     assert (summary["carried"], summary["forfeited"]) == (6, 2)
     kept = {r["name"]: (r["flight"], r["chips"]) for r in flights_selectors.carried(event)}
     assert kept[players[0].display_name] == ("1A", 30_000) and kept[players[1].display_name] == ("1A", 25_000)  # tie: 1A
     lost = flights_selectors.forfeited(event)
     assert [(r["name"], r["flight"], r["chips"], r["day2_entry"]) for r in lost] == [
-        (players[0].display_name, "1B", 10_000, None), (players[1].display_name, "1B", 25_000, None)]
+        (players[0].display_name, "1B", 10_000, None),
+        (players[1].display_name, "1B", 25_000, None),
+    ]
     assert all(r["bag"] for r in lost)
     carried_total = 30_000 + 25_000 + 12_000 + 13_000 + 40_000 + 5_000
     assert summary["chips"] == carried_total and summary["forfeited_chips"] == 35_000
@@ -118,7 +139,10 @@ def test_best_stack_forward_carries_the_largest_bag_and_lists_the_others(directo
     source = Entry.objects.get(tournament=a, player=players[0])
     mine = next(e for e in d2 if e.player_id == players[0].pk)
     assert (mine.id_hmac, mine.id_check.number_hmac, mine.id_check.number_last4) == (
-        source.id_hmac, source.id_check.number_hmac, source.id_check.number_last4)
+        source.id_hmac,
+        source.id_check.number_hmac,
+        source.id_check.number_last4,
+    )
     buys = Purchase.objects.filter(tournament=day2)
     assert set(buys.values_list("kind", "amount", "fee", "status")) == {("carried", 0, 0, "paid")}
     counts = ChipCount.objects.filter(tournament=day2, current=True)
@@ -171,8 +195,10 @@ def test_a_flight_pays_no_places_day2_does(director, cashier, floor, template, p
     with translation.override("cs"):
         czech = payout_selectors.payout_state(a, stats)["paid_from"]["message"]
     assert "paid from Day 2" not in czech and "1A" in czech and "Festival Main Event" in czech
-    for fn, kwargs in ((payout_services.edit_structure, {"rows": [[1, 1, 2 * BUY_IN]]}),
-                       (payout_services.set_payout_plan, {"data": {"unit": 100}})):
+    for fn, kwargs in (
+        (payout_services.edit_structure, {"rows": [[1, 1, 2 * BUY_IN]]}),
+        (payout_services.set_payout_plan, {"data": {"unit": 100}}),
+    ):
         error = refused("paid_from_day2", fn, a, actor=director, **kwargs)
         assert error.status == 409
     assert payout_selectors.payout_state(event.day2)["reason"] != "paid_from_day2"
@@ -241,9 +267,10 @@ def test_day2_takes_late_registration_only_when_allowed_with_its_stack(director,
     refused("late_stack", flights_services.set_day2_late_registration, event, actor=director, allowed=True, stack=0)
 
 
-@pytest.mark.parametrize("case, code, status", [
-    ("no day2", "no_day2", 409), ("not closed", "flight_not_closed", 409), ("twice", "already_carried", 409),
-    ("floor", "forbidden", 403)])
+@pytest.mark.parametrize(
+    "case, code, status",
+    [("no day2", "no_day2", 409), ("not closed", "flight_not_closed", 409), ("twice", "already_carried", 409), ("floor", "forbidden", 403)],
+)
 def test_every_refusal_of_the_carry_changes_nothing(director, cashier, floor, template, players, case, code, status):
     event, (a, b) = event_with(director, template, day2=case != "no day2")
     play_and_bag(director, cashier, floor, a, players[:3], {p.pk: STACK for p in players[:3]})
@@ -316,16 +343,14 @@ def test_clearing_the_level_rule_keeps_the_stop_the_share_rule_set(director, cas
 def two_flights_of_ten(director, cashier, template):
     """Two flights of 10 entries into one Day 2: 20 entries in the pool, which Day 2's structure pays 3 places."""
     event, (a, b) = event_with(director, template)
-    people = [desk.create_player(actor=cashier, first_name=f"W{i}", last_name="Share", date_of_birth=date(1990, 1, 1))
-              for i in range(20)]
+    people = [desk.create_player(actor=cashier, first_name=f"W{i}", last_name="Share", date_of_birth=date(1990, 1, 1)) for i in range(20)]
     register(cashier, a, people[:10])
     register(cashier, b, people[10:])
     assert payout_selectors.payout_state(event.day2)["places_paid"] == 3
     return event, Flight.objects.get(tournament=a), Flight.objects.get(tournament=b)
 
 
-def test_day2_paying_more_places_than_the_share_rules_send_on_is_warned_until_a_share_is_raised(director, cashier,
-                                                                                                 template):
+def test_day2_paying_more_places_than_the_share_rules_send_on_is_warned_until_a_share_is_raised(director, cashier, template):
     event, fa, fb = two_flights_of_ten(director, cashier, template)
     assert flights_selectors.event_state(event)["places_warning"] is None  # no share rule: what the flights send is unknown
     flights_services.set_flight_end(fa, actor=director, share_percent=5)
@@ -336,7 +361,8 @@ def test_day2_paying_more_places_than_the_share_rules_send_on_is_warned_until_a_
     assert (warning["places_paid"], warning["players_sent_on"]) == (3, 2)
     assert warning["message"] == (
         "Day 2 pays more places than the flights' share rules send players on. Places paid: 3; players sent on: 2; "
-        "places unpaid unless more players reach Day 2: 3. Raise a flight's share, or pay fewer places.")
+        "places unpaid unless more players reach Day 2: 3. Raise a flight's share, or pay fewer places."
+    )
     flights_services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=19)
     assert flights_selectors.event_state(event)["places_warning"]["players_sent_on"] == 2  # 19 % of 10 is still 1
     flights_services.set_flight_end(Flight.objects.get(pk=fb.pk), actor=director, after_level=3, share_percent=20)

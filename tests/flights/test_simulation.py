@@ -2,6 +2,7 @@
 their end by the share rule, bagged, closed, carried into one Day 2 and drawn there. The bags add up, each player goes
 on once with his largest bag, the pool and the entries are summed over the flights, and Day 2's draw seats exactly
 the carried players, its public recompute matching. bench/flights.py runs it at 1,000 entries a flight."""
+
 from __future__ import annotations
 
 import pytest

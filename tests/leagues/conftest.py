@@ -1,4 +1,5 @@
 """The players of the leagues' tests: A to F, who play every tournament of a season."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -12,5 +13,7 @@ PLAYERS = "ABCDEF"
 
 @pytest.fixture
 def people(cashier):
-    return {name: registration.create_player(actor=cashier, first_name=name, last_name="Hráč", date_of_birth=date(1980, 1, 1))
-            for name in PLAYERS}
+    return {
+        name: registration.create_player(actor=cashier, first_name=name, last_name="Hráč", date_of_birth=date(1980, 1, 1))
+        for name in PLAYERS
+    }

@@ -2,6 +2,7 @@
 flight's entries and Day 2's late registrations. Day 2's players have its places; the players out in the flights
 (busted there, or whose bag was forfeited and who have no other) share the places below Day 2's field. A flight itself
 is refused in a league, and a league's tournament is refused as a flight: either would never give points."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,17 +21,23 @@ from tournament.models import AuditEvent, Entry
 
 
 def test_day2_in_a_league_gives_the_whole_events_field_and_the_flights_players_share_the_places_below(
-        director, cashier, floor, template, players):
+    director, cashier, floor, template, players
+):
     event, (a, b) = event_with(director, template)
     day2 = event.day2
-    league = leagues_services.create_league(actor=director, data={"name": "Podzimní liga", "formula": "linear",
-                                                          "participation": 1})
+    league = leagues_services.create_league(actor=director, data={"name": "Podzimní liga", "formula": "linear", "participation": 1})
     leagues_services.add_tournament(league, actor=director, tournament=day2)
     # 1A: F0 to F3, F2 out; 1B: F0, F1, F4, F5, F5 out. Best stack forward: F0's and F1's 1B bags are forfeited.
-    play_and_bag(director, cashier, floor, a, players[:4], {p.pk: 20_000 + 1000 * i for i, p in enumerate(players[:4])},
-                 bust=(players[2],))
-    play_and_bag(director, cashier, floor, b, [players[0], players[1], players[4], players[5]],
-                 {players[0].pk: 5000, players[1].pk: 5000, players[4].pk: 30_000, players[5].pk: 1}, bust=(players[5],))
+    play_and_bag(director, cashier, floor, a, players[:4], {p.pk: 20_000 + 1000 * i for i, p in enumerate(players[:4])}, bust=(players[2],))
+    play_and_bag(
+        director,
+        cashier,
+        floor,
+        b,
+        [players[0], players[1], players[4], players[5]],
+        {players[0].pk: 5000, players[1].pk: 5000, players[4].pk: 30_000, players[5].pk: 1},
+        bust=(players[5],),
+    )
     flights.carry_to_day2(event, actor=director)
     table_setup.open_table(day2, actor=director, number=1, seats=9)
     draws.draw_start(day2, actor=director)
@@ -41,8 +48,14 @@ def test_day2_in_a_league_gives_the_whole_events_field_and_the_flights_players_s
     got = {r.player_id: (r.place, r.place_low, r.field, r.points) for r in LeagueResult.objects.filter(tournament=day2)}
     # The field: 8 flight entries (4 carried, as Day 2's 4) and no late registration. Linear over 8, plus 1 for
     # playing: Day 2's places 1 to 4 get 8 to 5, +1; F2 and F5 share places 5 to 8: (4 + 3 + 2 + 1) / 4 + 1 = 3.5.
-    assert got == {players[0].pk: (1, 1, 8, 900), players[1].pk: (2, 2, 8, 800), players[3].pk: (3, 3, 8, 700),
-                   players[4].pk: (4, 4, 8, 600), players[2].pk: (5, 8, 8, 350), players[5].pk: (5, 8, 8, 350)}
+    assert got == {
+        players[0].pk: (1, 1, 8, 900),
+        players[1].pk: (2, 2, 8, 800),
+        players[3].pk: (3, 3, 8, 700),
+        players[4].pk: (4, 4, 8, 600),
+        players[2].pk: (5, 8, 8, 350),
+        players[5].pk: (5, 8, 8, 350),
+    }
     given = AuditEvent.objects.filter(tournament=day2, type="league.points").latest("pk").payload
     assert given["players"] == 6
     standing = {row["player"]: (row["rank"], row["shown"]) for row in leagues_selectors.standings(league)}
@@ -57,8 +70,7 @@ def test_day2_in_a_league_gives_the_whole_events_field_and_the_flights_players_s
     assert LeagueResult.objects.filter(tournament=day2).count() == 6
 
 
-def test_a_flight_is_refused_in_a_league_and_a_leagues_tournament_as_a_flight_and_neither_changes_anything(
-        director, template):
+def test_a_flight_is_refused_in_a_league_and_a_leagues_tournament_as_a_flight_and_neither_changes_anything(director, template):
     event, (a, _b) = event_with(director, template)
     league = leagues_services.create_league(actor=director, data={"name": "Liga", "formula": "linear"})
     with pytest.raises(ServiceError) as refused:

@@ -1,6 +1,7 @@
 """Leagues through the JSON API and the pages (web/leagues/): the director makes a league and adds its tournaments
 through the API, the refusals are said and change nothing, the staff read the standings as a page, CSV and PDF, and the
 players' page shows names and points only."""
+
 from __future__ import annotations
 
 import csv
@@ -29,8 +30,9 @@ def season(director, floor, cashier, template, people):
 
 def test_the_director_makes_a_league_and_adds_a_tournament_through_the_api(client, director, tournament):
     client.force_login(director)
-    made = api(client, "post", "leagues/", {"name": "Podzim 2026", "formula": "square_root", "participation": 2,
-                                            "best_results": 8}, key="a1")
+    made = api(
+        client, "post", "leagues/", {"name": "Podzim 2026", "formula": "square_root", "participation": 2, "best_results": 8}, key="a1"
+    )
     assert made.status_code == 201, made.content
     league = made.json()
     assert league["formula"] == "square_root" and "√" in league["formula_words"]
@@ -44,23 +46,29 @@ def test_the_director_makes_a_league_and_adds_a_tournament_through_the_api(clien
     removed = api(client, "delete", f"leagues/{league['id']}/tournaments/{tournament.pk}/", key="a5")
     assert removed.status_code == 200 and removed.json()["tournaments"] == []
     assert [e.type for e in AuditEvent.objects.filter(type__startswith="league.").order_by("id")] == [
-        "league.created", "league.joined", "league.changed", "league.left"]
+        "league.created",
+        "league.joined",
+        "league.changed",
+        "league.left",
+    ]
 
 
-@pytest.mark.parametrize(("body", "code"), [
-    ({"points_table": [10, 20]}, "formula_table_rises"),
-    ({"formula": "linear", "points_table": [10]}, "formula_table_not_for_kind"),
-    ({"best_results": 0}, "invalid"),
-    ({"formula": "best"}, "invalid"),
-    ({"name": ""}, "name_missing"),
-])
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"points_table": [10, 20]}, "formula_table_rises"),
+        ({"formula": "linear", "points_table": [10]}, "formula_table_not_for_kind"),
+        ({"best_results": 0}, "invalid"),
+        ({"formula": "best"}, "invalid"),
+        ({"name": ""}, "name_missing"),
+    ],
+)
 def test_bad_settings_get_a_clear_message_and_change_nothing(client, director, season, body, code):
     client.force_login(director)
     refused = api(client, "patch", f"leagues/{season.pk}/", body, key="b1")
     assert refused.status_code == 400 and refused.json()["error"] == code and refused.json()["detail"]
     season.refresh_from_db()
-    assert (season.formula, season.points_table, season.best_results, season.name) == ("table", [10, 7, 5, 3, 1], 4,
-                                                                                       "Friday League")
+    assert (season.formula, season.points_table, season.best_results, season.name) == ("table", [10, 7, 5, 3, 1], 4, "Friday League")
 
 
 def test_only_the_director_changes_a_league_and_the_floor_reads_it(client, floor, season):
@@ -73,8 +81,7 @@ def test_only_the_director_changes_a_league_and_the_floor_reads_it(client, floor
     assert League.objects.get(pk=season.pk).name == "Friday League"
 
 
-def test_the_league_page_shows_the_standings_the_formula_and_the_directors_forms_only_to_him(client, director, dealer,
-                                                                                             season, tournament):
+def test_the_league_page_shows_the_standings_the_formula_and_the_directors_forms_only_to_him(client, director, dealer, season, tournament):
     client.force_login(dealer)
     page = client.get(f"/leagues/{season.pk}/").content.decode()
     assert 'id="lg-standings"' in page and "Points by place: 10, 7, 5, 3, 1" in page
@@ -119,8 +126,9 @@ def test_a_league_route_of_an_unknown_league_is_not_found(client, director):
     assert not LeagueTournament.objects.exists()
 
 
-def test_a_players_page_lists_his_tournaments_places_prizes_and_points_for_the_desk_only(client, director, cashier,
-                                                                                        dealer, template, people, season):
+def test_a_players_page_lists_his_tournaments_places_prizes_and_points_for_the_desk_only(
+    client, director, cashier, dealer, template, people, season
+):
     play(director, cashier, template, people, "AB", 3)
     player = people["A"]
     client.force_login(cashier)
@@ -142,8 +150,7 @@ def test_a_players_page_lists_his_tournaments_places_prizes_and_points_for_the_d
     assert api(client, "get", f"players/{player.pk}/results/").status_code == 403
 
 
-def test_a_players_seat_pages_link_to_the_standings_of_the_league_the_tournament_counts_for(director, cashier, template,
-                                                                                             people, season):
+def test_a_players_seat_pages_link_to_the_standings_of_the_league_the_tournament_counts_for(director, cashier, template, people, season):
     ongoing, entries = play(director, cashier, template, people, "AB", 3)
     anyone = Client()
     assert 'id="league-link"' not in anyone.get(f"/s/{ongoing.pk}/").content.decode()

@@ -1,5 +1,6 @@
 """A league's points formulas (leagues/rules/points.py): the house's choices as they read, and points that never rise
 for a worse place."""
+
 from __future__ import annotations
 
 import pytest
@@ -38,15 +39,18 @@ def test_players_sharing_a_place_range_share_the_mean_of_its_points():
     assert points(formula, field=9, place=3, place_low=4) == 200  # (4 + 0) / 2
 
 
-@pytest.mark.parametrize("bad", [
-    {"kind": "fibonacci"},
-    {"kind": TABLE},
-    {"kind": TABLE, "table": (10, 12)},
-    {"kind": TABLE, "table": (10, -1)},
-    {"kind": LINEAR, "table": (10,)},
-    {"kind": LINEAR, "participation": -1},
-    {"kind": LINEAR, "base_buy_in": 0},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"kind": "fibonacci"},
+        {"kind": TABLE},
+        {"kind": TABLE, "table": (10, 12)},
+        {"kind": TABLE, "table": (10, -1)},
+        {"kind": LINEAR, "table": (10,)},
+        {"kind": LINEAR, "participation": -1},
+        {"kind": LINEAR, "base_buy_in": 0},
+    ],
+)
 def test_a_formula_the_house_cannot_use_is_refused_with_its_reason(bad):
     with pytest.raises(FormulaError):
         Formula(**bad)
@@ -66,11 +70,19 @@ def test_a_place_outside_the_field_is_no_place():
 
 
 formulas = st.one_of(
-    st.builds(Formula, kind=st.just(TABLE), table=st.lists(st.integers(0, 1000), min_size=1, max_size=40).map(
-        lambda xs: tuple(sorted(xs, reverse=True))), participation=st.integers(0, 50),
-              base_buy_in=st.one_of(st.none(), st.integers(1, 10**6))),
-    st.builds(Formula, kind=st.sampled_from([LINEAR, SQUARE_ROOT]), participation=st.integers(0, 50),
-              base_buy_in=st.one_of(st.none(), st.integers(1, 10**6))),
+    st.builds(
+        Formula,
+        kind=st.just(TABLE),
+        table=st.lists(st.integers(0, 1000), min_size=1, max_size=40).map(lambda xs: tuple(sorted(xs, reverse=True))),
+        participation=st.integers(0, 50),
+        base_buy_in=st.one_of(st.none(), st.integers(1, 10**6)),
+    ),
+    st.builds(
+        Formula,
+        kind=st.sampled_from([LINEAR, SQUARE_ROOT]),
+        participation=st.integers(0, 50),
+        base_buy_in=st.one_of(st.none(), st.integers(1, 10**6)),
+    ),
 )
 
 
@@ -87,5 +99,4 @@ def test_a_shared_range_gets_between_its_best_and_its_worst_places_points(formul
     place = data.draw(st.integers(1, field - 1))
     low = data.draw(st.integers(place + 1, field))
     shared = points(formula, field=field, place=place, place_low=low, buy_in=buy_in)
-    assert points(formula, field=field, place=low, buy_in=buy_in) <= shared <= points(formula, field=field, place=place,
-                                                                                      buy_in=buy_in)
+    assert points(formula, field=field, place=low, buy_in=buy_in) <= shared <= points(formula, field=field, place=place, buy_in=buy_in)

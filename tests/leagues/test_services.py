@@ -1,6 +1,7 @@
 """Leagues through the services (leagues/services/leagues.py, leagues/selectors/leagues.py): a season of five tournaments gives the
 standings shown; the points follow an undone bust, a new formula and a tournament taken out; bad settings are refused
 and change nothing; every change is audited."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,15 +20,16 @@ from tournament.services import registration as desk
 from tournament.services import setup
 
 SEASON = ["ABCDEF", "BACDEF", "ACBDEF", "CBADEF", "BCAEDF"]  # each tournament's finish, winner first
-TABLE = {"name": "Friday League", "formula": "table", "points_table": [10, 7, 5, 3, 1], "participation": 1,
-         "best_results": 4}
+TABLE = {"name": "Friday League", "formula": "table", "points_table": [10, 7, 5, 3, 1], "participation": 1, "best_results": 4}
 
 
 def play(director, cashier, template, people, finish: str, number: int):
     """A tournament of the players named in `finish`, played to its winner: the last named busts first."""
     t = setup.create_tournament(tournament_data(name=f"Friday #{number}"), actor=director, template=template)
-    entries = {name: desk.register_entry(t, actor=cashier, player=people[name], document=id_doc(f"EA00000{PLAYERS.index(name)}"))
-               for name in finish}
+    entries = {
+        name: desk.register_entry(t, actor=cashier, player=people[name], document=id_doc(f"EA00000{PLAYERS.index(name)}"))
+        for name in finish
+    }
     return t, entries
 
 
@@ -70,12 +72,9 @@ def test_points_are_given_when_play_is_over_and_follow_an_undone_bust(director, 
     assert table(league) == [(1, "B", "11"), (2, "A", "8"), (3, "C", "6")]
 
 
-def test_a_re_entry_counts_the_players_best_place_and_the_field_counts_every_entry(director, floor, cashier, template,
-                                                                                   people):
-    league = leagues_services.create_league(actor=director, data={**TABLE, "formula": "linear", "points_table": [],
-                                                            "participation": 0})
-    t = setup.create_tournament(tournament_data(name="Re-entry night", reentry_allowed=True), actor=director,
-                                template=template)
+def test_a_re_entry_counts_the_players_best_place_and_the_field_counts_every_entry(director, floor, cashier, template, people):
+    league = leagues_services.create_league(actor=director, data={**TABLE, "formula": "linear", "points_table": [], "participation": 0})
+    t = setup.create_tournament(tournament_data(name="Re-entry night", reentry_allowed=True), actor=director, template=template)
     first = desk.register_entry(t, actor=cashier, player=people["A"], document=id_doc("EA0000000"))
     b = desk.register_entry(t, actor=cashier, player=people["B"], document=id_doc("EA0000001"))
     c = desk.register_entry(t, actor=cashier, player=people["C"], document=id_doc("EA0000002"))
@@ -90,8 +89,7 @@ def test_a_re_entry_counts_the_players_best_place_and_the_field_counts_every_ent
     assert LeagueResult.objects.get(player=people["A"]).field == 4
 
 
-def test_a_new_formula_gives_the_points_again_and_a_tournament_taken_out_takes_its_points(director, floor, cashier,
-                                                                                          template, people):
+def test_a_new_formula_gives_the_points_again_and_a_tournament_taken_out_takes_its_points(director, floor, cashier, template, people):
     league = leagues_services.create_league(actor=director, data=TABLE)
     t, entries = play(director, cashier, template, people, "ABC", 1)
     leagues_services.add_tournament(league, actor=director, tournament=t)
@@ -106,17 +104,20 @@ def test_a_new_formula_gives_the_points_again_and_a_tournament_taken_out_takes_i
     assert table(league) == [] and AuditEvent.objects.get(type="league.left").payload["results_taken"] == 3
 
 
-@pytest.mark.parametrize(("data", "code"), [
-    ({"points_table": [10, 12]}, "formula_table_rises"),
-    ({"points_table": "10, ten"}, "formula_table_text"),
-    ({"formula": "fibonacci"}, "formula_kind"),
-    ({"participation": -1}, "formula_participation"),
-    ({"best_results": 0}, "best_results"),
-    ({"name": "  "}, "name_missing"),
-    ({"name": "x" * 200}, "too_long"),
-    ({"currency": "czk"}, "currency"),
-    ({"colour": "red"}, "unknown_setting"),
-])
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"points_table": [10, 12]}, "formula_table_rises"),
+        ({"points_table": "10, ten"}, "formula_table_text"),
+        ({"formula": "fibonacci"}, "formula_kind"),
+        ({"participation": -1}, "formula_participation"),
+        ({"best_results": 0}, "best_results"),
+        ({"name": "  "}, "name_missing"),
+        ({"name": "x" * 200}, "too_long"),
+        ({"currency": "czk"}, "currency"),
+        ({"colour": "red"}, "unknown_setting"),
+    ],
+)
 def test_settings_the_house_cannot_use_are_refused_and_change_nothing(director, data, code):
     league = leagues_services.create_league(actor=director, data=TABLE)
     events = AuditEvent.objects.count()
@@ -158,8 +159,9 @@ def test_the_formula_is_said_in_words_and_shown_as_a_table_for_a_field(director)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_new_formula_and_the_last_busts_at_once_neither_wait_for_the_other_nor_leave_old_points(director, floor, cashier,
-                                                                                               template, people):
+def test_a_new_formula_and_the_last_busts_at_once_neither_wait_for_the_other_nor_leave_old_points(
+    director, floor, cashier, template, people
+):
     """The last bust takes its tournament, then the league's version; a new formula takes the league's tournaments,
     then the league: the same order, so the two never deadlock, and the points written are the new formula's."""
     league = leagues_services.create_league(actor=director, data=TABLE)
@@ -167,9 +169,11 @@ def test_a_new_formula_and_the_last_busts_at_once_neither_wait_for_the_other_nor
     for t, entries in nights:
         leagues_services.add_tournament(league, actor=director, tournament=t)
         busts.bust_entry(entries["C"], actor=floor)
-    outcomes = at_once([
-        lambda: leagues_services.update_league(League.objects.get(pk=league.pk), actor=director, data={"formula": "linear"}),
-        *[lambda entries=entries: busts.bust_entry(Entry.objects.get(pk=entries["B"].pk), actor=floor)
-          for _t, entries in nights]])
+    outcomes = at_once(
+        [
+            lambda: leagues_services.update_league(League.objects.get(pk=league.pk), actor=director, data={"formula": "linear"}),
+            *[lambda entries=entries: busts.bust_entry(Entry.objects.get(pk=entries["B"].pk), actor=floor) for _t, entries in nights],
+        ]
+    )
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert table(league) == [(1, "A", "8"), (2, "B", "6"), (3, "C", "4")]  # linear: 3, 2, 1 plus one, twice each

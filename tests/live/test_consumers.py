@@ -1,5 +1,6 @@
 """WebSocket consumers: role checks, snapshots, pushes after commit, revocation and logout close sockets,
 and the players' public seat socket."""
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -102,8 +103,9 @@ def seat_socket(tournament_id: int) -> WebsocketCommunicator:
     """Through the whole ASGI application (routing, origin check, auth middleware), with no login."""
     from config.asgi import application
 
-    return WebsocketCommunicator(application, f"/ws/s/{tournament_id}/",
-                                 headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    return WebsocketCommunicator(
+        application, f"/ws/s/{tournament_id}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
 
 
 def seated_tournament(director, cashier, tournament) -> list:

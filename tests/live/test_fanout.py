@@ -5,6 +5,7 @@ closes exactly the revoked token's sockets, and a dead or stuck socket delays no
 Every test runs on both layers: the in-memory layer (embedded default) and the Redis pub/sub
 layer (production), the latter skipped when no Redis answers at REDIS_URL or 127.0.0.1:6379.
 """
+
 import asyncio
 import json
 import os
@@ -46,10 +47,12 @@ def layer(request, settings):
             pytest.skip("no Redis")
         # Pub/sub channels are server-wide (not per database): a prefix of our own keeps
         # concurrent test runs on the same Redis from hearing each other.
-        settings.CHANNEL_LAYERS = {"default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 50}], "prefix": f"t{uuid.uuid4().hex[:12]}"},
-        }}
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 50}], "prefix": f"t{uuid.uuid4().hex[:12]}"},
+            }
+        }
     return request.param
 
 
@@ -88,8 +91,9 @@ def display_token(director, tournament, label):
     return database_sync_to_async(registration.create_display_token)(tournament, actor=director, label=label)
 
 
-async def test_one_publish_reaches_every_screen_of_the_tournament_and_no_other(layer, monkeypatch, tournament, template,
-                                                                               director, cashier, player):
+async def test_one_publish_reaches_every_screen_of_the_tournament_and_no_other(
+    layer, monkeypatch, tournament, template, director, cashier, player
+):
     monkeypatch.setattr(fanout, "FAN_OUT_SLICE", 7)  # the listener yields to the loop between slices
     snapshots_taken = []
     monkeypatch.setattr(consumers, "lobby_answer", lambda t: snapshots_taken.append(t) or lobby_answer(t))
@@ -152,8 +156,7 @@ async def test_revocation_closes_only_the_revoked_tokens_screens(layer, tourname
     await close_all(staying + doomed)
 
 
-async def test_closed_stuck_and_broken_screens_do_not_stop_delivery(layer, monkeypatch, tournament, director, cashier,
-                                                                    player):
+async def test_closed_stuck_and_broken_screens_do_not_stop_delivery(layer, monkeypatch, tournament, director, cashier, player):
     monkeypatch.setattr(fanout, "SEND_QUEUE", 3)
     token = await display_token(director, tournament, "TV")
     screens, seq = await open_screens(token.token, 10)
@@ -300,15 +303,17 @@ async def test_the_lobby_url_of_the_asgi_application_is_served_by_the_fan_out(la
     from config.asgi import application
 
     token = await display_token(director, tournament, "TV")
-    communicator = WebsocketCommunicator(application, f"/ws/display/{token.token}/",
-                                         headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    communicator = WebsocketCommunicator(
+        application, f"/ws/display/{token.token}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
     connected, _ = await communicator.connect()
     assert connected
     assert (await communicator.receive_json_from(timeout=5))["kind"] == "snapshot"
     assert fanout.current_hub().sockets(tournament.pk) == 1
     await communicator.disconnect()
-    refused = WebsocketCommunicator(application, "/ws/display/not-a-token/",
-                                    headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    refused = WebsocketCommunicator(
+        application, "/ws/display/not-a-token/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
     connected, code = await refused.connect()
     assert not connected and code == 4003
 
@@ -323,10 +328,15 @@ async def test_a_seat_pages_socket_takes_only_the_pushes_for_its_entry_and_a_res
     def sender(name):
         async def send(message):
             sent[name].append(message.get("text"))
+
         return send
 
-    sockets = [await fanout.join(997, 1, sender("tv")), await fanout.join(997, None, sender("seat 7"), entry=7),
-               await fanout.join(997, None, sender("seat 8"), entry=8), await fanout.join(997, None, sender("no entry"))]
+    sockets = [
+        await fanout.join(997, 1, sender("tv")),
+        await fanout.join(997, None, sender("seat 7"), entry=7),
+        await fanout.join(997, None, sender("seat 8"), entry=8),
+        await fanout.join(997, None, sender("no entry")),
+    ]
     for socket in sockets:
         socket.start("snapshot", 10)
     room = fanout.current_hub().rooms[997]

@@ -3,6 +3,7 @@ small rooms), which deep-copies each message, and Redis (festivals), which seria
 its table's link acts as a device actor (core.roles.DeviceActor, a str carrying its table): its presses once made
 messages the in-memory layer could not copy, and every push of them was lost (logged "broadcast to tN.floor
 failed ... DeviceActor.__new__()")."""
+
 from __future__ import annotations
 
 import copy
@@ -26,6 +27,7 @@ from tables.services import setup as table_setup
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 LAYERS = ["in-memory"] + (["redis"] if os.environ.get("REDIS_URL") else [])
 
+
 @pytest.fixture(params=LAYERS)
 def layer(request, settings):
     """The layer the test runs on; a fresh one (channels keeps one instance per alias)."""
@@ -48,6 +50,7 @@ def test_a_device_actor_survives_a_copy():
 async def test_a_dealer_links_presses_reach_the_floor_and_the_tablets(layer, director, floor, tournament):
     """Shuffle, from a tablet opened by its dealer link (no login): the floor's socket hears it,
     with the link as the actor, and so does the table's own tablet socket."""
+
     def seed():
         for n in (1, 2):
             table_setup.open_table(tournament, actor=director, number=n, seats=9)

@@ -1,6 +1,7 @@
 """The lobby's snapshot at the end of a tournament: once play is over (the last bust, or a deal that
 stops play) it carries the final results, top places with prizes, and no names (the players' public seat socket
 shares it); the display link's own reads add the names; an undone last bust takes the results away again."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,9 +31,14 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
 
     snapshot = lobby_snapshot(tournament)
     won = payouts_selectors.prizes_won(tournament)
-    assert snapshot["final"] == {"results": [
-        {"entry": e.number, "place": place, "place_low": place, "prize": won[e.number], "seat": False}
-        for place, e in ((1, winner), (2, second), (3, third), (4, three_left[4]))], "more": 0, "seats_in": None}
+    assert snapshot["final"] == {
+        "results": [
+            {"entry": e.number, "place": place, "place_low": place, "prize": won[e.number], "seat": False}
+            for place, e in ((1, winner), (2, second), (3, third), (4, three_left[4]))
+        ],
+        "more": 0,
+        "seats_in": None,
+    }
     assert [row["prize"] > 0 for row in snapshot["final"]["results"]] == [True] * 4  # four places paid
     assert not any(e.player.display_name in str(snapshot) for e in three_left)  # the socket's snapshot: no names
 
@@ -50,13 +56,17 @@ def test_the_last_bust_ends_play_and_its_undo_brings_it_back(client, director, f
 
 def test_a_deal_that_stops_play_ends_it_with_the_deal_s_places(director, floor, tournament, three_left):
     players = three_left[5:]
-    deal = payouts_services.propose_deal(tournament, actor=floor, data={"kind": "icm", "mode": "stop",
-                                                     "stacks": chips(players, 20_000, 50_000, 30_000)})
+    deal = payouts_services.propose_deal(
+        tournament, actor=floor, data={"kind": "icm", "mode": "stop", "stacks": chips(players, 20_000, 50_000, 30_000)}
+    )
     assert lobby_snapshot(tournament)["final"] is None  # proposed, not approved: play goes on
     payouts_services.approve_deal(deal, actor=director)
     final = lobby_snapshot(tournament)["final"]
     assert [(row["entry"], row["place"]) for row in final["results"][:3]] == [
-        (players[1].number, 1), (players[2].number, 2), (players[0].number, 3)]
+        (players[1].number, 1),
+        (players[2].number, 2),
+        (players[0].number, 3),
+    ]
     assert [row["prize"] for row in final["results"][:3]] == sorted(deal.amounts, reverse=True)
 
 

@@ -1,6 +1,7 @@
 """A flight's lobby snapshot is kept at a version made of its event's sequences (live/snapshots.lobby_version); the
 floor's snapshot of the same flight, kept apart, must not make the lobby forget its other tournaments (a TV and a
 fresh load then stayed on the snapshot from before the clock started, the festival bench found)."""
+
 from datetime import date
 
 import pytest
@@ -17,8 +18,9 @@ from tournament.services import registration
 def test_a_flights_lobby_snapshot_follows_its_clock_after_the_floor_read_its_own(director, cashier, template):
     memory.forget_all()
     event, (a, b) = event_with(director, template)
-    people = [registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Flight", date_of_birth=date(1990, 1, 1))
-              for i in range(12)]
+    people = [
+        registration.create_player(actor=cashier, first_name=f"F{i}", last_name="Flight", date_of_birth=date(1990, 1, 1)) for i in range(12)
+    ]
     register(cashier, a, people[:6])
     register(cashier, b, people[6:12])
     fresh = lambda t: Tournament.objects.get(pk=t.pk)  # noqa: E731  as a request reads it

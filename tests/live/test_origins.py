@@ -1,5 +1,6 @@
 """Socket origins match exactly: scheme, host and port, as Django's CSRF check matches an HTTP
 POST's Origin (live/origins.py). Before, a floor socket opened from any port or scheme of the same host."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,19 +16,22 @@ def scope(origin: str | None, host: str = "127.0.0.1:8000", scheme: str = "ws") 
     return {"type": "websocket", "scheme": scheme, "headers": headers}
 
 
-@pytest.mark.parametrize(("origin", "host", "scheme", "ok"), [
-    ("http://127.0.0.1:8000", "127.0.0.1:8000", "ws", True),  # the site itself
-    ("https://poker.example", "poker.example", "wss", True),  # behind TLS (the proxy's X-Forwarded-Proto)
-    ("http://127.0.0.1:1", "127.0.0.1:8000", "ws", False),  # another port
-    ("http://localhost:8081", "localhost:8000", "ws", False),
-    ("http://127.0.0.1", "127.0.0.1:8000", "ws", False),  # the port left out
-    ("https://127.0.0.1:8000", "127.0.0.1:8000", "ws", False),  # another scheme
-    ("http://poker.example", "poker.example", "wss", False),  # plain http page on a TLS site
-    ("http://evil.example", "127.0.0.1:8000", "ws", False),
-    ("http://127.0.0.1:8000.evil.example", "127.0.0.1:8000", "ws", False),
-    ("null", "127.0.0.1:8000", "ws", False),  # a sandboxed frame or a file
-    (None, "127.0.0.1:8000", "ws", False),  # no Origin: not a browser page of this site
-])
+@pytest.mark.parametrize(
+    ("origin", "host", "scheme", "ok"),
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1:8000", "ws", True),  # the site itself
+        ("https://poker.example", "poker.example", "wss", True),  # behind TLS (the proxy's X-Forwarded-Proto)
+        ("http://127.0.0.1:1", "127.0.0.1:8000", "ws", False),  # another port
+        ("http://localhost:8081", "localhost:8000", "ws", False),
+        ("http://127.0.0.1", "127.0.0.1:8000", "ws", False),  # the port left out
+        ("https://127.0.0.1:8000", "127.0.0.1:8000", "ws", False),  # another scheme
+        ("http://poker.example", "poker.example", "wss", False),  # plain http page on a TLS site
+        ("http://evil.example", "127.0.0.1:8000", "ws", False),
+        ("http://127.0.0.1:8000.evil.example", "127.0.0.1:8000", "ws", False),
+        ("null", "127.0.0.1:8000", "ws", False),  # a sandboxed frame or a file
+        (None, "127.0.0.1:8000", "ws", False),  # no Origin: not a browser page of this site
+    ],
+)
 def test_the_origin_must_be_the_site_itself(settings, origin, host, scheme, ok):
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "poker.example"]
     settings.CSRF_TRUSTED_ORIGINS = []

@@ -3,6 +3,7 @@ another process, whose re-check reaches no socket of the server through the embe
 session that expired or was ended elsewhere closes the socket (4003) within SOCKET_RECHECK_SECONDS. Here the change
 is written to the database as such a command writes it, without the signals this process would hear
 (live/rechecks.py), so only the periodic re-check can see it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -70,8 +71,7 @@ async def test_without_the_periodic_recheck_a_change_made_elsewhere_is_never_see
     await socket.disconnect()
 
 
-async def test_a_dealer_links_socket_closes_at_its_next_recheck_after_a_revocation_made_elsewhere(settings, director,
-                                                                                                 floor, tournament):
+async def test_a_dealer_links_socket_closes_at_its_next_recheck_after_a_revocation_made_elsewhere(settings, director, floor, tournament):
     """A dealer link revoked by another process (its close never reaches this one on the in-memory layer): the tablet's
     socket closes at its next re-check; a link still valid stays open."""
     settings.SOCKET_RECHECK_SECONDS = 0.2
@@ -79,8 +79,7 @@ async def test_a_dealer_links_socket_closes_at_its_next_recheck_after_a_revocati
     def seed():
         for n in (1, 2):
             table_setup.open_table(tournament, actor=director, number=n, seats=9)
-        return [dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=n), actor=floor)
-                for n in (1, 2)]
+        return [dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=n), actor=floor) for n in (1, 2)]
 
     (gone, gone_secret), (_kept, kept_secret) = await database_sync_to_async(seed)()
     sockets = []

@@ -4,6 +4,7 @@ the test database and Redis; without REDIS_URL (the embedded defaults run one pr
 nothing to prove and the test is skipped. The server processes are started for the module, as many as
 a test asks for, and the next test uses them again: they keep nothing of their own between tests, only
 the test database's rows, which each test makes itself (a start is about 2 s)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -38,9 +39,20 @@ def database_url() -> str:
 
 
 def start(port: int) -> subprocess.Popen:
-    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": settings.SECRET_KEY + "-x" * 20, "ID_HASH_KEY": "two-processes-id-key",
-           "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "BEHIND_TLS_PROXY": "0", "LOG_LEVEL": "WARNING",
-           "CLOCK_TICKER_IN_PROCESS": "0", "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "1"}
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": settings.SECRET_KEY + "-x" * 20,
+        "ID_HASH_KEY": "two-processes-id-key",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "BEHIND_TLS_PROXY": "0",
+        "LOG_LEVEL": "WARNING",
+        "CLOCK_TICKER_IN_PROCESS": "0",
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+    }
     url = database_url()
     if url:
         env["DATABASE_URL"] = url
@@ -121,8 +133,7 @@ def test_a_screen_on_one_process_hears_a_change_made_through_another(director, t
             snapshot = json.loads(await asyncio.wait_for(lobby.recv(), 10))
             assert snapshot["kind"] == "snapshot"
             loop = asyncio.get_running_loop()
-            await loop.run_in_executor(None, lambda: post(
-                f"{other}/api/tournaments/{tournament.pk}/displays/", {"label": "Bar TV"}, token))
+            await loop.run_in_executor(None, lambda: post(f"{other}/api/tournaments/{tournament.pk}/displays/", {"label": "Bar TV"}, token))
             while True:
                 message = json.loads(await asyncio.wait_for(lobby.recv(), 10))
                 if message.get("kind") == "event":
@@ -152,14 +163,18 @@ def test_a_role_taken_away_in_one_process_closes_the_socket_another_holds(floor,
     [port] = servers.take(1)
 
     async def scenario() -> tuple[int, float, list]:
-        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/t/{tournament.pk}/floor/", origin=f"http://127.0.0.1:{port}",
-                                      additional_headers={"Cookie": f"sessionid={cookie}"}) as ws:
+        async with websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/t/{tournament.pk}/floor/",
+            origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+        ) as ws:
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["kind"] == "snapshot"
             loop = asyncio.get_running_loop()
             began = time.monotonic()
             await loop.run_in_executor(None, lambda: floor.groups.remove(Group.objects.get(name="Floor")))
-            await loop.run_in_executor(None, lambda: registration.register_entry(tournament, actor=cashier, player=player,
-                                                                             document=id_doc()))
+            await loop.run_in_executor(
+                None, lambda: registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
+            )
             after = []
             try:
                 while True:

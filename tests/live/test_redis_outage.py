@@ -8,6 +8,7 @@ where nothing listens, or the in-memory layer with joins failing:
   retries with backoff): never an HTTP 500 on the handshake, never an exception out of the app;
 - once Redis is back the same sockets connect and get their snapshot.
 """
+
 from __future__ import annotations
 
 import logging
@@ -35,8 +36,12 @@ IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
 def redis_layer(url: str) -> dict:
-    return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                        "CONFIG": {"hosts": [{"address": url, "max_connections": 50}]}}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": url, "max_connections": 50}]},
+        }
+    }
 
 
 @pytest.fixture
@@ -50,10 +55,12 @@ def redis_down(settings):
 @pytest.fixture
 def redis_back(settings):
     """Redis answers again: the run's own Redis where there is one (CI), else the in-memory layer."""
+
     def back() -> None:
         real = os.environ.get("REDIS_URL")
         settings.REDIS_URL = real or ""
         settings.CHANNEL_LAYERS = redis_layer(real) if real else IN_MEMORY
+
     return back
 
 
@@ -62,15 +69,23 @@ def test_registration_and_bust_work_while_redis_is_down(redis_down, director, ca
     assert Client().get("/healthz").content == b"down: redis"  # the outage is real
     for number in (1, 2):
         table_setup.open_table(tournament, actor=director, number=number, seats=9)
-    players = [registration.create_player(actor=cashier, first_name=f"P{i}", last_name="Outage", date_of_birth=date(1990, 1, 1))
-               for i in range(3)]
+    players = [
+        registration.create_player(actor=cashier, first_name=f"P{i}", last_name="Outage", date_of_birth=date(1990, 1, 1)) for i in range(3)
+    ]
     cash = APIClient()
     cash.force_authenticate(cashier)
     caplog.set_level(logging.ERROR, logger="core.broadcast")
     for i, player in enumerate(players):
-        answer = cash.post(f"/api/tournaments/{tournament.pk}/entries/", {
-            "player": player.pk, "document_type": "id_card", "document_number": f"EA{i:07d}", "seen": True,
-        }, format="json")
+        answer = cash.post(
+            f"/api/tournaments/{tournament.pk}/entries/",
+            {
+                "player": player.pk,
+                "document_type": "id_card",
+                "document_number": f"EA{i:07d}",
+                "seen": True,
+            },
+            format="json",
+        )
         assert answer.status_code == 201, answer.content
     draws.draw_start(tournament, actor=director)
     staff = APIClient()
@@ -116,8 +131,7 @@ def joins_fail(settings, monkeypatch):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("outage", ["redis unreachable", "joins fail"])
-async def test_new_sockets_are_closed_cleanly_and_connect_once_redis_is_back(
-        outage, request, redis_back, director, floor, tournament):
+async def test_new_sockets_are_closed_cleanly_and_connect_once_redis_is_back(outage, request, redis_back, director, floor, tournament):
     patched = request.getfixturevalue("joins_fail") if outage == "joins fail" else None
     if patched is None:
         request.getfixturevalue("redis_down")

@@ -3,6 +3,7 @@ loses its role, is made inactive, is deleted or gets a new password is closed (4
 nothing more is sent to it. A change that leaves the right in place keeps the socket. Before, the open
 floor socket went on receiving events with names until its user logged out. Across server processes:
 tests/live/test_processes.py."""
+
 from __future__ import annotations
 
 import asyncio
@@ -24,8 +25,9 @@ async def open_socket(path: str, user) -> WebsocketCommunicator:
     from config.asgi import application
 
     cookie = await database_sync_to_async(session_of)(user)
-    communicator = WebsocketCommunicator(application, path, headers=[
-        (b"host", b"localhost"), (b"origin", b"http://localhost"), (b"cookie", f"sessionid={cookie}".encode())])
+    communicator = WebsocketCommunicator(
+        application, path, headers=[(b"host", b"localhost"), (b"origin", b"http://localhost"), (b"cookie", f"sessionid={cookie}".encode())]
+    )
     connected, _ = await communicator.connect()
     assert connected
     assert (await communicator.receive_json_from(timeout=3))["kind"] == "snapshot"

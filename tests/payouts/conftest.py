@@ -1,4 +1,5 @@
 """The payouts tests' fixtures: a satellite of twelve for a Main Event."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,8 +41,9 @@ def make_main_event(director, template):
 def make_satellite(director, cashier, template, main_event):
     """A satellite of twelve at 2,500 + 500 for the Main Event: a pool of 30,000 is two seats of 11,500 and 7,000 cash
     for third place."""
-    t = setup.create_tournament(tournament_data(name="Main Event Satellite", buy_in=2_500, fee=500, guaranteed_pool=0),
-                                actor=director, template=template)
+    t = setup.create_tournament(
+        tournament_data(name="Main Event Satellite", buy_in=2_500, fee=500, guaranteed_pool=0), actor=director, template=template
+    )
     tickets.set_satellite(t, actor=director, data={"target": main_event.pk})
     return seat_field(director, cashier, t, 12)
 
@@ -60,5 +62,3 @@ def bust_down_to(floor, t, players: int) -> None:
     while Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count() > players:
         busts.bust_entry(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).order_by("number").first(), actor=floor)
         confirm_all(floor, t)
-
-

@@ -1,6 +1,7 @@
 """Deals paid in the house's rounding unit (docs/rules.md "Payout rounding"): an ICM deal or a
 chip chop pays amounts the cashier can hand over in cash (1 CZK = 100 minor units by default), the largest one
 taking what is shared below a unit, the total exact, and a larger stack never gets less (club 28)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -129,7 +130,13 @@ def test_a_proposed_deal_is_paid_in_the_plans_unit(floor, tournament, three_left
     assert figures["icm"]["amounts"] == deal.amounts
     payouts_services.reject_deal(deal, actor=floor)
     with pytest.raises(ServiceError) as refused:
-        payouts_services.propose_deal(tournament, actor=floor, data={
-            "kind": "custom", "stacks": chips(three_left, 3, 2, 1),
-            "amounts": chips(three_left, prizes_left[0] - 1, prizes_left[1] + 1, prizes_left[2])})
+        payouts_services.propose_deal(
+            tournament,
+            actor=floor,
+            data={
+                "kind": "custom",
+                "stacks": chips(three_left, 3, 2, 1),
+                "amounts": chips(three_left, prizes_left[0] - 1, prizes_left[1] + 1, prizes_left[2]),
+            },
+        )
     assert refused.value.code == "deal_off_unit" and f"#{three_left[1].number}" in refused.value.message

@@ -1,5 +1,6 @@
 """Deals at a final table (payouts/rules/deals.py): chip chop and ICM deals, the checks every deal
 passes, and club 28 ("in a deal no player may receive more than a player who finishes higher")."""
+
 from __future__ import annotations
 
 from fractions import Fraction

@@ -2,6 +2,7 @@
 play, or a satellite at its seats), registration is closed, no new hand is dealt, hand-for-hand ends once its hand is
 played and the clock stops; a correction that lets play go on makes it run again. Found playing a night through: a
 finished night stayed "Running" with its clock running and its hand-for-hand calling hands."""
+
 from __future__ import annotations
 
 from django.urls import reverse
@@ -37,8 +38,7 @@ def clock(t) -> str:
     return ClockState.objects.get(tournament=t).status
 
 
-def test_the_winner_finishes_the_night_and_an_undone_last_bust_lets_it_run_again(director, cashier, floor, dealer,
-                                                                                  template, player):
+def test_the_winner_finishes_the_night_and_an_undone_last_bust_lets_it_run_again(director, cashier, floor, dealer, template, player):
     t = night(director, cashier, template, 4)
     bust_down_to(floor, t, 2)
     assert (status(t), clock(t)) == ("running", ClockState.Status.RUNNING)
@@ -46,15 +46,27 @@ def test_the_winner_finishes_the_night_and_an_undone_last_bust_lets_it_run_again
     winner = Entry.objects.get(tournament=t, status=Entry.Status.ACTIVE)
     assert (status(t), clock(t)) == ("finished", ClockState.Status.PAUSED)
     done = AuditEvent.objects.filter(tournament=t, type="tournament.finished").get()
-    assert done.payload == {"players_left": 1, "hand_for_hand_ended": False, "clock_stopped": True, "reason": "winner",
-                            "entry": winner.number, "name": winner.player.display_name}
+    assert done.payload == {
+        "players_left": 1,
+        "hand_for_hand_ended": False,
+        "clock_stopped": True,
+        "reason": "winner",
+        "entry": winner.number,
+        "name": winner.player.display_name,
+    }
     name = winner.player.display_name
     assert event_line(done.type, done.payload, {}) == f"Play is over: {name} (#{winner.number}) won (the clock stopped)"
     paused = AuditEvent.objects.filter(tournament=t, type="clock.paused").get()
     assert paused.payload["play_over"] is True and paused.seq < done.seq
     # Nobody registers, no hand is dealt.
-    closed = refused("registration_closed", tournament_services.register_entry, t, actor=cashier, player=player,
-                     document=tournament_services.IdDocument("passport", "PX1234567"))
+    closed = refused(
+        "registration_closed",
+        tournament_services.register_entry,
+        t,
+        actor=cashier,
+        player=player,
+        document=tournament_services.IdDocument("passport", "PX1234567"),
+    )
     assert "finished" in str(closed)
     refused("play_over", hands.start_hand, table(t, sorted(seated(t))[0]), actor=dealer)
     # A mistaken last bust undone: play goes on (the clock waits for the director), and the bust again ends it.
@@ -68,8 +80,7 @@ def test_the_winner_finishes_the_night_and_an_undone_last_bust_lets_it_run_again
     assert status(t) == "finished" and AuditEvent.objects.filter(tournament=t, type="tournament.finished").count() == 2
 
 
-def test_hand_for_hand_ends_once_the_hand_that_ended_play_is_reported_and_calls_no_more(director, cashier, floor,
-                                                                                         dealer, template):
+def test_hand_for_hand_ends_once_the_hand_that_ended_play_is_reported_and_calls_no_more(director, cashier, floor, dealer, template):
     t = night(director, cashier, template, 4)
     bust_down_to(floor, t, 2)
     handforhand.start_hand_for_hand(t, actor=director)
@@ -109,7 +120,7 @@ def test_the_home_page_lists_a_finished_tournament_apart_with_its_link(client, d
     assert 'id="finished-list"' not in client.get(reverse("home")).content.decode()
     bust_down_to(floor, t, 1)
     page = client.get(reverse("home")).content.decode()
-    finished = page[page.index('id="finished-list"'):]
+    finished = page[page.index('id="finished-list"') :]
     assert f'href="{reverse("tournament-detail", args=[t.pk])}"' in finished and "Friday" in finished
     assert "No tournament is being set up or played." in page  # the only one is finished
 
@@ -136,8 +147,7 @@ def test_play_that_goes_on_again_balances_the_room_nobody_balanced_while_it_was_
     t = night(director, cashier, template, 12)  # two tables of six
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)  # as if play had stopped
     # Two players leave table one while play is over (written as such: no service balances the room now).
-    gone = list(Seat.objects.filter(tournament=t, table__number=sorted(seated(t))[0], ended_at__isnull=True)
-                .order_by("seat")[:2])
+    gone = list(Seat.objects.filter(tournament=t, table__number=sorted(seated(t))[0], ended_at__isnull=True).order_by("seat")[:2])
     Seat.objects.filter(pk__in=[s.pk for s in gone]).update(ended_at=timezone.now())
     Entry.objects.filter(pk__in=[s.entry_id for s in gone]).update(status=Entry.Status.VOIDED)
     assert moves.balance_due(t, moves.read_room(t)) and not Move.objects.filter(tournament=t).exists()

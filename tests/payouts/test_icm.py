@@ -1,5 +1,6 @@
 """Exact ICM (payouts/rules/icm.py): the guarantees as properties, checked against references written
 independently here in exact arithmetic, and a published worked example."""
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """The payouts screen and the API of the money, as the staff use them."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,8 +34,7 @@ def test_money_reads_in_major_units_the_way_the_language_writes_them():
         assert money(-250, "EUR") == "\u2212EUR\xa02.50"  # the minus sign: no line breaks after it
 
 
-def test_everyone_on_the_staff_sees_the_prizes_and_only_the_desk_and_floor_the_names(client, director, cashier, dealer,
-                                                                                    tournament, played):
+def test_everyone_on_the_staff_sees_the_prizes_and_only_the_desk_and_floor_the_names(client, director, cashier, dealer, tournament, played):
     client.force_login(dealer)
     page = client.get(f"/t/{tournament.pk}/payouts/")
     assert page.status_code == 200 and b'id="payout-table"' in page.content and b'id="results"' not in page.content
@@ -64,12 +64,13 @@ def test_the_api_gives_the_structure_the_plan_and_the_results(client, director, 
     bad = client.patch(f"/api/tournaments/{tournament.pk}/payouts/plan/", {"unit": 0, "colour": 2}, content_type="application/json")
     assert bad.status_code == 400
     pool = state["pool"]
-    edit = client.put(f"/api/tournaments/{tournament.pk}/payouts/structure/",
-                      {"bands": [{"first": 1, "last": 1, "prize": pool - 2000}, {"first": 2, "last": 3, "prize": 1000}]},
-                      content_type="application/json")
+    edit = client.put(
+        f"/api/tournaments/{tournament.pk}/payouts/structure/",
+        {"bands": [{"first": 1, "last": 1, "prize": pool - 2000}, {"first": 2, "last": 3, "prize": 1000}]},
+        content_type="application/json",
+    )
     assert edit.status_code == 200 and edit.json()["state"] == "edited"
-    wrong = client.put(f"/api/tournaments/{tournament.pk}/payouts/structure/", {"bands": [[1, 1, 5]]},
-                       content_type="application/json")
+    wrong = client.put(f"/api/tournaments/{tournament.pk}/payouts/structure/", {"bands": [[1, 1, 5]]}, content_type="application/json")
     assert wrong.status_code == 400 and "prize pool" in wrong.json()["detail"]
     assert client.delete(f"/api/tournaments/{tournament.pk}/payouts/structure/").json()["state"] == "live"
     assert client.delete(f"/api/tournaments/{tournament.pk}/payouts/structure/").status_code == 409

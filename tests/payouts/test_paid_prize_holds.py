@@ -3,6 +3,7 @@ at its seats) does not go on again under a player already paid, a paid place and
 registration does not reopen once a prize is paid, until the cashier voids that payment; a player out in a
 hand-for-hand hand still played elsewhere is paid once it is over. Found by the satellite nights of the whole-night machine: an undone bust
 let play go on with a seat winner's cash share paid."""
+
 from __future__ import annotations
 
 from payouts.models import Payment
@@ -56,9 +57,9 @@ def test_a_payment_keeps_registration_closed_until_it_is_voided(director, cashie
 
 
 def test_the_first_payment_closes_a_registration_over_by_the_level_so_a_clock_set_back_does_not_open_it(
-        director, cashier, tournament, finished):
-    Tournament.objects.filter(pk=tournament.pk).update(registration_closed=False, late_reg_until_level=2,
-                                                       current_level=3)
+    director, cashier, tournament, finished
+):
+    Tournament.objects.filter(pk=tournament.pk).update(registration_closed=False, late_reg_until_level=2, current_level=3)
     t = Tournament.objects.get(pk=tournament.pk)
     assert registration_problem(t) == "late_registration_over"
     paid = pay(cashier, finished[4])
@@ -80,7 +81,8 @@ def test_a_seat_winner_paid_his_cash_share_keeps_the_satellite_stopped(satellite
     refused("prize_paid", busts.undo_bust, third, actor=floor)
     assert payouts_selectors.play_over(satellite) and Entry.objects.get(pk=third.pk).status == Entry.Status.BUSTED
     assert sorted(payouts_selectors.seat_winners(satellite)) == sorted(
-        Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).values_list("number", flat=True))
+        Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).values_list("number", flat=True)
+    )
 
 
 def test_a_paid_place_does_not_move_under_an_undone_bust_or_a_void(director, cashier, floor, tournament, finished):
@@ -102,8 +104,13 @@ def test_a_paid_place_does_not_move_under_an_undone_bust_or_a_void(director, cas
     assert Entry.objects.get(pk=finished[4].pk).finish_place == 5
 
 
-def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_reported_it(bubble, director, dealer, floor,  # noqa: F811
-                                                                                       cashier):
+def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_reported_it(
+    bubble,  # noqa: F811
+    director,
+    dealer,
+    floor,  # noqa: F811
+    cashier,
+):
     t = bubble
     tournament_services.set_registration_closed(t, actor=director, closed=True)
     handforhand.start_hand_for_hand(t, actor=director)
@@ -124,8 +131,13 @@ def test_a_player_out_in_a_hand_for_hand_hand_is_paid_once_every_table_has_repor
     assert (paid.place, paid.place_low, paid.amount) == (27, 28, payouts_selectors.prizes_won(t)[b1])
 
 
-def test_a_player_out_in_a_hand_his_table_still_plays_is_paid_once_it_reports_the_hand(bubble, director, dealer, floor,  # noqa: F811
-                                                                                        cashier):
+def test_a_player_out_in_a_hand_his_table_still_plays_is_paid_once_it_reports_the_hand(
+    bubble,  # noqa: F811
+    director,
+    dealer,
+    floor,  # noqa: F811
+    cashier,
+):
     t = bubble
     tournament_services.set_registration_closed(t, actor=director, closed=True)
     hands.start_hand(table(t, 1), actor=dealer)

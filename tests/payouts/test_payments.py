@@ -1,5 +1,6 @@
 """Paying a prize (club 32): a second ID check that must match the registration, the player's signature,
 a payout receipt in sequence; once only, even with two cashiers at once; voided with a reason."""
+
 from __future__ import annotations
 
 import base64
@@ -58,8 +59,9 @@ def finish(director, cashier, floor, tournament, players: int = 8) -> list[Entry
 def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receipt_in_sequence(cashier, tournament, finished):
     fourth, fifth = finished[4], finished[3]
     prize = payouts_selectors.prizes_won(tournament)[fourth.number]
-    payment = payouts_services.pay_prize(fourth, actor=cashier, document=id_doc("ea-000 0004"),
-                                 signature=signature())  # typed as the player shows it
+    payment = payouts_services.pay_prize(
+        fourth, actor=cashier, document=id_doc("ea-000 0004"), signature=signature()
+    )  # typed as the player shows it
     assert (payment.number, payment.amount, payment.place, payment.status) == (1, prize, 4, Payment.Status.PAID)
     assert bytes(payment.signature).startswith(b"\x89PNG") and payment.id_check.purpose == IdCheck.Purpose.PAYOUT
     event = AuditEvent.objects.get(tournament=tournament, type="payout.paid")
@@ -72,12 +74,15 @@ def test_a_prize_is_paid_against_the_same_document_and_a_signature_with_a_receip
     assert outside.value.code == "no_prize"
 
 
-@pytest.mark.parametrize("document, ink, code", [
-    ("EA0000003", True, "id_mismatch"),  # another player's document
-    ("EA9999999", True, "id_mismatch"),
-    ("", True, "id_check_missing"),
-    ("EA0000004", False, "signature_missing"),  # a blank canvas
-])
+@pytest.mark.parametrize(
+    "document, ink, code",
+    [
+        ("EA0000003", True, "id_mismatch"),  # another player's document
+        ("EA9999999", True, "id_mismatch"),
+        ("", True, "id_check_missing"),
+        ("EA0000004", False, "signature_missing"),  # a blank canvas
+    ],
+)
 def test_a_wrong_document_or_no_signature_is_refused_and_nothing_is_recorded(cashier, tournament, finished, document, ink, code):
     checks = IdCheck.objects.count()
     with pytest.raises(ServiceError) as refused:
@@ -87,8 +92,16 @@ def test_a_wrong_document_or_no_signature_is_refused_and_nothing_is_recorded(cas
     assert not AuditEvent.objects.filter(type="payout.paid").exists()
 
 
-@pytest.mark.parametrize("bad", [None, "", "data:image/jpeg;base64,AAAA", "data:image/png;base64,not base64!",
-                                 "data:image/png;base64," + base64.b64encode(b"GIF89a...").decode()])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        "",
+        "data:image/jpeg;base64,AAAA",
+        "data:image/png;base64,not base64!",
+        "data:image/png;base64," + base64.b64encode(b"GIF89a...").decode(),
+    ],
+)
 def test_a_signature_that_is_no_png_is_refused(cashier, tournament, finished, bad):
     with pytest.raises(ServiceError) as refused:
         payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=bad)
@@ -115,13 +128,15 @@ def pay_page(client, tournament, entry: Entry) -> str:
     return page.content.decode()
 
 
-@pytest.mark.parametrize(("who", "says"), [
-    (4, "Prizes are paid once late registration is over"),  # in the money, but registration is open again
-    (7, "is still playing: it has no place yet"),
-    (3, "finished outside the money"),
-])
-def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_id(client, director, cashier, floor,
-                                                                                    tournament, who, says):
+@pytest.mark.parametrize(
+    ("who", "says"),
+    [
+        (4, "Prizes are paid once late registration is over"),  # in the money, but registration is open again
+        (7, "is still playing: it has no place yet"),
+        (3, "finished outside the money"),
+    ],
+)
+def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_id(client, director, cashier, floor, tournament, who, says):
     """The cashier learns it before typing the ID again and before the player signs: the reason
     instead of the form. The same check refuses the payment (payouts_selectors.prize_due)."""
     entries = finish(director, cashier, floor, tournament)
@@ -136,8 +151,7 @@ def test_the_pay_page_says_at_once_why_the_prize_cannot_be_paid_and_asks_for_no_
     assert says in refused.value.message
 
 
-def test_the_pay_page_of_a_paid_prize_links_its_receipt_and_one_still_to_pay_asks_for_the_id(client, cashier, tournament,
-                                                                                              finished):
+def test_the_pay_page_of_a_paid_prize_links_its_receipt_and_one_still_to_pay_asks_for_the_id(client, cashier, tournament, finished):
     client.force_login(cashier)
     html = pay_page(client, tournament, finished[4])
     assert 'id="pay-form"' in html and 'id="pay-doc-number"' in html and 'id="pay-refused"' not in html
@@ -161,8 +175,18 @@ def test_a_payment_is_voided_with_a_reason_never_deleted_and_the_prize_can_be_pa
 def test_the_database_refuses_a_second_paid_payment_of_one_entry(cashier, tournament, finished):
     payment = payouts_services.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     with pytest.raises(IntegrityError), transaction.atomic():
-        Payment.objects.create(tournament=tournament, entry=payment.entry, number=99, amount=1, place=4, place_low=4,
-                               id_check=payment.id_check, signature=b"x", paid_at=payment.paid_at, paid_by=cashier)
+        Payment.objects.create(
+            tournament=tournament,
+            entry=payment.entry,
+            number=99,
+            amount=1,
+            place=4,
+            place_low=4,
+            id_check=payment.id_check,
+            signature=b"x",
+            paid_at=payment.paid_at,
+            paid_by=cashier,
+        )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -174,8 +198,9 @@ def test_two_cashiers_paying_one_prize_at_once_pay_it_once(director, template):
     tournament = setup.create_tournament(tournament_data(), actor=director, template=template)
     entries = finish(director, cashiers[0], floor, tournament)
     ink = signature()
-    outcomes = at_once([lambda c=c: payouts_services.pay_prize(entries[4], actor=c, document=id_doc("EA0000004"),
-                                                       signature=ink).number for c in cashiers])
+    outcomes = at_once(
+        [lambda c=c: payouts_services.pay_prize(entries[4], actor=c, document=id_doc("EA0000004"), signature=ink).number for c in cashiers]
+    )
     results = sorted((o.code if isinstance(o, ServiceError) else o for o in outcomes), key=str)
     assert results == [1, "already_paid"]
     assert Payment.objects.filter(entry=entries[4], status=Payment.Status.PAID).count() == 1

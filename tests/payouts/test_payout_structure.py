@@ -1,6 +1,7 @@
 """Payout structures (payouts.rules.payout_structure): each guarantee as a property over fields of 2 to 20,000
 entries with varied pools, buy-ins, units and house settings; worked examples; bad input; house tables
 (validation, rounding per docs/rules.md "Payout rounding", JSON round trip)."""
+
 from __future__ import annotations
 
 import json
@@ -182,7 +183,7 @@ def test_the_rounding_is_fitted_so_first_place_keeps_its_curve_share(entries, un
     entries -= structure.entries_since_change  # the first entry of this run
     structure = payout_structure(entries * buy_in, entries, buy_in, PayoutRules(unit=unit))
     assert structure.entries_since_change == 0 and structure.method == ps.METHOD_CURVE
-    target = ps.FIRST_SHARE_SCALE * structure.places_paid ** -ps.FIRST_SHARE_EXPONENT * structure.pool
+    target = ps.FIRST_SHARE_SCALE * structure.places_paid**-ps.FIRST_SHARE_EXPONENT * structure.pool
     assert abs(structure.first_prize - target) <= max(structure.first_prize * 0.005, 10 * unit)
 
 

@@ -1,5 +1,6 @@
 """Finishing places to prizes (payouts/rules/prizes.py): ties split their places' prizes, odd units by the
 tie's order, the next pay jump."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,8 +34,12 @@ def test_a_place_range_must_run_downwards():
         prize_of_places(PRIZES, 3, 2)
 
 
-@given(st.lists(st.integers(1, 10_000), min_size=1, max_size=30).map(lambda xs: sorted(xs, reverse=True)),
-       st.integers(1, 30), st.integers(1, 6), st.randoms())
+@given(
+    st.lists(st.integers(1, 10_000), min_size=1, max_size=30).map(lambda xs: sorted(xs, reverse=True)),
+    st.integers(1, 30),
+    st.integers(1, 6),
+    st.randoms(),
+)
 def test_a_tie_pays_exactly_its_places_and_nobody_in_it_more_than_one_unit_above_another(prizes, place, size, rng):
     low = place + size - 1
     entries = list(range(100, 100 + size))

@@ -2,6 +2,7 @@
 Slovak names printed in an embedded font), and the cashier's reconciliation (takings, refunds, overlay,
 prizes paid and owed, the cage) on a night with a re-entry, a void with a refund, an add-on and a re-buy
 announced but not paid, before and after every prize is paid."""
+
 from __future__ import annotations
 
 import base64
@@ -34,9 +35,17 @@ from tournament.models import Purchase, Tournament
 from tournament.selectors import receipts as tournament_receipts
 from tournament.services import registration as tournament_services
 
-NAMES = [("Řehoř", "Šťastný"), ("Ľubomír", "Ďurčanský"), ("Jana", "Nováková"), ("Tomáš", "Dvořák"),
-         ("Zuzana", "Horváthová"), ("Ondřej", "Kučera"), ("Šárka", "Žáková"), ("Štefan", "Maťašovský"),
-         ("Dagmar", "Omylem")]
+NAMES = [
+    ("Řehoř", "Šťastný"),
+    ("Ľubomír", "Ďurčanský"),
+    ("Jana", "Nováková"),
+    ("Tomáš", "Dvořák"),
+    ("Zuzana", "Horváthová"),
+    ("Ondřej", "Kučera"),
+    ("Šárka", "Žáková"),
+    ("Štefan", "Maťašovský"),
+    ("Dagmar", "Omylem"),
+]
 
 
 class Night:
@@ -48,12 +57,21 @@ class Night:
     def __init__(self, director, cashier, floor, t: Tournament):
         self.cashier, self.floor, self.t = cashier, floor, t
         Tournament.objects.filter(pk=t.pk).update(
-            addon_allowed=True, addon_price=5000, addon_fee=500, addon_chips=10_000,
-            rebuy_allowed=True, rebuy_price=10_000, rebuy_fee=1000, rebuy_chips=20_000)
+            addon_allowed=True,
+            addon_price=5000,
+            addon_fee=500,
+            addon_chips=10_000,
+            rebuy_allowed=True,
+            rebuy_price=10_000,
+            rebuy_fee=1000,
+            rebuy_chips=20_000,
+        )
         t.refresh_from_db()
         open_tables(director, t, [1])
-        self.players = [tournament_services.create_player(actor=cashier, first_name=first, last_name=last,
-                                                          date_of_birth=date(1985, 3, 1)) for first, last in NAMES]
+        self.players = [
+            tournament_services.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 3, 1))
+            for first, last in NAMES
+        ]
         self.entries = [self.register(i) for i in range(8)]
         draws.draw_start(t, actor=director)
         payouts_services.set_payout_plan(t, actor=director, data={"share_paid_bp": 5000, "min_cash_bp": 0})
@@ -110,12 +128,22 @@ def test_the_results_csv_lists_every_place_with_ties_prizes_and_who_is_paid(clie
     by_entry = {int(row[1]): row for row in rows}
     assert sorted(by_entry) == sorted(won)  # every finishing place, in the money or not
     third, fourth = by_entry[night.entries[3].number], by_entry[night.entries[2].number]
-    assert third == ["3\u20134", str(night.entries[3].number), "Tomáš Dvořák", format_major(paid.amount, "EUR", fixed=True), "EUR",
-                     "yes", str(paid.number)]
+    assert third == [
+        "3\u20134",
+        str(night.entries[3].number),
+        "Tomáš Dvořák",
+        format_major(paid.amount, "EUR", fixed=True),
+        "EUR",
+        "yes",
+        str(paid.number),
+    ]
     assert fourth[2:] == ["Jana Nováková", format_major(won[night.entries[2].number], "EUR", fixed=True), "EUR", "no", ""]
     assert int(third[3].replace(".", "")) + int(fourth[3].replace(".", "")) > 0 and [int(r[1]) for r in rows[:2]] == tie
-    assert by_entry[night.reentry.number][2:5] == ["Štefan Maťašovský", format_major(won[night.reentry.number], "EUR", fixed=True),
-                                                   "EUR"]  # his re-entry made the money (five places paid)
+    assert by_entry[night.reentry.number][2:5] == [
+        "Štefan Maťašovský",
+        format_major(won[night.reentry.number], "EUR", fixed=True),
+        "EUR",
+    ]  # his re-entry made the money (five places paid)
     out = by_entry[night.entries[4].number]
     assert out[2:] == ["Zuzana Horváthová", "", "", "", ""]  # outside the money: no prize, nothing to pay
     assert by_entry[night.entries[7].number][0] == "9"  # his first entry: the first out of nine
@@ -133,21 +161,26 @@ def test_the_results_csv_speaks_the_language_and_keeps_the_amounts_plain(client,
 
 
 def test_a_name_never_runs_as_a_spreadsheet_formula():
-    text = reports.results_csv([{"entry": 1, "name": "=HYPERLINK(\"http://x\")", "place": 1, "place_low": 1,
-                                 "prize": 110_000, "receipt": None},
-                                {"entry": 2, "name": "-Eva", "place": 2, "place_low": 3, "prize": 5, "receipt": 4}], "CZK")
+    text = reports.results_csv(
+        [
+            {"entry": 1, "name": '=HYPERLINK("http://x")', "place": 1, "place_low": 1, "prize": 110_000, "receipt": None},
+            {"entry": 2, "name": "-Eva", "place": 2, "place_low": 3, "prize": 5, "receipt": 4},
+        ],
+        "CZK",
+    )
     rows = list(csv.reader(io.StringIO(text.removeprefix(reports.BOM))))
-    assert rows[1][2] == "'=HYPERLINK(\"http://x\")" and rows[2][2] == "'-Eva"
+    assert rows[1][2] == '\'=HYPERLINK("http://x")' and rows[2][2] == "'-Eva"
     assert rows[1][3:6] == ["1100.00", "CZK", "no"] and rows[2][:1] + rows[2][3:] == ["2\u20133", "0.05", "CZK", "yes", "4"]
     assert format_major(-250, "EUR", fixed=True) == "-2.50" and format_major(0, "EUR", fixed=True) == "0.00"
 
 
 def test_the_results_csv_writes_each_currency_with_its_own_decimals():
     """A yen prize of 1,100 (no minor unit) is 1100, not 11.00; a Kuwaiti dinar has three decimals."""
+
     def prize_of(amount: int, currency: str) -> str:
-        text = reports.results_csv([{"entry": 1, "name": "Eva", "place": 1, "place_low": 1, "prize": amount,
-                                     "receipt": None}], currency)
+        text = reports.results_csv([{"entry": 1, "name": "Eva", "place": 1, "place_low": 1, "prize": amount, "receipt": None}], currency)
         return list(csv.reader(io.StringIO(text.removeprefix(reports.BOM))))[1][3]
+
     assert prize_of(1100, "JPY") == "1100" and prize_of(1100, "CLP") == "1100"
     assert prize_of(1100, "KWD") == "1.100" and prize_of(110000, "CZK") == "1100.00"
 
@@ -159,8 +192,11 @@ def pdf_streams(pdf: bytes) -> bytes:
     for found in re.finditer(rb"<<(.*?)>>\s*stream\r?\n(.*?)endstream", pdf, re.S):
         data, filters = found.group(2), found.group(1)
         if b"ASCII85Decode" in filters:
-            data = base64.a85decode(data.strip(), adobe=True) if data.strip().startswith(b"<~") else \
-                base64.a85decode(b"<~" + data.strip(), adobe=True)
+            data = (
+                base64.a85decode(data.strip(), adobe=True)
+                if data.strip().startswith(b"<~")
+                else base64.a85decode(b"<~" + data.strip(), adobe=True)
+            )
         if b"FlateDecode" in filters:
             data = zlib.decompress(data)
         out.append(data)
@@ -195,18 +231,34 @@ def test_the_shipped_font_is_read_first_and_travels_with_the_code():
 
 
 def synthetic(n: int) -> dict:
-    rows = [{"entry": n - i, "name": "Řehoř Šťastný" if i % 2 else "Ľubomír Ďurčanský " * (i % 5), "place": i + 1,
-             "place_low": i + 1, "prize": 10_000 if i < n // 3 else 0, "receipt": i if i % 4 == 0 else None}
-            for i in range(n)]
+    rows = [
+        {
+            "entry": n - i,
+            "name": "Řehoř Šťastný" if i % 2 else "Ľubomír Ďurčanský " * (i % 5),
+            "place": i + 1,
+            "place_low": i + 1,
+            "prize": 10_000 if i < n // 3 else 0,
+            "receipt": i if i % 4 == 0 else None,
+        }
+        for i in range(n)
+    ]
     return {"rows": rows, "totals": reports.totals(rows)}
 
 
 def test_a_large_field_runs_over_pages_with_the_totals_at_the_end():
-    t = Tournament(name="Main Event", venue="Casino Praha", currency="CZK", time_zone="Europe/Prague",
-                   start_at=tournament_receipts.timezone.now())
+    t = Tournament(
+        name="Main Event", venue="Casino Praha", currency="CZK", time_zone="Europe/Prague", start_at=tournament_receipts.timezone.now()
+    )
     report = synthetic(300)
-    assert report["totals"] == {"prizes": 1_000_000, "paid": 250_000, "unpaid": 750_000, "places": 100,
-                                "places_paid": 25, "places_unpaid": 75, "in_play": 0}
+    assert report["totals"] == {
+        "prizes": 1_000_000,
+        "paid": 250_000,
+        "unpaid": 750_000,
+        "places": 100,
+        "places_paid": 25,
+        "places_unpaid": 75,
+        "in_play": 0,
+    }
     pdf = reports.results_pdf(t, report)
     pages = len(re.findall(rb"/Type /Page\b", pdf))
     layout = reports.ResultsPdf(t, report).pages()
@@ -224,10 +276,24 @@ def test_a_large_field_runs_over_pages_with_the_totals_at_the_end():
 def test_the_takings_by_kind_count_the_paid_the_announced_and_the_refunds(tournament, night):
     r = reconciliation(tournament)
     kinds = {row["kind"]: row for row in r["takings"]}
-    assert kinds["buy_in"] == {"kind": "buy_in", "count": 8, "amount": 80_000, "fee": 12_000, "total": 92_000,
-                               "tickets": 0, "tickets_amount": 0, "tickets_fee": 0, "tickets_total": 0,
-                               "cash_taken": 92_000, "announced": 0, "announced_total": 0, "voided": 1,
-                               "voided_taken": 11_500, "refunded": 10_000, "kept": 1_500}
+    assert kinds["buy_in"] == {
+        "kind": "buy_in",
+        "count": 8,
+        "amount": 80_000,
+        "fee": 12_000,
+        "total": 92_000,
+        "tickets": 0,
+        "tickets_amount": 0,
+        "tickets_fee": 0,
+        "tickets_total": 0,
+        "cash_taken": 92_000,
+        "announced": 0,
+        "announced_total": 0,
+        "voided": 1,
+        "voided_taken": 11_500,
+        "refunded": 10_000,
+        "kept": 1_500,
+    }
     assert (kinds["reentry"]["count"], kinds["reentry"]["total"]) == (1, 11_500)
     assert (kinds["addon"]["count"], kinds["addon"]["amount"], kinds["addon"]["fee"]) == (1, 5_000, 500)
     assert (kinds["rebuy"]["count"], kinds["rebuy"]["announced"], kinds["rebuy"]["announced_total"]) == (0, 1, 11_000)
@@ -267,8 +333,7 @@ def test_the_books_balance_before_and_after_every_prize_is_paid(tournament, nigh
     assert after["prizes_paid"] == 500_000 and after["prizes_owed"] == 0 and after["places_unpaid"] == 0
     assert after["prizes_in_play"] == 0 and after["balance"] == 0
     assert after["cage"] == after["house_result"] == 110_500 - 500_000  # the house paid the overlay from its own cash
-    assert (after["cash_in"] + after["overlay"] - after["house_keeps"] - after["prizes_paid"] - after["prizes_owed"]
-            == after["balance"] == 0)
+    assert after["cash_in"] + after["overlay"] - after["house_keeps"] - after["prizes_paid"] - after["prizes_owed"] == after["balance"] == 0
     # Aggregate reads: as many queries for 1 payout as for 5 (14: a satellite? and the event it is a part of, if any).
     assert len(all_paid) == len(some_paid) <= 14
 
@@ -278,16 +343,22 @@ def test_a_payout_that_no_longer_matches_its_prize_shows_in_the_balance(tourname
     Payment.objects.filter(pk=payment.pk).update(amount=payment.amount - 700)  # as if the prizes moved after it
     r = reconciliation(tournament)
     assert r["balance"] == 700 and r["mismatches"] == [
-        {"entry": night.entries[3].number, "paid": payment.amount - 700, "prize": payment.amount}]
+        {"entry": night.entries[3].number, "paid": payment.amount - 700, "prize": payment.amount}
+    ]
     assert r["cage"] == r["house_result"] + r["prizes_owed"] + r["balance"]
 
 
-@given(collected=st.integers(0, 10**9), fees=st.integers(0, 10**8), voided=st.integers(0, 10**7),
-       refund_share=st.fractions(0, 1), overlay=st.integers(0, 10**9),
-       prizes=st.lists(st.integers(0, 10**7), max_size=30), paid_mask=st.lists(st.booleans(), max_size=30),
-       drift=st.integers(-1000, 1000))
-def test_the_closing_identity_holds_for_any_night(collected, fees, voided, refund_share, overlay, prizes, paid_mask,
-                                                 drift):
+@given(
+    collected=st.integers(0, 10**9),
+    fees=st.integers(0, 10**8),
+    voided=st.integers(0, 10**7),
+    refund_share=st.fractions(0, 1),
+    overlay=st.integers(0, 10**9),
+    prizes=st.lists(st.integers(0, 10**7), max_size=30),
+    paid_mask=st.lists(st.booleans(), max_size=30),
+    drift=st.integers(-1000, 1000),
+)
+def test_the_closing_identity_holds_for_any_night(collected, fees, voided, refund_share, overlay, prizes, paid_mask, drift):
     refunded = int(voided * refund_share)
     pool = max(collected + overlay, sum(prizes))
     won = {entry: prize for entry, prize in enumerate(prizes, 1)}
@@ -297,8 +368,15 @@ def test_the_closing_identity_holds_for_any_night(collected, fees, voided, refun
     assert c.cash_in + c.overlay == c.house_keeps + c.prizes_paid + c.prizes_owed
     if paid:
         entry = next(iter(paid))
-        off = cage.close(collected=collected, fees=fees, voided_taken=voided, refunded=refunded, pool=pool, won=won,
-                         paid={**paid, entry: max(paid[entry] + drift, 0)})
+        off = cage.close(
+            collected=collected,
+            fees=fees,
+            voided_taken=voided,
+            refunded=refunded,
+            pool=pool,
+            won=won,
+            paid={**paid, entry: max(paid[entry] + drift, 0)},
+        )
         assert off.balance == won[entry] - max(paid[entry] + drift, 0) == -sum(m.paid - m.prize for m in off.mismatches)
 
 
@@ -314,8 +392,7 @@ def test_the_closing_refuses_figures_that_cannot_be():
 # --- the screens and the API -----------------------------------------------------------------------
 
 
-def test_the_reconciliation_page_is_the_cashier_s_and_the_director_s(client, director, cashier, floor, dealer, tournament,
-                                                                    night):
+def test_the_reconciliation_page_is_the_cashier_s_and_the_director_s(client, director, cashier, floor, dealer, tournament, night):
     night.pay(night.entries[3])
     url = f"/t/{tournament.pk}/payouts/reconciliation/"
     r = reconciliation(tournament)
@@ -342,8 +419,7 @@ def test_the_reconciliation_page_is_the_cashier_s_and_the_director_s(client, dir
         assert answer["cage_display"] == money(r["cage"], "EUR") and answer["balance_display"] == money(r["balance"], "EUR")
 
 
-def test_the_downloads_are_the_desk_s_and_the_floor_s_and_linked_from_the_payouts_page(client, cashier, floor, dealer,
-                                                                                      tournament, night):
+def test_the_downloads_are_the_desk_s_and_the_floor_s_and_linked_from_the_payouts_page(client, cashier, floor, dealer, tournament, night):
     base = f"/t/{tournament.pk}/payouts/"
     client.force_login(cashier)
     page = client.get(base).content.decode()
@@ -361,8 +437,7 @@ def test_the_downloads_are_the_desk_s_and_the_floor_s_and_linked_from_the_payout
     assert client.get(f"{base}results/csv/").status_code == 302  # log in first
 
 
-def test_the_api_gives_the_reconciliation_to_the_cashier_and_the_director(client, director, cashier, floor, dealer,
-                                                                          tournament, night):
+def test_the_api_gives_the_reconciliation_to_the_cashier_and_the_director(client, director, cashier, floor, dealer, tournament, night):
     url = f"/api/tournaments/{tournament.pk}/reconciliation/"
     night.pay(night.entries[3])
     for who in (cashier, director):

@@ -1,4 +1,5 @@
 """A satellite's seats and cash (payouts/rules/satellite.py): seats × the seat's value + the cash = the pool."""
+
 from __future__ import annotations
 
 import pytest

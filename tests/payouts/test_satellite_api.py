@@ -1,6 +1,7 @@
 """Satellites through the JSON API (web/payouts/satellites_api.py): the director sets one up, everyone on the staff
 reads its seats, the desk reads the tickets and registers a holder into the target with his ID, the director passes a
 ticket on where the house allows it; refusals are said and change nothing."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -23,12 +24,10 @@ def test_the_director_sets_a_satellite_and_the_staff_read_its_seats(client, dire
     assert refused.status_code == 400 and refused.json()["error"] == "target_itself"
     unknown = api(client, "put", f"tournaments/{tournament.pk}/satellite/", {"target": main_event.pk, "seats": 3}, key="s1")
     assert unknown.status_code == 400 and not Satellite.objects.exists()
-    made = api(client, "put", f"tournaments/{tournament.pk}/satellite/",
-               {"target": main_event.pk, "leftover": "seat_winners"}, key="s2")
+    made = api(client, "put", f"tournaments/{tournament.pk}/satellite/", {"target": main_event.pk, "leftover": "seat_winners"}, key="s2")
     assert made.status_code == 200, made.content
     sat = made.json()["satellite"]
-    assert (sat["target"]["name"], sat["seat_value"], sat["leftover"], sat["stopped"]) == (
-        "Main Event", SEAT, "seat_winners", False)
+    assert (sat["target"]["name"], sat["seat_value"], sat["leftover"], sat["stopped"]) == ("Main Event", SEAT, "seat_winners", False)
     # Nobody has entered yet: the guarantee of 5,000 is no seat (never more seats than entries), it is the winner's.
     assert (sat["seats"], sat["cash"], sat["stops_at"]) == (0, 500_000, 1)
     # The house waives the target's fee for a ticket: a seat is its buy-in alone. A choice it does not know is refused.
@@ -44,24 +43,29 @@ def test_the_director_sets_a_satellite_and_the_staff_read_its_seats(client, dire
     gone = api(client, "delete", f"tournaments/{tournament.pk}/satellite/", key="s4")
     assert gone.status_code == 200 and gone.json() == {"satellite": None}
     assert [e.type for e in AuditEvent.objects.filter(tournament=tournament).order_by("seq")][-3:] == [
-        "satellite.set", "satellite.set", "satellite.removed"]
+        "satellite.set",
+        "satellite.set",
+        "satellite.removed",
+    ]
 
 
-def test_the_desk_registers_a_tickets_holder_into_the_target_through_the_api(client, satellite, main_event, floor,
-                                                                            cashier, director, player):
+def test_the_desk_registers_a_tickets_holder_into_the_target_through_the_api(
+    client, satellite, main_event, floor, cashier, director, player
+):
     bust_down_to(floor, satellite, 2)
     client.force_login(cashier)
     won = api(client, "get", f"tournaments/{satellite.pk}/tickets/").json()
     assert [(t["number"], t["status"], t["value"], t["target_name"]) for t in won] == [
-        (1, "issued", SEAT, "Main Event"), (2, "issued", SEAT, "Main Event")]
+        (1, "issued", SEAT, "Main Event"),
+        (2, "issued", SEAT, "Main Event"),
+    ]
     waiting = api(client, "get", f"tournaments/{main_event.pk}/target-tickets/").json()
     assert [t["holder_name"] for t in waiting] == sorted(t["holder_name"] for t in won)
     ticket = Ticket.objects.get(number=1)
     path = f"tournaments/{satellite.pk}/tickets/1/register/"
     no_id = api(client, "post", path, {"document_type": "id_card", "document_number": "", "seen": True}, key="r0")
     assert no_id.status_code == 400 and not Entry.objects.filter(tournament=main_event).exists()
-    not_seen = api(client, "post", path, {"document_type": "id_card", "document_number": "EA0000000", "seen": False},
-                   key="r1")
+    not_seen = api(client, "post", path, {"document_type": "id_card", "document_number": "EA0000000", "seen": False}, key="r1")
     assert not_seen.status_code == 400
     document = f"EA{ticket.won_by.number - 1:07d}"
     made = api(client, "post", path, {"document_type": "id_card", "document_number": document, "seen": True}, key="r2")
@@ -86,8 +90,7 @@ def test_the_desk_registers_a_tickets_holder_into_the_target_through_the_api(cli
     assert [row["seat"] for row in results[:3]] == [True, True, False]
 
 
-def test_the_targets_reconciliation_counts_the_tickets_apart_from_the_cash_taken(client, satellite, main_event, floor,
-                                                                                 cashier):
+def test_the_targets_reconciliation_counts_the_tickets_apart_from_the_cash_taken(client, satellite, main_event, floor, cashier):
     bust_down_to(floor, satellite, 2)
     for ticket in Ticket.objects.order_by("number"):
         tickets.register_with_ticket(ticket, actor=cashier, document=id_doc(f"EA{ticket.won_by.number - 1:07d}"))
@@ -96,27 +99,33 @@ def test_the_targets_reconciliation_counts_the_tickets_apart_from_the_cash_taken
     buy_in = next(row for row in money["takings"] if row["kind"] == "buy_in")
     # Two buy-ins paid, both with tickets: in the pool and the fees, but no cash was taken for them.
     assert (buy_in["count"], buy_in["amount"], buy_in["fee"], buy_in["total"]) == (2, 20_000, 3_000, 2 * SEAT)
-    assert (buy_in["tickets"], buy_in["tickets_amount"], buy_in["tickets_fee"], buy_in["tickets_total"],
-            buy_in["cash_taken"]) == (2, 20_000, 3_000, 2 * SEAT, 0)
+    assert (buy_in["tickets"], buy_in["tickets_amount"], buy_in["tickets_fee"], buy_in["tickets_total"], buy_in["cash_taken"]) == (
+        2,
+        20_000,
+        3_000,
+        2 * SEAT,
+        0,
+    )
     assert money["takings_total"]["cash_taken"] == money["taken"] == money["cash_in"] == 0
     assert (money["tickets_in_count"], money["tickets_in_amount"], money["tickets_in_fee"], money["tickets_in"]) == (
-        2, 20_000, 3_000, 2 * SEAT)
+        2,
+        20_000,
+        3_000,
+        2 * SEAT,
+    )
     assert money["tickets_in_amount"] <= money["collected"] and money["tickets_in_fee"] <= money["fees"]
     # One more buy-in, in cash: only it is cash taken.
-    player = tournament_services.create_player(actor=cashier, first_name="Cash", last_name="Paid",
-                                               date_of_birth=date(1990, 1, 1))
+    player = tournament_services.create_player(actor=cashier, first_name="Cash", last_name="Paid", date_of_birth=date(1990, 1, 1))
     tournament_services.register_entry(main_event, actor=cashier, player=player, document=id_doc("ZZ0000001"))
     money = api(client, "get", f"tournaments/{main_event.pk}/reconciliation/").json()
     buy_in = next(row for row in money["takings"] if row["kind"] == "buy_in")
     assert (buy_in["count"], buy_in["total"], buy_in["tickets"], buy_in["cash_taken"]) == (3, 3 * SEAT, 2, SEAT)
     assert money["takings_total"]["cash_taken"] == money["taken"] == money["cash_in"] == SEAT
-    assert (money["collected"], money["tickets_in_amount"], money["fees"], money["tickets_in_fee"]) == (
-        30_000, 20_000, 4_500, 3_000)
+    assert (money["collected"], money["tickets_in_amount"], money["fees"], money["tickets_in_fee"]) == (30_000, 20_000, 4_500, 3_000)
     assert money["balance"] == 0
 
 
-def test_the_satellites_reconciliation_says_its_seat_winners_are_not_in_play_once_play_stopped(client, satellite,
-                                                                                                floor, cashier):
+def test_the_satellites_reconciliation_says_its_seat_winners_are_not_in_play_once_play_stopped(client, satellite, floor, cashier):
     client.force_login(cashier)
     bust_down_to(floor, satellite, 3)
     going = api(client, "get", f"tournaments/{satellite.pk}/reconciliation/").json()
@@ -147,8 +156,9 @@ def test_the_public_seat_api_says_the_seat_won_and_the_place_the_results_give(cl
     assert [(results[e.number]["place"], results[e.number]["place_low"]) for e in winners] == [(1, 2), (1, 2)]
 
 
-def test_a_prize_paid_refuses_to_make_a_tournament_a_satellite_in_words_that_fit(client, director, cashier, tournament,
-                                                                                  finished, main_event):
+def test_a_prize_paid_refuses_to_make_a_tournament_a_satellite_in_words_that_fit(
+    client, director, cashier, tournament, finished, main_event
+):
     # Not a satellite: a prize paid, it cannot become one (its seats and cash are not what is refused).
     structure.pay_prize(finished[4], actor=cashier, document=id_doc("EA0000004"), signature=signature())
     client.force_login(director)
@@ -158,12 +168,10 @@ def test_a_prize_paid_refuses_to_make_a_tournament_a_satellite_in_words_that_fit
     assert not Satellite.objects.filter(tournament=tournament).exists()
 
 
-def test_a_prize_paid_refuses_to_change_or_remove_a_satellite_in_words_that_fit(client, director, cashier, floor,
-                                                                                satellite, template):
+def test_a_prize_paid_refuses_to_change_or_remove_a_satellite_in_words_that_fit(client, director, cashier, floor, satellite, template):
     # A satellite played to a winner (its pool is below one seat of a High Roller): the winner's cash paid, its seats
     # and cash stand and it stays a satellite.
-    high = setup.create_tournament(tournament_data(name="High Roller", buy_in=50_000, guaranteed_pool=0),
-                                   actor=director, template=template)
+    high = setup.create_tournament(tournament_data(name="High Roller", buy_in=50_000, guaranteed_pool=0), actor=director, template=template)
     tickets.set_satellite(satellite, actor=director, data={"target": high.pk})
     bust_down_to(floor, satellite, 1)
     tournament_services.set_registration_closed(satellite, actor=director, closed=True)

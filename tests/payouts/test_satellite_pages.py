@@ -2,6 +2,7 @@
 the director sets it up and passes a ticket on, the target's registration page lists the tickets to register, the
 receipt says "satellite ticket", the cashier's reconciliation counts tickets apart from cash, the lobby says
 "N seats: play stops at N players"."""
+
 from __future__ import annotations
 
 import csv
@@ -23,8 +24,7 @@ def text(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
-def test_the_payouts_page_says_the_seats_and_the_director_sets_the_satellite(client, director, dealer, tournament,
-                                                                             main_event, satellite):
+def test_the_payouts_page_says_the_seats_and_the_director_sets_the_satellite(client, director, dealer, tournament, main_event, satellite):
     client.force_login(director)
     page = client.get(f"/t/{tournament.pk}/payouts/").content.decode()
     assert 'id="satellite-form"' in page and f'value="{main_event.pk}"' in page and 'id="satellite-none"' in page
@@ -44,8 +44,7 @@ def test_the_payouts_page_says_the_seats_and_the_director_sets_the_satellite(cli
     assert 'id="satellite"' not in client.get(f"/t/{tournament.pk}/payouts/").content.decode()  # not one: nothing said
 
 
-def test_the_tickets_are_listed_and_the_director_finds_the_player_to_pass_one_to(client, director, cashier, floor,
-                                                                                 satellite, player):
+def test_the_tickets_are_listed_and_the_director_finds_the_player_to_pass_one_to(client, director, cashier, floor, satellite, player):
     bust_down_to(floor, satellite, 2)
     client.force_login(cashier)
     page = client.get(f"/t/{satellite.pk}/payouts/").content.decode()
@@ -114,8 +113,9 @@ def cells(html: str, row: str) -> list[str]:
     """The text of a table row's cells, by the row's id."""
     found = re.search(rf'<tr id="{row}">(.*?)</tr>', html, re.S)
     assert found, row
-    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cell)).strip()
-            for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", found.group(1), re.S)]
+    return [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", found.group(1), re.S)
+    ]
 
 
 def shown(amount: int, currency: str) -> str:
@@ -133,7 +133,12 @@ def test_the_targets_books_say_the_cash_taken_and_the_tickets_apart(client, cash
     # Takings: two buy-ins paid with tickets; no cash taken, and the tickets on their own line.
     assert cells(html, "rec-buy_in")[:5] == ["Buy-in", "2", shown(20_000, cur), shown(3_000, cur), shown(0, cur)]
     assert cells(html, "rec-tickets")[:5] == [
-        "Of which paid with satellite tickets (no cash)", "2", shown(20_000, cur), shown(3_000, cur), "–"]
+        "Of which paid with satellite tickets (no cash)",
+        "2",
+        shown(20_000, cur),
+        shown(3_000, cur),
+        "–",
+    ]
     assert re.search(r'id="rec-cash-in">([^<]*)<', html).group(1) == money(0, cur)  # the closing says the same
     # The prize pool: the tickets' prize part under the buy-ins' prize part.
     words = text(client.get(f"/t/{main_event.pk}/payouts/reconciliation/"))

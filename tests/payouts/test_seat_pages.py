@@ -1,6 +1,7 @@
 """A satellite's seats on the staff's pages (as a play-through found them): a seat winner's results page says the seat
 he won where a cash prize would be ("Seat: <target>", not "—"); the target's registration keeps a used ticket listed,
 below the ones to register, with the entry it registered; the payouts page says its state on a line of its own."""
+
 from __future__ import annotations
 
 import re
@@ -29,8 +30,7 @@ def test_a_seat_winners_results_say_the_seat_he_won_in_the_prize_column(client, 
     assert "Seat: " not in page.split(f'id="pl-t-{satellite.pk}"', 1)[1].split("</tr>", 1)[0]
 
 
-def test_the_targets_registration_lists_a_used_ticket_below_the_ones_to_register(client, cashier, floor, satellite,
-                                                                                 main_event):
+def test_the_targets_registration_lists_a_used_ticket_below_the_ones_to_register(client, cashier, floor, satellite, main_event):
     bust_down_to(floor, satellite, 2)
     used, unused = Ticket.objects.order_by("number")
     entry = tickets.register_with_ticket(used, actor=cashier, document=id_doc(f"EA{used.won_by.number - 1:07d}"))

@@ -1,5 +1,6 @@
 """The money in the running product: the structure in force follows the pool and the field until late
 registration ends, the director's plan and edits are validated and audited, places get their prizes."""
+
 from __future__ import annotations
 
 import pytest
@@ -55,8 +56,16 @@ def test_the_director_sets_the_plan_and_bad_settings_change_nothing(director, fl
     state = payouts_selectors.payout_state(tournament)
     assert state["places_paid"] == 10 and all(prize % 1000 == 0 for prize in state["prizes"][1:])
     assert AuditEvent.objects.filter(tournament=tournament, type="payouts.plan_set").count() == 1
-    for bad in ({"share_paid_bp": 0}, {"share_paid_bp": 10001}, {"unit": 0}, {"unit": "100"}, {"colour": 1},
-                {"method": "house_table"}, {"method": "lottery"}, {"house_table": {"format": "x"}}):
+    for bad in (
+        {"share_paid_bp": 0},
+        {"share_paid_bp": 10001},
+        {"unit": 0},
+        {"unit": "100"},
+        {"colour": 1},
+        {"method": "house_table"},
+        {"method": "lottery"},
+        {"house_table": {"format": "x"}},
+    ):
         with pytest.raises(ServiceError):
             payouts_services.set_payout_plan(tournament, actor=director, data=bad)
     assert payouts_selectors.payout_state(tournament)["places_paid"] == 10
@@ -95,7 +104,9 @@ def test_the_director_edits_the_prizes_which_stand_while_the_pool_does(director,
     payouts_services.clear_edit(tournament, actor=director)
     assert not payouts_selectors.payout_state(tournament)["edit_stale"]
     assert [e.type for e in AuditEvent.objects.filter(tournament=tournament, type__startswith="payouts.")] == [
-        "payouts.structure_edited", "payouts.edit_cleared"]
+        "payouts.structure_edited",
+        "payouts.edit_cleared",
+    ]
 
 
 def test_places_get_their_prizes_ties_split_and_an_undone_bust_gives_it_back(director, floor, cashier, tournament):

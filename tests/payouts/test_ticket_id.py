@@ -1,5 +1,6 @@
 """A ticket is used only against its holder's own ID (payouts/services/tickets.py, club 32): the seat winner shows the document
 he played the satellite with, as a prize is paid; a player the ticket passed to shows one his record knows."""
+
 from __future__ import annotations
 
 from payouts.models import Ticket
@@ -15,8 +16,7 @@ def nothing_registered(main_event, tk):
     assert not Entry.objects.filter(tournament=main_event).exists()
 
 
-def test_the_seat_winner_uses_his_ticket_only_with_the_id_he_played_the_satellite_with(satellite, main_event, floor,
-                                                                                      cashier):
+def test_the_seat_winner_uses_his_ticket_only_with_the_id_he_played_the_satellite_with(satellite, main_event, floor, cashier):
     bust_down_to(floor, satellite, 2)
     tk = Ticket.objects.order_by("number").first()
     checks = IdCheck.objects.count()
@@ -28,8 +28,7 @@ def test_the_seat_winner_uses_his_ticket_only_with_the_id_he_played_the_satellit
     assert entry.id_hmac == tk.won_by.id_hmac
 
 
-def test_a_ticket_passed_on_is_used_with_a_document_its_holder_has_shown_before(satellite, main_event, floor, cashier,
-                                                                               director):
+def test_a_ticket_passed_on_is_used_with_a_document_its_holder_has_shown_before(satellite, main_event, floor, cashier, director):
     bust_down_to(floor, satellite, 2)
     tickets.set_satellite(satellite, actor=director, data={"transferable": True})
     tk = Ticket.objects.order_by("number").first()

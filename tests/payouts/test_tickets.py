@@ -1,6 +1,7 @@
 """Satellites and their tickets (payouts/services/tickets.py): play stops at the seats, each seat winner gets a ticket
 that follows every correction, the desk registers the holder into the target with his ID checked and no payment, and
 the target's pool counts it while the cage takes no cash for it."""
+
 from __future__ import annotations
 
 from leagues.selectors.player_results import player_results
@@ -27,10 +28,16 @@ from tournament.services import setup
 def test_the_seats_are_the_pool_over_the_targets_entry_price_and_the_bubble_is_at_the_seats(satellite, floor):
     state = payouts_selectors.payout_state(satellite)
     assert state["satellite"] == {
-        "target": {"id": Satellite.objects.get().target_id, "name": "Main Event",
-                   "start_at": state["satellite"]["target"]["start_at"]},
-        "seats": 2, "seat_value": SEAT, "seat": "entry", "cash": 7_000, "leftover": "next_place", "stops_at": 2,
-        "transferable": False, "stopped": False}
+        "target": {"id": Satellite.objects.get().target_id, "name": "Main Event", "start_at": state["satellite"]["target"]["start_at"]},
+        "seats": 2,
+        "seat_value": SEAT,
+        "seat": "entry",
+        "cash": 7_000,
+        "leftover": "next_place",
+        "stops_at": 2,
+        "transferable": False,
+        "stopped": False,
+    }
     assert state["prizes"] == [0, 0, 7_000] and state["bands"] == [{"first": 3, "last": 3, "prize": 7_000}]
     bust_down_to(floor, satellite, 3)
     h4h = screens.hand_for_hand_status(satellite)
@@ -45,20 +52,31 @@ def test_play_stops_at_the_seats_and_each_seat_winner_gets_a_ticket(satellite, f
     assert payouts_selectors.seat_winners(satellite) == winners
     issued = list(Ticket.objects.order_by("number"))
     assert [(tk.number, tk.won_by.number, tk.value, tk.status) for tk in issued] == [
-        (1, winners[0], SEAT, "issued"), (2, winners[1], SEAT, "issued")]
+        (1, winners[0], SEAT, "issued"),
+        (2, winners[1], SEAT, "issued"),
+    ]
     event = AuditEvent.objects.get(tournament=satellite, type="ticket.issued")
     assert [row["entry"] for row in event.payload["tickets"]] == winners
     rows = payouts_selectors.results(satellite)
     assert [(r["place"], r["place_low"], r["prize"], r["seat"]) for r in rows[:3]] == [
-        (1, 2, 0, True), (1, 2, 0, True), (3, 3, 7_000, False)]
+        (1, 2, 0, True),
+        (1, 2, 0, True),
+        (3, 3, 7_000, False),
+    ]
     # Nobody else busts: play has stopped.
     refused("play_stopped", busts.bust_entry, entry(satellite, winners[0]), actor=floor)
     # The cash of third place is paid at the cage; a seat winner's prize is his ticket.
     third = Entry.objects.get(tournament=satellite, finish_place=3)
     tournament_services.set_registration_closed(satellite, actor=Satellite.objects.get().set_by, closed=True)
     payouts_services.pay_prize(third, actor=cashier, document=id_doc(f"EA{third.number - 1:07d}"), signature=signature())
-    refused("seat_only", payouts_services.pay_prize, entry(satellite, winners[0]), actor=cashier,
-            document=id_doc(f"EA{winners[0] - 1:07d}"), signature=signature())
+    refused(
+        "seat_only",
+        payouts_services.pay_prize,
+        entry(satellite, winners[0]),
+        actor=cashier,
+        document=id_doc(f"EA{winners[0] - 1:07d}"),
+        signature=signature(),
+    )
 
 
 def test_an_undone_last_bust_voids_the_unused_tickets_and_the_next_bust_issues_them_again(satellite, floor):
@@ -72,8 +90,7 @@ def test_an_undone_last_bust_voids_the_unused_tickets_and_the_next_bust_issues_t
     assert Ticket.objects.filter(status="issued").count() == 2 and Ticket.objects.count() == 4
 
 
-def test_the_desk_registers_a_ticket_into_the_target_with_the_id_checked_and_no_cash(satellite, main_event, floor,
-                                                                                    cashier, director):
+def test_the_desk_registers_a_ticket_into_the_target_with_the_id_checked_and_no_cash(satellite, main_event, floor, cashier, director):
     bust_down_to(floor, satellite, 2)
     tk = Ticket.objects.order_by("number").first()
     refused("id_check_missing", tickets.register_with_ticket, tk, actor=cashier, document=None)
@@ -105,7 +122,12 @@ def test_the_satellites_books_count_the_seats_as_prizes_given_in_tickets(satelli
     tournament_services.set_registration_closed(satellite, actor=director, closed=True)
     money = reconciliation.reconciliation(satellite)
     assert (money["cash_in"], money["pool"], money["seats_out"], money["prizes_owed"], money["balance"]) == (
-        36_000, 30_000, 2 * SEAT, 7_000, 0)
+        36_000,
+        30_000,
+        2 * SEAT,
+        7_000,
+        0,
+    )
 
 
 def test_a_ticket_passes_to_another_player_only_where_the_house_allows_it(satellite, floor, director, cashier, player):
@@ -144,7 +166,10 @@ def test_the_settings_refuse_a_target_that_cannot_take_the_seats(director, templ
     refused("tickets_issued", tickets.remove_satellite, satellite, actor=director)
     # Every refusal changed nothing: the satellite is the one set up, for the Main Event, its cash to the next place.
     assert Satellite.objects.filter(tournament=satellite).values_list("target", "leftover", "seat").get() == (
-        main_event.pk, "next_place", "entry")
+        main_event.pk,
+        "next_place",
+        "entry",
+    )
     assert not AuditEvent.objects.filter(tournament__in=[satellite, main_event], type="satellite.removed").exists()
 
 
@@ -160,8 +185,7 @@ def test_players_out_in_the_hand_that_stops_play_take_the_last_seat_by_the_tie_r
     handforhand.start_hand_for_hand(satellite, actor=director)  # the seat bubble
     for n in sorted(seated(satellite)):
         hands.start_hand(table(satellite, n), actor=dealer)
-    big, small, other = sorted(Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE)
-                               .values_list("number", flat=True))
+    big, small, other = sorted(Entry.objects.filter(tournament=satellite, status=Entry.Status.ACTIVE).values_list("number", flat=True))
     busts.bust_entry(entry(satellite, big), actor=floor, stack=8_000)  # two left: play stops, for now
     assert sorted(Ticket.objects.filter(status="issued").values_list("won_by__number", flat=True)) == [small, other]
     # The same hand: a second player out, with fewer chips at the start of it. The bigger stack finishes higher
@@ -181,12 +205,12 @@ def test_players_out_in_the_hand_that_stops_play_take_the_last_seat_by_the_tie_r
 
 
 def test_a_seat_worth_the_buy_in_alone_makes_more_seats_and_its_ticket_enters_with_the_fee_waived(
-        satellite, main_event, director, floor, cashier, template):
+    satellite, main_event, director, floor, cashier, template
+):
     # The house waives the Main Event's fee for a ticket: a pool of 30,000 is three seats of its 10,000 buy-in.
     tickets.set_satellite(satellite, actor=director, data={"seat": "buy_in"})
     state = payouts_selectors.payout_state(satellite)["satellite"]
-    assert (state["seats"], state["seat_value"], state["seat"], state["cash"], state["stops_at"]) == (
-        3, 10_000, "buy_in", 0, 3)
+    assert (state["seats"], state["seat_value"], state["seat"], state["cash"], state["stops_at"]) == (3, 10_000, "buy_in", 0, 3)
     changed = AuditEvent.objects.filter(tournament=satellite, type="satellite.set").latest("pk").payload
     assert (changed["before"]["seat"], changed["after"]["seat"]) == ("entry", "buy_in")
     bust_down_to(floor, satellite, 3)
@@ -202,4 +226,3 @@ def test_a_seat_worth_the_buy_in_alone_makes_more_seats_and_its_ticket_enters_wi
     tournament_services.set_registration_closed(satellite, actor=director, closed=True)
     money = reconciliation.reconciliation(satellite)
     assert (money["pool"], money["seats_out"], money["prizes_owed"], money["balance"]) == (30_000, 30_000, 0, 0)
-

@@ -2,6 +2,7 @@
 stacks share the prizes of their places; what can't be split to the minor unit goes one unit each to
 tied players in the order of a verifiable draw, recomputable on the public draw page, kept when an
 earlier bust is undone."""
+
 from __future__ import annotations
 
 import pytest
@@ -70,8 +71,9 @@ def test_a_tie_of_three_gives_the_odd_unit_to_the_first_drawn(director, cashier,
     open_tables(director, tournament, [1])
     entries = register(cashier, tournament, 6)
     draws.draw_start(tournament, actor=director)
-    payouts_services.edit_structure(tournament, actor=director, rows=[[1, 1, 25_000], [2, 2, 13_999], [3, 3, 7_002], [4, 4, 7_000],
-                                                   [5, 5, 6_999]])  # places 3 to 5: 21,001 to share by three
+    payouts_services.edit_structure(
+        tournament, actor=director, rows=[[1, 1, 25_000], [2, 2, 13_999], [3, 3, 7_002], [4, 4, 7_000], [5, 5, 6_999]]
+    )  # places 3 to 5: 21,001 to share by three
     busts.bust_entry(entries[0], actor=floor)  # place 6
     hands.start_hand(Table.objects.get(tournament=tournament, number=1), actor=floor)
     for entry in entries[1:4]:

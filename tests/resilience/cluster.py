@@ -5,6 +5,7 @@ its transaction). Never the machine's shared cluster: its own folder, port and s
 PostgreSQL refuses to run as root: as root, every command runs as the `postgres` system user, in a folder
 that user owns. The binaries are found by `pg_config --bindir`, or in /usr/lib/postgresql/<version>/bin.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -55,8 +56,14 @@ class Cluster:
         words = [str(self.bin / program), *args]
         if self.as_postgres:
             words = ["runuser", "-u", "postgres", "--", *words]
-        done = subprocess.run(words, cwd=self.folder, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, "LC_ALL": "C.UTF-8", "PGPORT": str(self.port)})
+        done = subprocess.run(
+            words,
+            cwd=self.folder,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "LC_ALL": "C.UTF-8", "PGPORT": str(self.port)},
+        )
         assert done.returncode == 0, f"{' '.join(words)}:\n{done.stdout}\n{done.stderr}\n{self.tail()}"
         return done
 
@@ -68,8 +75,9 @@ class Cluster:
     def init(self) -> None:
         # fsync off: the cluster lives for one test, and an immediate stop is a crash of PostgreSQL, not of the
         # machine (what was written is in the operating system's cache and survives it).
-        self.run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C",
-                 "--no-sync", "--no-instructions")
+        self.run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"
+        )
 
     def start(self) -> None:
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder} -c fsync=off -c max_connections=60"

@@ -2,6 +2,7 @@
 the environment under test (a production server's, a database of the test's own): a director, a floor and a cashier;
 a tournament on the tests' basic structure; eight players registered at table 1 (their documents `<code>0000000`...,
 last name `<last_name>`), the start draw, a payout plan paying half the field. Each test adds what it needs after."""
+
 from __future__ import annotations
 
 

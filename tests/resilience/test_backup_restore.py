@@ -11,6 +11,7 @@ database of the test's own holding a tournament played through the services.
   one, and `manage.py export_tournament` of the tournament from each gives the same file (but for its time and
   checksum). The test's databases are dropped at the end.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -43,18 +44,23 @@ PATH = os.pathsep.join([*([str(BINARIES)] if BINARIES else []), os.environ.get("
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not URL.startswith(("postgres://", "postgresql://")), reason="needs DATABASE_URL of a PostgreSQL server"),
-    pytest.mark.skipif(shutil.which("pg_dump", path=PATH) is None or shutil.which("pg_restore", path=PATH) is None,
-                       reason="no pg_dump and pg_restore on this machine"),
+    pytest.mark.skipif(
+        shutil.which("pg_dump", path=PATH) is None or shutil.which("pg_restore", path=PATH) is None,
+        reason="no pg_dump and pg_restore on this machine",
+    ),
 ]
 
 # A tournament played a little through the services: eight players at one table, the draw, a payout plan, three out,
 # the clock started. Its id is written to OUT.
-PREPARE = room_start("BK", "Backup") + """
+PREPARE = (
+    room_start("BK", "Backup")
+    + """
 for entry in entries[:3]:
     busts.bust_entry(entry, actor=floor)
 clock.start_clock(t, actor=director)
 Path(OUT).write_text(str(t.pk))
 """
+)
 
 
 def url_of(database: str) -> str:
@@ -86,8 +92,7 @@ def own_databases(*roles: str) -> Iterator[dict[str, str]]:
 
 def manage(*args: str, database: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "DATABASE_URL": url_of(database)}
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, f"manage.py {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
     return done
 
@@ -97,12 +102,19 @@ def backup_environment(database: str, folder: Path, keep: int) -> dict[str, str]
     `postgres` host: the run's PostgreSQL, its user and password, the test's database, the test's folder."""
     service = production.compose()["services"]["backup"]
     env = {name: production.interpolate(str(value), production.SECRETS) for name, value in service["environment"].items()}
-    assert set(env) >= {"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE", "BACKUP_DIR", "BACKUP_EVERY_MINUTES",
-                        "BACKUP_KEEP"}
+    assert set(env) >= {"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE", "BACKUP_DIR", "BACKUP_EVERY_MINUTES", "BACKUP_KEEP"}
     server = urlsplit(URL)
-    env.update({"PGHOST": server.hostname or "127.0.0.1", "PGPORT": str(server.port or 5432),
-                "PGUSER": server.username or "postgres", "PGPASSWORD": server.password or "", "PGDATABASE": database,
-                "BACKUP_DIR": str(folder), "BACKUP_KEEP": str(keep)})
+    env.update(
+        {
+            "PGHOST": server.hostname or "127.0.0.1",
+            "PGPORT": str(server.port or 5432),
+            "PGUSER": server.username or "postgres",
+            "PGPASSWORD": server.password or "",
+            "PGDATABASE": database,
+            "BACKUP_DIR": str(folder),
+            "BACKUP_KEEP": str(keep),
+        }
+    )
     return {**{k: v for k, v in os.environ.items() if not k.startswith("PG")}, **env, "PATH": PATH}
 
 
@@ -116,10 +128,10 @@ def dumps(folder: Path, database: str) -> list[str]:
 
 def row_counts(database: str) -> dict[str, int]:
     with psycopg.connect(url_of(database)) as connection:
-        tables = [row[0] for row in connection.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")]
-        return {table: connection.execute(sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(table))).fetchone()[0]
-                for table in tables}
+        tables = [row[0] for row in connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")]
+        return {
+            table: connection.execute(sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(table))).fetchone()[0] for table in tables
+        }
 
 
 def exported(tournament: str, database: str, path: Path) -> dict:
@@ -172,8 +184,9 @@ def test_the_backup_script_dumps_prunes_and_its_dump_restores_into_a_fresh_datab
 
         # The loop (compose's command): a dump at once, the pruning, and a prompt stop at SIGTERM with nothing partial.
         time.sleep(1.1)  # a new second: a new name
-        loop = subprocess.Popen(["sh", str(SCRIPT)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, start_new_session=True)
+        loop = subprocess.Popen(
+            ["sh", str(SCRIPT)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        )
         try:
             deadline = time.monotonic() + 60
             while len(set(dumps(folder, live)) - set(before)) < 1:
@@ -197,7 +210,10 @@ def test_the_backup_script_dumps_prunes_and_its_dump_restores_into_a_fresh_datab
         # Restore the newest dump into a fresh, empty database: the same rows everywhere, the same tournament file.
         restore = subprocess.run(
             [shutil.which("pg_restore", path=PATH), "--no-owner", "--exit-on-error", "-d", url_of(restored), str(folder / now[-1])],
-            capture_output=True, text=True, timeout=300)
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert restore.returncode == 0, restore.stderr
         counts = row_counts(live)
         assert counts["tournament_entry"] == 8 and counts["tournament_auditevent"] > 10

@@ -22,6 +22,7 @@ last write: its other writes are made, uncommitted), and the cluster is stopped 
 It prints how many seconds the room was without writes in each outage (from the stop to the first write
 that went through), and checks a bound.
 """
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -54,7 +55,9 @@ pytestmark = [
 # The room, made through the services in the production environment: eight players at one table, four paid,
 # the first five out (places 8 to 4), registration closed, the break's color-up confirmed and table 1's race
 # recorded, the clock running; a session of the cashier for her screens. What the test needs is written to ROOM.
-PREPARE = room_start("EA", "Lost") + """
+PREPARE = (
+    room_start("EA", "Lost")
+    + """
 import json
 from django.test import Client
 from tables.services import color_ups
@@ -73,6 +76,7 @@ client = Client()
 client.force_login(cashier)
 Path(ROOM).write_text(json.dumps({"tournament": t.pk, "session": client.cookies["sessionid"].value}))
 """
+)
 
 
 @dataclass
@@ -93,8 +97,9 @@ class Room:
         self.port, self.tournament = port, tournament
         self.tokens: dict[str, str] = {}
 
-    def call(self, method: str, path: str, body: dict | None = None, *, who: str = "", key: str = "",
-             cookie: str = "", timeout: float = 90) -> Answer:
+    def call(
+        self, method: str, path: str, body: dict | None = None, *, who: str = "", key: str = "", cookie: str = "", timeout: float = 90
+    ) -> Answer:
         headers = {"Host": "localhost", "X-Forwarded-Proto": "https", "Accept": "application/json"}
         if body is not None:
             headers["Content-Type"] = "application/json"
@@ -157,15 +162,17 @@ def room_state(url: str, tid: int) -> str:
 
 def waiting(monitor: psycopg.Connection, press: Press) -> int | None:
     """The backend of the press, once it waits on the held lock (else None)."""
-    row = monitor.execute("SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s",
-                          (f"%{press.waits_on}%",)).fetchone()
+    row = monitor.execute(
+        "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s", (f"%{press.waits_on}%",)
+    ).fetchone()
     return row[0] if row else None
 
 
 def written(monitor: psycopg.Connection, pid: int) -> set[str]:
     """The tables a backend's open transaction has written to (its row-exclusive locks)."""
-    rows = monitor.execute("SELECT relation::regclass::text FROM pg_locks WHERE pid = %s AND mode = 'RowExclusiveLock' "
-                           "AND locktype = 'relation'", (pid,)).fetchall()
+    rows = monitor.execute(
+        "SELECT relation::regclass::text FROM pg_locks WHERE pid = %s AND mode = 'RowExclusiveLock' AND locktype = 'relation'", (pid,)
+    ).fetchall()
     return {name for (name,) in rows}
 
 
@@ -187,8 +194,9 @@ class Outage:
     recovery: float  # seconds from the database back (pg_ctl start returned) to that write
 
 
-def lose_the_database(room: Room, cluster, url: str, press: Press, *, page: str = "", cookie: str = "",
-                      stay_down_until: float = 0.0) -> Outage:
+def lose_the_database(
+    room: Room, cluster, url: str, press: Press, *, page: str = "", cookie: str = "", stay_down_until: float = 0.0
+) -> Outage:
     """Stop the cluster while `press` is in the middle of its transaction; the answers while it is down;
     start it again: nothing of the press is there; the press again with its key goes through, applied once."""
     before, state = query(url, press.count), room_state(url, room.tournament)
@@ -221,8 +229,10 @@ def lose_the_database(room: Room, cluster, url: str, press: Press, *, page: str 
     assert (again.status, again.headers.get("idempotent-replayed"), again.json()) == (first.status, "true", first.json())
     assert query(url, press.count) == before + 1, f"{press.name}: not applied exactly once"
     outage = Outage(press.name, first.at - stopped, first.at - back)
-    print(f"\nthe database lost at the {outage.name}: the room was {outage.down:.1f} s without writes "
-          f"(the database down {back - stopped:.1f} s, then {outage.recovery:.1f} s to the first write)")
+    print(
+        f"\nthe database lost at the {outage.name}: the room was {outage.down:.1f} s without writes "
+        f"(the database down {back - stopped:.1f} s, then {outage.recovery:.1f} s to the first write)"
+    )
     return outage
 
 
@@ -233,8 +243,10 @@ def ticker(env: dict[str, str], folder: Path):
     if not env.get("REDIS_URL"):
         yield []
         return
-    with production.compose_service("worker", env, folder, "ready.") as worker, \
-            production.compose_service("beat", env, folder, "beat: Starting") as beat:
+    with (
+        production.compose_service("worker", env, folder, "ready.") as worker,
+        production.compose_service("beat", env, folder, "beat: Starting") as beat,
+    ):
         yield [worker, beat]
 
 
@@ -242,8 +254,10 @@ def test_a_bust_a_payment_and_a_race_confirm_ride_out_the_database_lost_for_a_mo
     room_file = tmp_path / "room.json"
     with own_cluster(BINARIES) as cluster:
         url = cluster.create_database("poker")
-        with production.web_server(tmp_path, prepare=f"ROOM = {str(room_file)!r}\n{PREPARE}", database_url=url) as (port, env), \
-                ticker(env, tmp_path / "ticker") as logs:
+        with (
+            production.web_server(tmp_path, prepare=f"ROOM = {str(room_file)!r}\n{PREPARE}", database_url=url) as (port, env),
+            ticker(env, tmp_path / "ticker") as logs,
+        ):
             made = json.loads(room_file.read_text())
             tid, cookie = made["tournament"], f"sessionid={made['session']}"
             room = Room(port, tid)
@@ -252,22 +266,43 @@ def test_a_bust_a_payment_and_a_race_confirm_ride_out_the_database_lost_for_a_mo
             api = f"/api/tournaments/{tid}"
             events = f"SELECT count(*) FROM tournament_auditevent WHERE tournament_id = {tid} AND type = %s"
             presses = [
-                Press("bust", "floor", f"{api}/entries/6/bust/", {}, hold="tournament_auditevent",
-                      waits_on="entry.busted", wrote=("web_idempotencykey", "tournament_entry", "tables_seat"),
-                      count=events.replace("%s", "'entry.busted'") + " AND (payload->>'entry')::int = 6"),
-                Press("payment", "cash", f"{api}/entries/5/payout/",
-                      {"document_type": "id_card", "document_number": "EA0000004", "signature": signature()},
-                      hold="tournament_auditevent", waits_on="payout.paid",
-                      wrote=("web_idempotencykey", "payouts_payment", "tournament_idcheck"),
-                      count=f"SELECT count(*) FROM payouts_payment WHERE tournament_id = {tid} AND status = 'paid'"),
-                Press("race confirm", "floor", f"{api}/tables/1/race/confirm/", None, hold="tournament_chipadjustment",
-                      waits_on='INSERT INTO "tournament_chipadjustment"', wrote=("web_idempotencykey", "tables_chiprace"),
-                      count=f"SELECT count(*) FROM tables_chiprace WHERE status = 'confirmed' AND table_id IN "
-                            f"(SELECT id FROM tables_table WHERE tournament_id = {tid})"),
+                Press(
+                    "bust",
+                    "floor",
+                    f"{api}/entries/6/bust/",
+                    {},
+                    hold="tournament_auditevent",
+                    waits_on="entry.busted",
+                    wrote=("web_idempotencykey", "tournament_entry", "tables_seat"),
+                    count=events.replace("%s", "'entry.busted'") + " AND (payload->>'entry')::int = 6",
+                ),
+                Press(
+                    "payment",
+                    "cash",
+                    f"{api}/entries/5/payout/",
+                    {"document_type": "id_card", "document_number": "EA0000004", "signature": signature()},
+                    hold="tournament_auditevent",
+                    waits_on="payout.paid",
+                    wrote=("web_idempotencykey", "payouts_payment", "tournament_idcheck"),
+                    count=f"SELECT count(*) FROM payouts_payment WHERE tournament_id = {tid} AND status = 'paid'",
+                ),
+                Press(
+                    "race confirm",
+                    "floor",
+                    f"{api}/tables/1/race/confirm/",
+                    None,
+                    hold="tournament_chipadjustment",
+                    waits_on='INSERT INTO "tournament_chipadjustment"',
+                    wrote=("web_idempotencykey", "tables_chiprace"),
+                    count=f"SELECT count(*) FROM tables_chiprace WHERE status = 'confirmed' AND table_id IN "
+                    f"(SELECT id FROM tables_table WHERE tournament_id = {tid})",
+                ),
             ]
             bust, payment, race = presses
-            outages = [lose_the_database(room, cluster, url, bust),
-                       lose_the_database(room, cluster, url, payment, page=f"/t/{tid}/payouts/pay/5/", cookie=cookie)]
+            outages = [
+                lose_the_database(room, cluster, url, bust),
+                lose_the_database(room, cluster, url, payment, page=f"/t/{tid}/payouts/pay/5/", cookie=cookie),
+            ]
 
             # The clock: level 1 made to end 20 s from now, with the race confirm's outage; the ticker announces
             # the new level once the database is back (it fell due while the database was down).
@@ -275,19 +310,27 @@ def test_a_bust_a_payment_and_a_race_confirm_ride_out_the_database_lost_for_a_mo
             assert query(url, level_started) == 0
             clock = room.call("GET", f"{api}/clock/", who="dir").json()
             left = clock["current"]["remaining"] - (time.time() - clock["server_time"])
-            ending = room.call("POST", f"{api}/clock/", {"action": "adjust", "seconds": -(int(left) - 20)}, who="dir",
-                               key=str(uuid.uuid4()))
+            ending = room.call(
+                "POST", f"{api}/clock/", {"action": "adjust", "seconds": -(int(left) - 20)}, who="dir", key=str(uuid.uuid4())
+            )
             assert ending.status == 200, ending.body
             ends_at = ending.json()["current"]["ends_at"]
             outages.append(lose_the_database(room, cluster, url, race, stay_down_until=ends_at + 1))
             assert query(url, level_started) in (0, 1)  # the ticker may have announced it already
 
-            announced = wait_until(lambda: query(url, "SELECT payload FROM tournament_auditevent WHERE tournament_id = "
-                                                      f"{tid} AND type = 'clock.level_started'"), 60, "the level change")
+            announced = wait_until(
+                lambda: query(
+                    url, f"SELECT payload FROM tournament_auditevent WHERE tournament_id = {tid} AND type = 'clock.level_started'"
+                ),
+                60,
+                "the level change",
+            )
             assert (announced["index"], announced["at"]) == (1, pytest.approx(ends_at, abs=1e-3))
             assert announced["late_by"] >= 1  # it fell due while the database was down
-            assert query(url, f"SELECT actor_label FROM tournament_auditevent WHERE tournament_id = {tid} AND "
-                              "type = 'clock.level_started'") == "clock"
+            assert (
+                query(url, f"SELECT actor_label FROM tournament_auditevent WHERE tournament_id = {tid} AND type = 'clock.level_started'")
+                == "clock"
+            )
             now = room.call("GET", f"{api}/clock/", who="dir").json()
             assert now["current"]["index"] == 1
             time.sleep(2)  # a couple more ticks: still announced once
@@ -295,8 +338,7 @@ def test_a_bust_a_payment_and_a_race_confirm_ride_out_the_database_lost_for_a_mo
 
             # One press each, and the server, beat and worker the same processes throughout.
             assert query(url, bust.count) == 1 and query(url, payment.count) == 1 and query(url, race.count) == 1
-            assert query(url, "SELECT count(*) FROM tournament_chipadjustment WHERE tournament_id = %s AND kind = 'race'",
-                         tid) == 1
+            assert query(url, "SELECT count(*) FROM tournament_chipadjustment WHERE tournament_id = %s AND kind = 'race'", tid) == 1
             server_log = (tmp_path / "server.log").read_text(errors="replace")
             assert server_log.count("Started server process") == 1, server_log[-3000:]
             assert "Internal Server Error" not in server_log and server_log.count("Service Unavailable: ") == 7

@@ -17,6 +17,7 @@ Every request and socket records the host that served it; both hosts served. (Th
 image's collected static files, which these servers have not: their JSON twins carry the same answers.)
 Without REDIS_URL (or a PostgreSQL DATABASE_URL) there is nothing shared to prove: skipped.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -42,8 +43,10 @@ DEMO = f"from django.core.management import call_command; call_command('load_dem
 
 pytestmark = [
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="two hosts share pushes through one Redis: REDIS_URL is not set"),
-    pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")),
-                       reason="two hosts share one PostgreSQL: DATABASE_URL names none"),
+    pytest.mark.skipif(
+        not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")),
+        reason="two hosts share one PostgreSQL: DATABASE_URL names none",
+    ),
 ]
 
 
@@ -167,8 +170,9 @@ class Browser:
         return self.request("GET", path)
 
     def post(self, path: str, body: dict) -> Answer:
-        return self.request("POST", path, json.dumps(body).encode(), {
-            "Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex})  # as static/js/api.js sends a press
+        return self.request(
+            "POST", path, json.dumps(body).encode(), {"Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex}
+        )  # as static/js/api.js sends a press
 
     def land_on(self, backend: int) -> None:
         """The next request reaches `backend`: the proxy's turns, moved on by health checks (the proxy
@@ -181,9 +185,12 @@ class Browser:
         needs the image's collected static files, which are not here: the CSRF pair it would hand out, a
         cookie secret and the same token in the form, is made here as Django makes one.)"""
         self.cookies["csrftoken"] = token = secrets.token_hex(16)
-        done = self.request("POST", "/accounts/login/", urlencode(
-            {"csrfmiddlewaretoken": token, "username": username, "password": password, "next": ""}).encode(),
-            {"Content-Type": "application/x-www-form-urlencoded"})
+        done = self.request(
+            "POST",
+            "/accounts/login/",
+            urlencode({"csrfmiddlewaretoken": token, "username": username, "password": password, "next": ""}).encode(),
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        )
         assert done.status == 302 and "sessionid" in self.cookies, (done.status, done.body[:500])
         return done.backend
 
@@ -215,8 +222,13 @@ def lobby_socket(proxy: RoundRobinProxy, token: str):
 
     sock = socket.create_connection(("127.0.0.1", proxy.port), timeout=30)
     site = f"localhost:{proxy.port}"
-    with connect(f"ws://{site}/ws/display/{token}/", sock=sock, origin=f"https://{site}",
-                 additional_headers={"X-Forwarded-Proto": "https"}, open_timeout=30) as ws:
+    with connect(
+        f"ws://{site}/ws/display/{token}/",
+        sock=sock,
+        origin=f"https://{site}",
+        additional_headers={"X-Forwarded-Proto": "https"},
+        open_timeout=30,
+    ) as ws:
         yield ws, proxy.backend_of(sock.getsockname()[1])
 
 
@@ -233,10 +245,12 @@ def test_two_hosts_behind_a_round_robin_proxy_share_the_night(tmp_path, monkeypa
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     redis = os.environ["REDIS_URL"]
-    with shared_database() as database, \
-            production.web_server(tmp_path / "a", prepare=DEMO, database_url=database, redis_url=redis) as (port_a, env), \
-            production.web_server(tmp_path / "b", database_url=database, redis_url=redis) as (port_b, _), \
-            RoundRobinProxy([port_a, port_b]) as proxy:
+    with (
+        shared_database() as database,
+        production.web_server(tmp_path / "a", prepare=DEMO, database_url=database, redis_url=redis) as (port_a, env),
+        production.web_server(tmp_path / "b", database_url=database, redis_url=redis) as (port_b, _),
+        RoundRobinProxy([port_a, port_b]) as proxy,
+    ):
         assert env["DEBUG"] == "0" and env["DATABASE_URL"] == database and env["REDIS_URL"] == redis
         browser = Browser(proxy)
 
@@ -246,8 +260,9 @@ def test_two_hosts_behind_a_round_robin_proxy_share_the_night(tmp_path, monkeypa
         assert [t.status for t in tournaments] == [200, 200]
         assert {t.backend for t in tournaments} == {0, 1}, "the session was tried on one host only"
         listed = tournaments[0].json()
-        tid = next(t["id"] for t in (listed if isinstance(listed, list) else listed["results"])
-                   if t["name"] == "Demo: Friday Deepstack")  # the demo's seated tournament
+        tid = next(
+            t["id"] for t in (listed if isinstance(listed, list) else listed["results"]) if t["name"] == "Demo: Friday Deepstack"
+        )  # the demo's seated tournament
 
         display = browser.post(f"/api/tournaments/{tid}/displays/", {"label": "Lobby TV"})
         assert display.status == 201, display.body

@@ -1,5 +1,6 @@
 """The seating JSON API: draws (public and verifiable), corrections, undoing a bust, the button, break
 order, tables in and out of play, seat requests, the floor map and the public seat lookup."""
+
 from __future__ import annotations
 
 import hashlib
@@ -113,13 +114,13 @@ def test_correct_seat(drawn, floor, tournament):
         response = client_for(floor).post(url(tournament, f"entries/{entry.number}/seat/"), bad, format="json")
         assert response.status_code == 400, bad
         assert current_seat(entry).pk == before.pk
-    response = client_for(floor).post(url(tournament, f"entries/{entry.number}/seat/"), {"table": 2, "seat": target},
-                                      format="json")
+    response = client_for(floor).post(url(tournament, f"entries/{entry.number}/seat/"), {"table": 2, "seat": target}, format="json")
     assert response.status_code == 200, response.content
     assert response.json() == {"entry": entry.number, "table": 2, "seat": target}
     taken = current_seat(drawn[1])
-    response = client_for(floor).post(url(tournament, f"entries/{entry.number}/seat/"),
-                                      {"table": taken.table.number, "seat": taken.seat}, format="json")
+    response = client_for(floor).post(
+        url(tournament, f"entries/{entry.number}/seat/"), {"table": taken.table.number, "seat": taken.seat}, format="json"
+    )
     assert response.status_code == 409 and response.json()["error"] == "seat_taken"
     assert client_for(floor).post(url(tournament, "entries/99/seat/"), {"table": 2, "seat": 1}, format="json").status_code == 404
 
@@ -162,9 +163,16 @@ def test_button_draw_cards_and_seat(drawn, floor, tournament):
     response = client_for(floor).post(url(tournament, button), {"cards": cards}, format="json")
     assert response.status_code == 200 and response.json()["button"] == occupied[0] and response.json()["draw"] is None
 
-    for bad in ({"cards": {str(occupied[0]): "Zz"}}, {"cards": {"x": "As"}}, {"cards": {"11": "As"}},
-                {"cards": {str(s): "As" for s in occupied}}, {"cards": cards, "seat": occupied[0]}, {"seat": 0},
-                {"seat": "one"}, {"cards": {}}):
+    for bad in (
+        {"cards": {str(occupied[0]): "Zz"}},
+        {"cards": {"x": "As"}},
+        {"cards": {"11": "As"}},
+        {"cards": {str(s): "As" for s in occupied}},
+        {"cards": cards, "seat": occupied[0]},
+        {"seat": 0},
+        {"seat": "one"},
+        {"cards": {}},
+    ):
         response = client_for(floor).post(url(tournament, button), bad, format="json")
         assert response.status_code == 400, (bad, response.content)
         assert Table.objects.get(tournament=tournament, number=table).button_seat == occupied[0]
@@ -223,8 +231,14 @@ def test_seat_request_set_replace_and_cancel(undrawn_entries, floor, tournament)
 
     response = client_for(floor).post(path, {"table": 2, "seat": 3, "note": "left-handed"}, format="json")
     assert response.status_code == 200, response.content
-    assert response.json() == {"player": player.pk, "name": player.display_name, "table": 2, "seat": 3,
-                               "accessible": False, "note": "left-handed"}
+    assert response.json() == {
+        "player": player.pk,
+        "name": player.display_name,
+        "table": 2,
+        "seat": 3,
+        "accessible": False,
+        "note": "left-handed",
+    }
     response = client_for(floor).post(path, {"accessible": True}, format="json")
     assert response.status_code == 200
     live = SeatRequest.objects.get(cancelled_at__isnull=True)
@@ -237,8 +251,7 @@ def test_seat_request_set_replace_and_cancel(undrawn_entries, floor, tournament)
 
 
 def test_the_draw_honours_a_seat_request(undrawn_entries, director, floor, tournament):
-    client_for(floor).post(url(tournament, f"players/{undrawn_entries[3].player_id}/seat-request/"), {"table": 2, "seat": 7},
-                           format="json")
+    client_for(floor).post(url(tournament, f"players/{undrawn_entries[3].player_id}/seat-request/"), {"table": 2, "seat": 7}, format="json")
     assert client_for(director).post(url(tournament, "draw/")).status_code == 201
     seat = current_seat(undrawn_entries[3])
     assert (seat.table.number, seat.seat) == (2, 7)
@@ -268,7 +281,11 @@ def test_public_seat_lookup(drawn, tournament):
     assert response.status_code == 200
     answer = response.json()
     assert (answer["entry"], answer["name"], answer["table"], answer["seat"]) == (
-        entry.number, entry.player.display_name, seat.table.number, seat.seat)
+        entry.number,
+        entry.player.display_name,
+        seat.table.number,
+        seat.seat,
+    )
     found = anonymous.get(public(tournament, "seats/"), {"q": "P0 Test"}).json()
     assert found == [{"entry": entry.number, "name": "P0 Test", "status": "active"}]
     assert anonymous.get(public(tournament, "seats/"), {"q": f"#{entry.number}"}).json()[0]["entry"] == entry.number
@@ -282,26 +299,28 @@ def test_public_seat_lookup(drawn, tournament):
 def test_public_endpoints_show_no_personal_data(cashier, director, tournament, player):
     player.email, player.phone = "jana@example.com", "+420 777 123 456"
     player.save(update_fields=["email", "phone"])
-    entry = registration.register_entry(tournament, actor=cashier, player=player, document=registration.IdDocument(document_type="id_card",
-                                                                                      number="EA7654321"))
+    entry = registration.register_entry(
+        tournament, actor=cashier, player=player, document=registration.IdDocument(document_type="id_card", number="EA7654321")
+    )
     open_tables(director, tournament, [1])
     draws.draw_start(tournament, actor=director)
     anonymous = APIClient()
-    bodies = [anonymous.get(public(tournament, f"seats/{entry.number}/")),
-              anonymous.get(public(tournament, "seats/"), {"q": "Nov"}),
-              anonymous.get(public(tournament, "seats/"), {"q": str(entry.number)}),
-              anonymous.get(url(tournament, "draws/")), anonymous.get(url(tournament, "draws/1/"))]
+    bodies = [
+        anonymous.get(public(tournament, f"seats/{entry.number}/")),
+        anonymous.get(public(tournament, "seats/"), {"q": "Nov"}),
+        anonymous.get(public(tournament, "seats/"), {"q": str(entry.number)}),
+        anonymous.get(url(tournament, "draws/")),
+        anonymous.get(url(tournament, "draws/1/")),
+    ]
     assert all(r.status_code == 200 for r in bodies)
     # The seat's timestamps (seated_at) are wall-clock digits that may contain "17.5" or "05-17" by chance.
-    seats = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?", "<time>",
-                   " ".join(r.content.decode() for r in bodies[:3]))
+    seats = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?", "<time>", " ".join(r.content.decode() for r in bodies[:3]))
     assert "<time>" in seats
     draw_pages = " ".join(r.content.decode() for r in bodies[3:])  # hex seeds and hashes: digit runs may occur by chance
     assert "Jana" in seats  # names are public in the room
     for secret in ("1990", "05-17", "17.5", "7654321", "4321"):
         assert secret not in seats, secret
-    for secret in ("jana@example.com", "777 123", "EA7654321", "Jana", "date_of_birth", "email", "phone", "document",
-                   "id_hmac", "last4"):
+    for secret in ("jana@example.com", "777 123", "EA7654321", "Jana", "date_of_birth", "email", "phone", "document", "id_hmac", "last4"):
         assert secret not in draw_pages, secret
         if secret != "Jana":
             assert secret not in seats, secret
@@ -318,18 +337,23 @@ def test_public_endpoints_are_throttled(settings, tournament):
 
 def test_schema_documents_the_seating_endpoints(db):
     schema = APIClient().get("/api/schema/", {"format": "json"}).json()
-    for path, method in [("/api/tournaments/{id}/draw/", "post"), ("/api/tournaments/{id}/draws/", "get"),
-                         ("/api/tournaments/{id}/draws/{number}/", "get"), ("/api/tournaments/{id}/draws/commit/", "post"),
-                         ("/api/tournaments/{id}/seating/waiting/", "post"),
-                         ("/api/tournaments/{id}/entries/{number}/seat/", "post"),
-                         ("/api/tournaments/{id}/entries/{number}/undo-bust/", "post"),
-                         ("/api/tournaments/{id}/tables/{number}/button/", "post"),
-                         ("/api/tournaments/{id}/tables/break-order/", "put"),
-                         ("/api/tournaments/{id}/tables/{number}/in-play/", "post"),
-                         ("/api/tournaments/{id}/players/{player_id}/seat-request/", "post"),
-                         ("/api/tournaments/{id}/players/{player_id}/seat-request/", "delete"),
-                         ("/api/tournaments/{id}/map/", "get"), ("/api/public/tournaments/{id}/seats/", "get"),
-                         ("/api/public/tournaments/{id}/seats/{number}/", "get")]:
+    for path, method in [
+        ("/api/tournaments/{id}/draw/", "post"),
+        ("/api/tournaments/{id}/draws/", "get"),
+        ("/api/tournaments/{id}/draws/{number}/", "get"),
+        ("/api/tournaments/{id}/draws/commit/", "post"),
+        ("/api/tournaments/{id}/seating/waiting/", "post"),
+        ("/api/tournaments/{id}/entries/{number}/seat/", "post"),
+        ("/api/tournaments/{id}/entries/{number}/undo-bust/", "post"),
+        ("/api/tournaments/{id}/tables/{number}/button/", "post"),
+        ("/api/tournaments/{id}/tables/break-order/", "put"),
+        ("/api/tournaments/{id}/tables/{number}/in-play/", "post"),
+        ("/api/tournaments/{id}/players/{player_id}/seat-request/", "post"),
+        ("/api/tournaments/{id}/players/{player_id}/seat-request/", "delete"),
+        ("/api/tournaments/{id}/map/", "get"),
+        ("/api/public/tournaments/{id}/seats/", "get"),
+        ("/api/public/tournaments/{id}/seats/{number}/", "get"),
+    ]:
         operation = schema["paths"][path][method]
         assert operation.get("summary"), path
     for path in ("/api/public/tournaments/{id}/seats/", "/api/tournaments/{id}/draws/"):
@@ -344,8 +368,9 @@ def test_dates_of_birth_stay_out_of_the_floor_map(drawn, floor, tournament):
 
 def test_the_public_search_ignores_case_and_accents_and_finds_any_part(cashier, director, tournament, player):
     """Players type "novak" or "NOVÁK" on their phones: the seat search folds both sides (core/search.py)."""
-    entry = registration.register_entry(tournament, actor=cashier, player=player, document=registration.IdDocument(document_type="id_card",
-                                                                                      number="EA7654321"))
+    entry = registration.register_entry(
+        tournament, actor=cashier, player=player, document=registration.IdDocument(document_type="id_card", number="EA7654321")
+    )
     open_tables(director, tournament, [1])
     draws.draw_start(tournament, actor=director)
     anonymous = APIClient()

@@ -1,5 +1,6 @@
 """The seating JSON API's roles: every endpoint refuses the other roles and anonymous, and a refusal changes
 nothing. Every request meets the same room, made once for the module (module_db in tests/conftest.py)."""
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,9 @@ def test_roles(world, role, method, path, allowed, body):
     user, tournament = world[role], world["tournament"]
     path = path.format(p=world["player"])
     events = AuditEvent.objects.count()
-    response = client_for(user).generic(method, url(tournament, path), "" if body is None else json.dumps(body),
-                                        content_type="application/json")
+    response = client_for(user).generic(
+        method, url(tournament, path), "" if body is None else json.dumps(body), content_type="application/json"
+    )
     if role == "anonymous":
         assert response.status_code == 401
     elif role not in allowed:

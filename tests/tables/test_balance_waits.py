@@ -1,6 +1,7 @@
-""""Balance now" says what it waits for, and the floor is asked for every button the moves need at once
+""" "Balance now" says what it waits for, and the floor is asked for every button the moves need at once
 (before, at 9/9/9/3 it answered "balanced" while the map asked for table 3's button, and four
 tables without a button needed four button entries, one after another, before any slip appeared)."""
+
 from tables.models import Move, Seat, Table
 from tables.selectors import screens
 from tables.services import draws, seats

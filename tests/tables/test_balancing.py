@@ -1,4 +1,5 @@
 """Balancing and breaking (tables/rules/balancing.py) as TDA scenarios."""
+
 from tables.rules.balancing import (
     DONOR_BREAK_ORDER,
     DONOR_FULLEST,
@@ -161,8 +162,10 @@ def _settle(room_tables, rules, seed, log):
         if breaking is not None:
             movers = sorted(room_tables[breaking]["occupied"].values())
             others = {n: t for n, t in room_tables.items() if n != breaking}
-            plan = seating.Room.of({n: [s for s in range(1, t["seats"] + 1) if s not in t["occupied"]] for n, t in others.items()},
-                                   {n: len(t["occupied"]) for n, t in others.items()})
+            plan = seating.Room.of(
+                {n: [s for s in range(1, t["seats"] + 1) if s not in t["occupied"]] for n, t in others.items()},
+                {n: len(t["occupied"]) for n, t in others.items()},
+            )
             result = seating.draw_late(seed[:-1] + bytes([len(log) % 256]), movers, plan)
             for entry, (number, seat) in result.items():
                 assert seat not in room_tables[number]["occupied"], "a seat given twice"
@@ -190,10 +193,14 @@ def _settle(room_tables, rules, seed, log):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(min_value=12, max_value=60), st.integers(min_value=6, max_value=10), st.integers(min_value=1, max_value=5),
-       st.integers(min_value=0, max_value=2**32), st.binary(min_size=32, max_size=32))
-def test_after_any_busts_and_confirmed_moves_no_seat_is_double_booked_and_tables_stay_balanced(
-        players, seats, threshold, steps, seed):
+@given(
+    st.integers(min_value=12, max_value=60),
+    st.integers(min_value=6, max_value=10),
+    st.integers(min_value=1, max_value=5),
+    st.integers(min_value=0, max_value=2**32),
+    st.binary(min_size=32, max_size=32),
+)
+def test_after_any_busts_and_confirmed_moves_no_seat_is_double_booked_and_tables_stay_balanced(players, seats, threshold, steps, seed):
     import random
 
     rnd = random.Random(steps)  # the sequence of hand starts and busts
@@ -251,10 +258,14 @@ def rooms(draw):
             last = pos.before_first(seats, live, draw(st.sampled_from(live)))
             for _ in range(draw(st.integers(min_value=0, max_value=3))):
                 last = pos.next_hand(seats, live, last)
-        tables.append(TableState(number, seats, occupied, draw(st.integers(min_value=-3, max_value=3)), last,
-                                 reserved=reserved, leaving=leaving))
-    rules = Settings(threshold=draw(st.integers(min_value=1, max_value=5)), halt_short_by=draw(st.integers(1, 9)),
-                     donor=draw(st.sampled_from([DONOR_FULLEST, DONOR_BREAK_ORDER])))
+        tables.append(
+            TableState(number, seats, occupied, draw(st.integers(min_value=-3, max_value=3)), last, reserved=reserved, leaving=leaving)
+        )
+    rules = Settings(
+        threshold=draw(st.integers(min_value=1, max_value=5)),
+        halt_short_by=draw(st.integers(1, 9)),
+        donor=draw(st.sampled_from([DONOR_FULLEST, DONOR_BREAK_ORDER])),
+    )
     return [t for t in tables if t.players > 0], rules
 
 
@@ -269,8 +280,9 @@ def test_the_planner_answers_every_room_with_a_legal_move_or_says_why_not(room):
     elif isinstance(decision, NoMove):
         assert decision.reason in (NO_OPEN_SEAT, NO_MOVER)
         need = max(rules.threshold, 2)
-        assert not any(d.occupied - d.leaving and r.open_seats and d.players - r.players >= need
-                       for d in tables for r in tables if d is not r), "a legal move was there"
+        assert not any(
+            d.occupied - d.leaving and r.open_seats and d.players - r.players >= need for d in tables for r in tables if d is not r
+        ), "a legal move was there"
     elif isinstance(decision, NeedButton):
         assert by_number[decision.table].last is None
     else:
@@ -311,8 +323,18 @@ def test_every_button_the_coming_moves_need_is_named_at_once_and_only_those(room
     if isinstance(decision, NeedButton):
         assert decision.table in needed
     assert due(tables, rules, final_table_size=99) or (decision is None and table_to_break(tables) is None)
-    known = [TableState(t.number, t.seats, t.occupied, t.break_order,
-                        t.last or pos.before_first(t.seats, sorted(t.occupied | t.reserved), min(t.occupied | t.reserved))
-                        if len(t.occupied | t.reserved) >= 2 else t.last, reserved=t.reserved, leaving=t.leaving)
-             for t in tables]
+    known = [
+        TableState(
+            t.number,
+            t.seats,
+            t.occupied,
+            t.break_order,
+            t.last or pos.before_first(t.seats, sorted(t.occupied | t.reserved), min(t.occupied | t.reserved))
+            if len(t.occupied | t.reserved) >= 2
+            else t.last,
+            reserved=t.reserved,
+            leaving=t.leaving,
+        )
+        for t in tables
+    ]
     assert all(len(t.occupied | t.reserved) < 2 for t in known if t.number in buttons_needed(known, rules))

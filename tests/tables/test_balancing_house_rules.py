@@ -4,6 +4,7 @@ tables opened and hand-for-hand, played against the real services under every ac
 setting. A refusal (ServiceError, or a house rule refused by field) is fine; any other exception fails
 the test, and so does a balancing error caught by the bust (balance.failed: the bust stands, but it is
 a defect). After every step the seating invariants hold."""
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,29 @@ from tests.helpers import id_doc, pick
 from tournament.models import AuditEvent, Entry, Purchase
 from tournament.services import registration, setup
 
-ACTIONS = ("bust", "bust", "bust", "bust", "hand", "hand", "done", "confirm", "confirm", "confirm", "cancel", "balance",
-           "void", "late", "late", "reentry", "undo", "button", "open", "h4h", "rules")
+ACTIONS = (
+    "bust",
+    "bust",
+    "bust",
+    "bust",
+    "hand",
+    "hand",
+    "done",
+    "confirm",
+    "confirm",
+    "confirm",
+    "cancel",
+    "balance",
+    "void",
+    "late",
+    "late",
+    "reentry",
+    "undo",
+    "button",
+    "open",
+    "h4h",
+    "rules",
+)
 
 
 @st.composite
@@ -55,8 +77,7 @@ def scenarios(draw) -> dict:
         "players": draw(st.integers(min_value=max(4, capacity * 2 // 3), max_value=capacity)),
         "rules": draw(house(max([size, *tables]))),
         "later_rules": draw(house(max([size, *tables]))),
-        "steps": draw(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(min_value=0, max_value=999)),
-                               min_size=20, max_size=45)),
+        "steps": draw(st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(min_value=0, max_value=999)), min_size=20, max_size=45)),
     }
 
 
@@ -66,8 +87,9 @@ class Room:
 
     def __init__(self, director, template, scenario):
         self.director = director
-        self.t = setup.create_tournament(tournament_data(seats_per_table=scenario["size"], max_reentries=3), actor=director,
-                                         template=template)
+        self.t = setup.create_tournament(
+            tournament_data(seats_per_table=scenario["size"], max_reentries=3), actor=director, template=template
+        )
         for number, n in enumerate(scenario["tables"], start=1):
             table_setup.open_table(self.t, actor=director, number=number, seats=n)
         self.next_table = len(scenario["tables"]) + 1
@@ -83,8 +105,9 @@ class Room:
     def register(self, player=None) -> Entry:
         if player is None:
             self.players += 1
-            player = registration.create_player(actor=self.director, first_name=f"P{self.players}", last_name="Test",
-                                            date_of_birth=date(1990, 1, 1))
+            player = registration.create_player(
+                actor=self.director, first_name=f"P{self.players}", last_name="Test", date_of_birth=date(1990, 1, 1)
+            )
             document = id_doc(f"EA{self.players:07d}")
         else:
             document = id_doc(f"EA{int(player.first_name[1:]):07d}")
@@ -165,8 +188,11 @@ def check_invariants(t) -> None:
     status = dict(Entry.objects.filter(tournament=t).values_list("pk", "status"))
     active = {pk for pk, s in status.items() if s == Entry.Status.ACTIVE}
     assert set(seat_of) == active, "every playing entry has exactly one seat, and nobody else has one"
-    pending = list(Move.objects.filter(tournament=t, status=Move.Status.PENDING)
-                   .values_list("entry_id", "from_table_id", "from_seat", "to_table_id", "to_seat"))
+    pending = list(
+        Move.objects.filter(tournament=t, status=Move.Status.PENDING).values_list(
+            "entry_id", "from_table_id", "from_seat", "to_table_id", "to_seat"
+        )
+    )
     assert len({p[0] for p in pending}) == len(pending), "two pending slips of one entry"
     destinations = [(p[3], p[4]) for p in pending]
     assert len(set(destinations)) == len(destinations), "two pending slips to one seat"
@@ -185,8 +211,10 @@ def check_invariants(t) -> None:
 def test_any_play_under_any_accepted_house_rules_keeps_the_seating_sound(db, director, template, scenario, seed):
     # The draws' seeds come from the example too, so a counterexample replays with the same seats.
     seeds = random.Random(seed)
-    with (mock.patch.object(draws.secrets, "token_bytes", lambda n: seeds.randbytes(n)),
-          transaction.atomic()):  # each example starts from an empty room: rolled back at the end
+    with (
+        mock.patch.object(draws.secrets, "token_bytes", lambda n: seeds.randbytes(n)),
+        transaction.atomic(),
+    ):  # each example starts from an empty room: rolled back at the end
         room = Room(director, template, scenario)
         check_invariants(room.t)
         checked = 0

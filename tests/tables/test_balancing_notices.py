@@ -1,6 +1,7 @@
 """Balancing never fails a bust, a void or "Balance now": where no legal move exists
 nobody moves and the floor gets a notice (the event log, the map's balancing status); a defect in
 balancing is logged and told to the floor, and the bust stands."""
+
 from __future__ import annotations
 
 import logging
@@ -74,13 +75,14 @@ def test_the_finding_threshold_one_then_busts_voids_and_balance_now_through_the_
     draws.draw_start(tournament, actor=director)
     for table in Table.objects.filter(tournament=tournament):
         draws.draw_button(table, actor=director)
-    assert client_for(director).patch(url(tournament, "house-rules/"), {"balance_threshold": 1, "halt_short_by": 2},
-                                      format="json").status_code == 200
+    assert (
+        client_for(director).patch(url(tournament, "house-rules/"), {"balance_threshold": 1, "halt_short_by": 2}, format="json").status_code
+        == 200
+    )
     staff = client_for(director)
     for _round in range(6):
         for _table, players in sorted(seated(tournament).items()):
-            leaving = set(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING)
-                          .values_list("entry__number", flat=True))
+            leaving = set(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).values_list("entry__number", flat=True))
             number = next((n for s, n in sorted(players.items()) if n not in leaving), None)
             if number is None:
                 continue

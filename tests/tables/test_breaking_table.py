@@ -1,5 +1,6 @@
 """A table that breaks (TDA 7): its hand in play is played out, its slips say "after this hand" meanwhile (on the
 tablet, the map and the phones), no new hand is dealt there, and its tablet says it is breaking."""
+
 import pytest
 
 from core.errors import ServiceError
@@ -20,14 +21,16 @@ def breaking_soon(director, cashier, tournament) -> Table:
 def bust_elsewhere(floor, tournament, breaking: Table) -> list[Move]:
     other = next(n for n in sorted(seated(tournament)) if n != breaking.number)
     bust_at(floor, tournament, other)
-    slips = list(Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, kind=Move.Kind.BREAK)
-                 .select_related("entry__player", "from_table", "to_table"))
+    slips = list(
+        Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, kind=Move.Kind.BREAK).select_related(
+            "entry__player", "from_table", "to_table"
+        )
+    )
     assert slips and {m.from_table_id for m in slips} == {breaking.pk}
     return slips
 
 
-def test_slips_made_while_the_breaking_table_plays_a_hand_say_after_this_hand(director, cashier, floor, dealer,
-                                                                             tournament):
+def test_slips_made_while_the_breaking_table_plays_a_hand_say_after_this_hand(director, cashier, floor, dealer, tournament):
     breaking = breaking_soon(director, cashier, tournament)
     hands.start_hand(breaking, actor=dealer)
     slips = bust_elsewhere(floor, tournament, breaking)
@@ -44,8 +47,7 @@ def test_slips_made_while_the_breaking_table_plays_a_hand_say_after_this_hand(di
     assert not any(phones[m.entry.number]["move"]["after_hand"] for m in slips)
 
 
-def test_a_breaking_table_between_hands_deals_no_new_hand_and_its_tablet_says_so(director, cashier, floor, dealer,
-                                                                               tournament):
+def test_a_breaking_table_between_hands_deals_no_new_hand_and_its_tablet_says_so(director, cashier, floor, dealer, tournament):
     breaking = breaking_soon(director, cashier, tournament)
     assert state_of(dealer, tournament, breaking.number)["breaking"] is None
     slips = bust_elsewhere(floor, tournament, breaking)
@@ -66,8 +68,7 @@ def test_a_breaking_table_between_hands_deals_no_new_hand_and_its_tablet_says_so
     assert state_of(dealer, tournament, other.number)["breaking"] is None
 
 
-def test_the_api_refuses_a_new_hand_at_a_breaking_table_and_says_why(director, cashier, floor, dealer, tournament,
-                                                                      client):
+def test_the_api_refuses_a_new_hand_at_a_breaking_table_and_says_why(director, cashier, floor, dealer, tournament, client):
     breaking = breaking_soon(director, cashier, tournament)
     hands.start_hand(breaking, actor=dealer)
     handforhand.hand_done(breaking, actor=dealer)

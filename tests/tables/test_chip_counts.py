@@ -1,5 +1,6 @@
 """The pure rules of chip counts (tables/rules/chip_counts.py): a table's counts checked, stacks ranked, big blinds, and
 how the counts add up against the chips in play, with property tests."""
+
 from __future__ import annotations
 
 from hypothesis import given
@@ -13,14 +14,15 @@ CHIPS = st.integers(0, 10**9)
 def test_a_table_count_names_each_problem_by_seat():
     seated = {1: 11, 3: 13, 5: 15}
     assert cc.table_count_problems(seated, {1: 100, 3: 200, 5: 0}) == []
-    assert cc.table_count_problems(seated, {1: 100, 2: 50, 3: -1}) == [
-        (cc.EMPTY_SEAT, 2), (cc.NEGATIVE, 3), (cc.MISSING, 5)]
+    assert cc.table_count_problems(seated, {1: 100, 2: 50, 3: -1}) == [(cc.EMPTY_SEAT, 2), (cc.NEGATIVE, 3), (cc.MISSING, 5)]
     assert cc.table_count_problems(seated, {1: cc.MAX_CHIPS + 1, 3: 1, 5: 1}) == [(cc.TOO_MANY, 1)]
     assert cc.table_count_problems(seated, {3: 10}, whole=False) == []
 
 
-@given(st.dictionaries(st.integers(1, 10), st.integers(1, 999), max_size=10),
-       st.dictionaries(st.integers(1, 10), st.integers(-10, 10**6), max_size=10))
+@given(
+    st.dictionaries(st.integers(1, 10), st.integers(1, 999), max_size=10),
+    st.dictionaries(st.integers(1, 10), st.integers(-10, 10**6), max_size=10),
+)
 def test_counts_are_taken_only_when_every_seated_player_has_a_count_of_zero_or_more(seated, counts):
     problems = cc.table_count_problems(seated, counts)
     fine = set(counts) == set(seated) and all(0 <= c <= cc.MAX_CHIPS for c in counts.values())
@@ -71,9 +73,11 @@ def test_the_one_table_left_to_count_knows_what_it_must_hold():
     assert two_open.flagged == (1, 2)
 
 
-@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 10), st.one_of(st.none(), CHIPS)), max_size=30,
-                unique_by=lambda r: (r[0], r[1])),
-       st.integers(0, 5), CHIPS)
+@given(
+    st.lists(st.tuples(st.integers(1, 6), st.integers(1, 10), st.one_of(st.none(), CHIPS)), max_size=30, unique_by=lambda r: (r[0], r[1])),
+    st.integers(0, 5),
+    CHIPS,
+)
 def test_the_counts_add_up_in_one_way(seats, unseated, chips_in_play):
     players = len(seats) + unseated
     room = cc.room_check(seats, chips_in_play=chips_in_play, players=players)

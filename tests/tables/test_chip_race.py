@@ -1,4 +1,5 @@
 """Color-up and the chip race at one table (tables/rules/chip_race.py, pure: no database)."""
+
 from __future__ import annotations
 
 import json
@@ -45,6 +46,7 @@ def error_code(call) -> str:
 
 # --- rounding -----------------------------------------------------------------------------------
 
+
 def test_half_up_exactly_half_rounds_up_and_below_half_rounds_down():
     assert pool_size(50, 100, HALF_UP) == 1  # 0.5
     assert pool_size(150, 100, HALF_UP) == 2  # 1.5
@@ -69,8 +71,9 @@ def test_up_rounds_any_odd_value_up():
     assert pool_size(0, 100, UP) == 0
     got = race(CHIPS, [25], seats_of(s1=(1, 1000), s2=(4, 1000)), {1: ["2c"]}, RaceRules(rounding=UP))
     assert (got.pool, got.winners, got.difference) == (1, (1,), 75)
-    five = race(CHIPS, [25], seats_of(s1=(1, 1000), s2=(2, 1000), s3=(2, 0)), {1: ["2c"], 2: ["3c", "4c"], 3: ["5c", "6c"]},
-                RaceRules(rounding=UP))
+    five = race(
+        CHIPS, [25], seats_of(s1=(1, 1000), s2=(2, 1000), s3=(2, 0)), {1: ["2c"], 2: ["3c", "4c"], 3: ["5c", "6c"]}, RaceRules(rounding=UP)
+    )
     assert (five.pool, five.winners, five.difference) == (2, (3, 2), 75)  # 125 rounds up to 200
 
 
@@ -127,6 +130,7 @@ def test_from_raced_never_races_below_zero():
 
 
 # --- the race itself -------------------------------------------------------------------------------
+
 
 def test_equal_rank_is_decided_by_suit_spades_high():
     got = race(CHIPS, [25], seats_of(s1=(1, 500), s2=(1, 500)), {1: ["Ah"], 2: ["as"]})
@@ -272,6 +276,7 @@ def test_the_record_replays_to_itself():
 
 # --- suggestions and late finds ----------------------------------------------------------------------
 
+
 def test_suggest_color_up():
     assert suggest_color_up(CHIPS, [(100, 200, 200), (200, 400, 400)]) == [25]
     assert suggest_color_up(CHIPS, [(500, 1000, 1000), (1000, 2000, 2000)]) == [25, 100]
@@ -341,7 +346,7 @@ def test_race_properties(table, rules, seed):
     # The winners are the players with the best cards, in order.
     best = {s.seat: max(seating.card_value(c) for c in s.cards) for s in got.seats if s.cards}
     order = sorted(best, key=best.__getitem__, reverse=True)
-    assert list(got.winners) == order[:len(got.winners)]
+    assert list(got.winners) == order[: len(got.winners)]
     # Nobody is raced out.
     assert all(s.to_json(new)["value_after"] > 0 for s in got.seats)
     only_odd = {s.seat for s in got.seats if s.other_value == 0 and s.exchanged == 0}

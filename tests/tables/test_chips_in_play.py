@@ -1,6 +1,7 @@
 """Chips in play are never negative: a disqualification cannot take out more chips than are in
 play (less a chip for every other player still in), a void cannot take out more than are left, and the database
 refuses an adjustment that would leave fewer than none."""
+
 from __future__ import annotations
 
 import pytest
@@ -43,5 +44,6 @@ def test_a_disqualification_claiming_more_chips_than_are_in_play_is_refused(room
 @pytest.mark.django_db
 def test_the_database_refuses_an_adjustment_leaving_negative_chips_in_play(room):
     with pytest.raises(IntegrityError), transaction.atomic():
-        ChipAdjustment.objects.create(tournament=room, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=-1,
-                                      in_play_after=-1, created_at=timezone.now())
+        ChipAdjustment.objects.create(
+            tournament=room, kind=ChipAdjustment.Kind.DISQUALIFIED, amount=-1, in_play_after=-1, created_at=timezone.now()
+        )

@@ -2,6 +2,7 @@
 the floor calls it for a seat, with the house's time (at most 60 s, the last 10 counted down); he acts in time, or
 time is up and the hand is dead; a call made in error is cancelled; the next hand ends it. One open call per table;
 bad input is a 4xx with a message and changes nothing; every start and end is audited."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -86,8 +87,10 @@ def test_the_next_hand_ends_the_call_and_a_call_in_error_is_cancelled(t, floor):
     hand = hands.start_hand(table, actor=floor)
     ended = ClockCall.objects.get()
     assert ended.outcome == "new_hand" and ended.ended_at is not None
-    assert AuditEvent.objects.get(tournament=t, type="table.hand_started", payload__hand=hand.number).payload[
-        "clock_call_ended"] == ended.number
+    assert (
+        AuditEvent.objects.get(tournament=t, type="table.hand_started", payload__hand=hand.number).payload["clock_call_ended"]
+        == ended.number
+    )
     clock_calls.call_clock(table, actor=floor, seat=seat_of(t, 1, 2))
     cancelled = end(client_for(floor), t, 1, "cancelled")
     assert cancelled.status_code == 200 and cancelled.json()["outcome"] == "cancelled"
@@ -95,12 +98,13 @@ def test_the_next_hand_ends_the_call_and_a_call_in_error_is_cancelled(t, floor):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("body, status, code", [({"seat": 0}, 400, "invalid"), ({"seat": "x"}, 400, "invalid"),
-                                                ({}, 400, "invalid"), ("empty", 409, "empty_seat")])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [({"seat": 0}, 400, "invalid"), ({"seat": "x"}, 400, "invalid"), ({}, 400, "invalid"), ("empty", 409, "empty_seat")],
+)
 def test_a_bad_call_is_refused_and_changes_nothing(t, floor, body, status, code):
     if body == "empty":
-        body = {"seat": next(n for n in range(1, 10) if n not in {s.seats.get(ended_at__isnull=True).seat
-                                                                 for s in at_table(t, 1)})}
+        body = {"seat": next(n for n in range(1, 10) if n not in {s.seats.get(ended_at__isnull=True).seat for s in at_table(t, 1)})}
     before = AuditEvent.objects.filter(tournament=t).count()
     answer = client_for(floor).post(url(t, "tables/1/clock-call/"), body, format="json")
     assert answer.status_code == status, answer.content

@@ -2,6 +2,7 @@
 dealer races and confirms (only at the table its tablet is bound to), the floor sees every table's status
 and the difference, chips found after the race are exchanged (TDA 21C); bad input is a 4xx and changes
 nothing."""
+
 from __future__ import annotations
 
 from tables.models import ChipRace, ColorUp, Table
@@ -23,6 +24,7 @@ def counts(t, number: int, quarters: int = 3, other=None) -> dict:
 
 def client_for_floor_state(t, number):
     from tables.selectors.color_ups import table_race
+
     return table_race(Table.objects.get(tournament=t, number=number))
 
 
@@ -110,15 +112,13 @@ def test_a_table_dealing_its_own_cards_asks_how_many_each_seat_gets_and_nothing_
     assert not ChipRace.objects.exists() and AuditEvent.objects.count() == events  # a question, not an action
     # With the house rule "the protected player races first", a player with nothing but his odd chips
     # gets no card (he has his chip already).
-    ColorUp.objects.filter(tournament=room).update(rules={"rounding": "half_up", "protection": "added",
-                                                          "protected_first": True})
+    ColorUp.objects.filter(tournament=room).update(rules={"rounding": "half_up", "protection": "added", "protected_first": True})
     first[seats[0]]["other"] = 0
     again = client_for(floor).post(url(room, "tables/1/race/cards/"), {"seats": first}, format="json").json()
     assert seats[0] not in again["cards"]
     assert again["cards"] == {seat: n for seat, n in needed.items() if seat != seats[0]}
     # The cards, as many as asked, race.
-    deck = iter(["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s", "2s", "Ah", "Kh", "Qh", "Jh",
-                 "Th", "9h", "8h"])
+    deck = iter(["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s", "2s", "Ah", "Kh", "Qh", "Jh", "Th", "9h", "8h"])
     cards = {seat: [next(deck) for _ in range(n)] for seat, n in again["cards"].items()}
     raced = client_for(floor).post(url(room, "tables/1/race/"), {"seats": first, "cards": cards}, format="json")
     assert raced.status_code == 201, raced.content
@@ -132,9 +132,15 @@ def test_a_table_dealing_its_own_cards_asks_how_many_each_seat_gets_and_nothing_
 def test_asking_for_the_cards_refuses_bad_counts_and_other_tables(room, director, floor):
     client_for(director).post(url(room, "color-ups/"), {"level": the_break(room)}, format="json")
     seat = next(iter(counts(room, 1)))
-    for bad in ({}, {"seats": []}, {"seats": {}}, {"seats": {seat: {"chips": {"25": -1}, "other": 0}}},
-                {"seats": {seat: {"chips": {"25": 1}}}}, {"seats": {"99": {"chips": {"25": 1}, "other": None}}},
-                {"seats": {seat: {"chips": {"500": 1}, "other": None}}}):
+    for bad in (
+        {},
+        {"seats": []},
+        {"seats": {}},
+        {"seats": {seat: {"chips": {"25": -1}, "other": 0}}},
+        {"seats": {seat: {"chips": {"25": 1}}}},
+        {"seats": {"99": {"chips": {"25": 1}, "other": None}}},
+        {"seats": {seat: {"chips": {"500": 1}, "other": None}}},
+    ):
         answer = client_for(floor).post(url(room, "tables/1/race/cards/"), bad, format="json")
         assert answer.status_code == 400 and answer.json()["detail"], (bad, answer.content)
     _, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=room, number=2), actor=floor, label="tablet 2")
@@ -149,10 +155,15 @@ def test_bad_race_input_is_a_400_and_records_nothing(room, director, floor):
     assert client_for(floor).post(url(room, "tables/1/race/"), {"seats": seats}, format="json").status_code == 409
     client_for(director).post(url(room, "color-ups/"), {"level": the_break(room)}, format="json")
     seat = next(iter(counts(room, 1)))
-    for bad in ({}, {"seats": "x"}, {"seats": {seat: {"chips": {"25": -1}, "other": 0}}},
-                {"seats": {seat: {"chips": {"25": 1}}}}, {"seats": {"99": {"chips": {"25": 1}, "other": 0}}},
-                {"seats": {seat: {"chips": {"500": 1}, "other": 0}}},
-                {"seats": counts(room, 1, quarters=1), "cards": {seat: ["Zz"]}}):
+    for bad in (
+        {},
+        {"seats": "x"},
+        {"seats": {seat: {"chips": {"25": -1}, "other": 0}}},
+        {"seats": {seat: {"chips": {"25": 1}}}},
+        {"seats": {"99": {"chips": {"25": 1}, "other": 0}}},
+        {"seats": {seat: {"chips": {"500": 1}, "other": 0}}},
+        {"seats": counts(room, 1, quarters=1), "cards": {seat: ["Zz"]}},
+    ):
         answer = client_for(floor).post(url(room, "tables/1/race/"), bad, format="json")
         assert answer.status_code == 400 and answer.json()["detail"], (bad, answer.content)
     assert not ChipRace.objects.exists()
@@ -163,8 +174,12 @@ def test_found_chips_are_exchanged_and_the_rest_removed_by_the_floor(room, direc
     assert client_for(floor).post(url(room, "color-ups/found-chips/"), found, format="json").status_code == 409
     client_for(director).post(url(room, "color-ups/"), {"level": the_break(room)}, format="json")
     assert client_for(dealer).post(url(room, "color-ups/found-chips/"), found, format="json").status_code == 403
-    for bad in ({"table": 1, "chips": {"100": 1}}, {"table": 1, "chips": {}}, {"table": 1, "chips": {"25": 0}},
-                {"table": 77, "chips": {"25": 1}}):
+    for bad in (
+        {"table": 1, "chips": {"100": 1}},
+        {"table": 1, "chips": {}},
+        {"table": 1, "chips": {"25": 0}},
+        {"table": 77, "chips": {"25": 1}},
+    ):
         assert client_for(floor).post(url(room, "color-ups/found-chips/"), bad, format="json").status_code in (400, 404)
     before = tournament_stats(room)["chips_in_play"]
     answer = client_for(floor).post(url(room, "color-ups/found-chips/"), found, format="json")
@@ -177,7 +192,9 @@ def test_found_chips_are_exchanged_and_the_rest_removed_by_the_floor(room, direc
 
 def test_the_lobby_and_the_tablets_show_the_color_up_the_director_confirmed(room, director, dealer):
     from live.snapshots import lobby_snapshot
+
     level = the_break(room)
+
     def break_row(clock):
         return next(row for row in clock["rows"] if row["kind"] == "break")
 

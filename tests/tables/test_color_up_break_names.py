@@ -2,6 +2,7 @@
 never by its row in the structure ("Row 3 of the structure"): on the color-up page, its result sheets,
 a race's public draw page, the API's refusals and the event log. The test
 structure (tests/conftest.py BASIC_SPEC): level 1, level 2, the break (row 3), level 3, level 4."""
+
 from __future__ import annotations
 
 import re
@@ -50,8 +51,10 @@ def test_the_event_log_names_the_break_after_its_level(room, director, floor):
     color_up = color_ups.confirm_color_up(room, actor=director, level=the_break(room))
     race = color_ups.record_race(Table.objects.get(tournament=room, number=1), actor=floor, color_up=color_up, seats=counts(room, 1))
     color_ups.confirm_race(race, actor=floor)
-    lines = {event.type: event_line(event.type, event.payload, {}) for event in
-             AuditEvent.objects.filter(tournament=room, type__in=["colorup.confirmed", "race.recorded", "race.confirmed"])}
+    lines = {
+        event.type: event_line(event.type, event.payload, {})
+        for event in AuditEvent.objects.filter(tournament=room, type__in=["colorup.confirmed", "race.recorded", "race.confirmed"])
+    }
     assert lines["colorup.confirmed"].startswith("Color-up at the break after level 2 confirmed: the 25 chips leave")
     for kind in ("race.recorded", "race.confirmed"):
         assert "(color-up at the break after level 2)" in lines[kind], lines[kind]

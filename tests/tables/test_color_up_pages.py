@@ -1,5 +1,6 @@
 """The floor's color-up screens: the color-up page (breaks, the suggestion, the director's confirm, every
 table's race), the printable result sheets with the players' names, and the floor map's race badges."""
+
 from __future__ import annotations
 
 import pytest
@@ -41,8 +42,7 @@ def test_the_page_and_the_sheets_show_each_tables_race(room, raced, floor):
 
 def test_the_floor_map_shows_which_tables_have_raced(room, raced, floor):
     data = logged_in(floor).get(f"/api/tournaments/{room.pk}/map/").json()
-    assert data["color_up"] == {"level": the_break(room), "leaving": [25], "new_chip": 100, "finished": 0, "total": 2,
-                                "difference": 0}
+    assert data["color_up"] == {"level": the_break(room), "leaving": [25], "new_chip": 100, "finished": 0, "total": 2, "difference": 0}
     races = {t["table"]: t["race"] for t in data["tables"] if t["in_play"]}
     assert races == {1: {"status": "recorded", "difference": raced.difference}, 2: {"status": "waiting", "difference": None}}
     color_ups.confirm_race(raced, actor=floor)

@@ -2,6 +2,7 @@
 break's color-up, a table races with cards from a committed seed (recomputed on the public draw page)
 or entered as dealt, a race is redone until it is confirmed and never after, and the chips in play
 change by exactly what the confirmed races added or removed."""
+
 from __future__ import annotations
 
 import pytest
@@ -55,8 +56,7 @@ def test_the_director_confirms_the_color_up_the_structure_names(director, floor,
     assert again.value.code == "color_up_confirmed"
 
 
-def test_a_seeded_race_is_recorded_verifiable_and_changes_the_chips_only_when_confirmed(floor, tournament, drawn_table,
-                                                                                      color_up):
+def test_a_seeded_race_is_recorded_verifiable_and_changes_the_chips_only_when_confirmed(floor, tournament, drawn_table, color_up):
     before = tournament_stats(tournament)["chips_in_play"]
     race = color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table))
     # Six players with three 25s each: 450 odd, 4.5 new chips, half up: five chips raced, +50 in play.
@@ -84,8 +84,9 @@ def test_a_race_is_redone_before_it_is_confirmed_and_cards_can_be_entered_as_dea
     # 6 x 25 = 150: 1.5 chips, half up: two chips, to the two best cards (As, Ks).
     assert second.result["winners"] == seats[:2] and second.difference == 50
     with pytest.raises(ServiceError) as refused:
-        color_ups.record_race(drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table, quarters=1),
-                              cards={**cards, str(seats[1]): ["As"]})
+        color_ups.record_race(
+            drawn_table, actor=floor, color_up=color_up, seats=counted(drawn_table, quarters=1), cards={**cards, str(seats[1]): ["As"]}
+        )
     assert refused.value.code == "race_duplicate_card"
     with pytest.raises(ServiceError):
         color_ups.confirm_race(first, actor=floor)  # the redone race is not the one standing

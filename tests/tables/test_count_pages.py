@@ -1,6 +1,7 @@
 """The chip counts' pages: the floor's page (the room's difference, each table's check with the seats not
 counted and what the last table must hold, every stack with who counted it), only for the floor and the director; the
 players' public page, searchable, gone while the house rule hides counts."""
+
 from __future__ import annotations
 
 from zoneinfo import ZoneInfo
@@ -45,8 +46,7 @@ def test_the_players_page_lists_and_finds_every_count_while_the_house_allows(roo
     # A name that no other counted name starts with: the search finds by the start of each word, so "P1 Test" finds
     # "P12 Test" too (CI failed twice on a draw that seated both at table 1).
     seated = [e.player for e in at_table(t, 1)]
-    name = next(p.display_name for p in seated if not any(
-        o is not p and o.first_name.startswith(p.first_name) for o in seated))
+    name = next(p.display_name for p in seated if not any(o is not p and o.first_name.startswith(p.first_name) for o in seated))
     found = page_as(None, f"/s/{t.pk}/counts/?q={name}").content.decode()
     assert name in found and found.count("<tr>") == 2
     assert 'id="not-found"' in page_as(None, f"/s/{t.pk}/counts/?q=nobody").content.decode()

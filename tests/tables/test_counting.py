@@ -2,6 +2,7 @@
 counts entered at once on its tablet (a dealer link, the floor), one player's count by the floor, the room's check
 against the chips in play, the lobby's chip leaders and the players' public counts, which a house setting turns off.
 Bad input is a 4xx with a message and writes nothing."""
+
 from __future__ import annotations
 
 import pytest
@@ -37,6 +38,7 @@ def even(t, number: int, chips: int = STACK) -> dict[int, int]:
 
 def seats_at(t, number: int):
     from tables.selectors.state import live_seats
+
     return list(live_seats(t).filter(table__number=number).order_by("seat"))
 
 
@@ -62,8 +64,10 @@ def test_the_dealer_tablet_enters_its_table_at_once_and_a_recount_keeps_the_hist
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("change, code, status", [
-    ("negative", "negative", 400), ("empty", "empty_seat", 409), ("missing", "missing", 400), ("key", "invalid", 400)])
+@pytest.mark.parametrize(
+    "change, code, status",
+    [("negative", "negative", 400), ("empty", "empty_seat", 409), ("missing", "missing", 400), ("key", "invalid", 400)],
+)
 def test_bad_counts_are_refused_with_a_message_and_write_nothing(t, floor, change, code, status):
     counts = {str(k): v for k, v in even(t, 1).items()}
     first = min(counts, key=int)
@@ -92,8 +96,7 @@ def test_a_tablet_counts_only_its_own_table_and_one_players_count_is_the_floors(
     answer = client_for(floor).post(url(t, f"entries/{player.number}/count/"), body, format="json")
     assert answer.status_code == 201, answer.content
     assert answer.json()["chips"] == 44_000 and answer.json()["table"] == 2 and answer.json()["counted_by"] == floor.username
-    assert client_for(floor).post(url(t, f"entries/{player.number}/count/"), {"chips": -1},
-                                  format="json").status_code == 400
+    assert client_for(floor).post(url(t, f"entries/{player.number}/count/"), {"chips": -1}, format="json").status_code == 400
     busts.bust_entry(at_table(t, 1)[0], actor=floor)
     gone = t.entries.get(status="busted").number
     refused = client_for(floor).post(url(t, f"entries/{gone}/count/"), body, format="json")

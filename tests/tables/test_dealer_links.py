@@ -1,5 +1,6 @@
 """Dealer tablets act at their own table only: a table's dealer link (no login, revocable, stored
 hashed, shown once) and a Dealer login bound to the table its tablet opened."""
+
 from __future__ import annotations
 
 import pytest

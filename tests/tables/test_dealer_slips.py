@@ -1,4 +1,5 @@
 """The dealer tablet's table state: pending move slips out and in, positions, halt and button flags."""
+
 import json
 from pathlib import Path
 
@@ -32,7 +33,8 @@ def slip(director, cashier, floor, tournament) -> Move:
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
     (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).select_related(
-        "entry__player", "from_table", "to_table")
+        "entry__player", "from_table", "to_table"
+    )
     return move
 
 
@@ -66,8 +68,12 @@ def test_positions_after_a_button_draw(director, cashier, dealer, tournament):
     table = Table.objects.get(tournament=tournament, number=number)
     state = state_of(dealer, tournament, number)
     assert table.button_seat is not None
-    assert state["positions"] == {"button": table.button_seat, "small_blind": table.small_blind_seat,
-                                  "big_blind": table.big_blind_seat, "next": table.positions_next}
+    assert state["positions"] == {
+        "button": table.button_seat,
+        "small_blind": table.small_blind_seat,
+        "big_blind": table.big_blind_seat,
+        "next": table.positions_next,
+    }
     assert state["positions"]["button"] in seated(tournament)[number]
 
 
@@ -89,7 +95,7 @@ def test_the_dealer_page_renders_for_a_dealer(slip, dealer, tournament):
     assert response.status_code == 200
     page = response.content.decode()
     assert 'id="slips-out"' in page and f"/ws/t/{tournament.pk}/tables/{slip.from_table.number}/" in page
-    assert "HALT: wait for the floor to balance" in page and "The floor needs this table\'s button seat" in page
+    assert "HALT: wait for the floor to balance" in page and "The floor needs this table's button seat" in page
     assert 'id="halted" role="alert" hidden' not in page
 
 

@@ -2,6 +2,7 @@
 chips leave play (the count given, else his last count), nothing is refunded, and his place follows the house
 rule: last among the players still in (TDA) or as a bust of the hand in play. On his record, the penalties list and
 the event log. A disqualification given in error is cancelled by reinstating him (his chips come back)."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,9 +27,13 @@ def dq(user, t, body: dict):
 
 def state(t) -> tuple:
     """What a refusal must leave as it was."""
-    return (tournament_stats(t)["chips_in_play"], Penalty.objects.filter(tournament=t).count(),
-            sorted(Entry.objects.filter(tournament=t).values_list("number", "status", "finish_place")),
-            Seat.objects.filter(tournament=t, ended_at__isnull=True).count(), AuditEvent.objects.filter(tournament=t).count())
+    return (
+        tournament_stats(t)["chips_in_play"],
+        Penalty.objects.filter(tournament=t).count(),
+        sorted(Entry.objects.filter(tournament=t).values_list("number", "status", "finish_place")),
+        Seat.objects.filter(tournament=t, ended_at__isnull=True).count(),
+        AuditEvent.objects.filter(tournament=t).count(),
+    )
 
 
 def table_with_signals(t, number: int) -> Table:
@@ -89,7 +94,8 @@ def test_without_a_count_his_last_count_leaves_play_and_without_either_nothing_h
 @pytest.mark.parametrize("rule, dq_place, bust_place", [("last", 12, 11), ("bust", 11, 12)])
 @pytest.mark.django_db
 def test_his_place_follows_the_house_rule_against_a_bust_of_the_same_hand(  # noqa: F811
-        room, floor, director, rule, dq_place, bust_place):
+    room, floor, director, rule, dq_place, bust_place
+):
     """Disqualified first, then a player busts in the same hand with fewer chips: under "last" the disqualified
     player stays last (he joins no hand); under "bust" he is a bust of that hand, and his larger stack places him
     above the other."""
@@ -144,19 +150,23 @@ def test_a_disqualified_player_does_not_enter_again(room, floor, cashier):
     assert dq(floor, t, {"entry": offender.number, "chips": 1_000}).status_code == 201
     entries = Entry.objects.filter(tournament=t).count()
     with pytest.raises(ServiceError) as refused:
-        registration.register_entry(t, actor=cashier, player=offender.player,
-                                document=id_doc(f"EA{int(offender.player.first_name[1:]):07d}"))
+        registration.register_entry(
+            t, actor=cashier, player=offender.player, document=id_doc(f"EA{int(offender.player.first_name[1:]):07d}")
+        )
     assert refused.value.code == "disqualified" and "was disqualified" in refused.value.message
     assert Entry.objects.filter(tournament=t).count() == entries
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"chips": -1}, 400, None),
-    ({"chips": "many"}, 400, None),
-    ({"table": 1, "seat": 9, "chips": 100}, 409, "empty_seat"),
-    ({"entry": 99_999, "chips": 100}, 404, None),
-    ({"reason": "", "chips": 100}, 400, None),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"chips": -1}, 400, None),
+        ({"chips": "many"}, 400, None),
+        ({"table": 1, "seat": 9, "chips": 100}, 409, "empty_seat"),
+        ({"entry": 99_999, "chips": 100}, 404, None),
+        ({"reason": "", "chips": 100}, 400, None),
+    ],
+)
 @pytest.mark.django_db
 def test_bad_input_is_refused_and_changes_nothing(room, floor, body, status, code):
     t = room
@@ -171,8 +181,9 @@ def test_bad_input_is_refused_and_changes_nothing(room, floor, body, status, cod
     if code:
         assert answer.json()["error"] == code
     assert state(t) == before
-    chips_on_a_warning = client_for(floor).post(url(t, "penalties/"), {"entry": offender.number, "kind": "warning",
-                                                                        "reason": "x", "chips": 5}, format="json")
+    chips_on_a_warning = client_for(floor).post(
+        url(t, "penalties/"), {"entry": offender.number, "kind": "warning", "reason": "x", "chips": 5}, format="json"
+    )
     assert chips_on_a_warning.status_code == 400 and state(t) == before
 
 

@@ -1,6 +1,7 @@
 """The floor map's read model at festival scale: truthful statuses (an empty table in play is
 "empty", never "short"), the level each table plays (the filter "still on the previous level"), and the
 A4 seat cards nine to a page."""
+
 from __future__ import annotations
 
 import re
@@ -53,8 +54,7 @@ def test_each_table_says_the_level_it_plays_and_whether_it_is_behind_the_clock(d
     rows = {row["table"]: row for row in screens.floor_map(tournament)["tables"]}
     assert (rows[1]["level"], rows[1]["on_old_level"]) == (1, True)
     assert (rows[2]["level"], rows[2]["on_old_level"]) == (2, False)
-    assert all(row["level"] == 2 and not row["on_old_level"] for row in screens.tables_overview(tournament)
-               if row["table"] == 2)
+    assert all(row["level"] == 2 and not row["on_old_level"] for row in screens.tables_overview(tournament) if row["table"] == 2)
 
 
 def test_the_map_reads_the_levels_in_a_constant_number_of_queries(director, cashier, tournament):
@@ -91,8 +91,15 @@ def test_a4_seat_cards_put_nine_cards_on_a_page_and_80mm_one(director, cashier, 
 def test_the_map_page_carries_the_tools_and_no_card_per_table(director, cashier, floor, tournament):
     open_tables(director, tournament, [1, 2])
     page = logged_in(floor).get(f"/t/{tournament.pk}/map/").content.decode()
-    for control in ('id="map-section"', 'id="map-search"', 'id="map-goto"', 'value="short"', 'value="halted"',
-                    'value="slips"', 'value="old"'):
+    for control in (
+        'id="map-section"',
+        'id="map-search"',
+        'id="map-goto"',
+        'value="short"',
+        'value="halted"',
+        'value="slips"',
+        'value="old"',
+    ):
         assert control in page, control
     assert 'for="map-section"' in page and 'for="map-search"' in page and 'for="map-goto"' in page
     script = (STATIC_JS / "map" / "words.js").read_text()  # the map's words: gettext, Django's JavaScript catalogue

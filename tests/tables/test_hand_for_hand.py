@@ -1,4 +1,5 @@
 """Hand-for-hand (TDA24 RP-8) and the "hand done" report, through the registration."""
+
 import pytest
 
 from clock.models import ClockState

@@ -1,5 +1,6 @@
 """Hand-for-hand, "hand done" and the house rules on the screens (floor map, dealer tablet, house
 rules page) and in the JSON API."""
+
 from pathlib import Path
 
 import pytest
@@ -107,25 +108,38 @@ def test_hand_for_hand_in_the_api(four_tables_running, director, dealer, floor, 
 
 def test_house_rules_in_the_api(tournament, director, floor):
     got = test_api.client_for(floor).get(api(tournament, "house-rules/")).json()
-    assert got == {"balance_threshold": 2, "halt_short_by": 3, "donor": "fullest", "redraw_at_three": False,
-                   "redraw_at_two": False, "hand_for_hand_seconds": 120, "hand_for_hand_ties": "tie",
-                   "race_rounding": "half_up", "race_protection": "added", "race_protected_first": False, "public_chip_counts": True,
-                   "clock_call_seconds": 60, "disqualified_place": "last"}
+    assert got == {
+        "balance_threshold": 2,
+        "halt_short_by": 3,
+        "donor": "fullest",
+        "redraw_at_three": False,
+        "redraw_at_two": False,
+        "hand_for_hand_seconds": 120,
+        "hand_for_hand_ties": "tie",
+        "race_rounding": "half_up",
+        "race_protection": "added",
+        "race_protected_first": False,
+        "public_chip_counts": True,
+        "clock_call_seconds": 60,
+        "disqualified_place": "last",
+    }
     assert not HouseRules.objects.filter(tournament=tournament).exists()  # reading stores nothing
     assert test_api.client_for(floor).patch(api(tournament, "house-rules/"), {"redraw_at_two": True}, format="json").status_code == 403
     for bad in ({"balance_threshold": 0}, {"hand_for_hand_ties": "coin"}, {"colour": "red"}, {"halt_short_by": 1}):
         answer = test_api.client_for(director).patch(api(tournament, "house-rules/"), bad, format="json")
         assert answer.status_code == 400, (bad, answer.content)
     assert not HouseRules.objects.filter(tournament=tournament).exists()  # refused: nothing changed
-    ok = test_api.client_for(director).patch(api(tournament, "house-rules/"),
-                                             {"hand_for_hand_seconds": 0, "redraw_at_three": True}, format="json")
+    ok = test_api.client_for(director).patch(
+        api(tournament, "house-rules/"), {"hand_for_hand_seconds": 0, "redraw_at_three": True}, format="json"
+    )
     assert ok.status_code == 200 and ok.json()["hand_for_hand_seconds"] == 0 and "places_paid" not in ok.json()
     rules = HouseRules.objects.get(tournament=tournament)
     assert rules.redraw_at_three and rules.balance_threshold == 2
     event = AuditEvent.objects.get(tournament=tournament, type="house_rules.changed")
     assert event.payload["changed"]["hand_for_hand_seconds"] == {"from": 120, "to": 0}
-    assert test_api.client_for(director).patch(api(tournament, "house-rules/"), {"places_paid": 27},
-                                               format="json").status_code == 400  # the payout structure says it
+    assert (
+        test_api.client_for(director).patch(api(tournament, "house-rules/"), {"places_paid": 27}, format="json").status_code == 400
+    )  # the payout structure says it
 
 
 def test_the_house_rules_screen(tournament, director, floor):
@@ -135,15 +149,25 @@ def test_the_house_rules_screen(tournament, director, floor):
     assert "No place is paid yet" in page
     assert f'data-api="tournaments/{tournament.pk}/house-rules/" data-method="patch"' in page  # saved through the API
     # What the page's form sends (static/js/api-forms.js: checkboxes as true or false, numbers as numbers).
-    form = {"balance_threshold": 2, "halt_short_by": 1, "donor": "fullest", "redraw_at_three": False, "redraw_at_two": False,
-            "hand_for_hand_seconds": 60, "hand_for_hand_ties": "stack",
-            "race_rounding": "up", "race_protection": "from_raced", "race_protected_first": True}
+    form = {
+        "balance_threshold": 2,
+        "halt_short_by": 1,
+        "donor": "fullest",
+        "redraw_at_three": False,
+        "redraw_at_two": False,
+        "hand_for_hand_seconds": 60,
+        "hand_for_hand_ties": "stack",
+        "race_rounding": "up",
+        "race_protection": "from_raced",
+        "race_protected_first": True,
+    }
     assert logged_in(director).post(f"/t/{tournament.pk}/house-rules/", form).status_code == 405
     refused = test_api.client_for(director).patch(api(tournament, "house-rules/"), form, format="json")
     assert refused.status_code == 400 and "at least the balance threshold" in str(refused.json()["fields"]["halt_short_by"])
     assert not HouseRules.objects.filter(tournament=tournament).exists()
-    answer = test_api.client_for(director).patch(api(tournament, "house-rules/"),
-                                                 {**form, "halt_short_by": 3, "redraw_at_two": True}, format="json")
+    answer = test_api.client_for(director).patch(
+        api(tournament, "house-rules/"), {**form, "halt_short_by": 3, "redraw_at_two": True}, format="json"
+    )
     assert answer.status_code == 200
     rules = HouseRules.objects.get(tournament=tournament)
     assert (rules.hand_for_hand_seconds, rules.hand_for_hand_ties, rules.redraw_at_two) == (60, "stack", True)
@@ -157,8 +181,10 @@ def test_the_lobby_shows_hand_for_hand(four_tables_running, director, dealer):
     t = four_tables_running
     assert lobby_snapshot(t)["h4h"] == {"on": False, "hand": None}
     sent = []
-    with mock.patch.object(broadcast, "send", lambda group, data: sent.append((group, data))), \
-            mock.patch("django.db.transaction.on_commit", lambda fn: fn()):
+    with (
+        mock.patch.object(broadcast, "send", lambda group, data: sent.append((group, data))),
+        mock.patch("django.db.transaction.on_commit", lambda fn: fn()),
+    ):
         test_api.client_for(director).post(api(t, "hand-for-hand/"), {"on": True}, format="json")
     lobby = [data for group, data in sent if group == f"t{t.pk}.lobby"]
     assert {"on": True, "hand": 1} in [m.get("h4h") for m in lobby]

@@ -1,5 +1,6 @@
 """One press, one hand: a repeated hand start from the same table within HAND_START_REPEAT_SECONDS is the
 same hand (tables/services/hands.py), for the dealer tablet, the floor and a shuffler that sends no Idempotency-Key."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,8 +26,16 @@ def table(settings, director, cashier, tournament) -> Table:
 def state(table: Table) -> tuple:
     """What a repeated press must leave alone: the table's hand and positions, its hands, the audit log."""
     t = Table.objects.get(pk=table.pk)
-    return (t.hand_number, t.hand_started_at, t.button_seat, t.small_blind_seat, t.big_blind_seat, t.hand_in_progress,
-            HandStart.objects.filter(table=table).count(), AuditEvent.objects.count())
+    return (
+        t.hand_number,
+        t.hand_started_at,
+        t.button_seat,
+        t.small_blind_seat,
+        t.big_blind_seat,
+        t.hand_in_progress,
+        HandStart.objects.filter(table=table).count(),
+        AuditEvent.objects.count(),
+    )
 
 
 def test_a_second_press_within_the_window_is_the_same_hand(floor, table, fake_now):

@@ -1,6 +1,7 @@
 """House settings that make no sense are refused: a 400 in the one error shape naming the
 field, and nothing changes. The checks live in HouseRules.clean(), so the API and the director's
 screen refuse the same settings with the same message."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,28 +37,36 @@ def assert_refused(answer, field: str, tournament, *words: str) -> dict:
     return body
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"balance_threshold": 0}, "balance_threshold"),
-    ({"balance_threshold": 6}, "balance_threshold"),
-    ({"balance_threshold": -1}, "balance_threshold"),
-    ({"balance_threshold": "two"}, "balance_threshold"),
-    ({"balance_threshold": None}, "balance_threshold"),
-    ({"balance_threshold": 2.5}, "balance_threshold"),
-    ({"halt_short_by": 0}, "halt_short_by"),
-    ({"halt_short_by": 10}, "halt_short_by"),
-    ({"donor": "smallest"}, "donor"),
-    ({"redraw_at_two": "sometimes"}, "redraw_at_two"),
-    ({"hand_for_hand_seconds": 901}, "hand_for_hand_seconds"),
-    ({"hand_for_hand_ties": "coin"}, "hand_for_hand_ties"),
-    ({"hand_for_hand_seconds": 10**12}, "hand_for_hand_seconds"),  # would overflow the column: refused, not a 500
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"balance_threshold": 0}, "balance_threshold"),
+        ({"balance_threshold": 6}, "balance_threshold"),
+        ({"balance_threshold": -1}, "balance_threshold"),
+        ({"balance_threshold": "two"}, "balance_threshold"),
+        ({"balance_threshold": None}, "balance_threshold"),
+        ({"balance_threshold": 2.5}, "balance_threshold"),
+        ({"halt_short_by": 0}, "halt_short_by"),
+        ({"halt_short_by": 10}, "halt_short_by"),
+        ({"donor": "smallest"}, "donor"),
+        ({"redraw_at_two": "sometimes"}, "redraw_at_two"),
+        ({"hand_for_hand_seconds": 901}, "hand_for_hand_seconds"),
+        ({"hand_for_hand_ties": "coin"}, "hand_for_hand_ties"),
+        ({"hand_for_hand_seconds": 10**12}, "hand_for_hand_seconds"),  # would overflow the column: refused, not a 500
+    ],
+)
 def test_out_of_range_values_are_refused_by_field(director, tournament, body, field):
     assert_refused(patch(director, tournament, body), field, tournament)
 
 
 def test_a_threshold_the_tables_can_never_reach_is_refused(director, four_max):
-    body = assert_refused(patch(director, four_max, {"balance_threshold": 4, "halt_short_by": 5}),
-                          "balance_threshold", four_max, "never more than 3 players apart", "1 to 3")
+    body = assert_refused(
+        patch(director, four_max, {"balance_threshold": 4, "halt_short_by": 5}),
+        "balance_threshold",
+        four_max,
+        "never more than 3 players apart",
+        "1 to 3",
+    )
     assert "balance_threshold: " in body["problems"][0]
     ok = patch(director, four_max, {"balance_threshold": 3, "halt_short_by": 3})
     assert ok.status_code == 200 and ok.json()["balance_threshold"] == 3
@@ -79,8 +88,7 @@ def test_heads_up_tables_keep_the_default_threshold(director, template):
 
 def test_a_halt_below_the_threshold_is_refused_whichever_of_the_two_is_sent(director, tournament):
     # The default halt number at nine-handed tables is 3: a threshold of 4 alone contradicts it.
-    assert_refused(patch(director, tournament, {"balance_threshold": 4}), "halt_short_by", tournament,
-                   "at least the balance threshold (4)")
+    assert_refused(patch(director, tournament, {"balance_threshold": 4}), "halt_short_by", tournament, "at least the balance threshold (4)")
     assert_refused(patch(director, tournament, {"balance_threshold": 2, "halt_short_by": 1}), "halt_short_by", tournament)
     ok = patch(director, tournament, {"balance_threshold": 4, "halt_short_by": 4})
     assert ok.status_code == 200 and (ok.json()["balance_threshold"], ok.json()["halt_short_by"]) == (4, 4)
@@ -93,8 +101,11 @@ def test_a_refusal_after_saved_rules_changes_nothing(director, tournament):
     answer = patch(director, tournament, {"halt_short_by": 9, "balance_threshold": 0, "hand_for_hand_seconds": 3})
     assert answer.status_code == 400 and "balance_threshold" in answer.json()["fields"]
     after = HouseRules.objects.get(tournament=tournament)
-    assert (after.balance_threshold, after.halt_short_by, after.hand_for_hand_seconds) == (1, 2, 9) == \
-        (before.balance_threshold, before.halt_short_by, before.hand_for_hand_seconds)
+    assert (
+        (after.balance_threshold, after.halt_short_by, after.hand_for_hand_seconds)
+        == (1, 2, 9)
+        == (before.balance_threshold, before.halt_short_by, before.hand_for_hand_seconds)
+    )
     assert AuditEvent.objects.filter(tournament=tournament).count() == events
 
 

@@ -1,5 +1,6 @@
 """Per-table level in play (club 26, TDA 20): a new level applies from each table's next first
 shuffle. Services, the dealer-tablet API and the shuffler API with its per-table token."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -31,10 +32,15 @@ def overview(t: Tournament) -> dict[int, dict]:
 
 def table_state(t: Tournament) -> tuple:
     """What a refused hand signal must leave alone."""
-    return (list(Table.objects.filter(tournament=t).order_by("number").values_list("number", "hand_number", "hand_started_at",
-                                                                                  "hand_level_index")),
-            list(HandStart.objects.filter(table__tournament=t).values_list("pk", "undone_at")),
-            Tournament.objects.get(pk=t.pk).event_seq)
+    return (
+        list(
+            Table.objects.filter(tournament=t)
+            .order_by("number")
+            .values_list("number", "hand_number", "hand_started_at", "hand_level_index")
+        ),
+        list(HandStart.objects.filter(table__tournament=t).values_list("pk", "undone_at")),
+        Tournament.objects.get(pk=t.pk).event_seq,
+    )
 
 
 @pytest.fixture
@@ -237,9 +243,18 @@ def test_the_shuffler_api_starts_a_hand_with_the_table_token(director, tournamen
     assert not HandStart.objects.filter(table=tables[1]).exists()
 
 
-@pytest.mark.parametrize("header", [
-    "Table not-the-token", "Table ", "", "Bearer {token}", "Token {token}", "table {token}", "Table {token}x",
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Table not-the-token",
+        "Table ",
+        "",
+        "Bearer {token}",
+        "Token {token}",
+        "table {token}",
+        "Table {token}x",
+    ],
+)
 def test_the_shuffler_api_refuses_a_wrong_token_and_changes_nothing(director, tournament, opened, fake_now, header):
     _tables, tokens = opened
     clock.start_clock(tournament, actor=director)
@@ -336,8 +351,7 @@ def test_the_dealer_tablet_presses_through_the_api_then_reads_its_state(director
     assert table_state(tournament) == before
 
 
-def test_no_new_hand_once_play_has_stopped_for_the_day_until_the_clock_runs_again(director, dealer, tournament, opened,
-                                                                                 fake_now):
+def test_no_new_hand_once_play_has_stopped_for_the_day_until_the_clock_runs_again(director, dealer, tournament, opened, fake_now):
     tables, tokens = opened
     clock.start_clock(tournament, actor=director)
     hands.start_hand(tables[1], actor=dealer)  # the hand in play when the day ends is finished, as TDA says

@@ -1,6 +1,7 @@
 """Move slips on the floor's table map: the map lists them (the API's map/), and the floor confirms or
 cancels them, balances on demand and enters a button the rules ask for through the JSON API, the
 map's one door for each action (static/js/floor-map.js builds its messages from these answers)."""
+
 import pytest
 
 from tables.models import Move, Seat, Table
@@ -19,8 +20,7 @@ def slip(director, cashier, floor, tournament) -> Move:
     start(director, cashier, tournament, 20)
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
-    (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).select_related(
-        "entry", "from_table", "to_table")
+    (move,) = Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).select_related("entry", "from_table", "to_table")
     return move
 
 
@@ -47,7 +47,11 @@ def test_confirm_from_the_map_moves_the_seat(slip, floor, tournament):
     # What the map's message needs: "Move slip #m: entry #e sits at table t seat s."
     body = answer.json()
     assert (body["move"], body["entry"], body["to"], body["status"]) == (
-        slip.number, slip.entry.number, {"table": slip.to_table.number, "seat": slip.to_seat}, "done")
+        slip.number,
+        slip.entry.number,
+        {"table": slip.to_table.number, "seat": slip.to_seat},
+        "done",
+    )
     seat = live_seat(slip.entry)
     assert (seat.table_id, seat.seat) == (slip.to_table_id, slip.to_seat)
     slip.refresh_from_db()
@@ -58,8 +62,7 @@ def test_confirm_from_the_map_moves_the_seat(slip, floor, tournament):
 
 def test_cancel_from_the_map_and_balance_now(slip, floor, tournament):
     before = live_seat(slip.entry)
-    answer = api_client(floor).post(api_url(tournament, f"moves/{slip.number}/cancel/"), {"reason": "player on break"},
-                                    format="json")
+    answer = api_client(floor).post(api_url(tournament, f"moves/{slip.number}/cancel/"), {"reason": "player on break"}, format="json")
     assert answer.status_code == 200 and answer.json()["move"] == slip.number and answer.json()["status"] == "cancelled"
     slip.refresh_from_db()
     assert slip.status == Move.Status.CANCELLED and slip.cancel_reason == "player on break"
@@ -78,7 +81,10 @@ def test_cancel_from_the_map_and_balance_now(slip, floor, tournament):
 def test_a_bad_move_number_gives_the_services_error(slip, floor, tournament):
     answer = api_client(floor).post(api_url(tournament, "moves/999/confirm/"), {}, format="json")
     assert answer.status_code == 404 and answer.json() == {
-        "error": "no_move", "detail": "There is no move slip 999.", "problems": ["There is no move slip 999."]}
+        "error": "no_move",
+        "detail": "There is no move slip 999.",
+        "problems": ["There is no move slip 999."],
+    }
     api_client(floor).post(api_url(tournament, f"moves/{slip.number}/confirm/"), {}, format="json")
     seq = AuditEvent.objects.filter(tournament=tournament).count()
     again = api_client(floor).post(api_url(tournament, f"moves/{slip.number}/cancel/"), {}, format="json")
@@ -90,8 +96,12 @@ def test_a_bad_move_number_gives_the_services_error(slip, floor, tournament):
 def test_a_cashier_and_a_dealer_may_not_confirm_cancel_balance_or_enter_a_button(request, slip, tournament, who):
     c = api_client(request.getfixturevalue(who))
     seq = AuditEvent.objects.filter(tournament=tournament).count()
-    for rest, body in ((f"moves/{slip.number}/confirm/", {}), (f"moves/{slip.number}/cancel/", {}), ("moves/balance/", {}),
-                       (f"tables/{slip.from_table.number}/positions/", {"button": 1})):
+    for rest, body in (
+        (f"moves/{slip.number}/confirm/", {}),
+        (f"moves/{slip.number}/cancel/", {}),
+        ("moves/balance/", {}),
+        (f"tables/{slip.from_table.number}/positions/", {"button": 1}),
+    ):
         response = c.post(api_url(tournament, rest), body, format="json")
         assert response.status_code == 403 and response.json()["error"] == "permission_denied"
     slip.refresh_from_db()

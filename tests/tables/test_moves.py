@@ -1,4 +1,5 @@
 """Balancing, breaking and redraws on the real database: move slips after busts (TDA 7, 8A)."""
+
 import pytest
 from django.db import connection
 
@@ -193,8 +194,7 @@ def ten_at_two_tables(director, cashier, floor, tournament):
         moves.confirm_move(tournament, actor=floor, number=m.number)
 
 
-def test_the_final_table_waits_for_the_hands_in_play_and_no_new_hand_is_dealt_meanwhile(director, cashier, floor, dealer,
-                                                                                       tournament):
+def test_the_final_table_waits_for_the_hands_in_play_and_no_new_hand_is_dealt_meanwhile(director, cashier, floor, dealer, tournament):
     """A redraw stands everyone up at once: a table still playing its hand finishes it and reports it done first (found
     playing a night through: the other table broke mid-hand and could not report its hand)."""
     ten_at_two_tables(director, cashier, floor, tournament)
@@ -220,8 +220,7 @@ def test_the_final_table_waits_for_the_hands_in_play_and_no_new_hand_is_dealt_me
     check_invariants(tournament)
 
 
-def test_a_hand_for_hand_hand_whose_last_report_makes_the_final_table_completes_once(director, cashier, floor, dealer,
-                                                                                      tournament):
+def test_a_hand_for_hand_hand_whose_last_report_makes_the_final_table_completes_once(director, cashier, floor, dealer, tournament):
     """The bubble at the final table's redraw: the hand-for-hand hand's last report makes the redraw, which completes
     that hand and calls the next at the final table; the report itself must not complete it a second time."""
     ten_at_two_tables(director, cashier, floor, tournament)
@@ -318,8 +317,11 @@ def test_concurrent_busts_never_make_two_moves_for_one_seat_or_player(director, 
         victims = []
         for number in sorted(rows)[:3]:
             victims += [n for n in rows[number].values() if n not in movers][:1]
-        errors = [o for o in at_once([lambda n=n: busts.bust_entry(entry(tournament, n), actor=floor) for n in victims])
-                  if isinstance(o, Exception)]
+        errors = [
+            o
+            for o in at_once([lambda n=n: busts.bust_entry(entry(tournament, n), actor=floor) for n in victims])
+            if isinstance(o, Exception)
+        ]
         assert errors == []
         check_invariants(tournament)
 
@@ -328,6 +330,7 @@ def redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament
     """Four tables, a redraw at three tables due while table 1 plays its hand (found by the night machine: a satellite's
     other tables kept busting players meanwhile), then busts elsewhere down to `left` players."""
     from tables.services import house_rules
+
     house_rules.set_house_rules(tournament, actor=director, data={"redraw_at_three": True, "balance_threshold": 1})
     start(director, cashier, tournament, 30)  # 8, 8, 7, 7 at tables of nine
     one = Table.objects.get(tournament=tournament, number=1)
@@ -342,8 +345,7 @@ def redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament
     return one
 
 
-def test_a_redraw_that_waited_while_the_field_shrank_goes_straight_to_the_tables_left(director, cashier, floor, dealer,
-                                                                                      tournament):
+def test_a_redraw_that_waited_while_the_field_shrank_goes_straight_to_the_tables_left(director, cashier, floor, dealer, tournament):
     """The redraw at three tables waited for table 1's hand while the field shrank to two tables' worth: it draws onto
     the two tables everyone fits at, not onto three tables that would break again at once (each player moved twice)."""
     one = redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament, left=15)
@@ -357,8 +359,7 @@ def test_a_redraw_that_waited_while_the_field_shrank_goes_straight_to_the_tables
     check_invariants(tournament)
 
 
-def test_a_redraw_that_waited_until_everyone_fits_at_the_final_table_draws_the_final_table(director, cashier, floor,
-                                                                                         dealer, tournament):
+def test_a_redraw_that_waited_until_everyone_fits_at_the_final_table_draws_the_final_table(director, cashier, floor, dealer, tournament):
     one = redraw_waiting_while_busts_come(director, cashier, floor, dealer, tournament, left=9)  # tables of nine
     assert state.redraw_waiting(tournament)["message"].startswith("The final table is drawn")
     handforhand.hand_done(one, actor=dealer)

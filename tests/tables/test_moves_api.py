@@ -1,5 +1,6 @@
 """The balancing JSON API: the pending move slips, confirm, cancel, balance now, and the button the
 floor enters when the software needs it; only the floor (and the director) may use it."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,7 @@ def slip(director, cashier, floor, tournament) -> Move:
     start(director, cashier, tournament, 20)
     counts = {t: len(s) for t, s in seated(tournament).items()}
     bust_at(floor, tournament, min(counts, key=lambda t: (counts[t], t)))
-    return Move.objects.select_related("entry", "from_table", "to_table").get(
-        tournament=tournament, status=Move.Status.PENDING)
+    return Move.objects.select_related("entry", "from_table", "to_table").get(tournament=tournament, status=Move.Status.PENDING)
 
 
 def test_the_floor_lists_the_pending_slips(slip, floor, director, tournament):
@@ -58,11 +58,9 @@ def test_confirm_moves_the_player_and_a_second_confirm_is_409(slip, floor, tourn
 def test_cancel_then_balance_now(slip, floor, director, tournament):
     unknown = client_for(floor).post(url(tournament, "moves/999/cancel/"), {"reason": "x"}, format="json")
     assert unknown.status_code == 404 and unknown.json()["error"] == "no_move"
-    too_long = client_for(floor).post(url(tournament, f"moves/{slip.number}/cancel/"), {"reason": "x" * 201},
-                                      format="json")
+    too_long = client_for(floor).post(url(tournament, f"moves/{slip.number}/cancel/"), {"reason": "x" * 201}, format="json")
     assert too_long.status_code == 400
-    response = client_for(floor).post(url(tournament, f"moves/{slip.number}/cancel/"),
-                                      {"reason": "player in the restroom"}, format="json")
+    response = client_for(floor).post(url(tournament, f"moves/{slip.number}/cancel/"), {"reason": "player in the restroom"}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["move"] == slip.number and response.json()["status"] == "cancelled"
     slip.refresh_from_db()
@@ -99,12 +97,10 @@ def test_the_floor_enters_the_button_a_move_waits_for(director, cashier, floor, 
         assert bad.status_code == 400 and bad.json()["error"] == "bad_seat"
         invalid = client_for(floor).post(url(tournament, f"tables/{number}/positions/"), {}, format="json")
         assert invalid.status_code == 400
-        good = client_for(floor).post(url(tournament, f"tables/{number}/positions/"), {"button": occupied[0]},
-                                      format="json")
+        good = client_for(floor).post(url(tournament, f"tables/{number}/positions/"), {"button": occupied[0]}, format="json")
         assert good.status_code == 200, good.content
         assert good.json()["table"] == number and good.json()["positions"]["button"] == occupied[0]
     assert 1 <= len(asked) <= 2
     (listed,) = client_for(floor).get(url(tournament, "moves/")).json()["moves"]
     assert listed["kind"] == "balance"
-    assert client_for(floor).post(url(tournament, "tables/99/positions/"), {"button": 1},
-                                  format="json").status_code == 404
+    assert client_for(floor).post(url(tournament, "tables/99/positions/"), {"button": 1}, format="json").status_code == 404

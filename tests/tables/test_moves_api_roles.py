@@ -1,5 +1,6 @@
 """The balancing JSON API refuses every role but the floor's and the director's, and a refusal changes nothing.
 Every request meets the same room, made once for the module (module_db in tests/conftest.py)."""
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,9 @@ def test_other_roles_are_refused(world, role, method, path, body):
     slip = Move.objects.select_related("from_table").get(pk=world["slip"])
     path = path.format(n=slip.number, t=slip.from_table.number)
     events = AuditEvent.objects.count()
-    response = client_for(user).generic(method, url(tournament, path), "" if body is None else json.dumps(body),
-                                        content_type="application/json")
+    response = client_for(user).generic(
+        method, url(tournament, path), "" if body is None else json.dumps(body), content_type="application/json"
+    )
     if role == "anonymous":
         assert response.status_code == 401
     else:

@@ -1,5 +1,6 @@
 """The tables page counts the tables still on the old level, in words and with their numbers
 ("1 table still plays the old level: 1."), not "Tables still on the old level: 1." (a table number?)."""
+
 from __future__ import annotations
 
 from django.test import Client
@@ -33,5 +34,7 @@ def test_the_summary_counts_the_tables_on_the_old_level_and_names_them(director,
     page = page_for(floor)
     assert "1 table still plays the old level: 1. It changes at its next shuffle." in page
     # the live script has the sentence for every count (ngettext, Django's JavaScript catalogue in the page's language)
-    assert ('ngettext("{n} table still plays the old level: {tables}. It changes at its next shuffle.",'
-            in (STATIC_JS / "tables.js").read_text())
+    assert (
+        'ngettext("{n} table still plays the old level: {tables}. It changes at its next shuffle.",'
+        in (STATIC_JS / "tables.js").read_text()
+    )

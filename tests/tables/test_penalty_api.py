@@ -3,6 +3,7 @@ of a hand for every player at the table; the hands started at the player's table
 sits) count, an undone start does not; a bust ends it; a penalty given in error is cancelled; the table's
 tablet shows the players still sitting out. Only the floor (and the director) reaches it; bad input is a
 4xx and records nothing."""
+
 from __future__ import annotations
 
 import pytest
@@ -149,8 +150,15 @@ def test_the_audit_records_who_gave_what_and_at_which_table(room, floor):
     event = AuditEvent.objects.get(tournament=room, type="penalty.given")
     assert event.actor == floor
     assert {k: event.payload[k] for k in ("penalty", "entry", "table", "kind", "rounds", "players", "hands", "reason")} == {
-        "penalty": 1, "entry": offender.number, "table": 2, "kind": "rounds", "rounds": 4, "players": 6, "hands": 24,
-        "reason": "Soft play"}
+        "penalty": 1,
+        "entry": offender.number,
+        "table": 2,
+        "kind": "rounds",
+        "rounds": 4,
+        "players": 6,
+        "hands": 24,
+        "reason": "Soft play",
+    }
 
 
 def test_the_tablet_shows_a_penalty_at_its_own_table_only_while_hands_are_left(room, floor):
@@ -228,19 +236,24 @@ def test_an_entry_without_a_seat_gets_no_penalty(director, cashier, floor, tourn
 
 def test_the_schema_documents_the_penalty_endpoints(db):
     schema = client_for().get("/api/schema/", {"format": "json"}).json()
-    for path, method in [("/api/tournaments/{id}/penalties/", "get"), ("/api/tournaments/{id}/penalties/", "post"),
-                         ("/api/tournaments/{id}/penalties/{number}/cancel/", "post")]:
+    for path, method in [
+        ("/api/tournaments/{id}/penalties/", "get"),
+        ("/api/tournaments/{id}/penalties/", "post"),
+        ("/api/tournaments/{id}/penalties/{number}/cancel/", "post"),
+    ]:
         assert schema["paths"][path][method].get("summary"), path
     assert schema["components"]["schemas"]["PenaltyKindEnum"]["enum"] == ["warning", "hand", "rounds", "dq"]
 
 
 # --- who: by entry number, or by table and seat ---------------------------------------------------------
 
+
 def test_the_floor_names_the_player_by_table_and_seat(room, floor):
     offender = at_table(room, 2)[3]
     seat = state.seat_of(offender).seat
-    answer = client_for(floor).post(url(room, "penalties/"), {"table": 2, "seat": seat, "kind": "hand",
-                                                               "reason": "Exposed a card"}, format="json")
+    answer = client_for(floor).post(
+        url(room, "penalties/"), {"table": 2, "seat": seat, "kind": "hand", "reason": "Exposed a card"}, format="json"
+    )
     assert answer.status_code == 201, answer.content
     given = answer.json()
     assert (given["entry"], given["table"], given["seat"], given["hands"]) == (offender.number, 2, seat, 1)

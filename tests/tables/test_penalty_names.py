@@ -1,5 +1,6 @@
 """Finding the player of a penalty by name: among this tournament's active entries
 only, case and accents ignored, any part of the name, with the table and seat each sits at now."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -26,8 +27,7 @@ def register_named(cashier, t, names: list[tuple[str, str]], start: int = 500) -
 def named(director, cashier, tournament):
     """One table: two Nováks, a Horváth, a Nováková who busts, and six others."""
     open_tables(director, tournament, [1])
-    entries = register_named(cashier, tournament, [("Jan", "Novák"), ("Petr", "Novák"), ("Ondřej", "Horváth"),
-                                                   ("Eva", "Nováková")])
+    entries = register_named(cashier, tournament, [("Jan", "Novák"), ("Petr", "Novák"), ("Ondřej", "Horváth"), ("Eva", "Nováková")])
     register(cashier, tournament, 5)
     draws.draw_start(tournament, actor=director)
     busts.bust_entry(entries[3], actor=director)

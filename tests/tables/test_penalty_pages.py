@@ -2,6 +2,7 @@
 hands left on the page, refusals that record nothing (400 with the field's or the service's message),
 cancel, the name looked up by the page (?who=), the roles that may not open it, and the Czech page. The page
 itself takes no post (one write path)."""
+
 from __future__ import annotations
 
 import pytest
@@ -65,14 +66,17 @@ def test_the_floor_gives_rounds_and_sees_the_hands_left(tournament, seated, floo
     assert f'href="{url(tournament)}"' in client.get(f"/t/{tournament.pk}/").content.decode()
 
 
-@pytest.mark.parametrize(("data", "field", "message"), [
-    ({"kind": "hand", "reason": ""}, "reason", "Say why: the reason is written on the penalty."),
-    ({"kind": "hand", "reason": "   "}, "reason", "Say why: the reason is written on the penalty."),
-    ({"kind": "hand", "reason": "x" * 201}, "reason", "The reason is too long: at most 200 characters."),
-    ({"kind": "rounds", "reason": "Exposed a card"}, "rounds", "Say how many rounds: one to four."),
-    ({"kind": "rounds", "rounds": 5, "reason": "Exposed a card"}, "rounds", "Ensure this value is less than or equal to 4."),
-    ({"kind": "", "reason": "Exposed a card"}, "kind", "Choose the penalty: a warning, one hand, rounds, or a disqualification."),
-])
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"kind": "hand", "reason": ""}, "reason", "Say why: the reason is written on the penalty."),
+        ({"kind": "hand", "reason": "   "}, "reason", "Say why: the reason is written on the penalty."),
+        ({"kind": "hand", "reason": "x" * 201}, "reason", "The reason is too long: at most 200 characters."),
+        ({"kind": "rounds", "reason": "Exposed a card"}, "rounds", "Say how many rounds: one to four."),
+        ({"kind": "rounds", "rounds": 5, "reason": "Exposed a card"}, "rounds", "Ensure this value is less than or equal to 4."),
+        ({"kind": "", "reason": "Exposed a card"}, "kind", "Choose the penalty: a warning, one hand, rounds, or a disqualification."),
+    ],
+)
 def test_bad_input_is_a_400_with_the_fields_message_and_records_nothing(tournament, seated, floor, data, field, message):
     answer = post(floor, tournament, {"entry": seated[0].number, **data})
     assert answer.status_code == 400, answer.content
@@ -80,11 +84,14 @@ def test_bad_input_is_a_400_with_the_fields_message_and_records_nothing(tourname
     assert not Penalty.objects.exists()
 
 
-@pytest.mark.parametrize(("data", "status", "message"), [
-    ({"entry": 999}, 404, "There is no entry #999 in this tournament."),
-    ({}, 400, "Say who gets the penalty: the entry number, or the table and the seat (not both)."),
-    ({"table": 1}, 400, "Say who gets the penalty: the entry number, or the table and the seat (not both)."),
-])
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        ({"entry": 999}, 404, "There is no entry #999 in this tournament."),
+        ({}, 400, "Say who gets the penalty: the entry number, or the table and the seat (not both)."),
+        ({"table": 1}, 400, "Say who gets the penalty: the entry number, or the table and the seat (not both)."),
+    ],
+)
 def test_who_is_refused_by_the_service_and_nothing_is_recorded(tournament, seated, floor, data, status, message):
     answer = post(floor, tournament, {"kind": "hand", "reason": "Exposed a card", **data})
     assert answer.status_code == status and answer.json()["detail"] == message, answer.content
@@ -92,8 +99,9 @@ def test_who_is_refused_by_the_service_and_nothing_is_recorded(tournament, seate
 
 
 def test_the_page_takes_no_post(tournament, seated, floor):
-    answer = logged_in(floor).post(url(tournament), {"action": "give", "who": str(seated[0].number), "kind": "hand",
-                                                      "reason": "Exposed a card"})
+    answer = logged_in(floor).post(
+        url(tournament), {"action": "give", "who": str(seated[0].number), "kind": "hand", "reason": "Exposed a card"}
+    )
     assert answer.status_code == 405 and not Penalty.objects.exists()
 
 
@@ -145,8 +153,9 @@ def test_the_director_may_give_a_penalty(tournament, seated, director):
 def test_the_czech_page_renders(tournament, seated, floor):
     penalties.give_penalty(tournament, actor=floor, entry_number=seated[0].number, kind="rounds", rounds=1, reason="Sprostá slova")
     penalties.give_penalty(tournament, actor=floor, entry_number=seated[1].number, kind="warning", rounds=None, reason="Pomalá hra")
-    cancelled = penalties.give_penalty(tournament, actor=floor, entry_number=seated[2].number, kind="hand", rounds=None,
-                                       reason="Ukázaná karta")
+    cancelled = penalties.give_penalty(
+        tournament, actor=floor, entry_number=seated[2].number, kind="hand", rounds=None, reason="Ukázaná karta"
+    )
     penalties.cancel_penalty(tournament, actor=floor, number=cancelled.number, reason="Omyl")
     answer = logged_in(floor).get(url(tournament), HTTP_ACCEPT_LANGUAGE="cs")
     assert answer.status_code == 200
@@ -155,6 +164,7 @@ def test_the_czech_page_renders(tournament, seated, floor):
 
 
 # --- who: a name, an entry number, or the table and the seat --------------------------------------------
+
 
 @pytest.fixture
 def named(director, cashier, tournament):
@@ -184,8 +194,7 @@ def test_a_name_that_one_player_in_play_has_is_found(tournament, named, floor):
     penalty = Penalty.objects.get()
     assert (penalty.entry, penalty.table_number, penalty.seat) == (horvath, seat.table.number, seat.seat)
     assert 'data-says="penalty-give"' in page
-    assert (answer.json()["name"], answer.json()["table"], answer.json()["seat"]) == (
-        "Ondřej Horváth", seat.table.number, seat.seat)
+    assert (answer.json()["name"], answer.json()["table"], answer.json()["seat"]) == ("Ondřej Horváth", seat.table.number, seat.seat)
 
 
 def test_an_ambiguous_name_lists_the_players_with_table_and_seat(tournament, named, floor):
@@ -208,8 +217,7 @@ def test_an_ambiguous_name_lists_the_players_with_table_and_seat(tournament, nam
 def test_the_floor_names_the_table_and_the_seat(tournament, named, floor):
     jan = named[0]
     seat = live_seat(jan)
-    answer = post(floor, tournament, {"table": seat.table.number, "seat": seat.seat, "kind": "hand",
-                                      "reason": "Exposed a card"})
+    answer = post(floor, tournament, {"table": seat.table.number, "seat": seat.seat, "kind": "hand", "reason": "Exposed a card"})
     assert answer.status_code == 201
     assert Penalty.objects.get().entry == jan
     empty = next(n for n in range(1, 10) if not Seat.objects.filter(table=seat.table, seat=n, ended_at__isnull=True).exists())

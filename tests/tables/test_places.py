@@ -1,4 +1,5 @@
 """Places of players busted in the same hand (tables/rules/places.py, pure)."""
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st

@@ -1,4 +1,5 @@
 """Button and blinds (tables/rules/positions.py): the dead-button rule, heads-up, arrivals, written as TDA scenarios."""
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -72,8 +73,11 @@ def test_only_seats_between_button_and_small_blind_open_the_player_waits():
     assert (seat.seat, seat.role) == (3, "wait_for_button")
 
 
-@given(st.integers(min_value=3, max_value=10).flatmap(
-    lambda n: st.tuples(st.just(n), st.sets(st.integers(1, n), min_size=3, max_size=n), st.integers(1, 30))))
+@given(
+    st.integers(min_value=3, max_value=10).flatmap(
+        lambda n: st.tuples(st.just(n), st.sets(st.integers(1, n), min_size=3, max_size=n), st.integers(1, 30))
+    )
+)
 def test_the_big_blind_goes_round_every_live_player_once_per_orbit(case):
     seats, occupied, hands = case
     live = sorted(occupied)
@@ -86,12 +90,14 @@ def test_the_big_blind_goes_round_every_live_player_once_per_orbit(case):
         pos = new
         bigs.append(pos.big_blind)
     for i in range(len(bigs) - len(live) + 1):
-        assert sorted(bigs[i:i + len(live)]) == live
+        assert sorted(bigs[i : i + len(live)]) == live
 
 
-@given(st.integers(min_value=2, max_value=10).flatmap(
-    lambda n: st.tuples(st.just(n), st.sets(st.integers(min_value=1, max_value=n), min_size=2))).flatmap(
-    lambda c: st.tuples(st.just(c[0]), st.just(sorted(c[1])), st.sampled_from(sorted(c[1])))))
+@given(
+    st.integers(min_value=2, max_value=10)
+    .flatmap(lambda n: st.tuples(st.just(n), st.sets(st.integers(min_value=1, max_value=n), min_size=2)))
+    .flatmap(lambda c: st.tuples(st.just(c[0]), st.just(sorted(c[1])), st.sampled_from(sorted(c[1]))))
+)
 def test_before_first_leads_to_the_first_hand_with_that_button(case):
     seats, live, button = case
     assert next_hand(seats, live, before_first(seats, live, button)) == first_hand(seats, live, button)

@@ -4,6 +4,7 @@ Special needs are placed with a stream of their own (tables/rules/seating.py), s
 ordinary draw over the room with the held seats taken: the public check lists those seats without their
 entries, shows the needs as a count and a salted commitment, and recomputes the rest. Before, the public
 JSON carried `{"<entry>": {"accessible": true}}`, and the seat search named the entry."""
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,13 @@ def draws_with_needs(draw):
     needs = {}
     for i, entry in enumerate(chosen):
         kind = draw(st.sampled_from(["accessible", "table", "seat"]))
-        needs[entry] = (Need(accessible=True) if kind == "accessible" else Need(table=1 + i % tables) if kind == "table"
-                        else Need(table=1 + i % tables, seat=1 + i))
+        needs[entry] = (
+            Need(accessible=True)
+            if kind == "accessible"
+            else Need(table=1 + i % tables)
+            if kind == "table"
+            else Need(table=1 + i % tables, seat=1 + i)
+        )
     return open_seats, accessible, entries, needs, draw(st.binary(min_size=32, max_size=32)), draw(st.booleans())
 
 
@@ -47,8 +53,11 @@ def draws_with_needs(draw):
 @given(draws_with_needs())
 def test_the_others_recompute_from_the_seed_and_the_held_seats_alone(case):
     open_seats, accessible, entries, needs, seed, start = case
-    room = lambda: Room.of({t: list(s) for t, s in open_seats.items()}, dict.fromkeys(open_seats, 0) if start else  # noqa: E731
-                           {t: 1 for t in open_seats}, accessible)
+
+    def room():
+        counts = dict.fromkeys(open_seats, 0) if start else {t: 1 for t in open_seats}
+        return Room.of({t: list(s) for t, s in open_seats.items()}, counts, accessible)
+
     fn = seating.draw_start if start else seating.draw_late
     try:
         result = fn(seed, entries, room(), needs)
@@ -75,14 +84,16 @@ def test_the_public_check_names_no_need_and_still_recomputes(director, floor, ca
     assert "accessible" not in text  # neither a need nor which tables have access
     assert wheelchair.number not in check["inputs"]["entries"] and fixed.number not in check["inputs"]["entries"]
     assert all(row[0] not in (wheelchair.number, fixed.number) for row in check["result"] + check["written"])
-    seat_of = {e: (s.table.number, s.seat) for e, s in ((x.number, Seat.objects.get(entry=x, ended_at__isnull=True))
-                                                         for x in (wheelchair, fixed))}
+    seat_of = {
+        e: (s.table.number, s.seat) for e, s in ((x.number, Seat.objects.get(entry=x, ended_at__isnull=True)) for x in (wheelchair, fixed))
+    }
     assert check["inputs"]["held"] == sorted([list(seat_of[wheelchair.number]), list(seat_of[fixed.number])])
     assert check["inputs"]["needs"]["count"] == 2 and len(check["inputs"]["needs"]["commitment"]) == 64
     assert check["matches"] is True and check["recomputed"] == check["result"] and len(check["result"]) == 12
     # anyone recomputes it with the documented algorithm from what is public only
-    room = Room.of({int(t): s for t, s in check["inputs"]["open_seats"].items()},
-                   {int(t): n for t, n in check["inputs"]["players"].items()})
+    room = Room.of(
+        {int(t): s for t, s in check["inputs"]["open_seats"].items()}, {int(t): n for t, n in check["inputs"]["players"].items()}
+    )
     assert rows_of(seating.draw_start(bytes.fromhex(check["seed"]), check["inputs"]["entries"], room)) == check["result"]
     # the commitment opens with the salt and the needs the room keeps
     draw.refresh_from_db()

@@ -1,5 +1,6 @@
 """The public page of a chip race's draw: the result sheet of the race (counts, odd chips, the cards with
 their suits, who won a chip, the new chips), the pool, the winners, the house rules and the check."""
+
 from __future__ import annotations
 
 from django.test import Client

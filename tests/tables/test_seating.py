@@ -1,5 +1,6 @@
 """The pure seat draw and button draw (tables/rules/seating.py): properties over random seeds and rooms,
 determinism, error codes, and a chi-square check that a fixed entry has no seat or table bias."""
+
 from __future__ import annotations
 
 import copy
@@ -209,8 +210,9 @@ def test_a_changed_seed_gives_a_different_draw():
     # seeds all 199 neighbours differ; allow one coincidence so the assertion does not hinge on luck.
     assert differ >= 198
     # One byte of the seed changes the draw too.
-    assert seating.draw_start(b"\x00" * 31 + b"\x01", entries, copy.deepcopy(room)) != \
-        seating.draw_start(b"\x00" * 32, entries, copy.deepcopy(room))
+    assert seating.draw_start(b"\x00" * 31 + b"\x01", entries, copy.deepcopy(room)) != seating.draw_start(
+        b"\x00" * 32, entries, copy.deepcopy(room)
+    )
 
 
 def test_a_changed_entry_list_gives_a_different_draw():
@@ -293,8 +295,9 @@ def test_deal_high_card_deals_distinct_real_cards_one_per_seat(seed, seats):
     assert all(seating.card_value(dealt[winner]) >= seating.card_value(c) for c in dealt.values())
 
 
-@given(seeds, st.dictionaries(st.integers(1, 200), st.lists(st.integers(1, 10), min_size=1, max_size=10, unique=True),
-                              min_size=1, max_size=8))
+@given(
+    seeds, st.dictionaries(st.integers(1, 200), st.lists(st.integers(1, 10), min_size=1, max_size=10, unique=True), min_size=1, max_size=8)
+)
 @settings(max_examples=100, deadline=None)
 def test_the_buttons_of_several_tables_are_one_stream_a_new_deck_per_table_in_table_order(seed, tables):
     dealt = seating.deal_high_cards(seed, tables)

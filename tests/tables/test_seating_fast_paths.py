@@ -1,6 +1,7 @@
 """The fast paths of the start draw and the floor map give exactly what the plain versions gave: the
 seed stream read ahead in blocks, the inlined shuffle, the table choice with running totals, the floor
 map built from rows with names put together by the database."""
+
 from __future__ import annotations
 
 import gc
@@ -40,7 +41,7 @@ class ReferenceRng:
             return 0
         limit = 2**64 - (2**64 % n)
         while True:
-            x = int.from_bytes(self.data[self.pos:self.pos + 8], "big")
+            x = int.from_bytes(self.data[self.pos : self.pos + 8], "big")
             self.pos += 8
             if x < limit:
                 return x % n
@@ -81,14 +82,11 @@ def test_draws_are_bit_identical_to_the_implementation_before_the_speed_up():
     assert digest(start) == "c2623f4fadd9f16f086cf0addaaf78522064fae94b466f968cb67b724ee63f53"
     assert room.players[3] == sum(1 for table, _seat in start.values() if table == 3)  # the room is still updated
     assert all(seat not in room.open_seats[table] for table, seat in start.values())
-    room = Room.of({t: [x for x in range(1, 10) if (x + t) % 4] for t in range(1, 41)}, {t: t % 5 for t in range(1, 41)},
-                   accessible=[5])
-    late = seating.draw_late(SEED, list(range(500, 560)), room, {501: Need(accessible=True), 520: Need(table=9)},
-                             separate_needs=False)
+    room = Room.of({t: [x for x in range(1, 10) if (x + t) % 4] for t in range(1, 41)}, {t: t % 5 for t in range(1, 41)}, accessible=[5])
+    late = seating.draw_late(SEED, list(range(500, 560)), room, {501: Need(accessible=True), 520: Need(table=9)}, separate_needs=False)
     assert digest(late) == "9960f5df570702852a16e5978235bc7b54275789524d76d7b67a8db8787913c8"
     shuffled = seating.SeedStream(SEED).shuffle(list(range(5000)))
-    assert hashlib.sha256(json.dumps(shuffled).encode()).hexdigest() == \
-        "ea00102c80a92258e6b905ee32d64325dfd021af892ca236875ad92ed2c19aaa"
+    assert hashlib.sha256(json.dumps(shuffled).encode()).hexdigest() == "ea00102c80a92258e6b905ee32d64325dfd021af892ca236875ad92ed2c19aaa"
 
 
 def choose_one_at_a_time(rows, count: int, needs: dict[int, Need]) -> list[int]:
@@ -107,19 +105,29 @@ def choose_one_at_a_time(rows, count: int, needs: dict[int, Need]) -> list[int]:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("needs", [{}, {1: Need(table=6)}, {1: Need(accessible=True)}, {1: Need(table=2, seat=3),
-                                                                                         2: Need(accessible=True)}])
+@pytest.mark.parametrize(
+    "needs", [{}, {1: Need(table=6)}, {1: Need(accessible=True)}, {1: Need(table=2, seat=3), 2: Need(accessible=True)}]
+)
 def test_the_table_choice_is_the_one_table_at_a_time_choice(director, tournament, needs):
-    for number, seats, accessible in [(1, 9, False), (2, 6, False), (3, 10, False), (4, 9, True), (5, 2, False),
-                                      (6, 8, False), (7, 9, False), (8, 4, True)]:
+    for number, seats, accessible in [
+        (1, 9, False),
+        (2, 6, False),
+        (3, 10, False),
+        (4, 9, True),
+        (5, 2, False),
+        (6, 8, False),
+        (7, 9, False),
+        (8, 4, True),
+    ]:
         table_setup.open_table(tournament, actor=director, number=number, seats=seats, accessible=accessible)
     table_setup.set_break_order(tournament, actor=director, numbers=[3, 7, 1, 8, 5, 2, 6, 4])
     models = list(Table.objects.filter(tournament=tournament, in_play=True).order_by("-break_order", "number"))
     for count in range(1, 58):
         chosen = draws.choose_tables(tournament, count, needs)
         assert [row.number for row in chosen] == choose_one_at_a_time(models, count, needs), count
-        assert all((row.pk, row.seats, row.accessible) == (m.pk, m.seats, m.accessible)
-                   for row in chosen for m in models if m.number == row.number)
+        assert all(
+            (row.pk, row.seats, row.accessible) == (m.pk, m.seats, m.accessible) for row in chosen for m in models if m.number == row.number
+        )
     with pytest.raises(errors.ServiceError) as exc:
         draws.choose_tables(tournament, 58, needs)
     assert exc.value.code == "no_open_seat"
@@ -132,8 +140,7 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
     people = [("Jana", "Nováková", ""), ("Petr", "Černý", "Pete"), ("Eva", "O'Neil", "Ace (real)")]
     entries = []
     for i, (first, last, nick) in enumerate(people):
-        player = registration.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 1, 1),
-                                        nickname=nick)
+        player = registration.create_player(actor=cashier, first_name=first, last_name=last, date_of_birth=date(1985, 1, 1), nickname=nick)
         entries.append(registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(f"NK{i:07d}")))
     before = screens.floor_map(tournament)
     assert before["waiting"] == 3 and before["players_seated"] == 0 and before["start_drawn"] is False
@@ -141,12 +148,26 @@ def test_the_floor_map_puts_nicknames_in_brackets_and_counts_the_waiting(directo
     draws.draw_start(tournament, actor=director)
     fm = screens.floor_map(tournament)
     names = {seat["entry"]: seat["name"] for t in fm["tables"] for seat in t["seat_list"] if seat["entry"]}
-    assert names == {entries[0].number: "Jana Nováková", entries[1].number: "Petr Černý (Pete)",
-                     entries[2].number: "Eva O'Neil (Ace (real))"}
+    assert names == {
+        entries[0].number: "Jana Nováková",
+        entries[1].number: "Petr Černý (Pete)",
+        entries[2].number: "Eva O'Neil (Ace (real))",
+    }
     assert names[entries[1].number] == entries[1].player.display_name
     assert fm["waiting"] == 0 and fm["players_seated"] == 3 and fm["start_drawn"] is True
-    assert [list(t) for t in fm["tables"]][0] == ["table", "seats", "in_play", "accessible", "button", "break_position",
-                                                  "players", "status", "seat_list", "level", "on_old_level"]
+    assert [list(t) for t in fm["tables"]][0] == [
+        "table",
+        "seats",
+        "in_play",
+        "accessible",
+        "button",
+        "break_position",
+        "players",
+        "status",
+        "seat_list",
+        "level",
+        "on_old_level",
+    ]
 
 
 @pytest.mark.django_db

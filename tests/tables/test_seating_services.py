@@ -1,4 +1,5 @@
 """Seating services on the real database: start draw, late entries, corrections, busts and their undo."""
+
 from datetime import date
 
 import pytest

@@ -1,6 +1,7 @@
 """An undone bust and a late entry in the room as it stands now: never a seat at a
 table that breaks or has broken, never alone at a spare table while other tables have seats, and the
 room balanced after it."""
+
 from datetime import date
 
 from tables.models import Move, Table

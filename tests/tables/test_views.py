@@ -1,6 +1,7 @@
 """Screens of seating: the floor's table map (roles, bust, correct, refusals), seat cards (HTML and
 PDF), the player's public seat page, the public draw verification, and the director's tables page
 (break order, tables in and out of play, accessible tables)."""
+
 from __future__ import annotations
 
 import json
@@ -70,9 +71,21 @@ def test_seat_cards_are_for_staff_but_not_dealers(request, drawn, tournament, wh
 def test_the_map_presses_go_to_the_api_and_carry_their_message_templates(drawn, director, tournament):
     page = logged_in(director).get(f"/t/{tournament.pk}/map/").content.decode()
     api = f"/api/tournaments/{tournament.pk}/"
-    for rest in ("entries/999999/bust/", "entries/999999/undo-bust/", "entries/999999/seat/", "tables/999999/button/",
-                 "tables/999999/positions/", "tables/999999/hand-done/", "moves/999999/confirm/", "moves/999999/cancel/",
-                 "moves/balance/", "hand-for-hand/", "tables/", "draw/", "seating/waiting/"):
+    for rest in (
+        "entries/999999/bust/",
+        "entries/999999/undo-bust/",
+        "entries/999999/seat/",
+        "tables/999999/button/",
+        "tables/999999/positions/",
+        "tables/999999/hand-done/",
+        "moves/999999/confirm/",
+        "moves/999999/cancel/",
+        "moves/balance/",
+        "hand-for-hand/",
+        "tables/",
+        "draw/",
+        "seating/waiting/",
+    ):
         assert f'"{api}{rest}"' in page, rest
     assert f"/t/{tournament.pk}/map/entries/" not in page and f'action="/t/{tournament.pk}/' not in page
     script = (STATIC_JS / "map" / "words.js").read_text()
@@ -94,7 +107,11 @@ def test_bust_from_the_map_and_undo(drawn, floor, tournament):
     # What the map's message needs: "Entry #n (name) is out in place 12."
     body = answer.json()
     assert (body["number"], body["player"]["display_name"], body["finish_place"], body["finish_place_low"]) == (
-        entries[0].number, entries[0].player.display_name, 12, None)
+        entries[0].number,
+        entries[0].player.display_name,
+        12,
+        None,
+    )
     entries[0].refresh_from_db()
     assert entries[0].status == Entry.Status.BUSTED and not Seat.objects.filter(entry=entries[0], ended_at__isnull=True).exists()
     assert events_of(tournament, "entry.busted")[-1].actor == floor
@@ -113,8 +130,9 @@ def test_correct_a_seat_from_the_map(drawn, floor, tournament):
     _draw, entries = drawn
     data = screens.floor_map(tournament)
     target = next((t["table"], s["seat"]) for t in data["tables"] for s in t["seat_list"] if s["entry"] is None and t["in_play"])
-    answer = api_client(floor).post(api_url(tournament, f"entries/{entries[3].number}/seat/"),
-                                    {"table": target[0], "seat": target[1]}, format="json")
+    answer = api_client(floor).post(
+        api_url(tournament, f"entries/{entries[3].number}/seat/"), {"table": target[0], "seat": target[1]}, format="json"
+    )
     assert answer.status_code == 200
     assert answer.json() == {"entry": entries[3].number, "table": target[0], "seat": target[1]}
     seat = live_seat(entries[3])
@@ -126,11 +144,16 @@ def test_a_refused_correction_shows_the_message_and_changes_nothing(drawn, floor
     other = live_seat(entries[1])
     before = live_seat(entries[0])
     seq = AuditEvent.objects.filter(tournament=tournament).count()
-    refused = api_client(floor).post(api_url(tournament, f"entries/{entries[0].number}/seat/"),
-                                     {"table": other.table.number, "seat": other.seat}, format="json")
+    refused = api_client(floor).post(
+        api_url(tournament, f"entries/{entries[0].number}/seat/"), {"table": other.table.number, "seat": other.seat}, format="json"
+    )
     assert refused.status_code == 409 and "is not free" in refused.json()["detail"]
-    czech = api_client(floor).post(api_url(tournament, f"entries/{entries[0].number}/seat/"),
-                                   {"table": other.table.number, "seat": other.seat}, format="json", HTTP_ACCEPT_LANGUAGE="cs")
+    czech = api_client(floor).post(
+        api_url(tournament, f"entries/{entries[0].number}/seat/"),
+        {"table": other.table.number, "seat": other.seat},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="cs",
+    )
     assert czech.json()["error"] == refused.json()["error"] and czech.json()["detail"] != refused.json()["detail"]
     missing = api_client(floor).post(api_url(tournament, f"entries/{entries[0].number}/seat/"), {"table": 1}, format="json")
     assert missing.status_code == 400 and missing.json()["error"] == "invalid" and "seat" in missing.json()["fields"]
@@ -171,8 +194,7 @@ def test_button_and_open_table_from_the_map(drawn, director, floor, tournament):
     assert answer.status_code == 200 and answer.json()["button"] == occupied[0]
     assert tournament.tables.get(number=1).button_seat == occupied[0]
     assert api_client(floor).post(api_url(tournament, "tables/"), {"number": 7}, format="json").status_code == 403
-    answer = api_client(director).post(api_url(tournament, "tables/"), {"number": 7, "seats": 8, "accessible": True},
-                                       format="json")
+    answer = api_client(director).post(api_url(tournament, "tables/"), {"number": 7, "seats": 8, "accessible": True}, format="json")
     assert answer.status_code == 201 and answer.json()["table"] == 7
     table = tournament.tables.get(number=7)
     assert table.seats == 8 and table.accessible
@@ -256,7 +278,7 @@ def test_the_tables_page_presses_go_to_the_api(three_tables, director, tournamen
     assert f'data-api-tables="{api}tables/"' in page and f'data-api-break-order="{api}tables/break-order/"' in page
     assert f'data-api-in-play="{api}tables/999999/in-play/"' in page
     assert f'action="/t/{tournament.pk}/' not in page and "/tables/open/" not in page
-    assert 'data-set-in-play="0"' in page and 'id="new-token"' in page and 'data-api-say' in page
+    assert 'data-set-in-play="0"' in page and 'id="new-token"' in page and "data-api-say" in page
     script = (STATIC_JS / "tables.js").read_text()
     assert 'gettext("Break order saved: {order}.")' in script and 'gettext("Table {number} is out of play.")' in script
     assert 'gettext("List the table numbers in the order they break.")' in script and "js/tables.js" in page
@@ -275,18 +297,22 @@ def test_director_sets_the_break_order_and_it_is_saved_and_audited(three_tables,
     rows = {row["table"]: row for row in response.context["rows"]}
     assert {n: rows[n]["break_position"] for n in rows} == {1: 1, 2: 3, 3: 2}
     assert 'value="1 3 2"' in response.content.decode()
-    assert api_client(director).put(api_url(tournament, "tables/break-order/"), {"order": [3, 2, 1]},
-                                    format="json").json() == {"order": [3, 2, 1]}
+    assert api_client(director).put(api_url(tournament, "tables/break-order/"), {"order": [3, 2, 1]}, format="json").json() == {
+        "order": [3, 2, 1]
+    }
     assert state.break_order(tournament) == [3, 2, 1]
 
 
-@pytest.mark.parametrize("order, message", [
-    ([1, 2], "List every table in play exactly once (tables in play: 1, 2, 3)."),
-    ([1, 2, 3, 4], "List every table in play exactly once (tables in play: 1, 2, 3)."),
-    ([1, 1, 2, 3], "List every table in play exactly once (tables in play: 1, 2, 3)."),
-    ([], "order: This list may not be empty."),
-    (["1", "2", "x"], "order.2: A valid integer is required."),
-])
+@pytest.mark.parametrize(
+    "order, message",
+    [
+        ([1, 2], "List every table in play exactly once (tables in play: 1, 2, 3)."),
+        ([1, 2, 3, 4], "List every table in play exactly once (tables in play: 1, 2, 3)."),
+        ([1, 1, 2, 3], "List every table in play exactly once (tables in play: 1, 2, 3)."),
+        ([], "order: This list may not be empty."),
+        (["1", "2", "x"], "order.2: A valid integer is required."),
+    ],
+)
 def test_a_bad_break_order_is_refused_with_the_message_and_changes_nothing(three_tables, director, tournament, order, message):
     before = state.break_order(tournament)
     seq = AuditEvent.objects.filter(tournament=tournament).count()
@@ -316,8 +342,11 @@ def test_only_the_director_sets_the_break_order_or_takes_tables_out_of_play(requ
 
 
 def test_anonymous_is_refused_and_nothing_changes(three_tables, tournament):
-    for method, rest, body in (("post", "tables/break-order/", {"order": [1, 2, 3]}),
-                               ("post", "tables/2/in-play/", {"in_play": False}), ("post", "tables/", {"number": 9})):
+    for method, rest, body in (
+        ("post", "tables/break-order/", {"order": [1, 2, 3]}),
+        ("post", "tables/2/in-play/", {"in_play": False}),
+        ("post", "tables/", {"number": 9}),
+    ):
         response = getattr(api_client(), method)(api_url(tournament, rest), body, format="json")
         assert response.status_code == 401 and response.json()["error"] == "not_authenticated"
     assert state.break_order(tournament) == [3, 2, 1] and Table.objects.filter(in_play=True).count() == 3
@@ -334,8 +363,8 @@ def test_director_takes_a_table_out_of_play_and_puts_it_back(three_tables, direc
     # Shown clearly: its row says so, keeps no break position, and offers to put it back.
     response = c.get(tables_url(tournament))
     page = response.content.decode()
-    row = page[page.index('<tr data-table="2"'):]
-    row = row[:row.index("</tr>")]
+    row = page[page.index('<tr data-table="2"') :]
+    row = row[: row.index("</tr>")]
     assert 'class="out-of-play"' in row and "not in play" in row and "Put in play" in row and "data-in-play" not in row
     assert 'data-set-in-play="1"' in row
     assert state.break_order(tournament) == [3, 1] and 'value="3 1"' in page
@@ -366,8 +395,7 @@ def test_the_open_form_opens_an_accessible_table(director, tournament):
     c = logged_in(director)
     page = c.get(tables_url(tournament)).content.decode()
     assert 'name="accessible"' in page and "Accessible table (special needs)" in page
-    response = api_client(director).post(api_url(tournament, "tables/"), {"number": 4, "seats": 8, "accessible": True},
-                                         format="json")
+    response = api_client(director).post(api_url(tournament, "tables/"), {"number": 4, "seats": 8, "accessible": True}, format="json")
     assert response.status_code == 201 and response.json()["table"] == 4 and response.json()["shuffler_token"]
     table = Table.objects.get(tournament=tournament, number=4)
     assert table.accessible and table.seats == 8
@@ -375,10 +403,10 @@ def test_the_open_form_opens_an_accessible_table(director, tournament):
     api_client(director).post(api_url(tournament, "tables/"), {"number": 5}, format="json")
     assert Table.objects.get(tournament=tournament, number=5).accessible is False
     page = c.get(tables_url(tournament)).content.decode()
-    row = page[page.index('<tr data-table="4"'):]
-    assert 'class="badge accessible"' in row[:row.index("</tr>")]
-    row = page[page.index('<tr data-table="5"'):]
-    assert "badge accessible" not in row[:row.index("</tr>")]
+    row = page[page.index('<tr data-table="4"') :]
+    assert 'class="badge accessible"' in row[: row.index("</tr>")]
+    row = page[page.index('<tr data-table="5"') :]
+    assert "badge accessible" not in row[: row.index("</tr>")]
     # The token is in the API's answer only: never in the page.
     assert response.json()["shuffler_token"] not in page
     again = api_client(director).post(api_url(tournament, "tables/"), {"number": 4}, format="json")
@@ -388,14 +416,25 @@ def test_the_open_form_opens_an_accessible_table(director, tournament):
 # --- one door per action: the screens' old POST endpoints are gone --------------------------------
 
 REMOVED = [  # (the URL name it had, its path after /t/<pk>/)
-    ("table-open", "tables/open/"), ("tables-break-order", "tables/break-order/"), ("table-in-play", "tables/1/in-play/"),
-    ("hand-start", "tables/1/hand/"), ("hand-undo", "tables/1/hand/undo/"), ("hand-done", "tables/1/hand/done/"),
-    ("map-bust", "map/entries/1/bust/"), ("map-undo-bust", "map/entries/1/undo-bust/"),
-    ("map-correct", "map/entries/1/correct/"), ("map-button", "map/tables/1/button/"),
-    ("map-positions", "map/tables/1/positions/"), ("map-move-confirm", "map/moves/1/confirm/"),
-    ("map-move-cancel", "map/moves/1/cancel/"), ("map-balance-now", "map/moves/balance/"),
-    ("map-hand-done", "map/tables/1/hand-done/"), ("map-hand-for-hand", "map/hand-for-hand/"),
-    ("map-open-table", "map/tables/open/"), ("map-draw-start", "map/draw/"), ("map-seat-waiting", "map/seat-waiting/"),
+    ("table-open", "tables/open/"),
+    ("tables-break-order", "tables/break-order/"),
+    ("table-in-play", "tables/1/in-play/"),
+    ("hand-start", "tables/1/hand/"),
+    ("hand-undo", "tables/1/hand/undo/"),
+    ("hand-done", "tables/1/hand/done/"),
+    ("map-bust", "map/entries/1/bust/"),
+    ("map-undo-bust", "map/entries/1/undo-bust/"),
+    ("map-correct", "map/entries/1/correct/"),
+    ("map-button", "map/tables/1/button/"),
+    ("map-positions", "map/tables/1/positions/"),
+    ("map-move-confirm", "map/moves/1/confirm/"),
+    ("map-move-cancel", "map/moves/1/cancel/"),
+    ("map-balance-now", "map/moves/balance/"),
+    ("map-hand-done", "map/tables/1/hand-done/"),
+    ("map-hand-for-hand", "map/hand-for-hand/"),
+    ("map-open-table", "map/tables/open/"),
+    ("map-draw-start", "map/draw/"),
+    ("map-seat-waiting", "map/seat-waiting/"),
 ]
 
 
@@ -407,8 +446,9 @@ def test_the_screens_old_post_endpoints_are_gone(drawn, director, tournament, na
         reverse(name, args=[tournament.pk])
     seq = AuditEvent.objects.filter(tournament=tournament).count()
     c = logged_in(director)
-    response = c.post(f"/t/{tournament.pk}/{rest}", {"on": "1", "number": 9, "order": "1 2", "in_play": "0"},
-                      HTTP_ACCEPT="application/json")
+    response = c.post(
+        f"/t/{tournament.pk}/{rest}", {"on": "1", "number": 9, "order": "1 2", "in_play": "0"}, HTTP_ACCEPT="application/json"
+    )
     assert response.status_code in (404, 405), (rest, response.status_code)
     assert AuditEvent.objects.filter(tournament=tournament).count() == seq
     assert not Table.objects.filter(tournament=tournament, number=9).exists()

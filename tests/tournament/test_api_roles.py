@@ -1,5 +1,6 @@
 """The JSON API's role matrix: every endpoint answers each role as core/access.py says, and a refusal changes
 nothing. Every request meets the same room, made once for the module (module_db in tests/conftest.py)."""
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,12 @@ ENDPOINTS = [
     ("GET", "/api/players/", REGISTER, None),
     ("POST", "/api/players/", REGISTER, lambda w: {"first_name": "Eva", "last_name": "Malá", "date_of_birth": "1970-03-04"}),
     ("GET", T + "/entries/", ENTRIES, None),
-    ("POST", T + "/entries/", REGISTER,
-     lambda w: {"player": w["player2"].pk, "document_type": "passport", "document_number": "P9876543", "seen": True}),
+    (
+        "POST",
+        T + "/entries/",
+        REGISTER,
+        lambda w: {"player": w["player2"].pk, "document_type": "passport", "document_number": "P9876543", "seen": True},
+    ),
     ("GET", T + "/entries/1/", ENTRIES, None),
     ("POST", T + "/entries/1/rebuy/", REGISTER, lambda w: {"paid": False}),
     ("POST", T + "/entries/1/addon/", REGISTER, None),
@@ -87,8 +92,15 @@ IDEMPOTENT = {("POST", T + "/draws/commit/")}
 ROLES = ("director", "floor", "cashier", "dealer", "anonymous")
 
 
-REBUYS = {"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_fee": 500, "rebuy_chips": 10000,
-          "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000}
+REBUYS = {
+    "rebuy_allowed": True,
+    "rebuy_price": 5000,
+    "rebuy_fee": 500,
+    "rebuy_chips": 10000,
+    "addon_allowed": True,
+    "addon_price": 5000,
+    "addon_chips": 15000,
+}
 
 
 @pytest.fixture(scope="module")
@@ -100,8 +112,9 @@ def made(module_db) -> dict:
     director, cashier, floor = (User.objects.get(pk=made[role]) for role in ("director", "cashier", "floor"))
     t = setup.update_tournament(Tournament.objects.get(pk=made["tournament"]), actor=director, data=REBUYS)
     player = registration.create_player(actor=cashier, first_name="Jana", last_name="Nováková", date_of_birth=date(1990, 5, 17))
-    second = registration.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2),
-                                    nickname="Ace")
+    second = registration.create_player(
+        actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1985, 1, 2), nickname="Ace"
+    )
     registration.register_entry(t, actor=cashier, player=player, document=id_doc())
     display = registration.create_display_token(t, actor=director, label="Lobby TV 1")
     table_setup.open_table(t, actor=director, number=1, seats=9)  # also commits draw 1
@@ -113,13 +126,11 @@ def made(module_db) -> dict:
 def world(made, db) -> dict:
     """The made room's rows, read afresh for each test."""
     cache.clear()  # the public endpoints' throttle counts in the cache
-    return {**read_base(made), "player2": Player.objects.get(pk=made["player2"]),
-            "display": DisplayToken.objects.get(pk=made["display"])}
+    return {**read_base(made), "player2": Player.objects.get(pk=made["player2"]), "display": DisplayToken.objects.get(pk=made["display"])}
 
 
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize(("method", "path", "allowed", "body"), ENDPOINTS,
-                         ids=[f"{m} {p}" for m, p, _a, _b in ENDPOINTS])
+@pytest.mark.parametrize(("method", "path", "allowed", "body"), ENDPOINTS, ids=[f"{m} {p}" for m, p, _a, _b in ENDPOINTS])
 def test_role_matrix(world, role, method, path, allowed, body):
     url = path.format(t=world["tournament"].pk, s=world["template"].pk, d=world["display"].pk, p=world["player2"].pk)
     data = body(world) if body else None
@@ -150,7 +161,8 @@ def test_examples_of_refusals_change_nothing(world):
     response = register(client_for(world["dealer"]), world["tournament"], world["player2"], "P9876543")
     assert response.status_code == 403 and Entry.objects.count() == 1
     assert client_for(world["cashier"]).get(f"/api/tournaments/{world['tournament'].pk}/events/").status_code == 403
-    response = client_for(world["floor"]).post(f"/api/tournaments/{world['tournament'].pk}/receipts/1/void/",
-                                               {"reason": "mistake"}, format="json")
+    response = client_for(world["floor"]).post(
+        f"/api/tournaments/{world['tournament'].pk}/receipts/1/void/", {"reason": "mistake"}, format="json"
+    )
     assert response.status_code == 403
     assert Purchase.objects.get(number=1).status == Purchase.Status.PAID

@@ -1,5 +1,6 @@
 """The entry page's seating actions: seat shown, bust and its undo, special-needs request (TDA 6), through
 the JSON API the page calls (entries/<n>/bust/, undo-bust/, players/<id>/seat-request/)."""
+
 import json
 
 import pytest
@@ -34,8 +35,10 @@ def test_the_entry_page_calls_the_api(client, floor, cashier, tournament, seated
     entry = seated[0]
     client.force_login(floor)
     page = client.get(f"/t/{tournament.pk}/entries/{entry.number}/").content.decode()
-    for path in (f"tournaments/{tournament.pk}/entries/{entry.number}/bust/",
-                 f"tournaments/{tournament.pk}/players/{entry.player_id}/seat-request/"):
+    for path in (
+        f"tournaments/{tournament.pk}/entries/{entry.number}/bust/",
+        f"tournaments/{tournament.pk}/players/{entry.player_id}/seat-request/",
+    ):
         assert f'data-api="{path}"' in page, path
     assert "action=" not in page.split("<main>", 1)[1]  # no form of the page posts anywhere but the API
     client.force_login(cashier)
@@ -59,7 +62,9 @@ def test_floor_busts_and_undoes_from_the_entry_page(client, floor, tournament, s
     assert entry.status == Entry.Status.ACTIVE and entry.finish_place is None
     assert (back.table_id, back.seat) == (seat.table_id, seat.seat)
     assert list(AuditEvent.objects.filter(type__in=["entry.busted", "entry.bust_undone"]).values_list("type", flat=True)) == [
-        "entry.busted", "entry.bust_undone"]
+        "entry.busted",
+        "entry.bust_undone",
+    ]
     # Undoing again is refused with a message and changes nothing.
     events = AuditEvent.objects.count()
     again = api(client, f"{base}/undo-bust/")

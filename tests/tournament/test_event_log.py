@@ -1,5 +1,6 @@
 """The event log a person reads: every event type labelled, one line in words per event,
 details as key/value rows, filters by table, player and kind, dates in the venue's zone and the user's format."""
+
 from __future__ import annotations
 
 import ast
@@ -107,8 +108,11 @@ def recorded_types() -> set[str]:
             for call in module.calls:
                 if getattr(call.func, "id", getattr(call.func, "attr", None)) != name:
                     continue
-                arg = call.args[position] if position is not None and len(call.args) > position else next(
-                    (k.value for k in call.keywords if k.arg == param), None)
+                arg = (
+                    call.args[position]
+                    if position is not None and len(call.args) > position
+                    else next((k.value for k in call.keywords if k.arg == param), None)
+                )
                 values = _strings(arg) if arg is not None else None
                 if values is None:
                     raise AssertionError(f"{name}() called with a type this test cannot read")
@@ -118,8 +122,17 @@ def recorded_types() -> set[str]:
 
 def test_every_type_the_code_records_has_a_label():
     types = recorded_types()
-    assert {"entry.busted", "move.created", "draw.committed", "table.positions", "clock.started", "clock.one_minute",
-            "balance.no_move", "rebuy.paid", "addon.paid"} <= types
+    assert {
+        "entry.busted",
+        "move.created",
+        "draw.committed",
+        "table.positions",
+        "clock.started",
+        "clock.one_minute",
+        "balance.no_move",
+        "rebuy.paid",
+        "addon.paid",
+    } <= types
     assert all(TYPE.match(t) for t in types), sorted(t for t in types if not TYPE.match(t))
     missing = sorted(types - set(event_labels()))
     assert not missing, f"event types with no label in web/<app>/events.py: {missing}"
@@ -148,45 +161,106 @@ def test_each_type_is_in_the_words_of_one_app():
 NAMES = {12: "Jana Nováková", 7: "Martin Horváth"}
 
 
-@pytest.mark.parametrize("type_, payload, words", [
-    ("entry.busted", {"entry": 12, "name": "Jana Nováková", "place": 57, "place_low": 57, "table": 12, "seat": 4},
-     "Table 12 seat 4: Jana Nováková (#12) busted, 57th"),
-    ("entry.busted", {"entry": 12, "name": "Jana Nováková", "place": 22, "place_low": 23, "table": None, "seat": None},
-     "Jana Nováková (#12) busted, 22nd to 23rd (tie)"),
-    ("move.done", {"move": {"entry": 7, "name": "Martin Horváth", "from": {"table": 3, "seat": 2},
-                            "to": {"table": 5, "seat": 9}}, "entries": [7], "tables": [3, 5]},
-     "Martin Horváth (#7) from table 3 seat 2 to table 5 seat 9: moved"),
-    ("move.created", {"kind": "balance", "moves": [{"entry": 7, "name": "Martin Horváth", "from": {"table": 3, "seat": 2},
-                                                   "to": {"table": 5, "seat": 9}}], "entries": [7], "tables": [3, 5]},
-     "Move: Martin Horváth (#7) from table 3 seat 2 to table 5 seat 9"),
-    ("draw.committed", {"draw": 2, "commitment": "ab" * 32}, "Draw 2 committed (SHA-256 abababababab…)"),
-    ("table.positions", {"table": 4, "positions": {"button": 3, "small_blind": 4, "big_blind": 5}},
-     "Table 4: button seat 3, blinds seats 4 and 5"),
-    ("draw.tie", {"draw": 3, "entries": [12, 7], "place": 9, "place_low": 10}, "Tie for 9th to 10th between Jana Nováková (#12), "
-     "Martin Horváth (#7): odd units drawn (draw 3)"),
-    ("clock.level_started", {"level": 6, "clock": {"status": "running"}}, "Level 6 started"),
-    ("rebuy.paid", {"entry": 12, "name": "Jana Nováková", "receipt": 40}, "Jana Nováková (#12): Re-buy paid, receipt 40"),
-    ("some.future_type", {"table": 3, "entry": 12, "weird": {"x": 1}}, "Some: future type: table 3, Jana Nováková (#12)"),
-    ("penalty.given", {"penalty": 2, "entry": 12, "name": "Jana Nováková", "table": 4, "seat": 6, "kind": "rounds",
-                       "rounds": 2, "players": 9, "hands": 18, "reason": "Soft-play"},
-     "Table 4 seat 6: Jana Nováková (#12) gets 2 rounds, 18 hands (penalty 2): Soft-play"),
-    ("penalty.given", {"penalty": 1, "entry": 7, "table": 3, "seat": 2, "kind": "warning", "hands": 0,
-                       "reason": "Language"}, "Table 3 seat 2: Martin Horváth (#7) gets a warning (penalty 1): Language"),
-    ("penalty.cancelled", {"penalty": 2, "entry": 12, "table": 4, "reason": "Wrong seat"},
-     "Penalty 2 of Jana Nováková (#12) cancelled: Wrong seat"),
-    ("day.closed", {"day": 1, "bags": 12, "total": 240_000, "difference": -500, "missing": [4, 7],
-                    "reason": "Recounted on Day 2"},
-     "Day 1 closed: 12 bags, 240000 chips, difference -500 (no bag: #4, #7): Recounted on Day 2"),
-    ("bags.recorded", {"table": 3, "entry": 12, "name": "Jana Nováková", "bag": "A-17", "total": 52_000},
-     "Table 3: Jana Nováková (#12) bagged, 52000 chips in bag A-17"),
-    ("bags.recorded", {"table": 3, "total": 300_000, "bags": {}}, "Table 3: bags recorded, 300000 chips in all"),
-    ("flight.ending", {"flight": "1A", "players_left": 150, "entries": 1000, "percent": 15, "level": 9},
-     "Flight 1A: 150 players left of 1000 (15%): it ends at the end of level 9"),
-    ("flights.carried", {"carried": 1400, "chips": 42_000_000, "forfeited": 60, "forfeited_chips": 1_500_000},
-     "Bags carried into Day 2: 1400 players with 42000000 chips; 60 bags forfeited (1500000 chips)"),
-    ("table.buttons", {"draw": 4, "tables": [1, 2, 5], "buttons": {"1": 3, "2": 9, "5": 1}},
-     "Buttons drawn at 3 tables (1, 2, 5) by the card draw (draw 4)"),
-])
+@pytest.mark.parametrize(
+    "type_, payload, words",
+    [
+        (
+            "entry.busted",
+            {"entry": 12, "name": "Jana Nováková", "place": 57, "place_low": 57, "table": 12, "seat": 4},
+            "Table 12 seat 4: Jana Nováková (#12) busted, 57th",
+        ),
+        (
+            "entry.busted",
+            {"entry": 12, "name": "Jana Nováková", "place": 22, "place_low": 23, "table": None, "seat": None},
+            "Jana Nováková (#12) busted, 22nd to 23rd (tie)",
+        ),
+        (
+            "move.done",
+            {
+                "move": {"entry": 7, "name": "Martin Horváth", "from": {"table": 3, "seat": 2}, "to": {"table": 5, "seat": 9}},
+                "entries": [7],
+                "tables": [3, 5],
+            },
+            "Martin Horváth (#7) from table 3 seat 2 to table 5 seat 9: moved",
+        ),
+        (
+            "move.created",
+            {
+                "kind": "balance",
+                "moves": [{"entry": 7, "name": "Martin Horváth", "from": {"table": 3, "seat": 2}, "to": {"table": 5, "seat": 9}}],
+                "entries": [7],
+                "tables": [3, 5],
+            },
+            "Move: Martin Horváth (#7) from table 3 seat 2 to table 5 seat 9",
+        ),
+        ("draw.committed", {"draw": 2, "commitment": "ab" * 32}, "Draw 2 committed (SHA-256 abababababab…)"),
+        (
+            "table.positions",
+            {"table": 4, "positions": {"button": 3, "small_blind": 4, "big_blind": 5}},
+            "Table 4: button seat 3, blinds seats 4 and 5",
+        ),
+        (
+            "draw.tie",
+            {"draw": 3, "entries": [12, 7], "place": 9, "place_low": 10},
+            "Tie for 9th to 10th between Jana Nováková (#12), Martin Horváth (#7): odd units drawn (draw 3)",
+        ),
+        ("clock.level_started", {"level": 6, "clock": {"status": "running"}}, "Level 6 started"),
+        ("rebuy.paid", {"entry": 12, "name": "Jana Nováková", "receipt": 40}, "Jana Nováková (#12): Re-buy paid, receipt 40"),
+        ("some.future_type", {"table": 3, "entry": 12, "weird": {"x": 1}}, "Some: future type: table 3, Jana Nováková (#12)"),
+        (
+            "penalty.given",
+            {
+                "penalty": 2,
+                "entry": 12,
+                "name": "Jana Nováková",
+                "table": 4,
+                "seat": 6,
+                "kind": "rounds",
+                "rounds": 2,
+                "players": 9,
+                "hands": 18,
+                "reason": "Soft-play",
+            },
+            "Table 4 seat 6: Jana Nováková (#12) gets 2 rounds, 18 hands (penalty 2): Soft-play",
+        ),
+        (
+            "penalty.given",
+            {"penalty": 1, "entry": 7, "table": 3, "seat": 2, "kind": "warning", "hands": 0, "reason": "Language"},
+            "Table 3 seat 2: Martin Horváth (#7) gets a warning (penalty 1): Language",
+        ),
+        (
+            "penalty.cancelled",
+            {"penalty": 2, "entry": 12, "table": 4, "reason": "Wrong seat"},
+            "Penalty 2 of Jana Nováková (#12) cancelled: Wrong seat",
+        ),
+        (
+            "day.closed",
+            {"day": 1, "bags": 12, "total": 240_000, "difference": -500, "missing": [4, 7], "reason": "Recounted on Day 2"},
+            "Day 1 closed: 12 bags, 240000 chips, difference -500 (no bag: #4, #7): Recounted on Day 2",
+        ),
+        (
+            "bags.recorded",
+            {"table": 3, "entry": 12, "name": "Jana Nováková", "bag": "A-17", "total": 52_000},
+            "Table 3: Jana Nováková (#12) bagged, 52000 chips in bag A-17",
+        ),
+        ("bags.recorded", {"table": 3, "total": 300_000, "bags": {}}, "Table 3: bags recorded, 300000 chips in all"),
+        (
+            "flight.ending",
+            {"flight": "1A", "players_left": 150, "entries": 1000, "percent": 15, "level": 9},
+            "Flight 1A: 150 players left of 1000 (15%): it ends at the end of level 9",
+        ),
+        (
+            "flights.carried",
+            {"carried": 1400, "chips": 42_000_000, "forfeited": 60, "forfeited_chips": 1_500_000},
+            "Bags carried into Day 2: 1400 players with 42000000 chips; 60 bags forfeited (1500000 chips)",
+        ),
+        (
+            "table.buttons",
+            {"draw": 4, "tables": [1, 2, 5], "buttons": {"1": 3, "2": 9, "5": 1}},
+            "Buttons drawn at 3 tables (1, 2, 5) by the card draw (draw 4)",
+        ),
+    ],
+)
 def test_a_line_reads_in_words(type_, payload, words):
     with translation.override("en-gb"):
         assert event_line(type_, payload, NAMES) == words
@@ -207,8 +281,9 @@ def test_details_are_key_value_rows_not_json():
 
 def add_event(tournament, type_, payload, at=None):
     seq = (AuditEvent.objects.filter(tournament=tournament).aggregate(m=Max("seq"))["m"] or 0) + 1
-    return AuditEvent.objects.create(tournament=tournament, seq=seq, at=at or datetime(2026, 11, 25, 13, 5, tzinfo=UTC),
-                                     type=type_, payload=payload, actor_label="floor")
+    return AuditEvent.objects.create(
+        tournament=tournament, seq=seq, at=at or datetime(2026, 11, 25, 13, 5, tzinfo=UTC), type=type_, payload=payload, actor_label="floor"
+    )
 
 
 @pytest.fixture
@@ -216,10 +291,20 @@ def log(db, tournament, cashier, player):
     horvath = registration.create_player(actor=cashier, first_name="Martin", last_name="Horváth", date_of_birth=player.date_of_birth)
     jana = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("EA1111111"))
     martin = registration.register_entry(tournament, actor=cashier, player=horvath, document=id_doc("EA2222222"))
-    add_event(tournament, "entry.busted", {"entry": jana.number, "name": "Jana Nováková", "place": 57, "place_low": 57,
-                                           "entries": [jana.number], "table": 12, "seat": 4})
-    add_event(tournament, "move.done", {"move": {"entry": martin.number, "name": "Martin Horváth", "from": {"table": 3, "seat": 2},
-                                                 "to": {"table": 5, "seat": 9}}, "entries": [martin.number], "tables": [3, 5]})
+    add_event(
+        tournament,
+        "entry.busted",
+        {"entry": jana.number, "name": "Jana Nováková", "place": 57, "place_low": 57, "entries": [jana.number], "table": 12, "seat": 4},
+    )
+    add_event(
+        tournament,
+        "move.done",
+        {
+            "move": {"entry": martin.number, "name": "Martin Horváth", "from": {"table": 3, "seat": 2}, "to": {"table": 5, "seat": 9}},
+            "entries": [martin.number],
+            "tables": [3, 5],
+        },
+    )
     add_event(tournament, "clock.level_started", {"level": 6})
     return {"jana": jana, "martin": martin}
 
@@ -230,8 +315,11 @@ def page(user, tournament, **query):
     text = client.get(reverse("events", args=[tournament.pk]), query).content.decode()
     if "after" in query:
         return text
-    return text.split('id="events"', 1)[1].split("</ul>", 1)[0] + ("No events match" if "No events match" in text else "") \
+    return (
+        text.split('id="events"', 1)[1].split("</ul>", 1)[0]
+        + ("No events match" if "No events match" in text else "")
         + ("page=2" if "page=2" in text else "")
+    )
 
 
 def test_the_page_reads_in_words_without_raw_json(log, floor, tournament):

@@ -1,5 +1,6 @@
 """Event sequence numbers are taken in one statement (tournament.services.audit.next_sequence): a caller holding
 a stale Tournament instance can neither publish a duplicate number nor write an old one back."""
+
 from __future__ import annotations
 
 from django.db import transaction

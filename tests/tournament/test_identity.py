@@ -1,4 +1,5 @@
 """ID document numbers: normalised, kept only as the last four and a keyed HMAC, never stored or logged in clear."""
+
 from __future__ import annotations
 
 import hashlib
@@ -23,15 +24,18 @@ NUMBER = "SK-AB9876543"
 SECRETS = ("AB9876543", "SKAB9876543")
 
 
-@pytest.mark.parametrize(("raw", "normal"), [
-    ("SK-AB9876543", "SKAB9876543"),
-    ("sk ab 987 654 3", "SKAB9876543"),
-    ("  sk.ab/987-654_3\t", "SKAB9876543"),
-    ("SK\u00a0AB\u20139876543", "SKAB9876543"),  # a no-break space and an en dash from a copy-paste
-    ("EA1234567", "EA1234567"),
-    ("", ""),
-    ("- / .", ""),
-])
+@pytest.mark.parametrize(
+    ("raw", "normal"),
+    [
+        ("SK-AB9876543", "SKAB9876543"),
+        ("sk ab 987 654 3", "SKAB9876543"),
+        ("  sk.ab/987-654_3\t", "SKAB9876543"),
+        ("SK\u00a0AB\u20139876543", "SKAB9876543"),  # a no-break space and an en dash from a copy-paste
+        ("EA1234567", "EA1234567"),
+        ("", ""),
+        ("- / .", ""),
+    ],
+)
 def test_normalisation(raw, normal):
     assert normalise_document_number(raw) == normal
 
@@ -82,13 +86,16 @@ def test_last_four(raw, four):
     assert last_four(raw) == four
 
 
-@pytest.mark.parametrize(("born", "day", "age"), [
-    (date(2008, 3, 15), date(2026, 3, 15), 18),
-    (date(2008, 3, 16), date(2026, 3, 15), 17),
-    (date(2008, 2, 29), date(2026, 2, 28), 17),
-    (date(2008, 2, 29), date(2026, 3, 1), 18),
-    (date(1990, 12, 31), date(2026, 1, 1), 35),
-])
+@pytest.mark.parametrize(
+    ("born", "day", "age"),
+    [
+        (date(2008, 3, 15), date(2026, 3, 15), 18),
+        (date(2008, 3, 16), date(2026, 3, 15), 17),
+        (date(2008, 2, 29), date(2026, 2, 28), 17),
+        (date(2008, 2, 29), date(2026, 3, 1), 18),
+        (date(1990, 12, 31), date(2026, 1, 1), 35),
+    ],
+)
 def test_age_on(born, day, age):
     assert age_on(born, day) == age
 
@@ -120,8 +127,14 @@ def test_the_document_number_is_never_stored_or_logged(cashier, floor, tournamen
     caplog.set_level(logging.DEBUG)
     caplog.set_level(logging.DEBUG, logger="django.db.backends")
     with CaptureQueriesContext(connection) as queries:  # makes Django log every SQL statement with its parameters
-        other = registration.create_player(actor=cashier, first_name="Peter", last_name="Horváth", date_of_birth=date(1979, 8, 2),
-                                       email="peter@example.com", phone="+421 900 123 456")
+        other = registration.create_player(
+            actor=cashier,
+            first_name="Peter",
+            last_name="Horváth",
+            date_of_birth=date(1979, 8, 2),
+            email="peter@example.com",
+            phone="+421 900 123 456",
+        )
         entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc(NUMBER, "passport"))
         with pytest.raises(errors.ServiceError) as err:  # a refused attempt with the same document
             registration.register_entry(tournament, actor=cashier, player=other, document=id_doc("sk ab 9876543", "passport"))

@@ -1,5 +1,6 @@
 """The demo that scripts/dev loads: users, a tournament with seated entries, a lobby link and a league; safe to run twice.
 Its password is never a fixed public one: new on every run, or DEMO_PASSWORD, and printed."""
+
 import re
 from io import StringIO
 
@@ -31,7 +32,10 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     second = printed_password(out.getvalue())
     # The demo tournament, and a satellite of a Main Event, both seated.
     assert sorted(Tournament.objects.values_list("name", flat=True)) == [
-        "Demo: Friday Deepstack", "Demo: Main Event Satellite", "Demo: Sunday Main Event"]
+        "Demo: Friday Deepstack",
+        "Demo: Main Event Satellite",
+        "Demo: Sunday Main Event",
+    ]
     entries = Entry.objects.filter(status=Entry.Status.ACTIVE).count()
     assert entries > 0
     assert Seat.objects.filter(ended_at__isnull=True).count() == entries
@@ -43,7 +47,8 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     assert len(set(names)) == len(names), "two demo players share a name (the public standings show names only)"
     # The demo tournament counts for a demo season, made once.
     assert list(LeagueTournament.objects.values_list("league__name", "tournament__name")) == [
-        ("Demo: Friday League", "Demo: Friday Deepstack")]
+        ("Demo: Friday League", "Demo: Friday Deepstack")
+    ]
     assert "Lobby screen path: /display/" in out.getvalue()
     # a new random password each run, and the printed one is the one that works
     assert first != second and len(second) >= 12 and "demo-pass" not in out.getvalue()
@@ -71,8 +76,11 @@ def test_the_demo_says_its_clock_has_not_started(db, monkeypatch):
     home = c.get("/").content.decode()
     assert re.search(r"<td>Running</td><td class=\"clock-state\" data-clock=\"not_started\">Not started</td>", home)
     overview = c.get(f"/t/{t.pk}/").content.decode()
-    assert re.search(r'<span id="tournament-status">Running</span>, '
-                     r'<span id="clock-state" data-clock="not_started"[^>]*>clock not started</span>', overview)
+    assert re.search(
+        r'<span id="tournament-status">Running</span>, '
+        r'<span id="clock-state" data-clock="not_started"[^>]*>clock not started</span>',
+        overview,
+    )
 
 
 def test_home_and_overview_follow_the_clock(director, tournament):

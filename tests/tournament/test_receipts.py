@@ -1,6 +1,7 @@
 """The buy-in receipt tells the player where to sit: the table and seat the entry holds, on the
 page printed on 80 mm or A4 and in the PDF; before the start draw it says the seat is drawn at the start,
 and an entry out of play gets no seat line at all."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """Setting up: structure templates, copies, imports, tournaments and their settings."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -15,8 +16,13 @@ from tournament.services import registration, setup
 
 
 def counts() -> tuple[int, int, int, int, int]:
-    return (Tournament.objects.count(), Structure.objects.count(), Level.objects.count(), Denomination.objects.count(),
-            AuditEvent.objects.count())
+    return (
+        Tournament.objects.count(),
+        Structure.objects.count(),
+        Level.objects.count(),
+        Denomination.objects.count(),
+        AuditEvent.objects.count(),
+    )
 
 
 # --- structure templates ----------------------------------------------------------------
@@ -38,8 +44,10 @@ def test_invalid_template_is_refused_with_messages_and_nothing_written(director)
     with pytest.raises(errors.ServiceError) as err:
         setup.save_structure_template(bad, actor=director)
     assert err.value.code == "structure_invalid"
-    assert err.value.details == ["Level 1: the small blind is larger than the big blind.",
-                                 "Row 2: a level or break must last at least one minute."]
+    assert err.value.details == [
+        "Level 1: the small blind is larger than the big blind.",
+        "Row 2: a level or break must last at least one minute.",
+    ]
     assert counts() == before
 
 
@@ -76,12 +84,23 @@ def test_export_then_import_gives_the_same_structure(director, template):
     assert AuditEvent.objects.filter(type="structure.imported", payload__structure=imported.pk).count() == 1
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    ("{not json", "not a structure export"),
-    ({"format": "poker-tournament-structure", "version": 1, "name": "X", "chips": [{"value": "25", "colour": "green"}],
-      "levels": []}, "chips[1].value must be a whole number"),
-    ({"format": "poker-tournament-structure", "version": 7, "name": "X", "chips": [], "levels": []}, "unknown version (7)"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ("{not json", "not a structure export"),
+        (
+            {
+                "format": "poker-tournament-structure",
+                "version": 1,
+                "name": "X",
+                "chips": [{"value": "25", "colour": "green"}],
+                "levels": [],
+            },
+            "chips[1].value must be a whole number",
+        ),
+        ({"format": "poker-tournament-structure", "version": 7, "name": "X", "chips": [], "levels": []}, "unknown version (7)"),
+    ],
+)
 def test_import_of_a_bad_file_is_refused_with_a_clear_message(director, data, words):
     before = counts()
     with pytest.raises(errors.ServiceError) as err:
@@ -103,10 +122,13 @@ def test_import_of_an_invalid_structure_is_refused(director, template):
     assert counts() == before
 
 
-@pytest.mark.parametrize(("where", "value", "words"), [
-    ("minutes", 40000, "at most 1440 minutes"),
-    ("big_blind", 3_000_000_000, "3000000000 is too large"),
-])
+@pytest.mark.parametrize(
+    ("where", "value", "words"),
+    [
+        ("minutes", 40000, "at most 1440 minutes"),
+        ("big_blind", 3_000_000_000, "3000000000 is too large"),
+    ],
+)
 def test_import_of_numbers_too_large_for_the_database_is_refused_cleanly(director, template, where, value, words):
     # Regression: these passed validation and failed in the database (a server error on PostgreSQL).
     data = setup.export_structure(template)
@@ -136,14 +158,17 @@ def test_create_tournament_copies_the_template(director, template):
     assert event.payload["buy_in"] == 10000 and event.payload["structure"]["levels"] == 4
 
 
-@pytest.mark.parametrize(("table_format", "seats", "final_table"), [
-    ("full_ring", 9, 10),
-    ("six_max", 6, 7),
-    ("full_ring", 10, 10),
-    ("full_ring", 8, 9),
-    ("six_max", None, 7),
-    ("full_ring", None, 10),
-])
+@pytest.mark.parametrize(
+    ("table_format", "seats", "final_table"),
+    [
+        ("full_ring", 9, 10),
+        ("six_max", 6, 7),
+        ("full_ring", 10, 10),
+        ("full_ring", 8, 9),
+        ("six_max", None, 7),
+        ("full_ring", None, 10),
+    ],
+)
 def test_default_final_table_size(director, template, table_format, seats, final_table):
     data = tournament_data(table_format=table_format, seats_per_table=seats)
     if seats is None:
@@ -159,16 +184,19 @@ def test_explicit_final_table_size_is_kept(director, template):
     assert tournament.final_table_size == 8
 
 
-@pytest.mark.parametrize(("overrides", "words"), [
-    ({"table_format": "six_max", "seats_per_table": 8}, "6-max"),
-    ({"rebuy_allowed": True, "rebuy_chips": 10000, "rebuy_price": 0}, "Re-buys need a price"),
-    ({"rebuy_allowed": True, "rebuy_chips": 0, "rebuy_price": 5000}, "Re-buys need a price"),
-    ({"addon_allowed": True, "addon_chips": 10000}, "Add-ons need a price"),
-    ({"reentry_allowed": False, "max_reentries": 2}, "re-entry is not allowed"),
-    ({"table_format": "six_max", "seats_per_table": 6, "final_table_size": 10}, "at most one player more than a table has seats (7)"),
-    ({"seats_per_table": 8, "final_table_size": 10}, "(9)"),
-    ({"buy_in": 0}, "buy-in must be more than zero"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "words"),
+    [
+        ({"table_format": "six_max", "seats_per_table": 8}, "6-max"),
+        ({"rebuy_allowed": True, "rebuy_chips": 10000, "rebuy_price": 0}, "Re-buys need a price"),
+        ({"rebuy_allowed": True, "rebuy_chips": 0, "rebuy_price": 5000}, "Re-buys need a price"),
+        ({"addon_allowed": True, "addon_chips": 10000}, "Add-ons need a price"),
+        ({"reentry_allowed": False, "max_reentries": 2}, "re-entry is not allowed"),
+        ({"table_format": "six_max", "seats_per_table": 6, "final_table_size": 10}, "at most one player more than a table has seats (7)"),
+        ({"seats_per_table": 8, "final_table_size": 10}, "(9)"),
+        ({"buy_in": 0}, "buy-in must be more than zero"),
+    ],
+)
 def test_inconsistent_settings_are_refused_and_nothing_written(director, template, overrides, words):
     before = counts()
     with pytest.raises(errors.ServiceError) as err:
@@ -194,8 +222,10 @@ def test_update_tournament_records_what_changed(director, tournament):
     tournament.refresh_from_db()
     assert tournament.buy_in == 12000
     event = AuditEvent.objects.get(type="tournament.changed")
-    assert event.payload["changed"] == {"name": {"from": "Sunday Deepstack", "to": "Sunday Special"},
-                                        "buy_in": {"from": 10000, "to": 12000}}
+    assert event.payload["changed"] == {
+        "name": {"from": "Sunday Deepstack", "to": "Sunday Special"},
+        "buy_in": {"from": 10000, "to": 12000},
+    }
     assert event.seq == 2
     # No change, no event.
     setup.update_tournament(tournament, actor=director, data={"name": "Sunday Special"})
@@ -253,7 +283,10 @@ def test_set_registration_closed(director, cashier, tournament, player):
     registration.set_registration_closed(tournament, actor=director, closed=True)  # already closed: no second event
     registration.set_registration_closed(tournament, actor=director, closed=False)
     assert list(AuditEvent.objects.filter(tournament=tournament).values_list("type", flat=True)) == [
-        "tournament.created", "registration.closed", "registration.reopened"]
+        "tournament.created",
+        "registration.closed",
+        "registration.reopened",
+    ]
     assert registration.register_entry(tournament, actor=cashier, player=player, document=id_doc()).number == 1
 
 

@@ -3,6 +3,7 @@
 The pages only render (one write path); their forms save through the JSON API. These tests send
 what the screens' scripts send (static/js/structure-editor.js, api-forms.js) and read the pages; the browser
 tests (tests/browser/test_structure_editor.py, test_tournament_form.py) press the buttons."""
+
 from __future__ import annotations
 
 import json
@@ -18,13 +19,18 @@ from tests.helpers import client_for as api_for
 from tournament.models import AuditEvent, Structure, Tournament
 from tournament.rules.structure import FORMAT_VERSION, LevelSpec
 from tournament.services import setup
-from web.tournament import serializers
+from web.tournament import structure_serializers
 
 
 def export(name: str, chips: list[tuple], rows: list[dict]) -> dict:
     """The structure as the editor sends it: the export format, the rows in order, empty and deleted rows left out."""
-    return {"format": "poker-tournament-structure", "version": FORMAT_VERSION, "name": name,
-            "chips": [{"value": v, "colour": c} for v, c in chips], "levels": rows}
+    return {
+        "format": "poker-tournament-structure",
+        "version": FORMAT_VERSION,
+        "name": name,
+        "chips": [{"value": v, "colour": c} for v, c in chips],
+        "levels": rows,
+    }
 
 
 def level(sb, bb, minutes, ante=0, ante_type="none") -> dict:
@@ -56,10 +62,15 @@ def test_director_creates_structure_with_the_editor(client, director):
     page = client.get(reverse("structure-create")).content.decode()
     assert 'data-api="structures/"' in page and 'data-method="post"' in page
     assert f'data-next="{reverse("structure-list")}"' in page and f'data-format-version="{FORMAT_VERSION}"' in page
-    rows = [level(25, 50, 15), level(50, 100, 15, ante=100, ante_type="bba"), break_(10, color_up=[25]),
-            level(100, 200, 15, ante=200, ante_type="bba")]
-    answer = api_for(director).post("/api/structures/", export("Evening 15k", [(25, "green"), (100, "black"), (500, "purple")],
-                                                               rows), format="json")
+    rows = [
+        level(25, 50, 15),
+        level(50, 100, 15, ante=100, ante_type="bba"),
+        break_(10, color_up=[25]),
+        level(100, 200, 15, ante=200, ante_type="bba"),
+    ]
+    answer = api_for(director).post(
+        "/api/structures/", export("Evening 15k", [(25, "green"), (100, "black"), (500, "purple")], rows), format="json"
+    )
     assert answer.status_code == 201, answer.content
     structure = Structure.objects.get(name="Evening 15k")
     assert structure.is_template and answer.json()["name"] == "Evening 15k"
@@ -77,8 +88,8 @@ def test_director_creates_structure_with_the_editor(client, director):
 def test_invalid_structure_lists_every_problem_by_its_row_and_saves_nothing(director):
     rows = [
         level(100, 200, 20),
-        level(50, 100, 20),    # level 2: blinds fall
-        level(130, 250, 0),    # row 3 / level 3: no minutes, small blind not payable with 25s
+        level(50, 100, 20),  # level 2: blinds fall
+        level(130, 250, 0),  # row 3 / level 3: no minutes, small blind not payable with 25s
     ]
     answer = api_for(director).post("/api/structures/", export("Broken", [(25, "green"), (100, "black")], rows), format="json")
     assert answer.status_code == 400 and answer.json()["error"] == "structure_invalid"
@@ -112,8 +123,9 @@ def test_edit_template_replaces_its_levels(client, director, template):
     assert 'value="Daily 20k"' in page and f'data-api="structures/{template.pk}/"' in page
     assert 'data-method="put"' in page and 'data-says="structure-saved"' in page
     rows = [level(100, 200, 30), level(200, 400, 30)]
-    answer = api_for(director).put(f"/api/structures/{template.pk}/",
-                                   export("Daily 20k slow", [(100, "black"), (500, "purple")], rows), format="json")
+    answer = api_for(director).put(
+        f"/api/structures/{template.pk}/", export("Daily 20k slow", [(100, "black"), (500, "purple")], rows), format="json"
+    )
     assert answer.status_code == 200, answer.content
     template.refresh_from_db()
     assert template.name == "Daily 20k slow"
@@ -154,7 +166,7 @@ def test_import_by_pasting_and_its_refusals(director, template):
     assert answer.json()["detail"] == "Choose a file or paste the JSON of a structure export."
     answer = upload(text="{}", file=SimpleUploadedFile("x.json", b"{}", content_type="application/json"))
     assert answer.status_code == 400 and answer.json()["detail"] == "Upload a file or paste the JSON, not both."
-    with mock.patch.object(serializers, "MAX_IMPORT_BYTES", 10):
+    with mock.patch.object(structure_serializers, "MAX_IMPORT_BYTES", 10):
         answer = upload(file=SimpleUploadedFile("x.json", b'{"name": "too long"}', content_type="application/json"))
     assert answer.json()["fields"]["non_field_errors"] == ["The file is too large for a structure export."]
     broken = setup.export_structure(template)
@@ -197,11 +209,25 @@ def tournament_body(template, **overrides) -> dict:
     start as the venue's wall clock, an empty field as its data-blank, the fields of a switch that is off
     not at all."""
     data = {
-        "template": template.pk, "name": "Friday Bounty", "venue": "Card Casino Praha", "time_zone": "Europe/Prague",
-        "start_at": "2026-11-27T19:00", "game": "nlhe", "table_format": "full_ring", "seats_per_table": 9,
-        "final_table_size": None, "currency": "czk", "buy_in": 150000, "fee": 20000, "guaranteed_pool": 0,
-        "starting_stack": 20000, "reentry_allowed": True, "max_reentries": 2, "late_reg_until_level": 4,
-        "rebuy_allowed": False, "addon_allowed": False,
+        "template": template.pk,
+        "name": "Friday Bounty",
+        "venue": "Card Casino Praha",
+        "time_zone": "Europe/Prague",
+        "start_at": "2026-11-27T19:00",
+        "game": "nlhe",
+        "table_format": "full_ring",
+        "seats_per_table": 9,
+        "final_table_size": None,
+        "currency": "czk",
+        "buy_in": 150000,
+        "fee": 20000,
+        "guaranteed_pool": 0,
+        "starting_stack": 20000,
+        "reentry_allowed": True,
+        "max_reentries": 2,
+        "late_reg_until_level": 4,
+        "rebuy_allowed": False,
+        "addon_allowed": False,
     }
     data.update(overrides)
     return data
@@ -241,15 +267,23 @@ def test_bad_tournament_fields_are_refused_by_field_and_create_nothing(director,
     answer = create(director, tournament_body(template, starting_stack=20010))
     assert "The starting stack of 20010 cannot be made with the chips (smallest chip 25)." in answer.json()["detail"]
     answer = create(director, tournament_body(template, start_at="2026-03-29T02:30"))  # the clocks go forward at 2:00
-    assert answer.json()["fields"]["start_at"] == [
-        "This time does not exist in Europe/Prague (the clocks go forward then)."]
+    assert answer.json()["fields"]["start_at"] == ["This time does not exist in Europe/Prague (the clocks go forward then)."]
     assert not Tournament.objects.exists()
 
 
 def test_money_is_sent_in_minor_units_and_shown_back_in_major_units(client, director, template):
     client.force_login(director)
-    body = tournament_body(template, buy_in=110050, fee=10000, guaranteed_pool=100000000, rebuy_allowed=True,
-                           rebuy_price=110000, rebuy_fee=0, rebuy_chips=20000, max_reentries=3)
+    body = tournament_body(
+        template,
+        buy_in=110050,
+        fee=10000,
+        guaranteed_pool=100000000,
+        rebuy_allowed=True,
+        rebuy_price=110000,
+        rebuy_fee=0,
+        rebuy_chips=20000,
+        max_reentries=3,
+    )
     answer = create(director, body)
     assert answer.status_code == 201, answer.content
     t = Tournament.objects.get(name="Friday Bounty")
@@ -276,8 +310,16 @@ def test_edit_tournament_shows_local_time_and_saves(client, director, tournament
     html = client.get(url).content.decode()
     # 18:00 UTC is 19:00 in Bratislava in November.
     assert 'value="2026-11-29T19:00"' in html and reverse("tournament-structure", args=[tournament.pk]) in html
-    body = tournament_body(tournament.structure, name="Sunday Deepstack II", time_zone="Europe/Bratislava",
-                           start_at="2026-11-29T20:30", currency="EUR", buy_in=10000, fee=1550, final_table_size=None)
+    body = tournament_body(
+        tournament.structure,
+        name="Sunday Deepstack II",
+        time_zone="Europe/Bratislava",
+        start_at="2026-11-29T20:30",
+        currency="EUR",
+        buy_in=10000,
+        fee=1550,
+        final_table_size=None,
+    )
     del body["template"]
     answer = api_for(director).patch(f"/api/tournaments/{tournament.pk}/", body, format="json")
     assert answer.status_code == 200, answer.content

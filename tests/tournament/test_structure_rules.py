@@ -1,4 +1,5 @@
 """The pure structure rules: one case per problem code, numbering, the JSON export format."""
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,13 @@ def test_the_basic_structure_is_valid():
 CASES = [
     ("name_missing", spec(lv(100, 200), name="  "), None, None, {}),
     ("name_too_long", spec(lv(100, 200), name="x" * (rules.MAX_NAME + 1)), None, None, {"max": rules.MAX_NAME}),
-    ("colour_too_long", spec(lv(100, 200), chips=((25, "g" * (rules.MAX_COLOUR + 1)), (100, "black"))), None, None,
-     {"max": rules.MAX_COLOUR}),
+    (
+        "colour_too_long",
+        spec(lv(100, 200), chips=((25, "g" * (rules.MAX_COLOUR + 1)), (100, "black"))),
+        None,
+        None,
+        {"max": rules.MAX_COLOUR},
+    ),
     ("no_denominations", spec(lv(100, 200), chips=()), None, None, {}),
     ("denomination_not_positive", spec(lv(100, 200), chips=((0, "white"), (100, "black"))), None, None, {"value": 0}),
     ("denomination_duplicate", spec(lv(100, 200), chips=((25, "green"), (25, "red"), (100, "black"))), None, None, {"value": 25}),
@@ -126,7 +132,11 @@ def test_color_up_of_a_chip_already_coloured_up_is_not_in_play():
 
 def test_chips_in_play_drop_after_the_break_that_colours_them_up():
     assert rules.chips_in_play_by_row(BASIC_SPEC) == [
-        (25, 100, 500, 1000), (25, 100, 500, 1000), (25, 100, 500, 1000), (100, 500, 1000), (100, 500, 1000),
+        (25, 100, 500, 1000),
+        (25, 100, 500, 1000),
+        (25, 100, 500, 1000),
+        (100, 500, 1000),
+        (100, 500, 1000),
     ]
 
 
@@ -208,8 +218,7 @@ def test_export_format_is_stable():
     exported = rules.to_json(BASIC_SPEC)
     assert exported["format"] == "poker-tournament-structure" and exported["version"] == 1
     assert exported["chips"][0] == {"value": 25, "colour": "green"}
-    assert exported["levels"][1] == {"kind": "level", "minutes": 20, "small_blind": 200, "big_blind": 400, "ante": 400,
-                                     "ante_type": "bba"}
+    assert exported["levels"][1] == {"kind": "level", "minutes": 20, "small_blind": 200, "big_blind": 400, "ante": 400, "ante_type": "bba"}
     assert exported["levels"][2] == {"kind": "break", "minutes": 10, "color_up": [25]}
 
 

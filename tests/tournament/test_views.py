@@ -1,5 +1,6 @@
 """Screens: the role matrix of the pages; the cashier's, floor's and director's actions through the one
 door the pages use, the JSON API, with the page's session login; the old form endpoints are gone."""
+
 import json
 
 import pytest
@@ -76,8 +77,9 @@ def test_anonymous_is_sent_to_login_everywhere(client, tournament, registered):
 
 def api(client, path, body=None, method="POST"):
     """What static/js/api.js sends: JSON, with the page's session."""
-    return client.generic(method, f"/api/{path}", "" if body is None else json.dumps(body),
-                          content_type="application/json", HTTP_ACCEPT="application/json")
+    return client.generic(
+        method, f"/api/{path}", "" if body is None else json.dumps(body), content_type="application/json", HTTP_ACCEPT="application/json"
+    )
 
 
 @pytest.mark.parametrize("role,allowed", [("dealer", False), ("floor", False), ("cashier", True)])
@@ -150,8 +152,18 @@ def test_create_player_through_the_api_as_the_page_does(client, cashier, tournam
 
 
 def test_rebuy_announced_then_paid_and_addon(client, director, cashier, tournament, registered):
-    setup.update_tournament(tournament, actor=director, data={"rebuy_allowed": True, "rebuy_price": 5000, "rebuy_chips": 10000,
-                                                      "addon_allowed": True, "addon_price": 5000, "addon_chips": 15000})
+    setup.update_tournament(
+        tournament,
+        actor=director,
+        data={
+            "rebuy_allowed": True,
+            "rebuy_price": 5000,
+            "rebuy_chips": 10000,
+            "addon_allowed": True,
+            "addon_price": 5000,
+            "addon_chips": 15000,
+        },
+    )
     client.force_login(cashier)
     entry = f"tournaments/{tournament.pk}/entries/{registered.number}"
     page = client.get(reverse("entry-detail", args=[tournament.pk, registered.number])).content.decode()
@@ -193,8 +205,15 @@ def test_director_sets_the_level_and_closes_registration_through_the_api(client,
 
 # The POST endpoints the screens used before the API: gone, with every method.
 REMOVED = [
-    "t/{t}/entries/1/chips/", "t/{t}/entries/1/bust/", "t/{t}/entries/1/undo-bust/", "t/{t}/entries/1/seat-request/",
-    "t/{t}/receipts/1/void/", "t/{t}/receipts/1/pay/", "t/{t}/registration/", "t/{t}/level/", "t/{t}/displays/1/revoke/",
+    "t/{t}/entries/1/chips/",
+    "t/{t}/entries/1/bust/",
+    "t/{t}/entries/1/undo-bust/",
+    "t/{t}/entries/1/seat-request/",
+    "t/{t}/receipts/1/void/",
+    "t/{t}/receipts/1/pay/",
+    "t/{t}/registration/",
+    "t/{t}/level/",
+    "t/{t}/displays/1/revoke/",
     "t/{t}/clock/action/",
 ]
 
@@ -208,9 +227,19 @@ def test_the_old_form_endpoints_are_gone(client, director, tournament, registere
         assert client.post(url, {"kind": "rebuy", "closed": "1", "level": "2", "reason": "x", "action": "start"}).status_code == 404, url
     for name in ("register", "player-create", "displays"):
         url = reverse(name, args=[tournament.pk])
-        response = client.post(url, {"player": registered.player.pk, "document_type": "passport", "document_number": "EA7654321",
-                                     "seen": "on", "first_name": "A", "last_name": "B", "date_of_birth": "1970-01-01",
-                                     "label": "TV 2"})
+        response = client.post(
+            url,
+            {
+                "player": registered.player.pk,
+                "document_type": "passport",
+                "document_number": "EA7654321",
+                "seen": "on",
+                "first_name": "A",
+                "last_name": "B",
+                "date_of_birth": "1970-01-01",
+                "label": "TV 2",
+            },
+        )
         assert response.status_code == 405, url
     assert AuditEvent.objects.count() == events
     assert Entry.objects.count() == 1 and DisplayToken.objects.get().pk == display.pk
@@ -226,13 +255,15 @@ def test_receipt_shows_amounts_and_pdf_is_a_pdf(client, cashier, tournament, reg
         assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
 
 
-@pytest.mark.parametrize(("language", "total", "prices"), [
-    ("cs", "1\xa0100\xa0Kč", ("1\xa0000\xa0Kč", " 100\xa0Kč")),
-    ("sk", "1\xa0100\xa0Kč", ("1\xa0000\xa0Kč", " 100\xa0Kč")),
-    ("en", "CZK\xa01,100", ("Buy-in CZK\xa01,000 + fee CZK\xa0100.",)),
-])
-def test_money_reads_in_major_units_in_the_pages_language(client, cashier, director, template, player, language, total,
-                                                          prices):
+@pytest.mark.parametrize(
+    ("language", "total", "prices"),
+    [
+        ("cs", "1\xa0100\xa0Kč", ("1\xa0000\xa0Kč", " 100\xa0Kč")),
+        ("sk", "1\xa0100\xa0Kč", ("1\xa0000\xa0Kč", " 100\xa0Kč")),
+        ("en", "CZK\xa01,100", ("Buy-in CZK\xa01,000 + fee CZK\xa0100.",)),
+    ],
+)
+def test_money_reads_in_major_units_in_the_pages_language(client, cashier, director, template, player, language, total, prices):
     """The user test's findings: the receipt said "110000 CZK" and the registration panel "Buy-in 100000 + fee
     10000 (CZK, minor units)" for a buy-in of 1,000 crowns and a fee of 100."""
     t = setup.create_tournament(tournament_data(currency="CZK", buy_in=100000, fee=10000), actor=director, template=template)

@@ -3,6 +3,7 @@ tests/verifier/verify.py: a verifier written from the manual's docs/draws.md alo
 nothing of the product. The server's own check (tables/selectors/draw_check.py) runs the product's code, so it cannot tell
 when the code and the published text disagree; this one can (an outside check found late draws with one table
 seated elsewhere than the text said)."""
+
 from __future__ import annotations
 
 import ast
@@ -97,7 +98,8 @@ def test_the_start_draw_late_entries_and_button_draws_verify(director, cashier, 
 
 
 def test_a_late_draw_at_one_table_verifies_and_a_verifier_reading_for_below_1_does_not(
-        director, cashier, tournament, fixed_seeds, monkeypatch):
+    director, cashier, tournament, fixed_seeds, monkeypatch
+):
     """The disagreement an outside check found: with one table to choose from, the draw picks it with below(1), which reads
     nothing (docs/draws.md step 1). A verifier whose below(1) reads 8 bytes, as the manual said before, seats the late
     entries elsewhere than the product did."""
@@ -115,6 +117,7 @@ def test_a_late_draw_at_one_table_verifies_and_a_verifier_reading_for_below_1_do
             x = int.from_bytes(self.read(8), "big")
             if x < limit:
                 return x % n
+
     monkeypatch.setattr(verify.Stream, "below", reads_for_every_n)
     assert not all(verify.verify(draw)["ok"] for draw in late)
 
@@ -126,8 +129,7 @@ def test_a_table_break_and_the_final_table_redraw_verify(director, cashier, floo
             moves.confirm_move(tournament, actor=floor, number=m.number)
         counts = {t: len(s) for t, s in seated(tournament).items()}
         table = max(counts, key=lambda t: (counts[t], t))
-        busts.bust_entry(Entry.objects.get(tournament=tournament, number=min(seated(tournament)[table].values())),
-                         actor=floor)
+        busts.bust_entry(Entry.objects.get(tournament=tournament, number=min(seated(tournament)[table].values())), actor=floor)
     kinds = verified(tournament)
     assert kinds[:4] == ["start", "button", "button", "button"]
     assert "break" in kinds and kinds[-2:] == ["redraw", "button"]  # the final table and its button
@@ -156,12 +158,15 @@ def test_the_tie_draw_of_players_busted_in_one_hand_verifies(floor, tournament, 
     assert verified(tournament) == ["start", "tie"]
 
 
-@pytest.mark.parametrize("rules", [
-    {"race_rounding": "half_up", "race_protection": "added", "race_protected_first": False},
-    {"race_rounding": "up", "race_protection": "from_raced", "race_protected_first": False},
-    {"race_rounding": "half_up", "race_protection": "from_raced", "race_protected_first": True},
-    {"race_rounding": "up", "race_protection": "added", "race_protected_first": True},
-])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"race_rounding": "half_up", "race_protection": "added", "race_protected_first": False},
+        {"race_rounding": "up", "race_protection": "from_raced", "race_protected_first": False},
+        {"race_rounding": "half_up", "race_protection": "from_raced", "race_protected_first": True},
+        {"race_rounding": "up", "race_protection": "added", "race_protected_first": True},
+    ],
+)
 def test_chip_races_verify_under_every_house_rule(director, floor, tournament, drawn_table, rules):  # noqa: F811
     house_rules.set_house_rules(tournament, actor=director, data=rules)  # kept with the color-up when confirmed
     level = Level.objects.get(structure=tournament.structure, kind=Level.Kind.BREAK).position
@@ -176,8 +181,7 @@ def test_chip_races_verify_under_every_house_rule(director, floor, tournament, d
     assert verified(tournament) == ["start", "race", "race"]
 
 
-def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_the_server(director, floor, cashier,
-                                                                                         tournament):
+def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_the_server(director, floor, cashier, tournament):
     """The public answer holds the seats the needs took, never the needs (docs/draws.md step 5): the others recompute from
     it. A draw recorded before the needs had their own stream says so (a count, no commitment) and is not failed."""
     open_tables(director, tournament, [1, 2, 3])
@@ -198,11 +202,13 @@ def test_draws_with_special_needs_verify_without_them_and_old_ones_are_left_to_t
     legacy = Draw.objects.get(pk=draw.pk)  # as recorded when the needs still shared the seed's own stream
     data = {k: v for k, v in legacy.inputs.items() if k not in ("needs_stream", "needs_salt")}
     needs = {int(n): seating.Need(**need) for n, need in data["needs"].items()}
-    tables = seating.Room.of({int(t): s for t, s in data["open_seats"].items()},
-                             {int(t): n for t, n in data["players"].items()}, data["accessible"])
+    tables = seating.Room.of(
+        {int(t): s for t, s in data["open_seats"].items()}, {int(t): n for t, n in data["players"].items()}, data["accessible"]
+    )
     legacy.inputs = data
-    legacy.result = seating.result_rows(seating.draw_start(bytes.fromhex(legacy.seed), data["entries"], tables, needs,
-                                                           separate_needs=False))
+    legacy.result = seating.result_rows(
+        seating.draw_start(bytes.fromhex(legacy.seed), data["entries"], tables, needs, separate_needs=False)
+    )
     legacy.save(update_fields=["inputs", "result"])
     caches[caching.CACHE].clear()  # the public answers read above are remembered for this state of the room
     answer = Client().get(f"/api/tournaments/{tournament.pk}/draws/{draw.number}/").json()
@@ -245,6 +251,7 @@ def test_the_verifier_run_from_the_command_line_checks_every_draw(director, cash
         if url.endswith("/draws/2/"):
             answer["result"] = [[entry, table, seat + 1] for entry, table, seat in answer["result"]]
         return answer
+
     monkeypatch.setattr(verify, "_get", moved_one_seat)
     assert verify.main(["verify.py", f"http://room/api/tournaments/{tournament.pk}/draws/"]) == 1
     assert "draw 2 late: DOES NOT VERIFY" in capsys.readouterr().out

@@ -9,6 +9,7 @@ from the seed and the inputs by the manual's steps, and compares with the publis
 
 It prints one line per draw and exits 1 if any revealed draw does not verify.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -135,11 +136,20 @@ def race_draw(seed: bytes, inputs: dict, house: dict) -> dict:
             only_odd.add(int(seat))
         if odd_chips and not (rules["protected_first"] and int(seat) in only_odd):
             racers[int(seat)] = odd_chips
-        seats.append({"seat": int(seat), "leaving": counts, "other_value": counted["other"], "leaving_value": value,
-                      "odd_value": odd_value, "odd_chips": odd_chips, "exchanged": exchanged})
+        seats.append(
+            {
+                "seat": int(seat),
+                "leaving": counts,
+                "other_value": counted["other"],
+                "leaving_value": value,
+                "odd_value": odd_value,
+                "odd_chips": odd_chips,
+                "exchanged": exchanged,
+            }
+        )
     deck, top, cards = Stream(seed).shuffle(list(DECK)), 0, {}
     for seat in sorted(racers):
-        cards[seat], top = deck[top:top + racers[seat]], top + racers[seat]
+        cards[seat], top = deck[top : top + racers[seat]], top + racers[seat]
     odd = sum(s["odd_value"] for s in seats)
     pool = (2 * odd + new_chip) // (2 * new_chip) if rules["rounding"] == "half_up" else -(-odd // new_chip)
     best = {seat: max((RANKS.index(c[0]), SUITS.index(c[1])) for c in hand) for seat, hand in cards.items()}
@@ -147,7 +157,7 @@ def race_draw(seed: bytes, inputs: dict, house: dict) -> dict:
     if rules["protection"] == "added":
         winners = order[:pool]
     elif rules["protected_first"]:
-        winners = order[:max(0, pool - len(only_odd))]
+        winners = order[: max(0, pool - len(only_odd))]
     else:
         winners, owed = [], set(only_odd)
         if len(owed) <= pool:
@@ -166,10 +176,25 @@ def race_draw(seed: bytes, inputs: dict, house: dict) -> dict:
 
 def race_sheet(published: dict) -> dict:
     """The part of a published race sheet that race_draw recomputes."""
-    keys = ("seat", "leaving", "other_value", "leaving_value", "odd_value", "odd_chips", "exchanged", "cards", "won",
-            "protection", "new_chips")
-    return {"new_chip": published["new_chip"], "seats": [{k: s[k] for k in keys} for s in published["seats"]],
-            "pool": published["pool"], "winners": published["winners"]}
+    keys = (
+        "seat",
+        "leaving",
+        "other_value",
+        "leaving_value",
+        "odd_value",
+        "odd_chips",
+        "exchanged",
+        "cards",
+        "won",
+        "protection",
+        "new_chips",
+    )
+    return {
+        "new_chip": published["new_chip"],
+        "seats": [{k: s[k] for k in keys} for s in published["seats"]],
+        "pool": published["pool"],
+        "winners": published["winners"],
+    }
 
 
 def recompute(draw: dict):
@@ -196,13 +221,26 @@ def verify(draw: dict) -> dict:
     needs = draw["inputs"].get("needs") or {}
     if draw["kind"] in SEAT_DRAWS and needs.get("count") and needs.get("commitment") is None:
         # docs/draws.md step 5: a draw whose needs were placed before they had their own stream is checked by the server only
-        return {"draw": draw["draw"], "kind": draw["kind"], "revealed": True, "commitment_ok": commitment_ok,
-                "result_ok": None, "ok": commitment_ok, "server_only": True}
+        return {
+            "draw": draw["draw"],
+            "kind": draw["kind"],
+            "revealed": True,
+            "commitment_ok": commitment_ok,
+            "result_ok": None,
+            "ok": commitment_ok,
+            "server_only": True,
+        }
     recomputed = recompute(draw)
     published = race_sheet(draw["result"]) if draw["kind"] == "race" else draw["result"]
-    return {"draw": draw["draw"], "kind": draw["kind"], "revealed": True, "commitment_ok": commitment_ok,
-            "result_ok": recomputed == published, "ok": commitment_ok and recomputed == published,
-            "recomputed": recomputed}
+    return {
+        "draw": draw["draw"],
+        "kind": draw["kind"],
+        "revealed": True,
+        "commitment_ok": commitment_ok,
+        "result_ok": recomputed == published,
+        "ok": commitment_ok and recomputed == published,
+        "recomputed": recomputed,
+    }
 
 
 def _get(url: str):

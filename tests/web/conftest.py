@@ -1,4 +1,5 @@
 """The web tests' fixtures."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """The one error shape of the JSON API (web/api.py): every refusal of every endpoint answers
 {"error": code, "detail": translated message, "problems": [...]} (+ "fields" for invalid input)."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,8 +25,7 @@ def test_a_service_refusal(director, tournament):
 
 
 def test_invalid_input_names_each_field(director, tournament):
-    body = assert_shape(client_for(director).post(url(tournament, "tables/"), {"number": "x", "seats": 40}, format="json"),
-                        400, "invalid")
+    body = assert_shape(client_for(director).post(url(tournament, "tables/"), {"number": "x", "seats": 40}, format="json"), 400, "invalid")
     assert set(body["fields"]) == {"number", "seats"}
     assert all(name in body["detail"] for name in ("number", "seats"))
 
@@ -37,8 +37,9 @@ def test_not_logged_in_wrong_role_unknown_object_wrong_method_and_bad_json(deale
     assert_shape(client_for(director).get("/api/tournaments/999999/tables/"), 404, "not_found")
     assert_shape(client_for(director).post(url(tournament, "tables/7/hand-done/")), 404, "not_found")
     assert_shape(client_for(director).delete(url(tournament, "tables/")), 405, "method_not_allowed")
-    assert_shape(client_for(director).generic("POST", url(tournament, "tables/"), "{not json", content_type="application/json"),
-                 400, "parse_error")
+    assert_shape(
+        client_for(director).generic("POST", url(tournament, "tables/"), "{not json", content_type="application/json"), 400, "parse_error"
+    )
     assert AuditEvent.objects.count() == events
 
 

@@ -3,6 +3,7 @@ characters in a query or a form, JSON nested too deep, JSON bodies that are not 
 requests Django itself refuses to read (too many fields or files, a body too large, a Host it does not
 serve, a broken form, any SuspiciousOperation), answered under /api/ in the API's one error shape and
 elsewhere with a page (config.urls handler400: web.api.bad_request)."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,16 +37,19 @@ def test_a_nul_character_in_a_staff_search_or_form_is_refused(cashier, tournamen
 
 
 LOGIN = "/accounts/login/"  # the pages take no post (one write path) but the login's and the language's
-BROKEN_MULTIPART = (b"--85fb82291a5d389aa68ced47b184697a\r\n\xc2\x8d \xc2\x89v\xf4\x8c\x9f\x91"
-                    b"--85fb82291a5d389aa68ced47b184697a--\r\n")  # what the schema fuzzer once sent
+BROKEN_MULTIPART = (
+    b"--85fb82291a5d389aa68ced47b184697a\r\n\xc2\x8d \xc2\x89v\xf4\x8c\x9f\x91"
+    b"--85fb82291a5d389aa68ced47b184697a--\r\n"
+)  # what the schema fuzzer once sent
 
 
-@pytest.mark.parametrize("content_type", ["multipart/form-data; boundary=85fb82291a5d389aa68ced47b184697a",
-                                          "multipart/form-data", "multipart/form-data; boundary="])
+@pytest.mark.parametrize(
+    "content_type",
+    ["multipart/form-data; boundary=85fb82291a5d389aa68ced47b184697a", "multipart/form-data", "multipart/form-data; boundary="],
+)
 def test_form_data_that_cannot_be_parsed_is_a_400(floor, tournament, content_type):
     events = AuditEvent.objects.count()
-    api = client_for(floor).generic("POST", url(tournament, "entries/1/bust/"), BROKEN_MULTIPART,
-                                    content_type=content_type)
+    api = client_for(floor).generic("POST", url(tournament, "entries/1/bust/"), BROKEN_MULTIPART, content_type=content_type)
     assert 400 <= api.status_code < 500 and api.json()["detail"], api.content  # no entry 1 yet: 404 once parsed
     page = page_client(floor).generic("POST", LOGIN, BROKEN_MULTIPART, content_type=content_type)
     assert page.status_code < 500  # a 400, or the page again saying nothing was done
@@ -118,8 +122,7 @@ def test_a_body_too_large_is_the_api_s_json_400(director, floor, tournament, set
     answer = client_for(director).generic(method, writes_to(tournament, method), body, content_type=content_type, **headers)
     assert_api_refusal(answer, "too_large")
     if key:  # not claimed: the same key then serves another request (a claimed one would be refused, 422)
-        again = client_for(director).put(url(tournament, "tables/break-order/"), {"order": []}, format="json",
-                                         HTTP_IDEMPOTENCY_KEY=key)
+        again = client_for(director).put(url(tournament, "tables/break-order/"), {"order": []}, format="json", HTTP_IDEMPOTENCY_KEY=key)
         assert again.json()["error"] == "invalid" and "Idempotent-Replayed" not in again, again.content  # the view's own answer
     if content_type == FORM and method == "POST":
         assert_page_refusal(page_client(floor).post(LOGIN, body, content_type=content_type))
@@ -129,8 +132,9 @@ def test_a_body_too_large_is_the_api_s_json_400(director, floor, tournament, set
 def test_too_many_files_is_the_api_s_json_400(director, tournament, settings, method):
     settings.DATA_UPLOAD_MAX_NUMBER_FILES = 2
     files = {f"file{i}": SimpleUploadedFile(f"{i}.txt", b"x") for i in range(3)}
-    answer = client_for(director).generic(method, writes_to(tournament, method), encode_multipart(BOUNDARY, files),
-                                          content_type=MULTIPART_CONTENT)
+    answer = client_for(director).generic(
+        method, writes_to(tournament, method), encode_multipart(BOUNDARY, files), content_type=MULTIPART_CONTENT
+    )
     assert_api_refusal(answer, "too_many_files")
 
 
@@ -140,25 +144,34 @@ def test_a_host_not_allowed_is_the_api_s_json_400(director, tournament, settings
     settings.ALLOWED_HOSTS = ["testserver"]
     api = client_for(director)
     assert_api_refusal(api.get(url(tournament, "tables/"), HTTP_HOST="evil.example"), "disallowed_host")
-    assert_api_refusal(api.put(url(tournament, "tables/break-order/"), {"order": []}, format="json", HTTP_HOST="evil.example"),
-                       "disallowed_host")
+    assert_api_refusal(
+        api.put(url(tournament, "tables/break-order/"), {"order": []}, format="json", HTTP_HOST="evil.example"), "disallowed_host"
+    )
     assert_api_refusal(APIClient().get("/api/no-such-thing/", HTTP_HOST="evil.example"), "disallowed_host")
-    czech = assert_api_refusal(APIClient().get(url(tournament, "tables/"), HTTP_HOST="evil.example", HTTP_ACCEPT_LANGUAGE="cs"),
-                               "disallowed_host")
-    assert czech["detail"] != assert_api_refusal(APIClient().get(url(tournament, "tables/"), HTTP_HOST="evil.example"),
-                                                 "disallowed_host")["detail"]
+    czech = assert_api_refusal(
+        APIClient().get(url(tournament, "tables/"), HTTP_HOST="evil.example", HTTP_ACCEPT_LANGUAGE="cs"), "disallowed_host"
+    )
+    assert (
+        czech["detail"]
+        != assert_api_refusal(APIClient().get(url(tournament, "tables/"), HTTP_HOST="evil.example"), "disallowed_host")["detail"]
+    )
     assert_page_refusal(Client().get("/", HTTP_HOST="evil.example"))
     assert api.get(url(tournament, "tables/")).status_code == 200  # the allowed host is served as ever
 
 
 def test_a_broken_multipart_body_in_a_put_is_the_api_s_json_400(director, tournament):
     """A POST's form is read before the view (web/middleware.py); a PUT's by DRF's parser in the view."""
-    answer = client_for(director).generic("PUT", url(tournament, "tables/break-order/"), BROKEN_MULTIPART,
-                                          content_type="multipart/form-data; boundary=85fb82291a5d389aa68ced47b184697a")
+    answer = client_for(director).generic(
+        "PUT",
+        url(tournament, "tables/break-order/"),
+        BROKEN_MULTIPART,
+        content_type="multipart/form-data; boundary=85fb82291a5d389aa68ced47b184697a",
+    )
     assert answer["Content-Type"] == "application/json" and answer.status_code == 400 and answer.json()["detail"], answer.content
     for content_type in ("multipart/form-data", "multipart/form-data; boundary="):  # no boundary: Django's parser refuses
-        assert_api_refusal(client_for(director).generic("POST", url(tournament, "tables/"), BROKEN_MULTIPART,
-                                                        content_type=content_type), "bad_form_data")
+        assert_api_refusal(
+            client_for(director).generic("POST", url(tournament, "tables/"), BROKEN_MULTIPART, content_type=content_type), "bad_form_data"
+        )
 
 
 def _suspicious(request):
@@ -171,8 +184,7 @@ def _bad(request):
 
 # Any other SuspiciousOperation or BadRequest, raised by a view or a middleware: this module is the URLconf
 # of the test below (the site's patterns and its handler400, and two views that raise).
-urlpatterns = [path("api/suspicious/", _suspicious), path("api/bad/", _bad), path("suspicious/", _suspicious),
-               *site_urls.urlpatterns]
+urlpatterns = [path("api/suspicious/", _suspicious), path("api/bad/", _bad), path("suspicious/", _suspicious), *site_urls.urlpatterns]
 handler400 = site_urls.handler400
 
 

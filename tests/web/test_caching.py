@@ -1,5 +1,6 @@
 """Hot public reads per state version (web/caching.py): one query for a repeat, 304 for a phone that
 holds the version, a new answer after any change."""
+
 from __future__ import annotations
 
 import random
@@ -90,10 +91,18 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
         assert answer["table"] == (seat.table.number if seat else None) and answer["seat"] == (seat.seat if seat else None)
         assert answer["place"] == entry.finish_place
         assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/{entry.number}/").json() == {
-            **answer, "prize": None, "seat_won": None, "next_draw": state.pending_commitment(tournament)}
+            **answer,
+            "prize": None,
+            "seat_won": None,
+            "next_draw": state.pending_commitment(tournament),
+        }
     assert {answers[e.number]["place"] for e in out} == {23, 24}
-    assert answers[move.entry.number]["move"] == {"table": move.to_table.number, "seat": move.to_seat,
-                                                  "position": move.position, "after_hand": False}
+    assert answers[move.entry.number]["move"] == {
+        "table": move.to_table.number,
+        "seat": move.to_seat,
+        "position": move.position,
+        "after_hand": False,
+    }
 
 
 def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(client, director, cashier, tournament, fake_now):  # noqa: F811
@@ -121,7 +130,8 @@ def test_the_lobby_snapshot_is_read_once_per_version_and_its_clock_counts_on(cli
 
 
 def test_hand_starts_and_the_clock_leave_the_phones_answers_as_they_are_unless_a_slip_waits_on_the_hand(
-        client, director, cashier, floor, tournament):
+    client, director, cashier, floor, tournament
+):
     """A thousand tables start a hand every two minutes: those events must not make every phone's answer
     new (tournament.seats_seq), except where the hand decides whether a player's move waits for it."""
     from clock.services import clock as clock_services
@@ -158,8 +168,7 @@ def test_a_tournament_number_no_database_takes_is_a_404(client):
     assert client.get(f"/api/public/tournaments/{2**80}/seats/", {"q": "Jana"}).status_code == 404
 
 
-def test_a_version_read_lately_answers_a_first_load_for_a_moment_and_a_push_s_sequence_always(
-        client, tournament, drawn, monkeypatch):  # noqa: F811
+def test_a_version_read_lately_answers_a_first_load_for_a_moment_and_a_push_s_sequence_always(client, tournament, drawn, monkeypatch):  # noqa: F811
     """Another worker's change: this worker still holds the version it read a moment ago. A first load
     takes it for FRESH_SECONDS; a page reacting to a push names the push's sequence (?v=) and never gets
     an older answer."""
@@ -264,8 +273,9 @@ def test_a_number_longer_than_the_database_takes_is_no_such_page_anywhere(client
     assert client.get(f"/api/tournaments/1/entries/{huge}/").status_code == 404
 
 
-def test_the_rooms_seats_are_made_from_the_version_before_with_the_entries_its_events_name(director, cashier, floor,
-                                                                                          tournament, monkeypatch):
+def test_the_rooms_seats_are_made_from_the_version_before_with_the_entries_its_events_name(
+    director, cashier, floor, tournament, monkeypatch
+):
     """A bust, a move slip and its confirmation, a seat correction name the entries they change (AuditEvent.seat_entries):
     the worker reads those entries again, not the whole room. An event that may change any answer (an undone bust
     moves every later place) reads the whole room. Played at random to the money and its prizes: after every step
@@ -302,8 +312,9 @@ def test_the_rooms_seats_are_made_from_the_version_before_with_the_entries_its_e
         elif roll < 0.6:
             entry = rng.choice(list(Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)))
             table = Seat.objects.get(entry=entry, ended_at__isnull=True).table
-            free = set(range(1, table.seats + 1)) - set(Seat.objects.filter(table=table, ended_at__isnull=True)
-                                                        .values_list("seat", flat=True))
+            free = set(range(1, table.seats + 1)) - set(
+                Seat.objects.filter(table=table, ended_at__isnull=True).values_list("seat", flat=True)
+            )
             if free and not Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists():
                 seats.correct_seat(entry, actor=floor, table_number=table.number, seat_number=min(free))
         else:

@@ -1,6 +1,7 @@
 """Past capacity, or with the database down, a request gets 503 with Retry-After, never a 500; robots.txt
 (the trivial view). The real outage, a PostgreSQL cluster stopped under a production server, is
 tests/resilience/test_database_lost.py."""
+
 from __future__ import annotations
 
 import psycopg
@@ -43,21 +44,24 @@ def test_the_api_answers_database_unavailable_in_its_error_shape(unhandled, tour
     assert response.json() == {"error": "database_unavailable", "detail": UNAVAILABLE, "problems": [UNAVAILABLE]}
 
 
-@pytest.mark.parametrize("error", [
-    PoolTimeout("couldn't get a connection after 10.00 sec"),  # the pool's own, as psycopg_pool raises it
-    psycopg.OperationalError("connection failed: Connection refused"),  # the server down
-    psycopg.errors.AdminShutdown("terminating connection due to administrator command"),  # stopped mid-request
-    psycopg.InterfaceError("the connection is closed"),
-    InterfaceError("connection already closed"),
-    RuntimeError("raised while handling a lost connection"),  # its __context__: the lost connection
-])
-def test_a_database_that_is_down_answers_503_to_the_api_and_the_screens(unhandled, director, tournament, monkeypatch,
-                                                                         error):
+@pytest.mark.parametrize(
+    "error",
+    [
+        PoolTimeout("couldn't get a connection after 10.00 sec"),  # the pool's own, as psycopg_pool raises it
+        psycopg.OperationalError("connection failed: Connection refused"),  # the server down
+        psycopg.errors.AdminShutdown("terminating connection due to administrator command"),  # stopped mid-request
+        psycopg.InterfaceError("the connection is closed"),
+        InterfaceError("connection already closed"),
+        RuntimeError("raised while handling a lost connection"),  # its __context__: the lost connection
+    ],
+)
+def test_a_database_that_is_down_answers_503_to_the_api_and_the_screens(unhandled, director, tournament, monkeypatch, error):
     """The driver's and the pool's errors too, where Django did not wrap them (a press's first query: its
     Idempotency-Key claim; a screen's: its session): 503 with the same words, never a 500."""
     unhandled.force_login(director)
-    token = unhandled.post("/api/auth/token/", {"username": "dir", "password": "correct-horse-battery-staple"},
-                           content_type="application/json").json()["token"]
+    token = unhandled.post(
+        "/api/auth/token/", {"username": "dir", "password": "correct-horse-battery-staple"}, content_type="application/json"
+    ).json()["token"]
 
     def down(*args, **kwargs):
         if isinstance(error, RuntimeError):
@@ -69,8 +73,13 @@ def test_a_database_that_is_down_answers_503_to_the_api_and_the_screens(unhandle
 
     monkeypatch.setattr("web.idempotency.claim", down)
     monkeypatch.setattr(SessionStore, "load", down)
-    api = unhandled.post(f"/api/tournaments/{tournament.pk}/clock/", {"action": "start"}, content_type="application/json",
-                         HTTP_AUTHORIZATION=f"Token {token}", HTTP_IDEMPOTENCY_KEY="a-press")
+    api = unhandled.post(
+        f"/api/tournaments/{tournament.pk}/clock/",
+        {"action": "start"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {token}",
+        HTTP_IDEMPOTENCY_KEY="a-press",
+    )
     assert (api.status_code, api.json()["error"], api.json()["detail"]) == (503, "database_unavailable", UNAVAILABLE)
     page = unhandled.get(f"/t/{tournament.pk}/")
     assert (page.status_code, page.content.decode()) == (503, UNAVAILABLE)

@@ -1,4 +1,5 @@
 """The public throttle and the login lockout key on the client's address, never on an X-Forwarded-For it wrote itself."""
+
 from __future__ import annotations
 
 import http.client
@@ -26,9 +27,12 @@ def login_over_http(port: int, source: str, forwarded_for: str, password: str) -
     """POST /api/auth/token/ from `source` (an address of this machine), as if through TLS, naming a client."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
     body = json.dumps({"username": "floor1", "password": password})
-    connection.request("POST", "/api/auth/token/", body, headers={
-        "Host": "localhost", "Content-Type": "application/json",
-        "X-Forwarded-Proto": "https", "X-Forwarded-For": forwarded_for})
+    connection.request(
+        "POST",
+        "/api/auth/token/",
+        body,
+        headers={"Host": "localhost", "Content-Type": "application/json", "X-Forwarded-Proto": "https", "X-Forwarded-For": forwarded_for},
+    )
     status = connection.getresponse().status
     connection.close()
     return status

@@ -1,6 +1,7 @@
 """The Content-Security-Policy: every page answers with the strict policy (config/settings.py), the
 API docs' Redoc page with its two loosenings only (web/api_docs.py), and the report address logs what a
 browser reports without touching the database (web/csp_report.py)."""
+
 from __future__ import annotations
 
 import json
@@ -18,9 +19,17 @@ from web.csp_report import MAX_REPORT_BYTES
 from web.server import PUBLIC_PATHS
 
 STRICT = {
-    "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "img-src": ["'self'", "data:"],
-    "font-src": ["'self'"], "connect-src": ["'self'"], "object-src": ["'none'"], "base-uri": ["'self'"],
-    "form-action": ["'self'"], "frame-ancestors": ["'none'"], "report-uri": ["/csp-report/"],
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    "report-uri": ["/csp-report/"],
 }
 # Redoc writes <style> elements and starts its search worker from a blob: URL (web/api_docs.py).
 LOOSER = {"api-redoc": {**STRICT, "style-src": ["'self'", "'unsafe-inline'"], "worker-src": ["blob:"]}}
@@ -66,11 +75,22 @@ def test_an_api_answer_and_a_missing_page_carry_the_policy_too(client, db):
         assert directives(client.get(path)["Content-Security-Policy"]) == STRICT, path
 
 
-REPORT = {"csp-report": {
-    "document-uri": "https://poker.example.com/t/1/map/", "referrer": "", "violated-directive": "script-src-elem",
-    "effective-directive": "script-src-elem", "original-policy": "default-src 'self'", "disposition": "enforce",
-    "blocked-uri": "inline", "line-number": 7, "column-number": 25, "source-file": "https://poker.example.com/t/1/map/",
-    "status-code": 200, "script-sample": ""}}
+REPORT = {
+    "csp-report": {
+        "document-uri": "https://poker.example.com/t/1/map/",
+        "referrer": "",
+        "violated-directive": "script-src-elem",
+        "effective-directive": "script-src-elem",
+        "original-policy": "default-src 'self'",
+        "disposition": "enforce",
+        "blocked-uri": "inline",
+        "line-number": 7,
+        "column-number": 25,
+        "source-file": "https://poker.example.com/t/1/map/",
+        "status-code": 200,
+        "script-sample": "",
+    }
+}
 
 
 def test_a_report_is_logged_without_a_login_a_csrf_token_or_the_database(caplog, django_assert_num_queries, db):
@@ -84,9 +104,20 @@ def test_a_report_is_logged_without_a_login_a_csrf_token_or_the_database(caplog,
 
 
 def test_the_reporting_api_shape_is_logged_too(client, caplog, db):
-    reports = [{"type": "csp-violation", "url": "https://poker.example.com/s/1/", "body": {
-        "documentURL": "https://poker.example.com/s/1/", "effectiveDirective": "style-src-attr", "blockedURL": "inline",
-        "disposition": "enforce", "lineNumber": 3}}, {"type": "deprecation", "body": {"id": "x"}}]
+    reports = [
+        {
+            "type": "csp-violation",
+            "url": "https://poker.example.com/s/1/",
+            "body": {
+                "documentURL": "https://poker.example.com/s/1/",
+                "effectiveDirective": "style-src-attr",
+                "blockedURL": "inline",
+                "disposition": "enforce",
+                "lineNumber": 3,
+            },
+        },
+        {"type": "deprecation", "body": {"id": "x"}},
+    ]
     with caplog.at_level(logging.WARNING, logger="csp"):
         answer = client.post("/csp-report/", json.dumps(reports), content_type="application/reports+json")
     assert answer.status_code == 204
@@ -95,8 +126,13 @@ def test_the_reporting_api_shape_is_logged_too(client, caplog, db):
 
 
 def test_a_field_is_one_short_line_and_a_link_secret_is_masked_in_the_log(client, caplog, db):
-    report = {"csp-report": {**REPORT["csp-report"], "document-uri": "https://poker.example.com/display/SeCrEt123/",
-                             "script-sample": "alert(1)\nforged line " + "x" * 1000}}
+    report = {
+        "csp-report": {
+            **REPORT["csp-report"],
+            "document-uri": "https://poker.example.com/display/SeCrEt123/",
+            "script-sample": "alert(1)\nforged line " + "x" * 1000,
+        }
+    }
     with caplog.at_level(logging.WARNING, logger="csp"):
         assert client.post("/csp-report/", json.dumps(report), content_type="application/csp-report").status_code == 204
     [record] = [r for r in caplog.records if r.name == "csp"]
@@ -106,8 +142,9 @@ def test_a_field_is_one_short_line_and_a_link_secret_is_masked_in_the_log(client
     assert "SeCrEt123" not in record.getMessage()
 
 
-@pytest.mark.parametrize("body", [b"not json", b"\xff\xfe", b"{}", b'{"csp-report": "x"}', b"[]", b"[1, 2]", b"42",
-                                  b"[" * 5_000 + b"]" * 5_000])
+@pytest.mark.parametrize(
+    "body", [b"not json", b"\xff\xfe", b"{}", b'{"csp-report": "x"}', b"[]", b"[1, 2]", b"42", b"[" * 5_000 + b"]" * 5_000]
+)
 def test_a_body_that_is_no_report_answers_400(client, caplog, body, db):
     with caplog.at_level(logging.WARNING, logger="csp"):
         assert client.post("/csp-report/", body, content_type="application/csp-report").status_code == 400

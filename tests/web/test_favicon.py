@@ -1,4 +1,5 @@
 """The site's icon: linked from every page, and the browser's own request for /favicon.ico is answered."""
+
 from __future__ import annotations
 
 from django.contrib.staticfiles import finders

@@ -1,5 +1,6 @@
 """A refused page says in words what happened, which role may see it, and the ways on; the API's
 refusals stay JSON in its one error shape."""
+
 from __future__ import annotations
 
 from tests.helpers import logged_in

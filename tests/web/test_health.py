@@ -1,4 +1,5 @@
 """/healthz: 200 when the database answers and, where configured, Redis; 503 naming what is down."""
+
 from __future__ import annotations
 
 import pytest

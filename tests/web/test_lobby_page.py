@@ -1,5 +1,6 @@
 """The lobby TV's page: the address where players find their seat, as text and as a QR code, right
 behind a proxy and overridable by PUBLIC_BASE_URL (also for the seat cards' QR codes)."""
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """Password spraying: one password tried against many usernames from one address is refused for a
 while (web/login_guard.py), through the real log-in page and the API's token exchange; a room's tablets behind one NAT,
 mistyping and then logging in, are never slowed; a forged X-Forwarded-For is no way out."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -27,8 +28,9 @@ def log_in(username: str, password: str, address: str, **headers):
 
 
 def token(username: str, password: str, address: str):
-    return Client().post("/api/auth/token/", {"username": username, "password": password}, content_type="application/json",
-                         REMOTE_ADDR=address)
+    return Client().post(
+        "/api/auth/token/", {"username": username, "password": password}, content_type="application/json", REMOTE_ADDR=address
+    )
 
 
 def test_one_password_tried_against_many_usernames_from_one_address_is_refused(db):
@@ -37,8 +39,11 @@ def test_one_password_tried_against_many_usernames_from_one_address_is_refused(d
     assert tried == [200, 200, 200, 200]  # the log-in page again, "wrong username or password"
     # Four usernames have failed from this address: every log-in from it now waits, the right password too, and
     # naming another address in X-Forwarded-For changes nothing (the server believes it only from its proxy).
-    for name, password, forged in (("emil", "Summer2026!", {}), ("floor1", PASSWORD, {}),
-                                   ("floor1", PASSWORD, {"HTTP_X_FORWARDED_FOR": "192.0.2.44"})):
+    for name, password, forged in (
+        ("emil", "Summer2026!", {}),
+        ("floor1", PASSWORD, {}),
+        ("floor1", PASSWORD, {"HTTP_X_FORWARDED_FOR": "192.0.2.44"}),
+    ):
         refused = log_in(name, password, SPRAYER, **forged)
         assert refused.status_code == 429, name
         assert 'id="login-sprayed"' in refused.content.decode() and "15 minutes" in refused.content.decode()

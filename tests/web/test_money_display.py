@@ -1,5 +1,6 @@
 """The API keeps amounts as integers in minor units and adds `*_display` strings beside them on the main
 read endpoints (stats, payouts, receipts, payments), in the request's language: "1 100 Kč", "CZK 1,100"."""
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -18,17 +19,21 @@ def client_for(user, language: str) -> APIClient:
 
 @pytest.fixture
 def crowns(director, template, cashier, player):
-    t = setup.create_tournament(tournament_data(currency="CZK", buy_in=100000, fee=10000, guaranteed_pool=0), actor=director,
-                                template=template)
+    t = setup.create_tournament(
+        tournament_data(currency="CZK", buy_in=100000, fee=10000, guaranteed_pool=0), actor=director, template=template
+    )
     registration.register_entry(t, actor=cashier, player=player, document=id_doc())
     return t
 
 
-@pytest.mark.parametrize(("language", "buy_in", "fee", "total"), [
-    ("cs", f"1{NB}000{NB}Kč", f"100{NB}Kč", f"1{NB}100{NB}Kč"),
-    ("sk", f"1{NB}000{NB}Kč", f"100{NB}Kč", f"1{NB}100{NB}Kč"),
-    ("en", f"CZK{NB}1,000", f"CZK{NB}100", f"CZK{NB}1,100"),
-])
+@pytest.mark.parametrize(
+    ("language", "buy_in", "fee", "total"),
+    [
+        ("cs", f"1{NB}000{NB}Kč", f"100{NB}Kč", f"1{NB}100{NB}Kč"),
+        ("sk", f"1{NB}000{NB}Kč", f"100{NB}Kč", f"1{NB}100{NB}Kč"),
+        ("en", f"CZK{NB}1,000", f"CZK{NB}100", f"CZK{NB}1,100"),
+    ],
+)
 def test_receipts_and_stats_carry_display_strings_in_the_request_language(director, crowns, language, buy_in, fee, total):
     api = client_for(director, language)
     receipt = api.get(f"/api/tournaments/{crowns.pk}/receipts/1/").json()

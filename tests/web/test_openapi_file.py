@@ -7,6 +7,7 @@ database, whose limits on whole numbers the file states):
 The limits that the database itself sets on a model's whole numbers (PositiveIntegerField: 2147483647 on
 PostgreSQL, 64 bits on SQLite, which checks none) are the only lines that differ between the two; they are left out
 of the comparison, so the suite says the same on both."""
+
 from __future__ import annotations
 
 import difflib
@@ -34,8 +35,10 @@ def test_the_committed_schema_is_the_codes(tmp_path):
     committed, current = compared(COMMITTED.read_text()), compared(made.read_text())
     assert len(committed) > 10_000  # the whole schema, not a stub
     drift = list(difflib.unified_diff(committed, current, "docs/openapi.yaml", "the code's schema", lineterm="", n=1))
-    assert not drift, "docs/openapi.yaml is not the code's schema: write it again (on PostgreSQL) with " \
+    assert not drift, (
+        "docs/openapi.yaml is not the code's schema: write it again (on PostgreSQL) with "
         "`python manage.py spectacular --file docs/openapi.yaml`\n" + "\n".join(drift[:60])
+    )
 
 
 def test_the_manuals_api_page_renders_the_committed_schema():

@@ -3,6 +3,7 @@ while the server cannot be reached wait on the device, in order, each with its k
 whose answer was lost is sent again with its key and applied once; a press the server then refuses is said with its
 reason and dropped, never sent again; a screen that does not opt in says a failed press at once, as before. The same in
 a real browser: tests/browser/test_offline_tablets.py."""
+
 from __future__ import annotations
 
 import json
@@ -106,8 +107,7 @@ def run(tmp_path, mode: str) -> dict:
     (tmp_path / "package.json").write_text('{"type": "module"}')
     for name in ("api.js", "press-queue.js", "util.js"):
         (tmp_path / name).write_text((ROOT / "static" / "js" / name).read_text())
-    done = subprocess.run(["node", str(harness), str(tmp_path / "api.js"), mode], capture_output=True, text=True, timeout=60,
-                          check=True)
+    done = subprocess.run(["node", str(harness), str(tmp_path / "api.js"), mode], capture_output=True, text=True, timeout=60, check=True)
     return json.loads(done.stdout)
 
 

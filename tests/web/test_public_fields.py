@@ -4,6 +4,7 @@ checks.
 A night is played (special needs, the start draw, buttons, a late entry, a color-up race, busts to a
 winner); every public JSON, the seat socket's snapshots and its pushes are walked, and each field path must
 be on the list. A field added to a public answer without the manual saying so fails here."""
+
 from __future__ import annotations
 
 import re
@@ -25,7 +26,7 @@ ROLES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
 def listed() -> dict[str, set[str]]:
     """The manual's table (docs/roles.md), by read (api-draw's rows together)."""
     text = ROLES_PAGE.read_text(encoding="utf-8")
-    table = text[text.index("<!-- public-fields -->"):text.index("<!-- /public-fields -->")]
+    table = text[text.index("<!-- public-fields -->") : text.index("<!-- /public-fields -->")]
     reads: dict[str, set[str]] = {}
     for line in table.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -37,7 +38,7 @@ def listed() -> dict[str, set[str]]:
             head = re.match(r"\s*(`[^`]+`(?:\s+and\s+`[^`]+`)*)\s*:", part)  # "`result` and `recomputed`: ..."
             if head:
                 prefixes = [p + "." for p in re.findall(r"`([^`]+)`", head.group(1))]
-                part = part[head.end():]
+                part = part[head.end() :]
             fields |= {prefix + name for prefix in prefixes for name in re.findall(r"`([^`]+)`", part)}
         qualifier = re.search(r"\(([^)]+)\)", cells[0])
         for name in re.findall(r"`([^`]+)`", cells[0]):
@@ -74,11 +75,19 @@ def check(read: str, answer, fields: dict[str, set[str]]) -> None:
     assert not extra, f"{read} shows fields docs/roles.md does not list: {extra}"
 
 
-def test_every_public_json_shows_only_what_the_manual_lists(director, floor, cashier, tournament, monkeypatch,
-                                                            django_capture_on_commit_callbacks):
+def test_every_public_json_shows_only_what_the_manual_lists(
+    director, floor, cashier, tournament, monkeypatch, django_capture_on_commit_callbacks
+):
     fields = listed()
-    assert {"api-public-seat", "api-public-seats", "api-public-draws", "api-draws", "api-draw",
-            "seat-socket (snapshot)", "seat-socket (pushes)"} <= set(fields)
+    assert {
+        "api-public-seat",
+        "api-public-seats",
+        "api-public-draws",
+        "api-draws",
+        "api-draw",
+        "seat-socket (snapshot)",
+        "seat-socket (pushes)",
+    } <= set(fields)
     pushed = []
     monkeypatch.setattr(broadcast, "send", lambda group, data: pushed.append(data) if group == groups.lobby(tournament.pk) else None)
     client = APIClient()
@@ -111,9 +120,12 @@ def test_every_public_json_shows_only_what_the_manual_lists(director, floor, cas
         color_up = color_ups.confirm_color_up(tournament, actor=director, level=level.position)
         first = max(Table.objects.filter(tournament=tournament), key=lambda t: t.seat_rows.filter(ended_at__isnull=True).count())
         occupied = sorted(Seat.objects.filter(table=first, ended_at__isnull=True).values_list("seat", flat=True))
-        color_ups.record_race(first, actor=floor, color_up=color_up,
-                              seats={str(s): {"chips": {str(v): 3 for v in color_up.leaving}, "other": 1000}
-                                                      for s in occupied})
+        color_ups.record_race(
+            first,
+            actor=floor,
+            color_up=color_up,
+            seats={str(s): {"chips": {str(v): 3 for v in color_up.leaving}, "other": 1000} for s in occupied},
+        )
         read_everything(entries)
         while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 1:  # to a winner
             entry = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).order_by("number").first()

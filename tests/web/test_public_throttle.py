@@ -1,6 +1,7 @@
 """A room behind one address gets every seat: the public API slows a device by its own cookie,
 and an address only past a ceiling set for a room of 1,000 phones. Before, 120 reads a minute per address
 refused a venue whose phones share one (Wi-Fi behind NAT, the server in the cloud): 180 of 900 reads 429."""
+
 from __future__ import annotations
 
 from django.core.cache import cache

@@ -8,6 +8,7 @@ server error (a 400 for the empty body a walk sends, or a 404, is past the gate)
 socket, the close code 4003. Each request runs in a savepoint that is rolled back, and the visitor's
 cookies are put back after it, so nothing the walk sends (a revocation, a logout) changes the rest.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,8 +43,7 @@ STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
 # Floor who works this tournament and the other one (scoped, yet let in wherever this tournament is touched).
 ELSEWHERE = {"Floor of another tournament": FLOOR, "Cashier of another tournament": CASHIER}
 HERE = {"Floor of this tournament and another": FLOOR}
-WALKERS = (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, access.SHUFFLER, access.API_TOKEN, *STAFF, *ELSEWHERE,
-           *HERE)
+WALKERS = (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, access.SHUFFLER, access.API_TOKEN, *STAFF, *ELSEWHERE, *HERE)
 TOKEN_ROUTES = {access.DISPLAY_LINK, access.DEALER_LINK}  # visitors whose secret is part of the URL
 WRONG_SECRET = "not-a-secret-of-this-room"
 
@@ -63,8 +63,13 @@ def tournament_route(route: str) -> bool:
     """A route that touches this tournament: its id in the path, or an event's (its flights and Day 2), or, with no
     tournament in the path (web/api.tournament_of), the room's league (made of this tournament only) or its
     player (his results and tickets are in this tournament only)."""
-    return ("<id:tournament_id>" in route or "<id:event_id>" in route or "<id:league_id>" in route
-            or "<id:player_id>" in route or ("<id:pk>" in route and "structures/" not in route))
+    return (
+        "<id:tournament_id>" in route
+        or "<id:event_id>" in route
+        or "<id:league_id>" in route
+        or "<id:player_id>" in route
+        or ("<id:pk>" in route and "structures/" not in route)
+    )
 
 
 def expected(visitor: str, who: tuple[str, ...], *, api: bool, route: str = "") -> bool:
@@ -86,8 +91,7 @@ def expected(visitor: str, who: tuple[str, ...], *, api: bool, route: str = "") 
 class Room:
     """One seeded tournament and a client per visitor."""
 
-    def __init__(self, users: dict, tournament, template, player, display, link_secret: str, link, shuffler: str,
-                 league):
+    def __init__(self, users: dict, tournament, template, player, display, link_secret: str, link, shuffler: str, league):
         self.users, self.t, self.template, self.player, self.league = users, tournament, template, player, league
         self.display, self.link_secret, self.link, self.shuffler = display, link_secret, link, shuffler
         self.clients: dict[str, Client] = {}
@@ -100,15 +104,25 @@ class Room:
         assert self.clients[DEALER].get(f"/t/{tournament.pk}/tables/1/dealer/").status_code == 200
         self.headers[access.DEALER_LINK] = {"HTTP_AUTHORIZATION": f"DealerLink {link_secret}"}
         self.headers[access.SHUFFLER] = {"HTTP_AUTHORIZATION": f"Table {shuffler}"}
-        answer = Client().post("/api/auth/token/", {"username": users[FLOOR].username, "password": PASSWORD},
-                               content_type="application/json")
+        answer = Client().post(
+            "/api/auth/token/", {"username": users[FLOOR].username, "password": PASSWORD}, content_type="application/json"
+        )
         assert answer.status_code == 200, answer.content
         self.headers[access.API_TOKEN] = {"HTTP_AUTHORIZATION": f"Token {answer.json()['token']}"}
 
     def kwargs(self, route: str, who: tuple[str, ...], visitor: str) -> dict:
-        values = {"pk": self.template.pk if "structures/" in route else self.t.pk, "number": 1,
-                  "player_id": self.player.pk, "display_id": self.display.pk, "link_id": self.link.pk,
-                  "token_id": 1, "tournament_id": self.t.pk, "lang": "cs", "event_id": 1, "league_id": self.league.pk}
+        values = {
+            "pk": self.template.pk if "structures/" in route else self.t.pk,
+            "number": 1,
+            "player_id": self.player.pk,
+            "display_id": self.display.pk,
+            "link_id": self.link.pk,
+            "token_id": 1,
+            "tournament_id": self.t.pk,
+            "lang": "cs",
+            "event_id": 1,
+            "league_id": self.league.pk,
+        }
         if access.DISPLAY_LINK in who:
             values["token"] = self.display.token if visitor == access.DISPLAY_LINK else WRONG_SECRET
         elif access.DEALER_LINK in who and "<str:token>" in route:
@@ -122,8 +136,11 @@ class Room:
         body = {} if method in ("POST", "PUT", "PATCH") else None
         with transaction.atomic():
             kwargs = {"content_type": "application/json"} if body is not None else {}
-            response = getattr(client, method.lower())(path, body, **kwargs, **self.headers[visitor]) if body is not None \
+            response = (
+                getattr(client, method.lower())(path, body, **kwargs, **self.headers[visitor])
+                if body is not None
                 else getattr(client, method.lower())(path, **self.headers[visitor])
+            )
             transaction.set_rollback(True)
         client.cookies = cookies
         return response
@@ -226,8 +243,12 @@ def test_every_route_is_in_the_table_and_every_visitor_meets_its_gate(walk_room)
                 want = "allowed" if expected(visitor, who, api=True, route=route) else "refused"
                 if got != want:
                     problems.append(f"{method} {path} ({name}) as {visitor}: {got}, the table says {want}")
-    problems += [f"{method} {name}: in the table, not in the API's schema" for name, methods in access.API.items()
-                 for method in methods if (name, method) not in seen]
+    problems += [
+        f"{method} {name}: in the table, not in the API's schema"
+        for name, methods in access.API.items()
+        for method in methods
+        if (name, method) not in seen
+    ]
     assert not problems, "\n".join(problems)
 
 
@@ -250,8 +271,11 @@ def test_the_manual_shows_the_same_table():
     code = {(name, "page"): access.describe(who) for name, who in access.PAGES.items()}
     code |= {(name, method): access.describe(who) for name, methods in access.API.items() for method, who in methods.items()}
     code |= {(name, "socket"): access.describe(who) for name, who in access.SOCKETS.items()}
-    stale = sorted(f"{name} {kind}: docs/roles.md says {rows.get((name, kind))!r}, the code {who!r}"
-                   for (name, kind), who in code.items() if rows.get((name, kind)) != who)
+    stale = sorted(
+        f"{name} {kind}: docs/roles.md says {rows.get((name, kind))!r}, the code {who!r}"
+        for (name, kind), who in code.items()
+        if rows.get((name, kind)) != who
+    )
     extra = sorted(f"{name} {kind}: in docs/roles.md only" for name, kind in rows if (name, kind) not in code)
     assert not stale and not extra, "\n".join(stale + extra)
 
@@ -294,8 +318,10 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
             if connected:
                 await communicator.disconnect()
             if connected != want or (not connected and code != 4003):
-                problems.append(f"socket {pattern.name} ({path}) as {visitor}: connected={connected} code={code}, "
-                                f"the table says {'allowed' if want else 'refused'}")
+                problems.append(
+                    f"socket {pattern.name} ({path}) as {visitor}: connected={connected} code={code}, "
+                    f"the table says {'allowed' if want else 'refused'}"
+                )
     assert not problems, "\n".join(problems)
 
 

@@ -1,6 +1,7 @@
 """Words a room notices, on the server's pages: the event page shows a flight's start in its
 venue's zone (a 12:00 Prague start is not 11:00), and the event log writes a disqualified player's chips with the
 language's thousands separator (25,000; 25 000 in Czech)."""
+
 from __future__ import annotations
 
 import re
@@ -22,13 +23,15 @@ def page(user, path: str, lang: str = "en-gb") -> str:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("lang", "shown", "not_shown"), [("en-gb", "20/11/2026 12:00", "20/11/2026 11:00"),
-                                                          ("cs", "20. 11. 2026 12:00", "20. 11. 2026 11:00")])
+@pytest.mark.parametrize(
+    ("lang", "shown", "not_shown"), [("en-gb", "20/11/2026 12:00", "20/11/2026 11:00"), ("cs", "20. 11. 2026 12:00", "20. 11. 2026 11:00")]
+)
 def test_the_event_page_shows_start_times_in_the_venues_zone(director, template, lang, shown, not_shown):
     event, _flights = event_with(director, template, day2=False)
     chosen = new_tournament(director, template, "Main Event Day 1C")
-    Tournament.objects.filter(pk=chosen.pk).update(start_at=datetime(2026, 11, 20, 11, 0, tzinfo=UTC),
-                                                   time_zone="Europe/Prague")  # 12:00 in Prague
+    Tournament.objects.filter(pk=chosen.pk).update(
+        start_at=datetime(2026, 11, 20, 11, 0, tzinfo=UTC), time_zone="Europe/Prague"
+    )  # 12:00 in Prague
     html = page(director, f"/events/{event.pk}/", lang)
     assert f"Main Event Day 1C · {shown}" in html and not_shown not in html
     # A tournament of another venue shows its own zone's time.

@@ -46,6 +46,7 @@ draws fresh random requests on each run. A find becomes a fixed example: a test 
 that request (tests/web/test_bad_input.py holds them: the broken multipart body, the form with more than
 1,000 fields), so CI keeps checking it on every run.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -152,8 +153,15 @@ def after_call(context, case, response):
         return
     headers = {name: value for name, value in (case.headers or {}).items() if name != "Authorization"}
     body = None if isinstance(case.body, NotSet) else case.body
-    line = {"operation": case.operation.label, "path": case.path_parameters, "query": case.query, "headers": headers,
-            "media_type": case.media_type, "body": body, "status": response.status_code}
+    line = {
+        "operation": case.operation.label,
+        "path": case.path_parameters,
+        "query": case.query,
+        "headers": headers,
+        "media_type": case.media_type,
+        "body": body,
+        "status": response.status_code,
+    }
     with open(LOG, "a", encoding="utf-8") as log:
         log.write(json.dumps(line, sort_keys=True, default=repr) + "\n")
 
@@ -167,22 +175,29 @@ def fixed_ids():
     SQLite, which keeps the last id in sqlite_sequence: that rolls back with the transaction). PostgreSQL's
     sequences are put back as they were afterwards, so later tests see the ids they would have seen."""
     quote = connection.ops.quote_name
-    tables = {model._meta.db_table: model._meta.pk.column for model in apps.get_models(include_auto_created=True)
-              if model._meta.managed and isinstance(model._meta.pk, AutoField)}
+    tables = {
+        model._meta.db_table: model._meta.pk.column
+        for model in apps.get_models(include_auto_created=True)
+        if model._meta.managed and isinstance(model._meta.pk, AutoField)
+    }
     with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(f"SELECT %s, MAX({quote(column)}) FROM {quote(table)}" for table, column in tables.items()),
-                       list(tables))
+        cursor.execute(
+            " UNION ALL ".join(f"SELECT %s, MAX({quote(column)}) FROM {quote(table)}" for table, column in tables.items()), list(tables)
+        )
         starts = {table: max(FIXED_ID, (top or 0) + 1) for table, top in cursor.fetchall()}
         if connection.vendor == "postgresql":
-            cursor.execute("SELECT t.name, pg_get_serial_sequence(t.quoted, t.col)"
-                           " FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(name, quoted, col)",
-                           [list(tables), [quote(table) for table in tables], list(tables.values())])
+            cursor.execute(
+                "SELECT t.name, pg_get_serial_sequence(t.quoted, t.col)"
+                " FROM unnest(%s::text[], %s::text[], %s::text[]) AS t(name, quoted, col)",
+                [list(tables), [quote(table) for table in tables], list(tables.values())],
+            )
             sequences = dict(cursor.fetchall())  # each name comes quoted as needed
         else:
             sequences = {}
             cursor.executemany("DELETE FROM sqlite_sequence WHERE name = %s", [[table] for table in starts])
-            cursor.executemany("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)",
-                               [[table, start - 1] for table, start in starts.items()])
+            cursor.executemany(
+                "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [[table, start - 1] for table, start in starts.items()]
+            )
     before = sequences_now(list(sequences.values()))
     set_sequences([(name, starts[table], False) for table, name in sequences.items()])
     try:
@@ -207,8 +222,11 @@ def set_sequences(states: list[tuple[str, int, bool]]) -> None:
         return
     names, values, called = (list(column) for column in zip(*states, strict=True))
     with connection.cursor() as cursor:
-        cursor.execute("SELECT setval(s.name::regclass, s.value, s.called)"
-                       " FROM unnest(%s::text[], %s::bigint[], %s::boolean[]) AS s(name, value, called)", [names, values, called])
+        cursor.execute(
+            "SELECT setval(s.name::regclass, s.value, s.called)"
+            " FROM unnest(%s::text[], %s::bigint[], %s::boolean[]) AS s(name, value, called)",
+            [names, values, called],
+        )
 
 
 @pytest.fixture
@@ -235,6 +253,7 @@ def fixed_chance(chance: random.Random):
 @dataclass(frozen=True)
 class Room:
     """The seeded state as the module's transaction holds it, and what each test puts back to meet it afresh."""
+
     tournament: int
     token: str  # the director's API token
     seeded_at: datetime
@@ -252,7 +271,7 @@ def fuzz_room(module_db):
     what a test writes is gone before the next one (`seeded`). The users get the fast password hasher of tests/conftest.py here too:
     its per-test settings do not reach a module's fixture."""
     chance = random.Random(2026)
-    with (fixed_ids() as sequences, override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])):
+    with fixed_ids() as sequences, override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         with fixed_chance(chance):
             director, cashier = make_user(*STAFF["director"]), make_user(*STAFF["cashier"])
             template = setup.save_structure_template(BASIC_SPEC, actor=director)
@@ -265,17 +284,26 @@ def fuzz_room(module_db):
             clock_services.start_clock(tournament, actor=director)
             assert tournament.pk == FIXED_ID, f"a row of the database has an id of {FIXED_ID} or more: the ids would vary (fixed_ids)"
             cache.clear()  # the public throttle and the login lockout count in the cache
-            answer = Client().post("/api/auth/token/", {"username": director.username, "password": PASSWORD},
-                                   content_type="application/json")
+            answer = Client().post(
+                "/api/auth/token/", {"username": director.username, "password": PASSWORD}, content_type="application/json"
+            )
             assert answer.status_code == 200, answer.content
-        KNOWN.update({
-            "id": [tournament.pk, template.pk],
-            "number": [1, 2, 3, 6],
-            "display_id": [display.pk],
-            "player_id": [entries[0].player_id],
-        })
-        yield Room(tournament=tournament.pk, token=answer.json()["token"], seeded_at=timezone.now(),
-                   sequences=sequences_now(list(sequences.values())), chance=chance, chance_state=chance.getstate())
+        KNOWN.update(
+            {
+                "id": [tournament.pk, template.pk],
+                "number": [1, 2, 3, 6],
+                "display_id": [display.pk],
+                "player_id": [entries[0].player_id],
+            }
+        )
+        yield Room(
+            tournament=tournament.pk,
+            token=answer.json()["token"],
+            seeded_at=timezone.now(),
+            sequences=sequences_now(list(sequences.values())),
+            chance=chance,
+            chance_state=chance.getstate(),
+        )
         KNOWN.clear()
 
 
@@ -287,7 +315,8 @@ def seeded(fuzz_room, db, no_local_constants):
     set_sequences(fuzz_room.sequences)
     since = timezone.now() - fuzz_room.seeded_at
     ClockState.objects.filter(tournament_id=fuzz_room.tournament).update(
-        **{field: F(field) + since for field in ("started_at", "paused_at", "announced_until", "next_due_at")})
+        **{field: F(field) + since for field in ("started_at", "paused_at", "announced_until", "next_due_at")}
+    )
     fuzz_room.chance.setstate(fuzz_room.chance_state)
     cache.clear()
     with fixed_chance(fuzz_room.chance):
@@ -324,6 +353,7 @@ def test_every_operation_answers_as_documented(case, seeded, keep_connection, pr
     # Every check but positive_data_acceptance: a request the schema allows may still break a rule of the
     # house or name an object that does not exist (a 400 with the fields, documented as such).
     # Plain bodies: the in-process (WSGI) client does not undo a gzipped answer (the floor map's), as a browser does.
-    response = case.call_and_validate(headers={"Authorization": f"Token {seeded.token}", "Accept-Encoding": "identity"},
-                                      excluded_checks=[checks.positive_data_acceptance])
+    response = case.call_and_validate(
+        headers={"Authorization": f"Token {seeded.token}", "Accept-Encoding": "identity"}, excluded_checks=[checks.positive_data_acceptance]
+    )
     assert response.status_code < 500

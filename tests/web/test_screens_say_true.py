@@ -2,6 +2,7 @@
 with every carried player's bag missing; a player's results page does not call his carried or forfeited flight entries
 "playing"; a finished tournament whose prizes are all paid offers neither the payout structure's edits nor to become a
 satellite (the services refuse both)."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,10 +36,22 @@ def page_as(user, path: str) -> str:
 def carried_event(director, cashier, floor, template, players):
     """Two flights bagged and carried: player 0 played both (best stack forward: his 1B bag is forfeited)."""
     event, (a, b) = event_with(director, template)
-    play_and_bag(director, cashier, floor, a, players[:4], {players[0].pk: 30_000, players[1].pk: 25_000,
-                                                           players[2].pk: 12_000, players[3].pk: 13_000})
-    play_and_bag(director, cashier, floor, b, [players[0], players[4], players[5]],
-                 {players[0].pk: 10_000, players[4].pk: 20_000, players[5].pk: 5_000})
+    play_and_bag(
+        director,
+        cashier,
+        floor,
+        a,
+        players[:4],
+        {players[0].pk: 30_000, players[1].pk: 25_000, players[2].pk: 12_000, players[3].pk: 13_000},
+    )
+    play_and_bag(
+        director,
+        cashier,
+        floor,
+        b,
+        [players[0], players[4], players[5]],
+        {players[0].pk: 10_000, players[4].pk: 20_000, players[5].pk: 5_000},
+    )
     flight_services.carry_to_day2(event, actor=director)
     event.refresh_from_db()
     return event, a, b
@@ -62,8 +75,7 @@ def test_day2s_end_of_day_page_before_play_says_day_2_and_no_bag_missing(directo
     # The event's Day 2 closes: the next is the event's Day 3, its seating redrawn before play.
     clock_services.pause_clock(day2, actor=director)
     seats = live_seats(day2).filter(table__number=1).select_related("table")
-    days_services.record_table_bags(seats.first().table, actor=floor,
-                                    bags={s.seat: (1_000, f"D2-{s.seat}") for s in seats})
+    days_services.record_table_bags(seats.first().table, actor=floor, bags={s.seat: (1_000, f"D2-{s.seat}") for s in seats})
     days_services.close_day(day2, actor=director, reason="Counted by hand")
     page = text(page_as(director, f"/t/{day2.pk}/day/"))
     assert "Day 3 seating" in page and "Redraw Day 3 seating" in page
@@ -82,8 +94,7 @@ def test_a_players_results_say_his_flight_bags_went_on_or_were_forfeited(directo
     assert "carried to Day 2" in other
 
 
-def test_a_finished_fully_paid_tournament_offers_no_edit_of_its_prizes_nor_a_satellite(director, cashier, floor,
-                                                                                       tournament):
+def test_a_finished_fully_paid_tournament_offers_no_edit_of_its_prizes_nor_a_satellite(director, cashier, floor, tournament):
     entries = finish(director, cashier, floor, tournament)
     before = page_as(director, f"/t/{tournament.pk}/payouts/")
     assert 'id="edit-form"' in before and 'id="plan-form"' in before and 'id="satellite-target"' in before
@@ -93,8 +104,7 @@ def test_a_finished_fully_paid_tournament_offers_no_edit_of_its_prizes_nor_a_sat
         entry = Entry.objects.get(tournament=tournament, number=number)
         payout_services.pay_prize(entry, actor=cashier, document=id_doc(f"EA{number - 1:07d}"), signature=signature())
     html = page_as(director, f"/t/{tournament.pk}/payouts/")
-    for form in ('id="edit-form"', 'id="plan-form"', 'id="satellite-target"', 'id="satellite-save"',
-                 'id="satellite-none"'):
+    for form in ('id="edit-form"', 'id="plan-form"', 'id="satellite-target"', 'id="satellite-save"', 'id="satellite-none"'):
         assert form not in html, form
     # What the page no longer offers, the services refuse.
     assert satellites.structure_fixed(tournament).code == "structure_fixed_by_payment"

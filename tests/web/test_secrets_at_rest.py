@@ -4,6 +4,7 @@ Every operation that answers a secret declares it (`idempotency_redact`); a walk
 operation whose answer has a secret-like field and checks that it does; each such operation, pressed with
 a key, stores no secret, and its replay says the secret was shown once. Old rows are cleaned by web
 migration 0003."""
+
 from __future__ import annotations
 
 import importlib
@@ -49,8 +50,11 @@ def test_every_operation_that_answers_a_secret_declares_it(db):
     operations = secret_operations()
     names = {(path, method) for path, method, _view, _fields in operations}
     # the ones this test was written against: a new one is walked the same way
-    assert {("/api/tournaments/{id}/tables/", "POST"), ("/api/tournaments/{id}/displays/", "POST"),
-            ("/api/tournaments/{id}/tables/{number}/dealer-links/", "POST")} <= names, names
+    assert {
+        ("/api/tournaments/{id}/tables/", "POST"),
+        ("/api/tournaments/{id}/displays/", "POST"),
+        ("/api/tournaments/{id}/tables/{number}/dealer-links/", "POST"),
+    } <= names, names
     for path, method, view, fields in operations:
         if not isinstance(view, IdempotentMixin):  # a login: never replayed (its answer is not stored at all)
             continue
@@ -87,11 +91,26 @@ def test_a_replay_never_shows_the_secret_again_and_none_is_stored(director, tour
 
 def test_the_migration_cleans_answers_stored_before(db):
     clean = importlib.import_module("web.migrations.0003_no_secrets_in_idempotent_answers").clean
-    leaked = IdempotencyKey.objects.create(owner="user:1", key="a", method="POST", path="/api/tournaments/1/tables/",
-                                           body_hash="x", created_at=timezone.now(), status=201,
-                                           body=json.dumps({"table": 3, "shuffler_token": "s3cr3t-token"}))
-    plain = IdempotencyKey.objects.create(owner="user:1", key="b", method="POST", path="/api/tournaments/1/entries/",
-                                          body_hash="y", created_at=timezone.now(), status=201, body=json.dumps({"number": 4}))
+    leaked = IdempotencyKey.objects.create(
+        owner="user:1",
+        key="a",
+        method="POST",
+        path="/api/tournaments/1/tables/",
+        body_hash="x",
+        created_at=timezone.now(),
+        status=201,
+        body=json.dumps({"table": 3, "shuffler_token": "s3cr3t-token"}),
+    )
+    plain = IdempotencyKey.objects.create(
+        owner="user:1",
+        key="b",
+        method="POST",
+        path="/api/tournaments/1/entries/",
+        body_hash="y",
+        created_at=timezone.now(),
+        status=201,
+        body=json.dumps({"number": 4}),
+    )
     clean(django_apps, None)
     leaked.refresh_from_db()
     plain.refresh_from_db()

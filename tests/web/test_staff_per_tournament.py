@@ -2,6 +2,7 @@
 lists it), so that a festival's side-event staff do not read the main event's floor. Nobody listed: every
 tournament, as before; a director works every tournament. The walk of every route with such visitors is in
 tests/web/test_roles_walk.py; here the lists, the desk's work, the admin and an open socket."""
+
 from __future__ import annotations
 
 import pytest
@@ -54,8 +55,9 @@ def test_the_admin_sets_the_tournaments_a_member_works(floor, tournament, side, 
     profile = StaffProfile.objects.get(user=floor)
     page = admin.get(f"/admin/tournament/staffprofile/{profile.pk}/change/")
     assert page.status_code == 200 and "works only these tournaments" in page.content.decode()
-    answer = admin.post(f"/admin/tournament/staffprofile/{profile.pk}/change/",
-                        {"user": floor.pk, "language": "", "tournaments": [side.pk]})
+    answer = admin.post(
+        f"/admin/tournament/staffprofile/{profile.pk}/change/", {"user": floor.pk, "language": "", "tournaments": [side.pk]}
+    )
     assert answer.status_code == 302, answer.content.decode()[:2000]
     assert list(profile.tournaments.values_list("pk", flat=True)) == [side.pk]
     assert logged_in(floor).get(f"/t/{tournament.pk}/map/").status_code == 403
@@ -64,9 +66,12 @@ def test_the_admin_sets_the_tournaments_a_member_works(floor, tournament, side, 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_an_open_floor_socket_closes_when_its_member_is_given_another_tournament(director, floor, template):
-    main, side = await database_sync_to_async(lambda: (
-        setup.create_tournament(tournament_data(), actor=director, template=template),
-        setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template)))()
+    main, side = await database_sync_to_async(
+        lambda: (
+            setup.create_tournament(tournament_data(), actor=director, template=template),
+            setup.create_tournament(tournament_data(name="Side event"), actor=director, template=template),
+        )
+    )()
     socket = await open_socket(f"/ws/t/{main.pk}/floor/", floor)
     await database_sync_to_async(works_only)(floor, side)
     assert await closed_within(socket) == CLOSED

@@ -3,6 +3,7 @@ results, a league and its standings) resolve the tournaments they touch, and a t
 target, not in the satellite of its path (web/api.tournament_of, RoleAPIView.touches). A member of the staff who works
 some tournaments only reads a league that holds one of them, a player's results in them only, and registers a ticket's
 holder only into a target he works. The walk of every route is in tests/web/test_roles_walk.py."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -29,8 +30,7 @@ def register(body: str) -> dict:
     return {"document_type": "id_card", "document_number": body, "seen": True}
 
 
-def test_a_satellites_cashier_does_not_register_its_ticket_into_a_main_event_he_does_not_work(director, cashier, floor,
-                                                                                              template):
+def test_a_satellites_cashier_does_not_register_its_ticket_into_a_main_event_he_does_not_work(director, cashier, floor, template):
     main = make_main_event(director, template)
     satellite = make_satellite(director, cashier, template, main)
     bust_down_to(floor, satellite, 2)
@@ -61,8 +61,11 @@ def both_events_player(director, cashier, tournament, side):
 def test_a_players_results_show_the_tournaments_worked_only(director, cashier, floor, tournament, side):
     both = both_events_player(director, cashier, tournament, side)
     main_only = registration.register_entry(
-        tournament, actor=cashier, document=id_doc("EA2222222"),
-        player=registration.create_player(actor=cashier, first_name="Karel", last_name="Main", date_of_birth=date(1980, 1, 1))).player
+        tournament,
+        actor=cashier,
+        document=id_doc("EA2222222"),
+        player=registration.create_player(actor=cashier, first_name="Karel", last_name="Main", date_of_birth=date(1980, 1, 1)),
+    ).player
     desk = works_only(make_user("side-cash", "Cashier"), side)
     answer = desk.get(f"/api/players/{both.pk}/results/")
     assert answer.status_code == 200
@@ -84,8 +87,12 @@ def test_a_league_of_tournaments_not_worked_is_refused_and_left_out_of_the_list(
     league = league_services.create_league(actor=director, data={"name": "Spring season", "formula": "linear"})
     league_services.add_tournament(league, actor=director, tournament=tournament)
     member = works_only(make_user("side-floor", "Floor"), side)
-    for path in (f"/leagues/{league.pk}/", f"/leagues/{league.pk}/standings.csv", f"/leagues/{league.pk}/standings.pdf",
-                 f"/api/leagues/{league.pk}/"):
+    for path in (
+        f"/leagues/{league.pk}/",
+        f"/leagues/{league.pk}/standings.csv",
+        f"/leagues/{league.pk}/standings.pdf",
+        f"/api/leagues/{league.pk}/",
+    ):
         assert member.get(path).status_code == 403, path
     assert member.get("/api/leagues/").json() == [] and "Spring season" not in member.get("/leagues/").content.decode()
     assert member.get(f"/l/{league.pk}/").status_code == 200  # the players' standings stay public

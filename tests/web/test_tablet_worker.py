@@ -2,6 +2,7 @@
 root (a tablet page's path can be its scope), never cached, under the site's Content-Security-Policy; only the dealer
 tablet, the floor map and the color-up page opt in (a queue named for the screen and the presser, and the worker's
 address), every other screen keeps api.js's behaviour. The browser side: tests/browser/test_offline_tablets.py."""
+
 from __future__ import annotations
 
 import re
@@ -33,17 +34,29 @@ def test_only_the_three_tablet_screens_opt_in(director, floor, tournament):
     staff = Client()
     staff.force_login(floor)
     t = tournament.pk
-    scopes = {path: QUEUE.findall(staff.get(path).content.decode()) for path in (
-        f"/t/{t}/tables/3/dealer/", f"/t/{t}/map/", f"/t/{t}/color-up/",
-        f"/t/{t}/", f"/t/{t}/tables/", f"/t/{t}/counts/", f"/t/{t}/penalties/")}
+    scopes = {
+        path: QUEUE.findall(staff.get(path).content.decode())
+        for path in (
+            f"/t/{t}/tables/3/dealer/",
+            f"/t/{t}/map/",
+            f"/t/{t}/color-up/",
+            f"/t/{t}/",
+            f"/t/{t}/tables/",
+            f"/t/{t}/counts/",
+            f"/t/{t}/penalties/",
+        )
+    }
     assert scopes == {
         f"/t/{t}/tables/3/dealer/": [f"dealer:{t}:3:user:{floor.pk}"],
         f"/t/{t}/map/": [f"map:{t}:user:{floor.pk}"],
         f"/t/{t}/color-up/": [f"color-up:{t}:user:{floor.pk}"],
-        f"/t/{t}/": [], f"/t/{t}/tables/": [], f"/t/{t}/counts/": [], f"/t/{t}/penalties/": [],
+        f"/t/{t}/": [],
+        f"/t/{t}/tables/": [],
+        f"/t/{t}/counts/": [],
+        f"/t/{t}/penalties/": [],
     }
     # A dealer link's tablet: its own queue (the link's presses are never sent under a login, nor the reverse).
     page = Client().get(f"/dealer/{secret}/").content.decode()
     assert QUEUE.findall(page) == [f"dealer:{t}:3:link:{secret[:12]}"]
     for path in (f"/t/{t}/tables/3/dealer/", f"/t/{t}/map/", f"/t/{t}/color-up/"):
-        assert 'data-press-queue-status' in staff.get(path).content.decode(), path
+        assert "data-press-queue-status" in staff.get(path).content.decode(), path

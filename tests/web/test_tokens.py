@@ -1,5 +1,6 @@
 """API tokens and lobby screen links: stored hashed, expiring, revoked at logout and by the director;
 a dump of the database holds no token that opens anything (web/auth.py, tournament DisplayToken)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -102,7 +103,11 @@ def test_the_director_lists_and_revokes_tokens_and_each_is_logged(director, floo
     assert tablet["token"] not in listed.content.decode() and ApiToken.objects.get(pk=tablet["id"]).key_hash not in listed.content.decode()
     row = next(r for r in listed.json() if r["id"] == tablet["id"])
     assert {k: row[k] for k in ("username", "prefix", "active", "revoked_at")} == {
-        "username": "floor", "prefix": tablet["prefix"], "active": True, "revoked_at": None}
+        "username": "floor",
+        "prefix": tablet["prefix"],
+        "active": True,
+        "revoked_at": None,
+    }
     assert row["created_at"] and row["expires_at"] and "last_used_at" in row
     live = boss.get("/api/auth/tokens/", {"active": "true"}).json()
     assert spare["id"] not in [r["id"] for r in live] and tablet["id"] in [r["id"] for r in live]
@@ -116,8 +121,9 @@ def test_the_director_lists_and_revokes_tokens_and_each_is_logged(director, floo
     assert again.status_code == 409 and again.json()["error"] == "already_revoked"
     assert boss.post("/api/auth/tokens/999999/revoke/").status_code == 404
     logged = [r.getMessage() for r in caplog.records if r.name == "web.auth"]
-    assert sum("made for floor" in m for m in logged) == 2 and any(f"{tablet['prefix']}… of floor revoked by dir (director)" in m
-                                                                    for m in logged)
+    assert sum("made for floor" in m for m in logged) == 2 and any(
+        f"{tablet['prefix']}… of floor revoked by dir (director)" in m for m in logged
+    )
     assert not any(tablet["token"] in m for m in logged), "the log never holds a secret"
 
 
@@ -158,8 +164,13 @@ def test_the_migration_hashes_existing_links_so_they_keep_working(client, direct
     executor.migrate(before)
     try:
         old = executor.loader.project_state(before).apps.get_model("tournament", "DisplayToken")
-        old.objects.create(tournament_id=tournament.pk, label="Old TV", token="an-old-clear-link-0123456789", created_by_id=director.pk,
-                           created_at=timezone.now())
+        old.objects.create(
+            tournament_id=tournament.pk,
+            label="Old TV",
+            token="an-old-clear-link-0123456789",
+            created_by_id=director.pk,
+            created_at=timezone.now(),
+        )
     finally:
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()
@@ -208,8 +219,9 @@ def test_a_database_dump_holds_no_usable_token(client, director, floor, tourname
     api = APIClient()
     api.force_authenticate(director)
     for n in (1, 2):  # one made with an Idempotency-Key, so its stored answer is in the dump too
-        answer = api.post(f"/api/tournaments/{tournament.pk}/displays/", {"label": f"TV {n}"}, format="json",
-                          HTTP_IDEMPOTENCY_KEY=f"press-{n}").json()
+        answer = api.post(
+            f"/api/tournaments/{tournament.pk}/displays/", {"label": f"TV {n}"}, format="json", HTTP_IDEMPOTENCY_KEY=f"press-{n}"
+        ).json()
         secrets.append(answer["token"])
     assert IdempotencyKey.objects.count() == 2
     # The secrets themselves work: the refusals below are the dump's, not a broken door.

@@ -1,5 +1,6 @@
 """Times in the venue's time zone on every page, dates and times in the format of
 the visitor's language (24-hour clock; Czech and Slovak "25. 11. 2026 19:00")."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -29,15 +30,19 @@ def client_for(user, lang: str) -> Client:
 
 @pytest.fixture
 def prague(director, template):
-    return setup.create_tournament(tournament_data(name="Prague Friday", time_zone="Europe/Prague",
-                                                             start_at=SEVEN_PM_PRAGUE), actor=director, template=template)
+    return setup.create_tournament(
+        tournament_data(name="Prague Friday", time_zone="Europe/Prague", start_at=SEVEN_PM_PRAGUE), actor=director, template=template
+    )
 
 
-@pytest.mark.parametrize(("lang", "short", "long"), [
-    ("cs", "25. 11. 2026 19:00", "25. listopadu 2026 19:00"),
-    ("sk", "25. 11. 2026 19:00", "25. novembra 2026 19:00"),  # the month in the genitive (locale/sk)
-    ("en-gb", "25/11/2026 19:00", "25 Nov 2026, 19:00"),
-])
+@pytest.mark.parametrize(
+    ("lang", "short", "long"),
+    [
+        ("cs", "25. 11. 2026 19:00", "25. listopadu 2026 19:00"),
+        ("sk", "25. 11. 2026 19:00", "25. novembra 2026 19:00"),  # the month in the genitive (locale/sk)
+        ("en-gb", "25/11/2026 19:00", "25 Nov 2026, 19:00"),
+    ],
+)
 def test_the_formats_of_each_language_use_the_24_hour_clock(lang, short, long):
     at = datetime(2026, 11, 25, 19, 0)
     with translation.override(lang):
@@ -45,8 +50,10 @@ def test_the_formats_of_each_language_use_the_24_hour_clock(lang, short, long):
         assert formats.date_format(at, "DATETIME_FORMAT") == long
 
 
-@pytest.mark.parametrize(("lang", "long", "month_day"), [
-    ("cs", "1. května 2026", "1. května"), ("sk", "1. mája 2026", "1. mája"), ("en-gb", "1 May 2026", "1 May")])
+@pytest.mark.parametrize(
+    ("lang", "long", "month_day"),
+    [("cs", "1. května 2026", "1. května"), ("sk", "1. mája 2026", "1. mája"), ("en-gb", "1 May 2026", "1 May")],
+)
 def test_a_long_date_puts_the_month_as_a_date_is_written(lang, long, month_day):
     with translation.override(lang):
         assert formats.date_format(datetime(2026, 5, 1, 19, 0)) == long
@@ -57,9 +64,11 @@ def test_a_long_date_puts_the_month_as_a_date_is_written(lang, long, month_day):
 def test_the_home_list_shows_each_start_in_its_own_venue_zone(director, template, prague, lang, shown):
     # A list may mix zones: the other tournament starts at 18:00 UTC too, 19:00 in Bratislava as in Prague,
     # and a third at 18:00 UTC in London (18:00 there).
-    setup.create_tournament(tournament_data(name="London", time_zone="Europe/London",
-                                                      start_at=datetime(2026, 11, 25, 18, 0, tzinfo=UTC)), actor=director,
-                                                      template=template)
+    setup.create_tournament(
+        tournament_data(name="London", time_zone="Europe/London", start_at=datetime(2026, 11, 25, 18, 0, tzinfo=UTC)),
+        actor=director,
+        template=template,
+    )
     page = client_for(director, lang).get("/").content.decode()
     assert shown in page
     assert "18:00 (Europe/London)" in page
@@ -86,8 +95,10 @@ def drawn_in_prague(director, cashier, prague):
     return draw
 
 
-@pytest.mark.parametrize(("lang", "short", "long"), [("cs", "25. 11. 2026 19:05", "25. listopadu 2026 19:05"),
-                                                     ("en-gb", "25/11/2026 19:05", "25 Nov 2026, 19:05")])
+@pytest.mark.parametrize(
+    ("lang", "short", "long"),
+    [("cs", "25. 11. 2026 19:05", "25. listopadu 2026 19:05"), ("en-gb", "25/11/2026 19:05", "25 Nov 2026, 19:05")],
+)
 def test_the_public_draw_pages_show_the_venue_time(prague, drawn_in_prague, lang, short, long):
     visitor = Client(HTTP_ACCEPT_LANGUAGE=lang)
     listed = visitor.get(f"/s/{prague.pk}/draws/").content.decode()

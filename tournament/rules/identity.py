@@ -2,6 +2,7 @@
 
 Pure: the key is a parameter. A plain hash of an ID number is brute-forceable (docs/architecture.md).
 """
+
 from __future__ import annotations
 
 import hashlib

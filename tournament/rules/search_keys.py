@@ -1,5 +1,6 @@
 """The players' folded search keys (Player.search_key) for rows written before the column existed:
 the migration that adds the column calls fill_search_keys with its historical model."""
+
 from __future__ import annotations
 
 from core.search import search_key
@@ -17,8 +18,11 @@ def fill_search_keys(player_model, batch_size: int = BATCH) -> int:
     length = player_model._meta.get_field("search_key").max_length
     changed, after = 0, 0
     while True:
-        batch = list(player_model._base_manager.filter(pk__gt=after).order_by("pk")
-                     .only("pk", "first_name", "last_name", "nickname", "search_key")[:batch_size])
+        batch = list(
+            player_model._base_manager.filter(pk__gt=after)
+            .order_by("pk")
+            .only("pk", "first_name", "last_name", "nickname", "search_key")[:batch_size]
+        )
         if not batch:
             return changed
         stale = []

@@ -3,6 +3,7 @@
 Pure: no Django, no I/O. Problems are codes with parameters; the Django layer turns them
 into translated messages (tournament.selectors.messages).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -139,9 +140,7 @@ def validate(spec: StructureSpec, starting_stack: int | None = None) -> list[Pro
             smallest = min(payable_with)
             for label, amount in (("small_blind", level.small_blind), ("big_blind", level.big_blind), ("ante", level.ante)):
                 if amount and amount % smallest:
-                    problems.append(
-                        Problem("not_payable", row, {**params, "what": label, "amount": amount, "smallest": smallest})
-                    )
+                    problems.append(Problem("not_payable", row, {**params, "what": label, "amount": amount, "smallest": smallest}))
         if previous is not None:
             if level.big_blind < previous.big_blind or level.small_blind < previous.small_blind:
                 problems.append(Problem("blinds_fall", row, {**params, "previous": previous_number}))
@@ -217,8 +216,13 @@ def from_json(data: Any) -> StructureSpec:
             color_up = row.get("color_up", [])
             if not isinstance(color_up, list):
                 raise FormatError("bad_level", str(i))
-            specs.append(LevelSpec(BREAK, _int(row.get("minutes"), f"levels[{i}].minutes"),
-                                   color_up=tuple(_int(v, f"levels[{i}].color_up") for v in color_up)))
+            specs.append(
+                LevelSpec(
+                    BREAK,
+                    _int(row.get("minutes"), f"levels[{i}].minutes"),
+                    color_up=tuple(_int(v, f"levels[{i}].color_up") for v in color_up),
+                )
+            )
         else:
             specs.append(
                 LevelSpec(

@@ -1,4 +1,5 @@
 """Translated messages for the problems the pure structure rules report."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -45,7 +46,8 @@ def problem_message(problem: Problem) -> str:
         "level_not_rising": _("Level %(level)s: blinds and ante are the same as in level %(previous)s; blinds must rise."),
         "starting_stack_not_positive": _("The starting stack must be above zero."),
         "starting_stack_not_payable": _("The starting stack of %(stack)s cannot be made with the chips (smallest chip %(smallest)s)."),
-        "number_too_large": _("Row %(row)s: %(value)s is too large (at most %(max)s).") if row is not None
+        "number_too_large": _("Row %(row)s: %(value)s is too large (at most %(max)s).")
+        if row is not None
         else _("%(value)s is too large (at most %(max)s)."),
     }
     return texts.get(problem.code, problem.code) % {**p, "row": row}

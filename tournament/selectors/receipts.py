@@ -3,6 +3,7 @@ core.pdf.ReceiptPage).
 
 The receipt says where the player sits (table and seat), which only the tables know: it asks them through
 the kernel (core.reactions, ENTRY_SEAT), as registration learns the seat a new entry got."""
+
 from __future__ import annotations
 
 from django.utils import formats, timezone
@@ -60,7 +61,8 @@ def receipt_lines(p: Purchase) -> list[tuple[str, str]]:
 
 
 def receipt_pdf(p: Purchase, paper: str = "80mm") -> bytes:
-    page = ReceiptPage(f"{_('Receipt')} {p.number}", _("Buy-in receipt"), receipt_lines(p), paper,
-                       voided=p.status == Purchase.Status.VOIDED)
+    page = ReceiptPage(
+        f"{_('Receipt')} {p.number}", _("Buy-in receipt"), receipt_lines(p), paper, voided=p.status == Purchase.Status.VOIDED
+    )
     page.small_text(_("Keep this receipt. Prizes are paid only against an ID check and a signature."))
     return page.finish()

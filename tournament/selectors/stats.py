@@ -1,4 +1,5 @@
 """Figures the lobby and the floor show: entries, players left, prize pool, chips in play."""
+
 from __future__ import annotations
 
 from django.db.models import Count, Q, Sum
@@ -20,12 +21,16 @@ def tournament_stats(tournament: Tournament) -> dict:
         unique_players=Count("player", filter=~Q(status=Entry.Status.VOIDED), distinct=True),
         reentries=Count("id", filter=Q(kind=Entry.Kind.REENTRY) & ~Q(status=Entry.Status.VOIDED)),
     )
-    money = Purchase.objects.filter(tournament=tournament).exclude(status=Purchase.Status.VOIDED).aggregate(
-        collected=Sum("amount", filter=Q(status=Purchase.Status.PAID)),
-        fees=Sum("fee", filter=Q(status=Purchase.Status.PAID)),
-        chips=Sum("chips"),
-        rebuys=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
-        addons=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
+    money = (
+        Purchase.objects.filter(tournament=tournament)
+        .exclude(status=Purchase.Status.VOIDED)
+        .aggregate(
+            collected=Sum("amount", filter=Q(status=Purchase.Status.PAID)),
+            fees=Sum("fee", filter=Q(status=Purchase.Status.PAID)),
+            chips=Sum("chips"),
+            rebuys=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
+            addons=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
+        )
     )
     shared = reactions.react(SHARED_POOL, tournament=tournament)
     collected = (money["collected"] or 0) + shared.get("collected", 0)

@@ -1,4 +1,5 @@
 """The audit log: every state change writes one event, then publishes it after commit."""
+
 from __future__ import annotations
 
 from django.db import connection, transaction
@@ -39,14 +40,18 @@ def next_sequence(tournament_id: int, seats: bool = True) -> int:
     table, column = Tournament._meta.db_table, Tournament._meta.get_field("event_seq").column
     seats_column = Tournament._meta.get_field("seats_seq").column
     with connection.cursor() as cursor:
-        cursor.execute(f'UPDATE "{table}" SET "{column}" = "{column}" + 1, '
-                       f'"{seats_column}" = CASE WHEN %s THEN "{column}" + 1 ELSE "{seats_column}" END '
-                       f'WHERE "id" = %s RETURNING "{column}"', [bool(seats), tournament_id])
+        cursor.execute(
+            f'UPDATE "{table}" SET "{column}" = "{column}" + 1, '
+            f'"{seats_column}" = CASE WHEN %s THEN "{column}" + 1 ELSE "{seats_column}" END '
+            f'WHERE "id" = %s RETURNING "{column}"',
+            [bool(seats), tournament_id],
+        )
         return cursor.fetchone()[0]
 
 
-def record_event(tournament: Tournament | None, *, actor: Actor=None, type_: str, payload: dict, stats: bool = True,
-                 seats: bool | list[int] = True) -> AuditEvent:
+def record_event(
+    tournament: Tournament | None, *, actor: Actor = None, type_: str, payload: dict, stats: bool = True, seats: bool | list[int] = True
+) -> AuditEvent:
     """Write an audit event in the current transaction and publish it once that commits.
 
     `seats=False` only for an event that cannot change a public seat answer (a clock's, a hand's at a

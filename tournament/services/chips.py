@@ -1,6 +1,7 @@
 """The chips in play, written: every change that is not a purchase goes through adjust_chips (a race, chips found,
 a disqualification and its reinstatement), which records the chips in play after it and refuses a change that would
 leave fewer than none. The database holds the same line (ChipAdjustment's constraint); this says it to the floor."""
+
 from __future__ import annotations
 
 from django.db.models import Sum
@@ -22,8 +23,12 @@ def adjust_chips(t: Tournament, *, kind: str, amount: int, table: int | None, cr
     than no chips would be left in play."""
     after = chips_in_play(t) + amount
     if after < 0:
-        raise ServiceError(_("This would take %(amount)s chips out of play, but only %(chips)s are in play: count the "
-                             "chips again.") % {"amount": -amount, "chips": after - amount},
-                           code="chips_in_play_negative", status=409)
-    return ChipAdjustment.objects.create(tournament=t, kind=kind, amount=amount, table=table, in_play_after=after,
-                                         created_at=created_at, created_by=created_by)
+        raise ServiceError(
+            _("This would take %(amount)s chips out of play, but only %(chips)s are in play: count the chips again.")
+            % {"amount": -amount, "chips": after - amount},
+            code="chips_in_play_negative",
+            status=409,
+        )
+    return ChipAdjustment.objects.create(
+        tournament=t, kind=kind, amount=amount, table=table, in_play_after=after, created_at=created_at, created_by=created_by
+    )

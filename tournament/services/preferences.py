@@ -1,4 +1,5 @@
 """A staff member's own preferences: the language the screens speak to them (none: the browser's)."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -16,8 +17,10 @@ def set_language(user, language: str | None) -> StaffProfile:
     if not getattr(user, "is_authenticated", False) or getattr(user, "pk", None) is None:
         raise ServiceError(_("Log in first."), code="forbidden", status=403)
     if language and language not in dict(settings.LANGUAGES):
-        raise ServiceError(_("Choose one of the languages offered: %(languages)s.")
-                           % {"languages": ", ".join(code for code, _name in settings.LANGUAGES)}, code="invalid")
+        raise ServiceError(
+            _("Choose one of the languages offered: %(languages)s.") % {"languages": ", ".join(code for code, _name in settings.LANGUAGES)},
+            code="invalid",
+        )
     profile, _created = StaffProfile.objects.select_for_update().get_or_create(user=user)
     if profile.language != language:
         profile.language = language

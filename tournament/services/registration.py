@@ -6,6 +6,7 @@ publishes it after commit. Bad input raises ServiceError with a clear, translate
 changes nothing. What the apps above do about an entry (a seat for it, its seat freed) they do as
 reactions (core.reactions) to ENTRY_REGISTERED and ENTRY_VOIDED.
 """
+
 from __future__ import annotations
 
 import zoneinfo
@@ -34,6 +35,7 @@ REGISTRATION_REOPENED = "registration_reopened"  # before the registration.reope
 
 MINIMUM_AGE = 18
 
+
 @transaction.atomic
 def set_registration_closed(tournament: Tournament, *, actor: Actor, closed: bool) -> Tournament:
     require(actor, roles.SETUP)
@@ -61,15 +63,23 @@ def _check_age(date_of_birth: date, time_zone: str | None = None) -> None:
 
 
 @transaction.atomic
-def create_player(*, actor: Actor, first_name: str, last_name: str, date_of_birth: date, nickname: str = "",
-                  email: str = "", phone: str = "") -> Player:
+def create_player(
+    *, actor: Actor, first_name: str, last_name: str, date_of_birth: date, nickname: str = "", email: str = "", phone: str = ""
+) -> Player:
     require(actor, roles.REGISTER)
     first_name, last_name = first_name.strip(), last_name.strip()
     if not first_name or not last_name:
         raise ServiceError(_("First and last name are required."), code="name_missing")
     _check_age(date_of_birth)
-    player = Player(first_name=first_name, last_name=last_name, nickname=nickname.strip(), email=email.strip(),
-                    phone=phone.strip(), date_of_birth=date_of_birth, created_by=actor)
+    player = Player(
+        first_name=first_name,
+        last_name=last_name,
+        nickname=nickname.strip(),
+        email=email.strip(),
+        phone=phone.strip(),
+        date_of_birth=date_of_birth,
+        created_by=actor,
+    )
     full_clean(player)
     player.save()
     record_event(None, actor=actor, type_="player.created", payload={"player": player.pk, "name": player.display_name})
@@ -84,8 +94,9 @@ class IdDocument:
 
 def _id_check(player: Player, *, actor: Actor, document: IdDocument | None, purpose: str) -> IdCheck:
     if document is None or not document.document_type or not normalise_document_number(document.number or ""):
-        raise ServiceError(_("Check the player's ID document and record its type and number: no entry without an ID check."),
-                           code="id_check_missing")
+        raise ServiceError(
+            _("Check the player's ID document and record its type and number: no entry without an ID check."), code="id_check_missing"
+        )
     if document.document_type not in IdCheck.DocumentType.values:
         raise ServiceError(_("Unknown document type."), code="id_document_type")
     if len(normalise_document_number(document.number)) < 5:
@@ -106,12 +117,16 @@ def check_id_again(entry: Entry, *, actor: Actor, document: IdDocument | None) -
     was registered with (its keyed hash); otherwise the payment is refused and nothing is recorded. Runs in
     the caller's transaction; returns the check recorded for the payout."""
     if document is None or not normalise_document_number(document.number or ""):
-        raise ServiceError(_("Type the number of the player's ID document again: no prize without an ID check."),
-                           code="id_check_missing")
+        raise ServiceError(_("Type the number of the player's ID document again: no prize without an ID check."), code="id_check_missing")
     if document_hmac(document.number, settings.ID_HASH_KEY) != entry.id_hmac:
-        raise ServiceError(_("This document number does not match the ID entry #%(number)s was registered with (its "
-                             "number ends in %(last4)s). The prize is paid only against the same document.")
-                           % {"number": entry.number, "last4": entry.id_check.number_last4}, code="id_mismatch")
+        raise ServiceError(
+            _(
+                "This document number does not match the ID entry #%(number)s was registered with (its "
+                "number ends in %(last4)s). The prize is paid only against the same document."
+            )
+            % {"number": entry.number, "last4": entry.id_check.number_last4},
+            code="id_mismatch",
+        )
     return _id_check(entry.player, actor=actor, document=document, purpose=IdCheck.Purpose.PAYOUT)
 
 
@@ -124,8 +139,15 @@ def _registration_closed_message(code: str, tournament: Tournament) -> str:
 
 
 @transaction.atomic
-def register_entry(tournament: Tournament, *, actor: Actor, player: Player, document: IdDocument | None,
-                   paid_with: str = Purchase.PaidWith.CASH, fee_waived: bool = False) -> Entry:
+def register_entry(
+    tournament: Tournament,
+    *,
+    actor: Actor,
+    player: Player,
+    document: IdDocument | None,
+    paid_with: str = Purchase.PaidWith.CASH,
+    fee_waived: bool = False,
+) -> Entry:
     """Register an entry (or a re-entry) with the ID check the house rules demand (club 32). `paid_with` "ticket":
     the buy-in is paid with a satellite's ticket (payouts.services.tickets.register_with_ticket, which holds the ticket):
     in the pool like cash, no money taken. `fee_waived`: the house takes no fee for it (a ticket worth the buy-in
@@ -138,8 +160,9 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
         raise ServiceError(_registration_closed_message(closed, t), code="registration_closed", status=409)
     _check_age(player.date_of_birth, t.time_zone)
     if document is None or not (document.number or "").strip() or not document.document_type:
-        raise ServiceError(_("Check the player's ID document and record its type and number: no entry without an ID check."),
-                           code="id_check_missing")
+        raise ServiceError(
+            _("Check the player's ID document and record its type and number: no entry without an ID check."), code="id_check_missing"
+        )
     hmac_value = document_hmac(document.number, settings.ID_HASH_KEY)
     # A document belongs to the player record that first showed it, whether it is that
     # player's main document (Player.id_hmac) or a second one seen at an earlier ID check.
@@ -148,17 +171,26 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
         other_check = IdCheck.objects.filter(number_hmac=hmac_value).exclude(player=player).select_related("player").first()
         owner = other_check.player if other_check is not None else None
     if owner is not None:
-        raise ServiceError(_("This ID document belongs to another player record (%(name)s). Register that player instead.")
-                           % {"name": owner.display_name}, code="id_other_player", status=409)
+        raise ServiceError(
+            _("This ID document belongs to another player record (%(name)s). Register that player instead.") % {"name": owner.display_name},
+            code="id_other_player",
+            status=409,
+        )
     live = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE)
     mine = live.filter(player=player).first()
     if mine is not None:
-        raise ServiceError(_("%(name)s already has a live entry (#%(number)s).") % {"name": player.display_name, "number": mine.number},
-                           code="live_entry_exists", status=409)
+        raise ServiceError(
+            _("%(name)s already has a live entry (#%(number)s).") % {"name": player.display_name, "number": mine.number},
+            code="live_entry_exists",
+            status=409,
+        )
     same_document = live.filter(id_hmac=hmac_value).select_related("player").first()
     if same_document is not None:
-        raise ServiceError(_("This ID document is already used by live entry #%(number)s.") % {"number": same_document.number},
-                           code="id_live_entry_exists", status=409)
+        raise ServiceError(
+            _("This ID document is already used by live entry #%(number)s.") % {"number": same_document.number},
+            code="id_live_entry_exists",
+            status=409,
+        )
     earlier = Entry.objects.filter(tournament=t, player=player).exclude(status=Entry.Status.VOIDED)
     kind = Entry.Kind.REENTRY if earlier.exists() else Entry.Kind.ENTRY
     if kind == Entry.Kind.REENTRY:
@@ -166,8 +198,11 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
             raise ServiceError(_("Re-entry is not allowed in this tournament."), code="reentry_not_allowed", status=409)
         used = earlier.filter(kind=Entry.Kind.REENTRY).count()
         if t.max_reentries is not None and used >= t.max_reentries:
-            raise ServiceError(_("%(name)s has used all %(max)s re-entries.") % {"name": player.display_name, "max": t.max_reentries},
-                               code="reentry_limit", status=409)
+            raise ServiceError(
+                _("%(name)s has used all %(max)s re-entries.") % {"name": player.display_name, "max": t.max_reentries},
+                code="reentry_limit",
+                status=409,
+            )
     check = _id_check(player, actor=actor, document=document, purpose=IdCheck.Purpose.REGISTRATION)
     if player.id_hmac is None:
         player.id_hmac = hmac_value
@@ -175,44 +210,87 @@ def register_entry(tournament: Tournament, *, actor: Actor, player: Player, docu
             with transaction.atomic():
                 player.save(update_fields=["id_hmac"])
         except IntegrityError as exc:  # another desk gave this document to another player a moment ago
-            raise ServiceError(_("This ID document belongs to another player record. Register that player instead."),
-                               code="id_other_player", status=409) from exc
+            raise ServiceError(
+                _("This ID document belongs to another player record. Register that player instead."), code="id_other_player", status=409
+            ) from exc
     now = timezone.now()
     try:
         with transaction.atomic():
-            entry = Entry.objects.create(tournament=t, player=player, number=next_number(Entry.objects.filter(tournament=t)), kind=kind,
-                                         id_check=check, id_hmac=hmac_value, created_at=now, created_by=actor)
+            entry = Entry.objects.create(
+                tournament=t,
+                player=player,
+                number=next_number(Entry.objects.filter(tournament=t)),
+                kind=kind,
+                id_check=check,
+                id_hmac=hmac_value,
+                created_at=now,
+                created_by=actor,
+            )
     except IntegrityError as exc:
         raise ServiceError(_("This player or document already has a live entry."), code="live_entry_exists", status=409) from exc
     purchase = Purchase.objects.create(
-        tournament=t, entry=entry, number=next_number(Purchase.objects.filter(tournament=t)),
+        tournament=t,
+        entry=entry,
+        number=next_number(Purchase.objects.filter(tournament=t)),
         kind=Purchase.Kind.REENTRY if kind == Entry.Kind.REENTRY else Purchase.Kind.BUY_IN,
-        status=Purchase.Status.PAID, amount=t.buy_in, fee=0 if fee_waived else t.fee, chips=t.starting_stack,
-        created_at=now, created_by=actor, paid_at=now, paid_by=actor, paid_with=paid_with,
+        status=Purchase.Status.PAID,
+        amount=t.buy_in,
+        fee=0 if fee_waived else t.fee,
+        chips=t.starting_stack,
+        created_at=now,
+        created_by=actor,
+        paid_at=now,
+        paid_by=actor,
+        paid_with=paid_with,
     )
     # Everyone busted so far finishes behind this entry: their places move down by one (a tie's last place too).
     busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED)
     busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
     busted.update(finish_place=F("finish_place") + 1)
     seat = {"table": None, "seat": None, **reactions.react(ENTRY_REGISTERED, actor=actor, tournament=t, entry=entry)}
-    record_event(t, actor=actor, type_="entry.registered", payload={
-        "entry": entry.number, "entry_id": entry.pk, "player": player.pk, "name": player.display_name, "kind": kind,
-        "entries": [entry.number], "table": seat["table"], "seat": seat["seat"],
-        "receipt": purchase.number, "amount": purchase.amount, "fee": purchase.fee, "chips": purchase.chips,
-        "paid_with": paid_with,
-        "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": actor.get_username()},
-    })
+    record_event(
+        t,
+        actor=actor,
+        type_="entry.registered",
+        payload={
+            "entry": entry.number,
+            "entry_id": entry.pk,
+            "player": player.pk,
+            "name": player.display_name,
+            "kind": kind,
+            "entries": [entry.number],
+            "table": seat["table"],
+            "seat": seat["seat"],
+            "receipt": purchase.number,
+            "amount": purchase.amount,
+            "fee": purchase.fee,
+            "chips": purchase.chips,
+            "paid_with": paid_with,
+            "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": actor.get_username()},
+        },
+    )
     return entry
 
 
 @transaction.atomic
-def register_new_player(tournament: Tournament, *, actor: Actor, document: IdDocument | None, first_name: str, last_name: str,
-                        date_of_birth: date, nickname: str = "", email: str = "", phone: str = "") -> Entry:
+def register_new_player(
+    tournament: Tournament,
+    *,
+    actor: Actor,
+    document: IdDocument | None,
+    first_name: str,
+    last_name: str,
+    date_of_birth: date,
+    nickname: str = "",
+    email: str = "",
+    phone: str = "",
+) -> Entry:
     """A player seen for the first time, registered with the ID check in one step: the player record is kept
     only when the entry is taken. One transaction, so a refusal (under age, a document that belongs to
     another player or is used by a live entry, registration closed) leaves no player behind."""
-    player = create_player(actor=actor, first_name=first_name, last_name=last_name, date_of_birth=date_of_birth,
-                           nickname=nickname, email=email, phone=phone)
+    player = create_player(
+        actor=actor, first_name=first_name, last_name=last_name, date_of_birth=date_of_birth, nickname=nickname, email=email, phone=phone
+    )
     return register_entry(tournament, actor=actor, player=player, document=document)
 
 
@@ -236,13 +314,19 @@ def add_chips(entry: Entry, *, actor: Actor, kind: str, paid: bool = True) -> Pu
     if kind == Purchase.Kind.REBUY:
         allowed, until, limit = t.rebuy_allowed, t.rebuy_until_level, t.max_rebuys
         price, fee, chips = t.rebuy_price, t.rebuy_fee, t.rebuy_chips
-        labels = (_("Re-buys are not allowed in this tournament."), _("Re-buys ended with level %(level)s."),
-                  _("Entry #%(number)s has used all %(max)s re-buys."))
+        labels = (
+            _("Re-buys are not allowed in this tournament."),
+            _("Re-buys ended with level %(level)s."),
+            _("Entry #%(number)s has used all %(max)s re-buys."),
+        )
     elif kind == Purchase.Kind.ADDON:
         allowed, until, limit = t.addon_allowed, t.addon_until_level, t.max_addons
         price, fee, chips = t.addon_price, t.addon_fee, t.addon_chips
-        labels = (_("Add-ons are not allowed in this tournament."), _("Add-ons ended with level %(level)s."),
-                  _("Entry #%(number)s has used all %(max)s add-ons."))
+        labels = (
+            _("Add-ons are not allowed in this tournament."),
+            _("Add-ons ended with level %(level)s."),
+            _("Entry #%(number)s has used all %(max)s add-ons."),
+        )
         paid = True
     else:
         raise ServiceError(_("Unknown purchase kind."), code="kind")
@@ -255,15 +339,32 @@ def add_chips(entry: Entry, *, actor: Actor, kind: str, paid: bool = True) -> Pu
         raise ServiceError(labels[2] % {"number": entry.number, "max": limit}, code=f"{kind}_limit", status=409)
     now = timezone.now()
     purchase = Purchase.objects.create(
-        tournament=t, entry=entry, number=next_number(Purchase.objects.filter(tournament=t)), kind=kind,
+        tournament=t,
+        entry=entry,
+        number=next_number(Purchase.objects.filter(tournament=t)),
+        kind=kind,
         status=Purchase.Status.PAID if paid else Purchase.Status.ANNOUNCED,
-        amount=price, fee=fee, chips=chips, created_at=now, created_by=actor,
-        paid_at=now if paid else None, paid_by=actor if paid else None,
+        amount=price,
+        fee=fee,
+        chips=chips,
+        created_at=now,
+        created_by=actor,
+        paid_at=now if paid else None,
+        paid_by=actor if paid else None,
     )
-    record_event(t, actor=actor, type_=f"{kind}.{'paid' if paid else 'announced'}", payload={
-        "entry": entry.number, "name": entry.player.display_name, "receipt": purchase.number,
-        "amount": price, "fee": fee, "chips": chips,
-    })
+    record_event(
+        t,
+        actor=actor,
+        type_=f"{kind}.{'paid' if paid else 'announced'}",
+        payload={
+            "entry": entry.number,
+            "name": entry.player.display_name,
+            "receipt": purchase.number,
+            "amount": price,
+            "fee": fee,
+            "chips": chips,
+        },
+    )
     return purchase
 
 
@@ -277,9 +378,20 @@ def pay_purchase(purchase: Purchase, *, actor: Actor) -> Purchase:
         raise ServiceError(_("Receipt %(number)s is not waiting for payment.") % {"number": p.number}, code="not_announced", status=409)
     p.status, p.paid_at, p.paid_by = Purchase.Status.PAID, timezone.now(), actor
     p.save(update_fields=["status", "paid_at", "paid_by"])
-    record_event(t, actor=actor, type_=f"{p.kind}.paid",
-                 payload={"entry": p.entry.number, "name": p.entry.player.display_name, "receipt": p.number,
-                                         "amount": p.amount, "fee": p.fee, "chips": p.chips, "completed": True})
+    record_event(
+        t,
+        actor=actor,
+        type_=f"{p.kind}.paid",
+        payload={
+            "entry": p.entry.number,
+            "name": p.entry.player.display_name,
+            "receipt": p.number,
+            "amount": p.amount,
+            "fee": p.fee,
+            "chips": p.chips,
+            "completed": True,
+        },
+    )
     return p
 
 
@@ -300,8 +412,11 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
         raise ServiceError(_("Receipt %(number)s is already void.") % {"number": p.number}, code="already_void", status=409)
     entry = Entry.objects.select_for_update().get(pk=p.entry_id)
     if entry.status != Entry.Status.ACTIVE:
-        raise ServiceError(_("Entry #%(number)s is no longer playing; its receipts cannot be voided.") % {"number": entry.number},
-                           code="entry_not_active", status=409)
+        raise ServiceError(
+            _("Entry #%(number)s is no longer playing; its receipts cannot be voided.") % {"number": entry.number},
+            code="entry_not_active",
+            status=409,
+        )
     paid_total = _cash_paid(p)
     if refund_amount is None:
         refund_amount = paid_total
@@ -310,9 +425,12 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
     whole_entry = p.kind in (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY)
     taken = sum(entry.purchases.exclude(status=Purchase.Status.VOIDED).values_list("chips", flat=True)) if whole_entry else p.chips
     if chips_in_play(t) < taken:  # chips in play are never negative (tournament/services/chips.py)
-        raise ServiceError(_("Voiding this takes %(chips)s chips out of play, more than the %(in_play)s in play: count "
-                             "the chips first.") % {"chips": taken, "in_play": chips_in_play(t)},
-                           code="chips_in_play_negative", status=409)
+        raise ServiceError(
+            _("Voiding this takes %(chips)s chips out of play, more than the %(in_play)s in play: count the chips first.")
+            % {"chips": taken, "in_play": chips_in_play(t)},
+            code="chips_in_play_negative",
+            status=409,
+        )
     now = timezone.now()
     voided = [p]
     if whole_entry:
@@ -330,13 +448,23 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
         item.status, item.voided_at, item.voided_by, item.void_reason = Purchase.Status.VOIDED, now, actor, reason
         item.save(update_fields=["status", "voided_at", "voided_by", "void_reason", "refund_amount"])
         refunds.append({"receipt": item.number, "kind": item.kind, "refund": item.refund_amount})
-    record_event(t, actor=actor, type_="purchase.voided",
-                 payload={"entry": entry.number, "name": p.entry.player.display_name, "reason": reason,
-                                        "entry_voided": entry.status == Entry.Status.VOIDED, "receipts": refunds})
+    record_event(
+        t,
+        actor=actor,
+        type_="purchase.voided",
+        payload={
+            "entry": entry.number,
+            "name": p.entry.player.display_name,
+            "reason": reason,
+            "entry_voided": entry.status == Entry.Status.VOIDED,
+            "receipts": refunds,
+        },
+    )
     if entry.status == Entry.Status.VOIDED:
         reactions.react(ENTRY_VOIDED, actor=actor, tournament=t, entry=entry)
     p.refresh_from_db()
     return p
+
 
 # --- display tokens ---------------------------------------------------------------------
 

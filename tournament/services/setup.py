@@ -1,6 +1,7 @@
 """Setting up: structure templates (create, copy, import, export) and tournaments (create with their
 own copy of a structure, change settings and structure). Each public function is one use case in one
 transaction with an audit event; bad input raises ServiceError and changes nothing."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -40,8 +41,9 @@ def _check_spec(spec: rules.StructureSpec, starting_stack: int | None = None) ->
     problems = rules.validate(spec, starting_stack)
     if problems:
         messages = format_problems(problems)
-        raise ServiceError(_("The structure has problems: %(list)s") % {"list": " ".join(messages)},
-                           code="structure_invalid", details=messages)
+        raise ServiceError(
+            _("The structure has problems: %(list)s") % {"list": " ".join(messages)}, code="structure_invalid", details=messages
+        )
 
 
 def _write_spec(structure: Structure, spec: rules.StructureSpec) -> None:
@@ -71,9 +73,12 @@ def _write_spec(structure: Structure, spec: rules.StructureSpec) -> None:
 
 
 def structure_summary(spec: rules.StructureSpec) -> dict:
-    return {"name": spec.name, "levels": sum(1 for lv in spec.levels if lv.kind == rules.LEVEL),
-            "breaks": sum(1 for lv in spec.levels if lv.kind == rules.BREAK),
-            "chips": [v for v, _ in sorted(spec.denominations)]}
+    return {
+        "name": spec.name,
+        "levels": sum(1 for lv in spec.levels if lv.kind == rules.LEVEL),
+        "breaks": sum(1 for lv in spec.levels if lv.kind == rules.BREAK),
+        "chips": [v for v, _ in sorted(spec.denominations)],
+    }
 
 
 @transaction.atomic
@@ -90,9 +95,12 @@ def save_structure_template(spec: rules.StructureSpec, *, actor: Actor, structur
             raise ServiceError(_("This structure belongs to a tournament; edit it from the tournament."), code="not_template")
         created = False
     _write_spec(structure, spec)
-    record_event(None, actor=actor,
-                 type_="structure.created" if created else "structure.changed",
-                 payload={"structure": structure.pk, **structure_summary(spec), "export": rules.to_json(spec)})
+    record_event(
+        None,
+        actor=actor,
+        type_="structure.created" if created else "structure.changed",
+        payload={"structure": structure.pk, **structure_summary(spec), "export": rules.to_json(spec)},
+    )
     return structure
 
 
@@ -132,10 +140,34 @@ def export_structure(structure: Structure) -> dict:
 # --- tournaments ------------------------------------------------------------------------
 
 TOURNAMENT_FIELDS = (
-    "name", "venue", "time_zone", "start_at", "game", "table_format", "seats_per_table", "final_table_size",
-    "currency", "buy_in", "fee", "starting_stack", "reentry_allowed", "max_reentries", "late_reg_until_level",
-    "guaranteed_pool", "rebuy_allowed", "rebuy_price", "rebuy_fee", "rebuy_chips", "max_rebuys", "rebuy_until_level",
-    "addon_allowed", "addon_price", "addon_fee", "addon_chips", "max_addons", "addon_until_level",
+    "name",
+    "venue",
+    "time_zone",
+    "start_at",
+    "game",
+    "table_format",
+    "seats_per_table",
+    "final_table_size",
+    "currency",
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "reentry_allowed",
+    "max_reentries",
+    "late_reg_until_level",
+    "guaranteed_pool",
+    "rebuy_allowed",
+    "rebuy_price",
+    "rebuy_fee",
+    "rebuy_chips",
+    "max_rebuys",
+    "rebuy_until_level",
+    "addon_allowed",
+    "addon_price",
+    "addon_fee",
+    "addon_chips",
+    "max_addons",
+    "addon_until_level",
 )
 
 
@@ -185,8 +217,12 @@ def create_tournament(data: dict, *, actor: Actor, template: Structure) -> Tourn
     full_clean(tournament, exclude=["structure"])
     tournament.save()
     tournament = lock_tournament(tournament.pk)
-    record_event(tournament, actor=actor, type_="tournament.created",
-                 payload={**_tournament_payload(tournament), "structure": structure_summary(spec)})
+    record_event(
+        tournament,
+        actor=actor,
+        type_="tournament.created",
+        payload={**_tournament_payload(tournament), "structure": structure_summary(spec)},
+    )
     return tournament
 
 
@@ -200,8 +236,9 @@ def update_tournament(tournament: Tournament, *, actor: Actor, data: dict) -> To
             setattr(t, k, data[k])
     _check_tournament_settings({k: getattr(t, k) for k in TOURNAMENT_FIELDS})
     if t.entries.exists() and (t.buy_in, t.fee) != (before["buy_in"], before["fee"]):
-        raise ServiceError(_("Entries are already taken at the current buy-in; the buy-in and fee can no longer change."),
-                           code="buy_in_locked")
+        raise ServiceError(
+            _("Entries are already taken at the current buy-in; the buy-in and fee can no longer change."), code="buy_in_locked"
+        )
     problems = rules.validate(spec_of(t.structure), t.starting_stack)
     if problems:
         messages = format_problems(problems)

@@ -1,5 +1,6 @@
 """The tournament file's event types in words (archive/services/transfer.py): their labels. Collected with every
 other app's by web/event_words.py; an import's line is the setup line of the tournament's words ("label: name")."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _

@@ -4,6 +4,7 @@ page, whose form sends the file to the JSON API (web/archive/api.py) with the sh
 
 The download records no event: an export is a read and changes nothing, as the results' CSV and PDF downloads and
 the day's reports, which hold names too, record none. The file holds personal data; only the director reaches it."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -33,5 +34,6 @@ def export_file(request: HttpRequest, pk: int) -> HttpResponse:
 
 @page("tournament-import")
 def import_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "archive/import.html", {
-        "next": url_of_answer("tournament-detail"), "max_megabytes": settings.TOURNAMENT_FILE_MAX_MB})
+    return render(
+        request, "archive/import.html", {"next": url_of_answer("tournament-detail"), "max_megabytes": settings.TOURNAMENT_FILE_MAX_MB}
+    )

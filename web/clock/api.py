@@ -1,4 +1,5 @@
 """JSON API of the clock: read it, the director's controls, the end of a day and the next day's start."""
+
 from __future__ import annotations
 
 from django.utils.dateparse import parse_datetime
@@ -12,18 +13,23 @@ from clock.services import clock as clock_services
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, tournament_or_404, valid
 
-ClockSerializer = inline_serializer("Clock", {
-    "status": serializers.ChoiceField(["not_started", "running", "paused"]),
-    "version": serializers.IntegerField(),
-    "server_time": serializers.FloatField(help_text="Seconds since the epoch when this was computed."),
-    "anchor": serializers.DictField(allow_null=True, help_text="index (0-based row), started_at, paused_at (epoch seconds)."),
-    "rows": serializers.ListField(child=serializers.DictField(), required=False),
-    "current": serializers.DictField(required=False, help_text="index, remaining, ends_at, finished, level_index, next_break_in."),
-    "announcement": serializers.CharField(),
-    "day_end_after_level": serializers.IntegerField(allow_null=True, help_text="The level after which the clock stops for the day."),
-    "day_ended_level": serializers.IntegerField(allow_null=True, help_text="The level the day ended after, until the clock runs again."),
-    "resume_at": serializers.DateTimeField(allow_null=True, help_text="When the clock resumes by itself (ISO, venue time zone)."),
-})
+ClockSerializer = inline_serializer(
+    "Clock",
+    {
+        "status": serializers.ChoiceField(["not_started", "running", "paused"]),
+        "version": serializers.IntegerField(),
+        "server_time": serializers.FloatField(help_text="Seconds since the epoch when this was computed."),
+        "anchor": serializers.DictField(allow_null=True, help_text="index (0-based row), started_at, paused_at (epoch seconds)."),
+        "rows": serializers.ListField(child=serializers.DictField(), required=False),
+        "current": serializers.DictField(required=False, help_text="index, remaining, ends_at, finished, level_index, next_break_in."),
+        "announcement": serializers.CharField(),
+        "day_end_after_level": serializers.IntegerField(allow_null=True, help_text="The level after which the clock stops for the day."),
+        "day_ended_level": serializers.IntegerField(
+            allow_null=True, help_text="The level the day ended after, until the clock runs again."
+        ),
+        "resume_at": serializers.DateTimeField(allow_null=True, help_text="When the clock resumes by itself (ISO, venue time zone)."),
+    },
+)
 
 
 SECONDS_MISSING = _("Give a number of seconds to add or remove.")
@@ -33,14 +39,21 @@ LEVEL_MISSING = _("Enter a level number of 1 or more.")
 class ActionSerializer(serializers.Serializer):
     """The director's one control. The messages are for the screen: translated, each on its own."""
 
-    action = serializers.ChoiceField(["start", "pause", "resume", "adjust", "end_level", "next", "previous", "jump", "announce"],
-                                     error_messages={"invalid_choice": _("Unknown clock action."),
-                                                     "required": _("Unknown clock action.")})
-    seconds = serializers.IntegerField(required=False, help_text="With adjust: seconds to add (positive) or remove (negative).",
-                                       error_messages={"invalid": SECONDS_MISSING, "null": SECONDS_MISSING})
-    level = serializers.IntegerField(required=False, min_value=1, help_text="With jump: the level number.",
-                                     error_messages={"invalid": LEVEL_MISSING, "null": LEVEL_MISSING,
-                                                     "min_value": LEVEL_MISSING})
+    action = serializers.ChoiceField(
+        ["start", "pause", "resume", "adjust", "end_level", "next", "previous", "jump", "announce"],
+        error_messages={"invalid_choice": _("Unknown clock action."), "required": _("Unknown clock action.")},
+    )
+    seconds = serializers.IntegerField(
+        required=False,
+        help_text="With adjust: seconds to add (positive) or remove (negative).",
+        error_messages={"invalid": SECONDS_MISSING, "null": SECONDS_MISSING},
+    )
+    level = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="With jump: the level number.",
+        error_messages={"invalid": LEVEL_MISSING, "null": LEVEL_MISSING, "min_value": LEVEL_MISSING},
+    )
     text = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="With announce: the lobby line.")
 
     def validate(self, data):
@@ -79,10 +92,14 @@ class ClockView(RoleAPIView):
     def get(self, request, pk: int):
         return Response(clock_selectors.clock_snapshot(tournament_or_404(pk)))
 
-    @extend_schema(operation_id="clock_action", tags=["clock"], request=ActionSerializer,
-                   summary="Start, pause, resume, add or remove time, end the level now, next/previous level, jump to a level, "
-                           "or set the announcement",
-                   responses=answers(200, ClockSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="clock_action",
+        tags=["clock"],
+        request=ActionSerializer,
+        summary="Start, pause, resume, add or remove time, end the level now, next/previous level, jump to a level, "
+        "or set the announcement",
+        responses=answers(200, ClockSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(ActionSerializer, request.data).validated_data
@@ -91,10 +108,12 @@ class ClockView(RoleAPIView):
 
 
 class DayEndSerializer(serializers.Serializer):
-    level = serializers.IntegerField(min_value=1, allow_null=True,
-                                     help_text="The level after which the clock stops for the day; null clears it.",
-                                     error_messages={"invalid": LEVEL_MISSING, "min_value": LEVEL_MISSING,
-                                                     "required": _("Give the level (null clears the day's end).")})
+    level = serializers.IntegerField(
+        min_value=1,
+        allow_null=True,
+        help_text="The level after which the clock stops for the day; null clears it.",
+        error_messages={"invalid": LEVEL_MISSING, "min_value": LEVEL_MISSING, "required": _("Give the level (null clears the day's end).")},
+    )
 
 
 START_AT = _("Give the start as a date and time with its time zone (ISO 8601, e.g. 2026-11-30T12:00:00+01:00).")
@@ -102,14 +121,20 @@ SECONDS_LEFT = _("Give the time left in the level in seconds, 1 or more.")
 
 
 class RestartSerializer(serializers.Serializer):
-    start_at = serializers.DateTimeField(help_text="When the next day starts: ISO 8601 with a time zone.",
-                                         error_messages={"invalid": START_AT, "required": START_AT, "null": START_AT})
-    level = serializers.IntegerField(min_value=1, help_text="The level it starts at (a level number, not a row).",
-                                     error_messages={"invalid": LEVEL_MISSING, "null": LEVEL_MISSING, "min_value": LEVEL_MISSING,
-                                                     "required": LEVEL_MISSING})
-    seconds_left = serializers.IntegerField(min_value=1, help_text="The time left in that level, in seconds.",
-                                            error_messages={"invalid": SECONDS_LEFT, "null": SECONDS_LEFT,
-                                                            "min_value": SECONDS_LEFT, "required": SECONDS_LEFT})
+    start_at = serializers.DateTimeField(
+        help_text="When the next day starts: ISO 8601 with a time zone.",
+        error_messages={"invalid": START_AT, "required": START_AT, "null": START_AT},
+    )
+    level = serializers.IntegerField(
+        min_value=1,
+        help_text="The level it starts at (a level number, not a row).",
+        error_messages={"invalid": LEVEL_MISSING, "null": LEVEL_MISSING, "min_value": LEVEL_MISSING, "required": LEVEL_MISSING},
+    )
+    seconds_left = serializers.IntegerField(
+        min_value=1,
+        help_text="The time left in that level, in seconds.",
+        error_messages={"invalid": SECONDS_LEFT, "null": SECONDS_LEFT, "min_value": SECONDS_LEFT, "required": SECONDS_LEFT},
+    )
 
     def validate_start_at(self, value):
         # DRF reads a time without a zone in the server's zone: refused instead, a wrong day start is worse than a 400.
@@ -123,9 +148,13 @@ class RestartSerializer(serializers.Serializer):
 class ClockDayEndView(RoleAPIView):
     allowed = api_roles("api-clock-day-end")
 
-    @extend_schema(operation_id="clock_day_end", tags=["clock"], request=DayEndSerializer,
-                   summary="End the day after level N (the clock stops at that level's end), or clear it",
-                   responses=answers(200, ClockSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="clock_day_end",
+        tags=["clock"],
+        request=DayEndSerializer,
+        summary="End the day after level N (the clock stops at that level's end), or clear it",
+        responses=answers(200, ClockSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(DayEndSerializer, request.data).validated_data
@@ -136,12 +165,17 @@ class ClockDayEndView(RoleAPIView):
 class ClockRestartView(RoleAPIView):
     allowed = api_roles("api-clock-restart")
 
-    @extend_schema(operation_id="clock_restart", tags=["clock"], request=RestartSerializer,
-                   summary="The next day starts at a set time, at a level with the time left in it (the clock resumes by itself)",
-                   responses=answers(200, ClockSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="clock_restart",
+        tags=["clock"],
+        request=RestartSerializer,
+        summary="The next day starts at a set time, at a level with the time left in it (the clock resumes by itself)",
+        responses=answers(200, ClockSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(RestartSerializer, request.data).validated_data
-        clock_services.schedule_restart(tournament, actor=request.user, start_at=data["start_at"], level=data["level"],
-                                  seconds_left=data["seconds_left"])
+        clock_services.schedule_restart(
+            tournament, actor=request.user, start_at=data["start_at"], level=data["level"], seconds_left=data["seconds_left"]
+        )
         return Response(clock_selectors.clock_snapshot(tournament))

@@ -1,5 +1,6 @@
 """The clock's event types in words (clock/services/clock.py and the levels' boundaries): their labels and one line
 per event ("Level 6 started"). Collected with every other app's by web/event_words.py."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -68,6 +69,4 @@ def _clock(type_: str, label: str, p: dict, names: Names) -> str:
 
 
 # Which line writes which types (web/event_words.py).
-LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
-    (("clock.",), _clock),
-)
+LINES: tuple[tuple[tuple[str, ...], Line], ...] = ((("clock.",), _clock),)

@@ -1,5 +1,6 @@
 """The director's clock page for a tablet. Its buttons call the JSON API (POST /api/tournaments/<id>/clock/,
 web/clock/api.py) through static/js/api.js; the page only reads."""
+
 from __future__ import annotations
 
 from django.shortcuts import render

@@ -4,6 +4,7 @@ when and by whom it was bagged, the player's and the floor's signature lines), o
 or six a page on A4 (core.pdf.sheet_pdf); and the day's report on A4 (every bag, largest stack first, with the totals;
 core.pdf.ListPages). DejaVu Sans (core.pdf.pdf_font) prints every Czech and Slovak letter. Times in the active time
 zone (the views set the venue's), words in the active language."""
+
 from __future__ import annotations
 
 from django.utils import formats, timezone
@@ -19,8 +20,7 @@ from web.templatetags.money import grouped
 # --- bag slips ---------------------------------------------------------------------------------------
 
 
-def bag_slips_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm", day: int = 1,
-                  table: int | None = None) -> bytes:
+def bag_slips_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm", day: int = 1, table: int | None = None) -> bytes:
     """80 mm receipt paper: one slip a page (the printer cuts after each). A4: six a page, two by three, with dashed
     lines to cut along. No bag: one page that says so."""
     font, margin = pdf_font(), (5 * mm if paper == "a4" else 4 * mm)
@@ -31,12 +31,23 @@ def bag_slips_pdf(tournament: Tournament, rows: list[dict], paper: str = "80mm",
         else:
             _slip(c, row, font, x, y, width, height, margin)
 
-    return sheet_pdf(f"{_('Bag slips')} · {tournament.name}", rows, paper, roll_height=125 * mm, columns=2, lines=3,
-                     draw=draw, initial_font=True)
+    return sheet_pdf(
+        f"{_('Bag slips')} · {tournament.name}", rows, paper, roll_height=125 * mm, columns=2, lines=3, draw=draw, initial_font=True
+    )
 
 
-def _empty(c: canvas.Canvas, tournament: Tournament, font: str, x: float, y: float, width: float, height: float,
-           margin: float, day: int, table: int | None) -> None:
+def _empty(
+    c: canvas.Canvas,
+    tournament: Tournament,
+    font: str,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    margin: float,
+    day: int,
+    table: int | None,
+) -> None:
     top = y + height - margin - 11
     c.setFont(font, 11)
     c.drawString(x + margin, top, fit(tournament.name, font, 11, width - 2 * margin))
@@ -45,16 +56,23 @@ def _empty(c: canvas.Canvas, tournament: Tournament, font: str, x: float, y: flo
     c.drawString(x + margin, top - 40, fit(text, font, 11, width - 2 * margin))
 
 
-def _slip(c: canvas.Canvas, row: dict, font: str, x: float, y: float, width: float, height: float,
-          margin: float) -> None:
+def _slip(c: canvas.Canvas, row: dict, font: str, x: float, y: float, width: float, height: float, margin: float) -> None:
     """One slip in the box (x, y, width, height) of the page, y at its bottom."""
     inner, left, size = width - 2 * margin, x + margin, 10
     top = y + height - margin - size
     c.setFont(font, size)
     c.drawString(left, top, fit(row["tournament"], font, size, inner))
     top -= size * 1.4
-    c.drawString(left, top, fit(_("Day %(day)s · table %(table)s, seat %(seat)s") % {
-        "day": row["day"], "table": row["table"], "seat": row["seat"]}, font, size, inner))
+    c.drawString(
+        left,
+        top,
+        fit(
+            _("Day %(day)s · table %(table)s, seat %(seat)s") % {"day": row["day"], "table": row["table"], "seat": row["seat"]},
+            font,
+            size,
+            inner,
+        ),
+    )
     big = 26
     for label, value in ((_("Bag"), row["bag"]), (_("Chips"), grouped(row["chips"]))):
         top -= size * 2
@@ -92,6 +110,7 @@ def _signatures(c: canvas.Canvas, font: str, left: float, bottom: float, width: 
 
 
 # --- the day's report (A4) ---------------------------------------------------------------------------
+
 
 class ReportPdf(ListPages):
     """The report on A4: the title (tournament, day, status) on the first page, the column heads on every page, a
@@ -170,18 +189,27 @@ class ReportPdf(ListPages):
         c, r = self.c, self.report
         self.rule(y + ROW - 3)
         difference = r["difference"]
-        lines = [(_("Players bagged"), grouped(r["players"])), (_("Bags' total"), grouped(r["total"])),
-                 (_("Chips in play"), grouped(r["chips_in_play"])),
-                 (_("Difference"), _("not every player is bagged") if difference is None
-                  else (f"+{grouped(difference)}" if difference > 0 else grouped(difference)))]
+        lines = [
+            (_("Players bagged"), grouped(r["players"])),
+            (_("Bags' total"), grouped(r["total"])),
+            (_("Chips in play"), grouped(r["chips_in_play"])),
+            (
+                _("Difference"),
+                _("not every player is bagged")
+                if difference is None
+                else (f"+{grouped(difference)}" if difference > 0 else grouped(difference)),
+            ),
+        ]
         for label, value in lines:
             c.setFont(self.font, SIZE + 1)
             c.drawString(self.x_name, y, label)
             c.drawString(self.x_where, y, fit(value, self.font, SIZE + 1, PAGE_W - MARGIN - self.x_where))
             y -= ROW + 2
         closed = r["closed"] or {}
-        wrapped = [(_("Bags missing at the close"), ", ".join(f"#{n}" for n in closed.get("missing") or [])),
-                   (_("Reason for closing"), closed.get("reason") or "")]
+        wrapped = [
+            (_("Bags missing at the close"), ", ".join(f"#{n}" for n in closed.get("missing") or [])),
+            (_("Reason for closing"), closed.get("reason") or ""),
+        ]
         for label, value in wrapped:  # up to four lines each (the page keeps room for them)
             if not value:
                 continue

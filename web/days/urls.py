@@ -1,5 +1,6 @@
 """Screens of the end of a day: the day page, the day's report (page, CSV, PDF) and the bag
 slips. These URLs only read; closing the day goes through the JSON API (web/days/api.py)."""
+
 from django.urls import path
 
 from . import views

@@ -3,6 +3,7 @@ in, the bags missing by table and seat, the bags against the chips in play; the 
 through the JSON API, web/days/api.py), the day's report sorted by stack (page, CSV, PDF) and the bag slips (PDF,
 80 mm or A4). The pages only read (days/selectors/bags.py); the few reads of their own are here: the clock's line for
 the day, the missing bags grouped by table, and the report's default day."""
+
 from __future__ import annotations
 
 import csv
@@ -61,10 +62,16 @@ def clock_line(t: Tournament) -> dict:
         on_break = rows[current["index"]]["kind"] != "level"
         level = rows[current["level_index"]]["number"] if current["level_index"] is not None else None
     resume = datetime.fromisoformat(snap["resume_at"]) if snap.get("resume_at") else None
-    return {"status": snap["status"], "status_label": ClockState.Status(snap["status"]).label,
-            "running": snap["status"] == ClockState.Status.RUNNING, "level": level, "on_break": bool(on_break),
-            "day_end_after": snap.get("day_end_after_level"), "day_ended": snap.get("day_ended_level"),
-            "resume_at": resume}
+    return {
+        "status": snap["status"],
+        "status_label": ClockState.Status(snap["status"]).label,
+        "running": snap["status"] == ClockState.Status.RUNNING,
+        "level": level,
+        "on_break": bool(on_break),
+        "day_end_after": snap.get("day_end_after_level"),
+        "day_ended": snap.get("day_ended_level"),
+        "resume_at": resume,
+    }
 
 
 def missing_by_table(missing: list[dict]) -> list[dict]:
@@ -72,8 +79,7 @@ def missing_by_table(missing: list[dict]) -> list[dict]:
     groups: dict = {}
     for player in missing:
         groups.setdefault(player["table"], []).append(player)
-    return [{"table": table, "players": groups[table]}
-            for table in sorted(groups, key=lambda n: (n is None, n or 0))]
+    return [{"table": table, "players": groups[table]} for table in sorted(groups, key=lambda n: (n is None, n or 0))]
 
 
 def bags_by_table(rows: list[dict]) -> list[dict]:
@@ -95,12 +101,23 @@ def day_page(request, tournament: Tournament):
     # An event's Day 2 before its play: its first day, not begun (no day before it here: its bags came carried).
     shown = state["day"] if (state["begun"] or state["day"] == 1) and not state["elsewhere"] else state["day"] - 1
     report = bags.day_report(tournament, shown) or {"rows": []}
-    return render(request, "days/day.html", {
-        "t": tournament, "state": state, "shown_day": shown, "clock": clock_line(tournament),
-        "shown_as": shown + state["offset"], "day_as": state["day"] + state["offset"],
-        "missing": missing_by_table(state["missing"]), "tables": bags_by_table(report["rows"]),
-        "may_close": access.may(request.user, "api-day-close:POST", tournament.pk),
-        "redraw": redraw_state(tournament), "may_redraw": access.may(request.user, "api-day-redraw:POST", tournament.pk)})
+    return render(
+        request,
+        "days/day.html",
+        {
+            "t": tournament,
+            "state": state,
+            "shown_day": shown,
+            "clock": clock_line(tournament),
+            "shown_as": shown + state["offset"],
+            "day_as": state["day"] + state["offset"],
+            "missing": missing_by_table(state["missing"]),
+            "tables": bags_by_table(report["rows"]),
+            "may_close": access.may(request.user, "api-day-close:POST", tournament.pk),
+            "redraw": redraw_state(tournament),
+            "may_redraw": access.may(request.user, "api-day-redraw:POST", tournament.pk),
+        },
+    )
 
 
 def report_of(t: Tournament, request) -> dict:
@@ -125,8 +142,7 @@ def day_report_page(request, tournament: Tournament):
         report = report_of(tournament, request)
     except BadQuery as problem:
         return _bad(str(problem))
-    return render(request, "days/report.html", {
-        "t": tournament, "report": report, "days": range(1, bags.current_day(tournament) + 1)})
+    return render(request, "days/report.html", {"t": tournament, "report": report, "days": range(1, bags.current_day(tournament) + 1)})
 
 
 def csv_text(value) -> str:
@@ -142,14 +158,37 @@ def report_csv(report: dict) -> str:
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=CSV_DELIMITER)
-    writer.writerow([_("Rank"), _("Player"), _("Entry number"), _("Table"), _("Seat"), _("Bag"), _("Chips"),
-                     _("Big blinds"), _("Bagged at"), _("Bagged by")])
+    writer.writerow(
+        [
+            _("Rank"),
+            _("Player"),
+            _("Entry number"),
+            _("Table"),
+            _("Seat"),
+            _("Bag"),
+            _("Chips"),
+            _("Big blinds"),
+            _("Bagged at"),
+            _("Bagged by"),
+        ]
+    )
     point = formats.get_format("DECIMAL_SEPARATOR")
     for row in report["rows"]:
         bb = row["big_blinds"]
-        writer.writerow([row["rank"], csv_text(row["name"]), row["entry"], row["table"], row["seat"],
-                         csv_text(row["bag"]), row["chips"], "" if bb is None else f"{bb:.1f}".replace(".", point),
-                         timezone.localtime(row["bagged_at"]).strftime("%Y-%m-%d %H:%M"), csv_text(row["bagged_by"])])
+        writer.writerow(
+            [
+                row["rank"],
+                csv_text(row["name"]),
+                row["entry"],
+                row["table"],
+                row["seat"],
+                csv_text(row["bag"]),
+                row["chips"],
+                "" if bb is None else f"{bb:.1f}".replace(".", point),
+                timezone.localtime(row["bagged_at"]).strftime("%Y-%m-%d %H:%M"),
+                csv_text(row["bagged_by"]),
+            ]
+        )
     return out.getvalue()
 
 
@@ -195,9 +234,9 @@ def bag_slips(request, tournament: Tournament):
     if entry is not None and not rows:
         raise Http404(_("Entry #%(number)s has no bag this day.") % {"number": entry})
     day = day or bags.current_day(tournament)
-    name = "-".join(["bag-slips", str(tournament.pk), f"day{day}"] + ([f"table{table}"] if table else [])
-                    + ([f"entry{entry}"] if entry else []))
-    response = HttpResponse(pdf.bag_slips_pdf(tournament, rows, paper=paper, day=day, table=table),
-                            content_type="application/pdf")
+    name = "-".join(
+        ["bag-slips", str(tournament.pk), f"day{day}"] + ([f"table{table}"] if table else []) + ([f"entry{entry}"] if entry else [])
+    )
+    response = HttpResponse(pdf.bag_slips_pdf(tournament, rows, paper=paper, day=day, table=table), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
     return response

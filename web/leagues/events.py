@@ -1,6 +1,7 @@
 """The leagues' event types in words (leagues/services/leagues.py): a league, the tournaments it takes in, the points
 given as the places stand; their labels and one line per event. Collected with every other app's by
 web/event_words.py."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -23,12 +24,12 @@ def _leagues(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ == "league.points" and not p.get("players"):
         return _("League %(league)s: play goes on, the points given are taken away") % {"league": p.get("name", "–")}
     if type_ == "league.points":
-        return _("League %(league)s: points given to %(players)s players") % {"league": p.get("name", "–"),
-                                                                             "players": p.get("players", "–")}
+        return _("League %(league)s: points given to %(players)s players") % {
+            "league": p.get("name", "–"),
+            "players": p.get("players", "–"),
+        }
     return _("%(label)s: %(league)s") % {"label": label, "league": p.get("name", "–")}
 
 
 # Which line writes which types (web/event_words.py).
-LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
-    (("league.",), _leagues),
-)
+LINES: tuple[tuple[tuple[str, ...], Line], ...] = ((("league.",), _leagues),)

@@ -1,6 +1,7 @@
 """A league's standings on A4, as the day's report prints (web/days/pdf.py; the pages are core.pdf.ListPages): the
 title on the first page, the column heads on every page, a row per player (striped), the counting and tie rules at the
 end, page numbers at the foot. DejaVu Sans (core.pdf.pdf_font) prints every Czech and Slovak letter."""
+
 from __future__ import annotations
 
 from django.utils import timezone
@@ -19,8 +20,14 @@ def standings_pdf(league: League, rows: list[dict], counted: str, ties: str) -> 
     pages = ListPages(title)
     c, font = pages.c, pages.font
     right = PAGE_W - MARGIN
-    x_rank, x_name, x_points, x_counted, x_played, x_wins = (MARGIN, MARGIN + 14 * mm, right - 62 * mm, right - 40 * mm,
-                                                             right - 20 * mm, right)
+    x_rank, x_name, x_points, x_counted, x_played, x_wins = (
+        MARGIN,
+        MARGIN + 14 * mm,
+        right - 62 * mm,
+        right - 40 * mm,
+        right - 20 * mm,
+        right,
+    )
     top = pages.top
     spans = pages.spans(len(rows), tail=RULES_ROWS)  # the rules on a page of their own when they do not fit
     for page, (begin, end) in enumerate(spans, 1):

@@ -1,5 +1,6 @@
 """Screens of the leagues: the leagues page, a league's page, its standings as CSV and PDF, and the players'
 standings page. These URLs only read; every change goes through the JSON API (web/leagues/api.py)."""
+
 from django.urls import path
 
 from . import views

@@ -1,6 +1,7 @@
 """The payouts' event types in words (payouts/services, payouts/reactions.py): the payout plan, prizes paid, deals,
 satellites and their tickets, and the end of play once the prizes are decided; their labels and one line per event.
 Collected with every other app's by web/event_words.py."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -32,8 +33,9 @@ def labels() -> dict[str, str]:
 
 
 def _tickets(p: dict) -> str:
-    return ", ".join(f"{row.get('ticket', '–')} (#{row.get('entry', '–')} {row.get('name', '')})".rstrip()
-                     for row in p.get("tickets") or ())
+    return ", ".join(
+        f"{row.get('ticket', '–')} (#{row.get('entry', '–')} {row.get('name', '')})".rstrip() for row in p.get("tickets") or ()
+    )
 
 
 def _satellites(type_: str, label: str, p: dict) -> str:
@@ -42,16 +44,22 @@ def _satellites(type_: str, label: str, p: dict) -> str:
         after = p.get("after") or {}
         return _("Satellite of %(target)s") % {"target": after.get("target_name", "–")}
     if type_ in ("ticket.issued", "ticket.voided"):
-        return _("%(label)s for %(target)s: %(tickets)s") % {"label": label, "target": p.get("target", "–"),
-                                                             "tickets": _tickets(p) or "–"}
+        return _("%(label)s for %(target)s: %(tickets)s") % {"label": label, "target": p.get("target", "–"), "tickets": _tickets(p) or "–"}
     if type_ == "ticket.transferred":
         return _("Ticket %(ticket)s passed from %(from)s to %(to)s: %(reason)s") % {
-            "ticket": p.get("ticket", "–"), "from": p.get("from", "–"), "to": p.get("to", "–"),
-            "reason": p.get("reason", "–")}
+            "ticket": p.get("ticket", "–"),
+            "from": p.get("from", "–"),
+            "to": p.get("to", "–"),
+            "reason": p.get("reason", "–"),
+        }
     if type_ in ("ticket.used", "ticket.returned"):
         return _("%(label)s: ticket %(ticket)s of %(satellite)s, entry #%(entry)s %(name)s") % {
-            "label": label, "ticket": p.get("ticket", "–"), "satellite": p.get("satellite", "–"),
-            "entry": p.get("entry", "–"), "name": p.get("name", "")}
+            "label": label,
+            "ticket": p.get("ticket", "–"),
+            "satellite": p.get("satellite", "–"),
+            "entry": p.get("entry", "–"),
+            "name": p.get("name", ""),
+        }
     return label
 
 
@@ -59,8 +67,11 @@ def _payouts(type_: str, label: str, p: dict, names: Names) -> str:
     if type_.startswith(("satellite.", "ticket.")):
         return _satellites(type_, label, p)
     if type_ in ("payout.paid", "payout.voided"):
-        return _("%(who)s: %(label)s, receipt %(receipt)s") % {"who": parts.who(p, names), "label": label.lower(),
-                                                               "receipt": p.get("receipt", "–")}
+        return _("%(who)s: %(label)s, receipt %(receipt)s") % {
+            "who": parts.who(p, names),
+            "label": label.lower(),
+            "receipt": p.get("receipt", "–"),
+        }
     if type_.startswith("deal."):
         return _("%(label)s: deal %(deal)s") % {"label": label, "deal": p.get("deal", "–")}
     return label
@@ -76,8 +87,9 @@ def _finished(type_: str, label: str, p: dict, names: Names) -> str:
         said = _("Play is over: a deal stopped it with %(players)s players") % {"players": p.get("players_left", "–")}
     else:
         said = _("Play is over: %(who)s won") % {"who": parts.who(p, names)}
-    also = [word for key, word in (("hand_for_hand_ended", _("hand-for-hand ended")),
-                                   ("clock_stopped", _("the clock stopped"))) if p.get(key)]
+    also = [
+        word for key, word in (("hand_for_hand_ended", _("hand-for-hand ended")), ("clock_stopped", _("the clock stopped"))) if p.get(key)
+    ]
     return f"{said} ({', '.join(also)})" if also else said
 
 

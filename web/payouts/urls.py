@@ -1,4 +1,5 @@
 """The payouts screen (it only reads; changes go through the JSON API)."""
+
 from django.urls import path
 
 from . import views

@@ -1,6 +1,7 @@
 """The payouts screen: the prizes by place in force, the director's plan and hand edits, the results (also
 as CSV and PDF), the cashier's reconciliation. It only reads; every change goes through the JSON API
 (web/payouts/api.py) with static/js/api.js."""
+
 from __future__ import annotations
 
 import base64
@@ -29,28 +30,38 @@ def payouts_page(request, tournament: Tournament):
     state = payouts_selectors.payout_state(tournament)
     plan = payouts_selectors.plan_of(tournament)
     show_names = access.may(request.user, "api-results:GET", tournament.pk)
-    return render(request, "payouts/payouts.html", {
-        "t": tournament, "state": state, "plan": plan_json(plan), "edited": plan.edited,
-        "share_percent": f"{plan.share_paid_bp / 100:g}", "min_cash_times": f"{plan.min_cash_bp / 10_000:g}",
-        "unit_major": format_major(plan.unit, tournament.currency),
-        "house_table_json": json.dumps(plan.house_table, indent=1) if plan.house_table else "",
-        "results": payouts_selectors.results(tournament, state) if show_names else None,
-        "payments": {p.entry.number: p for p in Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID)
-                     .select_related("entry")} if show_names else {},
-        "may_pay": access.may(request.user, "api-entry-payout:POST", tournament.pk),
-        "bands_text": "\n".join(f"{b['first']} {b['last']} {format_major(b['prize'], tournament.currency)}"
-                                for b in state["bands"]),
-        # A Day 1 flight pays nothing (its prizes are Day 2's), a satellite pays seats: no deal, no structure to set (the
-        # server refuses them).
-        "deal": deal_panel(request, tournament, state) if access.may(request.user, "api-deals:POST", tournament.pk)
-        and not state["paid_from"] and not state["satellite"] else None,
-        "may_approve": access.may(request.user, "api-deal-approve:POST", tournament.pk),
-        "may_reconcile": access.may(request.user, "payout-reconciliation", tournament.pk),
-        "sat": satellite_panel(request, tournament, state),
-        # The plan and the hand edit only while the structure may change (a deal made, a prize paid: it may not).
-        "may_edit": access.may(request.user, "api-payout-plan:PATCH", tournament.pk)
-        and satellites.structure_fixed(tournament) is None,
-    })
+    return render(
+        request,
+        "payouts/payouts.html",
+        {
+            "t": tournament,
+            "state": state,
+            "plan": plan_json(plan),
+            "edited": plan.edited,
+            "share_percent": f"{plan.share_paid_bp / 100:g}",
+            "min_cash_times": f"{plan.min_cash_bp / 10_000:g}",
+            "unit_major": format_major(plan.unit, tournament.currency),
+            "house_table_json": json.dumps(plan.house_table, indent=1) if plan.house_table else "",
+            "results": payouts_selectors.results(tournament, state) if show_names else None,
+            "payments": {
+                p.entry.number: p for p in Payment.objects.filter(tournament=tournament, status=Payment.Status.PAID).select_related("entry")
+            }
+            if show_names
+            else {},
+            "may_pay": access.may(request.user, "api-entry-payout:POST", tournament.pk),
+            "bands_text": "\n".join(f"{b['first']} {b['last']} {format_major(b['prize'], tournament.currency)}" for b in state["bands"]),
+            # A Day 1 flight pays nothing (its prizes are Day 2's), a satellite pays seats: no deal, no structure to set (the
+            # server refuses them).
+            "deal": deal_panel(request, tournament, state)
+            if access.may(request.user, "api-deals:POST", tournament.pk) and not state["paid_from"] and not state["satellite"]
+            else None,
+            "may_approve": access.may(request.user, "api-deal-approve:POST", tournament.pk),
+            "may_reconcile": access.may(request.user, "payout-reconciliation", tournament.pk),
+            "sat": satellite_panel(request, tournament, state),
+            # The plan and the hand edit only while the structure may change (a deal made, a prize paid: it may not).
+            "may_edit": access.may(request.user, "api-payout-plan:PATCH", tournament.pk) and satellites.structure_fixed(tournament) is None,
+        },
+    )
 
 
 SATELLITE_TARGETS = 100  # the director's choice of a target: the latest tournaments in the currency
@@ -61,23 +72,34 @@ def satellite_panel(request, t: Tournament, state: dict) -> dict | None:
     (not a satellite, and not the director). A ticket passed on: the director finds the player (`?transfer=N&q=`)."""
     # Made a satellite only while it may become one (no prize paid, no deal): a satellite's house rule on passing
     # tickets on may change any time.
-    may_set = access.may(request.user, "api-satellite:PUT", t.pk) and not state["paid_from"] and (
-        state["satellite"] is not None or satellites.satellite_fixed(t, satellites.BECOME) is None)
+    may_set = (
+        access.may(request.user, "api-satellite:PUT", t.pk)
+        and not state["paid_from"]
+        and (state["satellite"] is not None or satellites.satellite_fixed(t, satellites.BECOME) is None)
+    )
     if state["satellite"] is None and not may_set:
         return None
     setting = payouts_selectors.satellite_of(t)
-    panel = {"state": state["satellite"], "setting": setting, "may_set": may_set, "targets": [], "tickets": None,
-             "may_transfer": setting is not None and setting.transferable
-             and access.may(request.user, "api-ticket-transfer:POST", t.pk), "transfer": None, "found": [],
-             "q": request.GET.get("q", "").strip()[:100]}
+    panel = {
+        "state": state["satellite"],
+        "setting": setting,
+        "may_set": may_set,
+        "targets": [],
+        "tickets": None,
+        "may_transfer": setting is not None and setting.transferable and access.may(request.user, "api-ticket-transfer:POST", t.pk),
+        "transfer": None,
+        "found": [],
+        "q": request.GET.get("q", "").strip()[:100],
+    }
     if may_set:
         targets = Tournament.objects.exclude(pk=t.pk).exclude(status=Tournament.Status.FINISHED).filter(currency=t.currency)
         panel["targets"] = list(targets.order_by("-start_at", "pk")[:SATELLITE_TARGETS])
         if setting is not None and setting.target not in panel["targets"]:
             panel["targets"].insert(0, setting.target)
     if setting is not None and access.may(request.user, "api-tickets:GET", t.pk):
-        panel["tickets"] = list(Ticket.objects.filter(satellite=setting).select_related("won_by", "holder", "used_entry")
-                                .order_by("number"))
+        panel["tickets"] = list(
+            Ticket.objects.filter(satellite=setting).select_related("won_by", "holder", "used_entry").order_by("number")
+        )
         number = request.GET.get("transfer", "")
         if panel["may_transfer"] and number.isdigit():
             panel["transfer"] = next((tk for tk in panel["tickets"] if tk.number == int(number)), None)
@@ -108,34 +130,56 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
     pending = basis["pending"]
     if pending is None and not 2 <= len(basis["players"]) <= payouts_selectors.MAX_DEAL_PLAYERS:
         return None
-    panel = {"players": basis["players"], "prizes_left": basis["prizes_left"], "pending": None, "figures": None,
-             "error": None, "to_play_for_text": request.GET.get("to_play_for", "")}
+    panel = {
+        "players": basis["players"],
+        "prizes_left": basis["prizes_left"],
+        "pending": None,
+        "figures": None,
+        "error": None,
+        "to_play_for_text": request.GET.get("to_play_for", ""),
+    }
     if pending is not None:
         names = {p["entry"]: p["name"] for p in basis["players"]}
-        panel["pending"] = {"deal": pending, "rows": [
-            {"entry": n, "name": names.get(n, ""), "chips": c, "amount": a}
-            for n, c, a in zip(pending.entries, pending.stacks, pending.amounts, strict=True)]}
+        panel["pending"] = {
+            "deal": pending,
+            "rows": [
+                {"entry": n, "name": names.get(n, ""), "chips": c, "amount": a}
+                for n, c, a in zip(pending.entries, pending.stacks, pending.amounts, strict=True)
+            ],
+        }
     typed = {p["entry"]: request.GET.get(f"chips_{p['entry']}", "") for p in basis["players"]}
     for player in basis["players"]:
         player["typed"] = typed[player["entry"]]
     if request.GET.get("deal") and basis["players"]:
         try:
             entries, chips, to_play_for = deal_inputs(
-                basis, {str(n): _whole_number(v) for n, v in typed.items()}, _major_to_minor(panel["to_play_for_text"], t.currency))
+                basis, {str(n): _whole_number(v) for n, v in typed.items()}, _major_to_minor(panel["to_play_for_text"], t.currency)
+            )
         except ServiceError as exc:
             panel["error"] = exc.message
         else:
             figures = payouts_selectors.deal_figures(chips, list(basis["prizes_left"]), to_play_for, basis["unit"])
             for figure in (figures["icm"], figures["chip_chop"]):
                 if figure["refused"]:
-                    figure["says"] = (refusal_message(figure["code"], entries, figure["player"], figure["other"])
-                                      if figure["amounts"] is not None else figure["refused"])
+                    figure["says"] = (
+                        refusal_message(figure["code"], entries, figure["player"], figure["other"])
+                        if figure["amounts"] is not None
+                        else figure["refused"]
+                    )
             panel["figures"] = {
-                "rows": [{"entry": n, "name": p["name"], "chips": c,
-                          "icm": (figures["icm"]["amounts"] or [None] * len(entries))[i],
-                          "chip_chop": (figures["chip_chop"]["amounts"] or [None] * len(entries))[i]}
-                         for i, (n, c, p) in enumerate(zip(entries, chips, basis["players"], strict=True))],
-                "icm": figures["icm"], "chip_chop": figures["chip_chop"], "to_play_for": to_play_for,
+                "rows": [
+                    {
+                        "entry": n,
+                        "name": p["name"],
+                        "chips": c,
+                        "icm": (figures["icm"]["amounts"] or [None] * len(entries))[i],
+                        "chip_chop": (figures["chip_chop"]["amounts"] or [None] * len(entries))[i],
+                    }
+                    for i, (n, c, p) in enumerate(zip(entries, chips, basis["players"], strict=True))
+                ],
+                "icm": figures["icm"],
+                "chip_chop": figures["chip_chop"],
+                "to_play_for": to_play_for,
                 "stacks_json": json.dumps({str(n): c for n, c in zip(entries, chips, strict=True)}),
             }
             for row in panel["figures"]["rows"]:  # the custom deal's amounts start from ICM, in major units
@@ -151,15 +195,25 @@ def pay_page(request, tournament: Tournament, number: int):
     once, instead of the form: the same check as the payment's (payouts_selectors.prize_due)."""
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament=tournament, number=number)
     due = payouts_selectors.prize_due(tournament, entry)
-    return render(request, "payouts/pay.html", {
-        "t": tournament, "entry": entry, "prize": due.amount, "finisher": due.finisher, "paid": due.paid,
-        "refusal": due.refusal, "document_types": IdCheck.DocumentType.choices,
-    })
+    return render(
+        request,
+        "payouts/pay.html",
+        {
+            "t": tournament,
+            "entry": entry,
+            "prize": due.amount,
+            "finisher": due.finisher,
+            "paid": due.paid,
+            "refusal": due.refusal,
+            "document_types": IdCheck.DocumentType.choices,
+        },
+    )
 
 
 def _payment(pk: int, number: int) -> Payment:
-    return get_object_or_404(Payment.objects.select_related("entry__player", "id_check", "paid_by", "voided_by", "tournament"),
-                             tournament_id=pk, number=number)
+    return get_object_or_404(
+        Payment.objects.select_related("entry__player", "id_check", "paid_by", "voided_by", "tournament"), tournament_id=pk, number=number
+    )
 
 
 @page("payout-receipt")
@@ -167,9 +221,17 @@ def _payment(pk: int, number: int) -> Payment:
 def payout_receipt(request, tournament: Tournament, number: int):
     payment = _payment(tournament.pk, number)
     signature = "data:image/png;base64," + base64.b64encode(bytes(payment.signature)).decode()
-    return render(request, "payouts/receipt.html", {
-        "t": tournament, "p": payment, "lines": receipts.payout_lines(payment), "signature": signature,
-        "may_void": access.may(request.user, "api-payment-void:POST", tournament.pk)})
+    return render(
+        request,
+        "payouts/receipt.html",
+        {
+            "t": tournament,
+            "p": payment,
+            "lines": receipts.payout_lines(payment),
+            "signature": signature,
+            "may_void": access.may(request.user, "api-payment-void:POST", tournament.pk),
+        },
+    )
 
 
 @page("payout-receipt-pdf")

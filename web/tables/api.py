@@ -1,11 +1,12 @@
 """JSON API of tables: open them, list their level in play, the break order and tables in or out of
 play; the "hand started" signal from dealer tablets (staff login) and automatic shufflers (the
-table's own token); busts and their undo; balancing: move slips (confirm, cancel, balance now) and
-the button the floor enters when the software needs it; hand-for-hand and the house rules. Seating
-(draws, seat corrections, the public seat lookup) is in web/tables/seating_api.py.
+table's own token); busts and their undo; hand-for-hand and the house rules. Balancing (move slips, balance
+now, the button the floor enters) is in web/tables/move_api.py; seating (draws, seat corrections, the public seat
+lookup) in web/tables/seating_api.py.
 
 These endpoints are also the screens' only way to change anything: the table map, the dealer tablet
 and the tables page call them with static/js/api.js (one door per action)."""
+
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -18,11 +19,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clock.selectors.clock import rows_of
-from tables.models import HouseRules, Move, Table
+from tables.models import HouseRules, Table
 from tables.selectors import screens
 from tables.selectors import state as tables_selectors
 from tables.selectors.state import seat_of
-from tables.services import busts, handforhand, hands, house_rules, moves, seats
+from tables.services import busts, handforhand, hands, house_rules
 from tables.services import setup as table_setup
 from web.access import AtTheTable
 from web.access import api as api_roles
@@ -42,15 +43,29 @@ from web.api import (
 from web.idempotency import IdempotentMixin
 from web.tournament import serializers as s
 
-TableSerializer = inline_serializer("TableLevel", many=True, fields={
-    "table": serializers.IntegerField(), "id": serializers.IntegerField(), "seats": serializers.IntegerField(),
-    "sends_hand_signals": serializers.BooleanField(), "hand": serializers.IntegerField(),
-    "hand_started_at": serializers.DateTimeField(allow_null=True), "level_index": serializers.IntegerField(),
-    "level": serializers.IntegerField(), "on_old_level": serializers.BooleanField(),
-}, )
-HandSerializer = inline_serializer("HandStarted", {
-    "table": serializers.IntegerField(), "hand": serializers.IntegerField(), "level": serializers.IntegerField(),
-})
+TableSerializer = inline_serializer(
+    "TableLevel",
+    many=True,
+    fields={
+        "table": serializers.IntegerField(),
+        "id": serializers.IntegerField(),
+        "seats": serializers.IntegerField(),
+        "sends_hand_signals": serializers.BooleanField(),
+        "hand": serializers.IntegerField(),
+        "hand_started_at": serializers.DateTimeField(allow_null=True),
+        "level_index": serializers.IntegerField(),
+        "level": serializers.IntegerField(),
+        "on_old_level": serializers.BooleanField(),
+    },
+)
+HandSerializer = inline_serializer(
+    "HandStarted",
+    {
+        "table": serializers.IntegerField(),
+        "hand": serializers.IntegerField(),
+        "level": serializers.IntegerField(),
+    },
+)
 
 
 class OpenTableSerializer(serializers.Serializer):
@@ -73,30 +88,52 @@ class TableListView(RoleAPIView):
     def get(self, request, pk: int):
         return Response(screens.tables_overview(tournament_or_404(pk)))
 
-    @extend_schema(operation_id="tables_open", tags=["tables"], request=OpenTableSerializer,
-                   summary="Open a table. The answer carries its shuffler token, shown only this once.",
-                   responses=answers(201, inline_serializer("OpenedTable", {"table": serializers.IntegerField(),
-                                                                             "shuffler_token": serializers.CharField()}),
-                                     refused=True, conflict=True))
+    @extend_schema(
+        operation_id="tables_open",
+        tags=["tables"],
+        request=OpenTableSerializer,
+        summary="Open a table. The answer carries its shuffler token, shown only this once.",
+        responses=answers(
+            201,
+            inline_serializer("OpenedTable", {"table": serializers.IntegerField(), "shuffler_token": serializers.CharField()}),
+            refused=True,
+            conflict=True,
+        ),
+    )
     def post(self, request, pk: int):
         data = valid(OpenTableSerializer, request.data).validated_data
-        table, token = table_setup.open_table(tournament_or_404(pk), actor=request.user, number=data["number"], seats=data.get("seats"),
-                                           sends_hand_signals=data["sends_hand_signals"], accessible=data["accessible"])
+        table, token = table_setup.open_table(
+            tournament_or_404(pk),
+            actor=request.user,
+            number=data["number"],
+            seats=data.get("seats"),
+            sends_hand_signals=data["sends_hand_signals"],
+            accessible=data["accessible"],
+        )
         return Response({"table": table.number, "shuffler_token": token}, status=status.HTTP_201_CREATED)
 
 
 class HandStartView(AtTheTable, RoleAPIView):
     allowed = api_roles("api-table-hand")
 
-    @extend_schema(operation_id="tables_hand_started", tags=["tables"], request=None,
-                   summary="First shuffle of a new hand at this table (dealer tablet)",
-                   responses=answers(201, HandSerializer, conflict=True))
+    @extend_schema(
+        operation_id="tables_hand_started",
+        tags=["tables"],
+        request=None,
+        summary="First shuffle of a new hand at this table (dealer tablet)",
+        responses=answers(201, HandSerializer, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         return Response(hand_answer(hands.start_hand(table, actor=request.user)), status=status.HTTP_201_CREATED)
 
-    @extend_schema(operation_id="tables_hand_start_undo", tags=["tables"], request=None,
-                   summary="Undo a mistaken press", responses=answers(200, HandSerializer, conflict=True))
+    @extend_schema(
+        operation_id="tables_hand_start_undo",
+        tags=["tables"],
+        request=None,
+        summary="Undo a mistaken press",
+        responses=answers(200, HandSerializer, conflict=True),
+    )
     def delete(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         return Response(hand_answer(hands.undo_hand_start(table, actor=request.user)))
@@ -104,7 +141,7 @@ class HandStartView(AtTheTable, RoleAPIView):
 
 def shuffler_token(request) -> str:
     header = request.headers.get("Authorization", "")
-    return header[len("Table "):].strip() if header.startswith("Table ") else ""
+    return header[len("Table ") :].strip() if header.startswith("Table ") else ""
 
 
 class ShufflerHandStartView(IdempotentMixin, APIView):
@@ -119,15 +156,21 @@ class ShufflerHandStartView(IdempotentMixin, APIView):
         table = hands.table_for_token(shuffler_token(request))
         return f"table:{table.pk}" if table is not None else None
 
-    @extend_schema(operation_id="shuffler_hand_started", tags=["tables"], request=None,
-                   parameters=[OpenApiParameter("Authorization", str, OpenApiParameter.HEADER, required=True,
-                                                description="Table <shuffler token>")],
-                   summary="The shuffler's green button: a new hand begins",
-                   responses={201: HandSerializer, 400: REFUSED, 401: FORBIDDEN, 403: FORBIDDEN, 409: CONFLICT})
+    @extend_schema(
+        operation_id="shuffler_hand_started",
+        tags=["tables"],
+        request=None,
+        parameters=[OpenApiParameter("Authorization", str, OpenApiParameter.HEADER, required=True, description="Table <shuffler token>")],
+        summary="The shuffler's green button: a new hand begins",
+        responses={201: HandSerializer, 400: REFUSED, 401: FORBIDDEN, 403: FORBIDDEN, 409: CONFLICT},
+    )
     def post(self, request):
         if not request.headers.get("Authorization"):  # no credentials at all: 401, as on every endpoint
-            return Response(error_body(NotAuthenticated.default_code, NotAuthenticated.default_detail),
-                            status=status.HTTP_401_UNAUTHORIZED, headers={"WWW-Authenticate": "Table"})
+            return Response(
+                error_body(NotAuthenticated.default_code, NotAuthenticated.default_detail),
+                status=status.HTTP_401_UNAUTHORIZED,
+                headers={"WWW-Authenticate": "Table"},
+            )
         return Response(hand_answer(hands.start_hand_by_shuffler(shuffler_token(request))), status=status.HTTP_201_CREATED)
 
 
@@ -135,20 +178,33 @@ class ShufflerHandStartView(IdempotentMixin, APIView):
 
 
 class BreakOrderSerializer(serializers.Serializer):
-    order = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=999), allow_empty=False,
-                                  max_length=999, help_text="Every table in play once, the first to break first.")
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=999),
+        allow_empty=False,
+        max_length=999,
+        help_text="Every table in play once, the first to break first.",
+    )
 
 
 class BreakOrderView(RoleAPIView):
     allowed = api_roles("api-tables-break-order")
 
-    @extend_schema(operation_id="tables_break_order", tags=["tables"], summary="The tables in play, first to break first",
-                   responses=answers(200, BreakOrderSerializer))
+    @extend_schema(
+        operation_id="tables_break_order",
+        tags=["tables"],
+        summary="The tables in play, first to break first",
+        responses=answers(200, BreakOrderSerializer),
+    )
     def get(self, request, pk: int):
         return Response({"order": tables_selectors.break_order(tournament_or_404(pk))})
 
-    @extend_schema(operation_id="tables_break_order_set", tags=["tables"], request=BreakOrderSerializer,
-                   summary="Set the break order", responses=answers(200, BreakOrderSerializer, refused=True))
+    @extend_schema(
+        operation_id="tables_break_order_set",
+        tags=["tables"],
+        request=BreakOrderSerializer,
+        summary="Set the break order",
+        responses=answers(200, BreakOrderSerializer, refused=True),
+    )
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
         order = valid(BreakOrderSerializer, request.data).validated_data["order"]
@@ -162,129 +218,23 @@ class InPlaySerializer(serializers.Serializer):
 class TableInPlayView(RoleAPIView):
     allowed = api_roles("api-table-in-play")
 
-    @extend_schema(operation_id="tables_in_play", tags=["tables"], request=InPlaySerializer,
-                   summary="Take a table out of play (only when empty) or back into play",
-                   responses=answers(200, inline_serializer("TableInPlay", {
-                       "table": serializers.IntegerField(), "in_play": serializers.BooleanField()}),
-                                     refused=True, conflict=True))
+    @extend_schema(
+        operation_id="tables_in_play",
+        tags=["tables"],
+        request=InPlaySerializer,
+        summary="Take a table out of play (only when empty) or back into play",
+        responses=answers(
+            200,
+            inline_serializer("TableInPlay", {"table": serializers.IntegerField(), "in_play": serializers.BooleanField()}),
+            refused=True,
+            conflict=True,
+        ),
+    )
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         in_play = valid(InPlaySerializer, request.data).validated_data["in_play"]
         table = call_service(table_setup.set_table_in_play, table, actor=request.user, in_play=in_play)
         return Response({"table": table.number, "in_play": table.in_play})
-
-
-# --- balancing: move slips, balance now, the button the floor enters (TDA 7, 8A) -------------------
-
-SlipPlaceSerializer = inline_serializer("MoveSlipPlace", {
-    "table": serializers.IntegerField(), "seat": serializers.IntegerField()})
-MoveSlipSerializer = inline_serializer("MoveSlip", {
-    "move": serializers.IntegerField(), "kind": serializers.ChoiceField(choices=Move.Kind.choices),
-    "entry": serializers.IntegerField(), "name": serializers.CharField(),
-    "from": SlipPlaceSerializer, "to": SlipPlaceSerializer,
-    "position": serializers.CharField(help_text="The seat's position at the new table (big_blind, in_play, button, "
-                                                "wait_for_button, unknown...)."),
-    "status": serializers.ChoiceField(choices=Move.Status.choices), "created_at": serializers.DateTimeField(),
-    "after_hand": serializers.BooleanField(help_text="The player moves once the hand in play is over."),
-})
-MoveStatusSerializer = inline_serializer("MoveStatus", {
-    "halted": serializers.ListField(child=serializers.IntegerField(), help_text="Tables that must halt (short-handed)."),
-    "need_button": serializers.ListField(child=serializers.IntegerField(),
-                                         help_text="Tables whose button the floor must enter (positions/)."),
-    "moves": MoveSlipSerializer.__class__(many=True, help_text="The pending move slips."),
-    "rules": inline_serializer("MoveRules", {
-        "threshold": serializers.IntegerField(), "halt_short_by": serializers.IntegerField(),
-        "donor": serializers.CharField()}),
-    "notice": inline_serializer("BalancingNotice", {
-        "type": serializers.CharField(help_text="balance.no_move, balance.blocked or balance.failed"),
-        "seq": serializers.IntegerField(), "at": serializers.DateTimeField(),
-        "message": serializers.CharField(help_text="Why nobody moves, for the floor."),
-    }, allow_null=True, help_text="Why balancing moves nobody although it should (null: nothing stuck)."),
-})
-
-
-class CancelMoveSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
-                                   help_text="Why the slip is cancelled (shown in the log).")
-
-
-class PositionsSerializer(serializers.Serializer):
-    button = serializers.IntegerField(min_value=1, max_value=10, help_text="The button's seat in the hand in play.")
-
-
-class MoveListView(RoleAPIView):
-    allowed = api_roles("api-moves")
-
-    @extend_schema(operation_id="moves_status", tags=["moves"],
-                   summary="Halted tables, tables whose button is needed, the pending move slips, the house rules",
-                   responses=answers(200, MoveStatusSerializer))
-    def get(self, request, pk: int):
-        return Response(screens.balancing_status(tournament_or_404(pk)))
-
-
-class MoveBalanceView(RoleAPIView):
-    allowed = api_roles("api-moves-balance")
-
-    @extend_schema(operation_id="moves_balance", tags=["moves"], request=None,
-                   summary="Balance now: decide the moves the rules call for (after a cancelled slip is fixed)",
-                   responses=answers(200, inline_serializer("MovesCreated", {
-                       "moves": MoveSlipSerializer.__class__(many=True, help_text="The slips created (may be empty)."),
-                       "need_button": serializers.ListField(child=serializers.IntegerField(),
-                                                            help_text="Tables whose button the moves wait for."),
-                       "halted": serializers.ListField(child=serializers.IntegerField(), help_text="Tables that must halt."),
-                       "notice": MoveStatusSerializer.fields["notice"].__class__(
-                           allow_null=True, help_text="Why balancing moves nobody although it should."),
-                       "message": serializers.CharField(allow_null=True,
-                                                        help_text="What balancing waits for, in words (null: nothing)."),
-                   }), refused=True, conflict=True))
-    def post(self, request, pk: int):
-        t = tournament_or_404(pk)
-        created = call_service(moves.balance_now, t, actor=request.user)
-        return Response({"moves": [tables_selectors.slip(m) for m in created], **screens.balance_waits(t)})
-
-
-class MoveConfirmView(RoleAPIView):
-    allowed = api_roles("api-move-confirm")
-
-    @extend_schema(operation_id="moves_confirm", tags=["moves"], request=None,
-                   summary="The player sat down at the new seat (chips travel with the player)",
-                   responses=answers(200, MoveSlipSerializer, conflict=True))
-    def post(self, request, pk: int, number: int):
-        move = call_service(moves.confirm_move, tournament_or_404(pk), actor=request.user, number=number)
-        return Response(tables_selectors.slip(move))
-
-
-class MoveCancelView(RoleAPIView):
-    allowed = api_roles("api-move-cancel")
-
-    @extend_schema(operation_id="moves_cancel", tags=["moves"], request=CancelMoveSerializer,
-                   summary="Cancel a slip: the reserved seat is free again (the room is not balanced by itself)",
-                   responses=answers(200, MoveSlipSerializer, refused=True, conflict=True))
-    def post(self, request, pk: int, number: int):
-        tournament = tournament_or_404(pk)
-        reason = valid(CancelMoveSerializer, request.data).validated_data["reason"]
-        move = call_service(moves.cancel_move, tournament, actor=request.user, number=number, reason=reason)
-        return Response(tables_selectors.slip(move))
-
-
-class TablePositionsView(RoleAPIView):
-    allowed = api_roles("api-table-positions")
-
-    @extend_schema(operation_id="tables_positions", tags=["tables"], request=PositionsSerializer,
-                   summary="The floor enters the button of the hand in play at a table whose positions are unknown",
-                   description="A move that waited for it is decided at once (see moves/).",
-                   responses=answers(200, inline_serializer("TablePositions", {
-                       "table": serializers.IntegerField(),
-                       "positions": inline_serializer("Positions", {
-                           "button": serializers.IntegerField(allow_null=True),
-                           "small_blind": serializers.IntegerField(allow_null=True),
-                           "big_blind": serializers.IntegerField()})}), refused=True))
-    def post(self, request, pk: int, number: int):
-        table = get_object_or_404(Table, tournament_id=pk, number=number)
-        button = valid(PositionsSerializer, request.data).validated_data["button"]
-        return Response(call_service(seats.enter_button, table, actor=request.user, seat=button))
-
-
 
 
 # --- busts (TDA: the seat freed, the place, then balancing) ---------------------------------------
@@ -297,10 +247,15 @@ class BustSerializer(serializers.Serializer):
 class EntryBustView(RoleAPIView):
     allowed = api_roles("api-entry-bust")
 
-    @extend_schema(operation_id="entries_bust", tags=["entries"], summary="The player is out",
-                   description="`stack`: the chips the player had at the start of the hand. Players busted in the same "
-                               "hand at one table are placed by it (equal stacks tie); in hand-for-hand it is required.",
-                   request=BustSerializer, responses=answers(200, s.EntrySerializer, conflict=True))
+    @extend_schema(
+        operation_id="entries_bust",
+        tags=["entries"],
+        summary="The player is out",
+        description="`stack`: the chips the player had at the start of the hand. Players busted in the same "
+        "hand at one table are placed by it (equal stacks tie); in hand-for-hand it is required.",
+        request=BustSerializer,
+        responses=answers(200, s.EntrySerializer, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         data = valid(BustSerializer, request.data).validated_data
         entry = call_service(busts.bust_entry, entry_or_404(pk, number), actor=request.user, stack=data.get("stack"))
@@ -328,11 +283,16 @@ class UndoneBustSerializer(s.EntrySerializer):
 class EntryUndoBustView(RoleAPIView):
     allowed = api_roles("api-entry-undo-bust")
 
-    @extend_schema(operation_id="entries_undo_bust", tags=["entries"], summary="Undo a mistaken bust: the entry plays again",
-                   description="Back in its seat if that is still free, otherwise seated by the late-entry draw; the "
-                               "players busted after it move one place down. Refused (409) when the entry is not busted or "
-                               "the player re-entered.",
-                   request=None, responses=answers(200, UndoneBustSerializer, conflict=True))
+    @extend_schema(
+        operation_id="entries_undo_bust",
+        tags=["entries"],
+        summary="Undo a mistaken bust: the entry plays again",
+        description="Back in its seat if that is still free, otherwise seated by the late-entry draw; the "
+        "players busted after it move one place down. Refused (409) when the entry is not busted or "
+        "the player re-entered.",
+        request=None,
+        responses=answers(200, UndoneBustSerializer, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         entry = call_service(busts.undo_bust, entry_or_404(pk, number), actor=request.user)
         return Response(UndoneBustSerializer(entry, context={"seat": seat_of(entry)}).data)
@@ -340,21 +300,29 @@ class EntryUndoBustView(RoleAPIView):
 
 # --- hand-for-hand, "hand done" and the house rules -------------------------------------------------
 
-H4HStatusSerializer = inline_serializer("HandForHandStatus", {
-    "on": serializers.BooleanField(), "players": serializers.IntegerField(),
-    "places_paid": serializers.IntegerField(allow_null=True), "seconds_per_hand": serializers.IntegerField(),
-    "ties": serializers.CharField(), "suggested": serializers.BooleanField(help_text="The next bust is the bubble."),
-    "in_the_money": serializers.BooleanField(),
-    "hand": serializers.IntegerField(required=False, help_text="The hand-for-hand hand called last."),
-    "called": serializers.BooleanField(required=False, help_text="That hand is being played."),
-    "tables": serializers.ListField(child=serializers.IntegerField(), required=False),
-    "shuffled": serializers.ListField(child=serializers.IntegerField(), required=False),
-    "reported": serializers.ListField(child=serializers.IntegerField(), required=False),
-    "waiting_for": serializers.ListField(child=serializers.IntegerField(), required=False),
-    "busy": serializers.ListField(child=serializers.IntegerField(), required=False,
-                                  help_text="Tables still finishing a hand before the next one can be called."),
-    "moves_pending": serializers.IntegerField(required=False), "seconds_taken": serializers.IntegerField(required=False),
-})
+H4HStatusSerializer = inline_serializer(
+    "HandForHandStatus",
+    {
+        "on": serializers.BooleanField(),
+        "players": serializers.IntegerField(),
+        "places_paid": serializers.IntegerField(allow_null=True),
+        "seconds_per_hand": serializers.IntegerField(),
+        "ties": serializers.CharField(),
+        "suggested": serializers.BooleanField(help_text="The next bust is the bubble."),
+        "in_the_money": serializers.BooleanField(),
+        "hand": serializers.IntegerField(required=False, help_text="The hand-for-hand hand called last."),
+        "called": serializers.BooleanField(required=False, help_text="That hand is being played."),
+        "tables": serializers.ListField(child=serializers.IntegerField(), required=False),
+        "shuffled": serializers.ListField(child=serializers.IntegerField(), required=False),
+        "reported": serializers.ListField(child=serializers.IntegerField(), required=False),
+        "waiting_for": serializers.ListField(child=serializers.IntegerField(), required=False),
+        "busy": serializers.ListField(
+            child=serializers.IntegerField(), required=False, help_text="Tables still finishing a hand before the next one can be called."
+        ),
+        "moves_pending": serializers.IntegerField(required=False),
+        "seconds_taken": serializers.IntegerField(required=False),
+    },
+)
 
 
 class HandForHandSerializer(serializers.Serializer):
@@ -364,14 +332,22 @@ class HandForHandSerializer(serializers.Serializer):
 class HandForHandView(RoleAPIView):
     allowed = api_roles("api-hand-for-hand")
 
-    @extend_schema(operation_id="h4h_status", tags=["hand-for-hand"], responses=answers(200, H4HStatusSerializer),
-                   summary="Hand-for-hand: on or off, the hand called, the tables it waits for, the bubble suggestion")
+    @extend_schema(
+        operation_id="h4h_status",
+        tags=["hand-for-hand"],
+        responses=answers(200, H4HStatusSerializer),
+        summary="Hand-for-hand: on or off, the hand called, the tables it waits for, the bubble suggestion",
+    )
     def get(self, request, pk: int):
         return Response(screens.hand_for_hand_status(tournament_or_404(pk)))
 
-    @extend_schema(operation_id="h4h_set", tags=["hand-for-hand"], request=HandForHandSerializer,
-                   summary="The director turns hand-for-hand on (the clock stops) or off (it runs again)",
-                   responses=answers(200, H4HStatusSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="h4h_set",
+        tags=["hand-for-hand"],
+        request=HandForHandSerializer,
+        summary="The director turns hand-for-hand on (the clock stops) or off (it runs again)",
+        responses=answers(200, H4HStatusSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
         on = valid(HandForHandSerializer, request.data).validated_data["on"]
@@ -382,9 +358,13 @@ class HandForHandView(RoleAPIView):
 class HandDoneView(AtTheTable, RoleAPIView):
     allowed = api_roles("api-table-hand-done")
 
-    @extend_schema(operation_id="tables_hand_done", tags=["hand-for-hand"], request=None,
-                   summary="The hand at this table is over (dealer tablet, or the floor for the table)",
-                   responses=answers(200, H4HStatusSerializer, conflict=True))
+    @extend_schema(
+        operation_id="tables_hand_done",
+        tags=["hand-for-hand"],
+        request=None,
+        summary="The hand at this table is over (dealer tablet, or the floor for the table)",
+        responses=answers(200, H4HStatusSerializer, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         call_service(handforhand.hand_done, table, actor=request.user)
@@ -397,37 +377,61 @@ class HouseRulesSerializer(serializers.Serializer):
     donor = serializers.ChoiceField(choices=HouseRules.Donor.choices, required=False)
     redraw_at_three = serializers.BooleanField(required=False)
     redraw_at_two = serializers.BooleanField(required=False)
-    hand_for_hand_seconds = serializers.IntegerField(min_value=0, max_value=900, required=False,
-                                                     help_text="0: the clock stands still in hand-for-hand.")
+    hand_for_hand_seconds = serializers.IntegerField(
+        min_value=0, max_value=900, required=False, help_text="0: the clock stands still in hand-for-hand."
+    )
     hand_for_hand_ties = serializers.ChoiceField(choices=HouseRules.Ties.choices, required=False)
-    race_rounding = serializers.ChoiceField(choices=HouseRules._meta.get_field("race_rounding").choices, required=False,
-                                            help_text="Chips raced at a color-up: half_up (the seeds' reading) or up.")
-    race_protection = serializers.ChoiceField(choices=HouseRules._meta.get_field("race_protection").choices, required=False,
-                                              help_text="The chip of a player who would be raced out: added to play, or "
-                                                        "taken from the chips raced.")
-    race_protected_first = serializers.BooleanField(required=False,
-                                                    help_text="That player gets the chip before the race and does not race.")
-    clock_call_seconds = serializers.IntegerField(min_value=10, max_value=60, required=False, help_text=(
-        "The time a player gets when the clock is called on him (TDA 25: at most 60 s; the last 10 counted down)."))
-    public_chip_counts = serializers.BooleanField(required=False, help_text=(
-        "Chip counts shown in public: the lobby's chip leaders and the players' chip-count page."))
+    race_rounding = serializers.ChoiceField(
+        choices=HouseRules._meta.get_field("race_rounding").choices,
+        required=False,
+        help_text="Chips raced at a color-up: half_up (the seeds' reading) or up.",
+    )
+    race_protection = serializers.ChoiceField(
+        choices=HouseRules._meta.get_field("race_protection").choices,
+        required=False,
+        help_text="The chip of a player who would be raced out: added to play, or taken from the chips raced.",
+    )
+    race_protected_first = serializers.BooleanField(
+        required=False, help_text="That player gets the chip before the race and does not race."
+    )
+    clock_call_seconds = serializers.IntegerField(
+        min_value=10,
+        max_value=60,
+        required=False,
+        help_text=("The time a player gets when the clock is called on him (TDA 25: at most 60 s; the last 10 counted down)."),
+    )
+    public_chip_counts = serializers.BooleanField(
+        required=False, help_text=("Chip counts shown in public: the lobby's chip leaders and the players' chip-count page.")
+    )
     disqualified_place = serializers.ChoiceField(
-        choices=HouseRules._meta.get_field("disqualified_place").choices, required=False, help_text=(
+        choices=HouseRules._meta.get_field("disqualified_place").choices,
+        required=False,
+        help_text=(
             "The place of a disqualified player: last (last among the players still in, TDA) or bust (as a bust of "
-            "the hand in play, placed by his chips)."))
+            "the hand in play, placed by his chips)."
+        ),
+    )
 
 
 class HouseRulesView(RoleAPIView):
     allowed = api_roles("api-house-rules")
 
-    @extend_schema(operation_id="house_rules", tags=["hand-for-hand"], responses=answers(200, HouseRulesSerializer),
-                   summary="The house rules of balancing, breaking, redraws and hand-for-hand")
+    @extend_schema(
+        operation_id="house_rules",
+        tags=["hand-for-hand"],
+        responses=answers(200, HouseRulesSerializer),
+        summary="The house rules of balancing, breaking, redraws and hand-for-hand",
+    )
     def get(self, request, pk: int):
         return Response(tables_selectors.house_rules_json(tables_selectors.house_rules(tournament_or_404(pk))))
 
-    @extend_schema(operation_id="house_rules_set", tags=["hand-for-hand"], request=HouseRulesSerializer,
-                   summary="Change some house rules (the others keep their value)",
-                   responses=answers(200, HouseRulesSerializer, refused=True))
+    @extend_schema(
+        operation_id="house_rules_set",
+        tags=["hand-for-hand"],
+        request=HouseRulesSerializer,
+        summary="Change some house rules (the others keep their value)",
+        responses=answers(200, HouseRulesSerializer, refused=True),
+    )
     def patch(self, request, pk: int):
         t = tournament_or_404(pk)
         only_known(HouseRulesSerializer, request.data, _("Unknown house rule."))

@@ -1,6 +1,7 @@
 """The chip counts' pages: the floor's page (every stack with who counted it and when, each table's check,
 the room's difference from the chips in play, one player's count entered through the JSON API) and the players'
 public chip-count page, searchable, while the house rule shows counts in public. The pages only read."""
+
 from __future__ import annotations
 
 from django.http import Http404
@@ -20,9 +21,11 @@ from web.tournament.views import in_venue_time
 @in_venue_time
 def chip_counts_page(request, tournament: Tournament):
     room = counts.room(tournament)
-    return render(request, "tables/chip_counts.html", {
-        "t": tournament, "room": room, "stacks": room["stacks"],
-        "flagged_tables": [row for row in room["tables"] if row["flagged"]]})
+    return render(
+        request,
+        "tables/chip_counts.html",
+        {"t": tournament, "room": room, "stacks": room["stacks"], "flagged_tables": [row for row in room["tables"] if row["flagged"]]},
+    )
 
 
 @page("public-counts")
@@ -35,6 +38,16 @@ def public_counts(request, pk: int):
     stacks, total = counts.every_stack(tournament, q, limit=counts.PUBLIC_LIMIT)
     stats = tournament_stats(tournament)
     with timezone.override(tournament.time_zone):  # the times counted, in the venue's zone
-        return render(request, "tables/public_counts.html", {
-            "t": tournament, "q": q, "stacks": stacks, "total": total, "stats": stats,
-            "big_blind": counts.big_blind_now(tournament), "limit": counts.PUBLIC_LIMIT})
+        return render(
+            request,
+            "tables/public_counts.html",
+            {
+                "t": tournament,
+                "q": q,
+                "stacks": stacks,
+                "total": total,
+                "stats": stats,
+                "big_blind": counts.big_blind_now(tournament),
+                "limit": counts.PUBLIC_LIMIT,
+            },
+        )

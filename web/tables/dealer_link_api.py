@@ -1,5 +1,6 @@
 """JSON API of dealer links (tables/services/dealer_links.py): the floor makes a link for one table's dealer
 tablet (its URL shown only in the answer that makes it), lists a table's links and revokes one."""
+
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -16,8 +17,9 @@ from web.api import RoleAPIView, answers, call_service, valid
 
 
 class DealerLinkCreateSerializer(serializers.Serializer):
-    label = serializers.CharField(max_length=80, required=False, allow_blank=True, default="",
-                                  help_text="Which tablet it is for (e.g. \"tablet 7\").")
+    label = serializers.CharField(
+        max_length=80, required=False, allow_blank=True, default="", help_text='Which tablet it is for (e.g. "tablet 7").'
+    )
 
 
 class DealerLinkSerializer(serializers.ModelSerializer):
@@ -49,16 +51,24 @@ class TableDealerLinksView(RoleAPIView):
     allowed = api_roles("api-table-dealer-links")
     idempotency_redact = ("token", "url")  # a replay of the creation never shows the secret again
 
-    @extend_schema(operation_id="tables_dealer_links", tags=["tables"], summary="A table's dealer links (never their secret)",
-                   responses=answers(200, DealerLinkSerializer(many=True)))
+    @extend_schema(
+        operation_id="tables_dealer_links",
+        tags=["tables"],
+        summary="A table's dealer links (never their secret)",
+        responses=answers(200, DealerLinkSerializer(many=True)),
+    )
     def get(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         links = DealerLink.objects.filter(table=table).select_related("table", "created_by").order_by("-id")
         return Response(DealerLinkSerializer(links, many=True).data)
 
-    @extend_schema(operation_id="tables_dealer_link_create", tags=["tables"], request=DealerLinkCreateSerializer,
-                   summary="A link that opens this table's dealer tablet without a login (shown only in this answer)",
-                   responses=answers(201, DealerLinkSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="tables_dealer_link_create",
+        tags=["tables"],
+        request=DealerLinkCreateSerializer,
+        summary="A link that opens this table's dealer tablet without a login (shown only in this answer)",
+        responses=answers(201, DealerLinkSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table.objects.select_related("tournament"), tournament_id=pk, number=number)
         label = valid(DealerLinkCreateSerializer, request.data).validated_data["label"]
@@ -71,11 +81,14 @@ class DealerLinkRevokeView(RoleAPIView):
     allowed = api_roles("api-dealer-link-revoke")
     idempotency_redact = ("token", "url")  # the link's answer: its secret is never in it, nor kept
 
-    @extend_schema(operation_id="dealer_links_revoke", tags=["tables"], request=None,
-                   summary="Revoke a dealer link: it stops working at once and its tablet goes blank",
-                   responses=answers(200, DealerLinkSerializer, conflict=True))
+    @extend_schema(
+        operation_id="dealer_links_revoke",
+        tags=["tables"],
+        request=None,
+        summary="Revoke a dealer link: it stops working at once and its tablet goes blank",
+        responses=answers(200, DealerLinkSerializer, conflict=True),
+    )
     def post(self, request, pk: int, link_id: int):
-        link = get_object_or_404(DealerLink.objects.select_related("table__tournament", "created_by"),
-                                 table__tournament_id=pk, pk=link_id)
+        link = get_object_or_404(DealerLink.objects.select_related("table__tournament", "created_by"), table__tournament_id=pk, pk=link_id)
         link = call_service(dealer_links.revoke_dealer_link, link, actor=request.user)
         return Response(DealerLinkSerializer(link).data)

@@ -1,6 +1,7 @@
 """The tables' event types in words (tables/services: seats, moves, draws, hands, balancing, hand-for-hand, busts,
 color-ups and chip races, penalties, clock calls): their labels and one line per event ("Table 12 seat 4: Jana
 Nováková busted, 57th"). Collected with every other app's by web/event_words.py."""
+
 from __future__ import annotations
 
 from django.utils.formats import number_format
@@ -74,28 +75,39 @@ def _entry(type_: str, label: str, p: dict, names: Names) -> str:
     who = parts.who(p, names)
     at = parts.seat(p)
     if type_ == "entry.busted":
-        line = _("%(who)s busted, %(place)s") % {"who": who, "place": parts.place(p)} if p.get("place") else \
-            _("%(who)s busted") % {"who": who}
+        line = (
+            _("%(who)s busted, %(place)s") % {"who": who, "place": parts.place(p)} if p.get("place") else _("%(who)s busted") % {"who": who}
+        )
         return f"{at[:1].upper()}{at[1:]}: {line}" if p.get("table") is not None else line
     if type_ == "entry.bust_undone":
         return _("Bust of %(who)s undone: back at %(seat)s") % {"who": who, "seat": at}
     if type_ == "entry.disqualified":
-        return _("%(seat)s: %(who)s disqualified (penalty %(number)s), %(place)s; %(chips)s chips out of play, no "
-                 "refund: %(reason)s") % {"seat": at[:1].upper() + at[1:], "who": who, "number": p.get("penalty", "–"),
-                                          "place": parts.place(p), "chips": _count(p.get("chips", 0)),
-                                          "reason": p.get("reason") or "–"}
+        return _("%(seat)s: %(who)s disqualified (penalty %(number)s), %(place)s; %(chips)s chips out of play, no refund: %(reason)s") % {
+            "seat": at[:1].upper() + at[1:],
+            "who": who,
+            "number": p.get("penalty", "–"),
+            "place": parts.place(p),
+            "chips": _count(p.get("chips", 0)),
+            "reason": p.get("reason") or "–",
+        }
     if type_ == "entry.reinstated":
-        return _("%(who)s reinstated (disqualification %(number)s cancelled: %(reason)s): %(chips)s chips back in play, "
-                 "at %(seat)s") % {"who": who, "number": p.get("penalty", "–"), "reason": p.get("reason") or "–",
-                                   "chips": _count(p.get("chips", 0)), "seat": at}
+        return _("%(who)s reinstated (disqualification %(number)s cancelled: %(reason)s): %(chips)s chips back in play, at %(seat)s") % {
+            "who": who,
+            "number": p.get("penalty", "–"),
+            "reason": p.get("reason") or "–",
+            "chips": _count(p.get("chips", 0)),
+            "seat": at,
+        }
     return parts.generic(label, p, names)
 
 
 def _move(type_: str, label: str, p: dict, names: Names) -> str:
     def slip(m: dict) -> str:
         return _("%(who)s from %(from)s to %(to)s") % {
-            "who": parts.who(m, names, m.get("entry"), m.get("name")), "from": parts.seat(m.get("from")),
-            "to": parts.seat(m.get("to"))}
+            "who": parts.who(m, names, m.get("entry"), m.get("name")),
+            "from": parts.seat(m.get("from")),
+            "to": parts.seat(m.get("to")),
+        }
 
     if type_ == "move.created":
         return _("Move: %(slips)s") % {"slips": "; ".join(slip(m) for m in p.get("moves", []) if isinstance(m, dict)) or "–"}
@@ -106,7 +118,10 @@ def _move(type_: str, label: str, p: dict, names: Names) -> str:
         return _("Move of %(slip)s cancelled (%(reason)s)") % {"slip": slip(move), "reason": p.get("reason") or "–"}
     if type_ == "seat.corrected":
         return _("Seat of %(who)s corrected from %(from)s to %(to)s") % {
-            "who": parts.who(p, names), "from": parts.seat(p.get("from")), "to": parts.seat(p.get("to"))}
+            "who": parts.who(p, names),
+            "from": parts.seat(p.get("from")),
+            "to": parts.seat(p.get("to")),
+        }
     if type_ == "seat_request.set":
         return _("%(name)s asks for %(seat)s") % {"name": p.get("name", "–"), "seat": parts.seat(p)}
     if type_ == "seat_request.cancelled":
@@ -115,34 +130,50 @@ def _move(type_: str, label: str, p: dict, names: Names) -> str:
 
 
 def _draw(type_: str, label: str, p: dict, names: Names) -> str:
-    facts = {"label": label, "draw": p.get("draw", "–"), "seated": p.get("seated", "–"),
-             "tables": parts.numbers(p.get("tables")), "table": p.get("table", "–"), "count": len(p.get("entries") or []),
-             "commitment": str(p.get("commitment", ""))[:12]}
+    facts = {
+        "label": label,
+        "draw": p.get("draw", "–"),
+        "seated": p.get("seated", "–"),
+        "tables": parts.numbers(p.get("tables")),
+        "table": p.get("table", "–"),
+        "count": len(p.get("entries") or []),
+        "commitment": str(p.get("commitment", ""))[:12],
+    }
     if type_ == "draw.committed":
         return _("Draw %(draw)s committed (SHA-256 %(commitment)s…)") % facts
     if type_ in ("seating.drawn", "seating.redrawn"):
-        return _("%(label)s (draw %(draw)s): %(seated)s players, tables %(tables)s") % {
-            **facts, "seated": p.get("seated", facts["count"])}
+        return _("%(label)s (draw %(draw)s): %(seated)s players, tables %(tables)s") % {**facts, "seated": p.get("seated", facts["count"])}
     if type_ == "draw.tie":
         who = ", ".join(parts.who(p, names, n) for n in p.get("entries") or [])
         return _("Tie for %(place)s between %(who)s: odd units drawn (draw %(draw)s)") % {
-            **facts, "place": parts.place(p, tie=False), "who": who}
+            **facts,
+            "place": parts.place(p, tie=False),
+            "who": who,
+        }
     if type_ == "table.breaking":
         return _("Table %(table)s breaks: %(count)s players move (draw %(draw)s)") % facts
     if type_ == "table.buttons":
         count = len(p.get("tables") or [])
-        return ngettext("Button drawn at %(count)s table (%(tables)s) by the card draw (draw %(draw)s)",
-                        "Buttons drawn at %(count)s tables (%(tables)s) by the card draw (draw %(draw)s)",
-                        count) % {**facts, "count": count}
+        return ngettext(
+            "Button drawn at %(count)s table (%(tables)s) by the card draw (draw %(draw)s)",
+            "Buttons drawn at %(count)s tables (%(tables)s) by the card draw (draw %(draw)s)",
+            count,
+        ) % {**facts, "count": count}
     if type_ == "table.button":
         return _("Table %(table)s: button to seat %(seat)s by the card draw") % {**facts, "seat": p.get("seat", "–")}
     return parts.generic(label, p, names)
 
 
 def _table(type_: str, label: str, p: dict, names: Names) -> str:
-    facts = {"label": label, "table": p.get("table", "–"), "hand": p.get("hand", "–"), "level": p.get("level", "–"),
-             "tables": parts.numbers(p.get("tables") if type_ != "tables.break_order" else p.get("order")),
-             "seats": p.get("seats", "–"), "number": p.get("number", "–")}
+    facts = {
+        "label": label,
+        "table": p.get("table", "–"),
+        "hand": p.get("hand", "–"),
+        "level": p.get("level", "–"),
+        "tables": parts.numbers(p.get("tables") if type_ != "tables.break_order" else p.get("order")),
+        "seats": p.get("seats", "–"),
+        "number": p.get("number", "–"),
+    }
     if type_ == "table.opened":
         return _("Table %(table)s opened with %(seats)s seats") % facts
     if type_ == "table.hand_started":
@@ -154,17 +185,21 @@ def _table(type_: str, label: str, p: dict, names: Names) -> str:
     if type_ == "table.positions":
         positions = p.get("positions") or {}
         return _("Table %(table)s: button seat %(button)s, blinds seats %(small)s and %(big)s") % {
-            **facts, "button": positions.get("button", "–"), "small": positions.get("small_blind", "–"),
-            "big": positions.get("big_blind", "–")}
+            **facts,
+            "button": positions.get("button", "–"),
+            "small": positions.get("small_blind", "–"),
+            "big": positions.get("big_blind", "–"),
+        }
     if type_.startswith("tables.") or type_.startswith("h4h."):
         if type_ == "h4h.hand_complete":
-            return _("Hand-for-hand %(number)s: hand %(hand)s complete, %(busts)s busted") % {
-                **facts, "busts": len(p.get("busts") or [])}
+            return _("Hand-for-hand %(number)s: hand %(hand)s complete, %(busts)s busted") % {**facts, "busts": len(p.get("busts") or [])}
         if type_ == "h4h.ended":
             return _("Hand-for-hand %(number)s ended after %(hands)s hands") % {**facts, "hands": p.get("hands", "–")}
         if type_ == "h4h.started":
             return _("Hand-for-hand %(number)s started: %(players)s players, tables %(tables)s") % {
-                **facts, "players": p.get("players", "–")}
+                **facts,
+                "players": p.get("players", "–"),
+            }
         if type_ == "h4h.hand_called":
             return _("Hand-for-hand %(number)s: hand %(hand)s called at tables %(tables)s") % facts
         return _("%(label)s: %(tables)s") % facts
@@ -189,50 +224,66 @@ def _chips(type_: str, label: str, p: dict, names: Names) -> str:
     # The break as the floor names it, "the break after level 4" (a newer event says which level it
     # follows, `after_level`); an older event only knew the break's row in the structure.
     after = p.get("after_level")
-    facts = {"label": label, "table": p.get("table", "–"), "level": p.get("color_up", p.get("level", "–")),
-             "difference": p.get("difference", "–"), "leaving": p.get("leaving", "–"), "chip": p.get("new_chip", "–"),
-             "break": _("the break after level %(level)s") % {"level": after} if isinstance(after, int)
-             else _("the break in row %(row)s") % {"row": p.get("color_up", p.get("level", "–"))}}
+    facts = {
+        "label": label,
+        "table": p.get("table", "–"),
+        "level": p.get("color_up", p.get("level", "–")),
+        "difference": p.get("difference", "–"),
+        "leaving": p.get("leaving", "–"),
+        "chip": p.get("new_chip", "–"),
+        "break": _("the break after level %(level)s") % {"level": after}
+        if isinstance(after, int)
+        else _("the break in row %(row)s") % {"row": p.get("color_up", p.get("level", "–"))},
+    }
     if type_ == "colorup.confirmed":
         return _("Color-up at %(break)s confirmed: the %(leaving)s chips leave, the %(chip)s chip stays") % {
-            **facts, "leaving": parts.numbers(p.get("leaving")) if isinstance(p.get("leaving"), list) else facts["leaving"]}
+            **facts,
+            "leaving": parts.numbers(p.get("leaving")) if isinstance(p.get("leaving"), list) else facts["leaving"],
+        }
     if type_ in ("race.recorded", "race.confirmed"):
         return _("Table %(table)s: %(label)s (color-up at %(break)s), difference %(difference)s") % facts
     if type_ == "chips.found":
-        return _("Table %(table)s: removed chips found, exchanged for %(exchanged)s") % {
-            **facts, "exchanged": p.get("exchanged", "–")}
+        return _("Table %(table)s: removed chips found, exchanged for %(exchanged)s") % {**facts, "exchanged": p.get("exchanged", "–")}
     if type_ == "chips.counted" and "entry" in p:
-        return _("Table %(table)s: %(who)s counted, %(total)s chips") % {**facts, "who": parts.who(p, names),
-                                                                          "total": p.get("total", "–")}
+        return _("Table %(table)s: %(who)s counted, %(total)s chips") % {**facts, "who": parts.who(p, names), "total": p.get("total", "–")}
     if type_ == "chips.counted":
         return _("Table %(table)s: chips counted, %(total)s in all") % {**facts, "total": p.get("total", "–")}
     return parts.generic(label, p, names)
 
 
 def _penalty(type_: str, label: str, p: dict, names: Names) -> str:
-    facts = {"who": parts.who(p, names), "table": p.get("table", "–"), "seat": p.get("seat", "–"),
-             "number": p.get("penalty", "–"), "reason": p.get("reason") or "–"}
+    facts = {
+        "who": parts.who(p, names),
+        "table": p.get("table", "–"),
+        "seat": p.get("seat", "–"),
+        "number": p.get("penalty", "–"),
+        "reason": p.get("reason") or "–",
+    }
     if type_ == "penalty.cancelled":
         return _("Penalty %(number)s of %(who)s cancelled: %(reason)s") % facts
     kind, hands = p.get("kind"), p.get("hands")
     if kind == "warning":
         what = _("a warning")
     elif kind == "rounds":
-        what = ngettext("%(rounds)s round, %(hands)s hands", "%(rounds)s rounds, %(hands)s hands",
-                        p.get("rounds") or 0) % {"rounds": p.get("rounds"), "hands": hands}
+        what = ngettext("%(rounds)s round, %(hands)s hands", "%(rounds)s rounds, %(hands)s hands", p.get("rounds") or 0) % {
+            "rounds": p.get("rounds"),
+            "hands": hands,
+        }
     else:
         what = _("one hand")
-    return _("Table %(table)s seat %(seat)s: %(who)s gets %(what)s (penalty %(number)s): %(reason)s") % {
-        **facts, "what": what}
+    return _("Table %(table)s seat %(seat)s: %(who)s gets %(what)s (penalty %(number)s): %(reason)s") % {**facts, "what": what}
 
 
 def _clock_call(type_: str, label: str, p: dict, names: Names) -> str:
-    facts = {"who": parts.who(p, names), "table": p.get("table", "–"), "seat": p.get("seat", "–"),
-             "seconds": p.get("seconds", "–")}
+    facts = {"who": parts.who(p, names), "table": p.get("table", "–"), "seat": p.get("seat", "–"), "seconds": p.get("seconds", "–")}
     if type_ == "clock_call.started":
         return _("Table %(table)s seat %(seat)s: the clock is called on %(who)s, %(seconds)s seconds") % facts
-    outcome = {"acted": _("he acted in time"), "dead": _("time was up, the hand is dead"),
-               "cancelled": _("called in error"), "new_hand": _("the next hand began")}.get(p.get("outcome"), "–")
+    outcome = {
+        "acted": _("he acted in time"),
+        "dead": _("time was up, the hand is dead"),
+        "cancelled": _("called in error"),
+        "new_hand": _("the next hand began"),
+    }.get(p.get("outcome"), "–")
     return _("Table %(table)s seat %(seat)s: the clock on %(who)s ended: %(outcome)s") % {**facts, "outcome": outcome}
 
 

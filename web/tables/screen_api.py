@@ -2,6 +2,7 @@
 link with its secret in the path) and the draws' line of the lobby TV (public). The floor map's read is
 seating_api.FloorMapView, the player's seat seating_api.PublicSeatView. The screens read these with the addresses
 their pages hand them (web/tables/views.py, web/tournament/views.py)."""
+
 from __future__ import annotations
 
 import time
@@ -47,17 +48,27 @@ def dealer_state(table: Table, ping: bool) -> dict:
     """What the dealer tablet reads (static/js/dealer/table.js); `?ping=1` only the server's time (its time sync)."""
     if ping:
         return {"server_time": time.time()}
-    return {"server_time": time.time(), "table": tablet_state(table),
-            "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament))}
+    return {
+        "server_time": time.time(),
+        "table": tablet_state(table),
+        "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)),
+    }
 
 
-PING = OpenApiParameter("ping", str, required=False,
-                        description="Any value: answer only `server_time` (the tablet's time sync; its service worker keeps no copy).")
-DealerStateSerializer = inline_serializer("DealerTabletState", {
-    "server_time": serializers.FloatField(help_text="The server's time (seconds since the epoch)."),
-    "table": serializers.DictField(required=False, help_text="The table as its tablet shows it; not with ?ping."),
-    "clock": serializers.DictField(required=False, help_text="The clock, with the color-ups of its breaks; not with ?ping."),
-})
+PING = OpenApiParameter(
+    "ping",
+    str,
+    required=False,
+    description="Any value: answer only `server_time` (the tablet's time sync; its service worker keeps no copy).",
+)
+DealerStateSerializer = inline_serializer(
+    "DealerTabletState",
+    {
+        "server_time": serializers.FloatField(help_text="The server's time (seconds since the epoch)."),
+        "table": serializers.DictField(required=False, help_text="The table as its tablet shows it; not with ?ping."),
+        "clock": serializers.DictField(required=False, help_text="The clock, with the color-ups of its breaks; not with ?ping."),
+    },
+)
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -66,9 +77,13 @@ class TableStateView(RoleAPIView):
 
     allowed = api_roles("api-table-state")
 
-    @extend_schema(operation_id="tables_tablet_state", tags=["tables"], parameters=[PING],
-                   summary="A table's dealer tablet state: the table, its level, the clock (polled by the tablet)",
-                   responses=answers(200, DealerStateSerializer))
+    @extend_schema(
+        operation_id="tables_tablet_state",
+        tags=["tables"],
+        parameters=[PING],
+        summary="A table's dealer tablet state: the table, its level, the clock (polled by the tablet)",
+        responses=answers(200, DealerStateSerializer),
+    )
     def get(self, request, pk: int, number: int):
         table = get_object_or_404(Table.objects.select_related("tournament"), tournament_id=pk, number=number)
         access.require_dealer_table(request, table)
@@ -82,9 +97,14 @@ class DealerLinkStateView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="dealer_link_state", tags=["tables"], auth=[], parameters=[PING],
-                   summary="The state of a dealer link's table, as its tablet reads it (the link's secret in the path)",
-                   responses={200: DealerStateSerializer, 400: REFUSED, 403: FORBIDDEN})
+    @extend_schema(
+        operation_id="dealer_link_state",
+        tags=["tables"],
+        auth=[],
+        parameters=[PING],
+        summary="The state of a dealer link's table, as its tablet reads it (the link's secret in the path)",
+        responses={200: DealerStateSerializer, 400: REFUSED, 403: FORBIDDEN},
+    )
     def get(self, request, token: str):
         link = dealer_links.link_for_token(token)
         if link is None:
@@ -92,24 +112,37 @@ class DealerLinkStateView(APIView):
         return Response(dealer_state(link.table, bool(request.query_params.get("ping"))))
 
 
-LastDrawSerializer = inline_serializer("LastDraw", {
-    "draw": serializers.IntegerField(), "kind": serializers.CharField(), "commitment": serializers.CharField(),
-    "seed": serializers.CharField(),
-}, allow_null=True)
+LastDrawSerializer = inline_serializer(
+    "LastDraw",
+    {
+        "draw": serializers.IntegerField(),
+        "kind": serializers.CharField(),
+        "commitment": serializers.CharField(),
+        "seed": serializers.CharField(),
+    },
+    allow_null=True,
+)
 
 
 class PublicDrawsView(PublicAPIView):
-    @extend_schema(operation_id="public_draws", tags=["public"], auth=[],
-                   summary="The next draw's commitment and the last revealed draw (public: the lobby TV shows them)",
-                   responses=public_answers(inline_serializer("PublicDraws", {
-                       "next_draw": CommitmentSerializer(allow_null=True), "last_draw": LastDrawSerializer})))
+    @extend_schema(
+        operation_id="public_draws",
+        tags=["public"],
+        auth=[],
+        summary="The next draw's commitment and the last revealed draw (public: the lobby TV shows them)",
+        responses=public_answers(
+            inline_serializer("PublicDraws", {"next_draw": CommitmentSerializer(allow_null=True), "last_draw": LastDrawSerializer})
+        ),
+    )
     @versioned
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
         last = Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).order_by("-number").first()
-        return Response({
-            "next_draw": tables_selectors.pending_commitment(tournament),
-            "last_draw": None if last is None else {"draw": last.number, "kind": last.kind, "commitment": last.commitment,
-                                                    "seed": last.seed},
-        })
-
+        return Response(
+            {
+                "next_draw": tables_selectors.pending_commitment(tournament),
+                "last_draw": None
+                if last is None
+                else {"draw": last.number, "kind": last.kind, "commitment": last.commitment, "seed": last.seed},
+            }
+        )

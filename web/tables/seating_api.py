@@ -2,6 +2,7 @@
 draw, its seed only once the result is written; docs/architecture.md, "Randomness"), seat corrections, the
 button draw, special-needs seat requests, the floor map, and the public seat lookup of the players'
 phones (no login; names, tables and seats only)."""
+
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -55,8 +56,15 @@ def draw_json(draw: Draw) -> dict:
     """Public view of a draw: never the seed of a pending one."""
     if draw.drawn_at is None:
         return {"draw": draw.number, "commitment": draw.commitment, "revealed": False}
-    return {"draw": draw.number, "commitment": draw.commitment, "revealed": True, "kind": draw.kind, "seed": draw.seed,
-            "committed_at": draw.committed_at, "drawn_at": draw.drawn_at}
+    return {
+        "draw": draw.number,
+        "commitment": draw.commitment,
+        "revealed": True,
+        "kind": draw.kind,
+        "seed": draw.seed,
+        "committed_at": draw.committed_at,
+        "drawn_at": draw.drawn_at,
+    }
 
 
 def draw_result_json(draw: Draw) -> dict:
@@ -67,19 +75,27 @@ def draw_result_json(draw: Draw) -> dict:
 class DrawStartView(RoleAPIView):
     allowed = api_roles("api-draw-start")
 
-    @extend_schema(operation_id="seating_draw_start", tags=["seating"], request=None,
-                   summary="The start draw: every registered entry to a random seat (TDA 5)",
-                   description="Driven by the seed committed beforehand (see draws/), which the answer reveals.",
-                   responses=answers(201, DrawResultSerializer, conflict=True))
+    @extend_schema(
+        operation_id="seating_draw_start",
+        tags=["seating"],
+        request=None,
+        summary="The start draw: every registered entry to a random seat (TDA 5)",
+        description="Driven by the seed committed beforehand (see draws/), which the answer reveals.",
+        responses=answers(201, DrawResultSerializer, conflict=True),
+    )
     def post(self, request, pk: int):
         draw = call_service(draws.draw_start, tournament_or_404(pk), actor=request.user)
         return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
 
 
 class DrawListView(PublicAPIView):
-    @extend_schema(operation_id="seating_draws_list", tags=["seating"], auth=[],
-                   summary="Every draw of the tournament (public): the pending one shows only its commitment",
-                   responses=public_answers(DrawSerializer(many=True)))
+    @extend_schema(
+        operation_id="seating_draws_list",
+        tags=["seating"],
+        auth=[],
+        summary="Every draw of the tournament (public): the pending one shows only its commitment",
+        responses=public_answers(DrawSerializer(many=True)),
+    )
     @versioned
     def get(self, request, pk: int):
         draws = Draw.objects.filter(tournament=tournament_or_404(pk)).order_by("number")
@@ -87,18 +103,32 @@ class DrawListView(PublicAPIView):
 
 
 class DrawVerifyView(PublicAPIView):
-    @extend_schema(operation_id="seating_draw_verify", tags=["seating"], auth=[],
-                   summary="Recompute a revealed draw from its seed and inputs (public)",
-                   description="`matches` is true when the seed fits the commitment and the recomputed result equals the "
-                               "recorded one (and the seats written). A pending draw shows only its commitment.",
-                   responses=public_answers(inline_serializer("DrawVerification", {
-                       "draw": serializers.IntegerField(), "revealed": serializers.BooleanField(),
-                       "commitment": serializers.CharField(), "kind": serializers.CharField(required=False),
-                       "seed": serializers.CharField(required=False),
-                       "commitment_matches": serializers.BooleanField(required=False),
-                       "inputs": serializers.JSONField(required=False), "result": serializers.JSONField(required=False),
-                       "recomputed": serializers.JSONField(required=False), "written": serializers.JSONField(required=False),
-                       "matches": serializers.BooleanField(required=False)})))
+    @extend_schema(
+        operation_id="seating_draw_verify",
+        tags=["seating"],
+        auth=[],
+        summary="Recompute a revealed draw from its seed and inputs (public)",
+        description="`matches` is true when the seed fits the commitment and the recomputed result equals the "
+        "recorded one (and the seats written). A pending draw shows only its commitment.",
+        responses=public_answers(
+            inline_serializer(
+                "DrawVerification",
+                {
+                    "draw": serializers.IntegerField(),
+                    "revealed": serializers.BooleanField(),
+                    "commitment": serializers.CharField(),
+                    "kind": serializers.CharField(required=False),
+                    "seed": serializers.CharField(required=False),
+                    "commitment_matches": serializers.BooleanField(required=False),
+                    "inputs": serializers.JSONField(required=False),
+                    "result": serializers.JSONField(required=False),
+                    "recomputed": serializers.JSONField(required=False),
+                    "written": serializers.JSONField(required=False),
+                    "matches": serializers.BooleanField(required=False),
+                },
+            )
+        ),
+    )
     @versioned
     def get(self, request, pk: int, number: int):
         draw = get_object_or_404(Draw, tournament_id=pk, number=number)
@@ -108,9 +138,13 @@ class DrawVerifyView(PublicAPIView):
 class DrawCommitView(RoleAPIView):
     allowed = api_roles("api-draw-commit")
 
-    @extend_schema(operation_id="seating_draw_commit", tags=["seating"], request=None,
-                   summary="Make sure the next draw's commitment exists (and is announced) before anything is drawn",
-                   responses=answers(200, CommitmentSerializer))
+    @extend_schema(
+        operation_id="seating_draw_commit",
+        tags=["seating"],
+        request=None,
+        summary="Make sure the next draw's commitment exists (and is announced) before anything is drawn",
+        responses=answers(200, CommitmentSerializer),
+    )
     def post(self, request, pk: int):
         draw = call_service(draws.commit_next_draw, tournament_or_404(pk), actor=request.user)
         return Response({"draw": draw.number, "commitment": draw.commitment})
@@ -119,9 +153,13 @@ class DrawCommitView(RoleAPIView):
 class SeatWaitingView(RoleAPIView):
     allowed = api_roles("api-seat-waiting")
 
-    @extend_schema(operation_id="seating_seat_waiting", tags=["seating"], request=None,
-                   summary="Seat every live entry without a seat, by the late-entry rule",
-                   responses=answers(201, DrawResultSerializer, conflict=True))
+    @extend_schema(
+        operation_id="seating_seat_waiting",
+        tags=["seating"],
+        request=None,
+        summary="Seat every live entry without a seat, by the late-entry rule",
+        responses=answers(201, DrawResultSerializer, conflict=True),
+    )
     def post(self, request, pk: int):
         draw = call_service(seats.seat_waiting_entries, tournament_or_404(pk), actor=request.user)
         return Response(draw_result_json(draw), status=status.HTTP_201_CREATED)
@@ -135,9 +173,13 @@ class CorrectSeatSerializer(serializers.Serializer):
 class EntrySeatView(RoleAPIView):
     allowed = api_roles("api-entry-seat")
 
-    @extend_schema(operation_id="seating_correct_seat", tags=["seating"], request=CorrectSeatSerializer,
-                   summary="A player found in the wrong seat goes to the right one (keeps the stack)",
-                   responses=answers(200, SeatAnswerSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="seating_correct_seat",
+        tags=["seating"],
+        request=CorrectSeatSerializer,
+        summary="A player found in the wrong seat goes to the right one (keeps the stack)",
+        responses=answers(200, SeatAnswerSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         data = valid(CorrectSeatSerializer, request.data).validated_data
@@ -146,10 +188,13 @@ class EntrySeatView(RoleAPIView):
 
 
 class ButtonRequestSerializer(serializers.Serializer):
-    cards = serializers.DictField(child=serializers.CharField(max_length=3), required=False, allow_empty=False,
-                                  help_text='The dealt cards, one per occupied seat: {"1": "As", "4": "Td"}.')
-    seat = serializers.IntegerField(min_value=1, max_value=10, required=False,
-                                    help_text="Set the button at this seat without a draw.")
+    cards = serializers.DictField(
+        child=serializers.CharField(max_length=3),
+        required=False,
+        allow_empty=False,
+        help_text='The dealt cards, one per occupied seat: {"1": "As", "4": "Td"}.',
+    )
+    seat = serializers.IntegerField(min_value=1, max_value=10, required=False, help_text="Set the button at this seat without a draw.")
 
     def validate_cards(self, cards: dict) -> dict:
         try:
@@ -169,14 +214,28 @@ class ButtonRequestSerializer(serializers.Serializer):
 class TableButtonView(RoleAPIView):
     allowed = api_roles("api-table-button")
 
-    @extend_schema(operation_id="tables_button", tags=["tables"], request=ButtonRequestSerializer,
-                   summary="The button draw: high card, spades > hearts > diamonds > clubs",
-                   description="Empty body: the software deals one card per occupied seat from a committed deck (a "
-                               "verifiable draw). `cards`: the result dealt at the table. `seat`: the floor sets the button.",
-                   responses=answers(200, inline_serializer("ButtonDrawn", {
-                       "table": serializers.IntegerField(), "button": serializers.IntegerField(),
-                       "cards": serializers.DictField(child=serializers.CharField()),
-                       "draw": serializers.IntegerField(allow_null=True)}), refused=True, conflict=True))
+    @extend_schema(
+        operation_id="tables_button",
+        tags=["tables"],
+        request=ButtonRequestSerializer,
+        summary="The button draw: high card, spades > hearts > diamonds > clubs",
+        description="Empty body: the software deals one card per occupied seat from a committed deck (a "
+        "verifiable draw). `cards`: the result dealt at the table. `seat`: the floor sets the button.",
+        responses=answers(
+            200,
+            inline_serializer(
+                "ButtonDrawn",
+                {
+                    "table": serializers.IntegerField(),
+                    "button": serializers.IntegerField(),
+                    "cards": serializers.DictField(child=serializers.CharField()),
+                    "draw": serializers.IntegerField(allow_null=True),
+                },
+            ),
+            refused=True,
+            conflict=True,
+        ),
+    )
     def post(self, request, pk: int, number: int):
         table = get_object_or_404(Table, tournament_id=pk, number=number)
         data = valid(ButtonRequestSerializer, request.data).validated_data
@@ -185,10 +244,8 @@ class TableButtonView(RoleAPIView):
 
 
 class SeatRequestSerializer(serializers.Serializer):
-    table = serializers.IntegerField(min_value=1, max_value=999, required=False, allow_null=True,
-                                     help_text="A fixed table.")
-    seat = serializers.IntegerField(min_value=1, max_value=10, required=False, allow_null=True,
-                                    help_text="A fixed seat at that table.")
+    table = serializers.IntegerField(min_value=1, max_value=999, required=False, allow_null=True, help_text="A fixed table.")
+    seat = serializers.IntegerField(min_value=1, max_value=10, required=False, allow_null=True, help_text="A fixed seat at that table.")
     accessible = serializers.BooleanField(default=False, help_text="A table with wheelchair access.")
     note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -212,21 +269,46 @@ class SeatRequestAnswerSerializer(serializers.Serializer):
 class SeatRequestView(RoleAPIView):
     allowed = api_roles("api-seat-request")
 
-    @extend_schema(operation_id="seating_request_set", tags=["seating"], request=SeatRequestSerializer,
-                   summary="A fixed table (and seat) or an accessible table for a player (TDA 6); later draws honour it",
-                   description="Replaces the player's earlier request in this tournament.",
-                   responses=answers(200, SeatRequestAnswerSerializer, refused=True))
+    @extend_schema(
+        operation_id="seating_request_set",
+        tags=["seating"],
+        request=SeatRequestSerializer,
+        summary="A fixed table (and seat) or an accessible table for a player (TDA 6); later draws honour it",
+        description="Replaces the player's earlier request in this tournament.",
+        responses=answers(200, SeatRequestAnswerSerializer, refused=True),
+    )
     def post(self, request, pk: int, player_id: int):
         tournament = tournament_or_404(pk)
         player = get_object_or_404(Player, pk=player_id)
         data = valid(SeatRequestSerializer, request.data).validated_data
-        r = call_service(seats.set_seat_request, tournament, actor=request.user, player=player, table_number=data.get("table"),
-                seat=data.get("seat"), accessible=data["accessible"], note=data["note"])
-        return Response({"player": player.pk, "name": player.display_name, "table": r.table_number, "seat": r.seat,
-                         "accessible": r.accessible, "note": r.note})
+        r = call_service(
+            seats.set_seat_request,
+            tournament,
+            actor=request.user,
+            player=player,
+            table_number=data.get("table"),
+            seat=data.get("seat"),
+            accessible=data["accessible"],
+            note=data["note"],
+        )
+        return Response(
+            {
+                "player": player.pk,
+                "name": player.display_name,
+                "table": r.table_number,
+                "seat": r.seat,
+                "accessible": r.accessible,
+                "note": r.note,
+            }
+        )
 
-    @extend_schema(operation_id="seating_request_cancel", tags=["seating"], request=None,
-                   summary="Cancel the player's seat request", responses=answers(204, None))
+    @extend_schema(
+        operation_id="seating_request_cancel",
+        tags=["seating"],
+        request=None,
+        summary="Cancel the player's seat request",
+        responses=answers(204, None),
+    )
     def delete(self, request, pk: int, player_id: int):
         tournament = tournament_or_404(pk)
         player = get_object_or_404(Player, pk=player_id)
@@ -237,8 +319,12 @@ class SeatRequestView(RoleAPIView):
 def floor_map(tournament) -> dict:
     """The map's data with the balancing status: halted tables, buttons asked for, pending slips; hand-for-hand and the
     clock calls open (what static/js/floor-map.js reads, first from its page, then here)."""
-    return {**screens.floor_map(tournament), "moves": screens.balancing_status(tournament),
-            "h4h": screens.hand_for_hand_status(tournament), "clock_calls": tables_selectors.open_clock_calls(tournament)}
+    return {
+        **screens.floor_map(tournament),
+        "moves": screens.balancing_status(tournament),
+        "h4h": screens.hand_for_hand_status(tournament),
+        "clock_calls": tables_selectors.open_clock_calls(tournament),
+    }
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -246,19 +332,30 @@ def floor_map(tournament) -> dict:
 class FloorMapView(RoleAPIView):
     allowed = api_roles("api-floor-map")
 
-    @extend_schema(operation_id="seating_map", tags=["seating"],
-                   summary="The floor's map: every table with its seats and players, who waits, the next commitment, "
-                           "the balancing status, hand-for-hand and the clock calls open",
-                   responses=answers(200, inline_serializer("FloorMap", {
-                       "tables": serializers.ListField(child=serializers.DictField()),
-                       "players_seated": serializers.IntegerField(), "waiting": serializers.IntegerField(),
-                       "start_drawn": serializers.BooleanField(),
-                       "next_draw": CommitmentSerializer(allow_null=True),
-                       "moves": serializers.DictField(help_text="Pending slips, halted tables, buttons asked for."),
-                       "h4h": serializers.DictField(help_text="Hand-for-hand: on, the hand, the tables it waits for."),
-                       "clock_calls": serializers.DictField(child=serializers.DictField(),
-                                                            help_text="The clock calls running (TDA 25), by table number."),
-                   })))
+    @extend_schema(
+        operation_id="seating_map",
+        tags=["seating"],
+        summary="The floor's map: every table with its seats and players, who waits, the next commitment, "
+        "the balancing status, hand-for-hand and the clock calls open",
+        responses=answers(
+            200,
+            inline_serializer(
+                "FloorMap",
+                {
+                    "tables": serializers.ListField(child=serializers.DictField()),
+                    "players_seated": serializers.IntegerField(),
+                    "waiting": serializers.IntegerField(),
+                    "start_drawn": serializers.BooleanField(),
+                    "next_draw": CommitmentSerializer(allow_null=True),
+                    "moves": serializers.DictField(help_text="Pending slips, halted tables, buttons asked for."),
+                    "h4h": serializers.DictField(help_text="Hand-for-hand: on, the hand, the tables it waits for."),
+                    "clock_calls": serializers.DictField(
+                        child=serializers.DictField(), help_text="The clock calls running (TDA 25), by table number."
+                    ),
+                },
+            ),
+        ),
+    )
     def get(self, request, pk: int):
         return Response(floor_map(tournament_or_404(pk)))
 
@@ -270,22 +367,42 @@ class PublicSeatSerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
     seated_at = serializers.DateTimeField(allow_null=True)
-    place = serializers.IntegerField(allow_null=True, help_text=(
-        "Finishing place once busted, or once a satellite's play stopped for its seat winners (they share places 1 to N)."))
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text=("Finishing place once busted, or once a satellite's play stopped for its seat winners (they share places 1 to N)."),
+    )
     place_low = serializers.IntegerField(allow_null=True, help_text="For a tie: the last of the places shared.")
     prize = serializers.IntegerField(allow_null=True, help_text="The prize won (minor units) once finished in the money.")
-    seat_won = serializers.CharField(allow_null=True, help_text=(
-        "A satellite's seat winner, once play stopped: the target event's name (his place is then the one the seat "
-        "winners share). Null otherwise."))
-    move = inline_serializer("PublicMove", {
-        "table": serializers.IntegerField(), "seat": serializers.IntegerField(),
-        "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),
-        "after_hand": serializers.BooleanField(help_text="Move once the hand in play is over."),
-    }, allow_null=True, help_text="A pending move slip: the seat the player goes to.")
-    day_stack = inline_serializer("PublicDayStack", {
-        "day": serializers.IntegerField(), "chips": serializers.IntegerField(), "bag": serializers.CharField(),
-        "source": serializers.CharField(),
-    }, allow_null=True, required=False, help_text="The stack this entry starts the day with (a Day 2's bag).")
+    seat_won = serializers.CharField(
+        allow_null=True,
+        help_text=(
+            "A satellite's seat winner, once play stopped: the target event's name (his place is then the one the seat "
+            "winners share). Null otherwise."
+        ),
+    )
+    move = inline_serializer(
+        "PublicMove",
+        {
+            "table": serializers.IntegerField(),
+            "seat": serializers.IntegerField(),
+            "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),
+            "after_hand": serializers.BooleanField(help_text="Move once the hand in play is over."),
+        },
+        allow_null=True,
+        help_text="A pending move slip: the seat the player goes to.",
+    )
+    day_stack = inline_serializer(
+        "PublicDayStack",
+        {
+            "day": serializers.IntegerField(),
+            "chips": serializers.IntegerField(),
+            "bag": serializers.CharField(),
+            "source": serializers.CharField(),
+        },
+        allow_null=True,
+        required=False,
+        help_text="The stack this entry starts the day with (a Day 2's bag).",
+    )
     next_draw = CommitmentSerializer(allow_null=True, help_text="The next draw's commitment, which the seat page shows.")
 
 
@@ -296,16 +413,20 @@ class PublicEntrySerializer(serializers.Serializer):
 
 
 class SeatQuerySerializer(serializers.Serializer):
-    q = serializers.CharField(max_length=80, allow_blank=True, trim_whitespace=True,
-                              help_text="An entry number (#12 or 12) or at least two letters of a name.")
+    q = serializers.CharField(
+        max_length=80, allow_blank=True, trim_whitespace=True, help_text="An entry number (#12 or 12) or at least two letters of a name."
+    )
 
 
 class PublicSeatSearchView(PublicAPIView):
-    @extend_schema(operation_id="public_seats_search", tags=["public"], auth=[],
-                   summary="Find entries by number or name (names only)",
-                   parameters=[OpenApiParameter("q", str, required=True,
-                                                description="An entry number or at least two letters of a name.")],
-                   responses=public_answers(PublicEntrySerializer(many=True)))
+    @extend_schema(
+        operation_id="public_seats_search",
+        tags=["public"],
+        auth=[],
+        summary="Find entries by number or name (names only)",
+        parameters=[OpenApiParameter("q", str, required=True, description="An entry number or at least two letters of a name.")],
+        responses=public_answers(PublicEntrySerializer(many=True)),
+    )
     @versioned(seats=True)
     def get(self, request, pk: int):
         if request.state_version is None:  # no such tournament
@@ -316,9 +437,13 @@ class PublicSeatSearchView(PublicAPIView):
 
 
 class PublicSeatView(PublicAPIView):
-    @extend_schema(operation_id="public_seat", tags=["public"], auth=[],
-                   summary="An entry's table and seat (name, table, seat; nothing personal)",
-                   responses=public_answers(PublicSeatSerializer))
+    @extend_schema(
+        operation_id="public_seat",
+        tags=["public"],
+        auth=[],
+        summary="An entry's table and seat (name, table, seat; nothing personal)",
+        responses=public_answers(PublicSeatSerializer),
+    )
     @versioned(remember=False, seats=True)
     def get(self, request, pk: int, number: int):
         if request.state_version is None:  # no such tournament

@@ -1,6 +1,7 @@
 """Screens of the tables: the floor's overview, the table map, the dealer tablet, house rules, seat
 cards, penalties, and the public seat and draw pages. These URLs only read (pages); the screens' JSON reads and
 every change they make go through the JSON API (web/api_urls.py)."""
+
 from django.urls import path
 
 from . import count_views, penalty_views, views

@@ -6,6 +6,7 @@ tablet's state and the draws' line: screen_api.py, the player's seat: seating_ap
 them. Every change they make goes through the JSON API (web/tables/api.py, seating_api.py)
 with static/js/api.js; the one exception is the house rules page, a setup form that works without
 JavaScript."""
+
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
@@ -48,9 +49,15 @@ def _table_rows(tournament: Tournament, overview: list[dict], order: list[int]) 
     in_play = {row["table"]: row for row in overview}
     position = {number: i for i, number in enumerate(order, start=1)}
     return [
-        {**in_play.get(table.number, {}), "table": table.number, "in_play": table.in_play, "accessible": table.accessible,
-         "broken": table.broken_at is not None, "break_position": position.get(table.number),
-         "sends_hand_signals": table.sends_hand_signals}
+        {
+            **in_play.get(table.number, {}),
+            "table": table.number,
+            "in_play": table.in_play,
+            "accessible": table.accessible,
+            "broken": table.broken_at is not None,
+            "break_position": position.get(table.number),
+            "sends_hand_signals": table.sends_hand_signals,
+        }
         for table in Table.objects.filter(tournament=tournament).order_by("number")
     ]
 
@@ -61,12 +68,17 @@ def _tables_context(tournament: Tournament) -> dict:
     overview = screens.tables_overview(tournament)
     order = tables_selectors.break_order(tournament)
     return {
-        "t": tournament, "seq": seq, "clock": clock_snapshot(tournament), "tables": overview,
+        "t": tournament,
+        "seq": seq,
+        "clock": clock_snapshot(tournament),
+        "tables": overview,
         "old_tables": [row["table"] for row in overview if row["on_old_level"]],
-        "rows": _table_rows(tournament, overview, order), "break_order": " ".join(str(n) for n in order),
+        "rows": _table_rows(tournament, overview, order),
+        "break_order": " ".join(str(n) for n in order),
         "next_number": _next_number(tournament),
         "dealer_links": DealerLink.objects.filter(table__tournament=tournament, revoked_at__isnull=True)
-                        .select_related("table", "created_by").order_by("table__number", "id"),
+        .select_related("table", "created_by")
+        .order_by("table__number", "id"),
     }
 
 
@@ -94,25 +106,42 @@ def _race_card_pad() -> dict:
     """The keys of the tablet's pad for race cards dealt at the table: ranks and suits of the deck
     (tables.rules.seating), highest first, 10 written as on the cards."""
     names = {"s": _("spades"), "h": _("hearts"), "d": _("diamonds"), "c": _("clubs")}
-    return {"race_ranks": [(r, "10" if r == "T" else r) for r in reversed(seating.RANKS)],
-            "race_suits": [(s, SUIT_SYMBOLS[s], names[s], s in "hd") for s in reversed(seating.SUITS)]}
+    return {
+        "race_ranks": [(r, "10" if r == "T" else r) for r in reversed(seating.RANKS)],
+        "race_suits": [(s, SUIT_SYMBOLS[s], names[s], s in "hd") for s in reversed(seating.SUITS)],
+    }
 
 
 def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, link_token: str = ""):
     at = [table.tournament_id, table.number]
-    config = {"state": state_url, "socket": socket_path, "hand": reverse("api-table-hand", args=at),
-              "handDone": reverse("api-table-hand-done", args=at), "race": reverse("api-table-race", args=at),
-              "raceConfirm": reverse("api-table-race-confirm", args=at), "raceCards": reverse("api-table-race-cards", args=at),
-              "counts": reverse("api-table-counts", args=at), "maxChips": chip_counts.MAX_CHIPS,
-              "clockCall": reverse("api-table-clock-call", args=at), "clockCallEnd": reverse("api-table-clock-call-end", args=at),
-              "bags": reverse("api-table-bags", args=at),
-              "draws": reverse("draw-list", args=[table.tournament_id])}  # what static/js/dealer.js reads and calls
-    return render(request, "tables/dealer.html", {
-        **_race_card_pad(),
-        "t": table.tournament, "table": table, "state": tablet_state(table),
-        "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)),
-        "dealer_config": config, "link_token": link_token,
-    })
+    config = {
+        "state": state_url,
+        "socket": socket_path,
+        "hand": reverse("api-table-hand", args=at),
+        "handDone": reverse("api-table-hand-done", args=at),
+        "race": reverse("api-table-race", args=at),
+        "raceConfirm": reverse("api-table-race-confirm", args=at),
+        "raceCards": reverse("api-table-race-cards", args=at),
+        "counts": reverse("api-table-counts", args=at),
+        "maxChips": chip_counts.MAX_CHIPS,
+        "clockCall": reverse("api-table-clock-call", args=at),
+        "clockCallEnd": reverse("api-table-clock-call-end", args=at),
+        "bags": reverse("api-table-bags", args=at),
+        "draws": reverse("draw-list", args=[table.tournament_id]),
+    }  # what static/js/dealer.js reads and calls
+    return render(
+        request,
+        "tables/dealer.html",
+        {
+            **_race_card_pad(),
+            "t": table.tournament,
+            "table": table,
+            "state": tablet_state(table),
+            "clock": tables_selectors.with_color_ups(table.tournament, clock_snapshot(table.tournament)),
+            "dealer_config": config,
+            "link_token": link_token,
+        },
+    )
 
 
 @page("dealer")
@@ -120,8 +149,12 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
 def dealer_page(request, tournament: Tournament, number: int):
     table = _table(tournament.pk, number)
     access.bind_dealer(request, table)
-    return _dealer_tablet(request, table, state_url=reverse("api-table-state", args=[tournament.pk, number]),
-                          socket_path=f"/ws/t/{tournament.pk}/tables/{number}/")
+    return _dealer_tablet(
+        request,
+        table,
+        state_url=reverse("api-table-state", args=[tournament.pk, number]),
+        socket_path=f"/ws/t/{tournament.pk}/tables/{number}/",
+    )
 
 
 @page("dealer-link")
@@ -129,33 +162,57 @@ def dealer_link_page(request, token: str):
     """The tablet of a table's dealer link: no login; the secret in the URL is the credential."""
     link = access.link_or_403(token)
     with timezone.override(link.table.tournament.time_zone):
-        return _dealer_tablet(request, link.table, state_url=reverse("api-dealer-link-state", args=[token]),
-                              socket_path=f"/ws/dealer/{token}/", link_token=token)
+        return _dealer_tablet(
+            request,
+            link.table,
+            state_url=reverse("api-dealer-link-state", args=[token]),
+            socket_path=f"/ws/dealer/{token}/",
+            link_token=token,
+        )
 
 
 # --- the floor's table map (tablet) ------------------------------------------------------------
 
+
 @page("floor-map")
 @in_venue_time
 def floor_map_page(request, tournament: Tournament):
-    return render(request, "tables/map.html", {"t": tournament, "map": floor_map(tournament),
-                                               "next_number": _next_number(tournament), "urls": _map_urls(tournament.pk)})
+    return render(
+        request,
+        "tables/map.html",
+        {"t": tournament, "map": floor_map(tournament), "next_number": _next_number(tournament), "urls": _map_urls(tournament.pk)},
+    )
 
 
 def _map_urls(pk: int) -> dict:
     """What static/js/floor-map.js reads and calls: the map's JSON, the floor socket and the API operations
     (999999 stands for the entry, table or slip number the script puts in)."""
     n = 999999
-    named = {"json": ("api-floor-map", [pk]), "card": ("seat-card", [pk, n]), "bust": ("api-entry-bust", [pk, n]),
-             "undo": ("api-entry-undo-bust", [pk, n]), "seat": ("api-entry-seat", [pk, n]),
-             "button": ("api-table-button", [pk, n]), "positions": ("api-table-positions", [pk, n]),
-             "handDone": ("api-table-hand-done", [pk, n]), "confirmMove": ("api-move-confirm", [pk, n]),
-             "cancelMove": ("api-move-cancel", [pk, n]), "balance": ("api-moves-balance", [pk]),
-             "handForHand": ("api-hand-for-hand", [pk]), "dealer": ("dealer", [pk, n]), "openTable": ("api-tables", [pk]),
-             "drawStart": ("api-draw-start", [pk]), "seatWaiting": ("api-seat-waiting", [pk]),
-             "counts": ("api-table-counts", [pk, n]), "count": ("api-entry-count", [pk, n]),
-             "clockCall": ("api-table-clock-call", [pk, n]), "clockCallEnd": ("api-table-clock-call-end", [pk, n]),
-             "bags": ("api-table-bags", [pk, n]), "bag": ("api-entry-bag", [pk, n]), "day": ("api-day", [pk])}
+    named = {
+        "json": ("api-floor-map", [pk]),
+        "card": ("seat-card", [pk, n]),
+        "bust": ("api-entry-bust", [pk, n]),
+        "undo": ("api-entry-undo-bust", [pk, n]),
+        "seat": ("api-entry-seat", [pk, n]),
+        "button": ("api-table-button", [pk, n]),
+        "positions": ("api-table-positions", [pk, n]),
+        "handDone": ("api-table-hand-done", [pk, n]),
+        "confirmMove": ("api-move-confirm", [pk, n]),
+        "cancelMove": ("api-move-cancel", [pk, n]),
+        "balance": ("api-moves-balance", [pk]),
+        "handForHand": ("api-hand-for-hand", [pk]),
+        "dealer": ("dealer", [pk, n]),
+        "openTable": ("api-tables", [pk]),
+        "drawStart": ("api-draw-start", [pk]),
+        "seatWaiting": ("api-seat-waiting", [pk]),
+        "counts": ("api-table-counts", [pk, n]),
+        "count": ("api-entry-count", [pk, n]),
+        "clockCall": ("api-table-clock-call", [pk, n]),
+        "clockCallEnd": ("api-table-clock-call-end", [pk, n]),
+        "bags": ("api-table-bags", [pk, n]),
+        "bag": ("api-entry-bag", [pk, n]),
+        "day": ("api-day", [pk]),
+    }
     return {"socket": f"/ws/t/{pk}/floor/", **{key: reverse(name, args=args) for key, (name, args) in named.items()}}
 
 
@@ -178,9 +235,15 @@ def color_up_page(request, tournament: Tournament):
     for item in (*status["breaks"], status["suggestion"], status["color_up"]):
         if item:
             item["after_level"] = after.get(item["level"])
-    return render(request, "tables/color_up.html", {
-        "t": tournament, "status": status,
-        "removed": tables_selectors.removed_denominations(tournament, tables_selectors.latest_color_up(tournament))})
+    return render(
+        request,
+        "tables/color_up.html",
+        {
+            "t": tournament,
+            "status": status,
+            "removed": tables_selectors.removed_denominations(tournament, tables_selectors.latest_color_up(tournament)),
+        },
+    )
 
 
 @page("color-up-sheets")
@@ -188,16 +251,27 @@ def color_up_page(request, tournament: Tournament):
 def color_up_sheets(request, tournament: Tournament):
     """The result sheets of the latest color-up's races (one table with ?table=N), to print."""
     latest = tables_selectors.latest_color_up(tournament)
-    races = ChipRace.objects.none() if latest is None else ChipRace.objects.filter(color_up=latest).exclude(
-        status=ChipRace.Status.REDONE).select_related("table", "draw").order_by("table__number")
+    races = (
+        ChipRace.objects.none()
+        if latest is None
+        else ChipRace.objects.filter(color_up=latest)
+        .exclude(status=ChipRace.Status.REDONE)
+        .select_related("table", "draw")
+        .order_by("table__number")
+    )
     table = _whole(request.GET.get("table"))
     if table is not None:
         races = races.filter(table__number=table)
-    return render(request, "tables/color_up_sheets.html", {
-        "t": tournament, "color_up": latest,
-        "after_level": None if latest is None else tables_selectors.levels_before(tournament).get(latest.level),
-        "sheets": [{**color_ups.race_sheet(race), "recorded": race.recorded_at, "confirmed": race.confirmed_at}
-                   for race in races]})
+    return render(
+        request,
+        "tables/color_up_sheets.html",
+        {
+            "t": tournament,
+            "color_up": latest,
+            "after_level": None if latest is None else tables_selectors.levels_before(tournament).get(latest.level),
+            "sheets": [{**color_ups.race_sheet(race), "recorded": race.recorded_at, "confirmed": race.confirmed_at} for race in races],
+        },
+    )
 
 
 # --- house rules (the director) ---------------------------------------------------------------
@@ -208,9 +282,16 @@ def color_up_sheets(request, tournament: Tournament):
 def house_rules_page(request, tournament: Tournament):
     """The form; saving goes through the API (PATCH /api/tournaments/<pk>/house-rules/), which refuses by field."""
     rules = tables_selectors.house_rules(tournament)
-    return render(request, "tables/house_rules.html", {"t": tournament, "form": HouseRulesForm(instance=rules),
-                                                       "stored": rules.pk is not None,
-                                                       "places_paid": screens.places_paid(tournament)})
+    return render(
+        request,
+        "tables/house_rules.html",
+        {
+            "t": tournament,
+            "form": HouseRulesForm(instance=rules),
+            "stored": rules.pk is not None,
+            "places_paid": screens.places_paid(tournament),
+        },
+    )
 
 
 # --- seat cards (print and PDF) ------------------------------------------------------------------
@@ -218,9 +299,13 @@ def house_rules_page(request, tournament: Tournament):
 
 def _seat_card_rows(request, tournament: Tournament, entry_number: int | None = None) -> list[dict]:
     draw = _whole(request.GET.get("draw"))
-    return seat_cards.seat_cards(tournament, entry_number=entry_number, draw=draw,
-                            url=lambda n: public_url(request, reverse("seat-page", args=[tournament.pk, n])),
-                            stacks=day2.day_stacks(tournament))
+    return seat_cards.seat_cards(
+        tournament,
+        entry_number=entry_number,
+        draw=draw,
+        url=lambda n: public_url(request, reverse("seat-page", args=[tournament.pk, n])),
+        stacks=day2.day_stacks(tournament),
+    )
 
 
 def _cards_response(request, tournament: Tournament, rows: list[dict], name: str):
@@ -229,8 +314,11 @@ def _cards_response(request, tournament: Tournament, rows: list[dict], name: str
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
         return response
-    return render(request, "tables/seat_cards.html", {"t": tournament, "cards": rows,
-                                                      "draw": request.GET.get("draw", ""), "query": request.GET.urlencode()})
+    return render(
+        request,
+        "tables/seat_cards.html",
+        {"t": tournament, "cards": rows, "draw": request.GET.get("draw", ""), "query": request.GET.urlencode()},
+    )
 
 
 @page("seat-cards")
@@ -264,9 +352,17 @@ def seat_search(request, pk: int):
     found = screens.find_entries(room_search(request, pk), q) if q else []
     if q and len(found) == 1 and q.lstrip("#").isdigit():
         return redirect("seat-page", pk=pk, number=found[0]["entry"])
-    return render(request, "tables/seat_search.html", {"t": tournament, "q": q, "found": found,
-                                                       "counts_public": tables_selectors.house_rules(tournament).public_chip_counts,
-                                                       "league": league_link(pk)})
+    return render(
+        request,
+        "tables/seat_search.html",
+        {
+            "t": tournament,
+            "q": q,
+            "found": found,
+            "counts_public": tables_selectors.house_rules(tournament).public_chip_counts,
+            "league": league_link(pk),
+        },
+    )
 
 
 @page("seat-page")
@@ -278,11 +374,22 @@ def seat_page(request, pk: int, number: int):
     seat = room_seats(request, pk).get(number)
     if seat is None:
         raise Http404(_("There is no entry #%(number)s.") % {"number": number})
-    return render(request, "tables/seat_page.html", {
-        "t": head, "seat": {**seat, "next_draw": head["next_draw"]},
-        "seat_config": {"json": reverse("api-public-seat", args=[pk, seat["entry"]]), "socket": f"/ws/s/{pk}/?entry={seat['entry']}",
-                        "entry": seat["entry"], "currency": head["currency"], "version": request.answer_version,
-                        "flight": head["flight"]}})
+    return render(
+        request,
+        "tables/seat_page.html",
+        {
+            "t": head,
+            "seat": {**seat, "next_draw": head["next_draw"]},
+            "seat_config": {
+                "json": reverse("api-public-seat", args=[pk, seat["entry"]]),
+                "socket": f"/ws/s/{pk}/?entry={seat['entry']}",
+                "entry": seat["entry"],
+                "currency": head["currency"],
+                "version": request.answer_version,
+                "flight": head["flight"],
+            },
+        },
+    )
 
 
 @page("draw-list")

@@ -1,5 +1,6 @@
 """The one role check in templates (core/access.py `may`), built into every template (settings TEMPLATES
 "builtins"): {% if user|may:"register" %}, {% if user|may:"api-entry-bust:POST" %}."""
+
 from __future__ import annotations
 
 from django import template

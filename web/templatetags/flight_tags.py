@@ -5,6 +5,7 @@ overview the event it is a flight of, linked for those who may open the event pa
     {% load flight_tags %}{% flight_line t %}            the table map: the line (hidden until it fires)
     {% flight_line t overview=True %}                  the overview: the event's link too
 """
+
 from __future__ import annotations
 
 from django import template
@@ -19,5 +20,9 @@ register = template.Library()
 def flight_line(context, t, overview: bool = False) -> dict:
     flight = events.flight_of(t)
     user = context.get("user")
-    return {"flight": flight, "ending": events.ending_line(flight) if flight is not None else None,
-            "overview": overview, "may_open": flight is not None and access.may(user, "flight-event")}
+    return {
+        "flight": flight,
+        "ending": events.ending_line(flight) if flight is not None else None,
+        "overview": overview,
+        "may_open": flight is not None and access.may(user, "flight-event"),
+    }

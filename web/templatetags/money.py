@@ -3,6 +3,7 @@ grouped the way the page's language groups numbers: "1 100 Kč" in Czech, "CZK 1
 
     {% load money %}{{ prize|money:t.currency }}
 """
+
 from __future__ import annotations
 
 from django import template

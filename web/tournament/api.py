@@ -4,26 +4,24 @@ Permissions are the role sets of core.roles (the director may do everything); th
 services check them again. Every refusal has the one error shape of web.api.
 Tablets and scripts authenticate with `Authorization: Token <key>` from /api/auth/token/ (web/auth_api.py).
 """
+
 from __future__ import annotations
 
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from core import roles
-from core.errors import ServiceError
-from tournament.models import AuditEvent, DisplayToken, Level, Player, Purchase, Structure, Tournament
-from tournament.rules import structure as rules
-from tournament.selectors.messages import problem_message
+from tournament.models import AuditEvent, DisplayToken, Player, Purchase, Tournament
 from tournament.selectors.stats import registration_problem, tournament_stats
 from tournament.services import registration, setup
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
+from web.tournament import structure_serializers as st
+from web.tournament.structure_api import save_spec
 
 from . import serializers as s
 
@@ -32,126 +30,25 @@ def purchase_or_404(pk: int, number: int) -> Purchase:
     return get_object_or_404(Purchase.objects.select_related("entry__player"), tournament_id=pk, number=number)
 
 
-def template_or_404(pk: int) -> Structure:
-    return get_object_or_404(Structure, pk=pk, is_template=True)
-
-
-def structure_detail(structure: Structure) -> Structure:
-    return Structure.objects.prefetch_related("denominations", Prefetch("levels", Level.objects.order_by("position"))).get(
-        pk=structure.pk)
-
-
-def save_spec(fn, actor, *, spec: rules.StructureSpec, starting_stack: int | None = None, **kwargs):
-    """Save a structure by one service. Refused by the structure rules: a ValidationError raised from the
-    service's refusal (web.api keeps its code, message and every problem), whose fields put each row's
-    problems under `levels.<i>` (the row of the body), so the editor shows them by their row, the others
-    (the chips, the starting stack) under `non_field_errors`."""
-    try:
-        return call_service(fn, actor=actor, spec=spec, **kwargs)
-    except ServiceError as exc:
-        if exc.code != "structure_invalid":
-            raise
-        fields: dict[str, list[str]] = {}
-        for problem in rules.validate(spec, starting_stack):
-            row = problem.position and problem.position <= len(spec.levels)
-            fields.setdefault(f"levels.{problem.position - 1}" if row else "non_field_errors", []).append(
-                str(problem_message(problem)))
-        raise ValidationError(fields) from exc
-
-
-def structure_json(structure: Structure) -> dict:
-    return s.StructureDetailSerializer(structure_detail(structure)).data
-
-
-# --- structures --------------------------------------------------------------------------
-
-
-class StructureListView(RoleAPIView):
-    allowed = api_roles("api-structures")
-
-    @extend_schema(operation_id="structures_list", tags=["structures"], summary="Structure templates",
-                   responses=answers(200, s.StructureSummarySerializer(many=True), lookup=False))
-    def get(self, request):
-        templates = Structure.objects.filter(is_template=True).prefetch_related("levels", "denominations")
-        return Response(s.StructureSummarySerializer(templates, many=True).data)
-
-    @extend_schema(operation_id="structures_create", tags=["structures"], summary="Create a template from the export format",
-                   request=s.StructureExportSerializer, responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
-    def post(self, request):
-        spec = valid(s.StructureExportSerializer, request.data).spec()
-        structure = save_spec(setup.save_structure_template, request.user, spec=spec)
-        return Response(structure_json(structure), status=status.HTTP_201_CREATED)
-
-
-class StructureImportView(RoleAPIView):
-    allowed = api_roles("api-structure-import")
-
-    @extend_schema(operation_id="structures_import", tags=["structures"], summary="Import an exported structure as a new template",
-                   description="The export as the JSON body, or as a file upload (multipart/form-data): the file in "
-                               "`file`, or its JSON pasted in `text`. A file that is not an export says what is wrong "
-                               "(not UTF-8, not JSON with its line and column, too large, both or neither given).",
-                   request={"application/json": s.StructureExportSerializer, "multipart/form-data": s.StructureUploadSerializer},
-                   responses=answers(201, s.StructureDetailSerializer, refused=True, lookup=False))
-    def post(self, request):
-        if request.content_type.startswith("multipart/"):
-            data = valid(s.StructureUploadSerializer, request.data).validated_data["json"]
-        else:
-            data = valid(s.StructureExportSerializer, request.data).export_data()
-        structure = call_service(setup.import_structure, data, actor=request.user)
-        return Response(structure_json(structure), status=status.HTTP_201_CREATED)
-
-
-class StructureDetailView(RoleAPIView):
-    allowed = api_roles("api-structure")
-
-    @extend_schema(operation_id="structures_retrieve", tags=["structures"], summary="A template with its chips and levels",
-                   responses=answers(200, s.StructureDetailSerializer))
-    def get(self, request, pk: int):
-        return Response(structure_json(template_or_404(pk)))
-
-    @extend_schema(operation_id="structures_replace", tags=["structures"], summary="Replace a template (export format)",
-                   request=s.StructureExportSerializer, responses=answers(200, s.StructureDetailSerializer, refused=True))
-    def put(self, request, pk: int):
-        template = template_or_404(pk)
-        spec = valid(s.StructureExportSerializer, request.data).spec()
-        return Response(structure_json(save_spec(setup.save_structure_template, request.user, spec=spec, structure=template)))
-
-
-class StructureCopyView(RoleAPIView):
-    allowed = api_roles("api-structure-copy")
-
-    @extend_schema(operation_id="structures_copy", tags=["structures"],
-                   summary="Copy a structure (a template, or a tournament's own) as a new template under a new name",
-                   request=s.CopySerializer, responses=answers(201, s.StructureDetailSerializer, refused=True))
-    def post(self, request, pk: int):
-        source = get_object_or_404(Structure, pk=pk)
-        name = valid(s.CopySerializer, request.data).validated_data["name"]
-        copy = call_service(setup.copy_structure, source, actor=request.user, name=name)
-        return Response(structure_json(copy), status=status.HTTP_201_CREATED)
-
-
-class StructureExportView(RoleAPIView):
-    allowed = api_roles("api-structure-export")
-
-    @extend_schema(operation_id="structures_export", tags=["structures"], summary="Export a template (JSON file format)",
-                   responses=answers(200, s.StructureExportSerializer))
-    def get(self, request, pk: int):
-        return Response(setup.export_structure(template_or_404(pk)))
-
-
 # --- tournaments -------------------------------------------------------------------------
 
 
 class TournamentListView(RoleAPIView):
     allowed = api_roles("api-tournaments")
 
-    @extend_schema(operation_id="tournaments_list", tags=["tournaments"],
-                   responses=answers(200, s.TournamentSerializer(many=True), lookup=False))
+    @extend_schema(
+        operation_id="tournaments_list", tags=["tournaments"], responses=answers(200, s.TournamentSerializer(many=True), lookup=False)
+    )
     def get(self, request):
         return Response(s.TournamentSerializer(roles.worked(request.user, Tournament.objects.all()), many=True).data)
 
-    @extend_schema(operation_id="tournaments_create", tags=["tournaments"], summary="Create a tournament from a structure template",
-                   request=s.TournamentCreateSerializer, responses=answers(201, s.TournamentSerializer, refused=True, lookup=False))
+    @extend_schema(
+        operation_id="tournaments_create",
+        tags=["tournaments"],
+        summary="Create a tournament from a structure template",
+        request=s.TournamentCreateSerializer,
+        responses=answers(201, s.TournamentSerializer, refused=True, lookup=False),
+    )
     def post(self, request):
         data = dict(valid(s.TournamentCreateSerializer, request.data).validated_data)
         template = data.pop("template")
@@ -166,8 +63,13 @@ class TournamentDetailView(RoleAPIView):
     def get(self, request, pk: int):
         return Response(s.TournamentSerializer(tournament_or_404(pk)).data)
 
-    @extend_schema(operation_id="tournaments_update", tags=["tournaments"], summary="Change tournament settings",
-                   request=s.TournamentUpdateSerializer, responses=answers(200, s.TournamentSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="tournaments_update",
+        tags=["tournaments"],
+        summary="Change tournament settings",
+        request=s.TournamentUpdateSerializer,
+        responses=answers(200, s.TournamentSerializer, refused=True, conflict=True),
+    )
     def patch(self, request, pk: int):
         tournament = tournament_or_404(pk)
         data = valid(s.TournamentUpdateSerializer, request.data, instance=tournament, partial=True).validated_data
@@ -178,40 +80,59 @@ class TournamentDetailView(RoleAPIView):
 class TournamentStructureView(RoleAPIView):
     allowed = api_roles("api-tournament-structure")
 
-    @extend_schema(operation_id="tournaments_structure_export", tags=["tournaments"],
-                   summary="The tournament's own structure (export format)",
-                   responses=answers(200, s.StructureExportSerializer))
+    @extend_schema(
+        operation_id="tournaments_structure_export",
+        tags=["tournaments"],
+        summary="The tournament's own structure (export format)",
+        responses=answers(200, st.StructureExportSerializer),
+    )
     def get(self, request, pk: int):
         return Response(setup.export_structure(tournament_or_404(pk).structure))
 
-    @extend_schema(operation_id="tournaments_structure_replace", tags=["tournaments"], summary="Replace the tournament's structure",
-                   request=s.StructureExportSerializer, responses=answers(200, s.StructureExportSerializer, refused=True))
+    @extend_schema(
+        operation_id="tournaments_structure_replace",
+        tags=["tournaments"],
+        summary="Replace the tournament's structure",
+        request=st.StructureExportSerializer,
+        responses=answers(200, st.StructureExportSerializer, refused=True),
+    )
     def put(self, request, pk: int):
         tournament = tournament_or_404(pk)
-        spec = valid(s.StructureExportSerializer, request.data).spec()
-        saved = save_spec(setup.set_tournament_structure, request.user, tournament=tournament, spec=spec,
-                          starting_stack=tournament.starting_stack)
+        spec = valid(st.StructureExportSerializer, request.data).spec()
+        saved = save_spec(
+            setup.set_tournament_structure, request.user, tournament=tournament, spec=spec, starting_stack=tournament.starting_stack
+        )
         return Response(setup.export_structure(saved.structure))
 
 
 class RegistrationView(RoleAPIView):
     allowed = api_roles("api-registration")
 
-    @extend_schema(operation_id="tournaments_registration", tags=["tournaments"], summary="Close or reopen registration",
-                   request=s.RegistrationToggleSerializer, responses=answers(200, s.RegistrationStateSerializer, refused=True))
+    @extend_schema(
+        operation_id="tournaments_registration",
+        tags=["tournaments"],
+        summary="Close or reopen registration",
+        request=s.RegistrationToggleSerializer,
+        responses=answers(200, s.RegistrationStateSerializer, refused=True),
+    )
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         closed = valid(s.RegistrationToggleSerializer, request.data).validated_data["closed"]
         tournament = call_service(registration.set_registration_closed, tournament, actor=request.user, closed=closed)
-        return Response({"registration_closed": tournament.registration_closed,
-                         "registration_open": registration_problem(tournament) is None})
+        return Response(
+            {"registration_closed": tournament.registration_closed, "registration_open": registration_problem(tournament) is None}
+        )
 
 
 class StatsView(RoleAPIView):
     allowed = api_roles("api-stats")
 
-    @extend_schema(operation_id="tournaments_stats", tags=["tournaments"], summary="Entries, players left, prize pool, chips",
-                   responses=answers(200, s.StatsSerializer))
+    @extend_schema(
+        operation_id="tournaments_stats",
+        tags=["tournaments"],
+        summary="Entries, players left, prize pool, chips",
+        responses=answers(200, s.StatsSerializer),
+    )
     def get(self, request, pk: int):
         return Response(s.StatsSerializer(tournament_stats(tournament_or_404(pk))).data)
 
@@ -223,9 +144,13 @@ class PlayerListView(RoleAPIView):
     allowed = api_roles("api-players")
     LIMIT = 50
 
-    @extend_schema(operation_id="players_list", tags=["players"], summary="Find players by name or nickname",
-                   parameters=[s.PlayerSearchSerializer],  # the query as validated, limits included
-                   responses=answers(200, s.PlayerSerializer(many=True), refused=True, lookup=False))
+    @extend_schema(
+        operation_id="players_list",
+        tags=["players"],
+        summary="Find players by name or nickname",
+        parameters=[s.PlayerSearchSerializer],  # the query as validated, limits included
+        responses=answers(200, s.PlayerSerializer(many=True), refused=True, lookup=False),
+    )
     def get(self, request):
         q = valid(s.PlayerSearchSerializer, request.query_params).validated_data["q"]
         players = Player.objects.named(q)  # folded: "novak" finds Novák, "vak" too
@@ -233,8 +158,12 @@ class PlayerListView(RoleAPIView):
             players = players.order_by("-created_at", "-id")
         return Response(s.PlayerSerializer(players[: self.LIMIT], many=True).data)
 
-    @extend_schema(operation_id="players_create", tags=["players"], request=s.PlayerCreateSerializer,
-                   responses=answers(201, s.PlayerSerializer, refused=True, lookup=False))
+    @extend_schema(
+        operation_id="players_create",
+        tags=["players"],
+        request=s.PlayerCreateSerializer,
+        responses=answers(201, s.PlayerSerializer, refused=True, lookup=False),
+    )
     def post(self, request):
         data = valid(s.PlayerCreateSerializer, request.data).validated_data
         player = call_service(registration.create_player, actor=request.user, **data)
@@ -248,9 +177,12 @@ class PlayerListView(RoleAPIView):
 class EntryListView(RoleAPIView):
     allowed = api_roles("api-entries")
 
-    @extend_schema(operation_id="entries_list", tags=["entries"],
-                   parameters=[s.EntryFilterSerializer],
-                   responses=answers(200, s.EntrySerializer(many=True), refused=True))
+    @extend_schema(
+        operation_id="entries_list",
+        tags=["entries"],
+        parameters=[s.EntryFilterSerializer],
+        responses=answers(200, s.EntrySerializer(many=True), refused=True),
+    )
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
         query = valid(s.EntryFilterSerializer, request.query_params).validated_data
@@ -259,25 +191,31 @@ class EntryListView(RoleAPIView):
             entries = entries.filter(status=query["status"])
         return Response(s.EntrySerializer(entries, many=True).data)
 
-    @extend_schema(operation_id="entries_register", tags=["entries"],
-                   summary="Register an entry (or re-entry) with the ID check",
-                   description="The document number is only checked and hashed: the answer carries its last four characters. "
-                               "`seen` must be true: the person registering confirms having checked the document in "
-                               "person (the registration screen asks the same); without it nothing is registered (400). "
-                               "The player is a known one (`player`) or a new one (`new_player`: name, date of birth...), "
-                               "created in the same transaction as the entry: a refused registration (under age, a "
-                               "document used by another player or a live entry) keeps no new player record.",
-                   request=s.RegisterSerializer, responses=answers(201, s.RegistrationSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="entries_register",
+        tags=["entries"],
+        summary="Register an entry (or re-entry) with the ID check",
+        description="The document number is only checked and hashed: the answer carries its last four characters. "
+        "`seen` must be true: the person registering confirms having checked the document in "
+        "person (the registration screen asks the same); without it nothing is registered (400). "
+        "The player is a known one (`player`) or a new one (`new_player`: name, date of birth...), "
+        "created in the same transaction as the entry: a refused registration (under age, a "
+        "document used by another player or a live entry) keeps no new player record.",
+        request=s.RegisterSerializer,
+        responses=answers(201, s.RegistrationSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         serializer = valid(s.RegisterSerializer, request.data)
         data = serializer.validated_data
         if "new_player" in data:
-            entry = call_service(registration.register_new_player, tournament, actor=request.user, document=serializer.document(),
-                                 **data["new_player"])
+            entry = call_service(
+                registration.register_new_player, tournament, actor=request.user, document=serializer.document(), **data["new_player"]
+            )
         else:
-            entry = call_service(registration.register_entry, tournament, actor=request.user, player=data["player"],
-                                 document=serializer.document())
+            entry = call_service(
+                registration.register_entry, tournament, actor=request.user, player=data["player"], document=serializer.document()
+            )
         return Response(s.RegistrationSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -292,8 +230,13 @@ class EntryDetailView(RoleAPIView):
 class EntryRebuyView(RoleAPIView):
     allowed = api_roles("api-entry-rebuy")
 
-    @extend_schema(operation_id="entries_rebuy", tags=["entries"], summary="Re-buy for a live entry",
-                   request=s.RebuySerializer, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="entries_rebuy",
+        tags=["entries"],
+        summary="Re-buy for a live entry",
+        request=s.RebuySerializer,
+        responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         paid = valid(s.RebuySerializer, request.data).validated_data["paid"]
@@ -304,8 +247,13 @@ class EntryRebuyView(RoleAPIView):
 class EntryAddonView(RoleAPIView):
     allowed = api_roles("api-entry-addon")
 
-    @extend_schema(operation_id="entries_addon", tags=["entries"], summary="Add-on for a live entry (always paid)",
-                   request=None, responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="entries_addon",
+        tags=["entries"],
+        summary="Add-on for a live entry (always paid)",
+        request=None,
+        responses=answers(201, s.PurchaseSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         purchase = call_service(registration.add_chips, entry, actor=request.user, kind=Purchase.Kind.ADDON)
@@ -318,9 +266,12 @@ class EntryAddonView(RoleAPIView):
 class ReceiptListView(RoleAPIView):
     allowed = api_roles("api-receipts")
 
-    @extend_schema(operation_id="receipts_list", tags=["receipts"],
-                   parameters=[s.ReceiptFilterSerializer],
-                   responses=answers(200, s.PurchaseSerializer(many=True), refused=True))
+    @extend_schema(
+        operation_id="receipts_list",
+        tags=["receipts"],
+        parameters=[s.ReceiptFilterSerializer],
+        responses=answers(200, s.PurchaseSerializer(many=True), refused=True),
+    )
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
         query = valid(s.ReceiptFilterSerializer, request.query_params).validated_data
@@ -343,8 +294,13 @@ class ReceiptDetailView(RoleAPIView):
 class ReceiptPayView(RoleAPIView):
     allowed = api_roles("api-receipt-pay")
 
-    @extend_schema(operation_id="receipts_pay", tags=["receipts"], summary="Take the money for an announced re-buy",
-                   request=None, responses=answers(200, s.PurchaseSerializer, conflict=True))
+    @extend_schema(
+        operation_id="receipts_pay",
+        tags=["receipts"],
+        summary="Take the money for an announced re-buy",
+        request=None,
+        responses=answers(200, s.PurchaseSerializer, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         purchase = call_service(registration.pay_purchase, purchase_or_404(pk, number), actor=request.user)
         return Response(s.PurchaseSerializer(purchase).data)
@@ -353,14 +309,19 @@ class ReceiptPayView(RoleAPIView):
 class ReceiptVoidView(RoleAPIView):
     allowed = api_roles("api-receipt-void")
 
-    @extend_schema(operation_id="receipts_void", tags=["receipts"],
-                   summary="Void a receipt with a reason; voiding a buy-in voids the entry",
-                   request=s.VoidSerializer, responses=answers(200, s.PurchaseSerializer, refused=True, conflict=True))
+    @extend_schema(
+        operation_id="receipts_void",
+        tags=["receipts"],
+        summary="Void a receipt with a reason; voiding a buy-in voids the entry",
+        request=s.VoidSerializer,
+        responses=answers(200, s.PurchaseSerializer, refused=True, conflict=True),
+    )
     def post(self, request, pk: int, number: int):
         purchase = purchase_or_404(pk, number)
         data = valid(s.VoidSerializer, request.data).validated_data
-        purchase = call_service(registration.void_purchase, purchase, actor=request.user, reason=data["reason"],
-                                refund_amount=data.get("refund_amount"))
+        purchase = call_service(
+            registration.void_purchase, purchase, actor=request.user, reason=data["reason"], refund_amount=data.get("refund_amount")
+        )
         return Response(s.PurchaseSerializer(purchase).data)
 
 
@@ -370,18 +331,23 @@ class ReceiptVoidView(RoleAPIView):
 class EventListView(RoleAPIView):
     allowed = api_roles("api-events")
 
-    @extend_schema(operation_id="events_list", tags=["events"], summary="Audit events in sequence order",
-                   description="At most 500 per page. A client that saw a gap in sequence numbers asks again with after=<last seq it has>.",
-                   parameters=[s.EventQuerySerializer],
-                   responses=answers(200, s.EventPageSerializer, refused=True))
+    @extend_schema(
+        operation_id="events_list",
+        tags=["events"],
+        summary="Audit events in sequence order",
+        description="At most 500 per page. A client that saw a gap in sequence numbers asks again with after=<last seq it has>.",
+        parameters=[s.EventQuerySerializer],
+        responses=answers(200, s.EventPageSerializer, refused=True),
+    )
     def get(self, request, pk: int):
         tournament = tournament_or_404(pk)
         query = valid(s.EventQuerySerializer, request.query_params).validated_data
         rows = list(AuditEvent.objects.filter(tournament=tournament, seq__gt=query["after"]).order_by("seq")[: query["limit"] + 1])
         more = len(rows) > query["limit"]
         rows = rows[: query["limit"]]
-        return Response({"events": s.EventSerializer(rows, many=True).data,
-                         "last_seq": rows[-1].seq if rows else query["after"], "more": more})
+        return Response(
+            {"events": s.EventSerializer(rows, many=True).data, "last_seq": rows[-1].seq if rows else query["after"], "more": more}
+        )
 
 
 # --- display tokens ----------------------------------------------------------------------
@@ -398,8 +364,13 @@ class DisplayListView(RoleAPIView):
         tokens = tournament_or_404(pk).display_tokens.order_by("-created_at", "-id")
         return Response(s.DisplayTokenSerializer(tokens, many=True, context={"request": request}).data)
 
-    @extend_schema(operation_id="displays_create", tags=["displays"], summary="A link for a lobby screen",
-                   request=s.DisplayCreateSerializer, responses=answers(201, s.DisplayTokenSerializer, refused=True))
+    @extend_schema(
+        operation_id="displays_create",
+        tags=["displays"],
+        summary="A link for a lobby screen",
+        request=s.DisplayCreateSerializer,
+        responses=answers(201, s.DisplayTokenSerializer, refused=True),
+    )
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
         label = valid(s.DisplayCreateSerializer, request.data).validated_data["label"]
@@ -411,8 +382,13 @@ class DisplayRevokeView(RoleAPIView):
     allowed = api_roles("api-display-revoke")
     idempotency_redact = ("token", "url")  # the link's answer: its secret is never in it, nor kept
 
-    @extend_schema(operation_id="displays_revoke", tags=["displays"], summary="Revoke a screen's link; the screen goes blank",
-                   request=None, responses=answers(200, s.DisplayTokenSerializer, conflict=True))
+    @extend_schema(
+        operation_id="displays_revoke",
+        tags=["displays"],
+        summary="Revoke a screen's link; the screen goes blank",
+        request=None,
+        responses=answers(200, s.DisplayTokenSerializer, conflict=True),
+    )
     def post(self, request, pk: int, display_id: int):
         token = get_object_or_404(DisplayToken, tournament_id=pk, pk=display_id)
         token = call_service(registration.revoke_display_token, token, actor=request.user)

@@ -1,5 +1,6 @@
 """The event log page's reads: its filters (table, player, kind) as one query, and its lines in words with
 the names of the page's entries looked up in one query (never one per event)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,9 +25,11 @@ class Filters:
     def of(cls, query) -> Filters:
         table = query.get("table", "").strip()
         kind = query.get("kind", "").strip()
-        return cls(table=int(table) if table.isdigit() and len(table) < 6 else None,
-                   player=query.get("player", "").strip()[:80],
-                   kind=kind if kind in event_groups() or kind in event_labels() else "")
+        return cls(
+            table=int(table) if table.isdigit() and len(table) < 6 else None,
+            player=query.get("player", "").strip()[:80],
+            kind=kind if kind in event_groups() or kind in event_labels() else "",
+        )
 
     def any(self) -> bool:
         return self.table is not None or bool(self.player) or bool(self.kind)
@@ -47,8 +50,9 @@ def _json_holds(paths: tuple[str, ...], values: list[int]):
         return q
     table = AuditEvent._meta.db_table
     marks = ", ".join(["%s"] * len(values))
-    sql = " OR ".join(f"EXISTS (SELECT 1 FROM json_each(\"{table}\".\"payload\", '$.{path}') AS j WHERE j.value IN ({marks}))"
-                      for path in paths)
+    sql = " OR ".join(
+        f'EXISTS (SELECT 1 FROM json_each("{table}"."payload", \'$.{path}\') AS j WHERE j.value IN ({marks}))' for path in paths
+    )
     return RawSQL(f"({sql})", [*values] * len(paths), output_field=BooleanField())
 
 
@@ -59,8 +63,9 @@ def filtered(t: Tournament, filters: Filters):
     elif filters.kind:
         events = events.filter(type=filters.kind)
     if filters.table is not None:
-        events = events.filter(_json_holds(("table", "tables", "from.table", "to.table", "move.to.table",
-                                            "move.from.table"), [filters.table]))
+        events = events.filter(
+            _json_holds(("table", "tables", "from.table", "to.table", "move.to.table", "move.from.table"), [filters.table])
+        )
     if filters.player:
         if filters.player.lstrip("#").isdigit():
             numbers, players = [int(filters.player.lstrip("#"))], []
@@ -69,8 +74,7 @@ def filtered(t: Tournament, filters: Filters):
             # database never crowds them out.
             mine = Entry.objects.filter(tournament=t, player__in=Player.objects.named(filters.player))
             numbers = list(mine.order_by("number").values_list("number", flat=True)[:MAX_MATCHES])
-            players = list(Entry.objects.filter(tournament=t, number__in=numbers)
-                           .values_list("player_id", flat=True).distinct())
+            players = list(Entry.objects.filter(tournament=t, number__in=numbers).values_list("player_id", flat=True).distinct())
         held = _json_holds(("entry", "entries"), numbers)
         events = events.filter(_either(held, _json_holds(("player",), players)) if players else held)
     return events.select_related("actor").order_by("-seq")
@@ -87,9 +91,26 @@ def lines(t: Tournament, events) -> list[dict]:
     labels = event_labels()
     events = list(events)
     numbers = entry_numbers(e.payload for e in events)
-    names = {number: Player.name_of(first, last, nick) for number, first, last, nick in Entry.objects.filter(
-        tournament=t, number__in=numbers).values_list("number", "player__first_name", "player__last_name",
-                                                      "player__nickname")} if numbers else {}
-    return [{"seq": e.seq, "type": e.type, "label": labels.get(e.type, e.type), "group": group_of(e.type),
-             "line": event_line(e.type, e.payload, names, labels), "at": e.at, "actor": e.actor_label,
-             "details": details(e.payload)} for e in events]
+    names = (
+        {
+            number: Player.name_of(first, last, nick)
+            for number, first, last, nick in Entry.objects.filter(tournament=t, number__in=numbers).values_list(
+                "number", "player__first_name", "player__last_name", "player__nickname"
+            )
+        }
+        if numbers
+        else {}
+    )
+    return [
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "label": labels.get(e.type, e.type),
+            "group": group_of(e.type),
+            "line": event_line(e.type, e.payload, names, labels),
+            "at": e.at,
+            "actor": e.actor_label,
+            "details": details(e.payload),
+        }
+        for e in events
+    ]

@@ -1,5 +1,6 @@
 """The tournament's event types in words (tournament/services: setup, structures, players, registration, receipts,
 lobby screen links): their labels and one line per event. Collected with every other app's by web/event_words.py."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _

@@ -26,10 +26,11 @@ class NewPlayerForm(PlayerForm):
 
 
 class IdCheckForm(forms.Form):
-    document_type = forms.ChoiceField(label=_("Document type"), choices=[("", "—")] + list(IdCheck.DocumentType.choices),
-                                      required=False)
+    document_type = forms.ChoiceField(label=_("Document type"), choices=[("", "—")] + list(IdCheck.DocumentType.choices), required=False)
     document_number = forms.CharField(
-        label=_("Document number"), max_length=40, required=False,
+        label=_("Document number"),
+        max_length=40,
+        required=False,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
         help_text=_("Only the last four characters and a keyed fingerprint are stored."),
     )
@@ -57,8 +58,11 @@ class VoidForm(forms.Form):
 
     reason = forms.CharField(label=_("Reason"), max_length=300)
     refund_amount = forms.CharField(
-        label=_("Refund"), required=False, help_text=_("Empty: refund everything that was paid on this receipt."),
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "data-scale": "100", "class": "num", "autocomplete": "off"}))
+        label=_("Refund"),
+        required=False,
+        help_text=_("Empty: refund everything that was paid on this receipt."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "data-scale": "100", "class": "num", "autocomplete": "off"}),
+    )
 
     def __init__(self, *args, currency: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -67,8 +71,12 @@ class VoidForm(forms.Form):
 
 
 class PreferencesForm(forms.Form):
-    language = forms.ChoiceField(label=_("Language"), choices=[("", _("As my browser"))] + list(settings.LANGUAGES), required=False,
-                                 widget=forms.Select(attrs={"data-blank": ""}))  # "As my browser" is sent as ""
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=[("", _("As my browser"))] + list(settings.LANGUAGES),
+        required=False,
+        widget=forms.Select(attrs={"data-blank": ""}),
+    )  # "As my browser" is sent as ""
 
 
 class DisplayForm(forms.Form):

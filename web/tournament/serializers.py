@@ -3,10 +3,10 @@
 Input serializers only parse and check; the services decide and change state. An ID document
 number is write-only: no serializer here can send it back.
 """
+
 from __future__ import annotations
 
 import datetime as dt
-import json
 import zoneinfo
 
 from django.urls import NoReverseMatch, reverse
@@ -15,153 +15,15 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Level, Player, Purchase, Structure, Tournament
-from tournament.rules import structure as rules
+from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, Structure, Tournament
 from tournament.services import registration, setup
 from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyDisplayField, MoneyField
 
 MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
 MAX_MINUTES = 32_767  # PositiveSmallIntegerField
-MAX_IMPORT_BYTES = 1_000_000  # an uploaded structure export
 
 ID_MISSING = _("Check the player's ID document and record its type and number: no entry without an ID check.")
-ID_NOT_SEEN = _("Confirm that you checked the ID document in person and that it shows this player: "
-                "no entry without an ID check.")
-
-
-# --- errors (the one error shape of web.api) -------------------------------------------------
-
-
-# --- structures --------------------------------------------------------------------------
-
-
-class ChipRowSerializer(serializers.Serializer):
-    value = serializers.IntegerField(max_value=MAX_INT)
-    colour = serializers.CharField(max_length=40, allow_blank=True, trim_whitespace=False)
-
-
-class LevelRowSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=Level.Kind.choices, default=rules.LEVEL)
-    minutes = serializers.IntegerField(max_value=MAX_MINUTES)
-    small_blind = serializers.IntegerField(max_value=MAX_INT, required=False)
-    big_blind = serializers.IntegerField(max_value=MAX_INT, required=False)
-    ante = serializers.IntegerField(max_value=MAX_INT, default=0)
-    ante_type = serializers.ChoiceField(choices=Level.AnteType.choices, default=Level.AnteType.NONE)
-    color_up = serializers.ListField(child=serializers.IntegerField(max_value=MAX_INT), default=list,
-                                     help_text="Breaks only: the chip values colored up at this break.")
-
-    def validate(self, attrs: dict) -> dict:
-        if attrs["kind"] == rules.LEVEL and ("small_blind" not in attrs or "big_blind" not in attrs):
-            raise serializers.ValidationError(_("A level needs a small blind and a big blind."))
-        if attrs["kind"] == rules.LEVEL and attrs.get("color_up"):
-            raise serializers.ValidationError({"color_up": [
-                _("Only a break colors up chips; make this row a break or clear the field.")]})
-        return attrs
-
-
-class StructureExportSerializer(serializers.Serializer):
-    """The export format of tournament.structure.to_json: what export returns, import and edits accept."""
-
-    format = serializers.ChoiceField(
-        choices=[("poker-tournament-structure", "poker-tournament-structure")],
-        error_messages={"invalid_choice": _("This is not a structure export of this program: format must be poker-tournament-structure.")},
-    )
-    version = serializers.IntegerField()
-    name = serializers.CharField(max_length=120, allow_blank=True)
-    chips = ChipRowSerializer(many=True)
-    levels = LevelRowSerializer(many=True)
-
-    def validate_version(self, value: int) -> int:
-        if value != rules.FORMAT_VERSION:
-            raise serializers.ValidationError(
-                _("Version %(version)s of the structure format is not supported; this program reads version %(supported)s.")
-                % {"version": value, "supported": rules.FORMAT_VERSION}
-            )
-        return value
-
-    def export_data(self) -> dict:
-        """The validated body in its canonical export form (integers only, breaks without blinds)."""
-        data = self.validated_data
-        levels = []
-        for row in data["levels"]:
-            if row["kind"] == rules.BREAK:
-                levels.append({"kind": rules.BREAK, "minutes": row["minutes"], "color_up": list(row["color_up"])})
-            else:
-                levels.append({"kind": rules.LEVEL, "minutes": row["minutes"], "small_blind": row["small_blind"],
-                               "big_blind": row["big_blind"], "ante": row["ante"], "ante_type": row["ante_type"]})
-        return {
-            "format": data["format"],
-            "version": data["version"],
-            "name": data["name"],
-            "chips": [{"value": chip["value"], "colour": chip["colour"]} for chip in data["chips"]],
-            "levels": levels,
-        }
-
-    def spec(self) -> rules.StructureSpec:
-        return rules.from_json(self.export_data())
-
-
-class StructureSummarySerializer(serializers.ModelSerializer):
-    levels = serializers.SerializerMethodField(help_text="Number of playing levels (breaks not counted).")
-    breaks = serializers.SerializerMethodField()
-    chips = serializers.SerializerMethodField(help_text="Chip values, smallest first.")
-
-    class Meta:
-        model = Structure
-        fields = ("id", "name", "is_template", "levels", "breaks", "chips", "created_at", "updated_at")
-
-    def get_levels(self, obj: Structure) -> int:
-        return sum(1 for level in obj.levels.all() if level.kind == rules.LEVEL)
-
-    def get_breaks(self, obj: Structure) -> int:
-        return sum(1 for level in obj.levels.all() if level.kind == rules.BREAK)
-
-    def get_chips(self, obj: Structure) -> list[int]:
-        return sorted(d.value for d in obj.denominations.all())
-
-
-class StructureDetailSerializer(serializers.ModelSerializer):
-    """A structure with its chips and its levels in playing order (the same rows as the export format)."""
-
-    chips = ChipRowSerializer(many=True, source="denominations")
-    levels = LevelRowSerializer(many=True)
-
-    class Meta:
-        model = Structure
-        fields = ("id", "name", "is_template", "chips", "levels", "created_at", "updated_at")
-
-
-class StructureUploadSerializer(serializers.Serializer):
-    """An export sent as a file upload (multipart/form-data, the import page's form): the file, or its JSON
-    pasted, one of the two. Valid: `json` is the export read, for the import service to check."""
-
-    file = serializers.FileField(required=False, help_text="The exported .json file (UTF-8, at most 1 MB).")
-    text = serializers.CharField(required=False, allow_blank=True, help_text="Or the export's JSON, pasted.")
-
-    def validate(self, attrs: dict) -> dict:
-        upload, text = attrs.get("file"), attrs.get("text", "")
-        if upload and text:
-            raise serializers.ValidationError(_("Upload a file or paste the JSON, not both."), code="both")
-        if upload:
-            if upload.size > MAX_IMPORT_BYTES:
-                raise serializers.ValidationError(_("The file is too large for a structure export."), code="too_large")
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise serializers.ValidationError(_("The file is not a text (UTF-8) file."), code="encoding")
-        if not text:  # the pasted text comes trimmed
-            raise serializers.ValidationError(_("Choose a file or paste the JSON of a structure export."), code="empty")
-        try:
-            return {**attrs, "json": json.loads(text)}
-        except json.JSONDecodeError as exc:
-            raise serializers.ValidationError(
-                _("This is not valid JSON (line %(line)s, column %(column)s).") % {"line": exc.lineno, "column": exc.colno},
-                code="json")
-
-
-class CopySerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, error_messages={"blank": _("Give the copy a name."),
-                                                                "required": _("Give the copy a name.")})
+ID_NOT_SEEN = _("Confirm that you checked the ID document in person and that it shows this player: no entry without an ID check.")
 
 
 # --- tournaments -------------------------------------------------------------------------
@@ -170,14 +32,16 @@ class CopySerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = ("id", *setup.TOURNAMENT_FIELDS, "status", "registration_closed", "current_level", "event_seq",
-                  "structure", "created_at")
+        fields = ("id", *setup.TOURNAMENT_FIELDS, "status", "registration_closed", "current_level", "event_seq", "structure", "created_at")
         read_only_fields = fields
 
 
 MONEY_FIELDS = ("buy_in", "fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
-MONEY_SAYS = {"invalid": MoneyField.default_error_messages["invalid"], "min_value": MoneyField.default_error_messages["negative"],
-              "max_value": MoneyField.default_error_messages["too_big"]}  # the screen's words: amounts typed there
+MONEY_SAYS = {
+    "invalid": MoneyField.default_error_messages["invalid"],
+    "min_value": MoneyField.default_error_messages["negative"],
+    "max_value": MoneyField.default_error_messages["too_big"],
+}  # the screen's words: amounts typed there
 
 
 class VenueDateTimeField(serializers.DateTimeField):
@@ -196,9 +60,14 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = setup.TOURNAMENT_FIELDS
-        extra_kwargs = {"final_table_size": {"required": False, "allow_null": True,
-                                             "help_text": "null: by TDA rule 9, one more than the table size, at most 10."},
-                        **{name: {"error_messages": MONEY_SAYS} for name in MONEY_FIELDS}}
+        extra_kwargs = {
+            "final_table_size": {
+                "required": False,
+                "allow_null": True,
+                "help_text": "null: by TDA rule 9, one more than the table size, at most 10.",
+            },
+            **{name: {"error_messages": MONEY_SAYS} for name in MONEY_FIELDS},
+        }
 
     def to_internal_value(self, data):
         if type(data) is dict and isinstance(data.get("currency"), str):  # "czk" as typed: the model's check wants CZK
@@ -207,8 +76,10 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
 
     def validate(self, attrs: dict) -> dict:
         attrs = super().validate(attrs)
+
         def now(name):
             return attrs[name] if name in attrs else getattr(self.instance, name, None)
+
         start, zone_name = attrs.get("start_at"), now("time_zone") or "UTC"
         if start is not None and timezone.is_naive(start):
             try:
@@ -218,8 +89,9 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
             if zone is not None:
                 aware = start.replace(tzinfo=zone)
                 if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != start:
-                    raise serializers.ValidationError({"start_at": [
-                        _("This time does not exist in %(zone)s (the clocks go forward then).") % {"zone": zone_name}]})
+                    raise serializers.ValidationError(
+                        {"start_at": [_("This time does not exist in %(zone)s (the clocks go forward then).") % {"zone": zone_name}]}
+                    )
                 attrs["start_at"] = aware
             else:
                 attrs["start_at"] = timezone.make_aware(start, dt.UTC)
@@ -233,15 +105,18 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
 
 class TournamentCreateSerializer(TournamentUpdateSerializer):
     template = serializers.PrimaryKeyRelatedField(
-        queryset=Structure.objects.filter(is_template=True), write_only=True,
+        queryset=Structure.objects.filter(is_template=True),
+        write_only=True,
         help_text="Id of the structure template; the tournament gets its own copy.",
         error_messages={"does_not_exist": _("There is no structure template with id {pk_value}.")},
     )
 
     class Meta(TournamentUpdateSerializer.Meta):
         fields = (*setup.TOURNAMENT_FIELDS, "template")
-        extra_kwargs = {**TournamentUpdateSerializer.Meta.extra_kwargs,
-                        "currency": {"help_text": "Three-letter code. Omitted: EUR in Europe/Bratislava, CZK elsewhere."}}
+        extra_kwargs = {
+            **TournamentUpdateSerializer.Meta.extra_kwargs,
+            "currency": {"help_text": "Three-letter code. Omitted: EUR in Europe/Bratislava, CZK elsewhere."},
+        }
 
     def validate(self, attrs: dict) -> dict:
         attrs = super().validate(attrs)
@@ -313,23 +188,30 @@ class RegisterSerializer(serializers.Serializer):
     """Who registers: a known player (`player`), or a new one (`new_player`), never both. A new player is
     created only with the entry: a refused registration keeps no player record."""
 
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False,
-                                                help_text="A known player's id (GET /api/players/?q= finds him).")
-    new_player = PlayerCreateSerializer(required=False, help_text=(
-        "A player seen for the first time, instead of `player`: created together with the entry, or not at all."))
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, help_text="A known player's id (GET /api/players/?q= finds him)."
+    )
+    new_player = PlayerCreateSerializer(
+        required=False, help_text=("A player seen for the first time, instead of `player`: created together with the entry, or not at all.")
+    )
     document_type = serializers.ChoiceField(
         choices=IdCheck.DocumentType.choices,
         error_messages={"required": ID_MISSING, "null": ID_MISSING, "blank": ID_MISSING},
     )
     document_number = serializers.CharField(
-        write_only=True, max_length=64,
+        write_only=True,
+        max_length=64,
         help_text="Checked against the document in hand. Never stored or returned: only its last four characters.",
-        error_messages={"required": ID_MISSING, "null": ID_MISSING, "blank": ID_MISSING,
-                        "max_length": _("The document number is too long; check it again.")},
+        error_messages={
+            "required": ID_MISSING,
+            "null": ID_MISSING,
+            "blank": ID_MISSING,
+            "max_length": _("The document number is too long; check it again."),
+        },
     )
     seen = serializers.BooleanField(
         help_text="Must be true: the person registering confirms having checked the document in person and that it "
-                  "shows this player (club rule 32).",
+        "shows this player (club rule 32).",
         error_messages={"required": ID_NOT_SEEN, "null": ID_NOT_SEEN},
     )
 
@@ -340,13 +222,13 @@ class RegisterSerializer(serializers.Serializer):
 
     def validate(self, data: dict) -> dict:
         if ("player" in data) == ("new_player" in data):
-            raise serializers.ValidationError({"player": [_("Choose the player, or give a new player's name and date "
-                                                            "of birth: one or the other.")]})
+            raise serializers.ValidationError(
+                {"player": [_("Choose the player, or give a new player's name and date of birth: one or the other.")]}
+            )
         return data
 
     def document(self) -> registration.IdDocument:
-        return registration.IdDocument(document_type=self.validated_data["document_type"],
-                                   number=self.validated_data["document_number"])
+        return registration.IdDocument(document_type=self.validated_data["document_type"], number=self.validated_data["document_number"])
 
 
 class IdCheckSerializer(serializers.ModelSerializer):
@@ -368,10 +250,11 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ("number", "kind", "status", "player", "finish_place", "finish_place_low", "bust_stack", "busted_at",
-                  "created_at")
-        extra_kwargs = {"finish_place_low": {"help_text": "Set for a tie: the entry shares places finish_place to this one."},
-                        "bust_stack": {"help_text": "Chips at the start of the hand it busted in, if given."}}
+        fields = ("number", "kind", "status", "player", "finish_place", "finish_place_low", "bust_stack", "busted_at", "created_at")
+        extra_kwargs = {
+            "finish_place_low": {"help_text": "Set for a tie: the entry shares places finish_place to this one."},
+            "bust_stack": {"help_text": "Chips at the start of the hand it busted in, if given."},
+        }
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -403,8 +286,25 @@ class PurchaseSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Purchase
-        fields = ("number", "entry", "kind", "status", "amount", "fee", "total", "chips", "created_at", "paid_at",
-                  "voided_at", "void_reason", "refund_amount", "currency", "amount_display", "fee_display", "total_display")
+        fields = (
+            "number",
+            "entry",
+            "kind",
+            "status",
+            "amount",
+            "fee",
+            "total",
+            "chips",
+            "created_at",
+            "paid_at",
+            "voided_at",
+            "void_reason",
+            "refund_amount",
+            "currency",
+            "amount_display",
+            "fee_display",
+            "total_display",
+        )
 
 
 class RebuySerializer(serializers.Serializer):
@@ -412,10 +312,12 @@ class RebuySerializer(serializers.Serializer):
 
 
 class VoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=300, error_messages={"required": _("Give a reason for voiding."),
-                                                                   "blank": _("Give a reason for voiding.")})
-    refund_amount = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False, allow_null=True,
-                                             help_text="Minor units; empty refunds everything paid.")
+    reason = serializers.CharField(
+        max_length=300, error_messages={"required": _("Give a reason for voiding."), "blank": _("Give a reason for voiding.")}
+    )
+    refund_amount = serializers.IntegerField(
+        min_value=0, max_value=MAX_INT, required=False, allow_null=True, help_text="Minor units; empty refunds everything paid."
+    )
 
 
 class EntryFilterSerializer(serializers.Serializer):
@@ -482,5 +384,10 @@ class DisplayTokenSerializer(serializers.ModelSerializer):
 
 
 class DisplayCreateSerializer(serializers.Serializer):
-    label = serializers.CharField(max_length=80, error_messages={"required": _("Name the screen, for example 'Lobby TV 1'."),
-                                                                 "blank": _("Name the screen, for example 'Lobby TV 1'.")})
+    label = serializers.CharField(
+        max_length=80,
+        error_messages={
+            "required": _("Name the screen, for example 'Lobby TV 1'."),
+            "blank": _("Name the screen, for example 'Lobby TV 1'."),
+        },
+    )

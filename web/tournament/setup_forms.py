@@ -3,6 +3,7 @@
 The pages only render these forms; their scripts send them to the JSON API (web/tournament/api.py), whose
 serializers and services say what is wrong.
 """
+
 from __future__ import annotations
 
 import zoneinfo
@@ -38,10 +39,11 @@ class StructureNameForm(forms.Form):
 class ChipForm(forms.Form):
     """One chip of the chip set. A row with neither value nor colour is ignored."""
 
-    value = forms.IntegerField(label=_("Value"), min_value=1, max_value=MAX_CHIPS, required=False,
-                               widget=forms.NumberInput(attrs=NUMBER))
-    colour = forms.CharField(label=_("Colour"), max_length=40, required=False,
-                             widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colour"}))
+    value = forms.IntegerField(label=_("Value"), min_value=1, max_value=MAX_CHIPS, required=False, widget=forms.NumberInput(attrs=NUMBER))
+    colour = forms.CharField(
+        label=_("Colour"), max_length=40, required=False, widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colour"})
+    )
+
 
 # Short labels: the editor is a wide table.
 ANTE_TYPES = [("none", _("None")), ("ante", _("Ante")), ("bba", _("BB ante"))]
@@ -54,22 +56,35 @@ class LevelRowForm(forms.Form):
     blinds of zero), with the row and level number, so the form does not repeat those checks.
     """
 
-    kind = forms.ChoiceField(label=_("Kind"), choices=Level.Kind.choices, initial=rules.LEVEL,
-                             widget=forms.Select(attrs={"class": "kind"}))
-    small_blind = forms.IntegerField(label=_("Small blind"), min_value=0, max_value=MAX_CHIPS, required=False,
-                                     widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}))
-    big_blind = forms.IntegerField(label=_("Big blind"), min_value=0, max_value=MAX_CHIPS, required=False,
-                                   widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}))
-    ante = forms.IntegerField(label=_("Ante"), min_value=0, max_value=MAX_CHIPS, required=False,
-                              widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}))
-    ante_type = forms.ChoiceField(label=_("Ante type"), choices=ANTE_TYPES, initial="none",
-                                  widget=forms.Select(attrs={"class": "blind"}))
-    minutes = forms.IntegerField(label=_("Minutes"), min_value=0, max_value=MAX_MINUTES, required=False,
-                                 widget=forms.NumberInput(attrs=NUMBER))
-    color_up = forms.CharField(label=_("Color-up"), max_length=200, required=False,
-                               help_text=_("At a break: the chip values taken out, for example 25 or 25, 100."),
-                               widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colorup",
-                                                             "placeholder": _("e.g. 25, 100")}))
+    kind = forms.ChoiceField(label=_("Kind"), choices=Level.Kind.choices, initial=rules.LEVEL, widget=forms.Select(attrs={"class": "kind"}))
+    small_blind = forms.IntegerField(
+        label=_("Small blind"),
+        min_value=0,
+        max_value=MAX_CHIPS,
+        required=False,
+        widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}),
+    )
+    big_blind = forms.IntegerField(
+        label=_("Big blind"),
+        min_value=0,
+        max_value=MAX_CHIPS,
+        required=False,
+        widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"}),
+    )
+    ante = forms.IntegerField(
+        label=_("Ante"), min_value=0, max_value=MAX_CHIPS, required=False, widget=forms.NumberInput(attrs={**NUMBER, "class": "num blind"})
+    )
+    ante_type = forms.ChoiceField(label=_("Ante type"), choices=ANTE_TYPES, initial="none", widget=forms.Select(attrs={"class": "blind"}))
+    minutes = forms.IntegerField(
+        label=_("Minutes"), min_value=0, max_value=MAX_MINUTES, required=False, widget=forms.NumberInput(attrs=NUMBER)
+    )
+    color_up = forms.CharField(
+        label=_("Color-up"),
+        max_length=200,
+        required=False,
+        help_text=_("At a break: the chip values taken out, for example 25 or 25, 100."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "class": "colorup", "placeholder": _("e.g. 25, 100")}),
+    )
 
     TEXT_FIELDS = ("small_blind", "big_blind", "ante", "minutes", "color_up")
 
@@ -83,6 +98,7 @@ class LevelRowForm(forms.Form):
         if self["kind"].value() not in (None, "", rules.LEVEL):
             return False
         return all(str(self[f].value() or "").strip() == "" for f in self.TEXT_FIELDS)
+
 
 def _deleted(form: forms.Form) -> bool:
     return bool(form["DELETE"].value())
@@ -98,8 +114,14 @@ class StructureEditor:
             levels = [
                 {"kind": lv.kind, "minutes": lv.minutes, "color_up": ", ".join(str(v) for v in lv.color_up)}
                 if lv.kind == rules.BREAK
-                else {"kind": lv.kind, "minutes": lv.minutes, "small_blind": lv.small_blind, "big_blind": lv.big_blind,
-                      "ante": lv.ante or None, "ante_type": lv.ante_type}
+                else {
+                    "kind": lv.kind,
+                    "minutes": lv.minutes,
+                    "small_blind": lv.small_blind,
+                    "big_blind": lv.big_blind,
+                    "ante": lv.ante or None,
+                    "ante_type": lv.ante_type,
+                }
                 for lv in spec.levels
             ]
         chip_set = forms.formset_factory(ChipForm, RowFormSet, extra=chip_rows, can_delete=True, max_num=100, absolute_max=100)
@@ -121,16 +143,19 @@ class StructureEditor:
                 level += 1
                 form.level_number = level
 
+
 # --- import and copy ---------------------------------------------------------------------
 
 
 class ImportForm(forms.Form):
-    """The import page's two fields; the API reads and checks what they send (serializers.StructureUploadSerializer)."""
+    """The import page's two fields; the API reads and checks what they send (structure_serializers.StructureUploadSerializer)."""
 
-    file = forms.FileField(label=_("Structure file (.json)"), required=False,
-                           widget=forms.FileInput(attrs={"accept": ".json,application/json"}))
-    text = forms.CharField(label=_("Or paste the JSON"), required=False,
-                           widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "code"}))
+    file = forms.FileField(
+        label=_("Structure file (.json)"), required=False, widget=forms.FileInput(attrs={"accept": ".json,application/json"})
+    )
+    text = forms.CharField(
+        label=_("Or paste the JSON"), required=False, widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "code"})
+    )
 
 
 def offer_templates(form: forms.Form) -> None:
@@ -157,8 +182,16 @@ class TemplateChoiceForm(forms.Form):
 
 # --- tournaments -------------------------------------------------------------------------
 
-COMMON_ZONES = ("Europe/Prague", "Europe/Bratislava", "Europe/Vienna", "Europe/Budapest", "Europe/Warsaw",
-                "Europe/Berlin", "Europe/London", "UTC")
+COMMON_ZONES = (
+    "Europe/Prague",
+    "Europe/Bratislava",
+    "Europe/Vienna",
+    "Europe/Budapest",
+    "Europe/Warsaw",
+    "Europe/Berlin",
+    "Europe/London",
+    "UTC",
+)
 
 
 def time_zone_choices() -> list:
@@ -182,8 +215,7 @@ MONEY_LABELS = {
 }
 ZERO_IF_EMPTY = ("fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "rebuy_chips", "addon_price", "addon_fee", "addon_chips")
 # Left empty, sent as null (static/js/api-forms.js, data-blank): no limit, or set by rule (final table: TDA 9).
-NULL_IF_EMPTY = ("final_table_size", "max_reentries", "late_reg_until_level", "max_rebuys", "rebuy_until_level",
-                 "addon_until_level")
+NULL_IF_EMPTY = ("final_table_size", "max_reentries", "late_reg_until_level", "max_rebuys", "rebuy_until_level", "addon_until_level")
 
 
 class TournamentForm(forms.ModelForm):
@@ -191,7 +223,8 @@ class TournamentForm(forms.ModelForm):
 
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices, initial="Europe/Prague")
     start_at = forms.DateTimeField(  # the venue's wall clock, naive: the API makes it aware in `time_zone`
-        label=_("Start time"), help_text=_("Local time in the time zone chosen above."),
+        label=_("Start time"),
+        help_text=_("Local time in the time zone chosen above."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
     buy_in = MoneyField(help_text=MONEY_HELP)
@@ -217,8 +250,9 @@ class TournamentForm(forms.ModelForm):
             "final_table_size": _("Final table size"),
         }
         help_texts = {
-            "final_table_size": _("Empty: set by TDA rule 9 to one more than the table size, at most 10 "
-                                  "(10 for full ring with 9 seats, 7 for 6-max)."),
+            "final_table_size": _(
+                "Empty: set by TDA rule 9 to one more than the table size, at most 10 (10 for full ring with 9 seats, 7 for 6-max)."
+            ),
             "seats_per_table": _("2 to 10."),
             "currency": _("Three-letter code: EUR, CZK, ..."),
             "rebuy_until_level": _("Empty: until the director stops them."),
@@ -253,9 +287,12 @@ class TournamentForm(forms.ModelForm):
     def fieldsets(self) -> list[tuple[str, list]]:
         return [(title, [self[name] for name in names]) for title, names in self.FIELDSETS]
 
+
 class TournamentCreateForm(TournamentForm):
     template = forms.ModelChoiceField(
-        label=_("Structure template"), queryset=Structure.objects.none(), empty_label=_("Choose a structure"),
+        label=_("Structure template"),
+        queryset=Structure.objects.none(),
+        empty_label=_("Choose a structure"),
         help_text=_("The tournament gets its own copy of the levels and chips; later changes to the template do not touch it."),
     )
 

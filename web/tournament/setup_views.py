@@ -4,6 +4,7 @@ The pages only render: their forms save through the JSON API (web/tournament/api
 client (static/js/api-forms.js; the structure editor's rows are sent by static/js/structure-editor.js).
 After a success the screen goes where the old form went, saying what was saved.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,40 +41,47 @@ def structure_list(request: HttpRequest) -> HttpResponse:
     rows = []
     for structure in templates:
         levels = list(structure.levels.all())
-        rows.append({
-            "structure": structure,
-            "levels": sum(1 for lv in levels if lv.kind == rules.LEVEL),
-            "breaks": sum(1 for lv in levels if lv.kind == rules.BREAK),
-            "minutes": sum(lv.minutes for lv in levels),
-            "chips": [d.value for d in structure.denominations.all()],
-        })
+        rows.append(
+            {
+                "structure": structure,
+                "levels": sum(1 for lv in levels if lv.kind == rules.LEVEL),
+                "breaks": sum(1 for lv in levels if lv.kind == rules.BREAK),
+                "minutes": sum(lv.minutes for lv in levels),
+                "chips": [d.value for d in structure.denominations.all()],
+            }
+        )
     # A template belongs to no venue: its times in the default venue's zone (settings.VENUE_TIME_ZONE).
     with timezone.override(settings.VENUE_TIME_ZONE):
         return render(request, "setup/structure_list.html", {"rows": rows})
 
 
-def _structure_editor(request: HttpRequest, *, spec: rules.StructureSpec | None, api: dict, context: dict,
-                      extra_rows: tuple[int, int] = (2, 3)) -> HttpResponse:
+def _structure_editor(
+    request: HttpRequest, *, spec: rules.StructureSpec | None, api: dict, context: dict, extra_rows: tuple[int, int] = (2, 3)
+) -> HttpResponse:
     """The editor of templates and of a tournament's own structure. `api`: where its script sends the
     structure (path, method) and where it goes then (next); what it says is static/js/form-words.js's."""
     editor = StructureEditor(spec, chip_rows=extra_rows[0], level_rows=extra_rows[1])
-    return render(request, "setup/structure_form.html", {"editor": editor, "api": api,
-                                                         "format_version": rules.FORMAT_VERSION, **context})
+    return render(request, "setup/structure_form.html", {"editor": editor, "api": api, "format_version": rules.FORMAT_VERSION, **context})
 
 
 @page("structure-create")
 def structure_create(request: HttpRequest) -> HttpResponse:
     api = {"path": "structures/", "method": "post", "next": reverse("structure-list")}
-    return _structure_editor(request, spec=None, api=api, extra_rows=(6, 12),
-                             context={"title": _("New structure"), "cancel_url": "structure-list"})
+    return _structure_editor(
+        request, spec=None, api=api, extra_rows=(6, 12), context={"title": _("New structure"), "cancel_url": "structure-list"}
+    )
 
 
 @page("structure-edit")
 def structure_edit(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=pk, is_template=True)
     api = {"path": f"structures/{structure.pk}/", "method": "put", "next": reverse("structure-list")}
-    return _structure_editor(request, spec=setup.spec_of(structure), api=api, context={
-        "title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"})
+    return _structure_editor(
+        request,
+        spec=setup.spec_of(structure),
+        api=api,
+        context={"title": _("Edit structure"), "structure": structure, "cancel_url": "structure-list"},
+    )
 
 
 @page("structure-copy")
@@ -81,8 +89,9 @@ def structure_copy(request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(Structure, pk=pk)
     form = CopyForm(initial={"name": _("%(name)s (copy)") % {"name": source.name}})
     tournament = Tournament.objects.filter(structure=source).first()
-    return render(request, "setup/structure_copy.html", {
-        "form": form, "source": source, "t": tournament, "next": url_of_answer("structure-edit")})
+    return render(
+        request, "setup/structure_copy.html", {"form": form, "source": source, "t": tournament, "next": url_of_answer("structure-edit")}
+    )
 
 
 @page("structure-export")
@@ -97,8 +106,7 @@ def structure_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @page("structure-import")
 def structure_import(request: HttpRequest) -> HttpResponse:
-    return render(request, "setup/structure_import.html", {
-        "form": ImportForm(), "next": url_of_answer("structure-edit")})
+    return render(request, "setup/structure_import.html", {"form": ImportForm(), "next": url_of_answer("structure-edit")})
 
 
 # --- tournaments -------------------------------------------------------------------------
@@ -116,15 +124,23 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if chosen.isdigit():
         initial["template"] = int(chosen)
     has_templates = Structure.objects.filter(is_template=True).exists()
-    return _tournament_form(request, TournamentCreateForm(initial=initial), {"path": "tournaments/", "method": "post"},
-                            {"title": _("New tournament"), "has_templates": has_templates})
+    return _tournament_form(
+        request,
+        TournamentCreateForm(initial=initial),
+        {"path": "tournaments/", "method": "post"},
+        {"title": _("New tournament"), "has_templates": has_templates},
+    )
 
 
 @page("tournament-edit")
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    return _tournament_form(request, TournamentForm(instance=tournament), {"path": f"tournaments/{pk}/", "method": "patch"},
-                            {"title": _("Tournament settings"), "t": tournament})
+    return _tournament_form(
+        request,
+        TournamentForm(instance=tournament),
+        {"path": f"tournaments/{pk}/", "method": "patch"},
+        {"title": _("Tournament settings"), "t": tournament},
+    )
 
 
 @page("tournament-structure")
@@ -137,8 +153,16 @@ def tournament_structure(request: HttpRequest, pk: int) -> HttpResponse:
     if chooser.is_bound and chooser.is_valid():
         loaded = chooser.cleaned_data["template"]
         spec = setup.spec_of(loaded)
-    api = {"path": f"tournaments/{tournament.pk}/structure/", "method": "put",
-           "next": reverse("tournament-detail", args=[tournament.pk])}
-    return _structure_editor(request, spec=spec, api=api, context={
-        "title": _("Structure of %(name)s") % {"name": tournament.name}, "t": tournament,
-        "structure": tournament.structure, "chooser": chooser, "loaded": loaded})
+    api = {"path": f"tournaments/{tournament.pk}/structure/", "method": "put", "next": reverse("tournament-detail", args=[tournament.pk])}
+    return _structure_editor(
+        request,
+        spec=spec,
+        api=api,
+        context={
+            "title": _("Structure of %(name)s") % {"name": tournament.name},
+            "t": tournament,
+            "structure": tournament.structure,
+            "chooser": chooser,
+            "loaded": loaded,
+        },
+    )

@@ -1,4 +1,5 @@
 """The screens of the tournament app. They only read: every change goes through the JSON API (web/api_urls.py)."""
+
 from django.urls import path
 
 from . import views

@@ -4,6 +4,7 @@ Every state change of these screens goes through the documented JSON API (web/to
 web/clock/api.py, web/tables/...) with the one client static/js/api.js; static/js/api-forms.js
 wires a page's forms to it. Only what must work without JavaScript posts here: the language preference
 (and, elsewhere, login, logout and the setup forms)."""
+
 from __future__ import annotations
 
 from functools import wraps
@@ -57,17 +58,20 @@ def home(request):
     clocks = clock_statuses([t.pk for t in tournaments])
     for t in tournaments:  # each start in its own venue's zone (the template's |timezone), the clock's real state
         t.clock_status = clocks[t.pk]
-    return render(request, "tournament/home.html", {"tournaments": tournaments,
-                                                    "finished": mine.filter(status=Tournament.Status.FINISHED)
-                                                    .order_by("-start_at", "-pk")[:20]})  # the last twenty played
+    return render(
+        request,
+        "tournament/home.html",
+        {"tournaments": tournaments, "finished": mine.filter(status=Tournament.Status.FINISHED).order_by("-start_at", "-pk")[:20]},
+    )  # the last twenty played
 
 
 @page("preferences")
 def preferences(request):
     """The form; saving goes through the API (PATCH /api/auth/preferences/)."""
     profile = StaffProfile.objects.filter(user=request.user).first()
-    return render(request, "tournament/preferences.html",
-                  {"form": PreferencesForm(initial={"language": profile.language if profile else ""})})
+    return render(
+        request, "tournament/preferences.html", {"form": PreferencesForm(initial={"language": profile.language if profile else ""})}
+    )
 
 
 @page("tournament-detail")
@@ -76,12 +80,20 @@ def tournament_detail(request, tournament):
     # Names only for those who read entries (the desk, the floor): a dealer sees the figures.
     show_entries = access.may(request.user, "api-entries:GET", tournament.pk)
     recent = tournament.entries.select_related("player").order_by("-number")[:15] if show_entries else []
-    return render(request, "tournament/detail.html", {
-        "t": tournament, "stats": tournament_stats(tournament), "recent": recent, "show_entries": show_entries,
-        "clock_status": clock_statuses([tournament.pk])[tournament.pk],
-        "floor_socket": access.may(request.user, "floor-socket", tournament.pk),
-        "levels": _numbered_levels(tournament), "level_form": LevelForm(initial={"level": tournament.current_level}),
-    })
+    return render(
+        request,
+        "tournament/detail.html",
+        {
+            "t": tournament,
+            "stats": tournament_stats(tournament),
+            "recent": recent,
+            "show_entries": show_entries,
+            "clock_status": clock_statuses([tournament.pk])[tournament.pk],
+            "floor_socket": access.may(request.user, "floor-socket", tournament.pk),
+            "levels": _numbered_levels(tournament),
+            "level_form": LevelForm(initial={"level": tournament.current_level}),
+        },
+    )
 
 
 def _numbered_levels(tournament: Tournament) -> list[tuple]:
@@ -99,8 +111,11 @@ def _numbered_levels(tournament: Tournament) -> list[tuple]:
 def player_create(request, tournament):
     """A new player and the ID check on one form: the page registers both with one POST
     /api/tournaments/<id>/entries/ (`new_player`), so a refused registration keeps no player record."""
-    return render(request, "tournament/player_form.html", {"t": tournament, "form": NewPlayerForm(), "id_form": IdCheckForm(),
-                                                           "stats": tournament_stats(tournament)})
+    return render(
+        request,
+        "tournament/player_form.html",
+        {"t": tournament, "form": NewPlayerForm(), "id_form": IdCheckForm(), "stats": tournament_stats(tournament)},
+    )
 
 
 @require_safe
@@ -126,11 +141,24 @@ def register(request, tournament):
     ticket = next((tk for tk in tickets if str(tk.pk) == ticket_id), None)
     # The used ones stay listed below them, each with the entry it registered: the desk sees what happened.
     used_tickets = tickets_used_into(tournament)
-    return render(request, "tournament/register.html", {
-        "t": tournament, "q": q, "found": found, "chosen": chosen, "form": IdCheckForm(), "history": history,
-        "live_entry": live_entry, "held_bag": held_bag, "stats": tournament_stats(tournament), "tickets": tickets, "ticket": ticket,
-        "used_tickets": used_tickets,
-    })
+    return render(
+        request,
+        "tournament/register.html",
+        {
+            "t": tournament,
+            "q": q,
+            "found": found,
+            "chosen": chosen,
+            "form": IdCheckForm(),
+            "history": history,
+            "live_entry": live_entry,
+            "held_bag": held_bag,
+            "stats": tournament_stats(tournament),
+            "tickets": tickets,
+            "ticket": ticket,
+            "used_tickets": used_tickets,
+        },
+    )
 
 
 @page("entries")
@@ -140,26 +168,37 @@ def entry_list(request, tournament):
     entries = tournament.entries.select_related("player").order_by("-number")
     if status in Entry.Status.values:
         entries = entries.filter(status=status)
-    return render(request, "tournament/entries.html", {"t": tournament, "entries": entries[:500], "status": status,
-                                                       "statuses": Entry.Status.choices})
+    return render(
+        request, "tournament/entries.html", {"t": tournament, "entries": entries[:500], "status": status, "statuses": Entry.Status.choices}
+    )
 
 
 @page("entry-detail")
 @in_venue_time
 def entry_detail(request, tournament, number):
     entry = get_object_or_404(Entry.objects.select_related("player", "id_check__checked_by"), tournament=tournament, number=number)
-    return render(request, "tournament/entry_detail.html", {
-        "t": tournament, "entry": entry, "purchases": entry.purchases.order_by("number"),
-        "void_form": VoidForm(currency=tournament.currency),
-        "seat": seat_of(entry), "can_bust": access.may(request.user, "api-entry-bust:POST", tournament.pk),
-        "seat_request": SeatRequest.objects.filter(tournament=tournament, player=entry.player, cancelled_at__isnull=True).first(),
-        "disqualified": Penalty.objects.filter(entry=entry, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True).first(),
-    })
+    return render(
+        request,
+        "tournament/entry_detail.html",
+        {
+            "t": tournament,
+            "entry": entry,
+            "purchases": entry.purchases.order_by("number"),
+            "void_form": VoidForm(currency=tournament.currency),
+            "seat": seat_of(entry),
+            "can_bust": access.may(request.user, "api-entry-bust:POST", tournament.pk),
+            "seat_request": SeatRequest.objects.filter(tournament=tournament, player=entry.player, cancelled_at__isnull=True).first(),
+            "disqualified": Penalty.objects.filter(entry=entry, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True).first(),
+        },
+    )
 
 
 def _purchase(tournament_id: int, number: int) -> Purchase:
-    return get_object_or_404(Purchase.objects.select_related("entry__player", "created_by", "voided_by", "tournament"),
-                             tournament_id=tournament_id, number=number)
+    return get_object_or_404(
+        Purchase.objects.select_related("entry__player", "created_by", "voided_by", "tournament"),
+        tournament_id=tournament_id,
+        number=number,
+    )
 
 
 @page("receipt")
@@ -192,12 +231,21 @@ def events(request, tournament):
         return render(request, "tournament/_event_lines.html", {"lines": event_log.lines(tournament, newer)})
     page_obj = Paginator(found, 100).get_page(request.GET.get("page"))
     labels = event_labels()
-    return render(request, "tournament/events.html", {
-        "t": tournament, "page_obj": page_obj, "lines": event_log.lines(tournament, page_obj.object_list),
-        "filters": filters, "groups": event_groups(), "labels": sorted(labels.items(), key=lambda kv: kv[1]),
-        "query": urlencode({k: v for k, v in (("table", filters.table), ("player", filters.player), ("kind", filters.kind))
-                            if v not in (None, "")}),
-    })
+    return render(
+        request,
+        "tournament/events.html",
+        {
+            "t": tournament,
+            "page_obj": page_obj,
+            "lines": event_log.lines(tournament, page_obj.object_list),
+            "filters": filters,
+            "groups": event_groups(),
+            "labels": sorted(labels.items(), key=lambda kv: kv[1]),
+            "query": urlencode(
+                {k: v for k, v in (("table", filters.table), ("player", filters.player), ("kind", filters.kind)) if v not in (None, "")}
+            ),
+        },
+    )
 
 
 @require_safe
@@ -218,15 +266,25 @@ def lobby(request, token):
     display = _display(token)
     display.token = token  # the page's socket opens with the link's own secret
     seat_finder = public_url(request, reverse("seat-search", args=[display.tournament.pk]))
-    return render(request, "tournament/lobby.html", {
-        "t": display.tournament, "display": display,
-        "snapshot": lobby_names(display.tournament, lobby_answer(display.tournament)),
-        "seat_finder": shown_url(seat_finder), "seat_finder_qr": qr_svg(seat_finder),
-        "lobby_config": {"draws": reverse("api-public-draws", args=[display.tournament.pk]),
-                         # the draws' public check, written as the seat finder's address is (PUBLIC_BASE_URL)
-                         "draw_list": shown_url(public_url(request, reverse("draw-list", args=[display.tournament.pk]))),
-                         "snapshot": reverse("api-lobby-snapshot", args=[token]), "currency": display.tournament.currency,
-                         "socket": f"/ws/display/{token}/"}})
+    return render(
+        request,
+        "tournament/lobby.html",
+        {
+            "t": display.tournament,
+            "display": display,
+            "snapshot": lobby_names(display.tournament, lobby_answer(display.tournament)),
+            "seat_finder": shown_url(seat_finder),
+            "seat_finder_qr": qr_svg(seat_finder),
+            "lobby_config": {
+                "draws": reverse("api-public-draws", args=[display.tournament.pk]),
+                # the draws' public check, written as the seat finder's address is (PUBLIC_BASE_URL)
+                "draw_list": shown_url(public_url(request, reverse("draw-list", args=[display.tournament.pk]))),
+                "snapshot": reverse("api-lobby-snapshot", args=[token]),
+                "currency": display.tournament.currency,
+                "socket": f"/ws/display/{token}/",
+            },
+        },
+    )
 
 
 def database_answers() -> bool:

@@ -1,4 +1,5 @@
 """`manage.py export_tournament ID [-o FILE]`: the tournament as one file (docs/tournament-file.md)."""
+
 from __future__ import annotations
 
 import sys
@@ -11,8 +12,10 @@ from tournament.models import Tournament
 
 
 class Command(BaseCommand):
-    help = ("Write everything of a tournament into one JSON file (players with ID hashes, never document numbers), "
-            "for import_tournament on another server. Default file: ./tournament-<ID>.json; -o - writes to stdout.")
+    help = (
+        "Write everything of a tournament into one JSON file (players with ID hashes, never document numbers), "
+        "for import_tournament on another server. Default file: ./tournament-<ID>.json; -o - writes to stdout."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("tournament", type=int, help="the tournament's id (the number in its pages' addresses)")
@@ -33,6 +36,8 @@ class Command(BaseCommand):
         partial.write_text(text, encoding="utf-8")
         partial.replace(path)
         summary = document["tournament"]
-        self.stderr.write(f"Wrote {path}: “{summary['name']}”, {summary['entries']} entries, {summary['events']} events, "
-                          f"{path.stat().st_size / 1e6:.1f} MB, checksum {document['checksum'][:16]}…, "
-                          f"ID hash key {document['id_hash_key']}.")
+        self.stderr.write(
+            f"Wrote {path}: “{summary['name']}”, {summary['entries']} entries, {summary['events']} events, "
+            f"{path.stat().st_size / 1e6:.1f} MB, checksum {document['checksum'][:16]}…, "
+            f"ID hash key {document['id_hash_key']}."
+        )

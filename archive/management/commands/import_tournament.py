@@ -1,4 +1,5 @@
 """`manage.py import_tournament FILE`: a tournament file into this database (docs/tournament-file.md)."""
+
 from __future__ import annotations
 
 import sys
@@ -13,15 +14,20 @@ ACTOR = "import_tournament"  # the audit log's actor: the server's shell, not a 
 
 
 class Command(BaseCommand):
-    help = ("Load a tournament file written by export_tournament as a new tournament of this database, all or nothing. "
-            "Refused: a damaged, cut or changed file, a tournament already here, a file of another ID hash key "
-            "(unless --other-id-key).")
+    help = (
+        "Load a tournament file written by export_tournament as a new tournament of this database, all or nothing. "
+        "Refused: a damaged, cut or changed file, a tournament already here, a file of another ID hash key "
+        "(unless --other-id-key)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the tournament file (- for stdin)")
-        parser.add_argument("--other-id-key", action="store_true",
-                            help="import a file made with another ID_HASH_KEY: its ID checks cannot be verified here, "
-                                 "so its prizes still unpaid cannot be paid against the registration's document")
+        parser.add_argument(
+            "--other-id-key",
+            action="store_true",
+            help="import a file made with another ID_HASH_KEY: its ID checks cannot be verified here, "
+            "so its prizes still unpaid cannot be paid against the registration's document",
+        )
 
     def handle(self, *args, **options):
         try:  # at most one byte more than a file may hold (TOURNAMENT_FILE_MAX_MB): a bigger one is refused unread
@@ -38,16 +44,23 @@ class Command(BaseCommand):
             knowingly = " (import_tournament --other-id-key)" if exc.code == "other_id_hash_key" else ""
             raise CommandError(exc.message + knowingly) from exc
         report = t.import_report
-        self.stdout.write(f"Imported “{t.name}” as tournament {t.pk}: {report['entries']} entries, {report['events']} "
-                          f"events, {report['players_new']} new players, {report['players_found']} players found here "
-                          f"by their ID hash.")
+        self.stdout.write(
+            f"Imported “{t.name}” as tournament {t.pk}: {report['entries']} entries, {report['events']} "
+            f"events, {report['players_new']} new players, {report['players_found']} players found here "
+            f"by their ID hash."
+        )
         if report["links_revoked"]:
-            self.stdout.write(f"Dealer links and lobby screens revoked: {report['links_revoked']} (a file never brings "
-                              "a working link: make new ones here).")
+            self.stdout.write(
+                f"Dealer links and lobby screens revoked: {report['links_revoked']} (a file never brings "
+                "a working link: make new ones here)."
+            )
         if report["users_new"]:
-            self.stdout.write(f"Users made inactive, without a password (give them roles and a password to use them): "
-                              f"{', '.join(report['users_new'])}.")
+            self.stdout.write(
+                f"Users made inactive, without a password (give them roles and a password to use them): {', '.join(report['users_new'])}."
+            )
         if not report["id_checks_verifiable"]:
-            self.stderr.write(f"Warning: the file was made with another ID hash key ({report['id_hash_key']}): the ID "
-                              "checks of this tournament cannot be verified here, and a prize still unpaid cannot be "
-                              "paid against its registration's document.")
+            self.stderr.write(
+                f"Warning: the file was made with another ID hash key ({report['id_hash_key']}): the ID "
+                "checks of this tournament cannot be verified here, and a prize still unpaid cannot be "
+                "paid against its registration's document."
+            )
