@@ -31,6 +31,8 @@ PASSWORD = "correct-horse-battery-staple"
 # found there becomes an @example of its test.
 hypothesis.settings.register_profile("default", deadline=None, derandomize=True, database=None, print_blob=True)
 hypothesis.settings.register_profile("explore", deadline=None, derandomize=False, database=None, print_blob=True, max_examples=1000)
+# scripts/test --quick: fewer examples where a test does not set its own count (the whole suite keeps the default).
+hypothesis.settings.register_profile("quick", deadline=None, derandomize=True, database=None, print_blob=True, max_examples=25)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 

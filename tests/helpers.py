@@ -78,9 +78,10 @@ def clock_of(t) -> ClockState:
 # --- Clients: the API, the pages, a lobby screen's socket -------------------------------------------------------------
 
 
-def client_for(user=None) -> APIClient:
-    """A REST client, signed in as `user` (none: anonymous)."""
-    client = APIClient()
+def client_for(user=None, **options) -> APIClient:
+    """A REST client, signed in as `user` (none: anonymous); `options` are the client's (headers, raising the
+    server's exceptions...)."""
+    client = APIClient(**options)
     if user is not None:
         client.force_authenticate(user)
     return client
@@ -162,3 +163,8 @@ def free_port() -> int:
 def pick(items: list, i: int):
     """The i-th item, round and round (None from an empty list)."""
     return items[i % len(items)] if items else None
+
+
+def seats_at(t: Tournament, number: int) -> list[Seat]:
+    """The live seats of table `number`, by seat, with their entries and players."""
+    return list(state.live_seats(t).filter(table__number=number).select_related("entry__player").order_by("seat"))

@@ -360,6 +360,7 @@ def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.deep
 def test_the_commands_move_the_file_into_an_empty_database_of_another_server(db, played, tmp_path, settings):
     """The real use: export_tournament's file, import_tournament on another server with a database of its own (a
     fresh SQLite file, migrated there), export_tournament there again: the same file."""

@@ -11,12 +11,12 @@ from django.test import Client
 
 from live.snapshots import lobby_snapshot
 from tables.models import ChipCount, Table
-from tables.selectors.state import live_seats
 from tables.services import busts, dealer_links
 from tests.browser import accessibility
 from tests.browser.conftest import login
 from tests.browser.sizes import PHONE, TABLET, by_device, fits, shot  # noqa: F401  (PHONE: test_bagging_tablet takes it from here)
 from tests.conftest import PASSWORD
+from tests.helpers import seats_at
 
 pytestmark = pytest.mark.browser
 
@@ -29,10 +29,6 @@ def type_on_pad(page, count: int) -> None:
     page.click("#stacks-next")
 
 
-def seated(t, number: int):
-    return list(live_seats(t).filter(table__number=number).select_related("entry").order_by("seat"))
-
-
 def api_counts(client, t, number: int) -> dict:
     answer = client.get(f"/api/tournaments/{t.pk}/tables/{number}/counts/")
     assert answer.status_code == 200, answer.content
@@ -41,7 +37,7 @@ def api_counts(client, t, number: int) -> dict:
 
 def test_a_dealer_counts_every_stack_on_the_pad_and_the_lobby_leaders_follow(live_asgi, browser, dealer, floor, room):
     base, t = live_asgi, room
-    players = seated(t, 1)
+    players = seats_at(t, 1)
     assert len(players) == 6
     tablet = browser.new_context(viewport=TABLET).new_page()
     login(tablet, base, dealer.username, PASSWORD)
@@ -145,7 +141,7 @@ def test_a_refusal_of_the_server_is_said_and_the_table_read_again(live_asgi, bro
     tablet.wait_for_selector("#live.live")
     tablet.click("#stacks-open")
     tablet.wait_for_selector("#stacks", state="visible")
-    players = seated(t, 1)
+    players = seats_at(t, 1)
     stacks = [25_000, 15_000, 30_000, 10_000, 22_500, 17_500]
     # Typed with the keyboard's digits (the first count has the focus, then the pad's Next).
     for chips in stacks:

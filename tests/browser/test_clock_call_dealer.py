@@ -10,14 +10,13 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from tables.models import ClockCall
-from tables.selectors.state import live_seats
 from tables.services import busts
 from tables.services.house_rules import set_house_rules
 from tests.browser import accessibility, sizes
 from tests.browser.conftest import login
 from tests.browser.sizes import TABLET, by_device, shot
 from tests.conftest import PASSWORD
-from tests.helpers import clock_call_answer
+from tests.helpers import clock_call_answer, seats_at
 
 pytestmark = pytest.mark.browser
 
@@ -44,10 +43,6 @@ def open_tablet(browser, base: str, dealer, t):
     return tablet
 
 
-def seated(t, number: int):
-    return list(live_seats(t).filter(table__number=number).select_related("entry__player").order_by("seat"))
-
-
 def call_on(tablet, seat: int) -> None:
     tablet.click("#call-open")
     tablet.wait_for_selector("#call-pick", state="visible")
@@ -68,7 +63,7 @@ def end_with(tablet, button: str, said: str, floor_api, t) -> None:
 
 def test_a_dealer_calls_the_clock_he_acts_then_a_hand_dies(live_asgi, browser, dealer, floor, director, room):
     base, t = live_asgi, room
-    players = seated(t, 1)
+    players = seats_at(t, 1)
     floor_api = Client()
     floor_api.force_login(floor)
     tablet = open_tablet(browser, base, dealer, t)
@@ -139,7 +134,7 @@ def test_a_refusal_of_the_server_is_said_on_the_tablet(live_asgi, browser, deale
     """The player the dealer picks is busted meanwhile from another tablet: the server refuses the call for his empty
     seat and the tablet says its message, by the seats and in the feedback line."""
     base, t = live_asgi, room
-    players = seated(t, 1)
+    players = seats_at(t, 1)
     tablet = open_tablet(browser, base, dealer, t)
     tablet.click("#call-open")
     tablet.wait_for_selector("#call-pick", state="visible")

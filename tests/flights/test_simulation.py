@@ -10,6 +10,7 @@ import pytest
 from bench.flights import simulate
 
 
+@pytest.mark.deep
 @pytest.mark.django_db
 def test_three_flights_bag_carry_and_draw_day2():
     lines: list[str] = []

@@ -11,6 +11,7 @@ import random
 from datetime import date
 from unittest import mock
 
+import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
@@ -206,6 +207,7 @@ def check_invariants(t) -> None:
     assert failed is None, f"balancing raised {failed and failed.payload}"
 
 
+@pytest.mark.deep
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(scenario=scenarios(), seed=st.integers(0, 2**64 - 1))
 def test_any_play_under_any_accepted_house_rules_keeps_the_seating_sound(db, director, template, scenario, seed):

@@ -15,17 +15,12 @@ from rest_framework.test import APIClient
 
 from tests.concurrency import at_once
 from tests.conftest import make_user
+from tests.helpers import client_for
 from tournament.models import AuditEvent, DisplayToken, Entry
 from tournament.services import registration
 from web.models import IdempotencyKey
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def client_for(user, **options) -> APIClient:
-    client = APIClient(**options)
-    client.force_authenticate(user)
-    return client
 
 
 def register(client, tournament, player, key=None, number="EA1234567"):

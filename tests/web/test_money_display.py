@@ -2,19 +2,12 @@
 read endpoints (stats, payouts, receipts, payments), in the request's language: "1 100 Kč", "CZK 1,100"."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from tests.conftest import tournament_data
-from tests.helpers import id_doc
+from tests.helpers import client_for, id_doc
 from tournament.services import registration, setup
 
 NB = "\u00a0"
-
-
-def client_for(user, language: str) -> APIClient:
-    client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
@@ -35,7 +28,7 @@ def crowns(director, template, cashier, player):
     ],
 )
 def test_receipts_and_stats_carry_display_strings_in_the_request_language(director, crowns, language, buy_in, fee, total):
-    api = client_for(director, language)
+    api = client_for(director, HTTP_ACCEPT_LANGUAGE=language)
     receipt = api.get(f"/api/tournaments/{crowns.pk}/receipts/1/").json()
     assert (receipt["amount"], receipt["fee"], receipt["total"], receipt["currency"]) == (100000, 10000, 110000, "CZK")
     assert (receipt["amount_display"], receipt["fee_display"], receipt["total_display"]) == (buy_in, fee, total)
@@ -47,11 +40,11 @@ def test_receipts_and_stats_carry_display_strings_in_the_request_language(direct
 
 
 def test_payouts_carry_display_strings(director, crowns):
-    state = client_for(director, "cs").get(f"/api/tournaments/{crowns.pk}/payouts/").json()
+    state = client_for(director, HTTP_ACCEPT_LANGUAGE="cs").get(f"/api/tournaments/{crowns.pk}/payouts/").json()
     assert state["pool"] == 100000 and state["pool_display"] == f"1{NB}000{NB}Kč"
     for band in state["bands"]:
         assert band["prize_display"] == f"{band['prize'] // 100:,}".replace(",", NB) + f"{NB}Kč"
-    english = client_for(director, "en").get(f"/api/tournaments/{crowns.pk}/payouts/").json()
+    english = client_for(director, HTTP_ACCEPT_LANGUAGE="en").get(f"/api/tournaments/{crowns.pk}/payouts/").json()
     assert english["pool_display"] == f"CZK{NB}1,000" and english["min_cash_display"].startswith("CZK")
 
 
@@ -60,6 +53,6 @@ def test_a_new_tournament_without_a_currency_takes_its_rooms(director, template,
     body = {**tournament_data(time_zone=zone, name=f"Default {zone}"), "template": template.pk}
     body["start_at"] = body["start_at"].isoformat()
     del body["currency"]
-    response = client_for(director, "en").post("/api/tournaments/", body, format="json")
+    response = client_for(director, HTTP_ACCEPT_LANGUAGE="en").post("/api/tournaments/", body, format="json")
     assert response.status_code == 201, response.json()
     assert response.json()["currency"] == currency

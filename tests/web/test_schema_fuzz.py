@@ -92,6 +92,8 @@ FIXED_ID = 1_000_001  # the first id of every table in the fuzzed database, abov
 
 DETERMINISTIC = settings().derandomize  # the hypothesis profile of tests/conftest.py: not HYPOTHESIS_PROFILE=explore
 
+pytestmark = pytest.mark.deep  # every operation fuzzed: the whole suite runs it, scripts/test --quick leaves it out
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 if DETERMINISTIC:
     # The same requests on every run. Schemathesis takes from hypothesis only the settings that differ from the

@@ -155,6 +155,7 @@ def test_a_display_link_is_shown_once_and_stored_hashed(client, director, tourna
     assert listed[0]["token"] is None and listed[0]["url"] is None and created["token"] not in str(listed)
 
 
+@pytest.mark.deep
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_hashes_existing_links_so_they_keep_working(client, director, tournament):
     """tournament 0006: a link made while the column was clear opens the same screen after the migration."""

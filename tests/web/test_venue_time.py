@@ -22,7 +22,8 @@ PRAGUE = ZoneInfo("Europe/Prague")
 SEVEN_PM_PRAGUE = datetime(2026, 11, 25, 19, 0, tzinfo=PRAGUE)  # 18:00 UTC
 
 
-def client_for(user, lang: str) -> Client:
+def page_client(user, lang: str) -> Client:
+    """A page client, logged in as `user`, asking for `lang`."""
     c = Client(HTTP_ACCEPT_LANGUAGE=lang)
     c.force_login(user)
     return c
@@ -69,7 +70,7 @@ def test_the_home_list_shows_each_start_in_its_own_venue_zone(director, template
         actor=director,
         template=template,
     )
-    page = client_for(director, lang).get("/").content.decode()
+    page = page_client(director, lang).get("/").content.decode()
     assert shown in page
     assert "18:00 (Europe/London)" in page
     assert "p.m." not in page and "6 odp." not in page
@@ -78,9 +79,9 @@ def test_the_home_list_shows_each_start_in_its_own_venue_zone(director, template
 def test_the_structures_list_shows_the_default_venue_zone_in_czech(director, template, settings):
     settings.VENUE_TIME_ZONE = "Europe/Prague"
     Structure.objects.filter(pk=template.pk).update(updated_at=datetime(2026, 11, 25, 18, 0, tzinfo=UTC))
-    page = client_for(director, "cs").get("/setup/structures/").content.decode()
+    page = page_client(director, "cs").get("/setup/structures/").content.decode()
     assert "25. 11. 2026 19:00" in page
-    english = client_for(director, "en-gb").get("/setup/structures/").content.decode()
+    english = page_client(director, "en-gb").get("/setup/structures/").content.decode()
     assert "25/11/2026 19:00" in english
 
 
