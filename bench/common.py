@@ -56,3 +56,71 @@ def staff_and_tournament(seats: int = 9):
         template=template,
     )
     return director, cashier, t
+
+
+def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = None) -> None:
+    """n paid entries of tournament t in bulk (players, their ID checks, entries and buy-ins), as the desk would
+    register them: "P<i> Bench", or the (first, last, nickname) that `names` gives an entry number."""
+    from datetime import date
+
+    from django.utils import timezone
+
+    from tournament.models import Entry, IdCheck, Player, Purchase
+
+    names = names or {}
+    now = timezone.now()
+    players = Player.objects.bulk_create(
+        [
+            Player(
+                first_name=names.get(i + 1, (f"P{i}",))[0],
+                last_name=names.get(i + 1, ("", "Bench"))[1],
+                nickname=names.get(i + 1, ("", "", ""))[2],
+                date_of_birth=date(1980, 1, 1 + i % 28),
+                id_hmac=f"{i:064x}",
+                created_by=cashier,
+            )
+            for i in range(n)
+        ],
+        batch_size=2000,
+    )
+    checks = IdCheck.objects.bulk_create(
+        [
+            IdCheck(
+                player=p,
+                purpose=IdCheck.Purpose.REGISTRATION,
+                document_type="id_card",
+                number_last4=f"{i % 10000:04d}",
+                number_hmac=f"{i:064x}",
+                checked_by=cashier,
+                checked_at=now,
+            )
+            for i, p in enumerate(players)
+        ],
+        batch_size=2000,
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
+            for i, (p, c) in enumerate(zip(players, checks, strict=True))
+        ],
+        batch_size=2000,
+    )
+    Purchase.objects.bulk_create(
+        [
+            Purchase(
+                tournament=t,
+                entry=e,
+                number=i + 1,
+                kind=Purchase.Kind.BUY_IN,
+                amount=t.buy_in,
+                fee=t.fee,
+                chips=t.starting_stack,
+                created_at=now,
+                created_by=cashier,
+                paid_at=now,
+                paid_by=cashier,
+            )
+            for i, e in enumerate(entries)
+        ],
+        batch_size=2000,
+    )

@@ -19,7 +19,6 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -40,62 +39,12 @@ def main(n: int) -> None:
 
 def populate(n: int, seats: int = 9):
     """A tournament with n paid entries and enough 9-seat tables (1,112 for 10,000), in bulk."""
-    from django.utils import timezone
 
-    from bench.common import staff_and_tournament
+    from bench.common import paid_field, staff_and_tournament
     from tables.models import Table
-    from tournament.models import Entry, IdCheck, Player, Purchase
 
     director, cashier, t = staff_and_tournament(seats)
-    now = timezone.now()
-    players = Player.objects.bulk_create(
-        [
-            Player(first_name=f"P{i}", last_name="Bench", date_of_birth=date(1980, 1, 1 + i % 28), id_hmac=f"{i:064x}", created_by=cashier)
-            for i in range(n)
-        ],
-        batch_size=2000,
-    )
-    checks = IdCheck.objects.bulk_create(
-        [
-            IdCheck(
-                player=p,
-                purpose=IdCheck.Purpose.REGISTRATION,
-                document_type="id_card",
-                number_last4=f"{i % 10000:04d}",
-                number_hmac=f"{i:064x}",
-                checked_by=cashier,
-                checked_at=now,
-            )
-            for i, p in enumerate(players)
-        ],
-        batch_size=2000,
-    )
-    entries = Entry.objects.bulk_create(
-        [
-            Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
-            for i, (p, c) in enumerate(zip(players, checks, strict=True))
-        ],
-        batch_size=2000,
-    )
-    Purchase.objects.bulk_create(
-        [
-            Purchase(
-                tournament=t,
-                entry=e,
-                number=i + 1,
-                kind=Purchase.Kind.BUY_IN,
-                amount=t.buy_in,
-                fee=t.fee,
-                chips=t.starting_stack,
-                created_at=now,
-                created_by=cashier,
-                paid_at=now,
-                paid_by=cashier,
-            )
-            for i, e in enumerate(entries)
-        ],
-        batch_size=2000,
-    )
+    paid_field(t, cashier, n)
     count = -(-n // seats)
     Table.objects.bulk_create([Table(tournament=t, number=k, seats=seats, break_order=-k) for k in range(1, count + 1)])
     return director, t, count

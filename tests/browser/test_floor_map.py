@@ -8,11 +8,11 @@ labels the seat held now while a move is pending."""
 from __future__ import annotations
 
 import re
-from datetime import date
 
 import pytest
 from django.utils import timezone
 
+from bench.common import paid_field
 from tables.models import Move, Seat, Table
 from tables.services import draws, moves, seats
 from tests.browser.conftest import login
@@ -20,7 +20,6 @@ from tests.browser.test_seating import PHONE, TABLET, staff_page
 from tests.conftest import PASSWORD
 from tests.helpers import pdf_pages
 from tests.tables.test_moves import bust_at, start
-from tournament.models import Entry, IdCheck, Player, Purchase
 
 pytestmark = pytest.mark.browser
 
@@ -29,64 +28,9 @@ NAMES = {7: ("Jiří", "Novák", ""), 8: ("Jiří", "Procházka-Dvořáková", "
 
 
 def big_room(director, cashier, t, tables: int = TABLES, players: int = PLAYERS) -> None:
-    """`tables` 9-seat tables and `players` paid entries, in bulk (as bench/seating.populate), then the start
+    """`tables` 9-seat tables and `players` paid entries, in bulk (bench/common.paid_field, as bench/seating.populate), then the start
     draw. A few players carry real names (NAMES, by entry number); the others "P<i> Bench"."""
-    now = timezone.now()
-    people = Player.objects.bulk_create(
-        [
-            Player(
-                first_name=NAMES.get(i + 1, (f"P{i}",))[0],
-                last_name=NAMES.get(i + 1, ("", "Bench"))[1],
-                nickname=NAMES.get(i + 1, ("", "", ""))[2],
-                date_of_birth=date(1980, 1, 1 + i % 28),
-                id_hmac=f"{i:064x}",
-                created_by=cashier,
-            )
-            for i in range(players)
-        ],
-        batch_size=2000,
-    )
-    checks = IdCheck.objects.bulk_create(
-        [
-            IdCheck(
-                player=p,
-                purpose=IdCheck.Purpose.REGISTRATION,
-                document_type="id_card",
-                number_last4=f"{i % 10000:04d}",
-                number_hmac=f"{i:064x}",
-                checked_by=cashier,
-                checked_at=now,
-            )
-            for i, p in enumerate(people)
-        ],
-        batch_size=2000,
-    )
-    entries = Entry.objects.bulk_create(
-        [
-            Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
-            for i, (p, c) in enumerate(zip(people, checks, strict=True))
-        ],
-        batch_size=2000,
-    )
-    Purchase.objects.bulk_create(
-        [
-            Purchase(
-                tournament=t,
-                entry=e,
-                number=i + 1,
-                kind=Purchase.Kind.BUY_IN,
-                amount=t.buy_in,
-                fee=t.fee,
-                chips=t.starting_stack,
-                created_at=now,
-                created_by=cashier,
-                paid_at=now,
-                paid_by=cashier,
-            )
-            for i, e in enumerate(entries)
-        ],
-        batch_size=2000,
-    )
+    paid_field(t, cashier, players, NAMES)
     Table.objects.bulk_create([Table(tournament=t, number=k, seats=9, break_order=-k) for k in range(1, tables + 1)])
     draws.draw_start(t, actor=director)
 
