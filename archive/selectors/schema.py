@@ -75,7 +75,7 @@ REVOKED = ("tables.dealerlink", "tournament.displaytoken")
 
 # Audit events whose payload holds a primary key (not a foreign key, so not seen by the walk): by event type, the
 # payload key and the model whose row it is; None where that model is not in the file (the key is dropped).
-# tests/archive/test_embedded_ids.py finds every event whose payload takes a `.pk` and holds it to this table.
+# tests/archive/test_schema.py finds every event whose payload takes a `.pk` and holds it to this table.
 PAYLOAD_IDS: dict[str, dict[str, str | None]] = {
     "entry.registered": {"entry_id": "tournament.entry", "player": PLAYER},
     "display.created": {"display": "tournament.displaytoken"},

@@ -69,7 +69,7 @@ var WORDS = {
   }
 
   // A table that reports its hands plays the level of its last first shuffle; otherwise it follows
-  // the clock (tables/services.py level_in_play).
+  // the clock (tables/selectors/state.py, level_in_play).
   function load(list) {
     tables = list.map(function (r) {
       var own = r.sends_hand_signals && r.hand_started_at !== null;
