@@ -146,11 +146,11 @@ def browse(base: str, pk: int, target: int) -> None:
               const text = await (await fetch(url, {cache: 'no-store', credentials: 'same-origin'})).text();
               const t1 = performance.now();
               JSON.parse(text);
-              const e = performance.getEntriesByType('resource').filter(r => r.name.endsWith('/map.json')).pop();
+              const e = performance.getEntriesByType('resource').filter(r => r.name.endsWith("/map/")).pop();
               out.push({fetch: t1 - t0, parse: performance.now() - t1, wire: e.encodedBodySize, size: e.decodedBodySize});
             }
             return out; }""",
-            f"{base}/t/{pk}/map.json",
+            f"{base}/api/tournaments/{pk}/map/",
         )
         last = got[-1]
         print(

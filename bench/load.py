@@ -336,7 +336,7 @@ class Bench:
             return
         if snapshot.get("seats_seq", 0) > config["version"]:
             tally.refetched += 1
-            if await self.get(tally, "seat JSON", f"/s/{self.t}/{number}.json?v={snapshot['seq']}", number) != 200:
+            if await self.get(tally, "seat JSON", f"/api/public/tournaments/{self.t}/seats/{number}/?v={snapshot['seq']}", number) != 200:
                 return
         jar: dict = {}
         for _read in range(2 if api_reads else 0):  # the public API, the second time with the device cookie the first gave
@@ -377,7 +377,7 @@ class Bench:
         if kind == "seat search":
             return f"/api/public/tournaments/{self.t}/seats/?q={rng.choice(self.f['names'])}"
         if kind == "lobby snapshot":
-            return f"/display/{rng.choice(self.f['displays'])}/snapshot.json"
+            return f"/api/public/display/{rng.choice(self.f['displays'])}/snapshot/"
         return "/robots.txt"
 
     async def closed_loop(self, clients: int, kinds: tuple[str, ...], seconds: float) -> tuple[Tally, float]:

@@ -93,7 +93,7 @@ class Phone:
         return ws, json.loads(await ws.recv())
 
     async def seat(self, seq: int | None) -> int:
-        return (await self.get(f"/s/{self.t}/{self.n}.json" + (f"?v={seq}" if seq is not None else "")))[0]
+        return (await self.get(f"/api/public/tournaments/{self.t}/seats/{self.n}/" + (f"?v={seq}" if seq is not None else "")))[0]
 
 
 async def first_loads(session, base: str, fixture: dict, phones: int) -> dict[str, list[float]]:

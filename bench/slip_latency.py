@@ -8,7 +8,7 @@ user) listens from this process. K times, a random seated player is busted throu
 to the floor socket receiving the event that carries the slip ("move.created"; the table map draws
 the slip from it) or, for a bust that needs no move, the bust event. Slips are then confirmed
 through the API (not timed), so the room stays balanced as the floor would keep it. Also timed:
-the table map's refetch (/t/<id>/map.json) that follows each event.
+the table map's refetch (/api/tournaments/<id>/map/) that follows each event.
 
 Run by hand (it creates and drops its own database):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
@@ -140,7 +140,7 @@ async def run(fixture: dict, busts: int) -> None:
                     slips += len(event["payload"]["moves"])
                     break
             tic = time.monotonic()
-            await loop.run_in_executor(None, lambda: get(f"{base}/t/{t}/map.json", fixture["session"]))
+            await loop.run_in_executor(None, lambda: get(f"{base}/api/tournaments/{t}/map/", fixture["session"]))
             map_ms.append((time.monotonic() - tic) * 1000)
             pending = Move.objects.filter(tournament_id=t, status=Move.Status.PENDING).order_by("number")
             for move in pending.values_list("number", flat=True):

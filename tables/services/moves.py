@@ -63,6 +63,9 @@ def decide(t: Tournament, *, actor: Actor) -> list[Move]:
     fits at one table fewer, otherwise one move while the tables are out of balance. Returns the
     moves created. When the tables are out of balance and no move is legal, nothing moves and the
     floor gets a notice (the event log, and the map's balancing status)."""
+    # The status as it stands: a reaction of the same change may have finished play or resumed it since the caller
+    # read the tournament (a bust undone after a satellite stopped at its seats resumes play, then balances).
+    t.refresh_from_db(fields=["status"])
     if t.status == Tournament.Status.FINISHED:  # play is over (a winner, a satellite at its seats): nobody moves
         notify(t, actor=actor, type_=None)
         return []

@@ -17,10 +17,9 @@ from tables.models import Table
 from tables.services import counting
 from tests.browser import accessibility
 from tests.browser.test_bagging_tablet import day_state, table_bags
-from tests.browser.test_chip_counts import seated
 from tests.browser.test_floor_map_counts import NOTICE, fits
 from tests.browser.test_seating import staff_page
-from tests.helpers import client_for
+from tests.helpers import client_for, seats_at
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +49,7 @@ def dialog_rows(page) -> list[list]:
 
 
 def test_the_floor_bags_a_table_and_a_player_on_the_map(live_asgi, browser, floor, room):
-    t, players = room, seated(room, 1)
+    t, players = room, seats_at(room, 1)
     last = [30_000, 20_000, 25_000, 41_000, 9_000, 15_000]
     counting.record_table_counts(
         Table.objects.get(tournament=t, number=1), actor=floor, counts={s.seat: chips for s, chips in zip(players, last, strict=True)}
@@ -115,7 +114,7 @@ def test_the_floor_bags_a_table_and_a_player_on_the_map(live_asgi, browser, floo
     assert "done" not in page.get_attribute('.m-table[data-table="2"] .m-badge.bags', "class")
 
     # A player of table 2 bagged from elsewhere (another tablet, through the service): the card follows, live.
-    second = seated(t, 2)
+    second = seats_at(t, 2)
     day_services.record_bag(second[0].entry, actor=floor, chips=18_000, bag="B-1")
     wait_badge(page, 2, "1/6 bagged")
 

@@ -23,9 +23,10 @@ from tables.models import Table
 from tables.services import counting, dealer_links
 from tests.browser import accessibility
 from tests.browser.conftest import login
-from tests.browser.test_chip_counts import PHONE, TABLET, seated
+from tests.browser.test_chip_counts import PHONE, TABLET
 from tests.browser.test_penalties import OVERFLOW
 from tests.conftest import PASSWORD
+from tests.helpers import seats_at
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,7 @@ def type_chips(tablet, chips: int) -> None:
 
 def test_a_dealer_bags_the_table_on_the_tablet(live_asgi, browser, director, dealer, floor, room):
     base, t = live_asgi, room
-    players = seated(t, 1)
+    players = seats_at(t, 1)
     assert len(players) == 6
     last = [30_000, 20_000, 25_000, 41_000, 9_000, 15_000]
     counting.record_table_counts(
@@ -182,7 +183,7 @@ def test_a_bag_number_used_twice_is_refused_and_what_was_typed_kept(live_asgi, b
     table. A seat left without a bag number is said before anything is sent."""
     base, t = live_asgi, room
     end_the_day(t, director)
-    other = seated(t, 2)[0]
+    other = seats_at(t, 2)[0]
     day_services.record_bag(other.entry, actor=floor, chips=18_000, bag="B-7")
     _link, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=t, number=1), actor=floor)
     tablet = browser.new_context(viewport=TABLET).new_page()
@@ -190,7 +191,7 @@ def test_a_bag_number_used_twice_is_refused_and_what_was_typed_kept(live_asgi, b
     tablet.wait_for_selector("#live.live")
     tablet.click("#bags-open")
     tablet.wait_for_selector("#bags", state="visible")
-    players = seated(t, 1)
+    players = seats_at(t, 1)
     assert rows_shown(tablet) == [[s.seat, "", ""] for s in players]  # never counted: nothing to start from
     chips = [25_000, 15_000, 30_000, 10_000, 22_500, 17_500]
     bags = ["B-1", "B-2", "b-7", "B-4", "B-5", ""]

@@ -16,9 +16,8 @@ from tables.models import ClockCall, Table
 from tables.services import clock_calls
 from tests.browser import accessibility, sizes
 from tests.browser.sizes import PHONE, by_device, shot
-from tests.browser.test_chip_counts import seated
 from tests.browser.test_seating import staff_page
-from tests.helpers import client_for, clock_call_answer
+from tests.helpers import client_for, clock_call_answer, seats_at
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +42,7 @@ def fits(page, name: str) -> None:
 
 
 def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, floor, room):
-    t, players = room, seated(room, 1)
+    t, players = room, seats_at(room, 1)
     one = players[2]
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
     page.wait_for_selector("#map .m-table")
@@ -101,7 +100,7 @@ def test_the_floor_calls_the_clock_and_ends_it_on_the_map(live_asgi, browser, fl
 
 
 def test_a_call_made_elsewhere_shows_live_and_its_time_runs_out(live_asgi, browser, floor, room):
-    t, players = room, seated(room, 2)
+    t, players = room, seats_at(room, 2)
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
     page.wait_for_selector("#map .m-table")
     page.wait_for_selector("#live.live")

@@ -12,9 +12,9 @@ from tables.models import ChipCount
 from tables.services import busts
 from tests.browser import accessibility, sizes
 from tests.browser.sizes import by_device, shot
-from tests.browser.test_chip_counts import api_counts, seated
+from tests.browser.test_chip_counts import api_counts
 from tests.browser.test_seating import staff_page
-from tests.helpers import client_for
+from tests.helpers import client_for, seats_at
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def open_counts(page, number: int) -> None:
 
 
 def test_the_floor_counts_a_table_and_a_player_on_the_map(live_asgi, browser, floor, room):
-    t, players = room, seated(room, 1)
+    t, players = room, seats_at(room, 1)
     assert len(players) == 6
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
     page.wait_for_selector("#map .m-table")
@@ -112,7 +112,7 @@ def test_a_refusal_of_the_server_is_said_on_the_map(live_asgi, browser, floor, r
     is refused with the server's message, said in the dialog, which stays open; the table read again has one row
     less and keeps the counts typed, and Save then counts the others. One player's count for a player busted
     meanwhile is refused with the server's message too."""
-    t, players = room, seated(room, 1)
+    t, players = room, seats_at(room, 1)
     page = staff_page(browser, live_asgi, floor.username, f"/t/{t.pk}/map/")
     page.wait_for_selector("#map .m-table")
     open_counts(page, 1)
@@ -140,7 +140,7 @@ def test_a_refusal_of_the_server_is_said_on_the_map(live_asgi, browser, floor, r
     assert [[p["seat"], p["chips"]] for p in counts["players"]] == expected
 
     # One player: his seat's dialog open, he busts meanwhile; the count is refused and nothing is written.
-    other = seated(t, 2)[0]
+    other = seats_at(t, 2)[0]
     page.click(f'.m-seat[data-entry="{other.entry.number}"]')
     page.wait_for_selector("#seat-dialog[open]")
     page.wait_for_function("() => document.getElementById('count-last').textContent === 'Not counted since he sat down'")

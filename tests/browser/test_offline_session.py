@@ -5,6 +5,7 @@ tablet says to log in again. A session ended on the server (a logout elsewhere) 
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -49,10 +50,14 @@ def staff_copies(page) -> list[str]:
 
 def kept_for_the_session(page, url: str) -> str:
     """The time its session ends, which the page's copy carries (read in the same look: the worker may be keeping the
-    copy again meanwhile, and between its delete and its put there is no copy to read)."""
-    return page.wait_for_function(
-        "async (u) => { const c = await caches.match(u); return c ? c.headers.get('X-Offline-Until') : null; }", arg=url, timeout=10_000
-    ).json_value()
+    copy again meanwhile, and between its delete and its put there is no copy to read). Polled from here, each look
+    awaited in the page: an async predicate's promise is not what wait_for_function waits on."""
+    look = "async (u) => { const c = await caches.match(u); return c ? c.headers.get('X-Offline-Until') : null; }"
+    deadline = time.monotonic() + 10
+    while (until := page.evaluate(look, url)) is None:
+        assert time.monotonic() < deadline, "the worker kept no copy of the map with its session's end"
+        page.wait_for_timeout(100)
+    return until
 
 
 def seconds_until(moment: str) -> float:

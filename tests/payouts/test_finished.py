@@ -12,6 +12,7 @@ from clock.models import ClockState
 from clock.services import clock as clock_services
 from payouts.reactions import finished_with_play
 from tables.models import HandForHand, Move, Seat
+from tables.selectors import screens
 from tables.services import busts, handforhand, hands, moves
 from tests.conftest import tournament_data
 from tests.helpers import refused, table
@@ -154,3 +155,19 @@ def test_play_that_goes_on_again_balances_the_room_nobody_balanced_while_it_was_
     finished_with_play(actor=floor, tournament=t)  # play is not over: it goes on, and the room is balanced
     assert status(t) == "running"
     assert Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BALANCE).count() == 1
+
+
+def test_a_bust_undone_that_lets_play_go_on_keeps_the_balancing_notice_it_gave(director, cashier, floor, dealer, template):
+    """Found by the night machine (a satellite stopped at its seats, then a bust undone): the undo lets play go on, and
+    the play that resumes balances the room (the final table waits for the hands in play, with its notice); the undo's
+    own balancing, which had read the tournament before play resumed, must not take that notice back as if play were
+    still over."""
+    t = night(director, cashier, template, 12)  # two tables of six
+    for n in sorted(seated(t)):
+        hands.start_hand(table(t, n), actor=dealer)
+    bust_down_to(floor, t, 5)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)  # as a satellite stops at its seats
+    busts.undo_bust(Entry.objects.get(tournament=t, finish_place=6), actor=floor)
+    assert status(t) == "running"
+    waiting = screens.balancing_status(t)["notice"]
+    assert waiting is not None and waiting["message"].startswith("The final table is drawn once"), waiting

@@ -289,7 +289,7 @@ def test_two_hosts_behind_a_round_robin_proxy_share_the_night(tmp_path, monkeypa
         assert entry.status == 200 and entry.backend == read_host and entry.json()["status"] == "busted", entry.body
         browser.cookies.clear()
         browser.land_on(read_host)
-        seat = browser.get(f"/s/{tid}/1.json?v={pushed['seq']}")
+        seat = browser.get(f"/api/public/tournaments/{tid}/seats/1/?v={pushed['seq']}")
         assert seat.status == 200 and seat.backend == read_host
         shown = seat.json()
         assert shown["status"] == "busted" and shown["table"] is None and shown["place"], shown
