@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "channels",
     "tournament",
     "tables",
+    "venues",
     "clock",
     "payouts",
     "flights",

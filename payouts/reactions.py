@@ -18,7 +18,7 @@ from core.errors import ServiceError
 from core.money import format_money
 from payouts.models import Payment
 from payouts.selectors.structure import approved_deals, finishers, payout_state, play_over, prizes_won, satellite_of, stop_finishes
-from tables.services import handforhand, moves
+from tables.services import handforhand, moves, venue
 from tournament.models import Entry, Tournament
 from tournament.services.audit import record_event
 
@@ -175,9 +175,11 @@ def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | N
             winner = Entry.objects.select_related("player").get(tournament=t, number=first.entry)
             payload.update(reason="winner", entry=winner.number, name=winner.player.display_name)
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+        payload["tables_given_back"] = venue.give_back_all(t, actor=actor)  # the room's tables are free for the next events
         record_event(t, actor=actor, type_="tournament.finished", payload=payload)
     elif finished and not over:
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
         t.status = Tournament.Status.RUNNING
+        venue.hold_all(t, actor=actor)  # its tables again, unless another event took one meanwhile (the correction is refused)
         record_event(t, actor=actor, type_="tournament.resumed", payload={"players_left": left})
         moves.rebalance(t, actor=actor)  # nobody moved while play was over: the room as it stands now (tables.services.moves)

@@ -139,6 +139,8 @@ class Tournament(models.Model):
 
     name = models.CharField(_("name"), max_length=160)
     venue = models.CharField(_("venue"), max_length=160)
+    # The room whose tables it takes (venues/): none for a tournament made before venues, which takes from the default one.
+    room = models.ForeignKey("venues.Venue", on_delete=models.PROTECT, null=True, blank=True, related_name="tournaments")
     time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Prague", validators=[validate_time_zone])
     start_at = models.DateTimeField(_("start time"))
     game = models.CharField(_("game"), max_length=8, choices=Game.choices, default=Game.NLHE)

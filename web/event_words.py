@@ -16,11 +16,12 @@ from web.leagues import events as leagues
 from web.payouts import events as payouts
 from web.tables import events as tables
 from web.tournament import events as tournament
+from web.venues import events as venues
 
 __all__ = ["BY_APP", "details", "entry_numbers", "event_groups", "event_labels", "event_line", "group_of", "types_of"]
 
 # The apps whose event types the log shows, each with its labels and its lines.
-BY_APP = (tournament, clock, tables, days, flights, payouts, leagues, archive)
+BY_APP = (tournament, clock, tables, days, flights, payouts, leagues, archive, venues)
 
 # Each type in words by the line whose prefix is the longest it starts with ("table.button_needed" before
 # "table.button" before "table.", the tables' "entry.busted" before the tournament's "entry.").
@@ -54,7 +55,7 @@ GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "house_rules.",
         ),
     ),
-    ("tables", ("table.", "tables.", "h4h.")),
+    ("tables", ("table.", "tables.", "h4h.", "venue.")),
     ("clock", ("clock.",)),
     ("chips", ("colorup.", "race.", "chips.", "bags.", "day.")),
     ("payouts", ("payouts.", "payout.", "deal.", "satellite.", "ticket.")),

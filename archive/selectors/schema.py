@@ -120,9 +120,17 @@ def columns(model) -> list[models.Field]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
+# Columns that belong to the deployment a file comes from, not to the tournament: left out of the file, and empty
+# where it is imported. A tournament's venue (venues/) is that deployment's room; an imported tournament takes its
+# tables from the default venue of the database it comes into (its tables keep their numbers, the venue's numbers).
+HOUSE_ONLY: dict[str, tuple[str, ...]] = {
+    "tournament.tournament": ("room",),
+}
+
+
 def fields(model) -> list[models.Field]:
-    """The columns of a model's rows in the file: its columns but the secrets (SECRETS)."""
-    hidden = SECRETS.get(label(model), ())
+    """The columns of a model's rows in the file: its columns but the secrets (SECRETS) and the house's (HOUSE_ONLY)."""
+    hidden = SECRETS.get(label(model), ()) + HOUSE_ONLY.get(label(model), ())
     return [f for f in columns(model) if f.name not in hidden]
 
 

@@ -20,7 +20,7 @@ from days.selectors import bags as days_selectors
 from tables.models import Seat, Table
 from tables.selectors.counts import big_blind_now
 from tables.selectors.state import denominations_in_play, live_seats, seated_entry
-from tables.services import counting
+from tables.services import counting, venue
 from tournament.models import Entry, Tournament
 from tournament.selectors.stats import tournament_stats
 from tournament.services.audit import actor_label, actor_user, lock_tournament, record_event
@@ -245,6 +245,7 @@ def close_day(t: Tournament, *, actor: Actor, reason: str = "") -> Day:
     row.chips_in_play, row.difference, row.big_blind = check.chips_in_play, check.off_by, big_blind_now(t)
     row.save()
     Day.objects.create(tournament=t, number=number + 1, created_at=now)
+    given_back = venue.give_back_all(t, actor=actor)  # the room is free between days; the next day's redraw takes tables again
     record_event(
         t,
         actor=actor,
@@ -258,6 +259,7 @@ def close_day(t: Tournament, *, actor: Actor, reason: str = "") -> Day:
             "total": check.total,
             "chips_in_play": check.chips_in_play,
             "difference": check.off_by,
+            "tables_given_back": given_back,
             "reason": reason,
             "missing": missing,
         },

@@ -21,6 +21,7 @@ from days.selectors.seating import FROM_BAG, Held, redraw_of, stacks_at_start
 from tables.models import Draw, Move, Seat, Table
 from tables.rules import seating
 from tables.selectors.state import live_seats, needs_of
+from tables.services import venue
 from tables.services.draws import button_draws, choose_tables, needs_inputs, pending_draw, room_json, seat_draw
 from tournament.models import Entry, Tournament
 from tournament.services.audit import lock_tournament, record_event
@@ -62,7 +63,7 @@ def _refusals(t: Tournament, day: int) -> None:
 
 
 def _given_tables(t: Tournament, numbers, players: int) -> list:
-    """The director's tables, each once, every one open and in play, with seats for every player."""
+    """The director's tables, each once (taken from the venue before: every one in play), with seats for every player."""
     try:
         wanted = [int(n) for n in numbers]
     except (TypeError, ValueError):
@@ -75,14 +76,6 @@ def _given_tables(t: Tournament, numbers, players: int) -> list:
             "pk", "number", "seats", "accessible", named=True
         )
     }
-    closed = [n for n in wanted if n not in rows]
-    if closed:
-        raise ServiceError(
-            _("Table %(tables)s is not open and in play: open it first, or leave it out.") % {"tables": ", ".join(str(n) for n in closed)},
-            code="table_not_in_play",
-            status=409,
-            details=[str(n) for n in closed],
-        )
     seats = sum(row.seats for row in rows.values())
     if seats < players:
         raise ServiceError(
@@ -141,7 +134,10 @@ def redraw_day(tournament: Tournament, *, actor: Actor, tables: list[int] | None
     if not entries:
         raise ServiceError(_("Nobody is still in: there is no one to seat."), code="nobody", status=409)
     needs = needs_of(t, entries)
-    chosen = choose_tables(t, len(entries), needs) if tables is None else _given_tables(t, tables, len(entries))
+    venue.take_back_or_leave(t, actor=actor)
+    if tables is not None:
+        venue.take_listed(t, actor=actor, numbers=venue.numbers_of(tables if isinstance(tables, list) else []))
+    chosen = choose_tables(t, actor=actor, count=len(entries), needs=needs) if tables is None else _given_tables(t, tables, len(entries))
     plan = seating.Room.of(
         {row.number: range(1, row.seats + 1) for row in chosen},
         {row.number: 0 for row in chosen},
@@ -156,6 +152,7 @@ def redraw_day(tournament: Tournament, *, actor: Actor, tables: list[int] | None
     _stand_everyone_up(t, now=now)
     keep = [row.number for row in chosen]
     gone = _set_the_tables(t, keep=keep)
+    venue.give_back(t, actor=actor, tables=list(Table.objects.filter(tournament=t, number__in=gone)))
     table_of = {row.number: row.pk for row in chosen}
     pk_of = {e.number: e.pk for e in entries}
     Seat.objects.bulk_create(

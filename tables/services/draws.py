@@ -18,6 +18,8 @@ from tables.models import Draw, Move, Seat, Table
 from tables.rules import seating
 from tables.rules.positions import POSITION_FIELDS
 from tables.selectors.state import breaking_tables, live_seats, needs_of, reserved_seats, start_drawn, tie_orders
+from tables.services import venue
+from tables.services.venue import numbers_of
 from tournament.models import Entry, Tournament
 from tournament.services.audit import actor_user, lock_tournament, record_event
 
@@ -137,17 +139,24 @@ def room_json(room: seating.Room) -> dict:
     }
 
 
-def choose_tables(t: Tournament, count: int, needs: dict[int, seating.Need]) -> list:
-    """The fewest tables that seat `count` entries evenly: tables that special needs require, then
-    the tables that break last (TDA 5: as few tables as needed). Returns rows with `pk`, `number`,
-    `seats` and `accessible` (what room_of and _write_seats read), in ascending table number."""
-    tables = list(
+def _tables_in_play(t: Tournament) -> list:
+    return list(
         Table.objects.filter(tournament=t, in_play=True)
         .order_by("-break_order", "number")
         .values_list("pk", "number", "seats", "accessible", named=True)
     )
-    if not tables:
-        raise ServiceError(_("Open the tables first: no table is in play."), code="no_tables", status=409)
+
+
+def choose_tables(t: Tournament, *, actor: Actor = None, count: int, needs: dict[int, seating.Need]) -> list:
+    """The fewest tables that seat `count` entries evenly: tables that special needs require, then
+    the tables that break last (TDA 5: as few tables as needed). When the tables in play do not seat them all,
+    the draw first takes free tables from the venue (tables/services/venue.py). Returns rows with `pk`, `number`,
+    `seats` and `accessible` (what room_of and _write_seats read), in ascending table number."""
+    tables = _tables_in_play(t)
+    short = count - sum(table.seats for table in tables)
+    if short > 0:
+        venue.take_free(t, actor=actor, seats_needed=short, entries=count)
+        tables = _tables_in_play(t)
     required = {need.table for need in needs.values() if need.table is not None}
     chosen = [table for table in tables if table.number in required]
     if any(need.accessible for need in needs.values()) and not any(table.accessible for table in chosen):
@@ -164,13 +173,6 @@ def choose_tables(t: Tournament, count: int, needs: dict[int, seating.Need]) -> 
         chosen.append(table)
         capacity += table.seats
         smallest = table.seats if len(chosen) == 1 else min(smallest, table.seats)
-    if capacity < count:
-        raise ServiceError(
-            _("%(entries)s entries need more seats than the %(seats)s seats at the open tables: open more tables.")
-            % {"entries": count, "seats": sum(table.seats for table in tables)},
-            code="no_open_seat",
-            status=409,
-        )
     return sorted(chosen, key=lambda table: table.number)
 
 
@@ -230,9 +232,10 @@ def _unseated_entries(t: Tournament) -> list:
 
 
 @transaction.atomic
-def draw_start(tournament: Tournament, *, actor: Actor) -> Draw:
+def draw_start(tournament: Tournament, *, actor: Actor, tables: list[int] | None = None) -> Draw:
     """The start draw (TDA 5): every registered entry to a random seat, tables filled evenly, the
-    fewest tables needed; driven by the seed committed beforehand, which is revealed with the result."""
+    fewest tables needed; driven by the seed committed beforehand, which is revealed with the result. `tables`: the
+    director's list of venue tables to take first (the draw takes more, in the house's order, if they are short)."""
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
     if start_drawn(t):
@@ -240,8 +243,10 @@ def draw_start(tournament: Tournament, *, actor: Actor) -> Draw:
     entries = _unseated_entries(t)
     if not entries:
         raise ServiceError(_("There is nobody to seat: register entries first."), code="no_entries", status=409)
+    if tables:
+        venue.take_listed(t, actor=actor, numbers=numbers_of(tables))
     needs = needs_of(t, entries)
-    tables = choose_tables(t, len(entries), needs)
+    tables = choose_tables(t, actor=actor, count=len(entries), needs=needs)
     room, by_number = room_of(t, tables)
     inputs = {"entries": [e.number for e in entries], **room_json(room), **needs_inputs(needs)}
     _fast_toast_compression()
@@ -268,7 +273,9 @@ def draw_start(tournament: Tournament, *, actor: Actor) -> Draw:
     return draw
 
 
-def late_room(t: Tournament, count: int, needs: dict[int, seating.Need]) -> tuple[seating.Room, dict[int, Table]]:
+def late_room(
+    t: Tournament, *, actor: Actor, count: int, needs: dict[int, seating.Need], take_tables: bool = True
+) -> tuple[seating.Room, dict[int, Table]]:
     """The tables a late entry, a re-entry or an undone bust may draw a seat at: in play and not breaking
     (nobody new sits at a table whose players are leaving); an empty table only when the tables with
     players have no room for them all, or a special need asks for it (nobody waits alone at a spare table
@@ -276,6 +283,10 @@ def late_room(t: Tournament, count: int, needs: dict[int, seating.Need]) -> tupl
     breaking = breaking_tables(t)
     tables = [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number") if table.pk not in breaking]
     room, by_number = room_of(t, tables)
+    short = count - sum(len(seats) for seats in room.open_seats.values())
+    if short > 0 and take_tables:  # the room is full: the venue gives the tables it needs
+        tables += venue.take_free(t, actor=actor, seats_needed=short, entries=count)
+        room, by_number = room_of(t, sorted(tables, key=lambda table: table.number))
     with_players = [n for n, players in room.players.items() if players]
     if not needs and with_players and sum(len(room.open_seats[n]) for n in with_players) >= count:
         room = seating.Room.of(
@@ -286,11 +297,12 @@ def late_room(t: Tournament, count: int, needs: dict[int, seating.Need]) -> tupl
     return room, by_number
 
 
-def seat_late_entries(t: Tournament, *, actor: Actor, entries: list[Entry], kind: str = Draw.Kind.LATE) -> Draw:
+def seat_late_entries(t: Tournament, *, actor: Actor, entries: list[Entry], kind: str = Draw.Kind.LATE, take_tables: bool = True) -> Draw:
     """Late entries and re-entries (TDA 5): each to a random open seat at a table with the fewest
-    players. The caller holds the tournament lock and checked the role."""
+    players; the venue gives another table when none is open (unless `take_tables` is False). The caller holds the
+    tournament lock and checked the role."""
     needs = needs_of(t, entries)
-    room, by_number = late_room(t, len(entries), needs)
+    room, by_number = late_room(t, actor=actor, count=len(entries), needs=needs, take_tables=take_tables)
     inputs = {"entries": sorted(e.number for e in entries), **room_json(room), **needs_inputs(needs)}
     draw, result = seat_draw(t, actor=actor, kind=kind, fn=seating.draw_late, room=room, needs=needs, inputs=inputs)
     _write_seats(t, draw, result, {e.number: e for e in entries}, by_number, timezone.now())

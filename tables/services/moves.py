@@ -24,6 +24,7 @@ from core.errors import ServiceError, clean_reason, require
 from tables.models import Move, Seat, Table
 from tables.rules import balancing as bal
 from tables.selectors.state import REDRAW_WAITS, balancing_notice, house_rules, rule_settings, slip
+from tables.services import venue
 from tables.services.breaks import break_table, redraw, take_in_nobody
 from tables.services.handforhand import call_next
 from tables.services.room import TableRow, announce, balancing_tables, cancel_slip, close_slip, create_slip, read_room
@@ -232,7 +233,7 @@ def _locked_move(t: Tournament, number) -> Move:
     return move
 
 
-def _finish_break(t: Tournament, table: Table, now) -> bool:
+def _finish_break(t: Tournament, *, actor: Actor, table: Table, now) -> bool:
     """A breaking table whose last player has moved is broken."""
     if not Move.objects.filter(from_table=table, kind=Move.Kind.BREAK).exists():
         return False
@@ -241,6 +242,7 @@ def _finish_break(t: Tournament, table: Table, now) -> bool:
     table.in_play, table.broken_at = False, now
     table.button_seat = table.small_blind_seat = table.big_blind_seat = None
     table.save(update_fields=["in_play", "broken_at", "button_seat", "small_blind_seat", "big_blind_seat"])
+    venue.give_back(t, actor=actor, tables=[table])  # back to the venue at once: free, or for the tournament that reserved it
     return True
 
 
@@ -264,7 +266,7 @@ def confirm_move(tournament: Tournament, *, actor: Actor, number) -> Move:
     move.status, move.closed_at, move.closed_by = Move.Status.DONE, now, actor_user(actor)
     move.save(update_fields=["status", "closed_at", "closed_by"])
     Seat.objects.create(tournament=t, entry=move.entry, table=move.to_table, seat=move.to_seat, draw=move.draw, seated_at=now)
-    broken = _finish_break(t, Table.objects.select_for_update().get(pk=move.from_table_id), now)
+    broken = _finish_break(t, actor=actor, table=Table.objects.select_for_update().get(pk=move.from_table_id), now=now)
     record_event(
         t,
         actor=actor,

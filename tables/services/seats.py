@@ -125,14 +125,19 @@ def reseat_after_undo(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | No
             return None
         try:
             with transaction.atomic():
-                seat_late_entries(t, actor=actor, entries=[entry])
+                seat_late_entries(t, actor=actor, entries=[entry], take_tables=False)
             return seat_of(entry)
         except ServiceError as exc:
             table = _break_to_give_back(t, last) if exc.code == "no_open_seat" else None
             if table is None:
-                if exc.code == "no_open_seat":
-                    exc.details = {**(exc.details or {}), "press": "open_table"}
-                raise
+                if exc.code != "no_open_seat":
+                    raise
+                try:  # no break to give back: a table from the venue
+                    seat_late_entries(t, actor=actor, entries=[entry])
+                except ServiceError as short:
+                    short.details = {**(short.details or {}), "press": "open_table"}
+                    raise
+                return seat_of(entry)
         breaks.cancel_break(t, actor=actor, table=table, reason="bust undone: the table no longer breaks")
         if last is not None and table.pk == last.table_id:  # his own table plays on: he sits there again
             free = [s for s in ([last.seat] + list(range(1, table.seats + 1))) if _seat_free(t, table, s)]

@@ -4,7 +4,6 @@ and a table in or out of play."""
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Min
 from django.utils.translation import gettext as _
 
 from core import roles
@@ -12,6 +11,7 @@ from core.actor import Actor
 from core.errors import ServiceError, require
 from tables.models import Table
 from tables.selectors.state import live_seats, start_drawn
+from tables.services import venue
 from tables.services.draws import pending_draw
 from tournament.models import Tournament
 from tournament.services.audit import lock_tournament, record_event
@@ -27,8 +27,9 @@ def open_table(
     sends_hand_signals: bool = True,
     accessible: bool = False,
 ) -> tuple[Table, str]:
-    """Open a table; returns it and its shuffler token (shown once, stored hashed). Before the start
-    draw the highest numbers break first; a table opened after it breaks before every other."""
+    """Open a table: the venue's table of that number, taken (tables/services/venue.py); returns it and its shuffler
+    token (shown once, stored hashed). Before the start draw the highest numbers break first; a table opened after it
+    breaks before every other."""
     require(actor, roles.SETUP)
     t = lock_tournament(tournament.pk)
     seats = seats or t.seats_per_table
@@ -38,10 +39,8 @@ def open_table(
         raise ServiceError(_("A table has 2 to 10 seats."), code="table_seats")
     if Table.objects.filter(tournament=t, number=number).exists():
         raise ServiceError(_("Table %(number)s is already open.") % {"number": number}, code="table_exists", status=409)
-    order = _late_break_order(t) if start_drawn(t) else -number
-    table = Table(tournament=t, number=number, seats=seats, sends_hand_signals=sends_hand_signals, accessible=accessible, break_order=order)
-    token = table.new_shuffler_token()
-    table.save()
+    table, token, _new = venue.open_row(t, number, seats=seats, sends_hand_signals=sends_hand_signals, accessible=accessible)
+    venue.hold(t, actor=actor, table=table)
     record_event(
         t,
         actor=actor,
@@ -101,13 +100,11 @@ def set_table_in_play(table: Table, *, actor: Actor, in_play: bool) -> Table:
         )
     table.in_play = in_play
     if in_play and start_drawn(t):
-        table.break_order = _late_break_order(t)
+        table.break_order = venue.late_break_order(t)
     table.save(update_fields=["in_play", "break_order"])
+    if in_play:
+        venue.hold(t, actor=actor, table=table)
+    else:
+        venue.give_back(t, actor=actor, tables=[table])
     record_event(t, actor=actor, type_="table.in_play" if in_play else "table.out_of_play", payload={"table": table.number}, stats=False)
     return table
-
-
-def _late_break_order(t: Tournament) -> int:
-    """A table added after the start draw breaks first (before every table already in play)."""
-    first = Table.objects.filter(tournament=t, in_play=True).aggregate(n=Min("break_order"))["n"]
-    return (first if first is not None else 1) - 1

@@ -73,7 +73,7 @@ def other_tournament(staff: dict) -> None:
     """A tournament the database holds before the night and keeps: the import goes into a database that is not empty."""
     d, c = staff["director"], staff["cashier"]
     t = setup.create_tournament(tournament_data(name="Other"), actor=d, template=setup.save_structure_template(BASIC_SPEC, actor=d))
-    for number in (1, 2):
+    for number in (31, 32):  # the venue's other tables: the night opens 1 and up
         table_setup.open_table(t, actor=d, number=number, seats=9)
     for i in range(5):
         player = registration.create_player(actor=c, first_name=f"O{i}", last_name="Other", date_of_birth=date(1985, 1, 1))

@@ -18,6 +18,7 @@ from tables.services import busts, counting, dealer_links
 from tests.helpers import refused, table
 from tests.tables.test_penalty_api import at_table
 from tournament.models import AuditEvent
+from venues.models import VenueTable
 
 STACK = 20_000  # tournament_data's starting stack: 12 players, 240,000 chips in play
 
@@ -195,7 +196,9 @@ def test_the_day_closes_when_the_bags_add_up_and_the_next_day_begins(t, floor, d
         "difference": 0,
         "reason": "",
         "missing": [],
+        "tables_given_back": [1, 2],
     }
+    assert not VenueTable.objects.filter(table__tournament=t).exists()  # the room is free between days
     state = days_selectors.day_state(t)
     # Day 2 has not begun: nothing is missing yet and it does not close (its bags come at its end).
     assert (state["day"], state["begun"], state["bagged"], state["bags"], state["missing"]) == (2, False, 0, 0, [])

@@ -28,6 +28,7 @@ from tests.flights.test_flights import event_with, play_and_bag
 from tests.helpers import client_for, refused, table, url
 from tests.tables.test_penalty_api import at_table
 from tournament.models import AuditEvent, Entry
+from venues.services import setup as venue_setup
 from web import caching
 
 
@@ -140,7 +141,7 @@ def test_the_directors_tables_and_the_players_without_a_bag(t, floor, director, 
         ("twice", "already_redrawn", 409),
         ("tables twice", "bad_tables", 400),
         ("no tables", "bad_tables", 400),
-        ("not in play", "table_not_in_play", 409),
+        ("not in the venue", "no_venue_table", 409),
         ("too few seats", "no_open_seat", 409),
         ("floor", "forbidden", 403),
         ("need unmet", "need_unmet", 409),
@@ -159,7 +160,8 @@ def test_every_refusal_of_the_redraw_says_why_and_changes_nothing(t, floor, dire
         tables = [1, 1]
     elif case == "no tables":
         tables = []
-    elif case == "not in play":
+    elif case == "not in the venue":  # a room set up with its tables: table 5 is not one of them
+        venue_setup.set_areas(venue_setup.default_venue(), actor=director, areas=[], fixed_tables=True)
         tables = [1, 5]
     elif case == "too few seats":
         tables = [1]
@@ -175,6 +177,7 @@ def test_every_refusal_of_the_redraw_says_why_and_changes_nothing(t, floor, dire
 
 def test_the_api_redraws_for_the_director_only(t, floor, director):
     bag_and_close(t, floor, director)
+    venue_setup.set_areas(venue_setup.default_venue(), actor=director, areas=[], fixed_tables=True)  # a room set up
     assert client_for(floor).post(url(t, "day/redraw/"), {}, format="json").status_code == 403
     bad = client_for(director).post(url(t, "day/redraw/"), {"tables": [1, "x"]}, format="json")
     assert bad.status_code == 400

@@ -21,6 +21,7 @@ from tests.tables.test_moves import entry, seated
 from tournament.models import AuditEvent, Entry, Tournament
 from tournament.services import registration as tournament_services
 from tournament.services import setup
+from venues.models import VenueTable
 from web.event_words import event_line
 
 
@@ -54,7 +55,9 @@ def test_the_winner_finishes_the_night_and_an_undone_last_bust_lets_it_run_again
         "reason": "winner",
         "entry": winner.number,
         "name": winner.player.display_name,
+        "tables_given_back": [1, 2],
     }
+    assert not VenueTable.objects.filter(table__tournament=t).exists()  # the room's tables are free for the next events
     name = winner.player.display_name
     assert event_line(done.type, done.payload, {}) == f"Play is over: {name} (#{winner.number}) won (the clock stopped)"
     paused = AuditEvent.objects.filter(tournament=t, type="clock.paused").get()
@@ -76,6 +79,7 @@ def test_the_winner_finishes_the_night_and_an_undone_last_bust_lets_it_run_again
     assert (status(t), clock(t)) == ("running", ClockState.Status.PAUSED)
     resumed = AuditEvent.objects.filter(tournament=t, type="tournament.resumed").get()
     assert event_line(resumed.type, resumed.payload, {}) == "Play goes on again: 2 players left"
+    assert sorted(VenueTable.objects.filter(table__tournament=t).values_list("number", flat=True)) == [1, 2]  # held again
     hands.start_hand(table(t, sorted(seated(t))[0]), actor=dealer)
     busts.bust_entry(last, actor=floor)
     assert status(t) == "finished" and AuditEvent.objects.filter(tournament=t, type="tournament.finished").count() == 2

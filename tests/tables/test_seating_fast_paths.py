@@ -123,14 +123,14 @@ def test_the_table_choice_is_the_one_table_at_a_time_choice(director, tournament
     table_setup.set_break_order(tournament, actor=director, numbers=[3, 7, 1, 8, 5, 2, 6, 4])
     models = list(Table.objects.filter(tournament=tournament, in_play=True).order_by("-break_order", "number"))
     for count in range(1, 58):
-        chosen = draws.choose_tables(tournament, count, needs)
+        chosen = draws.choose_tables(tournament, count=count, needs=needs)
         assert [row.number for row in chosen] == choose_one_at_a_time(models, count, needs), count
         assert all(
             (row.pk, row.seats, row.accessible) == (m.pk, m.seats, m.accessible) for row in chosen for m in models if m.number == row.number
         )
     with pytest.raises(errors.ServiceError) as exc:
-        draws.choose_tables(tournament, 58, needs)
-    assert exc.value.code == "no_open_seat"
+        draws.choose_tables(tournament, count=58, needs=needs)
+    assert exc.value.code == "venue_full"  # every table of the venue is in play: the answer says what is missing
 
 
 @pytest.mark.django_db

@@ -116,8 +116,8 @@ def test_the_start_draw_is_refused_twice_and_without_tables_or_entries(director,
     exc = refused("no_tables", draws.draw_start, tournament, actor=director)
     assert "Open the tables first" in exc.message
     open_tables(director, tournament, [1])
-    exc = refused("no_open_seat", draws.draw_start, tournament, actor=director)  # 12 entries, 9 seats
-    assert "12 entries need more seats than the 9 seats" in exc.message
+    exc = refused("venue_full", draws.draw_start, tournament, actor=director)  # 12 entries, 9 seats, the venue has no other table
+    assert "Seating 12 entries needs 3 more seats" in exc.message and exc.details["missing_tables"] == 1
     assert not Draw.objects.filter(tournament=tournament, drawn_at__isnull=False).exists()
     assert not Seat.objects.exists()
     open_tables(director, tournament, [2])
@@ -397,7 +397,8 @@ def test_two_tablets_bust_the_same_seated_entry_at_once(director, template):
 
 
 def floor_map_queries(director, cashier, tournament, n_tables: int, start: int) -> int:
-    open_tables(director, tournament, range(1, n_tables + 1))
+    first = 1 + start // 10  # the two tournaments share the venue: their tables are its tables 1 and up, 101 and up
+    open_tables(director, tournament, range(first, first + n_tables))
     register(cashier, tournament, n_tables * 2, start=start)
     draws.draw_start(tournament, actor=director)
     with CaptureQueriesContext(connection) as ctx:

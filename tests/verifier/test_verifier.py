@@ -225,7 +225,11 @@ def test_a_published_draw_changed_in_any_part_does_not_verify(director, cashier,
     start_draw, button = published(tournament)
     assert verify.verify(start_draw)["ok"] and verify.verify(button)["ok"]
     swapped = json.loads(json.dumps(start_draw))
-    swapped["result"][0][2], swapped["result"][1][2] = start_draw["result"][1][2], start_draw["result"][0][2]
+    rows = start_draw["result"]
+    other = next(
+        i for i, row in enumerate(rows) if row[2] != rows[0][2]
+    )  # two entries of different seats (the same seat at two tables swaps nothing)
+    swapped["result"][0][2], swapped["result"][other][2] = rows[other][2], rows[0][2]
     other_seed = {**button, "seed": secrets.token_hex(32)}
     loser = next(seat for seat in button["inputs"]["seats"] if seat != button["result"]["button"])
     other_button = {**button, "result": {**button["result"], "button": loser}}

@@ -218,6 +218,6 @@ def demo_satellite(users: dict, template, start: datetime, documents: list) -> N
     tickets.set_satellite(satellite, actor=director, data={"target": main_event.pk, "leftover": "next_place"})
     for player, number in documents[:16]:
         registration.register_entry(satellite, actor=users["Cashier"], player=player, document=registration.IdDocument("id_card", number))
-    for number in (1, 2):
+    for number in (11, 12):  # the room's tables 11 and 12: the Deepstack plays at 1 to 4
         table_setup.open_table(satellite, actor=director, number=number, seats=9)
     draws.draw_start(satellite, actor=director)

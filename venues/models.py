@@ -1,0 +1,63 @@
+"""The venue: the room's physical tables, shared by every tournament running in it.
+
+A venue table is held by one tournament at most: its `table` is the tournament's table row that holds it
+(a single column, so never two), set when a tournament takes it and cleared when the table breaks, leaves
+play or the tournament ends (tables/services/venue.py). A table out of service or given to cash games is
+held by nobody (a database constraint). A reservation names the tournament it waits for; only that one may
+take it while it stands.
+"""
+
+from __future__ import annotations
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Venue(models.Model):
+    name = models.CharField(_("name"), max_length=160, unique=True)
+    # The house's order of its areas: draws take free tables area by area in this order, then by number.
+    area_order = models.JSONField(_("order of the areas"), default=list, blank=True)
+    # A room never set up (the default venue of a small club): a table the director opens by a number the venue
+    # does not have is added to it. A room set up on the venue page has a fixed set of tables.
+    fixed_tables = models.BooleanField(_("fixed set of tables"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class VenueTable(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        OUT_OF_SERVICE = "out_of_service", _("Out of service")
+        CASH = "cash", _("Cash games")
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table number"), validators=[MinValueValidator(1), MaxValueValidator(999)])
+    area = models.CharField(_("area"), max_length=60, blank=True)
+    seats = models.PositiveSmallIntegerField(_("seats"), validators=[MinValueValidator(6), MaxValueValidator(10)])
+    status = models.CharField(_("state"), max_length=16, choices=Status.choices, default=Status.OPEN)
+    note = models.CharField(_("reason"), max_length=200, blank=True)  # why it is closed or reserved
+    table = models.OneToOneField("tables.Table", on_delete=models.PROTECT, null=True, blank=True, related_name="venue_table")
+    reserved_for = models.ForeignKey(
+        "tournament.Tournament", on_delete=models.PROTECT, null=True, blank=True, related_name="reserved_tables"
+    )
+    reserved_from = models.DateTimeField(_("reserved from"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["venue", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "number"], name="venue_table_unique_number"),
+            models.CheckConstraint(condition=Q(seats__gte=6, seats__lte=10), name="venue_table_seats_6_10"),
+            models.CheckConstraint(condition=Q(table__isnull=True) | Q(status="open"), name="venue_table_held_open"),
+            models.CheckConstraint(condition=Q(reserved_for__isnull=True) | Q(status="open"), name="venue_table_reserved_open"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.venue} table {self.number}"

@@ -1,0 +1,53 @@
+"""The venue's event types in words (venues/services, tables/services/venue.py): a tournament's tables taken from the
+room and given back, reservations, and the room's own changes (its tables added, changed, closed, imported). Collected
+with every other app's by web/event_words.py."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from web import event_parts as parts
+from web.event_parts import Line, Names
+
+
+def labels() -> dict[str, str]:
+    return {
+        "venue.tables_taken": _("Tables taken from the venue"),
+        "venue.tables_given_back": _("Tables given back to the venue"),
+        "venue.reserved": _("Table reserved"),
+        "venue.reservation_cancelled": _("Reservation cancelled"),
+        "venue.reservation_ended": _("Reservation ended"),
+        "venue.created": _("Venue created"),
+        "venue.areas": _("Venue's areas set"),
+        "venue.table_added": _("Venue table added"),
+        "venue.table_changed": _("Venue table changed"),
+        "venue.table_removed": _("Venue table removed"),
+        "venue.table_state": _("Venue table opened or closed"),
+        "venue.imported": _("Venue's tables imported"),
+    }
+
+
+def _venue(type_: str, label: str, p: dict, names: Names) -> str:
+    facts = {"table": p.get("table", "–"), "tables": parts.numbers(p.get("tables")), "reason": p.get("reason") or "–"}
+    if type_ == "venue.tables_taken":
+        return _("Tables taken from the venue: %(tables)s") % facts
+    if type_ == "venue.tables_given_back":
+        return _("Tables given back to the venue: %(tables)s") % facts
+    if type_ == "venue.reserved":
+        return _("Table %(table)s reserved for this tournament (%(reason)s)") % facts
+    if type_ == "venue.reservation_cancelled":
+        return _("Reservation of table %(table)s cancelled") % facts
+    if type_ == "venue.reservation_ended":
+        return _("Reservation of table %(table)s ended: the table closed (%(reason)s)") % facts
+    if type_ == "venue.table_state":
+        return _("Table %(table)s: %(state)s (%(reason)s)") % {**facts, "state": p.get("state", "–")}
+    if type_ == "venue.imported":
+        return _("Venue's tables imported: %(tables)s tables, %(added)s added, %(changed)s changed") % {
+            "tables": p.get("tables", "–"),
+            "added": p.get("added", "–"),
+            "changed": p.get("changed", "–"),
+        }
+    return parts.generic(label, p, names)
+
+
+LINES: tuple[tuple[tuple[str, ...], Line], ...] = ((("venue.",), _venue),)
