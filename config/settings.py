@@ -318,6 +318,9 @@ SPECTACULAR_SETTINGS = {
     # Several models have a "kind" or "status": name each choice set in the schema.
     "ENUM_NAME_OVERRIDES": {
         "LevelKindEnum": "tournament.models.Level.Kind",
+        "VenueTableStatusEnum": "venues.models.VenueTable.Status",
+        "RoomTableStateEnum": "web.venues.api.STATES",
+        "StateEnum": ["live", "frozen", "edited"],  # the payouts' state (named before the venue's states came)
         "EntryKindEnum": "tournament.models.Entry.Kind",
         "PurchaseKindEnum": "tournament.models.Purchase.Kind",
         "TournamentStatusEnum": "tournament.models.Tournament.Status",

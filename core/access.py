@@ -173,6 +173,16 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-clock-day-end": {"POST": DIRECTOR_ONLY},  # end the day after a level
     "api-clock-restart": {"POST": DIRECTOR_ONLY},  # the next day's start: time, level, time left
     "api-tables": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    # the venue: the room map for the staff (names of their own tournaments only), its set-up for the director, the
+    # floor's states, reservations and tables handed to a tournament (in a tournament it works)
+    "api-venues": {"GET": EVERY_ROLE, "POST": DIRECTOR_ONLY},
+    "api-venue": {"GET": EVERY_ROLE, "PATCH": DIRECTOR_ONLY},
+    "api-venue-tables": {"POST": DIRECTOR_ONLY},
+    "api-venue-table": {"PATCH": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},
+    "api-venue-import": {"POST": DIRECTOR_ONLY},
+    "api-venue-table-state": {"POST": FLOOR_ONLY},
+    "api-venue-table-reservation": {"POST": FLOOR_ONLY, "DELETE": FLOOR_ONLY},
+    "api-venue-table-hand": {"POST": FLOOR_ONLY},
     "api-table-state": {"GET": TABLET},  # a table's dealer tablet state (a Dealer login only at its own table)
     "api-dealer-link-state": {"GET": (DEALER_LINK,)},  # the same, for the table of the link (its secret in the path)
     "api-table-hand": {"POST": AT_THE_TABLE, "DELETE": AT_THE_TABLE},

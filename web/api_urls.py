@@ -13,6 +13,7 @@ from .payouts import deal_api, satellites_api
 from .tables import api as tables_api
 from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, move_api, penalty_api, screen_api, seating_api
 from .tournament import api, snapshot_api, structure_api
+from .venues import api as venues_api
 
 T = "tournaments/<id:pk>"
 
@@ -27,6 +28,18 @@ urlpatterns = [
     path("structures/<id:pk>/", structure_api.StructureDetailView.as_view(), name="api-structure"),
     path("structures/<id:pk>/copy/", structure_api.StructureCopyView.as_view(), name="api-structure-copy"),
     path("structures/<id:pk>/export/", structure_api.StructureExportView.as_view(), name="api-structure-export"),
+    path("venues/", venues_api.VenuesView.as_view(), name="api-venues"),
+    path("venues/<id:venue_id>/", venues_api.VenueView.as_view(), name="api-venue"),
+    path("venues/<id:venue_id>/tables/", venues_api.VenueTablesView.as_view(), name="api-venue-tables"),
+    path("venues/<id:venue_id>/import/", venues_api.VenueImportView.as_view(), name="api-venue-import"),
+    path("venues/<id:venue_id>/tables/<id:number>/", venues_api.VenueTableView.as_view(), name="api-venue-table"),
+    path("venues/<id:venue_id>/tables/<id:number>/state/", venues_api.VenueTableStateView.as_view(), name="api-venue-table-state"),
+    path(
+        "venues/<id:venue_id>/tables/<id:number>/reservation/",
+        venues_api.VenueTableReservationView.as_view(),
+        name="api-venue-table-reservation",
+    ),
+    path("venues/<id:venue_id>/tables/<id:number>/hand/", venues_api.VenueTableHandView.as_view(), name="api-venue-table-hand"),
     path("tournaments/", api.TournamentListView.as_view(), name="api-tournaments"),
     path("tournaments/import/", archive_api.TournamentImportView.as_view(), name="api-tournament-import"),
     path(f"{T}/", api.TournamentDetailView.as_view(), name="api-tournament"),

@@ -15,6 +15,8 @@ from tables.services import venue
 from tables.services.draws import pending_draw
 from tournament.models import Tournament
 from tournament.services.audit import lock_tournament, record_event
+from venues.models import Venue
+from venues.services.setup import venue_of
 
 
 @transaction.atomic
@@ -50,6 +52,34 @@ def open_table(
     )
     pending_draw(t)
     return table, token
+
+
+@transaction.atomic
+def hand_table(tournament: Tournament, *, actor: Actor, number, room: Venue | None = None) -> Table:
+    """The floor hands a free table of the venue to a tournament (from the room map): it plays at the tournament's
+    seats per table, or fewer when the table has fewer seats; its shuffler token is made anew by the director when a
+    shuffler reports from it. Refused when another tournament holds it, it is closed or reserved for another."""
+    if not roles.has_role(actor, roles.ROOM, tournament.pk):
+        raise ServiceError(_("Your role does not allow this action."), code="forbidden", status=403)
+    t = lock_tournament(tournament.pk)
+    if room is not None and venue_of(t).pk != room.pk:
+        raise ServiceError(_("That tournament plays in another venue."), code="other_venue", status=409)
+    if t.status == Tournament.Status.FINISHED:
+        raise ServiceError(_("That tournament is over."), code="finished", status=409)
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        raise ServiceError(_("Table numbers run from 1 to 999."), code="table_number") from None
+    if Table.objects.filter(tournament=t, number=number, in_play=True).exists():
+        raise ServiceError(_("Table %(number)s is already open.") % {"number": number}, code="table_exists", status=409)
+    vt = venue.venue_table(t, number, seats=t.seats_per_table)
+    table, _token, new = venue.open_row(t, number, seats=min(vt.seats, t.seats_per_table))
+    venue.hold(t, actor=actor, table=table, vt=vt)
+    record_event(
+        t, actor=actor, type_="table.opened" if new else "table.in_play", payload={"table": number, "seats": table.seats}, stats=False
+    )
+    pending_draw(t)
+    return table
 
 
 @transaction.atomic

@@ -36,6 +36,7 @@ from tables.services import setup as table_setup
 from tests.conftest import PASSWORD
 from tests.helpers import register
 from tournament.services import registration
+from venues.services import setup as venue_setup
 
 ROLES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
 STAFF = (DIRECTOR, FLOOR, CASHIER, DEALER)
@@ -122,6 +123,7 @@ class Room:
             "lang": "cs",
             "event_id": 1,
             "league_id": self.league.pk,
+            "venue_id": venue_setup.default_venue().pk,
         }
         if access.DISPLAY_LINK in who:
             values["token"] = self.display.token if visitor == access.DISPLAY_LINK else WRONG_SECRET

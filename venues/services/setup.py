@@ -90,7 +90,7 @@ def _checked(number, seats, area: str) -> tuple[int, int, str]:
 
 @transaction.atomic
 def create_venue(*, actor: Actor, name: str) -> Venue:
-    require(actor, roles.SETUP)
+    require(actor, roles.VENUE)
     name = (name or "").strip()
     if not name or len(name) > 160:
         raise ServiceError(_("Name the venue (at most 160 characters)."), code="venue_name")
@@ -105,7 +105,7 @@ def create_venue(*, actor: Actor, name: str) -> Venue:
 def set_areas(venue: Venue, *, actor: Actor, areas: list[str], fixed_tables: bool | None = None) -> Venue:
     """The house's order of its areas (draws take free tables area by area in it), and whether the set of tables is
     fixed (otherwise a table opened by a number the venue lacks is added)."""
-    require(actor, roles.SETUP)
+    require(actor, roles.VENUE)
     venue = Venue.objects.select_for_update().get(pk=venue.pk)
     if not isinstance(areas, list) or not all(isinstance(a, str) and a.strip() and len(a) <= 60 for a in areas):
         raise ServiceError(_("List the areas by name, first to fill first."), code="areas")
@@ -122,7 +122,7 @@ def set_areas(venue: Venue, *, actor: Actor, areas: list[str], fixed_tables: boo
 
 @transaction.atomic
 def add_table(venue: Venue, *, actor: Actor, number, seats, area: str = "") -> VenueTable:
-    require(actor, roles.SETUP)
+    require(actor, roles.VENUE)
     number, seats, area = _checked(number, seats, area)
     if VenueTable.objects.filter(venue=venue, number=number).exists():
         raise ServiceError(_("The venue has a table %(number)s already.") % {"number": number}, code="table_exists", status=409)
@@ -138,7 +138,7 @@ def add_table(venue: Venue, *, actor: Actor, number, seats, area: str = "") -> V
 @transaction.atomic
 def change_table(venue: Venue, *, actor: Actor, number, seats=None, area: str | None = None) -> VenueTable:
     """A table's seats or area. A table in play keeps at least the seats its tournament plays at it."""
-    require(actor, roles.SETUP)
+    require(actor, roles.VENUE)
     vt = locked(venue, number)
     _n, seats, area = _checked(vt.number, vt.seats if seats is None else seats, vt.area if area is None else area)
     if vt.table_id is not None and seats < vt.table.seats:
@@ -156,7 +156,7 @@ def change_table(venue: Venue, *, actor: Actor, number, seats=None, area: str | 
 
 @transaction.atomic
 def remove_table(venue: Venue, *, actor: Actor, number) -> None:
-    require(actor, roles.SETUP)
+    require(actor, roles.VENUE)
     vt = locked(venue, number)
     refuse_held(vt, actor=actor, what=_("remove it"))
     if vt.reserved_for_id is not None:
@@ -174,7 +174,7 @@ def remove_table(venue: Venue, *, actor: Actor, number) -> None:
 def import_room(venue: Venue, *, actor: Actor, text: str) -> dict:
     """A room file (venues/rules/room.py, read_room): each line adds a table or changes one. Nothing changes when one
     line is wrong, or a line would close or shrink a table in play. The venue's set of tables is then fixed."""
-    require(actor, roles.SETUP)
+    require(actor, roles.VENUE)
     venue = Venue.objects.select_for_update().get(pk=venue.pk)
     try:
         rows = rules.read_room(text or "")
@@ -235,7 +235,7 @@ def _problem(line: int, code: str, d: dict) -> str:
 def set_state(venue: Venue, *, actor: Actor, number, status: str, reason: str = "") -> VenueTable:
     """Close a table (out of service), give it to cash games, or open it again. A table in play is not closed; a
     closed table's reservation ends (its tournament is told)."""
-    require(actor, roles.SEATING)
+    require(actor, roles.ROOM)
     if status not in VenueTable.Status.values:
         raise ServiceError(_("A table is open, out of service or given to cash games."), code="bad_state")
     reason = (reason or "").strip()
@@ -268,15 +268,15 @@ def set_state(venue: Venue, *, actor: Actor, number, status: str, reason: str = 
 def reserve(venue: Venue, *, actor: Actor, number, tournament: Tournament | None, at=None, reason: str = "") -> VenueTable:
     """Reserve a table for a tournament (from a time, shown on the room map): no other tournament takes it while the
     reservation stands; a table in play is reserved for when it breaks. `tournament` None cancels the reservation."""
-    require(actor, roles.SEATING)
-    if tournament is not None and not roles.has_role(actor, roles.SEATING, tournament.pk):
+    require(actor, roles.ROOM)
+    if tournament is not None and not roles.has_role(actor, roles.ROOM, tournament.pk):
         raise ServiceError(_("Your role does not allow this action."), code="forbidden", status=403)
     vt = locked(venue, number)
     before = vt.reserved_for
     if tournament is None:
         if before is None:
             return vt
-        if not roles.has_role(actor, roles.SEATING, before.pk):
+        if not roles.has_role(actor, roles.ROOM, before.pk):
             raise ServiceError(_("Your role does not allow this action."), code="forbidden", status=403)
         vt.reserved_for, vt.reserved_from, vt.note = None, None, ""
         vt.save(update_fields=["reserved_for", "reserved_from", "note"])

@@ -1,0 +1,85 @@
+"""The room as the floor sees it: every table of a venue, by area, with the tournament that holds it or reserved it,
+its players, or why it is closed. A constant number of queries whatever the room's size and the tournaments in it.
+Staff who work some tournaments only read the names of those; the others' read "another tournament"."""
+
+from __future__ import annotations
+
+from django.db.models import Count
+from django.utils.translation import gettext as _
+
+from core import roles
+from tables.models import Seat
+from tournament.models import Tournament
+from venues.models import Venue, VenueTable
+from venues.rules import room as rules
+
+
+def _name(t: Tournament | None, user) -> tuple[int | None, str]:
+    if t is None:
+        return None, ""
+    if user is None or roles.works_in(user, t.pk):
+        return t.pk, t.name
+    return None, str(_("another tournament"))
+
+
+def state_of(vt: VenueTable) -> str:
+    """free, held, reserved (held by nobody, waiting for one tournament), out_of_service or cash."""
+    if vt.table_id is not None:
+        return "held"
+    if vt.status != VenueTable.Status.OPEN:
+        return vt.status
+    return "reserved" if vt.reserved_for_id is not None else "free"
+
+
+def room_map(venue: Venue, *, user=None, tournament: int | None = None) -> dict:
+    """The venue's tables in the house's order of areas, each with its state, holder or reservation and players; with
+    `tournament`, only the tables it holds or reserved. Also a count of tables by state and the tournaments in the room."""
+    rows = list(VenueTable.objects.filter(venue=venue).select_related("table__tournament", "reserved_for").order_by("number"))
+    held = [vt.table_id for vt in rows if vt.table_id is not None]
+    players = (
+        dict(
+            Seat.objects.filter(table_id__in=held, ended_at__isnull=True)
+            .values("table_id")
+            .annotate(n=Count("id"))
+            .values_list("table_id", "n")
+        )
+        if held
+        else {}
+    )
+    order = {
+        vt.number: i for i, vt in enumerate(rules.house_order([rules.Free(vt.number, vt.area, vt.seats) for vt in rows], venue.area_order))
+    }
+    tables, counts, tournaments = [], {"free": 0, "held": 0, "reserved": 0, "out_of_service": 0, "cash": 0}, {}
+    for vt in sorted(rows, key=lambda vt: order[vt.number]):
+        holder = vt.table.tournament if vt.table_id is not None else None
+        holder_id, holder_name = _name(holder, user)
+        reserved_id, reserved_name = _name(vt.reserved_for, user)
+        if tournament is not None and tournament not in (holder_id, reserved_id):
+            continue
+        state = state_of(vt)
+        counts[state] += 1
+        for pk, name in ((holder_id, holder_name), (reserved_id, reserved_name)):
+            if pk is not None:
+                tournaments[pk] = name
+        tables.append(
+            {
+                "number": vt.number,
+                "area": vt.area,
+                "seats": vt.seats,
+                "state": state,
+                "tournament": holder_id,
+                "tournament_name": holder_name,
+                "plays_seats": vt.table.seats if vt.table_id is not None else None,
+                "players": players.get(vt.table_id, 0) if vt.table_id is not None else 0,
+                "reserved_for": reserved_id,
+                "reserved_for_name": reserved_name,
+                "reserved_from": vt.reserved_from,
+                "reason": vt.note,
+            }
+        )
+    return {
+        "venue": {"id": venue.pk, "name": venue.name, "areas": venue.area_order, "fixed_tables": venue.fixed_tables},
+        "tables": tables,
+        "counts": counts,
+        "tournaments": [{"id": pk, "name": name} for pk, name in sorted(tournaments.items(), key=lambda item: item[1])],
+    }

@@ -1,1 +1,0 @@
-"""The venue's reads: its tables as the room map and the draws see them."""
