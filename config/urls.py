@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("web.payouts.urls")),
     path("", include("web.days.urls")),
     path("", include("web.flights.urls")),
+    path("", include("web.venues.urls")),
     path("", include("web.leagues.urls")),
     path("", include("web.archive.urls")),
 ]

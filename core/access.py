@@ -86,6 +86,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     "bag-slips": FLOOR_ONLY,
     # events with Day 1 flights into one Day 2: the events, an event's flights, Day 2, the pool and the bags
     # carried and forfeited (names); its forms show only to the director (api-flight-*)
+    "room": EVERY_ROLE,  # the room map: the venue's tables (names of the staff's own tournaments only)
+    "venue-room": EVERY_ROLE,
     "flight-events": FLOOR_ONLY,
     "flight-event": FLOOR_ONLY,
     # leagues: the seasons, a league's formula, tournaments and standings (names and points, as the results
@@ -270,6 +272,7 @@ SOCKETS: dict[str, tuple[str, ...]] = {
     "seat-socket": PUBLIC,  # the same lobby stream, for players' phones and the cashier's overview
     "table-socket": TABLET,  # one table's notes (a Dealer login only at its own table)
     "dealer-link-socket": (DEALER_LINK,),  # the same notes, for the table of the link
+    "room-socket": EVERY_ROLE,  # a venue's room map: a note per change in the room, no names (the map is read again)
 }
 
 

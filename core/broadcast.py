@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 
 from channels.layers import get_channel_layer
 
@@ -86,6 +87,14 @@ def publish_event(event, stats: dict | None) -> None:
         return
     for number in sorted(named):
         send(groups.table(tid, number), {"kind": "event", "seq": event.seq, "type": event.type, "table": number})
+
+
+def publish_room(venue_key: int, event) -> None:
+    """A note to the room's screens (core/groups.room): the event's type and tournament, no names; they read the room
+    again (debounced)."""
+    # Its sequence: the time it was sent (the room's events come from many tournaments, each counting its own); a note
+    # behind the last one heard is dropped by the page (static/js/live.js, thin), which reads the room every minute too.
+    send(groups.room(venue_key), {"kind": "event", "seq": time.time_ns(), "type": event.type, "tournament": event.tournament_id})
 
 
 def recheck_sockets(user_id: int, reason: str) -> None:

@@ -27,6 +27,12 @@ def tables(tournament_id: int) -> str:
     return f"t{tournament_id}.tables"
 
 
+def room(venue_id: int) -> str:
+    """A venue's room map and room screens: a note for every change in the room (no names). 0 is the default venue,
+    which a tournament made before venues takes its tables from (its `room` empty)."""
+    return f"room.{venue_id}"
+
+
 def dealer_link(link_id: int) -> str:
     """The sockets a table's dealer link opened: closed when the link is revoked."""
     return f"dealer_link.{link_id}"

@@ -24,6 +24,7 @@ from core import access, groups
 from tables.models import DealerLink, Table
 from tables.services import dealer_links
 from tournament.models import AuditEvent, DisplayToken, Tournament
+from venues.models import Venue
 
 from . import fanout
 from .snapshots import floor_answer, lobby_answer, read_again
@@ -180,6 +181,40 @@ class FloorConsumer(PushConsumer):
 
     def still_allowed(self) -> bool:
         return _may(_login_now(self.scope), "floor-socket", self.scope["url_route"]["kwargs"]["tournament_id"])
+
+
+def _room_groups(venue_id: int) -> list[str] | None:
+    """The groups of a venue's room (None: no such venue): its own, and the default venue's too for the first venue."""
+    if not Venue.objects.filter(pk=venue_id).exists():
+        return None
+    first = Venue.objects.order_by("id").values_list("pk", flat=True).first()
+    return [groups.room(venue_id)] + ([groups.room(0)] if first == venue_id else [])
+
+
+class RoomConsumer(PushConsumer):
+    """A venue's room map: a note for every change in the room (the tables taken and given back, a bust, a move, the
+    floor's states), no names; the page reads the map again through the API, which names only the staff's own
+    tournaments."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        venue_id = self.scope["url_route"]["kwargs"]["venue_id"]
+        names = await database_sync_to_async(_room_groups)(venue_id)
+        allowed = await database_sync_to_async(_may)(user, "room-socket", None)
+        if names is None or not allowed:
+            await self.close(code=4003)
+            return
+        await self.accept()
+        await self.join(*names, groups.user(user.pk))
+        await self.send_json(await self.snapshot())
+        self.recheck_every()
+
+    async def snapshot(self) -> dict:
+        """No state rides on the socket: its "snapshot" tells the page to read the room map (GET /api/venues/<id>/)."""
+        return {"kind": "snapshot", "seq": 0}
+
+    def still_allowed(self) -> bool:
+        return _may(_login_now(self.scope), "room-socket", None)
 
 
 def _table_pk(tournament_id: int, number: int) -> int | None:

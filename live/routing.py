@@ -18,4 +18,5 @@ websocket_urlpatterns = [  # each named: core/access.py SOCKETS says who reaches
     path("ws/s/<id:tournament_id>/", consumers.SeatConsumer.as_asgi(), name="seat-socket"),  # seat pages (public)
     path("ws/t/<id:tournament_id>/tables/<id:number>/", consumers.TableConsumer.as_asgi(), name="table-socket"),
     path("ws/dealer/<str:token>/", consumers.DealerLinkConsumer.as_asgi(), name="dealer-link-socket"),  # dealer links
+    path("ws/venues/<id:venue_id>/room/", consumers.RoomConsumer.as_asgi(), name="room-socket"),  # a venue's room map
 ]

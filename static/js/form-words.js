@@ -58,6 +58,9 @@ export const SAYS = {
   // names the form's data-flight; the carry's answer counts the bags carried and forfeited.
   "flight-event-create": {done: gettext("Event {name} created.")},
   "flight-add": {done: gettext("Flight {label} added.")},
+  // The room's set-up (templates/venues/room.html): the answer's table, or the file's counts.
+  "venue-table-add": {done: gettext("Table {number} added to the venue.")},
+  "venue-import": {done: gettext("Room file read: {tables} tables, {added} added, {changed} changed.")},
   "flight-end": {done: gettext("Flight {flight}: its end is saved.")},
   "flight-day2": {done: gettext("Day 2 is {day2.name}.")},
   "flight-late": {done: gettext("Day 2 late registration saved.")},

@@ -13,6 +13,8 @@ from tournament.models import Tournament
 from venues.models import Venue, VenueTable
 from venues.rules import room as rules
 
+COLOURS = 8  # the screens' palette of tournaments (static/css/screens/venues-room.css): the name is always written too
+
 
 def _name(t: Tournament | None, user) -> tuple[int | None, str]:
     if t is None:
@@ -77,9 +79,13 @@ def room_map(venue: Venue, *, user=None, tournament: int | None = None) -> dict:
                 "reason": vt.note,
             }
         )
+    listed = sorted(tournaments.items(), key=lambda item: (item[1], item[0]))
+    colour = {pk: i % COLOURS for i, (pk, _name) in enumerate(listed)}  # the screens' colour of each tournament (and its name)
+    for table in tables:
+        table["colour"] = colour.get(table["tournament"] if table["tournament"] is not None else table["reserved_for"])
     return {
         "venue": {"id": venue.pk, "name": venue.name, "areas": venue.area_order, "fixed_tables": venue.fixed_tables},
         "tables": tables,
         "counts": counts,
-        "tournaments": [{"id": pk, "name": name} for pk, name in sorted(tournaments.items(), key=lambda item: item[1])],
+        "tournaments": [{"id": pk, "name": name, "colour": colour[pk]} for pk, name in listed],
     }

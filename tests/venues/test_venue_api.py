@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tables.services import draws
 from tests.conftest import make_user, tournament_data
-from tests.helpers import client_for, open_tables, register
+from tests.helpers import client_for, open_tables, page_as, register
 from tournament.models import AuditEvent, StaffProfile
 from tournament.services import setup
 from venues.models import VenueTable
@@ -127,3 +127,15 @@ def test_the_room_map_reads_in_the_same_number_of_queries_for_one_tournament_and
         draws.draw_start(t, actor=director)
     assert VenueTable.objects.filter(table__isnull=False).count() == 12
     assert queries() == one, [q["sql"][:120] for q in ctx_log]
+
+
+def test_the_room_page_shows_the_map_and_each_role_its_forms(director, floor, cashier, tournament, venue):
+    open_tables(director, tournament, [1])
+    page = page_as(floor, "/room/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-number="1"' in html and "Sunday Deepstack" in html and 'id="rm-act"' in html and 'id="rm-import"' not in html
+    assert 'id="rm-import"' in page_as(director, f"/venues/{venue.pk}/room/").content.decode()
+    desk = page_as(cashier, "/room/").content.decode()
+    assert 'data-number="1"' in desk and 'id="rm-act"' not in desk  # the desk reads the room, the floor acts
+    assert page_as(cashier, f"/venues/{venue.pk + 100}/room/").status_code == 404

@@ -295,9 +295,10 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
         session = SessionStore()
         session[access.DEALER_TABLE] = table.pk
         session.create()
-        return display.token, secret, session.session_key, elsewhere(director, tournament.structure, tournament)
+        strangers = elsewhere(director, tournament.structure, tournament)
+        return display.token, secret, session.session_key, strangers, venue_setup.default_venue().pk
 
-    display_secret, link_secret, session_key, strangers = await database_sync_to_async(seed)()
+    display_secret, link_secret, session_key, strangers, venue_id = await database_sync_to_async(seed)()
     app = URLRouter(websocket_urlpatterns)
     users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **strangers}
     names = {p.name for p in websocket_urlpatterns}
@@ -306,7 +307,7 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
     for pattern in websocket_urlpatterns:
         who = access.SOCKETS.get(pattern.name, ())
         for visitor in (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, *STAFF, *ELSEWHERE, *HERE):
-            values = {"tournament_id": tournament.pk, "number": 1}
+            values = {"tournament_id": tournament.pk, "number": 1, "venue_id": venue_id}
             if access.DISPLAY_LINK in who:
                 values["token"] = display_secret if visitor == access.DISPLAY_LINK else WRONG_SECRET
             elif access.DEALER_LINK in who:

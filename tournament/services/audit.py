@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from core import memory
 from core.actor import Actor
-from core.broadcast import publish_event
+from core.broadcast import publish_event, publish_room
 from tournament.models import AuditEvent, Tournament
 from tournament.selectors.stats import tournament_stats
 
@@ -86,5 +86,9 @@ def record_event(
     )
     if tournament is not None:
         figures = tournament_stats(tournament) if stats else None
-        transaction.on_commit(lambda: publish_event(event, figures))
+        room = tournament.room_id or 0  # 0: the default venue (core/groups.room)
+        transaction.on_commit(lambda: (publish_event(event, figures), publish_room(room, event)))
+    elif isinstance(payload.get("venue"), int):  # the venue's own change (venues/services)
+        venue = payload["venue"]
+        transaction.on_commit(lambda: publish_room(venue, event))
     return event

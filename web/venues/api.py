@@ -51,6 +51,7 @@ class RoomTableSerializer(serializers.Serializer):
     reserved_for_name = serializers.CharField()
     reserved_from = serializers.DateTimeField(allow_null=True)
     reason = serializers.CharField()
+    colour = serializers.IntegerField(allow_null=True, help_text="The tournament's colour on the screens (0 to 7), its name beside it.")
 
 
 class RoomMapSerializer(serializers.Serializer):
