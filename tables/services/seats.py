@@ -135,7 +135,7 @@ def reseat_after_undo(t: Tournament, *, actor: Actor, entry: Entry) -> Seat | No
                 try:  # no break to give back: a table from the venue
                     seat_late_entries(t, actor=actor, entries=[entry])
                 except ServiceError as short:
-                    short.details = {**(short.details or {}), "press": "open_table"}
+                    short.details = {**(short.details or {}), "entry": entry.number, "press": "open_table"}
                     raise
                 return seat_of(entry)
         breaks.cancel_break(t, actor=actor, table=table, reason="bust undone: the table no longer breaks")

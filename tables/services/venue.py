@@ -227,7 +227,8 @@ def take_free(t: Tournament, *, actor: Actor, seats_needed: int, entries: int) -
         raise ServiceError(
             _(
                 "Seating %(entries)s entries needs %(needed)s more seats: the venue's free tables give %(capacity)s, %(missing)s "
-                "short (about %(tables)s more tables of %(seats)s). Reserved for other tournaments: %(reserved)s."
+                "short (about %(tables)s more tables of %(seats)s). Reserved for other tournaments: %(reserved)s. Free a table on "
+                "the room map, or open another table."
             )
             % {
                 "entries": entries,
