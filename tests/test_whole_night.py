@@ -28,6 +28,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, run_state_mach
 
 from clock.services import clock
 from core.errors import ServiceError
+from days.models import Day
 from leagues.models import LeagueResult
 from leagues.selectors import leagues as league_selectors
 from leagues.services import leagues as league_services
@@ -50,6 +51,7 @@ from tests.tables.test_balancing_house_rules import check_invariants as check_se
 from tournament.models import AuditEvent, ChipAdjustment, Entry, Level, Purchase, Tournament
 from tournament.selectors.stats import tournament_stats
 from tournament.services import registration, setup
+from venues.models import VenueTable
 
 EXAMPLES = int(os.environ.get("NIGHT_EXAMPLES", "40"))
 STEPS = int(os.environ.get("NIGHT_STEPS", "70"))
@@ -712,6 +714,29 @@ def chips_in_play_never_negative(night) -> None:
 
 Night.chips_in_play_never_negative = chips_in_play_never_negative
 INVARIANTS = (*INVARIANTS, "chips_in_play_never_negative")
+
+
+def the_venue_holds_what_plays(night) -> None:
+    """The venue's tables (venues/, tables/services/venue.py): a table a tournament holds is one of its tables in play,
+    of a tournament not over, and open (never closed or given to cash games); every table of the night's tournament
+    with a player on it holds its venue table while play goes on and its day is open; and a table the venue shows free
+    is held by nobody (one column: never two)."""
+    if night.t is None:
+        return
+    for vt in VenueTable.objects.filter(table__isnull=False).select_related("table__tournament"):
+        assert vt.table.in_play and vt.status == VenueTable.Status.OPEN, f"venue table {vt.number} held out of play or closed"
+        assert vt.table.tournament.status != Tournament.Status.FINISHED, f"venue table {vt.number} held by a tournament that is over"
+        assert vt.table.number == vt.number, f"venue table {vt.number} holds table {vt.table.number}"
+    t = Tournament.objects.get(pk=night.t.pk)
+    if t.status != Tournament.Status.RUNNING or Day.objects.filter(tournament=t, status=Day.Status.CLOSED).exists():
+        return
+    seated = set(tables_selectors.live_seats(t).filter(table__in_play=True).values_list("table__number", flat=True))
+    held = set(VenueTable.objects.filter(table__tournament=t).values_list("number", flat=True))
+    assert seated <= held, f"tables {sorted(seated - held)} play without holding their venue table"
+
+
+Night.the_venue_holds_what_plays = the_venue_holds_what_plays
+INVARIANTS = (*INVARIANTS, "the_venue_holds_what_plays")
 
 
 def check_night(t) -> None:

@@ -4,13 +4,13 @@ A table row of the tournament holds the venue table of its number while it is in
 over: opening a table takes it, a draw short of seats takes free ones in the house's order (or the director's
 list), a table that breaks or leaves play gives it back at once, and so does the end of play (payouts' reaction,
 which takes them again if a correction lets play go on). Taking is a conditional update of the venue table's one
-`table` column under a row lock; a draw taking free tables holds the venue's row lock until it commits, so two draws
-at the same moment never share a table. The caller holds the tournament's lock.
+`table` column under the venue table's row lock, so two draws at the same moment never share a table (each skips the
+tables the other has locked, on PostgreSQL). The caller holds the tournament's lock.
 """
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Min, Q
 from django.utils.translation import gettext as _
 
@@ -186,19 +186,35 @@ def _candidates(t: Tournament, venue: Venue):
 
 
 def _lock_free(t: Tournament, venue: Venue, seats_needed: int) -> tuple[list[VenueTable], list[VenueTable]]:
-    """The tables to take, locked, and the free tables seen (none chosen when they do not seat everyone). Taking free
-    tables holds the venue's row lock until the draw commits: draws of several tournaments at the same moment take their
-    tables one after the other, each from what the one before left free, so they never share one."""
-    venue = Venue.objects.select_for_update().get(pk=venue.pk)
-    free = list(_candidates(t, venue).select_for_update().order_by("number"))
-    picks = rules.to_take(
-        [rules.Free(vt.number, vt.area, vt.seats, vt.reserved_for_id == t.pk) for vt in free],
-        venue.area_order,
-        seats_needed,
-        t.seats_per_table,
-    )
-    numbers = {pick.number for pick in picks or ()}
-    return [vt for vt in free if vt.number in numbers], free
+    """The tables to take, locked, and the free tables seen (none chosen when they do not seat everyone). The choice is
+    made on the tables free now, then only those are locked; on PostgreSQL a table another draw has locked meanwhile is
+    skipped (that draw is taking it) and the choice is made again without it, so draws of several tournaments at the
+    same moment each take tables of their own without waiting for one another. (Only the venue table's own row is
+    locked: its default order joins the venue, whose row a lock would take too, and every other draw would skip all.)"""
+    skip = connection.features.has_select_for_update_skip_locked
+    chosen: list[VenueTable] = []
+    lost: set[int] = set()
+    while True:
+        mine = {vt.pk for vt in chosen}
+        free = [vt for vt in _candidates(t, venue).order_by("number") if vt.pk not in lost]
+        short = seats_needed - sum(min(vt.seats, t.seats_per_table) for vt in chosen)
+        if short <= 0:
+            return chosen, free
+        rest = [vt for vt in free if vt.pk not in mine]
+        picks = rules.to_take(
+            [rules.Free(vt.number, vt.area, vt.seats, vt.reserved_for_id == t.pk) for vt in rest],
+            venue.area_order,
+            short,
+            t.seats_per_table,
+        )
+        if picks is None:
+            return [], free
+        numbers = {pick.number for pick in picks}
+        wanted = [vt.pk for vt in rest if vt.number in numbers]
+        rows = _candidates(t, venue).filter(pk__in=wanted).order_by("pk")
+        got = list(rows.select_for_update(skip_locked=True, of=("self",)) if skip else rows.select_for_update(of=("self",)))
+        chosen += got
+        lost |= set(wanted) - {vt.pk for vt in got}
 
 
 def rules_order(tables: list[VenueTable], venue: Venue) -> list[VenueTable]:
