@@ -58,9 +58,10 @@ def staff_and_tournament(seats: int = 9):
     return director, cashier, t
 
 
-def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = None) -> None:
+def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = None, first_player: int = 0) -> None:
     """n paid entries of tournament t in bulk (players, their ID checks, entries and buy-ins), as the desk would
-    register them: "P<i> Bench", or the (first, last, nickname) that `names` gives an entry number."""
+    register them: "P<i> Bench", or the (first, last, nickname) that `names` gives an entry number. `first_player`:
+    the players' numbering starts there (several tournaments' fields are different players)."""
     from datetime import date
 
     from django.utils import timezone
@@ -72,11 +73,11 @@ def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = No
     players = Player.objects.bulk_create(
         [
             Player(
-                first_name=names.get(i + 1, (f"P{i}",))[0],
+                first_name=names.get(i + 1, (f"P{first_player + i}",))[0],
                 last_name=names.get(i + 1, ("", "Bench"))[1],
                 nickname=names.get(i + 1, ("", "", ""))[2],
                 date_of_birth=date(1980, 1, 1 + i % 28),
-                id_hmac=f"{i:064x}",
+                id_hmac=f"{first_player + i:064x}",
                 created_by=cashier,
             )
             for i in range(n)
@@ -90,7 +91,7 @@ def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = No
                 purpose=IdCheck.Purpose.REGISTRATION,
                 document_type="id_card",
                 number_last4=f"{i % 10000:04d}",
-                number_hmac=f"{i:064x}",
+                number_hmac=f"{first_player + i:064x}",
                 checked_by=cashier,
                 checked_at=now,
             )
@@ -100,7 +101,7 @@ def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = No
     )
     entries = Entry.objects.bulk_create(
         [
-            Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{i:064x}", created_at=now, created_by=cashier)
+            Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{first_player + i:064x}", created_at=now, created_by=cashier)
             for i, (p, c) in enumerate(zip(players, checks, strict=True))
         ],
         batch_size=2000,
