@@ -32,6 +32,7 @@ urlpatterns = [
     path("venues/<id:venue_id>/", venues_api.VenueView.as_view(), name="api-venue"),
     path("venues/<id:venue_id>/tables/", venues_api.VenueTablesView.as_view(), name="api-venue-tables"),
     path("venues/<id:venue_id>/import/", venues_api.VenueImportView.as_view(), name="api-venue-import"),
+    path("venues/<id:venue_id>/tournaments/", venues_api.VenueTournamentsView.as_view(), name="api-venue-tournaments"),
     path("venues/<id:venue_id>/tables/<id:number>/", venues_api.VenueTableView.as_view(), name="api-venue-table"),
     path("venues/<id:venue_id>/tables/<id:number>/state/", venues_api.VenueTableStateView.as_view(), name="api-venue-table-state"),
     path(

@@ -39,6 +39,7 @@ USED_BY = {
         "api-venue-table:PATCH",
         "api-venue-table:DELETE",
         "api-venue-import:POST",
+        "api-venue-tournaments:POST",
     ],
     "ROOM": [
         "api-venue-table-state:POST",

@@ -139,3 +139,21 @@ def test_the_room_page_shows_the_map_and_each_role_its_forms(director, floor, ca
     desk = page_as(cashier, "/room/").content.decode()
     assert 'data-number="1"' in desk and 'id="rm-act"' not in desk  # the desk reads the room, the floor acts
     assert page_as(cashier, f"/venues/{venue.pk + 100}/room/").status_code == 404
+
+
+def test_a_second_venue_has_tables_of_its_own_and_a_tournament_chooses_it_before_it_opens_any(director, floor, tournament, venue):
+    side = setup.create_tournament(tournament_data(name="Side Event"), actor=director, template=tournament.structure)
+    made = client_for(director).post("/api/venues/", {"name": "Casino annex"}, format="json")
+    assert made.status_code == 201 and made.json()["fixed_tables"]
+    annex = made.json()["id"]
+    assert client_for(director).post(f"/api/venues/{annex}/tables/", {"number": 1, "seats": 8, "area": "Annex"}, format="json").status_code == 201
+    chosen = client_for(director).post(f"/api/venues/{annex}/tournaments/", {"tournament": side.pk}, format="json")
+    assert chosen.status_code == 200 and client_for(director).get(f"/api/tournaments/{side.pk}/").json()["room"] == annex
+    open_tables(director, tournament, [1])  # the first venue's table 1
+    open_tables(director, side, [1], seats=8)  # the annex's: another table of the same number
+    assert VenueTable.objects.get(venue_id=annex, number=1).table.tournament == side
+    other = client_for(floor).post(f"/api/venues/{venue.pk}/tables/2/hand/", {"tournament": side.pk}, format="json")
+    assert other.status_code == 409 and other.json()["detail"] == "That tournament plays in another venue."
+    late = client_for(director).post(f"/api/venues/{venue.pk}/tournaments/", {"tournament": side.pk}, format="json")
+    assert late.status_code == 409 and "opened tables already" in late.json()["detail"]
+    assert AuditEvent.objects.filter(tournament=side, type="venue.room_set").count() == 1

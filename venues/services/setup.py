@@ -102,6 +102,23 @@ def create_venue(*, actor: Actor, name: str) -> Venue:
 
 
 @transaction.atomic
+def set_room(venue: Venue, *, actor: Actor, tournament: Tournament) -> Tournament:
+    """The venue a tournament takes its tables from, chosen before it opens any (a deployment with several rooms)."""
+    require(actor, roles.VENUE)
+    t = lock_tournament(tournament.pk)
+    if t.tables.exists():
+        raise ServiceError(
+            _("This tournament has opened tables already: it stays in the venue it took them from."), code="tables_opened", status=409
+        )
+    if t.room_id == venue.pk:
+        return t
+    t.room = venue
+    t.save(update_fields=["room"])
+    record_event(t, actor=actor, type_="venue.room_set", payload={"venue": venue.pk, "name": venue.name}, stats=False, seats=False)
+    return t
+
+
+@transaction.atomic
 def set_areas(venue: Venue, *, actor: Actor, areas: list[str], fixed_tables: bool | None = None) -> Venue:
     """The house's order of its areas (draws take free tables area by area in it), and whether the set of tables is
     fixed (otherwise a table opened by a number the venue lacks is added)."""

@@ -32,7 +32,17 @@ ID_NOT_SEEN = _("Confirm that you checked the ID document in person and that it 
 class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = ("id", *setup.TOURNAMENT_FIELDS, "status", "registration_closed", "current_level", "event_seq", "structure", "created_at")
+        fields = (
+            "id",
+            *setup.TOURNAMENT_FIELDS,
+            "room",
+            "status",
+            "registration_closed",
+            "current_level",
+            "event_seq",
+            "structure",
+            "created_at",
+        )
         read_only_fields = fields
 
 

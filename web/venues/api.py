@@ -294,6 +294,31 @@ class VenueTableHandView(RoleAPIView):
         return Response({"tournament": t.pk, "table": table.number, "seats": table.seats}, status=status.HTTP_201_CREATED)
 
 
+class VenueTournamentsView(RoleAPIView):
+    allowed = api_roles("api-venue-tournaments")
+
+    def touches(self):
+        return self.request.data.get("tournament") if isinstance(self.request.data, dict) else None
+
+    @extend_schema(
+        operation_id="venues_tournament_add",
+        tags=["venues"],
+        request=HandSerializer,
+        summary="A tournament takes its tables from this venue (before it opens any)",
+        responses=answers(
+            200,
+            inline_serializer("TournamentRoom", {"tournament": serializers.IntegerField(), "venue": serializers.IntegerField()}),
+            refused=True,
+            conflict=True,
+        ),
+    )
+    def post(self, request, venue_id: int):
+        venue = get_object_or_404(Venue, pk=venue_id)
+        t = tournament_or_404(valid(HandSerializer, request.data).validated_data["tournament"])
+        t = call_service(venue_setup.set_room, venue, actor=request.user, tournament=t)
+        return Response({"tournament": t.pk, "venue": venue.pk})
+
+
 class VenueImportView(RoleAPIView):
     allowed = api_roles("api-venue-import")
 

@@ -13,6 +13,7 @@ from web.event_parts import Line, Names
 def labels() -> dict[str, str]:
     return {
         "venue.tables_taken": _("Tables taken from the venue"),
+        "venue.room_set": _("Venue chosen"),
         "venue.tables_given_back": _("Tables given back to the venue"),
         "venue.reserved": _("Table reserved"),
         "venue.reservation_cancelled": _("Reservation cancelled"),
@@ -29,6 +30,8 @@ def labels() -> dict[str, str]:
 
 def _venue(type_: str, label: str, p: dict, names: Names) -> str:
     facts = {"table": p.get("table", "–"), "tables": parts.numbers(p.get("tables")), "reason": p.get("reason") or "–"}
+    if type_ == "venue.room_set":
+        return _("This tournament takes its tables from the venue %(name)s") % {"name": p.get("name", "–")}
     if type_ == "venue.tables_taken":
         return _("Tables taken from the venue: %(tables)s") % facts
     if type_ == "venue.tables_given_back":
