@@ -119,6 +119,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "seat-cards": DESK,
     "seat-card": DESK,
     "seat-search": PUBLIC,
+    "today": PUBLIC,  # the players' page of the day: today's events and one seat search over those running
     "seat-page": PUBLIC,
     "draw-list": PUBLIC,
     "draw-detail": PUBLIC,

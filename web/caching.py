@@ -235,6 +235,12 @@ def public_head(request, pk: int) -> dict | None:
     return memory.at_version("head", pk, seq, compute, meanwhile=request.first_load)[1]
 
 
+def search_at(pk: int, seq: int) -> tuple:
+    """The room's seats folded for searching at its seats' version `seq` (a tournament's seats_seq), once per version in
+    this worker: the players' page of today's events searches every running tournament with it."""
+    return memory.at_version("search", pk, seq, lambda: (seq, search_index(_room(pk, seq)[1])))[1]
+
+
 def room_search(request, pk: int) -> tuple:
     """The room's seats with their names folded for searching, once per version (tables/selectors/screens.py,
     find_entries): a search is a scan in memory, no query."""

@@ -146,7 +146,10 @@ def test_a_second_venue_has_tables_of_its_own_and_a_tournament_chooses_it_before
     made = client_for(director).post("/api/venues/", {"name": "Casino annex"}, format="json")
     assert made.status_code == 201 and made.json()["fixed_tables"]
     annex = made.json()["id"]
-    assert client_for(director).post(f"/api/venues/{annex}/tables/", {"number": 1, "seats": 8, "area": "Annex"}, format="json").status_code == 201
+    assert (
+        client_for(director).post(f"/api/venues/{annex}/tables/", {"number": 1, "seats": 8, "area": "Annex"}, format="json").status_code
+        == 201
+    )
     chosen = client_for(director).post(f"/api/venues/{annex}/tournaments/", {"tournament": side.pk}, format="json")
     assert chosen.status_code == 200 and client_for(director).get(f"/api/tournaments/{side.pk}/").json()["room"] == annex
     open_tables(director, tournament, [1])  # the first venue's table 1

@@ -3,9 +3,10 @@ only read; every change goes through the JSON API (web/venues/api.py)."""
 
 from django.urls import path
 
-from . import views
+from . import public, views
 
 urlpatterns = [
+    path("today/", public.today_page, name="today"),
     path("room/", views.room_page, name="room"),
     path("venues/<id:venue_id>/room/", views.venue_room_page, name="venue-room"),
 ]
