@@ -183,7 +183,8 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-venue-tables": {"POST": DIRECTOR_ONLY},
     "api-venue-table": {"PATCH": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},
     "api-venue-import": {"POST": DIRECTOR_ONLY},
-    "api-venue-tournaments": {"POST": DIRECTOR_ONLY},  # a tournament takes its tables from this venue
+    "api-venue-tournaments": {"POST": DIRECTOR_ONLY},
+    "api-sit-and-go": {"POST": DIRECTOR_ONLY},  # a tournament being set up made a sit & go  # a tournament takes its tables from this venue
     "api-venue-table-state": {"POST": FLOOR_ONLY},
     "api-venue-table-reservation": {"POST": FLOOR_ONLY, "DELETE": FLOOR_ONLY},
     "api-venue-table-hand": {"POST": FLOOR_ONLY},

@@ -10,6 +10,7 @@ class PayoutsConfig(AppConfig):
         # at the bubble; the payout structure in force answers.
         from core import reactions
         from payouts.reactions import (
+            copy_satellite,
             finished_with_play,
             no_entry_under_a_deal,
             no_reopening_after_a_payment,
@@ -24,8 +25,10 @@ class PayoutsConfig(AppConfig):
         from tables.selectors.screens import PLACES_PAID
         from tables.services.busts import BUST_UNDONE, ENTRY_BUSTED, FIXED_PLACE
         from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED, REGISTRATION_REOPENED
+        from venues.services.sit_and_go import SIT_AND_GO_OPENED
 
         reactions.on(PLACES_PAID, places_paid_answer)
+        reactions.on(SIT_AND_GO_OPENED, copy_satellite)  # the next of a satellite sit & go series is a satellite too
         # A deal stands on the players who made it; one that stopped play fixes their places.
         reactions.on(ENTRY_REGISTERED, no_entry_under_a_deal)
         reactions.on(ENTRY_VOIDED, no_void_under_a_deal)

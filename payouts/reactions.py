@@ -9,6 +9,7 @@ floor clears him from the map."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -16,11 +17,11 @@ from clock.services import clock as clock_services
 from core.actor import Actor
 from core.errors import ServiceError
 from core.money import format_money
-from payouts.models import Payment
+from payouts.models import Payment, Satellite
 from payouts.selectors.structure import approved_deals, finishers, payout_state, play_over, prizes_won, satellite_of, stop_finishes
 from tables.services import handforhand, moves, venue
 from tournament.models import Entry, Tournament
-from tournament.services.audit import record_event
+from tournament.services.audit import actor_user, record_event
 
 
 def _deal_stands(t: Tournament, what: str) -> None:
@@ -183,3 +184,21 @@ def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | N
         venue.hold_all(t, actor=actor)  # its tables again, unless another event took one meanwhile (the correction is refused)
         record_event(t, actor=actor, type_="tournament.resumed", payload={"players_left": left})
         moves.rebalance(t, actor=actor)  # nobody moved while play was over: the room as it stands now (tables.services.moves)
+
+
+def copy_satellite(*, actor: Actor, tournament: Tournament, previous: Tournament) -> None:
+    """Reaction to venues.services.sit_and_go.SIT_AND_GO_OPENED: the next of a satellite sit & go series is a satellite
+    of the same target, with the same settings (its seats paid by the satellite rules)."""
+    sat = Satellite.objects.filter(tournament=previous).first()
+    if sat is None:
+        return
+    Satellite.objects.create(
+        tournament=tournament,
+        target_id=sat.target_id,
+        leftover=sat.leftover,
+        transferable=sat.transferable,
+        seat=sat.seat,
+        set_at=timezone.now(),
+        set_by=actor_user(actor) or sat.set_by,
+    )
+    record_event(tournament, actor=actor, type_="satellite.set", payload={"target": sat.target_id, "copied_from": previous.pk}, stats=False)

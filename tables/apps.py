@@ -9,12 +9,19 @@ class TablesConfig(AppConfig):
         # The tables' reactions to registration (core.reactions): a new entry gets a seat, a voided one frees it;
         # and the receipt asks where an entry sits; a redraw waits for the hands in play.
         from core import reactions
-        from tables.reactions import entry_seat, free_voided_entry, redraw_once_the_hands_are_done, seat_registered_entry
+        from tables.reactions import (
+            entry_seat,
+            free_voided_entry,
+            redraw_once_the_hands_are_done,
+            seat_registered_entry,
+            start_full_sit_and_go,
+        )
         from tables.services.handforhand import BETWEEN_HANDS
         from tournament.selectors.receipts import ENTRY_SEAT
         from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED
 
         reactions.on(ENTRY_REGISTERED, seat_registered_entry)
+        reactions.on(ENTRY_REGISTERED, start_full_sit_and_go)  # the registration that fills a sit & go starts it
         reactions.on(BETWEEN_HANDS, redraw_once_the_hands_are_done)  # a redraw waits for the hands in play
         reactions.on(ENTRY_VOIDED, free_voided_entry)
         reactions.on(ENTRY_SEAT, entry_seat)

@@ -5,15 +5,20 @@ receipts ask the same way where an entry sits."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clock.services import clock as clock_services
 from core.actor import Actor
 from core.errors import ServiceError
 from tables.models import Penalty, Seat
 from tables.selectors.state import redraw_waiting, seat_of, start_drawn
+from tables.services import draws, house_rules
 from tables.services.moves import after_seat_freed, rebalance
 from tables.services.seats import free_seat, seat_new_entry
 from tournament.models import Entry, Tournament
+from tournament.services.audit import record_event
+from venues.services import sit_and_go
 
 
 def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:
@@ -35,6 +40,32 @@ def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry)
     if not Seat.objects.filter(table=seat.table, ended_at__isnull=True).exclude(pk=seat.pk).exists():
         rebalance(tournament, actor=actor, entry=entry)  # the first player at a table opened for late entries: others join
     return {"table": seat.table.number, "seat": seat.seat}
+
+
+def start_full_sit_and_go(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:
+    """Reaction to ENTRY_REGISTERED: the registration that fills a sit & go starts it (venues/services/sit_and_go.py):
+    its players to a free table of the venue by the verifiable start draw, its clock started, the next of its series
+    opened. When the venue has no free table, the entry stands and the sit & go waits: the floor frees a table and the
+    director makes the start draw."""
+    sng = sit_and_go.sit_and_go_of(tournament)
+    if sng is None or sng.started_at is not None or start_drawn(tournament):
+        return {}
+    if Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() < sng.players:
+        return {}
+    try:
+        with transaction.atomic():
+            draws.start_draw_now(tournament, actor=actor)
+    except ServiceError as exc:
+        if exc.code not in ("venue_full", "no_tables"):
+            raise
+        record_event(tournament, actor=actor, type_="sit_and_go.waiting", payload={"reason": exc.message}, stats=False, seats=False)
+        return {}
+    clock_services.start_clock_at_the_draw(tournament, actor=actor)
+    following = sit_and_go.started(sng, actor=actor)
+    if following is not None:
+        house_rules.copy_house_rules(tournament, to=following.tournament)
+    seat = seat_of(entry)
+    return {"table": seat.table.number, "seat": seat.seat} if seat is not None else {}
 
 
 def free_voided_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:

@@ -61,3 +61,23 @@ class VenueTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.venue} table {self.number}"
+
+
+class SitAndGo(models.Model):
+    """A tournament that starts when its seats are filled (venues/services/sit_and_go.py): the registration that fills
+    them seats its players at a free table of the venue by the verifiable draw and starts its clock
+    (tables/reactions.py); with `opens_next` the next of its series opens then, a copy of it."""
+
+    tournament = models.OneToOneField("tournament.Tournament", on_delete=models.PROTECT, related_name="sit_and_go")
+    players = models.PositiveSmallIntegerField(_("players"), validators=[MinValueValidator(2), MaxValueValidator(10)])
+    opens_next = models.BooleanField(_("a new one opens when this one fills"), default=False)
+    series = models.CharField(_("series"), max_length=160)
+    number = models.PositiveIntegerField(default=1)  # the n-th of its series
+    started_at = models.DateTimeField(null=True, blank=True)
+    next = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True, related_name="previous")
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(players__gte=2, players__lte=10), name="sit_and_go_players_2_10")]
+
+    def __str__(self) -> str:
+        return f"{self.series} #{self.number}"

@@ -47,6 +47,7 @@ urlpatterns = [
     path(f"{T}/structure/", api.TournamentStructureView.as_view(), name="api-tournament-structure"),
     path(f"{T}/registration/", api.RegistrationView.as_view(), name="api-registration"),
     path(f"{T}/stats/", api.StatsView.as_view(), name="api-stats"),
+    path(f"{T}/sit-and-go/", venues_api.SitAndGoView.as_view(), name="api-sit-and-go"),
     path(f"{T}/entries/", api.EntryListView.as_view(), name="api-entries"),
     path(f"{T}/entries/<id:number>/", api.EntryDetailView.as_view(), name="api-entry"),
     path(f"{T}/entries/<id:number>/rebuy/", api.EntryRebuyView.as_view(), name="api-entry-rebuy"),

@@ -61,7 +61,7 @@ GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("payouts", ("payouts.", "payout.", "deal.", "satellite.", "ticket.")),
     ("flights", ("flight.", "flights.")),
     ("leagues", ("league.",)),
-    ("setup", ("tournament.", "structure.", "display.")),
+    ("setup", ("tournament.", "structure.", "display.", "sit_and_go.")),
 )
 
 

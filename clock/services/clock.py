@@ -198,6 +198,19 @@ def start_clock(tournament: Tournament, *, actor: Actor) -> ClockState:
     return _act(tournament, actor=actor, type_="clock.started", change=change, announce_row_end=True)
 
 
+def start_clock_at_the_draw(tournament: Tournament, *, actor: Actor) -> ClockState:
+    """A sit & go's clock, started by the registration that filled it, right after its start draw (no director's press:
+    the director set the sit & go up)."""
+    return _act(
+        tournament,
+        actor=actor,
+        type_="clock.started",
+        change=lambda rows, anchor, now: tl.start(rows, now, 0),
+        announce_row_end=True,
+        allowed=None,
+    )
+
+
 def _has_run(tournament: Tournament) -> bool:
     return Tournament.objects.filter(pk=tournament.pk).exclude(status=Tournament.Status.SETUP).exists()
 

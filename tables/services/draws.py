@@ -237,6 +237,12 @@ def draw_start(tournament: Tournament, *, actor: Actor, tables: list[int] | None
     fewest tables needed; driven by the seed committed beforehand, which is revealed with the result. `tables`: the
     director's list of venue tables to take first (the draw takes more, in the house's order, if they are short)."""
     require(actor, roles.SETUP)
+    return start_draw_now(tournament, actor=actor, tables=tables)
+
+
+def start_draw_now(tournament: Tournament, *, actor: Actor, tables: list[int] | None = None) -> Draw:
+    """The start draw without the director's press: a sit & go's, made by the registration that fills it (its
+    actor recorded; the director set the sit & go up). draw_start is the director's."""
     t = lock_tournament(tournament.pk)
     if start_drawn(t):
         raise ServiceError(_("The start draw is done already; new entries are seated as they register."), code="already_drawn", status=409)

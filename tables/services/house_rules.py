@@ -44,3 +44,10 @@ def set_house_rules(tournament: Tournament, *, actor: Actor, data: dict) -> Hous
         else:
             flag_halts(t, actor=actor)
     return rules
+
+
+def copy_house_rules(tournament: Tournament, *, to: Tournament) -> None:
+    """The next of a sit & go series plays by the house rules of the one before (when the director set any)."""
+    rules = HouseRules.objects.filter(tournament=tournament).first()
+    if rules is not None:
+        HouseRules.objects.create(tournament=to, **house_rules_json(rules))

@@ -31,6 +31,7 @@ USED_BY = {
         "api-payout-structure:PUT",
         "api-deal-approve:POST",
         "api-draw-start:POST",
+        "api-sit-and-go:POST",
     ],
     "VENUE": [
         "api-venues:POST",

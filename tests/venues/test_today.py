@@ -3,7 +3,8 @@ tournament running now; no login, names, tables and seats only."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from django.test import Client
 from django.utils import timezone
@@ -16,13 +17,17 @@ from tournament.services import setup
 
 
 def test_today_lists_the_days_events_and_finds_a_seat_in_any_running_one(director, cashier, floor, template):
-    now = timezone.now()
-    main = setup.create_tournament(tournament_data(name="Main Event", start_at=now - timedelta(hours=3)), actor=director, template=template)
-    side = setup.create_tournament(tournament_data(name="Side Event", start_at=now - timedelta(hours=1)), actor=director, template=template)
-    later = setup.create_tournament(
-        tournament_data(name="Evening Turbo", start_at=now + timedelta(minutes=30)), actor=director, template=template
-    )
-    setup.create_tournament(tournament_data(name="Last Week", start_at=now - timedelta(days=7)), actor=director, template=template)
+    zone = ZoneInfo("Europe/Bratislava")  # the events' time zone (tournament_data)
+    today = timezone.now().astimezone(zone).date()
+
+    def at(hour: int, days: int = 0) -> datetime:
+        return datetime.combine(today + timedelta(days=days), time(hour), tzinfo=zone)
+
+    def event(name: str, start: datetime):
+        return setup.create_tournament(tournament_data(name=name, start_at=start), actor=director, template=template)
+
+    main, side, later = event("Main Event", at(10)), event("Side Event", at(12)), event("Evening Turbo", at(23))
+    event("Last Week", at(10, days=-7))
     open_tables(director, main, [1])
     register(cashier, main, 6)
     draws.draw_start(main, actor=director)

@@ -202,6 +202,22 @@ def _tournament_payload(t: Tournament) -> dict:
 def create_tournament(data: dict, *, actor: Actor, template: Structure) -> Tournament:
     """Create a tournament with its own copy of a structure template."""
     require(actor, roles.SETUP)
+    return _made(data, actor=actor, template=template)
+
+
+def copy_tournament(tournament: Tournament, *, actor: Actor, name: str) -> Tournament:
+    """The next of a series (venues/services/sit_and_go.py): a new tournament with this one's settings, venue and
+    structure, under another name. No role is asked here: the director who set the series up asked for it, and the
+    registration that filled the one before makes it (its actor is recorded)."""
+    data = {name_: getattr(tournament, name_) for name_ in TOURNAMENT_FIELDS}
+    t = _made({**data, "name": name}, actor=actor, template=tournament.structure)
+    if tournament.room_id:
+        Tournament.objects.filter(pk=t.pk).update(room_id=tournament.room_id)
+        t.room_id = tournament.room_id
+    return t
+
+
+def _made(data: dict, *, actor: Actor, template: Structure) -> Tournament:
     data = dict(data)
     if not data.get("seats_per_table"):
         # The model's default (9) would make a 6-max tournament a full-ring one.

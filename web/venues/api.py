@@ -15,6 +15,7 @@ from tables.selectors.room_map import room_map
 from tables.services import setup as table_setup
 from venues.models import Venue, VenueTable
 from venues.services import setup as venue_setup
+from venues.services import sit_and_go
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, only_known, tournament_or_404, valid
 
@@ -317,6 +318,27 @@ class VenueTournamentsView(RoleAPIView):
         t = tournament_or_404(valid(HandSerializer, request.data).validated_data["tournament"])
         t = call_service(venue_setup.set_room, venue, actor=request.user, tournament=t)
         return Response({"tournament": t.pk, "venue": venue.pk})
+
+
+class SitAndGoSerializer(serializers.Serializer):
+    players = serializers.IntegerField(min_value=2, max_value=10, help_text="It starts when this many players are registered.")
+    opens_next = serializers.BooleanField(required=False, default=False, help_text="The next of its series opens when it fills.")
+
+
+class SitAndGoView(RoleAPIView):
+    allowed = api_roles("api-sit-and-go")
+
+    @extend_schema(
+        operation_id="tournaments_sit_and_go",
+        tags=["venues"],
+        request=SitAndGoSerializer,
+        summary="Make a tournament being set up a sit & go: it starts at a free table when its seats are filled",
+        responses=answers(200, SitAndGoSerializer, refused=True, conflict=True),
+    )
+    def post(self, request, pk: int):
+        data = valid(SitAndGoSerializer, request.data).validated_data
+        sng = call_service(sit_and_go.set_sit_and_go, tournament_or_404(pk), actor=request.user, **data)
+        return Response({"players": sng.players, "opens_next": sng.opens_next})
 
 
 class VenueImportView(RoleAPIView):

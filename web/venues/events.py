@@ -13,6 +13,9 @@ from web.event_parts import Line, Names
 def labels() -> dict[str, str]:
     return {
         "venue.tables_taken": _("Tables taken from the venue"),
+        "sit_and_go.set": _("Sit & go set up"),
+        "sit_and_go.opened": _("Sit & go opened"),
+        "sit_and_go.waiting": _("Sit & go waiting for a table"),
         "venue.room_set": _("Venue chosen"),
         "venue.tables_given_back": _("Tables given back to the venue"),
         "venue.reserved": _("Table reserved"),
@@ -53,4 +56,14 @@ def _venue(type_: str, label: str, p: dict, names: Names) -> str:
     return parts.generic(label, p, names)
 
 
-LINES: tuple[tuple[tuple[str, ...], Line], ...] = ((("venue.",), _venue),)
+def _sit_and_go(type_: str, label: str, p: dict, names: Names) -> str:
+    if type_ == "sit_and_go.set":
+        return _("A sit & go of %(players)s players") % {"players": p.get("players", "–")}
+    if type_ == "sit_and_go.opened":
+        return _("Sit & go #%(number)s of the series opened") % {"number": p.get("number", "–")}
+    if type_ == "sit_and_go.waiting":
+        return _("The sit & go is full and waits for a table: %(reason)s") % {"reason": p.get("reason", "–")}
+    return parts.generic(label, p, names)
+
+
+LINES: tuple[tuple[tuple[str, ...], Line], ...] = ((("venue.",), _venue), (("sit_and_go.",), _sit_and_go))
