@@ -107,6 +107,15 @@ def recheck_sockets(user_id: int, reason: str) -> None:
         log.exception("recheck of user %s's sockets failed", user_id)
 
 
+def reconnect_sockets(group: str, reason: str) -> None:
+    """The sockets of the group close with a code the pages reconnect on (live/consumers.py, CLOSE_RECONNECT): a dealer
+    link that follows its physical table into another tournament joins that tournament's groups on its next connect."""
+    try:
+        _group_send(group, {"type": "reconnect.socket", "reason": reason})
+    except Exception:
+        log.exception("reconnect of %s failed", group)
+
+
 def close_sockets(group: str, reason: str) -> None:
     try:
         # The group rides along: one lobby listener per process serves many display groups (live/fanout.py).

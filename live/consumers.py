@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 # the screen shows that it is reconnecting and retries with backoff (static/js/live.js), then gets a
 # fresh snapshot. Never an HTTP 500 on the handshake, never a traceback per attempt.
 CLOSE_UNAVAILABLE = 1013
+CLOSE_RECONNECT = 4001  # what the socket serves moved: connect again (a dealer link's table taken by another tournament)
 
 
 async def refuse_unavailable(receive, send) -> None:
@@ -111,6 +112,12 @@ class PushConsumer(AsyncJsonWebsocketConsumer):
     async def close_socket(self, message):
         self.closing = True
         await self.close(code=4003)
+
+    async def reconnect_socket(self, message):
+        """Closed with a code the page reconnects on (static/js/live.js retries any code but 4003): what the socket
+        serves moved (a dealer link's table into another tournament), and the next connect joins where it is now."""
+        self.closing = True
+        await self.close(code=CLOSE_RECONNECT)
 
     async def recheck_socket(self, message):
         """The login's roles or standing changed (core/broadcast.py recheck_sockets): close at once when it

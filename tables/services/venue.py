@@ -14,15 +14,16 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Min, Q
 from django.utils.translation import gettext as _
 
+from core import broadcast, groups
 from core.actor import Actor
 from core.errors import ServiceError
-from tables.models import Table
+from tables.models import DealerLink, Table
 from tables.selectors.state import start_drawn
 from tournament.models import Tournament
 from tournament.services.audit import record_event
 from venues.models import Venue, VenueTable
 from venues.rules import room as rules
-from venues.services.setup import holder_name, venue_of
+from venues.services.setup import default_venue, holder_name, venue_of
 
 
 def late_break_order(t: Tournament) -> int:
@@ -110,6 +111,7 @@ def hold(t: Tournament, *, actor: Actor, table: Table, vt: VenueTable | None = N
         raise ServiceError(
             _("Table %(number)s was just taken by another tournament.") % {"number": vt.number}, code="table_held", status=409
         )
+    _links_follow(t, venue_of(t), {table.number: table}, actor=actor)
     if event:
         record_event(t, actor=actor, type_="venue.tables_taken", payload={"tables": [table.number]}, stats=False, seats=False)
 
@@ -217,7 +219,34 @@ def _lock_free(t: Tournament, venue: Venue, seats_needed: int) -> tuple[list[Ven
         lost |= set(wanted) - {vt.pk for vt in got}
 
 
-def _open_rows(t: Tournament, tables: list[VenueTable]) -> list[Table]:
+def _links_follow(t: Tournament, venue: Venue, rows: dict[int, Table], *, actor: Actor) -> None:
+    """The dealer links of these physical tables follow them into this tournament (a link belongs to the table the
+    tablet stands on): the live links of the venue's other table rows of the same numbers point at these rows now, and
+    their tablets reconnect (core/broadcast.reconnect_sockets) into this tournament's tables."""
+    same_venue = Q(table__tournament__room=venue) | (
+        Q(table__tournament__room__isnull=True) if venue.pk == default_venue().pk else Q(pk__in=[])
+    )
+    links = list(
+        DealerLink.objects.filter(same_venue, table__number__in=list(rows), revoked_at__isnull=True)
+        .exclude(table__tournament=t)
+        .select_related("table")
+    )
+    for link in links:
+        DealerLink.objects.filter(pk=link.pk).update(table=rows[link.table.number])
+        group = groups.dealer_link(link.pk)
+        transaction.on_commit(lambda group=group: broadcast.reconnect_sockets(group, "table taken by another tournament"))
+    if links:
+        record_event(
+            t,
+            actor=actor,
+            type_="table.dealer_links_followed",
+            payload={"tables": sorted({link.table.number for link in links}), "count": len(links)},
+            stats=False,
+            seats=False,
+        )
+
+
+def _open_rows(t: Tournament, tables: list[VenueTable], *, actor: Actor) -> list[Table]:
     """The tournament's rows of these venue tables (locked by the caller, free) in play and holding them, in a constant
     number of statements (a start draw of 10,000 entries takes a thousand tables): new rows, each with its shuffler
     token, and rows in play before (broken, or out of play) back in it."""
@@ -244,6 +273,7 @@ def _open_rows(t: Tournament, tables: list[VenueTable]) -> list[Table]:
         if vt.reserved_for_id == t.pk:
             vt.reserved_for, vt.reserved_from, vt.note = None, None, ""
     VenueTable.objects.bulk_update(tables, ["table", "reserved_for", "reserved_from", "note"], batch_size=500)
+    _links_follow(t, venue_of(t), rows, actor=actor)
     return [rows[vt.number] for vt in tables]
 
 
@@ -294,7 +324,7 @@ def take_free(t: Tournament, *, actor: Actor, seats_needed: int, entries: int) -
                 "reserved": reserved,
             },
         )
-    taken = _open_rows(t, rules_order(chosen, venue))
+    taken = _open_rows(t, rules_order(chosen, venue), actor=actor)
     record_event(
         t, actor=actor, type_="venue.tables_taken", payload={"tables": [table.number for table in taken]}, stats=False, seats=False
     )

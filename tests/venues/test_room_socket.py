@@ -3,10 +3,15 @@ in it and from the venue's own changes, with no names; the staff only, the venue
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from live.consumers import RoomConsumer
+from live.consumers import CLOSE_RECONNECT, RoomConsumer
+from live.routing import websocket_urlpatterns
+from tables.models import Table
+from tables.services import dealer_links, hands
+from tables.services import setup as table_setup
 from tests.conftest import tournament_data
 from tests.helpers import open_tables, register
 from tournament.services import setup
@@ -62,3 +67,39 @@ async def test_the_room_socket_refuses_the_public_and_a_venue_that_is_not(who, d
     communicator = room_communicator(venue_id, AnonymousUser() if who == "anonymous" else director)
     connected, code = await communicator.connect()
     assert not connected and code == 4003
+
+
+async def test_a_dealer_tablet_whose_table_another_tournament_takes_reconnects_into_it(tournament, director, floor):
+    side = await database_sync_to_async(setup.create_tournament)(
+        tournament_data(name="Side Event"), actor=director, template=tournament.structure
+    )
+
+    def seed():
+        table, _token = table_setup.open_table(tournament, actor=director, number=7, seats=9)
+        return dealer_links.create_dealer_link(table, actor=floor, label="tablet 7")
+
+    link, secret = await database_sync_to_async(seed)()
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/dealer/{secret}/")
+    communicator.scope["user"] = AnonymousUser()
+    connected, _ = await communicator.connect()
+    assert connected and (await communicator.receive_json_from(timeout=3))["kind"] == "snapshot"
+
+    def move():
+        table_setup.set_table_in_play(Table.objects.get(tournament=tournament, number=7), actor=director, in_play=False)
+        table_setup.open_table(side, actor=director, number=7)
+
+    await database_sync_to_async(move)()
+    closed = None
+    while closed is None:
+        message = await communicator.receive_output(timeout=3)
+        if message["type"] == "websocket.close":
+            closed = message["code"]
+    assert closed == CLOSE_RECONNECT  # static/js/live.js connects again (only 4003 is for good)
+    again = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/dealer/{secret}/")
+    again.scope["user"] = AnonymousUser()
+    connected, _ = await again.connect()
+    assert connected and (await again.receive_json_from(timeout=3))["kind"] == "snapshot"
+    await database_sync_to_async(hands.start_hand)(await database_sync_to_async(Table.objects.get)(tournament=side, number=7), actor=floor)
+    note = await again.receive_json_from(timeout=3)
+    assert (note["type"], note["table"]) == ("table.hand_started", 7)  # the side event's table is heard now
+    await again.disconnect()

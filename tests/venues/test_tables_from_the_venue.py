@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
+from django.test import Client
 
 from tables.models import Move, Table
 from tables.selectors.state import live_seats
-from tables.services import busts, draws, moves
+from tables.services import busts, dealer_links, draws, moves
 from tables.services import setup as table_setup
 from tests.concurrency import at_once
 from tests.conftest import make_user, tournament_data
@@ -192,3 +193,18 @@ def test_two_draws_at_the_same_moment_never_share_a_table(director, cashier, tem
     assert not [o for o in outcomes if isinstance(o, Exception)], [held(t) for t in events]
     tables = [held(t) for t in events]
     assert sorted(n for numbers in tables for n in numbers) == list(range(1, 21)) and all(len(numbers) == 5 for numbers in tables)
+
+
+def test_a_dealer_link_follows_its_physical_table_into_the_tournament_that_takes_it(director, floor, tournament, side):
+    open_tables(director, tournament, [5])
+    link, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=tournament, number=5), actor=floor, label="tablet 5")
+    table_setup.set_table_in_play(Table.objects.get(tournament=tournament, number=5), actor=director, in_play=False)  # given back
+    assert dealer_links.link_for_token(secret).table.tournament == tournament  # nobody took it yet: the link stays
+    table_setup.open_table(side, actor=director, number=5)
+    moved = dealer_links.link_for_token(secret)
+    assert moved.pk == link.pk and moved.table == Table.objects.get(tournament=side, number=5)
+    followed = AuditEvent.objects.get(tournament=side, type="table.dealer_links_followed")
+    assert followed.payload == {"tables": [5], "count": 1}
+    state = Client().get(f"/api/dealer/{secret}/state/")  # the tablet now reads the side event's table
+    assert state.status_code == 200 and state.json()["table"]["number"] == 5
+    assert state.json()["table"]["in_play"] is True  # the side event's row (the Main Event's is out of play)

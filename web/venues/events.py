@@ -13,6 +13,7 @@ from web.event_parts import Line, Names
 def labels() -> dict[str, str]:
     return {
         "venue.tables_taken": _("Tables taken from the venue"),
+        "table.dealer_links_followed": _("Dealer tablets followed their tables"),
         "sit_and_go.set": _("Sit & go set up"),
         "sit_and_go.opened": _("Sit & go opened"),
         "sit_and_go.waiting": _("Sit & go waiting for a table"),
