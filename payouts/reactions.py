@@ -19,6 +19,7 @@ from core.errors import ServiceError
 from core.money import format_money
 from payouts.models import Payment, Satellite
 from payouts.selectors.structure import approved_deals, finishers, payout_state, play_over, prizes_won, satellite_of, stop_finishes
+from payouts.services.tickets import satellite_json
 from tables.services import handforhand, moves, venue
 from tournament.models import Entry, Tournament
 from tournament.services.audit import actor_user, record_event
@@ -192,7 +193,7 @@ def copy_satellite(*, actor: Actor, tournament: Tournament, previous: Tournament
     sat = Satellite.objects.filter(tournament=previous).first()
     if sat is None:
         return
-    Satellite.objects.create(
+    copied = Satellite.objects.create(
         tournament=tournament,
         target_id=sat.target_id,
         leftover=sat.leftover,
@@ -201,4 +202,4 @@ def copy_satellite(*, actor: Actor, tournament: Tournament, previous: Tournament
         set_at=timezone.now(),
         set_by=actor_user(actor) or sat.set_by,
     )
-    record_event(tournament, actor=actor, type_="satellite.set", payload={"target": sat.target_id, "copied_from": previous.pk}, stats=False)
+    record_event(tournament, actor=actor, type_="satellite.set", payload={"before": None, "after": satellite_json(copied)}, stats=False)
