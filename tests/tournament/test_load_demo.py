@@ -13,6 +13,7 @@ from payouts.models import Satellite
 from payouts.selectors.structure import payout_state
 from tables.models import Draw, Seat
 from tournament.models import Entry, Tournament
+from venues.models import SitAndGo, VenueTable
 
 
 def works(username: str, password: str) -> bool:
@@ -35,8 +36,16 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
         "Demo: Friday Deepstack",
         "Demo: Main Event Satellite",
         "Demo: Sunday Main Event",
+        "Demo: Turbo Sit & Go",
     ]
-    entries = Entry.objects.filter(status=Entry.Status.ACTIVE).count()
+    # The room: its tables from the room file; the Deepstack's and the satellite's held; the sit & go waiting for two more.
+    assert VenueTable.objects.count() == 16 and VenueTable.objects.filter(status="cash").count() == 2
+    held = {
+        vt.number: vt.table.tournament.name for vt in VenueTable.objects.filter(table__isnull=False).select_related("table__tournament")
+    }
+    assert {n for n, name in held.items() if name == "Demo: Main Event Satellite"} == {11, 12}
+    assert SitAndGo.objects.get().tournament.entries.count() == 4
+    entries = Entry.objects.filter(status=Entry.Status.ACTIVE).exclude(tournament__name="Demo: Turbo Sit & Go").count()
     assert entries > 0
     assert Seat.objects.filter(ended_at__isnull=True).count() == entries
     assert Draw.objects.filter(kind=Draw.Kind.START).count() == 2

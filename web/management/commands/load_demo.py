@@ -23,6 +23,8 @@ from tables.services import setup as table_setup
 from tournament.models import Tournament
 from tournament.rules.structure import LevelSpec, StructureSpec
 from tournament.services import registration, setup
+from venues.services import setup as venue_setup
+from venues.services import sit_and_go
 
 DEMO_NAME = "Demo: Friday Deepstack"
 DEMO_USERS = (("director", "Director"), ("floor", "Floor"), ("cashier", "Cashier"), ("dealer", "Dealer"))
@@ -161,6 +163,7 @@ class Command(BaseCommand):
                     tournament, actor=users["Cashier"], player=player, document=registration.IdDocument("id_card", number)
                 )
                 documents.append((player, number))
+            demo_room(users["Director"])
             for number in range(1, 5):  # table 4 has wheelchair access; the draw needs only three
                 table_setup.open_table(tournament, actor=users["Director"], number=number, seats=9, accessible=number == 4)
             draws.draw_start(tournament, actor=users["Director"])
@@ -179,6 +182,7 @@ class Command(BaseCommand):
             )
             leagues.add_tournament(league, actor=users["Director"], tournament=tournament)
             demo_satellite(users, template, start, documents)
+            demo_sit_and_go(users, template, start, documents)
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
             display = None
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
@@ -189,6 +193,46 @@ class Command(BaseCommand):
             self.stdout.write(f"Lobby screen path: /display/{display.token}/")
         else:
             self.stdout.write(f"Lobby screen links: make one on /t/{tournament.pk}/displays/ (shown once)")
+
+
+# The demo room: a Main hall, a Side room and two tables of the bar given to cash games (docs/room.md).
+DEMO_ROOM = "number,area,seats,state\n" + "\n".join(
+    [f"{n},Main hall,{10 if n in (7, 8) else 9},open" for n in range(1, 9)]
+    + [f"{n},Side room,9,open" for n in range(11, 17)]
+    + [f"{n},Bar,8,cash" for n in (21, 22)]
+)
+
+
+def demo_room(director) -> None:
+    """The venue's tables set up from a room file, the Main hall filled first."""
+    venue = venue_setup.default_venue()
+    venue_setup.import_room(venue, actor=director, text=DEMO_ROOM)
+    venue_setup.set_areas(venue, actor=director, areas=["Main hall", "Side room", "Bar"])
+
+
+def demo_sit_and_go(users: dict, template, start: datetime, documents: list) -> None:
+    """A 6-max sit & go series with four of its six players registered: the sixth registration seats them at a free table
+    and opens the next one."""
+    director = users["Director"]
+    sng = setup.create_tournament(
+        {
+            "name": "Demo: Turbo Sit & Go",
+            "venue": "Demo Card Room, Praha",
+            "time_zone": "Europe/Prague",
+            "start_at": start - timedelta(hours=1),
+            "table_format": "six_max",
+            "seats_per_table": 6,
+            "currency": "CZK",
+            "buy_in": 50000,
+            "fee": 5000,
+            "starting_stack": 10000,
+        },
+        actor=director,
+        template=template,
+    )
+    sit_and_go.set_sit_and_go(sng, actor=director, players=6, opens_next=True)
+    for player, number in documents[16:20]:
+        registration.register_entry(sng, actor=users["Cashier"], player=player, document=registration.IdDocument("id_card", number))
 
 
 def demo_satellite(users: dict, template, start: datetime, documents: list) -> None:
