@@ -1,7 +1,7 @@
 """The room map in a real browser: a Main Event and a side event sharing the venue's tables; the floor watches a table
 break in the Main Event go back to the venue live, hands it to the side event from the map, and is told in the API's
-words why a table in play cannot close. The desk reads the same map without the floor's form. Axe-clean, no CSP or
-console error, fits a tablet and a phone."""
+words why a table in play cannot close. The desk reads the same map without the floor's form; a player finds his seat
+on the page of the day. Axe-clean, no CSP or console error, fits a tablet and a phone."""
 
 from __future__ import annotations
 
@@ -105,3 +105,16 @@ def test_the_floor_follows_a_table_breaking_live_and_hands_it_to_the_side_event(
     desk.wait_for_selector(card(3, "held"))
     assert desk.query_selector("#rm-act") is None  # the desk reads the room; the floor acts on it
     assert fits(desk, "room_desk", (sizes.PHONE,)) == []
+
+    # A player's phone: today's events, and his seat found in any of them.
+    phone = browser.new_context(viewport=sizes.PHONE).new_page()
+    phone_errors = watch_errors(phone)
+    phone.goto(f"{base}/today/")
+    assert "Main Event" in phone.inner_text("#events") and "Side Event" in phone.inner_text("#events")
+    phone.fill("#q", "P20")
+    phone.click("#today-search button")
+    phone.wait_for_selector("#found")
+    assert phone.inner_text("#found").startswith("Main Event · #21 · P20 Test")
+    assert accessibility.problems(phone) == []
+    assert fits(phone, "today", (sizes.PHONE, sizes.TABLET)) == []
+    assert csp_problems(phone, phone_errors) == []
