@@ -60,6 +60,8 @@ export const SAYS = {
   "flight-add": {done: gettext("Flight {label} added.")},
   // The room's set-up (templates/venues/room.html): the answer's table, or the file's counts.
   "venue-table-add": {done: gettext("Table {number} added to the venue.")},
+  // A tournament being set up made a sit & go (templates/setup/tournament_form.html): the answer's players.
+  "sit-and-go-set": {done: gettext("A sit & go of {players} players: it starts when they are registered.")},
   "venue-import": {done: gettext("Room file read: {tables} tables, {added} added, {changed} changed.")},
   "flight-end": {done: gettext("Flight {flight}: its end is saved.")},
   "flight-day2": {done: gettext("Day 2 is {day2.name}.")},

@@ -13,7 +13,7 @@ from tables.models import Draw
 from tables.selectors import draw_check
 from tables.selectors.state import live_seats
 from tests.conftest import tournament_data
-from tests.helpers import client_for, refused, register
+from tests.helpers import client_for, page_as, refused, register
 from tournament.models import AuditEvent, Tournament
 from tournament.services import setup
 from venues.models import SitAndGo, VenueTable
@@ -79,3 +79,12 @@ def test_a_full_venue_leaves_it_waiting_and_bad_settings_are_refused(director, f
     assert "Seating 2 entries needs 2 more seats" in waiting.payload["reason"]
     assert SitAndGo.objects.get(tournament=sng).next is None
     refused("sit_and_go_late", sit_and_go.set_sit_and_go, sng, actor=director, players=3)
+
+
+def test_the_setup_page_offers_the_sit_and_go_until_the_tournament_starts(director, floor, template):
+    sng = setup.create_tournament(tournament_data(name="SNG", seats_per_table=6), actor=director, template=template)
+    page = page_as(director, f"/setup/tournaments/{sng.pk}/").content.decode()
+    assert f'data-api="tournaments/{sng.pk}/sit-and-go/"' in page and 'max="6"' in page and "Make it a sit & go" in page
+    sit_and_go.set_sit_and_go(sng, actor=director, players=4, opens_next=True)
+    page = page_as(director, f"/setup/tournaments/{sng.pk}/").content.decode()
+    assert 'value="4"' in page and "Save the sit & go" in page

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from tournament.models import Structure, Tournament
 from tournament.rules import structure as rules
 from tournament.services import setup
+from venues.models import SitAndGo
 from web.access import page
 
 from .setup_forms import CopyForm, ImportForm, StructureEditor, TemplateChoiceForm, TournamentCreateForm, TournamentForm
@@ -139,7 +140,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         TournamentForm(instance=tournament),
         {"path": f"tournaments/{pk}/", "method": "patch"},
-        {"title": _("Tournament settings"), "t": tournament},
+        {"title": _("Tournament settings"), "t": tournament, "sng": SitAndGo.objects.filter(tournament=tournament).first()},
     )
 
 
