@@ -36,6 +36,7 @@ from archive.selectors import schema
 from core.actor import Actor
 from core.errors import ServiceError
 from tables.rules import seating
+from tables.services import venue
 from tournament.models import IdCheck, Player, Tournament
 from tournament.services.audit import lock_tournament, record_event
 
@@ -199,6 +200,7 @@ def import_tournament(data: dict, *, actor: Actor, other_key: bool = False) -> T
             code="rows_refused",
         ) from exc
     t = lock_tournament(new[schema.TOURNAMENT][0])
+    held, not_held = venue.hold_what_is_free(t, actor=actor) if t.status != Tournament.Status.FINISHED else ([], [])
     payload = {
         "name": t.name,
         "exported_at": data.get("exported_at"),
@@ -213,6 +215,8 @@ def import_tournament(data: dict, *, actor: Actor, other_key: bool = False) -> T
         "users_new": created_users,
         "links_revoked": revoked,
         "draw_committed": committed,
+        "tables_held": held,  # its tables in play that took this venue's tables of their numbers
+        "tables_not_held": not_held,  # its tables in play this venue cannot give it now, each with the reason
     }
     record_event(t, actor=actor, type_="tournament.imported", payload=payload)
     t.refresh_from_db()

@@ -109,6 +109,10 @@ export const SAYS = {
       said.push(Util.fmt(gettext("Dealer links and lobby screens revoked: {links} (a file never brings a working link: make new ones here)."),
                          {links: values.links_revoked}));
     }
+    if (values.tables_not_held && values.tables_not_held.length) {
+      said.push(Util.fmt(gettext("Tables this venue cannot give it now (free them, or move their players, then open them again): {tables}."),
+                         {tables: values.tables_not_held.map(function (t) { return t.reason; }).join(" ")}));
+    }
     if (values.id_checks_verifiable === false) {
       said.push(gettext("The file was made with another ID hash key: the ID checks of this tournament cannot be verified here, and a prize still unpaid cannot be paid against its registration's document."));
     }

@@ -156,6 +156,22 @@ def take_back_or_leave(t: Tournament, *, actor: Actor) -> list[int]:
     return left
 
 
+def hold_what_is_free(t: Tournament, *, actor: Actor) -> tuple[list[int], list[dict]]:
+    """An imported tournament still playing (archive/services/transfer.py): each of its tables in play takes the venue
+    table of its number where it can; the others are listed with the reason (held by another tournament, closed,
+    reserved, not in the venue), for the import to say so. Nothing else changes: the floor frees those tables, or moves
+    their players, and opens them again. Returns the tables taken and those refused (the import's own event says both)."""
+    taken, refused = [], []
+    for table in Table.objects.filter(tournament=t, in_play=True).exclude(venue_table__isnull=False).order_by("number"):
+        try:
+            with transaction.atomic():
+                hold(t, actor=actor, table=table, event=False)
+            taken.append(table.number)
+        except ServiceError as exc:
+            refused.append({"table": table.number, "reason": exc.message})
+    return taken, refused
+
+
 def give_back_all(t: Tournament, *, actor: Actor) -> list[int]:
     return give_back(t, actor=actor, tables=list(Table.objects.filter(tournament=t, venue_table__isnull=False)))
 

@@ -84,8 +84,7 @@ def test_no_secret_in_the_log_or_the_database(tmp_path, monkeypatch):
         assert status != 401
         # a replay of each creation: the same answer, without its secret
         assert (
-            room.call("POST", f"/api/tournaments/{tid}/tables/", {"number": 6}, {"Idempotency-Key": "table-6"})[1]["shuffler_token"]
-            is None
+            room.call("POST", f"/api/tournaments/{tid}/tables/", {"number": 6}, {"Idempotency-Key": "table-6"})[1]["shuffler_token"] is None
         )
         room.call("POST", "/api/auth/logout/")  # the server still runs; its log is complete up to here
 

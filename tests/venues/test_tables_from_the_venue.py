@@ -9,6 +9,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
+from archive.selectors.export import export_tournament, file_text
+from archive.services.transfer import import_tournament, read_file
 from tables.models import Move, Table
 from tables.selectors.state import live_seats
 from tables.services import busts, dealer_links, draws, moves
@@ -16,7 +18,7 @@ from tables.services import setup as table_setup
 from tests.concurrency import at_once
 from tests.conftest import make_user, tournament_data
 from tests.helpers import open_tables, refused, register
-from tournament.models import AuditEvent, Entry, StaffProfile
+from tournament.models import AuditEvent, Entry, StaffProfile, Tournament
 from tournament.services import setup
 from venues.models import VenueTable
 from venues.services import setup as venue_setup
@@ -208,3 +210,17 @@ def test_a_dealer_link_follows_its_physical_table_into_the_tournament_that_takes
     state = Client().get(f"/api/dealer/{secret}/state/")  # the tablet now reads the side event's table
     assert state.status_code == 200 and state.json()["table"]["number"] == 5
     assert state.json()["table"]["in_play"] is True  # the side event's row (the Main Event's is out of play)
+
+
+def test_an_imported_tournament_takes_its_free_tables_and_says_which_it_cannot(director, cashier, template, side):
+    with transaction.atomic():  # a tournament played elsewhere: its file, and nothing of it left here
+        elsewhere = setup.create_tournament(tournament_data(name="Imported"), actor=director, template=template)
+        open_tables(director, elsewhere, [1, 2])
+        register(cashier, elsewhere, 12)
+        draws.draw_start(elsewhere, actor=director)
+        document = export_tournament(Tournament.objects.get(pk=elsewhere.pk))
+        transaction.set_rollback(True)
+    open_tables(director, side, [2])  # here the side event holds table 2
+    t = import_tournament(read_file(file_text(document).encode()), actor=director)
+    assert held(t) == [1] and held(side) == [2]
+    assert t.import_report["tables_not_held"] == [{"table": 2, "reason": "Table 2 is held by Side Event."}]

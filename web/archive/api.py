@@ -68,6 +68,11 @@ class ImportAnswerSerializer(serializers.Serializer):
         help_text="Dealer links and lobby screens of the file that were live: they come revoked (a file never brings a working link)."
     )
     id_checks_verifiable = serializers.BooleanField(help_text="False for a file of another ID hash key.")
+    tables_not_held = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Its tables in play that this venue cannot give it now (held by another tournament, closed, reserved, not in "
+        "the venue), each with the reason: the floor frees them, or moves their players, and opens them again.",
+    )
 
 
 class TournamentImportView(RoleAPIView):
@@ -98,7 +103,16 @@ class TournamentImportView(RoleAPIView):
             "page": reverse("tournament-detail", args=[t.pk]),
             **{
                 k: report[k]
-                for k in ("entries", "events", "players_new", "players_found", "users_new", "id_checks_verifiable", "links_revoked")
+                for k in (
+                    "entries",
+                    "events",
+                    "players_new",
+                    "players_found",
+                    "users_new",
+                    "id_checks_verifiable",
+                    "links_revoked",
+                    "tables_not_held",
+                )
             },
         }
         return Response(answer, status=status.HTTP_201_CREATED)
