@@ -12,6 +12,7 @@ from tables.models import Draw, Move, Seat, Table
 from tables.rules import positions as pos
 from tables.rules import seating
 from tables.selectors.state import breaking_tables, needs_of, slip
+from tables.services import venue
 from tables.services.draws import button_draws, needs_inputs, pending_draw, room_json, seat_draw
 from tables.services.room import TableRow, announce, balancing_tables, cancel_slip, create_slip, next_move_number
 from tournament.models import Entry, Tournament
@@ -187,6 +188,7 @@ def redraw(t: Tournament, *, actor: Actor, keep: list[int]) -> list[Move]:
             table.in_play, table.broken_at = False, now
             fields += ["in_play", "broken_at"]
         table.save(update_fields=fields)
+    venue.give_back(t, actor=actor, tables=[table for n, table in tables.items() if n not in keep])  # back to the venue at once
     record_event(
         t,
         actor=actor,

@@ -111,7 +111,7 @@ def hold(t: Tournament, *, actor: Actor, table: Table, vt: VenueTable | None = N
         raise ServiceError(
             _("Table %(number)s was just taken by another tournament.") % {"number": vt.number}, code="table_held", status=409
         )
-    _links_follow(t, venue_of(t), {table.number: table}, actor=actor)
+    _links_follow(t, actor=actor, venue=venue_of(t), rows={table.number: table})
     if event:
         record_event(t, actor=actor, type_="venue.tables_taken", payload={"tables": [table.number]}, stats=False, seats=False)
 
@@ -235,7 +235,7 @@ def _lock_free(t: Tournament, venue: Venue, seats_needed: int) -> tuple[list[Ven
         lost |= set(wanted) - {vt.pk for vt in got}
 
 
-def _links_follow(t: Tournament, venue: Venue, rows: dict[int, Table], *, actor: Actor) -> None:
+def _links_follow(t: Tournament, *, actor: Actor, venue: Venue, rows: dict[int, Table]) -> None:
     """The dealer links of these physical tables follow them into this tournament (a link belongs to the table the
     tablet stands on): the live links of the venue's other table rows of the same numbers point at these rows now, and
     their tablets reconnect (core/broadcast.reconnect_sockets) into this tournament's tables."""
@@ -262,7 +262,7 @@ def _links_follow(t: Tournament, venue: Venue, rows: dict[int, Table], *, actor:
         )
 
 
-def _open_rows(t: Tournament, tables: list[VenueTable], *, actor: Actor) -> list[Table]:
+def _open_rows(t: Tournament, *, actor: Actor, tables: list[VenueTable]) -> list[Table]:
     """The tournament's rows of these venue tables (locked by the caller, free) in play and holding them, in a constant
     number of statements (a start draw of 10,000 entries takes a thousand tables): new rows, each with its shuffler
     token, and rows in play before (broken, or out of play) back in it."""
@@ -289,7 +289,7 @@ def _open_rows(t: Tournament, tables: list[VenueTable], *, actor: Actor) -> list
         if vt.reserved_for_id == t.pk:
             vt.reserved_for, vt.reserved_from, vt.note = None, None, ""
     VenueTable.objects.bulk_update(tables, ["table", "reserved_for", "reserved_from", "note"], batch_size=500)
-    _links_follow(t, venue_of(t), rows, actor=actor)
+    _links_follow(t, actor=actor, venue=venue_of(t), rows=rows)
     return [rows[vt.number] for vt in tables]
 
 
@@ -340,7 +340,7 @@ def take_free(t: Tournament, *, actor: Actor, seats_needed: int, entries: int) -
                 "reserved": reserved,
             },
         )
-    taken = _open_rows(t, rules_order(chosen, venue), actor=actor)
+    taken = _open_rows(t, actor=actor, tables=rules_order(chosen, venue))
     record_event(
         t, actor=actor, type_="venue.tables_taken", payload={"tables": [table.number for table in taken]}, stats=False, seats=False
     )
