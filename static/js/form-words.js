@@ -111,7 +111,7 @@ export const SAYS = {
     }
     if (values.tables_not_held && values.tables_not_held.length) {
       said.push(Util.fmt(gettext("Tables this venue cannot give it now (free them, or move their players, then open them again): {tables}."),
-                         {tables: values.tables_not_held.map(function (t) { return t.reason; }).join(" ")}));
+                         {tables: values.tables_not_held.map(function (t) { return t.reason.replace(/\.$/, ""); }).join("; ")}));
     }
     if (values.id_checks_verifiable === false) {
       said.push(gettext("The file was made with another ID hash key: the ID checks of this tournament cannot be verified here, and a prize still unpaid cannot be paid against its registration's document."));

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
+from django.utils import timezone
 
 from tables.models import Move
 from tables.selectors.state import live_seats
@@ -46,7 +47,7 @@ def test_the_floor_follows_a_table_breaking_live_and_hands_it_to_the_side_event(
     room_file = "number,area,seats\n" + "\n".join(f"{n},{'Main hall' if n <= 4 else 'Side room'},9" for n in range(1, 7))
     venue_setup.import_room(venue, actor=director, text=room_file)
     main = setup.create_tournament(tournament_data(name="Main Event"), actor=director, template=template)
-    side = setup.create_tournament(tournament_data(name="Side Event"), actor=director, template=template)
+    side = setup.create_tournament(tournament_data(name="Side Event", start_at=timezone.now()), actor=director, template=template)
     register(cashier, main, 27)
     draws.draw_start(main, actor=director)  # 27 players: tables 1, 2 and 3 of the Main hall
     assert sorted(VenueTable.objects.filter(table__tournament=main).values_list("number", flat=True)) == [1, 2, 3]

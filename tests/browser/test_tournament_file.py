@@ -101,8 +101,11 @@ def test_the_director_downloads_the_file_and_imports_it(live_asgi, browser, dire
     new = Tournament.objects.get(name="Moved in")
     page.wait_for_url(base + reverse("tournament-detail", args=[new.pk]))
     events = document["tournament"]["events"]
+    # The same tournament is still playing here at its table: the copy cannot have it, and the import says so.
     assert said(page) == (
         f"Moved in imported as tournament {new.pk}: 3 entries, {events} events, 0 new players, 3 players found here by their ID hash."
+        " Tables this venue cannot give it now (free them, or move their players, then open them again): Table 1 is held by"
+        f" {tournament.name}."
     )
     assert new.entries.count() == 3 and Player.objects.count() == before[2]  # the players here, found by their hash
     assert AuditEvent.objects.filter(tournament=new).order_by("-seq").first().type == "tournament.imported"
