@@ -180,8 +180,11 @@ def test_a_room_file_of_200_tables_sets_the_venue_up_and_a_wrong_line_changes_no
 def test_two_tables_with_one_number_are_refused(director):
     venue = venue_setup.default_venue()
     venue_setup.add_table(venue, actor=director, number=5, seats=9)
-    refused("table_exists", venue_setup.add_table, venue, actor=director, number=5, seats=8)
-    refused("table_seats", venue_setup.add_table, venue, actor=director, number=6, seats=12)
+    twice = refused("table_exists", venue_setup.add_table, venue, actor=director, number=5, seats=8)
+    assert twice.status == 409 and twice.message == "The venue has a table 5 already."
+    too_many = refused("table_seats", venue_setup.add_table, venue, actor=director, number=6, seats=12)
+    assert too_many.message == "A venue table has 6 to 10 seats."
+    assert list(VenueTable.objects.filter(venue=venue).values_list("number", "seats")) == [(5, 9)]  # nothing changed
 
 
 @pytest.mark.django_db(transaction=True)

@@ -233,11 +233,15 @@ class VenueTableStateView(RoleAPIView):
         return Response(table_row(vt))
 
 
-class VenueTableReservationView(RoleAPIView):
-    allowed = api_roles("api-venue-table-reservation")
+class ForTournamentInBody(RoleAPIView):
+    """An action for the tournament its body names: staff who work some tournaments only act for theirs."""
 
     def touches(self):
         return self.request.data.get("tournament") if self.request.method == "POST" and isinstance(self.request.data, dict) else None
+
+
+class VenueTableReservationView(ForTournamentInBody):
+    allowed = api_roles("api-venue-table-reservation")
 
     @extend_schema(
         operation_id="venues_table_reserve",
@@ -267,11 +271,8 @@ class VenueTableReservationView(RoleAPIView):
         return Response(table_row(vt))
 
 
-class VenueTableHandView(RoleAPIView):
+class VenueTableHandView(ForTournamentInBody):
     allowed = api_roles("api-venue-table-hand")
-
-    def touches(self):
-        return self.request.data.get("tournament") if isinstance(self.request.data, dict) else None
 
     @extend_schema(
         operation_id="venues_table_hand",
@@ -295,11 +296,8 @@ class VenueTableHandView(RoleAPIView):
         return Response({"tournament": t.pk, "table": table.number, "seats": table.seats}, status=status.HTTP_201_CREATED)
 
 
-class VenueTournamentsView(RoleAPIView):
+class VenueTournamentsView(ForTournamentInBody):
     allowed = api_roles("api-venue-tournaments")
-
-    def touches(self):
-        return self.request.data.get("tournament") if isinstance(self.request.data, dict) else None
 
     @extend_schema(
         operation_id="venues_tournament_add",
