@@ -1,7 +1,7 @@
 """No secret in a log line: the paths of dealer links and lobby screen links carry their secret
-(`/dealer/<secret>/`, `/display/<secret>/`, and their sockets under `/ws/`). uvicorn logs every socket it
-accepts with its path, and its access log (ACCESS_LOG=1) every request; Django logs the path of a refused
-request. This filter masks the secret in any record that passes a handler it sits on: Django's console
+(`/dealer/<secret>/`, `/display/<secret>/`, a room TV's `/display/room/<secret>/`, and their sockets under `/ws/`).
+uvicorn logs every socket it accepts with its path, and its access log (ACCESS_LOG=1) every request; Django logs the
+path of a refused request. This filter masks the secret in any record that passes a handler it sits on: Django's console
 handler (config/settings.py LOGGING) and uvicorn's own handlers (config/asgi.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 
 from core.database import database_unavailable
 
-SECRET_PATH = re.compile(r"(/(?:ws/)?(?:dealer|display)/)(?!\*)([^/\s\"'?#]+)")
+SECRET_PATH = re.compile(r"(/(?:ws/)?(?:dealer|display)/(?:room/)?)(?!\*)([^/\s\"'?#]+)")
 MASK = "***"
 
 

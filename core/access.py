@@ -101,6 +101,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "player-results": DESK,  # a player's tournaments, places, prizes and points (his name and results only)
     "displays": DIRECTOR_ONLY,
     "lobby": (DISPLAY_LINK,),
+    "room-display": (DISPLAY_LINK,),  # a room TV: every tournament running in the venue, today's schedule
     "director-clock": DIRECTOR_ONLY,
     "payouts": EVERY_ROLE,  # the prizes by place; the results (names) only for the desk and the floor
     "payout-pay": staff(CASHIER),
@@ -183,8 +184,11 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-venue-tables": {"POST": DIRECTOR_ONLY},
     "api-venue-table": {"PATCH": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},
     "api-venue-import": {"POST": DIRECTOR_ONLY},
-    "api-venue-tournaments": {"POST": DIRECTOR_ONLY},
-    "api-sit-and-go": {"POST": DIRECTOR_ONLY},  # a tournament being set up made a sit & go  # a tournament takes its tables from this venue
+    "api-venue-tournaments": {"POST": DIRECTOR_ONLY},  # a tournament takes its tables from this venue
+    "api-sit-and-go": {"POST": DIRECTOR_ONLY},  # a tournament being set up made a sit & go
+    "api-venue-displays": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},  # the room TVs' links
+    "api-venue-display-revoke": {"POST": DIRECTOR_ONLY},
+    "api-room-display-snapshot": {"GET": (DISPLAY_LINK,)},  # a room TV's snapshot (its link's secret): no player's name
     "api-venue-table-state": {"POST": FLOOR_ONLY},
     "api-venue-table-reservation": {"POST": FLOOR_ONLY, "DELETE": FLOOR_ONLY},
     "api-venue-table-hand": {"POST": FLOOR_ONLY},
@@ -276,6 +280,7 @@ SOCKETS: dict[str, tuple[str, ...]] = {
     "table-socket": TABLET,  # one table's notes (a Dealer login only at its own table)
     "dealer-link-socket": (DEALER_LINK,),  # the same notes, for the table of the link
     "room-socket": EVERY_ROLE,  # a venue's room map: a note per change in the room, no names (the map is read again)
+    "room-display-socket": (DISPLAY_LINK,),  # a room TV: the same notes; its snapshot the running tournaments' figures
 }
 
 

@@ -36,3 +36,8 @@ def room(venue_id: int) -> str:
 def dealer_link(link_id: int) -> str:
     """The sockets a table's dealer link opened: closed when the link is revoked."""
     return f"dealer_link.{link_id}"
+
+
+def room_display(display_id: int) -> str:
+    """The sockets a room TV's link opened: closed when the link is revoked."""
+    return f"room_display.{display_id}"

@@ -24,10 +24,10 @@ from core import access, groups
 from tables.models import DealerLink, Table
 from tables.services import dealer_links
 from tournament.models import AuditEvent, DisplayToken, Tournament
-from venues.models import Venue
+from venues.models import Venue, VenueDisplay
 
 from . import fanout
-from .snapshots import floor_answer, lobby_answer, read_again
+from .snapshots import floor_answer, lobby_answer, read_again, room_tv_answer
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +222,40 @@ class RoomConsumer(PushConsumer):
 
     def still_allowed(self) -> bool:
         return _may(_login_now(self.scope), "room-socket", None)
+
+
+def _room_display(token: str) -> tuple[VenueDisplay | None, list[str] | None]:
+    display = VenueDisplay.objects.select_related("venue").for_link(token).first()
+    return display, None if display is None else _room_groups(display.venue_id)
+
+
+class RoomDisplayConsumer(PushConsumer):
+    """A room TV (its link's secret in the path; web/venues/room_tv.py): the room's notes, as the room map hears them (a
+    change of any tournament in the venue, no names), and on each the TV asks its snapshot again: every running
+    tournament's clock and figures and today's schedule (live/snapshots.py room_tv_answer), read once per version
+    however many TVs ask. Closed (4003) when the link is unknown or revoked, at once on revocation."""
+
+    display: VenueDisplay | None = None
+
+    async def connect(self):
+        display, names = await database_sync_to_async(_room_display)(self.scope["url_route"]["kwargs"]["token"])
+        if display is None or names is None:
+            await self.close(code=4003)
+            return
+        self.display = display
+        await self.accept()
+        await self.join(*names, groups.room_display(display.pk))
+        # A revocation whose close went out before this socket joined the link's group is caught here.
+        if not await database_sync_to_async(self.still_allowed)():
+            await self.close(code=4003)
+            return
+        await self.send_json(await self.snapshot())
+
+    def still_allowed(self) -> bool:
+        return VenueDisplay.objects.filter(pk=self.display.pk, revoked_at__isnull=True).exists()
+
+    async def snapshot(self) -> dict:
+        return await database_sync_to_async(room_tv_answer)(self.display.venue)
 
 
 def _table_pk(tournament_id: int, number: int) -> int | None:

@@ -15,6 +15,7 @@ lobby = consumers.LobbyConsumer if LOBBY_FANOUT else consumers.GroupLobbyConsume
 websocket_urlpatterns = [  # each named: core/access.py SOCKETS says who reaches it
     path("ws/t/<id:tournament_id>/floor/", consumers.FloorConsumer.as_asgi(), name="floor-socket"),
     path("ws/display/<str:token>/", lobby.as_asgi(), name="display-socket"),
+    path("ws/display/room/<str:token>/", consumers.RoomDisplayConsumer.as_asgi(), name="room-display-socket"),  # a room TV
     path("ws/s/<id:tournament_id>/", consumers.SeatConsumer.as_asgi(), name="seat-socket"),  # seat pages (public)
     path("ws/t/<id:tournament_id>/tables/<id:number>/", consumers.TableConsumer.as_asgi(), name="table-socket"),
     path("ws/dealer/<str:token>/", consumers.DealerLinkConsumer.as_asgi(), name="dealer-link-socket"),  # dealer links

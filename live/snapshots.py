@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Sum
+from zoneinfo import ZoneInfo
+
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from clock.rules.timeline import Anchor
@@ -15,10 +17,13 @@ from leagues.selectors.leagues import lobby_league
 from payouts.selectors.structure import final_results, payout_state
 from tables.selectors import counts
 from tables.selectors import state as tables_selectors
+from tables.selectors.room_map import colours, registration_state
 from tables.selectors.screens import tables_overview
 from tables.selectors.state import pending_commitment
 from tournament.models import AuditEvent, Entry, Tournament
 from tournament.selectors.stats import tournament_stats
+from venues.models import Venue
+from venues.selectors.today import today_events
 
 
 def floor_snapshot(tournament: Tournament, events: int = 50) -> dict:
@@ -188,3 +193,71 @@ def floor_answer(tournament: Tournament) -> dict:
     this worker: fifty tablets connecting at once cost one computation, not fifty fighting the floor's
     busts for the processor."""
     return _kept("floor", tournament, floor_snapshot)
+
+
+def room_tv_snapshot(venue: Venue) -> tuple[dict, dict[int, list]]:
+    """A room TV's state (web/venues/room_tv.py): every tournament running in the venue, as its own lobby TV shows it (the
+    level, the blinds, the clock to count down, players left, entries, the average stack, hand-for-hand) with its
+    registration's state, and today's schedule of the venue. Tournament names and figures, no player's name. With each
+    tournament's rows of levels, to bring its clock to the moment of each answer."""
+    day = today_events(venue.all_tournaments())
+    colour = colours(venue)  # as the room map colours them
+    running, rows = [], {}
+    for t in day:
+        if t.status != Tournament.Status.RUNNING:
+            continue
+        lobby = lobby_answer(t)  # kept per version: the tournament's own TVs and the room's share it
+        stats = lobby["stats"]
+        running.append(
+            {
+                "id": t.pk,
+                "name": t.name,
+                "currency": t.currency,
+                "colour": colour.get(t.pk),
+                "clock": lobby["clock"],
+                "stats": {key: stats[key] for key in ("players_left", "entries", "average_stack", "prize_pool")},
+                "h4h": lobby["h4h"]["on"],
+                "over": lobby["final"] is not None,
+                "registration": registration_state(t, stats),
+            }
+        )
+        rows[t.pk] = rows_of(t)
+    schedule = [
+        {
+            "id": t.pk,
+            "name": t.name,
+            "start": t.start_at.astimezone(ZoneInfo(t.time_zone)).strftime("%H:%M"),
+            "status": t.status,
+            "registration": registration_state(t, tournament_stats(t)) if t.status != Tournament.Status.RUNNING else None,
+        }
+        for t in day
+    ]
+    return {"kind": "snapshot", "venue": {"id": venue.pk, "name": venue.name}, "tournaments": running, "schedule": schedule}, rows
+
+
+def room_tv_version(venue: Venue) -> int:
+    """The version of what a room TV shows: the sequences of the venue's tournaments (each only grows, so their sum does
+    whenever one of them changes, or a tournament joins the venue), and the venue's own last change (a table closed or
+    given back changes whether a tournament is sold out)."""
+    seqs = venue.all_tournaments().aggregate(n=Sum("event_seq"))["n"] or 0
+    own = AuditEvent.objects.filter(tournament__isnull=True).aggregate(n=Max("id"))["n"] or 0
+    return seqs + own
+
+
+def room_tv_answer(venue: Venue) -> dict:
+    """A room TV's snapshot, computed once per version in this worker (however many TVs of the room ask), each clock
+    brought to this moment."""
+
+    def compute():
+        seq = room_tv_version(venue)
+        return seq, room_tv_snapshot(venue)
+
+    _version, (data, rows) = memory.at_version("room_tv", venue.pk, room_tv_version(venue), compute)
+    now = timezone.now()
+    shown = []
+    for card in data["tournaments"]:
+        clock = card["clock"]
+        anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
+        shown.append({**card, "clock": {**clock, **clock_at(rows[card["id"]], anchor, now)}})
+    # seq 0: a TV hears every room note after it (theirs are the time they were sent: each tournament counts its own)
+    return {**data, "seq": 0, "version": _version, "server_time": now.timestamp(), "tournaments": shown}

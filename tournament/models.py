@@ -412,19 +412,19 @@ class Purchase(NeverDeleteModel):
         return self.amount + self.fee
 
 
-class DisplayTokenQuerySet(NeverDeleteQuerySet):
+class ScreenLinkQuerySet(NeverDeleteQuerySet):
     def for_link(self, secret: str) -> models.QuerySet:
-        """The active display whose link carries this secret (none for an unknown or revoked one)."""
+        """The active link that carries this secret (none for an unknown or revoked one)."""
         return self.filter(token_hash=tokens.hash_secret(secret or ""), revoked_at__isnull=True)
 
 
-class DisplayToken(NeverDeleteModel):
-    """A read-only credential for a lobby screen: a URL, not a login. Revocable.
+class ScreenLink(NeverDeleteModel):
+    """A read-only credential for a screen: a URL, not a login. Revocable.
 
     The link's secret is kept only as its SHA-256 (core/tokens.py) and a short prefix: the link is shown
-    once, when it is made (`token` is set on that instance only), and a database dump opens no screen."""
+    once, when it is made (`token` is set on that instance only), and a database dump opens no screen.
+    A tournament's lobby TV (DisplayToken) and a venue's room TV (venues.models.VenueDisplay) are both."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="display_tokens")
     label = models.CharField(_("label"), max_length=80)
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
     prefix = models.CharField(max_length=tokens.PREFIX_LENGTH, editable=False)
@@ -432,11 +432,11 @@ class DisplayToken(NeverDeleteModel):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     revoked_at = models.DateTimeField(null=True, blank=True)
 
-    objects = DisplayTokenQuerySet.as_manager()
+    objects = ScreenLinkQuerySet.as_manager()
     token: str | None = None  # the clear secret: only on the instance that made it, never stored
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=~Q(token_hash=""), name="display_token_hashed")]
+        abstract = True
 
     @property
     def active(self) -> bool:
@@ -447,6 +447,15 @@ class DisplayToken(NeverDeleteModel):
         self.token = tokens.new_secret()
         self.token_hash, self.prefix = tokens.hash_secret(self.token), tokens.prefix_of(self.token)
         return self.token
+
+
+class DisplayToken(ScreenLink):
+    """A lobby screen's link: one tournament's TV."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="display_tokens")
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~Q(token_hash=""), name="display_token_hashed")]
 
 
 class AuditEvent(NeverDeleteModel):

@@ -14,6 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournament.models import ScreenLink, Tournament
+
 
 class Venue(models.Model):
     name = models.CharField(_("name"), max_length=160, unique=True)
@@ -29,6 +31,16 @@ class Venue(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_default(self) -> bool:
+        """The deployment's first venue: a tournament with no venue of its own takes its tables from it."""
+        return not Venue.objects.filter(pk__lt=self.pk).exists()
+
+    def all_tournaments(self) -> models.QuerySet:
+        """The tournaments that play in this venue (for the first venue, those with none of their own too)."""
+        mine = Q(room=self) | Q(room__isnull=True) if self.is_default else Q(room=self)
+        return Tournament.objects.filter(mine)
 
 
 class VenueTable(models.Model):
@@ -81,3 +93,16 @@ class SitAndGo(models.Model):
 
     def __str__(self) -> str:
         return f"{self.series} #{self.number}"
+
+
+class VenueDisplay(ScreenLink):
+    """A room TV's link (web/venues/room_tv.py): every tournament running in the venue, today's schedule. Read-only,
+    revocable; the secret kept hashed as a lobby TV's is."""
+
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="displays")
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~Q(token_hash=""), name="venue_display_hashed")]
+
+    def __str__(self) -> str:
+        return f"{self.venue}: {self.label}"

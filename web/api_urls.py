@@ -14,6 +14,7 @@ from .tables import api as tables_api
 from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, move_api, penalty_api, screen_api, seating_api
 from .tournament import api, snapshot_api, structure_api
 from .venues import api as venues_api
+from .venues import room_tv
 
 T = "tournaments/<id:pk>"
 
@@ -32,6 +33,10 @@ urlpatterns = [
     path("venues/<id:venue_id>/", venues_api.VenueView.as_view(), name="api-venue"),
     path("venues/<id:venue_id>/tables/", venues_api.VenueTablesView.as_view(), name="api-venue-tables"),
     path("venues/<id:venue_id>/import/", venues_api.VenueImportView.as_view(), name="api-venue-import"),
+    path("venues/<id:venue_id>/displays/", room_tv.VenueDisplaysView.as_view(), name="api-venue-displays"),
+    path(
+        "venues/<id:venue_id>/displays/<id:display_id>/revoke/", room_tv.VenueDisplayRevokeView.as_view(), name="api-venue-display-revoke"
+    ),
     path("venues/<id:venue_id>/tournaments/", venues_api.VenueTournamentsView.as_view(), name="api-venue-tournaments"),
     path("venues/<id:venue_id>/tables/<id:number>/", venues_api.VenueTableView.as_view(), name="api-venue-table"),
     path("venues/<id:venue_id>/tables/<id:number>/state/", venues_api.VenueTableStateView.as_view(), name="api-venue-table-state"),
@@ -63,6 +68,7 @@ urlpatterns = [
     path(f"{T}/snapshot/", snapshot_api.FloorSnapshotView.as_view(), name="api-floor-snapshot"),
     # A lobby screen's and a dealer link's reads: the secret in the path (config/logmask.py masks it in the log).
     path("public/display/<str:token>/snapshot/", snapshot_api.LobbySnapshotView.as_view(), name="api-lobby-snapshot"),
+    path("public/display/room/<str:token>/snapshot/", room_tv.RoomDisplaySnapshotView.as_view(), name="api-room-display-snapshot"),
     path("dealer/<str:token>/state/", screen_api.DealerLinkStateView.as_view(), name="api-dealer-link-state"),
     path(f"{T}/displays/", api.DisplayListView.as_view(), name="api-displays"),
     path(f"{T}/displays/<id:display_id>/revoke/", api.DisplayRevokeView.as_view(), name="api-display-revoke"),

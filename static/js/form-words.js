@@ -63,6 +63,8 @@ export const SAYS = {
   // A tournament being set up made a sit & go (templates/setup/tournament_form.html): the answer's players.
   "sit-and-go-set": {done: gettext("A sit & go of {players} players: it starts when they are registered.")},
   "venue-import": {done: gettext("Room file read: {tables} tables, {added} added, {changed} changed.")},
+  // A tournament being set up chooses this venue (templates/venues/room.html, with more than one venue).
+  "venue-tournament": {done: gettext("The tournament takes its tables from this venue now.")},
   "flight-end": {done: gettext("Flight {flight}: its end is saved.")},
   "flight-day2": {done: gettext("Day 2 is {day2.name}.")},
   "flight-late": {done: gettext("Day 2 late registration saved.")},

@@ -4,13 +4,14 @@ Staff who work some tournaments only read the names of those; the others' read "
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext as _
 
 from core import roles
-from tables.models import Seat
+from tables.models import Seat, Table
+from tables.selectors.state import breaking_tables
 from tournament.models import Tournament
-from venues.models import Venue, VenueTable
+from venues.models import SitAndGo, Venue, VenueTable
 from venues.rules import room as rules
 
 COLOURS = 8  # the screens' palette of tournaments (static/css/screens/venues-room.css): the name is always written too
@@ -22,6 +23,13 @@ def _name(t: Tournament | None, user) -> tuple[int | None, str]:
     if user is None or roles.works_in(user, t.pk):
         return t.pk, t.name
     return None, str(_("another tournament"))
+
+
+def colours(venue: Venue) -> dict[int, int]:
+    """Each tournament's colour on the room's screens (the room map and the room TV say the same): the venue's
+    tournaments not over, by name, take the palette's colours in turn."""
+    rows = venue.all_tournaments().exclude(status=Tournament.Status.FINISHED).order_by("name", "pk").values_list("pk", flat=True)
+    return {pk: i % COLOURS for i, pk in enumerate(rows)}
 
 
 def state_of(vt: VenueTable) -> str:
@@ -80,12 +88,42 @@ def room_map(venue: Venue, *, user=None, tournament: int | None = None) -> dict:
             }
         )
     listed = sorted(tournaments.items(), key=lambda item: (item[1], item[0]))
-    colour = {pk: i % COLOURS for i, (pk, _name) in enumerate(listed)}  # the screens' colour of each tournament (and its name)
+    colour = colours(venue)  # the screens' colour of each tournament (and its name)
     for table in tables:
         table["colour"] = colour.get(table["tournament"] if table["tournament"] is not None else table["reserved_for"])
     return {
         "venue": {"id": venue.pk, "name": venue.name, "areas": venue.area_order, "fixed_tables": venue.fixed_tables},
         "tables": tables,
         "counts": counts,
-        "tournaments": [{"id": pk, "name": name, "colour": colour[pk]} for pk, name in listed],
+        "tournaments": [{"id": pk, "name": name, "colour": colour.get(pk)} for pk, name in listed],
     }
+
+
+def registration_state(t: Tournament, stats: dict) -> dict:
+    """What the room's screens say of a tournament's registration (its figures from tournament_stats): open, until the
+    end of level N while it plays (late registration), closed, or sold out: open, but every seat of its tables taken and
+    no table of its venue free for it, in a room with a fixed set of tables (a club's room adds the table the director
+    opens). A sit & go: the seats it starts with and how many are taken."""
+    late = t.late_reg_until_level
+    open_now = bool(stats["registration_open"])
+    running = t.status == Tournament.Status.RUNNING
+    sng = SitAndGo.objects.filter(tournament=t).first()
+    seats = None if sng is None else {"players": sng.players, "registered": stats["entries"], "started": sng.started_at is not None}
+    return {
+        "open": open_now,
+        "until_level": late if open_now and running else None,
+        "sold_out": open_now and running and _room_full(t),
+        "sit_and_go": seats,
+    }
+
+
+def _room_full(t: Tournament) -> bool:
+    venue = t.room if t.room_id else Venue.objects.order_by("id").first()
+    if venue is None or not venue.fixed_tables:
+        return False
+    tables = Table.objects.filter(tournament=t, in_play=True).exclude(pk__in=breaking_tables(t))
+    seats = tables.aggregate(n=Sum("seats"))["n"] or 0
+    if seats > Seat.objects.filter(table__in=tables, ended_at__isnull=True).count():
+        return False
+    free = VenueTable.objects.filter(venue=venue, status=VenueTable.Status.OPEN, table__isnull=True)
+    return not free.filter(Q(reserved_for__isnull=True) | Q(reserved_for=t)).exists()

@@ -72,7 +72,7 @@ def hand_table(tournament: Tournament, *, actor: Actor, number, room: Venue | No
         raise ServiceError(_("Table numbers run from 1 to 999."), code="table_number") from None
     if Table.objects.filter(tournament=t, number=number, in_play=True).exists():
         raise ServiceError(_("Table %(number)s is already open.") % {"number": number}, code="table_exists", status=409)
-    vt = venue.venue_table(t, number, seats=t.seats_per_table)
+    vt = venue.venue_table(t, actor=actor, number=number, seats=t.seats_per_table)
     table, _token, new = venue.open_row(t, number, seats=min(vt.seats, t.seats_per_table))
     venue.hold(t, actor=actor, table=table, vt=vt)
     record_event(

@@ -23,7 +23,7 @@ from tournament.models import Tournament
 from tournament.services.audit import record_event
 from venues.models import Venue, VenueTable
 from venues.rules import room as rules
-from venues.services.setup import default_venue, holder_name, venue_of
+from venues.services.setup import default_venue, holder_name, venue_event, venue_of
 
 
 def late_break_order(t: Tournament) -> int:
@@ -67,8 +67,9 @@ def _refusal(vt: VenueTable, *, actor: Actor, t: Tournament, seats: int) -> Serv
     return None
 
 
-def venue_table(t: Tournament, number: int, *, seats: int) -> VenueTable:
-    """The venue table of this number, locked; added to a venue whose set of tables is not fixed."""
+def venue_table(t: Tournament, *, actor: Actor, number: int, seats: int) -> VenueTable:
+    """The venue table of this number, locked; added to a venue whose set of tables is not fixed (the venue's own event
+    says so, as a table the director adds on the room screen)."""
     venue = venue_of(t)
     vt = (
         VenueTable.objects.select_for_update(of=("self",))
@@ -86,9 +87,12 @@ def venue_table(t: Tournament, number: int, *, seats: int) -> VenueTable:
         )
     try:
         with transaction.atomic():
-            VenueTable.objects.create(venue=venue, number=number, seats=max(seats, rules.MIN_SEATS))
+            added = VenueTable.objects.create(venue=venue, number=number, seats=max(seats, rules.MIN_SEATS))
     except IntegrityError:  # added at the same moment by another tournament's opening
         pass
+    else:
+        payload = {"table": number, "seats": added.seats, "area": "", "opened_by": t.pk}
+        venue_event(venue, actor=actor, type_="venue.table_added", payload=payload)
     return (
         VenueTable.objects.select_for_update(of=("self",))
         .select_related("table__tournament", "reserved_for")
@@ -98,7 +102,7 @@ def venue_table(t: Tournament, number: int, *, seats: int) -> VenueTable:
 
 def hold(t: Tournament, *, actor: Actor, table: Table, vt: VenueTable | None = None, event: bool = True) -> None:
     """The venue table of `table`'s number becomes held by it, or the answer says why it cannot."""
-    vt = vt or venue_table(t, table.number, seats=table.seats)
+    vt = vt or venue_table(t, actor=actor, number=table.number, seats=table.seats)
     if vt.table_id == table.pk:
         return
     refusal = _refusal(vt, actor=actor, t=t, seats=table.seats)
@@ -144,7 +148,7 @@ def take_back_or_leave(t: Tournament, *, actor: Actor) -> list[int]:
     again, or goes out of play when another event holds it now, the floor closed it or reserved it for another."""
     taken, left = [], []
     for table in Table.objects.filter(tournament=t, in_play=True).exclude(venue_table__isnull=False).order_by("number"):
-        vt = venue_table(t, table.number, seats=table.seats)
+        vt = venue_table(t, actor=actor, number=table.number, seats=table.seats)
         if _refusal(vt, actor=actor, t=t, seats=table.seats) is None:
             hold(t, actor=actor, table=table, vt=vt, event=False)
             taken.append(table.number)
@@ -367,7 +371,7 @@ def take_listed(t: Tournament, *, actor: Actor, numbers: list[int]) -> list[Tabl
     """The director's list: these venue tables, each taken (or refused with the reason) unless the tournament holds it."""
     taken = []
     for number in sorted(set(numbers)):
-        vt = venue_table(t, number, seats=t.seats_per_table)
+        vt = venue_table(t, actor=actor, number=number, seats=t.seats_per_table)
         if vt.table_id is not None and vt.table.tournament_id == t.pk:
             continue
         refusal = _refusal(vt, actor=actor, t=t, seats=min(vt.seats, t.seats_per_table))

@@ -41,6 +41,8 @@ USED_BY = {
         "api-venue-table:DELETE",
         "api-venue-import:POST",
         "api-venue-tournaments:POST",
+        "api-venue-displays:POST",
+        "api-venue-display-revoke:POST",
     ],
     "ROOM": [
         "api-venue-table-state:POST",

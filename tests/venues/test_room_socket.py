@@ -44,9 +44,10 @@ async def test_the_room_hears_every_tournament_and_the_venue_without_names(tourn
     assert connected
     assert await communicator.receive_json_from() == {"kind": "snapshot", "seq": 0}
     await database_sync_to_async(open_tables)(director, tournament, [1])  # a tournament made before venues: the default venue
-    heard = [await communicator.receive_json_from(timeout=3) for _ in range(2)]
-    assert [h["type"] for h in heard] == ["venue.tables_taken", "table.opened"] and {h["tournament"] for h in heard} == {tournament.pk}
-    assert heard[0]["seq"] < heard[1]["seq"]
+    heard = [await communicator.receive_json_from(timeout=3) for _ in range(3)]
+    assert [h["type"] for h in heard] == ["venue.table_added", "venue.tables_taken", "table.opened"]  # a club's room adds it
+    assert [h["tournament"] for h in heard] == [None, tournament.pk, tournament.pk]
+    assert heard[0]["seq"] < heard[1]["seq"] < heard[2]["seq"]
     await database_sync_to_async(register)(cashier, side, 1)
     notes = await heard_all(communicator)
     registered = next(n for n in notes if n["type"] == "entry.registered")

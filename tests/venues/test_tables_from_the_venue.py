@@ -227,3 +227,14 @@ def test_an_imported_tournament_takes_its_free_tables_and_says_which_it_cannot(d
     t = import_tournament(read_file(file_text(document).encode()), actor=director)
     assert held(t) == [1] and held(side) == [2]
     assert t.import_report["tables_not_held"] == [{"table": 2, "reason": "Table 2 is held by Side Event."}]
+
+
+def test_a_club_room_never_set_up_adds_the_table_the_director_opens_and_says_so_in_its_own_log(director, tournament):
+    table_setup.open_table(tournament, actor=director, number=17, seats=8)
+    vt = VenueTable.objects.get(number=17)
+    assert (vt.seats, vt.table.tournament, vt.venue.fixed_tables) == (8, tournament, False)
+    added = AuditEvent.objects.get(tournament=None, type="venue.table_added")
+    assert added.payload == {"venue": vt.venue_id, "table": 17, "seats": 8, "area": "", "opened_by": tournament.pk}
+    assert added.actor == director
+    table_setup.open_table(tournament, actor=director, number=18, seats=9)
+    assert AuditEvent.objects.filter(tournament=None, type="venue.table_added").count() == 2  # once per table added

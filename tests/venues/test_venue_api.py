@@ -150,11 +150,14 @@ def test_a_second_venue_has_tables_of_its_own_and_a_tournament_chooses_it_before
         client_for(director).post(f"/api/venues/{annex}/tables/", {"number": 1, "seats": 8, "area": "Annex"}, format="json").status_code
         == 201
     )
+    screen = page_as(director, f"/venues/{annex}/room/").content.decode()  # the annex's room screen offers the side event
+    assert 'id="rm-move"' in screen and f'<option value="{side.pk}">Side Event</option>' in screen
     chosen = client_for(director).post(f"/api/venues/{annex}/tournaments/", {"tournament": side.pk}, format="json")
     assert chosen.status_code == 200 and client_for(director).get(f"/api/tournaments/{side.pk}/").json()["room"] == annex
     open_tables(director, tournament, [1])  # the first venue's table 1
     open_tables(director, side, [1], seats=8)  # the annex's: another table of the same number
     assert VenueTable.objects.get(venue_id=annex, number=1).table.tournament == side
+    assert 'id="rm-move-none"' in page_as(director, f"/venues/{annex}/room/").content.decode()  # both have opened tables
     other = client_for(floor).post(f"/api/venues/{venue.pk}/tables/2/hand/", {"tournament": side.pk}, format="json")
     assert other.status_code == 409 and other.json()["detail"] == "That tournament plays in another venue."
     late = client_for(director).post(f"/api/venues/{venue.pk}/tournaments/", {"tournament": side.pk}, format="json")

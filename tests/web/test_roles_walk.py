@@ -36,6 +36,7 @@ from tables.services import setup as table_setup
 from tests.conftest import PASSWORD
 from tests.helpers import register
 from tournament.services import registration
+from venues.services import displays as venue_displays
 from venues.services import setup as venue_setup
 
 ROLES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
@@ -95,6 +96,7 @@ class Room:
     def __init__(self, users: dict, tournament, template, player, display, link_secret: str, link, shuffler: str, league):
         self.users, self.t, self.template, self.player, self.league = users, tournament, template, player, league
         self.display, self.link_secret, self.link, self.shuffler = display, link_secret, link, shuffler
+        self.room_display = venue_displays.create_display(venue_setup.default_venue(), actor=users[DIRECTOR], label="Room TV")
         self.clients: dict[str, Client] = {}
         self.headers: dict[str, dict] = {visitor: {} for visitor in WALKERS}
         for visitor in WALKERS:
@@ -126,7 +128,8 @@ class Room:
             "venue_id": venue_setup.default_venue().pk,
         }
         if access.DISPLAY_LINK in who:
-            values["token"] = self.display.token if visitor == access.DISPLAY_LINK else WRONG_SECRET
+            secret = self.room_display.token if "display/room/" in route else self.display.token  # a room TV's link, a lobby TV's
+            values["token"] = secret if visitor == access.DISPLAY_LINK else WRONG_SECRET
         elif access.DEALER_LINK in who and "<str:token>" in route:
             values["token"] = self.link_secret if visitor == access.DEALER_LINK else WRONG_SECRET
         return values
@@ -296,9 +299,10 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
         session[access.DEALER_TABLE] = table.pk
         session.create()
         strangers = elsewhere(director, tournament.structure, tournament)
-        return display.token, secret, session.session_key, strangers, venue_setup.default_venue().pk
+        room_tv = venue_displays.create_display(venue_setup.default_venue(), actor=director, label="Room TV")
+        return display.token, secret, session.session_key, strangers, venue_setup.default_venue().pk, room_tv.token
 
-    display_secret, link_secret, session_key, strangers, venue_id = await database_sync_to_async(seed)()
+    display_secret, link_secret, session_key, strangers, venue_id, room_secret = await database_sync_to_async(seed)()
     app = URLRouter(websocket_urlpatterns)
     users = {DIRECTOR: director, FLOOR: floor, CASHIER: cashier, DEALER: dealer, **strangers}
     names = {p.name for p in websocket_urlpatterns}
@@ -309,7 +313,8 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
         for visitor in (access.ANYONE, access.DISPLAY_LINK, access.DEALER_LINK, *STAFF, *ELSEWHERE, *HERE):
             values = {"tournament_id": tournament.pk, "number": 1, "venue_id": venue_id}
             if access.DISPLAY_LINK in who:
-                values["token"] = display_secret if visitor == access.DISPLAY_LINK else WRONG_SECRET
+                secret = room_secret if "display/room/" in str(pattern.pattern) else display_secret
+                values["token"] = secret if visitor == access.DISPLAY_LINK else WRONG_SECRET
             elif access.DEALER_LINK in who:
                 values["token"] = link_secret if visitor == access.DEALER_LINK else WRONG_SECRET
             path = fill(str(pattern.pattern), values)

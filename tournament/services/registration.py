@@ -469,13 +469,19 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
 # --- display tokens ---------------------------------------------------------------------
 
 
+def screen_label(label: str, *, missing: str) -> str:
+    """A screen link's name (a lobby TV's, a room TV's): given, and not too long."""
+    label = (label or "").strip()
+    if not label:
+        raise ServiceError(missing, code="label_missing")
+    check_length(label, DisplayToken, "label", _("The name of the screen is too long: at most %(max)s characters."))
+    return label
+
+
 @transaction.atomic
 def create_display_token(tournament: Tournament, *, actor: Actor, label: str) -> DisplayToken:
     require(actor, roles.DISPLAYS)
-    label = (label or "").strip()
-    if not label:
-        raise ServiceError(_("Name the screen, for example 'Lobby TV 1'."), code="label_missing")
-    check_length(label, DisplayToken, "label", _("The name of the screen is too long: at most %(max)s characters."))
+    label = screen_label(label, missing=_("Name the screen, for example 'Lobby TV 1'."))
     t = lock_tournament(tournament.pk)
     token = DisplayToken(tournament=t, label=label, created_by=actor)
     token.new_secret()  # shown once, in the answer; only its hash is stored

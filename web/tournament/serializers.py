@@ -374,6 +374,8 @@ class DisplayTokenSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField(help_text="The lobby screen's address (a URL, not a login): in the creation answer only.")
     prefix = serializers.CharField(read_only=True, help_text="The first characters of the link's secret, to tell links apart.")
 
+    page = "lobby"  # the screen the link opens
+
     class Meta:
         model = DisplayToken
         fields = ("id", "label", "prefix", "token", "url", "active", "created_at", "revoked_at")
@@ -386,7 +388,7 @@ class DisplayTokenSerializer(serializers.ModelSerializer):
         if not obj.token:
             return None
         try:
-            path = reverse("lobby", kwargs={"token": obj.token})
+            path = reverse(self.page, kwargs={"token": obj.token})
         except NoReverseMatch:
             return None
         request = self.context.get("request")

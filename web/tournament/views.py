@@ -254,7 +254,11 @@ def events(request, tournament):
 def displays(request, tournament):
     """The links; the page creates and revokes them through /api/tournaments/<id>/displays/."""
     tokens = tournament.display_tokens.order_by("-created_at")
-    return render(request, "tournament/displays.html", {"t": tournament, "form": DisplayForm(), "tokens": tokens})
+    return render(
+        request,
+        "tournament/displays.html",
+        {"t": tournament, "form": DisplayForm(), "tokens": tokens, "links_api": f"tournaments/{tournament.pk}/displays/"},
+    )
 
 
 def _display(token: str) -> DisplayToken:

@@ -29,6 +29,8 @@ def labels() -> dict[str, str]:
         "venue.table_removed": _("Venue table removed"),
         "venue.table_state": _("Venue table opened or closed"),
         "venue.imported": _("Venue's tables imported"),
+        "venue.display_created": _("Room TV link made"),
+        "venue.display_revoked": _("Room TV link revoked"),
     }
 
 
@@ -54,6 +56,8 @@ def _venue(type_: str, label: str, p: dict, names: Names) -> str:
             "added": p.get("added", "–"),
             "changed": p.get("changed", "–"),
         }
+    if type_ in ("venue.display_created", "venue.display_revoked"):
+        return f"{label}: {p.get('label', '–')}"
     return parts.generic(label, p, names)
 
 

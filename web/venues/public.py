@@ -4,40 +4,24 @@ tournament running now. Names, tables and seats only, as every public page (docs
 
 from __future__ import annotations
 
-from datetime import timedelta
-from zoneinfo import ZoneInfo
-
 from django.shortcuts import render
-from django.utils import timezone
 
 from tables.selectors import screens
+from tables.selectors.room_map import registration_state
 from tournament.models import Tournament
 from tournament.selectors.stats import tournament_stats
+from venues.selectors.today import today_events
 from web.access import page
 from web.caching import search_at
 
-DAYS_AROUND = 2  # a day's events are those starting within this many days of now, read in their own time zones
-
-
-def today_events() -> list[Tournament]:
-    """The tournaments running now, and those that start or started today where they are played, by start time."""
-    now = timezone.now()
-    near = Tournament.objects.filter(start_at__range=(now - timedelta(days=DAYS_AROUND), now + timedelta(days=DAYS_AROUND)))
-    chosen = {t.pk: t for t in Tournament.objects.filter(status=Tournament.Status.RUNNING)}
-    for t in near:
-        zone = ZoneInfo(t.time_zone)
-        if t.start_at.astimezone(zone).date() == now.astimezone(zone).date():
-            chosen.setdefault(t.pk, t)
-    return sorted(chosen.values(), key=lambda t: (t.start_at, t.pk))
-
 
 def state_of(t: Tournament, stats: dict) -> dict:
-    late = t.late_reg_until_level
-    open_now = not t.registration_closed and t.status != Tournament.Status.FINISHED and (late is None or t.current_level <= late)
+    registration = registration_state(t, stats)
     return {
         "status": t.status,
-        "registration_open": open_now,
-        "late_until": late if open_now and t.status == Tournament.Status.RUNNING else None,
+        "registration_open": registration["open"],
+        "late_until": registration["until_level"],
+        "sold_out": registration["sold_out"],
         "level": t.current_level if t.status == Tournament.Status.RUNNING else None,
         "players_left": stats["players_left"],
         "entries": stats["entries"],

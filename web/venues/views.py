@@ -15,14 +15,19 @@ from tournament.models import Tournament
 from venues.models import Venue
 from venues.services.setup import default_venue
 from web.access import page
+from web.tournament.forms import DisplayForm
 
 
 def tournaments_in(venue: Venue, user):
     """The tournaments of this venue that are not over, those the user works: the room's filter and the floor's
     choice of a tournament to reserve a table for or hand one to."""
-    rows = Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("start_at", "pk")
-    rows = rows.filter(room=venue) if venue.pk != default_venue().pk else rows.filter(room__isnull=True) | rows.filter(room=venue)
-    return roles.worked(user, rows)
+    return roles.worked(user, venue.all_tournaments().exclude(status=Tournament.Status.FINISHED).order_by("start_at", "pk"))
+
+
+def _movable(venue: Venue) -> list[Tournament]:
+    """The tournaments being set up, with no table yet, that play in another venue: the director may move them here."""
+    setting_up = Tournament.objects.filter(status=Tournament.Status.SETUP, tables__isnull=True).select_related("room")
+    return list(setting_up.exclude(pk__in=venue.all_tournaments().values("pk")).order_by("start_at", "pk"))
 
 
 def _room(request, venue: Venue):
@@ -43,6 +48,11 @@ def _room(request, venue: Venue):
             "tournaments": list(tournaments_in(venue, request.user)),
             "may_set_up": may["tables:POST"],
             "may_floor": may["table-state:POST"],
+            # the room TVs' links, made and revoked by whoever sets the venue up (web/venues/room_tv.py)
+            "tokens": venue.displays.order_by("-created_at", "-id") if may["tables:POST"] else [],
+            "form": DisplayForm(),
+            "links_api": f"venues/{venue.pk}/displays/",
+            "movable": _movable(venue) if may["tables:POST"] else [],
         },
     )
 

@@ -23,8 +23,8 @@ from tables.services import setup as table_setup
 from tournament.models import Tournament
 from tournament.rules.structure import LevelSpec, StructureSpec
 from tournament.services import registration, setup
+from venues.services import displays, sit_and_go
 from venues.services import setup as venue_setup
-from venues.services import sit_and_go
 
 DEMO_NAME = "Demo: Friday Deepstack"
 DEMO_USERS = (("director", "Director"), ("floor", "Floor"), ("cashier", "Cashier"), ("dealer", "Dealer"))
@@ -183,8 +183,9 @@ class Command(BaseCommand):
             leagues.add_tournament(league, actor=users["Director"], tournament=tournament)
             demo_satellite(users, template, start, documents)
             demo_sit_and_go(users, template, start, documents)
+            room_tv = displays.create_display(venue_setup.default_venue(), actor=users["Director"], label="Room TV")
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
-            display = None
+            display = room_tv = None
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
         names = ", ".join(u for u, _ in DEMO_USERS)
         self.stdout.write(f"Logins: {names}, admin (superuser)")
@@ -193,6 +194,8 @@ class Command(BaseCommand):
             self.stdout.write(f"Lobby screen path: /display/{display.token}/")
         else:
             self.stdout.write(f"Lobby screen links: make one on /t/{tournament.pk}/displays/ (shown once)")
+        if room_tv:
+            self.stdout.write(f"Room TV path: /display/room/{room_tv.token}/")
 
 
 # The demo room: a Main hall, a Side room and two tables of the bar given to cash games (docs/room.md).
