@@ -197,6 +197,37 @@ def held_once(events) -> tuple[bool, int]:
     return ok, len(held)
 
 
+TV_READS = 50
+
+
+def tv_reads(venue, director) -> tuple[list[float], list[float], int]:
+    """The room TV's snapshot through its public API: computed afresh (every answer this worker kept forgotten, as at a
+    new version of every tournament) and as kept (the same version: what the other TVs of the room get)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    from core import memory
+    from venues.services import displays
+
+    token = displays.create_display(venue, actor=director, label="Room TV").token
+    client = APIClient()
+    fresh, kept, queries = [], [], 0
+    for i in range(TV_READS):
+        memory._kept.clear()
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            start = time.perf_counter()
+            answer = client.get(f"/api/public/display/room/{token}/snapshot/")
+            fresh.append((time.perf_counter() - start) * 1000)
+        assert answer.status_code == 200 and answer.json()["tournaments"], answer.content
+        queries = len(ctx.captured_queries) if i == 0 else queries
+        start = time.perf_counter()
+        assert client.get(f"/api/public/display/room/{token}/snapshot/").status_code == 200
+        kept.append((time.perf_counter() - start) * 1000)
+    return fresh, kept, queries
+
+
 def play(kind: str, count: int, busts_timed: int, results: dict) -> None:
     from django.db.models import F
     from django.utils import timezone
@@ -229,6 +260,7 @@ def play(kind: str, count: int, busts_timed: int, results: dict) -> None:
     together, took_together = draws_at_once(events[1:], director) if count > 1 else ([], [])
     ok, held = held_once(events)
     map_all, queries_all = map_reads(venue, floor) if count > 1 else (map_one, queries_one)
+    tv_fresh, tv_kept, tv_queries = tv_reads(venue, director)
     rng = random.Random(7)
     first_busts, other_busts = [], []
     for _ in range(busts_timed):
@@ -251,6 +283,9 @@ def play(kind: str, count: int, busts_timed: int, results: dict) -> None:
         "queries_one": queries_one,
         "map_all": map_all,
         "queries_all": queries_all,
+        "tv_fresh": tv_fresh,
+        "tv_kept": tv_kept,
+        "tv_queries": tv_queries,
         "first_busts": first_busts,
         "other_busts": other_busts,
     }
@@ -279,6 +314,8 @@ def main(busts_timed: int) -> None:
     )
     print(line("room map, one tournament", eight["map_one"]) + f"  queries {eight['queries_one']}")
     print(line("room map, eight tournaments", eight["map_all"]) + f"  queries {eight['queries_all']}  (target p99 < 150 ms, same queries)")
+    print(line("room TV, eight tournaments, computed", eight["tv_fresh"]) + f"  queries {eight['tv_queries']}")
+    print(line("room TV, eight tournaments, as kept", eight["tv_kept"]))
     print(line("bust in Event 1, alone in its room", alone["first_busts"]))
     print(line("bust in Event 1, among eight", eight["first_busts"]))
     print(line("busts in the seven others", eight["other_busts"]))

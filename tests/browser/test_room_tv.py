@@ -138,3 +138,24 @@ def test_a_festival_afternoon_on_the_room_map_and_the_room_tv(live_asgi, browser
     # Its link revoked: the screen goes blank at once.
     displays.revoke_display(link, actor=director)
     tv.wait_for_function("() => !document.querySelector('.rt-card')")
+
+
+def test_more_tournaments_than_the_screen_holds_turn_in_pages(live_asgi, browser, director, cashier, template):
+    venue = venue_setup.default_venue()
+    venue_setup.import_room(venue, actor=director, text="number,area,seats\n" + "\n".join(f"{n},Hall,9" for n in range(1, 11)))
+    for i in range(8):
+        t = setup.create_tournament(tournament_data(name=f"Event {i + 1}", start_at=at(1 + i)), actor=director, template=template)
+        register(cashier, t, 2, start=10 * i)
+        draws.draw_start(t, actor=director)
+    link = displays.create_display(venue, actor=director, label="Room TV")
+    tv = browser.new_context(viewport=sizes.TABLET).new_page()
+    tv.goto(f"{live_asgi}/display/room/{link.token}/")
+    tv.wait_for_selector("#live.live")
+    per_page = tv.evaluate("window.roomTv.perPage")
+    assert 1 < per_page < 8 and len(tv.query_selector_all(".rt-card")) == per_page
+    assert tv.inner_text("#rt-page") == f"Page 1 of {-(-8 // per_page)}"
+    first = tv.eval_on_selector_all(".rt-card .rt-name", "els => els.map(e => e.textContent)")
+    tv.wait_for_function("() => window.roomTv.page === 1", timeout=16_000)  # the next page after 12 seconds
+    second = tv.eval_on_selector_all(".rt-card .rt-name", "els => els.map(e => e.textContent)")
+    assert first == [f"Event {i + 1}" for i in range(per_page)] and second[0] == f"Event {per_page + 1}"
+    assert sizes.fits(tv, "room_tv_pages", (sizes.TABLET, sizes.PHONE), prefix="room_tv") == []

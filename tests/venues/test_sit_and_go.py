@@ -51,6 +51,9 @@ def test_the_registration_that_fills_it_starts_it_at_a_free_table_and_opens_the_
     following = SitAndGo.objects.get(tournament=sng).next
     assert (following.number, following.players, following.opens_next, following.tournament.name) == (2, 6, True, "Turbo SNG #2")
     assert following.tournament.status == Tournament.Status.SETUP and following.tournament.seats_per_table == 6
+    assert sng.registration_closed and not following.tournament.registration_closed  # it plays at its one table
+    assert AuditEvent.objects.filter(tournament=sng, type="registration.closed", payload={"sit_and_go": True}).exists()
+    assert refused("registration_closed", register, cashier, sng, 1, start=6).status == 409  # the next goes to the next one
     assert AuditEvent.objects.filter(tournament=following.tournament, type="sit_and_go.opened").exists()
 
 

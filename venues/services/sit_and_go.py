@@ -50,10 +50,16 @@ def sit_and_go_of(t: Tournament) -> SitAndGo | None:
 
 
 def started(sng: SitAndGo, *, actor: Actor) -> SitAndGo | None:
-    """The sit & go has started (its draw and clock done by the caller): marked, and the next of its series opened
-    when it goes on. Returns the next one (None when the series stops here)."""
+    """The sit & go has started (its draw and clock done by the caller, who holds its lock): marked, its registration
+    closed (it is played at its one table: the next player goes to the next of its series; the director may open it
+    again), and the next of its series opened when it goes on. Returns the next one (None when the series stops here)."""
     sng.started_at = timezone.now()
     sng.save(update_fields=["started_at"])
+    t = sng.tournament
+    if not t.registration_closed:
+        Tournament.objects.filter(pk=t.pk).update(registration_closed=True)
+        t.registration_closed = True
+        record_event(t, actor=actor, type_="registration.closed", payload={"sit_and_go": True}, stats=False, seats=False)
     if not sng.opens_next:
         return None
     previous = sng.tournament
