@@ -37,6 +37,7 @@ import * as Clock from "./clock.js";
   function registration(r) {
     if (r.sold_out) return [gettext("Sold out"), "sold-out"];
     if (r.sit_and_go && !r.sit_and_go.started) {
+      if (r.sit_and_go.registered >= r.sit_and_go.players) return [gettext("Sit & go full: waits for a free table"), "sold-out"];
       return [Util.fmt(gettext("Sit & go: {registered} of {players} seats taken, starts when full"), r.sit_and_go), ""];
     }
     if (r.open && r.until_level) return [Util.fmt(gettext("Registration open until the end of level {n}"), {n: r.until_level}), ""];

@@ -23,7 +23,7 @@ from tests.conftest import tournament_data
 from tests.helpers import register
 from tournament.models import Entry, Tournament
 from tournament.services import setup
-from venues.models import VenueTable
+from venues.models import SitAndGo, VenueTable
 from venues.services import displays, sit_and_go
 from venues.services import setup as venue_setup
 
@@ -122,6 +122,11 @@ def test_a_festival_afternoon_on_the_room_map_and_the_room_tv(live_asgi, browser
     tv.wait_for_function("() => document.querySelector('#rt-schedule').innerText.includes('Turbo SNG #2')")
     wait_card(tv, "Side Event", "Sold out")
     assert VenueTable.objects.get(number=3).table.tournament == sng
+
+    # The next of the series fills while no table is free: it waits, and the schedule says so.
+    following = SitAndGo.objects.get(tournament=sng).next.tournament
+    register(cashier, following, 6, start=60)
+    tv.wait_for_function("() => document.querySelector('#rt-schedule').innerText.includes('Sit & go full: waits for a free table')")
 
     # The sit & go plays to its winner: its table goes back to the venue, its card leaves the TV, the schedule says so.
     play_off(sng, floor, [s.entry_id for s in live_seats(sng).order_by("entry__number")][:5])
