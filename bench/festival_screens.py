@@ -382,7 +382,6 @@ class Festival:
             if page.is_closed():
                 continue
             selector = "main" if "-seat-" in label else "body"
-            leave_out = NEWS  # what only the page that acted says (the press's feedback, the undo bar)
             fresh = page.context.new_page()
             try:
                 fresh.goto(self.base + self.urls[label])
@@ -391,22 +390,26 @@ class Festival:
                 except Exception:  # noqa: BLE001  a page whose link was revoked, or no live badge: compare anyway
                     pass
                 fresh.wait_for_timeout(400)
-                self.figures["pages compared"] += 1
-                try:
-                    self.lo.catch_up(page, fresh, selector=selector, timeout=self.args.patience, what=label, leave_out=leave_out)
-                except AssertionError as failed:
-                    text = str(failed)
-                    if "reloaded itself" in text:
-                        self.figures["reloaded"].append(f"{name}: {label}")
-                        self.lo.mark(page)
-                    else:
-                        self.figures["differences"].append(f"{name}: {label} ({self.urls[label]})\n{text}")
-                        print(f"  DIFFERENCE at {name}: {label}\n{text[:1500]}")
+                self.judge(name, label, page, fresh, selector=selector)
                 page.screenshot(path=str(folder / f"{label}.png"))
                 self.figures["screenshots"] += 1
             finally:
                 fresh.close()
         print(f"checkpoint {name}: {len(self.pages)} pages, {len(self.figures['differences'])} differences so far")
+
+    def judge(self, name: str, label: str, page, fresh, *, selector: str = "body", what: str = "") -> None:
+        """A page left open against its fresh load (NEWS left out: what only the page that acted says)."""
+        self.figures["pages compared"] += 1
+        try:
+            self.lo.catch_up(page, fresh, selector=selector, timeout=self.args.patience, what=what or label, leave_out=NEWS)
+        except AssertionError as failed:
+            text = str(failed)
+            if "reloaded itself" in text:
+                self.figures["reloaded"].append(f"{name}: {label}")
+                self.lo.mark(page)
+            else:
+                self.figures["differences"].append(f"{name}: {label} ({self.urls[label]})\n{text}")
+                print(f"  DIFFERENCE at {name}: {label}\n{text[:1500]}")
 
     # --- the night ---------------------------------------------------------------------------------------
     def clock(self, t: dict, action: str, **extra) -> dict | None:
@@ -688,17 +691,21 @@ class Festival:
         bad = f["stopped"] or f["differences"] or f["reloaded"] or f["api 5xx"] or log["broadcast failures"] or log["tracebacks"]
         return 1 if bad else 0
 
+    def play(self) -> None:
+        """The night, once the server is up, the staff logged in, the room set up and the browser open."""
+        for t in self.flights:
+            self.open_tournament(t, self.tag(t))
+        self.checkpoint("seated")
+        self.day1()
+        self.play_day2()
+
     def run(self) -> int:
         self.start_server()
         try:
             self.logins()
             self.set_up()
             self.open_browser()
-            for t in self.flights:
-                self.open_tournament(t, self.tag(t))
-            self.checkpoint("seated")
-            self.day1()
-            self.play_day2()
+            self.play()
         except (Exception, KeyboardInterrupt) as failed:  # noqa: BLE001  the figures so far still count (Ctrl-C too)
             import traceback
 

@@ -178,6 +178,9 @@ def finished_with_play(*, actor: Actor, tournament: Tournament, entry: Entry | N
             payload.update(reason="winner", entry=winner.number, name=winner.player.display_name)
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
         payload["tables_given_back"] = venue.give_back_all(t, actor=actor)  # the room's tables are free for the next events
+        ended = venue.end_reservations(t, actor=actor)  # and no table stays reserved for it
+        if ended:
+            payload["reservations_ended"] = ended
         record_event(t, actor=actor, type_="tournament.finished", payload=payload)
     elif finished and not over:
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)

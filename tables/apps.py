@@ -10,6 +10,7 @@ class TablesConfig(AppConfig):
         # and the receipt asks where an entry sits; a redraw waits for the hands in play.
         from core import reactions
         from tables.reactions import (
+            copy_house_rules,
             entry_seat,
             free_voided_entry,
             redraw_once_the_hands_are_done,
@@ -19,9 +20,11 @@ class TablesConfig(AppConfig):
         from tables.services.handforhand import BETWEEN_HANDS
         from tournament.selectors.receipts import ENTRY_SEAT
         from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED
+        from venues.services.sit_and_go import SIT_AND_GO_OPENED
 
         reactions.on(ENTRY_REGISTERED, seat_registered_entry)
         reactions.on(ENTRY_REGISTERED, start_full_sit_and_go)  # the registration that fills a sit & go starts it
         reactions.on(BETWEEN_HANDS, redraw_once_the_hands_are_done)  # a redraw waits for the hands in play
         reactions.on(ENTRY_VOIDED, free_voided_entry)
         reactions.on(ENTRY_SEAT, entry_seat)
+        reactions.on(SIT_AND_GO_OPENED, copy_house_rules)  # the next of a sit & go series plays by the same house rules

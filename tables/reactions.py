@@ -60,12 +60,15 @@ def start_full_sit_and_go(*, actor: Actor, tournament: Tournament, entry: Entry)
             raise
         record_event(tournament, actor=actor, type_="sit_and_go.waiting", payload={"reason": exc.message}, stats=False, seats=False)
         return {}
-    clock_services.start_clock_at_the_draw(tournament, actor=actor)
-    following = sit_and_go.started(sng, actor=actor)
-    if following is not None:
-        house_rules.copy_house_rules(tournament, to=following.tournament)
+    clock_services.start_clock_at_the_draw(tournament, actor=actor)  # the draw marked it started (tables/services/draws.py)
     seat = seat_of(entry)
     return {"table": seat.table.number, "seat": seat.seat} if seat is not None else {}
+
+
+def copy_house_rules(*, actor: Actor, tournament: Tournament, previous: Tournament) -> None:
+    """Reaction to venues.services.sit_and_go.SIT_AND_GO_OPENED: the next of a series plays by the house rules of the one
+    before."""
+    house_rules.copy_house_rules(previous, to=tournament)
 
 
 def free_voided_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:

@@ -19,6 +19,7 @@ import "./api-forms.js";  // the set-up forms (data-api)
     free: gettext("Free"), cash: gettext("Cash games"), closed: gettext("Out of service"), noArea: gettext("No area"),
     reserved: gettext("Reserved: {name}"), seats: gettext("{n} seats"),
     counts: gettext("{free} free · {held} in play · {reserved} reserved · {out_of_service} out of service · {cash} cash games"),
+    none: gettext("No tournament is running or being set up"),
   };
   function players(n) { return Util.fmt(ngettext("{n} player", "{n} players", n), {n: n}); }
 
@@ -58,6 +59,22 @@ import "./api-forms.js";  // the set-up forms (data-api)
     }));
     var empty = document.getElementById("rm-empty");
     if (empty) empty.hidden = state.tables.length > 0;
+    choose(document.getElementById("rm-tournament"), state.choices, 1);
+    choose(document.getElementById("rm-for"), state.choices, 0);
+  }
+
+  /* A list of the venue's tournaments (the filter after its "every table", the floor's choice) as they are now: one
+     opened since the page was made is there, one that ended is not; the choice made stays. */
+  function choose(select, choices, keep) {
+    if (!select || !choices) return;
+    var chosen = select.value, options = Array.prototype.slice.call(select.options, 0, keep);
+    choices.forEach(function (t) { var o = Util.el("option", null, t.name); o.value = t.id; options.push(o); });
+    if (!choices.length && !keep) { var none = Util.el("option", null, words.none); none.value = ""; options.push(none); }
+    function key(list) { return list.map(function (o) { return o.value + "\u0000" + o.textContent; }).join("\u0001"); }
+    if (key(Array.prototype.slice.call(select.options)) === key(options)) return;  // unchanged: an open list stays open
+    select.replaceChildren.apply(select, options);
+    select.value = chosen;
+    if (select.selectedIndex < 0) select.selectedIndex = 0;
   }
 
   function read() {

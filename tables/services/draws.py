@@ -22,6 +22,7 @@ from tables.services import venue
 from tables.services.venue import numbers_of
 from tournament.models import Entry, Tournament
 from tournament.services.audit import actor_user, lock_tournament, record_event
+from venues.services import sit_and_go
 
 
 def pending_draw(t: Tournament) -> Draw:
@@ -275,6 +276,9 @@ def start_draw_now(tournament: Tournament, *, actor: Actor, tables: list[int] | 
         },
         stats=False,
     )
+    sng = sit_and_go.sit_and_go_of(t)
+    if sng is not None and sng.started_at is None:  # by itself when it fills, or by the director once a table is free
+        sit_and_go.started(sng, actor=actor)
     pending_draw(t)
     return draw
 

@@ -180,6 +180,15 @@ def give_back_all(t: Tournament, *, actor: Actor) -> list[int]:
     return give_back(t, actor=actor, tables=list(Table.objects.filter(tournament=t, venue_table__isnull=False)))
 
 
+def end_reservations(t: Tournament, *, actor: Actor) -> list[int]:
+    """A tournament over keeps no table waiting for it: its reservations end (the tables free for the next events). The
+    numbers, for the event that says play is over."""
+    numbers = sorted(VenueTable.objects.filter(reserved_for=t).values_list("number", flat=True))
+    if numbers:
+        VenueTable.objects.filter(reserved_for=t).update(reserved_for=None, reserved_from=None, note="")
+    return numbers
+
+
 def open_row(
     t: Tournament, number: int, *, seats: int, sends_hand_signals: bool = True, accessible: bool = False
 ) -> tuple[Table, str | None, bool]:

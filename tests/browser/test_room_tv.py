@@ -105,6 +105,10 @@ def test_a_festival_afternoon_on_the_room_map_and_the_room_tv(live_asgi, browser
     floor_page.goto(f"{base}/room/")
     floor_page.wait_for_selector("#live.live")
     assert floor_page.inner_text("#rm-counts") == "0 free · 4 in play · 0 reserved · 0 out of service · 0 cash games"
+    phone = browser.new_context(viewport=sizes.PHONE).new_page()  # the players' page of the day, left open too
+    phone_errors = watch_errors(phone)
+    phone.goto(f"{base}/today/")
+    assert "Turbo SNG" in phone.inner_text("#events")
 
     # Seven busts in the Main Event: 18 players fit two tables, table 3 breaks and goes back to the venue; the side
     # event is no longer sold out.
@@ -120,6 +124,8 @@ def test_a_festival_afternoon_on_the_room_map_and_the_room_tv(live_asgi, browser
     assert floor_page.inner_text(table_card(3, "held") + " .rm-what") == "Turbo SNG"
     wait_card(tv, "Turbo SNG", "6 / 6")
     tv.wait_for_function("() => document.querySelector('#rt-schedule').innerText.includes('Turbo SNG #2')")
+    # The floor's lists follow: the next of the series can be handed or reserved a table from the map left open.
+    floor_page.wait_for_function("() => [...document.querySelectorAll('#rm-for option')].some(o => o.textContent === 'Turbo SNG #2')")
     wait_card(tv, "Side Event", "Sold out")
     assert VenueTable.objects.get(number=3).table.tournament == sng
 
@@ -135,6 +141,11 @@ def test_a_festival_afternoon_on_the_room_map_and_the_room_tv(live_asgi, browser
     tv.wait_for_function("() => ![...document.querySelectorAll('.rt-card .rt-name')].some(e => e.textContent === 'Turbo SNG')")
     assert tv.eval_on_selector_all("#rt-schedule li.finished .nm", "els => els.map(e => e.textContent)") == ["Turbo SNG"]
     wait_card(tv, "Side Event", "Registration open until the end of level 4")
+    phone.wait_for_function(  # the page of the day left open says what a fresh load says
+        "() => [...document.querySelectorAll('.today-event')]"
+        ".some(li => li.querySelector('strong').textContent === 'Turbo SNG' && li.innerText.includes('Finished'))"
+    )
+    assert csp_problems(phone, phone_errors) == []
 
     assert accessibility.problems(tv) == []
     assert sizes.fits(tv, "room_tv", (sizes.TV, sizes.TABLET, sizes.PHONE), prefix="room_tv") == []

@@ -9,9 +9,10 @@ import pytest
 from clock.models import ClockState
 from payouts.models import Satellite
 from payouts.services import tickets
-from tables.models import Draw
+from tables.models import Draw, HouseRules
 from tables.selectors import draw_check
 from tables.selectors.state import live_seats
+from tables.services import draws, house_rules
 from tests.conftest import tournament_data
 from tests.helpers import client_for, page_as, refused, register
 from tournament.models import AuditEvent, Tournament
@@ -82,6 +83,16 @@ def test_a_full_venue_leaves_it_waiting_and_bad_settings_are_refused(director, f
     assert "Seating 2 entries needs 2 more seats" in waiting.payload["reason"]
     assert SitAndGo.objects.get(tournament=sng).next is None
     refused("sit_and_go_late", sit_and_go.set_sit_and_go, sng, actor=director, players=3)
+    # The floor frees a table and the director makes the start draw: it starts as if it had found one, the next opens.
+    house_rules.set_house_rules(sng, actor=director, data={"balance_threshold": 2})
+    venue_setup.set_state(room, actor=floor, number=31, status="open")
+    draws.draw_start(sng, actor=director)
+    sng.refresh_from_db()
+    started = SitAndGo.objects.get(tournament=sng)
+    assert started.started_at is not None and sng.registration_closed and started.next is not None
+    assert [vt.number for vt in VenueTable.objects.filter(table__tournament=sng)] == [31]
+    assert HouseRules.objects.get(tournament=started.next.tournament).balance_threshold == 2  # the series' house rules
+    refused("registration_closed", register, cashier, sng, 1, start=2)  # no seventh alone at another table
 
 
 def test_the_setup_page_offers_the_sit_and_go_until_the_tournament_starts(director, floor, template):

@@ -238,3 +238,17 @@ def test_a_club_room_never_set_up_adds_the_table_the_director_opens_and_says_so_
     assert added.actor == director
     table_setup.open_table(tournament, actor=director, number=18, seats=9)
     assert AuditEvent.objects.filter(tournament=None, type="venue.table_added").count() == 2  # once per table added
+
+
+def test_a_tournament_over_keeps_no_table_reserved_for_it(director, floor, cashier, tournament, side):
+    venue = room(director, [1, 2])
+    register(cashier, tournament, 2)
+    draws.draw_start(tournament, actor=director)  # table 1
+    venue_setup.reserve(venue, actor=floor, number=2, tournament=tournament, reason="for the final table")
+    busts.bust_entry(live_seats(tournament).first().entry, actor=floor)  # play is over: a winner
+    done = AuditEvent.objects.get(tournament=tournament, type="tournament.finished")
+    assert done.payload["tables_given_back"] == [1] and done.payload["reservations_ended"] == [2]
+    assert not VenueTable.objects.filter(reserved_for=tournament).exists()
+    register(cashier, side, 12, start=10)
+    draws.draw_start(side, actor=director)  # twelve players: both tables, the one that was reserved too
+    assert held(side) == [1, 2]

@@ -18,6 +18,7 @@ from venues.services import setup as venue_setup
 from venues.services import sit_and_go
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, only_known, tournament_or_404, valid
+from web.venues.views import tournaments_in
 
 STATES = ("free", "held", "reserved", "out_of_service", "cash")
 
@@ -60,6 +61,10 @@ class RoomMapSerializer(serializers.Serializer):
     tables = RoomTableSerializer(many=True)
     counts = serializers.DictField(child=serializers.IntegerField())
     tournaments = serializers.ListField(child=serializers.DictField())
+    choices = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The venue's tournaments not over that you work ({id, name}): the room screen's filter and its floor's choice.",
+    )
 
 
 class TableSerializer(serializers.Serializer):
@@ -147,7 +152,8 @@ class VenueView(RoleAPIView):
             only = int(request.query_params["tournament"]) if request.query_params.get("tournament") else None
         except ValueError:
             only = -1  # no tournament has it: an empty map, not an error
-        return Response(room_map(venue, user=request.user, tournament=only))
+        choices = [{"id": t.pk, "name": t.name} for t in tournaments_in(venue, request.user)]
+        return Response({**room_map(venue, user=request.user, tournament=only), "choices": choices})
 
     @extend_schema(
         operation_id="venues_settings",
