@@ -37,6 +37,8 @@ from tests.helpers import id_doc
 from tournament.models import Entry
 from tournament.rules.structure import LevelSpec, StructureSpec
 from tournament.services import registration, setup
+from venues.services import displays
+from venues.services import setup as venue_setup
 
 pytestmark = pytest.mark.browser
 
@@ -256,6 +258,13 @@ def lobby_url(room: Room) -> str:
     return f"/display/{room.display.token}/"
 
 
+def room_tv_url(room: Room) -> str:
+    """The room TV of the venue the tournament plays in (its link made once per room)."""
+    if getattr(room, "room_tv", None) is None:
+        room.room_tv = displays.create_display(venue_setup.default_venue(), actor=room.director, label="Room TV")
+    return f"/display/room/{room.room_tv.token}/"
+
+
 # The TV has not been touched yet, so it may not play sound; it has no touch, so its hint to touch the screen
 # is hidden (that it stays hidden, look after look, is tests/browser/test_lobby.py's: here, the layout).
 SOUND_OFF = """async () => {
@@ -423,6 +432,9 @@ def draw_url(room: Room) -> str:
 
 SCREENS = [
     Screen("lobby_level1", lobby_url, TV_SIZES, first_level, "#live.live", SOUND_OFF, no_scroll=True),
+    Screen("room_tv", room_tv_url, TV_SIZES, first_level, "#live.live", no_scroll=True),
+    Screen("room_map", lambda room: "/room/", (*STAFF_SIZES, *PHONE_SIZES), first_level, "#live.live", staff=True),
+    Screen("today", lambda room: "/today/", (*PHONE_SIZES, *STAFF_SIZES), first_level, "#events"),
     Screen("lobby_late", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True),
     Screen("lobby_break", lobby_url, TV_SIZES, break_with_color_up, "#live.live", SOUND_OFF, no_scroll=True),
     Screen("lobby_h4h", lobby_url, TV_SIZES, hand_for_hand, "#live.live", SOUND_OFF, no_scroll=True),
