@@ -381,21 +381,27 @@ class Festival:
         for label, page in list(self.pages.items()):
             if page.is_closed():
                 continue
-            selector = "main" if "-seat-" in label else "body"
-            fresh = page.context.new_page()
-            try:
-                fresh.goto(self.base + self.urls[label])
-                try:
-                    fresh.wait_for_selector("#live.live", state="attached", timeout=15_000)
-                except Exception:  # noqa: BLE001  a page whose link was revoked, or no live badge: compare anyway
-                    pass
-                fresh.wait_for_timeout(400)
-                self.judge(name, label, page, fresh, selector=selector)
-                page.screenshot(path=str(folder / f"{label}.png"))
-                self.figures["screenshots"] += 1
-            finally:
-                fresh.close()
+            self.compare(name, folder, label, selector="main" if "-seat-" in label else "body", must=False)
         print(f"checkpoint {name}: {len(self.pages)} pages, {len(self.figures['differences'])} differences so far")
+
+    def compare(self, name: str, folder: Path, label: str, *, ready: str = "#live.live", selector: str = "body", must: bool = True) -> None:
+        """One page left open against a fresh load of its URL, once the fresh one shows `ready` (not `must`: a page
+        whose link was revoked, or with no live badge, is compared anyway); a shot of it."""
+        page = self.pages[label]
+        fresh = page.context.new_page()
+        try:
+            fresh.goto(self.base + self.urls[label])
+            try:
+                fresh.wait_for_selector(ready, state="attached", timeout=15_000)
+            except Exception:  # noqa: BLE001
+                if must:
+                    raise
+            fresh.wait_for_timeout(400)
+            self.judge(name, label, page, fresh, selector=selector)
+            page.screenshot(path=str(folder / f"{label}.png"))
+            self.figures["screenshots"] += 1
+        finally:
+            fresh.close()
 
     def judge(self, name: str, label: str, page, fresh, *, selector: str = "body", what: str = "") -> None:
         """A page left open against its fresh load (NEWS left out: what only the page that acted says)."""

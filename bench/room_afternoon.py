@@ -213,19 +213,6 @@ class Afternoon(Festival):
             self.compare(name, folder, "today", ready="#events", selector="main")
         print(f"  ... and {', '.join(own)}: {len(self.figures['differences'])} differences so far")
 
-    def compare(self, name: str, folder: Path, label: str, *, ready: str, selector: str) -> None:
-        page = self.pages[label]
-        fresh = page.context.new_page()
-        try:
-            fresh.goto(self.base + self.urls[label])
-            fresh.wait_for_selector(ready, state="attached", timeout=15_000)
-            fresh.wait_for_timeout(400)
-            self.judge(name, label, page, fresh, selector=selector)
-            page.screenshot(path=str(folder / f"{label}.png"))
-            self.figures["screenshots"] += 1
-        finally:
-            fresh.close()
-
     def compare_tv(self, name: str, folder: Path) -> None:
         """The room TV against a fresh load, page by page: when its cards do not all fit, each page of cards shows 12
         seconds in turn, from the moment the page was loaded. The fresh load is made just after the TV left open comes
