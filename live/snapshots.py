@@ -151,9 +151,13 @@ def _kept(what: str, tournament: Tournament, snapshot, version=None) -> dict:
         return seq, (snapshot(tournament), rows_of(tournament))  # reads the tournament's version first
 
     _version, (data, rows) = memory.at_version(what, tournament.pk, version(tournament), compute)
-    clock = data["clock"]
+    return {**data, "clock": clock_now(data["clock"], rows, timezone.now())}
+
+
+def clock_now(clock: dict, rows: list, now) -> dict:
+    """A clock kept in a snapshot, brought to this moment (its countdown's position is all that depends on the time)."""
     anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
-    return {**data, "clock": {**clock, **clock_at(rows, anchor, timezone.now())}}
+    return {**clock, **clock_at(rows, anchor, now)}
 
 
 def read_again(tournament: Tournament) -> Tournament:
@@ -254,10 +258,6 @@ def room_tv_answer(venue: Venue) -> dict:
 
     _version, (data, rows) = memory.at_version("room_tv", venue.pk, room_tv_version(venue), compute)
     now = timezone.now()
-    shown = []
-    for card in data["tournaments"]:
-        clock = card["clock"]
-        anchor = None if clock["anchor"] is None else Anchor(**clock["anchor"])
-        shown.append({**card, "clock": {**clock, **clock_at(rows[card["id"]], anchor, now)}})
+    shown = [{**card, "clock": clock_now(card["clock"], rows[card["id"]], now)} for card in data["tournaments"]]
     # seq 0: a TV hears every room note after it (theirs are the time they were sent: each tournament counts its own)
     return {**data, "seq": 0, "version": _version, "server_time": now.timestamp(), "tournaments": shown}
