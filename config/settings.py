@@ -336,6 +336,8 @@ SPECTACULAR_SETTINGS = {
         "DealStatusEnum": "payouts.models.Deal.Status",
         "DealModeEnum": "payouts.models.Deal.Mode",
         "PenaltyKindEnum": "tables.models.Penalty.Kind",
+        "PaymentStatusEnum": "payouts.models.Payment.Status",
+        "BountyFormatEnum": "tournament.models.Tournament.BountyFormat",
     },
 }
 

@@ -162,6 +162,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-entry-rebuy": {"POST": DESK},
     "api-entry-addon": {"POST": DESK},
     "api-entry-bust": {"POST": FLOOR_ONLY},
+    "api-entry-eliminators": {"POST": FLOOR_ONLY},  # the floor corrects who knocked a player out, with a reason
     "api-entry-undo-bust": {"POST": FLOOR_ONLY},
     "api-entry-seat": {"POST": FLOOR_ONLY},
     "api-receipts": {"GET": DESK},
@@ -250,6 +251,13 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-payments": {"GET": DESK},
     "api-payment-void": {"POST": staff(CASHIER)},
     "api-reconciliation": {"GET": staff(CASHIER)},
+    # a bounty event's money: its heads and what each won name the players (the desk and the floor read them)
+    "api-bounties": {"GET": DESK},
+    "api-bounty-rules": {"PATCH": DIRECTOR_ONLY},
+    "api-bounty-envelopes": {"POST": DIRECTOR_ONLY},
+    "api-entry-bounty-payout": {"POST": staff(CASHIER)},
+    "api-bounty-payments": {"GET": DESK},
+    "api-bounty-payment-void": {"POST": staff(CASHIER)},
     # a satellite's seats and where play stops: figures; its tickets name players (the desk registers them)
     "api-satellite": {"GET": EVERY_ROLE, "PUT": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},
     "api-tickets": {"GET": DESK},

@@ -10,6 +10,8 @@ class PayoutsConfig(AppConfig):
         # at the bubble; the payout structure in force answers.
         from core import reactions
         from payouts.reactions import (
+            bounties_of_a_bust,
+            bounties_replayed,
             copy_satellite,
             finished_with_play,
             no_entry_under_a_deal,
@@ -19,11 +21,14 @@ class PayoutsConfig(AppConfig):
             paid_prizes_stand,
             place_fixed_by_a_deal,
         )
+        from payouts.selectors.bounties import pool_added_answer
         from payouts.selectors.structure import places_paid_answer
         from payouts.services.structure import DEAL_APPROVED
         from payouts.services.tickets import tickets_follow
         from tables.selectors.screens import PLACES_PAID
         from tables.services.busts import BUST_UNDONE, ENTRY_BUSTED, FIXED_PLACE
+        from tables.services.eliminations import ELIMINATION_CORRECTED
+        from tournament.selectors.stats import POOL_ADDED
         from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED, REGISTRATION_REOPENED
         from venues.services.sit_and_go import SIT_AND_GO_OPENED
 
@@ -45,3 +50,9 @@ class PayoutsConfig(AppConfig):
         # Play over finishes the tournament (its hand-for-hand, its clock); a correction lets it run again.
         for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_REGISTERED, ENTRY_VOIDED, DEAL_APPROVED):
             reactions.on(change, finished_with_play)
+        # Bounties (payouts/services/bounties.py), once play over is decided: a bust pays its eliminators; an undone bust,
+        # corrected eliminators or a deal replay the night; a disqualified head may go to the prize pool.
+        reactions.on(ENTRY_BUSTED, bounties_of_a_bust)
+        for change in (BUST_UNDONE, ELIMINATION_CORRECTED, DEAL_APPROVED):
+            reactions.on(change, bounties_replayed)
+        reactions.on(POOL_ADDED, pool_added_answer)

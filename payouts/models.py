@@ -52,23 +52,17 @@ class PayoutPlan(NeverDeleteModel):
         ]
 
 
-class Payment(NeverDeleteModel):
-    """A prize paid at the cashier (docs/rules.md, club 32): against a second ID check that matched the
-    registration's, with the player's signature, under a receipt number in sequence per tournament. A
-    prize is paid once (one paid payment per entry: a database constraint); a payment is voided with a
-    reason, never deleted, and the prize can then be paid again."""
+class PaidAtTheCage(NeverDeleteModel):
+    """Money the cage paid a player (a prize, bounties): against a second ID check that matched the registration's,
+    with the player's signature, under a receipt number in sequence per tournament; voided with a reason, never
+    deleted."""
 
     class Status(models.TextChoices):
         PAID = "paid", _("Paid")
         VOIDED = "voided", _("Voided")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="payments")
-    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="payments")
-    number = models.PositiveIntegerField(_("payout receipt number"))
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PAID)
     amount = models.PositiveBigIntegerField()
-    place = models.PositiveIntegerField()
-    place_low = models.PositiveIntegerField()
     id_check = models.ForeignKey("tournament.IdCheck", on_delete=models.PROTECT, related_name="+")
     signature = models.BinaryField()  # the player's signature as drawn on the tablet, a PNG image
     paid_at = models.DateTimeField()
@@ -76,6 +70,20 @@ class Payment(NeverDeleteModel):
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Payment(PaidAtTheCage):
+    """A prize paid at the cashier (docs/rules.md, club 32). A prize is paid once (one paid payment per entry: a
+    database constraint); once a payment is voided the prize can be paid again."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="payments")
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="payments")
+    number = models.PositiveIntegerField(_("payout receipt number"))
+    place = models.PositiveIntegerField()
+    place_low = models.PositiveIntegerField()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -199,3 +207,141 @@ class Ticket(NeverDeleteModel):
             models.CheckConstraint(condition=~Q(status="used") | Q(used_entry__isnull=False), name="ticket_used_has_entry"),
             models.CheckConstraint(condition=Q(value__gt=0), name="ticket_value_positive"),
         ]
+
+
+class BountyRules(NeverDeleteModel):
+    """The house's settings of a bounty event (payouts/rules/bounties.py; the format and the bounty per entry are the
+    tournament's). Without a row the defaults apply. Fixed once a bounty has been won: a change would pay the heads of
+    one night by two rules."""
+
+    class OddUnit(models.TextChoices):
+        LEFT_OF_BUTTON = "left_of_button", _("To the winner nearest the button's left (TDA's odd chip)")
+        FIRST_NAMED = "first_named", _("To the winner named first")
+
+    class Before(models.TextChoices):
+        NOTHING = "nothing", _("Nothing: the bounty stays for the envelopes")
+        KNOCKOUT = "knockout", _("A plain knockout: the bounty paid to the eliminator")
+
+    class DisqualifiedHead(models.TextChoices):
+        NOBODY = "nobody", _("To nobody: the house keeps it")
+        PRIZE_POOL = "prize_pool", _("Added to the prize pool")
+
+    class Cage(models.TextChoices):
+        AT_BUST = "at_bust", _("At the bust: each bounty paid as it is won")
+        COLLECTED = "collected", _("Collected later: all of a player's bounties in one payment, once he is out or play is over")
+
+    class DealHeads(models.TextChoices):
+        OWN = "own", _("Each player keeps his own head (mystery: draws an envelope)")
+        DEALT = "dealt", _("The heads are dealt too, in proportion to the deal")
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="bounty_rules")
+    cash_share_bp = models.PositiveIntegerField(
+        _("PKO: the eliminator's cash share of a head (basis points: 5000 = half)"),
+        default=5_000,
+        validators=[MinValueValidator(0), MaxValueValidator(10_000)],
+    )
+    increment = models.PositiveIntegerField(
+        _("bounties are paid in cash in steps of (minor units)"), default=100, validators=[MinValueValidator(1)]
+    )
+    odd_unit = models.CharField(
+        _("the odd unit of a split pot's bounty"), max_length=16, choices=OddUnit.choices, default=OddUnit.LEFT_OF_BUTTON
+    )
+    mystery_level = models.PositiveSmallIntegerField(
+        _("mystery: envelopes from this level"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    mystery_at_money = models.BooleanField(_("mystery: envelopes from the money"), default=False)
+    # Set by the first elimination at that point (payouts/services/bounties.py): it and every later one draw an envelope.
+    mystery_from_order = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    mystery_before = models.CharField(
+        _("mystery: an elimination before the envelopes pays"), max_length=8, choices=Before.choices, default=Before.NOTHING
+    )
+    disqualified_head = models.CharField(
+        _("a disqualified player's head goes"), max_length=10, choices=DisqualifiedHead.choices, default=DisqualifiedHead.NOBODY
+    )
+    cage = models.CharField(_("the cage pays bounties"), max_length=9, choices=Cage.choices, default=Cage.AT_BUST)
+    deal_heads = models.CharField(
+        _("when a deal stops play, the heads in play"), max_length=5, choices=DealHeads.choices, default=DealHeads.OWN
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(cash_share_bp__lte=10_000), name="bounty_cash_share_at_most_all"),
+            models.CheckConstraint(condition=Q(increment__gte=1), name="bounty_increment_positive"),
+        ]
+
+
+class BountyPayment(PaidAtTheCage):
+    """Bounties paid at the cage (docs/bounties.md), as prizes are, under a receipt number of their own sequence per
+    tournament. Covers one or more of an entry's awards; once it is voided they are owed again."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="bounty_payments")
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="bounty_payments")
+    number = models.PositiveIntegerField(_("bounty receipt number"))
+    awards = models.JSONField(default=list)  # the award numbers it paid
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="bounty_payment_unique_number"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="bounty_payment_amount_positive"),
+            models.CheckConstraint(
+                condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")), name="bounty_payment_void_has_reason"
+            ),
+        ]
+
+
+class BountyAward(NeverDeleteModel):
+    """Money an elimination moved (payouts/rules/bounties.Award): `cash` won by `winner` and `head_added` onto his head
+    (PKO); a disqualified player's head (no winner: to nobody or to the prize pool, `to_pool`); the last player's own
+    head; the heads dealt when a deal stopped play. Kept as the night's replay makes them: an undone or corrected
+    elimination voids the awards it changes (`void`) and the replay writes their successors. `payment`: the paid
+    bounty receipt that covers it (none: owed)."""
+
+    class Kind(models.TextChoices):
+        BUST = "bust", _("Knockout")
+        DQ = "dq", _("Disqualified player's head")
+        OWN = "own", _("His own head")
+        DEALT = "dealt", _("Heads dealt")
+
+    class Status(models.TextChoices):
+        STANDING = "standing", _("Standing")
+        VOID = "void", _("Void")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="bounty_awards")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=5, choices=Kind.choices)
+    order = models.PositiveIntegerField()  # the elimination's place in the night
+    elimination = models.ForeignKey("tables.Elimination", on_delete=models.PROTECT, null=True, blank=True, related_name="awards")
+    busted = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, null=True, blank=True, related_name="heads_taken")
+    winner = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, null=True, blank=True, related_name="bounties_won")
+    cash = models.PositiveBigIntegerField()
+    head_added = models.PositiveBigIntegerField(default=0)
+    envelope = models.PositiveBigIntegerField(null=True, blank=True)  # mystery: the envelope's value
+    draw = models.ForeignKey("tables.Draw", on_delete=models.PROTECT, null=True, blank=True, related_name="+")  # the envelope's draw
+    to_pool = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.STANDING)
+    payment = models.ForeignKey(BountyPayment, on_delete=models.PROTECT, null=True, blank=True, related_name="paid_awards")
+    created_at = models.DateTimeField()
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="bounty_award_unique_number"),
+            models.CheckConstraint(condition=~Q(status="void") | Q(payment__isnull=True), name="bounty_award_void_unpaid"),
+        ]
+        indexes = [models.Index(fields=["winner", "status"], name="bounty_award_winner")]
+
+
+class MysteryBox(NeverDeleteModel):
+    """A mystery bounty event's envelopes (payouts/rules/bounties.py): the house's list, committed before the first is
+    drawn (its SHA-256 published), for the players in the envelope phase. Each envelope is drawn by the product's
+    commit-reveal draw (tables.Draw, kind "envelope"), so anyone can recompute which envelope each elimination drew."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="mystery_box")
+    envelopes = models.JSONField()  # [[value, count], ...], highest value first
+    list_hash = models.CharField(max_length=64)
+    total = models.PositiveBigIntegerField()
+    count = models.PositiveIntegerField()
+    committed_at = models.DateTimeField()
+    committed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

@@ -19,6 +19,7 @@ from core.errors import ServiceError
 from core.money import format_money
 from payouts.models import Payment, Satellite
 from payouts.selectors.structure import approved_deals, finishers, payout_state, play_over, prizes_won, satellite_of, stop_finishes
+from payouts.services import bounties
 from payouts.services.tickets import satellite_json
 from tables.services import handforhand, moves, venue
 from tournament.models import Entry, Tournament
@@ -206,3 +207,15 @@ def copy_satellite(*, actor: Actor, tournament: Tournament, previous: Tournament
         set_by=actor_user(actor) or sat.set_by,
     )
     record_event(tournament, actor=actor, type_="satellite.set", payload={"before": None, "after": satellite_json(copied)}, stats=False)
+
+
+def bounties_of_a_bust(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
+    """Reaction to tables.services.busts.ENTRY_BUSTED (after play over is decided): the bust's bounties
+    (payouts/services/bounties.py)."""
+    bounties.award_bust(tournament, actor=actor, entry=entry)
+
+
+def bounties_replayed(*, actor: Actor, tournament: Tournament, entry: Entry | None = None) -> None:
+    """Reaction to an undone bust, corrected eliminators and an approved deal: the night's bounties replayed, refused
+    while a bounty it changes is paid."""
+    bounties.settle(tournament, actor=actor)

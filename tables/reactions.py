@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from clock.services import clock as clock_services
 from core.actor import Actor
 from core.errors import ServiceError
-from tables.models import Penalty, Seat
+from tables.models import Elimination, Penalty, Seat
 from tables.selectors.state import redraw_waiting, seat_of, start_drawn
 from tables.services import draws, house_rules
 from tables.services.moves import after_seat_freed, rebalance
@@ -73,7 +73,15 @@ def copy_house_rules(*, actor: Actor, tournament: Tournament, previous: Tourname
 
 def free_voided_entry(*, actor: Actor, tournament: Tournament, entry: Entry) -> None:
     """Reaction to tournament.services.registration.ENTRY_VOIDED: the entry never played; its seat is freed and the
-    room balanced again."""
+    room balanced again. An entry that knocked a player out played (its eliminations stand on it): it is not voided."""
+    for row in Elimination.objects.filter(tournament=tournament, status=Elimination.Status.STANDING).select_related("busted"):
+        if entry.number in row.winners:
+            raise ServiceError(
+                _("Entry #%(entry)s knocked out #%(busted)s: it played, and is not voided.")
+                % {"entry": entry.number, "busted": row.busted.number},
+                code="eliminator_not_voided",
+                status=409,
+            )
     free_seat(tournament, entry, Seat.End.VOID)
     after_seat_freed(tournament, actor=actor, entry=entry)
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from core.errors import ServiceError
-from payouts.models import Payment
+from payouts.models import BountyPayment, Payment
+from payouts.services import bounty_cage
 from payouts.services import structure as payouts
 from tables.models import Move, Table
 from tables.services import busts
@@ -101,6 +102,9 @@ def _press(t: Tournament, staff: dict, press: dict) -> None:
     elif kind == "void_payment":
         payment = Payment.objects.get(tournament=t, number=press["payment"], status=Payment.Status.PAID)
         payouts.void_payment(payment, actor=staff["cashier"], reason="paid in error")
+    elif kind == "void_bounty_payment":
+        payment = BountyPayment.objects.get(tournament=t, number=press["payment"], status=BountyPayment.Status.PAID)
+        bounty_cage.void_bounty_payment(payment, actor=staff["cashier"], reason="paid in error")
     elif kind == "void_entry":
         entry = Entry.objects.get(tournament_id=press["tournament"], number=press["entry"])
         purchase = entry.purchases.get(paid_with=Purchase.PaidWith.TICKET)

@@ -149,7 +149,9 @@ class Night(RuleBasedStateMachine):
         self.seeds = random.Random(seed)
         template = setup.save_structure_template(BASIC_SPEC, actor=self.d)
         self.t = setup.create_tournament(
-            tournament_data(seats_per_table=size, max_reentries=2, late_reg_until_level=2, guaranteed_pool=0),
+            tournament_data(
+                seats_per_table=size, max_reentries=2, late_reg_until_level=2, guaranteed_pool=0, **self.settings_of_the_night(seed)
+            ),
             actor=self.d,
             template=template,
         )
@@ -181,6 +183,14 @@ class Night(RuleBasedStateMachine):
         league = league_services.create_league(actor=self.d, data={"name": "Season", "participation": league_rng.randint(0, 2), **formula})
         league_services.add_tournament(league, actor=self.d, tournament=self.t)
         self.night_begun(seed)
+
+    def night_invariants(self) -> tuple[str, ...]:
+        """The invariants checked after each step (a kind of night adds its own: tests/test_bounty_nights.py)."""
+        return INVARIANTS
+
+    def settings_of_the_night(self, seed: int) -> dict:
+        """The tournament's own settings a kind of night sets (tests/test_bounty_nights.py: its bounty format)."""
+        return {}
 
     def night_begun(self, seed: int) -> None:
         """What a kind of night adds once the room is seated (SatelliteNight: the satellite)."""
@@ -483,7 +493,7 @@ class Night(RuleBasedStateMachine):
         mark = AuditEvent.objects.filter(tournament=self.t).aggregate(n=Count("seq"), top=Max("seq"))
         if mark == getattr(self, "_checked", None):
             return
-        for name in INVARIANTS:
+        for name in self.night_invariants():
             getattr(self, name)()
         self._checked = mark
         Night.tally["checks"] += 1

@@ -9,7 +9,7 @@ from .days import api as days_api
 from .flights import api as flights_api
 from .leagues import api as leagues_api
 from .payouts import api as payouts_api
-from .payouts import deal_api, satellites_api
+from .payouts import bounty_api, deal_api, satellites_api
 from .tables import api as tables_api
 from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, move_api, penalty_api, screen_api, seating_api
 from .tournament import api, snapshot_api, structure_api
@@ -58,6 +58,7 @@ urlpatterns = [
     path(f"{T}/entries/<id:number>/rebuy/", api.EntryRebuyView.as_view(), name="api-entry-rebuy"),
     path(f"{T}/entries/<id:number>/addon/", api.EntryAddonView.as_view(), name="api-entry-addon"),
     path(f"{T}/entries/<id:number>/bust/", tables_api.EntryBustView.as_view(), name="api-entry-bust"),
+    path(f"{T}/entries/<id:number>/eliminators/", tables_api.EntryEliminatorsView.as_view(), name="api-entry-eliminators"),
     path(f"{T}/entries/<id:number>/undo-bust/", tables_api.EntryUndoBustView.as_view(), name="api-entry-undo-bust"),
     path(f"{T}/entries/<id:number>/seat/", seating_api.EntrySeatView.as_view(), name="api-entry-seat"),
     path(f"{T}/receipts/", api.ReceiptListView.as_view(), name="api-receipts"),
@@ -132,6 +133,12 @@ urlpatterns = [
     path(f"{T}/payments/", payouts_api.PaymentListView.as_view(), name="api-payments"),
     path(f"{T}/payments/<id:number>/void/", payouts_api.PaymentVoidView.as_view(), name="api-payment-void"),
     path(f"{T}/reconciliation/", payouts_api.ReconciliationView.as_view(), name="api-reconciliation"),
+    path(f"{T}/bounties/", bounty_api.BountiesView.as_view(), name="api-bounties"),
+    path(f"{T}/bounties/rules/", bounty_api.BountyRulesView.as_view(), name="api-bounty-rules"),
+    path(f"{T}/bounties/envelopes/", bounty_api.EnvelopesView.as_view(), name="api-bounty-envelopes"),
+    path(f"{T}/entries/<id:number>/bounty-payout/", bounty_api.EntryBountyPayoutView.as_view(), name="api-entry-bounty-payout"),
+    path(f"{T}/bounty-payments/", bounty_api.BountyPaymentListView.as_view(), name="api-bounty-payments"),
+    path(f"{T}/bounty-payments/<id:number>/void/", bounty_api.BountyPaymentVoidView.as_view(), name="api-bounty-payment-void"),
     path(f"{T}/satellite/", satellites_api.SatelliteView.as_view(), name="api-satellite"),
     path(f"{T}/tickets/", satellites_api.TicketsView.as_view(), name="api-tickets"),
     path(f"{T}/tickets/<id:number>/register/", satellites_api.TicketRegisterView.as_view(), name="api-ticket-register"),

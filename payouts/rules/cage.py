@@ -21,6 +21,12 @@ A satellite's seats are prizes given as tickets, not cash: their value stays in 
 (`seats_out`). A buy-in paid with a ticket is in the target's pool and fees like any paid buy-in, but brought no cash
 (`tickets_in`).
 
+A bounty event's bounty parts come into the cage with the buy-ins (`bounties_in`) and leave it as the bounties the
+cage pays; the rest is owed (won, not yet paid), on the heads still in play, kept by the house (a disqualified
+player's head, where the house keeps it) or added to the prize pool (then it is in `pool`, not overlay):
+
+    bounties_in = bounties_paid + bounties_owed + bounties_in_play + bounties_forfeited + bounties_to_pool
+
 The balance is the left side less the right: zero whenever every payment is the prize its place has now.
 It is not zero when the prizes moved after a payment (an entry voided moves the places up, a late void
 changes the pool): the mismatches say which payouts to look at. The cage should hold cash in less the
@@ -64,10 +70,16 @@ class Closing:
     places_unpaid: int
     prizes_in_play: int  # the prizes of places not finished yet (none in a flight: its event pays them)
     prizes_owed: int  # prizes_unpaid + prizes_in_play
-    cage: int  # what the cage should hold: cash_in - prizes_paid (in an event: this part's share of its cage)
+    cage: int  # what the cage should hold: cash_in - prizes_paid - bounties paid (in an event: this part's share of its cage)
     balance: int  # cash_in + tickets_in + overlay + pool_in - house_keeps - prizes_paid - seats_out - prizes_owed - pool_out
     mismatches: tuple[Mismatch, ...]
     unpaid_entries: tuple[int, ...]
+    bounties_in: int = 0  # the bounty parts of the receipts paid (not voided)
+    bounties_paid: int = 0
+    bounties_owed: int = 0
+    bounties_in_play: int = 0
+    bounties_forfeited: int = 0  # kept by the house (in house_keeps)
+    bounties_to_pool: int = 0  # added to the prize pool (in pool)
 
 
 def close(
@@ -83,6 +95,7 @@ def close(
     seats_out: int = 0,
     pool_in: int = 0,
     pool_out: int = 0,
+    bounties: dict | None = None,
 ) -> Closing:
     """The closing figures.
 
@@ -91,7 +104,13 @@ def close(
     `collected`); won: entry -> the prize of its finishing place now; paid: entry -> the amount of its payout
     (one per entry); tickets_in: the totals of the receipts paid with a ticket (not voided); seats_out: the value of
     the seats a satellite gave; pool_in: the prize parts the rest of the event brought to this pool (a Day 2's: its
-    flights'); pool_out: the prize part this part hands to its event's pool (a flight's, at most `pool`)."""
+    flights'); pool_out: the prize part this part hands to its event's pool (a flight's, at most `pool`); bounties: a
+    bounty event's {"in", "paid", "owed", "in_play", "forfeited", "to_pool"}, which must add up."""
+    bounty = {"in": 0, "paid": 0, "owed": 0, "in_play": 0, "forfeited": 0, "to_pool": 0, **(bounties or {})}
+    if any(not isinstance(v, int) or v < 0 for v in bounty.values()):
+        raise ValueError(f"bounty figures are whole numbers of minor units, not {bounty!r}")
+    if bounty["in"] != bounty["paid"] + bounty["owed"] + bounty["in_play"] + bounty["forfeited"] + bounty["to_pool"]:
+        raise ValueError(f"the bounty money does not add up: {bounty!r}")
     for name, value in (
         ("collected", collected),
         ("fees", fees),
@@ -107,23 +126,24 @@ def close(
             raise ValueError(f"{name} must be a whole number of minor units, not {value!r}")
     if refunded > voided_taken:
         raise ValueError("more was refunded than the voided receipts took")
-    if pool < collected + pool_in:
+    if pool < collected + pool_in + bounty["to_pool"]:
         raise ValueError("the prize pool is never below what the buy-ins put in")
     if pool_out > pool:
         raise ValueError("a part hands at most its pool to its event")
-    if tickets_in > collected + fees:
+    if tickets_in > collected + fees + bounty["in"]:
         raise ValueError("the tickets are part of the receipts paid")
-    taken = collected + fees + voided_taken - tickets_in
+    taken = collected + fees + bounty["in"] + voided_taken - tickets_in
     cash_in = taken - refunded
     kept_on_voids = voided_taken - refunded
-    house_keeps = fees + kept_on_voids
-    overlay = pool - collected - pool_in
+    house_keeps = fees + kept_on_voids + bounty["forfeited"]
+    overlay = pool - collected - pool_in - bounty["to_pool"]
     prizes_paid = sum(paid.values())
     unpaid = sorted(entry for entry, prize in won.items() if prize > 0 and entry not in paid)
     prizes_unpaid = sum(won[entry] for entry in unpaid)
     prizes_in_play = pool - sum(won.values()) - seats_out - pool_out
     prizes_owed = prizes_unpaid + prizes_in_play
-    cage = cash_in - prizes_paid
+    cage = cash_in - prizes_paid - bounty["paid"]
+    bounties_out = bounty["paid"] + bounty["owed"] + bounty["in_play"]
     return Closing(
         cash_in=cash_in,
         taken=taken,
@@ -146,11 +166,17 @@ def close(
         prizes_in_play=prizes_in_play,
         prizes_owed=prizes_owed,
         cage=cage,
-        balance=cash_in + tickets_in + overlay + pool_in - house_keeps - prizes_paid - seats_out - prizes_owed - pool_out,
+        balance=cash_in + tickets_in + overlay + pool_in - house_keeps - prizes_paid - seats_out - prizes_owed - pool_out - bounties_out,
         mismatches=tuple(
             Mismatch(entry, amount, won.get(entry, 0)) for entry, amount in sorted(paid.items()) if amount != won.get(entry, 0)
         ),
         unpaid_entries=tuple(unpaid),
+        bounties_in=bounty["in"],
+        bounties_paid=bounty["paid"],
+        bounties_owed=bounty["owed"],
+        bounties_in_play=bounty["in_play"],
+        bounties_forfeited=bounty["forfeited"],
+        bounties_to_pool=bounty["to_pool"],
     )
 
 

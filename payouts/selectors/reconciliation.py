@@ -13,8 +13,9 @@ from dataclasses import asdict
 from django.db.models import Count, F, Q, Sum
 
 from flights.selectors import events as flights_selectors
-from payouts.models import Payment, Ticket
+from payouts.models import BountyPayment, Payment, Ticket
 from payouts.rules import cage
+from payouts.selectors import bounties as bounty_selectors
 from payouts.selectors import structure
 from tournament.models import Purchase, Tournament
 from tournament.selectors.stats import tournament_stats
@@ -29,7 +30,17 @@ def takings(t: Tournament) -> tuple[dict[str, dict[str, dict[str, int]]], dict[s
     total): one grouped query."""
 
     def blank() -> dict[str, int]:
-        return {"count": 0, "amount": 0, "fee": 0, "taken": 0, "refunded": 0, "tickets": 0, "tickets_amount": 0, "tickets_fee": 0}
+        return {
+            "count": 0,
+            "amount": 0,
+            "bounty": 0,
+            "fee": 0,
+            "taken": 0,
+            "refunded": 0,
+            "tickets": 0,
+            "tickets_amount": 0,
+            "tickets_fee": 0,
+        }
 
     found = {kind: {status: blank() for status in Purchase.Status.values} for kind in KINDS}
     tickets = {"count": 0, "amount": 0, "fee": 0, "total": 0}
@@ -40,18 +51,20 @@ def takings(t: Tournament) -> tuple[dict[str, dict[str, dict[str, int]]], dict[s
         .annotate(
             n=Count("id"),
             amount_sum=Sum("amount"),
+            bounty_sum=Sum("bounty"),
             fee_sum=Sum("fee"),
             refunded=Sum("refund_amount"),
-            taken=Sum(F("amount") + F("fee"), filter=Q(paid_at__isnull=False)),
+            taken=Sum(F("amount") + F("bounty") + F("fee"), filter=Q(paid_at__isnull=False)),
         )
     )
     for row in rows:
         cash = row["paid_with"] == Purchase.PaidWith.CASH
         into = found.setdefault(row["kind"], {}).setdefault(row["status"], blank())
-        amount, fee = row["amount_sum"] or 0, row["fee_sum"] or 0
+        amount, fee, bounty = row["amount_sum"] or 0, row["fee_sum"] or 0, row["bounty_sum"] or 0
         for key, value in (
             ("count", row["n"]),
             ("amount", amount),
+            ("bounty", bounty),
             ("fee", fee),
             ("taken", row["taken"] if cash else 0),
             ("refunded", row["refunded"]),
@@ -59,22 +72,23 @@ def takings(t: Tournament) -> tuple[dict[str, dict[str, dict[str, int]]], dict[s
             into[key] += value or 0
         if not cash:
             into["tickets"] += row["n"]
-            into["tickets_amount"] += amount
+            into["tickets_amount"] += amount + bounty  # what the ticket paid besides the fee: the pool's part and the bounty
             into["tickets_fee"] += fee
             if row["status"] == Purchase.Status.PAID:
                 tickets["count"] += row["n"]
-                tickets["amount"] += amount
+                tickets["amount"] += amount + bounty
                 tickets["fee"] += fee
-                tickets["total"] += amount + fee
+                tickets["total"] += amount + bounty + fee
     return found, tickets
 
 
 def own_cash(t: Tournament) -> dict[str, int]:
-    """A tournament's own cash: {cash_in (taken in cash less refunded), prizes_paid, cage}: two queries."""
+    """A tournament's own cash: {cash_in (taken in cash less refunded), prizes_paid (prizes and bounties), cage}: three queries."""
     by_kind, _tickets = takings(t)
     taken = sum(row["taken"] for kinds in by_kind.values() for row in kinds.values())
     refunded = sum(row["refunded"] for kinds in by_kind.values() for row in kinds.values())
     paid = Payment.objects.filter(tournament=t, status=Payment.Status.PAID).aggregate(n=Sum("amount"))["n"] or 0
+    paid += BountyPayment.objects.filter(tournament=t, status=BountyPayment.Status.PAID).aggregate(n=Sum("amount"))["n"] or 0
     return {"cash_in": taken - refunded, "prizes_paid": paid, "cage": taken - refunded - paid}
 
 
@@ -115,6 +129,7 @@ def reconciliation(t: Tournament) -> dict:
     part, event = event_cage(t)
     collected = sum(by_kind[kind][Purchase.Status.PAID]["amount"] for kind in KINDS)
     fees = sum(by_kind[kind][Purchase.Status.PAID]["fee"] for kind in KINDS)
+    bounty = bounty_selectors.money(t) if bounty_selectors.is_bounty(t) else None
     pool_in = stats["collected"] - collected if part == "day2" else 0
     pool_out = stats["prize_pool"] if part == "flight" else 0
     closing = cage.close(
@@ -129,18 +144,29 @@ def reconciliation(t: Tournament) -> dict:
         seats_out=seats["total"] or 0,
         pool_in=pool_in,
         pool_out=pool_out,
+        bounties=None
+        if bounty is None
+        else {
+            "in": sum(by_kind[kind][Purchase.Status.PAID]["bounty"] for kind in KINDS),
+            "paid": bounty["paid"],
+            "owed": bounty["owed"],
+            "in_play": bounty["in_play"],
+            "forfeited": bounty["forfeited"],
+            "to_pool": bounty["to_pool"],
+        },
     )
     rows = []
     for kind in KINDS:
         got, announced, void = (
             by_kind[kind][status] for status in (Purchase.Status.PAID, Purchase.Status.ANNOUNCED, Purchase.Status.VOIDED)
         )
-        total, by_ticket = got["amount"] + got["fee"], got["tickets_amount"] + got["tickets_fee"]
+        total, by_ticket = got["amount"] + got["bounty"] + got["fee"], got["tickets_amount"] + got["tickets_fee"]
         rows.append(
             {
                 "kind": kind,
                 "count": got["count"],
                 "amount": got["amount"],
+                "bounty": got["bounty"],
                 "fee": got["fee"],
                 "total": total,
                 # Of those, paid with a satellite's ticket: in the pool and the fees, but no cash came in for them.
@@ -150,7 +176,7 @@ def reconciliation(t: Tournament) -> dict:
                 "tickets_total": by_ticket,
                 "cash_taken": total - by_ticket,
                 "announced": announced["count"],
-                "announced_total": announced["amount"] + announced["fee"],
+                "announced_total": announced["amount"] + announced["bounty"] + announced["fee"],
                 "voided": void["count"],
                 "voided_taken": void["taken"],
                 "refunded": void["refunded"],
@@ -167,6 +193,7 @@ def reconciliation(t: Tournament) -> dict:
                 rows,
                 "count",
                 "amount",
+                "bounty",
                 "fee",
                 "total",
                 "tickets",
@@ -193,6 +220,7 @@ def reconciliation(t: Tournament) -> dict:
             "seat_winners": len(winners),
             "part": part,
             "event": event,
+            "bounty_format": t.bounty_format,
         }
     )
     return figures

@@ -59,9 +59,9 @@ def satellite_of(t: Tournament) -> Satellite | None:
 
 
 def seat_value(sat: Satellite) -> int:
-    """What a seat is worth: one entry into the target event, its buy-in and its fee (what the desk would take), or
-    its buy-in alone where the house waives the fee for a ticket."""
-    return sat.target.buy_in + (sat.target.fee if sat.seat == Satellite.Seat.ENTRY else 0)
+    """What a seat is worth: one entry into the target event, its buy-in, its bounty and its fee (what the desk would
+    take), or its buy-in and bounty alone where the house waives the fee for a ticket."""
+    return sat.target.buy_in + sat.target.bounty + (sat.target.fee if sat.seat == Satellite.Seat.ENTRY else 0)
 
 
 def satellite_prizes_of(sat: Satellite, pool: int, entries: int) -> sl.SatellitePrizes:

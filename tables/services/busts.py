@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from core import reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
-from tables.models import ChipCount, Penalty, Seat
+from tables.models import ChipCount, Elimination, Penalty, Seat
 from tables.rules import places
-from tables.selectors.state import house_rules
+from tables.selectors.state import house_rules, seat_of
+from tables.services import eliminations
 from tables.services.draws import draw_tie_order
 from tables.services.handforhand import bust_group
 from tables.services.moves import after_seat_freed, rebalance
@@ -102,18 +103,29 @@ def _join_hand(t: Tournament, key: str, place: int) -> tuple[int | None, list[in
 
 
 @transaction.atomic
-def bust_entry(entry: Entry, *, actor: Actor, stack=None) -> Entry:
+def bust_entry(entry: Entry, *, actor: Actor, stack=None, eliminators=None, eliminator_seats=None) -> Entry:
     """A player is out: the seat is freed and the finishing place is the number of players left
     before the bust (players left after it + 1). A second tablet busting the same entry is refused.
 
     `stack`, the chips the player had at the start of the hand, orders players busted in the same
     hand: at one table the larger stack finishes higher and equal stacks tie; in a hand-for-hand
     hand, players at different tables tie (or go by stack: house setting). It is required in a
-    hand-for-hand hand."""
+    hand-for-hand hand.
+
+    `eliminators` (entry numbers) or `eliminator_seats` (seats at his table): the players who won the pot he busted
+    in, several for a split pot (tables/services/eliminations.py). A bounty event's bust is refused without them."""
     require(actor, roles.BUST)
     stack = _check_stack(stack)
     t = lock_tournament(entry.tournament_id)
-    return _out(_playing(t, entry.pk), actor=actor, t=t, stack=stack, in_hand=stack is not None, type_="entry.busted")
+    e = _playing(t, entry.pk)
+    seat = seat_of(e)
+    winners = eliminations.winners_at_table(t, e, seat, entries=eliminators, seats=eliminator_seats)
+    if not winners and eliminations.bounty_event(t):
+        raise ServiceError(
+            _("This is a bounty event: name the player who won the pot (several for a split pot)."),
+            code="eliminator_required",
+        )
+    return _out(e, actor=actor, t=t, stack=stack, in_hand=stack is not None, type_="entry.busted", winners=winners)
 
 
 def _playing(t: Tournament, entry_id: int) -> Entry:
@@ -127,9 +139,20 @@ def _playing(t: Tournament, entry_id: int) -> Entry:
     return e
 
 
-def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: bool, type_: str, extra: dict | None = None) -> Entry:
-    """The entry leaves play: its seat freed, its place (joining the hand in play's busts when `in_hand`), the
-    event `type_`, then the apps' reactions and balancing."""
+def _out(
+    e: Entry,
+    *,
+    actor: Actor,
+    t: Tournament,
+    stack: int | None,
+    in_hand: bool,
+    type_: str,
+    extra: dict | None = None,
+    winners: list[tuple[int, int]] | None = None,
+) -> Entry:
+    """The entry leaves play: its seat freed, its place (joining the hand in play's busts when `in_hand`), its
+    elimination (the `winners` of the pot; a disqualification in a bounty event: none), the event `type_`, then the
+    apps' reactions and balancing."""
     place = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
     seat = free_seat(t, e, "bust")  # a refusal below rolls it back with the transaction
     key, h4h = bust_group(t, seat.table if seat else None)
@@ -151,6 +174,10 @@ def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: b
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])
     same_hand = _rank_group(t, actor=actor, key=key, best_place=joined) if grouped else []
     e.refresh_from_db(fields=["finish_place", "finish_place_low"])
+    dq = type_ == "entry.disqualified"
+    if winners or (dq and eliminations.bounty_event(t)):
+        kind = Elimination.Kind.DQ if dq else Elimination.Kind.BUST
+        eliminations.record(t, actor=actor, busted=e, winners=winners or [], table=seat.table if seat else None, kind=kind)
     changed = sorted({e.number, *(b["entry"] for b in same_hand), *moved_up})  # every seat answer the bust changes
     record_event(
         t,
@@ -167,6 +194,7 @@ def _out(e: Entry, *, actor: Actor, t: Tournament, stack: int | None, in_hand: b
             "entries": changed,
             "table": seat.table.number if seat else None,
             "seat": seat.seat if seat else None,
+            **({"eliminators": [n for n, _s in winners]} if winners else {}),
             **(extra or {}),
         },
         seats=changed,
@@ -219,6 +247,7 @@ def _back_in(e: Entry, *, actor: Actor, t: Tournament, type_: str, extra: dict |
         busted = Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED, finish_place__lt=place)
         busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
         busted.update(finish_place=F("finish_place") + 1)
+    eliminations.end_standing(t, e, Elimination.Status.UNDONE)  # the bounties made of it follow (payouts' reaction)
     e.status, e.busted_at, e.finish_place, e.finish_place_low = Entry.Status.ACTIVE, None, None, None
     e.bust_stack, e.bust_hand = None, ""
     e.save(update_fields=["status", "busted_at", "finish_place", "finish_place_low", "bust_stack", "bust_hand"])

@@ -280,6 +280,7 @@ def test_the_takings_by_kind_count_the_paid_the_announced_and_the_refunds(tourna
         "kind": "buy_in",
         "count": 8,
         "amount": 80_000,
+        "bounty": 0,
         "fee": 12_000,
         "total": 92_000,
         "tickets": 0,

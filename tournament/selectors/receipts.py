@@ -42,6 +42,7 @@ def receipt_lines(p: Purchase) -> list[tuple[str, str]]:
         (_("Player"), p.entry.player.display_name),
         *seat_lines(p),
         (_("Buy-in"), money(p.amount, t.currency)),
+        *([(_("Bounty"), money(p.bounty, t.currency))] if p.bounty else []),
         (_("Fee"), money(p.fee, t.currency)),
         (_("Total"), money(p.total, t.currency)),
         *([(_("Paid with"), _("Satellite ticket"))] if p.paid_with == Purchase.PaidWith.TICKET else []),

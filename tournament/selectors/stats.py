@@ -12,6 +12,9 @@ from tournament.models import ChipAdjustment, Entry, Purchase, Tournament
 # {"entries", "unique_players", "reentries", "collected", "fees"}; for a tournament whose prizes another pays (a Day 1
 # flight), {"paid_from": {...}}, given on in the figures. No answer: the tournament's own pool alone.
 SHARED_POOL = "shared_pool"
+# Asked of the apps above: money added to this tournament's prize pool that no buy-in brought, {"pool_added": amount}
+# (a disqualified player's bounty, where the house adds it to the pool: payouts answers).
+POOL_ADDED = "pool_added"
 
 
 def tournament_stats(tournament: Tournament) -> dict:
@@ -33,7 +36,8 @@ def tournament_stats(tournament: Tournament) -> dict:
         )
     )
     shared = reactions.react(SHARED_POOL, tournament=tournament)
-    collected = (money["collected"] or 0) + shared.get("collected", 0)
+    added = reactions.react(POOL_ADDED, tournament=tournament).get("pool_added", 0)
+    collected = (money["collected"] or 0) + shared.get("collected", 0) + added
     adjusted = ChipAdjustment.objects.filter(tournament=tournament).aggregate(total=Sum("amount"))["total"] or 0
     chips = (money["chips"] or 0) + adjusted  # the races' changes: one query whatever the number of tables
     players_left = entries["players_left"]

@@ -235,6 +235,7 @@ def register_entry(
         kind=Purchase.Kind.REENTRY if kind == Entry.Kind.REENTRY else Purchase.Kind.BUY_IN,
         status=Purchase.Status.PAID,
         amount=t.buy_in,
+        bounty=t.bounty,  # a re-entry buys a new head
         fee=0 if fee_waived else t.fee,
         chips=t.starting_stack,
         created_at=now,
@@ -263,6 +264,7 @@ def register_entry(
             "seat": seat["seat"],
             "receipt": purchase.number,
             "amount": purchase.amount,
+            "bounty": purchase.bounty,
             "fee": purchase.fee,
             "chips": purchase.chips,
             "paid_with": paid_with,

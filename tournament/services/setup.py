@@ -151,6 +151,8 @@ TOURNAMENT_FIELDS = (
     "currency",
     "buy_in",
     "fee",
+    "bounty_format",
+    "bounty",
     "starting_stack",
     "reentry_allowed",
     "max_reentries",
@@ -186,6 +188,11 @@ def _check_tournament_settings(data: dict) -> None:
         problems.append(_("Re-entries per player is set but re-entry is not allowed."))
     if not data.get("buy_in"):
         problems.append(_("The buy-in must be more than zero."))
+    bounty_format, bounty = data.get("bounty_format") or Tournament.BountyFormat.NONE, data.get("bounty") or 0
+    if bounty_format != Tournament.BountyFormat.NONE and not bounty:
+        problems.append(_("A bounty event needs the bounty each entry pays (more than zero)."))
+    if bounty_format == Tournament.BountyFormat.NONE and bounty:
+        problems.append(_("A bounty is set but the tournament has no bounties: choose its bounty format."))
     if problems:
         raise ServiceError(" ".join(problems), code="tournament_invalid", details=problems)
 
@@ -254,6 +261,12 @@ def update_tournament(tournament: Tournament, *, actor: Actor, data: dict) -> To
     if t.entries.exists() and (t.buy_in, t.fee) != (before["buy_in"], before["fee"]):
         raise ServiceError(
             _("Entries are already taken at the current buy-in; the buy-in and fee can no longer change."), code="buy_in_locked"
+        )
+    if t.entries.exists() and (t.bounty_format, t.bounty) != (before["bounty_format"], before["bounty"]):
+        raise ServiceError(
+            _("Registration has opened: the bounty format and the bounty per entry are fixed (entries have bought their heads)."),
+            code="bounty_locked",
+            status=409,
         )
     problems = rules.validate(spec_of(t.structure), t.starting_stack)
     if problems:

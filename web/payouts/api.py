@@ -397,30 +397,22 @@ class PaySerializer(serializers.Serializer):
     )
 
 
-class PaymentSerializer(serializers.ModelSerializer):
+class CagePaymentSerializer(serializers.ModelSerializer):
+    """Money the cage paid (payouts.models.PaidAtTheCage): a prize, or bounties."""
+
     entry = serializers.IntegerField(source="entry.number")
     name = serializers.CharField(source="entry.player.display_name")
     id_check = IdCheckSerializer()
     paid_by = serializers.CharField(source="paid_by.username")
     amount_display = MoneyDisplayField("amount")
 
+    FIELDS = ("number", "entry", "name", "status", "amount", "amount_display", "id_check", "paid_at", "paid_by", "voided_at", "void_reason")
+
+
+class PaymentSerializer(CagePaymentSerializer):
     class Meta:
         model = Payment
-        fields = (
-            "number",
-            "entry",
-            "name",
-            "status",
-            "amount",
-            "amount_display",
-            "place",
-            "place_low",
-            "id_check",
-            "paid_at",
-            "paid_by",
-            "voided_at",
-            "void_reason",
-        )
+        fields = (*CagePaymentSerializer.FIELDS, "place", "place_low")
 
 
 class PaymentVoidSerializer(serializers.Serializer):

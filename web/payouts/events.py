@@ -29,6 +29,14 @@ def labels() -> dict[str, str]:
         "ticket.used": _("Entry paid with a satellite ticket"),
         "ticket.returned": _("Satellite ticket given back"),
         "ticket.transferred": _("Satellite ticket passed to another player"),
+        "bounty_rules.changed": _("Bounty settings changed"),
+        "bounty.won": _("Bounty won"),
+        "bounty.settled": _("Bounties replayed after a correction"),
+        "bounty.paid": _("Bounty paid"),
+        "bounty.payment_voided": _("Bounty payment voided"),
+        "bounty.envelopes_committed": _("Mystery envelopes committed"),
+        "bounty.envelope_drawn": _("Mystery envelope drawn"),
+        "bounty.envelope_waits": _("Mystery envelope waits for the envelopes to be committed"),
     }
 
 
@@ -93,9 +101,54 @@ def _finished(type_: str, label: str, p: dict, names: Names) -> str:
     return f"{said} ({', '.join(also)})" if also else said
 
 
+def _amount(value) -> str:
+    """An amount in minor units, as the log shows money everywhere (two decimals)."""
+    return f"{int(value or 0) / 100:,.2f}"
+
+
+def _bounties(type_: str, label: str, p: dict, names: Names) -> str:
+    """A bounty event's money (payouts/services/bounties.py)."""
+    if type_ == "bounty.won":
+        awards = "; ".join(
+            _("#%(winner)s %(cash)s") % {"winner": a.get("winner", "–"), "cash": _amount(a.get("cash"))}
+            + (_(" (+%(kept)s on his head)") % {"kept": _amount(a.get("head_added"))} if a.get("head_added") else "")
+            for a in p.get("awards") or ()
+            if isinstance(a, dict)
+        )
+        return _("Bounty of #%(entry)s: %(awards)s") % {"entry": p.get("entry", "–"), "awards": awards or "–"}
+    if type_ in ("bounty.paid", "bounty.payment_voided"):
+        return _("%(who)s: %(label)s %(amount)s, bounty receipt %(receipt)s") % {
+            "who": parts.who(p, names),
+            "label": label.lower(),
+            "amount": _amount(p.get("amount")),
+            "receipt": p.get("receipt", "–"),
+        }
+    if type_ == "bounty.envelope_drawn":
+        return _("Mystery envelope drawn for #%(entry)s: %(value)s (draw %(draw)s)") % {
+            "entry": p.get("entry", "–"),
+            "value": _amount(p.get("value")),
+            "draw": p.get("draw", "–"),
+        }
+    if type_ == "bounty.envelopes_committed":
+        return _("%(label)s: %(count)s envelopes, %(total)s, list hash %(hash)s") % {
+            "label": label,
+            "count": p.get("count", "–"),
+            "total": _amount(p.get("total")),
+            "hash": str(p.get("list_hash", ""))[:12],
+        }
+    if type_ == "bounty.settled":
+        return _("%(label)s: %(voided)s taken back, %(made)s made") % {
+            "label": label,
+            "voided": len(p.get("voided") or ()),
+            "made": len(p.get("made") or ()),
+        }
+    return parts.generic(label, p, names)
+
+
 # Which line writes which types; of two prefixes a type starts with, the longer wins (web/event_words.py), so the
 # end of play is written here, not by the tournament's "tournament." line.
 LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
     (("payouts.", "payout.", "deal.", "satellite.", "ticket."), _payouts),
     (("tournament.finished", "tournament.resumed"), _finished),
+    (("bounty.", "bounty_rules."), _bounties),
 )

@@ -23,7 +23,7 @@ from tables.models import HouseRules, Table
 from tables.selectors import screens
 from tables.selectors import state as tables_selectors
 from tables.selectors.state import seat_of
-from tables.services import busts, handforhand, hands, house_rules
+from tables.services import busts, eliminations, handforhand, hands, house_rules
 from tables.services import setup as table_setup
 from web.access import AtTheTable
 from web.access import api as api_roles
@@ -242,6 +242,23 @@ class TableInPlayView(RoleAPIView):
 
 class BustSerializer(serializers.Serializer):
     stack = serializers.IntegerField(min_value=0, max_value=busts.MAX_STACK, required=False, allow_null=True)
+    eliminators = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=eliminations.MAX_WINNERS,
+        help_text="The entry numbers of the players who won the pot (several: a split pot), at the busted player's table.",
+    )
+    eliminator_seats = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=10),
+        required=False,
+        max_length=eliminations.MAX_WINNERS,
+        help_text="Or the seats that won the pot, at the busted player's table.",
+    )
+
+
+class EliminatorsSerializer(serializers.Serializer):
+    eliminators = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=eliminations.MAX_WINNERS)
+    reason = serializers.CharField(max_length=300, allow_blank=True)
 
 
 class EntryBustView(RoleAPIView):
@@ -252,14 +269,53 @@ class EntryBustView(RoleAPIView):
         tags=["entries"],
         summary="The player is out",
         description="`stack`: the chips the player had at the start of the hand. Players busted in the same "
-        "hand at one table are placed by it (equal stacks tie); in hand-for-hand it is required.",
+        "hand at one table are placed by it (equal stacks tie); in hand-for-hand it is required. `eliminators` or "
+        "`eliminator_seats`: who won the pot, at his table; required in a bounty event.",
         request=BustSerializer,
         responses=answers(200, s.EntrySerializer, conflict=True),
     )
     def post(self, request, pk: int, number: int):
         data = valid(BustSerializer, request.data).validated_data
-        entry = call_service(busts.bust_entry, entry_or_404(pk, number), actor=request.user, stack=data.get("stack"))
+        entry = call_service(
+            busts.bust_entry,
+            entry_or_404(pk, number),
+            actor=request.user,
+            stack=data.get("stack"),
+            eliminators=data.get("eliminators"),
+            eliminator_seats=data.get("eliminator_seats"),
+        )
         return Response(s.EntrySerializer(entry).data)
+
+
+class EntryEliminatorsView(RoleAPIView):
+    allowed = api_roles("api-entry-eliminators")
+
+    @extend_schema(
+        operation_id="entries_correct_eliminators",
+        tags=["entries"],
+        summary="Correct who knocked the player out, with a reason",
+        description="The players who won the pot he busted in (several: a split pot), who sat at his table then. "
+        "Everything made of the old ones follows (a bounty event's bounties); refused (409) while a bounty it "
+        "changes is paid.",
+        request=EliminatorsSerializer,
+        responses=answers(
+            200,
+            inline_serializer("Elimination", {"entry": serializers.IntegerField(), "eliminators": serializers.ListField()}),
+            conflict=True,
+        ),
+    )
+    def post(self, request, pk: int, number: int):
+        t = tournament_or_404(pk)
+        data = valid(EliminatorsSerializer, request.data).validated_data
+        row = call_service(
+            eliminations.correct_eliminators,
+            t,
+            actor=request.user,
+            entry_number=number,
+            eliminators=data["eliminators"],
+            reason=data["reason"],
+        )
+        return Response({"entry": number, "eliminators": row.winners})
 
 
 class UndoneBustSerializer(s.EntrySerializer):

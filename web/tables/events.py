@@ -62,6 +62,7 @@ def labels() -> dict[str, str]:
         "penalty.cancelled": _("Penalty cancelled"),
         "entry.disqualified": _("Player disqualified"),
         "entry.reinstated": _("Disqualification cancelled: player reinstated"),
+        "elimination.corrected": _("Eliminator corrected"),
     }
 
 
@@ -78,7 +79,16 @@ def _entry(type_: str, label: str, p: dict, names: Names) -> str:
         line = (
             _("%(who)s busted, %(place)s") % {"who": who, "place": parts.place(p)} if p.get("place") else _("%(who)s busted") % {"who": who}
         )
+        if p.get("eliminators"):
+            line = _("%(line)s by %(by)s") % {"line": line, "by": ", ".join(f"#{n}" for n in p["eliminators"])}
         return f"{at[:1].upper()}{at[1:]}: {line}" if p.get("table") is not None else line
+    if type_ == "elimination.corrected":
+        return _("%(who)s was knocked out by %(after)s, not %(before)s: %(reason)s") % {
+            "who": who,
+            "after": ", ".join(f"#{n}" for n in p.get("after") or ()) or "–",
+            "before": ", ".join(f"#{n}" for n in p.get("before") or ()) or "–",
+            "reason": p.get("reason") or "–",
+        }
     if type_ == "entry.bust_undone":
         return _("Bust of %(who)s undone: back at %(seat)s") % {"who": who, "seat": at}
     if type_ == "entry.disqualified":
@@ -289,7 +299,7 @@ def _clock_call(type_: str, label: str, p: dict, names: Names) -> str:
 
 # Which line writes which types; of two prefixes a type starts with, the longer wins (web/event_words.py).
 LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
-    (("entry.busted", "entry.bust_undone", "entry.disqualified", "entry.reinstated"), _entry),
+    (("entry.busted", "entry.bust_undone", "entry.disqualified", "entry.reinstated", "elimination.corrected"), _entry),
     (("move.", "seat.", "seat_request."), _move),
     (("balance.", "house_rules.", "table.button_needed"), _balance),
     (("draw.", "seating.", "table.breaking", "table.button"), _draw),

@@ -46,7 +46,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-MONEY_FIELDS = ("buy_in", "fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
+MONEY_FIELDS = ("buy_in", "fee", "bounty", "guaranteed_pool", "rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
 MONEY_SAYS = {
     "invalid": MoneyField.default_error_messages["invalid"],
     "min_value": MoneyField.default_error_messages["negative"],
@@ -288,8 +288,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 class PurchaseSerializer(serializers.ModelSerializer):
     entry = serializers.IntegerField(source="entry.number", help_text="Entry number.")
-    total = serializers.IntegerField(read_only=True, help_text="Amount plus fee, minor currency units.")
+    total = serializers.IntegerField(read_only=True, help_text="Amount (the prize pool's part) plus bounty plus fee, minor currency units.")
     amount_display = MoneyDisplayField("amount")
+    bounty_display = MoneyDisplayField("bounty")
     fee_display = MoneyDisplayField("fee")
     total_display = MoneyDisplayField("total")
     currency = serializers.CharField(source="tournament.currency", read_only=True)
@@ -302,6 +303,7 @@ class PurchaseSerializer(serializers.ModelSerializer):
             "kind",
             "status",
             "amount",
+            "bounty",
             "fee",
             "total",
             "chips",
@@ -312,6 +314,7 @@ class PurchaseSerializer(serializers.ModelSerializer):
             "refund_amount",
             "currency",
             "amount_display",
+            "bounty_display",
             "fee_display",
             "total_display",
         )

@@ -207,13 +207,14 @@ MONEY_HELP = _("In crowns or euros, as on the poster: 1100 or 1 100,50.")
 MONEY_LABELS = {
     "buy_in": _("Buy-in (%(currency)s)"),
     "fee": _("Fee (%(currency)s)"),
+    "bounty": _("Bounty per entry (%(currency)s)"),
     "guaranteed_pool": _("Guaranteed prize pool (%(currency)s)"),
     "rebuy_price": _("Re-buy price (%(currency)s)"),
     "rebuy_fee": _("Re-buy fee (%(currency)s)"),
     "addon_price": _("Add-on price (%(currency)s)"),
     "addon_fee": _("Add-on fee (%(currency)s)"),
 }
-ZERO_IF_EMPTY = ("fee", "guaranteed_pool", "rebuy_price", "rebuy_fee", "rebuy_chips", "addon_price", "addon_fee", "addon_chips")
+ZERO_IF_EMPTY = ("fee", "bounty", "guaranteed_pool", "rebuy_price", "rebuy_fee", "rebuy_chips", "addon_price", "addon_fee", "addon_chips")
 # Left empty, sent as null (static/js/api-forms.js, data-blank): no limit, or set by rule (final table: TDA 9).
 NULL_IF_EMPTY = ("final_table_size", "max_reentries", "late_reg_until_level", "max_rebuys", "rebuy_until_level", "addon_until_level")
 
@@ -229,6 +230,10 @@ class TournamentForm(forms.ModelForm):
     )
     buy_in = MoneyField(help_text=MONEY_HELP)
     fee = MoneyField(required=False, help_text=_("The house's part, not in the prize pool."))
+    bounty = MoneyField(
+        required=False,
+        help_text=_("Each entry's bounty (its head), apart from the prize pool. 0 without bounties. Fixed once registration opens."),
+    )
     guaranteed_pool = MoneyField(required=False, help_text=_("0 means no guarantee."))
     rebuy_price = MoneyField(required=False)
     rebuy_fee = MoneyField(required=False)
@@ -237,7 +242,7 @@ class TournamentForm(forms.ModelForm):
 
     FIELDSETS = (
         (_("Event"), ("name", "venue", "time_zone", "start_at", "game", "table_format", "seats_per_table", "final_table_size")),
-        (_("Money"), ("currency", "buy_in", "fee", "guaranteed_pool")),
+        (_("Money"), ("currency", "buy_in", "fee", "guaranteed_pool", "bounty_format", "bounty")),
         (_("Chips and entries"), ("starting_stack", "reentry_allowed", "max_reentries", "late_reg_until_level")),
         (_("Re-buys"), ("rebuy_allowed", "rebuy_price", "rebuy_fee", "rebuy_chips", "max_rebuys", "rebuy_until_level")),
         (_("Add-ons"), ("addon_allowed", "addon_price", "addon_fee", "addon_chips", "max_addons", "addon_until_level")),

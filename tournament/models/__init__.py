@@ -16,7 +16,6 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from core import tokens
 from core.search import words_of
 from tournament.rules import search_keys
 
@@ -137,6 +136,12 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class BountyFormat(models.TextChoices):  # payouts/rules/bounties.py: the same names
+        NONE = "none", _("No bounties")
+        KNOCKOUT = "knockout", _("Knockout: a fixed bounty paid to the eliminator")
+        PROGRESSIVE = "progressive", _("Progressive knockout (PKO): part in cash, the rest onto the eliminator's head")
+        MYSTERY = "mystery", _("Mystery bounty: envelopes drawn from a set point")
+
     name = models.CharField(_("name"), max_length=160)
     venue = models.CharField(_("venue"), max_length=160)
     # The room whose tables it takes (venues/): none for a tournament made before venues, which takes from the default one.
@@ -157,6 +162,9 @@ class Tournament(models.Model):
     )
     buy_in = models.PositiveIntegerField(_("buy-in (minor units)"))
     fee = models.PositiveIntegerField(_("fee (minor units)"), default=0)
+    # Each buy-in pays `bounty` apart from the pool (a head), fixed once an entry is taken; the house's settings: payouts.BountyRules.
+    bounty_format = models.CharField(_("bounties"), max_length=12, choices=BountyFormat.choices, default=BountyFormat.NONE)
+    bounty = models.PositiveIntegerField(_("bounty per entry (minor units)"), default=0)
     starting_stack = models.PositiveIntegerField(_("starting stack"), validators=[MinValueValidator(1)])
     reentry_allowed = models.BooleanField(_("re-entry allowed"), default=False)
     max_reentries = models.PositiveSmallIntegerField(
@@ -201,6 +209,10 @@ class Tournament(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(seats_per_table__gte=2, seats_per_table__lte=10), name="tournament_seats_2_10"),
             models.CheckConstraint(condition=Q(final_table_size__gte=2, final_table_size__lte=10), name="tournament_final_table_2_10"),
+            models.CheckConstraint(
+                condition=Q(bounty_format="none", bounty=0) | (~Q(bounty_format="none") & Q(bounty__gt=0)),
+                name="tournament_bounty_with_its_format",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -383,7 +395,8 @@ class Purchase(NeverDeleteModel):
     number = models.PositiveIntegerField(_("receipt number"))
     kind = models.CharField(max_length=8, choices=Kind.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAID)
-    amount = models.PositiveIntegerField()
+    amount = models.PositiveIntegerField()  # the prize pool's part
+    bounty = models.PositiveIntegerField(default=0)  # the bounty's part (a head: payouts/rules/bounties.py), apart from the pool
     fee = models.PositiveIntegerField(default=0)
     chips = models.PositiveIntegerField()
     created_at = models.DateTimeField()
@@ -409,53 +422,7 @@ class Purchase(NeverDeleteModel):
 
     @property
     def total(self) -> int:
-        return self.amount + self.fee
-
-
-class ScreenLinkQuerySet(NeverDeleteQuerySet):
-    def for_link(self, secret: str) -> models.QuerySet:
-        """The active link that carries this secret (none for an unknown or revoked one)."""
-        return self.filter(token_hash=tokens.hash_secret(secret or ""), revoked_at__isnull=True)
-
-
-class ScreenLink(NeverDeleteModel):
-    """A read-only credential for a screen: a URL, not a login. Revocable.
-
-    The link's secret is kept only as its SHA-256 (core/tokens.py) and a short prefix: the link is shown
-    once, when it is made (`token` is set on that instance only), and a database dump opens no screen.
-    A tournament's lobby TV (DisplayToken) and a venue's room TV (venues.models.VenueDisplay) are both."""
-
-    label = models.CharField(_("label"), max_length=80)
-    token_hash = models.CharField(max_length=64, unique=True, editable=False)
-    prefix = models.CharField(max_length=tokens.PREFIX_LENGTH, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    revoked_at = models.DateTimeField(null=True, blank=True)
-
-    objects = ScreenLinkQuerySet.as_manager()
-    token: str | None = None  # the clear secret: only on the instance that made it, never stored
-
-    class Meta:
-        abstract = True
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
-
-    def new_secret(self) -> str:
-        """A fresh secret for this screen's link: its hash and prefix are set here, the secret returned."""
-        self.token = tokens.new_secret()
-        self.token_hash, self.prefix = tokens.hash_secret(self.token), tokens.prefix_of(self.token)
-        return self.token
-
-
-class DisplayToken(ScreenLink):
-    """A lobby screen's link: one tournament's TV."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="display_tokens")
-
-    class Meta:
-        constraints = [models.CheckConstraint(condition=~Q(token_hash=""), name="display_token_hashed")]
+        return self.amount + self.bounty + self.fee
 
 
 class AuditEvent(NeverDeleteModel):
@@ -510,3 +477,9 @@ class ChipAdjustment(NeverDeleteModel):
                 condition=Q(in_play_after__isnull=True) | Q(in_play_after__gte=0), name="chip_adjustment_in_play_not_negative"
             ),
         ]
+
+
+# Models in modules of their own (this one is long enough): imported here, so `tournament.models` holds every model.
+from tournament.models.screens import DisplayToken, ScreenLink, ScreenLinkQuerySet  # noqa: E402
+
+__all__ = ["DisplayToken", "ScreenLink", "ScreenLinkQuerySet"]
