@@ -114,6 +114,7 @@ def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = No
                 number=i + 1,
                 kind=Purchase.Kind.BUY_IN,
                 amount=t.buy_in,
+                bounty=t.bounty,
                 fee=t.fee,
                 chips=t.starting_stack,
                 created_at=now,

@@ -107,6 +107,9 @@ PAGES: dict[str, tuple[str, ...]] = {
     "payout-pay": staff(CASHIER),
     "payout-receipt": DESK,
     "payout-receipt-pdf": DESK,
+    "bounty-pay": staff(CASHIER),  # a bounty event's bounties paid at the cage, as prizes are
+    "bounty-receipt": DESK,
+    "bounty-receipt-pdf": DESK,
     "payout-results-csv": DESK,
     "payout-results-pdf": DESK,  # as the results on the payouts page
     "payout-reconciliation": staff(CASHIER),  # the cage's money: the cashier and the director
@@ -163,6 +166,10 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-entry-addon": {"POST": DESK},
     "api-entry-bust": {"POST": FLOOR_ONLY},
     "api-entry-eliminators": {"POST": FLOOR_ONLY},  # the floor corrects who knocked a player out, with a reason
+    "api-table-bust": {"POST": AT_THE_TABLE},  # the dealer reports a bust and who won the pot (house rule: at once, or the floor confirms)
+    "api-bust-reports": {"GET": FLOOR_ONLY},
+    "api-bust-report-confirm": {"POST": FLOOR_ONLY},
+    "api-bust-report-reject": {"POST": FLOOR_ONLY},
     "api-entry-undo-bust": {"POST": FLOOR_ONLY},
     "api-entry-seat": {"POST": FLOOR_ONLY},
     "api-receipts": {"GET": DESK},

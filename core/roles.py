@@ -33,6 +33,7 @@ PENALTIES = (FLOOR,)  # give and cancel penalties (TDA 51): the floor's call, ne
 PAY = (CASHIER,)  # pay a prize (a second ID check, a signature) and void a payment
 COUNTING = (DEALER, FLOOR)  # a table's chip counts, entered at once (a Dealer only at its own table)
 COUNT_ONE = (FLOOR,)  # one player's chip count, wherever he sits
+BUST_REPORT = (DEALER, FLOOR)  # report a bust and who won the pot at a table (a Dealer only at its own table)
 CLOCK_CALLS = (DEALER, FLOOR)  # call the clock on a seated player and end it (a Dealer only at its own table)
 BAGGING = (DEALER, FLOOR)  # bag-and-tag a table's players at the end of a day (a Dealer only at its own table)
 BAG_ONE = (FLOOR,)  # bag one seated player, or correct his bag, wherever he sits

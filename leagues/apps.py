@@ -14,7 +14,8 @@ class LeaguesConfig(AppConfig):
         from leagues.reactions import points_follow_the_places
         from payouts.services.structure import DEAL_APPROVED
         from tables.services.busts import BUST_UNDONE, ENTRY_BUSTED
+        from tables.services.eliminations import ELIMINATION_CORRECTED
         from tournament.services.registration import ENTRY_REGISTERED, ENTRY_VOIDED
 
-        for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_VOIDED, ENTRY_REGISTERED, DEAL_APPROVED):
+        for change in (ENTRY_BUSTED, BUST_UNDONE, ENTRY_VOIDED, ENTRY_REGISTERED, DEAL_APPROVED, ELIMINATION_CORRECTED):
             reactions.on(change, points_follow_the_places)

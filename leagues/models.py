@@ -23,6 +23,7 @@ class League(NeverDeleteModel):
     points_table = models.JSONField(_("points by place"), default=list, blank=True)  # whole points, place 1 first
     participation = models.PositiveIntegerField(_("participation points"), default=0, validators=[MaxValueValidator(pts.MAX_POINTS)])
     base_buy_in = models.PositiveIntegerField(_("base buy-in (minor units)"), null=True, blank=True, validators=[MinValueValidator(1)])
+    knockout_points = models.PositiveIntegerField(_("points per knockout"), default=0, validators=[MaxValueValidator(pts.MAX_POINTS)])
     currency = models.CharField(
         _("currency"),
         max_length=3,
@@ -52,7 +53,11 @@ class League(NeverDeleteModel):
     def rules(self) -> pts.Formula:
         """The formula as the pure rules take it (a league saved through the services always makes one)."""
         return pts.Formula(
-            self.formula, table=tuple(self.points_table or ()), participation=self.participation, base_buy_in=self.base_buy_in
+            self.formula,
+            table=tuple(self.points_table or ()),
+            participation=self.participation,
+            base_buy_in=self.base_buy_in,
+            knockout=self.knockout_points,
         )
 
 

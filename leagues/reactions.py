@@ -9,6 +9,6 @@ from tournament.models import Tournament
 
 
 def points_follow_the_places(*, actor: Actor, tournament: Tournament, **_facts) -> None:
-    """Reaction to a bust, an undone bust, a void, a new entry and a deal approved (a deal that stops play places its
-    players): the points as the places stand now."""
+    """Reaction to a bust, an undone bust, a void, a new entry, a deal approved (a deal that stops play places its
+    players) and corrected eliminators (knockout points): the points as the places and the knockouts stand now."""
     give_points(tournament, actor=actor)

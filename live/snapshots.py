@@ -14,6 +14,7 @@ from core.broadcast import serialize_event
 from flights.models import Event
 from flights.selectors.events import figures_from, flights_pool
 from leagues.selectors.leagues import lobby_league
+from payouts.selectors.bounty_screens import lobby_bounties
 from payouts.selectors.structure import final_results, payout_state
 from tables.selectors import counts
 from tables.selectors import state as tables_selectors
@@ -103,6 +104,7 @@ def lobby_snapshot(tournament: Tournament) -> dict:
     shown = flight_figures(stats)
     if shown is not None:
         stats, payouts = shown
+    public = counts.public(tournament)
     return {
         "kind": "snapshot",
         "seq": tournament.event_seq,
@@ -115,7 +117,10 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         "next_draw": pending_commitment(tournament),
         "h4h": tables_selectors.lobby_state(tables_selectors.hand_for_hand(tournament)),
         # The chip leaders, with names, while the house shows counts in public (tables/selectors/counts.py).
-        "leaders": counts.leaders(tournament, stats) if counts.public(tournament) else None,
+        "leaders": counts.leaders(tournament, stats) if public else None,
+        # A bounty event's panel (None outside one): the bounty money in play, a PKO's biggest heads (with names, by
+        # the chip leaders' rule), a mystery event's envelopes left and the last one drawn (its winners named by it too).
+        "bounties": lobby_bounties(tournament, names=public),
         # Its league's standings, shown during breaks when the league says so: names and points.
         "league": lobby_league(tournament),
         # The event's other tournaments, whose changes move this lobby's figures (a flight shows its event's pool):

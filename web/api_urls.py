@@ -11,7 +11,17 @@ from .leagues import api as leagues_api
 from .payouts import api as payouts_api
 from .payouts import bounty_api, deal_api, satellites_api
 from .tables import api as tables_api
-from .tables import clock_call_api, color_up_api, count_api, dealer_link_api, move_api, penalty_api, screen_api, seating_api
+from .tables import (
+    bust_report_api,
+    clock_call_api,
+    color_up_api,
+    count_api,
+    dealer_link_api,
+    move_api,
+    penalty_api,
+    screen_api,
+    seating_api,
+)
 from .tournament import api, snapshot_api, structure_api
 from .venues import api as venues_api
 from .venues import room_tv
@@ -59,6 +69,10 @@ urlpatterns = [
     path(f"{T}/entries/<id:number>/addon/", api.EntryAddonView.as_view(), name="api-entry-addon"),
     path(f"{T}/entries/<id:number>/bust/", tables_api.EntryBustView.as_view(), name="api-entry-bust"),
     path(f"{T}/entries/<id:number>/eliminators/", tables_api.EntryEliminatorsView.as_view(), name="api-entry-eliminators"),
+    path(f"{T}/tables/<id:number>/bust/", bust_report_api.TableBustView.as_view(), name="api-table-bust"),
+    path(f"{T}/bust-reports/", bust_report_api.BustReportsView.as_view(), name="api-bust-reports"),
+    path(f"{T}/bust-reports/<id:number>/confirm/", bust_report_api.BustReportConfirmView.as_view(), name="api-bust-report-confirm"),
+    path(f"{T}/bust-reports/<id:number>/reject/", bust_report_api.BustReportRejectView.as_view(), name="api-bust-report-reject"),
     path(f"{T}/entries/<id:number>/undo-bust/", tables_api.EntryUndoBustView.as_view(), name="api-entry-undo-bust"),
     path(f"{T}/entries/<id:number>/seat/", seating_api.EntrySeatView.as_view(), name="api-entry-seat"),
     path(f"{T}/receipts/", api.ReceiptListView.as_view(), name="api-receipts"),

@@ -33,6 +33,7 @@ from core import memory
 from flights.selectors.day2 import day_stacks
 from flights.selectors.events import flight_label
 from leagues.selectors.leagues import league_link
+from payouts.selectors.bounty_screens import seat_bounties
 from payouts.selectors.satellites import seats_won
 from payouts.selectors.structure import prizes_won
 from tables.selectors.counts import public as public_counts
@@ -149,16 +150,20 @@ def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | 
     by the seat winners; the tickets' events re-read the room), and on a
     day after the first the
     stack the player sits down with (flights/selectors/day2.py: `day_stack`, {day, chips, bag, source}, only for those
-    who have one; chips None while the house keeps counts private).
+    who have one; chips None while the house keeps counts private). In a bounty event, `bounty`: the player's own head
+    while he plays on, the bounties he has won and his knockouts (payouts/selectors/bounty_screens.py; None outside one):
+    the awards' events (bounty.won, bounty.settled) may change any entry's, so they read the whole room again.
     `numbers` and `base`: the seats of an earlier version (`base`, never changed in place) with those entries
     read again, their prizes too; the day stacks of those still in play are the ones they had (a move leaves a bag
     as it is; a bust ends it)."""
     fresh = public_seats(pk, numbers)
     tournament = Tournament.objects.filter(pk=pk).first()
     seats = seats_won(tournament) if tournament is not None else {}  # a satellite's seat winners
+    bounty = seat_bounties(tournament, numbers)  # a bounty event: each player's own head, bounties won and knockouts
     for number, answer in fresh.items():
         winner = seats.get(number)
         answer["seat_won"] = winner["target"] if winner else None
+        answer["bounty"] = None if bounty is None else bounty.get(number)
         if winner and answer["place"] is None:  # in play no more: the places they share, as the results give them
             answer["place"], answer["place_low"] = winner["place"], winner["place_low"]
     if base is not None:

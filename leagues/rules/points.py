@@ -6,7 +6,8 @@ still adds up exactly. The formulas are the common house choices:
 - linear: the field size minus the place plus one (5th of 30 gets 26);
 - square root: 10 × √field ÷ √place (the winner of 30 gets 54.77, the 5th 24.49);
 - each of them optionally times the tournament's buy-in ÷ the league's base buy-in (an event costing twice the
-  base counts double), and plus participation points for every player who played.
+  base counts double), and plus participation points for every player who played;
+- in a bounty event, optionally points for every knockout (a pot split between k winners is 1/k knockout each).
 The field is the tournament's entries (re-entries count, as they fill the pool). Players who share a place range
 (busted in one hand with equal stacks) share its points: the mean of the points of their places.
 """
@@ -40,6 +41,7 @@ class Formula:
     table: tuple[int, ...] = ()  # TABLE: whole points of places 1, 2, ...; non-increasing
     participation: int = 0  # whole points for everyone who played
     base_buy_in: int | None = None  # minor units; set: points × buy-in ÷ base_buy_in
+    knockout: int = 0  # whole points for each knockout (bounty events)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -59,6 +61,8 @@ class Formula:
                 )
         elif self.table:
             raise FormulaError("table_not_for_kind", "only a points table names points by place")
+        if not _whole(self.knockout):
+            raise FormulaError("knockout", f"knockout points are a whole number from 0 to {MAX_POINTS}")
         if not _whole(self.participation):
             raise FormulaError("participation", f"participation points are a whole number from 0 to {MAX_POINTS}")
         if self.base_buy_in is not None and (
@@ -86,16 +90,18 @@ def _place_points(formula: Formula, field: int, place: int) -> Fraction:
     return Fraction(math.isqrt(field * 10**8 // place) * 10, 100)
 
 
-def points(formula: Formula, *, field: int, place: int, place_low: int | None = None, buy_in: int = 0) -> int:
+def points(
+    formula: Formula, *, field: int, place: int, place_low: int | None = None, buy_in: int = 0, knockouts: Fraction | int = 0
+) -> int:
     """The points (hundredths) of a player who finished `place` (to `place_low`, when tied) of `field` entries
-    in a tournament of `buy_in` (minor units)."""
+    in a tournament of `buy_in` (minor units), with `knockouts` (a split pot's share counted as a fraction)."""
     low = place if place_low is None else place_low
     if field < 1 or not 1 <= place <= low <= field:
         raise ValueError(f"a place range within the field: {place}-{low} of {field}")
     shared = sum((_place_points(formula, field, p) for p in range(place, low + 1)), Fraction(0)) / (low - place + 1)
     if formula.base_buy_in is not None:
         shared = shared * buy_in / formula.base_buy_in
-    return _round(shared) + formula.participation * HUNDREDTHS
+    return _round(shared) + _round(Fraction(knockouts) * formula.knockout * HUNDREDTHS) + formula.participation * HUNDREDTHS
 
 
 def table_for(formula: Formula, *, field: int, buy_in: int = 0, places: int | None = None) -> list[int]:

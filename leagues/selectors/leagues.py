@@ -45,6 +45,12 @@ def formula_words(league: League, language: str | None = None) -> str:
         words += " " + ngettext(
             "Plus %(n)s point for everyone who played.", "Plus %(n)s points for everyone who played.", league.participation
         ) % {"n": league.participation}
+    if league.knockout_points:
+        words += " " + ngettext(
+            "Plus %(n)s point for every knockout in a bounty event (a split pot's share).",
+            "Plus %(n)s points for every knockout in a bounty event (a split pot's share).",
+            league.knockout_points,
+        ) % {"n": league.knockout_points}
     words += " " + _("The field counts every entry (re-entries too); players sharing places share their points.")
     return words
 
@@ -216,6 +222,7 @@ def league_state(league: League, language: str | None = None, field: int = 30) -
         "formula": league.formula,
         "points_table": list(league.points_table),
         "participation": league.participation,
+        "knockout_points": league.knockout_points,
         "base_buy_in": league.base_buy_in,
         "currency": league.currency,
         "best_results": league.best_results,

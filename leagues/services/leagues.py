@@ -8,6 +8,8 @@ play is over and follow every correction; and again for the whole league when it
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -21,12 +23,23 @@ from flights.selectors.events import event_of_day2, flight_of
 from leagues.models import League, LeagueResult, LeagueTournament
 from leagues.rules import points as pts
 from payouts.selectors.structure import final_results, play_over
+from tables.models import Elimination
 from tournament.models import Entry, Tournament
 from tournament.services.audit import actor_user, lock_tournament, record_event
 
 NAME_TOO_LONG = gettext_lazy("The name is too long: at most %(max)s characters.")
-SETTINGS = ("name", "formula", "points_table", "participation", "base_buy_in", "currency", "best_results", "lobby_standings")
-POINT_SETTINGS = ("formula", "points_table", "participation", "base_buy_in")  # a change gives the points again
+SETTINGS = (
+    "name",
+    "formula",
+    "points_table",
+    "participation",
+    "base_buy_in",
+    "knockout_points",
+    "currency",
+    "best_results",
+    "lobby_standings",
+)
+POINT_SETTINGS = ("formula", "points_table", "participation", "base_buy_in", "knockout_points")  # a change gives the points again
 
 
 def _formula_refusal(exc: pts.FormulaError) -> ServiceError:
@@ -39,6 +52,7 @@ def _formula_refusal(exc: pts.FormulaError) -> ServiceError:
         % {"place": exc.place, "better": (exc.place or 2) - 1},
         "table_not_for_kind": _("Only the points-table formula takes points by place: clear the table or choose it."),
         "participation": _("Participation points are a whole number from 0 to %(max)s.") % {"max": pts.MAX_POINTS},
+        "knockout": _("Points per knockout are a whole number from 0 to %(max)s.") % {"max": pts.MAX_POINTS},
         "base_buy_in": _("The base buy-in is an amount above zero, or empty for no buy-in factor."),
         "table_text": _("Type the points table as whole numbers separated by commas, such as 25, 18, 13."),
     }
@@ -60,7 +74,11 @@ def _settings(data: dict, league: League) -> dict:
         if merged["formula"] != pts.TABLE and "formula" in data and "points_table" not in data:
             merged["points_table"] = []  # a formula chosen instead of the table: the table goes
         pts.Formula(
-            merged["formula"], table=tuple(merged["points_table"]), participation=merged["participation"], base_buy_in=merged["base_buy_in"]
+            merged["formula"],
+            table=tuple(merged["points_table"]),
+            participation=merged["participation"],
+            base_buy_in=merged["base_buy_in"],
+            knockout=merged["knockout_points"],
         )
     except pts.FormulaError as exc:
         raise _formula_refusal(exc) from exc
@@ -219,14 +237,34 @@ def results_now(t: Tournament, league: League, over: bool | None = None) -> dict
         below = field  # Day 2's entries have places 1 to its field; the flights' others share the rest
         field += len(flights) - carried
         out_in_flights = set(flights) - set(best)
+    knocked = knockouts_of(t, players) if formula.knockout else {}
     given = {
-        player: (place, low, field, pts.points(formula, field=field, place=place, place_low=low, buy_in=t.buy_in))
+        player: (
+            place,
+            low,
+            field,
+            pts.points(formula, field=field, place=place, place_low=low, buy_in=t.buy_in, knockouts=knocked.get(player, 0)),
+        )
         for player, (place, low) in best.items()
     }
     if out_in_flights:
         shared = (below + 1, field, field, pts.points(formula, field=field, place=below + 1, place_low=field, buy_in=t.buy_in))
         given.update(dict.fromkeys(out_in_flights, shared))
     return given
+
+
+def knockouts_of(t: Tournament, players: dict[int, int]) -> dict[int, Fraction]:
+    """Player id -> his knockouts in the tournament (all his entries): each standing elimination he won, a pot split
+    between k winners counting 1/k each."""
+    found: dict[int, Fraction] = {}
+    for winners in Elimination.objects.filter(tournament=t, status=Elimination.Status.STANDING, kind=Elimination.Kind.BUST).values_list(
+        "winners", flat=True
+    ):
+        for number in winners:
+            player = players.get(number)
+            if player is not None:
+                found[player] = found.get(player, Fraction(0)) + Fraction(1, len(winners))
+    return found
 
 
 def give_points(t: Tournament, *, actor: Actor, league: League | None = None) -> None:

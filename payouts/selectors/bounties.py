@@ -3,8 +3,12 @@ in order, the ledger they make, and the figures the screens, the cage and the re
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, Sum
+from dataclasses import dataclass
 
+from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
 from payouts.models import BountyAward, BountyPayment, BountyRules, MysteryBox
 from payouts.rules import bounties as b
 from tables.models import Draw, Elimination
@@ -126,6 +130,20 @@ def head_of(t: Tournament, number: int) -> int:
     return start + (awards(t).filter(winner_id=entry["pk"]).aggregate(n=Sum("head_added"))["n"] or 0)
 
 
+def head_of_playing(t: Tournament, entry_ids: list[int], *, progressive: bool) -> dict[int, int]:
+    """Entry id -> head, for entries whose head is not taken (in play, or the one busting now): the bounty bought plus,
+    in a PKO, what it kept of the heads it took. Two grouped queries for any number of entries."""
+    bought = dict(
+        Purchase.objects.filter(entry_id__in=entry_ids, kind__in=HEAD_KINDS, status=Purchase.Status.PAID)
+        .values_list("entry_id")
+        .annotate(n=Sum("bounty"))
+    )
+    added = {}
+    if progressive:
+        added = dict(awards(t).filter(winner_id__in=entry_ids).values_list("winner_id").annotate(n=Sum("head_added")))
+    return {pk: (bought.get(pk) or 0) + (added.get(pk) or 0) for pk in entry_ids}
+
+
 def heads(t: Tournament) -> dict[int, int]:
     """Entry number -> head, for the entries still in play (three queries)."""
     live = dict(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).values_list("pk", "number"))
@@ -218,3 +236,64 @@ def ledger_in_play(t: Tournament) -> int:
         return 0
     out = awards(t).filter(kind__in=(BountyAward.Kind.OWN, BountyAward.Kind.DEALT)).aggregate(n=Sum("cash"))["n"] or 0
     return ledger(t).in_play() - out
+
+
+# --- the cage and the payouts page ------------------------------------------------------------------------------
+
+
+def rules_fixed(t: Tournament) -> bool:
+    """The house's settings are fixed once a bounty has been won (payouts/services/bounties.set_bounty_rules)."""
+    return BountyAward.objects.filter(tournament=t).exists()
+
+
+def collected_later(t: Tournament, entry: Entry, row: BountyRules | None = None) -> bool:
+    """The house pays all of a player's bounties in one payment once he is out or play is over: not yet."""
+    row = row or bounty_rules(t)
+    return row.cage == BountyRules.Cage.COLLECTED and entry.status == Entry.Status.ACTIVE and t.status != Tournament.Status.FINISHED
+
+
+@dataclass(frozen=True)
+class BountyDue:
+    """What the cage may pay an entry in bounties now: the awards owed (oldest first, with the busted entries and
+    their players), their sum, and why they cannot be paid now (None: they can)."""
+
+    owed: list[BountyAward]
+    amount: int
+    refusal: ServiceError | None
+
+
+def bounty_due(t: Tournament, entry: Entry) -> BountyDue:
+    """Asked by the bounty pay page before the cashier takes the ID and the player signs: the same refusals as
+    payouts/services/bounty_cage.pay_bounties (not a bounty event, nothing owed, collected later)."""
+    owed = list(awards(t).filter(winner=entry, payment__isnull=True, cash__gt=0).select_related("busted__player").order_by("number"))
+    refusal = None
+    if not is_bounty(t):
+        refusal = ServiceError(_("This tournament has no bounties."), code="not_bounty", status=409)
+    elif not owed:
+        refusal = ServiceError(_("Entry #%(number)s is owed no bounty.") % {"number": entry.number}, code="nothing_owed", status=409)
+    elif collected_later(t, entry):
+        refusal = ServiceError(
+            _("The house pays bounties in one payment once the player is out or play is over: entry #%(number)s still plays.")
+            % {"number": entry.number},
+            code="collected_later",
+            status=409,
+        )
+    return BountyDue(owed=owed, amount=sum(a.cash for a in owed), refusal=refusal)
+
+
+def winners(t: Tournament) -> list[dict]:
+    """The entries that won bounties, by entry number (`won_by_entry`), with the player's name, whether the entry still
+    plays, and whether the cage may pay what it is owed now (`payable`: not while the house collects later)."""
+    won = won_by_entry(t)
+    row = bounty_rules(t)
+    entries = Entry.objects.filter(tournament=t, number__in=won).select_related("player")
+    return [
+        {
+            "entry": e.number,
+            "name": e.player.display_name,
+            "playing": e.status == Entry.Status.ACTIVE,
+            **won[e.number],
+            "payable": won[e.number]["owed"] > 0 and not collected_later(t, e, row),
+        }
+        for e in sorted(entries, key=lambda e: e.number)
+    ]

@@ -18,6 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from core.money import format_major
 from core.pdf import HEAD_OTHER, MARGIN, PAGE_H, PAGE_W, ROW, SIZE, ListPages, fit, money
 from payouts.models import Payment
+from payouts.selectors import bounties as bounty_selectors
 from payouts.selectors import structure
 from tournament.models import Tournament
 
@@ -32,11 +33,19 @@ def paid_receipts(t: Tournament) -> dict[int, int]:
 
 def results_report(t: Tournament) -> dict:
     """The results (payouts.selectors.structure.results) with each row's payout receipt (`receipt`: None when not
-    paid), and the totals of the prizes: all, paid, unpaid, and the prizes of the places still in play."""
+    paid), and the totals of the prizes: all, paid, unpaid, and the prizes of the places still in play. In a bounty
+    event (`bounties`) each row also carries its knockouts and the bounties it won (payouts.selectors.bounties)."""
     state = structure.payout_state(t)
     receipts = paid_receipts(t)
     rows = [{**row, "receipt": receipts.get(row["entry"])} for row in structure.results(t, state)]
-    return {"rows": rows, "totals": totals(rows, pool=state["pool"])}
+    report = {"rows": rows, "totals": totals(rows, pool=state["pool"])}
+    if bounty_selectors.is_bounty(t):
+        won = bounty_selectors.won_by_entry(t)
+        for row in rows:
+            got = won.get(row["entry"], {})
+            row["knockouts"], row["bounties"] = got.get("knockouts", 0), got.get("won", 0)
+        report["bounties"] = True
+    return report
 
 
 def totals(rows: Iterable[dict], pool: int | None = None) -> dict[str, int]:
@@ -71,7 +80,7 @@ def csv_text(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def csv_header(seats: bool = False) -> list[str]:
+def csv_header(seats: bool = False, bounties: bool = False) -> list[str]:
     return [
         _("Place"),
         _("Entry number"),
@@ -81,42 +90,47 @@ def csv_header(seats: bool = False) -> list[str]:
         _("Paid"),
         _("Payout receipt"),
         *([_("Seat won")] if seats else []),
+        *([_("Knockouts"), _("Bounties won")] if bounties else []),
     ]
 
 
-def csv_rows(rows: Iterable[dict], currency: str, seats: bool = False) -> Iterator[list]:
+def csv_rows(rows: Iterable[dict], currency: str, seats: bool = False, bounties: bool = False) -> Iterator[list]:
     """A row per place: the prize in major units with a dot and its currency; paid yes or no (empty
-    without a prize); the payout receipt's number; in a satellite (`seats`), whether it won a seat."""
+    without a prize); the payout receipt's number; in a satellite (`seats`), whether it won a seat; in a bounty event
+    (`bounties`), its knockouts and the bounties it won, in major units (the currency's column names it)."""
     yes, no = _("yes"), _("no")  # once, not per row
     for row in rows:
         prize, receipt = row["prize"], row["receipt"]
+        won = row.get("bounties", 0) if bounties else 0
         yield [
             place_label(row["place"], row["place_low"]),
             row["entry"],
             csv_text(row["name"]),
             format_major(prize, currency, fixed=True) if prize else "",
-            currency if prize else "",
+            currency if prize or won else "",
             "" if not prize else yes if receipt is not None else no,
             "" if receipt is None else receipt,
             *([yes if row.get("seat") else ""] if seats else []),
+            *([row.get("knockouts", 0), format_major(won, currency, fixed=True) if won else ""] if bounties else []),
         ]
 
 
-def write_results_csv(out: TextIO, rows: Iterable[dict], currency: str) -> None:
+def write_results_csv(out: TextIO, rows: Iterable[dict], currency: str, bounties: bool = False) -> None:
     """The results as CSV (comma, double quotes where needed, CRLF) into `out`: a byte order mark, the
-    header in the active language, a row per finishing place (a satellite's with a column for its seats)."""
+    header in the active language, a row per finishing place (a satellite's with a column for its seats, a bounty
+    event's with its knockouts and bounties won)."""
     rows = list(rows)
     seats = any(row.get("seat") for row in rows)
     out.write(BOM)
     writer = csv.writer(out)
-    writer.writerow(csv_header(seats))
-    writer.writerows(csv_rows(rows, currency, seats))
+    writer.writerow(csv_header(seats, bounties))
+    writer.writerows(csv_rows(rows, currency, seats, bounties))
 
 
-def results_csv(rows: Iterable[dict], currency: str) -> str:
+def results_csv(rows: Iterable[dict], currency: str, bounties: bool = False) -> str:
     """The whole CSV as one text (the download view answers it at once; bench/payouts.py times it)."""
     out = io.StringIO()
-    write_results_csv(out, rows, currency)
+    write_results_csv(out, rows, currency, bounties)
     return out.getvalue()
 
 
@@ -138,11 +152,17 @@ class ResultsPdf(ListPages):
         self.x_prize, self.x_paid = right - 32 * mm, right - 28 * mm
         self.name_width = self.x_prize - 30 * mm - self.x_name
         self.paid_width = right - self.x_paid
+        # A bounty event: its knockouts and bounties won (right-aligned at their x) between the name and the prize.
+        self.bounties = bool(report.get("bounties"))
+        if self.bounties:
+            self.x_bounty = self.x_prize - 30 * mm
+            self.x_knockouts = self.x_bounty - 30 * mm
+            self.name_width = self.x_knockouts - 14 * mm - self.x_name
 
     def pages(self) -> list[tuple[int, int]]:
         """(first row, past the last row) of each page; the totals go below the last row, on a new page
         when they do not fit."""
-        return self.spans(len(self.report["rows"]), tail=6)
+        return self.spans(len(self.report["rows"]), tail=7 if self.bounties else 6)
 
     def row_y(self, page: int, index: int) -> float:
         return self.top(page) - index * ROW
@@ -183,6 +203,9 @@ class ResultsPdf(ListPages):
         c.drawString(self.x_name, heads_y, _("Player"))
         c.drawRightString(self.x_prize, heads_y, _("Prize"))
         c.drawString(self.x_paid, heads_y, _("Paid"))
+        if self.bounties:
+            c.drawRightString(self.x_knockouts, heads_y, fit(_("Knockouts"), self.font, SIZE, 24 * mm))
+            c.drawRightString(self.x_bounty, heads_y, fit(_("Bounties won"), self.font, SIZE, 28 * mm))
         self.rule(heads_y - 4)
 
     def rows(self, page: int, rows: list[dict], start: int) -> None:
@@ -206,6 +229,12 @@ class ResultsPdf(ListPages):
                 cells += [(self.x_prize - stringWidth(prize, font, SIZE), prize), (self.x_paid, fit(paid, font, SIZE, self.paid_width))]
             if row.get("seat"):  # a satellite's seat winner: his prize is the seat (and any cash share before it)
                 cells.append((self.x_name + self.name_width + 2 * mm, seat_word))
+            if self.bounties:
+                knockouts = str(row.get("knockouts", 0))
+                cells.append((self.x_knockouts - stringWidth(knockouts, font, SIZE), knockouts))
+                if row.get("bounties"):
+                    won = money(row["bounties"], currency)
+                    cells.append((self.x_bounty - stringWidth(won, font, SIZE), won))
             for x, value in cells:
                 text.setTextOrigin(x, y)
                 text.textOut(value)
@@ -221,6 +250,8 @@ class ResultsPdf(ListPages):
         ]
         if sums.get("in_play"):
             lines.append((_("Prizes of the places still in play"), sums["in_play"], None))
+        if self.bounties:
+            lines.append((_("Bounties won by the entries above"), sum(row.get("bounties", 0) for row in self.report["rows"]), None))
         for label, amount, places in lines:
             c.setFont(self.font, SIZE + 1)
             c.drawString(self.x_name, y, label)

@@ -25,7 +25,7 @@ from payouts.selectors.structure import payout_state
 from tables.models import Draw, Elimination
 from tables.rules.seating import SeedStream
 from tables.services.draws import pending_draw, run_draw
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, Player, Tournament
 from tournament.selectors.stats import registration_problem
 from tournament.services.audit import actor_user, lock_tournament, record_event
 
@@ -72,7 +72,7 @@ def set_bounty_rules(tournament: Tournament, *, actor: Actor, data: dict) -> Bou
         raise ServiceError(_("The envelopes are committed: the point they are drawn from is fixed."), code="bounty_rules_fixed", status=409)
     row.save()
     if changed:
-        record_event(t, actor=actor, type_="bounty_rules.changed", payload={"changed": changed}, stats=False)
+        record_event(t, actor=actor, type_="bounty_rules.changed", payload={"changed": changed}, stats=False, seats=False)
     return row
 
 
@@ -321,23 +321,29 @@ def _entries_of(awards: list[BountyAward]) -> list[int]:
 
 def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
     """The awards of a bust just entered (a reaction to ENTRY_BUSTED, the tournament locked): the last elimination of
-    the night pays at once from the busted player's head as it stands (a few small queries, whatever the size of the
-    field); anything else (play over, a head taken out of order) replays the night."""
+    the night pays at once from the busted player's head as it stands, in about a dozen small queries whatever the size
+    of the field (bench/bounties.py); anything else (play over, an elimination before others) replays the night."""
     if not sel.is_bounty(t):
         return
-    elim = Elimination.objects.filter(tournament=t, busted=entry, status=Elimination.Status.STANDING).first()
-    if elim is None:
+    elim = Elimination.objects.filter(tournament=t, status=Elimination.Status.STANDING).order_by("-order", "-number").first()
+    if elim is None or elim.busted_id != entry.pk:  # none made, or not the last of the night: replay
+        if Elimination.objects.filter(tournament=t, busted=entry, status=Elimination.Status.STANDING).exists():
+            settle(t, actor=actor)
         return
     row = sel.bounty_rules(t)
     rules = sel.rules_of(t, row)
     in_phase = rules.format == b.MYSTERY and _in_phase(t, row, elim.order)
-    later = Elimination.objects.filter(tournament=t, status=Elimination.Status.STANDING, order__gt=elim.order).exists()
-    over = Tournament.objects.filter(pk=t.pk, status=Tournament.Status.FINISHED).exists()
-    if later or over or sel.awards(t).filter(kind__in=(b.OWN, b.DEALT)).exists():
+    if Tournament.objects.filter(pk=t.pk, status=Tournament.Status.FINISHED).exists():  # play over: own heads, deals
         settle(t, actor=actor)
         return
-    head = sel.head_of(t, entry.number)
     winners = sel.winners_in_order(elim, row.odd_unit)
+    found = Entry.objects.filter(tournament=t, number__in=winners).values_list(
+        "number", "pk", "player__first_name", "player__last_name", "player__nickname"
+    )
+    pks = {n: pk for n, pk, *_name in found}
+    names = {n: Player.name_of(*name) for n, _pk, *name in found}
+    before = sel.head_of_playing(t, [entry.pk, *pks.values()], progressive=rules.format == b.PROGRESSIVE)
+    head = before[entry.pk]
     envelope, draw = None, None
     if in_phase:
         if sel.mystery_box(t) is None:
@@ -351,6 +357,7 @@ def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
             )
             return
         envelope, draw = _draw_envelope(t, actor=actor, key={"order": elim.order, "entry": entry.number})
+    to_pool = False
     if elim.kind == Elimination.Kind.DQ:
         to_pool = row.disqualified_head == BountyRules.DisqualifiedHead.PRIZE_POOL
         if rules.format == b.MYSTERY and envelope is None:
@@ -362,10 +369,28 @@ def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
         made = b.awards_of(
             envelope if envelope is not None else head, winners, rules, order=elim.order, busted=entry.number, envelope=envelope
         )
-        to_pool = False
-    keys = Counter(_key(a.kind, a.order, a.busted, a.winner, a.cash, a.head_added, a.envelope, to_pool and a.kind == b.DQ) for a in made)
-    rows = _write(t, keys)
-    heads = {n: sel.head_of(t, n) for n in winners} if rules.format == b.PROGRESSIVE else {}
+    first = next_number(BountyAward.objects.filter(tournament=t))
+    now = timezone.now()
+    rows = BountyAward.objects.bulk_create(
+        [
+            BountyAward(
+                tournament=t,
+                number=first + k,
+                kind=a.kind,
+                order=a.order,
+                elimination=elim,
+                busted=entry,
+                winner_id=pks.get(a.winner),
+                cash=a.cash,
+                head_added=a.head_added,
+                envelope=a.envelope,
+                draw=draw,
+                to_pool=to_pool,
+                created_at=now,
+            )
+            for k, a in enumerate(made)
+        ]
+    )
     record_event(
         t,
         actor=actor,
@@ -375,9 +400,23 @@ def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
             "head": head,
             "envelope": envelope,
             "draw": draw.number if draw else None,
-            "awards": [{**_award_json(a), "head": heads.get(a.winner.number) if a.winner else None} for a in rows],
-            "entries": _entries_of(rows),
+            "awards": [
+                {
+                    "award": r.number,
+                    "kind": r.kind,
+                    "winner": a.winner,
+                    "name": names.get(a.winner),
+                    "cash": r.cash,
+                    "head_added": r.head_added,
+                    "head": before.get(pks.get(a.winner), 0) + r.head_added if a.winner in pks and rules.format == b.PROGRESSIVE else None,
+                    "to_pool": r.to_pool,
+                }
+                for r, a in zip(rows, made, strict=True)
+            ],
+            "entries": sorted({entry.number, *pks}),
         },
+        stats=to_pool,  # the figures change only when a head goes to the prize pool
+        seats=sorted({entry.number, *pks}),
     )
 
 

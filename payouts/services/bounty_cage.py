@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, clean_reason, next_number, require
-from payouts.models import BountyAward, BountyPayment, BountyRules
+from payouts.models import BountyAward, BountyPayment
 from payouts.selectors import bounties as sel
 from payouts.services.structure import signature_png
-from tournament.models import Entry, Tournament
+from tournament.models import Entry
 from tournament.services import registration as tournament_services
 from tournament.services.audit import actor_user, lock_tournament, record_event
 from tournament.services.registration import IdDocument
@@ -28,20 +28,12 @@ def pay_bounties(entry: Entry, *, actor: Actor, document: IdDocument | None, sig
     require(actor, roles.PAY)
     t = lock_tournament(entry.tournament_id)
     e = Entry.objects.select_for_update().select_related("player", "id_check").get(pk=entry.pk)
-    owed = list(sel.awards(t).filter(winner=e, payment__isnull=True, cash__gt=0).order_by("number"))
-    if not owed:
-        raise ServiceError(_("Entry #%(number)s is owed no bounty.") % {"number": e.number}, code="nothing_owed", status=409)
-    row = sel.bounty_rules(t)
-    if row.cage == BountyRules.Cage.COLLECTED and e.status == Entry.Status.ACTIVE and t.status != Tournament.Status.FINISHED:
-        raise ServiceError(
-            _("The house pays bounties in one payment once the player is out or play is over: entry #%(number)s still plays.")
-            % {"number": e.number},
-            code="collected_later",
-            status=409,
-        )
+    due = sel.bounty_due(t, e)  # the same check the pay page shows before the ID is typed
+    if due.refusal is not None:
+        raise due.refusal
+    owed, amount = due.owed, due.amount
     png = signature_png(signature)
     check = tournament_services.check_id_again(e, actor=actor, document=document)
-    amount = sum(a.cash for a in owed)
     payment = BountyPayment.objects.create(
         tournament=t,
         entry=e,
@@ -67,6 +59,7 @@ def pay_bounties(entry: Entry, *, actor: Actor, document: IdDocument | None, sig
             "id": f"{check.get_document_type_display()} …{check.number_last4}",
         },
         stats=False,
+        seats=False,  # a payment changes no seat page (what he won stays)
     )
     return payment
 
@@ -89,5 +82,6 @@ def void_bounty_payment(payment: BountyPayment, *, actor: Actor, reason: str) ->
         type_="bounty.payment_voided",
         payload={"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name, "amount": p.amount, "reason": reason},
         stats=False,
+        seats=False,  # a payment changes no seat page (what he won stays)
     )
     return p

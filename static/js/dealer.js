@@ -18,6 +18,7 @@ import {renderHand} from "./dealer/hand.js";
 import {RacePanel} from "./dealer/race.js";
 import {StacksPanel, BagsPanel} from "./dealer/counts.js";
 import {ClockCalls} from "./dealer/clock-calls.js";
+import {BustReports} from "./dealer/busts.js";
 import {renderPenalties} from "./dealer/penalties.js";
 import {words} from "./dealer/words.js";
 
@@ -92,6 +93,7 @@ const race = RacePanel({state, words, urls, poll});
 StacksPanel({words, urls});
 BagsPanel({words, urls, closed: () => view.tick()});  // the button stays only while the day is over
 const calls = ClockCalls({state, words, urls, sync, poll});
+BustReports({words, urls, bounty: !!urls.bounty, poll});
 
 // api.js says every answer in #dealer-feedback, below the shuffle button: the race and the stacks repeat it by
 // their buttons (hidden from screen readers, which hear it once).

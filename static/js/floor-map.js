@@ -10,6 +10,7 @@
      words.js        the screen's words          refresh.js   the map read again; the presses
      grid.js         sections, filters           render.js    a table's card and its seats
      search.js       a player, a table found     actions.js   the seat's dialog: bust, undo, correct; the button
+     winners.js      a bounty event: who won the pot, the player's head, "Wrong winner?"
      slips.js        move slips, balancing       hand-for-hand.js, clock-calls.js, counts.js, bags.js, day.js,
      draws.js        the top: draws, open table  clock-watch.js, done.js (what a done press says), dom.js */
 import * as Live from "./live.js";
@@ -19,6 +20,8 @@ import {createRefresh} from "./map/refresh.js";
 import {createGrid} from "./map/grid.js";
 import {setupSearch} from "./map/search.js";
 import {setupActions} from "./map/actions.js";
+import {setupWinners} from "./map/winners.js";
+import {setupReports} from "./map/reports.js";
 import {setupSlips} from "./map/slips.js";
 import {setupHandForHand} from "./map/hand-for-hand.js";
 import {setupClockCalls} from "./map/clock-calls.js";
@@ -40,7 +43,9 @@ const clockCalls = setupClockCalls(st, press, redrawGrid);
 const counts = setupCounts(st, press);
 const bags = setupBags(st, press, day);
 const draws = setupDraws(st, press);
-const actions = setupActions(st, press, counts, function () { grid.toolsHeight(); });
+const winners = setupWinners(st, press, function () { grid.toolsHeight(); });
+const reports = setupReports(st, press);
+const actions = setupActions(st, press, counts, winners, function () { grid.toolsHeight(); });
 const grid = createGrid(st, {press: press, openSeat: actions.openSeat, openButton: actions.openButton,
                              openCounts: counts.open, openBags: bags.open, clockBadge: clockCalls.badge});
 setupSearch(st, grid);
@@ -51,6 +56,7 @@ function render() {
   draws.render();
   grid.render();
   clockCalls.render();  // a call ended elsewhere closes its dialog
+  winners.mapDrawn();  // a bounty event: the open seat dialog's head read again
 }
 
 const ending = FlightEnding.watch();  // a Day 1 flight's "this flight ends" line (static/js/flight-ending.js)
@@ -66,6 +72,7 @@ st.conn = Live.connect({
     if (m.event.payload && m.event.payload.clock) watchClock(m.event.payload.clock);
     ending.event(m.event.type);
     if (/^(bags|day)\./.test(m.event.type)) day.soon();  // a table's bags, a day closed: the cards' "bagged"
+    if (/^(bust\.|entry\.)/.test(m.event.type)) reports.fetch();  // a dealer's bust report, or its player out otherwise
     if (!TOUCHES.test(m.event.type)) return;
     slips.fromEvent(m.event);
     refresh.soon();

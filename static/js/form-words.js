@@ -120,7 +120,7 @@ export const SAYS = {
     }
     return said.join(" ");
   }},
-  // Prizes (templates/payouts/): the prize to pay is the form's data-prize in minor units of its data-currency.
+  // Prizes (templates/payouts/): the amount to pay (a prize, bounties) is the form's data-amount in minor units of its data-currency.
   "deal-approve": {confirm: gettext("Approve this deal? Its prizes stand from now on."),
                    done: gettext("The deal is approved.")},
   "deal-reject": {done: gettext("The deal is rejected: the prizes stand as they were.")},
@@ -139,7 +139,18 @@ export const SAYS = {
                        done: gettext("The generated prizes stand again.")},
   "prize-pay": {confirm: function (values) {
     return Util.fmt(gettext("Pay {amount} to entry #{entry}?"),
-                    {amount: Util.money(values.prize, values.currency), entry: values.entry});
+                    {amount: Util.money(values.amount, values.currency), entry: values.entry});
   }, done: gettext("Prize paid: payout receipt {number}.")},
-  "payment-void": {confirm: gettext("Void this payment?"), done: gettext("The payment is void.")}
+  "payment-void": {confirm: gettext("Void this payment?"), done: gettext("The payment is void.")},
+  // A bounty event (templates/payouts/_bounties.html, bounty_pay.html, receipt.html): the house's settings, the mystery
+  // envelopes committed, the bounties paid at the cage and a bounty payment voided.
+  "bounty-rules": {done: gettext("Bounty settings saved.")},
+  "bounty-envelopes": {confirm: gettext("Commit this list of envelopes? It cannot be changed afterwards."),
+                       done: gettext("The envelopes are committed: the list's hash is published.")},
+  "bounty-pay": {confirm: function (values) {
+    return Util.fmt(gettext("Pay {amount} of bounties to entry #{entry}?"),
+                    {amount: Util.money(values.amount, values.currency), entry: values.entry});
+  }, done: gettext("Bounties paid: bounty receipt {number}.")},
+  "bounty-payment-void": {confirm: gettext("Void this bounty payment? Its bounties are owed again."),
+                          done: gettext("The bounty payment is void: its bounties are owed again.")}
 };

@@ -4,6 +4,7 @@
 import * as Util from "./util.js";
 import * as Live from "./live.js";
 import * as Clock from "./clock.js";
+import * as Bounties from "./lobby-bounties.js";
 
 (function () {
   "use strict";
@@ -200,10 +201,12 @@ import * as Clock from "./clock.js";
   }
   showFinal(JSON.parse(document.getElementById("lobby-final-state").textContent));
   // The chip leaders, while the house shows counts in public: the top stacks with names and big
-  // blinds, the average; on a TV they take the side column's place for LEADERS_SHOWN of every LEADERS_CYCLE ms.
-  // A screen whose link says ?leaders=1 shows them all the time (a festival's chip-count TV).
-  var LEADERS_CYCLE = 40000, LEADERS_SHOWN = 20000, leaders = null;
-  var leadersAlways = new URLSearchParams(location.search).get("leaders") === "1";
+  // blinds, the average; on a TV they take the side column's place in turn with it, PANEL_SHOWN ms each (the leaders
+  // alone: 20 s of every 40). A bounty event's panel (lobby-bounties.js) takes its turn too, and the side column's place at once while
+  // an envelope just drawn is said. A screen whose link says ?leaders=1 (a festival's chip-count TV) or ?bounties=1
+  // shows that panel all the time.
+  var PANEL_SHOWN = 20000, leaders = null, bounties = null, query = new URLSearchParams(location.search);
+  var leadersAlways = query.get("leaders") === "1", bountiesAlways = query.get("bounties") === "1";
   function showLeaders(l) {
     leaders = l && l.top && l.top.length ? l : null;
     fillList(document.getElementById("lobby-leader-list"), leaders ? leaders.top : [], function (r) {
@@ -229,21 +232,30 @@ import * as Clock from "./clock.js";
     document.getElementById("lobby-league").hidden = true;  // shown (and its texts fitted) by turnLeaders
     turnLeaders();
   }
+  function showBounties(b) { bounties = Bounties.show(b, currency, fillList); turnLeaders(); }
+  // A panel shown now that was not: its texts fitted at the next frame (a hidden box has no size to fit to).
+  function reveal(box, on) {
+    if (on && box.hidden) requestAnimationFrame(function () { box.querySelectorAll("[data-fit]").forEach(Clock.fit); });
+    box.hidden = !on;
+  }
   function turnLeaders() {
     var breakNow = body.classList.contains("is-break");
     if (breakNow && !breakBefore && conn) conn.refresh();
     breakBefore = breakNow;
-    var standings = !!league && !finalNow && breakNow;
-    var on = !standings && !!leaders && !finalNow && (leadersAlways || Date.now() % LEADERS_CYCLE >= LEADERS_CYCLE - LEADERS_SHOWN);
-    var box = document.getElementById("lobby-league"), shown = !box.hidden, leadersBox = document.getElementById("lobby-leaders");
-    if (on && leadersBox.hidden) requestAnimationFrame(function () { leadersBox.querySelectorAll("[data-fit]").forEach(Clock.fit); });
-    leadersBox.hidden = !on;
-    box.hidden = !standings;
-    body.classList.toggle("show-leaders", on || standings);
-    if (standings && !shown) requestAnimationFrame(function () { box.querySelectorAll("[data-fit]").forEach(Clock.fit); });
+    var drawn = Bounties.banner(bounties, sync ? sync.now() : Date.now() / 1000, currency) && !!bounties;
+    var panels = [leaders ? "leaders" : "", bounties ? "bounties" : ""].filter(Boolean);
+    var pick = drawn ? "bounties" : leadersAlways && leaders ? "leaders" : bountiesAlways && bounties ? "bounties"
+      : panels[Math.floor(Date.now() / PANEL_SHOWN) % (panels.length + 1) - 1] || "";
+    var standings = !!league && !finalNow && breakNow && !drawn;
+    var on = !standings && !finalNow ? pick : "";
+    reveal(document.getElementById("lobby-leaders"), on === "leaders");
+    reveal(document.getElementById("lobby-bounties"), on === "bounties");
+    reveal(document.getElementById("lobby-league"), standings);
+    body.classList.toggle("show-leaders", !!on || standings);
   }
   showLeaders(JSON.parse(document.getElementById("lobby-leaders-state").textContent));
   showLeague(JSON.parse(document.getElementById("lobby-league-state").textContent));
+  showBounties(JSON.parse(document.getElementById("lobby-bounties-state").textContent));
   setInterval(turnLeaders, 1000);
   function loadDraws() {
     fetch(drawsUrl, {cache: "no-store"}).then(function (r) { return r.json(); }).then(showDraws).catch(function () {});
@@ -277,7 +289,7 @@ import * as Clock from "./clock.js";
       asking = false;
       if (askAgain) { askAgain = false; again(); }
       stats(s.stats); if (s.payouts) paid = s.payouts; showPaid(s.stats); view.set(s.clock); loadDraws(); handForHand(s.h4h);
-      showFinal(s.final); showLeaders(s.leaders); showLeague(s.league); hearFiguresFrom(s.figures_from);
+      showFinal(s.final); showLeaders(s.leaders); showLeague(s.league); showBounties(s.bounties); hearFiguresFrom(s.figures_from);
     },
     onEvent: function (m) {
       // The clock, hand-for-hand and the draws at once; everything else (the figures, the prizes, the chip leaders,

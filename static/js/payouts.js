@@ -44,3 +44,30 @@ import * as apiForms from "./api-forms.js";
     apiForms.send(form, {body: {bands: bands}, button: ev.submitter || undefined});
   }, true);
 })();
+(function () {
+  "use strict";
+  // A mystery event's envelopes: rows of a value (major units) and a count, sent as [[value, count], ...] in minor
+  // units; blank rows are left out. "Add a row" adds an empty one.
+  var form = document.getElementById("bounty-envelopes-form");
+  if (!form) return;  // the director's only, until the list is committed
+  var rows = form.querySelector("#bounty-envelope-rows tbody");
+  document.getElementById("bounty-envelope-add").addEventListener("click", function () {
+    var row = rows.querySelector("[data-envelope-row]").cloneNode(true);
+    row.querySelectorAll("input").forEach(function (input) { input.value = ""; });
+    rows.appendChild(row);
+    row.querySelector("input").focus();
+  });
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    var envelopes = [];
+    rows.querySelectorAll("[data-envelope-row]").forEach(function (row) {
+      var value = row.querySelector("[data-envelope-value]").value.trim(), count = row.querySelector("[data-envelope-count]").value.trim();
+      if (!value && !count) return;
+      var minor = Util.parseMoney(value, form.getAttribute("data-currency"));
+      var n = /^\d+$/.test(count) ? Number(count) : count;
+      envelopes.push([minor === null ? value : minor, n]);  // not an amount or a count: the API says why
+    });
+    apiForms.send(form, {body: {envelopes: envelopes}, button: ev.submitter || undefined});
+  }, true);
+})();

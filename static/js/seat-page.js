@@ -25,8 +25,19 @@ import * as Live from "./live.js";
     dayCount: gettext("Day {day} · stack {chips} (last count)"),
     dayBagOnly: gettext("Day {day} · bag {bag}"),
     dayOnly: gettext("Day {day}"),
-    nextDraw: gettext("Commitment of the next draw (#{draw}):")
+    nextDraw: gettext("Commitment of the next draw (#{draw}):"),
+    // A bounty event: his own figures (the public answer's "bounty").
+    head: gettext("The bounty on your head: {amount}"),
+    won: gettext("Bounties you have won: {amount}"),
+    knockouts: function (n) { return ngettext("Bounties you have won: {amount} ({n} knockout)", "Bounties you have won: {amount} ({n} knockouts)", n); }
   };
+  // A bounty event's box, after the prizes (the page's markup has no place for it): his head while he plays on, the
+  // bounties he has won and his knockouts. Hidden outside a bounty event and while there is nothing to say.
+  var bountyBox = Util.el("div", "p-prize p-bounty");
+  bountyBox.id = "seat-bounty";
+  bountyBox.setAttribute("role", "status");
+  bountyBox.hidden = true;
+  document.getElementById("seat-won").after(bountyBox);
   var seat = JSON.parse(document.getElementById("seat-state").textContent);
   var timer = null, loading = false, again = false;
   // The seats' version the shown seat is at least as new as (web/caching.py): the page's own, then the one of a
@@ -67,6 +78,7 @@ import * as Live from "./live.js";
     var won = document.getElementById("seat-won");  // a satellite's seat
     won.hidden = !now.seat_won;
     won.textContent = now.seat_won ? fmt(s.seatWon, {target: now.seat_won}) : "";
+    showBounty(now);
     var day = document.getElementById("seat-day"), stack = now.status === "active" ? now.day_stack : null;
     day.hidden = !stack;
     day.textContent = stack ? dayLine(stack) : "";
@@ -76,6 +88,16 @@ import * as Live from "./live.js";
     document.getElementById("next-draw").hidden = !next;
     document.getElementById("next-draw-words").textContent = next ? fmt(s.nextDraw, {draw: next.draw}) : "";
     document.getElementById("next-commitment").textContent = next ? next.commitment : "";
+  }
+  function showBounty(now) {
+    var b = now.bounty, lines = [];
+    if (b && b.head && now.status === "active") lines.push(fmt(s.head, {amount: Util.money(b.head, cfg.currency)}));
+    if (b && (b.won || b.knockouts)) {
+      lines.push(fmt(b.knockouts ? s.knockouts(b.knockouts) : s.won, {amount: Util.money(b.won, cfg.currency), n: b.knockouts}));
+    }
+    bountyBox.textContent = "";
+    lines.forEach(function (line) { bountyBox.appendChild(Util.el("div", "", line)); });
+    bountyBox.hidden = !lines.length;
   }
   function changed(before, now) {
     var moved = now.table !== null && before.table !== null && (before.table !== now.table || before.seat !== now.seat);

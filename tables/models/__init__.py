@@ -239,6 +239,12 @@ class HouseRules(NeverDeleteModel):
         ),
         default="last",
     )
+    dealer_busts = models.CharField(
+        _("a bust reported on the dealer tablet"),
+        max_length=14,
+        choices=(("floor_confirms", _("Waits for the floor's confirmation on the map")), ("at_once", _("Applies at once"))),
+        default="floor_confirms",
+    )
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(balance_threshold__gte=1), name="house_threshold_positive")]
@@ -493,6 +499,6 @@ class ChipCount(NeverDeleteModel):
 
 # Models in modules of their own (this one is long enough): imported here, so `tables.models` holds every model.
 from tables.models.clock_calls import ClockCall  # noqa: E402
-from tables.models.eliminations import Elimination  # noqa: E402
+from tables.models.eliminations import BustReport, Elimination  # noqa: E402
 
-__all__ = ["ClockCall", "Elimination"]
+__all__ = ["BustReport", "ClockCall", "Elimination"]

@@ -46,3 +46,36 @@ class Elimination(NeverDeleteModel):
             models.UniqueConstraint(fields=["busted"], condition=Q(status="standing"), name="elimination_one_standing_per_entry"),
             models.CheckConstraint(condition=~Q(kind="bust") | ~Q(winners=[]), name="elimination_bust_has_a_winner"),
         ]
+
+
+class BustReport(NeverDeleteModel):
+    """A bust the dealer reported on his tablet (tables/services/bust_reports.py): the seat that busted and the seats that
+    won the pot. By the house rule it applies at once, or waits for the floor to confirm it on the map (one press) or
+    reject it with a reason."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the floor")
+        APPLIED = "applied", _("Applied")
+        REJECTED = "rejected", _("Rejected")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="bust_reports")
+    number = models.PositiveIntegerField()
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="bust_reports")
+    seat = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.PROTECT, related_name="bust_reports")
+    winner_seats = models.JSONField(default=list)
+    winners = models.JSONField(default=list)  # their entry numbers when reported
+    stack = models.PositiveBigIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    reported_at = models.DateTimeField()
+    reported_by = models.CharField(max_length=150)  # the tablet (a dealer link) or the login that reported it
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="bust_report_unique_number"),
+            models.UniqueConstraint(fields=["entry"], condition=Q(status="pending"), name="bust_report_one_pending_per_entry"),
+        ]

@@ -145,6 +145,7 @@ HOUSE_FIELDS = (
     "public_chip_counts",
     "clock_call_seconds",
     "disqualified_place",
+    "dealer_busts",
 )
 
 

@@ -115,6 +115,13 @@ def bust_entry(entry: Entry, *, actor: Actor, stack=None, eliminators=None, elim
     `eliminators` (entry numbers) or `eliminator_seats` (seats at his table): the players who won the pot he busted
     in, several for a split pot (tables/services/eliminations.py). A bounty event's bust is refused without them."""
     require(actor, roles.BUST)
+    return out_at_the_table(entry, actor=actor, stack=stack, eliminators=eliminators, eliminator_seats=eliminator_seats)
+
+
+@transaction.atomic
+def out_at_the_table(entry: Entry, *, actor: Actor, stack=None, eliminators=None, eliminator_seats=None) -> Entry:
+    """The bust itself, for the floor's press (bust_entry) and a dealer's report (tables/services/bust_reports.py): their
+    callers check the role."""
     stack = _check_stack(stack)
     t = lock_tournament(entry.tournament_id)
     e = _playing(t, entry.pk)

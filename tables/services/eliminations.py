@@ -90,17 +90,14 @@ def winners_at_table(t: Tournament, busted: Entry, seat: Seat | None, *, entries
     return found
 
 
-def next_order(t: Tournament) -> int:
-    return (Elimination.objects.filter(tournament=t).aggregate(n=Max("order"))["n"] or 0) + 1
-
-
 def record(t: Tournament, *, actor: Actor, busted: Entry, winners: list[tuple[int, int]], table: Table | None, kind: str) -> Elimination:
     """The elimination of a bust (or a disqualification: no winner), last in the night's order. The caller holds the
     tournament lock."""
+    top = Elimination.objects.filter(tournament=t).aggregate(number=Max("number"), order=Max("order"))  # one query for both
     return Elimination.objects.create(
         tournament=t,
-        number=next_number(Elimination.objects.filter(tournament=t)),
-        order=next_order(t),
+        number=(top["number"] or 0) + 1,
+        order=(top["order"] or 0) + 1,
         kind=kind,
         busted=busted,
         winners=[n for n, _s in winners],

@@ -34,7 +34,7 @@ from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
 from tests.conftest import tournament_data
 from tests.helpers import id_doc
-from tournament.models import Entry
+from tournament.models import Entry, Tournament
 from tournament.rules.structure import LevelSpec, StructureSpec
 from tournament.services import registration, setup
 from venues.services import displays
@@ -417,6 +417,121 @@ def satellite_stopped(room: Room) -> None:
     )
 
 
+BOUNTY_NAME = "Velká cena Prahy 2026 – PKO Bounty Hunter, Den 1: Lov na hlavy"
+MYSTERY_NAME = "Velká cena Prahy 2026 – Mystery Bounty, Den 1: Obálky"
+
+
+def bounty_event(room: Room, name: str, fmt: str, tables: list[int], players: int, **rules):
+    """A bounty event beside the room's tournament, at tables of its own: `players` entries with long Czech names at
+    500 EUR to the pool, a 500 EUR head and a 50 EUR fee, drawn and their buttons drawn."""
+    from payouts.services import bounties
+    from tables.models import Table
+
+    t = setup.create_tournament(
+        tournament_data(
+            name=name, venue=VENUE, buy_in=BUY_IN, fee=5000, bounty_format=fmt, bounty=BUY_IN, guaranteed_pool=0, late_reg_until_level=2
+        ),
+        actor=room.director,
+        template=setup.save_structure_template(SPEC, actor=room.director),
+    )
+    if rules:
+        bounties.set_bounty_rules(t, actor=room.director, data=rules)
+    for n in tables:
+        table_setup.open_table(t, actor=room.director, number=n, seats=9)
+    for i in range(players):
+        player = registration.create_player(
+            actor=room.director,
+            first_name=["Jiří", "Markéta", "Bohumil", "Ludmila"][i % 4],
+            last_name=["Procházková-Dvořáková", "Šťastný", "Lobkowicz-Příhodová", "Řezníček"][i % 4],
+            date_of_birth=date(1981, 2, 1 + i % 28),
+        )
+        registration.register_entry(t, actor=room.director, player=player, document=id_doc(f"BK{i:07d}"))
+    draws.draw_start(t, actor=room.director)
+    for n in tables:
+        draws.draw_button(Table.objects.get(tournament=t, number=n), actor=room.director)
+    return t
+
+
+def pko_paid(room: Room) -> None:
+    """A PKO event of nine at one table beside the room's tournament: five knockouts (#9 to #1, #8 to #1, #7 to #2,
+    #6 to #3, #1 to #2: a grown head), #3's bounty paid at the cage (bounty receipt 1), #2 still owed his."""
+    from payouts.services import bounty_cage
+    from tests.payouts.test_payments import signature
+
+    t = bounty_event(room, BOUNTY_NAME, "progressive", [5], 9, increment=2_500)
+    by = {n: Entry.objects.get(tournament=t, number=n) for n in range(1, 10)}
+    for busted, winner in ((9, 1), (8, 1), (7, 2), (6, 3), (1, 2)):
+        busts.bust_entry(by[busted], actor=room.director, eliminators=[winner])
+    bounty_cage.pay_bounties(by[3], actor=room.director, document=id_doc("BK0000002"), signature=signature())
+
+
+def mystery_open(room: Room) -> None:
+    """A mystery bounty event of nine, registration closed, its envelopes not committed yet: the director's settings and
+    the envelope list's form."""
+    t = bounty_event(room, MYSTERY_NAME, "mystery", [5], 9, mystery_level=3)
+    registration.set_registration_closed(t, actor=room.director, closed=True)
+
+
+def bounty_url(name: str, path: str) -> Callable[[Room], str]:
+    def url(room: Room) -> str:
+        return f"/t/{Tournament.objects.get(name=name).pk}/{path}"
+
+    return url
+
+
+def bounty_nights(room: Room) -> None:
+    """Two bounty events beside the room's, on tables of their own: a mystery bounty event of nine whose envelopes are
+    committed in four values, one of them drawn (the box one fewer, the last envelope with its winner's name), and a
+    progressive knockout of eighteen, six knocked out (its biggest heads, long Czech names among them; its last
+    eliminator's seat page)."""
+    from payouts.services import bounties
+    from tables.models import Seat, Table
+
+    template = setup.save_structure_template(SPEC, actor=room.director)
+    surnames = ["Procházková-Dvořáková", "Šťastný", "Koťátková", "Žďárský", "Lobkowicz-Příhodová", "Řezníček"]
+    room.bounty = {}
+    for fmt, tables, players, knockouts in (("mystery", (7,), 9, 1), ("progressive", (5, 6), 18, 6)):
+        t = setup.create_tournament(
+            tournament_data(
+                name=f"{NAME} – {fmt}", venue=VENUE, buy_in=BUY_IN, fee=5000, bounty_format=fmt, bounty=25_000, guaranteed_pool=0
+            ),
+            actor=room.director,
+            template=template,
+        )
+        if fmt == "mystery":
+            bounties.set_bounty_rules(t, actor=room.director, data={"mystery_level": 1})
+        for n in tables:
+            table_setup.open_table(t, actor=room.director, number=n, seats=9)
+        for i in range(players):
+            player = registration.create_player(
+                actor=room.director,
+                first_name=["Maximilián", "Markéta", "Bohumil", "Ludmila"][i % 4],
+                last_name=surnames[i % len(surnames)],
+                date_of_birth=date(1975, 1 + i % 12, 1 + i % 28),
+            )
+            registration.register_entry(t, actor=room.director, player=player, document=id_doc(f"EB{fmt[0]}{i:06d}"))
+        draws.draw_start(t, actor=room.director)
+        for n in tables:
+            draws.draw_button(Table.objects.get(tournament=t, number=n), actor=room.director)
+        if fmt == "mystery":
+            registration.set_registration_closed(t, actor=room.director, closed=True)
+            bounties.commit_envelopes(t, actor=room.director, envelopes=[[100_000, 1], [40_000, 1], [25_000, 1], [10_000, 6]])
+        for k in range(knockouts):  # the last seated at a table out, to one of its first two: the heads grow apart
+            at = list(
+                Seat.objects.filter(table__tournament=t, table__number=tables[k % len(tables)], ended_at__isnull=True).order_by(
+                    "entry__number"
+                )
+            )
+            busts.bust_entry(at[-1].entry, actor=room.director, eliminators=[at[k % 2].entry.number])
+            room.bounty_winner = at[k % 2].entry.number  # a PKO winner's page: his head and his knockouts
+        room.bounty[fmt] = (t, registration.create_display_token(t, actor=room.director, label="Lobby TV"))
+
+
+def bounty_lobby_url(fmt: str) -> Callable[[Room], str]:
+    """A bounty event's TV, its bounty panel all the time (?bounties=1)."""
+    return lambda room: f"/display/{room.bounty[fmt][1].token}/?bounties=1"
+
+
 def ticket_register_url(room: Room) -> str:
     ticket = Ticket.objects.order_by("number").first()
     return f"/t/{ticket.satellite.target_id}/register/?ticket={ticket.pk}"
@@ -541,6 +656,28 @@ SCREENS = [
         (*STAFF_SIZES, *PHONE_SIZES),
         satellite_stopped,
         staff=True,
+    ),
+    # A bounty event: its payouts page (the bounty money, the entries that won bounties, the director's settings fixed),
+    # the cashier's bounty pay page and the bounty receipt, its reconciliation; a mystery event's settings and envelopes.
+    Screen("payouts_bounty", bounty_url(BOUNTY_NAME, "payouts/"), STAFF_SIZES, pko_paid, staff=True),
+    Screen("bounty_pay", bounty_url(BOUNTY_NAME, "payouts/bounties/pay/2/"), STAFF_SIZES, pko_paid, staff=True),
+    Screen("bounty_receipt", bounty_url(BOUNTY_NAME, "payouts/bounty-receipts/1/"), STAFF_SIZES, pko_paid, staff=True),
+    Screen("reconciliation_bounty", bounty_url(BOUNTY_NAME, "payouts/reconciliation/"), STAFF_SIZES, pko_paid, staff=True),
+    Screen("payouts_mystery", bounty_url(MYSTERY_NAME, "payouts/"), STAFF_SIZES, mystery_open, staff=True),
+    # Bounty events: the TV's bounty panel (a PKO's biggest heads, a mystery event's envelopes left and the last drawn),
+    # and a PKO winner's own head and knockouts on his seat page.
+    Screen(
+        "lobby_pko", bounty_lobby_url("progressive"), TV_SIZES, bounty_nights, "#lobby-bounties:not([hidden]) li", SOUND_OFF, no_scroll=True
+    ),
+    Screen(
+        "lobby_mystery", bounty_lobby_url("mystery"), TV_SIZES, bounty_nights, "#lobby-bounties:not([hidden]) li", SOUND_OFF, no_scroll=True
+    ),
+    Screen(
+        "seat_page_bounty",
+        lambda room: f"/s/{room.bounty['progressive'][0].pk}/{room.bounty_winner}/",
+        PHONE_SIZES,
+        bounty_nights,
+        "body:has(#live.live) #seat-bounty:not([hidden])",
     ),
     Screen(
         "dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given, "#live.live", staff=True

@@ -279,3 +279,51 @@ def test_the_reconciliation_shows_the_bounty_money_apart_and_adds_up(director, c
     assert figures["cash_in"] == 4 * 16_000 and figures["cage"] == 4 * 16_000 - 5_000
     assert figures["overlay"] == 0 and figures["pool"] == 4 * 5_000 + 10_000
     assert figures["takings_total"]["bounty"] == 40_000
+
+
+def test_a_dealer_reports_a_bust_with_its_winner_and_the_floor_confirms_or_rejects_it(director, cashier, floor, dealer, template):
+    from tables.models import BustReport
+    from tables.services import bust_reports, house_rules
+
+    t = bounty_night(director, cashier, template, "knockout", players=4)
+    table = Table.objects.get(tournament=t, number=1)
+    seat_of_1, seat_of_2 = seat_of(entry(t, 1)).seat, seat_of(entry(t, 2)).seat
+    refused("eliminator_required", bust_reports.report_bust, table, actor=floor, seat=seat_of_1, winner_seats=[])
+    refused("eliminator_is_busted", bust_reports.report_bust, table, actor=floor, seat=seat_of_1, winner_seats=[seat_of_1])
+    report = bust_reports.report_bust(table, actor=floor, seat=seat_of_1, winner_seats=[seat_of_2])
+    assert report.status == "pending" and entry(t, 1).status == Entry.Status.ACTIVE  # waits for the floor (the default)
+    refused("already_reported", bust_reports.report_bust, table, actor=floor, seat=seat_of_1, winner_seats=[seat_of_2])
+    bust_reports.confirm_bust_report(t, actor=floor, number=report.number)
+    assert entry(t, 1).status == Entry.Status.BUSTED and cash_won(t) == {2: 10_000}
+    refused("report_decided", bust_reports.confirm_bust_report, t, actor=floor, number=report.number)
+    # rejected: nothing happens; at once (the house rule): the bust is made as reported
+    other = bust_reports.report_bust(table, actor=floor, seat=seat_of(entry(t, 3)).seat, winner_seats=[seat_of_2])
+    refused("reason_missing", bust_reports.reject_bust_report, t, actor=floor, number=other.number, reason="")
+    bust_reports.reject_bust_report(t, actor=floor, number=other.number, reason="he had chips behind")
+    assert entry(t, 3).status == Entry.Status.ACTIVE and BustReport.objects.get(pk=other.pk).status == "rejected"
+    house_rules.set_house_rules(t, actor=director, data={"dealer_busts": "at_once"})
+    bust_reports.report_bust(table, actor=floor, seat=seat_of(entry(t, 3)).seat, winner_seats=[seat_of_2])
+    assert entry(t, 3).status == Entry.Status.BUSTED and cash_won(t) == {2: 20_000}
+    adds_up(t)
+
+
+def test_the_dealer_tablet_reports_a_bust_through_its_link_and_the_floor_confirms_it_through_the_api(director, cashier, floor, template):
+    from tables.services import dealer_links
+    from tests.helpers import client_for, url
+
+    t = bounty_night(director, cashier, template, "progressive", players=4)
+    _link, secret = dealer_links.create_dealer_link(Table.objects.get(tournament=t, number=1), actor=floor, label="tablet 1")
+    tablet = client_for()
+    tablet.credentials(HTTP_AUTHORIZATION=f"DealerLink {secret}")
+    out, won = seat_of(entry(t, 1)).seat, seat_of(entry(t, 2)).seat
+    missing = tablet.post(url(t, "tables/1/bust/"), {"seat": out}, format="json")
+    assert missing.status_code == 400 and missing.json()["error"] == "eliminator_required"
+    made = tablet.post(url(t, "tables/1/bust/"), {"seat": out, "winner_seats": [won]}, format="json")
+    assert made.status_code == 201, made.content
+    assert (made.json()["status"], made.json()["winners"], made.json()["reported_by"]) == ("pending", [2], "dealer link 1 (table 1)")
+    assert tablet.get(url(t, "bust-reports/")).status_code == 401  # the floor's list: the link opens nothing else
+    desk = client_for(floor)
+    assert [r["entry"] for r in desk.get(url(t, "bust-reports/")).json()] == [1]
+    confirmed = desk.post(url(t, f"bust-reports/{made.json()['report']}/confirm/"))
+    assert confirmed.status_code == 200 and confirmed.json()["status"] == "applied"
+    assert entry(t, 1).status == Entry.Status.BUSTED and sel.heads(t)[2] == 15_000

@@ -122,6 +122,7 @@ def test_house_rules_in_the_api(tournament, director, floor):
         "public_chip_counts": True,
         "clock_call_seconds": 60,
         "disqualified_place": "last",
+        "dealer_busts": "floor_confirms",
     }
     assert not HouseRules.objects.filter(tournament=tournament).exists()  # reading stores nothing
     assert test_api.client_for(floor).patch(api(tournament, "house-rules/"), {"redraw_at_two": True}, format="json").status_code == 403

@@ -94,6 +94,7 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
             **answer,
             "prize": None,
             "seat_won": None,
+            "bounty": None,
             "next_draw": state.pending_commitment(tournament),
         }
     assert {answers[e.number]["place"] for e in out} == {23, 24}

@@ -64,6 +64,7 @@ LeagueStateSerializer = inline_serializer(
         "formula": FORMULA,
         "points_table": serializers.ListField(child=serializers.IntegerField(), help_text="Whole points by place."),
         "participation": serializers.IntegerField(),
+        "knockout_points": serializers.IntegerField(help_text="Whole points for each knockout (bounty events; a split pot's share)."),
         "base_buy_in": serializers.IntegerField(allow_null=True),
         "currency": serializers.CharField(),
         "best_results": serializers.IntegerField(allow_null=True),
@@ -116,6 +117,9 @@ class LeagueSettingsSerializer(serializers.Serializer):
         help_text=('Whole points by place, place 1 first: a list [25, 18, 13] or the text "25, 18, 13"; never more for a worse place.'),
     )
     participation = serializers.IntegerField(required=False, min_value=0, max_value=points.MAX_POINTS)
+    knockout_points = serializers.IntegerField(
+        required=False, min_value=0, max_value=points.MAX_POINTS, help_text="Whole points for each knockout in a bounty event."
+    )
     base_buy_in = serializers.IntegerField(
         required=False,
         allow_null=True,

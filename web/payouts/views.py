@@ -7,14 +7,16 @@ from __future__ import annotations
 import base64
 import json
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 
 from core import access
 from core.errors import ServiceError
 from core.money import MoneyParseError, format_major, parse_major
-from payouts.models import Payment, Ticket
+from payouts.models import BountyPayment, BountyRules, Payment, Ticket
+from payouts.selectors import bounties as bounty_selectors
 from payouts.selectors import receipts, reports, satellites
 from payouts.selectors import structure as payouts_selectors
 from payouts.selectors.reconciliation import reconciliation
@@ -58,6 +60,7 @@ def payouts_page(request, tournament: Tournament):
             "may_approve": access.may(request.user, "api-deal-approve:POST", tournament.pk),
             "may_reconcile": access.may(request.user, "payout-reconciliation", tournament.pk),
             "sat": satellite_panel(request, tournament, state),
+            "bounty": bounty_panel(request, tournament),
             # The plan and the hand edit only while the structure may change (a deal made, a prize paid: it may not).
             "may_edit": access.may(request.user, "api-payout-plan:PATCH", tournament.pk) and satellites.structure_fixed(tournament) is None,
         },
@@ -106,6 +109,45 @@ def satellite_panel(request, t: Tournament, state: dict) -> dict | None:
             if panel["transfer"] is not None and panel["q"]:
                 panel["found"] = list(Player.objects.named(panel["q"])[:20])
     return panel
+
+
+ENVELOPE_ROWS = 6  # the envelope list's rows on the page at first (static/js/payouts.js adds more)
+
+
+def bounty_panel(request, t: Tournament) -> dict | None:
+    """A bounty event's money (figures, no names, for every role of the page), the entries that won bounties (the desk
+    and the floor: names) with the cashier's "Pay bounties", the director's house settings (shown fixed once a bounty
+    is won, as the server refuses a change then) and a mystery event's envelope list; None outside a bounty event."""
+    if not bounty_selectors.is_bounty(t):
+        return None
+    row = bounty_selectors.bounty_rules(t)
+    box = bounty_selectors.mystery_box(t)
+    left = bounty_selectors.box_left(t, box) if box is not None else []
+    mystery = t.bounty_format == Tournament.BountyFormat.MYSTERY
+    may_set = access.may(request.user, "api-bounty-rules:PATCH", t.pk)
+    return {
+        "money": bounty_selectors.money(t),
+        "won": bounty_selectors.winners(t) if access.may(request.user, "api-bounties:GET", t.pk) else None,
+        "may_pay": access.may(request.user, "api-entry-bounty-payout:POST", t.pk),
+        "progressive": t.bounty_format == Tournament.BountyFormat.PROGRESSIVE,
+        "mystery": mystery,
+        "rules": row if may_set else None,
+        "fixed": may_set and bounty_selectors.rules_fixed(t),
+        "share_percent": f"{row.cash_share_bp / 100:g}",
+        "increment_major": format_major(row.increment, t.currency),
+        "choices": {
+            "odd_unit": BountyRules.OddUnit.choices,
+            "cage": BountyRules.Cage.choices,
+            "deal_heads": BountyRules.DealHeads.choices,
+            "disqualified_head": BountyRules.DisqualifiedHead.choices,
+            "mystery_before": BountyRules.Before.choices,
+        },
+        "box": box,
+        "left": left,
+        "left_count": sum(count for _value, count in left),
+        "may_commit": mystery and box is None and access.may(request.user, "api-bounty-envelopes:POST", t.pk),
+        "envelope_rows": range(ENVELOPE_ROWS),
+    }
 
 
 def _major_to_minor(text: str, currency: str) -> int | str:
@@ -210,38 +252,99 @@ def pay_page(request, tournament: Tournament, number: int):
     )
 
 
+CAGE_RELATED = ("entry__player", "id_check", "paid_by", "voided_by", "tournament")
+
+
 def _payment(pk: int, number: int) -> Payment:
-    return get_object_or_404(
-        Payment.objects.select_related("entry__player", "id_check", "paid_by", "voided_by", "tournament"), tournament_id=pk, number=number
+    return get_object_or_404(Payment.objects.select_related(*CAGE_RELATED), tournament_id=pk, number=number)
+
+
+def _bounty_payment(pk: int, number: int) -> BountyPayment:
+    return get_object_or_404(BountyPayment.objects.select_related(*CAGE_RELATED), tournament_id=pk, number=number)
+
+
+def cage_receipt(request, t: Tournament, p: Payment | BountyPayment, *, bounty: bool, lines: list, void: str, foot: str):
+    """A cage receipt's page (templates/payouts/receipt.html): a prize's or a bounty payment's, its lines, the
+    signature, the PDF on 80 mm and A4, and voiding it with a reason for those who may."""
+    return render(
+        request,
+        "payouts/receipt.html",
+        {
+            "t": t,
+            "p": p,
+            "bounty": bounty,
+            "lines": lines,
+            "signature": "data:image/png;base64," + base64.b64encode(bytes(p.signature)).decode(),
+            "pdf": reverse("bounty-receipt-pdf" if bounty else "payout-receipt-pdf", args=[t.pk, p.number]),
+            "void_api": f"tournaments/{t.pk}/{'bounty-payments' if bounty else 'payments'}/{p.number}/void/",
+            "foot": foot,
+            "may_void": access.may(request.user, void, t.pk),
+        },
     )
+
+
+def receipt_pdf(p: Payment | BountyPayment, paper: str, build, name: str) -> HttpResponse:
+    with timezone.override(p.tournament.time_zone):
+        pdf = build(p, paper="a4" if paper == "a4" else "80mm")
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}-{p.tournament_id}-{p.number}.pdf"'
+    return response
 
 
 @page("payout-receipt")
 @in_venue_time
 def payout_receipt(request, tournament: Tournament, number: int):
     payment = _payment(tournament.pk, number)
-    signature = "data:image/png;base64," + base64.b64encode(bytes(payment.signature)).decode()
-    return render(
-        request,
-        "payouts/receipt.html",
-        {
-            "t": tournament,
-            "p": payment,
-            "lines": receipts.payout_lines(payment),
-            "signature": signature,
-            "may_void": access.may(request.user, "api-payment-void:POST", tournament.pk),
-        },
-    )
+    lines = receipts.payout_lines(payment)
+    return cage_receipt(request, tournament, payment, bounty=False, lines=lines, void="api-payment-void:POST", foot=receipts.payout_foot())
 
 
 @page("payout-receipt-pdf")
 def payout_receipt_pdf(request, pk: int, number: int):
-    payment = _payment(pk, number)
-    with timezone.override(payment.tournament.time_zone):
-        pdf = receipts.payout_pdf(payment, paper="a4" if request.GET.get("paper") == "a4" else "80mm")
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="payout-{payment.tournament_id}-{payment.number}.pdf"'
-    return response
+    return receipt_pdf(_payment(pk, number), request.GET.get("paper", ""), receipts.payout_pdf, "payout")
+
+
+# --- bounties at the cage ---------------------------------------------------------------------------
+
+
+@page("bounty-pay")
+@in_venue_time
+def bounty_pay_page(request, tournament: Tournament, number: int):
+    """The cashier pays an entry the bounties it is owed, as a prize is paid: the ID typed again, the player's
+    signature. What would refuse the payment (nothing owed, the house collects later) is said at once, instead of the
+    form: the same refusals as the payment's (payouts.selectors.bounties.bounty_due)."""
+    if not bounty_selectors.is_bounty(tournament):
+        raise Http404("not a bounty event")
+    entry = get_object_or_404(Entry.objects.select_related("player", "id_check"), tournament=tournament, number=number)
+    due = bounty_selectors.bounty_due(tournament, entry)
+    return render(
+        request,
+        "payouts/bounty_pay.html",
+        {
+            "t": tournament,
+            "entry": entry,
+            "due": due,
+            "lines": [receipts.award_line(a, tournament.currency) for a in due.owed],
+            "won": bounty_selectors.won_by_entry(tournament).get(entry.number),
+            "receipts": list(BountyPayment.objects.filter(entry=entry).order_by("number").only("number", "status")),
+            "document_types": IdCheck.DocumentType.choices,
+        },
+    )
+
+
+@page("bounty-receipt")
+@in_venue_time
+def bounty_receipt(request, tournament: Tournament, number: int):
+    payment = _bounty_payment(tournament.pk, number)
+    lines = receipts.bounty_lines(payment)
+    return cage_receipt(
+        request, tournament, payment, bounty=True, lines=lines, void="api-bounty-payment-void:POST", foot=receipts.bounty_foot()
+    )
+
+
+@page("bounty-receipt-pdf")
+def bounty_receipt_pdf(request, pk: int, number: int):
+    return receipt_pdf(_bounty_payment(pk, number), request.GET.get("paper", ""), receipts.bounty_pdf, "bounty")
 
 
 # --- reports ---------------------------------------------------------------------------------------
@@ -252,7 +355,8 @@ def payout_receipt_pdf(request, pk: int, number: int):
 def results_csv(request, tournament: Tournament):
     """The results as a CSV download (UTF-8 with a byte order mark, so a spreadsheet opens the accents)."""
     report = reports.results_report(tournament)
-    response = HttpResponse(reports.results_csv(report["rows"], tournament.currency), content_type="text/csv; charset=utf-8")
+    text = reports.results_csv(report["rows"], tournament.currency, bounties=bool(report.get("bounties")))
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="results-{tournament.pk}.csv"'
     return response
 
@@ -273,4 +377,5 @@ def reconciliation_page(request, tournament: Tournament):
     figures = reconciliation(tournament)
     for row in figures["takings"]:
         row["label"] = Purchase.Kind(row["kind"]).label
-    return render(request, "payouts/reconciliation.html", {"t": tournament, "r": figures})
+    bounty = figures["bounty_format"] != Tournament.BountyFormat.NONE
+    return render(request, "payouts/reconciliation.html", {"t": tournament, "r": figures, "bounty": bounty})

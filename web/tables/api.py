@@ -467,6 +467,11 @@ class HouseRulesSerializer(serializers.Serializer):
             "the hand in play, placed by his chips)."
         ),
     )
+    dealer_busts = serializers.ChoiceField(
+        choices=HouseRules._meta.get_field("dealer_busts").choices,
+        required=False,
+        help_text="A bust reported on the dealer tablet: floor_confirms (waits for the floor on the map) or at_once.",
+    )
 
 
 class HouseRulesView(RoleAPIView):

@@ -63,6 +63,8 @@ def labels() -> dict[str, str]:
         "entry.disqualified": _("Player disqualified"),
         "entry.reinstated": _("Disqualification cancelled: player reinstated"),
         "elimination.corrected": _("Eliminator corrected"),
+        "bust.reported": _("Bust reported by the dealer"),
+        "bust.report_rejected": _("Dealer's bust report rejected"),
     }
 
 
@@ -82,6 +84,15 @@ def _entry(type_: str, label: str, p: dict, names: Names) -> str:
         if p.get("eliminators"):
             line = _("%(line)s by %(by)s") % {"line": line, "by": ", ".join(f"#{n}" for n in p["eliminators"])}
         return f"{at[:1].upper()}{at[1:]}: {line}" if p.get("table") is not None else line
+    if type_ in ("bust.reported", "bust.report_rejected"):
+        line = _("%(label)s: table %(table)s seat %(seat)s, %(who)s, won by seats %(seats)s") % {
+            "label": label,
+            "table": p.get("table", "–"),
+            "seat": p.get("seat", "–"),
+            "who": who,
+            "seats": ", ".join(str(n) for n in p.get("winner_seats") or ()) or "–",
+        }
+        return f"{line} ({p['reason']})" if p.get("reason") else line
     if type_ == "elimination.corrected":
         return _("%(who)s was knocked out by %(after)s, not %(before)s: %(reason)s") % {
             "who": who,
@@ -299,7 +310,7 @@ def _clock_call(type_: str, label: str, p: dict, names: Names) -> str:
 
 # Which line writes which types; of two prefixes a type starts with, the longer wins (web/event_words.py).
 LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
-    (("entry.busted", "entry.bust_undone", "entry.disqualified", "entry.reinstated", "elimination.corrected"), _entry),
+    (("entry.busted", "entry.bust_undone", "entry.disqualified", "entry.reinstated", "elimination.corrected", "bust."), _entry),
     (("move.", "seat.", "seat_request."), _move),
     (("balance.", "house_rules.", "table.button_needed"), _balance),
     (("draw.", "seating.", "table.breaking", "table.button"), _draw),

@@ -403,6 +403,19 @@ class PublicSeatSerializer(serializers.Serializer):
         required=False,
         help_text="The stack this entry starts the day with (a Day 2's bag).",
     )
+    bounty = inline_serializer(
+        "PublicBounty",
+        {
+            "head": serializers.IntegerField(
+                allow_null=True,
+                help_text="The bounty on this entry's head (minor units) while it plays on; null once out and in a mystery event.",
+            ),
+            "won": serializers.IntegerField(help_text="The bounty cash this entry has won (minor units)."),
+            "knockouts": serializers.IntegerField(help_text="The players this entry knocked out."),
+        },
+        allow_null=True,
+        help_text="A bounty event: this entry's own bounty figures. Null outside a bounty event.",
+    )
     next_draw = CommitmentSerializer(allow_null=True, help_text="The next draw's commitment, which the seat page shows.")
 
 

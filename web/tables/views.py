@@ -126,6 +126,8 @@ def _dealer_tablet(request, table: Table, *, state_url: str, socket_path: str, l
         "maxChips": chip_counts.MAX_CHIPS,
         "clockCall": reverse("api-table-clock-call", args=at),
         "clockCallEnd": reverse("api-table-clock-call-end", args=at),
+        "bust": reverse("api-table-bust", args=at),
+        "bounty": table.tournament.bounty_format != "none",  # a reported bust names who won the pot
         "bags": reverse("api-table-bags", args=at),
         "draws": reverse("draw-list", args=[table.tournament_id]),
     }  # what static/js/dealer.js reads and calls
@@ -180,7 +182,14 @@ def floor_map_page(request, tournament: Tournament):
     return render(
         request,
         "tables/map.html",
-        {"t": tournament, "map": floor_map(tournament), "next_number": _next_number(tournament), "urls": _map_urls(tournament.pk)},
+        {
+            "t": tournament,
+            "map": floor_map(tournament),
+            "next_number": _next_number(tournament),
+            "urls": _map_urls(tournament.pk),
+            # A bounty event's bust names who won the pot; the seat dialog says the player's head (static/js/map/winners.js).
+            "bounty_event": tournament.bounty_format != Tournament.BountyFormat.NONE,
+        },
     )
 
 
@@ -193,6 +202,11 @@ def _map_urls(pk: int) -> dict:
         "card": ("seat-card", [pk, n]),
         "bust": ("api-entry-bust", [pk, n]),
         "undo": ("api-entry-undo-bust", [pk, n]),
+        "eliminators": ("api-entry-eliminators", [pk, n]),
+        "bustReports": ("api-bust-reports", [pk]),
+        "bustReportConfirm": ("api-bust-report-confirm", [pk, n]),
+        "bustReportReject": ("api-bust-report-reject", [pk, n]),
+        "bounties": ("api-bounties", [pk]),
         "seat": ("api-entry-seat", [pk, n]),
         "button": ("api-table-button", [pk, n]),
         "positions": ("api-table-positions", [pk, n]),

@@ -1,11 +1,12 @@
-/* A seated player's dialog (his seat pressed on a card): bust him (confirm first; the undo bar brings him back),
-   correct his seat (an open seat in play no slip holds); his count, his bag and the clock called on him are the
+/* A seated player's dialog (his seat pressed on a card): bust him (confirm first; in a bounty event name who won the
+   pot, static/js/map/winners.js; the undo bar brings him back), correct his seat (an open seat in play no slip holds); his count, his bag and the clock called on him are the
    panels of static/js/map/counts.js, bags.js and clock-calls.js. And a table's button: the software's high-card
    draw, or the seat the dealer's draw gave. */
 import {fmt, el, whole} from "../util.js";
 import {words} from "./words.js";
 import {DONE} from "./done.js";
 import {at, reservedSeats} from "./state.js";
+import {winnersText} from "./winners.js";
 
 // The open seats in play a player may be moved to: none a pending slip holds.
 function openSeats(st) {
@@ -19,9 +20,9 @@ function openSeats(st) {
   return list;
 }
 
-// The dialogs' listeners; returns what opens them. `counts.seatOpened` puts his last count in the dialog;
-// `toolsHeight()` makes room for the undo bar.
-export function setupActions(st, press, counts, toolsHeight) {
+// The dialogs' listeners; returns what opens them. `counts.seatOpened` puts his last count in the dialog,
+// `winners.seatOpened` his head (a bounty event); `toolsHeight()` makes room for the undo bar.
+export function setupActions(st, press, counts, winners, toolsHeight) {
   const seatDialog = document.getElementById("seat-dialog"), bagForm = document.getElementById("bag-form");
   let lastBust = null;
 
@@ -44,6 +45,7 @@ export function setupActions(st, press, counts, toolsHeight) {
     document.getElementById("bust-confirm").hidden = true;
     if (bagForm) bagForm.hidden = true;
     counts.seatOpened(t, seat);
+    winners.seatOpened(seat);
     seatDialog.showModal();
   }
   document.getElementById("seat-close").addEventListener("click", function () { seatDialog.close(); });
@@ -52,19 +54,25 @@ export function setupActions(st, press, counts, toolsHeight) {
     document.getElementById("bust-question").textContent = fmt(words.confirmBust, {n: st.chosen.entry, name: st.chosen.name});
     document.getElementById("seat-main").hidden = true;
     document.getElementById("bust-confirm").hidden = false;
+    winners.bustAsked(st.chosen);  // a bounty event: who won the pot ("Yes, bust" waits for one)
   });
   document.getElementById("bust-back").addEventListener("click", function () {
     document.getElementById("seat-main").hidden = false;
     document.getElementById("bust-confirm").hidden = true;
   });
   document.getElementById("bust-go").addEventListener("click", function (ev) {
-    const who = st.chosen, stack = whole(document.getElementById("bust-stack").value);
+    const who = st.chosen, stack = whole(document.getElementById("bust-stack").value), won = winners.bustWinners();
+    if (!won) return;  // a bounty event's bust names its winner first (the button says why it waits)
     seatDialog.close();
-    press(ev.currentTarget, at(st.urls.bust, who.entry), {stack: stack === "" ? null : stack}, DONE.bust).then(function (answer) {
+    const body = Object.assign({stack: stack === "" ? null : stack}, won.body);
+    press(ev.currentTarget, at(st.urls.bust, who.entry), body, DONE.bust).then(function (answer) {
       if (!answer) return;
       lastBust = who;
-      document.getElementById("undo-text").textContent = fmt(words.undo, {n: who.entry, name: who.name});
+      document.getElementById("undo-text").textContent = won.winners.length
+        ? fmt(words.undoWon, {n: who.entry, name: who.name, winners: winnersText(won.winners)})
+        : fmt(words.undo, {n: who.entry, name: who.name});
       document.getElementById("undo-bar").hidden = false;
+      winners.bustDone(who, won.winners);
       toolsHeight();
     });
   });
@@ -72,7 +80,7 @@ export function setupActions(st, press, counts, toolsHeight) {
     if (!lastBust) return;
     const who = lastBust;
     press(ev.currentTarget, at(st.urls.undo, who.entry), {}, DONE.undo).then(function (answer) {
-      if (answer) { lastBust = null; document.getElementById("undo-bar").hidden = true; toolsHeight(); }
+      if (answer) { lastBust = null; winners.bustGone(); document.getElementById("undo-bar").hidden = true; toolsHeight(); }
     });
   });
   document.getElementById("correct-go").addEventListener("click", function (ev) {

@@ -2,6 +2,14 @@
    catalogue (gettext and its siblings, loaded by base.html before the modules): every sentence the screen says, in
    the page's language (locale/<lang>/LC_MESSAGES/djangojs.po). A "{name}" is filled by Util.fmt. */
 export const words = {
+  reportLine: gettext("Table {t} seat {s}: #{e} {name} out, won by seat {won} (reported by {by})"),
+  reportNoWinner: gettext("nobody named"),
+  reportConfirm: gettext("Confirm the bust"),
+  reportReject: gettext("Reject"),
+  reportReason: gettext("Why report {r} is rejected"),
+  reportReasonShort: gettext("reason"),
+  reportConfirmed: gettext("#{e} {name} is out, as the dealer reported."),
+  reportRejected: gettext("Report {r} rejected: nothing changed."),
   statusFull: gettext("full"),
   statusShort: gettext("short"),
   statusOpen: gettext("open seats"),
@@ -40,6 +48,22 @@ export const words = {
   confirmBust: gettext("Bust entry #{n} ({name})? The seat is freed and the place recorded."),
   drawAsk: gettext("Draw the seats of every registered entry now? The commitment shown above is used."),
   undo: gettext("Entry #{n} ({name}) is out."),
+  // A bounty event: who won the pot (static/js/map/winners.js).
+  undoWon: gettext("Entry #{n} ({name}) is out; the pot went to {winners}."),
+  winnerSeat: gettext("Seat {seat}"),
+  winnerName: gettext("seat {seat} ({name})"),
+  winnerNone: gettext("Press the seat that won the pot (several for a split pot): a bust in a bounty event names who won it."),
+  winnerNobody: gettext("Nobody else plays at table {t}: no winner can be named here."),
+  winnerOne: gettext("The pot went to {winners}."),
+  winnerSplit: gettext("Split pot: {winners}."),
+  reasonNone: gettext("Type the reason for the correction."),
+  correctTitle: gettext("Who won the pot when entry #{n} ({name}) busted?"),
+  correctWas: gettext("Recorded now: {winners}. The players at table {t} now:"),
+  doneWinners: gettext("Entry #{n} ({name}): the winner is corrected, the pot went to {winners}."),
+  head: gettext("Bounty on his head: {head}"),
+  headReading: gettext("Bounty on his head: reading…"),
+  headNone: gettext("No bounty on his head."),
+  headUnknown: gettext("His bounty could not be read: no answer from the server."),
   noOpen: gettext("No open seat in play."),
   drawButton: gettext("Button of table {n}"),
   slip: gettext("#{m} {name} (entry {e}): table {ft} seat {fs} → table {tt} seat {ts}"),
@@ -123,5 +147,6 @@ export const words = {
   filtersNone: gettext("Filters: none, every table shown"),
   // The plural forms, by the count the sentence is about.
   counted: function (n) { return ngettext("Counted: {n} player, total {total}", "Counted: {n} players, total {total}", n); },
-  bagged: function (n) { return ngettext("Bagged: {n} player, total {total}", "Bagged: {n} players, total {total}", n); }
+  bagged: function (n) { return ngettext("Bagged: {n} player, total {total}", "Bagged: {n} players, total {total}", n); },
+  knockouts: function (n) { return ngettext("{n} knockout, {won} won", "{n} knockouts, {won} won", n); }
 };
