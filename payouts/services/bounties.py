@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from core import roles
 from core.actor import Actor
 from core.errors import ServiceError, next_number, require
-from payouts.models import BountyAward, BountyRules, Deal, MysteryBox
+from payouts.models import BountyAward, BountyRules, Deal, MysteryBox, Payment
 from payouts.rules import bounties as b
 from payouts.selectors import bounties as sel
 from payouts.selectors.structure import payout_state
@@ -231,9 +231,14 @@ def settle(t: Tournament, *, actor: Actor) -> dict:
         ) from None
     last = max((e.order for e in elims), default=0)
     _play_over_awards(t, actor=actor, row=row, ledger=ledger, rules=rules, last=last)
-    to_pool = row.disqualified_head == BountyRules.DisqualifiedHead.PRIZE_POOL
+    # Where each disqualified head went was decided when it was taken (_head_to_pool) and stays so.
+    went = {(a.order, a.busted_id): a.to_pool for a in sel.awards(t).filter(kind=b.DQ)}
+    numbers = dict(
+        Entry.objects.filter(tournament=t, number__in=[a.busted for a in ledger.awards if a.kind == b.DQ]).values_list("number", "pk")
+    )
+    to_pool = {a.order: went.get((a.order, numbers.get(a.busted)), _head_to_pool(t, row)) for a in ledger.awards if a.kind == b.DQ}
     wanted = Counter(
-        _key(a.kind, a.order, a.busted, a.winner, a.cash, a.head_added, a.envelope, to_pool if a.kind == b.DQ else False)
+        _key(a.kind, a.order, a.busted, a.winner, a.cash, a.head_added, a.envelope, to_pool[a.order] if a.kind == b.DQ else False)
         for a in ledger.awards
     )
     voided, keep = [], Counter()
@@ -319,6 +324,20 @@ def _entries_of(awards: list[BountyAward]) -> list[int]:
     return sorted({n for a in awards for n in (a.busted.number if a.busted else None, a.winner.number if a.winner else None) if n})
 
 
+def _head_to_pool(t: Tournament, row: BountyRules) -> bool:
+    """A disqualified player's head goes to the prize pool where the house says so, while the pool may still change:
+    not once a deal stands on it, a prize is paid of it or play is over (then the house keeps it, and the event says
+    to nobody). Decided when the head is taken, and kept whatever comes after."""
+    if row.disqualified_head != BountyRules.DisqualifiedHead.PRIZE_POOL:
+        return False
+    frozen = (
+        Tournament.objects.filter(pk=t.pk, status=Tournament.Status.FINISHED).exists()
+        or Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED).exists()
+        or Payment.objects.filter(tournament=t, status=Payment.Status.PAID).exists()
+    )
+    return not frozen
+
+
 def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
     """The awards of a bust just entered (a reaction to ENTRY_BUSTED, the tournament locked): the last elimination of
     the night pays at once from the busted player's head as it stands, in about a dozen small queries whatever the size
@@ -359,7 +378,7 @@ def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
         envelope, draw = _draw_envelope(t, actor=actor, key={"order": elim.order, "entry": entry.number})
     to_pool = False
     if elim.kind == Elimination.Kind.DQ:
-        to_pool = row.disqualified_head == BountyRules.DisqualifiedHead.PRIZE_POOL
+        to_pool = _head_to_pool(t, row)
         if rules.format == b.MYSTERY and envelope is None:
             return  # his bounty stays for the envelopes
         made = [b.Award(elim.order, entry.number, None, envelope if envelope is not None else head, 0, b.DQ, envelope)]

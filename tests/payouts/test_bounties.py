@@ -327,3 +327,20 @@ def test_the_dealer_tablet_reports_a_bust_through_its_link_and_the_floor_confirm
     confirmed = desk.post(url(t, f"bust-reports/{made.json()['report']}/confirm/"))
     assert confirmed.status_code == 200 and confirmed.json()["status"] == "applied"
     assert entry(t, 1).status == Entry.Status.BUSTED and sel.heads(t)[2] == 15_000
+
+
+def test_a_disqualified_head_goes_to_the_house_once_the_pool_is_fixed_by_a_deal(director, cashier, floor, template):
+    from payouts.services import structure
+    from tables.services.busts import disqualify
+
+    t = bounty_night(director, cashier, template, "knockout", players=4, disqualified_head="prize_pool")
+    registration.set_registration_closed(t, actor=director, closed=True)
+    deal = structure.propose_deal(
+        t, actor=floor, data={"kind": "chip_chop", "mode": "play_on", "stacks": {"1": 30_000, "2": 20_000, "3": 20_000, "4": 10_000}}
+    )
+    structure.approve_deal(deal, actor=director)
+    pool = tournament_stats(t)["prize_pool"]
+    disqualify(t, actor=floor, reason="abuse", entry_number=4, chips=10_000)
+    assert tournament_stats(t)["prize_pool"] == pool  # the deal stands on the pool: the head is the house's
+    money = adds_up(t)
+    assert (money["forfeited"], money["to_pool"]) == (10_000, 0)
