@@ -202,8 +202,10 @@ def test_settings_are_fixed_once_a_bounty_is_won_and_a_winner_is_not_voided(dire
     bounties.set_bounty_rules(t, actor=director, data={"cash_share_bp": 2_500})
     bust(floor, t, 3, 1)
     refused("bounty_rules_fixed", bounties.set_bounty_rules, t, actor=director, data={"cash_share_bp": 5_000})
+    assert sel.bounty_rules(t).cash_share_bp == 2_500  # refused: nothing changed
     receipt = Purchase.objects.get(tournament=t, entry__number=1)
     refused("eliminator_not_voided", registration.void_purchase, receipt, actor=director, reason="wrong")
+    assert Purchase.objects.get(pk=receipt.pk).status == Purchase.Status.PAID and entry(t, 1).status == Entry.Status.ACTIVE
 
 
 def mystery(director, cashier, floor, template, players=5, **rules):

@@ -286,4 +286,6 @@ def test_the_results_csv_and_pdf_of_a_bounty_event_carry_knockouts_and_bounties_
 
 
 def test_bounty_rules_changed_after_a_win_are_refused_as_the_page_says(director, pko):
-    refused("bounty_rules_fixed", bounties.set_bounty_rules, pko, actor=director, data={"cash_share_bp": 2_500})
+    before = sel.bounty_rules(pko).cash_share_bp
+    error = refused("bounty_rules_fixed", bounties.set_bounty_rules, pko, actor=director, data={"cash_share_bp": 2_500})
+    assert error.status == 409 and sel.bounty_rules(pko).cash_share_bp == before
