@@ -17,6 +17,25 @@ from web.templatetags.money import money
 pytestmark = pytest.mark.browser
 
 
+def sign(page) -> None:
+    """The player signs on the pad."""
+    box = page.locator("#signature").bounding_box()
+    page.mouse.move(box["x"] + 30, box["y"] + 150)
+    page.mouse.down()
+    for x, y in ((120, 60), (220, 170), (330, 50), (450, 140)):
+        page.mouse.move(box["x"] + x, box["y"] + y, steps=6)
+    page.mouse.up()
+
+
+def pay(page, base: str, t, document: str) -> None:
+    """On the bounty pay page: the document typed again, the player signs, paid; the receipt with its signature."""
+    page.fill("#pay-doc-number", document)
+    sign(page)
+    page.click("#pay-button")
+    page.wait_for_url(f"{base}/t/{t.pk}/payouts/bounty-receipts/*/")
+    page.wait_for_selector("#receipt-signature")
+
+
 def test_the_cashier_pays_a_pko_knockout_with_the_id_typed_again_and_a_signature(browser, live_asgi, director, cashier, floor, template):
     t = bounty_night(director, cashier, template, "progressive", players=4)
     bust(floor, t, 4, 1)  # #1 takes half of #4's 100 EUR head in cash, the rest onto his own head
@@ -35,20 +54,12 @@ def test_the_cashier_pays_a_pko_knockout_with_the_id_typed_again_and_a_signature
     assert "#4" in page.inner_text("#bounty-owed")  # what the payment pays: the knockout of entry #4
 
     page.fill("#pay-doc-number", "EA0000009")  # not the document entry #1 was registered with
-    box = page.locator("#signature").bounding_box()
-    page.mouse.move(box["x"] + 30, box["y"] + 150)
-    page.mouse.down()
-    for x, y in ((120, 60), (220, 170), (330, 50), (450, 140)):
-        page.mouse.move(box["x"] + x, box["y"] + y, steps=6)
-    page.mouse.up()
+    sign(page)
     page.click("#pay-button")
     page.wait_for_selector("text=does not match")
     assert not BountyPayment.objects.exists()
 
-    page.fill("#pay-doc-number", "EA0000000")  # registered as EA0000000 (tests/helpers.register)
-    page.click("#pay-button")
-    page.wait_for_url(f"{live_asgi}/t/{t.pk}/payouts/bounty-receipts/*/")
-    page.wait_for_selector("#receipt-signature")
+    pay(page, live_asgi, t, "EA0000000")  # registered as EA0000000 (tests/helpers.register)
     payment = BountyPayment.objects.get()
     assert (payment.entry_id, payment.amount, payment.status) == (entry(t, 1).pk, owed, BountyPayment.Status.PAID)
     assert bytes(payment.signature).startswith(b"\x89PNG") and payment.id_check.number_last4 == "0000"
