@@ -127,8 +127,11 @@ def left_after_breaks(tables: Sequence[TableState]) -> list[int]:
 def final_table_due(tables: Sequence[TableState], final_table_size: int) -> int | None:
     """The table the final table is drawn at when everyone fits there (the last in break order of the tables
     left after the breaks due), or None."""
-    left = [t for t in tables if t.number in left_after_breaks(tables)]
-    if len(tables) < 2 or len(left) != 2:
+    if len(tables) < 2:
+        return None
+    playing = set(left_after_breaks(tables))
+    left = [t for t in tables if t.number in playing]
+    if len(left) != 2:
         return None
     last = max(left, key=lambda t: (t.break_order, t.number))
     return last.number if sum(t.players for t in tables) <= min(final_table_size, last.seats) else None
