@@ -35,6 +35,7 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
     assert sorted(Tournament.objects.values_list("name", flat=True)) == [
         "Demo: Friday Deepstack",
         "Demo: Main Event Satellite",
+        "Demo: PKO Bounty",
         "Demo: Sunday Main Event",
         "Demo: Turbo Sit & Go",
     ]
@@ -44,11 +45,16 @@ def test_load_demo_seats_the_demo_field_and_can_run_again(db, monkeypatch):
         vt.number: vt.table.tournament.name for vt in VenueTable.objects.filter(table__isnull=False).select_related("table__tournament")
     }
     assert {n for n, name in held.items() if name == "Demo: Main Event Satellite"} == {11, 12}
+    # A progressive knockout side event at the side room's tables 13 and 14, its buttons drawn: a bust asks who won the pot.
+    assert {n for n, name in held.items() if name == "Demo: PKO Bounty"} == {13, 14}
+    pko = Tournament.objects.get(name="Demo: PKO Bounty")
+    assert (pko.bounty_format, pko.bounty, pko.entries.count()) == ("progressive", 100000, 12)
+    assert pko.tables.filter(button_seat__isnull=False).count() == 2
     assert SitAndGo.objects.get().tournament.entries.count() == 4
     entries = Entry.objects.filter(status=Entry.Status.ACTIVE).exclude(tournament__name="Demo: Turbo Sit & Go").count()
     assert entries > 0
     assert Seat.objects.filter(ended_at__isnull=True).count() == entries
-    assert Draw.objects.filter(kind=Draw.Kind.START).count() == 2
+    assert Draw.objects.filter(kind=Draw.Kind.START).count() == 3
     satellite = Satellite.objects.get()
     assert (satellite.tournament.name, satellite.target.name) == ("Demo: Main Event Satellite", "Demo: Sunday Main Event")
     assert payout_state(satellite.tournament)["satellite"]["seats"] == 2

@@ -183,6 +183,7 @@ class Command(BaseCommand):
             leagues.add_tournament(league, actor=users["Director"], tournament=tournament)
             demo_satellite(users, template, start, documents)
             demo_sit_and_go(users, template, start, documents)
+            demo_bounty(users, template, start, documents)
             room_tv = displays.create_display(venue_setup.default_venue(), actor=users["Director"], label="Room TV")
         else:  # links are kept only as hashes: an earlier run's link cannot be shown again
             display = room_tv = None
@@ -236,6 +237,39 @@ def demo_sit_and_go(users: dict, template, start: datetime, documents: list) -> 
     sit_and_go.set_sit_and_go(sng, actor=director, players=6, opens_next=True)
     for player, number in documents[16:20]:
         registration.register_entry(sng, actor=users["Cashier"], player=player, document=registration.IdDocument("id_card", number))
+
+
+def demo_bounty(users: dict, template, start: datetime, documents: list) -> None:
+    """A progressive knockout side event (docs/bounties.md), twelve players drawn at the side room's tables 13 and 14:
+    1,000 CZK to the prize pool, 1,000 CZK on each head, 200 CZK fee; a bust there asks who won the pot."""
+    director = users["Director"]
+    pko = setup.create_tournament(
+        {
+            "name": "Demo: PKO Bounty",
+            "venue": "Demo Card Room, Praha",
+            "time_zone": "Europe/Prague",
+            "start_at": start + timedelta(hours=1),
+            "table_format": "full_ring",
+            "seats_per_table": 9,
+            "currency": "CZK",
+            "buy_in": 100000,
+            "bounty_format": "progressive",
+            "bounty": 100000,
+            "fee": 20000,
+            "starting_stack": 20000,
+            "late_reg_until_level": 4,
+            "guaranteed_pool": 0,
+        },
+        actor=director,
+        template=template,
+    )
+    for player, number in documents[-12:]:
+        registration.register_entry(pko, actor=users["Cashier"], player=player, document=registration.IdDocument("id_card", number))
+    for number in (13, 14):
+        table_setup.open_table(pko, actor=director, number=number, seats=9)
+    draws.draw_start(pko, actor=director)
+    for table in pko.tables.filter(seat_rows__isnull=False, seat_rows__ended_at__isnull=True).distinct():  # a short demo field plays at one
+        draws.draw_button(table, actor=director)
 
 
 def demo_satellite(users: dict, template, start: datetime, documents: list) -> None:
