@@ -22,9 +22,11 @@ class PayoutsConfig(AppConfig):
             place_fixed_by_a_deal,
         )
         from payouts.selectors.bounties import pool_added_answer
+        from payouts.selectors.envelope_draws import envelope_draw_answer
         from payouts.selectors.structure import places_paid_answer
         from payouts.services.structure import DEAL_APPROVED
         from payouts.services.tickets import tickets_follow
+        from tables.selectors.draw_check import ENVELOPE_DRAW
         from tables.selectors.screens import PLACES_PAID
         from tables.services.busts import BUST_UNDONE, ENTRY_BUSTED, FIXED_PLACE
         from tables.services.eliminations import ELIMINATION_CORRECTED
@@ -56,3 +58,5 @@ class PayoutsConfig(AppConfig):
         for change in (BUST_UNDONE, ELIMINATION_CORRECTED, DEAL_APPROVED):
             reactions.on(change, bounties_replayed)
         reactions.on(POOL_ADDED, pool_added_answer)
+        # A mystery envelope's draw is checked in public (tables/selectors/draw_check.py) by the bounties' own rule.
+        reactions.on(ENVELOPE_DRAW, envelope_draw_answer)

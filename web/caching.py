@@ -35,7 +35,7 @@ from flights.selectors.events import flight_label
 from leagues.selectors.leagues import league_link
 from payouts.selectors.bounty_screens import seat_bounties
 from payouts.selectors.satellites import seats_won
-from payouts.selectors.structure import prizes_won
+from payouts.selectors.structure import prizes_paid, prizes_won
 from tables.selectors.counts import public as public_counts
 from tables.selectors.screens import public_seats, search_index
 from tables.selectors.state import pending_commitment
@@ -147,12 +147,12 @@ def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | 
     """The room's public seats (tables/selectors/screens.py), each with the prize its place wins (payouts: ties
     split; None while the entry plays on or finished outside the money), the target event of a satellite's seat it
     won (`seat_won`: None but for a seat winner once play stopped, who then has the place the results give him, shared
-    by the seat winners; the tickets' events re-read the room), and on a
-    day after the first the
-    stack the player sits down with (flights/selectors/day2.py: `day_stack`, {day, chips, bag, source}, only for those
-    who have one; chips None while the house keeps counts private). In a bounty event, `bounty`: the player's own head
-    while he plays on, the bounties he has won and his knockouts (payouts/selectors/bounty_screens.py; None outside one):
-    the awards' events (bounty.won, bounty.settled) may change any entry's, so they read the whole room again.
+    by the seat winners; the tickets' events re-read the room), whether the cage has paid the prize (`prize_paid`),
+    and on a day after the first the stack the player sits down with (flights/selectors/day2.py: `day_stack`, {day,
+    chips, bag, source}, only for those who have one; chips None while the house keeps counts private). In a bounty
+    event, `bounty`: the player's own head while he plays on, the bounties he has won, what is left to collect and
+    his knockouts (payouts/selectors/bounty_screens.py; None outside one): the awards' events (bounty.won,
+    bounty.settled) may change any entry's, so they read the whole room again; a payment names its entry.
     `numbers` and `base`: the seats of an earlier version (`base`, never changed in place) with those entries
     read again, their prizes too; the day stacks of those still in play are the ones they had (a move leaves a bag
     as it is; a bust ends it)."""
@@ -169,15 +169,19 @@ def seats_now(pk: int, numbers: set[int] | None = None, base: dict[int, dict] | 
     if base is not None:
         finished = any(answer["place"] for answer in fresh.values())
         won = prizes_won(tournament) if finished and tournament is not None else {}
+        paid = prizes_paid(tournament, set(fresh)) if won else set()
         for number, answer in fresh.items():
             answer["prize"] = won.get(number) or None
+            answer["prize_paid"] = number in paid
             stack = (base.get(number) or {}).get("day_stack")
             if stack is not None and answer["status"] == Entry.Status.ACTIVE:  # as day_stacks: players in play only
                 answer["day_stack"] = stack
         return {**{number: answer for number, answer in base.items() if number not in numbers}, **fresh}
     won = prizes_won(tournament) if tournament is not None else {}
+    paid = prizes_paid(tournament) if won else set()
     for number, seat in fresh.items():
         seat["prize"] = won.get(number) or None
+        seat["prize_paid"] = number in paid
     stacks = day_stacks(tournament) if tournament is not None else {}
     if stacks and not public_counts(tournament):
         stacks = {number: {**stack, "chips": None} for number, stack in stacks.items()}

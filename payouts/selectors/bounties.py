@@ -297,3 +297,137 @@ def winners(t: Tournament) -> list[dict]:
         }
         for e in sorted(entries, key=lambda e: e.number)
     ]
+
+
+# --- the heads beside a deal (the payouts page's deal section) -----------------------------------------------------
+
+
+def heads_beside_deal(t: Tournament, entries: list[int], deals: dict[str, list[int] | None] | None = None) -> dict | None:
+    """What the heads in play do beside a deal of `entries` (entry numbers, the players left): each one's head now
+    (`heads`), the bounty money in play (`in_play`: the heads, and a mystery event's envelopes left), the house rule
+    when a deal stops play (`rule`, payouts/services/bounties._play_over_awards) and, where the heads are dealt too,
+    what each would be paid of them by each of `deals` (a name -> the deal's amounts in the order of `entries`; None:
+    that deal is not made) by the same rule (payouts/rules/bounties.dealt_heads). None outside a bounty event."""
+    if not is_bounty(t):
+        return None
+    row = bounty_rules(t)
+    now = heads(t)
+    own = {n: now.get(n, 0) for n in entries}
+    # Everything taken in that no award has taken out: what `money` calls in play, in two queries.
+    in_play = taken_in(t) - (awards(t).aggregate(n=Sum("cash"))["n"] or 0)
+    dealt = {}
+    if row.deal_heads == BountyRules.DealHeads.DEALT:
+        rules = rules_of(t, row)
+        for name, amounts in (deals or {}).items():
+            if amounts is None:
+                dealt[name] = None
+                continue
+            ledger = b.Ledger(heads=dict(now), pot=in_play - sum(now.values()))
+            made = b.dealt_heads(ledger, dict(zip(entries, amounts, strict=True)), rules, order=0)
+            dealt[name] = {a.winner: a.cash for a in made}
+    return {
+        "format": t.bounty_format,
+        "mystery": t.bounty_format == Tournament.BountyFormat.MYSTERY,
+        "rule": row.deal_heads,
+        "heads": own,
+        "total": sum(own.values()),
+        "in_play": in_play,
+        "dealt": dealt,
+    }
+
+
+# --- a player's record: the entry page and his every-result page --------------------------------------------------------
+
+
+def _knockout_row(a: BountyAward, number: int) -> dict:
+    """One standing award an entry won, as his record says it (`record_of`)."""
+    elim = a.elimination
+    bust = a.kind == BountyAward.Kind.BUST and a.busted is not None
+    winners = list(elim.winners) if elim is not None else []
+    return {
+        "award": a.number,
+        "kind": a.kind,
+        "label": a.get_kind_display(),
+        "busted": a.busted.number if bust else None,
+        "name": a.busted.player.display_name if bust else "",
+        # the bust's time (a correction's row is written later); a play-over award's own
+        "at": (a.busted.busted_at if bust else None) or (elim.created_at if elim is not None else a.created_at),
+        "table": elim.table_number if elim is not None else None,
+        "split": len(winners) if len(winners) > 1 else None,
+        "others": [n for n in winners if n != number],
+        "cash": a.cash,
+        "head_added": a.head_added,
+        "envelope": a.envelope,
+        "receipt": a.payment.number if a.payment_id else None,
+    }
+
+
+def _head_taken(t: Tournament, entry: Entry) -> dict | None:
+    """Who took an entry's head, once his elimination stands: the pot's winners (a split pot: each), each with the cash
+    of his head and what went onto his own (PKO; none in a mystery event before its envelopes, where the bounty stays
+    for them), or for a disqualified player where his head went. None while no elimination of his stands."""
+    elim = Elimination.objects.filter(tournament=t, busted=entry, status=Elimination.Status.STANDING).first()
+    if elim is None:
+        return None
+    got = {}
+    to_pool = None
+    envelope = None
+    for winner, cash, added, pool, value in (
+        awards(t)
+        .filter(busted=entry, kind__in=(BountyAward.Kind.BUST, BountyAward.Kind.DQ))
+        .values_list("winner__number", "cash", "head_added", "to_pool", "envelope")
+    ):
+        if winner is None:
+            to_pool = pool
+        else:
+            got[winner] = (cash, added)
+        envelope = value if value is not None else envelope
+    names = {e.number: e.player.display_name for e in Entry.objects.filter(tournament=t, number__in=elim.winners).select_related("player")}
+    return {
+        "disqualified": elim.kind == Elimination.Kind.DQ,
+        "to_pool": to_pool,
+        "envelope": envelope,
+        "paid": bool(got) or to_pool is not None,
+        "at": entry.busted_at or elim.created_at,
+        "table": elim.table_number,
+        "by": [
+            {"entry": n, "name": names.get(n, ""), "cash": got.get(n, (None, 0))[0], "head_added": got.get(n, (None, 0))[1]}
+            for n in elim.winners
+        ],
+    }
+
+
+def record_of(t: Tournament, entry: Entry) -> dict | None:
+    """An entry's bounties on his record (the entry page; None outside a bounty event). `won`: his standing awards in
+    the order of the night, each knockout with the entry he took out (number and name), when and at which table, the
+    number of winners and the others where the pot was split, the cash he won, what went onto his head (PKO), the
+    envelope (mystery) and the bounty receipt that paid it (None: owed); a play-over award (his own head, the heads
+    dealt) as it is. An undone or corrected elimination's awards are void: not listed. `totals` over them (cash, head
+    added, paid, owed; the same figures as `won_by_entry`). `taken`: who took his head once he is out (`_head_taken`)."""
+    if not is_bounty(t):
+        return None
+    rows = awards(t).filter(winner=entry).select_related("busted__player", "elimination", "payment").order_by("order", "number")
+    won = [_knockout_row(a, entry.number) for a in rows]
+    cash = sum(r["cash"] for r in won)
+    paid = sum(r["cash"] for r in won if r["receipt"] is not None)
+    return {
+        "won": won,
+        "totals": {"cash": cash, "head_added": sum(r["head_added"] for r in won), "paid": paid, "owed": cash - paid},
+        "taken": None if entry.status == Entry.Status.ACTIVE else _head_taken(t, entry),
+    }
+
+
+def won_by_player(player_id: int, tournament_ids) -> dict[int, dict]:
+    """Tournament id -> {knockouts, won} of a player's entries (re-entries together), for the bounty events among
+    `tournament_ids` (his every-result page): the players he knocked out (a split pot counting for each winner, as
+    `won_by_entry`) and the bounty cash he won there, over the standing awards. Two queries, whatever the count."""
+    events = list(
+        Tournament.objects.filter(pk__in=tournament_ids).exclude(bounty_format=Tournament.BountyFormat.NONE).values_list("pk", flat=True)
+    )
+    rows = (
+        BountyAward.objects.filter(tournament_id__in=events, status=BountyAward.Status.STANDING, winner__player_id=player_id)
+        .values("tournament_id")
+        .annotate(won=Sum("cash"), knockouts=Count("elimination", distinct=True, filter=Q(kind=BountyAward.Kind.BUST)))
+    )
+    found = {r["tournament_id"]: {"knockouts": r["knockouts"], "won": r["won"] or 0} for r in rows}
+    return {pk: found.get(pk, {"knockouts": 0, "won": 0}) for pk in events}

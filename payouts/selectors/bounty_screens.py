@@ -32,16 +32,24 @@ def biggest_heads(t: Tournament, heads: dict[int, int] | None = None) -> list[di
     return [{"entry": number, "name": names.get(number, ""), "head": head} for head, number in top]
 
 
-def last_envelope(t: Tournament, *, names: bool) -> dict | None:
-    """The last envelope drawn that still counts (an undone elimination gives its envelope back): its draw's number,
-    its value, when it was drawn (seconds since the epoch: a TV highlights it for a few seconds after that, whenever
-    it was loaded) and the names of those it was drawn for (the pot's winners, or the player who drew for his own head
-    at play over; none for a disqualified player's head, or while the house keeps its figures private)."""
+TOGETHER_SECONDS = 15  # envelopes drawn within this of the last one are said with it (static/js/lobby-bounties.js)
+
+
+def last_envelopes(t: Tournament, *, names: bool, most: int = 6) -> list[dict]:
+    """The last envelopes drawn that still count (an undone elimination gives its envelope back), the last first: the
+    last one and those drawn less than TOGETHER_SECONDS before it (the last bust of the night draws the pot's envelope
+    and the winner's own head at once), `most` at most. Each: its draw's number, its value, when it was drawn
+    (seconds since the epoch: a TV highlights it for a few seconds after that, whenever it was loaded) and the names
+    of those it was drawn for (the pot's winners, or the player who drew for his own head at play over; none for a
+    disqualified player's head, or while the house keeps its figures private)."""
     drawn = sel.envelopes_drawn(t)  # elimination order -> (value, draw id), those that stand
     standing = {pk for _value, pk in drawn.values()}
     own = set(sel.awards(t).filter(kind=BountyAward.Kind.OWN, envelope__isnull=False).values_list("winner__number", "envelope"))
     rows = Draw.objects.filter(tournament=t, kind=Draw.Kind.ENVELOPE, drawn_at__isnull=False).order_by("-number")
+    found = []
     for pk, number, result, at in rows.values_list("pk", "number", "result", "drawn_at").iterator():
+        if found and (len(found) >= most or at.timestamp() < found[0]["at"] - TOGETHER_SECONDS):
+            break
         result = result or {}
         if result.get("own"):
             if (result.get("entry"), result.get("value")) not in own:
@@ -59,8 +67,8 @@ def last_envelope(t: Tournament, *, names: bool) -> dict | None:
                 e.number: e.player.display_name for e in Entry.objects.filter(tournament=t, number__in=winners).select_related("player")
             }
             shown = [named[n] for n in sorted(set(winners)) if n in named]  # by entry number
-        return {"draw": number, "value": result.get("value"), "at": at.timestamp(), "names": shown}
-    return None
+        found.append({"draw": number, "value": result.get("value"), "at": at.timestamp(), "names": shown})
+    return found
 
 
 def lobby_bounties(t: Tournament, *, names: bool) -> dict | None:
@@ -78,6 +86,7 @@ def lobby_bounties(t: Tournament, *, names: bool) -> dict | None:
         "box": None,
         "envelopes_left": None,
         "last_envelope": None,
+        "envelopes_together": [],
     }
     if fmt == Tournament.BountyFormat.PROGRESSIVE and names:
         answer["heads"] = biggest_heads(t)
@@ -87,16 +96,18 @@ def lobby_bounties(t: Tournament, *, names: bool) -> dict | None:
             left = sel.box_left(t, box)
             answer["box"] = [[value, count] for value, count in left]
             answer["envelopes_left"] = sum(count for _value, count in left)
-            answer["last_envelope"] = last_envelope(t, names=names)
+            together = last_envelopes(t, names=names)
+            answer["last_envelope"] = together[0] if together else None
+            answer["envelopes_together"] = together[::-1]  # in the order they were drawn
     return answer
 
 
 def seat_bounties(t: Tournament | None, numbers: set[int] | None = None) -> dict[int, dict] | None:
     """Entry number -> his own bounty figures, for every entry of a bounty event (or those of `numbers`; None outside
     one): `head`, the head on him now while he plays on (None once out, and in a mystery event, where the envelopes
-    pay), `won` (the bounty cash he has won, minor units) and `knockouts` (the players he knocked out, a split pot
-    counting for each winner). Three queries for the heads, one for the wins and one for the entries, whatever the
-    size of the field."""
+    pay), `won` (the bounty cash he has won, minor units), `owed` (of it, what the cage has not paid yet) and
+    `knockouts` (the players he knocked out, a split pot counting for each winner). Three queries for the heads, one
+    for the wins and one for the entries, whatever the size of the field."""
     if t is None or not sel.is_bounty(t):
         return None
     heads = {} if t.bounty_format == Tournament.BountyFormat.MYSTERY else sel.heads(t)
@@ -109,6 +120,7 @@ def seat_bounties(t: Tournament | None, numbers: set[int] | None = None) -> dict
             "head": heads.get(number) or None,
             "won": (won.get(number) or {}).get("won", 0),
             "knockouts": (won.get(number) or {}).get("knockouts", 0),
+            "owed": (won.get(number) or {}).get("owed", 0),
         }
         for number in entries.values_list("number", flat=True)
     }

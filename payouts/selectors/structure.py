@@ -344,6 +344,14 @@ def prizes_won(t: Tournament, state: dict | None = None, found: list[pz.Finisher
     return _won(t, state["prizes"], finishers(t, state) if found is None else found)
 
 
+def prizes_paid(t: Tournament, numbers: set[int] | None = None) -> set[int]:
+    """The entries (numbers; of `numbers` only, when given) whose prize the cage has paid and not voided."""
+    rows = Payment.objects.filter(tournament=t, status=Payment.Status.PAID)
+    if numbers is not None:
+        rows = rows.filter(entry__number__in=numbers)
+    return set(rows.values_list("entry__number", flat=True))
+
+
 @dataclass(frozen=True)
 class PrizeDue:
     """An entry's prize as the cashier may pay it now: its place and amount, the payment already made,

@@ -22,9 +22,9 @@ from payouts.models import BountyAward, BountyRules, Deal, MysteryBox, Payment
 from payouts.rules import bounties as b
 from payouts.selectors import bounties as sel
 from payouts.selectors.structure import payout_state
-from tables.models import Draw, Elimination
-from tables.rules.seating import SeedStream
-from tables.services.draws import pending_draw, run_draw
+from payouts.services import envelopes
+from tables.models import Elimination
+from tables.services.draws import pending_draw
 from tournament.models import Entry, Player, Tournament
 from tournament.selectors.stats import registration_problem
 from tournament.services.audit import actor_user, lock_tournament, record_event
@@ -116,33 +116,6 @@ def _paid_refusal(award: BountyAward) -> ServiceError:
     )
 
 
-def _draw_envelope(t: Tournament, *, actor: Actor, key: dict, left: list | None = None) -> tuple[int, Draw]:
-    """One envelope drawn from the box by the committed seed (tables/services/draws.run_draw): the inputs are the
-    envelopes left (`left`, else the box as it stands) and the list's hash; the result says which elimination (or which
-    player's own head) drew it."""
-    box = sel.mystery_box(t)
-    left = sel.box_left(t, box) if left is None else left
-    if not left:
-        raise ServiceError(_("The box of envelopes is empty."), code="box_empty", status=409)
-    inputs = {"box": [list(x) for x in left], "list_hash": box.list_hash, **key}
-
-    def compute(seed: bytes):
-        value = b.draw_envelope(SeedStream(seed), left)
-        return value, {**key, "value": value}
-
-    draw, value = run_draw(t, actor=actor, kind=Draw.Kind.ENVELOPE, inputs=inputs, compute=compute)
-    record_event(
-        t,
-        actor=actor,
-        type_="bounty.envelope_drawn",
-        payload={"draw": draw.number, "value": value, "commitment": draw.commitment, "seed": draw.seed, **key},
-        stats=False,
-        seats=False,
-    )
-    pending_draw(t)
-    return value, draw
-
-
 def _in_phase(t: Tournament, row: BountyRules, order: int) -> bool:
     """A mystery elimination is in the envelope phase from the house's point on: the first elimination at that level or
     in the money marks where the phase starts (`mystery_from_order`), and every later one is in it."""
@@ -170,41 +143,31 @@ def _mystery_eliminations(t: Tournament, *, actor: Actor, row: BountyRules) -> l
     done = []
     for e in elims:
         if e.pending:
-            value, _draw = _draw_envelope(t, actor=actor, key={"order": e.order, "entry": e.busted})
+            value, _draw = envelopes.draw_envelope(t, actor=actor, key={"order": e.order, "entry": e.busted})
             e = b.Elimination(e.order, e.busted, e.winners, value, e.kind)
         done.append(e)
     return done
 
 
-def _play_over_awards(t: Tournament, *, actor: Actor, row: BountyRules, ledger: b.Ledger, rules: b.Rules, last: int) -> None:
+def _play_over_awards(t: Tournament, *, actor: Actor, row: BountyRules, ledger: b.Ledger, rules: b.Rules, last: int) -> dict[int, int]:
     """Play over: the winner takes his own head; a deal that stopped play gives the players left their own heads, or
-    deals the heads in play in proportion to the deal (the house rule); a satellite's seat winners keep their own."""
+    deals the heads in play in proportion to the deal (the house rule); a satellite's seat winners keep their own.
+    Returns the draws of the envelopes drawn for the own heads (entry -> draw id)."""
     t = Tournament.objects.get(pk=t.pk)
     if t.status != Tournament.Status.FINISHED:
-        return
+        return {}
     left = list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).order_by("number").values_list("number", flat=True))
     if not left:
-        return
+        return {}
     deal = Deal.objects.filter(tournament=t, status=Deal.Status.APPROVED, mode=Deal.Mode.STOP).order_by("-number").first()
     order = last + 1
     if deal is not None and len(left) > 1 and row.deal_heads == BountyRules.DealHeads.DEALT:
         amounts = {n: a for n, a in zip(deal.entries, deal.amounts, strict=True) if n in left}
         b.dealt_heads(ledger, amounts, rules, order=order)
-        return
-    envelopes = []
-    if rules.format == b.MYSTERY and sel.mystery_box(t) is not None:
-        drawn = {
-            r["entry"]: r["value"]
-            for r in Draw.objects.filter(tournament=t, kind=Draw.Kind.ENVELOPE).values_list("result", flat=True)
-            if r and r.get("own")
-        }
-        for n in left:
-            if n not in drawn:
-                if not sel.box_left(t):
-                    break
-                drawn[n], _draw = _draw_envelope(t, actor=actor, key={"own": True, "entry": n, "order": order})
-            envelopes.append(drawn[n])
-    b.own_heads(ledger, left, rules, order=order, envelopes=envelopes)
+        return {}
+    drawn = envelopes.own_envelopes(t, actor=actor, entries=left) if rules.format == b.MYSTERY else {}
+    b.own_heads(ledger, left, rules, order=order, envelopes=[value for value, _draw in drawn.values()])
+    return {n: draw for n, (_value, draw) in drawn.items()}
 
 
 @transaction.atomic
@@ -230,7 +193,7 @@ def settle(t: Tournament, *, actor: Actor) -> dict:
             status=409,
         ) from None
     last = max((e.order for e in elims), default=0)
-    _play_over_awards(t, actor=actor, row=row, ledger=ledger, rules=rules, last=last)
+    own_draws = _play_over_awards(t, actor=actor, row=row, ledger=ledger, rules=rules, last=last)
     # Where each disqualified head went was decided when it was taken (_head_to_pool) and stays so.
     went = {(a.order, a.busted_id): a.to_pool for a in sel.awards(t).filter(kind=b.DQ)}
     numbers = dict(
@@ -249,7 +212,7 @@ def settle(t: Tournament, *, actor: Actor) -> dict:
         if award.payment_id is not None:
             raise _paid_refusal(award)
         voided.append(award)
-    made = _write(t, wanted - keep)
+    made = _write(t, wanted - keep, own_draws)
     now = timezone.now()
     for award in voided:
         award.status, award.voided_at = BountyAward.Status.VOID, now
@@ -268,7 +231,9 @@ def settle(t: Tournament, *, actor: Actor) -> dict:
     return {"voided": [a.number for a in voided], "made": [a.number for a in made]}
 
 
-def _write(t: Tournament, keys: Counter) -> list[BountyAward]:
+def _write(t: Tournament, keys: Counter, own_draws: dict[int, int]) -> list[BountyAward]:
+    """The awards `keys` written; each names the envelope's draw it pays (`own_draws`: entry -> the draw of his own head's
+    envelope)."""
     if not keys:
         return []
     numbers = {k[2] for k in keys} | {k[3] for k in keys}
@@ -298,7 +263,7 @@ def _write(t: Tournament, keys: Counter) -> list[BountyAward]:
                 cash=cash,
                 head_added=head_added,
                 envelope=envelope,
-                draw_id=draws.get(order) if kind in (b.BUST, b.DQ) else None,
+                draw_id=draws.get(order) if kind in (b.BUST, b.DQ) else own_draws.get(winner) if kind == b.OWN else None,
                 to_pool=to_pool,
                 created_at=now,
             )
@@ -375,7 +340,7 @@ def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
                 seats=False,
             )
             return
-        envelope, draw = _draw_envelope(t, actor=actor, key={"order": elim.order, "entry": entry.number})
+        envelope, draw = envelopes.draw_envelope(t, actor=actor, key={"order": elim.order, "entry": entry.number})
     to_pool = False
     if elim.kind == Elimination.Kind.DQ:
         to_pool = _head_to_pool(t, row)

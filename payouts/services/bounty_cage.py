@@ -13,7 +13,7 @@ from core.actor import Actor
 from core.errors import ServiceError, clean_reason, next_number, require
 from payouts.models import BountyAward, BountyPayment
 from payouts.selectors import bounties as sel
-from payouts.services.structure import signature_png
+from payouts.services.structure import record_voided, signature_png
 from tournament.models import Entry
 from tournament.services import registration as tournament_services
 from tournament.services.audit import actor_user, lock_tournament, record_event
@@ -57,9 +57,10 @@ def pay_bounties(entry: Entry, *, actor: Actor, document: IdDocument | None, sig
             "amount": amount,
             "awards": payment.awards,
             "id": f"{check.get_document_type_display()} …{check.number_last4}",
+            "entries": [e.number],  # his seat page reads itself again: what is left to collect
         },
         stats=False,
-        seats=False,  # a payment changes no seat page (what he won stays)
+        seats=[e.number],
     )
     return payment
 
@@ -76,12 +77,5 @@ def void_bounty_payment(payment: BountyPayment, *, actor: Actor, reason: str) ->
     BountyAward.objects.filter(payment=p).update(payment=None)
     p.status, p.voided_at, p.voided_by, p.void_reason = BountyPayment.Status.VOIDED, timezone.now(), actor_user(actor), reason
     p.save(update_fields=["status", "voided_at", "voided_by", "void_reason"])
-    record_event(
-        t,
-        actor=actor,
-        type_="bounty.payment_voided",
-        payload={"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name, "amount": p.amount, "reason": reason},
-        stats=False,
-        seats=False,  # a payment changes no seat page (what he won stays)
-    )
+    record_voided(t, actor=actor, type_="bounty.payment_voided", payment=p)
     return p

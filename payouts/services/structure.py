@@ -250,8 +250,10 @@ def pay_prize(entry: Entry, *, actor: Actor, document: IdDocument | None, signat
             "place_low": finisher.place_low,
             "amount": amount,
             "id": f"{check.get_document_type_display()} …{check.number_last4}",
+            "entries": [e.number],  # his seat page reads itself again: the prize is paid
         },
         stats=False,
+        seats=[e.number],
     )
     if not t.registration_closed:  # over by the level until now: a clock set back must not open it under the payment
         t.registration_closed = True
@@ -271,14 +273,29 @@ def void_payment(payment: Payment, *, actor: Actor, reason: str) -> Payment:
         raise ServiceError(_("Payout receipt %(number)s is already void.") % {"number": p.number}, code="already_void", status=409)
     p.status, p.voided_at, p.voided_by, p.void_reason = Payment.Status.VOIDED, timezone.now(), actor_user(actor), reason
     p.save(update_fields=["status", "voided_at", "voided_by", "void_reason"])
+    record_voided(t, actor=actor, type_="payout.voided", payment=p)
+    return p
+
+
+def record_voided(t: Tournament, *, actor: Actor, type_: str, payment) -> None:
+    """The event of a payment voided (a prize's, a bounty payment's): its receipt, the player, the amount and the reason;
+    it names his entry, whose seat page reads itself again."""
+    number = payment.entry.number
     record_event(
         t,
         actor=actor,
-        type_="payout.voided",
-        payload={"receipt": p.number, "entry": p.entry.number, "name": p.entry.player.display_name, "amount": p.amount, "reason": reason},
+        type_=type_,
+        payload={
+            "receipt": payment.number,
+            "entry": number,
+            "name": payment.entry.player.display_name,
+            "amount": payment.amount,
+            "reason": payment.void_reason,
+            "entries": [number],
+        },
         stats=False,
+        seats=[number],
     )
-    return p
 
 
 def refusal_message(code: str, entries: list[int], player: int | None = None, other: int | None = None) -> str:

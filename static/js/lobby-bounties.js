@@ -51,11 +51,19 @@ function show(b, currency, fillList) {
 }
 
 /* The banner of the envelope just drawn, shown while the draw is less than HIGHLIGHT_SECONDS old (`now`: server time,
-   seconds). True while it is shown. */
+   seconds); with the envelopes drawn together with it (the night's last bust draws the pot's and the winner's own),
+   each said. True while it is shown. */
 function banner(b, now, currency) {
   var el = document.getElementById("lobby-envelope"), e = b && b.last_envelope;
   var on = !!e && now - e.at > -5 && now - e.at < HIGHLIGHT_SECONDS;
-  var text = on ? envelopeWords(e, currency, gettext("Envelope drawn: {value} for {names}"), gettext("Envelope drawn: {value}")) : "";
+  var together = (b && b.envelopes_together) || [], text = "";
+  if (on && together.length > 1) {
+    text = Util.fmt(gettext("Envelopes drawn: {list}"), {list: together.map(function (x) {
+      return envelopeWords(x, currency, gettext("{value} for {names}"), "{value}");
+    }).join(" · ")});
+  } else if (on) {
+    text = envelopeWords(e, currency, gettext("Envelope drawn: {value} for {names}"), gettext("Envelope drawn: {value}"));
+  }
   document.body.classList.toggle("envelope-drawn", on);
   if (el.hidden === !on && el.dataset.said === text) return on;
   el.dataset.said = text;

@@ -18,6 +18,7 @@ import * as Live from "./live.js";
     goNow: gettext("now; take your chips."),
     posWait: pgettext("seat position", "wait for the button"),  // said to the player; the floor's words are live.js's
     prize: gettext("Your prize: {prize}. Collect it at the cashier with the ID you registered with."),
+    prizePaid: gettext("Your prize: {prize}, paid at the cashier. Congratulations!"),
     seatWon: gettext("You won a seat in {target}. Show the same ID at its registration: no payment is taken."),
     wait: gettext("No seat yet: your seat is drawn at the start or as soon as you register late. This page updates by itself."),
     // A day after the first: the day and the stack the player sits down with (null chips: the house keeps counts private).
@@ -29,7 +30,8 @@ import * as Live from "./live.js";
     // A bounty event: his own figures (the public answer's "bounty").
     head: gettext("The bounty on your head: {amount}"),
     won: gettext("Bounties you have won: {amount}"),
-    knockouts: function (n) { return ngettext("Bounties you have won: {amount} ({n} knockout)", "Bounties you have won: {amount} ({n} knockouts)", n); }
+    knockouts: function (n) { return ngettext("Bounties you have won: {amount} ({n} knockout)", "Bounties you have won: {amount} ({n} knockouts)", n); },
+    owed: gettext("To collect at the cashier with the ID you registered with: {amount}")
   };
   // A bounty event's box, after the prizes (the page's markup has no place for it): his head while he plays on, the
   // bounties he has won and his knockouts. Hidden outside a bounty event and while there is nothing to say.
@@ -74,7 +76,7 @@ import * as Live from "./live.js";
     }
     var prize = document.getElementById("seat-prize");
     prize.hidden = !now.prize;
-    prize.textContent = now.prize ? fmt(s.prize, {prize: Util.money(now.prize, cfg.currency)}) : "";
+    prize.textContent = now.prize ? fmt(now.prize_paid ? s.prizePaid : s.prize, {prize: Util.money(now.prize, cfg.currency)}) : "";
     var won = document.getElementById("seat-won");  // a satellite's seat
     won.hidden = !now.seat_won;
     won.textContent = now.seat_won ? fmt(s.seatWon, {target: now.seat_won}) : "";
@@ -95,6 +97,7 @@ import * as Live from "./live.js";
     if (b && (b.won || b.knockouts)) {
       lines.push(fmt(b.knockouts ? s.knockouts(b.knockouts) : s.won, {amount: Util.money(b.won, cfg.currency), n: b.knockouts}));
     }
+    if (b && b.owed) lines.push(fmt(s.owed, {amount: Util.money(b.owed, cfg.currency)}));
     bountyBox.textContent = "";
     lines.forEach(function (line) { bountyBox.appendChild(Util.el("div", "", line)); });
     bountyBox.hidden = !lines.length;

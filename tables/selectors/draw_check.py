@@ -3,8 +3,15 @@ with what was recorded and written, in the shape anyone may see (public pages an
 
 from __future__ import annotations
 
+from core import reactions
 from tables.models import Draw
 from tables.rules import chip_race, seating
+
+# Asked of the apps above (core.reactions) for a mystery envelope's draw, which the bounties own (payouts/selectors/
+# envelope_draws.py): {"envelope": {"inputs": {...}, "recomputed": ..., "written": ..., "ok": bool}}, the public inputs
+# added to the draw's own (the list as published when it was committed), the result recomputed from the seed and the box,
+# what the draw paid, and whether the box and the payment hold. No answer: not recomputed (it does not match).
+ENVELOPE_DRAW = "envelope_draw"
 
 
 def verify_draw(draw: Draw) -> dict:
@@ -15,6 +22,7 @@ def verify_draw(draw: Draw) -> dict:
     seed = bytes.fromhex(draw.seed)
     data = draw.inputs or {}
     commitment_ok = seating.commitment(seed) == draw.commitment
+    written_ok = None  # what the draw wrote holds; by default, it is the result itself (the seats written)
     if draw.kind == Draw.Kind.BUTTON and "tables" in data:  # several tables at once (tables/services/draws.button_draws)
         dealt_at = seating.deal_high_cards(seed, {int(n): seats for n, seats in data["tables"].items()})
         recomputed = {
@@ -39,6 +47,10 @@ def verify_draw(draw: Draw) -> dict:
         except chip_race.RaceError:
             recomputed = None
         written = None
+    elif draw.kind == Draw.Kind.ENVELOPE:
+        answer = reactions.react(ENVELOPE_DRAW, draw=draw).get("envelope") or {}
+        data = {**data, **answer.get("inputs", {})}
+        recomputed, written, written_ok = answer.get("recomputed"), answer.get("written"), bool(answer.get("ok"))
     else:
         fn = seating.draw_start if draw.kind in (Draw.Kind.START, Draw.Kind.REDRAW) else seating.draw_late
         needs = {int(n): seating.Need(**need) for n, need in data.get("needs", {}).items()}
@@ -51,6 +63,8 @@ def verify_draw(draw: Draw) -> dict:
             written = sorted([s.entry.number, s.table.number, s.seat] for s in draw.seats.select_related("entry", "table"))
         matches = commitment_ok and recomputed == draw.result and written == draw.result
         return _public_seat_draw(draw, fn, seed, needs, commitment_ok, matches, written)
+    if written_ok is None:
+        written_ok = written is None or written == draw.result
     return {
         "draw": draw.number,
         "kind": draw.kind,
@@ -61,7 +75,7 @@ def verify_draw(draw: Draw) -> dict:
         "inputs": data,
         "result": draw.result,
         "recomputed": recomputed,
-        "matches": commitment_ok and recomputed == draw.result and (written is None or written == draw.result),
+        "matches": commitment_ok and recomputed == draw.result and written_ok,
         "written": written,
     }
 

@@ -77,7 +77,10 @@ def test_a_pko_and_a_mystery_bounty_evening_through_the_screens(live_asgi, brows
 
     # The PKO's TV left open: #2 heads the biggest heads with EUR 150, the money in play down by the cash paid.
     name = entry(pko, 2).player.display_name
-    pko_tv.wait_for_function("(n) => document.getElementById('lobby-bounty-list').textContent.indexOf(n) >= 0", arg=name, timeout=8000)
+    pko_tv.wait_for_function(  # every head was EUR 100 before: the first row is his once the TV heard it
+        "() => { const li = document.querySelector('#lobby-bounty-list li'); return !!li && li.textContent.indexOf('150') >= 0; }",
+        timeout=8000,
+    )
     first = pko_tv.locator("#lobby-bounty-list li").first.inner_text().replace("\u00a0", " ")
     assert first.split("\n") == ["1.", name, "EUR 150"]
     assert pko_tv.text_content("#lobby-bounty-pool") == "EUR\u00a0450"

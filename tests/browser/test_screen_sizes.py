@@ -27,6 +27,7 @@ from leagues.services import leagues
 from payouts.models import Ticket
 from payouts.services import structure as payout_services
 from payouts.services import tickets
+from tables.models import Draw
 from tables.services import busts, draws, handforhand
 from tables.services import setup as table_setup
 from tests.browser import accessibility
@@ -532,6 +533,11 @@ def bounty_lobby_url(fmt: str) -> Callable[[Room], str]:
     return lambda room: f"/display/{room.bounty[fmt][1].token}/?bounties=1"
 
 
+def mystery_draw_url(room: Room) -> str:
+    t = room.bounty["mystery"][0]
+    return f"/s/{t.pk}/draws/{Draw.objects.get(tournament=t, kind=Draw.Kind.ENVELOPE).number}/"
+
+
 def ticket_register_url(room: Room) -> str:
     ticket = Ticket.objects.order_by("number").first()
     return f"/t/{ticket.satellite.target_id}/register/?ticket={ticket.pk}"
@@ -672,6 +678,7 @@ SCREENS = [
     Screen(
         "lobby_mystery", bounty_lobby_url("mystery"), TV_SIZES, bounty_nights, "#lobby-bounties:not([hidden]) li", SOUND_OFF, no_scroll=True
     ),
+    Screen("draw_envelope", mystery_draw_url, PHONE_SIZES, bounty_nights),  # the public check of a mystery envelope's draw
     Screen(
         "seat_page_bounty",
         lambda room: f"/s/{room.bounty['progressive'][0].pk}/{room.bounty_winner}/",

@@ -322,7 +322,11 @@ def test_the_dealer_tablet_reports_a_bust_through_its_link_and_the_floor_confirm
     assert missing.status_code == 400 and missing.json()["error"] == "eliminator_required"
     made = tablet.post(url(t, "tables/1/bust/"), {"seat": out, "winner_seats": [won]}, format="json")
     assert made.status_code == 201, made.content
-    assert (made.json()["status"], made.json()["winners"], made.json()["reported_by"]) == ("pending", [2], f"dealer link {link.pk} (table 1)")
+    assert (made.json()["status"], made.json()["winners"], made.json()["reported_by"]) == (
+        "pending",
+        [2],
+        f"dealer link {link.pk} (table 1)",
+    )
     assert tablet.get(url(t, "bust-reports/")).status_code == 401  # the floor's list: the link opens nothing else
     desk = client_for(floor)
     assert [r["entry"] for r in desk.get(url(t, "bust-reports/")).json()] == [1]

@@ -8,13 +8,14 @@ from __future__ import annotations
 import pytest
 
 from payouts.models import BountyPayment
+from payouts.rules import bounties as b
 from payouts.selectors import bounties as sel
 from payouts.selectors import receipts, reports
 from payouts.selectors.reconciliation import reconciliation
-from payouts.services import bounties, bounty_cage
+from payouts.services import bounties, bounty_cage, structure
 from tests.helpers import id_doc, refused
 from tests.payouts.test_bounties import bounty_night, bust, entry
-from tests.payouts.test_payments import signature
+from tests.payouts.test_payments import finish, signature
 from tests.payouts.test_reports import rows_of
 from tournament.services import registration
 from web.templatetags.money import money
@@ -289,3 +290,213 @@ def test_bounty_rules_changed_after_a_win_are_refused_as_the_page_says(director,
     before = sel.bounty_rules(pko).cash_share_bp
     error = refused("bounty_rules_fixed", bounties.set_bounty_rules, pko, actor=director, data={"cash_share_bp": 2_500})
     assert error.status == 409 and sel.bounty_rules(pko).cash_share_bp == before
+
+
+# --- the heads beside a deal -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pko_three_left(director, cashier, floor, template):
+    """A PKO night of six at 100 EUR a head: #6 out to #1, #5 to #2, #4 to #1. Three left: #1's head 200 EUR (two halves
+    kept), #2's 150 EUR, #3's 100 EUR; 450 EUR in play."""
+    t = bounty_night(director, cashier, template, "progressive", players=6)
+    registration.set_registration_closed(t, actor=director, closed=True)
+    bust(floor, t, 6, 1)
+    bust(floor, t, 5, 2)
+    bust(floor, t, 4, 1)
+    return t
+
+
+def head_rows(html: str) -> dict[int, str]:
+    """The deal's heads table: entry -> its row's cells, as text."""
+    section = html.split('id="deal-heads"', 1)[1].split("</table>", 1)[0]
+    rows = {}
+    for part in section.split('<tr id="deal-head-')[1:]:
+        number, rest = part.split('"', 1)
+        rows[int(number)] = rest.split("</tr>", 1)[0]
+    return rows
+
+
+def test_the_deal_shows_each_player_s_head_and_the_total_beside_it_typed_computed_and_pending(client, director, floor, pko_three_left):
+    t = pko_three_left
+    assert sel.heads(t) == {1: 20_000, 2: 15_000, 3: 10_000}
+    url = f"/t/{t.pk}/payouts/"
+    html = page(client, floor, url)  # the chips not typed yet
+    assert 'id="deal-calc"' in html and 'id="deal-heads"' in html
+    rows = head_rows(html)
+    assert sorted(rows) == [1, 2, 3]
+    for number, head in ((1, 20_000), (2, 15_000), (3, 10_000)):
+        assert money(head, "EUR") in rows[number] and entry(t, number).player.display_name in rows[number]
+    assert f'id="deal-heads-total">{money(45_000, "EUR")}<' in html
+    assert "The deal shares the prize pool only" in html and "paid apart at the cage" in html
+    assert "each player left is paid his own head" in html and "If play goes on, the heads stay in play." in html
+
+    html = page(client, floor, f"{url}?deal=1&chips_1=60000&chips_2=30000&chips_3=10000")  # the figures
+    assert 'id="deal-figures"' in html and 'id="deal-heads"' in html
+    assert html.index('id="deal-figures"') < html.index('id="deal-heads"') < html.index('id="deal-propose"')
+    assert money(20_000, "EUR") in head_rows(html)[1] and f'id="deal-heads-total">{money(45_000, "EUR")}<' in html
+    assert "Heads dealt" not in html  # the house rule: each keeps his own head
+
+    structure.propose_deal(t, actor=floor, data={"kind": "chip_chop", "mode": "stop", "stacks": {"1": 60_000, "2": 30_000, "3": 10_000}})
+    html = page(client, director, url)  # approving, the director sees what the heads will do
+    pending = html.split('id="deal-pending"', 1)[1]
+    assert 'id="deal-approve"' in pending and 'id="deal-heads"' in pending
+    assert money(15_000, "EUR") in head_rows(pending)[2] and f'id="deal-heads-total">{money(45_000, "EUR")}<' in pending
+    assert "This deal stops play:" in pending and "each player left is paid his own head" in pending
+    html = page(client, director, f"{url}?deal=1&chips_1=60000&chips_2=30000&chips_3=10000")  # a calculation left in the address
+    assert html.count('id="deal-heads"') == 1 and "This deal stops play:" in html.split('id="deal-pending"', 1)[1]
+
+
+def test_where_the_house_deals_the_heads_the_page_says_what_each_is_paid_of_them(client, director, floor, template, cashier):
+    t = bounty_night(director, cashier, template, "knockout", players=4, deal_heads="dealt")
+    registration.set_registration_closed(t, actor=director, closed=True)
+    bust(floor, t, 4, 1)
+    bust(floor, t, 3, 1)
+    url = f"/t/{t.pk}/payouts/"
+    html = page(client, floor, f"{url}?deal=1&chips_1=75000&chips_2=25000")
+    assert "Heads dealt (chip chop)" in html and "the house deals the heads too" in html
+    stacks = {"1": 75_000, "2": 25_000}
+    deal = structure.propose_deal(t, actor=floor, data={"kind": "chip_chop", "mode": "stop", "stacks": stacks})
+    html = page(client, director, url)
+    rows = head_rows(html)
+    assert money(10_000, "EUR") in rows[1] and money(10_000, "EUR") in rows[2]  # a knockout's head: the fixed bounty
+    assert f'id="deal-heads-total">{money(20_000, "EUR")}<' in html and "This deal stops play:" in html
+    ledger = b.Ledger(heads={1: 10_000, 2: 10_000})
+    dealt = {a.winner: a.cash for a in b.dealt_heads(ledger, dict(zip(deal.entries, deal.amounts, strict=True)), sel.rules_of(t), order=0)}
+    assert dealt[1] != dealt[2] and sum(dealt.values()) == 20_000
+    for number in (1, 2):
+        assert rows[number].count(money(dealt[number], "EUR")) >= 1
+    structure.approve_deal(deal, actor=director)  # what the page said is what the heads were paid
+    assert {a.winner.number: a.cash for a in sel.awards(t).filter(kind="dealt")} == dealt
+
+
+def test_a_deal_that_plays_on_leaves_the_heads_in_play_and_a_mystery_head_is_an_envelope(client, director, floor, template, cashier):
+    t = bounty_night(director, cashier, template, "mystery", players=4, mystery_level=1)
+    registration.set_registration_closed(t, actor=director, closed=True)
+    bounties.commit_envelopes(t, actor=director, envelopes=[[25_000, 1], [5_000, 3]])
+    bust(floor, t, 4, 1)
+    bust(floor, t, 3, 2)
+    structure.propose_deal(t, actor=floor, data={"kind": "chip_chop", "mode": "play_on", "stacks": {"1": 60_000, "2": 20_000}})
+    html = page(client, director, f"/t/{t.pk}/payouts/")
+    assert 'id="deal-pending"' in html and "an envelope drawn" in head_rows(html)[1]
+    assert f'id="deal-heads-total">{money(sel.money(t)["in_play"], "EUR")}<' in html
+    assert "This deal plays on: the heads stay in play" in html and "Heads dealt" not in html
+
+
+def test_a_tournament_without_bounties_shows_no_heads_beside_the_deal(client, director, cashier, floor, tournament):
+    left = finish(director, cashier, floor, tournament)[5:]
+    chips = "&".join(f"chips_{e.number}={c}" for e, c in zip(left, (50_000, 30_000, 20_000), strict=True))
+    html = page(client, floor, f"/t/{tournament.pk}/payouts/?deal=1&{chips}")
+    assert 'id="deal-figures"' in html and 'id="deal-heads"' not in html and "The heads in play" not in html
+    structure.propose_deal(tournament, actor=floor, data={"kind": "icm", "mode": "stop", "stacks": {str(e.number): 10_000 for e in left}})
+    html = page(client, director, f"/t/{tournament.pk}/payouts/")
+    assert 'id="deal-pending"' in html and 'id="deal-heads"' not in html
+
+
+# --- the player's record: the entry page and his every-result page ---------------------------------------------------
+
+
+def bounty_panel(html: str) -> str:
+    assert 'id="entry-bounties"' in html
+    return html[html.index('id="entry-bounties"') : html.index("</section>", html.index('id="entry-bounties"'))]
+
+
+def head_taken(html: str) -> str:
+    start = html.index('id="entry-head-taken"')
+    return html[start : html.index("</p>", start)]
+
+
+def test_the_entry_page_lists_his_knockouts_with_what_he_won_and_the_receipt_or_owed_and_who_took_his_head(client, cashier, floor, pko):
+    payment = pay(cashier, pko, 1)
+    names = {n: entry(pko, n).player.display_name for n in (1, 2, 4)}
+    panel = bounty_panel(page(client, cashier, f"/t/{pko.pk}/entries/1/"))
+    assert f'<a href="/t/{pko.pk}/entries/4/">#4</a> {names[4]}' in panel  # the entry he took out, and his name
+    assert f'<td class="num">{money(5_000, "EUR")}</td>' in panel and "Onto his head" in panel  # cash, and onto his head
+    assert f'href="/t/{pko.pk}/payouts/bounty-receipts/{payment.number}/">paid: bounty receipt {payment.number}<' in panel
+    assert "table 1" in panel and ">owed</td>" not in panel
+    assert f"paid {money(5_000, 'EUR')}, owed {money(0, 'EUR')}" in panel  # the totals
+    assert 'id="entry-head"' not in panel and 'id="entry-bounty-pay"' not in panel  # out, and paid
+    # out: who took his head, his cash of it and what went onto his own
+    assert f"#2 {names[2]}</a> ({money(7_500, 'EUR')}, {money(7_500, 'EUR')} onto his head)" in head_taken(panel)
+    # still playing: his head now (his bounty and what he kept of #1's), his knockout owed and the cashier's button
+    panel = bounty_panel(page(client, cashier, f"/t/{pko.pk}/entries/2/"))
+    assert f'id="entry-head-amount">{money(17_500, "EUR")}<' in panel and 'id="entry-head-taken"' not in panel
+    assert f'<a href="/t/{pko.pk}/entries/1/">#1</a> {names[1]}' in panel and ">owed</td>" in panel
+    assert f'id="entry-bounty-won">{money(7_500, "EUR")}<' in panel and "1 knockout<" in panel
+    assert f'id="entry-bounty-pay" href="/t/{pko.pk}/payouts/bounties/pay/2/"' in panel
+    panel = bounty_panel(page(client, floor, f"/t/{pko.pk}/entries/2/"))  # the floor reads it; the cage pays
+    assert ">owed</td>" in panel and 'id="entry-bounty-pay"' not in panel
+    panel = bounty_panel(page(client, cashier, f"/t/{pko.pk}/entries/4/"))
+    assert 'id="entry-no-knockouts"' in panel and 'id="entry-knockouts"' not in panel
+    assert f"#1 {names[1]}</a> ({money(5_000, 'EUR')}, {money(5_000, 'EUR')} onto his head)" in head_taken(panel)
+    panel = bounty_panel(page(client, cashier, f"/t/{pko.pk}/entries/3/"))
+    assert f'id="entry-head-amount">{money(10_000, "EUR")}<' in panel and 'id="entry-no-knockouts"' in panel
+
+
+def test_the_entry_page_says_a_split_pot_and_a_corrected_eliminator_s_voided_awards_are_left_out(
+    client, director, cashier, floor, template
+):
+    from tables.services import eliminations
+
+    t = bounty_night(director, cashier, template, "knockout", players=4, cage="collected")
+    bust(floor, t, 4, 1, 2)  # a split pot: 50 EUR each
+    panel = bounty_panel(page(client, cashier, f"/t/{t.pk}/entries/1/"))
+    assert "split pot, 2 winners, with #2" in panel and f'{money(5_000, "EUR")} <span class="muted">(his share)' in panel
+    assert "owed: paid once he is out" in panel and 'id="entry-bounty-pay"' not in panel  # the house collects later
+    assert f'id="entry-head-amount">{money(10_000, "EUR")}<' in panel and "Onto his head" not in panel  # a knockout's head
+    taken = head_taken(bounty_panel(page(client, cashier, f"/t/{t.pk}/entries/4/")))
+    assert f"#1 {entry(t, 1).player.display_name}</a> ({money(5_000, 'EUR')})" in taken and "#2 " in taken
+    eliminations.correct_eliminators(t, actor=floor, entry_number=4, eliminators=[3], reason="the dealer pushed the pot wrong")
+    panel = bounty_panel(page(client, cashier, f"/t/{t.pk}/entries/1/"))
+    assert 'id="entry-no-knockouts"' in panel and f"/t/{t.pk}/entries/4/" not in panel  # his award is void: not listed
+    panel = bounty_panel(page(client, cashier, f"/t/{t.pk}/entries/3/"))
+    assert f'<a href="/t/{t.pk}/entries/4/">#4</a>' in panel and f'id="entry-bounty-won">{money(10_000, "EUR")}<' in panel
+    assert "split pot" not in panel
+    taken = head_taken(bounty_panel(page(client, cashier, f"/t/{t.pk}/entries/4/")))
+    assert f"#3 {entry(t, 3).player.display_name}</a> ({money(10_000, 'EUR')})" in taken and "#1 " not in taken
+
+
+def test_a_mystery_entry_page_says_the_envelopes_pay_and_shows_the_envelope_drawn(client, director, cashier, floor, template):
+    from payouts.models import BountyAward
+
+    t = bounty_night(director, cashier, template, "mystery", players=4, bounty=1_000, mystery_level=1)
+    registration.set_registration_closed(t, actor=director, closed=True)
+    bounties.commit_envelopes(t, actor=director, envelopes=[[2_000, 1], [1_000, 1], [500, 2]])
+    bust(floor, t, 4, 1)
+    award = BountyAward.objects.get(tournament=t, busted__number=4)
+    panel = bounty_panel(page(client, cashier, f"/t/{t.pk}/entries/1/"))
+    assert "no head on him; each knockout draws an envelope" in panel and 'id="entry-head-amount"' not in panel
+    assert ">Envelope</th>" in panel and f'<td class="num">{money(award.envelope, "EUR")}</td>' in panel
+    assert f'<a href="/t/{t.pk}/entries/4/">#4</a>' in panel
+    taken = head_taken(bounty_panel(page(client, cashier, f"/t/{t.pk}/entries/4/")))
+    assert f"#1 {entry(t, 1).player.display_name}</a>" in taken and f"envelope of {money(award.envelope, 'EUR')}" in taken
+
+
+def test_the_player_results_page_shows_his_knockouts_and_bounties_won_where_a_tournament_was_a_bounty_event(
+    client, cashier, pko, tournament
+):
+    from django.urls import reverse
+
+    from tests.helpers import register
+
+    player = entry(pko, 1).player
+    registration.register_entry(tournament, actor=cashier, player=player, document=id_doc("EA0000000"))
+    html = page(client, cashier, reverse("player-results", args=[player.pk]))
+    assert ">Bounties</th>" in html
+    assert f'id="pl-bounty-{pko.pk}">1 knockout · {money(5_000, "EUR")}<' in html
+    assert f'id="pl-bounty-{tournament.pk}">—<' in html  # not a bounty event there
+    assert sel.won_by_player(player.pk, [pko.pk, tournament.pk]) == {pko.pk: {"knockouts": 1, "won": 5_000}}
+    three = entry(pko, 3).player  # knocked nobody out: his bounty event, none won
+    assert f'id="pl-bounty-{pko.pk}">0 knockouts · {money(0, "EUR")}<' in page(client, cashier, reverse("player-results", args=[three.pk]))
+    plain = register(cashier, tournament, 1, start=50)[0].player  # no bounty event: no column
+    html = page(client, cashier, reverse("player-results", args=[plain.pk]))
+    assert ">Bounties</th>" not in html and "pl-bounty-" not in html
+
+
+def test_a_plain_tournament_s_entry_page_shows_no_bounties(client, cashier, tournament):
+    from tests.helpers import register
+
+    e = register(cashier, tournament, 1)[0]
+    html = page(client, cashier, f"/t/{tournament.pk}/entries/{e.number}/")
+    assert 'id="entry-bounties"' not in html and "entry-head" not in html
+    assert sel.record_of(tournament, e) is None and sel.won_by_player(e.player_id, [tournament.pk]) == {}

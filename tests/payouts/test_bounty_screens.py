@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from core.errors import ServiceError
 from live.snapshots import lobby_answer, lobby_snapshot, read_again
+from payouts.models import BountyAward
 from payouts.rules import bounties as b
 from payouts.selectors import bounties as sel
 from payouts.services import bounties
@@ -53,13 +54,14 @@ def test_a_knockout_event_shows_the_money_in_play_and_each_player_his_head_and_h
         "box": None,
         "envelopes_left": None,
         "last_envelope": None,
+        "envelopes_together": [],
     }
-    assert seat(t, 1)["bounty"] == {"head": 10_000, "won": 0, "knockouts": 0}
+    assert seat(t, 1)["bounty"] == {"head": 10_000, "won": 0, "owed": 0, "knockouts": 0}
     bust(floor, t, 4, 1)
     bust(floor, t, 3, 1)
     assert lobby_snapshot(t)["bounties"]["in_play"] == 20_000 == sel.money(t)["in_play"]
-    assert seat(t, 1)["bounty"] == {"head": 10_000, "won": 20_000, "knockouts": 2}
-    assert seat(t, 4)["bounty"] == {"head": None, "won": 0, "knockouts": 0}  # out: no head on him any more
+    assert seat(t, 1)["bounty"] == {"head": 10_000, "won": 20_000, "owed": 20_000, "knockouts": 2}
+    assert seat(t, 4)["bounty"] == {"head": None, "won": 0, "owed": 0, "knockouts": 0}  # out: no head on him any more
 
 
 def test_a_pko_lobby_shows_the_five_biggest_heads_with_names_while_the_house_shows_figures_in_public(director, cashier, floor, template):
@@ -75,8 +77,8 @@ def test_a_pko_lobby_shows_the_five_biggest_heads_with_names_while_the_house_sho
         {"entry": 3, "name": name(t, 3), "head": 10_000},
         {"entry": 4, "name": name(t, 4), "head": 10_000},
     ]
-    assert seat(t, 1)["bounty"] == {"head": 20_000, "won": 10_000, "knockouts": 2}
-    assert seat(t, 2)["bounty"] == {"head": 15_000, "won": 5_000, "knockouts": 1}
+    assert seat(t, 1)["bounty"] == {"head": 20_000, "won": 10_000, "owed": 10_000, "knockouts": 2}
+    assert seat(t, 2)["bounty"] == {"head": 15_000, "won": 5_000, "owed": 5_000, "knockouts": 1}
     # the house keeps its figures private: no heads with names on the TV (the money in play stays)
     house_rules.set_house_rules(t, actor=director, data={"public_chip_counts": False})
     private = lobby_snapshot(t)["bounties"]
@@ -115,7 +117,7 @@ def test_a_mystery_lobby_shows_the_envelopes_left_and_the_last_drawn_and_an_undo
     assert panel["envelopes_left"] == 3 and b.envelopes_count([tuple(x) for x in panel["box"]]) == 3
     assert last["value"] in (1_000, 2_000) and last["names"] == [name(t, 2)] and last["draw"] > 0
     assert panel["in_play"] == sel.money(t)["in_play"] == 5_000 - last["value"]
-    assert seat(t, 2)["bounty"] == {"head": None, "won": last["value"], "knockouts": 1}  # a mystery head is the envelopes'
+    assert seat(t, 2)["bounty"] == {"head": None, "won": last["value"], "owed": last["value"], "knockouts": 1}  # no head: envelopes
     # the names follow the house's rule, as the chip leaders do
     house_rules.set_house_rules(t, actor=director, data={"public_chip_counts": False})
     assert lobby_snapshot(t)["bounties"]["last_envelope"] == {**last, "names": []}
@@ -124,7 +126,7 @@ def test_a_mystery_lobby_shows_the_envelopes_left_and_the_last_drawn_and_an_undo
     busts.undo_bust(entry(t, 4), actor=floor)  # the envelope goes back into the box
     panel = lobby_snapshot(t)["bounties"]
     assert (panel["envelopes_left"], panel["last_envelope"], panel["in_play"]) == (4, None, 5_000)
-    assert seat(t, 2)["bounty"] == {"head": None, "won": 0, "knockouts": 0}
+    assert seat(t, 2)["bounty"] == {"head": None, "won": 0, "owed": 0, "knockouts": 0}
 
     bust(floor, t, 4, 2)
     bust(floor, t, 3, 1)
@@ -133,6 +135,13 @@ def test_a_mystery_lobby_shows_the_envelopes_left_and_the_last_drawn_and_an_undo
     assert (panel["box"], panel["envelopes_left"], panel["in_play"]) == ([], 0, 0)
     assert panel["last_envelope"]["names"] == [name(t, 1)]
     assert seat(t, 1)["bounty"]["won"] == 5_000 - seat(t, 2)["bounty"]["won"]
+    # the last bust drew two envelopes at once, the pot's and #1's own head: the TV says both (with any drawn less than
+    # 15 seconds before: here every bust since the undo), in the order drawn
+    together = panel["envelopes_together"]
+    assert [e["names"] for e in together[-2:]] == [[name(t, 1)], [name(t, 1)]] and together[-1] == panel["last_envelope"]
+    assert [e["draw"] for e in together] == sorted(e["draw"] for e in together)
+    third = BountyAward.objects.get(tournament=t, busted__number=3, status="standing").envelope
+    assert third + sum(e["value"] for e in together[-2:]) == seat(t, 1)["bounty"]["won"]
 
 
 def test_a_split_pot_s_envelope_names_both_winners(director, cashier, floor, template):
@@ -156,13 +165,13 @@ def test_every_bounty_change_makes_the_lobby_and_the_winners_seat_answers_fresh(
     first = client.get(f"/api/public/tournaments/{t.pk}/seats/1/")
     bust(floor, t, 4, 1)
     again = client.get(f"/api/public/tournaments/{t.pk}/seats/1/", HTTP_IF_NONE_MATCH=first["ETag"])
-    assert again.status_code == 200 and again.json()["bounty"] == {"head": 15_000, "won": 5_000, "knockouts": 1}
+    assert again.status_code == 200 and again.json()["bounty"] == {"head": 15_000, "won": 5_000, "owed": 5_000, "knockouts": 1}
     assert first.json()["bounty"]["head"] == 10_000
     now = lobby_answer(read_again(t))["bounties"]
     assert tv["heads"][0] == {"entry": 1, "name": name(t, 1), "head": 10_000}
     assert now["heads"][0] == {"entry": 1, "name": name(t, 1), "head": 15_000} and now["in_play"] == tv["in_play"] - 5_000
     busts.undo_bust(entry(t, 4), actor=floor)  # bounty.settled
-    assert client.get(f"/api/public/tournaments/{t.pk}/seats/1/").json()["bounty"] == {"head": 10_000, "won": 0, "knockouts": 0}
+    assert client.get(f"/api/public/tournaments/{t.pk}/seats/1/").json()["bounty"] == {"head": 10_000, "won": 0, "owed": 0, "knockouts": 0}
     assert lobby_answer(read_again(t))["bounties"] == tv
 
 
@@ -190,7 +199,7 @@ def test_the_kept_seats_of_a_bounty_night_are_what_a_whole_read_gives(director, 
             out = busted.pop()  # a re-entry buys a new head
             reentered.add(out.player_id)
             again = registration.register_entry(t, actor=cashier, player=out.player, document=id_doc(f"EA{out.number - 1:07d}"))
-            assert seat(t, again.number)["bounty"] == {"head": 10_000, "won": 0, "knockouts": 0}
+            assert seat(t, again.number)["bounty"] == {"head": 10_000, "won": 0, "owed": 0, "knockouts": 0}
         else:
             live = list(Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).order_by("number"))
             out = rng.choice(live)
@@ -223,3 +232,36 @@ def test_the_public_bounty_fields_are_the_ones_the_manual_lists(director, cashie
         check("seat-socket (snapshot)", snapshot, fields)
         for number in Entry.objects.filter(tournament=t).values_list("number", flat=True):
             check("api-public-seat", seat(t, number), fields)
+
+
+def test_a_payment_at_the_cage_reaches_the_players_seat_answer_and_its_push_names_him(director, cashier, floor, template):
+    """What is left to collect of his bounties, and his prize once paid: the payment names his entry (its seat answer is
+    read again, its push reaches his page: live/fanout.for_entries), and a voided payment brings it back."""
+    from live.fanout import for_entries
+    from payouts.services import bounty_cage
+    from payouts.services import structure as payouts_services
+    from tests.payouts.test_bounties import signature
+    from tournament.models import AuditEvent
+
+    t = bounty_night(director, cashier, template, "progressive", players=4)
+    client = APIClient()
+    bust(floor, t, 4, 1)
+    first = client.get(f"/api/public/tournaments/{t.pk}/seats/1/")
+    assert first.json()["bounty"]["owed"] == 5_000 and first.json()["prize_paid"] is False
+    payment = bounty_cage.pay_bounties(entry(t, 1), actor=cashier, document=id_doc("EA0000000"), signature=signature())
+    event = AuditEvent.objects.filter(tournament=t, type="bounty.paid").get()
+    assert for_entries({"kind": "event", "type": event.type, "entries": event.payload["entries"]}) == [1]
+    again = client.get(f"/api/public/tournaments/{t.pk}/seats/1/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and again.json()["bounty"] == {"head": 15_000, "won": 5_000, "owed": 0, "knockouts": 1}
+    bounty_cage.void_bounty_payment(payment, actor=cashier, reason="wrong player paid")
+    assert client.get(f"/api/public/tournaments/{t.pk}/seats/1/").json()["bounty"]["owed"] == 5_000
+    bust(floor, t, 3, 1)
+    bust(floor, t, 2, 1)  # play over: #1 wins
+    won = client.get(f"/api/public/tournaments/{t.pk}/seats/1/")
+    assert won.json()["prize"] > 0 and won.json()["prize_paid"] is False
+    payouts_services.pay_prize(entry(t, 1), actor=cashier, document=id_doc("EA0000000"), signature=signature())
+    event = AuditEvent.objects.filter(tournament=t, type="payout.paid").get()
+    assert for_entries({"kind": "event", "type": event.type, "entries": event.payload["entries"]}) == [1]
+    paid = client.get(f"/api/public/tournaments/{t.pk}/seats/1/", HTTP_IF_NONE_MATCH=won["ETag"])
+    assert paid.status_code == 200 and paid.json()["prize_paid"] is True and paid.json()["prize"] == won.json()["prize"]
+    assert client.get(f"/api/public/tournaments/{t.pk}/seats/2/").json()["prize_paid"] is False

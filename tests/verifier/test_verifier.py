@@ -21,6 +21,9 @@ from django.test import Client
 
 from days.services import redraw as day_redraw
 from flights.services import events as flight_services
+from payouts.rules import bounties as b
+from payouts.selectors import bounties as sel
+from payouts.services import bounties, structure
 from tables.models import Draw, Move, Table
 from tables.rules import seating
 from tables.services import busts, color_ups, draws, house_rules, moves
@@ -29,13 +32,16 @@ from tables.services import setup as table_setup
 from tests.days.test_day2_seating import bag_and_close
 from tests.flights.test_flights import event_with, play_and_bag
 from tests.helpers import id_doc, open_tables, register
+from tests.payouts.test_bounties import bounty_night, bust, mystery
+from tests.payouts.test_bounties import entry as bounty_entry
 from tests.payouts.test_ties import four_left  # noqa: F401  (the fixture)
 from tests.tables.test_color_ups import counted, drawn_table  # noqa: F401  (the fixture)
 from tests.tables.test_moves import seated, start
 from tests.verifier import verify
-from tournament.models import Entry, Level
+from tournament.models import AuditEvent, Entry, Level
 from tournament.services import registration
 from web import caching
+from web.templatetags.money import money
 
 VERIFIER = Path(verify.__file__)
 
@@ -55,13 +61,16 @@ def published(t) -> list[dict]:
 
 
 def verified(t) -> list[str]:
-    """Each revealed draw of `t` recomputed by the outside verifier and found equal to what was published; the
-    kinds of draws checked, in draw order."""
+    """Each revealed draw of `t` recomputed by the outside verifier and found equal to what was published (a mystery
+    envelope's box found to be the committed list less the envelopes drawn before it); the kinds of draws checked, in
+    draw order."""
+    draws = published(t)
     kinds = []
-    for draw in published(t):
-        check = verify.verify(draw)
+    for draw, check in zip(draws, verify.verify_all(draws), strict=True):
         assert check["commitment_ok"], draw
         assert check["result_ok"], (draw["draw"], draw["kind"], check["recomputed"], draw["result"])
+        assert check.get("box_ok", True), (draw["draw"], draw["inputs"])
+        assert check["ok"]
         kinds.append(draw["kind"])
     return kinds
 
@@ -259,3 +268,141 @@ def test_the_verifier_run_from_the_command_line_checks_every_draw(director, cash
     monkeypatch.setattr(verify, "_get", moved_one_seat)
     assert verify.main(["verify.py", f"http://room/api/tournaments/{tournament.pk}/draws/"]) == 1
     assert "draw 2 late: DOES NOT VERIFY" in capsys.readouterr().out
+
+
+def mystery_night(director, cashier, floor, template, *, undo: bool = True):
+    """tests/payouts/test_bounties.py's mystery night: five players, a bounty of 1,000 each, the envelopes from level 2.
+    #5 is out at level 1 (nothing drawn), the list committed, then #4 (undone and out again: its first envelope goes back
+    into the box), #3, and #2: play over, #1 draws the last envelope for his own head."""
+    t = mystery(director, cashier, floor, template)
+    bust(floor, t, 5, 1)
+    registration.set_registration_closed(t, actor=director, closed=True)
+    bounties.commit_envelopes(t, actor=director, envelopes=[[2_000, 1], [1_000, 3]])
+    t.current_level = 2
+    t.save(update_fields=["current_level"])
+    bust(floor, t, 4, 2)
+    if undo:
+        busts.undo_bust(bounty_entry(t, 4), actor=floor)
+        bust(floor, t, 4, 2)
+    bust(floor, t, 3, 1)
+    bust(floor, t, 2, 1)
+    return t
+
+
+def test_a_mystery_nights_envelope_draws_verify_and_an_undone_elimination_gives_its_envelope_back(
+    director, cashier, floor, template, monkeypatch, capsys
+):
+    t = mystery_night(director, cashier, floor, template)
+    assert verified(t) == ["start", "button"] + ["envelope"] * 5
+    first, again, third, fourth, own = [d for d in published(t) if d["kind"] == "envelope"]
+    listed = [[2_000, 1], [1_000, 3]]
+    event = AuditEvent.objects.get(tournament=t, type="bounty.envelopes_committed")
+    committed = {"envelopes": listed, "list_hash": b.list_hash([(2_000, 1), (1_000, 3)]), "event": event.seq, "at": event.at.isoformat()}
+    assert all(d["inputs"]["committed"] == committed and d["inputs"]["list_hash"] == committed["list_hash"] for d in published(t)[2:])
+    assert (first["inputs"]["box"], first["inputs"]["given_back"], first["result"]["entry"]) == (listed, [], 4)
+    assert (again["inputs"]["box"], again["inputs"]["given_back"], again["result"]["entry"]) == (listed, [first["draw"]], 4)
+    assert [third["result"]["entry"], fourth["result"]["entry"]] == [3, 2] and third["inputs"]["given_back"] == [first["draw"]]
+    assert own["result"] == {"own": True, "entry": 1, "value": own["result"]["value"]}
+    assert sorted(d["result"]["value"] for d in (again, third, fourth, own)) == [1_000, 1_000, 1_000, 2_000]  # the whole box
+    # what each paid: the winner of the pot, the last player his own head; the envelope given back paid nothing
+    assert first["written"] == {"paid": [], "given_back": True}
+    assert again["written"] == {"paid": [{"entry": 2, "cash": again["result"]["value"]}], "given_back": False}
+    assert own["written"] == {"paid": [{"entry": 1, "cash": own["result"]["value"]}], "given_back": False}
+    assert all(d["matches"] for d in (first, again, third, fourth, own))
+
+    client = Client()
+    listing = client.get(f"/s/{t.pk}/draws/")
+    assert listing.status_code == 200 and listing.content.decode().count("Mystery envelope") == 5
+    pages = {d["draw"]: client.get(f"/s/{t.pk}/draws/{d['draw']}/").content.decode() for d in (first, again, own)}
+    assert all("Mystery envelope" in page and "✔ matches" in page and committed["list_hash"] in page for page in pages.values())
+    assert "drawn for the elimination of entry #4" in pages[again["draw"]]
+    assert money(again["result"]["value"], t.currency) in pages[again["draw"]]
+    assert "Given back to the box" in pages[first["draw"]] and "Given back to the box" not in pages[again["draw"]]
+    assert "drawn by entry #1 for his own bounty" in pages[own["draw"]]
+
+    monkeypatch.setattr(verify, "_get", lambda url: client.get(url.removeprefix("http://room")).json())
+    assert verify.main(["verify.py", f"http://room/api/tournaments/{t.pk}/draws/"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if "envelope" in line] == [f"draw {d['draw']} envelope: ok" for d in (first, again, third, fourth, own)]
+
+
+def test_a_tampered_envelope_reveal_does_not_verify(director, cashier, floor, template):
+    t = mystery_night(director, cashier, floor, template)
+    draws = published(t)
+    assert all(check["ok"] for check in verify.verify_all(draws))
+    n = next(i for i, d in enumerate(draws) if d["kind"] == "envelope" and d["inputs"]["given_back"])  # #4 out again
+    draw = draws[n]
+    box = draw["inputs"]["box"]
+    value = draw["result"]["value"]
+
+    def checked(**changes) -> dict:
+        """The draw changed as given (a copy; `inputs`/`result` merged into its own), verified with the room's other
+        draws as published."""
+        tampered = json.loads(json.dumps(draw))
+        for part in ("inputs", "result"):
+            tampered[part].update(changes.pop(part, {}))
+        tampered.update(changes)
+        return verify.verify_all([*draws[:n], tampered, *draws[n + 1 :]])[n]
+
+    seed = checked(seed=secrets.token_hex(32))
+    assert not seed["commitment_ok"] and not seed["ok"]
+    other = next(v for v, _count in box if v != value)
+    drawn = checked(result={"value": other})  # another envelope of the box said to be drawn
+    assert drawn["commitment_ok"] and not drawn["result_ok"] and not drawn["ok"]
+    assert not checked(result={"entry": 3})["ok"] and not checked(inputs={"entry": 3})["ok"]  # drawn for someone else
+    more = [[v, c + 1 if v == value else c] for v, c in box]  # one more envelope of the value drawn in the box
+    assert not checked(inputs={"box": more})["box_ok"] and not checked(inputs={"box": more})["ok"]
+    fewer = checked(inputs={"box": [[v, c - 1 if v != value else c] for v, c in box if v == value or c > 1]})
+    assert not fewer["box_ok"] and not fewer["ok"]  # an envelope of another value taken out before the draw
+    kept = checked(inputs={"given_back": []})  # the first envelope of #4 said to be still out of the box
+    assert kept["commitment_ok"] and kept["result_ok"] and not kept["box_ok"] and not kept["ok"]
+    list_ = checked(inputs={"committed": {**draw["inputs"]["committed"], "envelopes": [[2_000, 2], [1_000, 1]]}})
+    assert not list_["box_ok"] and not list_["ok"]  # a list that is not the one whose hash was published
+    later = next(i for i, d in enumerate(draws) if i > n and d["kind"] == "envelope")
+    back = json.loads(json.dumps(draws[later]))
+    back["inputs"]["given_back"] = []  # a draw given back is out of the box again
+    assert not verify.verify_all([*draws[:later], back, *draws[later + 1 :]])[later]["box_ok"]
+
+    # the server's own check of the published draw finds a result changed in its record
+    row = Draw.objects.get(tournament=t, number=draw["draw"])
+    row.result = {**row.result, "value": other}
+    row.save(update_fields=["result"])
+    caches[caching.CACHE].clear()
+    answer = Client().get(f"/api/tournaments/{t.pk}/draws/{draw['draw']}/").json()
+    assert answer["recomputed"]["value"] == value and answer["matches"] is False
+    assert not verify.verify_all([*draws[:n], answer, *draws[n + 1 :]])[n]["ok"]
+
+
+def test_envelopes_drawn_at_play_over_come_from_the_box_left_and_go_back_when_play_goes_on(director, cashier, floor, template):
+    """Found by checking the boxes: an own head's envelope was drawn again from a box that still held the envelope the
+    player before had just drawn (two players keeping their heads under a deal), and after play over was undone its
+    envelope was counted both for the next elimination and again for the winner's own head. Either paid one envelope
+    twice; every envelope now comes from the box left and the money adds up."""
+    heads_up = bounty_night(director, cashier, template, "mystery", players=2, bounty=1_000, mystery_level=2)
+    registration.set_registration_closed(heads_up, actor=director, closed=True)
+    bounties.commit_envelopes(heads_up, actor=director, envelopes=[[1_500, 1], [500, 1]])
+    heads_up.current_level = 2
+    heads_up.save(update_fields=["current_level"])
+    bust(floor, heads_up, 2, 1)  # play over: #2's envelope for #1, and #1's own
+    busts.undo_bust(bounty_entry(heads_up, 2), actor=floor)  # play goes on: both envelopes back into the box
+    bust(floor, heads_up, 2, 1)
+    assert verified(heads_up) == ["start", "button"] + ["envelope"] * 4
+    *_, first, own, again, own_again = published(heads_up)
+    assert again["inputs"]["given_back"] == own_again["inputs"]["given_back"] == [first["draw"], own["draw"]]
+    assert sorted([again["result"]["value"], own_again["result"]["value"]]) == [500, 1_500]
+    money = sel.money(heads_up)
+    assert (money["in_play"], money["owed"]) == (0, 2_000)
+
+    kept = bounty_night(director, cashier, template, "mystery", players=4, bounty=1_000, mystery_level=1, table=2)
+    registration.set_registration_closed(kept, actor=director, closed=True)
+    bounties.commit_envelopes(kept, actor=director, envelopes=[[1_300, 1], [1_000, 1], [900, 1], [800, 1]])
+    bust(floor, kept, 4, 1)
+    bust(floor, kept, 3, 2)
+    deal = structure.propose_deal(kept, actor=floor, data={"kind": "chip_chop", "mode": "stop", "stacks": {"1": 60_000, "2": 20_000}})
+    structure.approve_deal(deal, actor=director)  # each keeps his own head: #1 and #2 draw one each
+    assert verified(kept) == ["start", "button"] + ["envelope"] * 4
+    envelopes = [d for d in published(kept) if d["kind"] == "envelope"]
+    assert [d["result"].get("own", False) for d in envelopes] == [False, False, True, True]
+    assert sorted(d["result"]["value"] for d in envelopes) == [800, 900, 1_000, 1_300]
+    money = sel.money(kept)
+    assert (money["in_play"], money["owed"]) == (0, 4_000)

@@ -2,8 +2,9 @@
 
 It imports nothing of the product, only Python's standard library (tests/verifier/test_verifier.py holds it to
 that), and reads only what the public API publishes: the list of draws and each revealed draw's seed, commitment,
-inputs and result. It recomputes every kind of draw (seats: start, late, break, redraw; buttons; ties; chip races)
-from the seed and the inputs by the manual's steps, and compares with the published result. Run it against a room:
+inputs and result. It recomputes every kind of draw (seats: start, late, break, redraw; buttons; ties; chip races;
+mystery envelopes) from the seed and the inputs by the manual's steps, and compares with the published result; a mystery
+envelope's box is checked against the list committed and the envelopes drawn before it. Run it against a room:
 
     python tests/verifier/verify.py https://room.example/api/tournaments/7/draws/
 
@@ -16,6 +17,7 @@ import hashlib
 import json
 import sys
 import urllib.request
+from collections.abc import Sequence
 
 TWO_64 = 2**64
 SEAT_DRAWS = ("start", "late", "break", "redraw")
@@ -197,6 +199,59 @@ def race_sheet(published: dict) -> dict:
     }
 
 
+def envelope_draw(seed: bytes, inputs: dict) -> dict:
+    """docs/draws.md, "Mystery envelopes", 2: the box's envelopes laid out one by one by value, lowest first; the one at
+    below(count) is drawn."""
+    laid = [value for value, count in sorted(inputs["box"]) for _ in range(count)]
+    if not laid:
+        raise ValueError("an empty box")
+    drawn = laid[Stream(seed).below(len(laid))]
+    return {**{k: inputs[k] for k in ("order", "entry", "own") if k in inputs}, "value": drawn}
+
+
+def list_hash(envelopes: list) -> str:
+    """docs/draws.md, "Mystery envelopes", 3: SHA-256 of the list as compact JSON, [[value, count], ...] highest value
+    first."""
+    ordered = sorted(([int(v), int(c)] for v, c in envelopes), reverse=True)
+    return hashlib.sha256(json.dumps(ordered, separators=(",", ":")).encode()).hexdigest()
+
+
+def box_left(envelopes: list, drawn: list[int]) -> list[list[int]] | None:
+    """The list less the envelopes drawn (values), highest value first; None if one was drawn more often than it holds."""
+    left = {int(v): int(c) for v, c in envelopes}
+    for value in drawn:
+        if left.get(value, 0) < 1:
+            return None
+        left[value] -= 1
+    return [[v, c] for v, c in sorted(left.items(), reverse=True) if c > 0]
+
+
+def box_ok(draw: dict, earlier: Sequence[dict]) -> bool:
+    """docs/draws.md, "Mystery envelopes", 3 and 4: the list published when it was committed hashes to its published
+    hash, which the draw names, and every earlier envelope's draw names the same list; the box is that list less the
+    envelopes of every earlier envelope's draw but those given back; a draw given back stays given back."""
+    try:
+        return _box_ok(draw, earlier)
+    except (KeyError, TypeError, ValueError, AttributeError):  # a part missing or of another shape
+        return False
+
+
+def _box_ok(draw: dict, earlier: Sequence[dict]) -> bool:
+    inputs = draw["inputs"]
+    committed = inputs.get("committed") or {}
+    before = sorted(
+        (d for d in earlier if d.get("revealed") and d.get("kind") == "envelope" and d["draw"] < draw["draw"]), key=lambda d: d["draw"]
+    )
+    back = set(inputs.get("given_back", []))
+    if not committed.get("envelopes") or list_hash(committed["envelopes"]) != committed.get("list_hash"):
+        return False
+    if inputs.get("list_hash") != committed["list_hash"] or any(d["inputs"].get("committed") != committed for d in before):
+        return False
+    if not back <= {d["draw"] for d in before} or (before and not set(before[-1]["inputs"].get("given_back", [])) <= back):
+        return False
+    return box_left(committed["envelopes"], [d["result"]["value"] for d in before if d["draw"] not in back]) == inputs["box"]
+
+
 def recompute(draw: dict):
     """The result of a revealed draw as the manual's steps give it from the seed and the inputs."""
     seed, inputs, kind = bytes.fromhex(draw["seed"]), draw["inputs"], draw["kind"]
@@ -210,11 +265,14 @@ def recompute(draw: dict):
         return tie_draw(seed, inputs)
     if kind == "race":
         return race_draw(seed, inputs, draw["result"])
+    if kind == "envelope":
+        return envelope_draw(seed, inputs)
     raise ValueError(f"unknown kind of draw: {kind}")
 
 
-def verify(draw: dict) -> dict:
-    """One published draw checked: the seed fits the commitment, and the recomputed result is the published one."""
+def verify(draw: dict, earlier: Sequence[dict] = ()) -> dict:
+    """One published draw checked: the seed fits the commitment, and the recomputed result is the published one. A
+    mystery envelope's box is checked against the draws before it (`earlier`: the room's published draws before it)."""
     if not draw.get("revealed"):
         return {"draw": draw["draw"], "revealed": False, "ok": True}
     commitment_ok = hashlib.sha256(bytes.fromhex(draw["seed"])).hexdigest() == draw["commitment"]
@@ -230,17 +288,29 @@ def verify(draw: dict) -> dict:
             "ok": commitment_ok,
             "server_only": True,
         }
-    recomputed = recompute(draw)
+    try:
+        recomputed = recompute(draw)
+    except (KeyError, TypeError, ValueError):  # inputs that no step of the manual reads
+        recomputed = None
     published = race_sheet(draw["result"]) if draw["kind"] == "race" else draw["result"]
-    return {
+    checked = {
         "draw": draw["draw"],
         "kind": draw["kind"],
         "revealed": True,
         "commitment_ok": commitment_ok,
-        "result_ok": recomputed == published,
-        "ok": commitment_ok and recomputed == published,
+        "result_ok": recomputed is not None and recomputed == published,
         "recomputed": recomputed,
     }
+    if draw["kind"] == "envelope":
+        checked["box_ok"] = box_ok(draw, earlier)
+    checked["ok"] = commitment_ok and checked["result_ok"] and checked.get("box_ok", True)
+    return checked
+
+
+def verify_all(draws: list[dict]) -> list[dict]:
+    """Every published draw of a room checked, in draw order, each with the draws before it."""
+    ordered = sorted(draws, key=lambda d: d["draw"])
+    return [verify(draw, ordered[:i]) for i, draw in enumerate(ordered)]
 
 
 def _get(url: str):
@@ -254,8 +324,8 @@ def main(argv: list[str]) -> int:
         print("usage: verify.py https://<room>/api/tournaments/<id>/draws/")
         return 2
     base, failed = argv[1].rstrip("/") + "/", 0
-    for listed in _get(base):
-        checked = verify(_get(f"{base}{listed['draw']}/")) if listed.get("revealed") else verify(listed)
+    draws = [_get(f"{base}{listed['draw']}/") if listed.get("revealed") else listed for listed in _get(base)]
+    for checked in verify_all(draws):
         failed += not checked["ok"]
         if not checked["revealed"]:
             print(f"draw {checked['draw']}: pending")

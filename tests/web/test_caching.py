@@ -93,6 +93,7 @@ def test_the_rooms_seats_are_what_each_phone_sees_moves_and_busts_included(clien
         assert client.get(f"/api/public/tournaments/{tournament.pk}/seats/{entry.number}/").json() == {
             **answer,
             "prize": None,
+            "prize_paid": False,
             "seat_won": None,
             "bounty": None,
             "next_draw": state.pending_commitment(tournament),

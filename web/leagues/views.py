@@ -22,6 +22,7 @@ from leagues.models import League, LeagueTournament
 from leagues.rules import points as pts
 from leagues.selectors import leagues as leagues_selectors
 from leagues.selectors.player_results import player_results
+from payouts.selectors.bounties import won_by_player
 from payouts.selectors.reports import BOM, csv_text
 from tournament.models import Player, Tournament
 from web.access import page
@@ -169,7 +170,11 @@ def player_page(request, player_id: int):
     """A player's results, for the desk and the floor: his tournaments, places, prizes and league points (a member of
     the staff who works some tournaments only: those there; the gate has refused him a player with none, web/api.py)."""
     player = get_object_or_404(Player, pk=player_id)
-    return render(request, "leagues/player.html", {"r": player_results(player, roles.worked_ids(request.user))})
+    r = player_results(player, roles.worked_ids(request.user))
+    # A bounty event's knockouts and bounties won (payouts/selectors/bounties.won_by_player): a column where any is one.
+    bounties = won_by_player(player.pk, [row["tournament"] for row in r["tournaments"]])
+    rows = [{**row, "bounty": bounties.get(row["tournament"])} for row in r["tournaments"]]
+    return render(request, "leagues/player.html", {"r": {**r, "tournaments": rows}, "bounty_column": bool(bounties)})
 
 
 @page("league-public")

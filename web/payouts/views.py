@@ -11,11 +11,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core import access
 from core.errors import ServiceError
 from core.money import MoneyParseError, format_major, parse_major
-from payouts.models import BountyPayment, BountyRules, Payment, Ticket
+from payouts.models import BountyPayment, BountyRules, Deal, Payment, Ticket
 from payouts.selectors import bounties as bounty_selectors
 from payouts.selectors import receipts, reports, satellites
 from payouts.selectors import structure as payouts_selectors
@@ -165,6 +166,32 @@ def _whole_number(text: str) -> int | str:
     return int(cleaned) if cleaned.isdigit() else text
 
 
+def deal_heads(t: Tournament, players: list[dict], *, stops: bool | None, deals: dict[str, list[int] | None] | None = None) -> dict | None:
+    """A bounty event's heads beside a deal of `players` (entry and name, in the deal's order): each one's head now,
+    their total, the house rule when a deal stops play (`stops`: the deal stops play, goes on, or is not chosen yet:
+    None) and, where the heads are dealt too, a column of what each would be paid of them by each of `deals` (a
+    column's heading -> the deal's amounts; None: not made). None outside a bounty event."""
+    entries = [p["entry"] for p in players]
+    found = bounty_selectors.heads_beside_deal(t, entries, deals if stops is not False else None)
+    if found is None:
+        return None
+    columns = [label for label, made in found["dealt"].items() if made is not None]
+    found["columns"] = columns
+    found["stops"] = stops
+    found["progressive"] = t.bounty_format == Tournament.BountyFormat.PROGRESSIVE
+    found["dealt_rule"] = found["rule"] == BountyRules.DealHeads.DEALT
+    found["rows"] = [
+        {
+            "entry": p["entry"],
+            "name": p["name"],
+            "head": found["heads"][p["entry"]],
+            "dealt": [found["dealt"][c][p["entry"]] for c in columns],
+        }
+        for p in players
+    ]
+    return found
+
+
 def deal_panel(request, t: Tournament, state: dict) -> dict | None:
     """The floor's deal panel: the players left, the pending proposal, and, once chip counts are typed
     (a GET form: nothing changes), ICM and chip chop with the rule each would break."""
@@ -179,6 +206,7 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
         "figures": None,
         "error": None,
         "to_play_for_text": request.GET.get("to_play_for", ""),
+        "heads": None,
     }
     if pending is not None:
         names = {p["entry"]: p["name"] for p in basis["players"]}
@@ -189,6 +217,11 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
                 for n, c, a in zip(pending.entries, pending.stacks, pending.amounts, strict=True)
             ],
         }
+        stops = pending.mode == Deal.Mode.STOP
+        panel["heads"] = deal_heads(
+            t, [{"entry": n, "name": names.get(n, "")} for n in pending.entries], stops=stops, deals={_("Heads dealt"): pending.amounts}
+        )
+    made = None  # the deals calculated, by which the heads may be dealt
     typed = {p["entry"]: request.GET.get(f"chips_{p['entry']}", "") for p in basis["players"]}
     for player in basis["players"]:
         player["typed"] = typed[player["entry"]]
@@ -226,6 +259,14 @@ def deal_panel(request, t: Tournament, state: dict) -> dict | None:
             }
             for row in panel["figures"]["rows"]:  # the custom deal's amounts start from ICM, in major units
                 row["start"] = "" if row["icm"] is None else format_major(row["icm"], t.currency)
+            # What each would be paid of the heads if they are dealt too, by the deals that may stop play (none while
+            # some of the prizes are left to play for: such a deal plays on).
+            made = {
+                label: None if figure["refused"] or to_play_for else figure["amounts"]
+                for label, figure in ((_("Heads dealt (ICM)"), figures["icm"]), (_("Heads dealt (chip chop)"), figures["chip_chop"]))
+            }
+    if pending is None:
+        panel["heads"] = deal_heads(t, basis["players"], stops=None, deals=made)
     return panel
 
 

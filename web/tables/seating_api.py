@@ -373,6 +373,7 @@ class PublicSeatSerializer(serializers.Serializer):
     )
     place_low = serializers.IntegerField(allow_null=True, help_text="For a tie: the last of the places shared.")
     prize = serializers.IntegerField(allow_null=True, help_text="The prize won (minor units) once finished in the money.")
+    prize_paid = serializers.BooleanField(help_text="The cage has paid the prize (a payment not voided).")
     seat_won = serializers.CharField(
         allow_null=True,
         help_text=(
@@ -411,6 +412,7 @@ class PublicSeatSerializer(serializers.Serializer):
                 help_text="The bounty on this entry's head (minor units) while it plays on; null once out and in a mystery event.",
             ),
             "won": serializers.IntegerField(help_text="The bounty cash this entry has won (minor units)."),
+            "owed": serializers.IntegerField(help_text="Of it, what the cage has not paid yet (minor units)."),
             "knockouts": serializers.IntegerField(help_text="The players this entry knocked out."),
         },
         allow_null=True,

@@ -25,6 +25,8 @@ from clock.selectors.clock import clock_statuses
 from core import access, roles
 from flights.selectors.events import bag_hint
 from live.snapshots import lobby_answer, lobby_names
+from payouts.selectors import bounties as bounty_selectors
+from payouts.selectors.bounty_screens import seat_bounties
 from payouts.selectors.satellites import tickets_into, tickets_used_into
 from tables.models import Penalty, SeatRequest
 from tables.selectors.state import seat_of
@@ -189,8 +191,29 @@ def entry_detail(request, tournament, number):
             "can_bust": access.may(request.user, "api-entry-bust:POST", tournament.pk),
             "seat_request": SeatRequest.objects.filter(tournament=tournament, player=entry.player, cancelled_at__isnull=True).first(),
             "disqualified": Penalty.objects.filter(entry=entry, kind=Penalty.Kind.DISQUALIFIED, cancelled_at__isnull=True).first(),
+            "bounty": entry_bounties(request, tournament, entry),
         },
     )
+
+
+def entry_bounties(request, t: Tournament, entry: Entry) -> dict | None:
+    """A bounty event's figures on an entry's page (None outside one): his head now, the bounties won and his
+    knockouts as his seat page shows them (payouts/selectors/bounty_screens.seat_bounties), the awards he won one by
+    one with their receipts and who took his head (bounties.record_of), and whether the cashier may pay him now
+    (bounties.bounty_due: the cage's own refusals)."""
+    record = bounty_selectors.record_of(t, entry)
+    if record is None:
+        return None
+    due = bounty_selectors.bounty_due(t, entry)
+    return {
+        **record,
+        "own": seat_bounties(t, {entry.number})[entry.number],
+        "mystery": t.bounty_format == Tournament.BountyFormat.MYSTERY,
+        "progressive": t.bounty_format == Tournament.BountyFormat.PROGRESSIVE,
+        "due": due,
+        "later": due.refusal is not None and due.refusal.code == "collected_later",
+        "may_pay": due.refusal is None and access.may(request.user, "api-entry-bounty-payout:POST", t.pk),
+    }
 
 
 def _purchase(tournament_id: int, number: int) -> Purchase:
