@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from payouts.models import BountyAward, BountyPayment, BountyRules, MysteryBox
 from payouts.rules import bounties as b
 from tables.models import Draw, Elimination
-from tournament.models import Entry, Purchase, Tournament
+from tournament.models import Entry, Player, Purchase, Tournament
 
 HEAD_KINDS = (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY)
 SEAT_MODULUS = 100  # more than any table's seats: clockwise distances from the button
@@ -130,18 +131,24 @@ def head_of(t: Tournament, number: int) -> int:
     return start + (awards(t).filter(winner_id=entry["pk"]).aggregate(n=Sum("head_added"))["n"] or 0)
 
 
-def head_of_playing(t: Tournament, entry_ids: list[int], *, progressive: bool) -> dict[int, int]:
-    """Entry id -> head, for entries whose head is not taken (in play, or the one busting now): the bounty bought plus,
-    in a PKO, what it kept of the heads it took. Two grouped queries for any number of entries."""
-    bought = dict(
-        Purchase.objects.filter(entry_id__in=entry_ids, kind__in=HEAD_KINDS, status=Purchase.Status.PAID)
-        .values_list("entry_id")
+def heads_at_a_bust(t: Tournament, busted: int, winners, *, progressive: bool) -> dict[int, tuple[int, str, int]]:
+    """Entry id -> (number, name, head) of the entry busting now (`busted`: its id) and of the pot's winners (entry
+    numbers), whose heads are not taken: the bounty bought plus, in a PKO, what each kept of the heads it took. One
+    query, whatever the size of the field."""
+    bought = (
+        Purchase.objects.filter(entry_id=OuterRef("pk"), kind__in=HEAD_KINDS, status=Purchase.Status.PAID)
+        .values("entry_id")
         .annotate(n=Sum("bounty"))
+        .values("n")
     )
-    added = {}
+    rows = Entry.objects.filter(Q(pk=busted) | Q(tournament=t, number__in=list(winners))).annotate(bought=Coalesce(Subquery(bought), 0))
     if progressive:
-        added = dict(awards(t).filter(winner_id__in=entry_ids).values_list("winner_id").annotate(n=Sum("head_added")))
-    return {pk: (bought.get(pk) or 0) + (added.get(pk) or 0) for pk in entry_ids}
+        added = awards(t).filter(winner_id=OuterRef("pk")).values("winner_id").annotate(n=Sum("head_added")).values("n")
+        rows = rows.annotate(added=Coalesce(Subquery(added), 0))
+    else:
+        rows = rows.annotate(added=Value(0))
+    found = rows.values_list("pk", "number", "player__first_name", "player__last_name", "player__nickname", "bought", "added")
+    return {pk: (number, Player.name_of(first, last, nick), bought + added) for pk, number, first, last, nick, bought, added in found}
 
 
 def heads(t: Tournament) -> dict[int, int]:

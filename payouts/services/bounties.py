@@ -25,7 +25,7 @@ from payouts.selectors.structure import payout_state
 from payouts.services import envelopes
 from tables.models import Elimination
 from tables.services.draws import pending_draw
-from tournament.models import Entry, Player, Tournament
+from tournament.models import Entry, Tournament
 from tournament.selectors.stats import registration_problem
 from tournament.services.audit import actor_user, lock_tournament, record_event
 
@@ -309,24 +309,28 @@ def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
     of the field (bench/bounties.py); anything else (play over, an elimination before others) replays the night."""
     if not sel.is_bounty(t):
         return
-    elim = Elimination.objects.filter(tournament=t, status=Elimination.Status.STANDING).order_by("-order", "-number").first()
+    # the last elimination, with the tournament as it stands now (play over is decided before this reaction)
+    elim = (
+        Elimination.objects.filter(tournament=t, status=Elimination.Status.STANDING)
+        .select_related("tournament")
+        .order_by("-order", "-number")
+        .first()
+    )
     if elim is None or elim.busted_id != entry.pk:  # none made, or not the last of the night: replay
         if Elimination.objects.filter(tournament=t, busted=entry, status=Elimination.Status.STANDING).exists():
             settle(t, actor=actor)
         return
+    if elim.tournament.status == Tournament.Status.FINISHED:  # play over: own heads, deals
+        settle(t, actor=actor)
+        return
     row = sel.bounty_rules(t)
     rules = sel.rules_of(t, row)
     in_phase = rules.format == b.MYSTERY and _in_phase(t, row, elim.order)
-    if Tournament.objects.filter(pk=t.pk, status=Tournament.Status.FINISHED).exists():  # play over: own heads, deals
-        settle(t, actor=actor)
-        return
     winners = sel.winners_in_order(elim, row.odd_unit)
-    found = Entry.objects.filter(tournament=t, number__in=winners).values_list(
-        "number", "pk", "player__first_name", "player__last_name", "player__nickname"
-    )
-    pks = {n: pk for n, pk, *_name in found}
-    names = {n: Player.name_of(*name) for n, _pk, *name in found}
-    before = sel.head_of_playing(t, [entry.pk, *pks.values()], progressive=rules.format == b.PROGRESSIVE)
+    found = sel.heads_at_a_bust(t, entry.pk, winners, progressive=rules.format == b.PROGRESSIVE)
+    pks = {n: pk for pk, (n, _name, _head) in found.items() if pk != entry.pk}
+    names = {n: name for pk, (n, name, _head) in found.items() if pk != entry.pk}
+    before = {pk: head for pk, (_n, _name, head) in found.items()}
     head = before[entry.pk]
     envelope, draw = None, None
     if in_phase:
