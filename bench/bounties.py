@@ -11,7 +11,7 @@ Prints count, p50, p99 and max (ms) of each, and the ratio of the p99s. Target: 
 plain bust's.
 
 Run by hand (its own database; SQLite by default, PostgreSQL with DATABASE_URL):
-    .venv/bin/python bench/bounties.py [entries=10000] [rounds=300] [seed=1]
+    .venv/bin/python bench/bounties.py [entries=10000] [rounds=1000] [seed=1]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bounties.py
 """
 
@@ -192,7 +192,7 @@ def main() -> None:
     from bench.common import in_own_database
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     in_own_database("bounties", run, n, rounds, seed)
 
