@@ -389,5 +389,6 @@ LOGGING = {
     "filters": {"secrets": {"()": "config.logmask.SecretMask"}, "database_down": {"()": "config.logmask.DatabaseDown"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["secrets", "database_down"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    # Django's own console handler (under DEBUG) would print each of its lines a second time, through the root's.
+    "loggers": {"django": {"handlers": [], "level": "INFO"}, "django.db.backends": {"level": "WARNING"}},
 }

@@ -269,6 +269,18 @@ def test_the_verifier_run_from_the_command_line_checks_every_draw(director, cash
     assert verify.main(["verify.py", f"http://room/api/tournaments/{tournament.pk}/draws/"]) == 1
     assert "draw 2 late: DOES NOT VERIFY" in capsys.readouterr().out
 
+    # The public page's draws address (the next and the last draw, not the list) is said, not a traceback.
+    monkeypatch.setattr(verify, "_get", lambda url: client.get(url.removeprefix("http://room")).json())
+    assert verify.main(["verify.py", f"http://room/api/public/tournaments/{tournament.pk}/draws/"]) == 2
+    assert "is not a list of draws" in capsys.readouterr().out
+
+    def unreachable(url):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(verify, "_get", unreachable)
+    assert verify.main(["verify.py", "http://room/api/tournaments/1/draws/"]) == 2
+    assert "connection refused" in capsys.readouterr().out
+
 
 def mystery_night(director, cashier, floor, template, *, undo: bool = True):
     """tests/payouts/test_bounties.py's mystery night: five players, a bounty of 1,000 each, the envelopes from level 2.

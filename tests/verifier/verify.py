@@ -324,7 +324,15 @@ def main(argv: list[str]) -> int:
         print("usage: verify.py https://<room>/api/tournaments/<id>/draws/")
         return 2
     base, failed = argv[1].rstrip("/") + "/", 0
-    draws = [_get(f"{base}{listed['draw']}/") if listed.get("revealed") else listed for listed in _get(base)]
+    try:
+        listed = _get(base)
+        if not isinstance(listed, list) or not all(isinstance(d, dict) and "draw" in d for d in listed):
+            print(f"{base} is not a list of draws: give the tournament's draws address, …/api/tournaments/<id>/draws/")
+            return 2
+        draws = [_get(f"{base}{d['draw']}/") if d.get("revealed") else d for d in listed]
+    except (OSError, ValueError) as error:  # not reached, not found, not JSON
+        print(f"{base}: {error}")
+        return 2
     for checked in verify_all(draws):
         failed += not checked["ok"]
         if not checked["revealed"]:
