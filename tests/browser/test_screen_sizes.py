@@ -670,6 +670,15 @@ SCREENS = [
     Screen("bounty_receipt", bounty_url(BOUNTY_NAME, "payouts/bounty-receipts/1/"), STAFF_SIZES, pko_paid, staff=True),
     Screen("reconciliation_bounty", bounty_url(BOUNTY_NAME, "payouts/reconciliation/"), STAFF_SIZES, pko_paid, staff=True),
     Screen("payouts_mystery", bounty_url(MYSTERY_NAME, "payouts/"), STAFF_SIZES, mystery_open, staff=True),
+    # A bounty winner's record: his entry page (his head, two knockouts, one of a grown head, owed) and his results.
+    Screen("entry_bounty", bounty_url(BOUNTY_NAME, "entries/2/"), STAFF_SIZES, pko_paid, staff=True),
+    Screen(
+        "player_results_bounty",
+        lambda room: f"/players/{Entry.objects.get(tournament__name=BOUNTY_NAME, number=2).player_id}/",
+        (*STAFF_SIZES, *PHONE_SIZES),
+        pko_paid,
+        staff=True,
+    ),
     # Bounty events: the TV's bounty panel (a PKO's biggest heads, a mystery event's envelopes left and the last drawn),
     # and a PKO winner's own head and knockouts on his seat page.
     Screen(
