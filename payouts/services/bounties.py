@@ -320,12 +320,13 @@ def award_bust(t: Tournament, *, actor: Actor, entry: Entry) -> None:
         if Elimination.objects.filter(tournament=t, busted=entry, status=Elimination.Status.STANDING).exists():
             settle(t, actor=actor)
         return
+    row = sel.bounty_rules(t)
+    rules = sel.rules_of(t, row)
+    # before play over's replay: the first elimination of the envelope phase marks where it starts, the last one too
+    in_phase = rules.format == b.MYSTERY and _in_phase(t, row, elim.order)
     if elim.tournament.status == Tournament.Status.FINISHED:  # play over: own heads, deals
         settle(t, actor=actor)
         return
-    row = sel.bounty_rules(t)
-    rules = sel.rules_of(t, row)
-    in_phase = rules.format == b.MYSTERY and _in_phase(t, row, elim.order)
     winners = sel.winners_in_order(elim, row.odd_unit)
     found = sel.heads_at_a_bust(t, entry.pk, winners, progressive=rules.format == b.PROGRESSIVE)
     pks = {n: pk for pk, (n, _name, _head) in found.items() if pk != entry.pk}
