@@ -10,21 +10,12 @@ from django.utils import translation
 from payouts.models import BountyPayment
 from payouts.selectors import bounties as sel
 from tests.browser.conftest import login
+from tests.browser.test_payouts import sign
 from tests.conftest import PASSWORD
 from tests.payouts.test_bounties import bounty_night, bust, entry
 from web.templatetags.money import money
 
 pytestmark = pytest.mark.browser
-
-
-def sign(page) -> None:
-    """The player signs on the pad."""
-    box = page.locator("#signature").bounding_box()
-    page.mouse.move(box["x"] + 30, box["y"] + 150)
-    page.mouse.down()
-    for x, y in ((120, 60), (220, 170), (330, 50), (450, 140)):
-        page.mouse.move(box["x"] + x, box["y"] + y, steps=6)
-    page.mouse.up()
 
 
 def pay(page, base: str, t, document: str) -> None:

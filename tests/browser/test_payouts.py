@@ -12,6 +12,17 @@ from tables.services import busts, draws
 from tests.helpers import open_tables, register
 from tournament.services import registration as tournament_services
 
+
+def sign(page) -> None:
+    """The player signs on the pay page's pad."""
+    box = page.locator("#signature").bounding_box()
+    page.mouse.move(box["x"] + 30, box["y"] + 150)
+    page.mouse.down()
+    for x, y in ((120, 60), (220, 170), (330, 50), (450, 140)):
+        page.mouse.move(box["x"] + x, box["y"] + y, steps=6)
+    page.mouse.up()
+
+
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 
@@ -89,12 +100,7 @@ def test_the_cashier_pays_a_prize_with_the_id_typed_again_and_a_signature_drawn(
     page.on("dialog", lambda dialog: dialog.accept())
 
     page.fill("#pay-doc-number", "EA9999999")  # not the document the entry was registered with
-    box = page.locator("#signature").bounding_box()
-    page.mouse.move(box["x"] + 30, box["y"] + 150)
-    page.mouse.down()
-    for x, y in ((120, 60), (220, 170), (330, 50), (450, 140)):
-        page.mouse.move(box["x"] + x, box["y"] + y, steps=6)
-    page.mouse.up()
+    sign(page)
     page.click("#pay-button")
     page.wait_for_selector("text=does not match")
     assert not Payment.objects.exists()
