@@ -21,7 +21,8 @@ export default [
   // The screens split by panel are written as every module will be: const and let, no function wrapped around a
   // module's body (a module has its own scope and is strict), the DOM built with Util.el.
   {
-    files: ["static/js/dealer.js", "static/js/dealer/**/*.js", "static/js/floor-map.js", "static/js/map/**/*.js"],
+    files: ["static/js/dealer.js", "static/js/dealer/**/*.js", "static/js/floor-map.js", "static/js/map/**/*.js",
+            "static/js/waiting-list.js"],
     rules: {
       "no-var": "error",
       "prefer-const": "error",

@@ -58,15 +58,14 @@ def staff_and_tournament(seats: int = 9):
     return director, cashier, t
 
 
-def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = None, first_player: int = 0) -> None:
-    """n paid entries of tournament t in bulk (players, their ID checks, entries and buy-ins), as the desk would
-    register them: "P<i> Bench", or the (first, last, nickname) that `names` gives an entry number. `first_player`:
-    the players' numbering starts there (several tournaments' fields are different players)."""
+def checked_players(cashier, n: int, names: dict[int, tuple[str, ...]] | None = None, first_player: int = 0) -> tuple[list, list]:
+    """n players in bulk with their registration ID checks: "P<i> Bench", or the (first, last, nickname) that `names`
+    gives the i-th (from 1). `first_player`: their numbering starts there (each a document of his own)."""
     from datetime import date
 
     from django.utils import timezone
 
-    from tournament.models import Entry, IdCheck, Player, Purchase
+    from tournament.models import IdCheck, Player
 
     names = names or {}
     now = timezone.now()
@@ -99,6 +98,19 @@ def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = No
         ],
         batch_size=2000,
     )
+    return players, checks
+
+
+def paid_field(t, cashier, n: int, names: dict[int, tuple[str, ...]] | None = None, first_player: int = 0) -> None:
+    """n paid entries of tournament t in bulk (players, their ID checks, entries and buy-ins), as the desk would
+    register them: "P<i> Bench", or the (first, last, nickname) that `names` gives an entry number. `first_player`:
+    the players' numbering starts there (several tournaments' fields are different players)."""
+    from django.utils import timezone
+
+    from tournament.models import Entry, Purchase
+
+    now = timezone.now()
+    players, checks = checked_players(cashier, n, names, first_player)
     entries = Entry.objects.bulk_create(
         [
             Entry(tournament=t, player=p, number=i + 1, id_check=c, id_hmac=f"{first_player + i:064x}", created_at=now, created_by=cashier)

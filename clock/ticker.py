@@ -1,6 +1,6 @@
 """The embedded ticker: with no Redis (eager tasks, no beat), the web process itself runs the
 clock's periodic task once a second, inside the ASGI lifespan, so announcements reach the
-in-memory channel layer of the same process."""
+in-memory channel layer of the same process; and every ten seconds the waiting lists' sweep (tournament/tasks.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ from django.db import close_old_connections, connection
 
 from clock.selectors import clock as clock_selectors
 from clock.services import clock as clock_services
+from tournament.services import waiting_list
 
 log = logging.getLogger(__name__)
 
 
 MIN_SLEEP = 0.02
+SWEEP_EVERY = 10  # ticks: the waiting lists' sweep, as Celery beat runs it (config/settings.py)
 
 
-def tick_once(interval: float = 1.0) -> float:
+def tick_once(interval: float = 1.0, sweep: bool = False) -> float:
     """One tick in a worker thread; returns how long to sleep before the next one (at most
     `interval`, less when something falls due sooner, so announcements are not up to a second
     late). The database connection is closed afterwards: no request cycle closes it here, and
@@ -27,6 +29,8 @@ def tick_once(interval: float = 1.0) -> float:
     close_old_connections()
     try:
         clock_services.tick()
+        if sweep:
+            waiting_list.pass_over_due()
         until = clock_selectors.seconds_until_next_due()
     finally:
         connection.close()
@@ -34,10 +38,12 @@ def tick_once(interval: float = 1.0) -> float:
 
 
 async def run_ticker(interval: float = 1.0) -> None:
+    ticks = 0
     while True:
         delay = interval
+        ticks += 1
         try:
-            delay = await sync_to_async(tick_once, thread_sensitive=False)(interval)
+            delay = await sync_to_async(tick_once, thread_sensitive=False)(interval, ticks % SWEEP_EVERY == 0)
         except Exception:  # keep ticking; the next tick retries what is due
             log.exception("clock tick failed")
         await asyncio.sleep(delay)

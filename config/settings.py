@@ -198,6 +198,8 @@ CELERY_BEAT_SCHEDULE = {
     # Announcements due (level changes, one-minute warnings, breaks) are kept in PostgreSQL;
     # this short periodic task claims them (docs/architecture.md: no long ETA tasks).
     "clock-tick": {"task": "clock.tick", "schedule": 1.0},
+    # Waiting lists: alternates who did not sit down in time are passed over, and open seats offered to the next.
+    "waiting-list-sweep": {"task": "waiting_list.sweep", "schedule": 10.0},
 }
 # With no broker there is no beat: the ASGI web process runs the tick itself.
 CLOCK_TICKER_IN_PROCESS = env_bool("CLOCK_TICKER_IN_PROCESS", not REDIS_URL)

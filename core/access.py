@@ -67,6 +67,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "tournament-detail": EVERY_ROLE,
     "register": DESK,
     "player-create": DESK,
+    "waiting-list": DESK,  # a sold-out tournament's waiting list (names); its floor-only buttons ask api-waiting-offer/pass
     "entries": DESK,
     "entry-detail": DESK,
     "receipt": DESK,
@@ -127,6 +128,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "seat-page": PUBLIC,
     "draw-list": PUBLIC,
     "draw-detail": PUBLIC,
+    "waiting-board": PUBLIC,  # a sold-out tournament's waiting list on the players' phones: alternate numbers, no names
     # setup
     "structure-list": DIRECTOR_ONLY,
     "structure-create": DIRECTOR_ONLY,
@@ -162,6 +164,12 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-players": {"GET": DESK, "POST": DESK},
     "api-entries": {"GET": DESK, "POST": DESK},
     "api-entry": {"GET": DESK},
+    # a sold-out tournament's waiting list: the desk puts players on it, seats and takes them off; the floor offers seats
+    "api-waiting-list": {"GET": DESK, "POST": DESK},
+    "api-waiting-offer": {"POST": FLOOR_ONLY},
+    "api-waiting-seat": {"POST": DESK},
+    "api-waiting-pass": {"POST": FLOOR_ONLY},
+    "api-waiting-cancel": {"POST": DESK},
     "api-entry-rebuy": {"POST": DESK},
     "api-entry-addon": {"POST": DESK},
     "api-entry-bust": {"POST": FLOOR_ONLY},
@@ -285,6 +293,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-floor-map": {"GET": FLOOR_ONLY},  # the table map's read: seats, names, slips, hand-for-hand, clock calls
     "api-public-seats": {"GET": PUBLIC},
     "api-public-seat": {"GET": PUBLIC},
+    "api-public-waiting": {"GET": PUBLIC},  # the waiting list's calls and numbers waiting (no names)
     "api-shuffler-hand": {"POST": (SHUFFLER,)},
 }
 

@@ -19,7 +19,7 @@ from payouts.selectors.structure import final_results, payout_state
 from tables.selectors import counts
 from tables.selectors import state as tables_selectors
 from tables.selectors.room_map import colours, registration_state
-from tables.selectors.screens import tables_overview
+from tables.selectors.screens import alternates_board, tables_overview
 from tables.selectors.state import pending_commitment
 from tournament.models import AuditEvent, Entry, Tournament
 from tournament.selectors.stats import tournament_stats
@@ -126,6 +126,9 @@ def lobby_snapshot(tournament: Tournament) -> dict:
         # The event's other tournaments, whose changes move this lobby's figures (a flight shows its event's pool):
         # the TV hears their public sockets too and reads its snapshot again (static/js/lobby.js).
         "figures_from": figures_from(tournament),
+        # A sold-out tournament's waiting list (None without one): the alternates called to a seat and the numbers
+        # waiting, no names (tables/selectors/screens.py alternates_board).
+        "alternates": alternates_board(tournament),
     }
 
 

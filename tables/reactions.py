@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 from clock.services import clock as clock_services
 from core.actor import Actor
 from core.errors import ServiceError
-from tables.models import Elimination, Penalty, Seat
+from tables.models import Elimination, Penalty, Seat, Table
+from tables.rules import positions
 from tables.selectors.state import redraw_waiting, seat_of, start_drawn
-from tables.services import draws, house_rules
+from tables.services import draws, house_rules, venue
 from tables.services.moves import after_seat_freed, rebalance
 from tables.services.seats import free_seat, seat_new_entry
 from tournament.models import Entry, Tournament
@@ -37,9 +38,32 @@ def seat_registered_entry(*, actor: Actor, tournament: Tournament, entry: Entry)
     seat = seat_new_entry(tournament, actor=actor, entry=entry)
     if seat is None:
         return {}
-    if not Seat.objects.filter(table=seat.table, ended_at__isnull=True).exclude(pk=seat.pk).exists():
+    others = sorted(Seat.objects.filter(table=seat.table, ended_at__isnull=True).exclude(pk=seat.pk).values_list("seat", flat=True))
+    if not others:
         rebalance(tournament, actor=actor, entry=entry)  # the first player at a table opened for late entries: others join
-    return {"table": seat.table.number, "seat": seat.seat}
+    return {"table": seat.table.number, "seat": seat.seat, "position": arrival_position(seat.table, others, seat.seat)}
+
+
+def arrival_position(table: Table, others: list[int], seat: int) -> str:
+    """Where a player sitting down at `seat` plays the next hand (TDA 7, club blinds rule 6): "wait_for_button" between
+    the small blind and the button, or his blind, the button, "in_play"; "unknown" when the table's positions are not
+    known yet."""
+    if not others:
+        return "in_play"
+    if table.big_blind_seat is None or table.positions_next:
+        return "unknown"
+    last = positions.Positions(table.button_seat, table.small_blind_seat, table.big_blind_seat)
+    return positions.arrival(table.seats, others, last, seat).role
+
+
+def seats_to_fill(*, tournament: Tournament) -> dict:
+    """Answer to tournament.selectors.waiting_list.SEATS: the seats the tournament may fill, in a room whose set of
+    tables is fixed, and those its pending slips hold for a while. A sit & go has its own number of seats
+    (venues/services/sit_and_go.py): it waits for a free table."""
+    seats = venue.seats_to_fill(tournament)  # None (one query) in a room that adds its tables
+    if seats is None or sit_and_go.sit_and_go_of(tournament) is not None:
+        return {}
+    return {"seats": seats, "held": venue.seats_held_twice(tournament)}
 
 
 def start_full_sit_and_go(*, actor: Actor, tournament: Tournament, entry: Entry) -> dict:

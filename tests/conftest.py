@@ -18,7 +18,7 @@ from django.utils import translation
 
 from tables.services import draws
 from tests.browser.conftest import Chromium
-from tests.helpers import open_tables, register
+from tests.helpers import fixed_room, open_tables, register
 from tournament.models import Structure, Tournament
 from tournament.rules.structure import LevelSpec, StructureSpec
 from tournament.services import registration, setup
@@ -253,6 +253,15 @@ def player(cashier):
 def room(director, cashier, tournament):
     """Two tables of nine, six players at each after the start draw: the tournament."""
     open_tables(director, tournament, [1, 2])
+    register(cashier, tournament, 12)
+    draws.draw_start(tournament, actor=director)
+    return tournament
+
+
+@pytest.fixture
+def sold_out_room(director, cashier, tournament):
+    """A fixed room of two tables of six, twelve players seated by the start draw: every seat taken."""
+    fixed_room(director, [1, 2])
     register(cashier, tournament, 12)
     draws.draw_start(tournament, actor=director)
     return tournament

@@ -22,6 +22,7 @@ from tables.selectors import state
 from tables.services import setup as table_setup
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Tournament
 from tournament.services import registration
+from venues.services import setup as venue_setup
 
 # --- A service call refused -------------------------------------------------------------------------------------------
 
@@ -55,6 +56,14 @@ def register(cashier, tournament, n: int, start: int = 0) -> list[Entry]:
 def open_tables(director, tournament, numbers, seats=9):
     for n in numbers:
         table_setup.open_table(tournament, actor=director, number=n, seats=seats)
+
+
+def fixed_room(director, numbers, seats=6):
+    """The room (the default venue) with these tables of `seats`, its set of tables fixed: its seats limit what plays."""
+    venue = venue_setup.default_venue()
+    for n in numbers:
+        venue_setup.add_table(venue, actor=director, number=n, seats=seats)
+    return venue_setup.set_areas(venue, actor=director, areas=[], fixed_tables=True)
 
 
 def table(t, number: int) -> Table:

@@ -21,8 +21,9 @@ from .tables import (
     penalty_api,
     screen_api,
     seating_api,
+    waiting_board,
 )
-from .tournament import api, snapshot_api, structure_api
+from .tournament import api, snapshot_api, structure_api, waiting_api
 from .venues import api as venues_api
 from .venues import room_tv
 
@@ -64,6 +65,11 @@ urlpatterns = [
     path(f"{T}/stats/", api.StatsView.as_view(), name="api-stats"),
     path(f"{T}/sit-and-go/", venues_api.SitAndGoView.as_view(), name="api-sit-and-go"),
     path(f"{T}/entries/", api.EntryListView.as_view(), name="api-entries"),
+    path(f"{T}/waiting-list/", waiting_api.WaitingListView.as_view(), name="api-waiting-list"),
+    path(f"{T}/waiting-list/offer/", waiting_api.WaitingOfferView.as_view(), name="api-waiting-offer"),
+    path(f"{T}/waiting-list/<id:number>/seat/", waiting_api.WaitingSeatView.as_view(), name="api-waiting-seat"),
+    path(f"{T}/waiting-list/<id:number>/pass/", waiting_api.WaitingPassView.as_view(), name="api-waiting-pass"),
+    path(f"{T}/waiting-list/<id:number>/cancel/", waiting_api.WaitingCancelView.as_view(), name="api-waiting-cancel"),
     path(f"{T}/entries/<id:number>/", api.EntryDetailView.as_view(), name="api-entry"),
     path(f"{T}/entries/<id:number>/rebuy/", api.EntryRebuyView.as_view(), name="api-entry-rebuy"),
     path(f"{T}/entries/<id:number>/addon/", api.EntryAddonView.as_view(), name="api-entry-addon"),
@@ -176,5 +182,6 @@ urlpatterns = [
     path(f"{T}/map/", seating_api.FloorMapView.as_view(), name="api-floor-map"),
     path(f"public/{T}/seats/", seating_api.PublicSeatSearchView.as_view(), name="api-public-seats"),
     path(f"public/{T}/seats/<id:number>/", seating_api.PublicSeatView.as_view(), name="api-public-seat"),
+    path(f"public/{T}/waiting/", waiting_board.PublicWaitingView.as_view(), name="api-public-waiting"),
     path("shuffler/hand-started/", tables_api.ShufflerHandStartView.as_view(), name="api-shuffler-hand"),
 ]

@@ -229,7 +229,7 @@ def room_seats(request, pk: int) -> dict[int, dict]:
 
 
 def public_head(request, pk: int) -> dict | None:
-    """What a public page says of the tournament at the head (its name, venue and currency, the league it counts for)
+    """What a public page says of the tournament at the head (its name, venue, currency and time zone, the league it counts for)
     and the next draw's commitment, the flight's label for a Day 1 flight, read once per event sequence in this worker
     (no query while the version is known: core/memory.py);
     None when there is no such tournament."""
@@ -238,7 +238,7 @@ def public_head(request, pk: int) -> dict | None:
         return None
 
     def compute():
-        head = Tournament.objects.filter(pk=pk).values("pk", "name", "venue", "currency").first()
+        head = Tournament.objects.filter(pk=pk).values("pk", "name", "venue", "currency", "time_zone").first()
         return seq, head and {**head, "next_draw": pending_commitment(pk), "league": league_link(pk), "flight": flight_label(pk)}
 
     return memory.at_version("head", pk, seq, compute, meanwhile=request.first_load)[1]

@@ -78,6 +78,7 @@ REVOKED = ("tables.dealerlink", "tournament.displaytoken")
 # tests/archive/test_schema.py finds every event whose payload takes a `.pk` and holds it to this table.
 PAYLOAD_IDS: dict[str, dict[str, str | None]] = {
     "entry.registered": {"entry_id": "tournament.entry", "player": PLAYER},
+    "waiting.joined": {"player": PLAYER},
     "display.created": {"display": "tournament.displaytoken"},
     "display.revoked": {"display": "tournament.displaytoken"},
     "seat_request.set": {"player": PLAYER},

@@ -18,6 +18,7 @@ from payouts.rules import cage
 from payouts.selectors import bounties as bounty_selectors
 from payouts.selectors import structure
 from tournament.models import Purchase, Tournament
+from tournament.selectors import waiting_list
 from tournament.selectors.stats import tournament_stats
 
 KINDS = (Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY, Purchase.Kind.REBUY, Purchase.Kind.ADDON)
@@ -221,6 +222,9 @@ def reconciliation(t: Tournament) -> dict:
             "part": part,
             "event": event,
             "bounty_format": t.bounty_format,
+            # Buy-ins taken from players still on the waiting list: in the drawer beside the cage's own money, owed back
+            # to them or their receipts once seated (tournament/selectors/waiting_list.py).
+            "waiting_list": waiting_list.money_held(t),
         }
     )
     return figures

@@ -35,6 +35,28 @@ export const SAYS = {
                    done: gettext("Receipt {number} is void; the refund is recorded.")},
   // Registration (templates/tournament/register.html, player_form.html): the answer names the player.
   "register": {done: gettext("Entry #{number} registered for {player.display_name}.")},
+  // A sold-out tournament's waiting list (register.html, player_form.html, waiting_list.html): the answer is the place
+  // ({number}: the alternate number, {name}); a row's forms carry its data-number and data-name for the question.
+  "waiting-join": {done: gettext("{name} is on the waiting list: alternate {number}.")},
+  "waiting-seat": {confirm: gettext("Alternate {number}, {name}, has sat down at his seat? His place on the list is closed."),
+                   done: gettext("Alternate {number}, {name}, sat down.")},
+  "waiting-pass": {confirm: gettext("Pass over alternate {number}, {name}? His entry is voided and his seat goes to the next on the list. This cannot be undone."),
+                   done: gettext("Alternate {number}, {name}, is passed over.")},
+  "waiting-cancel": {confirm: gettext("Take alternate {number}, {name}, off the list? This cannot be undone."),
+                     done: function (v) {
+                       var said = Util.fmt(gettext("Alternate {number}, {name}, is off the list."), v);
+                       if (!v.refund) return said;
+                       return said + " " + Util.fmt(gettext("Give back {amount}."), {amount: Util.money(v.refund, v.currency)});
+                     }},
+  "waiting-offer": {confirm: function (v) {
+    return Util.fmt(ngettext("Seat the next alternate now? He gets an entry and a seat by the late-entry draw.",
+                             "Seat the next {count} alternates now? Each gets an entry and a seat by the late-entry draw.",
+                             Number(v.count) || 1), v);
+  }, done: function (v) {
+    var seated = Array.isArray(v) ? v : [];
+    return Util.fmt(ngettext("{count} alternate offered a seat: {numbers}.", "{count} alternates offered a seat: {numbers}.",
+                             seated.length), {count: seated.length, numbers: seated.map(function (p) { return p.number; }).join(", ")});
+  }},
   // The tournament's page (templates/tournament/detail.html).
   "level-set": {done: gettext("Level {level} is now in play.")},
   "registration-open": {done: gettext("Registration is open.")},

@@ -5,6 +5,7 @@ import * as Util from "./util.js";
 import * as Live from "./live.js";
 import * as Clock from "./clock.js";
 import * as Bounties from "./lobby-bounties.js";
+import * as Alternates from "./lobby-alternates.js";
 
 (function () {
   "use strict";
@@ -257,6 +258,15 @@ import * as Bounties from "./lobby-bounties.js";
   showLeague(JSON.parse(document.getElementById("lobby-league-state").textContent));
   showBounties(JSON.parse(document.getElementById("lobby-bounties-state").textContent));
   setInterval(turnLeaders, 1000);
+  // A sold-out tournament's waiting list: "Sold out · N on the waiting list" and the latest calls to a seat, a new one
+  // highlighted for some seconds of server time (lobby-alternates.js); hidden once play is over.
+  var alternates = null;
+  function showAlternates(a) {
+    if (a !== undefined) alternates = finalNow ? null : a;
+    Alternates.show(alternates, sync ? sync.now() : Date.now() / 1000);
+  }
+  showAlternates(JSON.parse(document.getElementById("lobby-alternates-state").textContent));
+  setInterval(showAlternates, 1000);
   function loadDraws() {
     fetch(drawsUrl, {cache: "no-store"}).then(function (r) { return r.json(); }).then(showDraws).catch(function () {});
   }
@@ -290,6 +300,7 @@ import * as Bounties from "./lobby-bounties.js";
       if (askAgain) { askAgain = false; again(); }
       stats(s.stats); if (s.payouts) paid = s.payouts; showPaid(s.stats); view.set(s.clock); loadDraws(); handForHand(s.h4h);
       showFinal(s.final); showLeaders(s.leaders); showLeague(s.league); showBounties(s.bounties); hearFiguresFrom(s.figures_from);
+      showAlternates(s.alternates || null);
     },
     onEvent: function (m) {
       // The clock, hand-for-hand and the draws at once; everything else (the figures, the prizes, the chip leaders,

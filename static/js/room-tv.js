@@ -35,6 +35,9 @@ import * as Clock from "./clock.js";
   }
 
   function registration(r) {
+    if (r.sold_out && r.waiting) {
+      return [Util.fmt(ngettext("Sold out · {n} on the waiting list", "Sold out · {n} on the waiting list", r.waiting), {n: r.waiting}), "sold-out"];
+    }
     if (r.sold_out) return [gettext("Sold out"), "sold-out"];
     if (r.sit_and_go && !r.sit_and_go.started) {
       if (r.sit_and_go.registered >= r.sit_and_go.players) return [gettext("Sit & go full: waits for a free table"), "sold-out"];

@@ -3,6 +3,7 @@
    shows "You have been moved" when the table or seat changed. */
 import * as Util from "./util.js";
 import * as Live from "./live.js";
+import * as Alternates from "./alternates.js";
 
 (function () {
   "use strict";
@@ -27,6 +28,9 @@ import * as Live from "./live.js";
     dayBagOnly: gettext("Day {day} · bag {bag}"),
     dayOnly: gettext("Day {day}"),
     nextDraw: gettext("Commitment of the next draw (#{draw}):"),
+    // An alternate seated from the waiting list who has not sat down yet (the answer's "alternate").
+    altWait: gettext("Wait for the button before you play."),
+    altNote: gettext("If you have not sat down by then, you lose your turn: the seat goes to the next alternate."),
     // A bounty event: his own figures (the public answer's "bounty").
     head: gettext("The bounty on your head: {amount}"),
     won: gettext("Bounties you have won: {amount}"),
@@ -81,6 +85,7 @@ import * as Live from "./live.js";
     won.hidden = !now.seat_won;
     won.textContent = now.seat_won ? fmt(s.seatWon, {target: now.seat_won}) : "";
     showBounty(now);
+    showAlternate(now);
     var day = document.getElementById("seat-day"), stack = now.status === "active" ? now.day_stack : null;
     day.hidden = !stack;
     day.textContent = stack ? dayLine(stack) : "";
@@ -90,6 +95,21 @@ import * as Live from "./live.js";
     document.getElementById("next-draw").hidden = !next;
     document.getElementById("next-draw-words").textContent = next ? fmt(s.nextDraw, {draw: next.draw}) : "";
     document.getElementById("next-commitment").textContent = next ? next.commitment : "";
+  }
+  // An alternate offered this seat: "Alternate 12: table 7 seat 3 — sit down by 21:40" (on the venue's clock), and
+  // "wait for the button" when the seat is between the small blind and the button. Gone once he sat down.
+  function showAlternate(now) {
+    var alt = now.status === "active" && now.table !== null ? now.alternate : null;
+    document.getElementById("seat-alternate").hidden = !alt;
+    document.getElementById("alt-board").hidden = !alt;
+    if (!alt) return;
+    var call = {number: alt.number, table: now.table, seat: now.seat, sit_by: alt.sit_by, position: alt.position};
+    var by = Alternates.sitBy(call, cfg.time_zone);
+    document.getElementById("alt-line").textContent = Alternates.who(call) + " " + Alternates.where(call) + (by ? " \u2014 " + by : "");
+    var wait = document.getElementById("alt-wait");
+    wait.hidden = alt.position !== "wait_for_button";
+    wait.textContent = wait.hidden ? "" : s.altWait;
+    document.getElementById("alt-note").textContent = by ? s.altNote : "";
   }
   function showBounty(now) {
     var b = now.bounty, lines = [];
@@ -111,6 +131,7 @@ import * as Live from "./live.js";
       if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
     }
     if (now.move && !before.move && navigator.vibrate) navigator.vibrate([300, 100, 300]);
+    if (now.alternate && !before.alternate && navigator.vibrate) navigator.vibrate([300, 100, 300]);
     if (now.status !== "active") document.getElementById("moved").hidden = true;
   }
   function refetch() {

@@ -4,13 +4,13 @@ Staff who work some tournaments only read the names of those; the others' read "
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from core import roles
-from tables.models import Seat, Table
-from tables.selectors.state import breaking_tables
+from tables.models import Seat
 from tournament.models import Tournament
+from tournament.selectors import waiting_list
 from venues.models import SitAndGo, Venue, VenueTable
 from venues.rules import room as rules
 
@@ -101,9 +101,10 @@ def room_map(venue: Venue, *, user=None, tournament: int | None = None) -> dict:
 
 def registration_state(t: Tournament, stats: dict) -> dict:
     """What the room's screens say of a tournament's registration (its figures from tournament_stats): open, until the
-    end of level N while it plays (late registration), closed, or sold out: open, but every seat of its tables taken and
-    no table of its venue free for it, in a room with a fixed set of tables (a club's room adds the table the director
-    opens). A sit & go: the seats it starts with and how many are taken."""
+    end of level N while it plays (late registration), closed, or sold out: open, but its maximum entries reached, or
+    every seat of its tables taken and no table of its venue free for it in a room with a fixed set of tables (a club's
+    room adds the table the director opens), or players waiting on its list (their number). A sit & go: the seats it
+    starts with and how many are taken."""
     late = t.late_reg_until_level
     open_now = bool(stats["registration_open"])
     running = t.status == Tournament.Status.RUNNING
@@ -112,18 +113,8 @@ def registration_state(t: Tournament, stats: dict) -> dict:
     return {
         "open": open_now,
         "until_level": late if open_now and running else None,
-        "sold_out": open_now and running and _room_full(t),
+        # Read now, not from the figures: a table the room gives back is no event of the tournament's (its figures are
+        # kept by its own version), and it may end a sell-out (tournament/selectors/waiting_list.py).
+        **({"sold_out": False, "waiting": 0} if not open_now else waiting_list.summary(t)),
         "sit_and_go": seats,
     }
-
-
-def _room_full(t: Tournament) -> bool:
-    venue = t.room if t.room_id else Venue.objects.order_by("id").first()
-    if venue is None or not venue.fixed_tables:
-        return False
-    tables = Table.objects.filter(tournament=t, in_play=True).exclude(pk__in=breaking_tables(t))
-    seats = tables.aggregate(n=Sum("seats"))["n"] or 0
-    if seats > Seat.objects.filter(table__in=tables, ended_at__isnull=True).count():
-        return False
-    free = VenueTable.objects.filter(venue=venue, status=VenueTable.Status.OPEN, table__isnull=True)
-    return not free.filter(Q(reserved_for__isnull=True) | Q(reserved_for=t)).exists()

@@ -31,6 +31,7 @@ from tables.selectors.state import (
     waiting,
 )
 from tournament.models import Entry, Player, Tournament
+from tournament.selectors import waiting_list
 
 
 def tables_overview(tournament: Tournament) -> list[dict]:
@@ -181,6 +182,7 @@ def public_seats(tournament_id: int, numbers: Collection[int] | None = None) -> 
             tournament_id=tournament_id, status=Move.Status.PENDING, **only
         ).values_list("entry_id", "to_table__number", "to_seat", "position", "kind", "from_table__hand_in_progress")
     }
+    offered = waiting_list.offers(tournament_id, None if numbers is None else list(numbers))  # alternates not sat down yet
     answers = {}
     entries = Entry.objects.filter(tournament_id=tournament_id)
     if numbers is not None:
@@ -199,8 +201,31 @@ def public_seats(tournament_id: int, numbers: Collection[int] | None = None) -> 
             "place": place,
             "place_low": low or place,
             "move": moves.get(pk),
+            "alternate": offered.get(pk),
         }
     return answers
+
+
+def alternates_board(t: Tournament) -> dict | None:
+    """What the lobby TV and the public waiting-list page say of a sold-out tournament's list: the alternates called
+    to a seat (number, table, seat, where the seat plays the next hand, when he must sit down by), latest first, and the
+    numbers still waiting in order. Numbers, never names. None when the tournament has no list."""
+    summary = waiting_list.summary(t)
+    waiting = waiting_list.waiting_numbers(t.pk) if summary["waiting"] or summary["sold_out"] else []
+    offered = waiting_list.offers(t.pk)
+    if not summary["sold_out"] and not waiting and not offered:
+        return None
+    where = dict(
+        (entry, (table, seat))
+        for entry, table, seat in Seat.objects.filter(tournament=t, ended_at__isnull=True, entry_id__in=list(offered)).values_list(
+            "entry_id", "table__number", "seat"
+        )
+    )
+    calls = [
+        {**offer, "table": where.get(entry, (None, None))[0], "seat": where.get(entry, (None, None))[1]} for entry, offer in offered.items()
+    ]
+    calls.sort(key=lambda c: -c["number"])
+    return {"sold_out": summary["sold_out"], "waiting": waiting, "calls": calls}
 
 
 def _iso(text: str | None) -> str | None:

@@ -26,6 +26,7 @@ from tables.services.moves import after_seat_freed, rebalance
 from tables.services.penalties import clean_penalty_reason, offender
 from tables.services.seats import free_seat, reseat_after_undo
 from tournament.models import ChipAdjustment, Entry, Tournament
+from tournament.services import waiting_list
 from tournament.services.audit import actor_user, lock_tournament, record_event
 from tournament.services.chips import adjust_chips, chips_in_play
 
@@ -208,6 +209,8 @@ def _out(
     )
     reactions.react(ENTRY_BUSTED, actor=actor, tournament=t, entry=e)
     after_seat_freed(t, actor=actor, entry=e)
+    waiting_list.entry_out(e, actor=actor, t=t)  # an alternate called to this seat played: his place is done
+    waiting_list.offer_seats(t, actor=actor)  # a sold-out tournament: the seat goes to the next alternate
     return e
 
 

@@ -11,13 +11,14 @@ tables the other has locked, on PostgreSQL). The caller holds the tournament's l
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Min, Q
+from django.db.models import Min, Q, Sum, Value
+from django.db.models.functions import Least
 from django.utils.translation import gettext as _
 
 from core import broadcast, groups
 from core.actor import Actor
 from core.errors import ServiceError
-from tables.models import DealerLink, Table
+from tables.models import DealerLink, Move, Table
 from tables.selectors.state import start_drawn
 from tournament.models import Tournament
 from tournament.services.audit import record_event
@@ -214,6 +215,26 @@ def _candidates(t: Tournament, venue: Venue):
     return VenueTable.objects.filter(venue=venue, status=VenueTable.Status.OPEN, table__isnull=True).filter(
         Q(reserved_for__isnull=True) | Q(reserved_for=t)
     )
+
+
+def seats_to_fill(t: Tournament) -> int | None:
+    """The seats the tournament may fill now, when its room's set of tables is fixed: its tables in play (not breaking)
+    and the room's free tables it may take, each at most its table size. None when the room adds tables as the director
+    opens them (the seats set no limit there; tournament/selectors/waiting_list.py asks)."""
+    venue = venue_of(t)
+    if not venue.fixed_tables:
+        return None
+    breaking = Move.objects.filter(tournament=t, status=Move.Status.PENDING, kind=Move.Kind.BREAK).values("from_table_id")
+    own = Table.objects.filter(tournament=t, in_play=True).exclude(pk__in=breaking).aggregate(n=Sum("seats"))["n"] or 0
+    free = _candidates(t, venue).aggregate(n=Sum(Least("seats", Value(t.seats_per_table))))["n"] or 0
+    return own + free
+
+
+def seats_held_twice(t: Tournament) -> int:
+    """Seats a pending slip holds twice for one player (his seat, and the one reserved at the table he goes to), free again
+    once the slip is confirmed: a break's slips leave a table not counted among the seats, a balancing or redraw slip
+    does not."""
+    return Move.objects.filter(tournament=t, status=Move.Status.PENDING).exclude(kind=Move.Kind.BREAK).count()
 
 
 def _lock_free(t: Tournament, venue: Venue, seats_needed: int) -> tuple[list[VenueTable], list[VenueTable]]:

@@ -35,7 +35,7 @@ from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
 from tests.conftest import tournament_data
 from tests.helpers import id_doc
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, Tournament, WaitingPlace
 from tournament.rules.structure import LevelSpec, StructureSpec
 from tournament.services import registration, setup
 from venues.services import displays
@@ -547,6 +547,28 @@ def league_url(room: Room, path: str) -> str:
     return path.format(League.objects.get().pk)
 
 
+def sold_out_with_calls(room: Room) -> None:
+    """Sold out: the room's four tables of nine made the venue's fixed set and filled (six more entries), six players
+    on the waiting list; four busts offer their seats to alternates 1 to 4 (the TV shows the latest three and says one
+    more); the clock at the late level with the announcement, the figures at their widest."""
+    from tournament.services import waiting_list
+
+    def newcomer(i: int):
+        return registration.create_player(
+            actor=room.director, first_name="Markéta", last_name=f"Lobkowicz-Příhodová {i}", date_of_birth=date(1985, 3, 1 + i % 28)
+        )
+
+    for i in range(ENTRIES, ENTRIES + 6):
+        registration.register_entry(room.tournament, actor=room.director, player=newcomer(i), document=id_doc(f"EA{i:07d}"))
+    venue_setup.set_areas(venue_setup.default_venue(), actor=room.director, areas=[], fixed_tables=True)
+    for i in range(6):
+        waiting_list.join(room.tournament, actor=room.director, player=newcomer(100 + i), document=id_doc(f"WL{i:07d}"))
+    for entry in Entry.objects.filter(tournament=room.tournament).order_by("number")[:4]:
+        busts.bust_entry(entry, actor=room.director)
+    room.alternate_entry = WaitingPlace.objects.get(tournament=room.tournament, number=4).entry.number
+    late_level(room)
+
+
 def draw_url(room: Room) -> str:
     return f"/s/{room.tournament.pk}/draws/{room.draw.number}/"
 
@@ -694,6 +716,34 @@ SCREENS = [
         PHONE_SIZES,
         bounty_nights,
         "body:has(#live.live) #seat-bounty:not([hidden])",
+    ),
+    # A sold-out tournament's waiting list: the TV's band (sold out, the latest calls to a seat), the players' board with
+    # an alternate's number typed, and the seat page of an alternate called to a seat.
+    Screen(
+        "lobby_sold_out",
+        lobby_url,
+        TV_SIZES,
+        sold_out_with_calls,
+        "body:has(#live.live) #lobby-alt-calls li",
+        SOUND_OFF,
+        no_scroll=True,
+    ),
+    Screen("waiting_board", lambda room: f"/t/{room.tournament.pk}/waiting/?n=5", PHONE_SIZES, sold_out_with_calls, "#live.live"),
+    # The desk's and the floor's list (names, the offered alternates' seats, the buttons), read again from the API.
+    Screen(
+        "waiting_list",
+        lambda room: f"/t/{room.tournament.pk}/waiting-list/",
+        (*STAFF_SIZES, *PHONE_SIZES),
+        sold_out_with_calls,
+        "body:has(#live.live) #places li",
+        staff=True,
+    ),
+    Screen(
+        "seat_page_alternate",
+        lambda room: f"/s/{room.tournament.pk}/{room.alternate_entry}/",
+        PHONE_SIZES,
+        sold_out_with_calls,
+        "body:has(#live.live) #seat-alternate:not([hidden])",
     ),
     Screen(
         "dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given, "#live.live", staff=True

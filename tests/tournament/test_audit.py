@@ -15,7 +15,7 @@ from tables.services import busts
 from tests.conftest import BASIC_SPEC, make_user, tournament_data
 from tests.helpers import id_doc
 from tournament.models import AuditEvent, Entry, Purchase, Tournament
-from tournament.services import registration, setup
+from tournament.services import purchases, registration, setup
 from tournament.services.audit import lock_tournament, record_event
 
 
@@ -43,10 +43,10 @@ def test_every_service_call_writes_exactly_one_event_with_the_next_seq(director,
         ),
         (
             "rebuy.announced",
-            lambda: state.setdefault("rebuy", registration.add_chips(state["e1"], actor=floor, kind=Purchase.Kind.REBUY, paid=False)),
+            lambda: state.setdefault("rebuy", purchases.add_chips(state["e1"], actor=floor, kind=Purchase.Kind.REBUY, paid=False)),
         ),
-        ("rebuy.paid", lambda: registration.pay_purchase(state["rebuy"], actor=cashier)),
-        ("addon.paid", lambda: registration.add_chips(state["e1"], actor=cashier, kind=Purchase.Kind.ADDON)),
+        ("rebuy.paid", lambda: purchases.pay_purchase(state["rebuy"], actor=cashier)),
+        ("addon.paid", lambda: purchases.add_chips(state["e1"], actor=cashier, kind=Purchase.Kind.ADDON)),
         ("purchase.voided", lambda: registration.void_purchase(state["e2"].purchases.get(), actor=cashier, reason="Wrong player")),
         ("entry.busted", lambda: busts.bust_entry(state["e1"], actor=floor)),
         ("tournament.changed", lambda: setup.update_tournament(t, actor=director, data={"name": "Renamed"})),
@@ -73,7 +73,7 @@ def test_refused_calls_write_no_event_and_use_no_seq(cashier, floor, tournament,
     before = tournament_events(tournament)
     for call in (
         lambda: registration.register_entry(tournament, actor=cashier, player=player, document=id_doc()),  # already live
-        lambda: registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY),  # not allowed
+        lambda: purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY),  # not allowed
         lambda: registration.void_purchase(entry.purchases.get(), actor=cashier, reason=""),  # no reason
         lambda: busts.bust_entry(entry, actor=cashier),  # not the floor's role
     ):

@@ -16,7 +16,7 @@ from tests.conftest import make_user, tournament_data
 from tests.helpers import id_doc, refused
 from tournament.models import AuditEvent, Entry, IdCheck, Player, Purchase, Tournament
 from tournament.selectors.stats import tournament_stats
-from tournament.services import registration, setup
+from tournament.services import purchases, registration, setup
 
 
 def test_registration_refused_without_id_check(cashier, tournament, player):
@@ -297,27 +297,27 @@ def test_late_registration(cashier, tournament, player):
 
 def test_rebuy_not_allowed(cashier, tournament, player):
     entry = registration.register_entry(tournament, actor=cashier, player=player, document=id_doc())
-    refused("rebuy_not_allowed", registration.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
-    refused("addon_not_allowed", registration.add_chips, entry, actor=cashier, kind=Purchase.Kind.ADDON)
-    refused("kind", registration.add_chips, entry, actor=cashier, kind="buy_in")
+    refused("rebuy_not_allowed", purchases.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    refused("addon_not_allowed", purchases.add_chips, entry, actor=cashier, kind=Purchase.Kind.ADDON)
+    refused("kind", purchases.add_chips, entry, actor=cashier, kind="buy_in")
     assert Purchase.objects.count() == 1
 
 
 def test_rebuy_announced_then_paid(cashier, floor, dealer, rebuy_tournament, player):
     entry = registration.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
-    announced = registration.add_chips(entry, actor=floor, kind=Purchase.Kind.REBUY, paid=False)
+    announced = purchases.add_chips(entry, actor=floor, kind=Purchase.Kind.REBUY, paid=False)
     assert (announced.status, announced.amount, announced.fee, announced.chips) == (Purchase.Status.ANNOUNCED, 5000, 500, 10000)
     assert announced.paid_at is None and announced.paid_by is None
     stats = tournament_stats(rebuy_tournament)
     # TDA 24: the chips play behind at once; the money is in the pool only when paid.
     assert stats["chips_in_play"] == 30000 and stats["collected"] == 10000 and stats["prize_pool"] == 10000
     assert stats["rebuys"] == 1
-    refused("forbidden", registration.pay_purchase, announced, actor=dealer)  # the cashier or the floor takes money
-    paid = registration.pay_purchase(announced, actor=floor)
+    refused("forbidden", purchases.pay_purchase, announced, actor=dealer)  # the cashier or the floor takes money
+    paid = purchases.pay_purchase(announced, actor=floor)
     assert paid.status == Purchase.Status.PAID and paid.paid_by == floor and paid.paid_at is not None
     stats = tournament_stats(rebuy_tournament)
     assert stats["chips_in_play"] == 30000 and stats["collected"] == 15000 and stats["fees"] == 2000
-    refused("not_announced", registration.pay_purchase, announced, actor=cashier)
+    refused("not_announced", purchases.pay_purchase, announced, actor=cashier)
     assert list(AuditEvent.objects.filter(tournament=rebuy_tournament).values_list("type", flat=True))[-2:] == [
         "rebuy.announced",
         "rebuy.paid",
@@ -326,39 +326,39 @@ def test_rebuy_announced_then_paid(cashier, floor, dealer, rebuy_tournament, pla
 
 def test_rebuy_limit_and_level(cashier, rebuy_tournament, player):
     entry = registration.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
-    registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
-    registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY, paid=False)
-    err = refused("rebuy_limit", registration.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY, paid=False)
+    err = refused("rebuy_limit", purchases.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
     assert "2" in err.message
     # A voided re-buy does not count towards the limit.
     registration.void_purchase(entry.purchases.filter(kind=Purchase.Kind.REBUY).first(), actor=cashier, reason="Misclick")
-    registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
     set_level(rebuy_tournament, 4)
     other = new_player(cashier, "Later")
     other_entry = registration.register_entry(rebuy_tournament, actor=cashier, player=other, document=id_doc("EA7654321"))
-    err = refused("rebuy_over", registration.add_chips, other_entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    err = refused("rebuy_over", purchases.add_chips, other_entry, actor=cashier, kind=Purchase.Kind.REBUY)
     assert "level 3" in err.message
 
 
 def test_rebuy_refused_for_an_entry_not_playing(cashier, floor, rebuy_tournament, player):
     entry = registration.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
     busts.bust_entry(entry, actor=floor)
-    refused("entry_not_active", registration.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    refused("entry_not_active", purchases.add_chips, entry, actor=cashier, kind=Purchase.Kind.REBUY)
     assert list(entry.purchases.values_list("kind", flat=True)) == [Purchase.Kind.BUY_IN]  # no re-buy taken
 
 
 def test_addons(cashier, rebuy_tournament, player):
     entry = registration.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
-    addon = registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.ADDON, paid=False)  # an add-on is always paid at once
+    addon = purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.ADDON, paid=False)  # an add-on is always paid at once
     assert (addon.kind, addon.status, addon.amount, addon.fee, addon.chips) == (Purchase.Kind.ADDON, Purchase.Status.PAID, 4000, 400, 15000)
-    refused("addon_limit", registration.add_chips, entry, actor=cashier, kind=Purchase.Kind.ADDON)
+    refused("addon_limit", purchases.add_chips, entry, actor=cashier, kind=Purchase.Kind.ADDON)
     stats = tournament_stats(rebuy_tournament)
     assert (stats["addons"], stats["chips_in_play"], stats["collected"]) == (1, 35000, 14000)
     set_level(rebuy_tournament, 5)
     other = new_player(cashier, "Later")
     Tournament.objects.filter(pk=rebuy_tournament.pk).update(late_reg_until_level=None)
     other_entry = registration.register_entry(rebuy_tournament, actor=cashier, player=other, document=id_doc("EA7654321"))
-    err = refused("addon_over", registration.add_chips, other_entry, actor=cashier, kind=Purchase.Kind.ADDON)
+    err = refused("addon_over", purchases.add_chips, other_entry, actor=cashier, kind=Purchase.Kind.ADDON)
     assert "level 4" in err.message
 
 
@@ -375,8 +375,8 @@ def test_void_needs_a_reason(cashier, tournament, player):
 
 def test_voiding_a_buy_in_voids_the_entry_and_its_receipts(cashier, rebuy_tournament, player):
     entry = registration.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
-    rebuy = registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
-    announced = registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY, paid=False)
+    rebuy = purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    announced = purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY, paid=False)
     buy_in = entry.purchases.get(kind=Purchase.Kind.BUY_IN)
     voided = registration.void_purchase(buy_in, actor=cashier, reason="  Registered the wrong player  ")
     assert voided.status == Purchase.Status.VOIDED and voided.refund_amount == 11500  # amount + fee
@@ -400,7 +400,7 @@ def test_voiding_a_buy_in_voids_the_entry_and_its_receipts(cashier, rebuy_tourna
 
 def test_voiding_a_rebuy_keeps_the_entry(cashier, rebuy_tournament, player):
     entry = registration.register_entry(rebuy_tournament, actor=cashier, player=player, document=id_doc())
-    rebuy = registration.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
+    rebuy = purchases.add_chips(entry, actor=cashier, kind=Purchase.Kind.REBUY)
     voided = registration.void_purchase(rebuy, actor=cashier, reason="Double tap", refund_amount=5000)
     assert voided.refund_amount == 5000
     entry.refresh_from_db()

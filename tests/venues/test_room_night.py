@@ -14,6 +14,12 @@ free table (it waits; when the cash games end the director makes its start draw)
 to cash games and opens it again, reserves one for a tournament or cancels the reservation, hands a free one to a
 tournament. The dealers draw the button at a table as soon as two players sit there.
 
+The room sells out: past the seats of the fixed room (or an event's maximum entries, which one event of some nights has),
+a late entry or a re-entry joins the event's waiting list with his ID checked. Busts offer the seats to the alternates in
+the list's order; an alternate sits down, declines, or is passed over when the house's minutes run out (the clock moved
+on), and the floor seats the next by hand. The house takes the buy-in when he joins or at his seat, and gives a no-show's
+back or keeps it, as the night's draw sets.
+
 After every step that changed the room it checks each tournament whose events moved against every invariant of a
 night (tests/test_whole_night.py, check_night), and the room itself: a venue table holds the table of its own number,
 in play, of a tournament playing in this venue, and never while closed; no two tables with players of running
@@ -31,13 +37,14 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from datetime import date
+from datetime import date, timedelta
 from unittest import mock
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, run_state_machine_as_test
@@ -54,8 +61,9 @@ from tests.helpers import id_doc, pick
 from tests.night_coverage import initialize, rule
 from tests.night_undo import STANDS
 from tests.test_whole_night import Night, check_night, shard, staff
-from tournament.models import AuditEvent, Entry, Purchase, Tournament
-from tournament.services import registration, setup
+from tournament.models import AuditEvent, Entry, Purchase, Tournament, WaitingPlace
+from tournament.selectors import waiting_list as waiting
+from tournament.services import registration, setup, waiting_list
 from venues.models import SitAndGo, VenueTable
 from venues.services import setup as venue_setup
 from venues.services import sit_and_go
@@ -180,6 +188,34 @@ class RoomNight(RuleBasedStateMachine):
     def busted(self, t: Tournament) -> list[Entry]:
         return list(Entry.objects.filter(tournament=t, status=Entry.Status.BUSTED).order_by("number"))
 
+    def enter(self, t: Tournament, player=None) -> Entry | WaitingPlace | None:
+        """A player enters, or joins the waiting list of an event that is sold out."""
+        if waiting.sold_out(t):
+            return self.join(t, player)
+        return self.register(t, player)
+
+    def join(self, t: Tournament, player=None) -> WaitingPlace | None:
+        if player is None:
+            self.players += 1
+            number = self.players
+
+            def new_place():
+                new = registration.create_player(
+                    actor=self.staff["cashier"], first_name=f"R{number}", last_name="Room", date_of_birth=date(1990, 1, 1)
+                )
+                return waiting_list.join(t, actor=self.staff["cashier"], player=new, document=id_doc(f"RN{number:07d}"))
+
+            place = self.act(new_place)
+        else:
+            document = id_doc(f"RN{int(player.first_name[1:]):07d}")
+            place = self.act(waiting_list.join, t, actor=self.staff["cashier"], player=player, document=document)
+        if place is not None:
+            RoomNight.tally["joined a waiting list"] += 1
+        return place
+
+    def places(self, state: str) -> list[WaitingPlace]:
+        return list(WaitingPlace.objects.filter(tournament__in=self.events, state=state).order_by("tournament_id", "number"))
+
     def register(self, t: Tournament, player=None) -> Entry | None:
         if player is None:
             self.players += 1
@@ -260,12 +296,20 @@ class RoomNight(RuleBasedStateMachine):
         venue_setup.import_room(self.venue, actor=self.d, text=ROOM)
         venue_setup.set_areas(self.venue, actor=self.d, areas=AREAS)
         self.template = setup.save_structure_template(BASIC_SPEC, actor=self.d)
+        house = random.Random(seed)  # the waiting list's house rules of the night, drawn from its seed
         for (name, size, most), count in zip(EVENTS[: 3 if third else 2], players, strict=False):
             t = setup.create_tournament(
                 tournament_data(name=name, seats_per_table=size, max_reentries=2, late_reg_until_level=2, guaranteed_pool=0),
                 actor=self.d,
                 template=self.template,
             )
+            Tournament.objects.filter(pk=t.pk).update(
+                max_entries=min(count, most) + house.randint(1, 6) if house.random() < 0.3 else None,
+                waiting_payment=house.choice(["on_joining", "on_seating"]),
+                no_show_money=house.choice(["refunded", "kept"]),
+                alternate_minutes=house.choice([5, 10]),
+            )
+            t.refresh_from_db()
             self.events.append(t.pk)
             for _i in range(min(count, most)):
                 self.register(t)
@@ -285,7 +329,7 @@ class RoomNight(RuleBasedStateMachine):
         venue has none)."""
         t = pick(list(Tournament.objects.filter(pk__in=self.events).order_by("pk")), k)
         for _i in range(more if t is not None else 0):
-            if self.register(t) is None:
+            if self.enter(t) is None:
                 return
 
     @precondition(lambda self: Entry.objects.filter(tournament__in=self.events, status=Entry.Status.BUSTED).exists())
@@ -294,7 +338,7 @@ class RoomNight(RuleBasedStateMachine):
         t = pick(list(Tournament.objects.filter(pk__in=self.events).order_by("pk")), k)
         entry = pick(self.busted(t), i) if t is not None else None
         if entry is not None:
-            self.register(t, entry.player)
+            self.enter(t, entry.player)
 
     @rule(k=index, i=index)
     def void(self, k, i):
@@ -475,6 +519,72 @@ class RoomNight(RuleBasedStateMachine):
         if t is not None:
             self.act(table_setup.hand_table, t, actor=self.floor, number=pick(NUMBERS, n), room=self.venue)
 
+    # --- the waiting lists ----------------------------------------------------------------------------
+
+    @rule(k=index, more=st.integers(1, 4))
+    def event_sells_out(self, k, more):
+        """A rush: the room's free tables go to cash games, players enter an event until it is sold out (its seats taken,
+        or its maximum), and `more` join its waiting list."""
+        t = pick(list(Tournament.objects.filter(pk__in=self.events).order_by("pk")), k)
+        if t is None or t.status == Tournament.Status.FINISHED:
+            return
+        self.free_tables_to_cash()
+        for _i in range(40):
+            if waiting.sold_out(t):
+                break
+            if self.register(t) is None:
+                return
+        for _i in range(more):
+            self.join(t)
+
+    @precondition(lambda self: WaitingPlace.objects.filter(state=WaitingPlace.State.OFFERED).exists())
+    @rule(i=index)
+    def alternate_sits_down(self, i):
+        place = pick(self.places(WaitingPlace.State.OFFERED), i)
+        if place is not None and self.act(waiting_list.seat, place, actor=self.staff["cashier"]) is not None:
+            RoomNight.tally["alternates sat down"] += 1
+
+    @precondition(lambda self: WaitingPlace.objects.filter(state__in=["waiting", "offered"]).exists())
+    @rule(i=index, offered=st.booleans())
+    def place_cancelled(self, i, offered):
+        """A player leaves the list, or an alternate called declines the seat."""
+        place = pick(self.places(WaitingPlace.State.OFFERED if offered else WaitingPlace.State.WAITING), i)
+        if place is not None and self.act(waiting_list.cancel, place, actor=self.staff["cashier"], reason="went home") is not None:
+            RoomNight.tally["places cancelled"] += 1
+
+    @precondition(lambda self: WaitingPlace.objects.filter(state=WaitingPlace.State.OFFERED).exists())
+    @rule(minutes=st.sampled_from([3, 6, 11]))
+    def time_passes(self, minutes):
+        """The clock moves on: the sweep passes over the alternates whose minutes ran out, and offers their seats."""
+        passed = WaitingPlace.objects.filter(state=WaitingPlace.State.PASSED).count()
+        waiting_list.pass_over_due(timezone.now() + timedelta(minutes=minutes))
+        RoomNight.tally["no-shows passed over"] += WaitingPlace.objects.filter(state=WaitingPlace.State.PASSED).count() - passed
+        self.buttons_drawn()
+        self.none_waits_beside_a_seat()
+
+    @precondition(lambda self: WaitingPlace.objects.filter(state=WaitingPlace.State.WAITING).exists())
+    @rule(k=index, count=st.integers(1, 3))
+    def seated_by_hand(self, k, count):
+        t = pick([t for t in self.tournaments() if t.pk in self.events], k)
+        if t is not None and self.act(waiting_list.offer_next, t, actor=self.floor, count=count) is not None:
+            RoomNight.tally["alternates seated by hand"] += 1
+
+    @rule()
+    def sweep(self):
+        """The sweep (Celery beat) runs: nobody then waits on a list while his event has a seat open for him."""
+        waiting_list.pass_over_due()
+        self.buttons_drawn()
+        self.none_waits_beside_a_seat()
+
+    def none_waits_beside_a_seat(self):
+        for t in Tournament.objects.filter(pk__in=self.events, status=Tournament.Status.RUNNING):
+            figures = waiting.counts(t)
+            if not figures["waiting"] or t.status == Tournament.Status.FINISHED:
+                continue
+            room = waiting.seats_open(t, figures)
+            below_max = t.max_entries is None or figures["entries"] < t.max_entries
+            assert not (room and below_max), f"{figures['waiting']} wait on {t.name}'s list beside {room} seats open"
+
     # --- the invariants ------------------------------------------------------------------------------
 
     @invariant()
@@ -497,6 +607,7 @@ class RoomNight(RuleBasedStateMachine):
                 check_night(t)
         self.one_holder_per_table()
         self.the_map_shows_what_plays()
+        self.waiting_lists_hold()
         self.undo_possible_or_said_why(changed)
         self._checked = marks
         RoomNight.tally["checks"] += 1
@@ -551,6 +662,52 @@ class RoomNight(RuleBasedStateMachine):
                 assert not seated.get(number), f"table {number} shown {state} while {seated[number]} play there"
             if state in (VenueTable.Status.OUT_OF_SERVICE, VenueTable.Status.CASH):
                 assert row["reserved_for"] is None, f"closed table {number} reserved"
+
+    def waiting_lists_hold(self):
+        """Each waiting list: alternates offered seats in the list's order (nobody passed while a lower number waited) and
+        never twice; an alternate called holds a live entry with a seat once the start draw is made, one who sat down
+        keeps it, a no-show's entry is voided; the money: a place off the list gives back what it paid, a no-show's
+        receipt gives back (or the house keeps) what the house's rule says, and a place still waiting holds its buy-in."""
+        places = list(WaitingPlace.objects.filter(tournament__in=self.events).select_related("entry", "tournament").order_by("number"))
+        entries = [p.entry_id for p in places if p.entry_id]
+        joined, offered, left = {}, {}, {}  # (tournament, alternate) -> the event's sequence number
+        for t_id, type_, seq, payload in AuditEvent.objects.filter(
+            tournament__in=self.events, type__in=["waiting.joined", "entry.registered", "waiting.cancelled"]
+        ).values_list("tournament_id", "type", "seq", "payload"):
+            key = (t_id, payload.get("alternate"))
+            if type_ == "waiting.joined":
+                joined[key] = seq
+            elif type_ == "entry.registered" and payload.get("alternate") is not None:
+                offered[key] = seq
+            elif type_ == "waiting.cancelled":
+                left[key] = seq
+        assert len(entries) == len(set(entries)), "an entry given to two places"
+        for p in places:
+            t = p.tournament
+            if p.state == WaitingPlace.State.WAITING:
+                assert p.entry_id is None and p.paid == (t.buy_in + t.bounty + t.fee if t.waiting_payment == "on_joining" else 0)
+            called = offered.get((p.tournament_id, p.number))
+            if called is not None:  # by the events' order: nobody with a lower number waited on the list when he was called
+                for q in places:
+                    joined_before = (
+                        q.tournament_id == p.tournament_id and q.number < p.number and joined[(q.tournament_id, q.number)] < called
+                    )
+                    gone = min(offered.get((q.tournament_id, q.number), called + 1), left.get((q.tournament_id, q.number), called + 1))
+                    assert not joined_before or gone < called, f"alternate {p.number} of {t.name} called before {q.number}"
+            if p.state == WaitingPlace.State.OFFERED:
+                assert p.entry.status == Entry.Status.ACTIVE, f"alternate {p.number} called with entry #{p.entry.number} not playing"
+                assert p.position in ("big_blind", "small_blind", "button", "wait_for_button", "in_play", "unknown")
+                if start_drawn(t):
+                    assert live_seats(t).filter(entry=p.entry).exists(), f"alternate {p.number} called without a seat"
+            if p.state == WaitingPlace.State.SEATED and not p.close_reason:  # the desk pressed "Sat down" (not: he busted first)
+                assert not p.entry.purchases.filter(status=Purchase.Status.ANNOUNCED).exists(), "a seated alternate who has not paid"
+            if p.state == WaitingPlace.State.PASSED:
+                receipt = p.entry.purchases.get(kind__in=[Purchase.Kind.BUY_IN, Purchase.Kind.REENTRY])
+                assert p.entry.status == Entry.Status.VOIDED and receipt.status == Purchase.Status.VOIDED
+                paid = p.paid if t.waiting_payment == "on_joining" else 0
+                assert p.refund == receipt.refund_amount == (0 if t.no_show_money == "kept" else paid), f"alternate {p.number}'s money"
+            if p.state == WaitingPlace.State.CANCELLED and p.entry_id is None:
+                assert p.refund == p.paid, f"alternate {p.number} taken off the list without his money"
 
     def undo_possible_or_said_why(self, tournaments: list[Tournament]):
         """The latest bust of each tournament can be undone (tried in a savepoint, rolled back), or its refusal says why:
@@ -621,3 +778,4 @@ def test_a_room_of_tournaments_and_sit_and_gos_holds_together(db, number):
     # Without these the room's invariants would hold of a room where nothing moves. (Which other parts a shard's nights
     # reach, an event finished, a sit & go waiting in a cash rush, differs with the database's answers: the tally says.)
     assert played["tables given back"] >= 1 and played["sit & gos started when filled"] + played["waiting sit & gos drawn"] >= 1, played
+    assert played["joined a waiting list"] >= 1, played  # the room sold out and players waited

@@ -78,7 +78,7 @@ def test_the_room_tv_shows_every_running_tournament_and_todays_schedule(director
     assert list(cards) == ["Main Event", "Side Event"]  # the running ones, by start
     m, s = cards["Main Event"], cards["Side Event"]
     assert m["stats"] == {"players_left": 14, "entries": 14, "average_stack": 20000, "prize_pool": main.guaranteed_pool}
-    assert m["registration"] == {"open": True, "until_level": 6, "sold_out": False, "sit_and_go": None}
+    assert m["registration"] == {"open": True, "until_level": 6, "sold_out": False, "waiting": 0, "sit_and_go": None}
     assert m["clock"]["status"] == "running" and m["clock"]["current"]["index"] == 0 and m["clock"]["rows"]
     assert 0 < m["clock"]["current"]["remaining"] <= m["clock"]["rows"][0]["seconds"]
     assert (s["stats"]["players_left"], s["stats"]["entries"], s["stats"]["average_stack"]) == (5, 6, 24000)

@@ -94,9 +94,9 @@ def test_the_start_draw_takes_free_tables_in_the_house_order_skipping_held_reser
 
 
 def test_a_draw_the_venue_cannot_seat_says_what_is_missing_and_changes_nothing(director, floor, cashier, tournament, side):
+    register(cashier, tournament, 25)  # before the room was set up: now its seats would send the last ones to the waiting list
     venue = room(director, [1, 2, 3])
     venue_setup.reserve(venue, actor=floor, number=3, tournament=side)
-    register(cashier, tournament, 25)
     before = AuditEvent.objects.filter(tournament=tournament).count()
     error = refused("venue_full", draws.draw_start, tournament, actor=director)
     assert error.details == {"missing_seats": 7, "missing_tables": 1, "free_tables": 2, "reserved": [3]}

@@ -142,6 +142,14 @@ class Tournament(models.Model):
         PROGRESSIVE = "progressive", _("Progressive knockout (PKO): part in cash, the rest onto the eliminator's head")
         MYSTERY = "mystery", _("Mystery bounty: envelopes drawn from a set point")
 
+    class WaitingPayment(models.TextChoices):  # tournament/rules/waiting_list.py: the same names
+        ON_JOINING = "on_joining", _("when he joins the list (given back if he is never seated)")
+        ON_SEATING = "on_seating", _("when he is seated")
+
+    class NoShowMoney(models.TextChoices):
+        REFUNDED = "refunded", _("given back")
+        KEPT = "kept", _("kept by the house")
+
     name = models.CharField(_("name"), max_length=160)
     venue = models.CharField(_("venue"), max_length=160)
     # The room whose tables it takes (venues/): none for a tournament made before venues, which takes from the default one.
@@ -178,6 +186,20 @@ class Tournament(models.Model):
         help_text=_("Registration closes when this level ends. Empty: open until the director closes it."),
     )
     guaranteed_pool = models.PositiveIntegerField(_("guaranteed prize pool (minor units)"), default=0)
+    # The waiting list (tournament/rules/waiting_list.py): past the maximum entries, or the seats of a room whose set of
+    # tables is fixed, a player waits as an alternate and is seated as seats open, in the list's order.
+    max_entries = models.PositiveIntegerField(
+        _("maximum entries"), null=True, blank=True, validators=[MinValueValidator(2)], help_text=_("Empty: the seats decide.")
+    )
+    alternate_minutes = models.PositiveSmallIntegerField(
+        _("minutes an alternate has to sit down"), default=10, validators=[MinValueValidator(1), MaxValueValidator(120)]
+    )
+    waiting_payment = models.CharField(
+        _("waiting list: buy-in taken"), max_length=10, choices=WaitingPayment.choices, default=WaitingPayment.ON_JOINING
+    )
+    no_show_money = models.CharField(
+        _("waiting list: a no-show's buy-in"), max_length=8, choices=NoShowMoney.choices, default=NoShowMoney.REFUNDED
+    )
     rebuy_allowed = models.BooleanField(_("re-buys allowed"), default=False)
     rebuy_price = models.PositiveIntegerField(_("re-buy price (minor units)"), default=0)
     rebuy_fee = models.PositiveIntegerField(_("re-buy fee (minor units)"), default=0)
@@ -481,5 +503,6 @@ class ChipAdjustment(NeverDeleteModel):
 
 # Models in modules of their own (this one is long enough): imported here, so `tournament.models` holds every model.
 from tournament.models.screens import DisplayToken, ScreenLink, ScreenLinkQuerySet  # noqa: E402
+from tournament.models.waiting import WaitingPlace  # noqa: E402
 
-__all__ = ["DisplayToken", "ScreenLink", "ScreenLinkQuerySet"]
+__all__ = ["DisplayToken", "ScreenLink", "ScreenLinkQuerySet", "WaitingPlace"]

@@ -6,6 +6,7 @@ from django.db.models import Count, Q, Sum
 
 from core import reactions
 from tournament.models import ChipAdjustment, Entry, Purchase, Tournament
+from tournament.selectors import waiting_list
 
 # Asked of the apps above (core.reactions): the figures of the other tournaments whose prize pool this one pays (an
 # event's Day 1 flights, for its Day 2: the flights app answers), as amounts added to this tournament's own:
@@ -56,6 +57,7 @@ def tournament_stats(tournament: Tournament) -> dict:
         "average_stack": chips // players_left if players_left else 0,
         "current_level": tournament.current_level,
         "registration_open": registration_problem(tournament) is None,
+        **waiting_list.summary(tournament),  # sold out, and the places on its waiting list
         "currency": tournament.currency,
         **({"paid_from": shared["paid_from"]} if "paid_from" in shared else {}),
     }

@@ -1,4 +1,4 @@
-"""Use cases of registration: players, entries with their ID check, re-buys and add-ons, receipts
+"""Use cases of registration: players, entries with their ID check (re-buys and add-ons: purchases.py), receipts
 paid and voided, registration open or closed, and the lobby screens' links.
 
 Each public function runs in one transaction, locks what it changes, writes an audit event and
@@ -22,10 +22,11 @@ from django.utils.translation import gettext as _
 from core import broadcast, groups, reactions, roles
 from core.actor import Actor
 from core.errors import ServiceError, check_length, clean_reason, full_clean, next_number, require
-from tournament.models import DisplayToken, Entry, IdCheck, Player, Purchase, Tournament
+from tournament.models import DisplayToken, Entry, IdCheck, Player, Purchase, Tournament, WaitingPlace
 from tournament.rules.identity import age_on, document_hmac, last_four, normalise_document_number
 from tournament.selectors.stats import registration_problem
-from tournament.services.audit import lock_tournament, record_event
+from tournament.selectors.waiting_list import sold_out
+from tournament.services.audit import actor_user, lock_tournament, record_event
 from tournament.services.chips import chips_in_play
 
 # Changes the apps above react to (core.reactions): each handler gets actor, tournament (locked) and entry.
@@ -151,10 +152,23 @@ def register_entry(
     """Register an entry (or a re-entry) with the ID check the house rules demand (club 32). `paid_with` "ticket":
     the buy-in is paid with a satellite's ticket (payouts.services.tickets.register_with_ticket, which holds the ticket):
     in the pool like cash, no money taken. `fee_waived`: the house takes no fee for it (a ticket worth the buy-in
-    alone)."""
+    alone). A sold-out tournament takes no entry: the player joins its waiting list (tournament/services/waiting_list.py)."""
     require(actor, roles.REGISTER)
     t = lock_tournament(tournament.pk)
     player = Player.objects.select_for_update().get(pk=player.pk)
+    hmac_value, kind = checked_entrant(t, player=player, document=document)
+    if sold_out(t):
+        raise ServiceError(
+            _("The tournament is sold out: put %(name)s on the waiting list.") % {"name": player.display_name}, code="sold_out", status=409
+        )
+    check = record_id_check(player, actor=actor, document=document, hmac_value=hmac_value)
+    return take_entry(t, actor=actor, player=player, check=check, kind=kind, paid_with=paid_with, fee_waived=fee_waived)
+
+
+def checked_entrant(t: Tournament, *, player: Player, document: IdDocument | None) -> tuple[str, str]:
+    """What registration (and the waiting list) checks before an entry is taken (tournament lock held): registration open,
+    the player's age, the ID document given and his own, no live entry of his or of the document, and a re-entry
+    allowed. Returns the document's keyed hash and the kind of entry it will be."""
     closed = registration_problem(t)
     if closed:
         raise ServiceError(_registration_closed_message(closed, t), code="registration_closed", status=409)
@@ -191,18 +205,28 @@ def register_entry(
             code="id_live_entry_exists",
             status=409,
         )
+    return hmac_value, entry_kind(t, player=player)
+
+
+def entry_kind(t: Tournament, *, player: Player) -> str:
+    """An entry or a re-entry: a re-entry must be allowed, and within the house's number."""
     earlier = Entry.objects.filter(tournament=t, player=player).exclude(status=Entry.Status.VOIDED)
-    kind = Entry.Kind.REENTRY if earlier.exists() else Entry.Kind.ENTRY
-    if kind == Entry.Kind.REENTRY:
-        if not t.reentry_allowed:
-            raise ServiceError(_("Re-entry is not allowed in this tournament."), code="reentry_not_allowed", status=409)
-        used = earlier.filter(kind=Entry.Kind.REENTRY).count()
-        if t.max_reentries is not None and used >= t.max_reentries:
-            raise ServiceError(
-                _("%(name)s has used all %(max)s re-entries.") % {"name": player.display_name, "max": t.max_reentries},
-                code="reentry_limit",
-                status=409,
-            )
+    if not earlier.exists():
+        return Entry.Kind.ENTRY
+    if not t.reentry_allowed:
+        raise ServiceError(_("Re-entry is not allowed in this tournament."), code="reentry_not_allowed", status=409)
+    used = earlier.filter(kind=Entry.Kind.REENTRY).count()
+    if t.max_reentries is not None and used >= t.max_reentries:
+        raise ServiceError(
+            _("%(name)s has used all %(max)s re-entries.") % {"name": player.display_name, "max": t.max_reentries},
+            code="reentry_limit",
+            status=409,
+        )
+    return Entry.Kind.REENTRY
+
+
+def record_id_check(player: Player, *, actor: Actor, document: IdDocument, hmac_value: str) -> IdCheck:
+    """The registration's ID check, recorded; a player's first document becomes his."""
     check = _id_check(player, actor=actor, document=document, purpose=IdCheck.Purpose.REGISTRATION)
     if player.id_hmac is None:
         player.id_hmac = hmac_value
@@ -213,6 +237,25 @@ def register_entry(
             raise ServiceError(
                 _("This ID document belongs to another player record. Register that player instead."), code="id_other_player", status=409
             ) from exc
+    return check
+
+
+def take_entry(
+    t: Tournament,
+    *,
+    actor: Actor,
+    player: Player,
+    check: IdCheck,
+    kind: str,
+    paid_with: str = Purchase.PaidWith.CASH,
+    fee_waived: bool = False,
+    paid: bool = True,
+    facts: dict | None = None,
+) -> Entry:
+    """The entry and its buy-in receipt, once checked (tournament lock held): busted players' places move down, the apps
+    above seat it (ENTRY_REGISTERED), and the entry.registered event says it (with `facts` added: an alternate's
+    number). `paid` False: the receipt waits for the money (an alternate who pays at his seat). The entry
+    returned carries `seat_facts`: the table, seat and position the apps above gave it (None each before the start draw)."""
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -222,7 +265,7 @@ def register_entry(
                 number=next_number(Entry.objects.filter(tournament=t)),
                 kind=kind,
                 id_check=check,
-                id_hmac=hmac_value,
+                id_hmac=check.number_hmac,
                 created_at=now,
                 created_by=actor,
             )
@@ -233,15 +276,15 @@ def register_entry(
         entry=entry,
         number=next_number(Purchase.objects.filter(tournament=t)),
         kind=Purchase.Kind.REENTRY if kind == Entry.Kind.REENTRY else Purchase.Kind.BUY_IN,
-        status=Purchase.Status.PAID,
+        status=Purchase.Status.PAID if paid else Purchase.Status.ANNOUNCED,
         amount=t.buy_in,
         bounty=t.bounty,  # a re-entry buys a new head
         fee=0 if fee_waived else t.fee,
         chips=t.starting_stack,
         created_at=now,
         created_by=actor,
-        paid_at=now,
-        paid_by=actor,
+        paid_at=now if paid else None,
+        paid_by=actor if paid else None,
         paid_with=paid_with,
     )
     # Everyone busted so far finishes behind this entry: their places move down by one (a tie's last place too).
@@ -249,6 +292,7 @@ def register_entry(
     busted.filter(finish_place_low__isnull=False).update(finish_place_low=F("finish_place_low") + 1)
     busted.update(finish_place=F("finish_place") + 1)
     seat = {"table": None, "seat": None, **reactions.react(ENTRY_REGISTERED, actor=actor, tournament=t, entry=entry)}
+    entry.seat_facts = seat
     record_event(
         t,
         actor=actor,
@@ -262,13 +306,16 @@ def register_entry(
             "entries": [entry.number],
             "table": seat["table"],
             "seat": seat["seat"],
+            **({"position": seat["position"]} if seat.get("position") else {}),
             "receipt": purchase.number,
             "amount": purchase.amount,
             "bounty": purchase.bounty,
             "fee": purchase.fee,
             "chips": purchase.chips,
             "paid_with": paid_with,
-            "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": actor.get_username()},
+            **({} if paid else {"paid": False}),
+            "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": check.checked_by.get_username()},
+            **(facts or {}),
         },
     )
     return entry
@@ -296,107 +343,6 @@ def register_new_player(
     return register_entry(tournament, actor=actor, player=player, document=document)
 
 
-def _level_allows(until_level: int | None, tournament: Tournament) -> bool:
-    return until_level is None or tournament.current_level <= until_level
-
-
-@transaction.atomic
-def add_chips(entry: Entry, *, actor: Actor, kind: str, paid: bool = True) -> Purchase:
-    """A re-buy or an add-on for a live entry.
-
-    A re-buy announced before a hand (TDA 24) may be recorded unpaid: the player plays the
-    chips behind and must complete it (pay_purchase).
-    """
-    require(actor, roles.REGISTER)
-    entry = Entry.objects.select_related("player").get(pk=entry.pk)
-    t = lock_tournament(entry.tournament_id)
-    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
-    if entry.status != Entry.Status.ACTIVE:
-        raise ServiceError(_("Entry #%(number)s is not playing.") % {"number": entry.number}, code="entry_not_active", status=409)
-    if kind == Purchase.Kind.REBUY:
-        allowed, until, limit = t.rebuy_allowed, t.rebuy_until_level, t.max_rebuys
-        price, fee, chips = t.rebuy_price, t.rebuy_fee, t.rebuy_chips
-        labels = (
-            _("Re-buys are not allowed in this tournament."),
-            _("Re-buys ended with level %(level)s."),
-            _("Entry #%(number)s has used all %(max)s re-buys."),
-        )
-    elif kind == Purchase.Kind.ADDON:
-        allowed, until, limit = t.addon_allowed, t.addon_until_level, t.max_addons
-        price, fee, chips = t.addon_price, t.addon_fee, t.addon_chips
-        labels = (
-            _("Add-ons are not allowed in this tournament."),
-            _("Add-ons ended with level %(level)s."),
-            _("Entry #%(number)s has used all %(max)s add-ons."),
-        )
-        paid = True
-    else:
-        raise ServiceError(_("Unknown purchase kind."), code="kind")
-    if not allowed:
-        raise ServiceError(labels[0], code=f"{kind}_not_allowed", status=409)
-    if not _level_allows(until, t):
-        raise ServiceError(labels[1] % {"level": until}, code=f"{kind}_over", status=409)
-    used = entry.purchases.filter(kind=kind).exclude(status=Purchase.Status.VOIDED).count()
-    if limit is not None and used >= limit:
-        raise ServiceError(labels[2] % {"number": entry.number, "max": limit}, code=f"{kind}_limit", status=409)
-    now = timezone.now()
-    purchase = Purchase.objects.create(
-        tournament=t,
-        entry=entry,
-        number=next_number(Purchase.objects.filter(tournament=t)),
-        kind=kind,
-        status=Purchase.Status.PAID if paid else Purchase.Status.ANNOUNCED,
-        amount=price,
-        fee=fee,
-        chips=chips,
-        created_at=now,
-        created_by=actor,
-        paid_at=now if paid else None,
-        paid_by=actor if paid else None,
-    )
-    record_event(
-        t,
-        actor=actor,
-        type_=f"{kind}.{'paid' if paid else 'announced'}",
-        payload={
-            "entry": entry.number,
-            "name": entry.player.display_name,
-            "receipt": purchase.number,
-            "amount": price,
-            "fee": fee,
-            "chips": chips,
-        },
-    )
-    return purchase
-
-
-@transaction.atomic
-def pay_purchase(purchase: Purchase, *, actor: Actor) -> Purchase:
-    """Complete an announced re-buy: the cashier takes the money."""
-    require(actor, roles.CASH)
-    t = lock_tournament(purchase.tournament_id)
-    p = Purchase.objects.select_for_update().select_related("entry__player").get(pk=purchase.pk)
-    if p.status != Purchase.Status.ANNOUNCED:
-        raise ServiceError(_("Receipt %(number)s is not waiting for payment.") % {"number": p.number}, code="not_announced", status=409)
-    p.status, p.paid_at, p.paid_by = Purchase.Status.PAID, timezone.now(), actor
-    p.save(update_fields=["status", "paid_at", "paid_by"])
-    record_event(
-        t,
-        actor=actor,
-        type_=f"{p.kind}.paid",
-        payload={
-            "entry": p.entry.number,
-            "name": p.entry.player.display_name,
-            "receipt": p.number,
-            "amount": p.amount,
-            "fee": p.fee,
-            "chips": p.chips,
-            "completed": True,
-        },
-    )
-    return p
-
-
 def _cash_paid(p: Purchase) -> int:
     """The cash a receipt took: none for one announced, or paid with a satellite's ticket (a void gives the ticket
     back: payouts' reaction to ENTRY_VOIDED)."""
@@ -409,6 +355,13 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
     require(actor, roles.VOID)
     reason = clean_reason(reason, Purchase, "void_reason", _("Give a reason for voiding."))
     t = lock_tournament(purchase.tournament_id)
+    return void_receipt(purchase, actor=actor, tournament=t, reason=reason, refund_amount=refund_amount)
+
+
+def void_receipt(purchase: Purchase, *, actor: Actor, tournament: Tournament, reason: str, refund_amount: int | None = None) -> Purchase:
+    """void_purchase once its role is checked and the tournament locked (the waiting list voids a no-show's entry, as the
+    system when the house's minutes run out)."""
+    t = tournament
     p = Purchase.objects.select_for_update().select_related("entry__player").get(pk=purchase.pk)
     if p.status == Purchase.Status.VOIDED:
         raise ServiceError(_("Receipt %(number)s is already void.") % {"number": p.number}, code="already_void", status=409)
@@ -463,6 +416,11 @@ def void_purchase(purchase: Purchase, *, actor: Actor, reason: str, refund_amoun
         },
     )
     if entry.status == Entry.Status.VOIDED:
+        # An alternate called to a seat whose entry the desk voids leaves the waiting list with it (the waiting list's own
+        # voids, of a no-show or a seat declined, then close his place as theirs).
+        WaitingPlace.objects.filter(entry=entry, state=WaitingPlace.State.OFFERED).update(
+            state=WaitingPlace.State.CANCELLED, closed_at=now, closed_by=actor_user(actor), close_reason=reason, refund=p.refund_amount
+        )
         reactions.react(ENTRY_VOIDED, actor=actor, tournament=t, entry=entry)
     p.refresh_from_db()
     return p

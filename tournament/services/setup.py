@@ -170,6 +170,10 @@ TOURNAMENT_FIELDS = (
     "addon_chips",
     "max_addons",
     "addon_until_level",
+    "max_entries",
+    "alternate_minutes",
+    "waiting_payment",
+    "no_show_money",
 )
 
 

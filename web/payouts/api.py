@@ -345,6 +345,11 @@ ReconciliationSerializer = inline_serializer(
         ),
         "pool_in": _int(help_text="Day 2: the flights' prize parts in its pool (their cash is on the flights' pages)."),
         "pool_out": _int(help_text="A flight: its prize part handed to the event's pool (Day 2 owes and pays it)."),
+        "waiting_list": inline_serializer(
+            "ReconciliationWaitingList",
+            {"places": _int(help_text="Players on the waiting list who paid when they joined."), "held": _int(help_text="Their buy-ins.")},
+            help_text="Buy-ins held for players on the waiting list: besides the cage's money, theirs until seated or given back.",
+        ),
         "event": serializers.JSONField(
             allow_null=True,
             help_text=(

@@ -381,6 +381,17 @@ class PublicSeatSerializer(serializers.Serializer):
             "winners share). Null otherwise."
         ),
     )
+    alternate = inline_serializer(
+        "PublicAlternate",
+        {
+            "number": serializers.IntegerField(help_text="His number on the waiting list."),
+            "called_at": serializers.DateTimeField(help_text="When he was called to the seat."),
+            "sit_by": serializers.DateTimeField(help_text="He loses his turn if he has not sat down by then."),
+            "position": serializers.CharField(help_text="big_blind, small_blind, button, wait_for_button, in_play or unknown"),
+        },
+        allow_null=True,
+        help_text="An alternate seated from the waiting list who has not sat down yet: his seat is table and seat.",
+    )
     move = inline_serializer(
         "PublicMove",
         {

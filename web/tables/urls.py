@@ -4,7 +4,7 @@ every change they make go through the JSON API (web/api_urls.py)."""
 
 from django.urls import path
 
-from . import count_views, penalty_views, views
+from . import count_views, penalty_views, views, waiting_board
 
 urlpatterns = [
     path("t/<id:pk>/tables/", views.tables_page, name="tables"),
@@ -28,4 +28,6 @@ urlpatterns = [
     path("s/<id:pk>/counts/", count_views.public_counts, name="public-counts"),
     path("s/<id:pk>/draws/", views.draw_list, name="draw-list"),
     path("s/<id:pk>/draws/<id:number>/", views.draw_detail, name="draw-detail"),
+    # Public: a sold-out tournament's waiting list on the players' phones (alternate numbers, never names).
+    path("t/<id:pk>/waiting/", waiting_board.waiting_board, name="waiting-board"),
 ]

@@ -31,6 +31,7 @@ from web.public_addresses import public_url
 from web.tables.forms import HouseRulesForm
 from web.tables.screen_api import tablet_state
 from web.tables.seating_api import floor_map
+from web.tables.waiting_board import has_list
 from web.tournament.views import in_venue_time
 
 
@@ -375,6 +376,7 @@ def seat_search(request, pk: int):
             "found": found,
             "counts_public": tables_selectors.house_rules(tournament).public_chip_counts,
             "league": league_link(pk),
+            "waiting_list": has_list(tournament),
         },
     )
 
@@ -401,6 +403,8 @@ def seat_page(request, pk: int, number: int):
                 "currency": head["currency"],
                 "version": request.answer_version,
                 "flight": head["flight"],
+                "time_zone": head.get("time_zone"),  # an alternate's time to sit down by, on the venue's clock
+                "waiting_board": reverse("waiting-board", args=[pk]),
             },
         },
     )

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from core import roles
 from tournament.models import AuditEvent, DisplayToken, Player, Purchase, Tournament
 from tournament.selectors.stats import registration_problem, tournament_stats
-from tournament.services import registration, setup
+from tournament.services import purchases, registration, setup
 from web.access import api as api_roles
 from web.api import RoleAPIView, answers, call_service, entry_or_404, tournament_or_404, valid
 from web.tournament import structure_serializers as st
@@ -240,7 +240,7 @@ class EntryRebuyView(RoleAPIView):
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
         paid = valid(s.RebuySerializer, request.data).validated_data["paid"]
-        purchase = call_service(registration.add_chips, entry, actor=request.user, kind=Purchase.Kind.REBUY, paid=paid)
+        purchase = call_service(purchases.add_chips, entry, actor=request.user, kind=Purchase.Kind.REBUY, paid=paid)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -256,7 +256,7 @@ class EntryAddonView(RoleAPIView):
     )
     def post(self, request, pk: int, number: int):
         entry = entry_or_404(pk, number)
-        purchase = call_service(registration.add_chips, entry, actor=request.user, kind=Purchase.Kind.ADDON)
+        purchase = call_service(purchases.add_chips, entry, actor=request.user, kind=Purchase.Kind.ADDON)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
@@ -302,7 +302,7 @@ class ReceiptPayView(RoleAPIView):
         responses=answers(200, s.PurchaseSerializer, conflict=True),
     )
     def post(self, request, pk: int, number: int):
-        purchase = call_service(registration.pay_purchase, purchase_or_404(pk, number), actor=request.user)
+        purchase = call_service(purchases.pay_purchase, purchase_or_404(pk, number), actor=request.user)
         return Response(s.PurchaseSerializer(purchase).data)
 
 

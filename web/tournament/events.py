@@ -29,6 +29,10 @@ def labels() -> dict[str, str]:
         "structure.changed": _("Structure template changed"),
         "structure.copied": _("Structure copied"),
         "structure.imported": _("Structure imported"),
+        "waiting.joined": _("Joined the waiting list"),
+        "waiting.seated": _("Alternate sat down"),
+        "waiting.passed": _("Alternate passed over"),
+        "waiting.cancelled": _("Taken off the waiting list"),
     }
 
 
@@ -38,6 +42,8 @@ def _entry(type_: str, label: str, p: dict, names: Names) -> str:
     at = parts.seat(p)
     if type_ == "entry.registered":
         kind = _("re-entry") if p.get("kind") == "reentry" else _("entry")
+        if p.get("alternate") is not None:
+            return _("Alternate %(number)s, %(who)s: offered %(seat)s") % {"number": p["alternate"], "who": who, "seat": at}
         if p.get("table") is not None:
             return _("%(who)s registered (%(kind)s), seated at %(seat)s") % {"who": who, "kind": kind, "seat": at}
         return _("%(who)s registered (%(kind)s)") % {"who": who, "kind": kind}
@@ -62,10 +68,22 @@ def _setup(type_: str, label: str, p: dict, names: Names) -> str:
     return label
 
 
+def _waiting(type_: str, label: str, p: dict, names: Names) -> str:
+    facts = {"number": p.get("alternate", "–"), "name": p.get("name", "–"), "reason": p.get("reason") or "–"}
+    if type_ == "waiting.joined":
+        return _("%(name)s joined the waiting list: alternate %(number)s") % facts
+    if type_ == "waiting.seated":
+        return _("Alternate %(number)s, %(name)s, sat down") % facts
+    if type_ == "waiting.passed":
+        return _("Alternate %(number)s, %(name)s, passed over: %(reason)s") % facts
+    return _("Alternate %(number)s, %(name)s, taken off the list: %(reason)s") % facts
+
+
 # Which line writes which types; of two prefixes a type starts with, the longer wins (web/event_words.py): an entry's
 # bust is the tables' line, the end of play the payouts'.
 LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
     (("entry.",), _entry),
     (("rebuy.", "addon.", "purchase."), _purchase),
     (("player.", "tournament.", "structure.", "display.", "registration."), _setup),
+    (("waiting.",), _waiting),
 )

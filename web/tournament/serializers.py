@@ -77,6 +77,19 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
                 "help_text": "null: by TDA rule 9, one more than the table size, at most 10.",
             },
             **{name: {"error_messages": MONEY_SAYS} for name in MONEY_FIELDS},
+            # The waiting list of a sold-out tournament (tournament/rules/waiting_list.py).
+            "max_entries": {
+                "required": False,
+                "allow_null": True,
+                "help_text": "Entries and re-entries together; past it (or the seats of a room with a fixed set of tables) a "
+                "new player joins the waiting list. null: no maximum, the seats decide.",
+            },
+            "alternate_minutes": {"help_text": "Minutes an alternate offered a seat has to sit down before he is passed over (1 to 120)."},
+            "waiting_payment": {
+                "help_text": "When an alternate's buy-in is taken: on_joining (when he joins the list; given back if he is "
+                "never seated) or on_seating (when he sits down)."
+            },
+            "no_show_money": {"help_text": "The buy-in of an alternate passed over for not sitting down in time: refunded or kept."},
         }
 
     def to_internal_value(self, data):
@@ -159,6 +172,10 @@ class StatsSerializer(serializers.Serializer):
     average_stack = serializers.IntegerField()
     current_level = serializers.IntegerField()
     registration_open = serializers.BooleanField()
+    sold_out = serializers.BooleanField(
+        help_text="A new player joins the waiting list: the maximum or the seats reached, or players waiting."
+    )
+    waiting = serializers.IntegerField(help_text="Players on the waiting list, not yet offered a seat.")
     currency = serializers.CharField()
     collected_display = MoneyDisplayField("collected", currency="currency")
     fees_display = MoneyDisplayField("fees", currency="currency")

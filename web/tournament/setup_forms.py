@@ -216,7 +216,15 @@ MONEY_LABELS = {
 }
 ZERO_IF_EMPTY = ("fee", "bounty", "guaranteed_pool", "rebuy_price", "rebuy_fee", "rebuy_chips", "addon_price", "addon_fee", "addon_chips")
 # Left empty, sent as null (static/js/api-forms.js, data-blank): no limit, or set by rule (final table: TDA 9).
-NULL_IF_EMPTY = ("final_table_size", "max_reentries", "late_reg_until_level", "max_rebuys", "rebuy_until_level", "addon_until_level")
+NULL_IF_EMPTY = (
+    "final_table_size",
+    "max_reentries",
+    "late_reg_until_level",
+    "max_rebuys",
+    "rebuy_until_level",
+    "addon_until_level",
+    "max_entries",
+)
 
 
 class TournamentForm(forms.ModelForm):
@@ -246,6 +254,7 @@ class TournamentForm(forms.ModelForm):
         (_("Chips and entries"), ("starting_stack", "reentry_allowed", "max_reentries", "late_reg_until_level")),
         (_("Re-buys"), ("rebuy_allowed", "rebuy_price", "rebuy_fee", "rebuy_chips", "max_rebuys", "rebuy_until_level")),
         (_("Add-ons"), ("addon_allowed", "addon_price", "addon_fee", "addon_chips", "max_addons", "addon_until_level")),
+        (_("Waiting list"), ("max_entries", "alternate_minutes", "waiting_payment", "no_show_money")),
     )
 
     class Meta:
@@ -262,6 +271,16 @@ class TournamentForm(forms.ModelForm):
             "currency": _("Three-letter code: EUR, CZK, ..."),
             "rebuy_until_level": _("Empty: until the director stops them."),
             "addon_until_level": _("Empty: until the director stops them."),
+            "max_entries": _(
+                "Entries and re-entries together. Past it, or when every seat of a room with a fixed set of tables is taken, "
+                "a new player joins the waiting list. Empty: the seats decide."
+            ),
+            "alternate_minutes": _(
+                "An alternate offered a seat who has not sat down within these minutes loses his turn; the seat goes to the "
+                "next on the list. 1 to 120."
+            ),
+            "waiting_payment": _("When the desk takes the buy-in of a player on the waiting list."),
+            "no_show_money": _("The buy-in of an alternate passed over for not sitting down in time."),
         }
 
     def __init__(self, *args, **kwargs) -> None:
@@ -272,7 +291,8 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].required = False
             self.fields[name].widget.attrs["data-blank"] = "0"
         for name in NULL_IF_EMPTY:
-            self.fields[name].widget.attrs["data-blank"] = "null"
+            if name in self.fields:  # the service's fields only (TOURNAMENT_FIELDS)
+                self.fields[name].widget.attrs["data-blank"] = "null"
         for field in self.fields.values():
             if isinstance(field, forms.IntegerField):
                 field.widget.attrs.update(NUMBER)
@@ -290,7 +310,9 @@ class TournamentForm(forms.ModelForm):
             self.initial["start_at"] = self.instance.start_at.astimezone(zone).replace(tzinfo=None)
 
     def fieldsets(self) -> list[tuple[str, list]]:
-        return [(title, [self[name] for name in names]) for title, names in self.FIELDSETS]
+        """The settings by group: only those the service saves (TOURNAMENT_FIELDS), so no field is typed for nothing."""
+        groups = [(title, [self[name] for name in names if name in self.fields]) for title, names in self.FIELDSETS]
+        return [(title, fields) for title, fields in groups if fields]
 
 
 class TournamentCreateForm(TournamentForm):

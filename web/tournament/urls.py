@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<id:pk>/", views.tournament_detail, name="tournament-detail"),
     path("t/<id:pk>/register/", views.register, name="register"),
     path("t/<id:pk>/players/new/", views.player_create, name="player-create"),
+    path("t/<id:pk>/waiting-list/", views.waiting_list, name="waiting-list"),
     path("t/<id:pk>/entries/", views.entry_list, name="entries"),
     path("t/<id:pk>/entries/<id:number>/", views.entry_detail, name="entry-detail"),
     path("t/<id:pk>/receipts/<id:number>/", views.receipt, name="receipt"),

@@ -7,6 +7,7 @@ wires a page's forms to it. Only what must work without JavaScript posts here: t
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -29,9 +30,10 @@ from payouts.selectors import bounties as bounty_selectors
 from payouts.selectors.bounty_screens import seat_bounties
 from payouts.selectors.satellites import tickets_into, tickets_used_into
 from tables.models import Penalty, SeatRequest
-from tables.selectors.state import seat_of
+from tables.selectors.state import live_seats, seat_of
 from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
 from tournament.selectors import receipts
+from tournament.selectors import waiting_list as waiting_selectors
 from tournament.selectors.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
 from web.event_words import event_groups, event_labels
@@ -159,6 +161,40 @@ def register(request, tournament):
             "tickets": tickets,
             "ticket": ticket,
             "used_tickets": used_tickets,
+        },
+    )
+
+
+@page("waiting-list")
+@in_venue_time
+def waiting_list(request, tournament):
+    """A sold-out tournament's waiting list in its order, as the desk and the floor work it: where the tournament stands,
+    each place's state, and for an alternate offered a seat his entry, table, seat and the time he must sit down by.
+    The buttons go through /api/tournaments/<id>/waiting-list/...; the page's script reads the list again from the API
+    when the live stream tells of a change."""
+    t = tournament
+    places = waiting_selectors.listing(t)
+    offered = [p["entry"] for p in places if p["entry"] is not None]
+    seats = {
+        number: (table, seat)
+        for number, table, seat in live_seats(t).filter(entry__number__in=offered).values_list("entry__number", "table__number", "seat")
+    }
+    for place in places:
+        place["table"], place["seat"] = seats.get(place["entry"], (None, None))
+        offered_at = datetime.fromisoformat(place["offered_at"]) if place["offered_at"] else None
+        place["sit_by_at"] = waiting_selectors.sit_by(offered_at, t.alternate_minutes) if offered_at else None
+    floor_socket = access.may(request.user, "floor-socket", t.pk)
+    return render(
+        request,
+        "tournament/waiting_list.html",
+        {
+            "t": t,
+            "capacity": waiting_selectors.capacity(t),
+            "places": places,
+            "can_offer": access.may(request.user, "api-waiting-offer:POST", t.pk),
+            "can_pass": access.may(request.user, "api-waiting-pass:POST", t.pk),
+            # The floor hears every event on its socket; the cashier the public stream (types and figures, no names).
+            "socket": f"/ws/t/{t.pk}/floor/" if floor_socket else f"/ws/s/{t.pk}/",
         },
     )
 

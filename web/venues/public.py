@@ -22,6 +22,7 @@ def state_of(t: Tournament, stats: dict) -> dict:
         "registration_open": registration["open"],
         "late_until": registration["until_level"],
         "sold_out": registration["sold_out"],
+        "waiting": registration["waiting"],
         "level": t.current_level if t.status == Tournament.Status.RUNNING else None,
         "players_left": stats["players_left"],
         "entries": stats["entries"],

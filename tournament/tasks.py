@@ -1,0 +1,11 @@
+"""Celery tasks of the tournament app. Beat runs `waiting_list.sweep` every ten seconds; it is idempotent."""
+
+from celery import shared_task
+
+from tournament.services import waiting_list
+
+
+@shared_task(name="waiting_list.sweep", ignore_result=True)
+def sweep_waiting_lists() -> int:
+    """Pass over the alternates whose minutes ran out and offer the seats open to the next on each waiting list."""
+    return waiting_list.pass_over_due()
