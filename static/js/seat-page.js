@@ -140,7 +140,12 @@ import * as Alternates from "./alternates.js";
     // ?v=: the sequence this page has been told of, so the answer is at least that new (web/caching.py).
     var v = conn && conn.seq !== null ? "?v=" + conn.seq : "", asked = v ? wanted : null;
     fetch(cfg.json + v, {cache: "no-store"})
-      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (r) {
+        // The entry is gone (voided: an alternate passed over, a receipt voided): the page reads itself again, so it says
+        // what a fresh load says.
+        if (r.status === 404) { location.reload(); return null; }
+        return r.ok ? r.json() : null;
+      })
       .then(function (now) {
         if (!now) return;
         if (typeof asked === "number" && !(asked <= held)) held = asked;

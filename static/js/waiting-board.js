@@ -1,6 +1,6 @@
 /* The players' waiting-list board (templates/tables/waiting_board.html; web/tables/waiting_board.py): a sold-out
  * tournament's list on a phone, numbers and no names. The alternate types his number and reads where he stands ("You are
- * 5th in line", "Called: table 7 seat 3, sit down by 21:40", "Not on the list any more: ask the desk"), with the calls to
+ * 5th in line", "Called: table 7 seat 3, sit down by 21:40", "Not waiting any more: seated, or off the list"), with the calls to
  * a seat and the numbers waiting. Live over the tournament's public socket (/ws/s/<id>/): on each push that may change
  * the list, and on every (re)connect, it reads the board again (the JSON of the page's config, ?v= the push's sequence,
  * answered once per version on the server). The number typed is kept in the address (?n=), so a reload shows the same. */
@@ -21,7 +21,7 @@ import * as Words from "./alternates.js";
     called: gettext("Called: {where}, {by}"),
     calledNoTime: gettext("Called: {where}"),
     wait: gettext("Wait for the button before you play."),
-    gone: gettext("Not on the list any more: ask the desk."),
+    gone: gettext("Not waiting any more: seated, or off the list. If you have no seat, ask the desk."),
     alternate: gettext("Alternate {number}"),
     you: gettext("you")
   };

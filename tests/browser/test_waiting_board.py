@@ -24,6 +24,8 @@ from tournament.services import registration, waiting_list
 
 pytestmark = pytest.mark.browser
 
+GONE = "Not waiting any more: seated, or off the list. If you have no seat, ask the desk."
+
 
 def opened(browser, base: str, path: str, size: dict):
     """A page of its own at `size`, its errors watched, once its socket's first snapshot came; marked (a reload loses it)."""
@@ -103,7 +105,7 @@ def test_a_seat_offered_to_alternate_1_shows_on_the_tv_the_board_and_his_seat_pa
     expect(phone.locator("#seat-boxes")).to_be_visible()
     expect(tv.locator("#lobby-alt-calls")).to_be_hidden(timeout=8000)
     expect(tv.locator("#lobby-alt-head")).to_have_text("Sold out \u00b7 2 on the waiting list")
-    expect(first_board.locator("#wb-mine")).to_contain_text("Not on the list any more: ask the desk.", timeout=8000)
+    expect(first_board.locator("#wb-mine")).to_contain_text(GONE, timeout=8000)
     expect(first_board.locator("#wb-no-calls")).to_be_visible()
 
     pages = ((tv, tv_errors), (fresh, fresh_errors), (first_board, first_errors), (second_board, second_errors), (phone, phone_errors))
@@ -128,7 +130,7 @@ def test_the_board_shows_a_number_typed_without_reloading_and_keeps_it_in_its_ad
     assert board.url.endswith(f"/t/{t.pk}/waiting/?n=4") and board.evaluate("window.keptOpen === true")
     board.fill("#wb-number", "9")
     board.press("#wb-number", "Enter")
-    expect(board.locator("#wb-mine")).to_contain_text("Not on the list any more: ask the desk.")
+    expect(board.locator("#wb-mine")).to_contain_text(GONE)
     expect(board.locator("#wb-mine")).to_have_class("wb-mine is-gone")
     assert not csp_problems(board, errors), csp_problems(board, errors)
 
@@ -142,7 +144,7 @@ def test_the_board_reads_the_list_again_when_its_socket_comes_back(restartable_a
     draws.draw_start(t, actor=director)
     join(cashier, t, 1)
     board, errors = opened(browser, restartable_asgi.url, f"/t/{t.pk}/waiting/?n=2", PHONE)
-    expect(board.locator("#wb-mine")).to_contain_text("Not on the list any more: ask the desk.")
+    expect(board.locator("#wb-mine")).to_contain_text(GONE)
     restartable_asgi.stop()
     join(cashier, t, 2)  # no socket hears it
     restartable_asgi.start()

@@ -232,3 +232,14 @@ def test_an_alternate_who_busts_before_the_desk_saw_him_sit_played_and_one_voide
     third.refresh_from_db()
     assert (third.state, third.refund, third.close_reason) == ("cancelled", third.paid, "wrong event")
     assert waiting_list.pass_over_due(timezone.now() + timedelta(hours=1)) == 0  # nothing left offered: no error either
+
+
+def test_a_passed_over_alternates_seat_page_says_his_entry_was_voided(client, floor, cashier, sold_out_room):
+    t = sold_out_room
+    first = join(cashier, t, 1)
+    busts.bust_entry(live_seats(t).first().entry, actor=floor)
+    first.refresh_from_db()
+    waiting_list.pass_over_due(timezone.now() + timedelta(minutes=t.alternate_minutes))
+    page = client.get(f"/s/{t.pk}/{first.entry.number}/")
+    assert page.status_code == 404 and "was voided" in page.content.decode() and "Ask the desk" in page.content.decode()
+    assert "There is no entry" in client.get(f"/s/{t.pk}/999/").content.decode()

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core import roles
 from core.actor import Actor
@@ -108,7 +109,7 @@ def join_new_player(tournament: Tournament, *, actor: Actor, document: IdDocumen
 
 
 def _locked_place(t: Tournament, place: WaitingPlace) -> WaitingPlace:
-    return WaitingPlace.objects.select_for_update().select_related("player", "entry").get(pk=place.pk, tournament=t)
+    return WaitingPlace.objects.select_for_update(of=("self",)).select_related("player", "entry").get(pk=place.pk, tournament=t)
 
 
 @transaction.atomic
@@ -323,7 +324,11 @@ def entry_out(entry: Entry, *, actor: Actor, t: Tournament) -> None:
 def pass_over(place: WaitingPlace, *, actor: Actor, t: Tournament) -> WaitingPlace:
     """A no-show (lock held): his entry voided and its seat freed, his buy-in given back or kept as the house sets."""
     rules = sel.rules_of(t)
-    reason = _("Alternate %(number)s did not sit down within %(minutes)s minutes.") % {"number": place.number, "minutes": rules.sit_minutes}
+    reason = ngettext(
+        "Alternate %(number)s did not sit down within %(minutes)s minute.",
+        "Alternate %(number)s did not sit down within %(minutes)s minutes.",
+        rules.sit_minutes,
+    ) % {"number": place.number, "minutes": rules.sit_minutes}
     refund = _void_offer(place, actor=actor, t=t, reason=reason, keep=rules.no_show == wl.NO_SHOW_KEPT)
     _close(place, actor=actor, state=State.PASSED, reason=reason, refund=refund)
     record_event(

@@ -23,7 +23,7 @@ from tables.models import ChipRace, DealerLink, Draw, Table
 from tables.rules import chip_counts, seating
 from tables.selectors import color_ups, draw_check, screens, seat_cards
 from tables.selectors import state as tables_selectors
-from tournament.models import Tournament
+from tournament.models import Entry, Tournament
 from web import access
 from web.access import page
 from web.caching import public_head, room_search, room_seats, versioned
@@ -388,8 +388,14 @@ def seat_page(request, pk: int, number: int):
     if head is None:
         raise Http404(_("No such tournament."))
     seat = room_seats(request, pk).get(number)
-    if seat is None:
-        raise Http404(_("There is no entry #%(number)s.") % {"number": number})
+    if seat is None:  # said in words: a player's page left open reads itself again and lands here once he is out of it
+        reason = _("There is no entry #%(number)s.") % {"number": number}
+        if Entry.objects.filter(tournament_id=pk, number=number, status=Entry.Status.VOIDED).exists():
+            reason = _(
+                "Entry #%(number)s no longer plays in this tournament: it was voided (an alternate who did not sit down in "
+                "time loses his turn). Ask the desk."
+            ) % {"number": number}
+        return render(request, "tables/seat_gone.html", {"reason": reason, "pk": pk}, status=404)
     return render(
         request,
         "tables/seat_page.html",
