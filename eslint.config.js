@@ -22,7 +22,7 @@ export default [
   // module's body (a module has its own scope and is strict), the DOM built with Util.el.
   {
     files: ["static/js/dealer.js", "static/js/dealer/**/*.js", "static/js/floor-map.js", "static/js/map/**/*.js",
-            "static/js/waiting-list.js"],
+            "static/js/waiting-list.js", "static/js/push-optin.js"],
     rules: {
       "no-var": "error",
       "prefer-const": "error",
@@ -37,7 +37,7 @@ export default [
     },
   },
   {
-    files: ["static/js/tablet-sw.js"],
+    files: ["static/js/tablet-sw.js", "static/js/push-sw.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
   },
 ];

@@ -1,6 +1,6 @@
 """The embedded ticker: with no Redis (eager tasks, no beat), the web process itself runs the
 clock's periodic task once a second, inside the ASGI lifespan, so announcements reach the
-in-memory channel layer of the same process; and every ten seconds the waiting lists' sweep (tournament/tasks.py)."""
+in-memory channel layer of the same process; and every ten seconds the reservations' and the waiting lists' sweep (tournament/tasks.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.db import close_old_connections, connection
 
 from clock.selectors import clock as clock_selectors
 from clock.services import clock as clock_services
-from tournament.services import waiting_list
+from tournament.services import reservations, waiting_list
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,7 @@ def tick_once(interval: float = 1.0, sweep: bool = False) -> float:
     try:
         clock_services.tick()
         if sweep:
+            reservations.expire_due()  # their places first, then the waiting lists offer them
             waiting_list.pass_over_due()
         until = clock_selectors.seconds_until_next_due()
     finally:

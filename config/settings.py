@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "leagues",
     "archive",
     "live",
+    "notify",
     "web",
 ]
 
@@ -83,7 +84,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",  # the Content-Security-Policy header (below)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "web.middleware.PlayerLocaleMiddleware",  # Django's LocaleMiddleware, with the players' languages on their screens
     "django.middleware.common.CommonMiddleware",
     "web.middleware.RefuseOversizedBodyMiddleware",
     "web.middleware.RefuseNulMiddleware",
@@ -110,6 +111,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context.roles_context",
+                "web.context.player_languages",  # the language switcher at the foot of the players' pages
             ],
             "builtins": ["web.templatetags.access"],  # {% if user|may:"register" %} on every page: the one role check
         },
@@ -242,6 +244,10 @@ LOGOUT_REDIRECT_URL = "login"
 # British English: day-first dates and a 24-hour clock, as in the rooms we serve.
 LANGUAGE_CODE = "en-gb"
 LANGUAGES = [("en-gb", _("English")), ("cs", _("Czech")), ("sk", _("Slovak"))]
+# The players' screens (their phones and the TVs: core.access.PLAYERS) speak these too, for the players of a festival
+# who read none of the staff's languages; every other page and API answer stays in LANGUAGES, the staff's
+# (web/middleware.py, PlayerLocaleMiddleware). A staff member's own language (StaffProfile.language) is one of LANGUAGES.
+PLAYER_LANGUAGES = [*LANGUAGES, ("de", _("German")), ("pl", _("Polish")), ("hu", _("Hungarian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 # Pages show times in the venue's zone: a tournament's own (Tournament.time_zone), and where a page
@@ -290,6 +296,10 @@ REST_FRAMEWORK = {
 # The public API's throttle (web/api.py): per device cookie, and a ceiling per address for a room behind one NAT.
 PUBLIC_API_RATE = os.environ.get("PUBLIC_API_RATE", "120/minute")
 PUBLIC_API_ADDRESS_RATE = os.environ.get("PUBLIC_API_ADDRESS_RATE", "6000/minute")
+# Places reserved from phones (tournament/rules/reservations.py): how many one phone (its cookie) and one address (a
+# room's Wi-Fi behind one NAT) may make for a tournament.
+RESERVATIONS_PER_DEVICE = int(os.environ.get("RESERVATIONS_PER_DEVICE", "2"))
+RESERVATIONS_PER_ADDRESS = int(os.environ.get("RESERVATIONS_PER_ADDRESS", "30"))
 # API tokens (web/auth.py): stored hashed, valid this many hours (a tournament day), revoked at logout.
 API_TOKEN_TTL_HOURS = float(os.environ.get("API_TOKEN_TTL_HOURS", "16"))
 # How long a press's Idempotency-Key and its answer are kept (web/idempotency.py).
@@ -305,6 +315,30 @@ TOURNAMENT_FILE_MAX_MB = int(os.environ.get("TOURNAMENT_FILE_MAX_MB", "32"))
 # e.g. https://poker.example.com. Empty: the address the request came to (request.build_absolute_uri,
 # right behind a proxy that passes the Host header and X-Forwarded-Proto, see BEHIND_TLS_PROXY).
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
+
+# Web Push (notify/, docs/notifications.md): the VAPID key pair the server signs its pushes with (base64url; make one
+# with `python manage.py webpush_keys`) and the contact the push services see. Unset with DEBUG on, a pair is made
+# once and kept in var/webpush-vapid.json, so scripts/dev works as it is; unset with DEBUG off, the phones are not
+# offered notifications and `manage.py check` says why (notify/apps.py). One key without the other is refused.
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "").strip()
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "").strip()
+WEBPUSH_VAPID_SUBJECT = os.environ.get("WEBPUSH_VAPID_SUBJECT", "").strip() or "mailto:floor@localhost"
+if bool(WEBPUSH_VAPID_PUBLIC_KEY) != bool(WEBPUSH_VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured(
+        "Set both WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY (python manage.py webpush_keys), or neither."
+    )
+if not WEBPUSH_VAPID_PRIVATE_KEY and DEBUG:
+    from notify.rules.vapid_file import dev_pair  # noqa: E402 (the pair of this checkout's var/, made once)
+
+    WEBPUSH_VAPID_PRIVATE_KEY, WEBPUSH_VAPID_PUBLIC_KEY = dev_pair(BASE_DIR / "var" / "webpush-vapid.json")
+# The push services the server posts to (the endpoint a page gives is a stranger's address): a host or "*.domain".
+WEBPUSH_PUSH_HOSTS = env_list(
+    "WEBPUSH_PUSH_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,*.push.services.mozilla.com,*.notify.windows.com,*.push.apple.com",
+)
+WEBPUSH_MAX_PER_ENTRY = int(os.environ.get("WEBPUSH_MAX_PER_ENTRY", "5"))  # phones told of one entry (or one alternate's place)
+WEBPUSH_SUBSCRIBE_RATE = os.environ.get("WEBPUSH_SUBSCRIBE_RATE", "10/minute")  # opt-ins and opt-outs per device (web/notify/api.py)
+WEBPUSH_TIMEOUT = float(os.environ.get("WEBPUSH_TIMEOUT", "10"))  # seconds a push service has to answer one message
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker tournament manager API",

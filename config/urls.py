@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from core import converters  # noqa: F401  (<id:...> in every URL: registered before any pattern is read)
 from web import api_docs, csp_report, server, tablet_worker, token_views
+from web.notify import worker as push_worker
 
 handler500 = server.server_error  # a database that cannot be used answers 503 with Retry-After (web/server.py)
 
@@ -21,6 +22,8 @@ urlpatterns = [
     path("jsi18n/<str:lang>/", server.javascript_catalogue, name="javascript-catalog"),
     # The tablets' service worker at the root, so a tablet page's path can be its scope (web/tablet_worker.py).
     path("tablet-sw.js", tablet_worker.tablet_worker, name="tablet-worker"),
+    # The players' service worker for notifications, at the root: its scope covers the seat pages (web/notify/worker.py).
+    path("push-sw.js", push_worker.push_worker, name="push-worker"),
     path("tokens/", token_views.tokens, name="tokens"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs.swagger, name="api-docs"),  # their policy: web/api_docs.py

@@ -59,6 +59,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "javascript-catalog": PUBLIC,
     "tokens": DIRECTOR_ONLY,
     "tablet-worker": PUBLIC,  # the tablets' service worker (static/js/tablet-sw.js): the same file for everyone
+    "push-worker": PUBLIC,  # the players' service worker for notifications (static/js/push-sw.js)
     "api-schema": PUBLIC,
     "api-docs": PUBLIC,
     "api-redoc": PUBLIC,
@@ -68,6 +69,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "register": DESK,
     "player-create": DESK,
     "waiting-list": DESK,  # a sold-out tournament's waiting list (names); its floor-only buttons ask api-waiting-offer/pass
+    "reservations": DESK,  # the places reserved from phones (names, contacts); claimed on the registration page
     "entries": DESK,
     "entry-detail": DESK,
     "receipt": DESK,
@@ -85,6 +87,7 @@ PAGES: dict[str, tuple[str, ...]] = {
     "day-report-csv": FLOOR_ONLY,
     "day-report-pdf": FLOOR_ONLY,
     "bag-slips": FLOOR_ONLY,
+    "bag-slip-sheets": FLOOR_ONLY,  # the bag slips laid out for the browser's print (80 mm, 58 mm roll or A4)
     # events with Day 1 flights into one Day 2: the events, an event's flights, Day 2, the pool and the bags
     # carried and forfeited (names); its forms show only to the director (api-flight-*)
     "room": EVERY_ROLE,  # the room map: the venue's tables (names of the staff's own tournaments only)
@@ -129,6 +132,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     "draw-list": PUBLIC,
     "draw-detail": PUBLIC,
     "waiting-board": PUBLIC,  # a sold-out tournament's waiting list on the players' phones: alternate numbers, no names
+    "reserve": PUBLIC,  # a player reserves a place from his phone (a form posting to itself; no account)
+    "reservation": PUBLIC,  # his reservation by the secret code of its link: its number for the desk, cancel
     # setup
     "structure-list": DIRECTOR_ONLY,
     "structure-create": DIRECTOR_ONLY,
@@ -170,6 +175,10 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-waiting-seat": {"POST": DESK},
     "api-waiting-pass": {"POST": FLOOR_ONLY},
     "api-waiting-cancel": {"POST": DESK},
+    # places reserved from phones: the desk lists, claims (a registration) and cancels them
+    "api-reservations": {"GET": DESK},
+    "api-reservation-claim": {"POST": DESK},
+    "api-reservation-cancel": {"POST": DESK},
     "api-entry-rebuy": {"POST": DESK},
     "api-entry-addon": {"POST": DESK},
     "api-entry-bust": {"POST": FLOOR_ONLY},
@@ -184,6 +193,12 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-receipt": {"GET": DESK},
     "api-receipt-pay": {"POST": DESK},
     "api-receipt-void": {"POST": staff(CASHIER)},
+    # a paper on the room's roll printer (docs/printing.md), for the roles of its page
+    "api-receipt-print": {"POST": DESK},
+    "api-payment-print": {"POST": DESK},
+    "api-bounty-payment-print": {"POST": DESK},
+    "api-seat-ticket-print": {"POST": DESK},
+    "api-bag-slip-print": {"POST": FLOOR_ONLY},
     "api-events": {"GET": FLOOR_ONLY},
     "api-floor-snapshot": {"GET": FLOOR_ONLY},  # the floor socket's snapshot: every figure, names
     "api-lobby-snapshot": {"GET": (DISPLAY_LINK,)},  # a lobby screen's snapshot with the places' names (its link's secret)
@@ -200,6 +215,7 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-venue-tables": {"POST": DIRECTOR_ONLY},
     "api-venue-table": {"PATCH": DIRECTOR_ONLY, "DELETE": DIRECTOR_ONLY},
     "api-venue-import": {"POST": DIRECTOR_ONLY},
+    "api-venue-printing": {"PATCH": DIRECTOR_ONLY},  # the desk's paper and the roll printer's address (docs/printing.md)
     "api-venue-tournaments": {"POST": DIRECTOR_ONLY},  # a tournament takes its tables from this venue
     "api-sit-and-go": {"POST": DIRECTOR_ONLY},  # a tournament being set up made a sit & go
     "api-venue-displays": {"GET": DIRECTOR_ONLY, "POST": DIRECTOR_ONLY},  # the room TVs' links
@@ -294,6 +310,12 @@ API: dict[str, dict[str, tuple[str, ...]]] = {
     "api-public-seats": {"GET": PUBLIC},
     "api-public-seat": {"GET": PUBLIC},
     "api-public-waiting": {"GET": PUBLIC},  # the waiting list's calls and numbers waiting (no names)
+    "api-public-seat-push": {"POST": PUBLIC},  # a phone opts in for an entry's notifications (docs/notifications.md)
+    "api-public-seat-push-stop": {"POST": PUBLIC},  # ... and out: the endpoint is the phone's own secret
+    "api-public-waiting-push": {"POST": PUBLIC},  # an alternate's phone opts in for his place
+    "api-public-waiting-push-stop": {"POST": PUBLIC},
+    "api-public-reserve": {"POST": PUBLIC},  # reserve a place from a phone (throttled; a phone's number limited)
+    "api-public-reservation": {"GET": PUBLIC, "DELETE": PUBLIC},  # one's own reservation by its link's code
     "api-shuffler-hand": {"POST": (SHUFFLER,)},
 }
 
@@ -305,6 +327,41 @@ SOCKETS: dict[str, tuple[str, ...]] = {
     "dealer-link-socket": (DEALER_LINK,),  # the same notes, for the table of the link
     "room-socket": EVERY_ROLE,  # a venue's room map: a note per change in the room, no names (the map is read again)
     "room-display-socket": (DISPLAY_LINK,),  # a room TV: the same notes; its snapshot the running tournaments' figures
+}
+
+
+# The players' screens, pages and API operations by name: their phones (public) and the TVs (a display link). They
+# speak the players' languages too (settings.PLAYER_LANGUAGES: German, Polish, Hungarian besides the staff's); every
+# other page and API answer speaks the staff's (settings.LANGUAGES), whatever the browser or the switcher's cookie asks
+# (web/middleware.py, PlayerLocaleMiddleware). The pages among them, TVs aside, carry the language switcher at their foot.
+TVS = frozenset({"lobby", "room-display"})
+PLAYERS = TVS | {
+    "seat-search",
+    "seat-page",
+    "public-counts",
+    "draw-list",
+    "draw-detail",
+    "waiting-board",
+    "reserve",
+    "reservation",
+    "today",
+    "league-public",
+    "api-lobby-snapshot",
+    "api-room-display-snapshot",
+    "api-public-counts",
+    "api-public-league",
+    "api-draws",
+    "api-draw",
+    "api-public-draws",
+    "api-public-seats",
+    "api-public-seat",
+    "api-public-waiting",
+    "api-public-seat-push",
+    "api-public-seat-push-stop",
+    "api-public-waiting-push",
+    "api-public-waiting-push-stop",
+    "api-public-reserve",
+    "api-public-reservation",
 }
 
 

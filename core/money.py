@@ -2,7 +2,8 @@
 
 Amounts are stored in minor units (haléře, cents). They are shown in major units with the currency's
 decimals only when the amount is not whole ("1 100 Kč", "1 100,50 €"), in the language's way of writing
-them: Czech and Slovak put the symbol after the amount and group thousands with a no-break space;
+them: Czech and Slovak (and Polish and Hungarian) put the symbol after the amount and group thousands with a no-break
+space, German with a point ("1.100 Kč");
 English puts the ISO code first and groups with commas ("CZK 1,100", "EUR 1,100.50"). A figure never
 breaks over two lines: a no-break space joins the currency to the digits, and a negative amount takes
 the minus sign U+2212 ("−CZK 31,000"), which no line may break after, unlike the hyphen "-".
@@ -32,6 +33,10 @@ STYLES = {
     "cs": (NBSP, ",", True),
     "sk": (NBSP, ",", True),
     "en": (",", ".", False),
+    # the players' languages (their screens only): the amount first and the symbol after, as those countries write it
+    "de": (".", ",", True),
+    "pl": (NBSP, ",", True),
+    "hu": (NBSP, ",", True),
 }
 
 

@@ -40,6 +40,8 @@ BAG_ONE = (FLOOR,)  # bag one seated player, or correct his bag, wherever he sit
 FLIGHTS = (DIRECTOR,)  # events with flights: the event, its flights, Day 2, the stack policy, flight ends, the carry
 CLOSE_DAY = (DIRECTOR,)  # close a day of a multi-day tournament (with a reason when bags are missing or off)
 VENUE = (DIRECTOR,)  # the venue: its tables added, changed, removed, read from a room file; the order of its areas
+PRINT = (CASHIER, FLOOR)  # a buy-in, payout or bounty receipt or a seat ticket on the room's roll printer (the desk)
+PRINT_SLIPS = (FLOOR,)  # a bag slip on the room's roll printer (the floor, as the slips' page)
 ROOM = (FLOOR,)  # the room's tables: close one, give one to cash games, reserve one, hand a free one to a tournament
 DEAL_PROPOSE = (FLOOR,)  # propose a deal at the final table, withdraw or reject a proposal; the director approves
 

@@ -6,7 +6,7 @@ import json
 import logging
 import os
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import hypothesis
 import pytest
@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.db import connections, transaction
 from django.test import TransactionTestCase
-from django.utils import translation
+from django.utils import timezone, translation
 
 from tables.services import draws
 from tests.browser.conftest import Chromium
@@ -265,6 +265,13 @@ def sold_out_room(director, cashier, tournament):
     register(cashier, tournament, 12)
     draws.draw_start(tournament, actor=director)
     return tournament
+
+
+@pytest.fixture
+def open_event(tournament):
+    """Tomorrow's tournament, taking up to five places reserved from phones."""
+    Tournament.objects.filter(pk=tournament.pk).update(start_at=timezone.now() + timedelta(days=1), reservation_cap=5)
+    return Tournament.objects.get(pk=tournament.pk)
 
 
 @pytest.fixture

@@ -2,10 +2,11 @@
 
 from celery import shared_task
 
-from tournament.services import waiting_list
+from tournament.services import reservations, waiting_list
 
 
 @shared_task(name="waiting_list.sweep", ignore_result=True)
 def sweep_waiting_lists() -> int:
-    """Pass over the alternates whose minutes ran out and offer the seats open to the next on each waiting list."""
-    return waiting_list.pass_over_due()
+    """Expire the reservations unclaimed at their time, pass over the alternates whose minutes ran out, and offer the
+    seats open to the next on each waiting list."""
+    return reservations.expire_due() + waiting_list.pass_over_due()

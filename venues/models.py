@@ -17,6 +17,14 @@ from django.utils.translation import gettext_lazy as _
 from tournament.models import ScreenLink, Tournament
 
 
+class Paper(models.TextChoices):
+    """What the desk prints on: A4 sheets, or an 80 mm or 58 mm thermal receipt roll."""
+
+    A4 = "a4", _("A4")
+    ROLL_80 = "80", _("80 mm roll")
+    ROLL_58 = "58", _("58 mm roll")
+
+
 class Venue(models.Model):
     name = models.CharField(_("name"), max_length=160, unique=True)
     # The house's order of its areas: draws take free tables area by area in this order, then by number.
@@ -24,10 +32,15 @@ class Venue(models.Model):
     # A room never set up (the default venue of a small club): a table the director opens by a number the venue
     # does not have is added to it. A room set up on the venue page has a fixed set of tables.
     fixed_tables = models.BooleanField(_("fixed set of tables"), default=False)
+    # The desk's paper (docs/printing.md): the print layouts of receipts, seat tickets and bag slips are sized for it,
+    # and the roll printer, where the room has one, at `printer` ("host:port", ESC/POS over TCP, port 9100 by default).
+    paper = models.CharField(_("paper"), max_length=3, choices=Paper.choices, default=Paper.ROLL_80)
+    printer = models.CharField(_("roll printer"), max_length=255, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
+        constraints = [models.CheckConstraint(condition=Q(paper__in=["a4", "80", "58"]), name="venue_paper_known")]
 
     def __str__(self) -> str:
         return self.name

@@ -8,6 +8,7 @@ from .clock import api as clock_api
 from .days import api as days_api
 from .flights import api as flights_api
 from .leagues import api as leagues_api
+from .notify import api as notify_api
 from .payouts import api as payouts_api
 from .payouts import bounty_api, deal_api, satellites_api
 from .tables import api as tables_api
@@ -23,9 +24,9 @@ from .tables import (
     seating_api,
     waiting_board,
 )
-from .tournament import api, snapshot_api, structure_api, waiting_api
+from .tournament import api, reservations, snapshot_api, structure_api, waiting_api
 from .venues import api as venues_api
-from .venues import room_tv
+from .venues import print_api, room_tv
 
 T = "tournaments/<id:pk>"
 
@@ -44,6 +45,7 @@ urlpatterns = [
     path("venues/<id:venue_id>/", venues_api.VenueView.as_view(), name="api-venue"),
     path("venues/<id:venue_id>/tables/", venues_api.VenueTablesView.as_view(), name="api-venue-tables"),
     path("venues/<id:venue_id>/import/", venues_api.VenueImportView.as_view(), name="api-venue-import"),
+    path("venues/<id:venue_id>/printing/", print_api.VenuePrintingView.as_view(), name="api-venue-printing"),
     path("venues/<id:venue_id>/displays/", room_tv.VenueDisplaysView.as_view(), name="api-venue-displays"),
     path(
         "venues/<id:venue_id>/displays/<id:display_id>/revoke/", room_tv.VenueDisplayRevokeView.as_view(), name="api-venue-display-revoke"
@@ -70,6 +72,9 @@ urlpatterns = [
     path(f"{T}/waiting-list/<id:number>/seat/", waiting_api.WaitingSeatView.as_view(), name="api-waiting-seat"),
     path(f"{T}/waiting-list/<id:number>/pass/", waiting_api.WaitingPassView.as_view(), name="api-waiting-pass"),
     path(f"{T}/waiting-list/<id:number>/cancel/", waiting_api.WaitingCancelView.as_view(), name="api-waiting-cancel"),
+    path(f"{T}/reservations/", reservations.ReservationsView.as_view(), name="api-reservations"),
+    path(f"{T}/reservations/<id:number>/claim/", reservations.ReservationClaimView.as_view(), name="api-reservation-claim"),
+    path(f"{T}/reservations/<id:number>/cancel/", reservations.ReservationCancelView.as_view(), name="api-reservation-cancel"),
     path(f"{T}/entries/<id:number>/", api.EntryDetailView.as_view(), name="api-entry"),
     path(f"{T}/entries/<id:number>/rebuy/", api.EntryRebuyView.as_view(), name="api-entry-rebuy"),
     path(f"{T}/entries/<id:number>/addon/", api.EntryAddonView.as_view(), name="api-entry-addon"),
@@ -85,6 +90,12 @@ urlpatterns = [
     path(f"{T}/receipts/<id:number>/", api.ReceiptDetailView.as_view(), name="api-receipt"),
     path(f"{T}/receipts/<id:number>/pay/", api.ReceiptPayView.as_view(), name="api-receipt-pay"),
     path(f"{T}/receipts/<id:number>/void/", api.ReceiptVoidView.as_view(), name="api-receipt-void"),
+    # The room's roll printer (docs/printing.md): one press prints a paper by its number
+    path(f"{T}/receipts/<id:number>/print/", print_api.ReceiptPrintView.as_view(), name="api-receipt-print"),
+    path(f"{T}/payments/<id:number>/print/", print_api.PaymentPrintView.as_view(), name="api-payment-print"),
+    path(f"{T}/bounty-payments/<id:number>/print/", print_api.BountyPaymentPrintView.as_view(), name="api-bounty-payment-print"),
+    path(f"{T}/entries/<id:number>/seat-ticket/print/", print_api.SeatTicketPrintView.as_view(), name="api-seat-ticket-print"),
+    path(f"{T}/entries/<id:number>/bag-slip/print/", print_api.BagSlipPrintView.as_view(), name="api-bag-slip-print"),
     path(f"{T}/events/", api.EventListView.as_view(), name="api-events"),
     path(f"{T}/snapshot/", snapshot_api.FloorSnapshotView.as_view(), name="api-floor-snapshot"),
     # A lobby screen's and a dealer link's reads: the secret in the path (config/logmask.py masks it in the log).
@@ -183,5 +194,11 @@ urlpatterns = [
     path(f"public/{T}/seats/", seating_api.PublicSeatSearchView.as_view(), name="api-public-seats"),
     path(f"public/{T}/seats/<id:number>/", seating_api.PublicSeatView.as_view(), name="api-public-seat"),
     path(f"public/{T}/waiting/", waiting_board.PublicWaitingView.as_view(), name="api-public-waiting"),
+    path(f"public/{T}/seats/<id:number>/push/", notify_api.SeatPushView.as_view(), name="api-public-seat-push"),
+    path(f"public/{T}/seats/<id:number>/push/stop/", notify_api.SeatPushStopView.as_view(), name="api-public-seat-push-stop"),
+    path(f"public/{T}/waiting/<id:number>/push/", notify_api.WaitingPushView.as_view(), name="api-public-waiting-push"),
+    path(f"public/{T}/waiting/<id:number>/push/stop/", notify_api.WaitingPushStopView.as_view(), name="api-public-waiting-push-stop"),
+    path(f"public/{T}/reservations/", reservations.PublicReserveView.as_view(), name="api-public-reserve"),
+    path(f"public/{T}/reservations/<str:code>/", reservations.PublicReservationView.as_view(), name="api-public-reservation"),
     path("shuffler/hand-started/", tables_api.ShufflerHandStartView.as_view(), name="api-shuffler-hand"),
 ]

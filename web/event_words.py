@@ -13,6 +13,7 @@ from web.days import events as days
 from web.event_parts import Line, Names, details, entry_numbers, generic
 from web.flights import events as flights
 from web.leagues import events as leagues
+from web.notify import events as notify
 from web.payouts import events as payouts
 from web.tables import events as tables
 from web.tournament import events as tournament
@@ -21,7 +22,7 @@ from web.venues import events as venues
 __all__ = ["BY_APP", "details", "entry_numbers", "event_groups", "event_labels", "event_line", "group_of", "types_of"]
 
 # The apps whose event types the log shows, each with its labels and its lines.
-BY_APP = (tournament, clock, tables, days, flights, payouts, leagues, archive, venues)
+BY_APP = (tournament, clock, tables, days, flights, payouts, leagues, archive, venues, notify)
 
 # Each type in words by the line whose prefix is the longest it starts with ("table.button_needed" before
 # "table.button" before "table.", the tables' "entry.busted" before the tournament's "entry.").
@@ -39,7 +40,7 @@ def event_labels() -> dict[str, str]:
 GROUP_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("busts", ("entry.busted", "entry.bust_undone")),
     ("penalties", ("penalty.", "clock_call.", "entry.disqualified", "entry.reinstated")),  # before "entry."
-    ("entries", ("entry.", "player.", "rebuy.", "addon.", "purchase.", "registration.")),
+    ("entries", ("entry.", "player.", "rebuy.", "addon.", "purchase.", "registration.", "notify.")),
     (
         "seating",
         (

@@ -1,27 +1,117 @@
-"""Request middleware of the screens and the API: a staff member's language, and the refusal of NUL
+"""Request middleware of the screens and the API: the page's language (the players' languages on their screens, a staff
+member's own on his), and the refusal of NUL
 characters, which no field of the product takes (PostgreSQL cannot store them in text), and of form
 data that cannot be parsed (a broken multipart body: a 400 with a message, never a 500)."""
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.middleware.locale import LocaleMiddleware
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from archive.services.transfer import too_large
+from core import access
 
 from .api import bad_request, error_body
 from .archive import api as archive_api
 
 
+def player_languages() -> list[str]:
+    return [code for code, _name in settings.PLAYER_LANGUAGES]
+
+
+def staff_languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def best_of(asked: str, codes: list[str]) -> str | None:
+    """The code of `codes` for one language asked ("de-AT" -> "de", "en" -> "en-gb"), or None."""
+    asked = asked.strip().lower()[:16]
+    generic = asked.split("-")[0]
+    for candidate in (asked, generic):
+        if candidate in codes:
+            return candidate
+    return next((code for code in codes if code.split("-")[0] == generic), None) if generic else None
+
+
+def chosen_language(request, codes: list[str], switcher: bool = False) -> str:
+    """The language of a request among `codes`: the switcher's ?lang= (on the players' screens only), the language
+    cookie (the switcher's, set_language's or a staff member's preference), then the browser's Accept-Language in its
+    order of preference, then the default."""
+    for asked in (request.GET.get("lang", "") if switcher else "", request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")):
+        found = best_of(asked, codes) if asked else None
+        if found:
+            return found
+    for asked, _quality in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+        if asked == "*":
+            break
+        found = best_of(asked, codes)
+        if found:
+            return found
+    return settings.LANGUAGE_CODE
+
+
+def on_players_screen(request) -> bool:
+    """Is this page or API operation one of the players' screens (core.access.PLAYERS)?"""
+    if not hasattr(request, "players_screen"):
+        try:
+            request.players_screen = resolve(request.path_info).url_name in access.PLAYERS
+        except Resolver404:
+            request.players_screen = False
+    return request.players_screen
+
+
+class PlayerLocaleMiddleware(LocaleMiddleware):
+    """Django's LocaleMiddleware, which picks the staff's languages (settings.LANGUAGES) from the language cookie and
+    Accept-Language, and on the players' screens (core.access.PLAYERS) the players' (settings.PLAYER_LANGUAGES: German,
+    Polish, Hungarian too). So a German phone reads its seat page in German and the login page, a floor screen or a
+    staff API answer in English (or the staff member's own language, UserLanguageMiddleware), whatever its cookie says.
+    The switcher at the foot of a player's page (web/context.py) links to ?lang=<code>: that page in that language, kept
+    in the language cookie for the player's next pages. The name is resolved only for a language the staff's screens do
+    not speak."""
+
+    def process_request(self, request):
+        super().process_request(request)
+        switched = best_of(request.GET["lang"], player_languages()) if request.GET.get("lang") else None
+        wanted = chosen_language(request, player_languages(), switcher=True)
+        if (switched or (wanted != request.LANGUAGE_CODE and wanted not in staff_languages())) and on_players_screen(request):
+            translation.activate(wanted)
+            request.LANGUAGE_CODE = wanted
+            request.language_switched = switched
+
+    def process_response(self, request, response):
+        response = super().process_response(request, response)
+        if getattr(request, "players_screen", False):
+            patch_vary_headers(response, ("Cookie",))  # the language cookie chooses the words too
+        switched = getattr(request, "language_switched", None)
+        if switched:
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                switched,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE or "Lax",
+            )
+        return response
+
+
 class UserLanguageMiddleware:
+    """A staff member's own language (StaffProfile.language) on every page, but a player's page he switched (?lang=)."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        if user is not None and user.is_authenticated and not getattr(request, "language_switched", None):
             profile = getattr(user, "staff_profile", None) if hasattr(user, "staff_profile") else None
             if profile is not None and profile.language:
                 translation.activate(profile.language)

@@ -56,7 +56,7 @@ SCRIPT_WORDS = JavaScriptCatalog.as_view(packages=["web"])
 def javascript_catalogue(request, lang):
     """The catalogue in the language its address names (base.html gives every page its own language's), so a
     browser or a cache keeps one copy for each language and an address always means the same words."""
-    if lang not in dict(settings.LANGUAGES):
+    if lang not in dict(settings.PLAYER_LANGUAGES):  # the staff's languages and the players' (web/middleware.py)
         raise Http404
     with translation.override(lang):
         return SCRIPT_WORDS(request)

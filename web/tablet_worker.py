@@ -19,11 +19,16 @@ from .access import page
 SOURCE = "js/tablet-sw.js"
 
 
-@never_cache
-@page("tablet-worker")
-def tablet_worker(request):
-    path = finders.find(SOURCE)
+def worker_script(name: str) -> HttpResponse:
+    """A service worker's script of static/, answered at the site's root (the players' worker too: web/notify/worker.py)."""
+    path = finders.find(name)
     if not path:
         raise Http404
     with open(path, "rb") as source:
         return HttpResponse(source.read(), content_type="text/javascript; charset=utf-8")
+
+
+@never_cache
+@page("tablet-worker")
+def tablet_worker(request):
+    return worker_script(SOURCE)

@@ -54,6 +54,7 @@ SECRETS: dict[str, tuple[str, ...]] = {
     "tables.dealerlink": ("token_hash",),
     "tournament.displaytoken": ("token_hash",),
     "tables.table": ("shuffler_token_hash",),
+    "tournament.reservation": ("code_hash",),  # a player's reservation link (its name, cancelling it)
 }
 # The draw not yet drawn (tables.draw without drawn_at): its seed is secret until its reveal (docs/architecture.md, "Randomness").
 # The export writes it empty (whoever held the file would know the next draw); an import commits a seed of its own

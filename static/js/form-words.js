@@ -38,6 +38,11 @@ export const SAYS = {
   // A sold-out tournament's waiting list (register.html, player_form.html, waiting_list.html): the answer is the place
   // ({number}: the alternate number, {name}); a row's forms carry its data-number and data-name for the question.
   "waiting-join": {done: gettext("{name} is on the waiting list: alternate {number}.")},
+  // Places reserved from phones (register.html, player_form.html, reservations.html): the claim's answer is the entry.
+  "reservation-claim": {done: gettext("Reservation R-{reservation} claimed: entry #{number} registered for {player.display_name}.")},
+  "reservation-claim-waiting": {done: gettext("Reservation R-{reservation} claimed: {name} is on the waiting list, alternate {number}.")},
+  "reservation-cancel": {confirm: gettext("Cancel reservation R-{number}, {name}? Its place is free again. This cannot be undone."),
+                         done: gettext("Reservation R-{number}, {name}, is cancelled.")},
   "waiting-seat": {confirm: gettext("Alternate {number}, {name}, has sat down at his seat? His place on the list is closed."),
                    done: gettext("Alternate {number}, {name}, sat down.")},
   "waiting-pass": {confirm: gettext("Pass over alternate {number}, {name}? His entry is voided and his seat goes to the next on the list. This cannot be undone."),
@@ -164,6 +169,10 @@ export const SAYS = {
                     {amount: Util.money(values.amount, values.currency), entry: values.entry});
   }, done: gettext("Prize paid: payout receipt {number}.")},
   "payment-void": {confirm: gettext("Void this payment?"), done: gettext("The payment is void.")},
+  // The room's roll printer (templates/venues/_roll_print.html, venues/room.html; docs/printing.md): a paper printed with
+  // one press (the answer names the printer), and the house's paper and printer set.
+  "roll-print": {done: gettext("Printed on the roll printer at {printer}.")},
+  "venue-printing": {done: gettext("The paper and the roll printer are saved.")},
   // A bounty event (templates/payouts/_bounties.html, bounty_pay.html, receipt.html): the house's settings, the mystery
   // envelopes committed, the bounties paid at the cage and a bounty payment voided.
   "bounty-rules": {done: gettext("Bounty settings saved.")},

@@ -4,6 +4,7 @@
 import * as Util from "./util.js";
 import * as Live from "./live.js";
 import * as Alternates from "./alternates.js";
+import {offer as offerPush} from "./push-optin.js";
 
 (function () {
   "use strict";
@@ -169,5 +170,6 @@ import * as Alternates from "./alternates.js";
     onEvent: function () { soon(); }
   });
   show(seat);
+  offerPush(document.getElementById("push"), cfg.push);  // "Tell me on this phone" (static/js/push-optin.js)
   window.seatPage = {refetch: refetch, conn: conn, get seat() { return seat; }};
 })();

@@ -42,7 +42,10 @@ function el(tag, cls, text) {
 // from it (base.html's "currency-decimals" block; tests/browser/test_money.py holds them to the same text). Minor units in; major units out, decimals only when not whole:
 // "1 100 Kč" (cs, sk; no-break spaces), "CZK 1,100" (English: the code first), "−CZK 31,000" (the
 // minus sign U+2212: no line breaks after it, as one may after a hyphen).
-var MONEY_STYLES = {cs: ["\u00a0", ",", true], sk: ["\u00a0", ",", true], en: [",", ".", false]};
+var MONEY_STYLES = {
+  cs: ["\u00a0", ",", true], sk: ["\u00a0", ",", true], en: [",", ".", false],
+  de: [".", ",", true], pl: ["\u00a0", ",", true], hu: ["\u00a0", ",", true],
+};
 var MONEY_DECIMALS = null;
 function moneyDecimals(currency) {
   if (MONEY_DECIMALS === null) {

@@ -7,6 +7,7 @@
 import * as Util from "./util.js";
 import * as Live from "./live.js";
 import * as Words from "./alternates.js";
+import {offer as offerPush} from "./push-optin.js";
 
 (function () {
   "use strict";
@@ -105,5 +106,6 @@ import * as Words from "./alternates.js";
     }
   });
   show(board);
+  offerPush(document.getElementById("push"), cfg.push);  // the number typed: "Tell me on this phone" (push-optin.js)
   window.waitingBoard = {refetch: refetch, conn: conn, get board() { return board; }};
 })();

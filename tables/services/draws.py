@@ -291,7 +291,10 @@ def late_room(
     players have no room for them all, or a special need asks for it (nobody waits alone at a spare table
     while there is a seat at a table that plays)."""
     breaking = breaking_tables(t)
-    tables = [table for table in Table.objects.filter(tournament=t, in_play=True).order_by("number") if table.pk not in breaking]
+    # Only what the draw reads of a table: a festival's thousand full rows cost more than the draw (the seats' table
+    # rows are read again where the rest of a table matters).
+    rows = Table.objects.filter(tournament=t, in_play=True).only("pk", "number", "seats", "accessible", "tournament_id").order_by("number")
+    tables = [table for table in rows if table.pk not in breaking]
     room, by_number = room_of(t, tables)
     short = count - sum(len(seats) for seats in room.open_seats.values())
     if short > 0 and take_tables:  # the room is full: the venue gives the tables it needs

@@ -225,12 +225,12 @@ def test_a4_seat_cards_print_nine_to_a_page(live_asgi, browser, director, cashie
     start(director, cashier, tournament, 20)
     page = browser.new_context(viewport=TABLET).new_page()
     login(page, live_asgi, floor.username, PASSWORD)
-    page.goto(f"{live_asgi}/t/{tournament.pk}/seat-cards/")
+    # Laid out for A4 (?paper=a4, or the room's paper setting): nine to a page; for the 80 mm roll (the default), one.
+    page.goto(f"{live_asgi}/t/{tournament.pk}/seat-cards/?paper=a4")
     assert page.locator(".seat-card").count() == 20
-    a4 = page.pdf(format="A4")
-    receipt = page.pdf(width="80mm", height="150mm")
-    assert pdf_pages(a4) == 3  # 9 + 9 + 2
-    assert pdf_pages(receipt) == 20
+    assert pdf_pages(page.pdf(format="A4")) == 3  # 9 + 9 + 2
+    page.goto(f"{live_asgi}/t/{tournament.pk}/seat-cards/")
+    assert pdf_pages(page.pdf(width="80mm", height="150mm")) == 20
     page.context.close()
 
 

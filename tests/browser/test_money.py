@@ -19,7 +19,7 @@ def load_util(page) -> None:
     page.wait_for_function("window.Util !== undefined")
 
 
-@pytest.mark.parametrize("lang", ["cs", "sk", "en-gb"])
+@pytest.mark.parametrize("lang", ["cs", "sk", "en-gb", "de", "pl", "hu"])
 def test_the_browser_writes_money_as_the_server_does(browser, lang):
     page = browser.new_page()
     try:
@@ -29,7 +29,8 @@ def test_the_browser_writes_money_as_the_server_does(browser, lang):
         cases = [[a, c] for a in AMOUNTS for c in CURRENCIES]
         shown = page.evaluate("cases => cases.map(c => Util.money(c[0], c[1]))", cases)
         assert shown == [format_money(a, c, lang) for a, c in cases]
-        assert page.evaluate("Util.money(110000, 'CZK')") == ("CZK\u00a01,100" if lang == "en-gb" else "1\u00a0100\u00a0Kč")
+        expected = {"en-gb": "CZK\u00a01,100", "de": "1.100\u00a0Kč"}.get(lang, "1\u00a0100\u00a0Kč")
+        assert page.evaluate("Util.money(110000, 'CZK')") == expected
         assert page.evaluate("Util.money(null, 'CZK')") == ""
     finally:
         page.close()

@@ -17,11 +17,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
+from django.utils import timezone
 
 from clock.services import clock as clock_services
+from days.services import bags as day_bags
 from leagues.models import League
 from leagues.services import leagues
 from payouts.models import Ticket
@@ -34,7 +36,8 @@ from tests.browser import accessibility
 from tests.browser.conftest import session_cookie
 from tests.browser.csp import csp_problems, watch_errors
 from tests.conftest import tournament_data
-from tests.helpers import id_doc
+from tests.days.test_bagging import even
+from tests.helpers import id_doc, table
 from tournament.models import Entry, Tournament, WaitingPlace
 from tournament.rules.structure import LevelSpec, StructureSpec
 from tournament.services import registration, setup
@@ -547,6 +550,11 @@ def league_url(room: Room, path: str) -> str:
     return path.format(League.objects.get().pk)
 
 
+def bags_taken(room: Room) -> None:
+    """Table 1 bagged at the end of the day: its bag slips to print (the house's 80 mm roll)."""
+    day_bags.record_table_bags(table(room.tournament, 1), actor=room.director, bags=even(room.tournament, 1, chips=30000))
+
+
 def sold_out_with_calls(room: Room) -> None:
     """Sold out: the room's four tables of nine made the venue's fixed set and filled (six more entries), six players
     on the waiting list; four busts offer their seats to alternates 1 to 4 (the TV shows the latest three and says one
@@ -567,6 +575,30 @@ def sold_out_with_calls(room: Room) -> None:
         busts.bust_entry(entry, actor=room.director)
     room.alternate_entry = WaitingPlace.objects.get(tournament=room.tournament, number=4).entry.number
     late_level(room)
+
+
+def reservations_taken(room: Room) -> None:
+    """Tomorrow's event beside the room's tournament, taking reservations from phones: four made with long Czech names and
+    contacts, one claimed at the desk, one cancelled, the others held (the last one's link kept for its page)."""
+    from tournament.services import reservations
+
+    t = setup.create_tournament(
+        tournament_data(name="Zítřejší Deepstack s velmi dlouhým názvem", venue=VENUE, start_at=timezone.now() + timedelta(days=1)),
+        actor=room.director,
+        template=setup.save_structure_template(SPEC, actor=room.director),
+    )
+    Tournament.objects.filter(pk=t.pk).update(reservation_cap=120)
+    names = ["Markéta Lobkowicz-Příhodová", "Jiří Procházka-Dvořák", "Ludmila Řezníčková-Šťastná", "Bohumil Šťastný-Vondráček"]
+    made = [
+        reservations.reserve(t, name=name, contact=f"markéta.lobkowicz-příhodová{i}@seznam-a-další.cz", device=f"d{i}", address="10.0.0.9")
+        for i, name in enumerate(names)
+    ]
+    player = registration.create_player(
+        actor=room.director, first_name="Markéta", last_name="Lobkowicz-Příhodová", date_of_birth=date(1985, 3, 1)
+    )
+    reservations.claim(made[0][0], actor=room.director, player=player, document=id_doc("RS0000001"))
+    reservations.cancel(made[1][0], actor=room.director, reason="Zavolala, že nepřijde: kamarádka ji nahradí zítra ráno")
+    room.reservation = (t.pk, made[-1][1])
 
 
 def draw_url(room: Room) -> str:
@@ -623,11 +655,12 @@ SCREENS = [
     Screen("payouts", lambda room: f"/t/{room.tournament.pk}/payouts/", STAFF_SIZES, staff=True),
     Screen("house_rules", lambda room: f"/t/{room.tournament.pk}/house-rules/", STAFF_SIZES, staff=True),
     Screen("dealer", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, late_level, staff=True),
-    Screen("seat_page", lambda room: f"/s/{room.tournament.pk}/1/", PHONE_SIZES),
+    Screen("seat_page", lambda room: f"/s/{room.tournament.pk}/1/", PHONE_SIZES, ready="#push-button"),  # with "Tell me on this phone"
     Screen("color_up_sheets", lambda room: f"/t/{room.tournament.pk}/color-up/sheets/", STAFF_SIZES, staff=True),
     Screen("reconciliation", lambda room: f"/t/{room.tournament.pk}/payouts/reconciliation/", STAFF_SIZES, staff=True),
     Screen("receipt", lambda room: f"/t/{room.tournament.pk}/receipts/1/", STAFF_SIZES, staff=True),
     Screen("seat_cards", lambda room: f"/t/{room.tournament.pk}/seat-cards/", STAFF_SIZES, staff=True),
+    Screen("bag_slips", lambda room: f"/t/{room.tournament.pk}/day/slips/", STAFF_SIZES, bags_taken, staff=True),
     Screen("displays", lambda room: f"/t/{room.tournament.pk}/displays/", STAFF_SIZES, staff=True),
     Screen("settings", lambda room: f"/setup/tournaments/{room.tournament.pk}/", STAFF_SIZES, staff=True),
     Screen("structures", lambda room: "/setup/structures/", STAFF_SIZES, staff=True),
@@ -745,8 +778,65 @@ SCREENS = [
         sold_out_with_calls,
         "body:has(#live.live) #seat-alternate:not([hidden])",
     ),
+    # Places reserved from phones: the player's form and his reservation's page, the desk's list.
+    Screen("reserve", lambda room: f"/t/{room.reservation[0]}/reserve/", PHONE_SIZES, reservations_taken, "#reserve-form"),
+    Screen(
+        "reservation", lambda room: "/t/{}/reservation/{}/".format(*room.reservation), PHONE_SIZES, reservations_taken, "#reservation-card"
+    ),
+    Screen(
+        "reservations",
+        lambda room: f"/t/{room.reservation[0]}/reservations/",
+        (*STAFF_SIZES, *PHONE_SIZES),
+        reservations_taken,
+        "#rv-list li",
+        staff=True,
+    ),
     Screen(
         "dealer_penalties", lambda room: f"/t/{room.tournament.pk}/tables/1/dealer/", CLOCK_SIZES, penalties_given, "#live.live", staff=True
+    ),
+    # The players' languages (web/middleware.py): the phone screens and the lobby TV where German's long words matter,
+    # with the language switcher at the foot of the phones' pages; one phone screen in Polish and the TV in Hungarian.
+    Screen("seat_page_de", lambda room: f"/s/{room.tournament.pk}/1/", PHONE_SIZES, ready="#push-button", locale="de-DE"),
+    Screen("seat_search_de", lambda room: f"/s/{room.tournament.pk}/", PHONE_SIZES, locale="de-DE"),
+    Screen("today_de", lambda room: "/today/", PHONE_SIZES, first_level, "#events", locale="de-DE"),
+    Screen("lobby_late_de", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True, locale="de-DE"),
+    Screen("lobby_late_hu", lobby_url, TV_SIZES, late_level, "#live.live", SOUND_OFF, no_scroll=True, locale="hu-HU"),
+    Screen(
+        "lobby_sold_out_de",
+        lobby_url,
+        TV_SIZES,
+        sold_out_with_calls,
+        "body:has(#live.live) #lobby-alt-calls li",
+        SOUND_OFF,
+        no_scroll=True,
+        locale="de-DE",
+    ),
+    Screen(
+        "waiting_board_de",
+        lambda room: f"/t/{room.tournament.pk}/waiting/?n=5",
+        PHONE_SIZES,
+        sold_out_with_calls,
+        "#live.live",
+        locale="de-DE",
+    ),
+    Screen(
+        "seat_page_alternate_pl",
+        lambda room: f"/s/{room.tournament.pk}/{room.alternate_entry}/",
+        PHONE_SIZES,
+        sold_out_with_calls,
+        "body:has(#live.live) #seat-alternate:not([hidden])",
+        locale="pl-PL",
+    ),
+    Screen(
+        "reserve_de", lambda room: f"/t/{room.reservation[0]}/reserve/", PHONE_SIZES, reservations_taken, "#reserve-form", locale="de-DE"
+    ),
+    Screen(
+        "reservation_de",
+        lambda room: "/t/{}/reservation/{}/".format(*room.reservation),
+        PHONE_SIZES,
+        reservations_taken,
+        "#reservation-card",
+        locale="de-DE",
     ),
 ]
 

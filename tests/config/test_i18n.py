@@ -31,6 +31,17 @@ from web.tournament.forms import IdCheckForm
 
 REPO = Path(__file__).resolve().parents[2]
 LANGUAGES = ("cs", "sk")
+# The players' languages: only their screens speak them, so their catalogues translate what those show
+# (tests/config/test_player_languages.py); the checks of a catalogue's form below hold them all.
+PLAYER_LANGUAGES = ("de", "pl", "hu")
+PLURAL_FORMS = {
+    "cs": "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;",
+    "sk": "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;",
+    "de": "nplurals=2; plural=(n != 1);",
+    "pl": "nplurals=4; plural=(n==1 ? 0 : (n%10>=2 && n%10<=4) && (n%100<12 || n%100>14) ? 1 : n!=1 && (n%10>=0 && "
+    "n%10<=1) || (n%10>=5 && n%10<=9) || (n%100>=12 && n%100<=14) ? 2 : 3);",
+    "hu": "nplurals=2; plural=(n != 1);",
+}
 MAKEMESSAGES = ("makemessages", "-l", "cs", "-l", "sk", "--ignore=.venv", "--ignore=var", "--no-obsolete")
 MAKEMESSAGES_JS = (
     "makemessages",
@@ -124,17 +135,17 @@ def test_catalogue_has_no_untranslated_or_fuzzy_messages(lang, domain):
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LANGUAGES + PLAYER_LANGUAGES)
 def test_catalogue_header(lang, domain):
     header = po_file(lang, domain=domain).read_text(encoding="utf-8").split("\n\n", 1)[0]
     assert f'"Language: {lang}\\n"' in header
     assert "charset=UTF-8" in header
-    assert "Plural-Forms: nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;" in header
+    assert f"Plural-Forms: {PLURAL_FORMS[lang]}" in header.replace('"\n"', "")
     assert "#, fuzzy" not in header
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LANGUAGES + PLAYER_LANGUAGES)
 def test_compiled_catalogue_is_current(lang, domain, tmp_path):
     """The .mo files are not in git: scripts/setup compiles them. A stale one means the screens show old text."""
     mo = po_file(lang, domain=domain).with_suffix(".mo")
@@ -147,7 +158,7 @@ def test_compiled_catalogue_is_current(lang, domain, tmp_path):
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LANGUAGES + PLAYER_LANGUAGES)
 def test_translations_keep_javascript_strings_intact(lang, domain, tmp_path):
     """Several messages are put inside JavaScript strings (confirm('...'), "...") in the templates.
 

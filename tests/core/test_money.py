@@ -37,7 +37,9 @@ MINUS = "\u2212"  # the minus sign: no line breaks after it, as after a hyphen
         (1100, "KWD", "en-gb", f"KWD{NB}1.100"),  # three decimals
         (1105, "TND", "cs", f"1,105{NB}TND"),
         (110000, "CZK", None, f"CZK{NB}1,100"),  # no language: English
-        (110000, "CZK", "de", f"CZK{NB}1,100"),  # a language without its own style: English
+        (110000, "CZK", "fr", f"CZK{NB}1,100"),  # a language without its own style: English
+        (110050, "CZK", "de", f"1.100,50{NB}Kč"),  # the players' languages: German groups with a point
+        (110000, "EUR", "pl", f"1{NB}100{NB}€"),
     ],
 )
 def test_amounts_read_in_major_units_the_way_the_language_writes_them(amount, currency, language, text):

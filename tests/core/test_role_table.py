@@ -43,7 +43,10 @@ USED_BY = {
         "api-venue-tournaments:POST",
         "api-venue-displays:POST",
         "api-venue-display-revoke:POST",
+        "api-venue-printing:PATCH",
     ],
+    "PRINT": ["api-receipt-print:POST", "api-payment-print:POST", "api-bounty-payment-print:POST", "api-seat-ticket-print:POST"],
+    "PRINT_SLIPS": ["api-bag-slip-print:POST"],
     "ROOM": [
         "api-venue-table-state:POST",
         "api-venue-table-reservation:POST",

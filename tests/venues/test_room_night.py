@@ -19,6 +19,10 @@ a late entry or a re-entry joins the event's waiting list with his ID checked. B
 the list's order; an alternate sits down, declines, or is passed over when the house's minutes run out (the clock moved
 on), and the floor seats the next by hand. The house takes the buy-in when he joins or at his seat, and gives a no-show's
 back or keeps it, as the night's draw sets.
+Tomorrow's event takes reservations from the players' phones (its cap and its maximum entries drawn by the night): phones
+reserve (a place held while one is free; none once it is sold out), the desk claims them (an entry on the place held, or
+the waiting list), walk-ins register beside them, players and the desk cancel, the unclaimed ones expire at the house's
+time, and the event makes its start draw when it can.
 
 After every step that changed the room it checks each tournament whose events moved against every invariant of a
 night (tests/test_whole_night.py, check_night), and the room itself: a venue table holds the table of its own number,
@@ -61,9 +65,9 @@ from tests.helpers import id_doc, pick
 from tests.night_coverage import initialize, rule
 from tests.night_undo import STANDS
 from tests.test_whole_night import Night, check_night, shard, staff
-from tournament.models import AuditEvent, Entry, Purchase, Tournament, WaitingPlace
+from tournament.models import AuditEvent, Entry, Purchase, Reservation, Tournament, WaitingPlace
 from tournament.selectors import waiting_list as waiting
-from tournament.services import registration, setup, waiting_list
+from tournament.services import registration, reservations, setup, waiting_list
 from venues.models import SitAndGo, VenueTable
 from venues.services import setup as venue_setup
 from venues.services import sit_and_go
@@ -107,6 +111,8 @@ class RoomNight(RuleBasedStateMachine):
         self._atomic.__enter__()  # each night starts from an empty room, rolled back at the end
         self.venue = None
         self.events: list[int] = []
+        self.tomorrow_pk = None  # tomorrow's event, taking reservations from phones
+        self.codes: dict[int, str] = {}  # each reservation's link code, as its phone keeps it
         self.players = 0
         self.series = 0
         self.seeds = random.Random(0)
@@ -320,6 +326,16 @@ class RoomNight(RuleBasedStateMachine):
         sng = self.new_sit_and_go()
         for _i in range(sng_players):
             self.register(sng)
+        start = timezone.now() + timedelta(days=1)
+        tomorrow = setup.create_tournament(
+            tournament_data(name="Tomorrow Deepstack", seats_per_table=9, start_at=start, guaranteed_pool=0),
+            actor=self.d,
+            template=self.template,
+        )
+        Tournament.objects.filter(pk=tomorrow.pk).update(
+            reservation_cap=house.randint(3, 8), max_entries=house.randint(4, 10), reservations_until=start - timedelta(hours=1)
+        )
+        self.tomorrow_pk = tomorrow.pk
 
     # --- entries -------------------------------------------------------------------------------------
 
@@ -585,6 +601,112 @@ class RoomNight(RuleBasedStateMachine):
             below_max = t.max_entries is None or figures["entries"] < t.max_entries
             assert not (room and below_max), f"{figures['waiting']} wait on {t.name}'s list beside {room} seats open"
 
+    # --- reservations from phones (tomorrow's event) --------------------------------------------------
+
+    def tomorrow(self) -> Tournament:
+        return Tournament.objects.get(pk=self.tomorrow_pk)
+
+    def held(self) -> list[Reservation]:
+        return list(Reservation.objects.filter(tournament_id=self.tomorrow_pk, state=Reservation.State.HELD).order_by("number"))
+
+    @rule(i=index)
+    def phone_reserves(self, i):
+        """A player reserves from his phone (one of seven phones, behind one of three addresses; now and then the contact
+        of a reservation held already)."""
+        self.players += 1
+        n = self.players if i % 5 else max(self.players - 1, 1)
+        done = self.act(
+            reservations.reserve,
+            self.tomorrow(),
+            name=f"Phone Player{n}",
+            contact=f"+420 600 {n:06d}",
+            device=f"phone-{i % 7}",
+            address=f"10.0.0.{i % 3}",
+        )
+        if done is not None:
+            reservation, code = done
+            self.codes[reservation.pk] = code
+            RoomNight.tally["reserved from a phone" if reservation.holds_place else "reserved sold out"] += 1
+            if i % 3 == 0:  # he walks to the desk at once
+                self.claim(reservation)
+
+    @precondition(lambda self: Reservation.objects.filter(state=Reservation.State.HELD).exists())
+    @rule(i=index)
+    def reservation_claimed(self, i):
+        """The desk checks the player's ID and takes his buy-in: an entry, or his place on the waiting list."""
+        reservation = pick(self.held(), i)
+        if reservation is not None:
+            self.claim(reservation)
+
+    def claim(self, reservation: Reservation) -> None:
+        self.players += 1
+        number = self.players
+
+        def claim_it():
+            player = registration.create_player(
+                actor=self.staff["cashier"], first_name=f"R{number}", last_name="Reserved", date_of_birth=date(1990, 1, 1)
+            )
+            return reservations.claim(reservation, actor=self.staff["cashier"], player=player, document=id_doc(f"RN{number:07d}"))
+
+        done = self.act(claim_it)
+        if done is not None:
+            RoomNight.tally["reservations claimed" if isinstance(done, Entry) else "reservations claimed onto the list"] += 1
+
+    @precondition(lambda self: Reservation.objects.filter(state=Reservation.State.HELD).exists())
+    @rule(i=index, by_desk=st.booleans())
+    def reservation_given_up(self, i, by_desk):
+        reservation = pick(self.held(), i)
+        if reservation is None:
+            return
+        if by_desk:
+            done = self.act(reservations.cancel, reservation, actor=self.staff["cashier"], reason="phoned the desk")
+        else:
+            done = self.act(reservations.cancel_by_code, self.tomorrow(), code=self.codes[reservation.pk])
+        if done is not None:
+            RoomNight.tally["reservations cancelled"] += 1
+
+    @rule(more=st.integers(1, 3))
+    def walk_ins_tomorrow(self, more):
+        """Players come to tomorrow's desk: registered beside the reservations, or on its waiting list once sold out."""
+        for _i in range(more):
+            self.enter(self.tomorrow())
+
+    @precondition(lambda self: Reservation.objects.filter(state=Reservation.State.HELD).exists())
+    @rule()
+    def reservations_expire(self):
+        """The house's time comes: the sweep expires what was not claimed, and the places held go to the waiting list."""
+        expired = reservations.expire_due(self.tomorrow().reservations_until)
+        RoomNight.tally["reservations expired"] += expired
+        self.buttons_drawn()
+
+    @precondition(lambda self: Tournament.objects.filter(pk=self.tomorrow_pk, status=Tournament.Status.SETUP).exists())
+    @rule()
+    def tomorrow_starts(self):
+        if self.act(draws.draw_start, self.tomorrow(), actor=self.d) is not None:
+            RoomNight.tally["tomorrow's event started"] += 1
+
+    def reservations_hold(self):
+        """Tomorrow's reservations: never past the cap, never a place held beyond the maximum entries, one held per
+        contact; a claimed one names its entry or its place on the list (and the event its number), an ended one neither."""
+        t = self.tomorrow()
+        rows = list(Reservation.objects.filter(tournament=t).select_related("entry", "waiting_place"))
+        taken = [r for r in rows if r.state in ("held", "claimed")]
+        assert len(taken) <= t.reservation_cap, f"{len(taken)} reservations past the cap of {t.reservation_cap}"
+        held = [r for r in rows if r.state == "held"]
+        holding = sum(1 for r in held if r.holds_place)
+        entries = Entry.objects.filter(tournament=t).exclude(status=Entry.Status.VOIDED).count()
+        assert entries + holding <= t.max_entries, f"{entries} entries and {holding} places held past {t.max_entries}"
+        assert len({r.contact_key for r in held}) == len(held), "two reservations held for one contact"
+        for r in rows:
+            if r.state == "claimed":
+                assert (r.entry_id is None) != (r.waiting_place_id is None), f"R-{r.number} claimed as neither or both"
+                kind, key = ("entry.registered", "entry") if r.entry_id else ("waiting.joined", "alternate")
+                number = r.entry.number if r.entry_id else r.waiting_place.number
+                said = AuditEvent.objects.filter(tournament=t, type=kind, payload__reservation=r.number)
+                assert [e.payload[key] for e in said] == [number], f"R-{r.number}'s claim is not what the log says"
+            else:
+                assert r.entry_id is None and r.waiting_place_id is None, f"R-{r.number} {r.state} with an entry or a place"
+
     # --- the invariants ------------------------------------------------------------------------------
 
     @invariant()
@@ -608,6 +730,7 @@ class RoomNight(RuleBasedStateMachine):
         self.one_holder_per_table()
         self.the_map_shows_what_plays()
         self.waiting_lists_hold()
+        self.reservations_hold()
         self.undo_possible_or_said_why(changed)
         self._checked = marks
         RoomNight.tally["checks"] += 1
@@ -779,3 +902,5 @@ def test_a_room_of_tournaments_and_sit_and_gos_holds_together(db, number):
     # reach, an event finished, a sit & go waiting in a cash rush, differs with the database's answers: the tally says.)
     assert played["tables given back"] >= 1 and played["sit & gos started when filled"] + played["waiting sit & gos drawn"] >= 1, played
     assert played["joined a waiting list"] >= 1, played  # the room sold out and players waited
+    claimed = played["reservations claimed"] + played["reservations claimed onto the list"]
+    assert played["reserved from a phone"] >= 1 and claimed >= 1, played  # tomorrow's phones and desk

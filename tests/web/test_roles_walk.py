@@ -126,6 +126,7 @@ class Room:
             "event_id": 1,
             "league_id": self.league.pk,
             "venue_id": venue_setup.default_venue().pk,
+            "code": "ABCD2345",  # a reservation's link: no such reservation, the public page's 404
         }
         if access.DISPLAY_LINK in who:
             secret = self.room_display.token if "display/room/" in route else self.display.token  # a room TV's link, a lobby TV's
@@ -336,6 +337,7 @@ async def test_every_socket_route_with_every_visitor(director, floor, cashier, d
 # Page views that still take a post: Django's own login, logout and language switch; every other form of
 # the screens saves through the JSON API.
 POSTS_TO_THE_PAGE = {"login", "logout", "set_language"}
+POSTS_TO_THE_PAGE |= {"reserve", "reservation"}  # a player's phone reserves and cancels with no JavaScript and no account
 # A browser posts what the Content-Security-Policy blocked (web/csp_report.py): logged, nothing changes.
 POSTS_TO_THE_PAGE |= {"csp-report"}
 

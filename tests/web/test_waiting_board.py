@@ -9,6 +9,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from live.snapshots import lobby_snapshot
@@ -83,6 +84,13 @@ def test_the_board_says_the_calls_and_the_numbers_waiting_and_no_name(floor, sol
         "socket": f"/ws/s/{t.pk}/",
         "time_zone": t.time_zone,
         "version": None,
+        # The number typed: "Tell me on this phone" subscribes for alternate 2 (docs/notifications.md).
+        "push": {
+            "key": settings.WEBPUSH_VAPID_PUBLIC_KEY,
+            "worker": "/push-sw.js",
+            "subscribe": f"/api/public/tournaments/{t.pk}/waiting/2/push/",
+            "stop": f"/api/public/tournaments/{t.pk}/waiting/2/push/stop/",
+        },
     }
     assert 'value="2"' in html and not [name for name in names(t) if name in html]
 

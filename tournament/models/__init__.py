@@ -200,6 +200,10 @@ class Tournament(models.Model):
     no_show_money = models.CharField(
         _("waiting list: a no-show's buy-in"), max_length=8, choices=NoShowMoney.choices, default=NoShowMoney.REFUNDED
     )
+    # Reservations from the players' phones (tournament/models/reservations.py): how many places may be reserved (0: none),
+    # and when the unclaimed ones expire (empty: at the start time).
+    reservation_cap = models.PositiveIntegerField(_("places players may reserve from their phones"), default=0)
+    reservations_until = models.DateTimeField(_("unclaimed reservations expire at"), null=True, blank=True)
     rebuy_allowed = models.BooleanField(_("re-buys allowed"), default=False)
     rebuy_price = models.PositiveIntegerField(_("re-buy price (minor units)"), default=0)
     rebuy_fee = models.PositiveIntegerField(_("re-buy fee (minor units)"), default=0)
@@ -502,7 +506,8 @@ class ChipAdjustment(NeverDeleteModel):
 
 
 # Models in modules of their own (this one is long enough): imported here, so `tournament.models` holds every model.
+from tournament.models.reservations import Reservation  # noqa: E402
 from tournament.models.screens import DisplayToken, ScreenLink, ScreenLinkQuerySet  # noqa: E402
 from tournament.models.waiting import WaitingPlace  # noqa: E402
 
-__all__ = ["DisplayToken", "ScreenLink", "ScreenLinkQuerySet", "WaitingPlace"]
+__all__ = ["DisplayToken", "Reservation", "ScreenLink", "ScreenLinkQuerySet", "WaitingPlace"]

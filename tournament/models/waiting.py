@@ -55,6 +55,9 @@ class WaitingPlace(NeverDeleteModel):
                 condition=Q(state="waiting") | Q(state="cancelled") | Q(entry__isnull=False), name="waiting_offer_has_entry"
             ),
         ]
+        # The list's head (the next to offer a seat) and its counts, read at every bust of a sold-out event: an index,
+        # not a scan of thousands of places.
+        indexes = [models.Index(fields=["tournament", "state", "number"], name="waiting_state_order")]
 
     def __str__(self) -> str:
         return f"Alternate {self.number}: {self.player.display_name}"

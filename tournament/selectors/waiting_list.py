@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.db.models import Count, Q, Sum
 
 from core import reactions
-from tournament.models import Entry, Tournament, WaitingPlace
+from tournament.models import Entry, Reservation, Tournament, WaitingPlace
 from tournament.rules import waiting_list as wl
 
 # Asked of the apps above with tournament=: {"seats": n, "held": h}, the seats this tournament may fill (its tables in
@@ -32,24 +32,31 @@ def seats_of(t: Tournament) -> int | None:
 
 
 def counts(t: Tournament) -> dict:
-    """The entries (not voided), the players in play, and the places waiting and offered, in one query each."""
+    """The entries (not voided), the players in play, the places waiting and offered, and the places reserved from phones
+    and not claimed yet (`reserved`: each holds a place like an entry), in one query each."""
     entries = Entry.objects.filter(tournament=t).aggregate(
         entries=Count("id", filter=~Q(status=Entry.Status.VOIDED)), in_play=Count("id", filter=Q(status=Entry.Status.ACTIVE))
     )
     places = WaitingPlace.objects.filter(tournament=t, state__in=OPEN).aggregate(
         waiting=Count("id", filter=Q(state=WaitingPlace.State.WAITING)), offered=Count("id", filter=Q(state=WaitingPlace.State.OFFERED))
     )
-    return {**entries, **places}
+    reserved = Reservation.objects.filter(tournament=t, state=Reservation.State.HELD, holds_place=True).count() if t.reservation_cap else 0
+    return {**entries, **places, "reserved": reserved}
 
 
-def capacity(t: Tournament) -> dict:
+def capacity(t: Tournament, *, claiming: bool = False) -> dict:
     """Where the tournament stands: its maximum, its seats (None: no limit), entries, players in play, the list's
-    length, and whether it is sold out (full, or players are waiting: nobody passes them at the desk)."""
+    length, the places reserved, and whether it is sold out (full, the reserved places counted, or players are waiting:
+    nobody passes them at the desk). `claiming`: the desk claims a reservation, whose own place is not counted."""
     seats = seats_of(t)
     figures = counts(t)
+    held = max(figures["reserved"] - (1 if claiming else 0), 0)
     limited = t.max_entries is not None or seats is not None
     full = limited and wl.full(
-        rules_of(t), entries=figures["entries"], in_play=figures["in_play"], seats=seats if seats is not None else figures["in_play"] + 1
+        rules_of(t),
+        entries=figures["entries"] + held,
+        in_play=figures["in_play"] + held,
+        seats=seats if seats is not None else figures["in_play"] + held + 1,
     )
     return {
         "max_entries": t.max_entries,
@@ -62,13 +69,13 @@ def capacity(t: Tournament) -> dict:
 
 def summary(t: Tournament) -> dict:
     """What the lobby, the public pages and the API say of it: sold out, and the places waiting. Every event's figures
-    say it (tournament_stats), so it is cheap: in a room that adds its tables and with no maximum, the room's one query;
-    otherwise one more while players wait (they make it sold out), the seats' only when nobody does."""
-    if t.max_entries is None and seats_of(t) is None:
-        return {"sold_out": False, "waiting": 0}
-    waiting = WaitingPlace.objects.filter(tournament=t, state=WaitingPlace.State.WAITING).count()
+    say it (tournament_stats), so it is cheap: the list's count (an index's) first, since players waiting make it sold
+    out; then, in a room that adds its tables and with no maximum, the room's one query; the seats' only otherwise."""
+    waiting = WaitingPlace.objects.filter(tournament=t, state=WaitingPlace.State.WAITING).count()  # an index's count
     if waiting:
         return {"sold_out": True, "waiting": waiting}
+    if t.max_entries is None and seats_of(t) is None:
+        return {"sold_out": False, "waiting": 0}
     return {"sold_out": capacity(t)["full"], "waiting": 0}
 
 
@@ -95,7 +102,7 @@ def seats_open(t: Tournament, figures: dict | None = None) -> int | None:
     if answer.get("seats") is None:
         return None
     figures = figures or counts(t)
-    return max(answer["seats"] - figures["in_play"] - answer.get("held", 0), 0)
+    return max(answer["seats"] - figures["in_play"] - answer.get("held", 0) - figures.get("reserved", 0), 0)
 
 
 def as_rule(place: WaitingPlace) -> wl.Place:

@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 from django.db import connection, transaction
 from django.utils import timezone
 
-from core import memory
+from core import memory, reactions
 from core.actor import Actor
 from core.broadcast import publish_event, publish_room
 from tournament.models import AuditEvent, Tournament
 from tournament.selectors.stats import tournament_stats
+
+# Every event recorded, after its row is written (core.reactions): an upper app that follows the audit log as a whole (the
+# players' notifications, notify/) reacts to it, in the same transaction, with `tournament` and `event`.
+EVENT_RECORDED = "audit.event_recorded"
+log = logging.getLogger(__name__)
+
+
+def each_tournament(tournament_ids, step: Callable[[int], int], what: str) -> int:
+    """A sweep over tournaments (Celery beat, the embedded ticker): `step` for each, in its own transaction; one
+    tournament's trouble is logged and does not stop the others' (the next sweep tries again). The sum of the steps."""
+    done = 0
+    for tournament_id in sorted(set(tournament_ids)):
+        try:
+            done += step(tournament_id)
+        except Exception:
+            log.exception("%s failed for tournament %s", what, tournament_id)
+    return done
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
@@ -84,6 +104,7 @@ def record_event(
         payload=payload,
         seat_entries=named,
     )
+    reactions.react(EVENT_RECORDED, tournament=tournament, event=event)
     if tournament is not None:
         figures = tournament_stats(tournament) if stats else None
         room = tournament.room_id or 0  # 0: the default venue (core/groups.room)

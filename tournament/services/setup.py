@@ -174,6 +174,8 @@ TOURNAMENT_FIELDS = (
     "alternate_minutes",
     "waiting_payment",
     "no_show_money",
+    "reservation_cap",
+    "reservations_until",
 )
 
 

@@ -15,7 +15,6 @@ Each runs in one transaction with the tournament locked, and writes an audit eve
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -30,7 +29,7 @@ from core.errors import ServiceError, clean_reason, require
 from tournament.models import Entry, Player, Purchase, Tournament, WaitingPlace
 from tournament.rules import waiting_list as wl
 from tournament.selectors import waiting_list as sel
-from tournament.services.audit import actor_user, lock_tournament, record_event
+from tournament.services.audit import actor_user, each_tournament, lock_tournament, record_event
 from tournament.services.registration import (
     IdDocument,
     checked_entrant,
@@ -41,7 +40,6 @@ from tournament.services.registration import (
     void_receipt,
 )
 
-log = logging.getLogger(__name__)
 State = WaitingPlace.State
 
 
@@ -50,9 +48,10 @@ def _price(t: Tournament) -> int:
 
 
 @transaction.atomic
-def join(tournament: Tournament, *, actor: Actor, player: Player, document: IdDocument | None) -> WaitingPlace:
+def join(tournament: Tournament, *, actor: Actor, player: Player, document: IdDocument | None, facts: dict | None = None) -> WaitingPlace:
     """The player joins the end of the list, his ID checked (the check his entry will carry). Refused while the tournament
-    has seats (register him), while he holds a place already, or for anything registration refuses."""
+    has seats (register him), while he holds a place already, or for anything registration refuses. `facts`: added to
+    the waiting.joined event (the reservation from a phone he joined by)."""
     require(actor, roles.REGISTER)
     t = lock_tournament(tournament.pk)
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -96,6 +95,7 @@ def join(tournament: Tournament, *, actor: Actor, player: Player, document: IdDo
             "paid": paid,
             "position": sel.position_of(row),
             "id_check": {"document_type": check.document_type, "last4": check.number_last4, "checked_by": actor.get_username()},
+            **(facts or {}),
         },
         seats=False,
     )
@@ -178,7 +178,7 @@ def offer_seats(t: Tournament, *, actor: Actor, limit: int | None = None) -> lis
         room = min(room, limit)
     # Only the first places can be offered: the list's head, not the thousands behind it, is read.
     rows = list(sel.places(t).filter(state=State.WAITING).order_by("number")[: max(room, 0)])
-    chosen = wl.to_offer([sel.as_rule(p) for p in rows], sel.rules_of(t), seats_open=room, entries=figures["entries"])
+    chosen = wl.to_offer([sel.as_rule(p) for p in rows], sel.rules_of(t), seats_open=room, entries=figures["entries"] + figures["reserved"])
     by_number = {p.number: p for p in rows}
     offered = []
     for rule_place in chosen:
@@ -241,9 +241,13 @@ def offer_next(tournament: Tournament, *, actor: Actor, count: int = 1) -> list[
     figures = sel.counts(t)
     if not figures["waiting"]:
         raise ServiceError(_("Nobody is waiting."), code="nobody_waiting", status=409)
-    if t.max_entries is not None and figures["entries"] >= t.max_entries:
+    if t.max_entries is not None and figures["entries"] + figures["reserved"] >= t.max_entries:
         raise ServiceError(
-            _("The tournament has its %(max)s entries: an alternate is seated only when an entry is voided.") % {"max": t.max_entries},
+            _(
+                "The tournament has its %(max)s entries (the places reserved from phones counted): an alternate is seated only when "
+                "an entry is voided or a reservation expires."
+            )
+            % {"max": t.max_entries},
             code="max_entries",
             status=409,
         )
@@ -361,18 +365,12 @@ def pass_over_due(now: datetime | None = None) -> int:
     to the next; then every tournament with places waiting offers the seats open (a table opened, an entry voided).
     Idempotent: safe to run twice. Returns the places passed over and offered."""
     now = now or timezone.now()
-    done = 0
     tournaments = (
         WaitingPlace.objects.filter(Q(state=State.WAITING) | Q(state=State.OFFERED, offered_at__lte=now - timedelta(minutes=1)))
         .values_list("tournament_id", flat=True)
         .distinct()
     )
-    for tournament_id in sorted(set(tournaments)):
-        try:
-            done += _sweep(tournament_id, now)
-        except Exception:  # one tournament's trouble does not stop the others'; the next sweep tries again
-            log.exception("waiting list sweep failed for tournament %s", tournament_id)
-    return done
+    return each_tournament(tournaments, lambda pk: _sweep(pk, now), "the waiting list's sweep")
 
 
 @transaction.atomic

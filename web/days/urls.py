@@ -11,4 +11,5 @@ urlpatterns = [
     path("t/<id:pk>/day/report.csv", views.day_report_csv, name="day-report-csv"),
     path("t/<id:pk>/day/report.pdf", views.day_report_pdf, name="day-report-pdf"),
     path("t/<id:pk>/day/slips.pdf", views.bag_slips, name="bag-slips"),
+    path("t/<id:pk>/day/slips/", views.bag_slip_sheets, name="bag-slip-sheets"),
 ]

@@ -23,6 +23,7 @@ from days.selectors.seating import redraw_state
 from tournament.models import Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
+from web.venues import printing
 
 from . import pdf
 
@@ -240,3 +241,40 @@ def bag_slips(request, tournament: Tournament):
     response = HttpResponse(pdf.bag_slips_pdf(tournament, rows, paper=paper, day=day, table=table), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
     return response
+
+
+@page("bag-slip-sheets")
+@in_venue_time
+def bag_slip_sheets(request, tournament: Tournament):
+    """The bag slips for the browser's print, laid out for the house's paper (or ?paper=80|58|a4): one a page on a
+    roll, six a page on A4; ?table=N, ?entry=N, ?day=N as the PDF's. Each slip has the roll printer's button where the
+    room has one."""
+    try:
+        paper = printing.paper_of(request, tournament)
+        table, entry, day = _number(request, "table"), _number(request, "entry"), _number(request, "day")
+    except printing.BadPaper as problem:
+        return printing.bad_paper(problem)
+    except BadQuery as problem:
+        return _bad(str(problem))
+    if day is not None and day > bags.current_day(tournament):
+        raise Http404(_("Day %(day)s has not been played yet.") % {"day": day})
+    rows = bags.bags_for_slips(tournament, table=table, entry=entry, day=day)
+    for row in rows:
+        row["where"], row["bagged"] = printing.slip_where(row), printing.bagged_line(row)
+    day = day or bags.current_day(tournament)
+    query = request.GET.copy()
+    query.pop("paper", None)
+    return render(
+        request,
+        "days/slips.html",
+        {
+            "t": tournament,
+            "slips": rows,
+            "day": day,
+            "slip_day": day,
+            "query": query.urlencode(),
+            "table": table,
+            "print_base": f"tournaments/{tournament.pk}/entries/",
+            **printing.print_view(request, tournament, paper=paper, api="", who="api-bag-slip-print:POST"),
+        },
+    )

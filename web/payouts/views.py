@@ -25,6 +25,7 @@ from payouts.services.structure import deal_inputs, plan_json, refusal_message
 from tournament.models import Entry, IdCheck, Player, Purchase, Tournament
 from web.access import page
 from web.tournament.views import in_venue_time
+from web.venues import printing
 
 
 @page("payouts")
@@ -306,11 +307,19 @@ def _bounty_payment(pk: int, number: int) -> BountyPayment:
 
 def cage_receipt(request, t: Tournament, p: Payment | BountyPayment, *, bounty: bool, lines: list, void: str, foot: str):
     """A cage receipt's page (templates/payouts/receipt.html): a prize's or a bounty payment's, its lines, the
-    signature, the PDF on 80 mm and A4, and voiding it with a reason for those who may."""
+    signature, the PDF on 80 mm and A4, and voiding it with a reason for those who may; laid out for the house's paper
+    (or ?paper=80|58|a4), with the roll printer's button where the room has one."""
+    try:
+        paper = printing.paper_of(request, t)
+    except printing.BadPaper as problem:
+        return printing.bad_paper(problem)
+    api = f"tournaments/{t.pk}/{'bounty-payments' if bounty else 'payments'}/{p.number}/print/"
+    who = "api-bounty-payment-print:POST" if bounty else "api-payment-print:POST"
     return render(
         request,
         "payouts/receipt.html",
         {
+            **printing.print_view(request, t, paper=paper, api=api, who=who),
             "t": t,
             "p": p,
             "bounty": bounty,

@@ -28,11 +28,13 @@ from web import access
 from web.access import page
 from web.caching import public_head, room_search, room_seats, versioned
 from web.public_addresses import public_url
+from web.push_offer import push_offer
 from web.tables.forms import HouseRulesForm
 from web.tables.screen_api import tablet_state
 from web.tables.seating_api import floor_map
 from web.tables.waiting_board import has_list
 from web.tournament.views import in_venue_time
+from web.venues import printing
 
 
 def _table(pk: int, number: int) -> Table:
@@ -329,10 +331,23 @@ def _cards_response(request, tournament: Tournament, rows: list[dict], name: str
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
         return response
+    try:  # the cards laid out for the house's paper, or ?paper=80|58|a4 for this print
+        paper = printing.paper_of(request, tournament)
+    except printing.BadPaper as problem:
+        return printing.bad_paper(problem)
+    query = request.GET.copy()
+    query.pop("paper", None)
     return render(
         request,
         "tables/seat_cards.html",
-        {"t": tournament, "cards": rows, "draw": request.GET.get("draw", ""), "query": request.GET.urlencode()},
+        {
+            "t": tournament,
+            "cards": rows,
+            "draw": request.GET.get("draw", ""),
+            "query": query.urlencode(),
+            "print_base": f"tournaments/{tournament.pk}/entries/",
+            **printing.print_view(request, tournament, paper=paper, api="", who="api-seat-ticket-print:POST"),
+        },
     )
 
 
@@ -411,6 +426,8 @@ def seat_page(request, pk: int, number: int):
                 "flight": head["flight"],
                 "time_zone": head.get("time_zone"),  # an alternate's time to sit down by, on the venue's clock
                 "waiting_board": reverse("waiting-board", args=[pk]),
+                # "Tell me on this phone" (docs/notifications.md); None: the server sends no notifications
+                "push": push_offer("api-public-seat-push", "api-public-seat-push-stop", args=[pk, seat["entry"]]),
             },
         },
     )

@@ -24,6 +24,7 @@ from tournament.selectors import waiting_list
 from web.access import page
 from web.api import PublicAPIView, public_answers
 from web.caching import versioned
+from web.push_offer import push_offer
 
 
 def waiting_answer(t: Tournament) -> dict:
@@ -55,18 +56,22 @@ def waiting_board(request, pk: int):
     tournament = Tournament.objects.filter(pk=pk).first() if request.state_version is not None else None
     if tournament is None:
         raise Http404(_("No such tournament."))
+    number = _typed_number(request)
+    on_list = number is not None and waiting_list.places(tournament).filter(number=number).exists()
     return render(
         request,
         "tables/waiting_board.html",
         {
             "t": tournament,
             "board": waiting_answer(tournament),
-            "number": _typed_number(request),
+            "number": number,
             "board_config": {
                 "json": reverse("api-public-waiting", args=[pk]),
                 "socket": f"/ws/s/{pk}/",
                 "time_zone": tournament.time_zone,
                 "version": request.answer_version,
+                # "Tell me on this phone" for the number typed, while it is on the list (docs/notifications.md)
+                "push": push_offer("api-public-waiting-push", "api-public-waiting-push-stop", args=[pk, number]) if on_list else None,
             },
         },
     )

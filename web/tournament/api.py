@@ -206,16 +206,9 @@ class EntryListView(RoleAPIView):
     )
     def post(self, request, pk: int):
         tournament = tournament_or_404(pk)
-        serializer = valid(s.RegisterSerializer, request.data)
-        data = serializer.validated_data
-        if "new_player" in data:
-            entry = call_service(
-                registration.register_new_player, tournament, actor=request.user, document=serializer.document(), **data["new_player"]
-            )
-        else:
-            entry = call_service(
-                registration.register_entry, tournament, actor=request.user, player=data["player"], document=serializer.document()
-            )
+        entry = valid(s.RegisterSerializer, request.data).registered(
+            tournament, actor=request.user, known=registration.register_entry, new=registration.register_new_player
+        )
         return Response(s.RegistrationSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 

@@ -33,6 +33,9 @@ def labels() -> dict[str, str]:
         "waiting.seated": _("Alternate sat down"),
         "waiting.passed": _("Alternate passed over"),
         "waiting.cancelled": _("Taken off the waiting list"),
+        "reservation.made": _("Place reserved from a phone"),
+        "reservation.cancelled": _("Reservation cancelled"),
+        "reservation.expired": _("Reservations expired"),
     }
 
 
@@ -42,6 +45,8 @@ def _entry(type_: str, label: str, p: dict, names: Names) -> str:
     at = parts.seat(p)
     if type_ == "entry.registered":
         kind = _("re-entry") if p.get("kind") == "reentry" else _("entry")
+        if p.get("reservation") is not None:
+            return _("%(who)s registered on reservation R-%(number)s (%(kind)s)") % {"who": who, "number": p["reservation"], "kind": kind}
         if p.get("alternate") is not None:
             return _("Alternate %(number)s, %(who)s: offered %(seat)s") % {"number": p["alternate"], "who": who, "seat": at}
         if p.get("table") is not None:
@@ -71,12 +76,31 @@ def _setup(type_: str, label: str, p: dict, names: Names) -> str:
 def _waiting(type_: str, label: str, p: dict, names: Names) -> str:
     facts = {"number": p.get("alternate", "–"), "name": p.get("name", "–"), "reason": p.get("reason") or "–"}
     if type_ == "waiting.joined":
+        if p.get("reservation") is not None:
+            return _("%(name)s joined the waiting list on reservation R-%(reservation)s: alternate %(number)s") % {
+                **facts,
+                "reservation": p["reservation"],
+            }
         return _("%(name)s joined the waiting list: alternate %(number)s") % facts
     if type_ == "waiting.seated":
         return _("Alternate %(number)s, %(name)s, sat down") % facts
     if type_ == "waiting.passed":
         return _("Alternate %(number)s, %(name)s, passed over: %(reason)s") % facts
     return _("Alternate %(number)s, %(name)s, taken off the list: %(reason)s") % facts
+
+
+def _reservation(type_: str, label: str, p: dict, names: Names) -> str:
+    facts = {"number": p.get("reservation", "–"), "name": p.get("name", "–"), "reason": p.get("reason") or "–"}
+    if type_ == "reservation.made":
+        return _("%(name)s reserved a place from a phone: R-%(number)s") % facts
+    if type_ == "reservation.cancelled":
+        if p.get("reason"):
+            return _("Reservation R-%(number)s, %(name)s, cancelled by the desk: %(reason)s") % facts
+        return _("Reservation R-%(number)s, %(name)s, cancelled by the player") % facts
+    if type_ == "reservation.expired":
+        numbers = ", ".join(f"R-{n}" for n in p.get("reservations") or [])
+        return _("Reservations not claimed in time expired: %(numbers)s") % {"numbers": numbers or "–"}
+    return parts.generic(label, p, names)
 
 
 # Which line writes which types; of two prefixes a type starts with, the longer wins (web/event_words.py): an entry's
@@ -86,4 +110,5 @@ LINES: tuple[tuple[tuple[str, ...], Line], ...] = (
     (("rebuy.", "addon.", "purchase."), _purchase),
     (("player.", "tournament.", "structure.", "display.", "registration."), _setup),
     (("waiting.",), _waiting),
+    (("reservation.",), _reservation),
 )

@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from tournament.models import AuditEvent, DisplayToken, Entry, IdCheck, Player, Purchase, Structure, Tournament
 from tournament.services import registration, setup
+from web.api import call_service
 from web.money_fields import CURRENCY_BY_ZONE, DEFAULT_CURRENCY, MoneyDisplayField, MoneyField
 
 MAX_INT = 2_000_000_000  # the PositiveIntegerField columns hold at least this much on every database
@@ -66,6 +67,11 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
     """The settings a director may change; the model's own checks (time zone, currency, table size) apply."""
 
     start_at = VenueDateTimeField(help_text="With an offset, or the wall clock in `time_zone` (2026-11-27T19:00).")
+    reservations_until = VenueDateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="When the places reserved from phones and not claimed at the desk expire (as start_at); null: at the start.",
+    )
 
     class Meta:
         model = Tournament
@@ -90,6 +96,7 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
                 "never seated) or on_seating (when he sits down)."
             },
             "no_show_money": {"help_text": "The buy-in of an alternate passed over for not sitting down in time: refunded or kept."},
+            "reservation_cap": {"help_text": "How many places players may reserve from their phones before the start; 0: none."},
         }
 
     def to_internal_value(self, data):
@@ -103,21 +110,24 @@ class TournamentUpdateSerializer(serializers.ModelSerializer):
         def now(name):
             return attrs[name] if name in attrs else getattr(self.instance, name, None)
 
-        start, zone_name = attrs.get("start_at"), now("time_zone") or "UTC"
-        if start is not None and timezone.is_naive(start):
+        zone_name = now("time_zone") or "UTC"
+        for name in ("start_at", "reservations_until"):  # the venue's wall clock, made aware in its zone
+            when = attrs.get(name)
+            if when is None or not timezone.is_naive(when):
+                continue
             try:
                 zone = zoneinfo.ZoneInfo(zone_name)
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
                 zone = None  # the model's own check names the time zone
             if zone is not None:
-                aware = start.replace(tzinfo=zone)
-                if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != start:
+                aware = when.replace(tzinfo=zone)
+                if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != when:
                     raise serializers.ValidationError(
-                        {"start_at": [_("This time does not exist in %(zone)s (the clocks go forward then).") % {"zone": zone_name}]}
+                        {name: [_("This time does not exist in %(zone)s (the clocks go forward then).") % {"zone": zone_name}]}
                     )
-                attrs["start_at"] = aware
+                attrs[name] = aware
             else:
-                attrs["start_at"] = timezone.make_aware(start, dt.UTC)
+                attrs[name] = timezone.make_aware(when, dt.UTC)
         if "final_table_size" in attrs and attrs["final_table_size"] is None:
             if now("table_format") and now("seats_per_table"):
                 attrs["final_table_size"] = Tournament.default_final_table_size(now("table_format"), now("seats_per_table"))
@@ -256,6 +266,14 @@ class RegisterSerializer(serializers.Serializer):
 
     def document(self) -> registration.IdDocument:
         return registration.IdDocument(document_type=self.validated_data["document_type"], number=self.validated_data["document_number"])
+
+    def registered(self, target, *, actor, known, new):
+        """The service for a known player (`known`: player=) or a new one (`new`: the player's fields), with the ID
+        document, through the API's one refusal (web.api.call_service): a registration, a waiting place, a claim."""
+        data = self.validated_data
+        if "new_player" in data:
+            return call_service(new, target, actor=actor, document=self.document(), **data["new_player"])
+        return call_service(known, target, actor=actor, player=data["player"], document=self.document())
 
 
 class IdCheckSerializer(serializers.ModelSerializer):

@@ -224,6 +224,7 @@ NULL_IF_EMPTY = (
     "rebuy_until_level",
     "addon_until_level",
     "max_entries",
+    "reservations_until",
 )
 
 
@@ -234,6 +235,11 @@ class TournamentForm(forms.ModelForm):
     start_at = forms.DateTimeField(  # the venue's wall clock, naive: the API makes it aware in `time_zone`
         label=_("Start time"),
         help_text=_("Local time in the time zone chosen above."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    reservations_until = forms.DateTimeField(
+        label=_("Unclaimed reservations expire at"),
+        required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
     buy_in = MoneyField(help_text=MONEY_HELP)
@@ -255,6 +261,7 @@ class TournamentForm(forms.ModelForm):
         (_("Re-buys"), ("rebuy_allowed", "rebuy_price", "rebuy_fee", "rebuy_chips", "max_rebuys", "rebuy_until_level")),
         (_("Add-ons"), ("addon_allowed", "addon_price", "addon_fee", "addon_chips", "max_addons", "addon_until_level")),
         (_("Waiting list"), ("max_entries", "alternate_minutes", "waiting_payment", "no_show_money")),
+        (_("Reservations from phones"), ("reservation_cap", "reservations_until")),
     )
 
     class Meta:
@@ -281,6 +288,13 @@ class TournamentForm(forms.ModelForm):
             ),
             "waiting_payment": _("When the desk takes the buy-in of a player on the waiting list."),
             "no_show_money": _("The buy-in of an alternate passed over for not sitting down in time."),
+            "reservation_cap": _(
+                "How many places players may reserve from their phones before the start (no account needed; the desk checks "
+                "the ID and takes the buy-in). 0: no reservations."
+            ),
+            "reservations_until": _(
+                "Reservations not claimed at the desk by then expire and their places go to others. Empty: at the start time."
+            ),
         }
 
     def __init__(self, *args, **kwargs) -> None:
@@ -307,7 +321,9 @@ class TournamentForm(forms.ModelForm):
         self.fields["currency"].widget.attrs.update({"maxlength": 3, "class": "currency"})
         if self.instance.pk and self.instance.start_at:
             zone = zoneinfo.ZoneInfo(self.instance.time_zone)
-            self.initial["start_at"] = self.instance.start_at.astimezone(zone).replace(tzinfo=None)
+            for name in ("start_at", "reservations_until"):  # shown on the venue's wall clock
+                when = getattr(self.instance, name)
+                self.initial[name] = when.astimezone(zone).replace(tzinfo=None) if when else None
 
     def fieldsets(self) -> list[tuple[str, list]]:
         """The settings by group: only those the service saves (TOURNAMENT_FIELDS), so no field is typed for nothing."""

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import reservations, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("t/<id:pk>/register/", views.register, name="register"),
     path("t/<id:pk>/players/new/", views.player_create, name="player-create"),
     path("t/<id:pk>/waiting-list/", views.waiting_list, name="waiting-list"),
+    path("t/<id:pk>/reservations/", reservations.reservations_page, name="reservations"),
+    path("t/<id:pk>/reserve/", reservations.reserve_page, name="reserve"),
+    path("t/<id:pk>/reservation/<str:code>/", reservations.reservation_page, name="reservation"),
     path("t/<id:pk>/entries/", views.entry_list, name="entries"),
     path("t/<id:pk>/entries/<id:number>/", views.entry_detail, name="entry-detail"),
     path("t/<id:pk>/receipts/<id:number>/", views.receipt, name="receipt"),

@@ -31,13 +31,14 @@ from payouts.selectors.bounty_screens import seat_bounties
 from payouts.selectors.satellites import tickets_into, tickets_used_into
 from tables.models import Penalty, SeatRequest
 from tables.selectors.state import live_seats, seat_of
-from tournament.models import DisplayToken, Entry, Player, Purchase, StaffProfile, Tournament
+from tournament.models import DisplayToken, Entry, Player, Purchase, Reservation, StaffProfile, Tournament
 from tournament.selectors import receipts
 from tournament.selectors import waiting_list as waiting_selectors
 from tournament.selectors.stats import tournament_stats
 from web.access import page, role_required  # noqa: F401  (role_required: for pages outside this package)
 from web.event_words import event_groups, event_labels
 from web.public_addresses import public_url, qr_svg, shown_url
+from web.venues import printing
 
 from . import event_log
 from .forms import DisplayForm, IdCheckForm, LevelForm, NewPlayerForm, PreferencesForm, VoidForm
@@ -115,10 +116,18 @@ def _numbered_levels(tournament: Tournament) -> list[tuple]:
 def player_create(request, tournament):
     """A new player and the ID check on one form: the page registers both with one POST
     /api/tournaments/<id>/entries/ (`new_player`), so a refused registration keeps no player record."""
+    stats, reservation = tournament_stats(tournament), _reservation_chosen(request, tournament)
     return render(
         request,
         "tournament/player_form.html",
-        {"t": tournament, "form": NewPlayerForm(), "id_form": IdCheckForm(), "stats": tournament_stats(tournament)},
+        {
+            "t": tournament,
+            "form": NewPlayerForm(),
+            "id_form": IdCheckForm(),
+            "stats": stats,
+            "reservation": reservation,
+            "claim": _claim_of(reservation, stats),
+        },
     )
 
 
@@ -145,6 +154,8 @@ def register(request, tournament):
     ticket = next((tk for tk in tickets if str(tk.pk) == ticket_id), None)
     # The used ones stay listed below them, each with the entry it registered: the desk sees what happened.
     used_tickets = tickets_used_into(tournament)
+    reservation = _reservation_chosen(request, tournament)
+    stats = tournament_stats(tournament)
     return render(
         request,
         "tournament/register.html",
@@ -157,12 +168,31 @@ def register(request, tournament):
             "history": history,
             "live_entry": live_entry,
             "held_bag": held_bag,
-            "stats": tournament_stats(tournament),
+            "stats": stats,
+            "claim": _claim_of(reservation, stats),
             "tickets": tickets,
             "ticket": ticket,
             "used_tickets": used_tickets,
+            "reservation": reservation,
         },
     )
+
+
+def _claim_of(reservation, stats) -> str | None:
+    """What claiming the chosen reservation does: "entry" (it held a place, or places are free), "waiting" (made sold out
+    and still sold out: the waiting list), None (none chosen, or not held any more)."""
+    if reservation is None or reservation.state != Reservation.State.HELD:
+        return None
+    return "waiting" if not reservation.holds_place and stats["sold_out"] else "entry"
+
+
+def _reservation_chosen(request, tournament):
+    """?reservation=<number>: the place a player reserved from his phone, which the registration below claims (None when
+    not given, not one, or not held any more: the page then says so and registers as usual)."""
+    number = request.GET.get("reservation", "")
+    if not number.isdigit() or len(number) > 9:
+        return None
+    return Reservation.objects.filter(tournament=tournament, number=int(number)).first()
 
 
 @page("waiting-list")
@@ -264,7 +294,21 @@ def _purchase(tournament_id: int, number: int) -> Purchase:
 @in_venue_time
 def receipt(request, tournament, number):
     purchase = _purchase(tournament.pk, number)
-    return render(request, "tournament/receipt.html", {"t": tournament, "p": purchase, "lines": receipts.receipt_lines(purchase)})
+    try:
+        paper = printing.paper_of(request, tournament)
+    except printing.BadPaper as problem:
+        return printing.bad_paper(problem)
+    api = f"tournaments/{tournament.pk}/receipts/{number}/print/"
+    return render(
+        request,
+        "tournament/receipt.html",
+        {
+            "t": tournament,
+            "p": purchase,
+            "lines": receipts.receipt_lines(purchase),
+            **printing.print_view(request, tournament, paper=paper, api=api, who="api-receipt-print:POST"),
+        },
+    )
 
 
 @page("receipt-pdf")

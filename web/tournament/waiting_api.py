@@ -98,12 +98,9 @@ class WaitingListView(RoleAPIView):
     )
     def post(self, request, pk: int):
         t = tournament_or_404(pk)
-        serializer = valid(RegisterSerializer, request.data)
-        data = serializer.validated_data
-        if "new_player" in data:
-            place = call_service(waiting_list.join_new_player, t, actor=request.user, document=serializer.document(), **data["new_player"])
-        else:
-            place = call_service(waiting_list.join, t, actor=request.user, player=data["player"], document=serializer.document())
+        place = valid(RegisterSerializer, request.data).registered(
+            t, actor=request.user, known=waiting_list.join, new=waiting_list.join_new_player
+        )
         return answer(place, status.HTTP_201_CREATED)
 
 

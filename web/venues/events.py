@@ -31,7 +31,21 @@ def labels() -> dict[str, str]:
         "venue.imported": _("Venue's tables imported"),
         "venue.display_created": _("Room TV link made"),
         "venue.display_revoked": _("Room TV link revoked"),
+        "venue.printing": _("Paper and roll printer set"),
+        "venue.printed": _("Printed on the roll printer"),
     }
+
+
+def printed_paper(name: str) -> str:
+    """A paper the roll printer prints, in words (venues/services/printing.py)."""
+    words = {
+        "receipt": _("Buy-in receipt"),
+        "payout-receipt": _("Payout receipt"),
+        "bounty-receipt": _("Bounty receipt"),
+        "seat-ticket": _("Seat ticket of entry"),
+        "bag-slip": _("Bag slip of entry"),
+    }
+    return words.get(name, name)
 
 
 def _venue(type_: str, label: str, p: dict, names: Names) -> str:
@@ -55,6 +69,18 @@ def _venue(type_: str, label: str, p: dict, names: Names) -> str:
             "tables": p.get("tables", "–"),
             "added": p.get("added", "–"),
             "changed": p.get("changed", "–"),
+        }
+    if type_ == "venue.printing":
+        return _("The desk prints on %(paper)s; roll printer: %(printer)s") % {
+            "paper": p.get("paper", "–"),
+            "printer": p.get("printer") or _("none"),
+        }
+    if type_ == "venue.printed":
+        return _("%(paper)s %(number)s printed on the roll printer at %(printer)s (%(roll)s mm)") % {
+            "paper": printed_paper(p.get("paper", "–")),
+            "number": p.get("number", "–"),
+            "printer": p.get("printer", "–"),
+            "roll": p.get("roll", "–"),
         }
     if type_ in ("venue.display_created", "venue.display_revoked"):
         return f"{label}: {p.get('label', '–')}"

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from core import access, roles
 from tables.selectors.room_map import room_map
 from tournament.models import Tournament
-from venues.models import Venue
+from venues.models import Paper, Venue
 from venues.services.setup import default_venue
 from web.access import page
 from web.tournament.forms import DisplayForm
@@ -53,6 +53,7 @@ def _room(request, venue: Venue):
             "form": DisplayForm(),
             "links_api": f"venues/{venue.pk}/displays/",
             "movable": _movable(venue) if may["tables:POST"] else [],
+            "papers": Paper.choices,  # the desk's paper and the roll printer (docs/printing.md), set with the venue
         },
     )
 

@@ -197,6 +197,9 @@ class Command(BaseCommand):
             self.stdout.write(f"Lobby screen links: make one on /t/{tournament.pk}/displays/ (shown once)")
         if room_tv:
             self.stdout.write(f"Room TV path: /display/room/{room_tv.token}/")
+        main_event = Tournament.objects.filter(name="Demo: Sunday Main Event").first()
+        if main_event is not None:
+            self.stdout.write(f"Reserve a place (players' phones): /t/{main_event.pk}/reserve/")
 
 
 # The demo room: a Main hall, a Side room and two tables of the bar given to cash games (docs/room.md).
@@ -287,7 +290,15 @@ def demo_satellite(users: dict, template, start: datetime, documents: list) -> N
         "guaranteed_pool": 0,
     }
     main_event = setup.create_tournament(
-        {**common, "name": "Demo: Sunday Main Event", "start_at": start + timedelta(days=2), "buy_in": 1000000, "fee": 100000},
+        # Players reserve their places from their phones until the start (/t/<id>/reserve/, docs/waiting-list.md).
+        {
+            **common,
+            "name": "Demo: Sunday Main Event",
+            "start_at": start + timedelta(days=2),
+            "buy_in": 1000000,
+            "fee": 100000,
+            "reservation_cap": 120,
+        },
         actor=director,
         template=template,
     )
