@@ -13,7 +13,7 @@ from celery import shared_task
 from notify.models import PushSubscription
 from notify.selectors.notices import ONCE, notices, subscriptions_by_entry
 from notify.selectors.words import message
-from notify.services import push
+from notify.services import push, subscriptions
 from tournament.models import AuditEvent, Entry
 
 log = logging.getLogger("notify")
@@ -57,18 +57,19 @@ def send_batch(messages: list) -> int:
     """Up to BATCH messages, one phone each, sent one after another in this task; a phone whose push service failed
     gets its own task, tried again later (send_push's retries). Returns how many went."""
     rows = PushSubscription.objects.in_bulk([pk for pk, _message in messages])
-    sent = 0
+    sent = []
     for pk, body in messages:
         row = rows.get(pk)
         if row is None:
             continue  # stopped meanwhile
         try:
-            if push.send(row, actor=None, message=body) == "sent":
-                sent += 1
+            if push.send(row, actor=None, message=body, record=False) == "sent":
+                sent.append(pk)
         except push.PushFailed:
             if not send_push.app.conf.task_always_eager:  # eager (no worker): the failure is logged (push.send did)
                 send_push.apply_async((pk, body), countdown=30)
-    return sent
+    subscriptions.sent_many(sent, actor=None)
+    return len(sent)
 
 
 @shared_task(bind=True, name="notify.send", ignore_result=True, max_retries=RETRIES)

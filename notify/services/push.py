@@ -35,9 +35,10 @@ def described(row: PushSubscription) -> str:
     return f"{origin(row.endpoint)} #{short_hash(row.endpoint)}"
 
 
-def send(subscription: PushSubscription, *, actor: Actor, message: dict) -> str:
+def send(subscription: PushSubscription, *, actor: Actor, message: dict, record: bool = True) -> str:
     """Send `message` (JSON) to the phone: "sent", "dropped" (gone: the row deleted), "off" (no VAPID key: nothing
-    sent); PushFailed for a failure worth a retry."""
+    sent); PushFailed for a failure worth a retry. `record` False: a message sent is not written on its row here (a
+    batch writes its sent ones in one statement: subscriptions.sent_many); a failure always is."""
     if not settings.WEBPUSH_VAPID_PRIVATE_KEY:
         log.warning("push not sent to %s: no VAPID key (docs/notifications.md)", described(subscription))
         return "off"
@@ -66,7 +67,8 @@ def send(subscription: PushSubscription, *, actor: Actor, message: dict) -> str:
         subscriptions.sent(subscription, actor=actor, ok=False)
         log.warning("push to %s failed: %s", described(subscription), type(exc).__name__)
         raise PushFailed(type(exc).__name__) from None
-    subscriptions.sent(subscription, actor=actor, ok=True)
+    if record:
+        subscriptions.sent(subscription, actor=actor, ok=True)
     log.info("push sent to %s: %s", described(subscription), message.get("kind", ""))
     return "sent"
 

@@ -21,11 +21,13 @@ def live_seats(tournament: Tournament):
     return Seat.objects.filter(tournament=tournament, ended_at__isnull=True)
 
 
-def reserved_seats(t: Tournament, table_ids: list[int]) -> list[tuple[int, int]]:
-    """Seats held for players on their way: the destinations of pending move slips."""
-    return list(
-        Move.objects.filter(tournament=t, status=Move.Status.PENDING, to_table_id__in=table_ids).values_list("to_table_id", "to_seat")
-    )
+def reserved_seats(t: Tournament, table_ids: list[int] | None) -> list[tuple[int, int]]:
+    """Seats held for players on their way: the destinations of pending move slips (at these tables; None: at any, the
+    few slips of the tournament read by its index rather than an IN list of a festival's thousand tables)."""
+    slips = Move.objects.filter(tournament=t, status=Move.Status.PENDING)
+    if table_ids is not None:
+        slips = slips.filter(to_table_id__in=table_ids)
+    return list(slips.values_list("to_table_id", "to_seat"))
 
 
 def seated_entry(t: Tournament, number: int, not_seated: str) -> tuple[Entry, Seat]:

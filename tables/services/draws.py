@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -86,13 +87,13 @@ def room_of(t: Tournament, tables: list) -> tuple[seating.Room, dict[int, Table]
     (anything with `pk`, `number`, `seats` and `accessible`). The live seats are read by tournament, an indexed
     query, and sorted out here: the draws offer (nearly) every table in play, and an IN list of a thousand table
     ids costs more."""
-    by_id = {table.pk: table for table in tables}
     taken: dict[int, set[int]] = {table.pk: set() for table in tables}
     for table_id, seat in live_seats(t).values_list("table_id", "seat"):
         if table_id in taken:
             taken[table_id].add(seat)
-    for table_id, seat in reserved_seats(t, list(by_id)):
-        taken[table_id].add(seat)
+    for table_id, seat in reserved_seats(t, None):
+        if table_id in taken:
+            taken[table_id].add(seat)
     open_seats = {table.number: [s for s in range(1, table.seats + 1) if s not in taken[table.pk]] for table in tables}
     leaving = Counter(Move.objects.filter(tournament=t, status=Move.Status.PENDING).values_list("from_table_id", flat=True))
     # Players counted as balancing counts them: seated and arriving, not those with a slip out (found by the night
@@ -283,6 +284,15 @@ def start_draw_now(tournament: Tournament, *, actor: Actor, tables: list[int] | 
     return draw
 
 
+class DrawnTable(NamedTuple):
+    """A table as a draw reads it (room_of): its key, number, size and whether it is accessible."""
+
+    pk: int
+    number: int
+    seats: int
+    accessible: bool
+
+
 def late_room(
     t: Tournament, *, actor: Actor, count: int, needs: dict[int, seating.Need], take_tables: bool = True
 ) -> tuple[seating.Room, dict[int, Table]]:
@@ -291,10 +301,9 @@ def late_room(
     players have no room for them all, or a special need asks for it (nobody waits alone at a spare table
     while there is a seat at a table that plays)."""
     breaking = breaking_tables(t)
-    # Only what the draw reads of a table: a festival's thousand full rows cost more than the draw (the seats' table
-    # rows are read again where the rest of a table matters).
-    rows = Table.objects.filter(tournament=t, in_play=True).only("pk", "number", "seats", "accessible", "tournament_id").order_by("number")
-    tables = [table for table in rows if table.pk not in breaking]
+    # Only what the draw reads of a table, as plain values: a festival's thousand model instances cost more than the draw.
+    rows = Table.objects.filter(tournament=t, in_play=True).order_by("number").values_list("pk", "number", "seats", "accessible")
+    tables = [DrawnTable(*row) for row in rows if row[0] not in breaking]
     room, by_number = room_of(t, tables)
     short = count - sum(len(seats) for seats in room.open_seats.values())
     if short > 0 and take_tables:  # the room is full: the venue gives the tables it needs

@@ -98,7 +98,10 @@ def test_a_draws_messages_go_in_batches_and_a_failed_phone_gets_its_own_retried_
     monkeypatch.setitem(send_batch.app.conf, "task_always_eager", False)
     monkeypatch.setattr(send_push, "apply_async", lambda args, countdown: retried.append((args, countdown)))
     body = {"title": "t", "body": "b", "kind": "draw"}
+    PushSubscription.objects.update(last_sent_at=None)
     assert send_batch.run([(rows[browser.endpoint], body), (rows[second.endpoint], body), (999999, body)]) == 1
+    sent, failed = PushSubscription.objects.get(pk=rows[second.endpoint]), PushSubscription.objects.get(pk=rows[browser.endpoint])
+    assert sent.last_sent_at is not None and (failed.last_sent_at, failed.failures) == (None, 2)  # the batch's one write
     assert retried == [((rows[browser.endpoint], body), 30)] and len(push_service.received[second.endpoint]) == 2
 
 
