@@ -177,8 +177,11 @@ def service_command(name: str, folder: Path) -> list[str]:
     and its files under /data/ (a volume there) in `folder`."""
     words = compose()["services"][name]["command"]
     words = words if isinstance(words, list) else shlex.split(words)
+    nice = words[:3] if words[:2] == ["nice", "-n"] else []  # the worker's lower CPU priority, kept
+    words = words[len(nice) :]
     assert words[0] == "celery", words
-    return [sys.executable, "-m", "celery", *(str(folder / Path(word).name) if word.startswith("/data/") else word for word in words[1:])]
+    rest = (str(folder / Path(word).name) if word.startswith("/data/") else word for word in words[1:])
+    return [*nice, sys.executable, "-m", "celery", *rest]
 
 
 def stop_group(process: subprocess.Popen) -> None:
