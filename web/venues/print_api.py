@@ -93,7 +93,8 @@ class PrintView(RoleAPIView):
     serializer = PrintSerializer
 
     def blocks(self, request, t: Tournament, number: int, data: dict) -> list[tuple]:
-        raise NotImplementedError
+        """The paper's lines (web/venues/printing.py): each paper's view below says what it prints; this base prints none."""
+        raise NotImplementedError(f"{type(self).__name__} names no paper to print")
 
     def print_it(self, request, pk: int, number: int) -> Response:
         t = tournament_or_404(pk)
